@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Builds the Node side (CLI, kernel runner, Electron main and preload) with esbuild.
+// Dependencies stay external: they are installed in node_modules (and unpacked from
+// asar by electron-builder where native). The renderer is built by Vite when present.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const rel = (p) => path.join(root, p);
+
+const nodeEntries = [
+  ['src-main/cli/bin.ts', 'dist/cli.js'],
+  ['src-main/adapters/ort/kernel-runner-process.ts', 'dist/kernel-runner.js'],
+  ['src-main/electron/main.ts', 'dist/electron/main.js'],
+].filter(([src]) => existsSync(rel(src)));
+
+await Promise.all(
+  nodeEntries.map(([src, out]) =>
+    build({
+      entryPoints: [rel(src)],
+      outfile: rel(out),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      packages: 'external',
+      sourcemap: true,
+      logLevel: 'warning',
+    }),
+  ),
+);
+if (existsSync(rel('src-main/electron/preload.ts'))) {
+  // Sandboxed preloads must be CommonJS and may only require 'electron'.
+  await build({
+    entryPoints: [rel('src-main/electron/preload.ts')],
+    outfile: rel('dist/electron/preload.cjs'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['electron'],
+    logLevel: 'warning',
+  });
+}
+console.log(`built ${nodeEntries.length} entr${nodeEntries.length === 1 ? 'y' : 'ies'} into dist/`);

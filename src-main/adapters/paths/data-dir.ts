@@ -1,0 +1,23 @@
+/**
+ * Where pipeDejavu keeps its database: --db, else PIPEDEJAVU_DB, else the user's data
+ * directory (XDG on Linux, Application Support on macOS, %APPDATA% on Windows).
+ * The Electron app passes its userData directory instead.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+export const DB_ENV = 'PIPEDEJAVU_DB';
+export const DB_FILE = 'pipedejavu.db';
+
+export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = os.homedir();
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'pipedejavu');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'pipedejavu');
+  return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'pipedejavu');
+}
+
+export function resolveDbPath(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (explicit) return explicit;
+  if (env[DB_ENV]) return env[DB_ENV] as string;
+  return path.join(userDataDir(env), DB_FILE);
+}

@@ -1,0 +1,136 @@
+/**
+ * Opens (creating if needed) the pipeDejavu SQLite database and brings its schema up
+ * to date. The only place that constructs a better-sqlite3 handle.
+ *
+ * Order matters: the file is inspected (is it SQLite? ours? not newer?) before anything
+ * that could write to it (journal_mode=WAL rewrites the header, migrations write).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { StoreError, errorMessage } from './errors.js';
+import { APPLICATION_ID, MIGRATIONS, latestVersion, migrate, readUserVersion, type Migration } from './migrations.js';
+import type { Database } from './types.js';
+
+export interface OpenDatabaseOptions {
+  /** Migrations to apply; tests pass a prefix to build an old database. Default: all. */
+  migrations?: readonly Migration[];
+  /** Clock for schema_migrations.applied_at. */
+  now?: () => Date;
+}
+
+function isInMemory(path: string): boolean {
+  return path === ':memory:' || path === '';
+}
+
+function sqliteCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err) {
+    const code = (err as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+function notADatabase(path: string, err: unknown): StoreError {
+  const reason = sqliteCode(err) === 'SQLITE_CORRUPT' ? 'database disk image is malformed' : 'file is not a database';
+  return new StoreError('not-a-database', `"${path}" is not a pipeDejavu database (${reason})`, { cause: err });
+}
+
+/** Reads the header fields and refuses files that are not ours or are too new. Writes nothing. */
+function inspect(db: Database, path: string, known: number): void {
+  let version: number;
+  let appId: unknown;
+  let tables: number;
+  try {
+    version = readUserVersion(db);
+    appId = db.pragma('application_id', { simple: true });
+    const row = db
+      .prepare<[], { n: number }>(
+        "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      )
+      .get();
+    tables = row?.n ?? 0;
+  } catch (err) {
+    const code = sqliteCode(err);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw notADatabase(path, err);
+    throw new StoreError('open-failed', `cannot read "${path}": ${errorMessage(err)}`, { cause: err });
+  }
+  if (appId !== 0 && appId !== APPLICATION_ID) {
+    throw new StoreError(
+      'foreign-database',
+      `"${path}" is not a pipeDejavu database (it is an SQLite database of another application)`,
+    );
+  }
+  if (appId === 0 && (tables > 0 || version > 0)) {
+    throw new StoreError(
+      'foreign-database',
+      `"${path}" is not a pipeDejavu database (it is an SQLite database with other tables)`,
+    );
+  }
+  if (version > known) {
+    throw new StoreError(
+      'newer-version',
+      `"${path}" was written by a newer version of pipeDejavu (schema version ${version}, this version knows up to ${known}); ` +
+        'update pipeDejavu to open it. The file was not modified.',
+    );
+  }
+}
+
+/**
+ * Opens the database at `path` (`:memory:` for a private in-memory one), creating the
+ * file and its parent directory when missing, sets the pragmas (WAL for files,
+ * foreign_keys=ON, busy_timeout=5000, synchronous=NORMAL) and applies pending
+ * migrations. Throws StoreError for a non-database file, another application's
+ * database, or one from a newer pipeDejavu; those files are left untouched.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const inMemory = isInMemory(path);
+  if (!inMemory) {
+    try {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+    } catch (err) {
+      throw new StoreError('open-failed', `cannot create the directory of "${path}": ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
+  }
+
+  let db: Database;
+  try {
+    db = new BetterSqlite3(path);
+  } catch (err) {
+    if (sqliteCode(err) === 'SQLITE_NOTADB') throw notADatabase(path, err);
+    throw new StoreError('open-failed', `cannot open "${path}": ${errorMessage(err)}`, { cause: err });
+  }
+
+  try {
+    db.pragma('busy_timeout = 5000');
+    inspect(db, path, latestVersion(migrations));
+    if (!inMemory) {
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') {
+        throw new StoreError('open-failed', `cannot switch "${path}" to WAL journal mode (got ${String(mode)})`);
+      }
+    }
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations, options.now ? { now: options.now } : {});
+    if (db.pragma('foreign_keys', { simple: true }) !== 1) {
+      throw new StoreError('open-failed', 'SQLite foreign key enforcement is unavailable');
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) {
+      // Prefix migration failures with the path; the others already name it.
+      if (err.code === 'migration-failed') {
+        throw new StoreError(err.code, `"${path}": ${err.message}`, { cause: err.cause ?? err });
+      }
+      throw err;
+    }
+    const code = sqliteCode(err);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw notADatabase(path, err);
+    throw new StoreError('open-failed', `cannot open "${path}": ${errorMessage(err)}`, { cause: err });
+  }
+}

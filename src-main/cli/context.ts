@@ -1,0 +1,47 @@
+/**
+ * What a command runs with: where output goes, global flags, and a lazily opened
+ * store. Tests build one with in-memory streams and an injected database path.
+ */
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../adapters/store/open-database.js';
+import { resolveDbPath } from '../adapters/paths/data-dir.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** True when stderr is a terminal (progress bars). */
+  isTty: boolean;
+}
+
+export class CliContext {
+  private db: Database.Database | null = null;
+
+  constructor(
+    readonly io: CliIo,
+    readonly json: boolean,
+    private readonly dbOption: string | undefined,
+  ) {}
+
+  get dbPath(): string {
+    return resolveDbPath(this.dbOption, this.io.env);
+  }
+
+  database(): Database.Database {
+    if (!this.db) this.db = openDatabase(this.dbPath);
+    return this.db;
+  }
+
+  print(text: string): void {
+    this.io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  printJson(value: unknown): void {
+    this.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = null;
+  }
+}

@@ -1,0 +1,28 @@
+/** Human-readable output helpers for the CLI: aligned tables and unit formatting. */
+
+export function formatTable(headers: string[], rows: (string | number | null)[][]): string {
+  const cells = rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null || !Number.isFinite(bytes)) return '-';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v >= 100 || u === 0 ? v.toFixed(0) : v.toFixed(1)} ${units[u]}`;
+}
+
+export function formatOrDash(v: number | string | null | undefined, suffix = ''): string {
+  return v === null || v === undefined || v === '' ? '-' : `${v}${suffix}`;
+}

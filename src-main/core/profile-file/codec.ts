@@ -1,0 +1,110 @@
+/**
+ * Reading and writing hardware-profile files: one canonical text per content (so
+ * export -> import -> export is byte-identical), and one clear message per bad file.
+ * Pure: takes and returns strings.
+ */
+import type { z } from 'zod';
+import { UserError } from '../errors.js';
+import { LIMITS, PROFILE_FORMAT, PROFILE_FORMAT_VERSION, ProfileFileSchema, type ProfileFile } from './schema.js';
+
+export class ProfileFileError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProfileFileError';
+  }
+}
+
+/** Sorts object keys recursively: free-form maps get one order whatever order they came in. */
+function sortDeep<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(sortDeep) as T;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sortDeep(o[k])]),
+    ) as T;
+  }
+  return v;
+}
+
+/**
+ * The canonical text of a profile: schema key order for schema objects, sorted keys
+ * for free-form maps, 2-space indent, trailing newline.
+ */
+export function encodeProfile(file: ProfileFile): string {
+  const f = ProfileFileSchema.parse(file);
+  const topology = f.machine.probe.nvidia.topology;
+  const canonical: ProfileFile = {
+    ...f,
+    provenance: { ...f.provenance, runtimes: sortDeep(f.provenance.runtimes) },
+    machine: {
+      ...f.machine,
+      probe: {
+        ...f.machine.probe,
+        nvidia: {
+          ...f.machine.probe.nvidia,
+          topology: topology ? { ...topology, nicNames: sortDeep(topology.nicNames) } : null,
+        },
+      },
+    },
+    profileRuns: f.profileRuns.map((r) => ({ ...r, summary: sortDeep(r.summary) })),
+    measurements: f.measurements.map((m) => ({ ...m, shape: sortDeep(m.shape) })),
+    predictors: f.predictors.map((p) => ({
+      ...p,
+      trainingSet: sortDeep(p.trainingSet),
+      report: sortDeep(p.report),
+      model: sortDeep(p.model),
+    })),
+  };
+  return `${JSON.stringify(canonical, null, 2)}\n`;
+}
+
+function describePath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>(
+    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+    '',
+  );
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'invalid hardware profile';
+  const where = describePath(first.path) || '(top level)';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  return `invalid hardware profile: ${where}: ${first.message}${more}`;
+}
+
+/** Parses and fully validates a profile file's text. Throws ProfileFileError with one line. */
+export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
+  if (text.length > LIMITS.maxFileBytes)
+    throw new ProfileFileError(`${sourceName} is too large to be a hardware profile`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (e) {
+    const reason = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
+    throw new ProfileFileError(`${sourceName} is not JSON (${reason}); expected a pipeDejavu hardware profile`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ProfileFileError(`${sourceName} is not a pipeDejavu hardware profile (expected a JSON object)`);
+  }
+  const obj = raw as Record<string, unknown>;
+  if (obj.format !== PROFILE_FORMAT) {
+    throw new ProfileFileError(`${sourceName} is not a pipeDejavu hardware profile (no "format": "${PROFILE_FORMAT}")`);
+  }
+  if (typeof obj.formatVersion !== 'number') {
+    throw new ProfileFileError(`${sourceName} has no numeric formatVersion`);
+  }
+  if (obj.formatVersion > PROFILE_FORMAT_VERSION) {
+    throw new ProfileFileError(
+      `${sourceName} uses format version ${obj.formatVersion}, newer than this pipeDejavu reads (${PROFILE_FORMAT_VERSION}); update pipeDejavu`,
+    );
+  }
+  if (obj.formatVersion !== PROFILE_FORMAT_VERSION) {
+    throw new ProfileFileError(`${sourceName} uses unknown format version ${obj.formatVersion}`);
+  }
+  const parsed = ProfileFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ProfileFileError(`${sourceName}: ${describeIssues(parsed.error.issues)}`);
+  return parsed.data;
+}

@@ -1,0 +1,123 @@
+/**
+ * The hardware-profile file: one machine's probe, devices, links, profile runs,
+ * measurements and trained predictors, with provenance. Versioned; the JSON Schema
+ * in schemas/ is generated from this (npm run build:schema) and checked by a test.
+ * Pure.
+ */
+import { z } from 'zod';
+import { DeviceSchema, LinkSchema } from '../domain/devices.js';
+import { ProbeResultSchema } from '../domain/hardware.js';
+import { MeasurementSchema, ProfileRunSchema, shapeKey } from '../domain/measurement.js';
+
+export const PROFILE_FORMAT = 'pipedejavu-hardware-profile';
+export const PROFILE_FORMAT_VERSION = 1;
+
+/** Sanity bounds: values past these are corrupt or hand-edited, never real hardware. */
+export const LIMITS = {
+  maxDeviceMemoryBytes: 2 ** 50, // 1 PiB
+  maxFlops: 1e21,
+  maxBytes: 2 ** 50,
+  maxKernelMicroseconds: 3.6e9, // one hour for one kernel
+  maxDimension: 2 ** 40,
+  maxMeasurements: 2_000_000,
+  maxDevices: 1024,
+  maxFileBytes: 512 * 1024 * 1024,
+} as const;
+
+export const ProvenanceSchema = z.object({
+  tool: z.literal('pipedejavu'),
+  toolVersion: z.string(),
+  exportedAt: z.string(),
+  runtimes: z.record(z.string(), z.string()),
+});
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+
+export const StoredPredictorSchema = z.object({
+  name: z.string().min(1),
+  version: z.number().int().nonnegative(),
+  kind: z.string().min(1),
+  trainedAt: z.string(),
+  trainingSet: z.record(z.string(), z.unknown()),
+  report: z.record(z.string(), z.unknown()).nullable(),
+  model: z.record(z.string(), z.unknown()),
+});
+export type StoredPredictor = z.infer<typeof StoredPredictorSchema>;
+
+const BoundedDeviceSchema = DeviceSchema.extend({
+  memoryBytes: z.number().nonnegative().max(LIMITS.maxDeviceMemoryBytes, 'absurd memory size').nullable(),
+});
+
+const microseconds = z.number().finite().positive().max(LIMITS.maxKernelMicroseconds, 'absurd time');
+const BoundedMeasurementSchema = MeasurementSchema.extend({
+  shape: z.record(z.string(), z.number().int().nonnegative().max(LIMITS.maxDimension, 'absurd dimension')),
+  flops: z.number().finite().nonnegative().max(LIMITS.maxFlops, 'absurd FLOP count'),
+  bytes: z.number().finite().nonnegative().max(LIMITS.maxBytes, 'absurd byte count'),
+  stats: MeasurementSchema.shape.stats.extend({
+    medianUs: microseconds,
+    p10Us: microseconds,
+    p90Us: microseconds,
+    wallMedianUs: microseconds.nullable(),
+  }),
+});
+
+export const ProfileFileSchema = z
+  .object({
+    format: z.literal(PROFILE_FORMAT),
+    formatVersion: z.literal(PROFILE_FORMAT_VERSION),
+    provenance: ProvenanceSchema,
+    machine: z.object({
+      id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'machine id must be 1-64 letters, digits, _ or -'),
+      label: z.string().min(1).max(200),
+      probe: ProbeResultSchema,
+    }),
+    devices: z.array(BoundedDeviceSchema).min(1).max(LIMITS.maxDevices),
+    links: z.array(LinkSchema),
+    profileRuns: z.array(ProfileRunSchema),
+    measurements: z.array(BoundedMeasurementSchema).max(LIMITS.maxMeasurements),
+    predictors: z.array(StoredPredictorSchema),
+  })
+  .superRefine((file, ctx) => {
+    const deviceKeys = new Set(file.devices.map((d) => d.key));
+    if (deviceKeys.size !== file.devices.length) {
+      ctx.addIssue({ code: 'custom', path: ['devices'], message: 'duplicate device key' });
+    }
+    const runIds = new Set(file.profileRuns.map((r) => r.id));
+    file.profileRuns.forEach((r, i) => {
+      if (!deviceKeys.has(r.deviceKey))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profileRuns', i, 'deviceKey'],
+          message: `unknown device "${r.deviceKey}"`,
+        });
+    });
+    const seen = new Set<string>();
+    file.measurements.forEach((m, i) => {
+      const identity = [m.deviceKey, m.executionProvider, m.threads, m.op, shapeKey(m.shape), m.dtype].join('|');
+      if (seen.has(identity))
+        ctx.addIssue({ code: 'custom', path: ['measurements', i], message: 'the same measurement appears twice' });
+      seen.add(identity);
+      if (!runIds.has(m.runId))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['measurements', i, 'runId'],
+          message: `unknown profile run "${m.runId}"`,
+        });
+      if (!deviceKeys.has(m.deviceKey))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['measurements', i, 'deviceKey'],
+          message: `unknown device "${m.deviceKey}"`,
+        });
+      if (m.stats.p10Us > m.stats.medianUs || m.stats.medianUs > m.stats.p90Us)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['measurements', i, 'stats'],
+          message: 'p10 <= median <= p90 does not hold',
+        });
+    });
+    file.links.forEach((l, i) => {
+      if (!deviceKeys.has(l.a) || !deviceKeys.has(l.b))
+        ctx.addIssue({ code: 'custom', path: ['links', i], message: `link ${l.a}-${l.b} names an unknown device` });
+    });
+  });
+export type ProfileFile = z.infer<typeof ProfileFileSchema>;

@@ -1,0 +1,199 @@
+/**
+ * Hardware profiles as files: export one stored machine, import a file into the
+ * store. Import validates everything before it writes, and writes in one
+ * transaction; export of an imported machine reproduces its file byte for byte.
+ */
+import { createHash } from 'node:crypto';
+import { decodeProfile, encodeProfile, ProfileFileError } from '../core/profile-file/codec.js';
+import {
+  PROFILE_FORMAT,
+  PROFILE_FORMAT_VERSION,
+  ProvenanceSchema,
+  type ProfileFile,
+  type Provenance,
+} from '../core/profile-file/schema.js';
+import type { Measurement, ProfileRun } from '../core/domain/measurement.js';
+import { UserError } from '../core/errors.js';
+import { TOOL_VERSION } from '../core/version.js';
+import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
+import { ProfileRepo } from '../adapters/store/profile-repo.js';
+import type { Database } from '../adapters/store/types.js';
+
+export interface ExportDeps {
+  now: () => Date;
+  runtimes: Record<string, string>;
+}
+
+export interface ExportResult {
+  text: string;
+  machineId: string;
+  label: string;
+  counts: { devices: number; runs: number; measurements: number; predictors: number };
+}
+
+export interface ImportResult {
+  machineId: string;
+  label: string;
+  action: 'imported' | 'updated';
+  counts: ExportResult['counts'];
+}
+
+export function contentHash(canonicalText: string): string {
+  return createHash('sha256').update(canonicalText).digest('hex');
+}
+
+/** The machine to export when none is named: the local one. */
+function pickMachine(repo: MachineRepo, machineId: string | undefined): MachineDetail {
+  if (machineId) {
+    const byId = repo.getMachine(machineId);
+    if (byId) return byId;
+    const byLabel = repo.listMachines().filter((x) => x.label === machineId);
+    if (byLabel.length > 1) throw new UserError(`several machines are labelled "${machineId}"; name one by its id`);
+    const detail = byLabel[0] ? repo.getMachine(byLabel[0].id) : null;
+    if (!detail) throw new UserError(`no machine "${machineId}" in the store; see pipedejavu machines`);
+    return detail;
+  }
+  const local = repo.listMachines().filter((m) => m.source === 'local');
+  const first = local[0];
+  if (!first) throw new UserError('no machine recorded yet: run `pipedejavu probe` first (or name one with --machine)');
+  if (local.length > 1) throw new UserError('several local machines in the store; name one with --machine ID');
+  const detail = repo.getMachine(first.id);
+  if (!detail) throw new UserError(`machine ${first.id} vanished from the store`);
+  return detail;
+}
+
+function byStartThenId(a: ProfileRun, b: ProfileRun): number {
+  return a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export function buildProfileFile(db: Database, machineId: string | undefined, deps: ExportDeps): ProfileFile {
+  const machines = new MachineRepo(db);
+  const profiles = new ProfileRepo(db);
+  const m = pickMachine(machines, machineId);
+  const runs: ProfileRun[] = profiles
+    .listRuns(m.id)
+    .map((r) => ({
+      id: r.id,
+      deviceKey: r.deviceKey,
+      suite: r.suite,
+      executionProvider: r.executionProvider,
+      threads: r.threads,
+      runtimeVersion: r.runtimeVersion,
+      status: r.status,
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
+      summary: r.summary,
+      notes: r.notes,
+    }))
+    .sort(byStartThenId);
+  const runOrder = new Map(runs.map((r, i) => [r.id, i]));
+  const measurements: Measurement[] = profiles
+    .listMeasurements({ machineId: m.id })
+    .map((x) => ({
+      runId: x.runId,
+      deviceKey: x.deviceKey,
+      op: x.op,
+      family: x.family,
+      shape: x.shape,
+      dtype: x.dtype,
+      flops: x.flops,
+      bytes: x.bytes,
+      executionProvider: x.executionProvider,
+      threads: x.threads,
+      runtimeVersion: x.runtimeVersion,
+      stats: x.stats,
+      source: x.source,
+    }))
+    // Stable: by run order, then as stored (insertion order).
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => (runOrder.get(a.x.runId) ?? 0) - (runOrder.get(b.x.runId) ?? 0) || a.i - b.i)
+    .map(({ x }) => x);
+  const stored = m.source === 'imported' ? ProvenanceSchema.safeParse(m.provenance) : null;
+  const provenance: Provenance =
+    stored?.success === true
+      ? stored.data
+      : {
+          tool: 'pipedejavu',
+          toolVersion: TOOL_VERSION,
+          exportedAt: deps.now().toISOString(),
+          runtimes: deps.runtimes,
+        };
+  return {
+    format: PROFILE_FORMAT,
+    formatVersion: PROFILE_FORMAT_VERSION,
+    provenance,
+    machine: { id: m.id, label: m.label, probe: m.probe },
+    devices: m.devices.map((d) => ({ key: d.key, kind: d.kind, name: d.name, memoryBytes: d.memoryBytes })),
+    links: m.links,
+    profileRuns: runs,
+    measurements,
+    predictors: [],
+  };
+}
+
+export function exportProfile(db: Database, machineId: string | undefined, deps: ExportDeps): ExportResult {
+  const file = buildProfileFile(db, machineId, deps);
+  return {
+    text: encodeProfile(file),
+    machineId: file.machine.id,
+    label: file.machine.label,
+    counts: {
+      devices: file.devices.length,
+      runs: file.profileRuns.length,
+      measurements: file.measurements.length,
+      predictors: file.predictors.length,
+    },
+  };
+}
+
+/**
+ * Imports a profile file's text. Everything is validated first; then the machine,
+ * its runs and measurements are written in one transaction, or nothing is.
+ */
+export function importProfile(db: Database, text: string, sourceName: string, label?: string): ImportResult {
+  const file = decodeProfile(text, sourceName);
+  const canonical = encodeProfile(file);
+  const hash = contentHash(canonical);
+  const machines = new MachineRepo(db);
+  const profiles = new ProfileRepo(db);
+  const same = machines.findByContentHash(hash);
+  if (same) {
+    throw new ProfileFileError(
+      `${sourceName} was already imported (same content as machine "${same.label}", id ${same.id}); nothing to do`,
+    );
+  }
+  const existing = machines.getMachine(file.machine.id);
+  if (existing?.source === 'local') {
+    throw new ProfileFileError(
+      `${sourceName} is the profile of this machine itself (id ${file.machine.id}); its data is already here`,
+    );
+  }
+  const input = {
+    id: file.machine.id,
+    label: label ?? (existing ? existing.label : file.machine.label),
+    probe: file.machine.probe,
+    devices: file.devices,
+    links: file.links,
+    contentHash: hash,
+    provenance: file.provenance,
+  };
+  db.transaction(() => {
+    if (existing) machines.replaceImportedMachine(input);
+    else machines.insertImportedMachine(input);
+    for (const run of file.profileRuns) profiles.importRun(file.machine.id, run);
+    const byRun = new Map<string, Measurement[]>();
+    for (const m of file.measurements) byRun.set(m.runId, [...(byRun.get(m.runId) ?? []), m]);
+    for (const [runId, ms] of byRun) profiles.insertMeasurements(runId, ms);
+  })();
+  return {
+    machineId: file.machine.id,
+    label: input.label,
+    action: existing ? 'updated' : 'imported',
+    counts: {
+      devices: file.devices.length,
+      runs: file.profileRuns.length,
+      measurements: file.measurements.length,
+      predictors: file.predictors.length,
+    },
+  };
+}

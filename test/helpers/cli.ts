@@ -1,0 +1,27 @@
+/** Runs the CLI in-process with captured output and an isolated database. */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../src-main/cli/main.js';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'pdjv-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    isTty: false,
+  });
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,112 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
+import { sampleProfileFile } from '../../helpers/sample-profile.js';
+import { cli, tempDir } from '../../helpers/cli.js';
+
+// Two stores stand for two machines: the lab server that exports, the desktop that imports.
+const dir = tempDir();
+const serverDb = path.join(dir, 'server.db');
+const desktopDb = path.join(dir, 'desktop.db');
+const noSmi = path.join(dir, 'no-such-nvidia-smi');
+
+describe('export and import of hardware profiles (CLI)', () => {
+  let exported = '';
+
+  beforeAll(async () => {
+    const probe = await cli(['probe', '--db', serverDb, '--nvidia-smi', noSmi]);
+    expect(probe.code).toBe(0);
+    const file = path.join(dir, 'server.json');
+    const ex = await cli(['export', '--db', serverDb, '--out', file]);
+    expect(ex.code).toBe(0);
+    exported = readFileSync(file, 'utf8');
+  });
+
+  it('export refuses to run before any probe, with one line saying what to do', async () => {
+    const r = await cli(['export', '--db', path.join(dir, 'empty.db')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'pipedejavu: error: no machine recorded yet: run `pipedejavu probe` first (or name one with --machine)\n',
+    );
+  });
+
+  it('round-trips export -> import -> export byte for byte', async () => {
+    const file = path.join(dir, 'server.json');
+    const imp = await cli(['import', file, '--db', desktopDb, '--json']);
+    expect(imp.code).toBe(0);
+    const result = JSON.parse(imp.stdout) as { machineId: string; action: string };
+    expect(result.action).toBe('imported');
+    const again = await cli(['export', '--db', desktopDb, '--machine', result.machineId]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(exported);
+  });
+
+  it('lists an imported machine beside the local one', async () => {
+    const db = path.join(dir, 'workstation.db');
+    const file = path.join(dir, 'lab-for-list.json');
+    writeFileSync(file, encodeProfile(sampleProfileFile()));
+    expect((await cli(['probe', '--db', db, '--nvidia-smi', noSmi])).code).toBe(0);
+    expect((await cli(['import', file, '--db', db, '--label', 'lab server'])).code).toBe(0);
+    const r = await cli(['machines', '--db', db, '--json']);
+    const { machines } = JSON.parse(r.stdout) as {
+      machines: { source: string; label: string; measurementCount: number }[];
+    };
+    expect(machines.map((m) => [m.source, m.label]).sort()).toEqual([
+      ['imported', 'lab server'],
+      ['local', expect.any(String)],
+    ]);
+    expect(machines.find((m) => m.source === 'imported')?.measurementCount).toBe(2);
+    const table = await cli(['machines', '--db', db]);
+    expect(table.stdout).toMatch(/lab server\s+imported\s+3\s+1\s+2/);
+  });
+
+  it("refuses a duplicate import and the machine's own profile", async () => {
+    const file = path.join(dir, 'server.json');
+    const dup = await cli(['import', file, '--db', desktopDb]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/already imported/);
+    const own = await cli(['import', file, '--db', serverDb]);
+    expect(own.code).toBe(1);
+    expect(own.stderr).toMatch(/profile of this machine itself/);
+  });
+
+  it('imports a file with runs and measurements, and keeps every value', async () => {
+    const file = path.join(dir, 'lab.json');
+    const text = encodeProfile(sampleProfileFile());
+    writeFileSync(file, text);
+    const db = path.join(dir, 'third.db');
+    expect((await cli(['import', file, '--db', db])).code).toBe(0);
+    const out = await cli(['export', '--db', db, '--machine', 'lab-ws-01']);
+    expect(out.stdout).toBe(text);
+  });
+
+  it('gives one line and writes nothing for each bad file', async () => {
+    const db = path.join(dir, 'bad.db');
+    const good = JSON.parse(encodeProfile(sampleProfileFile())) as Record<string, unknown>;
+    const cases: [string, string, RegExp][] = [
+      ['garbage.json', 'this is not json\n{{{', /is not JSON/],
+      ['truncated.json', encodeProfile(sampleProfileFile()).slice(0, 500), /is not JSON/],
+      ['foreign.json', '{"name": "left-pad"}', /not a pipeDejavu hardware profile/],
+      ['newer.json', JSON.stringify({ ...good, formatVersion: 9 }), /newer than this pipeDejavu reads/],
+      ['missing.json', JSON.stringify({ ...good, devices: undefined }), /devices/],
+      [
+        'negative.json',
+        encodeProfile(sampleProfileFile()).replace('"medianUs": 812.5', '"medianUs": -812.5'),
+        /medianUs/,
+      ],
+    ];
+    for (const [name, content, pattern] of cases) {
+      const file = path.join(dir, name);
+      writeFileSync(file, content);
+      const r = await cli(['import', file, '--db', db]);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toMatch(pattern);
+      expect(r.stderr.trimEnd().split('\n'), name).toHaveLength(1);
+    }
+    const missing = await cli(['import', path.join(dir, 'nope.json'), '--db', db]);
+    expect(missing.stderr).toBe(`pipedejavu: error: no such file: ${path.join(dir, 'nope.json')}\n`);
+    const list = await cli(['machines', '--db', db, '--json']);
+    expect(JSON.parse(list.stdout)).toEqual({ machines: [] });
+  });
+});
