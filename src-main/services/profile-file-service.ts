@@ -12,6 +12,7 @@ import {
   type ProfileFile,
   type Provenance,
 } from '../core/profile-file/schema.js';
+import type { Device } from '../core/domain/devices.js';
 import type { Measurement, ProfileRun } from '../core/domain/measurement.js';
 import { UserError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -60,6 +61,26 @@ function pickMachine(repo: MachineRepo, machineId: string | undefined): MachineD
   const detail = repo.getMachine(first.id);
   if (!detail) throw new UserError(`machine ${first.id} vanished from the store`);
   return detail;
+}
+
+/**
+ * Devices measured but not found by the probe (a WebGPU adapter is the same GPU seen
+ * through another runtime) still need an entry, so the file stays self-consistent.
+ */
+function withReferencedDevices(devices: Device[], runs: ProfileRun[]): Device[] {
+  const keys = new Set(devices.map((d) => d.key));
+  const extra: Device[] = [];
+  for (const r of runs) {
+    if (keys.has(r.deviceKey)) continue;
+    keys.add(r.deviceKey);
+    extra.push({
+      key: r.deviceKey,
+      kind: 'gpu',
+      name: `${r.executionProvider} adapter ${r.deviceKey}`,
+      memoryBytes: null,
+    });
+  }
+  return [...devices, ...extra];
 }
 
 function byStartThenId(a: ProfileRun, b: ProfileRun): number {
@@ -123,7 +144,10 @@ export function buildProfileFile(db: Database, machineId: string | undefined, de
     formatVersion: PROFILE_FORMAT_VERSION,
     provenance,
     machine: { id: m.id, label: m.label, probe: m.probe },
-    devices: m.devices.map((d) => ({ key: d.key, kind: d.kind, name: d.name, memoryBytes: d.memoryBytes })),
+    devices: withReferencedDevices(
+      m.devices.map((d) => ({ key: d.key, kind: d.kind, name: d.name, memoryBytes: d.memoryBytes })),
+      runs,
+    ),
     links: m.links,
     profileRuns: runs,
     measurements,

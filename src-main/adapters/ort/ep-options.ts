@@ -1,0 +1,51 @@
+/** Session options for one execution provider, and whether that provider can run here. */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as ort from 'onnxruntime-node';
+import type { EpConfig } from './protocol.js';
+
+export function sessionOptions(ep: EpConfig, profilePrefix: string | null): ort.InferenceSession.SessionOptions {
+  const base: ort.InferenceSession.SessionOptions = {
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+    interOpNumThreads: 1,
+    logSeverityLevel: 3,
+    ...(profilePrefix ? { enableProfiling: true, profileFilePrefix: profilePrefix } : {}),
+  };
+  switch (ep.name) {
+    case 'cpu':
+      // No spinning: between runs the threads would compete with Node's own thread,
+      // which on a small machine inflates every timed run (measured: 2x on 2 cores).
+      return {
+        ...base,
+        intraOpNumThreads: ep.threads,
+        executionProviders: ['cpu'],
+        extra: { session: { intra_op: { allow_spinning: '0' } } },
+      };
+    case 'cuda':
+      return { ...base, executionProviders: [{ name: 'cuda', deviceId: ep.deviceId }] };
+    case 'webgpu':
+      return { ...base, executionProviders: ['webgpu'] };
+  }
+}
+
+/** Directory of onnxruntime-node's native binaries for this platform. */
+export function ortBinDir(): string {
+  const require = createRequire(import.meta.url);
+  const root = path.dirname(require.resolve('onnxruntime-node/package.json'));
+  return path.join(root, 'bin', 'napi-v6', process.platform, process.arch);
+}
+
+/**
+ * The CUDA provider is not bundled with onnxruntime-node: `npm run install-cuda`
+ * downloads it. Returns why it cannot run, or null when its library is present.
+ */
+export function cudaUnavailableReason(): string | null {
+  const lib = process.platform === 'win32' ? 'onnxruntime_providers_cuda.dll' : 'libonnxruntime_providers_cuda.so';
+  if (process.platform === 'darwin') return 'ONNX Runtime has no CUDA provider on macOS';
+  if (!existsSync(path.join(ortBinDir(), lib))) {
+    return 'ONNX Runtime CUDA execution provider is not installed; run `npm run install-cuda` on a machine with internet (needs CUDA 12 and cuDNN 9)';
+  }
+  return null;
+}

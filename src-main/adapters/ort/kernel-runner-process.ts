@@ -1,0 +1,100 @@
+/**
+ * The kernel-runner child process (built to dist/kernel-runner.js). Runs one kernel
+ * at a time on ONNX Runtime: builds its model, creates a session with profiling,
+ * warms up, repeats until the stopping rule says so, reads the per-node kernel times
+ * from ORT's trace, and answers with the raw samples. Never throws to its parent: a
+ * failure becomes a result; a crash is noticed by the parent.
+ */
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { buildKernelModel } from '../../core/kernels/build.js';
+import { shouldStop, type StopReason } from '../../core/profiler/timing-stats.js';
+import { errorMessage } from '../../core/errors.js';
+import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
+import { makeFeeds, outputTensor } from './feeds.js';
+import { parseTrace } from './parse-trace.js';
+import { classifyOrtError, type FromChild, type RunJob, type RunOutcome, type ToChild } from './protocol.js';
+
+function send(msg: FromChild): void {
+  process.send?.(msg);
+}
+
+function readTrace(prefix: string): string {
+  const dir = path.dirname(prefix);
+  const base = path.basename(prefix);
+  const file = readdirSync(dir).find((f) => f.startsWith(`${base}_`) && f.endsWith('.json'));
+  if (!file) throw new Error('ONNX Runtime wrote no profile trace');
+  const full = path.join(dir, file);
+  try {
+    return readFileSync(full, 'utf8');
+  } finally {
+    rmSync(full, { force: true });
+  }
+}
+
+async function runJob(job: RunJob): Promise<RunOutcome> {
+  const { id, spec, ep, rule } = job;
+  if (ep.name === 'cuda') {
+    const reason = cudaUnavailableReason();
+    if (reason) return { id, ok: false, kind: 'ep-unavailable', error: reason };
+  }
+  const built = buildKernelModel(spec);
+  const prefix = path.join(job.traceDir, `k${process.pid}_${id}`);
+  let session: ort.InferenceSession | null = null;
+  try {
+    const t0 = performance.now();
+    try {
+      session = await ort.InferenceSession.create(built.model, sessionOptions(ep, prefix));
+    } catch (e) {
+      const msg = errorMessage(e);
+      return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${msg.split('\n')[0]}` };
+    }
+    const sessionCreateMs = performance.now() - t0;
+    const feeds = makeFeeds(built.inputs);
+    // A preallocated output keeps the allocation of a fresh JS buffer out of every timed run.
+    const fetches = { [built.outputName]: outputTensor(built.output) };
+    const run = (): Promise<unknown> => (session as ort.InferenceSession).run(feeds, fetches);
+    for (let i = 0; i < rule.warmupRuns; i++) await run();
+    const wallUs: number[] = [];
+    const started = performance.now();
+    let stop: StopReason | null = null;
+    while (stop === null) {
+      const t = performance.now();
+      await run();
+      wallUs.push((performance.now() - t) * 1000);
+      stop = shouldStop(wallUs, performance.now() - started, rule);
+    }
+    session.endProfiling();
+    const trace = parseTrace(readTrace(prefix));
+    // The trace holds the warm-up runs first; keep the timed ones.
+    const timed = (runs: number[]): number[] => runs.slice(runs.length - wallUs.length);
+    const byOpUs = Object.fromEntries(Object.entries(trace.byOpUs).map(([op, v]) => [op, timed(v)]));
+    return {
+      id,
+      ok: true,
+      kernelUs: timed(trace.kernelUs),
+      wallUs,
+      providers: trace.providers,
+      byOpUs,
+      stop,
+      sessionCreateMs,
+    };
+  } catch (e) {
+    const msg = errorMessage(e);
+    return { id, ok: false, kind: classifyOrtError(msg), error: msg.split('\n')[0] ?? msg };
+  } finally {
+    await session?.release().catch(() => undefined);
+  }
+}
+
+process.on('message', (msg: ToChild) => {
+  if (msg.type === 'exit') {
+    process.exit(0);
+  }
+  if (msg.type === 'run') {
+    void runJob(msg.job).then((outcome) => send({ type: 'result', outcome }));
+  }
+});
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready', ortVersion: ort.env.versions.common ?? 'unknown', backends: ort.listSupportedBackends() });

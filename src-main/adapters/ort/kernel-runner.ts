@@ -1,0 +1,176 @@
+/**
+ * The profiler's side of the kernel-runner child: sends one job at a time, waits for
+ * its result, and turns a crash or a hang of the child into a failed result (then
+ * starts a fresh child for the next kernel). The parent's event loop stays free.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FromChild, RunJob, RunOutcome, ToChild } from './protocol.js';
+
+export interface KernelRunnerOptions {
+  /** Path of the built child entry (dist/kernel-runner.js). */
+  runnerPath?: string;
+  /** Kill the child when one kernel takes longer than this (ms). */
+  jobTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Extra node flags for the child, e.g. a memory limit in tests. */
+  execArgv?: string[];
+}
+
+/**
+ * dist/kernel-runner.js: next to the running bundle (dist/cli.js), one level up
+ * (dist/electron/main.js, a bundle in .tmp/), or the project's dist/ (sources under test).
+ * Inside a packaged app it lives in app.asar.unpacked, where a child process can load it.
+ */
+export function defaultRunnerPath(): string {
+  const here = path
+    .dirname(fileURLToPath(import.meta.url))
+    .replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
+  const candidates = [
+    path.join(here, 'kernel-runner.js'),
+    path.resolve(here, '../kernel-runner.js'),
+    path.resolve(here, '../dist/kernel-runner.js'),
+    path.resolve(here, '../../../dist/kernel-runner.js'),
+  ];
+  return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
+}
+
+export interface RunnerInfo {
+  ortVersion: string;
+  backends: { name: string; bundled: boolean }[];
+}
+
+export class KernelRunner {
+  private child: ChildProcess | null = null;
+  private info: RunnerInfo | null = null;
+  private readonly traceDir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-trace-'));
+  private nextId = 1;
+
+  constructor(private readonly opts: KernelRunnerOptions = {}) {}
+
+  /** Starts the child if needed and returns what ORT says about itself. */
+  async start(): Promise<RunnerInfo> {
+    if (this.child && this.info) return this.info;
+    const runnerPath = this.opts.runnerPath ?? defaultRunnerPath();
+    if (!existsSync(runnerPath)) throw new Error(`kernel runner not built (${runnerPath}); run \`npm run build\``);
+    const child = fork(runnerPath, [], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: this.opts.env ?? process.env,
+      execArgv: this.opts.execArgv ?? [],
+    });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    this.info = await new Promise<RunnerInfo>((resolve, reject) => {
+      const onMessage = (m: FromChild): void => {
+        if (m.type === 'ready') {
+          cleanup();
+          resolve({ ortVersion: m.ortVersion, backends: m.backends });
+        }
+      };
+      const onExit = (code: number | null, signal: string | null): void => {
+        cleanup();
+        reject(
+          new Error(
+            `kernel runner exited on start (${signal ?? `code ${code}`}): ${stderr.trim().split('\n').pop() ?? ''}`,
+          ),
+        );
+      };
+      const cleanup = (): void => {
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+    });
+    return this.info;
+  }
+
+  /** Runs one kernel job; never rejects for a kernel's own failure. */
+  async run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome> {
+    await this.start();
+    const child = this.child as ChildProcess;
+    const id = this.nextId++;
+    const full: RunJob = { ...job, id, traceDir: this.traceDir };
+    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(60_000, job.rule.budgetMs * 20);
+    return new Promise<RunOutcome>((resolve) => {
+      const done = (outcome: RunOutcome): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(outcome);
+      };
+      const onMessage = (m: FromChild): void => {
+        if (m.type === 'result' && m.outcome.id === id) done(m.outcome);
+      };
+      const onExit = (code: number | null, signal: string | null): void => {
+        this.forget(child);
+        const how =
+          signal === 'SIGKILL'
+            ? 'killed (out of memory?)'
+            : signal
+              ? `killed by ${signal}`
+              : `exited with code ${code}`;
+        done({
+          id,
+          ok: false,
+          kind: signal === 'SIGKILL' ? 'out-of-memory' : 'crashed',
+          error: `kernel runner ${how}`,
+        });
+      };
+      const timer = setTimeout(() => {
+        child.off('exit', onExit);
+        this.kill();
+        done({
+          id,
+          ok: false,
+          kind: 'timeout',
+          error: `kernel did not finish within ${Math.round(timeoutMs / 1000)} s`,
+        });
+      }, timeoutMs);
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+      child.send({ type: 'run', job: full } satisfies ToChild);
+    });
+  }
+
+  private forget(child: ChildProcess): void {
+    if (this.child === child) {
+      this.child = null;
+      this.info = null;
+    }
+  }
+
+  /** Stops the child at once (Ctrl-C): the kernel in flight is abandoned. */
+  kill(): void {
+    if (this.child) {
+      this.child.kill('SIGKILL');
+      this.forget(this.child);
+    }
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child) {
+      this.forget(child);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 2000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.send({ type: 'exit' } satisfies ToChild);
+      });
+    }
+    rmSync(this.traceDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,61 @@
+/** Profile results and measured rooflines as tables. */
+import type { DeviceSummary } from '../../core/profiler/device-summary.js';
+import type { ProfileReport } from '../../services/profiler-service.js';
+import { formatTable } from '../output.js';
+import { formatDuration } from '../progress.js';
+
+const fmt = (v: number | null | undefined, digits = 1): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits);
+
+export interface RooflineRow {
+  deviceKey: string;
+  executionProvider: string;
+  threads: number | null;
+  summary: DeviceSummary;
+  theoreticalGflops: number | null;
+}
+
+export function renderRoofline(rows: RooflineRow[]): string {
+  return formatTable(
+    [
+      'DEVICE',
+      'EP',
+      'THREADS',
+      'FP32 GFLOP/s',
+      'FP16 GFLOP/s',
+      'THEORETICAL',
+      'GB/s',
+      'RIDGE FLOP/B',
+      'DISPATCH us',
+      'H2D GB/s',
+      'KERNELS',
+    ],
+    rows.map((r) => [
+      r.deviceKey,
+      r.executionProvider,
+      r.threads,
+      fmt(r.summary.peakGflops.fp32),
+      fmt(r.summary.peakGflops.fp16),
+      r.theoreticalGflops === null
+        ? '-'
+        : `${fmt(r.theoreticalGflops, 0)} (${fmt(((r.summary.peakGflops.fp32 ?? 0) / r.theoreticalGflops) * 100, 0)}%)`,
+      fmt(r.summary.bandwidthGBps),
+      fmt(r.summary.ridgePoint),
+      fmt(r.summary.dispatchOverheadUs),
+      fmt(r.summary.h2d?.bandwidthGBps),
+      r.summary.kernels,
+    ]),
+  );
+}
+
+export function renderProfileReport(r: ProfileReport): string {
+  const who = `${r.deviceKey}${r.threads !== null ? ` (${r.threads} thread${r.threads === 1 ? '' : 's'})` : ''}`;
+  if (r.status === 'unavailable') return `${who}: not profiled: ${r.notes.join('; ')}`;
+  const lines = [
+    `${who}: ${r.status}, ${r.measured} kernels measured${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${r.noisy.length} too noisy, ${formatDuration(r.elapsedMs)}`,
+  ];
+  for (const f of r.failures.slice(0, 10)) lines.push(`  failed ${f.kernel}: ${f.kind}: ${f.error}`);
+  if (r.failures.length > 10) lines.push(`  ... and ${r.failures.length - 10} more failures`);
+  for (const n of r.notes) lines.push(`  note: ${n}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,170 @@
+/**
+ * FLOPs and bytes of a kernel, and the constructor that validates a kernel and names it. Pure.
+ *
+ * FLOPs conventions (one multiply-add = 2 FLOPs; what the kernel must compute, not what a
+ * library happens to execute):
+ *   GEMM (MatMul, Gemm)   2*B*M*N*K (Gemm: B = 1; its bias add is not counted)
+ *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1
+ *   Add, Mul, Relu        1 per output element
+ *   Sigmoid               4 per element;  Gelu ~8 per element
+ *   ReduceSum/Mean        1 per input element
+ *   Softmax               5 per element (max, subtract, exp, sum, divide)
+ *   LayerNormalization    8 per element
+ *   Attention             4*batch*heads*seq*seq*headDim (two GEMMs) + 5*batch*heads*seq*seq (softmax)
+ *   Transpose, Cast, copies  0
+ *
+ * Bytes: the minimum a run must move, each tensor once: element size x (input elements +
+ * output elements + weight elements); intermediates (attention scores, Gelu temporaries) are not
+ * counted. Cast counts the input at its size and the output at the target's size. Copies count
+ * the payload once (n x element size): what crosses the link, so bytes/time is link bandwidth.
+ */
+import { shapeKey, type Dtype } from '../domain/measurement.js';
+import { OP_DIMS, OP_DTYPES, OP_FAMILY, type KernelOp, type KernelSpec } from './types.js';
+
+export const DTYPE_BYTES: Record<Dtype, number> = { fp32: 4, fp16: 2, bf16: 2, int8: 1, int32: 4, int64: 8 };
+
+/** Cast converts fp32 to fp16 and fp16 to fp32. */
+export function castTarget(dtype: Dtype): Dtype {
+  if (dtype === 'fp32') return 'fp16';
+  if (dtype === 'fp16') return 'fp32';
+  throw new RangeError(`Cast is built for fp32 and fp16, not ${dtype}`);
+}
+
+/** Conv output spatial size with "same"-style padding floor(kernel/2) on both sides. */
+export function convOutSize(input: number, kernel: number, stride: number): number {
+  const pad = Math.floor(kernel / 2);
+  return Math.floor((input + 2 * pad - kernel) / stride) + 1;
+}
+
+function dim(shape: Record<string, number>, name: string): number {
+  const v = shape[name];
+  if (v === undefined) throw new RangeError(`shape lacks ${name}`);
+  return v;
+}
+
+export function kernelFlops(op: KernelOp, shape: Record<string, number>): number {
+  const d = (name: string): number => dim(shape, name);
+  switch (op) {
+    case 'MatMul':
+      return 2 * d('B') * d('M') * d('N') * d('K');
+    case 'Gemm':
+      return 2 * d('M') * d('N') * d('K');
+    case 'Conv': {
+      const ho = convOutSize(d('H'), d('R'), d('stride'));
+      const wo = convOutSize(d('W'), d('S'), d('stride'));
+      return 2 * d('N') * d('K') * ho * wo * (d('C') / d('groups')) * d('R') * d('S');
+    }
+    case 'Add':
+    case 'Mul':
+    case 'Relu':
+      return d('n');
+    case 'Sigmoid':
+      return 4 * d('n');
+    case 'Gelu':
+      return 8 * d('n');
+    case 'ReduceSum':
+    case 'ReduceMean':
+      return d('rows') * d('cols');
+    case 'Softmax':
+      return 5 * d('rows') * d('cols');
+    case 'LayerNormalization':
+      return 8 * d('rows') * d('cols');
+    case 'Attention': {
+      const bhss = d('batch') * d('heads') * d('seq') * d('seq');
+      return 4 * bhss * d('headDim') + 5 * bhss;
+    }
+    case 'Transpose':
+    case 'Cast':
+    case 'CopyH2D':
+    case 'CopyD2H':
+      return 0;
+  }
+}
+
+/** Element counts (inputs + outputs + weights) of one run; Cast is handled in kernelBytes. */
+function kernelElements(op: KernelOp, shape: Record<string, number>): number {
+  const d = (name: string): number => dim(shape, name);
+  switch (op) {
+    case 'MatMul':
+      // A [B,M,K] + B [B,K,N] (a [K,N] weight when B = 1) + Y [B,M,N]
+      return d('B') * (d('M') * d('K') + d('K') * d('N') + d('M') * d('N'));
+    case 'Gemm':
+      // A [M,K] + W [K,N] + bias [N] + Y [M,N]
+      return d('M') * d('K') + d('K') * d('N') + d('N') + d('M') * d('N');
+    case 'Conv': {
+      const ho = convOutSize(d('H'), d('R'), d('stride'));
+      const wo = convOutSize(d('W'), d('S'), d('stride'));
+      const x = d('N') * d('C') * d('H') * d('W');
+      const w = d('K') * (d('C') / d('groups')) * d('R') * d('S');
+      return x + w + d('N') * d('K') * ho * wo;
+    }
+    case 'Add':
+    case 'Mul':
+      return 3 * d('n');
+    case 'Relu':
+    case 'Sigmoid':
+    case 'Gelu':
+      return 2 * d('n');
+    case 'ReduceSum':
+    case 'ReduceMean':
+      return d('rows') * d('cols') + d('rows');
+    case 'Softmax':
+    case 'Transpose':
+      return 2 * d('rows') * d('cols');
+    case 'LayerNormalization':
+      // X + Y + scale [cols] + bias [cols]
+      return 2 * d('rows') * d('cols') + 2 * d('cols');
+    case 'Attention':
+      // Q, K, V and the output, each [batch,heads,seq,headDim]
+      return 4 * d('batch') * d('heads') * d('seq') * d('headDim');
+    case 'Cast':
+      return 2 * d('n');
+    case 'CopyH2D':
+    case 'CopyD2H':
+      return d('n');
+  }
+}
+
+export function kernelBytes(op: KernelOp, dtype: Dtype, shape: Record<string, number>): number {
+  if (op === 'Cast') return dim(shape, 'n') * (DTYPE_BYTES[dtype] + DTYPE_BYTES[castTarget(dtype)]);
+  return kernelElements(op, shape) * DTYPE_BYTES[dtype];
+}
+
+export function kernelId(op: KernelOp, dtype: Dtype, shape: Record<string, number>): string {
+  return `${op}.${dtype}.${shapeKey(shape)}`;
+}
+
+/**
+ * A validated kernel: the shape must hold exactly the op's dims, as positive integers; Conv
+ * needs C and K divisible by groups. Throws RangeError otherwise.
+ */
+export function makeKernel(op: KernelOp, dtype: Dtype, shape: Record<string, number>): KernelSpec {
+  const want = OP_DIMS[op];
+  const keys = Object.keys(shape);
+  if (keys.length !== want.length || !want.every((k) => k in shape)) {
+    throw new RangeError(`${op} needs dims {${want.join(',')}}, got {${keys.join(',')}}`);
+  }
+  for (const k of want) {
+    const v = dim(shape, k);
+    if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${op}: ${k} must be a positive integer, got ${v}`);
+  }
+  if (!OP_DTYPES[op].includes(dtype)) throw new RangeError(`${op} is not built for ${dtype}`);
+  if (op === 'Conv') {
+    const g = dim(shape, 'groups');
+    if (dim(shape, 'C') % g !== 0 || dim(shape, 'K') % g !== 0)
+      throw new RangeError('Conv: C and K must divide by groups');
+  }
+  const ordered: Record<string, number> = {};
+  for (const k of want) ordered[k] = dim(shape, k);
+  const family = OP_FAMILY[op];
+  return {
+    id: kernelId(op, dtype, ordered),
+    op,
+    family,
+    dtype,
+    shape: ordered,
+    flops: kernelFlops(op, ordered),
+    bytes: kernelBytes(op, dtype, ordered),
+    gpuOnly: (dtype === 'fp16' || dtype === 'bf16') && family !== 'datamove' && family !== 'copy',
+  };
+}

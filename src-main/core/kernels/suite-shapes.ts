@@ -1,0 +1,257 @@
+/**
+ * The shapes the suites measure, each with the lowest suite level that holds it: 0 quick,
+ * 1 standard, 2 thorough. Chosen from real models, not random. Pure.
+ *
+ * Quick is hand-picked: each kernel takes at most ~40 ms on one CPU core (the largest is the
+ * 1024^3 GEMM, 2.1 GFLOP, and the 16M-element Add, 192 MiB). Standard and thorough are grids;
+ * suites.ts moves a grid shape that is too big for its level to the next one, or out.
+ */
+import type { KernelOp } from './types.js';
+
+export type Level = 0 | 1 | 2;
+
+export interface ShapeEntry {
+  op: KernelOp;
+  shape: Record<string, number>;
+  level: Level;
+}
+
+const Ki = 1024;
+const Mi = Ki * Ki;
+
+/** Every combination of the axes' values, first axis slowest. */
+function grid<A extends string>(axes: Record<A, readonly number[]>): Record<A, number>[] {
+  let out: Record<string, number>[] = [{}];
+  for (const [name, values] of Object.entries<readonly number[]>(axes)) {
+    out = out.flatMap((partial) => values.map((v) => ({ ...partial, [name]: v })));
+  }
+  return out as Record<A, number>[];
+}
+
+/** 2^from .. 2^to, every `step`-th power. */
+function pow2(from: number, to: number, step = 1): number[] {
+  const out: number[] = [];
+  for (let k = from; k <= to; k += step) out.push(2 ** k);
+  return out;
+}
+
+function gemmShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const mm = (level: Level, B: number, m: number, n: number, k: number): void => {
+    out.push({ op: 'MatMul', shape: { B, M: m, N: n, K: k }, level });
+  };
+  const gemm = (level: Level, m: number, n: number, k: number): void => {
+    out.push({ op: 'Gemm', shape: { M: m, N: n, K: k }, level });
+  };
+  // quick: squares from dispatch-bound to compute-bound; BERT-base projections (128 tokens);
+  // decode-time GEMVs; attention-style batched products (12 heads).
+  for (const d of [64, 128, 256, 512, 1024]) mm(0, 1, d, d, d);
+  mm(0, 1, 128, 768, 768);
+  mm(0, 1, 128, 3072, 768);
+  mm(0, 1, 128, 768, 3072);
+  mm(0, 1, 1, 1024, 1024);
+  mm(0, 1, 1, 4096, 4096);
+  mm(0, 12, 128, 128, 64);
+  mm(0, 12, 128, 64, 128);
+  gemm(0, 128, 768, 768);
+  gemm(0, 1, 1000, 2048); // ResNet-50 classifier
+  // standard: more squares; linear layers d->d, d->4d, 4d->d over hidden sizes and token counts;
+  // attention scores (seq x seq x 64) and probs x V for batch*heads 8 and 32.
+  for (const d of [32, 192, 768, 2048]) mm(1, 1, d, d, d);
+  for (const { d, m } of grid({ d: [256, 512, 1024, 2048, 4096], m: [1, 32, 256, 2048] })) {
+    mm(1, 1, m, d, d);
+    mm(1, 1, m, 4 * d, d);
+    mm(1, 1, m, d, 4 * d);
+  }
+  for (const { b, s } of grid({ b: [8, 32], s: [128, 512, 1024] })) {
+    mm(1, b, s, s, 64);
+    mm(1, b, s, 64, s);
+  }
+  const classifierAndLinear = [
+    [1000, 2048],
+    [1024, 1024],
+    [4096, 1024],
+    [1024, 4096],
+  ] as const;
+  for (const m of [1, 32, 256]) for (const [n, k] of classifierAndLinear) gemm(1, m, n, k);
+  // thorough: the full linear-layer grid up to 8192 hidden and 4096 tokens; sizes just off a
+  // power of two (tile remainders); wider attention products; Gemm over token counts.
+  const hidden = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 8192];
+  for (const { d, m } of grid({ d: hidden, m: pow2(0, 12) })) {
+    mm(2, 1, m, d, d);
+    mm(2, 1, m, 4 * d, d);
+    mm(2, 1, m, d, 4 * d);
+  }
+  for (const d of [31, 33, 63, 65, 127, 129, 255, 257, 511, 513, 1000, 1023, 1025, 2047, 2049]) mm(2, 1, d, d, d);
+  for (const { b, s, h } of grid({ b: [4, 16, 64], s: [256, 2048, 4096], h: [64, 128] })) {
+    mm(2, b, s, s, h);
+    mm(2, b, s, h, s);
+  }
+  for (const { m, d } of grid({ m: pow2(0, 12), d: [512, 1024, 2048, 4096] })) gemm(2, m, d, d);
+  return out;
+}
+
+/** [C, H=W, K, R=S, stride, groups] of ResNet-50, ResNeXt, VGG, MobileNet, EfficientNet layers. */
+type ConvLayer = readonly [number, number, number, number, number, number];
+
+const CONV_QUICK: readonly ConvLayer[] = [
+  [3, 224, 64, 7, 2, 1], // ResNet stem, 7x7 stride 2
+  [64, 56, 64, 3, 1, 1], // ResNet 3x3 at each stage
+  [128, 28, 128, 3, 1, 1],
+  [256, 14, 256, 3, 1, 1],
+  [512, 7, 512, 3, 1, 1],
+  [64, 56, 256, 1, 1, 1], // bottleneck 1x1 expand / reduce
+  [256, 56, 64, 1, 1, 1],
+  [256, 14, 1024, 1, 1, 1],
+  [128, 56, 128, 3, 2, 1], // downsampling 3x3
+  [128, 56, 128, 3, 1, 32], // ResNeXt grouped (32 groups)
+  [32, 112, 32, 3, 1, 32], // MobileNet depthwise
+  [512, 14, 512, 3, 1, 512],
+];
+
+const CONV_STANDARD: readonly ConvLayer[] = [
+  [16, 8, 16, 3, 1, 1], // tiny: dispatch-bound
+  [64, 28, 64, 5, 1, 1],
+  [512, 7, 2048, 1, 1, 1],
+  [128, 28, 512, 1, 1, 1],
+  [1024, 14, 256, 1, 1, 1],
+  [256, 28, 256, 3, 2, 1],
+  [512, 14, 512, 3, 2, 1],
+  [256, 28, 256, 3, 1, 32],
+  [144, 56, 144, 3, 1, 144], // MobileNetV2 depthwise
+  [240, 28, 240, 5, 1, 240], // EfficientNet 5x5 depthwise
+  [3, 224, 32, 3, 2, 1], // MobileNet stem
+];
+
+const CONV_THOROUGH: readonly ConvLayer[] = [
+  [64, 224, 64, 3, 1, 1], // VGG
+  [128, 112, 128, 3, 1, 1],
+  [32, 56, 32, 3, 1, 1],
+  [1024, 7, 1024, 3, 1, 1],
+  [2048, 7, 512, 1, 1, 1],
+  [96, 112, 96, 3, 2, 96],
+  [672, 14, 672, 5, 1, 672],
+  [1024, 14, 1024, 3, 1, 32],
+  [16, 224, 16, 3, 1, 1],
+];
+
+function convShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const conv = (level: Level, N: number, [C, HW, k, R, stride, groups]: ConvLayer): void => {
+    out.push({ op: 'Conv', shape: { N, C, H: HW, W: HW, K: k, R, S: R, stride, groups }, level });
+  };
+  for (const l of CONV_QUICK) conv(0, 1, l);
+  for (const l of CONV_STANDARD) conv(1, 1, l);
+  for (const l of CONV_QUICK) conv(1, 8, l);
+  for (const l of CONV_THOROUGH) conv(2, 1, l);
+  for (const n of [2, 4, 8, 32]) for (const l of [...CONV_QUICK, ...CONV_STANDARD, ...CONV_THOROUGH]) conv(2, n, l);
+  return out;
+}
+
+function elementwiseShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, op: KernelOp, ns: readonly number[]): void => {
+    for (const n of ns) out.push({ op, shape: { n }, level });
+  };
+  // quick: 1 element (pure dispatch), in-cache, L2/L3-sized, past the caches.
+  add(0, 'Add', [1, Ki, 64 * Ki, Mi, 16 * Mi]);
+  add(0, 'Mul', [Ki, Mi]);
+  add(0, 'Relu', [Ki, 256 * Ki, 4 * Mi]);
+  add(0, 'Sigmoid', [Ki, Mi]);
+  add(0, 'Gelu', [Ki, Mi]);
+  // standard: Add at every power of 4 from 1 to 64M elements (256 MiB per fp32 tensor), the
+  // others at every power of 16 plus 4M and 64M (the last cache sizes and far past them).
+  add(1, 'Add', pow2(0, 26, 2));
+  for (const op of ['Mul', 'Relu'] as const) add(1, op, [...pow2(0, 24, 4), 4 * Mi, 64 * Mi]);
+  for (const op of ['Sigmoid', 'Gelu'] as const) add(1, op, [Ki, 64 * Ki, Mi, 16 * Mi]);
+  // thorough: every power of 2, and sizes off a power of 2.
+  for (const op of ['Add', 'Mul', 'Relu', 'Sigmoid', 'Gelu'] as const)
+    add(2, op, [...pow2(0, 26), 1000, 100_000, 1_000_003]);
+  return out;
+}
+
+function rowShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, op: KernelOp, rows: number, cols: number): void => {
+    out.push({ op, shape: { rows, cols }, level });
+  };
+  const addGrid = (level: Level, ops: readonly KernelOp[], rows: readonly number[], cols: readonly number[]): void => {
+    for (const op of ops) for (const g of grid({ rows, cols })) add(level, op, g.rows, g.cols);
+  };
+  // quick: hidden-size rows (LayerNorm, reductions), attention-score rows (Softmax), a vocabulary.
+  add(0, 'ReduceSum', 1, 1024);
+  add(0, 'ReduceSum', 512, 768);
+  add(0, 'ReduceSum', 2048, 4096);
+  add(0, 'ReduceMean', 128, 768);
+  add(0, 'ReduceMean', 64, 65536);
+  add(0, 'Softmax', 1, 1000);
+  add(0, 'Softmax', 12 * 128, 128);
+  add(0, 'Softmax', 8 * 512, 512);
+  add(0, 'Softmax', 8, 32000);
+  add(0, 'LayerNormalization', 1, 768);
+  add(0, 'LayerNormalization', 128, 768);
+  add(0, 'LayerNormalization', 512, 1024);
+  add(0, 'LayerNormalization', 2048, 4096);
+  add(0, 'Transpose', 1024, 1024);
+  add(0, 'Transpose', 4096, 768);
+  // standard
+  addGrid(1, ['ReduceSum', 'ReduceMean'], [1, 256, 4096], [64, 768, 4096]);
+  addGrid(1, ['Softmax'], [1, 256, 4096], [128, 512, 1024, 4096, 32000]);
+  addGrid(1, ['LayerNormalization'], [1, 256, 4096], [256, 768, 1024, 4096, 8192]);
+  addGrid(1, ['Transpose'], [64, 768, 8192], [64, 768, 8192]);
+  // thorough
+  addGrid(2, ['ReduceSum', 'ReduceMean'], pow2(0, 15, 3), pow2(4, 16, 2));
+  addGrid(2, ['Softmax'], pow2(0, 16, 2), [...pow2(6, 12), 32000, 50257]);
+  addGrid(2, ['LayerNormalization'], pow2(0, 14, 2), [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 5120, 8192]);
+  addGrid(2, ['Transpose'], pow2(4, 14, 2), pow2(4, 14, 2));
+  return out;
+}
+
+function attentionShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, batch: number, heads: number, seq: number, headDim: number): void => {
+    out.push({ op: 'Attention', shape: { batch, heads, seq, headDim }, level });
+  };
+  add(0, 1, 12, 128, 64); // BERT-base
+  add(0, 1, 8, 256, 128);
+  add(0, 1, 12, 512, 64);
+  add(0, 1, 4, 1024, 64);
+  // standard: BERT-base-like (12 x 64) and LLaMA-7B-like (32 x 128) heads, sequences 128..4096.
+  for (const [nh, hd] of [
+    [12, 64],
+    [32, 128],
+  ] as const) {
+    for (const { b, s } of grid({ b: [1, 4], s: pow2(7, 12) })) add(1, b, nh, s, hd);
+  }
+  // Long context with few heads (one tensor-parallel shard), so standard reaches seq 4096.
+  add(1, 1, 4, 4096, 64);
+  for (const { b, s, nh, hd } of grid({ b: [1, 2, 8, 32], s: pow2(7, 12), nh: [8, 16, 32, 64], hd: [64, 128] })) {
+    add(2, b, nh, s, hd);
+  }
+  return out;
+}
+
+function dataMoveShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, ops: readonly KernelOp[], ns: readonly number[]): void => {
+    for (const op of ops) for (const n of ns) out.push({ op, shape: { n }, level });
+  };
+  add(0, ['Cast'], [Ki, Mi, 16 * Mi]);
+  add(0, ['CopyH2D', 'CopyD2H'], [Ki, Mi, 16 * Mi]);
+  add(1, ['Cast'], [...pow2(8, 24, 4), 64 * Mi]);
+  add(1, ['CopyH2D', 'CopyD2H'], [1, ...pow2(8, 26, 2)]);
+  add(2, ['Cast', 'CopyH2D', 'CopyD2H'], pow2(0, 27));
+  return out;
+}
+
+/** All shapes, families in a fixed order; a shape may appear more than once (suites.ts keeps its lowest level). */
+export function allShapeEntries(): ShapeEntry[] {
+  return [
+    ...gemmShapes(),
+    ...convShapes(),
+    ...elementwiseShapes(),
+    ...rowShapes(),
+    ...attentionShapes(),
+    ...dataMoveShapes(),
+  ];
+}

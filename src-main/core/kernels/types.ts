@@ -1,0 +1,121 @@
+/**
+ * Micro-kernel vocabulary: which ops are profiled, how they are grouped, what a kernel is. Pure.
+ */
+import type { Dtype } from '../domain/measurement.js';
+
+export const KERNEL_OPS = [
+  'MatMul',
+  'Gemm',
+  'Conv',
+  'Add',
+  'Mul',
+  'Relu',
+  'Gelu',
+  'Sigmoid',
+  'ReduceSum',
+  'ReduceMean',
+  'Softmax',
+  'LayerNormalization',
+  'Attention',
+  'Transpose',
+  'Cast',
+  'CopyH2D',
+  'CopyD2H',
+] as const;
+export type KernelOp = (typeof KERNEL_OPS)[number];
+
+export type KernelFamily =
+  'gemm' | 'conv' | 'elementwise' | 'reduction' | 'softmax' | 'layernorm' | 'attention' | 'datamove' | 'copy';
+
+export interface KernelSpec {
+  /** Stable: `${op}.${dtype}.${shapeKey(shape)}`. */
+  id: string;
+  op: KernelOp;
+  family: KernelFamily;
+  /** Element type of the (first) input; Cast converts it to the other float type. */
+  dtype: Dtype;
+  /**
+   * Named dims. gemm {B,M,N,K} (Gemm: {M,N,K}); conv {N,C,H,W,K,R,S,stride,groups};
+   * attention {batch,heads,seq,headDim}; reduction, softmax, layernorm, Transpose {rows,cols};
+   * elementwise, Cast, copies {n}.
+   */
+  shape: Record<string, number>;
+  /** Floating-point operations of one run (conventions in cost.ts). */
+  flops: number;
+  /** Minimum bytes one run must move (conventions in cost.ts). */
+  bytes: number;
+  /**
+   * Reduced-precision compute (fp16/bf16 arithmetic): meant for accelerator EPs. CPU EPs lack
+   * these kernels or upconvert internally, so a CPU timing would not describe the hardware.
+   */
+  gpuOnly: boolean;
+}
+
+/** Dims each op's shape must have, in the order they are documented. */
+export const OP_DIMS: Record<KernelOp, readonly string[]> = {
+  MatMul: ['B', 'M', 'N', 'K'],
+  Gemm: ['M', 'N', 'K'],
+  Conv: ['N', 'C', 'H', 'W', 'K', 'R', 'S', 'stride', 'groups'],
+  Add: ['n'],
+  Mul: ['n'],
+  Relu: ['n'],
+  Gelu: ['n'],
+  Sigmoid: ['n'],
+  ReduceSum: ['rows', 'cols'],
+  ReduceMean: ['rows', 'cols'],
+  Softmax: ['rows', 'cols'],
+  LayerNormalization: ['rows', 'cols'],
+  Attention: ['batch', 'heads', 'seq', 'headDim'],
+  Transpose: ['rows', 'cols'],
+  Cast: ['n'],
+  CopyH2D: ['n'],
+  CopyD2H: ['n'],
+};
+
+export const OP_FAMILY: Record<KernelOp, KernelFamily> = {
+  MatMul: 'gemm',
+  Gemm: 'gemm',
+  Conv: 'conv',
+  Add: 'elementwise',
+  Mul: 'elementwise',
+  Relu: 'elementwise',
+  Gelu: 'elementwise',
+  Sigmoid: 'elementwise',
+  ReduceSum: 'reduction',
+  ReduceMean: 'reduction',
+  Softmax: 'softmax',
+  LayerNormalization: 'layernorm',
+  Attention: 'attention',
+  Transpose: 'datamove',
+  Cast: 'datamove',
+  CopyH2D: 'copy',
+  CopyD2H: 'copy',
+};
+
+const FLOATS: readonly Dtype[] = ['fp32', 'fp16', 'bf16'];
+const ALL: readonly Dtype[] = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'];
+
+/**
+ * Dtypes each op is built for: the ONNX opset-17 type constraints (Conv has no bf16, ReduceSum
+ * no int8), narrowed to what is worth profiling (integer arithmetic only for Add/Mul on
+ * int32/int64). Cast is fp32 -> fp16 or fp16 -> fp32.
+ */
+export const OP_DTYPES: Record<KernelOp, readonly Dtype[]> = {
+  MatMul: FLOATS,
+  Gemm: FLOATS,
+  Conv: ['fp32', 'fp16'],
+  Add: [...FLOATS, 'int32', 'int64'],
+  Mul: [...FLOATS, 'int32', 'int64'],
+  Relu: FLOATS,
+  Gelu: FLOATS,
+  Sigmoid: FLOATS,
+  ReduceSum: FLOATS,
+  ReduceMean: FLOATS,
+  Softmax: FLOATS,
+  LayerNormalization: FLOATS,
+  Attention: FLOATS,
+  Transpose: ALL,
+  Cast: ['fp32', 'fp16'],
+  CopyH2D: ALL,
+  CopyD2H: ALL,
+};

@@ -1,0 +1,106 @@
+/**
+ * The measured roofline of a device: achieved peak FLOP/s per dtype, achieved memory
+ * bandwidth, per-call dispatch overhead, and host-device copy latency/bandwidth
+ * (alpha-beta fit). Derived from stored measurements, not from a datasheet. Pure.
+ */
+import type { Dtype, Measurement } from '../domain/measurement.js';
+
+export interface CopyFit {
+  /** Fixed cost per copy (µs): the alpha of t = alpha + bytes / bandwidth. */
+  latencyUs: number;
+  bandwidthGBps: number;
+  points: number;
+}
+
+export interface DeviceSummary {
+  /** Best achieved GFLOP/s per dtype over compute kernels (GEMM, conv, attention). */
+  peakGflops: Partial<Record<Dtype, number>>;
+  /** Which kernel achieved the fp32 peak, for the report. */
+  peakKernel: string | null;
+  /** Best achieved GB/s over memory-bound kernels past the caches (elementwise, data movement). */
+  bandwidthGBps: number | null;
+  /** Smallest measured kernel time: what one call costs when it does almost nothing (µs). */
+  dispatchOverheadUs: number | null;
+  /** Median of (wall − kernel) per call: what the runtime binding adds (µs). */
+  bindingOverheadUs: number | null;
+  /** FLOP per byte where the roofline bends: peak fp32 / bandwidth. */
+  ridgePoint: number | null;
+  h2d: CopyFit | null;
+  d2h: CopyFit | null;
+  kernels: number;
+}
+
+const COMPUTE_FAMILIES = new Set(['gemm', 'conv', 'attention']);
+const MEMORY_FAMILIES = new Set(['elementwise', 'datamove', 'reduction', 'softmax', 'layernorm']);
+/** Memory-bound kernels smaller than this mostly hit the caches: not the DRAM roofline. */
+const MIN_BANDWIDTH_BYTES = 32 * 2 ** 20;
+
+function shapeLabel(m: Measurement): string {
+  return `${m.op} ${Object.entries(m.shape)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} ${m.dtype}`;
+}
+
+/** Least-squares line t = a + b·x; null with fewer than two distinct x. */
+export function fitLine(xs: readonly number[], ys: readonly number[]): { a: number; b: number } | null {
+  const n = xs.length;
+  if (n < 2) return null;
+  const mx = xs.reduce((s, v) => s + v, 0) / n;
+  const my = ys.reduce((s, v) => s + v, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = (xs[i] as number) - mx;
+    sxx += dx * dx;
+    sxy += dx * ((ys[i] as number) - my);
+  }
+  if (sxx === 0) return null;
+  const b = sxy / sxx;
+  return { a: my - b * mx, b };
+}
+
+function copyFit(ms: readonly Measurement[]): CopyFit | null {
+  const fit = fitLine(
+    ms.map((m) => m.bytes),
+    ms.map((m) => m.stats.medianUs),
+  );
+  if (!fit || !(fit.b > 0)) return null;
+  return { latencyUs: Math.max(0, fit.a), bandwidthGBps: 1 / fit.b / 1000, points: ms.length };
+}
+
+export function summarizeDevice(ms: readonly Measurement[]): DeviceSummary {
+  const peakGflops: Partial<Record<Dtype, number>> = {};
+  let peakKernel: string | null = null;
+  let bandwidth: number | null = null;
+  let dispatch: number | null = null;
+  const binding: number[] = [];
+  for (const m of ms) {
+    const t = m.stats.medianUs;
+    if (COMPUTE_FAMILIES.has(m.family) && m.flops > 0) {
+      const g = m.flops / t / 1000;
+      if (g > (peakGflops[m.dtype] ?? 0)) {
+        peakGflops[m.dtype] = g;
+        if (m.dtype === 'fp32') peakKernel = shapeLabel(m);
+      }
+    }
+    if (MEMORY_FAMILIES.has(m.family) && m.bytes >= MIN_BANDWIDTH_BYTES) {
+      const gbps = m.bytes / t / 1000;
+      if (gbps > (bandwidth ?? 0)) bandwidth = gbps;
+    }
+    if (m.family !== 'copy') dispatch = dispatch === null ? t : Math.min(dispatch, t);
+    if (m.stats.wallMedianUs !== null) binding.push(Math.max(0, m.stats.wallMedianUs - t));
+  }
+  binding.sort((a, b) => a - b);
+  const fp32 = peakGflops.fp32 ?? null;
+  return {
+    peakGflops,
+    peakKernel,
+    bandwidthGBps: bandwidth,
+    dispatchOverheadUs: dispatch,
+    bindingOverheadUs: binding.length ? (binding[Math.floor(binding.length / 2)] as number) : null,
+    ridgePoint: fp32 !== null && bandwidth ? fp32 / bandwidth : null,
+    h2d: copyFit(ms.filter((m) => m.op === 'CopyH2D')),
+    d2h: copyFit(ms.filter((m) => m.op === 'CopyD2H')),
+    kernels: ms.length,
+  };
+}

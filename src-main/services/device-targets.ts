@@ -1,0 +1,57 @@
+/**
+ * Which devices `--device` names on this machine, and the execution provider and
+ * thread counts each is profiled with.
+ */
+import { UsageError } from '../core/errors.js';
+import type { MachineDetail } from '../adapters/store/machine-repo.js';
+import type { SuiteName } from '../core/kernels/suites.js';
+import type { ProfileTarget } from './profiler-service.js';
+
+/** CPU thread counts a user would run: all physical cores (ORT's default), plus 1 beyond quick. */
+export function defaultThreadCounts(machine: MachineDetail, suite: SuiteName): number[] {
+  const cores = Math.max(1, machine.probe.cpu.physicalCores);
+  return suite === 'quick' ? [cores] : [...new Set([1, cores])];
+}
+
+export function parseThreads(value: string): number[] {
+  const parts = value.split(',').map((s) => s.trim());
+  const nums = parts.map(Number);
+  if (!parts.length || nums.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
+    throw new UsageError(`--threads takes thread counts like 4 or 1,8; got "${value}"`);
+  }
+  return [...new Set(nums)];
+}
+
+export function resolveTargets(machine: MachineDetail, device: string, threads: number[]): ProfileTarget[] {
+  const gpus = machine.devices.filter((d) => d.kind === 'gpu').map((d) => d.key);
+  const cpuTargets = threads.map<ProfileTarget>((t) => ({
+    machineId: machine.id,
+    deviceKey: 'cpu',
+    ep: { name: 'cpu', threads: t },
+  }));
+  const gpuTarget = (key: string): ProfileTarget => ({
+    machineId: machine.id,
+    deviceKey: key,
+    ep: { name: 'cuda', deviceId: Number(key.slice('cuda:'.length)) },
+  });
+  if (device === 'all') {
+    return [
+      ...cpuTargets,
+      ...gpus.map(gpuTarget),
+      { machineId: machine.id, deviceKey: 'webgpu:0', ep: { name: 'webgpu', deviceId: 0 } },
+    ];
+  }
+  if (device === 'cpu') return cpuTargets;
+  if (/^cuda:\d+$/.test(device)) {
+    if (!gpus.includes(device)) {
+      throw new UsageError(
+        `no GPU ${device} on this machine (${gpus.length ? `it has ${gpus.join(', ')}` : 'nvidia-smi found none'}; rerun pipedejavu probe after adding one)`,
+      );
+    }
+    return [gpuTarget(device)];
+  }
+  const webgpu = /^webgpu:(\d+)$/.exec(device);
+  if (webgpu)
+    return [{ machineId: machine.id, deviceKey: device, ep: { name: 'webgpu', deviceId: Number(webgpu[1]) } }];
+  throw new UsageError(`--device takes cpu, cuda:N, webgpu:N or all; got "${device}"`);
+}

@@ -1,0 +1,15 @@
+/** The real profiler dependencies: a kernel-runner child process on this machine. */
+import { cudaUnavailableReason } from '../adapters/ort/ep-options.js';
+import { KernelRunner } from '../adapters/ort/kernel-runner.js';
+import type { EpConfig } from '../adapters/ort/protocol.js';
+import type { Database } from '../adapters/store/types.js';
+import type { ProfilerDeps } from './profiler-service.js';
+
+export function localProfilerDeps(db: Database, env: NodeJS.ProcessEnv = process.env): ProfilerDeps {
+  return {
+    db,
+    runner: new KernelRunner({ env }),
+    now: () => new Date(),
+    epUnavailable: (ep: EpConfig) => (ep.name === 'cuda' ? cudaUnavailableReason() : null),
+  };
+}

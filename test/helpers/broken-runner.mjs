@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// A kernel runner that misbehaves on purpose, to test the profiler's recovery:
+// BROKEN_RUNNER=crash: dies by SIGSEGV on every job; =hang: never answers;
+// =crash-once-file:PATH: dies on the first job if PATH does not exist yet (creates it),
+// then behaves as a runner that reports a tiny successful kernel.
+import { existsSync, writeFileSync } from 'node:fs';
+
+const mode = process.env.BROKEN_RUNNER ?? 'crash';
+process.send({ type: 'ready', ortVersion: 'broken-1.0', backends: [{ name: 'cpu', bundled: true }] });
+process.on('message', (msg) => {
+  if (msg.type === 'exit') process.exit(0);
+  if (msg.type !== 'run') return;
+  if (mode === 'hang') return;
+  if (mode.startsWith('crash-once-file:')) {
+    const flag = mode.slice('crash-once-file:'.length);
+    if (!existsSync(flag)) {
+      writeFileSync(flag, 'crashed');
+      process.kill(process.pid, 'SIGSEGV');
+      return;
+    }
+    const samples = Array.from({ length: 10 }, () => 50);
+    process.send({
+      type: 'result',
+      outcome: {
+        id: msg.job.id,
+        ok: true,
+        kernelUs: samples,
+        wallUs: samples.map((v) => v + 10),
+        providers: ['CPUExecutionProvider'],
+        byOpUs: {},
+        stop: 'converged',
+        sessionCreateMs: 1,
+      },
+    });
+    return;
+  }
+  process.kill(process.pid, 'SIGSEGV');
+});

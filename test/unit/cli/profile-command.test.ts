@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
+import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import { cli, tempDir } from '../../helpers/cli.js';
+
+interface Proc {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a user would, sending SIGINT once `interruptWhen` matches stderr. */
+function runCli(args: string[], interruptWhen?: RegExp): Promise<Proc> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/pipedejavu.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (interruptWhen && !sent && interruptWhen.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('pipedejavu profile', () => {
+  it('refuses devices this machine does not have and unknown suites, in one line', async () => {
+    const db = path.join(tempDir(), 'p.db');
+    const gpu = await cli(['profile', '--db', db, '--device', 'cuda:3'], { PIPEDEJAVU_NVIDIA_SMI: '/nonexistent' });
+    expect(gpu.code).toBe(2);
+    expect(gpu.stderr).toMatch(/^pipedejavu: error: no GPU cuda:3 on this machine \(nvidia-smi found none/);
+    const suite = await cli(['profile', '--db', db, '--suite', 'huge']);
+    expect(suite.stderr).toBe('pipedejavu: error: --suite takes quick, standard, thorough; got "huge"\n');
+    const threads = await cli(['profile', '--db', db, '--threads', 'zero']);
+    expect(threads.code).toBe(2);
+  });
+
+  it('stops on Ctrl-C keeping finished measurements; rerunning resumes; export carries them', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'p.db');
+    const first = await runCli(['profile', '--db', db, '--threads', '1'], /kernel \d+\/\d+/);
+    expect(first.code).toBe(130);
+    expect(first.stderr).toMatch(/stopping: keeping every finished measurement/);
+    expect(first.stderr).toMatch(
+      /pipedejavu: error: profile interrupted; finished measurements are stored, rerun to resume/,
+    );
+
+    const store = openDatabase(db);
+    const repo = new ProfileRepo(store);
+    const kept = repo.listMeasurements().length;
+    const runs = repo.listRuns(repo.listMeasurements()[0]?.machineId ?? '');
+    store.close();
+    expect(kept).toBeGreaterThan(0);
+    expect(runs.map((r) => r.status)).toEqual(['interrupted']);
+
+    const second = await runCli(['profile', '--db', db, '--threads', '1'], /already stored[\s\S]*kernel \d+\//);
+    expect(second.stderr).toMatch(new RegExp(`${kept} already stored`));
+
+    const roof = await cli(['roofline', '--db', db, '--json']);
+    const { rooflines } = JSON.parse(roof.stdout) as { rooflines: { deviceKey: string; threads: number }[] };
+    expect(rooflines).toMatchObject([{ deviceKey: 'cpu', threads: 1 }]);
+
+    const exported = await cli(['export', '--db', db]);
+    const file = JSON.parse(exported.stdout) as { measurements: unknown[]; profileRuns: { status: string }[] };
+    expect(file.measurements.length).toBeGreaterThanOrEqual(kept);
+    expect(file.profileRuns.map((r) => r.status)).toEqual(['interrupted', 'interrupted']);
+  });
+
+  it('prints a hint instead of an empty roofline before any profile', async () => {
+    const db = path.join(tempDir(), 'r.db');
+    await cli(['probe', '--db', db, '--nvidia-smi', '/nonexistent']);
+    const r = await cli(['roofline', '--db', db]);
+    expect(r.stdout).toBe('No measurements yet. Run `pipedejavu profile --suite quick` first.\n');
+  });
+});

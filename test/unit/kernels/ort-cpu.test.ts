@@ -1,0 +1,279 @@
+import { describe, expect, it } from 'vitest';
+import type { Dtype } from '../../../src-main/core/domain/measurement.js';
+import { buildKernelModel } from '../../../src-main/core/kernels/build.js';
+import { makeKernel } from '../../../src-main/core/kernels/cost.js';
+import {
+  float16BitsToFloat32,
+  float32ToFloat16Bits,
+  randomBytes,
+  seededRandom,
+} from '../../../src-main/core/kernels/fill.js';
+import { suiteKernels } from '../../../src-main/core/kernels/suites.js';
+import type { KernelOp } from '../../../src-main/core/kernels/types.js';
+import { runOnCpu } from '../../helpers/onnx-oracle-ort.js';
+
+function rand(n: number, seed: number): Float32Array {
+  const r = seededRandom(seed);
+  return Float32Array.from({ length: n }, () => r() * 2 - 1);
+}
+
+/** The initializer a kernel model holds for its `seed`-th random weight (1-based). */
+function weight(n: number, seed: number): Float32Array {
+  return new Float32Array(randomBytes('fp32', n, seed).buffer);
+}
+
+function floats(t: { data: unknown }): Float32Array {
+  if (!(t.data instanceof Float32Array)) throw new Error('expected float32 output');
+  return t.data;
+}
+
+function expectClose(actual: Float32Array, expected: ArrayLike<number>, tol = 1e-4): void {
+  expect(actual.length).toBe(expected.length);
+  let worst = 0;
+  for (let i = 0; i < actual.length; i++) {
+    const e = expected[i] ?? Number.NaN;
+    worst = Math.max(worst, Math.abs((actual[i] ?? Number.NaN) - e) / Math.max(1, Math.abs(e)));
+  }
+  expect(worst).toBeLessThanOrEqual(tol);
+}
+
+/** erf, Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7). */
+function erf(x: number): number {
+  const s = Math.sign(x);
+  const a = Math.abs(x);
+  const t = 1 / (1 + 0.3275911 * a);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-a * a);
+  return s * y;
+}
+
+/** C[b] = A[b] (m x k) times B[b] (k x n), row-major. */
+function matmul(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  batch: number,
+  m: number,
+  n: number,
+  k: number,
+): Float64Array {
+  const c = new Float64Array(batch * m * n);
+  for (let z = 0; z < batch; z++)
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < n; j++) {
+        let acc = 0;
+        for (let p = 0; p < k; p++) acc += (a[z * m * k + i * k + p] ?? 0) * (b[z * k * n + p * n + j] ?? 0);
+        c[z * m * n + i * n + j] = acc;
+      }
+  return c;
+}
+
+describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
+  it('runs every fp32 kernel of the quick suite with the declared output shape', { timeout: 120_000 }, async () => {
+    const kernels = suiteKernels('quick', { dtypes: ['fp32'] });
+    const started = performance.now();
+    for (const k of kernels) {
+      const km = buildKernelModel(k);
+      const y = await runOnCpu(km);
+      expect(y.dims, k.id).toEqual(km.output.dims);
+      const data = y.data as ArrayLike<number>;
+      expect(Number.isFinite(data[0] ?? Number.NaN), k.id).toBe(true);
+    }
+    console.log(
+      `ORT CPU: ${kernels.length} quick fp32 kernels built, loaded and run once in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  });
+
+  it(
+    'runs the quick kernels of other dtypes that are not gpuOnly (data movement, integer arithmetic)',
+    { timeout: 60_000 },
+    async () => {
+      const kernels = suiteKernels('quick', { dtypes: ['fp16', 'int8', 'int32', 'int64'] }).filter((k) => !k.gpuOnly);
+      expect(kernels.map((k) => k.op)).toEqual(expect.arrayContaining(['Cast', 'Transpose', 'CopyH2D', 'Add', 'Mul']));
+      for (const k of kernels) {
+        const km = buildKernelModel(k);
+        expect((await runOnCpu(km)).dims, k.id).toEqual(km.output.dims);
+      }
+    },
+  );
+
+  it('MatMul: a linear layer reads its initializer weight; a batched one multiplies two inputs', async () => {
+    const [M, N, K] = [3, 5, 4];
+    const a = rand(M * K, 1);
+    const lin = await runOnCpu(buildKernelModel(makeKernel('MatMul', 'fp32', { B: 1, M, N, K })), { A: a });
+    expect(lin.dims).toEqual([M, N]);
+    expectClose(floats(lin), matmul(a, weight(K * N, 1), 1, M, N, K));
+    const b = rand(2 * K * N, 2);
+    const a2 = rand(2 * M * K, 3);
+    const bat = await runOnCpu(buildKernelModel(makeKernel('MatMul', 'fp32', { B: 2, M, N, K })), { A: a2, B: b });
+    expectClose(floats(bat), matmul(a2, b, 2, M, N, K));
+    const asInputs = await runOnCpu(
+      buildKernelModel(makeKernel('MatMul', 'fp32', { B: 1, M, N, K }), { weightsAsInputs: true }),
+      {
+        A: a,
+        W: weight(K * N, 1),
+      },
+    );
+    expectClose(floats(asInputs), floats(lin), 1e-6);
+  });
+
+  it('Gemm: Y = A W^T + bias with W [N,K]', async () => {
+    const [M, N, K] = [2, 3, 5];
+    const a = rand(M * K, 4);
+    const w = weight(N * K, 1);
+    const bias = weight(N, 2);
+    const y = await runOnCpu(buildKernelModel(makeKernel('Gemm', 'fp32', { M, N, K })), { A: a });
+    const ref: number[] = [];
+    for (let i = 0; i < M; i++)
+      for (let j = 0; j < N; j++) {
+        let acc = bias[j] ?? 0;
+        for (let p = 0; p < K; p++) acc += (a[i * K + p] ?? 0) * (w[j * K + p] ?? 0);
+        ref.push(acc);
+      }
+    expectClose(floats(y), ref);
+  });
+
+  it('Conv: grouped, strided, padded floor(R/2), against a naive convolution', async () => {
+    const s = { N: 2, C: 4, H: 7, W: 6, K: 6, R: 3, S: 3, stride: 2, groups: 2 };
+    const k = makeKernel('Conv', 'fp32', s);
+    const x = rand(s.N * s.C * s.H * s.W, 5);
+    const cg = s.C / s.groups;
+    const kg = s.K / s.groups;
+    const w = weight(s.K * cg * s.R * s.S, 1);
+    const y = await runOnCpu(buildKernelModel(k), { X: x });
+    const [ho, wo] = [4, 3];
+    expect(y.dims).toEqual([s.N, s.K, ho, wo]);
+    const ref: number[] = [];
+    for (let n = 0; n < s.N; n++)
+      for (let oc = 0; oc < s.K; oc++)
+        for (let oy = 0; oy < ho; oy++)
+          for (let ox = 0; ox < wo; ox++) {
+            const g = Math.floor(oc / kg);
+            let acc = 0;
+            for (let ic = 0; ic < cg; ic++)
+              for (let r = 0; r < s.R; r++)
+                for (let q = 0; q < s.S; q++) {
+                  const iy = oy * s.stride + r - 1;
+                  const ix = ox * s.stride + q - 1;
+                  if (iy < 0 || ix < 0 || iy >= s.H || ix >= s.W) continue;
+                  const xv = x[((n * s.C + g * cg + ic) * s.H + iy) * s.W + ix] ?? 0;
+                  acc += xv * (w[((oc * cg + ic) * s.R + r) * s.S + q] ?? 0);
+                }
+            ref.push(acc);
+          }
+    expectClose(floats(y), ref);
+  });
+
+  it('Softmax rows sum to 1; ReduceSum and ReduceMean reduce the last axis', async () => {
+    const [rows, cols] = [4, 33];
+    const x = rand(rows * cols, 6);
+    const sm = floats(await runOnCpu(buildKernelModel(makeKernel('Softmax', 'fp32', { rows, cols })), { X: x }));
+    for (let r = 0; r < rows; r++)
+      expect(sm.subarray(r * cols, (r + 1) * cols).reduce((a, v) => a + v, 0)).toBeCloseTo(1, 5);
+    const sums = Array.from({ length: rows }, (_, r) =>
+      x.subarray(r * cols, (r + 1) * cols).reduce((a, v) => a + v, 0),
+    );
+    const rs = await runOnCpu(buildKernelModel(makeKernel('ReduceSum', 'fp32', { rows, cols })), { X: x });
+    expect(rs.dims).toEqual([rows]);
+    expectClose(floats(rs), sums);
+    const rm = await runOnCpu(buildKernelModel(makeKernel('ReduceMean', 'fp32', { rows, cols })), { X: x });
+    expectClose(
+      floats(rm),
+      sums.map((v) => v / cols),
+    );
+  });
+
+  it('LayerNormalization: each row has mean 0 and variance 1', async () => {
+    const [rows, cols] = [3, 768];
+    const x = rand(rows * cols, 7).map((v) => v * 3 + 1);
+    const y = floats(
+      await runOnCpu(buildKernelModel(makeKernel('LayerNormalization', 'fp32', { rows, cols })), { X: x }),
+    );
+    for (let r = 0; r < rows; r++) {
+      const row = y.subarray(r * cols, (r + 1) * cols);
+      const mean = row.reduce((a, v) => a + v, 0) / cols;
+      const variance = row.reduce((a, v) => a + (v - mean) ** 2, 0) / cols;
+      expect(Math.abs(mean)).toBeLessThan(1e-5);
+      expect(variance).toBeCloseTo(1, 3);
+    }
+  });
+
+  it('Gelu (erf form), Sigmoid, Relu, Add and Mul match their formulas', async () => {
+    const n = 1000;
+    const x = rand(n, 8).map((v) => v * 4);
+    const z = rand(n, 9);
+    const run = async (op: KernelOp, feeds: Record<string, Float32Array>): Promise<Float32Array> =>
+      floats(await runOnCpu(buildKernelModel(makeKernel(op, 'fp32', { n })), feeds));
+    expectClose(
+      await run('Gelu', { X: x }),
+      Array.from(x, (v) => 0.5 * v * (1 + erf(v / Math.SQRT2))),
+      1e-5,
+    );
+    expectClose(
+      await run('Sigmoid', { X: x }),
+      Array.from(x, (v) => 1 / (1 + Math.exp(-v))),
+      1e-5,
+    );
+    expectClose(
+      await run('Relu', { X: x }),
+      Array.from(x, (v) => Math.max(0, v)),
+      0,
+    );
+    expectClose(
+      await run('Add', { A: x, B: z }),
+      Array.from(x, (v, i) => v + (z[i] ?? 0)),
+      1e-6,
+    );
+    expectClose(
+      await run('Mul', { A: x, B: z }),
+      Array.from(x, (v, i) => v * (z[i] ?? 0)),
+      1e-6,
+    );
+  });
+
+  it('Attention: softmax(Q K^T / sqrt(d)) V against a naive implementation', async () => {
+    const s = { batch: 2, heads: 3, seq: 5, headDim: 4 };
+    const bh = s.batch * s.heads;
+    const q = rand(bh * s.seq * s.headDim, 10);
+    const kt = rand(bh * s.headDim * s.seq, 11);
+    const v = rand(bh * s.seq * s.headDim, 12);
+    const y = await runOnCpu(buildKernelModel(makeKernel('Attention', 'fp32', s)), { Q: q, KT: kt, V: v });
+    expect(y.dims).toEqual([s.batch, s.heads, s.seq, s.headDim]);
+    const scores = matmul(q, kt, bh, s.seq, s.seq, s.headDim);
+    const probs = new Float64Array(scores.length);
+    for (let r = 0; r < bh * s.seq; r++) {
+      const row = Array.from(scores.subarray(r * s.seq, (r + 1) * s.seq), (x) => x / Math.sqrt(s.headDim));
+      const max = Math.max(...row);
+      const e = row.map((x) => Math.exp(x - max));
+      const sum = e.reduce((a, x) => a + x, 0);
+      e.forEach((x, i) => (probs[r * s.seq + i] = x / sum));
+    }
+    expectClose(floats(y), matmul(probs, v, bh, s.seq, s.headDim, s.seq));
+  });
+
+  it('Transpose swaps rows and columns; Cast fp32 -> fp16 rounds like the JS conversion; copies are identity', async () => {
+    const [rows, cols] = [3, 4];
+    const x = rand(rows * cols, 13);
+    const t = await runOnCpu(buildKernelModel(makeKernel('Transpose', 'fp32', { rows, cols })), { X: x });
+    expect(t.dims).toEqual([cols, rows]);
+    expectClose(
+      floats(t),
+      Array.from({ length: rows * cols }, (_, i) => x[(i % rows) * cols + Math.floor(i / rows)] ?? 0),
+      0,
+    );
+    const c = await runOnCpu(buildKernelModel(makeKernel('Cast', 'fp32', { n: 12 })), { X: x });
+    expect(c.type).toBe('float16');
+    const bits = Array.from(c.data as ArrayLike<number>, Number);
+    expect(bits).toEqual(Array.from(x, float32ToFloat16Bits));
+    expect(bits.map(float16BitsToFloat32).every((v, i) => Math.abs(v - (x[i] ?? 0)) < 1e-3)).toBe(true);
+    for (const op of ['CopyH2D', 'CopyD2H'] as const) {
+      expectClose(floats(await runOnCpu(buildKernelModel(makeKernel(op, 'fp32', { n: 12 })), { X: x })), x, 0);
+    }
+  });
+
+  it.each(['fp32', 'fp16'] as Dtype[])('Cast from %s goes to the other float type', async (dtype) => {
+    const km = buildKernelModel(makeKernel('Cast', dtype, { n: 4 }));
+    expect(km.output.dtype).toBe(dtype === 'fp32' ? 'fp16' : 'fp32');
+    expect((await runOnCpu(km)).type).toBe(dtype === 'fp32' ? 'float16' : 'float32');
+  });
+});

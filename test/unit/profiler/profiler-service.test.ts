@@ -1,0 +1,221 @@
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
+import type { RunJob, RunOutcome } from '../../../src-main/adapters/ort/protocol.js';
+import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
+import { MachineRepo } from '../../../src-main/adapters/store/machine-repo.js';
+import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import type { Database } from '../../../src-main/adapters/store/types.js';
+import { devicesFromProbe, linksFromProbe } from '../../../src-main/core/domain/devices.js';
+import { makeKernel } from '../../../src-main/core/kernels/cost.js';
+import type { KernelSpec } from '../../../src-main/core/kernels/types.js';
+import {
+  profileDevice,
+  type KernelRunnerLike,
+  type ProfileTarget,
+  type ProfilerDeps,
+} from '../../../src-main/services/profiler-service.js';
+import { sampleProbe } from '../../helpers/sample-probe.js';
+import { tempDir } from '../../helpers/cli.js';
+
+const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.05, budgetMs: 60 };
+const cpu: ProfileTarget = { machineId: 'm1', deviceKey: 'cpu', ep: { name: 'cpu', threads: 1 } };
+const kernels: KernelSpec[] = [
+  makeKernel('MatMul', 'fp32', { B: 1, M: 64, N: 64, K: 64 }),
+  makeKernel('Add', 'fp32', { n: 4096 }),
+  makeKernel('Softmax', 'fp32', { rows: 64, cols: 128 }),
+  makeKernel('Relu', 'fp32', { n: 1024 }),
+  makeKernel('Transpose', 'fp32', { rows: 64, cols: 64 }),
+];
+
+function freshDb(): Database {
+  const db = openDatabase(':memory:');
+  const probe = sampleProbe();
+  new MachineRepo(db).upsertLocalMachine(probe, 'm1', devicesFromProbe(probe), linksFromProbe(probe));
+  return db;
+}
+
+/** An in-process runner with scripted answers, for the paths a real runner cannot show on demand. */
+function scripted(answer: (job: Omit<RunJob, 'id' | 'traceDir'>, n: number) => RunOutcome): KernelRunnerLike {
+  let n = 0;
+  return {
+    start: async () => ({ ortVersion: '9.9.9', backends: [] }),
+    run: async (job) => answer(job, n++),
+    kill: () => undefined,
+    close: async () => undefined,
+  };
+}
+const ok = (samples: number[]): RunOutcome => ({
+  id: 0,
+  ok: true,
+  kernelUs: samples,
+  wallUs: samples.map((s) => s + 20),
+  providers: ['CPUExecutionProvider'],
+  byOpUs: {},
+  stop: 'converged',
+  sessionCreateMs: 1,
+});
+
+describe('profiling a device with the real kernel runner', () => {
+  const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
+  let db: Database;
+  let deps: ProfilerDeps;
+  beforeEach(() => {
+    db = freshDb();
+    deps = { db, runner, now: () => new Date(), epUnavailable: () => null };
+  });
+  afterAll(() => runner.close());
+
+  it('measures every kernel, stores them with statistics, and summarizes the device', async () => {
+    const r = await profileDevice(deps, cpu, { suite: 'quick', kernels, rule, refineLimit: 0 });
+    expect(r.status).toBe('complete');
+    expect(r.measured + r.noisy.length).toBe(kernels.length);
+    const ms = new ProfileRepo(db).listMeasurements({ machineId: 'm1' });
+    expect(ms).toHaveLength(r.measured);
+    for (const m of ms) {
+      expect(m.threads).toBe(1);
+      expect(m.executionProvider).toBe('cpu');
+      expect(m.stats.p10Us).toBeLessThanOrEqual(m.stats.medianUs);
+      expect(m.stats.medianUs).toBeLessThanOrEqual(m.stats.p90Us);
+      expect(m.stats.repetitions).toBeGreaterThanOrEqual(5);
+      expect(m.stats.wallMedianUs).not.toBeNull();
+    }
+    const run = new ProfileRepo(db).getRun(r.runId as string);
+    expect(run?.status).toBe('complete');
+    expect(run?.summary).toMatchObject({ executionProvider: 'cpu', threads: 1 });
+    expect((run?.summary as { peakGflops: { fp32: number } }).peakGflops.fp32).toBeGreaterThan(0);
+  });
+
+  it('resumes: a rerun measures only what is missing', async () => {
+    const first = await profileDevice(deps, cpu, {
+      suite: 'quick',
+      kernels: kernels.slice(0, 2),
+      rule,
+      refineLimit: 0,
+    });
+    const second = await profileDevice(deps, cpu, { suite: 'quick', kernels, rule, refineLimit: 0 });
+    expect(second.alreadyMeasured).toBe(first.measured);
+    expect(second.measured + second.noisy.length).toBe(kernels.length - first.measured);
+  });
+
+  it('stops cleanly when cancelled, keeping what finished, and the rest follows on rerun', async () => {
+    const controller = new AbortController();
+    const r = await profileDevice(deps, cpu, {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'kernel' && e.index === 2) controller.abort();
+      },
+    });
+    expect(r.status).toBe('interrupted');
+    const repo = new ProfileRepo(db);
+    expect(repo.getRun(r.runId as string)?.status).toBe('interrupted');
+    const kept = repo.listMeasurements({ machineId: 'm1' }).length;
+    expect(kept).toBe(r.measured);
+    expect(kept).toBeGreaterThan(0);
+    const rerun = await profileDevice(deps, cpu, { suite: 'quick', kernels, rule, refineLimit: 0 });
+    expect(rerun.alreadyMeasured).toBe(kept);
+    expect(rerun.status).toBe('complete');
+  });
+
+  it('reports a CUDA device without its provider as unavailable, writing no run', async () => {
+    const gpu: ProfileTarget = { machineId: 'm1', deviceKey: 'cuda:0', ep: { name: 'cuda', deviceId: 0 } };
+    const r = await profileDevice({ ...deps, epUnavailable: () => 'CUDA provider not installed' }, gpu, {
+      suite: 'quick',
+      kernels,
+      rule,
+    });
+    expect(r).toMatchObject({ status: 'unavailable', runId: null, notes: ['CUDA provider not installed'] });
+    expect(new ProfileRepo(db).listRuns('m1')).toEqual([]);
+  });
+
+  it('reports WebGPU without an adapter as unavailable after one trial kernel', async () => {
+    const gpu: ProfileTarget = { machineId: 'm1', deviceKey: 'webgpu:0', ep: { name: 'webgpu', deviceId: 0 } };
+    const r = await profileDevice(deps, gpu, { suite: 'quick', kernels: kernels.slice(0, 1), rule });
+    // This machine has no GPU; on one with an adapter the kernel is measured.
+    if (r.status === 'unavailable') expect(r.notes[0]).toMatch(/webgpu:0: .*adapter/i);
+    else expect(r.status).toBe('complete');
+  });
+});
+
+describe('profiling with failing and noisy kernels', () => {
+  it('records a crashed kernel and goes on with the next ones', async () => {
+    const db = freshDb();
+    const flag = path.join(tempDir(), 'crashed');
+    const runner = new KernelRunner({
+      runnerPath: path.resolve('test/helpers/broken-runner.mjs'),
+      env: { ...process.env, BROKEN_RUNNER: `crash-once-file:${flag}` },
+    });
+    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+    });
+    await runner.close();
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatchObject({ kernel: kernels[0]?.id, kind: 'crashed' });
+    expect(r.measured).toBe(kernels.length - 1);
+    expect(r.status).toBe('complete');
+  });
+
+  it('records unsupported and out-of-memory kernels with their reason', async () => {
+    const db = freshDb();
+    const runner = scripted((job, n) =>
+      n === 0
+        ? { id: 0, ok: false, kind: 'out-of-memory', error: 'Failed to allocate memory for requested buffer' }
+        : n === 1
+          ? { id: 0, ok: false, kind: 'unsupported', error: 'Could not find an implementation for Gelu' }
+          : ok([100, 100, 101, 99, 100, 100, 100]),
+    );
+    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+    });
+    expect(r.failures.map((f) => f.kind)).toEqual(['out-of-memory', 'unsupported']);
+    expect(r.measured).toBe(3);
+  });
+
+  it('re-measures a noisy kernel once and, if still noisy, rejects it and says the machine was too noisy', async () => {
+    const db = freshDb();
+    const noisy = [100, 400, 90, 350, 120, 300, 95, 500];
+    const runner = scripted((job) => (job.spec.op === 'Add' ? ok(noisy) : ok([50, 50, 51, 49, 50, 50, 50])));
+    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+    });
+    expect(r.noisy).toEqual([kernels[1]?.id]);
+    expect(r.notes.join(' ')).toMatch(/too noisy for 1 kernel/);
+    expect(new ProfileRepo(db).listMeasurements({ op: 'Add' })).toEqual([]);
+  });
+
+  it('adds refinement kernels where throughput jumps between neighbours', async () => {
+    const db = freshDb();
+    const gemms = [64, 128, 256].map((n) => makeKernel('MatMul', 'fp32', { B: 1, M: n, N: n, K: n }));
+    // 64 and 128 at 10 GFLOP/s, 256 at 50 GFLOP/s: a bend between 128 and 256.
+    const runner = scripted((job) => {
+      const gflops = job.spec.shape.M === 256 ? 50 : 10;
+      const t = job.spec.flops / (gflops * 1000);
+      return ok(Array.from({ length: 7 }, () => t));
+    });
+    const events: string[] = [];
+    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+      suite: 'quick',
+      kernels: gemms,
+      rule,
+      refineLimit: 4,
+      onEvent: (e) => {
+        if (e.type === 'refine') events.push(`refine ${e.added}`);
+      },
+    });
+    expect(events).toEqual(['refine 4']);
+    expect(r.measured).toBe(7);
+  });
+});
