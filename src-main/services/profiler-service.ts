@@ -10,7 +10,7 @@ import { makeKernel } from '../core/kernels/cost.js';
 import { suiteKernels, type SuiteName } from '../core/kernels/suites.js';
 import { summarizeDevice, type DeviceSummary } from '../core/profiler/device-summary.js';
 import { planRefinement, type MeasuredKernel } from '../core/profiler/refinement.js';
-import { SUITE_REFINEMENT, SUITE_RULES } from '../core/profiler/suite-policy.js';
+import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../core/profiler/suite-policy.js';
 import { isNoisy, summarize, type StoppingRule } from '../core/profiler/timing-stats.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -48,6 +48,8 @@ export interface ProfileOptions {
   rule?: StoppingRule;
   /** Extra kernels adaptive refinement may add; default by suite. */
   refineLimit?: number;
+  /** Timing rounds per kernel (the lower median is kept); default by suite. */
+  rounds?: number;
 }
 
 export type KernelStatus = 'measured' | 'failed' | 'noisy';
@@ -291,6 +293,42 @@ export async function profileDevice(
           queue.push(...extra);
           opts.onEvent?.({ type: 'refine', added: extra.length });
         }
+      }
+    }
+    // Later rounds re-time every kernel and keep the lower median: a slow phase of the
+    // machine (another process, a busy hypervisor) only ever makes kernels slower.
+    const rounds = opts.rounds ?? SUITE_ROUNDS[opts.suite];
+    const firstRound = [...measured];
+    const total = queue.length + firstRound.length * (rounds - 1);
+    let index = queue.length;
+    for (let round = 2; round <= rounds && !aborted() && !epGone; round++) {
+      for (const m of firstRound) {
+        if (aborted()) break;
+        const outcome = await deps.runner.run({ spec: m.spec, ep: target.ep, rule });
+        if (aborted()) break;
+        index++;
+        if (outcome.ok) {
+          const k = summarize(kernelSamples(m.spec, outcome).samples);
+          if (!isNoisy(k, rule) && k.medianUs < m.medianUs) {
+            repo.insertMeasurements(
+              run.id,
+              [toMeasurement(m.spec, run.id, target, info.ortVersion, k, summarize(outcome.wallUs))],
+              { onConflict: 'replace' },
+            );
+            m.medianUs = k.medianUs;
+          }
+        }
+        const elapsedMs = Date.now() - started;
+        opts.onEvent?.({
+          type: 'kernel',
+          index,
+          total,
+          spec: m.spec,
+          status: 'measured',
+          medianUs: m.medianUs,
+          elapsedMs,
+          remainingMs: (elapsedMs / index) * (total - index),
+        });
       }
     }
   } finally {

@@ -12,3 +12,9 @@ export const SUITE_RULES: Record<SuiteName, StoppingRule> = {
 };
 
 export const SUITE_REFINEMENT: Record<SuiteName, number> = { quick: 6, standard: 24, thorough: 64 };
+
+/**
+ * Timing rounds: each kernel is timed again after the whole suite, and the lower
+ * median is kept. Two rounds cut the run-to-run spread on a shared machine.
+ */
+export const SUITE_ROUNDS: Record<SuiteName, number> = { quick: 2, standard: 2, thorough: 3 };

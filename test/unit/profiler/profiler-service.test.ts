@@ -218,4 +218,27 @@ describe('profiling with failing and noisy kernels', () => {
     expect(events).toEqual(['refine 4']);
     expect(r.measured).toBe(7);
   });
+
+  it('times every kernel in a second round and keeps the lower median', async () => {
+    const db = freshDb();
+    const seen = new Map<string, number>();
+    // First pass slow (a busy phase), second pass fast: the fast one is what the kernel costs.
+    const runner = scripted((job) => {
+      const n = seen.get(job.spec.id) ?? 0;
+      seen.set(job.spec.id, n + 1);
+      const t = n === 0 ? 200 : 150;
+      return ok(Array.from({ length: 7 }, () => t));
+    });
+    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+      suite: 'quick',
+      kernels: kernels.slice(0, 2),
+      rule,
+      refineLimit: 0,
+      rounds: 2,
+    });
+    expect(r.measured).toBe(2);
+    expect([...seen.values()]).toEqual([2, 2]);
+    const medians = new ProfileRepo(db).listMeasurements({ machineId: 'm1' }).map((m) => m.stats.medianUs);
+    expect(medians).toEqual([150, 150]);
+  });
 });

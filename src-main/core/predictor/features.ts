@@ -1,0 +1,110 @@
+/**
+ * Feature vectors of (op, device) pairs, shared by the linear model and the forest.
+ * Sizes enter as log2: times scale multiplicatively with them. Pure.
+ */
+import type { DeviceFeatures, OpInstance } from './types.js';
+
+export const SHAPE_DIMS = [
+  'B',
+  'M',
+  'N',
+  'K',
+  'C',
+  'H',
+  'W',
+  'R',
+  'S',
+  'stride',
+  'groups',
+  'batch',
+  'heads',
+  'seq',
+  'headDim',
+  'rows',
+  'cols',
+  'n',
+] as const;
+export const FAMILIES = [
+  'gemm',
+  'conv',
+  'elementwise',
+  'reduction',
+  'softmax',
+  'layernorm',
+  'attention',
+  'datamove',
+  'copy',
+] as const;
+export const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
+
+export const FEATURE_NAMES: readonly string[] = [
+  ...SHAPE_DIMS.map((d) => `log2_${d}`),
+  ...FAMILIES.map((f) => `family_${f}`),
+  ...DTYPES.map((d) => `dtype_${d}`),
+  'log2_flops',
+  'log2_bytes',
+  'log2_intensity',
+  'log2_compute_us',
+  'log2_memory_us',
+  'log2_bound_us',
+  'compute_bound',
+  'log2_peak_gflops',
+  'log2_bandwidth_gbps',
+  'log2_dispatch_us',
+  'threads',
+  'log2_l2',
+  'log2_l3',
+  'log2_sm_count',
+  'log2_sm_clock',
+  'is_gpu',
+];
+
+const log2p = (v: number | null | undefined): number => (v && v > 0 ? Math.log2(1 + v) : 0);
+
+/** Peak GFLOP/s the device offers this dtype: its own if measured, else fp32's. */
+export function peakFor(device: DeviceFeatures, dtype: OpInstance['dtype']): number {
+  return device.peakGflops[dtype] ?? device.peakGflops.fp32 ?? 1;
+}
+
+/** Roofline time of an op on a device, µs: max of compute and memory time (efficiency 1). */
+export function rooflineParts(
+  op: OpInstance,
+  device: DeviceFeatures,
+): { computeUs: number; memoryUs: number; boundUs: number } {
+  const computeUs = op.flops / (peakFor(device, op.dtype) * 1e3);
+  const memoryUs = op.bytes / (Math.max(device.bandwidthGBps, 1e-9) * 1e3);
+  return { computeUs, memoryUs, boundUs: Math.max(computeUs, memoryUs) };
+}
+
+export function featureVector(op: OpInstance, device: DeviceFeatures): number[] {
+  const { computeUs, memoryUs, boundUs } = rooflineParts(op, device);
+  return [
+    ...SHAPE_DIMS.map((d) => log2p(op.shape[d])),
+    ...FAMILIES.map((f) => (op.family === f ? 1 : 0)),
+    ...DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
+    log2p(op.flops),
+    log2p(op.bytes),
+    Math.log2((op.flops + 1) / (op.bytes + 1)),
+    Math.log2(computeUs + 1e-6),
+    Math.log2(memoryUs + 1e-6),
+    Math.log2(boundUs + 1e-6),
+    computeUs >= memoryUs ? 1 : 0,
+    log2p(peakFor(device, op.dtype)),
+    log2p(device.bandwidthGBps),
+    log2p(device.dispatchUs),
+    device.threads ?? 0,
+    log2p(device.l2Bytes),
+    log2p(device.l3Bytes),
+    log2p(device.smCount),
+    log2p(device.smClockMHz),
+    device.kind === 'gpu' ? 1 : 0,
+  ];
+}
+
+/**
+ * The floor a prediction never goes under: the roofline plus the device's dispatch
+ * cost. Models predict log(time / floor), so they stay bounded by the roofline.
+ */
+export function floorUs(op: OpInstance, device: DeviceFeatures): number {
+  return rooflineParts(op, device).boundUs + device.dispatchUs;
+}

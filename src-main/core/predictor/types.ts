@@ -1,0 +1,79 @@
+/**
+ * Execution-time predictors: shared vocabulary. A sample is one measured kernel on one
+ * device (op, shape, dtype, device features) with its time; predictors learn from
+ * samples and predict time in microseconds. Shaped like mljs models: train, predict,
+ * toJSON, static load that checks name and version. Pure.
+ */
+import type { Dtype } from '../domain/measurement.js';
+
+/** What the predictor knows about a device, from its measured summary and its probe. */
+export interface DeviceFeatures {
+  /** Device identity for grouping: e.g. "machineId/cpu/cpu/2" (device, EP, threads). */
+  deviceId: string;
+  kind: 'cpu' | 'gpu';
+  /** Measured peak GFLOP/s per dtype (fp32 at least). */
+  peakGflops: Partial<Record<Dtype, number>>;
+  /** Measured DRAM bandwidth, GB/s. */
+  bandwidthGBps: number;
+  /** Smallest measured kernel time, µs. */
+  dispatchUs: number;
+  threads: number | null;
+  /** CPU caches in bytes (null for GPUs or unknown). */
+  l2Bytes: number | null;
+  l3Bytes: number | null;
+  /** GPU SM count and max SM clock (null for CPUs or unknown). */
+  smCount: number | null;
+  smClockMHz: number | null;
+}
+
+/** One op instance to predict: the kernel's identity and cost, without its time. */
+export interface OpInstance {
+  op: string;
+  family: string;
+  shape: Record<string, number>;
+  dtype: Dtype;
+  flops: number;
+  bytes: number;
+}
+
+export interface Sample extends OpInstance {
+  device: DeviceFeatures;
+  /** Measured median time, µs. */
+  timeUs: number;
+}
+
+export interface Prediction {
+  timeUs: number;
+  /** Lower and upper bound of the uncertainty band (µs). */
+  lowUs: number;
+  highUs: number;
+  /** Set when the query lies outside what the predictor was trained on. */
+  warning: string | null;
+}
+
+export interface PredictorJson {
+  name: string;
+  version: number;
+  [key: string]: unknown;
+}
+
+export interface Predictor {
+  readonly name: string;
+  readonly version: number;
+  train(samples: readonly Sample[]): void;
+  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[];
+  toJSON(): PredictorJson;
+}
+
+/** Throws when a stored model is not this predictor or of another version. */
+export function checkModelJson(json: unknown, name: string, version: number): PredictorJson {
+  if (typeof json !== 'object' || json === null) throw new Error(`stored ${name} model is not an object`);
+  const j = json as Partial<PredictorJson>;
+  if (j.name !== name) throw new Error(`stored model is "${String(j.name)}", not "${name}"`);
+  if (j.version !== version) {
+    throw new Error(
+      `stored ${name} model has version ${String(j.version)}; this pipeDejavu reads version ${version} (retrain)`,
+    );
+  }
+  return j as PredictorJson;
+}
