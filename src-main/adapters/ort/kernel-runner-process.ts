@@ -14,7 +14,14 @@ import { errorMessage } from '../../core/errors.js';
 import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
 import { parseTrace } from './parse-trace.js';
-import { classifyOrtError, type FromChild, type RunJob, type RunOutcome, type ToChild } from './protocol.js';
+import {
+  classifyOrtError,
+  cleanOrtMessage,
+  type FromChild,
+  type RunJob,
+  type RunOutcome,
+  type ToChild,
+} from './protocol.js';
 
 function send(msg: FromChild): void {
   process.send?.(msg);
@@ -48,7 +55,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
       session = await ort.InferenceSession.create(built.model, sessionOptions(ep, prefix));
     } catch (e) {
       const msg = errorMessage(e);
-      return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${msg.split('\n')[0]}` };
+      return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
     }
     const sessionCreateMs = performance.now() - t0;
     const feeds = makeFeeds(built.inputs);
@@ -82,7 +89,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
     };
   } catch (e) {
     const msg = errorMessage(e);
-    return { id, ok: false, kind: classifyOrtError(msg), error: msg.split('\n')[0] ?? msg };
+    return { id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
   } finally {
     await session?.release().catch(() => undefined);
   }

@@ -51,3 +51,14 @@ export function classifyOrtError(message: string): FailureKind {
     return 'ep-unavailable';
   return 'failed';
 }
+
+/**
+ * ORT errors start with a source location and a failed check ("/onnxruntime_src/...cc:136
+ * ... was false. Failed to get a WebGPU adapter: ..."): keep what a person can act on.
+ */
+export function cleanOrtMessage(message: string): string {
+  const first = message.split('\n')[0] ?? message;
+  const check = / was false\. (.+)$/.exec(first);
+  if (check?.[1]) return check[1];
+  return first.replace(/^\/onnxruntime_src\/\S+:\d+ /, '').replace(/^\[ONNXRuntimeError\] : \d+ : \w+ : /, '');
+}

@@ -95,3 +95,17 @@ describe('kernel runner recovery', () => {
     await expect(runner.start()).rejects.toThrow(/npm run build/);
   });
 });
+
+describe('ORT error messages', () => {
+  it('keeps the part a person can act on', async () => {
+    const { cleanOrtMessage, classifyOrtError } = await import('../../../src-main/adapters/ort/protocol.js');
+    const webgpu =
+      '/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:136 onnxruntime::webgpu::WebGpuContext::Initialize(const onnxruntime::webgpu::WebGpuContextConfig&)::<lambda()> adapter_result.status == wgpu::RequestAdapterStatus::Success was false. Failed to get a WebGPU adapter: No supported adapters';
+    expect(cleanOrtMessage(webgpu)).toBe('Failed to get a WebGPU adapter: No supported adapters');
+    expect(classifyOrtError(webgpu)).toBe('ep-unavailable');
+    expect(classifyOrtError('Failed to allocate memory for requested buffer of size 1099511627776')).toBe(
+      'out-of-memory',
+    );
+    expect(classifyOrtError('Could not find an implementation for Gelu(20) node')).toBe('unsupported');
+  });
+});
