@@ -23,7 +23,15 @@ export class UsageError extends UserError {
 /** A result that crosses a boundary (IPC, HTTP, worker) instead of a throw. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
+/** One line for any error; a zod validation error becomes its first issue with its path. */
 export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
+  const issues = (e as { issues?: unknown } | null)?.issues;
+  if (Array.isArray(issues) && issues.length > 0) {
+    const first = issues[0] as { path?: PropertyKey[]; message?: string };
+    const where = (first.path ?? []).map(String).join('.');
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    return `${where ? `${where}: ` : ''}${first.message ?? 'invalid'}${more}`;
+  }
+  if (e instanceof Error) return e.message.split('\n')[0] ?? e.message;
   return String(e);
 }

@@ -5,11 +5,17 @@ import { machinesCommand } from './machines.js';
 import { probeCommand } from './probe.js';
 import { profileCommand } from './profile.js';
 import { rooflineCommand } from './roofline.js';
+import { trainCommand } from './train.js';
+import { predictCommand } from './predict.js';
+import { evaluateCommand } from './evaluate.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
   profileCommand,
   rooflineCommand,
+  trainCommand,
+  evaluateCommand,
+  predictCommand,
   machinesCommand,
   exportCommand,
   importCommand,

@@ -1,0 +1,41 @@
+import { UsageError } from '../../core/errors.js';
+import { isPredictorName, PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
+import { trainPredictors } from '../../services/predictor-service.js';
+import type { Command } from '../command.js';
+import { formatTable } from '../output.js';
+
+export const trainCommand: Command = {
+  name: 'train',
+  summary: 'train execution-time predictors on every stored measurement',
+  usage: `[--model ${PREDICTOR_NAMES.join('|')}|all] [--json]`,
+  details:
+    'roofline: measured peak at efficiency 1 (a lower bound); analytical: roofline / fitted efficiency\n' +
+    'per op family and device, plus overhead; linear: regression on log features; forest: random\n' +
+    'forest on the same features, predicting time over the roofline floor. See `pipedejavu evaluate`.',
+  options: {
+    model: { type: 'string', valueName: 'NAME', description: `${PREDICTOR_NAMES.join(', ')} or all (default all)` },
+  },
+  async run(ctx, opts) {
+    const model = typeof opts.model === 'string' ? opts.model : 'all';
+    if (model !== 'all' && !isPredictorName(model)) {
+      throw new UsageError(`--model takes ${PREDICTOR_NAMES.join(', ')} or all; got "${model}"`);
+    }
+    const names: PredictorName[] = model === 'all' ? [...PREDICTOR_NAMES] : [model as PredictorName];
+    const trained = trainPredictors(ctx.database(), names);
+    if (ctx.json) {
+      ctx.printJson({ trained });
+      return;
+    }
+    const first = trained[0];
+    ctx.print(
+      `Trained on ${first?.samples ?? 0} measurements from ${first?.devices ?? 0} device(s); families: ${first?.families.join(', ') ?? '-'}`,
+    );
+    ctx.print(
+      formatTable(
+        ['PREDICTOR', 'ID', 'TRAIN TIME'],
+        trained.map((t) => [t.name, t.id, `${t.trainMs.toFixed(0)} ms`]),
+      ),
+    );
+    ctx.print('\nNext: `pipedejavu evaluate` for accuracy on held-out data, `pipedejavu predict` for one op.');
+  },
+};

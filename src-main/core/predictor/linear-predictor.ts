@@ -1,0 +1,99 @@
+/**
+ * Linear regression on log features (ridge, standardized): predicts log(time / floor)
+ * where floor is the roofline bound plus dispatch, so predictions stay tied to the
+ * device's measured roofline. Pure.
+ */
+import { z } from 'zod';
+import { featureVector, floorUs, FEATURE_NAMES } from './features.js';
+import { ridge } from './linear-algebra.js';
+import { applyBand, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
+import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
+import {
+  checkModelJson,
+  type DeviceFeatures,
+  type OpInstance,
+  type Prediction,
+  type Predictor,
+  type PredictorJson,
+  type Sample,
+} from './types.js';
+
+/** Predictions never go below this fraction of the floor (micro-kernels only approximate the peak). */
+export const MIN_FLOOR_RATIO = 0.8;
+
+const ModelSchema = z.object({
+  featureNames: z.array(z.string()),
+  coefficients: z.array(z.number()),
+  intercept: z.number(),
+  alpha: z.number(),
+  ranges: TrainingRangesSchema,
+  bands: BandTableSchema,
+});
+
+export class LinearPredictor implements Predictor {
+  static readonly NAME = 'linear';
+  static readonly VERSION = 1;
+  readonly name = LinearPredictor.NAME;
+  readonly version = LinearPredictor.VERSION;
+  coefficients: number[] = [];
+  intercept = 0;
+  private ranges: TrainingRanges = { devices: [], families: [], work: {} };
+  private bands: BandTable = {};
+
+  constructor(private readonly alpha = 1e-3) {}
+
+  train(samples: readonly Sample[]): void {
+    if (!samples.length) throw new Error('no samples to train the linear model on');
+    const x = samples.map((s) => featureVector(s, s.device));
+    const y = samples.map((s) => Math.log(s.timeUs / floorUs(s, s.device)));
+    const fit = ridge(x, y, this.alpha);
+    this.coefficients = fit.coef;
+    this.intercept = fit.intercept;
+    this.ranges = trainingRanges(samples);
+    this.bands = fitBands(samples.map((s) => ({ family: s.family, actual: s.timeUs, predicted: this.point(s) })));
+  }
+
+  /** The raw model output log(time / floor) for a feature vector. */
+  raw(features: readonly number[]): number {
+    return features.reduce((a, v, j) => a + v * (this.coefficients[j] ?? 0), this.intercept);
+  }
+
+  private point(q: OpInstance & { device: DeviceFeatures }): number {
+    const r = Math.max(Math.log(MIN_FLOOR_RATIO), this.raw(featureVector(q, q.device)));
+    return floorUs(q, q.device) * Math.exp(r);
+  }
+
+  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
+    return queries.map((q) => {
+      const t = this.point(q);
+      return { timeUs: t, ...applyBand(this.bands, q.family, t), warning: extrapolationWarning(this.ranges, q) };
+    });
+  }
+
+  toJSON(): PredictorJson {
+    return {
+      name: this.name,
+      version: this.version,
+      featureNames: [...FEATURE_NAMES],
+      coefficients: this.coefficients,
+      intercept: this.intercept,
+      alpha: this.alpha,
+      ranges: this.ranges,
+      bands: this.bands,
+    };
+  }
+
+  static load(json: unknown): LinearPredictor {
+    const j = checkModelJson(json, LinearPredictor.NAME, LinearPredictor.VERSION);
+    const m = ModelSchema.parse(j);
+    if (m.featureNames.join(',') !== FEATURE_NAMES.join(',') || m.coefficients.length !== FEATURE_NAMES.length) {
+      throw new Error('stored linear model was trained on other features (retrain)');
+    }
+    const p = new LinearPredictor(m.alpha);
+    p.coefficients = m.coefficients;
+    p.intercept = m.intercept;
+    p.ranges = m.ranges;
+    p.bands = m.bands;
+    return p;
+  }
+}

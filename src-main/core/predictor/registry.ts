@@ -1,0 +1,36 @@
+/** The predictors by name: fresh instances for training, and loading stored ones. Pure. */
+import { AnalyticalPredictor } from './analytical-predictor.js';
+import { LinearPredictor } from './linear-predictor.js';
+import { RooflinePredictor } from './roofline-predictor.js';
+import type { Predictor } from './types.js';
+
+export const PREDICTOR_NAMES = ['roofline', 'analytical', 'linear'] as const;
+export type PredictorName = (typeof PREDICTOR_NAMES)[number];
+
+export function isPredictorName(v: string): v is PredictorName {
+  return (PREDICTOR_NAMES as readonly string[]).includes(v);
+}
+
+export function createPredictor(name: PredictorName): Predictor {
+  switch (name) {
+    case 'roofline':
+      return new RooflinePredictor();
+    case 'analytical':
+      return new AnalyticalPredictor();
+    case 'linear':
+      return new LinearPredictor();
+  }
+}
+
+export function loadPredictor(name: string, model: unknown): Predictor {
+  switch (name) {
+    case 'roofline':
+      return RooflinePredictor.load(model);
+    case 'analytical':
+      return AnalyticalPredictor.load(model);
+    case 'linear':
+      return LinearPredictor.load(model);
+    default:
+      throw new Error(`unknown predictor "${name}"`);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What a predictor was trained on, so it can warn instead of silently extrapolating:
+ * devices, families, and per family the range of log2 work. Pure.
+ */
+import { z } from 'zod';
+import type { DeviceFeatures, OpInstance, Sample } from './types.js';
+
+export const TrainingRangesSchema = z.object({
+  devices: z.array(z.string()),
+  families: z.array(z.string()),
+  /** Per family: [min, max] of log2(flops + bytes). */
+  work: z.record(z.string(), z.tuple([z.number(), z.number()])),
+});
+export type TrainingRanges = z.infer<typeof TrainingRangesSchema>;
+
+const work = (op: OpInstance): number => Math.log2(op.flops + op.bytes + 1);
+
+export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
+  const w: Record<string, [number, number]> = {};
+  for (const s of samples) {
+    const v = work(s);
+    const r = w[s.family];
+    w[s.family] = r ? [Math.min(r[0], v), Math.max(r[1], v)] : [v, v];
+  }
+  return {
+    devices: [...new Set(samples.map((s) => s.device.deviceId))].sort(),
+    families: [...new Set(samples.map((s) => s.family))].sort(),
+    work: w,
+  };
+}
+
+/** Why a query lies outside the training data, or null. */
+export function extrapolationWarning(r: TrainingRanges, q: OpInstance & { device: DeviceFeatures }): string | null {
+  const reasons: string[] = [];
+  if (!r.families.includes(q.family)) reasons.push(`op family "${q.family}" was never profiled`);
+  if (!r.devices.includes(q.device.deviceId)) reasons.push(`device ${q.device.deviceId} was not in the training data`);
+  const range = r.work[q.family];
+  if (range) {
+    const v = work(q);
+    if (v > range[1] + 0.5) reasons.push(`larger than any profiled ${q.family} op (extrapolating)`);
+    else if (v < range[0] - 0.5) reasons.push(`smaller than any profiled ${q.family} op (extrapolating)`);
+  }
+  return reasons.length ? reasons.join('; ') : null;
+}

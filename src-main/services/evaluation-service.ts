@@ -1,0 +1,106 @@
+/**
+ * `pipedejavu evaluate`: every predictor under every protocol on the stored
+ * measurements, with scikit-learn's forest on the same features, targets and folds
+ * as the reference for ours. The report is attached to the stored predictors.
+ */
+import { featureVector, floorUs } from '../core/predictor/features.js';
+import { MIN_FLOOR_RATIO } from '../core/predictor/linear-predictor.js';
+import { createPredictor, PREDICTOR_NAMES } from '../core/predictor/registry.js';
+import type { Sample } from '../core/predictor/types.js';
+import {
+  addExternalPredictions,
+  evaluateProtocols,
+  foldsFor,
+  PROTOCOL_NAMES,
+  type EvaluationReport,
+  type ExternalPrediction,
+} from '../core/predictor/evaluation/index.js';
+import { UserError } from '../core/errors.js';
+import { runSklearnForest } from '../adapters/python/sklearn-reference.js';
+import { PredictorRepo } from '../adapters/store/predictor-repo.js';
+import type { Database } from '../adapters/store/types.js';
+import { loadTrainingData } from './training-data.js';
+
+export const SKLEARN_NAME = 'sklearn-forest';
+
+export interface EvaluateOptions {
+  k?: number;
+  seed?: number;
+  /** Run scikit-learn's forest as the reference (default true). */
+  sklearn?: boolean;
+}
+
+export interface EvaluationResult {
+  report: EvaluationReport;
+  notes: string[];
+  sklearnFitSeconds: number | null;
+}
+
+/** scikit-learn's forest on identical folds; its predictions use our forest's target and floor. */
+async function sklearnRows(
+  samples: readonly Sample[],
+  report: EvaluationReport,
+): Promise<{ rows: ExternalPrediction[]; fitSeconds: number } | string> {
+  const X = samples.map((s) => featureVector(s, s.device));
+  const floors = samples.map((s) => floorUs(s, s.device));
+  const y = samples.map((s, i) => Math.log(s.timeUs / (floors[i] as number)));
+  const rows: ExternalPrediction[] = [];
+  let fitSeconds = 0;
+  for (const protocol of report.options.protocols) {
+    const split = foldsFor(samples, protocol, report.options);
+    if (!split.folds.length) continue;
+    const result = await runSklearnForest({
+      X,
+      y,
+      folds: split.folds.map((f) => ({ name: f.name, train: [...f.train], test: [...f.test] })),
+      trees: 100,
+      depth: 20,
+      minLeaf: 2,
+      maxFeatures: 1 / 3,
+      seed: report.options.seed,
+    });
+    if (!result.ok) return result.reason;
+    fitSeconds += result.fitSeconds;
+    for (const f of result.folds) {
+      f.test.forEach((index, j) => {
+        const raw = Math.max(Math.log(MIN_FLOOR_RATIO), f.predicted[j] as number);
+        rows.push({ protocol, fold: f.name, index, predictedUs: (floors[index] as number) * Math.exp(raw) });
+      });
+    }
+  }
+  return { rows, fitSeconds };
+}
+
+export async function evaluatePredictors(db: Database, opts: EvaluateOptions = {}): Promise<EvaluationResult> {
+  const { samples } = loadTrainingData(db);
+  if (samples.length < 20) {
+    throw new UserError(
+      `only ${samples.length} measurements in the store; run \`pipedejavu profile --suite quick\` first`,
+    );
+  }
+  const notes: string[] = [];
+  let report = evaluateProtocols(samples, () => PREDICTOR_NAMES.map((n) => createPredictor(n)), {
+    k: opts.k ?? 5,
+    seed: opts.seed ?? 42,
+    protocols: [...PROTOCOL_NAMES],
+  });
+  let sklearnFitSeconds: number | null = null;
+  if (opts.sklearn !== false) {
+    const sk = await sklearnRows(samples, report);
+    if (typeof sk === 'string') notes.push(sk);
+    else {
+      report = addExternalPredictions(report, SKLEARN_NAME, sk.rows, samples);
+      sklearnFitSeconds = sk.fitSeconds;
+    }
+  }
+  const repo = new PredictorRepo(db);
+  const summary = {
+    protocols: report.protocols,
+    samples: report.samples,
+    devices: report.devices,
+    options: report.options,
+    evaluatedAt: new Date().toISOString(),
+  };
+  for (const p of repo.latest()) repo.setReport(p.id, summary);
+  return { report, notes, sklearnFitSeconds };
+}

@@ -1,0 +1,190 @@
+/**
+ * Training, storing and using execution-time predictors. Training reads every stored
+ * measurement (this machine's and imported ones); each trained predictor is stored
+ * with a description of its training set, and the newest of each name is used.
+ */
+import { UserError, errorMessage } from '../core/errors.js';
+import type { Dtype } from '../core/domain/measurement.js';
+import { makeKernel } from '../core/kernels/cost.js';
+import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp } from '../core/kernels/types.js';
+import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
+import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
+import { MachineRepo } from '../adapters/store/machine-repo.js';
+import { PredictorRepo } from '../adapters/store/predictor-repo.js';
+import type { Database } from '../adapters/store/types.js';
+import { loadTrainingData, type DeviceGroup } from './training-data.js';
+
+export interface TrainedSummary {
+  name: string;
+  id: number;
+  samples: number;
+  devices: number;
+  families: string[];
+  trainMs: number;
+}
+
+function localMachineId(db: Database): string | null {
+  return new MachineRepo(db).listMachines().find((m) => m.source === 'local')?.id ?? null;
+}
+
+export function describeTrainingSet(
+  samples: readonly Sample[],
+  devices: readonly DeviceGroup[],
+): Record<string, unknown> {
+  return {
+    samples: samples.length,
+    devices: devices.map((d) => ({
+      id: d.deviceId,
+      machine: d.machineLabel,
+      device: d.deviceKey,
+      ep: d.executionProvider,
+      threads: d.threads,
+      measurements: d.measurements,
+    })),
+    families: [...new Set(samples.map((s) => s.family))].sort(),
+    ops: [...new Set(samples.map((s) => s.op))].sort(),
+  };
+}
+
+export function trainPredictors(
+  db: Database,
+  names: readonly PredictorName[],
+  now: () => Date = () => new Date(),
+): TrainedSummary[] {
+  const { samples, devices } = loadTrainingData(db);
+  if (samples.length < 10) {
+    throw new UserError(
+      `only ${samples.length} measurements in the store; run \`pipedejavu profile --suite quick\` first`,
+    );
+  }
+  const repo = new PredictorRepo(db);
+  const machineId = localMachineId(db);
+  const trainingSet = describeTrainingSet(samples, devices);
+  return names.map((name) => {
+    const p = createPredictor(name);
+    const t = performance.now();
+    p.train(samples);
+    const trainMs = performance.now() - t;
+    const id = repo.insert(machineId, {
+      name: p.name,
+      version: p.version,
+      kind: name,
+      trainedAt: now().toISOString(),
+      trainingSet: { ...trainingSet, trainMs },
+      report: null,
+      model: p.toJSON(),
+    });
+    return {
+      name,
+      id,
+      samples: samples.length,
+      devices: devices.length,
+      families: trainingSet.families as string[],
+      trainMs,
+    };
+  });
+}
+
+/** The newest stored predictors, loaded; a corrupt one is an error naming it. */
+export function storedPredictors(db: Database): { name: string; predictor: Predictor; trainedAt: string }[] {
+  const rows = new PredictorRepo(db).latest();
+  return rows.map((r) => {
+    try {
+      return { name: r.name, predictor: loadPredictor(r.name, r.model), trainedAt: r.trainedAt };
+    } catch (e) {
+      throw new UserError(
+        `the stored ${r.name} predictor (trained ${r.trainedAt}) cannot be loaded: ${errorMessage(e)}; run pipedejavu train`,
+      );
+    }
+  });
+}
+
+export interface PredictQuery {
+  op: string;
+  shape: string;
+  dtype: string;
+  device: string;
+  threads?: number;
+  machine?: string;
+}
+
+export interface OpPrediction {
+  op: string;
+  shape: Record<string, number>;
+  dtype: Dtype;
+  flops: number;
+  bytes: number;
+  device: string;
+  predictions: (Prediction & { predictor: string })[];
+  warnings: string[];
+}
+
+/** Reads "1x4096x4096x4096" in the op's documented dim order (see OP_DIMS). */
+export function parseShape(op: KernelOp, text: string): Record<string, number> {
+  const dims = OP_DIMS[op];
+  const parts = text.split(/[x,]/).map((s) => s.trim());
+  if (parts.length !== dims.length) {
+    throw new UserError(`--shape for ${op} takes ${dims.length} numbers ${dims.join('x')}, got "${text}"`);
+  }
+  const shape: Record<string, number> = {};
+  parts.forEach((p, i) => {
+    const v = Number(p);
+    if (!Number.isInteger(v) || v <= 0)
+      throw new UserError(`--shape: ${dims[i]} must be a positive integer, got "${p}"`);
+    shape[dims[i] as string] = v;
+  });
+  return shape;
+}
+
+export function predictOp(db: Database, q: PredictQuery): OpPrediction {
+  const op = KERNEL_OPS.find((o) => o.toLowerCase() === q.op.toLowerCase());
+  if (!op) throw new UserError(`unknown op "${q.op}"; known: ${KERNEL_OPS.join(', ')}`);
+  const dtype = q.dtype as Dtype;
+  if (!OP_DTYPES[op].includes(dtype))
+    throw new UserError(`${op} has no ${q.dtype} kernel; dtypes: ${OP_DTYPES[op].join(', ')}`);
+  const shape = parseShape(op, q.shape);
+  let spec;
+  try {
+    spec = makeKernel(op, dtype, shape);
+  } catch (e) {
+    throw new UserError(`invalid ${op} shape: ${errorMessage(e)}`);
+  }
+  const predictors = storedPredictors(db);
+  if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const { devices, samples } = loadTrainingData(db);
+  const machineId = q.machine
+    ? new MachineRepo(db).listMachines().find((m) => m.id === q.machine || m.label === q.machine)?.id
+    : localMachineId(db);
+  if (!machineId)
+    throw new UserError(
+      q.machine ? `no machine "${q.machine}" in the store` : 'no machine recorded yet: run pipedejavu profile',
+    );
+  const candidates = devices.filter(
+    (d) =>
+      d.machineId === machineId && d.deviceKey === q.device && (q.threads === undefined || d.threads === q.threads),
+  );
+  if (!candidates.length) {
+    const known = [
+      ...new Set(
+        devices
+          .filter((d) => d.machineId === machineId)
+          .map((d) => d.deviceKey + (d.threads ? ` (${d.threads} threads)` : '')),
+      ),
+    ];
+    throw new UserError(
+      `device ${q.device}${q.threads ? ` at ${q.threads} threads` : ''} was never profiled on this machine${known.length ? `; profiled: ${known.join(', ')}` : ''}`,
+    );
+  }
+  const device = candidates.reduce((a, b) => (b.measurements > a.measurements ? b : a));
+  const warnings: string[] = [];
+  if (!samples.some((s) => s.device.deviceId === device.deviceId && s.op === op && s.dtype === dtype)) {
+    warnings.push(`${op} ${dtype} was never profiled on ${q.device}: the prediction leans on other ops`);
+  }
+  const query = { ...spec, device: device.features };
+  const predictions = predictors.map(({ name, predictor }) => ({
+    predictor: name,
+    ...(predictor.predict([query])[0] as Prediction),
+  }));
+  for (const p of predictions) if (p.warning && !warnings.includes(p.warning)) warnings.push(p.warning);
+  return { op, shape, dtype, flops: spec.flops, bytes: spec.bytes, device: device.deviceId, predictions, warnings };
+}

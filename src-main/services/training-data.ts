@@ -1,0 +1,110 @@
+/**
+ * Training samples from the store: every stored measurement with the features of
+ * the device it ran on (measured summary + probe). A device here is (machine,
+ * device, execution provider, thread count): one CPU at 1 and at 8 threads counts
+ * as two devices.
+ */
+import { summarizeDevice } from '../core/profiler/device-summary.js';
+import type { DeviceFeatures, Sample } from '../core/predictor/types.js';
+import type { ProbeResult } from '../core/domain/hardware.js';
+import { MachineRepo } from '../adapters/store/machine-repo.js';
+import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
+import type { Database } from '../adapters/store/types.js';
+
+export interface DeviceGroup {
+  deviceId: string;
+  machineId: string;
+  machineLabel: string;
+  deviceKey: string;
+  executionProvider: string;
+  threads: number | null;
+  features: DeviceFeatures;
+  measurements: number;
+}
+
+export interface TrainingData {
+  samples: Sample[];
+  devices: DeviceGroup[];
+}
+
+export function deviceId(machineId: string, deviceKey: string, ep: string, threads: number | null): string {
+  return `${machineId}/${deviceKey}/${ep}${threads === null ? '' : `/${threads}t`}`;
+}
+
+function featuresFor(
+  id: string,
+  deviceKey: string,
+  threads: number | null,
+  probe: ProbeResult,
+  ms: StoredMeasurement[],
+): DeviceFeatures | null {
+  const s = summarizeDevice(ms);
+  if (!s.peakGflops.fp32 || !s.bandwidthGBps) return null;
+  const gpu = deviceKey.startsWith('cuda:')
+    ? probe.nvidia.gpus.find((g) => `cuda:${g.index}` === deviceKey)
+    : undefined;
+  const isGpu = deviceKey !== 'cpu';
+  return {
+    deviceId: id,
+    kind: isGpu ? 'gpu' : 'cpu',
+    peakGflops: s.peakGflops,
+    bandwidthGBps: s.bandwidthGBps,
+    dispatchUs: s.dispatchOverheadUs ?? 0,
+    threads,
+    l2Bytes: isGpu ? null : probe.cpu.cacheBytes.l2,
+    l3Bytes: isGpu ? null : probe.cpu.cacheBytes.l3,
+    smCount: null,
+    smClockMHz: gpu?.maxSmClockMHz ?? null,
+  };
+}
+
+export function loadTrainingData(db: Database, opts: { machineId?: string } = {}): TrainingData {
+  const machines = new MachineRepo(db);
+  const profiles = new ProfileRepo(db);
+  const samples: Sample[] = [];
+  const devices: DeviceGroup[] = [];
+  for (const m of machines.listMachines()) {
+    if (opts.machineId && m.id !== opts.machineId) continue;
+    const detail = machines.getMachine(m.id);
+    if (!detail) continue;
+    const groups = new Map<string, StoredMeasurement[]>();
+    for (const x of profiles.listMeasurements({ machineId: m.id })) {
+      const id = deviceId(m.id, x.deviceKey, x.executionProvider, x.threads);
+      groups.set(id, [...(groups.get(id) ?? []), x]);
+    }
+    for (const [id, ms] of groups) {
+      const first = ms[0] as StoredMeasurement;
+      const features = featuresFor(
+        id,
+        first.deviceKey,
+        first.threads,
+        detail.probe,
+        ms.filter((x) => x.source === 'profile'),
+      );
+      if (!features) continue;
+      devices.push({
+        deviceId: id,
+        machineId: m.id,
+        machineLabel: m.label,
+        deviceKey: first.deviceKey,
+        executionProvider: first.executionProvider,
+        threads: first.threads,
+        features,
+        measurements: ms.length,
+      });
+      for (const x of ms) {
+        samples.push({
+          op: x.op,
+          family: x.family,
+          shape: x.shape,
+          dtype: x.dtype,
+          flops: x.flops,
+          bytes: x.bytes,
+          device: features,
+          timeUs: x.stats.medianUs,
+        });
+      }
+    }
+  }
+  return { samples, devices };
+}

@@ -1,0 +1,61 @@
+/**
+ * A store holding one machine with synthetic CPU measurements (a known law, two
+ * thread counts), for predictor and CLI tests that need data without profiling.
+ */
+import { openDatabase } from '../../src-main/adapters/store/open-database.js';
+import { MachineRepo } from '../../src-main/adapters/store/machine-repo.js';
+import { ProfileRepo } from '../../src-main/adapters/store/profile-repo.js';
+import type { Database } from '../../src-main/adapters/store/types.js';
+import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
+import type { Measurement } from '../../src-main/core/domain/measurement.js';
+import { device, syntheticSamples } from './synthetic-samples.js';
+import { sampleProbe } from './sample-probe.js';
+
+export const SEEDED_MACHINE = 'seeded0000000001';
+
+export function seedStore(db: Database): void {
+  const probe = sampleProbe();
+  new MachineRepo(db).upsertLocalMachine(probe, SEEDED_MACHINE, devicesFromProbe(probe), linksFromProbe(probe));
+  const repo = new ProfileRepo(db);
+  for (const threads of [1, 16]) {
+    const d = device(`t${threads}`, threads === 1 ? 60 : 600, threads === 1 ? 15 : 60, threads);
+    const run = repo.createRun({
+      machineId: SEEDED_MACHINE,
+      deviceKey: 'cpu',
+      suite: 'quick',
+      executionProvider: 'cpu',
+      threads,
+      runtimeVersion: '1.30.0',
+    });
+    const ms: Measurement[] = syntheticSamples([d], 0.01, threads).map((s) => ({
+      runId: run.id,
+      deviceKey: 'cpu',
+      op: s.op,
+      family: s.family,
+      shape: s.shape,
+      dtype: s.dtype,
+      flops: s.flops,
+      bytes: s.bytes,
+      executionProvider: 'cpu',
+      threads,
+      runtimeVersion: '1.30.0',
+      stats: {
+        medianUs: s.timeUs,
+        p10Us: s.timeUs * 0.98,
+        p90Us: s.timeUs * 1.03,
+        cv: 0.02,
+        repetitions: 20,
+        wallMedianUs: s.timeUs + 15,
+      },
+      source: 'profile',
+    }));
+    repo.insertMeasurements(run.id, ms);
+    repo.finishRun(run.id, 'complete', null);
+  }
+}
+
+export function seededDb(path = ':memory:'): Database {
+  const db = openDatabase(path);
+  seedStore(db);
+  return db;
+}
