@@ -18,6 +18,7 @@ import { UserError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
+import { PredictorRepo } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
 
 export interface ExportDeps {
@@ -151,8 +152,23 @@ export function buildProfileFile(db: Database, machineId: string | undefined, de
     links: m.links,
     profileRuns: runs,
     measurements,
-    predictors: [],
+    // The newest predictor of each name trained here travels with the machine.
+    predictors: latestByName(new PredictorRepo(db).listForMachine(m.id)).map((p) => ({
+      name: p.name,
+      version: p.version,
+      kind: p.kind,
+      trainedAt: p.trainedAt,
+      trainingSet: p.trainingSet,
+      report: p.report,
+      model: p.model,
+    })),
   };
+}
+
+function latestByName<T extends { name: string }>(rows: readonly T[]): T[] {
+  const last = new Map<string, T>();
+  for (const r of rows) last.set(r.name, r);
+  return [...last.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function exportProfile(db: Database, machineId: string | undefined, deps: ExportDeps): ExportResult {
@@ -208,6 +224,8 @@ export function importProfile(db: Database, text: string, sourceName: string, la
     const byRun = new Map<string, Measurement[]>();
     for (const m of file.measurements) byRun.set(m.runId, [...(byRun.get(m.runId) ?? []), m]);
     for (const [runId, ms] of byRun) profiles.insertMeasurements(runId, ms);
+    const predictors = new PredictorRepo(db);
+    for (const p of file.predictors) predictors.insert(file.machine.id, p);
   })();
   return {
     machineId: file.machine.id,

@@ -110,3 +110,23 @@ describe('export and import of hardware profiles (CLI)', () => {
     expect(JSON.parse(list.stdout)).toEqual({ machines: [] });
   });
 });
+
+describe('trained predictors travel with the hardware profile', () => {
+  it('exports the newest predictor of each name and imports it for the other machine', async () => {
+    const { seededDb } = await import('../../helpers/seeded-store.js');
+    const dir2 = tempDir();
+    const db = path.join(dir2, 'trained.db');
+    seededDb(db).close();
+    expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
+    const out = path.join(dir2, 'trained.json');
+    expect((await cli(['export', '--db', db, '--out', out])).code).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { predictors: { name: string }[] };
+    expect(file.predictors.map((p) => p.name)).toEqual(['analytical', 'linear']);
+    const other = path.join(dir2, 'other.db');
+    expect((await cli(['import', out, '--db', other])).code).toBe(0);
+    const again = await cli(['export', '--db', other, '--machine', 'seeded0000000001']);
+    expect(again.stdout).toBe(readFileSync(out, 'utf8'));
+  });
+});
