@@ -3,8 +3,7 @@
  * measurements, with scikit-learn's forest on the same features, targets and folds
  * as the reference for ours. The report is attached to the stored predictors.
  */
-import { featureVector, floorUs } from '../core/predictor/features.js';
-import { MIN_FLOOR_RATIO } from '../core/predictor/linear-predictor.js';
+import { featureVector, floorUs, MIN_LOG_RATIO } from '../core/predictor/features.js';
 import { createPredictor, PREDICTOR_NAMES } from '../core/predictor/registry.js';
 import type { Sample } from '../core/predictor/types.js';
 import {
@@ -63,7 +62,7 @@ async function sklearnRows(
     fitSeconds += result.fitSeconds;
     for (const f of result.folds) {
       f.test.forEach((index, j) => {
-        const raw = Math.max(Math.log(MIN_FLOOR_RATIO), f.predicted[j] as number);
+        const raw = Math.max(MIN_LOG_RATIO, f.predicted[j] as number);
         rows.push({ protocol, fold: f.name, index, predictedUs: (floors[index] as number) * Math.exp(raw) });
       });
     }

@@ -3,12 +3,13 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import path from 'node:path';
 import { UserError, errorMessage } from '../../core/errors.js';
 
-export function writeFileAtomic(file: string, text: string): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     const fd = openSync(tmp, 'w');
     try {
-      writeSync(fd, text);
+      if (typeof text === 'string') writeSync(fd, text);
+      else writeSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

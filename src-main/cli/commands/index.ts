@@ -8,6 +8,7 @@ import { rooflineCommand } from './roofline.js';
 import { trainCommand } from './train.js';
 import { predictCommand } from './predict.js';
 import { evaluateCommand } from './evaluate.js';
+import { predictorCommand } from './predictor.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -16,6 +17,7 @@ export const COMMANDS: Command[] = [
   trainCommand,
   evaluateCommand,
   predictCommand,
+  predictorCommand,
   machinesCommand,
   exportCommand,
   importCommand,

@@ -27,7 +27,7 @@ export const OnnxDataType = {
 export type OnnxDataTypeCode = (typeof OnnxDataType)[keyof typeof OnnxDataType];
 
 /** AttributeProto.AttributeType (the subset this builder writes). */
-export const OnnxAttributeType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 } as const;
+export const OnnxAttributeType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7, STRINGS: 8 } as const;
 
 /** IR version 8 (ONNX 1.10 to 1.12) with default-domain opset 17 (LayerNormalization needs 17). */
 export const DEFAULT_IR_VERSION = 8;
@@ -51,6 +51,7 @@ export type AttributeDef =
   | { name: string; type: 'FLOAT'; value: number }
   | { name: string; type: 'FLOATS'; value: readonly number[] }
   | { name: string; type: 'STRING'; value: string }
+  | { name: string; type: 'STRINGS'; value: readonly string[] }
   | { name: string; type: 'TENSOR'; value: TensorDef };
 
 export interface NodeDef {
@@ -96,6 +97,10 @@ export interface ModelDef {
   producerName?: string;
   /** Default the tool's version. */
   producerVersion?: string;
+  /** ModelProto.doc_string. */
+  docString?: string;
+  /** ModelProto.metadata_props, in insertion order. */
+  metadataProps?: Readonly<Record<string, string>>;
 }
 
 export const attr = {
@@ -104,6 +109,7 @@ export const attr = {
   float: (name: string, value: number): AttributeDef => ({ name, type: 'FLOAT', value }),
   floats: (name: string, value: readonly number[]): AttributeDef => ({ name, type: 'FLOATS', value }),
   string: (name: string, value: string): AttributeDef => ({ name, type: 'STRING', value }),
+  strings: (name: string, value: readonly string[]): AttributeDef => ({ name, type: 'STRINGS', value }),
   tensor: (name: string, value: TensorDef): AttributeDef => ({ name, type: 'TENSOR', value }),
 };
 
@@ -117,8 +123,12 @@ export function encodeModel(model: ModelDef): Uint8Array {
   w.varint(1, model.irVersion ?? DEFAULT_IR_VERSION); // ir_version
   w.string(2, model.producerName ?? 'pipedejavu'); // producer_name
   w.string(3, model.producerVersion ?? TOOL_VERSION); // producer_version
+  if (model.docString !== undefined) w.string(6, model.docString); // doc_string
   w.message(7, graphMessage(model.graph)); // graph
   for (const o of opsets) w.message(8, new ProtoWriter().string(1, o.domain).varint(2, o.version)); // opset_import
+  for (const [key, value] of Object.entries(model.metadataProps ?? {})) {
+    w.message(14, new ProtoWriter().string(1, key).string(2, value)); // metadata_props: key, value
+  }
   return w.finish();
 }
 
@@ -165,6 +175,9 @@ function attributeMessage(a: AttributeDef): ProtoWriter {
       break;
     case 'INTS':
       w.packedVarints(8, a.value); // ints
+      break;
+    case 'STRINGS':
+      for (const v of a.value) w.string(9, v); // strings
       break;
   }
   w.varint(20, OnnxAttributeType[a.type]); // type

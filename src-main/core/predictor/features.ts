@@ -108,3 +108,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
 export function floorUs(op: OpInstance, device: DeviceFeatures): number {
   return rooflineParts(op, device).boundUs + device.dispatchUs;
 }
+
+/** Predictions never go below this fraction of the floor: micro-kernels only approximate the peak. */
+export const MIN_FLOOR_RATIO = 0.8;
+export const MIN_LOG_RATIO = Math.log(MIN_FLOOR_RATIO);

@@ -4,7 +4,7 @@
  * device's measured roofline. Pure.
  */
 import { z } from 'zod';
-import { featureVector, floorUs, FEATURE_NAMES } from './features.js';
+import { featureVector, floorUs, FEATURE_NAMES, MIN_LOG_RATIO } from './features.js';
 import { ridge } from './linear-algebra.js';
 import { applyBand, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
@@ -17,9 +17,6 @@ import {
   type PredictorJson,
   type Sample,
 } from './types.js';
-
-/** Predictions never go below this fraction of the floor (micro-kernels only approximate the peak). */
-export const MIN_FLOOR_RATIO = 0.8;
 
 const ModelSchema = z.object({
   featureNames: z.array(z.string()),
@@ -59,7 +56,7 @@ export class LinearPredictor implements Predictor {
   }
 
   private point(q: OpInstance & { device: DeviceFeatures }): number {
-    const r = Math.max(Math.log(MIN_FLOOR_RATIO), this.raw(featureVector(q, q.device)));
+    const r = Math.max(MIN_LOG_RATIO, this.raw(featureVector(q, q.device)));
     return floorUs(q, q.device) * Math.exp(r);
   }
 

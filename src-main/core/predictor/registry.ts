@@ -1,10 +1,11 @@
 /** The predictors by name: fresh instances for training, and loading stored ones. Pure. */
 import { AnalyticalPredictor } from './analytical-predictor.js';
+import { ForestPredictor } from './forest-predictor.js';
 import { LinearPredictor } from './linear-predictor.js';
 import { RooflinePredictor } from './roofline-predictor.js';
 import type { Predictor } from './types.js';
 
-export const PREDICTOR_NAMES = ['roofline', 'analytical', 'linear'] as const;
+export const PREDICTOR_NAMES = ['roofline', 'analytical', 'linear', 'forest'] as const;
 export type PredictorName = (typeof PREDICTOR_NAMES)[number];
 
 export function isPredictorName(v: string): v is PredictorName {
@@ -19,6 +20,8 @@ export function createPredictor(name: PredictorName): Predictor {
       return new AnalyticalPredictor();
     case 'linear':
       return new LinearPredictor();
+    case 'forest':
+      return new ForestPredictor();
   }
 }
 
@@ -30,6 +33,8 @@ export function loadPredictor(name: string, model: unknown): Predictor {
       return AnalyticalPredictor.load(model);
     case 'linear':
       return LinearPredictor.load(model);
+    case 'forest':
+      return ForestPredictor.load(model);
     default:
       throw new Error(`unknown predictor "${name}"`);
   }

@@ -1,0 +1,44 @@
+import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
+import { UsageError } from '../../core/errors.js';
+import { FEATURE_NAMES } from '../../core/predictor/features.js';
+import { exportPredictorOnnx, ONNX_EXPORTABLE, type OnnxExportable } from '../../services/predictor-export.js';
+import type { Command } from '../command.js';
+
+export const predictorCommand: Command = {
+  name: 'predictor',
+  summary: 'export a trained predictor as an ONNX model other tools can run (predictor export ...)',
+  usage: 'export --format onnx --out FILE [--model forest|linear] [--json]',
+  details:
+    'The model takes `features` [N, F] float32 and `floor_us` [N, 1] float32 and returns `time_us`.\n' +
+    `Feature order (also in the model's metadata): ${FEATURE_NAMES.join(', ')}.`,
+  options: {
+    format: { type: 'string', valueName: 'FORMAT', description: 'onnx (the only format)' },
+    out: { type: 'string', short: 'o', valueName: 'FILE', description: 'file to write' },
+    model: { type: 'string', valueName: 'NAME', description: 'forest (default) or linear' },
+  },
+  positionals: { min: 1, max: 1, names: 'a subcommand (export)' },
+  async run(ctx, opts, [sub]) {
+    if (sub !== 'export') throw new UsageError(`predictor: unknown subcommand "${sub}"; use: predictor export`);
+    if (opts.format !== undefined && opts.format !== 'onnx')
+      throw new UsageError(`--format takes onnx; got "${String(opts.format)}"`);
+    if (typeof opts.out !== 'string') throw new UsageError('predictor export: --out FILE is required');
+    const model = (typeof opts.model === 'string' ? opts.model : 'forest') as OnnxExportable;
+    if (!ONNX_EXPORTABLE.includes(model))
+      throw new UsageError(`--model takes ${ONNX_EXPORTABLE.join(' or ')}; got "${model}"`);
+    const { bytes, trainedAt } = exportPredictorOnnx(ctx.database(), model);
+    writeFileAtomic(opts.out, bytes);
+    const summary = {
+      file: opts.out,
+      model,
+      bytes: bytes.length,
+      trainedAt,
+      inputs: ['features', 'floor_us'],
+      output: 'time_us',
+    };
+    if (ctx.json) ctx.printJson(summary);
+    else
+      ctx.print(
+        `Wrote the ${model} predictor (trained ${trainedAt}) as ONNX: ${opts.out} (${(bytes.length / 1024).toFixed(0)} KiB)`,
+      );
+  },
+};

@@ -1,0 +1,541 @@
+/**
+ * CART regression trees (squared error) on float32 features, exact splits. Pure.
+ *
+ * Float32 throughout, like scikit-learn: features are rounded to float32 once, thresholds are
+ * float32 values, and a row goes left when fround(x) <= threshold. ONNX Runtime's
+ * TreeEnsembleRegressor compares float32 inputs with float32 thresholds the same way, so an
+ * exported tree routes every float32 input exactly like the in-app tree.
+ *
+ * Speed (no per-node sorting anywhere):
+ * - Features with at most 256 distinct values (shape dims, one-hots, device features: most of
+ *   ours) are stored as 8-bit level indices; a node scans one such feature with a histogram over
+ *   the levels its rows occupy (O(rows + levels)).
+ * - Other features are sorted once per forest; a tree keeps, per feature, its in-bag rows in
+ *   that order as contiguous per-node segments, partitioned stably at each split.
+ * - Features found constant in a node are skipped (and not partitioned) in all its descendants;
+ *   nodes whose children are both leaves partition nothing.
+ * Candidate splits lie between adjacent distinct values present in the node, at the float32
+ * midpoint (or the lower value when the midpoint rounds up to the upper one).
+ */
+
+/** A fitted tree as flat arrays in preorder; node 0 is the root. */
+export interface FlatTree {
+  /** Split feature, -1 for a leaf. */
+  feature: Int32Array;
+  /** A float32 value: rows with fround(x) <= threshold go left. 0 at leaves. */
+  threshold: Float32Array;
+  /** Child node indices, -1 at leaves. */
+  left: Int32Array;
+  right: Int32Array;
+  /** Prediction at leaves (weighted mean of the leaf's targets); 0 at split nodes. */
+  value: Float64Array;
+}
+
+export interface TreeParams {
+  maxDepth: number;
+  minSamplesLeaf: number;
+  minSamplesSplit: number;
+  /** Features drawn per split (1..nFeatures). */
+  maxFeatures: number;
+}
+
+const MAX_LEVELS = 256;
+
+/** Training rows prepared once per forest. */
+export class TrainingData {
+  private constructor(
+    readonly nRows: number,
+    readonly nFeatures: number,
+    readonly columns: readonly Float32Array[],
+    readonly y: Float64Array,
+    /** Per feature with <= 256 distinct values: the values ascending, and each row's index. */
+    readonly levels: readonly (Float32Array | null)[],
+    readonly ranks: readonly (Uint8Array | null)[],
+    /** Per other feature: rows sorted by value. */
+    readonly order: readonly (Int32Array | null)[],
+  ) {}
+
+  static from(X: readonly (readonly number[])[], y: readonly number[]): TrainingData {
+    const n = X.length;
+    if (n === 0) throw new Error('cannot fit on zero rows');
+    if (y.length !== n) throw new Error(`X has ${n} rows but y has ${y.length} values`);
+    const nFeatures = X[0]?.length ?? 0;
+    if (nFeatures === 0) throw new Error('rows have no features');
+    const columns = Array.from({ length: nFeatures }, () => new Float32Array(n));
+    const ys = new Float64Array(n);
+    for (let r = 0; r < n; r++) {
+      const row = X[r] ?? [];
+      if (row.length !== nFeatures) throw new Error(`row ${r} has ${row.length} features, not ${nFeatures}`);
+      for (let f = 0; f < nFeatures; f++) {
+        const v = row[f] ?? NaN;
+        if (!Number.isFinite(v)) throw new Error(`X[${r}][${f}] is not a finite number: ${v}`);
+        (columns[f] as Float32Array)[r] = v;
+      }
+      const t = y[r] ?? NaN;
+      if (!Number.isFinite(t)) throw new Error(`y[${r}] is not a finite number: ${t}`);
+      ys[r] = t;
+    }
+    const levels: (Float32Array | null)[] = [];
+    const ranks: (Uint8Array | null)[] = [];
+    const order: (Int32Array | null)[] = [];
+    for (const col of columns) {
+      const sorted = sortedOrder(col);
+      const distinct: number[] = [];
+      for (const r of sorted) {
+        const v = col[r] as number;
+        if (distinct.length === 0 || v > (distinct[distinct.length - 1] as number)) distinct.push(v);
+        if (distinct.length > MAX_LEVELS) break;
+      }
+      if (distinct.length <= MAX_LEVELS) {
+        const rank = new Uint8Array(n);
+        let k = 0;
+        for (const r of sorted) {
+          while ((col[r] as number) > (distinct[k] as number)) k++;
+          rank[r] = k;
+        }
+        levels.push(Float32Array.from(distinct));
+        ranks.push(rank);
+        order.push(null);
+      } else {
+        levels.push(null);
+        ranks.push(null);
+        order.push(sorted);
+      }
+    }
+    return new TrainingData(n, nFeatures, columns, ys, levels, ranks, order);
+  }
+}
+
+/** Row indices sorted by value (ties by row index, so the order is deterministic). */
+function sortedOrder(col: Float32Array): Int32Array {
+  const n = col.length;
+  const out = new Int32Array(n);
+  if (n > 1 << 21) {
+    for (let i = 0; i < n; i++) out[i] = i;
+    return out.sort((a, b) => (col[a] as number) - (col[b] as number) || a - b);
+  }
+  // Pack (order-preserving uint32 of the float32 bits) * 2^21 + row into a double (53 bits,
+  // exact) and let the engine's numeric sort do the rest: no comparator calls.
+  const bits = new Uint32Array(col.buffer, col.byteOffset, n);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const u = bits[i] as number;
+    const ordered = u & 0x80000000 ? ~u >>> 0 : (u | 0x80000000) >>> 0;
+    keys[i] = ordered * 2097152 + i;
+  }
+  keys.sort();
+  for (let i = 0; i < n; i++) out[i] = (keys[i] as number) % 2097152;
+  return out;
+}
+
+/** Growable node storage while a tree is built. */
+class NodeList {
+  feature: number[] = [];
+  threshold: number[] = [];
+  left: number[] = [];
+  right: number[] = [];
+  value: number[] = [];
+
+  add(): number {
+    this.feature.push(-1);
+    this.threshold.push(0);
+    this.left.push(-1);
+    this.right.push(-1);
+    this.value.push(0);
+    return this.feature.length - 1;
+  }
+
+  finish(): FlatTree {
+    return {
+      feature: Int32Array.from(this.feature),
+      threshold: Float32Array.from(this.threshold),
+      left: Int32Array.from(this.left),
+      right: Int32Array.from(this.right),
+      value: Float64Array.from(this.value),
+    };
+  }
+}
+
+/** A node waiting to be processed: its rows are rows[start, end) (and each sorted segment's). */
+interface Pending {
+  start: number;
+  end: number;
+  depth: number;
+  parent: number;
+  isLeft: boolean;
+  /** Sum of weights, sum of weight * y, and whether all its targets are equal. */
+  w: number;
+  wy: number;
+  pure: boolean;
+}
+
+/**
+ * Grows one tree on the rows with weight > 0 (weights are bootstrap counts; 1 without bootstrap).
+ * minSamplesLeaf and minSamplesSplit count distinct rows, as scikit-learn does.
+ */
+export function growTree(data: TrainingData, weights: Int32Array, params: TreeParams, rand: () => number): FlatTree {
+  const { nRows, nFeatures: F, columns, y, levels, ranks, order } = data;
+  const { maxDepth, minSamplesLeaf, minSamplesSplit } = params;
+  const mtry = Math.max(1, Math.min(F, params.maxFeatures));
+
+  const w = new Float64Array(nRows);
+  const wy = new Float64Array(nRows);
+  let m = 0;
+  for (let r = 0; r < nRows; r++) {
+    const c = weights[r] ?? 0;
+    if (c > 0) m++;
+    w[r] = c;
+    wy[r] = c * (y[r] as number);
+  }
+  if (m === 0) throw new Error('no rows in bag');
+  const rows = new Int32Array(m);
+  for (let r = 0, k = 0; r < nRows; r++) if ((weights[r] ?? 0) > 0) rows[k++] = r;
+
+  // Sorted features: slot s holds feature sortedF[s]'s in-bag rows in value order at [s*m, (s+1)*m).
+  const sortedF: number[] = [];
+  const slotOf = new Int32Array(F).fill(-1);
+  for (let f = 0; f < F; f++) {
+    if (order[f]) {
+      slotOf[f] = sortedF.length;
+      sortedF.push(f);
+    }
+  }
+  const idx = new Int32Array(sortedF.length * m);
+  sortedF.forEach((f, s) => {
+    let k = s * m;
+    for (const r of order[f] as Int32Array) if ((weights[r] ?? 0) > 0) idx[k++] = r;
+  });
+  const tmp = new Int32Array(m);
+  const goLeft = new Uint8Array(nRows);
+  const hw = new Float64Array(MAX_LEVELS);
+  const hs = new Float64Array(MAX_LEVELS);
+  const hc = new Int32Array(MAX_LEVELS);
+  const perm = Int32Array.from({ length: F }, (_, i) => i);
+  // Known-constant flags per stack slot (a node's flags hold for all its descendants).
+  let flags = new Uint8Array(F * 64);
+
+  const stable = (a: Int32Array, from: number, to: number): void => {
+    // Stable, branchless: every row is written to both places, the cursors move by side.
+    let l = from;
+    let tn = 0;
+    for (let i = from; i < to; i++) {
+      const r = a[i] as number;
+      const g = goLeft[r] as number;
+      a[l] = r;
+      tmp[tn] = r;
+      l += g;
+      tn += 1 - g;
+    }
+    a.set(tmp.subarray(0, tn), l);
+  };
+
+  const nodes = new NodeList();
+  const stack: Pending[] = [rowStats(rows, 0, m, w, wy, y, 0, -1, false)];
+  const isLeaf = (p: Pending): boolean =>
+    p.pure || p.depth >= maxDepth || p.end - p.start < minSamplesSplit || p.end - p.start < 2 * minSamplesLeaf;
+
+  while (stack.length > 0) {
+    const slot = stack.length - 1;
+    const node = stack.pop() as Pending;
+    const id = nodes.add();
+    if (node.parent >= 0) (node.isLeft ? nodes.left : nodes.right)[node.parent] = id;
+    const { start, end } = node;
+    const n = end - start;
+    if (isLeaf(node)) {
+      nodes.value[id] = node.wy / node.w;
+      continue;
+    }
+    const known = flags.subarray(slot * F, (slot + 1) * F);
+    const W = node.w;
+    const S = node.wy;
+
+    // Draw features without replacement until mtry are visited and one was not constant
+    // (scikit-learn's rule: constant features count as visited).
+    let bestFeature = -1;
+    let bestAt = -1; // level index (histogram features) or segment position (sorted features)
+    let bestProxy = -Infinity;
+    let visited = 0;
+    let constants = 0;
+    for (let i = 0; i < F && (visited < mtry || visited <= constants); i++) {
+      const j = i + Math.floor(rand() * (F - i));
+      const f = perm[j] as number;
+      perm[j] = perm[i] as number;
+      perm[i] = f;
+      visited++;
+      if (known[f]) {
+        constants++;
+        continue;
+      }
+      const rank = ranks[f];
+      if (rank) {
+        let lo = MAX_LEVELS;
+        let hi = -1;
+        for (let k = start; k < end; k++) {
+          const r = rows[k] as number;
+          const q = rank[r] as number;
+          hw[q] = (hw[q] as number) + (w[r] as number);
+          hs[q] = (hs[q] as number) + (wy[r] as number);
+          hc[q] = (hc[q] as number) + 1;
+          if (q < lo) lo = q;
+          if (q > hi) hi = q;
+        }
+        if (lo === hi) {
+          hw[lo] = 0;
+          hs[lo] = 0;
+          hc[lo] = 0;
+          known[f] = 1;
+          constants++;
+          continue;
+        }
+        let wl = 0;
+        let sl = 0;
+        let cl = 0;
+        for (let q = lo; q < hi; q++) {
+          const c = hc[q] as number;
+          if (c === 0) continue;
+          wl += hw[q] as number;
+          sl += hs[q] as number;
+          cl += c;
+          if (cl < minSamplesLeaf) continue;
+          if (n - cl < minSamplesLeaf) break;
+          // proxy = sl²/wl + sr²/wr, compared without dividing: wl, wr > 0.
+          const sr = S - sl;
+          const wr = W - wl;
+          const num = sl * sl * wr + sr * sr * wl;
+          const den = wl * wr;
+          if (num > bestProxy * den) {
+            bestProxy = num / den;
+            bestFeature = f;
+            bestAt = q;
+          }
+        }
+        hw.fill(0, lo, hi + 1);
+        hs.fill(0, lo, hi + 1);
+        hc.fill(0, lo, hi + 1);
+        continue;
+      }
+      const off = (slotOf[f] as number) * m;
+      const col = columns[f] as Float32Array;
+      if ((col[idx[off + start] as number] as number) >= (col[idx[off + end - 1] as number] as number)) {
+        known[f] = 1;
+        constants++;
+        continue;
+      }
+      // Split after position pos: left = [start, start + pos].
+      let wl = 0;
+      let sl = 0;
+      const lastPos = n - minSamplesLeaf; // left holds at most n - minSamplesLeaf rows
+      let next = idx[off + start] as number;
+      let xNext = col[next] as number;
+      for (let pos = 0; pos < lastPos; pos++) {
+        const r = next;
+        const x = xNext;
+        next = idx[off + start + pos + 1] as number;
+        xNext = col[next] as number;
+        wl += w[r] as number;
+        sl += wy[r] as number;
+        if (xNext <= x || pos + 1 < minSamplesLeaf) continue;
+        const sr = S - sl;
+        const wr = W - wl;
+        const num = sl * sl * wr + sr * sr * wl;
+        const den = wl * wr;
+        if (num > bestProxy * den) {
+          bestProxy = num / den;
+          bestFeature = f;
+          bestAt = pos;
+        }
+      }
+    }
+    if (bestFeature < 0) {
+      nodes.value[id] = node.wy / node.w;
+      continue;
+    }
+
+    // Route the node's rows, and find the last left value a and the first right value b.
+    let a: number;
+    let b: number;
+    let nLeft: number;
+    const bestRank = ranks[bestFeature];
+    const bestSlot = slotOf[bestFeature] as number;
+    if (bestRank) {
+      const lv = levels[bestFeature] as Float32Array;
+      let nextLevel = MAX_LEVELS;
+      nLeft = 0;
+      for (let k = start; k < end; k++) {
+        const r = rows[k] as number;
+        const q = bestRank[r] as number;
+        const g = q <= bestAt ? 1 : 0;
+        goLeft[r] = g;
+        nLeft += g;
+        if (q > bestAt && q < nextLevel) nextLevel = q;
+      }
+      a = lv[bestAt] as number;
+      b = lv[nextLevel] as number;
+    } else {
+      const off = bestSlot * m;
+      const col = columns[bestFeature] as Float32Array;
+      nLeft = bestAt + 1;
+      for (let k = off + start; k < off + start + nLeft; k++) goLeft[idx[k] as number] = 1;
+      for (let k = off + start + nLeft; k < off + end; k++) goLeft[idx[k] as number] = 0;
+      a = col[idx[off + start + bestAt] as number] as number;
+      b = col[idx[off + start + nLeft] as number] as number;
+    }
+    let t = Math.fround((a + b) / 2);
+    if (t >= b) t = a;
+    nodes.feature[id] = bestFeature;
+    nodes.threshold[id] = t;
+
+    const mid = start + nLeft;
+    stable(rows, start, end);
+    const leftNode = rowStats(rows, start, mid, w, wy, y, node.depth + 1, id, true);
+    const rightNode = rowStats(rows, mid, end, w, wy, y, node.depth + 1, id, false);
+    if (!isLeaf(leftNode) || !isLeaf(rightNode)) {
+      for (let s = 0; s < sortedF.length; s++) {
+        const f = sortedF[s] as number;
+        if (s === bestSlot || known[f]) continue;
+        const o = s * m;
+        const c = columns[f] as Float32Array;
+        // Constant here: constant in both children, which then never read this list.
+        if ((c[idx[o + start] as number] as number) >= (c[idx[o + end - 1] as number] as number)) {
+          known[f] = 1;
+          continue;
+        }
+        stable(idx, o + start, o + end);
+      }
+    }
+    // Children: right at this slot (it inherits the flags in place), left on top with a copy.
+    if ((slot + 2) * F > flags.length) {
+      const grown = new Uint8Array(flags.length * 2);
+      grown.set(flags);
+      flags = grown;
+    }
+    flags.copyWithin((slot + 1) * F, slot * F, (slot + 1) * F);
+    stack.push(rightNode, leftNode);
+  }
+  return nodes.finish();
+}
+
+/** Weight, weighted target sum and purity of rows[from, to). */
+function rowStats(
+  rows: Int32Array,
+  from: number,
+  to: number,
+  w: Float64Array,
+  wy: Float64Array,
+  y: Float64Array,
+  depth: number,
+  parent: number,
+  isLeft: boolean,
+): Pending {
+  let sw = 0;
+  let swy = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = from; i < to; i++) {
+    const r = rows[i] as number;
+    sw += w[r] as number;
+    swy += wy[r] as number;
+    const v = y[r] as number;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return { start: from, end: to, depth, parent, isLeft, w: sw, wy: swy, pure: lo === hi };
+}
+
+/**
+ * A tree packed for prediction: 4 words per node, [feature, threshold (float32 bits), left,
+ * right], one cache line for a node's whole decision. Leaves point to themselves (feature 0,
+ * both children the leaf), so every row takes exactly `depth` steps with no leaf test, and
+ * several rows can walk at once.
+ */
+export interface PackedTree {
+  words: Int32Array;
+  thresholds: Float32Array;
+  value: Float64Array;
+  depth: number;
+}
+
+export function packTree(t: FlatTree): PackedTree {
+  const n = t.feature.length;
+  const words = new Int32Array(4 * n);
+  const thresholds = new Float32Array(words.buffer);
+  const depthOf = new Int32Array(n);
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    const f = t.feature[i] as number;
+    const leaf = f < 0;
+    words[4 * i] = leaf ? 0 : f;
+    thresholds[4 * i + 1] = leaf ? 0 : (t.threshold[i] as number);
+    const l = leaf ? i : (t.left[i] as number);
+    const r = leaf ? i : (t.right[i] as number);
+    words[4 * i + 2] = l;
+    words[4 * i + 3] = r;
+    if (!leaf) {
+      depthOf[l] = depthOf[r] = (depthOf[i] as number) + 1;
+      depth = Math.max(depth, (depthOf[i] as number) + 1);
+    }
+  }
+  return { words, thresholds, value: t.value, depth };
+}
+
+/**
+ * Adds the tree's prediction for each row of x (row-major float32, F features) to sum[i] and
+ * its square to sumSq[i]. Routes exactly like predictTree: right unless x <= threshold.
+ */
+export function accumulateTree(
+  tree: PackedTree,
+  x: Float32Array,
+  F: number,
+  n: number,
+  sum: Float64Array,
+  sumSq: Float64Array,
+): void {
+  const { words, thresholds, value, depth } = tree;
+  const step = (node: number, at: number): number => {
+    const p = node << 2;
+    return (x[at + (words[p] as number)] as number) <= (thresholds[p + 1] as number)
+      ? (words[p + 2] as number)
+      : (words[p + 3] as number);
+  };
+  const add = (i: number, leaf: number): void => {
+    const v = value[leaf] as number;
+    sum[i] = (sum[i] as number) + v;
+    sumSq[i] = (sumSq[i] as number) + v * v;
+  };
+  let i = 0;
+  // Four rows walk at once: their loads overlap.
+  for (; i + 4 <= n; i += 4) {
+    const x0 = i * F;
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let d = 0;
+    for (let k = 0; k < depth; k++) {
+      a = step(a, x0);
+      b = step(b, x0 + F);
+      c = step(c, x0 + 2 * F);
+      d = step(d, x0 + 3 * F);
+    }
+    add(i, a);
+    add(i + 1, b);
+    add(i + 2, c);
+    add(i + 3, d);
+  }
+  for (; i < n; i++) {
+    let a = 0;
+    for (let k = 0; k < depth; k++) a = step(a, i * F);
+    add(i, a);
+  }
+}
+
+/** The tree's prediction for the float32 row at x[at, at + nFeatures). */
+export function predictTree(tree: FlatTree, x: Float32Array, at: number): number {
+  const { feature, threshold, left, right, value } = tree;
+  let node = 0;
+  let f = feature[0] as number;
+  while (f >= 0) {
+    node = (x[at + f] as number) <= (threshold[node] as number) ? (left[node] as number) : (right[node] as number);
+    f = feature[node] as number;
+  }
+  return value[node] as number;
+}
