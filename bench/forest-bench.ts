@@ -14,8 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RandomForestRegression } from 'ml-random-forest';
-import { featureVector, floorUs } from '../src-main/core/predictor/features.js';
-import { MIN_LOG_RATIO } from '../src-main/core/predictor/features.js';
+import { featureVector, floorUs, MIN_LOG_RATIO } from '../src-main/core/predictor/features.js';
 import { RandomForestRegressor } from '../src-main/core/predictor/random-forest.js';
 import { syntheticSamples } from '../test/helpers/forest-samples.js';
 
