@@ -3,7 +3,7 @@ import * as ort from 'onnxruntime-node';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { TensorInfo } from '../../core/kernels/build.js';
 import { DTYPE_BYTES } from '../../core/kernels/cost.js';
-import { randomBytes } from '../../core/kernels/fill.js';
+import { encodeValues, randomBytes } from '../../core/kernels/fill.js';
 
 const ORT_TYPE: Record<Dtype, ort.Tensor.Type> = {
   fp32: 'float32',

@@ -18,6 +18,8 @@ import {
   classifyOrtError,
   cleanOrtMessage,
   type FromChild,
+  type ModelJob,
+  type ModelOutcome,
   type RunJob,
   type RunOutcome,
   type ToChild,
@@ -95,12 +97,66 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
   }
 }
 
+async function runModel(job: ModelJob): Promise<ModelOutcome> {
+  const { id, ep, rule } = job;
+  if (ep.name === 'cuda') {
+    const reason = cudaUnavailableReason();
+    if (reason) return { id, ok: false, kind: 'ep-unavailable', error: reason };
+  }
+  const prefix = path.join(job.traceDir, `m${process.pid}_${id}`);
+  let session: ort.InferenceSession | null = null;
+  try {
+    try {
+      session = await ort.InferenceSession.create(job.modelPath, sessionOptions(ep, prefix));
+    } catch (e) {
+      const msg = errorMessage(e);
+      return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
+    }
+    const feeds = makeFeeds(job.inputs.map((i) => ({ ...i, integerFill: 'ones' as const })));
+    const run = (): Promise<ort.InferenceSession.OnnxValueMapType> => (session as ort.InferenceSession).run(feeds);
+    let outputs = await run();
+    for (let i = 1; i < rule.warmupRuns; i++) outputs = await run();
+    const wallUs: number[] = [];
+    const started = performance.now();
+    let stop: StopReason | null = null;
+    while (stop === null) {
+      const t = performance.now();
+      await run();
+      wallUs.push((performance.now() - t) * 1000);
+      stop = shouldStop(wallUs, performance.now() - started, rule);
+    }
+    session.endProfiling();
+    const trace = parseTrace(readTrace(prefix));
+    const timed = (runs: number[]): number[] => runs.slice(runs.length - wallUs.length);
+    const outputShapes: Record<string, number[]> = {};
+    for (const [name, v] of Object.entries(outputs)) if (v instanceof ort.Tensor) outputShapes[name] = [...v.dims];
+    return {
+      id,
+      ok: true,
+      kernelUs: timed(trace.kernelUs),
+      wallUs,
+      byNodeUs: Object.fromEntries(Object.entries(trace.byNodeUs).map(([n, v]) => [n, timed(v)])),
+      nodeOps: trace.nodeOps,
+      providers: trace.providers,
+      outputShapes,
+    };
+  } catch (e) {
+    const msg = errorMessage(e);
+    return { id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
+  } finally {
+    await session?.release().catch(() => undefined);
+  }
+}
+
 process.on('message', (msg: ToChild) => {
   if (msg.type === 'exit') {
     process.exit(0);
   }
   if (msg.type === 'run') {
     void runJob(msg.job).then((outcome) => send({ type: 'result', outcome }));
+  }
+  if (msg.type === 'run-model') {
+    void runModel(msg.job).then((outcome) => send({ type: 'model-result', outcome }));
   }
 });
 process.on('disconnect', () => process.exit(0));

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FromChild, RunJob, RunOutcome, ToChild } from './protocol.js';
+import type { FromChild, ModelJob, ModelOutcome, RunJob, RunOutcome, ToChild } from './protocol.js';
 
 export interface KernelRunnerOptions {
   /** Path of the built child entry (dist/kernel-runner.js). */
@@ -137,6 +137,48 @@ export class KernelRunner {
       child.on('message', onMessage);
       child.on('exit', onExit);
       child.send({ type: 'run', job: full } satisfies ToChild);
+    });
+  }
+
+  /** Runs a whole model file; never rejects for the model's own failure. */
+  async runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome> {
+    await this.start();
+    const child = this.child as ChildProcess;
+    const id = this.nextId++;
+    const full: ModelJob = { ...job, id, traceDir: this.traceDir };
+    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(120_000, job.rule.budgetMs * 20);
+    return new Promise<ModelOutcome>((resolve) => {
+      const done = (outcome: ModelOutcome): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(outcome);
+      };
+      const onMessage = (m: FromChild): void => {
+        if (m.type === 'model-result' && m.outcome.id === id) done(m.outcome);
+      };
+      const onExit = (code: number | null, signal: string | null): void => {
+        this.forget(child);
+        done({
+          id,
+          ok: false,
+          kind: signal === 'SIGKILL' ? 'out-of-memory' : 'crashed',
+          error: `model runner ${signal ? `killed by ${signal}` : `exited with code ${code}`}`,
+        });
+      };
+      const timer = setTimeout(() => {
+        child.off('exit', onExit);
+        this.kill();
+        done({
+          id,
+          ok: false,
+          kind: 'timeout',
+          error: `the model did not finish within ${Math.round(timeoutMs / 1000)} s`,
+        });
+      }, timeoutMs);
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+      child.send({ type: 'run-model', job: full } satisfies ToChild);
     });
   }
 

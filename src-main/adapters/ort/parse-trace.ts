@@ -21,6 +21,10 @@ export interface TraceRuns {
   providers: string[];
   /** Per op type (args.op_name), per model run: summed kernel time (µs); e.g. MemcpyFromHost on CUDA. */
   byOpUs: Record<string, number[]>;
+  /** Per node name, per model run: kernel time (µs). Fused or inserted nodes carry ORT's names. */
+  byNodeUs: Record<string, number[]>;
+  /** Op type of each node name seen. */
+  nodeOps: Record<string, string>;
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -33,24 +37,27 @@ export function parseTrace(text: string): TraceRuns {
     throw new Error('ONNX Runtime profile trace is not valid JSON');
   }
   if (!Array.isArray(events)) throw new Error('ONNX Runtime profile trace is not an array of events');
-  const runs: { ts: number; dur: number; kernel: number; byOp: Map<string, number> }[] = [];
-  const nodes: { ts: number; dur: number; provider: string; op: string }[] = [];
+  const runs: { ts: number; dur: number; kernel: number; byOp: Map<string, number>; byNode: Map<string, number> }[] =
+    [];
+  const nodes: { ts: number; dur: number; provider: string; op: string; node: string }[] = [];
   for (const raw of events as TraceEvent[]) {
     if (!raw || !isNum(raw.ts) || !isNum(raw.dur)) continue;
     if (raw.cat === 'Session' && raw.name === 'model_run')
-      runs.push({ ts: raw.ts, dur: raw.dur, kernel: 0, byOp: new Map() });
+      runs.push({ ts: raw.ts, dur: raw.dur, kernel: 0, byOp: new Map(), byNode: new Map() });
     else if (raw.cat === 'Node' && typeof raw.name === 'string' && raw.name.endsWith('_kernel_time')) {
       nodes.push({
         ts: raw.ts,
         dur: raw.dur,
         provider: String(raw.args?.provider ?? 'unknown'),
         op: String(raw.args?.op_name ?? 'unknown'),
+        node: raw.name.slice(0, -'_kernel_time'.length),
       });
     }
   }
   runs.sort((a, b) => a.ts - b.ts);
   const providers = new Set<string>();
   const ops = new Set<string>();
+  const nodeOps: Record<string, string> = {};
   let r = 0;
   for (const n of nodes.sort((a, b) => a.ts - b.ts)) {
     while (r < runs.length && n.ts > (runs[r]?.ts ?? 0) + (runs[r]?.dur ?? 0)) r++;
@@ -58,16 +65,22 @@ export function parseTrace(text: string): TraceRuns {
     if (run && n.ts >= run.ts) {
       run.kernel += n.dur;
       run.byOp.set(n.op, (run.byOp.get(n.op) ?? 0) + n.dur);
+      run.byNode.set(n.node, (run.byNode.get(n.node) ?? 0) + n.dur);
+      nodeOps[n.node] = n.op;
       providers.add(n.provider);
       ops.add(n.op);
     }
   }
   const byOpUs: Record<string, number[]> = {};
   for (const op of [...ops].sort()) byOpUs[op] = runs.map((x) => x.byOp.get(op) ?? 0);
+  const byNodeUs: Record<string, number[]> = {};
+  for (const node of Object.keys(nodeOps)) byNodeUs[node] = runs.map((x) => x.byNode.get(node) ?? 0);
   return {
     kernelUs: runs.map((x) => x.kernel),
     modelRunUs: runs.map((x) => x.dur),
     providers: [...providers].sort(),
     byOpUs,
+    byNodeUs,
+    nodeOps,
   };
 }

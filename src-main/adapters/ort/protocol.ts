@@ -3,6 +3,7 @@
  * session.run blocks the event loop and a crashing kernel would take its process
  * down, so kernels run in a child; these types are the whole contract.
  */
+import type { Dtype } from '../../core/domain/measurement.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
 import type { StoppingRule, StopReason } from '../../core/profiler/timing-stats.js';
 
@@ -36,11 +37,38 @@ export type RunOutcome =
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
 
-export type ToChild = { type: 'run'; job: RunJob } | { type: 'exit' };
+/** A whole user model, run as it is (no kernel generation). */
+export interface ModelJob {
+  id: number;
+  modelPath: string;
+  /** Every graph input with the concrete shape to feed. */
+  inputs: { name: string; dims: number[]; dtype: Dtype }[];
+  ep: EpConfig;
+  rule: StoppingRule;
+  traceDir: string;
+}
+
+export type ModelOutcome =
+  | {
+      id: number;
+      ok: true;
+      /** Per timed run: ORT-profiled sum of node times, and wall time around run (µs). */
+      kernelUs: number[];
+      wallUs: number[];
+      /** Per node (ORT's node names), per timed run (µs). */
+      byNodeUs: Record<string, number[]>;
+      nodeOps: Record<string, string>;
+      providers: string[];
+      outputShapes: Record<string, number[]>;
+    }
+  | { id: number; ok: false; kind: FailureKind; error: string };
+
+export type ToChild = { type: 'run'; job: RunJob } | { type: 'run-model'; job: ModelJob } | { type: 'exit' };
 
 export type FromChild =
   | { type: 'ready'; ortVersion: string; backends: { name: string; bundled: boolean }[] }
-  | { type: 'result'; outcome: RunOutcome };
+  | { type: 'result'; outcome: RunOutcome }
+  | { type: 'model-result'; outcome: ModelOutcome };
 
 export function classifyOrtError(message: string): FailureKind {
   if (/alloc|out of memory|OOM|bad_alloc|CUDNN_STATUS_ALLOC|cudaErrorMemoryAllocation/i.test(message))

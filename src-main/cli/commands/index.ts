@@ -9,6 +9,9 @@ import { trainCommand } from './train.js';
 import { predictCommand } from './predict.js';
 import { evaluateCommand } from './evaluate.js';
 import { predictorCommand } from './predictor.js';
+import { workloadCommand } from './workload.js';
+import { predictModelCommand } from './predict-model.js';
+import { measureModelCommand } from './measure-model.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -18,6 +21,9 @@ export const COMMANDS: Command[] = [
   evaluateCommand,
   predictCommand,
   predictorCommand,
+  workloadCommand,
+  predictModelCommand,
+  measureModelCommand,
   machinesCommand,
   exportCommand,
   importCommand,

@@ -1,0 +1,81 @@
+import { UsageError } from '../../core/errors.js';
+import { listCatalog } from '../../core/catalog/index.js';
+import { WorkloadRepo } from '../../adapters/store/workload-repo.js';
+import { addWorkload } from '../../services/workload-service.js';
+import type { Command } from '../command.js';
+import { formatBytes, formatTable } from '../output.js';
+import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+
+export const workloadCommand: Command = {
+  name: 'workload',
+  summary: 'import an ONNX model (workload add MODEL.onnx), list stored workloads and the catalog',
+  usage: 'add MODEL.onnx [--name NAME] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog [--json]',
+  details:
+    'add parses the model, resolves every tensor shape (bind symbolic dims with --dim, or give an\n' +
+    "input's whole shape with --input where the exporter left dims unnamed), costs every node and\n" +
+    'groups nodes into layers. Nothing is stored when anything fails.',
+  options: {
+    ...WORKLOAD_OPTIONS,
+    name: { type: 'string', valueName: 'NAME', description: 'name to store it under (default: file name)' },
+  },
+  positionals: { min: 1, max: 2, names: 'a subcommand (add, list, catalog)' },
+  async run(ctx, opts, [sub, file]) {
+    if (sub === 'list') {
+      const rows = new WorkloadRepo(ctx.database()).list();
+      if (ctx.json) ctx.printJson({ workloads: rows });
+      else if (!rows.length) ctx.print('No workloads yet. Add one: pipedejavu workload add MODEL.onnx');
+      else
+        ctx.print(
+          formatTable(
+            ['NAME', 'NODES', 'LAYERS', 'FILE', 'ADDED'],
+            rows.map((r) => [r.name, r.nodes, r.layers, r.filePath, r.createdAt]),
+          ),
+        );
+      return;
+    }
+    if (sub === 'catalog') {
+      const rows = listCatalog();
+      if (ctx.json) ctx.printJson({ catalog: rows });
+      else
+        ctx.print(
+          formatTable(
+            ['NAME', 'MODEL', 'INPUT', 'PARAMETERS'],
+            rows.map((r) => [r.name, r.title, r.input, `${(r.params / 1e6).toFixed(1)} M`]),
+          ),
+        );
+      return;
+    }
+    if (sub !== 'add') throw new UsageError(`workload: unknown subcommand "${sub}"; use add, list or catalog`);
+    if (!file) throw new UsageError('workload add: missing MODEL.onnx');
+    const spec = workloadSpecOptions(opts);
+    if (typeof opts.name === 'string') spec.name = opts.name;
+    const r = addWorkload(ctx.database(), file, spec);
+    const w = r.workload;
+    const totals = w.nodes.reduce((a, n) => ({ flops: a.flops + n.flops, params: a.params + n.params }), {
+      flops: 0,
+      params: 0,
+    });
+    const flagged = w.nodes.filter((n) => n.family === null && (n.flops > 0 || n.bytes > 0));
+    if (ctx.json) {
+      ctx.printJson({
+        name: w.name,
+        nodes: w.nodes.length,
+        layers: w.layers.length,
+        flops: totals.flops,
+        params: totals.params,
+        paramBytes: w.paramBytes,
+        unsupported: flagged.map((n) => n.opType),
+        warnings: w.warnings,
+      });
+      return;
+    }
+    ctx.print(
+      `Added ${w.name}: ${w.nodes.length} nodes in ${w.layers.length} layers, ${(totals.flops / 1e9).toFixed(2)} GFLOP per run, ${(totals.params / 1e6).toFixed(2)} M parameters (${formatBytes(w.paramBytes)})`,
+    );
+    if (flagged.length)
+      ctx.print(
+        `Estimated without a profile (no predictor family): ${[...new Set(flagged.map((n) => n.opType))].join(', ')}`,
+      );
+    for (const warning of w.warnings) ctx.print(`warning: ${warning}`);
+  },
+};

@@ -1,0 +1,78 @@
+/** Whole-model predictions and measurements as tables. */
+import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
+import type { ModelMeasurement } from '../../services/measure-model-service.js';
+import { formatTable } from '../output.js';
+
+export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : `${(us / 1000).toFixed(3)} ms`);
+
+export function renderPrediction(p: WorkloadPrediction, top = 12): string {
+  const out = [
+    `${p.workload} on ${p.device} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
+    '',
+    'Time per op family',
+    formatTable(
+      ['FAMILY', 'SHARE'],
+      Object.entries(p.familyShare)
+        .sort((a, b) => b[1] - a[1])
+        .map(([f, s]) => [f, `${(s * 100).toFixed(1)}%`]),
+    ),
+    '',
+    `Layers (${p.layers.length}; the ${Math.min(top, p.layers.length)} slowest)`,
+    formatTable(
+      ['#', 'LAYER', 'TIME', 'BAND'],
+      [...p.layers]
+        .sort((a, b) => b.timeUs - a.timeUs)
+        .slice(0, top)
+        .map((l) => [l.index, l.name, ms(l.timeUs), `${ms(l.lowUs)} - ${ms(l.highUs)}`]),
+    ),
+    '',
+    `Nodes (${p.nodes.length}; the ${Math.min(top, p.nodes.length)} slowest)`,
+    formatTable(
+      ['NODE', 'OP', 'FAMILY', 'TIME', 'HOW'],
+      [...p.nodes]
+        .sort((a, b) => b.timeUs - a.timeUs)
+        .slice(0, top)
+        .map((n) => [n.name, n.opType, n.family ?? '-', ms(n.timeUs), n.how]),
+    ),
+  ];
+  for (const w of p.warnings) out.push(`warning: ${w}`);
+  return out.join('\n');
+}
+
+export function renderMeasurement(m: ModelMeasurement, top = 12): string {
+  const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
+  const out = [
+    `${m.workload} on ${m.device}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${m.repetitions} runs)`,
+    formatTable(
+      ['', 'MEASURED', 'PREDICTED', 'ERROR'],
+      [
+        ['end to end', `${m.medianMs.toFixed(3)} ms`, m.predicted ? ms(m.predicted.totalUs) : '-', pct(m.errorPct)],
+        [
+          'sum of nodes (ORT profile)',
+          `${m.nodesSumMs.toFixed(3)} ms`,
+          m.predicted ? ms(m.predicted.totalUs) : '-',
+          pct(m.nodeErrorPct),
+        ],
+        ['framework overhead', `${m.frameworkOverheadMs.toFixed(3)} ms`, '-', '-'],
+      ],
+    ),
+    '',
+    `Nodes (${m.nodes.length} matched by name; ${m.unmatchedNodes} fused or renamed by ORT; the ${Math.min(top, m.nodes.length)} slowest)`,
+    formatTable(
+      ['NODE', 'OP', 'MEASURED', 'PREDICTED', 'ERROR'],
+      m.nodes
+        .slice(0, top)
+        .map((n) => [
+          n.name,
+          n.opType,
+          ms(n.measuredUs),
+          n.predictedUs === null ? '-' : ms(n.predictedUs),
+          n.predictedUs === null ? '-' : pct(((n.predictedUs - n.measuredUs) / n.measuredUs) * 100),
+        ]),
+    ),
+    '',
+    `Stored ${m.stored.inserted} new node measurements for training (${m.stored.alreadyStored} shapes were already known).`,
+  ];
+  if (!m.predicted) out.push('No prediction: run `pipedejavu train` to compare measured with predicted.');
+  return out.join('\n');
+}

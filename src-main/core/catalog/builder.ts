@@ -1,0 +1,114 @@
+/**
+ * Assembles a catalog workload node by node: every node is one profiled kernel (validated by
+ * makeKernel, whose FLOPs and bytes the node takes over unchanged), and nodes are grouped into
+ * layers as they are added. Pure.
+ */
+import type { Dtype } from '../domain/measurement.js';
+import { DTYPE_BYTES, makeKernel } from '../kernels/cost.js';
+import type { KernelOp } from '../kernels/types.js';
+import type { TensorShape, WorkloadLayer, WorkloadNode } from '../workload/types.js';
+
+/**
+ * A catalog layer: a WorkloadLayer plus the activation memory training keeps for it (proposed as
+ * an optional WorkloadLayer field; until then it rides along as this extra property).
+ */
+export interface CatalogLayer extends WorkloadLayer {
+  /**
+   * Bytes of activations this layer keeps for its backward pass when training without
+   * recomputation (Korthikanti et al. 2022 for transformer blocks; see activation-memory.ts).
+   */
+  trainingActivationBytes: number;
+}
+
+/** Backward FLOPs per forward FLOP: a GEMM's backward is two GEMMs of its size (dX and dW). */
+export const BACKWARD_FACTOR = 2;
+
+export function elements(dims: readonly number[]): number {
+  return dims.reduce((a, b) => a * b, 1);
+}
+
+export interface NodeSpec {
+  name: string;
+  opType: string;
+  op: KernelOp;
+  shape: Record<string, number>;
+  /** Activation inputs (tensors produced by earlier nodes or fed by the user). */
+  inputs: TensorShape[];
+  /** Dims of the single output tensor (named `${name}.out`). */
+  out: number[];
+  /** Weight tensors this node owns, as [suffix, dims] (e.g. ['weight', [768, 2304]]). */
+  weights?: [string, number[]][];
+  /** Weight tensors read but owned elsewhere (tied embeddings): named inputs, no params. */
+  shared?: TensorShape[];
+}
+
+export class WorkloadBuilder {
+  readonly nodes: WorkloadNode[] = [];
+  readonly layers: CatalogLayer[] = [];
+  private open: { name: string; first: number } | null = null;
+
+  constructor(readonly dtype: Dtype) {}
+
+  tensor(name: string, dims: number[]): TensorShape {
+    return { name, dims, dtype: this.dtype };
+  }
+
+  bytesOf(t: TensorShape): number {
+    return elements(t.dims) * DTYPE_BYTES[this.dtype];
+  }
+
+  /** Adds one node; returns its output tensor. */
+  node(spec: NodeSpec): TensorShape {
+    if (!this.open) throw new Error(`node ${spec.name} outside a layer`);
+    const kernel = makeKernel(spec.op, this.dtype, spec.shape);
+    const weights = (spec.weights ?? []).map(([suffix, dims]) => this.tensor(`${spec.name}.${suffix}`, dims));
+    const out = this.tensor(`${spec.name}.out`, spec.out);
+    this.nodes.push({
+      name: spec.name,
+      opType: spec.opType,
+      family: kernel.family,
+      kernel: { op: kernel.op, shape: kernel.shape },
+      dtype: this.dtype,
+      inputs: [...spec.inputs, ...weights, ...(spec.shared ?? [])],
+      outputs: [out],
+      flops: kernel.flops,
+      bytes: kernel.bytes,
+      params: weights.reduce((s, w) => s + elements(w.dims), 0),
+      activationBytes: this.bytesOf(out),
+    });
+    return out;
+  }
+
+  beginLayer(name: string): void {
+    if (this.open) throw new Error(`layer ${this.open.name} still open`);
+    this.open = { name, first: this.nodes.length };
+  }
+
+  /**
+   * Closes the open layer. `out` are the tensors that cross a cut after it. Training activation
+   * memory defaults to every node output of the layer (what a graph without recomputation keeps).
+   */
+  endLayer(out: TensorShape[], trainingActivationBytes?: number): void {
+    const open = this.open;
+    if (!open) throw new Error('no open layer');
+    this.open = null;
+    const indices = this.nodes.map((_, i) => i).slice(open.first);
+    const nodes = indices.map((i) => this.nodes[i] as WorkloadNode);
+    const sum = (f: (n: WorkloadNode) => number): number => nodes.reduce((s, n) => s + f(n), 0);
+    const flops = sum((n) => n.flops);
+    const activationBytes = sum((n) => n.activationBytes);
+    this.layers.push({
+      index: this.layers.length,
+      name: open.name,
+      nodes: indices,
+      flops,
+      bytes: sum((n) => n.bytes),
+      params: sum((n) => n.params),
+      outBytes: out.reduce((s, t) => s + this.bytesOf(t), 0),
+      outTensors: out.map((t) => t.name),
+      activationBytes,
+      backwardFlops: BACKWARD_FACTOR * flops,
+      trainingActivationBytes: trainingActivationBytes ?? activationBytes,
+    });
+  }
+}

@@ -1,0 +1,337 @@
+/**
+ * Transformer workloads (GPT-2, Llama, BERT, ViT) from their hyper-parameters: one layer for the
+ * embeddings, one per block, one for the head; each block decomposed into the kernels a runtime
+ * executes. Pure.
+ *
+ * Block, pre-norm (GPT-2, Llama, ViT):  x -> norm1 -> qkv -> [rope] -> attention -> out -> +x
+ *                                         -> norm2 -> MLP -> +   (post-norm, BERT: norm after each +)
+ * MLP: fc -> GELU -> proj, or SwiGLU: gate, up -> Sigmoid, Mul (SiLU) -> Mul (gate * up) -> down.
+ *
+ * Kernel choices (the node's FLOPs and bytes are its kernel's, see kernels/cost.ts):
+ * - Linear layers: Gemm {M,N,K} with a bias, MatMul {B:1,M,N,K} without. QKV is one fused GEMM.
+ * - Attention: the fused 'Attention' kernel {batch, heads, seq, headDim}, counted over the full
+ *   seq x seq score matrix also for causal models (as the kernel computes it).
+ * - Embedding lookups (Gather), class-token concat and the CLS slice move data without
+ *   arithmetic: the datamove kernel Transpose {rows, cols} with the moved element count.
+ * - RMSNorm: the LayerNormalization kernel (same element count; a little less arithmetic).
+ * - RoPE: Mul {n} over Q and K (memory-bound; its few extra FLOPs per element are not counted).
+ * - BERT pooler tanh: the Sigmoid kernel (b x h elements).
+ * - ViT patch embedding: a Conv with kernel = stride = 16 and no padding is a GEMM over patches,
+ *   Gemm {M: b*patches, N: hidden, K: channels*16*16}; the Conv kernel's "same" padding
+ *   convention (cost.ts) would count a 15x15 instead of a 14x14 output grid.
+ */
+import { UserError } from '../errors.js';
+import type { Dtype } from '../domain/measurement.js';
+import { DTYPE_BYTES } from '../kernels/cost.js';
+import type { TensorShape } from '../workload/types.js';
+import { transformerLayerActivationBytes } from './activation-memory.js';
+import { elements, type WorkloadBuilder } from './builder.js';
+import type { TransformerEntry } from './schema.js';
+
+export interface TransformerBuild {
+  batch: number;
+  /** Tokens (token inputs). */
+  seq?: number;
+  /** Image side (patch inputs). */
+  image?: number;
+  dtype: Dtype;
+  mode: 'inference' | 'training';
+}
+
+/** Tokens a transformer processes: seq, or patches (+ class token) for an image. */
+export function transformerTokens(e: TransformerEntry, p: { seq?: number; image?: number }): number {
+  if (e.input === 'tokens') return p.seq ?? (e.defaults.seq as number);
+  const grid = (p.image ?? (e.image as number)) / (e.patch as number);
+  return grid * grid + (e.classToken ? 1 : 0);
+}
+
+export function buildTransformer(
+  g: WorkloadBuilder,
+  e: TransformerEntry,
+  p: TransformerBuild,
+  warnings: string[],
+): void {
+  const b = p.batch;
+  const h = e.hidden;
+  const a = e.heads;
+  const f = e.ffn;
+  const s = transformerTokens(e, p);
+  const rows = b * s;
+
+  const linear = (name: string, x: TensorShape, inF: number, outF: number, m: number, out: number[]): TensorShape =>
+    e.bias
+      ? g.node({
+          name,
+          opType: 'Gemm',
+          op: 'Gemm',
+          shape: { M: m, N: outF, K: inF },
+          inputs: [x],
+          out,
+          weights: [
+            ['weight', [inF, outF]],
+            ['bias', [outF]],
+          ],
+        })
+      : g.node({
+          name,
+          opType: 'MatMul',
+          op: 'MatMul',
+          shape: { B: 1, M: m, N: outF, K: inF },
+          inputs: [x],
+          out,
+          weights: [['weight', [inF, outF]]],
+        });
+  const norm = (name: string, x: TensorShape, m: number): TensorShape =>
+    g.node({
+      name,
+      opType: e.norm === 'rmsnorm' ? 'RMSNormalization' : 'LayerNormalization',
+      op: 'LayerNormalization',
+      shape: { rows: m, cols: h },
+      inputs: [x],
+      out: x.dims,
+      weights:
+        e.norm === 'rmsnorm'
+          ? [['scale', [h]]]
+          : [
+              ['scale', [h]],
+              ['bias', [h]],
+            ],
+    });
+  const add = (name: string, x: TensorShape, y: TensorShape): TensorShape =>
+    g.node({ name, opType: 'Add', op: 'Add', shape: { n: elements(x.dims) }, inputs: [x, y], out: x.dims });
+  const gather = (name: string, x: TensorShape, m: number, out: number[], weight?: number[]): TensorShape =>
+    g.node({
+      name,
+      opType: 'Gather',
+      op: 'Transpose',
+      shape: { rows: m, cols: h },
+      inputs: [x],
+      out,
+      ...(weight ? { weights: [['weight', weight] as [string, number[]]] } : {}),
+    });
+
+  // Embeddings.
+  g.beginLayer('embeddings');
+  let x: TensorShape;
+  let tokenTable: TensorShape | undefined;
+  if (e.input === 'tokens') {
+    const vocab = e.vocab as number;
+    const ids: TensorShape = { name: 'input_ids', dims: [b, s], dtype: 'int64' };
+    x = gather('embeddings.token', ids, rows, [b, s, h], [vocab, h]);
+    tokenTable = g.tensor('embeddings.token.weight', [vocab, h]);
+    if (e.position === 'learned') {
+      const pos: TensorShape = { name: 'position_ids', dims: [1, s], dtype: 'int64' };
+      const pe = gather('embeddings.position', pos, s, [1, s, h], [e.context as number, h]);
+      x = add('embeddings.add_position', x, pe);
+    }
+    if ((e.typeVocab ?? 0) > 0) {
+      const types: TensorShape = { name: 'token_type_ids', dims: [b, s], dtype: 'int64' };
+      const te = gather('embeddings.token_type', types, rows, [b, s, h], [e.typeVocab as number, h]);
+      x = add('embeddings.add_token_type', x, te);
+    }
+  } else {
+    const c = e.channels as number;
+    const patch = e.patch as number;
+    const image = p.image ?? (e.image as number);
+    const grid = image / patch;
+    const pixels = g.tensor('pixel_values', [b, c, image, image]);
+    x = g.node({
+      name: 'embeddings.patch',
+      opType: 'Conv',
+      op: 'Gemm',
+      shape: { M: b * grid * grid, N: h, K: c * patch * patch },
+      inputs: [pixels],
+      out: [b, grid * grid, h],
+      weights: [
+        ['weight', [h, c, patch, patch]],
+        ['bias', [h]],
+      ],
+    });
+    if (e.classToken) {
+      x = g.node({
+        name: 'embeddings.class_token',
+        opType: 'Concat',
+        op: 'Transpose',
+        shape: { rows, cols: h },
+        inputs: [x],
+        out: [b, s, h],
+        weights: [['weight', [1, 1, h]]],
+      });
+    }
+    // The position table is sized for the native image; other sizes interpolate it.
+    const native = transformerTokens(e, {});
+    x = g.node({
+      name: 'embeddings.position',
+      opType: 'Add',
+      op: 'Add',
+      shape: { n: rows * h },
+      inputs: [x],
+      out: [b, s, h],
+      weights: [['weight', [1, native, h]]],
+    });
+    if (image !== e.image) {
+      warnings.push(
+        `${e.name}: image ${image} differs from the native ${e.image as number}; ` +
+          `its ${native}-entry position table is interpolated to ${s} tokens`,
+      );
+    }
+  }
+  if (e.embeddingNorm) x = norm('embeddings.norm', x, rows);
+  g.endLayer([x]);
+
+  // Blocks.
+  const trainingBytes = transformerLayerActivationBytes({
+    seq: s,
+    batch: b,
+    hidden: h,
+    heads: a,
+    ffn: f,
+    elementBytes: DTYPE_BYTES[p.dtype],
+    mlp: e.mlp,
+    dropout: e.dropout,
+  });
+  for (let i = 0; i < e.layers; i++) {
+    const pre = `block.${i}`;
+    g.beginLayer(pre);
+    const attention = (input: TensorShape): TensorShape => {
+      const qkv = linear(`${pre}.attn.qkv`, input, h, 3 * h, rows, [b, s, 3 * h]);
+      const inputs = [qkv];
+      if (e.position === 'rope') {
+        inputs.unshift(
+          g.node({
+            name: `${pre}.attn.rope`,
+            opType: 'RotaryEmbedding',
+            op: 'Mul',
+            shape: { n: 2 * rows * h },
+            inputs: [qkv],
+            out: [b, s, 2 * h],
+          }),
+        );
+      }
+      const core = g.node({
+        name: `${pre}.attn.core`,
+        opType: 'Attention',
+        op: 'Attention',
+        shape: { batch: b, heads: a, seq: s, headDim: h / a },
+        inputs,
+        out: [b, s, h],
+      });
+      return linear(`${pre}.attn.out`, core, h, h, rows, [b, s, h]);
+    };
+    const mlp = (input: TensorShape): TensorShape => {
+      if (e.mlp === 'gelu') {
+        const fc = linear(`${pre}.mlp.fc`, input, h, f, rows, [b, s, f]);
+        const act = g.node({
+          name: `${pre}.mlp.gelu`,
+          opType: 'Gelu',
+          op: 'Gelu',
+          shape: { n: rows * f },
+          inputs: [fc],
+          out: [b, s, f],
+        });
+        return linear(`${pre}.mlp.proj`, act, f, h, rows, [b, s, h]);
+      }
+      const gate = linear(`${pre}.mlp.gate`, input, h, f, rows, [b, s, f]);
+      const up = linear(`${pre}.mlp.up`, input, h, f, rows, [b, s, f]);
+      const elementwise = (name: string, opType: 'Sigmoid' | 'Mul', ins: TensorShape[]): TensorShape =>
+        g.node({ name, opType, op: opType, shape: { n: rows * f }, inputs: ins, out: [b, s, f] });
+      const sig = elementwise(`${pre}.mlp.silu.sigmoid`, 'Sigmoid', [gate]);
+      const silu = elementwise(`${pre}.mlp.silu.mul`, 'Mul', [gate, sig]);
+      const prod = elementwise(`${pre}.mlp.gate_mul`, 'Mul', [silu, up]);
+      return linear(`${pre}.mlp.down`, prod, f, h, rows, [b, s, h]);
+    };
+    if (e.normPlacement === 'pre') {
+      const r1 = add(`${pre}.attn.residual`, x, attention(norm(`${pre}.norm1`, x, rows)));
+      x = add(`${pre}.mlp.residual`, r1, mlp(norm(`${pre}.norm2`, r1, rows)));
+    } else {
+      const n1 = norm(`${pre}.norm1`, add(`${pre}.attn.residual`, x, attention(x)), rows);
+      x = norm(`${pre}.norm2`, add(`${pre}.mlp.residual`, n1, mlp(n1)), rows);
+    }
+    g.endLayer([x], trainingBytes);
+  }
+
+  // Head.
+  g.beginLayer('head');
+  if (e.finalNorm) x = norm('head.norm', x, rows);
+  if (e.head === 'lm') {
+    const vocab = e.vocab as number;
+    x = g.node({
+      name: 'head.lm',
+      opType: 'MatMul',
+      op: 'MatMul',
+      shape: { B: 1, M: rows, N: vocab, K: h },
+      inputs: [x],
+      out: [b, s, vocab],
+      ...(e.tiedEmbeddings && tokenTable ? { shared: [tokenTable] } : { weights: [['weight', [h, vocab]]] }),
+    });
+    if (e.tiedEmbeddings) {
+      warnings.push(
+        `${e.name}: the LM head reuses the token embedding matrix (tied); its parameters are counted once, ` +
+          'on the embeddings layer, and a stage holding the head without the embeddings needs its own copy',
+      );
+    }
+    if (p.mode === 'training') x = loss(g, x, rows, vocab);
+  } else {
+    const cls = gather('head.cls', x, b, [b, h]);
+    if (e.head === 'pooler') {
+      const dense = linear('head.pooler', cls, h, h, b, [b, h]);
+      x = g.node({
+        name: 'head.tanh',
+        opType: 'Tanh',
+        op: 'Sigmoid',
+        shape: { n: b * h },
+        inputs: [dense],
+        out: [b, h],
+      });
+    } else {
+      const classes = e.classes as number;
+      x = linear('head.fc', cls, h, classes, b, [b, classes]);
+      if (p.mode === 'training') x = loss(g, x, b, classes);
+    }
+  }
+  g.endLayer([x]);
+}
+
+/** Softmax cross-entropy over the logits (training): the Softmax kernel over rows x classes. */
+export function loss(g: WorkloadBuilder, logits: TensorShape, rows: number, classes: number): TensorShape {
+  return g.node({
+    name: 'head.loss',
+    opType: 'SoftmaxCrossEntropyLoss',
+    op: 'Softmax',
+    shape: { rows, cols: classes },
+    inputs: [logits],
+    out: logits.dims,
+  });
+}
+
+/** Rejects token counts the model cannot take; warns beyond a rotary model's trained context. */
+export function checkTransformerInput(
+  e: TransformerEntry,
+  p: { seq?: number; image?: number },
+  warnings: string[],
+): void {
+  if (e.input === 'tokens') {
+    if (p.image !== undefined) throw new UserError(`${e.name} takes text: give seq (tokens), not image`);
+    const seq = p.seq ?? (e.defaults.seq as number);
+    const context = e.context as number;
+    if (seq > context) {
+      if (e.contextPolicy === 'warn') {
+        warnings.push(
+          `${e.name}: seq ${seq} is beyond the ${context}-token context it was trained with; ` +
+            'the costs are computed, the model quality there is not assured',
+        );
+      } else {
+        throw new UserError(
+          `${e.name} has learned position embeddings for ${context} tokens: seq must be at most ${context}, got ${seq}`,
+        );
+      }
+    }
+  } else {
+    if (p.seq !== undefined) throw new UserError(`${e.name} takes an image: give image (side in pixels), not seq`);
+    const image = p.image ?? (e.image as number);
+    const patch = e.patch as number;
+    if (image % patch !== 0) {
+      throw new UserError(`${e.name}: image must be a multiple of the ${patch}-pixel patch, got ${image}`);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * TensorProto -> OnnxTensor: dims, type, sizes, external-data location, and the values of
+ * small numeric tensors (shape constants). Weight bytes are never copied. Pure.
+ */
+import { ProtoReader, WIRE_LEN, WIRE_VARINT } from './protobuf-reader.js';
+import {
+  DataType,
+  elementBytes,
+  SMALL_TENSOR_ELEMENTS,
+  type OnnxExternalData,
+  type OnnxTensor,
+} from './parse-types.js';
+
+/** IEEE half-precision bits -> number. */
+export function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}
+
+/** bfloat16 bits -> number. */
+function bfloatToFloat(h: number): number {
+  const dv = new DataView(new ArrayBuffer(4));
+  dv.setUint32(0, (h & 0xffff) << 16);
+  return dv.getFloat32(0);
+}
+
+/** Decodes the values of `count` elements of raw little-endian data, or null for types it does not read. */
+function decodeRaw(raw: Uint8Array, dataType: number, count: number): number[] | null {
+  const size = elementBytes(dataType);
+  if (raw.length < count * size) return null;
+  const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const out: number[] = new Array<number>(count);
+  for (let i = 0; i < count; i++) {
+    const at = i * size;
+    switch (dataType) {
+      case DataType.FLOAT:
+        out[i] = dv.getFloat32(at, true);
+        break;
+      case DataType.DOUBLE:
+        out[i] = dv.getFloat64(at, true);
+        break;
+      case DataType.INT64:
+        out[i] = Number(dv.getBigInt64(at, true));
+        break;
+      case DataType.UINT64:
+        out[i] = Number(dv.getBigUint64(at, true));
+        break;
+      case DataType.INT32:
+        out[i] = dv.getInt32(at, true);
+        break;
+      case DataType.UINT32:
+        out[i] = dv.getUint32(at, true);
+        break;
+      case DataType.INT16:
+        out[i] = dv.getInt16(at, true);
+        break;
+      case DataType.UINT16:
+        out[i] = dv.getUint16(at, true);
+        break;
+      case DataType.INT8:
+        out[i] = dv.getInt8(at);
+        break;
+      case DataType.UINT8:
+      case DataType.BOOL:
+        out[i] = dv.getUint8(at);
+        break;
+      case DataType.FLOAT16:
+        out[i] = halfToFloat(dv.getUint16(at, true));
+        break;
+      case DataType.BFLOAT16:
+        out[i] = bfloatToFloat(dv.getUint16(at, true));
+        break;
+      default:
+        return null;
+    }
+  }
+  return out;
+}
+
+/** Typed-field values (int32_data of float16/bfloat16 holds the bits). */
+function fromTyped(values: number[], dataType: number): number[] {
+  if (dataType === DataType.FLOAT16) return values.map(halfToFloat);
+  if (dataType === DataType.BFLOAT16) return values.map(bfloatToFloat);
+  return values;
+}
+
+export function parseTensor(r: ProtoReader): OnnxTensor {
+  const dims: number[] = [];
+  let dataType = 0;
+  let name = '';
+  let raw: Uint8Array | null = null;
+  let typedCount = 0;
+  let typed: number[] | null = [];
+  let stringBytes = 0;
+  let external = false;
+  const entries = new Map<string, string>();
+  for (let t = r.tag(); t; t = r.tag()) {
+    switch (t.field) {
+      case 1: // dims
+        r.repeatedVarint(t.wire, dims);
+        break;
+      case 2: // data_type
+        r.expectWire(t.wire, WIRE_VARINT);
+        dataType = r.int64();
+        break;
+      case 4: // float_data
+      case 10: {
+        // double_data
+        const size = t.field === 4 ? 4 : 8;
+        const n = t.wire === WIRE_LEN ? peekPackedCount(r, size) : 1;
+        if (typed !== null && typedCount + n <= SMALL_TENSOR_ELEMENTS) {
+          if (size === 4) r.repeatedFloat(t.wire, typed);
+          else r.repeatedDouble(t.wire, typed);
+        } else {
+          typed = null;
+          r.countFixed(t.wire, size);
+        }
+        typedCount += n;
+        break;
+      }
+      case 5: // int32_data
+      case 7: // int64_data
+      case 11: {
+        // uint64_data
+        const n = t.wire === WIRE_LEN ? peekVarintCount(r) : 1;
+        if (typed !== null && typedCount + n <= SMALL_TENSOR_ELEMENTS) r.repeatedVarint(t.wire, typed, t.field !== 11);
+        else {
+          typed = null;
+          r.countVarints(t.wire);
+        }
+        typedCount += n;
+        break;
+      }
+      case 6: // string_data
+        r.expectWire(t.wire, WIRE_LEN);
+        stringBytes += r.bytes().length;
+        typedCount++;
+        break;
+      case 8: // name
+        r.expectWire(t.wire, WIRE_LEN);
+        name = r.string();
+        break;
+      case 9: // raw_data
+        r.expectWire(t.wire, WIRE_LEN);
+        raw = r.bytes();
+        break;
+      case 13: {
+        // external_data: StringStringEntryProto {key = 1, value = 2}
+        r.expectWire(t.wire, WIRE_LEN);
+        const e = r.message();
+        let key = '';
+        let value = '';
+        for (let et = e.tag(); et; et = e.tag()) {
+          if (et.field === 1 && et.wire === WIRE_LEN) key = e.string();
+          else if (et.field === 2 && et.wire === WIRE_LEN) value = e.string();
+          else e.skip(et.wire);
+        }
+        entries.set(key, value);
+        break;
+      }
+      case 14: // data_location
+        r.expectWire(t.wire, WIRE_VARINT);
+        external = r.int64() === 1;
+        break;
+      default:
+        r.skip(t.wire);
+    }
+  }
+  const elements = dims.reduce((a, d) => a * d, 1);
+  const byteLength =
+    dataType === DataType.STRING
+      ? stringBytes
+      : raw && !external
+        ? raw.length
+        : Math.ceil(elements * elementBytes(dataType));
+  let values: number[] | null = null;
+  if (!external && elements <= SMALL_TENSOR_ELEMENTS && dataType !== DataType.STRING) {
+    if (raw) values = decodeRaw(raw, dataType, elements);
+    else if (typed && typed.length === elements) values = fromTyped(typed, dataType);
+  }
+  return { name, dataType, dims, elements, byteLength, values, external: external ? externalData(entries) : null };
+}
+
+/** Varints in a packed field, counted without moving. */
+function peekVarintCount(r: ProtoReader): number {
+  const at = r.pos;
+  const n = r.countVarints(WIRE_LEN);
+  r.pos = at;
+  return n;
+}
+
+/** Elements in a packed fixed-size field, read without moving. */
+function peekPackedCount(r: ProtoReader, size: number): number {
+  const at = r.pos;
+  const n = r.length();
+  r.pos = at;
+  return Math.floor(n / size);
+}
+
+function externalData(entries: Map<string, string>): OnnxExternalData {
+  const num = (key: string): number | null => {
+    const v = entries.get(key);
+    if (v === undefined || v.trim() === '' || !Number.isFinite(Number(v))) return null;
+    return Number(v);
+  };
+  return { location: entries.get('location') ?? '', offset: num('offset') ?? 0, length: num('length') };
+}

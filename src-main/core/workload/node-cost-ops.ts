@@ -1,0 +1,553 @@
+/**
+ * Per-op cost rules: the predictor family, the kernel (op and named dims) the predictor is
+ * asked about, and the FLOPs and bytes of one node. FLOP conventions are cost.ts's (one
+ * multiply-add = 2 FLOPs; what the op must compute):
+ *
+ *   MatMul/Gemm        2*B*M*N*K; a MatMul whose second operand is a plain matrix (a weight)
+ *                      folds its batch dims into M (B = 1), as runtimes run it; otherwise the
+ *                      broadcast batch dims fold into B
+ *   Conv               2*N*K*prod(out spatial)*(C/group)*prod(kernel); 1-D convs run as
+ *                      W = S = 1, 3-D convs as N*Do 2-D convs over C*kd channels
+ *   ConvTranspose      2*N*C_in*prod(in spatial)*(C_out/group)*prod(kernel) (a stride-1 conv
+ *                      over the input with C_out filters: the kernel asked about)
+ *   elementwise        per output element: 1 (add, mul, compare, relu...), 4 (sigmoid, tanh,
+ *                      exp, erf...), 8 (Gelu); Cast 0 (kernel Cast, family datamove)
+ *   Softmax            5 per element;  LayerNorm, InstanceNorm, GroupNorm 8 per element;
+ *                      BatchNorm 2 per element (inference: a per-channel scale and shift)
+ *   reductions         1 per input element; pools 1 per window element (out x kernel)
+ *   datamove           0 (Resize: 4 per output element when linear, 16 when cubic)
+ *   LSTM/GRU/RNN       the gate GEMMs of every step as one gemm kernel {B: seq*dirs, M: batch,
+ *                      N: gates*hidden, K: input+hidden} (x.W and h.R in one), 2*B*M*N*K, plus
+ *                      per step and hidden unit 6 per gate value (two bias adds, activation)
+ *                      and the state update (LSTM 8, GRU 4)
+ *   Attention          4*batch*heads*seqQ*seqKV*headDim + 5*batch*heads*seqQ*seqKV
+ *                      (com.microsoft Attention adds its QKV projection GEMM)
+ *
+ * Bytes: every input (weights included) and output once, at its element size; Slice, Gather
+ * and their kin read only what they write (2 x output + indices). Pure.
+ */
+import type { KernelFamily, KernelOp } from '../kernels/types.js';
+import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
+import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
+import { parseEinsum, einsumSizes } from './shape-inference-nn.js';
+
+export interface OpCost {
+  family: KernelFamily;
+  kernel: { op: KernelOp; shape: Record<string, number> };
+  flops: number;
+  /** Bytes when not the default (all inputs + all outputs). */
+  bytes?: number;
+}
+
+/** A node with every input and output shape known. */
+export interface CostContext {
+  node: OnnxNode;
+  opset: number;
+  /** Inputs in node order; undefined for omitted optional inputs. */
+  inputs: (KnownTensor | undefined)[];
+  outputs: (KnownTensor | undefined)[];
+}
+
+export interface KnownTensor extends TensorInfo {
+  dims: number[];
+}
+
+export type CostRule = (c: CostContext) => OpCost;
+
+export const elems = (t: KnownTensor | undefined): number => (t ? product(t.dims) : 0);
+export const tensorBytes = (t: KnownTensor | undefined): number =>
+  t ? Math.ceil(product(t.dims) * elementBytes(t.dtype)) : 0;
+
+function int(c: CostContext, name: string, fallback: number): number {
+  const a = c.node.attributes.get(name);
+  return a?.type === 'INT' ? a.value : fallback;
+}
+
+function ints(c: CostContext, name: string): number[] | undefined {
+  const a = c.node.attributes.get(name);
+  return a?.type === 'INTS' ? a.value : undefined;
+}
+
+function str(c: CostContext, name: string, fallback: string): string {
+  const a = c.node.attributes.get(name);
+  return a?.type === 'STRING' ? a.value : fallback;
+}
+
+function need(t: KnownTensor | undefined, what: string): number[] {
+  if (!t) throw new RangeError(`missing ${what}`);
+  return t.dims;
+}
+
+/** [rows, cols] with cols the last dim (a 2-D view for datamove kernels). */
+function rowsCols(dims: readonly number[]): { rows: number; cols: number } {
+  const cols = dims[dims.length - 1] ?? 1;
+  return { rows: Math.max(1, product(dims) / Math.max(cols, 1)), cols: Math.max(cols, 1) };
+}
+
+// ---- gemm ----
+
+/** MatMul-like cost of A @ B (1-D operands promoted); transA/transB swap the last two dims. */
+export function matmulCost(a: readonly number[], b: readonly number[], transA = false, transB = false): OpCost {
+  const swap = (d: readonly number[], t: boolean): number[] =>
+    t && d.length >= 2 ? [...d.slice(0, -2), d[d.length - 1] ?? 1, d[d.length - 2] ?? 1] : [...d];
+  const a2 = a.length === 1 ? [1, a[0] ?? 1] : swap(a, transA);
+  const b2 = b.length === 1 ? [b[0] ?? 1, 1] : swap(b, transB);
+  const m = a2[a2.length - 2] ?? 1;
+  const k = a2[a2.length - 1] ?? 1;
+  const n = b2[b2.length - 1] ?? 1;
+  const batchA = a2.slice(0, -2);
+  const batchB = b2.slice(0, -2);
+  const rank = Math.max(batchA.length, batchB.length);
+  let batch = 1;
+  for (let i = 0; i < rank; i++) {
+    const x = batchA[batchA.length - rank + i] ?? 1;
+    const y = batchB[batchB.length - rank + i] ?? 1;
+    batch *= Math.max(x, y);
+  }
+  const shape = product(batchB) === 1 ? { B: 1, M: batch * m, N: n, K: k } : { B: batch, M: m, N: n, K: k };
+  return { family: 'gemm', kernel: { op: 'MatMul', shape }, flops: 2 * batch * m * n * k };
+}
+
+const matmulAt =
+  (aAt: number, bAt: number): CostRule =>
+  (c) =>
+    matmulCost(
+      need(c.inputs[aAt], 'A'),
+      need(c.inputs[bAt], 'B'),
+      int(c, 'transA', 0) === 1,
+      int(c, 'transB', 0) === 1,
+    );
+
+const gemmAt =
+  (aAt: number, bAt: number): CostRule =>
+  (c) => {
+    const a = need(c.inputs[aAt], 'A');
+    const b = need(c.inputs[bAt], 'B');
+    const [m, k] = int(c, 'transA', 0) ? [a[1] ?? 1, a[0] ?? 1] : [a[0] ?? 1, a[1] ?? 1];
+    const n = int(c, 'transB', 0) ? (b[0] ?? 1) : (b[1] ?? 1);
+    return { family: 'gemm', kernel: { op: 'Gemm', shape: { M: m, N: n, K: k } }, flops: 2 * m * n * k };
+  };
+
+const matMulNBits: CostRule = (c) => {
+  const a = need(c.inputs[0], 'A');
+  const k = int(c, 'K', a[a.length - 1] ?? 1);
+  const n = int(c, 'N', 1);
+  const m = product(a.slice(0, -1));
+  return { family: 'gemm', kernel: { op: 'MatMul', shape: { B: 1, M: m, N: n, K: k } }, flops: 2 * m * n * k };
+};
+
+// ---- conv ----
+
+/** Conv of X [N, C, ...in] with W [K, C/g, ...k] giving Y [N, K, ...out]. */
+export function convCost(x: readonly number[], w: readonly number[], y: readonly number[], c?: CostContext): OpCost {
+  const group = c ? int(c, 'group', 1) : 1;
+  const strides = (c && ints(c, 'strides')) ?? [1];
+  const kernel = w.slice(2);
+  const inSp = x.slice(2);
+  const outSp = y.slice(2);
+  const n = x[0] ?? 1;
+  const ch = x[1] ?? 1;
+  const k = w[0] ?? 1;
+  const flops = 2 * n * k * product(outSp) * (ch / group) * product(kernel);
+  const stride = strides[0] ?? 1;
+  let shape: Record<string, number>;
+  if (inSp.length <= 2) {
+    shape = {
+      N: n,
+      C: ch,
+      H: inSp[0] ?? 1,
+      W: inSp[1] ?? 1,
+      K: k,
+      R: kernel[0] ?? 1,
+      S: kernel[1] ?? 1,
+      stride,
+      groups: group,
+    };
+  } else {
+    // 3-D and up: N * (output depth) 2-D convs over C * kd channels.
+    const lead = inSp.length - 2;
+    shape = {
+      N: n * product(outSp.slice(0, lead)),
+      C: ch * product(kernel.slice(0, lead)),
+      H: inSp[lead] ?? 1,
+      W: inSp[lead + 1] ?? 1,
+      K: k,
+      R: kernel[lead] ?? 1,
+      S: kernel[lead + 1] ?? 1,
+      stride,
+      groups: group,
+    };
+  }
+  return { family: 'conv', kernel: { op: 'Conv', shape }, flops };
+}
+
+const convAt =
+  (xAt: number, wAt: number): CostRule =>
+  (c) =>
+    convCost(need(c.inputs[xAt], 'X'), need(c.inputs[wAt], 'W'), need(c.outputs[0], 'Y'), c);
+
+const convTranspose: CostRule = (c) => {
+  const x = need(c.inputs[0], 'X');
+  const w = need(c.inputs[1], 'W');
+  const y = need(c.outputs[0], 'Y');
+  const group = int(c, 'group', 1);
+  const cout = y[1] ?? 1;
+  // Same FLOPs as a stride-1 conv over the input with C_out filters of C_in/group channels.
+  const asConv = convCost(x, [cout, (x[1] ?? 1) / group, ...w.slice(2)], [x[0] ?? 1, cout, ...x.slice(2)]);
+  const shape = { ...asConv.kernel.shape, groups: group };
+  return { family: 'conv', kernel: { op: 'Conv', shape }, flops: asConv.flops };
+};
+
+// ---- elementwise ----
+
+/** FLOPs per output element of the elementwise ops. */
+export const ELEMENTWISE_FLOPS: Record<string, number> = {
+  ...Object.fromEntries(
+    [
+      'Add', 'Sub', 'Mul', 'Div', 'Max', 'Min', 'Sum', 'Mean', 'Neg', 'Abs', 'Relu', 'LeakyRelu', 'PRelu', 'Clip',
+      'Equal', 'Less', 'LessOrEqual', 'Greater', 'GreaterOrEqual', 'Not', 'And', 'Or', 'Xor', 'Where', 'Floor',
+      'Ceil', 'Round', 'Sign', 'Mod', 'Reciprocal', 'Sqrt', 'BitShift', 'ThresholdedRelu', 'Shrink', 'IsNaN',
+      'IsInf', 'CumSum', 'BiasAdd', 'QLinearAdd', 'QLinearMul', 'QLinearLeakyRelu', 'BitwiseAnd', 'BitwiseOr',
+      'BitwiseXor', 'BitwiseNot', 'Trilu',
+    ].map((op) => [op, 1]),
+  ),
+  ...Object.fromEntries(
+    [
+      'Sigmoid', 'Tanh', 'Erf', 'Exp', 'Log', 'Pow', 'Softplus', 'Softsign', 'Elu', 'Selu', 'Celu', 'Sin', 'Cos',
+      'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'HardSwish', 'QLinearSigmoid',
+    ].map((op) => [op, 4]),
+  ),
+  HardSigmoid: 3,
+  RotaryEmbedding: 3,
+  QuantizeLinear: 2,
+  DequantizeLinear: 2,
+  DynamicQuantizeLinear: 4,
+  QuickGelu: 5,
+  Mish: 9,
+  Gelu: 8,
+  FastGelu: 9,
+  BiasGelu: 9,
+}; // prettier-ignore
+
+const GELU_OPS = new Set(['Gelu', 'FastGelu', 'BiasGelu', 'QuickGelu']);
+const MUL_OPS = new Set([
+  'Mul',
+  'Div',
+  'Pow',
+  'QLinearMul',
+  'QuantizeLinear',
+  'DequantizeLinear',
+  'DynamicQuantizeLinear',
+]);
+
+/** The profiled kernel an elementwise op is priced as: Gelu, Sigmoid (transcendental), Add/Mul (binary) or Relu. */
+function elementwiseKernel(op: string, inputs: number): KernelOp {
+  if (GELU_OPS.has(op)) return 'Gelu';
+  if ((ELEMENTWISE_FLOPS[op] ?? 1) >= 3) return 'Sigmoid';
+  if (MUL_OPS.has(op)) return 'Mul';
+  return inputs >= 2 ? 'Add' : 'Relu';
+}
+
+const elementwise: CostRule = (c) => {
+  const op = c.node.opType;
+  const n = elems(c.outputs[0]);
+  const given = c.inputs.filter((t) => t !== undefined).length;
+  return {
+    family: 'elementwise',
+    kernel: { op: elementwiseKernel(op, given), shape: { n } },
+    flops: (ELEMENTWISE_FLOPS[op] ?? 1) * n,
+  };
+};
+
+const cast: CostRule = (c) => ({
+  family: 'datamove',
+  kernel: { op: 'Cast', shape: { n: elems(c.outputs[0]) } },
+  flops: 0,
+});
+
+// ---- softmax, normalizations, reductions, pools ----
+
+const softmax: CostRule = (c) => {
+  const d = need(c.inputs[0], 'X');
+  const axis = normAxis(int(c, 'axis', c.opset >= 13 ? -1 : 1), d.length);
+  const cols = c.opset >= 13 ? (d[axis] ?? 1) : product(d.slice(axis));
+  const n = product(d);
+  return { family: 'softmax', kernel: { op: 'Softmax', shape: { rows: n / cols, cols } }, flops: 5 * n };
+};
+
+function normCost(rows: number, cols: number, perElement: number): OpCost {
+  return {
+    family: 'layernorm',
+    kernel: { op: 'LayerNormalization', shape: { rows, cols } },
+    flops: perElement * rows * cols,
+  };
+}
+
+const layerNorm: CostRule = (c) => {
+  const d = need(c.inputs[0], 'X');
+  const axis = normAxis(int(c, 'axis', -1), d.length);
+  const cols = product(d.slice(axis));
+  const skip = c.node.opType.startsWith('Skip') ? 2 : 0;
+  return normCost(product(d) / cols, cols, 8 + skip);
+};
+
+/** Per (N, C) plane: BatchNorm (2/element), InstanceNorm (8/element). */
+const channelNorm =
+  (perElement: number): CostRule =>
+  (c) => {
+    const d = need(c.inputs[0], 'X');
+    const rows = (d[0] ?? 1) * (d[1] ?? 1);
+    return normCost(rows, product(d) / rows, perElement);
+  };
+
+const groupNorm: CostRule = (c) => {
+  const d = need(c.inputs[0], 'X');
+  const rows = (d[0] ?? 1) * int(c, 'num_groups', 1);
+  return normCost(rows, product(d) / rows, 8);
+};
+
+const lastAxisNorm: CostRule = (c) => {
+  const { rows, cols } = rowsCols(need(c.inputs[0], 'X'));
+  return normCost(rows, cols, 8);
+};
+
+const embedLayerNorm: CostRule = (c) => {
+  const { rows, cols } = rowsCols(need(c.outputs[0], 'output'));
+  return { ...normCost(rows, cols, 10), bytes: 3 * tensorBytes(c.outputs[0]) };
+};
+
+const REDUCE_FLOPS: Record<string, number> = { ReduceL1: 2, ReduceL2: 2, ReduceSumSquare: 2, ReduceLogSumExp: 5 };
+
+function reductionCost(rows: number, cols: number, flops: number, mean: boolean): OpCost {
+  return {
+    family: 'reduction',
+    kernel: { op: mean ? 'ReduceMean' : 'ReduceSum', shape: { rows: Math.max(rows, 1), cols: Math.max(cols, 1) } },
+    flops,
+  };
+}
+
+const reduce: CostRule = (c) => {
+  const n = elems(c.inputs[0]);
+  const rows = Math.max(elems(c.outputs[0]), 1);
+  const op = c.node.opType;
+  return reductionCost(rows, n / rows, (REDUCE_FLOPS[op] ?? 1) * n, op === 'ReduceMean');
+};
+
+const pool: CostRule = (c) => {
+  const out = elems(c.outputs[0]);
+  const window = product(ints(c, 'kernel_shape') ?? [1]);
+  return reductionCost(out, window, out * window, c.node.opType !== 'MaxPool');
+};
+
+const globalPool: CostRule = (c) => {
+  const d = need(c.inputs[0], 'X');
+  const channelsLast = int(c, 'channels_last', 0) === 1;
+  const rows = channelsLast ? (d[0] ?? 1) * (d[d.length - 1] ?? 1) : (d[0] ?? 1) * (d[1] ?? 1);
+  const n = product(d);
+  return reductionCost(rows, n / rows, n, c.node.opType !== 'GlobalMaxPool');
+};
+
+// ---- datamove ----
+
+function datamove(dims: readonly number[], flops = 0, bytes?: number): OpCost {
+  return { family: 'datamove', kernel: { op: 'Transpose', shape: rowsCols(dims) }, flops, bytes };
+}
+
+const transpose: CostRule = (c) => datamove(need(c.inputs[0], 'X'));
+
+/** Ops that write every output element from one read (Concat, Pad, Expand, Tile...): default bytes. */
+const copyOut: CostRule = (c) => datamove(need(c.outputs[0], 'Y'));
+
+/** Split: the input's view. */
+const splitCost: CostRule = (c) => datamove(need(c.inputs[0], 'X'));
+
+/** Slice, Gather and kin read only what they write, plus the indices. */
+const readWhatIsWritten: CostRule = (c) => {
+  const out = c.outputs[0];
+  const indices = c.node.opType.startsWith('Gather') ? tensorBytes(c.inputs[1]) : 0;
+  return datamove(need(out, 'Y'), 0, 2 * tensorBytes(out) + indices);
+};
+
+const resize: CostRule = (c) => {
+  const mode = str(c, 'mode', 'nearest');
+  const per = mode === 'linear' || mode === 'bilinear' ? 4 : mode === 'cubic' ? 16 : 0;
+  const out = need(c.outputs[0], 'Y');
+  return datamove(out, per * product(out), tensorBytes(c.inputs[0]) + tensorBytes(c.outputs[0]));
+};
+
+// ---- recurrent, einsum, attention ----
+
+const GATES: Record<string, { gates: number; update: number }> = {
+  LSTM: { gates: 4, update: 8 },
+  GRU: { gates: 3, update: 4 },
+  RNN: { gates: 1, update: 0 },
+};
+
+const recurrent: CostRule = (c) => {
+  const x = need(c.inputs[0], 'X');
+  const w = need(c.inputs[1], 'W');
+  const layout = int(c, 'layout', 0);
+  const [seq, batch] = layout === 1 ? [x[1] ?? 1, x[0] ?? 1] : [x[0] ?? 1, x[1] ?? 1];
+  const input = x[2] ?? 1;
+  const dirs = w[0] ?? 1;
+  const { gates, update } = GATES[c.node.opType] ?? { gates: 1, update: 0 };
+  const hidden = int(c, 'hidden_size', (w[1] ?? gates) / gates);
+  const steps = seq * dirs;
+  const gemmFlops = 2 * steps * batch * gates * hidden * (input + hidden);
+  const pointwise = steps * batch * hidden * (6 * gates + update);
+  return {
+    family: 'gemm',
+    kernel: { op: 'MatMul', shape: { B: steps, M: batch, N: gates * hidden, K: input + hidden } },
+    flops: gemmFlops + pointwise,
+  };
+};
+
+const einsum: CostRule = (c) => {
+  const eq = str(c, 'equation', '');
+  const shapes = c.inputs.map((t) => need(t, 'operand'));
+  const { terms, output } = parseEinsum(eq, shapes.length);
+  const { sizes, ellipsis } = einsumSizes(terms, shapes);
+  const size = (letters: string[]): number => product(letters.map((l) => sizes.get(l) ?? 1));
+  const all = [...sizes.keys()];
+  const total = size(all) * product(ellipsis);
+  if (terms.length === 1) {
+    const outN = elems(c.outputs[0]);
+    return outN === elems(c.inputs[0])
+      ? datamove(need(c.outputs[0], 'Y'))
+      : reductionCost(outN, elems(c.inputs[0]) / Math.max(outN, 1), elems(c.inputs[0]), false);
+  }
+  const ta = terms[0] ?? '';
+  const inA = (l: string): boolean => ta.includes(l);
+  const inB = (l: string): boolean => terms.slice(1).some((t) => t.includes(l));
+  const inOut = (l: string): boolean => output.includes(l);
+  const batch = size(all.filter((l) => inA(l) && inB(l) && inOut(l))) * product(ellipsis);
+  const m = size(all.filter((l) => inA(l) && !inB(l) && inOut(l)));
+  const n = size(all.filter((l) => !inA(l) && inB(l) && inOut(l)));
+  const k = size(all.filter((l) => !inOut(l)));
+  return { family: 'gemm', kernel: { op: 'MatMul', shape: { B: batch, M: m, N: n, K: k } }, flops: 2 * total };
+};
+
+function attentionCost(batch: number, heads: number, seqQ: number, seqKv: number, headDim: number, extra = 0): OpCost {
+  const scores = batch * heads * seqQ * seqKv;
+  return {
+    family: 'attention',
+    kernel: {
+      op: 'Attention',
+      shape: { batch, heads, seq: Math.max(1, Math.round(Math.sqrt(seqQ * seqKv))), headDim },
+    },
+    flops: 4 * scores * headDim + 5 * scores + extra,
+  };
+}
+
+/** ai.onnx Attention (opset 23): 4-D [B, H, S, D] or 3-D [B, S, H*D] with q_num_heads/kv_num_heads. */
+const attention23: CostRule = (c) => {
+  const q = need(c.inputs[0], 'Q');
+  const k = need(c.inputs[1], 'K');
+  if (q.length === 4) return attentionCost(q[0] ?? 1, q[1] ?? 1, q[2] ?? 1, k[2] ?? 1, q[3] ?? 1);
+  const heads = int(c, 'q_num_heads', 1);
+  return attentionCost(q[0] ?? 1, heads, q[1] ?? 1, k[1] ?? 1, (q[2] ?? heads) / heads);
+};
+
+/** com.microsoft Attention: input [B, S, Hin] projected by weights [Hin, 3H], num_heads heads. */
+const msAttention: CostRule = (c) => {
+  const x = need(c.inputs[0], 'input');
+  const w = need(c.inputs[1], 'weights');
+  const heads = int(c, 'num_heads', 1);
+  const [b, s, hin] = [x[0] ?? 1, x[1] ?? 1, x[2] ?? 1];
+  const hidden = (w[1] ?? 3) / 3;
+  return attentionCost(b, heads, s, s, hidden / heads, 2 * b * s * hin * (w[1] ?? 1));
+};
+
+/** com.microsoft MultiHeadAttention / GroupQueryAttention: query [B, S, N*H]. */
+const msMha: CostRule = (c) => {
+  const q = need(c.inputs[0], 'query');
+  const heads = int(c, 'num_heads', 1);
+  const k = c.inputs[1];
+  const seqKv = k && k.dims.length === 3 ? (k.dims[1] ?? 1) : k && k.dims.length === 4 ? (k.dims[2] ?? 1) : (q[1] ?? 1);
+  const packed = c.node.opType === 'GroupQueryAttention' && !k;
+  const kvHeads = int(c, 'kv_num_heads', heads);
+  const head = packed ? (q[2] ?? 1) / (heads + 2 * kvHeads) : (q[2] ?? heads) / heads;
+  return attentionCost(q[0] ?? 1, heads, q[1] ?? 1, seqKv, head);
+};
+
+export const COST_RULES: Record<string, CostRule> = {
+  ...Object.fromEntries(Object.keys(ELEMENTWISE_FLOPS).map((op) => [op, elementwise])),
+  MatMul: matmulAt(0, 1),
+  MatMulInteger: matmulAt(0, 1),
+  QLinearMatMul: matmulAt(0, 3),
+  FusedMatMul: matmulAt(0, 1),
+  MatMulIntegerToFloat: matmulAt(0, 1),
+  DynamicQuantizeMatMul: matmulAt(0, 1),
+  MatMulNBits: matMulNBits,
+  Gemm: gemmAt(0, 1),
+  FusedGemm: gemmAt(0, 1),
+  QGemm: gemmAt(0, 3),
+  Conv: convAt(0, 1),
+  FusedConv: convAt(0, 1),
+  ConvInteger: convAt(0, 1),
+  QLinearConv: convAt(0, 3),
+  ConvTranspose: convTranspose,
+  Cast: cast,
+  CastLike: cast,
+  Softmax: softmax,
+  LogSoftmax: softmax,
+  Hardmax: softmax,
+  QLinearSoftmax: softmax,
+  LayerNormalization: layerNorm,
+  SimplifiedLayerNormalization: layerNorm,
+  SkipLayerNormalization: layerNorm,
+  SkipSimplifiedLayerNormalization: layerNorm,
+  BatchNormalization: channelNorm(2),
+  InstanceNormalization: channelNorm(8),
+  GroupNormalization: groupNorm,
+  LpNormalization: lastAxisNorm,
+  MeanVarianceNormalization: lastAxisNorm,
+  LRN: lastAxisNorm,
+  EmbedLayerNormalization: embedLayerNorm,
+  ...Object.fromEntries(
+    [
+      'ReduceMean', 'ReduceSum', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2', 'ReduceLogSum',
+      'ReduceLogSumExp', 'ReduceSumSquare', 'ArgMax', 'ArgMin', 'TopK',
+    ].map((op) => [op, reduce]),
+  ), // prettier-ignore
+  MaxPool: pool,
+  AveragePool: pool,
+  LpPool: pool,
+  QLinearAveragePool: pool,
+  GlobalAveragePool: globalPool,
+  GlobalMaxPool: globalPool,
+  GlobalLpPool: globalPool,
+  QLinearGlobalAveragePool: globalPool,
+  Transpose: transpose,
+  Concat: copyOut,
+  Pad: copyOut,
+  Expand: copyOut,
+  Tile: copyOut,
+  DepthToSpace: copyOut,
+  SpaceToDepth: copyOut,
+  OneHot: copyOut,
+  ReverseSequence: copyOut,
+  ScatterND: copyOut,
+  ScatterElements: copyOut,
+  Scatter: copyOut,
+  ConstantOfShape: copyOut,
+  Range: copyOut,
+  EyeLike: copyOut,
+  Split: splitCost,
+  Slice: readWhatIsWritten,
+  Gather: readWhatIsWritten,
+  GatherElements: readWhatIsWritten,
+  GatherND: readWhatIsWritten,
+  Resize: resize,
+  Upsample: resize,
+  LSTM: recurrent,
+  GRU: recurrent,
+  RNN: recurrent,
+  Einsum: einsum,
+  Attention: attention23,
+  MultiHeadAttention: msMha,
+  GroupQueryAttention: msMha,
+};
+
+/** com.microsoft rules that differ from the ai.onnx op of the same name. */
+export const MS_COST_RULES: Record<string, CostRule> = { Attention: msAttention };

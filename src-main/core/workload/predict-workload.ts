@@ -1,0 +1,150 @@
+/**
+ * Whole-model prediction: every node of a workload through one predictor on one
+ * device, summed per layer and in total, with the share of time per op family.
+ * Nodes without a predictor family get a fallback estimate (their bytes at the
+ * device's bandwidth plus dispatch) and are flagged; shape-only nodes cost nothing.
+ * Training: backward ≈ 2x forward, so a step costs about 3x the forward pass. Pure.
+ */
+import type { DeviceFeatures, Predictor } from '../predictor/types.js';
+import type { Workload, WorkloadNode } from './types.js';
+
+export type Mode = 'inference' | 'training';
+
+export interface NodePrediction {
+  index: number;
+  name: string;
+  opType: string;
+  family: string | null;
+  timeUs: number;
+  lowUs: number;
+  highUs: number;
+  /** 'predicted' by the model, 'fallback' estimate, or 'free' (shape-only op). */
+  how: 'predicted' | 'fallback' | 'free';
+  warning: string | null;
+}
+
+export interface LayerPrediction {
+  index: number;
+  name: string;
+  timeUs: number;
+  lowUs: number;
+  highUs: number;
+}
+
+export interface WorkloadPrediction {
+  workload: string;
+  predictor: string;
+  device: string;
+  mode: Mode;
+  totalUs: number;
+  lowUs: number;
+  highUs: number;
+  nodes: NodePrediction[];
+  layers: LayerPrediction[];
+  /** Fraction of the total per op family ('other' for fallback nodes). */
+  familyShare: Record<string, number>;
+  warnings: string[];
+}
+
+const TRAINING_FACTOR = 3;
+
+function isFree(n: WorkloadNode): boolean {
+  return n.family === null && n.flops === 0 && n.bytes === 0;
+}
+
+export function predictWorkload(
+  w: Workload,
+  predictor: Predictor,
+  device: DeviceFeatures,
+  mode: Mode,
+): WorkloadPrediction {
+  const factor = mode === 'training' ? TRAINING_FACTOR : 1;
+  const queries = w.nodes.map((n, index) => ({ n, index })).filter(({ n }) => n.family !== null && n.kernel !== null);
+  const predicted = predictor.predict(
+    queries.map(({ n }) => ({
+      op: n.kernel?.op ?? n.opType,
+      family: n.family as string,
+      shape: n.kernel?.shape ?? {},
+      dtype: n.dtype,
+      flops: n.flops,
+      bytes: n.bytes,
+      device,
+    })),
+  );
+  const byIndex = new Map(queries.map((q, i) => [q.index, predicted[i]]));
+  const warnings = new Set<string>(w.warnings);
+  const fallbackOps = new Set<string>();
+  const nodes: NodePrediction[] = w.nodes.map((n, index) => {
+    const p = byIndex.get(index);
+    if (p) {
+      if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
+      return {
+        index,
+        name: n.name,
+        opType: n.opType,
+        family: n.family,
+        timeUs: p.timeUs * factor,
+        lowUs: p.lowUs * factor,
+        highUs: p.highUs * factor,
+        how: 'predicted',
+        warning: p.warning,
+      };
+    }
+    if (isFree(n))
+      return {
+        index,
+        name: n.name,
+        opType: n.opType,
+        family: null,
+        timeUs: 0,
+        lowUs: 0,
+        highUs: 0,
+        how: 'free',
+        warning: null,
+      };
+    fallbackOps.add(n.opType);
+    const t = (n.bytes / (device.bandwidthGBps * 1e3) + device.dispatchUs) * factor;
+    return {
+      index,
+      name: n.name,
+      opType: n.opType,
+      family: null,
+      timeUs: t,
+      lowUs: t * 0.5,
+      highUs: t * 3,
+      how: 'fallback',
+      warning: `no predictor family for ${n.opType}: estimated from bytes moved`,
+    };
+  });
+  if (fallbackOps.size)
+    warnings.add(`estimated without a profile (bytes at measured bandwidth): ${[...fallbackOps].sort().join(', ')}`);
+  const sum = (idx: readonly number[], f: (p: NodePrediction) => number): number =>
+    idx.reduce((a, i) => a + f(nodes[i] as NodePrediction), 0);
+  const layers = w.layers.map((l) => ({
+    index: l.index,
+    name: l.name,
+    timeUs: sum(l.nodes, (p) => p.timeUs),
+    lowUs: sum(l.nodes, (p) => p.lowUs),
+    highUs: sum(l.nodes, (p) => p.highUs),
+  }));
+  const totalUs = nodes.reduce((a, p) => a + p.timeUs, 0);
+  const share: Record<string, number> = {};
+  for (const p of nodes) {
+    if (p.how === 'free') continue;
+    const k = p.family ?? 'other';
+    share[k] = (share[k] ?? 0) + (totalUs > 0 ? p.timeUs / totalUs : 0);
+  }
+  return {
+    workload: w.name,
+    predictor: predictor.name,
+    device: device.deviceId,
+    mode,
+    totalUs,
+    lowUs: nodes.reduce((a, p) => a + p.lowUs, 0),
+    highUs: nodes.reduce((a, p) => a + p.highUs, 0),
+    nodes,
+    layers,
+    familyShare: share,
+    warnings: [...warnings],
+  };
+}
