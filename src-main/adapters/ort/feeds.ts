@@ -31,15 +31,23 @@ function typedView(dtype: Dtype, bytes: Uint8Array): ort.Tensor.DataType {
   }
 }
 
-export function makeFeeds(inputs: readonly TensorInfo[], seed = 7): Record<string, ort.Tensor> {
+/**
+ * Seeded random floats; integers are random small values, or ones with
+ * `integerFill: 'ones'` (token ids and masks of user models must stay in range).
+ */
+export function makeFeeds(
+  inputs: readonly (TensorInfo & { integerFill?: 'random' | 'ones' })[],
+  seed = 7,
+): Record<string, ort.Tensor> {
   const feeds: Record<string, ort.Tensor> = {};
   inputs.forEach((info, i) => {
     const count = info.dims.reduce((a, b) => a * b, 1);
-    feeds[info.name] = new ort.Tensor(
-      ORT_TYPE[info.dtype],
-      typedView(info.dtype, randomBytes(info.dtype, count, seed + i)),
-      info.dims,
-    );
+    const isInt = !['fp32', 'fp16', 'bf16'].includes(info.dtype);
+    const bytes =
+      isInt && info.integerFill === 'ones'
+        ? encodeValues(info.dtype, new Array<number>(count).fill(1))
+        : randomBytes(info.dtype, count, seed + i);
+    feeds[info.name] = new ort.Tensor(ORT_TYPE[info.dtype], typedView(info.dtype, bytes), info.dims);
   });
   return feeds;
 }
