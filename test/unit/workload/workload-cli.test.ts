@@ -107,6 +107,11 @@ describe('workloads from the CLI', () => {
     const fromModel = new ProfileRepo(store).listMeasurements({ source: 'model' }).length;
     store.close();
     expect(fromModel).toBe(m.stored.inserted);
+    // The next training learns from the model's own nodes.
+    const retrain = JSON.parse((await cli(['train', '--db', db, '--model', 'linear', '--json'])).stdout) as {
+      trained: { samples: number }[];
+    };
+    expect(retrain.trained[0]?.samples).toBe(54 + m.stored.inserted);
     const again = JSON.parse((await cli(args)).stdout) as { stored: { inserted: number; alreadyStored: number } };
     expect(again.stored.inserted).toBe(0);
     expect(again.stored.alreadyStored).toBe(m.stored.inserted + m.stored.alreadyStored);
