@@ -9,11 +9,11 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { buildKernelModel } from '../../core/kernels/build.js';
-import { shouldStop, type StopReason } from '../../core/profiler/timing-stats.js';
+import { shouldStop, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
 import { errorMessage } from '../../core/errors.js';
 import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
-import { parseTrace } from './parse-trace.js';
+import { parseTrace, type TraceRuns } from './parse-trace.js';
 import {
   classifyOrtError,
   cleanOrtMessage,
@@ -42,6 +42,31 @@ function readTrace(prefix: string): string {
   }
 }
 
+/**
+ * Warm-up, then timed runs until the stopping rule says stop; then ORT's trace, with
+ * every per-run series cut to the timed runs (the trace holds the warm-ups first).
+ */
+async function timeRuns(
+  session: ort.InferenceSession,
+  run: () => Promise<unknown>,
+  rule: StoppingRule,
+  prefix: string,
+): Promise<{ wallUs: number[]; stop: StopReason; trace: TraceRuns; timed: (runs: number[]) => number[] }> {
+  for (let i = 0; i < rule.warmupRuns; i++) await run();
+  const wallUs: number[] = [];
+  const started = performance.now();
+  let stop: StopReason | null = null;
+  while (stop === null) {
+    const t = performance.now();
+    await run();
+    wallUs.push((performance.now() - t) * 1000);
+    stop = shouldStop(wallUs, performance.now() - started, rule);
+  }
+  session.endProfiling();
+  const trace = parseTrace(readTrace(prefix));
+  return { wallUs, stop, trace, timed: (runs) => runs.slice(runs.length - wallUs.length) };
+}
+
 async function runJob(job: RunJob): Promise<RunOutcome> {
   const { id, spec, ep, rule } = job;
   if (ep.name === 'cuda') {
@@ -64,20 +89,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
     // A preallocated output keeps the allocation of a fresh JS buffer out of every timed run.
     const fetches = { [built.outputName]: outputTensor(built.output) };
     const run = (): Promise<unknown> => (session as ort.InferenceSession).run(feeds, fetches);
-    for (let i = 0; i < rule.warmupRuns; i++) await run();
-    const wallUs: number[] = [];
-    const started = performance.now();
-    let stop: StopReason | null = null;
-    while (stop === null) {
-      const t = performance.now();
-      await run();
-      wallUs.push((performance.now() - t) * 1000);
-      stop = shouldStop(wallUs, performance.now() - started, rule);
-    }
-    session.endProfiling();
-    const trace = parseTrace(readTrace(prefix));
-    // The trace holds the warm-up runs first; keep the timed ones.
-    const timed = (runs: number[]): number[] => runs.slice(runs.length - wallUs.length);
+    const { wallUs, stop, trace, timed } = await timeRuns(session, run, rule, prefix);
     const byOpUs = Object.fromEntries(Object.entries(trace.byOpUs).map(([op, v]) => [op, timed(v)]));
     return {
       id,
@@ -113,21 +125,16 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
       return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
     }
     const feeds = makeFeeds(job.inputs.map((i) => ({ ...i, integerFill: 'ones' as const })));
-    const run = (): Promise<ort.InferenceSession.OnnxValueMapType> => (session as ort.InferenceSession).run(feeds);
-    let outputs = await run();
-    for (let i = 1; i < rule.warmupRuns; i++) outputs = await run();
-    const wallUs: number[] = [];
-    const started = performance.now();
-    let stop: StopReason | null = null;
-    while (stop === null) {
-      const t = performance.now();
-      await run();
-      wallUs.push((performance.now() - t) * 1000);
-      stop = shouldStop(wallUs, performance.now() - started, rule);
-    }
-    session.endProfiling();
-    const trace = parseTrace(readTrace(prefix));
-    const timed = (runs: number[]): number[] => runs.slice(runs.length - wallUs.length);
+    let outputs: ort.InferenceSession.OnnxValueMapType = {};
+    const run = async (): Promise<void> => {
+      outputs = await (session as ort.InferenceSession).run(feeds);
+    };
+    const { wallUs, trace, timed } = await timeRuns(
+      session,
+      run,
+      { ...rule, warmupRuns: Math.max(1, rule.warmupRuns) },
+      prefix,
+    );
     const outputShapes: Record<string, number[]> = {};
     for (const [name, v] of Object.entries(outputs)) if (v instanceof ort.Tensor) outputShapes[name] = [...v.dims];
     return {

@@ -95,19 +95,54 @@ export class KernelRunner {
   /** Runs one kernel job; never rejects for a kernel's own failure. */
   async run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome> {
     await this.start();
-    const child = this.child as ChildProcess;
     const id = this.nextId++;
-    const full: RunJob = { ...job, id, traceDir: this.traceDir };
     const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(60_000, job.rule.budgetMs * 20);
-    return new Promise<RunOutcome>((resolve) => {
-      const done = (outcome: RunOutcome): void => {
+    return this.request<RunOutcome>(
+      id,
+      { type: 'run', job: { ...job, id, traceDir: this.traceDir } },
+      (m) => (m.type === 'result' && m.outcome.id === id ? m.outcome : null),
+      timeoutMs,
+      'kernel',
+    );
+  }
+
+  /** Runs a whole model file; never rejects for the model's own failure. */
+  async runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome> {
+    await this.start();
+    const id = this.nextId++;
+    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(120_000, job.rule.budgetMs * 20);
+    return this.request<ModelOutcome>(
+      id,
+      { type: 'run-model', job: { ...job, id, traceDir: this.traceDir } },
+      (m) => (m.type === 'model-result' && m.outcome.id === id ? m.outcome : null),
+      timeoutMs,
+      'model',
+    );
+  }
+
+  /**
+   * Sends one job and waits for its answer. A child that dies becomes a 'crashed' (or,
+   * killed by SIGKILL, 'out-of-memory') result; one that does not answer in time is
+   * killed and becomes a 'timeout' result. The next job starts a fresh child.
+   */
+  private request<T extends RunOutcome | ModelOutcome>(
+    id: number,
+    msg: ToChild,
+    answer: (m: FromChild) => T | null,
+    timeoutMs: number,
+    what: string,
+  ): Promise<T> {
+    const child = this.child as ChildProcess;
+    return new Promise<T>((resolve) => {
+      const done = (outcome: T): void => {
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('exit', onExit);
         resolve(outcome);
       };
       const onMessage = (m: FromChild): void => {
-        if (m.type === 'result' && m.outcome.id === id) done(m.outcome);
+        const outcome = answer(m);
+        if (outcome) done(outcome);
       };
       const onExit = (code: number | null, signal: string | null): void => {
         this.forget(child);
@@ -117,12 +152,8 @@ export class KernelRunner {
             : signal
               ? `killed by ${signal}`
               : `exited with code ${code}`;
-        done({
-          id,
-          ok: false,
-          kind: signal === 'SIGKILL' ? 'out-of-memory' : 'crashed',
-          error: `kernel runner ${how}`,
-        });
+        const kind = signal === 'SIGKILL' ? 'out-of-memory' : 'crashed';
+        done({ id, ok: false, kind, error: `${what} runner ${how}` } as T);
       };
       const timer = setTimeout(() => {
         child.off('exit', onExit);
@@ -131,54 +162,12 @@ export class KernelRunner {
           id,
           ok: false,
           kind: 'timeout',
-          error: `kernel did not finish within ${Math.round(timeoutMs / 1000)} s`,
-        });
+          error: `${what} did not finish within ${Math.round(timeoutMs / 1000)} s`,
+        } as T);
       }, timeoutMs);
       child.on('message', onMessage);
       child.on('exit', onExit);
-      child.send({ type: 'run', job: full } satisfies ToChild);
-    });
-  }
-
-  /** Runs a whole model file; never rejects for the model's own failure. */
-  async runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome> {
-    await this.start();
-    const child = this.child as ChildProcess;
-    const id = this.nextId++;
-    const full: ModelJob = { ...job, id, traceDir: this.traceDir };
-    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(120_000, job.rule.budgetMs * 20);
-    return new Promise<ModelOutcome>((resolve) => {
-      const done = (outcome: ModelOutcome): void => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(outcome);
-      };
-      const onMessage = (m: FromChild): void => {
-        if (m.type === 'model-result' && m.outcome.id === id) done(m.outcome);
-      };
-      const onExit = (code: number | null, signal: string | null): void => {
-        this.forget(child);
-        done({
-          id,
-          ok: false,
-          kind: signal === 'SIGKILL' ? 'out-of-memory' : 'crashed',
-          error: `model runner ${signal ? `killed by ${signal}` : `exited with code ${code}`}`,
-        });
-      };
-      const timer = setTimeout(() => {
-        child.off('exit', onExit);
-        this.kill();
-        done({
-          id,
-          ok: false,
-          kind: 'timeout',
-          error: `the model did not finish within ${Math.round(timeoutMs / 1000)} s`,
-        });
-      }, timeoutMs);
-      child.on('message', onMessage);
-      child.on('exit', onExit);
-      child.send({ type: 'run-model', job: full } satisfies ToChild);
+      child.send(msg);
     });
   }
 
