@@ -6,6 +6,8 @@
  * a slow path or a zero shortcut. A block of 4096 values is generated and tiled: the timing
  * does not depend on the values, and tiling keeps 100M-element weights cheap to build.
  */
+export { seededRandom } from '../random.js';
+import { seededRandom } from '../random.js';
 import type { Dtype } from '../domain/measurement.js';
 import { DTYPE_BYTES } from './cost.js';
 
@@ -63,18 +65,6 @@ export function float32ToBfloat16Bits(value: number): number {
   const x = u32[0] ?? 0;
   if ((x & 0x7fffffff) > 0x7f800000) return (x >>> 16) | 0x40; // NaN stays NaN
   return ((x + 0x7fff + ((x >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
-/** Small deterministic generator (mulberry32): uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Little-endian bytes of `values` converted to `dtype` (integers are rounded). */

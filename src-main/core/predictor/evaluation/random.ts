@@ -1,16 +1,8 @@
 /** Seeded randomness for the splits (mulberry32), so a seed always gives the same folds. Pure. */
 
-/** Uniform in [0, 1), deterministic for a seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../random.js';
+
+export { seededRandom };
 
 /** A shuffled copy (Fisher–Yates). */
 export function shuffled<T>(items: readonly T[], rand: () => number): T[] {
