@@ -12,6 +12,7 @@ import { predictorCommand } from './predictor.js';
 import { workloadCommand } from './workload.js';
 import { predictModelCommand } from './predict-model.js';
 import { measureModelCommand } from './measure-model.js';
+import { planCommand } from './plan.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -24,6 +25,7 @@ export const COMMANDS: Command[] = [
   workloadCommand,
   predictModelCommand,
   measureModelCommand,
+  planCommand,
   machinesCommand,
   exportCommand,
   importCommand,

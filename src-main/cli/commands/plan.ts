@@ -1,0 +1,83 @@
+import { UsageError } from '../../core/errors.js';
+import { planWorkload } from '../../services/plan-service.js';
+import type { Command } from '../command.js';
+import { renderPlans } from '../render/plan.js';
+import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+
+export const planCommand: Command = {
+  name: 'plan',
+  summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
+  usage:
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--mode training|inference] [--batch N] [--json]',
+  details:
+    'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
+    'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B) and hybrid plans,\n' +
+    'with a memory check per device. Devices from --virtual come from datasheets and are marked as estimates.',
+  options: {
+    ...WORKLOAD_OPTIONS,
+    workload: { type: 'string', valueName: 'W', description: 'catalog name, stored workload or .onnx file' },
+    devices: {
+      type: 'string',
+      valueName: 'LIST',
+      description: 'local devices: all (default), none, or cpu,cuda:0,...',
+    },
+    machine: { type: 'string', valueName: 'ID', description: 'add an imported machine (a lab server)' },
+    virtual: {
+      type: 'string',
+      valueName: 'GPUS',
+      description: 'add datasheet GPUs, comma separated (see models/gpus.json)',
+    },
+    network: {
+      type: 'string',
+      valueName: 'NET',
+      description: 'network between machines: 25GbE, 100GbE, 200Gb-IB or Gb/s',
+    },
+    mode: { type: 'string', valueName: 'MODE', description: 'training (default) or inference' },
+    top: { type: 'string', valueName: 'N', description: 'plans to list (default 5)' },
+  },
+  async run(ctx, opts) {
+    if (typeof opts.workload !== 'string') throw new UsageError('plan: --workload is required');
+    const mode = typeof opts.mode === 'string' ? opts.mode : 'training';
+    if (mode !== 'training' && mode !== 'inference')
+      throw new UsageError(`--mode takes training or inference; got "${mode}"`);
+    const spec = workloadSpecOptions(opts);
+    const top = typeof opts.top === 'string' ? Number(opts.top) : 5;
+    if (!Number.isInteger(top) || top < 1) throw new UsageError('--top must be a positive integer');
+    const r = planWorkload(ctx.database(), {
+      workload: opts.workload,
+      devices: typeof opts.devices === 'string' ? opts.devices : 'all',
+      ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
+      ...(typeof opts.virtual === 'string'
+        ? {
+            virtual: opts.virtual
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          }
+        : {}),
+      ...(typeof opts.network === 'string' ? { network: opts.network } : {}),
+      mode,
+      batch: spec.batch ?? 8,
+      ...(spec.seq !== undefined ? { seq: spec.seq } : {}),
+      ...(spec.image !== undefined ? { image: spec.image } : {}),
+      dims: spec.dims ?? {},
+      inputs: spec.inputs ?? {},
+      topN: top,
+    });
+    if (ctx.json) {
+      ctx.printJson({
+        workload: r.workload,
+        mode: r.problem.mode,
+        batch: r.problem.batch,
+        devices: r.problem.devices,
+        plans: r.result.plans,
+        rejected: r.result.rejected,
+        searchMs: r.result.searchMs,
+        exports: r.exports,
+        warnings: r.warnings,
+      });
+      return;
+    }
+    ctx.print(renderPlans(r));
+  },
+};

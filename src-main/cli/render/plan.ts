@@ -1,0 +1,67 @@
+/** Ranked plans, their memory and the best plan's exports, as text. */
+import type { Plan } from '../../core/planner/types.js';
+import type { PlanResponse } from '../../services/plan-service.js';
+import { formatBytes, formatTable } from '../output.js';
+import { ms } from './workload.js';
+
+function stagesText(p: Plan): string {
+  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${s.devices.join('+')}`).join(' | ');
+}
+
+export function renderPlans(r: PlanResponse): string {
+  const { plans, rejected, searchMs } = r.result;
+  const feasible = plans.filter((p) => p.feasible);
+  const out: string[] = [
+    `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${r.problem.layers.length} layers, devices ${r.problem.devices
+      .map((d) => `${d.id}${d.estimate === 'datasheet' ? ' (datasheet estimate)' : ''}`)
+      .join(', ')}; searched in ${searchMs.toFixed(0)} ms`,
+    '',
+    formatTable(
+      ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
+      plans.map((p, i) => [
+        i + 1,
+        p.feasible ? p.kind : `${p.kind} (does not fit)`,
+        ms(p.stepUs),
+        p.throughputSamplesPerS.toFixed(1),
+        `${p.microbatches} ${p.schedule}`,
+        `${(p.bubbleFraction * 100).toFixed(0)}%`,
+        `${(p.commFraction * 100).toFixed(0)}%`,
+        stagesText(p),
+      ]),
+    ),
+  ];
+  const best = feasible[0];
+  if (best) {
+    out.push('', `Best plan: ${best.kind}, bottleneck stage ${best.bottleneckStage}; memory per device:`);
+    out.push(
+      formatTable(
+        ['DEVICE', 'NEEDED', 'AVAILABLE'],
+        best.memory.map((m) => [m.device, formatBytes(m.neededBytes), formatBytes(m.availableBytes)]),
+      ),
+    );
+    const next = feasible[1];
+    if (next)
+      out.push(
+        `Next best (${next.kind}) is ${(((next.stepUs - best.stepUs) / best.stepUs) * 100).toFixed(1)}% slower: ${next.reasons[0] ?? stagesText(next)}`,
+      );
+  } else {
+    out.push('', 'No plan fits these devices:');
+  }
+  for (const p of plans.filter((x) => !x.feasible).slice(0, 3)) out.push(`- ${p.kind}: ${p.reasons.join('; ')}`);
+  for (const x of rejected.slice(0, 3)) out.push(`- rejected ${x.kind}: ${x.reason}`);
+  if (r.exports) {
+    out.push('', 'Run it (see --json for the full exports):');
+    out.push(`torchrun:  ${r.exports.torch.commands[0] ?? ''}`);
+    out.push(`DeepSpeed: ${r.exports.deepspeed.commands[0] ?? ''}`);
+    out.push(`Megatron:  ${r.exports.megatron.commands[0] ?? ''}`);
+    if (r.problem.mode === 'inference') out.push(`llama.cpp: ${r.exports.llamaCpp.command}`);
+    const engineWarnings = [
+      ...r.exports.torch.warnings,
+      ...r.exports.deepspeed.warnings,
+      ...r.exports.megatron.warnings,
+    ];
+    for (const w of [...new Set(engineWarnings)].slice(0, 5)) out.push(`  note: ${w}`);
+  }
+  for (const w of r.warnings) out.push(`warning: ${w}`);
+  return out.join('\n');
+}

@@ -1,0 +1,131 @@
+/**
+ * Alpha-beta costs of point-to-point transfers and collectives over plan links. Pure.
+ *
+ * A link moves S bytes in alpha + S/beta (beta in GB/s, so S/beta µs = S / (gbps·1e3)). Over n
+ * devices, with the slowest link among consecutive devices of the ring (ring order = the given
+ * device order, closing back to the first) as alpha and beta:
+ * - ring all-reduce: 2(n−1)/n · S/beta + 2(n−1)·alpha
+ * - all-gather, reduce-scatter: (n−1)/n · S/beta + (n−1)·alpha (S = the whole gathered buffer,
+ *   as nccl-tests reports sizes)
+ * - tree all-reduce: 2·ceil(log2 n)·(alpha + S/beta) (reduce up and broadcast down a binary
+ *   tree of depth ceil(log2 n))
+ * all-reduce takes the cheaper of ring and tree, as NCCL picks per message size.
+ */
+import type { CostModel } from './cost-model.js';
+import type { AlphaBetaFit } from './nccl-tests.js';
+import type { PlanLink } from './types.js';
+
+export type { CostModel } from './cost-model.js';
+
+/** Time of one message over one link (µs). */
+export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {
+  if (bytes <= 0) return 0;
+  return link.alphaUs + bytes / (link.gbps * 1e3);
+}
+
+/** Point-to-point transfer of `bytes` from device a to device b over their link (0 on one device), µs. */
+export function p2pUs(a: string, b: string, bytes: number, links: readonly PlanLink[]): number {
+  return a === b ? 0 : messageUs(findLink(links, a, b), bytes);
+}
+
+const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
+  links.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
+
+/** The link between two devices (either direction); throws naming both when there is none. */
+export function findLink(links: readonly PlanLink[], a: string, b: string): PlanLink {
+  const l = linkBetween(links, a, b);
+  if (!l) throw new Error(`no link between ${a} and ${b}`);
+  return l;
+}
+
+export interface RingBottleneck {
+  alphaUs: number;
+  gbps: number;
+}
+
+function bottleneck(devices: readonly string[], links: readonly PlanLink[]): RingBottleneck | null {
+  let alphaUs = 0;
+  let gbps = Infinity;
+  for (let i = 0; i < devices.length; i++) {
+    const d = devices[i] as string;
+    const next = devices[(i + 1) % devices.length] as string;
+    if (next === d) continue;
+    const l = linkBetween(links, d, next);
+    if (!l) return null;
+    alphaUs = Math.max(alphaUs, l.alphaUs);
+    gbps = Math.min(gbps, l.gbps);
+  }
+  return { alphaUs, gbps };
+}
+
+/** Largest alpha and smallest bandwidth over the ring's links (devices in the given order); throws on a missing link. */
+export function ringBottleneck(devices: readonly string[], links: readonly PlanLink[]): RingBottleneck {
+  const b = bottleneck(devices, links);
+  if (!b) throw new Error(`no ring over ${devices.join(', ')}: a link between neighbours is missing`);
+  return b;
+}
+
+function ringUs(n: number, bytes: number, l: RingBottleneck, steps: number): number {
+  return ((steps * (n - 1)) / n) * (bytes / (l.gbps * 1e3)) + steps * (n - 1) * l.alphaUs;
+}
+
+export function ringAllReduceUs(n: number, bytes: number, l: RingBottleneck): number {
+  return n < 2 || bytes <= 0 ? 0 : ringUs(n, bytes, l, 2);
+}
+
+export function treeAllReduceUs(n: number, bytes: number, l: RingBottleneck): number {
+  return n < 2 || bytes <= 0 ? 0 : 2 * Math.ceil(Math.log2(n)) * (l.alphaUs + bytes / (l.gbps * 1e3));
+}
+
+/** All-reduce of `bytes` over the devices: the cheaper of ring and tree (µs). */
+export function allReduceUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
+  const n = devices.length;
+  if (n < 2 || bytes <= 0) return 0;
+  const l = ringBottleneck(devices, links);
+  return Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l));
+}
+
+/** All-gather of a `bytes` output buffer (each device contributes bytes/n), ring (µs). */
+export function allGatherUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
+  const n = devices.length;
+  if (n < 2 || bytes <= 0) return 0;
+  return ringUs(n, bytes, ringBottleneck(devices, links), 1);
+}
+
+/** Reduce-scatter of a `bytes` input buffer (each device keeps bytes/n), ring (µs). */
+export function reduceScatterUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
+  return allGatherUs(devices, links, bytes);
+}
+
+/** A measured collective (nccl-tests fit) that replaces the model for exactly these devices. */
+export interface MeasuredCollective {
+  op: 'all_reduce';
+  devices: readonly string[];
+  fit: Pick<AlphaBetaFit, 'alphaUs' | 'gbps'>;
+}
+
+const setKey = (devices: readonly string[]): string => [...new Set(devices)].sort().join('\u0000');
+
+/**
+ * A CostModel over the links (cost-model.ts's interface); measured all-reduce fits win for their
+ * device sets. A missing link costs Infinity rather than throwing, so a search can skip it.
+ */
+export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
+  const fits = new Map<string, MeasuredCollective['fit']>();
+  for (const m of measured) fits.set(setKey(m.devices), m.fit);
+  return {
+    linkUs(a, b, bytes) {
+      if (a === b || bytes <= 0) return 0;
+      const l = linkBetween(links, a, b);
+      return l ? messageUs(l, bytes) : Infinity;
+    },
+    allReduceUs(devices, bytes) {
+      const n = devices.length;
+      if (n < 2 || bytes <= 0) return 0;
+      const fit = fits.get(setKey(devices));
+      if (fit) return messageUs(fit, bytes);
+      const l = bottleneck(devices, links);
+      return l ? Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l)) : Infinity;
+    },
+  };
+}

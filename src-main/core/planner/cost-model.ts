@@ -1,0 +1,65 @@
+/**
+ * What the planner asks about communication, and a small alpha-beta default over the problem's
+ * links. collectives.ts's createCostModel() has the same shape and can be passed instead. Pure.
+ */
+import type { PlanLink, PlanProblem } from './types.js';
+
+/** Communication costs the planner needs (µs). */
+export interface CostModel {
+  /** One transfer of `bytes` from a to b (0 on the same device). May throw or return Infinity when there is no route. */
+  linkUs(a: string, b: string, bytes: number): number;
+  /** All-reduce of `bytes` over the devices, µs (0 for fewer than two devices). */
+  allReduceUs(devices: readonly string[], bytes: number): number;
+}
+
+const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+
+/** alpha + bytes / beta, beta in GB/s (1e3 bytes per µs); 0 for an empty message. */
+export function alphaBetaUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {
+  return bytes <= 0 ? 0 : link.alphaUs + bytes / (link.gbps * 1e3);
+}
+
+/**
+ * Links by device pair (either direction; the fastest when several are given), else by machine
+ * pair for devices on different machines; no link is Infinity. All-reduce is the ring over the
+ * slowest link among the devices (largest alpha, smallest bandwidth over all pairs):
+ * 2(n−1)/n · S/β + 2(n−1)·α.
+ */
+export function alphaBetaCostModel(problem: Pick<PlanProblem, 'devices' | 'links'>): CostModel {
+  const machineOf = new Map(problem.devices.map((d) => [d.id, d.machine]));
+  const links = new Map<string, PlanLink>();
+  for (const l of problem.links) {
+    const k = pairKey(l.a, l.b);
+    const old = links.get(k);
+    if (!old || l.gbps > old.gbps) links.set(k, l);
+  }
+  const find = (a: string, b: string): PlanLink | undefined => {
+    const direct = links.get(pairKey(a, b));
+    if (direct) return direct;
+    const ma = machineOf.get(a);
+    const mb = machineOf.get(b);
+    return ma !== undefined && mb !== undefined && ma !== mb ? links.get(pairKey(ma, mb)) : undefined;
+  };
+  return {
+    linkUs(a, b, bytes) {
+      if (a === b) return 0;
+      const l = find(a, b);
+      return l ? alphaBetaUs(l, bytes) : Infinity;
+    },
+    allReduceUs(devices, bytes) {
+      const n = devices.length;
+      if (n < 2 || bytes <= 0) return 0;
+      let alphaUs = 0;
+      let gbps = Infinity;
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const l = find(devices[i] as string, devices[j] as string);
+          if (!l) return Infinity;
+          alphaUs = Math.max(alphaUs, l.alphaUs);
+          gbps = Math.min(gbps, l.gbps);
+        }
+      }
+      return ((2 * (n - 1)) / n) * (bytes / (gbps * 1e3)) + 2 * (n - 1) * alphaUs;
+    },
+  };
+}

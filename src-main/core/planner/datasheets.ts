@@ -1,0 +1,266 @@
+/**
+ * GPU datasheets (models/gpus.json, validated here): vendor peak figures for devices nobody
+ * profiled. A virtual device is a PlanDevice marked 'datasheet' plus the roofline the predictor
+ * uses for it: datasheet peaks scaled by achieved fractions ("efficiencies"), ideally the
+ * fractions a profiled GPU reached against its own datasheet (transferEfficiencies). Pure.
+ */
+import { z } from 'zod';
+import gpuFile from '../../../models/gpus.json' with { type: 'json' };
+import { pcieBandwidthGBps } from '../domain/devices.js';
+import type { Dtype } from '../domain/measurement.js';
+import { UserError } from '../errors.js';
+import type { DeviceFeatures } from '../predictor/types.js';
+import type { DeviceSummary } from '../profiler/device-summary.js';
+import type { PlanDevice } from './types.js';
+
+const tflops = z.number().positive().nullable();
+
+const GpuDatasheetSchema = z.strictObject({
+  /** Catalog id, e.g. "h100-sxm5-80gb". */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+  name: z.string().min(1),
+  architecture: z.enum(['Volta', 'Turing', 'Ampere', 'Ada', 'Hopper']),
+  computeCapability: z.string().regex(/^\d+\.\d+$/),
+  /** 'sxm': a board module (unprobed pairs are linked over all NVLinks, as through NVSwitch); 'pcie': a card. */
+  formFactor: z.enum(['sxm', 'pcie']),
+  smCount: z.number().int().positive(),
+  boostClockMHz: z.number().positive(),
+  memory: z.strictObject({ type: z.string(), sizeGiB: z.number().positive(), bandwidthGBps: z.number().positive() }),
+  /** Dense peak TFLOP/s (TOP/s for int8); fp16/bf16 with fp32 accumulation; null: no such unit. */
+  tflops: z.strictObject({
+    fp32: z.number().positive(),
+    tf32: tflops,
+    fp16: tflops,
+    /** GeForce: fp16 tensor math with fp16 accumulation (twice the fp32-accumulate rate). */
+    fp16AccFp16: tflops.optional(),
+    bf16: tflops,
+    int8: tflops,
+  }),
+  /** NVLink: links of the GPU and GB/s per link and direction; null without NVLink. */
+  nvlink: z
+    .strictObject({
+      generation: z.number().int().positive(),
+      links: z.number().int().positive(),
+      gbpsPerLink: z.number().positive(),
+    })
+    .nullable(),
+  pcie: z.strictObject({ gen: z.number().int().min(1).max(6), lanes: z.number().int().positive() }),
+  /** Other names, nvidia-smi's first: matched after normalizeGpuName. */
+  aliases: z.array(z.string()),
+  sources: z.array(z.string().min(1)).min(1),
+  notes: z.string().optional(),
+});
+export type GpuDatasheet = z.infer<typeof GpuDatasheetSchema>;
+
+const GpuFileSchema = z.strictObject({ about: z.string(), gpus: z.array(GpuDatasheetSchema).min(1) });
+
+const VENDOR_WORDS = new Set(['nvidia', 'geforce', 'tesla']);
+
+/** Lower case, words split on anything not a letter or digit, vendor words dropped: "NVIDIA A100-SXM4-80GB" -> "a100 sxm4 80gb". */
+export function normalizeGpuName(name: string): string {
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '' && !VENDOR_WORDS.has(w))
+    .join(' ');
+}
+
+function load(): { list: readonly GpuDatasheet[]; byName: ReadonlyMap<string, GpuDatasheet> } {
+  const list = GpuFileSchema.parse(gpuFile).gpus;
+  const byName = new Map<string, GpuDatasheet>();
+  for (const g of list) {
+    for (const n of new Set([g.id, g.name, ...g.aliases].map(normalizeGpuName))) {
+      const other = byName.get(n);
+      if (other) throw new Error(`models/gpus.json: "${n}" names both ${other.id} and ${g.id}`);
+      byName.set(n, g);
+    }
+  }
+  return { list: Object.freeze(list), byName };
+}
+
+const CATALOG = load();
+
+/** Every datasheet, in file order. */
+export const GPU_DATASHEETS: readonly GpuDatasheet[] = CATALOG.list;
+
+/**
+ * The datasheet of a GPU by nvidia-smi name ("NVIDIA H100 80GB HBM3"), catalog name, alias or id;
+ * null when unknown. Exact after normalisation, so "RTX 4090 D" or "... Laptop GPU" match nothing.
+ */
+export function datasheetFor(gpuName: string): GpuDatasheet | null {
+  return CATALOG.byName.get(normalizeGpuName(gpuName)) ?? null;
+}
+
+/** NVLink GB/s per direction to one peer with all links bonded; null without NVLink. */
+export function nvlinkGBps(d: GpuDatasheet): number | null {
+  return d.nvlink === null ? null : d.nvlink.links * d.nvlink.gbpsPerLink;
+}
+
+/** PCIe GB/s per direction of the GPU's own interface. */
+export function datasheetPcieGBps(d: GpuDatasheet): number {
+  return pcieBandwidthGBps(d.pcie.gen, d.pcie.lanes) ?? 0;
+}
+
+/**
+ * Achieved fractions of datasheet peaks. Defaults (no profile to transfer from): 0.7 of fp32,
+ * 0.6 of fp16/bf16 tensor, 0.5 of int8, 0.8 of memory bandwidth: typical of large cuBLAS GEMMs
+ * and streaming kernels in a framework; a profiled GPU's own fractions are better.
+ */
+export interface Efficiencies {
+  fp32: number;
+  fp16: number;
+  bf16: number;
+  int8: number;
+  bandwidth: number;
+  /** fp32 GEMMs run on TF32 tensor cores (ONNX Runtime's CUDA EP allows TF32 by default on Ampere+). */
+  fp32UsesTf32: boolean;
+}
+
+export const DEFAULT_EFFICIENCIES: Readonly<Efficiencies> = Object.freeze({
+  fp32: 0.7,
+  fp16: 0.6,
+  bf16: 0.6,
+  int8: 0.5,
+  bandwidth: 0.8,
+  fp32UsesTf32: false,
+});
+
+/** Kernel dispatch time of a virtual GPU when no profiled device gives one (µs). */
+export const DEFAULT_DISPATCH_US = 5;
+/** Memory kept back from a virtual GPU's datasheet size: CUDA context and driver reservations. */
+export const DEFAULT_RESERVE_BYTES = 2 ** 30;
+
+type ComputeDtype = 'fp32' | 'fp16' | 'bf16' | 'int8';
+const COMPUTE_DTYPES: readonly ComputeDtype[] = ['fp32', 'fp16', 'bf16', 'int8'];
+
+/** Datasheet peak GFLOP/s for a dtype as the predictor uses it, or null without such units. */
+function peakGflops(d: GpuDatasheet, dtype: ComputeDtype, tf32: boolean): number | null {
+  const t = dtype === 'fp32' && tf32 && d.tflops.tf32 !== null ? d.tflops.tf32 : d.tflops[dtype];
+  return t === null ? null : t * 1000;
+}
+
+export interface TransferredEfficiencies {
+  /** The reference GPU's datasheet. */
+  datasheet: GpuDatasheet;
+  efficiencies: Efficiencies;
+  /** Which fractions were measured (the others are DEFAULT_EFFICIENCIES). */
+  measured: Record<ComputeDtype | 'bandwidth', boolean>;
+  /** The reference's dispatch time (µs), or null when it has none. */
+  dispatchUs: number | null;
+  warnings: string[];
+}
+
+/**
+ * Achieved fractions of a profiled GPU: measured peak GFLOP/s per dtype and DRAM bandwidth over
+ * the same GPU's datasheet figures. Applied to a virtual GPU, they assume its kernels reach the
+ * same share of its own peaks (closest within one architecture). A fraction above 1.05 is
+ * clamped to 1 with a warning; an fp32 peak above the fp32 datasheet figure means fp32 GEMMs ran
+ * on TF32 tensor cores, and the fraction is taken against the TF32 peak instead.
+ */
+export function transferEfficiencies(
+  gpuName: string,
+  summary: Pick<DeviceSummary, 'peakGflops' | 'bandwidthGBps' | 'dispatchOverheadUs'>,
+): TransferredEfficiencies {
+  const ds = requireDatasheet(gpuName);
+  const eff: Efficiencies = { ...DEFAULT_EFFICIENCIES };
+  const measured = { fp32: false, fp16: false, bf16: false, int8: false, bandwidth: false };
+  const warnings: string[] = [];
+  const fraction = (what: string, got: number, peak: number): number => {
+    const f = got / peak;
+    if (f > 1.05) warnings.push(`${ds.name}: measured ${what} is ${f.toFixed(2)}x the datasheet figure; using 1`);
+    return Math.min(f, 1);
+  };
+  for (const dtype of COMPUTE_DTYPES) {
+    const got = summary.peakGflops[dtype as Dtype];
+    const peak = peakGflops(ds, dtype, false);
+    if (got === undefined || !(got > 0) || peak === null) continue;
+    const tf32 = ds.tflops.tf32 === null ? null : ds.tflops.tf32 * 1000;
+    if (dtype === 'fp32' && got > peak * 1.05 && tf32 !== null) {
+      eff.fp32UsesTf32 = true;
+      eff.fp32 = fraction('fp32 (TF32) GFLOP/s', got, tf32);
+    } else {
+      eff[dtype] = fraction(`${dtype} GFLOP/s`, got, peak);
+    }
+    measured[dtype] = true;
+  }
+  if (summary.bandwidthGBps !== null && summary.bandwidthGBps > 0) {
+    eff.bandwidth = fraction('bandwidth', summary.bandwidthGBps, ds.memory.bandwidthGBps);
+    measured.bandwidth = true;
+  }
+  return { datasheet: ds, efficiencies: eff, measured, dispatchUs: summary.dispatchOverheadUs, warnings };
+}
+
+function requireDatasheet(name: string): GpuDatasheet {
+  const ds = datasheetFor(name);
+  if (!ds) {
+    throw new UserError(`no datasheet for GPU "${name}"; known: ${GPU_DATASHEETS.map((g) => g.name).join(', ')}`);
+  }
+  return ds;
+}
+
+export interface VirtualDeviceOptions {
+  /** Machine the device is placed on (default "virtual"). */
+  machine?: string;
+  /** Tells several GPUs of one model apart: id "<machine>/<gpu id>:<index>". */
+  index?: number;
+  /** Achieved fractions from a profiled GPU; its dispatch time and TF32 use carry over. */
+  transfer?: TransferredEfficiencies;
+  /** Overrides of individual fractions (after transfer). */
+  efficiencies?: Partial<Efficiencies>;
+  dispatchUs?: number;
+  reserveBytes?: number;
+}
+
+export interface VirtualDevice {
+  device: PlanDevice;
+  datasheet: GpuDatasheet;
+  /** The roofline to predict with: datasheet peaks x efficiencies. */
+  features: DeviceFeatures;
+  efficiencies: Efficiencies;
+  warnings: string[];
+}
+
+/** A GPU from its datasheet (name as datasheetFor takes it); UserError for an unknown name. */
+export function virtualDevice(name: string, opts: VirtualDeviceOptions = {}): VirtualDevice {
+  const ds = requireDatasheet(name);
+  const machine = opts.machine ?? 'virtual';
+  const id = `${machine}/${ds.id}${opts.index === undefined ? '' : `:${opts.index}`}`;
+  const warnings: string[] = [];
+  const t = opts.transfer;
+  if (t) {
+    warnings.push(...t.warnings);
+    if (t.datasheet.architecture !== ds.architecture) {
+      warnings.push(
+        `${ds.name}: efficiencies come from a ${t.datasheet.architecture} GPU (${t.datasheet.name}); across architectures they transfer only roughly`,
+      );
+    }
+  }
+  const eff: Efficiencies = { ...DEFAULT_EFFICIENCIES, ...t?.efficiencies, ...opts.efficiencies };
+  const peaks: Partial<Record<Dtype, number>> = {};
+  for (const dtype of COMPUTE_DTYPES) {
+    const tf32 = dtype === 'fp32' && eff.fp32UsesTf32 && ds.tflops.tf32 !== null;
+    const peak = peakGflops(ds, dtype, tf32);
+    // A TF32 fraction does not fit a GPU without TF32: fall back to the default fp32 fraction.
+    const f = dtype === 'fp32' && eff.fp32UsesTf32 && !tf32 ? DEFAULT_EFFICIENCIES.fp32 : eff[dtype];
+    if (peak !== null) peaks[dtype] = peak * f;
+  }
+  const memoryBytes = Math.max(0, ds.memory.sizeGiB * 2 ** 30 - (opts.reserveBytes ?? DEFAULT_RESERVE_BYTES));
+  return {
+    device: { id, name: ds.name, kind: 'gpu', machine, memoryBytes, estimate: 'datasheet' },
+    datasheet: ds,
+    features: {
+      deviceId: id,
+      kind: 'gpu',
+      peakGflops: peaks,
+      bandwidthGBps: ds.memory.bandwidthGBps * eff.bandwidth,
+      dispatchUs: opts.dispatchUs ?? t?.dispatchUs ?? DEFAULT_DISPATCH_US,
+      threads: null,
+      l2Bytes: null,
+      l3Bytes: null,
+      smCount: ds.smCount,
+      smClockMHz: ds.boostClockMHz,
+    },
+    efficiencies: eff,
+    warnings,
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * The one place a plan is priced. Pure.
+ *
+ * For stages i = 0..p−1 with per-microbatch compute times t_i, cuts k = 0..p−2 with transfer times
+ * c_k (one microbatch's activations), per-step gradient synchronization a_i of data-parallel stages,
+ * m microbatches, and d = 2 when training (activations forward, their gradients back; links are
+ * full duplex) or 1 for inference:
+ *
+ *   step = Σ t_i + d·Σ c_k + Σ a_i + (m − 1) · max(max_i t_i, max_k c_k)
+ *
+ * the Alpa/AMP pipeline latency, with each cut as a stage of its own (a link slower than every
+ * stage sets the pace) and gradient all-reduces not overlapped with anything (conservative).
+ * The schedule (GPipe, 1F1B) changes memory only (activations in flight).
+ */
+import { deviceMemory, memoryShortfall, microbatchesInFlight } from './memory.js';
+import type { PlannerContext } from './problem.js';
+import type { Plan, Schedule, Stage } from './types.js';
+
+export interface StageSpec {
+  /** Layers [from, to). */
+  from: number;
+  to: number;
+  devices: readonly string[];
+}
+
+export interface PlanSpec {
+  stages: readonly StageSpec[];
+  microbatches: number;
+  schedule: Schedule;
+}
+
+export interface StepTerms {
+  sumStageUs: number;
+  maxStageUs: number;
+  sumCutUs: number;
+  maxCutUs: number;
+  sumSyncUs: number;
+  /** 2 for training, 1 for inference. */
+  cutFactor: number;
+  microbatches: number;
+}
+
+/** The objective every search minimizes (see the file comment). */
+export function stepUsOf(t: StepTerms): number {
+  return (
+    t.sumStageUs + t.cutFactor * t.sumCutUs + t.sumSyncUs + (t.microbatches - 1) * Math.max(t.maxStageUs, t.maxCutUs)
+  );
+}
+
+export function planKind(stages: readonly { devices: readonly string[] }[]): Plan['kind'] {
+  if (stages.length === 1) return (stages[0]?.devices.length ?? 1) === 1 ? 'single' : 'data-parallel';
+  return stages.some((s) => s.devices.length > 1) ? 'hybrid' : 'pipeline';
+}
+
+/** A key equal for equal plans: "0-3:a|3-8:b+c/m4/1f1b". */
+export function planSignature(p: { stages: readonly StageSpec[]; microbatches: number; schedule: Schedule }): string {
+  const stages = p.stages.map((s) => `${s.from}-${s.to}:${s.devices.join('+')}`).join('|');
+  return `${stages}/m${p.microbatches}/${p.schedule}`;
+}
+
+function checkSpec(ctx: PlannerContext, spec: PlanSpec): void {
+  const L = ctx.problem.layers.length;
+  const m = spec.microbatches;
+  if (!Number.isInteger(m) || m < 1 || ctx.problem.batch % m !== 0) {
+    throw new Error(`microbatches must divide the batch (${ctx.problem.batch}), got ${m}`);
+  }
+  if (spec.stages.length === 0) throw new Error('a plan needs at least one stage');
+  const used = new Set<string>();
+  let next = 0;
+  for (const s of spec.stages) {
+    if (s.from !== next || s.to <= s.from)
+      throw new Error(`stages must cover the layers in order, got ${s.from}-${s.to}`);
+    next = s.to;
+    if (s.devices.length === 0) throw new Error(`stage ${s.from}-${s.to} has no device`);
+    for (const d of s.devices) {
+      ctx.tables.deviceIndex(d);
+      if (used.has(d)) throw new Error(`device ${d} is used twice`);
+      used.add(d);
+    }
+  }
+  if (next !== L) throw new Error(`stages end at layer ${next}, the workload has ${L}`);
+}
+
+/** Prices a plan: step time, memory per device, feasibility with reasons. */
+export function evaluatePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
+  checkSpec(ctx, spec);
+  const { problem, tables } = ctx;
+  const m = spec.microbatches;
+  const samples = problem.batch / m;
+  const p = spec.stages.length;
+  const reasons: string[] = [];
+  const memory: Plan['memory'] = [];
+  const stages: Stage[] = [];
+  const idx = spec.stages.map((s) => s.devices.map((d) => tables.deviceIndex(d)));
+  const terms: StepTerms = {
+    sumStageUs: 0,
+    maxStageUs: 0,
+    sumCutUs: 0,
+    maxCutUs: 0,
+    sumSyncUs: 0,
+    cutFactor: problem.mode === 'training' ? 2 : 1,
+    microbatches: m,
+  };
+  spec.stages.forEach((s, i) => {
+    const devs = idx[i] as number[];
+    const split = tables.stageSplit(devs, s.from, s.to, samples);
+    const sync = tables.gradientSyncUs(devs, s.from, s.to);
+    terms.sumStageUs += split.timeUs;
+    terms.maxStageUs = Math.max(terms.maxStageUs, split.timeUs);
+    terms.sumSyncUs += sync;
+    if (!Number.isFinite(split.timeUs)) reasons.push(noTimeReason(ctx, s, devs));
+    if (!Number.isFinite(sync)) reasons.push(`no link among the data-parallel devices ${s.devices.join(', ')}`);
+    const inFlight = microbatchesInFlight(spec.schedule, problem.mode, i, p, m);
+    const memoryBytes: Record<string, number> = {};
+    s.devices.forEach((id, j) => {
+      const dev = problem.devices[devs[j] as number];
+      if (!dev) return;
+      const need = deviceMemory(
+        {
+          params: tables.params(s.from, s.to),
+          replicas: s.devices.length,
+          activationBytesPerSample: tables.activationBytesPerSample(s.from, s.to),
+          samples: split.shares[j] ?? 0,
+          inFlight,
+        },
+        problem,
+      );
+      memoryBytes[id] = need.totalBytes;
+      memory.push({ device: id, neededBytes: need.totalBytes, availableBytes: dev.memoryBytes });
+      if (!(need.totalBytes <= dev.memoryBytes)) reasons.push(memoryShortfall(dev, need));
+    });
+    stages.push({ from: s.from, to: s.to, devices: [...s.devices], timeUs: split.timeUs, memoryBytes });
+  });
+  for (let k = 0; k + 1 < p; k++) {
+    const s = spec.stages[k] as StageSpec;
+    const c = tables.cutUs(idx[k] as number[], idx[k + 1] as number[], s.to - 1, samples);
+    terms.sumCutUs += c;
+    terms.maxCutUs = Math.max(terms.maxCutUs, c);
+    if (!Number.isFinite(c)) {
+      reasons.push(`no link between ${s.devices.join('+')} and ${spec.stages[k + 1]?.devices.join('+') ?? '?'}`);
+    }
+  }
+  const stepUs = stepUsOf(terms);
+  const computeSpan = terms.sumStageUs + (m - 1) * terms.maxStageUs;
+  const commUs = stepUs - computeSpan;
+  const bottleneckStage = stages.reduce((best, s, i) => (s.timeUs > (stages[best]?.timeUs ?? -1) ? i : best), 0);
+  return {
+    kind: planKind(spec.stages),
+    stages,
+    microbatches: m,
+    schedule: spec.schedule,
+    stepUs,
+    throughputSamplesPerS: stepUs > 0 ? problem.batch / (stepUs * 1e-6) : Infinity,
+    bubbleFraction: computeSpan > 0 ? 1 - (m * terms.sumStageUs) / (p * computeSpan) : 0,
+    commFraction: stepUs > 0 && Number.isFinite(stepUs) ? commUs / stepUs : 0,
+    bottleneckStage,
+    memory,
+    feasible: reasons.length === 0 && Number.isFinite(stepUs),
+    reasons,
+  };
+}
+
+function noTimeReason(ctx: PlannerContext, s: StageSpec, devs: readonly number[]): string {
+  const training = ctx.problem.mode === 'training';
+  for (let l = s.from; l < s.to; l++) {
+    const layer = ctx.problem.layers[l];
+    if (!layer) continue;
+    for (const d of devs) {
+      const id = ctx.tables.deviceIds[d] as string;
+      const f = layer.forwardUs[id];
+      const b = layer.backwardUs[id];
+      if (f === undefined || !Number.isFinite(f) || (training && (b === undefined || !Number.isFinite(b)))) {
+        return `${id} has no ${training ? 'forward/backward' : 'forward'} time for layer ${l} (${layer.name})`;
+      }
+    }
+  }
+  return `stage ${s.from}-${s.to} on ${s.devices.join('+')} has no finite time`;
+}

@@ -1,0 +1,154 @@
+/**
+ * What every engine export needs from a plan: stages with their layers and devices, one
+ * data-parallel degree, ranks in stage-major order (rank = stage x dp + replica, the order of
+ * Megatron-LM, DeepSpeed's pipe topology and a ("pp", "dp") device mesh), the batch split into
+ * microbatches, and torchrun launch lines. Pure.
+ */
+import type { Plan, PlanDevice, PlanProblem } from './types.js';
+import { localKey } from './links.js';
+
+export interface ExportInput {
+  plan: Plan;
+  problem: Pick<PlanProblem, 'layers' | 'devices' | 'mode' | 'batch' | 'zeroStage'>;
+  /** Training precision (default bf16). */
+  dtype?: 'bf16' | 'fp16' | 'fp32';
+  /** Training script the launch lines run (default per engine). */
+  script?: string;
+  /** Rendezvous host for several machines (default: the machine of rank 0) and port (29500). */
+  masterAddr?: string;
+  masterPort?: number;
+  /** Module path of a plan layer in the user's model (default: the layer name). */
+  moduleName?: (layerName: string) => string;
+}
+
+export interface ExportStage {
+  index: number;
+  from: number;
+  to: number;
+  layerNames: string[];
+  /** Repeated blocks ("block.7", "layers.7": names ending in ".<n>") on the stage. */
+  blocks: number;
+  devices: PlanDevice[];
+}
+
+export interface ExportRank {
+  rank: number;
+  stage: number;
+  replica: number;
+  device: PlanDevice;
+}
+
+export interface ExportLayout {
+  stages: ExportStage[];
+  pp: number;
+  dp: number;
+  ranks: ExportRank[];
+  microbatches: number;
+  /** Samples per microbatch per data-parallel replica. */
+  microBatch: number;
+  /** microBatch x microbatches x dp: the batch the engine will run. */
+  globalBatch: number;
+  warnings: string[];
+}
+
+export const isBlock = (layerName: string): boolean => /\.\d+$/.test(layerName);
+
+export function cudaIndex(d: PlanDevice): number | null {
+  const m = /^cuda:(\d+)$/.exec(localKey(d));
+  return m ? Number(m[1]) : null;
+}
+
+/** Stages, ranks and batch split; `engine` names the engine in warnings, `nccl` flags CPU stages. */
+export function exportLayout(input: ExportInput, engine: string, nccl = true): ExportLayout {
+  const { plan, problem } = input;
+  const byId = new Map(problem.devices.map((d) => [d.id, d]));
+  const warnings: string[] = [];
+  const stages: ExportStage[] = plan.stages.map((s, index) => {
+    const layerNames = problem.layers.slice(s.from, s.to).map((l) => l.name);
+    const devices = s.devices.map((id) => {
+      const d = byId.get(id);
+      if (!d) throw new Error(`plan stage ${index} names device ${id}, which the problem does not list`);
+      return d;
+    });
+    return { index, from: s.from, to: s.to, layerNames, blocks: layerNames.filter(isBlock).length, devices };
+  });
+  const degrees = stages.map((s) => s.devices.length);
+  let dp = degrees[0] ?? 1;
+  if (degrees.some((n) => n !== dp)) {
+    warnings.push(
+      `${engine} runs one data-parallel degree on every stage; the plan has ${degrees.join(', ')} devices per stage. ` +
+        `The export uses the first device of each stage (dp 1).`,
+    );
+    dp = 1;
+  }
+  const ranks: ExportRank[] = [];
+  stages.forEach((s) => {
+    s.devices
+      .slice(0, dp)
+      .forEach((device, replica) => ranks.push({ rank: ranks.length, stage: s.index, replica, device }));
+  });
+  if (nccl) {
+    for (const s of stages) {
+      const cpus = s.devices.filter((d) => d.kind === 'cpu').map((d) => d.id);
+      if (cpus.length > 0) {
+        warnings.push(`${engine} runs NCCL, which cannot include a CPU: stage ${s.index} is on ${cpus.join(', ')}`);
+      }
+    }
+  }
+  const microbatches = Math.max(1, plan.microbatches);
+  const exact = problem.batch / (microbatches * dp);
+  const microBatch = Math.max(1, Math.floor(exact));
+  const globalBatch = microBatch * microbatches * dp;
+  if (globalBatch !== problem.batch) {
+    warnings.push(
+      `batch ${problem.batch} does not split into ${microbatches} microbatches x ${dp} replicas evenly (${exact.toFixed(2)} samples each); ` +
+        `${engine} takes equal microbatches: ${microBatch} samples, batch ${globalBatch}`,
+    );
+  }
+  return { stages, pp: stages.length, dp, ranks, microbatches, microBatch, globalBatch, warnings };
+}
+
+/** A shell word: bare when safe, else single-quoted. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * One torchrun line per machine, in rank order; GPUs chosen with CUDA_VISIBLE_DEVICES in
+ * nvidia-smi order (CUDA_DEVICE_ORDER=PCI_BUS_ID), so local rank i runs on the i-th listed GPU.
+ */
+export function torchrunCommands(
+  layout: ExportLayout,
+  input: ExportInput,
+  script: string,
+  args: readonly string[],
+): string[] {
+  const warnings = layout.warnings;
+  const machines: { name: string; ranks: ExportRank[] }[] = [];
+  for (const r of layout.ranks) {
+    const last = machines[machines.length - 1];
+    if (last?.name === r.device.machine) last.ranks.push(r);
+    else machines.push({ name: r.device.machine, ranks: [r] });
+  }
+  if (new Set(machines.map((m) => m.name)).size !== machines.length) {
+    warnings.push(
+      `ranks of one machine are not contiguous in stage order (${layout.ranks.map((r) => r.device.machine).join(', ')}); ` +
+        `torchrun numbers each machine's ranks contiguously: reorder the stages or map ranks yourself`,
+    );
+  }
+  const tail = [script, ...args].map(shellQuote).join(' ');
+  const master = input.masterAddr ?? machines[0]?.name ?? 'localhost';
+  return machines.map((m, nodeRank) => {
+    const indices = m.ranks.map((r) => cudaIndex(r.device));
+    const known = indices.every((i) => i !== null);
+    if (!known)
+      warnings.push(`${m.name}: devices without a CUDA index (virtual or CPU); set CUDA_VISIBLE_DEVICES yourself`);
+    const env = known ? `CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=${indices.join(',')} ` : '';
+    const launch =
+      machines.length === 1
+        ? `torchrun --standalone --nnodes 1 --nproc-per-node ${m.ranks.length}`
+        : `torchrun --nnodes ${machines.length} --node-rank ${nodeRank} --nproc-per-node ${m.ranks.length} ` +
+          `--master-addr ${shellQuote(master)} --master-port ${input.masterPort ?? 29500}`;
+    return `${env}${launch} ${tail}`;
+  });
+}

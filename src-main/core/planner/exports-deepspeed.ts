@@ -1,0 +1,164 @@
+/**
+ * A plan as DeepSpeed runs it: the JSON config (batch sizes, gradient accumulation = the
+ * microbatches a pipeline step runs, ZeRO stage, precision) and the PipelineModule line. The
+ * partition is 'uniform' or 'parameters' when DeepSpeed's own algorithm (ds_utils
+ * partition_uniform / partition_balanced, reproduced here) gives the plan's boundaries, else a
+ * subclass that sets them. Pure.
+ */
+import { exportLayout, torchrunCommands, type ExportInput } from './exports-common.js';
+
+export interface DeepSpeedConfig {
+  train_batch_size: number;
+  train_micro_batch_size_per_gpu: number;
+  gradient_accumulation_steps: number;
+  zero_optimization: { stage: 0 | 1 | 2 | 3 };
+  bf16?: { enabled: true };
+  fp16?: { enabled: true };
+  steps_per_print: number;
+}
+
+export interface DeepSpeedExport {
+  config: DeepSpeedConfig;
+  configJson: string;
+  partition: { method: 'uniform' | 'parameters' | 'custom'; parts: number[] };
+  /** Python: the import and the PipelineModule construction (`layers`, `loss_fn` are the user's). */
+  pipelineModule: string;
+  commands: string[];
+  warnings: string[];
+}
+
+/** deepspeed.runtime.utils.partition_uniform: the first (n mod p) parts get one more item. */
+export function partitionUniform(numItems: number, numParts: number): number[] {
+  if (numItems <= numParts) return Array.from({ length: numParts + 1 }, (_, p) => Math.min(p, numItems));
+  const chunk = Math.floor(numItems / numParts);
+  const residual = numItems - chunk * numParts;
+  return Array.from({ length: numParts + 1 }, (_, p) => p * chunk + Math.min(p, residual));
+}
+
+/** deepspeed.runtime.utils.partition_balanced: the DP minimising (heaviest − lightest part), ties to the later cut. */
+export function partitionBalanced(weights: readonly number[], numParts: number): number[] {
+  const n = weights.length;
+  const m = numParts;
+  if (n <= m) return partitionUniform(n, m);
+  const grid = (): number[][] => Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(Infinity));
+  const [dpMax, dpMin, dpCost] = [grid(), grid(), grid()];
+  const position = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  const prefix = [0];
+  weights.forEach((w, i) => prefix.push((prefix[i] as number) + w));
+  (dpMax[0] as number[])[0] = 0;
+  (dpCost[0] as number[])[0] = 0;
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= Math.min(i, m); j++) {
+      for (let k = 0; k < i; k++) {
+        const seg = (prefix[i] as number) - (prefix[k] as number);
+        const maxSum = Math.max((dpMax[k] as number[])[j - 1] as number, seg);
+        const minSum = Math.min((dpMin[k] as number[])[j - 1] as number, seg);
+        const cost = maxSum - minSum;
+        const row = dpCost[i] as number[];
+        if ((row[j] as number) >= cost) {
+          row[j] = cost;
+          (dpMax[i] as number[])[j] = maxSum;
+          (dpMin[i] as number[])[j] = minSum;
+          (position[i] as number[])[j] = k;
+        }
+      }
+    }
+  }
+  const parts = [n];
+  for (let i = m; i >= 1; i--) parts.push((position[parts[parts.length - 1] as number] as number[])[i] as number);
+  return parts.reverse();
+}
+
+const same = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
+  const layout = exportLayout(input, 'DeepSpeed');
+  const { problem, plan } = input;
+  const warnings = layout.warnings;
+  let zero = problem.zeroStage;
+  if (layout.pp > 1 && zero > 1) {
+    warnings.push(
+      `DeepSpeed pipeline parallelism supports ZeRO stage 0 or 1 only; the plan's stage ${zero} is exported as 1`,
+    );
+    zero = 1;
+  }
+  if (problem.mode === 'inference') {
+    warnings.push('DeepSpeed PipelineModule export targets training; run inference with engine.eval_batch()');
+  }
+  const dtype = input.dtype ?? 'bf16';
+  const config: DeepSpeedConfig = {
+    train_batch_size: layout.globalBatch,
+    train_micro_batch_size_per_gpu: layout.microBatch,
+    gradient_accumulation_steps: layout.microbatches,
+    zero_optimization: { stage: zero },
+    ...(dtype === 'bf16' ? { bf16: { enabled: true as const } } : {}),
+    ...(dtype === 'fp16' ? { fp16: { enabled: true as const } } : {}),
+    steps_per_print: 10,
+  };
+  const parts = [0, ...plan.stages.map((s) => s.to)];
+  const n = problem.layers.length;
+  let method: DeepSpeedExport['partition']['method'] = 'custom';
+  if (same(parts, partitionUniform(n, layout.pp))) method = 'uniform';
+  else if (
+    same(
+      parts,
+      partitionBalanced(
+        problem.layers.map((l) => l.params),
+        layout.pp,
+      ),
+    )
+  )
+    method = 'parameters';
+  const head = 'from deepspeed.pipe import PipelineModule';
+  const layersNote = `# layers: your model as ${n} layer specs, in the plan's order (${problem.layers[0]?.name ?? ''} ... ${problem.layers[n - 1]?.name ?? ''})`;
+  let pipelineModule: string;
+  if (method !== 'custom') {
+    pipelineModule = [
+      head,
+      '',
+      layersNote,
+      `model = PipelineModule(layers=layers, num_stages=${layout.pp}, partition_method=${JSON.stringify(method)}, loss_fn=loss_fn)`,
+      '',
+    ].join('\n');
+    if (method === 'parameters')
+      warnings.push(
+        "partition_method='parameters' matches the plan if your layer specs hold the plan's parameter counts",
+      );
+  } else {
+    warnings.push(
+      'DeepSpeed has no public option for explicit stage boundaries: the export overrides PipelineModule._partition_layers (private API)',
+    );
+    pipelineModule = [
+      head,
+      '',
+      '',
+      'class PlannedPipelineModule(PipelineModule):',
+      '    """Stage boundaries from the pipeDejavu plan: layers[PARTS[s]:PARTS[s + 1]] on stage s."""',
+      '',
+      `    PARTS = [${parts.join(', ')}]`,
+      '',
+      '    def _partition_layers(self, method="uniform"):',
+      '        self.parts = list(self.PARTS)',
+      '        stage_id = self._topo.get_coord(self.global_rank).pipe',
+      '        self._set_bounds(start=self.parts[stage_id], stop=self.parts[stage_id + 1])',
+      '',
+      '',
+      layersNote,
+      `model = PlannedPipelineModule(layers=layers, num_stages=${layout.pp}, loss_fn=loss_fn)`,
+      '',
+    ].join('\n');
+  }
+  const commands = torchrunCommands(layout, input, input.script ?? 'train_deepspeed.py', [
+    '--deepspeed_config',
+    'ds_config.json',
+  ]);
+  return {
+    config,
+    configJson: `${JSON.stringify(config, null, 2)}\n`,
+    partition: { method, parts },
+    pipelineModule,
+    commands,
+    warnings,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * A plan as a llama.cpp inference command: layer split (-sm layer) with -ts in proportion to the
+ * blocks each GPU holds, GPUs ordered by stage through CUDA_VISIBLE_DEVICES (llama.cpp fills
+ * devices in order), -ngl the layers offloaded (llama.cpp keeps the first layers on the CPU and
+ * offloads the last -ngl; one more than the blocks also offloads the output layer). Pure.
+ */
+import { cudaIndex, exportLayout, shellQuote, type ExportInput } from './exports-common.js';
+
+export interface LlamaCppExport {
+  args: string[];
+  env: Record<string, string>;
+  command: string;
+  warnings: string[];
+}
+
+export interface LlamaCppOptions {
+  /** GGUF file (default model.gguf). */
+  model?: string;
+  /** llama-server (default), llama-cli, ... */
+  binary?: string;
+}
+
+export function exportLlamaCpp(input: ExportInput, opts: LlamaCppOptions = {}): LlamaCppExport {
+  const layout = exportLayout(input, 'llama.cpp', false);
+  const warnings = layout.warnings;
+  if (input.problem.mode !== 'inference') warnings.push('llama.cpp runs inference only; the plan is for training');
+  if (layout.microbatches > 1) {
+    warnings.push(
+      `llama.cpp pipelines its own micro-batches (-ub); the plan's ${layout.microbatches} microbatches are not passed`,
+    );
+  }
+  if (layout.dp > 1) warnings.push('llama.cpp has no data parallelism: the export uses the first device of each stage');
+  const machines = [...new Set(layout.stages.flatMap((s) => s.devices.map((d) => d.machine)))];
+  if (machines.length > 1) {
+    warnings.push(
+      `stages on machines ${machines.join(', ')}: llama.cpp needs its RPC backend (--rpc) for that; not generated`,
+    );
+  }
+  const stages = layout.stages.map((s) => ({ ...s, device: s.devices[0] }));
+  const firstGpu = stages.findIndex((s) => s.device?.kind === 'gpu');
+  const gpuStages = firstGpu < 0 ? [] : stages.slice(firstGpu);
+  if (gpuStages.some((s) => s.device?.kind !== 'gpu')) {
+    warnings.push('a CPU stage after a GPU stage: llama.cpp keeps only the first layers on the CPU');
+  }
+  const gpus = gpuStages.filter((s) => s.device?.kind === 'gpu');
+  const blocks = layout.stages.reduce((a, s) => a + s.blocks, 0);
+  const gpuBlocks = gpus.reduce((a, s) => a + s.blocks, 0);
+  const lastOnGpu = stages[stages.length - 1]?.device?.kind === 'gpu';
+  const ngl = gpuBlocks + (lastOnGpu && gpuBlocks === blocks ? 1 : 0);
+  if (lastOnGpu && gpuBlocks < blocks) {
+    warnings.push(
+      'with blocks on the CPU, llama.cpp also keeps the output layer on the CPU (it offloads it only with every block)',
+    );
+  }
+  const indices = gpus.map((s) => (s.device ? cudaIndex(s.device) : null));
+  const env: Record<string, string> = {};
+  if (machines.length === 1 && gpus.length > 0 && indices.every((i) => i !== null)) {
+    env.CUDA_DEVICE_ORDER = 'PCI_BUS_ID';
+    env.CUDA_VISIBLE_DEVICES = indices.join(',');
+  } else if (machines.length === 1 && gpus.length > 0) {
+    warnings.push('devices without a CUDA index (virtual): set CUDA_VISIBLE_DEVICES to the GPUs in stage order');
+  }
+  const args = ['-m', opts.model ?? 'model.gguf', '-ngl', String(ngl)];
+  if (gpus.length > 0) {
+    // -sm layer: main-gpu only matters for -sm none/row; the first listed GPU.
+    args.push('-sm', 'layer', '-ts', gpus.map((s) => s.blocks).join(','), '--main-gpu', '0');
+  }
+  const envText = Object.entries(env)
+    .map(([k, v]) => `${k}=${v} `)
+    .join('');
+  const command = `${envText}${[opts.binary ?? 'llama-server', ...args].map(shellQuote).join(' ')}`;
+  return { args, env, command, warnings };
+}

@@ -1,0 +1,72 @@
+/**
+ * A plan as Megatron-LM arguments: pipeline size, tensor parallel 1, layers, micro and global
+ * batch, precision; uneven stages with --decoder-first/last-pipeline-num-layers when only the end
+ * stages differ from an even middle, else --pipeline-model-parallel-layout ("E" embedding, "t"
+ * a decoder layer, "L" loss, "|" between stages). Pure.
+ */
+import { exportLayout, torchrunCommands, type ExportInput } from './exports-common.js';
+
+export interface MegatronExport {
+  /** Parallelism, batch and precision arguments; the model's own (--hidden-size, --seq-length, data, optimizer) are the user's. */
+  args: string[];
+  commands: string[];
+  /** The layout string when the split needs one. */
+  layout: string | null;
+  warnings: string[];
+}
+
+/** How Megatron-LM can place these per-stage decoder layer counts. */
+export function megatronSplit(counts: readonly number[]): { first?: number; last?: number; layout?: string } {
+  const p = counts.length;
+  if (p < 2 || counts.every((c) => c === counts[0])) return {};
+  const c0 = counts[0] as number;
+  const cl = counts[p - 1] as number;
+  const middle = p === 2 ? [cl] : counts.slice(1, -1);
+  const m = middle[0] as number;
+  if (counts.every((c) => c > 0) && middle.every((c) => c === m)) {
+    if (p === 2) return { first: c0 };
+    return { ...(c0 !== m ? { first: c0 } : {}), ...(cl !== m ? { last: cl } : {}) };
+  }
+  return { layout: counts.map((c, i) => `${i === 0 ? 'E' : ''}${'t'.repeat(c)}${i === p - 1 ? 'L' : ''}`).join('|') };
+}
+
+export function exportMegatron(input: ExportInput): MegatronExport {
+  const layout = exportLayout(input, 'Megatron-LM');
+  const warnings = layout.warnings;
+  const counts = layout.stages.map((s) => s.blocks);
+  const numLayers = counts.reduce((a, b) => a + b, 0);
+  if (numLayers === 0)
+    warnings.push('no transformer blocks (layer names ending in .<n>): Megatron-LM builds GPT-style models');
+  if (input.problem.mode !== 'training') warnings.push('Megatron-LM arguments are for training (pretrain_gpt.py)');
+  const types = [...new Set(layout.ranks.map((r) => r.device.name))];
+  if (types.length > 1) {
+    warnings.push(
+      `Megatron-LM assumes one GPU type: its split, kernels and schedule ignore that stages run on ${types.join(', ')}`,
+    );
+  }
+  const split = megatronSplit(counts);
+  const args = [
+    '--tensor-model-parallel-size',
+    '1',
+    '--pipeline-model-parallel-size',
+    String(layout.pp),
+    '--num-layers',
+    String(numLayers),
+    '--micro-batch-size',
+    String(layout.microBatch),
+    '--global-batch-size',
+    String(layout.globalBatch),
+  ];
+  if (split.first !== undefined) args.push('--decoder-first-pipeline-num-layers', String(split.first));
+  if (split.last !== undefined) args.push('--decoder-last-pipeline-num-layers', String(split.last));
+  if (split.layout !== undefined) {
+    args.push('--pipeline-model-parallel-layout', split.layout);
+    warnings.push(
+      `stages of ${counts.join(', ')} layers differ beyond the first and last: needs --pipeline-model-parallel-layout (experimental in Megatron-LM)`,
+    );
+  }
+  const dtype = input.dtype ?? 'bf16';
+  if (dtype !== 'fp32') args.push(`--${dtype}`);
+  const commands = torchrunCommands(layout, input, input.script ?? 'pretrain_gpt.py', args);
+  return { args, commands, layout: split.layout ?? null, warnings };
+}

@@ -1,0 +1,100 @@
+/**
+ * A plan as PyTorch runs it: torchrun lines and a script using torch.distributed.pipelining
+ * (tracer split with SplitPoint.BEGINNING at each stage's first layer, ScheduleGPipe or
+ * Schedule1F1B, a ("pp", "dp") device mesh; data-parallel gradients all-reduced by hand). Pure.
+ */
+import { exportLayout, torchrunCommands, type ExportInput } from './exports-common.js';
+
+export interface TorchExport {
+  commands: string[];
+  /** The script every rank runs (fill in build_model and make_batch). */
+  python: string;
+  splitPoints: string[];
+  warnings: string[];
+}
+
+const py = (s: string): string => JSON.stringify(s);
+
+export function exportTorchPipelining(input: ExportInput): TorchExport {
+  const layout = exportLayout(input, 'torch.distributed.pipelining');
+  const { plan, problem } = input;
+  const rename = input.moduleName ?? ((n: string) => n);
+  const splitPoints = layout.stages.slice(1).map((s) => rename(s.layerNames[0] ?? ''));
+  const training = problem.mode === 'training';
+  const script = input.script ?? 'train_pipeline.py';
+  if (!training && plan.schedule === '1f1b') {
+    layout.warnings.push('1F1B interleaves backward passes; inference runs ScheduleGPipe (forward only)');
+  }
+  const sched = training && plan.schedule === '1f1b' ? 'Schedule1F1B' : 'ScheduleGPipe';
+  const lines = [
+    `# pipeDejavu plan: ${layout.pp} pipeline stage(s) x ${layout.dp} data-parallel, ${sched}, ` +
+      `${layout.microbatches} microbatches of ${layout.microBatch} samples (${problem.mode}).`,
+    '# Every rank runs this file (see the torchrun lines). Fill in build_model() and make_batch().',
+    "# SPLIT_SPEC names submodules: rename the plan's layer names to your model's module paths.",
+    '# pipeline() traces the model with torch.export: the model must be traceable.',
+    'import os',
+    '',
+    'import torch',
+    'import torch.distributed as dist',
+    'from torch.distributed.device_mesh import init_device_mesh',
+    `from torch.distributed.pipelining import ${sched}, SplitPoint, pipeline`,
+    '',
+    `PP = ${layout.pp}`,
+    `DP = ${layout.dp}`,
+    `N_MICROBATCHES = ${layout.microbatches}`,
+    `MICROBATCH_SIZE = ${layout.microBatch}`,
+    `TRAINING = ${training ? 'True' : 'False'}`,
+    'SPLIT_SPEC = {',
+    ...splitPoints.map((n) => `    ${py(n)}: SplitPoint.BEGINNING,`),
+    '}',
+    '',
+    '',
+    'def build_model():',
+    '    raise NotImplementedError("return your torch.nn.Module")',
+    '',
+    '',
+    'def make_batch(batch_size):',
+    '    raise NotImplementedError("return (inputs, targets) for batch_size samples")',
+    '',
+    '',
+    'def loss_fn(output, target):',
+    '    return torch.nn.functional.cross_entropy(output.flatten(0, -2), target.flatten())',
+    '',
+    '',
+    'def main(steps=10):',
+    '    device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))',
+    '    torch.cuda.set_device(device)',
+    '    dist.init_process_group("nccl")',
+    '    mesh = init_device_mesh("cuda", (PP, DP), mesh_dim_names=("pp", "dp"))',
+    '    stage_index = mesh.get_local_rank("pp")',
+    '    x, _ = make_batch(MICROBATCH_SIZE * N_MICROBATCHES)',
+    '    pipe = pipeline(build_model(), mb_args=(x.chunk(N_MICROBATCHES)[0],), split_spec=SPLIT_SPEC)',
+    '    stage = pipe.build_stage(stage_index, device, mesh.get_group("pp"))',
+    `    schedule = ${sched}(stage, n_microbatches=N_MICROBATCHES, loss_fn=loss_fn if TRAINING else None)`,
+    '    optimizer = torch.optim.AdamW(stage.submod.parameters(), lr=1e-4) if TRAINING else None',
+    '    for _ in range(steps):',
+    '        x, y = make_batch(MICROBATCH_SIZE * N_MICROBATCHES)',
+    '        args = (x.to(device),) if stage_index == 0 else ()',
+    '        kwargs = {"target": y.to(device), "losses": []} if TRAINING and stage_index == PP - 1 else {}',
+    '        if not TRAINING:',
+    '            with torch.no_grad():',
+    '                schedule.step(*args, **kwargs)',
+    '            continue',
+    '        optimizer.zero_grad()',
+    '        schedule.step(*args, **kwargs)',
+    '        if DP > 1:',
+    '            for p in stage.submod.parameters():',
+    '                if p.grad is not None:',
+    '                    dist.all_reduce(p.grad, group=mesh.get_group("dp"))',
+    '                    p.grad /= DP',
+    '        optimizer.step()',
+    '    dist.destroy_process_group()',
+    '',
+    '',
+    'if __name__ == "__main__":',
+    '    main()',
+    '',
+  ];
+  const commands = torchrunCommands(layout, input, script, []);
+  return { commands, python: lines.join('\n'), splitPoints, warnings: layout.warnings };
+}

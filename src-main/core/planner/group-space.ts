@@ -1,0 +1,77 @@
+/**
+ * The plan spaces the exact searches cover, shared by the DP and the brute force. Pure.
+ *
+ * Devices are split into classes; a stage runs on a group: 1..maxGroupSize devices of one class.
+ * A plan is an ordered sequence of stages over contiguous layer ranges; each device is used at most
+ * once; devices may be left out. Inside a class the devices are handed out in a fixed order: walking
+ * the stages from the last to the first, each group of the class takes the next devices of the
+ * class's list (the last stage of a class gets its first devices).
+ *
+ * - pipeline space: every device is its own class, groups of one device: every ordered sequence of
+ *   distinct devices.
+ * - hybrid space: classes of equal memory (same name and memoryBytes), groups of any size: pipelines
+ *   whose stages are data-parallel groups of like devices (which like device goes where follows the
+ *   fixed order above).
+ */
+import type { PlanDevice, PlanProblem } from './types.js';
+
+export interface DeviceClass {
+  key: string;
+  /** Device indices into problem.devices, in hand-out order. */
+  devices: number[];
+  maxGroupSize: number;
+}
+
+export interface GroupSpace {
+  name: 'pipeline' | 'hybrid';
+  classes: DeviceClass[];
+}
+
+export function pipelineSpace(problem: Pick<PlanProblem, 'devices'>): GroupSpace {
+  return {
+    name: 'pipeline',
+    classes: problem.devices.map((d, i) => ({ key: d.id, devices: [i], maxGroupSize: 1 })),
+  };
+}
+
+/** Devices of one memory class: same name and same memory. */
+export function memoryClassKey(d: PlanDevice): string {
+  return `${d.name}\u0000${d.memoryBytes}`;
+}
+
+export function hybridSpace(
+  problem: Pick<PlanProblem, 'devices'>,
+  classKey: (d: PlanDevice) => string = memoryClassKey,
+): GroupSpace {
+  const byKey = new Map<string, DeviceClass>();
+  problem.devices.forEach((d, i) => {
+    const key = classKey(d);
+    const c = byKey.get(key) ?? { key, devices: [], maxGroupSize: 0 };
+    c.devices.push(i);
+    c.maxGroupSize = c.devices.length;
+    byKey.set(key, c);
+  });
+  return { name: 'hybrid', classes: [...byKey.values()] };
+}
+
+export interface GroupChoice {
+  cls: number;
+  size: number;
+}
+
+/** Device indices of each stage for a sequence of (class, size) choices in pipeline order. */
+export function assignGroups(space: GroupSpace, seq: readonly GroupChoice[]): number[][] {
+  const taken = space.classes.map(() => 0);
+  const out: number[][] = new Array<number[]>(seq.length);
+  for (let i = seq.length - 1; i >= 0; i--) {
+    const g = seq[i] as GroupChoice;
+    const c = space.classes[g.cls];
+    const t = taken[g.cls] as number;
+    if (!c || g.size < 1 || g.size > c.maxGroupSize || t + g.size > c.devices.length) {
+      throw new Error(`group ${g.cls}/${g.size} does not fit its class`);
+    }
+    out[i] = c.devices.slice(t, t + g.size);
+    taken[g.cls] = t + g.size;
+  }
+  return out;
+}

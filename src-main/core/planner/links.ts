@@ -1,0 +1,273 @@
+/**
+ * Alpha-beta links between plan devices, from each machine's probed links (nvidia-smi topology,
+ * PCIe spec bandwidths), measured host-device copies, GPU datasheets for virtual devices, and the
+ * network the user states between machines. Pure.
+ *
+ * Probed spec bandwidths are scaled by what transfers reach over each path (LINK_FACTORS):
+ * - NVLINK 0.8: copies and NCCL rings reach about 80% of the NVLink rate nvidia-smi reports
+ *   (e.g. ~380 of 478 GB/s on NV18 H100s).
+ * - PIX/PXB 0.8: peer-to-peer DMA through PCIe switches; switches forward at line rate, and DMA
+ *   reaches ~80% of the PCIe spec (TLP headers, flow control), as pinned host copies do.
+ * - PHB 0.4, NODE 0.35, SYS 0.3: the path crosses the CPU's host bridge. NCCL's default P2P
+ *   level stops before these paths on many platforms and GeForce cards have no PCIe P2P, so data
+ *   is staged through host memory: two DMA copies, pipelined in chunks; about half of the DMA
+ *   rate, less again across host bridges (NODE) and the socket interconnect (SYS).
+ * - PCIE_HOST 0.8: pinned cudaMemcpy between host and GPU; a measured copy fit replaces it.
+ * Alphas: 4 µs NVLink, 8-9 µs PCIe P2P, 12-15 µs host-staged, 10 µs host copies (launch and
+ * DMA setup, the order NCCL and cudaMemcpy latencies take). Between machines: NETWORK_KINDS.
+ */
+import type { Link, LinkKind } from '../domain/devices.js';
+import { pcieBandwidthGBps } from '../domain/devices.js';
+import { UserError } from '../errors.js';
+import type { CopyFit } from '../profiler/device-summary.js';
+import { datasheetFor, datasheetPcieGBps, nvlinkGBps } from './datasheets.js';
+import type { PlanDevice, PlanLink } from './types.js';
+
+export interface LinkFactor {
+  /** Share of the spec bandwidth transfers reach on this path. */
+  efficiency: number;
+  alphaUs: number;
+}
+
+export const LINK_FACTORS: Readonly<Record<LinkKind, LinkFactor>> = Object.freeze({
+  NVLINK: { efficiency: 0.8, alphaUs: 4 },
+  PIX: { efficiency: 0.8, alphaUs: 8 },
+  PXB: { efficiency: 0.8, alphaUs: 9 },
+  PHB: { efficiency: 0.4, alphaUs: 12 },
+  NODE: { efficiency: 0.35, alphaUs: 13 },
+  SYS: { efficiency: 0.3, alphaUs: 15 },
+  PCIE_HOST: { efficiency: 0.8, alphaUs: 10 },
+  // Unknown paths are taken as the worst PCIe path.
+  UNKNOWN: { efficiency: 0.3, alphaUs: 15 },
+});
+
+/** When nothing says how fast a GPU's host link is: PCIe 3.0 x16. */
+const FALLBACK_PCIE_GBPS = pcieBandwidthGBps(3, 16) as number;
+
+export type NetworkKind = 'ethernet' | 'roce' | 'infiniband';
+
+/**
+ * Share of line rate and per-message latency by network kind: NCCL over TCP sockets reaches
+ * about 75% of Ethernet line rate at tens of µs per message; RoCE (RDMA over Ethernet) ~85% at
+ * ~8 µs; InfiniBand RDMA ~90% at ~5 µs.
+ */
+export const NETWORK_KINDS: Readonly<Record<NetworkKind, LinkFactor>> = Object.freeze({
+  ethernet: { efficiency: 0.75, alphaUs: 35 },
+  roce: { efficiency: 0.85, alphaUs: 8 },
+  infiniband: { efficiency: 0.9, alphaUs: 5 },
+});
+
+const IB_NAMES: Record<string, number> = { edr: 100, hdr100: 100, hdr: 200, ndr200: 200, ndr: 400, xdr: 800 };
+const KIND_WORDS: Record<string, NetworkKind> = {
+  '': 'ethernet',
+  e: 'ethernet',
+  eth: 'ethernet',
+  ethernet: 'ethernet',
+  tcp: 'ethernet',
+  roce: 'roce',
+  ib: 'infiniband',
+  infiniband: 'infiniband',
+};
+
+export interface NetworkSpec {
+  label: string;
+  kind: NetworkKind;
+  /** Line rate, Gb/s. */
+  lineGbitps: number;
+  /** Effective bandwidth, GB/s. */
+  gbps: number;
+  alphaUs: number;
+}
+
+/** A network as users write it: '25GbE', '100GbE', '200Gb-IB', '100G RoCE', 'HDR', or a number (Gb/s Ethernet). */
+export type NetworkInput = string | number;
+
+export function parseNetwork(input: NetworkInput): NetworkSpec {
+  let rate: number | null = null;
+  let kind: NetworkKind | undefined;
+  if (typeof input === 'number') {
+    rate = input;
+    kind = 'ethernet';
+  } else {
+    const s = input.trim().toLowerCase();
+    const named = IB_NAMES[s.replace(/[^a-z0-9]/g, '')];
+    const m = /^(\d+(?:\.\d+)?)\s*(?:g(?:b(?:it)?)?(?:\/s|ps)?)?\s*[-_ ]?\s*([a-z]*)$/.exec(s);
+    if (named !== undefined) {
+      rate = named;
+      kind = 'infiniband';
+    } else if (m) {
+      rate = Number(m[1]);
+      kind = KIND_WORDS[m[2] ?? ''];
+    }
+  }
+  if (rate === null || !(rate > 0) || !Number.isFinite(rate) || kind === undefined) {
+    throw new UserError(
+      `cannot read network "${String(input)}": write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', or a number in Gb/s`,
+    );
+  }
+  const f = NETWORK_KINDS[kind];
+  const label = typeof input === 'number' ? `${rate}Gb/s` : input.trim();
+  return { label, kind, lineGbitps: rate, gbps: (rate / 8) * f.efficiency, alphaUs: f.alphaUs };
+}
+
+export interface MachineLinks {
+  machine: string;
+  /** linksFromProbe() of the machine: device keys "cpu", "cuda:N". */
+  links: readonly Link[];
+  /** Measured host-device copies by device key (DeviceSummary h2d/d2h): replace the PCIe spec. */
+  copies?: Readonly<Record<string, { h2d: CopyFit | null; d2h: CopyFit | null }>>;
+}
+
+export interface PlanLinksOptions {
+  machines?: readonly MachineLinks[];
+  /** The network between any two machines. */
+  network?: NetworkInput;
+  /** Networks between particular machines (either order), over `network`. */
+  networks?: readonly { a: string; b: string; network: NetworkInput }[];
+}
+
+export interface PlanLinksResult {
+  /** One link per unordered device pair (a before b in the device order). */
+  links: PlanLink[];
+  /** Assumptions made where the probe had no figure. */
+  warnings: string[];
+}
+
+/** The device key inside its machine: "lab/cuda:1" on machine "lab" -> "cuda:1". */
+export function localKey(d: PlanDevice): string {
+  return d.id.startsWith(`${d.machine}/`) ? d.id.slice(d.machine.length + 1) : d.id;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+function scaled(a: string, b: string, kind: string, specGBps: number, f: LinkFactor): PlanLink {
+  return { a, b, kind, alphaUs: f.alphaUs, gbps: round(specGBps * f.efficiency) };
+}
+
+class LinkBuilder {
+  private readonly machines = new Map<string, MachineLinks>();
+  readonly warnings: string[] = [];
+
+  constructor(opts: PlanLinksOptions) {
+    for (const m of opts.machines ?? []) this.machines.set(m.machine, m);
+  }
+
+  private probed(machine: string, x: string, y: string): Link | undefined {
+    return this.machines.get(machine)?.links.find((l) => (l.a === x && l.b === y) || (l.a === y && l.b === x));
+  }
+
+  /** Spec PCIe GB/s of a GPU's host link: probe, else datasheet, else PCIe 3.0 x16. */
+  private hostSpec(d: PlanDevice): number {
+    const probed = this.probed(d.machine, 'cpu', localKey(d));
+    if (probed?.bandwidthGBps) return probed.bandwidthGBps;
+    const ds = datasheetFor(d.name);
+    if (ds) return datasheetPcieGBps(ds);
+    this.warnings.push(`${d.id}: host link unknown; assumed PCIe 3.0 x16`);
+    return FALLBACK_PCIE_GBPS;
+  }
+
+  /** CPU <-> GPU on one machine: measured copies (slower direction), else the PCIe spec. */
+  host(cpu: PlanDevice, gpu: PlanDevice): PlanLink {
+    const c = this.machines.get(gpu.machine)?.copies?.[localKey(gpu)];
+    const fits = [c?.h2d, c?.d2h].filter((f): f is CopyFit => !!f && f.bandwidthGBps > 0);
+    if (fits.length > 0) {
+      const gbps = Math.min(...fits.map((f) => f.bandwidthGBps));
+      const alphaUs = Math.max(...fits.map((f) => f.latencyUs));
+      return { a: cpu.id, b: gpu.id, kind: 'PCIE_HOST(measured)', alphaUs, gbps: round(gbps) };
+    }
+    return scaled(cpu.id, gpu.id, 'PCIE_HOST', this.hostSpec(gpu), LINK_FACTORS.PCIE_HOST);
+  }
+
+  /** GPU <-> GPU on one machine. */
+  peer(x: PlanDevice, y: PlanDevice): PlanLink {
+    const l = this.probed(x.machine, localKey(x), localKey(y));
+    if (l) {
+      const f = LINK_FACTORS[l.kind];
+      if (l.bandwidthGBps) return scaled(x.id, y.id, l.kind, l.bandwidthGBps, f);
+      const pcie = Math.min(this.hostSpec(x), this.hostSpec(y));
+      if (l.kind === 'NVLINK') {
+        const dx = datasheetFor(x.name);
+        const dy = datasheetFor(y.name);
+        const nv = dx && dy ? Math.min(nvlinkGBps(dx) ?? 0, nvlinkGBps(dy) ?? 0) : 0;
+        if (nv > 0) return scaled(x.id, y.id, 'NVLINK', nv, f);
+      }
+      this.warnings.push(`${x.id} <-> ${y.id}: ${l.kind} link without a bandwidth; assumed the slower PCIe host link`);
+      return scaled(x.id, y.id, l.kind, pcie, f);
+    }
+    // No probe (virtual devices): NVLink between SXM boards, else PCIe through the host.
+    const dx = datasheetFor(x.name);
+    const dy = datasheetFor(y.name);
+    if (dx?.formFactor === 'sxm' && dy?.formFactor === 'sxm') {
+      const nv = Math.min(nvlinkGBps(dx) ?? 0, nvlinkGBps(dy) ?? 0);
+      if (nv > 0) return scaled(x.id, y.id, 'NVLINK(datasheet)', nv, LINK_FACTORS.NVLINK);
+    }
+    this.warnings.push(`${x.id} <-> ${y.id}: not probed; assumed PCIe through the host (PHB)`);
+    return scaled(x.id, y.id, 'PHB(assumed)', Math.min(this.hostSpec(x), this.hostSpec(y)), LINK_FACTORS.PHB);
+  }
+
+  /** Devices on two machines: the network, capped by each GPU's host link (the NIC hangs off PCIe). */
+  network(x: PlanDevice, y: PlanDevice, net: NetworkSpec): PlanLink {
+    const caps = [x, y]
+      .filter((d) => d.kind === 'gpu')
+      .map((d) => this.hostSpec(d) * LINK_FACTORS.PCIE_HOST.efficiency);
+    const gbps = Math.min(net.gbps, ...caps);
+    return { a: x.id, b: y.id, kind: `NETWORK(${net.label})`, alphaUs: net.alphaUs, gbps: round(gbps) };
+  }
+}
+
+function pairKey(a: string, b: string): string {
+  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+}
+
+function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions): Map<string, NetworkSpec> {
+  const machines = [...new Set(devices.map((d) => d.machine))];
+  const nets = new Map<string, NetworkSpec>();
+  const fallback = opts.network === undefined ? null : parseNetwork(opts.network);
+  for (const n of opts.networks ?? []) nets.set(pairKey(n.a, n.b), parseNetwork(n.network));
+  const missing: string[] = [];
+  machines.forEach((a, i) =>
+    machines.slice(i + 1).forEach((b) => {
+      const k = pairKey(a, b);
+      if (!nets.has(k)) {
+        if (fallback) nets.set(k, fallback);
+        else missing.push(`${a} <-> ${b}`);
+      }
+    }),
+  );
+  if (missing.length > 0) {
+    throw new UserError(
+      `the devices are on machines ${machines.join(', ')}, but no network is stated for ${missing.join(', ')}; ` +
+        `state one (e.g. '25GbE', '100GbE', '200Gb-IB', or a number in Gb/s)`,
+    );
+  }
+  return nets;
+}
+
+/**
+ * Links between every pair of plan devices. Same machine: probed topology (GPU <-> GPU), host
+ * link (CPU <-> GPU; measured copies first), datasheets for unprobed GPUs. Different machines:
+ * the stated network; UserError naming the machines when one is missing.
+ */
+export function buildPlanLinks(devices: readonly PlanDevice[], opts: PlanLinksOptions = {}): PlanLinksResult {
+  const nets = networksBetween(devices, opts);
+  const b = new LinkBuilder(opts);
+  const links: PlanLink[] = [];
+  devices.forEach((x, i) =>
+    devices.slice(i + 1).forEach((y) => {
+      if (x.machine !== y.machine) {
+        links.push(b.network(x, y, nets.get(pairKey(x.machine, y.machine)) as NetworkSpec));
+      } else if (x.kind === 'cpu' && y.kind === 'cpu') {
+        // Two CPU devices of one machine share its memory: a memcpy, far faster than any link here.
+        links.push({ a: x.id, b: y.id, kind: 'HOST_MEMORY', alphaUs: 1, gbps: 20 });
+      } else if (x.kind === 'cpu' || y.kind === 'cpu') {
+        const cpu = x.kind === 'cpu' ? x : y;
+        const gpu = x.kind === 'cpu' ? y : x;
+        const l = b.host(cpu, gpu);
+        links.push({ ...l, a: x.id, b: y.id });
+      } else {
+        links.push(b.peer(x, y));
+      }
+    }),
+  );
+  return { links, warnings: [...new Set(b.warnings)] };
+}

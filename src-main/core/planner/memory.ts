@@ -1,0 +1,102 @@
+/**
+ * Per-device memory of a pipeline stage and the reason when it does not fit. Pure.
+ *
+ * needed = parameter state + activations + overhead, where
+ * - parameter state, training with mixed-precision Adam (bytesPerParam k = 16: 2 fp16 weights,
+ *   2 fp16 grads, 12 fp32 master/momentum/variance) over the N data-parallel replicas of the stage:
+ *   ZeRO-0 kΨ; ZeRO-1 4Ψ + (k−4)Ψ/N; ZeRO-2 2Ψ + (k−2)Ψ/N; ZeRO-3 kΨ/N. Inference: kΨ (weights).
+ * - activations = bytes per sample × samples of this device per microbatch × microbatches in
+ *   flight: 1F1B keeps min(p−i, m) on stage i of p (0-based), GPipe all m, inference 1.
+ * - overhead = problem.overheadBytes (framework, workspace).
+ */
+import type { Mode, PlanDevice, PlanProblem, Schedule } from './types.js';
+
+/** fp16 weights and gradients of mixed-precision training. */
+export const WEIGHT_BYTES_PER_PARAM = 2;
+export const GRAD_BYTES_PER_PARAM = 2;
+
+export type MemorySettings = Pick<PlanProblem, 'mode' | 'bytesPerParam' | 'zeroStage' | 'overheadBytes'>;
+
+/** Bytes of weights, gradients and optimizer state one replica holds for `params` parameters. */
+export function parameterStateBytes(params: number, replicas: number, s: MemorySettings): number {
+  const k = s.bytesPerParam;
+  if (s.mode === 'inference') return k * params;
+  const n = Math.max(1, replicas);
+  const wg = WEIGHT_BYTES_PER_PARAM + GRAD_BYTES_PER_PARAM;
+  switch (s.zeroStage) {
+    case 0:
+      return k * params;
+    case 1:
+      return Math.min(wg, k) * params + (Math.max(0, k - wg) * params) / n;
+    case 2:
+      return Math.min(WEIGHT_BYTES_PER_PARAM, k) * params + (Math.max(0, k - WEIGHT_BYTES_PER_PARAM) * params) / n;
+    case 3:
+      return (k * params) / n;
+  }
+}
+
+/** Microbatches whose activations stage `stage` (0-based) of `stages` holds at once. */
+export function microbatchesInFlight(
+  schedule: Schedule,
+  mode: Mode,
+  stage: number,
+  stages: number,
+  microbatches: number,
+): number {
+  if (mode === 'inference') return 1;
+  if (schedule === 'gpipe') return microbatches;
+  return Math.max(1, Math.min(stages - stage, microbatches));
+}
+
+export interface MemoryBreakdown {
+  parameterBytes: number;
+  activationBytes: number;
+  overheadBytes: number;
+  inFlight: number;
+  totalBytes: number;
+}
+
+export interface StageMemoryInput {
+  params: number;
+  /** Data-parallel replicas of the stage (ZeRO shards over them). */
+  replicas: number;
+  activationBytesPerSample: number;
+  /** Samples of one microbatch this device processes. */
+  samples: number;
+  inFlight: number;
+}
+
+/** What one device of a stage needs; totalBytes is computed the same way everywhere. */
+export function deviceMemory(input: StageMemoryInput, s: MemorySettings): MemoryBreakdown {
+  const parameterBytes = parameterStateBytes(input.params, input.replicas, s);
+  const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight;
+  return {
+    parameterBytes,
+    activationBytes,
+    overheadBytes: s.overheadBytes,
+    inFlight: input.inFlight,
+    totalBytes: parameterBytes + activationBytes + s.overheadBytes,
+  };
+}
+
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+/** "11.3 GiB", or MiB below a tenth of a GiB. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return String(bytes);
+  return Math.abs(bytes) >= 0.1 * GiB ? `${(bytes / GiB).toFixed(1)} GiB` : `${(bytes / MiB).toFixed(1)} MiB`;
+}
+
+/**
+ * "cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer,
+ * 4.6 GiB activations (4 microbatches in flight), 0.5 GiB overhead".
+ */
+export function memoryShortfall(device: Pick<PlanDevice, 'id' | 'name' | 'memoryBytes'>, m: MemoryBreakdown): string {
+  const flight = `${m.inFlight} microbatch${m.inFlight === 1 ? '' : 'es'} in flight`;
+  return (
+    `${device.id} (${device.name}, ${formatBytes(device.memoryBytes)}): needs ${formatBytes(m.totalBytes)}: ` +
+    `${formatBytes(m.parameterBytes)} parameters/optimizer, ${formatBytes(m.activationBytes)} activations (${flight}), ` +
+    `${formatBytes(m.overheadBytes)} overhead`
+  );
+}

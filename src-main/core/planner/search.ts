@@ -1,0 +1,112 @@
+/**
+ * All placements of a workload on the user's devices, ranked. Pure.
+ *
+ * Spaces searched (each exactly, on the cost of evaluate.ts):
+ * - single: each device alone, best microbatch count;
+ * - data-parallel: every set of two or more devices (fastest-first prefixes past 12 devices),
+ *   each microbatch split in proportion to device speed;
+ * - pipeline: every ordered sequence of distinct devices with contiguous layer ranges
+ *   (pipeline-dp.ts), for every microbatch count;
+ * - hybrid: pipelines whose stages are data-parallel groups of like devices (same name and memory,
+ *   group-space.ts), when some device has a twin.
+ */
+import { UserError } from '../errors.js';
+import type { CostModel } from './cost-model.js';
+import { planSignature } from './evaluate.js';
+import { hybridSpace, memoryClassKey, pipelineSpace, type GroupSpace } from './group-space.js';
+import { pipelineDp } from './pipeline-dp.js';
+import { microbatchCandidates, plannerContext } from './problem.js';
+import { dataParallelPlans, rank, singleDevicePlans } from './single-and-dp.js';
+import type { Plan, PlanDevice, PlanProblem, Schedule } from './types.js';
+
+export interface PlanAllOptions {
+  /** Plans returned (default 10). */
+  topN?: number;
+  schedule?: Schedule;
+  /** Microbatch counts to try; default: divisors of the batch up to maxMicrobatches. */
+  microbatches?: readonly number[];
+  maxMicrobatches?: number;
+  /** Search pipelines of data-parallel groups (default true). */
+  hybrid?: boolean;
+  /** Which devices may form a data-parallel group inside a pipeline (default: same name and memory). */
+  classKey?: (d: PlanDevice) => string;
+  /** DP table limit (states) per space (default 4e6). */
+  maxDpStates?: number;
+  /** Clock for searchMs (ms); default performance.now. */
+  now?: () => number;
+}
+
+export interface RejectedPlan {
+  kind: Plan['kind'];
+  reason: string;
+}
+
+export interface PlanAllResult {
+  /** Feasible plans by step time, then plans that do not fit (with reasons); at most topN. */
+  plans: Plan[];
+  rejected: RejectedPlan[];
+  searchMs: number;
+}
+
+export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanAllOptions = {}): PlanAllResult {
+  const now = opts.now ?? (() => performance.now());
+  const started = now();
+  const ctx = plannerContext(problem, costModel);
+  const schedule = opts.schedule ?? '1f1b';
+  const microbatches = (opts.microbatches ?? microbatchCandidates(problem.batch, opts.maxMicrobatches ?? 64)).filter(
+    (m) => Number.isInteger(m) && m >= 1 && problem.batch % m === 0,
+  );
+  if (microbatches.length === 0) {
+    throw new UserError(`no microbatch count divides the batch of ${problem.batch}: give counts that divide it`);
+  }
+  const L = problem.layers.length;
+  const D = problem.devices.length;
+  const rejected: RejectedPlan[] = [];
+  const found: Plan[] = [];
+
+  const singles = singleDevicePlans(ctx, { schedule, microbatches });
+  found.push(...singles);
+  for (const p of singles) if (!p.feasible) rejected.push({ kind: 'single', reason: p.reasons.join('; ') });
+
+  if (D >= 2) {
+    const dp = dataParallelPlans(ctx, { schedule, microbatches });
+    found.push(...dp.plans);
+    const bad = dp.plans.filter((p) => !p.feasible);
+    if (bad.length > 0) {
+      const example = bad[bad.length - 1] as Plan;
+      rejected.push({
+        kind: 'data-parallel',
+        reason: `${bad.length} of ${dp.plans.length} device sets do not fit, e.g. ${example.stages[0]?.devices.join('+')}: ${example.reasons.join('; ')}`,
+      });
+    }
+    if (!dp.exhaustive) {
+      rejected.push({ kind: 'data-parallel', reason: `only the fastest-first device sets were tried (${D} devices)` });
+    }
+  }
+
+  if (L >= 2 && D >= 2) {
+    const spaces: { kind: 'pipeline' | 'hybrid'; space: GroupSpace }[] = [
+      { kind: 'pipeline', space: pipelineSpace(problem) },
+    ];
+    const hybrid = hybridSpace(problem, opts.classKey ?? memoryClassKey);
+    if ((opts.hybrid ?? true) && hybrid.classes.some((c) => c.devices.length > 1)) {
+      spaces.push({ kind: 'hybrid', space: hybrid });
+    }
+    for (const { kind, space } of spaces) {
+      const r = pipelineDp(ctx, { schedule, microbatches, space, maxStates: opts.maxDpStates });
+      if (r.skipped) rejected.push({ kind, reason: r.skipped });
+      else if (!r.best) rejected.push({ kind, reason: `no split of the ${L} layers over the devices fits in memory` });
+      for (const m of r.byMicrobatches) if (m.plan) found.push(m.plan);
+    }
+  }
+  for (const e of ctx.tables.costErrors) rejected.push({ kind: 'pipeline', reason: e });
+
+  const seen = new Set<string>();
+  const unique = found.filter((p) => {
+    const k = planSignature(p);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { plans: rank(unique).slice(0, opts.topN ?? 10), rejected, searchMs: now() - started };
+}

@@ -1,0 +1,264 @@
+/**
+ * Discrete-event simulation of one pipeline step (GPipe, 1F1B; inference runs forwards only),
+ * for checking the closed form and drawing a Gantt chart. Pure.
+ *
+ * Resources: each stage computes one operation at a time; each cut has a forward link (activations
+ * to the next stage) and a backward link (their gradients back), full duplex, one message at a time
+ * each. Orders: GPipe runs F0..Fm−1 then B0..Bm−1 on every stage; 1F1B runs min(p−i−1, m) warm-up
+ * forwards on stage i, then alternates one forward and one backward, then drains the backwards.
+ * F_j on stage i waits for F_j's activations from stage i−1; B_j waits for F_j on the last stage,
+ * else for B_j's gradients from stage i+1. A stage's gradient all-reduce starts after its last
+ * operation (so it overlaps the other stages' drain, unlike the closed form, which adds it).
+ */
+import { stepUsOf } from './evaluate.js';
+import type { PlannerContext } from './problem.js';
+import type { Mode, Plan, Schedule } from './types.js';
+
+export interface SimStage {
+  /** Label for the timeline (devices joined by "+"). */
+  device: string;
+  /** Per microbatch, µs. */
+  forwardUs: number;
+  backwardUs: number;
+  /** One microbatch's activations to the next stage (and their gradients back), µs; ignored on the last stage. */
+  sendUs: number;
+  /** Gradient synchronization after the stage's last backward, µs. */
+  allReduceUs?: number;
+}
+
+export type SimPhase = 'forward' | 'backward' | 'send' | 'allreduce';
+
+export interface SimEvent {
+  stage: number;
+  device: string;
+  /** 0-based; −1 for the all-reduce. */
+  microbatch: number;
+  phase: SimPhase;
+  /** For sends, from `stage`: 'forward' (activations to stage + 1) or 'backward' (gradients to stage − 1). */
+  direction?: 'forward' | 'backward';
+  startUs: number;
+  endUs: number;
+}
+
+export interface SimulationOptions {
+  microbatches: number;
+  schedule: Schedule;
+  mode: Mode;
+}
+
+export interface SimulationResult {
+  stepUs: number;
+  timeline: SimEvent[];
+}
+
+interface Op {
+  kind: 'F' | 'B';
+  mb: number;
+}
+
+/** Operation order of stage i of p. */
+export function stageOrder(i: number, p: number, m: number, schedule: Schedule, mode: Mode): Op[] {
+  const ops: Op[] = [];
+  if (mode === 'inference') {
+    for (let j = 0; j < m; j++) ops.push({ kind: 'F', mb: j });
+    return ops;
+  }
+  if (schedule === 'gpipe') {
+    for (let j = 0; j < m; j++) ops.push({ kind: 'F', mb: j });
+    for (let j = 0; j < m; j++) ops.push({ kind: 'B', mb: j });
+    return ops;
+  }
+  const warm = Math.min(p - i - 1, m);
+  for (let j = 0; j < warm; j++) ops.push({ kind: 'F', mb: j });
+  for (let j = 0; j < m - warm; j++) {
+    ops.push({ kind: 'F', mb: warm + j });
+    ops.push({ kind: 'B', mb: j });
+  }
+  for (let j = m - warm; j < m; j++) ops.push({ kind: 'B', mb: j });
+  return ops;
+}
+
+export function simulatePipeline(stages: readonly SimStage[], opts: SimulationOptions): SimulationResult {
+  const p = stages.length;
+  const m = opts.microbatches;
+  if (p === 0 || m < 1) throw new Error('simulate: need at least one stage and one microbatch');
+  const training = opts.mode === 'training';
+  const orders = stages.map((_, i) => stageOrder(i, p, m, opts.schedule, opts.mode));
+  // End times; NaN until done.
+  const fEnd = stages.map(() => new Float64Array(m).fill(NaN));
+  const bEnd = stages.map(() => new Float64Array(m).fill(NaN));
+  /** Activations of F_j from stage k arrive at k+1. */
+  const fSent = stages.map(() => new Float64Array(m).fill(NaN));
+  /** Gradients of B_j from stage k+1 arrive at k. */
+  const bSent = stages.map(() => new Float64Array(m).fill(NaN));
+  const pos = stages.map(() => 0);
+  const free = stages.map(() => 0);
+  const fLinkFree = stages.map(() => 0);
+  const bLinkFree = stages.map(() => 0);
+  const fLinkNext = stages.map(() => 0);
+  const bLinkNext = stages.map(() => 0);
+  const timeline: SimEvent[] = [];
+  const at = (a: Float64Array, j: number): number => a[j] as number;
+  let remaining = orders.reduce((n, o) => n + o.length, 0);
+  while (remaining > 0) {
+    let progress = false;
+    for (let i = 0; i < p; i++) {
+      const st = stages[i] as SimStage;
+      const order = orders[i] as Op[];
+      // Compute operations whose inputs are there.
+      for (;;) {
+        const op = order[pos[i] as number];
+        if (!op) break;
+        let ready: number;
+        if (op.kind === 'F') ready = i === 0 ? 0 : at(fSent[i - 1] as Float64Array, op.mb);
+        else ready = i === p - 1 ? at(fEnd[i] as Float64Array, op.mb) : at(bSent[i] as Float64Array, op.mb);
+        if (Number.isNaN(ready)) break;
+        const start = Math.max(ready, free[i] as number);
+        const dur = op.kind === 'F' ? st.forwardUs : st.backwardUs;
+        const end = start + dur;
+        (op.kind === 'F' ? (fEnd[i] as Float64Array) : (bEnd[i] as Float64Array))[op.mb] = end;
+        free[i] = end;
+        pos[i] = (pos[i] as number) + 1;
+        remaining--;
+        progress = true;
+        timeline.push({
+          stage: i,
+          device: st.device,
+          microbatch: op.mb,
+          phase: op.kind === 'F' ? 'forward' : 'backward',
+          startUs: start,
+          endUs: end,
+        });
+      }
+      // Sends on the links after stage i, in microbatch order.
+      if (i < p - 1) {
+        for (;;) {
+          const j = fLinkNext[i] as number;
+          if (j >= m || Number.isNaN(at(fEnd[i] as Float64Array, j))) break;
+          const start = Math.max(at(fEnd[i] as Float64Array, j), fLinkFree[i] as number);
+          const end = start + st.sendUs;
+          (fSent[i] as Float64Array)[j] = end;
+          fLinkFree[i] = end;
+          fLinkNext[i] = j + 1;
+          progress = true;
+          if (st.sendUs > 0) {
+            timeline.push({
+              stage: i,
+              device: st.device,
+              microbatch: j,
+              phase: 'send',
+              direction: 'forward',
+              startUs: start,
+              endUs: end,
+            });
+          }
+        }
+        if (training) {
+          for (;;) {
+            const j = bLinkNext[i] as number;
+            if (j >= m || Number.isNaN(at(bEnd[i + 1] as Float64Array, j))) break;
+            const start = Math.max(at(bEnd[i + 1] as Float64Array, j), bLinkFree[i] as number);
+            const end = start + st.sendUs;
+            (bSent[i] as Float64Array)[j] = end;
+            bLinkFree[i] = end;
+            bLinkNext[i] = j + 1;
+            progress = true;
+            if (st.sendUs > 0) {
+              const next = stages[i + 1] as SimStage;
+              timeline.push({
+                stage: i + 1,
+                device: next.device,
+                microbatch: j,
+                phase: 'send',
+                direction: 'backward',
+                startUs: start,
+                endUs: end,
+              });
+            }
+          }
+        }
+      }
+    }
+    if (!progress) throw new Error('simulate: the schedule deadlocked');
+  }
+  stages.forEach((st, i) => {
+    const ar = st.allReduceUs ?? 0;
+    if (training && ar > 0) {
+      const start = free[i] as number;
+      timeline.push({
+        stage: i,
+        device: st.device,
+        microbatch: -1,
+        phase: 'allreduce',
+        startUs: start,
+        endUs: start + ar,
+      });
+    }
+  });
+  const stepUs = timeline.reduce((t, e) => Math.max(t, e.endUs), 0);
+  timeline.sort((a, b) => a.startUs - b.startUs || a.stage - b.stage);
+  return { stepUs, timeline };
+}
+
+/** The planner's objective for these stages (evaluate.ts). */
+export function closedFormStepUs(stages: readonly SimStage[], m: number, mode: Mode): number {
+  const training = mode === 'training';
+  const t = stages.map((s) => s.forwardUs + (training ? s.backwardUs : 0));
+  const c = stages.slice(0, -1).map((s) => s.sendUs);
+  return stepUsOf({
+    sumStageUs: t.reduce((a, b) => a + b, 0),
+    maxStageUs: Math.max(0, ...t),
+    sumCutUs: c.reduce((a, b) => a + b, 0),
+    maxCutUs: Math.max(0, ...c),
+    sumSyncUs: training ? stages.reduce((a, s) => a + (s.allReduceUs ?? 0), 0) : 0,
+    cutFactor: training ? 2 : 1,
+    microbatches: m,
+  });
+}
+
+/**
+ * A bound no schedule beats: one microbatch's path through every stage and link and back; and for
+ * each stage k, the first activations reaching it, its m forwards and backwards, and the last
+ * gradients leaving it (through the earlier stages); and each link's m messages plus the way to it.
+ */
+export function pipelineLowerBoundUs(stages: readonly SimStage[], m: number, mode: Mode): number {
+  const training = mode === 'training';
+  const p = stages.length;
+  const f = stages.map((s) => s.forwardUs);
+  const b = stages.map((s) => (training ? s.backwardUs : 0));
+  const c = stages.map((s, i) => (i < p - 1 ? s.sendUs : 0));
+  const sum = (a: number[], from: number, to: number): number => a.slice(from, to).reduce((x, y) => x + y, 0);
+  let bound = sum(f, 0, p) + sum(b, 0, p) + (training ? 2 : 1) * sum(c, 0, p);
+  for (let k = 0; k < p; k++) {
+    const before = sum(f, 0, k) + sum(c, 0, k);
+    const after = training ? sum(b, 0, k) + sum(c, 0, k) : sum(c, k, p) + sum(f, k + 1, p);
+    bound = Math.max(bound, before + m * ((f[k] as number) + (b[k] as number)) + after);
+    if (k < p - 1) {
+      const linkBefore = sum(f, 0, k + 1) + sum(c, 0, k);
+      const linkAfter = training ? 0 : sum(c, k + 1, p) + sum(f, k + 1, p);
+      bound = Math.max(bound, linkBefore + m * (c[k] as number) + linkAfter);
+    }
+  }
+  return bound;
+}
+
+/** Simulation input for a priced plan: the slowest replica's forward and backward per stage. */
+export function simStagesOfPlan(ctx: PlannerContext, plan: Plan): SimStage[] {
+  const { tables, problem } = ctx;
+  const samples = problem.batch / plan.microbatches;
+  const idx = plan.stages.map((s) => s.devices.map((d) => tables.deviceIndex(d)));
+  return plan.stages.map((s, i) => {
+    const devs = idx[i] as number[];
+    const split = tables.stageSplit(devs, s.from, s.to, samples);
+    const slow = devs[split.slowest] as number;
+    const forwardUs = (split.shares[split.slowest] ?? 0) * tables.forwardPerSampleUs(slow, s.from, s.to);
+    const next = idx[i + 1];
+    return {
+      device: s.devices.join('+'),
+      forwardUs: problem.mode === 'training' ? forwardUs : split.timeUs,
+      backwardUs: problem.mode === 'training' ? split.timeUs - forwardUs : 0,
+      sendUs: next ? tables.cutUs(devs, next, s.to - 1, samples) : 0,
+      allReduceUs: tables.gradientSyncUs(devs, s.from, s.to),
+    };
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Whole-model plans: one device, or data parallel over a set of devices (each microbatch split in
+ * whole samples in proportion to device speed, gradients all-reduced once per step). Pure.
+ */
+import { evaluatePlan, type StageSpec } from './evaluate.js';
+import { microbatchCandidates, type PlannerContext } from './problem.js';
+import type { Plan, Schedule } from './types.js';
+
+export interface WholeModelOptions {
+  schedule?: Schedule;
+  microbatches?: readonly number[];
+  /** Every subset is tried up to this many devices; beyond, the fastest-first prefixes (default 12). */
+  maxExhaustiveDevices?: number;
+}
+
+/** Largest need/available ratio over the plan's devices (how far it is from fitting). */
+function overflow(p: Plan): number {
+  return p.memory.reduce((w, m) => Math.max(w, m.availableBytes > 0 ? m.neededBytes / m.availableBytes : Infinity), 0);
+}
+
+/**
+ * The fastest feasible microbatch count for fixed stages (fewest microbatches on ties); when none
+ * fits, the one closest to fitting.
+ */
+export function bestOverMicrobatches(
+  ctx: PlannerContext,
+  stages: readonly StageSpec[],
+  microbatches: readonly number[],
+  schedule: Schedule,
+): Plan {
+  let best: Plan | null = null;
+  for (const m of microbatches) {
+    const p = evaluatePlan(ctx, { stages, microbatches: m, schedule });
+    if (!best) best = p;
+    else if (p.feasible !== best.feasible) {
+      if (p.feasible) best = p;
+    } else if (p.feasible ? p.stepUs < best.stepUs : overflow(p) < overflow(best)) best = p;
+  }
+  if (!best) throw new Error('no microbatch counts to try');
+  return best;
+}
+
+/** One plan per device: all layers there. */
+export function singleDevicePlans(ctx: PlannerContext, opts: WholeModelOptions = {}): Plan[] {
+  const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
+  const L = ctx.problem.layers.length;
+  return ctx.problem.devices.map((d) =>
+    bestOverMicrobatches(ctx, [{ from: 0, to: L, devices: [d.id] }], ms, opts.schedule ?? '1f1b'),
+  );
+}
+
+/** The fastest single device that fits, or null. */
+export function bestSingleDevice(ctx: PlannerContext, opts: WholeModelOptions = {}): Plan | null {
+  return rank(singleDevicePlans(ctx, opts)).find((p) => p.feasible) ?? null;
+}
+
+/** Feasible first, then by step time. */
+export function rank(plans: readonly Plan[]): Plan[] {
+  return [...plans].sort((a, b) => Number(b.feasible) - Number(a.feasible) || a.stepUs - b.stepUs);
+}
+
+/** Device sets of two or more to try: all of them, or fastest-first prefixes past the limit. */
+export function dataParallelSets(ctx: PlannerContext, maxExhaustive = 12): { sets: string[][]; exhaustive: boolean } {
+  const ids = ctx.problem.devices.map((d) => d.id);
+  const D = ids.length;
+  if (D <= maxExhaustive) {
+    const sets: string[][] = [];
+    for (let mask = 1; mask < 1 << D; mask++) {
+      const set = ids.filter((_, i) => mask & (1 << i));
+      if (set.length >= 2) sets.push(set);
+    }
+    return { sets, exhaustive: true };
+  }
+  const L = ctx.problem.layers.length;
+  const speed = ids.map((id, i) => ({ id, t: ctx.tables.perSampleUs(i, 0, L) })).sort((a, b) => a.t - b.t);
+  const sets: string[][] = [];
+  for (let n = 2; n <= D; n++) sets.push(speed.slice(0, n).map((s) => s.id));
+  return { sets, exhaustive: false };
+}
+
+/** One plan per device set (two or more devices), best microbatch count each. */
+export function dataParallelPlans(
+  ctx: PlannerContext,
+  opts: WholeModelOptions = {},
+): { plans: Plan[]; exhaustive: boolean } {
+  const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
+  const L = ctx.problem.layers.length;
+  const { sets, exhaustive } = dataParallelSets(ctx, opts.maxExhaustiveDevices);
+  const plans = sets.map((devices) =>
+    bestOverMicrobatches(ctx, [{ from: 0, to: L, devices }], ms, opts.schedule ?? '1f1b'),
+  );
+  return { plans, exhaustive };
+}

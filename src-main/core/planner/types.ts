@@ -1,0 +1,85 @@
+/**
+ * Placement planning vocabulary: devices with their per-layer times and memory,
+ * links between them, and the plans the searches produce. Pure.
+ */
+
+export interface PlanDevice {
+  /** e.g. "local/cuda:0", "lab-server/cuda:3", "virtual/H100-SXM". */
+  id: string;
+  name: string;
+  kind: 'cpu' | 'gpu';
+  /** Machine the device belongs to (links between machines use the stated network). */
+  machine: string;
+  /** Memory free for the plan, bytes. */
+  memoryBytes: number;
+  /** Unprofiled devices (datasheet only) are marked in every output. */
+  estimate: 'profiled' | 'datasheet';
+}
+
+/** Alpha-beta link: time(bytes) = alphaUs + bytes / (gbps * 1e3) µs. */
+export interface PlanLink {
+  a: string;
+  b: string;
+  alphaUs: number;
+  /** Bandwidth in GB/s (1e9 bytes per second), one direction. */
+  gbps: number;
+  kind: string;
+}
+
+export interface PlanLayer {
+  name: string;
+  /** Forward time per sample of the layer on each device (µs), by device id. */
+  forwardUs: Record<string, number>;
+  /** Backward time per sample (µs) by device id (training; about 2x forward). */
+  backwardUs: Record<string, number>;
+  params: number;
+  /** Activation bytes per sample sent to the next layer when a cut falls after this layer. */
+  outBytesPerSample: number;
+  /** Activation bytes per sample kept for backward (training). */
+  activationBytesPerSample: number;
+}
+
+export type Schedule = 'gpipe' | '1f1b';
+export type Mode = 'training' | 'inference';
+
+export interface PlanProblem {
+  layers: PlanLayer[];
+  devices: PlanDevice[];
+  links: PlanLink[];
+  mode: Mode;
+  /** Global batch (samples per step). */
+  batch: number;
+  /** Bytes per parameter held by the optimizer state etc.: 16 for mixed-precision Adam; 2 (fp16 weights) for inference. */
+  bytesPerParam: number;
+  zeroStage: 0 | 1 | 2 | 3;
+  /** Fixed framework/workspace overhead per device, bytes. */
+  overheadBytes: number;
+}
+
+export interface Stage {
+  /** Layers [from, to) on this stage. */
+  from: number;
+  to: number;
+  /** Devices of the stage: one, or several in data parallel. */
+  devices: string[];
+  /** Per-microbatch compute time of the stage (µs). */
+  timeUs: number;
+  memoryBytes: Record<string, number>;
+}
+
+export interface Plan {
+  kind: 'single' | 'data-parallel' | 'pipeline' | 'hybrid';
+  stages: Stage[];
+  microbatches: number;
+  schedule: Schedule;
+  /** Predicted time of one step (training) or one batch (inference), µs. */
+  stepUs: number;
+  throughputSamplesPerS: number;
+  bubbleFraction: number;
+  commFraction: number;
+  bottleneckStage: number;
+  /** Per device: bytes needed and available. */
+  memory: { device: string; neededBytes: number; availableBytes: number }[];
+  feasible: boolean;
+  reasons: string[];
+}

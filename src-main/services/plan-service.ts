@@ -1,0 +1,202 @@
+/**
+ * `pipedejavu plan`: a workload and a set of devices (this machine's, an imported
+ * machine's, datasheet-only GPUs) become a planning problem: per-layer times from the
+ * predictor on each device, memory per device, alpha-beta links from the probed
+ * topology and the stated network. The searches rank plans; the best one is
+ * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
+ */
+import { UserError } from '../core/errors.js';
+import type { DeviceFeatures } from '../core/predictor/types.js';
+import { predictWorkload } from '../core/workload/predict-workload.js';
+import type { Workload } from '../core/workload/types.js';
+import { virtualDevice } from '../core/planner/datasheets.js';
+import { buildPlanLinks, type MachineLinks } from '../core/planner/links.js';
+import { createCostModel } from '../core/planner/collectives.js';
+import { planAll, type PlanAllResult } from '../core/planner/search.js';
+import { exportPlan, type PlanExports } from '../core/planner/exports.js';
+import type { Mode, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
+import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
+import type { Database } from '../adapters/store/types.js';
+import { storedPredictors } from './predictor-service.js';
+import { loadTrainingData } from './training-data.js';
+import { resolveWorkload, PREDICTOR_PREFERENCE } from './workload-service.js';
+
+export interface PlanRequest {
+  workload: string;
+  /** "all", or a comma list of device keys ("cpu,cuda:0"). */
+  devices: string;
+  /** An imported machine whose devices join (or replace, with devices "none") the local ones. */
+  machine?: string;
+  /** Datasheet GPUs nobody here profiled, e.g. ["H100 SXM5", "RTX 4090"]. */
+  virtual?: string[];
+  mode: Mode;
+  batch: number;
+  /** Network between machines, e.g. "25GbE", "200Gb-IB". */
+  network?: string;
+  seq?: number;
+  image?: number;
+  dims?: Record<string, number>;
+  inputs?: Record<string, number[]>;
+  topN?: number;
+}
+
+export interface PlanResponse {
+  workload: string;
+  problem: PlanProblem;
+  result: PlanAllResult;
+  exports: PlanExports | null;
+  warnings: string[];
+}
+
+const GIB = 2 ** 30;
+
+interface Candidate {
+  device: PlanDevice;
+  features: DeviceFeatures;
+}
+
+function memoryOf(machine: MachineDetail, key: string): number {
+  if (key === 'cpu') return machine.probe.memory.totalBytes;
+  const gpu = machine.probe.nvidia.gpus.find((g) => `cuda:${g.index}` === key);
+  const mib = gpu?.memoryFreeMiB ?? gpu?.memoryTotalMiB ?? null;
+  return mib === null ? 0 : mib * 2 ** 20;
+}
+
+function profiledCandidates(db: Database, machine: MachineDetail, keys: string[] | 'all', label: string): Candidate[] {
+  const { devices } = loadTrainingData(db, { machineId: machine.id });
+  const byKey = new Map<string, (typeof devices)[number]>();
+  for (const d of devices) {
+    const best = byKey.get(d.deviceKey);
+    if (!best || d.measurements > best.measurements) byKey.set(d.deviceKey, d);
+  }
+  const wanted = keys === 'all' ? [...byKey.keys()] : keys;
+  return wanted.map((key) => {
+    const g = byKey.get(key);
+    if (!g) {
+      throw new UserError(
+        `${label}: device ${key} was never profiled (profiled: ${[...byKey.keys()].join(', ') || 'none'}); run pipedejavu profile --device ${key}`,
+      );
+    }
+    const name = machine.devices.find((d) => d.key === key)?.name ?? key;
+    return {
+      device: {
+        id: `${label}/${key}`,
+        name,
+        kind: key === 'cpu' ? 'cpu' : 'gpu',
+        machine: label,
+        memoryBytes: memoryOf(machine, key),
+        estimate: 'profiled',
+      },
+      features: g.features,
+    };
+  });
+}
+
+function layersFor(w: Workload, candidates: Candidate[], predict: (f: DeviceFeatures) => number[]): PlanLayer[] {
+  const perDevice = candidates.map((c) => predict(c.features));
+  const batch = w.bindings.batch ?? 1;
+  return w.layers.map((l, i) => {
+    const forwardUs: Record<string, number> = {};
+    const backwardUs: Record<string, number> = {};
+    candidates.forEach((c, j) => {
+      const f = ((perDevice[j] as number[])[i] ?? 0) / batch;
+      forwardUs[c.device.id] = f;
+      backwardUs[c.device.id] = 2 * f;
+    });
+    return {
+      name: l.name,
+      forwardUs,
+      backwardUs,
+      params: l.params,
+      outBytesPerSample: l.outBytes / batch,
+      activationBytesPerSample: (l.trainingActivationBytes ?? l.activationBytes) / batch,
+    };
+  });
+}
+
+export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
+  const warnings: string[] = [];
+  const { workload } = resolveWorkload(db, req.workload, {
+    batch: 1,
+    ...(req.seq !== undefined ? { seq: req.seq } : {}),
+    ...(req.image !== undefined ? { image: req.image } : {}),
+    dims: req.dims ?? {},
+    inputs: req.inputs ?? {},
+    mode: req.mode,
+  });
+  if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
+  const machines = new MachineRepo(db);
+  const list = machines.listMachines();
+  const local = list.find((m) => m.source === 'local');
+  const candidates: Candidate[] = [];
+  const machineLinks: MachineLinks[] = [];
+  const labels = new Set<string>();
+  const addMachine = (id: string, keys: string[] | 'all'): void => {
+    const detail = machines.getMachine(id);
+    if (!detail) throw new UserError(`machine ${id} vanished from the store`);
+    // Two machines may share a hostname: the second is told apart by its id.
+    const label = labels.has(detail.label) ? `${detail.label}~${detail.id.slice(0, 6)}` : detail.label;
+    labels.add(label);
+    candidates.push(...profiledCandidates(db, detail, keys, label));
+    machineLinks.push({ machine: label, links: detail.links });
+  };
+  if (req.devices !== 'none') {
+    if (!local) throw new UserError('no machine recorded yet: run `pipedejavu profile` first');
+    const keys =
+      req.devices === 'all'
+        ? 'all'
+        : req.devices
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
+    if (keys !== 'all' && keys.length === 0)
+      throw new UserError('--devices is empty; name devices like cpu,cuda:0 or all');
+    addMachine(local.id, keys);
+  }
+  if (req.machine) {
+    const m = list.find((x) => x.id === req.machine || x.label === req.machine);
+    if (!m) throw new UserError(`no machine "${req.machine}" in the store (see pipedejavu machines)`);
+    addMachine(m.id, 'all');
+  }
+  // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
+  const host = candidates[0]?.device.machine;
+  for (const [i, name] of (req.virtual ?? []).entries()) {
+    const v = virtualDevice(name, { index: i, ...(host ? { machine: host } : {}) });
+    warnings.push(...v.warnings, `${v.device.id} is an unprofiled estimate from its datasheet`);
+    candidates.push({ device: v.device, features: v.features });
+  }
+  if (candidates.length === 0)
+    throw new UserError('no devices to plan for: name some with --devices, --machine or --virtual');
+  const stored = storedPredictors(db);
+  const chosen = PREDICTOR_PREFERENCE.map((n) => stored.find((p) => p.name === n)).find((p) => p !== undefined);
+  if (!chosen) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const layers = layersFor(workload, candidates, (f) =>
+    predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
+  );
+  const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
+  const { links, warnings: linkWarnings } = buildPlanLinks(
+    candidates.map((c) => c.device),
+    { machines: machineLinks, ...(req.network ? { network: req.network } : {}) },
+  );
+  warnings.push(...linkWarnings);
+  if (machinesInPlan.size > 1 && !req.network) warnings.push('several machines without a stated network');
+  const problem: PlanProblem = {
+    layers,
+    devices: candidates.map((c) => c.device),
+    links,
+    mode: req.mode,
+    batch: req.batch,
+    bytesPerParam: req.mode === 'training' ? 16 : 2,
+    zeroStage: 0,
+    overheadBytes: GIB / 2,
+  };
+  const result = planAll(problem, createCostModel(links), { topN: req.topN ?? 5 });
+  const best = result.plans.find((p) => p.feasible) ?? null;
+  return {
+    workload: workload.name,
+    problem,
+    result,
+    exports: best ? exportPlan({ plan: best, problem }) : null,
+    warnings: [...new Set([...warnings, ...workload.warnings.slice(0, 5)])],
+  };
+}
