@@ -5,25 +5,11 @@
  * output with the official ONNX checker and by loading it in ONNX Runtime.
  */
 import { TOOL_VERSION } from '../version.js';
+import { DataType } from './data-type.js';
 import { ProtoWriter } from './protobuf-writer.js';
 
-/** TensorProto.DataType. */
-export const OnnxDataType = {
-  FLOAT: 1,
-  UINT8: 2,
-  INT8: 3,
-  UINT16: 4,
-  INT16: 5,
-  INT32: 6,
-  INT64: 7,
-  STRING: 8,
-  BOOL: 9,
-  FLOAT16: 10,
-  DOUBLE: 11,
-  UINT32: 12,
-  UINT64: 13,
-  BFLOAT16: 16,
-} as const;
+/** TensorProto.DataType (the same codes the parser reads). */
+export const OnnxDataType = DataType;
 export type OnnxDataTypeCode = (typeof OnnxDataType)[keyof typeof OnnxDataType];
 
 /** AttributeProto.AttributeType (the subset this builder writes). */

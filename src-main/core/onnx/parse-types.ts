@@ -95,26 +95,9 @@ export interface OnnxModel {
 /** Tensors up to this many elements keep their values (shape constants, scales, axes). */
 export const SMALL_TENSOR_ELEMENTS = 4096;
 
-/** TensorProto.DataType codes this parser names. */
-export const DataType = {
-  UNDEFINED: 0,
-  FLOAT: 1,
-  UINT8: 2,
-  INT8: 3,
-  UINT16: 4,
-  INT16: 5,
-  INT32: 6,
-  INT64: 7,
-  STRING: 8,
-  BOOL: 9,
-  FLOAT16: 10,
-  DOUBLE: 11,
-  UINT32: 12,
-  UINT64: 13,
-  COMPLEX64: 14,
-  COMPLEX128: 15,
-  BFLOAT16: 16,
-} as const;
+import { DataType } from './data-type.js';
+
+export { DataType };
 
 /** Bytes per element of each data type (4-bit types 0.5; strings 0: variable). */
 const ELEMENT_BYTES: Record<number, number> = {
