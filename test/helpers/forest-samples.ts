@@ -5,7 +5,13 @@
  * on the family, the dtype, the amount of work, GPU tile quantisation, CPU cache residency and
  * awkward dims, times log-normal noise.
  */
-import { makeKernel, OP_DTYPES, type KernelOp, type KernelSpec } from '../../src-main/core/kernels/index.js';
+import {
+  KERNEL_OPS,
+  makeKernel,
+  OP_DTYPES,
+  type KernelOp,
+  type KernelSpec,
+} from '../../src-main/core/kernels/index.js';
 import { seededRandom } from '../../src-main/core/kernels/fill.js';
 import { rooflineParts } from '../../src-main/core/predictor/features.js';
 import type { DeviceFeatures, OpInstance, Sample } from '../../src-main/core/predictor/types.js';
@@ -46,23 +52,8 @@ export const SYNTHETIC_DEVICES: readonly DeviceFeatures[] = [
   gpu('m3/gpu0/cuda/1', 82, 1860, 30000, 900),
 ];
 
-const OPS: readonly KernelOp[] = [
-  'MatMul',
-  'Gemm',
-  'Conv',
-  'Add',
-  'Mul',
-  'Relu',
-  'Gelu',
-  'Sigmoid',
-  'ReduceSum',
-  'ReduceMean',
-  'Softmax',
-  'LayerNormalization',
-  'Attention',
-  'Transpose',
-  'Cast',
-];
+/** Every profiled op except the host-device copies. */
+const OPS: readonly KernelOp[] = KERNEL_OPS.filter((op) => !op.startsWith('Copy'));
 
 /** A random size: 2^k or 3 * 2^(k-2), k uniform in [lo, hi]. */
 function size(rand: () => number, lo: number, hi: number): number {
