@@ -13,7 +13,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-main/core/**/*.ts'],
+    // The API contract is shared with the renderer: as pure as the core.
+    files: ['src-main/core/**/*.ts', 'src-main/api/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -28,7 +29,7 @@ export default tseslint.config(
               message: 'core is pure: adapters wrap these',
             },
             {
-              group: ['**/adapters/**', '**/services/**', '**/cli/**', '**/electron/**', '**/http/**'],
+              group: ['**/adapters/**', '**/services/**', '**/cli/**', '**/electron/**', '**/http/**', '**/app/**'],
               message: 'core must not import outer layers',
             },
           ],

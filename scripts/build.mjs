@@ -14,6 +14,7 @@ const nodeEntries = [
   ['src-main/cli/bin.ts', 'dist/cli.js'],
   ['src-main/adapters/ort/kernel-runner-process.ts', 'dist/kernel-runner.js'],
   ['src-main/electron/main.ts', 'dist/electron/main.js'],
+  ['src-main/app/jobs/job-runner-process.ts', 'dist/job-runner.js'],
 ].filter(([src]) => existsSync(rel(src)));
 
 await Promise.all(
@@ -43,5 +44,12 @@ if (existsSync(rel('src-main/electron/preload.ts'))) {
     external: ['electron'],
     logLevel: 'warning',
   });
+}
+// The renderer (Svelte + Vite) into src-renderer/dist, served by `pipedejavu serve` and loaded by Electron.
+// PIPEDEJAVU_SKIP_RENDERER=1 skips it (the CLI alone needs none of it).
+const viteConfig = rel('src-renderer/vite.config.ts');
+if (existsSync(viteConfig) && process.env.PIPEDEJAVU_SKIP_RENDERER !== '1') {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: viteConfig, logLevel: 'warn' });
 }
 console.log(`built ${nodeEntries.length} entr${nodeEntries.length === 1 ? 'y' : 'ies'} into dist/`);

@@ -13,6 +13,8 @@ import { virtualDevice } from '../core/planner/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/links.js';
 import { createCostModel } from '../core/planner/collectives.js';
 import { planAll, type PlanAllResult } from '../core/planner/search.js';
+import { plannerContext } from '../core/planner/problem.js';
+import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports.js';
 import type { Mode, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
@@ -45,6 +47,8 @@ export interface PlanResponse {
   problem: PlanProblem;
   result: PlanAllResult;
   exports: PlanExports | null;
+  /** The best plan's schedule from the discrete-event simulator (one step); empty when none fits. */
+  timeline: SimEvent[];
   warnings: string[];
 }
 
@@ -190,13 +194,22 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     zeroStage: 0,
     overheadBytes: GIB / 2,
   };
-  const result = planAll(problem, createCostModel(links), { topN: req.topN ?? 5 });
+  const costModel = createCostModel(links);
+  const result = planAll(problem, costModel, { topN: req.topN ?? 5 });
   const best = result.plans.find((p) => p.feasible) ?? null;
+  const timeline = best
+    ? simulatePipeline(simStagesOfPlan(plannerContext(problem, costModel), best), {
+        microbatches: best.microbatches,
+        schedule: best.schedule,
+        mode: problem.mode,
+      }).timeline
+    : [];
   return {
     workload: workload.name,
     problem,
     result,
     exports: best ? exportPlan({ plan: best, problem }) : null,
+    timeline,
     warnings: [...new Set([...warnings, ...workload.warnings.slice(0, 5)])],
   };
 }

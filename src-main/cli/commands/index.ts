@@ -13,6 +13,7 @@ import { workloadCommand } from './workload.js';
 import { predictModelCommand } from './predict-model.js';
 import { measureModelCommand } from './measure-model.js';
 import { planCommand } from './plan.js';
+import { serveCommand } from './serve.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -29,4 +30,5 @@ export const COMMANDS: Command[] = [
   machinesCommand,
   exportCommand,
   importCommand,
+  serveCommand,
 ];

@@ -1,0 +1,173 @@
+/**
+ * The one API contract: `domain:verb` channels, each with a zod schema for its request
+ * and its response type. The Electron handlers, the preload bridge, the HTTP transport
+ * and the renderer's client are all derived from this table. Requests are validated at
+ * every boundary; responses are typed (the server builds them). Pure.
+ */
+import { z } from 'zod';
+import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
+import type {
+  AppInfo,
+  CatalogSummary,
+  EvaluationView,
+  ExportView,
+  ImportView,
+  JobView,
+  MachineSummaryView,
+  MachineView,
+  PredictorView,
+  RooflineView,
+  RunView,
+  WorkloadPredictionView,
+  WorkloadSummaryView,
+} from './views.js';
+
+const id = z.string().min(1).max(200);
+const deviceList = z
+  .string()
+  .max(500)
+  .regex(/^(all|none|[a-z0-9:,\s]+)$/, 'devices: all, none or a comma list like cpu,cuda:0');
+const positiveInt = z.number().int().positive();
+const dims = z.record(z.string().max(100), z.number().int().positive()).optional();
+const inputs = z.record(z.string().max(200), z.array(z.number().int().positive()).max(8)).optional();
+/** Workload options shared by predict and plan. */
+const workloadShape = {
+  workload: id,
+  batch: positiveInt.max(1 << 20).optional(),
+  seq: positiveInt.max(1 << 20).optional(),
+  image: positiveInt.max(1 << 14).optional(),
+  dims,
+  inputs,
+};
+const mode = z.enum(['training', 'inference']);
+
+/** A job's handle: progress arrives as `job:event`s, the answer with `job:get`. */
+export interface JobStarted {
+  jobId: string;
+}
+
+/** `channel<Response>()(requestSchema)`: the request type comes from its schema. */
+function channel<Res>() {
+  return <Req extends z.ZodType>(request: Req) => ({ request, response: z.custom<Res>() });
+}
+
+export const CHANNELS = {
+  'app:info': channel<AppInfo>()(z.strictObject({})),
+
+  'machine:list': channel<MachineSummaryView[]>()(z.strictObject({})),
+  /** The local machine when no id is given; null when none was probed yet. */
+  'machine:get': channel<MachineView | null>()(z.strictObject({ id: id.optional() })),
+  'machine:probe': channel<MachineView>()(z.strictObject({})),
+  'machine:import': channel<ImportView>()(
+    z.strictObject({
+      fileName: z.string().min(1).max(500),
+      text: z.string().max(256 * 2 ** 20),
+      label: z.string().min(1).max(100).optional(),
+    }),
+  ),
+  'machine:export': channel<ExportView>()(z.strictObject({ id: id.optional() })),
+
+  'profile:runs': channel<RunView[]>()(z.strictObject({ machineId: id.optional() })),
+  'profile:roofline': channel<RooflineView[]>()(z.strictObject({ machineId: id.optional() })),
+  'profile:start': channel<JobStarted>()(
+    z.strictObject({
+      device: z.string().regex(/^(all|cpu|cuda:\d+|webgpu:\d+)$/, 'device: cpu, cuda:N, webgpu:N or all'),
+      suite: z.enum(['quick', 'standard', 'thorough']),
+      threads: z.array(positiveInt.max(1024)).min(1).max(8).optional(),
+    }),
+  ),
+
+  'predictor:list': channel<PredictorView[]>()(z.strictObject({})),
+  'predictor:train': channel<JobStarted>()(
+    z.strictObject({
+      models: z
+        .array(z.enum(['roofline', 'analytical', 'linear', 'forest']))
+        .min(1)
+        .optional(),
+    }),
+  ),
+  'predictor:evaluate': channel<JobStarted>()(
+    z.strictObject({ k: z.number().int().min(2).max(20).optional(), sklearn: z.boolean().optional() }),
+  ),
+  /** The last evaluation report (null before any). */
+  'predictor:report': channel<EvaluationView | null>()(z.strictObject({})),
+
+  'workload:list': channel<WorkloadSummaryView[]>()(z.strictObject({})),
+  'workload:catalog': channel<CatalogSummary[]>()(z.strictObject({})),
+  /** An ONNX file: a path on the machine running the core (Electron, CLI) or its bytes (web mode). */
+  'workload:add': channel<WorkloadSummaryView>()(
+    z
+      .strictObject({
+        fileName: z.string().min(1).max(500),
+        path: z.string().min(1).max(4096).optional(),
+        dataBase64: z
+          .string()
+          .max(1.4 * 2 ** 30)
+          .optional(),
+        name: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'name: letters, digits, . _ -')
+          .optional(),
+        dims,
+        inputs,
+      })
+      .refine((r) => (r.path === undefined) !== (r.dataBase64 === undefined), 'give either path or dataBase64'),
+  ),
+  'workload:predict': channel<WorkloadPredictionView>()(
+    z.strictObject({ ...workloadShape, mode, machineId: id.optional() }),
+  ),
+  /** Runs the real model here on the CPU and compares with the prediction. */
+  'workload:measure': channel<JobStarted>()(
+    z.strictObject({ workload: id, threads: positiveInt.max(1024).optional() }),
+  ),
+
+  'plan:create': channel<JobStarted>()(
+    z.strictObject({
+      ...workloadShape,
+      batch: positiveInt.max(1 << 20),
+      devices: deviceList,
+      mode,
+      machine: id.optional(),
+      virtual: z.array(z.string().min(1).max(100)).max(16).optional(),
+      network: z.string().min(1).max(50).optional(),
+      top: positiveInt.max(50).optional(),
+    }),
+  ),
+
+  'job:list': channel<JobView[]>()(z.strictObject({})),
+  'job:get': channel<JobView>()(z.strictObject({ jobId: id })),
+  'job:cancel': channel<{ cancelled: boolean }>()(z.strictObject({ jobId: id })),
+
+  /** Native dialogs (Electron only): pick a file to read, or where to save text. */
+  'dialog:open': channel<{ fileName: string; path: string; text: string | null } | null>()(
+    z.strictObject({ purpose: z.enum(['profile', 'onnx']) }),
+  ),
+  'dialog:save': channel<{ path: string } | null>()(
+    z.strictObject({ fileName: z.string().min(1).max(500), text: z.string().max(256 * 2 ** 20) }),
+  ),
+} as const;
+
+export type Channels = typeof CHANNELS;
+export type ChannelName = keyof Channels;
+export type ApiRequest<C extends ChannelName> = z.input<Channels[C]['request']>;
+export type ApiResponse<C extends ChannelName> = z.output<Channels[C]['response']>;
+
+export const CHANNEL_NAMES: readonly ChannelName[] = CHANNEL_NAME_LIST;
+export { isChannelName, JOB_EVENT_CHANNEL };
+
+// The name list and the table must hold the same channels (checked both ways at compile time).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _namesMatch: Same<ChannelName, ChannelNameFromList> = true;
+void _namesMatch;
+
+/** Events pushed to the renderer (IPC `job:event`, HTTP server-sent events). */
+
+export interface JobEvent {
+  jobId: string;
+  type: 'progress' | 'log' | 'state';
+  /** The job as it is now. `log` carries only the new line, `progress` no result. */
+  job: Omit<import('./views.js').JobView, 'result' | 'log'>;
+  line?: string;
+  /** A measured kernel (profile jobs): live results. */
+  kernel?: { id: string; family: string; status: string; medianUs: number | null };
+}

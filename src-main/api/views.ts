@@ -1,0 +1,190 @@
+/**
+ * What the API returns: plain JSON views built from the core's types. The renderer
+ * imports these (types only), so nothing here may reach past the core. Pure.
+ */
+import type { Device, Link } from '../core/domain/devices.js';
+import type { ProbeResult } from '../core/domain/hardware.js';
+import type { ProfileRun } from '../core/domain/measurement.js';
+import type { CatalogSummary } from '../core/catalog/index.js';
+import type { DeviceSummary } from '../core/profiler/device-summary.js';
+import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
+import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
+import type { Plan, PlanDevice } from '../core/planner/types.js';
+import type { PlanExports } from '../core/planner/exports.js';
+import type { SimEvent } from '../core/planner/simulator.js';
+
+export type { CatalogSummary, Device, Link, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
+
+export interface AppInfo {
+  version: string;
+  dataDir: string;
+  dbPath: string;
+  /** node, onnxruntime, electron... */
+  runtime: Record<string, string>;
+  /** 'electron' (native dialogs) or 'http' (web mode). */
+  transport: 'electron' | 'http';
+  /** Datasheet GPUs the planner knows (models/gpus.json). */
+  datasheetGpus: string[];
+}
+
+export interface MachineSummaryView {
+  id: string;
+  label: string;
+  hostname: string;
+  source: 'local' | 'imported';
+  createdAt: string;
+  updatedAt: string;
+  deviceCount: number;
+  runCount: number;
+  measurementCount: number;
+}
+
+export interface MachineView extends MachineSummaryView {
+  probe: ProbeResult;
+  devices: Device[];
+  links: Link[];
+  /** Where an import came from (file name, exporter version...). */
+  provenance: Record<string, unknown> | null;
+}
+
+export type RunView = ProfileRun & { measurements: number };
+
+/** One measured kernel as a roofline point. */
+export interface RooflinePoint {
+  kernel: string;
+  family: string;
+  op: string;
+  dtype: string;
+  flops: number;
+  bytes: number;
+  timeUs: number;
+  /** Achieved GFLOP/s (0 for pure data movement). */
+  gflops: number;
+  /** Achieved GB/s of the minimum traffic. */
+  gbps: number;
+  /** FLOP per byte. */
+  intensity: number;
+}
+
+export interface RooflineView {
+  deviceKey: string;
+  executionProvider: string;
+  threads: number | null;
+  summary: DeviceSummary;
+  theoreticalGflops: number | null;
+  points: RooflinePoint[];
+}
+
+export interface PredictorView {
+  name: string;
+  trainedAt: string;
+  samples: number;
+  devices: number;
+  families: string[];
+  trainMs: number | null;
+  /** The last evaluation stored with it, if any. */
+  hasReport: boolean;
+}
+
+export interface TrainResultView {
+  trained: { name: string; samples: number; devices: number; trainMs: number }[];
+}
+
+export interface EvaluationView {
+  report: EvaluationReport;
+  notes: string[];
+  sklearnFitSeconds: number | null;
+}
+
+export interface WorkloadSummaryView {
+  name: string;
+  source: string;
+  filePath: string | null;
+  createdAt: string;
+  nodes: number;
+  layers: number;
+  params: number;
+  flops: number;
+  warnings: string[];
+}
+
+/** Per-layer predictions of one workload on each profiled device of a machine. */
+export interface WorkloadPredictionView {
+  workload: string;
+  mode: 'inference' | 'training';
+  batch: number;
+  predictor: string;
+  /** Layer names, in order. */
+  layers: string[];
+  devices: {
+    device: string;
+    label: string;
+    totalUs: number;
+    lowUs: number;
+    highUs: number;
+    layerUs: number[];
+    familyShare: Record<string, number>;
+  }[];
+  warnings: string[];
+  /** The latest real run of the model here (measure), if any. */
+  measured: MeasuredView | null;
+}
+
+export interface MeasuredView {
+  workload: string;
+  device: string;
+  medianMs: number;
+  predictedMs: number;
+  nodeSumMs: number;
+  /** Per layer: measured (sum of its nodes) and predicted, µs. */
+  layers: { name: string; measuredUs: number; predictedUs: number }[];
+}
+
+export type WorkloadPredictionFull = WorkloadPrediction;
+
+export interface PlanView {
+  workload: string;
+  mode: 'training' | 'inference';
+  batch: number;
+  devices: PlanDevice[];
+  plans: Plan[];
+  rejected: { kind: string; reason: string }[];
+  searchMs: number;
+  exports: PlanExports | null;
+  /** The simulated schedule of the best plan (one step). */
+  timeline: SimEvent[];
+  warnings: string[];
+}
+
+export interface ImportView {
+  machineId: string;
+  label: string;
+  action: 'imported' | 'updated';
+  counts: { devices: number; runs: number; measurements: number; predictors: number };
+}
+
+export interface ExportView {
+  fileName: string;
+  text: string;
+  machineId: string;
+  label: string;
+}
+
+export type JobKind = 'profile' | 'train' | 'evaluate' | 'plan' | 'measure';
+export type JobState = 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobView {
+  id: string;
+  kind: JobKind;
+  state: JobState;
+  title: string;
+  startedAt: string;
+  finishedAt: string | null;
+  done: number;
+  total: number;
+  label: string;
+  log: string[];
+  error: string | null;
+  /** The job's answer once done (the channel's result type). */
+  result: unknown;
+}

@@ -1,0 +1,28 @@
+/**
+ * What the API handlers receive: the store, the job manager, and what differs between
+ * the Electron app and `pipedejavu serve` (transport, native dialogs).
+ */
+import type { Database } from '../adapters/store/types.js';
+import type { ProbeDeps } from '../services/probe-service.js';
+import type { JobManager } from './jobs/job-manager.js';
+
+/** Native file dialogs (Electron only). */
+export interface Dialogs {
+  open(purpose: 'profile' | 'onnx'): Promise<{ fileName: string; path: string; text: string | null } | null>;
+  save(fileName: string, text: string): Promise<{ path: string } | null>;
+}
+
+export interface AppDeps {
+  db: Database;
+  dbPath: string;
+  /** Where uploaded models are kept (web mode), next to the database. */
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  jobs: JobManager;
+  probe: ProbeDeps;
+  transport: 'electron' | 'http';
+  dialogs?: Dialogs;
+  now: () => Date;
+  /** Versions to show (node, onnxruntime, electron...). */
+  runtime: Record<string, string>;
+}

@@ -1,0 +1,62 @@
+import type { MachineSummaryView, MachineView } from '../../api/views.js';
+import { UserError } from '../../core/errors.js';
+import { MachineRepo, type MachineSummary } from '../../adapters/store/machine-repo.js';
+import type { Database } from '../../adapters/store/types.js';
+import { probeAndRecord } from '../../services/machine-service.js';
+import { exportProfile, importProfile } from '../../services/profile-file-service.js';
+import type { HandlerGroup } from './types.js';
+
+function summaryView(s: MachineSummary): MachineSummaryView {
+  return {
+    id: s.id,
+    label: s.label,
+    hostname: s.hostname,
+    source: s.source,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    deviceCount: s.deviceCount,
+    runCount: s.runCount,
+    measurementCount: s.measurementCount,
+  };
+}
+
+export function machineView(db: Database, id?: string): MachineView | null {
+  const repo = new MachineRepo(db);
+  const list = repo.listMachines();
+  const s = id ? list.find((m) => m.id === id || m.label === id) : list.find((m) => m.source === 'local');
+  if (!s) {
+    if (id) throw new UserError(`no machine "${id}" in the store`);
+    return null;
+  }
+  const d = repo.getMachine(s.id);
+  if (!d) throw new UserError(`machine ${s.id} vanished from the store`);
+  return {
+    ...summaryView(s),
+    probe: d.probe,
+    devices: d.devices.map(({ spec: _spec, ...dev }) => dev),
+    links: d.links,
+    provenance: d.provenance,
+  };
+}
+
+function safeFileName(label: string): string {
+  return `${label.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'machine'}.pipedejavu.json`;
+}
+
+export const machineHandlers: HandlerGroup<
+  'machine:list' | 'machine:get' | 'machine:probe' | 'machine:import' | 'machine:export'
+> = {
+  'machine:list': (_req, { db }) => new MachineRepo(db).listMachines().map(summaryView),
+  'machine:get': (req, { db }) => machineView(db, req.id),
+  'machine:probe': async (_req, deps) => {
+    await probeAndRecord(deps.db, deps.probe, { env: deps.env });
+    const v = machineView(deps.db);
+    if (!v) throw new Error('the probe recorded no machine');
+    return v;
+  },
+  'machine:import': (req, { db }) => importProfile(db, req.text, req.fileName, req.label),
+  'machine:export': (req, deps) => {
+    const r = exportProfile(deps.db, req.id, { now: deps.now, runtimes: deps.runtime });
+    return { fileName: safeFileName(r.label), text: r.text, machineId: r.machineId, label: r.label };
+  },
+};

@@ -1,0 +1,42 @@
+import type { EvaluationView, PredictorView } from '../../api/views.js';
+import type { EvaluationReport } from '../../core/predictor/evaluation/types.js';
+import { PredictorRepo } from '../../adapters/store/predictor-repo.js';
+import { startJob } from './start-job.js';
+import type { HandlerGroup } from './types.js';
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export const predictorHandlers: HandlerGroup<
+  'predictor:list' | 'predictor:train' | 'predictor:evaluate' | 'predictor:report'
+> = {
+  'predictor:list': (_req, { db }) =>
+    new PredictorRepo(db).latest().map((p): PredictorView => {
+      const t = (p.trainingSet ?? {}) as Record<string, unknown>;
+      return {
+        name: p.name,
+        trainedAt: p.trainedAt,
+        samples: num(t.samples) ?? 0,
+        devices: Array.isArray(t.devices) ? t.devices.length : (num(t.devices) ?? 0),
+        families: Array.isArray(t.families) ? t.families.map(String) : [],
+        trainMs: num(t.trainMs),
+        hasReport: p.report !== null,
+      };
+    }),
+  'predictor:train': (req, deps) => startJob(deps, 'train', req, (req.models ?? ['all']).join(', ')),
+  'predictor:evaluate': (req, deps) => startJob(deps, 'evaluate', req),
+  'predictor:report': (_req, deps) => {
+    // The newest evaluation of this session has the scatter; the stored one has the aggregates only.
+    const job = deps.jobs.latestDone('evaluate', () => true);
+    if (job?.result) return job.result as EvaluationView;
+    const stored = new PredictorRepo(deps.db).latest().find((p) => p.report !== null)?.report;
+    if (!stored) return null;
+    const report = { scatter: [], ...stored } as unknown as EvaluationReport;
+    return {
+      report,
+      notes: ['stored evaluation: evaluate again for the predicted-vs-measured scatter'],
+      sklearnFitSeconds: null,
+    };
+  },
+};

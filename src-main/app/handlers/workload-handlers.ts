@@ -1,0 +1,119 @@
+import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/views.js';
+import { listCatalog } from '../../core/catalog/index.js';
+import { UserError } from '../../core/errors.js';
+import { predictWorkload } from '../../core/workload/predict-workload.js';
+import type { Workload } from '../../core/workload/types.js';
+import { WorkloadRepo } from '../../adapters/store/workload-repo.js';
+import { storedPredictors } from '../../services/predictor-service.js';
+import { machineFor } from '../../services/roofline-service.js';
+import { loadTrainingData } from '../../services/training-data.js';
+import { addWorkload, PREDICTOR_PREFERENCE, resolveWorkload } from '../../services/workload-service.js';
+import type { AppDeps } from '../app-deps.js';
+import { startJob } from './start-job.js';
+import type { HandlerGroup } from './types.js';
+
+function summary(
+  w: Workload,
+  meta: { source: string; filePath: string | null; createdAt: string },
+): WorkloadSummaryView {
+  return {
+    name: w.name,
+    source: meta.source,
+    filePath: meta.filePath,
+    createdAt: meta.createdAt,
+    nodes: w.nodes.length,
+    layers: w.layers.length,
+    params: w.layers.reduce((s, l) => s + l.params, 0),
+    flops: w.layers.reduce((s, l) => s + l.flops, 0),
+    warnings: w.warnings,
+  };
+}
+
+/** An uploaded model (web mode) is kept under the data directory: measure-model runs it later. */
+function saveUpload(deps: AppDeps, fileName: string, base64: string): string {
+  const base = path.basename(fileName).replace(/[^A-Za-z0-9._-]+/g, '_') || 'model.onnx';
+  const stem = base.replace(/\.onnx$/i, '');
+  const dir = path.join(deps.dataDir, 'models');
+  mkdirSync(dir, { recursive: true });
+  let file = path.join(dir, `${stem}.onnx`);
+  for (let i = 2; existsSync(file); i++) file = path.join(dir, `${stem}-${i}.onnx`);
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length === 0) throw new UserError(`${fileName} is empty`);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+export const workloadHandlers: HandlerGroup<
+  'workload:list' | 'workload:catalog' | 'workload:add' | 'workload:predict' | 'workload:measure'
+> = {
+  'workload:list': (_req, { db }) => {
+    const repo = new WorkloadRepo(db);
+    return repo.list().flatMap((s) => {
+      const w = repo.get(s.name);
+      return w ? [summary(w.workload, w)] : [];
+    });
+  },
+  'workload:catalog': () => listCatalog(),
+  'workload:add': (req, deps) => {
+    const uploaded = req.dataBase64 !== undefined ? saveUpload(deps, req.fileName, req.dataBase64) : null;
+    const file = uploaded ?? (req.path as string);
+    const name = req.name ?? path.basename(req.fileName).replace(/\.onnx$/i, '');
+    try {
+      addWorkload(deps.db, file, { name, dims: req.dims ?? {}, inputs: req.inputs ?? {} });
+    } catch (e) {
+      if (uploaded) rmSync(uploaded, { force: true });
+      throw e;
+    }
+    const stored = new WorkloadRepo(deps.db).get(name);
+    if (!stored) throw new Error(`workload ${name} was not stored`);
+    return summary(stored.workload, stored);
+  },
+  'workload:predict': (req, deps) => {
+    const { db } = deps;
+    const { workload } = resolveWorkload(db, req.workload, {
+      batch: req.batch ?? 1,
+      ...(req.seq !== undefined ? { seq: req.seq } : {}),
+      ...(req.image !== undefined ? { image: req.image } : {}),
+      dims: req.dims ?? {},
+      inputs: req.inputs ?? {},
+      mode: req.mode,
+    });
+    const machine = machineFor(db, req.machineId);
+    const stored = storedPredictors(db);
+    const chosen = PREDICTOR_PREFERENCE.map((n) => stored.find((p) => p.name === n)).find((p) => p !== undefined);
+    if (!chosen) throw new UserError('no trained predictor yet: train one first');
+    const { devices } = loadTrainingData(db, { machineId: machine.id });
+    if (devices.length === 0) throw new UserError(`${machine.label} has no profiled device yet: run a profile first`);
+    const predictions = devices.map((d) => {
+      const p = predictWorkload(workload, chosen.predictor, d.features, req.mode);
+      return {
+        device: d.deviceKey,
+        label: `${d.deviceKey}${d.threads ? ` x${d.threads} threads` : ''} (${d.executionProvider})`,
+        totalUs: p.totalUs,
+        lowUs: p.lowUs,
+        highUs: p.highUs,
+        layerUs: p.layers.map((l) => l.timeUs),
+        familyShare: p.familyShare,
+        warnings: p.warnings,
+      };
+    });
+    const measuredJob = deps.jobs.latestDone(
+      'measure',
+      (v) => (v.result as { workload?: string } | null)?.workload === req.workload,
+    );
+    const view: WorkloadPredictionView = {
+      workload: workload.name,
+      mode: req.mode,
+      batch: workload.bindings.batch ?? req.batch ?? 1,
+      predictor: chosen.name,
+      layers: workload.layers.map((l) => l.name),
+      devices: predictions.map(({ warnings: _w, ...p }) => p),
+      warnings: [...new Set([...workload.warnings, ...predictions.flatMap((p) => p.warnings)])].slice(0, 20),
+      measured: (measuredJob?.result as MeasuredView | undefined) ?? null,
+    };
+    return view;
+  },
+  'workload:measure': (req, deps) => startJob(deps, 'measure', req, req.workload),
+};

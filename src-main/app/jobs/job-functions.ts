@@ -1,0 +1,183 @@
+/**
+ * What each long job does: the same services the CLI calls, reporting progress as
+ * they go. A job function gets the store and an abort signal; its answer is the
+ * channel's result view. They run in the job-runner child (see job-runner-process.ts).
+ */
+import type { ApiRequest } from '../../api/contract.js';
+import type { EvaluationView, JobKind, MeasuredView, PlanView, TrainResultView } from '../../api/views.js';
+import { UserError } from '../../core/errors.js';
+import type { SuiteName } from '../../core/kernels/suites.js';
+import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
+import type { Database } from '../../adapters/store/types.js';
+import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
+import { defaultThreadCounts, resolveTargets } from '../../services/device-targets.js';
+import { evaluatePredictors } from '../../services/evaluation-service.js';
+import { localProbeDeps } from '../../services/local-probe.js';
+import { localProfilerDeps } from '../../services/local-profiler.js';
+import { ensureLocalMachine } from '../../services/machine-service.js';
+import { measureModel } from '../../services/measure-model-service.js';
+import { planWorkload } from '../../services/plan-service.js';
+import { trainPredictors } from '../../services/predictor-service.js';
+import { profileDevice, type ProfileReport } from '../../services/profiler-service.js';
+import { rooflines, type Roofline } from '../../services/roofline-service.js';
+import { resolveWorkload } from '../../services/workload-service.js';
+import type { JobReporter } from './protocol.js';
+
+export interface JobEnv {
+  db: Database;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  report: JobReporter;
+}
+
+export interface ProfileJobResult {
+  reports: ProfileReport[];
+  rooflines: Roofline[];
+}
+
+async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
+  const machine = await ensureLocalMachine(e.db, localProbeDeps, { env: e.env });
+  const suite = req.suite as SuiteName;
+  const threads = req.threads ?? defaultThreadCounts(machine, suite);
+  const targets = resolveTargets(machine, req.device, threads);
+  const deps = localProfilerDeps(e.db, e.env);
+  const reports: ProfileReport[] = [];
+  try {
+    for (const target of targets) {
+      if (e.signal.aborted) break;
+      const who = `${target.deviceKey}${target.ep.name === 'cpu' ? ` x${target.ep.threads} threads` : ''}`;
+      const report = await profileDevice(deps, target, {
+        suite,
+        signal: e.signal,
+        onEvent: (ev) => {
+          if (ev.type === 'start')
+            e.report.log(
+              `profiling ${who}: ${ev.total} kernels (${suite})${ev.alreadyMeasured ? `, ${ev.alreadyMeasured} already stored` : ''}`,
+            );
+          if (ev.type === 'refine') e.report.log(`refining: ${ev.added} more kernels where the curves bend`);
+          if (ev.type === 'kernel') {
+            e.report.progress(ev.index, ev.total, `${who}: ${ev.spec.id}`);
+            e.report.kernel({
+              id: ev.spec.id,
+              family: ev.spec.family,
+              status: ev.status,
+              medianUs: ev.medianUs ?? null,
+            });
+            if (ev.status === 'failed') e.report.log(`${ev.spec.id}: failed: ${ev.error ?? ''}`);
+          }
+        },
+      });
+      reports.push(report);
+      for (const n of report.notes) e.report.log(n);
+    }
+  } finally {
+    await deps.runner.close();
+  }
+  if (e.signal.aborted)
+    throw new UserError('profile cancelled; finished measurements are stored, run it again to resume');
+  if (req.device !== 'all' && reports.every((r) => r.status === 'unavailable' || r.status === 'failed')) {
+    throw new UserError(`nothing profiled on ${req.device}: ${reports.flatMap((r) => r.notes).join('; ')}`);
+  }
+  const roof = rooflines(e.db, machine.id).filter((r) => reports.some((x) => x.deviceKey === r.deviceKey));
+  return { reports, rooflines: roof };
+}
+
+async function trainJob(e: JobEnv, req: ApiRequest<'predictor:train'>): Promise<TrainResultView> {
+  const names: PredictorName[] = req.models ?? [...PREDICTOR_NAMES];
+  const trained: TrainResultView['trained'] = [];
+  for (const [i, name] of names.entries()) {
+    if (e.signal.aborted) throw new UserError('training cancelled');
+    e.report.progress(i, names.length, `training ${name}`);
+    // Each model is trained on its own turn so progress moves and a cancel lands between models.
+    await new Promise((r) => setImmediate(r));
+    const [t] = trainPredictors(e.db, [name]);
+    if (t) trained.push({ name: t.name, samples: t.samples, devices: t.devices, trainMs: t.trainMs });
+    e.report.log(`${name}: trained on ${t?.samples ?? 0} measurements in ${Math.round(t?.trainMs ?? 0)} ms`);
+  }
+  e.report.progress(names.length, names.length, 'trained');
+  return { trained };
+}
+
+async function evaluateJob(e: JobEnv, req: ApiRequest<'predictor:evaluate'>): Promise<EvaluationView> {
+  e.report.progress(0, 1, 'evaluating every predictor under every protocol');
+  const r = await evaluatePredictors(e.db, { k: req.k ?? 5, sklearn: req.sklearn ?? false });
+  e.report.progress(1, 1, 'evaluated');
+  return { report: r.report, notes: r.notes, sklearnFitSeconds: r.sklearnFitSeconds };
+}
+
+async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanView> {
+  e.report.progress(0, 1, 'searching plans');
+  const r = planWorkload(e.db, {
+    workload: req.workload,
+    devices: req.devices,
+    mode: req.mode,
+    batch: req.batch,
+    ...(req.machine ? { machine: req.machine } : {}),
+    ...(req.virtual ? { virtual: req.virtual } : {}),
+    ...(req.network ? { network: req.network } : {}),
+    ...(req.seq !== undefined ? { seq: req.seq } : {}),
+    ...(req.image !== undefined ? { image: req.image } : {}),
+    dims: req.dims ?? {},
+    inputs: req.inputs ?? {},
+    topN: req.top ?? 5,
+  });
+  e.report.progress(1, 1, `searched in ${r.result.searchMs.toFixed(0)} ms`);
+  return {
+    workload: r.workload,
+    mode: r.problem.mode,
+    batch: r.problem.batch,
+    devices: r.problem.devices,
+    plans: r.result.plans,
+    rejected: r.result.rejected,
+    searchMs: r.result.searchMs,
+    exports: r.exports,
+    timeline: r.timeline,
+    warnings: r.warnings,
+  };
+}
+
+async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promise<MeasuredView> {
+  e.report.progress(0, 1, `running ${req.workload} on the CPU`);
+  const runner = new KernelRunner({ env: e.env });
+  const abort = (): void => runner.kill();
+  e.signal.addEventListener('abort', abort);
+  try {
+    const m = await measureModel(e.db, runner, req.workload, {
+      device: 'cpu',
+      ...(req.threads !== undefined ? { threads: req.threads } : {}),
+    });
+    if (e.signal.aborted) throw new UserError('measurement cancelled');
+    const { workload } = resolveWorkload(e.db, req.workload);
+    const measuredByName = new Map(m.nodes.map((n) => [n.name, n.measuredUs]));
+    const layers = workload.layers.map((l) => {
+      const names = l.nodes.map((i) => workload.nodes[i]?.name ?? '');
+      const predicted = m.predicted?.layers[l.index]?.timeUs ?? 0;
+      return {
+        name: l.name,
+        measuredUs: names.reduce((s, n) => s + (measuredByName.get(n) ?? 0), 0),
+        predictedUs: predicted,
+      };
+    });
+    e.report.progress(1, 1, `measured ${m.medianMs.toFixed(2)} ms`);
+    return {
+      workload: req.workload,
+      device: m.device,
+      medianMs: m.medianMs,
+      predictedMs: (m.predicted?.totalUs ?? 0) / 1000,
+      nodeSumMs: m.nodesSumMs,
+      layers,
+    };
+  } finally {
+    e.signal.removeEventListener('abort', abort);
+    await runner.close();
+  }
+}
+
+/** Each job kind with its request type; requests were validated before they got here. */
+export const JOB_FUNCTIONS: { [K in JobKind]: (e: JobEnv, request: never) => Promise<unknown> } = {
+  profile: profileJob,
+  train: trainJob,
+  evaluate: evaluateJob,
+  plan: planJob,
+  measure: measureJob,
+};

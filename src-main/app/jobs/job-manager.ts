@@ -1,0 +1,152 @@
+/**
+ * Long jobs of the app: started, tracked, cancelled, and their events fanned out to
+ * the transports (IPC, server-sent events). How a job actually runs is the executor's
+ * business (a child process in the app; in-process in some tests).
+ */
+import { randomUUID } from 'node:crypto';
+import type { JobEvent } from '../../api/contract.js';
+import type { JobKind, JobView } from '../../api/views.js';
+import type { FromJobRunner } from './protocol.js';
+
+export interface RunningJob {
+  /** Ask the job to stop; it ends as 'cancelled'. */
+  cancel(): void;
+}
+
+export interface JobExecutor {
+  start(kind: JobKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob;
+}
+
+const TITLES: Record<JobKind, string> = {
+  profile: 'Profile',
+  train: 'Train predictors',
+  evaluate: 'Evaluate predictors',
+  plan: 'Plan',
+  measure: 'Measure model',
+};
+
+const MAX_LOG = 200;
+const MAX_FINISHED = 50;
+
+export class JobManager {
+  private readonly jobs = new Map<string, { view: JobView; running: RunningJob | null; cancelled: boolean }>();
+  private readonly listeners = new Set<(e: JobEvent) => void>();
+
+  constructor(
+    private readonly executor: JobExecutor,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  subscribe(listener: (e: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(kind: JobKind, request: unknown, detail = ''): string {
+    const busy = [...this.jobs.values()].find((j) => j.view.state === 'running' && j.view.kind === 'profile');
+    if (kind === 'profile' && busy) throw new JobBusyError('a profile is already running; cancel it or wait');
+    const id = randomUUID();
+    const view: JobView = {
+      id,
+      kind,
+      state: 'running',
+      title: detail ? `${TITLES[kind]}: ${detail}` : TITLES[kind],
+      startedAt: this.now().toISOString(),
+      finishedAt: null,
+      done: 0,
+      total: 0,
+      label: 'starting',
+      log: [],
+      error: null,
+      result: null,
+    };
+    const entry = { view, running: null as RunningJob | null, cancelled: false };
+    this.jobs.set(id, entry);
+    this.prune();
+    this.emit({ jobId: id, type: 'state', job: strip(view) });
+    entry.running = this.executor.start(kind, request, (m) => this.onMessage(id, m));
+    return id;
+  }
+
+  get(id: string): JobView | null {
+    return this.jobs.get(id)?.view ?? null;
+  }
+
+  list(): JobView[] {
+    return [...this.jobs.values()].map((j) => ({ ...j.view, result: null })).reverse();
+  }
+
+  /** The newest finished job of a kind whose request matched (e.g. the last measurement of a workload). */
+  latestDone(kind: JobKind, match: (v: JobView) => boolean): JobView | null {
+    const done = [...this.jobs.values()].map((j) => j.view).filter((v) => v.kind === kind && v.state === 'done');
+    return done.reverse().find(match) ?? null;
+  }
+
+  cancel(id: string): boolean {
+    const j = this.jobs.get(id);
+    if (!j || j.view.state !== 'running') return false;
+    j.cancelled = true;
+    j.running?.cancel();
+    return true;
+  }
+
+  /** Cancels everything still running (the app is closing). */
+  cancelAll(): void {
+    for (const [id, j] of this.jobs) if (j.view.state === 'running') this.cancel(id);
+  }
+
+  private onMessage(id: string, m: FromJobRunner): void {
+    const j = this.jobs.get(id);
+    if (!j || j.view.state !== 'running') return;
+    const v = j.view;
+    switch (m.type) {
+      case 'progress':
+        v.done = m.done;
+        v.total = m.total;
+        v.label = m.label;
+        this.emit({ jobId: id, type: 'progress', job: strip(v) });
+        return;
+      case 'log':
+        v.log.push(m.line);
+        if (v.log.length > MAX_LOG) v.log.splice(0, v.log.length - MAX_LOG);
+        this.emit({ jobId: id, type: 'log', job: strip(v), line: m.line });
+        return;
+      case 'kernel':
+        this.emit({ jobId: id, type: 'progress', job: strip(v), kernel: m.kernel });
+        return;
+      case 'done':
+        v.state = 'done';
+        v.result = m.result;
+        break;
+      case 'failed':
+        v.state = m.cancelled || j.cancelled ? 'cancelled' : 'failed';
+        v.error = m.message;
+        break;
+    }
+    v.finishedAt = this.now().toISOString();
+    j.running = null;
+    this.emit({ jobId: id, type: 'state', job: strip(v) });
+  }
+
+  private emit(e: JobEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // A listener that fails (a closed connection) must not stop the others.
+      }
+    }
+  }
+
+  private prune(): void {
+    const finished = [...this.jobs.entries()].filter(([, j]) => j.view.state !== 'running');
+    for (const [id] of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) this.jobs.delete(id);
+  }
+}
+
+export class JobBusyError extends Error {}
+
+function strip(v: JobView): JobEvent['job'] {
+  const { result: _r, log: _l, ...rest } = v;
+  return rest;
+}

@@ -1,0 +1,98 @@
+/**
+ * Electron main process: a thin shell. It opens one secure window on the built renderer,
+ * wires the contract's channels to the same dispatch `pipedejavu serve` uses, forwards
+ * job events, and keeps its database in userData. Everything else lives in the core.
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron';
+import { JOB_EVENT_CHANNEL } from '../api/contract.js';
+import { createAppCore, type AppCore } from '../app/app-core.js';
+import { childExecutor } from '../app/jobs/child-executor.js';
+import { DB_FILE } from '../adapters/paths/data-dir.js';
+import { runtimeVersions } from '../services/runtime-versions.js';
+import { defaultRendererDir } from '../http/static-files.js';
+import { nativeDialogs } from './dialogs.js';
+import { ipcHandlers } from './ipc-guard.js';
+import { menuTemplate } from './menu.js';
+import { MENU_NAVIGATE } from './menu-channel.js';
+import { denyPermissions, lockDownApp, secureWebPreferences } from './security.js';
+import { loadWindowState, saveWindowState } from './window-state.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererIndex = path.join(defaultRendererDir(), 'index.html');
+const rendererUrl = pathToFileURL(rendererIndex).toString();
+const preload = path.join(here, 'preload.cjs');
+
+let mainWindow: BrowserWindow | null = null;
+let core: AppCore | null = null;
+
+function createWindow(): BrowserWindow {
+  const stateFile = path.join(app.getPath('userData'), 'window-state.json');
+  const state = loadWindowState(stateFile);
+  const win = new BrowserWindow({
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
+    minWidth: 1024,
+    minHeight: 700,
+    show: false,
+    title: 'pipeDejavu',
+    webPreferences: secureWebPreferences(preload),
+  });
+  if (state.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+  win.on('close', () => {
+    const b = win.getNormalBounds();
+    saveWindowState(stateFile, { ...b, maximized: win.isMaximized() });
+  });
+  void win.loadURL(rendererUrl);
+  return win;
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  lockDownApp(app, rendererUrl);
+  denyPermissions(session.defaultSession);
+  const dbPath = path.join(app.getPath('userData'), DB_FILE);
+  // Job runners are Node processes of the same binary.
+  const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+  core = createAppCore({
+    dbPath,
+    env,
+    transport: 'electron',
+    executor: childExecutor({ dbPath, env }),
+    dialogs: nativeDialogs(dialog, () => mainWindow),
+    runtime: { ...runtimeVersions(), electron: process.versions.electron ?? '?' },
+  });
+  for (const [channel, handler] of ipcHandlers(core.dispatch, rendererUrl)) {
+    ipcMain.handle(channel, (event, payload: unknown) => handler(event, payload));
+  }
+  core.jobs.subscribe((e) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(JOB_EVENT_CHANNEL, e);
+  });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate((view) => mainWindow?.webContents.send(MENU_NAVIGATE, view), process.platform === 'darwin'),
+    ),
+  );
+  mainWindow = createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+  });
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('before-quit', () => {
+  core?.close();
+  core = null;
+});
+
+if (!app.requestSingleInstanceLock()) app.quit();
+else
+  start().catch((e: unknown) => {
+    dialog.showErrorBox('pipeDejavu cannot start', String(e));
+    app.exit(1);
+  });

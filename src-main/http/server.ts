@@ -1,0 +1,165 @@
+/**
+ * `pipedejavu serve`: the renderer and the API over HTTP on 127.0.0.1, for a browser
+ * (through an SSH tunnel on a headless GPU server) and for the end-to-end tests.
+ *  POST /api/<channel>  JSON request -> {ok, value} | {ok: false, error}
+ *  GET  /api/events     server-sent job events
+ *  GET  /*              the built renderer
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HTTP_API_PREFIX, HTTP_EVENTS_PATH, HTTP_TOKEN_HEADER } from '../api/client.js';
+import type { JobEvent } from '../api/contract.js';
+import { fail } from '../api/result.js';
+import type { Dispatch } from '../app/dispatch.js';
+import { hostAllowed, originAllowed, tokenMatches } from './guards.js';
+import { readStatic } from './static-files.js';
+
+export const MAX_BODY_BYTES = 1536 * 2 ** 20;
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+export interface ServerOptions {
+  dispatch: Dispatch;
+  subscribe: (listener: (e: JobEvent) => void) => () => void;
+  token: string;
+  rendererDir: string;
+  port?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+const BASE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer, extra = {}): void {
+  res.writeHead(status, { ...BASE_HEADERS, 'content-type': type, 'cache-control': 'no-store', ...extra });
+  res.end(body);
+}
+
+function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function startServer(o: ServerOptions): Promise<RunningServer> {
+  const clients = new Set<http.ServerResponse>();
+  let port = 0;
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (!hostAllowed(req.headers.host, port)) {
+      sendJson(res, 403, fail('invalid', 'forbidden host: open the URL pipedejavu serve printed'));
+      return;
+    }
+    if (!originAllowed(req.headers.origin, port)) {
+      sendJson(res, 403, fail('invalid', 'forbidden origin'));
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname === HTTP_EVENTS_PATH) {
+      if (req.method !== 'GET') return sendJson(res, 405, fail('invalid', 'GET only'));
+      if (!tokenMatches(url.searchParams.get('token'), o.token))
+        return sendJson(res, 401, fail('invalid', 'missing or wrong token'));
+      res.writeHead(200, {
+        ...BASE_HEADERS,
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      res.write(': connected\n\n');
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+      return;
+    }
+    if (url.pathname.startsWith(HTTP_API_PREFIX)) {
+      if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
+      if (!tokenMatches(req.headers[HTTP_TOKEN_HEADER] as string | undefined, o.token))
+        return sendJson(res, 401, fail('invalid', 'missing or wrong token'));
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return sendJson(res, 415, fail('invalid', 'send application/json'));
+      const body = await readBody(req);
+      if (body === 'too-large') return sendJson(res, 413, fail('invalid', 'request too large'));
+      let payload: unknown;
+      try {
+        payload = body.length ? JSON.parse(body.toString('utf8')) : {};
+      } catch {
+        return sendJson(res, 400, fail('invalid', 'the request body is not JSON'));
+      }
+      const channel = decodeURIComponent(url.pathname.slice(HTTP_API_PREFIX.length));
+      const result = await o.dispatch(channel, payload);
+      const status = result.ok ? 200 : result.error.code === 'not-found' ? 404 : 200;
+      return sendJson(res, status, result);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('invalid', 'GET only'));
+    const file = readStatic(o.rendererDir, url.pathname);
+    if (!file) {
+      if (url.pathname === '/' || url.pathname === '/index.html') {
+        return send(
+          res,
+          503,
+          'text/plain; charset=utf-8',
+          `The app is not built (${o.rendererDir} is missing); run npm run build.\n`,
+        );
+      }
+      return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    }
+    send(res, 200, file.type, file.body, { 'content-security-policy': CONTENT_SECURITY_POLICY });
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, fail('internal', `internal error: ${String(e)}`));
+      else res.end();
+    });
+  });
+  const unsubscribe = o.subscribe((e) => {
+    const line = `data: ${JSON.stringify(e)}\n\n`;
+    for (const c of clients) c.write(line);
+  });
+  const heartbeat = setInterval(() => {
+    for (const c of clients) c.write(': keep-alive\n\n');
+  }, 15_000);
+  heartbeat.unref();
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, '127.0.0.1', () => {
+      port = (server.address() as AddressInfo).port;
+      resolve({
+        port,
+        url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(o.token)}`,
+        close: () =>
+          new Promise<void>((done) => {
+            clearInterval(heartbeat);
+            unsubscribe();
+            for (const c of clients) c.end();
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

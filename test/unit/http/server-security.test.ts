@@ -1,0 +1,170 @@
+import http from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
+import { startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { seedStore } from '../../helpers/seeded-store.js';
+import { tempDir } from '../../helpers/cli.js';
+import { httpTransport } from '../../../src-main/api/http-transport.js';
+import { createApiClient, ApiCallError } from '../../../src-main/api/client.js';
+
+const TOKEN = 'test-token-0123456789abcdef';
+let core: AppCore;
+let server: RunningServer;
+let root: string;
+
+beforeAll(async () => {
+  const dir = tempDir('pdjv-http-');
+  root = path.join(dir, 'renderer');
+  mkdirSync(root);
+  writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>pipeDejavu</title>');
+  writeFileSync(path.join(dir, 'secret.txt'), 'outside the renderer');
+  core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', inProcessJobs: true });
+  seedStore(core.deps.db);
+  server = await startServer({
+    dispatch: core.dispatch,
+    subscribe: (l) => core.jobs.subscribe(l),
+    token: TOKEN,
+    rendererDir: root,
+    port: 0,
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  core.close();
+});
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function raw(method: string, p: string, headers: Record<string, string> = {}, body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method,
+        path: p,
+        headers: { host: `127.0.0.1:${server.port}`, ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+          // Server-sent events never end: the first chunk is enough.
+          if (res.headers['content-type'] === 'text/event-stream') {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+          }
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const api = (channel: string, headers: Record<string, string> = {}, body = '{}'): Promise<Raw> =>
+  raw('POST', `/api/${channel}`, { 'content-type': 'application/json', 'x-pipedejavu-token': TOKEN, ...headers }, body);
+
+describe('pipedejavu serve: who gets an answer', () => {
+  it('listens on 127.0.0.1 and prints a URL with the token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${TOKEN}`);
+  });
+
+  it('answers API calls that carry the token', async () => {
+    const r = await api('machine:list');
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: true });
+  });
+
+  it('refuses API calls without the token or with a wrong one', async () => {
+    for (const headers of [
+      { 'x-pipedejavu-token': '' },
+      { 'x-pipedejavu-token': `${TOKEN}x` },
+      { 'x-pipedejavu-token': 'nope' },
+    ]) {
+      const r = await api('machine:list', headers);
+      expect(r.status).toBe(401);
+      expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { message: 'missing or wrong token' } });
+    }
+    const noHeader = await raw('POST', '/api/machine:list', { 'content-type': 'application/json' }, '{}');
+    expect(noHeader.status).toBe(401);
+    // The token in the query is for the event stream only.
+    const inQuery = await raw('POST', `/api/machine:list?token=${TOKEN}`, { 'content-type': 'application/json' }, '{}');
+    expect(inQuery.status).toBe(401);
+  });
+
+  it('refuses a foreign Host (DNS rebinding), even with the token', async () => {
+    for (const host of ['evil.example:80', `evil.example:${server.port}`, `127.0.0.1:${server.port + 1}`]) {
+      const r = await api('machine:list', { host });
+      expect(r.status).toBe(403);
+    }
+    const page = await raw('GET', '/', { host: `attacker.test:${server.port}` });
+    expect(page.status).toBe(403);
+    expect((await api('machine:list', { host: `localhost:${server.port}` })).status).toBe(200);
+  });
+
+  it('refuses a foreign Origin and never sends CORS headers', async () => {
+    const r = await api('machine:list', { origin: 'http://evil.example' });
+    expect(r.status).toBe(403);
+    const same = await api('machine:list', { origin: `http://127.0.0.1:${server.port}` });
+    expect(same.status).toBe(200);
+    expect(same.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await raw('OPTIONS', '/api/machine:list', { origin: `http://127.0.0.1:${server.port}` });
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('takes JSON only, and says so for bodies that are not', async () => {
+    expect((await api('machine:list', { 'content-type': 'text/plain' })).status).toBe(415);
+    const r = await api('machine:list', {}, '{oops');
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { message: 'the request body is not JSON' } });
+    const unknown = await api('machine:drop');
+    expect(unknown.status).toBe(404);
+    expect((await raw('GET', '/api/machine:list', { 'x-pipedejavu-token': TOKEN })).status).toBe(405);
+  });
+
+  it('streams job events only with the token', async () => {
+    expect((await raw('GET', '/api/events')).status).toBe(401);
+    const ok = await raw('GET', `/api/events?token=${TOKEN}`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toBe('text/event-stream');
+  });
+
+  it('serves the renderer with a strict CSP and nothing outside its folder', async () => {
+    const page = await raw('GET', '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt']) {
+      const r = await raw('GET', p);
+      expect(r.status).toBe(404);
+      expect(r.body).not.toContain('outside the renderer');
+    }
+  });
+});
+
+describe('the HTTP transport of the renderer client', () => {
+  it('returns values and turns error results into ApiCallError', async () => {
+    const client = createApiClient(
+      httpTransport({ baseUrl: `http://127.0.0.1:${server.port}`, token: TOKEN, fetch: globalThis.fetch }),
+    );
+    const machines = await client.call('machine:list', {});
+    expect(machines.length).toBe(1);
+    await expect(client.call('machine:get', { id: 'no-such-machine' })).rejects.toBeInstanceOf(ApiCallError);
+    const bad = createApiClient(
+      httpTransport({ baseUrl: `http://127.0.0.1:${server.port}`, token: 'wrong', fetch: globalThis.fetch }),
+    );
+    await expect(bad.call('machine:list', {})).rejects.toThrow('missing or wrong token');
+  });
+});
