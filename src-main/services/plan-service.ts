@@ -11,7 +11,8 @@ import { predictWorkload } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { virtualDevice } from '../core/planner/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/links.js';
-import { createCostModel } from '../core/planner/collectives.js';
+import { createCostModel, type MeasuredCollective } from '../core/planner/collectives.js';
+import { fitNcclTests, parseNcclTests } from '../core/planner/nccl-tests.js';
 import { planAll, type PlanAllResult } from '../core/planner/search.js';
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator.js';
@@ -40,6 +41,8 @@ export interface PlanRequest {
   dims?: Record<string, number>;
   inputs?: Record<string, number[]>;
   topN?: number;
+  /** nccl-tests outputs (all_reduce_perf) measured on devices of the plan: they replace the modelled all-reduce. */
+  nccl?: { source: string; text: string }[];
 }
 
 export interface PlanResponse {
@@ -118,6 +121,48 @@ function layersFor(w: Workload, candidates: Candidate[], predict: (f: DeviceFeat
   });
 }
 
+/**
+ * nccl-tests results whose ranks are all devices of the plan (host = machine label, device = cuda
+ * index) become measured all-reduce costs for exactly that device set; others are named in a warning.
+ */
+function measuredCollectives(
+  files: readonly { source: string; text: string }[],
+  devices: readonly PlanDevice[],
+  warnings: string[],
+): MeasuredCollective[] {
+  const out: MeasuredCollective[] = [];
+  for (const f of files) {
+    const result = parseNcclTests(f.text);
+    if (result.op !== 'all_reduce') {
+      warnings.push(`${f.source}: ${result.op} results are not used (the planner prices all-reduce only)`);
+      continue;
+    }
+    const fit = fitNcclTests(result);
+    if (!fit) {
+      warnings.push(`${f.source}: too few sizes to fit a latency and a bandwidth; ignored`);
+      continue;
+    }
+    const hosts = new Set(devices.map((d) => d.machine));
+    const ids = result.ranks.map((r) => {
+      const machine = hosts.has(r.host) ? r.host : hosts.size === 1 ? [...hosts][0] : null;
+      const d = devices.find((x) => x.machine === machine && x.id.endsWith(`/cuda:${r.device}`));
+      return d?.id ?? null;
+    });
+    if (ids.length === 0 || ids.some((x) => x === null)) {
+      const missing = result.ranks.filter((_, i) => ids[i] === null).map((r) => `${r.host} cuda:${r.device}`);
+      warnings.push(
+        `${f.source}: ranks ${missing.join(', ') || '(none listed)'} are not devices of this plan; the all-reduce model is kept`,
+      );
+      continue;
+    }
+    out.push({ op: 'all_reduce', devices: ids as string[], fit: fit.fit });
+    warnings.push(
+      `${f.source}: measured all-reduce over ${ids.length} devices (${fit.fit.alphaUs.toFixed(1)} µs + ${fit.fit.gbps.toFixed(1)} GB/s) replaces the model`,
+    );
+  }
+  return out;
+}
+
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const warnings: string[] = [];
   const { workload } = resolveWorkload(db, req.workload, {
@@ -194,7 +239,8 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     zeroStage: 0,
     overheadBytes: GIB / 2,
   };
-  const costModel = createCostModel(links);
+  const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
+  const costModel = createCostModel(links, measured);
   const result = planAll(problem, costModel, { topN: req.topN ?? 5 });
   const best = result.plans.find((p) => p.feasible) ?? null;
   const timeline = best

@@ -1,14 +1,35 @@
-import { UsageError } from '../../core/errors.js';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError, UserError } from '../../core/errors.js';
 import { planWorkload } from '../../services/plan-service.js';
 import type { Command } from '../command.js';
 import { renderPlans } from '../render/plan.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
 
+const MAX_NCCL_BYTES = 16 * 2 ** 20;
+
+function readNcclFiles(list: string): { source: string; text: string }[] {
+  return list
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((file) => {
+      let size: number;
+      try {
+        size = statSync(file).size;
+      } catch {
+        throw new UserError(`--nccl: cannot read ${file}`);
+      }
+      if (size > MAX_NCCL_BYTES) throw new UserError(`--nccl: ${file} is too large for an nccl-tests output`);
+      return { source: path.basename(file), text: readFileSync(file, 'utf8') };
+    });
+}
+
 export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--mode training|inference] [--batch N] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--mode training|inference] [--batch N] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B) and hybrid plans,\n' +
@@ -34,6 +55,11 @@ export const planCommand: Command = {
     },
     mode: { type: 'string', valueName: 'MODE', description: 'training (default) or inference' },
     top: { type: 'string', valueName: 'N', description: 'plans to list (default 5)' },
+    nccl: {
+      type: 'string',
+      valueName: 'FILES',
+      description: 'nccl-tests all_reduce_perf outputs, comma separated: measured all-reduce replaces the model',
+    },
   },
   async run(ctx, opts) {
     if (typeof opts.workload !== 'string') throw new UsageError('plan: --workload is required');
@@ -63,6 +89,7 @@ export const planCommand: Command = {
       dims: spec.dims ?? {},
       inputs: spec.inputs ?? {},
       topN: top,
+      ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     if (ctx.json) {
       ctx.printJson({

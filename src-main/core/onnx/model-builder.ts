@@ -187,7 +187,8 @@ export function tensorMessage(t: TensorDef): ProtoWriter {
   return w;
 }
 
-function valueInfoMessage(v: ValueInfoDef): ProtoWriter {
+/** ValueInfoProto of a tensor (name, elem type, shape). */
+export function valueInfoMessage(v: ValueInfoDef): ProtoWriter {
   const shape = new ProtoWriter();
   for (const d of v.dims) {
     const dim = new ProtoWriter();

@@ -1,0 +1,102 @@
+/**
+ * An imported lab machine with two profiled GPUs (the RTX 4080 SUPER and 2080 SUPER of the
+ * shared captures): synthetic CUDA measurements with a known law, so the planner can be tested
+ * on an imported multi-GPU profile without a GPU here.
+ */
+import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
+import type { Measurement } from '../../src-main/core/domain/measurement.js';
+import type { ProfileFile } from '../../src-main/core/profile-file/schema.js';
+import { sampleProbe } from './sample-probe.js';
+import { device, syntheticSamples } from './synthetic-samples.js';
+
+export const GPU_BOX = 'gpu-box';
+
+export function gpuServerProfile(): ProfileFile {
+  const probe = sampleProbe({ hostname: GPU_BOX });
+  const gpus = [
+    { key: 'cuda:0', gflops: 40_000, gbps: 700 },
+    { key: 'cuda:1', gflops: 11_000, gbps: 450 },
+  ];
+  const runs = gpus.map((g, i) => ({
+    id: `gpu-run-${i}`,
+    deviceKey: g.key,
+    suite: 'quick',
+    executionProvider: 'cuda',
+    threads: null,
+    runtimeVersion: '1.30.0',
+    status: 'complete' as const,
+    startedAt: '2026-11-21T11:00:00.000Z',
+    finishedAt: '2026-11-21T11:01:00.000Z',
+    summary: null,
+    notes: [],
+  }));
+  const measurements: Measurement[] = gpus.flatMap((g, i) =>
+    syntheticSamples([{ ...device(g.key, g.gflops, g.gbps, 1), kind: 'gpu' }], 0.01, i + 3).map((s) => ({
+      runId: `gpu-run-${i}`,
+      deviceKey: g.key,
+      op: s.op,
+      family: s.family,
+      shape: s.shape,
+      dtype: s.dtype,
+      flops: s.flops,
+      bytes: s.bytes,
+      executionProvider: 'cuda',
+      threads: null,
+      runtimeVersion: '1.30.0',
+      stats: {
+        medianUs: s.timeUs,
+        p10Us: s.timeUs * 0.98,
+        p90Us: s.timeUs * 1.03,
+        cv: 0.02,
+        repetitions: 20,
+        wallMedianUs: s.timeUs + 15,
+      },
+      source: 'profile' as const,
+    })),
+  );
+  return {
+    format: 'pipedejavu-hardware-profile',
+    formatVersion: 1,
+    provenance: {
+      tool: 'pipedejavu',
+      toolVersion: '0.1.0',
+      exportedAt: '2026-11-21T12:00:00.000Z',
+      runtimes: { node: 'v20.20.2', onnxruntime: '1.30.0' },
+    },
+    machine: { id: 'b2c3d4e5f6071829', label: GPU_BOX, probe },
+    devices: devicesFromProbe(probe),
+    links: linksFromProbe(probe),
+    profileRuns: runs,
+    measurements,
+    predictors: [],
+  };
+}
+
+/** nccl-tests all_reduce_perf output shaped like the real tool's, for two ranks on gpu-box. HAND-WRITTEN. */
+export function ncclTwoRanks(host = GPU_BOX, gbps = 2): string {
+  const rows: string[] = [];
+  for (let size = 1024; size <= 2 ** 28; size *= 4) {
+    const t = 30 + size / (gbps * 1e3);
+    const algbw = size / t / 1e3;
+    const fmt = (v: number): string => v.toFixed(2).padStart(8);
+    rows.push(
+      `${String(size).padStart(12)}  ${String(size / 4).padStart(12)}     float     sum      -1 ${fmt(t)} ${fmt(algbw)} ${fmt(algbw)}      0 ${fmt(t)} ${fmt(algbw)} ${fmt(algbw)}      0`,
+    );
+  }
+  return [
+    '# Collective test starting: all_reduce_perf',
+    '# nThread 1 nGpus 2 minBytes 1024 maxBytes 268435456 step: 4(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0',
+    '#',
+    '# Using devices',
+    `#  Rank  0 Group  0 Pid  1000 on ${host} device  0 [0x01] NVIDIA GeForce RTX 4080 SUPER`,
+    `#  Rank  1 Group  0 Pid  1000 on ${host} device  1 [0x02] NVIDIA GeForce RTX 2080 SUPER`,
+    '#',
+    '#                                                              out-of-place                       in-place          ',
+    '#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong',
+    '#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       ',
+    ...rows,
+    '# Out of bounds values : 0 OK',
+    '# Avg bus bandwidth    : 4.5 ',
+    '#',
+  ].join('\n');
+}

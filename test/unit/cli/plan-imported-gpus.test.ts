@@ -1,0 +1,90 @@
+/** `pipedejavu plan` on an imported multi-GPU profile, with an ONNX model, and measured nccl-tests results. */
+import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { gpuServerProfile, ncclTwoRanks, GPU_BOX } from '../../helpers/gpu-profile.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+const ONNX = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
+
+interface PlanJson {
+  plans: { kind: string; stepUs: number; feasible: boolean; stages: { devices: string[] }[] }[];
+  devices: { id: string; estimate: string }[];
+  exports: { torch: { commands: string[] }; llamaCpp: unknown } | null;
+  warnings: string[];
+}
+
+async function storeWithGpuBox(): Promise<{ db: string; dir: string }> {
+  const dir = tempDir();
+  const db = path.join(dir, 'plan.db');
+  seededDb(db).close();
+  const file = path.join(dir, 'gpu-box.json');
+  writeFileSync(file, encodeProfile(gpuServerProfile()));
+  expect((await cli(['import', file, '--db', db])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  return { db, dir };
+}
+
+describe('pipedejavu plan on an imported multi-GPU machine', () => {
+  it('plans a catalog model over its two GPUs, and uses measured all-reduce from nccl-tests', async () => {
+    const { db, dir } = await storeWithGpuBox();
+    const args = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--machine', GPU_BOX, '--batch', '16'];
+    const modelled = await cli([...args, '--db', db, '--json']);
+    expect(modelled.code).toBe(0);
+    const m = JSON.parse(modelled.stdout) as PlanJson;
+    expect(m.devices.map((d) => d.id)).toEqual([`${GPU_BOX}/cuda:0`, `${GPU_BOX}/cuda:1`]);
+    expect(m.plans[0]?.feasible).toBe(true);
+    expect(m.exports?.torch.commands.join('\n')).toMatch(/torchrun/);
+
+    const nccl = path.join(dir, 'all_reduce.txt');
+    writeFileSync(nccl, ncclTwoRanks());
+    const measured = await cli([...args, '--nccl', nccl, '--db', db, '--json']);
+    expect(measured.code).toBe(0);
+    const j = JSON.parse(measured.stdout) as PlanJson;
+    expect(j.warnings.some((w) => /all_reduce\.txt: measured all-reduce over 2 devices/.test(w))).toBe(true);
+    const dp = (p: PlanJson): number | undefined => p.plans.find((x) => x.kind === 'data-parallel')?.stepUs;
+    // 2 GB/s measured is slower than the modelled PCIe gen3 x8 link: data parallel gets dearer.
+    expect(dp(m)).toBeDefined();
+    expect(dp(j)).toBeGreaterThan(dp(m) as number);
+
+    const foreign = path.join(dir, 'other.txt');
+    writeFileSync(foreign, ncclTwoRanks('some-other-host'));
+    const other = await cli([...args, '--nccl', `${foreign}`, '--db', db, '--json']);
+    // One machine in the plan: ranks are taken as its GPUs whatever the host is called.
+    expect(other.code).toBe(0);
+    const missing = await cli([...args, '--nccl', path.join(dir, 'nope.txt'), '--db', db]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/--nccl: cannot read/);
+  });
+
+  it('plans an imported ONNX model for inference on the GPUs and this machine', async () => {
+    const { db } = await storeWithGpuBox();
+    const r = await cli([
+      'plan',
+      '--workload',
+      ONNX,
+      '--input',
+      'x=1x3x48x192',
+      '--devices',
+      'cpu',
+      '--machine',
+      GPU_BOX,
+      '--network',
+      '25GbE',
+      '--mode',
+      'inference',
+      '--batch',
+      '32',
+      '--db',
+      db,
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as PlanJson;
+    expect(j.devices).toHaveLength(3);
+    expect(j.plans.filter((p) => p.feasible).length).toBeGreaterThan(0);
+    expect(j.exports).not.toBeNull();
+  });
+});
