@@ -131,6 +131,7 @@ export const CHANNELS = {
       virtual: z.array(z.string().min(1).max(100)).max(16).optional(),
       network: z.string().min(1).max(50).optional(),
       top: positiveInt.max(50).optional(),
+      offload: z.enum(['auto', 'yes', 'no']).optional(),
     }),
   ),
 

@@ -43,6 +43,11 @@ export interface PlanRequest {
   topN?: number;
   /** nccl-tests outputs (all_reduce_perf) measured on devices of the plan: they replace the modelled all-reduce. */
   nccl?: { source: string; text: string }[];
+  /**
+   * Optimizer offload to the CPU (training): 'no', 'yes' (every plan offloads), or 'auto'
+   * (plans with and without are ranked together). Default 'auto'.
+   */
+  offload?: 'no' | 'yes' | 'auto';
 }
 
 export interface PlanResponse {
@@ -163,6 +168,27 @@ function measuredCollectives(
   return out;
 }
 
+const DEFAULT_HOST_GBPS = 12;
+const DEFAULT_CPU_GBPS = 10;
+
+/** Host links of the plan's GPUs (probed PCIe) and the CPU's measured bandwidth for offload. */
+function offloadSettings(candidates: readonly Candidate[], machines: readonly MachineLinks[], warnings: string[]) {
+  const hostGBps: Record<string, number> = {};
+  for (const c of candidates) {
+    if (c.device.kind !== 'gpu') continue;
+    const key = c.device.id.slice(c.device.id.lastIndexOf('/') + 1);
+    const links = machines.find((m) => m.machine === c.device.machine)?.links ?? [];
+    const host = links.find((l) => l.kind === 'PCIE_HOST' && (l.a === key || l.b === key));
+    if (host?.bandwidthGBps) hostGBps[c.device.id] = host.bandwidthGBps;
+  }
+  const cpu = candidates.find((c) => c.device.kind === 'cpu' && c.features.bandwidthGBps > 0);
+  if (!cpu)
+    warnings.push(
+      `optimizer offload assumes ${DEFAULT_CPU_GBPS} GB/s of CPU memory bandwidth (no profiled CPU in the plan)`,
+    );
+  return { hostGBps, defaultHostGBps: DEFAULT_HOST_GBPS, cpuGBps: cpu?.features.bandwidthGBps ?? DEFAULT_CPU_GBPS };
+}
+
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const warnings: string[] = [];
   const { workload } = resolveWorkload(db, req.workload, {
@@ -241,10 +267,46 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   };
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(links, measured);
-  const result = planAll(problem, costModel, { topN: req.topN ?? 5 });
-  const best = result.plans.find((p) => p.feasible) ?? null;
+  // Offloading moves optimizer state from GPUs to host memory: nothing to offload without a GPU.
+  const hasGpu = candidates.some((c) => c.device.kind === 'gpu');
+  const offload = req.mode === 'training' && hasGpu ? (req.offload ?? 'auto') : 'no';
+  if (offload !== 'no') {
+    const params = layers.reduce((sum, l) => sum + l.params, 0);
+    const hostBytes = 12 * params;
+    const hostRam = Math.max(0, ...candidates.filter((c) => c.device.kind === 'cpu').map((c) => c.device.memoryBytes));
+    if (hostRam > 0 && hostBytes > hostRam)
+      warnings.push(
+        `optimizer offload needs ${(hostBytes / GIB).toFixed(1)} GiB of host memory for fp32 master weights and Adam moments; the host has ${(hostRam / GIB).toFixed(1)} GiB`,
+      );
+  }
+  const offloaded: PlanProblem =
+    offload === 'no' ? problem : { ...problem, optimizerOffload: offloadSettings(candidates, machineLinks, warnings) };
+  const topN = req.topN ?? 5;
+  const runs = [
+    ...(offload !== 'yes' ? [{ problem, result: planAll(problem, costModel, { topN }) }] : []),
+    ...(offload !== 'no' ? [{ problem: offloaded, result: planAll(offloaded, costModel, { topN }) }] : []),
+  ];
+  const tagged = runs.flatMap((r) =>
+    r.result.plans.map((plan) => ({
+      plan: r.problem.optimizerOffload ? { ...plan, optimizerOffload: true } : plan,
+      problem: r.problem,
+    })),
+  );
+  tagged.sort((a, b) => Number(b.plan.feasible) - Number(a.plan.feasible) || a.plan.stepUs - b.plan.stepUs);
+  const result: PlanAllResult = {
+    plans: tagged.slice(0, topN).map((t) => t.plan),
+    rejected: runs.flatMap((r) =>
+      r.result.rejected.map((x) =>
+        r.problem.optimizerOffload ? { ...x, reason: `with optimizer offload: ${x.reason}` } : x,
+      ),
+    ),
+    searchMs: runs.reduce((sum, r) => sum + r.result.searchMs, 0),
+  };
+  const bestTagged = tagged.find((t) => t.plan.feasible) ?? null;
+  const best = bestTagged?.plan ?? null;
+  const bestProblem = bestTagged?.problem ?? problem;
   const timeline = best
-    ? simulatePipeline(simStagesOfPlan(plannerContext(problem, costModel), best), {
+    ? simulatePipeline(simStagesOfPlan(plannerContext(bestProblem, costModel), best), {
         microbatches: best.microbatches,
         schedule: best.schedule,
         mode: problem.mode,
@@ -252,9 +314,9 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     : [];
   return {
     workload: workload.name,
-    problem,
+    problem: bestProblem,
     result,
-    exports: best ? exportPlan({ plan: best, problem }) : null,
+    exports: best ? exportPlan({ plan: best, problem: bestProblem }) : null,
     timeline,
     warnings: [...new Set([...warnings, ...workload.warnings.slice(0, 5)])],
   };

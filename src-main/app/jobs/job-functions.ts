@@ -120,6 +120,7 @@ async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanV
     dims: req.dims ?? {},
     inputs: req.inputs ?? {},
     topN: req.top ?? 5,
+    ...(req.offload ? { offload: req.offload } : {}),
   });
   e.report.progress(1, 1, `searched in ${r.result.searchMs.toFixed(0)} ms`);
   return {

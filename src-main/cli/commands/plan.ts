@@ -29,7 +29,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--mode training|inference] [--batch N] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--offload auto|yes|no] [--mode training|inference] [--batch N] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B) and hybrid plans,\n' +
@@ -55,6 +55,11 @@ export const planCommand: Command = {
     },
     mode: { type: 'string', valueName: 'MODE', description: 'training (default) or inference' },
     top: { type: 'string', valueName: 'N', description: 'plans to list (default 5)' },
+    offload: {
+      type: 'string',
+      valueName: 'WHEN',
+      description: 'optimizer offload to the CPU when training: auto (default: with and without), yes, no',
+    },
     nccl: {
       type: 'string',
       valueName: 'FILES',
@@ -67,6 +72,9 @@ export const planCommand: Command = {
     if (mode !== 'training' && mode !== 'inference')
       throw new UsageError(`--mode takes training or inference; got "${mode}"`);
     const spec = workloadSpecOptions(opts);
+    const offload = typeof opts.offload === 'string' ? opts.offload : 'auto';
+    if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
+      throw new UsageError(`--offload takes auto, yes or no; got "${offload}"`);
     const top = typeof opts.top === 'string' ? Number(opts.top) : 5;
     if (!Number.isInteger(top) || top < 1) throw new UsageError('--top must be a positive integer');
     const r = planWorkload(ctx.database(), {
@@ -89,6 +97,7 @@ export const planCommand: Command = {
       dims: spec.dims ?? {},
       inputs: spec.inputs ?? {},
       topN: top,
+      offload,
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     if (ctx.json) {

@@ -20,7 +20,7 @@ export function renderPlans(r: PlanResponse): string {
       ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
       plans.map((p, i) => [
         i + 1,
-        p.feasible ? p.kind : `${p.kind} (does not fit)`,
+        `${p.kind}${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.feasible ? '' : ' (does not fit)'}`,
         ms(p.stepUs),
         p.throughputSamplesPerS.toFixed(1),
         `${p.microbatches} ${p.schedule}`,
@@ -32,7 +32,10 @@ export function renderPlans(r: PlanResponse): string {
   ];
   const best = feasible[0];
   if (best) {
-    out.push('', `Best plan: ${best.kind}, bottleneck stage ${best.bottleneckStage}; memory per device:`);
+    out.push(
+      '',
+      `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
+    );
     out.push(
       formatTable(
         ['DEVICE', 'NEEDED', 'AVAILABLE'],

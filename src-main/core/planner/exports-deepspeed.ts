@@ -11,7 +11,7 @@ export interface DeepSpeedConfig {
   train_batch_size: number;
   train_micro_batch_size_per_gpu: number;
   gradient_accumulation_steps: number;
-  zero_optimization: { stage: 0 | 1 | 2 | 3 };
+  zero_optimization: { stage: 0 | 1 | 2 | 3; offload_optimizer?: { device: 'cpu'; pin_memory: boolean } };
   bf16?: { enabled: true };
   fp16?: { enabled: true };
   steps_per_print: number;
@@ -83,6 +83,11 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
     );
     zero = 1;
   }
+  const offload = plan.optimizerOffload === true && problem.mode === 'training';
+  if (offload && zero === 0) {
+    warnings.push('DeepSpeed offloads the optimizer from ZeRO stage 1 on: the plan is exported with stage 1');
+    zero = 1;
+  }
   if (problem.mode === 'inference') {
     warnings.push('DeepSpeed PipelineModule export targets training; run inference with engine.eval_batch()');
   }
@@ -91,7 +96,10 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
     train_batch_size: layout.globalBatch,
     train_micro_batch_size_per_gpu: layout.microBatch,
     gradient_accumulation_steps: layout.microbatches,
-    zero_optimization: { stage: zero },
+    zero_optimization: {
+      stage: zero,
+      ...(offload ? { offload_optimizer: { device: 'cpu' as const, pin_memory: true } } : {}),
+    },
     ...(dtype === 'bf16' ? { bf16: { enabled: true as const } } : {}),
     ...(dtype === 'fp16' ? { fp16: { enabled: true as const } } : {}),
     steps_per_print: 10,

@@ -67,6 +67,11 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   }
   const dtype = input.dtype ?? 'bf16';
   if (dtype !== 'fp32') args.push(`--${dtype}`);
+  if (input.plan.optimizerOffload) {
+    // Megatron-core's distributed optimizer offload (recent Megatron-LM releases).
+    args.push('--use-distributed-optimizer', '--optimizer-cpu-offload');
+    warnings.push('--optimizer-cpu-offload needs a recent Megatron-LM (Megatron-core 0.10 or later)');
+  }
   const commands = torchrunCommands(layout, input, input.script ?? 'pretrain_gpt.py', args);
   return { args, commands, layout: split.layout ?? null, warnings };
 }

@@ -96,5 +96,9 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
     '',
   ];
   const commands = torchrunCommands(layout, input, script, []);
+  if (input.plan.optimizerOffload)
+    layout.warnings.push(
+      'the plan offloads the optimizer to the CPU, which torch.distributed.pipelining does not: use the DeepSpeed export, or an offloading optimizer (torchao CPUOffloadOptimizer)',
+    );
   return { commands, python: lines.join('\n'), splitPoints, warnings: layout.warnings };
 }

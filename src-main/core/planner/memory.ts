@@ -15,11 +15,17 @@ import type { Mode, PlanDevice, PlanProblem, Schedule } from './types.js';
 export const WEIGHT_BYTES_PER_PARAM = 2;
 export const GRAD_BYTES_PER_PARAM = 2;
 
-export type MemorySettings = Pick<PlanProblem, 'mode' | 'bytesPerParam' | 'zeroStage' | 'overheadBytes'>;
+export type MemorySettings = Pick<PlanProblem, 'mode' | 'bytesPerParam' | 'zeroStage' | 'overheadBytes'> &
+  Partial<Pick<PlanProblem, 'optimizerOffload'>>;
+
+/** Bytes per parameter an offloaded Adam step streams on the CPU: fp32 master, m, v read and written (24), fp16 grad in, fp16 weight out. */
+export const OFFLOAD_CPU_BYTES_PER_PARAM = 28;
 
 /** Bytes of weights, gradients and optimizer state one replica holds for `params` parameters. */
 export function parameterStateBytes(params: number, replicas: number, s: MemorySettings): number {
-  const k = s.bytesPerParam;
+  // With the optimizer offloaded, only fp16 weights and gradients stay on the device.
+  const offloaded = s.mode === 'training' && s.optimizerOffload !== undefined;
+  const k = offloaded ? Math.min(s.bytesPerParam, WEIGHT_BYTES_PER_PARAM + GRAD_BYTES_PER_PARAM) : s.bytesPerParam;
   if (s.mode === 'inference') return k * params;
   const n = Math.max(1, replicas);
   const wg = WEIGHT_BYTES_PER_PARAM + GRAD_BYTES_PER_PARAM;

@@ -13,7 +13,7 @@
  * Every search and evaluation goes through these functions, so equal plans cost exactly the same.
  */
 import type { CostModel } from './cost-model.js';
-import { GRAD_BYTES_PER_PARAM } from './memory.js';
+import { GRAD_BYTES_PER_PARAM, OFFLOAD_CPU_BYTES_PER_PARAM, WEIGHT_BYTES_PER_PARAM } from './memory.js';
 import type { PlanProblem } from './types.js';
 
 /**
@@ -220,11 +220,33 @@ export class CostTables {
 
   /** Gradient synchronization of a data-parallel stage, once per step (µs). */
   gradientSyncUs(devices: readonly number[], from: number, to: number): number {
-    if (this.problem.mode === 'inference' || devices.length < 2) return 0;
+    if (this.problem.mode === 'inference') return 0;
+    const offload = this.offloadUs(devices, from, to);
+    if (devices.length < 2) return offload;
     const bytes = this.params(from, to) * GRAD_BYTES_PER_PARAM;
     const ids = devices.map((d) => this.deviceIds[d] as string);
     const us = this.guard(() => this.cost.allReduceUs(ids, bytes));
-    return this.problem.zeroStage === 3 ? 1.5 * us : us;
+    return (this.problem.zeroStage === 3 ? 1.5 * us : us) + offload;
+  }
+
+  /**
+   * Optimizer offload, once per step: each replica sends its share of fp16 gradients to the host
+   * and gets fp16 weights back (4 bytes per parameter over its host link), and the CPU streams the
+   * Adam step over those parameters; the slowest replica counts (µs). 0 without offload.
+   */
+  offloadUs(devices: readonly number[], from: number, to: number): number {
+    const o = this.problem.optimizerOffload;
+    if (!o || this.problem.mode === 'inference') return 0;
+    const share = this.params(from, to) / Math.max(1, devices.length);
+    let worst = 0;
+    for (const d of devices) {
+      const id = this.deviceIds[d] as string;
+      const host = o.hostGBps[id] ?? o.defaultHostGBps;
+      const us = (share * (WEIGHT_BYTES_PER_PARAM + GRAD_BYTES_PER_PARAM)) / (host * 1e3);
+      worst = Math.max(worst, us);
+    }
+    // The Adam steps of all replicas are counted on one CPU (conservative when they sit on several hosts).
+    return worst + (this.params(from, to) * OFFLOAD_CPU_BYTES_PER_PARAM) / (o.cpuGBps * 1e3);
   }
 
   /** Activations of one microbatch after layer `lastLayer`, over the slowest link between the stages (µs). */

@@ -54,6 +54,20 @@ export interface PlanProblem {
   zeroStage: 0 | 1 | 2 | 3;
   /** Fixed framework/workspace overhead per device, bytes. */
   overheadBytes: number;
+  /**
+   * ZeRO-Offload style optimizer offload (training): fp32 master weights and Adam moments live in
+   * host memory and the optimizer step runs on the CPU. Devices keep fp16 weights and gradients;
+   * each step sends gradients to the host and updated weights back over the device's host link.
+   */
+  optimizerOffload?: OptimizerOffload;
+}
+
+export interface OptimizerOffload {
+  /** Host link bandwidth per device id (GB/s, one direction); devices not listed use `defaultHostGBps`. */
+  hostGBps: Record<string, number>;
+  defaultHostGBps: number;
+  /** Memory bandwidth the CPU's Adam step streams at (GB/s). */
+  cpuGBps: number;
 }
 
 export interface Stage {
@@ -82,4 +96,6 @@ export interface Plan {
   memory: { device: string; neededBytes: number; availableBytes: number }[];
   feasible: boolean;
   reasons: string[];
+  /** Set on plans that offload the optimizer to the CPU (training). */
+  optimizerOffload?: boolean;
 }

@@ -10,7 +10,13 @@ import { seededDb } from '../../helpers/seeded-store.js';
 const ONNX = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 
 interface PlanJson {
-  plans: { kind: string; stepUs: number; feasible: boolean; stages: { devices: string[] }[] }[];
+  plans: {
+    kind: string;
+    stepUs: number;
+    feasible: boolean;
+    stages: { devices: string[] }[];
+    optimizerOffload?: boolean;
+  }[];
   devices: { id: string; estimate: string }[];
   exports: { torch: { commands: string[] }; llamaCpp: unknown } | null;
   warnings: string[];
@@ -86,5 +92,50 @@ describe('pipedejavu plan on an imported multi-GPU machine', () => {
     expect(j.devices).toHaveLength(3);
     expect(j.plans.filter((p) => p.feasible).length).toBeGreaterThan(0);
     expect(j.exports).not.toBeNull();
+  });
+});
+
+describe('optimizer offload to the CPU', () => {
+  it('makes GPT-2 XL trainable on the two GPUs, exported with DeepSpeed offload', async () => {
+    const { db } = await storeWithGpuBox();
+    const base = [
+      'plan',
+      '--workload',
+      'gpt2-xl',
+      '--seq',
+      '512',
+      '--batch',
+      '8',
+      '--devices',
+      'cpu',
+      '--machine',
+      GPU_BOX,
+      '--network',
+      '25GbE',
+    ];
+    const without = await cli([...base, '--offload', 'no', '--db', db, '--json']);
+    expect(without.code).toBe(0);
+    const w = JSON.parse(without.stdout) as PlanJson & { plans: { optimizerOffload?: boolean }[] };
+    const gpuOnly = (p: { stages: { devices: string[] }[] }): boolean =>
+      p.stages.every((s) => s.devices.every((d) => d.includes('/cuda:')));
+    expect(w.plans.filter((p) => p.feasible && gpuOnly(p))).toHaveLength(0);
+
+    const withOffload = await cli([...base, '--offload', 'yes', '--db', db, '--json']);
+    expect(withOffload.code).toBe(0);
+    const o = JSON.parse(withOffload.stdout) as PlanJson & {
+      plans: { optimizerOffload?: boolean }[];
+      exports: { deepspeed: { configJson: string }; torch: { warnings: string[] } } | null;
+    };
+    expect(o.plans.every((p) => p.optimizerOffload === true)).toBe(true);
+    expect(o.plans.some((p) => p.feasible && gpuOnly(p))).toBe(true);
+    const ds = JSON.parse(o.exports?.deepspeed.configJson ?? '{}') as {
+      zero_optimization: { stage: number; offload_optimizer?: { device: string } };
+    };
+    expect(ds.zero_optimization.offload_optimizer?.device).toBe('cpu');
+    expect(ds.zero_optimization.stage).toBeGreaterThanOrEqual(1);
+    expect(o.exports?.torch.warnings.join(' ')).toMatch(/offloads the optimizer/);
+
+    const bad = await cli([...base, '--offload', 'maybe', '--db', db]);
+    expect(bad.code).toBe(2);
   });
 });
