@@ -17,6 +17,11 @@ const nodeEntries = [
   ['src-main/app/jobs/job-runner-process.ts', 'dist/job-runner.js'],
 ].filter(([src]) => existsSync(rel(src)));
 
+// Child-process entries inline their pure-JS dependencies: in a packaged app they run from
+// app.asar.unpacked, next to only the native modules (see electron-builder.yml's asarUnpack).
+const CHILDREN = new Set(['dist/kernel-runner.js', 'dist/job-runner.js']);
+const NATIVE = ['better-sqlite3', 'onnxruntime-node', 'electron'];
+
 await Promise.all(
   nodeEntries.map(([src, out]) =>
     build({
@@ -26,7 +31,13 @@ await Promise.all(
       platform: 'node',
       target: 'node20',
       format: 'esm',
-      packages: 'external',
+      ...(CHILDREN.has(out)
+        ? {
+            external: NATIVE,
+            // Inlined CommonJS dependencies may call require().
+            banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+          }
+        : { packages: 'external' }),
       sourcemap: true,
       logLevel: 'warning',
     }),
