@@ -35,7 +35,9 @@ await Promise.all(
         ? {
             external: NATIVE,
             // Inlined CommonJS dependencies may call require().
-            banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+            banner: {
+              js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+            },
           }
         : { packages: 'external' }),
       sourcemap: true,

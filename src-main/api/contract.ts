@@ -170,5 +170,5 @@ export interface JobEvent {
   job: Omit<import('./views.js').JobView, 'result' | 'log'>;
   line?: string;
   /** A measured kernel (profile jobs): live results. */
-  kernel?: { id: string; family: string; status: string; medianUs: number | null };
+  kernel?: { id: string; family: string; status: import('./views.js').KernelStatus; medianUs: number | null };
 }

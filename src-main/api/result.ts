@@ -5,8 +5,10 @@
 import { z } from 'zod';
 
 export const ApiErrorCodeSchema = z.enum([
-  /** The request did not match the channel's schema. */
+  /** The request did not match the channel's schema (or the transport's rules). */
   'invalid',
+  /** Web mode: no session token, or a stale one (the server restarted). */
+  'unauthorized',
   /** A clear user-facing failure (no profile yet, bad file...). */
   'user',
   /** Unknown channel or job. */

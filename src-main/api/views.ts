@@ -170,6 +170,27 @@ export interface ExportView {
   label: string;
 }
 
+/** What a finished profile job answers: one report per profiled target, and the new rooflines. */
+export interface ProfileResultView {
+  reports: {
+    runId: string | null;
+    deviceKey: string;
+    executionProvider: string;
+    threads: number | null;
+    suite: string;
+    status: 'complete' | 'interrupted' | 'failed' | 'unavailable';
+    measured: number;
+    alreadyMeasured: number;
+    failures: { kernel: string; kind: string; error: string }[];
+    noisy: string[];
+    elapsedMs: number;
+    notes: string[];
+  }[];
+  rooflines: Omit<RooflineView, 'points'>[];
+}
+
+export type KernelStatus = 'measured' | 'noisy' | 'failed';
+
 export type JobKind = 'profile' | 'train' | 'evaluate' | 'plan' | 'measure';
 export type JobState = 'running' | 'done' | 'failed' | 'cancelled';
 

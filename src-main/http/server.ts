@@ -82,7 +82,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
     if (url.pathname === HTTP_EVENTS_PATH) {
       if (req.method !== 'GET') return sendJson(res, 405, fail('invalid', 'GET only'));
       if (!tokenMatches(url.searchParams.get('token'), o.token))
-        return sendJson(res, 401, fail('invalid', 'missing or wrong token'));
+        return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
       res.writeHead(200, {
         ...BASE_HEADERS,
         'content-type': 'text/event-stream',
@@ -97,7 +97,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
     if (url.pathname.startsWith(HTTP_API_PREFIX)) {
       if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
       if (!tokenMatches(req.headers[HTTP_TOKEN_HEADER] as string | undefined, o.token))
-        return sendJson(res, 401, fail('invalid', 'missing or wrong token'));
+        return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
       if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
         return sendJson(res, 415, fail('invalid', 'send application/json'));
       const body = await readBody(req);

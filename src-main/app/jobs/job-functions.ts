@@ -4,7 +4,14 @@
  * channel's result view. They run in the job-runner child (see job-runner-process.ts).
  */
 import type { ApiRequest } from '../../api/contract.js';
-import type { EvaluationView, JobKind, MeasuredView, PlanView, TrainResultView } from '../../api/views.js';
+import type {
+  EvaluationView,
+  JobKind,
+  MeasuredView,
+  PlanView,
+  ProfileResultView,
+  TrainResultView,
+} from '../../api/views.js';
 import { UserError } from '../../core/errors.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
@@ -19,7 +26,7 @@ import { measureModel } from '../../services/measure-model-service.js';
 import { planWorkload } from '../../services/plan-service.js';
 import { trainPredictors } from '../../services/predictor-service.js';
 import { profileDevice, type ProfileReport } from '../../services/profiler-service.js';
-import { rooflines, type Roofline } from '../../services/roofline-service.js';
+import { rooflines } from '../../services/roofline-service.js';
 import { resolveWorkload } from '../../services/workload-service.js';
 import type { JobReporter } from './protocol.js';
 
@@ -30,10 +37,7 @@ export interface JobEnv {
   report: JobReporter;
 }
 
-export interface ProfileJobResult {
-  reports: ProfileReport[];
-  rooflines: Roofline[];
-}
+export type ProfileJobResult = ProfileResultView;
 
 async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
   const machine = await ensureLocalMachine(e.db, localProbeDeps, { env: e.env });
@@ -79,7 +83,10 @@ async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<
     throw new UserError(`nothing profiled on ${req.device}: ${reports.flatMap((r) => r.notes).join('; ')}`);
   }
   const roof = rooflines(e.db, machine.id).filter((r) => reports.some((x) => x.deviceKey === r.deviceKey));
-  return { reports, rooflines: roof };
+  return {
+    reports: reports.map(({ summary: _summary, ...r }) => r),
+    rooflines: roof,
+  };
 }
 
 async function trainJob(e: JobEnv, req: ApiRequest<'predictor:train'>): Promise<TrainResultView> {

@@ -1,0 +1,103 @@
+/**
+ * Form checks answered before anything is sent: the plan form turned into a `plan:create`
+ * request (at least one device, a positive batch), the profile's thread counts. Pure.
+ */
+import type { ApiRequest } from '../../../src-main/api/contract.js';
+
+export type PlanRequest = ApiRequest<'plan:create'>;
+
+export interface PlanForm {
+  workload: string;
+  mode: 'training' | 'inference';
+  batch: number | string;
+  /** Device keys of this machine ("cpu", "cuda:0"). */
+  localDevices: readonly string[];
+  /** One imported machine whose profiled devices join the plan, or null. */
+  machine: string | null;
+  /** Datasheet GPU names. */
+  virtual: readonly string[];
+  /** "25GbE", "100GbE", "200Gb-IB"...; empty for none. */
+  network: string;
+  top: number;
+  /** ZeRO-Offload style optimizer offload to the CPU (training): auto (searched both ways), yes, no. */
+  offload?: 'auto' | 'yes' | 'no';
+}
+
+export type PlanFormResult = { ok: true; request: PlanRequest } | { ok: false; error: string };
+
+export function planRequest(f: PlanForm): PlanFormResult {
+  if (!f.workload) return { ok: false, error: 'Choose a workload to plan.' };
+  const batch = typeof f.batch === 'number' ? f.batch : Number(String(f.batch).trim());
+  if (!Number.isInteger(batch) || batch < 1) return { ok: false, error: 'Batch must be a whole number ≥ 1.' };
+  if (f.localDevices.length === 0 && !f.machine && f.virtual.length === 0) {
+    return { ok: false, error: 'Choose at least one device: a local one, an imported machine or a datasheet GPU.' };
+  }
+  const request: PlanRequest = {
+    workload: f.workload,
+    mode: f.mode,
+    batch,
+    devices: f.localDevices.length > 0 ? f.localDevices.join(',') : 'none',
+    top: f.top,
+  };
+  if (f.machine) request.machine = f.machine;
+  if (f.virtual.length > 0) request.virtual = [...f.virtual];
+  if (f.network.trim()) request.network = f.network.trim();
+  if (f.offload && f.mode === 'training') request.offload = f.offload;
+  return { ok: true, request };
+}
+
+/** "1, 4" -> [1, 4]; null when empty; an error message when not positive integers. */
+export function parseThreads(text: string): number[] | null | string {
+  const t = text.trim();
+  if (!t) return null;
+  const parts = t.split(/[\s,]+/).filter(Boolean);
+  const nums = parts.map(Number);
+  if (nums.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
+    return 'Threads: whole numbers from 1 to 1024, separated by commas.';
+  }
+  if (nums.length > 8) return 'Threads: at most 8 values.';
+  return nums;
+}
+
+const NAME = /^[^\s=,;]+$/;
+
+function entries(text: string): string[] {
+  return text
+    .split(/[,;\n]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** "x=1x3x48x192, mask=1x128" -> { x: [1, 3, 48, 192], mask: [1, 128] }; an error message when malformed. */
+export function parseInputShapes(text: string): Record<string, number[]> | string {
+  const out: Record<string, number[]> = {};
+  for (const e of entries(text)) {
+    const eq = e.lastIndexOf('=');
+    const name = e.slice(0, eq).trim();
+    const shape = e.slice(eq + 1).trim();
+    if (eq <= 0 || !NAME.test(name) || !/^\d+(\s*[x×]\s*\d+)*$/.test(shape)) {
+      return `Input shapes: write name=AxBxC, e.g. x=1x3x48x192 (got "${e}").`;
+    }
+    const dims = shape.split(/\s*[x×]\s*/).map(Number);
+    if (dims.some((d) => !Number.isInteger(d) || d < 1) || dims.length > 8) {
+      return `Input shapes: sizes are whole numbers ≥ 1, at most 8 of them (got "${e}").`;
+    }
+    out[name] = dims;
+  }
+  return out;
+}
+
+/** "batch=1, height=48" -> { batch: 1, height: 48 }; an error message when malformed. */
+export function parseDims(text: string): Record<string, number> | string {
+  const out: Record<string, number> = {};
+  for (const e of entries(text)) {
+    const eq = e.lastIndexOf('=');
+    const name = e.slice(0, eq).trim();
+    const value = Number(e.slice(eq + 1).trim());
+    if (eq <= 0 || !NAME.test(name) || !Number.isInteger(value) || value < 1) {
+      return `Symbolic dims: write name=N with N ≥ 1, e.g. batch=1 (got "${e}").`;
+    }
+    out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * Roofline geometry: which measured kernels can sit on a log-log chart, the domains that
+ * hold them and the roofs, and the roof of one device as a polyline in data space. Pure.
+ */
+import type { RooflinePoint, RooflineView } from '../../../src-main/api/views.js';
+import { logDomain } from './scales.js';
+
+export interface RoofSeries {
+  /** Device or machine/device label. */
+  label: string;
+  /** Measured fp32 peak (GFLOP/s), null when nothing compute-bound was measured. */
+  peakGflops: number | null;
+  /** Measured bandwidth (GB/s), null when nothing large and memory-bound was measured. */
+  bandwidthGBps: number | null;
+  points: readonly RooflinePoint[];
+}
+
+export function seriesOf(view: RooflineView, label = view.deviceKey): RoofSeries {
+  return {
+    label,
+    peakGflops: view.summary.peakGflops.fp32 ?? null,
+    bandwidthGBps: view.summary.bandwidthGBps,
+    points: view.points,
+  };
+}
+
+/** Kernels with a positive intensity and rate (pure data movement has neither). */
+export function plottable(points: readonly RooflinePoint[]): RooflinePoint[] {
+  return points.filter((p) => p.intensity > 0 && p.gflops > 0 && Number.isFinite(p.intensity + p.gflops));
+}
+
+export function ridgePoint(s: Pick<RoofSeries, 'peakGflops' | 'bandwidthGBps'>): number | null {
+  return s.peakGflops && s.bandwidthGBps ? s.peakGflops / s.bandwidthGBps : null;
+}
+
+/** Log domains (whole decades) holding every plottable point, every peak and every ridge. */
+export function rooflineDomains(series: readonly RoofSeries[]): { x: [number, number]; y: [number, number] } {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const s of series) {
+    for (const p of plottable(s.points)) {
+      xs.push(p.intensity);
+      ys.push(p.gflops);
+    }
+    if (s.peakGflops) ys.push(s.peakGflops);
+    const r = ridgePoint(s);
+    if (r) xs.push(r);
+  }
+  const x = logDomain(xs);
+  const y = logDomain(ys);
+  // A roof needs room left of the ridge to show its slope.
+  if (x[1] / x[0] < 100) x[0] = x[1] / 100;
+  return { x, y };
+}
+
+/**
+ * The roof min(peak, bandwidth * intensity) as points within the domains: the memory slope
+ * from where it enters the chart up to the ridge, then flat to the right edge.
+ */
+export function roofPolyline(
+  s: Pick<RoofSeries, 'peakGflops' | 'bandwidthGBps'>,
+  x: readonly [number, number],
+  y: readonly [number, number],
+): [number, number][] {
+  const peak = s.peakGflops ?? null;
+  const bw = s.bandwidthGBps ?? null;
+  if (peak && bw) {
+    const ridge = peak / bw;
+    const start = Math.max(x[0], y[0] / bw);
+    if (ridge <= start)
+      return [
+        [x[0], peak],
+        [x[1], peak],
+      ];
+    if (ridge >= x[1])
+      return [
+        [start, bw * start],
+        [x[1], bw * x[1]],
+      ];
+    return [
+      [start, bw * start],
+      [ridge, peak],
+      [x[1], peak],
+    ];
+  }
+  if (peak)
+    return [
+      [x[0], peak],
+      [x[1], peak],
+    ];
+  if (bw) {
+    const start = Math.max(x[0], y[0] / bw);
+    const end = Math.min(x[1], y[1] / bw);
+    return end > start
+      ? [
+          [start, bw * start],
+          [end, bw * end],
+        ]
+      : [];
+  }
+  return [];
+}
+
+/** Achieved fraction of the roof at a kernel's intensity (1 = on the roof). */
+export function roofFraction(p: RooflinePoint, s: Pick<RoofSeries, 'peakGflops' | 'bandwidthGBps'>): number | null {
+  const bounds = [s.peakGflops, s.bandwidthGBps ? s.bandwidthGBps * p.intensity : null].filter(
+    (v): v is number => typeof v === 'number' && v > 0,
+  );
+  if (bounds.length === 0) return null;
+  return p.gflops / Math.min(...bounds);
+}

@@ -1,0 +1,81 @@
+/** The renderer's state: the client, the job hub, one store per view, the current view. */
+import type { ApiClient } from '../../../src-main/api/client.js';
+import type { AppInfo } from '../../../src-main/api/views.js';
+import { viewFromHash, type ViewId } from '../lib/nav.js';
+import { JobHub, snapshotOf, type JobTracker } from './jobs.svelte.js';
+import { LibraryStore } from './library.svelte.js';
+import { PlanStore } from './plans.svelte.js';
+import { PredictorStore } from './predictor.svelte.js';
+import { ProfileStore } from './profile.svelte.js';
+import { Resource } from './resource.svelte.js';
+import { Theme } from './theme.svelte.js';
+import { WorkloadStore } from './workloads.svelte.js';
+import { WorkstationStore } from './workstation.svelte.js';
+
+export class AppState {
+  readonly client: ApiClient;
+  readonly hub: JobHub;
+  readonly theme = new Theme();
+  readonly info = new Resource<AppInfo>();
+  readonly workstation: WorkstationStore;
+  readonly profile: ProfileStore;
+  readonly predictor: PredictorStore;
+  readonly workloads: WorkloadStore;
+  readonly plans: PlanStore;
+  readonly library: LibraryStore;
+  view: ViewId = $state(viewFromHash(window.location.hash));
+
+  constructor(client: ApiClient) {
+    this.client = client;
+    this.hub = new JobHub(client);
+    this.library = new LibraryStore(client, () => void this.workstation.load());
+    this.workstation = new WorkstationStore(client, () => void this.library.refresh());
+    this.profile = new ProfileStore(client, this.hub, () => {
+      void this.workstation.load();
+      void this.library.refresh();
+    });
+    this.predictor = new PredictorStore(client, this.hub);
+    this.workloads = new WorkloadStore(client, this.hub);
+    this.plans = new PlanStore(client, this.hub);
+  }
+
+  async init(): Promise<void> {
+    this.hub.connect();
+    window.addEventListener('hashchange', () => {
+      this.view = viewFromHash(window.location.hash);
+    });
+    await Promise.all([
+      this.info.load(() => this.client.call('app:info', {})),
+      this.workstation.load(),
+      this.library.refresh(),
+      this.#resumeJobs(),
+    ]);
+  }
+
+  go(view: ViewId): void {
+    this.view = view;
+    const hash = `#/${view}`;
+    if (window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
+  }
+
+  /** After a reload, follow the jobs still running on the server. */
+  async #resumeJobs(): Promise<void> {
+    let jobs;
+    try {
+      jobs = await this.client.call('job:list', {});
+    } catch {
+      return;
+    }
+    const trackers: Record<string, JobTracker<unknown> | undefined> = {
+      profile: this.profile.job as JobTracker<unknown>,
+      train: this.predictor.train as JobTracker<unknown>,
+      evaluate: this.predictor.evaluate as JobTracker<unknown>,
+      plan: this.plans.job as JobTracker<unknown>,
+      measure: this.workloads.measure as JobTracker<unknown>,
+    };
+    for (const j of jobs) {
+      const t = trackers[j.kind];
+      if (j.state === 'running' && t && !t.running) t.attach(j.id, snapshotOf(j));
+    }
+  }
+}

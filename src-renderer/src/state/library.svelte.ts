@@ -1,0 +1,117 @@
+/** Machines in the store: import, export, and two of them side by side. */
+import type { ApiClient } from '../../../src-main/api/client.js';
+import type {
+  ExportView,
+  ImportView,
+  MachineSummaryView,
+  RooflineView,
+  WorkloadPredictionView,
+} from '../../../src-main/api/views.js';
+import { downloadText, readAsText } from '../lib/files.js';
+import { Action, Resource } from './resource.svelte.js';
+
+export class CompareSide {
+  machineId: string | null = $state(null);
+  readonly roofline = new Resource<RooflineView[]>();
+  readonly prediction = new Resource<WorkloadPredictionView>();
+}
+
+export class LibraryStore {
+  readonly machines = new Resource<MachineSummaryView[]>();
+  readonly importing = new Action();
+  readonly exporting = new Action();
+  lastImport: ImportView | null = $state.raw(null);
+  lastExport: (ExportView & { savedTo: string | null }) | null = $state.raw(null);
+  selected: string | null = $state(null);
+  importLabel = $state('');
+  readonly left = new CompareSide();
+  readonly right = new CompareSide();
+  compareWorkload = $state('');
+  #client: ApiClient;
+  #onImported: () => void;
+
+  constructor(client: ApiClient, onImported: () => void) {
+    this.#client = client;
+    this.#onImported = onImported;
+  }
+
+  async refresh(): Promise<void> {
+    const list = await this.machines.load(() => this.#client.call('machine:list', {}));
+    if (!list) return;
+    if (!this.selected || !list.some((m) => m.id === this.selected)) {
+      this.selected = list.find((m) => m.source === 'local')?.id ?? list[0]?.id ?? null;
+    }
+    // Keep the sides, reloaded (a profile or an import may have changed them); fill empty ones.
+    for (const side of [this.left, this.right]) {
+      if (side.machineId && !list.some((m) => m.id === side.machineId)) side.machineId = null;
+    }
+    this.setSide(this.left, this.left.machineId ?? list[0]?.id ?? null);
+    this.setSide(this.right, this.right.machineId ?? list.find((m) => m.id !== this.left.machineId)?.id ?? null);
+  }
+
+  get imported(): MachineSummaryView[] {
+    return (this.machines.value ?? []).filter((m) => m.source === 'imported');
+  }
+
+  /** Web mode: the picked file. Electron: a native dialog. */
+  async importFile(file: File | null): Promise<void> {
+    const label = this.importLabel.trim();
+    const r = await this.importing.run(async () => {
+      let fileName: string;
+      let text: string;
+      if (file) {
+        fileName = file.name;
+        text = await readAsText(file);
+      } else {
+        const picked = await this.#client.call('dialog:open', { purpose: 'profile' });
+        if (!picked) return null;
+        fileName = picked.fileName;
+        text = picked.text ?? '';
+      }
+      return this.#client.call('machine:import', { fileName, text, ...(label ? { label } : {}) });
+    });
+    if (r) {
+      this.lastImport = r;
+      this.importLabel = '';
+      this.selected = r.machineId;
+      await this.refresh();
+      this.#onImported();
+    }
+  }
+
+  async exportSelected(): Promise<void> {
+    const id = this.selected;
+    const r = await this.exporting.run(async () => {
+      const v = await this.#client.call('machine:export', id ? { id } : {});
+      if (this.#client.transport === 'electron') {
+        const saved = await this.#client.call('dialog:save', { fileName: v.fileName, text: v.text });
+        return { ...v, savedTo: saved?.path ?? null };
+      }
+      downloadText(v.fileName, v.text);
+      return { ...v, savedTo: null };
+    });
+    if (r) this.lastExport = r;
+  }
+
+  setSide(side: CompareSide, machineId: string | null): void {
+    side.machineId = machineId;
+    if (!machineId) return;
+    void side.roofline.load(() => this.#client.call('profile:roofline', { machineId }));
+    this.#predictSide(side);
+  }
+
+  setWorkload(name: string): void {
+    this.compareWorkload = name;
+    this.#predictSide(this.left);
+    this.#predictSide(this.right);
+  }
+
+  #predictSide(side: CompareSide): void {
+    const machineId = side.machineId;
+    const workload = this.compareWorkload;
+    if (!machineId || !workload) return;
+    void side.prediction.load(() =>
+      this.#client.call('workload:predict', { workload, mode: 'inference', batch: 1, machineId }),
+    );
+  }
+}

@@ -1,0 +1,66 @@
+/** The plan form and the plan job. */
+import type { ApiClient } from '../../../src-main/api/client.js';
+import type { PlanView } from '../../../src-main/api/views.js';
+import { planRequest } from '../lib/forms.js';
+import { JobTracker, type JobHub } from './jobs.svelte.js';
+
+export type Mode = 'training' | 'inference';
+
+export class PlanStore {
+  readonly job: JobTracker<PlanView>;
+  workload = $state('');
+  mode: Mode = $state('training');
+  batch = $state(8);
+  localDevices: string[] = $state([]);
+  machine: string | null = $state(null);
+  virtual: string[] = $state([]);
+  network = $state('');
+  top = $state(5);
+  offload: 'auto' | 'yes' | 'no' = $state('auto');
+  formError: string | null = $state(null);
+  /** Index into the result's plans for the memory chart. */
+  selectedPlan = $state(0);
+  /** Whether the user chose local devices (else they follow what is profiled). */
+  touchedLocal = $state(false);
+  #client: ApiClient;
+
+  constructor(client: ApiClient, hub: JobHub) {
+    this.#client = client;
+    this.job = new JobTracker<PlanView>(hub, 'plan', (t) => {
+      const plans = t.result?.plans ?? [];
+      const best = plans.findIndex((p) => p.feasible);
+      this.selectedPlan = best >= 0 ? best : 0;
+    });
+  }
+
+  toggleLocal(key: string): void {
+    this.touchedLocal = true;
+    this.localDevices = this.localDevices.includes(key)
+      ? this.localDevices.filter((k) => k !== key)
+      : [...this.localDevices, key];
+  }
+
+  toggleVirtual(name: string): void {
+    this.virtual = this.virtual.includes(name) ? this.virtual.filter((k) => k !== name) : [...this.virtual, name];
+  }
+
+  async run(): Promise<void> {
+    const r = planRequest({
+      workload: this.workload,
+      mode: this.mode,
+      batch: this.batch,
+      localDevices: this.localDevices,
+      machine: this.machine,
+      virtual: this.virtual,
+      network: this.network,
+      top: this.top,
+      offload: this.offload,
+    });
+    if (!r.ok) {
+      this.formError = r.error;
+      return;
+    }
+    this.formError = null;
+    await this.job.start(() => this.#client.call('plan:create', r.request));
+  }
+}

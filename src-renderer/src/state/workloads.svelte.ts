@@ -1,0 +1,133 @@
+/** Workloads: stored ONNX models and the catalog, per-layer predictions and real runs. */
+import type { ApiClient } from '../../../src-main/api/client.js';
+import type { ApiRequest } from '../../../src-main/api/contract.js';
+import type {
+  CatalogSummary,
+  MeasuredView,
+  WorkloadPredictionView,
+  WorkloadSummaryView,
+} from '../../../src-main/api/views.js';
+import { readAsBase64 } from '../lib/files.js';
+import { parseDims, parseInputShapes } from '../lib/forms.js';
+import { JobTracker, type JobHub } from './jobs.svelte.js';
+import { Action, Resource } from './resource.svelte.js';
+
+export type Mode = 'inference' | 'training';
+
+export class WorkloadStore {
+  readonly list = new Resource<WorkloadSummaryView[]>();
+  readonly catalog = new Resource<CatalogSummary[]>();
+  readonly prediction = new Resource<WorkloadPredictionView>();
+  readonly adding = new Action();
+  readonly measure: JobTracker<MeasuredView>;
+  /** The workload shown: a stored name or a catalog name. */
+  selected: string | null = $state(null);
+  mode: Mode = $state('inference');
+  batch = $state(1);
+  /** Catalog models: tokens or image size (0 = the model's default). */
+  seq = $state(0);
+  image = $state(0);
+  file: File | null = $state.raw(null);
+  name = $state('');
+  /** Shapes for inputs with symbolic sizes ("x=1x3x48x192") and named dims ("batch=1"). */
+  shapes = $state('');
+  dims = $state('');
+  #client: ApiClient;
+
+  constructor(client: ApiClient, hub: JobHub) {
+    this.#client = client;
+    this.measure = new JobTracker<MeasuredView>(hub, 'measure', () => this.predict());
+  }
+
+  async refresh(): Promise<void> {
+    const [list] = await Promise.all([
+      this.list.load(() => this.#client.call('workload:list', {})),
+      this.catalog.value ? Promise.resolve() : this.catalog.load(() => this.#client.call('workload:catalog', {})),
+    ]);
+    // Show something at once: the first stored model.
+    if (!this.selected && list && list[0]) this.select(list[0].name);
+  }
+
+  catalogEntry(name: string | null): CatalogSummary | undefined {
+    return name ? this.catalog.value?.find((c) => c.name === name) : undefined;
+  }
+
+  isStored(name: string | null): boolean {
+    return !!name && !!this.list.value?.some((w) => w.name === name);
+  }
+
+  select(name: string): void {
+    this.selected = name;
+    const c = this.catalogEntry(name);
+    if (c && !this.isStored(name)) {
+      this.batch = c.defaults.batch;
+      this.seq = c.defaults.seq ?? 0;
+      this.image = c.defaults.image ?? 0;
+    } else {
+      this.seq = 0;
+      this.image = 0;
+    }
+    void this.predict();
+  }
+
+  request(machineId?: string): ApiRequest<'workload:predict'> | null {
+    if (!this.selected) return null;
+    return {
+      workload: this.selected,
+      mode: this.mode,
+      batch: Math.max(1, Math.floor(this.batch) || 1),
+      ...(this.seq > 0 ? { seq: Math.floor(this.seq) } : {}),
+      ...(this.image > 0 ? { image: Math.floor(this.image) } : {}),
+      ...(machineId ? { machineId } : {}),
+    };
+  }
+
+  async predict(): Promise<void> {
+    const req = this.request();
+    if (!req) return;
+    await this.prediction.load(() => this.#client.call('workload:predict', req));
+  }
+
+  /** Web mode: the picked file's bytes. Electron: a native dialog and the file's path. */
+  async add(): Promise<void> {
+    const added = await this.adding.run(async () => {
+      const name = this.name.trim();
+      const inputs = parseInputShapes(this.shapes);
+      if (typeof inputs === 'string') throw new Error(inputs);
+      const dims = parseDims(this.dims);
+      if (typeof dims === 'string') throw new Error(dims);
+      const extra = {
+        ...(name ? { name } : {}),
+        ...(Object.keys(inputs).length > 0 ? { inputs } : {}),
+        ...(Object.keys(dims).length > 0 ? { dims } : {}),
+      };
+      if (this.#client.transport === 'electron' && !this.file) {
+        const picked = await this.#client.call('dialog:open', { purpose: 'onnx' });
+        if (!picked) return null;
+        return this.#client.call('workload:add', {
+          fileName: picked.fileName,
+          path: picked.path,
+          ...extra,
+        });
+      }
+      const file = this.file;
+      if (!file) throw new Error('Choose an .onnx file first.');
+      const dataBase64 = await readAsBase64(file);
+      return this.#client.call('workload:add', { fileName: file.name, dataBase64, ...extra });
+    });
+    if (added) {
+      this.file = null;
+      this.name = '';
+      this.shapes = '';
+      this.dims = '';
+      await this.list.load(() => this.#client.call('workload:list', {}));
+      this.select(added.name);
+    }
+  }
+
+  startMeasure(): Promise<void> {
+    const w = this.selected;
+    if (!w) return Promise.resolve();
+    return this.measure.start(() => this.#client.call('workload:measure', { workload: w }));
+  }
+}
