@@ -153,6 +153,8 @@ export interface PlanView {
   exports: PlanExports | null;
   /** The simulated schedule of the best plan (one step). */
   timeline: SimEvent[];
+  /** The simulated schedule of each listed plan, in `plans` order (empty when it does not fit). */
+  timelines: SimEvent[][];
   warnings: string[];
 }
 

@@ -28,7 +28,7 @@ export interface PlanRequest {
   workload: string;
   /** "all", or a comma list of device keys ("cpu,cuda:0"). */
   devices: string;
-  /** An imported machine whose devices join (or replace, with devices "none") the local ones. */
+  /** Imported machines (comma separated) whose devices join (or replace, with devices "none") the local ones. */
   machine?: string;
   /** Datasheet GPUs nobody here profiled, e.g. ["H100 SXM5", "RTX 4090"]. */
   virtual?: string[];
@@ -57,6 +57,8 @@ export interface PlanResponse {
   exports: PlanExports | null;
   /** The best plan's schedule from the discrete-event simulator (one step); empty when none fits. */
   timeline: SimEvent[];
+  /** The same for every listed plan, in `result.plans` order (empty for plans that do not fit). */
+  timelines: SimEvent[][];
   warnings: string[];
 }
 
@@ -228,9 +230,13 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
       throw new UserError('--devices is empty; name devices like cpu,cuda:0 or all');
     addMachine(local.id, keys);
   }
-  if (req.machine) {
-    const m = list.find((x) => x.id === req.machine || x.label === req.machine);
-    if (!m) throw new UserError(`no machine "${req.machine}" in the store (see pipedejavu machines)`);
+  // Imported machines (ids or labels, comma separated): a virtual cluster of the lab's machines.
+  for (const name of (req.machine ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const m = list.find((x) => x.id === name || x.label === name);
+    if (!m) throw new UserError(`no machine "${name}" in the store (see pipedejavu machines)`);
     addMachine(m.id, 'all');
   }
   // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
@@ -305,19 +311,23 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const bestTagged = tagged.find((t) => t.plan.feasible) ?? null;
   const best = bestTagged?.plan ?? null;
   const bestProblem = bestTagged?.problem ?? problem;
-  const timeline = best
-    ? simulatePipeline(simStagesOfPlan(plannerContext(bestProblem, costModel), best), {
-        microbatches: best.microbatches,
-        schedule: best.schedule,
-        mode: problem.mode,
-      }).timeline
-    : [];
+  const simulate = (t: (typeof tagged)[number]): SimEvent[] =>
+    t.plan.feasible
+      ? simulatePipeline(simStagesOfPlan(plannerContext(t.problem, costModel), t.plan), {
+          microbatches: t.plan.microbatches,
+          schedule: t.plan.schedule,
+          mode: problem.mode,
+        }).timeline
+      : [];
+  const timelines = tagged.slice(0, topN).map(simulate);
+  const timeline = bestTagged ? simulate(bestTagged) : [];
   return {
     workload: workload.name,
     problem: bestProblem,
     result,
     exports: best ? exportPlan({ plan: best, problem: bestProblem }) : null,
     timeline,
+    timelines,
     warnings: [...new Set([...warnings, ...workload.warnings.slice(0, 5)])],
   };
 }

@@ -140,6 +140,7 @@ async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanV
     searchMs: r.result.searchMs,
     exports: r.exports,
     timeline: r.timeline,
+    timelines: r.timelines,
     warnings: r.warnings,
   };
 }

@@ -42,7 +42,11 @@ export const planCommand: Command = {
       valueName: 'LIST',
       description: 'local devices: all (default), none, or cpu,cuda:0,...',
     },
-    machine: { type: 'string', valueName: 'ID', description: 'add an imported machine (a lab server)' },
+    machine: {
+      type: 'string',
+      valueName: 'IDS',
+      description: 'add imported machines (lab servers), comma separated',
+    },
     virtual: {
       type: 'string',
       valueName: 'GPUS',

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { gpuServerProfile, ncclTwoRanks, GPU_BOX } from '../../helpers/gpu-profile.js';
+import { sampleProfileFile } from '../../helpers/sample-profile.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 
 const ONNX = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
@@ -137,5 +138,34 @@ describe('optimizer offload to the CPU', () => {
 
     const bad = await cli([...base, '--offload', 'maybe', '--db', db]);
     expect(bad.code).toBe(2);
+  });
+});
+
+describe('a virtual cluster of imported machines', () => {
+  it('plans over several imported machines joined by the stated network', async () => {
+    const { db, dir } = await storeWithGpuBox();
+    const lab = path.join(dir, 'lab.json');
+    writeFileSync(lab, encodeProfile(sampleProfileFile()));
+    expect((await cli(['import', lab, '--label', 'lab-cpu', '--db', db])).code).toBe(0);
+    const args = ['plan', '--workload', 'bert-base', '--devices', 'none', '--machine', `${GPU_BOX},lab-cpu`];
+    const noNet = await cli([...args, '--db', db]);
+    expect(noNet.code).toBe(1);
+    expect(noNet.stderr).toMatch(/network/);
+    const r = await cli([...args, '--network', '100GbE', '--db', db, '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as PlanJson;
+    expect(j.devices.map((d) => d.id).sort()).toEqual([`${GPU_BOX}/cuda:0`, `${GPU_BOX}/cuda:1`, 'lab-cpu/cpu']);
+    const unknown = await cli([
+      'plan',
+      '--workload',
+      'bert-base',
+      '--devices',
+      'none',
+      '--machine',
+      `${GPU_BOX},nope`,
+      '--db',
+      db,
+    ]);
+    expect(unknown.stderr).toMatch(/no machine "nope"/);
   });
 });
