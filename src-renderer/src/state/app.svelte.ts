@@ -1,7 +1,8 @@
 /** The renderer's state: the client, the job hub, one store per view, the current view. */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { AppInfo } from '../../../src-main/api/views.js';
-import { viewFromHash, type ViewId } from '../lib/nav.js';
+import { BRIDGE_KEY, type PreloadBridge } from '../../../src-main/api/bridge.js';
+import { isViewId, viewFromHash, type ViewId } from '../lib/nav.js';
 import { JobHub, snapshotOf, type JobTracker } from './jobs.svelte.js';
 import { LibraryStore } from './library.svelte.js';
 import { PlanStore } from './plans.svelte.js';
@@ -43,6 +44,11 @@ export class AppState {
     this.hub.connect();
     window.addEventListener('hashchange', () => {
       this.view = viewFromHash(window.location.hash);
+    });
+    // The desktop app's Go menu (Ctrl+1..6).
+    const bridge = (window as unknown as Record<string, PreloadBridge | undefined>)[BRIDGE_KEY];
+    bridge?.onMenuNavigate((view) => {
+      if (isViewId(view)) this.go(view);
     });
     await Promise.all([
       this.info.load(() => this.client.call('app:info', {})),
