@@ -92,6 +92,8 @@ export interface TrainResultView {
 
 export interface EvaluationView {
   report: EvaluationReport;
+  /** Readable names of `report.devices` (and the scatter's `device`), by device id. */
+  deviceLabels: Record<string, string>;
   notes: string[];
   sklearnFitSeconds: number | null;
 }

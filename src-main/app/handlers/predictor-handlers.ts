@@ -1,6 +1,7 @@
 import type { EvaluationView, PredictorView } from '../../api/views.js';
 import type { EvaluationReport } from '../../core/predictor/evaluation/types.js';
 import { PredictorRepo } from '../../adapters/store/predictor-repo.js';
+import { deviceLabels } from '../device-labels.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
 
@@ -35,6 +36,7 @@ export const predictorHandlers: HandlerGroup<
     const report = { scatter: [], ...stored } as unknown as EvaluationReport;
     return {
       report,
+      deviceLabels: deviceLabels(deps.db),
       notes: ['stored evaluation: evaluate again for the predicted-vs-measured scatter'],
       sklearnFitSeconds: null,
     };

@@ -11,6 +11,7 @@ import { machineFor } from '../../services/roofline-service.js';
 import { loadTrainingData } from '../../services/training-data.js';
 import { addWorkload, PREDICTOR_PREFERENCE, resolveWorkload } from '../../services/workload-service.js';
 import type { AppDeps } from '../app-deps.js';
+import { deviceLabel } from '../device-labels.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
 
@@ -90,7 +91,7 @@ export const workloadHandlers: HandlerGroup<
       const p = predictWorkload(workload, chosen.predictor, d.features, req.mode);
       return {
         device: d.deviceKey,
-        label: `${d.deviceKey}${d.threads ? ` x${d.threads} threads` : ''} (${d.executionProvider})`,
+        label: `${deviceLabel(d)} (${d.executionProvider})`,
         totalUs: p.totalUs,
         lowUs: p.lowUs,
         highUs: p.highUs,

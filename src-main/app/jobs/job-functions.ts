@@ -29,6 +29,7 @@ import { profileDevice, type ProfileReport } from '../../services/profiler-servi
 import { rooflines } from '../../services/roofline-service.js';
 import { resolveWorkload } from '../../services/workload-service.js';
 import type { JobReporter } from './protocol.js';
+import { deviceLabels } from '../device-labels.js';
 
 export interface JobEnv {
   db: Database;
@@ -109,7 +110,12 @@ async function evaluateJob(e: JobEnv, req: ApiRequest<'predictor:evaluate'>): Pr
   e.report.progress(0, 1, 'evaluating every predictor under every protocol');
   const r = await evaluatePredictors(e.db, { k: req.k ?? 5, sklearn: req.sklearn ?? false });
   e.report.progress(1, 1, 'evaluated');
-  return { report: r.report, notes: r.notes, sklearnFitSeconds: r.sklearnFitSeconds };
+  return {
+    report: r.report,
+    deviceLabels: deviceLabels(e.db),
+    notes: r.notes,
+    sklearnFitSeconds: r.sklearnFitSeconds,
+  };
 }
 
 async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanView> {
@@ -168,9 +174,10 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
       };
     });
     e.report.progress(1, 1, `measured ${m.medianMs.toFixed(2)} ms`);
+    const labels = deviceLabels(e.db);
     return {
       workload: req.workload,
-      device: m.device,
+      device: labels[m.device] ?? m.device,
       medianMs: m.medianMs,
       predictedMs: (m.predicted?.totalUs ?? 0) / 1000,
       nodeSumMs: m.nodesSumMs,

@@ -2,7 +2,7 @@
  * The API client for this window: the Electron preload bridge when present, else HTTP to
  * the server that served the page, with the session token from the address bar.
  */
-import { createApiClient, type ApiClient } from '../../../src-main/api/client.js';
+import { createApiClient, type ApiClient, type Transport } from '../../../src-main/api/client.js';
 import { BRIDGE_KEY, bridgeTransport, type PreloadBridge } from '../../../src-main/api/bridge.js';
 import { httpTransport } from '../../../src-main/api/http-transport.js';
 import { takeToken, TOKEN_STORAGE_KEY } from './token.js';
@@ -55,15 +55,20 @@ export function createClient(): ClientSetup {
     };
   }
   store?.setItem(TOKEN_STORAGE_KEY, t.token);
-  return {
-    ok: true,
-    client: createApiClient(
-      httpTransport({
-        baseUrl: window.location.origin,
-        token: t.token,
-        fetch: window.fetch.bind(window),
-        EventSource: EventSourceAdapter,
-      }),
-    ),
+  const http = httpTransport({
+    baseUrl: window.location.origin,
+    token: t.token,
+    fetch: window.fetch.bind(window),
+    EventSource: EventSourceAdapter,
+  });
+  // A stale token (the server was restarted) is forgotten, so a reload asks for the new address.
+  const transport: Transport = {
+    ...http,
+    async invoke(channel, payload) {
+      const r = await http.invoke(channel, payload);
+      if (!r.ok && r.error.code === 'unauthorized') store?.removeItem(TOKEN_STORAGE_KEY);
+      return r;
+    },
   };
+  return { ok: true, client: createApiClient(transport) };
 }
