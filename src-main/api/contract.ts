@@ -67,6 +67,9 @@ export const CHANNELS = {
   ),
   'machine:export': channel<ExportView>()(z.strictObject({ id: id.optional() })),
 
+  /** Imported machines only (with their runs, measurements and predictors). */
+  'machine:remove': channel<{ id: string; label: string }>()(z.strictObject({ id })),
+
   'profile:runs': channel<RunView[]>()(z.strictObject({ machineId: id.optional() })),
   'profile:roofline': channel<RooflineView[]>()(z.strictObject({ machineId: id.optional() })),
   'profile:start': channel<JobStarted>()(
@@ -116,6 +119,7 @@ export const CHANNELS = {
   'workload:predict': channel<WorkloadPredictionView>()(
     z.strictObject({ ...workloadShape, mode, machineId: id.optional() }),
   ),
+  'workload:remove': channel<{ name: string }>()(z.strictObject({ name: id })),
   /** Runs the real model here on the CPU and compares with the prediction. */
   'workload:measure': channel<JobStarted>()(
     z.strictObject({ workload: id, threads: positiveInt.max(1024).optional() }),

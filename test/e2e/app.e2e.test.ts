@@ -223,6 +223,16 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await expect(page.getByTestId('topology-grid').innerText()).resolves.toContain('PHB');
         await app.screenshot('workstation-imported-gpu-light');
         await expect(page.getByTestId('error-message').count()).resolves.toBe(0);
+
+        // Removing the imported machine (after confirming) leaves this one.
+        await app.go('library');
+        await page.getByTestId('machines-table').getByLabel(`Select ${GPU_BOX}`).check();
+        page.once('dialog', (d) => void d.accept());
+        await page.getByTestId('remove-machine-button').click();
+        await expect
+          .poll(() => page.getByTestId('machines-table').locator('tbody tr').count(), { timeout: 10_000 })
+          .toBe(1);
+        await expect(page.getByTestId('error-message').count()).resolves.toBe(0);
       },
     );
   },

@@ -4,6 +4,7 @@ import { MachineRepo, type MachineSummary } from '../../adapters/store/machine-r
 import type { Database } from '../../adapters/store/types.js';
 import { probeAndRecord } from '../../services/machine-service.js';
 import { exportProfile, importProfile } from '../../services/profile-file-service.js';
+import { removeImportedMachine } from '../../services/removal-service.js';
 import type { HandlerGroup } from './types.js';
 
 function summaryView(s: MachineSummary): MachineSummaryView {
@@ -44,8 +45,9 @@ function safeFileName(label: string): string {
 }
 
 export const machineHandlers: HandlerGroup<
-  'machine:list' | 'machine:get' | 'machine:probe' | 'machine:import' | 'machine:export'
+  'machine:list' | 'machine:get' | 'machine:probe' | 'machine:import' | 'machine:export' | 'machine:remove'
 > = {
+  'machine:remove': (req, { db }) => removeImportedMachine(db, req.id),
   'machine:list': (_req, { db }) => new MachineRepo(db).listMachines().map(summaryView),
   'machine:get': (req, { db }) => machineView(db, req.id),
   'machine:probe': async (_req, deps) => {

@@ -10,6 +10,7 @@ import { storedPredictors } from '../../services/predictor-service.js';
 import { machineFor } from '../../services/roofline-service.js';
 import { loadTrainingData } from '../../services/training-data.js';
 import { addWorkload, PREDICTOR_PREFERENCE, resolveWorkload } from '../../services/workload-service.js';
+import { removeWorkload } from '../../services/removal-service.js';
 import type { AppDeps } from '../app-deps.js';
 import { deviceLabel } from '../device-labels.js';
 import { startJob } from './start-job.js';
@@ -47,8 +48,9 @@ function saveUpload(deps: AppDeps, fileName: string, base64: string): string {
 }
 
 export const workloadHandlers: HandlerGroup<
-  'workload:list' | 'workload:catalog' | 'workload:add' | 'workload:predict' | 'workload:measure'
+  'workload:list' | 'workload:catalog' | 'workload:add' | 'workload:predict' | 'workload:measure' | 'workload:remove'
 > = {
+  'workload:remove': (req, deps) => removeWorkload(deps.db, req.name, path.join(deps.dataDir, 'models')),
   'workload:list': (_req, { db }) => {
     const repo = new WorkloadRepo(db);
     return repo.list().flatMap((s) => {

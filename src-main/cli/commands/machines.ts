@@ -1,13 +1,25 @@
+import { UsageError } from '../../core/errors.js';
 import { listMachines } from '../../services/machine-service.js';
+import { removeImportedMachine } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 
 export const machinesCommand: Command = {
   name: 'machines',
   summary: 'list the machines in the store: this one (after probe) and imported ones',
-  usage: '[--json]',
+  usage: '[remove ID|LABEL] [--json]',
+  details: '`machines remove ID` deletes an imported machine with its runs, measurements and predictors.',
   options: {},
-  async run(ctx) {
+  positionals: { min: 0, max: 2, names: 'remove ID' },
+  async run(ctx, _opts, [sub, id]) {
+    if (sub !== undefined) {
+      if (sub !== 'remove') throw new UsageError(`machines: unknown subcommand "${sub}"; use remove ID`);
+      if (!id) throw new UsageError('machines remove: missing ID or LABEL');
+      const r = removeImportedMachine(ctx.database(), id);
+      if (ctx.json) ctx.printJson({ removed: r });
+      else ctx.print(`Removed ${r.label} (${r.id}) with its runs, measurements and predictors`);
+      return;
+    }
     const machines = listMachines(ctx.database());
     if (ctx.json) {
       ctx.printJson({ machines });

@@ -2,6 +2,7 @@ import { UsageError } from '../../core/errors.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { WorkloadRepo } from '../../adapters/store/workload-repo.js';
 import { addWorkload } from '../../services/workload-service.js';
+import { removeWorkload } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatTable } from '../output.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
@@ -9,7 +10,8 @@ import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
 export const workloadCommand: Command = {
   name: 'workload',
   summary: 'import an ONNX model (workload add MODEL.onnx), list stored workloads and the catalog',
-  usage: 'add MODEL.onnx [--name NAME] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog [--json]',
+  usage:
+    'add MODEL.onnx [--name NAME] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog | remove NAME [--json]',
   details:
     'add parses the model, resolves every tensor shape (bind symbolic dims with --dim, or give an\n' +
     "input's whole shape with --input where the exporter left dims unnamed), costs every node and\n" +
@@ -18,7 +20,7 @@ export const workloadCommand: Command = {
     ...WORKLOAD_OPTIONS,
     name: { type: 'string', valueName: 'NAME', description: 'name to store it under (default: file name)' },
   },
-  positionals: { min: 1, max: 2, names: 'a subcommand (add, list, catalog)' },
+  positionals: { min: 1, max: 2, names: 'a subcommand (add, list, catalog, remove)' },
   async run(ctx, opts, [sub, file]) {
     if (sub === 'list') {
       const rows = new WorkloadRepo(ctx.database()).list();
@@ -45,7 +47,14 @@ export const workloadCommand: Command = {
         );
       return;
     }
-    if (sub !== 'add') throw new UsageError(`workload: unknown subcommand "${sub}"; use add, list or catalog`);
+    if (sub === 'remove') {
+      if (!file) throw new UsageError('workload remove: missing NAME');
+      const r = removeWorkload(ctx.database(), file);
+      if (ctx.json) ctx.printJson({ removed: r.name });
+      else ctx.print(`Removed workload ${r.name}`);
+      return;
+    }
+    if (sub !== 'add') throw new UsageError(`workload: unknown subcommand "${sub}"; use add, list, catalog or remove`);
     if (!file) throw new UsageError('workload add: missing MODEL.onnx');
     const spec = workloadSpecOptions(opts);
     if (typeof opts.name === 'string') spec.name = opts.name;

@@ -20,6 +20,7 @@ export class LibraryStore {
   readonly machines = new Resource<MachineSummaryView[]>();
   readonly importing = new Action();
   readonly exporting = new Action();
+  readonly removing = new Action();
   lastImport: ImportView | null = $state.raw(null);
   lastExport: (ExportView & { savedTo: string | null }) | null = $state.raw(null);
   selected: string | null = $state(null);
@@ -91,6 +92,20 @@ export class LibraryStore {
       return { ...v, savedTo: null };
     });
     if (r) this.lastExport = r;
+  }
+
+  /** Removes the selected imported machine (asked first; this machine is never removed). */
+  async removeSelected(confirm: (question: string) => boolean): Promise<void> {
+    const m = (this.machines.value ?? []).find((x) => x.id === this.selected);
+    if (!m || m.source !== 'imported') return;
+    if (!confirm(`Remove ${m.label} with its ${m.measurementCount} measurements? Its profile file, if you kept it, can be imported again.`))
+      return;
+    const r = await this.removing.run(() => this.#client.call('machine:remove', { id: m.id }));
+    if (r) {
+      this.selected = null;
+      await this.refresh();
+      this.#onImported();
+    }
   }
 
   setSide(side: CompareSide, machineId: string | null): void {

@@ -30,6 +30,14 @@ export class Resource<T> {
     }
   }
 
+  /** Back to "nothing loaded" (what it showed was removed). */
+  clear(): void {
+    this.#seq++;
+    this.value = undefined;
+    this.error = null;
+    this.loading = false;
+  }
+
   set(v: T): void {
     this.#seq++;
     this.value = v;

@@ -19,6 +19,7 @@ export class WorkloadStore {
   readonly catalog = new Resource<CatalogSummary[]>();
   readonly prediction = new Resource<WorkloadPredictionView>();
   readonly adding = new Action();
+  readonly removing = new Action();
   readonly measure: JobTracker<MeasuredView>;
   /** The workload shown: a stored name or a catalog name. */
   selected: string | null = $state(null);
@@ -46,6 +47,18 @@ export class WorkloadStore {
     ]);
     // Show something at once: the first stored model.
     if (!this.selected && list && list[0]) this.select(list[0].name);
+  }
+
+  /** Removes a stored workload (asked first). */
+  async remove(name: string, confirm: (question: string) => boolean): Promise<void> {
+    if (!confirm(`Remove the workload ${name}?`)) return;
+    const r = await this.removing.run(() => this.#client.call('workload:remove', { name }));
+    if (!r) return;
+    if (this.selected === name) {
+      this.selected = null;
+      this.prediction.clear();
+    }
+    await this.refresh();
   }
 
   catalogEntry(name: string | null): CatalogSummary | undefined {

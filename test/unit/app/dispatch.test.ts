@@ -100,6 +100,9 @@ describe('dispatch', () => {
     expect(both).toMatchObject({ ok: false, error: { code: 'invalid' } });
     const list = await dispatch('workload:list', {});
     expect(list.ok && (list.value as { name: string }[]).map((w) => w.name)).toEqual(['cls']);
+    // Removing it removes the uploaded copy too.
+    expect(await dispatch('workload:remove', { name: 'cls' })).toEqual({ ok: true, value: { name: 'cls' } });
+    expect(readdirSync(path.join(deps.dataDir, 'models'))).toEqual([]);
   });
 
   it('refuses native dialogs in web mode', async () => {
