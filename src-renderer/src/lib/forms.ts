@@ -12,8 +12,8 @@ export interface PlanForm {
   batch: number | string;
   /** Device keys of this machine ("cpu", "cuda:0"). */
   localDevices: readonly string[];
-  /** One imported machine whose profiled devices join the plan, or null. */
-  machine: string | null;
+  /** Imported machines (ids) whose profiled devices join the plan: a virtual cluster. */
+  machines: readonly string[];
   /** Datasheet GPU names. */
   virtual: readonly string[];
   /** "25GbE", "100GbE", "200Gb-IB"...; empty for none. */
@@ -29,7 +29,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (!f.workload) return { ok: false, error: 'Choose a workload to plan.' };
   const batch = typeof f.batch === 'number' ? f.batch : Number(String(f.batch).trim());
   if (!Number.isInteger(batch) || batch < 1) return { ok: false, error: 'Batch must be a whole number ≥ 1.' };
-  if (f.localDevices.length === 0 && !f.machine && f.virtual.length === 0) {
+  if (f.localDevices.length === 0 && f.machines.length === 0 && f.virtual.length === 0) {
     return { ok: false, error: 'Choose at least one device: a local one, an imported machine or a datasheet GPU.' };
   }
   const request: PlanRequest = {
@@ -39,7 +39,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
     devices: f.localDevices.length > 0 ? f.localDevices.join(',') : 'none',
     top: f.top,
   };
-  if (f.machine) request.machine = f.machine;
+  if (f.machines.length > 0) request.machine = f.machines.join(',');
   if (f.virtual.length > 0) request.virtual = [...f.virtual];
   if (f.network.trim()) request.network = f.network.trim();
   if (f.offload && f.mode === 'training') request.offload = f.offload;

@@ -12,7 +12,7 @@ export class PlanStore {
   mode: Mode = $state('training');
   batch = $state(8);
   localDevices: string[] = $state([]);
-  machine: string | null = $state(null);
+  machines: string[] = $state([]);
   virtual: string[] = $state([]);
   network = $state('');
   top = $state(5);
@@ -40,6 +40,10 @@ export class PlanStore {
       : [...this.localDevices, key];
   }
 
+  toggleMachine(id: string): void {
+    this.machines = this.machines.includes(id) ? this.machines.filter((k) => k !== id) : [...this.machines, id];
+  }
+
   toggleVirtual(name: string): void {
     this.virtual = this.virtual.includes(name) ? this.virtual.filter((k) => k !== name) : [...this.virtual, name];
   }
@@ -50,7 +54,7 @@ export class PlanStore {
       mode: this.mode,
       batch: this.batch,
       localDevices: this.localDevices,
-      machine: this.machine,
+      machines: this.machines,
       virtual: this.virtual,
       network: this.network,
       top: this.top,

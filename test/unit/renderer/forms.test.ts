@@ -7,7 +7,7 @@ const form = {
   mode: 'training' as const,
   batch: 8,
   localDevices: ['cpu'],
-  machine: null,
+  machines: [],
   virtual: [],
   network: '',
   top: 5,
@@ -15,7 +15,7 @@ const form = {
 
 describe('plan form', () => {
   it('builds a request the contract accepts', () => {
-    const r = planRequest({ ...form, machine: 'gpu-box', virtual: ['NVIDIA H100 SXM5 80GB'], network: '25GbE' });
+    const r = planRequest({ ...form, machines: ['gpu-box', 'lab-2'], virtual: ['NVIDIA H100 SXM5 80GB'], network: '25GbE' });
     expect(r).toEqual({
       ok: true,
       request: {
@@ -24,7 +24,7 @@ describe('plan form', () => {
         batch: 8,
         devices: 'cpu',
         top: 5,
-        machine: 'gpu-box',
+        machine: 'gpu-box,lab-2',
         virtual: ['NVIDIA H100 SXM5 80GB'],
         network: '25GbE',
       },
