@@ -110,7 +110,10 @@ async function main(): Promise<void> {
     await page.waitForTimeout(200);
     const calibration = await page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks);
     results.longTaskCalibrationMs = calibration.map((d) => Math.round(d));
-    console.log('calibration (150 ms busy loop seen as long tasks of, ms):', calibration.map((d) => Math.round(d)));
+    console.log(
+      'calibration (150 ms busy loop seen as long tasks of, ms):',
+      calibration.map((d) => Math.round(d)),
+    );
     await page.evaluate(() => {
       (globalThis as unknown as { __longTasks: number[] }).__longTasks = [];
     });

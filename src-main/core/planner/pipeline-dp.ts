@@ -10,15 +10,19 @@
  * (suffix-dp.ts) finds
  *   G(T) = min Σ t_i + d·Σ c_k + Σ a_i  subject to t_i ≤ T, c_k ≤ T, memory fits,
  * and the optimum is min over T of G(T) + (m − 1)·T, T ranging over every distinct stage and cut
- * time, searched by branch and bound (cap-search.ts) with the same answer as trying every T.
+ * time, searched by branch and bound (cap-search.ts) with the same answer as trying every T. Only
+ * caps that could matter are searched: T ≥ the least cap a relaxation of the DP allows (mayFit:
+ * below it G(T) = ∞), and floor + (m − 1)·T below the best so far, floor being a lower bound of
+ * G (sumFloor); the least such cap is solved first, as with many microbatches the optimum sits
+ * near it.
  * Microbatch counts are searched largest first; by default a count stops as soon as it cannot beat
  * the best so far, so `best` is exact and each count's plan is its optimum when flagged `exact`.
  */
-import { minOverCap } from './cap-search.js';
+import { leastPassing, minOverCap, sortedDistinct } from './cap-search.js';
 import { evaluatePlan } from './evaluate.js';
 import { pipelineSpace, type GroupSpace } from './group-space.js';
 import { microbatchCandidates, type PlannerContext } from './problem.js';
-import { shapeOf, SuffixDp } from './suffix-dp.js';
+import { shapeOf, SuffixDp, type DpSolution } from './suffix-dp.js';
 import type { Plan, Schedule } from './types.js';
 
 export interface PipelineDpOptions {
@@ -44,7 +48,7 @@ export interface MicrobatchResult {
   exact: boolean;
   /** DP runs (values of T) the branch and bound needed. */
   dpRuns: number;
-  /** Distinct stage and cut times (the T axis). */
+  /** Caps the branch and bound searched: distinct stage and cut times that could give a better plan. */
   tmaxCandidates: number;
 }
 
@@ -82,15 +86,31 @@ export function pipelineDp(ctx: PlannerContext, opts: PipelineDpOptions = {}): P
   let best: Plan | null = null;
   let dpRuns = 0;
   let bound = Infinity;
-  const L = ctx.problem.layers.length;
-  const sync = new Float64Array(shape.groups.length * L * (L + 1)).fill(NaN);
+  const dp = new SuffixDp(ctx, shape, schedule);
   for (const m of [...ms].sort((a, b) => b - a)) {
-    const dp = new SuffixDp(ctx, shape, m, schedule, sync);
-    const r = minOverCap(dp.candidates, m - 1, (cap) => dp.solve(cap), opts.exactPerMicrobatch ? Infinity : bound);
+    dp.prepare(m);
+    const w = m - 1;
+    const limit = opts.exactPerMicrobatch ? Infinity : bound;
+    // A better plan's largest time c has floor + w·c below the bound, and is at least the least
+    // cap T0 the relaxation (mayFit) allows. T0 is solved first; only the caps that could still
+    // beat its plan too are sorted and searched.
+    const floor = dp.sumFloor();
+    const values = dp.capValues(floor, w, limit);
+    const t0 = leastPassing(values, (c) => dp.mayFit(c));
+    let caps: Float64Array = new Float64Array(0);
+    let first: DpSolution | null = null;
+    if (t0 < Infinity) {
+      first = dp.solve(t0);
+      const beat = first ? Math.min(limit, first.value + w * first.actualMax) : limit;
+      caps = sortedDistinct(values.filter((c) => c >= t0 && (c === t0 || floor + w * c < beat)));
+    }
+    const r = minOverCap(caps, w, (cap) => dp.solve(cap), limit, floor, { solution: first });
+    if (t0 < Infinity) r.runs++;
     dpRuns += r.runs;
     const plan = r.solution ? evaluatePlan(ctx, r.solution.spec) : null;
-    const exact = opts.exactPerMicrobatch === true || r.total < bound || r.solution === null;
-    byMicrobatches.push({ microbatches: m, plan, exact, dpRuns: r.runs, tmaxCandidates: dp.candidates.length });
+    // With no bound from other counts nothing was cut, so "none" means none fits.
+    const exact = opts.exactPerMicrobatch === true || r.total < bound || bound === Infinity;
+    byMicrobatches.push({ microbatches: m, plan, exact, dpRuns: r.runs, tmaxCandidates: caps.length });
     bound = Math.min(bound, r.total);
     if (plan && (!best || plan.stepUs < best.stepUs)) best = plan;
   }

@@ -10,6 +10,10 @@
  * stage). With one-device groups the stage count is the number of devices used. States are
  * computed a row (all l) at a time, on demand; a one-device stage's time is P[e] − P[l] for prefix
  * sums P, so its row is a sliding-window minimum (monotone deque), O(L); other rows are O(L²).
+ * Each row keeps the range of l where it is finite, and rows built on it only visit that range.
+ *
+ * One SuffixDp serves every microbatch count of a search (prepare(m) rebuilds the m-dependent
+ * tables in place), so the tables are allocated once.
  */
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from './evaluate.js';
@@ -70,13 +74,18 @@ export interface DpSolution extends CapSolution {
   spec: PlanSpec;
 }
 
-/** The DP for one microbatch count: tables at construction, solve(T) per cap. */
+/** The DP tables of a search: prepare(m) per microbatch count, then solve(T) per cap. */
 export class SuffixDp {
   private readonly L: number;
   private readonly LL: number;
   private readonly GI: number;
-  private readonly samples: number;
   private readonly cutFactor: number;
+  private readonly inference: boolean;
+  private readonly gpipe: boolean;
+  /** Groups whose devices take the same time for every layer: memory and time grow with the range. */
+  private readonly even: Uint8Array;
+  private samples = 0;
+  private m = 0;
   private readonly time: Float64Array;
   /** Largest number of microbatches in flight the stage fits with (0: never). */
   private readonly fit: Int32Array;
@@ -84,8 +93,14 @@ export class SuffixDp {
   private readonly digitSum: Int32Array;
   /** Groups that can run the first stage of a suffix using `u`. */
   private readonly starts: Int32Array[];
+  private readonly rest: Int32Array;
   private readonly fDone: Uint8Array;
   private readonly nDone: Uint8Array;
+  /** Finite range [lo, hi] of each F and N row (inclusive; empty when lo > hi). */
+  private readonly fLo: Int32Array;
+  private readonly fHi: Int32Array;
+  private readonly nLo: Int32Array;
+  private readonly nHi: Int32Array;
   private readonly pref: Float64Array;
   private readonly linear: Uint8Array;
   private readonly dqE: Int32Array;
@@ -94,15 +109,23 @@ export class SuffixDp {
   private readonly Fend: Int32Array;
   private readonly N: Float64Array;
   private readonly Nnext: Int32Array;
-  readonly candidates: Float64Array;
+  /** Scratch: the furthest end per microbatches in flight (prepare), the relaxation's starts. */
+  private reach: Int32Array;
+  private readonly relaxStart: Int32Array;
+  /** Pipeline space (one device per class): the prefix bound below applies. */
+  private readonly oneEach: boolean;
+  /** Per usage v (pipeline space): a furthest layer the devices of v can cover from layer 0. */
+  private readonly prefixEnd: Int32Array;
+  private readonly capBuffer: Float64Array;
 
   constructor(
     private readonly ctx: PlannerContext,
     private readonly shape: Shape,
-    private readonly m: number,
     private readonly schedule: Schedule,
     /** Gradient sync per (group, from, to), filled on first use (NaN until then), shared by every m. */
-    private readonly sync: Float64Array,
+    private readonly sync: Float64Array = new Float64Array(
+      shape.groups.length * ctx.problem.layers.length * (ctx.problem.layers.length + 1),
+    ).fill(NaN),
   ) {
     const { problem, tables } = ctx;
     const L = problem.layers.length;
@@ -110,60 +133,15 @@ export class SuffixDp {
     this.LL = L * (L + 1);
     const GI = shape.groups.length;
     this.GI = GI;
-    this.samples = problem.batch / m;
+    this.inference = problem.mode === 'inference';
+    this.gpipe = schedule === 'gpipe';
     this.cutFactor = problem.mode === 'training' ? 2 : 1;
-    const cap = problem.mode === 'inference' ? 1 : schedule === 'gpipe' ? m : Math.min(m, shape.totalDevices);
-    this.time = new Float64Array(GI * this.LL).fill(Infinity);
+    this.time = new Float64Array(GI * this.LL);
     this.fit = new Int32Array(GI * this.LL);
-    const cands: number[] = [];
-    shape.groups.forEach((g, gid) => {
-      const devices = g.devs.map((d) => problem.devices[d]);
-      // Alike devices split evenly whatever the layers, so memory only grows with the range.
-      const even = g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number));
-      for (let from = 0; from < L; from++) {
-        let hiFit = cap;
-        for (let to = from + 1; to <= L; to++) {
-          const k = gid * this.LL + from * (L + 1) + to;
-          const split = tables.stageSplit(g.devs, from, to, this.samples);
-          if (!Number.isFinite(split.timeUs)) break;
-          const params = tables.params(from, to);
-          const act = tables.activationBytesPerSample(from, to);
-          const fits = (inFlight: number): boolean =>
-            devices.every((dev, j) => {
-              const need = deviceMemory(
-                { params, replicas: g.size, activationBytesPerSample: act, samples: split.shares[j] ?? 0, inFlight },
-                problem,
-              );
-              return dev !== undefined && need.totalBytes <= dev.memoryBytes;
-            });
-          let lo = 0;
-          let hi = even ? hiFit : cap;
-          while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (fits(mid)) lo = mid;
-            else hi = mid - 1;
-          }
-          this.fit[k] = lo;
-          if (lo === 0 && even) break; // Longer ranges do not fit either; their time stays Infinity.
-          this.time[k] = split.timeUs;
-          if (lo >= 1) cands.push(split.timeUs);
-          hiFit = lo;
-        }
-      }
-    });
-    this.link = new Float64Array(GI * GI * L).fill(Infinity);
-    shape.groups.forEach((a, ga) => {
-      shape.groups.forEach((b, gb) => {
-        // b follows a: another class, or the devices of a's class just below a's.
-        if (a.cls === b.cls && b.end !== a.end - a.size) return;
-        for (let cut = 1; cut < L; cut++) {
-          const c = tables.cutUs(a.devs, b.devs, cut - 1, this.samples);
-          this.link[(ga * GI + gb) * L + cut] = c;
-          if (Number.isFinite(c)) cands.push(c);
-        }
-      });
-    });
-    this.candidates = Float64Array.from(new Set(cands)).sort();
+    this.link = new Float64Array(GI * GI * L);
+    this.even = Uint8Array.from(shape.groups, (g) =>
+      g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
+    );
     this.digitSum = new Int32Array(shape.usages);
     this.starts = [];
     for (let u = 0; u < shape.usages; u++) {
@@ -176,36 +154,272 @@ export class SuffixDp {
       this.digitSum[u] = sum;
       this.starts.push(Int32Array.from(shape.groups.flatMap((g, gid) => (digits[g.cls] === g.end ? [gid] : []))));
     }
+    this.rest = Int32Array.from(shape.groups, (g) => g.size * (shape.stride[g.cls] as number));
     const rows = GI * shape.usages * shape.stageDim;
     this.fDone = new Uint8Array(rows);
     this.nDone = new Uint8Array(rows);
+    this.fLo = new Int32Array(rows);
+    this.fHi = new Int32Array(rows);
+    this.nLo = new Int32Array(rows);
+    this.nHi = new Int32Array(rows);
     this.F = new Float64Array(rows * L);
     this.Fend = new Int32Array(rows * L);
     this.N = new Float64Array(rows * L);
     this.Nnext = new Int32Array(rows * L);
     this.dqE = new Int32Array(L);
     this.dqV = new Float64Array(L);
-    // Prefix times of one-device groups whose device runs every layer (the deque path).
     this.pref = new Float64Array(GI * (L + 1));
     this.linear = new Uint8Array(GI);
+    this.reach = new Int32Array(0);
+    this.relaxStart = new Int32Array(shape.usages);
+    this.oneEach = shape.radix.every((r) => r === 2) && shape.groups.every((g) => g.size === 1);
+    this.prefixEnd = new Int32Array(shape.usages);
+    this.capBuffer = new Float64Array(GI * this.LL + GI * GI * L);
+  }
+
+  /** Rebuilds the stage times, memory fits, cut times and prefix sums for m microbatches. */
+  prepare(m: number): void {
+    const { problem, tables } = this.ctx;
+    const { L, LL, GI, shape, time, fit } = this;
+    this.m = m;
+    const samples = problem.batch / m;
+    this.samples = samples;
+    const cap = this.inference ? 1 : this.gpipe ? m : Math.min(m, shape.totalDevices);
+    time.fill(Infinity);
+    fit.fill(0);
+    if (this.reach.length < (cap + 1) * L) this.reach = new Int32Array((cap + 1) * L);
+    shape.groups.forEach((g, gid) => {
+      const devices = g.devs.map((d) => problem.devices[d]);
+      const dev0 = devices[0];
+      const fits = (from: number, to: number, inFlight: number, shares: readonly number[]): boolean => {
+        const params = tables.params(from, to);
+        if (devices.length === 1) {
+          const need = deviceMemory(
+            {
+              params,
+              replicas: 1,
+              activationBytesPerSample: tables.activationBytesPerSample(from, to),
+              samples: shares[0] ?? 0,
+              inFlight,
+            },
+            problem,
+          );
+          return dev0 !== undefined && need.totalBytes <= dev0.memoryBytes;
+        }
+        const act = tables.activationBytesPerSample(from, to);
+        return devices.every((dev, j) => {
+          const need = deviceMemory(
+            { params, replicas: g.size, activationBytesPerSample: act, samples: shares[j] ?? 0, inFlight },
+            problem,
+          );
+          return dev !== undefined && need.totalBytes <= dev.memoryBytes;
+        });
+      };
+      if (!this.even[gid]) {
+        // Unlike devices: the split (so the memory) changes with the range; every range is checked.
+        for (let from = 0; from < L; from++) {
+          for (let to = from + 1; to <= L; to++) {
+            const k = gid * LL + from * (L + 1) + to;
+            const split = tables.stageSplit(g.devs, from, to, samples);
+            if (!Number.isFinite(split.timeUs)) break;
+            let lo = 0;
+            let hi = cap;
+            while (lo < hi) {
+              const mid = (lo + hi + 1) >> 1;
+              if (fits(from, to, mid, split.shares)) lo = mid;
+              else hi = mid - 1;
+            }
+            fit[k] = lo;
+            time[k] = split.timeUs;
+          }
+        }
+        return;
+      }
+      // Alike devices split evenly whatever the layers, so a range fits only if every range inside
+      // it does, with at least as many microbatches in flight: for each count f in flight, the
+      // furthest end that fits from `from` never falls as `from` grows (two pointers).
+      const single = g.size === 1;
+      const d0 = g.devs[0] as number;
+      const shares = tables.stageSplit(g.devs, 0, 1, samples).shares;
+      const finiteEnd = (from: number, to: number): boolean =>
+        Number.isFinite(
+          single ? tables.perSampleUs(d0, from, to) : tables.stageSplit(g.devs, from, to, samples).timeUs,
+        );
+      const reach = this.reach;
+      for (let f = 1; f <= cap; f++) {
+        const ro = f * L;
+        let t = 0;
+        for (let from = 0; from < L; from++) {
+          if (t < from) t = from;
+          const limit = f === 1 ? L : (reach[ro - L + from] as number);
+          if (t > limit) t = limit;
+          while (t < limit && finiteEnd(from, t + 1) && fits(from, t + 1, f, shares)) t++;
+          reach[ro + from] = t;
+        }
+      }
+      for (let from = 0; from < L; from++) {
+        const end = cap >= 1 ? (reach[L + from] as number) : from;
+        let f = cap;
+        const base = gid * LL + from * (L + 1);
+        for (let to = from + 1; to <= end; to++) {
+          while (f > 1 && (reach[f * L + from] as number) < to) f--;
+          fit[base + to] = f;
+          time[base + to] = single
+            ? samples * tables.perSampleUs(d0, from, to)
+            : tables.stageSplit(g.devs, from, to, samples).timeUs;
+        }
+      }
+    });
+    this.link.fill(Infinity);
+    shape.groups.forEach((a, ga) => {
+      shape.groups.forEach((b, gb) => {
+        // b follows a: another class, or the devices of a's class just below a's.
+        if (a.cls === b.cls && b.end !== a.end - a.size) return;
+        for (let cut = 1; cut < L; cut++) {
+          this.link[(ga * GI + gb) * L + cut] = tables.cutUs(a.devs, b.devs, cut - 1, samples);
+        }
+      });
+    });
+    // Prefix times of one-device groups whose device runs every layer (the deque path). Such a
+    // stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so it
+    // telescopes too.
+    this.linear.fill(0);
     shape.groups.forEach((g, gid) => {
       const d = g.devs[0] as number;
       if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
       this.linear[gid] = 1;
-      for (let e = 0; e <= L; e++) this.pref[gid * (L + 1) + e] = this.samples * tables.perSampleUs(d, 0, e);
+      for (let e = 0; e <= L; e++) {
+        this.pref[gid * (L + 1) + e] = samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e);
+      }
     });
+  }
+
+  /**
+   * A lower bound of Σ t + d·Σ c + Σ a over every plan that fits (G(∞) or less): each layer's least
+   * time on a group it fits on, summed (stage times of alike devices add up over layers; cuts and
+   * syncs are ≥ 0), less 1e-9 of it for rounding. 0 when some group's devices differ; Infinity
+   * when some layer fits on no group.
+   */
+  sumFloor(): number {
+    const { L, LL, GI, time, fit, even } = this;
+    if (!even.every((e) => e === 1)) return 0;
+    let sum = 0;
+    for (let l = 0; l < L; l++) {
+      let least = Infinity;
+      for (let g = 0; g < GI; g++) {
+        const k = g * LL + l * (L + 1) + l + 1;
+        if ((fit[k] as number) >= 1 && (time[k] as number) < least) least = time[k] as number;
+      }
+      sum += least;
+    }
+    return sum * (1 - 1e-9);
+  }
+
+  /**
+   * The stage and cut times c (the values a plan's largest time can take) with
+   * floor + weight·c < limit, unsorted, possibly repeated, in a scratch buffer (valid until the
+   * next call or prepare).
+   */
+  capValues(floor: number, weight: number, limit: number): Float64Array {
+    const { time, fit, link, capBuffer: buf } = this;
+    let n = 0;
+    for (let k = 0; k < time.length; k++) {
+      const t = time[k] as number;
+      if ((fit[k] as number) >= 1 && floor + weight * t < limit) buf[n++] = t;
+    }
+    for (let k = 0; k < link.length; k++) {
+      const c = link[k] as number;
+      if (Number.isFinite(c) && floor + weight * c < limit) buf[n++] = c;
+    }
+    return buf.subarray(0, n);
+  }
+
+  /**
+   * A necessary condition for some plan to have every stage time ≤ tmax (a relaxation of solve:
+   * cut times are left out, stages may be empty, and with a tracked stage count one microbatch in
+   * flight is enough). False means G(tmax) = ∞. Cheap: O(states of the device usage × log L).
+   */
+  mayFit(tmax: number): boolean {
+    const { L, LL, time, fit, even, digitSum, starts, rest, relaxStart: S, m } = this;
+    const { usages: U, explicitStages } = this.shape;
+    // S[u]: the least first layer of a suffix that the devices counted by u can cover.
+    S[0] = L;
+    for (let u = 1; u < U; u++) {
+      const need = this.inference ? 1 : this.gpipe ? m : explicitStages ? 1 : Math.min(digitSum[u] as number, m);
+      let best = L;
+      for (const g of starts[u] as Int32Array) {
+        const e = S[u - (rest[g] as number)] as number;
+        let l = e;
+        if (!even[g]) {
+          l = 0; // No monotone structure to use: assume it covers everything.
+        } else if (e > 0) {
+          // Least l with [l, e) within tmax and memory: feasible starts form [l, e).
+          const base = g * LL + e;
+          const ok = (from: number): boolean =>
+            (time[base + from * (L + 1)] as number) <= tmax && (fit[base + from * (L + 1)] as number) >= need;
+          if (ok(e - 1)) {
+            let lo = 0;
+            let hi = e - 1;
+            while (lo < hi) {
+              const mid = (lo + hi) >> 1;
+              if (ok(mid)) hi = mid;
+              else lo = mid + 1;
+            }
+            l = lo;
+          }
+        }
+        if (l < best) best = l;
+      }
+      S[u] = best;
+      if (best === 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Pipeline space: prefixEnd[v] ≥ the last layer + 1 that stages on devices of v (any subset, any
+   * order) can cover from layer 0 with every stage time ≤ tmax (a relaxation, as in mayFit: cuts
+   * left out, one microbatch in flight enough). A suffix on u can only start at l ≤ prefixEnd[ū].
+   */
+  private coverPrefixes(tmax: number): void {
+    const { L, LL, time, fit, starts, rest, prefixEnd: P, m } = this;
+    const need = this.gpipe && !this.inference ? m : 1;
+    P[0] = 0;
+    for (let v = 1; v < this.shape.usages; v++) {
+      let best = 0;
+      for (const g of starts[v] as Int32Array) {
+        const from = P[v - (rest[g] as number)] as number;
+        let e = from;
+        if (from < L) {
+          const base = g * LL + from * (L + 1);
+          let h = L;
+          while (e < h) {
+            const mid = (e + h + 1) >> 1;
+            if ((time[base + mid] as number) <= tmax && (fit[base + mid] as number) >= need) e = mid;
+            else h = mid - 1;
+          }
+        }
+        if (e > best) best = e;
+      }
+      P[v] = best;
+    }
   }
 
   /** min Σ t + d·Σ c + Σ a with every stage and cut time ≤ tmax; null when nothing fits. */
   solve(tmax: number): DpSolution | null {
-    const { L, LL, GI, time, sync, fit, link, digitSum, starts, F, Fend, N, Nnext, cutFactor, m } = this;
-    const { pref, linear, fDone, nDone, dqE, dqV } = this;
-    const { groups, stride, usages: U, explicitStages, stageDim } = this.shape;
-    const inference = this.ctx.problem.mode === 'inference';
-    const gpipe = this.schedule === 'gpipe';
+    const { L, LL, GI, time, sync, fit, link, digitSum, starts, rest, F, Fend, N, Nnext, cutFactor, m } = this;
+    const { pref, linear, fDone, nDone, dqE, dqV, fLo, fHi, nLo, nHi } = this;
+    const { groups, usages: U, explicitStages, stageDim } = this.shape;
+    const inference = this.inference;
+    const gpipe = this.gpipe;
     fDone.fill(0);
     nDone.fill(0);
     const tables = this.ctx.tables;
+    // lastL(u): the suffix on u starts at a layer the other devices can reach (every l when unknown).
+    const oneEach = this.oneEach;
+    const P = this.prefixEnd;
+    if (oneEach) this.coverPrefixes(tmax);
+    const lastL = (u: number): number => (oneEach ? Math.min(L - 1, P[U - 1 - u] as number) : L - 1);
     const syncAt = (g: number, from: number, to: number, k: number): number => {
       let a = sync[k] as number;
       if (a !== a) {
@@ -219,43 +433,68 @@ export class SuffixDp {
 
     // F(l, g, u, s): layers [l, L) on a suffix whose first stage runs on g, using exactly the
     // devices counted by u (and s stages when tracked), at least cost Σ t + d·Σ c + Σ a.
+    // Entries are valid for l in [fLo, fHi] (Infinity elsewhere).
     const fRow = (g: number, u: number, s: number): number => {
       const r = row(g, u, s);
-      const o = r * L;
-      if (fDone[r]) return o;
+      if (fDone[r]) return r;
       fDone[r] = 1;
-      const grp = groups[g] as Group;
-      const uRest = u - grp.size * (stride[grp.cls] as number);
+      const o = r * L;
+      fLo[r] = L;
+      fHi[r] = -1;
+      const uRest = u - (rest[g] as number);
       const need = inference ? 1 : gpipe ? m : Math.min(explicitStages ? s : (digitSum[u] as number), m);
       const gb = g * LL;
-      for (let l = 0; l < L; l++) {
-        F[o + l] = Infinity;
-        Fend[o + l] = -1;
-      }
       if (uRest === 0) {
         // The last stage: layers [l, L).
-        if (explicitStages && s !== 1) return o;
-        for (let l = 0; l < L; l++) {
+        if (explicitStages && s !== 1) return r;
+        let lo = L;
+        let hi = -1;
+        const lMax = lastL(u);
+        for (let l = 0; l <= lMax; l++) {
           const k = gb + l * (L + 1) + L;
           const t = time[k] as number;
           if (t <= tmax && (fit[k] as number) >= need) {
             F[o + l] = t + syncAt(g, l, L, k);
             Fend[o + l] = L;
+            if (lo === L) lo = l;
+            hi = l;
+          } else {
+            F[o + l] = Infinity;
           }
         }
-        return o;
+        fLo[r] = lo;
+        fHi[r] = hi;
+        return r;
       }
-      if (explicitStages && s <= 1) return o;
-      const no = nRow(g, uRest, s - 1);
+      if (explicitStages && s <= 1) return r;
+      const nr = nRow(g, uRest, s - 1);
+      const a = nLo[nr] as number;
+      const b = nHi[nr] as number;
+      if (a > b) return r;
+      const no = nr * L;
+      let lo = L;
+      let hi = -1;
       if (linear[g]) {
-        // One device, no gradient sync: t(l, e) = P[e] − P[l], so F(l) = min over the window
+        // One device: t(l, e) + a(l, e) = P[e] − P[l], so F(l) = min over the window
         // e ∈ (l, end(l)] of (P[e] + N(e)) − P[l]; end(l) only falls as l falls (monotone deque).
         const pb = g * (L + 1);
         let head = 0;
         let tail = 0;
-        let hi = L - 1;
-        for (let l = L - 2; l >= 0; l--) {
-          const e = l + 1;
+        let l = Math.min(b - 1, lastL(u));
+        if (l < 0) return r;
+        // end(l): the furthest end within the cap and memory (ranges from l only fit less as they grow).
+        let end = l;
+        {
+          const base = gb + l * (L + 1);
+          let h = L - 1;
+          while (end < h) {
+            const mid = (end + h + 1) >> 1;
+            if ((time[base + mid] as number) <= tmax && (fit[base + mid] as number) >= need) end = mid;
+            else h = mid - 1;
+          }
+        }
+        // The window of the first l: every e in (l + 1, end] (l + 1 itself is pushed by the loop).
+        for (let e = Math.min(end, b); e > l + 1 && e >= a; e--) {
           const ne = N[no + e] as number;
           if (ne < Infinity) {
             const v = (pref[pb + e] as number) + ne;
@@ -264,18 +503,37 @@ export class SuffixDp {
             dqV[tail] = v;
             tail++;
           }
+        }
+        for (; l >= 0; l--) {
+          const e = l + 1;
+          const ne = N[no + e] as number;
+          if (e >= a && ne < Infinity) {
+            const v = (pref[pb + e] as number) + ne;
+            while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
+            dqE[tail] = e;
+            dqV[tail] = v;
+            tail++;
+          }
           const base = gb + l * (L + 1);
-          while (hi > l && !((time[base + hi] as number) <= tmax && (fit[base + hi] as number) >= need)) hi--;
-          while (tail > head && (dqE[head] as number) > hi) head++;
+          while (end > l && !((time[base + end] as number) <= tmax && (fit[base + end] as number) >= need)) end--;
+          while (tail > head && (dqE[head] as number) > end) head++;
           if (tail > head) {
             F[o + l] = (dqV[head] as number) - (pref[pb + l] as number);
             Fend[o + l] = dqE[head] as number;
+            if (hi < 0) hi = l;
+            lo = l;
+          } else {
+            F[o + l] = Infinity;
+            if (end < a) break; // Every earlier l ends before the first finite N too.
           }
         }
-        return o;
+        fLo[r] = lo;
+        fHi[r] = hi;
+        return r;
       }
-      const single = grp.size === 1;
-      for (let l = 0; l < L - 1; l++) {
+      const single = (groups[g] as Group).size === 1;
+      const lEnd = Math.min(b - 1, lastL(u));
+      for (let l = 0; l <= lEnd; l++) {
         const base = gb + l * (L + 1);
         let best = Infinity;
         let bestEnd = -1;
@@ -286,6 +544,7 @@ export class SuffixDp {
             if (single) break;
             continue;
           }
+          if (e < a || e > b) continue;
           const v = t + syncAt(g, l, e, base + e) + (N[no + e] as number);
           if (v < best) {
             best = v;
@@ -294,24 +553,44 @@ export class SuffixDp {
         }
         F[o + l] = best;
         Fend[o + l] = bestEnd;
+        if (best < Infinity) {
+          if (lo === L) lo = l;
+          hi = l;
+        }
       }
-      return o;
+      fLo[r] = lo;
+      fHi[r] = hi;
+      return r;
     };
 
     // N(l, prev, u, s): the cut before layer l after a stage on `prev`, then a suffix on u.
+    // Entries are valid for l in [nLo, nHi].
     const nRow = (prev: number, u: number, s: number): number => {
       const r = row(prev, u, s);
-      const o = r * L;
-      if (nDone[r]) return o;
+      if (nDone[r]) return r;
       nDone[r] = 1;
-      for (let l = 0; l < L; l++) {
-        N[o + l] = Infinity;
-        Nnext[o + l] = -1;
+      const o = r * L;
+      const hs = starts[u] as Int32Array;
+      const lMax = lastL(u);
+      let a = L;
+      let b = 0;
+      for (const h of hs) {
+        const fr = fRow(h, u, s);
+        const fa = Math.max(1, fLo[fr] as number);
+        const fb = Math.min(lMax, fHi[fr] as number);
+        if (fa <= fb) {
+          if (fa < a) a = fa;
+          if (fb > b) b = fb;
+        }
       }
-      for (const h of starts[u] as Int32Array) {
-        const fo = fRow(h, u, s);
+      for (let l = a; l <= b; l++) N[o + l] = Infinity;
+      for (const h of hs) {
+        const fr = fRow(h, u, s);
+        const fo = fr * L;
+        const fa = Math.max(1, fLo[fr] as number);
+        const fb = Math.min(lMax, fHi[fr] as number);
         const lo = (prev * GI + h) * L;
-        for (let l = 1; l < L; l++) {
+        for (let l = fa; l <= fb; l++) {
           const c = link[lo + l] as number;
           if (!(c <= tmax)) continue;
           const v = cutFactor * c + (F[fo + l] as number);
@@ -321,7 +600,11 @@ export class SuffixDp {
           }
         }
       }
-      return o;
+      while (a <= b && !((N[o + a] as number) < Infinity)) a++;
+      while (b >= a && !((N[o + b] as number) < Infinity)) b--;
+      nLo[r] = a;
+      nHi[r] = b;
+      return r;
     };
 
     let best = Infinity;
@@ -330,7 +613,9 @@ export class SuffixDp {
       const sHi = explicitStages ? Math.min(digitSum[u] as number, L) : 0;
       for (let s = explicitStages ? 1 : 0; s <= sHi; s++) {
         for (const g of starts[u] as Int32Array) {
-          const v = F[fRow(g, u, s)] as number;
+          const r = fRow(g, u, s);
+          if ((fLo[r] as number) !== 0) continue;
+          const v = F[r * L] as number;
           if (v < best) {
             best = v;
             top = { g, u, s };
@@ -351,7 +636,7 @@ export class SuffixDp {
       stages.push({ from: l, to: e, devices: grp.devs.map((d) => ids[d] as string) });
       actualMax = Math.max(actualMax, time[g * LL + l * (L + 1) + e] as number);
       if (e === L) break;
-      const uRest = u - grp.size * (stride[grp.cls] as number);
+      const uRest = u - (rest[g] as number);
       const h = Nnext[row(g, uRest, s - 1) * L + e] as number;
       actualMax = Math.max(actualMax, link[(g * GI + h) * L + e] as number);
       l = e;

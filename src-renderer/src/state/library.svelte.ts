@@ -98,7 +98,11 @@ export class LibraryStore {
   async removeSelected(confirm: (question: string) => boolean): Promise<void> {
     const m = (this.machines.value ?? []).find((x) => x.id === this.selected);
     if (!m || m.source !== 'imported') return;
-    if (!confirm(`Remove ${m.label} with its ${m.measurementCount} measurements? Its profile file, if you kept it, can be imported again.`))
+    if (
+      !confirm(
+        `Remove ${m.label} with its ${m.measurementCount} measurements? Its profile file, if you kept it, can be imported again.`,
+      )
+    )
       return;
     const r = await this.removing.run(() => this.#client.call('machine:remove', { id: m.id }));
     if (r) {

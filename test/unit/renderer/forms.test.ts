@@ -15,7 +15,12 @@ const form = {
 
 describe('plan form', () => {
   it('builds a request the contract accepts', () => {
-    const r = planRequest({ ...form, machines: ['gpu-box', 'lab-2'], virtual: ['NVIDIA H100 SXM5 80GB'], network: '25GbE' });
+    const r = planRequest({
+      ...form,
+      machines: ['gpu-box', 'lab-2'],
+      virtual: ['NVIDIA H100 SXM5 80GB'],
+      network: '25GbE',
+    });
     expect(r).toEqual({
       ok: true,
       request: {
