@@ -8,7 +8,7 @@ import type { Dispatch } from '../../../src-main/app/dispatch.js';
 import { createAppCore } from '../../../src-main/app/app-core.js';
 import { tempDir } from '../../helpers/cli.js';
 
-const APP_URL = 'file:///opt/pipeDejavu/resources/app.asar/src-renderer/dist/index.html';
+const APP_URL = 'app://renderer/index.html';
 const top = (url: string) => ({ senderFrame: { url, parent: null } });
 
 describe('IPC sender checks', () => {
@@ -17,6 +17,8 @@ describe('IPC sender checks', () => {
     expect(isTrustedSender(top(`${APP_URL}#/plans`), APP_URL)).toBe(true);
     expect(isTrustedSender(top('https://evil.example/index.html'), APP_URL)).toBe(false);
     expect(isTrustedSender(top('file:///tmp/other.html'), APP_URL)).toBe(false);
+    expect(isTrustedSender(top('app://renderer/other.html'), APP_URL)).toBe(false);
+    expect(isTrustedSender(top('app://evil/index.html'), APP_URL)).toBe(false);
     expect(isTrustedSender({ senderFrame: { url: APP_URL, parent: {} } }, APP_URL)).toBe(false);
     expect(isTrustedSender({ senderFrame: null }, APP_URL)).toBe(false);
     expect(isTrustedSender(top('not a url'), APP_URL)).toBe(false);
