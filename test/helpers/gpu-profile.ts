@@ -4,10 +4,9 @@
  * on an imported multi-GPU profile without a GPU here.
  */
 import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
-import type { Measurement } from '../../src-main/core/domain/measurement.js';
 import type { ProfileFile } from '../../src-main/core/profile-file/schema.js';
 import { sampleProbe } from './sample-probe.js';
-import { device, syntheticSamples } from './synthetic-samples.js';
+import { device, measurementOf, syntheticSamples } from './synthetic-samples.js';
 
 export const GPU_BOX = 'gpu-box';
 
@@ -30,29 +29,10 @@ export function gpuServerProfile(): ProfileFile {
     summary: null,
     notes: [],
   }));
-  const measurements: Measurement[] = gpus.flatMap((g, i) =>
-    syntheticSamples([{ ...device(g.key, g.gflops, g.gbps, 1), kind: 'gpu' }], 0.01, i + 3).map((s) => ({
-      runId: `gpu-run-${i}`,
-      deviceKey: g.key,
-      op: s.op,
-      family: s.family,
-      shape: s.shape,
-      dtype: s.dtype,
-      flops: s.flops,
-      bytes: s.bytes,
-      executionProvider: 'cuda',
-      threads: null,
-      runtimeVersion: '1.30.0',
-      stats: {
-        medianUs: s.timeUs,
-        p10Us: s.timeUs * 0.98,
-        p90Us: s.timeUs * 1.03,
-        cv: 0.02,
-        repetitions: 20,
-        wallMedianUs: s.timeUs + 15,
-      },
-      source: 'profile' as const,
-    })),
+  const measurements = gpus.flatMap((g, i) =>
+    syntheticSamples([{ ...device(g.key, g.gflops, g.gbps, 1), kind: 'gpu' }], 0.01, i + 3).map((s) =>
+      measurementOf(s, { runId: `gpu-run-${i}`, deviceKey: g.key, executionProvider: 'cuda', threads: null }),
+    ),
   );
   return {
     format: 'pipedejavu-hardware-profile',

@@ -7,8 +7,7 @@ import { MachineRepo } from '../../src-main/adapters/store/machine-repo.js';
 import { ProfileRepo } from '../../src-main/adapters/store/profile-repo.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
-import type { Measurement } from '../../src-main/core/domain/measurement.js';
-import { device, syntheticSamples } from './synthetic-samples.js';
+import { device, measurementOf, syntheticSamples } from './synthetic-samples.js';
 import { sampleProbe } from './sample-probe.js';
 
 export const SEEDED_MACHINE = 'seeded0000000001';
@@ -27,28 +26,9 @@ export function seedStore(db: Database): void {
       threads,
       runtimeVersion: '1.30.0',
     });
-    const ms: Measurement[] = syntheticSamples([d], 0.01, threads).map((s) => ({
-      runId: run.id,
-      deviceKey: 'cpu',
-      op: s.op,
-      family: s.family,
-      shape: s.shape,
-      dtype: s.dtype,
-      flops: s.flops,
-      bytes: s.bytes,
-      executionProvider: 'cpu',
-      threads,
-      runtimeVersion: '1.30.0',
-      stats: {
-        medianUs: s.timeUs,
-        p10Us: s.timeUs * 0.98,
-        p90Us: s.timeUs * 1.03,
-        cv: 0.02,
-        repetitions: 20,
-        wallMedianUs: s.timeUs + 15,
-      },
-      source: 'profile',
-    }));
+    const ms = syntheticSamples([d], 0.01, threads).map((s) =>
+      measurementOf(s, { runId: run.id, deviceKey: 'cpu', executionProvider: 'cpu', threads }),
+    );
     repo.insertMeasurements(run.id, ms);
     repo.finishRun(run.id, 'complete', null);
   }

@@ -1,5 +1,6 @@
 /** Synthetic kernel timings with a known law, for predictor tests. */
 import { makeKernel } from '../../src-main/core/kernels/cost.js';
+import type { Measurement } from '../../src-main/core/domain/measurement.js';
 import type { DeviceFeatures, Sample } from '../../src-main/core/predictor/types.js';
 import { rooflineParts } from '../../src-main/core/predictor/features.js';
 
@@ -42,4 +43,30 @@ export function syntheticSamples(devices: DeviceFeatures[], noise = 0, seed = 1)
     }
   }
   return out;
+}
+
+/** A synthetic sample as a stored profile measurement of one run (tight, believable statistics). */
+export function measurementOf(
+  s: Sample,
+  run: { runId: string; deviceKey: string; executionProvider: string; threads: number | null },
+): Measurement {
+  return {
+    ...run,
+    op: s.op,
+    family: s.family,
+    shape: s.shape,
+    dtype: s.dtype,
+    flops: s.flops,
+    bytes: s.bytes,
+    runtimeVersion: '1.30.0',
+    stats: {
+      medianUs: s.timeUs,
+      p10Us: s.timeUs * 0.98,
+      p90Us: s.timeUs * 1.03,
+      cv: 0.02,
+      repetitions: 20,
+      wallMedianUs: s.timeUs + 15,
+    },
+    source: 'profile',
+  };
 }

@@ -120,21 +120,9 @@ async function evaluateJob(e: JobEnv, req: ApiRequest<'predictor:evaluate'>): Pr
 
 async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanView> {
   e.report.progress(0, 1, 'searching plans');
-  const r = planWorkload(e.db, {
-    workload: req.workload,
-    devices: req.devices,
-    mode: req.mode,
-    batch: req.batch,
-    ...(req.machine ? { machine: req.machine } : {}),
-    ...(req.virtual ? { virtual: req.virtual } : {}),
-    ...(req.network ? { network: req.network } : {}),
-    ...(req.seq !== undefined ? { seq: req.seq } : {}),
-    ...(req.image !== undefined ? { image: req.image } : {}),
-    dims: req.dims ?? {},
-    inputs: req.inputs ?? {},
-    topN: req.top ?? 5,
-    ...(req.offload ? { offload: req.offload } : {}),
-  });
+  // The channel's request is the service's, but for the name of the plan count.
+  const { top, ...rest } = req;
+  const r = planWorkload(e.db, { ...rest, topN: top ?? 5 });
   e.report.progress(1, 1, `searched in ${r.result.searchMs.toFixed(0)} ms`);
   return {
     workload: r.workload,

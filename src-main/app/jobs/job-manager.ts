@@ -4,6 +4,7 @@
  * business (a child process in the app; in-process in some tests).
  */
 import { randomUUID } from 'node:crypto';
+import { UserError } from '../../core/errors.js';
 import type { JobEvent } from '../../api/contract.js';
 import type { JobKind, JobView } from '../../api/views.js';
 import type { FromJobRunner } from './protocol.js';
@@ -44,7 +45,7 @@ export class JobManager {
 
   start(kind: JobKind, request: unknown, detail = ''): string {
     const busy = [...this.jobs.values()].find((j) => j.view.state === 'running' && j.view.kind === 'profile');
-    if (kind === 'profile' && busy) throw new JobBusyError('a profile is already running; cancel it or wait');
+    if (kind === 'profile' && busy) throw new UserError('a profile is already running; cancel it or wait');
     const id = randomUUID();
     const view: JobView = {
       id,
@@ -143,8 +144,6 @@ export class JobManager {
     for (const [id] of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) this.jobs.delete(id);
   }
 }
-
-export class JobBusyError extends Error {}
 
 function strip(v: JobView): JobEvent['job'] {
   const { result: _r, log: _l, ...rest } = v;

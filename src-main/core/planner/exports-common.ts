@@ -138,11 +138,15 @@ export function torchrunCommands(
   }
   const tail = [script, ...args].map(shellQuote).join(' ');
   const master = input.masterAddr ?? machines[0]?.name ?? 'localhost';
+  const unindexed = new Set<string>();
   return machines.map((m, nodeRank) => {
     const indices = m.ranks.map((r) => cudaIndex(r.device));
     const known = indices.every((i) => i !== null);
-    if (!known)
+    // A machine whose ranks are not contiguous appears more than once here: say it once.
+    if (!known && !unindexed.has(m.name)) {
+      unindexed.add(m.name);
       warnings.push(`${m.name}: devices without a CUDA index (virtual or CPU); set CUDA_VISIBLE_DEVICES yourself`);
+    }
     const env = known ? `CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=${indices.join(',')} ` : '';
     const launch =
       machines.length === 1

@@ -29,11 +29,10 @@ export interface PlanExports {
 
 /** All four exports of one plan. */
 export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}): PlanExports {
-  const once = <T extends { warnings: string[] }>(e: T): T => ({ ...e, warnings: [...new Set(e.warnings)] });
   return {
-    torch: once(exportTorchPipelining(input)),
-    deepspeed: once(exportDeepSpeed(input)),
-    megatron: once(exportMegatron(input)),
-    llamaCpp: once(exportLlamaCpp(input, llamaCpp)),
+    torch: exportTorchPipelining(input),
+    deepspeed: exportDeepSpeed(input),
+    megatron: exportMegatron(input),
+    llamaCpp: exportLlamaCpp(input, llamaCpp),
   };
 }

@@ -21,6 +21,7 @@ export class Theme {
     this.systemIsDark = systemDark();
     window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', (e) => {
       this.systemIsDark = e.matches;
+      this.#apply();
     });
     this.#apply();
   }
@@ -44,9 +45,8 @@ export class Theme {
     this.set(this.dark ? 'light' : 'dark');
   }
 
+  /** The stylesheet's dark tokens key on data-theme alone, whether chosen or from the system. */
   #apply(): void {
-    const root = document.documentElement;
-    if (this.choice === 'system') delete root.dataset.theme;
-    else root.dataset.theme = this.choice;
+    document.documentElement.dataset.theme = this.dark ? 'dark' : 'light';
   }
 }

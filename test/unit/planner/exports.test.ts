@@ -144,6 +144,15 @@ describe('torch.distributed.pipelining export', () => {
     });
   });
 
+  it('warns once per machine whose devices have no CUDA index, even when its ranks are not contiguous', () => {
+    const t = exportTorchPipelining(
+      input(plan([0, 5, 10, 14], [['a/cpu'], ['b/cuda:0'], ['a/cpu']], 4), [cpu('a'), gpu('b', 0)]),
+    );
+    const unindexed = t.warnings.filter((w) => w.startsWith('a: devices without a CUDA index'));
+    expect(unindexed).toHaveLength(1);
+    expect(t.warnings.some((w) => /not contiguous/.test(w))).toBe(true);
+  });
+
   it('uses ScheduleGPipe forward-only for inference', () => {
     const t = exportTorchPipelining(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices, { mode: 'inference' }));
     assertParses(t.python);
