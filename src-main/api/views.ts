@@ -126,6 +126,12 @@ export interface WorkloadPredictionView {
     highUs: number;
     layerUs: number[];
     familyShare: Record<string, number>;
+    /** Per-run cost plus the per-node cost of every node that runs (µs), inside totalUs. */
+    overheadUs: number;
+    /** 'executed': the graph ONNX Runtime runs on this device; 'file': the graph as written. */
+    graph: 'file' | 'executed';
+    /** Per layer: the executed nodes (fused, NCHWc, reorders) under it, slowest first (at most 12). */
+    executedByLayer: { name: string; opType: string; timeUs: number }[][];
   }[];
   warnings: string[];
   /** The latest real run of the model here (measure), if any. */

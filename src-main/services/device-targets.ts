@@ -7,10 +7,16 @@ import type { MachineDetail } from '../adapters/store/machine-repo.js';
 import type { SuiteName } from '../core/kernels/suites.js';
 import type { ProfileTarget } from './profiler-service.js';
 
-/** CPU thread counts a user would run: all physical cores (ORT's default), plus 1 beyond quick. */
-export function defaultThreadCounts(machine: MachineDetail, suite: SuiteName): number[] {
-  const cores = Math.max(1, machine.probe.cpu.physicalCores);
-  return suite === 'quick' ? [cores] : [...new Set([1, cores])];
+/** The suite `pipedejavu profile` runs when none is named (README: what each suite buys). */
+export const DEFAULT_SUITE: SuiteName = 'quick';
+
+/** CPU thread counts a user would run: 1 and all physical cores (ORT's default). */
+export function defaultProfileThreads(physicalCores: number): number[] {
+  return [...new Set([1, Math.max(1, physicalCores)])];
+}
+
+export function defaultThreadCounts(machine: MachineDetail): number[] {
+  return defaultProfileThreads(machine.probe.cpu.physicalCores);
 }
 
 export function parseThreads(value: string): number[] {

@@ -20,6 +20,11 @@ export async function probeAndRecord(db: Database, deps: ProbeDeps, opts: Nvidia
   return { ...result, devices, links };
 }
 
+/** This machine's id in the store, or null before its first probe. */
+export function localMachineId(db: Database): string | null {
+  return new MachineRepo(db).listMachines().find((m) => m.source === 'local')?.id ?? null;
+}
+
 export function listMachines(db: Database): MachineSummary[] {
   return new MachineRepo(db).listMachines();
 }

@@ -1,19 +1,25 @@
 /**
- * `measure-model`: run the user's real model under ONNX Runtime with profiling, and
- * set measured against predicted, end to end and per node. Measured nodes are stored
+ * `measure-model`: run the user's real model under ONNX Runtime (end to end with
+ * profiling off; a short profiled pass attributes time to nodes), and set measured
+ * against predicted, end to end and per node. Measured nodes are stored
  * as measurements (source "model"), so the predictor learns from the user's own
  * models; a shape already stored is not stored again (déjà vu).
  */
 import { UserError } from '../core/errors.js';
 import type { Dtype, Measurement } from '../core/domain/measurement.js';
-import { summarize } from '../core/profiler/timing-stats.js';
+import { median, summarize } from '../core/profiler/timing-stats.js';
 import { KERNEL_OPS } from '../core/kernels/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { KernelRunner } from '../adapters/ort/kernel-runner.js';
 import type { EpConfig } from '../adapters/ort/protocol.js';
-import { pickDevice, predictModel, resolveWorkload, type WorkloadSpecOptions } from './workload-service.js';
+import { deviceOverhead, resolveWorkload, type WorkloadSpecOptions } from './workload-service.js';
+import { epFor, executedWorkload, predictExecuted } from './model-prediction-service.js';
+import { localMachineId } from './machine-service.js';
+import type { DeviceGroup } from './training-data.js';
+import { withoutProfilerCost } from '../core/profiler/overhead.js';
+import type { WorkloadNode } from '../core/workload/types.js';
 
 export interface MeasuredNode {
   name: string;
@@ -29,10 +35,15 @@ export interface ModelMeasurement {
   p10Ms: number;
   p90Ms: number;
   repetitions: number;
-  /** Sum of ORT's per-node kernel times per run (median), ms. */
+  /**
+   * Sum of the nodes' times, ms: the profiled pass's per-node shares scaled to the
+   * unprofiled end to end less the per-run cost (profiling slows every node down).
+   */
   nodesSumMs: number;
-  /** End to end minus the node sum: session, binding and scheduling overhead, ms. */
+  /** End to end (unprofiled) minus the node sum: run, binding and per-node overhead, ms. */
   frameworkOverheadMs: number;
+  /** Median end to end of the profiled pass, ms: what profiling itself costs, next to medianMs. */
+  profiledMs: number;
   predicted: WorkloadPrediction | null;
   /** (predicted - measured) / measured of the whole model. */
   errorPct: number | null;
@@ -58,13 +69,10 @@ export async function measureModel(
     throw new UserError('measure-model runs an .onnx file (catalog models have no weights to run)');
   const w = resolved.workload;
   if (!w.inputs?.length) throw new UserError(`no graph inputs known for ${w.name}`);
-  const device = pickDevice(db, opts.device, opts.threads);
-  const ep: EpConfig =
-    opts.device === 'cpu'
-      ? { name: 'cpu', threads: device.threads ?? 1 }
-      : opts.device.startsWith('cuda:')
-        ? { name: 'cuda', deviceId: Number(opts.device.slice(5)) }
-        : { name: 'webgpu', deviceId: Number(opts.device.split(':')[1] ?? 0) };
+  const x = await executedWorkload(db, runner, spec, opts);
+  const device = x.device;
+  const ep = epFor(device, localMachineId(db));
+  if (!ep) throw new UserError(`${opts.device} is not a device of this machine: measure-model runs here`);
   const info = await runner.start();
   const outcome = await runner.runModel({
     modelPath: resolved.filePath,
@@ -77,75 +85,47 @@ export async function measureModel(
     rule: RULE,
   });
   if (!outcome.ok) throw new UserError(`running ${w.name} failed (${outcome.kind}): ${outcome.error}`);
-  const e2e = summarize(outcome.wallUs);
-  const nodesSum = summarize(outcome.kernelUs);
   let predicted: WorkloadPrediction | null = null;
   try {
-    predicted = predictModel(db, spec, {
-      ...opts,
-      device: opts.device,
-      ...(device.threads !== null ? { threads: device.threads } : {}),
-    });
+    predicted = predictExecuted(db, x, opts);
   } catch {
     predicted = null;
   }
-  const byName = new Map(w.nodes.map((n, i) => [n.name, i]));
+  const overhead = deviceOverhead(db, device);
+  const e2e = summarize(outcome.wallUs);
+  const scale = attributionScale(
+    outcome.byNodeUs,
+    e2e.medianUs - (overhead?.runUs ?? 0),
+    overhead?.profilerNodeUs ?? null,
+  );
+  // The trace names the nodes that ran: the executed graph's when it is known.
+  const ranNodes = x.run ? x.run.workload.nodes : w.nodes;
+  const ranPredictions = predicted?.executed ?? predicted?.nodes ?? [];
+  const byName = new Map(ranNodes.map((n, i) => [n.name, i]));
   const nodes: MeasuredNode[] = [];
   let unmatched = 0;
-  const measurements: Measurement[] = [];
-  const profiles = new ProfileRepo(db);
-  const run = profiles.createRun({
-    machineId: device.machineId,
-    deviceKey: device.deviceKey,
-    suite: `model:${w.name}`,
-    executionProvider: ep.name,
-    threads: ep.name === 'cpu' ? ep.threads : null,
-    runtimeVersion: info.ortVersion,
-  });
-  for (const [name, samples] of Object.entries(outcome.byNodeUs)) {
-    const s = summarize(samples.filter((v) => v > 0).length ? samples.filter((v) => v > 0) : [1e-3]);
+  const measured: { index: number; samples: number[] }[] = [];
+  for (const [name, raw] of Object.entries(outcome.byNodeUs)) {
+    const samples = raw.map((v) => withoutProfilerCost(v, 1, overhead?.profilerNodeUs ?? null) * scale);
     const idx = byName.get(name);
-    const node = idx === undefined ? undefined : w.nodes[idx];
-    if (!node || node.opType !== outcome.nodeOps[name]) {
+    const node = idx === undefined ? undefined : ranNodes[idx];
+    if (idx === undefined || !node || node.opType !== outcome.nodeOps[name]) {
       unmatched++;
       continue;
     }
-    nodes.push({
-      name,
-      opType: node.opType,
-      measuredUs: s.medianUs,
-      predictedUs: predicted?.nodes[idx as number]?.timeUs ?? null,
-    });
-    if (node.kernel && node.family && (KERNEL_OPS as readonly string[]).includes(node.kernel.op) && s.medianUs > 0) {
-      measurements.push({
-        runId: run.id,
-        deviceKey: device.deviceKey,
-        op: node.kernel.op,
-        family: node.family,
-        shape: node.kernel.shape,
-        dtype: node.dtype,
-        flops: node.flops,
-        bytes: node.bytes,
-        executionProvider: ep.name,
-        threads: ep.name === 'cpu' ? ep.threads : null,
-        runtimeVersion: info.ortVersion,
-        stats: {
-          medianUs: s.medianUs,
-          p10Us: Math.min(s.p10Us, s.medianUs),
-          p90Us: Math.max(s.p90Us, s.medianUs),
-          cv: s.cv,
-          repetitions: s.repetitions,
-          wallMedianUs: null,
-        },
-        source: 'model',
-      });
-    }
+    const s = summarize(samples.filter((v) => v > 0).length ? samples.filter((v) => v > 0) : [1e-3]);
+    nodes.push({ name, opType: node.opType, measuredUs: s.medianUs, predictedUs: ranPredictions[idx]?.timeUs ?? null });
+    measured.push({ index: idx, samples });
   }
-  const stored = profiles.insertMeasurements(run.id, measurements);
-  profiles.finishRun(run.id, 'complete', null, [
-    `measured ${w.name}: ${stored.inserted} new node shapes, ${stored.skipped} already stored`,
-  ]);
-  const predictedNodeSum = predicted ? predicted.totalUs : null;
+  const stored = storeNodes(db, {
+    device,
+    ep,
+    ortVersion: info.ortVersion,
+    workloadName: w.name,
+    nodes: measured.map((m) => ({ node: ranNodes[m.index] as WorkloadNode, samples: m.samples })),
+  });
+  const nodesSum = { medianUs: nodes.reduce((a, n) => a + n.measuredUs, 0) };
+  const predictedNodeSum = predicted ? predicted.totalUs - (predicted.runOverheadUs ?? 0) : null;
   return {
     workload: w.name,
     device: device.deviceId,
@@ -155,12 +135,82 @@ export async function measureModel(
     repetitions: e2e.repetitions,
     nodesSumMs: nodesSum.medianUs / 1000,
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
+    profiledMs: summarize(outcome.profiledWallUs).medianUs / 1000,
     predicted,
     errorPct: predicted ? ((predicted.totalUs - e2e.medianUs) / e2e.medianUs) * 100 : null,
     nodeErrorPct: predictedNodeSum !== null ? ((predictedNodeSum - nodesSum.medianUs) / nodesSum.medianUs) * 100 : null,
     nodes: nodes.sort((a, b) => b.measuredUs - a.measuredUs),
     unmatchedNodes: unmatched,
-    stored: { inserted: stored.inserted, alreadyStored: stored.skipped },
+    stored,
     outputShapes: outcome.outputShapes,
   };
+}
+
+/**
+ * Profiled node times only attribute: profiling slows every node down (more than the tiny
+ * node the profiler's cost is measured on), so they are scaled to sum to the unprofiled
+ * end to end less the per-run cost. 1 when there is nothing to scale.
+ */
+function attributionScale(byNodeUs: Record<string, number[]>, targetUs: number, profilerNodeUs: number | null): number {
+  const sum = Object.values(byNodeUs).reduce((a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs), 0);
+  return sum > 0 && targetUs > 0 ? targetUs / sum : 1;
+}
+
+/**
+ * The measured nodes as measurements (source "model") in a run of their own, so the
+ * next `train` learns from the user's model; a shape already stored is not stored again.
+ */
+function storeNodes(
+  db: Database,
+  m: {
+    device: DeviceGroup;
+    ep: EpConfig;
+    ortVersion: string;
+    workloadName: string;
+    nodes: { node: WorkloadNode; samples: number[] }[];
+  },
+): { inserted: number; alreadyStored: number } {
+  const profiles = new ProfileRepo(db);
+  const threads = m.ep.name === 'cpu' ? m.ep.threads : null;
+  const run = profiles.createRun({
+    machineId: m.device.machineId,
+    deviceKey: m.device.deviceKey,
+    suite: `model:${m.workloadName}`,
+    executionProvider: m.ep.name,
+    threads,
+    runtimeVersion: m.ortVersion,
+  });
+  const measurements: Measurement[] = [];
+  for (const { node, samples } of m.nodes) {
+    const s = summarize(samples.filter((v) => v > 0));
+    if (!node.kernel || !node.family || !(KERNEL_OPS as readonly string[]).includes(node.kernel.op)) continue;
+    if (!(s.medianUs > 0)) continue;
+    measurements.push({
+      runId: run.id,
+      deviceKey: m.device.deviceKey,
+      op: node.kernel.op,
+      family: node.family,
+      shape: node.kernel.shape,
+      dtype: node.dtype,
+      flops: node.flops,
+      bytes: node.bytes,
+      executionProvider: m.ep.name,
+      threads,
+      runtimeVersion: m.ortVersion,
+      stats: {
+        medianUs: s.medianUs,
+        p10Us: Math.min(s.p10Us, s.medianUs),
+        p90Us: Math.max(s.p90Us, s.medianUs),
+        cv: s.cv,
+        repetitions: s.repetitions,
+        wallMedianUs: null,
+      },
+      source: 'model',
+    });
+  }
+  const stored = profiles.insertMeasurements(run.id, measurements);
+  profiles.finishRun(run.id, 'complete', null, [
+    `measured ${m.workloadName}: ${stored.inserted} new node shapes, ${stored.skipped} already stored`,
+  ]);
+  return { inserted: stored.inserted, alreadyStored: stored.skipped };
 }

@@ -9,6 +9,7 @@ import { makeKernel } from '../core/kernels/cost.js';
 import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp } from '../core/kernels/types.js';
 import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
+import { localMachineId } from './machine-service.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { PredictorRepo } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -21,10 +22,6 @@ export interface TrainedSummary {
   devices: number;
   families: string[];
   trainMs: number;
-}
-
-function localMachineId(db: Database): string | null {
-  return new MachineRepo(db).listMachines().find((m) => m.source === 'local')?.id ?? null;
 }
 
 export function describeTrainingSet(

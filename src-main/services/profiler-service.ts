@@ -11,15 +11,27 @@ import { suiteKernels, type SuiteName } from '../core/kernels/suites.js';
 import { summarizeDevice, type DeviceSummary } from '../core/profiler/device-summary.js';
 import { planRefinement, type MeasuredKernel } from '../core/profiler/refinement.js';
 import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../core/profiler/suite-policy.js';
-import { isNoisy, summarize, type StoppingRule } from '../core/profiler/timing-stats.js';
+import { isNoisy, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
+import { kernelChainable } from '../core/kernels/build.js';
+import { CHAIN_COPIES } from '../core/kernels/chain.js';
+import { CHAIN_LENGTHS, fitOverhead, withoutProfilerCost, type RunOverhead } from '../core/profiler/overhead.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
-import type { EpConfig, FailureKind, RunJob, RunOutcome } from '../adapters/ort/protocol.js';
+import type {
+  EpConfig,
+  FailureKind,
+  OverheadJob,
+  OverheadOutcome,
+  RunJob,
+  RunOutcome,
+} from '../adapters/ort/protocol.js';
 
 export interface KernelRunnerLike {
   start(): Promise<RunnerInfo>;
   run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome>;
+  /** Chains of tiny nodes (per-run and per-node overhead); runners without it skip that step. */
+  runOverhead?(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome>;
   kill(): void;
   close(): Promise<void>;
 }
@@ -110,17 +122,94 @@ export function kernelsFor(ep: EpConfig, suite: SuiteName): KernelSpec[] {
   );
 }
 
-/** Kernel time of one outcome: Memcpy nodes alone for copies where the EP inserted them. */
-function kernelSamples(
+/**
+ * Nodes ORT inserts around a lone kernel that a real graph mostly does not pay: layout
+ * reorders around an NCHWc conv or pool (consecutive NCHWc nodes share one layout), and
+ * host-device copies of the feeds and outputs.
+ */
+export const INSERTED_OPS: ReadonlySet<string> = new Set([
+  'ReorderInput',
+  'ReorderOutput',
+  'MemcpyFromHost',
+  'MemcpyToHost',
+]);
+
+/**
+ * Per run: the kernel time of the nodes the kernel is about (inserted nodes left out),
+ * less what the profiler adds to each of them, plus the executor's per-node cost (which a
+ * chained timing includes): what the node adds to an unprofiled run of a real graph.
+ */
+export function ownNodeUs(outcome: Extract<RunOutcome, { ok: true }>, overhead: RunOverhead | null): number[] {
+  const inserted = Object.entries(outcome.byOpUs).filter(([op]) => INSERTED_OPS.has(op));
+  const own = Object.values(outcome.nodeOps).filter((op) => !INSERTED_OPS.has(op)).length;
+  const perNode = (overhead?.nodeUs ?? 0) * own;
+  return outcome.kernelUs.map(
+    (total, run) =>
+      withoutProfilerCost(
+        total - inserted.reduce((a, [, v]) => a + (v[run] ?? 0), 0),
+        own,
+        overhead?.profilerNodeUs ?? null,
+      ) + perNode,
+  );
+}
+
+/** A kernel's label with its spread, and whether the machine let it be pinned down. */
+interface KernelTiming {
+  summary: TimingSummary;
+  noisy: boolean;
+  note?: string;
+}
+
+/** Smallest label a chained timing gives (µs): a difference of two noisy medians can reach 0. */
+const MIN_CHAINED_US = 0.05;
+
+/**
+ * The label of one outcome. Chained: (median chain - median single) / (copies - 1), noisy
+ * when either median is. Traced: the node the kernel is about, without the reorders and
+ * copies ORT inserts around it (copy kernels: the Memcpy nodes alone).
+ */
+export function kernelTiming(
   spec: KernelSpec,
   outcome: Extract<RunOutcome, { ok: true }>,
-): { samples: number[]; note?: string } {
+  overhead: RunOverhead | null,
+  rule: StoppingRule,
+): KernelTiming {
+  if (outcome.chained) {
+    const { copies, singleUs, chainUs } = outcome.chained;
+    const one = summarize(singleUs);
+    const chain = summarize(chainUs);
+    const diffs = summarize(outcome.kernelUs.map((v) => Math.max(v, MIN_CHAINED_US)));
+    const medianUs = Math.max((chain.medianUs - one.medianUs) / (copies - 1), MIN_CHAINED_US);
+    return {
+      summary: { ...diffs, medianUs, ciHalfWidth: Math.max(one.ciHalfWidth, chain.ciHalfWidth) },
+      noisy: isNoisy(one, rule) || isNoisy(chain, rule),
+    };
+  }
+  let samples = ownNodeUs(outcome, overhead);
+  let note: string | undefined;
   if (spec.family === 'copy') {
     const memcpy = outcome.byOpUs[spec.op === 'CopyH2D' ? 'MemcpyFromHost' : 'MemcpyToHost'];
-    if (memcpy && memcpy.some((v) => v > 0)) return { samples: memcpy };
+    if (memcpy && memcpy.some((v) => v > 0)) samples = memcpy;
+  } else if (!samples.some((v) => v > 0)) {
+    samples = outcome.wallUs;
+    note = `${spec.id}: ORT reported no kernel time; wall time stored`;
   }
-  if (outcome.kernelUs.some((v) => v > 0)) return { samples: outcome.kernelUs };
-  return { samples: outcome.wallUs, note: `${spec.id}: ORT reported no kernel time; wall time stored` };
+  const summary = summarize(samples);
+  return { summary, noisy: isNoisy(summary, rule), ...(note ? { note } : {}) };
+}
+
+/**
+ * Kernels this small are timed chained: the per-run cost and the profiler's per-node cost
+ * are a large part of their time. Bigger kernels are timed from the trace, where those
+ * costs are a few percent (and a chain of them would take most of the time budget).
+ */
+const CHAIN_MAX_FLOPS = 2e7;
+const CHAIN_MAX_BYTES = 4 * 2 ** 20;
+
+/** Copies to chain a kernel with: CHAIN_COPIES for small kernels whose output can feed them again, else 1 (traced). */
+export function chainCopies(spec: KernelSpec): number {
+  const small = spec.flops <= CHAIN_MAX_FLOPS && spec.bytes <= CHAIN_MAX_BYTES;
+  return small && spec.family !== 'copy' && kernelChainable(spec) ? CHAIN_COPIES : 1;
 }
 
 function toMeasurement(
@@ -156,6 +245,213 @@ function toMeasurement(
   };
 }
 
+/** Everything one profile run keeps while it goes: the report, what was measured, where it stands. */
+interface RunState {
+  deps: ProfilerDeps;
+  target: ProfileTarget;
+  opts: ProfileOptions;
+  repo: ProfileRepo;
+  runId: string;
+  ortVersion: string;
+  rule: StoppingRule;
+  report: ProfileReport;
+  measured: MeasuredKernel[];
+  started: number;
+  epGone: string | null;
+  /** Measured before the kernels: their labels need the profiler's per-node cost. */
+  overhead: RunOverhead | null;
+}
+
+const aborted = (st: RunState): boolean => st.opts.signal?.aborted === true;
+
+function isStoredFn(repo: ProfileRepo, target: ProfileTarget): (k: KernelSpec) => boolean {
+  const threads = epThreads(target.ep);
+  return (k) =>
+    repo.hasMeasurement({
+      machineId: target.machineId,
+      deviceKey: target.deviceKey,
+      executionProvider: epName(target.ep),
+      threads,
+      op: k.op,
+      shape: k.shape,
+      dtype: k.dtype,
+    });
+}
+
+/** Why an accelerator has no usable device (no WebGPU adapter, no CUDA driver), or null. */
+async function trialKernelFails(deps: ProfilerDeps, target: ProfileTarget): Promise<string | null> {
+  if (target.ep.name === 'cpu') return null;
+  // One tiny kernel first: an EP without a usable device (no WebGPU adapter, no CUDA
+  // driver) is reported once instead of failing every kernel.
+  const trial = await deps.runner.run({
+    spec: makeKernel('Relu', 'fp32', { n: 1024 }),
+    ep: target.ep,
+    rule: { warmupRuns: 0, minRepetitions: 1, maxRepetitions: 1, targetCi: 1, budgetMs: 1000 },
+  });
+  return trial.ok ? null : `${target.deviceKey}: ${trial.error}`;
+}
+
+/** Times one kernel (a second, longer try when the first is noisy) and stores it. */
+async function measureKernel(
+  st: RunState,
+  spec: KernelSpec,
+): Promise<{ status: KernelStatus; medianUs?: number; error?: string }> {
+  let error: string | undefined;
+  for (let attempt = 0; attempt < 2 && !aborted(st); attempt++) {
+    const attemptRule = attempt === 0 ? st.rule : { ...st.rule, budgetMs: st.rule.budgetMs * 2 };
+    const outcome = await st.deps.runner.run({ spec, ep: st.target.ep, rule: attemptRule, chain: chainCopies(spec) });
+    if (aborted(st)) break;
+    if (!outcome.ok) {
+      st.report.failures.push({ kernel: spec.id, kind: outcome.kind, error: outcome.error });
+      if (outcome.kind === 'ep-unavailable') st.epGone = outcome.error;
+      return { status: 'failed', error: outcome.error };
+    }
+    const picked = kernelTiming(spec, outcome, st.overhead, attemptRule);
+    const k = picked.summary;
+    if (picked.noisy) {
+      if (attempt === 0) continue;
+      st.report.noisy.push(spec.id);
+      error = `too noisy: median not within ±${(k.ciHalfWidth * 100).toFixed(0)}%, cv ${k.cv.toFixed(2)}`;
+      return { status: 'noisy', error };
+    }
+    if (picked.note) st.report.notes.push(picked.note);
+    st.repo.insertMeasurements(st.runId, [
+      toMeasurement(spec, st.runId, st.target, st.ortVersion, k, summarize(outcome.wallUs)),
+    ]);
+    st.measured.push({ spec, medianUs: k.medianUs });
+    st.report.measured++;
+    return { status: 'measured', medianUs: k.medianUs };
+  }
+  return { status: 'failed', ...(error !== undefined ? { error } : {}) };
+}
+
+function kernelEvent(
+  st: RunState,
+  index: number,
+  total: number,
+  spec: KernelSpec,
+  r: { status: KernelStatus; medianUs?: number; error?: string },
+): void {
+  const elapsedMs = Date.now() - st.started;
+  st.opts.onEvent?.({
+    type: 'kernel',
+    index,
+    total,
+    spec,
+    ...r,
+    elapsedMs,
+    remainingMs: (elapsedMs / index) * (total - index),
+  });
+}
+
+/** The first round: every kernel not stored yet, then refinement where the curves bend. */
+async function firstRound(
+  st: RunState,
+  queue: KernelSpec[],
+  known: Set<string>,
+  isStored: (k: KernelSpec) => boolean,
+): Promise<void> {
+  let refined = false;
+  for (let i = 0; i < queue.length && !aborted(st) && !st.epGone; i++) {
+    const spec = queue[i] as KernelSpec;
+    const r = await measureKernel(st, spec);
+    if (aborted(st)) break;
+    kernelEvent(st, i + 1, queue.length, spec, r);
+    if (i === queue.length - 1 && !refined) {
+      refined = true;
+      const limit = st.opts.refineLimit ?? SUITE_REFINEMENT[st.opts.suite];
+      const extra = planRefinement(st.measured, known, limit).filter((k) => !isStored(k));
+      extra.forEach((k) => known.add(k.id));
+      if (extra.length) {
+        queue.push(...extra);
+        st.opts.onEvent?.({ type: 'refine', added: extra.length });
+      }
+    }
+  }
+}
+
+/**
+ * Later rounds re-time every kernel and keep the lower median: a slow phase of the
+ * machine (another process, a busy hypervisor) only ever makes kernels slower. The
+ * rounds are spread over the whole run, so one slow minute spoils one round at most.
+ */
+async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
+  const rounds = st.opts.rounds ?? SUITE_ROUNDS[st.opts.suite];
+  const firstRound = [...st.measured];
+  const total = firstTotal + firstRound.length * (rounds - 1);
+  let index = firstTotal;
+  for (let round = 2; round <= rounds && !aborted(st) && !st.epGone; round++) {
+    for (const m of firstRound) {
+      if (aborted(st)) break;
+      const outcome = await st.deps.runner.run({
+        spec: m.spec,
+        ep: st.target.ep,
+        rule: st.rule,
+        chain: chainCopies(m.spec),
+      });
+      if (aborted(st)) break;
+      index++;
+      if (outcome.ok) {
+        const t = kernelTiming(m.spec, outcome, st.overhead, st.rule);
+        const k = t.summary;
+        if (!t.noisy && k.medianUs < m.medianUs) {
+          st.repo.insertMeasurements(
+            st.runId,
+            [toMeasurement(m.spec, st.runId, st.target, st.ortVersion, k, summarize(outcome.wallUs))],
+            { onConflict: 'replace' },
+          );
+          m.medianUs = k.medianUs;
+        }
+      }
+      kernelEvent(st, index, total, m.spec, { status: 'measured', medianUs: m.medianUs });
+    }
+  }
+}
+
+/** The per-run and per-node overhead of the device (chains of tiny nodes, profiling off); null when not measured. */
+async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
+  if (!st.deps.runner.runOverhead || aborted(st) || st.epGone) return null;
+  const outcome = await st.deps.runner.runOverhead({
+    ep: st.target.ep,
+    rule: { ...st.rule, budgetMs: Math.min(st.rule.budgetMs, 300) },
+    lengths: [...CHAIN_LENGTHS],
+  });
+  if (!outcome.ok) {
+    st.report.notes.push(`per-run overhead not measured: ${outcome.error}`);
+    return null;
+  }
+  return fitOverhead(outcome.points, outcome.profiledNodeUs);
+}
+
+/** The run's summary (measured roofline and overhead), its notes and final status. */
+function finish(st: RunState, overhead: RunOverhead | null): ProfileReport {
+  const { target, report } = st;
+  const threads = epThreads(target.ep);
+  const stored = st.repo.listMeasurements({ machineId: target.machineId, deviceKey: target.deviceKey });
+  const mine = stored.filter(
+    (m) => m.executionProvider === epName(target.ep) && m.threads === threads && m.source === 'profile',
+  );
+  const summary = mine.length
+    ? {
+        ...summarizeDevice(mine),
+        threads,
+        executionProvider: epName(target.ep),
+        ...(overhead ? { overhead } : {}),
+      }
+    : null;
+  if (st.epGone) report.notes.push(`stopped: ${st.epGone}`);
+  if (report.noisy.length) {
+    report.notes.push(
+      `the machine was too noisy for ${report.noisy.length} kernel(s); they were not stored (close other programs and rerun to fill them in)`,
+    );
+  }
+  report.status = aborted(st) ? 'interrupted' : st.epGone && report.measured === 0 ? 'failed' : 'complete';
+  report.summary = summary;
+  report.elapsedMs = Date.now() - st.started;
+  st.repo.finishRun(st.runId, report.status, summary, report.notes);
+  return report;
+}
+
 export async function profileDevice(
   deps: ProfilerDeps,
   target: ProfileTarget,
@@ -177,20 +473,8 @@ export async function profileDevice(
     summary: null,
     notes: [],
   };
-  const unavailable = deps.epUnavailable(target.ep);
-  if (unavailable) return { ...base, runId: null, status: 'unavailable', notes: [unavailable] };
-  const info = await deps.runner.start();
-  if (target.ep.name !== 'cpu') {
-    // One tiny kernel first: an EP without a usable device (no WebGPU adapter, no CUDA
-    // driver) is reported once instead of failing every kernel.
-    const trial = await deps.runner.run({
-      spec: makeKernel('Relu', 'fp32', { n: 1024 }),
-      ep: target.ep,
-      rule: { warmupRuns: 0, minRepetitions: 1, maxRepetitions: 1, targetCi: 1, budgetMs: 1000 },
-    });
-    if (!trial.ok)
-      return { ...base, runId: null, status: 'unavailable', notes: [`${target.deviceKey}: ${trial.error}`] };
-  }
+  const unavailable = await unavailableReasonOrStart(deps, target);
+  if (typeof unavailable === 'string') return { ...base, runId: null, status: 'unavailable', notes: [unavailable] };
   // Runs left 'running' by a profiler that was killed are marked as such.
   repo.interruptStaleRuns(new Date(deps.now().getTime() - 10 * 60_000));
   const run = repo.createRun({
@@ -199,154 +483,49 @@ export async function profileDevice(
     suite: opts.suite,
     executionProvider: epName(target.ep),
     threads,
-    runtimeVersion: info.ortVersion,
+    runtimeVersion: unavailable.ortVersion,
   });
-  const rule = opts.rule ?? SUITE_RULES[opts.suite];
   const all = opts.kernels ?? kernelsFor(target.ep, opts.suite);
-  const isStored = (k: KernelSpec): boolean =>
-    repo.hasMeasurement({
-      machineId: target.machineId,
-      deviceKey: target.deviceKey,
-      executionProvider: epName(target.ep),
-      threads,
-      op: k.op,
-      shape: k.shape,
-      dtype: k.dtype,
-    });
+  const isStored = isStoredFn(repo, target);
   const queue = all.filter((k) => !isStored(k));
-  const report: ProfileReport = {
-    ...base,
+  const st: RunState = {
+    deps,
+    target,
+    opts,
+    repo,
     runId: run.id,
-    status: 'complete',
-    alreadyMeasured: all.length - queue.length,
+    ortVersion: unavailable.ortVersion,
+    rule: opts.rule ?? SUITE_RULES[opts.suite],
+    report: { ...base, runId: run.id, status: 'complete', alreadyMeasured: all.length - queue.length },
+    measured: [],
+    started,
+    epGone: null,
+    overhead: null,
   };
   opts.onEvent?.({
     type: 'start',
     runId: run.id,
     deviceKey: target.deviceKey,
     total: queue.length,
-    alreadyMeasured: report.alreadyMeasured,
+    alreadyMeasured: st.report.alreadyMeasured,
   });
-  const measured: MeasuredKernel[] = [];
-  const known = new Set(all.map((k) => k.id));
-  let refined = false;
-  let epGone: string | null = null;
-  const aborted = (): boolean => opts.signal?.aborted === true;
   const onAbort = (): void => deps.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for (let i = 0; i < queue.length && !aborted() && !epGone; i++) {
-      const spec = queue[i] as KernelSpec;
-      let status: KernelStatus = 'failed';
-      let medianUs: number | undefined;
-      let error: string | undefined;
-      for (let attempt = 0; attempt < 2 && !aborted(); attempt++) {
-        const attemptRule = attempt === 0 ? rule : { ...rule, budgetMs: rule.budgetMs * 2 };
-        const outcome = await deps.runner.run({ spec, ep: target.ep, rule: attemptRule });
-        if (aborted()) break;
-        if (!outcome.ok) {
-          error = outcome.error;
-          report.failures.push({ kernel: spec.id, kind: outcome.kind, error: outcome.error });
-          if (outcome.kind === 'ep-unavailable') epGone = outcome.error;
-          status = 'failed';
-          break;
-        }
-        const picked = kernelSamples(spec, outcome);
-        const k = summarize(picked.samples);
-        if (isNoisy(k, attemptRule) && attempt === 0) continue;
-        if (isNoisy(k, attemptRule)) {
-          status = 'noisy';
-          report.noisy.push(spec.id);
-          error = `too noisy: median not within ±${(k.ciHalfWidth * 100).toFixed(0)}%, cv ${k.cv.toFixed(2)}`;
-          break;
-        }
-        if (picked.note) report.notes.push(picked.note);
-        repo.insertMeasurements(run.id, [
-          toMeasurement(spec, run.id, target, info.ortVersion, k, summarize(outcome.wallUs)),
-        ]);
-        measured.push({ spec, medianUs: k.medianUs });
-        report.measured++;
-        status = 'measured';
-        medianUs = k.medianUs;
-        break;
-      }
-      if (aborted()) break;
-      const elapsedMs = Date.now() - started;
-      opts.onEvent?.({
-        type: 'kernel',
-        index: i + 1,
-        total: queue.length,
-        spec,
-        status,
-        ...(medianUs !== undefined ? { medianUs } : {}),
-        ...(error !== undefined ? { error } : {}),
-        elapsedMs,
-        remainingMs: (elapsedMs / (i + 1)) * (queue.length - i - 1),
-      });
-      if (i === queue.length - 1 && !refined) {
-        refined = true;
-        const extra = planRefinement(measured, known, opts.refineLimit ?? SUITE_REFINEMENT[opts.suite]).filter(
-          (k) => !isStored(k),
-        );
-        extra.forEach((k) => known.add(k.id));
-        if (extra.length) {
-          queue.push(...extra);
-          opts.onEvent?.({ type: 'refine', added: extra.length });
-        }
-      }
-    }
-    // Later rounds re-time every kernel and keep the lower median: a slow phase of the
-    // machine (another process, a busy hypervisor) only ever makes kernels slower.
-    const rounds = opts.rounds ?? SUITE_ROUNDS[opts.suite];
-    const firstRound = [...measured];
-    const total = queue.length + firstRound.length * (rounds - 1);
-    let index = queue.length;
-    for (let round = 2; round <= rounds && !aborted() && !epGone; round++) {
-      for (const m of firstRound) {
-        if (aborted()) break;
-        const outcome = await deps.runner.run({ spec: m.spec, ep: target.ep, rule });
-        if (aborted()) break;
-        index++;
-        if (outcome.ok) {
-          const k = summarize(kernelSamples(m.spec, outcome).samples);
-          if (!isNoisy(k, rule) && k.medianUs < m.medianUs) {
-            repo.insertMeasurements(
-              run.id,
-              [toMeasurement(m.spec, run.id, target, info.ortVersion, k, summarize(outcome.wallUs))],
-              { onConflict: 'replace' },
-            );
-            m.medianUs = k.medianUs;
-          }
-        }
-        const elapsedMs = Date.now() - started;
-        opts.onEvent?.({
-          type: 'kernel',
-          index,
-          total,
-          spec: m.spec,
-          status: 'measured',
-          medianUs: m.medianUs,
-          elapsedMs,
-          remainingMs: (elapsedMs / index) * (total - index),
-        });
-      }
-    }
+    st.overhead = await measureOverhead(st);
+    await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
+    await laterRounds(st, queue.length);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  const stored = repo.listMeasurements({ machineId: target.machineId, deviceKey: target.deviceKey });
-  const mine = stored.filter((m) => m.executionProvider === epName(target.ep) && m.threads === threads);
-  const summary = mine.length ? { ...summarizeDevice(mine), threads, executionProvider: epName(target.ep) } : null;
-  if (epGone) report.notes.push(`stopped: ${epGone}`);
-  if (report.noisy.length) {
-    report.notes.push(
-      `the machine was too noisy for ${report.noisy.length} kernel(s); they were not stored (close other programs and rerun to fill them in)`,
-    );
-  }
-  const status = aborted() ? 'interrupted' : epGone && report.measured === 0 ? 'failed' : 'complete';
-  report.status = status;
-  report.summary = summary;
-  report.elapsedMs = Date.now() - started;
-  repo.finishRun(run.id, status, summary, report.notes);
-  return report;
+  return finish(st, st.overhead);
+}
+
+/** The runner's ORT version once the device is known to be usable; otherwise why not. */
+async function unavailableReasonOrStart(deps: ProfilerDeps, target: ProfileTarget): Promise<RunnerInfo | string> {
+  const cheap = deps.epUnavailable(target.ep);
+  if (cheap) return cheap;
+  const info = await deps.runner.start();
+  const reason = await trialKernelFails(deps, target);
+  return reason ?? info;
 }

@@ -9,6 +9,7 @@ import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/wor
 import { workloadFromModel } from '../core/workload/from-onnx.js';
 import { catalogWorkload, listCatalog } from '../core/catalog/index.js';
 import type { Workload } from '../core/workload/types.js';
+import type { Predictor } from '../core/predictor/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { readOnnxModel } from '../adapters/files/read-onnx.js';
 import { WorkloadRepo } from '../adapters/store/workload-repo.js';
@@ -16,6 +17,8 @@ import type { Database } from '../adapters/store/types.js';
 import { storedPredictors } from './predictor-service.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
+import { ProfileRepo } from '../adapters/store/profile-repo.js';
+import { z } from 'zod';
 
 export interface WorkloadSpecOptions {
   /** Symbolic dims bound by name: --dim batch=1. */
@@ -111,13 +114,75 @@ export function predictModel(
   opts: WorkloadSpecOptions & { device: string; threads?: number; machine?: string; predictor?: string },
 ): WorkloadPrediction {
   const { workload } = resolveWorkload(db, spec, opts);
-  const device = pickDevice(db, opts.device, opts.threads, opts.machine);
+  return predictOnDevice(db, workload, pickDevice(db, opts.device, opts.threads, opts.machine), opts);
+}
+
+/** A workload's graph as given, on a profiled device, with the device's overhead. */
+export function predictOnDevice(
+  db: Database,
+  workload: Workload,
+  device: DeviceGroup,
+  opts: { mode?: Mode; predictor?: string },
+): WorkloadPrediction {
+  const overhead = deviceOverhead(db, device);
+  const prediction = predictWorkload(
+    workload,
+    choosePredictor(db, opts.predictor),
+    device.features,
+    opts.mode ?? 'inference',
+    {
+      overhead,
+    },
+  );
+  if (!overhead)
+    prediction.warnings.push(
+      'this profile has no per-run and per-node overhead (profiled by an older pipeDejavu): re-profile for a whole-model time you can trust',
+    );
+  return prediction;
+}
+
+/** The named predictor, or the most accurate kind trained. */
+export function choosePredictor(db: Database, name?: string): Predictor {
+  return chooseStored(db, name).predictor;
+}
+
+/** The name of the predictor choosePredictor gives. */
+export function choosePredictorName(db: Database, name?: string): string {
+  return chooseStored(db, name).name;
+}
+
+function chooseStored(db: Database, name?: string): { name: string; predictor: Predictor } {
   const predictors = storedPredictors(db);
   if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
-  const chosen = opts.predictor
-    ? predictors.find((p) => p.name === opts.predictor)
+  const chosen = name
+    ? predictors.find((p) => p.name === name)
     : PREDICTOR_PREFERENCE.map((n) => predictors.find((p) => p.name === n)).find((p) => p !== undefined);
-  if (!chosen)
-    throw new UserError(`no trained ${opts.predictor} predictor: run pipedejavu train --model ${opts.predictor}`);
-  return predictWorkload(workload, chosen.predictor, device.features, opts.mode ?? 'inference');
+  if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --model ${name}`);
+  return chosen;
+}
+
+const OverheadSchema = z.object({
+  runUs: z.number().nonnegative(),
+  nodeUs: z.number().nonnegative(),
+  profilerNodeUs: z.number().nonnegative().nullable().default(null),
+});
+
+/** The device's per-run and per-node overhead from its newest profile run that measured it, or null. */
+export function deviceOverhead(
+  db: Database,
+  device: DeviceGroup,
+): { runUs: number; nodeUs: number; profilerNodeUs: number | null } | null {
+  const runs = new ProfileRepo(db)
+    .listRuns(device.machineId)
+    .filter(
+      (r) =>
+        r.deviceKey === device.deviceKey &&
+        r.executionProvider === device.executionProvider &&
+        r.threads === device.threads,
+    );
+  for (const r of runs) {
+    const parsed = OverheadSchema.safeParse(r.summary?.['overhead']);
+    if (parsed.success) return parsed.data;
+  }
+  return null;
 }

@@ -9,6 +9,11 @@ const mode = process.env.BROKEN_RUNNER ?? 'crash';
 process.send({ type: 'ready', ortVersion: 'broken-1.0', backends: [{ name: 'cpu', bundled: true }] });
 process.on('message', (msg) => {
   if (msg.type === 'exit') process.exit(0);
+  if (msg.type === 'overhead' && mode !== 'hang') {
+    const outcome = { id: msg.job.id, ok: false, kind: 'failed', error: 'overhead not measured by this runner' };
+    process.send({ type: 'overhead-result', outcome });
+    return;
+  }
   if (msg.type !== 'run') return;
   if (mode === 'hang') return;
   if (mode.startsWith('crash-once-file:')) {
@@ -28,6 +33,7 @@ process.on('message', (msg) => {
         wallUs: samples.map((v) => v + 10),
         providers: ['CPUExecutionProvider'],
         byOpUs: {},
+        nodeOps: {},
         stop: 'converged',
         sessionCreateMs: 1,
       },

@@ -1,15 +1,17 @@
 /**
- * The kernel-runner child process (built to dist/kernel-runner.js). Runs one kernel
- * at a time on ONNX Runtime: builds its model, creates a session with profiling,
- * warms up, repeats until the stopping rule says so, reads the per-node kernel times
- * from ORT's trace, and answers with the raw samples. Never throws to its parent: a
- * failure becomes a result; a crash is noticed by the parent.
+ * The kernel-runner child process (built to dist/kernel-runner.js). Runs one job at a
+ * time on ONNX Runtime: a micro-kernel (profiled: its nodes' times come from ORT's trace),
+ * a user's model (timed with profiling off, then a short profiled pass to attribute time
+ * to nodes), chains of tiny nodes (the per-run and per-node overhead, profiling off), or
+ * a session created only so that ORT writes the graph it executes. Never throws to its
+ * parent: a failure becomes a result; a crash is noticed by the parent.
  */
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { buildKernelModel } from '../../core/kernels/build.js';
-import { shouldStop, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
+import { CHAIN_ELEMENTS, chainModel } from '../../core/profiler/overhead.js';
+import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
 import { errorMessage } from '../../core/errors.js';
 import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
@@ -17,9 +19,15 @@ import { parseTrace, type TraceRuns } from './parse-trace.js';
 import {
   classifyOrtError,
   cleanOrtMessage,
+  type EpConfig,
+  type FailureKind,
   type FromChild,
   type ModelJob,
   type ModelOutcome,
+  type OptimizeJob,
+  type OptimizeOutcome,
+  type OverheadJob,
+  type OverheadOutcome,
   type RunJob,
   type RunOutcome,
   type ToChild,
@@ -43,7 +51,7 @@ function readTrace(prefix: string): string {
 }
 
 /**
- * Warm-up, then timed runs until the stopping rule says stop; then ORT's trace, with
+ * Warm-up, then profiled runs until the stopping rule says stop; then ORT's trace, with
  * every per-run series cut to the timed runs (the trace holds the warm-ups first).
  */
 async function timeRuns(
@@ -73,6 +81,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
     const reason = cudaUnavailableReason();
     if (reason) return { id, ok: false, kind: 'ep-unavailable', error: reason };
   }
+  if ((job.chain ?? 1) > 1) return runChained(job);
   const built = buildKernelModel(spec);
   const prefix = path.join(job.traceDir, `k${process.pid}_${id}`);
   let session: ort.InferenceSession | null = null;
@@ -98,6 +107,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
       wallUs,
       providers: trace.providers,
       byOpUs,
+      nodeOps: trace.nodeOps,
       stop,
       sessionCreateMs,
     };
@@ -109,39 +119,156 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
   }
 }
 
+/**
+ * The kernel alone and `chain` copies of it in a chain, profiling off, one run of each in
+ * turn (a slow moment of the machine hits both alike), until both medians are pinned down.
+ */
+async function runChained(job: RunJob): Promise<RunOutcome> {
+  const copies = job.chain ?? 1;
+  const sessions: ort.InferenceSession[] = [];
+  try {
+    const runs: (() => Promise<unknown>)[] = [];
+    const t0 = performance.now();
+    for (const chain of [1, copies]) {
+      const built = buildKernelModel(job.spec, { chain });
+      const opened = await openSession(built.model, sessionOptions(job.ep, null));
+      if (!('session' in opened)) return { id: job.id, ok: false, ...opened };
+      const session = opened.session;
+      sessions.push(session);
+      const feeds = makeFeeds(built.inputs);
+      const fetches = { [built.outputName]: outputTensor(built.output) };
+      runs.push(() => session.run(feeds, fetches));
+    }
+    const sessionCreateMs = performance.now() - t0;
+    const [single, chained] = runs as [() => Promise<unknown>, () => Promise<unknown>];
+    for (let i = 0; i < job.rule.warmupRuns + 1; i++) {
+      await single();
+      await chained();
+    }
+    const singleUs: number[] = [];
+    const chainUs: number[] = [];
+    const started = performance.now();
+    let stop: StopReason | null = null;
+    while (stop === null) {
+      let t = performance.now();
+      await single();
+      singleUs.push((performance.now() - t) * 1000);
+      t = performance.now();
+      await chained();
+      chainUs.push((performance.now() - t) * 1000);
+      const elapsed = performance.now() - started;
+      const a = shouldStop(singleUs, elapsed, job.rule);
+      const b = shouldStop(chainUs, elapsed, job.rule);
+      stop =
+        a === null || b === null
+          ? null
+          : a === 'converged' && b === 'converged'
+            ? 'converged'
+            : a === 'converged'
+              ? b
+              : a;
+    }
+    const perCopy = chainUs.map((v, i) => (v - (singleUs[i] ?? 0)) / (copies - 1));
+    return {
+      id: job.id,
+      ok: true,
+      kernelUs: perCopy,
+      wallUs: singleUs,
+      providers: [],
+      byOpUs: {},
+      nodeOps: {},
+      chained: { copies, singleUs, chainUs },
+      stop,
+      sessionCreateMs,
+    };
+  } catch (e) {
+    const msg = errorMessage(e);
+    return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
+  } finally {
+    for (const s of sessions) await s.release().catch(() => undefined);
+  }
+}
+
+/** Opens a session, or says why not as a failed outcome. */
+async function openSession(
+  model: string | Uint8Array,
+  options: ort.InferenceSession.SessionOptions,
+): Promise<{ session: ort.InferenceSession } | { kind: FailureKind; error: string }> {
+  try {
+    const session =
+      typeof model === 'string'
+        ? await ort.InferenceSession.create(model, options)
+        : await ort.InferenceSession.create(model, options);
+    return { session };
+  } catch (e) {
+    const msg = errorMessage(e);
+    return { kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
+  }
+}
+
+/** Warm-up, then timed runs until the rule says stop; wall time per run (µs). No profiling. */
+async function timeUnprofiled(run: () => Promise<unknown>, rule: StoppingRule): Promise<number[]> {
+  for (let i = 0; i < rule.warmupRuns; i++) await run();
+  const wallUs: number[] = [];
+  const started = performance.now();
+  let stop: StopReason | null = null;
+  while (stop === null) {
+    const t = performance.now();
+    await run();
+    wallUs.push((performance.now() - t) * 1000);
+    stop = shouldStop(wallUs, performance.now() - started, rule);
+  }
+  return wallUs;
+}
+
+/**
+ * A user's model: end to end from runs with profiling off (profiling costs microseconds
+ * per node), then a separate profiled pass that only attributes time to nodes.
+ */
 async function runModel(job: ModelJob): Promise<ModelOutcome> {
   const { id, ep, rule } = job;
   if (ep.name === 'cuda') {
     const reason = cudaUnavailableReason();
     if (reason) return { id, ok: false, kind: 'ep-unavailable', error: reason };
   }
-  const prefix = path.join(job.traceDir, `m${process.pid}_${id}`);
+  const feeds = makeFeeds(job.inputs.map((i) => ({ ...i, integerFill: 'ones' as const })));
   let session: ort.InferenceSession | null = null;
   try {
-    try {
-      session = await ort.InferenceSession.create(job.modelPath, sessionOptions(ep, prefix));
-    } catch (e) {
-      const msg = errorMessage(e);
-      return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
-    }
-    const feeds = makeFeeds(job.inputs.map((i) => ({ ...i, integerFill: 'ones' as const })));
+    const plain = await openSession(job.modelPath, sessionOptions(ep, null));
+    if (!('session' in plain)) return { id, ok: false, ...plain };
+    session = plain.session;
     let outputs: ort.InferenceSession.OnnxValueMapType = {};
-    const run = async (): Promise<void> => {
+    const runPlain = async (): Promise<void> => {
       outputs = await (session as ort.InferenceSession).run(feeds);
     };
-    const { wallUs, trace, timed } = await timeRuns(
-      session,
-      run,
-      { ...rule, warmupRuns: Math.max(1, rule.warmupRuns) },
-      prefix,
-    );
+    const wallUs = await timeUnprofiled(runPlain, { ...rule, warmupRuns: Math.max(1, rule.warmupRuns) });
     const outputShapes: Record<string, number[]> = {};
     for (const [name, v] of Object.entries(outputs)) if (v instanceof ort.Tensor) outputShapes[name] = [...v.dims];
+    await session.release().catch(() => undefined);
+    session = null;
+
+    const prefix = path.join(job.traceDir, `m${process.pid}_${id}`);
+    const profiled = await openSession(job.modelPath, sessionOptions(ep, prefix));
+    if (!('session' in profiled)) return { id, ok: false, ...profiled };
+    session = profiled.session;
+    const runs = Math.max(1, job.attributionRuns ?? 10);
+    const {
+      wallUs: profiledWallUs,
+      trace,
+      timed,
+    } = await timeRuns(
+      session,
+      async () => (session as ort.InferenceSession).run(feeds),
+      { warmupRuns: 1, minRepetitions: runs, maxRepetitions: runs, targetCi: 1, budgetMs: 600_000 },
+      prefix,
+    );
     return {
       id,
       ok: true,
-      kernelUs: timed(trace.kernelUs),
       wallUs,
+      profiledWallUs,
+      modelRunUs: timed(trace.modelRunUs),
+      kernelUs: timed(trace.kernelUs),
       byNodeUs: Object.fromEntries(Object.entries(trace.byNodeUs).map(([n, v]) => [n, timed(v)])),
       nodeOps: trace.nodeOps,
       providers: trace.providers,
@@ -155,6 +282,78 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
   }
 }
 
+/** Median wall time of a chain of `n` tiny nodes, profiling off. */
+async function timeChain(n: number, ep: EpConfig, rule: StoppingRule): Promise<number> {
+  const opened = await openSession(chainModel(n), sessionOptions(ep, null));
+  if (!('session' in opened)) throw new Error(opened.error);
+  const session = opened.session;
+  try {
+    const { feeds, fetches } = chainFeeds();
+    return summarize(await timeUnprofiled(() => session.run(feeds, fetches), rule)).medianUs;
+  } finally {
+    await session.release().catch(() => undefined);
+  }
+}
+
+function chainFeeds(): { feeds: Record<string, ort.Tensor>; fetches: Record<string, ort.Tensor> } {
+  const info = { dims: [1, CHAIN_ELEMENTS], dtype: 'fp32' as const };
+  return { feeds: makeFeeds([{ name: 'X', ...info }]), fetches: { Y: outputTensor({ name: 'Y', ...info }) } };
+}
+
+/** The profiler's own cost inside a node's trace time: a tiny node's median trace time (µs). */
+async function profiledNodeUs(n: number, job: OverheadJob): Promise<number | null> {
+  const prefix = path.join(job.traceDir, `o${process.pid}_${job.id}`);
+  const opened = await openSession(chainModel(n), sessionOptions(job.ep, prefix));
+  if (!('session' in opened)) return null;
+  const session = opened.session;
+  try {
+    const { feeds, fetches } = chainFeeds();
+    const { trace } = await timeRuns(
+      session,
+      () => session.run(feeds, fetches),
+      { warmupRuns: 2, minRepetitions: 10, maxRepetitions: 10, targetCi: 1, budgetMs: 600_000 },
+      prefix,
+    );
+    const perNode = Object.values(trace.byNodeUs).flatMap((v) => v.slice(2));
+    return perNode.length ? summarize(perNode).medianUs : null;
+  } finally {
+    await session.release().catch(() => undefined);
+  }
+}
+
+/** Chains of 1..N tiny nodes timed without profiling, and the profiler's cost per node. */
+async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
+  try {
+    const points: { nodes: number; medianUs: number }[] = [];
+    for (const n of job.lengths) points.push({ nodes: n, medianUs: await timeChain(n, job.ep, job.rule) });
+    return { id: job.id, ok: true, points, profiledNodeUs: await profiledNodeUs(Math.max(...job.lengths), job) };
+  } catch (e) {
+    const msg = errorMessage(e);
+    return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
+  }
+}
+
+/** Creates a session so that ORT writes the graph it executes; nothing is run. */
+async function runOptimize(job: OptimizeJob): Promise<OptimizeOutcome> {
+  if (job.ep.name === 'cuda') {
+    const reason = cudaUnavailableReason();
+    if (reason) return { id: job.id, ok: false, kind: 'ep-unavailable', error: reason };
+  }
+  const opened = await openSession(job.modelPath, {
+    ...sessionOptions(job.ep, null),
+    optimizedModelFilePath: job.outPath,
+    extra: {
+      session: {
+        optimized_model_external_initializers_file_name: job.weightsFile,
+        optimized_model_external_initializers_min_size_in_bytes: '1024',
+      },
+    },
+  });
+  if (!('session' in opened)) return { id: job.id, ok: false, ...opened };
+  await opened.session.release().catch(() => undefined);
+  return { id: job.id, ok: true };
+}
+
 process.on('message', (msg: ToChild) => {
   if (msg.type === 'exit') {
     process.exit(0);
@@ -164,6 +363,12 @@ process.on('message', (msg: ToChild) => {
   }
   if (msg.type === 'run-model') {
     void runModel(msg.job).then((outcome) => send({ type: 'model-result', outcome }));
+  }
+  if (msg.type === 'overhead') {
+    void runOverhead(msg.job).then((outcome) => send({ type: 'overhead-result', outcome }));
+  }
+  if (msg.type === 'optimize') {
+    void runOptimize(msg.job).then((outcome) => send({ type: 'optimize-result', outcome }));
   }
 });
 process.on('disconnect', () => process.exit(0));

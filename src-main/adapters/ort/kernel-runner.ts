@@ -8,7 +8,18 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FromChild, ModelJob, ModelOutcome, RunJob, RunOutcome, ToChild } from './protocol.js';
+import type {
+  FromChild,
+  ModelJob,
+  ModelOutcome,
+  OptimizeJob,
+  OptimizeOutcome,
+  OverheadJob,
+  OverheadOutcome,
+  RunJob,
+  RunOutcome,
+  ToChild,
+} from './protocol.js';
 
 export interface KernelRunnerOptions {
   /** Path of the built child entry (dist/kernel-runner.js). */
@@ -120,12 +131,39 @@ export class KernelRunner {
     );
   }
 
+  /** Times chains of tiny nodes without profiling; never rejects. */
+  async runOverhead(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome> {
+    await this.start();
+    const id = this.nextId++;
+    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(60_000, job.rule.budgetMs * 20 * job.lengths.length);
+    return this.request<OverheadOutcome>(
+      id,
+      { type: 'overhead', job: { ...job, id, traceDir: this.traceDir } },
+      (m) => (m.type === 'overhead-result' && m.outcome.id === id ? m.outcome : null),
+      timeoutMs,
+      'overhead',
+    );
+  }
+
+  /** Has ORT write the graph it executes for a model (session creation only); never rejects. */
+  async optimize(job: Omit<OptimizeJob, 'id'>): Promise<OptimizeOutcome> {
+    await this.start();
+    const id = this.nextId++;
+    return this.request<OptimizeOutcome>(
+      id,
+      { type: 'optimize', job: { ...job, id } },
+      (m) => (m.type === 'optimize-result' && m.outcome.id === id ? m.outcome : null),
+      this.opts.jobTimeoutMs ?? 300_000,
+      'graph optimization',
+    );
+  }
+
   /**
    * Sends one job and waits for its answer. A child that dies becomes a 'crashed' (or,
    * killed by SIGKILL, 'out-of-memory') result; one that does not answer in time is
    * killed and becomes a 'timeout' result. The next job starts a fresh child.
    */
-  private request<T extends RunOutcome | ModelOutcome>(
+  private request<T extends RunOutcome | ModelOutcome | OverheadOutcome | OptimizeOutcome>(
     id: number,
     msg: ToChild,
     answer: (m: FromChild) => T | null,

@@ -15,6 +15,11 @@ export interface RunJob {
   spec: KernelSpec;
   ep: EpConfig;
   rule: StoppingRule;
+  /**
+   * Copies in a chain (core/kernels/chain.ts): time the kernel alone and chained, both with
+   * profiling off, alternating runs; no trace. Absent or 1: one profiled kernel.
+   */
+  chain?: number;
   /** Directory for ORT's profile traces (one file per kernel, deleted after reading). */
   traceDir: string;
 }
@@ -32,6 +37,10 @@ export type RunOutcome =
       providers: string[];
       /** Per op type, per timed run (µs): lets copies be read from the Memcpy nodes alone. */
       byOpUs: Record<string, number[]>;
+      /** Op type of every node that ran (ORT's node names). */
+      nodeOps: Record<string, string>;
+      /** With `chain`: wall time per run of the kernel alone and of the chain, alternating (µs). */
+      chained?: { copies: number; singleUs: number[]; chainUs: number[] };
       stop: StopReason;
       sessionCreateMs: number;
     }
@@ -44,7 +53,10 @@ export interface ModelJob {
   /** Every graph input with the concrete shape to feed. */
   inputs: { name: string; dims: number[]; dtype: Dtype }[];
   ep: EpConfig;
+  /** Stopping rule of the unprofiled timing loop (what end to end means). */
   rule: StoppingRule;
+  /** Profiled runs after it, only to attribute time to nodes (default 10). */
+  attributionRuns?: number;
   traceDir: string;
 }
 
@@ -52,10 +64,15 @@ export type ModelOutcome =
   | {
       id: number;
       ok: true;
-      /** Per timed run: ORT-profiled sum of node times, and wall time around run (µs). */
-      kernelUs: number[];
+      /** Wall time around session.run per timed run, profiling off (µs): the end-to-end time. */
       wallUs: number[];
-      /** Per node (ORT's node names), per timed run (µs). */
+      /** The attribution pass (profiling on, which costs microseconds per node), per run. */
+      profiledWallUs: number[];
+      /** ORT's own model_run time per profiled run (µs). */
+      modelRunUs: number[];
+      /** Per profiled run: ORT-profiled sum of node times (µs). */
+      kernelUs: number[];
+      /** Per node (ORT's node names), per profiled run (µs). */
       byNodeUs: Record<string, number[]>;
       nodeOps: Record<string, string>;
       providers: string[];
@@ -63,12 +80,52 @@ export type ModelOutcome =
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
 
-export type ToChild = { type: 'run'; job: RunJob } | { type: 'run-model'; job: ModelJob } | { type: 'exit' };
+/** Chains of tiny nodes, timed without profiling: the per-run and per-node overhead. */
+export interface OverheadJob {
+  id: number;
+  ep: EpConfig;
+  rule: StoppingRule;
+  /** Chain lengths to time. */
+  lengths: number[];
+  traceDir: string;
+}
+
+export type OverheadOutcome =
+  | {
+      id: number;
+      ok: true;
+      /** Unprofiled median wall time per chain length. */
+      points: { nodes: number; medianUs: number }[];
+      /** Median trace time of one tiny node with profiling on: what the profiler adds to every node's time (µs). */
+      profiledNodeUs: number | null;
+    }
+  | { id: number; ok: false; kind: FailureKind; error: string };
+
+/** Create a session only, so ORT writes the graph it will execute to `outPath`. */
+export interface OptimizeJob {
+  id: number;
+  modelPath: string;
+  ep: EpConfig;
+  outPath: string;
+  /** Weights go to this file beside outPath (only the graph is wanted; the caller deletes it). */
+  weightsFile: string;
+}
+
+export type OptimizeOutcome = { id: number; ok: true } | { id: number; ok: false; kind: FailureKind; error: string };
+
+export type ToChild =
+  | { type: 'run'; job: RunJob }
+  | { type: 'run-model'; job: ModelJob }
+  | { type: 'overhead'; job: OverheadJob }
+  | { type: 'optimize'; job: OptimizeJob }
+  | { type: 'exit' };
 
 export type FromChild =
   | { type: 'ready'; ortVersion: string; backends: { name: string; bundled: boolean }[] }
   | { type: 'result'; outcome: RunOutcome }
-  | { type: 'model-result'; outcome: ModelOutcome };
+  | { type: 'model-result'; outcome: ModelOutcome }
+  | { type: 'overhead-result'; outcome: OverheadOutcome }
+  | { type: 'optimize-result'; outcome: OptimizeOutcome };
 
 export function classifyOrtError(message: string): FailureKind {
   if (/alloc|out of memory|OOM|bad_alloc|CUDNN_STATUS_ALLOC|cudaErrorMemoryAllocation/i.test(message))

@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/views.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
-import { predictWorkload } from '../../core/workload/predict-workload.js';
 import type { Workload } from '../../core/workload/types.js';
 import { WorkloadRepo } from '../../adapters/store/workload-repo.js';
-import { storedPredictors } from '../../services/predictor-service.js';
+import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
+import { executedByLayer, predictOnEveryDevice } from '../../services/model-prediction-service.js';
 import { machineFor } from '../../services/roofline-service.js';
 import { loadTrainingData } from '../../services/training-data.js';
-import { addWorkload, PREDICTOR_PREFERENCE, resolveWorkload } from '../../services/workload-service.js';
+import { addWorkload, choosePredictorName, resolveWorkload } from '../../services/workload-service.js';
 import { removeWorkload } from '../../services/removal-service.js';
 import type { AppDeps } from '../app-deps.js';
 import { deviceLabel } from '../device-labels.js';
@@ -73,9 +73,9 @@ export const workloadHandlers: HandlerGroup<
     if (!stored) throw new Error(`workload ${name} was not stored`);
     return summary(stored.workload, stored);
   },
-  'workload:predict': (req, deps) => {
+  'workload:predict': async (req, deps) => {
     const { db } = deps;
-    const { workload } = resolveWorkload(db, req.workload, {
+    const resolved = resolveWorkload(db, req.workload, {
       batch: req.batch ?? 1,
       ...(req.seq !== undefined ? { seq: req.seq } : {}),
       ...(req.image !== undefined ? { image: req.image } : {}),
@@ -83,25 +83,34 @@ export const workloadHandlers: HandlerGroup<
       inputs: req.inputs ?? {},
       mode: req.mode,
     });
+    const workload = resolved.workload;
     const machine = machineFor(db, req.machineId);
-    const stored = storedPredictors(db);
-    const chosen = PREDICTOR_PREFERENCE.map((n) => stored.find((p) => p.name === n)).find((p) => p !== undefined);
-    if (!chosen) throw new UserError('no trained predictor yet: train one first');
+    const chosen = choosePredictorName(db);
     const { devices } = loadTrainingData(db, { machineId: machine.id });
     if (devices.length === 0) throw new UserError(`${machine.label} has no profiled device yet: run a profile first`);
-    const predictions = devices.map((d) => {
-      const p = predictWorkload(workload, chosen.predictor, d.features, req.mode);
-      return {
-        device: d.deviceKey,
-        label: `${deviceLabel(d)} (${d.executionProvider})`,
-        totalUs: p.totalUs,
-        lowUs: p.lowUs,
-        highUs: p.highUs,
-        layerUs: p.layers.map((l) => l.timeUs),
-        familyShare: p.familyShare,
-        warnings: p.warnings,
-      };
-    });
+    const runner = new KernelRunner({ env: deps.env });
+    let predictions;
+    try {
+      predictions = (await predictOnEveryDevice(db, runner, resolved, devices, { mode: req.mode })).map(
+        ({ device: d, prediction: p }) => ({
+          device: d.deviceKey,
+          label: `${deviceLabel(d)} (${d.executionProvider})`,
+          totalUs: p.totalUs,
+          lowUs: p.lowUs,
+          highUs: p.highUs,
+          layerUs: p.layers.map((l) => l.timeUs),
+          familyShare: p.familyShare,
+          overheadUs: p.overheadUs,
+          graph: p.graph,
+          executedByLayer: executedByLayer(workload, p).map((l) =>
+            l.slice(0, 12).map((e) => ({ name: e.name, opType: e.opType, timeUs: e.timeUs })),
+          ),
+          warnings: p.warnings,
+        }),
+      );
+    } finally {
+      await runner.close();
+    }
     const measuredJob = deps.jobs.latestDone(
       'measure',
       (v) => (v.result as { workload?: string } | null)?.workload === req.workload,
@@ -110,7 +119,7 @@ export const workloadHandlers: HandlerGroup<
       workload: workload.name,
       mode: req.mode,
       batch: workload.bindings.batch ?? req.batch ?? 1,
-      predictor: chosen.name,
+      predictor: chosen,
       layers: workload.layers.map((l) => l.name),
       devices: predictions.map(({ warnings: _w, ...p }) => p),
       warnings: [...new Set([...workload.warnings, ...predictions.flatMap((p) => p.warnings)])].slice(0, 20),

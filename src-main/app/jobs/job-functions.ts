@@ -43,7 +43,7 @@ export type ProfileJobResult = ProfileResultView;
 async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
   const machine = await ensureLocalMachine(e.db, localProbeDeps, { env: e.env });
   const suite = req.suite as SuiteName;
-  const threads = req.threads ?? defaultThreadCounts(machine, suite);
+  const threads = req.threads ?? defaultThreadCounts(machine);
   const targets = resolveTargets(machine, req.device, threads);
   const deps = localProfilerDeps(e.db, e.env);
   const reports: ProfileReport[] = [];

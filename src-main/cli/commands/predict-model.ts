@@ -1,5 +1,6 @@
 import { UsageError } from '../../core/errors.js';
-import { predictModel } from '../../services/workload-service.js';
+import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
+import { predictModelExecuted } from '../../services/model-prediction-service.js';
 import type { Command } from '../command.js';
 import { renderPrediction } from '../render/workload.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
@@ -34,14 +35,20 @@ export const predictModelCommand: Command = {
     const threads = typeof opts.threads === 'string' ? Number(opts.threads) : undefined;
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0))
       throw new UsageError('--threads must be a positive integer');
-    const p = predictModel(ctx.database(), spec as string, {
-      ...workloadSpecOptions(opts),
-      mode,
-      device: opts.device,
-      ...(threads !== undefined ? { threads } : {}),
-      ...(typeof opts.predictor === 'string' ? { predictor: opts.predictor } : {}),
-      ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
-    });
+    const runner = new KernelRunner({ env: ctx.io.env });
+    let p;
+    try {
+      p = await predictModelExecuted(ctx.database(), runner, spec as string, {
+        ...workloadSpecOptions(opts),
+        mode,
+        device: opts.device,
+        ...(threads !== undefined ? { threads } : {}),
+        ...(typeof opts.predictor === 'string' ? { predictor: opts.predictor } : {}),
+        ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
+      });
+    } finally {
+      await runner.close();
+    }
     if (ctx.json) ctx.printJson({ ...p, totalMs: p.totalUs / 1000, lowMs: p.lowUs / 1000, highMs: p.highUs / 1000 });
     else ctx.print(renderPrediction(p));
   },

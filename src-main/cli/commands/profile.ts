@@ -1,6 +1,6 @@
 import { SUITE_NAMES, type SuiteName } from '../../core/kernels/suites.js';
 import { UsageError, UserError } from '../../core/errors.js';
-import { defaultThreadCounts, parseThreads, resolveTargets } from '../../services/device-targets.js';
+import { DEFAULT_SUITE, defaultThreadCounts, parseThreads, resolveTargets } from '../../services/device-targets.js';
 import { localProbeDeps } from '../../services/local-probe.js';
 import { localProfilerDeps } from '../../services/local-profiler.js';
 import { ensureLocalMachine } from '../../services/machine-service.js';
@@ -51,11 +51,11 @@ export const profileCommand: Command = {
     },
   },
   async run(ctx, opts) {
-    const suite = (typeof opts.suite === 'string' ? opts.suite : 'quick') as SuiteName;
+    const suite = (typeof opts.suite === 'string' ? opts.suite : DEFAULT_SUITE) as SuiteName;
     if (!SUITE_NAMES.includes(suite)) throw new UsageError(`--suite takes ${SUITE_NAMES.join(', ')}; got "${suite}"`);
     const db = ctx.database();
     const machine = await ensureLocalMachine(db, localProbeDeps, { env: ctx.io.env });
-    const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : defaultThreadCounts(machine, suite);
+    const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : defaultThreadCounts(machine);
     const targets = resolveTargets(machine, typeof opts.device === 'string' ? opts.device : 'cpu', threads);
     const deps = localProfilerDeps(db, ctx.io.env);
     const progress = makeProgress(ctx.io.stderr, ctx.io.isTty);

@@ -12,6 +12,7 @@
  * Inputs are fed on every run; names, dims and dtypes are returned. Opset 17, IR version 8.
  */
 import type { Dtype } from '../domain/measurement.js';
+import { chainParts, isChainable, type KernelParts } from './chain.js';
 import {
   attr,
   encodeModel,
@@ -21,9 +22,9 @@ import {
   type TensorDef,
   type ValueInfoDef,
 } from '../onnx/model-builder.js';
-import { castTarget, convOutSize } from './cost.js';
+import { castTarget, convOutSize, poolOutSize } from './cost.js';
 import { encodeValues, randomBytes } from './fill.js';
-import type { KernelSpec } from './types.js';
+import type { KernelOp, KernelSpec } from './types.js';
 
 export interface TensorInfo {
   name: string;
@@ -44,6 +45,8 @@ export interface KernelModel {
 export interface BuildOptions {
   /** Big weights (MatMul/Gemm weight and bias, Conv filter) as graph inputs instead of initializers. */
   weightsAsInputs?: boolean;
+  /** Copies of the kernel in a chain (chain.ts); default 1. Only for kernels isChainable accepts. */
+  chain?: number;
 }
 
 export const ONNX_DTYPE: Record<Dtype, OnnxDataTypeCode> = {
@@ -56,17 +59,17 @@ export const ONNX_DTYPE: Record<Dtype, OnnxDataTypeCode> = {
 };
 
 /** What a kernel's graph is made of, before encoding. */
-interface Parts {
-  nodes: NodeDef[];
-  inputs: TensorInfo[];
-  output: TensorInfo;
-  initializers: TensorDef[];
+type Parts = KernelParts;
+
+/** Whether a kernel can be timed by chaining copies of it (chain.ts). */
+export function kernelChainable(spec: KernelSpec): boolean {
+  return isChainable(kernelParts(spec, true));
 }
 
 const OUT = 'Y';
 
 export function buildKernelModel(spec: KernelSpec, opts: BuildOptions = {}): KernelModel {
-  const parts = kernelParts(spec, opts.weightsAsInputs ?? false);
+  const parts = chainParts(kernelParts(spec, opts.weightsAsInputs ?? false), opts.chain ?? 1);
   const model = encodeModel({
     graph: {
       name: spec.id,
@@ -112,177 +115,263 @@ class Weights {
   }
 }
 
-function kernelParts(spec: KernelSpec, weightsAsInputs: boolean): Parts {
-  const s = (name: string): number => {
-    const v = spec.shape[name];
-    if (v === undefined) throw new RangeError(`${spec.id}: shape lacks ${name}`);
-    return v;
-  };
-  const t = spec.dtype;
-  const w = new Weights(weightsAsInputs);
-  const inputs: TensorInfo[] = [];
-  const input = (name: string, dims: number[], dtype: Dtype = t): string => {
-    inputs.push({ name, dims, dtype });
-    return name;
-  };
-  let nodes: NodeDef[];
-  let output: TensorInfo;
-
-  switch (spec.op) {
-    case 'MatMul': {
-      const [B, M, N, K] = [s('B'), s('M'), s('N'), s('K')];
-      if (B === 1) {
-        // A linear layer: activations [M,K] times a constant weight [K,N].
-        const a = input('A', [M, K]);
-        nodes = [node('MatMul', [a, w.add('W', t, [K, N])], [OUT])];
-        output = { name: OUT, dims: [M, N], dtype: t };
-      } else {
-        const a = input('A', [B, M, K]);
-        const b = input('B', [B, K, N]);
-        nodes = [node('MatMul', [a, b], [OUT])];
-        output = { name: OUT, dims: [B, M, N], dtype: t };
-      }
-      break;
-    }
-    case 'Gemm': {
-      // As exporters write nn.Linear: weight [N,K] with transB = 1, bias [N].
-      const [M, N, K] = [s('M'), s('N'), s('K')];
-      const a = input('A', [M, K]);
-      nodes = [node('Gemm', [a, w.add('W', t, [N, K]), w.add('bias', t, [N])], [OUT], [attr.int('transB', 1)])];
-      output = { name: OUT, dims: [M, N], dtype: t };
-      break;
-    }
-    case 'Conv': {
-      const [N, C, H, W, K, R, S, stride, groups] = [
-        s('N'),
-        s('C'),
-        s('H'),
-        s('W'),
-        s('K'),
-        s('R'),
-        s('S'),
-        s('stride'),
-        s('groups'),
-      ];
-      const [pr, ps] = [Math.floor(R / 2), Math.floor(S / 2)];
-      const x = input('X', [N, C, H, W]);
-      const filter = w.add('W', t, [K, C / groups, R, S]);
-      nodes = [
-        node(
-          'Conv',
-          [x, filter],
-          [OUT],
-          [
-            attr.ints('kernel_shape', [R, S]),
-            attr.ints('strides', [stride, stride]),
-            attr.ints('pads', [pr, ps, pr, ps]),
-            attr.ints('dilations', [1, 1]),
-            attr.int('group', groups),
-          ],
-        ),
-      ];
-      output = { name: OUT, dims: [N, K, convOutSize(H, R, stride), convOutSize(W, S, stride)], dtype: t };
-      break;
-    }
-    case 'Add':
-    case 'Mul': {
-      const n = s('n');
-      nodes = [node(spec.op, [input('A', [n]), input('B', [n])], [OUT])];
-      output = { name: OUT, dims: [n], dtype: t };
-      break;
-    }
-    case 'Relu':
-    case 'Sigmoid': {
-      const n = s('n');
-      nodes = [node(spec.op, [input('X', [n])], [OUT])];
-      output = { name: OUT, dims: [n], dtype: t };
-      break;
-    }
-    case 'Gelu': {
-      // Erf form, as exporters emit it (the Gelu op needs opset 20): x * 0.5 * (1 + erf(x / sqrt 2)).
-      const n = s('n');
-      const x = input('X', [n]);
-      nodes = [
-        node('Div', [x, w.scalar('sqrt2', t, Math.SQRT2)], ['scaled']),
-        node('Erf', ['scaled'], ['erf']),
-        node('Add', ['erf', w.scalar('one', t, 1)], ['erf_plus_1']),
-        node('Mul', [x, 'erf_plus_1'], ['x_times']),
-        node('Mul', ['x_times', w.scalar('half', t, 0.5)], [OUT]),
-      ];
-      output = { name: OUT, dims: [n], dtype: t };
-      break;
-    }
-    case 'ReduceSum': {
-      // Opset 13+: axes is an input. Reduces the last axis, keepdims = 0.
-      const [rows, cols] = [s('rows'), s('cols')];
-      const axes = w.add('axes', 'int64', [1], [-1]);
-      nodes = [node('ReduceSum', [input('X', [rows, cols]), axes], [OUT], [attr.int('keepdims', 0)])];
-      output = { name: OUT, dims: [rows], dtype: t };
-      break;
-    }
-    case 'ReduceMean': {
-      // Opset 17: axes is still an attribute (an input from opset 18).
-      const [rows, cols] = [s('rows'), s('cols')];
-      const x = input('X', [rows, cols]);
-      nodes = [node('ReduceMean', [x], [OUT], [attr.ints('axes', [-1]), attr.int('keepdims', 0)])];
-      output = { name: OUT, dims: [rows], dtype: t };
-      break;
-    }
-    case 'Softmax': {
-      const [rows, cols] = [s('rows'), s('cols')];
-      nodes = [node('Softmax', [input('X', [rows, cols])], [OUT], [attr.int('axis', -1)])];
-      output = { name: OUT, dims: [rows, cols], dtype: t };
-      break;
-    }
-    case 'LayerNormalization': {
-      // Scale 1 and bias 0, as a freshly initialized layer: the output has mean 0 and variance 1.
-      const [rows, cols] = [s('rows'), s('cols')];
-      const x = input('X', [rows, cols]);
-      const scale = w.add('scale', t, [cols], new Array<number>(cols).fill(1));
-      const bias = w.add('bias', t, [cols], new Array<number>(cols).fill(0));
-      nodes = [
-        node('LayerNormalization', [x, scale, bias], [OUT], [attr.int('axis', -1), attr.float('epsilon', 1e-5)]),
-      ];
-      output = { name: OUT, dims: [rows, cols], dtype: t };
-      break;
-    }
-    case 'Attention': {
-      // softmax(Q K^T / sqrt(d)) V with heads as a batch dim. K is fed already transposed
-      // ([batch,heads,headDim,seq]), so no Transpose node is timed.
-      const [b, h, sq, d] = [s('batch'), s('heads'), s('seq'), s('headDim')];
-      const q = input('Q', [b, h, sq, d]);
-      const kt = input('KT', [b, h, d, sq]);
-      const v = input('V', [b, h, sq, d]);
-      nodes = [
-        node('MatMul', [q, kt], ['scores']),
-        node('Mul', ['scores', w.scalar('scale', t, 1 / Math.sqrt(d))], ['scaled']),
-        node('Softmax', ['scaled'], ['probs'], [attr.int('axis', -1)]),
-        node('MatMul', ['probs', v], [OUT]),
-      ];
-      output = { name: OUT, dims: [b, h, sq, d], dtype: t };
-      break;
-    }
-    case 'Transpose': {
-      const [rows, cols] = [s('rows'), s('cols')];
-      nodes = [node('Transpose', [input('X', [rows, cols])], [OUT], [attr.ints('perm', [1, 0])])];
-      output = { name: OUT, dims: [cols, rows], dtype: t };
-      break;
-    }
-    case 'Cast': {
-      const n = s('n');
-      const to = castTarget(t);
-      nodes = [node('Cast', [input('X', [n])], [OUT], [attr.int('to', ONNX_DTYPE[to])])];
-      output = { name: OUT, dims: [n], dtype: to };
-      break;
-    }
-    case 'CopyH2D':
-    case 'CopyD2H': {
-      // Identity: where the input and output live (host or device) is the runner's binding.
-      const n = s('n');
-      nodes = [node('Identity', [input('X', [n])], [OUT])];
-      output = { name: OUT, dims: [n], dtype: t };
-      break;
-    }
+/** One kernel's graph under construction: its dims, its fed inputs and its weights. */
+class Graph {
+  readonly inputs: TensorInfo[] = [];
+  readonly w: Weights;
+  readonly t: Dtype;
+  constructor(
+    private readonly spec: KernelSpec,
+    weightsAsInputs: boolean,
+  ) {
+    this.w = new Weights(weightsAsInputs);
+    this.t = spec.dtype;
   }
-  return { nodes, inputs: [...inputs, ...w.inputs], output, initializers: w.initializers };
+
+  /** A dim of the shape; throws if absent. */
+  s(name: string): number {
+    const v = this.spec.shape[name];
+    if (v === undefined) throw new RangeError(`${this.spec.id}: shape lacks ${name}`);
+    return v;
+  }
+
+  /** An optional dim (OP_OPTIONAL_DIMS): 0 when absent. */
+  opt(name: string): number {
+    return this.spec.shape[name] ?? 0;
+  }
+
+  /** A graph input, fed on every run. */
+  input(name: string, dims: number[], dtype: Dtype = this.t): string {
+    this.inputs.push({ name, dims, dtype });
+    return name;
+  }
+
+  /** The finished parts: fed inputs first, then weights turned into inputs. */
+  parts(nodes: NodeDef[], outDims: number[], outDtype: Dtype = this.t): Parts {
+    return {
+      nodes,
+      inputs: [...this.inputs, ...this.w.inputs],
+      output: { name: OUT, dims: outDims, dtype: outDtype },
+      initializers: this.w.initializers,
+    };
+  }
+}
+
+type Rule = (spec: KernelSpec, weightsAsInputs: boolean) => Parts;
+
+/** A rule from a function of the kernel's Graph. */
+const rule =
+  (f: (g: Graph) => Parts): Rule =>
+  (spec, weightsAsInputs) =>
+    f(new Graph(spec, weightsAsInputs));
+
+const matMul = rule((g) => {
+  const [B, M, N, K] = [g.s('B'), g.s('M'), g.s('N'), g.s('K')];
+  if (B === 1) {
+    // A linear layer: activations [M,K] times a constant weight [K,N].
+    const a = g.input('A', [M, K]);
+    return g.parts([node('MatMul', [a, g.w.add('W', g.t, [K, N])], [OUT])], [M, N]);
+  }
+  const a = g.input('A', [B, M, K]);
+  const b = g.input('B', [B, K, N]);
+  return g.parts([node('MatMul', [a, b], [OUT])], [B, M, N]);
+});
+
+/** As exporters write nn.Linear: weight [N,K] with transB = 1, bias [N]. */
+const gemm = rule((g) => {
+  const [M, N, K] = [g.s('M'), g.s('N'), g.s('K')];
+  const a = g.input('A', [M, K]);
+  const inputs = [a, g.w.add('W', g.t, [N, K]), g.w.add('bias', g.t, [N])];
+  return g.parts([node('Gemm', inputs, [OUT], [attr.int('transB', 1)])], [M, N]);
+});
+
+/** Padding floor(R/2) on every side; act = 1 adds a Relu on the conv's output (ORT fuses the pair). */
+const conv = rule((g) => {
+  const [N, C, H, W, K] = [g.s('N'), g.s('C'), g.s('H'), g.s('W'), g.s('K')];
+  const [R, S, stride, groups] = [g.s('R'), g.s('S'), g.s('stride'), g.s('groups')];
+  const [pr, ps] = [Math.floor(R / 2), Math.floor(S / 2)];
+  const x = g.input('X', [N, C, H, W]);
+  const filter = g.w.add('W', g.t, [K, C / groups, R, S]);
+  const act = g.opt('act') === 1;
+  const attrs = [
+    attr.ints('kernel_shape', [R, S]),
+    attr.ints('strides', [stride, stride]),
+    attr.ints('pads', [pr, ps, pr, ps]),
+    attr.ints('dilations', [1, 1]),
+    attr.int('group', groups),
+  ];
+  const nodes = [node('Conv', [x, filter], [act ? 'conv' : OUT], attrs)];
+  if (act) nodes.push(node('Relu', ['conv'], [OUT]));
+  return g.parts(nodes, [N, K, convOutSize(H, R, stride), convOutSize(W, S, stride)]);
+});
+
+const binary = (op: 'Add' | 'Mul'): Rule =>
+  rule((g) => {
+    const n = g.s('n');
+    return g.parts([node(op, [g.input('A', [n]), g.input('B', [n])], [OUT])], [n]);
+  });
+
+const unary = (op: 'Relu' | 'Sigmoid'): Rule =>
+  rule((g) => {
+    const n = g.s('n');
+    return g.parts([node(op, [g.input('X', [n])], [OUT])], [n]);
+  });
+
+/** Erf form, as exporters emit it (the Gelu op needs opset 20): x * 0.5 * (1 + erf(x / sqrt 2)). */
+const gelu = rule((g) => {
+  const n = g.s('n');
+  const x = g.input('X', [n]);
+  const nodes = [
+    node('Div', [x, g.w.scalar('sqrt2', g.t, Math.SQRT2)], ['scaled']),
+    node('Erf', ['scaled'], ['erf']),
+    node('Add', ['erf', g.w.scalar('one', g.t, 1)], ['erf_plus_1']),
+    node('Mul', [x, 'erf_plus_1'], ['x_times']),
+    node('Mul', ['x_times', g.w.scalar('half', g.t, 0.5)], [OUT]),
+  ];
+  return g.parts(nodes, [n]);
+});
+
+/** Opset 13+: axes is an input. Reduces the last axis, keepdims = 0. */
+const reduceSum = rule((g) => {
+  const [rows, cols] = [g.s('rows'), g.s('cols')];
+  const axes = g.w.add('axes', 'int64', [1], [-1]);
+  return g.parts([node('ReduceSum', [g.input('X', [rows, cols]), axes], [OUT], [attr.int('keepdims', 0)])], [rows]);
+});
+
+/** Opset 17: axes is still an attribute (an input from opset 18). */
+const reduceMean = rule((g) => {
+  const [rows, cols] = [g.s('rows'), g.s('cols')];
+  const x = g.input('X', [rows, cols]);
+  return g.parts([node('ReduceMean', [x], [OUT], [attr.ints('axes', [-1]), attr.int('keepdims', 0)])], [rows]);
+});
+
+const softmax = rule((g) => {
+  const [rows, cols] = [g.s('rows'), g.s('cols')];
+  return g.parts([node('Softmax', [g.input('X', [rows, cols])], [OUT], [attr.int('axis', -1)])], [rows, cols]);
+});
+
+/** Scale 1 and bias 0, as a freshly initialized layer: the output has mean 0 and variance 1. */
+const layerNorm = rule((g) => {
+  const [rows, cols] = [g.s('rows'), g.s('cols')];
+  const x = g.input('X', [rows, cols]);
+  const scale = g.w.add('scale', g.t, [cols], new Array<number>(cols).fill(1));
+  const bias = g.w.add('bias', g.t, [cols], new Array<number>(cols).fill(0));
+  const attrs = [attr.int('axis', -1), attr.float('epsilon', 1e-5)];
+  return g.parts([node('LayerNormalization', [x, scale, bias], [OUT], attrs)], [rows, cols]);
+});
+
+/**
+ * softmax(Q K^T / sqrt(d)) V with heads as a batch dim. K is fed already transposed
+ * ([batch,heads,headDim,seq]), so no Transpose node is timed.
+ */
+const attention = rule((g) => {
+  const [b, h, sq, d] = [g.s('batch'), g.s('heads'), g.s('seq'), g.s('headDim')];
+  const q = g.input('Q', [b, h, sq, d]);
+  const kt = g.input('KT', [b, h, d, sq]);
+  const v = g.input('V', [b, h, sq, d]);
+  const nodes = [
+    node('MatMul', [q, kt], ['scores']),
+    node('Mul', ['scores', g.w.scalar('scale', g.t, 1 / Math.sqrt(d))], ['scaled']),
+    node('Softmax', ['scaled'], ['probs'], [attr.int('axis', -1)]),
+    node('MatMul', ['probs', v], [OUT]),
+  ];
+  return g.parts(nodes, [b, h, sq, d]);
+});
+
+const transpose = rule((g) => {
+  const [rows, cols] = [g.s('rows'), g.s('cols')];
+  return g.parts([node('Transpose', [g.input('X', [rows, cols])], [OUT], [attr.ints('perm', [1, 0])])], [cols, rows]);
+});
+
+const cast = rule((g) => {
+  const n = g.s('n');
+  const to = castTarget(g.t);
+  return g.parts([node('Cast', [g.input('X', [n])], [OUT], [attr.int('to', ONNX_DTYPE[to])])], [n], to);
+});
+
+/** Identity: where the input and output live (host or device) is the runner's binding. */
+const copy = rule((g) => {
+  const n = g.s('n');
+  return g.parts([node('Identity', [g.input('X', [n])], [OUT])], [n]);
+});
+
+/**
+ * X [N,C,H,W], a square R x R window with the same stride on both axes and floor((R-1)/2)
+ * padding on every side (cost.ts poolOutSize); AveragePool leaves the padding out of the
+ * divisor (count_include_pad = 0, the ONNX default).
+ */
+const pool = (op: 'MaxPool' | 'AveragePool'): Rule =>
+  rule((g) => {
+    const [N, C, H, W, R, stride] = [g.s('N'), g.s('C'), g.s('H'), g.s('W'), g.s('R'), g.s('stride')];
+    const p = Math.floor((R - 1) / 2);
+    const attrs = [
+      attr.ints('kernel_shape', [R, R]),
+      attr.ints('strides', [stride, stride]),
+      attr.ints('pads', [p, p, p, p]),
+    ];
+    const out = [N, C, poolOutSize(H, R, stride), poolOutSize(W, R, stride)];
+    return g.parts([node(op, [g.input('X', [N, C, H, W])], [OUT], attrs)], out);
+  });
+
+/** X [N,C,H,W] to Y [N,C,1,1]. */
+const globalAveragePool = rule((g) => {
+  const [N, C, H, W] = [g.s('N'), g.s('C'), g.s('H'), g.s('W')];
+  return g.parts([node('GlobalAveragePool', [g.input('X', [N, C, H, W])], [OUT])], [N, C, 1, 1]);
+});
+
+/**
+ * `parts` inputs X0, X1, ... of [rows, cols/parts] joined on axis 1 into [rows, cols]. rows is
+ * the product of the dims before the concat axis, cols/parts the elements each input holds
+ * from it on: a channel concat of NCHW maps {N: 1, ...} to rows 1, cols C*H*W.
+ */
+const concat = rule((g) => {
+  const [rows, cols, parts] = [g.s('rows'), g.s('cols'), g.s('parts')];
+  const xs = Array.from({ length: parts }, (_, i) => g.input(`X${i}`, [rows, cols / parts]));
+  return g.parts([node('Concat', xs, [OUT], [attr.int('axis', 1)])], [rows, cols]);
+});
+
+/**
+ * Nearest-neighbour upsampling of X [N,C,H,W] by an integer scale on H and W, as PyTorch exports
+ * F.interpolate(scale_factor): scales [1,1,scale,scale] (float), asymmetric coordinates,
+ * nearest_mode floor, so Y[.., y, x] = X[.., floor(y/scale), floor(x/scale)].
+ */
+const resize = rule((g) => {
+  const [N, C, H, W, scale] = [g.s('N'), g.s('C'), g.s('H'), g.s('W'), g.s('scale')];
+  const x = g.input('X', [N, C, H, W]);
+  const scales = g.w.add('scales', 'fp32', [4], [1, 1, scale, scale]);
+  const attrs = [
+    attr.string('mode', 'nearest'),
+    attr.string('coordinate_transformation_mode', 'asymmetric'),
+    attr.string('nearest_mode', 'floor'),
+  ];
+  return g.parts([node('Resize', [x, '', scales], [OUT], attrs)], [N, C, H * scale, W * scale]);
+});
+
+const RULES: Record<KernelOp, Rule> = {
+  MatMul: matMul,
+  Gemm: gemm,
+  Conv: conv,
+  Add: binary('Add'),
+  Mul: binary('Mul'),
+  Relu: unary('Relu'),
+  Gelu: gelu,
+  Sigmoid: unary('Sigmoid'),
+  ReduceSum: reduceSum,
+  ReduceMean: reduceMean,
+  Softmax: softmax,
+  LayerNormalization: layerNorm,
+  Attention: attention,
+  Transpose: transpose,
+  Cast: cast,
+  CopyH2D: copy,
+  CopyD2H: copy,
+  MaxPool: pool('MaxPool'),
+  AveragePool: pool('AveragePool'),
+  GlobalAveragePool: globalAveragePool,
+  Concat: concat,
+  Resize: resize,
+};
+
+function kernelParts(spec: KernelSpec, weightsAsInputs: boolean): Parts {
+  return RULES[spec.op](spec, weightsAsInputs);
 }

@@ -4,22 +4,30 @@
  * FLOPs conventions (one multiply-add = 2 FLOPs; what the kernel must compute, not what a
  * library happens to execute):
  *   GEMM (MatMul, Gemm)   2*B*M*N*K (Gemm: B = 1; its bias add is not counted)
- *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1
+ *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1;
+ *                         act = 1 adds the fused Relu, 1 per output element (N*K*Ho*Wo)
  *   Add, Mul, Relu        1 per output element
  *   Sigmoid               4 per element;  Gelu ~8 per element
  *   ReduceSum/Mean        1 per input element
+ *   MaxPool, AveragePool  1 per window element of each output: N*C*Ho*Wo*R*R, with a square
+ *                         R x R window, the same stride on both axes and floor((R-1)/2) padding on
+ *                         every side: Ho = floor((H + 2*floor((R-1)/2) - R)/stride) + 1 (3x3/2
+ *                         pads 1 and halves 112 to 56, as ResNet's; 2x2/2 pads 0, as VGG's)
+ *   GlobalAveragePool     1 per input element
  *   Softmax               5 per element (max, subtract, exp, sum, divide)
  *   LayerNormalization    8 per element
  *   Attention             4*batch*heads*seq*seq*headDim (two GEMMs) + 5*batch*heads*seq*seq (softmax)
- *   Transpose, Cast, copies  0
+ *   Transpose, Concat, Resize (nearest), Cast, copies  0
  *
  * Bytes: the minimum a run must move, each tensor once: element size x (input elements +
- * output elements + weight elements); intermediates (attention scores, Gelu temporaries) are not
- * counted. Cast counts the input at its size and the output at the target's size. Copies count
- * the payload once (n x element size): what crosses the link, so bytes/time is link bandwidth.
+ * output elements + weight elements); intermediates (attention scores, Gelu temporaries, the
+ * conv output a fused Relu reads) are not counted. Concat moves 2 x its output; Resize its input
+ * and its scale^2-times larger output. Cast counts the input at its size and the output at the
+ * target's size. Copies count the payload once (n x element size): what crosses the link, so
+ * bytes/time is link bandwidth.
  */
 import { shapeKey, type Dtype } from '../domain/measurement.js';
-import { OP_DIMS, OP_DTYPES, OP_FAMILY, type KernelOp, type KernelSpec } from './types.js';
+import { OP_DIMS, OP_DTYPES, OP_FAMILY, OP_OPTIONAL_DIMS, type KernelOp, type KernelSpec } from './types.js';
 
 export const DTYPE_BYTES: Record<Dtype, number> = { fp32: 4, fp16: 2, bf16: 2, int8: 1, int32: 4, int64: 8 };
 
@@ -33,6 +41,12 @@ export function castTarget(dtype: Dtype): Dtype {
 /** Conv output spatial size with "same"-style padding floor(kernel/2) on both sides. */
 export function convOutSize(input: number, kernel: number, stride: number): number {
   const pad = Math.floor(kernel / 2);
+  return Math.floor((input + 2 * pad - kernel) / stride) + 1;
+}
+
+/** Pool output size: floor((kernel-1)/2) padding on both sides ("same" for odd windows, none for 2x2). */
+export function poolOutSize(input: number, kernel: number, stride: number): number {
+  const pad = Math.floor((kernel - 1) / 2);
   return Math.floor((input + 2 * pad - kernel) / stride) + 1;
 }
 
@@ -50,9 +64,8 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'Gemm':
       return 2 * d('M') * d('N') * d('K');
     case 'Conv': {
-      const ho = convOutSize(d('H'), d('R'), d('stride'));
-      const wo = convOutSize(d('W'), d('S'), d('stride'));
-      return 2 * d('N') * d('K') * ho * wo * (d('C') / d('groups')) * d('R') * d('S');
+      const out = d('N') * d('K') * convOutSize(d('H'), d('R'), d('stride')) * convOutSize(d('W'), d('S'), d('stride'));
+      return 2 * out * (d('C') / d('groups')) * d('R') * d('S') + (shape.act ? out : 0);
     }
     case 'Add':
     case 'Mul':
@@ -65,6 +78,11 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'ReduceSum':
     case 'ReduceMean':
       return d('rows') * d('cols');
+    case 'MaxPool':
+    case 'AveragePool':
+      return poolOutElements(shape) * d('R') * d('R');
+    case 'GlobalAveragePool':
+      return d('N') * d('C') * d('H') * d('W');
     case 'Softmax':
       return 5 * d('rows') * d('cols');
     case 'LayerNormalization':
@@ -74,11 +92,19 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
       return 4 * bhss * d('headDim') + 5 * bhss;
     }
     case 'Transpose':
+    case 'Concat':
+    case 'Resize':
     case 'Cast':
     case 'CopyH2D':
     case 'CopyD2H':
       return 0;
   }
+}
+
+/** N*C*Ho*Wo of a MaxPool/AveragePool shape. */
+function poolOutElements(shape: Record<string, number>): number {
+  const d = (name: string): number => dim(shape, name);
+  return d('N') * d('C') * poolOutSize(d('H'), d('R'), d('stride')) * poolOutSize(d('W'), d('R'), d('stride'));
 }
 
 /** Element counts (inputs + outputs + weights) of one run; Cast is handled in kernelBytes. */
@@ -108,9 +134,17 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
     case 'ReduceSum':
     case 'ReduceMean':
       return d('rows') * d('cols') + d('rows');
+    case 'MaxPool':
+    case 'AveragePool':
+      return d('N') * d('C') * d('H') * d('W') + poolOutElements(shape);
+    case 'GlobalAveragePool':
+      return d('N') * d('C') * (d('H') * d('W') + 1);
     case 'Softmax':
     case 'Transpose':
+    case 'Concat':
       return 2 * d('rows') * d('cols');
+    case 'Resize':
+      return d('N') * d('C') * d('H') * d('W') * (1 + d('scale') * d('scale'));
     case 'LayerNormalization':
       // X + Y + scale [cols] + bias [cols]
       return 2 * d('rows') * d('cols') + 2 * d('cols');
@@ -135,27 +169,54 @@ export function kernelId(op: KernelOp, dtype: Dtype, shape: Record<string, numbe
 }
 
 /**
- * A validated kernel: the shape must hold exactly the op's dims, as positive integers; Conv
- * needs C and K divisible by groups. Throws RangeError otherwise.
+ * The shape in canonical form: the op's dims in documented order, then its non-zero optional
+ * dims (OP_OPTIONAL_DIMS) in theirs. Throws on a missing or unknown dim, a required dim that is
+ * not a positive integer, or an optional one outside 0..max.
  */
-export function makeKernel(op: KernelOp, dtype: Dtype, shape: Record<string, number>): KernelSpec {
+function canonicalShape(op: KernelOp, shape: Record<string, number>): Record<string, number> {
   const want = OP_DIMS[op];
+  const optional = OP_OPTIONAL_DIMS[op] ?? {};
   const keys = Object.keys(shape);
-  if (keys.length !== want.length || !want.every((k) => k in shape)) {
-    throw new RangeError(`${op} needs dims {${want.join(',')}}, got {${keys.join(',')}}`);
+  if (!want.every((k) => k in shape) || !keys.every((k) => want.includes(k) || k in optional)) {
+    const opt = Object.keys(optional).map((k) => `[${k}]`);
+    throw new RangeError(`${op} needs dims {${[...want, ...opt].join(',')}}, got {${keys.join(',')}}`);
   }
+  const ordered: Record<string, number> = {};
   for (const k of want) {
     const v = dim(shape, k);
     if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${op}: ${k} must be a positive integer, got ${v}`);
+    ordered[k] = v;
   }
+  for (const [k, max] of Object.entries(optional)) {
+    const v = shape[k] ?? 0;
+    if (!Number.isSafeInteger(v) || v < 0 || v > max) throw new RangeError(`${op}: ${k} must be 0..${max}, got ${v}`);
+    if (v !== 0) ordered[k] = v;
+  }
+  return ordered;
+}
+
+/** Op-specific constraints between dims; throws RangeError. */
+function checkDims(op: KernelOp, s: Record<string, number>): void {
+  const d = (name: string): number => dim(s, name);
+  if (op === 'Conv' && (d('C') % d('groups') !== 0 || d('K') % d('groups') !== 0))
+    throw new RangeError('Conv: C and K must divide by groups');
+  if (
+    (op === 'MaxPool' || op === 'AveragePool') &&
+    Math.min(d('H'), d('W')) < d('R') - 2 * Math.floor((d('R') - 1) / 2)
+  )
+    throw new RangeError(`${op}: the ${d('R')}x${d('R')} window is larger than the padded input`);
+  if (op === 'Concat' && d('cols') % d('parts') !== 0) throw new RangeError('Concat: cols must divide by parts');
+}
+
+/**
+ * A validated kernel: the shape must hold the op's dims, as positive integers, and may hold
+ * its optional dims (0 = absent); Conv needs C and K divisible by groups, a pool a window that
+ * fits the padded input, Concat cols divisible by parts. Throws RangeError otherwise.
+ */
+export function makeKernel(op: KernelOp, dtype: Dtype, shape: Record<string, number>): KernelSpec {
+  const ordered = canonicalShape(op, shape);
   if (!OP_DTYPES[op].includes(dtype)) throw new RangeError(`${op} is not built for ${dtype}`);
-  if (op === 'Conv') {
-    const g = dim(shape, 'groups');
-    if (dim(shape, 'C') % g !== 0 || dim(shape, 'K') % g !== 0)
-      throw new RangeError('Conv: C and K must divide by groups');
-  }
-  const ordered: Record<string, number> = {};
-  for (const k of want) ordered[k] = dim(shape, k);
+  checkDims(op, ordered);
   const family = OP_FAMILY[op];
   return {
     id: kernelId(op, dtype, ordered),

@@ -6,7 +6,8 @@ import type { KernelSpec } from './types.js';
 
 /**
  * Dims scaled together as one axis of refinement, per op. Structural dims (R, S, stride,
- * groups, headDim) stay fixed, except that a depthwise conv (groups = C) keeps groups = C.
+ * groups, headDim, act, parts, scale) stay fixed, except that a depthwise conv (groups = C)
+ * keeps groups = C.
  */
 const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   MatMul: [['B'], ['M'], ['N'], ['K']],
@@ -26,6 +27,11 @@ const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   Cast: [['n']],
   CopyH2D: [['n']],
   CopyD2H: [['n']],
+  MaxPool: [['N'], ['H', 'W'], ['C']],
+  AveragePool: [['N'], ['H', 'W'], ['C']],
+  GlobalAveragePool: [['N'], ['H', 'W'], ['C']],
+  Concat: [['rows'], ['cols']],
+  Resize: [['N'], ['H', 'W'], ['C']],
 };
 
 /** Largest power of two up to 16 that divides v: neighbours keep the original's alignment. */
@@ -49,7 +55,7 @@ function scaled(v: number, f: number, align: number): number {
  * For each refinement axis of `spec`, the shapes with that axis multiplied and divided by
  * `factor` (> 1), other dims unchanged: up to two neighbours per axis. Values keep the original
  * dim's alignment (multiples of up to 16), Conv C and K stay multiples of groups (a depthwise
- * conv stays depthwise), a dim of 1 is not divided. Unique ids, the original excluded, in axis order.
+ * conv stays depthwise), Concat cols a multiple of parts, a dim of 1 is not divided. Unique ids, the original excluded, in axis order.
  */
 export function refineAround(spec: KernelSpec, factor: number): KernelSpec[] {
   if (!(factor > 1) || !Number.isFinite(factor)) throw new RangeError(`refine factor must be > 1, got ${factor}`);
@@ -64,6 +70,7 @@ export function refineAround(spec: KernelSpec, factor: number): KernelSpec[] {
         let align = alignmentOf(v);
         if (spec.op === 'Conv' && (name === 'C' || name === 'K') && !depthwise)
           align = lcm(align, spec.shape.groups ?? 1);
+        if (spec.op === 'Concat' && name === 'cols') align = lcm(align, spec.shape.parts ?? 1);
         shape[name] = scaled(v, f, align);
       }
       if (depthwise && axis.includes('C')) {

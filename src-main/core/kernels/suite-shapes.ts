@@ -5,7 +5,13 @@
  * Quick is hand-picked: each kernel takes at most ~40 ms on one CPU core (the largest is the
  * 1024^3 GEMM, 2.1 GFLOP, and the 16M-element Add, 192 MiB). Standard and thorough are grids;
  * suites.ts moves a grid shape that is too big for its level to the next one, or out.
+ *
+ * The second half is a prior of the layers real ORT-optimized CNNs and transformers execute
+ * (fused conv + activation, depthwise and pointwise convs, pools, concats, upsampling, skinny
+ * GEMMs), taken from the layer tables of public architectures named there. Its quick picks
+ * are small: each under 300 MFLOP and 30 MB, a few ms on two threads.
  */
+import { convOutSize } from './cost.js';
 import type { KernelOp } from './types.js';
 
 export type Level = 0 | 1 | 2;
@@ -91,8 +97,11 @@ function gemmShapes(): ShapeEntry[] {
   return out;
 }
 
-/** [C, H=W, K, R=S, stride, groups] of ResNet-50, ResNeXt, VGG, MobileNet, EfficientNet layers. */
-type ConvLayer = readonly [number, number, number, number, number, number];
+/**
+ * [C, H=W, K, R=S, stride, groups, act] of ResNet-50, ResNeXt, VGG, MobileNet, EfficientNet
+ * layers; act (default 0) 1 = followed by a fused Relu.
+ */
+type ConvLayer = readonly [number, number, number, number, number, number, number?];
 
 const CONV_QUICK: readonly ConvLayer[] = [
   [3, 224, 64, 7, 2, 1], // ResNet stem, 7x7 stride 2
@@ -135,11 +144,17 @@ const CONV_THOROUGH: readonly ConvLayer[] = [
   [16, 224, 16, 3, 1, 1],
 ];
 
+/** A function that adds a conv layer at a level and batch size to `out`; act 0 stays out of the shape. */
+function convAdder(out: ShapeEntry[]): (level: Level, N: number, layer: ConvLayer) => void {
+  return (level, N, [C, HW, K, R, stride, groups, act = 0]) => {
+    const shape = { N, C, H: HW, W: HW, K, R, S: R, stride, groups, ...(act ? { act } : {}) };
+    out.push({ op: 'Conv', shape, level });
+  };
+}
+
 function convShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
-  const conv = (level: Level, N: number, [C, HW, k, R, stride, groups]: ConvLayer): void => {
-    out.push({ op: 'Conv', shape: { N, C, H: HW, W: HW, K: k, R, S: R, stride, groups }, level });
-  };
+  const conv = convAdder(out);
   for (const l of CONV_QUICK) conv(0, 1, l);
   for (const l of CONV_STANDARD) conv(1, 1, l);
   for (const l of CONV_QUICK) conv(1, 8, l);
@@ -244,6 +259,460 @@ function dataMoveShapes(): ShapeEntry[] {
   return out;
 }
 
+// ---- A prior of real layers ----
+//
+// Layer shapes from the papers' and reference implementations' tables, at ImageNet's 224x224
+// input unless noted (never from the models held out for evaluation):
+//   ResNet-18/50 (He et al. 2016): 7x7/2 stem, 3x3/2 max pool, basic and bottleneck blocks at
+//     56/28/14/7, 1x1/2 downsampling, global average pool.
+//   VGG-16 (Simonyan & Zisserman 2015): 3x3 convs, 2x2/2 max pools.
+//   MobileNetV2 (Sandler et al. 2018, table 2), MobileNetV3-Large (Howard et al. 2019, table 1),
+//     EfficientNet-B0 (Tan & Le 2019, table 1): inverted residuals (1x1 expansion, 3x3 or 5x5
+//     depthwise, linear 1x1 projection), EfficientNet's squeeze-excite (global pool, 1x1 convs
+//     on 1x1 maps with 4..48 channels); SSDLite's 320x320 input for the stems.
+//   ShuffleNetV2 1.0x (Ma et al. 2018): 58/116/232-channel branches, 2-way channel concats.
+//   DenseNet-121 transitions (2x2/2 average pools); Inception-v3 3x3/1 branch pools at 35/17/8.
+//   U-Net (Ronneberger et al. 2015; 'same' padding, 256x256 input, 64..1024 channels, nearest
+//     2x upsampling, 2-way skip concats); FPN over ResNet-50 at 320x320 (256-channel neck,
+//     2x nearest top-down); YOLOv5s at 640x640 (SPPF 5x5/1 max pools and their 4-way concat,
+//     2x upsampling, 255-channel 1x1 head); ESPCN's sub-pixel head (3 x 2^2 = 12 channels).
+//   Transformer widths: BERT-base and ViT-B/16 768 (12 heads, 197 tokens), ViT-S/16 384,
+//     GPT-2 small/medium 768/1024 (fused QKV 3d, MLP 4d), Whisper-tiny 384 (6 heads, MLP 1536,
+//     1500 encoder frames, decoder up to 448 tokens); rotary rotate_half concats (GPT-NeoX).
+// Activations: Relu, Relu6, SiLU and HardSwish after a conv are priced as act 1 (ORT fuses
+// them into the conv); projections, FPN convs and heads are linear (act 0).
+
+/** [in channels, expanded channels, out channels, kernel, stride, input size] of an inverted residual. */
+type IRBlock = readonly [number, number, number, number, number, number];
+
+/** [expansion t, out channels c, repeats n, first stride s, kernel k]: a MobileNetV2/EfficientNet stage row. */
+type StageRow = readonly [number, number, number, number, number];
+
+/** The blocks of stage rows from an input of `cin` channels at `hw` x `hw`. */
+function irBlocks(cin: number, hw: number, rows: readonly StageRow[]): IRBlock[] {
+  const out: IRBlock[] = [];
+  let [c, size] = [cin, hw];
+  for (const [t, cout, n, s, k] of rows) {
+    for (let i = 0; i < n; i++) {
+      const stride = i === 0 ? s : 1;
+      out.push([c, c * t, cout, k, stride, size]);
+      [c, size] = [cout, convOutSize(size, k, stride)];
+    }
+  }
+  return out;
+}
+
+/** A block's convs: 1x1 expansion (when it expands) and depthwise with act, linear 1x1 projection. */
+function irConvs([cin, exp, cout, k, s, hw]: IRBlock): ConvLayer[] {
+  const expand: ConvLayer[] = exp === cin ? [] : [[cin, hw, exp, 1, 1, 1, 1]];
+  return [...expand, [exp, hw, exp, k, s, exp, 1], [exp, convOutSize(hw, k, s), cout, 1, 1, 1, 0]];
+}
+
+/** Squeeze-excite of a block (EfficientNet): 1x1 convs on the pooled 1x1 map, exp -> cin/4 (act) -> exp. */
+function seConvs([cin, exp]: IRBlock): ConvLayer[] {
+  const squeezed = Math.max(1, Math.floor(cin / 4));
+  return [
+    [exp, 1, squeezed, 1, 1, 1, 1],
+    [squeezed, 1, exp, 1, 1, 1, 0],
+  ];
+}
+
+const MOBILENET_V2 = irBlocks(32, 112, [
+  [1, 16, 1, 1, 3],
+  [6, 24, 2, 2, 3],
+  [6, 32, 3, 2, 3],
+  [6, 64, 4, 2, 3],
+  [6, 96, 3, 1, 3],
+  [6, 160, 3, 2, 3],
+  [6, 320, 1, 1, 3],
+]);
+
+const EFFICIENTNET_B0 = irBlocks(32, 112, [
+  [1, 16, 1, 1, 3],
+  [6, 24, 2, 2, 3],
+  [6, 40, 2, 2, 5],
+  [6, 80, 3, 2, 3],
+  [6, 112, 3, 1, 5],
+  [6, 192, 4, 2, 5],
+  [6, 320, 1, 1, 3],
+]);
+
+/** MobileNetV3-Large's bneck rows (expansions are per row, not a multiple). */
+const MOBILENET_V3: readonly IRBlock[] = [
+  [16, 16, 16, 3, 1, 112],
+  [16, 64, 24, 3, 2, 112],
+  [24, 72, 24, 3, 1, 56],
+  [24, 72, 40, 5, 2, 56],
+  [40, 120, 40, 5, 1, 28],
+  [40, 240, 80, 3, 2, 28],
+  [80, 200, 80, 3, 1, 14],
+  [80, 184, 80, 3, 1, 14],
+  [80, 480, 112, 3, 1, 14],
+  [112, 672, 112, 3, 1, 14],
+  [112, 672, 160, 5, 2, 14],
+  [160, 960, 160, 5, 1, 7],
+];
+
+/** ResNet-18: stem, per stage the 3x3 convs, the strided 3x3 and 1x1 downsampling into it. */
+function resnet18(): ConvLayer[] {
+  const out: ConvLayer[] = [[3, 224, 64, 7, 2, 1, 1]];
+  for (const [c, hw] of [
+    [64, 56],
+    [128, 28],
+    [256, 14],
+    [512, 7],
+  ] as const) {
+    out.push([c, hw, c, 3, 1, 1, 1]);
+    if (c > 64) out.push([c / 2, 2 * hw, c, 3, 2, 1, 1], [c / 2, 2 * hw, c, 1, 2, 1, 0]);
+  }
+  return out;
+}
+
+/** ResNet-50 (v1.5, stride on the 3x3): bottlenecks of width w, 4w out, at each stage. */
+function resnet50(): ConvLayer[] {
+  const out: ConvLayer[] = [];
+  for (const [w, hw, cin, s] of [
+    [64, 56, 64, 1],
+    [128, 28, 256, 2],
+    [256, 14, 512, 2],
+    [512, 7, 1024, 2],
+  ] as const) {
+    const hwIn = hw * s;
+    out.push([cin, hwIn, w, 1, 1, 1, 1], [w, hwIn, w, 3, s, 1, 1], [w, hw, 4 * w, 1, 1, 1, 0]);
+    out.push([cin, hwIn, 4 * w, 1, s, 1, 0], [4 * w, hw, w, 1, 1, 1, 1], [w, hw, w, 3, 1, 1, 1]);
+  }
+  return out;
+}
+
+const SHUFFLENET_V2: readonly ConvLayer[] = [
+  [24, 56, 24, 3, 2, 24, 0],
+  [24, 56, 58, 1, 1, 1, 1],
+  [58, 28, 58, 1, 1, 1, 1],
+  [58, 28, 58, 3, 1, 58, 0],
+  [116, 28, 116, 3, 2, 116, 0],
+  [116, 14, 116, 1, 1, 1, 1],
+  [116, 14, 116, 3, 1, 116, 0],
+  [232, 7, 232, 1, 1, 1, 1],
+  [232, 7, 232, 3, 1, 232, 0],
+  [464, 7, 1024, 1, 1, 1, 1],
+];
+
+const VGG16: readonly ConvLayer[] = [
+  [3, 224, 64, 3, 1, 1, 1],
+  [64, 224, 64, 3, 1, 1, 1],
+  [64, 112, 128, 3, 1, 1, 1],
+  [128, 112, 128, 3, 1, 1, 1],
+  [128, 56, 256, 3, 1, 1, 1],
+  [256, 56, 256, 3, 1, 1, 1],
+  [256, 28, 512, 3, 1, 1, 1],
+  [512, 28, 512, 3, 1, 1, 1],
+  [512, 14, 512, 3, 1, 1, 1],
+];
+
+/** FPN over ResNet-50 at 320x320 (C2..C5 at 80/40/20/10): 1x1 laterals, 3x3 outputs, 256 channels. */
+function fpn(): ConvLayer[] {
+  const levels = [
+    [256, 80],
+    [512, 40],
+    [1024, 20],
+    [2048, 10],
+  ] as const;
+  return levels.flatMap(([c, hw]): ConvLayer[] => [
+    [c, hw, 256, 1, 1, 1, 0],
+    [256, hw, 256, 3, 1, 1, 0],
+  ]);
+}
+
+/** U-Net decoder at 256x256: after each skip concat, two 3x3 convs; a 1x1 to 2 classes. */
+const UNET_DECODER: readonly ConvLayer[] = [
+  [1024, 32, 512, 3, 1, 1, 1],
+  [512, 32, 512, 3, 1, 1, 1],
+  [512, 64, 256, 3, 1, 1, 1],
+  [256, 64, 256, 3, 1, 1, 1],
+  [256, 128, 128, 3, 1, 1, 1],
+  [128, 128, 128, 3, 1, 1, 1],
+  [128, 256, 64, 3, 1, 1, 1],
+  [64, 256, 64, 3, 1, 1, 1],
+  [64, 256, 2, 1, 1, 1, 0],
+];
+
+/**
+ * Quick: fused conv + Relu at 3x3/1, 3x3/2, 1x1 and depthwise 3x3 and 5x5; channel counts
+ * that are multiples of 16 and counts that are not (12, 24, 40, 58, 72, 116, 120, 144, 255);
+ * 3-channel stems on 224 and 320 maps; a few linear convs.
+ */
+const CONV_PRIOR_QUICK: readonly ConvLayer[] = [
+  [3, 224, 64, 7, 2, 1, 1], // ResNet stem
+  [64, 56, 64, 3, 1, 1, 1], // ResNet-18 3x3
+  [128, 56, 128, 3, 2, 1, 1], // ResNet-50 strided 3x3
+  [256, 14, 256, 3, 1, 1, 1],
+  [256, 56, 64, 1, 1, 1, 1], // ResNet-50 1x1 reduce
+  [3, 224, 32, 3, 2, 1, 1], // MobileNetV2 / EfficientNet stem
+  [3, 224, 16, 3, 2, 1, 1], // MobileNetV3 stem
+  [3, 320, 16, 3, 2, 1, 1], // the same at SSDLite's 320
+  [16, 160, 16, 3, 1, 16, 1], // MobileNetV3's first depthwise at 320
+  [32, 112, 32, 3, 1, 32, 1], // MobileNetV2 depthwise 3x3
+  [96, 112, 96, 3, 2, 96, 1],
+  [144, 56, 144, 3, 1, 144, 1],
+  [960, 7, 960, 3, 1, 960, 1],
+  [72, 56, 72, 5, 2, 72, 1], // MobileNetV3 depthwise 5x5
+  [120, 28, 120, 5, 1, 120, 1],
+  [144, 56, 144, 5, 2, 144, 1], // EfficientNet-B0 depthwise 5x5
+  [672, 14, 672, 5, 2, 672, 1],
+  [16, 112, 96, 1, 1, 1, 1], // 1x1 expansions
+  [24, 56, 144, 1, 1, 1, 1],
+  [24, 56, 72, 1, 1, 1, 1],
+  [40, 28, 120, 1, 1, 1, 1],
+  [320, 7, 1280, 1, 1, 1, 1], // MobileNetV2 / EfficientNet last 1x1
+  [144, 56, 24, 1, 1, 1, 0], // linear projection
+  [58, 28, 58, 1, 1, 1, 1], // ShuffleNetV2
+  [116, 14, 116, 3, 1, 116, 0],
+  [32, 128, 12, 3, 1, 1, 0], // ESPCN sub-pixel head
+  [256, 40, 255, 1, 1, 1, 0], // YOLOv5s head
+];
+
+/**
+ * Standard: every conv of MobileNetV2/V3-Large, ResNet-18 and ShuffleNetV2, EfficientNet-B0's
+ * squeeze-excite; thorough adds EfficientNet-B0's blocks, ResNet-50, VGG-16, FPN, the U-Net
+ * decoder, and all of them at batch 4.
+ */
+function priorConvShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const conv = convAdder(out);
+  for (const l of CONV_PRIOR_QUICK) conv(0, 1, l);
+  const stems: ConvLayer[] = [
+    [3, 224, 32, 3, 2, 1, 1],
+    [320, 7, 1280, 1, 1, 1, 1],
+    [160, 7, 960, 1, 1, 1, 1],
+  ];
+  const standard = [
+    ...stems,
+    ...MOBILENET_V2.flatMap(irConvs),
+    ...MOBILENET_V3.flatMap(irConvs),
+    ...EFFICIENTNET_B0.flatMap(seConvs),
+    ...resnet18(),
+    ...SHUFFLENET_V2,
+  ];
+  for (const l of standard) conv(1, 1, l);
+  const rest = [...EFFICIENTNET_B0.flatMap(irConvs), ...resnet50(), ...VGG16, ...fpn(), ...UNET_DECODER];
+  for (const l of rest) conv(2, 1, l);
+  for (const l of [...CONV_PRIOR_QUICK, ...standard, ...rest]) conv(2, 4, l);
+  return out;
+}
+
+/** Quick: skinny linear layers, M 1..512 at widths 256..1024; standard and thorough: grids over the widths. */
+function priorGemmShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const mm = (level: Level, m: number, n: number, k: number): void => {
+    out.push({ op: 'MatMul', shape: { B: 1, M: m, N: n, K: k }, level });
+  };
+  mm(0, 1, 384, 384); // Whisper-tiny decoder step
+  mm(0, 4, 2304, 768); // GPT-2 fused QKV, 4 sequences decoding
+  mm(0, 16, 512, 512);
+  mm(0, 32, 768, 3072); // GPT-2 MLP down, 32 tokens
+  mm(0, 64, 1024, 1024); // GPT-2 medium
+  mm(0, 197, 768, 768); // ViT-B/16
+  mm(0, 197, 1536, 384); // ViT-S/16 MLP up
+  mm(0, 512, 256, 256);
+  const widths = [256, 384, 512, 768, 1024];
+  for (const { m, d } of grid({ m: [1, 8, 64, 197, 512], d: widths })) mm(1, m, d, d);
+  for (const { m, d } of grid({ m: [1, 64, 197], d: [384, 768] })) mm(1, m, 4 * d, d);
+  for (const { m, d } of grid({ m: [...pow2(0, 9), 197, 448, 1500], d: [...widths, 1280] })) {
+    mm(2, m, d, d);
+    mm(2, m, 3 * d, d);
+    mm(2, m, 4 * d, d);
+    mm(2, m, d, 4 * d);
+  }
+  return out;
+}
+
+/** [C, H=W, R, stride] of a pool. */
+type PoolLayer = readonly [number, number, number, number];
+
+/** VGG-16 and U-Net 2x2/2 max pools, YOLOv5s SPPF 5x5/1, ResNet's 3x3/2. */
+const MAX_POOLS: readonly PoolLayer[] = [
+  [64, 224, 2, 2],
+  [128, 112, 2, 2],
+  [256, 56, 2, 2],
+  [512, 28, 2, 2],
+  [512, 14, 2, 2],
+  [64, 256, 2, 2],
+  [128, 128, 2, 2],
+  [256, 64, 2, 2],
+  [512, 32, 2, 2],
+  [256, 20, 5, 1],
+  [64, 112, 3, 2],
+];
+
+/** DenseNet-121 transitions (2x2/2), Inception-v3 branch pools (3x3/1). */
+const AVERAGE_POOLS: readonly PoolLayer[] = [
+  [128, 56, 2, 2],
+  [256, 28, 2, 2],
+  [512, 14, 2, 2],
+  [192, 35, 3, 1],
+  [288, 35, 3, 1],
+  [768, 17, 3, 1],
+  [1280, 8, 3, 1],
+];
+
+/** Thorough's pools: CNN-like (channels, size) pairs, each window, batch 1 and 8. */
+const POOL_GRID_MAPS: readonly (readonly [number, number])[] = [
+  [64, 224],
+  [64, 112],
+  [128, 112],
+  [128, 56],
+  [256, 56],
+  [256, 28],
+  [512, 28],
+  [512, 14],
+  [1024, 14],
+  [2048, 7],
+];
+
+/** [R, stride] of thorough's pools: VGG/U-Net, ResNet, Inception, SPPF. */
+const POOL_WINDOWS: readonly (readonly [number, number])[] = [
+  [2, 2],
+  [3, 2],
+  [3, 1],
+  [5, 1],
+];
+
+function poolShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const pool = (level: Level, op: KernelOp, N: number, [C, HW, R, stride]: PoolLayer): void => {
+    out.push({ op, shape: { N, C, H: HW, W: HW, R, stride }, level });
+  };
+  const gap = (level: Level, N: number, C: number, HW: number): void => {
+    out.push({ op: 'GlobalAveragePool', shape: { N, C, H: HW, W: HW }, level });
+  };
+  pool(0, 'MaxPool', 1, [64, 112, 3, 2]); // ResNet
+  pool(0, 'MaxPool', 1, [128, 112, 2, 2]); // VGG-16 block 2
+  pool(0, 'MaxPool', 1, [256, 20, 5, 1]); // YOLOv5s SPPF
+  pool(0, 'AveragePool', 1, [128, 56, 2, 2]); // DenseNet-121 transition
+  pool(0, 'AveragePool', 1, [192, 35, 3, 1]); // Inception-v3
+  gap(0, 1, 2048, 7); // ResNet-50
+  gap(0, 1, 1280, 7); // MobileNetV2, EfficientNet-B0
+  gap(0, 1, 32, 112); // EfficientNet-B0's first squeeze-excite
+  for (const l of MAX_POOLS) pool(1, 'MaxPool', 1, l);
+  pool(1, 'MaxPool', 8, [64, 112, 3, 2]);
+  for (const l of AVERAGE_POOLS) pool(1, 'AveragePool', 1, l);
+  gap(1, 1, 512, 7); // ResNet-18
+  gap(1, 1, 960, 7); // MobileNetV3
+  gap(1, 8, 2048, 7);
+  for (const [, exp, , k, s, hw] of EFFICIENTNET_B0) gap(1, 1, exp, convOutSize(hw, k, s));
+  for (const N of [1, 8]) {
+    for (const [C, HW] of POOL_GRID_MAPS) {
+      for (const [R, stride] of POOL_WINDOWS) {
+        pool(2, 'MaxPool', N, [C, HW, R, stride]);
+        pool(2, 'AveragePool', N, [C, HW, R, stride]);
+      }
+      gap(2, N, C, HW);
+    }
+  }
+  return out;
+}
+
+/** Concat, Resize and Transpose at CNN and transformer sizes. */
+function priorMoveShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const concat = (level: Level, rows: number, cols: number, parts: number): void => {
+    out.push({ op: 'Concat', shape: { rows, cols, parts }, level });
+  };
+  const resize = (level: Level, N: number, C: number, HW: number, scale: number): void => {
+    out.push({ op: 'Resize', shape: { N, C, H: HW, W: HW, scale }, level });
+  };
+  const transpose = (level: Level, rows: number, cols: number): void => {
+    out.push({ op: 'Transpose', shape: { rows, cols }, level });
+  };
+  // Channel concats of NCHW (rows = batch, cols = C*H*W) and one last-axis concat.
+  concat(0, 1, 256 * 56 * 56, 2); // U-Net skip, 128 + 128 channels
+  concat(0, 1, 4 * 256 * 20 * 20, 4); // YOLOv5s SPPF
+  concat(0, 12 * 128, 64, 2); // rotate_half, 12 heads x 128 tokens, head dim 64
+  resize(0, 1, 256, 28, 2); // FPN top-down
+  resize(0, 1, 256, 20, 2); // YOLOv5s neck
+  transpose(0, 64, 56 * 56); // NCHW -> NHWC, ResNet stage 1
+  transpose(0, 768, 196); // ViT-B/16 patch embedding flatten + transpose
+  for (const [c, hw] of [
+    [512, 32],
+    [256, 64],
+    [128, 128],
+    [64, 256],
+  ] as const) {
+    concat(1, 1, 2 * c * hw * hw, 2); // U-Net skips
+    resize(1, 1, 2 * c, hw / 2, 2); // U-Net upsampling
+  }
+  for (const [c, hw] of [
+    [116, 28],
+    [232, 14],
+    [464, 7],
+  ] as const)
+    concat(1, 1, c * hw * hw, 2); // ShuffleNetV2
+  concat(1, 1, 2 * 256 * 40 * 40, 2); // YOLOv5s neck
+  concat(1, 1, 2 * 128 * 80 * 80, 2);
+  concat(1, 8, 2 * 256 * 28 * 28, 2); // batch 8
+  concat(1, 32 * 512, 128, 2); // rotate_half, head dim 128
+  for (const hw of [10, 20, 40]) resize(1, 1, 256, hw, 2); // FPN at 320
+  resize(1, 1, 128, 40, 2); // YOLOv5s
+  resize(1, 1, 128, 28, 4);
+  for (const [r, c] of [
+    [64, 3136],
+    [3136, 64],
+    [128, 784],
+    [784, 128],
+    [256, 196],
+    [512, 49],
+    [197, 768],
+    [384, 197],
+  ] as const)
+    transpose(1, r, c);
+  for (const g of grid({ rows: [1, 8, 64, 1024], cols: [4 * Ki, 64 * Ki, Mi, 8 * Mi], parts: [2, 3, 4, 8] }))
+    if (g.cols % g.parts === 0) concat(2, g.rows, g.cols, g.parts);
+  for (const g of grid({ N: [1, 8], C: [16, 64, 256, 1024], HW: [7, 14, 28, 56, 112], scale: [2, 4] }))
+    resize(2, g.N, g.C, g.HW, g.scale);
+  return out;
+}
+
+/** LayerNormalization and Softmax at transformer sizes; Add and Mul at feature-map sizes. */
+function priorRowAndElementwiseShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const rowsCols = (level: Level, op: KernelOp, rows: number, cols: number): void => {
+    out.push({ op, shape: { rows, cols }, level });
+  };
+  const n = (level: Level, op: KernelOp, count: number): void => {
+    out.push({ op, shape: { n: count }, level });
+  };
+  rowsCols(0, 'LayerNormalization', 197, 768); // ViT-B/16
+  rowsCols(0, 'LayerNormalization', 64, 384); // Whisper-tiny decoder
+  rowsCols(0, 'LayerNormalization', 1024, 1024); // GPT-2 medium
+  rowsCols(0, 'Softmax', 6 * 64, 1500); // Whisper-tiny cross-attention, 64 decoder tokens
+  rowsCols(0, 'Softmax', 4 * 256, 256);
+  n(0, 'Add', 24 * 56 * 56); // MobileNetV2 residual
+  n(0, 'Add', 256 * 56 * 56); // ResNet-50 residual
+  n(0, 'Add', 197 * 768); // ViT-B/16 residual
+  n(0, 'Mul', 96 * 112 * 112); // EfficientNet-B0 SiLU
+  n(0, 'Mul', 1152 * 7 * 7);
+  for (const g of grid({ rows: [64, 197, 448, 1500], cols: [384, 768, 1024] }))
+    rowsCols(1, 'LayerNormalization', g.rows, g.cols);
+  for (const [heads, q, kv] of [
+    [6, 1500, 1500], // Whisper-tiny encoder
+    [6, 448, 1500], // Whisper-tiny cross-attention
+    [12, 197, 197], // ViT-B/16
+    [6, 197, 197], // ViT-S/16
+    [12, 384, 384], // BERT-base at 384 tokens
+  ] as const)
+    rowsCols(1, 'Softmax', heads * q, kv);
+  const maps = [32 * 28 * 28, 24 * 56 * 56, 1024 * 14 * 14, 512 * 28 * 28, 256 * 56 * 56, 197 * 768, 1500 * 384];
+  for (const count of maps) n(1, 'Add', count);
+  for (const count of [1152 * 7 * 7, 144 * 56 * 56, 96 * 112 * 112, 32 * 112 * 112]) n(1, 'Mul', count);
+  const transformerRows = [64, 128, 197, 256, 448, 512, 1024, 1500];
+  for (const g of grid({ rows: transformerRows, cols: [256, 384, 512, 768, 1024, 1280] })) {
+    rowsCols(2, 'LayerNormalization', g.rows, g.cols);
+    rowsCols(2, 'Softmax', g.rows, g.cols);
+  }
+  for (const count of maps) for (const N of [4, 8]) n(2, 'Add', N * count);
+  return out;
+}
+
 /** All shapes, families in a fixed order; a shape may appear more than once (suites.ts keeps its lowest level). */
 export function allShapeEntries(): ShapeEntry[] {
   return [
@@ -253,5 +722,10 @@ export function allShapeEntries(): ShapeEntry[] {
     ...rowShapes(),
     ...attentionShapes(),
     ...dataMoveShapes(),
+    ...priorGemmShapes(),
+    ...priorConvShapes(),
+    ...poolShapes(),
+    ...priorMoveShapes(),
+    ...priorRowAndElementwiseShapes(),
   ];
 }

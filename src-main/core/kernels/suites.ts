@@ -68,9 +68,11 @@ function leveledEntries(): ShapeEntry[] {
       level += 1;
     }
     if (level > 2) continue;
-    const key = `${e.op}|${shapeKey(e.shape)}`;
+    // The canonical shape (optional dims at 0 dropped), so equal kernels share one entry.
+    const shape = makeKernel(e.op, 'fp32', e.shape).shape;
+    const key = `${e.op}|${shapeKey(shape)}`;
     const seen = byKey.get(key);
-    if (!seen) byKey.set(key, { ...e, level: level as Level });
+    if (!seen) byKey.set(key, { op: e.op, shape, level: level as Level });
     else if (level < seen.level) seen.level = level as Level;
   }
   return [...byKey.values()];

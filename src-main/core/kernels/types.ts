@@ -21,6 +21,11 @@ export const KERNEL_OPS = [
   'Cast',
   'CopyH2D',
   'CopyD2H',
+  'MaxPool',
+  'AveragePool',
+  'GlobalAveragePool',
+  'Concat',
+  'Resize',
 ] as const;
 export type KernelOp = (typeof KERNEL_OPS)[number];
 
@@ -35,9 +40,12 @@ export interface KernelSpec {
   /** Element type of the (first) input; Cast converts it to the other float type. */
   dtype: Dtype;
   /**
-   * Named dims. gemm {B,M,N,K} (Gemm: {M,N,K}); conv {N,C,H,W,K,R,S,stride,groups};
-   * attention {batch,heads,seq,headDim}; reduction, softmax, layernorm, Transpose {rows,cols};
-   * elementwise, Cast, copies {n}.
+   * Named dims (OP_DIMS), plus the optional dims of OP_OPTIONAL_DIMS that are not 0.
+   * gemm {B,M,N,K} (Gemm: {M,N,K}); Conv {N,C,H,W,K,R,S,stride,groups} (+ act);
+   * attention {batch,heads,seq,headDim}; ReduceSum/Mean, softmax, layernorm, Transpose
+   * {rows,cols}; MaxPool/AveragePool {N,C,H,W,R,stride}; GlobalAveragePool {N,C,H,W};
+   * Concat {rows,cols,parts}; Resize {N,C,H,W,scale}; elementwise, Cast, copies {n}.
+   * Conventions (windows, pads, layouts) are in cost.ts and build.ts.
    */
   shape: Record<string, number>;
   /** Floating-point operations of one run (conventions in cost.ts). */
@@ -70,6 +78,23 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
   Cast: ['n'],
   CopyH2D: ['n'],
   CopyD2H: ['n'],
+  MaxPool: ['N', 'C', 'H', 'W', 'R', 'stride'],
+  AveragePool: ['N', 'C', 'H', 'W', 'R', 'stride'],
+  GlobalAveragePool: ['N', 'C', 'H', 'W'],
+  Concat: ['rows', 'cols', 'parts'],
+  Resize: ['N', 'C', 'H', 'W', 'scale'],
+};
+
+/**
+ * Optional dims, each with the largest value it takes. An absent optional dim means 0, and
+ * makeKernel drops a 0, so a kernel without the option keeps the shape and id it had before
+ * the option existed; a non-zero one follows the required dims in the shape and enters the id.
+ *
+ *   Conv act   1 = the conv is followed by Relu in the micro-model. ORT fuses the pair (FusedConv,
+ *              or an NCHWc conv with an activation), which is what optimized CNNs execute.
+ */
+export const OP_OPTIONAL_DIMS: Partial<Record<KernelOp, Readonly<Record<string, number>>>> = {
+  Conv: { act: 1 },
 };
 
 export const OP_FAMILY: Record<KernelOp, KernelFamily> = {
@@ -90,6 +115,11 @@ export const OP_FAMILY: Record<KernelOp, KernelFamily> = {
   Cast: 'datamove',
   CopyH2D: 'copy',
   CopyD2H: 'copy',
+  MaxPool: 'reduction',
+  AveragePool: 'reduction',
+  GlobalAveragePool: 'reduction',
+  Concat: 'datamove',
+  Resize: 'datamove',
 };
 
 const FLOATS: readonly Dtype[] = ['fp32', 'fp16', 'bf16'];
@@ -98,7 +128,8 @@ const ALL: readonly Dtype[] = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64']
 /**
  * Dtypes each op is built for: the ONNX opset-17 type constraints (Conv has no bf16, ReduceSum
  * no int8), narrowed to what is worth profiling (integer arithmetic only for Add/Mul on
- * int32/int64). Cast is fp32 -> fp16 or fp16 -> fp32.
+ * int32/int64). Cast is fp32 -> fp16 or fp16 -> fp32. Pools, Concat and Resize: the float
+ * types CNNs run in (fp32, fp16).
  */
 export const OP_DTYPES: Record<KernelOp, readonly Dtype[]> = {
   MatMul: FLOATS,
@@ -118,4 +149,9 @@ export const OP_DTYPES: Record<KernelOp, readonly Dtype[]> = {
   Cast: ['fp32', 'fp16'],
   CopyH2D: ALL,
   CopyD2H: ALL,
+  MaxPool: ['fp32', 'fp16'],
+  AveragePool: ['fp32', 'fp16'],
+  GlobalAveragePool: ['fp32', 'fp16'],
+  Concat: ['fp32', 'fp16'],
+  Resize: ['fp32', 'fp16'],
 };

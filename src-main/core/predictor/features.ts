@@ -23,6 +23,8 @@ export const SHAPE_DIMS = [
   'rows',
   'cols',
   'n',
+  'parts',
+  'scale',
 ] as const;
 export const FAMILIES = [
   'gemm',
@@ -36,6 +38,30 @@ export const FAMILIES = [
   'copy',
 ] as const;
 export const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
+
+/**
+ * Which kernel a conv runs on a CPU: ONNX Runtime converts a conv to its blocked NCHWc
+ * layout only when its output channels (and input channels, except for a few-channel
+ * first conv) are a multiple of the SIMD block (16 with AVX-512, 8 with AVX2); depthwise
+ * convs have their own kernel; a fused activation rides along. Sizes in log2 cannot say
+ * "multiple of 16", so these do.
+ */
+const LAYOUT_FEATURES = ['conv_k_mod16', 'conv_k_mod8', 'conv_c_mod16', 'conv_c_mod8', 'conv_depthwise', 'conv_act'];
+
+function layoutFeatures(op: OpInstance): number[] {
+  if (op.family !== 'conv') return LAYOUT_FEATURES.map(() => 0);
+  const k = op.shape['K'] ?? 0;
+  const c = op.shape['C'] ?? 0;
+  const groups = op.shape['groups'] ?? 1;
+  return [
+    k % 16 === 0 ? 1 : 0,
+    k % 8 === 0 ? 1 : 0,
+    c % 16 === 0 ? 1 : 0,
+    c % 8 === 0 ? 1 : 0,
+    groups > 1 && groups === c ? 1 : 0,
+    (op.shape['act'] ?? 0) > 0 ? 1 : 0,
+  ];
+}
 
 export const FEATURE_NAMES: readonly string[] = [
   ...SHAPE_DIMS.map((d) => `log2_${d}`),
@@ -57,6 +83,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'log2_sm_count',
   'log2_sm_clock',
   'is_gpu',
+  ...LAYOUT_FEATURES,
 ];
 
 const log2p = (v: number | null | undefined): number => (v && v > 0 ? Math.log2(1 + v) : 0);
@@ -98,6 +125,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
     log2p(device.smCount),
     log2p(device.smClockMHz),
     device.kind === 'gpu' ? 1 : 0,
+    ...layoutFeatures(op),
   ];
 }
 

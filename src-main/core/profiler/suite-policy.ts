@@ -6,7 +6,7 @@ import type { SuiteName } from '../kernels/suites.js';
 import type { StoppingRule } from './timing-stats.js';
 
 export const SUITE_RULES: Record<SuiteName, StoppingRule> = {
-  quick: { warmupRuns: 2, minRepetitions: 7, maxRepetitions: 100, targetCi: 0.02, budgetMs: 250 },
+  quick: { warmupRuns: 2, minRepetitions: 7, maxRepetitions: 100, targetCi: 0.02, budgetMs: 180 },
   standard: { warmupRuns: 3, minRepetitions: 10, maxRepetitions: 300, targetCi: 0.02, budgetMs: 700 },
   thorough: { warmupRuns: 5, minRepetitions: 20, maxRepetitions: 1000, targetCi: 0.01, budgetMs: 2000 },
 };

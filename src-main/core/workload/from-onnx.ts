@@ -16,6 +16,8 @@ export interface OnnxImportOptions {
   dims?: Record<string, number>;
   /** Whole input shapes: {x: [1, 3, 640, 640]}. */
   inputs?: Record<string, number[]>;
+  /** For ORT's executed graphs: true channel counts of NCHWc conv outputs (executed-graph.ts nchwcChannelHints). */
+  nchwcChannels?: Record<string, number>;
 }
 
 /** Per node, with the workload: how it is costed ('kernel', 'free' or 'fallback'). */
@@ -38,7 +40,11 @@ const isParamType = (dataType: number): boolean => dataType !== DataType.INT64 &
 
 export function importOnnxModel(model: OnnxModel, opts: OnnxImportOptions): OnnxImport {
   const g = model.graph;
-  const shapes = inferShapes(model, { dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
+  const shapes = inferShapes(model, {
+    dims: opts.dims ?? {},
+    inputs: opts.inputs ?? {},
+    ...(opts.nchwcChannels ? { nchwcChannels: opts.nchwcChannels } : {}),
+  });
   const tensors = shapes.tensors;
   const info = (name: string): TensorInfo | undefined => (name ? tensors.get(name) : undefined);
   const bytesOf = (name: string): number => {

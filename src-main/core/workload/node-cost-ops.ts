@@ -12,7 +12,7 @@
  *                      over the input with C_out filters: the kernel asked about)
  *   elementwise        per output element: 1 (add, mul, compare, relu...), 4 (sigmoid, tanh,
  *                      exp, erf...), 8 (Gelu); Cast 0 (kernel Cast, family datamove)
- *   Softmax            5 per element;  LayerNorm, InstanceNorm, GroupNorm 8 per element;
+ *   Softmax            5 per element (BiasSoftmax 6);  LayerNorm, InstanceNorm, GroupNorm 8 per element;
  *                      BatchNorm 2 per element (inference: a per-channel scale and shift)
  *   reductions         1 per input element; pools 1 per window element (out x kernel)
  *   datamove           0 (Resize: 4 per output element when linear, 16 when cubic)
@@ -23,13 +23,21 @@
  *   Attention          4*batch*heads*seqQ*seqKV*headDim + 5*batch*heads*seqQ*seqKV
  *                      (com.microsoft Attention adds its QKV projection GEMM)
  *
+ * ONNX Runtime's fused forms cost as the op they run (FusedConv a Conv, FusedGemm a Gemm,
+ * FusedMatMul a MatMul), their kernel shape marked `act: 1` when an activation is fused and
+ * `sum: 1` when an addend is. Its NCHWc ops (com.microsoft.nchwc, shape-inference-nchwc.ts)
+ * cost as their plain ops, marked `nchwc: 1`: a Conv with its true channel counts (`padded: 1`
+ * when only the padded ones are known), a pool as the pool, Upsample as Resize; ReorderInput
+ * and ReorderOutput as a Transpose of the NCHW tensor, marked `reorder: 1`.
+ *
  * Bytes: every input (weights included) and output once, at its element size; Slice, Gather
  * and their kin read only what they write (2 x output + indices). Pure.
  */
 import type { KernelFamily, KernelOp } from '../kernels/types.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
-import { parseEinsum, einsumSizes } from './shape-inference-nn.js';
+import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
+import { blockedChannels, blockedChannelsPadded } from './shape-inference-nchwc.js';
 
 export interface OpCost {
   family: KernelFamily;
@@ -76,6 +84,19 @@ function str(c: CostContext, name: string, fallback: string): string {
 function need(t: KnownTensor | undefined, what: string): number[] {
   if (!t) throw new RangeError(`missing ${what}`);
   return t.dims;
+}
+
+/** The rule's cost with extra keys in its kernel shape (nchwc, act, sum...). */
+function withKeys(cost: OpCost, keys: Record<string, number>): OpCost {
+  return { ...cost, kernel: { op: cost.kernel.op, shape: { ...cost.kernel.shape, ...keys } } };
+}
+
+/** Keys of what ONNX Runtime fused into a node: `act` (an activation attribute), `sum` (an addend input). */
+function fusedKeys(c: CostContext, sumAt?: number): Record<string, number> {
+  const keys: Record<string, number> = {};
+  if (c.node.attributes.get('activation')?.type === 'STRING') keys.act = 1;
+  if (sumAt !== undefined && c.node.inputs[sumAt]) keys.sum = 1;
+  return keys;
 }
 
 /** [rows, cols] with cols the last dim (a 2-D view for datamove kernels). */
@@ -128,6 +149,18 @@ const gemmAt =
     return { family: 'gemm', kernel: { op: 'Gemm', shape: { M: m, N: n, K: k } }, flops: 2 * m * n * k };
   };
 
+/** com.microsoft FusedMatMul: alpha * (A' @ B') with transBatchA/B and transA/B. */
+const fusedMatmul: CostRule = (c) =>
+  matmulCost(
+    batchTransposed(need(c.inputs[0], 'A'), int(c, 'transBatchA', 0) === 1),
+    batchTransposed(need(c.inputs[1], 'B'), int(c, 'transBatchB', 0) === 1),
+    int(c, 'transA', 0) === 1,
+    int(c, 'transB', 0) === 1,
+  );
+
+/** com.microsoft FusedGemm: a Gemm with a fused activation. */
+const fusedGemm: CostRule = (c) => withKeys(gemmAt(0, 1)(c), fusedKeys(c));
+
 const matMulNBits: CostRule = (c) => {
   const a = need(c.inputs[0], 'A');
   const k = int(c, 'K', a[a.length - 1] ?? 1);
@@ -138,9 +171,14 @@ const matMulNBits: CostRule = (c) => {
 
 // ---- conv ----
 
-/** Conv of X [N, C, ...in] with W [K, C/g, ...k] giving Y [N, K, ...out]. */
-export function convCost(x: readonly number[], w: readonly number[], y: readonly number[], c?: CostContext): OpCost {
-  const group = c ? int(c, 'group', 1) : 1;
+/** Conv of X [N, C, ...in] with W [K, C/g, ...k] giving Y [N, K, ...out] (g: the group attribute unless given). */
+export function convCost(
+  x: readonly number[],
+  w: readonly number[],
+  y: readonly number[],
+  c?: CostContext,
+  group = c ? int(c, 'group', 1) : 1,
+): OpCost {
   const strides = (c && ints(c, 'strides')) ?? [1];
   const kernel = w.slice(2);
   const inSp = x.slice(2);
@@ -185,6 +223,36 @@ const convAt =
   (xAt: number, wAt: number): CostRule =>
   (c) =>
     convCost(need(c.inputs[xAt], 'X'), need(c.inputs[wAt], 'W'), need(c.outputs[0], 'Y'), c);
+
+/** com.microsoft FusedConv: a Conv with a fused activation, and optionally an addend Z (input 3). */
+const fusedConv: CostRule = (c) => withKeys(convAt(0, 1)(c), fusedKeys(c, 3));
+
+/**
+ * com.microsoft.nchwc Conv, with the true channel counts of its blocked input and output
+ * (blocked-tensor annotations; a group-1 conv with fewer input channels than the block reads
+ * plain NCHW input, whose dims are true). Where the graph did not tell them, the padded counts
+ * stand and the shape says `padded: 1`: FLOPs then overcount by up to a block of channels.
+ * A depthwise conv's group attribute is its padded channel count: its true group is C.
+ */
+const nchwcConv: CostRule = (c) => {
+  const x = need(c.inputs[0], 'X');
+  const w = need(c.inputs[1], 'W');
+  const y = need(c.outputs[0], 'Y');
+  const group = int(c, 'group', 1);
+  const depthwise = group > 1 && w[1] === 1 && w[0] === group;
+  const ch = blockedChannels(c.inputs[0]) ?? x[1] ?? 1;
+  const k = blockedChannels(c.outputs[0]) ?? y[1] ?? 1;
+  const g = depthwise ? ch : group;
+  const cost = convCost(
+    [x[0] ?? 1, ch, ...x.slice(2)],
+    [k, ch / g, ...w.slice(2)],
+    [y[0] ?? 1, k, ...y.slice(2)],
+    c,
+    g,
+  );
+  const padded = blockedChannelsPadded(c.inputs[0]) || blockedChannelsPadded(c.outputs[0]);
+  return withKeys(cost, { nchwc: 1, ...fusedKeys(c, 3), ...(padded ? { padded: 1 } : {}) });
+};
 
 const convTranspose: CostRule = (c) => {
   const x = need(c.inputs[0], 'X');
@@ -267,6 +335,14 @@ const cast: CostRule = (c) => ({
 
 // ---- softmax, normalizations, reductions, pools ----
 
+/** com.microsoft BiasSoftmax: softmax(data + bias) over the dims from `axis` (default 1). */
+const biasSoftmax: CostRule = (c) => {
+  const d = need(c.inputs[0], 'data');
+  const cols = product(d.slice(normAxis(int(c, 'axis', 1), d.length)));
+  const n = product(d);
+  return { family: 'softmax', kernel: { op: 'Softmax', shape: { rows: n / cols, cols } }, flops: 6 * n };
+};
+
 const softmax: CostRule = (c) => {
   const d = need(c.inputs[0], 'X');
   const axis = normAxis(int(c, 'axis', c.opset >= 13 ? -1 : 1), d.length);
@@ -333,18 +409,30 @@ const reduce: CostRule = (c) => {
   return reductionCost(rows, n / rows, (REDUCE_FLOPS[op] ?? 1) * n, op === 'ReduceMean');
 };
 
+/** 2-D pools run the pool kernels (square window, first stride); other ranks a reduction. */
 const pool: CostRule = (c) => {
   const out = elems(c.outputs[0]);
-  const window = product(ints(c, 'kernel_shape') ?? [1]);
-  return reductionCost(out, window, out * window, c.node.opType !== 'MaxPool');
+  const kernel = ints(c, 'kernel_shape') ?? [1];
+  const window = product(kernel);
+  const x = c.inputs[0]?.dims;
+  const base = reductionCost(out, window, out * window, c.node.opType !== 'MaxPool');
+  if (!x || x.length !== 4 || kernel.length !== 2) return base;
+  const op = c.node.opType === 'MaxPool' ? 'MaxPool' : 'AveragePool';
+  const [n, ch, h, w] = x as [number, number, number, number];
+  const shape = { N: n, C: ch, H: h, W: w, R: Math.round(Math.sqrt(window)), stride: ints(c, 'strides')?.[0] ?? 1 };
+  return { ...base, kernel: { op, shape } };
 };
 
+/** 4-D NCHW global pools run the GlobalAveragePool kernel (max pools cost the same); others a reduction. */
 const globalPool: CostRule = (c) => {
   const d = need(c.inputs[0], 'X');
   const channelsLast = int(c, 'channels_last', 0) === 1;
   const rows = channelsLast ? (d[0] ?? 1) * (d[d.length - 1] ?? 1) : (d[0] ?? 1) * (d[1] ?? 1);
   const n = product(d);
-  return reductionCost(rows, n / rows, n, c.node.opType !== 'GlobalMaxPool');
+  const base = reductionCost(rows, n / rows, n, c.node.opType !== 'GlobalMaxPool');
+  if (d.length !== 4 || channelsLast) return base;
+  const [batch, ch, h, w] = d as [number, number, number, number];
+  return { ...base, kernel: { op: 'GlobalAveragePool', shape: { N: batch, C: ch, H: h, W: w } } };
 };
 
 // ---- datamove ----
@@ -355,8 +443,21 @@ function datamove(dims: readonly number[], flops = 0, bytes?: number): OpCost {
 
 const transpose: CostRule = (c) => datamove(need(c.inputs[0], 'X'));
 
-/** Ops that write every output element from one read (Concat, Pad, Expand, Tile...): default bytes. */
+/** Ops that write every output element from one read (Pad, Expand, Tile...): default bytes. */
 const copyOut: CostRule = (c) => datamove(need(c.outputs[0], 'Y'));
+
+/** Concat: the Concat kernel, rows = dims before the axis, cols = the rest, one part per input. */
+const concat: CostRule = (c) => {
+  const out = need(c.outputs[0], 'Y');
+  const axis = normAxis(int(c, 'axis', 0), out.length);
+  const rows = product(out.slice(0, axis));
+  const parts = c.inputs.filter((t) => t !== undefined).length;
+  return {
+    family: 'datamove',
+    kernel: { op: 'Concat', shape: { rows: Math.max(rows, 1), cols: product(out.slice(axis)), parts } },
+    flops: 0,
+  };
+};
 
 /** Split: the input's view. */
 const splitCost: CostRule = (c) => datamove(need(c.inputs[0], 'X'));
@@ -368,11 +469,17 @@ const readWhatIsWritten: CostRule = (c) => {
   return datamove(need(out, 'Y'), 0, 2 * tensorBytes(out) + indices);
 };
 
+/** 4-D resizes run the Resize kernel at their height scale; others a data movement. */
 const resize: CostRule = (c) => {
   const mode = str(c, 'mode', 'nearest');
   const per = mode === 'linear' || mode === 'bilinear' ? 4 : mode === 'cubic' ? 16 : 0;
   const out = need(c.outputs[0], 'Y');
-  return datamove(out, per * product(out), tensorBytes(c.inputs[0]) + tensorBytes(c.outputs[0]));
+  const base = datamove(out, per * product(out), tensorBytes(c.inputs[0]) + tensorBytes(c.outputs[0]));
+  const x = c.inputs[0]?.dims;
+  if (!x || x.length !== 4 || out.length !== 4) return base;
+  const [n, ch, h, w] = x as [number, number, number, number];
+  const scale = Math.max(1, Math.round((out[2] ?? h) / Math.max(h, 1)));
+  return { ...base, kernel: { op: 'Resize', shape: { N: n, C: ch, H: h, W: w, scale } } };
 };
 
 // ---- recurrent, einsum, attention ----
@@ -475,15 +582,16 @@ export const COST_RULES: Record<string, CostRule> = {
   MatMul: matmulAt(0, 1),
   MatMulInteger: matmulAt(0, 1),
   QLinearMatMul: matmulAt(0, 3),
-  FusedMatMul: matmulAt(0, 1),
+  FusedMatMul: fusedMatmul,
+  TransposeMatMul: fusedMatmul,
   MatMulIntegerToFloat: matmulAt(0, 1),
   DynamicQuantizeMatMul: matmulAt(0, 1),
   MatMulNBits: matMulNBits,
   Gemm: gemmAt(0, 1),
-  FusedGemm: gemmAt(0, 1),
+  FusedGemm: fusedGemm,
   QGemm: gemmAt(0, 3),
   Conv: convAt(0, 1),
-  FusedConv: convAt(0, 1),
+  FusedConv: fusedConv,
   ConvInteger: convAt(0, 1),
   QLinearConv: convAt(0, 3),
   ConvTranspose: convTranspose,
@@ -519,7 +627,7 @@ export const COST_RULES: Record<string, CostRule> = {
   GlobalLpPool: globalPool,
   QLinearGlobalAveragePool: globalPool,
   Transpose: transpose,
-  Concat: copyOut,
+  Concat: concat,
   Pad: copyOut,
   Expand: copyOut,
   Tile: copyOut,
@@ -550,4 +658,27 @@ export const COST_RULES: Record<string, CostRule> = {
 };
 
 /** com.microsoft rules that differ from the ai.onnx op of the same name. */
-export const MS_COST_RULES: Record<string, CostRule> = { Attention: msAttention };
+export const MS_COST_RULES: Record<string, CostRule> = { Attention: msAttention, BiasSoftmax: biasSoftmax };
+
+/** ReorderInput / ReorderOutput: a Transpose of the NCHW side (input / output) to or from blocks. */
+const reorder =
+  (plain: 'input' | 'output'): CostRule =>
+  (c) =>
+    withKeys(datamove(need(plain === 'input' ? c.inputs[0] : c.outputs[0], 'X')), { reorder: 1 });
+
+const nchwcAs =
+  (rule: CostRule): CostRule =>
+  (c) =>
+    withKeys(rule(c), { nchwc: 1 });
+
+/** ONNX Runtime's NCHWc ops (com.microsoft.nchwc). */
+export const NCHWC_COST_RULES: Record<string, CostRule> = {
+  Conv: nchwcConv,
+  ReorderInput: reorder('input'),
+  ReorderOutput: reorder('output'),
+  MaxPool: nchwcAs(pool),
+  AveragePool: nchwcAs(pool),
+  GlobalAveragePool: nchwcAs(globalPool),
+  GlobalMaxPool: nchwcAs(globalPool),
+  Upsample: nchwcAs(resize),
+};

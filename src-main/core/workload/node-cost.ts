@@ -2,13 +2,23 @@
  * The cost of one ONNX node for the predictor: a kernel (family, op, named dims) with its
  * FLOPs and bytes (rules and conventions in node-cost-ops.ts), or "free" (shape-only ops and
  * nodes computing constants, which runtimes fold at load time), or a flagged fallback (no
- * family fits, or shapes unknown): its bytes moved, for an estimate at memory bandwidth. Pure.
+ * family fits, or shapes unknown): its bytes moved, for an estimate at memory bandwidth. Nodes
+ * of ONNX Runtime's optimized graphs (com.microsoft fusions, com.microsoft.nchwc) are costed
+ * as the ops they run. Pure.
  */
 import type { Dtype } from '../domain/measurement.js';
 import type { KernelFamily, KernelOp } from '../kernels/types.js';
 import { DataType, type OnnxNode } from '../onnx/onnx-parser.js';
-import { COST_RULES, MS_COST_RULES, tensorBytes, type CostRule, type KnownTensor } from './node-cost-ops.js';
+import {
+  COST_RULES,
+  MS_COST_RULES,
+  NCHWC_COST_RULES,
+  tensorBytes,
+  type CostRule,
+  type KnownTensor,
+} from './node-cost-ops.js';
 import type { TensorInfo } from './shape-inference-context.js';
+import { NCHWC_DOMAIN } from './shape-inference-nchwc.js';
 
 export { ELEMENTWISE_FLOPS, matmulCost, convCost } from './node-cost-ops.js';
 
@@ -78,6 +88,7 @@ function nodeDtype(inputs: readonly (TensorInfo | undefined)[], outputs: readonl
 export function costRule(node: OnnxNode): CostRule | undefined {
   if (node.domain === '') return COST_RULES[node.opType];
   if (node.domain === 'com.microsoft') return MS_COST_RULES[node.opType] ?? COST_RULES[node.opType];
+  if (node.domain === NCHWC_DOMAIN) return NCHWC_COST_RULES[node.opType];
   return undefined;
 }
 

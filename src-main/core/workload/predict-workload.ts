@@ -3,7 +3,12 @@
  * device, summed per layer and in total, with the share of time per op family.
  * Nodes without a predictor family get a fallback estimate (their bytes at the
  * device's bandwidth plus dispatch) and are flagged; shape-only nodes cost nothing.
- * Training: backward ≈ 2x forward, so a step costs about 3x the forward pass. Pure.
+ * Training: backward ≈ 2x forward, so a step costs about 3x the forward pass.
+ *
+ * With the device's measured overhead (core/profiler/overhead.ts) the whole run pays the
+ * per-run cost once. Micro-kernels are labelled by what one more such node adds to a run
+ * (the executor's per-node cost included), so predicted nodes already carry the per-node
+ * cost; fallback estimates get it added. overheadUs reports both parts. Pure.
  */
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
 import type { Workload, WorkloadNode } from './types.js';
@@ -43,7 +48,25 @@ export interface WorkloadPrediction {
   layers: LayerPrediction[];
   /** Fraction of the total per op family ('other' for fallback nodes). */
   familyShare: Record<string, number>;
+  /** Per-run cost plus the per-node cost of every node that runs (µs), inside totalUs; 0 when not measured. */
+  overheadUs: number;
+  /** The per-run part of overheadUs (µs). */
+  runOverheadUs: number;
+  /** Which graph was predicted: the file's, or the one ONNX Runtime executes on the device. */
+  graph: 'file' | 'executed';
+  /** With graph 'executed': every executed node's prediction and the user nodes it covers. */
+  executed?: ExecutedNodePrediction[];
   warnings: string[];
+}
+
+export interface ExecutedNodePrediction extends NodePrediction {
+  /** Names of the user's nodes this executed node computes (fused, or its own). */
+  sourceNodes: string[];
+}
+
+export interface PredictOptions {
+  /** The device's measured per-run and per-node overhead (µs); none: nodes alone. */
+  overhead?: { runUs: number; nodeUs: number } | null;
 }
 
 const TRAINING_FACTOR = 3;
@@ -57,8 +80,11 @@ export function predictWorkload(
   predictor: Predictor,
   device: DeviceFeatures,
   mode: Mode,
+  opts: PredictOptions = {},
 ): WorkloadPrediction {
   const factor = mode === 'training' ? TRAINING_FACTOR : 1;
+  const perNode = (opts.overhead?.nodeUs ?? 0) * factor;
+  const runUs = (opts.overhead?.runUs ?? 0) * factor;
   const queries = w.nodes.map((n, index) => ({ n, index })).filter(({ n }) => n.family !== null && n.kernel !== null);
   const predicted = predictor.predict(
     queries.map(({ n }) => ({
@@ -103,7 +129,7 @@ export function predictWorkload(
         warning: null,
       };
     fallbackOps.add(n.opType);
-    const t = (n.bytes / (device.bandwidthGBps * 1e3) + device.dispatchUs) * factor;
+    const t = (n.bytes / (device.bandwidthGBps * 1e3) + device.dispatchUs) * factor + perNode;
     return {
       index,
       name: n.name,
@@ -127,7 +153,8 @@ export function predictWorkload(
     lowUs: sum(l.nodes, (p) => p.lowUs),
     highUs: sum(l.nodes, (p) => p.highUs),
   }));
-  const totalUs = nodes.reduce((a, p) => a + p.timeUs, 0);
+  const ran = nodes.filter((p) => p.how !== 'free').length;
+  const totalUs = runUs + nodes.reduce((a, p) => a + p.timeUs, 0);
   const share: Record<string, number> = {};
   for (const p of nodes) {
     if (p.how === 'free') continue;
@@ -140,11 +167,14 @@ export function predictWorkload(
     device: device.deviceId,
     mode,
     totalUs,
-    lowUs: nodes.reduce((a, p) => a + p.lowUs, 0),
-    highUs: nodes.reduce((a, p) => a + p.highUs, 0),
+    lowUs: runUs + nodes.reduce((a, p) => a + p.lowUs, 0),
+    highUs: runUs + nodes.reduce((a, p) => a + p.highUs, 0),
     nodes,
     layers,
     familyShare: share,
+    overheadUs: runUs + perNode * ran,
+    runOverheadUs: runUs,
+    graph: 'file',
     warnings: [...warnings],
   };
 }

@@ -44,7 +44,7 @@ export function windowOutput(
 }
 
 /** Conv (and FusedConv, ConvInteger, QLinearConv): X [N, C, ...], W [M, C/group, ...k]. */
-function conv(xAt: number, wAt: number, dtype?: (c: NodeContext) => number): ShapeRule {
+export function conv(xAt: number, wAt: number, dtype?: (c: NodeContext) => number): ShapeRule {
   return (c) => {
     const x = c.dims(xAt);
     const w = c.dims(wAt);
@@ -79,7 +79,7 @@ const convTranspose: ShapeRule = (c) => {
   return [tensor([x[0] ?? 1, (w[1] ?? 1) * group, ...spatial], c.dtype(0))];
 };
 
-function pool(xAt = 0): ShapeRule {
+export function pool(xAt = 0): ShapeRule {
   return (c) => {
     const x = c.dims(xAt);
     const kernel = c.ints('kernel_shape');
@@ -90,7 +90,7 @@ function pool(xAt = 0): ShapeRule {
   };
 }
 
-const globalPool: ShapeRule = (c) => {
+export const globalPool: ShapeRule = (c) => {
   const x = c.dims(0);
   return [tensor([x[0] ?? 1, x[1] ?? 1, ...x.slice(2).map(() => 1)], c.dtype(0))];
 };
@@ -110,6 +110,22 @@ export function matmulDims(a: readonly number[], b: readonly number[], transA = 
   if (b.length !== 1) out.push(b2[b2.length - 1] ?? 1);
   return out;
 }
+
+/**
+ * An operand of com.microsoft FusedMatMul as a plain MatMul sees it: transBatch moves the first
+ * dim behind the batch dims ([d0, d1, ..., dk, dn] -> [d1, ..., dk, d0, dn]; rank 3 and up).
+ */
+export function batchTransposed(d: readonly number[], transBatch: boolean): number[] {
+  if (!transBatch || d.length < 3) return [...d];
+  return [...d.slice(1, -1), d[0] ?? 1, d[d.length - 1] ?? 1];
+}
+
+/** com.microsoft FusedMatMul: alpha * (A' @ B'), A' and B' after transBatchA/B then transA/B. */
+const fusedMatmul: ShapeRule = (c) => {
+  const a = batchTransposed(c.dims(0), c.int('transBatchA', 0) === 1);
+  const b = batchTransposed(c.dims(1), c.int('transBatchB', 0) === 1);
+  return [tensor(matmulDims(a, b, c.int('transA', 0) === 1, c.int('transB', 0) === 1), c.dtype(0))];
+};
 
 function matmul(aAt: number, bAt: number, dtype?: (c: NodeContext) => number): ShapeRule {
   return (c) => {
@@ -302,6 +318,8 @@ export const NN_RULES: Record<string, ShapeRule> = {
   Gemm: gemm(0, 1),
   BatchNormalization: batchNorm,
   LayerNormalization: layerNorm,
+  // ONNX Runtime registers its LayerNorm fusion's RMS form in the default domain.
+  SimplifiedLayerNormalization: layerNorm,
   RNN: recurrent,
   GRU: recurrent,
   LSTM: recurrent,
@@ -333,12 +351,14 @@ export const NN_RULES: Record<string, ShapeRule> = {
 export const MS_RULES: Record<string, ShapeRule> = {
   FusedConv: conv(0, 1),
   FusedGemm: gemm(0, 1),
-  FusedMatMul: matmul(0, 1),
+  FusedMatMul: fusedMatmul,
+  TransposeMatMul: fusedMatmul,
   Gelu: sameAs0,
   FastGelu: sameAs0,
   BiasGelu: sameAs0,
   QuickGelu: sameAs0,
   BiasAdd: sameAs0,
+  BiasSoftmax: sameAs0,
   RotaryEmbedding: sameAs0,
   LayerNormalization: layerNorm,
   SimplifiedLayerNormalization: layerNorm,

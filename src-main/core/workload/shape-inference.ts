@@ -3,12 +3,15 @@
  * the nodes in topological order, giving every tensor its dims, type and (for small constants
  * and folded shape computations) its values. Shapes that cannot be known statically (NonZero,
  * subgraphs, ops without a rule) are left unknown with a warning, and so is everything
- * computed from them, unless the file's value_info gives a static shape. Pure.
+ * computed from them, unless the file's value_info gives a static shape. Graphs ONNX Runtime
+ * optimized for its CPU provider (com.microsoft fusions, com.microsoft.nchwc blocked layout:
+ * shape-inference-nchwc.ts) are read too: their blocked tensors get their true channel counts. Pure.
  */
 import { UsageError, UserError } from '../errors.js';
 import type { OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/onnx-parser.js';
 import { NodeContext, ShapeUnknown, type ShapeRule, type TensorInfo } from './shape-inference-context.js';
 import { MS_RULES, NN_RULES } from './shape-inference-nn.js';
+import { annotateBlockedChannels, hasNchwc, NCHWC_DOMAIN, nchwcBlockSize, nchwcRule } from './shape-inference-nchwc.js';
 import { TENSOR_RULES } from './shape-inference-ops.js';
 
 export type { TensorInfo } from './shape-inference-context.js';
@@ -18,6 +21,11 @@ export interface ShapeBindings {
   dims?: Record<string, number>;
   /** Whole input shapes by input name, for dims the exporter left unnamed: {x: [1, 3, 640, 640]}. */
   inputs?: Record<string, number[]>;
+  /**
+   * True channel counts of tensors ONNX Runtime keeps in its blocked NCHWc layout, by tensor
+   * name (executed-graph.ts nchwcChannelHints), for those the graph itself does not tell.
+   */
+  nchwcChannels?: Record<string, number>;
 }
 
 export interface ShapeResult {
@@ -28,14 +36,20 @@ export interface ShapeResult {
   warnings: string[];
   /** Indices (into graph.nodes) of nodes some of whose outputs have unknown shapes. */
   unknownNodes: Set<number>;
+  /** The NCHWc block size the graph was optimized for (8 or 16); null when it has no NCHWc ops. */
+  nchwcBlock: number | null;
 }
 
 const DEFAULT_RULES: Record<string, ShapeRule> = { ...TENSOR_RULES, ...NN_RULES };
 
-/** The shape rule for a node, or undefined when there is none. */
-export function shapeRule(node: OnnxNode): ShapeRule | undefined {
+/**
+ * The shape rule for a node, or undefined when there is none. `nchwcBlock` is the NCHWc block
+ * size of the graph (shape-inference-nchwc.ts nchwcBlockSize), for com.microsoft.nchwc ops.
+ */
+export function shapeRule(node: OnnxNode, nchwcBlock = 16): ShapeRule | undefined {
   if (node.domain === '') return DEFAULT_RULES[node.opType];
   if (node.domain === 'com.microsoft') return MS_RULES[node.opType] ?? DEFAULT_RULES[node.opType];
+  if (node.domain === NCHWC_DOMAIN) return nchwcRule(node.opType, nchwcBlock);
   return undefined;
 }
 
@@ -58,12 +72,13 @@ export function inferShapes(model: OnnxModel, bind: ShapeBindings = {}): ShapeRe
   const declared = new Map<string, OnnxValueInfo>();
   for (const v of [...g.valueInfo, ...g.outputs]) declared.set(v.name, v);
 
+  const nchwcBlock = hasNchwc(g) ? nchwcBlockSize(g) : null;
   const unknownNodes = new Set<number>();
   const noRule = new Map<string, number>();
   const mismatches: string[] = [];
   g.nodes.forEach((node, index) => {
     const infos = node.inputs.map((name) => (name ? tensors.get(name) : undefined));
-    const rule = shapeRule(node);
+    const rule = shapeRule(node, nchwcBlock ?? undefined);
     let outs: TensorInfo[] = [];
     if (!rule) {
       const key = node.domain ? `${node.domain}.${node.opType}` : node.opType;
@@ -104,7 +119,8 @@ export function inferShapes(model: OnnxModel, bind: ShapeBindings = {}): ShapeRe
   if (mismatches.length > 0) {
     warnings.push(`inferred shapes differ from the shapes the file records (${mismatches.join('; ')})`);
   }
-  return { tensors, bindings, warnings, unknownNodes };
+  if (nchwcBlock !== null) annotateBlockedChannels(g.nodes, tensors, nchwcBlock, bind.nchwcChannels);
+  return { tensors, bindings, warnings, unknownNodes, nchwcBlock };
 }
 
 function nodeLabel(n: OnnxNode): string {

@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Dtype } from '../../../src-main/core/domain/measurement.js';
-import { buildKernelModel } from '../../../src-main/core/kernels/build.js';
-import { makeKernel } from '../../../src-main/core/kernels/cost.js';
+import { buildKernelModel, type KernelModel } from '../../../src-main/core/kernels/build.js';
+import { convOutSize, makeKernel, poolOutSize } from '../../../src-main/core/kernels/cost.js';
 import {
   float16BitsToFloat32,
   float32ToFloat16Bits,
@@ -10,7 +14,8 @@ import {
 } from '../../../src-main/core/kernels/fill.js';
 import { suiteKernels } from '../../../src-main/core/kernels/suites.js';
 import type { KernelOp } from '../../../src-main/core/kernels/types.js';
-import { runOnCpu } from '../../helpers/onnx-oracle-ort.js';
+import { parseOnnxModel } from '../../../src-main/core/onnx/onnx-parser.js';
+import { runOnCpu, tensorFor } from '../../helpers/onnx-oracle-ort.js';
 
 function rand(n: number, seed: number): Float32Array {
   const r = seededRandom(seed);
@@ -68,6 +73,97 @@ function matmul(
   return c;
 }
 
+interface ConvShape {
+  N: number;
+  C: number;
+  H: number;
+  W: number;
+  K: number;
+  R: number;
+  S: number;
+  stride: number;
+  groups: number;
+}
+
+/** Naive grouped, strided conv of X [N,C,H,W] with W [K,C/groups,R,S], padding floor(R/2), floor(S/2). */
+function convRef(x: Float32Array, w: Float32Array, s: ConvShape): number[] {
+  const [cg, kg] = [s.C / s.groups, s.K / s.groups];
+  const [ho, wo] = [convOutSize(s.H, s.R, s.stride), convOutSize(s.W, s.S, s.stride)];
+  const [pr, ps] = [Math.floor(s.R / 2), Math.floor(s.S / 2)];
+  const ref: number[] = [];
+  for (let n = 0; n < s.N; n++)
+    for (let oc = 0; oc < s.K; oc++)
+      for (let oy = 0; oy < ho; oy++)
+        for (let ox = 0; ox < wo; ox++) {
+          const g = Math.floor(oc / kg);
+          let acc = 0;
+          for (let ic = 0; ic < cg; ic++)
+            for (let r = 0; r < s.R; r++)
+              for (let q = 0; q < s.S; q++) {
+                const iy = oy * s.stride + r - pr;
+                const ix = ox * s.stride + q - ps;
+                if (iy < 0 || ix < 0 || iy >= s.H || ix >= s.W) continue;
+                const xv = x[((n * s.C + g * cg + ic) * s.H + iy) * s.W + ix] ?? 0;
+                acc += xv * (w[((oc * cg + ic) * s.R + r) * s.S + q] ?? 0);
+              }
+          ref.push(acc);
+        }
+  return ref;
+}
+
+interface PoolShape {
+  N: number;
+  C: number;
+  H: number;
+  W: number;
+  R: number;
+  stride: number;
+}
+
+/** Naive R x R pooling with floor((R-1)/2) padding; the average leaves the padding out of the divisor. */
+function poolRef(x: Float32Array, s: PoolShape, op: 'MaxPool' | 'AveragePool'): number[] {
+  const p = Math.floor((s.R - 1) / 2);
+  const [ho, wo] = [poolOutSize(s.H, s.R, s.stride), poolOutSize(s.W, s.R, s.stride)];
+  const ref: number[] = [];
+  for (let nc = 0; nc < s.N * s.C; nc++)
+    for (let oy = 0; oy < ho; oy++)
+      for (let ox = 0; ox < wo; ox++) {
+        const window: number[] = [];
+        for (let r = 0; r < s.R; r++)
+          for (let q = 0; q < s.R; q++) {
+            const [iy, ix] = [oy * s.stride + r - p, ox * s.stride + q - p];
+            if (iy >= 0 && ix >= 0 && iy < s.H && ix < s.W) window.push(x[(nc * s.H + iy) * s.W + ix] ?? 0);
+          }
+        ref.push(op === 'MaxPool' ? Math.max(...window) : window.reduce((a, v) => a + v, 0) / window.length);
+      }
+  return ref;
+}
+
+/**
+ * Runs `km` with every graph optimization ORT has ('all', NCHWc layouts included), one thread;
+ * returns the output and the op types of the graph ORT executed.
+ */
+async function runOptimized(km: KernelModel, feeds: Record<string, Float32Array>): Promise<[ort.Tensor, string[]]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pdj-optimized-'));
+  const optimizedModelFilePath = join(dir, 'optimized.onnx');
+  try {
+    const session = await ort.InferenceSession.create(km.model, {
+      executionProviders: ['cpu'],
+      intraOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+      optimizedModelFilePath,
+      logSeverityLevel: 3,
+    });
+    const inputs = Object.fromEntries(km.inputs.map((i) => [i.name, tensorFor(i, feeds[i.name])]));
+    const y = (await session.run(inputs))[km.outputName];
+    await session.release();
+    if (!y) throw new Error(`no output ${km.outputName}`);
+    return [y, parseOnnxModel(readFileSync(optimizedModelFilePath)).graph.nodes.map((n) => n.opType)];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
   it('runs every fp32 kernel of the quick suite with the declared output shape', { timeout: 120_000 }, async () => {
     const kernels = suiteKernels('quick', { dtypes: ['fp32'] });
@@ -89,7 +185,9 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     { timeout: 60_000 },
     async () => {
       const kernels = suiteKernels('quick', { dtypes: ['fp16', 'int8', 'int32', 'int64'] }).filter((k) => !k.gpuOnly);
-      expect(kernels.map((k) => k.op)).toEqual(expect.arrayContaining(['Cast', 'Transpose', 'CopyH2D', 'Add', 'Mul']));
+      expect(kernels.map((k) => k.op)).toEqual(
+        expect.arrayContaining(['Cast', 'Transpose', 'CopyH2D', 'Add', 'Mul', 'Concat', 'Resize']),
+      );
       for (const k of kernels) {
         const km = buildKernelModel(k);
         expect((await runOnCpu(km)).dims, k.id).toEqual(km.output.dims);
@@ -137,31 +235,79 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     const s = { N: 2, C: 4, H: 7, W: 6, K: 6, R: 3, S: 3, stride: 2, groups: 2 };
     const k = makeKernel('Conv', 'fp32', s);
     const x = rand(s.N * s.C * s.H * s.W, 5);
-    const cg = s.C / s.groups;
-    const kg = s.K / s.groups;
-    const w = weight(s.K * cg * s.R * s.S, 1);
+    const w = weight((s.K * s.C * s.R * s.S) / s.groups, 1);
     const y = await runOnCpu(buildKernelModel(k), { X: x });
-    const [ho, wo] = [4, 3];
-    expect(y.dims).toEqual([s.N, s.K, ho, wo]);
-    const ref: number[] = [];
-    for (let n = 0; n < s.N; n++)
-      for (let oc = 0; oc < s.K; oc++)
-        for (let oy = 0; oy < ho; oy++)
-          for (let ox = 0; ox < wo; ox++) {
-            const g = Math.floor(oc / kg);
-            let acc = 0;
-            for (let ic = 0; ic < cg; ic++)
-              for (let r = 0; r < s.R; r++)
-                for (let q = 0; q < s.S; q++) {
-                  const iy = oy * s.stride + r - 1;
-                  const ix = ox * s.stride + q - 1;
-                  if (iy < 0 || ix < 0 || iy >= s.H || ix >= s.W) continue;
-                  const xv = x[((n * s.C + g * cg + ic) * s.H + iy) * s.W + ix] ?? 0;
-                  acc += xv * (w[((oc * cg + ic) * s.R + r) * s.S + q] ?? 0);
-                }
-            ref.push(acc);
-          }
+    expect(y.dims).toEqual([s.N, s.K, 4, 3]);
+    expectClose(floats(y), convRef(x, w, s));
+  });
+
+  it.each([
+    ['3x3 stride 1, 16 -> 32 channels', { N: 1, C: 16, H: 10, W: 9, K: 32, R: 3, S: 3, stride: 1, groups: 1 }],
+    ['3x3 stride 2 stem, 3 -> 12 channels', { N: 1, C: 3, H: 17, W: 16, K: 12, R: 3, S: 3, stride: 2, groups: 1 }],
+    ['1x1, 24 -> 40 channels', { N: 2, C: 24, H: 6, W: 6, K: 40, R: 1, S: 1, stride: 1, groups: 1 }],
+    ['depthwise 5x5 stride 2', { N: 1, C: 24, H: 11, W: 11, K: 24, R: 5, S: 5, stride: 2, groups: 24 }],
+  ])('Conv with act (%s): Relu(conv), fused by ORT at graphOptimizationLevel all', async (_, s) => {
+    const km = buildKernelModel(makeKernel('Conv', 'fp32', { ...s, act: 1 }));
+    const x = rand(s.N * s.C * s.H * s.W, 14);
+    const ref = convRef(x, weight((s.K * s.C * s.R * s.S) / s.groups, 1), s).map((v) => Math.max(0, v));
+    expect(ref.some((v) => v === 0) && ref.some((v) => v > 0)).toBe(true);
+    expectClose(floats(await runOnCpu(km, { X: x })), ref);
+    const [y, executed] = await runOptimized(km, { X: x });
+    expect(y.dims).toEqual(km.output.dims);
     expectClose(floats(y), ref);
+    expect(executed).not.toContain('Relu');
+    expect(executed.filter((op) => op === 'Conv' || op === 'FusedConv')).toHaveLength(1);
+  });
+
+  it.each([
+    { N: 2, C: 3, H: 9, W: 7, R: 3, stride: 2 },
+    { N: 1, C: 2, H: 8, W: 6, R: 2, stride: 2 },
+    { N: 1, C: 2, H: 6, W: 5, R: 5, stride: 1 },
+    { N: 1, C: 1, H: 7, W: 7, R: 3, stride: 1 },
+  ])('MaxPool and AveragePool $R x $R / $stride match naive pooling', async (s) => {
+    const x = rand(s.N * s.C * s.H * s.W, 15);
+    for (const op of ['MaxPool', 'AveragePool'] as const) {
+      const y = await runOnCpu(buildKernelModel(makeKernel(op, 'fp32', s)), { X: x });
+      expect(y.dims, op).toEqual([s.N, s.C, poolOutSize(s.H, s.R, s.stride), poolOutSize(s.W, s.R, s.stride)]);
+      expectClose(floats(y), poolRef(x, s, op), 1e-5);
+    }
+  });
+
+  it('GlobalAveragePool averages each channel; Concat joins its parts on the last axis', async () => {
+    const s = { N: 2, C: 3, H: 5, W: 4 };
+    const x = rand(s.N * s.C * s.H * s.W, 16);
+    const hw = s.H * s.W;
+    const gap = await runOnCpu(buildKernelModel(makeKernel('GlobalAveragePool', 'fp32', s)), { X: x });
+    expect(gap.dims).toEqual([2, 3, 1, 1]);
+    const means = Array.from(
+      { length: s.N * s.C },
+      (_, i) => x.subarray(i * hw, (i + 1) * hw).reduce((a, v) => a + v, 0) / hw,
+    );
+    expectClose(floats(gap), means, 1e-5);
+    const [rows, cols, parts] = [3, 12, 3];
+    const width = cols / parts;
+    const xs = Array.from({ length: parts }, (_, p) => rand(rows * width, 17 + p));
+    const feeds = Object.fromEntries(xs.map((v, p) => [`X${p}`, v]));
+    const cat = await runOnCpu(buildKernelModel(makeKernel('Concat', 'fp32', { rows, cols, parts })), feeds);
+    expect(cat.dims).toEqual([rows, cols]);
+    const ref = Array.from({ length: rows * cols }, (_, i) => {
+      const [r, c] = [Math.floor(i / cols), i % cols];
+      return xs[Math.floor(c / width)]?.[r * width + (c % width)] ?? Number.NaN;
+    });
+    expectClose(floats(cat), ref, 0);
+  });
+
+  it.each([2, 3])('Resize repeats each pixel %i x %i (nearest, floor)', async (scale) => {
+    const s = { N: 1, C: 2, H: 3, W: 4, scale };
+    const x = rand(s.N * s.C * s.H * s.W, 20);
+    const y = await runOnCpu(buildKernelModel(makeKernel('Resize', 'fp32', s)), { X: x });
+    const [ho, wo] = [s.H * scale, s.W * scale];
+    expect(y.dims).toEqual([1, 2, ho, wo]);
+    const ref = Array.from({ length: s.C * ho * wo }, (_, i) => {
+      const [c, oy, ox] = [Math.floor(i / (ho * wo)), Math.floor(i / wo) % ho, i % wo];
+      return x[(c * s.H + Math.floor(oy / scale)) * s.W + Math.floor(ox / scale)] ?? Number.NaN;
+    });
+    expectClose(floats(y), ref, 0);
   });
 
   it('Softmax rows sum to 1; ReduceSum and ReduceMean reduce the last axis', async () => {

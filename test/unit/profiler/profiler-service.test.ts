@@ -52,6 +52,7 @@ const ok = (samples: number[]): RunOutcome => ({
   wallUs: samples.map((s) => s + 20),
   providers: ['CPUExecutionProvider'],
   byOpUs: {},
+  nodeOps: {},
   stop: 'converged',
   sessionCreateMs: 1,
 });

@@ -59,7 +59,7 @@ describe('node costs by hand', () => {
     });
     expect(c.get('p1')).toMatchObject({
       family: 'reduction',
-      kernel: { op: 'ReduceSum', shape: { rows: 2 * 8 * 16 * 16, cols: 4 } },
+      kernel: { op: 'MaxPool', shape: { N: 2, C: 8, H: 32, W: 32, R: 2, stride: 2 } },
       flops: 2 * 8 * 16 * 16 * 4,
       bytes: (2 * 8 * 32 * 32 + 2 * 8 * 16 * 16) * 4,
     });
@@ -68,7 +68,8 @@ describe('node costs by hand', () => {
       flops: 2 * 2 * 16 * 8 * 8 * (8 / 2) * 3 * 3,
     });
     expect(c.get('gap')).toMatchObject({
-      kernel: { op: 'ReduceMean', shape: { rows: 32, cols: 64 } },
+      family: 'reduction',
+      kernel: { op: 'GlobalAveragePool', shape: { N: 2, C: 16, H: 8, W: 8 } },
       flops: 2 * 16 * 64,
     });
     expect(c.get('flat')).toMatchObject({ kind: 'free', family: null, kernel: null, flops: 0, bytes: 0 });
@@ -181,12 +182,13 @@ describe('node costs of single ops', () => {
     });
     const ap = onnxNode('AveragePool', 1, [attr.ints('kernel_shape', [3, 3])]);
     expect(cost(ap, [t([1, 2, 10, 10])], [t([1, 2, 8, 8])])).toMatchObject({
-      kernel: { op: 'ReduceMean', shape: { rows: 128, cols: 9 } },
+      kernel: { op: 'AveragePool', shape: { N: 1, C: 2, H: 10, W: 10, R: 3, stride: 1 } },
       flops: 128 * 9,
     });
     const rs = onnxNode('Resize', 3, [attr.string('mode', 'linear')]);
     expect(cost(rs, [t([1, 2, 4, 4]), t([0]), t([4])], [t([1, 2, 8, 8])])).toMatchObject({
       family: 'datamove',
+      kernel: { op: 'Resize', shape: { N: 1, C: 2, H: 4, W: 4, scale: 2 } },
       flops: 4 * 128,
       bytes: (32 + 128) * 4,
     });

