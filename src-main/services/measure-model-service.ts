@@ -7,7 +7,7 @@
  */
 import { UserError } from '../core/errors.js';
 import type { Dtype, Measurement } from '../core/domain/measurement.js';
-import { median, summarize } from '../core/profiler/timing-stats.js';
+import { summarize } from '../core/profiler/timing-stats.js';
 import { KERNEL_OPS } from '../core/kernels/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
@@ -18,7 +18,7 @@ import { deviceOverhead, resolveWorkload, type WorkloadSpecOptions } from './wor
 import { epFor, executedWorkload, predictExecuted } from './model-prediction-service.js';
 import { localMachineId } from './machine-service.js';
 import type { DeviceGroup } from './training-data.js';
-import { withoutProfilerCost } from '../core/profiler/overhead.js';
+import { attributeNodes } from './model-attribution.js';
 import type { WorkloadNode } from '../core/workload/types.js';
 
 export interface MeasuredNode {
@@ -91,32 +91,19 @@ export async function measureModel(
   } catch {
     predicted = null;
   }
-  const overhead = deviceOverhead(db, device);
-  const e2e = summarize(outcome.wallUs);
-  const scale = attributionScale(
-    outcome.byNodeUs,
-    e2e.medianUs - (overhead?.runUs ?? 0),
-    overhead?.profilerNodeUs ?? null,
-  );
   // The trace names the nodes that ran: the executed graph's when it is known.
   const ranNodes = x.run ? x.run.workload.nodes : w.nodes;
   const ranPredictions = predicted?.executed ?? predicted?.nodes ?? [];
-  const byName = new Map(ranNodes.map((n, i) => [n.name, i]));
-  const nodes: MeasuredNode[] = [];
-  let unmatched = 0;
-  const measured: { index: number; samples: number[] }[] = [];
-  for (const [name, raw] of Object.entries(outcome.byNodeUs)) {
-    const samples = raw.map((v) => withoutProfilerCost(v, 1, overhead?.profilerNodeUs ?? null) * scale);
-    const idx = byName.get(name);
-    const node = idx === undefined ? undefined : ranNodes[idx];
-    if (idx === undefined || !node || node.opType !== outcome.nodeOps[name]) {
-      unmatched++;
-      continue;
-    }
-    const s = summarize(samples.filter((v) => v > 0).length ? samples.filter((v) => v > 0) : [1e-3]);
-    nodes.push({ name, opType: node.opType, measuredUs: s.medianUs, predictedUs: ranPredictions[idx]?.timeUs ?? null });
-    measured.push({ index: idx, samples });
-  }
+  const attributed = attributeNodes(outcome, ranNodes, deviceOverhead(db, device));
+  const nodes: MeasuredNode[] = attributed.nodes.map((a) => ({
+    name: a.name,
+    opType: ranNodes[a.index]?.opType ?? '',
+    measuredUs: a.measuredUs,
+    predictedUs: ranPredictions[a.index]?.timeUs ?? null,
+  }));
+  const measured = attributed.nodes;
+  const unmatched = attributed.unmatched;
+  const e2e = summarize(outcome.wallUs);
   const stored = storeNodes(db, {
     device,
     ep,
@@ -144,16 +131,6 @@ export async function measureModel(
     stored,
     outputShapes: outcome.outputShapes,
   };
-}
-
-/**
- * Profiled node times only attribute: profiling slows every node down (more than the tiny
- * node the profiler's cost is measured on), so they are scaled to sum to the unprofiled
- * end to end less the per-run cost. 1 when there is nothing to scale.
- */
-function attributionScale(byNodeUs: Record<string, number[]>, targetUs: number, profilerNodeUs: number | null): number {
-  const sum = Object.values(byNodeUs).reduce((a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs), 0);
-  return sum > 0 && targetUs > 0 ? targetUs / sum : 1;
 }
 
 /**

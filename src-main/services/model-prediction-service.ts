@@ -32,6 +32,8 @@ import {
 } from './workload-service.js';
 
 export type PredictModelOptions = WorkloadSpecOptions & {
+  /** false: leave out the calibration models' per-family ratios (benchmarks compare both). */
+  calibrate?: boolean;
   device: string;
   threads?: number;
   machine?: string;
@@ -105,7 +107,7 @@ export async function predictModelExecuted(
 export function predictExecuted(
   db: Database,
   x: ExecutedWorkload,
-  opts: { mode?: Mode; predictor?: string },
+  opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
 ): WorkloadPrediction {
   if (!x.run) {
     const p = predictOnDevice(db, x.user.workload, x.device, opts);

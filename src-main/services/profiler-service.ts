@@ -14,6 +14,8 @@ import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../core/profiler/su
 import { isNoisy, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
 import { kernelChainable } from '../core/kernels/build.js';
 import { CHAIN_COPIES } from '../core/kernels/chain.js';
+import type { CalibrationRun } from '../core/workload/calibration.js';
+import { calibrateDevice } from './calibration-service.js';
 import { CHAIN_LENGTHS, fitOverhead, withoutProfilerCost, type RunOverhead } from '../core/profiler/overhead.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -21,6 +23,10 @@ import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
 import type {
   EpConfig,
   FailureKind,
+  ModelJob,
+  ModelOutcome,
+  OptimizeJob,
+  OptimizeOutcome,
   OverheadJob,
   OverheadOutcome,
   RunJob,
@@ -32,6 +38,9 @@ export interface KernelRunnerLike {
   run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome>;
   /** Chains of tiny nodes (per-run and per-node overhead); runners without it skip that step. */
   runOverhead?(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome>;
+  /** Whole models and executed graphs (calibration); runners without them skip that step. */
+  runModel?(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome>;
+  optimize?(job: Omit<OptimizeJob, 'id'>): Promise<OptimizeOutcome>;
   kill(): void;
   close(): Promise<void>;
 }
@@ -423,8 +432,28 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
   return fitOverhead(outcome.points, outcome.profiledNodeUs);
 }
 
-/** The run's summary (measured roofline and overhead), its notes and final status. */
-function finish(st: RunState, overhead: RunOverhead | null): ProfileReport {
+/** Whole calibration models on the device (calibration-service.ts); none when the runner cannot. */
+async function calibrate(st: RunState): Promise<CalibrationRun[]> {
+  const { runModel, optimize } = st.deps.runner;
+  if (!runModel || !optimize || aborted(st) || st.epGone) return [];
+  const runner = st.deps.runner;
+  const { runs, notes } = await calibrateDevice(
+    st.deps.db,
+    {
+      start: () => runner.start(),
+      optimize: (j) => optimize.call(runner, j),
+      runModel: (j) => runModel.call(runner, j),
+    },
+    st.target.ep,
+    st.overhead,
+    () => aborted(st),
+  );
+  st.report.notes.push(...notes);
+  return runs;
+}
+
+/** The run's summary (measured roofline, overhead, calibration), its notes and final status. */
+function finish(st: RunState, overhead: RunOverhead | null, calibration: CalibrationRun[]): ProfileReport {
   const { target, report } = st;
   const threads = epThreads(target.ep);
   const stored = st.repo.listMeasurements({ machineId: target.machineId, deviceKey: target.deviceKey });
@@ -437,6 +466,7 @@ function finish(st: RunState, overhead: RunOverhead | null): ProfileReport {
         threads,
         executionProvider: epName(target.ep),
         ...(overhead ? { overhead } : {}),
+        ...(calibration.length ? { calibration } : {}),
       }
     : null;
   if (st.epGone) report.notes.push(`stopped: ${st.epGone}`);
@@ -511,14 +541,16 @@ export async function profileDevice(
   });
   const onAbort = (): void => deps.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let calibration: CalibrationRun[] = [];
   try {
     st.overhead = await measureOverhead(st);
     await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
     await laterRounds(st, queue.length);
+    calibration = await calibrate(st);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  return finish(st, st.overhead);
+  return finish(st, st.overhead, calibration);
 }
 
 /** The runner's ORT version once the device is known to be usable; otherwise why not. */

@@ -67,6 +67,7 @@ export function loadTrainingData(db: Database, opts: { machineId?: string } = {}
     if (opts.machineId && m.id !== opts.machineId) continue;
     const detail = machines.getMachine(m.id);
     if (!detail) continue;
+    const suiteOf = new Map(profiles.listRuns(m.id).map((r) => [r.id, r.suite]));
     const groups = new Map<string, StoredMeasurement[]>();
     for (const x of profiles.listMeasurements({ machineId: m.id })) {
       const id = deviceId(m.id, x.deviceKey, x.executionProvider, x.threads);
@@ -102,6 +103,7 @@ export function loadTrainingData(db: Database, opts: { machineId?: string } = {}
           bytes: x.bytes,
           device: features,
           timeUs: x.stats.medianUs,
+          origin: x.source === 'model' ? (suiteOf.get(x.runId) ?? 'model') : 'profile',
         });
       }
     }

@@ -17,7 +17,8 @@ import type { Database } from '../adapters/store/types.js';
 import { storedPredictors } from './predictor-service.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
-import { ProfileRepo } from '../adapters/store/profile-repo.js';
+import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
+import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
 
 export interface WorkloadSpecOptions {
@@ -122,18 +123,16 @@ export function predictOnDevice(
   db: Database,
   workload: Workload,
   device: DeviceGroup,
-  opts: { mode?: Mode; predictor?: string },
+  opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
 ): WorkloadPrediction {
   const overhead = deviceOverhead(db, device);
-  const prediction = predictWorkload(
-    workload,
-    choosePredictor(db, opts.predictor),
-    device.features,
-    opts.mode ?? 'inference',
-    {
-      overhead,
-    },
-  );
+  const predictor = choosePredictor(db, opts.predictor);
+  const familyScale =
+    opts.calibrate === false ? {} : familyRatios(deviceCalibration(db, device), predictor, device.features);
+  const prediction = predictWorkload(workload, predictor, device.features, opts.mode ?? 'inference', {
+    overhead,
+    familyScale,
+  });
   if (!overhead)
     prediction.warnings.push(
       'this profile has no per-run and per-node overhead (profiled by an older pipeDejavu): re-profile for a whole-model time you can trust',
@@ -167,12 +166,35 @@ const OverheadSchema = z.object({
   profilerNodeUs: z.number().nonnegative().nullable().default(null),
 });
 
-/** The device's per-run and per-node overhead from its newest profile run that measured it, or null. */
-export function deviceOverhead(
-  db: Database,
-  device: DeviceGroup,
-): { runUs: number; nodeUs: number; profilerNodeUs: number | null } | null {
-  const runs = new ProfileRepo(db)
+const CalibrationSchema = z.array(
+  z.object({
+    model: z.string(),
+    endToEndUs: z.number().nonnegative(),
+    nodes: z.array(
+      z.object({
+        op: z.string(),
+        family: z.string(),
+        shape: z.record(z.string(), z.number()),
+        dtype: z.enum(['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64']),
+        flops: z.number().nonnegative(),
+        bytes: z.number().nonnegative(),
+        measuredUs: z.number().nonnegative(),
+      }),
+    ),
+  }),
+);
+
+/** The device's calibration runs from its newest profile run that has them; none: []. */
+export function deviceCalibration(db: Database, device: DeviceGroup): CalibrationRun[] {
+  for (const r of runsOf(db, device)) {
+    const parsed = CalibrationSchema.safeParse(r.summary?.['calibration']);
+    if (parsed.success) return parsed.data;
+  }
+  return [];
+}
+
+function runsOf(db: Database, device: DeviceGroup): StoredRun[] {
+  return new ProfileRepo(db)
     .listRuns(device.machineId)
     .filter(
       (r) =>
@@ -180,7 +202,14 @@ export function deviceOverhead(
         r.executionProvider === device.executionProvider &&
         r.threads === device.threads,
     );
-  for (const r of runs) {
+}
+
+/** The device's per-run and per-node overhead from its newest profile run that measured it, or null. */
+export function deviceOverhead(
+  db: Database,
+  device: DeviceGroup,
+): { runUs: number; nodeUs: number; profilerNodeUs: number | null } | null {
+  for (const r of runsOf(db, device)) {
     const parsed = OverheadSchema.safeParse(r.summary?.['overhead']);
     if (parsed.success) return parsed.data;
   }

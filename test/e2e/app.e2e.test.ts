@@ -83,6 +83,14 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await page.getByTestId('workloads-table').getByText('paddleocr-cls-mobile-v2').waitFor();
       await page.getByTestId('layer-chart').waitFor();
       expect(await page.getByTestId('layer-chart').locator('rect').count()).toBeGreaterThan(5);
+      // The graph ONNX Runtime executes, under the user's layers (fused and NCHWc nodes).
+      const executed = page.getByTestId('executed-layers');
+      await executed.locator('details').first().waitFor();
+      await executed.locator('summary').first().click();
+      await expect(executed.locator('li').first().innerText()).resolves.toMatch(/Conv|Reorder/);
+      await executed.scrollIntoViewIfNeeded();
+      await app.screenshot('workloads-executed-light');
+      await page.getByTestId('prediction-totals').scrollIntoViewIfNeeded();
       await app.screenshot('workloads-added-light');
 
       // Plans: the model on the profiled CPU plus one datasheet GPU.

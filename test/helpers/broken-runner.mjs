@@ -9,9 +9,11 @@ const mode = process.env.BROKEN_RUNNER ?? 'crash';
 process.send({ type: 'ready', ortVersion: 'broken-1.0', backends: [{ name: 'cpu', bundled: true }] });
 process.on('message', (msg) => {
   if (msg.type === 'exit') process.exit(0);
-  if (msg.type === 'overhead' && mode !== 'hang') {
-    const outcome = { id: msg.job.id, ok: false, kind: 'failed', error: 'overhead not measured by this runner' };
-    process.send({ type: 'overhead-result', outcome });
+  // Overhead chains, executed graphs and whole models: this runner cannot, and says so.
+  const unsupported = { overhead: 'overhead-result', optimize: 'optimize-result', 'run-model': 'model-result' };
+  if (unsupported[msg.type] && mode !== 'hang') {
+    const outcome = { id: msg.job.id, ok: false, kind: 'failed', error: `${msg.type} is not done by this runner` };
+    process.send({ type: unsupported[msg.type], outcome });
     return;
   }
   if (msg.type !== 'run') return;

@@ -15,6 +15,18 @@ function send(m: FromJobRunner): void {
   process.send?.(m);
 }
 
+/**
+ * The last message, delivered before the channel is closed: a large result (an evaluation
+ * report) is still being written to the pipe when send returns, and disconnecting then
+ * drops it.
+ */
+function sendLast(m: FromJobRunner): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) resolve();
+    else process.send(m, undefined, {}, () => resolve());
+  });
+}
+
 async function run(m: Extract<ToJobRunner, { type: 'start' }>): Promise<void> {
   let db: ReturnType<typeof openDatabase> | null = null;
   try {
@@ -36,10 +48,10 @@ async function run(m: Extract<ToJobRunner, { type: 'start' }>): Promise<void> {
       },
       m.request,
     );
-    send({ type: 'done', result });
+    await sendLast({ type: 'done', result });
   } catch (e) {
     const known = e instanceof UserError || e instanceof StoreError;
-    send({
+    await sendLast({
       type: 'failed',
       message: known ? errorMessage(e) : `internal error: ${errorMessage(e)}`,
       cancelled: controller.signal.aborted,

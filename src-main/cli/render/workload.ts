@@ -8,6 +8,13 @@ export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)}
 export function renderPrediction(p: WorkloadPrediction, top = 12): string {
   const out = [
     `${p.workload} on ${p.device} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
+    `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${p.executed?.length ?? 0} nodes)` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${
+      Object.keys(p.calibration).length
+        ? `; calibrated ${Object.entries(p.calibration)
+            .map(([f, v]) => `${f} x${v.toFixed(2)}`)
+            .join(', ')}`
+        : ''
+    }`,
     '',
     'Time per op family',
     formatTable(

@@ -38,6 +38,8 @@ export interface OpInstance {
 
 export interface Sample extends OpInstance {
   device: DeviceFeatures;
+  /** Where the sample comes from: 'profile' (micro-kernels) or `model:<name>` (measure-model); absent: profile. */
+  origin?: string;
   /** Measured median time, µs. */
   timeUs: number;
 }

@@ -52,6 +52,8 @@ export interface WorkloadPrediction {
   overheadUs: number;
   /** The per-run part of overheadUs (µs). */
   runOverheadUs: number;
+  /** The per-family calibration ratios applied (empty when the device has none). */
+  calibration: Record<string, number>;
   /** Which graph was predicted: the file's, or the one ONNX Runtime executes on the device. */
   graph: 'file' | 'executed';
   /** With graph 'executed': every executed node's prediction and the user nodes it covers. */
@@ -67,6 +69,8 @@ export interface ExecutedNodePrediction extends NodePrediction {
 export interface PredictOptions {
   /** The device's measured per-run and per-node overhead (µs); none: nodes alone. */
   overhead?: { runUs: number; nodeUs: number } | null;
+  /** Per op family: measured / predicted on the device's calibration models (calibration.ts). */
+  familyScale?: Record<string, number>;
 }
 
 const TRAINING_FACTOR = 3;
@@ -104,14 +108,15 @@ export function predictWorkload(
     const p = byIndex.get(index);
     if (p) {
       if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
+      const scale = factor * (opts.familyScale?.[n.family ?? ''] ?? 1);
       return {
         index,
         name: n.name,
         opType: n.opType,
         family: n.family,
-        timeUs: p.timeUs * factor,
-        lowUs: p.lowUs * factor,
-        highUs: p.highUs * factor,
+        timeUs: p.timeUs * scale,
+        lowUs: p.lowUs * scale,
+        highUs: p.highUs * scale,
         how: 'predicted',
         warning: p.warning,
       };
@@ -174,6 +179,7 @@ export function predictWorkload(
     familyShare: share,
     overheadUs: runUs + perNode * ran,
     runOverheadUs: runUs,
+    calibration: { ...(opts.familyScale ?? {}) },
     graph: 'file',
     warnings: [...warnings],
   };

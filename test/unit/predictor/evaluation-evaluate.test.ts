@@ -142,8 +142,8 @@ describe('evaluateProtocols', () => {
     );
     expect(report.protocols.map((p) => p.name)).toEqual([...PROTOCOL_NAMES]);
     expect(made).toBe(report.protocols.reduce((t, p) => t + p.folds, 0));
-    expect(report.protocols.map((p) => p.folds)).toEqual([4, 1, 1, 3, 3]);
-    for (const p of report.protocols) {
+    expect(report.protocols.map((p) => p.folds)).toEqual([4, 1, 1, 3, 3, 0]);
+    for (const p of report.protocols.filter((x) => x.folds > 0)) {
       expect(Object.keys(p.byPredictor)).toEqual(['family-mean', 'recorder']);
       const s = p.byPredictor['family-mean'];
       const tested = foldsFor(samples, p.name, { k: 4, seed: 3 }).folds.reduce((t, f) => t + f.test.length, 0);
@@ -294,5 +294,23 @@ describe('formatReport', () => {
     expect(formatReport(report)).toContain(
       '== leave-one-device-out: 0 folds ==\n(nothing evaluated)\nskipped: leave-one-device-out needs at least 2 devices, found 1',
     );
+  });
+});
+
+describe('leave-one-model-out', () => {
+  it('holds out each measured model in turn and trains on the rest', async () => {
+    const { leaveOneModelOut } = await import('../../../src-main/core/predictor/evaluation/splits.js');
+    const samples = makeSamples().map((s, i) => ({
+      ...s,
+      origin: i % 5 === 0 ? 'model:a' : i % 7 === 0 ? 'model:b' : 'profile',
+    }));
+    const split = leaveOneModelOut(samples);
+    expect(split.folds.map((f) => f.name)).toEqual(['model:a', 'model:b']);
+    for (const f of split.folds) {
+      expect(f.test.every((i) => samples[i]?.origin === f.name)).toBe(true);
+      expect(f.train.some((i) => samples[i]?.origin === f.name)).toBe(false);
+      expect(f.train.length + f.test.length).toBe(samples.length);
+    }
+    expect(leaveOneModelOut(makeSamples()).skipped[0]).toMatch(/measure-model/);
   });
 });

@@ -1,6 +1,6 @@
 /** The folds of each protocol, so external tools can be given the very same splits. Pure. */
 import type { Sample } from '../types.js';
-import { groupedKFold, leaveOneDeviceOut, leaveOneFamilyOut } from './splits.js';
+import { groupedKFold, leaveOneDeviceOut, leaveOneFamilyOut, leaveOneModelOut } from './splits.js';
 import { extrapolationSplit, interpolationSplit } from './unseen-shapes.js';
 import {
   PROTOCOL_NAMES,
@@ -27,6 +27,8 @@ export function foldsFor(
       return leaveOneFamilyOut(samples);
     case 'leave-one-device-out':
       return leaveOneDeviceOut(samples);
+    case 'leave-one-model-out':
+      return leaveOneModelOut(samples);
   }
 }
 

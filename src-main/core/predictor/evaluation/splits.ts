@@ -47,6 +47,27 @@ export function leaveOneDeviceOut(samples: readonly Sample[]): SplitResult {
   return leaveOneOut(samples, 'device', (s) => s.device.deviceId);
 }
 
+/**
+ * Each model measured with measure-model in turn: its nodes are the test set, everything else
+ * (the profile and the other models' nodes) trains. Says so when no model was measured.
+ */
+export function leaveOneModelOut(samples: readonly Sample[]): SplitResult {
+  const models = new Set(samples.map((s) => s.origin ?? 'profile').filter((o) => o !== 'profile'));
+  if (models.size === 0) {
+    return {
+      folds: [],
+      skipped: ['leave-one-model-out needs nodes of real models: run pipedejavu measure-model on a few models first'],
+    };
+  }
+  const out: SplitResult = { folds: [], skipped: [] };
+  const all = samples.map((_, i) => i);
+  for (const model of [...models].sort()) {
+    const test = all.filter((i) => samples[i]?.origin === model);
+    addFold(out, holdOut(model, samples.length, test));
+  }
+  return out;
+}
+
 function leaveOneOut(samples: readonly Sample[], what: string, keyOf: (s: Sample) => string): SplitResult {
   const out: SplitResult = { folds: [], skipped: [] };
   const byKey = [...indicesBy(samples, keyOf)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

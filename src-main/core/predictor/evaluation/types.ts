@@ -10,6 +10,7 @@ export const PROTOCOL_NAMES = [
   'extrapolation',
   'leave-one-family-out',
   'leave-one-device-out',
+  'leave-one-model-out',
 ] as const;
 export type ProtocolName = (typeof PROTOCOL_NAMES)[number];
 

@@ -1,0 +1,57 @@
+/**
+ * A model's measured time per executed node: the profiled pass's per-node times, less the
+ * profiler's own cost per node, scaled so that they add up to the unprofiled end to end
+ * less the per-run cost (profiling slows every node down; its shares are what it is good
+ * for). One home for measure-model and the calibration at the end of a profile.
+ */
+import { withoutProfilerCost } from '../core/profiler/overhead.js';
+import { median, summarize } from '../core/profiler/timing-stats.js';
+import type { WorkloadNode } from '../core/workload/types.js';
+import type { ModelOutcome } from '../adapters/ort/protocol.js';
+
+export interface AttributedNode {
+  /** Index into the nodes given (the graph that ran). */
+  index: number;
+  name: string;
+  /** Median of the scaled samples, µs. */
+  measuredUs: number;
+  /** Scaled per-run samples, µs. */
+  samples: number[];
+}
+
+export interface Attribution {
+  /** Unprofiled end to end, median µs. */
+  endToEndUs: number;
+  nodes: AttributedNode[];
+  /** Trace nodes that match no node given (name or op type differ). */
+  unmatched: number;
+}
+
+export function attributeNodes(
+  outcome: Extract<ModelOutcome, { ok: true }>,
+  nodes: readonly WorkloadNode[],
+  overhead: { runUs: number; profilerNodeUs: number | null } | null,
+): Attribution {
+  const profilerNodeUs = overhead?.profilerNodeUs ?? null;
+  const endToEndUs = summarize(outcome.wallUs).medianUs;
+  const traced = Object.values(outcome.byNodeUs).reduce(
+    (a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs),
+    0,
+  );
+  const target = endToEndUs - (overhead?.runUs ?? 0);
+  const scale = traced > 0 && target > 0 ? target / traced : 1;
+  const byName = new Map(nodes.map((n, i) => [n.name, i]));
+  const out: AttributedNode[] = [];
+  let unmatched = 0;
+  for (const [name, raw] of Object.entries(outcome.byNodeUs)) {
+    const index = byName.get(name);
+    if (index === undefined || nodes[index]?.opType !== outcome.nodeOps[name]) {
+      unmatched++;
+      continue;
+    }
+    const samples = raw.map((v) => withoutProfilerCost(v, 1, profilerNodeUs) * scale);
+    const positive = samples.filter((v) => v > 0);
+    out.push({ index, name, measuredUs: positive.length ? summarize(positive).medianUs : 0, samples });
+  }
+  return { endToEndUs, nodes: out, unmatched };
+}
