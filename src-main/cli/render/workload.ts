@@ -55,12 +55,18 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
       [
         ['end to end', `${m.medianMs.toFixed(3)} ms`, m.predicted ? ms(m.predicted.totalUs) : '-', pct(m.errorPct)],
         [
-          'sum of nodes (ORT profile)',
+          'sum of nodes (profiled shares, unprofiled total)',
           `${m.nodesSumMs.toFixed(3)} ms`,
-          m.predicted ? ms(m.predicted.totalUs) : '-',
+          m.predicted ? ms(m.predicted.totalUs - m.predicted.runOverheadUs) : '-',
           pct(m.nodeErrorPct),
         ],
-        ['framework overhead', `${m.frameworkOverheadMs.toFixed(3)} ms`, '-', '-'],
+        [
+          'per-run overhead',
+          `${m.frameworkOverheadMs.toFixed(3)} ms`,
+          m.predicted ? ms(m.predicted.runOverheadUs) : '-',
+          '-',
+        ],
+        ['profiled run (for comparison)', `${m.profiledMs.toFixed(3)} ms`, '-', '-'],
       ],
     ),
     '',
