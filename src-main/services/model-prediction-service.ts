@@ -11,6 +11,7 @@
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
 import { importOnnxModel } from '../core/workload/from-onnx.js';
 import {
+  layerPredictions,
   type ExecutedNodePrediction,
   type Mode,
   type NodePrediction,
@@ -156,15 +157,7 @@ export function onUserGraph(
       warning: s.executed.map((i) => executed.nodes[i]?.warning).find((w) => w) ?? null,
     };
   });
-  const sum = (idx: readonly number[], f: (p: NodePrediction) => number): number =>
-    idx.reduce((a, i) => a + f(nodes[i] as NodePrediction), 0);
-  const layers = user.layers.map((l) => ({
-    index: l.index,
-    name: l.name,
-    timeUs: sum(l.nodes, (p) => p.timeUs),
-    lowUs: sum(l.nodes, (p) => p.lowUs),
-    highUs: sum(l.nodes, (p) => p.highUs),
-  }));
+  const layers = layerPredictions(user, nodes);
   const executedNodes: ExecutedNodePrediction[] = executed.nodes.map((p, i) => ({
     ...p,
     sourceNodes: (executedToSource[i] ?? []).map((j) => user.nodes[j]?.name ?? String(j)),

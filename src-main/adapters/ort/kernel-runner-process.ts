@@ -60,16 +60,7 @@ async function timeRuns(
   rule: StoppingRule,
   prefix: string,
 ): Promise<{ wallUs: number[]; stop: StopReason; trace: TraceRuns; timed: (runs: number[]) => number[] }> {
-  for (let i = 0; i < rule.warmupRuns; i++) await run();
-  const wallUs: number[] = [];
-  const started = performance.now();
-  let stop: StopReason | null = null;
-  while (stop === null) {
-    const t = performance.now();
-    await run();
-    wallUs.push((performance.now() - t) * 1000);
-    stop = shouldStop(wallUs, performance.now() - started, rule);
-  }
+  const { wallUs, stop } = await timeLoop(run, rule);
   session.endProfiling();
   const trace = parseTrace(readTrace(prefix));
   return { wallUs, stop, trace, timed: (runs) => runs.slice(runs.length - wallUs.length) };
@@ -206,8 +197,11 @@ async function openSession(
   }
 }
 
-/** Warm-up, then timed runs until the rule says stop; wall time per run (µs). No profiling. */
-async function timeUnprofiled(run: () => Promise<unknown>, rule: StoppingRule): Promise<number[]> {
+/** Warm-up, then timed runs until the rule says stop; wall time per run (µs). */
+async function timeLoop(
+  run: () => Promise<unknown>,
+  rule: StoppingRule,
+): Promise<{ wallUs: number[]; stop: StopReason }> {
   for (let i = 0; i < rule.warmupRuns; i++) await run();
   const wallUs: number[] = [];
   const started = performance.now();
@@ -218,7 +212,12 @@ async function timeUnprofiled(run: () => Promise<unknown>, rule: StoppingRule): 
     wallUs.push((performance.now() - t) * 1000);
     stop = shouldStop(wallUs, performance.now() - started, rule);
   }
-  return wallUs;
+  return { wallUs, stop };
+}
+
+/** timeLoop's wall times alone (sessions without profiling). */
+async function timeUnprofiled(run: () => Promise<unknown>, rule: StoppingRule): Promise<number[]> {
+  return (await timeLoop(run, rule)).wallUs;
 }
 
 /**

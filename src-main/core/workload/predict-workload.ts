@@ -79,6 +79,19 @@ function isFree(n: WorkloadNode): boolean {
   return n.family === null && n.flops === 0 && n.bytes === 0;
 }
 
+/** Each layer's time and band: the sums over its nodes' predictions. */
+export function layerPredictions(w: Workload, nodes: readonly NodePrediction[]): LayerPrediction[] {
+  const sum = (idx: readonly number[], f: (p: NodePrediction) => number): number =>
+    idx.reduce((a, i) => a + f(nodes[i] as NodePrediction), 0);
+  return w.layers.map((l) => ({
+    index: l.index,
+    name: l.name,
+    timeUs: sum(l.nodes, (p) => p.timeUs),
+    lowUs: sum(l.nodes, (p) => p.lowUs),
+    highUs: sum(l.nodes, (p) => p.highUs),
+  }));
+}
+
 export function predictWorkload(
   w: Workload,
   predictor: Predictor,
@@ -149,15 +162,7 @@ export function predictWorkload(
   });
   if (fallbackOps.size)
     warnings.add(`estimated without a profile (bytes at measured bandwidth): ${[...fallbackOps].sort().join(', ')}`);
-  const sum = (idx: readonly number[], f: (p: NodePrediction) => number): number =>
-    idx.reduce((a, i) => a + f(nodes[i] as NodePrediction), 0);
-  const layers = w.layers.map((l) => ({
-    index: l.index,
-    name: l.name,
-    timeUs: sum(l.nodes, (p) => p.timeUs),
-    lowUs: sum(l.nodes, (p) => p.lowUs),
-    highUs: sum(l.nodes, (p) => p.highUs),
-  }));
+  const layers = layerPredictions(w, nodes);
   const ran = nodes.filter((p) => p.how !== 'free').length;
   const totalUs = runUs + nodes.reduce((a, p) => a + p.timeUs, 0);
   const share: Record<string, number> = {};
