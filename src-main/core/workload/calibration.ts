@@ -7,17 +7,10 @@
  * alone (caches warmed by the previous node, the thread pool between nodes, layouts).
  * Ratios are bounded, and a family the calibration models barely exercise keeps 1. Pure.
  */
-import type { Dtype } from '../domain/measurement.js';
-import type { DeviceFeatures, Predictor } from '../predictor/types.js';
+import type { DeviceFeatures, OpInstance, Predictor } from '../predictor/types.js';
 
 /** One executed node of a calibration model, with what it measured. */
-export interface CalibrationNode {
-  op: string;
-  family: string;
-  shape: Record<string, number>;
-  dtype: Dtype;
-  flops: number;
-  bytes: number;
+export interface CalibrationNode extends OpInstance {
   measuredUs: number;
 }
 
