@@ -19,6 +19,7 @@ import { runSklearnForest } from '../adapters/python/sklearn-reference.js';
 import { PredictorRepo } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { loadTrainingData } from './training-data.js';
+import { predictorRowsInUse } from './predictor-service.js';
 
 export const SKLEARN_NAME = 'sklearn-forest';
 
@@ -100,6 +101,6 @@ export async function evaluatePredictors(db: Database, opts: EvaluateOptions = {
     options: report.options,
     evaluatedAt: new Date().toISOString(),
   };
-  for (const p of repo.latest()) repo.setReport(p.id, summary);
+  for (const p of predictorRowsInUse(db)) repo.setReport(p.id, summary);
   return { report, notes, sklearnFitSeconds };
 }

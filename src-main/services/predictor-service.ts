@@ -1,7 +1,8 @@
 /**
  * Training, storing and using execution-time predictors. Training reads every stored
  * measurement (this machine's and imported ones); each trained predictor is stored
- * with a description of its training set, and the newest of each name is used.
+ * with a description of its training set under this machine, and the most recently
+ * stored of each name trained here is used (never an imported machine's).
  */
 import { UserError, errorMessage } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
@@ -11,7 +12,7 @@ import { createPredictor, loadPredictor, type PredictorName } from '../core/pred
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
 import { localMachineId } from './machine-service.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
-import { PredictorRepo } from '../adapters/store/predictor-repo.js';
+import { PredictorRepo, type StoredPredictorRow } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 
@@ -82,9 +83,17 @@ export function trainPredictors(
   });
 }
 
-/** The newest stored predictors, loaded; a corrupt one is an error naming it. */
+/**
+ * The stored predictors in use on this machine: those trained here (not an imported
+ * machine's), the most recently stored of each name.
+ */
+export function predictorRowsInUse(db: Database): StoredPredictorRow[] {
+  return new PredictorRepo(db).inUse(localMachineId(db));
+}
+
+/** The predictors in use, loaded; a corrupt one is an error naming it. */
 export function storedPredictors(db: Database): { name: string; predictor: Predictor; trainedAt: string }[] {
-  const rows = new PredictorRepo(db).latest();
+  const rows = predictorRowsInUse(db);
   return rows.map((r) => {
     try {
       return { name: r.name, predictor: loadPredictor(r.name, r.model), trainedAt: r.trainedAt };

@@ -4,7 +4,7 @@
  * transaction; export of an imported machine reproduces its file byte for byte.
  */
 import { createHash } from 'node:crypto';
-import { decodeProfile, encodeProfile, ProfileFileError } from '../core/profile-file/codec.js';
+import { canonicalText, decodeProfile, encodeProfile, ProfileFileError } from '../core/profile-file/codec.js';
 import {
   PROFILE_FORMAT,
   PROFILE_FORMAT_VERSION,
@@ -14,12 +14,14 @@ import {
 } from '../core/profile-file/schema.js';
 import type { Device } from '../core/domain/devices.js';
 import type { Measurement, ProfileRun } from '../core/domain/measurement.js';
-import { UserError } from '../core/errors.js';
+import { UserError, errorMessage } from '../core/errors.js';
+import { loadPredictor } from '../core/predictor/registry.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import { PredictorRepo } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
+import { writeTransaction } from '../adapters/store/write-transaction.js';
 
 export interface ExportDeps {
   now: () => Date;
@@ -190,52 +192,129 @@ export function exportProfile(db: Database, machineId: string | undefined, deps:
  * Imports a profile file's text. Everything is validated first; then the machine,
  * its runs and measurements are written in one transaction, or nothing is.
  */
-export function importProfile(db: Database, text: string, sourceName: string, label?: string): ImportResult {
+export function importProfile(
+  db: Database,
+  input: string | Uint8Array,
+  sourceName: string,
+  label?: string,
+): ImportResult {
+  const text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: false }).decode(input);
   const file = decodeProfile(text, sourceName);
-  const canonical = encodeProfile(file);
-  const hash = contentHash(canonical);
+  checkPredictors(file, sourceName);
+  const hash = canonicalHash(file, text, input);
+  const byRun = measurementsByRun(file.measurements);
+  // A large import touches four indexes per row: a bigger page cache for its duration.
+  return withPageCache(db, IMPORT_CACHE_KIB, () => store(db, file, hash, byRun, sourceName, label));
+}
+
+const IMPORT_CACHE_KIB = 256 * 1024;
+
+function withPageCache<T>(db: Database, kib: number, fn: () => T): T {
+  const before = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma(`cache_size = ${-kib}`);
+  try {
+    return fn();
+  } finally {
+    db.pragma(`cache_size = ${before}`);
+  }
+}
+
+function store(
+  db: Database,
+  file: ProfileFile,
+  hash: string,
+  byRun: Map<string, Measurement[]>,
+  sourceName: string,
+  label: string | undefined,
+): ImportResult {
   const machines = new MachineRepo(db);
   const profiles = new ProfileRepo(db);
-  const same = machines.findByContentHash(hash);
-  if (same) {
-    throw new ProfileFileError(
-      `${sourceName} was already imported (same content as machine "${same.label}", id ${same.id}); nothing to do`,
-    );
-  }
-  const existing = machines.getMachine(file.machine.id);
-  if (existing?.source === 'local') {
-    throw new ProfileFileError(
-      `${sourceName} is the profile of this machine itself (id ${file.machine.id}); its data is already here`,
-    );
-  }
-  const input = {
-    id: file.machine.id,
-    label: label ?? (existing ? existing.label : file.machine.label),
-    probe: file.machine.probe,
-    devices: file.devices,
-    links: file.links,
-    contentHash: hash,
-    provenance: file.provenance,
-  };
-  db.transaction(() => {
+  // The checks run inside the write transaction: a second import of the same file waits
+  // for the first, then finds it already there.
+  return writeTransaction(db, () => {
+    const same = machines.findByContentHash(hash);
+    if (same) {
+      throw new ProfileFileError(
+        `${sourceName} was already imported (same content as machine "${same.label}", id ${same.id}); nothing to do`,
+      );
+    }
+    const existing = machines.getMachine(file.machine.id);
+    if (existing?.source === 'local') {
+      throw new ProfileFileError(
+        `${sourceName} is the profile of this machine itself (id ${file.machine.id}); its data is already here`,
+      );
+    }
+    const input = {
+      id: file.machine.id,
+      label: label ?? (existing ? existing.label : file.machine.label),
+      probe: file.machine.probe,
+      devices: file.devices,
+      links: file.links,
+      contentHash: hash,
+      provenance: file.provenance,
+    };
     if (existing) machines.replaceImportedMachine(input);
     else machines.insertImportedMachine(input);
     for (const run of file.profileRuns) profiles.importRun(file.machine.id, run);
-    const byRun = new Map<string, Measurement[]>();
-    for (const m of file.measurements) byRun.set(m.runId, [...(byRun.get(m.runId) ?? []), m]);
-    for (const [runId, ms] of byRun) profiles.insertMeasurements(runId, ms);
+    for (const [runId, ms] of byRun) profiles.insertMeasurements(runId, ms, { validated: true });
     const predictors = new PredictorRepo(db);
     for (const p of file.predictors) predictors.insert(file.machine.id, p);
-  })();
-  return {
-    machineId: file.machine.id,
-    label: input.label,
-    action: existing ? 'updated' : 'imported',
-    counts: {
-      devices: file.devices.length,
-      runs: file.profileRuns.length,
-      measurements: file.measurements.length,
-      predictors: file.predictors.length,
-    },
-  };
+    return {
+      machineId: file.machine.id,
+      label: input.label,
+      action: existing ? 'updated' : 'imported',
+      counts: {
+        devices: file.devices.length,
+        runs: file.profileRuns.length,
+        measurements: file.measurements.length,
+        predictors: file.predictors.length,
+      },
+    } satisfies ImportResult;
+  });
+}
+
+/**
+ * The content hash is over the canonical text. A file pipeDejavu exported is canonical
+ * already: then its bytes are hashed as they are (encoding a 200 MB string to UTF-8
+ * again costs seconds here).
+ */
+function canonicalHash(file: ProfileFile, text: string, input: string | Uint8Array): string {
+  const canonical = canonicalText(file);
+  if (typeof input !== 'string' && canonical === text) return createHash('sha256').update(input).digest('hex');
+  return contentHash(canonical);
+}
+
+function measurementsByRun(ms: readonly Measurement[]): Map<string, Measurement[]> {
+  const byRun = new Map<string, Measurement[]>();
+  for (const m of ms) {
+    const list = byRun.get(m.runId);
+    if (list) list.push(m);
+    else byRun.set(m.runId, [m]);
+  }
+  return byRun;
+}
+
+/** How far in the future a predictor's training date may lie (clock skew between machines). */
+const MAX_CLOCK_SKEW_MS = 24 * 3600_000;
+
+/**
+ * Each predictor in the file must load (a malformed one is refused here, not at the
+ * next prediction) and must not claim a training date in the future.
+ */
+function checkPredictors(file: ProfileFile, sourceName: string, now: Date = new Date()): void {
+  for (const p of file.predictors) {
+    const at = Date.parse(p.trainedAt);
+    if (!Number.isFinite(at) || at > now.getTime() + MAX_CLOCK_SKEW_MS) {
+      throw new ProfileFileError(
+        `${sourceName}: its ${p.name} predictor claims to be trained at ${p.trainedAt}, in the future; the file was not imported`,
+      );
+    }
+    try {
+      loadPredictor(p.name, p.model);
+    } catch (e) {
+      throw new ProfileFileError(
+        `${sourceName}: its ${p.name} predictor cannot be loaded (${errorMessage(e)}); the file was not imported`,
+      );
+    }
+  }
 }

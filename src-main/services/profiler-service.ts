@@ -20,6 +20,7 @@ import { CHAIN_LENGTHS, fitOverhead, withoutProfilerCost, type RunOverhead } fro
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
+import { takeProfilerLock } from './profiler-lock.js';
 import type {
   EpConfig,
   FailureKind,
@@ -503,17 +504,32 @@ export async function profileDevice(
     summary: null,
     notes: [],
   };
-  const unavailable = await unavailableReasonOrStart(deps, target);
-  if (typeof unavailable === 'string') return { ...base, runId: null, status: 'unavailable', notes: [unavailable] };
-  // Runs left 'running' by a profiler that was killed are marked as such.
-  repo.interruptStaleRuns(new Date(deps.now().getTime() - 10 * 60_000));
+  // One profiler per machine; taking the lock closes the runs a killed one left 'running'.
+  const release = takeProfilerLock(deps.db, target.machineId, target.deviceKey, deps.now);
+  try {
+    const unavailable = await unavailableReasonOrStart(deps, target);
+    if (typeof unavailable === 'string') return { ...base, runId: null, status: 'unavailable', notes: [unavailable] };
+    return await profileLocked(deps, target, opts, { repo, base, started, ortVersion: unavailable.ortVersion });
+  } finally {
+    release();
+  }
+}
+
+async function profileLocked(
+  deps: ProfilerDeps,
+  target: ProfileTarget,
+  opts: ProfileOptions,
+  ctx: { repo: ProfileRepo; base: Omit<ProfileReport, 'status' | 'runId'>; started: number; ortVersion: string },
+): Promise<ProfileReport> {
+  const { repo, base, started, ortVersion } = ctx;
+  const threads = epThreads(target.ep);
   const run = repo.createRun({
     machineId: target.machineId,
     deviceKey: target.deviceKey,
     suite: opts.suite,
     executionProvider: epName(target.ep),
     threads,
-    runtimeVersion: unavailable.ortVersion,
+    runtimeVersion: ortVersion,
   });
   const all = opts.kernels ?? kernelsFor(target.ep, opts.suite);
   const isStored = isStoredFn(repo, target);
@@ -524,7 +540,7 @@ export async function profileDevice(
     opts,
     repo,
     runId: run.id,
-    ortVersion: unavailable.ortVersion,
+    ortVersion,
     rule: opts.rule ?? SUITE_RULES[opts.suite],
     report: { ...base, runId: run.id, status: 'complete', alreadyMeasured: all.length - queue.length },
     measured: [],

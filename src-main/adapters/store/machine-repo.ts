@@ -18,6 +18,7 @@ import {
 import { StoreError } from './errors.js';
 import { parseJsonColumn, parseJsonColumnOrNull, toJson, toJsonOrNull, validate } from './json.js';
 import type { Database } from './types.js';
+import { writeTransaction } from './write-transaction.js';
 
 export type MachineSource = 'local' | 'imported';
 
@@ -180,7 +181,7 @@ export class MachineRepo {
    */
   upsertLocalMachine(probe: ProbeResult, machineId: string, devices: DeviceInput[], links: Link[]): MachineDetail {
     const p = validate(ProbeResultSchema, probe, 'probe');
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       const existing = this.stmts.get.get(machineId);
       if (existing && existing.source !== 'local') {
         throw new StoreError(
@@ -196,18 +197,18 @@ export class MachineRepo {
         now: this.now().toISOString(),
       });
       this.replaceDevicesAndLinks(machineId, devices, links);
-    })();
+    });
     return this.mustGet(machineId);
   }
 
   /** Stores a machine read from a profile file. Fails with 'conflict' if the id or the content hash is taken. */
   insertImportedMachine(input: ImportedMachineInput): MachineDetail {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       if (this.stmts.get.get(input.id)) {
         throw new StoreError('conflict', `machine "${input.id}" already exists`);
       }
       this.insertImported(input, input.label ?? input.probe.hostname);
-    })();
+    });
     return this.mustGet(input.id);
   }
 
@@ -217,14 +218,14 @@ export class MachineRepo {
    * the file's runs again. Keeps the stored label unless `input.label` is given.
    */
   replaceImportedMachine(input: ImportedMachineInput): MachineDetail {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       const existing = this.stmts.get.get(input.id);
       if (existing && existing.source !== 'imported') {
         throw new StoreError('conflict', `machine "${input.id}" is the local machine; an import cannot replace it`);
       }
       if (existing) this.stmts.delete.run(input.id);
       this.insertImported(input, input.label ?? existing?.label ?? input.probe.hostname);
-    })();
+    });
     return this.mustGet(input.id);
   }
 

@@ -169,6 +169,24 @@ UPDATE profile_runs SET heartbeat_at = COALESCE(finished_at, started_at);
 CREATE INDEX profile_runs_status ON profile_runs (status, heartbeat_at);
 `;
 
+/**
+ * v3: one profiler per machine at a time, across processes (CLIs, serve, the app). The
+ * holder is a process (host, pid and its start time, so a reused pid is not mistaken
+ * for it) with a heartbeat; a holder that is dead, or silent for long on another host,
+ * can be taken over.
+ */
+const V3_SQL = `
+CREATE TABLE profiler_locks (
+  machine_id    TEXT PRIMARY KEY NOT NULL REFERENCES machines (id) ON DELETE CASCADE,
+  device_key    TEXT NOT NULL,
+  host          TEXT NOT NULL,
+  pid           INTEGER NOT NULL,
+  process_start TEXT,
+  acquired_at   TEXT NOT NULL,
+  heartbeat_at  TEXT NOT NULL
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -183,6 +201,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'run-heartbeat',
     up(db) {
       db.exec(V2_SQL);
+    },
+  },
+  {
+    version: 3,
+    name: 'profiler-lock',
+    up(db) {
+      db.exec(V3_SQL);
     },
   },
 ];

@@ -19,6 +19,9 @@ export interface OpenDatabaseOptions {
   now?: () => Date;
 }
 
+/** How long a writer waits for another process's write transaction before it gives up. */
+export const BUSY_TIMEOUT_MS = 60_000;
+
 function isInMemory(path: string): boolean {
   return path === ':memory:' || path === '';
 }
@@ -79,7 +82,7 @@ function inspect(db: Database, path: string, known: number): void {
 /**
  * Opens the database at `path` (`:memory:` for a private in-memory one), creating the
  * file and its parent directory when missing, sets the pragmas (WAL for files,
- * foreign_keys=ON, busy_timeout=5000, synchronous=NORMAL) and applies pending
+ * foreign_keys=ON, busy_timeout=60 s, synchronous=NORMAL) and applies pending
  * migrations. Throws StoreError for a non-database file, another application's
  * database, or one from a newer pipeDejavu; those files are left untouched.
  */
@@ -105,7 +108,8 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   }
 
   try {
-    db.pragma('busy_timeout = 5000');
+    // Writers queue (BEGIN IMMEDIATE): the longest writer, a 450k-measurement import, holds the lock ~10 s.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     inspect(db, path, latestVersion(migrations));
     if (!inMemory) {
       const mode = db.pragma('journal_mode = WAL', { simple: true });

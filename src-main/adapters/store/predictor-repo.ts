@@ -1,6 +1,7 @@
 /**
  * Trained predictors with their training-set description and evaluation report.
- * The newest of each name is the one in use; older ones stay for comparison.
+ * The most recently stored of each name, per machine, is the one in use; older ones stay
+ * for comparison.
  */
 import { z } from 'zod';
 import { StoredPredictorSchema, type StoredPredictor } from '../../core/profile-file/schema.js';
@@ -75,16 +76,22 @@ export class PredictorRepo {
     return Number(info.lastInsertRowid);
   }
 
-  /** The newest predictor of each name (for a machine, or any). */
-  latest(machineId?: string | null): StoredPredictorRow[] {
-    const rows = this.db
-      .prepare<[], PredictorRow>(
+  /**
+   * The predictors in use for `machineId` (the machine they were trained on; null for
+   * those trained before any machine was probed): the most recently stored of each name.
+   * Store order, not the `trainedAt` a file claims, decides: an imported file cannot
+   * outrank what `train` stores later, and it never applies to another machine.
+   */
+  inUse(machineId: string | null): StoredPredictorRow[] {
+    return this.db
+      .prepare<[string | null, string | null], PredictorRow>(
         `SELECT p.* FROM predictors p
-         WHERE p.id = (SELECT q.id FROM predictors q WHERE q.name = p.name ORDER BY q.trained_at DESC, q.id DESC LIMIT 1)
+         WHERE p.machine_id IS ?
+           AND p.id = (SELECT max(q.id) FROM predictors q WHERE q.name = p.name AND q.machine_id IS ?)
          ORDER BY p.name`,
       )
-      .all();
-    return rows.filter((r) => machineId === undefined || r.machine_id === machineId).map(toStored);
+      .all(machineId, machineId)
+      .map(toStored);
   }
 
   /** Attaches a report to a stored predictor (evaluation runs after training). */

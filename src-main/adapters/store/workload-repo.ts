@@ -5,6 +5,7 @@
 import type { Workload } from '../../core/workload/types.js';
 import { StoreError } from './errors.js';
 import type { Database } from './types.js';
+import { writeTransaction } from './write-transaction.js';
 
 export interface StoredWorkload {
   id: number;
@@ -57,14 +58,14 @@ export class WorkloadRepo {
 
   save(w: Workload, filePath: string | null, contentHash: string | null): StoredWorkload {
     const json = JSON.stringify(w);
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.db.prepare('DELETE FROM workloads WHERE name = ?').run(w.name);
       this.db
         .prepare(
           'INSERT INTO workloads (name, source, file_path, content_hash, graph_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
         )
         .run(w.name, w.source, filePath, contentHash, json, this.now().toISOString());
-    })();
+    });
     const saved = this.get(w.name);
     if (!saved) throw new StoreError('not-found', `workload "${w.name}" was not stored`);
     return saved;

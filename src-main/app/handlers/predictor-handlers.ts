@@ -1,6 +1,6 @@
 import type { EvaluationView, PredictorView } from '../../api/views.js';
 import type { EvaluationReport } from '../../core/predictor/evaluation/types.js';
-import { PredictorRepo } from '../../adapters/store/predictor-repo.js';
+import { predictorRowsInUse } from '../../services/predictor-service.js';
 import { deviceLabels } from '../device-labels.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
@@ -13,7 +13,7 @@ export const predictorHandlers: HandlerGroup<
   'predictor:list' | 'predictor:train' | 'predictor:evaluate' | 'predictor:report'
 > = {
   'predictor:list': (_req, { db }) =>
-    new PredictorRepo(db).latest().map((p): PredictorView => {
+    predictorRowsInUse(db).map((p): PredictorView => {
       const t = (p.trainingSet ?? {}) as Record<string, unknown>;
       return {
         name: p.name,
@@ -31,7 +31,7 @@ export const predictorHandlers: HandlerGroup<
     // The newest evaluation of this session has the scatter; the stored one has the aggregates only.
     const job = deps.jobs.latestDone('evaluate', () => true);
     if (job?.result) return job.result as EvaluationView;
-    const stored = new PredictorRepo(deps.db).latest().find((p) => p.report !== null)?.report;
+    const stored = predictorRowsInUse(deps.db).find((p) => p.report !== null)?.report;
     if (!stored) return null;
     const report = { scatter: [], ...stored } as unknown as EvaluationReport;
     return {

@@ -1,12 +1,14 @@
 import type { RooflinePoint, RooflineView, RunView } from '../../api/views.js';
 import { ProfileRepo } from '../../adapters/store/profile-repo.js';
 import { machineFor, rooflines } from '../../services/roofline-service.js';
+import { closeAbandonedRuns } from '../../services/profiler-lock.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
 
 export const profileHandlers: HandlerGroup<'profile:runs' | 'profile:roofline' | 'profile:start'> = {
   'profile:runs': (req, { db }) => {
     const machine = req.machineId ? machineFor(db, req.machineId) : machineFor(db, undefined);
+    if (machine.source === 'local') closeAbandonedRuns(db, machine.id);
     const repo = new ProfileRepo(db);
     const counts = new Map<string, number>();
     for (const m of repo.listMeasurements({ machineId: machine.id }))

@@ -33,7 +33,11 @@ function sortDeep<T>(v: T): T {
  * for free-form maps, 2-space indent, trailing newline.
  */
 export function encodeProfile(file: ProfileFile): string {
-  const f = ProfileFileSchema.parse(file);
+  return canonicalText(ProfileFileSchema.parse(file));
+}
+
+/** The canonical text of a file decodeProfile returned (validated already: not parsed again). */
+export function canonicalText(f: ProfileFile): string {
   const topology = f.machine.probe.nvidia.topology;
   const canonical: ProfileFile = {
     ...f,

@@ -79,4 +79,31 @@ describe('pipedejavu profile', () => {
     const r = await cli(['roofline', '--db', db]);
     expect(r.stdout).toBe('No measurements yet. Run `pipedejavu profile --suite quick` first.\n');
   });
+  it('a second profiler on the same machine refuses in one line while the first runs', async () => {
+    const db = path.join(tempDir(), 'p.db');
+    const first = spawn(process.execPath, ['bin/pipedejavu.js', 'profile', '--db', db, '--threads', '1'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let firstErr = '';
+    await new Promise<void>((resolve) =>
+      first.stderr.on('data', (d: Buffer) => {
+        firstErr += d.toString();
+        if (/kernel \d+\/\d+/.test(firstErr)) resolve();
+      }),
+    );
+    const second = await runCli(['profile', '--db', db, '--threads', '1']);
+    first.kill('SIGINT');
+    await new Promise((r) => first.once('exit', r));
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toMatch(
+      new RegExp(`^pipedejavu: error: another pipedejavu process \\(pid ${first.pid} on [^)]+\\) is profiling cpu`),
+    );
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    // After the first stopped, its run is closed and a new profile may start.
+    const store = openDatabase(db);
+    const repo = new ProfileRepo(store);
+    const runs = repo.listRuns(repo.listMeasurements()[0]?.machineId ?? '');
+    store.close();
+    expect(runs.every((r) => r.status !== 'running')).toBe(true);
+  }, 120_000);
 });

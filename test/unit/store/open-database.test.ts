@@ -67,6 +67,7 @@ describe('openDatabase: migrations from empty', () => {
       'plans',
       'predictors',
       'profile_runs',
+      'profiler_locks',
       'schema_migrations',
       'workloads',
     ]);
@@ -84,7 +85,7 @@ describe('openDatabase: migrations from empty', () => {
     expect(existsSync(path)).toBe(true);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(60_000);
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION);
     db.close();
