@@ -201,7 +201,7 @@ export interface ProfileResultView {
 
 export type KernelStatus = 'measured' | 'noisy' | 'failed';
 
-export type JobKind = 'profile' | 'train' | 'evaluate' | 'plan' | 'measure';
+export type JobKind = 'profile' | 'train' | 'evaluate' | 'plan' | 'measure' | 'import';
 export type JobState = 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface JobView {

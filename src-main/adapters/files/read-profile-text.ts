@@ -4,6 +4,11 @@ import { LIMITS } from '../../core/profile-file/schema.js';
 import { UserError } from '../../core/errors.js';
 
 export function readProfileText(file: string): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(readProfileBytes(file));
+}
+
+/** The file's bytes (import hashes an exported file's bytes as they are). */
+export function readProfileBytes(file: string): Uint8Array {
   let size: number;
   try {
     const st = statSync(file);
@@ -17,7 +22,5 @@ export function readProfileText(file: string): string {
   if (size > LIMITS.maxFileBytes) {
     throw new UserError(`${file} is ${Math.round(size / 2 ** 20)} MiB, too large to be a hardware profile`);
   }
-  const bytes = readFileSync(file);
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  return text;
+  return readFileSync(file);
 }

@@ -1,9 +1,9 @@
-import type { MachineSummaryView, MachineView } from '../../api/views.js';
+import type { ImportView, MachineSummaryView, MachineView } from '../../api/views.js';
 import { UserError } from '../../core/errors.js';
 import { MachineRepo, type MachineSummary } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { probeAndRecord } from '../../services/machine-service.js';
-import { exportProfile, importProfile } from '../../services/profile-file-service.js';
+import { exportProfile } from '../../services/profile-file-service.js';
 import { removeImportedMachine } from '../../services/removal-service.js';
 import type { HandlerGroup } from './types.js';
 
@@ -56,7 +56,8 @@ export const machineHandlers: HandlerGroup<
     if (!v) throw new Error('the probe recorded no machine');
     return v;
   },
-  'machine:import': (req, { db }) => importProfile(db, req.text, req.fileName, req.label),
+  // In the job runner: parsing and storing a large file must not stall the other requests.
+  'machine:import': (req, deps) => deps.jobs.run('import', req, req.fileName) as Promise<ImportView>,
   'machine:export': (req, deps) => {
     const r = exportProfile(deps.db, req.id, { now: deps.now, runtimes: deps.runtime });
     return { fileName: safeFileName(r.label), text: r.text, machineId: r.machineId, label: r.label };

@@ -6,6 +6,7 @@
 import type { ApiRequest } from '../../api/contract.js';
 import type {
   EvaluationView,
+  ImportView,
   JobKind,
   MeasuredView,
   PlanView,
@@ -27,6 +28,8 @@ import { planWorkload } from '../../services/plan-service.js';
 import { trainPredictors } from '../../services/predictor-service.js';
 import { profileDevice, type ProfileReport } from '../../services/profiler-service.js';
 import { rooflines } from '../../services/roofline-service.js';
+import { importProfile } from '../../services/profile-file-service.js';
+import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { resolveWorkload } from '../../services/workload-service.js';
 import type { JobReporter } from './protocol.js';
 import { deviceLabels } from '../device-labels.js';
@@ -39,6 +42,14 @@ export interface JobEnv {
 }
 
 export type ProfileJobResult = ProfileResultView;
+
+/** A profile file to import: a path on this machine (a dialog's answer, an upload) or its text. */
+export interface ImportJobRequest {
+  fileName: string;
+  path?: string;
+  text?: string;
+  label?: string;
+}
 
 async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
   const machine = await ensureLocalMachine(e.db, localProbeDeps, { env: e.env });
@@ -177,6 +188,12 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
   }
 }
 
+/** Imports a profile file in the job runner: a 200 MB file must not stall the server or the window. */
+async function importJob(_e: JobEnv, req: ImportJobRequest): Promise<ImportView> {
+  const input = req.path !== undefined ? readProfileBytes(req.path) : (req.text ?? '');
+  return importProfile(_e.db, input, req.fileName, req.label);
+}
+
 /** Each job kind with its request type; requests were validated before they got here. */
 export const JOB_FUNCTIONS: { [K in JobKind]: (e: JobEnv, request: never) => Promise<unknown> } = {
   profile: profileJob,
@@ -184,4 +201,5 @@ export const JOB_FUNCTIONS: { [K in JobKind]: (e: JobEnv, request: never) => Pro
   evaluate: evaluateJob,
   plan: planJob,
   measure: measureJob,
+  import: importJob,
 };

@@ -24,6 +24,7 @@ const TITLES: Record<JobKind, string> = {
   evaluate: 'Evaluate predictors',
   plan: 'Plan',
   measure: 'Measure model',
+  import: 'Import profile',
 };
 
 const MAX_LOG = 200;
@@ -32,6 +33,7 @@ const MAX_FINISHED = 50;
 export class JobManager {
   private readonly jobs = new Map<string, { view: JobView; running: RunningJob | null; cancelled: boolean }>();
   private readonly listeners = new Set<(e: JobEvent) => void>();
+  private readonly waiters = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
   constructor(
     private readonly executor: JobExecutor,
@@ -67,6 +69,17 @@ export class JobManager {
     this.emit({ jobId: id, type: 'state', job: strip(view) });
     entry.running = this.executor.start(kind, request, (m) => this.onMessage(id, m));
     return id;
+  }
+
+  /**
+   * Starts a job and answers with its result: for a request whose answer the caller
+   * awaits (an import), run off the event loop. A failed job rejects with its message.
+   */
+  run(kind: JobKind, request: unknown, detail = ''): Promise<unknown> {
+    const id = this.start(kind, request, detail);
+    const settled = this.jobs.get(id)?.view;
+    if (settled && settled.state !== 'running') return settle(settled);
+    return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject }));
   }
 
   get(id: string): JobView | null {
@@ -127,6 +140,11 @@ export class JobManager {
     v.finishedAt = this.now().toISOString();
     j.running = null;
     this.emit({ jobId: id, type: 'state', job: strip(v) });
+    const waiter = this.waiters.get(id);
+    if (waiter) {
+      this.waiters.delete(id);
+      settle(v).then(waiter.resolve, waiter.reject);
+    }
   }
 
   private emit(e: JobEvent): void {
@@ -143,6 +161,10 @@ export class JobManager {
     const finished = [...this.jobs.entries()].filter(([, j]) => j.view.state !== 'running');
     for (const [id] of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) this.jobs.delete(id);
   }
+}
+
+function settle(v: JobView): Promise<unknown> {
+  return v.state === 'done' ? Promise.resolve(v.result) : Promise.reject(new UserError(v.error ?? `job ${v.state}`));
 }
 
 function strip(v: JobView): JobEvent['job'] {

@@ -1,4 +1,4 @@
-import { readProfileText } from '../../adapters/files/read-profile-text.js';
+import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { importProfile } from '../../services/profile-file-service.js';
 import type { Command } from '../command.js';
 
@@ -13,8 +13,8 @@ export const importCommand: Command = {
   positionals: { min: 1, max: 1, names: 'FILE' },
   async run(ctx, opts, [file]) {
     const path = file as string;
-    const text = readProfileText(path);
-    const r = importProfile(ctx.database(), text, path, typeof opts.label === 'string' ? opts.label : undefined);
+    const bytes = readProfileBytes(path);
+    const r = importProfile(ctx.database(), bytes, path, typeof opts.label === 'string' ? opts.label : undefined);
     if (ctx.json) ctx.printJson(r);
     else
       ctx.print(

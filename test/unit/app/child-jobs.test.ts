@@ -8,6 +8,8 @@ import { openDatabase } from '../../../src-main/adapters/store/open-database.js'
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { seedStore } from '../../helpers/seeded-store.js';
 import { tempDir } from '../../helpers/cli.js';
+import { bigProfileFile } from '../../helpers/big-profile.js';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
 
 let core: AppCore | null = null;
 afterEach(() => {
@@ -33,6 +35,26 @@ function finished(c: AppCore, jobId: string): Promise<JobView> {
 }
 
 describe('jobs in child processes', () => {
+  it('imports a profile in a child: the event loop keeps running, and garbage gets one line', async () => {
+    const dir = tempDir('pdjv-import-');
+    core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http' });
+    const text = encodeProfile(bigProfileFile(40_000));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const r = await core.dispatch('machine:import', { fileName: 'big.json', text });
+    clearInterval(timer);
+    expect(r).toMatchObject({ ok: true, value: { action: 'imported', counts: { measurements: 40_000 } } });
+    // Stored by the child while this process went on answering (an in-process import ticks 0 times).
+    expect(ticks).toBeGreaterThan(5);
+    const jobs = await core.dispatch('job:list', {});
+    expect(jobs.ok && (jobs.value as JobView[]).map((j) => [j.kind, j.state])).toEqual([['import', 'done']]);
+    const bad = await core.dispatch('machine:import', { fileName: 'x.json', text: '{"format": 1' });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'user', message: expect.stringMatching(/^x\.json is not JSON/) },
+    });
+  }, 60_000);
+
   it('plans in a child and hands back the plan view', async () => {
     const dir = tempDir('pdjv-child-');
     const dbPath = path.join(dir, 'db.sqlite');
