@@ -21,6 +21,10 @@ export const LIMITS = {
   maxDimension: 2 ** 40,
   maxMeasurements: 2_000_000,
   maxDevices: 1024,
+  // A machine links each pair of its devices at most a few ways.
+  maxLinks: 65_536,
+  maxRuns: 100_000,
+  maxPredictors: 1_000,
   maxFileBytes: 512 * 1024 * 1024,
 } as const;
 
@@ -71,10 +75,10 @@ export const ProfileFileSchema = z
       probe: ProbeResultSchema,
     }),
     devices: z.array(BoundedDeviceSchema).min(1).max(LIMITS.maxDevices),
-    links: z.array(LinkSchema),
-    profileRuns: z.array(ProfileRunSchema),
+    links: z.array(LinkSchema).max(LIMITS.maxLinks),
+    profileRuns: z.array(ProfileRunSchema).max(LIMITS.maxRuns),
     measurements: z.array(BoundedMeasurementSchema).max(LIMITS.maxMeasurements),
-    predictors: z.array(StoredPredictorSchema),
+    predictors: z.array(StoredPredictorSchema).max(LIMITS.maxPredictors),
   })
   .superRefine((file, ctx) => {
     const deviceKeys = new Set(file.devices.map((d) => d.key));

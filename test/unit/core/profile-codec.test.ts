@@ -90,6 +90,26 @@ describe('hardware-profile codec', () => {
     );
   });
 
+  it('bounds every list in the file: runs, links and predictors too', () => {
+    const f = sampleProfileFile();
+    const run = f.profileRuns[0]!;
+    const runs = Array.from({ length: 100_001 }, (_, i) => ({ ...run, id: `r${i}` }));
+    const text = JSON.stringify({ ...f, profileRuns: runs, measurements: [] });
+    expect(() => decodeProfile(text, 'many.json')).toThrow(
+      /^many\.json: invalid hardware profile: profileRuns: .*100000/,
+    );
+    const predictors = Array.from({ length: 1001 }, () => ({
+      name: 'roofline',
+      version: 1,
+      kind: 'roofline',
+      trainedAt: '2026-01-01T00:00:00.000Z',
+      trainingSet: {},
+      report: null,
+      model: {},
+    }));
+    expect(() => decodeProfile(JSON.stringify({ ...f, predictors }), 'p.json')).toThrow(/predictors: .*1000/);
+  });
+
   it('rejects NaN written as a string and inconsistent statistics', () => {
     const stat = (f: Mutable): Mutable => (f.measurements as Mutable[])[0]!.stats as Mutable;
     expect(decodeError(mutated((f) => (stat(f).p90Us = 'NaN')))).toMatch(/p90Us/);
