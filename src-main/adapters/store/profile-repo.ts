@@ -195,13 +195,9 @@ const MEASUREMENT_COLUMNS = `id, ${WRITTEN_COLUMNS.join(', ')}`;
 const INSERT_MEASUREMENT = `INSERT INTO measurements (${WRITTEN_COLUMNS.join(', ')})
   VALUES (${WRITTEN_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
-/** Rows per statement of a bulk insert: one statement per row costs half of a large import. */
-const BULK_ROWS = 64;
-
-const BULK_INSERT_SKIP = `INSERT INTO measurements (${WRITTEN_COLUMNS.join(', ')}) VALUES ${Array.from(
-  { length: BULK_ROWS },
-  () => `(${WRITTEN_COLUMNS.map(() => '?').join(', ')})`,
-).join(', ')} ON CONFLICT DO NOTHING`;
+/** The skipping insert with positional parameters: binding an array is cheaper than named keys. */
+const INSERT_SKIP_POSITIONAL = `INSERT INTO measurements (${WRITTEN_COLUMNS.join(', ')})
+  VALUES (${WRITTEN_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`;
 
 /** The conflict target must repeat the expressions of the measurements_identity index. */
 const IDENTITY_TARGET = '(machine_id, device_key, execution_provider, COALESCE(threads, -1), op, shape_key, dtype)';
@@ -231,8 +227,7 @@ function prepareStatements(db: Database) {
       `UPDATE profile_runs SET status = 'interrupted', finished_at = ?
         WHERE status = 'running' AND COALESCE(heartbeat_at, started_at) < ?`,
     ),
-    insertSkip: db.prepare<[MeasurementParams]>(`${INSERT_MEASUREMENT} ON CONFLICT DO NOTHING`),
-    bulkInsertSkip: db.prepare<unknown[]>(BULK_INSERT_SKIP),
+    insertSkipPositional: db.prepare<unknown[]>(INSERT_SKIP_POSITIONAL),
     insertReplace: db.prepare<[MeasurementParams]>(
       `${INSERT_MEASUREMENT} ON CONFLICT ${IDENTITY_TARGET} DO UPDATE SET
          run_id = excluded.run_id, family = excluded.family, shape_json = excluded.shape_json,
@@ -392,17 +387,10 @@ export class ProfileRepo {
     return result;
   }
 
-  /** Inserts rows, keeping stored points: BULK_ROWS rows per statement, then one by one. */
+  /** Inserts rows, keeping stored points. */
   private insertSkipping(rows: readonly MeasurementParams[], result: InsertMeasurementsResult): void {
-    const whole = rows.length - (rows.length % BULK_ROWS);
-    for (let i = 0; i < whole; i += BULK_ROWS) {
-      const values = rows.slice(i, i + BULK_ROWS).flatMap((p) => WRITTEN_COLUMNS.map((c) => p[c]));
-      const n = this.stmts.bulkInsertSkip.run(values).changes;
-      result.inserted += n;
-      result.skipped += BULK_ROWS - n;
-    }
-    for (const params of rows.slice(whole)) {
-      if (this.stmts.insertSkip.run(params).changes > 0) result.inserted++;
+    for (const p of rows) {
+      if (this.stmts.insertSkipPositional.run(WRITTEN_COLUMNS.map((c) => p[c])).changes > 0) result.inserted++;
       else result.skipped++;
     }
   }
