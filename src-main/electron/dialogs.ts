@@ -7,7 +7,7 @@ import type { Dialogs } from '../app/app-deps.js';
 
 const MAX_PROFILE_BYTES = 256 * 2 ** 20;
 
-export function nativeDialogs(dialog: Dialog, window: () => BrowserWindow | null): Dialogs {
+export function nativeDialogs(dialog: Dialog, window: () => BrowserWindow | null, dbPath: string): Dialogs {
   return {
     async open(purpose) {
       const win = window();
@@ -31,7 +31,7 @@ export function nativeDialogs(dialog: Dialog, window: () => BrowserWindow | null
       const options = { defaultPath: fileName, filters: [{ name: 'JSON', extensions: ['json'] }] };
       const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       if (r.canceled || !r.filePath) return null;
-      writeFileAtomic(r.filePath, text);
+      writeFileAtomic(r.filePath, text, { protect: [dbPath] });
       return { path: r.filePath };
     },
   };

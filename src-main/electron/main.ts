@@ -82,7 +82,7 @@ async function start(): Promise<void> {
     env,
     transport: 'electron',
     executor: childExecutor({ dbPath, env }),
-    dialogs: nativeDialogs(dialog, () => mainWindow),
+    dialogs: nativeDialogs(dialog, () => mainWindow, dbPath),
     runtime: { ...runtimeVersions(), electron: process.versions.electron ?? '?' },
   });
   for (const [channel, handler] of ipcHandlers(core.dispatch, rendererUrl)) {

@@ -3,7 +3,8 @@
  * file, a directory, an empty file, a file over protobuf's 2 GiB limit, bytes that are not an
  * ONNX model, external-data files that are missing. The file is read once, into one buffer.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFile, regularFileSize } from './read-regular-file.js';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { parseOnnxModel, type OnnxModel } from '../../core/onnx/onnx-parser.js';
@@ -27,29 +28,14 @@ export function readOnnxFile(file: string, opts: ReadOnnxOptions = {}): Uint8Arr
 /** The bytes and the parsed model (so callers need not parse twice). */
 export function readOnnxModel(file: string, opts: ReadOnnxOptions = {}): { bytes: Uint8Array; model: OnnxModel } {
   const max = opts.maxBytes ?? MAX_ONNX_BYTES;
-  let bytesOnDisk: number;
-  try {
-    const st = statSync(file);
-    if (st.isDirectory()) throw new UserError(`${file} is a directory, not an ONNX model file`);
-    bytesOnDisk = st.size;
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file} (${code ?? 'error'})`);
-  }
-  if (bytesOnDisk === 0) throw new UserError(`${file} is empty, not an ONNX model`);
-  if (bytesOnDisk > max) {
-    throw new UserError(
-      `${file} is ${size(bytesOnDisk)}, over the ${size(max)} an ONNX (protobuf) file can hold; save the model with its weights as external data (onnx.save_model(..., save_as_external_data=True))`,
-    );
-  }
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`cannot read ${file} (${code ?? 'error'})`);
-  }
+  if (regularFileSize(file, 'ONNX model') === 0) throw new UserError(`${file} is empty, not an ONNX model`);
+  const bytes = readRegularFile(
+    file,
+    'ONNX model',
+    max,
+    (n) =>
+      `${file} is ${size(n)}, over the ${size(max)} an ONNX (protobuf) file can hold; save the model with its weights as external data (onnx.save_model(..., save_as_external_data=True))`,
+  );
   let model: OnnxModel;
   try {
     model = parseOnnxModel(bytes);
@@ -67,6 +53,18 @@ function checkExternalData(file: string, locations: readonly string[]): void {
   for (const location of locations) {
     if (!location) throw new UserError(`${file}: a weight is stored as external data without a file location`);
     const target = path.resolve(dir, location);
+    const rel = path.relative(dir, target);
+    if (
+      location.includes('\0') ||
+      path.isAbsolute(location) ||
+      /^[A-Za-z]:|^[\\/]/.test(location) ||
+      rel.startsWith('..') ||
+      path.isAbsolute(rel)
+    ) {
+      throw new UserError(
+        `${file} names an external data file outside the model's folder ("${location}"); external data must lie next to the model`,
+      );
+    }
     let ok = false;
     try {
       ok = statSync(target).isFile();

@@ -8,7 +8,7 @@ export const exportCommand: Command = {
   summary: 'write a machine (probe, devices, links, measurements) to a hardware-profile file',
   usage: '[--machine ID] [--out FILE] [--json]',
   details:
-    'Without --out the profile goes to stdout. The format is documented by\n' +
+    'Without --out (or with --out -) the profile goes to stdout. The format is documented by\n' +
     'schemas/hardware-profile.v1.schema.json; `pipedejavu import` reads it on another machine.',
   options: {
     machine: { type: 'string', valueName: 'ID', description: 'machine id or label (default: this machine)' },
@@ -20,11 +20,11 @@ export const exportCommand: Command = {
       runtimes: runtimeVersions(),
     });
     const out = typeof opts.out === 'string' ? opts.out : undefined;
-    if (!out) {
+    if (!out || out === '-') {
       ctx.io.stdout(result.text);
       return;
     }
-    writeFileAtomic(out, result.text);
+    writeFileAtomic(out, result.text, { protect: [ctx.dbPath] });
     const summary = { file: out, machineId: result.machineId, label: result.label, ...result.counts };
     if (ctx.json) ctx.printJson(summary);
     else

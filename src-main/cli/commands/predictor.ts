@@ -26,7 +26,7 @@ export const predictorCommand: Command = {
     if (!ONNX_EXPORTABLE.includes(model))
       throw new UsageError(`--model takes ${ONNX_EXPORTABLE.join(' or ')}; got "${model}"`);
     const { bytes, trainedAt } = exportPredictorOnnx(ctx.database(), model);
-    writeFileAtomic(opts.out, bytes);
+    writeFileAtomic(opts.out, bytes, { protect: [ctx.dbPath] });
     const summary = {
       file: opts.out,
       model,

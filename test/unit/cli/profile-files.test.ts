@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,22 @@ describe('export and import of hardware profiles (CLI)', () => {
     expect(missing.stderr).toBe(`pipedejavu: error: no such file: ${path.join(dir, 'nope.json')}\n`);
     const list = await cli(['machines', '--db', db, '--json']);
     expect(JSON.parse(list.stdout)).toEqual({ machines: [] });
+  });
+});
+
+describe('import refuses what is not a regular file', () => {
+  it('/dev/zero and a FIFO get one line at once, without reading or blocking', async () => {
+    const d = tempDir();
+    const db = path.join(d, 'x.db');
+    const zero = await cli(['import', '/dev/zero', '--db', db]);
+    expect(zero.code).not.toBe(0);
+    expect(zero.stderr).toBe(
+      'pipedejavu: error: /dev/zero is not a regular file (a device, pipe or socket); save the hardware-profile to a file first\n',
+    );
+    const fifo = path.join(d, 'profile.fifo');
+    spawnSync('mkfifo', [fifo]);
+    const r = await cli(['import', fifo, '--db', db]);
+    expect(r.stderr).toMatch(/profile\.fifo is not a regular file/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,5 +80,26 @@ describe('reading an ONNX file', () => {
     const { model } = readOnnxModel(p);
     expect(model.externalFiles).toEqual(['model.weights']);
     expect(workloadFromOnnx(readOnnxFile(p), { name: 'ext' }).paramBytes).toBe(48);
+  });
+
+  it('refuses external-data locations outside the model folder before looking for them', () => {
+    const sub = join(dir, 'escape');
+    mkdirSync(sub);
+    for (const location of ['/etc/passwd', '../secret.bin', 'a/../../b.bin', 'C:\\Windows\\win.ini']) {
+      const p = join(sub, 'model.onnx');
+      writeFileSync(p, externalDataModel(location));
+      expect(message(() => readOnnxFile(p))).toBe(
+        `${p} names an external data file outside the model's folder ("${location}"); external data must lie next to the model`,
+      );
+    }
+  });
+
+  it('refuses devices and FIFOs without reading or blocking on them', () => {
+    expect(message(() => readOnnxFile('/dev/zero'))).toBe(
+      '/dev/zero is not a regular file (a device, pipe or socket); save the ONNX model to a file first',
+    );
+    const fifo = join(dir, 'model.fifo');
+    spawnSync('mkfifo', [fifo]);
+    expect(message(() => readOnnxFile(fifo))).toMatch(/model\.fifo is not a regular file/);
   });
 });
