@@ -105,7 +105,7 @@ export const CHANNELS = {
         path: z.string().min(1).max(4096).optional(),
         dataBase64: z
           .string()
-          .max(1.4 * 2 ** 30)
+          .max(380 * 2 ** 20)
           .optional(),
         name: z
           .string()

@@ -10,6 +10,8 @@ import type { JobManager } from './jobs/job-manager.js';
 export interface Dialogs {
   open(purpose: 'profile' | 'onnx'): Promise<{ fileName: string; path: string; text: string | null } | null>;
   save(fileName: string, text: string): Promise<{ path: string } | null>;
+  /** Whether `path` came back from an open dialog in this session: the only paths the renderer may name. */
+  opened(path: string): boolean;
 }
 
 export interface AppDeps {

@@ -14,7 +14,12 @@ import type { Dispatch } from '../app/dispatch.js';
 import { hostAllowed, originAllowed, tokenMatches } from './guards.js';
 import { readStatic } from './static-files.js';
 
-export const MAX_BODY_BYTES = 1536 * 2 ** 20;
+/**
+ * The largest JSON request. A body becomes one string before it is parsed, and V8's strings
+ * stop at about 512 MiB: the cap stays well under that. Larger files are for the CLI.
+ */
+export const MAX_BODY_BYTES = 384 * 2 ** 20;
+const TOO_LARGE = `request too large (over ${MAX_BODY_BYTES / 2 ** 20} MiB); for larger files run the CLI on this machine`;
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
@@ -50,19 +55,41 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 }
 
+/** The body, or 'too-large' as soon as it passes the cap (from Content-Length, or while reading). */
 function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve('too-large');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer): void => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      else {
+        req.off('data', onData);
+        req.pause();
+        resolve('too-large');
+      }
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Answers 413 and drops the connection: the rest of the body is not read. */
+function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.setHeader('connection', 'close');
+  res.on('finish', () => req.socket.destroy());
+  sendJson(res, 413, fail('invalid', TOO_LARGE));
+}
+
+function channelOf(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname.slice(HTTP_API_PREFIX.length));
+  } catch {
+    return null;
+  }
 }
 
 export function startServer(o: ServerOptions): Promise<RunningServer> {
@@ -100,15 +127,16 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
         return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
       if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
         return sendJson(res, 415, fail('invalid', 'send application/json'));
+      const channel = channelOf(url.pathname);
+      if (channel === null) return sendJson(res, 400, fail('invalid', 'malformed %-escape in the API path'));
       const body = await readBody(req);
-      if (body === 'too-large') return sendJson(res, 413, fail('invalid', 'request too large'));
+      if (body === 'too-large') return refuseTooLarge(req, res);
       let payload: unknown;
       try {
         payload = body.length ? JSON.parse(body.toString('utf8')) : {};
       } catch {
         return sendJson(res, 400, fail('invalid', 'the request body is not JSON'));
       }
-      const channel = decodeURIComponent(url.pathname.slice(HTTP_API_PREFIX.length));
       const result = await o.dispatch(channel, payload);
       const status = result.ok ? 200 : result.error.code === 'not-found' ? 404 : 200;
       return sendJson(res, status, result);

@@ -40,13 +40,16 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
     beforeAll(async () => {
       ensureBuilt();
       dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-desktop-'));
+      const picked = new Set<string>();
       const dialogs: Dialogs = {
         open: async (purpose) => {
           opened.push(purpose);
           const r = nextOpen;
           nextOpen = null;
+          if (r) picked.add(r.path);
           return r;
         },
+        opened: (p) => picked.has(p),
         save: async (fileName, text) => {
           saved.push({ fileName, text });
           return { path: path.join(dir, fileName) };

@@ -60,6 +60,15 @@ export const workloadHandlers: HandlerGroup<
   },
   'workload:catalog': () => listCatalog(),
   'workload:add': (req, deps) => {
+    // A path is accepted only if the user picked it in this session's open dialog (Electron);
+    // over HTTP never: it would tell a web page which files exist on the server.
+    if (req.path !== undefined && !deps.dialogs?.opened(req.path)) {
+      throw new UserError(
+        deps.transport === 'http'
+          ? 'workload:add over HTTP takes the file itself (dataBase64), not a path on the server'
+          : `${req.fileName} was not chosen in the open dialog; choose it there`,
+      );
+    }
     const uploaded = req.dataBase64 !== undefined ? saveUpload(deps, req.fileName, req.dataBase64) : null;
     const file = uploaded ?? (req.path as string);
     const name = req.name ?? path.basename(req.fileName).replace(/\.onnx$/i, '');

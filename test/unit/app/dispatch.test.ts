@@ -79,6 +79,29 @@ describe('dispatch', () => {
     expect(exported).toMatchObject({ ok: true, value: { fileName: expect.stringMatching(/\.pipedejavu\.json$/) } });
   });
 
+  it('accepts from the renderer only paths the open dialog returned in this session', async () => {
+    const dir = tempDir('pdjv-app-');
+    let picked: string | null = null;
+    core = createAppCore({
+      dbPath: path.join(dir, 'db.sqlite'),
+      transport: 'electron',
+      inProcessJobs: true,
+      dialogs: {
+        open: async () => (picked = ONNX) && { fileName: 'cls.onnx', path: ONNX, text: null },
+        save: async () => null,
+        opened: (p) => p === picked,
+      },
+    });
+    const req = { fileName: 'cls.onnx', path: ONNX, inputs: { x: [1, 3, 48, 192] } };
+    const before = await core.dispatch('workload:add', req);
+    expect(before).toMatchObject({
+      ok: false,
+      error: { message: 'cls.onnx was not chosen in the open dialog; choose it there' },
+    });
+    await core.dispatch('dialog:open', { purpose: 'onnx' });
+    expect(await core.dispatch('workload:add', req)).toMatchObject({ ok: true, value: { name: 'cls' } });
+  });
+
   it('adds an uploaded ONNX model, and removes the upload when the model is broken', async () => {
     const { dispatch, deps } = open();
     const { readFileSync } = await import('node:fs');

@@ -168,3 +168,74 @@ describe('the HTTP transport of the renderer client', () => {
     await expect(bad.call('machine:list', {})).rejects.toThrow('missing or wrong token');
   });
 });
+
+describe('limits and malformed requests', () => {
+  const auth = { 'x-pipedejavu-token': TOKEN, 'content-type': 'application/json' };
+
+  it('answers a malformed %-escape in the API path with 400, not 500', async () => {
+    const r = await raw('POST', '/api/%E0%A4%A', auth, '{}');
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { message: 'malformed %-escape in the API path' } });
+  });
+
+  it('refuses an over-cap body from its Content-Length at once, without reading it', async () => {
+    const started = Date.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/machine:import',
+          headers: { host: `127.0.0.1:${server.port}`, ...auth, 'content-length': String(2 * 2 ** 30) },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
+      req.on('error', reject);
+      req.write('{"fileName": "x.json", "text": "');
+    });
+    expect(status).toBe(413);
+    // 2 GiB were announced and a few bytes sent: the answer did not wait for the rest.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('stops reading a chunked body once it passes the cap', async () => {
+    const chunk = Buffer.alloc(8 * 2 ** 20, 0x61);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/machine:import',
+          headers: { host: `127.0.0.1:${server.port}`, ...auth, 'transfer-encoding': 'chunked' },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
+      req.on('error', () => undefined);
+      let sent = 0;
+      const pump = (): void => {
+        // Writes up to 1 GiB, far past the cap, unless the server answers first.
+        while (sent < 2 ** 30) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+      setTimeout(() => reject(new Error('no answer')), 60_000).unref();
+    });
+    expect(status).toBe(413);
+  });
+
+  it('refuses a server path in workload:add over HTTP without looking at the file', async () => {
+    const client = createApiClient(
+      httpTransport({ baseUrl: `http://127.0.0.1:${server.port}`, token: TOKEN, fetch: globalThis.fetch }),
+    );
+    for (const p of ['/etc/passwd', '/nonexistent/file.onnx']) {
+      await expect(client.call('workload:add', { fileName: 'm.onnx', path: p })).rejects.toThrow(
+        'workload:add over HTTP takes the file itself (dataBase64), not a path on the server',
+      );
+    }
+  });
+});
