@@ -12,6 +12,11 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** True when stderr is a terminal (progress bars). */
   isTty: boolean;
+  /**
+   * stderr without escaping, for the CLI's own cursor control (the progress bar). runCli
+   * escapes control characters in stdout and stderr; only this bypasses it.
+   */
+  terminal?: (text: string) => void;
 }
 
 export class CliContext {

@@ -4,6 +4,7 @@
  */
 import { TOOL_VERSION } from '../core/version.js';
 import { StoreError } from '../adapters/store/errors.js';
+import { printable } from '../core/text/printable.js';
 import { errorMessage, UsageError, UserError } from '../core/errors.js';
 import { helpText, parseCommandArgs } from './args.js';
 import type { Command } from './command.js';
@@ -41,7 +42,14 @@ function overview(commands: Command[]): string {
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo, commands: Command[] = COMMANDS): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] = COMMANDS): Promise<number> {
+  // Everything printed passes through printable(): no terminal control from untrusted text.
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (t) => rawIo.stdout(printable(t)),
+    stderr: (t) => rawIo.stderr(printable(t)),
+    terminal: rawIo.terminal ?? rawIo.stderr,
+  };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const target = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;

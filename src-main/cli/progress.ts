@@ -1,7 +1,9 @@
 /**
  * Progress of a long job on stderr: a redrawn bar on a terminal ("kernel n of N,
- * elapsed, remaining"), a line now and then otherwise (logs, CI).
+ * elapsed, remaining"), a line now and then otherwise (logs, CI). It writes its own
+ * cursor control, so it gets the unescaped stream and escapes the text it shows.
  */
+import { printable } from '../core/text/printable.js';
 export interface ProgressSink {
   update(done: number, total: number, label: string, elapsedMs: number, remainingMs: number): void;
   log(line: string): void;
@@ -29,7 +31,9 @@ export function makeProgress(write: (t: string) => void, tty: boolean): Progress
   let drawn = false;
   return {
     update(done, total, label, elapsedMs, remainingMs) {
-      const line = `${progressBar(done, total)} kernel ${done}/${total}  elapsed ${formatDuration(elapsedMs)}  remaining ~${formatDuration(remainingMs)}  ${label}`;
+      const line = printable(
+        `${progressBar(done, total)} kernel ${done}/${total}  elapsed ${formatDuration(elapsedMs)}  remaining ~${formatDuration(remainingMs)}  ${label}`,
+      );
       if (tty) {
         write(`\r\x1b[2K${line.slice(0, 150)}`);
         drawn = true;
@@ -41,7 +45,7 @@ export function makeProgress(write: (t: string) => void, tty: boolean): Progress
     log(line) {
       if (tty && drawn) write('\r\x1b[2K');
       drawn = false;
-      write(`${line}\n`);
+      write(`${printable(line)}\n`);
     },
     end() {
       if (tty && drawn) write('\n');

@@ -58,7 +58,7 @@ export const profileCommand: Command = {
     const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : defaultThreadCounts(machine);
     const targets = resolveTargets(machine, typeof opts.device === 'string' ? opts.device : 'cpu', threads);
     const deps = localProfilerDeps(db, ctx.io.env);
-    const progress = makeProgress(ctx.io.stderr, ctx.io.isTty);
+    const progress = makeProgress(ctx.io.terminal ?? ctx.io.stderr, ctx.io.isTty);
     const controller = new AbortController();
     const release = interruptOnSigint(controller, () =>
       progress.log('stopping: keeping every finished measurement...'),

@@ -87,7 +87,10 @@ describe('dispatch', () => {
       transport: 'electron',
       inProcessJobs: true,
       dialogs: {
-        open: async () => (picked = ONNX) && { fileName: 'cls.onnx', path: ONNX, text: null },
+        open: async () => {
+          picked = ONNX;
+          return { fileName: 'cls.onnx', path: ONNX, text: null };
+        },
         save: async () => null,
         opened: (p) => p === picked,
       },

@@ -112,6 +112,28 @@ describe('export and import of hardware profiles (CLI)', () => {
   });
 });
 
+describe('untrusted text reaches the terminal escaped', () => {
+  it('a label with an OSC title sequence and a bidi override is printed as visible escapes', async () => {
+    const d = tempDir();
+    const db = path.join(d, 'x.db');
+    const f = sampleProfileFile();
+    f.machine.label = 'lab\x1b]0;pwned\x07\u202eevil\x1b[31m';
+    const file = path.join(d, 'evil.json');
+    writeFileSync(file, encodeProfile(f));
+    const imported = await cli(['import', file, '--db', db]);
+    expect(imported.code).toBe(0);
+    for (const args of [['machines'], ['machines', '--json'], ['export', '--machine', f.machine.id]]) {
+      const r = await cli([...args, '--db', db]);
+      expect(r.stdout + r.stderr).not.toMatch(/[\x1b\x07\u202e]/);
+    }
+    const shown = await cli(['machines', '--db', db]);
+    expect(shown.stdout).toContain('lab\\u001b]0;pwned\\u0007\\u202eevil\\u001b[31m');
+    const json = await cli(['machines', '--json', '--db', db]);
+    const parsed = JSON.parse(json.stdout) as { machines: { label: string }[] };
+    expect(parsed.machines.map((m) => m.label)).toContain(f.machine.label);
+  });
+});
+
 describe('import refuses what is not a regular file', () => {
   it('/dev/zero and a FIFO get one line at once, without reading or blocking', async () => {
     const d = tempDir();
