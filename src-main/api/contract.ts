@@ -113,6 +113,7 @@ export const CHANNELS = {
           .optional(),
         dims,
         inputs,
+        replace: z.boolean().optional(),
       })
       .refine((r) => (r.path === undefined) !== (r.dataBase64 === undefined), 'give either path or dataBase64'),
   ),

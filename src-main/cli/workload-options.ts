@@ -23,11 +23,19 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   dtype: { type: 'string', valueName: 'DTYPE', description: 'catalog models: fp32, fp16 or bf16' },
 };
 
-const positiveInt = (flag: string, v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} takes a positive integer, got "${v}"`);
+/** Largest batch or sequence length accepted (the API's limits are the same or wider). */
+export const MAX_BATCH = 65_536;
+const MAX_DIM = 1 << 20;
+const MAX_IMAGE = 16_384;
+
+/** Decimal digits only (no 1e12, 0x10, 1.0), from 1 to `max`: one parser for every count option. */
+export function positiveInt(flag: string, v: string, max: number = MAX_DIM): number {
+  const n = /^[0-9]{1,10}$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new UsageError(`${flag} takes a whole number from 1 to ${max}, got "${v}"`);
+  }
   return n;
-};
+}
 
 const list = (v: ParsedOptions[string]): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []);
 
@@ -45,9 +53,9 @@ export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
     inputs[m[1] as string] = (m[2] as string).split('x').map((v) => positiveInt(`--input ${m[1]}`, v));
   }
   const out: WorkloadSpecOptions = { dims, inputs };
-  if (typeof opts.batch === 'string') out.batch = positiveInt('--batch', opts.batch);
-  if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq);
-  if (typeof opts.image === 'string') out.image = positiveInt('--image', opts.image);
+  if (typeof opts.batch === 'string') out.batch = positiveInt('--batch', opts.batch, MAX_BATCH);
+  if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq, MAX_BATCH);
+  if (typeof opts.image === 'string') out.image = positiveInt('--image', opts.image, MAX_IMAGE);
   if (typeof opts.dtype === 'string') {
     if (!['fp32', 'fp16', 'bf16'].includes(opts.dtype)) throw new UsageError(`--dtype takes fp32, fp16 or bf16`);
     out.dtype = opts.dtype as Dtype;

@@ -87,8 +87,12 @@ function profiledCandidates(db: Database, machine: MachineDetail, keys: string[]
   return wanted.map((key) => {
     const g = byKey.get(key);
     if (!g) {
+      // The key is the user's own text: suggest a command only for a real device name.
+      const advice = /^(cpu|cuda:\d{1,3}|webgpu:\d{1,3})$/.test(key)
+        ? `run pipedejavu profile --device ${key}`
+        : 'name devices like cpu, cuda:0 or all';
       throw new UserError(
-        `${label}: device ${key} was never profiled (profiled: ${[...byKey.keys()].join(', ') || 'none'}); run pipedejavu profile --device ${key}`,
+        `${label}: device "${key}" was never profiled (profiled: ${[...byKey.keys()].join(', ') || 'none'}); ${advice}`,
       );
     }
     const name = machine.devices.find((d) => d.key === key)?.name ?? key;

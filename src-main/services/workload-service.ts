@@ -71,10 +71,31 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
   );
 }
 
-export function addWorkload(db: Database, file: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
-  const r = resolveWorkload(db, file, opts);
+/**
+ * Stores an ONNX model as a workload. A name a catalog model has is refused (the catalog
+ * would shadow it), and so is a name already stored unless `replace` says to.
+ */
+export function addWorkload(
+  db: Database,
+  file: string,
+  opts: WorkloadSpecOptions = {},
+  replace = false,
+): ResolvedWorkload {
+  if (!looksLikeFile(file)) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);
+  const name = opts.name ?? path.basename(file).replace(/\.onnx$/i, '');
+  if (listCatalog().some((c) => c.name === name)) {
+    throw new UserError(`"${name}" is the name of a catalog model, which would hide this workload; give another name`);
+  }
+  const repo = new WorkloadRepo(db);
+  const existing = repo.get(name);
+  if (existing && !replace) {
+    throw new UserError(
+      `a workload named "${name}" is stored already (${existing.filePath ?? 'no file'}); replace it explicitly or give another name`,
+    );
+  }
+  const r = resolveWorkload(db, file, { ...opts, name });
   if (!r.filePath) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);
-  new WorkloadRepo(db).save(r.workload, r.filePath, r.contentHash);
+  repo.save(r.workload, r.filePath, r.contentHash);
   return r;
 }
 

@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
 
 export const DB_ENV = 'PIPEDEJAVU_DB';
 export const DB_FILE = 'pipedejavu.db';
@@ -17,6 +18,10 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform = pro
 }
 
 export function resolveDbPath(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  // An empty --db is a mistake (an unset variable in a script), never "the default database".
+  if (explicit !== undefined && explicit.trim() === '') {
+    throw new UsageError('--db is empty; give a database file (or leave --db out for the default one)');
+  }
   if (explicit) return explicit;
   if (env[DB_ENV]) return env[DB_ENV] as string;
   return path.join(userDataDir(env), DB_FILE);

@@ -73,7 +73,7 @@ export const workloadHandlers: HandlerGroup<
     const file = uploaded ?? (req.path as string);
     const name = req.name ?? path.basename(req.fileName).replace(/\.onnx$/i, '');
     try {
-      addWorkload(deps.db, file, { name, dims: req.dims ?? {}, inputs: req.inputs ?? {} });
+      addWorkload(deps.db, file, { name, dims: req.dims ?? {}, inputs: req.inputs ?? {} }, req.replace === true);
     } catch (e) {
       if (uploaded) rmSync(uploaded, { force: true });
       throw e;

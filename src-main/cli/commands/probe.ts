@@ -20,8 +20,8 @@ export const probeCommand: Command = {
     let timeoutMs: number | undefined;
     if (typeof opts.timeout === 'string') {
       const s = Number(opts.timeout);
-      if (!Number.isFinite(s) || s <= 0 || s > 600)
-        throw new UsageError(`probe: --timeout must be 0-600 seconds, got "${opts.timeout}"`);
+      if (!/^[0-9.]+$/.test(opts.timeout) || !Number.isFinite(s) || s <= 0 || s > 600)
+        throw new UsageError(`probe: --timeout takes seconds, more than 0 and at most 600; got "${opts.timeout}"`);
       timeoutMs = s * 1000;
     }
     const smiPath = typeof opts['nvidia-smi'] === 'string' ? opts['nvidia-smi'] : undefined;

@@ -11,7 +11,7 @@ export const workloadCommand: Command = {
   name: 'workload',
   summary: 'import an ONNX model (workload add MODEL.onnx), list stored workloads and the catalog',
   usage:
-    'add MODEL.onnx [--name NAME] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog | remove NAME [--json]',
+    'add MODEL.onnx [--name NAME] [--replace] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog | remove NAME [--json]',
   details:
     'add parses the model, resolves every tensor shape (bind symbolic dims with --dim, or give an\n' +
     "input's whole shape with --input where the exporter left dims unnamed), costs every node and\n" +
@@ -19,6 +19,7 @@ export const workloadCommand: Command = {
   options: {
     ...WORKLOAD_OPTIONS,
     name: { type: 'string', valueName: 'NAME', description: 'name to store it under (default: file name)' },
+    replace: { type: 'boolean', description: 'add: replace a stored workload of the same name' },
   },
   positionals: { min: 1, max: 2, names: 'a subcommand (add, list, catalog, remove)' },
   async run(ctx, opts, [sub, file]) {
@@ -58,7 +59,7 @@ export const workloadCommand: Command = {
     if (!file) throw new UsageError('workload add: missing MODEL.onnx');
     const spec = workloadSpecOptions(opts);
     if (typeof opts.name === 'string') spec.name = opts.name;
-    const r = addWorkload(ctx.database(), file, spec);
+    const r = addWorkload(ctx.database(), file, spec, opts.replace === true);
     const w = r.workload;
     const totals = w.nodes.reduce((a, n) => ({ flops: a.flops + n.flops, params: a.params + n.params }), {
       flops: 0,

@@ -81,7 +81,7 @@ describe('pipedejavu plan', () => {
     expect(unknownGpu.code).toBe(1);
     expect(unknownGpu.stderr.trimEnd().split('\n')).toHaveLength(1);
     const cuda = await cli(['plan', '--workload', 'bert-base', '--devices', 'cpu,cuda:0', '--db', db]);
-    expect(cuda.stderr).toMatch(/device cuda:0 was never profiled/);
+    expect(cuda.stderr).toMatch(/device "cuda:0" was never profiled/);
     const missing = await cli(['plan', '--db', db]);
     expect(missing.stderr).toBe('pipedejavu: error: plan: --workload is required\n');
   });

@@ -1,0 +1,60 @@
+/** Small ways a user's input went wrong before: each now gets one clear line. */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+const MODEL = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
+
+describe('CLI input hygiene', () => {
+  it('an empty --db is refused instead of opening the default database', async () => {
+    const r = await cli(['machines', '--db', ''], { PIPEDEJAVU_DB: path.join(tempDir(), 'never.db') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'pipedejavu: error: --db is empty; give a database file (or leave --db out for the default one)\n',
+    );
+  });
+
+  it('counts take decimal digits from 1 to a limit, the same in plan and predict-model', async () => {
+    const db = path.join(tempDir(), 's.db');
+    seededDb(db).close();
+    for (const bad of ['1e12', '1e20', '0x10', '1.0', '0', '65537']) {
+      for (const cmd of [
+        ['plan', '--workload', 'gpt2-small', '--devices', 'cpu'],
+        ['predict-model', 'gpt2-small', '--device', 'cpu'],
+      ]) {
+        const r = await cli([...cmd, '--batch', bad, '--db', db]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toBe(`pipedejavu: error: --batch takes a whole number from 1 to 65536, got "${bad}"\n`);
+      }
+    }
+  });
+
+  it('probe --timeout says the range it accepts', async () => {
+    const r = await cli(['probe', '--timeout', '0', '--db', path.join(tempDir(), 'p.db')]);
+    expect(r.stderr).toBe('pipedejavu: error: probe: --timeout takes seconds, more than 0 and at most 600; got "0"\n');
+  });
+
+  it('a device name that is not one is not echoed back as a command to run', async () => {
+    const db = path.join(tempDir(), 's.db');
+    seededDb(db).close();
+    const r = await cli(['plan', '--workload', 'gpt2-small', '--devices', 'cpu,$(rm -rf ~)', '--db', db]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).not.toMatch(/pipedejavu profile --device \$/);
+    expect(r.stderr).toMatch(/name devices like cpu, cuda:0 or all/);
+  });
+
+  it('workload add refuses a stored name unless --replace, and catalog names always', async () => {
+    const db = path.join(tempDir(), 'w.db');
+    const args = ['workload', 'add', MODEL, '--input', 'x=1x3x48x192', '--db', db];
+    expect((await cli(args)).code).toBe(0);
+    const again = await cli(args);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^pipedejavu: error: a workload named "paddleocr-cls-mobile-v2" is stored already/);
+    expect((await cli([...args, '--replace'])).code).toBe(0);
+    const catalog = await cli([...args, '--name', 'gpt2-small']);
+    expect(catalog.stderr).toBe(
+      'pipedejavu: error: "gpt2-small" is the name of a catalog model, which would hide this workload; give another name\n',
+    );
+  });
+});
