@@ -6,7 +6,7 @@
 import { CHANNELS, isChannelName, type ChannelName } from '../api/contract.js';
 import { fail, ok, type ApiResult } from '../api/result.js';
 import { errorMessage, UserError } from '../core/errors.js';
-import { StoreError } from '../adapters/store/errors.js';
+import { StoreError, environmentFailure } from '../adapters/store/errors.js';
 import type { AppDeps } from './app-deps.js';
 import { HANDLERS } from './handlers/index.js';
 import type { Handler } from './handlers/types.js';
@@ -28,6 +28,8 @@ export function createDispatch(
     } catch (e) {
       if (e instanceof UnavailableError) return fail('unavailable', e.message);
       if (e instanceof UserError || e instanceof StoreError) return fail('user', errorMessage(e));
+      const env = environmentFailure(e, deps.dbPath);
+      if (env) return fail('user', env);
       onInternalError(channel, e);
       return fail('internal', `internal error in ${channel}: ${errorMessage(e)}`);
     }

@@ -3,7 +3,7 @@
  * line on stderr ("pipedejavu: error: ...") and exit 1 (2 for usage errors).
  */
 import { TOOL_VERSION } from '../core/version.js';
-import { StoreError } from '../adapters/store/errors.js';
+import { StoreError, environmentFailure } from '../adapters/store/errors.js';
 import { printable } from '../core/text/printable.js';
 import { errorMessage, UsageError, UserError } from '../core/errors.js';
 import { helpText, parseCommandArgs } from './args.js';
@@ -84,6 +84,11 @@ export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] =
     }
     if (e instanceof StoreError) {
       io.stderr(`pipedejavu: error: ${e.message}\n`);
+      return 1;
+    }
+    const env = ctx ? environmentFailure(e, ctx.dbPath) : null;
+    if (env) {
+      io.stderr(`pipedejavu: error: ${env}\n`);
       return 1;
     }
     io.stderr(`pipedejavu: internal error: ${errorMessage(e)} (this is a bug; please report it)\n`);

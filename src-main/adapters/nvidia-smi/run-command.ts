@@ -40,7 +40,9 @@ export function runCommand(file: string, args: readonly string[], opts: RunOptio
     let child: ChildProcess | undefined;
     const kill = (): void => {
       try {
-        child?.kill('SIGKILL');
+        // The whole process group: a wrapper script's own children go too.
+        if (child?.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child?.kill('SIGKILL');
       } catch {
         // already gone
       }
@@ -63,6 +65,8 @@ export function runCommand(file: string, args: readonly string[], opts: RunOptio
         shell: false,
         windowsHide: true,
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so a timeout can kill everything it started.
+        detached: process.platform !== 'win32',
       });
     } catch (e) {
       // Synchronous spawn errors: bad arguments (e.g. a NUL byte in the path).

@@ -33,3 +33,31 @@ export class StoreError extends Error {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** SQLite and file-system failures that are the machine's state, not a bug: what to tell the user. */
+const ENVIRONMENT_FAILURES: Record<string, string> = {
+  SQLITE_READONLY: 'it is read-only (the file, its folder or the disk)',
+  SQLITE_READONLY_DBMOVED: 'the database file was moved or deleted while in use',
+  SQLITE_CANTOPEN: 'it cannot be opened (check the folder exists and is writable)',
+  SQLITE_FULL: 'the disk is full',
+  SQLITE_IOERR: 'a disk read or write failed',
+  SQLITE_PERM: 'permission denied',
+  SQLITE_BUSY: 'another program held it locked for too long',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+};
+
+/**
+ * One line for a failure caused by the database's surroundings (read-only file or
+ * folder, full disk, I/O error), or null when the error is something else.
+ */
+export function environmentFailure(err: unknown, dbPath: string): string | null {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : null;
+  if (typeof code !== 'string') return null;
+  const exact = ENVIRONMENT_FAILURES[code];
+  const family = Object.entries(ENVIRONMENT_FAILURES).find(([k]) => code.startsWith(`${k}_`))?.[1];
+  const why = exact ?? family;
+  return why ? `cannot use the database ${dbPath}: ${why} (${code})` : null;
+}

@@ -79,6 +79,23 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
   return `invalid hardware profile: ${where}: ${first.message}${more}`;
 }
 
+/** How deep objects and arrays may nest in a profile (a forest's trees are stored flat). */
+export const MAX_NESTING = 64;
+
+/** True when `v` nests deeper than `limit`; iterative, so no input can overflow the stack. */
+function nestsDeeper(v: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length) {
+    const [x, depth] = stack.pop() as [unknown, number];
+    if (x === null || typeof x !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(x) ? x : Object.values(x)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** Parses and fully validates a profile file's text. Throws ProfileFileError with one line. */
 export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
   if (text.length > LIMITS.maxFileBytes)
@@ -89,6 +106,11 @@ export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
   } catch (e) {
     const reason = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
     throw new ProfileFileError(`${sourceName} is not JSON (${reason}); expected a pipeDejavu hardware profile`);
+  }
+  if (nestsDeeper(raw, MAX_NESTING)) {
+    throw new ProfileFileError(
+      `${sourceName} nests objects deeper than ${MAX_NESTING} levels; not a pipeDejavu hardware profile`,
+    );
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ProfileFileError(`${sourceName} is not a pipeDejavu hardware profile (expected a JSON object)`);

@@ -90,6 +90,24 @@ describe('hardware-profile codec', () => {
     );
   });
 
+  it('refuses 50k-deep JSON inside a predictor with one line instead of overflowing the stack', () => {
+    const f = sampleProfileFile();
+    const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    const predictor = JSON.stringify({
+      name: 'forest',
+      version: 1,
+      kind: 'forest',
+      trainedAt: '2026-01-01T00:00:00.000Z',
+      trainingSet: {},
+      report: null,
+      model: { x: 0 },
+    }).replace('{"x":0}', deep);
+    const text = JSON.stringify({ ...f, predictors: [] }).replace('"predictors":[]', `"predictors":[${predictor}]`);
+    expect(() => decodeProfile(text, 'deep.json')).toThrow(
+      'deep.json nests objects deeper than 64 levels; not a pipeDejavu hardware profile',
+    );
+  });
+
   it('bounds every list in the file: runs, links and predictors too', () => {
     const f = sampleProfileFile();
     const run = f.profileRuns[0]!;

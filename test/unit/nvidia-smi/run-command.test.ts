@@ -1,4 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src-main/adapters/nvidia-smi/run-command.js';
 
@@ -28,6 +30,26 @@ describe('runCommand', () => {
     const r = await runCommand(node, ['-e', 'setInterval(() => {}, 1000)'], { timeoutMs: 300 });
     expect(r).toEqual({ kind: 'timeout' });
     expect(Date.now() - start).toBeLessThan(3000);
+  });
+
+  it.skipIf(process.platform !== 'linux')('on timeout kills what a wrapper script started too', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'smi-wrap-'));
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const wrapper = path.join(dir, 'nvidia-smi');
+    writeFileSync(wrapper, `#!/bin/sh\nsleep 300 &\necho $! > ${pidFile}\nwait\n`, { mode: 0o755 });
+    const r = await runCommand(wrapper, [], { timeoutMs: 500 });
+    expect(r).toEqual({ kind: 'timeout' });
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((res) => setTimeout(res, 200));
+    // Gone, or a zombie waiting for init to reap it (state Z): either way no longer running.
+    let state = 'gone';
+    try {
+      const stat = readFileSync(`/proc/${grandchild}/stat`, 'utf8');
+      state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      state = 'gone';
+    }
+    expect(['gone', 'Z', 'X']).toContain(state);
   });
 
   it('stops a child whose output exceeds the cap', async () => {

@@ -11,7 +11,7 @@ import {
   migrate,
   type Migration,
 } from '../../../src-main/adapters/store/migrations.js';
-import { StoreError } from '../../../src-main/adapters/store/errors.js';
+import { StoreError, environmentFailure } from '../../../src-main/adapters/store/errors.js';
 import type { Database } from '../../../src-main/adapters/store/types.js';
 import { makeProbe, tempDir } from './helpers.js';
 
@@ -300,5 +300,27 @@ describe('foreign keys', () => {
     expect(() => insert('m2')).toThrow(/FOREIGN KEY/);
     expect(insert('m1').changes).toBe(1);
     db.close();
+  });
+});
+
+describe('a database the machine will not let us write', () => {
+  it('a real SQLITE_READONLY becomes one line naming the file, not an internal error', () => {
+    const t = tempDir();
+    const file = join(t.dir, 'ro.db');
+    openDatabase(file).close();
+    const ro = new BetterSqlite3(file, { readonly: true });
+    let err: unknown;
+    try {
+      ro.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'x', 'y')").run();
+    } catch (e) {
+      err = e;
+    }
+    ro.close();
+    t.cleanup();
+    expect(environmentFailure(err, file)).toBe(
+      `cannot use the database ${file}: it is read-only (the file, its folder or the disk) (SQLITE_READONLY)`,
+    );
+    expect(environmentFailure(Object.assign(new Error('x'), { code: 'ENOSPC' }), file)).toMatch(/the disk is full/);
+    expect(environmentFailure(new Error('a bug'), file)).toBeNull();
   });
 });
