@@ -57,7 +57,7 @@ function createWindow(): BrowserWindow {
     minHeight: 700,
     show: false,
     title: 'pipeDejavu',
-    webPreferences: secureWebPreferences(preload),
+    webPreferences: secureWebPreferences(preload, app.isPackaged),
   });
   if (state.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());

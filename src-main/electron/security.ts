@@ -4,9 +4,11 @@
  */
 import type { App, Session, WebPreferences } from 'electron';
 
-export function secureWebPreferences(preload: string): WebPreferences {
+/** DevTools only in development: a packaged build gives the renderer's users no console. */
+export function secureWebPreferences(preload: string, packaged: boolean): WebPreferences {
   return {
     preload,
+    devTools: !packaged,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -26,6 +28,10 @@ export function lockDownApp(app: App, rendererUrl: string): void {
       if (url !== rendererUrl) e.preventDefault();
     });
     contents.on('will-redirect', (e) => e.preventDefault());
+    // Sub-frames (the renderer has none) never navigate anywhere.
+    contents.on('will-frame-navigate', (e) => {
+      if (!e.isMainFrame) e.preventDefault();
+    });
     contents.on('will-attach-webview', (e) => e.preventDefault());
     // Links never open windows, and never the system browser with untrusted input.
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
