@@ -11,6 +11,8 @@ export interface Transport {
   invoke(channel: ChannelName, payload: unknown): Promise<ApiResult<unknown>>;
   /** Job events as they happen; returns the unsubscribe function. */
   subscribe(listener: (e: JobEvent) => void): () => void;
+  /** Web mode: sends a file's bytes to the server, answers its upload id (results, never throws). */
+  upload?(data: Blob): Promise<ApiResult<{ uploadId: string }>>;
 }
 
 export class ApiCallError extends Error {
@@ -28,6 +30,8 @@ export interface ApiClient {
   readonly transport: Transport['kind'];
   call<C extends ChannelName>(channel: C, request: ApiRequest<C>): Promise<ApiResponse<C>>;
   onJobEvent(listener: (e: JobEvent) => void): () => void;
+  /** Web mode only: a file's bytes to the server; the upload id the channels take. */
+  upload(data: Blob): Promise<string>;
 }
 
 export function createApiClient(transport: Transport): ApiClient {
@@ -39,6 +43,12 @@ export function createApiClient(transport: Transport): ApiClient {
       return r.value as ApiResponse<typeof channel>;
     },
     onJobEvent: (listener) => transport.subscribe(listener),
+    async upload(data) {
+      if (!transport.upload) throw new ApiCallError('invalid', 'uploads are for the web app', 'machine:import');
+      const r = await transport.upload(data);
+      if (!r.ok) throw new ApiCallError(r.error.code, r.error.message, 'machine:import');
+      return r.value.uploadId;
+    },
   };
 }
 
@@ -46,6 +56,8 @@ export function createApiClient(transport: Transport): ApiClient {
 export const HTTP_API_PREFIX = '/api/';
 export const HTTP_EVENTS_PATH = '/api/events';
 export const HTTP_TOKEN_HEADER = 'x-pipedejavu-token';
+/** Raw file bytes (application/octet-stream) in, `{ uploadId }` out: how the browser sends files. */
+export const HTTP_UPLOAD_PATH = '/api/upload';
 
 export function channelPath(channel: ChannelName): string {
   return `${HTTP_API_PREFIX}${channel}`;

@@ -28,6 +28,7 @@ const deviceList = z
   .max(500)
   .regex(/^(all|none|[a-z0-9:,\s]+)$/, 'devices: all, none or a comma list like cpu,cuda:0');
 const positiveInt = z.number().int().positive();
+const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'uploadId: the id POST /api/upload answered');
 const dims = z.record(z.string().max(100), z.number().int().positive()).optional();
 const inputs = z.record(z.string().max(200), z.array(z.number().int().positive()).max(8)).optional();
 /** Workload options shared by predict and plan. */
@@ -58,12 +59,19 @@ export const CHANNELS = {
   /** The local machine when no id is given; null when none was probed yet. */
   'machine:get': channel<MachineView | null>()(z.strictObject({ id: id.optional() })),
   'machine:probe': channel<MachineView>()(z.strictObject({})),
+  /** A profile file: its text, or (web mode) the id `POST /api/upload` answered for its bytes. */
   'machine:import': channel<ImportView>()(
-    z.strictObject({
-      fileName: z.string().min(1).max(500),
-      text: z.string().max(256 * 2 ** 20),
-      label: z.string().min(1).max(100).optional(),
-    }),
+    z
+      .strictObject({
+        fileName: z.string().min(1).max(500),
+        text: z
+          .string()
+          .max(256 * 2 ** 20)
+          .optional(),
+        uploadId: uploadId.optional(),
+        label: z.string().min(1).max(100).optional(),
+      })
+      .refine((r) => (r.text === undefined) !== (r.uploadId === undefined), 'give either text or uploadId'),
   ),
   'machine:export': channel<ExportView>()(z.strictObject({ id: id.optional() })),
 
@@ -113,9 +121,13 @@ export const CHANNELS = {
           .optional(),
         dims,
         inputs,
+        uploadId: uploadId.optional(),
         replace: z.boolean().optional(),
       })
-      .refine((r) => (r.path === undefined) !== (r.dataBase64 === undefined), 'give either path or dataBase64'),
+      .refine(
+        (r) => [r.path, r.dataBase64, r.uploadId].filter((x) => x !== undefined).length === 1,
+        'give one of path, dataBase64 or uploadId',
+      ),
   ),
   'workload:predict': channel<WorkloadPredictionView>()(
     z.strictObject({ ...workloadShape, mode, machineId: id.optional() }),

@@ -4,7 +4,7 @@
  * token travels in its query). Uses only `fetch` and `EventSource`, given by the caller.
  */
 import { ApiResultEnvelopeSchema, type ApiResult } from './result.js';
-import { channelPath, HTTP_EVENTS_PATH, HTTP_TOKEN_HEADER, type Transport } from './client.js';
+import { channelPath, HTTP_EVENTS_PATH, HTTP_TOKEN_HEADER, HTTP_UPLOAD_PATH, type Transport } from './client.js';
 import type { JobEvent } from './contract.js';
 
 export interface HttpTransportOptions {
@@ -65,6 +65,23 @@ export function httpTransport(o: HttpTransportOptions): Transport {
         };
       }
       return parsed.data as ApiResult<unknown>;
+    },
+    async upload(data) {
+      let res: Response;
+      try {
+        res = await o.fetch(`${o.baseUrl}${HTTP_UPLOAD_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', [HTTP_TOKEN_HEADER]: o.token },
+          body: data,
+        });
+        const body = (await res.json()) as ApiResult<{ uploadId: string }>;
+        return body;
+      } catch (e) {
+        return {
+          ok: false,
+          error: { code: 'unavailable', message: `the upload did not reach the server (${String(e)})` },
+        };
+      }
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -8,6 +8,7 @@ import { openDatabase } from '../adapters/store/open-database.js';
 import { localProbeDeps } from '../services/local-probe.js';
 import { runtimeVersions } from '../services/runtime-versions.js';
 import type { AppDeps, Dialogs } from './app-deps.js';
+import type { Uploads } from '../adapters/files/upload-store.js';
 import { createDispatch, type Dispatch } from './dispatch.js';
 import { childExecutor } from './jobs/child-executor.js';
 import { inProcessExecutor } from './jobs/in-process-executor.js';
@@ -19,6 +20,7 @@ export interface AppCoreOptions {
   env?: NodeJS.ProcessEnv;
   transport: 'electron' | 'http';
   dialogs?: Dialogs;
+  uploads?: Uploads;
   /** Defaults to job-runner children on the same database file. */
   executor?: JobExecutor;
   /** Run jobs in this process on the open store (tests, `:memory:`). */
@@ -51,6 +53,7 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     probe: o.probe ?? localProbeDeps,
     transport: o.transport,
     ...(o.dialogs ? { dialogs: o.dialogs } : {}),
+    ...(o.uploads ? { uploads: o.uploads } : {}),
     now: () => new Date(),
     runtime: o.runtime ?? runtimeVersions(),
   };

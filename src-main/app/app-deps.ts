@@ -5,6 +5,7 @@
 import type { Database } from '../adapters/store/types.js';
 import type { ProbeDeps } from '../services/probe-service.js';
 import type { JobManager } from './jobs/job-manager.js';
+import type { Uploads } from '../adapters/files/upload-store.js';
 
 /** Native file dialogs (Electron only). */
 export interface Dialogs {
@@ -24,6 +25,8 @@ export interface AppDeps {
   probe: ProbeDeps;
   transport: 'electron' | 'http';
   dialogs?: Dialogs;
+  /** Files the browser uploaded to `serve` (web mode only). */
+  uploads?: Uploads;
   now: () => Date;
   /** Versions to show (node, onnxruntime, electron...). */
   runtime: Record<string, string>;

@@ -4,7 +4,7 @@
  */
 import { TOOL_VERSION } from '../core/version.js';
 import { StoreError, environmentFailure } from '../adapters/store/errors.js';
-import { printable } from '../core/text/printable.js';
+import { printable, printableLine } from '../core/text/printable.js';
 import { errorMessage, UsageError, UserError } from '../core/errors.js';
 import { helpText, parseCommandArgs } from './args.js';
 import type { Command } from './command.js';
@@ -78,20 +78,21 @@ export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] =
     await cmd.run(ctx, opts, positionals);
     return 0;
   } catch (e) {
+    // One line each: a newline in a file name or label must not start a line of its own.
     if (e instanceof UserError) {
-      io.stderr(`pipedejavu: error: ${e.message}\n`);
+      io.stderr(`pipedejavu: error: ${printableLine(e.message)}\n`);
       return e.exitCode;
     }
     if (e instanceof StoreError) {
-      io.stderr(`pipedejavu: error: ${e.message}\n`);
+      io.stderr(`pipedejavu: error: ${printableLine(e.message)}\n`);
       return 1;
     }
     const env = ctx ? environmentFailure(e, ctx.dbPath) : null;
     if (env) {
-      io.stderr(`pipedejavu: error: ${env}\n`);
+      io.stderr(`pipedejavu: error: ${printableLine(env)}\n`);
       return 1;
     }
-    io.stderr(`pipedejavu: internal error: ${errorMessage(e)} (this is a bug; please report it)\n`);
+    io.stderr(`pipedejavu: internal error: ${printableLine(errorMessage(e))} (this is a bug; please report it)\n`);
     if (io.env.PIPEDEJAVU_DEBUG && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return 1;
   } finally {

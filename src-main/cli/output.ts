@@ -1,7 +1,9 @@
 /** Human-readable output helpers for the CLI: aligned tables and unit formatting. */
+import { printableLine } from '../core/text/printable.js';
 
+/** Cells are escaped whole (newlines and tabs too): a label cannot add a row or break the columns. */
 export function formatTable(headers: string[], rows: (string | number | null)[][]): string {
-  const cells = rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))));
+  const cells = rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : printableLine(String(c)))));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]): string =>
     r

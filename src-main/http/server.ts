@@ -13,19 +13,23 @@ import { fail } from '../api/result.js';
 import type { Dispatch } from '../app/dispatch.js';
 import { hostAllowed, originAllowed, tokenMatches } from './guards.js';
 import { readStatic } from './static-files.js';
+import { MAX_UPLOAD_BYTES, type UploadStore } from '../adapters/files/upload-store.js';
+import { HTTP_UPLOAD_PATH } from '../api/client.js';
 
 /**
  * The largest JSON request. A body becomes one string before it is parsed, and V8's strings
  * stop at about 512 MiB: the cap stays well under that. Larger files are for the CLI.
  */
 export const MAX_BODY_BYTES = 384 * 2 ** 20;
-const TOO_LARGE = `request too large (over ${MAX_BODY_BYTES / 2 ** 20} MiB); for larger files run the CLI on this machine`;
+const TOO_LARGE = `request too large (over ${MAX_BODY_BYTES / 2 ** 20} MiB); send files through ${HTTP_UPLOAD_PATH}`;
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 export interface ServerOptions {
   dispatch: Dispatch;
+  /** Where `POST /api/upload` puts files (absent: uploads are refused). */
+  uploads?: UploadStore;
   subscribe: (listener: (e: JobEvent) => void) => () => void;
   token: string;
   rendererDir: string;
@@ -78,10 +82,14 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
 }
 
 /** Answers 413 and drops the connection: the rest of the body is not read. */
-function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
+function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, cap = MAX_BODY_BYTES): void {
   res.setHeader('connection', 'close');
   res.on('finish', () => req.socket.destroy());
-  sendJson(res, 413, fail('invalid', TOO_LARGE));
+  sendJson(
+    res,
+    413,
+    fail('invalid', cap === MAX_BODY_BYTES ? TOO_LARGE : `upload too large (over ${(cap / 2 ** 30).toFixed(0)} GiB)`),
+  );
 }
 
 function channelOf(pathname: string): string | null {
@@ -121,6 +129,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
       req.on('close', () => clients.delete(res));
       return;
     }
+    if (url.pathname === HTTP_UPLOAD_PATH) return upload(req, res);
     if (url.pathname.startsWith(HTTP_API_PREFIX)) {
       if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
       if (!tokenMatches(req.headers[HTTP_TOKEN_HEADER] as string | undefined, o.token))
@@ -155,6 +164,21 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
       return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
     }
     send(res, 200, file.type, file.body, { 'content-security-policy': CONTENT_SECURITY_POLICY });
+  };
+
+  /** Raw bytes streamed to a file; answers the upload id the channels take. */
+  const upload = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
+    if (!tokenMatches(req.headers[HTTP_TOKEN_HEADER] as string | undefined, o.token))
+      return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
+    if (!o.uploads) return sendJson(res, 404, fail('not-found', 'uploads are not enabled'));
+    if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
+      return sendJson(res, 415, fail('invalid', 'send application/octet-stream'));
+    if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES)
+      return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
+    const r = await o.uploads.receive(req);
+    if (r === 'too-large') return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
+    return sendJson(res, 200, { ok: true, value: { uploadId: r.id, bytes: r.bytes } });
   };
 
   const server = http.createServer((req, res) => {

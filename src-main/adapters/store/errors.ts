@@ -38,7 +38,7 @@ export function errorMessage(err: unknown): string {
 const ENVIRONMENT_FAILURES: Record<string, string> = {
   SQLITE_READONLY: 'it is read-only (the file, its folder or the disk)',
   SQLITE_READONLY_DBMOVED: 'the database file was moved or deleted while in use',
-  SQLITE_CANTOPEN: 'it cannot be opened (check the folder exists and is writable)',
+  SQLITE_CANTOPEN: 'it cannot be opened or created (is its folder there and writable?)',
   SQLITE_FULL: 'the disk is full',
   SQLITE_IOERR: 'a disk read or write failed',
   SQLITE_PERM: 'permission denied',
@@ -49,15 +49,21 @@ const ENVIRONMENT_FAILURES: Record<string, string> = {
   ENOSPC: 'the disk is full',
 };
 
-/**
- * One line for a failure caused by the database's surroundings (read-only file or
- * folder, full disk, I/O error), or null when the error is something else.
- */
-export function environmentFailure(err: unknown, dbPath: string): string | null {
+/** Why an environment failure happened, with its code ("the disk is full (ENOSPC)"), or null. */
+export function environmentReason(err: unknown): string | null {
   const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : null;
   if (typeof code !== 'string') return null;
   const exact = ENVIRONMENT_FAILURES[code];
   const family = Object.entries(ENVIRONMENT_FAILURES).find(([k]) => code.startsWith(`${k}_`))?.[1];
   const why = exact ?? family;
-  return why ? `cannot use the database ${dbPath}: ${why} (${code})` : null;
+  return why ? `${why} (${code})` : null;
+}
+
+/**
+ * One line for a failure caused by the database's surroundings (read-only file or
+ * folder, full disk, I/O error), or null when the error is something else.
+ */
+export function environmentFailure(err: unknown, dbPath: string): string | null {
+  const why = environmentReason(err);
+  return why ? `cannot use the database "${dbPath}": ${why}` : null;
 }

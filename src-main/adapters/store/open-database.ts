@@ -5,10 +5,10 @@
  * Order matters: the file is inspected (is it SQLite? ours? not newer?) before anything
  * that could write to it (journal_mode=WAL rewrites the header, migrations write).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { StoreError, errorMessage } from './errors.js';
+import { StoreError, environmentReason, errorMessage } from './errors.js';
 import { APPLICATION_ID, MIGRATIONS, latestVersion, migrate, readUserVersion, type Migration } from './migrations.js';
 import type { Database } from './types.js';
 
@@ -39,6 +39,15 @@ function notADatabase(path: string, err: unknown): StoreError {
   return new StoreError('not-a-database', `"${path}" is not a pipeDejavu database (${reason})`, { cause: err });
 }
 
+/**
+ * An open that failed for a reason of the machine's (read-only file, folder or disk, no
+ * permission, full disk): one line naming the path and the reason; otherwise SQLite's words.
+ */
+function openFailed(path: string, err: unknown, doing = 'open'): StoreError {
+  const why = environmentReason(err) ?? errorMessage(err);
+  return new StoreError('open-failed', `cannot ${doing} the database "${path}": ${why}`, { cause: err });
+}
+
 /** Reads the header fields and refuses files that are not ours or are too new. Writes nothing. */
 function inspect(db: Database, path: string, known: number): void {
   let version: number;
@@ -56,7 +65,7 @@ function inspect(db: Database, path: string, known: number): void {
   } catch (err) {
     const code = sqliteCode(err);
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw notADatabase(path, err);
-    throw new StoreError('open-failed', `cannot read "${path}": ${errorMessage(err)}`, { cause: err });
+    throw openFailed(path, err, 'read');
   }
   if (appId !== 0 && appId !== APPLICATION_ID) {
     throw new StoreError(
@@ -93,10 +102,19 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
     } catch (err) {
-      throw new StoreError('open-failed', `cannot create the directory of "${path}": ${errorMessage(err)}`, {
-        cause: err,
-      });
+      throw new StoreError(
+        'open-failed',
+        `cannot create the folder of the database "${path}": ${environmentReason(err) ?? errorMessage(err)}`,
+        { cause: err },
+      );
     }
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch {
+      // missing: SQLite creates it
+    }
+    if (isDirectory) throw new StoreError('open-failed', `"${path}" is a folder, not a database file`);
   }
 
   let db: Database;
@@ -104,7 +122,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db = new BetterSqlite3(path);
   } catch (err) {
     if (sqliteCode(err) === 'SQLITE_NOTADB') throw notADatabase(path, err);
-    throw new StoreError('open-failed', `cannot open "${path}": ${errorMessage(err)}`, { cause: err });
+    throw openFailed(path, err);
   }
 
   try {
@@ -135,6 +153,6 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     }
     const code = sqliteCode(err);
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw notADatabase(path, err);
-    throw new StoreError('open-failed', `cannot open "${path}": ${errorMessage(err)}`, { cause: err });
+    throw openFailed(path, err);
   }
 }

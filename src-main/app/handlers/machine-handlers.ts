@@ -57,7 +57,17 @@ export const machineHandlers: HandlerGroup<
     return v;
   },
   // In the job runner: parsing and storing a large file must not stall the other requests.
-  'machine:import': (req, deps) => deps.jobs.run('import', req, req.fileName) as Promise<ImportView>,
+  'machine:import': async (req, deps) => {
+    if (req.uploadId === undefined) return (await deps.jobs.run('import', req, req.fileName)) as ImportView;
+    const file = deps.uploads?.path(req.uploadId);
+    if (!file) throw new UserError('that upload is unknown or was used already; upload the file again');
+    try {
+      const job = { fileName: req.fileName, path: file, ...(req.label ? { label: req.label } : {}) };
+      return (await deps.jobs.run('import', job, req.fileName)) as ImportView;
+    } finally {
+      deps.uploads?.remove(req.uploadId);
+    }
+  },
   'machine:export': (req, deps) => {
     const r = exportProfile(deps.db, req.id, { now: deps.now, runtimes: deps.runtime });
     return { fileName: safeFileName(r.label), text: r.text, machineId: r.machineId, label: r.label };

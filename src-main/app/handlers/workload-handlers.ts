@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/views.js';
 import { listCatalog } from '../../core/catalog/index.js';
@@ -34,16 +34,35 @@ function summary(
 }
 
 /** An uploaded model (web mode) is kept under the data directory: measure-model runs it later. */
-function saveUpload(deps: AppDeps, fileName: string, base64: string): string {
+/** A free file name for an uploaded model in the models folder next to the database. */
+function modelFile(deps: AppDeps, fileName: string): string {
   const base = path.basename(fileName).replace(/[^A-Za-z0-9._-]+/g, '_') || 'model.onnx';
   const stem = base.replace(/\.onnx$/i, '');
   const dir = path.join(deps.dataDir, 'models');
   mkdirSync(dir, { recursive: true });
   let file = path.join(dir, `${stem}.onnx`);
   for (let i = 2; existsSync(file); i++) file = path.join(dir, `${stem}-${i}.onnx`);
+  return file;
+}
+
+function saveUpload(deps: AppDeps, fileName: string, base64: string): string {
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length === 0) throw new UserError(`${fileName} is empty`);
+  const file = modelFile(deps, fileName);
   writeFileSync(file, bytes);
+  return file;
+}
+
+/** Moves a file the browser uploaded (`POST /api/upload`) into the models folder. */
+function keepUpload(deps: AppDeps, fileName: string, uploadId: string): string {
+  const from = deps.uploads?.path(uploadId);
+  if (!from) throw new UserError('that upload is unknown or was used already; upload the file again');
+  const file = modelFile(deps, fileName);
+  try {
+    copyFileSync(from, file);
+  } finally {
+    deps.uploads?.remove(uploadId);
+  }
   return file;
 }
 
@@ -69,7 +88,12 @@ export const workloadHandlers: HandlerGroup<
           : `${req.fileName} was not chosen in the open dialog; choose it there`,
       );
     }
-    const uploaded = req.dataBase64 !== undefined ? saveUpload(deps, req.fileName, req.dataBase64) : null;
+    const uploaded =
+      req.dataBase64 !== undefined
+        ? saveUpload(deps, req.fileName, req.dataBase64)
+        : req.uploadId !== undefined
+          ? keepUpload(deps, req.fileName, req.uploadId)
+          : null;
     const file = uploaded ?? (req.path as string);
     const name = req.name ?? path.basename(req.fileName).replace(/\.onnx$/i, '');
     try {

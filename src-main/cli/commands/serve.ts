@@ -4,6 +4,7 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { createAppCore } from '../../app/app-core.js';
 import { startServer } from '../../http/server.js';
+import { createUploadStore } from '../../adapters/files/upload-store.js';
 import { defaultRendererDir } from '../../http/static-files.js';
 import type { Command } from '../command.js';
 
@@ -40,7 +41,9 @@ export const serveCommand: Command = {
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError(`--port takes 0 to 65535; got "${String(opts.port)}"`);
     const rendererDir = ctx.io.env.PIPEDEJAVU_RENDERER_DIR ?? defaultRendererDir();
+    const uploads = createUploadStore();
     const core = createAppCore({
+      uploads,
       dbPath: ctx.dbPath,
       env: ctx.io.env,
       transport: 'http',
@@ -51,6 +54,7 @@ export const serveCommand: Command = {
     try {
       server = await startServer({
         dispatch: core.dispatch,
+        uploads,
         subscribe: (l) => core.jobs.subscribe(l),
         token,
         rendererDir,
@@ -58,6 +62,7 @@ export const serveCommand: Command = {
       });
     } catch (e) {
       core.close();
+      uploads.close();
       const code = (e as { code?: string }).code;
       if (code === 'EADDRINUSE')
         throw new UsageError(`port ${port} is in use; pick another with --port (0 = any free)`);
@@ -73,5 +78,6 @@ export const serveCommand: Command = {
     core.jobs.cancelAll();
     await server.close();
     core.close();
+    uploads.close();
   },
 };

@@ -7,7 +7,16 @@
  * Applied to everything the CLI prints; inside JSON the escape is the same character.
  */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** The same, and newlines and tabs too: for one cell or one line of untrusted text. */
+const UNSAFE_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 export function printable(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSAFE, escape);
+}
+
+/** `printable`, with newlines and tabs escaped as well: a table cell or a one-line message stays one line. */
+export function printableLine(text: string): string {
+  return text.replace(UNSAFE_IN_LINE, escape);
 }

@@ -1,27 +1,4 @@
-/** Browser file helpers: read a picked file, offer text as a download. */
-
-export function readAsText(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(typeof r.result === 'string' ? r.result : '');
-    r.onerror = () => reject(new Error(`could not read the file (${r.error?.message ?? 'unknown error'})`));
-    r.readAsText(file);
-  });
-}
-
-/** The file's bytes as base64 (no data: prefix). */
-export function readAsBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => {
-      const url = typeof r.result === 'string' ? r.result : '';
-      const comma = url.indexOf(',');
-      resolve(comma >= 0 ? url.slice(comma + 1) : '');
-    };
-    r.onerror = () => reject(new Error(`could not read the file (${r.error?.message ?? 'unknown error'})`));
-    r.readAsDataURL(file);
-  });
-}
+/** Browser file helpers: offer text as a download, copy text. (Picked files are uploaded as bytes: client.upload.) */
 
 /** Starts a download of `text` as `fileName`. */
 export function downloadText(fileName: string, text: string, type = 'application/json'): void {

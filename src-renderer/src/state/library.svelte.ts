@@ -7,7 +7,7 @@ import type {
   RooflineView,
   WorkloadPredictionView,
 } from '../../../src-main/api/views.js';
-import { downloadText, readAsText } from '../lib/files.js';
+import { downloadText } from '../lib/files.js';
 import { Action, Resource } from './resource.svelte.js';
 
 export class CompareSide {
@@ -61,8 +61,9 @@ export class LibraryStore {
       let fileName: string;
       let text: string;
       if (file) {
-        fileName = file.name;
-        text = await readAsText(file);
+        // The bytes go to the server as they are (a 200 MB profile never becomes one string here).
+        const uploadId = await this.#client.upload(file);
+        return this.#client.call('machine:import', { fileName: file.name, uploadId, ...(label ? { label } : {}) });
       } else {
         const picked = await this.#client.call('dialog:open', { purpose: 'profile' });
         if (!picked) return null;

@@ -7,7 +7,6 @@ import type {
   WorkloadPredictionView,
   WorkloadSummaryView,
 } from '../../../src-main/api/views.js';
-import { readAsBase64 } from '../lib/files.js';
 import { parseDims, parseInputShapes } from '../lib/forms.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
@@ -125,8 +124,8 @@ export class WorkloadStore {
       }
       const file = this.file;
       if (!file) throw new Error('Choose an .onnx file first.');
-      const dataBase64 = await readAsBase64(file);
-      return this.#client.call('workload:add', { fileName: file.name, dataBase64, ...extra });
+      const uploadId = await this.#client.upload(file);
+      return this.#client.call('workload:add', { fileName: file.name, uploadId, ...extra });
     });
     if (added) {
       this.file = null;

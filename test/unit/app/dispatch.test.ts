@@ -115,7 +115,7 @@ describe('dispatch', () => {
       inputs: { x: [1, 3, 48, 192] },
     });
     // Without the input shape: the one line names the symbolic dim to bind.
-    const unbound = await dispatch('workload:add', { fileName: 'cls.onnx', dataBase64: data });
+    const unbound = await dispatch('workload:add', { fileName: 'cls.onnx', name: 'cls-unbound', dataBase64: data });
     expect(unbound).toMatchObject({ ok: false, error: { message: expect.stringMatching(/symbolic dim/) } });
     expect(added).toMatchObject({ ok: true, value: { name: 'cls', source: 'onnx' } });
     const truncated = readFileSync(ONNX).subarray(0, 5000).toString('base64');

@@ -1,8 +1,10 @@
 /** Small ways a user's input went wrong before: each now gets one clear line. */
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
+import { makeReadOnly } from '../../helpers/read-only.js';
 
 const MODEL = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 
@@ -56,5 +58,44 @@ describe('CLI input hygiene', () => {
     expect(catalog.stderr).toBe(
       'pipedejavu: error: "gpt2-small" is the name of a catalog model, which would hide this workload; give another name\n',
     );
+  });
+
+  it('a read-only database file or -wal is one line naming the database, not an internal error', async (ctx) => {
+    const dir = tempDir();
+    const db = path.join(dir, 'ro.db');
+    expect((await cli(['machines', '--db', db])).code).toBe(0);
+    const add = ['workload', 'add', MODEL, '--input', 'x=1x3x48x192', '--db', db];
+    const expected = `pipedejavu: error: cannot use the database "${db}": it is read-only (the file, its folder or the disk) (SQLITE_READONLY)\n`;
+
+    const file = makeReadOnly(db);
+    if ('unavailable' in file) ctx.skip(file.unavailable);
+    else {
+      try {
+        const r = await cli(add);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(expected);
+      } finally {
+        file.undo();
+      }
+    }
+
+    // A -wal left by another program that holds the database open.
+    const holder = new BetterSqlite3(db);
+    holder.pragma('wal_autocheckpoint = 0');
+    holder.exec('CREATE TABLE scratch (x); DROP TABLE scratch');
+    const wal = makeReadOnly(`${db}-wal`);
+    if ('unavailable' in wal) {
+      holder.close();
+      ctx.skip(wal.unavailable);
+      return;
+    }
+    try {
+      const r = await cli(add);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(expected);
+    } finally {
+      wal.undo();
+      holder.close();
+    }
   });
 });

@@ -132,6 +132,23 @@ describe('untrusted text reaches the terminal escaped', () => {
     const parsed = JSON.parse(json.stdout) as { machines: { label: string }[] };
     expect(parsed.machines.map((m) => m.label)).toContain(f.machine.label);
   });
+
+  it('a newline in a label or a file name cannot add a table row or a line to an error', async () => {
+    const d = tempDir();
+    const db = path.join(d, 'x.db');
+    const f = sampleProfileFile();
+    f.machine.label = 'lab\nfake-id  fake-label';
+    const file = path.join(d, 'nl.json');
+    writeFileSync(file, encodeProfile(f));
+    expect((await cli(['import', file, '--db', db])).code).toBe(0);
+    const shown = await cli(['machines', '--db', db]);
+    expect(shown.stdout.trimEnd().split('\n')).toHaveLength(3);
+    expect(shown.stdout).toContain('lab\\u000afake-id  fake-label');
+    const missing = await cli(['import', path.join(d, 'no\nsuch.json'), '--db', db]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toContain('no\\u000asuch.json');
+  });
 });
 
 describe('import refuses what is not a regular file', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable } from '../../../src-main/core/text/printable.js';
+import { printable, printableLine } from '../../../src-main/core/text/printable.js';
 
 describe('printable', () => {
   it('shows terminal controls and bidi overrides as visible escapes', () => {
@@ -16,5 +16,9 @@ describe('printable', () => {
   it('keeps JSON valid and equal: the escape is the same character', () => {
     const json = JSON.stringify({ label: 'lab\u202e\x1b' });
     expect(JSON.parse(printable(json))).toEqual({ label: 'lab\u202e\x1b' });
+  });
+
+  it('printableLine escapes newlines and tabs too, for a table cell or a one-line message', () => {
+    expect(printableLine('a\nb\tc\x1b\u202e 数据')).toBe('a\\u000ab\\u0009c\\u001b\\u202e 数据');
   });
 });

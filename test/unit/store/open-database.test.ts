@@ -14,6 +14,7 @@ import {
 import { StoreError, environmentFailure } from '../../../src-main/adapters/store/errors.js';
 import type { Database } from '../../../src-main/adapters/store/types.js';
 import { makeProbe, tempDir } from './helpers.js';
+import { makeReadOnly } from '../../helpers/read-only.js';
 
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -254,7 +255,7 @@ describe('openDatabase refuses files it must not touch', () => {
   });
 
   it('reports an unopenable path (a directory) as open-failed', () => {
-    expectStoreError(() => openDatabase(tmp.dir), 'open-failed', /cannot open/);
+    expectStoreError(() => openDatabase(tmp.dir), 'open-failed', /is a folder, not a database file$/);
   });
 
   it('accepts an existing empty file as a new database', () => {
@@ -318,9 +319,35 @@ describe('a database the machine will not let us write', () => {
     ro.close();
     t.cleanup();
     expect(environmentFailure(err, file)).toBe(
-      `cannot use the database ${file}: it is read-only (the file, its folder or the disk) (SQLITE_READONLY)`,
+      `cannot use the database "${file}": it is read-only (the file, its folder or the disk) (SQLITE_READONLY)`,
     );
     expect(environmentFailure(Object.assign(new Error('x'), { code: 'ENOSPC' }), file)).toMatch(/the disk is full/);
     expect(environmentFailure(new Error('a bug'), file)).toBeNull();
+  });
+
+  it('a read-only folder for a new database, or for the folder it needs, is one line naming the path', (ctx) => {
+    const t = tempDir();
+    const ro = makeReadOnly(t.dir);
+    if ('unavailable' in ro) {
+      t.cleanup();
+      ctx.skip(ro.unavailable);
+      return;
+    }
+    try {
+      const file = join(t.dir, 'new.db');
+      expectStoreError(
+        () => openDatabase(file),
+        'open-failed',
+        /^cannot open the database ".*new\.db": it cannot be opened or created \(is its folder there and writable\?\) \(SQLITE_CANTOPEN\)$/,
+      );
+      expectStoreError(
+        () => openDatabase(join(t.dir, 'sub', 'new.db')),
+        'open-failed',
+        /^cannot create the folder of the database ".*new\.db": (permission denied|the file system is read-only) \(E[A-Z]+\)$/,
+      );
+    } finally {
+      ro.undo();
+      t.cleanup();
+    }
   });
 });

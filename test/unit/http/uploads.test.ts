@@ -1,0 +1,117 @@
+/** The browser's way to send files: raw bytes streamed to disk, then named by an id. */
+import http from 'node:http';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
+import { createUploadStore, type UploadStore } from '../../../src-main/adapters/files/upload-store.js';
+import { startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
+import { sampleProfileFile } from '../../helpers/sample-profile.js';
+import { tempDir } from '../../helpers/cli.js';
+
+const TOKEN = 'upload-token-0123456789abcdef';
+let core: AppCore;
+let server: RunningServer;
+let uploads: UploadStore;
+let base: string;
+
+beforeAll(async () => {
+  const dir = tempDir('pdjv-upload-');
+  uploads = createUploadStore();
+  core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', inProcessJobs: true, uploads });
+  server = await startServer({
+    dispatch: core.dispatch,
+    uploads,
+    subscribe: (l) => core.jobs.subscribe(l),
+    token: TOKEN,
+    rendererDir: dir,
+    port: 0,
+  });
+  base = `http://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await server.close();
+  core.close();
+  uploads.close();
+});
+
+async function post(
+  p: string,
+  body: BodyInit,
+  type: string,
+  token = TOKEN,
+): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`${base}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': type, 'x-pipedejavu-token': token },
+    body,
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+describe('POST /api/upload', () => {
+  it('takes the bytes, and machine:import imports them by id, once', async () => {
+    const up = await post('/api/upload', encodeProfile(sampleProfileFile()), 'application/octet-stream');
+    expect(up.status).toBe(200);
+    const uploadId = (up.json as { value: { uploadId: string } }).value.uploadId;
+    expect(uploadId).toMatch(/^[0-9a-f]{32}$/);
+    const file = uploads.path(uploadId) as string;
+    expect(existsSync(file)).toBe(true);
+    const imported = await post(
+      '/api/machine:import',
+      JSON.stringify({ fileName: 'lab.json', uploadId }),
+      'application/json',
+    );
+    expect(imported.json).toMatchObject({ ok: true, value: { action: 'imported', label: 'lab-ws-01' } });
+    // Used once, then gone from disk.
+    expect(existsSync(file)).toBe(false);
+    const again = await post(
+      '/api/machine:import',
+      JSON.stringify({ fileName: 'lab.json', uploadId }),
+      'application/json',
+    );
+    expect(again.json).toMatchObject({
+      ok: false,
+      error: { message: 'that upload is unknown or was used already; upload the file again' },
+    });
+  });
+
+  it('needs the token and octet-stream, and refuses an announced 3 GiB at once', async () => {
+    expect((await post('/api/upload', 'x', 'application/octet-stream', 'wrong')).status).toBe(401);
+    expect((await post('/api/upload', 'x', 'application/json')).status).toBe(415);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/upload',
+          headers: {
+            host: `127.0.0.1:${server.port}`,
+            'x-pipedejavu-token': TOKEN,
+            'content-type': 'application/octet-stream',
+            'content-length': String(3 * 2 ** 30),
+          },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
+      req.on('error', reject);
+      req.write(Buffer.alloc(1024));
+    });
+    expect(status).toBe(413);
+  });
+
+  it('an id that this server never gave is refused in one line, and names no file', async () => {
+    const r = await post(
+      '/api/workload:add',
+      JSON.stringify({ fileName: 'm.onnx', uploadId: '0123456789abcdef0123456789abcdef' }),
+      'application/json',
+    );
+    expect(r.json).toMatchObject({
+      ok: false,
+      error: { message: 'that upload is unknown or was used already; upload the file again' },
+    });
+  });
+});
