@@ -39,7 +39,7 @@ afterAll(async () => {
 
 async function post(
   p: string,
-  body: BodyInit,
+  body: string | Uint8Array,
   type: string,
   token = TOKEN,
 ): Promise<{ status: number; json: unknown }> {
