@@ -51,9 +51,19 @@ export function closeAbandonedRuns(db: Database, machineId: string, now: () => D
   const locks = new ProfilerLockRepo(db, now);
   const me = currentProcess();
   if (locks.liveHolder(machineId, isProcessAlive, SILENT_HOLDER_MS)) return;
-  // Taking and dropping the lock does the closing in one transaction with the check.
-  const taken = locks.acquire(machineId, 'none', me, isProcessAlive, SILENT_HOLDER_MS, () =>
-    new ProfileRepo(db, now).interruptRunningRuns(machineId),
-  );
-  if (taken.ok) locks.release(machineId, me);
+  // Taking and dropping the lock does the closing in one transaction with the check. A view
+  // must not wait behind another program's long write (an import): it tries briefly, else
+  // leaves the closing to the next look.
+  const before = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 50');
+  try {
+    const taken = locks.acquire(machineId, 'none', me, isProcessAlive, SILENT_HOLDER_MS, () =>
+      new ProfileRepo(db, now).interruptRunningRuns(machineId),
+    );
+    if (taken.ok) locks.release(machineId, me);
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'SQLITE_BUSY') throw e;
+  } finally {
+    db.pragma(`busy_timeout = ${before}`);
+  }
 }
