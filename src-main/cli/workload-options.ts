@@ -26,6 +26,10 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
 /** Largest batch or sequence length accepted (the API's limits are the same or wider). */
 export const MAX_BATCH = 65_536;
 const MAX_DIM = 1 << 20;
+/** Most CPU threads a --threads option takes. */
+export const MAX_THREADS = 1024;
+/** Most plans `plan --top` lists. */
+export const MAX_TOP = 1000;
 const MAX_IMAGE = 16_384;
 
 /** Decimal digits only (no 1e12, 0x10, 1.0), from 1 to `max`: one parser for every count option. */

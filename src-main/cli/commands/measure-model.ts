@@ -3,7 +3,7 @@ import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { measureModel } from '../../services/measure-model-service.js';
 import type { Command } from '../command.js';
 import { renderMeasurement } from '../render/workload.js';
-import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 export const measureModelCommand: Command = {
   name: 'measure-model',
@@ -22,9 +22,7 @@ export const measureModelCommand: Command = {
   positionals: { min: 1, max: 1, names: 'MODEL.onnx' },
   async run(ctx, opts, [spec]) {
     if (typeof opts.device !== 'string') throw new UsageError('measure-model: --device is required');
-    const threads = typeof opts.threads === 'string' ? Number(opts.threads) : undefined;
-    if (threads !== undefined && !(Number.isInteger(threads) && threads > 0))
-      throw new UsageError('--threads must be a positive integer');
+    const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
     const runner = new KernelRunner({ env: ctx.io.env });
     try {
       const m = await measureModel(ctx.database(), runner, spec as string, {

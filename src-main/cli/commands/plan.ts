@@ -4,7 +4,7 @@ import { UsageError, UserError } from '../../core/errors.js';
 import { planWorkload } from '../../services/plan-service.js';
 import type { Command } from '../command.js';
 import { renderPlans } from '../render/plan.js';
-import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+import { MAX_TOP, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 const MAX_NCCL_BYTES = 16 * 2 ** 20;
 
@@ -79,8 +79,7 @@ export const planCommand: Command = {
     const offload = typeof opts.offload === 'string' ? opts.offload : 'auto';
     if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
       throw new UsageError(`--offload takes auto, yes or no; got "${offload}"`);
-    const top = typeof opts.top === 'string' ? Number(opts.top) : 5;
-    if (!Number.isInteger(top) || top < 1) throw new UsageError('--top must be a positive integer');
+    const top = typeof opts.top === 'string' ? positiveInt('--top', opts.top, MAX_TOP) : 5;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
       devices: typeof opts.devices === 'string' ? opts.devices : 'all',

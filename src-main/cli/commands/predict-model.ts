@@ -3,7 +3,7 @@ import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { predictModelExecuted } from '../../services/model-prediction-service.js';
 import type { Command } from '../command.js';
 import { renderPrediction } from '../render/workload.js';
-import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 export const predictModelCommand: Command = {
   name: 'predict-model',
@@ -32,9 +32,7 @@ export const predictModelCommand: Command = {
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training')
       throw new UsageError(`--mode takes inference or training; got "${mode}"`);
-    const threads = typeof opts.threads === 'string' ? Number(opts.threads) : undefined;
-    if (threads !== undefined && !(Number.isInteger(threads) && threads > 0))
-      throw new UsageError('--threads must be a positive integer');
+    const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
     const runner = new KernelRunner({ env: ctx.io.env });
     let p;
     try {

@@ -3,6 +3,7 @@ import { OP_DIMS, KERNEL_OPS } from '../../core/kernels/types.js';
 import { predictOp } from '../../services/predictor-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
+import { MAX_THREADS, positiveInt } from '../workload-options.js';
 
 const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` : `${v.toFixed(1)} µs`);
 
@@ -29,9 +30,7 @@ export const predictCommand: Command = {
     for (const required of ['op', 'shape', 'device'] as const) {
       if (typeof opts[required] !== 'string') throw new UsageError(`predict: --${required} is required`);
     }
-    const threads = typeof opts.threads === 'string' ? Number(opts.threads) : undefined;
-    if (threads !== undefined && !(Number.isInteger(threads) && threads > 0))
-      throw new UsageError(`--threads must be a positive integer`);
+    const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
     const r = predictOp(ctx.database(), {
       op: opts.op as string,
       shape: opts.shape as string,

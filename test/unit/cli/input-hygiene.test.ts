@@ -32,6 +32,34 @@ describe('CLI input hygiene', () => {
     }
   });
 
+  it('--top and --threads take the same decimal counts', async () => {
+    const db = path.join(tempDir(), 's.db');
+    seededDb(db).close();
+    const cases: [string[], string][] = [
+      [
+        ['plan', '--workload', 'gpt2-small', '--devices', 'cpu', '--top', '1e2'],
+        '--top takes a whole number from 1 to 1000, got "1e2"',
+      ],
+      [
+        ['predict-model', 'gpt2-small', '--device', 'cpu', '--threads', '0x4'],
+        '--threads takes a whole number from 1 to 1024, got "0x4"',
+      ],
+      [
+        ['predict', '--op', 'MatMul', '--shape', 'M=1,K=1,N=1', '--device', 'cpu', '--threads', '4.0'],
+        '--threads takes a whole number from 1 to 1024, got "4.0"',
+      ],
+      [
+        ['measure-model', 'gpt2-small', '--device', 'cpu', '--threads', '1e1'],
+        '--threads takes a whole number from 1 to 1024, got "1e1"',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli([...args, '--db', db]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`pipedejavu: error: ${message}\n`);
+    }
+  });
+
   it('probe --timeout says the range it accepts', async () => {
     const r = await cli(['probe', '--timeout', '0', '--db', path.join(tempDir(), 'p.db')]);
     expect(r.stderr).toBe('pipedejavu: error: probe: --timeout takes seconds, more than 0 and at most 600; got "0"\n');
