@@ -9,6 +9,7 @@ import { localProbeDeps } from '../services/local-probe.js';
 import { runtimeVersions } from '../services/runtime-versions.js';
 import type { AppDeps, Dialogs } from './app-deps.js';
 import type { Uploads } from '../adapters/files/upload-store.js';
+import type { ProcessLauncher } from '../adapters/process/launcher.js';
 import { createDispatch, type Dispatch } from './dispatch.js';
 import { childExecutor } from './jobs/child-executor.js';
 import { inProcessExecutor } from './jobs/in-process-executor.js';
@@ -23,6 +24,8 @@ export interface AppCoreOptions {
   uploads?: Uploads;
   /** Defaults to job-runner children on the same database file. */
   executor?: JobExecutor;
+  /** How the job and kernel runners start: the Electron shell injects utility processes. */
+  launcher?: ProcessLauncher;
   /** Run jobs in this process on the open store (tests, `:memory:`). */
   inProcessJobs?: boolean;
   probe?: ProbeDeps;
@@ -42,7 +45,7 @@ export function createAppCore(o: AppCoreOptions): AppCore {
   const db = openDatabase(o.dbPath);
   const executor = o.inProcessJobs
     ? inProcessExecutor(db, env)
-    : (o.executor ?? childExecutor({ dbPath: o.dbPath, env }));
+    : (o.executor ?? childExecutor({ dbPath: o.dbPath, env, ...(o.launcher ? { launcher: o.launcher } : {}) }));
   const jobs = new JobManager(executor);
   const deps: AppDeps = {
     db,
@@ -56,6 +59,7 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     ...(o.uploads ? { uploads: o.uploads } : {}),
     now: () => new Date(),
     runtime: o.runtime ?? runtimeVersions(),
+    ...(o.launcher ? { launcher: o.launcher } : {}),
   };
   return {
     deps,

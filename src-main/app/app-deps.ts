@@ -6,6 +6,7 @@ import type { Database } from '../adapters/store/types.js';
 import type { ProbeDeps } from '../services/probe-service.js';
 import type { JobManager } from './jobs/job-manager.js';
 import type { Uploads } from '../adapters/files/upload-store.js';
+import type { ProcessLauncher } from '../adapters/process/launcher.js';
 
 /** Native file dialogs (Electron only). */
 export interface Dialogs {
@@ -30,4 +31,6 @@ export interface AppDeps {
   now: () => Date;
   /** Versions to show (node, onnxruntime, electron...). */
   runtime: Record<string, string>;
+  /** How runner processes start (Electron: utility processes); a plain fork when absent. */
+  launcher?: ProcessLauncher;
 }

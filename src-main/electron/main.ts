@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
 import { JOB_EVENT_CHANNEL } from '../api/contract.js';
 import { createAppCore, type AppCore } from '../app/app-core.js';
-import { childExecutor } from '../app/jobs/child-executor.js';
+import { defaultJobRunnerPath } from '../app/jobs/child-executor.js';
+import { defaultRunnerPath } from '../adapters/ort/kernel-runner.js';
 import { DB_FILE } from '../adapters/paths/data-dir.js';
 import { runtimeVersions } from '../services/runtime-versions.js';
 import { CONTENT_SECURITY_POLICY } from '../http/server.js';
@@ -18,6 +19,7 @@ import { ipcHandlers } from './ipc-guard.js';
 import { menuTemplate } from './menu.js';
 import { MENU_NAVIGATE } from './menu-channel.js';
 import { denyPermissions, lockDownApp, secureWebPreferences } from './security.js';
+import { utilityLauncher } from './utility-launcher.js';
 import { loadWindowState, saveWindowState } from './window-state.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,13 +77,11 @@ async function start(): Promise<void> {
   lockDownApp(app, rendererUrl);
   denyPermissions(session.defaultSession);
   const dbPath = path.join(app.getPath('userData'), DB_FILE);
-  // Job runners are Node processes of the same binary.
-  const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
+  // The job and kernel runners are utility processes (the binary never runs as plain Node).
   core = createAppCore({
     dbPath,
-    env,
     transport: 'electron',
-    executor: childExecutor({ dbPath, env }),
+    launcher: utilityLauncher([defaultJobRunnerPath(), defaultRunnerPath()]),
     dialogs: nativeDialogs(dialog, () => mainWindow, dbPath),
     runtime: { ...runtimeVersions(), electron: process.versions.electron ?? '?' },
   });
@@ -93,7 +93,10 @@ async function start(): Promise<void> {
   });
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
-      menuTemplate((view) => mainWindow?.webContents.send(MENU_NAVIGATE, view), process.platform === 'darwin'),
+      menuTemplate((view) => mainWindow?.webContents.send(MENU_NAVIGATE, view), {
+        isMac: process.platform === 'darwin',
+        packaged: app.isPackaged,
+      }),
     ),
   );
   mainWindow = createWindow();

@@ -10,7 +10,29 @@ const VIEWS = [
   ['library', 'Library'],
 ] as const;
 
-export function menuTemplate(navigate: (view: string) => void, isMac: boolean): MenuItemConstructorOptions[] {
+/**
+ * A packaged build's View menu has no Developer Tools item (nor its Ctrl+Shift+I
+ * accelerator) and no reloads: only zoom and full screen.
+ */
+function viewMenu(packaged: boolean): MenuItemConstructorOptions {
+  if (!packaged) return { role: 'viewMenu' };
+  return {
+    label: 'View',
+    submenu: [
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+  };
+}
+
+export function menuTemplate(
+  navigate: (view: string) => void,
+  o: { isMac: boolean; packaged: boolean },
+): MenuItemConstructorOptions[] {
+  const { isMac, packaged } = o;
   return [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
     { role: 'fileMenu' },
@@ -23,7 +45,7 @@ export function menuTemplate(navigate: (view: string) => void, isMac: boolean): 
         click: () => navigate(view),
       })),
     },
-    { role: 'viewMenu' },
+    viewMenu(packaged),
     { role: 'windowMenu' },
   ];
 }

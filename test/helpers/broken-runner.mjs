@@ -6,14 +6,18 @@
 import { existsSync, writeFileSync } from 'node:fs';
 
 const mode = process.env.BROKEN_RUNNER ?? 'crash';
-process.send({ type: 'ready', ortVersion: 'broken-1.0', backends: [{ name: 'cpu', bundled: true }] });
-process.on('message', (msg) => {
+// A forked child, or (test/helpers/fake-parent-port.mjs) one made to look like a utility process.
+const port = process.parentPort;
+const send = (m) => (port ? port.postMessage(m) : process.send(m));
+const onMessage = (l) => (port ? port.on('message', (e) => l(e.data)) : process.on('message', l));
+send({ type: 'ready', ortVersion: 'broken-1.0', backends: [{ name: 'cpu', bundled: true }] });
+onMessage((msg) => {
   if (msg.type === 'exit') process.exit(0);
   // Overhead chains, executed graphs and whole models: this runner cannot, and says so.
   const unsupported = { overhead: 'overhead-result', optimize: 'optimize-result', 'run-model': 'model-result' };
   if (unsupported[msg.type] && mode !== 'hang') {
     const outcome = { id: msg.job.id, ok: false, kind: 'failed', error: `${msg.type} is not done by this runner` };
-    process.send({ type: unsupported[msg.type], outcome });
+    send({ type: unsupported[msg.type], outcome });
     return;
   }
   if (msg.type !== 'run') return;
@@ -26,7 +30,7 @@ process.on('message', (msg) => {
       return;
     }
     const samples = Array.from({ length: 10 }, () => 50);
-    process.send({
+    send({
       type: 'result',
       outcome: {
         id: msg.job.id,

@@ -16,6 +16,7 @@ import { errorMessage } from '../../core/errors.js';
 import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
 import { parseTrace, type TraceRuns } from './parse-trace.js';
+import { parentChannel } from '../process/parent-port.js';
 import {
   classifyOrtError,
   cleanOrtMessage,
@@ -33,8 +34,11 @@ import {
   type ToChild,
 } from './protocol.js';
 
+// A forked Node child (process.send) or an Electron utility process (process.parentPort).
+const parent = parentChannel<ToChild, FromChild>();
+
 function send(msg: FromChild): void {
-  process.send?.(msg);
+  parent.send(msg);
 }
 
 function readTrace(prefix: string): string {
@@ -353,7 +357,7 @@ async function runOptimize(job: OptimizeJob): Promise<OptimizeOutcome> {
   return { id: job.id, ok: true };
 }
 
-process.on('message', (msg: ToChild) => {
+parent.onMessage((msg) => {
   if (msg.type === 'exit') {
     process.exit(0);
   }
@@ -370,5 +374,6 @@ process.on('message', (msg: ToChild) => {
     void runOptimize(msg.job).then((outcome) => send({ type: 'optimize-result', outcome }));
   }
 });
+// A forked child whose parent went away; a utility process ends with its parent.
 process.on('disconnect', () => process.exit(0));
 send({ type: 'ready', ortVersion: ort.env.versions.common ?? 'unknown', backends: ort.listSupportedBackends() });

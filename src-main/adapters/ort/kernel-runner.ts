@@ -3,11 +3,12 @@
  * its result, and turns a crash or a hang of the child into a failed result (then
  * starts a fresh child for the next kernel). The parent's event loop stays free.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LaunchedChild, ProcessLauncher } from '../process/launcher.js';
+import { defaultLauncher } from '../process/relay.js';
 import type {
   FromChild,
   ModelJob,
@@ -29,6 +30,8 @@ export interface KernelRunnerOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra node flags for the child, e.g. a memory limit in tests. */
   execArgv?: string[];
+  /** How the child is started: a plain fork, or (Electron) a utility process; see defaultLauncher. */
+  launcher?: ProcessLauncher;
 }
 
 /**
@@ -55,7 +58,7 @@ export interface RunnerInfo {
 }
 
 export class KernelRunner {
-  private child: ChildProcess | null = null;
+  private child: LaunchedChild | null = null;
   private info: RunnerInfo | null = null;
   private readonly traceDir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-trace-'));
   private nextId = 1;
@@ -67,19 +70,19 @@ export class KernelRunner {
     if (this.child && this.info) return this.info;
     const runnerPath = this.opts.runnerPath ?? defaultRunnerPath();
     if (!existsSync(runnerPath)) throw new Error(`kernel runner not built (${runnerPath}); run \`npm run build\``);
-    const child = fork(runnerPath, [], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    const child = (this.opts.launcher ?? defaultLauncher()).fork(runnerPath, {
+      name: 'pipeDejavu kernel runner',
       env: this.opts.env ?? process.env,
       execArgv: this.opts.execArgv ?? [],
     });
     this.child = child;
     let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
+    child.on('stderr', (text) => {
+      stderr = (stderr + text).slice(-4000);
     });
     this.info = await new Promise<RunnerInfo>((resolve, reject) => {
-      const onMessage = (m: FromChild): void => {
+      const onMessage = (message: unknown): void => {
+        const m = message as FromChild;
         if (m.type === 'ready') {
           cleanup();
           resolve({ ortVersion: m.ortVersion, backends: m.backends });
@@ -93,12 +96,19 @@ export class KernelRunner {
           ),
         );
       };
+      const onError = (e: Error): void => {
+        cleanup();
+        this.forget(child);
+        reject(new Error(`kernel runner did not start: ${e.message}`));
+      };
       const cleanup = (): void => {
         child.off('message', onMessage);
         child.off('exit', onExit);
+        child.off('error', onError);
       };
       child.on('message', onMessage);
       child.on('exit', onExit);
+      child.on('error', onError);
     });
     return this.info;
   }
@@ -170,7 +180,7 @@ export class KernelRunner {
     timeoutMs: number,
     what: string,
   ): Promise<T> {
-    const child = this.child as ChildProcess;
+    const child = this.child as LaunchedChild;
     return new Promise<T>((resolve) => {
       const done = (outcome: T): void => {
         clearTimeout(timer);
@@ -178,8 +188,8 @@ export class KernelRunner {
         child.off('exit', onExit);
         resolve(outcome);
       };
-      const onMessage = (m: FromChild): void => {
-        const outcome = answer(m);
+      const onMessage = (m: unknown): void => {
+        const outcome = answer(m as FromChild);
         if (outcome) done(outcome);
       };
       const onExit = (code: number | null, signal: string | null): void => {
@@ -209,7 +219,7 @@ export class KernelRunner {
     });
   }
 
-  private forget(child: ChildProcess): void {
+  private forget(child: LaunchedChild): void {
     if (this.child === child) {
       this.child = null;
       this.info = null;
@@ -219,7 +229,7 @@ export class KernelRunner {
   /** Stops the child at once (Ctrl-C): the kernel in flight is abandoned. */
   kill(): void {
     if (this.child) {
-      this.child.kill('SIGKILL');
+      this.child.kill();
       this.forget(this.child);
     }
   }
@@ -230,13 +240,16 @@ export class KernelRunner {
       this.forget(child);
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {
-          child.kill('SIGKILL');
+          child.off('exit', onExit);
+          child.kill();
           resolve();
         }, 2000);
-        child.once('exit', () => {
+        const onExit = (): void => {
           clearTimeout(t);
+          child.off('exit', onExit);
           resolve();
-        });
+        };
+        child.on('exit', onExit);
         child.send({ type: 'exit' } satisfies ToChild);
       });
     }

@@ -121,7 +121,7 @@ export const workloadHandlers: HandlerGroup<
     const chosen = choosePredictorName(db);
     const { devices } = loadTrainingData(db, { machineId: machine.id });
     if (devices.length === 0) throw new UserError(`${machine.label} has no profiled device yet: run a profile first`);
-    const runner = new KernelRunner({ env: deps.env });
+    const runner = new KernelRunner({ env: deps.env, ...(deps.launcher ? { launcher: deps.launcher } : {}) });
     let predictions;
     try {
       predictions = (await predictOnEveryDevice(db, runner, resolved, devices, { mode: req.mode })).map(

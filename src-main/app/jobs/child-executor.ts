@@ -1,13 +1,16 @@
 /**
- * Runs each job in a fresh job-runner child (dist/job-runner.js) against the store file.
- * Cancel asks the child to stop, then kills it after a grace period; a child that dies
- * without answering fails its job with the reason.
+ * Runs each job in a fresh job-runner child (dist/job-runner.js) against the store file:
+ * a forked Node child by default, an Electron utility process where the shell injects its
+ * launcher. Cancel asks the child to stop, then kills it after a grace period; a child that
+ * dies without answering fails its job with the reason; one that has answered is ended if
+ * it does not exit by itself (utility processes never do).
  */
-import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JobKind } from '../../api/views.js';
+import type { ProcessLauncher } from '../../adapters/process/launcher.js';
+import { defaultLauncher } from '../../adapters/process/relay.js';
 import type { JobExecutor, RunningJob } from './job-manager.js';
 import type { FromJobRunner, ToJobRunner } from './protocol.js';
 
@@ -30,13 +33,20 @@ export interface ChildExecutorOptions {
   env?: NodeJS.ProcessEnv;
   /** How long a cancelled job may take to stop before it is killed (ms). */
   graceMs?: number;
+  /** How the child is started (Electron: utility processes); a plain fork by default. */
+  launcher?: ProcessLauncher;
 }
+
+/** How long a job runner that has sent its last message may take to exit before it is ended (ms). */
+const REAP_MS = 2000;
 
 export function childExecutor(o: ChildExecutorOptions): JobExecutor {
   return {
     start(kind: JobKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob {
       const runnerPath = o.runnerPath ?? defaultJobRunnerPath();
       let finished = false;
+      let exited = false;
+      let reapTimer: NodeJS.Timeout | null = null;
       const finish = (m: FromJobRunner): void => {
         if (finished) return;
         if (m.type === 'done' || m.type === 'failed') finished = true;
@@ -52,22 +62,29 @@ export function childExecutor(o: ChildExecutorOptions): JobExecutor {
         );
         return { cancel: () => undefined };
       }
-      const child = fork(runnerPath, [], {
-        serialization: 'advanced',
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      const child = (o.launcher ?? defaultLauncher()).fork(runnerPath, {
+        name: `pipeDejavu ${kind} job`,
         env: o.env ?? process.env,
         // Its own process group: a Ctrl-C meant for `serve` does not hit it twice.
-        detached: process.platform !== 'win32',
+        detached: true,
       });
       let stderr = '';
       let cancelled = false;
       let killTimer: NodeJS.Timeout | null = null;
-      child.stderr?.on('data', (d: Buffer) => {
-        stderr = (stderr + d.toString()).slice(-4000);
+      child.on('stderr', (text) => {
+        stderr = (stderr + text).slice(-4000);
       });
-      child.on('message', (m: FromJobRunner) => finish(m));
+      child.on('message', (m) => {
+        finish(m as FromJobRunner);
+        if (finished && !exited && !reapTimer) {
+          reapTimer = setTimeout(() => child.kill(), REAP_MS);
+          reapTimer.unref();
+        }
+      });
       child.on('exit', (code, signal) => {
+        exited = true;
         if (killTimer) clearTimeout(killTimer);
+        if (reapTimer) clearTimeout(reapTimer);
         const last = stderr.trim().split('\n').pop() ?? '';
         finish({
           type: 'failed',
@@ -85,8 +102,8 @@ export function childExecutor(o: ChildExecutorOptions): JobExecutor {
           if (finished) return;
           cancelled = true;
           const stop: ToJobRunner = { type: 'cancel' };
-          if (child.connected) child.send(stop);
-          killTimer = setTimeout(() => child.kill('SIGKILL'), o.graceMs ?? 10_000);
+          child.send(stop);
+          killTimer = setTimeout(() => child.kill(), o.graceMs ?? 10_000);
           killTimer.unref();
         },
       };

@@ -1,33 +1,27 @@
 /**
  * Entry of the job-runner child (dist/job-runner.js): runs one long job against the
- * store on disk and reports over IPC. A `cancel` message aborts the job (a profile keeps
- * what it finished); the parent kills the child if it does not stop in time.
+ * store on disk and reports to its parent (a forked child's IPC channel, or an Electron
+ * utility process's parentPort). A `cancel` message aborts the job (a profile keeps what
+ * it finished); the parent kills the child if it does not stop in time. The store is
+ * closed before the last message: the parent may end the process once it has it.
  */
 import { openDatabase } from '../../adapters/store/open-database.js';
 import { errorMessage, UserError } from '../../core/errors.js';
 import { StoreError } from '../../adapters/store/errors.js';
 import { JOB_FUNCTIONS } from './job-functions.js';
 import type { FromJobRunner, ToJobRunner } from './protocol.js';
+import { parentChannel } from '../../adapters/process/parent-port.js';
 
 const controller = new AbortController();
 
+const parent = parentChannel<ToJobRunner, FromJobRunner>();
+
 function send(m: FromJobRunner): void {
-  process.send?.(m);
+  parent.send(m);
 }
 
-/**
- * The last message, delivered before the channel is closed: a large result (an evaluation
- * report) is still being written to the pipe when send returns, and disconnecting then
- * drops it.
- */
-function sendLast(m: FromJobRunner): Promise<void> {
-  return new Promise((resolve) => {
-    if (!process.send) resolve();
-    else process.send(m, undefined, {}, () => resolve());
-  });
-}
-
-async function run(m: Extract<ToJobRunner, { type: 'start' }>): Promise<void> {
+/** The job's last message (done or failed), once the store is closed. */
+async function run(m: Extract<ToJobRunner, { type: 'start' }>): Promise<FromJobRunner> {
   let db: ReturnType<typeof openDatabase> | null = null;
   try {
     db = openDatabase(m.dbPath);
@@ -48,22 +42,27 @@ async function run(m: Extract<ToJobRunner, { type: 'start' }>): Promise<void> {
       },
       m.request,
     );
-    await sendLast({ type: 'done', result });
+    return { type: 'done', result };
   } catch (e) {
     const known = e instanceof UserError || e instanceof StoreError;
-    await sendLast({
+    return {
       type: 'failed',
       message: known ? errorMessage(e) : `internal error: ${errorMessage(e)}`,
       cancelled: controller.signal.aborted,
-    });
+    };
   } finally {
     db?.close();
   }
 }
 
-process.on('message', (m: ToJobRunner) => {
+parent.onMessage((m) => {
   if (m.type === 'cancel') controller.abort();
-  else if (m.type === 'start') void run(m).finally(() => process.disconnect?.());
+  else if (m.type === 'start')
+    // sendLast waits until a large result (an evaluation report) has left: ending the
+    // channel while it is still being written drops it.
+    void run(m)
+      .then((last) => parent.sendLast(last))
+      .finally(() => parent.end());
 });
 // Ctrl-C in the terminal running `serve` reaches the whole process group: let the parent decide.
 process.on('SIGINT', () => controller.abort());

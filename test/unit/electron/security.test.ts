@@ -66,7 +66,7 @@ describe('Electron security', () => {
     expect(away.prevented).toBe(true);
   });
 
-  it('packages with the fuses flipped (runAsNode stays on until the runners move to utilityProcess)', () => {
+  it('packages with the fuses flipped: no run-as-Node, encrypted cookies, no NODE_OPTIONS or --inspect, asar only', () => {
     // The block's `  key: true|false` lines (no YAML library among the dependencies).
     const yml = readFileSync('electron-builder.yml', 'utf8');
     const block = /^electronFuses:\n((?: {2}\w+: (?:true|false)\n)+)/m.exec(yml)?.[1] ?? '';
@@ -74,7 +74,7 @@ describe('Electron security', () => {
       [...block.matchAll(/^ {2}(\w+): (true|false)$/gm)].map((m) => [m[1], m[2] === 'true']),
     );
     expect(fuses).toEqual({
-      runAsNode: true,
+      runAsNode: false,
       enableCookieEncryption: true,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
