@@ -33,6 +33,19 @@ export function regularFileSize(file: string, what: string): number {
   return st.size;
 }
 
+function readRest(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(16 * 2 ** 20, limit - total));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
+
 /** The bytes of a regular file of at most `maxBytes`; `tooLarge` words the refusal. */
 export function readRegularFile(
   file: string,
@@ -49,18 +62,24 @@ export function readRegularFile(
     throw openError(file, e);
   }
   try {
-    if (!fstatSync(fd).isFile()) throw notRegular(file, what);
-    const chunks: Buffer[] = [];
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegular(file, what);
+    // One buffer of the size on disk plus one byte: a file that grew past the cap is caught.
+    const buf = Buffer.allocUnsafe(Math.min(maxBytes, st.size) + 1);
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(64 * 2 ** 20, maxBytes + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
+      const n = readSync(fd, buf, total, buf.length - total, null);
       if (n === 0) break;
-      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
       total += n;
       if (total > maxBytes) throw new UserError(tooLarge(total));
+      if (total === buf.length) {
+        // It grew while we read: keep reading in chunks, up to the cap.
+        const rest = readRest(fd, maxBytes - total + 1);
+        if (total + rest.length > maxBytes) throw new UserError(tooLarge(total + rest.length));
+        return Buffer.concat([buf, rest]);
+      }
     }
-    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+    return buf.subarray(0, total);
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw openError(file, e);

@@ -82,6 +82,10 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
 /** How deep objects and arrays may nest in a profile (a forest's trees are stored flat). */
 export const MAX_NESTING = 64;
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** True when `v` nests deeper than `limit`; iterative, so no input can overflow the stack. */
 function nestsDeeper(v: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[v, 0]];
@@ -107,7 +111,9 @@ export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
     const reason = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
     throw new ProfileFileError(`${sourceName} is not JSON (${reason}); expected a pipeDejavu hardware profile`);
   }
-  if (nestsDeeper(raw, MAX_NESTING)) {
+  // Measurements have a flat, strict schema (checked below); the free-form parts can nest.
+  const freeForm = isObject(raw) ? { ...raw, measurements: [] } : raw;
+  if (nestsDeeper(freeForm, MAX_NESTING)) {
     throw new ProfileFileError(
       `${sourceName} nests objects deeper than ${MAX_NESTING} levels; not a pipeDejavu hardware profile`,
     );
