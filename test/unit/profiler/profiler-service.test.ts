@@ -84,7 +84,10 @@ describe('profiling a device with the real kernel runner', () => {
     const run = new ProfileRepo(db).getRun(r.runId as string);
     expect(run?.status).toBe('complete');
     expect(run?.summary).toMatchObject({ executionProvider: 'cpu', threads: 1 });
-    expect((run?.summary as { peakGflops: { fp32: number } }).peakGflops.fp32).toBeGreaterThan(0);
+    // The only GEMM gives the fp32 peak, unless a loaded machine made it too noisy to store.
+    const gemmStored = ms.some((m) => m.op === 'MatMul');
+    if (gemmStored) expect((run?.summary as { peakGflops: { fp32: number } }).peakGflops.fp32).toBeGreaterThan(0);
+    else expect(r.noisy.some((id) => id.startsWith('MatMul'))).toBe(true);
   });
 
   it('resumes: a rerun measures only what is missing', async () => {
