@@ -1,6 +1,27 @@
-// typescript-eslint, strict where it catches bugs. The core must stay pure: no Node,
-// Electron, DOM or native-module imports (layers as in VS Code: core <- adapters).
+// typescript-eslint, strict where it catches bugs, and the layering rule (as VS Code's):
+//   core  <-  adapters  <-  services  <-  app  <-  http | cli | electron
+//   core  <-  api (the typed contract)  <-  app, http, electron, renderer
+// Each folder may import only the layers beneath it. The renderer sees src-main/api and nothing
+// else of src-main (its .svelte files are checked by test/unit/lint/layer-rules.test.ts).
 import tseslint from 'typescript-eslint';
+
+const NODE_APIS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'worker_threads', 'http', 'net'];
+const NATIVE = ['electron', 'better-sqlite3', 'onnxruntime-node', 'systeminformation'];
+
+/** A `no-restricted-imports` rule forbidding the named layers of src-main (by folder). */
+function layers(forbidden, message, extra = []) {
+  return [
+    'error',
+    {
+      patterns: [...extra, { group: forbidden.map((l) => `**/${l}/**`), message }],
+    },
+  ];
+}
+
+const pure = (what) => [
+  { group: NODE_APIS, message: `${what} is pure: no Node APIs` },
+  { group: NATIVE, message: `${what} is pure: adapters wrap these` },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'src-renderer/dist/**'] },
@@ -13,29 +34,90 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src-main/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layers(
+        ['adapters', 'api', 'services', 'app', 'cli', 'electron', 'http'],
+        'core is the ground layer: it imports only core',
+        pure('core'),
+      ),
+      'no-restricted-globals': ['error', 'process', 'window', 'document', 'Buffer', 'require'],
+    },
+  },
+  {
     // The API contract is shared with the renderer: as pure as the core.
-    files: ['src-main/core/**/*.ts', 'src-main/api/**/*.ts'],
+    files: ['src-main/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layers(
+        ['adapters', 'services', 'app', 'cli', 'electron', 'http'],
+        'api imports only core',
+        pure('api'),
+      ),
+      'no-restricted-globals': ['error', 'process', 'window', 'document', 'Buffer', 'require'],
+    },
+  },
+  {
+    files: ['src-main/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layers(
+        ['api', 'services', 'app', 'cli', 'electron', 'http'],
+        'adapters import only core and other adapters',
+      ),
+    },
+  },
+  {
+    files: ['src-main/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layers(
+        ['api', 'app', 'cli', 'http'],
+        'services import only core and adapters; shells call services, not the reverse',
+        [{ group: ['electron'], message: 'services run headless: no Electron (package or folder)' }],
+      ),
+    },
+  },
+  {
+    files: ['src-main/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': layers(
+        ['cli', 'http'],
+        'app is shared by every shell: it imports core, adapters, api and services only',
+        [{ group: ['electron'], message: 'app runs headless too: no Electron (package or folder)' }],
+      ),
+    },
+  },
+  {
+    files: ['src-main/http/**/*.ts'],
+    rules: { 'no-restricted-imports': layers(['cli', 'electron', 'services'], 'http is a shell over app (dispatch)') },
+  },
+  {
+    files: ['src-main/electron/**/*.ts'],
+    rules: { 'no-restricted-imports': layers(['cli', 'http'], 'electron is a shell of its own: not over cli or http') },
+  },
+  {
+    files: ['src-main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['electron'], message: 'the CLI runs without Electron (package or folder)' }] },
+      ],
+    },
+  },
+  {
+    files: ['src-renderer/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            { group: NODE_APIS, message: 'the renderer runs in a browser: no Node APIs' },
+            { group: NATIVE, message: 'the renderer reaches the machine only through the API client' },
             {
-              group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'worker_threads'],
-              message: 'core is pure: no Node APIs',
-            },
-            {
-              group: ['electron', 'better-sqlite3', 'onnxruntime-node', 'systeminformation'],
-              message: 'core is pure: adapters wrap these',
-            },
-            {
-              group: ['**/adapters/**', '**/services/**', '**/cli/**', '**/electron/**', '**/http/**', '**/app/**'],
-              message: 'core must not import outer layers',
+              regex: '(^|/)src-main/(?!api/)',
+              message: 'the renderer imports only src-main/api (the typed contract and client)',
             },
           ],
         },
       ],
-      'no-restricted-globals': ['error', 'process', 'window', 'document', 'Buffer', 'require'],
     },
   },
 );

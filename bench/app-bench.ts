@@ -17,7 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { createAppCore } from '../src-main/app/app-core.js';
 import { startServer } from '../src-main/http/server.js';
-import { defaultRendererDir } from '../src-main/http/static-files.js';
+import { defaultRendererDir } from '../src-main/adapters/web/renderer-files.js';
 
 const CHROMIUM = process.env.PIPEDEJAVU_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = process.cwd();

@@ -12,7 +12,7 @@ import type { JobEvent } from '../api/contract.js';
 import { fail } from '../api/result.js';
 import type { Dispatch } from '../app/dispatch.js';
 import { hostAllowed, originAllowed, tokenMatches } from './guards.js';
-import { readStatic } from './static-files.js';
+import { CONTENT_SECURITY_POLICY, readStatic } from '../adapters/web/renderer-files.js';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../adapters/files/upload-store.js';
 import { HTTP_UPLOAD_PATH } from '../api/client.js';
 
@@ -22,9 +22,6 @@ import { HTTP_UPLOAD_PATH } from '../api/client.js';
  */
 export const MAX_BODY_BYTES = 384 * 2 ** 20;
 const TOO_LARGE = `request too large (over ${MAX_BODY_BYTES / 2 ** 20} MiB); send files through ${HTTP_UPLOAD_PATH}`;
-
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 export interface ServerOptions {
   dispatch: Dispatch;

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { createAppCore } from '../../app/app-core.js';
 import { startServer } from '../../http/server.js';
 import { createUploadStore } from '../../adapters/files/upload-store.js';
-import { defaultRendererDir } from '../../http/static-files.js';
+import { defaultRendererDir } from '../../adapters/web/renderer-files.js';
 import type { Command } from '../command.js';
 
 /** Resolves on the first Ctrl-C or SIGTERM. */

@@ -1,7 +1,13 @@
-/** The built renderer, served read-only; nothing outside its folder is reachable. */
+/**
+ * The built renderer, read-only, for both shells that show it (the HTTP server and Electron's
+ * app:// protocol): nothing outside its folder is reachable, and both send the same CSP.
+ */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
