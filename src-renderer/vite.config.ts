@@ -1,5 +1,6 @@
-// The renderer: Svelte 5 built by Vite into src-renderer/dist. Relative base so Electron can
-// load it from file://; `pipedejavu serve` serves the same files to a browser.
+// The renderer: Svelte 5 built by Vite into src-renderer/dist. Electron serves these files from
+// its own app:// scheme and `pipedejavu serve` over HTTP, both from the same reader
+// (src-main/adapters/web/renderer-files.ts); the relative base works under either root.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';

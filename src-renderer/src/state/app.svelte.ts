@@ -37,7 +37,11 @@ export class AppState {
     });
     this.predictor = new PredictorStore(client, this.hub);
     this.workloads = new WorkloadStore(client, this.hub);
-    this.plans = new PlanStore(client, this.hub);
+    // Until the user chooses, plans default to the profiled local devices and the first workload.
+    this.plans = new PlanStore(client, this.hub, () => ({
+      localDevices: this.profile.profiledDevices,
+      workload: this.workloads.list.value?.[0]?.name ?? this.workloads.catalog.value?.[0]?.name ?? '',
+    }));
   }
 
   async init(): Promise<void> {

@@ -6,12 +6,19 @@ import { JobTracker, type JobHub } from './jobs.svelte.js';
 
 export type Mode = 'training' | 'inference';
 
+/** What the form shows until the user chooses: the profiled local devices and the first workload. */
+export interface PlanDefaults {
+  localDevices: readonly string[];
+  workload: string;
+}
+
 export class PlanStore {
   readonly job: JobTracker<PlanView>;
-  workload = $state('');
+  #workload: string | null = $state(null);
   mode: Mode = $state('training');
   batch = $state(8);
-  localDevices: string[] = $state([]);
+  /** The local devices the user chose; null until they choose (then the profiled ones are shown). */
+  #chosenLocal: string[] | null = $state(null);
   machines: string[] = $state([]);
   virtual: string[] = $state([]);
   network = $state('');
@@ -20,12 +27,16 @@ export class PlanStore {
   formError: string | null = $state(null);
   /** Index into the result's plans for the memory chart. */
   selectedPlan = $state(0);
-  /** Whether the user chose local devices (else they follow what is profiled). */
-  touchedLocal = $state(false);
   #client: ApiClient;
+  #defaults: () => PlanDefaults;
 
-  constructor(client: ApiClient, hub: JobHub) {
+  constructor(
+    client: ApiClient,
+    hub: JobHub,
+    defaults: () => PlanDefaults = () => ({ localDevices: [], workload: '' }),
+  ) {
     this.#client = client;
+    this.#defaults = defaults;
     this.job = new JobTracker<PlanView>(hub, 'plan', (t) => {
       const plans = t.result?.plans ?? [];
       const best = plans.findIndex((p) => p.feasible);
@@ -33,11 +44,21 @@ export class PlanStore {
     });
   }
 
+  get workload(): string {
+    return this.#workload || this.#defaults().workload;
+  }
+
+  set workload(name: string) {
+    this.#workload = name;
+  }
+
+  get localDevices(): readonly string[] {
+    return this.#chosenLocal ?? this.#defaults().localDevices;
+  }
+
   toggleLocal(key: string): void {
-    this.touchedLocal = true;
-    this.localDevices = this.localDevices.includes(key)
-      ? this.localDevices.filter((k) => k !== key)
-      : [...this.localDevices, key];
+    const now = this.localDevices;
+    this.#chosenLocal = now.includes(key) ? now.filter((k) => k !== key) : [...now, key];
   }
 
   toggleMachine(id: string): void {

@@ -105,6 +105,24 @@ describe('Resource', () => {
 });
 
 describe('PlanStore', () => {
+  it('shows the profiled devices and the first workload until the user chooses, then keeps the choice', () => {
+    const { client } = inProcessClient();
+    const defaults = { localDevices: [] as string[], workload: '' };
+    const ps = new PlanStore(client, new JobHub(client), () => defaults);
+    expect(ps.localDevices).toEqual([]);
+    expect(ps.workload).toBe('');
+    defaults.localDevices = ['cpu', 'cuda:0'];
+    defaults.workload = 'bert-base';
+    expect(ps.localDevices).toEqual(['cpu', 'cuda:0']);
+    expect(ps.workload).toBe('bert-base');
+    ps.toggleLocal('cuda:0');
+    ps.workload = 'gpt2-small';
+    defaults.localDevices = ['cpu', 'cuda:0', 'cuda:1'];
+    defaults.workload = 'resnet50';
+    expect(ps.localDevices).toEqual(['cpu']);
+    expect(ps.workload).toBe('gpt2-small');
+  });
+
   it('refuses an empty device choice before sending, then plans and selects the best feasible plan', async () => {
     const { client } = inProcessClient();
     const hub = new JobHub(client);
