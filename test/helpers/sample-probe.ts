@@ -1,4 +1,4 @@
-/** A realistic probe of a two-GPU workstation, for tests that need one without running a probe. */
+/** Probes for tests that need one without running a probe: a two-GPU workstation and a GPU server. */
 import type { ProbeResult } from '../../src-main/core/domain/hardware.js';
 
 export function sampleProbe(overrides: Partial<ProbeResult> = {}): ProbeResult {
@@ -92,4 +92,61 @@ export function sampleProbe(overrides: Partial<ProbeResult> = {}): ProbeResult {
     warnings: [],
     ...overrides,
   };
+}
+
+/** A GPU server (EPYC, `gpus` H100s, or none) as the store tests use it. */
+export function serverProbe(hostname = 'box-1', gpus = 1): ProbeResult {
+  return sampleProbe({
+    probedAt: '2025-01-01T00:00:00.000Z',
+    hostname,
+    os: { platform: 'linux', distro: 'Ubuntu', release: '22.04', kernel: '6.5.0', arch: 'x64' },
+    cpu: {
+      manufacturer: 'AMD',
+      brand: 'EPYC 9654',
+      physicalCores: 96,
+      logicalCores: 192,
+      baseClockGHz: 2.4,
+      maxClockGHz: 3.7,
+      cacheBytes: { l1d: 32768, l1i: 32768, l2: 1048576, l3: 402653184 },
+      isa: {
+        sse42: true,
+        avx: true,
+        avx2: true,
+        fma: true,
+        avx512f: true,
+        avx512bf16: true,
+        avx512vnni: true,
+        amx: false,
+        neon: false,
+      },
+      fp32FlopsPerCycle: 32,
+    },
+    memory: { totalBytes: 768 * 1024 ** 3 },
+    nvidia: {
+      status: gpus > 0 ? 'ok' : 'not-installed',
+      smiPath: gpus > 0 ? '/usr/bin/nvidia-smi' : null,
+      driverVersion: gpus > 0 ? '550.54' : null,
+      cudaVersion: gpus > 0 ? '12.4' : null,
+      gpus: Array.from({ length: gpus }, (_, index) => ({
+        index,
+        name: 'NVIDIA H100 80GB HBM3',
+        uuid: `GPU-${index}`,
+        pciBusId: `00000000:0${index}:00.0`,
+        memoryTotalMiB: 81559,
+        memoryFreeMiB: 81000,
+        computeCapability: '9.0',
+        maxSmClockMHz: 1980,
+        maxMemoryClockMHz: 2619,
+        maxGraphicsClockMHz: 1980,
+        pcieGenMax: 5,
+        pcieGenGpuMax: 5,
+        pcieWidthMax: 16,
+        powerLimitW: 700,
+        migMode: 'Disabled' as const,
+        nvlinks: [],
+      })),
+      topology: null,
+    },
+    warnings: [],
+  });
 }

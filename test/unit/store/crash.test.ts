@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { MachineRepo } from '../../../src-main/adapters/store/machine-repo.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
-import { makeDevices, makeLinks, makeMeasurement, makeProbe, tempDir } from './helpers.js';
+import { makeDevices, makeLinks, makeMeasurement, tempDir } from '../../helpers/store-fixtures.js';
+import { serverProbe } from '../../helpers/sample-probe.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/kill-mid-transaction.mjs', import.meta.url));
 
@@ -21,7 +22,7 @@ describe('a process killed in the middle of a transaction', () => {
   it('leaves no partial rows and a healthy database', () => {
     const path = join(tmp.dir, 'crash.db');
     const setup = openDatabase(path);
-    new MachineRepo(setup).upsertLocalMachine(makeProbe(), 'm1', makeDevices(0), makeLinks(0));
+    new MachineRepo(setup).upsertLocalMachine(serverProbe(), 'm1', makeDevices(0), makeLinks(0));
     const run = new ProfileRepo(setup).createRun({
       id: 'run-1',
       machineId: 'm1',

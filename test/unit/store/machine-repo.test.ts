@@ -8,7 +8,8 @@ import {
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { StoreError } from '../../../src-main/adapters/store/errors.js';
 import type { Database } from '../../../src-main/adapters/store/types.js';
-import { fakeClock, makeDevices, makeLinks, makeMeasurement, makeProbe } from './helpers.js';
+import { fakeClock, makeDevices, makeLinks, makeMeasurement } from '../../helpers/store-fixtures.js';
+import { serverProbe } from '../../helpers/sample-probe.js';
 
 let db: Database;
 let machines: MachineRepo;
@@ -48,7 +49,7 @@ function imported(id: string, hash: string, label?: string): ImportedMachineInpu
   return {
     id,
     ...(label === undefined ? {} : { label }),
-    probe: makeProbe(`remote-${id}`, 2),
+    probe: serverProbe(`remote-${id}`, 2),
     devices: makeDevices(2),
     links: makeLinks(2),
     contentHash: hash,
@@ -58,7 +59,7 @@ function imported(id: string, hash: string, label?: string): ImportedMachineInpu
 
 describe('MachineRepo: local machine', () => {
   it('stores a probe and reads it back as domain types', () => {
-    const probe = makeProbe('box-1', 1);
+    const probe = serverProbe('box-1', 1);
     const [cpu, gpu] = makeDevices(1);
     const devices: DeviceInput[] = [cpu!, { ...gpu!, spec: { computeCapability: '9.0' } }];
     const stored = machines.upsertLocalMachine(probe, 'mid-1', devices, makeLinks(1));
@@ -83,14 +84,14 @@ describe('MachineRepo: local machine', () => {
   });
 
   it('upserting twice refreshes devices and links but keeps label, runs and measurements', () => {
-    machines.upsertLocalMachine(makeProbe('box-1', 2), 'mid-1', makeDevices(2), makeLinks(2));
+    machines.upsertLocalMachine(serverProbe('box-1', 2), 'mid-1', makeDevices(2), makeLinks(2));
     expect(machines.setLabel('mid-1', 'Lab workstation')).toBe(true);
     const runId = profileSome('mid-1', 5);
     const before = profiles.listMeasurements({ machineId: 'mid-1' });
     expect(before).toHaveLength(5);
 
     // A GPU was removed and the hostname changed.
-    const second = machines.upsertLocalMachine(makeProbe('box-1-renamed', 1), 'mid-1', makeDevices(1), makeLinks(1));
+    const second = machines.upsertLocalMachine(serverProbe('box-1-renamed', 1), 'mid-1', makeDevices(1), makeLinks(1));
     expect(second.devices.map((d) => d.key)).toEqual(['cpu', 'cuda:0']);
     expect(second.links).toHaveLength(1);
     expect(second.hostname).toBe('box-1-renamed');
@@ -103,9 +104,9 @@ describe('MachineRepo: local machine', () => {
   });
 
   it('rejects invalid devices and writes nothing of that upsert', () => {
-    machines.upsertLocalMachine(makeProbe(), 'mid-1', makeDevices(1), makeLinks(1));
+    machines.upsertLocalMachine(serverProbe(), 'mid-1', makeDevices(1), makeLinks(1));
     const bad = [...makeDevices(1), { key: 'tpu:0', kind: 'gpu' as const, name: 'x', memoryBytes: null }];
-    expect(() => machines.upsertLocalMachine(makeProbe('changed'), 'mid-1', bad, [])).toThrow(StoreError);
+    expect(() => machines.upsertLocalMachine(serverProbe('changed'), 'mid-1', bad, [])).toThrow(StoreError);
     const m = machines.getMachine('mid-1');
     expect(m?.hostname).toBe('box-1');
     expect(m?.devices).toHaveLength(2);
@@ -114,7 +115,7 @@ describe('MachineRepo: local machine', () => {
 
   it('refuses to store a local machine under an imported machine id', () => {
     machines.insertImportedMachine(imported('remote', 'hash-1'));
-    expect(() => machines.upsertLocalMachine(makeProbe(), 'remote', makeDevices(), [])).toThrow(/imported machine/);
+    expect(() => machines.upsertLocalMachine(serverProbe(), 'remote', makeDevices(), [])).toThrow(/imported machine/);
   });
 });
 
@@ -162,7 +163,7 @@ describe('MachineRepo: imported machines', () => {
   });
 
   it('replace refuses to overwrite the local machine', () => {
-    machines.upsertLocalMachine(makeProbe(), 'local-1', makeDevices(), makeLinks());
+    machines.upsertLocalMachine(serverProbe(), 'local-1', makeDevices(), makeLinks());
     expect(() => machines.replaceImportedMachine(imported('local-1', 'h'))).toThrow(/local machine/);
   });
 });
@@ -170,7 +171,7 @@ describe('MachineRepo: imported machines', () => {
 describe('MachineRepo: listing and deleting', () => {
   it('lists machines with device, run and measurement counts, local first', () => {
     machines.insertImportedMachine(imported('a-remote', 'h1', 'Alpha remote'));
-    machines.upsertLocalMachine(makeProbe('zeta', 1), 'local-1', makeDevices(1), makeLinks(1));
+    machines.upsertLocalMachine(serverProbe('zeta', 1), 'local-1', makeDevices(1), makeLinks(1));
     profileSome('local-1', 7);
     profileSome('a-remote', 2);
     profileSome('a-remote', 0);
@@ -189,8 +190,8 @@ describe('MachineRepo: listing and deleting', () => {
   });
 
   it('deleting a machine cascades to devices, links, runs, measurements and predictors', () => {
-    machines.upsertLocalMachine(makeProbe(), 'keep', makeDevices(1), makeLinks(1));
-    machines.upsertLocalMachine(makeProbe('other'), 'gone', makeDevices(1), makeLinks(1));
+    machines.upsertLocalMachine(serverProbe(), 'keep', makeDevices(1), makeLinks(1));
+    machines.upsertLocalMachine(serverProbe('other'), 'gone', makeDevices(1), makeLinks(1));
     profileSome('keep', 2);
     profileSome('gone', 3);
     db.prepare(

@@ -13,7 +13,8 @@ import {
 } from '../../../src-main/adapters/store/migrations.js';
 import { StoreError, environmentFailure } from '../../../src-main/adapters/store/errors.js';
 import type { Database } from '../../../src-main/adapters/store/types.js';
-import { makeProbe, tempDir } from './helpers.js';
+import { tempDir } from '../../helpers/store-fixtures.js';
+import { serverProbe } from '../../helpers/sample-probe.js';
 import { makeReadOnly } from '../../helpers/read-only.js';
 
 function sha256(path: string): string {
@@ -144,7 +145,7 @@ describe('migrations carry old data forward', () => {
     v1.prepare(
       `INSERT INTO machines (id, hostname, label, source, probe_json, created_at, updated_at)
        VALUES ('m1', 'box-1', 'My box', 'local', ?, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
-    ).run(JSON.stringify(makeProbe('box-1')));
+    ).run(JSON.stringify(serverProbe('box-1')));
     v1.prepare(
       "INSERT INTO devices (machine_id, key, kind, name, memory_bytes) VALUES ('m1', 'cpu', 'cpu', 'EPYC', 1024)",
     ).run();
@@ -280,7 +281,7 @@ describe('foreign keys', () => {
 
   it('a measurement must belong to a run of the same machine', () => {
     const db = openDatabase(':memory:');
-    const probe = JSON.stringify(makeProbe());
+    const probe = JSON.stringify(serverProbe());
     for (const id of ['m1', 'm2']) {
       db.prepare(
         "INSERT INTO machines (id, hostname, label, source, probe_json, created_at, updated_at) VALUES (?, 'h', 'h', 'local', ?, 't', 't')",

@@ -5,7 +5,8 @@ import { ProfileRepo, type StoredRun } from '../../../src-main/adapters/store/pr
 import { StoreError } from '../../../src-main/adapters/store/errors.js';
 import type { Database } from '../../../src-main/adapters/store/types.js';
 import type { Measurement } from '../../../src-main/core/domain/measurement.js';
-import { fakeClock, makeDevices, makeLinks, makeMeasurement, makeProbe } from './helpers.js';
+import { fakeClock, makeDevices, makeLinks, makeMeasurement } from '../../helpers/store-fixtures.js';
+import { serverProbe } from '../../helpers/sample-probe.js';
 
 let db: Database;
 let profiles: ProfileRepo;
@@ -14,8 +15,8 @@ beforeEach(() => {
   db = openDatabase(':memory:');
   const clock = fakeClock();
   const machines = new MachineRepo(db, clock);
-  machines.upsertLocalMachine(makeProbe(), 'm1', makeDevices(1), makeLinks(1));
-  machines.upsertLocalMachine(makeProbe('other'), 'm2', makeDevices(1), makeLinks(1));
+  machines.upsertLocalMachine(serverProbe(), 'm1', makeDevices(1), makeLinks(1));
+  machines.upsertLocalMachine(serverProbe('other'), 'm2', makeDevices(1), makeLinks(1));
   profiles = new ProfileRepo(db, clock);
 });
 afterEach(() => {
