@@ -20,7 +20,7 @@ import { relaxationSearch } from '../src-main/core/planner/relaxation.js';
 import { planAll } from '../src-main/core/planner/search.js';
 import { virtualDevice } from '../src-main/core/planner/datasheets.js';
 import { buildPlanLinks } from '../src-main/core/planner/links.js';
-import { createCostModel } from '../src-main/core/planner/collectives.js';
+import { createCostModel } from '../src-main/core/planner/cost-model.js';
 import type { PlanLayer, PlanProblem } from '../src-main/core/planner/types.js';
 import { rooflineParts } from '../src-main/core/predictor/features.js';
 import { catalogWorkload } from '../src-main/core/catalog/index.js';

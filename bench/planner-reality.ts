@@ -34,7 +34,7 @@ import { sessionOptions } from '../src-main/adapters/ort/ep-options.js';
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
 import { splitModel } from '../src-main/core/onnx/extract-stages.js';
 import { OnnxDataType } from '../src-main/core/onnx/model-builder.js';
-import { createCostModel } from '../src-main/core/planner/collectives.js';
+import { createCostModel } from '../src-main/core/planner/cost-model.js';
 import { fitAlphaBeta } from '../src-main/core/planner/nccl-tests.js';
 import { evaluatePlan } from '../src-main/core/planner/evaluate.js';
 import { plannerContext, type PlannerContext } from '../src-main/core/planner/problem.js';

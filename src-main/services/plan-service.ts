@@ -11,7 +11,7 @@ import { predictWorkload } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { virtualDevice } from '../core/planner/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/links.js';
-import { createCostModel, type MeasuredCollective } from '../core/planner/collectives.js';
+import { createCostModel, type MeasuredCollective } from '../core/planner/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/nccl-tests.js';
 import { planAll, type PlanAllResult } from '../core/planner/search.js';
 import { plannerContext } from '../core/planner/problem.js';

@@ -11,11 +11,7 @@
  *   tree of depth ceil(log2 n))
  * all-reduce takes the cheaper of ring and tree, as NCCL picks per message size.
  */
-import type { CostModel } from './cost-model.js';
-import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink } from './types.js';
-
-export type { CostModel } from './cost-model.js';
 
 /** Time of one message over one link (µs). */
 export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {
@@ -28,7 +24,8 @@ export function p2pUs(a: string, b: string, bytes: number, links: readonly PlanL
   return a === b ? 0 : messageUs(findLink(links, a, b), bytes);
 }
 
-const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
+/** The link between two devices (either direction), if any. */
+export const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
   links.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
 
 /** The link between two devices (either direction); throws naming both when there is none. */
@@ -43,7 +40,8 @@ export interface RingBottleneck {
   gbps: number;
 }
 
-function bottleneck(devices: readonly string[], links: readonly PlanLink[]): RingBottleneck | null {
+/** The ring's bottleneck link, or null when a link between neighbours is missing. */
+export function bottleneck(devices: readonly string[], links: readonly PlanLink[]): RingBottleneck | null {
   let alphaUs = 0;
   let gbps = Infinity;
   for (let i = 0; i < devices.length; i++) {
@@ -95,37 +93,4 @@ export function allGatherUs(devices: readonly string[], links: readonly PlanLink
 /** Reduce-scatter of a `bytes` input buffer (each device keeps bytes/n), ring (µs). */
 export function reduceScatterUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
   return allGatherUs(devices, links, bytes);
-}
-
-/** A measured collective (nccl-tests fit) that replaces the model for exactly these devices. */
-export interface MeasuredCollective {
-  op: 'all_reduce';
-  devices: readonly string[];
-  fit: Pick<AlphaBetaFit, 'alphaUs' | 'gbps'>;
-}
-
-const setKey = (devices: readonly string[]): string => [...new Set(devices)].sort().join('\u0000');
-
-/**
- * A CostModel over the links (cost-model.ts's interface); measured all-reduce fits win for their
- * device sets. A missing link costs Infinity rather than throwing, so a search can skip it.
- */
-export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
-  const fits = new Map<string, MeasuredCollective['fit']>();
-  for (const m of measured) fits.set(setKey(m.devices), m.fit);
-  return {
-    linkUs(a, b, bytes) {
-      if (a === b || bytes <= 0) return 0;
-      const l = linkBetween(links, a, b);
-      return l ? messageUs(l, bytes) : Infinity;
-    },
-    allReduceUs(devices, bytes) {
-      const n = devices.length;
-      if (n < 2 || bytes <= 0) return 0;
-      const fit = fits.get(setKey(devices));
-      if (fit) return messageUs(fit, bytes);
-      const l = bottleneck(devices, links);
-      return l ? Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l)) : Infinity;
-    },
-  };
 }

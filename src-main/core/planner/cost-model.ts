@@ -1,7 +1,10 @@
 /**
- * What the planner asks about communication, and a small alpha-beta default over the problem's
- * links. collectives.ts's createCostModel() has the same shape and can be passed instead. Pure.
+ * What the planner asks about communication: a small alpha-beta default over the problem's
+ * links, and createCostModel() over the same links with ring/tree collectives (collectives.ts)
+ * and measured nccl-tests fits. Pure.
  */
+import { bottleneck, linkBetween, messageUs, ringAllReduceUs, treeAllReduceUs } from './collectives.js';
+import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink, PlanProblem } from './types.js';
 
 /** Communication costs the planner needs (µs). */
@@ -60,6 +63,39 @@ export function alphaBetaCostModel(problem: Pick<PlanProblem, 'devices' | 'links
         }
       }
       return ((2 * (n - 1)) / n) * (bytes / (gbps * 1e3)) + 2 * (n - 1) * alphaUs;
+    },
+  };
+}
+
+/** A measured collective (nccl-tests fit) that replaces the model for exactly these devices. */
+export interface MeasuredCollective {
+  op: 'all_reduce';
+  devices: readonly string[];
+  fit: Pick<AlphaBetaFit, 'alphaUs' | 'gbps'>;
+}
+
+const setKey = (devices: readonly string[]): string => [...new Set(devices)].sort().join('\u0000');
+
+/**
+ * A CostModel over the links (cost-model.ts's interface); measured all-reduce fits win for their
+ * device sets. A missing link costs Infinity rather than throwing, so a search can skip it.
+ */
+export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
+  const fits = new Map<string, MeasuredCollective['fit']>();
+  for (const m of measured) fits.set(setKey(m.devices), m.fit);
+  return {
+    linkUs(a, b, bytes) {
+      if (a === b || bytes <= 0) return 0;
+      const l = linkBetween(links, a, b);
+      return l ? messageUs(l, bytes) : Infinity;
+    },
+    allReduceUs(devices, bytes) {
+      const n = devices.length;
+      if (n < 2 || bytes <= 0) return 0;
+      const fit = fits.get(setKey(devices));
+      if (fit) return messageUs(fit, bytes);
+      const l = bottleneck(devices, links);
+      return l ? Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l)) : Infinity;
     },
   };
 }

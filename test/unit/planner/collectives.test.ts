@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import {
   allGatherUs,
   allReduceUs,
-  createCostModel,
   messageUs,
   p2pUs,
   reduceScatterUs,
@@ -14,6 +13,7 @@ import {
   ringBottleneck,
   treeAllReduceUs,
 } from '../../../src-main/core/planner/collectives.js';
+import { createCostModel } from '../../../src-main/core/planner/cost-model.js';
 import type { PlanLink } from '../../../src-main/core/planner/types.js';
 
 const link = (a: string, b: string, alphaUs: number, gbps: number): PlanLink => ({ a, b, alphaUs, gbps, kind: 'test' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alphaBetaCostModel, type CostModel } from '../../../src-main/core/planner/cost-model.js';
-import { createCostModel } from '../../../src-main/core/planner/collectives.js';
+import { createCostModel } from '../../../src-main/core/planner/cost-model.js';
 import { splitSamples } from '../../../src-main/core/planner/stage-cost.js';
 import { planAll } from '../../../src-main/core/planner/search.js';
 import { seededRandom } from '../../../src-main/core/random.js';
