@@ -86,6 +86,8 @@ export class SuffixDp {
   private readonly even: Uint8Array;
   private samples = 0;
   private m = 0;
+  /** The cap of the current solve. */
+  private tmax = 0;
   private readonly time: Float64Array;
   /** Largest number of microbatches in flight the stage fits with (0: never). */
   private readonly fit: Int32Array;
@@ -407,224 +409,45 @@ export class SuffixDp {
 
   /** min Σ t + d·Σ c + Σ a with every stage and cut time ≤ tmax; null when nothing fits. */
   solve(tmax: number): DpSolution | null {
-    const { L, LL, GI, time, sync, fit, link, digitSum, starts, rest, F, Fend, N, Nnext, cutFactor, m } = this;
-    const { pref, linear, fDone, nDone, dqE, dqV, fLo, fHi, nLo, nHi } = this;
-    const { groups, usages: U, explicitStages, stageDim } = this.shape;
-    const inference = this.inference;
-    const gpipe = this.gpipe;
-    fDone.fill(0);
-    nDone.fill(0);
-    const tables = this.ctx.tables;
-    // lastL(u): the suffix on u starts at a layer the other devices can reach (every l when unknown).
-    const oneEach = this.oneEach;
-    const P = this.prefixEnd;
-    if (oneEach) this.coverPrefixes(tmax);
-    const lastL = (u: number): number => (oneEach ? Math.min(L - 1, P[U - 1 - u] as number) : L - 1);
-    const syncAt = (g: number, from: number, to: number, k: number): number => {
-      let a = sync[k] as number;
-      if (a !== a) {
-        a = tables.gradientSyncUs((groups[g] as Group).devs, from, to);
-        sync[k] = a;
-      }
-      return a;
-    };
-    /** Row of states (group, usage, stages) over the first layer l = 0..L−1. */
-    const row = (g: number, u: number, s: number): number => (g * U + u) * stageDim + (explicitStages ? s - 1 : 0);
+    this.tmax = tmax;
+    this.fDone.fill(0);
+    this.nDone.fill(0);
+    if (this.oneEach) this.coverPrefixes(tmax);
+    const top = this.bestFirstStage();
+    return top ? this.trace(top) : null;
+  }
 
-    // F(l, g, u, s): layers [l, L) on a suffix whose first stage runs on g, using exactly the
-    // devices counted by u (and s stages when tracked), at least cost Σ t + d·Σ c + Σ a.
-    // Entries are valid for l in [fLo, fHi] (Infinity elsewhere).
-    const fRow = (g: number, u: number, s: number): number => {
-      const r = row(g, u, s);
-      if (fDone[r]) return r;
-      fDone[r] = 1;
-      const o = r * L;
-      fLo[r] = L;
-      fHi[r] = -1;
-      const uRest = u - (rest[g] as number);
-      const need = inference ? 1 : gpipe ? m : Math.min(explicitStages ? s : (digitSum[u] as number), m);
-      const gb = g * LL;
-      if (uRest === 0) {
-        // The last stage: layers [l, L).
-        if (explicitStages && s !== 1) return r;
-        let lo = L;
-        let hi = -1;
-        const lMax = lastL(u);
-        for (let l = 0; l <= lMax; l++) {
-          const k = gb + l * (L + 1) + L;
-          const t = time[k] as number;
-          if (t <= tmax && (fit[k] as number) >= need) {
-            F[o + l] = t + syncAt(g, l, L, k);
-            Fend[o + l] = L;
-            if (lo === L) lo = l;
-            hi = l;
-          } else {
-            F[o + l] = Infinity;
-          }
-        }
-        fLo[r] = lo;
-        fHi[r] = hi;
-        return r;
-      }
-      if (explicitStages && s <= 1) return r;
-      const nr = nRow(g, uRest, s - 1);
-      const a = nLo[nr] as number;
-      const b = nHi[nr] as number;
-      if (a > b) return r;
-      const no = nr * L;
-      let lo = L;
-      let hi = -1;
-      if (linear[g]) {
-        // One device: t(l, e) + a(l, e) = P[e] − P[l], so F(l) = min over the window
-        // e ∈ (l, end(l)] of (P[e] + N(e)) − P[l]; end(l) only falls as l falls (monotone deque).
-        const pb = g * (L + 1);
-        let head = 0;
-        let tail = 0;
-        let l = Math.min(b - 1, lastL(u));
-        if (l < 0) return r;
-        // end(l): the furthest end within the cap and memory (ranges from l only fit less as they grow).
-        let end = l;
-        {
-          const base = gb + l * (L + 1);
-          let h = L - 1;
-          while (end < h) {
-            const mid = (end + h + 1) >> 1;
-            if ((time[base + mid] as number) <= tmax && (fit[base + mid] as number) >= need) end = mid;
-            else h = mid - 1;
-          }
-        }
-        // The window of the first l: every e in (l + 1, end] (l + 1 itself is pushed by the loop).
-        for (let e = Math.min(end, b); e > l + 1 && e >= a; e--) {
-          const ne = N[no + e] as number;
-          if (ne < Infinity) {
-            const v = (pref[pb + e] as number) + ne;
-            while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
-            dqE[tail] = e;
-            dqV[tail] = v;
-            tail++;
-          }
-        }
-        for (; l >= 0; l--) {
-          const e = l + 1;
-          const ne = N[no + e] as number;
-          if (e >= a && ne < Infinity) {
-            const v = (pref[pb + e] as number) + ne;
-            while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
-            dqE[tail] = e;
-            dqV[tail] = v;
-            tail++;
-          }
-          const base = gb + l * (L + 1);
-          while (end > l && !((time[base + end] as number) <= tmax && (fit[base + end] as number) >= need)) end--;
-          while (tail > head && (dqE[head] as number) > end) head++;
-          if (tail > head) {
-            F[o + l] = (dqV[head] as number) - (pref[pb + l] as number);
-            Fend[o + l] = dqE[head] as number;
-            if (hi < 0) hi = l;
-            lo = l;
-          } else {
-            F[o + l] = Infinity;
-            if (end < a) break; // Every earlier l ends before the first finite N too.
-          }
-        }
-        fLo[r] = lo;
-        fHi[r] = hi;
-        return r;
-      }
-      const single = (groups[g] as Group).size === 1;
-      const lEnd = Math.min(b - 1, lastL(u));
-      for (let l = 0; l <= lEnd; l++) {
-        const base = gb + l * (L + 1);
-        let best = Infinity;
-        let bestEnd = -1;
-        for (let e = l + 1; e < L; e++) {
-          const t = time[base + e] as number;
-          if (!(t <= tmax)) break;
-          if ((fit[base + e] as number) < need) {
-            if (single) break;
-            continue;
-          }
-          if (e < a || e > b) continue;
-          const v = t + syncAt(g, l, e, base + e) + (N[no + e] as number);
-          if (v < best) {
-            best = v;
-            bestEnd = e;
-          }
-        }
-        F[o + l] = best;
-        Fend[o + l] = bestEnd;
-        if (best < Infinity) {
-          if (lo === L) lo = l;
-          hi = l;
-        }
-      }
-      fLo[r] = lo;
-      fHi[r] = hi;
-      return r;
-    };
-
-    // N(l, prev, u, s): the cut before layer l after a stage on `prev`, then a suffix on u.
-    // Entries are valid for l in [nLo, nHi].
-    const nRow = (prev: number, u: number, s: number): number => {
-      const r = row(prev, u, s);
-      if (nDone[r]) return r;
-      nDone[r] = 1;
-      const o = r * L;
-      const hs = starts[u] as Int32Array;
-      const lMax = lastL(u);
-      let a = L;
-      let b = 0;
-      for (const h of hs) {
-        const fr = fRow(h, u, s);
-        const fa = Math.max(1, fLo[fr] as number);
-        const fb = Math.min(lMax, fHi[fr] as number);
-        if (fa <= fb) {
-          if (fa < a) a = fa;
-          if (fb > b) b = fb;
-        }
-      }
-      for (let l = a; l <= b; l++) N[o + l] = Infinity;
-      for (const h of hs) {
-        const fr = fRow(h, u, s);
-        const fo = fr * L;
-        const fa = Math.max(1, fLo[fr] as number);
-        const fb = Math.min(lMax, fHi[fr] as number);
-        const lo = (prev * GI + h) * L;
-        for (let l = fa; l <= fb; l++) {
-          const c = link[lo + l] as number;
-          if (!(c <= tmax)) continue;
-          const v = cutFactor * c + (F[fo + l] as number);
-          if (v < (N[o + l] as number)) {
-            N[o + l] = v;
-            Nnext[o + l] = h;
-          }
-        }
-      }
-      while (a <= b && !((N[o + a] as number) < Infinity)) a++;
-      while (b >= a && !((N[o + b] as number) < Infinity)) b--;
-      nLo[r] = a;
-      nHi[r] = b;
-      return r;
-    };
-
+  /** The least F over every row that covers layer 0: the first stage's state and the plan's value. */
+  private bestFirstStage(): { g: number; u: number; s: number; value: number } | null {
+    const { L, F, fLo, digitSum, starts } = this;
+    const { usages: U, explicitStages } = this.shape;
     let best = Infinity;
-    let top = { g: -1, u: 0, s: 0 };
+    let bestG = -1;
+    let bestU = 0;
+    let bestS = 0;
     for (let u = 1; u < U; u++) {
       const sHi = explicitStages ? Math.min(digitSum[u] as number, L) : 0;
       for (let s = explicitStages ? 1 : 0; s <= sHi; s++) {
         for (const g of starts[u] as Int32Array) {
-          const r = fRow(g, u, s);
+          const r = this.fRow(g, u, s);
           if ((fLo[r] as number) !== 0) continue;
           const v = F[r * L] as number;
           if (v < best) {
             best = v;
-            top = { g, u, s };
+            bestG = g;
+            bestU = u;
+            bestS = s;
           }
         }
       }
     }
-    if (!(best < Infinity)) return null;
+    return best < Infinity ? { g: bestG, u: bestU, s: bestS, value: best } : null;
+  }
 
+  /** Follows Fend and Nnext from the first stage's state: the plan's stages and its largest time. */
+  private trace(top: { g: number; u: number; s: number; value: number }): DpSolution {
+    const { L, LL, GI, time, link, rest, Fend, Nnext } = this;
+    const groups = this.shape.groups;
     const stages: PlanSpec['stages'][number][] = [];
     const ids = this.ctx.tables.deviceIds;
     let actualMax = 0;
@@ -632,18 +455,254 @@ export class SuffixDp {
     let l = 0;
     for (;;) {
       const grp = groups[g] as Group;
-      const e = Fend[row(g, u, s) * L + l] as number;
+      const e = Fend[this.row(g, u, s) * L + l] as number;
       stages.push({ from: l, to: e, devices: grp.devs.map((d) => ids[d] as string) });
       actualMax = Math.max(actualMax, time[g * LL + l * (L + 1) + e] as number);
       if (e === L) break;
       const uRest = u - (rest[g] as number);
-      const h = Nnext[row(g, uRest, s - 1) * L + e] as number;
+      const h = Nnext[this.row(g, uRest, s - 1) * L + e] as number;
       actualMax = Math.max(actualMax, link[(g * GI + h) * L + e] as number);
       l = e;
       g = h;
       u = uRest;
       s -= 1;
     }
-    return { value: best, actualMax, spec: { stages, microbatches: m, schedule: this.schedule } };
+    return { value: top.value, actualMax, spec: { stages, microbatches: this.m, schedule: this.schedule } };
+  }
+
+  /** The last first layer a suffix on u may start at: one the other devices can reach (every l when unknown). */
+  private lastL(u: number): number {
+    const L = this.L;
+    return this.oneEach ? Math.min(L - 1, this.prefixEnd[this.shape.usages - 1 - u] as number) : L - 1;
+  }
+
+  /** Gradient sync of group g over [from, to), cached at index k of `sync`. */
+  private syncAt(g: number, from: number, to: number, k: number): number {
+    let a = this.sync[k] as number;
+    if (a !== a) {
+      a = this.ctx.tables.gradientSyncUs((this.shape.groups[g] as Group).devs, from, to);
+      this.sync[k] = a;
+    }
+    return a;
+  }
+
+  /** Row of states (group, usage, stages) over the first layer l = 0..L−1. */
+  private row(g: number, u: number, s: number): number {
+    const { usages, stageDim, explicitStages } = this.shape;
+    return (g * usages + u) * stageDim + (explicitStages ? s - 1 : 0);
+  }
+
+  /**
+   * F(l, g, u, s): layers [l, L) on a suffix whose first stage runs on g, using exactly the
+   * devices counted by u (and s stages when tracked), at least cost Σ t + d·Σ c + Σ a.
+   * Built on first use; entries are valid for l in [fLo, fHi] (Infinity elsewhere).
+   */
+  private fRow(g: number, u: number, s: number): number {
+    const r = this.row(g, u, s);
+    if (this.fDone[r]) return r;
+    this.fDone[r] = 1;
+    this.fLo[r] = this.L;
+    this.fHi[r] = -1;
+    const explicitStages = this.shape.explicitStages;
+    const m = this.m;
+    const need = this.inference ? 1 : this.gpipe ? m : Math.min(explicitStages ? s : (this.digitSum[u] as number), m);
+    const uRest = u - (this.rest[g] as number);
+    if (uRest === 0) {
+      // The last stage: layers [l, L).
+      if (!explicitStages || s === 1) this.lastStageRow(r, g, u, need);
+      return r;
+    }
+    if (explicitStages && s <= 1) return r;
+    const nr = this.nRow(g, uRest, s - 1);
+    if ((this.nLo[nr] as number) > (this.nHi[nr] as number)) return r;
+    if (this.linear[g]) this.slidingRow(r, g, u, nr, need);
+    else this.scanRow(r, g, u, nr, need);
+    return r;
+  }
+
+  /** F row r of a last stage on g: layers [l, L) in one stage. */
+  private lastStageRow(r: number, g: number, u: number, need: number): void {
+    const { L, time, fit, F, Fend, tmax } = this;
+    const o = r * L;
+    const gb = g * this.LL;
+    let lo = L;
+    let hi = -1;
+    const lMax = this.lastL(u);
+    for (let l = 0; l <= lMax; l++) {
+      const k = gb + l * (L + 1) + L;
+      const t = time[k] as number;
+      if (t <= tmax && (fit[k] as number) >= need) {
+        F[o + l] = t + this.syncAt(g, l, L, k);
+        Fend[o + l] = L;
+        if (lo === L) lo = l;
+        hi = l;
+      } else {
+        F[o + l] = Infinity;
+      }
+    }
+    this.fLo[r] = lo;
+    this.fHi[r] = hi;
+  }
+
+  /**
+   * F row r on a one-device group g whose stage costs telescope: t(l, e) + a(l, e) = P[e] − P[l],
+   * so F(l) = min over the window e ∈ (l, end(l)] of (P[e] + N(e)) − P[l]; end(l) only falls as
+   * l falls (monotone deque over N row nr).
+   */
+  private slidingRow(r: number, g: number, u: number, nr: number, need: number): void {
+    const { L, LL, time, fit, pref, F, Fend, N, dqE, dqV, tmax } = this;
+    const a = this.nLo[nr] as number;
+    const b = this.nHi[nr] as number;
+    const o = r * L;
+    const no = nr * L;
+    const gb = g * LL;
+    const pb = g * (L + 1);
+    let lo = L;
+    let hi = -1;
+    let head = 0;
+    let tail = 0;
+    let l = Math.min(b - 1, this.lastL(u));
+    if (l < 0) return;
+    let end = this.furthestEnd(gb + l * (L + 1), l, need);
+    // The window of the first l: every e in (l + 1, end] (l + 1 itself is pushed by the loop).
+    for (let e = Math.min(end, b); e > l + 1 && e >= a; e--) {
+      const ne = N[no + e] as number;
+      if (ne < Infinity) {
+        const v = (pref[pb + e] as number) + ne;
+        while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
+        dqE[tail] = e;
+        dqV[tail] = v;
+        tail++;
+      }
+    }
+    for (; l >= 0; l--) {
+      const e = l + 1;
+      const ne = N[no + e] as number;
+      if (e >= a && ne < Infinity) {
+        const v = (pref[pb + e] as number) + ne;
+        while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
+        dqE[tail] = e;
+        dqV[tail] = v;
+        tail++;
+      }
+      const base = gb + l * (L + 1);
+      while (end > l && !((time[base + end] as number) <= tmax && (fit[base + end] as number) >= need)) end--;
+      while (tail > head && (dqE[head] as number) > end) head++;
+      if (tail > head) {
+        F[o + l] = (dqV[head] as number) - (pref[pb + l] as number);
+        Fend[o + l] = dqE[head] as number;
+        if (hi < 0) hi = l;
+        lo = l;
+      } else {
+        F[o + l] = Infinity;
+        if (end < a) break; // Every earlier l ends before the first finite N too.
+      }
+    }
+    this.fLo[r] = lo;
+    this.fHi[r] = hi;
+  }
+
+  /**
+   * The furthest end e < L of a stage from layer l (its ranges start at `base`) within the cap
+   * and memory; l when none. Ranges from l only fit less as they grow, so a binary search.
+   */
+  private furthestEnd(base: number, l: number, need: number): number {
+    const { L, time, fit, tmax } = this;
+    let end = l;
+    let h = L - 1;
+    while (end < h) {
+      const mid = (end + h + 1) >> 1;
+      if ((time[base + mid] as number) <= tmax && (fit[base + mid] as number) >= need) end = mid;
+      else h = mid - 1;
+    }
+    return end;
+  }
+
+  /** F row r on group g by trying every end e of the first stage against N row nr: O(L²). */
+  private scanRow(r: number, g: number, u: number, nr: number, need: number): void {
+    const { L, time, fit, F, Fend, N, tmax } = this;
+    const a = this.nLo[nr] as number;
+    const b = this.nHi[nr] as number;
+    const o = r * L;
+    const no = nr * L;
+    const gb = g * this.LL;
+    const single = (this.shape.groups[g] as Group).size === 1;
+    let lo = L;
+    let hi = -1;
+    const lEnd = Math.min(b - 1, this.lastL(u));
+    for (let l = 0; l <= lEnd; l++) {
+      const base = gb + l * (L + 1);
+      let best = Infinity;
+      let bestEnd = -1;
+      for (let e = l + 1; e < L; e++) {
+        const t = time[base + e] as number;
+        if (!(t <= tmax)) break;
+        if ((fit[base + e] as number) < need) {
+          if (single) break;
+          continue;
+        }
+        if (e < a || e > b) continue;
+        const v = t + this.syncAt(g, l, e, base + e) + (N[no + e] as number);
+        if (v < best) {
+          best = v;
+          bestEnd = e;
+        }
+      }
+      F[o + l] = best;
+      Fend[o + l] = bestEnd;
+      if (best < Infinity) {
+        if (lo === L) lo = l;
+        hi = l;
+      }
+    }
+    this.fLo[r] = lo;
+    this.fHi[r] = hi;
+  }
+
+  /**
+   * N(l, prev, u, s): the cut before layer l after a stage on `prev`, then a suffix on u.
+   * Built on first use; entries are valid for l in [nLo, nHi].
+   */
+  private nRow(prev: number, u: number, s: number): number {
+    const r = this.row(prev, u, s);
+    if (this.nDone[r]) return r;
+    this.nDone[r] = 1;
+    const { L, GI, link, F, N, Nnext, fLo, fHi, cutFactor, tmax } = this;
+    const o = r * L;
+    const hs = this.starts[u] as Int32Array;
+    const lMax = this.lastL(u);
+    let a = L;
+    let b = 0;
+    for (const h of hs) {
+      const fr = this.fRow(h, u, s);
+      const fa = Math.max(1, fLo[fr] as number);
+      const fb = Math.min(lMax, fHi[fr] as number);
+      if (fa <= fb) {
+        if (fa < a) a = fa;
+        if (fb > b) b = fb;
+      }
+    }
+    for (let l = a; l <= b; l++) N[o + l] = Infinity;
+    for (const h of hs) {
+      const fr = this.fRow(h, u, s);
+      const fo = fr * L;
+      const fa = Math.max(1, fLo[fr] as number);
+      const fb = Math.min(lMax, fHi[fr] as number);
+      const lo = (prev * GI + h) * L;
+      for (let l = fa; l <= fb; l++) {
+        const c = link[lo + l] as number;
+        if (!(c <= tmax)) continue;
+        const v = cutFactor * c + (F[fo + l] as number);
+        if (v < (N[o + l] as number)) {
+          N[o + l] = v;
+          Nnext[o + l] = h;
+        }
+      }
+    }
+    while (a <= b && !((N[o + a] as number) < Infinity)) a++;
+    while (b >= a && !((N[o + b] as number) < Infinity)) b--;
+    this.nLo[r] = a;
+    this.nHi[r] = b;
+    return r;
   }
 }
