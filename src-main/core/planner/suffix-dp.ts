@@ -70,6 +70,40 @@ export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedu
   };
 }
 
+/** Whether layers [from, to) fit in memory with `inFlight` microbatches in flight, each device taking its share of the samples. */
+type StageFits = (from: number, to: number, inFlight: number, shares: readonly number[]) => boolean;
+
+/** The memory test of the devices of group g. */
+function stageFits(ctx: PlannerContext, g: Group): StageFits {
+  const { problem, tables } = ctx;
+  const devices = g.devs.map((d) => problem.devices[d]);
+  const dev0 = devices[0];
+  return (from, to, inFlight, shares) => {
+    const params = tables.params(from, to);
+    if (devices.length === 1) {
+      const need = deviceMemory(
+        {
+          params,
+          replicas: 1,
+          activationBytesPerSample: tables.activationBytesPerSample(from, to),
+          samples: shares[0] ?? 0,
+          inFlight,
+        },
+        problem,
+      );
+      return dev0 !== undefined && need.totalBytes <= dev0.memoryBytes;
+    }
+    const act = tables.activationBytesPerSample(from, to);
+    return devices.every((dev, j) => {
+      const need = deviceMemory(
+        { params, replicas: g.size, activationBytesPerSample: act, samples: shares[j] ?? 0, inFlight },
+        problem,
+      );
+      return dev !== undefined && need.totalBytes <= dev.memoryBytes;
+    });
+  };
+}
+
 export interface DpSolution extends CapSolution {
   spec: PlanSpec;
 }
@@ -181,117 +215,117 @@ export class SuffixDp {
 
   /** Rebuilds the stage times, memory fits, cut times and prefix sums for m microbatches. */
   prepare(m: number): void {
-    const { problem, tables } = this.ctx;
-    const { L, LL, GI, shape, time, fit } = this;
+    const { L, shape } = this;
     this.m = m;
-    const samples = problem.batch / m;
+    const samples = this.ctx.problem.batch / m;
     this.samples = samples;
     const cap = this.inference ? 1 : this.gpipe ? m : Math.min(m, shape.totalDevices);
-    time.fill(Infinity);
-    fit.fill(0);
+    this.time.fill(Infinity);
+    this.fit.fill(0);
     if (this.reach.length < (cap + 1) * L) this.reach = new Int32Array((cap + 1) * L);
     shape.groups.forEach((g, gid) => {
-      const devices = g.devs.map((d) => problem.devices[d]);
-      const dev0 = devices[0];
-      const fits = (from: number, to: number, inFlight: number, shares: readonly number[]): boolean => {
-        const params = tables.params(from, to);
-        if (devices.length === 1) {
-          const need = deviceMemory(
-            {
-              params,
-              replicas: 1,
-              activationBytesPerSample: tables.activationBytesPerSample(from, to),
-              samples: shares[0] ?? 0,
-              inFlight,
-            },
-            problem,
-          );
-          return dev0 !== undefined && need.totalBytes <= dev0.memoryBytes;
-        }
-        const act = tables.activationBytesPerSample(from, to);
-        return devices.every((dev, j) => {
-          const need = deviceMemory(
-            { params, replicas: g.size, activationBytesPerSample: act, samples: shares[j] ?? 0, inFlight },
-            problem,
-          );
-          return dev !== undefined && need.totalBytes <= dev.memoryBytes;
-        });
-      };
-      if (!this.even[gid]) {
-        // Unlike devices: the split (so the memory) changes with the range; every range is checked.
-        for (let from = 0; from < L; from++) {
-          for (let to = from + 1; to <= L; to++) {
-            const k = gid * LL + from * (L + 1) + to;
-            const split = tables.stageSplit(g.devs, from, to, samples);
-            if (!Number.isFinite(split.timeUs)) break;
-            let lo = 0;
-            let hi = cap;
-            while (lo < hi) {
-              const mid = (lo + hi + 1) >> 1;
-              if (fits(from, to, mid, split.shares)) lo = mid;
-              else hi = mid - 1;
-            }
-            fit[k] = lo;
-            time[k] = split.timeUs;
-          }
-        }
-        return;
-      }
-      // Alike devices split evenly whatever the layers, so a range fits only if every range inside
-      // it does, with at least as many microbatches in flight: for each count f in flight, the
-      // furthest end that fits from `from` never falls as `from` grows (two pointers).
-      const single = g.size === 1;
-      const d0 = g.devs[0] as number;
-      const shares = tables.stageSplit(g.devs, 0, 1, samples).shares;
-      const finiteEnd = (from: number, to: number): boolean =>
-        Number.isFinite(
-          single ? tables.perSampleUs(d0, from, to) : tables.stageSplit(g.devs, from, to, samples).timeUs,
-        );
-      const reach = this.reach;
-      for (let f = 1; f <= cap; f++) {
-        const ro = f * L;
-        let t = 0;
-        for (let from = 0; from < L; from++) {
-          if (t < from) t = from;
-          const limit = f === 1 ? L : (reach[ro - L + from] as number);
-          if (t > limit) t = limit;
-          while (t < limit && finiteEnd(from, t + 1) && fits(from, t + 1, f, shares)) t++;
-          reach[ro + from] = t;
-        }
-      }
-      for (let from = 0; from < L; from++) {
-        const end = cap >= 1 ? (reach[L + from] as number) : from;
-        let f = cap;
-        const base = gid * LL + from * (L + 1);
-        for (let to = from + 1; to <= end; to++) {
-          while (f > 1 && (reach[f * L + from] as number) < to) f--;
-          fit[base + to] = f;
-          time[base + to] = single
-            ? samples * tables.perSampleUs(d0, from, to)
-            : tables.stageSplit(g.devs, from, to, samples).timeUs;
-        }
-      }
+      const fits = stageFits(this.ctx, g);
+      if (this.even[gid]) this.fillEvenStages(g, gid, fits, samples, cap);
+      else this.fillUnevenStages(g, gid, fits, samples, cap);
     });
-    this.link.fill(Infinity);
-    shape.groups.forEach((a, ga) => {
-      shape.groups.forEach((b, gb) => {
+    this.fillLinks(samples);
+    this.fillPrefixes(samples);
+  }
+
+  /** Stage times and fits of group gid when its devices differ: the split (so the memory) changes with the range. */
+  private fillUnevenStages(g: Group, gid: number, fits: StageFits, samples: number, cap: number): void {
+    const { L, LL, time, fit } = this;
+    const tables = this.ctx.tables;
+    // Every range is checked.
+    for (let from = 0; from < L; from++) {
+      for (let to = from + 1; to <= L; to++) {
+        const k = gid * LL + from * (L + 1) + to;
+        const split = tables.stageSplit(g.devs, from, to, samples);
+        if (!Number.isFinite(split.timeUs)) break;
+        let lo = 0;
+        let hi = cap;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (fits(from, to, mid, split.shares)) lo = mid;
+          else hi = mid - 1;
+        }
+        fit[k] = lo;
+        time[k] = split.timeUs;
+      }
+    }
+  }
+
+  /**
+   * Stage times and fits of group gid when its devices are alike. They split evenly whatever the
+   * layers, so a range fits only if every range inside it does, with at least as many microbatches
+   * in flight: for each count f in flight, the furthest end that fits from `from` never falls as
+   * `from` grows (two pointers).
+   */
+  private fillEvenStages(g: Group, gid: number, fits: StageFits, samples: number, cap: number): void {
+    const { L, LL, time, fit, reach } = this;
+    const tables = this.ctx.tables;
+    const single = g.size === 1;
+    const d0 = g.devs[0] as number;
+    const shares = tables.stageSplit(g.devs, 0, 1, samples).shares;
+    const finiteEnd = (from: number, to: number): boolean =>
+      Number.isFinite(single ? tables.perSampleUs(d0, from, to) : tables.stageSplit(g.devs, from, to, samples).timeUs);
+    for (let f = 1; f <= cap; f++) {
+      const ro = f * L;
+      let t = 0;
+      for (let from = 0; from < L; from++) {
+        if (t < from) t = from;
+        const limit = f === 1 ? L : (reach[ro - L + from] as number);
+        if (t > limit) t = limit;
+        while (t < limit && finiteEnd(from, t + 1) && fits(from, t + 1, f, shares)) t++;
+        reach[ro + from] = t;
+      }
+    }
+    for (let from = 0; from < L; from++) {
+      const end = cap >= 1 ? (reach[L + from] as number) : from;
+      let f = cap;
+      const base = gid * LL + from * (L + 1);
+      for (let to = from + 1; to <= end; to++) {
+        while (f > 1 && (reach[f * L + from] as number) < to) f--;
+        fit[base + to] = f;
+        time[base + to] = single
+          ? samples * tables.perSampleUs(d0, from, to)
+          : tables.stageSplit(g.devs, from, to, samples).timeUs;
+      }
+    }
+  }
+
+  /** Cut times between each pair of groups that can follow each other, at each cut. */
+  private fillLinks(samples: number): void {
+    const { L, GI, link } = this;
+    const groups = this.shape.groups;
+    const tables = this.ctx.tables;
+    link.fill(Infinity);
+    groups.forEach((a, ga) => {
+      groups.forEach((b, gb) => {
         // b follows a: another class, or the devices of a's class just below a's.
         if (a.cls === b.cls && b.end !== a.end - a.size) return;
         for (let cut = 1; cut < L; cut++) {
-          this.link[(ga * GI + gb) * L + cut] = tables.cutUs(a.devs, b.devs, cut - 1, samples);
+          link[(ga * GI + gb) * L + cut] = tables.cutUs(a.devs, b.devs, cut - 1, samples);
         }
       });
     });
-    // Prefix times of one-device groups whose device runs every layer (the deque path). Such a
-    // stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so it
-    // telescopes too.
-    this.linear.fill(0);
-    shape.groups.forEach((g, gid) => {
+  }
+
+  /**
+   * Prefix times of one-device groups whose device runs every layer (the sliding-window path).
+   * Such a stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so
+   * it telescopes too.
+   */
+  private fillPrefixes(samples: number): void {
+    const { L, linear, pref } = this;
+    const tables = this.ctx.tables;
+    linear.fill(0);
+    this.shape.groups.forEach((g, gid) => {
       const d = g.devs[0] as number;
       if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
-      this.linear[gid] = 1;
+      linear[gid] = 1;
       for (let e = 0; e <= L; e++) {
-        this.pref[gid * (L + 1) + e] = samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e);
+        pref[gid * (L + 1) + e] = samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e);
       }
     });
   }
