@@ -62,14 +62,32 @@ export function repairContiguous(assign: readonly number[]): Run[] {
   }
 }
 
-/** Softmax weights per layer after the gradient descent for one microbatch count. */
-function relax(ctx: PlannerContext, m: number, schedule: Schedule, opts: RelaxationOptions, seed: number): number[] {
+/** The relaxed cost for one microbatch count m: its terms per layer and device, and its weights. */
+interface RelaxedCost {
+  L: number;
+  D: number;
+  m: number;
+  /** Compute per microbatch of layer l on device d at [l·D + d] (a large finite time where it has none). */
+  w: Float64Array;
+  /** Memory of layer l on device d at [l·D + d]. */
+  bytes: Float64Array;
+  /** K_l(d, e), the cut after layer l from d to e, at [(l·D + d)·D + e]. */
+  K: Float64Array;
+  /** Memory each device can use. */
+  cap: number[];
+  /** The sum of each layer's least time: the unit of J. */
+  scale: number;
+  /** Weight of the memory penalty. */
+  lambda: number;
+  /** Temperature of the smoothmax over devices. */
+  tau: number;
+}
+
+function relaxedCost(ctx: PlannerContext, m: number, schedule: Schedule): RelaxedCost {
   const { problem, tables } = ctx;
   const L = problem.layers.length;
   const D = problem.devices.length;
   const b = problem.batch / m;
-  const training = problem.mode === 'training';
-  const rand = seededRandom(seed);
   const inFlight = microbatchesInFlight(schedule, problem.mode, 0, Math.min(D, L), m);
   // Costs; a device without a time for a layer gets a large finite one.
   const w = new Float64Array(L * D);
@@ -94,91 +112,152 @@ function relax(ctx: PlannerContext, m: number, schedule: Schedule, opts: Relaxat
   const big = Math.max(1, finiteMax) * 1e3;
   for (let i = 0; i < L * D; i++) if (!Number.isFinite(w[i] as number)) w[i] = big;
   scale = Math.max(scale, 1e-9);
+  const K = cutCosts(ctx, b, big);
+  const cap = problem.devices.map((d) => Math.max(1, d.memoryBytes - problem.overheadBytes));
+  return { L, D, m, w, bytes, K, cap, scale, lambda: 100 * scale, tau: 0.02 * scale };
+}
+
+/** K_l(d, e) for microbatches of b samples, both directions in training; `big` where no link. */
+function cutCosts(ctx: PlannerContext, b: number, big: number): Float64Array {
+  const L = ctx.problem.layers.length;
+  const D = ctx.problem.devices.length;
+  const training = ctx.problem.mode === 'training';
   const K = new Float64Array(Math.max(0, L - 1) * D * D);
   for (let l = 0; l + 1 < L; l++) {
     for (let d = 0; d < D; d++) {
       for (let e = 0; e < D; e++) {
         if (d === e) continue;
-        const c = tables.cutUs([d], [e], l, b) * (training ? 2 : 1);
+        const c = ctx.tables.cutUs([d], [e], l, b) * (training ? 2 : 1);
         K[(l * D + d) * D + e] = Number.isFinite(c) ? c : big;
       }
     }
   }
-  const cap = problem.devices.map((d) => Math.max(1, d.memoryBytes - problem.overheadBytes));
-  const lambda = 100 * scale;
-  const tau = 0.02 * scale;
+  return K;
+}
+
+/** The descent's state and scratch, per [l·D + d] or per device d. */
+interface Descent {
+  /** Logits, and Adam's first and second moments. */
+  theta: Float64Array;
+  mom: Float64Array;
+  vel: Float64Array;
+  /** Softmax weights p and dJ/dp (scaled by 1/scale). */
+  p: Float64Array;
+  g: Float64Array;
+  /** Expected compute E_d and memory M_d, and the smoothmax weights σ_d of E. */
+  E: Float64Array;
+  M: Float64Array;
+  sigma: Float64Array;
+}
+
+/** Softmax weights per layer after the gradient descent for one microbatch count. */
+function relax(ctx: PlannerContext, m: number, schedule: Schedule, opts: RelaxationOptions, seed: number): number[] {
+  const c = relaxedCost(ctx, m, schedule);
+  const rand = seededRandom(seed);
+  const n = c.L * c.D;
   const steps = opts.steps ?? 300;
   const lr = opts.learningRate ?? 0.1;
   const temp = opts.temperature ?? { start: 1, end: 0.05 };
-
-  const theta = new Float64Array(L * D);
-  for (let i = 0; i < L * D; i++) theta[i] = (rand() - 0.5) * 0.2;
-  const mom = new Float64Array(L * D);
-  const vel = new Float64Array(L * D);
-  const p = new Float64Array(L * D);
-  const g = new Float64Array(L * D);
-  const E = new Float64Array(D);
-  const M = new Float64Array(D);
-  const sigma = new Float64Array(D);
-
+  const theta = new Float64Array(n);
+  for (let i = 0; i < n; i++) theta[i] = (rand() - 0.5) * 0.2;
+  const s: Descent = {
+    theta,
+    mom: new Float64Array(n),
+    vel: new Float64Array(n),
+    p: new Float64Array(n),
+    g: new Float64Array(n),
+    E: new Float64Array(c.D),
+    M: new Float64Array(c.D),
+    sigma: new Float64Array(c.D),
+  };
   for (let step = 0; step < steps; step++) {
     const T = temp.start * Math.pow(temp.end / temp.start, step / Math.max(1, steps - 1));
-    for (let l = 0; l < L; l++) {
-      let mx = -Infinity;
-      for (let d = 0; d < D; d++) mx = Math.max(mx, (theta[l * D + d] as number) / T);
-      let z = 0;
-      for (let d = 0; d < D; d++) {
-        const v = Math.exp((theta[l * D + d] as number) / T - mx);
-        p[l * D + d] = v;
-        z += v;
-      }
-      for (let d = 0; d < D; d++) p[l * D + d] = (p[l * D + d] as number) / z;
-    }
-    E.fill(0);
-    M.fill(0);
-    for (let l = 0; l < L; l++) {
-      for (let d = 0; d < D; d++) {
-        E[d] = (E[d] as number) + (p[l * D + d] as number) * (w[l * D + d] as number);
-        M[d] = (M[d] as number) + (p[l * D + d] as number) * (bytes[l * D + d] as number);
-      }
-    }
-    let emax = -Infinity;
-    for (let d = 0; d < D; d++) emax = Math.max(emax, (E[d] as number) / tau);
-    let zs = 0;
+    softmaxWeights(c, s, T);
+    expectedLoads(c, s);
+    costGradient(c, s);
+    adamStep(c, s, T, lr, step);
+  }
+  return argmaxDevices(c, theta);
+}
+
+/** p: each layer's softmax of theta / T over the devices. */
+function softmaxWeights({ L, D }: RelaxedCost, { theta, p }: Descent, T: number): void {
+  for (let l = 0; l < L; l++) {
+    let mx = -Infinity;
+    for (let d = 0; d < D; d++) mx = Math.max(mx, (theta[l * D + d] as number) / T);
+    let z = 0;
     for (let d = 0; d < D; d++) {
-      sigma[d] = Math.exp((E[d] as number) / tau - emax);
-      zs += sigma[d] as number;
+      const v = Math.exp((theta[l * D + d] as number) / T - mx);
+      p[l * D + d] = v;
+      z += v;
     }
-    for (let d = 0; d < D; d++) sigma[d] = (sigma[d] as number) / zs;
-    // dJ/dp, scaled by 1/scale.
-    for (let l = 0; l < L; l++) {
-      for (let d = 0; d < D; d++) {
-        let v = (w[l * D + d] as number) * (1 + (m - 1) * (sigma[d] as number));
-        for (let e = 0; e < D; e++) {
-          if (e === d) continue;
-          if (l + 1 < L) v += (p[(l + 1) * D + e] as number) * (K[(l * D + d) * D + e] as number);
-          if (l > 0) v += (p[(l - 1) * D + e] as number) * (K[((l - 1) * D + e) * D + d] as number);
-        }
-        const over = (M[d] as number) / (cap[d] as number) - 1;
-        if (over > 0) v += (lambda * 2 * over * (bytes[l * D + d] as number)) / (cap[d] as number);
-        g[l * D + d] = v / scale;
-      }
-    }
-    // Through the softmax, then Adam.
-    for (let l = 0; l < L; l++) {
-      let mean = 0;
-      for (let d = 0; d < D; d++) mean += (p[l * D + d] as number) * (g[l * D + d] as number);
-      for (let d = 0; d < D; d++) {
-        const i = l * D + d;
-        const grad = ((p[i] as number) * ((g[i] as number) - mean)) / T;
-        mom[i] = 0.9 * (mom[i] as number) + 0.1 * grad;
-        vel[i] = 0.999 * (vel[i] as number) + 0.001 * grad * grad;
-        const mh = (mom[i] as number) / (1 - Math.pow(0.9, step + 1));
-        const vh = (vel[i] as number) / (1 - Math.pow(0.999, step + 1));
-        theta[i] = (theta[i] as number) - (lr * mh) / (Math.sqrt(vh) + 1e-12);
-      }
+    for (let d = 0; d < D; d++) p[l * D + d] = (p[l * D + d] as number) / z;
+  }
+}
+
+/** E and M under p, and sigma, the smoothmax weights of E (temperature tau). */
+function expectedLoads({ L, D, w, bytes, tau }: RelaxedCost, { p, E, M, sigma }: Descent): void {
+  E.fill(0);
+  M.fill(0);
+  for (let l = 0; l < L; l++) {
+    for (let d = 0; d < D; d++) {
+      E[d] = (E[d] as number) + (p[l * D + d] as number) * (w[l * D + d] as number);
+      M[d] = (M[d] as number) + (p[l * D + d] as number) * (bytes[l * D + d] as number);
     }
   }
+  let emax = -Infinity;
+  for (let d = 0; d < D; d++) emax = Math.max(emax, (E[d] as number) / tau);
+  let zs = 0;
+  for (let d = 0; d < D; d++) {
+    sigma[d] = Math.exp((E[d] as number) / tau - emax);
+    zs += sigma[d] as number;
+  }
+  for (let d = 0; d < D; d++) sigma[d] = (sigma[d] as number) / zs;
+}
+
+/** g = dJ/dp, scaled by 1/scale. */
+function costGradient(c: RelaxedCost, { p, g, M, sigma }: Descent): void {
+  const { L, D, m, w, bytes, K, cap, scale, lambda } = c;
+  for (let l = 0; l < L; l++) {
+    for (let d = 0; d < D; d++) {
+      let v = (w[l * D + d] as number) * (1 + (m - 1) * (sigma[d] as number));
+      for (let e = 0; e < D; e++) {
+        if (e === d) continue;
+        if (l + 1 < L) v += (p[(l + 1) * D + e] as number) * (K[(l * D + d) * D + e] as number);
+        if (l > 0) v += (p[(l - 1) * D + e] as number) * (K[((l - 1) * D + e) * D + d] as number);
+      }
+      const over = (M[d] as number) / (cap[d] as number) - 1;
+      if (over > 0) v += (lambda * 2 * over * (bytes[l * D + d] as number)) / (cap[d] as number);
+      g[l * D + d] = v / scale;
+    }
+  }
+}
+
+/** The gradient through the softmax (temperature T), then one Adam step on theta. */
+function adamStep(
+  { L, D }: RelaxedCost,
+  { theta, mom, vel, p, g }: Descent,
+  T: number,
+  lr: number,
+  step: number,
+): void {
+  for (let l = 0; l < L; l++) {
+    let mean = 0;
+    for (let d = 0; d < D; d++) mean += (p[l * D + d] as number) * (g[l * D + d] as number);
+    for (let d = 0; d < D; d++) {
+      const i = l * D + d;
+      const grad = ((p[i] as number) * ((g[i] as number) - mean)) / T;
+      mom[i] = 0.9 * (mom[i] as number) + 0.1 * grad;
+      vel[i] = 0.999 * (vel[i] as number) + 0.001 * grad * grad;
+      const mh = (mom[i] as number) / (1 - Math.pow(0.9, step + 1));
+      const vh = (vel[i] as number) / (1 - Math.pow(0.999, step + 1));
+      theta[i] = (theta[i] as number) - (lr * mh) / (Math.sqrt(vh) + 1e-12);
+    }
+  }
+}
+
+/** Each layer's device of largest logit (the first on ties). */
+function argmaxDevices({ L, D }: RelaxedCost, theta: Float64Array): number[] {
   const assign: number[] = [];
   for (let l = 0; l < L; l++) {
     let arg = 0;
