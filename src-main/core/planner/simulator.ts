@@ -78,114 +78,177 @@ export function stageOrder(i: number, p: number, m: number, schedule: Schedule, 
   return ops;
 }
 
+/** The state of a simulation: per stage, its order and progress, end times, and its links. */
+interface Sim {
+  stages: readonly SimStage[];
+  m: number;
+  training: boolean;
+  orders: Op[][];
+  /** End times of F_j and B_j on each stage; NaN until done. */
+  fEnd: Float64Array[];
+  bEnd: Float64Array[];
+  /** Activations of F_j from stage k arrive at k+1. */
+  fSent: Float64Array[];
+  /** Gradients of B_j from stage k+1 arrive at k. */
+  bSent: Float64Array[];
+  /** Next operation of each stage's order, and when the stage is free. */
+  pos: number[];
+  free: number[];
+  /** When the links after each stage are free, and the next microbatch each sends. */
+  fLinkFree: number[];
+  bLinkFree: number[];
+  fLinkNext: number[];
+  bLinkNext: number[];
+  timeline: SimEvent[];
+}
+
 export function simulatePipeline(stages: readonly SimStage[], opts: SimulationOptions): SimulationResult {
   const p = stages.length;
   const m = opts.microbatches;
   if (p === 0 || m < 1) throw new Error('simulate: need at least one stage and one microbatch');
-  const training = opts.mode === 'training';
   const orders = stages.map((_, i) => stageOrder(i, p, m, opts.schedule, opts.mode));
-  // End times; NaN until done.
-  const fEnd = stages.map(() => new Float64Array(m).fill(NaN));
-  const bEnd = stages.map(() => new Float64Array(m).fill(NaN));
-  /** Activations of F_j from stage k arrive at k+1. */
-  const fSent = stages.map(() => new Float64Array(m).fill(NaN));
-  /** Gradients of B_j from stage k+1 arrive at k. */
-  const bSent = stages.map(() => new Float64Array(m).fill(NaN));
-  const pos = stages.map(() => 0);
-  const free = stages.map(() => 0);
-  const fLinkFree = stages.map(() => 0);
-  const bLinkFree = stages.map(() => 0);
-  const fLinkNext = stages.map(() => 0);
-  const bLinkNext = stages.map(() => 0);
-  const timeline: SimEvent[] = [];
-  const at = (a: Float64Array, j: number): number => a[j] as number;
+  const times = (): Float64Array[] => stages.map(() => new Float64Array(m).fill(NaN));
+  const zeros = (): number[] => stages.map(() => 0);
+  const sim: Sim = {
+    stages,
+    m,
+    training: opts.mode === 'training',
+    orders,
+    fEnd: times(),
+    bEnd: times(),
+    fSent: times(),
+    bSent: times(),
+    pos: zeros(),
+    free: zeros(),
+    fLinkFree: zeros(),
+    bLinkFree: zeros(),
+    fLinkNext: zeros(),
+    bLinkNext: zeros(),
+    timeline: [],
+  };
   let remaining = orders.reduce((n, o) => n + o.length, 0);
   while (remaining > 0) {
     let progress = false;
     for (let i = 0; i < p; i++) {
-      const st = stages[i] as SimStage;
-      const order = orders[i] as Op[];
-      // Compute operations whose inputs are there.
-      for (;;) {
-        const op = order[pos[i] as number];
-        if (!op) break;
-        let ready: number;
-        if (op.kind === 'F') ready = i === 0 ? 0 : at(fSent[i - 1] as Float64Array, op.mb);
-        else ready = i === p - 1 ? at(fEnd[i] as Float64Array, op.mb) : at(bSent[i] as Float64Array, op.mb);
-        if (Number.isNaN(ready)) break;
-        const start = Math.max(ready, free[i] as number);
-        const dur = op.kind === 'F' ? st.forwardUs : st.backwardUs;
-        const end = start + dur;
-        (op.kind === 'F' ? (fEnd[i] as Float64Array) : (bEnd[i] as Float64Array))[op.mb] = end;
-        free[i] = end;
-        pos[i] = (pos[i] as number) + 1;
-        remaining--;
-        progress = true;
-        timeline.push({
-          stage: i,
-          device: st.device,
-          microbatch: op.mb,
-          phase: op.kind === 'F' ? 'forward' : 'backward',
-          startUs: start,
-          endUs: end,
-        });
-      }
+      const done = runReady(sim, i);
+      remaining -= done;
+      if (done > 0) progress = true;
       // Sends on the links after stage i, in microbatch order.
       if (i < p - 1) {
-        for (;;) {
-          const j = fLinkNext[i] as number;
-          if (j >= m || Number.isNaN(at(fEnd[i] as Float64Array, j))) break;
-          const start = Math.max(at(fEnd[i] as Float64Array, j), fLinkFree[i] as number);
-          const end = start + st.sendUs;
-          (fSent[i] as Float64Array)[j] = end;
-          fLinkFree[i] = end;
-          fLinkNext[i] = j + 1;
-          progress = true;
-          if (st.sendUs > 0) {
-            timeline.push({
-              stage: i,
-              device: st.device,
-              microbatch: j,
-              phase: 'send',
-              direction: 'forward',
-              startUs: start,
-              endUs: end,
-            });
-          }
-        }
-        if (training) {
-          for (;;) {
-            const j = bLinkNext[i] as number;
-            if (j >= m || Number.isNaN(at(bEnd[i + 1] as Float64Array, j))) break;
-            const start = Math.max(at(bEnd[i + 1] as Float64Array, j), bLinkFree[i] as number);
-            const end = start + st.sendUs;
-            (bSent[i] as Float64Array)[j] = end;
-            bLinkFree[i] = end;
-            bLinkNext[i] = j + 1;
-            progress = true;
-            if (st.sendUs > 0) {
-              const next = stages[i + 1] as SimStage;
-              timeline.push({
-                stage: i + 1,
-                device: next.device,
-                microbatch: j,
-                phase: 'send',
-                direction: 'backward',
-                startUs: start,
-                endUs: end,
-              });
-            }
-          }
-        }
+        if (sendActivations(sim, i)) progress = true;
+        if (sim.training && sendGradients(sim, i)) progress = true;
       }
     }
     if (!progress) throw new Error('simulate: the schedule deadlocked');
   }
-  stages.forEach((st, i) => {
+  addAllReduces(sim);
+  const timeline = sim.timeline;
+  const stepUs = timeline.reduce((t, e) => Math.max(t, e.endUs), 0);
+  timeline.sort((a, b) => a.startUs - b.startUs || a.stage - b.stage);
+  return { stepUs, timeline };
+}
+
+const at = (a: Float64Array, j: number): number => a[j] as number;
+
+/** Runs stage i's next operations while their inputs are there; how many ran. */
+function runReady(sim: Sim, i: number): number {
+  const { stages, fEnd, bEnd, fSent, bSent, pos, free } = sim;
+  const p = stages.length;
+  const st = stages[i] as SimStage;
+  const order = sim.orders[i] as Op[];
+  let done = 0;
+  for (;;) {
+    const op = order[pos[i] as number];
+    if (!op) break;
+    let ready: number;
+    if (op.kind === 'F') ready = i === 0 ? 0 : at(fSent[i - 1] as Float64Array, op.mb);
+    else ready = i === p - 1 ? at(fEnd[i] as Float64Array, op.mb) : at(bSent[i] as Float64Array, op.mb);
+    if (Number.isNaN(ready)) break;
+    const start = Math.max(ready, free[i] as number);
+    const dur = op.kind === 'F' ? st.forwardUs : st.backwardUs;
+    const end = start + dur;
+    (op.kind === 'F' ? (fEnd[i] as Float64Array) : (bEnd[i] as Float64Array))[op.mb] = end;
+    free[i] = end;
+    pos[i] = (pos[i] as number) + 1;
+    done++;
+    sim.timeline.push({
+      stage: i,
+      device: st.device,
+      microbatch: op.mb,
+      phase: op.kind === 'F' ? 'forward' : 'backward',
+      startUs: start,
+      endUs: end,
+    });
+  }
+  return done;
+}
+
+/** Sends the activations of stage i's finished forwards to stage i + 1; whether any was sent. */
+function sendActivations(sim: Sim, i: number): boolean {
+  const { m, fEnd, fSent, fLinkFree, fLinkNext } = sim;
+  const st = sim.stages[i] as SimStage;
+  let sent = false;
+  for (;;) {
+    const j = fLinkNext[i] as number;
+    if (j >= m || Number.isNaN(at(fEnd[i] as Float64Array, j))) break;
+    const start = Math.max(at(fEnd[i] as Float64Array, j), fLinkFree[i] as number);
+    const end = start + st.sendUs;
+    (fSent[i] as Float64Array)[j] = end;
+    fLinkFree[i] = end;
+    fLinkNext[i] = j + 1;
+    sent = true;
+    if (st.sendUs > 0) {
+      sim.timeline.push({
+        stage: i,
+        device: st.device,
+        microbatch: j,
+        phase: 'send',
+        direction: 'forward',
+        startUs: start,
+        endUs: end,
+      });
+    }
+  }
+  return sent;
+}
+
+/** Sends the gradients of stage i + 1's finished backwards to stage i; whether any was sent. */
+function sendGradients(sim: Sim, i: number): boolean {
+  const { m, bEnd, bSent, bLinkFree, bLinkNext } = sim;
+  const st = sim.stages[i] as SimStage;
+  let sent = false;
+  for (;;) {
+    const j = bLinkNext[i] as number;
+    if (j >= m || Number.isNaN(at(bEnd[i + 1] as Float64Array, j))) break;
+    const start = Math.max(at(bEnd[i + 1] as Float64Array, j), bLinkFree[i] as number);
+    const end = start + st.sendUs;
+    (bSent[i] as Float64Array)[j] = end;
+    bLinkFree[i] = end;
+    bLinkNext[i] = j + 1;
+    sent = true;
+    if (st.sendUs > 0) {
+      const next = sim.stages[i + 1] as SimStage;
+      sim.timeline.push({
+        stage: i + 1,
+        device: next.device,
+        microbatch: j,
+        phase: 'send',
+        direction: 'backward',
+        startUs: start,
+        endUs: end,
+      });
+    }
+  }
+  return sent;
+}
+
+/** In training, each stage's gradient all-reduce, after its last operation. */
+function addAllReduces(sim: Sim): void {
+  sim.stages.forEach((st, i) => {
     const ar = st.allReduceUs ?? 0;
-    if (training && ar > 0) {
-      const start = free[i] as number;
-      timeline.push({
+    if (sim.training && ar > 0) {
+      const start = sim.free[i] as number;
+      sim.timeline.push({
         stage: i,
         device: st.device,
         microbatch: -1,
@@ -195,9 +258,6 @@ export function simulatePipeline(stages: readonly SimStage[], opts: SimulationOp
       });
     }
   });
-  const stepUs = timeline.reduce((t, e) => Math.max(t, e.endUs), 0);
-  timeline.sort((a, b) => a.startUs - b.startUs || a.stage - b.stage);
-  return { stepUs, timeline };
 }
 
 /** The planner's objective for these stages (evaluate.ts). */
