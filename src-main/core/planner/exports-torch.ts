@@ -3,7 +3,8 @@
  * (tracer split with SplitPoint.BEGINNING at each stage's first layer, ScheduleGPipe or
  * Schedule1F1B, a ("pp", "dp") device mesh; data-parallel gradients all-reduced by hand). Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput } from './exports-common.js';
+import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './exports-common.js';
+import type { Mode } from './types.js';
 
 export interface TorchExport {
   commands: string[];
@@ -26,9 +27,20 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
     layout.warnings.push('1F1B interleaves backward passes; inference runs ScheduleGPipe (forward only)');
   }
   const sched = training && plan.schedule === '1f1b' ? 'Schedule1F1B' : 'ScheduleGPipe';
-  const lines = [
+  const lines = [...scriptHead(layout, problem.mode, sched, splitPoints), ...scriptBody(sched)];
+  const commands = torchrunCommands(layout, input, script, []);
+  if (input.plan.optimizerOffload)
+    layout.warnings.push(
+      'the plan offloads the optimizer to the CPU, which torch.distributed.pipelining does not: use the DeepSpeed export, or an offloading optimizer (torchao CPUOffloadOptimizer)',
+    );
+  return { commands, python: lines.join('\n'), splitPoints, warnings: layout.warnings };
+}
+
+/** The script's comments, imports and constants (the plan's shape and split points). */
+function scriptHead(layout: ExportLayout, mode: Mode, sched: string, splitPoints: readonly string[]): string[] {
+  return [
     `# pipeDejavu plan: ${layout.pp} pipeline stage(s) x ${layout.dp} data-parallel, ${sched}, ` +
-      `${layout.microbatches} microbatches of ${layout.microBatch} samples (${problem.mode}).`,
+      `${layout.microbatches} microbatches of ${layout.microBatch} samples (${mode}).`,
     '# Every rank runs this file (see the torchrun lines). Fill in build_model() and make_batch().',
     "# SPLIT_SPEC names submodules: rename the plan's layer names to your model's module paths.",
     '# pipeline() traces the model with torch.export: the model must be traceable.',
@@ -43,10 +55,16 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
     `DP = ${layout.dp}`,
     `N_MICROBATCHES = ${layout.microbatches}`,
     `MICROBATCH_SIZE = ${layout.microBatch}`,
-    `TRAINING = ${training ? 'True' : 'False'}`,
+    `TRAINING = ${mode === 'training' ? 'True' : 'False'}`,
     'SPLIT_SPEC = {',
     ...splitPoints.map((n) => `    ${py(n)}: SplitPoint.BEGINNING,`),
     '}',
+  ];
+}
+
+/** The script's functions and main loop, the same for every plan but for the schedule class. */
+function scriptBody(sched: string): string[] {
+  return [
     '',
     '',
     'def build_model():',
@@ -95,10 +113,4 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
     '    main()',
     '',
   ];
-  const commands = torchrunCommands(layout, input, script, []);
-  if (input.plan.optimizerOffload)
-    layout.warnings.push(
-      'the plan offloads the optimizer to the CPU, which torch.distributed.pipelining does not: use the DeepSpeed export, or an offloading optimizer (torchao CPUOffloadOptimizer)',
-    );
-  return { commands, python: lines.join('\n'), splitPoints, warnings: layout.warnings };
 }
