@@ -5,7 +5,8 @@
  * partition_uniform / partition_balanced, reproduced here) gives the plan's boundaries, else a
  * subclass that sets them. Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput } from './exports-common.js';
+import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './exports-common.js';
+import type { PlanLayer } from './types.js';
 
 export interface DeepSpeedConfig {
   train_batch_size: number;
@@ -76,87 +77,15 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
   const layout = exportLayout(input, 'DeepSpeed');
   const { problem, plan } = input;
   const warnings = layout.warnings;
-  let zero = problem.zeroStage;
-  if (layout.pp > 1 && zero > 1) {
-    warnings.push(
-      `DeepSpeed pipeline parallelism supports ZeRO stage 0 or 1 only; the plan's stage ${zero} is exported as 1`,
-    );
-    zero = 1;
-  }
   const offload = plan.optimizerOffload === true && problem.mode === 'training';
-  if (offload && zero === 0) {
-    warnings.push('DeepSpeed offloads the optimizer from ZeRO stage 1 on: the plan is exported with stage 1');
-    zero = 1;
-  }
+  const zero = zeroStage(problem.zeroStage, layout.pp, offload, warnings);
   if (problem.mode === 'inference') {
     warnings.push('DeepSpeed PipelineModule export targets training; run inference with engine.eval_batch()');
   }
-  const dtype = input.dtype ?? 'bf16';
-  const config: DeepSpeedConfig = {
-    train_batch_size: layout.globalBatch,
-    train_micro_batch_size_per_gpu: layout.microBatch,
-    gradient_accumulation_steps: layout.microbatches,
-    zero_optimization: {
-      stage: zero,
-      ...(offload ? { offload_optimizer: { device: 'cpu' as const, pin_memory: true } } : {}),
-    },
-    ...(dtype === 'bf16' ? { bf16: { enabled: true as const } } : {}),
-    ...(dtype === 'fp16' ? { fp16: { enabled: true as const } } : {}),
-    steps_per_print: 10,
-  };
+  const config = deepSpeedConfig(layout, zero, offload, input.dtype ?? 'bf16');
   const parts = [0, ...plan.stages.map((s) => s.to)];
-  const n = problem.layers.length;
-  let method: DeepSpeedExport['partition']['method'] = 'custom';
-  if (same(parts, partitionUniform(n, layout.pp))) method = 'uniform';
-  else if (
-    same(
-      parts,
-      partitionBalanced(
-        problem.layers.map((l) => l.params),
-        layout.pp,
-      ),
-    )
-  )
-    method = 'parameters';
-  const head = 'from deepspeed.pipe import PipelineModule';
-  const layersNote = `# layers: your model as ${n} layer specs, in the plan's order (${problem.layers[0]?.name ?? ''} ... ${problem.layers[n - 1]?.name ?? ''})`;
-  let pipelineModule: string;
-  if (method !== 'custom') {
-    pipelineModule = [
-      head,
-      '',
-      layersNote,
-      `model = PipelineModule(layers=layers, num_stages=${layout.pp}, partition_method=${JSON.stringify(method)}, loss_fn=loss_fn)`,
-      '',
-    ].join('\n');
-    if (method === 'parameters')
-      warnings.push(
-        "partition_method='parameters' matches the plan if your layer specs hold the plan's parameter counts",
-      );
-  } else {
-    warnings.push(
-      'DeepSpeed has no public option for explicit stage boundaries: the export overrides PipelineModule._partition_layers (private API)',
-    );
-    pipelineModule = [
-      head,
-      '',
-      '',
-      'class PlannedPipelineModule(PipelineModule):',
-      '    """Stage boundaries from the pipeDejavu plan: layers[PARTS[s]:PARTS[s + 1]] on stage s."""',
-      '',
-      `    PARTS = [${parts.join(', ')}]`,
-      '',
-      '    def _partition_layers(self, method="uniform"):',
-      '        self.parts = list(self.PARTS)',
-      '        stage_id = self._topo.get_coord(self.global_rank).pipe',
-      '        self._set_bounds(start=self.parts[stage_id], stop=self.parts[stage_id + 1])',
-      '',
-      '',
-      layersNote,
-      `model = PlannedPipelineModule(layers=layers, num_stages=${layout.pp}, loss_fn=loss_fn)`,
-      '',
-    ].join('\n');
-  }
+  const method = partitionMethod(parts, problem.layers, layout.pp);
+  const pipelineModule = pipelineModuleSource(method, parts, problem.layers, layout.pp, warnings);
   const commands = torchrunCommands(layout, input, input.script ?? 'train_deepspeed.py', [
     '--deepspeed_config',
     'ds_config.json',
@@ -169,4 +98,104 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
     commands,
     warnings,
   };
+}
+
+/** The plan's ZeRO stage as DeepSpeed can run it (0 or 1 under pipelining, 1 or more to offload), with why it changed. */
+function zeroStage(stage: 0 | 1 | 2 | 3, pp: number, offload: boolean, warnings: string[]): 0 | 1 | 2 | 3 {
+  let zero = stage;
+  if (pp > 1 && zero > 1) {
+    warnings.push(
+      `DeepSpeed pipeline parallelism supports ZeRO stage 0 or 1 only; the plan's stage ${zero} is exported as 1`,
+    );
+    zero = 1;
+  }
+  if (offload && zero === 0) {
+    warnings.push('DeepSpeed offloads the optimizer from ZeRO stage 1 on: the plan is exported with stage 1');
+    zero = 1;
+  }
+  return zero;
+}
+
+function deepSpeedConfig(
+  layout: ExportLayout,
+  zero: 0 | 1 | 2 | 3,
+  offload: boolean,
+  dtype: NonNullable<ExportInput['dtype']>,
+): DeepSpeedConfig {
+  return {
+    train_batch_size: layout.globalBatch,
+    train_micro_batch_size_per_gpu: layout.microBatch,
+    gradient_accumulation_steps: layout.microbatches,
+    zero_optimization: {
+      stage: zero,
+      ...(offload ? { offload_optimizer: { device: 'cpu' as const, pin_memory: true } } : {}),
+    },
+    ...(dtype === 'bf16' ? { bf16: { enabled: true as const } } : {}),
+    ...(dtype === 'fp16' ? { fp16: { enabled: true as const } } : {}),
+    steps_per_print: 10,
+  };
+}
+
+/** DeepSpeed's own partition method that gives these boundaries, else 'custom'. */
+function partitionMethod(
+  parts: readonly number[],
+  layers: readonly PlanLayer[],
+  pp: number,
+): DeepSpeedExport['partition']['method'] {
+  if (same(parts, partitionUniform(layers.length, pp))) return 'uniform';
+  const byParams = partitionBalanced(
+    layers.map((l) => l.params),
+    pp,
+  );
+  if (same(parts, byParams)) return 'parameters';
+  return 'custom';
+}
+
+/** Python building the PipelineModule: with DeepSpeed's method, or a subclass that sets the boundaries. */
+function pipelineModuleSource(
+  method: DeepSpeedExport['partition']['method'],
+  parts: readonly number[],
+  layers: readonly PlanLayer[],
+  pp: number,
+  warnings: string[],
+): string {
+  const n = layers.length;
+  const head = 'from deepspeed.pipe import PipelineModule';
+  const layersNote = `# layers: your model as ${n} layer specs, in the plan's order (${layers[0]?.name ?? ''} ... ${layers[n - 1]?.name ?? ''})`;
+  if (method !== 'custom') {
+    const source = [
+      head,
+      '',
+      layersNote,
+      `model = PipelineModule(layers=layers, num_stages=${pp}, partition_method=${JSON.stringify(method)}, loss_fn=loss_fn)`,
+      '',
+    ].join('\n');
+    if (method === 'parameters')
+      warnings.push(
+        "partition_method='parameters' matches the plan if your layer specs hold the plan's parameter counts",
+      );
+    return source;
+  }
+  warnings.push(
+    'DeepSpeed has no public option for explicit stage boundaries: the export overrides PipelineModule._partition_layers (private API)',
+  );
+  return [
+    head,
+    '',
+    '',
+    'class PlannedPipelineModule(PipelineModule):',
+    '    """Stage boundaries from the pipeDejavu plan: layers[PARTS[s]:PARTS[s + 1]] on stage s."""',
+    '',
+    `    PARTS = [${parts.join(', ')}]`,
+    '',
+    '    def _partition_layers(self, method="uniform"):',
+    '        self.parts = list(self.PARTS)',
+    '        stage_id = self._topo.get_coord(self.global_rank).pipe',
+    '        self._set_bounds(start=self.parts[stage_id], stop=self.parts[stage_id + 1])',
+    '',
+    '',
+    layersNote,
+    `model = PlannedPipelineModule(layers=layers, num_stages=${pp}, loss_fn=loss_fn)`,
+    '',
+  ].join('\n');
 }
