@@ -92,75 +92,104 @@ export function minOverCap<S extends CapSolution>(
 ): CapSearchResult<S> {
   const c = caps;
   const K = c.length;
-  let runs = 0;
-  let bestTotal = Infinity;
-  let bestSol: S | null = null;
-  interface At {
-    g: number;
-    /** Index of the solution's actual maximum (G is constant from there up to the index asked). */
-    at: number;
-  }
-  const indexOf = (v: number, hi: number): number => {
-    let lo = 0;
-    let h = hi;
-    while (lo < h) {
-      const mid = (lo + h) >> 1;
-      if ((c[mid] as number) < v) lo = mid + 1;
-      else h = mid;
-    }
-    return c[lo] === v ? lo : hi;
-  };
-  const record = (sol: S | null, i: number): At => {
-    if (!sol) return { g: Infinity, at: i };
-    const total = sol.value + weight * sol.actualMax;
-    if (total < bestTotal) {
-      bestTotal = total;
-      bestSol = sol;
-    }
-    return { g: sol.value, at: indexOf(sol.actualMax, i) };
-  };
-  const run = (i: number): At => {
-    runs++;
-    return record(solve(c[i] as number), i);
-  };
-  /** The largest index in [from, to] whose cap, with Σ ≥ g, could still beat the limit (from when none). */
-  const lastUseful = (g: number, from: number, to: number): number => {
-    const limit = Math.min(bestTotal, bound);
-    let x = from;
-    let h = to;
-    while (x < h) {
-      const mid = (x + h + 1) >> 1;
-      if (g + weight * (c[mid] as number) < limit) x = mid;
-      else h = mid - 1;
-    }
-    return x;
-  };
-  const done = (): CapSearchResult<S> => ({ solution: bestSol, total: bestTotal, runs });
-  if (K === 0) return done();
+  const search = new CapSearch(c, weight, solve, bound);
+  if (K === 0) return search.result();
   // The least cap first: with a large weight the best plan tends to sit near it, and its total
   // bounds the rest.
-  const given = first ? record(first.solution, 0) : null;
+  const given = first ? search.record(first.solution, 0) : null;
   // G(T) ≥ floor and T ≥ T_0: nothing can beat the bound.
-  if (floor + weight * (c[0] as number) >= Math.min(bestTotal, bound)) return done();
-  const lo = given ?? run(0);
-  if (K === 1 || floor + weight * (c[1] as number) >= Math.min(bestTotal, bound)) return done();
+  if (floor + weight * (c[0] as number) >= search.limit()) return search.result();
+  const lo = given ?? search.run(0);
+  if (K === 1 || floor + weight * (c[1] as number) >= search.limit()) return search.result();
   // Then the largest cap that could still do better: G there bounds G below it.
-  const hi = run(lastUseful(floor, 1, K - 1));
-  if (!Number.isFinite(hi.g)) return done();
+  const hi = search.run(search.lastUseful(floor, 1, K - 1));
+  if (!Number.isFinite(hi.g)) return search.result();
   const stack: [number, number, At, At][] = [[0, hi.at, lo, hi]];
   while (stack.length > 0) {
     const [i, j, ri, rj] = stack.pop() as [number, number, At, At];
     if (j - i <= 1) continue;
     if (Number.isFinite(ri.g) && ri.g === rj.g) continue;
-    if (rj.g + weight * (c[i + 1] as number) >= Math.min(bestTotal, bound)) continue;
+    if (rj.g + weight * (c[i + 1] as number) >= search.limit()) continue;
     // Caps of (i, j) above x cannot beat the limit (every plan there has Σ ≥ G(T_j)).
-    const x = lastUseful(rj.g, i + 1, j - 1);
+    const x = search.lastUseful(rj.g, i + 1, j - 1);
     const mid = (i + x + 1) >> 1;
-    const rm = run(mid);
+    const rm = search.run(mid);
     // (x, j) is done: the interval now ends at x + 1, still with Σ ≥ G(T_j). The lower part is
     // searched first (its plans have the smaller largest time).
     stack.push([mid, x + 1, rm, rj]);
     if (Number.isFinite(rm.g)) stack.push([i, rm.at, ri, rm]);
   }
-  return done();
+  return search.result();
+}
+
+/** G at a cap index, as a solve answered it. */
+interface At {
+  g: number;
+  /** Index of the solution's actual maximum (G is constant from there up to the index asked). */
+  at: number;
+}
+
+/** The runs of one branch and bound and the best total they found. */
+class CapSearch<S extends CapSolution> {
+  private runs = 0;
+  private bestTotal = Infinity;
+  private bestSol: S | null = null;
+
+  constructor(
+    private readonly c: Float64Array,
+    private readonly weight: number,
+    private readonly solve: (cap: number) => S | null,
+    private readonly bound: number,
+  ) {}
+
+  /** What a total must stay below to matter: the best so far, or the bound from elsewhere. */
+  limit(): number {
+    return Math.min(this.bestTotal, this.bound);
+  }
+
+  /** Solves at cap index i. */
+  run(i: number): At {
+    this.runs++;
+    return this.record(this.solve(this.c[i] as number), i);
+  }
+
+  /** Keeps the solution got at cap index i if its total is the best so far. */
+  record(sol: S | null, i: number): At {
+    if (!sol) return { g: Infinity, at: i };
+    const total = sol.value + this.weight * sol.actualMax;
+    if (total < this.bestTotal) {
+      this.bestTotal = total;
+      this.bestSol = sol;
+    }
+    return { g: sol.value, at: indexOf(this.c, sol.actualMax, i) };
+  }
+
+  /** The largest index in [from, to] whose cap, with Σ ≥ g, could still beat the limit (from when none). */
+  lastUseful(g: number, from: number, to: number): number {
+    const limit = this.limit();
+    let x = from;
+    let h = to;
+    while (x < h) {
+      const mid = (x + h + 1) >> 1;
+      if (g + this.weight * (this.c[mid] as number) < limit) x = mid;
+      else h = mid - 1;
+    }
+    return x;
+  }
+
+  result(): CapSearchResult<S> {
+    return { solution: this.bestSol, total: this.bestTotal, runs: this.runs };
+  }
+}
+
+/** The index of v among the sorted caps c[0..hi] (hi when it is not there). */
+function indexOf(c: Float64Array, v: number, hi: number): number {
+  let lo = 0;
+  let h = hi;
+  while (lo < h) {
+    const mid = (lo + h) >> 1;
+    if ((c[mid] as number) < v) lo = mid + 1;
+    else h = mid;
+  }
+  return c[lo] === v ? lo : hi;
 }
