@@ -11,16 +11,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { bruteForce } from '../src-main/core/planner/brute-force.js';
-import { evaluatePlan } from '../src-main/core/planner/evaluate.js';
-import { mcmcSearch } from '../src-main/core/planner/mcmc.js';
-import { pipelineDp } from '../src-main/core/planner/pipeline-dp.js';
+import { bruteForce } from '../test/unit/planner/reference/brute-force.js';
+import { pricePlan } from '../src-main/core/planner/cost/plan-cost.js';
+import { mcmcSearch } from '../src-main/core/planner/search/mcmc.js';
+import { pipelineSearch } from '../src-main/core/planner/search/pipeline-search.js';
 import { plannerContext } from '../src-main/core/planner/problem.js';
-import { relaxationSearch } from '../src-main/core/planner/relaxation.js';
+import { relaxationSearch } from '../src-main/core/planner/search/relaxation.js';
 import { planAll } from '../src-main/core/planner/search.js';
-import { virtualDevice } from '../src-main/core/planner/datasheets.js';
-import { buildPlanLinks } from '../src-main/core/planner/links.js';
-import { createCostModel } from '../src-main/core/planner/cost-model.js';
+import { virtualDevice } from '../src-main/core/planner/cost/datasheets.js';
+import { buildPlanLinks } from '../src-main/core/planner/cost/links.js';
+import { createCostModel } from '../src-main/core/planner/cost/cost-model.js';
 import type { PlanLayer, PlanProblem } from '../src-main/core/planner/types.js';
 import { rooflineParts } from '../src-main/core/predictor/features.js';
 import { catalogWorkload } from '../src-main/core/catalog/index.js';
@@ -38,7 +38,7 @@ let worst = 0;
 for (let seed = 1; seed <= 200; seed++) {
   const problem = randomProblem(seed, { layers: 2 + (seed % 11), devices: 2 + (seed % 3) });
   const ctx = plannerContext(problem);
-  const dp = pipelineDp(ctx, {}).best;
+  const dp = pipelineSearch(ctx, {}).best;
   const bf = bruteForce(ctx, {}).best;
   if (!dp && !bf) continue;
   total++;
@@ -59,7 +59,7 @@ const allTimes: number[] = [];
 for (let i = 0; i < 3; i++) {
   const ctx = plannerContext(big);
   let t = performance.now();
-  pipelineDp(ctx, {});
+  pipelineSearch(ctx, {});
   times.push(performance.now() - t);
   t = performance.now();
   planAll(big);
@@ -127,7 +127,7 @@ const equalStages = order.map((d, i) => ({
   to: Math.round(((i + 1) * L) / order.length),
   devices: [d],
 }));
-const equal = evaluatePlan(ctx, { stages: equalStages, microbatches: best?.microbatches ?? 8, schedule: '1f1b' });
+const equal = pricePlan(ctx, { stages: equalStages, microbatches: best?.microbatches ?? 8, schedule: '1f1b' });
 // Identical-device assumption: every GPU priced as the slowest with the smallest memory.
 const slowest = gpus
   .map((g) => g.device.id)
@@ -148,7 +148,7 @@ const uniform: PlanProblem = {
 };
 const uniformPick = planAll(uniform, createCostModel(links)).plans.find((p) => p.feasible && p.kind === 'pipeline');
 const uniformReal = uniformPick
-  ? evaluatePlan(ctx, {
+  ? pricePlan(ctx, {
       stages: uniformPick.stages.map((s) => ({ from: s.from, to: s.to, devices: s.devices })),
       microbatches: uniformPick.microbatches,
       schedule: uniformPick.schedule,
@@ -160,7 +160,7 @@ lines.push(
 
 // MCMC and relaxation against the DP optimum.
 const bigCtx = plannerContext(big);
-const opt = pipelineDp(bigCtx, {}).best;
+const opt = pipelineSearch(bigCtx, {}).best;
 let t = performance.now();
 const mc = mcmcSearch(bigCtx, { seed: 1 });
 const mcMs = performance.now() - t;

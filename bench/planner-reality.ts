@@ -10,7 +10,7 @@
  * pipeline plan gives the cut, the microbatch size and the per-stage times.
  *
  * Measured: the model (PaddleOCR cls, a CNN from test/fixtures) cut at that layer boundary into
- * two ONNX models (src-main/core/onnx/extract-stages.ts); two child processes each run one stage
+ * two ONNX models (bench/lib/extract-stages.ts); two child processes each run one stage
  * on onnxruntime-node (CPU EP, intra-op 1, inter-op 1, the profiler's own session options);
  * stage 1 streams every microbatch's cut tensors to stage 2 over a Unix socket (length-prefixed
  * frames, with backpressure). Throughput is stage 2's completions per second after warm-up.
@@ -32,11 +32,11 @@ import * as ort from 'onnxruntime-node';
 import { KernelRunner } from '../src-main/adapters/ort/kernel-runner.js';
 import { sessionOptions } from '../src-main/adapters/ort/ep-options.js';
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
-import { splitModel } from '../src-main/core/onnx/extract-stages.js';
+import { splitModel } from './lib/extract-stages.js';
 import { OnnxDataType } from '../src-main/core/onnx/model-builder.js';
-import { createCostModel } from '../src-main/core/planner/cost-model.js';
-import { fitAlphaBeta } from '../src-main/core/planner/nccl-tests.js';
-import { evaluatePlan } from '../src-main/core/planner/evaluate.js';
+import { createCostModel } from '../src-main/core/planner/cost/cost-model.js';
+import { fitAlphaBeta } from '../src-main/core/planner/cost/nccl-tests.js';
+import { pricePlan } from '../src-main/core/planner/cost/plan-cost.js';
 import { plannerContext, type PlannerContext } from '../src-main/core/planner/problem.js';
 import { planAll } from '../src-main/core/planner/search.js';
 import type { Plan, PlanDevice, PlanLayer, PlanLink, PlanProblem } from '../src-main/core/planner/types.js';
@@ -531,7 +531,7 @@ async function main(): Promise<void> {
     c: PlannerContext,
     cut: number,
   ): { plan: Plan; stageUs: number[]; linkUs: number; throughput: number } => {
-    const plan = evaluatePlan(c, {
+    const plan = pricePlan(c, {
       stages: [
         { from: 0, to: cut, devices: [devA.id] },
         { from: cut, to: L, devices: [devB.id] },

@@ -1,7 +1,7 @@
 /** Checks a planning problem and bundles it with its cost tables. Pure. */
 import { UserError } from '../errors.js';
-import { alphaBetaCostModel, type CostModel } from './cost-model.js';
-import { CostTables } from './stage-cost.js';
+import { alphaBetaCostModel, type CostModel } from './cost/cost-model.js';
+import { CostTables } from './cost/stage-cost.js';
 import type { PlanProblem } from './types.js';
 
 export interface PlannerContext {

@@ -1,22 +1,22 @@
 /**
  * All placements of a workload on the user's devices, ranked. Pure.
  *
- * Spaces searched (each exactly, on the cost of evaluate.ts):
+ * Spaces searched (each exactly, on the cost of cost/plan-cost.ts):
  * - single: each device alone, best microbatch count;
  * - data-parallel: every set of two or more devices (fastest-first prefixes past 12 devices),
  *   each microbatch split in proportion to device speed;
  * - pipeline: every ordered sequence of distinct devices with contiguous layer ranges
- *   (pipeline-dp.ts), for every microbatch count;
+ *   (search/pipeline-search.ts), for every microbatch count;
  * - hybrid: pipelines whose stages are data-parallel groups of like devices (same name and memory,
  *   group-space.ts), when some device has a twin.
  */
 import { UserError } from '../errors.js';
-import type { CostModel } from './cost-model.js';
-import { planSignature } from './evaluate.js';
-import { hybridSpace, memoryClassKey, pipelineSpace, type GroupSpace } from './group-space.js';
-import { pipelineDp } from './pipeline-dp.js';
+import type { CostModel } from './cost/cost-model.js';
+import { planSignature } from './cost/plan-cost.js';
+import { hybridSpace, memoryClassKey, pipelineSpace, type GroupSpace } from './search/group-space.js';
+import { pipelineSearch } from './search/pipeline-search.js';
 import { microbatchCandidates, plannerContext } from './problem.js';
-import { dataParallelPlans, rank, singleDevicePlans } from './single-and-dp.js';
+import { dataParallelPlans, rank, singleDevicePlans } from './search/whole-model.js';
 import type { Plan, PlanDevice, PlanProblem, Schedule } from './types.js';
 
 export interface PlanAllOptions {
@@ -93,7 +93,7 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
       spaces.push({ kind: 'hybrid', space: hybrid });
     }
     for (const { kind, space } of spaces) {
-      const r = pipelineDp(ctx, { schedule, microbatches, space, maxStates: opts.maxDpStates });
+      const r = pipelineSearch(ctx, { schedule, microbatches, space, maxStates: opts.maxDpStates });
       if (r.skipped) rejected.push({ kind, reason: r.skipped });
       else if (!r.best) rejected.push({ kind, reason: `no split of the ${L} layers over the devices fits in memory` });
       for (const m of r.byMicrobatches) if (m.plan) found.push(m.plan);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src-main/core/errors.js';
-import { extractSubmodel, graphInterface, splitModel } from '../../../src-main/core/onnx/extract-stages.js';
+import { extractSubmodel, graphInterface, splitModel } from '../../../bench/lib/extract-stages.js';
 import { encodeModel, OnnxDataType, type ModelDef } from '../../../src-main/core/onnx/model-builder.js';
 import { workloadFromOnnx } from '../../../src-main/core/workload/from-onnx.js';
 import { checkModels, onnxOracleUnavailable } from '../../helpers/onnx-oracle.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mcmcSearch } from '../../../src-main/core/planner/mcmc.js';
-import { pipelineDp } from '../../../src-main/core/planner/pipeline-dp.js';
+import { mcmcSearch } from '../../../src-main/core/planner/search/mcmc.js';
+import { pipelineSearch } from '../../../src-main/core/planner/search/pipeline-search.js';
 import { plannerContext } from '../../../src-main/core/planner/problem.js';
-import { relaxationSearch, repairContiguous } from '../../../src-main/core/planner/relaxation.js';
+import { relaxationSearch, repairContiguous } from '../../../src-main/core/planner/search/relaxation.js';
 import type { Plan } from '../../../src-main/core/planner/types.js';
 import { randomProblem } from './random-problem.js';
 
@@ -22,7 +22,7 @@ describe('MCMC and relaxation searches', () => {
     let mcmcHits = 0;
     for (let seed = 50; seed < 62; seed++) {
       const ctx = plannerContext(randomProblem(seed, { layers: 8, devices: 4, memoryShare: [1.2, 2.5] }));
-      const optimum = pipelineDp(ctx).best;
+      const optimum = pipelineSearch(ctx).best;
       expect(optimum).not.toBeNull();
       const opt = optimum!.stepUs;
       for (const plan of [mcmcSearch(ctx, { seed, iterations: 1500 }), relaxationSearch(ctx, { seed, steps: 150 })]) {

@@ -12,8 +12,8 @@ import {
   ringAllReduceUs,
   ringBottleneck,
   treeAllReduceUs,
-} from '../../../src-main/core/planner/collectives.js';
-import { createCostModel } from '../../../src-main/core/planner/cost-model.js';
+} from '../../../src-main/core/planner/cost/collectives.js';
+import { createCostModel } from '../../../src-main/core/planner/cost/cost-model.js';
 import type { PlanLink } from '../../../src-main/core/planner/types.js';
 
 const link = (a: string, b: string, alphaUs: number, gbps: number): PlanLink => ({ a, b, alphaUs, gbps, kind: 'test' });

@@ -7,7 +7,7 @@ import {
   nvlinkGBps,
   transferEfficiencies,
   virtualDevice,
-} from '../../../src-main/core/planner/datasheets.js';
+} from '../../../src-main/core/planner/cost/datasheets.js';
 import { UserError } from '../../../src-main/core/errors.js';
 
 const REQUIRED = [

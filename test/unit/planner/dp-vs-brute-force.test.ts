@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { minOverCap } from '../../../src-main/core/planner/cap-search.js';
-import { bruteForce } from '../../../src-main/core/planner/brute-force.js';
-import { hybridSpace, pipelineSpace } from '../../../src-main/core/planner/group-space.js';
-import { pipelineDp } from '../../../src-main/core/planner/pipeline-dp.js';
+import { minOverCap } from '../../../src-main/core/planner/search/cap-search.js';
+import { bruteForce } from './reference/brute-force.js';
+import { hybridSpace, pipelineSpace } from '../../../src-main/core/planner/search/group-space.js';
+import { pipelineSearch } from '../../../src-main/core/planner/search/pipeline-search.js';
 import { microbatchCandidates, plannerContext } from '../../../src-main/core/planner/problem.js';
 import type { Plan, Schedule } from '../../../src-main/core/planner/types.js';
 import { seededRandom } from '../../../src-main/core/random.js';
@@ -24,7 +24,7 @@ describe('pipeline DP equals brute force', () => {
       for (let seed = 1; seed <= 60; seed++) {
         const ctx = plannerContext(randomProblem(seed));
         const space = pipelineSpace(ctx.problem);
-        const dp = pipelineDp(ctx, { schedule, space });
+        const dp = pipelineSearch(ctx, { schedule, space });
         const brute = bruteForce(ctx, { schedule, space });
         expectSameOptimum(dp.best, brute.best);
         if (brute.best) feasible++;
@@ -39,7 +39,7 @@ describe('pipeline DP equals brute force', () => {
     for (let seed = 100; seed < 115; seed++) {
       const ctx = plannerContext(randomProblem(seed, { layers: 6, devices: 3 }));
       for (const m of microbatchCandidates(ctx.problem.batch)) {
-        const dp = pipelineDp(ctx, { microbatches: [m] });
+        const dp = pipelineSearch(ctx, { microbatches: [m] });
         const brute = bruteForce(ctx, { microbatches: [m] });
         expectSameOptimum(dp.best, brute.best);
       }
@@ -52,7 +52,7 @@ describe('pipeline DP equals brute force', () => {
       for (let seed = 200; seed < 240; seed++) {
         const ctx = plannerContext(randomProblem(seed, { twins: true, devices: 4 }));
         const space = hybridSpace(ctx.problem);
-        const dp = pipelineDp(ctx, { schedule, space });
+        const dp = pipelineSearch(ctx, { schedule, space });
         const brute = bruteForce(ctx, { schedule, space });
         expectSameOptimum(dp.best, brute.best);
         if (dp.best?.stages.some((s) => s.devices.length > 1)) groups++;
@@ -65,7 +65,7 @@ describe('pipeline DP equals brute force', () => {
     let leftOut = 0;
     for (let seed = 1; seed <= 30; seed++) {
       const ctx = plannerContext(randomProblem(seed, { memoryShare: [2, 3] }));
-      const best = pipelineDp(ctx).best;
+      const best = pipelineSearch(ctx).best;
       if (!best) continue;
       const used = best.stages.flatMap((s) => s.devices);
       expect(new Set(used).size).toBe(used.length);

@@ -5,13 +5,13 @@
  * old search priced wrong on one-device stages.
  */
 import { describe, expect, it } from 'vitest';
-import { bruteForce } from '../../../src-main/core/planner/brute-force.js';
-import { hybridSpace, pipelineSpace, type GroupSpace } from '../../../src-main/core/planner/group-space.js';
-import { pipelineDp } from '../../../src-main/core/planner/pipeline-dp.js';
+import { bruteForce } from './reference/brute-force.js';
+import { hybridSpace, pipelineSpace, type GroupSpace } from '../../../src-main/core/planner/search/group-space.js';
+import { pipelineSearch } from '../../../src-main/core/planner/search/pipeline-search.js';
 import { plannerContext } from '../../../src-main/core/planner/problem.js';
 import type { Plan, PlanProblem, Schedule } from '../../../src-main/core/planner/types.js';
 import { randomProblem } from './random-problem.js';
-import { pipelineDp as referencePipelineDp } from './reference/pipeline-dp.js';
+import { pipelineSearch as referencePipelineDp } from './reference/pipeline-dp.js';
 
 function expectSameStep(got: Plan | null, want: Plan | null, what: string): void {
   expect(got === null, what).toBe(want === null);
@@ -29,11 +29,11 @@ function compare(
 ): number {
   const ctx = plannerContext(problem);
   const s = space(problem);
-  const got = pipelineDp(ctx, { schedule, space: s });
+  const got = pipelineSearch(ctx, { schedule, space: s });
   const want = referencePipelineDp(plannerContext(problem), { schedule, space: s });
   expectSameStep(got.best, want.best, `${what}: best`);
   // Each count's own optimum (no bound from the other counts).
-  const gotEach = pipelineDp(ctx, { schedule, space: s, exactPerMicrobatch: true });
+  const gotEach = pipelineSearch(ctx, { schedule, space: s, exactPerMicrobatch: true });
   const wantEach = referencePipelineDp(plannerContext(problem), { schedule, space: s, exactPerMicrobatch: true });
   expect(gotEach.byMicrobatches.map((m) => m.microbatches)).toEqual(wantEach.byMicrobatches.map((m) => m.microbatches));
   gotEach.byMicrobatches.forEach((m, i) => {
@@ -72,7 +72,7 @@ describe('optimised pipeline search equals the previous search', () => {
 
   it('the benchmark instance: 128 layers on 8 devices, batch 64', () => {
     const problem = randomProblem(7, { layers: 128, devices: 8, mode: 'training', batch: 64, memoryShare: [0.3, 0.9] });
-    const got = pipelineDp(plannerContext(problem)).best;
+    const got = pipelineSearch(plannerContext(problem)).best;
     const want = referencePipelineDp(plannerContext(problem)).best;
     expect(want).not.toBeNull();
     expectSameStep(got, want, 'bench');
@@ -91,7 +91,7 @@ describe('pipeline search with optimizer offload equals brute force', () => {
       problem.optimizerOffload = { hostGBps: { d0: 4 }, defaultHostGBps: 0.5 + (seed % 5), cpuGBps: 5 + (seed % 7) };
       const ctx = plannerContext(problem);
       const space = seed % 2 === 0 ? hybridSpace(problem) : pipelineSpace(problem);
-      const dp = pipelineDp(ctx, { space }).best;
+      const dp = pipelineSearch(ctx, { space }).best;
       const brute = bruteForce(ctx, { space }).best;
       expectSameStep(dp, brute, `seed ${seed}`);
       if (brute) feasible++;

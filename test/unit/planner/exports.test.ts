@@ -15,7 +15,7 @@ import {
   partitionBalanced,
   partitionUniform,
   type ExportInput,
-} from '../../../src-main/core/planner/exports.js';
+} from '../../../src-main/core/planner/exports/export-plan.js';
 import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../src-main/core/planner/types.js';
 
 const PYTHON = '/usr/bin/python3';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { linksFromProbe } from '../../../src-main/core/domain/devices.js';
 import type { ProbeResult } from '../../../src-main/core/domain/hardware.js';
 import { UserError } from '../../../src-main/core/errors.js';
-import { virtualDevice } from '../../../src-main/core/planner/datasheets.js';
-import { buildPlanLinks, parseNetwork, type MachineLinks } from '../../../src-main/core/planner/links.js';
+import { virtualDevice } from '../../../src-main/core/planner/cost/datasheets.js';
+import { buildPlanLinks, parseNetwork, type MachineLinks } from '../../../src-main/core/planner/cost/links.js';
 import type { PlanDevice, PlanLink } from '../../../src-main/core/planner/types.js';
 import { sampleProbe } from '../../helpers/sample-probe.js';
 

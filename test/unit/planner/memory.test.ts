@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePlan } from '../../../src-main/core/planner/evaluate.js';
+import { pricePlan } from '../../../src-main/core/planner/cost/plan-cost.js';
 import {
   deviceMemory,
   memoryShortfall,
   microbatchesInFlight,
   parameterStateBytes,
   type MemorySettings,
-} from '../../../src-main/core/planner/memory.js';
+} from '../../../src-main/core/planner/cost/memory.js';
 import { plannerContext } from '../../../src-main/core/planner/problem.js';
 import type { PlanLayer, PlanProblem } from '../../../src-main/core/planner/types.js';
 
@@ -103,7 +103,7 @@ function problem(over: Partial<PlanProblem> = {}): PlanProblem {
 describe('memory of a priced plan', () => {
   it('1F1B pipeline: parameters, activations × samples × (p − i) in flight, overhead', () => {
     const ctx = plannerContext(problem());
-    const plan = evaluatePlan(ctx, {
+    const plan = pricePlan(ctx, {
       stages: [
         { from: 0, to: 2, devices: ['a'] },
         { from: 2, to: 4, devices: ['b'] },
@@ -115,7 +115,7 @@ describe('memory of a priced plan', () => {
     expect(plan.stages[0]?.memoryBytes.a).toBe(16 * 3e8 + 3e7 * 2 * 2 + 1e9);
     // Stage 1: 7e8 params × 16; 7e7 × 2 samples × 1 in flight.
     expect(plan.stages[1]?.memoryBytes.b).toBe(16 * 7e8 + 7e7 * 2 * 1 + 1e9);
-    const gpipe = evaluatePlan(ctx, {
+    const gpipe = pricePlan(ctx, {
       stages: [
         { from: 0, to: 2, devices: ['a'] },
         { from: 2, to: 4, devices: ['b'] },
@@ -128,7 +128,7 @@ describe('memory of a priced plan', () => {
 
   it('data parallel with ZeRO-2: shards by replicas, splits the samples', () => {
     const ctx = plannerContext(problem({ zeroStage: 2 }));
-    const plan = evaluatePlan(ctx, {
+    const plan = pricePlan(ctx, {
       stages: [{ from: 0, to: 4, devices: ['a', 'b'] }],
       microbatches: 2,
       schedule: '1f1b',
@@ -143,7 +143,7 @@ describe('memory of a priced plan', () => {
     const p = problem();
     p.devices[1]!.memoryBytes = 8 * GiB;
     const ctx = plannerContext(p);
-    const plan = evaluatePlan(ctx, {
+    const plan = pricePlan(ctx, {
       stages: [
         { from: 0, to: 2, devices: ['a'] },
         { from: 2, to: 4, devices: ['b'] },
@@ -161,7 +161,7 @@ describe('memory of a priced plan', () => {
 describe('step time of a priced plan', () => {
   it('Σ t + 2·Σ c + (m − 1)·max(t, c) for a training pipeline', () => {
     const ctx = plannerContext(problem());
-    const plan = evaluatePlan(ctx, {
+    const plan = pricePlan(ctx, {
       stages: [
         { from: 0, to: 1, devices: ['a'] },
         { from: 1, to: 4, devices: ['b'] },

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src-main/core/errors.js';
-import { datasheetFor } from '../../../src-main/core/planner/datasheets.js';
+import { datasheetFor } from '../../../src-main/core/planner/cost/datasheets.js';
 import {
   busBandwidthFactor,
   fitAlphaBeta,
   fitNcclTests,
   parseNcclTests,
-} from '../../../src-main/core/planner/nccl-tests.js';
+} from '../../../src-main/core/planner/cost/nccl-tests.js';
 
 /**
  * HAND-WRITTEN, not a capture: laid out like nccl-tests' all_reduce_perf on 8 GPUs

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parameterStateBytes, OFFLOAD_CPU_BYTES_PER_PARAM } from '../../../src-main/core/planner/memory.js';
+import { parameterStateBytes, OFFLOAD_CPU_BYTES_PER_PARAM } from '../../../src-main/core/planner/cost/memory.js';
 import { plannerContext } from '../../../src-main/core/planner/problem.js';
 import { planAll } from '../../../src-main/core/planner/search.js';
-import { closedFormStepUs, simStagesOfPlan, simulatePipeline } from '../../../src-main/core/planner/simulator.js';
+import {
+  closedFormStepUs,
+  simStagesOfPlan,
+  simulatePipeline,
+} from '../../../src-main/core/planner/simulator/pipeline-simulator.js';
 import type { PlanProblem } from '../../../src-main/core/planner/types.js';
 
 const offload = { hostGBps: { a: 10 }, defaultHostGBps: 5, cpuGBps: 20 };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src-main/core/errors.js';
 import { planAll } from '../../../src-main/core/planner/search.js';
-import { hybridSpace } from '../../../src-main/core/planner/group-space.js';
-import { pipelineDp } from '../../../src-main/core/planner/pipeline-dp.js';
+import { hybridSpace } from '../../../src-main/core/planner/search/group-space.js';
+import { pipelineSearch } from '../../../src-main/core/planner/search/pipeline-search.js';
 import { plannerContext } from '../../../src-main/core/planner/problem.js';
-import { dataParallelPlans, singleDevicePlans } from '../../../src-main/core/planner/single-and-dp.js';
+import { dataParallelPlans, singleDevicePlans } from '../../../src-main/core/planner/search/whole-model.js';
 import type { Plan, PlanDevice, PlanLayer, PlanProblem } from '../../../src-main/core/planner/types.js';
 import { randomProblem } from './random-problem.js';
 
@@ -116,8 +116,8 @@ describe('planAll', () => {
       const candidates = [
         ...singleDevicePlans(ctx),
         ...dataParallelPlans(ctx).plans,
-        pipelineDp(ctx).best,
-        pipelineDp(ctx, { space: hybridSpace(p) }).best,
+        pipelineSearch(ctx).best,
+        pipelineSearch(ctx, { space: hybridSpace(p) }).best,
       ].filter((x): x is Plan => !!x && x.feasible);
       const best = planAll(p).plans[0];
       if (candidates.length === 0) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pipelineDp } from '../../../src-main/core/planner/pipeline-dp.js';
-import { hybridSpace } from '../../../src-main/core/planner/group-space.js';
+import { pipelineSearch } from '../../../src-main/core/planner/search/pipeline-search.js';
+import { hybridSpace } from '../../../src-main/core/planner/search/group-space.js';
 import { plannerContext } from '../../../src-main/core/planner/problem.js';
 import {
   closedFormStepUs,
@@ -8,7 +8,7 @@ import {
   simStagesOfPlan,
   simulatePipeline,
   type SimStage,
-} from '../../../src-main/core/planner/simulator.js';
+} from '../../../src-main/core/planner/simulator/pipeline-simulator.js';
 import type { Schedule } from '../../../src-main/core/planner/types.js';
 import { seededRandom } from '../../../src-main/core/random.js';
 import { randomProblem } from './random-problem.js';
@@ -141,10 +141,10 @@ describe('pipeline simulator against the closed form', () => {
     expect(sim.stepUs).toBeLessThanOrEqual(closedFormStepUs(stages, 2, 'training'));
   });
 
-  it('prices planner plans as evaluate.ts does', () => {
+  it('prices planner plans as cost/plan-cost.ts does', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const ctx = plannerContext(randomProblem(seed, { twins: true, memoryShare: [0.5, 2] }));
-      const plan = pipelineDp(ctx, { space: hybridSpace(ctx.problem) }).best;
+      const plan = pipelineSearch(ctx, { space: hybridSpace(ctx.problem) }).best;
       if (!plan) continue;
       const stages = simStagesOfPlan(ctx, plan);
       expect(closedFormStepUs(stages, plan.microbatches, ctx.problem.mode)).toBeCloseTo(plan.stepUs, 6);

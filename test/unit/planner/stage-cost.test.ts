@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { alphaBetaCostModel, type CostModel } from '../../../src-main/core/planner/cost-model.js';
-import { createCostModel } from '../../../src-main/core/planner/cost-model.js';
-import { splitSamples } from '../../../src-main/core/planner/stage-cost.js';
+import { alphaBetaCostModel, type CostModel } from '../../../src-main/core/planner/cost/cost-model.js';
+import { createCostModel } from '../../../src-main/core/planner/cost/cost-model.js';
+import { splitSamples } from '../../../src-main/core/planner/cost/stage-cost.js';
 import { planAll } from '../../../src-main/core/planner/search.js';
 import { seededRandom } from '../../../src-main/core/random.js';
 import type { PlanDevice } from '../../../src-main/core/planner/types.js';

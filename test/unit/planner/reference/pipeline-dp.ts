@@ -24,13 +24,13 @@
  * the best so far, so `best` is exact and each count's plan is its optimum when flagged `exact`.
  */
 import { minOverCap } from './cap-search.js';
-import { evaluatePlan } from '../../../../src-main/core/planner/evaluate.js';
-import { pipelineSpace, type GroupSpace } from '../../../../src-main/core/planner/group-space.js';
+import { pricePlan } from '../../../../src-main/core/planner/cost/plan-cost.js';
+import { pipelineSpace, type GroupSpace } from '../../../../src-main/core/planner/search/group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../../../../src-main/core/planner/problem.js';
 import { shapeOf, SuffixDp } from './suffix-dp.js';
 import type { Plan, Schedule } from '../../../../src-main/core/planner/types.js';
 
-export interface PipelineDpOptions {
+export interface PipelineSearchOptions {
   schedule?: Schedule;
   /** Microbatch counts to try (each must divide the batch); default: divisors of the batch up to 64. */
   microbatches?: readonly number[];
@@ -57,7 +57,7 @@ export interface MicrobatchResult {
   tmaxCandidates: number;
 }
 
-export interface PipelineDpResult {
+export interface PipelineSearchResult {
   best: Plan | null;
   byMicrobatches: MicrobatchResult[];
   dpRuns: number;
@@ -72,7 +72,7 @@ export function dpStateCount(ctx: PlannerContext, space: GroupSpace, schedule: S
 }
 
 /** The best plan of the space for each microbatch count, and the best of all. */
-export function pipelineDp(ctx: PlannerContext, opts: PipelineDpOptions = {}): PipelineDpResult {
+export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions = {}): PipelineSearchResult {
   const schedule = opts.schedule ?? '1f1b';
   const space = opts.space ?? pipelineSpace(ctx.problem);
   const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
@@ -97,7 +97,7 @@ export function pipelineDp(ctx: PlannerContext, opts: PipelineDpOptions = {}): P
     const dp = new SuffixDp(ctx, shape, m, schedule, sync);
     const r = minOverCap(dp.candidates, m - 1, (cap) => dp.solve(cap), opts.exactPerMicrobatch ? Infinity : bound);
     dpRuns += r.runs;
-    const plan = r.solution ? evaluatePlan(ctx, r.solution.spec) : null;
+    const plan = r.solution ? pricePlan(ctx, r.solution.spec) : null;
     const exact = opts.exactPerMicrobatch === true || r.total < bound || r.solution === null;
     byMicrobatches.push({ microbatches: m, plan, exact, dpRuns: r.runs, tmaxCandidates: dp.candidates.length });
     bound = Math.min(bound, r.total);

@@ -21,9 +21,9 @@
  * sums P, so its row is a sliding-window minimum (monotone deque), O(L); other rows are O(L²).
  */
 import type { CapSolution } from './cap-search.js';
-import type { PlanSpec } from '../../../../src-main/core/planner/evaluate.js';
-import type { GroupSpace } from '../../../../src-main/core/planner/group-space.js';
-import { deviceMemory } from '../../../../src-main/core/planner/memory.js';
+import type { PlanSpec } from '../../../../src-main/core/planner/cost/plan-cost.js';
+import type { GroupSpace } from '../../../../src-main/core/planner/search/group-space.js';
+import { deviceMemory } from '../../../../src-main/core/planner/cost/memory.js';
 import type { PlannerContext } from '../../../../src-main/core/planner/problem.js';
 import type { Schedule } from '../../../../src-main/core/planner/types.js';
 

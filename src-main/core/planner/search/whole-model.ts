@@ -2,9 +2,9 @@
  * Whole-model plans: one device, or data parallel over a set of devices (each microbatch split in
  * whole samples in proportion to device speed, gradients all-reduced once per step). Pure.
  */
-import { evaluatePlan, type StageSpec } from './evaluate.js';
-import { microbatchCandidates, type PlannerContext } from './problem.js';
-import type { Plan, Schedule } from './types.js';
+import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
+import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import type { Plan, Schedule } from '../types.js';
 
 export interface WholeModelOptions {
   schedule?: Schedule;
@@ -30,7 +30,7 @@ export function bestOverMicrobatches(
 ): Plan {
   let best: Plan | null = null;
   for (const m of microbatches) {
-    const p = evaluatePlan(ctx, { stages, microbatches: m, schedule });
+    const p = pricePlan(ctx, { stages, microbatches: m, schedule });
     if (!best) best = p;
     else if (p.feasible !== best.feasible) {
       if (p.feasible) best = p;

@@ -16,12 +16,12 @@
  * Alphas: 4 µs NVLink, 8-9 µs PCIe P2P, 12-15 µs host-staged, 10 µs host copies (launch and
  * DMA setup, the order NCCL and cudaMemcpy latencies take). Between machines: NETWORK_KINDS.
  */
-import type { Link, LinkKind } from '../domain/devices.js';
-import { pcieBandwidthGBps } from '../domain/devices.js';
-import { UserError } from '../errors.js';
-import type { CopyFit } from '../profiler/device-summary.js';
+import type { Link, LinkKind } from '../../domain/devices.js';
+import { pcieBandwidthGBps } from '../../domain/devices.js';
+import { UserError } from '../../errors.js';
+import type { CopyFit } from '../../profiler/device-summary.js';
 import { datasheetFor, datasheetPcieGBps, nvlinkGBps } from './datasheets.js';
-import type { PlanDevice, PlanLink } from './types.js';
+import type { PlanDevice, PlanLink } from '../types.js';
 
 export interface LinkFactor {
   /** Share of the spec bandwidth transfers reach on this path. */

@@ -11,7 +11,7 @@
  *   tree of depth ceil(log2 n))
  * all-reduce takes the cheaper of ring and tree, as NCCL picks per message size.
  */
-import type { PlanLink } from './types.js';
+import type { PlanLink } from '../types.js';
 
 /** Time of one message over one link (µs). */
 export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {

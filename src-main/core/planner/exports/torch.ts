@@ -3,8 +3,8 @@
  * (tracer split with SplitPoint.BEGINNING at each stage's first layer, ScheduleGPipe or
  * Schedule1F1B, a ("pp", "dp") device mesh; data-parallel gradients all-reduced by hand). Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './exports-common.js';
-import type { Mode } from './types.js';
+import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
+import type { Mode } from '../types.js';
 
 export interface TorchExport {
   commands: string[];

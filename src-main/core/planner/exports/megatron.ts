@@ -4,7 +4,7 @@
  * stages differ from an even middle, else --pipeline-model-parallel-layout ("E" embedding, "t"
  * a decoder layer, "L" loss, "|" between stages). Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput } from './exports-common.js';
+import { exportLayout, torchrunCommands, type ExportInput } from './common.js';
 
 export interface MegatronExport {
   /** Parallelism, batch and precision arguments; the model's own (--hidden-size, --seq-length, data, optimizer) are the user's. */

@@ -9,7 +9,7 @@
  *   flight: 1F1B keeps min(p−i, m) on stage i of p (0-based), GPipe all m, inference 1.
  * - overhead = problem.overheadBytes (framework, workspace).
  */
-import type { Mode, PlanDevice, PlanProblem, Schedule } from './types.js';
+import type { Mode, PlanDevice, PlanProblem, Schedule } from '../types.js';
 
 /** fp16 weights and gradients of mixed-precision training. */
 export const WEIGHT_BYTES_PER_PARAM = 2;

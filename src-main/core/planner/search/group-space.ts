@@ -13,7 +13,7 @@
  *   whose stages are data-parallel groups of like devices (which like device goes where follows the
  *   fixed order above).
  */
-import type { PlanDevice, PlanProblem } from './types.js';
+import type { PlanDevice, PlanProblem } from '../types.js';
 
 export interface DeviceClass {
   key: string;

@@ -5,13 +5,13 @@
  * fractions a profiled GPU reached against its own datasheet (transferEfficiencies). Pure.
  */
 import { z } from 'zod';
-import gpuFile from '../../../models/gpus.json' with { type: 'json' };
-import { pcieBandwidthGBps } from '../domain/devices.js';
-import type { Dtype } from '../domain/measurement.js';
-import { UserError } from '../errors.js';
-import type { DeviceFeatures } from '../predictor/types.js';
-import type { DeviceSummary } from '../profiler/device-summary.js';
-import type { PlanDevice } from './types.js';
+import gpuFile from '../../../../models/gpus.json' with { type: 'json' };
+import { pcieBandwidthGBps } from '../../domain/devices.js';
+import type { Dtype } from '../../domain/measurement.js';
+import { UserError } from '../../errors.js';
+import type { DeviceFeatures } from '../../predictor/types.js';
+import type { DeviceSummary } from '../../profiler/device-summary.js';
+import type { PlanDevice } from '../types.js';
 
 const tflops = z.number().positive().nullable();
 

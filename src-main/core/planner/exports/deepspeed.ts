@@ -5,8 +5,8 @@
  * partition_uniform / partition_balanced, reproduced here) gives the plan's boundaries, else a
  * subclass that sets them. Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './exports-common.js';
-import type { PlanLayer } from './types.js';
+import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
+import type { PlanLayer } from '../types.js';
 
 export interface DeepSpeedConfig {
   train_batch_size: number;

@@ -14,7 +14,7 @@
  */
 import type { CostModel } from './cost-model.js';
 import { GRAD_BYTES_PER_PARAM, OFFLOAD_CPU_BYTES_PER_PARAM, WEIGHT_BYTES_PER_PARAM } from './memory.js';
-import type { PlanProblem } from './types.js';
+import type { PlanProblem } from '../types.js';
 
 /**
  * Whole samples per device minimizing max(samples_d × perSampleUs_d): the floor of the

@@ -16,11 +16,11 @@
  * tables in place), so the tables are allocated once.
  */
 import type { CapSolution } from './cap-search.js';
-import type { PlanSpec } from './evaluate.js';
+import type { PlanSpec } from '../cost/plan-cost.js';
 import type { GroupSpace } from './group-space.js';
-import { deviceMemory } from './memory.js';
-import type { PlannerContext } from './problem.js';
-import type { Schedule } from './types.js';
+import { deviceMemory } from '../cost/memory.js';
+import type { PlannerContext } from '../problem.js';
+import type { Schedule } from '../types.js';
 
 export interface Group {
   cls: number;

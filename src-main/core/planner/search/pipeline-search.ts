@@ -2,7 +2,7 @@
  * Exact search over pipeline plans: contiguous layer ranges on ordered groups of devices (see
  * group-space.ts), for each microbatch count. Pure.
  *
- * What it minimizes, for a fixed microbatch count m (evaluate.ts):
+ * What it minimizes, for a fixed microbatch count m (cost/plan-cost.ts):
  *   step = Σ t_i + d·Σ c_k + Σ a_i + (m − 1) · max(max t_i, max c_k)
  * over every plan of the space whose stages fit in memory (activations in flight by the schedule).
  *
@@ -19,13 +19,13 @@
  * the best so far, so `best` is exact and each count's plan is its optimum when flagged `exact`.
  */
 import { leastPassing, minOverCap, sortedDistinct } from './cap-search.js';
-import { evaluatePlan } from './evaluate.js';
+import { pricePlan } from '../cost/plan-cost.js';
 import { pipelineSpace, type GroupSpace } from './group-space.js';
-import { microbatchCandidates, type PlannerContext } from './problem.js';
+import { microbatchCandidates, type PlannerContext } from '../problem.js';
 import { shapeOf, SuffixDp, type DpSolution } from './suffix-dp.js';
-import type { Plan, Schedule } from './types.js';
+import type { Plan, Schedule } from '../types.js';
 
-export interface PipelineDpOptions {
+export interface PipelineSearchOptions {
   schedule?: Schedule;
   /** Microbatch counts to try (each must divide the batch); default: divisors of the batch up to 64. */
   microbatches?: readonly number[];
@@ -52,7 +52,7 @@ export interface MicrobatchResult {
   tmaxCandidates: number;
 }
 
-export interface PipelineDpResult {
+export interface PipelineSearchResult {
   best: Plan | null;
   byMicrobatches: MicrobatchResult[];
   dpRuns: number;
@@ -67,7 +67,7 @@ export function dpStateCount(ctx: PlannerContext, space: GroupSpace, schedule: S
 }
 
 /** The best plan of the space for each microbatch count, and the best of all. */
-export function pipelineDp(ctx: PlannerContext, opts: PipelineDpOptions = {}): PipelineDpResult {
+export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions = {}): PipelineSearchResult {
   const schedule = opts.schedule ?? '1f1b';
   const space = opts.space ?? pipelineSpace(ctx.problem);
   const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
@@ -107,7 +107,7 @@ export function pipelineDp(ctx: PlannerContext, opts: PipelineDpOptions = {}): P
     const r = minOverCap(caps, w, (cap) => dp.solve(cap), limit, floor, { solution: first });
     if (t0 < Infinity) r.runs++;
     dpRuns += r.runs;
-    const plan = r.solution ? evaluatePlan(ctx, r.solution.spec) : null;
+    const plan = r.solution ? pricePlan(ctx, r.solution.spec) : null;
     // With no bound from other counts nothing was cut, so "none" means none fits.
     const exact = opts.exactPerMicrobatch === true || r.total < bound || bound === Infinity;
     byMicrobatches.push({ microbatches: m, plan, exact, dpRuns: r.runs, tmaxCandidates: caps.length });

@@ -10,9 +10,9 @@
  * else for B_j's gradients from stage i+1. A stage's gradient all-reduce starts after its last
  * operation (so it overlaps the other stages' drain, unlike the closed form, which adds it).
  */
-import { stepUsOf } from './evaluate.js';
-import type { PlannerContext } from './problem.js';
-import type { Mode, Plan, Schedule } from './types.js';
+import { stepUsOf } from '../cost/plan-cost.js';
+import type { PlannerContext } from '../problem.js';
+import type { Mode, Plan, Schedule } from '../types.js';
 
 export interface SimStage {
   /** Label for the timeline (devices joined by "+"). */
@@ -260,7 +260,7 @@ function addAllReduces(sim: Sim): void {
   });
 }
 
-/** The planner's objective for these stages (evaluate.ts). */
+/** The planner's objective for these stages (cost/plan-cost.ts). */
 export function closedFormStepUs(stages: readonly SimStage[], m: number, mode: Mode): number {
   const training = mode === 'training';
   const t = stages.map((s) => s.forwardUs + (training ? s.backwardUs : 0));

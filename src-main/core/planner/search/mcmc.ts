@@ -5,11 +5,11 @@
  * log step time, annealed, seeded. Plans that do not fit pay a penalty growing with the overflow.
  * Not exact: it returns the best feasible plan it met. Pure.
  */
-import { seededRandom } from '../random.js';
-import { evaluatePlan, type PlanSpec } from './evaluate.js';
-import { microbatchCandidates, type PlannerContext } from './problem.js';
-import { bestOverMicrobatches } from './single-and-dp.js';
-import type { Plan, Schedule } from './types.js';
+import { seededRandom } from '../../random.js';
+import { pricePlan, type PlanSpec } from '../cost/plan-cost.js';
+import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import { bestOverMicrobatches } from './whole-model.js';
+import type { Plan, Schedule } from '../types.js';
 
 export interface McmcOptions {
   seed?: number;
@@ -61,7 +61,7 @@ export function mcmcSearch(ctx: PlannerContext, opts: McmcOptions = {}): Plan {
   const t0 = opts.temperature ?? 0.05;
 
   let state = initialState(walk, opts.start);
-  let plan = evaluatePlan(ctx, toSpec(walk, state));
+  let plan = pricePlan(ctx, toSpec(walk, state));
   let energy = energyOf(plan);
   let best = plan;
   let bestEnergy = energy;
@@ -70,7 +70,7 @@ export function mcmcSearch(ctx: PlannerContext, opts: McmcOptions = {}): Plan {
     const temp = t0 * Math.pow(0.05, it / Math.max(1, iterations - 1));
     const next = propose(walk, state);
     if (!next) continue;
-    const p = evaluatePlan(ctx, toSpec(walk, next));
+    const p = pricePlan(ctx, toSpec(walk, next));
     const e = energyOf(p);
     if (e <= energy || rand() < Math.exp(-(e - energy) / temp)) {
       state = next;

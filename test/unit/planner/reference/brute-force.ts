@@ -2,10 +2,15 @@
  * Every plan of a space, priced one by one: the reference the DP is tested against, for small
  * instances only. Pure.
  */
-import { evaluatePlan, type PlanSpec } from './evaluate.js';
-import { assignGroups, pipelineSpace, type GroupChoice, type GroupSpace } from './group-space.js';
-import { microbatchCandidates, type PlannerContext } from './problem.js';
-import type { Plan, Schedule } from './types.js';
+import { pricePlan, type PlanSpec } from '../../../../src-main/core/planner/cost/plan-cost.js';
+import {
+  assignGroups,
+  pipelineSpace,
+  type GroupChoice,
+  type GroupSpace,
+} from '../../../../src-main/core/planner/search/group-space.js';
+import { microbatchCandidates, type PlannerContext } from '../../../../src-main/core/planner/problem.js';
+import type { Plan, Schedule } from '../../../../src-main/core/planner/types.js';
 
 export interface BruteForceOptions {
   schedule?: Schedule;
@@ -87,7 +92,7 @@ export function bruteForce(ctx: PlannerContext, opts: BruteForceOptions = {}): B
             microbatches: m,
             schedule,
           };
-          const plan = evaluatePlan(ctx, spec);
+          const plan = pricePlan(ctx, spec);
           if (plan.feasible && (!best || plan.stepUs < best.stepUs)) best = plan;
         }
       }

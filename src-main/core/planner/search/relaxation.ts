@@ -8,11 +8,11 @@
  * is chosen on the real cost. The cuts are also rebalanced for that device order (smallest
  * bottleneck stage, by bisection) and the better of the two kept. Not exact. Pure.
  */
-import { seededRandom } from '../random.js';
-import { microbatchesInFlight, parameterStateBytes } from './memory.js';
-import { microbatchCandidates, type PlannerContext } from './problem.js';
-import { bestOverMicrobatches } from './single-and-dp.js';
-import type { Plan, Schedule } from './types.js';
+import { seededRandom } from '../../random.js';
+import { microbatchesInFlight, parameterStateBytes } from '../cost/memory.js';
+import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import { bestOverMicrobatches } from './whole-model.js';
+import type { Plan, Schedule } from '../types.js';
 
 export interface RelaxationOptions {
   seed?: number;

@@ -5,7 +5,7 @@
  */
 import { bottleneck, linkBetween, messageUs, ringAllReduceUs, treeAllReduceUs } from './collectives.js';
 import type { AlphaBetaFit } from './nccl-tests.js';
-import type { PlanLink, PlanProblem } from './types.js';
+import type { PlanLink, PlanProblem } from '../types.js';
 
 /** Communication costs the planner needs (µs). */
 export interface CostModel {

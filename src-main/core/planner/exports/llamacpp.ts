@@ -4,7 +4,7 @@
  * devices in order), -ngl the layers offloaded (llama.cpp keeps the first layers on the CPU and
  * offloads the last -ngl; one more than the blocks also offloads the output layer). Pure.
  */
-import { cudaIndex, exportLayout, shellQuote, type ExportInput } from './exports-common.js';
+import { cudaIndex, exportLayout, shellQuote, type ExportInput } from './common.js';
 
 export interface LlamaCppExport {
   args: string[];

@@ -10,10 +10,10 @@
  * model computes it (that is the cut). Nodes with subgraphs (If, Loop, Scan) are refused when
  * kept: their bodies may read outer tensors that this extractor does not follow.
  */
-import { UserError } from '../errors.js';
-import { valueInfoMessage, type ValueInfoDef } from './model-builder.js';
-import { ProtoReader, WIRE_LEN } from './protobuf-reader.js';
-import { ProtoWriter } from './protobuf-writer.js';
+import { UserError } from '../../src-main/core/errors.js';
+import { valueInfoMessage, type ValueInfoDef } from '../../src-main/core/onnx/model-builder.js';
+import { ProtoReader, WIRE_LEN } from '../../src-main/core/onnx/protobuf-reader.js';
+import { ProtoWriter } from '../../src-main/core/onnx/protobuf-writer.js';
 
 export interface ExtractOptions {
   /** Tensors fed to the submodel: graph inputs or intermediate tensors (a cut). */

@@ -8,7 +8,7 @@
  * (nccl-tests' PERFORMANCE.md): all_reduce 2(n−1)/n, all_gather / reduce_scatter / alltoall
  * (n−1)/n, others 1 — the bandwidth a ring link would need, comparable across n.
  */
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
 
 export interface NcclTiming {
   timeUs: number;

@@ -4,8 +4,8 @@
  * Megatron-LM, DeepSpeed's pipe topology and a ("pp", "dp") device mesh), the batch split into
  * microbatches, and torchrun launch lines. Pure.
  */
-import type { Plan, PlanDevice, PlanProblem } from './types.js';
-import { localKey } from './links.js';
+import type { Plan, PlanDevice, PlanProblem } from '../types.js';
+import { localKey } from '../cost/links.js';
 
 export interface ExportInput {
   plan: Plan;

@@ -13,8 +13,8 @@
  * The schedule (GPipe, 1F1B) changes memory only (activations in flight).
  */
 import { deviceMemory, memoryShortfall, microbatchesInFlight } from './memory.js';
-import type { PlannerContext } from './problem.js';
-import type { Plan, Schedule, Stage } from './types.js';
+import type { PlannerContext } from '../problem.js';
+import type { Plan, Schedule, Stage } from '../types.js';
 
 export interface StageSpec {
   /** Layers [from, to). */
@@ -82,7 +82,7 @@ function checkSpec(ctx: PlannerContext, spec: PlanSpec): void {
 }
 
 /** Prices a plan: step time, memory per device, feasibility with reasons. */
-export function evaluatePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
+export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
   checkSpec(ctx, spec);
   const { problem, tables } = ctx;
   const m = spec.microbatches;

@@ -1,0 +1,38 @@
+/**
+ * Plans turned into what people run: torch.distributed.pipelining (torchrun + script),
+ * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments) and llama.cpp (command).
+ * Each export lists what its engine cannot express as warnings. Pure.
+ */
+import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
+import { exportLlamaCpp, type LlamaCppExport, type LlamaCppOptions } from './llamacpp.js';
+import { exportMegatron, type MegatronExport } from './megatron.js';
+import { exportTorchPipelining, type TorchExport } from './torch.js';
+import type { ExportInput } from './common.js';
+
+export type { ExportInput, ExportLayout, ExportRank, ExportStage } from './common.js';
+export { exportLayout, shellQuote } from './common.js';
+export type { DeepSpeedConfig, DeepSpeedExport } from './deepspeed.js';
+export { exportDeepSpeed, partitionBalanced, partitionUniform } from './deepspeed.js';
+export type { LlamaCppExport, LlamaCppOptions } from './llamacpp.js';
+export { exportLlamaCpp } from './llamacpp.js';
+export type { MegatronExport } from './megatron.js';
+export { exportMegatron, megatronSplit } from './megatron.js';
+export type { TorchExport } from './torch.js';
+export { exportTorchPipelining } from './torch.js';
+
+export interface PlanExports {
+  torch: TorchExport;
+  deepspeed: DeepSpeedExport;
+  megatron: MegatronExport;
+  llamaCpp: LlamaCppExport;
+}
+
+/** All four exports of one plan. */
+export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}): PlanExports {
+  return {
+    torch: exportTorchPipelining(input),
+    deepspeed: exportDeepSpeed(input),
+    megatron: exportMegatron(input),
+    llamaCpp: exportLlamaCpp(input, llamaCpp),
+  };
+}
