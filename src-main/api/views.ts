@@ -10,8 +10,8 @@ import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
-import type { PlanExports } from '../core/planner/exports.js';
-import type { SimEvent } from '../core/planner/simulator.js';
+import type { PlanExports } from '../core/planner/exports/export-plan.js';
+import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 
 export type { CatalogSummary, Device, Link, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
 

@@ -1,5 +1,5 @@
 import { TOOL_VERSION } from '../../core/version.js';
-import { GPU_DATASHEETS } from '../../core/planner/datasheets.js';
+import { GPU_DATASHEETS } from '../../core/planner/cost/datasheets.js';
 import type { HandlerGroup } from './types.js';
 
 export const appHandlers: HandlerGroup<'app:info'> = {
