@@ -15,7 +15,8 @@ import { importOnnxModel } from '../core/workload/from-onnx.js';
 import { parseOnnxModel } from '../core/onnx/onnx-parser.js';
 import type { StoppingRule } from '../core/profiler/timing-stats.js';
 import type { Database } from '../adapters/store/types.js';
-import type { EpConfig, ModelJob, ModelOutcome } from '../adapters/ort/protocol.js';
+import type { ModelJob, ModelOutcome } from '../adapters/ort/protocol.js';
+import type { EpConfig } from '../core/domain/execution-provider.js';
 import { executedGraph, type OptimizingRunner } from './executed-graph-service.js';
 import { attributeNodes } from './model-attribution.js';
 

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseOnnxModel, type OnnxModel } from '../core/onnx/onnx-parser.js';
 import type { Database } from '../adapters/store/types.js';
-import type { EpConfig, OptimizeJob, OptimizeOutcome } from '../adapters/ort/protocol.js';
+import type { OptimizeJob, OptimizeOutcome } from '../adapters/ort/protocol.js';
+import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
 
 export interface OptimizingRunner {

@@ -1,7 +1,7 @@
 /** The real profiler dependencies: a kernel-runner child process on this machine. */
 import { cudaUnavailableReason } from '../adapters/ort/ep-options.js';
 import { KernelRunner } from '../adapters/ort/kernel-runner.js';
-import type { EpConfig } from '../adapters/ort/protocol.js';
+import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { Database } from '../adapters/store/types.js';
 import type { ProfilerDeps } from './profiler-service.js';
 

@@ -13,7 +13,7 @@ import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { KernelRunner } from '../adapters/ort/kernel-runner.js';
-import type { EpConfig } from '../adapters/ort/protocol.js';
+import type { EpConfig } from '../core/domain/execution-provider.js';
 import { deviceOverhead, resolveWorkload, type WorkloadSpecOptions } from './workload-service.js';
 import { epFor, executedWorkload, predictExecuted } from './model-prediction-service.js';
 import { localMachineId } from './machine-service.js';

@@ -19,7 +19,7 @@ import {
 } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { readOnnxModel } from '../adapters/files/read-onnx.js';
-import type { EpConfig } from '../adapters/ort/protocol.js';
+import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { Database } from '../adapters/store/types.js';
 import { executedGraph, type OptimizingRunner } from './executed-graph-service.js';
 import { localMachineId } from './machine-service.js';

@@ -21,8 +21,8 @@ import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
 import { takeProfilerLock } from './profiler-lock.js';
+import type { EpConfig } from '../core/domain/execution-provider.js';
 import type {
-  EpConfig,
   FailureKind,
   ModelJob,
   ModelOutcome,

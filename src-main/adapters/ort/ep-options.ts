@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as ort from 'onnxruntime-node';
-import type { EpConfig } from './protocol.js';
+import type { EpConfig } from '../../core/domain/execution-provider.js';
 
 export function sessionOptions(ep: EpConfig, profilePrefix: string | null): ort.InferenceSession.SessionOptions {
   const base: ort.InferenceSession.SessionOptions = {

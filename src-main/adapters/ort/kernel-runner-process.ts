@@ -17,10 +17,10 @@ import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
 import { parseTrace, type TraceRuns } from './parse-trace.js';
 import { parentChannel } from '../process/parent-port.js';
+import type { EpConfig } from '../../core/domain/execution-provider.js';
 import {
   classifyOrtError,
   cleanOrtMessage,
-  type EpConfig,
   type FailureKind,
   type FromChild,
   type ModelJob,

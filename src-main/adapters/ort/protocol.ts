@@ -3,12 +3,10 @@
  * session.run blocks the event loop and a crashing kernel would take its process
  * down, so kernels run in a child; these types are the whole contract.
  */
+import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
 import type { StoppingRule, StopReason } from '../../core/profiler/timing-stats.js';
-
-export type EpConfig =
-  { name: 'cpu'; threads: number } | { name: 'cuda'; deviceId: number } | { name: 'webgpu'; deviceId: number };
 
 export interface RunJob {
   id: number;
