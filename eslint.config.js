@@ -18,10 +18,19 @@ function layers(forbidden, message, extra = []) {
   ];
 }
 
-const pure = (what) => [
-  { group: NODE_APIS, message: `${what} is pure: no Node APIs` },
-  { group: NATIVE, message: `${what} is pure: adapters wrap these` },
-];
+/** A layer that runs anywhere (the renderer too): no Node API, native module or global, nothing above it. */
+function pureLayer(files, name, forbidden) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': layers(forbidden, `${name} imports nothing above it (see the layer picture)`, [
+        { group: NODE_APIS, message: `${name} is pure: no Node APIs` },
+        { group: NATIVE, message: `${name} is pure: adapters wrap these` },
+      ]),
+      'no-restricted-globals': ['error', 'process', 'window', 'document', 'Buffer', 'require'],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'src-renderer/dist/**'] },
@@ -33,29 +42,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    files: ['src-main/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': layers(
-        ['adapters', 'api', 'services', 'app', 'cli', 'electron', 'http'],
-        'core is the ground layer: it imports only core',
-        pure('core'),
-      ),
-      'no-restricted-globals': ['error', 'process', 'window', 'document', 'Buffer', 'require'],
-    },
-  },
-  {
-    // The API contract is shared with the renderer: as pure as the core.
-    files: ['src-main/api/**/*.ts'],
-    rules: {
-      'no-restricted-imports': layers(
-        ['adapters', 'services', 'app', 'cli', 'electron', 'http'],
-        'api imports only core',
-        pure('api'),
-      ),
-      'no-restricted-globals': ['error', 'process', 'window', 'document', 'Buffer', 'require'],
-    },
-  },
+  pureLayer(['src-main/core/**/*.ts'], 'core', ['adapters', 'api', 'services', 'app', 'cli', 'electron', 'http']),
+  // The API contract is shared with the renderer: as pure as the core, and over it.
+  pureLayer(['src-main/api/**/*.ts'], 'api', ['adapters', 'services', 'app', 'cli', 'electron', 'http']),
   {
     files: ['src-main/adapters/**/*.ts'],
     rules: {

@@ -96,30 +96,19 @@ export function sampleProbe(overrides: Partial<ProbeResult> = {}): ProbeResult {
 
 /** A GPU server (EPYC, `gpus` H100s, or none) as the store tests use it. */
 export function serverProbe(hostname = 'box-1', gpus = 1): ProbeResult {
+  const workstation = sampleProbe();
   return sampleProbe({
     probedAt: '2025-01-01T00:00:00.000Z',
     hostname,
     os: { platform: 'linux', distro: 'Ubuntu', release: '22.04', kernel: '6.5.0', arch: 'x64' },
     cpu: {
-      manufacturer: 'AMD',
+      ...workstation.cpu,
       brand: 'EPYC 9654',
       physicalCores: 96,
       logicalCores: 192,
       baseClockGHz: 2.4,
       maxClockGHz: 3.7,
       cacheBytes: { l1d: 32768, l1i: 32768, l2: 1048576, l3: 402653184 },
-      isa: {
-        sse42: true,
-        avx: true,
-        avx2: true,
-        fma: true,
-        avx512f: true,
-        avx512bf16: true,
-        avx512vnni: true,
-        amx: false,
-        neon: false,
-      },
-      fp32FlopsPerCycle: 32,
     },
     memory: { totalBytes: 768 * 1024 ** 3 },
     nvidia: {
