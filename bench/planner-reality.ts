@@ -44,9 +44,9 @@ import { predictWorkload } from '../src-main/core/workload/predict-workload.js';
 import { workloadFromOnnx } from '../src-main/core/workload/from-onnx.js';
 import { localProbeDeps } from '../src-main/services/local-probe.js';
 import { probeAndRecord } from '../src-main/services/machine-service.js';
-import { storedPredictors, trainPredictors } from '../src-main/services/predictor-service.js';
+import { PREDICTOR_PREFERENCE, storedPredictors, trainPredictors } from '../src-main/services/predictor-service.js';
 import { profileDevice } from '../src-main/services/profiler-service.js';
-import { pickDevice, PREDICTOR_PREFERENCE, resolveWorkload } from '../src-main/services/workload-service.js';
+import { pickDevice, resolveWorkload } from '../src-main/services/workload-service.js';
 
 const MODEL = 'test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx';
 const INPUT = 'x';

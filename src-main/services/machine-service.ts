@@ -2,6 +2,7 @@
  * Recording the probed machine in the store, and listing what the store holds.
  */
 import { devicesFromProbe, linksFromProbe, type Device, type Link } from '../core/domain/devices.js';
+import { UserError } from '../core/errors.js';
 import { MachineRepo, type MachineDetail, type MachineSummary } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { probeMachine, type MachineProbe, type NvidiaProbeOptions, type ProbeDeps } from './probe-service.js';
@@ -22,11 +23,46 @@ export async function probeAndRecord(db: Database, deps: ProbeDeps, opts: Nvidia
 
 /** This machine's id in the store, or null before its first probe. */
 export function localMachineId(db: Database): string | null {
-  return new MachineRepo(db).listMachines().find((m) => m.source === 'local')?.id ?? null;
+  return findMachine(db)?.id ?? null;
 }
 
 export function listMachines(db: Database): MachineSummary[] {
   return new MachineRepo(db).listMachines();
+}
+
+/**
+ * A stored machine by id or label (the first listed when several share a label), or this
+ * machine when none is named; null when there is no such machine.
+ */
+export function findMachine(db: Database, idOrLabel?: string): MachineSummary | null {
+  const list = listMachines(db);
+  const found = idOrLabel
+    ? list.find((m) => m.id === idOrLabel || m.label === idOrLabel)
+    : list.find((m) => m.source === 'local');
+  return found ?? null;
+}
+
+/** A machine's summary and its devices, links and probe (see findMachine); null when there is none. */
+export function findMachineDetail(
+  db: Database,
+  idOrLabel?: string,
+): { summary: MachineSummary; detail: MachineDetail } | null {
+  const summary = findMachine(db, idOrLabel);
+  if (!summary) return null;
+  const detail = new MachineRepo(db).getMachine(summary.id);
+  if (!detail) throw new UserError(`machine ${summary.id} vanished from the store`);
+  return { summary, detail };
+}
+
+/** The named machine (id or label), or this one; a user error when the store has none such. */
+export function machineFor(db: Database, idOrLabel: string | undefined): MachineDetail {
+  const found = findMachineDetail(db, idOrLabel);
+  if (!found) {
+    throw new UserError(
+      idOrLabel ? `no machine "${idOrLabel}" in the store` : 'no machine recorded yet: run `pipedejavu profile` first',
+    );
+  }
+  return found.detail;
 }
 
 /** This machine as last probed, probing it first when the store has not seen it yet. */
@@ -36,7 +72,7 @@ export async function ensureLocalMachine(
   opts: NvidiaProbeOptions = {},
 ): Promise<MachineDetail> {
   const repo = new MachineRepo(db, deps.now);
-  const local = repo.listMachines().find((m) => m.source === 'local');
+  const local = findMachine(db);
   const detail = local ? repo.getMachine(local.id) : null;
   if (detail) return detail;
   const recorded = await probeAndRecord(db, deps, opts);

@@ -8,6 +8,7 @@
  * ORT cannot run here and models it cannot optimize are predicted on the file's graph,
  * with a warning saying so.
  */
+import { UserError } from '../core/errors.js';
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
 import { importOnnxModel } from '../core/workload/from-onnx.js';
 import {
@@ -22,8 +23,9 @@ import { readOnnxModel } from '../adapters/files/read-onnx.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { Database } from '../adapters/store/types.js';
 import { executedGraph, type OptimizingRunner } from './executed-graph-service.js';
-import { localMachineId } from './machine-service.js';
-import type { DeviceGroup } from './training-data.js';
+import { localMachineId, machineFor } from './machine-service.js';
+import { chooseStoredPredictor } from './predictor-service.js';
+import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import {
   pickDevice,
   predictOnDevice,
@@ -202,4 +204,53 @@ export async function predictOnEveryDevice(
     out.push({ device, prediction: predictExecuted(db, x, opts) });
   }
   return out;
+}
+
+export interface MachinePredictionRequest {
+  workload: string;
+  mode: Mode;
+  batch?: number;
+  seq?: number;
+  image?: number;
+  dims?: Record<string, number>;
+  inputs?: Record<string, number[]>;
+  /** A machine's id or label; this machine when absent. */
+  machineId?: string;
+}
+
+export interface MachinePrediction {
+  workload: Workload;
+  /** The predictor used (the most accurate kind trained). */
+  predictor: string;
+  predictions: { device: DeviceGroup; prediction: WorkloadPrediction }[];
+}
+
+/**
+ * The app's Workloads view: a workload (batch 1 unless given) on every profiled device of a
+ * machine. A runner is started (by `newRunner`) only when there is a device to predict on.
+ */
+export async function predictOnMachine(
+  db: Database,
+  newRunner: () => OptimizingRunner & { close(): Promise<void> },
+  req: MachinePredictionRequest,
+): Promise<MachinePrediction> {
+  const resolved = resolveWorkload(db, req.workload, {
+    batch: req.batch ?? 1,
+    ...(req.seq !== undefined ? { seq: req.seq } : {}),
+    ...(req.image !== undefined ? { image: req.image } : {}),
+    dims: req.dims ?? {},
+    inputs: req.inputs ?? {},
+    mode: req.mode,
+  });
+  const machine = machineFor(db, req.machineId);
+  const predictor = chooseStoredPredictor(db).name;
+  const { devices } = loadTrainingData(db, { machineId: machine.id });
+  if (devices.length === 0) throw new UserError(`${machine.label} has no profiled device yet: run a profile first`);
+  const runner = newRunner();
+  try {
+    const predictions = await predictOnEveryDevice(db, runner, resolved, devices, { mode: req.mode });
+    return { workload: resolved.workload, predictor, predictions };
+  } finally {
+    await runner.close();
+  }
 }

@@ -20,9 +20,10 @@ import { exportPlan, type PlanExports } from '../core/planner/exports/export-pla
 import type { Mode, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { storedPredictors } from './predictor-service.js';
+import { findMachine } from './machine-service.js';
+import { chooseStoredPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
-import { resolveWorkload, PREDICTOR_PREFERENCE } from './workload-service.js';
+import { resolveWorkload } from './workload-service.js';
 
 export interface PlanRequest {
   workload: string;
@@ -207,8 +208,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
   const machines = new MachineRepo(db);
-  const list = machines.listMachines();
-  const local = list.find((m) => m.source === 'local');
+  const local = findMachine(db);
   const candidates: Candidate[] = [];
   const machineLinks: MachineLinks[] = [];
   const labels = new Set<string>();
@@ -239,7 +239,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean)) {
-    const m = list.find((x) => x.id === name || x.label === name);
+    const m = findMachine(db, name);
     if (!m) throw new UserError(`no machine "${name}" in the store (see pipedejavu machines)`);
     addMachine(m.id, 'all');
   }
@@ -252,9 +252,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   }
   if (candidates.length === 0)
     throw new UserError('no devices to plan for: name some with --devices, --machine or --virtual');
-  const stored = storedPredictors(db);
-  const chosen = PREDICTOR_PREFERENCE.map((n) => stored.find((p) => p.name === n)).find((p) => p !== undefined);
-  if (!chosen) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const chosen = chooseStoredPredictor(db);
   const layers = layersFor(workload, candidates, (f) =>
     predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
   );

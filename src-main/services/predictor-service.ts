@@ -11,9 +11,9 @@ import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp } from '../core/kernels/t
 import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
 import { localMachineId } from './machine-service.js';
-import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { PredictorRepo, type StoredPredictorRow } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
+import { findProfiledDevice } from './profiled-device.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 
 export interface TrainedSummary {
@@ -91,8 +91,14 @@ export function predictorRowsInUse(db: Database): StoredPredictorRow[] {
   return new PredictorRepo(db).inUse(localMachineId(db));
 }
 
+export interface StoredPredictor {
+  name: string;
+  predictor: Predictor;
+  trainedAt: string;
+}
+
 /** The predictors in use, loaded; a corrupt one is an error naming it. */
-export function storedPredictors(db: Database): { name: string; predictor: Predictor; trainedAt: string }[] {
+export function storedPredictors(db: Database): StoredPredictor[] {
   const rows = predictorRowsInUse(db);
   return rows.map((r) => {
     try {
@@ -103,6 +109,20 @@ export function storedPredictors(db: Database): { name: string; predictor: Predi
       );
     }
   });
+}
+
+/** The predictor kinds from the most accurate down: with none named, the first trained is used. */
+export const PREDICTOR_PREFERENCE = ['forest', 'analytical', 'linear', 'roofline'];
+
+/** The named predictor in use, or the most accurate kind trained (see PREDICTOR_PREFERENCE). */
+export function chooseStoredPredictor(db: Database, name?: string): StoredPredictor {
+  const predictors = storedPredictors(db);
+  if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const chosen = name
+    ? predictors.find((p) => p.name === name)
+    : PREDICTOR_PREFERENCE.map((n) => predictors.find((p) => p.name === n)).find((p) => p !== undefined);
+  if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --model ${name}`);
+  return chosen;
 }
 
 export interface PredictQuery {
@@ -158,30 +178,11 @@ export function predictOp(db: Database, q: PredictQuery): OpPrediction {
   const predictors = storedPredictors(db);
   if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
   const { devices, samples } = loadTrainingData(db);
-  const machineId = q.machine
-    ? new MachineRepo(db).listMachines().find((m) => m.id === q.machine || m.label === q.machine)?.id
-    : localMachineId(db);
-  if (!machineId)
-    throw new UserError(
-      q.machine ? `no machine "${q.machine}" in the store` : 'no machine recorded yet: run pipedejavu profile',
-    );
-  const candidates = devices.filter(
-    (d) =>
-      d.machineId === machineId && d.deviceKey === q.device && (q.threads === undefined || d.threads === q.threads),
-  );
-  if (!candidates.length) {
-    const known = [
-      ...new Set(
-        devices
-          .filter((d) => d.machineId === machineId)
-          .map((d) => d.deviceKey + (d.threads ? ` (${d.threads} threads)` : '')),
-      ),
-    ];
+  const { match: device, known } = findProfiledDevice(db, devices, q);
+  if (!device)
     throw new UserError(
       `device ${q.device}${q.threads ? ` at ${q.threads} threads` : ''} was never profiled on this machine${known.length ? `; profiled: ${known.join(', ')}` : ''}`,
     );
-  }
-  const device = candidates.reduce((a, b) => (b.measurements > a.measurements ? b : a));
   const warnings: string[] = [];
   if (!samples.some((s) => s.device.deviceId === device.deviceId && s.op === op && s.dtype === dtype)) {
     warnings.push(`${op} ${dtype} was never profiled on ${q.device}: the prediction leans on other ops`);

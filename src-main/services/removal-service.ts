@@ -8,14 +8,14 @@ import { UserError } from '../core/errors.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { WorkloadRepo } from '../adapters/store/workload-repo.js';
+import { findMachine } from './machine-service.js';
 
 export function removeImportedMachine(db: Database, idOrLabel: string): { id: string; label: string } {
-  const repo = new MachineRepo(db);
-  const m = repo.listMachines().find((x) => x.id === idOrLabel || x.label === idOrLabel);
+  const m = findMachine(db, idOrLabel);
   if (!m) throw new UserError(`no machine "${idOrLabel}" in the store (see pipedejavu machines)`);
   if (m.source === 'local')
     throw new UserError(`${m.label} is this machine; it is not removed (probing records it again)`);
-  repo.deleteMachine(m.id);
+  new MachineRepo(db).deleteMachine(m.id);
   return { id: m.id, label: m.label };
 }
 

@@ -1,10 +1,9 @@
 /** Measured rooflines of a machine's devices, from its stored measurements. */
 import { summarizeDevice } from '../core/profiler/device-summary.js';
 import type { ProbeResult } from '../core/domain/hardware.js';
-import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
-import { ProfileRepo } from '../adapters/store/profile-repo.js';
+import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { UserError } from '../core/errors.js';
+import { machineFor } from './machine-service.js';
 
 export interface Roofline {
   deviceKey: string;
@@ -22,20 +21,53 @@ export function theoreticalCpuGflops(probe: ProbeResult, threads: number | null)
   return cores * ghz * probe.cpu.fp32FlopsPerCycle;
 }
 
-export function machineFor(db: Database, machineId: string | undefined): MachineDetail {
-  const repo = new MachineRepo(db);
-  const list = repo.listMachines();
-  const pick = machineId
-    ? list.find((m) => m.id === machineId || m.label === machineId)
-    : list.find((m) => m.source === 'local');
-  if (!pick) {
-    throw new UserError(
-      machineId ? `no machine "${machineId}" in the store` : 'no machine recorded yet: run `pipedejavu profile` first',
-    );
-  }
-  const detail = repo.getMachine(pick.id);
-  if (!detail) throw new UserError(`machine ${pick.id} vanished from the store`);
-  return detail;
+/** One measured kernel as a point of its device's roofline. */
+export interface RooflinePoint {
+  kernel: string;
+  family: string;
+  op: string;
+  dtype: string;
+  flops: number;
+  bytes: number;
+  timeUs: number;
+  /** Achieved GFLOP/s (0 for pure data movement). */
+  gflops: number;
+  /** Achieved GB/s of the minimum traffic. */
+  gbps: number;
+  /** FLOP per byte. */
+  intensity: number;
+}
+
+function rooflinePoint(m: StoredMeasurement): RooflinePoint {
+  const t = m.stats.medianUs;
+  return {
+    kernel: `${m.op} ${Object.entries(m.shape)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')} ${m.dtype}`,
+    family: m.family,
+    op: m.op,
+    dtype: m.dtype,
+    flops: m.flops,
+    bytes: m.bytes,
+    timeUs: t,
+    gflops: m.flops / t / 1000,
+    gbps: m.bytes / t / 1000,
+    intensity: m.bytes > 0 ? m.flops / m.bytes : 0,
+  };
+}
+
+/** The rooflines of a machine (id or label; this one when none is named), each with its profiled kernels. */
+export function rooflinesWithPoints(db: Database, machineId?: string): (Roofline & { points: RooflinePoint[] })[] {
+  const machine = machineFor(db, machineId);
+  const ms = new ProfileRepo(db).listMeasurements({ machineId: machine.id }).filter((m) => m.source === 'profile');
+  return rooflines(db, machine.id).map((r) => {
+    const points = ms
+      .filter(
+        (m) => m.deviceKey === r.deviceKey && m.executionProvider === r.executionProvider && m.threads === r.threads,
+      )
+      .map(rooflinePoint);
+    return { ...r, points };
+  });
 }
 
 export function rooflines(db: Database, machineId?: string, device?: string): Roofline[] {

@@ -9,14 +9,13 @@ import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/wor
 import { workloadFromModel } from '../core/workload/from-onnx.js';
 import { catalogWorkload, listCatalog } from '../core/catalog/index.js';
 import type { Workload } from '../core/workload/types.js';
-import type { Predictor } from '../core/predictor/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { readOnnxModel } from '../adapters/files/read-onnx.js';
-import { WorkloadRepo } from '../adapters/store/workload-repo.js';
+import { WorkloadRepo, type StoredWorkload, type WorkloadSummary } from '../adapters/store/workload-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { storedPredictors } from './predictor-service.js';
+import { chooseStoredPredictor } from './predictor-service.js';
+import { findProfiledDevice } from './profiled-device.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
-import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
 import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
@@ -71,6 +70,25 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
   );
 }
 
+/** The stored workloads by name, each with its node and layer counts. */
+export function listWorkloads(db: Database): WorkloadSummary[] {
+  return new WorkloadRepo(db).list();
+}
+
+/** Every stored workload with its graph, by name. */
+export function storedWorkloads(db: Database): StoredWorkload[] {
+  const repo = new WorkloadRepo(db);
+  return repo.list().flatMap((s) => {
+    const w = repo.get(s.name);
+    return w ? [w] : [];
+  });
+}
+
+/** A stored workload by name, or null. */
+export function storedWorkload(db: Database, name: string): StoredWorkload | null {
+  return new WorkloadRepo(db).get(name);
+}
+
 /**
  * Stores an ONNX model as a workload. A name a catalog model has is refused (the catalog
  * would shadow it), and so is a name already stored unless `replace` says to.
@@ -102,33 +120,16 @@ export function addWorkload(
 /** The profiled device a prediction is made for: this machine's (or a named machine's) device and thread count. */
 export function pickDevice(db: Database, device: string, threads?: number, machine?: string): DeviceGroup {
   const { devices } = loadTrainingData(db);
-  const machines = new MachineRepo(db).listMachines();
-  const machineId = machine
-    ? machines.find((m) => m.id === machine || m.label === machine)?.id
-    : machines.find((m) => m.source === 'local')?.id;
-  if (!machineId)
-    throw new UserError(
-      machine ? `no machine "${machine}" in the store` : 'no machine recorded yet: run pipedejavu profile',
-    );
-  const candidates = devices.filter(
-    (d) => d.machineId === machineId && d.deviceKey === device && (threads === undefined || d.threads === threads),
+  const { match, known } = findProfiledDevice(db, devices, {
+    device,
+    ...(threads !== undefined ? { threads } : {}),
+    ...(machine !== undefined ? { machine } : {}),
+  });
+  if (match) return match;
+  throw new UserError(
+    `device ${device}${threads ? ` at ${threads} threads` : ''} was never profiled${known.length ? `; profiled: ${known.join(', ')}` : '; run pipedejavu profile'}`,
   );
-  if (!candidates.length) {
-    const known = [
-      ...new Set(
-        devices
-          .filter((d) => d.machineId === machineId)
-          .map((d) => d.deviceKey + (d.threads ? ` (${d.threads} threads)` : '')),
-      ),
-    ];
-    throw new UserError(
-      `device ${device}${threads ? ` at ${threads} threads` : ''} was never profiled${known.length ? `; profiled: ${known.join(', ')}` : '; run pipedejavu profile'}`,
-    );
-  }
-  return candidates.reduce((a, b) => (b.measurements > a.measurements ? b : a));
 }
-
-export const PREDICTOR_PREFERENCE = ['forest', 'analytical', 'linear', 'roofline'];
 
 export function predictModel(
   db: Database,
@@ -147,7 +148,7 @@ export function predictOnDevice(
   opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
 ): WorkloadPrediction {
   const overhead = deviceOverhead(db, device);
-  const predictor = choosePredictor(db, opts.predictor);
+  const predictor = chooseStoredPredictor(db, opts.predictor).predictor;
   const familyScale =
     opts.calibrate === false ? {} : familyRatios(deviceCalibration(db, device), predictor, device.features);
   const prediction = predictWorkload(workload, predictor, device.features, opts.mode ?? 'inference', {
@@ -159,26 +160,6 @@ export function predictOnDevice(
       'this profile has no per-run and per-node overhead (profiled by an older pipeDejavu): re-profile for a whole-model time you can trust',
     );
   return prediction;
-}
-
-/** The named predictor, or the most accurate kind trained. */
-export function choosePredictor(db: Database, name?: string): Predictor {
-  return chooseStored(db, name).predictor;
-}
-
-/** The name of the predictor choosePredictor gives. */
-export function choosePredictorName(db: Database, name?: string): string {
-  return chooseStored(db, name).name;
-}
-
-function chooseStored(db: Database, name?: string): { name: string; predictor: Predictor } {
-  const predictors = storedPredictors(db);
-  if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
-  const chosen = name
-    ? predictors.find((p) => p.name === name)
-    : PREDICTOR_PREFERENCE.map((n) => predictors.find((p) => p.name === n)).find((p) => p !== undefined);
-  if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --model ${name}`);
-  return chosen;
 }
 
 const OverheadSchema = z.object({

@@ -1,8 +1,8 @@
 import type { ImportView, MachineSummaryView, MachineView } from '../../api/views.js';
 import { UserError } from '../../core/errors.js';
-import { MachineRepo, type MachineSummary } from '../../adapters/store/machine-repo.js';
+import type { MachineSummary } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
-import { probeAndRecord } from '../../services/machine-service.js';
+import { findMachineDetail, listMachines, probeAndRecord } from '../../services/machine-service.js';
 import { exportProfile } from '../../services/profile-file-service.js';
 import { removeImportedMachine } from '../../services/removal-service.js';
 import type { HandlerGroup } from './types.js';
@@ -22,17 +22,14 @@ function summaryView(s: MachineSummary): MachineSummaryView {
 }
 
 export function machineView(db: Database, id?: string): MachineView | null {
-  const repo = new MachineRepo(db);
-  const list = repo.listMachines();
-  const s = id ? list.find((m) => m.id === id || m.label === id) : list.find((m) => m.source === 'local');
-  if (!s) {
+  const found = findMachineDetail(db, id);
+  if (!found) {
     if (id) throw new UserError(`no machine "${id}" in the store`);
     return null;
   }
-  const d = repo.getMachine(s.id);
-  if (!d) throw new UserError(`machine ${s.id} vanished from the store`);
+  const d = found.detail;
   return {
-    ...summaryView(s),
+    ...summaryView(found.summary),
     probe: d.probe,
     devices: d.devices.map(({ spec: _spec, ...dev }) => dev),
     links: d.links,
@@ -48,7 +45,7 @@ export const machineHandlers: HandlerGroup<
   'machine:list' | 'machine:get' | 'machine:probe' | 'machine:import' | 'machine:export' | 'machine:remove'
 > = {
   'machine:remove': (req, { db }) => removeImportedMachine(db, req.id),
-  'machine:list': (_req, { db }) => new MachineRepo(db).listMachines().map(summaryView),
+  'machine:list': (_req, { db }) => listMachines(db).map(summaryView),
   'machine:get': (req, { db }) => machineView(db, req.id),
   'machine:probe': async (_req, deps) => {
     await probeAndRecord(deps.db, deps.probe, { env: deps.env });

@@ -4,12 +4,11 @@ import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
 import type { Workload } from '../../core/workload/types.js';
-import { WorkloadRepo } from '../../adapters/store/workload-repo.js';
+import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import { executedByLayer, predictOnEveryDevice } from '../../services/model-prediction-service.js';
-import { machineFor } from '../../services/roofline-service.js';
-import { loadTrainingData } from '../../services/training-data.js';
-import { addWorkload, choosePredictorName, resolveWorkload } from '../../services/workload-service.js';
+import { executedByLayer, predictOnMachine } from '../../services/model-prediction-service.js';
+import type { DeviceGroup } from '../../services/training-data.js';
+import { addWorkload, storedWorkload, storedWorkloads } from '../../services/workload-service.js';
 import { removeWorkload } from '../../services/removal-service.js';
 import type { AppDeps } from '../app-deps.js';
 import { deviceLabel } from '../device-labels.js';
@@ -66,17 +65,30 @@ function keepUpload(deps: AppDeps, fileName: string, uploadId: string): string {
   return file;
 }
 
+/** One device's prediction as the Workloads view shows it (the 12 slowest executed nodes per layer). */
+function deviceView(workload: Workload, d: DeviceGroup, p: WorkloadPrediction) {
+  return {
+    device: d.deviceKey,
+    label: `${deviceLabel(d)} (${d.executionProvider})`,
+    totalUs: p.totalUs,
+    lowUs: p.lowUs,
+    highUs: p.highUs,
+    layerUs: p.layers.map((l) => l.timeUs),
+    familyShare: p.familyShare,
+    overheadUs: p.overheadUs,
+    graph: p.graph,
+    executedByLayer: executedByLayer(workload, p).map((l) =>
+      l.slice(0, 12).map((e) => ({ name: e.name, opType: e.opType, timeUs: e.timeUs })),
+    ),
+    warnings: p.warnings,
+  };
+}
+
 export const workloadHandlers: HandlerGroup<
   'workload:list' | 'workload:catalog' | 'workload:add' | 'workload:predict' | 'workload:measure' | 'workload:remove'
 > = {
   'workload:remove': (req, deps) => removeWorkload(deps.db, req.name, path.join(deps.dataDir, 'models')),
-  'workload:list': (_req, { db }) => {
-    const repo = new WorkloadRepo(db);
-    return repo.list().flatMap((s) => {
-      const w = repo.get(s.name);
-      return w ? [summary(w.workload, w)] : [];
-    });
-  },
+  'workload:list': (_req, { db }) => storedWorkloads(db).map((w) => summary(w.workload, w)),
   'workload:catalog': () => listCatalog(),
   'workload:add': (req, deps) => {
     // A path is accepted only if the user picked it in this session's open dialog (Electron);
@@ -102,48 +114,17 @@ export const workloadHandlers: HandlerGroup<
       if (uploaded) rmSync(uploaded, { force: true });
       throw e;
     }
-    const stored = new WorkloadRepo(deps.db).get(name);
+    const stored = storedWorkload(deps.db, name);
     if (!stored) throw new Error(`workload ${name} was not stored`);
     return summary(stored.workload, stored);
   },
   'workload:predict': async (req, deps) => {
-    const { db } = deps;
-    const resolved = resolveWorkload(db, req.workload, {
-      batch: req.batch ?? 1,
-      ...(req.seq !== undefined ? { seq: req.seq } : {}),
-      ...(req.image !== undefined ? { image: req.image } : {}),
-      dims: req.dims ?? {},
-      inputs: req.inputs ?? {},
-      mode: req.mode,
-    });
-    const workload = resolved.workload;
-    const machine = machineFor(db, req.machineId);
-    const chosen = choosePredictorName(db);
-    const { devices } = loadTrainingData(db, { machineId: machine.id });
-    if (devices.length === 0) throw new UserError(`${machine.label} has no profiled device yet: run a profile first`);
-    const runner = new KernelRunner({ env: deps.env, ...(deps.launcher ? { launcher: deps.launcher } : {}) });
-    let predictions;
-    try {
-      predictions = (await predictOnEveryDevice(db, runner, resolved, devices, { mode: req.mode })).map(
-        ({ device: d, prediction: p }) => ({
-          device: d.deviceKey,
-          label: `${deviceLabel(d)} (${d.executionProvider})`,
-          totalUs: p.totalUs,
-          lowUs: p.lowUs,
-          highUs: p.highUs,
-          layerUs: p.layers.map((l) => l.timeUs),
-          familyShare: p.familyShare,
-          overheadUs: p.overheadUs,
-          graph: p.graph,
-          executedByLayer: executedByLayer(workload, p).map((l) =>
-            l.slice(0, 12).map((e) => ({ name: e.name, opType: e.opType, timeUs: e.timeUs })),
-          ),
-          warnings: p.warnings,
-        }),
-      );
-    } finally {
-      await runner.close();
-    }
+    const { workload, predictor, predictions } = await predictOnMachine(
+      deps.db,
+      () => new KernelRunner({ env: deps.env, ...(deps.launcher ? { launcher: deps.launcher } : {}) }),
+      req,
+    );
+    const devices = predictions.map(({ device, prediction }) => deviceView(workload, device, prediction));
     const measuredJob = deps.jobs.latestDone(
       'measure',
       (v) => (v.result as { workload?: string } | null)?.workload === req.workload,
@@ -152,10 +133,10 @@ export const workloadHandlers: HandlerGroup<
       workload: workload.name,
       mode: req.mode,
       batch: workload.bindings.batch ?? req.batch ?? 1,
-      predictor: chosen,
+      predictor,
       layers: workload.layers.map((l) => l.name),
-      devices: predictions.map(({ warnings: _w, ...p }) => p),
-      warnings: [...new Set([...workload.warnings, ...predictions.flatMap((p) => p.warnings)])].slice(0, 20),
+      devices: devices.map(({ warnings: _w, ...p }) => p),
+      warnings: [...new Set([...workload.warnings, ...devices.flatMap((p) => p.warnings)])].slice(0, 20),
       measured: (measuredJob?.result as MeasuredView | undefined) ?? null,
     };
     return view;

@@ -1,7 +1,6 @@
 import { UsageError } from '../../core/errors.js';
 import { listCatalog } from '../../core/catalog/index.js';
-import { WorkloadRepo } from '../../adapters/store/workload-repo.js';
-import { addWorkload } from '../../services/workload-service.js';
+import { addWorkload, listWorkloads } from '../../services/workload-service.js';
 import { removeWorkload } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatTable } from '../output.js';
@@ -24,7 +23,7 @@ export const workloadCommand: Command = {
   positionals: { min: 1, max: 2, names: 'a subcommand (add, list, catalog, remove)' },
   async run(ctx, opts, [sub, file]) {
     if (sub === 'list') {
-      const rows = new WorkloadRepo(ctx.database()).list();
+      const rows = listWorkloads(ctx.database());
       if (ctx.json) ctx.printJson({ workloads: rows });
       else if (!rows.length) ctx.print('No workloads yet. Add one: pipedejavu workload add MODEL.onnx');
       else
