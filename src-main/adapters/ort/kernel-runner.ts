@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LaunchedChild, ProcessLauncher } from '../process/launcher.js';
+import { bundledScriptPath } from '../process/child-script.js';
 import { defaultLauncher } from '../process/relay.js';
 import type {
   FromChild,
@@ -34,22 +34,9 @@ export interface KernelRunnerOptions {
   launcher?: ProcessLauncher;
 }
 
-/**
- * dist/kernel-runner.js: next to the running bundle (dist/cli.js), one level up
- * (dist/electron/main.js, a bundle in .tmp/), or the project's dist/ (sources under test).
- * Inside a packaged app it lives in app.asar.unpacked, where a child process can load it.
- */
+/** dist/kernel-runner.js, where the running code finds it (see bundledScriptPath). */
 export function defaultRunnerPath(): string {
-  const here = path
-    .dirname(fileURLToPath(import.meta.url))
-    .replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  const candidates = [
-    path.join(here, 'kernel-runner.js'),
-    path.resolve(here, '../kernel-runner.js'),
-    path.resolve(here, '../dist/kernel-runner.js'),
-    path.resolve(here, '../../../dist/kernel-runner.js'),
-  ];
-  return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
+  return bundledScriptPath('kernel-runner.js');
 }
 
 export interface RunnerInfo {

@@ -6,25 +6,16 @@
  * it does not exit by itself (utility processes never do).
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { JobKind } from '../../api/views.js';
 import type { ProcessLauncher } from '../../adapters/process/launcher.js';
+import { bundledScriptPath } from '../../adapters/process/child-script.js';
 import { defaultLauncher } from '../../adapters/process/relay.js';
 import type { JobExecutor, RunningJob } from './job-manager.js';
 import type { FromJobRunner, ToJobRunner } from './protocol.js';
 
+/** dist/job-runner.js, where the running code finds it (see bundledScriptPath). */
 export function defaultJobRunnerPath(): string {
-  const here = path
-    .dirname(fileURLToPath(import.meta.url))
-    .replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  const candidates = [
-    path.join(here, 'job-runner.js'),
-    path.resolve(here, '../job-runner.js'),
-    path.resolve(here, '../dist/job-runner.js'),
-    path.resolve(here, '../../../dist/job-runner.js'),
-  ];
-  return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
+  return bundledScriptPath('job-runner.js');
 }
 
 export interface ChildExecutorOptions {
