@@ -88,110 +88,111 @@ export function normalizeDomain(domain: string): string {
 /** AttributeProto.AttributeType codes. */
 const ATTR = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, GRAPH: 5, FLOATS: 6, INTS: 7, STRINGS: 8, GRAPHS: 10 };
 
-function parseAttribute(r: ProtoReader): { name: string; value: OnnxAttribute } {
-  let name = '';
-  let type = 0;
-  let f: number | null = null;
-  let i: number | null = null;
-  let s: string | null = null;
-  let tensor: OnnxTensor | null = null;
-  let graphs = 0;
-  let other = false;
-  const floats: number[] = [];
-  const ints: number[] = [];
-  const strings: string[] = [];
-  for (let t = r.tag(); t; t = r.tag()) {
-    switch (t.field) {
-      case 1:
-        r.expectWire(t.wire, WIRE_LEN);
-        name = r.string();
-        break;
-      case 20:
-        r.expectWire(t.wire, WIRE_VARINT);
-        type = r.int64();
-        break;
-      case 2:
-        r.expectWire(t.wire, WIRE_FIXED32);
-        f = r.float();
-        break;
-      case 3:
-        r.expectWire(t.wire, WIRE_VARINT);
-        i = r.int64();
-        break;
-      case 4:
-        r.expectWire(t.wire, WIRE_LEN);
-        s = r.string();
-        break;
-      case 5:
-        r.expectWire(t.wire, WIRE_LEN);
-        tensor = parseTensor(r.message());
-        break;
-      case 6: // g
-      case 11: // graphs
-        r.expectWire(t.wire, WIRE_LEN);
-        r.skip(t.wire);
-        graphs++;
-        break;
-      case 7:
-        r.repeatedFloat(t.wire, floats);
-        break;
-      case 8:
-        r.repeatedVarint(t.wire, ints);
-        break;
-      case 9:
-        r.expectWire(t.wire, WIRE_LEN);
-        strings.push(r.string());
-        break;
-      case 10: // tensors
-      case 14: // tp
-      case 15: // type_protos
-      case 22: // sparse_tensor
-      case 23: // sparse_tensors
-        r.skip(t.wire);
-        other = true;
-        break;
-      default:
-        r.skip(t.wire);
-    }
-  }
-  if (type === 0) {
-    // IR < 3 files may lack the type: infer it from the field that is set.
-    type =
-      f !== null
-        ? ATTR.FLOAT
-        : i !== null
-          ? ATTR.INT
-          : s !== null
-            ? ATTR.STRING
-            : tensor
-              ? ATTR.TENSOR
-              : graphs
-                ? ATTR.GRAPH
-                : floats.length
-                  ? ATTR.FLOATS
-                  : ints.length
-                    ? ATTR.INTS
-                    : strings.length
-                      ? ATTR.STRINGS
-                      : 0;
-  }
-  return { name, value: attributeValue(type, { f, i, s, tensor, graphs, floats, ints, strings, other }) };
+/** An AttributeProto's fields as read, before its type decides which one is the value. */
+interface RawAttribute {
+  name: string;
+  type: number;
+  f: number | null;
+  i: number | null;
+  s: string | null;
+  tensor: OnnxTensor | null;
+  graphs: number;
+  floats: number[];
+  ints: number[];
+  strings: string[];
+  other: boolean;
 }
 
-function attributeValue(
-  type: number,
-  v: {
-    f: number | null;
-    i: number | null;
-    s: string | null;
-    tensor: OnnxTensor | null;
-    graphs: number;
-    floats: number[];
-    ints: number[];
-    strings: string[];
-    other: boolean;
+type FieldReader = (r: ProtoReader, wire: number, a: RawAttribute) => void;
+
+const skipOther: FieldReader = (r, wire, a) => {
+  r.skip(wire);
+  a.other = true;
+};
+
+const countGraph: FieldReader = (r, wire, a) => {
+  r.expectWire(wire, WIRE_LEN);
+  r.skip(wire);
+  a.graphs++;
+};
+
+/** AttributeProto fields by number; tensors, type protos and sparse tensors are skipped but noted. */
+const ATTRIBUTE_FIELDS: Record<number, FieldReader> = {
+  1: (r, wire, a) => {
+    r.expectWire(wire, WIRE_LEN);
+    a.name = r.string();
   },
-): OnnxAttribute {
+  20: (r, wire, a) => {
+    r.expectWire(wire, WIRE_VARINT);
+    a.type = r.int64();
+  },
+  2: (r, wire, a) => {
+    r.expectWire(wire, WIRE_FIXED32);
+    a.f = r.float();
+  },
+  3: (r, wire, a) => {
+    r.expectWire(wire, WIRE_VARINT);
+    a.i = r.int64();
+  },
+  4: (r, wire, a) => {
+    r.expectWire(wire, WIRE_LEN);
+    a.s = r.string();
+  },
+  5: (r, wire, a) => {
+    r.expectWire(wire, WIRE_LEN);
+    a.tensor = parseTensor(r.message());
+  },
+  6: countGraph, // g
+  11: countGraph, // graphs
+  7: (r, wire, a) => r.repeatedFloat(wire, a.floats),
+  8: (r, wire, a) => r.repeatedVarint(wire, a.ints),
+  9: (r, wire, a) => {
+    r.expectWire(wire, WIRE_LEN);
+    a.strings.push(r.string());
+  },
+  10: skipOther, // tensors
+  14: skipOther, // tp
+  15: skipOther, // type_protos
+  22: skipOther, // sparse_tensor
+  23: skipOther, // sparse_tensors
+};
+
+function parseAttribute(r: ProtoReader): { name: string; value: OnnxAttribute } {
+  const a: RawAttribute = {
+    name: '',
+    type: 0,
+    f: null,
+    i: null,
+    s: null,
+    tensor: null,
+    graphs: 0,
+    floats: [],
+    ints: [],
+    strings: [],
+    other: false,
+  };
+  for (let t = r.tag(); t; t = r.tag()) {
+    const read = ATTRIBUTE_FIELDS[t.field];
+    if (read) read(r, t.wire, a);
+    else r.skip(t.wire);
+  }
+  // IR < 3 files may lack the type: infer it from the field that is set.
+  return { name: a.name, value: attributeValue(a.type === 0 ? inferredType(a) : a.type, a) };
+}
+
+function inferredType(a: RawAttribute): number {
+  if (a.f !== null) return ATTR.FLOAT;
+  if (a.i !== null) return ATTR.INT;
+  if (a.s !== null) return ATTR.STRING;
+  if (a.tensor) return ATTR.TENSOR;
+  if (a.graphs) return ATTR.GRAPH;
+  if (a.floats.length) return ATTR.FLOATS;
+  if (a.ints.length) return ATTR.INTS;
+  if (a.strings.length) return ATTR.STRINGS;
+  return 0;
+}
+
+function attributeValue(type: number, v: RawAttribute): OnnxAttribute {
   switch (type) {
     case ATTR.FLOAT:
       return { type: 'FLOAT', value: v.f ?? 0 };

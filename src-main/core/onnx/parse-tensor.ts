@@ -88,92 +88,121 @@ function fromTyped(values: number[], dataType: number): number[] {
   return values;
 }
 
-export function parseTensor(r: ProtoReader): OnnxTensor {
-  const dims: number[] = [];
-  let dataType = 0;
-  let name = '';
-  let raw: Uint8Array | null = null;
-  let typedCount = 0;
-  let typed: number[] | null = [];
-  let stringBytes = 0;
-  let external = false;
-  const entries = new Map<string, string>();
-  for (let t = r.tag(); t; t = r.tag()) {
-    switch (t.field) {
-      case 1: // dims
-        r.repeatedVarint(t.wire, dims);
-        break;
-      case 2: // data_type
-        r.expectWire(t.wire, WIRE_VARINT);
-        dataType = r.int64();
-        break;
-      case 4: // float_data
-      case 10: {
-        // double_data
-        const size = t.field === 4 ? 4 : 8;
-        const n = t.wire === WIRE_LEN ? peekPackedCount(r, size) : 1;
-        if (typed !== null && typedCount + n <= SMALL_TENSOR_ELEMENTS) {
-          if (size === 4) r.repeatedFloat(t.wire, typed);
-          else r.repeatedDouble(t.wire, typed);
-        } else {
-          typed = null;
-          r.countFixed(t.wire, size);
-        }
-        typedCount += n;
-        break;
-      }
-      case 5: // int32_data
-      case 7: // int64_data
-      case 11: {
-        // uint64_data
-        const n = t.wire === WIRE_LEN ? peekVarintCount(r) : 1;
-        if (typed !== null && typedCount + n <= SMALL_TENSOR_ELEMENTS) r.repeatedVarint(t.wire, typed, t.field !== 11);
-        else {
-          typed = null;
-          r.countVarints(t.wire);
-        }
-        typedCount += n;
-        break;
-      }
-      case 6: // string_data
-        r.expectWire(t.wire, WIRE_LEN);
-        stringBytes += r.bytes().length;
-        typedCount++;
-        break;
-      case 8: // name
-        r.expectWire(t.wire, WIRE_LEN);
-        name = r.string();
-        break;
-      case 9: // raw_data
-        r.expectWire(t.wire, WIRE_LEN);
-        raw = r.bytes();
-        break;
-      case 13: {
-        // external_data: StringStringEntryProto {key = 1, value = 2}
-        r.expectWire(t.wire, WIRE_LEN);
-        const e = r.message();
-        let key = '';
-        let value = '';
-        for (let et = e.tag(); et; et = e.tag()) {
-          if (et.field === 1 && et.wire === WIRE_LEN) key = e.string();
-          else if (et.field === 2 && et.wire === WIRE_LEN) value = e.string();
-          else e.skip(et.wire);
-        }
-        entries.set(key, value);
-        break;
-      }
-      case 14: // data_location
-        r.expectWire(t.wire, WIRE_VARINT);
-        external = r.int64() === 1;
-        break;
-      default:
-        r.skip(t.wire);
-    }
+/** A TensorProto's fields as read; `typed` is null once the typed values are too many to keep. */
+interface RawTensor {
+  dims: number[];
+  dataType: number;
+  name: string;
+  raw: Uint8Array | null;
+  typedCount: number;
+  typed: number[] | null;
+  stringBytes: number;
+  external: boolean;
+  entries: Map<string, string>;
+}
+
+type TensorField = (r: ProtoReader, wire: number, x: RawTensor, field: number) => void;
+
+/** float_data (4) and double_data (10): kept while the tensor is small, else only counted. */
+const fixedData: TensorField = (r, wire, x, field) => {
+  const size = field === 4 ? 4 : 8;
+  const n = wire === WIRE_LEN ? peekPackedCount(r, size) : 1;
+  if (x.typed !== null && x.typedCount + n <= SMALL_TENSOR_ELEMENTS) {
+    if (size === 4) r.repeatedFloat(wire, x.typed);
+    else r.repeatedDouble(wire, x.typed);
+  } else {
+    x.typed = null;
+    r.countFixed(wire, size);
   }
+  x.typedCount += n;
+};
+
+/** int32_data (5), int64_data (7), uint64_data (11): kept while the tensor is small, else only counted. */
+const varintData: TensorField = (r, wire, x, field) => {
+  const n = wire === WIRE_LEN ? peekVarintCount(r) : 1;
+  if (x.typed !== null && x.typedCount + n <= SMALL_TENSOR_ELEMENTS) r.repeatedVarint(wire, x.typed, field !== 11);
+  else {
+    x.typed = null;
+    r.countVarints(wire);
+  }
+  x.typedCount += n;
+};
+
+/** external_data: StringStringEntryProto {key = 1, value = 2}. */
+const externalEntry: TensorField = (r, wire, x) => {
+  r.expectWire(wire, WIRE_LEN);
+  const e = r.message();
+  let key = '';
+  let value = '';
+  for (let et = e.tag(); et; et = e.tag()) {
+    if (et.field === 1 && et.wire === WIRE_LEN) key = e.string();
+    else if (et.field === 2 && et.wire === WIRE_LEN) value = e.string();
+    else e.skip(et.wire);
+  }
+  x.entries.set(key, value);
+};
+
+/** TensorProto fields by number; others are skipped. */
+const TENSOR_FIELDS: Record<number, TensorField> = {
+  1: (r, wire, x) => r.repeatedVarint(wire, x.dims), // dims
+  2: (r, wire, x) => {
+    r.expectWire(wire, WIRE_VARINT);
+    x.dataType = r.int64();
+  },
+  4: fixedData,
+  10: fixedData,
+  5: varintData,
+  7: varintData,
+  11: varintData,
+  6: (r, wire, x) => {
+    // string_data
+    r.expectWire(wire, WIRE_LEN);
+    x.stringBytes += r.bytes().length;
+    x.typedCount++;
+  },
+  8: (r, wire, x) => {
+    r.expectWire(wire, WIRE_LEN);
+    x.name = r.string();
+  },
+  9: (r, wire, x) => {
+    // raw_data
+    r.expectWire(wire, WIRE_LEN);
+    x.raw = r.bytes();
+  },
+  13: externalEntry,
+  14: (r, wire, x) => {
+    // data_location
+    r.expectWire(wire, WIRE_VARINT);
+    x.external = r.int64() === 1;
+  },
+};
+
+export function parseTensor(r: ProtoReader): OnnxTensor {
+  const x: RawTensor = {
+    dims: [],
+    dataType: 0,
+    name: '',
+    raw: null,
+    typedCount: 0,
+    typed: [],
+    stringBytes: 0,
+    external: false,
+    entries: new Map(),
+  };
+  for (let t = r.tag(); t; t = r.tag()) {
+    const read = TENSOR_FIELDS[t.field];
+    if (read) read(r, t.wire, x, t.field);
+    else r.skip(t.wire);
+  }
+  return tensorOf(x);
+}
+
+function tensorOf(x: RawTensor): OnnxTensor {
+  const { dims, dataType, name, raw, typed, external } = x;
   const elements = dims.reduce((a, d) => a * d, 1);
   const byteLength =
     dataType === DataType.STRING
-      ? stringBytes
+      ? x.stringBytes
       : raw && !external
         ? raw.length
         : Math.ceil(elements * elementBytes(dataType));
@@ -182,7 +211,7 @@ export function parseTensor(r: ProtoReader): OnnxTensor {
     if (raw) values = decodeRaw(raw, dataType, elements);
     else if (typed && typed.length === elements) values = fromTyped(typed, dataType);
   }
-  return { name, dataType, dims, elements, byteLength, values, external: external ? externalData(entries) : null };
+  return { name, dataType, dims, elements, byteLength, values, external: external ? externalData(x.entries) : null };
 }
 
 /** Varints in a packed field, counted without moving. */
