@@ -29,7 +29,7 @@ const MAX_DIM = 1 << 20;
 /** Most CPU threads a --threads option takes. */
 export const MAX_THREADS = 1024;
 /** Most plans `plan --top` lists. */
-export const MAX_TOP = 1000;
+export const MAX_TOP_N = 1000;
 const MAX_IMAGE = 16_384;
 
 /** Decimal digits only (no 1e12, 0x10, 1.0), from 1 to `max`: one parser for every count option. */

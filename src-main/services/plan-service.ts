@@ -63,6 +63,37 @@ export interface PlanResponse {
   warnings: string[];
 }
 
+/** A plan's answer as the app's Plans view and `pipedejavu plan --json` show it. */
+export interface PlanSummary {
+  workload: string;
+  mode: Mode;
+  batch: number;
+  devices: PlanDevice[];
+  plans: PlanAllResult['plans'];
+  rejected: PlanAllResult['rejected'];
+  searchMs: number;
+  exports: PlanExports | null;
+  timeline: SimEvent[];
+  timelines: SimEvent[][];
+  warnings: string[];
+}
+
+export function planSummary(r: PlanResponse): PlanSummary {
+  return {
+    workload: r.workload,
+    mode: r.problem.mode,
+    batch: r.problem.batch,
+    devices: r.problem.devices,
+    plans: r.result.plans,
+    rejected: r.result.rejected,
+    searchMs: r.result.searchMs,
+    exports: r.exports,
+    timeline: r.timeline,
+    timelines: r.timelines,
+    warnings: r.warnings,
+  };
+}
+
 const GIB = 2 ** 30;
 
 interface Candidate {

@@ -18,16 +18,11 @@ import type { SuiteName } from '../../core/kernels/suites.js';
 import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
 import type { Database } from '../../adapters/store/types.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import { defaultThreadCounts, resolveTargets } from '../../services/device-targets.js';
 import { evaluatePredictors } from '../../services/evaluation-service.js';
-import { localProbeDeps } from '../../services/local-probe.js';
-import { localProfilerDeps } from '../../services/local-profiler.js';
-import { ensureLocalMachine } from '../../services/machine-service.js';
 import { measureModel } from '../../services/measure-model-service.js';
-import { planWorkload } from '../../services/plan-service.js';
+import { planSummary, planWorkload } from '../../services/plan-service.js';
 import { trainPredictors } from '../../services/predictor-service.js';
-import { profileDevice, type ProfileReport } from '../../services/profiler-service.js';
-import { rooflines } from '../../services/roofline-service.js';
+import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
 import { importProfile } from '../../services/profile-file-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { resolveWorkload } from '../../services/workload-service.js';
@@ -52,52 +47,28 @@ export interface ImportJobRequest {
 }
 
 async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
-  const machine = await ensureLocalMachine(e.db, localProbeDeps, { env: e.env });
   const suite = req.suite as SuiteName;
-  const threads = req.threads ?? defaultThreadCounts(machine);
-  const targets = resolveTargets(machine, req.device, threads);
-  const deps = localProfilerDeps(e.db, e.env);
-  const reports: ProfileReport[] = [];
-  try {
-    for (const target of targets) {
-      if (e.signal.aborted) break;
-      const who = `${target.deviceKey}${target.ep.name === 'cpu' ? ` x${target.ep.threads} threads` : ''}`;
-      const report = await profileDevice(deps, target, {
-        suite,
-        signal: e.signal,
-        onEvent: (ev) => {
-          if (ev.type === 'start')
-            e.report.log(
-              `profiling ${who}: ${ev.total} kernels (${suite})${ev.alreadyMeasured ? `, ${ev.alreadyMeasured} already stored` : ''}`,
-            );
-          if (ev.type === 'refine') e.report.log(`refining: ${ev.added} more kernels where the curves bend`);
-          if (ev.type === 'kernel') {
-            e.report.progress(ev.index, ev.total, `${who}: ${ev.spec.id}`);
-            e.report.kernel({
-              id: ev.spec.id,
-              family: ev.spec.family,
-              status: ev.status,
-              medianUs: ev.medianUs ?? null,
-            });
-            if (ev.status === 'failed') e.report.log(`${ev.spec.id}: failed: ${ev.error ?? ''}`);
-          }
-        },
-      });
-      reports.push(report);
+  const { machine, targets, deps } = await localProfile(e.db, e.env, req.device, req.threads);
+  const reports = await profileTargets(deps, targets, {
+    suite,
+    signal: e.signal,
+    onLog: (line) => e.report.log(line),
+    onKernel: (ev, who) => {
+      e.report.progress(ev.index, ev.total, `${who}: ${ev.spec.id}`);
+      e.report.kernel({ id: ev.spec.id, family: ev.spec.family, status: ev.status, medianUs: ev.medianUs ?? null });
+      if (ev.status === 'failed') e.report.log(`${ev.spec.id}: failed: ${ev.error ?? ''}`);
+    },
+    onReport: (report) => {
       for (const n of report.notes) e.report.log(n);
-    }
-  } finally {
-    await deps.runner.close();
-  }
+    },
+  });
   if (e.signal.aborted)
     throw new UserError('profile cancelled; finished measurements are stored, run it again to resume');
-  if (req.device !== 'all' && reports.every((r) => r.status === 'unavailable' || r.status === 'failed')) {
-    throw new UserError(`nothing profiled on ${req.device}: ${reports.flatMap((r) => r.notes).join('; ')}`);
-  }
-  const roof = rooflines(e.db, machine.id).filter((r) => reports.some((x) => x.deviceKey === r.deviceKey));
+  const nothing = nothingProfiled(req.device, reports);
+  if (nothing) throw nothing;
   return {
     reports: reports.map(({ summary: _summary, ...r }) => r),
-    rooflines: roof,
+    rooflines: profiledRooflines(e.db, machine.id, reports),
   };
 }
 
@@ -131,23 +102,11 @@ async function evaluateJob(e: JobEnv, req: ApiRequest<'predictor:evaluate'>): Pr
 
 async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanView> {
   e.report.progress(0, 1, 'searching plans');
-  // The channel's request is the service's, but for the name of the plan count.
+  // The channel's request is the service's, but for the name of the plan count (top on the wire).
   const { top, ...rest } = req;
   const r = planWorkload(e.db, { ...rest, topN: top ?? 5 });
   e.report.progress(1, 1, `searched in ${r.result.searchMs.toFixed(0)} ms`);
-  return {
-    workload: r.workload,
-    mode: r.problem.mode,
-    batch: r.problem.batch,
-    devices: r.problem.devices,
-    plans: r.result.plans,
-    rejected: r.result.rejected,
-    searchMs: r.result.searchMs,
-    exports: r.exports,
-    timeline: r.timeline,
-    timelines: r.timelines,
-    warnings: r.warnings,
-  };
+  return planSummary(r);
 }
 
 async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promise<MeasuredView> {

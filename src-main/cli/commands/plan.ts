@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
-import { planWorkload } from '../../services/plan-service.js';
+import { planSummary, planWorkload } from '../../services/plan-service.js';
 import type { Command } from '../command.js';
 import { renderPlans } from '../render/plan.js';
-import { MAX_TOP, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 const MAX_NCCL_BYTES = 16 * 2 ** 20;
 
@@ -79,7 +79,7 @@ export const planCommand: Command = {
     const offload = typeof opts.offload === 'string' ? opts.offload : 'auto';
     if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
       throw new UsageError(`--offload takes auto, yes or no; got "${offload}"`);
-    const top = typeof opts.top === 'string' ? positiveInt('--top', opts.top, MAX_TOP) : 5;
+    const topN = typeof opts.top === 'string' ? positiveInt('--top', opts.top, MAX_TOP_N) : 5;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
       devices: typeof opts.devices === 'string' ? opts.devices : 'all',
@@ -99,22 +99,14 @@ export const planCommand: Command = {
       ...(spec.image !== undefined ? { image: spec.image } : {}),
       dims: spec.dims ?? {},
       inputs: spec.inputs ?? {},
-      topN: top,
+      topN,
       offload,
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     if (ctx.json) {
-      ctx.printJson({
-        workload: r.workload,
-        mode: r.problem.mode,
-        batch: r.problem.batch,
-        devices: r.problem.devices,
-        plans: r.result.plans,
-        rejected: r.result.rejected,
-        searchMs: r.result.searchMs,
-        exports: r.exports,
-        warnings: r.warnings,
-      });
+      // The simulated timelines are for the app's charts.
+      const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
+      ctx.printJson(summary);
       return;
     }
     ctx.print(renderPlans(r));

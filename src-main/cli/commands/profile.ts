@@ -1,11 +1,7 @@
 import { SUITE_NAMES, type SuiteName } from '../../core/kernels/suites.js';
 import { UsageError, UserError } from '../../core/errors.js';
-import { DEFAULT_SUITE, defaultThreadCounts, parseThreads, resolveTargets } from '../../services/device-targets.js';
-import { localProbeDeps } from '../../services/local-probe.js';
-import { localProfilerDeps } from '../../services/local-profiler.js';
-import { ensureLocalMachine } from '../../services/machine-service.js';
-import { profileDevice, type ProfileReport } from '../../services/profiler-service.js';
-import { rooflines } from '../../services/roofline-service.js';
+import { DEFAULT_SUITE, parseThreads } from '../../services/device-targets.js';
+import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
 import type { Command } from '../command.js';
 import { makeProgress } from '../progress.js';
 import { renderProfileReport, renderRoofline } from '../render/profile.js';
@@ -54,53 +50,33 @@ export const profileCommand: Command = {
     const suite = (typeof opts.suite === 'string' ? opts.suite : DEFAULT_SUITE) as SuiteName;
     if (!SUITE_NAMES.includes(suite)) throw new UsageError(`--suite takes ${SUITE_NAMES.join(', ')}; got "${suite}"`);
     const db = ctx.database();
-    const machine = await ensureLocalMachine(db, localProbeDeps, { env: ctx.io.env });
-    const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : defaultThreadCounts(machine);
-    const targets = resolveTargets(machine, typeof opts.device === 'string' ? opts.device : 'cpu', threads);
-    const deps = localProfilerDeps(db, ctx.io.env);
+    const device = typeof opts.device === 'string' ? opts.device : 'cpu';
+    const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : undefined;
+    const { machine, targets, deps } = await localProfile(db, ctx.io.env, device, threads);
     const progress = makeProgress(ctx.io.terminal ?? ctx.io.stderr, ctx.io.isTty);
     const controller = new AbortController();
     const release = interruptOnSigint(controller, () =>
       progress.log('stopping: keeping every finished measurement...'),
     );
-    const reports: ProfileReport[] = [];
-    try {
-      for (const target of targets) {
-        if (controller.signal.aborted) break;
-        const who = `${target.deviceKey}${target.ep.name === 'cpu' ? ` x${target.ep.threads} threads` : ''}`;
-        const report = await profileDevice(deps, target, {
-          suite,
-          signal: controller.signal,
-          onEvent: (e) => {
-            if (e.type === 'start')
-              progress.log(
-                `profiling ${who}: ${e.total} kernels (${suite})${e.alreadyMeasured ? `, ${e.alreadyMeasured} already stored` : ''}`,
-              );
-            if (e.type === 'refine') progress.log(`refining: ${e.added} more kernels where the curves bend`);
-            if (e.type === 'kernel') {
-              progress.update(e.index, e.total, e.spec.id, e.elapsedMs, e.remainingMs);
-              if (e.status === 'failed') progress.log(`  ${e.spec.id}: failed: ${e.error ?? ''}`);
-            }
-          },
-        });
+    const reports = await profileTargets(deps, targets, {
+      suite,
+      signal: controller.signal,
+      onLog: (line) => progress.log(line),
+      onKernel: (e) => {
+        progress.update(e.index, e.total, e.spec.id, e.elapsedMs, e.remainingMs);
+        if (e.status === 'failed') progress.log(`  ${e.spec.id}: failed: ${e.error ?? ''}`);
+      },
+      onReport: (report) => {
         progress.end();
-        reports.push(report);
         if (!ctx.json) ctx.print(renderProfileReport(report));
-      }
-    } finally {
-      release();
-      await deps.runner.close();
-    }
-    const roof = rooflines(db, machine.id).filter((r) => reports.some((x) => x.deviceKey === r.deviceKey));
+      },
+    }).finally(release);
+    const roof = profiledRooflines(db, machine.id, reports);
     if (ctx.json) ctx.printJson({ machineId: machine.id, reports, rooflines: roof });
     else if (roof.length) ctx.print(`\nMeasured roofline\n${renderRoofline(roof)}`);
     if (controller.signal.aborted)
       throw new UserError('profile interrupted; finished measurements are stored, rerun to resume', 130);
-    const explicit = typeof opts.device === 'string' && opts.device !== 'all';
-    if (explicit && reports.every((r) => r.status === 'unavailable' || r.status === 'failed')) {
-      throw new UserError(
-        `nothing profiled on ${opts.device as string}: ${reports.flatMap((r) => r.notes).join('; ')}`,
-      );
-    }
+    const nothing = typeof opts.device === 'string' ? nothingProfiled(opts.device, reports) : null;
+    if (nothing) throw nothing;
   },
 };

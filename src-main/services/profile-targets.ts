@@ -1,0 +1,104 @@
+/**
+ * `pipedejavu profile` and the app's profile job: the devices `--device` names on this
+ * machine, profiled one target after another on one kernel runner, and their rooflines.
+ */
+import { UserError } from '../core/errors.js';
+import type { MachineDetail } from '../adapters/store/machine-repo.js';
+import type { Database } from '../adapters/store/types.js';
+import { defaultThreadCounts, resolveTargets } from './device-targets.js';
+import { localProbeDeps } from './local-probe.js';
+import { localProfilerDeps } from './local-profiler.js';
+import { ensureLocalMachine } from './machine-service.js';
+import {
+  profileDevice,
+  type ProfileEvent,
+  type ProfileOptions,
+  type ProfileReport,
+  type ProfilerDeps,
+  type ProfileTarget,
+} from './profiler-service.js';
+import { rooflines, type Roofline } from './roofline-service.js';
+
+export type KernelEvent = Extract<ProfileEvent, { type: 'kernel' }>;
+
+export interface LocalProfile {
+  machine: MachineDetail;
+  targets: ProfileTarget[];
+  /** A kernel runner on this machine (its child starts with the first kernel). */
+  deps: ProfilerDeps;
+}
+
+/**
+ * This machine (probed first when the store has not seen it), the targets `device` names
+ * (cpu at each of `threads`, by default 1 and all physical cores) and the real profiler.
+ */
+export async function localProfile(
+  db: Database,
+  env: NodeJS.ProcessEnv,
+  device: string,
+  threads?: number[],
+): Promise<LocalProfile> {
+  const machine = await ensureLocalMachine(db, localProbeDeps, { env });
+  const targets = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine));
+  return { machine, targets, deps: localProfilerDeps(db, env) };
+}
+
+export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
+  /** A line to show: a target starts, refinement adds kernels. */
+  onLog: (line: string) => void;
+  /** Each kernel as it is done; `who` names the target ("cpu x8 threads"). */
+  onKernel: (e: KernelEvent, who: string) => void;
+  /** Each target's report as soon as it is done. */
+  onReport?: (report: ProfileReport) => void;
+}
+
+/** How a target is named in progress lines: the device, and the threads of a CPU. */
+export function targetName(target: ProfileTarget): string {
+  return `${target.deviceKey}${target.ep.name === 'cpu' ? ` x${target.ep.threads} threads` : ''}`;
+}
+
+/**
+ * Profiles each target in turn (stopping before the next one once `signal` aborts) and
+ * closes the runner at the end. Finished measurements are stored as they come.
+ */
+export async function profileTargets(
+  deps: ProfilerDeps,
+  targets: readonly ProfileTarget[],
+  opts: ProfileTargetsOptions,
+): Promise<ProfileReport[]> {
+  const { onLog, onKernel, onReport, ...options } = opts;
+  const reports: ProfileReport[] = [];
+  try {
+    for (const target of targets) {
+      if (opts.signal?.aborted) break;
+      const who = targetName(target);
+      const report = await profileDevice(deps, target, {
+        ...options,
+        onEvent: (e) => {
+          if (e.type === 'start')
+            onLog(
+              `profiling ${who}: ${e.total} kernels (${opts.suite})${e.alreadyMeasured ? `, ${e.alreadyMeasured} already stored` : ''}`,
+            );
+          if (e.type === 'refine') onLog(`refining: ${e.added} more kernels where the curves bend`);
+          if (e.type === 'kernel') onKernel(e, who);
+        },
+      });
+      reports.push(report);
+      onReport?.(report);
+    }
+  } finally {
+    await deps.runner.close();
+  }
+  return reports;
+}
+
+/** The error for a device named on purpose (not "all") on which nothing could be profiled; else null. */
+export function nothingProfiled(device: string, reports: readonly ProfileReport[]): UserError | null {
+  if (device === 'all' || !reports.every((r) => r.status === 'unavailable' || r.status === 'failed')) return null;
+  return new UserError(`nothing profiled on ${device}: ${reports.flatMap((r) => r.notes).join('; ')}`);
+}
+
+/** The machine's measured rooflines of the devices these reports profiled. */
+export function profiledRooflines(db: Database, machineId: string, reports: readonly ProfileReport[]): Roofline[] {
+  return rooflines(db, machineId).filter((r) => reports.some((x) => x.deviceKey === r.deviceKey));
+}
