@@ -112,6 +112,7 @@ interface RunRow {
   heartbeat_at: string | null;
 }
 
+/** A measurements row as stored (`id` is the row's; the rest is what an insert writes). */
 interface MeasurementRow {
   id: number;
   run_id: string;
@@ -137,35 +138,25 @@ interface MeasurementRow {
   created_at: string;
 }
 
-type MeasurementParams = {
-  run_id: string;
-  machine_id: string;
-  device_key: string;
-  op: string;
-  family: string;
-  shape_json: string;
-  shape_key: string;
-  dtype: string;
-  flops: number;
-  bytes: number;
-  execution_provider: string;
-  threads: number | null;
-  runtime_version: string;
-  median_us: number;
-  p10_us: number;
-  p90_us: number;
-  cv: number;
-  repetitions: number;
-  wall_median_us: number | null;
-  source: string;
-  created_at: string;
-};
+type MeasurementParams = Omit<MeasurementRow, 'id'>;
 
-const RUN_COLUMNS =
-  'id, machine_id, device_key, suite, execution_provider, threads, runtime_version, status, started_at, ' +
-  'finished_at, summary_json, notes_json, heartbeat_at';
+const RUN_COLUMNS = [
+  'id',
+  'machine_id',
+  'device_key',
+  'suite',
+  'execution_provider',
+  'threads',
+  'runtime_version',
+  'status',
+  'started_at',
+  'finished_at',
+  'summary_json',
+  'notes_json',
+  'heartbeat_at',
+] as const satisfies readonly (keyof RunRow)[];
 
-/** The measurements columns an insert writes, in the order of MeasurementParams. */
+/** The measurements columns an insert writes, in the order of the positional insert's parameters. */
 const WRITTEN_COLUMNS = [
   'run_id',
   'machine_id',
@@ -190,6 +181,28 @@ const WRITTEN_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof MeasurementParams)[];
 
+/** Every column is listed once: a column added to a row type and not to its list fails to compile. */
+type Unlisted<Row, Listed> = Exclude<keyof Row, Listed>;
+const _runsListed: [Unlisted<RunRow, (typeof RUN_COLUMNS)[number]>] extends [never] ? true : never = true;
+const _measurementsListed: [Unlisted<MeasurementParams, (typeof WRITTEN_COLUMNS)[number]>] extends [never]
+  ? true
+  : never = true;
+
+/** The columns that identify a measured point, as the measurements_identity index lists them. */
+const IDENTITY_COLUMNS = [
+  'machine_id',
+  'device_key',
+  'execution_provider',
+  'threads',
+  'op',
+  'shape_key',
+  'dtype',
+] as const satisfies readonly (typeof WRITTEN_COLUMNS)[number][];
+
+/** The index's expression for a column: a null thread count is -1 there. */
+const identityExpression = (column: string, value = column): string =>
+  column === 'threads' ? `COALESCE(${value}, -1)` : value;
+
 const MEASUREMENT_COLUMNS = `id, ${WRITTEN_COLUMNS.join(', ')}`;
 
 const INSERT_MEASUREMENT = `INSERT INTO measurements (${WRITTEN_COLUMNS.join(', ')})
@@ -200,7 +213,17 @@ const INSERT_SKIP_POSITIONAL = `INSERT INTO measurements (${WRITTEN_COLUMNS.join
   VALUES (${WRITTEN_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`;
 
 /** The conflict target must repeat the expressions of the measurements_identity index. */
-const IDENTITY_TARGET = '(machine_id, device_key, execution_provider, COALESCE(threads, -1), op, shape_key, dtype)';
+const IDENTITY_TARGET = `(${IDENTITY_COLUMNS.map((c) => identityExpression(c)).join(', ')})`;
+
+/** A replacing insert overwrites every written column but the identity. */
+const UPDATE_ON_CONFLICT = WRITTEN_COLUMNS.filter((c) => !(IDENTITY_COLUMNS as readonly string[]).includes(c))
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
+
+/** A point by its identity, with positional parameters in IDENTITY_COLUMNS order. */
+const IDENTITY_WHERE = IDENTITY_COLUMNS.map((c) => `${identityExpression(c)} = ${identityExpression(c, '?')}`).join(
+  ' AND ',
+);
 
 const SummarySchema = z.record(z.string(), z.unknown());
 const NotesSchema = z.array(z.string());
@@ -209,14 +232,12 @@ const SourceSchema = MeasurementSchema.shape.source;
 
 function prepareStatements(db: Database) {
   return {
-    insertRun: db.prepare<[Record<string, string | number | null>]>(
-      `INSERT INTO profile_runs (${RUN_COLUMNS})
-       VALUES (@id, @machine_id, @device_key, @suite, @execution_provider, @threads, @runtime_version, @status,
-               @started_at, @finished_at, @summary_json, @notes_json, @heartbeat_at)`,
+    insertRun: db.prepare<[RunRow]>(
+      `INSERT INTO profile_runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`,
     ),
-    getRun: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM profile_runs WHERE id = ?`),
+    getRun: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS.join(', ')} FROM profile_runs WHERE id = ?`),
     listRuns: db.prepare<[string], RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM profile_runs WHERE machine_id = ? ORDER BY started_at DESC, id`,
+      `SELECT ${RUN_COLUMNS.join(', ')} FROM profile_runs WHERE machine_id = ? ORDER BY started_at DESC, id`,
     ),
     finishRun: db.prepare<[string, string, string | null, string, string, string]>(
       `UPDATE profile_runs SET status = ?, finished_at = ?, summary_json = ?, notes_json = ?, heartbeat_at = ?
@@ -229,17 +250,10 @@ function prepareStatements(db: Database) {
     ),
     insertSkipPositional: db.prepare<unknown[]>(INSERT_SKIP_POSITIONAL),
     insertReplace: db.prepare<[MeasurementParams]>(
-      `${INSERT_MEASUREMENT} ON CONFLICT ${IDENTITY_TARGET} DO UPDATE SET
-         run_id = excluded.run_id, family = excluded.family, shape_json = excluded.shape_json,
-         flops = excluded.flops, bytes = excluded.bytes, runtime_version = excluded.runtime_version,
-         median_us = excluded.median_us, p10_us = excluded.p10_us, p90_us = excluded.p90_us, cv = excluded.cv,
-         repetitions = excluded.repetitions, wall_median_us = excluded.wall_median_us, source = excluded.source,
-         created_at = excluded.created_at`,
+      `${INSERT_MEASUREMENT} ON CONFLICT ${IDENTITY_TARGET} DO UPDATE SET ${UPDATE_ON_CONFLICT}`,
     ),
     has: db.prepare<[string, string, string, number | null, string, string, string], { one: number }>(
-      `SELECT 1 AS one FROM measurements
-        WHERE machine_id = ? AND device_key = ? AND execution_provider = ? AND COALESCE(threads, -1) = COALESCE(?, -1)
-          AND op = ? AND shape_key = ? AND dtype = ?`,
+      `SELECT 1 AS one FROM measurements WHERE ${IDENTITY_WHERE}`,
     ),
   };
 }
