@@ -2,7 +2,14 @@
  * An ONNX model as a Workload: parse, bind and infer shapes, cost every node, group the nodes
  * into layers. Pure: the caller reads the file (adapters/files/read-onnx.ts).
  */
-import { elementBytes, parseOnnxModel, DataType, type OnnxModel } from '../onnx/onnx-parser.js';
+import {
+  elementBytes,
+  parseOnnxModel,
+  DataType,
+  type OnnxModel,
+  type OnnxNode,
+  type OnnxTensor,
+} from '../onnx/onnx-parser.js';
 import { groupLayers } from './layers.js';
 import { nodeCost, toDtype, type NodeCost } from './node-cost.js';
 import { product } from './shape-inference-context.js';
@@ -45,93 +52,121 @@ export function importOnnxModel(model: OnnxModel, opts: OnnxImportOptions): Onnx
     inputs: opts.inputs ?? {},
     ...(opts.nchwcChannels ? { nchwcChannels: opts.nchwcChannels } : {}),
   });
-  const tensors = shapes.tensors;
-  const info = (name: string): TensorInfo | undefined => (name ? tensors.get(name) : undefined);
-  const bytesOf = (name: string): number => {
-    const t = info(name);
-    return t?.dims ? Math.ceil(product(t.dims) * elementBytes(t.dtype)) : 0;
-  };
-  const shapeOf = (name: string): TensorShape => {
-    const t = info(name);
-    return { name, dims: t?.dims ? [...t.dims] : [], dtype: t ? toDtype(t.dtype) : 'other' };
-  };
-
-  // Parameters: weight elements, owned by the first node that does work with them (through
-  // nodes folded at load time, such as a Cast or DequantizeLinear of a weight).
-  const pending = new Map<string, number>();
-  let paramBytes = 0;
-  for (const t of g.initializers) {
-    paramBytes += t.byteLength;
-    if (isParamType(t.dataType)) pending.set(t.name, t.elements);
-  }
-
+  const tensors = new TensorLookup(shapes.tensors);
+  const params = new ParamOwners(g.initializers);
   const used = new Set<string>();
   const costs: NodeCost[] = [];
-  const nodes: WorkloadNode[] = g.nodes.map((node, i) => {
-    const ins = node.inputs.map(info);
-    const outs = node.outputs.map(info);
-    const cost = nodeCost(node, model.opset, ins, outs);
+  const nodes = g.nodes.map((node, i) => {
+    const cost = nodeCost(node, model.opset, node.inputs.map(tensors.info), node.outputs.map(tensors.info));
     costs.push(cost);
+    return workloadNode(node, cost, params.claim(node, cost), uniqueName(node, i, used), tensors);
+  });
+  const constants = new Set<string>();
+  for (const [name, t] of shapes.tensors) if (t.constant) constants.add(name);
+  const initializerNames = new Set(g.initializers.map((t) => t.name));
+  const layers = groupLayers(nodes, {
+    constants,
+    graphOutputs: g.outputs.map((o) => o.name),
+    bytesOf: tensors.bytesOf,
+  });
+  const warnings = [
+    ...shapes.warnings,
+    ...fallbackWarnings(
+      g.nodes.map((n) => n.opType),
+      costs,
+    ),
+  ];
+  const workload: Workload = {
+    name: opts.name,
+    source: 'onnx',
+    bindings: shapes.bindings,
+    inputs: g.inputs.filter((i) => !initializerNames.has(i.name)).map((i) => tensors.shapeOf(i.name)),
+    nodes,
+    layers,
+    paramBytes: params.bytes,
+    warnings,
+  };
+  return { workload, costs, model };
+}
+
+/** Inferred tensors by name, as the workload records them. */
+class TensorLookup {
+  constructor(private readonly tensors: Map<string, TensorInfo>) {}
+
+  info = (name: string): TensorInfo | undefined => (name ? this.tensors.get(name) : undefined);
+
+  bytesOf = (name: string): number => {
+    const t = this.info(name);
+    return t?.dims ? Math.ceil(product(t.dims) * elementBytes(t.dtype)) : 0;
+  };
+
+  shapeOf = (name: string): TensorShape => {
+    const t = this.info(name);
+    return { name, dims: t?.dims ? [...t.dims] : [], dtype: t ? toDtype(t.dtype) : 'other' };
+  };
+}
+
+/**
+ * Parameters: weight elements, owned by the first node that does work with them (through nodes
+ * folded at load time, such as a Cast or DequantizeLinear of a weight). `bytes` counts every
+ * initializer and Constant.
+ */
+class ParamOwners {
+  bytes = 0;
+  readonly #pending = new Map<string, number>();
+
+  constructor(initializers: readonly OnnxTensor[]) {
+    for (const t of initializers) {
+      this.bytes += t.byteLength;
+      if (isParamType(t.dataType)) this.#pending.set(t.name, t.elements);
+    }
+  }
+
+  /** The parameters `node` owns; a free node passes what it takes on to its first output. */
+  claim(node: OnnxNode, cost: NodeCost): number {
     if (node.opType === 'Constant') {
       const v = node.attributes.get('value');
       if (v?.type === 'TENSOR') {
-        paramBytes += v.value.byteLength;
-        if (isParamType(v.value.dataType) && node.outputs[0]) pending.set(node.outputs[0], v.value.elements);
+        this.bytes += v.value.byteLength;
+        if (isParamType(v.value.dataType) && node.outputs[0]) this.#pending.set(node.outputs[0], v.value.elements);
       }
     }
     let params = 0;
     for (const name of node.inputs) {
-      const p = pending.get(name);
+      const p = this.#pending.get(name);
       if (p === undefined) continue;
-      pending.delete(name);
+      this.#pending.delete(name);
       params += p;
     }
     const firstOut = node.outputs.find((o) => o);
     if (cost.kind === 'free' && params > 0 && firstOut) {
-      pending.set(firstOut, (pending.get(firstOut) ?? 0) + params);
-      params = 0;
+      this.#pending.set(firstOut, (this.#pending.get(firstOut) ?? 0) + params);
+      return 0;
     }
-    let name = node.name || `${node.opType}_${i}`;
-    if (used.has(name)) name = `${name}_${i}`;
-    used.add(name);
-    return {
-      name,
-      opType: node.opType,
-      family: cost.family,
-      kernel: cost.kernel,
-      dtype: cost.dtype,
-      inputs: node.inputs.filter((n) => n).map(shapeOf),
-      outputs: node.outputs.filter((n) => n).map(shapeOf),
-      flops: cost.flops,
-      bytes: cost.bytes,
-      params,
-      activationBytes: cost.activationBytes,
-    };
-  });
+    return params;
+  }
+}
 
-  const constants = new Set<string>();
-  for (const [name, t] of tensors) if (t.constant) constants.add(name);
-  const initializerNames = new Set(g.initializers.map((t) => t.name));
-  const layers = groupLayers(nodes, { constants, graphOutputs: g.outputs.map((o) => o.name), bytesOf });
+function uniqueName(node: OnnxNode, i: number, used: Set<string>): string {
+  let name = node.name || `${node.opType}_${i}`;
+  if (used.has(name)) name = `${name}_${i}`;
+  used.add(name);
+  return name;
+}
+
+function workloadNode(node: OnnxNode, cost: NodeCost, params: number, name: string, t: TensorLookup): WorkloadNode {
   return {
-    workload: {
-      name: opts.name,
-      source: 'onnx',
-      bindings: shapes.bindings,
-      inputs: g.inputs.filter((i) => !initializerNames.has(i.name)).map((i) => shapeOf(i.name)),
-      nodes,
-      layers,
-      paramBytes,
-      warnings: [
-        ...shapes.warnings,
-        ...fallbackWarnings(
-          g.nodes.map((n) => n.opType),
-          costs,
-        ),
-      ],
-    },
-    costs,
-    model,
+    name,
+    opType: node.opType,
+    family: cost.family,
+    kernel: cost.kernel,
+    dtype: cost.dtype,
+    inputs: node.inputs.filter((n) => n).map(t.shapeOf),
+    outputs: node.outputs.filter((n) => n).map(t.shapeOf),
+    flops: cost.flops,
+    bytes: cost.bytes,
+    params,
+    activationBytes: cost.activationBytes,
   };
 }
 

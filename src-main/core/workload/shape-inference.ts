@@ -155,6 +155,27 @@ function bindInputs(
 ): Record<string, number> {
   const given = bind.dims ?? {};
   const whole = bind.inputs ?? {};
+  checkBindings(inputs, given, whole);
+  const bindings = symbolsOfWholeInputs(inputs, given, whole);
+  for (const v of inputs) {
+    if (!v.isTensor) {
+      warnings.push(`input "${v.name}" is not a tensor (a sequence or map); what uses it has unknown shapes`);
+      tensors.set(v.name, { dims: null, dtype: 0 });
+      continue;
+    }
+    const fixed = whole[v.name];
+    tensors.set(v.name, { dims: fixed ? [...fixed] : boundDims(v, given, bindings), dtype: v.elemType });
+  }
+  warnUnusedDims(inputs, given, bindings, warnings);
+  return bindings;
+}
+
+/** --dim values are positive integers; --input names an input and gives non-negative dims. */
+function checkBindings(
+  inputs: readonly OnnxValueInfo[],
+  given: Record<string, number>,
+  whole: Record<string, readonly number[]>,
+): void {
   for (const [name, v] of Object.entries(given)) {
     if (!Number.isSafeInteger(v) || v < 1) throw new UsageError(`--dim ${name}=${v}: a dim must be a positive integer`);
   }
@@ -167,6 +188,14 @@ function bindInputs(
       throw new UsageError(`--input ${name}=${dims.join('x')}: dims must be non-negative integers`);
     }
   }
+}
+
+/** Whole-input bindings checked against the file's dims, and the symbols they fix. */
+function symbolsOfWholeInputs(
+  inputs: readonly OnnxValueInfo[],
+  given: Record<string, number>,
+  whole: Record<string, readonly number[]>,
+): Record<string, number> {
   const bindings: Record<string, number> = {};
   const setSymbol = (sym: string, value: number, input: string): void => {
     const prev = bindings[sym] ?? given[sym];
@@ -175,7 +204,6 @@ function bindInputs(
     }
     bindings[sym] = value;
   };
-  // Whole-input bindings: check them against the file's dims and learn the symbols they fix.
   for (const v of inputs) {
     const dims = whole[v.name];
     if (!dims) continue;
@@ -192,48 +220,45 @@ function bindInputs(
       if (typeof d === 'string') setSymbol(d, value, v.name);
     });
   }
-  for (const v of inputs) {
-    if (!v.isTensor) {
-      warnings.push(`input "${v.name}" is not a tensor (a sequence or map); what uses it has unknown shapes`);
-      tensors.set(v.name, { dims: null, dtype: 0 });
-      continue;
-    }
-    const fixed = whole[v.name];
-    if (fixed) {
-      tensors.set(v.name, { dims: [...fixed], dtype: v.elemType });
-      continue;
-    }
-    if (!v.dims) {
-      throw new UserError(
-        `input "${v.name}" has no shape in the model: give it with --input ${v.name}=AxBx... (its dims)`,
-      );
-    }
-    const dims = v.dims.map((d, axis) => {
-      if (typeof d === 'number' && d >= 0) return d;
-      if (typeof d === 'string') {
-        const value = given[d] ?? bindings[d];
-        if (value === undefined) {
-          throw new UserError(
-            `input "${v.name}" has a symbolic dim "${d}" (dims ${formatShape(v.dims ?? [])}): bind it with --dim ${d}=VALUE, or give the whole input with --input ${v.name}=${formatShape(v.dims ?? [])} (N replaced by sizes)`,
-          );
-        }
-        bindings[d] = value;
-        return value;
-      }
-      throw new UserError(
-        `input "${v.name}" has an unnamed dynamic dim at axis ${axis}: give its whole shape with --input ${v.name}=${formatShape(v.dims ?? [])} (N replaced by sizes)`,
-      );
-    });
-    tensors.set(v.name, { dims, dtype: v.elemType });
-  }
-  const unused = Object.keys(given).filter((d) => bindings[d] === undefined);
-  if (unused.length > 0) {
-    const symbols = [
-      ...new Set(inputs.flatMap((v) => (v.dims ?? []).filter((d): d is string => typeof d === 'string'))),
-    ];
-    warnings.push(
-      `--dim ${unused.join(', ')}: the model's inputs have no such dim (${symbols.length ? `its dims: ${symbols.join(', ')}` : 'it has no symbolic dims'})`,
+  return bindings;
+}
+
+/** An input's dims with its symbols bound (recording them in `bindings`); a UserError for any left open. */
+function boundDims(v: OnnxValueInfo, given: Record<string, number>, bindings: Record<string, number>): number[] {
+  if (!v.dims) {
+    throw new UserError(
+      `input "${v.name}" has no shape in the model: give it with --input ${v.name}=AxBx... (its dims)`,
     );
   }
-  return bindings;
+  const shape = formatShape(v.dims);
+  return v.dims.map((d, axis) => {
+    if (typeof d === 'number' && d >= 0) return d;
+    if (typeof d === 'string') {
+      const value = given[d] ?? bindings[d];
+      if (value === undefined) {
+        throw new UserError(
+          `input "${v.name}" has a symbolic dim "${d}" (dims ${shape}): bind it with --dim ${d}=VALUE, or give the whole input with --input ${v.name}=${shape} (N replaced by sizes)`,
+        );
+      }
+      bindings[d] = value;
+      return value;
+    }
+    throw new UserError(
+      `input "${v.name}" has an unnamed dynamic dim at axis ${axis}: give its whole shape with --input ${v.name}=${shape} (N replaced by sizes)`,
+    );
+  });
+}
+
+function warnUnusedDims(
+  inputs: readonly OnnxValueInfo[],
+  given: Record<string, number>,
+  bindings: Record<string, number>,
+  warnings: string[],
+): void {
+  const unused = Object.keys(given).filter((d) => bindings[d] === undefined);
+  if (unused.length === 0) return;
+  const symbols = [...new Set(inputs.flatMap((v) => (v.dims ?? []).filter((d): d is string => typeof d === 'string')))];
+  warnings.push(
+    `--dim ${unused.join(', ')}: the model's inputs have no such dim (${symbols.length ? `its dims: ${symbols.join(', ')}` : 'it has no symbolic dims'})`,
+  );
 }
