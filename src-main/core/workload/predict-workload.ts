@@ -102,6 +102,48 @@ export function predictWorkload(
   const factor = mode === 'training' ? TRAINING_FACTOR : 1;
   const perNode = (opts.overhead?.nodeUs ?? 0) * factor;
   const runUs = (opts.overhead?.runUs ?? 0) * factor;
+  const byIndex = predictKernels(w, predictor, device);
+  const warnings = new Set<string>(w.warnings);
+  const fallbackOps = new Set<string>();
+  const nodes: NodePrediction[] = w.nodes.map((n, index) => {
+    const p = byIndex.get(index);
+    if (p) {
+      if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
+      return predictedNode(n, index, p, factor * (opts.familyScale?.[n.family ?? ''] ?? 1));
+    }
+    if (isFree(n)) return timedNode(n, index, 'free', 0, 0, 0, null);
+    fallbackOps.add(n.opType);
+    const t = (n.bytes / (device.bandwidthGBps * 1e3) + device.dispatchUs) * factor + perNode;
+    const warning = `no predictor family for ${n.opType}: estimated from bytes moved`;
+    return timedNode(n, index, 'fallback', t, t * 0.5, t * 3, warning);
+  });
+  if (fallbackOps.size)
+    warnings.add(`estimated without a profile (bytes at measured bandwidth): ${[...fallbackOps].sort().join(', ')}`);
+  const ran = nodes.filter((p) => p.how !== 'free').length;
+  const totalUs = runUs + nodes.reduce((a, p) => a + p.timeUs, 0);
+  return {
+    workload: w.name,
+    predictor: predictor.name,
+    device: device.deviceId,
+    mode,
+    totalUs,
+    lowUs: runUs + nodes.reduce((a, p) => a + p.lowUs, 0),
+    highUs: runUs + nodes.reduce((a, p) => a + p.highUs, 0),
+    nodes,
+    layers: layerPredictions(w, nodes),
+    familyShare: familyShares(nodes, totalUs),
+    overheadUs: runUs + perNode * ran,
+    runOverheadUs: runUs,
+    calibration: { ...(opts.familyScale ?? {}) },
+    graph: 'file',
+    warnings: [...warnings],
+  };
+}
+
+type KernelPrediction = ReturnType<Predictor['predict']>[number];
+
+/** The predictor's answer for every node that maps to a kernel family, by node index. */
+function predictKernels(w: Workload, predictor: Predictor, device: DeviceFeatures): Map<number, KernelPrediction> {
   const queries = w.nodes.map((n, index) => ({ n, index })).filter(({ n }) => n.family !== null && n.kernel !== null);
   const predicted = predictor.predict(
     queries.map(({ n }) => ({
@@ -114,78 +156,38 @@ export function predictWorkload(
       device,
     })),
   );
-  const byIndex = new Map(queries.map((q, i) => [q.index, predicted[i]]));
-  const warnings = new Set<string>(w.warnings);
-  const fallbackOps = new Set<string>();
-  const nodes: NodePrediction[] = w.nodes.map((n, index) => {
-    const p = byIndex.get(index);
-    if (p) {
-      if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
-      const scale = factor * (opts.familyScale?.[n.family ?? ''] ?? 1);
-      return {
-        index,
-        name: n.name,
-        opType: n.opType,
-        family: n.family,
-        timeUs: p.timeUs * scale,
-        lowUs: p.lowUs * scale,
-        highUs: p.highUs * scale,
-        how: 'predicted',
-        warning: p.warning,
-      };
-    }
-    if (isFree(n))
-      return {
-        index,
-        name: n.name,
-        opType: n.opType,
-        family: null,
-        timeUs: 0,
-        lowUs: 0,
-        highUs: 0,
-        how: 'free',
-        warning: null,
-      };
-    fallbackOps.add(n.opType);
-    const t = (n.bytes / (device.bandwidthGBps * 1e3) + device.dispatchUs) * factor + perNode;
-    return {
-      index,
-      name: n.name,
-      opType: n.opType,
-      family: null,
-      timeUs: t,
-      lowUs: t * 0.5,
-      highUs: t * 3,
-      how: 'fallback',
-      warning: `no predictor family for ${n.opType}: estimated from bytes moved`,
-    };
+  const byIndex = new Map<number, KernelPrediction>();
+  queries.forEach((q, i) => {
+    const p = predicted[i];
+    if (p) byIndex.set(q.index, p);
   });
-  if (fallbackOps.size)
-    warnings.add(`estimated without a profile (bytes at measured bandwidth): ${[...fallbackOps].sort().join(', ')}`);
-  const layers = layerPredictions(w, nodes);
-  const ran = nodes.filter((p) => p.how !== 'free').length;
-  const totalUs = runUs + nodes.reduce((a, p) => a + p.timeUs, 0);
+  return byIndex;
+}
+
+function predictedNode(n: WorkloadNode, index: number, p: KernelPrediction, scale: number): NodePrediction {
+  return timedNode(n, index, 'predicted', p.timeUs * scale, p.lowUs * scale, p.highUs * scale, p.warning, n.family);
+}
+
+function timedNode(
+  n: WorkloadNode,
+  index: number,
+  how: NodePrediction['how'],
+  timeUs: number,
+  lowUs: number,
+  highUs: number,
+  warning: string | null,
+  family: string | null = null,
+): NodePrediction {
+  return { index, name: n.name, opType: n.opType, family, timeUs, lowUs, highUs, how, warning };
+}
+
+/** Each family's share of the total time (free nodes left out; the unfamilied as 'other'). */
+function familyShares(nodes: readonly NodePrediction[], totalUs: number): Record<string, number> {
   const share: Record<string, number> = {};
   for (const p of nodes) {
     if (p.how === 'free') continue;
     const k = p.family ?? 'other';
     share[k] = (share[k] ?? 0) + (totalUs > 0 ? p.timeUs / totalUs : 0);
   }
-  return {
-    workload: w.name,
-    predictor: predictor.name,
-    device: device.deviceId,
-    mode,
-    totalUs,
-    lowUs: runUs + nodes.reduce((a, p) => a + p.lowUs, 0),
-    highUs: runUs + nodes.reduce((a, p) => a + p.highUs, 0),
-    nodes,
-    layers,
-    familyShare: share,
-    overheadUs: runUs + perNode * ran,
-    runOverheadUs: runUs,
-    calibration: { ...(opts.familyScale ?? {}) },
-    graph: 'file',
-    warnings: [...warnings],
-  };
+  return share;
 }
