@@ -11,9 +11,17 @@ import { predictWorkload } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { virtualDevice } from '../core/planner/cost/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/cost/links.js';
-import { createCostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
+import { createCostModel, type CostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/cost/nccl-tests.js';
-import { planAll, type PlanAllResult } from '../core/planner/search.js';
+import type { PlanAllResult } from '../core/planner/search.js';
+import {
+  hostMemoryShortfall,
+  offloadPolicy,
+  offloadSettings,
+  searchRanked,
+  type RankedPlan,
+  type RankedPlans,
+} from '../core/planner/plan-ranking.js';
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';
@@ -206,25 +214,123 @@ function measuredCollectives(
   return out;
 }
 
-const DEFAULT_HOST_GBPS = 12;
-const DEFAULT_CPU_GBPS = 10;
+/** The devices of the plan: this machine's named ones, the imported machines', and datasheet GPUs. */
+interface PlanDevices {
+  candidates: Candidate[];
+  /** Each machine's probed links, under its label in the plan. */
+  machineLinks: MachineLinks[];
+}
 
-/** Host links of the plan's GPUs (probed PCIe) and the CPU's measured bandwidth for offload. */
-function offloadSettings(candidates: readonly Candidate[], machines: readonly MachineLinks[], warnings: string[]) {
-  const hostGBps: Record<string, number> = {};
-  for (const c of candidates) {
-    if (c.device.kind !== 'gpu') continue;
-    const key = c.device.id.slice(c.device.id.lastIndexOf('/') + 1);
-    const links = machines.find((m) => m.machine === c.device.machine)?.links ?? [];
-    const host = links.find((l) => l.kind === 'PCIE_HOST' && (l.a === key || l.b === key));
-    if (host?.bandwidthGBps) hostGBps[c.device.id] = host.bandwidthGBps;
+/** The device keys `--devices` names: 'all' or a non-empty list. */
+function deviceKeys(devices: string): string[] | 'all' {
+  if (devices === 'all') return 'all';
+  const keys = devices
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (keys.length === 0) throw new UserError('--devices is empty; name devices like cpu,cuda:0 or all');
+  return keys;
+}
+
+function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDevices {
+  const machines = new MachineRepo(db);
+  const out: PlanDevices = { candidates: [], machineLinks: [] };
+  const labels = new Set<string>();
+  const addMachine = (id: string, keys: string[] | 'all'): void => {
+    const detail = machines.getMachine(id);
+    if (!detail) throw new UserError(`machine ${id} vanished from the store`);
+    // Two machines may share a hostname: the second is told apart by its id.
+    const label = labels.has(detail.label) ? `${detail.label}~${detail.id.slice(0, 6)}` : detail.label;
+    labels.add(label);
+    out.candidates.push(...profiledCandidates(db, detail, keys, label));
+    out.machineLinks.push({ machine: label, links: detail.links });
+  };
+  if (req.devices !== 'none') {
+    const local = findMachine(db);
+    if (!local) throw new UserError('no machine recorded yet: run `pipedejavu profile` first');
+    addMachine(local.id, deviceKeys(req.devices));
   }
-  const cpu = candidates.find((c) => c.device.kind === 'cpu' && c.features.bandwidthGBps > 0);
-  if (!cpu)
-    warnings.push(
-      `optimizer offload assumes ${DEFAULT_CPU_GBPS} GB/s of CPU memory bandwidth (no profiled CPU in the plan)`,
-    );
-  return { hostGBps, defaultHostGBps: DEFAULT_HOST_GBPS, cpuGBps: cpu?.features.bandwidthGBps ?? DEFAULT_CPU_GBPS };
+  // Imported machines (ids or labels, comma separated): a virtual cluster of the lab's machines.
+  for (const name of (req.machine ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const m = findMachine(db, name);
+    if (!m) throw new UserError(`no machine "${name}" in the store (see pipedejavu machines)`);
+    addMachine(m.id, 'all');
+  }
+  // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
+  const host = out.candidates[0]?.device.machine;
+  for (const [i, name] of (req.virtual ?? []).entries()) {
+    const v = virtualDevice(name, { index: i, ...(host ? { machine: host } : {}) });
+    warnings.push(...v.warnings, `${v.device.id} is an unprofiled estimate from its datasheet`);
+    out.candidates.push({ device: v.device, features: v.features });
+  }
+  if (out.candidates.length === 0)
+    throw new UserError('no devices to plan for: name some with --devices, --machine or --virtual');
+  return out;
+}
+
+/** The planning problem: each layer's predicted time on each device, the links between them, memory rules. */
+function planProblem(
+  db: Database,
+  req: PlanRequest,
+  workload: Workload,
+  { candidates, machineLinks }: PlanDevices,
+  warnings: string[],
+): PlanProblem {
+  const chosen = chooseStoredPredictor(db);
+  const layers = layersFor(workload, candidates, (f) =>
+    predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
+  );
+  const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
+  const { links, warnings: linkWarnings } = buildPlanLinks(
+    candidates.map((c) => c.device),
+    { machines: machineLinks, ...(req.network ? { network: req.network } : {}) },
+  );
+  warnings.push(...linkWarnings);
+  if (machinesInPlan.size > 1 && !req.network) warnings.push('several machines without a stated network');
+  return {
+    layers,
+    devices: candidates.map((c) => c.device),
+    links,
+    mode: req.mode,
+    batch: req.batch,
+    bytesPerParam: req.mode === 'training' ? 16 : 2,
+    zeroStage: 0,
+    overheadBytes: GIB / 2,
+  };
+}
+
+/** Searches with and without optimizer offload as the request and the devices allow, and ranks the plans. */
+function searchPlans(
+  req: PlanRequest,
+  problem: PlanProblem,
+  devices: PlanDevices,
+  costModel: CostModel,
+  warnings: string[],
+): RankedPlans {
+  const offload = offloadPolicy(req.mode, problem.devices, req.offload);
+  if (offload !== 'no') {
+    const shortfall = hostMemoryShortfall(problem);
+    if (shortfall) warnings.push(shortfall);
+  }
+  const cpu = devices.candidates.find((c) => c.device.kind === 'cpu' && c.features.bandwidthGBps > 0);
+  const settings =
+    offload === 'no'
+      ? null
+      : offloadSettings(problem.devices, devices.machineLinks, cpu?.features.bandwidthGBps ?? null, warnings);
+  return searchRanked(problem, costModel, { topN: req.topN ?? 5, offload, settings });
+}
+
+/** One training or inference step of a plan that fits, from the discrete-event simulator; [] for one that does not. */
+function timelineOf(t: RankedPlan, costModel: CostModel): SimEvent[] {
+  if (!t.plan.feasible) return [];
+  return simulatePipeline(simStagesOfPlan(plannerContext(t.problem, costModel), t.plan), {
+    microbatches: t.plan.microbatches,
+    schedule: t.plan.schedule,
+    mode: t.problem.mode,
+  }).timeline;
 }
 
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
@@ -238,129 +344,19 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     mode: req.mode,
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
-  const machines = new MachineRepo(db);
-  const local = findMachine(db);
-  const candidates: Candidate[] = [];
-  const machineLinks: MachineLinks[] = [];
-  const labels = new Set<string>();
-  const addMachine = (id: string, keys: string[] | 'all'): void => {
-    const detail = machines.getMachine(id);
-    if (!detail) throw new UserError(`machine ${id} vanished from the store`);
-    // Two machines may share a hostname: the second is told apart by its id.
-    const label = labels.has(detail.label) ? `${detail.label}~${detail.id.slice(0, 6)}` : detail.label;
-    labels.add(label);
-    candidates.push(...profiledCandidates(db, detail, keys, label));
-    machineLinks.push({ machine: label, links: detail.links });
-  };
-  if (req.devices !== 'none') {
-    if (!local) throw new UserError('no machine recorded yet: run `pipedejavu profile` first');
-    const keys =
-      req.devices === 'all'
-        ? 'all'
-        : req.devices
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean);
-    if (keys !== 'all' && keys.length === 0)
-      throw new UserError('--devices is empty; name devices like cpu,cuda:0 or all');
-    addMachine(local.id, keys);
-  }
-  // Imported machines (ids or labels, comma separated): a virtual cluster of the lab's machines.
-  for (const name of (req.machine ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)) {
-    const m = findMachine(db, name);
-    if (!m) throw new UserError(`no machine "${name}" in the store (see pipedejavu machines)`);
-    addMachine(m.id, 'all');
-  }
-  // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
-  const host = candidates[0]?.device.machine;
-  for (const [i, name] of (req.virtual ?? []).entries()) {
-    const v = virtualDevice(name, { index: i, ...(host ? { machine: host } : {}) });
-    warnings.push(...v.warnings, `${v.device.id} is an unprofiled estimate from its datasheet`);
-    candidates.push({ device: v.device, features: v.features });
-  }
-  if (candidates.length === 0)
-    throw new UserError('no devices to plan for: name some with --devices, --machine or --virtual');
-  const chosen = chooseStoredPredictor(db);
-  const layers = layersFor(workload, candidates, (f) =>
-    predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
-  );
-  const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
-  const { links, warnings: linkWarnings } = buildPlanLinks(
-    candidates.map((c) => c.device),
-    { machines: machineLinks, ...(req.network ? { network: req.network } : {}) },
-  );
-  warnings.push(...linkWarnings);
-  if (machinesInPlan.size > 1 && !req.network) warnings.push('several machines without a stated network');
-  const problem: PlanProblem = {
-    layers,
-    devices: candidates.map((c) => c.device),
-    links,
-    mode: req.mode,
-    batch: req.batch,
-    bytesPerParam: req.mode === 'training' ? 16 : 2,
-    zeroStage: 0,
-    overheadBytes: GIB / 2,
-  };
+  const devices = planDevices(db, req, warnings);
+  const problem = planProblem(db, req, workload, devices, warnings);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
-  const costModel = createCostModel(links, measured);
-  // Offloading moves optimizer state from GPUs to host memory: nothing to offload without a GPU.
-  const hasGpu = candidates.some((c) => c.device.kind === 'gpu');
-  const offload = req.mode === 'training' && hasGpu ? (req.offload ?? 'auto') : 'no';
-  if (offload !== 'no') {
-    const params = layers.reduce((sum, l) => sum + l.params, 0);
-    const hostBytes = 12 * params;
-    const hostRam = Math.max(0, ...candidates.filter((c) => c.device.kind === 'cpu').map((c) => c.device.memoryBytes));
-    if (hostRam > 0 && hostBytes > hostRam)
-      warnings.push(
-        `optimizer offload needs ${(hostBytes / GIB).toFixed(1)} GiB of host memory for fp32 master weights and Adam moments; the host has ${(hostRam / GIB).toFixed(1)} GiB`,
-      );
-  }
-  const offloaded: PlanProblem =
-    offload === 'no' ? problem : { ...problem, optimizerOffload: offloadSettings(candidates, machineLinks, warnings) };
-  const topN = req.topN ?? 5;
-  const runs = [
-    ...(offload !== 'yes' ? [{ problem, result: planAll(problem, costModel, { topN }) }] : []),
-    ...(offload !== 'no' ? [{ problem: offloaded, result: planAll(offloaded, costModel, { topN }) }] : []),
-  ];
-  const tagged = runs.flatMap((r) =>
-    r.result.plans.map((plan) => ({
-      plan: r.problem.optimizerOffload ? { ...plan, optimizerOffload: true } : plan,
-      problem: r.problem,
-    })),
-  );
-  tagged.sort((a, b) => Number(b.plan.feasible) - Number(a.plan.feasible) || a.plan.stepUs - b.plan.stepUs);
-  const result: PlanAllResult = {
-    plans: tagged.slice(0, topN).map((t) => t.plan),
-    rejected: runs.flatMap((r) =>
-      r.result.rejected.map((x) =>
-        r.problem.optimizerOffload ? { ...x, reason: `with optimizer offload: ${x.reason}` } : x,
-      ),
-    ),
-    searchMs: runs.reduce((sum, r) => sum + r.result.searchMs, 0),
-  };
-  const bestTagged = tagged.find((t) => t.plan.feasible) ?? null;
-  const best = bestTagged?.plan ?? null;
-  const bestProblem = bestTagged?.problem ?? problem;
-  const simulate = (t: (typeof tagged)[number]): SimEvent[] =>
-    t.plan.feasible
-      ? simulatePipeline(simStagesOfPlan(plannerContext(t.problem, costModel), t.plan), {
-          microbatches: t.plan.microbatches,
-          schedule: t.plan.schedule,
-          mode: problem.mode,
-        }).timeline
-      : [];
-  const timelines = tagged.slice(0, topN).map(simulate);
-  const timeline = bestTagged ? simulate(bestTagged) : [];
+  const costModel = createCostModel(problem.links, measured);
+  const { result, listed, best } = searchPlans(req, problem, devices, costModel, warnings);
+  const bestProblem = best?.problem ?? problem;
   return {
     workload: workload.name,
     problem: bestProblem,
     result,
-    exports: best ? exportPlan({ plan: best, problem: bestProblem }) : null,
-    timeline,
-    timelines,
+    exports: best ? exportPlan({ plan: best.plan, problem: bestProblem }) : null,
+    timeline: best ? timelineOf(best, costModel) : [],
+    timelines: listed.map((t) => timelineOf(t, costModel)),
     warnings: [...new Set([...warnings, ...workload.warnings.slice(0, 5)])],
   };
 }

@@ -1,0 +1,119 @@
+/**
+ * The plans of one request, ranked. Optimizer offload (training: fp32 master weights and
+ * Adam state in host memory, the Adam step on the CPU) is searched as the request says:
+ * 'auto' searches with and without it and ranks both kinds of plan together. The host
+ * memory and the links an offload leans on are checked here too.
+ */
+import type { CostModel } from './cost/cost-model.js';
+import type { MachineLinks } from './cost/links.js';
+import { planAll, type PlanAllResult } from './search.js';
+import type { Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem } from './types.js';
+
+const GIB = 2 ** 30;
+/** A GPU's host link when the probe gave none (GB/s, one direction). */
+export const DEFAULT_HOST_GBPS = 12;
+/** The CPU's memory bandwidth when no profiled CPU is in the plan (GB/s). */
+export const DEFAULT_CPU_GBPS = 10;
+
+export type OffloadRequest = 'no' | 'yes' | 'auto';
+
+/** Offloading moves optimizer state from GPUs to host memory: only when training, and only with a GPU. */
+export function offloadPolicy(
+  mode: Mode,
+  devices: readonly PlanDevice[],
+  requested: OffloadRequest = 'auto',
+): OffloadRequest {
+  return mode === 'training' && devices.some((d) => d.kind === 'gpu') ? requested : 'no';
+}
+
+/** Why the host cannot hold the offloaded state (12 bytes a parameter), or null when it can or its size is unknown. */
+export function hostMemoryShortfall(problem: Pick<PlanProblem, 'layers' | 'devices'>): string | null {
+  const params = problem.layers.reduce((sum, l) => sum + l.params, 0);
+  const hostBytes = 12 * params;
+  const hostRam = Math.max(0, ...problem.devices.filter((d) => d.kind === 'cpu').map((d) => d.memoryBytes));
+  if (hostRam > 0 && hostBytes > hostRam)
+    return `optimizer offload needs ${(hostBytes / GIB).toFixed(1)} GiB of host memory for fp32 master weights and Adam moments; the host has ${(hostRam / GIB).toFixed(1)} GiB`;
+  return null;
+}
+
+/**
+ * The offload's links: each GPU's probed host link (PCIE_HOST), and the CPU's measured
+ * memory bandwidth (`cpuGBps`; null: assumed, with a warning).
+ */
+export function offloadSettings(
+  devices: readonly PlanDevice[],
+  machines: readonly MachineLinks[],
+  cpuGBps: number | null,
+  warnings: string[],
+): OptimizerOffload {
+  const hostGBps: Record<string, number> = {};
+  for (const d of devices) {
+    if (d.kind !== 'gpu') continue;
+    const key = d.id.slice(d.id.lastIndexOf('/') + 1);
+    const links = machines.find((m) => m.machine === d.machine)?.links ?? [];
+    const host = links.find((l) => l.kind === 'PCIE_HOST' && (l.a === key || l.b === key));
+    if (host?.bandwidthGBps) hostGBps[d.id] = host.bandwidthGBps;
+  }
+  if (cpuGBps === null)
+    warnings.push(
+      `optimizer offload assumes ${DEFAULT_CPU_GBPS} GB/s of CPU memory bandwidth (no profiled CPU in the plan)`,
+    );
+  return { hostGBps, defaultHostGBps: DEFAULT_HOST_GBPS, cpuGBps: cpuGBps ?? DEFAULT_CPU_GBPS };
+}
+
+/** A plan with the problem it was searched on (with or without offload). */
+export interface RankedPlan {
+  plan: Plan;
+  problem: PlanProblem;
+}
+
+export interface RankedPlans {
+  /** The first topN plans, every rejection (offloaded ones say so) and the total search time. */
+  result: PlanAllResult;
+  /** result.plans, each with its problem. */
+  listed: RankedPlan[];
+  /** The fastest plan that fits, or null. */
+  best: RankedPlan | null;
+}
+
+/**
+ * The plans of several searches ranked together: plans that fit first, by step time;
+ * plans found with optimizer offload are marked so.
+ */
+export function rankPlans(runs: readonly { problem: PlanProblem; result: PlanAllResult }[], topN: number): RankedPlans {
+  const ranked: RankedPlan[] = runs.flatMap((r) =>
+    r.result.plans.map((plan) => ({
+      plan: r.problem.optimizerOffload ? { ...plan, optimizerOffload: true } : plan,
+      problem: r.problem,
+    })),
+  );
+  ranked.sort((a, b) => Number(b.plan.feasible) - Number(a.plan.feasible) || a.plan.stepUs - b.plan.stepUs);
+  const listed = ranked.slice(0, topN);
+  const result: PlanAllResult = {
+    plans: listed.map((t) => t.plan),
+    rejected: runs.flatMap((r) =>
+      r.result.rejected.map((x) =>
+        r.problem.optimizerOffload ? { ...x, reason: `with optimizer offload: ${x.reason}` } : x,
+      ),
+    ),
+    searchMs: runs.reduce((sum, r) => sum + r.result.searchMs, 0),
+  };
+  return { result, listed, best: ranked.find((t) => t.plan.feasible) ?? null };
+}
+
+/**
+ * Searches the problem without optimizer offload unless `offload` is 'yes', and with it
+ * (`settings`) unless 'no', and ranks all the plans together.
+ */
+export function searchRanked(
+  problem: PlanProblem,
+  costModel: CostModel,
+  opts: { topN: number; offload: OffloadRequest; settings: OptimizerOffload | null },
+): RankedPlans {
+  const offloaded: PlanProblem = opts.settings ? { ...problem, optimizerOffload: opts.settings } : problem;
+  const problems = [...(opts.offload !== 'yes' ? [problem] : []), ...(opts.offload !== 'no' ? [offloaded] : [])];
+  return rankPlans(
+    problems.map((p) => ({ problem: p, result: planAll(p, costModel, { topN: opts.topN }) })),
+    opts.topN,
+  );
+}
