@@ -32,14 +32,36 @@ export interface ResNetBuild {
 }
 
 export function buildResNet(g: WorkloadBuilder, e: ResNetEntry, p: ResNetBuild, warnings: string[]): void {
-  const n = p.batch;
-  const training = p.mode === 'training';
-  const dims = (t: TensorShape): [number, number, number, number] => {
-    const [a = 1, c = 1, hh = 1, w = 1] = t.dims;
-    return [a, c, hh, w];
-  };
+  const r = new ResNetGraph(g, p.batch, p.mode === 'training');
+  let x = r.stem(e, p.image);
+  e.blocks.forEach((count, stage) => {
+    for (let i = 0; i < count; i++) x = r.bottleneck(e, stage, i, x);
+  });
+  r.head(e, x);
+  if (p.mode !== 'training') {
+    warnings.push(
+      `${e.name}: BatchNorm is folded into the convolutions (inference), each keeping a bias; ` +
+        'training prices BatchNorm as its own nodes',
+    );
+  }
+}
 
-  const convBn = (name: string, bnName: string, x: TensorShape, k: number, r: number, stride: number): TensorShape => {
+const dims = (t: TensorShape): [number, number, number, number] => {
+  const [a = 1, c = 1, hh = 1, w = 1] = t.dims;
+  return [a, c, hh, w];
+};
+
+/** The layers of a ResNet on a builder, for a batch of n, with BatchNorm as nodes when training. */
+class ResNetGraph {
+  constructor(
+    private readonly g: WorkloadBuilder,
+    private readonly n: number,
+    private readonly training: boolean,
+  ) {}
+
+  /** Conv (with a bias when BatchNorm is folded, for inference), then BatchNorm when training. */
+  convBn(name: string, bnName: string, x: TensorShape, k: number, r: number, stride: number): TensorShape {
+    const { g, n, training } = this;
     const [, c, hh, w] = dims(x);
     const ho = convOutSize(hh, r, stride);
     const wo = convOutSize(w, r, stride);
@@ -70,15 +92,17 @@ export function buildResNet(g: WorkloadBuilder, e: ResNetEntry, p: ResNetBuild, 
         ['bias', [k]],
       ],
     });
-  };
-  const relu = (name: string, x: TensorShape): TensorShape =>
-    g.node({ name, opType: 'Relu', op: 'Relu', shape: { n: elements(x.dims) }, inputs: [x], out: x.dims });
+  }
 
-  // Stem.
-  g.beginLayer('stem');
-  let x = g.tensor('pixel_values', [n, e.channels, p.image, p.image]);
-  x = relu('stem.relu', convBn('stem.conv1', 'stem.bn1', x, e.stemChannels, e.stemKernel, e.stemStride));
-  {
+  relu(name: string, x: TensorShape): TensorShape {
+    return this.g.node({ name, opType: 'Relu', op: 'Relu', shape: { n: elements(x.dims) }, inputs: [x], out: x.dims });
+  }
+
+  stem(e: ResNetEntry, image: number): TensorShape {
+    const { g, n } = this;
+    g.beginLayer('stem');
+    let x = g.tensor('pixel_values', [n, e.channels, image, image]);
+    x = this.relu('stem.relu', this.convBn('stem.conv1', 'stem.bn1', x, e.stemChannels, e.stemKernel, e.stemStride));
     const [, c, hh, w] = dims(x);
     const ho = convOutSize(hh, e.poolKernel, e.poolStride);
     const wo = convOutSize(w, e.poolKernel, e.poolStride);
@@ -90,70 +114,65 @@ export function buildResNet(g: WorkloadBuilder, e: ResNetEntry, p: ResNetBuild, 
       inputs: [x],
       out: [n, c, ho, wo],
     });
+    g.endLayer([x]);
+    return x;
   }
-  g.endLayer([x]);
 
-  // Bottleneck blocks.
-  e.blocks.forEach((count, stage) => {
+  /** Block i of a stage: 1x1, 3x3, 1x1 convolutions, a shortcut (projected when the shape changes), add, ReLU. */
+  bottleneck(e: ResNetEntry, stage: number, i: number, x: TensorShape): TensorShape {
     const width = e.widths[stage] as number;
     const outC = width * e.expansion;
-    for (let i = 0; i < count; i++) {
-      const pre = `layer${stage + 1}.${i}`;
-      const stride = stage > 0 && i === 0 ? 2 : 1;
-      g.beginLayer(pre);
-      const s1 = e.strideOn === '1x1' ? stride : 1;
-      const s3 = e.strideOn === '3x3' ? stride : 1;
-      let y = relu(`${pre}.relu1`, convBn(`${pre}.conv1`, `${pre}.bn1`, x, width, 1, s1));
-      y = relu(`${pre}.relu2`, convBn(`${pre}.conv2`, `${pre}.bn2`, y, width, 3, s3));
-      y = convBn(`${pre}.conv3`, `${pre}.bn3`, y, outC, 1, 1);
-      const inC = dims(x)[1];
-      const shortcut =
-        i === 0 && (stride !== 1 || inC !== outC)
-          ? convBn(`${pre}.downsample.0`, `${pre}.downsample.1`, x, outC, 1, stride)
-          : x;
-      const sum = g.node({
-        name: `${pre}.add`,
-        opType: 'Add',
-        op: 'Add',
-        shape: { n: elements(y.dims) },
-        inputs: [y, shortcut],
-        out: y.dims,
-      });
-      x = relu(`${pre}.relu3`, sum);
-      g.endLayer([x]);
-    }
-  });
+    const pre = `layer${stage + 1}.${i}`;
+    const stride = stage > 0 && i === 0 ? 2 : 1;
+    this.g.beginLayer(pre);
+    const s1 = e.strideOn === '1x1' ? stride : 1;
+    const s3 = e.strideOn === '3x3' ? stride : 1;
+    let y = this.relu(`${pre}.relu1`, this.convBn(`${pre}.conv1`, `${pre}.bn1`, x, width, 1, s1));
+    y = this.relu(`${pre}.relu2`, this.convBn(`${pre}.conv2`, `${pre}.bn2`, y, width, 3, s3));
+    y = this.convBn(`${pre}.conv3`, `${pre}.bn3`, y, outC, 1, 1);
+    const inC = dims(x)[1];
+    const shortcut =
+      i === 0 && (stride !== 1 || inC !== outC)
+        ? this.convBn(`${pre}.downsample.0`, `${pre}.downsample.1`, x, outC, 1, stride)
+        : x;
+    const sum = this.g.node({
+      name: `${pre}.add`,
+      opType: 'Add',
+      op: 'Add',
+      shape: { n: elements(y.dims) },
+      inputs: [y, shortcut],
+      out: y.dims,
+    });
+    const out = this.relu(`${pre}.relu3`, sum);
+    this.g.endLayer([out]);
+    return out;
+  }
 
-  // Head.
-  g.beginLayer('head');
-  const [, c, hh, w] = dims(x);
-  x = g.node({
-    name: 'head.avgpool',
-    opType: 'GlobalAveragePool',
-    op: 'ReduceMean',
-    shape: { rows: n * c, cols: hh * w },
-    inputs: [x],
-    out: [n, c],
-  });
-  x = g.node({
-    name: 'head.fc',
-    opType: 'Gemm',
-    op: 'Gemm',
-    shape: { M: n, N: e.classes, K: c },
-    inputs: [x],
-    out: [n, e.classes],
-    weights: [
-      ['weight', [c, e.classes]],
-      ['bias', [e.classes]],
-    ],
-  });
-  if (training) x = loss(g, x, n, e.classes);
-  g.endLayer([x]);
-
-  if (!training) {
-    warnings.push(
-      `${e.name}: BatchNorm is folded into the convolutions (inference), each keeping a bias; ` +
-        'training prices BatchNorm as its own nodes',
-    );
+  head(e: ResNetEntry, x: TensorShape): void {
+    const { g, n } = this;
+    g.beginLayer('head');
+    const [, c, hh, w] = dims(x);
+    x = g.node({
+      name: 'head.avgpool',
+      opType: 'GlobalAveragePool',
+      op: 'ReduceMean',
+      shape: { rows: n * c, cols: hh * w },
+      inputs: [x],
+      out: [n, c],
+    });
+    x = g.node({
+      name: 'head.fc',
+      opType: 'Gemm',
+      op: 'Gemm',
+      shape: { M: n, N: e.classes, K: c },
+      inputs: [x],
+      out: [n, e.classes],
+      weights: [
+        ['weight', [c, e.classes]],
+        ['bias', [e.classes]],
+      ],
+    });
+    if (this.training) x = loss(g, x, n, e.classes);
+    g.endLayer([x]);
   }
 }
