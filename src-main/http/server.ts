@@ -97,24 +97,24 @@ function channelOf(pathname: string): string | null {
   }
 }
 
-export function startServer(o: ServerOptions): Promise<RunningServer> {
-  const clients = new Set<http.ServerResponse>();
-  let port = 0;
+/** The server-sent event stream: its open responses, the job events and a keep-alive for each. */
+interface EventStreams {
+  add(req: http.IncomingMessage, res: http.ServerResponse): void;
+  close(): void;
+}
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    if (!hostAllowed(req.headers.host, port)) {
-      sendJson(res, 403, fail('invalid', 'forbidden host: open the URL pipedejavu serve printed'));
-      return;
-    }
-    if (!originAllowed(req.headers.origin, port)) {
-      sendJson(res, 403, fail('invalid', 'forbidden origin'));
-      return;
-    }
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (url.pathname === HTTP_EVENTS_PATH) {
-      if (req.method !== 'GET') return sendJson(res, 405, fail('invalid', 'GET only'));
-      if (!tokenMatches(url.searchParams.get('token'), o.token))
-        return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
+function eventStreams(subscribe: ServerOptions['subscribe']): EventStreams {
+  const clients = new Set<http.ServerResponse>();
+  const unsubscribe = subscribe((e) => {
+    const line = `data: ${JSON.stringify(e)}\n\n`;
+    for (const c of clients) c.write(line);
+  });
+  const heartbeat = setInterval(() => {
+    for (const c of clients) c.write(': keep-alive\n\n');
+  }, 15_000);
+  heartbeat.unref();
+  return {
+    add(req, res) {
       res.writeHead(200, {
         ...BASE_HEADERS,
         'content-type': 'text/event-stream',
@@ -124,75 +124,116 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
       res.write(': connected\n\n');
       clients.add(res);
       req.on('close', () => clients.delete(res));
-      return;
-    }
-    if (url.pathname === HTTP_UPLOAD_PATH) return upload(req, res);
-    if (url.pathname.startsWith(HTTP_API_PREFIX)) {
-      if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
-      if (!tokenMatches(req.headers[HTTP_TOKEN_HEADER] as string | undefined, o.token))
-        return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
-        return sendJson(res, 415, fail('invalid', 'send application/json'));
-      const channel = channelOf(url.pathname);
-      if (channel === null) return sendJson(res, 400, fail('invalid', 'malformed %-escape in the API path'));
-      const body = await readBody(req);
-      if (body === 'too-large') return refuseTooLarge(req, res);
-      let payload: unknown;
-      try {
-        payload = body.length ? JSON.parse(body.toString('utf8')) : {};
-      } catch {
-        return sendJson(res, 400, fail('invalid', 'the request body is not JSON'));
-      }
-      const result = await o.dispatch(channel, payload);
-      const status = result.ok ? 200 : result.error.code === 'not-found' ? 404 : 200;
-      return sendJson(res, status, result);
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('invalid', 'GET only'));
-    const file = readStatic(o.rendererDir, url.pathname);
-    if (!file) {
-      if (url.pathname === '/' || url.pathname === '/index.html') {
-        return send(
-          res,
-          503,
-          'text/plain; charset=utf-8',
-          `The app is not built (${o.rendererDir} is missing); run npm run build.\n`,
-        );
-      }
-      return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
-    }
-    send(res, 200, file.type, file.body, { 'content-security-policy': CONTENT_SECURITY_POLICY });
+    },
+    close() {
+      clearInterval(heartbeat);
+      unsubscribe();
+      for (const c of clients) c.end();
+    },
   };
+}
 
-  /** Raw bytes streamed to a file; answers the upload id the channels take. */
-  const upload = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
-    if (!tokenMatches(req.headers[HTTP_TOKEN_HEADER] as string | undefined, o.token))
+/** The token a request carries in its header (API calls and uploads). */
+function headerToken(req: http.IncomingMessage): string | undefined {
+  return req.headers[HTTP_TOKEN_HEADER] as string | undefined;
+}
+
+/** `POST /api/<channel>`: a JSON request to dispatch. */
+async function serveApi(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  pathname: string,
+  o: ServerOptions,
+): Promise<void> {
+  if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
+  if (!tokenMatches(headerToken(req), o.token))
+    return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+    return sendJson(res, 415, fail('invalid', 'send application/json'));
+  const channel = channelOf(pathname);
+  if (channel === null) return sendJson(res, 400, fail('invalid', 'malformed %-escape in the API path'));
+  const body = await readBody(req);
+  if (body === 'too-large') return refuseTooLarge(req, res);
+  let payload: unknown;
+  try {
+    payload = body.length ? JSON.parse(body.toString('utf8')) : {};
+  } catch {
+    return sendJson(res, 400, fail('invalid', 'the request body is not JSON'));
+  }
+  const result = await o.dispatch(channel, payload);
+  const status = result.ok ? 200 : result.error.code === 'not-found' ? 404 : 200;
+  return sendJson(res, status, result);
+}
+
+/** `POST /api/upload`: raw bytes streamed to a file; answers the upload id the channels take. */
+async function serveUpload(req: http.IncomingMessage, res: http.ServerResponse, o: ServerOptions): Promise<void> {
+  if (req.method !== 'POST') return sendJson(res, 405, fail('invalid', 'POST only'));
+  if (!tokenMatches(headerToken(req), o.token))
+    return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
+  if (!o.uploads) return sendJson(res, 404, fail('not-found', 'uploads are not enabled'));
+  if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
+    return sendJson(res, 415, fail('invalid', 'send application/octet-stream'));
+  if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES) return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
+  const r = await o.uploads.receive(req);
+  if (r === 'too-large') return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
+  return sendJson(res, 200, { ok: true, value: { uploadId: r.id, bytes: r.bytes } });
+}
+
+/** `GET /*`: a file of the built renderer. */
+function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, rendererDir: string): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('invalid', 'GET only'));
+  const file = readStatic(rendererDir, pathname);
+  if (!file) {
+    if (pathname === '/' || pathname === '/index.html') {
+      return send(
+        res,
+        503,
+        'text/plain; charset=utf-8',
+        `The app is not built (${rendererDir} is missing); run npm run build.\n`,
+      );
+    }
+    return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  }
+  send(res, 200, file.type, file.body, { 'content-security-policy': CONTENT_SECURITY_POLICY });
+}
+
+/** Every request: the host and origin guards, then the route. */
+async function route(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  o: ServerOptions,
+  port: number,
+  events: EventStreams,
+): Promise<void> {
+  if (!hostAllowed(req.headers.host, port)) {
+    sendJson(res, 403, fail('invalid', 'forbidden host: open the URL pipedejavu serve printed'));
+    return;
+  }
+  if (!originAllowed(req.headers.origin, port)) {
+    sendJson(res, 403, fail('invalid', 'forbidden origin'));
+    return;
+  }
+  const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+  if (url.pathname === HTTP_EVENTS_PATH) {
+    if (req.method !== 'GET') return sendJson(res, 405, fail('invalid', 'GET only'));
+    if (!tokenMatches(url.searchParams.get('token'), o.token))
       return sendJson(res, 401, fail('unauthorized', 'missing or wrong token'));
-    if (!o.uploads) return sendJson(res, 404, fail('not-found', 'uploads are not enabled'));
-    if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
-      return sendJson(res, 415, fail('invalid', 'send application/octet-stream'));
-    if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES)
-      return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
-    const r = await o.uploads.receive(req);
-    if (r === 'too-large') return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
-    return sendJson(res, 200, { ok: true, value: { uploadId: r.id, bytes: r.bytes } });
-  };
+    return events.add(req, res);
+  }
+  if (url.pathname === HTTP_UPLOAD_PATH) return serveUpload(req, res, o);
+  if (url.pathname.startsWith(HTTP_API_PREFIX)) return serveApi(req, res, url.pathname, o);
+  return serveStatic(req, res, url.pathname, o.rendererDir);
+}
 
+export function startServer(o: ServerOptions): Promise<RunningServer> {
+  let port = 0;
+  const events = eventStreams(o.subscribe);
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    route(req, res, o, port, events).catch((e: unknown) => {
       if (!res.headersSent) sendJson(res, 500, fail('internal', `internal error: ${String(e)}`));
       else res.end();
     });
   });
-  const unsubscribe = o.subscribe((e) => {
-    const line = `data: ${JSON.stringify(e)}\n\n`;
-    for (const c of clients) c.write(line);
-  });
-  const heartbeat = setInterval(() => {
-    for (const c of clients) c.write(': keep-alive\n\n');
-  }, 15_000);
-  heartbeat.unref();
-
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, '127.0.0.1', () => {
@@ -202,9 +243,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
         url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(o.token)}`,
         close: () =>
           new Promise<void>((done) => {
-            clearInterval(heartbeat);
-            unsubscribe();
-            for (const c of clients) c.end();
+            events.close();
             server.close(() => done());
             server.closeAllConnections();
           }),
