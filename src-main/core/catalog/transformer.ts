@@ -51,16 +51,35 @@ export function buildTransformer(
   p: TransformerBuild,
   warnings: string[],
 ): void {
-  const b = p.batch;
-  const h = e.hidden;
-  const a = e.heads;
-  const f = e.ffn;
-  const s = transformerTokens(e, p);
-  const rows = b * s;
+  const t = new TransformerGraph(g, e, p, warnings);
+  let { x, tokenTable } = t.embeddings();
+  const trainingBytes = t.trainingActivationBytes();
+  for (let i = 0; i < e.layers; i++) x = t.block(i, x, trainingBytes);
+  t.head(x, tokenTable);
+}
 
-  const linear = (name: string, x: TensorShape, inF: number, outF: number, m: number, out: number[]): TensorShape =>
-    e.bias
-      ? g.node({
+/** A transformer's layers on a builder: embeddings, blocks, head. Node order is the graph's. */
+class TransformerGraph {
+  readonly b: number;
+  readonly h: number;
+  readonly s: number;
+  readonly rows: number;
+
+  constructor(
+    private readonly g: WorkloadBuilder,
+    private readonly e: TransformerEntry,
+    private readonly p: TransformerBuild,
+    private readonly warnings: string[],
+  ) {
+    this.b = p.batch;
+    this.h = e.hidden;
+    this.s = transformerTokens(e, p);
+    this.rows = this.b * this.s;
+  }
+
+  linear(name: string, x: TensorShape, inF: number, outF: number, m: number, out: number[]): TensorShape {
+    return this.e.bias
+      ? this.g.node({
           name,
           opType: 'Gemm',
           op: 'Gemm',
@@ -72,7 +91,7 @@ export function buildTransformer(
             ['bias', [outF]],
           ],
         })
-      : g.node({
+      : this.g.node({
           name,
           opType: 'MatMul',
           op: 'MatMul',
@@ -81,8 +100,11 @@ export function buildTransformer(
           out,
           weights: [['weight', [inF, outF]]],
         });
-  const norm = (name: string, x: TensorShape, m: number): TensorShape =>
-    g.node({
+  }
+
+  norm(name: string, x: TensorShape, m: number): TensorShape {
+    const { e, h } = this;
+    return this.g.node({
       name,
       opType: e.norm === 'rmsnorm' ? 'RMSNormalization' : 'LayerNormalization',
       op: 'LayerNormalization',
@@ -97,45 +119,59 @@ export function buildTransformer(
               ['bias', [h]],
             ],
     });
-  const add = (name: string, x: TensorShape, y: TensorShape): TensorShape =>
-    g.node({ name, opType: 'Add', op: 'Add', shape: { n: elements(x.dims) }, inputs: [x, y], out: x.dims });
-  const gather = (name: string, x: TensorShape, m: number, out: number[], weight?: number[]): TensorShape =>
-    g.node({
+  }
+
+  add(name: string, x: TensorShape, y: TensorShape): TensorShape {
+    return this.g.node({ name, opType: 'Add', op: 'Add', shape: { n: elements(x.dims) }, inputs: [x, y], out: x.dims });
+  }
+
+  gather(name: string, x: TensorShape, m: number, out: number[], weight?: number[]): TensorShape {
+    return this.g.node({
       name,
       opType: 'Gather',
       op: 'Transpose',
-      shape: { rows: m, cols: h },
+      shape: { rows: m, cols: this.h },
       inputs: [x],
       out,
       ...(weight ? { weights: [['weight', weight] as [string, number[]]] } : {}),
     });
+  }
 
-  // Embeddings.
-  g.beginLayer('embeddings');
-  let x: TensorShape;
-  let tokenTable: TensorShape | undefined;
-  if (e.input === 'tokens') {
+  embeddings(): { x: TensorShape; tokenTable: TensorShape | undefined } {
+    this.g.beginLayer('embeddings');
+    const r = this.e.input === 'tokens' ? this.tokenEmbeddings() : { x: this.imageEmbeddings(), tokenTable: undefined };
+    if (this.e.embeddingNorm) r.x = this.norm('embeddings.norm', r.x, this.rows);
+    this.g.endLayer([r.x]);
+    return r;
+  }
+
+  tokenEmbeddings(): { x: TensorShape; tokenTable: TensorShape } {
+    const { e, b, s, h, rows } = this;
     const vocab = e.vocab as number;
     const ids: TensorShape = { name: 'input_ids', dims: [b, s], dtype: 'int64' };
-    x = gather('embeddings.token', ids, rows, [b, s, h], [vocab, h]);
-    tokenTable = g.tensor('embeddings.token.weight', [vocab, h]);
+    let x = this.gather('embeddings.token', ids, rows, [b, s, h], [vocab, h]);
+    const tokenTable = this.g.tensor('embeddings.token.weight', [vocab, h]);
     if (e.position === 'learned') {
       const pos: TensorShape = { name: 'position_ids', dims: [1, s], dtype: 'int64' };
-      const pe = gather('embeddings.position', pos, s, [1, s, h], [e.context as number, h]);
-      x = add('embeddings.add_position', x, pe);
+      const pe = this.gather('embeddings.position', pos, s, [1, s, h], [e.context as number, h]);
+      x = this.add('embeddings.add_position', x, pe);
     }
     if ((e.typeVocab ?? 0) > 0) {
       const types: TensorShape = { name: 'token_type_ids', dims: [b, s], dtype: 'int64' };
-      const te = gather('embeddings.token_type', types, rows, [b, s, h], [e.typeVocab as number, h]);
-      x = add('embeddings.add_token_type', x, te);
+      const te = this.gather('embeddings.token_type', types, rows, [b, s, h], [e.typeVocab as number, h]);
+      x = this.add('embeddings.add_token_type', x, te);
     }
-  } else {
+    return { x, tokenTable };
+  }
+
+  imageEmbeddings(): TensorShape {
+    const { g, e, b, s, h, rows } = this;
     const c = e.channels as number;
     const patch = e.patch as number;
-    const image = p.image ?? (e.image as number);
+    const image = this.p.image ?? (e.image as number);
     const grid = image / patch;
     const pixels = g.tensor('pixel_values', [b, c, image, image]);
-    x = g.node({
+    let x = g.node({
       name: 'embeddings.patch',
       opType: 'Conv',
       op: 'Gemm',
@@ -170,92 +206,106 @@ export function buildTransformer(
       weights: [['weight', [1, native, h]]],
     });
     if (image !== e.image) {
-      warnings.push(
+      this.warnings.push(
         `${e.name}: image ${image} differs from the native ${e.image as number}; ` +
           `its ${native}-entry position table is interpolated to ${s} tokens`,
       );
     }
+    return x;
   }
-  if (e.embeddingNorm) x = norm('embeddings.norm', x, rows);
-  g.endLayer([x]);
 
-  // Blocks.
-  const trainingBytes = transformerLayerActivationBytes({
-    seq: s,
-    batch: b,
-    hidden: h,
-    heads: a,
-    ffn: f,
-    elementBytes: DTYPE_BYTES[p.dtype],
-    mlp: e.mlp,
-    dropout: e.dropout,
-  });
-  for (let i = 0; i < e.layers; i++) {
+  trainingActivationBytes(): number {
+    const { e, b, s, h } = this;
+    return transformerLayerActivationBytes({
+      seq: s,
+      batch: b,
+      hidden: h,
+      heads: e.heads,
+      ffn: e.ffn,
+      elementBytes: DTYPE_BYTES[this.p.dtype],
+      mlp: e.mlp,
+      dropout: e.dropout,
+    });
+  }
+
+  block(i: number, x: TensorShape, trainingBytes: number): TensorShape {
+    const { rows } = this;
     const pre = `block.${i}`;
-    g.beginLayer(pre);
-    const attention = (input: TensorShape): TensorShape => {
-      const qkv = linear(`${pre}.attn.qkv`, input, h, 3 * h, rows, [b, s, 3 * h]);
-      const inputs = [qkv];
-      if (e.position === 'rope') {
-        inputs.unshift(
-          g.node({
-            name: `${pre}.attn.rope`,
-            opType: 'RotaryEmbedding',
-            op: 'Mul',
-            shape: { n: 2 * rows * h },
-            inputs: [qkv],
-            out: [b, s, 2 * h],
-          }),
-        );
-      }
-      const core = g.node({
-        name: `${pre}.attn.core`,
-        opType: 'Attention',
-        op: 'Attention',
-        shape: { batch: b, heads: a, seq: s, headDim: h / a },
-        inputs,
-        out: [b, s, h],
-      });
-      return linear(`${pre}.attn.out`, core, h, h, rows, [b, s, h]);
-    };
-    const mlp = (input: TensorShape): TensorShape => {
-      if (e.mlp === 'gelu') {
-        const fc = linear(`${pre}.mlp.fc`, input, h, f, rows, [b, s, f]);
-        const act = g.node({
-          name: `${pre}.mlp.gelu`,
-          opType: 'Gelu',
-          op: 'Gelu',
-          shape: { n: rows * f },
-          inputs: [fc],
-          out: [b, s, f],
-        });
-        return linear(`${pre}.mlp.proj`, act, f, h, rows, [b, s, h]);
-      }
-      const gate = linear(`${pre}.mlp.gate`, input, h, f, rows, [b, s, f]);
-      const up = linear(`${pre}.mlp.up`, input, h, f, rows, [b, s, f]);
-      const elementwise = (name: string, opType: 'Sigmoid' | 'Mul', ins: TensorShape[]): TensorShape =>
-        g.node({ name, opType, op: opType, shape: { n: rows * f }, inputs: ins, out: [b, s, f] });
-      const sig = elementwise(`${pre}.mlp.silu.sigmoid`, 'Sigmoid', [gate]);
-      const silu = elementwise(`${pre}.mlp.silu.mul`, 'Mul', [gate, sig]);
-      const prod = elementwise(`${pre}.mlp.gate_mul`, 'Mul', [silu, up]);
-      return linear(`${pre}.mlp.down`, prod, f, h, rows, [b, s, h]);
-    };
-    if (e.normPlacement === 'pre') {
-      const r1 = add(`${pre}.attn.residual`, x, attention(norm(`${pre}.norm1`, x, rows)));
-      x = add(`${pre}.mlp.residual`, r1, mlp(norm(`${pre}.norm2`, r1, rows)));
+    this.g.beginLayer(pre);
+    if (this.e.normPlacement === 'pre') {
+      const r1 = this.add(`${pre}.attn.residual`, x, this.attention(pre, this.norm(`${pre}.norm1`, x, rows)));
+      x = this.add(`${pre}.mlp.residual`, r1, this.mlp(pre, this.norm(`${pre}.norm2`, r1, rows)));
     } else {
-      const n1 = norm(`${pre}.norm1`, add(`${pre}.attn.residual`, x, attention(x)), rows);
-      x = norm(`${pre}.norm2`, add(`${pre}.mlp.residual`, n1, mlp(n1)), rows);
+      const n1 = this.norm(`${pre}.norm1`, this.add(`${pre}.attn.residual`, x, this.attention(pre, x)), rows);
+      x = this.norm(`${pre}.norm2`, this.add(`${pre}.mlp.residual`, n1, this.mlp(pre, n1)), rows);
     }
-    g.endLayer([x], trainingBytes);
+    this.g.endLayer([x], trainingBytes);
+    return x;
   }
 
-  // Head.
-  g.beginLayer('head');
-  if (e.finalNorm) x = norm('head.norm', x, rows);
-  if (e.head === 'lm') {
+  attention(pre: string, input: TensorShape): TensorShape {
+    const { g, e, b, s, h, rows } = this;
+    const qkv = this.linear(`${pre}.attn.qkv`, input, h, 3 * h, rows, [b, s, 3 * h]);
+    const inputs = [qkv];
+    if (e.position === 'rope') {
+      inputs.unshift(
+        g.node({
+          name: `${pre}.attn.rope`,
+          opType: 'RotaryEmbedding',
+          op: 'Mul',
+          shape: { n: 2 * rows * h },
+          inputs: [qkv],
+          out: [b, s, 2 * h],
+        }),
+      );
+    }
+    const core = g.node({
+      name: `${pre}.attn.core`,
+      opType: 'Attention',
+      op: 'Attention',
+      shape: { batch: b, heads: e.heads, seq: s, headDim: h / e.heads },
+      inputs,
+      out: [b, s, h],
+    });
+    return this.linear(`${pre}.attn.out`, core, h, h, rows, [b, s, h]);
+  }
+
+  mlp(pre: string, input: TensorShape): TensorShape {
+    const { g, e, b, s, h, rows } = this;
+    const f = e.ffn;
+    if (e.mlp === 'gelu') {
+      const fc = this.linear(`${pre}.mlp.fc`, input, h, f, rows, [b, s, f]);
+      const act = g.node({
+        name: `${pre}.mlp.gelu`,
+        opType: 'Gelu',
+        op: 'Gelu',
+        shape: { n: rows * f },
+        inputs: [fc],
+        out: [b, s, f],
+      });
+      return this.linear(`${pre}.mlp.proj`, act, f, h, rows, [b, s, h]);
+    }
+    const gate = this.linear(`${pre}.mlp.gate`, input, h, f, rows, [b, s, f]);
+    const up = this.linear(`${pre}.mlp.up`, input, h, f, rows, [b, s, f]);
+    const elementwise = (name: string, opType: 'Sigmoid' | 'Mul', ins: TensorShape[]): TensorShape =>
+      g.node({ name, opType, op: opType, shape: { n: rows * f }, inputs: ins, out: [b, s, f] });
+    const sig = elementwise(`${pre}.mlp.silu.sigmoid`, 'Sigmoid', [gate]);
+    const silu = elementwise(`${pre}.mlp.silu.mul`, 'Mul', [gate, sig]);
+    const prod = elementwise(`${pre}.mlp.gate_mul`, 'Mul', [silu, up]);
+    return this.linear(`${pre}.mlp.down`, prod, f, h, rows, [b, s, h]);
+  }
+
+  head(x: TensorShape, tokenTable: TensorShape | undefined): void {
+    this.g.beginLayer('head');
+    if (this.e.finalNorm) x = this.norm('head.norm', x, this.rows);
+    x = this.e.head === 'lm' ? this.lmHead(x, tokenTable) : this.classifierHead(x);
+    this.g.endLayer([x]);
+  }
+
+  lmHead(x: TensorShape, tokenTable: TensorShape | undefined): TensorShape {
+    const { e, b, s, h, rows } = this;
     const vocab = e.vocab as number;
-    x = g.node({
+    x = this.g.node({
       name: 'head.lm',
       opType: 'MatMul',
       op: 'MatMul',
@@ -265,17 +315,20 @@ export function buildTransformer(
       ...(e.tiedEmbeddings && tokenTable ? { shared: [tokenTable] } : { weights: [['weight', [h, vocab]]] }),
     });
     if (e.tiedEmbeddings) {
-      warnings.push(
+      this.warnings.push(
         `${e.name}: the LM head reuses the token embedding matrix (tied); its parameters are counted once, ` +
           'on the embeddings layer, and a stage holding the head without the embeddings needs its own copy',
       );
     }
-    if (p.mode === 'training') x = loss(g, x, rows, vocab);
-  } else {
-    const cls = gather('head.cls', x, b, [b, h]);
+    return this.p.mode === 'training' ? loss(this.g, x, rows, vocab) : x;
+  }
+
+  classifierHead(x: TensorShape): TensorShape {
+    const { e, b, h } = this;
+    const cls = this.gather('head.cls', x, b, [b, h]);
     if (e.head === 'pooler') {
-      const dense = linear('head.pooler', cls, h, h, b, [b, h]);
-      x = g.node({
+      const dense = this.linear('head.pooler', cls, h, h, b, [b, h]);
+      return this.g.node({
         name: 'head.tanh',
         opType: 'Tanh',
         op: 'Sigmoid',
@@ -283,13 +336,11 @@ export function buildTransformer(
         inputs: [dense],
         out: [b, h],
       });
-    } else {
-      const classes = e.classes as number;
-      x = linear('head.fc', cls, h, classes, b, [b, classes]);
-      if (p.mode === 'training') x = loss(g, x, b, classes);
     }
+    const classes = e.classes as number;
+    const fc = this.linear('head.fc', cls, h, classes, b, [b, classes]);
+    return this.p.mode === 'training' ? loss(this.g, fc, b, classes) : fc;
   }
-  g.endLayer([x]);
 }
 
 /** Softmax cross-entropy over the logits (training): the Softmax kernel over rows x classes. */
