@@ -52,7 +52,8 @@ export function buildTransformer(
   warnings: string[],
 ): void {
   const t = new TransformerGraph(g, e, p, warnings);
-  let { x, tokenTable } = t.embeddings();
+  const { x: embedded, tokenTable } = t.embeddings();
+  let x = embedded;
   const trainingBytes = t.trainingActivationBytes();
   for (let i = 0; i < e.layers; i++) x = t.block(i, x, trainingBytes);
   t.head(x, tokenTable);
