@@ -174,86 +174,125 @@ interface Pending {
  * minSamplesLeaf and minSamplesSplit count distinct rows, as scikit-learn does.
  */
 export function growTree(data: TrainingData, weights: Int32Array, params: TreeParams, rand: () => number): FlatTree {
-  const { nRows, nFeatures: F, columns, y, levels, ranks, order } = data;
-  const { maxDepth, minSamplesLeaf, minSamplesSplit } = params;
-  const mtry = Math.max(1, Math.min(F, params.maxFeatures));
+  return new TreeGrower(data, weights, params, rand).grow();
+}
 
-  const w = new Float64Array(nRows);
-  const wy = new Float64Array(nRows);
-  let m = 0;
-  for (let r = 0; r < nRows; r++) {
-    const c = weights[r] ?? 0;
-    if (c > 0) m++;
-    w[r] = c;
-    wy[r] = c * (y[r] as number);
+/**
+ * The state of growing one tree: the in-bag rows, the sorted features' row lists, the histograms
+ * and the known-constant flags, allocated once and reused by every node (the loops allocate nothing).
+ */
+class TreeGrower {
+  readonly F: number;
+  readonly mtry: number;
+  readonly w: Float64Array;
+  readonly wy: Float64Array;
+  /** In-bag rows (m of them); a node's rows are rows[start, end). */
+  readonly rows: Int32Array;
+  readonly m: number;
+  /** Sorted features: slot s holds feature sortedF[s]'s in-bag rows in value order at [s*m, (s+1)*m). */
+  readonly sortedF: number[] = [];
+  readonly slotOf: Int32Array;
+  readonly idx: Int32Array;
+  readonly tmp: Int32Array;
+  readonly goLeft: Uint8Array;
+  readonly hw = new Float64Array(MAX_LEVELS);
+  readonly hs = new Float64Array(MAX_LEVELS);
+  readonly hc = new Int32Array(MAX_LEVELS);
+  readonly perm: Int32Array;
+  /** Known-constant flags per stack slot (a node's flags hold for all its descendants). */
+  flags: Uint8Array;
+  readonly nodes = new NodeList();
+  // The best split found by bestSplit(): feature, level index (histogram features) or segment
+  // position (sorted features), and its proxy.
+  bestFeature = -1;
+  bestAt = -1;
+  bestProxy = -Infinity;
+
+  constructor(
+    readonly data: TrainingData,
+    weights: Int32Array,
+    readonly params: TreeParams,
+    readonly rand: () => number,
+  ) {
+    const { nRows, nFeatures: F, y, order } = data;
+    this.F = F;
+    this.mtry = Math.max(1, Math.min(F, params.maxFeatures));
+    this.w = new Float64Array(nRows);
+    this.wy = new Float64Array(nRows);
+    let m = 0;
+    for (let r = 0; r < nRows; r++) {
+      const c = weights[r] ?? 0;
+      if (c > 0) m++;
+      this.w[r] = c;
+      this.wy[r] = c * (y[r] as number);
+    }
+    if (m === 0) throw new Error('no rows in bag');
+    this.m = m;
+    this.rows = new Int32Array(m);
+    for (let r = 0, k = 0; r < nRows; r++) if ((weights[r] ?? 0) > 0) this.rows[k++] = r;
+    this.slotOf = new Int32Array(F).fill(-1);
+    for (let f = 0; f < F; f++) {
+      if (order[f]) {
+        this.slotOf[f] = this.sortedF.length;
+        this.sortedF.push(f);
+      }
+    }
+    this.idx = new Int32Array(this.sortedF.length * m);
+    this.sortedF.forEach((f, s) => {
+      let k = s * m;
+      for (const r of order[f] as Int32Array) if ((weights[r] ?? 0) > 0) this.idx[k++] = r;
+    });
+    this.tmp = new Int32Array(m);
+    this.goLeft = new Uint8Array(nRows);
+    this.perm = Int32Array.from({ length: F }, (_, i) => i);
+    this.flags = new Uint8Array(F * 64);
   }
-  if (m === 0) throw new Error('no rows in bag');
-  const rows = new Int32Array(m);
-  for (let r = 0, k = 0; r < nRows; r++) if ((weights[r] ?? 0) > 0) rows[k++] = r;
 
-  // Sorted features: slot s holds feature sortedF[s]'s in-bag rows in value order at [s*m, (s+1)*m).
-  const sortedF: number[] = [];
-  const slotOf = new Int32Array(F).fill(-1);
-  for (let f = 0; f < F; f++) {
-    if (order[f]) {
-      slotOf[f] = sortedF.length;
-      sortedF.push(f);
-    }
+  isLeaf(p: Pending): boolean {
+    const { maxDepth, minSamplesLeaf, minSamplesSplit } = this.params;
+    return p.pure || p.depth >= maxDepth || p.end - p.start < minSamplesSplit || p.end - p.start < 2 * minSamplesLeaf;
   }
-  const idx = new Int32Array(sortedF.length * m);
-  sortedF.forEach((f, s) => {
-    let k = s * m;
-    for (const r of order[f] as Int32Array) if ((weights[r] ?? 0) > 0) idx[k++] = r;
-  });
-  const tmp = new Int32Array(m);
-  const goLeft = new Uint8Array(nRows);
-  const hw = new Float64Array(MAX_LEVELS);
-  const hs = new Float64Array(MAX_LEVELS);
-  const hc = new Int32Array(MAX_LEVELS);
-  const perm = Int32Array.from({ length: F }, (_, i) => i);
-  // Known-constant flags per stack slot (a node's flags hold for all its descendants).
-  let flags = new Uint8Array(F * 64);
 
-  const stable = (a: Int32Array, from: number, to: number): void => {
-    // Stable, branchless: every row is written to both places, the cursors move by side.
-    let l = from;
-    let tn = 0;
-    for (let i = from; i < to; i++) {
-      const r = a[i] as number;
-      const g = goLeft[r] as number;
-      a[l] = r;
-      tmp[tn] = r;
-      l += g;
-      tn += 1 - g;
+  grow(): FlatTree {
+    const { nodes, F } = this;
+    const stack: Pending[] = [rowStats(this.rows, 0, this.m, this.w, this.wy, this.data.y, 0, -1, false)];
+    while (stack.length > 0) {
+      const slot = stack.length - 1;
+      const node = stack.pop() as Pending;
+      const id = nodes.add();
+      if (node.parent >= 0) (node.isLeft ? nodes.left : nodes.right)[node.parent] = id;
+      if (this.isLeaf(node)) {
+        nodes.value[id] = node.wy / node.w;
+        continue;
+      }
+      const known = this.flags.subarray(slot * F, (slot + 1) * F);
+      this.bestSplit(node, known);
+      if (this.bestFeature < 0) {
+        nodes.value[id] = node.wy / node.w;
+        continue;
+      }
+      const children = this.split(node, id, known);
+      // Children: right at this slot (it inherits the flags in place), left on top with a copy.
+      if ((slot + 2) * F > this.flags.length) {
+        const grown = new Uint8Array(this.flags.length * 2);
+        grown.set(this.flags);
+        this.flags = grown;
+      }
+      this.flags.copyWithin((slot + 1) * F, slot * F, (slot + 1) * F);
+      stack.push(children.right, children.left);
     }
-    a.set(tmp.subarray(0, tn), l);
-  };
+    return nodes.finish();
+  }
 
-  const nodes = new NodeList();
-  const stack: Pending[] = [rowStats(rows, 0, m, w, wy, y, 0, -1, false)];
-  const isLeaf = (p: Pending): boolean =>
-    p.pure || p.depth >= maxDepth || p.end - p.start < minSamplesSplit || p.end - p.start < 2 * minSamplesLeaf;
-
-  while (stack.length > 0) {
-    const slot = stack.length - 1;
-    const node = stack.pop() as Pending;
-    const id = nodes.add();
-    if (node.parent >= 0) (node.isLeft ? nodes.left : nodes.right)[node.parent] = id;
-    const { start, end } = node;
-    const n = end - start;
-    if (isLeaf(node)) {
-      nodes.value[id] = node.wy / node.w;
-      continue;
-    }
-    const known = flags.subarray(slot * F, (slot + 1) * F);
-    const W = node.w;
-    const S = node.wy;
-
-    // Draw features without replacement until mtry are visited and one was not constant
-    // (scikit-learn's rule: constant features count as visited).
-    let bestFeature = -1;
-    let bestAt = -1; // level index (histogram features) or segment position (sorted features)
-    let bestProxy = -Infinity;
+  /**
+   * Draws features without replacement until mtry are visited and one was not constant
+   * (scikit-learn's rule: constant features count as visited), keeping the best split.
+   */
+  bestSplit(node: Pending, known: Uint8Array): void {
+    const { F, perm, rand, mtry } = this;
+    this.bestFeature = -1;
+    this.bestAt = -1;
+    this.bestProxy = -Infinity;
     let visited = 0;
     let constants = 0;
     for (let i = 0; i < F && (visited < mtry || visited <= constants); i++) {
@@ -266,99 +305,133 @@ export function growTree(data: TrainingData, weights: Int32Array, params: TreePa
         constants++;
         continue;
       }
-      const rank = ranks[f];
-      if (rank) {
-        let lo = MAX_LEVELS;
-        let hi = -1;
-        for (let k = start; k < end; k++) {
-          const r = rows[k] as number;
-          const q = rank[r] as number;
-          hw[q] = (hw[q] as number) + (w[r] as number);
-          hs[q] = (hs[q] as number) + (wy[r] as number);
-          hc[q] = (hc[q] as number) + 1;
-          if (q < lo) lo = q;
-          if (q > hi) hi = q;
-        }
-        if (lo === hi) {
-          hw[lo] = 0;
-          hs[lo] = 0;
-          hc[lo] = 0;
-          known[f] = 1;
-          constants++;
-          continue;
-        }
-        let wl = 0;
-        let sl = 0;
-        let cl = 0;
-        for (let q = lo; q < hi; q++) {
-          const c = hc[q] as number;
-          if (c === 0) continue;
-          wl += hw[q] as number;
-          sl += hs[q] as number;
-          cl += c;
-          if (cl < minSamplesLeaf) continue;
-          if (n - cl < minSamplesLeaf) break;
-          // proxy = sl²/wl + sr²/wr, compared without dividing: wl, wr > 0.
-          const sr = S - sl;
-          const wr = W - wl;
-          const num = sl * sl * wr + sr * sr * wl;
-          const den = wl * wr;
-          if (num > bestProxy * den) {
-            bestProxy = num / den;
-            bestFeature = f;
-            bestAt = q;
-          }
-        }
-        hw.fill(0, lo, hi + 1);
-        hs.fill(0, lo, hi + 1);
-        hc.fill(0, lo, hi + 1);
-        continue;
-      }
-      const off = (slotOf[f] as number) * m;
-      const col = columns[f] as Float32Array;
-      if ((col[idx[off + start] as number] as number) >= (col[idx[off + end - 1] as number] as number)) {
+      const constant = this.data.ranks[f] ? this.scanHistogram(node, f) : this.scanSorted(node, f);
+      if (constant) {
         known[f] = 1;
         constants++;
-        continue;
-      }
-      // Split after position pos: left = [start, start + pos].
-      let wl = 0;
-      let sl = 0;
-      const lastPos = n - minSamplesLeaf; // left holds at most n - minSamplesLeaf rows
-      let next = idx[off + start] as number;
-      let xNext = col[next] as number;
-      for (let pos = 0; pos < lastPos; pos++) {
-        const r = next;
-        const x = xNext;
-        next = idx[off + start + pos + 1] as number;
-        xNext = col[next] as number;
-        wl += w[r] as number;
-        sl += wy[r] as number;
-        if (xNext <= x || pos + 1 < minSamplesLeaf) continue;
-        const sr = S - sl;
-        const wr = W - wl;
-        const num = sl * sl * wr + sr * sr * wl;
-        const den = wl * wr;
-        if (num > bestProxy * den) {
-          bestProxy = num / den;
-          bestFeature = f;
-          bestAt = pos;
-        }
       }
     }
-    if (bestFeature < 0) {
-      nodes.value[id] = node.wy / node.w;
-      continue;
-    }
+  }
 
-    // Route the node's rows, and find the last left value a and the first right value b.
+  /** Splits between the levels of a binned feature; true when it is constant on the node. */
+  scanHistogram(node: Pending, f: number): boolean {
+    const { hw, hs, hc, w, wy, rows } = this;
+    const { minSamplesLeaf } = this.params;
+    const rank = this.data.ranks[f] as Uint8Array | Uint16Array;
+    const { start, end } = node;
+    const n = end - start;
+    let lo = MAX_LEVELS;
+    let hi = -1;
+    for (let k = start; k < end; k++) {
+      const r = rows[k] as number;
+      const q = rank[r] as number;
+      hw[q] = (hw[q] as number) + (w[r] as number);
+      hs[q] = (hs[q] as number) + (wy[r] as number);
+      hc[q] = (hc[q] as number) + 1;
+      if (q < lo) lo = q;
+      if (q > hi) hi = q;
+    }
+    if (lo === hi) {
+      hw[lo] = 0;
+      hs[lo] = 0;
+      hc[lo] = 0;
+      return true;
+    }
+    const W = node.w;
+    const S = node.wy;
+    let wl = 0;
+    let sl = 0;
+    let cl = 0;
+    for (let q = lo; q < hi; q++) {
+      const c = hc[q] as number;
+      if (c === 0) continue;
+      wl += hw[q] as number;
+      sl += hs[q] as number;
+      cl += c;
+      if (cl < minSamplesLeaf) continue;
+      if (n - cl < minSamplesLeaf) break;
+      // proxy = sl²/wl + sr²/wr, compared without dividing: wl, wr > 0.
+      const sr = S - sl;
+      const wr = W - wl;
+      const num = sl * sl * wr + sr * sr * wl;
+      const den = wl * wr;
+      if (num > this.bestProxy * den) {
+        this.bestProxy = num / den;
+        this.bestFeature = f;
+        this.bestAt = q;
+      }
+    }
+    hw.fill(0, lo, hi + 1);
+    hs.fill(0, lo, hi + 1);
+    hc.fill(0, lo, hi + 1);
+    return false;
+  }
+
+  /** Splits between consecutive distinct values of a sorted feature; true when it is constant on the node. */
+  scanSorted(node: Pending, f: number): boolean {
+    const { idx, w, wy } = this;
+    const { minSamplesLeaf } = this.params;
+    const { start, end } = node;
+    const n = end - start;
+    const off = (this.slotOf[f] as number) * this.m;
+    const col = this.data.columns[f] as Float32Array;
+    if ((col[idx[off + start] as number] as number) >= (col[idx[off + end - 1] as number] as number)) return true;
+    const W = node.w;
+    const S = node.wy;
+    // Split after position pos: left = [start, start + pos].
+    let wl = 0;
+    let sl = 0;
+    const lastPos = n - minSamplesLeaf; // left holds at most n - minSamplesLeaf rows
+    let next = idx[off + start] as number;
+    let xNext = col[next] as number;
+    for (let pos = 0; pos < lastPos; pos++) {
+      const r = next;
+      const x = xNext;
+      next = idx[off + start + pos + 1] as number;
+      xNext = col[next] as number;
+      wl += w[r] as number;
+      sl += wy[r] as number;
+      if (xNext <= x || pos + 1 < minSamplesLeaf) continue;
+      const sr = S - sl;
+      const wr = W - wl;
+      const num = sl * sl * wr + sr * sr * wl;
+      const den = wl * wr;
+      if (num > this.bestProxy * den) {
+        this.bestProxy = num / den;
+        this.bestFeature = f;
+        this.bestAt = pos;
+      }
+    }
+    return false;
+  }
+
+  /** Records the best split on node `id`, partitions its rows and sorted lists, and returns the children. */
+  split(node: Pending, id: number, known: Uint8Array): { left: Pending; right: Pending } {
+    const { start, end } = node;
+    const nLeft = this.route(node, id);
+    const mid = start + nLeft;
+    this.stable(this.rows, start, end);
+    const { rows, w, wy } = this;
+    const y = this.data.y;
+    const left = rowStats(rows, start, mid, w, wy, y, node.depth + 1, id, true);
+    const right = rowStats(rows, mid, end, w, wy, y, node.depth + 1, id, false);
+    if (!this.isLeaf(left) || !this.isLeaf(right)) this.partitionSorted(node, known);
+    return { left, right };
+  }
+
+  /**
+   * Marks each of the node's rows left or right (goLeft), sets the node's feature and threshold
+   * (midway between the last left value a and the first right value b), and returns the left count.
+   */
+  route(node: Pending, id: number): number {
+    const { bestFeature, bestAt, goLeft, idx, rows } = this;
+    const { start, end } = node;
     let a: number;
     let b: number;
     let nLeft: number;
-    const bestRank = ranks[bestFeature];
-    const bestSlot = slotOf[bestFeature] as number;
+    const bestRank = this.data.ranks[bestFeature];
     if (bestRank) {
-      const lv = levels[bestFeature] as Float32Array;
+      const lv = this.data.levels[bestFeature] as Float32Array;
       let nextLevel = MAX_LEVELS;
       nLeft = 0;
       for (let k = start; k < end; k++) {
@@ -372,8 +445,8 @@ export function growTree(data: TrainingData, weights: Int32Array, params: TreePa
       a = lv[bestAt] as number;
       b = lv[nextLevel] as number;
     } else {
-      const off = bestSlot * m;
-      const col = columns[bestFeature] as Float32Array;
+      const off = (this.slotOf[bestFeature] as number) * this.m;
+      const col = this.data.columns[bestFeature] as Float32Array;
       nLeft = bestAt + 1;
       for (let k = off + start; k < off + start + nLeft; k++) goLeft[idx[k] as number] = 1;
       for (let k = off + start + nLeft; k < off + end; k++) goLeft[idx[k] as number] = 0;
@@ -382,37 +455,45 @@ export function growTree(data: TrainingData, weights: Int32Array, params: TreePa
     }
     let t = Math.fround((a + b) / 2);
     if (t >= b) t = a;
-    nodes.feature[id] = bestFeature;
-    nodes.threshold[id] = t;
-
-    const mid = start + nLeft;
-    stable(rows, start, end);
-    const leftNode = rowStats(rows, start, mid, w, wy, y, node.depth + 1, id, true);
-    const rightNode = rowStats(rows, mid, end, w, wy, y, node.depth + 1, id, false);
-    if (!isLeaf(leftNode) || !isLeaf(rightNode)) {
-      for (let s = 0; s < sortedF.length; s++) {
-        const f = sortedF[s] as number;
-        if (s === bestSlot || known[f]) continue;
-        const o = s * m;
-        const c = columns[f] as Float32Array;
-        // Constant here: constant in both children, which then never read this list.
-        if ((c[idx[o + start] as number] as number) >= (c[idx[o + end - 1] as number] as number)) {
-          known[f] = 1;
-          continue;
-        }
-        stable(idx, o + start, o + end);
-      }
-    }
-    // Children: right at this slot (it inherits the flags in place), left on top with a copy.
-    if ((slot + 2) * F > flags.length) {
-      const grown = new Uint8Array(flags.length * 2);
-      grown.set(flags);
-      flags = grown;
-    }
-    flags.copyWithin((slot + 1) * F, slot * F, (slot + 1) * F);
-    stack.push(rightNode, leftNode);
+    this.nodes.feature[id] = bestFeature;
+    this.nodes.threshold[id] = t;
+    return nLeft;
   }
-  return nodes.finish();
+
+  /** Partitions every other sorted feature's list like the rows; a feature constant here is marked known. */
+  partitionSorted(node: Pending, known: Uint8Array): void {
+    const { sortedF, idx, m } = this;
+    const { start, end } = node;
+    const bestSlot = this.slotOf[this.bestFeature] as number;
+    for (let s = 0; s < sortedF.length; s++) {
+      const f = sortedF[s] as number;
+      if (s === bestSlot || known[f]) continue;
+      const o = s * m;
+      const c = this.data.columns[f] as Float32Array;
+      // Constant here: constant in both children, which then never read this list.
+      if ((c[idx[o + start] as number] as number) >= (c[idx[o + end - 1] as number] as number)) {
+        known[f] = 1;
+        continue;
+      }
+      this.stable(idx, o + start, o + end);
+    }
+  }
+
+  /** Stable, branchless partition by goLeft: every row is written to both places, the cursors move by side. */
+  stable(a: Int32Array, from: number, to: number): void {
+    const { goLeft, tmp } = this;
+    let l = from;
+    let tn = 0;
+    for (let i = from; i < to; i++) {
+      const r = a[i] as number;
+      const g = goLeft[r] as number;
+      a[l] = r;
+      tmp[tn] = r;
+      l += g;
+      tn += 1 - g;
+    }
+    a.set(tmp.subarray(0, tn), l);
+  }
 }
 
 /** Weight, weighted target sum and purity of rows[from, to). */
