@@ -1,0 +1,181 @@
+/** Profiling this machine's targets in turn: what `pipedejavu profile` and the profile job share. */
+import { describe, expect, it } from 'vitest';
+import type { RunJob, RunOutcome } from '../../../src-main/adapters/ort/protocol.js';
+import { MachineRepo } from '../../../src-main/adapters/store/machine-repo.js';
+import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
+import type { Database } from '../../../src-main/adapters/store/types.js';
+import { devicesFromProbe, linksFromProbe } from '../../../src-main/core/domain/devices.js';
+import { makeKernel } from '../../../src-main/core/kernels/cost.js';
+import {
+  nothingProfiled,
+  profiledRooflines,
+  profileTargets,
+  targetName,
+} from '../../../src-main/services/profile-targets.js';
+import type {
+  KernelRunnerLike,
+  ProfileReport,
+  ProfileTarget,
+  ProfilerDeps,
+} from '../../../src-main/services/profiler-service.js';
+import { sampleProbe } from '../../helpers/sample-probe.js';
+
+const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.05, budgetMs: 60 };
+const kernels = [makeKernel('MatMul', 'fp32', { B: 1, M: 64, N: 64, K: 64 }), makeKernel('Add', 'fp32', { n: 4096 })];
+const cpu = (threads: number): ProfileTarget => ({ machineId: 'm1', deviceKey: 'cpu', ep: { name: 'cpu', threads } });
+const gpu: ProfileTarget = { machineId: 'm1', deviceKey: 'cuda:0', ep: { name: 'cuda', deviceId: 0 } };
+
+function freshDb(): Database {
+  const db = openDatabase(':memory:');
+  const probe = sampleProbe();
+  new MachineRepo(db).upsertLocalMachine(probe, 'm1', devicesFromProbe(probe), linksFromProbe(probe));
+  return db;
+}
+
+/** An in-process runner answering every kernel with steady timings; it counts its closes. */
+function steadyRunner(): KernelRunnerLike & { jobs: Omit<RunJob, 'id' | 'traceDir'>[]; closed: number } {
+  const answer: RunOutcome = {
+    id: 0,
+    ok: true,
+    kernelUs: [50, 50, 51, 49, 50, 50, 50],
+    wallUs: [70, 70, 71, 69, 70, 70, 70],
+    providers: ['CPUExecutionProvider'],
+    byOpUs: {},
+    nodeOps: {},
+    stop: 'converged',
+    sessionCreateMs: 1,
+  };
+  const runner = {
+    jobs: [] as Omit<RunJob, 'id' | 'traceDir'>[],
+    closed: 0,
+    start: async () => ({ ortVersion: '9.9.9', backends: [] }),
+    run: async (job: Omit<RunJob, 'id' | 'traceDir'>) => {
+      runner.jobs.push(job);
+      return answer;
+    },
+    kill: () => undefined,
+    close: async () => {
+      runner.closed++;
+    },
+  };
+  return runner;
+}
+
+function depsOf(db: Database, runner: KernelRunnerLike): ProfilerDeps {
+  return {
+    db,
+    runner,
+    now: () => new Date(),
+    epUnavailable: (ep) => (ep.name === 'cuda' ? 'CUDA provider not installed' : null),
+  };
+}
+
+describe('profileTargets', () => {
+  it('profiles each target in turn, telling its progress, and closes the runner', async () => {
+    const db = freshDb();
+    const runner = steadyRunner();
+    const logs: string[] = [];
+    const kernelsSeen: string[] = [];
+    const reported: ProfileReport[] = [];
+    const reports = await profileTargets(depsOf(db, runner), [cpu(1), cpu(4), gpu], {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+      rounds: 1,
+      signal: new AbortController().signal,
+      onLog: (line) => logs.push(line),
+      onKernel: (e, who) => kernelsSeen.push(`${who}: ${e.spec.id} ${e.status}`),
+      onReport: (r) => reported.push(r),
+    });
+    expect(reports.map((r) => [r.deviceKey, r.threads, r.status])).toEqual([
+      ['cpu', 1, 'complete'],
+      ['cpu', 4, 'complete'],
+      ['cuda:0', null, 'unavailable'],
+    ]);
+    expect(reported).toEqual(reports);
+    expect(logs).toEqual([
+      'profiling cpu x1 threads: 2 kernels (quick)',
+      'profiling cpu x4 threads: 2 kernels (quick)',
+    ]);
+    expect(kernelsSeen).toHaveLength(4);
+    expect(kernelsSeen[0]).toBe(`cpu x1 threads: ${kernels[0]?.id} measured`);
+    expect(runner.closed).toBe(1);
+    // A second profile resumes: every point is already stored.
+    const again = await profileTargets(depsOf(db, steadyRunner()), [cpu(1)], {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+      rounds: 1,
+      onLog: (line) => logs.push(line),
+      onKernel: () => undefined,
+    });
+    expect(again[0]?.alreadyMeasured).toBe(2);
+    expect(logs.at(-1)).toBe('profiling cpu x1 threads: 0 kernels (quick), 2 already stored');
+  });
+
+  it('stops before the next target once cancelled, and still closes the runner', async () => {
+    const runner = steadyRunner();
+    const controller = new AbortController();
+    const reports = await profileTargets(depsOf(freshDb(), runner), [cpu(1), cpu(4)], {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+      rounds: 1,
+      signal: controller.signal,
+      onLog: () => undefined,
+      onKernel: (e) => {
+        if (e.index === kernels.length) controller.abort();
+      },
+    });
+    expect(reports.map((r) => r.threads)).toEqual([1]);
+    expect(runner.closed).toBe(1);
+  });
+
+  it('names a CPU target with its threads, a GPU by its key', () => {
+    expect(targetName(cpu(8))).toBe('cpu x8 threads');
+    expect(targetName(gpu)).toBe('cuda:0');
+  });
+});
+
+describe('after profiling', () => {
+  const report = (deviceKey: string, status: ProfileReport['status'], notes: string[] = []): ProfileReport => ({
+    runId: null,
+    deviceKey,
+    executionProvider: deviceKey === 'cpu' ? 'cpu' : 'cuda',
+    threads: null,
+    suite: 'quick',
+    status,
+    measured: 0,
+    alreadyMeasured: 0,
+    failures: [],
+    noisy: [],
+    elapsedMs: 0,
+    summary: null,
+    notes,
+  });
+
+  it('a device named on purpose that gave nothing is an error; "all" never is', () => {
+    const none = [report('cuda:0', 'unavailable', ['CUDA provider not installed'])];
+    expect(nothingProfiled('cuda:0', none)?.message).toBe('nothing profiled on cuda:0: CUDA provider not installed');
+    expect(nothingProfiled('all', none)).toBeNull();
+    expect(nothingProfiled('cpu', [report('cpu', 'complete'), report('cpu', 'failed')])).toBeNull();
+  });
+
+  it('gives the rooflines of the profiled devices only', async () => {
+    const db = freshDb();
+    const reports = await profileTargets(depsOf(db, steadyRunner()), [cpu(1)], {
+      suite: 'quick',
+      kernels,
+      rule,
+      refineLimit: 0,
+      rounds: 1,
+      onLog: () => undefined,
+      onKernel: () => undefined,
+    });
+    expect(profiledRooflines(db, 'm1', reports).map((r) => [r.deviceKey, r.threads])).toEqual([['cpu', 1]]);
+    expect(profiledRooflines(db, 'm1', [report('cuda:0', 'unavailable')])).toEqual([]);
+  });
+});
