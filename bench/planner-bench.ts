@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { bruteForce } from '../test/unit/planner/reference/brute-force.js';
+import { bruteForce } from '../test/unit/core/planner/reference/brute-force.js';
 import { pricePlan } from '../src-main/core/planner/cost/plan-cost.js';
 import { mcmcSearch } from '../src-main/core/planner/search/mcmc.js';
 import { pipelineSearch } from '../src-main/core/planner/search/pipeline-search.js';
@@ -24,7 +24,7 @@ import { createCostModel } from '../src-main/core/planner/cost/cost-model.js';
 import type { PlanLayer, PlanProblem } from '../src-main/core/planner/types.js';
 import { rooflineParts } from '../src-main/core/predictor/features.js';
 import { catalogWorkload } from '../src-main/core/catalog/index.js';
-import { randomProblem } from '../test/unit/planner/random-problem.js';
+import { randomProblem } from '../test/unit/core/planner/random-problem.js';
 
 const lines: string[] = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}`,

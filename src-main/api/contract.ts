@@ -20,7 +20,7 @@ import type {
   RunView,
   WorkloadPredictionView,
   WorkloadSummaryView,
-} from './views.js';
+} from './view-models.js';
 
 const id = z.string().min(1).max(200);
 const deviceList = z
@@ -184,8 +184,8 @@ export interface JobEvent {
   jobId: string;
   type: 'progress' | 'log' | 'state';
   /** The job as it is now. `log` carries only the new line, `progress` no result. */
-  job: Omit<import('./views.js').JobView, 'result' | 'log'>;
+  job: Omit<import('./view-models.js').JobView, 'result' | 'log'>;
   line?: string;
   /** A measured kernel (profile jobs): live results. */
-  kernel?: { id: string; family: string; status: import('./views.js').KernelStatus; medianUs: number | null };
+  kernel?: { id: string; family: string; status: import('./view-models.js').KernelStatus; medianUs: number | null };
 }

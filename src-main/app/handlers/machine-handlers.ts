@@ -1,9 +1,9 @@
-import type { ImportView, MachineSummaryView, MachineView } from '../../api/views.js';
+import type { ImportView, MachineSummaryView, MachineView } from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
 import type { MachineSummary } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { findMachineDetail, listMachines, probeAndRecord } from '../../services/machine-service.js';
-import { exportProfile } from '../../services/profile-file-service.js';
+import { exportProfile } from '../../services/profile-exchange-service.js';
 import { removeImportedMachine } from '../../services/removal-service.js';
 import type { HandlerGroup } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { EvaluationView, PredictorView } from '../../api/views.js';
+import type { EvaluationView, PredictorView } from '../../api/view-models.js';
 import type { EvaluationReport } from '../../core/predictor/evaluation/types.js';
 import { predictorRowsInUse } from '../../services/predictor-service.js';
 import { deviceLabels } from '../device-labels.js';

@@ -1,4 +1,4 @@
-import type { RooflineView, RunView } from '../../api/views.js';
+import type { RooflineView, RunView } from '../../api/view-models.js';
 import { listProfileRuns } from '../../services/profile-runs.js';
 import { rooflinesWithPoints } from '../../services/roofline-service.js';
 import { startJob } from './start-job.js';

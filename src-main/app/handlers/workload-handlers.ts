@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/views.js';
+import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/view-models.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
 import type { Workload } from '../../core/workload/types.js';

@@ -6,7 +6,7 @@
  * it does not exit by itself (utility processes never do).
  */
 import { existsSync } from 'node:fs';
-import type { JobKind } from '../../api/views.js';
+import type { JobKind } from '../../api/view-models.js';
 import type { ProcessLauncher } from '../../adapters/process/launcher.js';
 import { bundledScriptPath } from '../../adapters/process/child-script.js';
 import { defaultLauncher } from '../../adapters/process/relay.js';

@@ -2,7 +2,7 @@
  * Runs jobs in this process on a given store. For tests and for `:memory:` stores,
  * where a child process cannot see the data; the app uses the child executor.
  */
-import type { JobKind } from '../../api/views.js';
+import type { JobKind } from '../../api/view-models.js';
 import { errorMessage, UserError } from '../../core/errors.js';
 import { StoreError } from '../../adapters/store/errors.js';
 import type { Database } from '../../adapters/store/types.js';

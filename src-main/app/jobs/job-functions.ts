@@ -12,7 +12,7 @@ import type {
   PlanView,
   ProfileResultView,
   TrainResultView,
-} from '../../api/views.js';
+} from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
@@ -23,7 +23,7 @@ import { measureModel } from '../../services/measure-model-service.js';
 import { planSummary, planWorkload } from '../../services/plan-service.js';
 import { trainPredictors } from '../../services/predictor-service.js';
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
-import { importProfile } from '../../services/profile-file-service.js';
+import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { resolveWorkload } from '../../services/workload-service.js';
 import type { JobReporter } from './protocol.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { UserError } from '../../core/errors.js';
 import type { JobEvent } from '../../api/contract.js';
-import type { JobKind, JobView } from '../../api/views.js';
+import type { JobKind, JobView } from '../../api/view-models.js';
 import type { FromJobRunner } from './protocol.js';
 
 export interface RunningJob {

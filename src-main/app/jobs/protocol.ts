@@ -3,7 +3,7 @@
  * Long jobs run in their own process so the server's event loop and the window never
  * stall, and a cancel or a crash never takes the app down.
  */
-import type { JobKind, KernelStatus } from '../../api/views.js';
+import type { JobKind, KernelStatus } from '../../api/view-models.js';
 
 export interface JobStartMessage {
   type: 'start';

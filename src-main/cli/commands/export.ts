@@ -1,5 +1,5 @@
 import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
-import { exportProfile } from '../../services/profile-file-service.js';
+import { exportProfile } from '../../services/profile-exchange-service.js';
 import { runtimeVersions } from '../../services/runtime-versions.js';
 import type { Command } from '../command.js';
 

@@ -1,5 +1,5 @@
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
-import { importProfile } from '../../services/profile-file-service.js';
+import { importProfile } from '../../services/profile-exchange-service.js';
 import type { Command } from '../command.js';
 
 export const importCommand: Command = {

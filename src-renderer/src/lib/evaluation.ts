@@ -2,7 +2,7 @@
  * Views of an evaluation report: the per-protocol table, the scatter of one protocol and
  * the errors by op family. Metrics are in percent; NaN metrics arrive as null over JSON. Pure.
  */
-import type { EvaluationView } from '../../../src-main/api/views.js';
+import type { EvaluationView } from '../../../src-main/api/view-models.js';
 
 type Report = EvaluationView['report'];
 type ProtocolReport = Report['protocols'][number];

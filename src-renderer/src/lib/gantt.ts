@@ -4,7 +4,7 @@
  * stages, one row for the link (activations forward on the upper lane, gradients back on
  * the lower lane). Pure: the chart component only scales it to pixels.
  */
-import type { SimEvent } from '../../../src-main/api/views.js';
+import type { SimEvent } from '../../../src-main/api/view-models.js';
 
 export type GanttPhase = SimEvent['phase'];
 

@@ -2,7 +2,7 @@
  * Roofline geometry: which measured kernels can sit on a log-log chart, the domains that
  * hold them and the roofs, and the roof of one device as a polyline in data space. Pure.
  */
-import type { RooflinePoint, RooflineView } from '../../../src-main/api/views.js';
+import type { RooflinePoint, RooflineView } from '../../../src-main/api/view-models.js';
 import { logDomain } from './scales.js';
 
 export interface RoofSeries {

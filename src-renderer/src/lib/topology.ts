@@ -2,7 +2,7 @@
  * The `nvidia-smi topo -m` matrix as a grid: cell classes and a legend, strongest link first.
  * Pure.
  */
-import type { ProbeResult } from '../../../src-main/api/views.js';
+import type { ProbeResult } from '../../../src-main/api/view-models.js';
 
 type Topology = NonNullable<ProbeResult['nvidia']['topology']>;
 export type TopoKind = Topology['matrix'][number][number]['kind'];

@@ -1,6 +1,6 @@
 /** The renderer's state: the client, the job hub, one store per view, the current view. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { AppInfo } from '../../../src-main/api/views.js';
+import type { AppInfo } from '../../../src-main/api/view-models.js';
 import { BRIDGE_KEY, type PreloadBridge } from '../../../src-main/api/bridge.js';
 import { isViewId, viewFromHash, type ViewId } from '../lib/nav.js';
 import { JobHub, snapshotOf, type JobTracker } from './jobs.svelte.js';

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { JobEvent, JobStarted } from '../../../src-main/api/contract.js';
-import type { JobKind, JobView } from '../../../src-main/api/views.js';
+import type { JobKind, JobView } from '../../../src-main/api/view-models.js';
 import { errorMessage } from '../lib/errors.js';
 
 export type JobSnapshot = JobEvent['job'];

@@ -6,7 +6,7 @@ import type {
   MachineSummaryView,
   RooflineView,
   WorkloadPredictionView,
-} from '../../../src-main/api/views.js';
+} from '../../../src-main/api/view-models.js';
 import { downloadText } from '../lib/files.js';
 import { Action, Resource } from './resource.svelte.js';
 

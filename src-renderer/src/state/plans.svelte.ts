@@ -1,6 +1,6 @@
 /** The plan form and the plan job. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { PlanView } from '../../../src-main/api/views.js';
+import type { PlanView } from '../../../src-main/api/view-models.js';
 import { planRequest } from '../lib/forms.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 

@@ -1,6 +1,6 @@
 /** Execution-time predictors: training, evaluation and the last report. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { EvaluationView, PredictorView, TrainResultView } from '../../../src-main/api/views.js';
+import type { EvaluationView, PredictorView, TrainResultView } from '../../../src-main/api/view-models.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Resource } from './resource.svelte.js';
 

@@ -1,6 +1,6 @@
 /** Profiling this machine's devices: the form, the running job, stored runs and rooflines. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { ProfileResultView, RooflineView, RunView } from '../../../src-main/api/views.js';
+import type { ProfileResultView, RooflineView, RunView } from '../../../src-main/api/view-models.js';
 import { parseThreads } from '../lib/forms.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Resource } from './resource.svelte.js';

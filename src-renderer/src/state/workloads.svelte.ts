@@ -6,7 +6,7 @@ import type {
   MeasuredView,
   WorkloadPredictionView,
   WorkloadSummaryView,
-} from '../../../src-main/api/views.js';
+} from '../../../src-main/api/view-models.js';
 import { parseDims, parseInputShapes } from '../lib/forms.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Action, Resource } from './resource.svelte.js';

@@ -1,6 +1,6 @@
 /** This machine (what the last probe found, and probing again), or an imported one to inspect. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { MachineView } from '../../../src-main/api/views.js';
+import type { MachineView } from '../../../src-main/api/view-models.js';
 import { Action, Resource } from './resource.svelte.js';
 
 export class WorkstationStore {

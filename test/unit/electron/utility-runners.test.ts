@@ -18,7 +18,7 @@ import {
 import { withRelay } from '../../../src-main/adapters/process/relay.js';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
-import type { JobView } from '../../../src-main/api/views.js';
+import type { JobView } from '../../../src-main/api/view-models.js';
 import type { JobEvent } from '../../../src-main/api/contract.js';
 import { makeKernel } from '../../../src-main/core/kernels/cost.js';
 import { menuTemplate } from '../../../src-main/electron/menu.js';

@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KernelRunner } from '../../../../src-main/adapters/ort/kernel-runner.js';
+import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import { summarize } from '../../../../src-main/core/profiler/timing-stats.js';
+import { tempDir } from '../../../helpers/cli.js';
+
+const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 30, targetCi: 0.05, budgetMs: 100 };
+const broken = path.resolve('test/helpers/broken-runner.mjs');
+
+describe('kernel runner child process (real ONNX Runtime)', () => {
+  const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
+  afterAll(() => runner.close());
+
+  it('reports ORT version and bundled backends', async () => {
+    const info = await runner.start();
+    expect(info.ortVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(info.backends.find((b) => b.name === 'cpu')?.bundled).toBe(true);
+  });
+
+  it('times a MatMul with ORT profiling: kernel time per run, at most the wall time', async () => {
+    const spec = makeKernel('MatMul', 'fp32', { B: 1, M: 128, N: 128, K: 128 });
+    const o = await runner.run({ spec, ep: { name: 'cpu', threads: 1 }, rule });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.kernelUs.length).toBe(o.wallUs.length);
+    expect(o.kernelUs.length).toBeGreaterThanOrEqual(5);
+    expect(o.providers).toEqual(['CPUExecutionProvider']);
+    expect(Object.keys(o.byOpUs)).toContain('MatMul');
+    const k = summarize(o.kernelUs);
+    const w = summarize(o.wallUs);
+    expect(k.medianUs).toBeGreaterThan(0);
+    expect(k.medianUs).toBeLessThanOrEqual(w.medianUs);
+  });
+
+  it('says the CUDA provider is missing instead of failing obscurely', async () => {
+    const o = await runner.run({
+      spec: makeKernel('Relu', 'fp32', { n: 64 }),
+      ep: { name: 'cuda', deviceId: 0 },
+      rule,
+    });
+    expect(o.ok).toBe(false);
+    if (o.ok) return;
+    expect(o.kind).toBe('ep-unavailable');
+    expect(o.error).toMatch(/npm run install-cuda/);
+  });
+
+  it('classifies a missing WebGPU adapter as an unavailable provider', async () => {
+    const o = await runner.run({
+      spec: makeKernel('Relu', 'fp32', { n: 64 }),
+      ep: { name: 'webgpu', deviceId: 0 },
+      rule,
+    });
+    // Machines with a GPU adapter run it; this one has none.
+    if (!o.ok) expect(o.kind).toBe('ep-unavailable');
+  });
+
+  it('keeps working after a kernel fails', async () => {
+    const o = await runner.run({ spec: makeKernel('Relu', 'fp32', { n: 256 }), ep: { name: 'cpu', threads: 1 }, rule });
+    expect(o.ok).toBe(true);
+  });
+});
+
+describe('kernel runner recovery', () => {
+  it('turns a crashing child into a failed result and restarts for the next job', async () => {
+    const flag = path.join(tempDir(), 'crashed');
+    const runner = new KernelRunner({
+      runnerPath: broken,
+      env: { ...process.env, BROKEN_RUNNER: `crash-once-file:${flag}` },
+    });
+    const spec = makeKernel('Relu', 'fp32', { n: 64 });
+    const first = await runner.run({ spec, ep: { name: 'cpu', threads: 1 }, rule });
+    expect(first).toMatchObject({ ok: false, kind: 'crashed' });
+    if (!first.ok) expect(first.error).toMatch(/SIGSEGV/);
+    const second = await runner.run({ spec, ep: { name: 'cpu', threads: 1 }, rule });
+    expect(second.ok).toBe(true);
+    await runner.close();
+  });
+
+  it('kills a hanging child at the job timeout', async () => {
+    const runner = new KernelRunner({
+      runnerPath: broken,
+      jobTimeoutMs: 300,
+      env: { ...process.env, BROKEN_RUNNER: 'hang' },
+    });
+    const started = Date.now();
+    const o = await runner.run({ spec: makeKernel('Relu', 'fp32', { n: 64 }), ep: { name: 'cpu', threads: 1 }, rule });
+    expect(o).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await runner.close();
+  });
+
+  it('says so when the runner is not built', async () => {
+    const runner = new KernelRunner({ runnerPath: '/nonexistent/kernel-runner.js' });
+    await expect(runner.start()).rejects.toThrow(/npm run build/);
+  });
+});
+
+describe('ORT error messages', () => {
+  it('keeps the part a person can act on', async () => {
+    const { cleanOrtMessage, classifyOrtError } = await import('../../../../src-main/adapters/ort/protocol.js');
+    const webgpu =
+      '/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:136 onnxruntime::webgpu::WebGpuContext::Initialize(const onnxruntime::webgpu::WebGpuContextConfig&)::<lambda()> adapter_result.status == wgpu::RequestAdapterStatus::Success was false. Failed to get a WebGPU adapter: No supported adapters';
+    expect(cleanOrtMessage(webgpu)).toBe('Failed to get a WebGPU adapter: No supported adapters');
+    expect(classifyOrtError(webgpu)).toBe('ep-unavailable');
+    expect(classifyOrtError('Failed to allocate memory for requested buffer of size 1099511627776')).toBe(
+      'out-of-memory',
+    );
+    expect(classifyOrtError('Could not find an implementation for Gelu(20) node')).toBe('unsupported');
+  });
+});

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KernelRunner } from '../../../../src-main/adapters/ort/kernel-runner.js';
+import { buildKernelModel, kernelChainable } from '../../../../src-main/core/kernels/build.js';
+import { chainParts, isChainable } from '../../../../src-main/core/kernels/chain.js';
+import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
+import {
+  CHAIN_LENGTHS,
+  chainModel,
+  fitOverhead,
+  withoutProfilerCost,
+} from '../../../../src-main/core/profiler/overhead.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { tensorFor } from '../../../helpers/onnx-oracle-ort.js';
+
+const rule = { warmupRuns: 2, minRepetitions: 7, maxRepetitions: 60, targetCi: 0.05, budgetMs: 150 };
+const cls = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
+
+describe('the per-run and per-node overhead (pure)', () => {
+  it('builds a chain of exactly n Relu nodes from X to Y', () => {
+    const m = parseOnnxModel(chainModel(7));
+    expect(m.graph.nodes.map((n) => n.opType)).toEqual(Array(7).fill('Relu'));
+    expect(m.graph.nodes[0]?.inputs).toEqual(['X']);
+    expect(m.graph.nodes[6]?.outputs).toEqual(['Y']);
+    expect(() => chainModel(0)).toThrow(RangeError);
+  });
+
+  it('fits T(N) = run + node * N and keeps the profiler cost beside it', () => {
+    const fit = fitOverhead(
+      [1, 16, 64, 256].map((n) => ({ nodes: n, medianUs: 12 + 0.25 * n })),
+      4,
+    );
+    expect(fit?.runUs).toBeCloseTo(12, 6);
+    expect(fit?.nodeUs).toBeCloseTo(0.25, 6);
+    expect(fit?.profilerNodeUs).toBe(4);
+    expect(fitOverhead([{ nodes: 1, medianUs: 3 }])).toBeNull();
+  });
+
+  it('takes the profiler cost off a trace time, never below a tenth of it', () => {
+    expect(withoutProfilerCost(50, 2, 4)).toBe(42);
+    expect(withoutProfilerCost(5, 2, 4)).toBe(0.5);
+    expect(withoutProfilerCost(50, 2, null)).toBe(50);
+  });
+});
+
+describe('chained kernels (pure graph, real ONNX Runtime numerics)', () => {
+  it('chains shape-preserving kernels and refuses the others', () => {
+    expect(kernelChainable(makeKernel('Add', 'fp32', { n: 1000 }))).toBe(true);
+    expect(kernelChainable(makeKernel('LayerNormalization', 'fp32', { rows: 8, cols: 64 }))).toBe(true);
+    expect(kernelChainable(makeKernel('MatMul', 'fp32', { B: 1, M: 8, N: 16, K: 32 }))).toBe(false);
+    expect(kernelChainable(makeKernel('MatMul', 'fp32', { B: 1, M: 8, N: 32, K: 32 }))).toBe(true);
+    const parts = {
+      nodes: [{ opType: 'ReduceSum', inputs: ['X'], outputs: ['Y'] }],
+      inputs: [{ name: 'X', dims: [4, 8], dtype: 'fp32' as const }],
+      output: { name: 'Y', dims: [4, 1], dtype: 'fp32' as const },
+      initializers: [],
+    };
+    expect(isChainable(parts)).toBe(false);
+    expect(() => chainParts(parts, 3)).toThrow(/cannot be chained/);
+  });
+
+  it('computes the kernel applied k times: Add(x, b) chained 5 times is x + 5b', async () => {
+    const spec = makeKernel('Add', 'fp32', { n: 64 });
+    const built = buildKernelModel(spec, { chain: 5 });
+    expect(parseOnnxModel(built.model).graph.nodes).toHaveLength(5);
+    const s = await ort.InferenceSession.create(built.model);
+    const feeds = Object.fromEntries(built.inputs.map((i, k) => [i.name, tensorFor(i, undefined, 3 + k)]));
+    const out = (await s.run(feeds))[built.outputName]?.data as Float32Array;
+    const [x, b] = built.inputs.map((i) => feeds[i.name]?.data as Float32Array);
+    for (let i = 0; i < 64; i++) expect(out[i]).toBeCloseTo((x?.[i] ?? 0) + 5 * (b?.[i] ?? 0), 4);
+    await s.release();
+  });
+});
+
+describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
+  const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
+  afterAll(() => runner.close());
+
+  it('times chains of tiny nodes: a positive per-run cost, and the profiler cost per node', async () => {
+    const o = await runner.runOverhead({ ep: { name: 'cpu', threads: 1 }, rule, lengths: [...CHAIN_LENGTHS] });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.points.map((p) => p.nodes)).toEqual([...CHAIN_LENGTHS]);
+    expect(o.points.every((p) => p.medianUs > 0)).toBe(true);
+    // 256 nodes cost more than one: the per-node cost is real.
+    expect(o.points[3]?.medianUs).toBeGreaterThan(o.points[0]?.medianUs ?? Infinity);
+    expect(o.profiledNodeUs).toBeGreaterThan(0);
+  });
+
+  it('times a kernel alone and chained, alternating, with profiling off', async () => {
+    const spec = makeKernel('Add', 'fp32', { n: 1 << 16 });
+    const o = await runner.run({ spec, ep: { name: 'cpu', threads: 1 }, rule, chain: 5 });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.chained?.copies).toBe(5);
+    expect(o.chained?.singleUs.length).toBe(o.chained?.chainUs.length);
+    expect(o.providers).toEqual([]);
+    const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+    expect(median(o.chained?.chainUs ?? [])).toBeGreaterThan(median(o.chained?.singleUs ?? []));
+  });
+
+  it('measures a model end to end with profiling off, then attributes in a profiled pass', async () => {
+    const o = await runner.runModel({
+      modelPath: cls,
+      inputs: [{ name: 'x', dims: [1, 3, 48, 192], dtype: 'fp32' }],
+      ep: { name: 'cpu', threads: 1 },
+      rule,
+      attributionRuns: 5,
+    });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.profiledWallUs).toHaveLength(5);
+    expect(o.kernelUs).toHaveLength(5);
+    expect(o.modelRunUs).toHaveLength(5);
+    const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+    // Hundreds of nodes: the profiler's cost per node shows.
+    expect(median(o.profiledWallUs)).toBeGreaterThan(median(o.wallUs));
+    expect(o.outputShapes).toBeTruthy();
+  });
+
+  it('writes the graph ONNX Runtime executes, with the weights in a side file', async () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'cls.executed.onnx');
+    const o = await runner.optimize({
+      modelPath: cls,
+      ep: { name: 'cpu', threads: 1 },
+      outPath: out,
+      weightsFile: 'w.bin',
+    });
+    expect(o.ok).toBe(true);
+    const m = parseOnnxModel(new Uint8Array(readFileSync(out)));
+    expect(m.graph.nodes.length).toBeGreaterThan(0);
+    // Batch norms are folded into the convs: the executed graph has none.
+    expect(m.graph.nodes.some((n) => n.opType === 'BatchNormalization')).toBe(false);
+    expect(existsSync(path.join(dir, 'w.bin'))).toBe(true);
+  });
+
+  it('says why a model cannot be optimized', async () => {
+    const dir = tempDir();
+    const bad = path.join(dir, 'bad.onnx');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(bad, 'not a model');
+    const o = await runner.optimize({
+      modelPath: bad,
+      ep: { name: 'cpu', threads: 1 },
+      outPath: path.join(dir, 'o.onnx'),
+      weightsFile: 'w.bin',
+    });
+    expect(o.ok).toBe(false);
+    if (!o.ok) expect(o.error).toMatch(/session creation failed/);
+  });
+});

@@ -1,0 +1,98 @@
+/** Jobs in real job-runner children (dist/job-runner.js) on a database file, as the app runs them. */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
+import type { JobEvent } from '../../../../src-main/api/contract.js';
+import type { JobView } from '../../../../src-main/api/view-models.js';
+import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
+import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
+import { seedStore } from '../../../helpers/seeded-store.js';
+import { tempDir } from '../../../helpers/cli.js';
+import { bigProfileFile } from '../../../helpers/big-profile.js';
+import { encodeProfile } from '../../../../src-main/core/profile-file/codec.js';
+
+let core: AppCore | null = null;
+afterEach(() => {
+  core?.close();
+  core = null;
+});
+
+function until(c: AppCore, jobId: string, pred: (e: JobEvent) => boolean): Promise<JobEvent> {
+  return new Promise((resolve) => {
+    const off = c.jobs.subscribe((e) => {
+      if (e.jobId === jobId && pred(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+function finished(c: AppCore, jobId: string): Promise<JobView> {
+  return until(c, jobId, (e) => e.type === 'state' && e.job.state !== 'running').then(
+    () => c.jobs.get(jobId) as JobView,
+  );
+}
+
+describe('jobs in child processes', () => {
+  it('imports a profile in a child: the event loop keeps running, and garbage gets one line', async () => {
+    const dir = tempDir('pdjv-import-');
+    core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http' });
+    const text = encodeProfile(bigProfileFile(40_000));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const r = await core.dispatch('machine:import', { fileName: 'big.json', text });
+    clearInterval(timer);
+    expect(r).toMatchObject({ ok: true, value: { action: 'imported', counts: { measurements: 40_000 } } });
+    // Stored by the child while this process went on answering (an in-process import ticks 0 times).
+    expect(ticks).toBeGreaterThan(5);
+    const jobs = await core.dispatch('job:list', {});
+    expect(jobs.ok && (jobs.value as JobView[]).map((j) => [j.kind, j.state])).toEqual([['import', 'done']]);
+    const bad = await core.dispatch('machine:import', { fileName: 'x.json', text: '{"format": 1' });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'user', message: expect.stringMatching(/^x\.json is not JSON/) },
+    });
+  }, 60_000);
+
+  it('plans in a child and hands back the plan view', async () => {
+    const dir = tempDir('pdjv-child-');
+    const dbPath = path.join(dir, 'db.sqlite');
+    const seed = openDatabase(dbPath);
+    seedStore(seed);
+    seed.close();
+    core = createAppCore({ dbPath, transport: 'http' });
+    const t = await core.dispatch('predictor:train', { models: ['analytical'] });
+    if (!t.ok) throw new Error(t.error.message);
+    const jobId = (t.value as { jobId: string }).jobId;
+    expect((await finished(core, jobId)).state).toBe('done');
+    const p = await core.dispatch('plan:create', { workload: 'bert-base', devices: 'all', mode: 'training', batch: 8 });
+    if (!p.ok) throw new Error(p.error.message);
+    const planId = (p.value as { jobId: string }).jobId;
+    const job = await finished(core, planId);
+    expect(job.state).toBe('done');
+    expect((job.result as { plans: unknown[] }).plans.length).toBeGreaterThan(0);
+  });
+
+  it('cancels a real profile: the job ends cancelled and the finished kernels stay stored', async () => {
+    const dir = tempDir('pdjv-cancel-');
+    const dbPath = path.join(dir, 'db.sqlite');
+    core = createAppCore({ dbPath, transport: 'http', env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent' } });
+    const r = await core.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });
+    if (!r.ok) throw new Error(r.error.message);
+    const jobId = (r.value as { jobId: string }).jobId;
+    // A second profile while one runs is refused with a clear line.
+    const second = await core.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });
+    expect(second).toMatchObject({
+      ok: false,
+      error: { code: 'user', message: expect.stringMatching(/already running/) },
+    });
+    await until(core, jobId, (e) => e.kernel !== undefined && e.job.done >= 4);
+    expect((await core.dispatch('job:cancel', { jobId })).ok).toBe(true);
+    const job = await finished(core, jobId);
+    expect(job.state).toBe('cancelled');
+    expect(job.error).toMatch(/cancelled; finished measurements are stored/);
+    const stored = new ProfileRepo(core.deps.db).listMeasurements({});
+    expect(stored.length).toBeGreaterThan(0);
+  }, 60_000);
+});

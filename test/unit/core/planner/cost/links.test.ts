@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { linksFromProbe } from '../../../../../src-main/core/domain/devices.js';
+import type { ProbeResult } from '../../../../../src-main/core/domain/hardware.js';
+import { UserError } from '../../../../../src-main/core/errors.js';
+import { virtualDevice } from '../../../../../src-main/core/planner/cost/datasheets.js';
+import { buildPlanLinks, parseNetwork, type MachineLinks } from '../../../../../src-main/core/planner/cost/links.js';
+import type { PlanDevice, PlanLink } from '../../../../../src-main/core/planner/types.js';
+import { sampleProbe } from '../../../../helpers/sample-probe.js';
+
+const dev = (machine: string, key: string, name: string): PlanDevice => ({
+  id: `${machine}/${key}`,
+  name,
+  kind: key === 'cpu' ? 'cpu' : 'gpu',
+  machine,
+  memoryBytes: 8 * 2 ** 30,
+  estimate: 'profiled',
+});
+
+/** The sample workstation: RTX 4080 SUPER (PCIe 4.0 x16) and RTX 2080 SUPER (PCIe 3.0 x8), PHB between them. */
+const ws = (machine = 'lab-ws-01'): PlanDevice[] => [
+  dev(machine, 'cpu', 'AMD Ryzen 9 7950X'),
+  dev(machine, 'cuda:0', 'NVIDIA GeForce RTX 4080 SUPER'),
+  dev(machine, 'cuda:1', 'NVIDIA GeForce RTX 2080 SUPER'),
+];
+const wsLinks = (machine = 'lab-ws-01'): MachineLinks => ({ machine, links: linksFromProbe(sampleProbe()) });
+
+/** Two H100s joined by NV18 (18 links of 26.562 GB/s per nvidia-smi). */
+function nv18Probe(): ProbeResult {
+  const base = sampleProbe();
+  const nvlinks = Array.from({ length: 18 }, (_, link) => ({ link, speedGBps: 26.562, active: true }));
+  return sampleProbe({
+    hostname: 'dgx',
+    nvidia: {
+      ...base.nvidia,
+      gpus: base.nvidia.gpus.map((g) => ({
+        ...g,
+        name: 'NVIDIA H100 80GB HBM3',
+        pcieGenMax: 5,
+        pcieWidthMax: 16,
+        nvlinks,
+      })),
+      topology: {
+        ...base.nvidia.topology!,
+        matrix: [
+          [
+            { kind: 'X', nvlinks: null, raw: 'X' },
+            { kind: 'NV', nvlinks: 18, raw: 'NV18' },
+          ],
+          [
+            { kind: 'NV', nvlinks: 18, raw: 'NV18' },
+            { kind: 'X', nvlinks: null, raw: 'X' },
+          ],
+        ],
+      },
+    },
+  });
+}
+
+const between = (links: PlanLink[], a: string, b: string): PlanLink | undefined =>
+  links.find((l) => (l.a === a && l.b === b) || (l.a === b && l.b === a));
+
+describe('links from a probe', () => {
+  it('scales a PHB pair to host-staged copies over the slower GPU link (7.88 GB/s x 0.4)', () => {
+    const { links, warnings } = buildPlanLinks(ws(), { machines: [wsLinks()] });
+    expect(links).toHaveLength(3);
+    const phb = between(links, 'lab-ws-01/cuda:0', 'lab-ws-01/cuda:1');
+    expect(phb).toEqual({ a: 'lab-ws-01/cuda:0', b: 'lab-ws-01/cuda:1', kind: 'PHB', alphaUs: 12, gbps: 3.152 });
+    expect(warnings).toEqual([]);
+  });
+
+  it('gives CPU <-> GPU the PCIe host link at 0.8 of spec', () => {
+    const { links } = buildPlanLinks(ws(), { machines: [wsLinks()] });
+    expect(between(links, 'lab-ws-01/cpu', 'lab-ws-01/cuda:0')).toMatchObject({
+      kind: 'PCIE_HOST',
+      alphaUs: 10,
+      gbps: 25.203,
+    });
+    expect(between(links, 'lab-ws-01/cpu', 'lab-ws-01/cuda:1')).toMatchObject({ kind: 'PCIE_HOST', gbps: 6.304 });
+  });
+
+  it('lets measured host-device copies override the spec (slower direction, larger latency)', () => {
+    const machine: MachineLinks = {
+      ...wsLinks(),
+      copies: {
+        'cuda:0': {
+          h2d: { latencyUs: 9, bandwidthGBps: 24.1, points: 6 },
+          d2h: { latencyUs: 12, bandwidthGBps: 22.5, points: 6 },
+        },
+      },
+    };
+    const { links } = buildPlanLinks(ws(), { machines: [machine] });
+    expect(between(links, 'lab-ws-01/cpu', 'lab-ws-01/cuda:0')).toEqual({
+      a: 'lab-ws-01/cpu',
+      b: 'lab-ws-01/cuda:0',
+      kind: 'PCIE_HOST(measured)',
+      alphaUs: 12,
+      gbps: 22.5,
+    });
+  });
+
+  it('sums an NV18 bond (18 x 26.562 GB/s) and takes 0.8 of it', () => {
+    const devices = [dev('dgx', 'cuda:0', 'NVIDIA H100 80GB HBM3'), dev('dgx', 'cuda:1', 'NVIDIA H100 80GB HBM3')];
+    const { links } = buildPlanLinks(devices, { machines: [{ machine: 'dgx', links: linksFromProbe(nv18Probe()) }] });
+    expect(links[0]).toMatchObject({ kind: 'NVLINK', alphaUs: 4 });
+    expect(links[0]?.gbps).toBeCloseTo(478.116 * 0.8, 3);
+  });
+
+  it('falls back to datasheets for unprobed (virtual) GPUs', () => {
+    const h = [0, 1].map((index) => virtualDevice('H100 SXM', { index }).device);
+    const r = buildPlanLinks(h);
+    expect(r.links[0]).toMatchObject({ kind: 'NVLINK(datasheet)', gbps: 360 });
+    const l = [0, 1].map((index) => virtualDevice('L40S', { index }).device);
+    const r2 = buildPlanLinks(l);
+    expect(r2.links[0]).toMatchObject({ kind: 'PHB(assumed)', gbps: 12.602 });
+    expect(r2.warnings[0]).toMatch(/assumed PCIe through the host/);
+  });
+});
+
+describe('networks', () => {
+  it('reads the usual ways of naming a network', () => {
+    expect(parseNetwork('25GbE')).toEqual({
+      label: '25GbE',
+      kind: 'ethernet',
+      lineGbitps: 25,
+      gbps: 2.34375,
+      alphaUs: 35,
+    });
+    expect(parseNetwork('100GbE')).toMatchObject({ kind: 'ethernet', gbps: 9.375 });
+    expect(parseNetwork('200Gb-IB')).toMatchObject({ kind: 'infiniband', lineGbitps: 200, gbps: 22.5, alphaUs: 5 });
+    expect(parseNetwork('100G RoCE')).toMatchObject({ kind: 'roce', lineGbitps: 100 });
+    expect(parseNetwork('HDR')).toMatchObject({ kind: 'infiniband', lineGbitps: 200 });
+    expect(parseNetwork(40)).toMatchObject({ label: '40Gb/s', kind: 'ethernet', gbps: 3.75 });
+    expect(parseNetwork('10 Gbps')).toMatchObject({ kind: 'ethernet', lineGbitps: 10 });
+    for (const bad of ['fast', '0', '-5', '100GbX', '']) expect(() => parseNetwork(bad), bad).toThrow(UserError);
+  });
+
+  it('links devices on two machines over the stated network, capped by the GPU host link', () => {
+    const devices = [...ws('ws-a'), ...ws('ws-b')];
+    const { links } = buildPlanLinks(devices, { machines: [wsLinks('ws-a'), wsLinks('ws-b')], network: '100GbE' });
+    expect(links).toHaveLength(15);
+    expect(between(links, 'ws-a/cuda:0', 'ws-b/cuda:0')).toMatchObject({
+      kind: 'NETWORK(100GbE)',
+      alphaUs: 35,
+      gbps: 9.375,
+    });
+    // the RTX 2080 SUPER sits on PCIe 3.0 x8: 7.88 x 0.8 < 9.375
+    expect(between(links, 'ws-a/cuda:1', 'ws-b/cuda:0')?.gbps).toBe(6.304);
+    expect(between(links, 'ws-a/cpu', 'ws-b/cpu')?.gbps).toBe(9.375);
+  });
+
+  it('uses per-pair networks over the default', () => {
+    const devices = [dev('a', 'cpu', 'x'), dev('b', 'cpu', 'x'), dev('c', 'cpu', 'x')];
+    const { links } = buildPlanLinks(devices, {
+      network: '25GbE',
+      networks: [{ a: 'c', b: 'a', network: '200Gb-IB' }],
+    });
+    expect(between(links, 'a/cpu', 'b/cpu')?.kind).toBe('NETWORK(25GbE)');
+    expect(between(links, 'a/cpu', 'c/cpu')?.kind).toBe('NETWORK(200Gb-IB)');
+  });
+
+  it('names the machines when a network is missing', () => {
+    const devices = [...ws('ws-a'), dev('ws-b', 'cuda:0', 'NVIDIA GeForce RTX 4090')];
+    expect(() => buildPlanLinks(devices, { machines: [wsLinks('ws-a')] })).toThrow(UserError);
+    expect(() => buildPlanLinks(devices)).toThrow(/machines ws-a, ws-b.*ws-a <-> ws-b/);
+    const three = [dev('a', 'cpu', 'x'), dev('b', 'cpu', 'x'), dev('c', 'cpu', 'x')];
+    expect(() => buildPlanLinks(three, { networks: [{ a: 'a', b: 'b', network: 10 }] })).toThrow(/a <-> c, b <-> c/);
+  });
+});

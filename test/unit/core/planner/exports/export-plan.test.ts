@@ -1,0 +1,379 @@
+/**
+ * Engine exports: the DeepSpeed JSON parses with consistent batch math, the Python parses
+ * (/usr/bin/python3's ast), command lines carry their flags, and DeepSpeed's partitioning is
+ * reproduced exactly (checked against its own code run by Python).
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import {
+  exportDeepSpeed,
+  exportLlamaCpp,
+  exportMegatron,
+  exportPlan,
+  exportTorchPipelining,
+  megatronSplit,
+  partitionBalanced,
+  partitionUniform,
+  type ExportInput,
+} from '../../../../../src-main/core/planner/exports/export-plan.js';
+import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main/core/planner/types.js';
+
+const PYTHON = '/usr/bin/python3';
+
+function assertParses(source: string): void {
+  execFileSync(PYTHON, ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], {
+    input: source,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Shell words: whitespace-separated, single quotes group (what shellQuote writes). */
+function tokenize(command: string): string[] {
+  const out: string[] = [];
+  for (const m of command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g))
+    out.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? ''));
+  return out;
+}
+const flag = (tokens: string[], name: string): string | undefined => {
+  const i = tokens.indexOf(name);
+  return i < 0 ? undefined : tokens[i + 1];
+};
+
+/** GPT-2-small-like layers: embeddings, block.0..11, head. */
+const LAYERS: PlanLayer[] = [
+  { name: 'embeddings', params: 39_383_808 },
+  ...Array.from({ length: 12 }, (_, i) => ({ name: `block.${i}`, params: 7_087_872 })),
+  { name: 'head', params: 1536 },
+].map((l) => ({ ...l, forwardUs: {}, backwardUs: {}, outBytesPerSample: 0, activationBytesPerSample: 0 }));
+
+const gpu = (machine: string, i: number, name = 'NVIDIA GeForce RTX 4090'): PlanDevice => ({
+  id: `${machine}/cuda:${i}`,
+  name,
+  kind: 'gpu',
+  machine,
+  memoryBytes: 24 * 2 ** 30,
+  estimate: 'profiled',
+});
+const cpu = (machine: string): PlanDevice => ({ ...gpu(machine, 0), id: `${machine}/cpu`, name: 'CPU', kind: 'cpu' });
+
+function plan(bounds: number[], devices: string[][], microbatches: number, schedule: Plan['schedule'] = '1f1b'): Plan {
+  const stages: Stage[] = devices.map((ds, i) => ({
+    from: bounds[i] as number,
+    to: bounds[i + 1] as number,
+    devices: ds,
+    timeUs: 1000,
+    memoryBytes: {},
+  }));
+  return {
+    kind: 'pipeline',
+    stages,
+    microbatches,
+    schedule,
+    stepUs: 1e5,
+    throughputSamplesPerS: 100,
+    bubbleFraction: 0.2,
+    commFraction: 0.05,
+    bottleneckStage: 0,
+    memory: [],
+    feasible: true,
+    reasons: [],
+  };
+}
+
+function input(p: Plan, devices: PlanDevice[], extra: Partial<ExportInput['problem']> = {}): ExportInput {
+  return { plan: p, problem: { layers: LAYERS, devices, mode: 'training', batch: 32, zeroStage: 1, ...extra } };
+}
+
+/** 3 stages on one machine: [embeddings, block.0-3] [block.4-8] [block.9-11, head] = blocks 4, 5, 3. */
+const ONE_MACHINE = input(plan([0, 5, 10, 14], [['lab/cuda:2'], ['lab/cuda:0'], ['lab/cuda:1']], 8), [
+  gpu('lab', 0),
+  gpu('lab', 1),
+  gpu('lab', 2),
+]);
+
+/** 2 stages x 2 replicas on two machines, 4 microbatches of 64. */
+const TWO_MACHINES = input(
+  plan(
+    [0, 7, 14],
+    [
+      ['a/cuda:0', 'a/cuda:1'],
+      ['b/cuda:0', 'b/cuda:1'],
+    ],
+    4,
+  ),
+  [gpu('a', 0), gpu('a', 1), gpu('b', 0), gpu('b', 1)],
+  { batch: 64 },
+);
+
+describe('torch.distributed.pipelining export', () => {
+  it('writes a script that parses, with a split point at each later stage', () => {
+    const t = exportTorchPipelining(ONE_MACHINE);
+    assertParses(t.python);
+    expect(t.splitPoints).toEqual(['block.4', 'block.9']);
+    expect(t.python).toContain('"block.4": SplitPoint.BEGINNING,');
+    expect(t.python).toContain('Schedule1F1B(stage, n_microbatches=N_MICROBATCHES');
+    expect(t.python).toContain('N_MICROBATCHES = 8');
+    expect(t.python).toContain('MICROBATCH_SIZE = 4');
+    expect(t.warnings).toEqual([]);
+  });
+
+  it('launches one torchrun on the plan GPUs in stage order', () => {
+    const [cmd, ...rest] = exportTorchPipelining(ONE_MACHINE).commands;
+    expect(rest).toEqual([]);
+    const tokens = tokenize(cmd ?? '');
+    expect(tokens).toContain('CUDA_VISIBLE_DEVICES=2,0,1');
+    expect(tokens).toContain('CUDA_DEVICE_ORDER=PCI_BUS_ID');
+    expect(tokens).toContain('--standalone');
+    expect(flag(tokens, '--nproc-per-node')).toBe('3');
+    expect(tokens[tokens.length - 1]).toBe('train_pipeline.py');
+  });
+
+  it('launches one torchrun per machine with node ranks and the rendezvous host', () => {
+    const t = exportTorchPipelining({ ...TWO_MACHINES, script: 'my train.py' });
+    assertParses(t.python);
+    expect(t.python).toContain('DP = 2');
+    expect(t.commands).toHaveLength(2);
+    t.commands.forEach((c, nodeRank) => {
+      const tokens = tokenize(c);
+      expect(flag(tokens, '--nnodes')).toBe('2');
+      expect(flag(tokens, '--node-rank')).toBe(String(nodeRank));
+      expect(flag(tokens, '--nproc-per-node')).toBe('2');
+      expect(flag(tokens, '--master-addr')).toBe('a');
+      expect(flag(tokens, '--master-port')).toBe('29500');
+      expect(tokens[tokens.length - 1]).toBe('my train.py');
+    });
+  });
+
+  it('warns once per machine whose devices have no CUDA index, even when its ranks are not contiguous', () => {
+    const t = exportTorchPipelining(
+      input(plan([0, 5, 10, 14], [['a/cpu'], ['b/cuda:0'], ['a/cpu']], 4), [cpu('a'), gpu('b', 0)]),
+    );
+    const unindexed = t.warnings.filter((w) => w.startsWith('a: devices without a CUDA index'));
+    expect(unindexed).toHaveLength(1);
+    expect(t.warnings.some((w) => /not contiguous/.test(w))).toBe(true);
+  });
+
+  it('uses ScheduleGPipe forward-only for inference', () => {
+    const t = exportTorchPipelining(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices, { mode: 'inference' }));
+    assertParses(t.python);
+    expect(t.python).toContain('ScheduleGPipe(stage');
+    expect(t.python).toContain('TRAINING = False');
+    expect(t.warnings.join(' ')).toMatch(/1F1B/);
+  });
+});
+
+describe('DeepSpeed export', () => {
+  const check = (e: ReturnType<typeof exportDeepSpeed>, dp: number): void => {
+    const c = JSON.parse(e.configJson) as Record<string, number>;
+    expect(c.train_batch_size).toBe(
+      (c.train_micro_batch_size_per_gpu as number) * (c.gradient_accumulation_steps as number) * dp,
+    );
+  };
+
+  it('writes a config whose batch sizes agree, and a uniform PipelineModule when that is the plan', () => {
+    const e = exportDeepSpeed(ONE_MACHINE);
+    check(e, 1);
+    expect(e.config).toMatchObject({
+      train_batch_size: 32,
+      train_micro_batch_size_per_gpu: 4,
+      gradient_accumulation_steps: 8,
+      zero_optimization: { stage: 1 },
+      bf16: { enabled: true },
+    });
+    expect(e.partition).toEqual({ method: 'uniform', parts: [0, 5, 10, 14] });
+    expect(e.pipelineModule).toContain('partition_method="uniform"');
+    assertParses(e.pipelineModule);
+  });
+
+  it('counts data parallelism in the batch and caps ZeRO at 1 under pipelining', () => {
+    const e = exportDeepSpeed({ ...TWO_MACHINES, dtype: 'fp16', problem: { ...TWO_MACHINES.problem, zeroStage: 3 } });
+    check(e, 2);
+    expect(e.config.train_batch_size).toBe(64);
+    expect(e.config.train_micro_batch_size_per_gpu).toBe(8);
+    expect(e.config.zero_optimization.stage).toBe(1);
+    expect(e.config.fp16).toEqual({ enabled: true });
+    expect(e.warnings.join(' ')).toMatch(/ZeRO stage 0 or 1/);
+    expect(flag(tokenize(e.commands[0] ?? ''), '--deepspeed_config')).toBe('ds_config.json');
+  });
+
+  it('writes explicit boundaries when neither uniform nor parameters gives them', () => {
+    const e = exportDeepSpeed(
+      input(plan([0, 3, 10, 14], [['lab/cuda:0'], ['lab/cuda:1'], ['lab/cuda:2']], 8), ONE_MACHINE.problem.devices),
+    );
+    expect(e.partition).toEqual({ method: 'custom', parts: [0, 3, 10, 14] });
+    expect(e.pipelineModule).toContain('PARTS = [0, 3, 10, 14]');
+    assertParses(e.pipelineModule);
+    expect(e.warnings.join(' ')).toMatch(/private API/);
+  });
+
+  it('keeps the batch math consistent when the batch does not split evenly, with a warning', () => {
+    const e = exportDeepSpeed(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices, { batch: 30 }));
+    check(e, 1);
+    expect(e.config.train_batch_size).toBe(24);
+    expect(e.warnings.join(' ')).toMatch(/batch 30 does not split/);
+  });
+
+  it('partitions exactly as DeepSpeed does (its partition_uniform / partition_balanced run by Python)', () => {
+    const cases: [number[], number][] = [
+      [LAYERS.map((l) => l.params), 3],
+      [[5, 1, 1, 1, 1, 1, 1, 5], 3],
+      [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 4],
+      [[3, 3, 3], 5],
+      [[0, 7, 0, 7, 0, 7, 1], 2],
+    ];
+    const oracle = String.raw`
+import json, sys
+import numpy as np
+from math import floor
+def partition_uniform(num_items, num_parts):
+    parts = [0] * (num_parts + 1)
+    if num_items <= num_parts:
+        for p in range(num_parts + 1):
+            parts[p] = min(p, num_items)
+        return parts
+    chunksize = num_items // num_parts
+    residual = num_items - (chunksize * num_parts)
+    parts = np.arange(0, (num_parts + 1) * chunksize, chunksize)
+    for i in range(residual):
+        parts[i + 1:] += 1
+    return parts.tolist()
+def partition_balanced(weights, num_parts):
+    n = len(weights)
+    m = num_parts
+    if n <= m:
+        return partition_uniform(n, m)
+    dp_max = np.full((n + 1, m + 1), np.inf)
+    dp_min = np.full((n + 1, m + 1), np.inf)
+    dp_cost = np.full((n + 1, m + 1), np.inf)
+    position = np.zeros((n + 1, m + 1), dtype=int)
+    prefix_sum = np.zeros((n + 1))
+    prefix_sum[1:] = np.cumsum(weights)
+    dp_max[0, 0] = 0
+    dp_cost[0, 0] = 0
+    for i in range(1, n + 1):
+        for j in range(1, min(i, m) + 1):
+            for k in range(i):
+                max_sum = max(dp_max[k, j - 1], prefix_sum[i] - prefix_sum[k])
+                min_sum = min(dp_min[k, j - 1], prefix_sum[i] - prefix_sum[k])
+                cost = max_sum - min_sum
+                if dp_cost[i, j] >= cost:
+                    dp_cost[i, j] = cost
+                    dp_max[i, j] = max_sum
+                    dp_min[i, j] = min_sum
+                    position[i, j] = k
+    parts = [n]
+    for i in reversed(range(1, m + 1)):
+        parts.append(int(position[parts[-1], i]))
+    parts.reverse()
+    return parts
+cases = json.load(sys.stdin)
+print(json.dumps([[partition_uniform(len(w), m), partition_balanced(w, m)] for w, m in cases]))
+`;
+    let expected: [number[], number[]][];
+    try {
+      expected = JSON.parse(execFileSync(PYTHON, ['-c', oracle], { input: JSON.stringify(cases) }).toString()) as [
+        number[],
+        number[],
+      ][];
+    } catch {
+      // numpy missing: the uniform split of 14 layers into 3 is still known.
+      expect(partitionUniform(14, 3)).toEqual([0, 5, 10, 14]);
+      return;
+    }
+    cases.forEach(([w, m], i) => {
+      expect(partitionUniform(w.length, m)).toEqual(expected[i]?.[0]);
+      expect(partitionBalanced(w, m)).toEqual(expected[i]?.[1]);
+    });
+  });
+});
+
+describe('Megatron-LM export', () => {
+  it('sets the pipeline, batch and uneven end stages with first/last layer counts', () => {
+    const m = exportMegatron(ONE_MACHINE);
+    const t = m.args;
+    expect(flag(t, '--pipeline-model-parallel-size')).toBe('3');
+    expect(flag(t, '--tensor-model-parallel-size')).toBe('1');
+    expect(flag(t, '--num-layers')).toBe('12');
+    expect(flag(t, '--micro-batch-size')).toBe('4');
+    expect(flag(t, '--global-batch-size')).toBe('32');
+    expect(flag(t, '--decoder-first-pipeline-num-layers')).toBe('4');
+    expect(flag(t, '--decoder-last-pipeline-num-layers')).toBe('3');
+    expect(t).toContain('--bf16');
+    expect(m.layout).toBeNull();
+    const cmd = tokenize(m.commands[0] ?? '');
+    expect(cmd).toContain('pretrain_gpt.py');
+    expect(flag(cmd, '--num-layers')).toBe('12');
+  });
+
+  it('needs a layout when middle stages differ', () => {
+    expect(megatronSplit([4, 4, 4])).toEqual({});
+    expect(megatronSplit([5, 7])).toEqual({ first: 5 });
+    expect(megatronSplit([2, 4, 4, 4])).toEqual({ first: 2 });
+    expect(megatronSplit([3, 3, 4, 2])).toEqual({ layout: 'Ettt|ttt|tttt|ttL' });
+    const m = exportMegatron(
+      input(
+        plan([0, 4, 7, 11, 14], [['lab/cuda:0'], ['lab/cuda:1'], ['lab/cuda:2'], ['lab/cuda:3']], 8),
+        [0, 1, 2, 3].map((i) => gpu('lab', i)),
+      ),
+    );
+    expect(flag(m.args, '--pipeline-model-parallel-layout')).toBe('Ettt|ttt|tttt|ttL');
+    expect(m.args).not.toContain('--decoder-first-pipeline-num-layers');
+    expect(m.warnings.join(' ')).toMatch(/pipeline-model-parallel-layout/);
+  });
+
+  it('warns about what Megatron-LM cannot express: GPU types, CPU stages, per-stage dp', () => {
+    const devices = [gpu('lab', 0), gpu('lab', 1, 'NVIDIA GeForce RTX 2080 SUPER'), gpu('lab', 2), cpu('lab')];
+    const m = exportMegatron(
+      input(plan([0, 5, 10, 14], [['lab/cuda:0', 'lab/cuda:2'], ['lab/cuda:1'], ['lab/cpu']], 8), devices),
+    );
+    const w = m.warnings.join('\n');
+    expect(w).toMatch(/one GPU type/);
+    expect(w).toMatch(/cannot include a CPU: stage 2/);
+    expect(w).toMatch(/2, 1, 1 devices per stage/);
+  });
+});
+
+describe('llama.cpp export', () => {
+  it('splits layers across GPUs in stage order with -ts proportional to their blocks', () => {
+    const l = exportLlamaCpp(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices, { mode: 'inference' }), {
+      model: 'gpt2.gguf',
+    });
+    expect(l.env).toEqual({ CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: '2,0,1' });
+    expect(flag(l.args, '-ts')).toBe('4,5,3');
+    expect(flag(l.args, '-sm')).toBe('layer');
+    expect(flag(l.args, '-ngl')).toBe('13');
+    expect(flag(l.args, '--main-gpu')).toBe('0');
+    const tokens = tokenize(l.command);
+    expect(tokens.slice(0, 3)).toEqual(['CUDA_DEVICE_ORDER=PCI_BUS_ID', 'CUDA_VISIBLE_DEVICES=2,0,1', 'llama-server']);
+    expect(flag(tokens, '-m')).toBe('gpt2.gguf');
+    expect(l.warnings.join(' ')).toMatch(/micro-batches/);
+  });
+
+  it('keeps leading CPU stages on the CPU (-ngl counts only offloaded blocks)', () => {
+    const devices = [cpu('lab'), gpu('lab', 0), gpu('lab', 1)];
+    const p = plan([0, 5, 10, 14], [['lab/cpu'], ['lab/cuda:0'], ['lab/cuda:1']], 1);
+    const l = exportLlamaCpp(input(p, devices, { mode: 'inference' }));
+    expect(flag(l.args, '-ngl')).toBe('8');
+    expect(flag(l.args, '-ts')).toBe('5,3');
+    expect(l.warnings).toEqual([expect.stringMatching(/output layer on the CPU/)]);
+  });
+
+  it('warns for training plans, data parallelism and CPU stages after GPUs', () => {
+    const devices = [gpu('lab', 0), cpu('lab')];
+    const l = exportLlamaCpp(input(plan([0, 7, 14], [['lab/cuda:0'], ['lab/cpu']], 1), devices));
+    const w = l.warnings.join('\n');
+    expect(w).toMatch(/inference only/);
+    expect(w).toMatch(/CPU stage after a GPU stage/);
+    const two = exportLlamaCpp(TWO_MACHINES);
+    expect(two.warnings.join('\n')).toMatch(/no data parallelism[\s\S]*RPC/);
+    expect(two.env).toEqual({});
+  });
+});
+
+describe('all exports of a plan', () => {
+  it('gives the four engines at once', () => {
+    const all = exportPlan(ONE_MACHINE);
+    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp']);
+    expect(all.deepspeed.config.train_batch_size).toBe(32);
+  });
+});

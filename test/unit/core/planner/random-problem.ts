@@ -1,0 +1,80 @@
+/** Seeded random planning problems for the planner tests. */
+import { seededRandom } from '../../../../src-main/core/random.js';
+import type { Mode, PlanDevice, PlanLayer, PlanLink, PlanProblem } from '../../../../src-main/core/planner/types.js';
+
+const GiB = 1024 ** 3;
+
+export interface RandomProblemOptions {
+  layers?: number;
+  devices?: number;
+  mode?: Mode;
+  /** Give the devices twins (same name, memory and times) so the hybrid space has groups. */
+  twins?: boolean;
+  /** Memory per device as a share of the whole model's training footprint: [low, high). */
+  memoryShare?: [number, number];
+  batch?: number;
+}
+
+export function randomProblem(seed: number, opts: RandomProblemOptions = {}): PlanProblem {
+  const r = seededRandom(seed);
+  const between = (a: number, b: number): number => a + (b - a) * r();
+  const int = (a: number, b: number): number => Math.floor(between(a, b + 1));
+  const L = opts.layers ?? int(1, 8);
+  const D = opts.devices ?? int(3, 4);
+  const mode: Mode = opts.mode ?? (r() < 0.7 ? 'training' : 'inference');
+  const batch = opts.batch ?? ([4, 6, 8, 12] as const)[int(0, 3)] ?? 8;
+  const kinds: { name: string; speed: number; kind: 'cpu' | 'gpu' }[] = [];
+  for (let d = 0; d < D; d++) {
+    const twinOf = opts.twins && d > 0 && r() < 0.6 ? kinds[int(0, d - 1)] : undefined;
+    kinds.push(twinOf ?? { name: `dev${d}`, speed: between(0.3, 3), kind: r() < 0.2 ? 'cpu' : 'gpu' });
+  }
+  const layers: PlanLayer[] = [];
+  for (let l = 0; l < L; l++) {
+    const base = between(50, 500);
+    const forwardUs: Record<string, number> = {};
+    const backwardUs: Record<string, number> = {};
+    const perName = new Map<string, [number, number]>();
+    kinds.forEach((k, d) => {
+      const t = perName.get(k.name) ?? [(base / k.speed) * between(0.7, 1.3), 0];
+      t[1] = t[1] || t[0] * between(1.6, 2.4);
+      perName.set(k.name, t);
+      forwardUs[`d${d}`] = t[0];
+      backwardUs[`d${d}`] = t[1];
+    });
+    layers.push({
+      name: `layer${l}`,
+      forwardUs,
+      backwardUs,
+      params: Math.round(between(1e6, 2e8)),
+      outBytesPerSample: Math.round(between(1e4, 4e6)),
+      activationBytesPerSample: Math.round(between(1e5, 6e7)),
+    });
+  }
+  const training = mode === 'training';
+  const bytesPerParam = training ? 16 : 2;
+  const footprint =
+    layers.reduce((s, l) => s + l.params * bytesPerParam + l.activationBytesPerSample * batch, 0) + 0.5 * GiB;
+  const [lo, hi] = opts.memoryShare ?? [0.15, 1.1];
+  const memOf = new Map<string, number>();
+  const devices: PlanDevice[] = kinds.map((k, d) => {
+    const mem = memOf.get(k.name) ?? Math.round(footprint * between(lo, hi));
+    memOf.set(k.name, mem);
+    return { id: `d${d}`, name: k.name, kind: k.kind, machine: 'm0', memoryBytes: mem, estimate: 'profiled' };
+  });
+  const links: PlanLink[] = [];
+  for (let a = 0; a < D; a++) {
+    for (let b = a + 1; b < D; b++) {
+      links.push({ a: `d${a}`, b: `d${b}`, alphaUs: between(2, 20), gbps: between(2, 60), kind: 'test' });
+    }
+  }
+  return {
+    layers,
+    devices,
+    links,
+    mode,
+    batch,
+    bytesPerParam,
+    zeroStage: training ? (int(0, 3) as 0 | 1 | 2 | 3) : 0,
+    overheadBytes: Math.round(between(0, 0.3) * GiB),
+  };
+}

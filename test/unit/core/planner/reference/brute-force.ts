@@ -1,0 +1,102 @@
+/**
+ * Every plan of a space, priced one by one: the reference the DP is tested against, for small
+ * instances only. Pure.
+ */
+import { pricePlan, type PlanSpec } from '../../../../../src-main/core/planner/cost/plan-cost.js';
+import {
+  assignGroups,
+  pipelineSpace,
+  type GroupChoice,
+  type GroupSpace,
+} from '../../../../../src-main/core/planner/search/group-space.js';
+import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem.js';
+import type { Plan, Schedule } from '../../../../../src-main/core/planner/types.js';
+
+export interface BruteForceOptions {
+  schedule?: Schedule;
+  microbatches?: readonly number[];
+  space?: GroupSpace;
+  /** Stop with an error past this many plans (default 2e6). */
+  maxPlans?: number;
+}
+
+export interface BruteForceResult {
+  /** The fastest feasible plan, or null. */
+  best: Plan | null;
+  evaluated: number;
+}
+
+/** Ordered splits of [0, L) into p non-empty ranges, as cut positions. */
+function* compositions(L: number, p: number): Generator<number[]> {
+  const cuts: number[] = [];
+  function* rec(start: number, left: number): Generator<number[]> {
+    if (left === 1) {
+      yield [...cuts, L];
+      return;
+    }
+    for (let c = start + 1; c <= L - left + 1; c++) {
+      cuts.push(c);
+      yield* rec(c, left - 1);
+      cuts.pop();
+    }
+  }
+  yield* rec(0, p);
+}
+
+/** Sequences of p (class, size) choices that the classes can supply. */
+function* groupSequences(space: GroupSpace, p: number): Generator<GroupChoice[]> {
+  const left = space.classes.map((c) => c.devices.length);
+  const seq: GroupChoice[] = [];
+  function* rec(): Generator<GroupChoice[]> {
+    if (seq.length === p) {
+      yield [...seq];
+      return;
+    }
+    for (let cls = 0; cls < space.classes.length; cls++) {
+      const c = space.classes[cls];
+      if (!c) continue;
+      for (let size = 1; size <= Math.min(c.maxGroupSize, left[cls] as number); size++) {
+        left[cls] = (left[cls] as number) - size;
+        seq.push({ cls, size });
+        yield* rec();
+        seq.pop();
+        left[cls] = (left[cls] as number) + size;
+      }
+    }
+  }
+  yield* rec();
+}
+
+export function bruteForce(ctx: PlannerContext, opts: BruteForceOptions = {}): BruteForceResult {
+  const schedule = opts.schedule ?? '1f1b';
+  const space = opts.space ?? pipelineSpace(ctx.problem);
+  const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
+  const maxPlans = opts.maxPlans ?? 2e6;
+  const L = ctx.problem.layers.length;
+  const D = space.classes.reduce((n, c) => n + c.devices.length, 0);
+  const ids = ctx.tables.deviceIds;
+  let best: Plan | null = null;
+  let evaluated = 0;
+  for (let p = 1; p <= Math.min(L, D); p++) {
+    for (const seq of groupSequences(space, p)) {
+      const groups = assignGroups(space, seq);
+      for (const ends of compositions(L, p)) {
+        for (const m of ms) {
+          if (++evaluated > maxPlans) throw new Error(`brute force: more than ${maxPlans} plans`);
+          const spec: PlanSpec = {
+            stages: ends.map((to, i) => ({
+              from: i === 0 ? 0 : (ends[i - 1] as number),
+              to,
+              devices: (groups[i] as number[]).map((d) => ids[d] as string),
+            })),
+            microbatches: m,
+            schedule,
+          };
+          const plan = pricePlan(ctx, spec);
+          if (plan.feasible && (!best || plan.stepUs < best.stepUs)) best = plan;
+        }
+      }
+    }
+  }
+  return { best, evaluated };
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import { floorUs } from '../../../../src-main/core/predictor/features.js';
+import { ForestPredictor } from '../../../../src-main/core/predictor/forest-predictor.js';
+import { MIN_FLOOR_RATIO } from '../../../../src-main/core/predictor/features.js';
+import type { DeviceFeatures } from '../../../../src-main/core/predictor/types.js';
+import { SYNTHETIC_DEVICES, syntheticSamples, syntheticTimeUs } from '../../../helpers/forest-samples.js';
+
+const devices = [SYNTHETIC_DEVICES[1]!, SYNTHETIC_DEVICES[5]!] as const;
+const [cpu, gpu] = devices;
+const ops = ['MatMul', 'Add', 'Relu', 'Softmax', 'LayerNormalization'] as const;
+const all = syntheticSamples(3200, 11, { devices, ops, noise: 0.02 });
+const train = all.slice(0, 3000);
+const heldOut = all.slice(3000);
+const predictor = new ForestPredictor({ nEstimators: 40 });
+predictor.train(train);
+
+const quantile = (vs: number[], q: number): number => [...vs].sort((a, b) => a - b)[Math.floor(q * (vs.length - 1))]!;
+
+describe('ForestPredictor', () => {
+  it('predicts held-out shapes within a few percent of the true function', () => {
+    const inRange = heldOut.filter((s) => predictor.predict([s])[0]!.warning === null);
+    expect(inRange.length).toBeGreaterThan(150);
+    const preds = predictor.predict(inRange);
+    const ape = preds.map((p, i) => {
+      const truth = syntheticTimeUs(inRange[i]!, inRange[i]!.device);
+      return Math.abs(p.timeUs - truth) / truth;
+    });
+    expect(quantile(ape, 0.5)).toBeLessThan(0.04);
+    expect(quantile(ape, 0.9)).toBeLessThan(0.15);
+    for (const p of preds) {
+      expect(p.lowUs).toBeLessThanOrEqual(p.timeUs);
+      expect(p.highUs).toBeGreaterThanOrEqual(p.timeUs);
+    }
+    // The band covers most held-out measurements.
+    const covered = preds.filter((p, i) => p.lowUs <= inRange[i]!.timeUs && inRange[i]!.timeUs <= p.highUs);
+    expect(covered.length / preds.length).toBeGreaterThan(0.7);
+  });
+
+  it('never predicts below 0.8 x the roofline floor, however large or small the op', () => {
+    for (const n of [1, 10, 1e3, 1e6, 1e9, 1e11]) {
+      for (const device of devices) {
+        const k = makeKernel('Add', 'fp32', { n: Math.round(n) });
+        const [p] = predictor.predict([{ ...k, device }]);
+        expect(p!.timeUs).toBeGreaterThanOrEqual(MIN_FLOOR_RATIO * floorUs(k, device) - 1e-9);
+        expect(p!.lowUs).toBeGreaterThanOrEqual(MIN_FLOOR_RATIO * floorUs(k, device) - 1e-9);
+      }
+    }
+  });
+
+  it('warns on an unseen family, an unseen device and sizes beyond the trained range', () => {
+    const conv = makeKernel('Conv', 'fp32', { N: 1, C: 64, H: 56, W: 56, K: 64, R: 3, S: 3, stride: 1, groups: 1 });
+    expect(predictor.predict([{ ...conv, device: cpu }])[0]!.warning).toMatch(/op family "conv" was never profiled/);
+    const other: DeviceFeatures = SYNTHETIC_DEVICES[0]!;
+    const mm = makeKernel('MatMul', 'fp32', { B: 1, M: 256, N: 256, K: 256 });
+    expect(predictor.predict([{ ...mm, device: other }])[0]!.warning).toMatch(/device m1\/cpu\/cpu\/2 was not in/);
+    expect(predictor.predict([{ ...mm, device: gpu }])[0]!.warning).toBeNull();
+    const huge = makeKernel('MatMul', 'fp32', { B: 64, M: 16384, N: 16384, K: 16384 });
+    expect(predictor.predict([{ ...huge, device: gpu }])[0]!.warning).toMatch(/larger than any profiled gemm op/);
+    const tiny = makeKernel('Softmax', 'fp32', { rows: 1, cols: 1 });
+    expect(predictor.predict([{ ...tiny, device: gpu }])[0]!.warning).toMatch(/smaller than any profiled softmax/);
+  });
+
+  it('round-trips through JSON and refuses other models', () => {
+    const back = ForestPredictor.load(JSON.parse(JSON.stringify(predictor.toJSON())));
+    expect(back.predict(heldOut)).toEqual(predictor.predict(heldOut));
+    const json = predictor.toJSON();
+    expect(() => ForestPredictor.load({ ...json, name: 'linear' })).toThrow(/not "forest"/);
+    expect(() => ForestPredictor.load({ ...json, version: 2 })).toThrow(/version 2/);
+    expect(() => ForestPredictor.load({ ...json, featureNames: ['x'] })).toThrow(/other features/);
+    expect(() => ForestPredictor.load({ ...json, forest: { kind: 'random-forest-regressor' } })).toThrow();
+    expect(() => ForestPredictor.load({ name: 'forest', version: 1 })).toThrow();
+    expect(() => ForestPredictor.load('garbage')).toThrow(/not an object/);
+  });
+
+  it('refuses to train on nothing', () => {
+    expect(() => new ForestPredictor().train([])).toThrow(/no samples/);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import { AnalyticalPredictor } from '../../../../src-main/core/predictor/analytical-predictor.js';
+import { predictWorkload } from '../../../../src-main/core/workload/predict-workload.js';
+import type { Workload, WorkloadNode } from '../../../../src-main/core/workload/types.js';
+import { device, syntheticSamples } from '../../../helpers/synthetic-samples.js';
+
+const d = device('A', 100, 20);
+const predictor = new AnalyticalPredictor();
+predictor.train(syntheticSamples([d], 0));
+
+function node(name: string, op: 'MatMul' | 'Add' | 'Softmax', shape: Record<string, number>): WorkloadNode {
+  const k = makeKernel(op, 'fp32', shape);
+  return {
+    name,
+    opType: op,
+    family: k.family,
+    kernel: { op, shape },
+    dtype: 'fp32',
+    inputs: [],
+    outputs: [],
+    flops: k.flops,
+    bytes: k.bytes,
+    params: 0,
+    activationBytes: 0,
+  };
+}
+
+const workload: Workload = {
+  name: 'toy',
+  source: 'onnx',
+  bindings: {},
+  nodes: [
+    node('mm', 'MatMul', { B: 1, M: 256, N: 256, K: 256 }),
+    node('add', 'Add', { n: 65536 }),
+    {
+      name: 'reshape',
+      opType: 'Reshape',
+      family: null,
+      kernel: null,
+      dtype: 'fp32',
+      inputs: [],
+      outputs: [],
+      flops: 0,
+      bytes: 0,
+      params: 0,
+      activationBytes: 0,
+    },
+    {
+      name: 'odd',
+      opType: 'NonMaxSuppression',
+      family: null,
+      kernel: null,
+      dtype: 'fp32',
+      inputs: [],
+      outputs: [],
+      flops: 0,
+      bytes: 2e6,
+      params: 0,
+      activationBytes: 0,
+    },
+    node('sm', 'Softmax', { rows: 256, cols: 256 }),
+  ],
+  layers: [
+    {
+      index: 0,
+      name: 'block0',
+      nodes: [0, 1, 2],
+      flops: 0,
+      bytes: 0,
+      params: 0,
+      outBytes: 0,
+      outTensors: [],
+      activationBytes: 0,
+      backwardFlops: 0,
+    },
+    {
+      index: 1,
+      name: 'block1',
+      nodes: [3, 4],
+      flops: 0,
+      bytes: 0,
+      params: 0,
+      outBytes: 0,
+      outTensors: [],
+      activationBytes: 0,
+      backwardFlops: 0,
+    },
+  ],
+  paramBytes: 0,
+  warnings: [],
+};
+
+describe('whole-model prediction', () => {
+  it('sums node predictions per layer and in total, with family shares adding to 1', () => {
+    const p = predictWorkload(workload, predictor, d, 'inference');
+    const direct = predictor.predict([
+      { ...makeKernel('MatMul', 'fp32', { B: 1, M: 256, N: 256, K: 256 }), device: d },
+    ])[0]!.timeUs;
+    expect(p.nodes[0]?.timeUs).toBeCloseTo(direct, 9);
+    expect(p.layers[0]!.timeUs + p.layers[1]!.timeUs).toBeCloseTo(p.totalUs, 9);
+    expect(Object.values(p.familyShare).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    expect(p.lowUs).toBeLessThanOrEqual(p.totalUs);
+    expect(p.highUs).toBeGreaterThanOrEqual(p.totalUs);
+  });
+
+  it('costs shape-only nodes nothing and flags nodes without a family with a fallback estimate', () => {
+    const p = predictWorkload(workload, predictor, d, 'inference');
+    expect(p.nodes[2]).toMatchObject({ how: 'free', timeUs: 0 });
+    expect(p.nodes[3]).toMatchObject({ how: 'fallback' });
+    expect(p.nodes[3]!.timeUs).toBeCloseTo(2e6 / 20e3 + 5, 6);
+    expect(p.warnings.join(' ')).toMatch(/estimated without a profile .*NonMaxSuppression/);
+    expect(p.familyShare.other).toBeGreaterThan(0);
+  });
+
+  it('counts forward and backward (3x) for training', () => {
+    const inf = predictWorkload(workload, predictor, d, 'inference');
+    const train = predictWorkload(workload, predictor, d, 'training');
+    expect(train.totalUs).toBeCloseTo(3 * inf.totalUs, 6);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { parseDims, parseInputShapes, parseThreads, planRequest } from '../../../../src-renderer/src/lib/forms.js';
+import { CHANNELS } from '../../../../src-main/api/contract.js';
+
+const form = {
+  workload: 'paddle',
+  mode: 'training' as const,
+  batch: 8,
+  localDevices: ['cpu'],
+  machines: [],
+  virtual: [],
+  network: '',
+  top: 5,
+};
+
+describe('plan form', () => {
+  it('builds a request the contract accepts', () => {
+    const r = planRequest({
+      ...form,
+      machines: ['gpu-box', 'lab-2'],
+      virtual: ['NVIDIA H100 SXM5 80GB'],
+      network: '25GbE',
+    });
+    expect(r).toEqual({
+      ok: true,
+      request: {
+        workload: 'paddle',
+        mode: 'training',
+        batch: 8,
+        devices: 'cpu',
+        top: 5,
+        machine: 'gpu-box,lab-2',
+        virtual: ['NVIDIA H100 SXM5 80GB'],
+        network: '25GbE',
+      },
+    });
+    if (r.ok) expect(CHANNELS['plan:create'].request.safeParse(r.request).success).toBe(true);
+  });
+
+  it('plans without local devices as devices "none"', () => {
+    const r = planRequest({ ...form, localDevices: [], virtual: ['NVIDIA L40S'] });
+    expect(r.ok && r.request.devices).toBe('none');
+  });
+
+  it('refuses no devices, no workload and a bad batch before sending', () => {
+    expect(planRequest({ ...form, localDevices: [] })).toMatchObject({ ok: false, error: /at least one device/ });
+    expect(planRequest({ ...form, workload: '' })).toMatchObject({ ok: false, error: /workload/ });
+    expect(planRequest({ ...form, batch: '2.5' })).toMatchObject({ ok: false, error: /Batch/ });
+    expect(planRequest({ ...form, batch: 0 })).toMatchObject({ ok: false });
+  });
+});
+
+describe('profile and workload fields', () => {
+  it('reads thread counts', () => {
+    expect(parseThreads('')).toBeNull();
+    expect(parseThreads('1, 4')).toEqual([1, 4]);
+    expect(parseThreads('0')).toMatch(/Threads/);
+    expect(parseThreads('1,2,3,4,5,6,7,8,9')).toMatch(/at most 8/);
+  });
+
+  it('reads input shapes and symbolic dims', () => {
+    expect(parseInputShapes('x=1x3x48x192')).toEqual({ x: [1, 3, 48, 192] });
+    expect(parseInputShapes('ids=1x128; mask = 1 x 128')).toEqual({ ids: [1, 128], mask: [1, 128] });
+    expect(parseInputShapes('')).toEqual({});
+    expect(parseInputShapes('x=1x0')).toMatch(/≥ 1/);
+    expect(parseInputShapes('1x3x48')).toMatch(/name=AxBxC/);
+    expect(parseDims('batch=1, seq=128')).toEqual({ batch: 1, seq: 128 });
+    expect(parseDims('batch=-1')).toMatch(/Symbolic dims/);
+  });
+});
+
+describe('plan form offload', () => {
+  it('sends the optimizer offload choice for training only', () => {
+    const t = planRequest({ ...form, offload: 'yes' });
+    expect(t.ok && t.request.offload).toBe('yes');
+    const i = planRequest({ ...form, mode: 'inference', offload: 'yes' });
+    expect(i.ok && i.request.offload).toBeUndefined();
+  });
+});

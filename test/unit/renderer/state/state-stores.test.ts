@@ -1,0 +1,150 @@
+/**
+ * The renderer's job state (JobHub, JobTracker: `.svelte.ts` classes) against the real app
+ * core in this process: the same dispatch and job events the HTTP and IPC transports carry.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../../../src-main/api/client.js';
+import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
+import { JobHub, JobTracker } from '../../../../src-renderer/src/state/jobs.svelte.js';
+import { Resource } from '../../../../src-renderer/src/state/resource.svelte.js';
+import { PlanStore } from '../../../../src-renderer/src/state/plans.svelte.js';
+import type { TrainResultView } from '../../../../src-main/api/view-models.js';
+import { seedStore } from '../../../helpers/seeded-store.js';
+import { tempDir } from '../../../helpers/cli.js';
+
+let core: AppCore | null = null;
+afterEach(() => {
+  core?.close();
+  core = null;
+});
+
+function inProcessClient(seed = true): { client: ApiClient; core: AppCore } {
+  const c = createAppCore({
+    dbPath: path.join(tempDir('pdjv-ui-'), 'db.sqlite'),
+    transport: 'http',
+    inProcessJobs: true,
+  });
+  if (seed) seedStore(c.deps.db);
+  core = c;
+  const client = createApiClient({
+    kind: 'http',
+    invoke: (channel, payload) => c.dispatch(channel, payload),
+    subscribe: (listener) => c.jobs.subscribe(listener),
+  });
+  return { client, core: c };
+}
+
+const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('JobTracker', () => {
+  it('follows a training job to its result and calls back once', async () => {
+    const { client } = inProcessClient();
+    const hub = new JobHub(client);
+    hub.connect();
+    let finished = 0;
+    const t = new JobTracker<TrainResultView>(hub, 'train', () => {
+      finished++;
+    });
+    expect(t.phase).toBe('idle');
+    await t.start(() => client.call('predictor:train', { models: ['analytical', 'linear'] }));
+    expect(t.jobId).not.toBeNull();
+    await until(() => t.phase === 'done');
+    expect(t.result?.trained.map((x) => x.name)).toEqual(['analytical', 'linear']);
+    expect(t.fraction).toBe(1);
+    expect(t.running).toBe(false);
+    await until(() => finished === 1);
+    expect(t.log.some((l) => l.startsWith('analytical: trained on'))).toBe(true);
+    hub.disconnect();
+  });
+
+  it('shows why a job failed, and why one could not start', async () => {
+    const { client } = inProcessClient(false);
+    const hub = new JobHub(client);
+    hub.connect();
+    const t = new JobTracker<TrainResultView>(hub, 'train');
+    await t.start(() => client.call('predictor:train', {}));
+    await until(() => t.phase === 'failed');
+    expect(t.error).toMatch(/measurements in the store/);
+    expect(t.result).toBeNull();
+
+    const p = new JobTracker(hub, 'profile');
+    await p.start(() => client.call('profile:start', { device: 'gpu', suite: 'quick' } as never));
+    expect(p.phase).toBe('idle');
+    expect(p.error).toMatch(/^profile:start: device/);
+    hub.disconnect();
+  });
+});
+
+describe('Resource', () => {
+  it('keeps the last value, reports the error of a failed load, and lets the later load win', async () => {
+    const r = new Resource<number>();
+    expect(r.loaded).toBe(false);
+    await r.load(async () => 1);
+    expect(r.value).toBe(1);
+    await r.load(async () => {
+      throw new Error('gone');
+    });
+    expect(r.value).toBe(1);
+    expect(r.error).toBe('gone');
+    let release: (v: number) => void = () => undefined;
+    const slow = r.load(() => new Promise<number>((res) => (release = res)));
+    await r.load(async () => 3);
+    release(2);
+    await slow;
+    expect(r.value).toBe(3);
+    r.clear();
+    expect(r.loaded).toBe(false);
+  });
+});
+
+describe('PlanStore', () => {
+  it('shows the profiled devices and the first workload until the user chooses, then keeps the choice', () => {
+    const { client } = inProcessClient();
+    const defaults = { localDevices: [] as string[], workload: '' };
+    const ps = new PlanStore(client, new JobHub(client), () => defaults);
+    expect(ps.localDevices).toEqual([]);
+    expect(ps.workload).toBe('');
+    defaults.localDevices = ['cpu', 'cuda:0'];
+    defaults.workload = 'bert-base';
+    expect(ps.localDevices).toEqual(['cpu', 'cuda:0']);
+    expect(ps.workload).toBe('bert-base');
+    ps.toggleLocal('cuda:0');
+    ps.workload = 'gpt2-small';
+    defaults.localDevices = ['cpu', 'cuda:0', 'cuda:1'];
+    defaults.workload = 'resnet50';
+    expect(ps.localDevices).toEqual(['cpu']);
+    expect(ps.workload).toBe('gpt2-small');
+  });
+
+  it('refuses an empty device choice before sending, then plans and selects the best feasible plan', async () => {
+    const { client } = inProcessClient();
+    const hub = new JobHub(client);
+    hub.connect();
+    await client.call('predictor:train', { models: ['analytical'] });
+    await until(() => core !== null && core.jobs.list().every((j) => j.state !== 'running'));
+    const ps = new PlanStore(client, hub);
+    ps.workload = 'gpt2-small';
+    ps.mode = 'inference';
+    await ps.run();
+    expect(ps.formError).toMatch(/Choose at least one device/);
+    expect(ps.job.jobId).toBeNull();
+    ps.toggleLocal('cpu');
+    ps.toggleVirtual('NVIDIA GeForce RTX 4090');
+    await ps.run();
+    expect(ps.formError).toBeNull();
+    await until(() => ps.job.phase === 'done');
+    const view = ps.job.result;
+    expect(view?.plans.length).toBeGreaterThan(0);
+    expect(view?.timelines).toHaveLength(view?.plans.length ?? -1);
+    expect(view?.plans[ps.selectedPlan]?.feasible).toBe(true);
+    expect(view?.devices.some((d) => d.estimate === 'datasheet')).toBe(true);
+    hub.disconnect();
+  });
+});

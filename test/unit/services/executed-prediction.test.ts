@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
+import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import { predictWorkload } from '../../../src-main/core/workload/predict-workload.js';
+import { workloadFromOnnx } from '../../../src-main/core/workload/from-onnx.js';
+import { RooflinePredictor } from '../../../src-main/core/predictor/roofline-predictor.js';
+import { predictModelExecuted } from '../../../src-main/services/model-prediction-service.js';
+import { trainPredictors } from '../../../src-main/services/predictor-service.js';
+import { deviceOverhead, pickDevice, predictModel } from '../../../src-main/services/workload-service.js';
+import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+import { device } from '../../helpers/synthetic-samples.js';
+import { cnnModel } from '../core/workload/sample-models.js';
+
+const cls = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
+const input = { x: [1, 3, 48, 192] };
+
+describe('whole-model overhead (pure)', () => {
+  it('adds the per-run cost once and the per-node cost to fallback estimates only', () => {
+    const w = workloadFromOnnx(cnnModel(2), { name: 'cnn' });
+    const d = device('d', 100, 20, 1);
+    const predictor = new RooflinePredictor();
+    predictor.train([]);
+    const bare = predictWorkload(w, predictor, d, 'inference');
+    const withOverhead = predictWorkload(w, predictor, d, 'inference', { overhead: { runUs: 30, nodeUs: 0.5 } });
+    const fallbacks = bare.nodes.filter((n) => n.how === 'fallback').length;
+    const ran = bare.nodes.filter((n) => n.how !== 'free').length;
+    expect(withOverhead.totalUs).toBeCloseTo(bare.totalUs + 30 + 0.5 * fallbacks, 6);
+    expect(withOverhead.runOverheadUs).toBe(30);
+    expect(withOverhead.overheadUs).toBeCloseTo(30 + 0.5 * ran, 6);
+    expect(bare.overheadUs).toBe(0);
+    expect(bare.graph).toBe('file');
+  });
+});
+
+describe('predict-model on the graph ONNX Runtime executes (real ORT)', () => {
+  const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
+  afterAll(() => runner.close());
+
+  function storeWithOverhead(): ReturnType<typeof seededDb> {
+    const db = seededDb();
+    trainPredictors(db, ['roofline', 'forest']);
+    const repo = new ProfileRepo(db);
+    const run = repo.createRun({
+      machineId: SEEDED_MACHINE,
+      deviceKey: 'cpu',
+      suite: 'quick',
+      executionProvider: 'cpu',
+      threads: 1,
+      runtimeVersion: '1.30.0',
+    });
+    repo.finishRun(run.id, 'complete', { overhead: { runUs: 20, nodeUs: 0.2, profilerNodeUs: 3, points: [] } });
+    return db;
+  }
+
+  it('predicts the executed graph, told in the file nodes and layers, with the per-run cost', async () => {
+    const db = storeWithOverhead();
+    const p = await predictModelExecuted(db, runner, cls, { inputs: input, device: 'cpu', threads: 1 });
+    expect(p.graph).toBe('executed');
+    expect(p.runOverheadUs).toBe(20);
+    const file = predictModel(db, cls, { inputs: input, device: 'cpu', threads: 1 });
+    // The user's nodes and layers, not the executed graph's.
+    expect(p.nodes.map((n) => n.name)).toEqual(file.nodes.map((n) => n.name));
+    expect(p.layers.map((l) => l.name)).toEqual(file.layers.map((l) => l.name));
+    // Fewer nodes run than the file has (batch norms folded, activations fused).
+    expect(p.executed?.length).toBeGreaterThan(0);
+    expect(p.executed?.length).toBeLessThan(file.nodes.length);
+    expect(p.executed?.every((e) => e.sourceNodes.length > 0)).toBe(true);
+    // Every executed node's time lands in a layer: layers + run cost = total.
+    const layers = p.layers.reduce((a, l) => a + l.timeUs, 0);
+    expect(layers + p.runOverheadUs).toBeCloseTo(p.totalUs, 3);
+    expect(deviceOverhead(db, pickDevice(db, 'cpu', 1))?.profilerNodeUs).toBe(3);
+  });
+
+  it('caches the executed graph per model, EP and threads', async () => {
+    const db = storeWithOverhead();
+    const a = await predictModelExecuted(db, runner, cls, { inputs: input, device: 'cpu', threads: 1 });
+    const b = await predictModelExecuted(db, runner, cls, { inputs: input, device: 'cpu', threads: 1 });
+    expect(b.totalUs).toBe(a.totalUs);
+  });
+
+  it('predicts catalog models (no file to optimize) on their own graph', async () => {
+    const db = storeWithOverhead();
+    const p = await predictModelExecuted(db, runner, 'gpt2-small', { device: 'cpu', threads: 1, seq: 16 });
+    expect(p.graph).toBe('file');
+  });
+
+  it('warns when the profile has no overhead measured (older profiles)', () => {
+    const db = seededDb();
+    trainPredictors(db, ['roofline']);
+    const p = predictModel(db, cls, { inputs: input, device: 'cpu', threads: 1 });
+    expect(p.warnings.some((w) => /re-profile/.test(w))).toBe(true);
+  });
+});
