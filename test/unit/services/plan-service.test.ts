@@ -1,0 +1,157 @@
+/** Planning straight through the service: the devices, the offload policy, the ranking and the view. */
+import { describe, expect, it } from 'vitest';
+import type { Link } from '../../../src-main/core/domain/devices.js';
+import {
+  hostMemoryShortfall,
+  offloadPolicy,
+  offloadSettings,
+  rankPlans,
+} from '../../../src-main/core/planner/plan-ranking.js';
+import type { Plan, PlanDevice, PlanProblem } from '../../../src-main/core/planner/types.js';
+import { planSummary, planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+import { trainedStore } from './service-stores.js';
+
+const bert: PlanRequest = { workload: 'bert-base', devices: 'all', mode: 'training', batch: 8, seq: 128 };
+
+describe('planWorkload', () => {
+  it('ranks this machine with a datasheet GPU, offloaded plans among them, and simulates each listed plan', () => {
+    const r = planWorkload(trainedStore(), { ...bert, virtual: ['RTX 4090'], topN: 4 });
+    expect(r.workload).toBe('bert-base');
+    expect(r.result.plans.length).toBeLessThanOrEqual(4);
+    const feasible = r.result.plans.filter((p) => p.feasible);
+    expect(feasible.length).toBeGreaterThan(0);
+    expect(r.result.plans.slice(0, feasible.length)).toEqual(feasible);
+    expect(feasible.map((p) => p.stepUs)).toEqual([...feasible.map((p) => p.stepUs)].sort((a, b) => a - b));
+    expect(r.timelines).toHaveLength(r.result.plans.length);
+    expect(r.timeline).toEqual(r.timelines[0]);
+    expect(r.exports).not.toBeNull();
+    expect(r.warnings.some((w) => /unprofiled estimate from its datasheet/.test(w))).toBe(true);
+    const offloaded = planWorkload(trainedStore(), { ...bert, virtual: ['RTX 4090'], offload: 'yes' });
+    expect(offloaded.result.plans.length).toBeGreaterThan(0);
+    expect(offloaded.result.plans.every((p) => p.optimizerOffload === true)).toBe(true);
+  });
+
+  it('searches without offload for inference or without a GPU', () => {
+    const inference = planWorkload(trainedStore(), { ...bert, mode: 'inference', virtual: ['RTX 4090'] });
+    expect(inference.result.plans.some((p) => p.optimizerOffload)).toBe(false);
+    const cpuOnly = planWorkload(trainedStore(), { ...bert, offload: 'yes' });
+    expect(cpuOnly.result.plans.some((p) => p.optimizerOffload)).toBe(false);
+  });
+
+  it('says what is missing: a machine, a device, a predictor', () => {
+    const db = trainedStore();
+    expect(() => planWorkload(db, { ...bert, devices: ' , ' })).toThrow(
+      '--devices is empty; name devices like cpu,cuda:0 or all',
+    );
+    expect(() => planWorkload(db, { ...bert, machine: 'box' })).toThrow(
+      'no machine "box" in the store (see pipedejavu machines)',
+    );
+    expect(() => planWorkload(db, { ...bert, devices: 'none' })).toThrow(
+      'no devices to plan for: name some with --devices, --machine or --virtual',
+    );
+    expect(() => planWorkload(db, { ...bert, devices: 'cuda:0' })).toThrow(/device "cuda:0" was never profiled/);
+    expect(() => planWorkload(seededDb(), bert)).toThrow('no trained predictor yet: run `pipedejavu train` first');
+  });
+});
+
+describe('planSummary', () => {
+  it('is the view of a plan: the problem, the ranked plans, the timelines and the exports', () => {
+    const r = planWorkload(trainedStore(), { ...bert, topN: 2 });
+    expect(planSummary(r)).toEqual({
+      workload: 'bert-base',
+      mode: 'training',
+      batch: 8,
+      devices: r.problem.devices,
+      plans: r.result.plans,
+      rejected: r.result.rejected,
+      searchMs: r.result.searchMs,
+      exports: r.exports,
+      timeline: r.timeline,
+      timelines: r.timelines,
+      warnings: r.warnings,
+    });
+  });
+});
+
+const device = (id: string, kind: 'cpu' | 'gpu', memoryBytes = 2 ** 30): PlanDevice => ({
+  id,
+  name: id,
+  kind,
+  machine: 'm',
+  memoryBytes,
+  estimate: 'profiled',
+});
+
+function plan(stepUs: number, feasible: boolean): Plan {
+  return {
+    kind: 'single',
+    stages: [],
+    microbatches: 1,
+    schedule: '1f1b',
+    stepUs,
+    throughputSamplesPerS: 0,
+    bubbleFraction: 0,
+    commFraction: 0,
+    bottleneckStage: 0,
+    memory: [],
+    feasible,
+    reasons: [],
+  };
+}
+
+describe('the ranking planWorkload uses (core/planner/plan-ranking)', () => {
+  const problem = { devices: [device('m/cpu', 'cpu'), device('m/cuda:0', 'gpu')] } as PlanProblem;
+  const offloaded: PlanProblem = { ...problem, optimizerOffload: { hostGBps: {}, defaultHostGBps: 12, cpuGBps: 10 } };
+
+  it('offloads only when training with a GPU, as asked', () => {
+    expect(offloadPolicy('training', problem.devices)).toBe('auto');
+    expect(offloadPolicy('training', problem.devices, 'yes')).toBe('yes');
+    expect(offloadPolicy('inference', problem.devices, 'yes')).toBe('no');
+    expect(offloadPolicy('training', [device('m/cpu', 'cpu')], 'yes')).toBe('no');
+  });
+
+  it('ranks plans of both searches together, fitting ones first by step time, and marks the offloaded', () => {
+    const ranked = rankPlans(
+      [
+        { problem, result: { plans: [plan(30, true), plan(5, false)], rejected: [], searchMs: 1 } },
+        {
+          problem: offloaded,
+          result: { plans: [plan(20, true)], rejected: [{ kind: 'single', reason: 'too big' }], searchMs: 2 },
+        },
+      ],
+      2,
+    );
+    expect(ranked.result.plans.map((p) => [p.stepUs, p.optimizerOffload ?? false])).toEqual([
+      [20, true],
+      [30, false],
+    ]);
+    expect(ranked.listed.map((t) => t.problem)).toEqual([offloaded, problem]);
+    expect(ranked.best?.plan.stepUs).toBe(20);
+    expect(ranked.result.rejected).toEqual([{ kind: 'single', reason: 'with optimizer offload: too big' }]);
+    expect(ranked.result.searchMs).toBe(3);
+    expect(rankPlans([{ problem, result: { plans: [plan(5, false)], rejected: [], searchMs: 0 } }], 5).best).toBeNull();
+  });
+
+  it('checks the host memory and the links an offload leans on', () => {
+    const layers = [{ params: 2 ** 30 }] as PlanProblem['layers'];
+    expect(hostMemoryShortfall({ layers, devices: problem.devices })).toBe(
+      'optimizer offload needs 12.0 GiB of host memory for fp32 master weights and Adam moments; the host has 1.0 GiB',
+    );
+    expect(hostMemoryShortfall({ layers: [], devices: problem.devices })).toBeNull();
+    const warnings: string[] = [];
+    const links: Link[] = [
+      { a: 'cpu', b: 'cuda:0', kind: 'PCIE_HOST', nvlinkCount: null, bandwidthGBps: 25, source: 'spec' },
+    ];
+    expect(offloadSettings(problem.devices, [{ machine: 'm', links }], null, warnings)).toEqual({
+      hostGBps: { 'm/cuda:0': 25 },
+      defaultHostGBps: 12,
+      cpuGBps: 10,
+    });
+    expect(warnings).toEqual([
+      'optimizer offload assumes 10 GB/s of CPU memory bandwidth (no profiled CPU in the plan)',
+    ]);
+    expect(offloadSettings(problem.devices, [], 40, warnings).cpuGBps).toBe(40);
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -1,0 +1,68 @@
+/** A machine's runs and measured rooflines, read through the services the Profile view calls. */
+import { describe, expect, it } from 'vitest';
+import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import { listProfileRuns } from '../../../src-main/services/profile-runs.js';
+import { rooflines, rooflinesWithPoints } from '../../../src-main/services/roofline-service.js';
+import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+
+describe('rooflinesWithPoints', () => {
+  it('gives each profiled device its roofline and every profiled kernel as a point', () => {
+    const db = seededDb();
+    const roofs = rooflinesWithPoints(db);
+    expect(roofs.map((r) => [r.deviceKey, r.threads])).toEqual([
+      ['cpu', 1],
+      ['cpu', 16],
+    ]);
+    const { points, ...roof } = roofs[0]!;
+    expect(roof).toEqual(rooflines(db, SEEDED_MACHINE)[0]);
+    const stored = new ProfileRepo(db).listMeasurements({ machineId: SEEDED_MACHINE }).filter((m) => m.threads === 1);
+    expect(points).toHaveLength(stored.length);
+    const m = stored[0]!;
+    expect(points[0]).toEqual({
+      kernel: `${m.op} ${Object.entries(m.shape)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')} ${m.dtype}`,
+      family: m.family,
+      op: m.op,
+      dtype: m.dtype,
+      flops: m.flops,
+      bytes: m.bytes,
+      timeUs: m.stats.medianUs,
+      gflops: m.flops / m.stats.medianUs / 1000,
+      gbps: m.bytes / m.stats.medianUs / 1000,
+      intensity: m.bytes > 0 ? m.flops / m.bytes : 0,
+    });
+  });
+
+  it('names a machine the store does not have', () => {
+    expect(() => rooflinesWithPoints(seededDb(), 'box')).toThrow('no machine "box" in the store');
+  });
+});
+
+describe('listProfileRuns', () => {
+  it('lists runs oldest first with their measurement counts, closing a run its profiler left running', () => {
+    const db = seededDb();
+    const repo = new ProfileRepo(db);
+    const abandoned = repo.createRun({
+      machineId: SEEDED_MACHINE,
+      deviceKey: 'cpu',
+      suite: 'quick',
+      executionProvider: 'cpu',
+      threads: 4,
+      runtimeVersion: '1.30.0',
+    });
+    const runs = listProfileRuns(db, 'lab-ws-01');
+    expect(runs.map((r) => [r.threads, r.status])).toEqual([
+      [1, 'complete'],
+      [16, 'complete'],
+      [4, 'interrupted'],
+    ]);
+    expect(runs.map((r) => r.measurements)).toEqual([
+      repo.listMeasurements({ runId: runs[0]!.id }).length,
+      repo.listMeasurements({ runId: runs[1]!.id }).length,
+      0,
+    ]);
+    expect(runs[0]!.measurements).toBeGreaterThan(0);
+    expect(runs[2]!.id).toBe(abandoned.id);
+  });
+});
