@@ -44,7 +44,7 @@ import { predictWorkload } from '../src-main/core/workload/predict-workload.js';
 import { workloadFromOnnx } from '../src-main/core/workload/from-onnx.js';
 import { localProbeDeps } from '../src-main/services/local-probe.js';
 import { probeAndRecord } from '../src-main/services/machine-service.js';
-import { PREDICTOR_PREFERENCE, storedPredictors, trainPredictors } from '../src-main/services/predictor-service.js';
+import { chooseStoredPredictor, trainPredictors } from '../src-main/services/predictor-service.js';
 import { profileDevice } from '../src-main/services/profiler-service.js';
 import { pickDevice, resolveWorkload } from '../src-main/services/workload-service.js';
 
@@ -440,11 +440,7 @@ async function main(): Promise<void> {
     `Profile: quick suite, CPU at 1 thread, ${fmt((now() - t0) / 1000)} s, ${prof.measured} kernels (${prof.status}).`,
   );
   trainPredictors(db, ['roofline', 'analytical', 'linear', 'forest']);
-  const stored = storedPredictors(db);
-  const chosen = values.predictor
-    ? stored.find((p) => p.name === values.predictor)
-    : PREDICTOR_PREFERENCE.map((n) => stored.find((p) => p.name === n)).find((p) => p !== undefined);
-  if (!chosen) throw new Error('no predictor');
+  const chosen = chooseStoredPredictor(db, typeof values.predictor === 'string' ? values.predictor : undefined);
 
   // 2. The workload at batch 1 (per-sample layer times), as plan-service resolves it.
   const { workload } = resolveWorkload(db, MODEL, { inputs: { [INPUT]: [1, ...SAMPLE_DIMS] }, mode: 'inference' });
@@ -488,8 +484,7 @@ async function main(): Promise<void> {
   };
   const devB: PlanDevice = { ...devA, id: 'local/cpu-b' };
   const perLayerUs = (predictorName?: string): number[] => {
-    const p = predictorName ? stored.find((x) => x.name === predictorName) : chosen;
-    if (!p) throw new Error(`no ${predictorName}`);
+    const p = predictorName ? chooseStoredPredictor(db, predictorName) : chosen;
     return predictWorkload(workload, p.predictor, features, 'inference').layers.map((l) => l.timeUs);
   };
   const wBatch = workload.bindings.batch ?? 1;

@@ -12,6 +12,9 @@ import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
+import type { RooflinePoint } from '../core/domain/roofline-point.js';
+
+export type { RooflinePoint } from '../core/domain/roofline-point.js';
 
 export type { CatalogSummary, Device, Link, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
 
@@ -48,23 +51,6 @@ export interface MachineView extends MachineSummaryView {
 }
 
 export type RunView = ProfileRun & { measurements: number };
-
-/** One measured kernel as a roofline point. */
-export interface RooflinePoint {
-  kernel: string;
-  family: string;
-  op: string;
-  dtype: string;
-  flops: number;
-  bytes: number;
-  timeUs: number;
-  /** Achieved GFLOP/s (0 for pure data movement). */
-  gflops: number;
-  /** Achieved GB/s of the minimum traffic. */
-  gbps: number;
-  /** FLOP per byte. */
-  intensity: number;
-}
 
 export interface RooflineView {
   deviceKey: string;

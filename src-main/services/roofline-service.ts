@@ -4,6 +4,7 @@ import type { ProbeResult } from '../core/domain/hardware.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { machineFor } from './machine-service.js';
+import type { RooflinePoint } from '../core/domain/roofline-point.js';
 
 export interface Roofline {
   deviceKey: string;
@@ -19,23 +20,6 @@ export function theoreticalCpuGflops(probe: ProbeResult, threads: number | null)
   if (ghz === null) return null;
   const cores = Math.min(threads ?? probe.cpu.physicalCores, probe.cpu.physicalCores);
   return cores * ghz * probe.cpu.fp32FlopsPerCycle;
-}
-
-/** One measured kernel as a point of its device's roofline. */
-export interface RooflinePoint {
-  kernel: string;
-  family: string;
-  op: string;
-  dtype: string;
-  flops: number;
-  bytes: number;
-  timeUs: number;
-  /** Achieved GFLOP/s (0 for pure data movement). */
-  gflops: number;
-  /** Achieved GB/s of the minimum traffic. */
-  gbps: number;
-  /** FLOP per byte. */
-  intensity: number;
 }
 
 function rooflinePoint(m: StoredMeasurement): RooflinePoint {
