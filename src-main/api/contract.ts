@@ -147,7 +147,7 @@ export const CHANNELS = {
       machine: id.optional(),
       virtual: z.array(z.string().min(1).max(100)).max(16).optional(),
       network: z.string().min(1).max(50).optional(),
-      top: positiveInt.max(50).optional(),
+      topN: positiveInt.max(50).optional(),
       offload: z.enum(['auto', 'yes', 'no']).optional(),
     }),
   ),

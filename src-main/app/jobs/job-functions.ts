@@ -102,9 +102,7 @@ async function evaluateJob(e: JobEnv, req: ApiRequest<'predictor:evaluate'>): Pr
 
 async function planJob(e: JobEnv, req: ApiRequest<'plan:create'>): Promise<PlanView> {
   e.report.progress(0, 1, 'searching plans');
-  // The channel's request is the service's, but for the name of the plan count (top on the wire).
-  const { top, ...rest } = req;
-  const r = planWorkload(e.db, { ...rest, topN: top ?? 5 });
+  const r = planWorkload(e.db, req);
   e.report.progress(1, 1, `searched in ${r.result.searchMs.toFixed(0)} ms`);
   return planSummary(r);
 }

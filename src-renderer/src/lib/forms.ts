@@ -18,7 +18,7 @@ export interface PlanForm {
   virtual: readonly string[];
   /** "25GbE", "100GbE", "200Gb-IB"...; empty for none. */
   network: string;
-  top: number;
+  topN: number;
   /** ZeRO-Offload style optimizer offload to the CPU (training): auto (searched both ways), yes, no. */
   offload?: 'auto' | 'yes' | 'no';
 }
@@ -37,7 +37,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
     mode: f.mode,
     batch,
     devices: f.localDevices.length > 0 ? f.localDevices.join(',') : 'none',
-    top: f.top,
+    topN: f.topN,
   };
   if (f.machines.length > 0) request.machine = f.machines.join(',');
   if (f.virtual.length > 0) request.virtual = [...f.virtual];

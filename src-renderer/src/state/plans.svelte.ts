@@ -22,7 +22,7 @@ export class PlanStore {
   machines: string[] = $state([]);
   virtual: string[] = $state([]);
   network = $state('');
-  top = $state(5);
+  topN = $state(5);
   offload: 'auto' | 'yes' | 'no' = $state('auto');
   formError: string | null = $state(null);
   /** Index into the result's plans for the memory chart. */
@@ -78,7 +78,7 @@ export class PlanStore {
       machines: this.machines,
       virtual: this.virtual,
       network: this.network,
-      top: this.top,
+      topN: this.topN,
       offload: this.offload,
     });
     if (!r.ok) {

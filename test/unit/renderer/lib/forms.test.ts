@@ -10,7 +10,7 @@ const form = {
   machines: [],
   virtual: [],
   network: '',
-  top: 5,
+  topN: 5,
 };
 
 describe('plan form', () => {
@@ -28,7 +28,7 @@ describe('plan form', () => {
         mode: 'training',
         batch: 8,
         devices: 'cpu',
-        top: 5,
+        topN: 5,
         machine: 'gpu-box,lab-2',
         virtual: ['NVIDIA H100 SXM5 80GB'],
         network: '25GbE',
