@@ -191,3 +191,29 @@ function storeNodes(
   ]);
   return { inserted: stored.inserted, alreadyStored: stored.skipped };
 }
+
+/** Measured against predicted time per layer of the stored or catalog workload (µs). */
+export interface LayerComparison {
+  name: string;
+  measuredUs: number;
+  predictedUs: number;
+}
+
+/** The measurement's nodes summed by the layers of the workload as stored, beside the layer predictions. */
+export function layerComparison(
+  db: Database,
+  spec: string,
+  m: ModelMeasurement,
+  opts: WorkloadSpecOptions = {},
+): LayerComparison[] {
+  const { workload } = resolveWorkload(db, spec, opts);
+  const measuredByName = new Map(m.nodes.map((n) => [n.name, n.measuredUs]));
+  return workload.layers.map((l) => {
+    const names = l.nodes.map((i) => workload.nodes[i]?.name ?? '');
+    return {
+      name: l.name,
+      measuredUs: names.reduce((s, n) => s + (measuredByName.get(n) ?? 0), 0),
+      predictedUs: m.predicted?.layers[l.index]?.timeUs ?? 0,
+    };
+  });
+}

@@ -19,13 +19,12 @@ import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/regist
 import type { Database } from '../../adapters/store/types.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { evaluatePredictors } from '../../services/evaluation-service.js';
-import { measureModel } from '../../services/measure-model-service.js';
+import { layerComparison, measureModel } from '../../services/measure-model-service.js';
 import { planSummary, planWorkload } from '../../services/plan-service.js';
 import { trainPredictors } from '../../services/predictor-service.js';
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
 import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
-import { resolveWorkload } from '../../services/workload-service.js';
 import type { JobReporter } from './protocol.js';
 import { deviceLabels } from '../device-labels.js';
 
@@ -118,17 +117,7 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
       ...(req.threads !== undefined ? { threads: req.threads } : {}),
     });
     if (e.signal.aborted) throw new UserError('measurement cancelled');
-    const { workload } = resolveWorkload(e.db, req.workload);
-    const measuredByName = new Map(m.nodes.map((n) => [n.name, n.measuredUs]));
-    const layers = workload.layers.map((l) => {
-      const names = l.nodes.map((i) => workload.nodes[i]?.name ?? '');
-      const predicted = m.predicted?.layers[l.index]?.timeUs ?? 0;
-      return {
-        name: l.name,
-        measuredUs: names.reduce((s, n) => s + (measuredByName.get(n) ?? 0), 0),
-        predictedUs: predicted,
-      };
-    });
+    const layers = layerComparison(e.db, req.workload, m);
     e.report.progress(1, 1, `measured ${m.medianMs.toFixed(2)} ms`);
     const labels = deviceLabels(e.db);
     return {
