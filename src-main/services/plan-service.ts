@@ -21,7 +21,7 @@ import {
   searchRanked,
   type RankedPlan,
   type RankedPlans,
-} from '../core/planner/plan-ranking.js';
+} from '../core/planner/search/plan-ranking.js';
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';

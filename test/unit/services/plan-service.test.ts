@@ -6,7 +6,7 @@ import {
   offloadPolicy,
   offloadSettings,
   rankPlans,
-} from '../../../src-main/core/planner/plan-ranking.js';
+} from '../../../src-main/core/planner/search/plan-ranking.js';
 import type { Plan, PlanDevice, PlanProblem } from '../../../src-main/core/planner/types.js';
 import { planSummary, planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
 import { seededDb } from '../../helpers/seeded-store.js';

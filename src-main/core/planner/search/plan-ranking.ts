@@ -4,10 +4,10 @@
  * 'auto' searches with and without it and ranks both kinds of plan together. The host
  * memory and the links an offload leans on are checked here too.
  */
-import type { CostModel } from './cost/cost-model.js';
-import type { MachineLinks } from './cost/links.js';
-import { planAll, type PlanAllResult } from './search.js';
-import type { Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem } from './types.js';
+import type { CostModel } from '../cost/cost-model.js';
+import type { MachineLinks } from '../cost/links.js';
+import { planAll, type PlanAllResult } from '../search.js';
+import type { Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem } from '../types.js';
 
 const GIB = 2 ** 30;
 /** A GPU's host link when the probe gave none (GB/s, one direction). */
