@@ -14,6 +14,7 @@ import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../core/profiler/su
 import { isNoisy, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
 import { kernelChainable } from '../core/kernels/build.js';
 import { CHAIN_COPIES } from '../core/kernels/chain.js';
+import { differencedCopies, methodRule, timingMethod, type TimingMethod } from '../core/profiler/gpu-timing.js';
 import type { CalibrationRun } from '../core/workload/calibration.js';
 import { calibrateDevice } from './calibration-service.js';
 import { CHAIN_LENGTHS, fitOverhead, withoutProfilerCost, type RunOverhead } from '../core/profiler/overhead.js';
@@ -72,6 +73,8 @@ export interface ProfileOptions {
   refineLimit?: number;
   /** Timing rounds per kernel (the lower median is kept); default by suite. */
   rounds?: number;
+  /** Tests: time the CPU EP the way accelerators are timed (gpu-timing.ts), so that path runs without a GPU. */
+  forceDifferencedTiming?: boolean;
 }
 
 export type KernelStatus = 'measured' | 'failed' | 'noisy';
@@ -216,8 +219,12 @@ export function kernelTiming(
 const CHAIN_MAX_FLOPS = 2e7;
 const CHAIN_MAX_BYTES = 4 * 2 ** 20;
 
-/** Copies to chain a kernel with: CHAIN_COPIES for small kernels whose output can feed them again, else 1 (traced). */
-export function chainCopies(spec: KernelSpec): number {
+/**
+ * Copies to time a kernel with. On the CPU: CHAIN_COPIES for small kernels whose output can
+ * feed them again, else 1 (traced). Differenced (accelerators): every kernel but the copies.
+ */
+export function chainCopies(spec: KernelSpec, method: TimingMethod = 'cpu'): number {
+  if (method === 'differenced') return differencedCopies(spec);
   const small = spec.flops <= CHAIN_MAX_FLOPS && spec.bytes <= CHAIN_MAX_BYTES;
   return small && spec.family !== 'copy' && kernelChainable(spec) ? CHAIN_COPIES : 1;
 }
@@ -274,6 +281,14 @@ interface RunState {
 
 const aborted = (st: RunState): boolean => st.opts.signal?.aborted === true;
 
+const methodOf = (st: RunState): TimingMethod => timingMethod(st.target.ep, st.opts.forceDifferencedTiming);
+
+/** One kernel's job: its copies and warm-up by the EP's timing method (gpu-timing.ts). */
+function kernelJob(st: RunState, spec: KernelSpec, rule: StoppingRule): Omit<RunJob, 'id' | 'traceDir'> {
+  const method = methodOf(st);
+  return { spec, ep: st.target.ep, rule: methodRule(rule, method), chain: chainCopies(spec, method) };
+}
+
 function isStoredFn(repo: ProfileRepo, target: ProfileTarget): (k: KernelSpec) => boolean {
   const threads = epThreads(target.ep);
   return (k) =>
@@ -309,7 +324,7 @@ async function measureKernel(
   let error: string | undefined;
   for (let attempt = 0; attempt < 2 && !aborted(st); attempt++) {
     const attemptRule = attempt === 0 ? st.rule : { ...st.rule, budgetMs: st.rule.budgetMs * 2 };
-    const outcome = await st.deps.runner.run({ spec, ep: st.target.ep, rule: attemptRule, chain: chainCopies(spec) });
+    const outcome = await st.deps.runner.run(kernelJob(st, spec, attemptRule));
     if (aborted(st)) break;
     if (!outcome.ok) {
       st.report.failures.push({ kernel: spec.id, kind: outcome.kind, error: outcome.error });
@@ -393,12 +408,7 @@ async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
   for (let round = 2; round <= rounds && !aborted(st) && !st.epGone; round++) {
     for (const m of firstRound) {
       if (aborted(st)) break;
-      const outcome = await st.deps.runner.run({
-        spec: m.spec,
-        ep: st.target.ep,
-        rule: st.rule,
-        chain: chainCopies(m.spec),
-      });
+      const outcome = await st.deps.runner.run(kernelJob(st, m.spec, st.rule));
       if (aborted(st)) break;
       index++;
       if (outcome.ok) {
@@ -468,6 +478,15 @@ function finish(st: RunState, overhead: RunOverhead | null, calibration: Calibra
         executionProvider: epName(target.ep),
         ...(overhead ? { overhead } : {}),
         ...(calibration.length ? { calibration } : {}),
+        ...(methodOf(st) === 'differenced'
+          ? {
+              timing: {
+                method: 'differenced',
+                copies: CHAIN_COPIES,
+                warmupRuns: methodRule(st.rule, 'differenced').warmupRuns,
+              },
+            }
+          : {}),
       }
     : null;
   if (st.epGone) report.notes.push(`stopped: ${st.epGone}`);

@@ -12,7 +12,7 @@
  * Inputs are fed on every run; names, dims and dtypes are returned. Opset 17, IR version 8.
  */
 import type { Dtype } from '../domain/measurement.js';
-import { chainParts, isChainable, type KernelParts } from './chain.js';
+import { isChainable, repeatParts, type KernelParts } from './chain.js';
 import {
   attr,
   encodeModel,
@@ -45,7 +45,11 @@ export interface KernelModel {
 export interface BuildOptions {
   /** Big weights (MatMul/Gemm weight and bias, Conv filter) as graph inputs instead of initializers. */
   weightsAsInputs?: boolean;
-  /** Copies of the kernel in a chain (chain.ts); default 1. Only for kernels isChainable accepts. */
+  /**
+   * Copies of the kernel for a differenced timing (chain.ts): a chain when its output can
+   * feed it again, else a fan of copies reading the input through Reshape views (a fan of 1
+   * keeps its view, like the single model it is compared with). Absent: the kernel alone.
+   */
   chain?: number;
 }
 
@@ -69,7 +73,8 @@ export function kernelChainable(spec: KernelSpec): boolean {
 const OUT = 'Y';
 
 export function buildKernelModel(spec: KernelSpec, opts: BuildOptions = {}): KernelModel {
-  const parts = chainParts(kernelParts(spec, opts.weightsAsInputs ?? false), opts.chain ?? 1);
+  const alone = kernelParts(spec, opts.weightsAsInputs ?? false);
+  const parts = opts.chain === undefined ? alone : repeatParts(alone, opts.chain);
   const model = encodeModel({
     graph: {
       name: spec.id,
