@@ -1,6 +1,7 @@
-/** The real profiler dependencies: a kernel-runner child process on this machine. */
+/** The real profiler dependencies: a kernel-runner child process on this machine, and its nvidia-smi. */
 import { cudaUnavailableReason } from '../adapters/ort/ep-options.js';
 import { KernelRunner } from '../adapters/ort/kernel-runner.js';
+import { localClockSampler } from '../adapters/nvidia-smi/sample-clocks.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { Database } from '../adapters/store/types.js';
 import type { ProfilerDeps } from './profiler-service.js';
@@ -11,5 +12,7 @@ export function localProfilerDeps(db: Database, env: NodeJS.ProcessEnv = process
     runner: new KernelRunner({ env }),
     now: () => new Date(),
     epUnavailable: (ep: EpConfig) => (ep.name === 'cuda' ? cudaUnavailableReason() : null),
+    // SM clock, temperature, power and throttle reasons around every batch on a CUDA GPU.
+    gpuClocks: localClockSampler(env),
   };
 }

@@ -15,6 +15,8 @@ import { isNoisy, summarize, type StoppingRule, type TimingSummary } from '../co
 import { kernelChainable } from '../core/kernels/build.js';
 import { CHAIN_COPIES } from '../core/kernels/chain.js';
 import { differencedCopies, methodRule, timingMethod, type TimingMethod } from '../core/profiler/gpu-timing.js';
+import type { GpuClockSampler } from '../core/profiler/gpu-clocks.js';
+import { ClockWatch } from './gpu-clock-watch.js';
 import type { CalibrationRun } from '../core/workload/calibration.js';
 import { calibrateDevice } from './calibration-service.js';
 import { CHAIN_LENGTHS, fitOverhead, withoutProfilerCost, type RunOverhead } from '../core/profiler/overhead.js';
@@ -53,6 +55,8 @@ export interface ProfilerDeps {
   now: () => Date;
   /** Why an EP cannot run here before trying (e.g. CUDA provider not installed), or null. */
   epUnavailable: (ep: EpConfig) => string | null;
+  /** nvidia-smi readings around every batch on a CUDA GPU (gpu-clock-watch.ts); absent: none taken. */
+  gpuClocks?: GpuClockSampler;
 }
 
 export interface ProfileTarget {
@@ -277,16 +281,19 @@ interface RunState {
   epGone: string | null;
   /** Measured before the kernels: their labels need the profiler's per-node cost. */
   overhead: RunOverhead | null;
+  /** nvidia-smi readings around every batch on a CUDA GPU. */
+  clocks: ClockWatch;
 }
 
 const aborted = (st: RunState): boolean => st.opts.signal?.aborted === true;
 
 const methodOf = (st: RunState): TimingMethod => timingMethod(st.target.ep, st.opts.forceDifferencedTiming);
 
-/** One kernel's job: its copies and warm-up by the EP's timing method (gpu-timing.ts). */
-function kernelJob(st: RunState, spec: KernelSpec, rule: StoppingRule): Omit<RunJob, 'id' | 'traceDir'> {
+/** One kernel timed: copies and warm-up by the EP's timing method (gpu-timing.ts), between nvidia-smi readings on CUDA. */
+function runKernel(st: RunState, spec: KernelSpec, rule: StoppingRule): Promise<RunOutcome> {
   const method = methodOf(st);
-  return { spec, ep: st.target.ep, rule: methodRule(rule, method), chain: chainCopies(spec, method) };
+  const job = { spec, ep: st.target.ep, rule: methodRule(rule, method), chain: chainCopies(spec, method) };
+  return st.clocks.around(spec.id, () => st.deps.runner.run(job));
 }
 
 function isStoredFn(repo: ProfileRepo, target: ProfileTarget): (k: KernelSpec) => boolean {
@@ -324,7 +331,7 @@ async function measureKernel(
   let error: string | undefined;
   for (let attempt = 0; attempt < 2 && !aborted(st); attempt++) {
     const attemptRule = attempt === 0 ? st.rule : { ...st.rule, budgetMs: st.rule.budgetMs * 2 };
-    const outcome = await st.deps.runner.run(kernelJob(st, spec, attemptRule));
+    const outcome = await runKernel(st, spec, attemptRule);
     if (aborted(st)) break;
     if (!outcome.ok) {
       st.report.failures.push({ kernel: spec.id, kind: outcome.kind, error: outcome.error });
@@ -408,7 +415,7 @@ async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
   for (let round = 2; round <= rounds && !aborted(st) && !st.epGone; round++) {
     for (const m of firstRound) {
       if (aborted(st)) break;
-      const outcome = await st.deps.runner.run(kernelJob(st, m.spec, st.rule));
+      const outcome = await runKernel(st, m.spec, st.rule);
       if (aborted(st)) break;
       index++;
       if (outcome.ok) {
@@ -487,6 +494,7 @@ function finish(st: RunState, overhead: RunOverhead | null, calibration: Calibra
               },
             }
           : {}),
+        ...(st.clocks.result() ? { gpuClocks: st.clocks.result() } : {}),
       }
     : null;
   if (st.epGone) report.notes.push(`stopped: ${st.epGone}`);
@@ -534,6 +542,12 @@ export async function profileDevice(
   }
 }
 
+/** nvidia-smi readings around the batches of a CUDA GPU; none elsewhere (a WebGPU adapter need not be an NVIDIA GPU). */
+function clockWatch(deps: ProfilerDeps, target: ProfileTarget, note: (line: string) => void): ClockWatch {
+  if (target.ep.name !== 'cuda' || !deps.gpuClocks) return new ClockWatch(null, 0, note);
+  return new ClockWatch(deps.gpuClocks, target.ep.deviceId, note);
+}
+
 async function profileLocked(
   deps: ProfilerDeps,
   target: ProfileTarget,
@@ -566,6 +580,7 @@ async function profileLocked(
     started,
     epGone: null,
     overhead: null,
+    clocks: clockWatch(deps, target, (line) => st.report.notes.push(line)),
   };
   opts.onEvent?.({
     type: 'start',

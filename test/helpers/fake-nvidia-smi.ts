@@ -20,6 +20,8 @@ export const CAPTURES = {
   windows2080Super: 'windows-x86_64__nvidia-geforce-rtx-2080-super__610.62.txt',
   topo8x4090: 'topo-m__8x-geforce-rtx-4090.txt',
   topoDgxStyle: 'topo-m__handwritten-dgx-h100-style.txt',
+  /** The H100 capture with its clock event reasons changed to a power cap and a thermal slowdown (README). */
+  h100Throttled: 'derived-throttled__nvidia-h100-80gb-hbm3__590.48.01.txt',
 } as const;
 
 export const fixturePath = (name: string): string => path.join(SMI_FIXTURES, name);
