@@ -219,7 +219,10 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await expect(page.getByTestId('import-result').innerText()).resolves.toMatch(
           /Imported gpu-box: 3 devices, 2 runs/,
         );
-        await expect(page.getByTestId('machines-table').locator('tbody tr').count()).resolves.toBe(2);
+        // The list is fetched again after the import's result shows.
+        await expect
+          .poll(() => page.getByTestId('machines-table').locator('tbody tr').count(), { timeout: 10_000 })
+          .toBe(2);
         // Side by side: the imported machine's measured GPU rooflines.
         await page.getByTestId('compare-right').getByTestId('roofline-chart').waitFor();
         await expect(page.getByTestId('compare-right').innerText()).resolves.toContain('cuda:0');

@@ -1,0 +1,81 @@
+/**
+ * The portable CLI bundle (scripts/bundle.mjs) runs where there is no Node: its folder is run
+ * with a PATH that has every tool of this machine except node, npm and npx, from a working
+ * directory outside the project (so nothing can be found in the project's node_modules).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/cli.js';
+
+const NODE_TOOLS = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
+
+/** A bin folder linking every program on this PATH but Node's. */
+function pathWithoutNode(dir: string): string {
+  const bin = path.join(dir, 'bin-without-node');
+  mkdirSync(bin);
+  for (const d of (process.env.PATH ?? '').split(':').filter((p) => existsSync(p) && statSync(p).isDirectory())) {
+    for (const name of readdirSync(d)) {
+      if (NODE_TOOLS.has(name) || existsSync(path.join(bin, name))) continue;
+      symlinkSync(path.join(d, name), path.join(bin, name));
+    }
+  }
+  return bin;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('the portable bundle', () => {
+  let launcher = '';
+  let env: NodeJS.ProcessEnv = {};
+  let work = '';
+
+  beforeAll(() => {
+    work = tempDir('pdjv-bundle-');
+    execFileSync(process.execPath, ['scripts/bundle.mjs', '--out', path.join(work, 'out'), '--no-archive']);
+    const [name] = readdirSync(path.join(work, 'out'));
+    launcher = path.join(work, 'out', name ?? '', 'bin', 'pipedejavu');
+    env = { HOME: work, PATH: pathWithoutNode(work), PIPEDEJAVU_DB: path.join(work, 'store.db') };
+  }, 120_000);
+
+  /** The launcher as a user runs it, one SIGINT (Ctrl-C) once `interruptWhen` matches stderr. */
+  const run = (args: string[], interruptWhen?: RegExp): Promise<Run> =>
+    new Promise((resolve) => {
+      const child = spawn(launcher, args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let sent = false;
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (!sent && interruptWhen?.test(stderr)) sent = child.kill('SIGINT');
+      });
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('has no node to lean on', () => {
+    expect(() => execFileSync('sh', ['-c', 'command -v node'], { env })).toThrow();
+  });
+
+  it('probes, profiles the CPU (stopped early, keeping what finished) and exports without Node installed', async () => {
+    const probe = await run(['probe', '--json', '--nvidia-smi', '/nonexistent']);
+    expect(probe.stderr).toBe('');
+    expect(probe.code).toBe(0);
+    const probed = JSON.parse(probe.stdout) as { devices: { key: string }[] };
+    expect(probed.devices.map((d) => d.key)).toEqual(['cpu']);
+
+    const profile = await run(['profile', '--device', 'cpu', '--threads', '1'], /kernel (?:[3-9]|\d\d+)\/\d+/);
+    expect(profile.stderr).toMatch(/profile interrupted; finished measurements are stored/);
+    expect(profile.code).toBe(130);
+
+    const exported = await run(['export', '--out', '-']);
+    expect(exported.code).toBe(0);
+    const file = JSON.parse(exported.stdout) as { measurements: { ep: string }[]; runtime?: unknown };
+    expect(file.measurements.length).toBeGreaterThan(0);
+  }, 120_000);
+});
