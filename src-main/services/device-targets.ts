@@ -2,6 +2,7 @@
  * Which devices `--device` names on this machine, and the execution provider and
  * thread counts each is profiled with.
  */
+import { BACKENDS, type Backend } from '../core/domain/execution-provider.js';
 import { UsageError } from '../core/errors.js';
 import type { MachineDetail } from '../adapters/store/machine-repo.js';
 import type { SuiteName } from '../core/kernels/suites.js';
@@ -28,7 +29,52 @@ export function parseThreads(value: string): number[] {
   return [...new Set(nums)];
 }
 
-export function resolveTargets(machine: MachineDetail, device: string, threads: number[]): ProfileTarget[] {
+/**
+ * The targets `--device` and `--backend` name: ONNX Runtime's providers (cpu at each thread
+ * count, cuda:N, webgpu:N) and, with the torch backend, PyTorch on the CPU at each thread count
+ * and on each CUDA GPU (stored as torch-cpu and torch-cuda on the same device keys).
+ */
+export function resolveTargets(
+  machine: MachineDetail,
+  device: string,
+  threads: number[],
+  backends: readonly Backend[] = ['ort'],
+): ProfileTarget[] {
+  const ort = backends.includes('ort') ? ortTargets(machine, device, threads) : checkDevice(machine, device);
+  return backends.includes('torch') ? [...ort, ...torchTargets(machine, device, threads)] : ort;
+}
+
+/** The backends `--backend` names: ort, torch or all. */
+export function parseBackends(value: string): Backend[] {
+  if (value === 'all') return [...BACKENDS];
+  if ((BACKENDS as readonly string[]).includes(value)) return [value as Backend];
+  throw new UsageError(`--backend takes ort, torch or all; got "${value}"`);
+}
+
+/** No ONNX Runtime targets, but the device must still be one this machine has. */
+function checkDevice(machine: MachineDetail, device: string): ProfileTarget[] {
+  ortTargets(machine, device, [1]);
+  return [];
+}
+
+function torchTargets(machine: MachineDetail, device: string, threads: number[]): ProfileTarget[] {
+  const gpus = machine.devices.filter((d) => d.kind === 'gpu').map((d) => d.key);
+  const cpu = threads.map<ProfileTarget>((t) => ({
+    machineId: machine.id,
+    deviceKey: 'cpu',
+    ep: { name: 'torch-cpu', threads: t },
+  }));
+  const gpu = (key: string): ProfileTarget => ({
+    machineId: machine.id,
+    deviceKey: key,
+    ep: { name: 'torch-cuda', deviceId: Number(key.slice('cuda:'.length)) },
+  });
+  if (device === 'all') return [...cpu, ...gpus.map(gpu)];
+  if (device === 'cpu') return cpu;
+  return /^cuda:\d+$/.test(device) ? [gpu(device)] : [];
+}
+
+function ortTargets(machine: MachineDetail, device: string, threads: number[]): ProfileTarget[] {
   const gpus = machine.devices.filter((d) => d.kind === 'gpu').map((d) => d.key);
   const cpuTargets = threads.map<ProfileTarget>((t) => ({
     machineId: machine.id,

@@ -31,7 +31,7 @@ export function executedGraphDir(db: Database): string {
 
 function cacheKey(modelBytes: Uint8Array, ep: EpConfig, ortVersion: string): string {
   const hash = createHash('sha256').update(modelBytes).digest('hex').slice(0, 24);
-  const where = ep.name === 'cpu' ? `cpu-${ep.threads}t` : `${ep.name}-${ep.deviceId}`;
+  const where = 'threads' in ep ? `${ep.name}-${ep.threads}t` : `${ep.name}-${ep.deviceId}`;
   return `${hash}-${where}-ort${ortVersion.replace(/[^0-9A-Za-z.]/g, '_')}.onnx`;
 }
 

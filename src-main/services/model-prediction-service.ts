@@ -8,6 +8,7 @@
  * ORT cannot run here and models it cannot optimize are predicted on the file's graph,
  * with a warning saying so.
  */
+import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { UserError } from '../core/errors.js';
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
 import { importOnnxModel } from '../core/workload/from-onnx.js';
@@ -72,7 +73,7 @@ export async function executedWorkload(
     db,
     runner,
     resolveWorkload(db, spec, opts),
-    pickDevice(db, opts.device, opts.threads, opts.machine),
+    pickDevice(db, opts.device, opts.threads, opts.machine, opts.mode),
   );
 }
 
@@ -85,6 +86,8 @@ export async function executedOn(
 ): Promise<ExecutedWorkload> {
   const none = (why: string | null): ExecutedWorkload => ({ user, device, run: null, why });
   if (!user.filePath) return none(null);
+  // PyTorch runs the model's ops eagerly as written: the file's graph is what runs there.
+  if (isTorchEpName(device.executionProvider)) return none(null);
   const ep = epFor(device, localMachineId(db));
   if (!ep) return none('the device is not on this machine, so its executed graph cannot be made here');
   const { bytes, model: source } = readOnnxModel(user.filePath);

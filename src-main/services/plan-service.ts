@@ -5,6 +5,8 @@
  * topology and the stated network. The searches rank plans; the best one is
  * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
  */
+import { isTorchEpName } from '../core/domain/execution-provider.js';
+import { preferredGroup } from './profiled-device.js';
 import { UserError } from '../core/errors.js';
 import type { DeviceFeatures } from '../core/predictor/types.js';
 import { predictWorkload } from '../core/workload/predict-workload.js';
@@ -116,12 +118,21 @@ function memoryOf(machine: MachineDetail, key: string): number {
   return mib === null ? 0 : mib * 2 ** 20;
 }
 
-function profiledCandidates(db: Database, machine: MachineDetail, keys: string[] | 'all', label: string): Candidate[] {
+function profiledCandidates(
+  db: Database,
+  machine: MachineDetail,
+  keys: string[] | 'all',
+  label: string,
+  mode: Mode,
+): Candidate[] {
   const { devices } = loadTrainingData(db, { machineId: machine.id });
   const byKey = new Map<string, (typeof devices)[number]>();
-  for (const d of devices) {
-    const best = byKey.get(d.deviceKey);
-    if (!best || d.measurements > best.measurements) byKey.set(d.deviceKey, d);
+  for (const key of new Set(devices.map((d) => d.deviceKey))) {
+    const best = preferredGroup(
+      devices.filter((d) => d.deviceKey === key),
+      mode,
+    );
+    if (best) byKey.set(key, best);
   }
   const wanted = keys === 'all' ? [...byKey.keys()] : keys;
   return wanted.map((key) => {
@@ -135,7 +146,8 @@ function profiledCandidates(db: Database, machine: MachineDetail, keys: string[]
         `${label}: device "${key}" was never profiled (profiled: ${[...byKey.keys()].join(', ') || 'none'}); ${advice}`,
       );
     }
-    const name = machine.devices.find((d) => d.key === key)?.name ?? key;
+    const hardware = machine.devices.find((d) => d.key === key)?.name ?? key;
+    const name = isTorchEpName(g.executionProvider) ? `${hardware} (PyTorch)` : hardware;
     return {
       device: {
         id: `${label}/${key}`,
@@ -242,7 +254,7 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
     // Two machines may share a hostname: the second is told apart by its id.
     const label = labels.has(detail.label) ? `${detail.label}~${detail.id.slice(0, 6)}` : detail.label;
     labels.add(label);
-    out.candidates.push(...profiledCandidates(db, detail, keys, label));
+    out.candidates.push(...profiledCandidates(db, detail, keys, label, req.mode));
     out.machineLinks.push({ machine: label, links: detail.links });
   };
   if (req.devices !== 'none') {

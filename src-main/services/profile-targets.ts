@@ -2,6 +2,7 @@
  * `pipedejavu profile` and the app's profile job: the devices `--device` names on this
  * machine, profiled one target after another on one kernel runner, and their rooflines.
  */
+import { epThreads, isTorchEp, type Backend } from '../core/domain/execution-provider.js';
 import { UserError } from '../core/errors.js';
 import type { MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -37,10 +38,11 @@ export async function localProfile(
   env: NodeJS.ProcessEnv,
   device: string,
   threads?: number[],
+  backend: { backends?: readonly Backend[]; python?: string } = {},
 ): Promise<LocalProfile> {
   const machine = await ensureLocalMachine(db, localProbeDeps, { env });
-  const targets = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine));
-  return { machine, targets, deps: localProfilerDeps(db, env) };
+  const targets = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
+  return { machine, targets, deps: localProfilerDeps(db, env, backend.python) };
 }
 
 export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
@@ -54,7 +56,9 @@ export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
 
 /** How a target is named in progress lines: the device, and the threads of a CPU. */
 export function targetName(target: ProfileTarget): string {
-  return `${target.deviceKey}${target.ep.name === 'cpu' ? ` x${target.ep.threads} threads` : ''}`;
+  const threads = epThreads(target.ep);
+  const backend = isTorchEp(target.ep) ? ' (PyTorch)' : '';
+  return `${target.deviceKey}${threads === null ? '' : ` x${threads} threads`}${backend}`;
 }
 
 /**
@@ -87,7 +91,7 @@ export async function profileTargets(
       onReport?.(report);
     }
   } finally {
-    await deps.runner.close();
+    await Promise.all([deps.runner.close(), deps.torch?.close()]);
   }
   return reports;
 }
@@ -95,7 +99,8 @@ export async function profileTargets(
 /** The error for a device named on purpose (not "all") on which nothing could be profiled; else null. */
 export function nothingProfiled(device: string, reports: readonly ProfileReport[]): UserError | null {
   if (device === 'all' || !reports.every((r) => r.status === 'unavailable' || r.status === 'failed')) return null;
-  return new UserError(`nothing profiled on ${device}: ${reports.flatMap((r) => r.notes).join('; ')}`);
+  const reasons = [...new Set(reports.flatMap((r) => r.notes))];
+  return new UserError(`nothing profiled on ${device}: ${reasons.join('; ')}`);
 }
 
 /** The machine's measured rooflines of the devices these reports profiled. */

@@ -1,7 +1,10 @@
 /**
- * The profiled device a prediction is made for: a device key (and thread count) on this
- * machine or a named one; of several matches, the one with the most measurements.
+ * The profiled device a prediction or a plan is made for: a device key (and thread count) on
+ * this machine or a named one; of several matches, the backend the mode runs on (preferredGroup),
+ * then the one with the most measurements.
  */
+import { isTorchEpName } from '../core/domain/execution-provider.js';
+import type { Mode } from '../core/planner/types.js';
 import { UserError } from '../core/errors.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine } from './machine-service.js';
@@ -12,6 +15,21 @@ export interface DeviceQuery {
   threads?: number;
   /** An imported machine's id or label; this machine when absent. */
   machine?: string;
+  /** Inference (default) prefers ONNX Runtime's measurements, training PyTorch's. */
+  mode?: Mode;
+}
+
+/**
+ * Which measured backend stands for a device: training runs in PyTorch, so a device profiled
+ * with the PyTorch backend is planned and predicted for training with those measurements;
+ * inference prefers ONNX Runtime's. Within a backend, the group with the most measurements.
+ */
+export function preferredGroup<T extends { executionProvider: string; measurements: number }>(
+  groups: readonly T[],
+  mode: Mode = 'inference',
+): T | undefined {
+  const rank = (g: T): number => (isTorchEpName(g.executionProvider) === (mode === 'training') ? 1 : 0);
+  return [...groups].sort((a, b) => rank(b) - rank(a) || b.measurements - a.measurements)[0];
 }
 
 /**
@@ -33,6 +51,6 @@ export function findProfiledDevice(
     (d) => d.deviceKey === q.device && (q.threads === undefined || d.threads === q.threads),
   );
   const known = [...new Set(onMachine.map((d) => d.deviceKey + (d.threads ? ` (${d.threads} threads)` : '')))];
-  const match = candidates.length ? candidates.reduce((a, b) => (b.measurements > a.measurements ? b : a)) : null;
+  const match = preferredGroup(candidates, q.mode) ?? null;
   return { match, known };
 }

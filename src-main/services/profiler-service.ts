@@ -24,7 +24,7 @@ import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
 import { takeProfilerLock } from './profiler-lock.js';
-import type { EpConfig } from '../core/domain/execution-provider.js';
+import { epThreads, isTorchEp, onCpu, type EpConfig } from '../core/domain/execution-provider.js';
 import type {
   FailureKind,
   ModelJob,
@@ -51,7 +51,10 @@ export interface KernelRunnerLike {
 
 export interface ProfilerDeps {
   db: Database;
+  /** ONNX Runtime's kernel runner. */
   runner: KernelRunnerLike;
+  /** The PyTorch backend's runner (torch-cpu, torch-cuda targets); absent: those targets are unavailable. */
+  torch?: KernelRunnerLike;
   now: () => Date;
   /** Why an EP cannot run here before trying (e.g. CUDA provider not installed), or null. */
   epUnavailable: (ep: EpConfig) => string | null;
@@ -127,13 +130,16 @@ export function epName(ep: EpConfig): string {
   return ep.name;
 }
 
-export function epThreads(ep: EpConfig): number | null {
-  return ep.name === 'cpu' ? ep.threads : null;
+export { epThreads };
+
+/** The runner of a target's backend: PyTorch's for torch-cpu and torch-cuda, else ONNX Runtime's. */
+export function runnerOf(deps: ProfilerDeps, ep: EpConfig): KernelRunnerLike | null {
+  return isTorchEp(ep) ? (deps.torch ?? null) : deps.runner;
 }
 
 /** The kernels a device runs: CPU skips reduced-precision compute and host-device copies. */
 export function kernelsFor(ep: EpConfig, suite: SuiteName): KernelSpec[] {
-  const cpu = ep.name === 'cpu';
+  const cpu = onCpu(ep);
   return suiteKernels(suite, { dtypes: cpu ? FP_DTYPES_CPU : FP_DTYPES_GPU }).filter(
     (k) => !(cpu && (k.gpuOnly || k.family === 'copy')),
   );
@@ -191,6 +197,11 @@ export function kernelTiming(
   overhead: RunOverhead | null,
   rule: StoppingRule,
 ): KernelTiming {
+  if (outcome.timedBy) {
+    // The runner timed the kernel itself (PyTorch: CUDA events or the wall clock per call).
+    const summary = summarize(outcome.kernelUs);
+    return { summary, noisy: isNoisy(summary, rule) };
+  }
   if (outcome.chained) {
     const { copies, singleUs, chainUs } = outcome.chained;
     const one = summarize(singleUs);
@@ -229,6 +240,7 @@ const CHAIN_MAX_BYTES = 4 * 2 ** 20;
  */
 export function chainCopies(spec: KernelSpec, method: TimingMethod = 'cpu'): number {
   if (method === 'differenced') return differencedCopies(spec);
+  if (method === 'direct') return 1;
   const small = spec.flops <= CHAIN_MAX_FLOPS && spec.bytes <= CHAIN_MAX_BYTES;
   return small && spec.family !== 'copy' && kernelChainable(spec) ? CHAIN_COPIES : 1;
 }
@@ -269,6 +281,8 @@ function toMeasurement(
 /** Everything one profile run keeps while it goes: the report, what was measured, where it stands. */
 interface RunState {
   deps: ProfilerDeps;
+  /** The target's backend runner (runnerOf). */
+  runner: KernelRunnerLike;
   target: ProfileTarget;
   opts: ProfileOptions;
   repo: ProfileRepo;
@@ -293,7 +307,7 @@ const methodOf = (st: RunState): TimingMethod => timingMethod(st.target.ep, st.o
 function runKernel(st: RunState, spec: KernelSpec, rule: StoppingRule): Promise<RunOutcome> {
   const method = methodOf(st);
   const job = { spec, ep: st.target.ep, rule: methodRule(rule, method), chain: chainCopies(spec, method) };
-  return st.clocks.around(spec.id, () => st.deps.runner.run(job));
+  return st.clocks.around(spec.id, () => st.runner.run(job));
 }
 
 function isStoredFn(repo: ProfileRepo, target: ProfileTarget): (k: KernelSpec) => boolean {
@@ -311,11 +325,11 @@ function isStoredFn(repo: ProfileRepo, target: ProfileTarget): (k: KernelSpec) =
 }
 
 /** Why an accelerator has no usable device (no WebGPU adapter, no CUDA driver), or null. */
-async function trialKernelFails(deps: ProfilerDeps, target: ProfileTarget): Promise<string | null> {
+async function trialKernelFails(runner: KernelRunnerLike, target: ProfileTarget): Promise<string | null> {
   if (target.ep.name === 'cpu') return null;
   // One tiny kernel first: an EP without a usable device (no WebGPU adapter, no CUDA
   // driver) is reported once instead of failing every kernel.
-  const trial = await deps.runner.run({
+  const trial = await runner.run({
     spec: makeKernel('Relu', 'fp32', { n: 1024 }),
     ep: target.ep,
     rule: { warmupRuns: 0, minRepetitions: 1, maxRepetitions: 1, targetCi: 1, budgetMs: 1000 },
@@ -437,8 +451,8 @@ async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
 
 /** The per-run and per-node overhead of the device (chains of tiny nodes, profiling off); null when not measured. */
 async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
-  if (!st.deps.runner.runOverhead || aborted(st) || st.epGone) return null;
-  const outcome = await st.deps.runner.runOverhead({
+  if (!st.runner.runOverhead || aborted(st) || st.epGone) return null;
+  const outcome = await st.runner.runOverhead({
     ep: st.target.ep,
     rule: { ...st.rule, budgetMs: Math.min(st.rule.budgetMs, 300) },
     lengths: [...CHAIN_LENGTHS],
@@ -452,9 +466,9 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
 
 /** Whole calibration models on the device (calibration-service.ts); none when the runner cannot. */
 async function calibrate(st: RunState): Promise<CalibrationRun[]> {
-  const { runModel, optimize } = st.deps.runner;
+  const { runModel, optimize } = st.runner;
   if (!runModel || !optimize || aborted(st) || st.epGone) return [];
-  const runner = st.deps.runner;
+  const runner = st.runner;
   const { runs, notes } = await calibrateDevice(
     st.deps.db,
     {
@@ -468,6 +482,18 @@ async function calibrate(st: RunState): Promise<CalibrationRun[]> {
   );
   st.report.notes.push(...notes);
   return runs;
+}
+
+/** How the run's kernels were timed, for its summary; nothing for the CPU EP's usual mix. */
+function timingNote(st: RunState): { timing?: Record<string, unknown> } {
+  const method = methodOf(st);
+  const warmupRuns = methodRule(st.rule, method).warmupRuns;
+  if (method === 'differenced') return { timing: { method, copies: CHAIN_COPIES, warmupRuns } };
+  if (method === 'direct') {
+    const clock = st.target.ep.name === 'torch-cuda' ? 'cuda-events' : 'wall-clock';
+    return { timing: { method: clock, backend: 'pytorch', warmupRuns } };
+  }
+  return {};
 }
 
 /** The run's summary (measured roofline, overhead, calibration), its notes and final status. */
@@ -485,15 +511,7 @@ function finish(st: RunState, overhead: RunOverhead | null, calibration: Calibra
         executionProvider: epName(target.ep),
         ...(overhead ? { overhead } : {}),
         ...(calibration.length ? { calibration } : {}),
-        ...(methodOf(st) === 'differenced'
-          ? {
-              timing: {
-                method: 'differenced',
-                copies: CHAIN_COPIES,
-                warmupRuns: methodRule(st.rule, 'differenced').warmupRuns,
-              },
-            }
-          : {}),
+        ...timingNote(st),
         ...(st.clocks.result() ? { gpuClocks: st.clocks.result() } : {}),
       }
     : null;
@@ -534,9 +552,16 @@ export async function profileDevice(
   // One profiler per machine; taking the lock closes the runs a killed one left 'running'.
   const release = takeProfilerLock(deps.db, target.machineId, target.deviceKey, deps.now);
   try {
-    const unavailable = await unavailableReasonOrStart(deps, target);
+    const runner = runnerOf(deps, target.ep);
+    if (!runner) return { ...base, runId: null, status: 'unavailable', notes: ['PyTorch backend: not set up here'] };
+    const unavailable = await unavailableReasonOrStart(deps, runner, target);
     if (typeof unavailable === 'string') return { ...base, runId: null, status: 'unavailable', notes: [unavailable] };
-    return await profileLocked(deps, target, opts, { repo, base, started, ortVersion: unavailable.ortVersion });
+    return await profileLocked(deps, runner, target, opts, {
+      repo,
+      base,
+      started,
+      ortVersion: unavailable.ortVersion,
+    });
   } finally {
     release();
   }
@@ -544,12 +569,14 @@ export async function profileDevice(
 
 /** nvidia-smi readings around the batches of a CUDA GPU; none elsewhere (a WebGPU adapter need not be an NVIDIA GPU). */
 function clockWatch(deps: ProfilerDeps, target: ProfileTarget, note: (line: string) => void): ClockWatch {
-  if (target.ep.name !== 'cuda' || !deps.gpuClocks) return new ClockWatch(null, 0, note);
+  if ((target.ep.name !== 'cuda' && target.ep.name !== 'torch-cuda') || !deps.gpuClocks)
+    return new ClockWatch(null, 0, note);
   return new ClockWatch(deps.gpuClocks, target.ep.deviceId, note);
 }
 
 async function profileLocked(
   deps: ProfilerDeps,
+  runner: KernelRunnerLike,
   target: ProfileTarget,
   opts: ProfileOptions,
   ctx: { repo: ProfileRepo; base: Omit<ProfileReport, 'status' | 'runId'>; started: number; ortVersion: string },
@@ -569,6 +596,7 @@ async function profileLocked(
   const queue = all.filter((k) => !isStored(k));
   const st: RunState = {
     deps,
+    runner,
     target,
     opts,
     repo,
@@ -589,7 +617,7 @@ async function profileLocked(
     total: queue.length,
     alreadyMeasured: st.report.alreadyMeasured,
   });
-  const onAbort = (): void => deps.runner.kill();
+  const onAbort = (): void => st.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let calibration: CalibrationRun[] = [];
   try {
@@ -604,10 +632,21 @@ async function profileLocked(
 }
 
 /** The runner's ORT version once the device is known to be usable; otherwise why not. */
-async function unavailableReasonOrStart(deps: ProfilerDeps, target: ProfileTarget): Promise<RunnerInfo | string> {
+async function unavailableReasonOrStart(
+  deps: ProfilerDeps,
+  runner: KernelRunnerLike,
+  target: ProfileTarget,
+): Promise<RunnerInfo | string> {
   const cheap = deps.epUnavailable(target.ep);
   if (cheap) return cheap;
-  const info = await deps.runner.start();
-  const reason = await trialKernelFails(deps, target);
+  let info: RunnerInfo;
+  try {
+    info = await runner.start();
+  } catch (e) {
+    // No Python with torch is a fact about this machine, said in one line; ORT's runner failing to start is a bug.
+    if (isTorchEp(target.ep)) return (e as Error).message;
+    throw e;
+  }
+  const reason = await trialKernelFails(runner, target);
   return reason ?? info;
 }

@@ -118,12 +118,13 @@ export function addWorkload(
 }
 
 /** The profiled device a prediction is made for: this machine's (or a named machine's) device and thread count. */
-export function pickDevice(db: Database, device: string, threads?: number, machine?: string): DeviceGroup {
+export function pickDevice(db: Database, device: string, threads?: number, machine?: string, mode?: Mode): DeviceGroup {
   const { devices } = loadTrainingData(db);
   const { match, known } = findProfiledDevice(db, devices, {
     device,
     ...(threads !== undefined ? { threads } : {}),
     ...(machine !== undefined ? { machine } : {}),
+    ...(mode !== undefined ? { mode } : {}),
   });
   if (match) return match;
   throw new UserError(
@@ -137,7 +138,7 @@ export function predictModel(
   opts: WorkloadSpecOptions & { device: string; threads?: number; machine?: string; predictor?: string },
 ): WorkloadPrediction {
   const { workload } = resolveWorkload(db, spec, opts);
-  return predictOnDevice(db, workload, pickDevice(db, opts.device, opts.threads, opts.machine), opts);
+  return predictOnDevice(db, workload, pickDevice(db, opts.device, opts.threads, opts.machine, opts.mode), opts);
 }
 
 /** A workload's graph as given, on a profiled device, with the device's overhead. */

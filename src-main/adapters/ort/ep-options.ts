@@ -22,6 +22,9 @@ export function sessionOptions(ep: EpConfig, profilePrefix: string | null): ort.
       return { ...base, executionProviders: [{ name: 'cuda', deviceId: ep.deviceId }] };
     case 'webgpu':
       return { ...base, executionProviders: ['webgpu'] };
+    case 'torch-cpu':
+    case 'torch-cuda':
+      throw new Error(`${ep.name} is the PyTorch backend, not an ONNX Runtime execution provider`);
   }
 }
 

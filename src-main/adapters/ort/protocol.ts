@@ -39,6 +39,11 @@ export type RunOutcome =
       nodeOps: Record<string, string>;
       /** With `chain`: wall time per run of the kernel alone and of the chain, alternating (µs). */
       chained?: { copies: number; singleUs: number[]; chainUs: number[] };
+      /**
+       * Set by runners that time the kernel itself (the PyTorch backend): `kernelUs` is its own
+       * time per call, by CUDA events on a GPU or the wall clock on the CPU; no trace to read.
+       */
+      timedBy?: 'cuda-events' | 'wall-clock';
       stop: StopReason;
       sessionCreateMs: number;
     }

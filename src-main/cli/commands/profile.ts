@@ -1,6 +1,6 @@
 import { SUITE_NAMES, type SuiteName } from '../../core/kernels/suites.js';
 import { UsageError, UserError } from '../../core/errors.js';
-import { DEFAULT_SUITE, parseThreads } from '../../services/device-targets.js';
+import { DEFAULT_SUITE, parseBackends, parseThreads } from '../../services/device-targets.js';
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
 import type { Command } from '../command.js';
 import { makeProgress } from '../progress.js';
@@ -27,12 +27,15 @@ function interruptOnSigint(controller: AbortController, onFirst: () => void): ()
 export const profileCommand: Command = {
   name: 'profile',
   summary: 'measure every device with ONNX micro-kernels and store the results (resumes where it stopped)',
-  usage: '[--suite quick|standard|thorough] [--device cpu|cuda:N|webgpu:N|all] [--threads N[,N]] [--json]',
+  usage:
+    '[--suite quick|standard|thorough] [--device cpu|cuda:N|webgpu:N|all] [--threads N[,N]] [--backend ort|torch|all] [--python PATH] [--json]',
   details:
     'Kernels run one at a time in a child process on ONNX Runtime (CPU EP; CUDA EP per GPU once\n' +
     '`npm run install-cuda` has installed it; WebGPU EP where an adapter exists). Each kernel is timed\n' +
     "with ORT's own profiler until the median is known within ±2% or its time budget is spent.\n" +
-    'Ctrl-C stops cleanly and keeps every finished measurement; rerunning measures only what is missing.',
+    'Ctrl-C stops cleanly and keeps every finished measurement; rerunning measures only what is missing.\n' +
+    '--backend torch (or all) also times the same kernels with PyTorch in a Python child (CUDA events on\n' +
+    'each GPU, the wall clock on the CPU), stored as the torch-cuda and torch-cpu providers.',
   options: {
     suite: {
       type: 'string',
@@ -45,6 +48,16 @@ export const profileCommand: Command = {
       valueName: 'N',
       description: 'CPU thread counts, e.g. 8 or 1,8 (default: physical cores)',
     },
+    backend: {
+      type: 'string',
+      valueName: 'BACKEND',
+      description: 'ort (ONNX Runtime, default), torch (PyTorch) or all',
+    },
+    python: {
+      type: 'string',
+      valueName: 'PATH',
+      description: 'the Python with torch (default: $PIPEDEJAVU_PYTHON, python3 on PATH, /usr/bin/python3)',
+    },
   },
   async run(ctx, opts) {
     const suite = (typeof opts.suite === 'string' ? opts.suite : DEFAULT_SUITE) as SuiteName;
@@ -52,7 +65,13 @@ export const profileCommand: Command = {
     const db = ctx.database();
     const device = typeof opts.device === 'string' ? opts.device : 'cpu';
     const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : undefined;
-    const { machine, targets, deps } = await localProfile(db, ctx.io.env, device, threads);
+    const backends = parseBackends(typeof opts.backend === 'string' ? opts.backend : 'ort');
+    if (opts.python === '') throw new UsageError('--python needs a path');
+    const python = typeof opts.python === 'string' ? opts.python : undefined;
+    const { machine, targets, deps } = await localProfile(db, ctx.io.env, device, threads, {
+      backends,
+      ...(python ? { python } : {}),
+    });
     const progress = makeProgress(ctx.io.terminal ?? ctx.io.stderr, ctx.io.isTty);
     const controller = new AbortController();
     const release = interruptOnSigint(controller, () =>

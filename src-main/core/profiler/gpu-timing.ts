@@ -17,13 +17,17 @@
  * the second is the first with the memory pattern ORT plans from the first; the third gives
  * the SM clock time to leave its idle state. Later runs are steady.
  */
-import type { EpConfig } from '../domain/execution-provider.js';
+import { isTorchEp, type EpConfig } from '../domain/execution-provider.js';
 import { CHAIN_COPIES } from '../kernels/chain.js';
 import type { KernelSpec } from '../kernels/types.js';
 import type { StoppingRule } from './timing-stats.js';
 
-/** 'differenced': every kernel by K copies against one; 'cpu': the CPU's mix (small kernels chained, the rest traced). */
-export type TimingMethod = 'differenced' | 'cpu';
+/**
+ * 'differenced': every kernel by K copies against one; 'cpu': the CPU's mix (small kernels
+ * chained, the rest traced); 'direct': the runner times the kernel itself (the PyTorch
+ * backend: CUDA events on a GPU, the wall clock on the CPU).
+ */
+export type TimingMethod = 'differenced' | 'cpu' | 'direct';
 
 /** Warm-up runs of each session before timing on an accelerator (see the file comment). */
 export const GPU_WARMUP_RUNS = 3;
@@ -33,12 +37,13 @@ export const GPU_WARMUP_RUNS = 3;
  * use it too, so that the accelerator path runs for real where no GPU is (tests).
  */
 export function timingMethod(ep: EpConfig, forceDifferenced = false): TimingMethod {
+  if (isTorchEp(ep)) return 'direct';
   return ep.name !== 'cpu' || forceDifferenced ? 'differenced' : 'cpu';
 }
 
-/** The stopping rule with at least GPU_WARMUP_RUNS warm-up runs under the differenced method. */
+/** The stopping rule with at least GPU_WARMUP_RUNS warm-up runs, except for the CPU EP's usual mix. */
 export function methodRule(rule: StoppingRule, method: TimingMethod): StoppingRule {
-  return method === 'differenced' ? { ...rule, warmupRuns: Math.max(rule.warmupRuns, GPU_WARMUP_RUNS) } : rule;
+  return method === 'cpu' ? rule : { ...rule, warmupRuns: Math.max(rule.warmupRuns, GPU_WARMUP_RUNS) };
 }
 
 /** Copies for a differenced timing: CHAIN_COPIES for every kernel but the host-device copies (1: traced). */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { cli, tempDir } from '../../helpers/cli.js';
+import { envWithoutTorch, SYSTEM_PYTHON } from '../../helpers/torch-python.js';
 
 interface Proc {
   code: number | null;
@@ -71,6 +72,22 @@ describe('pipedejavu profile', () => {
     const file = JSON.parse(exported.stdout) as { measurements: unknown[]; profileRuns: { status: string }[] };
     expect(file.measurements.length).toBeGreaterThanOrEqual(kept);
     expect(file.profileRuns.map((r) => r.status)).toEqual(['interrupted', 'interrupted']);
+  });
+
+  it('the PyTorch backend where Python has no torch: one line, nothing stored; a bad --backend is a usage error', async () => {
+    const db = path.join(tempDir(), 'p.db');
+    const { PYTHONPATH } = envWithoutTorch();
+    const args = ['profile', '--db', db, '--device', 'cpu', '--backend', 'torch', '--python', SYSTEM_PYTHON];
+    const r = await cli(args, { PYTHONPATH, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent' });
+    expect(r.stderr).toBe(
+      "pipedejavu: error: nothing profiled on cpu: PyTorch backend: no torch in /usr/bin/python3: ModuleNotFoundError: No module named 'torch'\n",
+    );
+    expect(r.code).toBe(1);
+    const backend = await cli(['profile', '--db', db, '--backend', 'jax']);
+    expect(backend).toMatchObject({
+      code: 2,
+      stderr: 'pipedejavu: error: --backend takes ort, torch or all; got "jax"\n',
+    });
   });
 
   it('prints a hint instead of an empty roofline before any profile', async () => {

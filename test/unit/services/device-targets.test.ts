@@ -5,6 +5,7 @@ import { devicesFromProbe } from '../../../src-main/core/domain/devices.js';
 import {
   defaultProfileThreads,
   defaultThreadCounts,
+  parseBackends,
   parseThreads,
   resolveTargets,
 } from '../../../src-main/services/device-targets.js';
@@ -50,5 +51,36 @@ describe('thread counts', () => {
     expect(parseThreads('8, 1,8')).toEqual([8, 1]);
     expect(() => parseThreads('0')).toThrow('--threads takes thread counts like 4 or 1,8; got "0"');
     expect(() => parseThreads('2.5')).toThrow(/--threads takes thread counts/);
+  });
+});
+
+describe('resolveTargets with the PyTorch backend', () => {
+  it('adds PyTorch on the CPU at each thread count and on each CUDA GPU, never on WebGPU', () => {
+    const m = machine(2);
+    expect(resolveTargets(m, 'all', [1, 4], ['ort', 'torch']).map((t) => `${t.deviceKey}/${t.ep.name}`)).toEqual([
+      'cpu/cpu',
+      'cpu/cpu',
+      'cuda:0/cuda',
+      'cuda:1/cuda',
+      'webgpu:0/webgpu',
+      'cpu/torch-cpu',
+      'cpu/torch-cpu',
+      'cuda:0/torch-cuda',
+      'cuda:1/torch-cuda',
+    ]);
+    expect(resolveTargets(m, 'cuda:1', [1], ['torch'])).toEqual([
+      { machineId: 'm1', deviceKey: 'cuda:1', ep: { name: 'torch-cuda', deviceId: 1 } },
+    ]);
+    expect(resolveTargets(m, 'cpu', [8], ['torch'])).toEqual([
+      { machineId: 'm1', deviceKey: 'cpu', ep: { name: 'torch-cpu', threads: 8 } },
+    ]);
+    expect(resolveTargets(m, 'webgpu:0', [1], ['torch'])).toEqual([]);
+  });
+
+  it('still refuses a GPU the machine lacks, and names its backends', () => {
+    expect(() => resolveTargets(machine(1), 'cuda:3', [1], ['torch'])).toThrow(/no GPU cuda:3 on this machine/);
+    expect(parseBackends('all')).toEqual(['ort', 'torch']);
+    expect(parseBackends('torch')).toEqual(['torch']);
+    expect(() => parseBackends('tensorflow')).toThrow('--backend takes ort, torch or all; got "tensorflow"');
   });
 });

@@ -9,7 +9,10 @@ import {
 } from '../../../src-main/core/planner/search/plan-ranking.js';
 import type { Plan, PlanDevice, PlanProblem } from '../../../src-main/core/planner/types.js';
 import { planSummary, planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
-import { seededDb } from '../../helpers/seeded-store.js';
+import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import { preferredGroup } from '../../../src-main/services/profiled-device.js';
+import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+import { device as cpuFeatures, measurementOf, syntheticSamples } from '../../helpers/synthetic-samples.js';
 import { trainedStore } from './service-stores.js';
 
 const bert: PlanRequest = { workload: 'bert-base', devices: 'all', mode: 'training', batch: 8, seq: 128 };
@@ -153,5 +156,53 @@ describe('the ranking planWorkload uses (core/planner/plan-ranking)', () => {
     ]);
     expect(offloadSettings(problem.devices, [], 40, warnings).cpuGBps).toBe(40);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('which measured backend stands for a device', () => {
+  /** The trained store plus a smaller PyTorch profile of the same CPU. */
+  function withTorchCpu(): ReturnType<typeof trainedStore> {
+    const db = trainedStore();
+    const repo = new ProfileRepo(db);
+    const run = repo.createRun({
+      machineId: SEEDED_MACHINE,
+      deviceKey: 'cpu',
+      suite: 'quick',
+      executionProvider: 'torch-cpu',
+      threads: 16,
+      runtimeVersion: 'torch 2.11.0',
+    });
+    const d = cpuFeatures('torch16', 500, 50, 16);
+    const ms = syntheticSamples([d], 0.01, 16)
+      .slice(0, 40)
+      .map((s) => measurementOf(s, { runId: run.id, deviceKey: 'cpu', executionProvider: 'torch-cpu', threads: 16 }));
+    repo.insertMeasurements(run.id, ms);
+    repo.finishRun(run.id, 'complete', null);
+    return db;
+  }
+
+  it('plans training on the PyTorch measurements and inference on ONNX Runtime’s', () => {
+    const db = withTorchCpu();
+    const training = planWorkload(db, { ...bert, devices: 'cpu' });
+    expect(training.problem.devices.map((d) => d.name)).toEqual([expect.stringMatching(/ \(PyTorch\)$/)]);
+    const inference = planWorkload(db, { ...bert, devices: 'cpu', mode: 'inference' });
+    expect(inference.problem.devices.map((d) => d.name)).toEqual([expect.not.stringMatching(/PyTorch/)]);
+  });
+
+  it('prefers the mode’s backend, then the group with the most measurements', () => {
+    const groups = [
+      { executionProvider: 'cpu', measurements: 10 },
+      { executionProvider: 'torch-cpu', measurements: 5 },
+      { executionProvider: 'cpu', measurements: 30 },
+    ];
+    expect(preferredGroup(groups, 'inference')).toBe(groups[2]);
+    expect(preferredGroup(groups, 'training')).toBe(groups[1]);
+    expect(
+      preferredGroup(
+        groups.filter((g) => g.executionProvider === 'cpu'),
+        'training',
+      ),
+    ).toBe(groups[2]);
+    expect(preferredGroup([], 'training')).toBeUndefined();
   });
 });

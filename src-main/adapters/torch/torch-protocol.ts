@@ -1,0 +1,31 @@
+/** Messages of the PyTorch backend's Python child (torch-script.ts), one JSON object per line. */
+import type { EpConfig } from '../../core/domain/execution-provider.js';
+import type { FailureKind } from '../ort/protocol.js';
+import type { StopReason } from '../../core/profiler/timing-stats.js';
+
+export interface TorchHello {
+  type: 'ready';
+  torch: string;
+  cuda: boolean;
+  cudaVersion: string | null;
+  devices: { index: number; name: string; memoryBytes: number; uuid: string | null }[];
+  /** torch has F.scaled_dot_product_attention (2.0 and newer). */
+  sdpa: boolean;
+  threads: number;
+  python: string;
+  executable: string;
+}
+
+export type TorchOutcome =
+  | { id: number; ok: true; kernelUs: number[]; wallUs: number[]; inner: number; stop: StopReason }
+  | { id: number; ok: false; kind: FailureKind; error: string };
+
+export type TorchMessage =
+  TorchHello | { type: 'no-torch'; error: string; executable: string } | { type: 'result'; outcome: TorchOutcome };
+
+/** The torch device string and CPU threads of a PyTorch execution provider; null for ONNX Runtime's. */
+export function torchDevice(ep: EpConfig): { device: string; threads: number | null } | null {
+  if (ep.name === 'torch-cpu') return { device: 'cpu', threads: ep.threads };
+  if (ep.name === 'torch-cuda') return { device: `cuda:${ep.deviceId}`, threads: null };
+  return null;
+}

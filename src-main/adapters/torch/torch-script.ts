@@ -1,0 +1,259 @@
+/**
+ * The Python side of the PyTorch backend (torch-runner.ts): one long-lived child that imports
+ * torch once (seconds) and then times the kernel catalogue's ops as PyTorch users run them, in
+ * eager mode. JSON lines on stdin and stdout; stderr is for Python's own complaints.
+ *
+ * Each op is what the ONNX kernel of the same spec computes (core/kernels/build.ts):
+ * nn.Linear-style Gemm, conv2d with floor(R/2) padding (+ ReLU when act = 1), erf GELU,
+ * last-axis reductions, softmax and layer norm, attention as scaled_dot_product_attention (or
+ * its matmul-softmax-matmul form where torch has none), a real transpose (contiguous copy),
+ * casts between fp32 and fp16, host-device copies, pools, concat on axis 1 and nearest
+ * upsampling.
+ *
+ * Timing: on a GPU, CUDA events around `inner` back-to-back calls (inner chosen so one
+ * sample spans about 200 µs), synchronized after each sample; on the CPU, perf_counter around
+ * the same. A sample is the time per call: what the op costs in an eager PyTorch program,
+ * launch included when the launch is the bottleneck. The stopping rule is the profiler's
+ * (core/profiler/timing-stats.ts shouldStop), mirrored here.
+ *
+ * PIPEDEJAVU_TORCH_FAULT=gpu-lost-after:N (tests) makes the (N+1)th kernel fail the way a GPU
+ * that fell off the bus does.
+ */
+export const TORCH_SCRIPT = String.raw`
+import json, math, os, sys, time
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+try:
+    import torch
+    import torch.nn.functional as F
+except Exception as e:
+    send({"type": "no-torch", "error": "%s: %s" % (type(e).__name__, e), "executable": sys.executable})
+    sys.exit(0)
+
+HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+def hello():
+    cuda = torch.cuda.is_available()
+    devices = []
+    if cuda:
+        for i in range(torch.cuda.device_count()):
+            p = torch.cuda.get_device_properties(i)
+            devices.append({"index": i, "name": p.name, "memoryBytes": p.total_memory,
+                            "uuid": str(getattr(p, "uuid", "")) or None})
+    send({"type": "ready", "torch": torch.__version__, "cuda": cuda, "cudaVersion": torch.version.cuda,
+          "devices": devices, "sdpa": HAS_SDPA, "threads": torch.get_num_threads(),
+          "python": sys.version.split()[0], "executable": sys.executable})
+
+def rnd(shape, dt, dev):
+    return torch.randn(*shape, device=dev).to(dt)
+
+def attention(q, k, v):
+    if HAS_SDPA:
+        return F.scaled_dot_product_attention(q, k, v)
+    return torch.softmax((q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1])), dim=-1) @ v
+
+def build(op, s, dt, dev):
+    """A no-argument callable running the op once on tensors made here."""
+    if op == "MatMul":
+        if s["B"] == 1:
+            a, w = rnd((s["M"], s["K"]), dt, dev), rnd((s["K"], s["N"]), dt, dev)
+            return lambda: a @ w
+        a, b = rnd((s["B"], s["M"], s["K"]), dt, dev), rnd((s["B"], s["K"], s["N"]), dt, dev)
+        return lambda: torch.bmm(a, b)
+    if op == "Gemm":
+        a, w, b = rnd((s["M"], s["K"]), dt, dev), rnd((s["N"], s["K"]), dt, dev), rnd((s["N"],), dt, dev)
+        return lambda: F.linear(a, w, b)
+    if op == "Conv":
+        g = s.get("groups", 1)
+        x = rnd((s["N"], s["C"], s["H"], s["W"]), dt, dev)
+        w = rnd((s["K"], s["C"] // g, s["R"], s["S"]), dt, dev)
+        pad, st = (s["R"] // 2, s["S"] // 2), s.get("stride", 1)
+        if s.get("act", 0) == 1:
+            return lambda: F.relu(F.conv2d(x, w, None, st, pad, 1, g))
+        return lambda: F.conv2d(x, w, None, st, pad, 1, g)
+    if op in ("Add", "Mul"):
+        a, b = rnd((s["n"],), dt, dev), rnd((s["n"],), dt, dev)
+        return (lambda: a + b) if op == "Add" else (lambda: a * b)
+    if op in ("Relu", "Sigmoid", "Gelu"):
+        x = rnd((s["n"],), dt, dev)
+        return {"Relu": lambda: F.relu(x), "Sigmoid": lambda: torch.sigmoid(x), "Gelu": lambda: F.gelu(x)}[op]
+    if op in ("ReduceSum", "ReduceMean", "Softmax", "LayerNormalization", "Transpose"):
+        x = rnd((s["rows"], s["cols"]), dt, dev)
+        if op == "LayerNormalization":
+            w, b = torch.ones(s["cols"], device=dev, dtype=dt), torch.zeros(s["cols"], device=dev, dtype=dt)
+            return lambda: F.layer_norm(x, (s["cols"],), w, b, 1e-5)
+        return {"ReduceSum": lambda: x.sum(-1), "ReduceMean": lambda: x.mean(-1),
+                "Softmax": lambda: torch.softmax(x, dim=-1), "Transpose": lambda: x.t().contiguous()}[op]
+    if op == "Attention":
+        shape = (s["batch"], s["heads"], s["seq"], s["headDim"])
+        q, k, v = rnd(shape, dt, dev), rnd(shape, dt, dev), rnd(shape, dt, dev)
+        return lambda: attention(q, k, v)
+    if op == "Cast":
+        x = rnd((s["n"],), dt, dev)
+        to = torch.float16 if dt == torch.float32 else torch.float32
+        return lambda: x.to(to)
+    if op == "CopyH2D":
+        x = rnd((s["n"],), dt, "cpu").pin_memory()
+        return lambda: x.to(dev, non_blocking=False)
+    if op == "CopyD2H":
+        x = rnd((s["n"],), dt, dev)
+        return lambda: x.to("cpu")
+    if op in ("MaxPool", "AveragePool"):
+        x = rnd((s["N"], s["C"], s["H"], s["W"]), dt, dev)
+        r, st, p = s["R"], s["stride"], (s["R"] - 1) // 2
+        if op == "MaxPool":
+            return lambda: F.max_pool2d(x, r, st, p)
+        return lambda: F.avg_pool2d(x, r, st, p, count_include_pad=False)
+    if op == "GlobalAveragePool":
+        x = rnd((s["N"], s["C"], s["H"], s["W"]), dt, dev)
+        return lambda: F.adaptive_avg_pool2d(x, 1)
+    if op == "Concat":
+        parts = [rnd((s["rows"], s["cols"] // s["parts"]), dt, dev) for _ in range(s["parts"])]
+        return lambda: torch.cat(parts, 1)
+    if op == "Resize":
+        x = rnd((s["N"], s["C"], s["H"], s["W"]), dt, dev)
+        return lambda: F.interpolate(x, scale_factor=s["scale"], mode="nearest")
+    return None
+
+# The profiler's stopping rule (timing-stats.ts), mirrored.
+def quantile(sv, q):
+    pos = (len(sv) - 1) * q
+    lo, hi = int(math.floor(pos)), int(math.ceil(pos))
+    return sv[lo] + (sv[hi] - sv[lo]) * (pos - lo)
+
+def kept(values):
+    if len(values) < 5:
+        return list(values)
+    sv = sorted(values)
+    med = quantile(sv, 0.5)
+    mad = quantile(sorted(abs(v - med) for v in sv), 0.5)
+    limit = min(med + 6 * max(mad, med * 0.01), med * 3)
+    return [v for v in values if v <= limit]
+
+def ci_half_width(values):
+    sv = sorted(kept(values))
+    n = len(sv)
+    if n < 6:
+        return float("inf")
+    spread = 0.98 * math.sqrt(n)
+    lo, hi = max(0, int(math.floor(n / 2 - spread))), min(n - 1, int(math.ceil(n / 2 + spread)))
+    med = quantile(sv, 0.5)
+    return float("inf") if med <= 0 else (sv[hi] - sv[lo]) / (2 * med)
+
+def should_stop(samples, elapsed_ms, rule):
+    if len(samples) >= rule["maxRepetitions"]:
+        return "max-repetitions"
+    if len(samples) < rule["minRepetitions"]:
+        return "budget" if elapsed_ms >= rule["budgetMs"] * 4 and len(samples) >= 3 else None
+    if ci_half_width(samples) <= rule["targetCi"]:
+        return "converged"
+    return "budget" if elapsed_ms >= rule["budgetMs"] else None
+
+SAMPLE_TARGET_US = 200.0
+
+def timer(dev):
+    """(start, stop) -> microseconds per call; CUDA events on a GPU, perf_counter on the CPU."""
+    if dev.startswith("cuda"):
+        def sample(fn, inner):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            for _ in range(inner):
+                fn()
+            b.record()
+            b.synchronize()
+            return a.elapsed_time(b) * 1000.0 / inner
+        return sample
+    def sample(fn, inner):
+        t = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        return (time.perf_counter() - t) * 1e6 / inner
+    return sample
+
+def sync(dev):
+    if dev.startswith("cuda"):
+        torch.cuda.synchronize(dev)
+
+def time_op(fn, dev, rule):
+    sample = timer(dev)
+    for _ in range(max(1, rule["warmupRuns"])):
+        fn()
+    sync(dev)
+    one = sample(fn, 1)
+    inner = max(1, min(1000, int(SAMPLE_TARGET_US / max(one, 0.01))))
+    samples, walls = [], []
+    start = time.perf_counter()
+    while True:
+        w = time.perf_counter()
+        samples.append(sample(fn, inner))
+        walls.append((time.perf_counter() - w) * 1e6 / inner)
+        stop = should_stop(samples, (time.perf_counter() - start) * 1000.0, rule)
+        if stop:
+            return samples, walls, inner, stop
+
+def classify(e):
+    text = "%s: %s" % (type(e).__name__, e)
+    if isinstance(e, MemoryError) or "out of memory" in text.lower() or type(e).__name__ == "OutOfMemoryError":
+        return "out-of-memory", text
+    if "not implemented for" in text or "NotImplementedError" in text or "Could not run" in text:
+        return "unsupported", text
+    if "CUDA error" in text or "CUDA driver" in text or "no CUDA GPUs" in text or "cuda runtime error" in text:
+        return "ep-unavailable", "the GPU stopped answering (%s)" % text.splitlines()[0]
+    return "failed", text.splitlines()[0] if text else type(e).__name__
+
+FAULT = os.environ.get("PIPEDEJAVU_TORCH_FAULT", "")
+runs = 0
+
+def run(job):
+    global runs
+    dev, spec = job["device"], job["spec"]
+    if dev.startswith("cuda"):
+        if not torch.cuda.is_available():
+            return {"ok": False, "kind": "ep-unavailable",
+                    "error": "PyTorch %s in %s has no CUDA (torch.cuda.is_available() is False)" % (torch.__version__, sys.executable)}
+        index = int(dev.split(":")[1])
+        if index >= torch.cuda.device_count():
+            return {"ok": False, "kind": "ep-unavailable",
+                    "error": "PyTorch sees %d CUDA device(s), not %s" % (torch.cuda.device_count(), dev)}
+        torch.cuda.set_device(index)
+    elif job.get("threads"):
+        torch.set_num_threads(int(job["threads"]))
+    if FAULT.startswith("gpu-lost-after:") and runs >= int(FAULT.split(":")[1]):
+        return {"ok": False, "kind": "ep-unavailable",
+                "error": "the GPU stopped answering (RuntimeError: CUDA error: unspecified launch failure)"}
+    runs += 1
+    dt = DTYPES.get(spec["dtype"])
+    try:
+        fn = build(spec["op"], spec["shape"], dt, dev) if dt is not None else None
+        if fn is None:
+            return {"ok": False, "kind": "unsupported", "error": "no PyTorch form of %s %s" % (spec["op"], spec["dtype"])}
+        with torch.no_grad():
+            samples, walls, inner, stop = time_op(fn, dev, job["rule"])
+        return {"ok": True, "kernelUs": samples, "wallUs": walls, "inner": inner, "stop": stop}
+    except BaseException as e:
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        kind, text = classify(e)
+        if kind == "out-of-memory" and dev.startswith("cuda"):
+            torch.cuda.empty_cache()
+        return {"ok": False, "kind": kind, "error": text}
+    finally:
+        fn = None
+
+hello()
+for line in sys.stdin:
+    line = line.strip()
+    if not line:
+        continue
+    msg = json.loads(line)
+    if msg.get("type") == "exit":
+        break
+    if msg.get("type") == "run":
+        out = run(msg["job"])
+        out["id"] = msg["job"]["id"]
+        send({"type": "result", "outcome": out})
+`;
