@@ -33,7 +33,17 @@ function pureLayer(files, name, forbidden) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'src-renderer/dist/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'coverage/**',
+      '.tmp/**',
+      'src-renderer/dist/**',
+      'bundle/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -85,6 +85,8 @@ export const CHANNELS = {
       device: z.string().regex(/^(all|cpu|cuda:\d+|webgpu:\d+)$/, 'device: cpu, cuda:N, webgpu:N or all'),
       suite: z.enum(['quick', 'standard', 'thorough']),
       threads: z.array(positiveInt.max(1024)).min(1).max(8).optional(),
+      /** ONNX Runtime (default), PyTorch, or both. */
+      backend: z.enum(['ort', 'torch', 'all']).optional(),
     }),
   ),
 

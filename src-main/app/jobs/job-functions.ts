@@ -23,6 +23,7 @@ import { layerComparison, measureModel } from '../../services/measure-model-serv
 import { planSummary, planWorkload } from '../../services/plan-service.js';
 import { trainPredictors } from '../../services/predictor-service.js';
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
+import { parseBackends } from '../../services/device-targets.js';
 import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import type { JobReporter } from './protocol.js';
@@ -47,7 +48,8 @@ export interface ImportJobRequest {
 
 async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
   const suite = req.suite as SuiteName;
-  const { machine, targets, deps } = await localProfile(e.db, e.env, req.device, req.threads);
+  const backends = parseBackends(req.backend ?? 'ort');
+  const { machine, targets, deps } = await localProfile(e.db, e.env, req.device, req.threads, { backends });
   const reports = await profileTargets(deps, targets, {
     suite,
     signal: e.signal,

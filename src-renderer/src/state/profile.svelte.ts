@@ -10,6 +10,9 @@ export type ProfileResult = ProfileResultView;
 
 export type Suite = 'quick' | 'standard' | 'thorough';
 
+/** ONNX Runtime, PyTorch (a Python with torch on this machine), or both. */
+export type ProfileBackend = 'ort' | 'torch' | 'all';
+
 export class ProfileStore {
   readonly runs = new Resource<RunView[]>();
   readonly roofline = new Resource<RooflineView[]>();
@@ -17,6 +20,7 @@ export class ProfileStore {
   device = $state('cpu');
   suite: Suite = $state('quick');
   threads = $state('');
+  backend: ProfileBackend = $state('ort');
   formError: string | null = $state(null);
   #client: ApiClient;
 
@@ -52,6 +56,7 @@ export class ProfileStore {
         device: this.device,
         suite: this.suite,
         ...(threads ? { threads } : {}),
+        ...(this.backend !== 'ort' ? { backend: this.backend } : {}),
       }),
     );
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { convOutSize, kernelBytes, kernelFlops, makeKernel, poolOutSize } from '../../../../src-main/core/kernels/cost.js';
+import {
+  convOutSize,
+  kernelBytes,
+  kernelFlops,
+  makeKernel,
+  poolOutSize,
+} from '../../../../src-main/core/kernels/cost.js';
 
 describe('kernel FLOPs and bytes (hand-computed)', () => {
   it('gemm: 2*B*M*N*K; A, B (or weight), Y once', () => {

@@ -4,7 +4,16 @@ import { attr, encodeModel, OnnxDataType, type ModelDef } from '../../../../src-
 import { parseOnnxModel, type OnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { ProtoWriter } from '../../../../src-main/core/onnx/protobuf-writer.js';
 import { checkModels, onnxOracleUnavailable } from '../../../helpers/onnx-oracle.js';
-import { cnnModel, externalDataModel, floats, input, ints, node, transformerModel, weight } from '../workload/sample-models.js';
+import {
+  cnnModel,
+  externalDataModel,
+  floats,
+  input,
+  ints,
+  node,
+  transformerModel,
+  weight,
+} from '../workload/sample-models.js';
 
 const noOracle = onnxOracleUnavailable();
 

@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bruteForce } from '../reference/brute-force.js';
-import { hybridSpace, pipelineSpace, type GroupSpace } from '../../../../../src-main/core/planner/search/group-space.js';
+import {
+  hybridSpace,
+  pipelineSpace,
+  type GroupSpace,
+} from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
 import type { Plan, PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
