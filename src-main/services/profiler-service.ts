@@ -124,6 +124,8 @@ export interface ProfileReport {
 }
 
 const FP_DTYPES_GPU: Dtype[] = ['fp32', 'fp16'];
+/** PyTorch trains in bf16 on the GPUs that have it (torch-script.ts runs bf16 where torch does). */
+const FP_DTYPES_TORCH_GPU: Dtype[] = ['fp32', 'fp16', 'bf16'];
 const FP_DTYPES_CPU: Dtype[] = ['fp32'];
 
 export function epName(ep: EpConfig): string {
@@ -140,7 +142,8 @@ export function runnerOf(deps: ProfilerDeps, ep: EpConfig): KernelRunnerLike | n
 /** The kernels a device runs: CPU skips reduced-precision compute and host-device copies. */
 export function kernelsFor(ep: EpConfig, suite: SuiteName): KernelSpec[] {
   const cpu = onCpu(ep);
-  return suiteKernels(suite, { dtypes: cpu ? FP_DTYPES_CPU : FP_DTYPES_GPU }).filter(
+  const dtypes = cpu ? FP_DTYPES_CPU : ep.name === 'torch-cuda' ? FP_DTYPES_TORCH_GPU : FP_DTYPES_GPU;
+  return suiteKernels(suite, { dtypes }).filter(
     (k) => !(cpu && (k.gpuOnly || k.family === 'copy')),
   );
 }
