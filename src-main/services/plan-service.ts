@@ -7,6 +7,7 @@
  */
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
+import { datasheetCheckLine } from './datasheet-check-service.js';
 import { UserError } from '../core/errors.js';
 import type { DeviceFeatures } from '../core/predictor/types.js';
 import { predictWorkload } from '../core/workload/predict-workload.js';
@@ -275,7 +276,10 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
   const host = out.candidates[0]?.device.machine;
   for (const [i, name] of (req.virtual ?? []).entries()) {
     const v = virtualDevice(name, { index: i, ...(host ? { machine: host } : {}) });
-    warnings.push(...v.warnings, `${v.device.id} is an unprofiled estimate from its datasheet`);
+    warnings.push(
+      ...v.warnings,
+      `${v.device.id} is an unprofiled estimate from its datasheet. ${datasheetCheckLine(db, name)}`,
+    );
     out.candidates.push({ device: v.device, features: v.features });
   }
   if (out.candidates.length === 0)

@@ -1,18 +1,28 @@
 import { rooflines } from '../../services/roofline-service.js';
 import type { Command } from '../command.js';
-import { renderRoofline } from '../render/profile.js';
+import { renderDatasheetChecks, renderRoofline } from '../render/profile.js';
+import { datasheetChecks } from '../../services/datasheet-check-service.js';
 
 export const rooflineCommand: Command = {
   name: 'roofline',
   summary: 'print the measured peak compute, memory bandwidth and ridge point of each profiled device',
-  usage: '[--device cpu|cuda:N|webgpu:N] [--machine ID] [--json]',
+  usage: '[--device cpu|cuda:N|webgpu:N] [--machine ID] [--datasheet] [--json]',
   details:
-    'Figures are what the micro-kernels achieved, next to the CPU theoretical peak (cores x clock x FLOP/cycle).',
+    'Figures are what the micro-kernels achieved, next to the CPU theoretical peak (cores x clock x FLOP/cycle).\n' +
+    '--datasheet: every profiled GPU of the store that the datasheet catalog knows, its kernels predicted on\n' +
+    'its datasheet device (as `plan --virtual` builds it) against what was measured, error per op family.',
   options: {
     device: { type: 'string', valueName: 'DEVICE', description: 'only this device' },
     machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
+    datasheet: { type: 'boolean', description: 'check the datasheet estimates against the measured GPUs' },
   },
   async run(ctx, opts) {
+    if (opts.datasheet === true) {
+      const checks = datasheetChecks(ctx.database());
+      if (ctx.json) ctx.printJson({ datasheetChecks: checks });
+      else ctx.print(renderDatasheetChecks(checks));
+      return;
+    }
     const rows = rooflines(
       ctx.database(),
       typeof opts.machine === 'string' ? opts.machine : undefined,

@@ -1,5 +1,6 @@
 /** Profile results and measured rooflines as tables. */
 import type { DeviceSummary } from '../../core/profiler/device-summary.js';
+import type { DatasheetCheck } from '../../services/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profiler-service.js';
 import { formatTable } from '../output.js';
 import { formatDuration } from '../progress.js';
@@ -23,6 +24,7 @@ export function renderRoofline(rows: RooflineRow[]): string {
       'THREADS',
       'FP32 GFLOP/s',
       'FP16 GFLOP/s',
+      'BF16 GFLOP/s',
       'THEORETICAL',
       'GB/s',
       'RIDGE FLOP/B',
@@ -36,6 +38,7 @@ export function renderRoofline(rows: RooflineRow[]): string {
       r.threads,
       fmt(r.summary.peakGflops.fp32),
       fmt(r.summary.peakGflops.fp16),
+      fmt(r.summary.peakGflops.bf16),
       r.theoreticalGflops === null
         ? '-'
         : `${fmt(r.theoreticalGflops, 0)} (${fmt(((r.summary.peakGflops.fp32 ?? 0) / r.theoreticalGflops) * 100, 0)}%)`,
@@ -58,4 +61,23 @@ export function renderProfileReport(r: ProfileReport): string {
   if (r.failures.length > 10) lines.push(`  ... and ${r.failures.length - 10} more failures`);
   for (const n of r.notes) lines.push(`  note: ${n}`);
   return lines.join('\n');
+}
+
+/** Each measured GPU with a datasheet against its datasheet estimate (datasheet-check-service.ts). */
+export function renderDatasheetChecks(checks: readonly DatasheetCheck[]): string {
+  if (checks.length === 0) return 'No profiled GPU here has a datasheet in the catalog (models/gpus.json) to check.';
+  const families = [...new Set(checks.flatMap((c) => c.families.map((f) => f.family)))].sort();
+  const pct = (v: number | undefined): string =>
+    v === undefined || !Number.isFinite(v) ? '-' : `${Math.round(v * 100)}%`;
+  return formatTable(
+    ['DATASHEET', 'MEASURED', 'EP', 'KERNELS', 'ERROR', ...families.map((f) => f.toUpperCase())],
+    checks.map((c) => [
+      c.datasheet,
+      `${c.measured.machine}/${c.measured.deviceKey}`,
+      c.measured.executionProvider,
+      c.kernels,
+      pct(c.mape),
+      ...families.map((f) => pct(c.families.find((x) => x.family === f)?.mape)),
+    ]),
+  );
 }
