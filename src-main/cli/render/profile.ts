@@ -1,4 +1,5 @@
 /** Profile results and measured rooflines as tables. */
+import { isTorchEpName } from '../../core/domain/execution-provider.js';
 import type { DeviceSummary } from '../../core/profiler/device-summary.js';
 import type { DatasheetCheck } from '../../services/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profiler-service.js';
@@ -52,7 +53,8 @@ export function renderRoofline(rows: RooflineRow[]): string {
 }
 
 export function renderProfileReport(r: ProfileReport): string {
-  const who = `${r.deviceKey}${r.threads !== null ? ` (${r.threads} thread${r.threads === 1 ? '' : 's'})` : ''}`;
+  const threads = r.threads !== null ? ` (${r.threads} thread${r.threads === 1 ? '' : 's'})` : '';
+  const who = `${r.deviceKey}${threads}${isTorchEpName(r.executionProvider) ? ' on PyTorch' : ''}`;
   if (r.status === 'unavailable') return `${who}: not profiled: ${r.notes.join('; ')}`;
   const lines = [
     `${who}: ${r.status}, ${r.measured} kernels measured${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${r.noisy.length} too noisy, ${formatDuration(r.elapsedMs)}`,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,23 @@ import { TOOL_VERSION } from '../../../src-main/core/version.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 
 describe('CLI basics', () => {
+  it('stops quietly with status 141 when its reader goes away (pipedejavu ... | head)', async () => {
+    const db = path.join(tempDir(), 'p.db');
+    const child = spawn(
+      process.execPath,
+      ['bin/pipedejavu.js', 'probe', '--json', '--db', db, '--nvidia-smi', '/nonexistent'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
+  });
+
   it('prints an overview listing every command', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
