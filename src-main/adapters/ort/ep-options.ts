@@ -1,4 +1,5 @@
 /** Session options for one execution provider, and whether that provider can run here. */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -46,4 +47,27 @@ export function cudaUnavailableReason(): string | null {
     return 'ONNX Runtime CUDA execution provider is not installed; run `npm run install-cuda` on a machine with internet (needs CUDA 12 and cuDNN 9)';
   }
   return null;
+}
+
+/** ORT failed to dlopen a provider library (it is there, but something it links is not). */
+export const isLibraryLoadFailure = (message: string): boolean =>
+  /Failed to load (shared )?library|cannot open shared object/i.test(message);
+
+/**
+ * Why ORT's CUDA provider, installed, cannot load, in one line: the libraries it links that the
+ * loader cannot find (ldd), which ORT's own message ("Failed to load shared library") leaves out.
+ */
+export function cudaLoadFailure(): string {
+  const lib = path.join(ortBinDir(), 'libonnxruntime_providers_cuda.so');
+  let missing: string[] = [];
+  try {
+    const out = execFileSync('ldd', [lib], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
+    missing = [...out.matchAll(/^\s*(\S+) => not found/gm)].map((m) => m[1] ?? '');
+  } catch {
+    // no ldd, or it failed: say what is known
+  }
+  const needs = 'it needs CUDA 12 and cuDNN 9 where the loader finds them, e.g. on LD_LIBRARY_PATH';
+  return missing.length
+    ? `ONNX Runtime's CUDA provider is installed but cannot load: ${missing.join(', ')} not found (${needs})`
+    : `ONNX Runtime's CUDA provider is installed but could not be loaded (${needs})`;
 }

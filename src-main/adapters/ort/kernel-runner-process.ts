@@ -13,7 +13,7 @@ import { buildKernelModel } from '../../core/kernels/build.js';
 import { CHAIN_ELEMENTS, chainModel } from '../../core/profiler/overhead.js';
 import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
 import { errorMessage } from '../../core/errors.js';
-import { cudaUnavailableReason, sessionOptions } from './ep-options.js';
+import { cudaLoadFailure, cudaUnavailableReason, isLibraryLoadFailure, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
 import { parseTrace, type TraceRuns } from './parse-trace.js';
 import { parentChannel } from '../process/parent-port.js';
@@ -86,7 +86,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
       session = await ort.InferenceSession.create(built.model, sessionOptions(ep, prefix));
     } catch (e) {
       const msg = errorMessage(e);
-      return { id, ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
+      return { id, ...sessionFailure(msg, ep.name === 'cuda') };
     }
     const sessionCreateMs = performance.now() - t0;
     const feeds = makeFeeds(built.inputs);
@@ -197,8 +197,15 @@ async function openSession(
     return { session };
   } catch (e) {
     const msg = errorMessage(e);
-    return { kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
+    const cuda = (options.executionProviders ?? []).some((p) => (typeof p === 'string' ? p : p.name) === 'cuda');
+    return sessionFailure(msg, cuda);
   }
+}
+
+/** A session that could not be created, in one line; a CUDA provider that cannot load says what it misses. */
+function sessionFailure(msg: string, cuda: boolean): { ok: false; kind: FailureKind; error: string } {
+  if (cuda && isLibraryLoadFailure(msg)) return { ok: false, kind: 'ep-unavailable', error: cudaLoadFailure() };
+  return { ok: false, kind: classifyOrtError(msg), error: `session creation failed: ${cleanOrtMessage(msg)}` };
 }
 
 /** Warm-up, then timed runs until the rule says stop; wall time per run (µs). */

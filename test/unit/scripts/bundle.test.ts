@@ -3,11 +3,15 @@
  * with a PATH that has every tool of this machine except node, npm and npx, from a working
  * directory outside the project (so nothing can be found in the project's node_modules).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
+import { CAPTURES, fixturePath, makeFakeSmi } from '../../helpers/fake-nvidia-smi.js';
+
+/** gcc builds the stand-in CUDA provider; machines without it skip that test (and say so). */
+const HAS_GCC = spawnSync('gcc', ['--version'], { stdio: 'ignore' }).status === 0;
 
 const NODE_TOOLS = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
 
@@ -78,4 +82,52 @@ describe('the portable bundle', () => {
     const file = JSON.parse(exported.stdout) as { measurements: { ep: string }[]; runtime?: unknown };
     expect(file.measurements.length).toBeGreaterThan(0);
   }, 120_000);
+
+  it.skipIf(!HAS_GCC)(
+    'a CUDA provider whose CUDA libraries are missing: one line naming them, nothing stored',
+    async () => {
+      // A stand-in libonnxruntime_providers_cuda.so that links a libcublasLt.so.12 the loader cannot find.
+      const build = path.join(work, 'fake-cuda');
+      mkdirSync(build);
+      writeFileSync(path.join(build, 'lt.c'), 'int cublasLtCreate(void) { return 0; }\n');
+      writeFileSync(
+        path.join(build, 'p.c'),
+        'extern int cublasLtCreate(void);\nint GetProvider(void) { return cublasLtCreate(); }\n',
+      );
+      const gcc = (args: string[]): void => void execFileSync('gcc', args, { cwd: build });
+      gcc(['-shared', '-fPIC', '-o', 'libcublasLt.so.12', 'lt.c', '-Wl,-soname,libcublasLt.so.12']);
+      const ortBin = path.join(
+        path.dirname(path.dirname(launcher)),
+        'node_modules/onnxruntime-node/bin/napi-v6/linux/x64',
+      );
+      gcc([
+        '-shared',
+        '-fPIC',
+        '-o',
+        path.join(ortBin, 'libonnxruntime_providers_cuda.so'),
+        'p.c',
+        '-L.',
+        '-l:libcublasLt.so.12',
+      ]);
+      const smi = await makeFakeSmi();
+      const saved = env;
+      env = { ...env, PIPEDEJAVU_NVIDIA_SMI: smi.smiPath, FAKE_SMI_CAPTURE: fixturePath(CAPTURES.h100) };
+      try {
+        expect((await run(['probe'])).code).toBe(0);
+        const r = await run(['profile', '--device', 'cuda:0']);
+        expect(r.code).toBe(1);
+        expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(
+          "pipedejavu: error: nothing profiled on cuda:0: cuda:0: ONNX Runtime's CUDA provider is installed but cannot load: libcublasLt.so.12 not found (it needs CUDA 12 and cuDNN 9 where the loader finds them, e.g. on LD_LIBRARY_PATH)",
+        );
+        const exported = JSON.parse((await run(['export', '--out', '-'])).stdout) as {
+          measurements: { deviceKey: string }[];
+        };
+        expect(exported.measurements.filter((m) => m.deviceKey === 'cuda:0')).toEqual([]);
+      } finally {
+        env = saved;
+        await smi.cleanup();
+      }
+    },
+    120_000,
+  );
 });
