@@ -130,9 +130,25 @@ export type FromChild =
   | { type: 'overhead-result'; outcome: OverheadOutcome }
   | { type: 'optimize-result'; outcome: OptimizeOutcome };
 
+/**
+ * CUDA errors after which the device is gone or its context dead for the rest of the process
+ * (sticky errors, a GPU that fell off the bus, an uncorrectable ECC error): every later kernel
+ * would fail the same way, so the profile stops there. As ORT prints them: "CUDA failure 999:
+ * unknown error ..." (CUDA_CALL) or "CUDA error cudaErrorLaunchFailure:unspecified launch failure".
+ */
+const CUDA_LOST =
+  /CUDA failure (46|100|214|700|701|714|715|716|717|718|719|999)\b|cudaError(DevicesUnavailable|NoDevice|ECCUncorrectable|IllegalAddress|HardwareStackError|IllegalInstruction|MisalignedAddress|InvalidAddressSpace|InvalidPc|LaunchFailure|Unknown)\b/;
+
+/** The GPU is gone (CUDA_LOST): one line for the report, from ORT's long message. */
+export function gpuLost(message: string): string | null {
+  const m = CUDA_LOST.exec(message);
+  return m ? `the GPU stopped answering (${m[0]})` : null;
+}
+
 export function classifyOrtError(message: string): FailureKind {
   if (/alloc|out of memory|OOM|bad_alloc|CUDNN_STATUS_ALLOC|cudaErrorMemoryAllocation/i.test(message))
     return 'out-of-memory';
+  if (CUDA_LOST.test(message)) return 'ep-unavailable';
   if (/NOT_IMPLEMENTED|Could not find an implementation|not supported|unsupported|No kernel/i.test(message))
     return 'unsupported';
   if (/execution provider|backend .* not (found|available)|libonnxruntime_providers|EP .* not|adapter/i.test(message))
@@ -145,6 +161,8 @@ export function classifyOrtError(message: string): FailureKind {
  * ... was false. Failed to get a WebGPU adapter: ..."): keep what a person can act on.
  */
 export function cleanOrtMessage(message: string): string {
+  const lost = gpuLost(message);
+  if (lost) return lost;
   const first = message.split('\n')[0] ?? message;
   const check = / was false\. (.+)$/.exec(first);
   if (check?.[1]) return check[1];

@@ -108,4 +108,19 @@ describe('ORT error messages', () => {
     );
     expect(classifyOrtError('Could not find an implementation for Gelu(20) node')).toBe('unsupported');
   });
+
+  it('tells a GPU that is gone from a kernel that failed, in one line', async () => {
+    const { cleanOrtMessage, classifyOrtError } = await import('../../../../src-main/adapters/ort/protocol.js');
+    // As ORT's CUDA_CALL and CUDA_CALL_THROW print them (cuda_call.cc).
+    const offBus =
+      '/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_call.cc:129 std::conditional_t<THRW, void, onnxruntime::common::Status> onnxruntime::CudaCall(ERRTYPE, const char*, const char*, SUCCTYPE, const char*, const char*, int) [with ERRTYPE = cudaError; bool THRW = true; SUCCTYPE = cudaError; std::conditional_t<THRW, void, common::Status> = void] CUDA failure 999: unknown error ; GPU=0 ; hostname=gpu-box ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/cuda_stream_handle.cc ; line=64 ; expr=cudaStreamSynchronize(stream_);';
+    expect(classifyOrtError(offBus)).toBe('ep-unavailable');
+    expect(cleanOrtMessage(offBus)).toBe('the GPU stopped answering (CUDA failure 999)');
+    const sticky = 'CUDA error cudaErrorLaunchFailure:unspecified launch failure';
+    expect(classifyOrtError(sticky)).toBe('ep-unavailable');
+    expect(cleanOrtMessage(sticky)).toBe('the GPU stopped answering (cudaErrorLaunchFailure)');
+    // A kernel's own launch problem leaves the device usable: that kernel fails, the profile goes on.
+    expect(classifyOrtError('CUDA failure 9: invalid configuration argument ; GPU=0')).toBe('failed');
+    expect(classifyOrtError('CUDA failure 2: out of memory ; GPU=0')).toBe('out-of-memory');
+  });
 });
