@@ -5,6 +5,9 @@
 import bert from '../../../models/bert.json' with { type: 'json' };
 import gpt2 from '../../../models/gpt2.json' with { type: 'json' };
 import llama from '../../../models/llama.json' with { type: 'json' };
+import llama3 from '../../../models/llama3.json' with { type: 'json' };
+import mistral from '../../../models/mistral.json' with { type: 'json' };
+import qwen from '../../../models/qwen.json' with { type: 'json' };
 import resnet from '../../../models/resnet.json' with { type: 'json' };
 import vit from '../../../models/vit.json' with { type: 'json' };
 import { parseModelFile, type CatalogEntry } from './schema.js';
@@ -13,6 +16,9 @@ function load(): CatalogEntry[] {
   const entries = [
     ...parseModelFile(gpt2, 'models/gpt2.json'),
     ...parseModelFile(llama, 'models/llama.json'),
+    ...parseModelFile(llama3, 'models/llama3.json'),
+    ...parseModelFile(qwen, 'models/qwen.json'),
+    ...parseModelFile(mistral, 'models/mistral.json'),
     ...parseModelFile(bert, 'models/bert.json'),
     ...parseModelFile(resnet, 'models/resnet.json'),
     ...parseModelFile(vit, 'models/vit.json'),

@@ -23,6 +23,7 @@ export type { CatalogLayer } from './builder.js';
 export { BACKWARD_FACTOR } from './builder.js';
 export { korthikantiLayerBytes, transformerLayerActivationBytes } from './activation-memory.js';
 export type { TransformerLayerShape } from './activation-memory.js';
+export { kvBytesPerToken, kvCacheBytes, type KvCacheShape } from './kv-cache.js';
 
 export type CatalogMode = 'inference' | 'training';
 

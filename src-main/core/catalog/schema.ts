@@ -38,8 +38,13 @@ export const TransformerEntrySchema = z
     layers: count,
     hidden: count,
     heads: count,
-    /** Width of the MLP's inner layer (per branch for SwiGLU). */
+    /** Key/value heads under grouped-query attention (Llama 3, Qwen2.5, Mistral); absent: one per head. */
+    kvHeads: count.optional(),
+    /** Width of the MLP's inner layer (per branch for SwiGLU; per expert under mixture-of-experts). */
     ffn: count,
+    /** Mixture-of-experts MLP (Mixtral): experts per layer, and how many each token is routed to. */
+    experts: count.optional(),
+    topK: count.optional(),
     /** Token inputs: vocabulary, token types (BERT segments; 0 = none), context length. */
     vocab: count.optional(),
     typeVocab: z.number().int().nonnegative().optional(),
@@ -60,6 +65,8 @@ export const TransformerEntrySchema = z
     mlp: z.enum(['gelu', 'swiglu']),
     /** Linear layers carry biases. */
     bias: z.boolean(),
+    /** Only the query, key and value projections carry biases (Qwen2). */
+    qkvBias: z.boolean().optional(),
     position: z.enum(['learned', 'rope']),
     /** The LM head reuses the token embedding matrix. */
     tiedEmbeddings: z.boolean(),
@@ -74,6 +81,10 @@ export const TransformerEntrySchema = z
       if (!ok) ctx.addIssue({ code: 'custom', message: `${e.name}: ${message}` });
     };
     need(e.hidden % e.heads === 0, 'hidden must divide by heads');
+    need(e.kvHeads === undefined || e.heads % e.kvHeads === 0, 'heads must divide by kvHeads');
+    need((e.experts === undefined) === (e.topK === undefined), 'experts and topK go together');
+    need(e.topK === undefined || e.experts === undefined || e.topK <= e.experts, 'topK must be at most experts');
+    need(e.experts === undefined || e.mlp === 'swiglu', 'experts are SwiGLU MLPs');
     if (e.input === 'tokens') {
       need(e.vocab !== undefined && e.context !== undefined, 'token inputs need vocab and context');
       need(e.defaults.seq !== undefined, 'token inputs need defaults.seq');

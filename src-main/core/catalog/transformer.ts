@@ -6,6 +6,10 @@
  * Block, pre-norm (GPT-2, Llama, ViT):  x -> norm1 -> qkv -> [rope] -> attention -> out -> +x
  *                                         -> norm2 -> MLP -> +   (post-norm, BERT: norm after each +)
  * MLP: fc -> GELU -> proj, or SwiGLU: gate, up -> Sigmoid, Mul (SiLU) -> Mul (gate * up) -> down.
+ * Grouped-query attention (kvHeads < heads): the QKV GEMM's output is h + 2 x kvHeads x headDim.
+ * Mixture of experts (experts, topK): a router GEMM and its softmax, then every expert's SwiGLU
+ * weights (all of them held) run on topK x tokens rows as one grouped GEMM each (balanced
+ * routing), and the topK outputs are weighted and summed (Mul over topK x tokens x h).
  *
  * Kernel choices (the node's FLOPs and bytes are its kernel's, see kernels/cost.ts):
  * - Linear layers: Gemm {M,N,K} with a bias, MatMul {B:1,M,N,K} without. QKV is one fused GEMM.
@@ -78,8 +82,16 @@ class TransformerGraph {
     this.rows = this.b * this.s;
   }
 
-  linear(name: string, x: TensorShape, inF: number, outF: number, m: number, out: number[]): TensorShape {
-    return this.e.bias
+  linear(
+    name: string,
+    x: TensorShape,
+    inF: number,
+    outF: number,
+    m: number,
+    out: number[],
+    bias = this.e.bias,
+  ): TensorShape {
+    return bias
       ? this.g.node({
           name,
           opType: 'Gemm',
@@ -222,7 +234,8 @@ class TransformerGraph {
       batch: b,
       hidden: h,
       heads: e.heads,
-      ffn: e.ffn,
+      // Each token keeps the activations of the topK experts it went through.
+      ffn: e.ffn * (e.topK ?? 1),
       elementBytes: DTYPE_BYTES[this.p.dtype],
       mlp: e.mlp,
       dropout: e.dropout,
@@ -246,7 +259,16 @@ class TransformerGraph {
 
   attention(pre: string, input: TensorShape): TensorShape {
     const { g, e, b, s, h, rows } = this;
-    const qkv = this.linear(`${pre}.attn.qkv`, input, h, 3 * h, rows, [b, s, 3 * h]);
+    const kv = kvWidth(e);
+    const qkv = this.linear(
+      `${pre}.attn.qkv`,
+      input,
+      h,
+      h + 2 * kv,
+      rows,
+      [b, s, h + 2 * kv],
+      e.bias || e.qkvBias === true,
+    );
     const inputs = [qkv];
     if (e.position === 'rope') {
       inputs.unshift(
@@ -254,9 +276,9 @@ class TransformerGraph {
           name: `${pre}.attn.rope`,
           opType: 'RotaryEmbedding',
           op: 'Mul',
-          shape: { n: 2 * rows * h },
+          shape: { n: rows * (h + kv) },
           inputs: [qkv],
-          out: [b, s, 2 * h],
+          out: [b, s, h + kv],
         }),
       );
     }
@@ -286,14 +308,63 @@ class TransformerGraph {
       });
       return this.linear(`${pre}.mlp.proj`, act, f, h, rows, [b, s, h]);
     }
+    if (e.experts !== undefined) return this.moe(pre, input, e.experts, e.topK ?? 1);
     const gate = this.linear(`${pre}.mlp.gate`, input, h, f, rows, [b, s, f]);
     const up = this.linear(`${pre}.mlp.up`, input, h, f, rows, [b, s, f]);
-    const elementwise = (name: string, opType: 'Sigmoid' | 'Mul', ins: TensorShape[]): TensorShape =>
-      g.node({ name, opType, op: opType, shape: { n: rows * f }, inputs: ins, out: [b, s, f] });
-    const sig = elementwise(`${pre}.mlp.silu.sigmoid`, 'Sigmoid', [gate]);
-    const silu = elementwise(`${pre}.mlp.silu.mul`, 'Mul', [gate, sig]);
-    const prod = elementwise(`${pre}.mlp.gate_mul`, 'Mul', [silu, up]);
+    const prod = this.swiglu(`${pre}.mlp`, gate, up, rows, [b, s, f]);
     return this.linear(`${pre}.mlp.down`, prod, f, h, rows, [b, s, h]);
+  }
+
+  /** silu(gate) * up over `n` rows of the MLP width. */
+  swiglu(prefix: string, gate: TensorShape, up: TensorShape, n: number, out: number[]): TensorShape {
+    const f = this.e.ffn;
+    const elementwise = (name: string, opType: 'Sigmoid' | 'Mul', ins: TensorShape[]): TensorShape =>
+      this.g.node({ name, opType, op: opType, shape: { n: n * f }, inputs: ins, out });
+    const sig = elementwise(`${prefix}.silu.sigmoid`, 'Sigmoid', [gate]);
+    const silu = elementwise(`${prefix}.silu.mul`, 'Mul', [gate, sig]);
+    return elementwise(`${prefix}.gate_mul`, 'Mul', [silu, up]);
+  }
+
+  /** Mixture of experts: router, then the experts as grouped GEMMs over topK x tokens rows (see the file comment). */
+  moe(pre: string, input: TensorShape, experts: number, topK: number): TensorShape {
+    const { g, e, b, s, h, rows } = this;
+    const f = e.ffn;
+    const routed = rows * topK;
+    const logits = this.linear(`${pre}.mlp.router`, input, h, experts, rows, [b, s, experts], false);
+    const weights = g.node({
+      name: `${pre}.mlp.router.softmax`,
+      opType: 'Softmax',
+      op: 'Softmax',
+      shape: { rows, cols: experts },
+      inputs: [logits],
+      out: [b, s, experts],
+    });
+    const grouped = (name: string, x: TensorShape, inF: number, outF: number): TensorShape =>
+      g.node({
+        name,
+        opType: 'MatMul',
+        op: 'MatMul',
+        shape: { B: 1, M: routed, N: outF, K: inF },
+        inputs: [x],
+        out: [routed, outF],
+        weights: [['weight', [experts, inF, outF]]],
+      });
+    const gate = grouped(`${pre}.mlp.experts.gate`, input, h, f);
+    const up = grouped(`${pre}.mlp.experts.up`, input, h, f);
+    const down = grouped(
+      `${pre}.mlp.experts.down`,
+      this.swiglu(`${pre}.mlp.experts`, gate, up, routed, [routed, f]),
+      f,
+      h,
+    );
+    return g.node({
+      name: `${pre}.mlp.experts.combine`,
+      opType: 'Mul',
+      op: 'Mul',
+      shape: { n: routed * h },
+      inputs: [down, weights],
+      out: [b, s, h],
+    });
   }
 
   head(x: TensorShape, tokenTable: TensorShape | undefined): void {
@@ -342,6 +413,11 @@ class TransformerGraph {
     const fc = this.linear('head.fc', cls, h, classes, b, [b, classes]);
     return this.p.mode === 'training' ? loss(this.g, fc, b, classes) : fc;
   }
+}
+
+/** Width of the key (or value) projection: kvHeads x headDim; the hidden size without grouped-query attention. */
+export function kvWidth(e: TransformerEntry): number {
+  return (e.kvHeads ?? e.heads) * (e.hidden / e.heads);
 }
 
 /** Softmax cross-entropy over the logits (training): the Softmax kernel over rows x classes. */
