@@ -8,6 +8,7 @@
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
+import { deviceMemoryBytes } from './device-memory.js';
 import { UserError } from '../core/errors.js';
 import type { DeviceFeatures } from '../core/predictor/types.js';
 import { predictWorkload } from '../core/workload/predict-workload.js';
@@ -112,13 +113,6 @@ interface Candidate {
   features: DeviceFeatures;
 }
 
-function memoryOf(machine: MachineDetail, key: string): number {
-  if (key === 'cpu') return machine.probe.memory.totalBytes;
-  const gpu = machine.probe.nvidia.gpus.find((g) => `cuda:${g.index}` === key);
-  const mib = gpu?.memoryFreeMiB ?? gpu?.memoryTotalMiB ?? null;
-  return mib === null ? 0 : mib * 2 ** 20;
-}
-
 function profiledCandidates(
   db: Database,
   machine: MachineDetail,
@@ -155,7 +149,7 @@ function profiledCandidates(
         name,
         kind: key === 'cpu' ? 'cpu' : 'gpu',
         machine: label,
-        memoryBytes: memoryOf(machine, key),
+        memoryBytes: deviceMemoryBytes(machine, key),
         estimate: 'profiled',
       },
       features: g.features,

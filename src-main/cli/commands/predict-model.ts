@@ -2,14 +2,20 @@ import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { predictModelExecuted } from '../../services/model-prediction-service.js';
 import type { Command } from '../command.js';
-import { renderPrediction } from '../render/workload.js';
+import { renderGeneration, renderPrediction } from '../render/workload.js';
+import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
+import type { ParsedOptions } from '../command.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 export const predictModelCommand: Command = {
   name: 'predict-model',
   summary: 'predict a whole model on a profiled device: total, per layer, per node, per op family',
   usage:
-    'MODEL.onnx|CATALOG-NAME|WORKLOAD --device D [--threads N] [--mode inference|training] [--dim ..] [--input ..] [--json]',
+    'MODEL.onnx|CATALOG-NAME|WORKLOAD --device D [--threads N] [--mode inference|training|generate] [--prompt N] [--tokens N] [--dim ..] [--input ..] [--json]',
+  details:
+    '--mode generate (catalog decoders): time to first token for a --prompt of N tokens, then --tokens N decode\n' +
+    'steps with a KV cache, each bound by the bytes it moves over the measured bandwidth; tokens per second,\n' +
+    'the KV cache, whether it fits the device, and the largest batch and context that would.',
   options: {
     ...WORKLOAD_OPTIONS,
     device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N' },
@@ -18,7 +24,17 @@ export const predictModelCommand: Command = {
       valueName: 'N',
       description: 'CPU thread count profiled (default: the one with most data)',
     },
-    mode: { type: 'string', valueName: 'MODE', description: 'inference (default) or training (forward + backward)' },
+    mode: {
+      type: 'string',
+      valueName: 'MODE',
+      description: 'inference (default), training (forward + backward) or generate (decoders: prefill + decode)',
+    },
+    prompt: {
+      type: 'string',
+      valueName: 'N',
+      description: 'generate: prompt tokens per sequence (default: the model’s seq)',
+    },
+    tokens: { type: 'string', valueName: 'N', description: 'generate: tokens generated per sequence (default 128)' },
     predictor: {
       type: 'string',
       valueName: 'NAME',
@@ -30,9 +46,17 @@ export const predictModelCommand: Command = {
   async run(ctx, opts, [spec]) {
     if (typeof opts.device !== 'string') throw new UsageError('predict-model: --device is required');
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
-    if (mode !== 'inference' && mode !== 'training')
-      throw new UsageError(`--mode takes inference or training; got "${mode}"`);
+    if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
+      throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
     const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
+    if (mode === 'generate') {
+      const g = predictGeneration(ctx.database(), spec as string, generationRequest(opts, opts.device, threads));
+      if (ctx.json) ctx.printJson(g);
+      else ctx.print(renderGeneration(g));
+      return;
+    }
+    if (opts.prompt !== undefined || opts.tokens !== undefined)
+      throw new UsageError('--prompt and --tokens go with --mode generate');
     const runner = new KernelRunner({ env: ctx.io.env });
     let p;
     try {
@@ -51,3 +75,24 @@ export const predictModelCommand: Command = {
     else ctx.print(renderPrediction(p));
   },
 };
+
+/** The generation request of predict-model's options (catalog decoders only: no --dim or --input). */
+function generationRequest(opts: ParsedOptions, device: string, threads: number | undefined): GenerationRequest {
+  const spec = workloadSpecOptions(opts);
+  if (Object.keys(spec.dims ?? {}).length || Object.keys(spec.inputs ?? {}).length)
+    throw new UsageError('--mode generate takes a catalog decoder: --dim and --input do not apply');
+  if (spec.seq !== undefined) throw new UsageError('--mode generate: give the prompt length with --prompt, not --seq');
+  return {
+    device,
+    ...(threads !== undefined ? { threads } : {}),
+    ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
+    ...(typeof opts.predictor === 'string' ? { predictor: opts.predictor } : {}),
+    ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
+    ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
+    ...(spec.batch !== undefined ? { batch: spec.batch } : {}),
+    ...(spec.dtype !== undefined ? { dtype: spec.dtype } : {}),
+  };
+}
+
+/** Longest prompt or generation the CLI takes (the model's own context is checked by the service). */
+const MAX_CONTEXT = 1 << 20;

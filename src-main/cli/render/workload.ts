@@ -1,7 +1,8 @@
 /** Whole-model predictions and measurements as tables. */
 import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
-import { formatTable } from '../output.js';
+import type { GenerationPrediction } from '../../services/generation-service.js';
+import { formatBytes, formatTable } from '../output.js';
 
 export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : `${(us / 1000).toFixed(3)} ms`);
 
@@ -88,4 +89,27 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
   ];
   if (!m.predicted) out.push('No prediction: run `pipedejavu train` to compare measured with predicted.');
   return out.join('\n');
+}
+
+/** Generation on one device: time to first token, decode speed, the KV cache and what fits. */
+export function renderGeneration(g: GenerationPrediction): string {
+  const step = (s: GenerationPrediction['firstStep']): string =>
+    `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP)`;
+  const lines = [
+    `${g.workload} on ${g.device}, ${g.dtype}, batch ${g.batch}: prompt ${g.prompt} tokens, then ${g.tokens} generated`,
+    `time to first token  ${ms(g.ttftUs)}`,
+    `decode step          first ${step(g.firstStep)}`,
+    `                     last  ${step(g.lastStep)}`,
+    `decode               ${ms(g.decodeUs)} for ${g.tokens} steps: ${g.tokensPerSecond.toFixed(1)} tokens/s`,
+    `memory               weights ${formatBytes(g.weightBytes)} + KV cache ${formatBytes(g.kvCacheBytes)} at ${g.prompt + g.tokens} tokens = ${formatBytes(g.memoryBytes)}` +
+      (g.deviceMemoryBytes === null
+        ? ' (device memory unknown)'
+        : ` of ${formatBytes(g.deviceMemoryBytes)}: ${g.fits ? 'fits' : 'does NOT fit'}`),
+  ];
+  if (g.largest)
+    lines.push(
+      `largest that fits    batch ${g.largest.batch} at ${g.prompt + g.tokens} tokens; ${g.largest.context} tokens at batch ${g.batch}`,
+    );
+  for (const w of g.warnings) lines.push(`warning: ${w}`);
+  return lines.join('\n');
 }

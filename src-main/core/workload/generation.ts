@@ -1,0 +1,112 @@
+/**
+ * Autoregressive generation with a KV cache, predicted in its two phases. Pure.
+ *
+ * Prefill runs the prompt through the model once (a normal forward pass; its time is the time to
+ * first token, predicted node by node like any workload). Decode then produces one token per
+ * sequence per step; a step reads every weight it uses once and the whole KV cache, and does
+ * little arithmetic per byte, so it is bound by the bytes it moves:
+ *
+ *   bytes = weight bytes of the step + KV cache read (kvBytesPerToken x context x batch)
+ *           + KV appended (kvBytesPerToken x batch)
+ *   flops = 2 x parameters used per token x batch + 4 x layers x heads x headDim x context x batch
+ *   step  = max(bytes / bandwidth, flops / peak) + nodes x per-node cost + per-run cost
+ *
+ * with the device's measured bandwidth, peak and overheads. Under mixture of experts a step reads
+ * the weights of the experts its tokens were routed to: with uniform routing of `batch` tokens to
+ * topK of E experts, E x (1 - (1 - topK/E)^batch) distinct experts per layer.
+ */
+
+export interface DecoderShape {
+  layers: number;
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  /** Parameters in total, and those of the expert MLPs (0 for a dense model). */
+  params: number;
+  expertParams: number;
+  experts: number;
+  topK: number;
+  /** Nodes one decode step runs (the per-node overhead is paid for each). */
+  nodesPerStep: number;
+}
+
+export interface DecodeDevice {
+  /** Measured memory bandwidth (GB/s) and peak at the model's dtype (GFLOP/s). */
+  bandwidthGBps: number;
+  peakGflops: number;
+  nodeUs: number;
+  runUs: number;
+}
+
+export interface DecodeStep {
+  stepUs: number;
+  memoryUs: number;
+  computeUs: number;
+  overheadUs: number;
+  bytes: number;
+  flops: number;
+  bound: 'memory' | 'compute';
+}
+
+/** Bytes of KV cache per cached token per sequence: a key and a value per layer per KV head. */
+export function kvBytesPerTokenOf(d: DecoderShape, elementBytes: number): number {
+  return 2 * d.layers * d.kvHeads * (d.hidden / d.heads) * elementBytes;
+}
+
+/** Distinct experts per layer that `batch` tokens, each routed to topK of them, touch (uniform routing). */
+export function expertsTouched(d: DecoderShape, batch: number): number {
+  if (d.experts === 0) return 0;
+  return d.experts * (1 - (1 - d.topK / d.experts) ** batch);
+}
+
+/** One decode step at `context` cached tokens for `batch` sequences. */
+export function decodeStep(
+  d: DecoderShape,
+  p: { batch: number; context: number; elementBytes: number },
+  dev: DecodeDevice,
+): DecodeStep {
+  const dense = d.params - d.expertParams;
+  const perExpert = d.experts > 0 ? d.expertParams / d.experts : 0;
+  const weightBytes = (dense + perExpert * expertsTouched(d, p.batch)) * p.elementBytes;
+  const kv = kvBytesPerTokenOf(d, p.elementBytes);
+  const bytes = weightBytes + kv * p.context * p.batch + kv * p.batch;
+  const paramsPerToken = dense + perExpert * d.topK;
+  const flops = 2 * paramsPerToken * p.batch + 4 * d.layers * d.hidden * p.context * p.batch;
+  const memoryUs = bytes / (dev.bandwidthGBps * 1e3);
+  const computeUs = flops / (dev.peakGflops * 1e3);
+  const overheadUs = d.nodesPerStep * dev.nodeUs + dev.runUs;
+  return {
+    stepUs: Math.max(memoryUs, computeUs) + overheadUs,
+    memoryUs,
+    computeUs,
+    overheadUs,
+    bytes,
+    flops,
+    bound: memoryUs >= computeUs ? 'memory' : 'compute',
+  };
+}
+
+/** Memory generation holds: the weights, the KV cache of `context` tokens per sequence, and a step's activations. */
+export function generationBytes(
+  d: DecoderShape,
+  p: { batch: number; context: number; elementBytes: number; activationBytes: number },
+): number {
+  return d.params * p.elementBytes + kvBytesPerTokenOf(d, p.elementBytes) * p.context * p.batch + p.activationBytes;
+}
+
+/**
+ * The largest batch at `context`, and the largest context at `batch`, whose weights and KV cache
+ * fit `memoryBytes` (activations of one step left aside: a few MB); 0 when even one does not fit.
+ */
+export function largestFit(
+  d: DecoderShape,
+  p: { batch: number; context: number; elementBytes: number; memoryBytes: number; maxContext: number },
+): { batch: number; context: number } {
+  const free = p.memoryBytes - d.params * p.elementBytes;
+  const kv = kvBytesPerTokenOf(d, p.elementBytes);
+  if (free <= 0) return { batch: 0, context: 0 };
+  return {
+    batch: Math.floor(free / (kv * p.context)),
+    context: Math.min(p.maxContext, Math.floor(free / (kv * p.batch))),
+  };
+}

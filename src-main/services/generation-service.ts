@@ -1,0 +1,167 @@
+/**
+ * `predict-model DECODER --mode generate`: a catalog decoder generating `tokens` tokens after a
+ * `prompt` on one profiled device: the time to first token (prefill, predicted node by node), the
+ * decode steps (bytes moved over the measured bandwidth, core/workload/generation.ts), tokens per
+ * second, the KV cache and whether it all fits the device, with the largest batch and context that
+ * would.
+ */
+import { catalogParams, catalogWorkload, getCatalogEntry, type TransformerEntry } from '../core/catalog/index.js';
+import type { Dtype } from '../core/domain/measurement.js';
+import { UserError } from '../core/errors.js';
+import { DTYPE_BYTES } from '../core/kernels/cost.js';
+import {
+  decodeStep,
+  generationBytes,
+  kvBytesPerTokenOf,
+  largestFit,
+  type DecodeDevice,
+  type DecodeStep,
+  type DecoderShape,
+} from '../core/workload/generation.js';
+import { MachineRepo } from '../adapters/store/machine-repo.js';
+import type { Database } from '../adapters/store/types.js';
+import { deviceMemoryBytes } from './device-memory.js';
+import type { DeviceGroup } from './training-data.js';
+import { deviceOverhead, pickDevice, predictOnDevice } from './workload-service.js';
+
+export interface GenerationRequest {
+  device: string;
+  threads?: number;
+  machine?: string;
+  predictor?: string;
+  /** Prompt tokens per sequence (default: the model's default sequence length). */
+  prompt?: number;
+  /** Tokens generated per sequence (default 128). */
+  tokens?: number;
+  batch?: number;
+  dtype?: Dtype;
+}
+
+export interface GenerationPrediction {
+  workload: string;
+  device: string;
+  dtype: Dtype;
+  batch: number;
+  prompt: number;
+  tokens: number;
+  /** Time to first token: the prompt's forward pass (µs). */
+  ttftUs: number;
+  /** The first and the last decode step, and all of them (µs). */
+  firstStep: DecodeStep;
+  lastStep: DecodeStep;
+  decodeUs: number;
+  /** Generated tokens per second over the decode phase, all sequences together. */
+  tokensPerSecond: number;
+  weightBytes: number;
+  /** KV cache at the end (prompt + tokens per sequence). */
+  kvCacheBytes: number;
+  /** What generation holds at the end; the device's memory (null when unknown) and whether it fits. */
+  memoryBytes: number;
+  deviceMemoryBytes: number | null;
+  fits: boolean | null;
+  /** The largest batch at this context and the largest context at this batch that fit; null when memory is unknown. */
+  largest: { batch: number; context: number } | null;
+  warnings: string[];
+}
+
+const DEFAULT_TOKENS = 128;
+
+/** A decoder of the catalog (token inputs, causal, LM head), or one line saying why not. */
+function decoderEntry(name: string): TransformerEntry {
+  const e = getCatalogEntry(name);
+  if (e.kind !== 'transformer' || e.input !== 'tokens' || !e.causal || e.head !== 'lm') {
+    throw new UserError(
+      `${name} is not a decoder: generation needs a causal language model (llama, qwen, mistral, gpt2 ...)`,
+    );
+  }
+  return e;
+}
+
+/** The decoder's shape for the decode model: parameters, expert parameters and nodes of one step. */
+function decoderShape(e: TransformerEntry, batch: number, dtype: Dtype): DecoderShape {
+  const step = catalogWorkload(e.name, { seq: 1, batch, dtype });
+  return {
+    layers: e.layers,
+    hidden: e.hidden,
+    heads: e.heads,
+    kvHeads: e.kvHeads ?? e.heads,
+    params: catalogParams(e.name),
+    expertParams: step.nodes.filter((n) => n.name.includes('.mlp.experts.')).reduce((s, n) => s + n.params, 0),
+    experts: e.experts ?? 0,
+    topK: e.topK ?? 0,
+    nodesPerStep: step.nodes.length,
+  };
+}
+
+function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, warnings: string[]): DecodeDevice {
+  const f = device.features;
+  let peak = f.peakGflops[dtype];
+  if (peak === undefined) {
+    peak = f.peakGflops.fp32 ?? 1;
+    warnings.push(`${device.deviceKey} has no measured ${dtype} peak: the fp32 peak stands in for it`);
+  }
+  // Without a measured per-node overhead (older profiles) the prefill's warning already says so.
+  const overhead = deviceOverhead(db, device);
+  return {
+    bandwidthGBps: f.bandwidthGBps,
+    peakGflops: peak,
+    nodeUs: overhead?.nodeUs ?? 0,
+    runUs: overhead?.runUs ?? 0,
+  };
+}
+
+export function predictGeneration(db: Database, name: string, req: GenerationRequest): GenerationPrediction {
+  const e = decoderEntry(name);
+  const dtype = req.dtype ?? e.defaults.dtype;
+  const batch = req.batch ?? 1;
+  const prompt = req.prompt ?? (e.defaults.seq as number);
+  const tokens = req.tokens ?? DEFAULT_TOKENS;
+  const context = e.context as number;
+  if (prompt + tokens > context) {
+    throw new UserError(
+      `${name} takes at most ${context} tokens: the prompt (${prompt}) and the generated tokens (${tokens}) make ${prompt + tokens}`,
+    );
+  }
+  const device = pickDevice(db, req.device, req.threads, req.machine, 'inference');
+  const prefillWorkload = catalogWorkload(name, { seq: prompt, batch, dtype });
+  const prefill = predictOnDevice(db, prefillWorkload, device, {
+    mode: 'inference',
+    ...(req.predictor ? { predictor: req.predictor } : {}),
+  });
+  const warnings = [...prefill.warnings];
+  const shape = decoderShape(e, batch, dtype);
+  const dev = decodeDevice(db, device, dtype, warnings);
+  const elementBytes = DTYPE_BYTES[dtype];
+  const steps = Array.from({ length: tokens }, (_, t) =>
+    decodeStep(shape, { batch, context: prompt + t, elementBytes }, dev),
+  );
+  const decodeUs = steps.reduce((s, x) => s + x.stepUs, 0);
+  const end = prompt + tokens;
+  const machine = new MachineRepo(db).getMachine(device.machineId);
+  const memory = machine ? deviceMemoryBytes(machine, device.deviceKey) : 0;
+  const activationBytes = Math.max(...prefillWorkload.nodes.map((n) => n.activationBytes), 0);
+  const memoryBytes = generationBytes(shape, { batch, context: end, elementBytes, activationBytes });
+  return {
+    workload: name,
+    device: device.deviceId,
+    dtype,
+    batch,
+    prompt,
+    tokens,
+    ttftUs: prefill.totalUs,
+    firstStep: steps[0] as DecodeStep,
+    lastStep: steps[steps.length - 1] as DecodeStep,
+    decodeUs,
+    tokensPerSecond: (tokens * batch * 1e6) / decodeUs,
+    weightBytes: shape.params * elementBytes,
+    kvCacheBytes: kvBytesPerTokenOf(shape, elementBytes) * end * batch,
+    memoryBytes,
+    deviceMemoryBytes: memory > 0 ? memory : null,
+    fits: memory > 0 ? memoryBytes <= memory : null,
+    largest:
+      memory > 0
+        ? largestFit(shape, { batch, context: end, elementBytes, memoryBytes: memory, maxContext: context })
+        : null,
+    warnings,
+  };
+}
