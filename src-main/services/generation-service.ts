@@ -87,6 +87,10 @@ function decoderShape(e: TransformerEntry, batch: number, dtype: Dtype): Decoder
     kvHeads: e.kvHeads ?? e.heads,
     params: catalogParams(e.name),
     expertParams: step.nodes.filter((n) => n.name.includes('.mlp.experts.')).reduce((s, n) => s + n.params, 0),
+    // Token (and learned position) tables: a step gathers rows; a tied LM head reads the token table whole.
+    gatheredParams: e.tiedEmbeddings
+      ? 0
+      : step.nodes.filter((n) => n.name.startsWith('embeddings.')).reduce((s, n) => s + n.params, 0),
     experts: e.experts ?? 0,
     topK: e.topK ?? 0,
     nodesPerStep: step.nodes.length,

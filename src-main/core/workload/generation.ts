@@ -6,7 +6,9 @@
  * sequence per step; a step reads every weight it uses once and the whole KV cache, and does
  * little arithmetic per byte, so it is bound by the bytes it moves:
  *
- *   bytes = weight bytes of the step + KV cache read (kvBytesPerToken x context x batch)
+ *   bytes = weight bytes of the step (every weight but the embedding tables, of which a step
+ *           gathers `batch` rows; a tied LM head reads the token table whole anyway)
+ *           + KV cache read (kvBytesPerToken x context x batch)
  *           + KV appended (kvBytesPerToken x batch)
  *   flops = 2 x parameters used per token x batch + 4 x layers x heads x headDim x context x batch
  *   step  = max(bytes / bandwidth, flops / peak) + nodes x per-node cost + per-run cost
@@ -24,6 +26,8 @@ export interface DecoderShape {
   /** Parameters in total, and those of the expert MLPs (0 for a dense model). */
   params: number;
   expertParams: number;
+  /** Parameters of embedding tables a step only gathers rows from (0 when the LM head reads them whole). */
+  gatheredParams: number;
   experts: number;
   topK: number;
   /** Nodes one decode step runs (the per-node overhead is paid for each). */
@@ -65,9 +69,10 @@ export function decodeStep(
   p: { batch: number; context: number; elementBytes: number },
   dev: DecodeDevice,
 ): DecodeStep {
-  const dense = d.params - d.expertParams;
+  const dense = d.params - d.expertParams - d.gatheredParams;
   const perExpert = d.experts > 0 ? d.expertParams / d.experts : 0;
-  const weightBytes = (dense + perExpert * expertsTouched(d, p.batch)) * p.elementBytes;
+  const gathered = Math.min(d.gatheredParams, p.batch * d.hidden);
+  const weightBytes = (dense + gathered + perExpert * expertsTouched(d, p.batch)) * p.elementBytes;
   const kv = kvBytesPerTokenOf(d, p.elementBytes);
   const bytes = weightBytes + kv * p.context * p.batch + kv * p.batch;
   const paramsPerToken = dense + perExpert * d.topK;

@@ -16,6 +16,7 @@ const llama8b: DecoderShape = {
   kvHeads: 8,
   params: 8_030_261_248,
   expertParams: 0,
+  gatheredParams: 0,
   experts: 0,
   topK: 0,
   nodesPerStep: 500,
@@ -47,6 +48,16 @@ describe('decodeStep', () => {
     expect(expertsTouched(moe, 64)).toBeCloseTo(8, 3);
     const one = decodeStep(moe, { batch: 1, context: 0, elementBytes: 1 }, { ...dev, bandwidthGBps: 1 });
     expect(one.bytes - 2 * kvBytesPerTokenOf(moe, 1) * 0 - kvBytesPerTokenOf(moe, 1)).toBeCloseTo(200 + 2 * 100, 6);
+  });
+});
+
+describe('embedding tables', () => {
+  it('are gathered a row per sequence, not read whole (untied LM head)', () => {
+    const table = 128_256 * 4096;
+    const untied = { ...llama8b, gatheredParams: table };
+    const a = decodeStep(untied, { batch: 2, context: 0, elementBytes: 2 }, dev);
+    const b = decodeStep(llama8b, { batch: 2, context: 0, elementBytes: 2 }, dev);
+    expect(b.bytes - a.bytes).toBe((table - 2 * 4096) * 2);
   });
 });
 
