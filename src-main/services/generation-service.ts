@@ -21,7 +21,7 @@ import {
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { deviceMemoryBytes } from './device-memory.js';
-import type { DeviceGroup } from './training-data.js';
+import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { deviceOverhead, pickDevice, predictOnDevice } from './workload-service.js';
 
 export interface GenerationRequest {
@@ -97,8 +97,38 @@ function decoderShape(e: TransformerEntry, batch: number, dtype: Dtype): Decoder
   };
 }
 
-function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, warnings: string[]): DecodeDevice {
+/** Weights beyond every cache: a matrix-vector product over them streams from memory (32 MiB and more). */
+const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
+
+/**
+ * The bandwidth a decode step's weights stream at: what the device's largest measured
+ * matrix-vector products (MatMul with at most 4 rows, 32 MiB and more) achieved, median over
+ * them; null when the profile has none. A GEMV streaming weights reaches less than the
+ * elementwise kernels the roofline's bandwidth comes from (on this project's Zen 5 VM, 18-23
+ * against 25-31 GB/s at one thread).
+ */
+export function decodeBandwidthGBps(db: Database, device: DeviceGroup): number | null {
+  const rates = loadTrainingData(db, { machineId: device.machineId })
+    .samples.filter(
+      (s) =>
+        s.device.deviceId === device.deviceId &&
+        (s.origin ?? 'profile') === 'profile' &&
+        s.op === 'MatMul' &&
+        (s.shape.B ?? 1) * (s.shape.M ?? 0) <= 4 &&
+        s.bytes >= STREAMED_WEIGHT_BYTES,
+    )
+    .map((s) => s.bytes / (s.timeUs * 1e3))
+    .sort((a, b) => a - b);
+  return rates.length ? (rates[Math.floor((rates.length - 1) / 2)] as number) : null;
+}
+
+export function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, warnings: string[]): DecodeDevice {
   const f = device.features;
+  const streamed = decodeBandwidthGBps(db, device);
+  if (streamed === null)
+    warnings.push(
+      `${device.deviceKey}: no matrix-vector product over streamed weights was profiled; decode uses the elementwise bandwidth (likely too fast)`,
+    );
   let peak = f.peakGflops[dtype];
   if (peak === undefined) {
     peak = f.peakGflops.fp32 ?? 1;
@@ -107,7 +137,7 @@ function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, warnings:
   // Without a measured per-node overhead (older profiles) the prefill's warning already says so.
   const overhead = deviceOverhead(db, device);
   return {
-    bandwidthGBps: f.bandwidthGBps,
+    bandwidthGBps: streamed ?? f.bandwidthGBps,
     peakGflops: peak,
     nodeUs: overhead?.nodeUs ?? 0,
     runUs: overhead?.runUs ?? 0,

@@ -143,9 +143,7 @@ export function runnerOf(deps: ProfilerDeps, ep: EpConfig): KernelRunnerLike | n
 export function kernelsFor(ep: EpConfig, suite: SuiteName): KernelSpec[] {
   const cpu = onCpu(ep);
   const dtypes = cpu ? FP_DTYPES_CPU : ep.name === 'torch-cuda' ? FP_DTYPES_TORCH_GPU : FP_DTYPES_GPU;
-  return suiteKernels(suite, { dtypes }).filter(
-    (k) => !(cpu && (k.gpuOnly || k.family === 'copy')),
-  );
+  return suiteKernels(suite, { dtypes }).filter((k) => !(cpu && (k.gpuOnly || k.family === 'copy')));
 }
 
 /**

@@ -53,7 +53,7 @@ const F = OnnxDataType.FLOAT;
 const I64 = OnnxDataType.INT64;
 
 /** Builds one graph: nodes, initializers with per-tensor seeds, unique names. */
-class GraphBuilder {
+export class GraphBuilder {
   readonly nodes: NodeDef[] = [];
   readonly inits: TensorDef[] = [];
   private seed = 1;

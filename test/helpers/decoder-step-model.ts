@@ -1,0 +1,154 @@
+/**
+ * One decode step of a small Llama-style decoder as an ONNX model, for checking the decode model
+ * (core/workload/generation.ts) against a real run: a token id in, its logits out, through L
+ * pre-norm blocks with grouped-query attention over a KV cache of `context` tokens and a SwiGLU
+ * MLP, then the LM head. The cache is held in the model (initializers) the way a server keeps it
+ * resident, so a run reads it instead of copying it in through the Node binding (slow: see
+ * ../shared/notes). `dataflow` says how a block attends:
+ * - 'concat': the new key and value are concatenated to the cache and K is transposed, as
+ *   exported decoders do with plain ops: the cache is copied twice per step;
+ * - 'read-once': the cache (K kept transposed) is read in place by one matmul for the scores
+ *   and one for the values, the new token's key and value by two small ones, and only the
+ *   score rows are concatenated: the cache is read once, as fused decode kernels
+ *   (GroupQueryAttention, paged attention) do.
+ * fp32, batch 1, one matmul per key/value group.
+ */
+import { GraphBuilder } from '../../src-main/core/profiler/calibration-models.js';
+import { attr, encodeModel, OnnxDataType } from '../../src-main/core/onnx/model-builder.js';
+import type { DecoderShape } from '../../src-main/core/workload/generation.js';
+
+export interface DecoderStepConfig {
+  layers: number;
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  ffn: number;
+  vocab: number;
+  /** Cached tokens before this step. */
+  context: number;
+  /** How attention reads the cache (see the file comment); default 'read-once'. */
+  dataflow?: 'concat' | 'read-once';
+}
+
+export interface DecoderStep {
+  model: Uint8Array;
+  inputs: { name: string; dims: number[]; dtype: 'int64' }[];
+  /** The same decoder as the decode model sees it (nodesPerStep: the file's node count). */
+  shape: DecoderShape;
+}
+
+export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
+  const g = new GraphBuilder();
+  const hd = c.hidden / c.heads;
+  const group = c.heads / c.kvHeads;
+  const kvw = c.kvHeads * hd;
+  const norm = (p: string, x: string): string =>
+    g.op(
+      'LayerNormalization',
+      [x, g.random(`${p}.weight`, [c.hidden], 0.1, 1), g.random(`${p}.bias`, [c.hidden], 0.02)],
+      `${p}.out`,
+      [attr.int('axis', -1), attr.float('epsilon', 1e-5)],
+    );
+  const linear = (p: string, x: string, nIn: number, nOut: number): string =>
+    g.op('MatMul', [x, g.weight(`${p}.weight`, [nIn, nOut], nIn)], `${p}.out`);
+  const perGroup = g.ints('shape.per_group', [1, c.kvHeads, group, hd]);
+  const kvHeads = g.ints('shape.kv_heads', [1, c.kvHeads, 1, hd]);
+  const merged = g.ints('shape.merged', [1, 1, c.hidden]);
+  const scale = g.floats('attn.scale', [1 / Math.sqrt(hd)], []);
+
+  let x = g.op('Gather', [g.random('embed.weight', [c.vocab, c.hidden], 0.5), 'input_ids'], 'embed.out');
+  for (let i = 0; i < c.layers; i++) {
+    const p = `block.${i}`;
+    const n1 = norm(`${p}.norm1`, x);
+    const q = g.op('Reshape', [linear(`${p}.q`, n1, c.hidden, c.hidden), perGroup], `${p}.q.heads`);
+    const newK = g.op('Reshape', [linear(`${p}.k`, n1, c.hidden, kvw), kvHeads], `${p}.k.heads`);
+    const newV = g.op('Reshape', [linear(`${p}.v`, n1, c.hidden, kvw), kvHeads], `${p}.v.heads`);
+    const attend = (c.dataflow ?? 'read-once') === 'concat' ? concatAttention : readOnceAttention;
+    const ctx = g.op('Reshape', [attend(g, p, c, q, newK, newV, scale), merged], `${p}.ctx.merged`);
+    x = g.op('Add', [x, linear(`${p}.o`, ctx, c.hidden, c.hidden)], `${p}.attn.residual`);
+    const n2 = norm(`${p}.norm2`, x);
+    const gate = linear(`${p}.gate`, n2, c.hidden, c.ffn);
+    const silu = g.op('Mul', [gate, g.op('Sigmoid', [gate], `${p}.gate.sigmoid`)], `${p}.silu`);
+    const prod = g.op('Mul', [silu, linear(`${p}.up`, n2, c.hidden, c.ffn)], `${p}.gate_mul`);
+    x = g.op('Add', [x, linear(`${p}.down`, prod, c.ffn, c.hidden)], `${p}.mlp.residual`);
+  }
+  g.op('Identity', [linear('lm_head', norm('final_norm', x), c.hidden, c.vocab)], 'logits');
+
+  const model = encodeModel({
+    graph: {
+      name: 'decoder-step',
+      nodes: g.nodes,
+      inputs: [{ name: 'input_ids', elemType: OnnxDataType.INT64, dims: [1, 1] }],
+      outputs: [{ name: 'logits', elemType: OnnxDataType.FLOAT, dims: [1, 1, c.vocab] }],
+      initializers: g.inits,
+    },
+    docString: 'pipeDejavu decode-step check model',
+  });
+  const blockParams = 4 * c.hidden + 2 * c.hidden * c.hidden + 2 * c.hidden * kvw + 3 * c.hidden * c.ffn;
+  const params = c.vocab * c.hidden + c.layers * blockParams + 2 * c.hidden + c.hidden * c.vocab;
+  return {
+    model,
+    inputs: [{ name: 'input_ids', dims: [1, 1], dtype: 'int64' }],
+    shape: {
+      layers: c.layers,
+      hidden: c.hidden,
+      heads: c.heads,
+      kvHeads: c.kvHeads,
+      params,
+      expertParams: 0,
+      gatheredParams: c.vocab * c.hidden,
+      experts: 0,
+      topK: 0,
+      nodesPerStep: g.nodes.length,
+    },
+  };
+}
+
+type Attend = (
+  g: GraphBuilder,
+  p: string,
+  c: DecoderStepConfig,
+  q: string,
+  k: string,
+  v: string,
+  scale: string,
+) => string;
+
+/** Cache and new token concatenated, K transposed: the cache is copied twice per step. */
+const concatAttention: Attend = (g, p, c, q, newK, newV, scale) => {
+  const hd = c.hidden / c.heads;
+  const cache = (name: string, fresh: string): string =>
+    g.op('Concat', [g.random(`${p}.${name}`, [1, c.kvHeads, c.context, hd], 1), fresh], `${p}.${name}.all`, [
+      attr.int('axis', 2),
+    ]);
+  const kt = g.op('Transpose', [cache('past_key', newK)], `${p}.k.t`, [attr.ints('perm', [0, 1, 3, 2])]);
+  const scores = g.op('Mul', [g.op('MatMul', [q, kt], `${p}.scores`), scale], `${p}.scaled`);
+  const probs = g.op('Softmax', [scores], `${p}.probs`, [attr.int('axis', -1)]);
+  return g.op('MatMul', [probs, cache('past_value', newV)], `${p}.ctx`);
+};
+
+/** The cache read in place (K stored transposed); only the score rows are concatenated. */
+const readOnceAttention: Attend = (g, p, c, q, newK, newV, scale) => {
+  const hd = c.hidden / c.heads;
+  const pastKt = g.random(`${p}.past_key_t`, [1, c.kvHeads, hd, c.context], 1);
+  const pastV = g.random(`${p}.past_value`, [1, c.kvHeads, c.context, hd], 1);
+  const newKt = g.op('Transpose', [newK], `${p}.k.t`, [attr.ints('perm', [0, 1, 3, 2])]);
+  const scores = g.op(
+    'Concat',
+    [g.op('MatMul', [q, pastKt], `${p}.scores.past`), g.op('MatMul', [q, newKt], `${p}.scores.new`)],
+    `${p}.scores`,
+    [attr.int('axis', -1)],
+  );
+  const probs = g.op('Softmax', [g.op('Mul', [scores, scale], `${p}.scaled`)], `${p}.probs`, [attr.int('axis', -1)]);
+  const split = g.ints(`${p}.split`, [c.context, 1]);
+  g.nodes.push({
+    opType: 'Split',
+    inputs: [probs, split],
+    outputs: [`${p}.probs.past`, `${p}.probs.new`],
+    name: `${p}.probs.split`,
+    attributes: [attr.int('axis', -1)],
+  });
+  const past = g.op('MatMul', [`${p}.probs.past`, pastV], `${p}.ctx.past`);
+  const fresh = g.op('MatMul', [`${p}.probs.new`, newV], `${p}.ctx.new`);
+  return g.op('Add', [past, fresh], `${p}.ctx`);
+};
