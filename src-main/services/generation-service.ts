@@ -17,6 +17,8 @@ import {
   type DecodeDevice,
   type DecodeStep,
   type DecoderShape,
+  WEIGHT_FORMATS,
+  type WeightFormat,
 } from '../core/workload/generation.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -35,6 +37,8 @@ export interface GenerationRequest {
   tokens?: number;
   batch?: number;
   dtype?: Dtype;
+  /** How the weights are stored (int8, llama.cpp's q4_0 ...); default the dtype. */
+  weights?: WeightFormat;
 }
 
 export interface GenerationPrediction {
@@ -44,6 +48,8 @@ export interface GenerationPrediction {
   batch: number;
   prompt: number;
   tokens: number;
+  /** Weight format and its bytes per parameter. */
+  weights: WeightFormat;
   /** Time to first token: the prompt's forward pass (µs). */
   ttftUs: number;
   /** The first and the last decode step, and all of them (µs). */
@@ -166,15 +172,21 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const shape = decoderShape(e, batch, dtype);
   const dev = decodeDevice(db, device, dtype, warnings);
   const elementBytes = DTYPE_BYTES[dtype];
+  const weights = req.weights ?? (dtype as WeightFormat);
+  const weightBytes = WEIGHT_FORMATS[weights];
+  if (weightBytes < elementBytes)
+    warnings.push(
+      `${weights} weights: memory and decode bandwidth are counted at ${weightBytes.toFixed(4)} B per weight; the prefill is predicted at ${dtype} (kernels that dequantize are not profiled)`,
+    );
   const steps = Array.from({ length: tokens }, (_, t) =>
-    decodeStep(shape, { batch, context: prompt + t, elementBytes }, dev),
+    decodeStep(shape, { batch, context: prompt + t, elementBytes, weightBytes }, dev),
   );
   const decodeUs = steps.reduce((s, x) => s + x.stepUs, 0);
   const end = prompt + tokens;
   const machine = new MachineRepo(db).getMachine(device.machineId);
   const memory = machine ? deviceMemoryBytes(machine, device.deviceKey) : 0;
   const activationBytes = Math.max(...prefillWorkload.nodes.map((n) => n.activationBytes), 0);
-  const memoryBytes = generationBytes(shape, { batch, context: end, elementBytes, activationBytes });
+  const memoryBytes = generationBytes(shape, { batch, context: end, elementBytes, weightBytes, activationBytes });
   return {
     workload: name,
     device: device.deviceId,
@@ -182,19 +194,27 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     batch,
     prompt,
     tokens,
+    weights,
     ttftUs: prefill.totalUs,
     firstStep: steps[0] as DecodeStep,
     lastStep: steps[steps.length - 1] as DecodeStep,
     decodeUs,
     tokensPerSecond: (tokens * batch * 1e6) / decodeUs,
-    weightBytes: shape.params * elementBytes,
+    weightBytes: shape.params * weightBytes,
     kvCacheBytes: kvBytesPerTokenOf(shape, elementBytes) * end * batch,
     memoryBytes,
     deviceMemoryBytes: memory > 0 ? memory : null,
     fits: memory > 0 ? memoryBytes <= memory : null,
     largest:
       memory > 0
-        ? largestFit(shape, { batch, context: end, elementBytes, memoryBytes: memory, maxContext: context })
+        ? largestFit(shape, {
+            batch,
+            context: end,
+            elementBytes,
+            weightBytes,
+            memoryBytes: memory,
+            maxContext: context,
+          })
         : null,
     warnings,
   };

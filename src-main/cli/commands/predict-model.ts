@@ -4,6 +4,7 @@ import { predictModelExecuted } from '../../services/model-prediction-service.js
 import type { Command } from '../command.js';
 import { renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
+import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { ParsedOptions } from '../command.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
@@ -35,6 +36,11 @@ export const predictModelCommand: Command = {
       description: 'generate: prompt tokens per sequence (default: the model’s seq)',
     },
     tokens: { type: 'string', valueName: 'N', description: 'generate: tokens generated per sequence (default 128)' },
+    weights: {
+      type: 'string',
+      valueName: 'FORMAT',
+      description: `generate: weight format, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the dtype)`,
+    },
     predictor: {
       type: 'string',
       valueName: 'NAME',
@@ -55,8 +61,8 @@ export const predictModelCommand: Command = {
       else ctx.print(renderGeneration(g));
       return;
     }
-    if (opts.prompt !== undefined || opts.tokens !== undefined)
-      throw new UsageError('--prompt and --tokens go with --mode generate');
+    if (opts.prompt !== undefined || opts.tokens !== undefined || opts.weights !== undefined)
+      throw new UsageError('--prompt, --tokens and --weights go with --mode generate');
     const runner = new KernelRunner({ env: ctx.io.env });
     let p;
     try {
@@ -91,7 +97,14 @@ function generationRequest(opts: ParsedOptions, device: string, threads: number 
     ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
     ...(spec.batch !== undefined ? { batch: spec.batch } : {}),
     ...(spec.dtype !== undefined ? { dtype: spec.dtype } : {}),
+    ...(typeof opts.weights === 'string' ? { weights: weightFormat(opts.weights) } : {}),
   };
+}
+
+function weightFormat(v: string): WeightFormat {
+  if (!Object.hasOwn(WEIGHT_FORMATS, v))
+    throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got "${v}"`);
+  return v as WeightFormat;
 }
 
 /** Longest prompt or generation the CLI takes (the model's own context is checked by the service). */

@@ -96,7 +96,7 @@ export function renderGeneration(g: GenerationPrediction): string {
   const step = (s: GenerationPrediction['firstStep']): string =>
     `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP)`;
   const lines = [
-    `${g.workload} on ${g.device}, ${g.dtype}, batch ${g.batch}: prompt ${g.prompt} tokens, then ${g.tokens} generated`,
+    `${g.workload} on ${g.device}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${g.prompt} tokens, then ${g.tokens} generated`,
     `time to first token  ${ms(g.ttftUs)}`,
     `decode step          first ${step(g.firstStep)}`,
     `                     last  ${step(g.lastStep)}`,

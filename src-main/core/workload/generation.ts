@@ -18,6 +18,22 @@
  * topK of E experts, E x (1 - (1 - topK/E)^batch) distinct experts per layer.
  */
 
+/**
+ * Bytes per weight of the formats generation is served in: the float dtypes, int8 with a scale
+ * per channel, and llama.cpp's block formats (Q8_0: 32 weights in 34 bytes; Q4_0: 32 in 18;
+ * Q4_K: 256 in 144). The KV cache and activations stay at the model's dtype.
+ */
+export const WEIGHT_FORMATS = {
+  fp32: 4,
+  fp16: 2,
+  bf16: 2,
+  int8: 1,
+  q8_0: 34 / 32,
+  q4_k: 144 / 256,
+  q4_0: 18 / 32,
+} as const;
+export type WeightFormat = keyof typeof WEIGHT_FORMATS;
+
 export interface DecoderShape {
   layers: number;
   hidden: number;
@@ -66,13 +82,13 @@ export function expertsTouched(d: DecoderShape, batch: number): number {
 /** One decode step at `context` cached tokens for `batch` sequences. */
 export function decodeStep(
   d: DecoderShape,
-  p: { batch: number; context: number; elementBytes: number },
+  p: { batch: number; context: number; elementBytes: number; weightBytes?: number },
   dev: DecodeDevice,
 ): DecodeStep {
   const dense = d.params - d.expertParams - d.gatheredParams;
   const perExpert = d.experts > 0 ? d.expertParams / d.experts : 0;
   const gathered = Math.min(d.gatheredParams, p.batch * d.hidden);
-  const weightBytes = (dense + gathered + perExpert * expertsTouched(d, p.batch)) * p.elementBytes;
+  const weightBytes = (dense + gathered + perExpert * expertsTouched(d, p.batch)) * (p.weightBytes ?? p.elementBytes);
   const kv = kvBytesPerTokenOf(d, p.elementBytes);
   const bytes = weightBytes + kv * p.context * p.batch + kv * p.batch;
   const paramsPerToken = dense + perExpert * d.topK;
@@ -94,9 +110,10 @@ export function decodeStep(
 /** Memory generation holds: the weights, the KV cache of `context` tokens per sequence, and a step's activations. */
 export function generationBytes(
   d: DecoderShape,
-  p: { batch: number; context: number; elementBytes: number; activationBytes: number },
+  p: { batch: number; context: number; elementBytes: number; weightBytes?: number; activationBytes: number },
 ): number {
-  return d.params * p.elementBytes + kvBytesPerTokenOf(d, p.elementBytes) * p.context * p.batch + p.activationBytes;
+  const weights = d.params * (p.weightBytes ?? p.elementBytes);
+  return weights + kvBytesPerTokenOf(d, p.elementBytes) * p.context * p.batch + p.activationBytes;
 }
 
 /**
@@ -105,9 +122,16 @@ export function generationBytes(
  */
 export function largestFit(
   d: DecoderShape,
-  p: { batch: number; context: number; elementBytes: number; memoryBytes: number; maxContext: number },
+  p: {
+    batch: number;
+    context: number;
+    elementBytes: number;
+    weightBytes?: number;
+    memoryBytes: number;
+    maxContext: number;
+  },
 ): { batch: number; context: number } {
-  const free = p.memoryBytes - d.params * p.elementBytes;
+  const free = p.memoryBytes - d.params * (p.weightBytes ?? p.elementBytes);
   const kv = kvBytesPerTokenOf(d, p.elementBytes);
   if (free <= 0) return { batch: 0, context: 0 };
   return {

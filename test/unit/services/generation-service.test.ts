@@ -81,7 +81,17 @@ describe('pipedejavu predict-model --mode generate', () => {
     const wrong = await cli(['predict-model', 'mistral-7b', '--db', db, '--device', 'cpu', '--prompt', '128']);
     expect(wrong).toMatchObject({
       code: 2,
-      stderr: 'pipedejavu: error: --prompt and --tokens go with --mode generate\n',
+      stderr: 'pipedejavu: error: --prompt, --tokens and --weights go with --mode generate\n',
     });
+    const q4 = await cli([
+      ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate'],
+      ...['--prompt', '64', '--tokens', '4', '--weights', 'q4_0', '--json'],
+    ]);
+    const parsed = JSON.parse(q4.stdout) as { weightBytes: number; weights: string };
+    expect(parsed).toMatchObject({ weights: 'q4_0', weightBytes: (8_030_261_248 * 18) / 32 });
+    const bad = await cli([
+      ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate', '--weights', 'q3'],
+    ]);
+    expect(bad.stderr).toBe('pipedejavu: error: --weights takes fp32, fp16, bf16, int8, q8_0, q4_k, q4_0; got "q3"\n');
   });
 });
