@@ -5,6 +5,8 @@
  * topology and the stated network. The searches rank plans; the best one is
  * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
  */
+import { catalogNames, getCatalogEntry, kvBytesPerToken } from '../core/catalog/index.js';
+import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
@@ -180,6 +182,24 @@ function layersFor(w: Workload, candidates: Candidate[], predict: (f: DeviceFeat
 }
 
 /**
+ * Serving a catalog decoder holds its KV cache: each block keeps 2 x kvHeads x headDim values per
+ * token of the context (the workload's seq) per sequence, on the device of its stage, for every
+ * sequence that device serves (resident bytes: every search's memory check counts them).
+ */
+function withKvCache(w: Workload, layers: PlanLayer[], batch: number, warnings: string[]): PlanLayer[] {
+  const e = catalogNames().includes(w.name) ? getCatalogEntry(w.name) : null;
+  if (!e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return layers;
+  const seq = w.bindings.seq ?? 0;
+  const dtype = w.nodes[0]?.dtype ?? 'fp16';
+  const perBlock = (kvBytesPerToken(e, dtype) / e.layers) * seq;
+  const blocks = layers.filter((l) => /^block\.\d+$/.test(l.name)).length;
+  warnings.push(
+    `${w.name}: inference memory holds the KV cache of ${seq} tokens per sequence, ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${e.layers} layers x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
+  );
+  return layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, residentBytesPerSample: perBlock } : l));
+}
+
+/**
  * nccl-tests results whose ranks are all devices of the plan (host = machine label, device = cuda
  * index) become measured all-reduce costs for exactly that device set; others are named in a warning.
  */
@@ -290,9 +310,10 @@ function planProblem(
   warnings: string[],
 ): PlanProblem {
   const chosen = chooseStoredPredictor(db);
-  const layers = layersFor(workload, candidates, (f) =>
+  const predicted = layersFor(workload, candidates, (f) =>
     predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
   );
+  const layers = req.mode === 'inference' ? withKvCache(workload, predicted, req.batch, warnings) : predicted;
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
   const { links, warnings: linkWarnings } = buildPlanLinks(
     candidates.map((c) => c.device),

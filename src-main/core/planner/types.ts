@@ -37,6 +37,11 @@ export interface PlanLayer {
   outBytesPerSample: number;
   /** Activation bytes per sample kept for backward (training). */
   activationBytesPerSample: number;
+  /**
+   * Bytes per sample held for the whole step whatever the microbatching: the KV cache of a served
+   * decoder (every sequence a device serves keeps its cache there). Absent: 0.
+   */
+  residentBytesPerSample?: number;
 }
 
 export type Schedule = 'gpipe' | '1f1b';

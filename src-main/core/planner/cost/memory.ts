@@ -7,6 +7,8 @@
  *   ZeRO-0 kΨ; ZeRO-1 4Ψ + (k−4)Ψ/N; ZeRO-2 2Ψ + (k−2)Ψ/N; ZeRO-3 kΨ/N. Inference: kΨ (weights).
  * - activations = bytes per sample × samples of this device per microbatch × microbatches in
  *   flight: 1F1B keeps min(p−i, m) on stage i of p (0-based), GPipe all m, inference 1.
+ * - resident = bytes per sample held for the whole step (a served decoder's KV cache) × every
+ *   sample the device serves in a step (its share of a microbatch × microbatches).
  * - overhead = problem.overheadBytes (framework, workspace).
  */
 import type { Mode, PlanDevice, PlanProblem, Schedule } from '../types.js';
@@ -57,6 +59,8 @@ export function microbatchesInFlight(
 export interface MemoryBreakdown {
   parameterBytes: number;
   activationBytes: number;
+  /** The KV cache of a served decoder (0 otherwise). */
+  residentBytes: number;
   overheadBytes: number;
   inFlight: number;
   totalBytes: number;
@@ -70,18 +74,22 @@ export interface StageMemoryInput {
   /** Samples of one microbatch this device processes. */
   samples: number;
   inFlight: number;
+  /** Bytes held for the whole step: resident bytes per sample × samples served per step (0 when absent). */
+  residentBytes?: number;
 }
 
 /** What one device of a stage needs; totalBytes is computed the same way everywhere. */
 export function deviceMemory(input: StageMemoryInput, s: MemorySettings): MemoryBreakdown {
   const parameterBytes = parameterStateBytes(input.params, input.replicas, s);
   const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight;
+  const residentBytes = input.residentBytes ?? 0;
   return {
     parameterBytes,
     activationBytes,
+    residentBytes,
     overheadBytes: s.overheadBytes,
     inFlight: input.inFlight,
-    totalBytes: parameterBytes + activationBytes + s.overheadBytes,
+    totalBytes: parameterBytes + activationBytes + residentBytes + s.overheadBytes,
   };
 }
 
@@ -103,6 +111,7 @@ export function memoryShortfall(device: Pick<PlanDevice, 'id' | 'name' | 'memory
   return (
     `${device.id} (${device.name}, ${formatBytes(device.memoryBytes)}): needs ${formatBytes(m.totalBytes)}: ` +
     `${formatBytes(m.parameterBytes)} parameters/optimizer, ${formatBytes(m.activationBytes)} activations (${flight}), ` +
+    (m.residentBytes > 0 ? `${formatBytes(m.residentBytes)} KV cache, ` : '') +
     `${formatBytes(m.overheadBytes)} overhead`
   );
 }

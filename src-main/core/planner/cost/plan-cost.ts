@@ -122,6 +122,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
           activationBytesPerSample: tables.activationBytesPerSample(s.from, s.to),
           samples: split.shares[j] ?? 0,
           inFlight,
+          residentBytes: tables.residentBytesPerSample(s.from, s.to) * (split.shares[j] ?? 0) * m,
         },
         problem,
       );

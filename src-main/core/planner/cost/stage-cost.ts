@@ -106,6 +106,7 @@ export class CostTables {
   private readonly missingPrefix: Int32Array[] = [];
   private readonly paramPrefix: Float64Array;
   private readonly activationPrefix: Float64Array;
+  private readonly residentPrefix: Float64Array;
   /** Inference working set per sample: max over the stage's layers of input + output bytes. */
   private readonly ioMax: Float64Array;
 
@@ -136,9 +137,11 @@ export class CostTables {
     });
     this.paramPrefix = new Float64Array(L + 1);
     this.activationPrefix = new Float64Array(L + 1);
+    this.residentPrefix = new Float64Array(L + 1);
     problem.layers.forEach((layer, l) => {
       this.paramPrefix[l + 1] = (this.paramPrefix[l] as number) + layer.params;
       this.activationPrefix[l + 1] = (this.activationPrefix[l] as number) + layer.activationBytesPerSample;
+      this.residentPrefix[l + 1] = (this.residentPrefix[l] as number) + (layer.residentBytesPerSample ?? 0);
     });
     this.ioMax = new Float64Array(L * (L + 1));
     for (let from = 0; from < L; from++) {
@@ -185,6 +188,11 @@ export class CostTables {
 
   params(from: number, to: number): number {
     return (this.paramPrefix[to] as number) - (this.paramPrefix[from] as number);
+  }
+
+  /** Bytes per sample the stage holds for every sample it serves in a step (the KV cache). */
+  residentBytesPerSample(from: number, to: number): number {
+    return (this.residentPrefix[to] as number) - (this.residentPrefix[from] as number);
   }
 
   /** Activation bytes per sample the stage holds per microbatch in flight. */

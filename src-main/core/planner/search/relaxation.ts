@@ -105,7 +105,8 @@ function relaxedCost(ctx: PlannerContext, m: number, schedule: Schedule): Relaxe
       }
       bytes[l * D + d] =
         parameterStateBytes(tables.params(l, l + 1), 1, problem) +
-        tables.activationBytesPerSample(l, l + 1) * b * inFlight;
+        tables.activationBytesPerSample(l, l + 1) * b * inFlight +
+        tables.residentBytesPerSample(l, l + 1) * problem.batch;
     }
     if (Number.isFinite(best)) scale += best;
   }

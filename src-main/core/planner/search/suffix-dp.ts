@@ -73,13 +73,14 @@ export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedu
 /** Whether layers [from, to) fit in memory with `inFlight` microbatches in flight, each device taking its share of the samples. */
 type StageFits = (from: number, to: number, inFlight: number, shares: readonly number[]) => boolean;
 
-/** The memory test of the devices of group g. */
-function stageFits(ctx: PlannerContext, g: Group): StageFits {
+/** The memory test of the devices of group g, each serving its share of every one of the m microbatches. */
+function stageFits(ctx: PlannerContext, g: Group, m: number): StageFits {
   const { problem, tables } = ctx;
   const devices = g.devs.map((d) => problem.devices[d]);
   const dev0 = devices[0];
   return (from, to, inFlight, shares) => {
     const params = tables.params(from, to);
+    const resident = tables.residentBytesPerSample(from, to) * m;
     if (devices.length === 1) {
       const need = deviceMemory(
         {
@@ -88,6 +89,7 @@ function stageFits(ctx: PlannerContext, g: Group): StageFits {
           activationBytesPerSample: tables.activationBytesPerSample(from, to),
           samples: shares[0] ?? 0,
           inFlight,
+          residentBytes: resident * (shares[0] ?? 0),
         },
         problem,
       );
@@ -96,7 +98,14 @@ function stageFits(ctx: PlannerContext, g: Group): StageFits {
     const act = tables.activationBytesPerSample(from, to);
     return devices.every((dev, j) => {
       const need = deviceMemory(
-        { params, replicas: g.size, activationBytesPerSample: act, samples: shares[j] ?? 0, inFlight },
+        {
+          params,
+          replicas: g.size,
+          activationBytesPerSample: act,
+          samples: shares[j] ?? 0,
+          inFlight,
+          residentBytes: resident * (shares[j] ?? 0),
+        },
         problem,
       );
       return dev !== undefined && need.totalBytes <= dev.memoryBytes;
@@ -224,7 +233,7 @@ export class SuffixDp {
     this.fit.fill(0);
     if (this.reach.length < (cap + 1) * L) this.reach = new Int32Array((cap + 1) * L);
     shape.groups.forEach((g, gid) => {
-      const fits = stageFits(this.ctx, g);
+      const fits = stageFits(this.ctx, g, m);
       if (this.even[gid]) this.fillEvenStages(g, gid, fits, samples, cap);
       else this.fillUnevenStages(g, gid, fits, samples, cap);
     });

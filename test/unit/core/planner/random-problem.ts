@@ -13,6 +13,8 @@ export interface RandomProblemOptions {
   /** Memory per device as a share of the whole model's training footprint: [low, high). */
   memoryShare?: [number, number];
   batch?: number;
+  /** Give each layer resident bytes per sample (a served decoder's KV cache), held for the whole batch. */
+  resident?: boolean;
 }
 
 export function randomProblem(seed: number, opts: RandomProblemOptions = {}): PlanProblem {
@@ -48,12 +50,18 @@ export function randomProblem(seed: number, opts: RandomProblemOptions = {}): Pl
       params: Math.round(between(1e6, 2e8)),
       outBytesPerSample: Math.round(between(1e4, 4e6)),
       activationBytesPerSample: Math.round(between(1e5, 6e7)),
+      // Drawn only when asked, so the other instances stay what they were.
+      ...(opts.resident ? { residentBytesPerSample: Math.round(between(1e6, 8e7)) } : {}),
     });
   }
   const training = mode === 'training';
   const bytesPerParam = training ? 16 : 2;
   const footprint =
-    layers.reduce((s, l) => s + l.params * bytesPerParam + l.activationBytesPerSample * batch, 0) + 0.5 * GiB;
+    layers.reduce(
+      (s, l) => s + l.params * bytesPerParam + (l.activationBytesPerSample + (l.residentBytesPerSample ?? 0)) * batch,
+      0,
+    ) +
+    0.5 * GiB;
   const [lo, hi] = opts.memoryShare ?? [0.15, 1.1];
   const memOf = new Map<string, number>();
   const devices: PlanDevice[] = kinds.map((k, d) => {

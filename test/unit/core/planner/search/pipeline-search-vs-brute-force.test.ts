@@ -19,6 +19,23 @@ const schedules: Schedule[] = ['1f1b', 'gpipe'];
 
 describe('pipeline DP equals brute force', () => {
   for (const schedule of schedules) {
+    it(`serving with a KV cache held for the whole batch, ${schedule}: 40 random inference instances`, () => {
+      let feasible = 0;
+      for (let seed = 500; seed < 540; seed++) {
+        const ctx = plannerContext(randomProblem(seed, { mode: 'inference', resident: true, twins: seed % 2 === 0 }));
+        for (const space of [pipelineSpace(ctx.problem), hybridSpace(ctx.problem)]) {
+          const dp = pipelineSearch(ctx, { schedule, space });
+          const brute = bruteForce(ctx, { schedule, space });
+          expectSameOptimum(dp.best, brute.best);
+          if (brute.best) feasible++;
+        }
+      }
+      expect(feasible).toBeGreaterThan(15);
+      expect(feasible).toBeLessThan(80);
+    });
+  }
+
+  for (const schedule of schedules) {
     it(`pipeline space, ${schedule}: 60 random instances (up to 8 layers, 3-4 devices)`, () => {
       let feasible = 0;
       for (let seed = 1; seed <= 60; seed++) {
