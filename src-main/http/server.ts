@@ -21,7 +21,8 @@ import { HTTP_UPLOAD_PATH } from '../api/client.js';
  * stop at about 512 MiB: the cap stays well under that. Larger files are for the CLI.
  */
 export const MAX_BODY_BYTES = 384 * 2 ** 20;
-const TOO_LARGE = `request too large (over ${MAX_BODY_BYTES / 2 ** 20} MiB); send files through ${HTTP_UPLOAD_PATH}`;
+const tooLarge = (cap: number): string =>
+  `request too large (over ${Math.round(cap / 2 ** 20)} MiB); send files through ${HTTP_UPLOAD_PATH}`;
 
 export interface ServerOptions {
   dispatch: Dispatch;
@@ -31,6 +32,8 @@ export interface ServerOptions {
   token: string;
   rendererDir: string;
   port?: number;
+  /** Largest JSON body (default MAX_BODY_BYTES; tests use a small one). */
+  maxBodyBytes?: number;
 }
 
 export interface RunningServer {
@@ -57,15 +60,15 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
 }
 
 /** The body, or 'too-large' as soon as it passes the cap (from Content-Length, or while reading). */
-function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
+function readBody(req: http.IncomingMessage, cap: number): Promise<Buffer | 'too-large'> {
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > MAX_BODY_BYTES) return Promise.resolve('too-large');
+  if (declared > cap) return Promise.resolve('too-large');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (c: Buffer): void => {
       size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      if (size <= cap) chunks.push(c);
       else {
         req.off('data', onData);
         req.pause();
@@ -78,16 +81,14 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
-/** Answers 413 and drops the connection: the rest of the body is not read. */
-function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, cap = MAX_BODY_BYTES): void {
+/** Answers 413 with `message` and drops the connection: the rest of the body is not read. */
+function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, message: string): void {
   res.setHeader('connection', 'close');
   res.on('finish', () => req.socket.destroy());
-  sendJson(
-    res,
-    413,
-    fail('invalid', cap === MAX_BODY_BYTES ? TOO_LARGE : `upload too large (over ${(cap / 2 ** 30).toFixed(0)} GiB)`),
-  );
+  sendJson(res, 413, fail('invalid', message));
 }
+
+const uploadTooLarge = `upload too large (over ${(MAX_UPLOAD_BYTES / 2 ** 30).toFixed(0)} GiB)`;
 
 function channelOf(pathname: string): string | null {
   try {
@@ -152,8 +153,9 @@ async function serveApi(
     return sendJson(res, 415, fail('invalid', 'send application/json'));
   const channel = channelOf(pathname);
   if (channel === null) return sendJson(res, 400, fail('invalid', 'malformed %-escape in the API path'));
-  const body = await readBody(req);
-  if (body === 'too-large') return refuseTooLarge(req, res);
+  const cap = o.maxBodyBytes ?? MAX_BODY_BYTES;
+  const body = await readBody(req, cap);
+  if (body === 'too-large') return refuseTooLarge(req, res, tooLarge(cap));
   let payload: unknown;
   try {
     payload = body.length ? JSON.parse(body.toString('utf8')) : {};
@@ -173,9 +175,9 @@ async function serveUpload(req: http.IncomingMessage, res: http.ServerResponse, 
   if (!o.uploads) return sendJson(res, 404, fail('not-found', 'uploads are not enabled'));
   if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
     return sendJson(res, 415, fail('invalid', 'send application/octet-stream'));
-  if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES) return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
+  if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES) return refuseTooLarge(req, res, uploadTooLarge);
   const r = await o.uploads.receive(req);
-  if (r === 'too-large') return refuseTooLarge(req, res, MAX_UPLOAD_BYTES);
+  if (r === 'too-large') return refuseTooLarge(req, res, uploadTooLarge);
   return sendJson(res, 200, { ok: true, value: { uploadId: r.id, bytes: r.bytes } });
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
-import { startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { MAX_BODY_BYTES, startServer, type RunningServer } from '../../../src-main/http/server.js';
 import { seedStore } from '../../helpers/seeded-store.js';
 import { tempDir } from '../../helpers/cli.js';
 import { httpTransport } from '../../../src-main/api/http-transport.js';
@@ -28,6 +28,8 @@ beforeAll(async () => {
     token: TOKEN,
     rendererDir: root,
     port: 0,
+    // A small cap, so the chunked-body test needs tens of MB, not the 384 MiB of the real one.
+    maxBodyBytes: 16 * 2 ** 20,
   });
 });
 
@@ -199,6 +201,45 @@ describe('limits and malformed requests', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('caps JSON bodies at MAX_BODY_BYTES unless told otherwise', async () => {
+    const plain = await startServer({
+      dispatch: core.dispatch,
+      subscribe: (l) => core.jobs.subscribe(l),
+      token: TOKEN,
+      rendererDir: root,
+      port: 0,
+    });
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: plain.port,
+            method: 'POST',
+            path: '/api/machine:list',
+            headers: {
+              host: `127.0.0.1:${plain.port}`,
+              ...auth,
+              'content-type': 'application/json',
+              'content-length': String(MAX_BODY_BYTES + 1),
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.write('{');
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toContain('request too large (over 384 MiB)');
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('stops reading a chunked body once it passes the cap', async () => {
     const chunk = Buffer.alloc(8 * 2 ** 20, 0x61);
     const status = await new Promise<number>((resolve, reject) => {
@@ -215,8 +256,8 @@ describe('limits and malformed requests', () => {
       req.on('error', () => undefined);
       let sent = 0;
       const pump = (): void => {
-        // Writes up to 1 GiB, far past the cap, unless the server answers first.
-        while (sent < 2 ** 30) {
+        // Writes up to 256 MiB, far past the cap, unless the server answers first.
+        while (sent < 2 ** 28) {
           sent += chunk.length;
           if (!req.write(chunk)) return void req.once('drain', pump);
         }
