@@ -150,6 +150,19 @@ export function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, wa
   };
 }
 
+/**
+ * The prompt's forward pass as a server runs it: the LM head turns only the last position into
+ * logits, not all `prompt` of them as the catalog workload's head does.
+ */
+function prefillToFirstToken(
+  totalUs: number,
+  layers: readonly { name: string; timeUs: number }[],
+  prompt: number,
+): number {
+  const head = layers.find((l) => l.name === 'head')?.timeUs ?? 0;
+  return totalUs - head * (1 - 1 / prompt);
+}
+
 export function predictGeneration(db: Database, name: string, req: GenerationRequest): GenerationPrediction {
   const e = decoderEntry(name);
   const dtype = req.dtype ?? e.defaults.dtype;
@@ -195,7 +208,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     prompt,
     tokens,
     weights,
-    ttftUs: prefill.totalUs,
+    ttftUs: prefillToFirstToken(prefill.totalUs, prefill.layers, prompt),
     firstStep: steps[0] as DecodeStep,
     lastStep: steps[steps.length - 1] as DecodeStep,
     decodeUs,

@@ -2,7 +2,8 @@
  * Autoregressive generation with a KV cache, predicted in its two phases. Pure.
  *
  * Prefill runs the prompt through the model once (a normal forward pass; its time is the time to
- * first token, predicted node by node like any workload). Decode then produces one token per
+ * first token, predicted node by node like any workload, with the LM head on the last position
+ * only, as servers do). Decode then produces one token per
  * sequence per step; a step reads every weight it uses once and the whole KV cache, and does
  * little arithmetic per byte, so it is bound by the bytes it moves:
  *

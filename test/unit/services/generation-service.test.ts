@@ -1,6 +1,7 @@
 /** Generation on a profiled device, straight through the service (the seeded CPU store). */
 import { describe, expect, it } from 'vitest';
 import { predictGeneration } from '../../../src-main/services/generation-service.js';
+import { predictModel } from '../../../src-main/services/workload-service.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 import { trainedStore } from './service-stores.js';
@@ -8,14 +9,19 @@ import path from 'node:path';
 
 describe('predictGeneration', () => {
   it('predicts the time to first token, the decode steps and the memory of a catalog decoder', () => {
-    const g = predictGeneration(trainedStore(), 'llama-3.1-8b', {
+    const db = trainedStore();
+    const g = predictGeneration(db, 'llama-3.1-8b', {
       device: 'cpu',
       prompt: 256,
       tokens: 16,
       dtype: 'fp32',
     });
     expect(g).toMatchObject({ workload: 'llama-3.1-8b', batch: 1, prompt: 256, tokens: 16, dtype: 'fp32' });
-    expect(g.ttftUs).toBeGreaterThan(0);
+    // The prompt's forward pass with the LM head on the last position only.
+    const full = predictModel(db, 'llama-3.1-8b', { device: 'cpu', seq: 256, dtype: 'fp32' });
+    const head = full.layers.find((l) => l.name === 'head')?.timeUs ?? 0;
+    expect(head).toBeGreaterThan(0);
+    expect(g.ttftUs).toBeCloseTo(full.totalUs - head * (1 - 1 / 256), 3);
     expect(g.firstStep.bound).toBe('memory');
     expect(g.lastStep.bytes).toBeGreaterThan(g.firstStep.bytes);
     expect(g.tokensPerSecond).toBeCloseTo((16 * 1e6) / g.decodeUs, 6);
