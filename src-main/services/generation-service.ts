@@ -5,7 +5,7 @@
  * second, the KV cache and whether it all fits the device, with the largest batch and context that
  * would.
  */
-import { catalogParams, catalogWorkload, getCatalogEntry, type TransformerEntry } from '../core/catalog/index.js';
+import { entryWorkload, getCatalogEntry, type CatalogEntry, type TransformerEntry } from '../core/catalog/index.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { UserError } from '../core/errors.js';
 import { DTYPE_BYTES } from '../core/kernels/cost.js';
@@ -39,6 +39,8 @@ export interface GenerationRequest {
   dtype?: Dtype;
   /** How the weights are stored (int8, llama.cpp's q4_0 ...); default the dtype. */
   weights?: WeightFormat;
+  /** A decoder read from a GGUF header, in place of a catalog name. */
+  decoder?: CatalogEntry;
 }
 
 export interface GenerationPrediction {
@@ -73,8 +75,11 @@ export interface GenerationPrediction {
 const DEFAULT_TOKENS = 128;
 
 /** A decoder of the catalog (token inputs, causal, LM head), or one line saying why not. */
-function decoderEntry(name: string): TransformerEntry {
-  const e = getCatalogEntry(name);
+/** A decoder's description with the family and sources every catalog entry has. */
+type DecoderEntry = TransformerEntry & Pick<CatalogEntry, 'family' | 'sources'>;
+
+function decoderEntry(name: string, decoder?: CatalogEntry): DecoderEntry {
+  const e = decoder ?? getCatalogEntry(name);
   if (e.kind !== 'transformer' || e.input !== 'tokens' || !e.causal || e.head !== 'lm') {
     throw new UserError(
       `${name} is not a decoder: generation needs a causal language model (llama, qwen, mistral, gpt2 ...)`,
@@ -84,14 +89,14 @@ function decoderEntry(name: string): TransformerEntry {
 }
 
 /** The decoder's shape for the decode model: parameters, expert parameters and nodes of one step. */
-function decoderShape(e: TransformerEntry, batch: number, dtype: Dtype): DecoderShape {
-  const step = catalogWorkload(e.name, { seq: 1, batch, dtype });
+function decoderShape(e: DecoderEntry, batch: number, dtype: Dtype): DecoderShape {
+  const step = entryWorkload(e, { seq: 1, batch, dtype });
   return {
     layers: e.layers,
     hidden: e.hidden,
     heads: e.heads,
     kvHeads: e.kvHeads ?? e.heads,
-    params: catalogParams(e.name),
+    params: step.nodes.reduce((s, n) => s + n.params, 0),
     expertParams: step.nodes.filter((n) => n.name.includes('.mlp.experts.')).reduce((s, n) => s + n.params, 0),
     // Token (and learned position) tables: a step gathers rows; a tied LM head reads the token table whole.
     gatheredParams: e.tiedEmbeddings
@@ -164,7 +169,7 @@ function prefillToFirstToken(
 }
 
 export function predictGeneration(db: Database, name: string, req: GenerationRequest): GenerationPrediction {
-  const e = decoderEntry(name);
+  const e = decoderEntry(name, req.decoder);
   const dtype = req.dtype ?? e.defaults.dtype;
   const batch = req.batch ?? 1;
   const prompt = req.prompt ?? (e.defaults.seq as number);
@@ -176,7 +181,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     );
   }
   const device = pickDevice(db, req.device, req.threads, req.machine, 'inference');
-  const prefillWorkload = catalogWorkload(name, { seq: prompt, batch, dtype });
+  const prefillWorkload = entryWorkload(e, { seq: prompt, batch, dtype });
   const prefill = predictOnDevice(db, prefillWorkload, device, {
     mode: 'inference',
     ...(req.predictor ? { predictor: req.predictor } : {}),
@@ -201,7 +206,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const activationBytes = Math.max(...prefillWorkload.nodes.map((n) => n.activationBytes), 0);
   const memoryBytes = generationBytes(shape, { batch, context: end, elementBytes, weightBytes, activationBytes });
   return {
-    workload: name,
+    workload: e.name,
     device: device.deviceId,
     dtype,
     batch,

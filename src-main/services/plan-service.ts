@@ -5,10 +5,11 @@
  * topology and the stated network. The searches rank plans; the best one is
  * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
  */
-import { catalogNames, getCatalogEntry, kvBytesPerToken } from '../core/catalog/index.js';
+import { catalogNames, getCatalogEntry, kvBytesPerToken, type CatalogEntry } from '../core/catalog/index.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
+import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
 import { deviceMemoryBytes } from './device-memory.js';
 import { UserError } from '../core/errors.js';
@@ -41,6 +42,10 @@ import { resolveWorkload } from './workload-service.js';
 
 export interface PlanRequest {
   workload: string;
+  /** A decoder read from a GGUF header (the workload is then its .gguf file; CLI only). */
+  decoder?: CatalogEntry;
+  /** How the weights are stored when serving (a GGUF file's format); default 2 bytes (fp16/bf16). */
+  weights?: WeightFormat;
   /** "all", or a comma list of device keys ("cpu,cuda:0"). */
   devices: string;
   /** Imported machines (comma separated) whose devices join (or replace, with devices "none") the local ones. */
@@ -181,13 +186,27 @@ function layersFor(w: Workload, candidates: Candidate[], predict: (f: DeviceFeat
   });
 }
 
+/** Bytes per parameter a served model's weights take: its stored format (GGUF), else 2 (fp16/bf16). */
+function servedBytesPerParam(req: PlanRequest, name: string, warnings: string[]): number {
+  if (!req.weights) return 2;
+  const bytes = WEIGHT_FORMATS[req.weights];
+  warnings.push(`${name}: weights held as ${req.weights}, ${bytes} bytes per parameter`);
+  return bytes;
+}
+
 /**
  * Serving a catalog decoder holds its KV cache: each block keeps 2 x kvHeads x headDim values per
  * token of the context (the workload's seq) per sequence, on the device of its stage, for every
  * sequence that device serves (resident bytes: every search's memory check counts them).
  */
-function withKvCache(w: Workload, layers: PlanLayer[], batch: number, warnings: string[]): PlanLayer[] {
-  const e = catalogNames().includes(w.name) ? getCatalogEntry(w.name) : null;
+function withKvCache(
+  w: Workload,
+  decoder: CatalogEntry | undefined,
+  layers: PlanLayer[],
+  batch: number,
+  warnings: string[],
+): PlanLayer[] {
+  const e = decoder ?? (catalogNames().includes(w.name) ? getCatalogEntry(w.name) : null);
   if (!e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return layers;
   const seq = w.bindings.seq ?? 0;
   const dtype = w.nodes[0]?.dtype ?? 'fp16';
@@ -313,7 +332,8 @@ function planProblem(
   const predicted = layersFor(workload, candidates, (f) =>
     predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
   );
-  const layers = req.mode === 'inference' ? withKvCache(workload, predicted, req.batch, warnings) : predicted;
+  const layers =
+    req.mode === 'inference' ? withKvCache(workload, req.decoder, predicted, req.batch, warnings) : predicted;
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
   const { links, warnings: linkWarnings } = buildPlanLinks(
     candidates.map((c) => c.device),
@@ -327,7 +347,7 @@ function planProblem(
     links,
     mode: req.mode,
     batch: req.batch,
-    bytesPerParam: req.mode === 'training' ? 16 : 2,
+    bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload.name, warnings),
     zeroStage: 0,
     overheadBytes: GIB / 2,
   };
@@ -373,6 +393,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     dims: req.dims ?? {},
     inputs: req.inputs ?? {},
     mode: req.mode,
+    ...(req.decoder ? { decoder: req.decoder } : {}),
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
   const devices = planDevices(db, req, warnings);

@@ -7,7 +7,13 @@ import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { workloadFromModel } from '../core/workload/from-onnx.js';
-import { catalogWorkload, listCatalog } from '../core/catalog/index.js';
+import {
+  catalogWorkload,
+  entryWorkload,
+  listCatalog,
+  type CatalogEntry,
+  type CatalogParams,
+} from '../core/catalog/index.js';
 import type { Workload } from '../core/workload/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { readOnnxModel } from '../adapters/files/read-onnx.js';
@@ -21,6 +27,8 @@ import { familyRatios, type CalibrationRun } from '../core/workload/calibration.
 import { z } from 'zod';
 
 export interface WorkloadSpecOptions {
+  /** A decoder read from a GGUF header (gguf-service.ts): the spec is then its .gguf file. */
+  decoder?: CatalogEntry;
   /** Symbolic dims bound by name: --dim batch=1. */
   dims?: Record<string, number>;
   /** Whole input shapes: --input x=1x3x640x640. */
@@ -45,6 +53,11 @@ const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.i
 
 /** A model file, a catalog name, or the name of a stored workload. */
 export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
+  if (/\.gguf$/i.test(spec)) {
+    if (!opts.decoder)
+      throw new UserError(`${spec}: GGUF files are read by plan and predict-model (read its header first)`);
+    return { workload: entryWorkload(opts.decoder, catalogParamsOf(opts)), filePath: null, contentHash: null };
+  }
   if (looksLikeFile(spec)) {
     const { bytes, model } = readOnnxModel(spec);
     const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');
@@ -52,14 +65,7 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     return { workload, filePath: path.resolve(spec), contentHash: createHash('sha256').update(bytes).digest('hex') };
   }
   if (listCatalog().some((c) => c.name === spec)) {
-    const workload = catalogWorkload(spec, {
-      ...(opts.batch !== undefined ? { batch: opts.batch } : {}),
-      ...(opts.seq !== undefined ? { seq: opts.seq } : {}),
-      ...(opts.image !== undefined ? { image: opts.image } : {}),
-      ...(opts.dtype !== undefined ? { dtype: opts.dtype } : {}),
-      ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
-    });
-    return { workload, filePath: null, contentHash: null };
+    return { workload: catalogWorkload(spec, catalogParamsOf(opts)), filePath: null, contentHash: null };
   }
   const stored = new WorkloadRepo(db).get(spec);
   if (stored) return { workload: stored.workload, filePath: stored.filePath, contentHash: stored.contentHash };
@@ -68,6 +74,17 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
       .map((c) => c.name)
       .join(', ')}) nor a stored workload (see pipedejavu workload list)`,
   );
+}
+
+/** The catalog parameters of the options (batch, seq, image, dtype, mode) that were given. */
+function catalogParamsOf(opts: WorkloadSpecOptions): CatalogParams {
+  return {
+    ...(opts.batch !== undefined ? { batch: opts.batch } : {}),
+    ...(opts.seq !== undefined ? { seq: opts.seq } : {}),
+    ...(opts.image !== undefined ? { image: opts.image } : {}),
+    ...(opts.dtype !== undefined ? { dtype: opts.dtype } : {}),
+    ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+  };
 }
 
 /** The stored workloads by name, each with its node and layer counts. */

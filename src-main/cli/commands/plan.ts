@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload } from '../../services/plan-service.js';
+import { readGgufDecoder } from '../../services/gguf-service.js';
 import type { Command } from '../command.js';
 import { renderPlans } from '../render/plan.js';
 import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
@@ -36,7 +37,11 @@ export const planCommand: Command = {
     'with a memory check per device. Devices from --virtual come from datasheets and are marked as estimates.',
   options: {
     ...WORKLOAD_OPTIONS,
-    workload: { type: 'string', valueName: 'W', description: 'catalog name, stored workload or .onnx file' },
+    workload: {
+      type: 'string',
+      valueName: 'W',
+      description: 'catalog name, stored workload, .onnx file or .gguf file (its architecture, from the header)',
+    },
     devices: {
       type: 'string',
       valueName: 'LIST',
@@ -80,8 +85,12 @@ export const planCommand: Command = {
     if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
       throw new UsageError(`--offload takes auto, yes or no; got "${offload}"`);
     const topN = typeof opts.top === 'string' ? positiveInt('--top', opts.top, MAX_TOP_N) : 5;
+    const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
+      ...(gguf
+        ? { decoder: gguf.entry, ...(mode === 'inference' && gguf.weights ? { weights: gguf.weights } : {}) }
+        : {}),
       devices: typeof opts.devices === 'string' ? opts.devices : 'all',
       ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
       ...(typeof opts.virtual === 'string'

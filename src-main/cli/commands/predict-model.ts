@@ -4,6 +4,7 @@ import { predictModelExecuted } from '../../services/model-prediction-service.js
 import type { Command } from '../command.js';
 import { renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
+import { readGgufDecoder } from '../../services/gguf-service.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { ParsedOptions } from '../command.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
@@ -48,15 +49,25 @@ export const predictModelCommand: Command = {
     },
     machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
   },
-  positionals: { min: 1, max: 1, names: 'MODEL.onnx or a catalog name' },
+  positionals: { min: 1, max: 1, names: 'MODEL.onnx, MODEL.gguf or a catalog name' },
   async run(ctx, opts, [spec]) {
     if (typeof opts.device !== 'string') throw new UsageError('predict-model: --device is required');
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
       throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
     const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
+    // A .gguf file: its architecture from the header, planned and predicted like a catalog decoder.
+    const gguf = /\.gguf$/i.test(spec as string) ? await readGgufDecoder(spec as string) : null;
     if (mode === 'generate') {
-      const g = predictGeneration(ctx.database(), spec as string, generationRequest(opts, opts.device, threads));
+      const req = generationRequest(opts, opts.device, threads);
+      const g = predictGeneration(
+        ctx.database(),
+        spec as string,
+        gguf
+          ? { ...req, decoder: gguf.entry, ...(req.weights || !gguf.weights ? {} : { weights: gguf.weights }) }
+          : req,
+      );
+      g.warnings.unshift(...(gguf?.warnings ?? []));
       if (ctx.json) ctx.printJson(g);
       else ctx.print(renderGeneration(g));
       return;
@@ -68,6 +79,7 @@ export const predictModelCommand: Command = {
     try {
       p = await predictModelExecuted(ctx.database(), runner, spec as string, {
         ...workloadSpecOptions(opts),
+        ...(gguf ? { decoder: gguf.entry } : {}),
         mode,
         device: opts.device,
         ...(threads !== undefined ? { threads } : {}),

@@ -92,7 +92,11 @@ function checkCount(what: string, value: number | undefined, max: number): void 
  * not tile into patches, a non-float dtype); seq beyond a rotary model's context is a warning.
  */
 export function catalogWorkload(name: string, params: CatalogParams = {}): CatalogWorkload {
-  const e = getCatalogEntry(name);
+  return entryWorkload(getCatalogEntry(name), params);
+}
+
+/** The workload of a model description: a catalog entry, or one read from a file (a GGUF header). */
+export function entryWorkload(e: CatalogEntry, params: CatalogParams = {}): CatalogWorkload {
   checkCount('batch', params.batch, MAX_BATCH);
   checkCount('seq', params.seq, MAX_SEQ);
   checkCount('image', params.image, MAX_IMAGE);

@@ -1,0 +1,70 @@
+/** GGUF metadata (as llama.cpp writes it) to decoder descriptions, against the official parameter counts. */
+import { describe, expect, it } from 'vitest';
+import { ggufDecoder, type GgufMetadata } from '../../../../src-main/core/catalog/gguf-architecture.js';
+import { entryWorkload } from '../../../../src-main/core/catalog/index.js';
+
+/** The header keys llama.cpp's convert_hf_to_gguf.py writes for these models. */
+function llamaMetadata(over: Record<string, unknown> = {}): GgufMetadata {
+  return {
+    'general.architecture': 'llama',
+    'general.name': 'Meta Llama 3.1 8B Instruct',
+    'general.file_type': 15,
+    'llama.block_count': 32,
+    'llama.context_length': 131072,
+    'llama.embedding_length': 4096,
+    'llama.feed_forward_length': 14336,
+    'llama.attention.head_count': 32,
+    'llama.attention.head_count_kv': 8,
+    'llama.vocab_size': 128256,
+    ...over,
+  };
+}
+
+const params = (md: GgufMetadata, tensors: string[] | null = ['output.weight']): number =>
+  entryWorkload(ggufDecoder(md, tensors, 'm.gguf', 'm').entry, { seq: 1 }).nodes.reduce((s, n) => s + n.params, 0);
+
+describe('ggufDecoder', () => {
+  it('reads Llama 3.1 8B, Mixtral 8x7B and Qwen2.5 7B headers into the official parameter counts', () => {
+    expect(params(llamaMetadata())).toBe(8_030_261_248);
+    const mixtral = llamaMetadata({
+      'llama.context_length': 32768,
+      'llama.vocab_size': 32000,
+      'llama.expert_count': 8,
+      'llama.expert_used_count': 2,
+    });
+    expect(params(mixtral)).toBe(46_702_792_704);
+    const qwen: GgufMetadata = {
+      'general.architecture': 'qwen2',
+      'qwen2.block_count': 28,
+      'qwen2.context_length': 32768,
+      'qwen2.embedding_length': 3584,
+      'qwen2.feed_forward_length': 18944,
+      'qwen2.attention.head_count': 28,
+      'qwen2.attention.head_count_kv': 4,
+      'tokenizer.ggml.tokens': new Array<string>(152064).fill('t'),
+    };
+    expect(params(qwen)).toBe(7_615_616_512);
+  });
+
+  it('takes the weight format from general.file_type and tied embeddings from a missing output.weight', () => {
+    expect(ggufDecoder(llamaMetadata(), null, 'm.gguf', 'm').weights).toBe('q4_k');
+    expect(ggufDecoder(llamaMetadata({ 'general.file_type': 7 }), null, 'm.gguf', 'm').weights).toBe('q8_0');
+    expect(ggufDecoder(llamaMetadata({ 'general.file_type': 99 }), null, 'm.gguf', 'm').weights).toBeNull();
+    const tied = ggufDecoder(llamaMetadata(), ['token_embd.weight', 'blk.0.attn_q.weight'], 'm.gguf', 'm');
+    expect(tied.entry).toMatchObject({ tiedEmbeddings: true, title: 'Meta Llama 3.1 8B Instruct' });
+    expect(params(llamaMetadata(), ['token_embd.weight'])).toBe(8_030_261_248 - 128256 * 4096);
+  });
+
+  it('says in one line what it cannot read', () => {
+    expect(() => ggufDecoder({ 'general.architecture': 'mamba' }, null, 'm.gguf', 'm')).toThrow(
+      'm.gguf: GGUF architecture "mamba" is not supported (supported: llama, qwen2)',
+    );
+    expect(() => ggufDecoder(llamaMetadata({ 'llama.block_count': undefined }), null, 'm.gguf', 'm')).toThrow(
+      'm.gguf: GGUF metadata llama.block_count is missing',
+    );
+    expect(() => ggufDecoder(llamaMetadata({ 'llama.attention.head_count': -3 }), null, 'm.gguf', 'm')).toThrow(
+      'm.gguf: GGUF metadata llama.attention.head_count is not a positive count (-3)',
+    );
+    expect(() => ggufDecoder({}, null, 'm.gguf', 'm')).toThrow('m.gguf: no general.architecture in its GGUF metadata');
+  });
+});
