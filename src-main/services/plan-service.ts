@@ -9,6 +9,8 @@ import { catalogNames, getCatalogEntry, kvBytesPerToken, type CatalogEntry } fro
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
+import { decodeBandwidthGBps } from './generation-service.js';
+import { servingFigures, type ServingFigures } from '../core/planner/cost/serving.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
 import { deviceMemoryBytes } from './device-memory.js';
@@ -32,7 +34,7 @@ import {
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';
-import type { Mode, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
+import type { Mode, Plan, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine } from './machine-service.js';
@@ -79,6 +81,8 @@ export interface PlanResponse {
   timeline: SimEvent[];
   /** The same for every listed plan, in `result.plans` order (empty for plans that do not fit). */
   timelines: SimEvent[][];
+  /** Serving a decoder (inference): time to first token, tokens per second, longest context, per listed plan. */
+  serving: ServingFigures[] | null;
   warnings: string[];
 }
 
@@ -94,6 +98,7 @@ export interface PlanSummary {
   exports: PlanExports | null;
   timeline: SimEvent[];
   timelines: SimEvent[][];
+  serving: ServingFigures[] | null;
   warnings: string[];
 }
 
@@ -109,8 +114,29 @@ export function planSummary(r: PlanResponse): PlanSummary {
     exports: r.exports,
     timeline: r.timeline,
     timelines: r.timelines,
+    serving: r.serving,
     warnings: r.warnings,
   };
+}
+
+/** The serving figures of every listed plan, for a decoder in inference mode; else null. */
+function servingOf(
+  req: PlanRequest,
+  workload: Workload,
+  problem: PlanProblem,
+  plans: readonly Plan[],
+  devices: PlanDevices,
+): ServingFigures[] | null {
+  const e = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
+  if (req.mode !== 'inference' || !e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return null;
+  const decodeGBps = Object.fromEntries(devices.candidates.map((c) => [c.device.id, c.decodeGBps]));
+  const input = {
+    context: workload.bindings.seq ?? 1,
+    modelContext: e.context ?? 1,
+    bytesPerParam: problem.bytesPerParam,
+    decodeGBps,
+  };
+  return plans.map((p) => servingFigures(problem, p, input));
 }
 
 const GIB = 2 ** 30;
@@ -118,6 +144,8 @@ const GIB = 2 ** 30;
 interface Candidate {
   device: PlanDevice;
   features: DeviceFeatures;
+  /** The bandwidth a decode step streams weights at (generation-service.ts); the roofline's for datasheet devices. */
+  decodeGBps: number;
 }
 
 function profiledCandidates(
@@ -160,6 +188,7 @@ function profiledCandidates(
         estimate: 'profiled',
       },
       features: g.features,
+      decodeGBps: decodeBandwidthGBps(db, g) ?? g.features.bandwidthGBps,
     };
   });
 }
@@ -313,7 +342,7 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
       ...v.warnings,
       `${v.device.id} is an unprofiled estimate from its datasheet. ${datasheetCheckLine(db, name)}`,
     );
-    out.candidates.push({ device: v.device, features: v.features });
+    out.candidates.push({ device: v.device, features: v.features, decodeGBps: v.features.bandwidthGBps });
   }
   if (out.candidates.length === 0)
     throw new UserError('no devices to plan for: name some with --devices, --machine or --virtual');
@@ -406,6 +435,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     workload: workload.name,
     problem: bestProblem,
     result,
+    serving: servingOf(req, workload, problem, result.plans, devices),
     exports: best ? exportPlan({ plan: best.plan, problem: bestProblem }) : null,
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),

@@ -30,6 +30,22 @@ export function renderPlans(r: PlanResponse): string {
       ]),
     ),
   ];
+  if (r.serving) {
+    out.push(
+      '',
+      'Serving (decode steps read each stage’s weights and KV cache at its decode bandwidth; stages in turn):',
+      formatTable(
+        ['#', 'TIME TO FIRST TOKEN', 'DECODE STEP', 'TOKENS/S', 'LONGEST CONTEXT'],
+        r.serving.map((s, i) => [
+          i + 1,
+          ms(s.ttftUs),
+          ms(s.decodeStepUs),
+          s.tokensPerSecond.toFixed(1),
+          plans[i]?.feasible ? s.maxContext : '-',
+        ]),
+      ),
+    );
+  }
   const best = feasible[0];
   if (best) {
     out.push(

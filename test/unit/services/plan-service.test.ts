@@ -72,6 +72,7 @@ describe('planSummary', () => {
       exports: r.exports,
       timeline: r.timeline,
       timelines: r.timelines,
+      serving: null,
       warnings: r.warnings,
     });
   });
@@ -221,5 +222,29 @@ describe('serving a decoder', () => {
     expect(short.result.plans.some((p) => p.feasible)).toBe(true);
     const training = planWorkload(db, { ...llama, mode: 'training', batch: 1, seq: 128 });
     expect(training.warnings.some((w) => w.includes('KV cache'))).toBe(false);
+  });
+});
+
+describe('serving figures in plans', () => {
+  it('gives every listed plan of a served decoder its time to first token, tokens per second and longest context', () => {
+    const db = trainedStore();
+    const r = planWorkload(db, {
+      workload: 'llama-3.1-8b',
+      devices: 'none',
+      virtual: ['RTX 4090', 'RTX 4090'],
+      mode: 'inference',
+      batch: 4,
+      seq: 4096,
+    });
+    expect(r.serving).toHaveLength(r.result.plans.length);
+    for (const [i, s] of (r.serving ?? []).entries()) {
+      expect(s.ttftUs).toBe(r.result.plans[i]?.stepUs);
+      expect(s.tokensPerSecond).toBeGreaterThan(0);
+      if (r.result.plans[i]?.feasible) expect(s.maxContext).toBeGreaterThanOrEqual(4096);
+    }
+    expect(planWorkload(db, { ...bert, mode: 'inference' }).serving).toBeNull();
+    expect(
+      planWorkload(db, { workload: 'llama-3.1-8b', devices: 'cpu', mode: 'training', batch: 1, seq: 64 }).serving,
+    ).toBeNull();
   });
 });
