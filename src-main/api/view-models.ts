@@ -12,6 +12,7 @@ import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
+import type { ServingFigures } from '../core/planner/cost/serving.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
 
 export type { RooflinePoint } from '../core/domain/roofline-point.js';
@@ -149,6 +150,8 @@ export interface PlanView {
   timeline: SimEvent[];
   /** The simulated schedule of each listed plan, in `plans` order (empty when it does not fit). */
   timelines: SimEvent[][];
+  /** Serving a decoder: time to first token, tokens per second and longest context per plan; null otherwise. */
+  serving: ServingFigures[] | null;
   warnings: string[];
 }
 

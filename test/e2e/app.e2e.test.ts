@@ -120,6 +120,21 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       const clip = String(await page.evaluate('navigator.clipboard.readText()'));
       expect(JSON.parse(clip)).toHaveProperty('train_micro_batch_size_per_gpu');
 
+      // Serving a decoder: Llama 3.1 8B in inference mode gets its serving figures and its KV cache.
+      await app.go('plans');
+      await page.getByTestId('plan-workload').selectOption('llama-3.1-8b');
+      await page.getByTestId('plan-mode').selectOption('inference');
+      await page.getByTestId('plan-run').click();
+      await page.getByTestId('serving-table').waitFor({ timeout: 120_000 });
+      const servingRows = page.getByTestId('serving-table').locator('tbody tr');
+      expect(await servingRows.count()).toBeGreaterThanOrEqual(1);
+      await expect(servingRows.first().innerText()).resolves.toMatch(/tokens|–/);
+      await page.getByTestId('plan-warnings').locator('summary').click();
+      await expect(page.getByTestId('plan-warnings').innerText()).resolves.toContain(
+        'llama-3.1-8b: inference memory holds the KV cache',
+      );
+      await app.screenshot('plans-serving-light');
+
       // Library: export this machine's hardware profile as a download.
       await app.go('library');
       await page.getByTestId('machines-table').waitFor();
