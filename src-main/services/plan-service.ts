@@ -12,11 +12,12 @@ import { preferredGroup } from './profiled-device.js';
 import { decodeBandwidthGBps } from './generation-service.js';
 import { servingFigures, type ServingFigures } from '../core/planner/cost/serving.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
+import { DTYPE_BYTES } from '../core/kernels/cost.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
 import { deviceMemoryBytes } from './device-memory.js';
 import { UserError } from '../core/errors.js';
 import type { DeviceFeatures } from '../core/predictor/types.js';
-import { predictWorkload } from '../core/workload/predict-workload.js';
+import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { virtualDevice } from '../core/planner/cost/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/cost/links.js';
@@ -30,6 +31,7 @@ import {
   searchRanked,
   type RankedPlan,
   type RankedPlans,
+  type RecomputeRequest,
 } from '../core/planner/search/plan-ranking.js';
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
@@ -48,6 +50,8 @@ export interface PlanRequest {
   decoder?: CatalogEntry;
   /** How the weights are stored when serving (a GGUF file's format); default 2 bytes (fp16/bf16). */
   weights?: WeightFormat;
+  /** Activation recomputation to search when training: 'auto' (default) tries none, selective and full. */
+  recompute?: RecomputeRequest;
   /** "all", or a comma list of device keys ("cpu,cuda:0"). */
   devices: string;
   /** Imported machines (comma separated) whose devices join (or replace, with devices "none") the local ones. */
@@ -193,14 +197,13 @@ function profiledCandidates(
   });
 }
 
-function layersFor(w: Workload, candidates: Candidate[], predict: (f: DeviceFeatures) => number[]): PlanLayer[] {
-  const perDevice = candidates.map((c) => predict(c.features));
+function layersFor(w: Workload, candidates: Candidate[], predictions: readonly WorkloadPrediction[]): PlanLayer[] {
   const batch = w.bindings.batch ?? 1;
   return w.layers.map((l, i) => {
     const forwardUs: Record<string, number> = {};
     const backwardUs: Record<string, number> = {};
     candidates.forEach((c, j) => {
-      const f = ((perDevice[j] as number[])[i] ?? 0) / batch;
+      const f = (predictions[j]?.layers[i]?.timeUs ?? 0) / batch;
       forwardUs[c.device.id] = f;
       backwardUs[c.device.id] = 2 * f;
     });
@@ -221,6 +224,37 @@ function servedBytesPerParam(req: PlanRequest, name: string, warnings: string[])
   const bytes = WEIGHT_FORMATS[req.weights];
   warnings.push(`${name}: weights held as ${req.weights}, ${bytes} bytes per parameter`);
   return bytes;
+}
+
+/**
+ * Selective recomputation's inputs for each transformer block of a catalog model (training): the
+ * activations it keeps without the attention core's s² terms (the as²b part of
+ * transformerLayerActivationBytes, per sample) and that core's predicted forward time per device.
+ */
+function withSelectiveRecompute(
+  w: Workload,
+  e: CatalogEntry | null,
+  layers: PlanLayer[],
+  candidates: Candidate[],
+  predictions: readonly WorkloadPrediction[],
+): PlanLayer[] {
+  if (!e || e.kind !== 'transformer') return layers;
+  const seq = w.bindings.seq ?? 0;
+  const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'fp16'];
+  const scoreBytes = (e.dropout ? 2 * elementBytes + 1 : elementBytes) * e.heads * seq * seq;
+  const batch = w.bindings.batch ?? 1;
+  return layers.map((l) => {
+    if (!/^block\.\d+$/.test(l.name)) return l;
+    const recomputeUs: Record<string, number> = {};
+    candidates.forEach((c, j) => {
+      const core = predictions[j]?.nodes.find((n) => n.name === `${l.name}.attn.core`);
+      recomputeUs[c.device.id] = (core?.timeUs ?? 0) / batch;
+    });
+    return {
+      ...l,
+      selective: { activationBytesPerSample: Math.max(0, l.activationBytesPerSample - scoreBytes), recomputeUs },
+    };
+  });
 }
 
 /**
@@ -358,11 +392,13 @@ function planProblem(
   warnings: string[],
 ): PlanProblem {
   const chosen = chooseStoredPredictor(db);
-  const predicted = layersFor(workload, candidates, (f) =>
-    predictWorkload(workload, chosen.predictor, f, 'inference').layers.map((l) => l.timeUs),
-  );
+  const predictions = candidates.map((c) => predictWorkload(workload, chosen.predictor, c.features, 'inference'));
+  const predicted = layersFor(workload, candidates, predictions);
+  const entry = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
   const layers =
-    req.mode === 'inference' ? withKvCache(workload, req.decoder, predicted, req.batch, warnings) : predicted;
+    req.mode === 'inference'
+      ? withKvCache(workload, req.decoder, predicted, req.batch, warnings)
+      : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
   const { links, warnings: linkWarnings } = buildPlanLinks(
     candidates.map((c) => c.device),
@@ -400,7 +436,12 @@ function searchPlans(
     offload === 'no'
       ? null
       : offloadSettings(problem.devices, devices.machineLinks, cpu?.features.bandwidthGBps ?? null, warnings);
-  return searchRanked(problem, costModel, { topN: req.topN ?? 5, offload, settings });
+  return searchRanked(problem, costModel, {
+    topN: req.topN ?? 5,
+    offload,
+    settings,
+    recompute: req.recompute ?? 'auto',
+  });
 }
 
 /** One training or inference step of a plan that fits, from the discrete-event simulator; [] for one that does not. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload } from '../../services/plan-service.js';
 import { readGgufDecoder } from '../../services/gguf-service.js';
+import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
 import { renderPlans } from '../render/plan.js';
 import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
@@ -69,6 +70,12 @@ export const planCommand: Command = {
       valueName: 'WHEN',
       description: 'optimizer offload to the CPU when training: auto (default: with and without), yes, no',
     },
+    recompute: {
+      type: 'string',
+      valueName: 'HOW',
+      description:
+        'activation recomputation when training: auto (default: none, selective and full), none, selective, full',
+    },
     nccl: {
       type: 'string',
       valueName: 'FILES',
@@ -85,6 +92,9 @@ export const planCommand: Command = {
     if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
       throw new UsageError(`--offload takes auto, yes or no; got "${offload}"`);
     const topN = typeof opts.top === 'string' ? positiveInt('--top', opts.top, MAX_TOP_N) : 5;
+    const recompute = typeof opts.recompute === 'string' ? opts.recompute : 'auto';
+    if (!['auto', 'none', 'selective', 'full'].includes(recompute))
+      throw new UsageError(`--recompute takes auto, none, selective or full; got "${recompute}"`);
     const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
@@ -110,6 +120,7 @@ export const planCommand: Command = {
       inputs: spec.inputs ?? {},
       topN,
       offload,
+      recompute: recompute as RecomputeRequest,
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     if (ctx.json) {

@@ -20,7 +20,7 @@ export function renderPlans(r: PlanResponse): string {
       ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
       plans.map((p, i) => [
         i + 1,
-        `${p.kind}${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.feasible ? '' : ' (does not fit)'}`,
+        `${p.kind}${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.recompute ? ` + ${p.recompute} recompute` : ''}${p.feasible ? '' : ' (does not fit)'}`,
         ms(p.stepUs),
         p.throughputSamplesPerS.toFixed(1),
         `${p.microbatches} ${p.schedule}`,
@@ -50,7 +50,7 @@ export function renderPlans(r: PlanResponse): string {
   if (best) {
     out.push(
       '',
-      `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
+      `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
     );
     out.push(
       formatTable(

@@ -42,7 +42,16 @@ export interface PlanLayer {
    * decoder (every sequence a device serves keeps its cache there). Absent: 0.
    */
   residentBytesPerSample?: number;
+  /**
+   * Selective recomputation (Korthikanti et al. 2022) of a transformer block: the activations it
+   * keeps when the attention core is recomputed in backward (the s² terms dropped), and that
+   * core's forward time per device. Absent: only full recomputation applies to the layer.
+   */
+  selective?: { activationBytesPerSample: number; recomputeUs: Record<string, number> };
 }
+
+/** Activation recomputation (training): the attention cores only, or every layer's forward. */
+export type Recompute = 'selective' | 'full';
 
 export type Schedule = 'gpipe' | '1f1b';
 export type Mode = 'training' | 'inference';
@@ -65,6 +74,8 @@ export interface PlanProblem {
    * each step sends gradients to the host and updated weights back over the device's host link.
    */
   optimizerOffload?: OptimizerOffload;
+  /** Activation recomputation the layers' memory and backward times already include. */
+  recompute?: Recompute;
 }
 
 export interface OptimizerOffload {
@@ -103,4 +114,6 @@ export interface Plan {
   reasons: string[];
   /** Set on plans that offload the optimizer to the CPU (training). */
   optimizerOffload?: boolean;
+  /** Set on plans that recompute activations in backward (training). */
+  recompute?: Recompute;
 }

@@ -84,6 +84,11 @@ describe('pipedejavu plan', () => {
     expect(cuda.stderr).toMatch(/device "cuda:0" was never profiled/);
     const missing = await cli(['plan', '--db', db]);
     expect(missing.stderr).toBe('pipedejavu: error: plan: --workload is required\n');
+    const recompute = await cli(['plan', '--workload', 'bert-base', '--recompute', 'sometimes', '--db', db]);
+    expect(recompute).toMatchObject({
+      code: 2,
+      stderr: 'pipedejavu: error: --recompute takes auto, none, selective or full; got "sometimes"\n',
+    });
   });
 
   it('asks for the network when an imported machine joins the plan', async () => {

@@ -248,3 +248,37 @@ describe('serving figures in plans', () => {
     ).toBeNull();
   });
 });
+
+describe('activation recomputation', () => {
+  const gpt2 = {
+    workload: 'gpt2-medium',
+    devices: 'none',
+    virtual: ['RTX 2080 SUPER'],
+    mode: 'training' as const,
+    batch: 1,
+    seq: 1024,
+    offload: 'no' as const,
+  };
+
+  it('is searched when training: a model that does not fit an 8 GB card fits with full recomputation', () => {
+    const db = trainedStore();
+    const auto = planWorkload(db, gpt2);
+    const best = auto.result.plans.find((p) => p.feasible);
+    expect(best?.recompute).toBe('full');
+    expect(planWorkload(db, { ...gpt2, recompute: 'none' }).result.plans.some((p) => p.feasible)).toBe(false);
+    // Selective keeps the block activations but the attention scores: less than none, more than full.
+    const need = (r: 'none' | 'selective' | 'full'): number =>
+      planWorkload(db, { ...gpt2, recompute: r }).result.plans[0]?.memory[0]?.neededBytes ?? 0;
+    expect(need('selective')).toBeLessThan(need('none'));
+    expect(need('full')).toBeLessThan(need('selective'));
+    expect(auto.exports?.megatron.args).toEqual(
+      expect.arrayContaining(['--recompute-granularity', 'full', '--recompute-method', 'uniform']),
+    );
+    expect(auto.exports?.deepspeed.config.activation_checkpointing).toBeDefined();
+  });
+
+  it('is not searched for inference', () => {
+    const r = planWorkload(trainedStore(), { ...bert, mode: 'inference' });
+    expect(r.result.plans.some((p) => p.recompute)).toBe(false);
+  });
+});

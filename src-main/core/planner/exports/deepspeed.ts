@@ -15,6 +15,12 @@ export interface DeepSpeedConfig {
   zero_optimization: { stage: 0 | 1 | 2 | 3; offload_optimizer?: { device: 'cpu'; pin_memory: boolean } };
   bf16?: { enabled: true };
   fp16?: { enabled: true };
+  /** With recomputation: the model's layers are wrapped in deepspeed.checkpointing.checkpoint. */
+  activation_checkpointing?: {
+    partition_activations: false;
+    contiguous_memory_optimization: false;
+    number_checkpoints: number;
+  };
   steps_per_print: number;
 }
 
@@ -83,6 +89,17 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
     warnings.push('DeepSpeed PipelineModule export targets training; run inference with engine.eval_batch()');
   }
   const config = deepSpeedConfig(layout, zero, offload, input.dtype ?? 'bf16');
+  if (plan.recompute && problem.mode === 'training') {
+    config.activation_checkpointing = {
+      partition_activations: false,
+      contiguous_memory_optimization: false,
+      number_checkpoints: problem.layers.length,
+    };
+    if (plan.recompute === 'selective')
+      warnings.push(
+        'DeepSpeed checkpoints whole layers: the plan recomputes only attention cores (selective); the exported config recomputes more',
+      );
+  }
   const parts = [0, ...plan.stages.map((s) => s.to)];
   const method = partitionMethod(parts, problem.layers, layout.pp);
   const pipelineModule = pipelineModuleSource(method, parts, problem.layers, layout.pp, warnings);

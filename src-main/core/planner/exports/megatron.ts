@@ -72,6 +72,10 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     args.push('--use-distributed-optimizer', '--optimizer-cpu-offload');
     warnings.push('--optimizer-cpu-offload needs a recent Megatron-LM (Megatron-core 0.10 or later)');
   }
+  // Megatron-LM's activation recomputation (Korthikanti et al.): selective recomputes the attention core, full every layer.
+  if (input.plan.recompute === 'selective') args.push('--recompute-activations');
+  if (input.plan.recompute === 'full')
+    args.push('--recompute-granularity', 'full', '--recompute-method', 'uniform', '--recompute-num-layers', '1');
   const commands = torchrunCommands(layout, input, input.script ?? 'pretrain_gpt.py', args);
   return { args, commands, layout: split.layout ?? null, warnings };
 }

@@ -29,6 +29,10 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
   const sched = training && plan.schedule === '1f1b' ? 'Schedule1F1B' : 'ScheduleGPipe';
   const lines = [...scriptHead(layout, problem.mode, sched, splitPoints), ...scriptBody(sched)];
   const commands = torchrunCommands(layout, input, script, []);
+  if (input.plan.recompute)
+    layout.warnings.push(
+      `the plan recomputes activations (${input.plan.recompute}): wrap each block in torch.utils.checkpoint.checkpoint (the script does not)`,
+    );
   if (input.plan.optimizerOffload)
     layout.warnings.push(
       'the plan offloads the optimizer to the CPU, which torch.distributed.pipelining does not: use the DeepSpeed export, or an offloading optimizer (torchao CPUOffloadOptimizer)',

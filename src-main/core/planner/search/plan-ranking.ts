@@ -7,7 +7,8 @@
 import type { CostModel } from '../cost/cost-model.js';
 import type { MachineLinks } from '../cost/links.js';
 import { planAll, type PlanAllResult } from '../search.js';
-import type { Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem } from '../types.js';
+import type { Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem, Recompute } from '../types.js';
+import { RECOMPUTE_OPTIONS, recomputeProblem } from '../cost/recompute.js';
 
 const GIB = 2 ** 30;
 /** A GPU's host link when the probe gave none (GB/s, one direction). */
@@ -83,7 +84,11 @@ export interface RankedPlans {
 export function rankPlans(runs: readonly { problem: PlanProblem; result: PlanAllResult }[], topN: number): RankedPlans {
   const ranked: RankedPlan[] = runs.flatMap((r) =>
     r.result.plans.map((plan) => ({
-      plan: r.problem.optimizerOffload ? { ...plan, optimizerOffload: true } : plan,
+      plan: {
+        ...plan,
+        ...(r.problem.optimizerOffload ? { optimizerOffload: true } : {}),
+        ...(r.problem.recompute ? { recompute: r.problem.recompute } : {}),
+      },
       problem: r.problem,
     })),
   );
@@ -92,26 +97,48 @@ export function rankPlans(runs: readonly { problem: PlanProblem; result: PlanAll
   const result: PlanAllResult = {
     plans: listed.map((t) => t.plan),
     rejected: runs.flatMap((r) =>
-      r.result.rejected.map((x) =>
-        r.problem.optimizerOffload ? { ...x, reason: `with optimizer offload: ${x.reason}` } : x,
-      ),
+      r.result.rejected.map((x) => ({ ...x, reason: `${variantText(r.problem)}${x.reason}` })),
     ),
     searchMs: runs.reduce((sum, r) => sum + r.result.searchMs, 0),
   };
   return { result, listed, best: ranked.find((t) => t.plan.feasible) ?? null };
 }
 
+/** "with optimizer offload, full recomputation: ", or '' for the plain problem. */
+function variantText(p: PlanProblem): string {
+  const parts = [
+    ...(p.optimizerOffload ? ['optimizer offload'] : []),
+    ...(p.recompute ? [`${p.recompute} recomputation`] : []),
+  ];
+  return parts.length ? `with ${parts.join(', ')}: ` : '';
+}
+
+/** Which activation recomputation to search: 'auto' (training) tries none, selective and full. */
+export type RecomputeRequest = 'auto' | 'none' | Recompute;
+
+/** The problems of every recomputation the request names (the plain one first). */
+function recomputeVariants(problem: PlanProblem, request: RecomputeRequest): PlanProblem[] {
+  if (problem.mode !== 'training' || request === 'none') return [problem];
+  const kinds = request === 'auto' ? RECOMPUTE_OPTIONS : [request];
+  const variants = kinds.flatMap((k) => recomputeProblem(problem, k) ?? []);
+  return request === 'auto' ? [problem, ...variants] : variants;
+}
+
 /**
  * Searches the problem without optimizer offload unless `offload` is 'yes', and with it
- * (`settings`) unless 'no', and ranks all the plans together.
+ * (`settings`) unless 'no', each with the recomputations `recompute` names (default: none), and
+ * ranks all the plans together.
  */
 export function searchRanked(
   problem: PlanProblem,
   costModel: CostModel,
-  opts: { topN: number; offload: OffloadRequest; settings: OptimizerOffload | null },
+  opts: { topN: number; offload: OffloadRequest; settings: OptimizerOffload | null; recompute?: RecomputeRequest },
 ): RankedPlans {
   const offloaded: PlanProblem = opts.settings ? { ...problem, optimizerOffload: opts.settings } : problem;
-  const problems = [...(opts.offload !== 'yes' ? [problem] : []), ...(opts.offload !== 'no' ? [offloaded] : [])];
+  const problems = [
+    ...(opts.offload !== 'yes' ? [problem] : []),
+    ...(opts.offload !== 'no' ? [offloaded] : []),
+  ].flatMap((p) => recomputeVariants(p, opts.recompute ?? 'none'));
   return rankPlans(
     problems.map((p) => ({ problem: p, result: planAll(p, costModel, { topN: opts.topN }) })),
     opts.topN,

@@ -1,0 +1,39 @@
+/**
+ * Activation recomputation as a planning option (training), after Korthikanti et al. 2022,
+ * "Reducing Activation Recomputation in Large Transformer Models". Pure.
+ *
+ * - full: a layer keeps only its input for backward (its output-sized checkpoint) and runs its
+ *   forward again during backward: backward time + forward time.
+ * - selective: a transformer block keeps everything but the attention core's s² terms (scores,
+ *   softmax, dropout mask) and recomputes that core: backward time + the core's forward time.
+ *   Layers without that breakdown (not transformer blocks) stay as they are.
+ */
+import type { PlanLayer, PlanProblem, Recompute } from '../types.js';
+
+export const RECOMPUTE_OPTIONS: readonly Recompute[] = ['selective', 'full'];
+
+const plus = (a: Record<string, number>, b: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(a).map(([id, t]) => [id, t + (b[id] ?? 0)]));
+
+function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
+  if (kind === 'full') {
+    return {
+      ...l,
+      activationBytesPerSample: Math.min(l.activationBytesPerSample, l.outBytesPerSample),
+      backwardUs: plus(l.backwardUs, l.forwardUs),
+    };
+  }
+  if (!l.selective) return l;
+  return {
+    ...l,
+    activationBytesPerSample: l.selective.activationBytesPerSample,
+    backwardUs: plus(l.backwardUs, l.selective.recomputeUs),
+  };
+}
+
+/** The problem with `kind` recomputation applied; null where it does not apply (inference, or no transformer block for selective). */
+export function recomputeProblem(problem: PlanProblem, kind: Recompute): PlanProblem | null {
+  if (problem.mode !== 'training') return null;
+  if (kind === 'selective' && !problem.layers.some((l) => l.selective)) return null;
+  return { ...problem, layers: problem.layers.map((l) => recomputeLayer(l, kind)), recompute: kind };
+}
