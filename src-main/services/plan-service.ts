@@ -258,6 +258,27 @@ function withSelectiveRecompute(
 }
 
 /**
+ * A mixture-of-experts block holds all its experts on the device of its stage (expert parallelism,
+ * which would spread them, is not planned yet): when no device holds even one block, say so in
+ * one line instead of listing every plan as not fitting.
+ */
+function checkExpertsFit(w: Workload, problem: PlanProblem): void {
+  const experts = w.nodes.filter((n) => n.name.startsWith('block.0.mlp.experts.'));
+  if (experts.length === 0) return;
+  const block = problem.layers.find((l) => l.name === 'block.0');
+  if (!block) return;
+  const bytes = block.params * problem.bytesPerParam + problem.overheadBytes;
+  const largest = Math.max(0, ...problem.devices.map((d) => d.memoryBytes));
+  if (bytes <= largest) return;
+  const expertParams = experts.reduce((s, n) => s + n.params, 0);
+  throw new UserError(
+    `${w.name}: one block with its experts (${(expertParams / 1e9).toFixed(2)}B expert parameters) needs ${formatBytes(bytes)} ` +
+      `${problem.mode === 'training' ? 'to train' : 'to serve'}; the largest device in the plan has ${formatBytes(largest)}, ` +
+      'and spreading experts over devices (expert parallelism) is not planned yet',
+  );
+}
+
+/**
  * Serving a catalog decoder holds its KV cache: each block keeps 2 x kvHeads x headDim values per
  * token of the context (the workload's seq) per sequence, on the device of its stage, for every
  * sequence that device serves (resident bytes: every search's memory check counts them).
@@ -468,6 +489,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
   const devices = planDevices(db, req, warnings);
   const problem = planProblem(db, req, workload, devices, warnings);
+  checkExpertsFit(workload, problem);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(problem.links, measured);
   const { result, listed, best } = searchPlans(req, problem, devices, costModel, warnings);

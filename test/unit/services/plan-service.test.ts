@@ -282,3 +282,16 @@ describe('activation recomputation', () => {
     expect(r.result.plans.some((p) => p.recompute)).toBe(false);
   });
 });
+
+describe('mixture of experts', () => {
+  it('says in one line when no device holds one block with its experts', () => {
+    const db = trainedStore();
+    const mixtral = { workload: 'mixtral-8x7b', devices: 'none', batch: 1, seq: 128 };
+    expect(() => planWorkload(db, { ...mixtral, virtual: ['RTX 2080 SUPER'], mode: 'training' })).toThrow(
+      /^mixtral-8x7b: one block with its experts \(1\.41B expert parameters\) needs 22\.1 GiB to train; the largest device in the plan has 7\.0 GiB, and spreading experts over devices \(expert parallelism\) is not planned yet$/,
+    );
+    // One H100 holds a block (not the whole model): plans are made, and say why they do not fit.
+    const h100 = planWorkload(db, { ...mixtral, virtual: ['H100 SXM'], mode: 'inference' });
+    expect(h100.result.plans.some((p) => p.feasible)).toBe(false);
+  });
+});
