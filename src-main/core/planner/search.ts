@@ -8,12 +8,23 @@
  * - pipeline: every ordered sequence of distinct devices with contiguous layer ranges
  *   (search/pipeline-search.ts), for every microbatch count;
  * - hybrid: pipelines whose stages are data-parallel groups of like devices (same name and memory,
- *   group-space.ts), when some device has a twin.
+ *   group-space.ts), when some device has a twin; with split layers (PlanLayer.tensor), each group
+ *   also runs tensor parallel at every allowed degree that divides it (Alpa's structure: the
+ *   inter-operator DP chooses each stage's group and its intra-operator degree);
+ * - mixed: the same over the GPUs of each machine whatever their kind (tensor and data parallel
+ *   groups of unlike GPUs), when some machine has unlike GPUs and the layers split.
  */
 import { UserError } from '../errors.js';
 import type { CostModel } from './cost/cost-model.js';
 import { planSignature } from './cost/plan-cost.js';
-import { hybridSpace, memoryClassKey, pipelineSpace, type GroupSpace } from './search/group-space.js';
+import {
+  hybridSpace,
+  memoryClassKey,
+  mixedSpace,
+  pipelineSpace,
+  tensorDegreesOf,
+  type GroupSpace,
+} from './search/group-space.js';
 import { pipelineSearch } from './search/pipeline-search.js';
 import { microbatchCandidates, plannerContext } from './problem.js';
 import { dataParallelPlans, rank, singleDevicePlans } from './search/whole-model.js';
@@ -46,6 +57,13 @@ export interface PlanAllResult {
   plans: Plan[];
   rejected: RejectedPlan[];
   searchMs: number;
+}
+
+/** Some machine's GPUs fall into several memory classes (so the mixed space adds groups). */
+function mixesUnlikeGpus(mixed: GroupSpace, hybrid: GroupSpace): boolean {
+  const classOf = new Map<number, number>();
+  hybrid.classes.forEach((c, i) => c.devices.forEach((d) => classOf.set(d, i)));
+  return mixed.classes.some((c) => c.devices.length > 1 && new Set(c.devices.map((d) => classOf.get(d))).size > 1);
 }
 
 export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanAllOptions = {}): PlanAllResult {
@@ -91,6 +109,10 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
     const hybrid = hybridSpace(problem, opts.classKey ?? memoryClassKey);
     if ((opts.hybrid ?? true) && hybrid.classes.some((c) => c.devices.length > 1)) {
       spaces.push({ kind: 'hybrid', space: hybrid });
+    }
+    const mixed = mixedSpace(problem);
+    if ((opts.hybrid ?? true) && tensorDegreesOf(problem).length > 1 && mixesUnlikeGpus(mixed, hybrid)) {
+      spaces.push({ kind: 'hybrid', space: mixed });
     }
     for (const { kind, space } of spaces) {
       const r = pipelineSearch(ctx, { schedule, microbatches, space, maxStates: opts.maxDpStates });

@@ -48,6 +48,21 @@ export interface PlanLayer {
    * core's forward time per device. Absent: only full recomputation applies to the layer.
    */
   selective?: { activationBytesPerSample: number; recomputeUs: Record<string, number> };
+  /** Megatron-style tensor parallelism of the layer (a transformer block); absent: replicated on every member of a group. */
+  tensor?: TensorSplit;
+}
+
+/**
+ * How a layer splits over a tensor-parallel group of t devices (Megatron-LM: attention by head,
+ * by KV head group under GQA, the MLP by columns then rows): its compute, parameters, kept
+ * activations (with sequence parallelism) and resident KV cache divide by t; each sample's output
+ * (outBytesPerSample) is all-reduced `forwardAllReduces` times forward and `backwardAllReduces`
+ * times backward over the group. t must divide every number of `divides` (heads, KV heads).
+ */
+export interface TensorSplit {
+  divides: number[];
+  forwardAllReduces: number;
+  backwardAllReduces: number;
 }
 
 /** Activation recomputation (training): the attention cores only, or every layer's forward. */
@@ -76,6 +91,8 @@ export interface PlanProblem {
   optimizerOffload?: OptimizerOffload;
   /** Activation recomputation the layers' memory and backward times already include. */
   recompute?: Recompute;
+  /** Tensor-parallel degrees groups may use (1 is always allowed); absent: [1], no tensor parallelism. */
+  tensorDegrees?: number[];
 }
 
 export interface OptimizerOffload {
@@ -90,15 +107,20 @@ export interface Stage {
   /** Layers [from, to) on this stage. */
   from: number;
   to: number;
-  /** Devices of the stage: one, or several in data parallel. */
+  /**
+   * Devices of the stage: one, or several in data parallel, tensor parallel or both: with a
+   * tensor-parallel degree t, replica r is devices [r·t, (r+1)·t).
+   */
   devices: string[];
+  /** Tensor-parallel degree (absent: 1). */
+  tp?: number;
   /** Per-microbatch compute time of the stage (µs). */
   timeUs: number;
   memoryBytes: Record<string, number>;
 }
 
 export interface Plan {
-  kind: 'single' | 'data-parallel' | 'pipeline' | 'hybrid';
+  kind: 'single' | 'data-parallel' | 'tensor-parallel' | 'pipeline' | 'hybrid';
   stages: Stage[];
   microbatches: number;
   schedule: Schedule;

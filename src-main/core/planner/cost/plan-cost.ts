@@ -12,7 +12,7 @@
  * stage sets the pace) and gradient all-reduces not overlapped with anything (conservative).
  * The schedule (GPipe, 1F1B) changes memory only (activations in flight).
  */
-import { deviceMemory, memoryShortfall, microbatchesInFlight } from './memory.js';
+import { memoryShortfall, microbatchesInFlight } from './memory.js';
 import type { PlannerContext } from '../problem.js';
 import type { Plan, Schedule, Stage } from '../types.js';
 
@@ -21,6 +21,8 @@ export interface StageSpec {
   from: number;
   to: number;
   devices: readonly string[];
+  /** Tensor-parallel degree (absent: 1); it divides the number of devices. */
+  tp?: number;
 }
 
 export interface PlanSpec {
@@ -47,15 +49,37 @@ export function stepUsOf(t: StepTerms): number {
   );
 }
 
-export function planKind(stages: readonly { devices: readonly string[] }[]): Plan['kind'] {
-  if (stages.length === 1) return (stages[0]?.devices.length ?? 1) === 1 ? 'single' : 'data-parallel';
+export function planKind(stages: readonly { devices: readonly string[]; tp?: number }[]): Plan['kind'] {
+  if (stages.length === 1) {
+    const s = stages[0];
+    const n = s?.devices.length ?? 1;
+    const tp = s?.tp ?? 1;
+    if (n === 1) return 'single';
+    if (tp === 1) return 'data-parallel';
+    return tp === n ? 'tensor-parallel' : 'hybrid';
+  }
   return stages.some((s) => s.devices.length > 1) ? 'hybrid' : 'pipeline';
 }
 
-/** A key equal for equal plans: "0-3:a|3-8:b+c/m4/1f1b". */
+/** A key equal for equal plans: "0-3:a|3-8:b+c/m4/1f1b" ("b+c*tp2" for a tensor-parallel pair). */
 export function planSignature(p: { stages: readonly StageSpec[]; microbatches: number; schedule: Schedule }): string {
-  const stages = p.stages.map((s) => `${s.from}-${s.to}:${s.devices.join('+')}`).join('|');
+  const stages = p.stages
+    .map((s) => `${s.from}-${s.to}:${s.devices.join('+')}${(s.tp ?? 1) > 1 ? `*tp${s.tp}` : ''}`)
+    .join('|');
   return `${stages}/m${p.microbatches}/${p.schedule}`;
+}
+
+/** Why a layer range cannot run at tensor-parallel degree tp (heads, KV heads), or null. */
+export function tensorDegreeProblem(ctx: PlannerContext, from: number, to: number, tp: number): string | null {
+  if (tp === 1) return null;
+  const degrees = ctx.problem.tensorDegrees ?? [1];
+  if (!degrees.includes(tp)) return `tensor-parallel degree ${tp} is not among the allowed ${degrees.join(', ')}`;
+  for (let l = from; l < to; l++) {
+    const layer = ctx.problem.layers[l];
+    const bad = layer?.tensor?.divides.find((n) => n % tp !== 0);
+    if (layer && bad !== undefined) return `tensor-parallel degree ${tp} does not divide ${bad} (layer ${layer.name})`;
+  }
+  return null;
 }
 
 function checkSpec(ctx: PlannerContext, spec: PlanSpec): void {
@@ -72,6 +96,14 @@ function checkSpec(ctx: PlannerContext, spec: PlanSpec): void {
       throw new Error(`stages must cover the layers in order, got ${s.from}-${s.to}`);
     next = s.to;
     if (s.devices.length === 0) throw new Error(`stage ${s.from}-${s.to} has no device`);
+    const tp = s.tp ?? 1;
+    if (!Number.isInteger(tp) || tp < 1 || s.devices.length % tp !== 0) {
+      throw new Error(
+        `stage ${s.from}-${s.to}: tensor-parallel degree ${tp} does not divide its ${s.devices.length} devices`,
+      );
+    }
+    const bad = tensorDegreeProblem(ctx, s.from, s.to, tp);
+    if (bad) throw new Error(`stage ${s.from}-${s.to}: ${bad}`);
     for (const d of s.devices) {
       ctx.tables.deviceIndex(d);
       if (used.has(d)) throw new Error(`device ${d} is used twice`);
@@ -103,8 +135,9 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
   };
   spec.stages.forEach((s, i) => {
     const devs = idx[i] as number[];
-    const split = tables.stageSplit(devs, s.from, s.to, samples);
-    const sync = tables.gradientSyncUs(devs, s.from, s.to);
+    const tp = s.tp ?? 1;
+    const split = tables.stageSplit(devs, s.from, s.to, samples, tp);
+    const sync = tables.gradientSyncUs(devs, s.from, s.to, tp);
     terms.sumStageUs += split.timeUs;
     terms.maxStageUs = Math.max(terms.maxStageUs, split.timeUs);
     terms.sumSyncUs += sync;
@@ -115,22 +148,27 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     s.devices.forEach((id, j) => {
       const dev = problem.devices[devs[j] as number];
       if (!dev) return;
-      const need = deviceMemory(
-        {
-          params: tables.params(s.from, s.to),
-          replicas: s.devices.length,
-          activationBytesPerSample: tables.activationBytesPerSample(s.from, s.to),
-          samples: split.shares[j] ?? 0,
-          inFlight,
-          residentBytes: tables.residentBytesPerSample(s.from, s.to) * (split.shares[j] ?? 0) * m,
-        },
-        problem,
-      );
+      const need = tables.deviceNeed({
+        from: s.from,
+        to: s.to,
+        tp,
+        replicas: s.devices.length / tp,
+        samples: split.shares[j] ?? 0,
+        inFlight,
+        microbatches: m,
+      });
       memoryBytes[id] = need.totalBytes;
       memory.push({ device: id, neededBytes: need.totalBytes, availableBytes: dev.memoryBytes });
       if (!(need.totalBytes <= dev.memoryBytes)) reasons.push(memoryShortfall(dev, need));
     });
-    stages.push({ from: s.from, to: s.to, devices: [...s.devices], timeUs: split.timeUs, memoryBytes });
+    stages.push({
+      from: s.from,
+      to: s.to,
+      devices: [...s.devices],
+      ...(tp > 1 ? { tp } : {}),
+      timeUs: split.timeUs,
+      memoryBytes,
+    });
   });
   for (let k = 0; k + 1 < p; k++) {
     const s = spec.stages[k] as StageSpec;

@@ -10,11 +10,44 @@
  *   the parameters again: 1.5×).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices.
+ * - A tensor-parallel stage of degree t (Megatron-LM): its devices form replicas of t devices
+ *   (devices [r·t, (r+1)·t)) that split each sample's work on the layers that split (PlanLayer.tensor)
+ *   and run the others whole; the members go in lockstep, so a layer takes its slowest member's
+ *   time. Each replica all-reduces every split layer's output over its members (2 forward and 2
+ *   backward for a transformer block), over the group's slowest link. Data parallelism splits the
+ *   microbatch over the replicas as over devices, and the gradient all-reduce runs over the devices
+ *   holding the same shard.
  * Every search and evaluation goes through these functions, so equal plans cost exactly the same.
  */
 import type { CostModel } from './cost-model.js';
-import { GRAD_BYTES_PER_PARAM, OFFLOAD_CPU_BYTES_PER_PARAM, WEIGHT_BYTES_PER_PARAM } from './memory.js';
+import {
+  deviceMemory,
+  GRAD_BYTES_PER_PARAM,
+  OFFLOAD_CPU_BYTES_PER_PARAM,
+  WEIGHT_BYTES_PER_PARAM,
+  type MemoryBreakdown,
+} from './memory.js';
 import type { PlanProblem } from '../types.js';
+
+/** The replicas of a stage of tensor-parallel degree tp: devices [r·tp, (r+1)·tp). */
+export function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
+  const out: T[][] = [];
+  for (let r = 0; r < devices.length; r += tp) out.push(devices.slice(r, r + tp));
+  return out;
+}
+
+/** Where one device of a stage sits: its layers, tensor-parallel degree, replicas and samples. */
+export interface StageDeviceLoad {
+  from: number;
+  to: number;
+  tp: number;
+  /** Data-parallel replicas of the stage (ZeRO shards over them). */
+  replicas: number;
+  /** Samples of one microbatch this device's replica processes. */
+  samples: number;
+  inFlight: number;
+  microbatches: number;
+}
 
 /**
  * Whole samples per device minimizing max(samples_d × perSampleUs_d): the floor of the
@@ -107,6 +140,14 @@ export class CostTables {
   private readonly paramPrefix: Float64Array;
   private readonly activationPrefix: Float64Array;
   private readonly residentPrefix: Float64Array;
+  /** The same sums over the layers that split under tensor parallelism. */
+  private readonly splitParamPrefix: Float64Array;
+  private readonly splitActivationPrefix: Float64Array;
+  private readonly splitResidentPrefix: Float64Array;
+  /** Per tensor-parallel replica (its device indices): prefix sums of per-sample step and forward compute, and missing layers. */
+  private readonly replicaPrefix = new Map<string, { step: Float64Array; fwd: Float64Array; missing: Int32Array }>();
+  /** Per replica and samples: prefix sums of its all-reduces (step, forward). */
+  private readonly commPrefix = new Map<string, { step: Float64Array; fwd: Float64Array }>();
   /** Inference working set per sample: max over the stage's layers of input + output bytes. */
   private readonly ioMax: Float64Array;
 
@@ -138,10 +179,19 @@ export class CostTables {
     this.paramPrefix = new Float64Array(L + 1);
     this.activationPrefix = new Float64Array(L + 1);
     this.residentPrefix = new Float64Array(L + 1);
+    this.splitParamPrefix = new Float64Array(L + 1);
+    this.splitActivationPrefix = new Float64Array(L + 1);
+    this.splitResidentPrefix = new Float64Array(L + 1);
     problem.layers.forEach((layer, l) => {
+      const split = layer.tensor ? 1 : 0;
       this.paramPrefix[l + 1] = (this.paramPrefix[l] as number) + layer.params;
       this.activationPrefix[l + 1] = (this.activationPrefix[l] as number) + layer.activationBytesPerSample;
       this.residentPrefix[l + 1] = (this.residentPrefix[l] as number) + (layer.residentBytesPerSample ?? 0);
+      this.splitParamPrefix[l + 1] = (this.splitParamPrefix[l] as number) + split * layer.params;
+      this.splitActivationPrefix[l + 1] =
+        (this.splitActivationPrefix[l] as number) + split * layer.activationBytesPerSample;
+      this.splitResidentPrefix[l + 1] =
+        (this.splitResidentPrefix[l] as number) + split * (layer.residentBytesPerSample ?? 0);
     });
     this.ioMax = new Float64Array(L * (L + 1));
     for (let from = 0; from < L; from++) {
@@ -201,8 +251,44 @@ export class CostTables {
     return (this.activationPrefix[to] as number) - (this.activationPrefix[from] as number);
   }
 
-  /** Split of one microbatch over the stage's devices and the stage's per-microbatch time. */
-  stageSplit(devices: readonly number[], from: number, to: number, samples: number): StageSplit {
+  /** Parameters one member of a tensor-parallel group of degree tp holds: the split layers' 1/tp, the others whole. */
+  shardParams(from: number, to: number, tp = 1): number {
+    const all = this.params(from, to);
+    if (tp === 1) return all;
+    const split = (this.splitParamPrefix[to] as number) - (this.splitParamPrefix[from] as number);
+    return all - split + split / tp;
+  }
+
+  /** What one device of a stage needs in memory (every search and the pricing ask here). */
+  deviceNeed(load: StageDeviceLoad): MemoryBreakdown {
+    const { from, to, tp } = load;
+    const shard = (prefix: Float64Array, whole: number): number =>
+      tp === 1 ? whole : whole - ((prefix[to] as number) - (prefix[from] as number)) * (1 - 1 / tp);
+    const activation =
+      this.problem.mode === 'inference'
+        ? this.activationBytesPerSample(from, to)
+        : shard(this.splitActivationPrefix, this.activationBytesPerSample(from, to));
+    const resident = shard(this.splitResidentPrefix, this.residentBytesPerSample(from, to));
+    return deviceMemory(
+      {
+        params: this.shardParams(from, to, tp),
+        replicas: load.replicas,
+        activationBytesPerSample: activation,
+        samples: load.samples,
+        inFlight: load.inFlight,
+        residentBytes: resident * load.samples * load.microbatches,
+      },
+      this.problem,
+    );
+  }
+
+  /**
+   * Split of one microbatch over the stage's devices and the stage's per-microbatch time. With a
+   * tensor-parallel degree tp, the samples are split over the replicas; every member of a replica
+   * gets its replica's share, and `slowest` is the first member of the slowest replica.
+   */
+  stageSplit(devices: readonly number[], from: number, to: number, samples: number, tp = 1): StageSplit {
+    if (tp > 1) return this.tensorSplit(devices, from, to, samples, tp);
     if (devices.length === 1) {
       return { timeUs: samples * this.perSampleUs(devices[0] as number, from, to), shares: [samples], slowest: 0 };
     }
@@ -221,31 +307,140 @@ export class CostTables {
     return { timeUs, shares, slowest };
   }
 
-  stageTimeUs(devices: readonly number[], from: number, to: number, samples: number): number {
+  stageTimeUs(devices: readonly number[], from: number, to: number, samples: number, tp = 1): number {
     if (devices.length === 1) return samples * this.perSampleUs(devices[0] as number, from, to);
-    return this.stageSplit(devices, from, to, samples).timeUs;
+    return this.stageSplit(devices, from, to, samples, tp).timeUs;
   }
 
-  /** Gradient synchronization of a data-parallel stage, once per step (µs). */
-  gradientSyncUs(devices: readonly number[], from: number, to: number): number {
+  /** The forward part of the slowest replica's time for one microbatch (the simulator's forward pass). */
+  stageForwardUs(devices: readonly number[], from: number, to: number, samples: number, tp = 1): number {
+    const split = this.stageSplit(devices, from, to, samples, tp);
+    const n = split.shares[split.slowest] ?? 0;
+    if (tp === 1) return n * this.forwardPerSampleUs(devices[split.slowest] as number, from, to);
+    const members = devices.slice(split.slowest, split.slowest + tp);
+    const prefix = this.replicaTimes(members, tp);
+    const comm = this.replicaComm(members, n);
+    return (
+      n * ((prefix.fwd[to] as number) - (prefix.fwd[from] as number)) +
+      (comm.fwd[to] as number) -
+      (comm.fwd[from] as number)
+    );
+  }
+
+  private tensorSplit(devices: readonly number[], from: number, to: number, samples: number, tp: number): StageSplit {
+    const replicas = replicasOf(devices, tp);
+    const per = replicas.map((members) => {
+      const p = this.replicaTimes(members, tp);
+      if ((p.missing[to] as number) - (p.missing[from] as number) > 0) return Infinity;
+      return (p.step[to] as number) - (p.step[from] as number);
+    });
+    const replicaShares = replicas.length === 1 ? [samples] : splitSamples(samples, per);
+    let timeUs = 0;
+    let slowest = 0;
+    replicaShares.forEach((n, r) => {
+      if (n <= 0) return;
+      const comm = this.replicaComm(replicas[r] as number[], n);
+      const t = n * (per[r] as number) + (comm.step[to] as number) - (comm.step[from] as number);
+      if (!(t <= timeUs)) {
+        timeUs = t;
+        slowest = r * tp;
+      }
+    });
+    if (per.every((c) => !Number.isFinite(c))) timeUs = Infinity;
+    const shares = replicaShares.flatMap((n) => new Array<number>(tp).fill(n));
+    return { timeUs, shares, slowest };
+  }
+
+  /** Prefix sums of a replica's per-sample compute: each layer at its slowest member, split layers over tp. */
+  private replicaTimes(
+    members: readonly number[],
+    tp: number,
+  ): { step: Float64Array; fwd: Float64Array; missing: Int32Array } {
+    const key = members.join(',');
+    const hit = this.replicaPrefix.get(key);
+    if (hit) return hit;
+    const L = this.layerCount;
+    const step = new Float64Array(L + 1);
+    const fwd = new Float64Array(L + 1);
+    const missing = new Int32Array(L + 1);
+    for (let l = 0; l < L; l++) {
+      const div = this.problem.layers[l]?.tensor ? tp : 1;
+      let s = 0;
+      let f = 0;
+      let gone = 0;
+      for (const d of members) {
+        const ds = this.perSampleUs(d, l, l + 1);
+        if (!Number.isFinite(ds)) gone = 1;
+        s = Math.max(s, ds / div);
+        f = Math.max(f, this.forwardPerSampleUs(d, l, l + 1) / div);
+      }
+      step[l + 1] = (step[l] as number) + (gone ? 0 : s);
+      fwd[l + 1] = (fwd[l] as number) + (gone ? 0 : f);
+      missing[l + 1] = (missing[l] as number) + gone;
+    }
+    const out = { step, fwd, missing };
+    this.replicaPrefix.set(key, out);
+    return out;
+  }
+
+  /** Prefix sums of a replica's all-reduces for `samples` samples (step: forward and backward; fwd: forward only). */
+  private replicaComm(members: readonly number[], samples: number): { step: Float64Array; fwd: Float64Array } {
+    const key = `${members.join(',')}/${samples}`;
+    const hit = this.commPrefix.get(key);
+    if (hit) return hit;
+    const L = this.layerCount;
+    const training = this.problem.mode === 'training';
+    const ids = members.map((d) => this.deviceIds[d] as string);
+    const step = new Float64Array(L + 1);
+    const fwd = new Float64Array(L + 1);
+    for (let l = 0; l < L; l++) {
+      const layer = this.problem.layers[l];
+      const split = layer?.tensor;
+      let f = 0;
+      let b = 0;
+      if (split && layer) {
+        const one = this.guard(() => this.cost.allReduceUs(ids, layer.outBytesPerSample * samples));
+        f = split.forwardAllReduces * one;
+        b = training ? split.backwardAllReduces * one : 0;
+      }
+      fwd[l + 1] = (fwd[l] as number) + f;
+      step[l + 1] = (step[l] as number) + f + b;
+    }
+    const out = { step, fwd };
+    this.commPrefix.set(key, out);
+    return out;
+  }
+
+  /**
+   * Gradient synchronization of a data-parallel stage, once per step (µs): each shard's gradients
+   * all-reduced over the devices that hold it (one per replica), the slowest shard counting.
+   */
+  gradientSyncUs(devices: readonly number[], from: number, to: number, tp = 1): number {
     if (this.problem.mode === 'inference') return 0;
-    const offload = this.offloadUs(devices, from, to);
-    if (devices.length < 2) return offload;
-    const bytes = this.params(from, to) * GRAD_BYTES_PER_PARAM;
-    const ids = devices.map((d) => this.deviceIds[d] as string);
-    const us = this.guard(() => this.cost.allReduceUs(ids, bytes));
+    const offload = this.offloadUs(devices, from, to, tp);
+    if (devices.length / tp < 2) return offload;
+    const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
+    let us = 0;
+    for (let j = 0; j < tp; j++) {
+      const ids = devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string);
+      us = Math.max(
+        us,
+        this.guard(() => this.cost.allReduceUs(ids, bytes)),
+      );
+    }
     return (this.problem.zeroStage === 3 ? 1.5 * us : us) + offload;
   }
 
   /**
-   * Optimizer offload, once per step: each replica sends its share of fp16 gradients to the host
-   * and gets fp16 weights back (4 bytes per parameter over its host link), and the CPU streams the
-   * Adam step over those parameters; the slowest replica counts (µs). 0 without offload.
+   * Optimizer offload, once per step: each device sends its share of fp16 gradients to the host
+   * (its shard over the data-parallel replicas) and gets fp16 weights back (4 bytes per parameter
+   * over its host link), and the CPU streams the Adam step over the stage's parameters; the slowest
+   * device counts (µs). 0 without offload.
    */
-  offloadUs(devices: readonly number[], from: number, to: number): number {
+  offloadUs(devices: readonly number[], from: number, to: number, tp = 1): number {
     const o = this.problem.optimizerOffload;
     if (!o || this.problem.mode === 'inference') return 0;
-    const share = this.params(from, to) / Math.max(1, devices.length);
+    const share = this.shardParams(from, to, tp) / Math.max(1, devices.length / tp);
     let worst = 0;
     for (const d of devices) {
       const id = this.deviceIds[d] as string;

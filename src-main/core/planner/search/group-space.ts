@@ -12,6 +12,10 @@
  * - hybrid space: classes of equal memory (same name and memoryBytes), groups of any size: pipelines
  *   whose stages are data-parallel groups of like devices (which like device goes where follows the
  *   fixed order above).
+ * - mixed space: the GPUs of one machine form a class whatever their kind (other devices stay
+ *   alone), so a stage may run tensor or data parallel over unlike GPUs of a workstation.
+ * In the hybrid and mixed spaces a group of n devices may also run tensor parallel at every allowed
+ * degree t dividing n (tensorDegreesOf): n / t replicas of t devices.
  */
 import type { PlanDevice, PlanProblem } from '../types.js';
 
@@ -23,7 +27,7 @@ export interface DeviceClass {
 }
 
 export interface GroupSpace {
-  name: 'pipeline' | 'hybrid';
+  name: 'pipeline' | 'hybrid' | 'mixed';
   classes: DeviceClass[];
 }
 
@@ -54,9 +58,31 @@ export function hybridSpace(
   return { name: 'hybrid', classes: [...byKey.values()] };
 }
 
+/** GPUs of one machine together; every other device alone. */
+export function machineClassKey(d: PlanDevice): string {
+  return d.kind === 'gpu' ? `gpu\u0000${d.machine}` : `dev\u0000${d.id}`;
+}
+
+export function mixedSpace(problem: Pick<PlanProblem, 'devices'>): GroupSpace {
+  return { ...hybridSpace(problem, machineClassKey), name: 'mixed' };
+}
+
+/**
+ * Tensor-parallel degrees a search may use: 1, and each allowed degree (problem.tensorDegrees)
+ * that divides every split layer's heads and KV heads, when some layer splits at all.
+ */
+export function tensorDegreesOf(problem: Pick<PlanProblem, 'layers' | 'tensorDegrees'>): number[] {
+  const split = problem.layers.filter((l) => l.tensor);
+  if (split.length === 0) return [1];
+  const ok = (t: number): boolean => split.every((l) => (l.tensor?.divides ?? []).every((n) => n % t === 0));
+  return [...new Set([1, ...(problem.tensorDegrees ?? [])])].filter((t) => t >= 1 && ok(t)).sort((a, b) => a - b);
+}
+
 export interface GroupChoice {
   cls: number;
   size: number;
+  /** Tensor-parallel degree (absent: 1). */
+  tp?: number;
 }
 
 /** Device indices of each stage for a sequence of (class, size) choices in pipeline order. */

@@ -17,8 +17,7 @@
  */
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
-import type { GroupSpace } from './group-space.js';
-import { deviceMemory } from '../cost/memory.js';
+import { tensorDegreesOf, type GroupSpace } from './group-space.js';
 import type { PlannerContext } from '../problem.js';
 import type { Schedule } from '../types.js';
 
@@ -27,6 +26,8 @@ export interface Group {
   /** The class's devices [end − size, end). */
   end: number;
   size: number;
+  /** Tensor-parallel degree: size / tp replicas of tp devices. */
+  tp: number;
   devs: number[];
 }
 
@@ -46,13 +47,16 @@ export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedu
   const stride: number[] = [];
   const radix: number[] = [];
   let usages = 1;
+  const degrees = space.name === 'pipeline' ? [1] : tensorDegreesOf(ctx.problem);
   space.classes.forEach((c, cls) => {
     stride.push(usages);
     radix.push(c.devices.length + 1);
     usages *= c.devices.length + 1;
     for (let end = 1; end <= c.devices.length; end++) {
       for (let size = 1; size <= Math.min(end, c.maxGroupSize); size++) {
-        groups.push({ cls, end, size, devs: c.devices.slice(end - size, end) });
+        for (const tp of degrees) {
+          if (size % tp === 0) groups.push({ cls, end, size, tp, devs: c.devices.slice(end - size, end) });
+        }
       }
     }
   });
@@ -77,40 +81,20 @@ type StageFits = (from: number, to: number, inFlight: number, shares: readonly n
 function stageFits(ctx: PlannerContext, g: Group, m: number): StageFits {
   const { problem, tables } = ctx;
   const devices = g.devs.map((d) => problem.devices[d]);
-  const dev0 = devices[0];
-  return (from, to, inFlight, shares) => {
-    const params = tables.params(from, to);
-    const resident = tables.residentBytesPerSample(from, to) * m;
-    if (devices.length === 1) {
-      const need = deviceMemory(
-        {
-          params,
-          replicas: 1,
-          activationBytesPerSample: tables.activationBytesPerSample(from, to),
-          samples: shares[0] ?? 0,
-          inFlight,
-          residentBytes: resident * (shares[0] ?? 0),
-        },
-        problem,
-      );
-      return dev0 !== undefined && need.totalBytes <= dev0.memoryBytes;
-    }
-    const act = tables.activationBytesPerSample(from, to);
-    return devices.every((dev, j) => {
-      const need = deviceMemory(
-        {
-          params,
-          replicas: g.size,
-          activationBytesPerSample: act,
-          samples: shares[j] ?? 0,
-          inFlight,
-          residentBytes: resident * (shares[j] ?? 0),
-        },
-        problem,
-      );
+  const replicas = g.size / g.tp;
+  return (from, to, inFlight, shares) =>
+    devices.every((dev, j) => {
+      const need = tables.deviceNeed({
+        from,
+        to,
+        tp: g.tp,
+        replicas,
+        samples: shares[j] ?? 0,
+        inFlight,
+        microbatches: m,
+      });
       return dev !== undefined && need.totalBytes <= dev.memoryBytes;
     });
-  };
 }
 
 export interface DpSolution extends CapSolution {
@@ -249,7 +233,7 @@ export class SuffixDp {
     for (let from = 0; from < L; from++) {
       for (let to = from + 1; to <= L; to++) {
         const k = gid * LL + from * (L + 1) + to;
-        const split = tables.stageSplit(g.devs, from, to, samples);
+        const split = tables.stageSplit(g.devs, from, to, samples, g.tp);
         if (!Number.isFinite(split.timeUs)) break;
         let lo = 0;
         let hi = cap;
@@ -275,9 +259,11 @@ export class SuffixDp {
     const tables = this.ctx.tables;
     const single = g.size === 1;
     const d0 = g.devs[0] as number;
-    const shares = tables.stageSplit(g.devs, 0, 1, samples).shares;
+    const shares = tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares;
     const finiteEnd = (from: number, to: number): boolean =>
-      Number.isFinite(single ? tables.perSampleUs(d0, from, to) : tables.stageSplit(g.devs, from, to, samples).timeUs);
+      Number.isFinite(
+        single ? tables.perSampleUs(d0, from, to) : tables.stageSplit(g.devs, from, to, samples, g.tp).timeUs,
+      );
     for (let f = 1; f <= cap; f++) {
       const ro = f * L;
       let t = 0;
@@ -298,7 +284,7 @@ export class SuffixDp {
         fit[base + to] = f;
         time[base + to] = single
           ? samples * tables.perSampleUs(d0, from, to)
-          : tables.stageSplit(g.devs, from, to, samples).timeUs;
+          : tables.stageSplit(g.devs, from, to, samples, g.tp).timeUs;
       }
     }
   }
@@ -499,7 +485,12 @@ export class SuffixDp {
     for (;;) {
       const grp = groups[g] as Group;
       const e = Fend[this.row(g, u, s) * L + l] as number;
-      stages.push({ from: l, to: e, devices: grp.devs.map((d) => ids[d] as string) });
+      stages.push({
+        from: l,
+        to: e,
+        devices: grp.devs.map((d) => ids[d] as string),
+        ...(grp.tp > 1 ? { tp: grp.tp } : {}),
+      });
       actualMax = Math.max(actualMax, time[g * LL + l * (L + 1) + e] as number);
       if (e === L) break;
       const uRest = u - (rest[g] as number);
@@ -523,7 +514,8 @@ export class SuffixDp {
   private syncAt(g: number, from: number, to: number, k: number): number {
     let a = this.sync[k] as number;
     if (a !== a) {
-      a = this.ctx.tables.gradientSyncUs((this.shape.groups[g] as Group).devs, from, to);
+      const grp = this.shape.groups[g] as Group;
+      a = this.ctx.tables.gradientSyncUs(grp.devs, from, to, grp.tp);
       this.sync[k] = a;
     }
     return a;

@@ -309,16 +309,16 @@ export function simStagesOfPlan(ctx: PlannerContext, plan: Plan): SimStage[] {
   const idx = plan.stages.map((s) => s.devices.map((d) => tables.deviceIndex(d)));
   return plan.stages.map((s, i) => {
     const devs = idx[i] as number[];
-    const split = tables.stageSplit(devs, s.from, s.to, samples);
-    const slow = devs[split.slowest] as number;
-    const forwardUs = (split.shares[split.slowest] ?? 0) * tables.forwardPerSampleUs(slow, s.from, s.to);
+    const tp = s.tp ?? 1;
+    const split = tables.stageSplit(devs, s.from, s.to, samples, tp);
+    const forwardUs = tables.stageForwardUs(devs, s.from, s.to, samples, tp);
     const next = idx[i + 1];
     return {
       device: s.devices.join('+'),
       forwardUs: problem.mode === 'training' ? forwardUs : split.timeUs,
       backwardUs: problem.mode === 'training' ? split.timeUs - forwardUs : 0,
       sendUs: next ? tables.cutUs(devs, next, s.to - 1, samples) : 0,
-      allReduceUs: tables.gradientSyncUs(devs, s.from, s.to),
+      allReduceUs: tables.gradientSyncUs(devs, s.from, s.to, tp),
     };
   });
 }

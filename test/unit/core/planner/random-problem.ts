@@ -15,6 +15,8 @@ export interface RandomProblemOptions {
   batch?: number;
   /** Give each layer resident bytes per sample (a served decoder's KV cache), held for the whole batch. */
   resident?: boolean;
+  /** Let most layers split tensor-parallel (heads 8 or 12, KV heads 4 or 2) and allow degrees 1, 2 and 4. */
+  tensor?: boolean;
 }
 
 export function randomProblem(seed: number, opts: RandomProblemOptions = {}): PlanProblem {
@@ -54,6 +56,14 @@ export function randomProblem(seed: number, opts: RandomProblemOptions = {}): Pl
       ...(opts.resident ? { residentBytesPerSample: Math.round(between(1e6, 8e7)) } : {}),
     });
   }
+  if (opts.tensor) {
+    // Drawn only when asked, so the other instances stay what they were.
+    const heads = r() < 0.5 ? 8 : 12;
+    const kvHeads = r() < 0.5 ? 4 : 2;
+    for (const layer of layers) {
+      if (r() < 0.75) layer.tensor = { divides: [heads, kvHeads], forwardAllReduces: 2, backwardAllReduces: 2 };
+    }
+  }
   const training = mode === 'training';
   const bytesPerParam = training ? 16 : 2;
   const footprint =
@@ -84,5 +94,6 @@ export function randomProblem(seed: number, opts: RandomProblemOptions = {}): Pl
     bytesPerParam,
     zeroStage: training ? (int(0, 3) as 0 | 1 | 2 | 3) : 0,
     overheadBytes: Math.round(between(0, 0.3) * GiB),
+    ...(opts.tensor ? { tensorDegrees: [1, 2, 4] } : {}),
   };
 }

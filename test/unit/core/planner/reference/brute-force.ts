@@ -6,6 +6,7 @@ import { pricePlan, type PlanSpec } from '../../../../../src-main/core/planner/c
 import {
   assignGroups,
   pipelineSpace,
+  tensorDegreesOf,
   type GroupChoice,
   type GroupSpace,
 } from '../../../../../src-main/core/planner/search/group-space.js';
@@ -43,8 +44,8 @@ function* compositions(L: number, p: number): Generator<number[]> {
   yield* rec(0, p);
 }
 
-/** Sequences of p (class, size) choices that the classes can supply. */
-function* groupSequences(space: GroupSpace, p: number): Generator<GroupChoice[]> {
+/** Sequences of p (class, size, tensor-parallel degree) choices that the classes can supply. */
+function* groupSequences(space: GroupSpace, p: number, degrees: readonly number[]): Generator<GroupChoice[]> {
   const left = space.classes.map((c) => c.devices.length);
   const seq: GroupChoice[] = [];
   function* rec(): Generator<GroupChoice[]> {
@@ -57,9 +58,12 @@ function* groupSequences(space: GroupSpace, p: number): Generator<GroupChoice[]>
       if (!c) continue;
       for (let size = 1; size <= Math.min(c.maxGroupSize, left[cls] as number); size++) {
         left[cls] = (left[cls] as number) - size;
-        seq.push({ cls, size });
-        yield* rec();
-        seq.pop();
+        for (const tp of degrees) {
+          if (size % tp !== 0) continue;
+          seq.push({ cls, size, tp });
+          yield* rec();
+          seq.pop();
+        }
         left[cls] = (left[cls] as number) + size;
       }
     }
@@ -77,8 +81,9 @@ export function bruteForce(ctx: PlannerContext, opts: BruteForceOptions = {}): B
   const ids = ctx.tables.deviceIds;
   let best: Plan | null = null;
   let evaluated = 0;
+  const degrees = space.name === 'pipeline' ? [1] : tensorDegreesOf(ctx.problem);
   for (let p = 1; p <= Math.min(L, D); p++) {
-    for (const seq of groupSequences(space, p)) {
+    for (const seq of groupSequences(space, p, degrees)) {
       const groups = assignGroups(space, seq);
       for (const ends of compositions(L, p)) {
         for (const m of ms) {
@@ -88,6 +93,7 @@ export function bruteForce(ctx: PlannerContext, opts: BruteForceOptions = {}): B
               from: i === 0 ? 0 : (ends[i - 1] as number),
               to,
               devices: (groups[i] as number[]).map((d) => ids[d] as string),
+              ...((seq[i]?.tp ?? 1) > 1 ? { tp: seq[i]?.tp } : {}),
             })),
             microbatches: m,
             schedule,
