@@ -1,7 +1,8 @@
 /**
  * What every engine export needs from a plan: stages with their layers and devices, one
- * data-parallel degree, ranks in stage-major order (rank = stage x dp + replica, the order of
- * Megatron-LM, DeepSpeed's pipe topology and a ("pp", "dp") device mesh), the batch split into
+ * tensor-parallel and one data-parallel degree, ranks in stage-major order with the tensor-parallel
+ * rank innermost (rank = (stage x dp + replica) x tp + tpRank: Megatron-LM's default order,
+ * DeepSpeed's pipe topology and a ("pp", "dp", "tp") device mesh), the batch split into
  * microbatches, and torchrun launch lines. Pure.
  */
 import type { Plan, PlanDevice, PlanProblem } from '../types.js';
@@ -35,6 +36,8 @@ export interface ExportRank {
   rank: number;
   stage: number;
   replica: number;
+  /** Position in the replica's tensor-parallel group (0 without tensor parallelism). */
+  tpRank: number;
   device: PlanDevice;
 }
 
@@ -42,6 +45,8 @@ export interface ExportLayout {
   stages: ExportStage[];
   pp: number;
   dp: number;
+  /** Tensor-parallel degree of every stage. */
+  tp: number;
   ranks: ExportRank[];
   microbatches: number;
   /** Samples per microbatch per data-parallel replica. */
@@ -72,20 +77,14 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
     });
     return { index, from: s.from, to: s.to, layerNames, blocks: layerNames.filter(isBlock).length, devices };
   });
-  const degrees = stages.map((s) => s.devices.length);
-  let dp = degrees[0] ?? 1;
-  if (degrees.some((n) => n !== dp)) {
-    warnings.push(
-      `${engine} runs one data-parallel degree on every stage; the plan has ${degrees.join(', ')} devices per stage. ` +
-        `The export uses the first device of each stage (dp 1).`,
-    );
-    dp = 1;
-  }
+  const { tp, dp } = uniformDegrees(plan, engine, warnings);
   const ranks: ExportRank[] = [];
   stages.forEach((s) => {
     s.devices
-      .slice(0, dp)
-      .forEach((device, replica) => ranks.push({ rank: ranks.length, stage: s.index, replica, device }));
+      .slice(0, dp * tp)
+      .forEach((device, i) =>
+        ranks.push({ rank: ranks.length, stage: s.index, replica: Math.floor(i / tp), tpRank: i % tp, device }),
+      );
   });
   if (nccl) {
     for (const s of stages) {
@@ -105,7 +104,33 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
         `${engine} takes equal microbatches: ${microBatch} samples, batch ${globalBatch}`,
     );
   }
-  return { stages, pp: stages.length, dp, ranks, microbatches, microBatch, globalBatch, warnings };
+  return { stages, pp: stages.length, dp, tp, ranks, microbatches, microBatch, globalBatch, warnings };
+}
+
+/**
+ * The one tensor-parallel and data-parallel degree engines run on every stage. When the plan's
+ * stages differ, the smallest tensor-parallel degree and one replica are exported, with a warning.
+ */
+function uniformDegrees(plan: Plan, engine: string, warnings: string[]): { tp: number; dp: number } {
+  const tps = plan.stages.map((s) => s.tp ?? 1);
+  let tp = tps[0] ?? 1;
+  if (tps.some((t) => t !== tp)) {
+    tp = Math.min(...tps);
+    warnings.push(
+      `${engine} runs one tensor-parallel degree on every stage; the plan has ${tps.join(', ')}. The export uses ${tp}.`,
+    );
+  }
+  const dps = plan.stages.map((s) => Math.floor(s.devices.length / tp));
+  let dp = dps[0] ?? 1;
+  if (dps.some((n) => n !== dp)) {
+    const sizes = plan.stages.map((s) => s.devices.length).join(', ');
+    warnings.push(
+      `${engine} runs one data-parallel degree on every stage; the plan has ${sizes} devices per stage. ` +
+        `The export uses the first ${tp === 1 ? 'device' : `${tp} devices`} of each stage (dp 1).`,
+    );
+    dp = 1;
+  }
+  return { tp, dp };
 }
 
 /** A shell word: bare when safe, else single-quoted. */

@@ -102,7 +102,7 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
   }
   const parts = [0, ...plan.stages.map((s) => s.to)];
   const method = partitionMethod(parts, problem.layers, layout.pp);
-  const pipelineModule = pipelineModuleSource(method, parts, problem.layers, layout.pp, warnings);
+  const pipelineModule = pipelineModuleSource(method, parts, problem.layers, layout, warnings);
   const commands = torchrunCommands(layout, input, input.script ?? 'train_deepspeed.py', [
     '--deepspeed_config',
     'ds_config.json',
@@ -173,18 +173,31 @@ function pipelineModuleSource(
   method: DeepSpeedExport['partition']['method'],
   parts: readonly number[],
   layers: readonly PlanLayer[],
-  pp: number,
+  layout: ExportLayout,
   warnings: string[],
 ): string {
   const n = layers.length;
-  const head = 'from deepspeed.pipe import PipelineModule';
+  const { pp, tp, dp } = layout;
+  // With tensor parallelism the topology's model axis (innermost, as in the plan's rank order) holds the TP group.
+  const stagesArg =
+    tp > 1 ? `topology=PipeModelDataParallelTopology(num_pp=${pp}, num_mp=${tp}, num_dp=${dp})` : `num_stages=${pp}`;
+  if (tp > 1) {
+    warnings.push(
+      `the plan splits layers tensor-parallel (${tp} GPUs): DeepSpeed's pipeline gives them a model-parallel axis, ` +
+        "the split itself comes from Megatron-DeepSpeed's ColumnParallelLinear/RowParallelLinear layers (see the Megatron export)",
+    );
+  }
+  const head =
+    tp > 1
+      ? 'from deepspeed.pipe import PipelineModule\nfrom deepspeed.runtime.pipe.topology import PipeModelDataParallelTopology'
+      : 'from deepspeed.pipe import PipelineModule';
   const layersNote = `# layers: your model as ${n} layer specs, in the plan's order (${layers[0]?.name ?? ''} ... ${layers[n - 1]?.name ?? ''})`;
   if (method !== 'custom') {
     const source = [
       head,
       '',
       layersNote,
-      `model = PipelineModule(layers=layers, num_stages=${pp}, partition_method=${JSON.stringify(method)}, loss_fn=loss_fn)`,
+      `model = PipelineModule(layers=layers, ${stagesArg}, partition_method=${JSON.stringify(method)}, loss_fn=loss_fn)`,
       '',
     ].join('\n');
     if (method === 'parameters')
@@ -212,7 +225,7 @@ function pipelineModuleSource(
     '',
     '',
     layersNote,
-    `model = PlannedPipelineModule(layers=layers, num_stages=${pp}, loss_fn=loss_fn)`,
+    `model = PlannedPipelineModule(layers=layers, ${stagesArg}, loss_fn=loss_fn)`,
     '',
   ].join('\n');
 }

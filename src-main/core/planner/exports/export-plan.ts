@@ -1,12 +1,13 @@
 /**
  * Plans turned into what people run: torch.distributed.pipelining (torchrun + script),
- * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments) and llama.cpp (command).
+ * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments), vLLM and llama.cpp (commands).
  * Each export lists what its engine cannot express as warnings. Pure.
  */
 import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
 import { exportLlamaCpp, type LlamaCppExport, type LlamaCppOptions } from './llamacpp.js';
 import { exportMegatron, type MegatronExport } from './megatron.js';
 import { exportTorchPipelining, type TorchExport } from './torch.js';
+import { exportVllm, type VllmExport, type VllmOptions } from './vllm.js';
 import type { ExportInput } from './common.js';
 
 export type { ExportInput, ExportLayout, ExportRank, ExportStage } from './common.js';
@@ -19,20 +20,24 @@ export type { MegatronExport } from './megatron.js';
 export { exportMegatron, megatronSplit } from './megatron.js';
 export type { TorchExport } from './torch.js';
 export { exportTorchPipelining } from './torch.js';
+export type { VllmExport, VllmOptions } from './vllm.js';
+export { exportVllm } from './vllm.js';
 
 export interface PlanExports {
   torch: TorchExport;
   deepspeed: DeepSpeedExport;
   megatron: MegatronExport;
   llamaCpp: LlamaCppExport;
+  vllm: VllmExport;
 }
 
-/** All four exports of one plan. */
-export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}): PlanExports {
+/** All five exports of one plan. */
+export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, vllm: VllmOptions = {}): PlanExports {
   return {
     torch: exportTorchPipelining(input),
     deepspeed: exportDeepSpeed(input),
     megatron: exportMegatron(input),
     llamaCpp: exportLlamaCpp(input, llamaCpp),
+    vllm: exportVllm(input, vllm),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * A plan as a llama.cpp inference command: layer split (-sm layer) with -ts in proportion to the
- * blocks each GPU holds, GPUs ordered by stage through CUDA_VISIBLE_DEVICES (llama.cpp fills
+ * blocks each GPU holds, or for one tensor-parallel stage row split (-sm row: every matrix split
+ * over the GPUs, -ts equal shares), GPUs ordered by stage through CUDA_VISIBLE_DEVICES (llama.cpp fills
  * devices in order), -ngl the layers offloaded (llama.cpp keeps the first layers on the CPU and
  * offloads the last -ngl; one more than the blocks also offloads the output layer). Pure.
  */
@@ -61,7 +62,19 @@ export function exportLlamaCpp(input: ExportInput, opts: LlamaCppOptions = {}): 
     warnings.push('devices without a CUDA index (virtual): set CUDA_VISIBLE_DEVICES to the GPUs in stage order');
   }
   const args = ['-m', opts.model ?? 'model.gguf', '-ngl', String(ngl)];
-  if (gpus.length > 0) {
+  const rowSplit = layout.tp > 1 && layout.pp === 1 && gpus.length === 1;
+  if (layout.tp > 1 && !rowSplit) {
+    warnings.push(
+      'llama.cpp splits either by layer or by row, not both: the tensor-parallel stages run on their first GPU (-sm layer)',
+    );
+  }
+  if (rowSplit) {
+    const group = layout.ranks.filter((r) => r.replica === 0).map((r) => r.device);
+    const rows = group.map((d) => cudaIndex(d));
+    if (machines.length === 1 && rows.every((i) => i !== null)) env.CUDA_VISIBLE_DEVICES = rows.join(',');
+    // -sm row: the main GPU holds the KV cache and the small tensors; the first of the group.
+    args.push('-sm', 'row', '-ts', group.map(() => 1).join(','), '--main-gpu', '0');
+  } else if (gpus.length > 0) {
     // -sm layer: main-gpu only matters for -sm none/row; the first listed GPU.
     args.push('-sm', 'layer', '-ts', gpus.map((s) => s.blocks).join(','), '--main-gpu', '0');
   }

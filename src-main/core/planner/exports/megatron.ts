@@ -1,6 +1,6 @@
 /**
- * A plan as Megatron-LM arguments: pipeline size, tensor parallel 1, layers, micro and global
- * batch, precision; uneven stages with --decoder-first/last-pipeline-num-layers when only the end
+ * A plan as Megatron-LM arguments: pipeline and tensor-parallel sizes (with sequence parallelism,
+ * which the planner's activation memory assumes), layers, micro and global batch, precision; uneven stages with --decoder-first/last-pipeline-num-layers when only the end
  * stages differ from an even middle, else --pipeline-model-parallel-layout ("E" embedding, "t"
  * a decoder layer, "L" loss, "|" between stages). Pure.
  */
@@ -47,7 +47,7 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   const split = megatronSplit(counts);
   const args = [
     '--tensor-model-parallel-size',
-    '1',
+    String(layout.tp),
     '--pipeline-model-parallel-size',
     String(layout.pp),
     '--num-layers',
@@ -57,6 +57,7 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     '--global-batch-size',
     String(layout.globalBatch),
   ];
+  if (layout.tp > 1) args.push('--sequence-parallel');
   if (split.first !== undefined) args.push('--decoder-first-pipeline-num-layers', String(split.first));
   if (split.last !== undefined) args.push('--decoder-last-pipeline-num-layers', String(split.last));
   if (split.layout !== undefined) {

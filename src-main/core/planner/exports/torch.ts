@@ -1,7 +1,8 @@
 /**
  * A plan as PyTorch runs it: torchrun lines and a script using torch.distributed.pipelining
  * (tracer split with SplitPoint.BEGINNING at each stage's first layer, ScheduleGPipe or
- * Schedule1F1B, a ("pp", "dp") device mesh; data-parallel gradients all-reduced by hand). Pure.
+ * Schedule1F1B, a ("pp", "dp", "tp") device mesh; data-parallel gradients all-reduced by hand;
+ * tensor parallelism as a DTensor parallelize_module plan over each stage's blocks). Pure.
  */
 import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
 import type { Mode } from '../types.js';
@@ -28,6 +29,11 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
   }
   const sched = training && plan.schedule === '1f1b' ? 'Schedule1F1B' : 'ScheduleGPipe';
   const lines = [...scriptHead(layout, problem.mode, sched, splitPoints), ...scriptBody(sched)];
+  if (layout.tp > 1) {
+    layout.warnings.push(
+      "TP_PLAN names a block's linear layers as Hugging Face Llama models do (self_attn.q_proj, mlp.down_proj, ...): rename them to your model's",
+    );
+  }
   const commands = torchrunCommands(layout, input, script, []);
   if (input.plan.recompute)
     layout.warnings.push(
@@ -54,14 +60,26 @@ function scriptHead(layout: ExportLayout, mode: Mode, sched: string, splitPoints
     'import torch.distributed as dist',
     'from torch.distributed.device_mesh import init_device_mesh',
     `from torch.distributed.pipelining import ${sched}, SplitPoint, pipeline`,
+    'from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module',
     '',
     `PP = ${layout.pp}`,
     `DP = ${layout.dp}`,
+    `TP = ${layout.tp}`,
     `N_MICROBATCHES = ${layout.microbatches}`,
     `MICROBATCH_SIZE = ${layout.microBatch}`,
     `TRAINING = ${mode === 'training' ? 'True' : 'False'}`,
     'SPLIT_SPEC = {',
     ...splitPoints.map((n) => `    ${py(n)}: SplitPoint.BEGINNING,`),
+    '}',
+    '# Megatron-style tensor parallelism (used when TP > 1): attention by head, the MLP by columns then rows.',
+    'TP_PLAN = {',
+    '    "*.self_attn.q_proj": ColwiseParallel(),',
+    '    "*.self_attn.k_proj": ColwiseParallel(),',
+    '    "*.self_attn.v_proj": ColwiseParallel(),',
+    '    "*.self_attn.o_proj": RowwiseParallel(),',
+    '    "*.mlp.gate_proj": ColwiseParallel(),',
+    '    "*.mlp.up_proj": ColwiseParallel(),',
+    '    "*.mlp.down_proj": RowwiseParallel(),',
     '}',
   ];
 }
@@ -87,11 +105,13 @@ function scriptBody(sched: string): string[] {
     '    device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))',
     '    torch.cuda.set_device(device)',
     '    dist.init_process_group("nccl")',
-    '    mesh = init_device_mesh("cuda", (PP, DP), mesh_dim_names=("pp", "dp"))',
+    '    mesh = init_device_mesh("cuda", (PP, DP, TP), mesh_dim_names=("pp", "dp", "tp"))',
     '    stage_index = mesh.get_local_rank("pp")',
     '    x, _ = make_batch(MICROBATCH_SIZE * N_MICROBATCHES)',
     '    pipe = pipeline(build_model(), mb_args=(x.chunk(N_MICROBATCHES)[0],), split_spec=SPLIT_SPEC)',
     '    stage = pipe.build_stage(stage_index, device, mesh.get_group("pp"))',
+    '    if TP > 1:',
+    '        parallelize_module(stage.submod, mesh["tp"], TP_PLAN)',
     `    schedule = ${sched}(stage, n_microbatches=N_MICROBATCHES, loss_fn=loss_fn if TRAINING else None)`,
     '    optimizer = torch.optim.AdamW(stage.submod.parameters(), lr=1e-4) if TRAINING else None',
     '    for _ in range(steps):',

@@ -11,6 +11,7 @@ import {
   exportMegatron,
   exportPlan,
   exportTorchPipelining,
+  exportVllm,
   megatronSplit,
   partitionBalanced,
   partitionUniform,
@@ -371,9 +372,91 @@ describe('llama.cpp export', () => {
 });
 
 describe('all exports of a plan', () => {
-  it('gives the four engines at once', () => {
+  it('gives the five engines at once', () => {
     const all = exportPlan(ONE_MACHINE);
-    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp']);
+    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp', 'vllm']);
     expect(all.deepspeed.config.train_batch_size).toBe(32);
+  });
+});
+
+/** Tensor parallelism: 2 stages of TP 4 over 8 GPUs of one machine, serving. */
+function tensorPlan(tp: number[], devicesPerStage: number, bounds = [0, 7, 14]): ExportInput {
+  const devices = Array.from({ length: 2 * devicesPerStage }, (_, i) => gpu('node', i, 'NVIDIA H100 80GB HBM3'));
+  const p = plan(
+    bounds,
+    [devices.slice(0, devicesPerStage).map((d) => d.id), devices.slice(devicesPerStage).map((d) => d.id)],
+    1,
+  );
+  p.stages.forEach((s, i) => (s.tp = tp[i] ?? 1));
+  return input(p, devices, { mode: 'inference', batch: 8 });
+}
+
+describe('tensor-parallel exports', () => {
+  it('Megatron-LM: --tensor-model-parallel-size with sequence parallelism, ranks with TP innermost', () => {
+    const e = exportMegatron(tensorPlan([4, 4], 4));
+    const t = tokenize(e.commands.join(' '));
+    expect(flag(t, '--tensor-model-parallel-size')).toBe('4');
+    expect(flag(t, '--pipeline-model-parallel-size')).toBe('2');
+    expect(t).toContain('--sequence-parallel');
+    expect(flag(t, '--nproc-per-node')).toBe('8');
+    expect(flag(t, '--global-batch-size')).toBe('8');
+  });
+
+  it('vLLM: tensor and pipeline sizes, the uneven layer partition and GPUs in rank order', () => {
+    const e = exportVllm(tensorPlan([4, 4], 4, [0, 5, 14]), { model: 'meta-llama/Llama-3.1-70B-Instruct' });
+    const t = tokenize(e.command);
+    expect(t.slice(t.indexOf('vllm'), t.indexOf('vllm') + 3)).toEqual([
+      'vllm',
+      'serve',
+      'meta-llama/Llama-3.1-70B-Instruct',
+    ]);
+    expect(flag(t, '--tensor-parallel-size')).toBe('4');
+    expect(flag(t, '--pipeline-parallel-size')).toBe('2');
+    expect(e.env.VLLM_PP_LAYER_PARTITION).toBe('4,8');
+    expect(e.env.CUDA_VISIBLE_DEVICES).toBe('0,1,2,3,4,5,6,7');
+    expect(e.warnings).toEqual([]);
+  });
+
+  it('vLLM: replicas become --data-parallel-size; a training plan and mixed GPUs are warned about', () => {
+    const p = tensorPlan([2, 2], 4);
+    const e = exportVllm({ ...p, problem: { ...p.problem, mode: 'training' } });
+    expect(flag(tokenize(e.command), '--data-parallel-size')).toBe('2');
+    expect(e.warnings.join(' ')).toMatch(/the plan is for training/);
+  });
+
+  it('llama.cpp: one tensor-parallel stage is a row split over its GPUs; with a pipeline, a warning', () => {
+    const devices = Array.from({ length: 4 }, (_, i) => gpu('node', i));
+    const p = plan([0, 14], [devices.map((d) => d.id)], 1);
+    (p.stages[0] as Stage).tp = 4;
+    const e = exportLlamaCpp(input(p, devices, { mode: 'inference', batch: 1 }));
+    const t = tokenize(e.command);
+    expect(flag(t, '-sm')).toBe('row');
+    expect(flag(t, '-ts')).toBe('1,1,1,1');
+    expect(e.env.CUDA_VISIBLE_DEVICES).toBe('0,1,2,3');
+    const piped = exportLlamaCpp(tensorPlan([4, 4], 4));
+    expect(flag(tokenize(piped.command), '-sm')).toBe('layer');
+    expect(piped.warnings.join(' ')).toMatch(/either by layer or by row/);
+  });
+
+  it('torch: a ("pp", "dp", "tp") mesh and a parallelize_module plan that parse', () => {
+    const e = exportTorchPipelining(tensorPlan([4, 4], 4));
+    assertParses(e.python);
+    expect(e.python).toContain('TP = 4');
+    expect(e.python).toContain('mesh_dim_names=("pp", "dp", "tp")');
+    expect(e.python).toContain('parallelize_module(stage.submod, mesh["tp"], TP_PLAN)');
+    expect(e.warnings.join(' ')).toMatch(/Hugging Face Llama/);
+  });
+
+  it('DeepSpeed: the pipe topology carries the model-parallel axis', () => {
+    const e = exportDeepSpeed(tensorPlan([4, 4], 4));
+    assertParses(e.pipelineModule);
+    expect(e.pipelineModule).toContain('PipeModelDataParallelTopology(num_pp=2, num_mp=4, num_dp=1)');
+    expect(e.config.train_micro_batch_size_per_gpu * e.config.gradient_accumulation_steps).toBe(8);
+  });
+
+  it('stages of different tensor-parallel degrees export the smallest, with a warning', () => {
+    const e = exportMegatron(tensorPlan([4, 2], 4));
+    expect(flag(tokenize(e.commands.join(' ')), '--tensor-model-parallel-size')).toBe('2');
+    expect(e.warnings.join(' ')).toMatch(/one tensor-parallel degree on every stage; the plan has 4, 2/);
   });
 });
