@@ -130,8 +130,8 @@ export interface Plan {
   bubbleFraction: number;
   commFraction: number;
   bottleneckStage: number;
-  /** Per device: bytes needed and available. */
-  memory: { device: string; neededBytes: number; availableBytes: number }[];
+  /** Per device: bytes needed and available, and the KV cache's part of the need (serving a decoder). */
+  memory: { device: string; neededBytes: number; availableBytes: number; kvCacheBytes?: number }[];
   feasible: boolean;
   reasons: string[];
   /** Set on plans that offload the optimizer to the CPU (training). */

@@ -158,7 +158,12 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
         microbatches: m,
       });
       memoryBytes[id] = need.totalBytes;
-      memory.push({ device: id, neededBytes: need.totalBytes, availableBytes: dev.memoryBytes });
+      memory.push({
+        device: id,
+        neededBytes: need.totalBytes,
+        availableBytes: dev.memoryBytes,
+        ...(need.residentBytes > 0 ? { kvCacheBytes: need.residentBytes } : {}),
+      });
       if (!(need.totalBytes <= dev.memoryBytes)) reasons.push(memoryShortfall(dev, need));
     });
     stages.push({

@@ -312,6 +312,28 @@ export class CostTables {
     return this.stageSplit(devices, from, to, samples, tp).timeUs;
   }
 
+  /**
+   * Per-microbatch time of layers [from, to) on a group whose replicas are alike, or one replica:
+   * the replica dealt the most samples sets it, and it adds up over layers. The same arithmetic as
+   * stageSplit, without its allocations (the searches ask for every range).
+   */
+  evenStageTimer(devices: readonly number[], samples: number, tp = 1): (from: number, to: number) => number {
+    const n = Math.ceil(samples / (devices.length / tp));
+    if (tp === 1) {
+      const d = devices[0] as number;
+      return (from, to) => n * this.perSampleUs(d, from, to);
+    }
+    const members = devices.slice(0, tp);
+    const p = this.replicaTimes(members, tp);
+    const comm = this.replicaComm(members, n);
+    return (from, to) =>
+      (p.missing[to] as number) - (p.missing[from] as number) > 0
+        ? Infinity
+        : n * ((p.step[to] as number) - (p.step[from] as number)) +
+          (comm.step[to] as number) -
+          (comm.step[from] as number);
+  }
+
   /** The forward part of the slowest replica's time for one microbatch (the simulator's forward pass). */
   stageForwardUs(devices: readonly number[], from: number, to: number, samples: number, tp = 1): number {
     const split = this.stageSplit(devices, from, to, samples, tp);

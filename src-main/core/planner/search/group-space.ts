@@ -13,9 +13,10 @@
  *   whose stages are data-parallel groups of like devices (which like device goes where follows the
  *   fixed order above).
  * - mixed space: the GPUs of one machine form a class whatever their kind (other devices stay
- *   alone), so a stage may run tensor or data parallel over unlike GPUs of a workstation.
- * In the hybrid and mixed spaces a group of n devices may also run tensor parallel at every allowed
- * degree t dividing n (tensorDegreesOf): n / t replicas of t devices.
+ *   alone), and a group is one device or one tensor-parallel group of t unlike GPUs (no replicas:
+ *   splitting a microbatch over unlike replicas is the whole-model data-parallel search's job).
+ * In the hybrid space a group of n devices may also run tensor parallel at every allowed degree t
+ * dividing n (tensorDegreesOf): n / t replicas of t devices.
  */
 import type { PlanDevice, PlanProblem } from '../types.js';
 
@@ -65,6 +66,13 @@ export function machineClassKey(d: PlanDevice): string {
 
 export function mixedSpace(problem: Pick<PlanProblem, 'devices'>): GroupSpace {
   return { ...hybridSpace(problem, machineClassKey), name: 'mixed' };
+}
+
+/** Whether a group of `size` devices at tensor-parallel degree tp belongs to the space. */
+export function groupAllowed(space: Pick<GroupSpace, 'name'>, size: number, tp: number): boolean {
+  if (size % tp !== 0) return false;
+  if (space.name === 'pipeline') return size === 1 && tp === 1;
+  return space.name === 'mixed' ? size === tp : true;
 }
 
 /**

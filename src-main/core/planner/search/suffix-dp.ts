@@ -17,7 +17,7 @@
  */
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
-import { tensorDegreesOf, type GroupSpace } from './group-space.js';
+import { groupAllowed, tensorDegreesOf, type GroupSpace } from './group-space.js';
 import type { PlannerContext } from '../problem.js';
 import type { Schedule } from '../types.js';
 
@@ -55,7 +55,8 @@ export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedu
     for (let end = 1; end <= c.devices.length; end++) {
       for (let size = 1; size <= Math.min(end, c.maxGroupSize); size++) {
         for (const tp of degrees) {
-          if (size % tp === 0) groups.push({ cls, end, size, tp, devs: c.devices.slice(end - size, end) });
+          if (groupAllowed(space, size, tp))
+            groups.push({ cls, end, size, tp, devs: c.devices.slice(end - size, end) });
         }
       }
     }
@@ -168,8 +169,9 @@ export class SuffixDp {
     this.time = new Float64Array(GI * this.LL);
     this.fit = new Int32Array(GI * this.LL);
     this.link = new Float64Array(GI * GI * L);
+    // One tensor-parallel replica is even too: its samples never move, and its time adds up over layers.
     this.even = Uint8Array.from(shape.groups, (g) =>
-      g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
+      g.size === g.tp || g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
     );
     this.digitSum = new Int32Array(shape.usages);
     this.starts = [];
@@ -257,13 +259,9 @@ export class SuffixDp {
   private fillEvenStages(g: Group, gid: number, fits: StageFits, samples: number, cap: number): void {
     const { L, LL, time, fit, reach } = this;
     const tables = this.ctx.tables;
-    const single = g.size === 1;
-    const d0 = g.devs[0] as number;
     const shares = tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares;
-    const finiteEnd = (from: number, to: number): boolean =>
-      Number.isFinite(
-        single ? tables.perSampleUs(d0, from, to) : tables.stageSplit(g.devs, from, to, samples, g.tp).timeUs,
-      );
+    const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
+    const finiteEnd = (from: number, to: number): boolean => Number.isFinite(timeOf(from, to));
     for (let f = 1; f <= cap; f++) {
       const ro = f * L;
       let t = 0;
@@ -282,9 +280,7 @@ export class SuffixDp {
       for (let to = from + 1; to <= end; to++) {
         while (f > 1 && (reach[f * L + from] as number) < to) f--;
         fit[base + to] = f;
-        time[base + to] = single
-          ? samples * tables.perSampleUs(d0, from, to)
-          : tables.stageSplit(g.devs, from, to, samples, g.tp).timeUs;
+        time[base + to] = timeOf(from, to);
       }
     }
   }
