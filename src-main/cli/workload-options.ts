@@ -23,8 +23,9 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   dtype: { type: 'string', valueName: 'DTYPE', description: 'catalog models: fp32, fp16 or bf16' },
 };
 
-/** Largest batch or sequence length accepted (the API's limits are the same or wider). */
+/** Largest batch accepted (the API's limits are the same or wider). */
 export const MAX_BATCH = 65_536;
+/** Largest sequence length or other dimension: 1M tokens covers every catalog context (Llama 3.1: 128k). */
 const MAX_DIM = 1 << 20;
 /** Most CPU threads a --threads option takes. */
 export const MAX_THREADS = 1024;
@@ -58,7 +59,7 @@ export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
   }
   const out: WorkloadSpecOptions = { dims, inputs };
   if (typeof opts.batch === 'string') out.batch = positiveInt('--batch', opts.batch, MAX_BATCH);
-  if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq, MAX_BATCH);
+  if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq, MAX_DIM);
   if (typeof opts.image === 'string') out.image = positiveInt('--image', opts.image, MAX_IMAGE);
   if (typeof opts.dtype === 'string') {
     if (!['fp32', 'fp16', 'bf16'].includes(opts.dtype)) throw new UsageError(`--dtype takes fp32, fp16 or bf16`);

@@ -67,6 +67,11 @@ export interface PlanRequest {
   dims?: Record<string, number>;
   inputs?: Record<string, number[]>;
   topN?: number;
+  /**
+   * Tensor-parallel degrees to search (Megatron-style splits of a catalog transformer's blocks);
+   * default: 1, 2, 4 and 8 where they divide the heads and KV heads. [1]: no tensor parallelism.
+   */
+  tp?: number[];
   /** nccl-tests outputs (all_reduce_perf) measured on devices of the plan: they replace the modelled all-reduce. */
   nccl?: { source: string; text: string }[];
   /**
@@ -130,6 +135,7 @@ function servingOf(
   problem: PlanProblem,
   plans: readonly Plan[],
   devices: PlanDevices,
+  costModel: CostModel,
 ): ServingFigures[] | null {
   const e = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
   if (req.mode !== 'inference' || !e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return null;
@@ -139,6 +145,7 @@ function servingOf(
     modelContext: e.context ?? 1,
     bytesPerParam: problem.bytesPerParam,
     decodeGBps,
+    allReduceUs: (ids: readonly string[], bytes: number) => costModel.allReduceUs(ids, bytes),
   };
   return plans.map((p) => servingFigures(problem, p, input));
 }
@@ -302,6 +309,60 @@ function withKvCache(
   return layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, residentBytesPerSample: perBlock } : l));
 }
 
+/** Tensor-parallel degrees searched when the request names none. */
+export const DEFAULT_TP_DEGREES = [1, 2, 4, 8];
+
+/**
+ * Megatron-style tensor parallelism of a catalog transformer: each block splits by head (by KV
+ * head group under GQA) and its MLP by columns then rows, with two all-reduces of the block's
+ * output forward and two backward. Embeddings and heads stay whole on every member of a group.
+ * Requested degrees that do not divide the heads or KV heads are refused in one line; other
+ * workloads (ONNX files) are not split, and asking for degrees above 1 says so.
+ */
+function withTensorSplit(
+  w: Workload,
+  e: CatalogEntry | null,
+  layers: PlanLayer[],
+  requested: readonly number[] | undefined,
+  warnings: string[],
+): { layers: PlanLayer[]; tensorDegrees: number[] } {
+  if (!e || e.kind !== 'transformer') {
+    if (requested?.some((t) => t > 1)) {
+      warnings.push(
+        `${w.name}: tensor parallelism is planned for catalog transformers and GGUF decoders only; --tp ignored`,
+      );
+    }
+    return { layers, tensorDegrees: [1] };
+  }
+  const kvHeads = e.kvHeads ?? e.heads;
+  if (requested) {
+    const bad = requested.filter((t) => e.heads % t !== 0 || kvHeads % t !== 0);
+    if (bad.length > 0) {
+      const ok = DEFAULT_TP_DEGREES.filter((t) => e.heads % t === 0 && kvHeads % t === 0);
+      throw new UserError(
+        `--tp ${bad.join(',')}: a tensor-parallel degree must divide ${w.name}'s ${e.heads} attention heads and ${kvHeads} KV heads (degrees that do: ${ok.join(', ')})`,
+      );
+    }
+  }
+  const tensor = { divides: [e.heads, kvHeads], forwardAllReduces: 2, backwardAllReduces: 2 };
+  const degrees = (requested ?? DEFAULT_TP_DEGREES).filter((t) => e.heads % t === 0 && kvHeads % t === 0);
+  return {
+    layers: layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, tensor } : l)),
+    tensorDegrees: [...new Set([1, ...degrees])].sort((a, b) => a - b),
+  };
+}
+
+/** Serving a decoder beyond the context it was trained for is refused: the plan would promise what the model cannot do. */
+function checkServedContext(w: Workload, e: CatalogEntry | null, mode: Mode): void {
+  if (mode !== 'inference' || !e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return;
+  const seq = w.bindings.seq ?? 0;
+  if (e.context !== undefined && seq > e.context) {
+    throw new UserError(
+      `${w.name}: a context of ${seq} tokens is longer than the model's ${e.context}; give --seq ${e.context} or less`,
+    );
+  }
+}
+
 /**
  * nccl-tests results whose ranks are all devices of the plan (host = machine label, device = cuda
  * index) become measured all-reduce costs for exactly that device set; others are named in a warning.
@@ -416,10 +477,12 @@ function planProblem(
   const predictions = candidates.map((c) => predictWorkload(workload, chosen.predictor, c.features, 'inference'));
   const predicted = layersFor(workload, candidates, predictions);
   const entry = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
-  const layers =
+  checkServedContext(workload, entry, req.mode);
+  const withMemory =
     req.mode === 'inference'
       ? withKvCache(workload, req.decoder, predicted, req.batch, warnings)
       : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
+  const { layers, tensorDegrees } = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
   const { links, warnings: linkWarnings } = buildPlanLinks(
     candidates.map((c) => c.device),
@@ -436,6 +499,7 @@ function planProblem(
     bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload.name, warnings),
     zeroStage: 0,
     overheadBytes: GIB / 2,
+    ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
   };
 }
 
@@ -498,7 +562,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     workload: workload.name,
     problem: bestProblem,
     result,
-    serving: servingOf(req, workload, problem, result.plans, devices),
+    serving: servingOf(req, workload, problem, result.plans, devices, costModel),
     exports: best ? exportPlan({ plan: best.plan, problem: bestProblem }) : null,
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),

@@ -10,8 +10,30 @@ import { device, measurementOf, syntheticSamples } from './synthetic-samples.js'
 
 export const GPU_BOX = 'gpu-box';
 
-export function gpuServerProfile(): ProfileFile {
-  const probe = sampleProbe({ hostname: GPU_BOX });
+export interface GpuServerOptions {
+  hostname?: string;
+  /** Both GPUs become this model with this much memory (default: the 4080 SUPER and 2080 SUPER). */
+  gpus?: { name: string; memoryMiB: number };
+}
+
+export function gpuServerProfile(opts: GpuServerOptions = {}): ProfileFile {
+  const base = sampleProbe({ hostname: opts.hostname ?? GPU_BOX });
+  const like = opts.gpus;
+  const probe =
+    like && base.nvidia.status === 'ok'
+      ? {
+          ...base,
+          nvidia: {
+            ...base.nvidia,
+            gpus: base.nvidia.gpus.map((g) => ({
+              ...g,
+              name: like.name,
+              memoryTotalMiB: like.memoryMiB,
+              memoryFreeMiB: like.memoryMiB - 512,
+            })),
+          },
+        }
+      : base;
   const gpus = [
     { key: 'cuda:0', gflops: 40_000, gbps: 700 },
     { key: 'cuda:1', gflops: 11_000, gbps: 450 },
@@ -43,7 +65,7 @@ export function gpuServerProfile(): ProfileFile {
       exportedAt: '2026-11-21T12:00:00.000Z',
       runtimes: { node: 'v20.20.2', onnxruntime: '1.30.0' },
     },
-    machine: { id: 'b2c3d4e5f6071829', label: GPU_BOX, probe },
+    machine: { id: opts.hostname ? 'c3d4e5f607182930' : 'b2c3d4e5f6071829', label: probe.hostname, probe },
     devices: devicesFromProbe(probe),
     links: linksFromProbe(probe),
     profileRuns: runs,

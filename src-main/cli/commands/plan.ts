@@ -27,15 +27,24 @@ function readNcclFiles(list: string): { source: string; text: string }[] {
     });
 }
 
+/** "1,2,4" → [1, 2, 4]: whole degrees from 1 to 64. */
+function tensorDegrees(list: string): number[] {
+  const items = list.split(',').map((x) => x.trim());
+  if (items.length === 0 || items.some((x) => x === ''))
+    throw new UsageError(`--tp takes degrees like 1,2,4,8; got "${list}"`);
+  return [...new Set(items.map((x) => positiveInt('--tp', x, 64)))];
+}
+
 export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--offload auto|yes|no] [--mode training|inference] [--batch N] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--offload auto|yes|no] [--tp 1,2,4,8] [--mode training|inference] [--batch N] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
-    'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B) and hybrid plans,\n' +
-    'with a memory check per device. Devices from --virtual come from datasheets and are marked as estimates.',
+    'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
+    "(Megatron-style splits of a transformer's blocks over a group of GPUs) and hybrids of them, with a memory\n" +
+    'check per device. Devices from --virtual come from datasheets and are marked as estimates.',
   options: {
     ...WORKLOAD_OPTIONS,
     workload: {
@@ -76,6 +85,12 @@ export const planCommand: Command = {
       description:
         'activation recomputation when training: auto (default: none, selective and full), none, selective, full',
     },
+    tp: {
+      type: 'string',
+      valueName: 'LIST',
+      description:
+        'tensor-parallel degrees to search for a catalog transformer (default 1,2,4,8 where they divide the heads; 1: none)',
+    },
     nccl: {
       type: 'string',
       valueName: 'FILES',
@@ -95,6 +110,7 @@ export const planCommand: Command = {
     const recompute = typeof opts.recompute === 'string' ? opts.recompute : 'auto';
     if (!['auto', 'none', 'selective', 'full'].includes(recompute))
       throw new UsageError(`--recompute takes auto, none, selective or full; got "${recompute}"`);
+    const tp = typeof opts.tp === 'string' ? tensorDegrees(opts.tp) : undefined;
     const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
@@ -121,6 +137,7 @@ export const planCommand: Command = {
       topN,
       offload,
       recompute: recompute as RecomputeRequest,
+      ...(tp ? { tp } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     if (ctx.json) {

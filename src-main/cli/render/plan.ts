@@ -4,8 +4,28 @@ import type { PlanResponse } from '../../services/plan-service.js';
 import { formatBytes, formatTable } from '../output.js';
 import { ms } from './workload.js';
 
+/** "m/gpu:{0,1}" for devices that differ only in their index, else "a+b". */
+function groupIds(ids: readonly string[]): string {
+  const parts = ids.map((id) => /^(.*):(\d+)$/.exec(id));
+  const prefix = parts[0]?.[1];
+  if (ids.length > 1 && parts.every((m) => m && m[1] === prefix)) {
+    return `${prefix}:{${parts.map((m) => m?.[2] ?? '').join(',')}}`;
+  }
+  return ids.join('+');
+}
+
+/** "a+b" (data parallel), "TP2 m/gpu:{0,1}" (tensor parallel), "TP2xDP2 m/gpu:{0,1}+m/gpu:{2,3}" (replicas of a TP group). */
+function groupText(s: Plan['stages'][number]): string {
+  const tp = s.tp ?? 1;
+  if (tp === 1) return s.devices.join('+');
+  const groups: string[] = [];
+  for (let r = 0; r < s.devices.length; r += tp) groups.push(groupIds(s.devices.slice(r, r + tp)));
+  const replicas = groups.length;
+  return `${replicas === 1 ? `TP${tp}` : `TP${tp}xDP${replicas}`} ${groups.join('+')}`;
+}
+
 function stagesText(p: Plan): string {
-  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${s.devices.join('+')}`).join(' | ');
+  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${groupText(s)}`).join(' | ');
 }
 
 export function renderPlans(r: PlanResponse): string {
@@ -73,7 +93,10 @@ export function renderPlans(r: PlanResponse): string {
     out.push(`torchrun:  ${r.exports.torch.commands[0] ?? ''}`);
     out.push(`DeepSpeed: ${r.exports.deepspeed.commands[0] ?? ''}`);
     out.push(`Megatron:  ${r.exports.megatron.commands[0] ?? ''}`);
-    if (r.problem.mode === 'inference') out.push(`llama.cpp: ${r.exports.llamaCpp.command}`);
+    if (r.problem.mode === 'inference') {
+      out.push(`vLLM:      ${r.exports.vllm.command}`);
+      out.push(`llama.cpp: ${r.exports.llamaCpp.command}`);
+    }
     const engineWarnings = [
       ...r.exports.torch.warnings,
       ...r.exports.deepspeed.warnings,

@@ -1,0 +1,140 @@
+/**
+ * `pipedejavu plan` for serving a large decoder: tensor and pipeline splits with time to first
+ * token, tokens per second, longest context and memory per device, on an imported two-GPU
+ * profile and on datasheet GPUs, exported to Megatron-LM, vLLM and llama.cpp; bad input in one line.
+ */
+import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { gpuServerProfile } from '../../helpers/gpu-profile.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+interface PlanJson {
+  plans: {
+    kind: string;
+    feasible: boolean;
+    stages: { devices: string[]; tp?: number }[];
+    memory: { device: string; neededBytes: number; availableBytes: number; kvCacheBytes?: number }[];
+  }[];
+  serving: { ttftUs: number; decodeStepUs: number; tokensPerSecond: number; maxContext: number }[] | null;
+  exports: {
+    megatron: { args: string[] };
+    vllm: { command: string; args: string[] };
+    llamaCpp: { command: string };
+  } | null;
+  warnings: string[];
+}
+
+const BOX = 'h100-box';
+
+async function storeWithH100Box(): Promise<string> {
+  const dir = tempDir();
+  const db = path.join(dir, 'plan.db');
+  seededDb(db).close();
+  const file = path.join(dir, 'h100-box.json');
+  writeFileSync(
+    file,
+    encodeProfile(gpuServerProfile({ hostname: BOX, gpus: { name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 } })),
+  );
+  expect((await cli(['import', file, '--db', db])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  return db;
+}
+
+const flagOf = (args: readonly string[], name: string): string | undefined => args[args.indexOf(name) + 1];
+
+describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
+  it('splits it over an imported two-GPU machine with serving figures, KV cache per device and exports', async () => {
+    const db = await storeWithH100Box();
+    const args = ['plan', '--workload', 'llama-3.1-70b', '--mode', 'inference', '--devices', 'none'];
+    const r = await cli([...args, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db, '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as PlanJson;
+    const best = j.plans[0];
+    expect(best?.feasible).toBe(true);
+    // 141 GB of bf16 weights: no single 80 GB GPU holds them, so both GPUs are used, split by layers or tensors.
+    expect(best?.stages.flatMap((s) => s.devices)).toHaveLength(2);
+    expect(j.plans.some((p) => p.feasible && p.stages.some((s) => s.tp === 2))).toBe(true);
+    for (const m of best?.memory ?? []) {
+      expect(m.neededBytes).toBeLessThanOrEqual(m.availableBytes);
+      expect(m.kvCacheBytes).toBeGreaterThan(0);
+    }
+    const s = j.serving?.[0];
+    expect(s?.ttftUs).toBeGreaterThan(0);
+    expect(s?.tokensPerSecond).toBeGreaterThan(0);
+    expect(s?.maxContext).toBeGreaterThanOrEqual(4096);
+    expect(s?.maxContext).toBeLessThanOrEqual(131072);
+    expect(j.exports?.vllm.command).toMatch(/vllm serve/);
+
+    const text = await cli([...args, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/TIME TO FIRST TOKEN/);
+    expect(text.stdout).toMatch(/vLLM: {6}.*vllm serve MODEL --tensor-parallel-size/);
+  });
+
+  it('recommends tensor parallelism on eight datasheet H100s and exports it', async () => {
+    const db = await storeWithH100Box();
+    const h100s = Array.from({ length: 8 }, () => 'H100 SXM5').join(',');
+    const r = await cli([
+      'plan',
+      '--workload',
+      'llama-3.1-70b',
+      '--mode',
+      'inference',
+      '--devices',
+      'none',
+      '--virtual',
+      h100s,
+      '--batch',
+      '8',
+      '--seq',
+      '8192',
+      '--db',
+      db,
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as PlanJson;
+    const tp = j.plans[0]?.stages[0]?.tp ?? 1;
+    expect(tp).toBeGreaterThan(1);
+    expect(flagOf(j.exports?.megatron.args ?? [], '--tensor-model-parallel-size')).toBe(String(tp));
+    expect(flagOf(j.exports?.vllm.args ?? [], '--tensor-parallel-size')).toBe(String(tp));
+    expect(j.serving?.every((x) => x.tokensPerSecond > 0)).toBe(true);
+  });
+
+  it('says in one line what is wrong with a degree, a context or experts that fit nowhere', async () => {
+    const db = await storeWithH100Box();
+    const base = ['plan', '--mode', 'inference', '--devices', 'none', '--machine', BOX, '--db', db];
+    const tp = await cli([...base, '--workload', 'llama-3.1-70b', '--tp', '3']);
+    expect(tp.code).toBe(1);
+    expect(tp.stderr).toBe(
+      "pipedejavu: error: --tp 3: a tensor-parallel degree must divide llama-3.1-70b's 64 attention heads and 8 KV heads (degrees that do: 1, 2, 4, 8)\n",
+    );
+    const badList = await cli([...base, '--workload', 'llama-3.1-70b', '--tp', '2,,4']);
+    expect(badList.code).toBe(2);
+    expect(badList.stderr.trim().split('\n')).toHaveLength(1);
+    const context = await cli([...base, '--workload', 'llama-7b', '--seq', '8192']);
+    expect(context.code).toBe(1);
+    expect(context.stderr).toBe(
+      "pipedejavu: error: llama-7b: a context of 8192 tokens is longer than the model's 4096; give --seq 4096 or less\n",
+    );
+    const experts = await cli([
+      'plan',
+      '--workload',
+      'mixtral-8x7b',
+      '--mode',
+      'training',
+      '--devices',
+      'none',
+      '--virtual',
+      'T4',
+      '--db',
+      db,
+    ]);
+    expect(experts.code).toBe(1);
+    expect(experts.stderr.trim().split('\n')).toHaveLength(1);
+    expect(experts.stderr).toMatch(/one block with its experts .* needs/);
+  });
+});
