@@ -22,9 +22,9 @@ import { virtualDevice } from '../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../src-main/core/planner/cost/links.js';
 import { createCostModel } from '../src-main/core/planner/cost/cost-model.js';
 import type { PlanLayer, PlanProblem } from '../src-main/core/planner/types.js';
-import { rooflineParts } from '../src-main/core/predictor/features.js';
 import { catalogWorkload } from '../src-main/core/catalog/index.js';
 import { randomProblem } from '../test/unit/core/planner/random-problem.js';
+import { datasheetLayers } from './datasheet-layers.js';
 
 const lines: string[] = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}`,
@@ -72,40 +72,7 @@ lines.push(
 // Gain on real GPU specifications.
 const workload = catalogWorkload('gpt2-medium', { batch: 1, seq: 1024, dtype: 'fp16', mode: 'training' });
 const gpus = ['H100 SXM5', 'RTX 4090', 'RTX 3090'].map((name, index) => virtualDevice(name, { machine: 'ws', index }));
-const layers: PlanLayer[] = workload.layers.map((l) => {
-  const forwardUs: Record<string, number> = {};
-  const backwardUs: Record<string, number> = {};
-  for (const g of gpus) {
-    const t = l.nodes.reduce((a, i) => {
-      const n = workload.nodes[i];
-      return n
-        ? a +
-            rooflineParts(
-              {
-                op: n.opType,
-                family: n.family ?? 'other',
-                shape: n.kernel?.shape ?? {},
-                dtype: n.dtype,
-                flops: n.flops,
-                bytes: n.bytes,
-              },
-              g.features,
-            ).boundUs +
-            g.features.dispatchUs
-        : a;
-    }, 0);
-    forwardUs[g.device.id] = t;
-    backwardUs[g.device.id] = 2 * t;
-  }
-  return {
-    name: l.name,
-    forwardUs,
-    backwardUs,
-    params: l.params,
-    outBytesPerSample: l.outBytes,
-    activationBytesPerSample: l.trainingActivationBytes ?? l.activationBytes,
-  };
-});
+const layers: PlanLayer[] = datasheetLayers(workload, gpus);
 const { links } = buildPlanLinks(gpus.map((g) => g.device));
 const problem: PlanProblem = {
   layers,
