@@ -5,6 +5,7 @@
 import { pricePlan, type PlanSpec } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import {
   assignGroups,
+  groupAllowed,
   pipelineSpace,
   tensorDegreesOf,
   type GroupChoice,
@@ -59,7 +60,7 @@ function* groupSequences(space: GroupSpace, p: number, degrees: readonly number[
       for (let size = 1; size <= Math.min(c.maxGroupSize, left[cls] as number); size++) {
         left[cls] = (left[cls] as number) - size;
         for (const tp of degrees) {
-          if (size % tp !== 0) continue;
+          if (!groupAllowed(space, size, tp)) continue;
           seq.push({ cls, size, tp });
           yield* rec();
           seq.pop();
