@@ -265,23 +265,35 @@ function withSelectiveRecompute(
 }
 
 /**
- * A mixture-of-experts block holds all its experts on the device of its stage (expert parallelism,
- * which would spread them, is not planned yet): when no device holds even one block, say so in
- * one line instead of listing every plan as not fitting.
+ * A mixture-of-experts block holds its experts on the device of its stage, or spread over the
+ * members of a tensor-parallel group (expert parallelism, withTensorSplit). When no device holds
+ * one expert, or no group of the allowed degrees holds one block, say so in one line instead of
+ * listing every plan as not fitting.
  */
 function checkExpertsFit(w: Workload, problem: PlanProblem): void {
   const experts = w.nodes.filter((n) => n.name.startsWith('block.0.mlp.experts.'));
   if (experts.length === 0) return;
   const block = problem.layers.find((l) => l.name === 'block.0');
   if (!block) return;
-  const bytes = block.params * problem.bytesPerParam + problem.overheadBytes;
   const largest = Math.max(0, ...problem.devices.map((d) => d.memoryBytes));
-  if (bytes <= largest) return;
+  const purpose = problem.mode === 'training' ? 'to train' : 'to serve';
   const expertParams = experts.reduce((s, n) => s + n.params, 0);
+  const count = block.tensor?.experts ?? experts.length;
+  const one = (expertParams / count) * problem.bytesPerParam + problem.overheadBytes;
+  if (one > largest) {
+    throw new UserError(
+      `${w.name}: one expert (${(expertParams / count / 1e9).toFixed(2)}B parameters) needs ${formatBytes(one)} ${purpose}; ` +
+        `the largest device in the plan has ${formatBytes(largest)}`,
+    );
+  }
+  const gpus = problem.devices.length;
+  const degree = Math.max(...(problem.tensorDegrees ?? [1]).filter((t) => t <= gpus), 1);
+  const share = (block.params / degree) * problem.bytesPerParam + problem.overheadBytes;
+  if (share <= largest) return;
   throw new UserError(
-    `${w.name}: one block with its experts (${(expertParams / 1e9).toFixed(2)}B expert parameters) needs ${formatBytes(bytes)} ` +
-      `${problem.mode === 'training' ? 'to train' : 'to serve'}; the largest device in the plan has ${formatBytes(largest)}, ` +
-      'and spreading experts over devices (expert parallelism) is not planned yet',
+    `${w.name}: one block with its experts (${(expertParams / 1e9).toFixed(2)}B expert parameters) needs ${formatBytes(share)} per device` +
+      (degree > 1 ? ` spread over ${degree} devices (expert parallelism)` : '') +
+      ` ${purpose}; the largest device in the plan has ${formatBytes(largest)}`,
   );
 }
 
@@ -307,6 +319,22 @@ function withKvCache(
     `${w.name}: inference memory holds the KV cache of ${seq} tokens per sequence, ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${e.layers} layers x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
   );
   return layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, residentBytesPerSample: perBlock } : l));
+}
+
+/**
+ * A workload in fp16 or bf16 (the exports default to bf16) on a device whose profile measured no
+ * peak for that dtype is predicted from its fp32 peak: say so, once per device.
+ */
+function transferredDtypeWarnings(w: Workload, candidates: readonly Candidate[]): string[] {
+  const dtype = w.nodes.find((n) => n.flops > 0)?.dtype;
+  if (dtype !== 'fp16' && dtype !== 'bf16') return [];
+  return candidates
+    .filter((c) => c.device.estimate === 'profiled' && c.features.peakGflops[dtype] === undefined)
+    .map(
+      (c) =>
+        `${c.device.id}: no ${dtype} kernels were measured on it; its ${dtype} times are transferred from its fp32 peak` +
+        (c.device.kind === 'gpu' ? ' (profile it with --backend torch, which measures fp16 and bf16)' : ''),
+    );
 }
 
 /** Tensor-parallel degrees searched when the request names none. */
@@ -336,16 +364,28 @@ function withTensorSplit(
   }
   const kvHeads = e.kvHeads ?? e.heads;
   if (requested) {
-    const bad = requested.filter((t) => e.heads % t !== 0 || kvHeads % t !== 0);
+    const all = [e.heads, kvHeads, ...(e.experts !== undefined ? [e.experts] : [])];
+    const bad = requested.filter((t) => all.some((n) => n % t !== 0));
     if (bad.length > 0) {
-      const ok = DEFAULT_TP_DEGREES.filter((t) => e.heads % t === 0 && kvHeads % t === 0);
+      const ok = DEFAULT_TP_DEGREES.filter((t) => all.every((n) => n % t === 0));
+      const experts = e.experts !== undefined ? `, ${e.experts} experts` : '';
       throw new UserError(
-        `--tp ${bad.join(',')}: a tensor-parallel degree must divide ${w.name}'s ${e.heads} attention heads and ${kvHeads} KV heads (degrees that do: ${ok.join(', ')})`,
+        `--tp ${bad.join(',')}: a tensor-parallel degree must divide ${w.name}'s ${e.heads} attention heads and ${kvHeads} KV heads${experts} (degrees that do: ${ok.join(', ')})`,
       );
     }
   }
-  const tensor = { divides: [e.heads, kvHeads], forwardAllReduces: 2, backwardAllReduces: 2 };
-  const degrees = (requested ?? DEFAULT_TP_DEGREES).filter((t) => e.heads % t === 0 && kvHeads % t === 0);
+  const divides = [e.heads, kvHeads, ...(e.experts !== undefined ? [e.experts] : [])];
+  // A mixture-of-experts block: attention split by head (one all-reduce each way), the experts spread
+  // over the group (expert parallelism): each token goes to its topK experts and back by two
+  // all-to-alls, each about half a ring all-reduce of the same bytes.
+  const reduces = e.topK !== undefined ? 1 + e.topK : 2;
+  const tensor = {
+    divides,
+    forwardAllReduces: reduces,
+    backwardAllReduces: reduces,
+    ...(e.experts !== undefined ? { experts: e.experts } : {}),
+  };
+  const degrees = (requested ?? DEFAULT_TP_DEGREES).filter((t) => divides.every((n) => n % t === 0));
   return {
     layers: layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, tensor } : l)),
     tensorDegrees: [...new Set([1, ...degrees])].sort((a, b) => a - b),
@@ -474,6 +514,7 @@ function planProblem(
   warnings: string[],
 ): PlanProblem {
   const chosen = chooseStoredPredictor(db);
+  warnings.push(...transferredDtypeWarnings(workload, candidates));
   const predictions = candidates.map((c) => predictWorkload(workload, chosen.predictor, c.features, 'inference'));
   const predicted = layersFor(workload, candidates, predictions);
   const entry = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);

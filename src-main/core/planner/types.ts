@@ -63,6 +63,8 @@ export interface TensorSplit {
   divides: number[];
   forwardAllReduces: number;
   backwardAllReduces: number;
+  /** A mixture-of-experts block: its experts spread over the group (expert parallelism), one per member or more. */
+  experts?: number;
 }
 
 /** Activation recomputation (training): the attention cores only, or every layer's forward. */

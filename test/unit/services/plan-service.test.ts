@@ -283,15 +283,61 @@ describe('activation recomputation', () => {
   });
 });
 
+describe('precision', () => {
+  it('says when a bf16 workload is predicted on a device that measured no bf16 (the CPU here)', () => {
+    const r = planWorkload(trainedStore(), {
+      workload: 'llama-3.1-8b',
+      devices: 'all',
+      mode: 'inference',
+      batch: 1,
+      seq: 128,
+    });
+    expect(
+      r.warnings.some((w) =>
+        /\/cpu: no bf16 kernels were measured on it; its bf16 times are transferred from its fp32 peak$/.test(w),
+      ),
+    ).toBe(true);
+    const fp32 = planWorkload(trainedStore(), bert);
+    expect(fp32.warnings.some((w) => /transferred from its fp32 peak/.test(w))).toBe(false);
+  });
+});
+
 describe('mixture of experts', () => {
   it('says in one line when no device holds one block with its experts', () => {
     const db = trainedStore();
     const mixtral = { workload: 'mixtral-8x7b', devices: 'none', batch: 1, seq: 128 };
     expect(() => planWorkload(db, { ...mixtral, virtual: ['RTX 2080 SUPER'], mode: 'training' })).toThrow(
-      /^mixtral-8x7b: one block with its experts \(1\.41B expert parameters\) needs 22\.1 GiB to train; the largest device in the plan has 7\.0 GiB, and spreading experts over devices \(expert parallelism\) is not planned yet$/,
+      /^mixtral-8x7b: one block with its experts \(1\.41B expert parameters\) needs 22\.1 GiB per device to train; the largest device in the plan has 7\.0 GiB$/,
+    );
+    // Two of them do not hold a block spread over both (expert parallelism); four do, so the search runs.
+    const cards = (n: number): string[] => Array.from({ length: n }, () => 'RTX 2080 SUPER');
+    expect(() => planWorkload(db, { ...mixtral, virtual: cards(2), mode: 'training' })).toThrow(
+      /needs 11\.3 GiB per device spread over 2 devices \(expert parallelism\) to train; the largest device in the plan has 7\.0 GiB$/,
+    );
+    expect(planWorkload(db, { ...mixtral, virtual: cards(4), mode: 'training' }).result.plans.length).toBeGreaterThan(
+      0,
     );
     // One H100 holds a block (not the whole model): plans are made, and say why they do not fit.
     const h100 = planWorkload(db, { ...mixtral, virtual: ['H100 SXM'], mode: 'inference' });
     expect(h100.result.plans.some((p) => p.feasible)).toBe(false);
+  });
+
+  it('spreads the experts over a tensor-parallel group (expert parallelism) and exports it', () => {
+    const db = trainedStore();
+    const r = planWorkload(db, {
+      workload: 'mixtral-8x7b',
+      devices: 'none',
+      batch: 1,
+      seq: 128,
+      virtual: ['H100 SXM', 'H100 SXM', 'H100 SXM', 'H100 SXM'],
+      mode: 'inference',
+    });
+    const best = r.result.plans.find((p) => p.feasible);
+    expect(best?.stages.some((s) => (s.tp ?? 1) > 1)).toBe(true);
+    const block = r.problem.layers.find((l) => l.name === 'block.0');
+    // Attention's all-reduce and the two all-to-alls of top-2 routing, each way.
+    expect(block?.tensor).toEqual({ divides: [32, 8, 8], forwardAllReduces: 3, backwardAllReduces: 3, experts: 8 });
+    expect(r.exports?.vllm.args).toContain('--enable-expert-parallel');
+    expect(r.exports?.megatron.args).toEqual(expect.arrayContaining(['--expert-model-parallel-size']));
   });
 });

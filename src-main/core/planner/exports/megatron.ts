@@ -58,6 +58,10 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     String(layout.globalBatch),
   ];
   if (layout.tp > 1) args.push('--sequence-parallel');
+  // Experts spread over the tensor-parallel group (MoE parallel folding): expert parallelism of the same size, experts whole.
+  if (layout.tp > 1 && input.problem.layers.some((l) => l.tensor?.experts !== undefined)) {
+    args.push('--expert-model-parallel-size', String(layout.tp), '--expert-tensor-parallel-size', '1');
+  }
   if (split.first !== undefined) args.push('--decoder-first-pipeline-num-layers', String(split.first));
   if (split.last !== undefined) args.push('--decoder-last-pipeline-num-layers', String(split.last));
   if (split.layout !== undefined) {

@@ -29,6 +29,9 @@ export function exportVllm(input: ExportInput, opts: VllmOptions = {}): VllmExpo
   const args = [opts.model ?? 'MODEL', '--tensor-parallel-size', String(layout.tp)];
   args.push('--pipeline-parallel-size', String(layout.pp));
   if (layout.dp > 1) args.push('--data-parallel-size', String(layout.dp));
+  if (layout.tp > 1 && input.problem.layers.some((l) => l.tensor?.experts !== undefined)) {
+    args.push('--enable-expert-parallel');
+  }
   const machines = [...new Set(layout.ranks.map((r) => r.device.machine))];
   if (machines.length > 1) {
     args.push('--distributed-executor-backend', 'ray');
