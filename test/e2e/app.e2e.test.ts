@@ -133,7 +133,20 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await expect(page.getByTestId('plan-warnings').innerText()).resolves.toContain(
         'llama-3.1-8b: inference memory holds the KV cache',
       );
+      // Each memory bar marks the KV cache's share.
+      expect(await page.getByTestId('memory-chart').getByTestId('memory-kv').count()).toBeGreaterThanOrEqual(1);
       await app.screenshot('plans-serving-light');
+      await app.screenshotOf('memory-chart', 'plans-serving-memory-light');
+
+      // Llama 3.1 70B on two datasheet H100s alone: it fits only split, and a tensor-parallel pair is among the plans.
+      await page.getByTestId('plan-device-cpu').uncheck();
+      await page.getByTestId('plan-virtual').getByLabel('NVIDIA H100 PCIe 80GB').check();
+      await page.getByTestId('plan-workload').selectOption('llama-3.1-70b');
+      await page.getByTestId('plan-batch').fill('1');
+      await page.getByTestId('plan-run').click();
+      await page.getByTestId('plans-table').getByText('tensor parallel').first().waitFor({ timeout: 120_000 });
+      await expect(page.getByTestId('plans-table').innerText()).resolves.toMatch(/TP2 \(\S*\/h100-/);
+      await app.screenshot('plans-tensor-parallel-light');
 
       // Library: export this machine's hardware profile as a download.
       await app.go('library');
