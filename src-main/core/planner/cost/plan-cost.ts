@@ -144,28 +144,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     if (!Number.isFinite(split.timeUs)) reasons.push(noTimeReason(ctx, s, devs));
     if (!Number.isFinite(sync)) reasons.push(`no link among the data-parallel devices ${s.devices.join(', ')}`);
     const inFlight = microbatchesInFlight(spec.schedule, problem.mode, i, p, m);
-    const memoryBytes: Record<string, number> = {};
-    s.devices.forEach((id, j) => {
-      const dev = problem.devices[devs[j] as number];
-      if (!dev) return;
-      const need = tables.deviceNeed({
-        from: s.from,
-        to: s.to,
-        tp,
-        replicas: s.devices.length / tp,
-        samples: split.shares[j] ?? 0,
-        inFlight,
-        microbatches: m,
-      });
-      memoryBytes[id] = need.totalBytes;
-      memory.push({
-        device: id,
-        neededBytes: need.totalBytes,
-        availableBytes: dev.memoryBytes,
-        ...(need.residentBytes > 0 ? { kvCacheBytes: need.residentBytes } : {}),
-      });
-      if (!(need.totalBytes <= dev.memoryBytes)) reasons.push(memoryShortfall(dev, need));
-    });
+    const memoryBytes = stageMemory(ctx, s, devs, { shares: split.shares, inFlight, microbatches: m }, memory, reasons);
     stages.push({
       from: s.from,
       to: s.to,
@@ -202,6 +181,41 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     feasible: reasons.length === 0 && Number.isFinite(stepUs),
     reasons,
   };
+}
+
+/** Each device's need for a stage, added to the plan's memory list (and its shortfalls to the reasons); by device id. */
+function stageMemory(
+  ctx: PlannerContext,
+  s: StageSpec,
+  devs: readonly number[],
+  load: { shares: readonly number[]; inFlight: number; microbatches: number },
+  memory: Plan['memory'],
+  reasons: string[],
+): Record<string, number> {
+  const tp = s.tp ?? 1;
+  const memoryBytes: Record<string, number> = {};
+  s.devices.forEach((id, j) => {
+    const dev = ctx.problem.devices[devs[j] as number];
+    if (!dev) return;
+    const need = ctx.tables.deviceNeed({
+      from: s.from,
+      to: s.to,
+      tp,
+      replicas: s.devices.length / tp,
+      samples: load.shares[j] ?? 0,
+      inFlight: load.inFlight,
+      microbatches: load.microbatches,
+    });
+    memoryBytes[id] = need.totalBytes;
+    memory.push({
+      device: id,
+      neededBytes: need.totalBytes,
+      availableBytes: dev.memoryBytes,
+      ...(need.residentBytes > 0 ? { kvCacheBytes: need.residentBytes } : {}),
+    });
+    if (!(need.totalBytes <= dev.memoryBytes)) reasons.push(memoryShortfall(dev, need));
+  });
+  return memoryBytes;
 }
 
 function noTimeReason(ctx: PlannerContext, s: StageSpec, devs: readonly number[]): string {
