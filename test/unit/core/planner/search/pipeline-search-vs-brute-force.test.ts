@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { minOverCap } from '../../../../../src-main/core/planner/search/cap-search.js';
 import { bruteForce } from '../reference/brute-force.js';
+import { expectSameOptimum, SCHEDULES } from '../reference/same-optimum.js';
 import { hybridSpace, pipelineSpace } from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
 import { microbatchCandidates, plannerContext } from '../../../../../src-main/core/planner/problem.js';
-import type { Plan, Schedule } from '../../../../../src-main/core/planner/types.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import { randomProblem } from '../random-problem.js';
 
-function expectSameOptimum(dp: Plan | null, brute: Plan | null): void {
-  expect(dp === null).toBe(brute === null);
-  if (!dp || !brute) return;
-  expect(dp.feasible).toBe(true);
-  expect(Math.abs(dp.stepUs - brute.stepUs)).toBeLessThanOrEqual(1e-9 * brute.stepUs);
-}
-
-const schedules: Schedule[] = ['1f1b', 'gpipe'];
+const schedules = SCHEDULES;
 
 describe('pipeline DP equals brute force', () => {
   for (const schedule of schedules) {

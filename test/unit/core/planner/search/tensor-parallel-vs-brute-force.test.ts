@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { bruteForce } from '../reference/brute-force.js';
+import { expectSameOptimum, SCHEDULES } from '../reference/same-optimum.js';
 import { hybridSpace, mixedSpace, tensorDegreesOf } from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
-import type { Plan, PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
+import type { Plan, PlanProblem } from '../../../../../src-main/core/planner/types.js';
 import { randomProblem } from '../random-problem.js';
 
-function expectSameOptimum(dp: Plan | null, brute: Plan | null): void {
-  expect(dp === null).toBe(brute === null);
-  if (!dp || !brute) return;
-  expect(dp.feasible).toBe(true);
-  expect(Math.abs(dp.stepUs - brute.stepUs)).toBeLessThanOrEqual(1e-9 * brute.stepUs);
-}
-
-const schedules: Schedule[] = ['1f1b', 'gpipe'];
+const schedules = SCHEDULES;
 
 describe('tensor parallelism in the pipeline DP equals brute force', () => {
   for (const schedule of schedules) {
