@@ -1,6 +1,8 @@
 /** Errors the store raises on purpose, each with a stable code the CLI/GUI can map. */
 
 export type StoreErrorCode =
+  /** On NFS, Lustre, GPFS or another network filesystem, where SQLite's locking is unsafe. */
+  | 'network-filesystem'
   /** The file exists but is not an SQLite database (or is damaged beyond opening). */
   | 'not-a-database'
   /** A valid SQLite database that belongs to another application. */

@@ -11,12 +11,34 @@ import BetterSqlite3 from 'better-sqlite3';
 import { StoreError, environmentReason, errorMessage } from './errors.js';
 import { APPLICATION_ID, MIGRATIONS, latestVersion, migrate, readUserVersion, type Migration } from './migrations.js';
 import type { Database } from './types.js';
+import { ALLOW_NETWORK_DB_ENV, filesystemOf, type FilesystemInfo } from '../files/filesystem.js';
 
 export interface OpenDatabaseOptions {
   /** Migrations to apply; tests pass a prefix to build an old database. Default: all. */
   migrations?: readonly Migration[];
   /** Clock for schema_migrations.applied_at. */
   now?: () => Date;
+  /** Which filesystem a path is on (tests stand in a network one). Default: statfs. */
+  filesystem?: (path: string) => FilesystemInfo;
+  /** Open a database on a network filesystem anyway. Default: PIPEDEJAVU_ALLOW_NETWORK_DB=1. */
+  allowNetworkFilesystem?: boolean;
+}
+
+/**
+ * SQLite's locks (and WAL's shared memory) do not hold on NFS, Lustre, GPFS and the like: two
+ * cluster nodes writing one database there can corrupt it. Refused in one line saying what to do.
+ */
+function refuseNetworkFilesystem(path: string, options: OpenDatabaseOptions): void {
+  const allowed = options.allowNetworkFilesystem ?? process.env[ALLOW_NETWORK_DB_ENV] === '1';
+  if (allowed) return;
+  const fs = (options.filesystem ?? filesystemOf)(path);
+  if (!fs.network) return;
+  throw new StoreError(
+    'network-filesystem',
+    `the database "${path}" is on ${fs.type}, a network filesystem, where SQLite's locking is unsafe: ` +
+      'give --db a node-local path (in a Slurm job, --db "$TMPDIR/pipedejavu.db") and export the profile to the shared folder, ' +
+      `or set ${ALLOW_NETWORK_DB_ENV}=1 if only one process on one node ever uses it`,
+  );
 }
 
 /** How long a writer waits for another process's write transaction before it gives up. */
@@ -99,6 +121,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   const migrations = options.migrations ?? MIGRATIONS;
   const inMemory = isInMemory(path);
   if (!inMemory) {
+    refuseNetworkFilesystem(path, options);
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
     } catch (err) {

@@ -14,6 +14,7 @@ import { predictModelCommand } from './predict-model.js';
 import { measureModelCommand } from './measure-model.js';
 import { planCommand } from './plan.js';
 import { serveCommand } from './serve.js';
+import { doctorCommand } from './doctor.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -31,4 +32,5 @@ export const COMMANDS: Command[] = [
   exportCommand,
   importCommand,
   serveCommand,
+  doctorCommand,
 ];

@@ -352,3 +352,39 @@ describe('a database the machine will not let us write', () => {
     }
   });
 });
+
+describe('a database on a network filesystem', () => {
+  const nfs = () => ({ type: 'nfs', network: true, freeBytes: 1e12 });
+
+  it('is refused in one line saying where to put it instead, before anything is written', () => {
+    const { dir, cleanup } = tempDir();
+    const path = join(dir, 'sub', 'store.db');
+    expectStoreError(
+      () => openDatabase(path, { filesystem: nfs }),
+      'network-filesystem',
+      /^the database ".*store\.db" is on nfs, a network filesystem, where SQLite's locking is unsafe: give --db a node-local path \(in a Slurm job, --db "\$TMPDIR\/pipedejavu\.db"\)/,
+    );
+    expect(existsSync(join(dir, 'sub'))).toBe(false);
+    cleanup();
+  });
+
+  it('opens when the user says only one process uses it', () => {
+    const { dir, cleanup } = tempDir();
+    const db = openDatabase(join(dir, 'store.db'), { filesystem: nfs, allowNetworkFilesystem: true });
+    expect(tableNames(db).length).toBeGreaterThan(0);
+    db.close();
+    cleanup();
+  });
+
+  it('is told apart from a local one by statfs', async () => {
+    const { filesystemOf } = await import('../../../../src-main/adapters/files/filesystem.js');
+    const { dir, cleanup } = tempDir();
+    const here = filesystemOf(join(dir, 'not-yet', 'store.db'));
+    cleanup();
+    expect(here.network).toBe(false);
+    expect(here.type).not.toBe('unknown');
+    expect(here.freeBytes).toBeGreaterThan(0);
+    // A path that does not exist at all is judged by its nearest existing folder.
+    expect(filesystemOf('/proc/self/nope/nope').network).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { runDoctor, type DoctorDeps } from '../../../src-main/services/doctor-service.js';
+
+function deps(over: Partial<DoctorDeps> = {}): DoctorDeps {
+  return {
+    nvidia: () =>
+      Promise.resolve({
+        nvidia: {
+          status: 'not-installed',
+          smiPath: null,
+          driverVersion: null,
+          cudaVersion: null,
+          gpus: [],
+          topology: null,
+        },
+        warnings: [],
+      }),
+    torch: () => Promise.resolve('torch 2.5.1 (CUDA 12.4)'),
+    filesystem: () => ({ type: 'ext4', network: false, freeBytes: 100 * 1024 ** 3 }),
+    cuda: () => null,
+    vulkanLoader: () => true,
+    versions: () => ({ node: 'v20.20.2', 'onnxruntime-node': '1.30.0' }),
+    ...over,
+  };
+}
+
+const byName = async (d: DoctorDeps) =>
+  Object.fromEntries((await runDoctor(d, { dbPath: '/data/pipedejavu.db' })).map((c) => [c.name, c]));
+
+describe('doctor', () => {
+  it('is all ok on a machine with everything', async () => {
+    const checks = await runDoctor(deps(), { dbPath: '/data/pipedejavu.db' });
+    expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    expect(checks.find((c) => c.name === 'pytorch')?.detail).toBe('torch 2.5.1 (CUDA 12.4)');
+  });
+
+  it('fails a database on a network filesystem, saying what to do', async () => {
+    const c = await byName(deps({ filesystem: () => ({ type: 'lustre', network: true, freeBytes: 1e15 }) }));
+    expect(c.database?.status).toBe('fail');
+    expect(c.database?.detail).toMatch(/on lustre, a network filesystem .* use --db on a node-local disk$/);
+  });
+
+  it('warns for what is optional: no torch, no CUDA provider, no Vulkan, little disk; fails an old Node', async () => {
+    const c = await byName(
+      deps({
+        torch: () =>
+          Promise.reject(new Error('PyTorch backend: no Python with torch (python3: No module named torch)\nmore')),
+        cuda: () => 'ONNX Runtime CUDA execution provider is not installed',
+        vulkanLoader: () => false,
+        filesystem: () => ({ type: 'ext4', network: false, freeBytes: 200 * 1024 ** 2 }),
+        versions: () => ({ node: 'v18.19.0', 'onnxruntime-node': '1.30.0' }),
+      }),
+    );
+    expect(c.pytorch).toEqual({
+      name: 'pytorch',
+      status: 'warn',
+      detail:
+        'PyTorch backend: no Python with torch (python3: No module named torch) (the PyTorch backend is optional)',
+    });
+    expect(c['ep cuda']?.status).toBe('warn');
+    expect(c['ep webgpu']?.detail).toMatch(/no Vulkan loader/);
+    expect(c.disk?.status).toBe('warn');
+    expect(c.node?.status).toBe('fail');
+  });
+});
