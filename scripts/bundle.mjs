@@ -174,7 +174,7 @@ function writeLicenses(dir) {
     'onnxruntime-node, onnxruntime-common: MIT licence, Copyright (c) Microsoft Corporation.',
     'better-sqlite3, bindings, file-uri-to-path: their LICENSE files in node_modules/.',
     'Node.js: node.txt when the building machine had it, else https://github.com/nodejs/node/blob/main/LICENSE.',
-    'Bundled pure-JS dependencies (systeminformation, zod, protobufjs, @huggingface/gguf): MIT / BSD-3-Clause, see their packages.',
+    'Bundled pure-JS dependencies (systeminformation, zod, @huggingface/gguf): MIT, see their packages.',
   ];
   writeFileSync(path.join(lic, 'README.txt'), `${notes.join('\n')}\n`);
   const nodeLicense = [

@@ -26,6 +26,11 @@ import { writeTransaction } from '../adapters/store/write-transaction.js';
 export interface ExportDeps {
   now: () => Date;
   runtimes: Record<string, string>;
+  /**
+   * Take the machine's trained predictors along (a forest can be tens of MB of JSON). Default:
+   * no; the other side trains its own from the measurements.
+   */
+  withPredictors?: boolean;
 }
 
 export interface ExportResult {
@@ -154,8 +159,8 @@ export function buildProfileFile(db: Database, machineId: string | undefined, de
     links: m.links,
     profileRuns: runs,
     measurements,
-    // The newest predictor of each name trained here travels with the machine.
-    predictors: latestByName(new PredictorRepo(db).listForMachine(m.id)).map((p) => ({
+    // On request, the newest predictor of each name trained here travels with the machine.
+    predictors: (deps.withPredictors ? latestByName(new PredictorRepo(db).listForMachine(m.id)) : []).map((p) => ({
       name: p.name,
       version: p.version,
       kind: p.kind,

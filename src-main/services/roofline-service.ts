@@ -11,8 +11,32 @@ export interface Roofline {
   executionProvider: string;
   threads: number | null;
   summary: ReturnType<typeof summarizeDevice>;
-  /** cores used x clock x FLOPs per cycle from the ISA; null for GPUs (datasheets come later). */
+  /**
+   * cores used x clock x FLOPs per cycle from the ISA; null for GPUs (datasheets come later), and
+   * when the measured peak is above it (the clock the OS reports is not the cores' real one).
+   */
   theoreticalGflops: number | null;
+  /** Why there is no theoretical peak although the CPU's clock is known; null otherwise. */
+  theoreticalNote: string | null;
+}
+
+/** The theoretical fp32 peak, unless the measured one is above it: then null and why. */
+export function theoreticalOf(
+  probe: ProbeResult,
+  threads: number | null,
+  measured: number | undefined,
+): { theoreticalGflops: number | null; theoreticalNote: string | null } {
+  const theo = theoreticalCpuGflops(probe, threads);
+  if (theo === null || measured === undefined || measured <= theo)
+    return { theoreticalGflops: theo, theoreticalNote: null };
+  const ghz = probe.cpu.maxClockGHz ?? probe.cpu.baseClockGHz;
+  return {
+    theoreticalGflops: null,
+    theoreticalNote:
+      `cpu${threads ? ` at ${threads} thread${threads === 1 ? '' : 's'}` : ''}: the measured fp32 peak (${measured.toFixed(0)} GFLOP/s) is above ` +
+      `cores x the clock the OS reports (${ghz} GHz) x ${probe.cpu.fp32FlopsPerCycle} FLOP/cycle (${theo.toFixed(0)} GFLOP/s): ` +
+      'the cores run faster than reported (a virtual machine often reports a nominal clock), so the theoretical peak is unknown',
+  };
 }
 
 export function theoreticalCpuGflops(probe: ProbeResult, threads: number | null): number | null {
@@ -67,12 +91,15 @@ export function rooflines(db: Database, machineId?: string, device?: string): Ro
   return [...groups.values()]
     .map((g) => {
       const first = g[0] as (typeof ms)[number];
+      const summary = summarizeDevice(g);
       return {
         deviceKey: first.deviceKey,
         executionProvider: first.executionProvider,
         threads: first.threads,
-        summary: summarizeDevice(g),
-        theoreticalGflops: first.deviceKey === 'cpu' ? theoreticalCpuGflops(machine.probe, first.threads) : null,
+        summary,
+        ...(first.deviceKey === 'cpu'
+          ? theoreticalOf(machine.probe, first.threads, summary.peakGflops.fp32)
+          : { theoreticalGflops: null, theoreticalNote: null }),
       };
     })
     .sort((a, b) => a.deviceKey.localeCompare(b.deviceKey) || (a.threads ?? 0) - (b.threads ?? 0));

@@ -20,12 +20,13 @@ export function isaFromFlags(flagString: string, arch: string): CpuInfo['isa'] {
 /**
  * Peak fp32 FLOPs per cycle per core implied by the ISA: FMA units x lanes x 2.
  * An estimate for the "theoretical peak" line next to measured figures: Intel cores
- * with AVX-512 are counted with two FMA units, AMD Zen 4 executes AVX-512 as two
- * 256-bit halves, so AMD AVX-512 counts as 2 x 8 lanes.
+ * with AVX-512 are counted with two FMA units; AMD Zen 4 (family 25) executes AVX-512 as
+ * two 256-bit halves (2 x 8 lanes), Zen 5 (family 26) has full 512-bit FMA units
+ * (2 x 16 lanes). An AMD CPU of unknown family with AVX-512 is counted as Zen 4.
  */
-export function fp32FlopsPerCycle(isa: CpuInfo['isa'], manufacturer: string): number {
+export function fp32FlopsPerCycle(isa: CpuInfo['isa'], manufacturer: string, family: number | null = null): number {
   const amd = /amd/i.test(manufacturer);
-  if (isa.avx512f && isa.fma) return amd ? 32 : 64;
+  if (isa.avx512f && isa.fma) return amd && (family === null || family < 26) ? 32 : 64;
   if (isa.avx2 && isa.fma) return 32;
   if (isa.avx) return 16;
   if (isa.neon) return 16;

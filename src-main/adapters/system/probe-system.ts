@@ -73,7 +73,7 @@ export async function probeSystem(): Promise<SystemProbe> {
       l3: positiveOrNull(cpu?.cache?.l3),
     },
     isa,
-    fp32FlopsPerCycle: fp32FlopsPerCycle(isa, manufacturer),
+    fp32FlopsPerCycle: fp32FlopsPerCycle(isa, manufacturer, positiveOrNull(Number(cpu?.family))),
   };
   return {
     hostname: osInfo?.hostname || os.hostname(),

@@ -15,9 +15,15 @@ export interface RooflineRow {
   threads: number | null;
   summary: DeviceSummary;
   theoreticalGflops: number | null;
+  theoreticalNote?: string | null;
 }
 
 export function renderRoofline(rows: RooflineRow[]): string {
+  const notes = rows.flatMap((r) => (r.theoreticalNote ? [`note: ${r.theoreticalNote}`] : []));
+  return [rooflineTable(rows), ...notes].join('\n');
+}
+
+function rooflineTable(rows: RooflineRow[]): string {
   return formatTable(
     [
       'DEVICE',

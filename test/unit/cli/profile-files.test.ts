@@ -167,7 +167,7 @@ describe('import refuses what is not a regular file', () => {
   });
 });
 
-describe('trained predictors travel with the hardware profile', () => {
+describe('trained predictors travel with the hardware profile when asked', () => {
   it('exports the newest predictor of each name and imports it for the other machine', async () => {
     const { seededDb } = await import('../../helpers/seeded-store.js');
     const dir2 = tempDir();
@@ -176,13 +176,15 @@ describe('trained predictors travel with the hardware profile', () => {
     expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
     expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
     expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
+    const plain = await cli(['export', '--db', db]);
+    expect((JSON.parse(plain.stdout) as { predictors: unknown[] }).predictors).toEqual([]);
     const out = path.join(dir2, 'trained.json');
-    expect((await cli(['export', '--db', db, '--out', out])).code).toBe(0);
+    expect((await cli(['export', '--db', db, '--out', out, '--with-predictors'])).code).toBe(0);
     const file = JSON.parse(readFileSync(out, 'utf8')) as { predictors: { name: string }[] };
     expect(file.predictors.map((p) => p.name)).toEqual(['analytical', 'linear']);
     const other = path.join(dir2, 'other.db');
     expect((await cli(['import', out, '--db', other])).code).toBe(0);
-    const again = await cli(['export', '--db', other, '--machine', 'seeded0000000001']);
+    const again = await cli(['export', '--db', other, '--machine', 'seeded0000000001', '--with-predictors']);
     expect(again.stdout).toBe(readFileSync(out, 'utf8'));
   });
 });

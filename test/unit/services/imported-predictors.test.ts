@@ -10,7 +10,7 @@ import { exportProfile, importProfile } from '../../../src-main/services/profile
 import { predictOp, storedPredictors, trainPredictors } from '../../../src-main/services/predictor-service.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 
-const deps = { now: () => new Date(), runtimes: { node: 'v20' } };
+const deps = { now: () => new Date(), runtimes: { node: 'v20' }, withPredictors: true };
 
 /** A colleague's profile file: another machine with its own trained predictor, edited by `edit`. */
 function colleagueFile(edit: (p: { trainedAt: string; model: unknown }) => void): string {

@@ -66,3 +66,21 @@ describe('listProfileRuns', () => {
     expect(runs[2]!.id).toBe(abandoned.id);
   });
 });
+
+describe('the theoretical CPU peak', () => {
+  it('is cores x clock x FLOP/cycle, or unknown with the reason when the measured peak is above it', async () => {
+    const { theoreticalOf } = await import('../../../src-main/services/roofline-service.js');
+    const { sampleProbe } = await import('../../helpers/sample-probe.js');
+    const probe = sampleProbe();
+    // 2 threads x 5.7 GHz x 32 FLOP/cycle.
+    expect(theoreticalOf(probe, 2, 300)).toEqual({ theoreticalGflops: 364.8, theoreticalNote: null });
+    // A VM reporting its nominal 2.1 GHz while the cores boost: never a percentage above 100.
+    const vm = { ...probe, cpu: { ...probe.cpu, maxClockGHz: 2.1 } };
+    const r = theoreticalOf(vm, 2, 394);
+    expect(r.theoreticalGflops).toBeNull();
+    expect(r.theoreticalNote).toBe(
+      'cpu at 2 threads: the measured fp32 peak (394 GFLOP/s) is above cores x the clock the OS reports (2.1 GHz) x 32 FLOP/cycle (134 GFLOP/s): ' +
+        'the cores run faster than reported (a virtual machine often reports a nominal clock), so the theoretical peak is unknown',
+    );
+  });
+});

@@ -16,6 +16,9 @@ describe('ISA flags', () => {
     const avx512 = isaFromFlags('avx avx2 fma avx512f', 'x64');
     expect(fp32FlopsPerCycle(avx512, 'GenuineIntel')).toBe(64);
     expect(fp32FlopsPerCycle(avx512, 'AMD')).toBe(32);
+    // Zen 4 (family 25) splits AVX-512 into 256-bit halves; Zen 5 (family 26) has full 512-bit FMA units.
+    expect(fp32FlopsPerCycle(avx512, 'AuthenticAMD', 25)).toBe(32);
+    expect(fp32FlopsPerCycle(avx512, 'AuthenticAMD', 26)).toBe(64);
     expect(fp32FlopsPerCycle(isaFromFlags('avx avx2 fma', 'x64'), 'Intel')).toBe(32);
     expect(fp32FlopsPerCycle(isaFromFlags('sse4_2', 'x64'), 'Intel')).toBe(8);
   });
