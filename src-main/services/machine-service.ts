@@ -14,10 +14,19 @@ export interface RecordedProbe extends MachineProbe {
 
 /** Probes this machine and records it (updating it when probed before). */
 export async function probeAndRecord(db: Database, deps: ProbeDeps, opts: NvidiaProbeOptions): Promise<RecordedProbe> {
-  const result = await probeMachine(deps, opts);
+  const probed = await probeMachine(deps, opts);
+  const repo = new MachineRepo(db, deps.now);
+  // A store made before machine ids held the hostname and GPU UUIDs keeps this machine under its old id.
+  const legacy = repo.getMachine(probed.legacyMachineId);
+  const keepLegacy =
+    legacy !== null &&
+    legacy.source === 'local' &&
+    legacy.hostname === probed.probe.hostname &&
+    !repo.getMachine(probed.machineId);
+  const result = { ...probed, machineId: keepLegacy ? probed.legacyMachineId : probed.machineId };
   const devices = devicesFromProbe(result.probe);
   const links = linksFromProbe(result.probe);
-  new MachineRepo(db, deps.now).upsertLocalMachine(result.probe, result.machineId, devices, links);
+  repo.upsertLocalMachine(result.probe, result.machineId, devices, links);
   return { ...result, devices, links };
 }
 

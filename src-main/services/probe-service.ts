@@ -22,11 +22,24 @@ export interface ProbeDeps {
 
 export interface MachineProbe {
   machineId: string;
+  /** The id an older store may know this machine by (legacyMachineIdFor). */
+  legacyMachineId: string;
   probe: ProbeResult;
 }
 
-/** A machine id that survives reboots and re-probes: a hash of the OS install id (or host and CPU). */
-export function machineIdFor(system: SystemProbe): string {
+/**
+ * A machine id that survives reboots and re-probes and tells cloned nodes apart: a hash of the OS
+ * install id (/etc/machine-id; else CPU and memory), the hostname and the GPUs' UUIDs. Nodes booted
+ * from one image share the install id, so it alone would make a second node replace the first.
+ */
+export function machineIdFor(system: SystemProbe, gpuUuids: readonly string[] = []): string {
+  const install = system.osUuid ?? `${system.cpu.brand}|${system.memory.totalBytes}`;
+  const basis = `${install}|${system.hostname}|${[...gpuUuids].sort().join(',')}`;
+  return createHash('sha256').update(basis).digest('hex').slice(0, 16);
+}
+
+/** The id stores made before GPU UUIDs and hostnames were in it (kept for a machine already recorded under it). */
+export function legacyMachineIdFor(system: SystemProbe): string {
   const basis = system.osUuid ?? `${system.hostname}|${system.cpu.brand}|${system.memory.totalBytes}`;
   return createHash('sha256').update(basis).digest('hex').slice(0, 16);
 }
@@ -42,5 +55,12 @@ export async function probeMachine(deps: ProbeDeps, opts: NvidiaProbeOptions = {
     nvidia: nv.nvidia,
     warnings: [...system.warnings, ...nv.warnings],
   };
-  return { machineId: machineIdFor(system), probe };
+  return {
+    machineId: machineIdFor(
+      system,
+      nv.nvidia.gpus.flatMap((g) => (g.uuid ? [g.uuid] : [])),
+    ),
+    legacyMachineId: legacyMachineIdFor(system),
+    probe,
+  };
 }
