@@ -1,6 +1,7 @@
 /**
  * Recording the probed machine in the store, and listing what the store holds.
  */
+import os from 'node:os';
 import { devicesFromProbe, linksFromProbe, type Device, type Link } from '../core/domain/devices.js';
 import { UserError } from '../core/errors.js';
 import { MachineRepo, type MachineDetail, type MachineSummary } from '../adapters/store/machine-repo.js';
@@ -16,7 +17,7 @@ export interface RecordedProbe extends MachineProbe {
 export async function probeAndRecord(db: Database, deps: ProbeDeps, opts: NvidiaProbeOptions): Promise<RecordedProbe> {
   const probed = await probeMachine(deps, opts);
   const repo = new MachineRepo(db, deps.now);
-  // A store made before machine ids held the hostname and GPU UUIDs keeps this machine under its old id.
+  // A store made before machine ids held the hostname keeps this machine under its old id.
   const legacy = repo.getMachine(probed.legacyMachineId);
   const keepLegacy =
     legacy !== null &&
@@ -45,10 +46,10 @@ export function listMachines(db: Database): MachineSummary[] {
  */
 export function findMachine(db: Database, idOrLabel?: string): MachineSummary | null {
   const list = listMachines(db);
-  const found = idOrLabel
-    ? list.find((m) => m.id === idOrLabel || m.label === idOrLabel)
-    : list.find((m) => m.source === 'local');
-  return found ?? null;
+  if (idOrLabel) return list.find((m) => m.id === idOrLabel || m.label === idOrLabel) ?? null;
+  // Several hosts may have recorded themselves in one store: this host's own record first.
+  const local = list.filter((m) => m.source === 'local');
+  return local.find((m) => m.hostname === os.hostname()) ?? local[0] ?? null;
 }
 
 /** A machine's summary and its devices, links and probe (see findMachine); null when there is none. */
@@ -83,7 +84,8 @@ export async function ensureLocalMachine(
   const repo = new MachineRepo(db, deps.now);
   const local = findMachine(db);
   const detail = local ? repo.getMachine(local.id) : null;
-  if (detail) return detail;
+  // A store another host recorded itself in (a copied database): this host is probed and recorded on its own.
+  if (detail && detail.hostname === os.hostname()) return detail;
   const recorded = await probeAndRecord(db, deps, opts);
   const fresh = repo.getMachine(recorded.machineId);
   if (!fresh) throw new Error('the probed machine was not stored');

@@ -29,16 +29,17 @@ export interface MachineProbe {
 
 /**
  * A machine id that survives reboots and re-probes and tells cloned nodes apart: a hash of the OS
- * install id (/etc/machine-id; else CPU and memory), the hostname and the GPUs' UUIDs. Nodes booted
- * from one image share the install id, so it alone would make a second node replace the first.
+ * install id (/etc/machine-id; else CPU and memory) and the hostname. Nodes booted from one image
+ * share the install id, so it alone would make a second node replace the first. The GPUs' UUIDs
+ * are left out on purpose: an nvidia-smi that fails once, or a swapped GPU, would otherwise split
+ * one machine's history in two.
  */
-export function machineIdFor(system: SystemProbe, gpuUuids: readonly string[] = []): string {
+export function machineIdFor(system: SystemProbe): string {
   const install = system.osUuid ?? `${system.cpu.brand}|${system.memory.totalBytes}`;
-  const basis = `${install}|${system.hostname}|${[...gpuUuids].sort().join(',')}`;
-  return createHash('sha256').update(basis).digest('hex').slice(0, 16);
+  return createHash('sha256').update(`${install}|${system.hostname}`).digest('hex').slice(0, 16);
 }
 
-/** The id stores made before GPU UUIDs and hostnames were in it (kept for a machine already recorded under it). */
+/** The id stores made before the hostname was in it (kept for a machine already recorded under it). */
 export function legacyMachineIdFor(system: SystemProbe): string {
   const basis = system.osUuid ?? `${system.hostname}|${system.cpu.brand}|${system.memory.totalBytes}`;
   return createHash('sha256').update(basis).digest('hex').slice(0, 16);
@@ -56,10 +57,7 @@ export async function probeMachine(deps: ProbeDeps, opts: NvidiaProbeOptions = {
     warnings: [...system.warnings, ...nv.warnings],
   };
   return {
-    machineId: machineIdFor(
-      system,
-      nv.nvidia.gpus.flatMap((g) => (g.uuid ? [g.uuid] : [])),
-    ),
+    machineId: machineIdFor(system),
     legacyMachineId: legacyMachineIdFor(system),
     probe,
   };

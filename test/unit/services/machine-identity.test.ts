@@ -1,6 +1,6 @@
 /**
  * Machine ids on a cluster: nodes booted from one image share /etc/machine-id, so the id also
- * holds the hostname and the GPUs' UUIDs; a store made before keeps its machine under the old id.
+ * holds the hostname; a store made before keeps its machine under the old id.
  */
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
@@ -28,13 +28,15 @@ function node(hostname: string, gpuUuids: string[]): ProbeDeps {
 }
 
 describe('machine ids of cloned nodes', () => {
-  it('differ by hostname and GPUs although /etc/machine-id is the same', async () => {
-    const system = await node('gpu-a', []).probeSystem();
-    const a = machineIdFor(system, ['GPU-1', 'GPU-2']);
-    expect(machineIdFor(system, ['GPU-2', 'GPU-1'])).toBe(a);
-    expect(machineIdFor({ ...system, hostname: 'gpu-b' }, ['GPU-1', 'GPU-2'])).not.toBe(a);
-    expect(machineIdFor(system, ['GPU-3', 'GPU-2'])).not.toBe(a);
-    expect(a).toMatch(/^[0-9a-f]{16}$/);
+  it('differ by hostname although /etc/machine-id is the same, and stay when the GPUs answer differently', async () => {
+    const a = await probeAndRecord(openDatabase(':memory:'), node('gpu-a', ['GPU-a0', 'GPU-a1']), {});
+    const b = await probeAndRecord(openDatabase(':memory:'), node('gpu-b', ['GPU-a0', 'GPU-a1']), {});
+    expect(a.machineId).not.toBe(b.machineId);
+    expect(a.machineId).toMatch(/^[0-9a-f]{16}$/);
+    // A swapped GPU (or an nvidia-smi that fails once) keeps the machine's history in one place.
+    const swapped = await probeAndRecord(openDatabase(':memory:'), node('gpu-a', ['GPU-new', 'GPU-a1']), {});
+    expect(swapped.machineId).toBe(a.machineId);
+    expect(machineIdFor(await node('gpu-a', []).probeSystem())).toBe(a.machineId);
   });
 
   it('keeps two nodes of one image apart when both profiles are imported into one store', async () => {
@@ -64,5 +66,22 @@ describe('machine ids of cloned nodes', () => {
     const r = await probeAndRecord(db, deps, {});
     expect(r.machineId).toBe(old);
     expect(listMachines(db).map((m) => m.id)).toEqual([old]);
+  });
+});
+
+describe('a store another host recorded itself in', () => {
+  it('gets this host probed and recorded beside it, and this host is the one found from then on', async () => {
+    const { hostname } = await import('node:os');
+    const { ensureLocalMachine, findMachine } = await import('../../../src-main/services/machine-service.js');
+    const db = openDatabase(':memory:');
+    const other = sampleProbe({ hostname: 'some-other-node' });
+    new MachineRepo(db).upsertLocalMachine(other, 'aaaaaaaaaaaaaaaa', devicesFromProbe(other), linksFromProbe(other));
+    const here = await ensureLocalMachine(db, node(hostname(), ['GPU-x0', 'GPU-x1']), {});
+    expect(here.hostname).toBe(hostname());
+    expect(here.id).not.toBe('aaaaaaaaaaaaaaaa');
+    expect(listMachines(db).filter((m) => m.source === 'local')).toHaveLength(2);
+    expect(findMachine(db)?.id).toBe(here.id);
+    // Asked again, the stored record of this host is used as it is.
+    expect((await ensureLocalMachine(db, node(hostname(), []), {})).id).toBe(here.id);
   });
 });
