@@ -4,7 +4,13 @@
  * transaction; export of an imported machine reproduces its file byte for byte.
  */
 import { createHash } from 'node:crypto';
-import { canonicalText, decodeProfile, encodeProfile, ProfileFileError } from '../core/profile-file/codec.js';
+import {
+  AlreadyImportedError,
+  canonicalText,
+  decodeProfile,
+  encodeProfile,
+  ProfileFileError,
+} from '../core/profile-file/codec.js';
 import {
   PROFILE_FORMAT,
   PROFILE_FORMAT_VERSION,
@@ -239,7 +245,7 @@ function store(
   return writeTransaction(db, () => {
     const same = machines.findByContentHash(hash);
     if (same) {
-      throw new ProfileFileError(
+      throw new AlreadyImportedError(
         `${sourceName} was already imported (same content as machine "${same.label}", id ${same.id}); nothing to do`,
       );
     }

@@ -39,7 +39,7 @@ export function gpuServerProfile(opts: GpuServerOptions = {}): ProfileFile {
     { key: 'cuda:1', gflops: 11_000, gbps: 450 },
   ];
   const runs = gpus.map((g, i) => ({
-    id: `gpu-run-${i}`,
+    id: `${opts.hostname ?? ''}gpu-run-${i}`,
     deviceKey: g.key,
     suite: 'quick',
     executionProvider: 'cuda',
@@ -53,7 +53,12 @@ export function gpuServerProfile(opts: GpuServerOptions = {}): ProfileFile {
   }));
   const measurements = gpus.flatMap((g, i) =>
     syntheticSamples([{ ...device(g.key, g.gflops, g.gbps, 1), kind: 'gpu' }], 0.01, i + 3).map((s) =>
-      measurementOf(s, { runId: `gpu-run-${i}`, deviceKey: g.key, executionProvider: 'cuda', threads: null }),
+      measurementOf(s, {
+        runId: `${opts.hostname ?? ''}gpu-run-${i}`,
+        deviceKey: g.key,
+        executionProvider: 'cuda',
+        threads: null,
+      }),
     ),
   );
   return {

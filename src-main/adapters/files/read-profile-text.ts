@@ -1,6 +1,26 @@
 /** Reads a profile file for import, with one clear message for each way that fails. */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../../core/errors.js';
 import { LIMITS } from '../../core/profile-file/schema.js';
 import { readRegularFile } from './read-regular-file.js';
+
+/** The files a path names for import: itself, or a folder's *.json files in name order. */
+export function profileFilesIn(p: string): string[] {
+  let isDir = false;
+  try {
+    isDir = statSync(p).isDirectory();
+  } catch {
+    return [p]; // reading it says what is wrong
+  }
+  if (!isDir) return [p];
+  const files = readdirSync(p, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.json'))
+    .map((e) => path.join(p, e.name))
+    .sort();
+  if (files.length === 0) throw new UserError(`${p} holds no .json hardware-profile files`);
+  return files;
+}
 
 export function readProfileText(file: string): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(readProfileBytes(file));
