@@ -15,6 +15,7 @@ import { measureModelCommand } from './measure-model.js';
 import { planCommand } from './plan.js';
 import { serveCommand } from './serve.js';
 import { doctorCommand } from './doctor.js';
+import { compareCommand } from './compare.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -32,5 +33,6 @@ export const COMMANDS: Command[] = [
   exportCommand,
   importCommand,
   serveCommand,
+  compareCommand,
   doctorCommand,
 ];
