@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload } from '../../services/plan-service.js';
+import { emitPlan } from '../../services/plan-emit-service.js';
 import { readGgufDecoder } from '../../services/gguf-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
@@ -39,7 +40,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--offload auto|yes|no] [--tp 1,2,4,8] [--mode training|inference] [--batch N] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--offload auto|yes|no] [--tp 1,2,4,8] [--mode training|inference] [--batch N] [--emit DIR] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -91,6 +92,12 @@ export const planCommand: Command = {
       description:
         'tensor-parallel degrees to search for a catalog transformer (default 1,2,4,8 where they divide the heads; 1: none)',
     },
+    emit: {
+      type: 'string',
+      valueName: 'DIR',
+      description:
+        'write the best plan as files: Slurm sbatch (heterogeneous for mixed GPUs), hostfile, DeepSpeed, Megatron, torch, a Chrome trace',
+    },
     nccl: {
       type: 'string',
       valueName: 'FILES',
@@ -140,12 +147,17 @@ export const planCommand: Command = {
       ...(tp ? { tp } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
+    const emitted = typeof opts.emit === 'string' ? emitPlan(opts.emit, r, [ctx.dbPath]) : null;
     if (ctx.json) {
       // The simulated timelines are for the app's charts.
       const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
-      ctx.printJson(summary);
+      ctx.printJson({ ...summary, ...(emitted ? { emitted } : {}) });
       return;
     }
     ctx.print(renderPlans(r));
+    if (emitted)
+      ctx.print(
+        `\nWrote ${emitted.length} files to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
+      );
   },
 };

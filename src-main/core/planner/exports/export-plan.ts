@@ -1,6 +1,7 @@
 /**
  * Plans turned into what people run: torch.distributed.pipelining (torchrun + script),
- * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments), vLLM and llama.cpp (commands).
+ * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments), vLLM and llama.cpp (commands),
+ * and a Slurm batch script with a DeepSpeed hostfile.
  * Each export lists what its engine cannot express as warnings. Pure.
  */
 import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
@@ -8,6 +9,7 @@ import { exportLlamaCpp, type LlamaCppExport, type LlamaCppOptions } from './lla
 import { exportMegatron, type MegatronExport } from './megatron.js';
 import { exportTorchPipelining, type TorchExport } from './torch.js';
 import { exportVllm, type VllmExport, type VllmOptions } from './vllm.js';
+import { exportSlurm, type SlurmExport } from './slurm.js';
 import type { ExportInput } from './common.js';
 
 export type { ExportInput, ExportLayout, ExportRank, ExportStage } from './common.js';
@@ -21,6 +23,8 @@ export { exportMegatron, megatronSplit } from './megatron.js';
 export type { TorchExport } from './torch.js';
 export { exportTorchPipelining } from './torch.js';
 export type { VllmExport, VllmOptions } from './vllm.js';
+export type { SlurmExport, SlurmOptions } from './slurm.js';
+export { exportSlurm } from './slurm.js';
 export { exportVllm } from './vllm.js';
 
 export interface PlanExports {
@@ -29,9 +33,10 @@ export interface PlanExports {
   megatron: MegatronExport;
   llamaCpp: LlamaCppExport;
   vllm: VllmExport;
+  slurm: SlurmExport;
 }
 
-/** All five exports of one plan. */
+/** All six exports of one plan. */
 export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, vllm: VllmOptions = {}): PlanExports {
   return {
     torch: exportTorchPipelining(input),
@@ -39,5 +44,6 @@ export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, v
     megatron: exportMegatron(input),
     llamaCpp: exportLlamaCpp(input, llamaCpp),
     vllm: exportVllm(input, vllm),
+    slurm: exportSlurm(input),
   };
 }

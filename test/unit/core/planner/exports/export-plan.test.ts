@@ -10,6 +10,7 @@ import {
   exportLlamaCpp,
   exportMegatron,
   exportPlan,
+  exportSlurm,
   exportTorchPipelining,
   exportVllm,
   megatronSplit,
@@ -372,9 +373,9 @@ describe('llama.cpp export', () => {
 });
 
 describe('all exports of a plan', () => {
-  it('gives the five engines at once', () => {
+  it('gives the six exports at once', () => {
     const all = exportPlan(ONE_MACHINE);
-    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp', 'vllm']);
+    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp', 'vllm', 'slurm']);
     expect(all.deepspeed.config.train_batch_size).toBe(32);
   });
 });
@@ -458,5 +459,52 @@ describe('tensor-parallel exports', () => {
     const e = exportMegatron(tensorPlan([4, 2], 4));
     expect(flag(tokenize(e.commands.join(' ')), '--tensor-model-parallel-size')).toBe('2');
     expect(e.warnings.join(' ')).toMatch(/one tensor-parallel degree on every stage; the plan has 4, 2/);
+  });
+});
+
+describe('Slurm export', () => {
+  const bashParses = (script: string): void => {
+    execFileSync('bash', ['-n'], { input: script, stdio: ['pipe', 'pipe', 'pipe'] });
+  };
+
+  it('one job on one kind of node: torchrun per node with a static rendezvous in rank order', () => {
+    const e = exportSlurm(TWO_MACHINES, { time: '02:00:00' });
+    bashParses(e.sbatch);
+    expect(e.sbatch).not.toContain('hetjob');
+    expect(e.sbatch).toContain('#SBATCH --nodes=2 --nodelist=a,b --ntasks-per-node=1');
+    expect(e.sbatch).toContain('#SBATCH --gres=gpu:2');
+    expect(e.sbatch).toContain('#SBATCH --time=02:00:00');
+    expect(e.sbatch).toContain('  a) NODE_RANK=0; NPROC=2; DEVICES=0,1; ;;');
+    expect(e.sbatch).toContain('  b) NODE_RANK=1; NPROC=2; DEVICES=0,1; ;;');
+    expect(e.sbatch).toMatch(/exec torchrun --nnodes 2 --node-rank "\$NODE_RANK" --nproc-per-node "\$NPROC"/);
+    expect(e.hostfile).toBe('a slots=2\nb slots=2\n');
+  });
+
+  it('a heterogeneous job, one component per kind of node, when the GPU models differ', () => {
+    const devices = [gpu('a', 0, 'NVIDIA H100 80GB HBM3'), gpu('b', 0), gpu('b', 1)];
+    const p = input(plan([0, 7, 14], [['a/cuda:0'], ['b/cuda:0']], 4), devices);
+    const e = exportSlurm(p);
+    bashParses(e.sbatch);
+    expect(e.sbatch.match(/#SBATCH hetjob/g)).toHaveLength(1);
+    expect(e.sbatch).toContain('# component 0: NVIDIA H100 80GB HBM3');
+    expect(e.sbatch).toContain('# component 1: NVIDIA GeForce RTX 4090');
+    expect(e.sbatch).toContain('srun --het-group=0-1 bash -c');
+    expect(e.sbatch).toContain('SLURM_JOB_NODELIST_HET_GROUP_0');
+    expect(e.hostfile).toBe('a slots=1\nb slots=1\n');
+  });
+
+  it('quotes a hostname a shell would read as more than a word', () => {
+    const devices = [gpu("node'1", 0)];
+    const p = input(plan([0, 14], [["node'1/cuda:0"]], 1), devices);
+    const e = exportSlurm(p);
+    bashParses(e.sbatch);
+  });
+});
+
+describe('Slurm export of a plan that goes back and forth between nodes', () => {
+  it('warns that one torchrun per node cannot keep the planned rank order', () => {
+    const devices = [gpu('a', 0), gpu('b', 0), gpu('a', 1)];
+    const p = input(plan([0, 5, 10, 14], [['a/cuda:0'], ['b/cuda:0'], ['a/cuda:1']], 4), devices);
+    expect(exportSlurm(p).warnings.join(' ')).toMatch(/go back and forth between nodes \(a, b, a\)/);
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * A plan as a Slurm batch script: one job component per kind of node (the set of GPU models a node
+ * contributes), a heterogeneous job when there are several kinds, and one torchrun per node with a
+ * static rendezvous (MASTER_ADDR from the first component's first node), so ranks keep the plan's
+ * order. Each node finds its node rank and GPUs by its hostname. A DeepSpeed hostfile in the same
+ * order. Pure.
+ */
+import { cudaIndex, exportLayout, shellQuote, type ExportInput, type ExportRank } from './common.js';
+
+export interface SlurmExport {
+  /** The sbatch script (bash). */
+  sbatch: string;
+  /** DeepSpeed's hostfile: "host slots=N" per node in rank order. */
+  hostfile: string;
+  warnings: string[];
+}
+
+export interface SlurmOptions {
+  /** The script every rank runs (default train_pipeline.py) and its arguments. */
+  script?: string;
+  args?: readonly string[];
+  /** Wall time (default 01:00:00) and job name. */
+  time?: string;
+  jobName?: string;
+  port?: number;
+}
+
+interface Node {
+  host: string;
+  rank: number;
+  gpus: (number | null)[];
+  kind: string;
+}
+
+function nodesOf(ranks: readonly ExportRank[]): Node[] {
+  const nodes: Node[] = [];
+  for (const r of ranks) {
+    let n = nodes.find((x) => x.host === r.device.machine);
+    if (!n) {
+      n = { host: r.device.machine, rank: nodes.length, gpus: [], kind: '' };
+      nodes.push(n);
+    }
+    n.gpus.push(cudaIndex(r.device));
+  }
+  for (const n of nodes) {
+    const names = [...new Set(ranks.filter((r) => r.device.machine === n.host).map((r) => r.device.name))].sort();
+    n.kind = names.join(' + ');
+  }
+  return nodes;
+}
+
+export function exportSlurm(input: ExportInput, opts: SlurmOptions = {}): SlurmExport {
+  const layout = exportLayout(input, 'Slurm');
+  const warnings = layout.warnings;
+  const nodes = nodesOf(layout.ranks);
+  const hosts = layout.ranks.map((r) => r.device.machine).filter((h, i, a) => i === 0 || a[i - 1] !== h);
+  if (new Set(hosts).size !== hosts.length) {
+    warnings.push(
+      `the plan's stages go back and forth between nodes (${hosts.join(', ')}): one torchrun per node numbers each node's ranks contiguously, ` +
+        'so ranks land on other stages than planned; reorder the stages or map ranks to stages in your script',
+    );
+  }
+  const kinds = [...new Set(nodes.map((n) => n.kind))];
+  if (layout.ranks.some((r) => r.device.estimate === 'datasheet')) {
+    warnings.push('the plan has datasheet GPUs: replace their hosts in the script with the nodes that have them');
+  }
+  if (layout.ranks.some((r) => r.device.kind === 'cpu')) {
+    warnings.push('a rank runs on a CPU: the script asks Slurm for GPUs only on the nodes that give the plan GPUs');
+  }
+  const port = opts.port ?? 29500;
+  const head = [
+    '#!/bin/bash',
+    `# pipeDejavu plan: ${layout.pp} stage(s) x ${layout.dp} data-parallel x ${layout.tp} tensor-parallel over ${nodes.length} node(s), ${layout.ranks.length} ranks.`,
+    `#SBATCH --job-name=${opts.jobName ?? 'pipedejavu-plan'}`,
+    `#SBATCH --time=${opts.time ?? '01:00:00'}`,
+  ];
+  kinds.forEach((kind, k) => {
+    const group = nodes.filter((n) => n.kind === kind);
+    const perNode = Math.max(...group.map((n) => n.gpus.length));
+    if (k > 0) head.push('#SBATCH hetjob');
+    head.push(
+      `# component ${k}: ${kind}`,
+      `#SBATCH --nodes=${group.length} --nodelist=${group.map((n) => n.host).join(',')} --ntasks-per-node=1`,
+      ...(group.some((n) => n.gpus.some((g) => g !== null)) ? [`#SBATCH --gres=gpu:${perNode}`] : []),
+    );
+  });
+  const firstList = kinds.length > 1 ? 'SLURM_JOB_NODELIST_HET_GROUP_0' : 'SLURM_JOB_NODELIST';
+  const script = [opts.script ?? 'train_pipeline.py', ...(opts.args ?? [])].map(shellQuote).join(' ');
+  const cases = nodes.map((n) => {
+    const known = n.gpus.every((g) => g !== null);
+    const devices = known ? ` DEVICES=${n.gpus.join(',')};` : ' DEVICES=;';
+    return `  ${shellQuote(n.host)}) NODE_RANK=${n.rank}; NPROC=${n.gpus.length};${devices} ;;`;
+  });
+  const body = [
+    '',
+    'set -euo pipefail',
+    `MASTER_ADDR=$(scontrol show hostnames "$${firstList}" | head -n 1)`,
+    `export MASTER_ADDR MASTER_PORT=${port}`,
+    `srun${kinds.length > 1 ? ` --het-group=0-${kinds.length - 1}` : ''} bash -c '`,
+    'case "$(hostname -s)" in',
+    ...cases.map((c) => c.replace(/'/g, "'\\''")),
+    '  *) echo "$(hostname -s) is not a node of the plan" >&2; exit 1 ;;',
+    'esac',
+    'if [ -n "$DEVICES" ]; then export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=$DEVICES; fi',
+    `exec torchrun --nnodes ${nodes.length} --node-rank "$NODE_RANK" --nproc-per-node "$NPROC" --master-addr "$MASTER_ADDR" --master-port "$MASTER_PORT" ${script.replace(/'/g, "'\\''")}`,
+    "'",
+    '',
+  ];
+  const hostfile = `${nodes.map((n) => `${n.host} slots=${n.gpus.length}`).join('\n')}\n`;
+  return { sbatch: [...head, ...body].join('\n'), hostfile, warnings };
+}

@@ -1,0 +1,81 @@
+/**
+ * `plan --emit DIR`: the best plan as the files people run: a Slurm batch script (a heterogeneous
+ * job for mixed GPU types) with torchrun's static rendezvous, DeepSpeed's hostfile, config and
+ * PipelineModule, Megatron-LM's arguments, torch's pipeline script, vLLM and llama.cpp commands
+ * when serving, and the simulated step as a Chrome trace Perfetto opens. Each file is written
+ * atomically; the folder is created if missing.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../adapters/files/write-file-atomic.js';
+import { chromeTrace } from '../core/planner/simulator/chrome-trace.js';
+import { UserError } from '../core/errors.js';
+import type { PlanResponse } from './plan-service.js';
+
+export interface EmittedFile {
+  file: string;
+  what: string;
+}
+
+const sh = (lines: readonly string[]): string => `#!/bin/sh\n${lines.join('\n')}\n`;
+
+/** The files of the best plan (name, text, what it is). */
+function planFiles(r: PlanResponse): { name: string; text: string; what: string }[] {
+  const e = r.exports;
+  if (!e) throw new UserError(`no plan of ${r.workload} fits these devices: nothing to emit`);
+  const inference = r.problem.mode === 'inference';
+  const files = [
+    { name: 'job.sbatch', text: e.slurm.sbatch, what: 'Slurm batch script: sbatch job.sbatch' },
+    { name: 'hostfile', text: e.slurm.hostfile, what: "DeepSpeed's hostfile (deepspeed --hostfile hostfile ...)" },
+    { name: 'ds_config.json', text: e.deepspeed.configJson, what: "DeepSpeed's config" },
+    {
+      name: 'pipeline_module.py',
+      text: e.deepspeed.pipelineModule,
+      what: "DeepSpeed's PipelineModule with the plan's stages",
+    },
+    { name: 'train_pipeline.py', text: e.torch.python, what: 'torch.distributed.pipelining script every rank runs' },
+    { name: 'torchrun.sh', text: sh(e.torch.commands), what: 'torchrun launch lines, one per machine' },
+    {
+      name: 'megatron-args.txt',
+      text: `${e.megatron.args.join(' ')}\n`,
+      what: "Megatron-LM's parallelism and batch arguments",
+    },
+    { name: 'megatron.sh', text: sh(e.megatron.commands), what: 'Megatron-LM launch lines' },
+    ...(inference
+      ? [
+          { name: 'vllm.sh', text: sh([e.vllm.command]), what: 'vLLM serve command' },
+          { name: 'llama-server.sh', text: sh([e.llamaCpp.command]), what: 'llama.cpp server command' },
+        ]
+      : []),
+    {
+      name: 'timeline.trace.json',
+      text: `${JSON.stringify(chromeTrace(r.timeline, `${r.workload}: simulated ${r.problem.mode} step`))}\n`,
+      what: 'the simulated step as a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)',
+    },
+  ];
+  const warnings = [
+    ...new Set([...e.slurm.warnings, ...e.torch.warnings, ...e.deepspeed.warnings, ...e.megatron.warnings]),
+  ];
+  const readme = [
+    `pipeDejavu plan for ${r.workload} (${r.problem.mode}, batch ${r.problem.batch})`,
+    '',
+    ...files.map((f) => `${f.name}: ${f.what}`),
+    ...(warnings.length > 0 ? ['', 'Notes:', ...warnings.map((w) => `- ${w}`)] : []),
+    '',
+  ].join('\n');
+  return [{ name: 'README.txt', text: readme, what: 'what each file is' }, ...files];
+}
+
+export function emitPlan(dir: string, r: PlanResponse, protect: readonly string[] = []): EmittedFile[] {
+  const files = planFiles(r);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UserError(`--emit: cannot create ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return files.map((f) => {
+    const file = path.join(dir, f.name);
+    writeFileAtomic(file, f.text, { protect });
+    return { file, what: f.what };
+  });
+}
