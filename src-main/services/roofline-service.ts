@@ -34,7 +34,7 @@ export function theoreticalOf(
     theoreticalGflops: null,
     theoreticalNote:
       `cpu${threads ? ` at ${threads} thread${threads === 1 ? '' : 's'}` : ''}: the measured fp32 peak (${measured.toFixed(0)} GFLOP/s) is above ` +
-      `cores x the clock the OS reports (${ghz} GHz) x ${probe.cpu.fp32FlopsPerCycle} FLOP/cycle (${theo.toFixed(0)} GFLOP/s): ` +
+      `cores x the clock the OS reports (${ghz === null ? '?' : Number(ghz.toFixed(2))} GHz) x ${probe.cpu.fp32FlopsPerCycle} FLOP/cycle (${theo.toFixed(0)} GFLOP/s): ` +
       'the cores run faster than reported (a virtual machine often reports a nominal clock), so the theoretical peak is unknown',
   };
 }
