@@ -1,6 +1,7 @@
-import { UsageError, UserError } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { localDoctorDeps, runDoctor } from '../../services/doctor-service.js';
 import type { Command } from '../command.js';
+import { SMI_OPTIONS, smiOptions } from '../smi-options.js';
 import { formatTable } from '../output.js';
 
 export const doctorCommand: Command = {
@@ -12,24 +13,9 @@ export const doctorCommand: Command = {
     'load), PyTorch for the torch backend, nvidia-smi with the driver and GPUs, the database path and the\n' +
     'filesystem it is on (a network filesystem is refused), and the free disk beside it. Exit 1 when a\n' +
     'check fails; warnings (an optional part missing) keep exit 0.',
-  options: {
-    'nvidia-smi': { type: 'string', valueName: 'PATH', description: 'nvidia-smi binary to run' },
-    timeout: { type: 'string', valueName: 'SECONDS', description: 'limit for each nvidia-smi call (default 5)' },
-  },
+  options: SMI_OPTIONS,
   async run(ctx, opts) {
-    let timeoutMs: number | undefined;
-    if (typeof opts.timeout === 'string') {
-      const s = Number(opts.timeout);
-      if (!/^[0-9.]+$/.test(opts.timeout) || !Number.isFinite(s) || s <= 0 || s > 600)
-        throw new UsageError(`doctor: --timeout takes seconds, more than 0 and at most 600; got "${opts.timeout}"`);
-      timeoutMs = s * 1000;
-    }
-    const smiPath = typeof opts['nvidia-smi'] === 'string' ? opts['nvidia-smi'] : undefined;
-    const deps = localDoctorDeps({
-      env: ctx.io.env,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(smiPath !== undefined ? { smiPath } : {}),
-    });
+    const deps = localDoctorDeps({ env: ctx.io.env, ...smiOptions('doctor', opts) });
     const checks = await runDoctor(deps, { dbPath: ctx.dbPath });
     if (ctx.json) ctx.printJson({ checks });
     else
