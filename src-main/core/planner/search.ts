@@ -13,6 +13,9 @@
  *   inter-operator DP chooses each stage's group and its intra-operator degree);
  * - mixed: the same over the GPUs of each machine whatever their kind (tensor and data parallel
  *   groups of unlike GPUs), when some machine has unlike GPUs and the layers split.
+ * - cluster: with GPUs on two or more machines, identical replicas of whole machines (or of parts
+ *   of one), each planned exactly over whole machines and spread over all (search/cluster-search.ts):
+ *   what remains searchable when the spaces above have too many states.
  */
 import { UserError } from '../errors.js';
 import type { CostModel } from './cost/cost-model.js';
@@ -26,6 +29,7 @@ import {
   type GroupSpace,
 } from './search/group-space.js';
 import { pipelineSearch } from './search/pipeline-search.js';
+import { clusterSearch } from './search/cluster-search.js';
 import { microbatchCandidates, plannerContext } from './problem.js';
 import { dataParallelPlans, rank, singleDevicePlans } from './search/whole-model.js';
 import type { Plan, PlanDevice, PlanProblem, Schedule } from './types.js';
@@ -120,6 +124,12 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
       else if (!r.best) rejected.push({ kind, reason: `no split of the ${L} layers over the devices fits in memory` });
       for (const m of r.byMicrobatches) if (m.plan) found.push(m.plan);
     }
+  }
+  if (L >= 2 && (opts.hybrid ?? true)) {
+    const c = clusterSearch(ctx, { schedule, microbatches, maxStates: opts.maxDpStates });
+    found.push(...c.plans);
+    if (c.replicaShapes > 0 && c.plans.length === 0)
+      rejected.push({ kind: 'hybrid', reason: 'no replicated pipeline over whole machines fits in memory' });
   }
   for (const e of ctx.tables.costErrors) rejected.push({ kind: 'pipeline', reason: e });
 

@@ -24,9 +24,31 @@ export function p2pUs(a: string, b: string, bytes: number, links: readonly PlanL
   return a === b ? 0 : messageUs(findLink(links, a, b), bytes);
 }
 
+const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+
+/**
+ * Each link list's pairs, indexed on first lookup (a cluster has 1e5 links and the searches ask
+ * millions of times). The first link of a pair wins, as a scan would find it. Link lists are
+ * built whole and not changed afterwards.
+ */
+const indexes = new WeakMap<readonly PlanLink[], Map<string, PlanLink>>();
+
+function indexOf(links: readonly PlanLink[]): Map<string, PlanLink> {
+  let index = indexes.get(links);
+  if (!index || index.size === 0) {
+    index = new Map();
+    for (const l of links) {
+      const k = pairKey(l.a, l.b);
+      if (!index.has(k)) index.set(k, l);
+    }
+    indexes.set(links, index);
+  }
+  return index;
+}
+
 /** The link between two devices (either direction), if any. */
 export const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
-  links.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
+  indexOf(links).get(pairKey(a, b));
 
 /** The link between two devices (either direction); throws naming both when there is none. */
 export function findLink(links: readonly PlanLink[], a: string, b: string): PlanLink {

@@ -13,6 +13,11 @@ export interface CostModel {
   linkUs(a: string, b: string, bytes: number): number;
   /** All-reduce of `bytes` over the devices, µs (0 for fewer than two devices). */
   allReduceUs(devices: readonly string[], bytes: number): number;
+  /**
+   * The alpha-beta link linkUs prices (null: no route), when linkUs is alpha + bytes / beta for
+   * every message; lets the searches price a cut between large groups over its few distinct links.
+   */
+  link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -49,6 +54,7 @@ export function alphaBetaCostModel(problem: Pick<PlanProblem, 'devices' | 'links
       const l = find(a, b);
       return l ? alphaBetaUs(l, bytes) : Infinity;
     },
+    link: (a, b) => find(a, b) ?? null,
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;
@@ -83,18 +89,25 @@ const setKey = (devices: readonly string[]): string => [...new Set(devices)].sor
 export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
   const fits = new Map<string, MeasuredCollective['fit']>();
   for (const m of measured) fits.set(setKey(m.devices), m.fit);
+  // Each ring's bottleneck, by the identity of its device list (the cost tables keep theirs).
+  const rings = new WeakMap<readonly string[], ReturnType<typeof bottleneck>>();
   return {
     linkUs(a, b, bytes) {
       if (a === b || bytes <= 0) return 0;
       const l = linkBetween(links, a, b);
       return l ? messageUs(l, bytes) : Infinity;
     },
+    link: (a, b) => linkBetween(links, a, b) ?? null,
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;
-      const fit = fits.get(setKey(devices));
+      const fit = fits.size > 0 ? fits.get(setKey(devices)) : undefined;
       if (fit) return messageUs(fit, bytes);
-      const l = bottleneck(devices, links);
+      let l = rings.get(devices);
+      if (l === undefined) {
+        l = bottleneck(devices, links);
+        rings.set(devices, l);
+      }
       return l ? Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l)) : Infinity;
     },
   };

@@ -183,6 +183,8 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
   };
 }
 
+const MAX_NAMED_SHORTFALLS = 3;
+
 /** Each device's need for a stage, added to the plan's memory list (and its shortfalls to the reasons); by device id. */
 function stageMemory(
   ctx: PlannerContext,
@@ -194,6 +196,7 @@ function stageMemory(
 ): Record<string, number> {
   const tp = s.tp ?? 1;
   const memoryBytes: Record<string, number> = {};
+  let short = 0;
   s.devices.forEach((id, j) => {
     const dev = ctx.problem.devices[devs[j] as number];
     if (!dev) return;
@@ -213,8 +216,12 @@ function stageMemory(
       availableBytes: dev.memoryBytes,
       ...(need.residentBytes > 0 ? { kvCacheBytes: need.residentBytes } : {}),
     });
-    if (!(need.totalBytes <= dev.memoryBytes)) reasons.push(memoryShortfall(dev, need));
+    // A cluster stage has hundreds of devices: the first few shortfalls are named, the rest counted.
+    if (!(need.totalBytes <= dev.memoryBytes) && short++ < MAX_NAMED_SHORTFALLS)
+      reasons.push(memoryShortfall(dev, need));
   });
+  if (short > MAX_NAMED_SHORTFALLS)
+    reasons.push(`and ${short - MAX_NAMED_SHORTFALLS} more devices of stage ${s.from}-${s.to} lack memory`);
   return memoryBytes;
 }
 

@@ -28,6 +28,12 @@ import {
   type MemoryBreakdown,
 } from './memory.js';
 import type { PlanProblem } from '../types.js';
+import { messageUs } from './collectives.js';
+
+interface AlphaBeta {
+  alphaUs: number;
+  gbps: number;
+}
 
 /** The replicas of a stage of tensor-parallel degree tp: devices [r·tp, (r+1)·tp). */
 export function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
@@ -134,6 +140,9 @@ export class CostTables {
   /** Problems a cost model raised (e.g. "no link between a and b"), reported with the plans. */
   readonly costErrors = new Set<string>();
   private readonly index = new Map<string, number>();
+  private readonly shardRingCache = new WeakMap<readonly number[], Map<number, string[][]>>();
+  private linkIds: { ids: Int32Array; links: AlphaBeta[] } | null = null;
+  private readonly cutLinkCache = new WeakMap<readonly number[], WeakMap<readonly number[], AlphaBeta[] | null>>();
   private readonly stepPrefix: Float64Array[] = [];
   private readonly forwardPrefix: Float64Array[] = [];
   private readonly missingPrefix: Int32Array[] = [];
@@ -443,14 +452,30 @@ export class CostTables {
     if (devices.length / tp < 2) return offload;
     const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
     let us = 0;
-    for (let j = 0; j < tp; j++) {
-      const ids = devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string);
+    for (const ids of this.shardRings(devices, tp)) {
       us = Math.max(
         us,
         this.guard(() => this.cost.allReduceUs(ids, bytes)),
       );
     }
     return (this.problem.zeroStage === 3 ? 1.5 * us : us) + offload;
+  }
+
+  /** The devices holding each of the tp shards (ids), cached by the identity of `devices`. */
+  private shardRings(devices: readonly number[], tp: number): string[][] {
+    let byTp = this.shardRingCache.get(devices);
+    if (!byTp) {
+      byTp = new Map();
+      this.shardRingCache.set(devices, byTp);
+    }
+    let rings = byTp.get(tp);
+    if (!rings) {
+      rings = Array.from({ length: tp }, (_, j) =>
+        devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
+      );
+      byTp.set(tp, rings);
+    }
+    return rings;
   }
 
   /**
@@ -477,6 +502,13 @@ export class CostTables {
   /** Activations of one microbatch after layer `lastLayer`, over the slowest link between the stages (µs). */
   cutUs(fromDevices: readonly number[], toDevices: readonly number[], lastLayer: number, samples: number): number {
     const bytes = (this.problem.layers[lastLayer]?.outBytesPerSample ?? 0) * samples;
+    const distinct = this.cost.link ? this.cutLinks(fromDevices, toDevices) : undefined;
+    if (distinct !== undefined) {
+      if (distinct === null) return Infinity;
+      let slowest = 0;
+      for (const l of distinct) slowest = Math.max(slowest, messageUs(l, bytes));
+      return slowest;
+    }
     let worst = 0;
     for (const a of fromDevices) {
       for (const b of toDevices) {
@@ -485,6 +517,60 @@ export class CostTables {
       }
     }
     return worst;
+  }
+
+  /** The distinct links between two device lists (by list identity, cached); null when a pair has none. */
+  private cutLinks(from: readonly number[], to: readonly number[]): AlphaBeta[] | null {
+    let byTo = this.cutLinkCache.get(from);
+    if (!byTo) {
+      byTo = new WeakMap();
+      this.cutLinkCache.set(from, byTo);
+    }
+    const cached = byTo.get(to);
+    if (cached !== undefined) return cached;
+    const { ids, links } = this.linkMatrix();
+    const D = this.deviceIds.length;
+    const seen = new Set<number>();
+    let out: AlphaBeta[] | null = null;
+    search: {
+      for (const a of from) {
+        for (const b of to) {
+          if (a === b) continue;
+          const id = ids[a * D + b] as number;
+          if (id < 0) break search;
+          seen.add(id);
+        }
+      }
+      out = [...seen].map((i) => links[i] as AlphaBeta);
+    }
+    byTo.set(to, out);
+    return out;
+  }
+
+  /** Every device pair's link as an index into the distinct links (−1: none), built on first use. */
+  private linkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
+    if (this.linkIds) return this.linkIds;
+    const D = this.deviceIds.length;
+    const ids = new Int32Array(D * D).fill(-1);
+    const links: AlphaBeta[] = [];
+    const byValue = new Map<string, number>();
+    for (let a = 0; a < D; a++) {
+      for (let b = a + 1; b < D; b++) {
+        const l = this.cost.link?.(this.deviceIds[a] as string, this.deviceIds[b] as string);
+        if (!l) continue;
+        const key = `${l.alphaUs}/${l.gbps}`;
+        let id = byValue.get(key);
+        if (id === undefined) {
+          id = links.length;
+          links.push({ alphaUs: l.alphaUs, gbps: l.gbps });
+          byValue.set(key, id);
+        }
+        ids[a * D + b] = id;
+        ids[b * D + a] = id;
+      }
+    }
+    this.linkIds = { ids, links };
+    return this.linkIds;
   }
 
   /** A cost model that throws (no route) gives Infinity; the message is kept for the reasons. */

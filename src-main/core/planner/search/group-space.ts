@@ -24,11 +24,18 @@ export interface DeviceClass {
   key: string;
   /** Device indices into problem.devices, in hand-out order. */
   devices: number[];
+  /** Largest group, in members. */
   maxGroupSize: number;
+  /**
+   * Devices per member (default 1). With unit u the class hands out whole members of u devices
+   * (the GPUs of one machine in the cluster space): groups are 1..maxGroupSize members, and
+   * tensor parallelism stays inside a member (tp ≤ u).
+   */
+  unit?: number;
 }
 
 export interface GroupSpace {
-  name: 'pipeline' | 'hybrid' | 'mixed';
+  name: 'pipeline' | 'hybrid' | 'mixed' | 'cluster';
   classes: DeviceClass[];
 }
 
@@ -68,9 +75,10 @@ export function mixedSpace(problem: Pick<PlanProblem, 'devices'>): GroupSpace {
   return { ...hybridSpace(problem, machineClassKey), name: 'mixed' };
 }
 
-/** Whether a group of `size` devices at tensor-parallel degree tp belongs to the space. */
-export function groupAllowed(space: Pick<GroupSpace, 'name'>, size: number, tp: number): boolean {
+/** Whether a group of `size` devices at tensor-parallel degree tp belongs to the space (members of `unit` devices). */
+export function groupAllowed(space: Pick<GroupSpace, 'name'>, size: number, tp: number, unit = 1): boolean {
   if (size % tp !== 0) return false;
+  if (space.name === 'cluster') return tp <= unit && unit % tp === 0;
   if (space.name === 'pipeline') return size === 1 && tp === 1;
   return space.name === 'mixed' ? size === tp : true;
 }

@@ -22,7 +22,7 @@ import { leastPassing, minOverCap, sortedDistinct } from './cap-search.js';
 import { pricePlan } from '../cost/plan-cost.js';
 import { pipelineSpace, type GroupSpace } from './group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../problem.js';
-import { shapeOf, SuffixDp, type DpSolution } from './suffix-dp.js';
+import { shapeOf, shapeStateCount, SuffixDp, type DpSolution } from './suffix-dp.js';
 import type { Plan, Schedule } from '../types.js';
 
 export interface PipelineSearchOptions {
@@ -38,6 +38,11 @@ export interface PipelineSearchOptions {
    * it cannot beat the best of the counts already searched (largest first); `best` is exact either way.
    */
   exactPerMicrobatch?: boolean;
+  /**
+   * Only plans whose step is below this are sought (default Infinity): a caller that already
+   * holds a plan this good, and knows this space's steps are lower bounds of its own, prunes with it.
+   */
+  bound?: number;
 }
 
 export interface MicrobatchResult {
@@ -61,9 +66,8 @@ export interface PipelineSearchResult {
 }
 
 /** Size of the DP table the space needs (states per run). */
-export function dpStateCount(ctx: PlannerContext, space: GroupSpace, schedule: Schedule): number {
-  const s = shapeOf(space, ctx, schedule);
-  return ctx.problem.layers.length * s.groups.length * s.usages * s.stageDim;
+export function spaceStateCount(ctx: PlannerContext, space: GroupSpace, schedule: Schedule): number {
+  return shapeStateCount(space, ctx, schedule);
 }
 
 /** The best plan of the space for each microbatch count, and the best of all. */
@@ -71,8 +75,7 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
   const schedule = opts.schedule ?? '1f1b';
   const space = opts.space ?? pipelineSpace(ctx.problem);
   const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
-  const shape = shapeOf(space, ctx, schedule);
-  const states = ctx.problem.layers.length * shape.groups.length * shape.usages * shape.stageDim;
+  const states = shapeStateCount(space, ctx, schedule);
   const maxStates = opts.maxStates ?? 4e6;
   if (states > maxStates) {
     return {
@@ -82,10 +85,11 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
       skipped: `${space.name} search skipped: ${states.toExponential(1)} DP states (limit ${maxStates.toExponential(1)})`,
     };
   }
+  const shape = shapeOf(space, ctx, schedule);
   const byMicrobatches: MicrobatchResult[] = [];
   let best: Plan | null = null;
   let dpRuns = 0;
-  let bound = Infinity;
+  let bound = opts.bound ?? Infinity;
   const dp = new SuffixDp(ctx, shape, schedule);
   for (const m of [...ms].sort((a, b) => b - a)) {
     dp.prepare(m);

@@ -23,8 +23,11 @@ import type { Schedule } from '../types.js';
 
 export interface Group {
   cls: number;
-  /** The class's devices [end − size, end). */
+  /** The class's members [end − members, end). */
   end: number;
+  /** Members of the class the group takes (devices / the class's unit). */
+  members: number;
+  /** Devices. */
   size: number;
   /** Tensor-parallel degree: size / tp replicas of tp devices. */
   tp: number;
@@ -39,7 +42,8 @@ export interface Shape {
   /** Stage count tracked in the state (1F1B training with groups); else derived or irrelevant. */
   explicitStages: boolean;
   stageDim: number;
-  totalDevices: number;
+  /** Members of every class: the most stages a plan can have. */
+  totalMembers: number;
 }
 
 export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedule): Shape {
@@ -48,20 +52,24 @@ export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedu
   const radix: number[] = [];
   let usages = 1;
   const degrees = space.name === 'pipeline' ? [1] : tensorDegreesOf(ctx.problem);
+  let totalMembers = 0;
   space.classes.forEach((c, cls) => {
+    const unit = c.unit ?? 1;
+    const count = Math.floor(c.devices.length / unit);
+    totalMembers += count;
     stride.push(usages);
-    radix.push(c.devices.length + 1);
-    usages *= c.devices.length + 1;
-    for (let end = 1; end <= c.devices.length; end++) {
-      for (let size = 1; size <= Math.min(end, c.maxGroupSize); size++) {
+    radix.push(count + 1);
+    usages *= count + 1;
+    for (let end = 1; end <= count; end++) {
+      for (let members = 1; members <= Math.min(end, c.maxGroupSize); members++) {
+        const size = members * unit;
         for (const tp of degrees) {
-          if (groupAllowed(space, size, tp))
-            groups.push({ cls, end, size, tp, devs: c.devices.slice(end - size, end) });
+          if (groupAllowed(space, size, tp, unit))
+            groups.push({ cls, end, members, size, tp, devs: c.devices.slice((end - members) * unit, end * unit) });
         }
       }
     }
   });
-  const totalDevices = space.classes.reduce((n, c) => n + c.devices.length, 0);
   const singles = space.classes.every((c) => c.maxGroupSize <= 1);
   const explicitStages = ctx.problem.mode === 'training' && schedule === '1f1b' && !singles;
   return {
@@ -70,9 +78,34 @@ export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedu
     radix,
     usages,
     explicitStages,
-    stageDim: explicitStages ? Math.min(totalDevices, ctx.problem.layers.length) : 1,
-    totalDevices,
+    stageDim: explicitStages ? Math.min(totalMembers, ctx.problem.layers.length) : 1,
+    totalMembers,
   };
+}
+
+/**
+ * The states a DP over the space would have (layers × groups × usages × stage counts), counted
+ * without building the groups: a cluster's hybrid space can have 1e5 groups of 1e2 devices each.
+ */
+export function shapeStateCount(space: GroupSpace, ctx: PlannerContext, schedule: Schedule): number {
+  const degrees = space.name === 'pipeline' ? [1] : tensorDegreesOf(ctx.problem);
+  let groups = 0;
+  let usages = 1;
+  let totalMembers = 0;
+  for (const c of space.classes) {
+    const unit = c.unit ?? 1;
+    const count = Math.floor(c.devices.length / unit);
+    totalMembers += count;
+    usages *= count + 1;
+    for (let members = 1; members <= Math.min(count, c.maxGroupSize); members++) {
+      const allowed = degrees.filter((tp) => groupAllowed(space, members * unit, tp, unit)).length;
+      groups += allowed * (count - members + 1);
+    }
+  }
+  const singles = space.classes.every((c) => c.maxGroupSize <= 1);
+  const explicitStages = ctx.problem.mode === 'training' && schedule === '1f1b' && !singles;
+  const stageDim = explicitStages ? Math.min(totalMembers, ctx.problem.layers.length) : 1;
+  return ctx.problem.layers.length * groups * usages * stageDim;
 }
 
 /** Whether layers [from, to) fit in memory with `inFlight` microbatches in flight, each device taking its share of the samples. */
@@ -185,7 +218,7 @@ export class SuffixDp {
       this.digitSum[u] = sum;
       this.starts.push(Int32Array.from(shape.groups.flatMap((g, gid) => (digits[g.cls] === g.end ? [gid] : []))));
     }
-    this.rest = Int32Array.from(shape.groups, (g) => g.size * (shape.stride[g.cls] as number));
+    this.rest = Int32Array.from(shape.groups, (g) => g.members * (shape.stride[g.cls] as number));
     const rows = GI * shape.usages * shape.stageDim;
     this.fDone = new Uint8Array(rows);
     this.nDone = new Uint8Array(rows);
@@ -214,7 +247,7 @@ export class SuffixDp {
     this.m = m;
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
-    const cap = this.inference ? 1 : this.gpipe ? m : Math.min(m, shape.totalDevices);
+    const cap = this.inference ? 1 : this.gpipe ? m : Math.min(m, shape.totalMembers);
     this.time.fill(Infinity);
     this.fit.fill(0);
     if (this.reach.length < (cap + 1) * L) this.reach = new Int32Array((cap + 1) * L);
@@ -294,7 +327,7 @@ export class SuffixDp {
     groups.forEach((a, ga) => {
       groups.forEach((b, gb) => {
         // b follows a: another class, or the devices of a's class just below a's.
-        if (a.cls === b.cls && b.end !== a.end - a.size) return;
+        if (a.cls === b.cls && b.end !== a.end - a.members) return;
         for (let cut = 1; cut < L; cut++) {
           link[(ga * GI + gb) * L + cut] = tables.cutUs(a.devs, b.devs, cut - 1, samples);
         }

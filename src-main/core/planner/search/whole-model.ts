@@ -59,7 +59,10 @@ export function rank(plans: readonly Plan[]): Plan[] {
   return [...plans].sort((a, b) => Number(b.feasible) - Number(a.feasible) || a.stepUs - b.stepUs);
 }
 
-/** Device sets of two or more to try: all of them, or fastest-first prefixes past the limit. */
+/**
+ * Device sets of two or more to try: all of them, or fastest-first prefixes past the limit (every
+ * size up to 32, then powers of two and all of them: a cluster has hundreds of devices).
+ */
 export function dataParallelSets(ctx: PlannerContext, maxExhaustive = 12): { sets: string[][]; exhaustive: boolean } {
   const ids = ctx.problem.devices.map((d) => d.id);
   const D = ids.length;
@@ -74,7 +77,9 @@ export function dataParallelSets(ctx: PlannerContext, maxExhaustive = 12): { set
   const L = ctx.problem.layers.length;
   const speed = ids.map((id, i) => ({ id, t: ctx.tables.perSampleUs(i, 0, L) })).sort((a, b) => a.t - b.t);
   const sets: string[][] = [];
-  for (let n = 2; n <= D; n++) sets.push(speed.slice(0, n).map((s) => s.id));
+  for (let n = 2; n <= D; n++) {
+    if (n <= 32 || (n & (n - 1)) === 0 || n === D) sets.push(speed.slice(0, n).map((s) => s.id));
+  }
   return { sets, exhaustive: false };
 }
 
