@@ -7,6 +7,7 @@ export const CHANNEL_NAME_LIST = [
   'machine:import',
   'machine:export',
   'machine:remove',
+  'machine:compare',
   'profile:runs',
   'profile:roofline',
   'profile:start',

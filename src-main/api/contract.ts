@@ -9,6 +9,7 @@ import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFr
 import type {
   AppInfo,
   CatalogSummary,
+  ComparisonView,
   EvaluationView,
   ExportView,
   ImportView,
@@ -77,6 +78,24 @@ export const CHANNELS = {
 
   /** Imported machines only (with their runs, measurements and predictors). */
   'machine:remove': channel<{ id: string; label: string }>()(z.strictObject({ id })),
+  /**
+   * Two or more machines side by side (`pipedejavu compare`): each profiled device's roofline,
+   * efficiency per op family and, with a workload, its predicted time.
+   */
+  'machine:compare': channel<ComparisonView>()(
+    z.strictObject({
+      machines: z
+        .array(id)
+        .min(2, 'at least two to compare')
+        .max(64)
+        .refine((xs) => new Set(xs).size === xs.length, 'each machine once'),
+      workload: id.optional(),
+      mode: mode.optional(),
+      batch: workloadShape.batch,
+      seq: workloadShape.seq,
+      image: workloadShape.image,
+    }),
+  ),
 
   'profile:runs': channel<RunView[]>()(z.strictObject({ machineId: id.optional() })),
   'profile:roofline': channel<RooflineView[]>()(z.strictObject({ machineId: id.optional() })),

@@ -62,6 +62,26 @@ export interface RooflineView {
   points: RooflinePoint[];
 }
 
+/** One profiled device of a compared machine (`machine:compare`). */
+export interface ComparedDeviceView {
+  deviceKey: string;
+  name: string;
+  executionProvider: string;
+  threads: number | null;
+  summary: DeviceSummary;
+  /** Median share of the roofline bound per op family (0..1], from the profiled kernels. */
+  familyEfficiency: Record<string, number>;
+  /** The chosen workload's predicted time on the device (µs); absent without one. */
+  predictedUs?: number;
+}
+
+/** Machines side by side, in the order asked; a machine without a profile has no device. */
+export interface ComparisonView {
+  machines: { id: string; label: string; source: 'local' | 'imported'; devices: ComparedDeviceView[] }[];
+  /** The workload predicted on every device, with its settings; null without one. */
+  workload: { name: string; mode: 'inference' | 'training'; batch: number; predictor: string } | null;
+}
+
 export interface PredictorView {
   name: string;
   trainedAt: string;

@@ -7,6 +7,7 @@
  */
 import { entryWorkload, getCatalogEntry, type CatalogEntry, type TransformerEntry } from '../core/catalog/index.js';
 import type { Dtype } from '../core/domain/measurement.js';
+import type { Sample } from '../core/predictor/types.js';
 import { UserError } from '../core/errors.js';
 import { DTYPE_BYTES } from '../core/kernels/cost.js';
 import {
@@ -118,9 +119,14 @@ const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
  * elementwise kernels the roofline's bandwidth comes from (on this project's Zen 5 VM, 18-23
  * against 25-31 GB/s at one thread).
  */
-export function decodeBandwidthGBps(db: Database, device: DeviceGroup): number | null {
-  const rates = loadTrainingData(db, { machineId: device.machineId })
-    .samples.filter(
+export function decodeBandwidthGBps(
+  db: Database,
+  device: DeviceGroup,
+  /** The machine's samples when the caller has loaded them already (a cluster: one load per machine). */
+  machineSamples?: readonly Sample[],
+): number | null {
+  const rates = (machineSamples ?? loadTrainingData(db, { machineId: device.machineId }).samples)
+    .filter(
       (s) =>
         s.device.deviceId === device.deviceId &&
         (s.origin ?? 'profile') === 'profile' &&

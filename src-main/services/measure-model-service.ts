@@ -3,8 +3,11 @@
  * profiling off; a short profiled pass attributes time to nodes), and set measured
  * against predicted, end to end and per node. Measured nodes are stored
  * as measurements (source "model"), so the predictor learns from the user's own
- * models; a shape already stored is not stored again (déjà vu).
+ * models; a shape already stored is not stored again (déjà vu). With `traceFile`, ORT's
+ * own trace of the profiled pass (Chrome trace JSON: Perfetto, chrome://tracing) is kept
+ * there.
  */
+import { readFileSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import type { Dtype, Measurement } from '../core/domain/measurement.js';
 import { summarize } from '../core/profiler/timing-stats.js';
@@ -20,6 +23,8 @@ import { localMachineId } from './machine-service.js';
 import type { DeviceGroup } from './training-data.js';
 import { attributeNodes } from './model-attribution.js';
 import type { WorkloadNode } from '../core/workload/types.js';
+import { checkWritableFile } from '../adapters/files/check-writable.js';
+import { writeFileAtomic } from '../adapters/files/write-file-atomic.js';
 
 export interface MeasuredNode {
   name: string;
@@ -54,6 +59,22 @@ export interface ModelMeasurement {
   unmatchedNodes: number;
   stored: { inserted: number; alreadyStored: number };
   outputShapes: Record<string, number[]>;
+  /** With `traceFile`: where ORT's trace of the profiled pass was written, and what it holds. */
+  trace?: KeptTrace;
+}
+
+/**
+ * ORT's profiling trace of the attribution pass, as ORT wrote it: a Chrome trace (an array
+ * of events) that Perfetto and chrome://tracing open. Its times are profiled times; the
+ * measurement's end to end comes from the unprofiled runs.
+ */
+export interface KeptTrace {
+  /** Absolute path of the file. */
+  file: string;
+  /** model_run events: the profiled runs, a warm-up run first. */
+  runs: number;
+  /** Events in the file (sessions, runs, and per node its kernel time and fences). */
+  events: number;
 }
 
 const RULE = { warmupRuns: 3, minRepetitions: 10, maxRepetitions: 200, targetCi: 0.02, budgetMs: 3000 };
@@ -62,13 +83,19 @@ export async function measureModel(
   db: Database,
   runner: KernelRunner,
   spec: string,
-  opts: WorkloadSpecOptions & { device: string; threads?: number },
+  opts: WorkloadSpecOptions & {
+    device: string;
+    threads?: number;
+    /** Keep ORT's trace of the profiled pass in this file (checked before anything runs). */
+    traceFile?: string;
+  },
 ): Promise<ModelMeasurement> {
   const resolved = resolveWorkload(db, spec, opts);
   if (!resolved.filePath)
     throw new UserError('measure-model runs an .onnx file (catalog models have no weights to run)');
   const w = resolved.workload;
   if (!w.inputs?.length) throw new UserError(`no graph inputs known for ${w.name}`);
+  const traceFile = opts.traceFile !== undefined ? checkWritableFile(opts.traceFile) : null;
   const x = await executedWorkload(db, runner, spec, opts);
   const device = x.device;
   const ep = epFor(device, localMachineId(db));
@@ -83,8 +110,10 @@ export async function measureModel(
     })),
     ep,
     rule: RULE,
+    ...(traceFile ? { keepTrace: true } : {}),
   });
   if (!outcome.ok) throw new UserError(`running ${w.name} failed (${outcome.kind}): ${outcome.error}`);
+  const trace = traceFile ? keepTrace(outcome.traceFile, traceFile, [db.name]) : null;
   let predicted: WorkloadPrediction | null = null;
   try {
     predicted = predictExecuted(db, x, opts);
@@ -130,7 +159,33 @@ export async function measureModel(
     unmatchedNodes: unmatched,
     stored,
     outputShapes: outcome.outputShapes,
+    ...(trace ? { trace } : {}),
   };
+}
+
+/**
+ * Copies the runner's trace file to `dest` (a temporary sibling, then a rename: never half a
+ * file) and removes the runner's copy. ORT's file is read as a Chrome trace first: an
+ * array of events, or an object with traceEvents.
+ */
+function keepTrace(from: string | undefined, dest: string, protect: readonly string[]): KeptTrace {
+  if (!from) throw new Error('the kernel runner kept no ONNX Runtime trace');
+  try {
+    const text = readFileSync(from, 'utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new UserError('ONNX Runtime wrote a profile trace that is not valid JSON');
+    }
+    const events = Array.isArray(parsed) ? parsed : (parsed as { traceEvents?: unknown } | null)?.traceEvents;
+    if (!Array.isArray(events)) throw new UserError('ONNX Runtime wrote a profile trace without events');
+    writeFileAtomic(dest, text, { protect });
+    const runs = events.filter((e: { cat?: unknown; name?: unknown } | null) => e?.name === 'model_run').length;
+    return { file: dest, runs, events: events.length };
+  } finally {
+    rmSync(from, { force: true });
+  }
 }
 
 /**

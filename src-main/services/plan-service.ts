@@ -16,13 +16,16 @@ import { DTYPE_BYTES } from '../core/kernels/cost.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
 import { deviceMemoryBytes } from './device-memory.js';
 import { UserError } from '../core/errors.js';
-import type { DeviceFeatures } from '../core/predictor/types.js';
+import type { DeviceFeatures, Predictor } from '../core/predictor/types.js';
+import type { Dtype } from '../core/domain/measurement.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { virtualDevice } from '../core/planner/cost/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/cost/links.js';
 import { createCostModel, type CostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/cost/nccl-tests.js';
+import { parseNetworkStatement, type LinkRule } from '../core/planner/cost/network-statement.js';
+import { globMatches, isGlob } from '../core/text/glob.js';
 import type { PlanAllResult } from '../core/planner/search.js';
 import {
   hostMemoryShortfall,
@@ -37,9 +40,9 @@ import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';
 import type { Mode, Plan, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
-import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
+import { MachineRepo, type MachineDetail, type MachineSummary } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { findMachine } from './machine-service.js';
+import { findMachine, listMachines } from './machine-service.js';
 import { chooseStoredPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
 import { resolveWorkload } from './workload-service.js';
@@ -72,6 +75,11 @@ export interface PlanRequest {
    * default: 1, 2, 4 and 8 where they divide the heads and KV heads. [1]: no tensor parallelism.
    */
   tp?: number[];
+  /**
+   * Stated links between machines (network-statement.ts: "rack1-* rack1-* 200Gb-IB" lines): the
+   * first matching line wins; `network` covers the pairs no line does.
+   */
+  links?: { source: string; text: string };
   /** nccl-tests outputs (all_reduce_perf) measured on devices of the plan: they replace the modelled all-reduce. */
   nccl?: { source: string; text: string }[];
   /**
@@ -166,7 +174,7 @@ function profiledCandidates(
   label: string,
   mode: Mode,
 ): Candidate[] {
-  const { devices } = loadTrainingData(db, { machineId: machine.id });
+  const { devices, samples } = loadTrainingData(db, { machineId: machine.id });
   const byKey = new Map<string, (typeof devices)[number]>();
   for (const key of new Set(devices.map((d) => d.deviceKey))) {
     const best = preferredGroup(
@@ -199,7 +207,7 @@ function profiledCandidates(
         estimate: 'profiled',
       },
       features: g.features,
-      decodeGBps: decodeBandwidthGBps(db, g) ?? g.features.bandwidthGBps,
+      decodeGBps: decodeBandwidthGBps(db, g, samples) ?? g.features.bandwidthGBps,
     };
   });
 }
@@ -250,12 +258,22 @@ function withSelectiveRecompute(
   const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'fp16'];
   const scoreBytes = (e.dropout ? 2 * elementBytes + 1 : elementBytes) * e.heads * seq * seq;
   const batch = w.bindings.batch ?? 1;
+  // Alike devices share one prediction object: index each once.
+  const byName = new Map<WorkloadPrediction, Map<string, number>>();
+  const coreUs = (p: WorkloadPrediction | undefined, layer: string): number => {
+    if (!p) return 0;
+    let index = byName.get(p);
+    if (!index) {
+      index = new Map(p.nodes.map((n) => [n.name, n.timeUs]));
+      byName.set(p, index);
+    }
+    return index.get(`${layer}.attn.core`) ?? 0;
+  };
   return layers.map((l) => {
     if (!/^block\.\d+$/.test(l.name)) return l;
     const recomputeUs: Record<string, number> = {};
     candidates.forEach((c, j) => {
-      const core = predictions[j]?.nodes.find((n) => n.name === `${l.name}.attn.core`);
-      recomputeUs[c.device.id] = (core?.timeUs ?? 0) / batch;
+      recomputeUs[c.device.id] = coreUs(predictions[j], l.name) / batch;
     });
     return {
       ...l,
@@ -328,13 +346,79 @@ function withKvCache(
 function transferredDtypeWarnings(w: Workload, candidates: readonly Candidate[]): string[] {
   const dtype = w.nodes.find((n) => n.flops > 0)?.dtype;
   if (dtype !== 'fp16' && dtype !== 'bf16') return [];
-  return candidates
-    .filter((c) => c.device.estimate === 'profiled' && c.features.peakGflops[dtype] === undefined)
-    .map(
-      (c) =>
-        `${c.device.id}: no ${dtype} kernels were measured on it; its ${dtype} times are transferred from its fp32 peak` +
-        (c.device.kind === 'gpu' ? ' (profile it with --backend torch, which measures fp16 and bf16)' : ''),
+  const missing = candidates.filter(
+    (c) => c.device.estimate === 'profiled' && c.features.peakGflops[dtype] === undefined,
+  );
+  // A cluster has hundreds of devices: one line for each kind of device, naming a few.
+  const byName = new Map<string, Candidate[]>();
+  for (const c of missing) byName.set(c.device.name, [...(byName.get(c.device.name) ?? []), c]);
+  return [...byName.values()].map((list) => {
+    const first = list[0] as Candidate;
+    const who =
+      list.length === 1
+        ? `${first.device.id}: no ${dtype} kernels were measured on it; its`
+        : `${list.length} ${first.device.name} devices (${list
+            .slice(0, 3)
+            .map((c) => c.device.id)
+            .join(', ')}${list.length > 3 ? ', ...' : ''}): no ${dtype} kernels were measured on them; their`;
+    return (
+      `${who} ${dtype} times are transferred from the fp32 peak` +
+      (first.device.kind === 'gpu' ? ' (profile with --backend torch, which measures fp16 and bf16)' : '')
     );
+  });
+}
+
+/** Measured features within this share of each other make devices alike (one prediction serves them). */
+const ALIKE_FEATURES = 0.02;
+
+const near = (a: number | undefined, b: number | undefined, tol: number): boolean =>
+  a === b || (a !== undefined && b !== undefined && Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b)));
+
+/** Same kind of device, the same dtypes measured, peaks, bandwidth and dispatch within `tol`. */
+function alikeDevices(a: Candidate, b: Candidate, tol: number): boolean {
+  const fa = a.features;
+  const fb = b.features;
+  const dtypes = Object.keys(fa.peakGflops);
+  return (
+    a.device.name === b.device.name &&
+    a.device.kind === b.device.kind &&
+    a.device.estimate === b.device.estimate &&
+    fa.threads === fb.threads &&
+    dtypes.length === Object.keys(fb.peakGflops).length &&
+    dtypes.every((k) => near(fa.peakGflops[k as Dtype], fb.peakGflops[k as Dtype], tol)) &&
+    near(fa.bandwidthGBps, fb.bandwidthGBps, tol) &&
+    near(fa.dispatchUs, fb.dispatchUs, 5 * tol)
+  );
+}
+
+/**
+ * Each device's prediction; devices alike within measurement noise (a cluster's nodes of one GPU
+ * model, each profiled on its own) share the first one's, so the searches see them as twins. A
+ * slower node (a throttled GPU) keeps its own.
+ */
+function predictAll(
+  workload: Workload,
+  predictor: Predictor,
+  candidates: readonly Candidate[],
+  warnings: string[],
+): WorkloadPrediction[] {
+  const reps: { c: Candidate; p: WorkloadPrediction }[] = [];
+  let shared = 0;
+  const out = candidates.map((c) => {
+    const rep = reps.find((r) => alikeDevices(r.c, c, ALIKE_FEATURES));
+    if (rep) {
+      shared++;
+      return rep.p;
+    }
+    const p = predictWorkload(workload, predictor, c.features, 'inference');
+    reps.push({ c, p });
+    return p;
+  });
+  if (shared > 0)
+    warnings.push(
+      `${shared} of ${candidates.length} devices measured within ${ALIKE_FEATURES * 100}% of a device of their kind share its predicted times`,
+    );
+  return out;
 }
 
 /** Tensor-parallel degrees searched when the request names none. */
@@ -445,6 +529,68 @@ function measuredCollectives(
   return out;
 }
 
+/**
+ * The machines `--machine` names, in order and once each: ids, labels, or patterns (node*, all
+ * imported machines with *); a name or a pattern that matches nothing is a user error.
+ */
+function importedMachineIds(db: Database, list: string): string[] {
+  const all = listMachines(db);
+  const ids: string[] = [];
+  for (const name of list
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const found = isGlob(name)
+      ? all.filter((m) => globMatches(name, m.label))
+      : [findMachine(db, name)].filter((m): m is MachineSummary => m !== null);
+    if (found.length === 0)
+      throw new UserError(
+        isGlob(name)
+          ? `no machine in the store matches "${name}" (see pipedejavu machines)`
+          : `no machine "${name}" in the store (see pipedejavu machines)`,
+      );
+    for (const m of found) if (!ids.includes(m.id)) ids.push(m.id);
+  }
+  return ids;
+}
+
+/**
+ * nccl-tests all-reduce between two machines, one GPU on each (the pair recipe in cluster/):
+ * the measured link between them. A two-rank ring all-reduce of S bytes takes S/β + 2α, so the
+ * fit's bandwidth is the link's and half its latency the link's. Other results are left to
+ * measuredCollectives.
+ */
+function measuredNetworkRules(
+  files: readonly { source: string; text: string }[],
+  machines: ReadonlySet<string>,
+  warnings: string[],
+): LinkRule[] {
+  const rules: LinkRule[] = [];
+  for (const f of files) {
+    const result = parseNcclTests(f.text);
+    const hosts = [...new Set(result.ranks.map((r) => r.host))];
+    if (result.op !== 'all_reduce' || result.ranks.length !== 2 || hosts.length !== 2) continue;
+    const [a, b] = hosts as [string, string];
+    if (!machines.has(a) || !machines.has(b)) {
+      warnings.push(`${f.source}: measured between ${a} and ${b}, not both machines of this plan; not used`);
+      continue;
+    }
+    const fit = fitNcclTests(result);
+    if (!fit) {
+      warnings.push(`${f.source}: too few sizes to fit a latency and a bandwidth; ignored`);
+      continue;
+    }
+    const gbps = Math.round(fit.fit.gbps * 1000) / 1000;
+    const alphaUs = Math.round((fit.fit.alphaUs / 2) * 10) / 10;
+    const network = { label: `${gbps}GB/s measured`, kind: 'measured' as const, lineGbitps: gbps * 8, gbps, alphaUs };
+    rules.push({ a, b, network, origin: f.source });
+    warnings.push(
+      `${f.source}: measured link ${a} <-> ${b}: ${gbps} GB/s, ${alphaUs} µs (nccl-tests) replaces the stated network`,
+    );
+  }
+  return rules;
+}
+
 /** The devices of the plan: this machine's named ones, the imported machines', and datasheet GPUs. */
 interface PlanDevices {
   candidates: Candidate[];
@@ -481,15 +627,9 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
     if (!local) throw new UserError('no machine recorded yet: run `pipedejavu profile` first');
     addMachine(local.id, deviceKeys(req.devices));
   }
-  // Imported machines (ids or labels, comma separated): a virtual cluster of the lab's machines.
-  for (const name of (req.machine ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)) {
-    const m = findMachine(db, name);
-    if (!m) throw new UserError(`no machine "${name}" in the store (see pipedejavu machines)`);
-    addMachine(m.id, 'all');
-  }
+  // Imported machines (ids, labels or patterns like node*, comma separated): a virtual cluster of the lab's machines.
+  const local = req.devices !== 'none' ? findMachine(db)?.id : undefined;
+  for (const id of importedMachineIds(db, req.machine ?? '')) if (id !== local) addMachine(id, 'all');
   // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
   const host = out.candidates[0]?.device.machine;
   for (const [i, name] of (req.virtual ?? []).entries()) {
@@ -515,7 +655,7 @@ function planProblem(
 ): PlanProblem {
   const chosen = chooseStoredPredictor(db);
   warnings.push(...transferredDtypeWarnings(workload, candidates));
-  const predictions = candidates.map((c) => predictWorkload(workload, chosen.predictor, c.features, 'inference'));
+  const predictions = predictAll(workload, chosen.predictor, candidates, warnings);
   const predicted = layersFor(workload, candidates, predictions);
   const entry = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
   checkServedContext(workload, entry, req.mode);
@@ -525,12 +665,17 @@ function planProblem(
       : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
   const { layers, tensorDegrees } = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
+  const rules = [
+    ...measuredNetworkRules(req.nccl ?? [], machinesInPlan, warnings),
+    ...(req.links ? parseNetworkStatement(req.links.text, req.links.source) : []),
+  ];
   const { links, warnings: linkWarnings } = buildPlanLinks(
     candidates.map((c) => c.device),
-    { machines: machineLinks, ...(req.network ? { network: req.network } : {}) },
+    { machines: machineLinks, ...(req.network ? { network: req.network } : {}), rules },
   );
   warnings.push(...linkWarnings);
-  if (machinesInPlan.size > 1 && !req.network) warnings.push('several machines without a stated network');
+  if (machinesInPlan.size > 1 && !req.network && rules.length === 0)
+    warnings.push('several machines without a stated network');
   return {
     layers,
     devices: candidates.map((c) => c.device),

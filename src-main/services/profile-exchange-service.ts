@@ -211,11 +211,30 @@ export function importProfile(
 ): ImportResult {
   const text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: false }).decode(input);
   const file = decodeProfile(text, sourceName);
+  return storeProfile(db, prepareProfile(file, sourceName, canonicalHash(file, text, input)), label);
+}
+
+/** A decoded profile whose predictors load and whose content hash is known: ready to be stored. */
+export interface PreparedProfile {
+  file: ProfileFile;
+  sourceName: string;
+  hash: string;
+}
+
+/**
+ * Checks what the schema cannot (the predictors load, none is trained in the future) and
+ * hashes the content; `hash` when the caller has it from the file's bytes already.
+ */
+export function prepareProfile(file: ProfileFile, sourceName: string, hash?: string): PreparedProfile {
   checkPredictors(file, sourceName);
-  const hash = canonicalHash(file, text, input);
-  const byRun = measurementsByRun(file.measurements);
+  return { file, sourceName, hash: hash ?? contentHash(canonicalText(file)) };
+}
+
+/** Writes a prepared profile in one transaction, or nothing of it (AlreadyImportedError when it is here). */
+export function storeProfile(db: Database, p: PreparedProfile, label?: string): ImportResult {
+  const byRun = measurementsByRun(p.file.measurements);
   // A large import touches four indexes per row: a bigger page cache for its duration.
-  return withPageCache(db, IMPORT_CACHE_KIB, () => store(db, file, hash, byRun, sourceName, label));
+  return withPageCache(db, IMPORT_CACHE_KIB, () => store(db, p.file, p.hash, byRun, p.sourceName, label));
 }
 
 const IMPORT_CACHE_KIB = 256 * 1024;
@@ -289,7 +308,7 @@ function store(
  * already: then its bytes are hashed as they are (encoding a 200 MB string to UTF-8
  * again costs seconds here).
  */
-function canonicalHash(file: ProfileFile, text: string, input: string | Uint8Array): string {
+export function canonicalHash(file: ProfileFile, text: string, input: string | Uint8Array): string {
   const canonical = canonicalText(file);
   if (typeof input !== 'string' && canonical === text) return createHash('sha256').update(input).digest('hex');
   return contentHash(canonical);

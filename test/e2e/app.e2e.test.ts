@@ -251,9 +251,12 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await expect
           .poll(() => page.getByTestId('machines-table').locator('tbody tr').count(), { timeout: 10_000 })
           .toBe(2);
-        // Side by side: the imported machine's measured GPU rooflines.
-        await page.getByTestId('compare-right').getByTestId('roofline-chart').waitFor();
-        await expect(page.getByTestId('compare-right').innerText()).resolves.toContain('cuda:0');
+        // Side by side: this machine and the imported one with its measured GPUs.
+        await expect
+          .poll(() => page.getByTestId('compare-machine').allInnerTexts(), { timeout: 20_000 })
+          .toContainEqual(GPU_BOX);
+        await expect(page.getByTestId('compare-table').innerText()).resolves.toContain('cuda:0');
+        await page.getByTestId('compare-card').getByTestId('roofline-chart').waitFor();
         await app.screenshot('library-compare-light');
 
         await app.go('workstation');

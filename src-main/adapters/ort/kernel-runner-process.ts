@@ -2,7 +2,7 @@
  * The kernel-runner child process (built to dist/kernel-runner.js). Runs one job at a
  * time on ONNX Runtime: a micro-kernel (profiled: its nodes' times come from ORT's trace),
  * a user's model (timed with profiling off, then a short profiled pass to attribute time
- * to nodes), chains of tiny nodes (the per-run and per-node overhead, profiling off), or
+ * to nodes, whose ORT trace can be kept for the caller), chains of tiny nodes (the per-run and per-node overhead, profiling off), or
  * a session created only so that ORT writes the graph it executes. Never throws to its
  * parent: a failure becomes a result; a crash is noticed by the parent.
  */
@@ -41,33 +41,49 @@ function send(msg: FromChild): void {
   parent.send(msg);
 }
 
-function readTrace(prefix: string): string {
+/** ORT's trace file for a session's prefix, read; deleted unless `keep` (then the caller owns it). */
+function readTrace(prefix: string, keep = false): { text: string; file: string } {
   const dir = path.dirname(prefix);
   const base = path.basename(prefix);
   const file = readdirSync(dir).find((f) => f.startsWith(`${base}_`) && f.endsWith('.json'));
   if (!file) throw new Error('ONNX Runtime wrote no profile trace');
   const full = path.join(dir, file);
   try {
-    return readFileSync(full, 'utf8');
+    return { text: readFileSync(full, 'utf8'), file: full };
   } finally {
-    rmSync(full, { force: true });
+    if (!keep) rmSync(full, { force: true });
   }
 }
 
 /**
  * Warm-up, then profiled runs until the stopping rule says stop; then ORT's trace, with
- * every per-run series cut to the timed runs (the trace holds the warm-ups first).
+ * every per-run series cut to the timed runs (the trace holds the warm-ups first). With
+ * `keepTrace`, ORT's file stays where it is and `traceFile` names it.
  */
 async function timeRuns(
   session: ort.InferenceSession,
   run: () => Promise<unknown>,
   rule: StoppingRule,
   prefix: string,
-): Promise<{ wallUs: number[]; stop: StopReason; trace: TraceRuns; timed: (runs: number[]) => number[] }> {
+  keepTrace = false,
+): Promise<{
+  wallUs: number[];
+  stop: StopReason;
+  trace: TraceRuns;
+  traceFile: string;
+  timed: (runs: number[]) => number[];
+}> {
   const { wallUs, stop } = await timeLoop(run, rule);
   session.endProfiling();
-  const trace = parseTrace(readTrace(prefix));
-  return { wallUs, stop, trace, timed: (runs) => runs.slice(runs.length - wallUs.length) };
+  const { text, file } = readTrace(prefix, keepTrace);
+  let trace: TraceRuns;
+  try {
+    trace = parseTrace(text);
+  } catch (e) {
+    if (keepTrace) rmSync(file, { force: true });
+    throw e;
+  }
+  return { wallUs, stop, trace, traceFile: file, timed: (runs) => runs.slice(runs.length - wallUs.length) };
 }
 
 async function runJob(job: RunJob): Promise<RunOutcome> {
@@ -265,12 +281,14 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
     const {
       wallUs: profiledWallUs,
       trace,
+      traceFile,
       timed,
     } = await timeRuns(
       session,
       async () => (session as ort.InferenceSession).run(feeds),
       { warmupRuns: 1, minRepetitions: runs, maxRepetitions: runs, targetCi: 1, budgetMs: 600_000 },
       prefix,
+      job.keepTrace === true,
     );
     return {
       id,
@@ -283,6 +301,7 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
       nodeOps: trace.nodeOps,
       providers: trace.providers,
       outputShapes,
+      ...(job.keepTrace ? { traceFile } : {}),
     };
   } catch (e) {
     const msg = errorMessage(e);

@@ -60,6 +60,11 @@ export interface ModelJob {
   rule: StoppingRule;
   /** Profiled runs after it, only to attribute time to nodes (default 10). */
   attributionRuns?: number;
+  /**
+   * Keep ORT's trace of the profiled pass (Chrome trace JSON) in traceDir and name it in the
+   * outcome's `traceFile`: the caller moves it away (the runner deletes traceDir on close).
+   */
+  keepTrace?: boolean;
   traceDir: string;
 }
 
@@ -80,6 +85,8 @@ export type ModelOutcome =
       nodeOps: Record<string, string>;
       providers: string[];
       outputShapes: Record<string, number[]>;
+      /** With `keepTrace`: ORT's trace file of the profiled pass (warm-up run included), in traceDir. */
+      traceFile?: string;
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
 

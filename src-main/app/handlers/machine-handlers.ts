@@ -1,7 +1,9 @@
-import type { ImportView, MachineSummaryView, MachineView } from '../../api/view-models.js';
+import type { ComparisonView, ImportView, MachineSummaryView, MachineView } from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
 import type { MachineSummary } from '../../adapters/store/machine-repo.js';
+import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import type { Database } from '../../adapters/store/types.js';
+import { compareMachines } from '../../services/compare-service.js';
 import { findMachineDetail, listMachines, probeAndRecord } from '../../services/machine-service.js';
 import { exportProfile } from '../../services/profile-exchange-service.js';
 import { removeImportedMachine } from '../../services/removal-service.js';
@@ -42,9 +44,22 @@ function safeFileName(label: string): string {
 }
 
 export const machineHandlers: HandlerGroup<
-  'machine:list' | 'machine:get' | 'machine:probe' | 'machine:import' | 'machine:export' | 'machine:remove'
+  | 'machine:list'
+  | 'machine:get'
+  | 'machine:probe'
+  | 'machine:import'
+  | 'machine:export'
+  | 'machine:remove'
+  | 'machine:compare'
 > = {
   'machine:remove': (req, { db }) => removeImportedMachine(db, req.id),
+  // What `pipedejavu compare` answers; the workload's prediction runs ONNX Runtime like workload:predict.
+  'machine:compare': (req, deps): Promise<ComparisonView> =>
+    compareMachines(
+      deps.db,
+      () => new KernelRunner({ env: deps.env, ...(deps.launcher ? { launcher: deps.launcher } : {}) }),
+      req,
+    ),
   'machine:list': (_req, { db }) => listMachines(db).map(summaryView),
   'machine:get': (req, { db }) => machineView(db, req.id),
   'machine:probe': async (_req, deps) => {

@@ -1,8 +1,37 @@
 import { profileFilesIn, readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { UsageError, UserError } from '../../core/errors.js';
-import { importProfileFiles } from '../../services/profile-batch-import.js';
-import { importProfile } from '../../services/profile-exchange-service.js';
+import {
+  entryName,
+  importArchive,
+  importProfileFiles,
+  prepareImport,
+  type BatchImportResult,
+} from '../../services/profile-batch-import.js';
+import { storeProfile } from '../../services/profile-exchange-service.js';
+import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';
+
+/** One line per profile, a summary line, and exit 1 naming what was not imported. */
+function report(ctx: CliContext, r: BatchImportResult, files: number): void {
+  const total = r.imported.length + r.unchanged.length + r.failed.length;
+  if (ctx.json) ctx.printJson(r);
+  else {
+    for (const i of r.imported)
+      ctx.print(`${i.action === 'imported' ? 'Imported' : 'Updated'} ${i.label} (${i.machineId}) from ${entryName(i)}`);
+    for (const u of r.unchanged) ctx.print(`Unchanged: ${u.reason}`);
+    for (const f of r.failed) ctx.print(`Not imported: ${f.error}`);
+    ctx.print(
+      `${r.imported.length} imported, ${r.unchanged.length} unchanged, ${r.failed.length} not imported, of ${
+        r.archives > 0 ? `${total} profiles in ${files} file${files === 1 ? '' : 's'}` : `${files} files`
+      }`,
+    );
+  }
+  if (r.failed.length > 0) {
+    throw new UserError(
+      `${r.failed.length} of ${r.archives > 0 ? `${total} profiles` : `${files} files`} not imported: ${r.failed.map(entryName).join(', ')}`,
+    );
+  }
+}
 
 export const importCommand: Command = {
   name: 'import',
@@ -12,7 +41,10 @@ export const importCommand: Command = {
     'Each file is validated completely before anything of it is written; a bad file changes nothing.\n' +
     "A folder stands for its *.json files (a cluster's node profiles exported into one place). With\n" +
     'several files each is imported on its own: the bad ones are named and the command exits 1, files\n' +
-    'already imported count as unchanged. --label names the machine of a single file.',
+    'already imported count as unchanged. --label names the machine of a single file.\n' +
+    'A profile archive (`pipedejavu export --machine a,b,c` or `--all`) is validated whole, so a damaged\n' +
+    'archive or one bad profile in it changes nothing; then each of its profiles is imported as its own\n' +
+    'file would be, one line each, those already imported counted as unchanged.',
   options: {
     label: { type: 'string', valueName: 'NAME', description: 'name to show for the machine (default: its hostname)' },
   },
@@ -22,7 +54,14 @@ export const importCommand: Command = {
     const label = typeof opts.label === 'string' ? opts.label : undefined;
     if (files.length === 1 && paths.length === 1 && files[0] === paths[0]) {
       const file = files[0] as string;
-      const r = importProfile(ctx.database(), readProfileBytes(file), file, label);
+      const prepared = prepareImport(readProfileBytes(file), file);
+      if (prepared.kind === 'archive') {
+        if (label !== undefined)
+          throw new UsageError(`import: --label names one machine; ${file} is an archive of several`);
+        report(ctx, importArchive(ctx.database(), file, prepared.profiles), 1);
+        return;
+      }
+      const r = storeProfile(ctx.database(), prepared.profile, label);
       if (ctx.json) ctx.printJson(r);
       else
         ctx.print(
@@ -31,21 +70,6 @@ export const importCommand: Command = {
       return;
     }
     if (label !== undefined) throw new UsageError('import: --label names one machine; give one file with it');
-    const r = importProfileFiles(ctx.database(), files, readProfileBytes);
-    if (ctx.json) ctx.printJson(r);
-    else {
-      for (const i of r.imported)
-        ctx.print(`${i.action === 'imported' ? 'Imported' : 'Updated'} ${i.label} (${i.machineId}) from ${i.file}`);
-      for (const u of r.unchanged) ctx.print(`Unchanged: ${u.reason}`);
-      for (const f of r.failed) ctx.print(`Not imported: ${f.error}`);
-      ctx.print(
-        `${r.imported.length} imported, ${r.unchanged.length} unchanged, ${r.failed.length} not imported, of ${files.length} files`,
-      );
-    }
-    if (r.failed.length > 0) {
-      throw new UserError(
-        `${r.failed.length} of ${files.length} files not imported: ${r.failed.map((f) => f.file).join(', ')}`,
-      );
-    }
+    report(ctx, importProfileFiles(ctx.database(), files, readProfileBytes), files.length);
   },
 };

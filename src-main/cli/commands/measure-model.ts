@@ -8,8 +8,13 @@ import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from 
 export const measureModelCommand: Command = {
   name: 'measure-model',
   summary: 'run a real ONNX model on ONNX Runtime with profiling; measured against predicted, per node',
-  usage: 'MODEL.onnx --device D [--threads N] [--dim ..] [--input ..] [--json]',
-  details: 'Measured nodes are stored as measurements, so the next `pipedejavu train` learns from your model.',
+  usage: 'MODEL.onnx --device D [--threads N] [--dim ..] [--input ..] [--trace FILE] [--json]',
+  details:
+    'Measured nodes are stored as measurements, so the next `pipedejavu train` learns from your model.\n' +
+    'End-to-end times come from runs with ONNX Runtime profiling off (it costs microseconds per node);\n' +
+    'a short profiled pass after them only attributes time to nodes. --trace FILE keeps ONNX Runtime’s\n' +
+    'own trace of that profiled pass (Chrome trace JSON: open it in https://ui.perfetto.dev or\n' +
+    'chrome://tracing); its times are profiled ones.',
   options: {
     ...WORKLOAD_OPTIONS,
     device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N' },
@@ -18,20 +23,35 @@ export const measureModelCommand: Command = {
       valueName: 'N',
       description: 'CPU threads (default: the profiled count with most data)',
     },
+    trace: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'keep ONNX Runtime’s profiling trace of the model (Chrome trace JSON, for Perfetto) in FILE',
+    },
   },
   positionals: { min: 1, max: 1, names: 'MODEL.onnx' },
   async run(ctx, opts, [spec]) {
     if (typeof opts.device !== 'string') throw new UsageError('measure-model: --device is required');
     const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
+    const trace = typeof opts.trace === 'string' ? opts.trace : undefined;
+    if (trace !== undefined && trace.trim() === '') throw new UsageError('--trace needs a file name');
     const runner = new KernelRunner({ env: ctx.io.env });
     try {
       const m = await measureModel(ctx.database(), runner, spec as string, {
         ...workloadSpecOptions(opts),
         device: opts.device,
         ...(threads !== undefined ? { threads } : {}),
+        ...(trace !== undefined ? { traceFile: trace } : {}),
       });
       if (ctx.json) ctx.printJson(m);
-      else ctx.print(renderMeasurement(m));
+      else
+        ctx.print(
+          renderMeasurement(m) +
+            (m.trace
+              ? `\nTrace: ${m.trace.file} (ONNX Runtime's profile of ${m.trace.runs} profiled runs, a warm-up first;` +
+                ' open it in https://ui.perfetto.dev or chrome://tracing). The end-to-end times above come from the unprofiled runs.'
+              : ''),
+        );
     } finally {
       await runner.close();
     }

@@ -1,7 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
-import { planSummary, planWorkload } from '../../services/plan-service.js';
+import { planSummary, planWorkload, type PlanResponse } from '../../services/plan-service.js';
 import { emitPlan } from '../../services/plan-emit-service.js';
 import { readGgufDecoder } from '../../services/gguf-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
@@ -10,21 +10,42 @@ import { renderPlans } from '../render/plan.js';
 import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 const MAX_NCCL_BYTES = 16 * 2 ** 20;
+const MAX_LINKS_BYTES = 4 * 2 ** 20;
 
+/** A small text file the user names (nccl-tests output, a links statement), read whole under a cap. */
+function readSmallText(option: string, file: string, cap: number): { source: string; text: string } {
+  let size: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new UserError(`${option}: ${file} is not a file`);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`${option}: cannot read ${file}`);
+  }
+  if (size > cap) throw new UserError(`${option}: ${file} is larger than ${cap / 2 ** 20} MiB`);
+  return { source: path.basename(file), text: readFileSync(file, 'utf8') };
+}
+
+/** nccl-tests outputs: files, or folders whose *.txt and *.log files are read (the pair recipe's output). */
 function readNcclFiles(list: string): { source: string; text: string }[] {
   return list
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean)
-    .map((file) => {
-      let size: number;
+    .flatMap((entry) => {
+      let dir = false;
       try {
-        size = statSync(file).size;
+        dir = statSync(entry).isDirectory();
       } catch {
-        throw new UserError(`--nccl: cannot read ${file}`);
+        throw new UserError(`--nccl: cannot read ${entry}`);
       }
-      if (size > MAX_NCCL_BYTES) throw new UserError(`--nccl: ${file} is too large for an nccl-tests output`);
-      return { source: path.basename(file), text: readFileSync(file, 'utf8') };
+      if (!dir) return [readSmallText('--nccl', entry, MAX_NCCL_BYTES)];
+      const files = readdirSync(entry)
+        .filter((f) => /\.(txt|log|out)$/i.test(f))
+        .sort();
+      if (files.length === 0) throw new UserError(`--nccl: ${entry} has no nccl-tests outputs (*.txt, *.log, *.out)`);
+      return files.map((f) => readSmallText('--nccl', path.join(entry, f), MAX_NCCL_BYTES));
     });
 }
 
@@ -36,11 +57,26 @@ function tensorDegrees(list: string): number[] {
   return [...new Set(items.map((x) => positiveInt('--tp', x, 64)))];
 }
 
+/** The link the plan used between each pair of machines (one device pair stands for the machines'). */
+function machineNetworks(r: PlanResponse): { a: string; b: string; kind: string; gbps: number; alphaUs: number }[] {
+  const machineOf = new Map(r.problem.devices.map((d) => [d.id, d.machine]));
+  const seen = new Map<string, { a: string; b: string; kind: string; gbps: number; alphaUs: number }>();
+  for (const l of r.problem.links) {
+    const a = machineOf.get(l.a);
+    const b = machineOf.get(l.b);
+    if (a === undefined || b === undefined || a === b) continue;
+    const [x, y] = a < b ? [a, b] : [b, a];
+    if (!seen.has(`${x}\u0000${y}`))
+      seen.set(`${x}\u0000${y}`, { a: x, b: y, kind: l.kind, gbps: l.gbps, alphaUs: l.alphaUs });
+  }
+  return [...seen.values()];
+}
+
 export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--nccl FILE] [--offload auto|yes|no] [--tp 1,2,4,8] [--mode training|inference] [--batch N] [--emit DIR] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--mode training|inference] [--batch N] [--emit DIR] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -61,7 +97,7 @@ export const planCommand: Command = {
     machine: {
       type: 'string',
       valueName: 'IDS',
-      description: 'add imported machines (lab servers), comma separated',
+      description: "add imported machines (lab servers): ids, labels or patterns like 'node*', comma separated",
     },
     virtual: {
       type: 'string',
@@ -71,7 +107,13 @@ export const planCommand: Command = {
     network: {
       type: 'string',
       valueName: 'NET',
-      description: 'network between machines: 25GbE, 100GbE, 200Gb-IB or Gb/s',
+      description: 'network between machines: 25GbE, 100GbE, 200Gb-IB, Gb/s, or a measured 23.5GB/s@12us',
+    },
+    links: {
+      type: 'string',
+      valueName: 'FILE',
+      description:
+        'links between machines, a line per pair or pattern: "rack1-* rack1-* 200Gb-IB"; first match wins, --network covers the rest',
     },
     mode: { type: 'string', valueName: 'MODE', description: 'training (default) or inference' },
     top: { type: 'string', valueName: 'N', description: 'plans to list (default 5)' },
@@ -101,7 +143,8 @@ export const planCommand: Command = {
     nccl: {
       type: 'string',
       valueName: 'FILES',
-      description: 'nccl-tests all_reduce_perf outputs, comma separated: measured all-reduce replaces the model',
+      description:
+        'nccl-tests all_reduce_perf outputs (files or folders, comma separated): measured all-reduce replaces the model; two ranks on two machines measure the link between them',
     },
   },
   async run(ctx, opts) {
@@ -135,6 +178,7 @@ export const planCommand: Command = {
           }
         : {}),
       ...(typeof opts.network === 'string' ? { network: opts.network } : {}),
+      ...(typeof opts.links === 'string' ? { links: readSmallText('--links', opts.links, MAX_LINKS_BYTES) } : {}),
       mode,
       batch: spec.batch ?? 8,
       ...(spec.seq !== undefined ? { seq: spec.seq } : {}),
@@ -151,7 +195,7 @@ export const planCommand: Command = {
     if (ctx.json) {
       // The simulated timelines are for the app's charts.
       const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
-      ctx.printJson({ ...summary, ...(emitted ? { emitted } : {}) });
+      ctx.printJson({ ...summary, networks: machineNetworks(r), ...(emitted ? { emitted } : {}) });
       return;
     }
     ctx.print(renderPlans(r));

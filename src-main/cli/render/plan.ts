@@ -17,24 +17,58 @@ function groupIds(ids: readonly string[]): string {
 /** "a+b" (data parallel), "TP2 m/gpu:{0,1}" (tensor parallel), "TP2xDP2 m/gpu:{0,1}+m/gpu:{2,3}" (replicas of a TP group). */
 function groupText(s: Plan['stages'][number]): string {
   const tp = s.tp ?? 1;
-  if (tp === 1) return s.devices.join('+');
+  if (tp === 1) return listed(s.devices, '+');
   const groups: string[] = [];
   for (let r = 0; r < s.devices.length; r += tp) groups.push(groupIds(s.devices.slice(r, r + tp)));
   const replicas = groups.length;
-  return `${replicas === 1 ? `TP${tp}` : `TP${tp}xDP${replicas}`} ${groups.join('+')}`;
+  return `${replicas === 1 ? `TP${tp}` : `TP${tp}xDP${replicas}`} ${listed(groups, '+')}`;
+}
+
+/** A few items and a count when there are many (a cluster's stage spans dozens of machines). */
+function listed(items: readonly string[], sep: string, most = 6): string {
+  return items.length <= most
+    ? items.join(sep)
+    : `${items.slice(0, most - 2).join(sep)}${sep}...${sep}${items[items.length - 1] ?? ''} (${items.length})`;
+}
+
+/** The plan's devices: each one, or per kind with a count once there are many. */
+function devicesText(devices: PlanResponse['problem']['devices']): string {
+  if (devices.length <= 16)
+    return devices.map((d) => `${d.id}${d.estimate === 'datasheet' ? ' (datasheet estimate)' : ''}`).join(', ');
+  const kinds = new Map<string, number>();
+  for (const d of devices) kinds.set(d.name, (kinds.get(d.name) ?? 0) + 1);
+  const machines = new Set(devices.map((d) => d.machine)).size;
+  return `${devices.length} on ${machines} machines (${[...kinds].map(([name, n]) => `${n} x ${name}`).join(', ')})`;
 }
 
 function stagesText(p: Plan): string {
   return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${groupText(s)}`).join(' | ');
 }
 
+/** One row per device; past 16 devices, one per distinct (needed, available) with a count. */
+function memoryRows(memory: Plan['memory']): string[][] {
+  if (memory.length <= 16)
+    return memory.map((m) => [m.device, formatBytes(m.neededBytes), formatBytes(m.availableBytes)]);
+  const rows = new Map<string, { devices: string[]; needed: string; available: string }>();
+  for (const m of memory) {
+    const needed = formatBytes(m.neededBytes);
+    const available = formatBytes(m.availableBytes);
+    const row = rows.get(`${needed}/${available}`) ?? { devices: [], needed, available };
+    row.devices.push(m.device);
+    rows.set(`${needed}/${available}`, row);
+  }
+  return [...rows.values()].map((r) => [
+    r.devices.length === 1 ? (r.devices[0] as string) : `${r.devices.length} devices (${r.devices[0] ?? ''}, ...)`,
+    r.needed,
+    r.available,
+  ]);
+}
+
 export function renderPlans(r: PlanResponse): string {
   const { plans, rejected, searchMs } = r.result;
   const feasible = plans.filter((p) => p.feasible);
   const out: string[] = [
-    `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${r.problem.layers.length} layers, devices ${r.problem.devices
-      .map((d) => `${d.id}${d.estimate === 'datasheet' ? ' (datasheet estimate)' : ''}`)
-      .join(', ')}; searched in ${searchMs.toFixed(0)} ms`,
+    `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${r.problem.layers.length} layers, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
     '',
     formatTable(
       ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
@@ -72,12 +106,7 @@ export function renderPlans(r: PlanResponse): string {
       '',
       `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
     );
-    out.push(
-      formatTable(
-        ['DEVICE', 'NEEDED', 'AVAILABLE'],
-        best.memory.map((m) => [m.device, formatBytes(m.neededBytes), formatBytes(m.availableBytes)]),
-      ),
-    );
+    out.push(formatTable(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
     const next = feasible[1];
     if (next)
       out.push(

@@ -47,6 +47,8 @@ export interface PlanAllOptions {
   classKey?: (d: PlanDevice) => string;
   /** DP table limit (states) per space (default 4e6). */
   maxDpStates?: number;
+  /** The cluster search looks only for plans faster than this (a plan this fast is already known). */
+  clusterBound?: number;
   /** Clock for searchMs (ms); default performance.now. */
   now?: () => number;
 }
@@ -126,7 +128,7 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
     }
   }
   if (L >= 2 && (opts.hybrid ?? true)) {
-    const c = clusterSearch(ctx, { schedule, microbatches, maxStates: opts.maxDpStates });
+    const c = clusterSearch(ctx, { schedule, microbatches, maxStates: opts.maxDpStates, bound: opts.clusterBound });
     found.push(...c.plans);
     if (c.replicaShapes > 0 && c.plans.length === 0)
       rejected.push({ kind: 'hybrid', reason: 'no replicated pipeline over whole machines fits in memory' });

@@ -5,7 +5,14 @@
  */
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { LIMITS, PROFILE_FORMAT, PROFILE_FORMAT_VERSION, ProfileFileSchema, type ProfileFile } from './schema.js';
+import {
+  LIMITS,
+  PROFILE_ARCHIVE_FORMAT,
+  PROFILE_FORMAT,
+  PROFILE_FORMAT_VERSION,
+  ProfileFileSchema,
+  type ProfileFile,
+} from './schema.js';
 
 export class ProfileFileError extends UserError {
   constructor(message: string) {
@@ -46,8 +53,13 @@ export function encodeProfile(file: ProfileFile): string {
 
 /** The canonical text of a file decodeProfile returned (validated already: not parsed again). */
 export function canonicalText(f: ProfileFile): string {
+  return `${JSON.stringify(canonicalProfile(f), null, 2)}\n`;
+}
+
+/** A validated profile with its free-form maps in canonical key order (what canonicalText writes). */
+export function canonicalProfile(f: ProfileFile): ProfileFile {
   const topology = f.machine.probe.nvidia.topology;
-  const canonical: ProfileFile = {
+  return {
     ...f,
     provenance: { ...f.provenance, runtimes: sortDeep(f.provenance.runtimes) },
     machine: {
@@ -69,7 +81,6 @@ export function canonicalText(f: ProfileFile): string {
       model: sortDeep(p.model),
     })),
   };
-  return `${JSON.stringify(canonical, null, 2)}\n`;
 }
 
 function describePath(path: ReadonlyArray<PropertyKey>): string {
@@ -79,12 +90,13 @@ function describePath(path: ReadonlyArray<PropertyKey>): string {
   );
 }
 
-function describeIssues(issues: z.core.$ZodIssue[]): string {
+/** The first of zod's issues as one line: `invalid <what>: <path>: <message> (and N more problems)`. */
+export function describeIssues(issues: z.core.$ZodIssue[], what = 'hardware profile'): string {
   const first = issues[0];
-  if (!first) return 'invalid hardware profile';
+  if (!first) return `invalid ${what}`;
   const where = describePath(first.path) || '(top level)';
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  return `invalid hardware profile: ${where}: ${first.message}${more}`;
+  return `invalid ${what}: ${where}: ${first.message}${more}`;
 }
 
 /** How deep objects and arrays may nest in a profile (a forest's trees are stored flat). */
@@ -110,15 +122,26 @@ function nestsDeeper(v: unknown, limit: number): boolean {
 
 /** Parses and fully validates a profile file's text. Throws ProfileFileError with one line. */
 export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
+  return profileFromJson(parseProfileJson(text, sourceName), sourceName);
+}
+
+/**
+ * The JSON value of a profile file's (or a profile archive's) text, a leading BOM ignored.
+ * Throws ProfileFileError with one line when it is too large or not JSON.
+ */
+export function parseProfileJson(text: string, sourceName = 'file'): unknown {
   if (text.length > LIMITS.maxFileBytes)
     throw new ProfileFileError(`${sourceName} is too large to be a hardware profile`);
-  let raw: unknown;
   try {
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     const reason = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
     throw new ProfileFileError(`${sourceName} is not JSON (${reason}); expected a pipeDejavu hardware profile`);
   }
+}
+
+/** Validates one parsed profile (a file's JSON, or one entry of an archive's). */
+export function profileFromJson(raw: unknown, sourceName = 'file'): ProfileFile {
   // Measurements have a flat, strict schema (checked below); the free-form parts can nest.
   const freeForm = isObject(raw) ? { ...raw, measurements: [] } : raw;
   if (nestsDeeper(freeForm, MAX_NESTING)) {
@@ -130,6 +153,11 @@ export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
     throw new ProfileFileError(`${sourceName} is not a pipeDejavu hardware profile (expected a JSON object)`);
   }
   const obj = raw as Record<string, unknown>;
+  if (obj.format === PROFILE_ARCHIVE_FORMAT) {
+    throw new ProfileFileError(
+      `${sourceName} is an archive of several hardware profiles, not one; import it with \`pipedejavu import\``,
+    );
+  }
   if (obj.format !== PROFILE_FORMAT) {
     throw new ProfileFileError(`${sourceName} is not a pipeDejavu hardware profile (no "format": "${PROFILE_FORMAT}")`);
   }

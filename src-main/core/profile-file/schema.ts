@@ -125,3 +125,46 @@ export const ProfileFileSchema = z
     });
   });
 export type ProfileFile = z.infer<typeof ProfileFileSchema>;
+
+/**
+ * Several machines' hardware profiles in one file (`pipedejavu export --machine a,b,c` or `--all`):
+ * each entry is exactly a hardware-profile file's object. Versioned on its own; read whole by
+ * `pipedejavu import` within the same size cap as one profile (LIMITS.maxFileBytes).
+ */
+export const PROFILE_ARCHIVE_FORMAT = 'pipedejavu-profile-archive';
+export const PROFILE_ARCHIVE_FORMAT_VERSION = 1;
+export const ARCHIVE_LIMITS = { maxProfiles: 4096 } as const;
+
+/** The archive around its profiles, which are left to be validated one by one as profile files are. */
+export const ProfileArchiveEnvelopeSchema = z.object({
+  format: z.literal(PROFILE_ARCHIVE_FORMAT),
+  formatVersion: z.literal(PROFILE_ARCHIVE_FORMAT_VERSION),
+  profiles: z
+    .array(z.unknown())
+    .min(1, 'an archive holds at least one profile')
+    .max(ARCHIVE_LIMITS.maxProfiles, `more than ${ARCHIVE_LIMITS.maxProfiles} profiles`),
+});
+
+/** Positions (0-based) of the first two profiles of one machine, or null when every machine appears once. */
+export function repeatedMachine(profiles: readonly { machine: { id: string } }[]): [number, number] | null {
+  const first = new Map<string, number>();
+  for (const [i, p] of profiles.entries()) {
+    const seen = first.get(p.machine.id);
+    if (seen !== undefined) return [seen, i];
+    first.set(p.machine.id, i);
+  }
+  return null;
+}
+
+export const ProfileArchiveSchema = ProfileArchiveEnvelopeSchema.extend({
+  profiles: z.array(ProfileFileSchema).min(1).max(ARCHIVE_LIMITS.maxProfiles),
+}).superRefine((archive, ctx) => {
+  const twice = repeatedMachine(archive.profiles);
+  if (twice)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['profiles', twice[1], 'machine', 'id'],
+      message: `machine ${archive.profiles[twice[1]]?.machine.id ?? ''} appears twice (profiles ${twice[0] + 1} and ${twice[1] + 1})`,
+    });
+});
+export type ProfileArchive = z.infer<typeof ProfileArchiveSchema>;

@@ -1,20 +1,9 @@
-/** Machines in the store: import, export, and two of them side by side. */
+/** Machines in the store: import, export, and two or more of them side by side. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type {
-  ExportView,
-  ImportView,
-  MachineSummaryView,
-  RooflineView,
-  WorkloadPredictionView,
-} from '../../../src-main/api/view-models.js';
+import type { ExportView, ImportView, MachineSummaryView } from '../../../src-main/api/view-models.js';
 import { downloadText } from '../lib/files.js';
+import { CompareStore } from './compare.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
-
-export class CompareSide {
-  machineId: string | null = $state(null);
-  readonly roofline = new Resource<RooflineView[]>();
-  readonly prediction = new Resource<WorkloadPredictionView>();
-}
 
 export class LibraryStore {
   readonly machines = new Resource<MachineSummaryView[]>();
@@ -25,15 +14,14 @@ export class LibraryStore {
   lastExport: (ExportView & { savedTo: string | null }) | null = $state.raw(null);
   selected: string | null = $state(null);
   importLabel = $state('');
-  readonly left = new CompareSide();
-  readonly right = new CompareSide();
-  compareWorkload = $state('');
+  readonly compare: CompareStore;
   #client: ApiClient;
   #onImported: () => void;
 
   constructor(client: ApiClient, onImported: () => void) {
     this.#client = client;
     this.#onImported = onImported;
+    this.compare = new CompareStore(client);
   }
 
   async refresh(): Promise<void> {
@@ -42,12 +30,7 @@ export class LibraryStore {
     if (!this.selected || !list.some((m) => m.id === this.selected)) {
       this.selected = list.find((m) => m.source === 'local')?.id ?? list[0]?.id ?? null;
     }
-    // Keep the sides, reloaded (a profile or an import may have changed them); fill empty ones.
-    for (const side of [this.left, this.right]) {
-      if (side.machineId && !list.some((m) => m.id === side.machineId)) side.machineId = null;
-    }
-    this.setSide(this.left, this.left.machineId ?? list[0]?.id ?? null);
-    this.setSide(this.right, this.right.machineId ?? list.find((m) => m.id !== this.left.machineId)?.id ?? null);
+    this.compare.setMachines(list.map((m) => m.id));
   }
 
   get imported(): MachineSummaryView[] {
@@ -76,6 +59,7 @@ export class LibraryStore {
       this.lastImport = r;
       this.importLabel = '';
       this.selected = r.machineId;
+      this.compare.add(r.machineId);
       await this.refresh();
       this.#onImported();
     }
@@ -111,27 +95,5 @@ export class LibraryStore {
       await this.refresh();
       this.#onImported();
     }
-  }
-
-  setSide(side: CompareSide, machineId: string | null): void {
-    side.machineId = machineId;
-    if (!machineId) return;
-    void side.roofline.load(() => this.#client.call('profile:roofline', { machineId }));
-    this.#predictSide(side);
-  }
-
-  setWorkload(name: string): void {
-    this.compareWorkload = name;
-    this.#predictSide(this.left);
-    this.#predictSide(this.right);
-  }
-
-  #predictSide(side: CompareSide): void {
-    const machineId = side.machineId;
-    const workload = this.compareWorkload;
-    if (!machineId || !workload) return;
-    void side.prediction.load(() =>
-      this.#client.call('workload:predict', { workload, mode: 'inference', batch: 1, machineId }),
-    );
   }
 }

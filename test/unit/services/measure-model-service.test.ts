@@ -1,10 +1,13 @@
 /** A real model run on ONNX Runtime's CPU EP, told per node and per layer beside the prediction. */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
 import { layerComparison, measureModel } from '../../../src-main/services/measure-model-service.js';
 import { trainPredictors } from '../../../src-main/services/predictor-service.js';
 import { resolveWorkload } from '../../../src-main/services/workload-service.js';
+import { makeReadOnly } from '../../helpers/read-only.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 
 const cls = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
@@ -27,6 +30,76 @@ describe('measureModel and layerComparison (real ORT)', () => {
     expect(layers.reduce((s, l) => s + l.measuredUs, 0)).toBeCloseTo(measuredNamed, 6);
     expect(layers.some((l) => l.measuredUs > 0)).toBe(true);
     expect(layers.every((l) => l.predictedUs >= 0)).toBe(true);
+  });
+
+  it('keeps ONNX Runtime’s trace of the profiled pass as a Chrome trace naming the model’s nodes', async () => {
+    const db = seededDb();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-trace-'));
+    const file = path.join(dir, 'cls.trace.json');
+    const m = await measureModel(db, runner, cls, { inputs, device: 'cpu', threads: 1, traceFile: file });
+    expect(m.trace?.file).toBe(file);
+    // Only the trace itself is left in the folder: no temporary sibling.
+    expect(readdirSync(dir)).toEqual(['cls.trace.json']);
+    const events = JSON.parse(readFileSync(file, 'utf8')) as {
+      name: unknown;
+      ph: unknown;
+      ts: unknown;
+      cat?: unknown;
+    }[];
+    expect(Array.isArray(events)).toBe(true);
+    expect(events.length).toBe(m.trace?.events);
+    for (const e of events) {
+      expect(typeof e.name).toBe('string');
+      expect(typeof e.ph).toBe('string');
+      expect(typeof e.ts).toBe('number');
+    }
+    // One warm-up and the attribution runs.
+    expect(events.filter((e) => e.name === 'model_run')).toHaveLength(m.trace?.runs ?? -1);
+    expect(m.trace?.runs).toBeGreaterThanOrEqual(2);
+    const traced = new Set(
+      events
+        .filter((e) => e.cat === 'Node' && String(e.name).endsWith('_kernel_time'))
+        .map((e) => String(e.name).slice(0, -'_kernel_time'.length)),
+    );
+    const { workload } = resolveWorkload(db, cls, { inputs });
+    const named = workload.nodes.filter((n) => traced.has(n.name));
+    expect(named.length).toBeGreaterThan(10);
+    for (const n of m.nodes) expect(traced.has(n.name)).toBe(true);
+    // The runner's own copy is gone from its trace folder.
+    const runnerDir = (runner as unknown as { traceDir: string }).traceDir;
+    expect(readdirSync(runnerDir)).toEqual([]);
+  });
+
+  it('refuses a trace file it could not write in one line, before running anything', async (ctx) => {
+    const db = seededDb();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-trace-'));
+    const run = (traceFile: string): Promise<unknown> =>
+      measureModel(db, runner, cls, { inputs, device: 'cpu', threads: 1, traceFile });
+    const missing = path.join(dir, 'nope', 't.json');
+    await expect(run(missing)).rejects.toThrow(
+      new RegExp(`^cannot write ${missing}: its directory ${path.join(dir, 'nope')} does not exist$`),
+    );
+    mkdirSync(path.join(dir, 'sub'));
+    await expect(run(path.join(dir, 'sub'))).rejects.toThrow(/: it is a directory$/);
+    writeFileSync(path.join(dir, 'plain'), 'x');
+    await expect(run(path.join(dir, 'plain', 't.json'))).rejects.toThrow(/plain is not a directory$/);
+    expect(readdirSync(dir).sort()).toEqual(['plain', 'sub']);
+    expect(readdirSync(path.join(dir, 'sub'))).toEqual([]);
+    const ro = makeReadOnly(path.join(dir, 'sub'));
+    if ('unavailable' in ro) {
+      ctx.skip(ro.unavailable);
+      return;
+    }
+    try {
+      const target = path.join(dir, 'sub', 't.json');
+      await expect(run(target)).rejects.toThrow(
+        /^cannot write .*t\.json: its directory .*sub is not writable \(E[A-Z]+\)$/,
+      );
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      ro.undo();
+    }
+    expect(readdirSync(path.join(dir, 'sub'))).toEqual([]);
   });
 
   it('refuses a catalog model in one line: it has no weights to run', async () => {

@@ -21,6 +21,8 @@ import { pcieBandwidthGBps } from '../../domain/devices.js';
 import { UserError } from '../../errors.js';
 import type { CopyFit } from '../../profiler/device-summary.js';
 import { datasheetFor, datasheetPcieGBps, nvlinkGBps } from './datasheets.js';
+import { globMatches } from '../../text/glob.js';
+import type { LinkRule } from './network-statement.js';
 import type { PlanDevice, PlanLink } from '../types.js';
 
 export interface LinkFactor {
@@ -44,7 +46,7 @@ export const LINK_FACTORS: Readonly<Record<LinkKind, LinkFactor>> = Object.freez
 /** When nothing says how fast a GPU's host link is: PCIe 3.0 x16. */
 const FALLBACK_PCIE_GBPS = pcieBandwidthGBps(3, 16) as number;
 
-export type NetworkKind = 'ethernet' | 'roce' | 'infiniband';
+export type NetworkKind = 'ethernet' | 'roce' | 'infiniband' | 'measured';
 
 /**
  * Share of line rate and per-message latency by network kind: NCCL over TCP sockets reaches
@@ -55,6 +57,8 @@ export const NETWORK_KINDS: Readonly<Record<NetworkKind, LinkFactor>> = Object.f
   ethernet: { efficiency: 0.75, alphaUs: 35 },
   roce: { efficiency: 0.85, alphaUs: 8 },
   infiniband: { efficiency: 0.9, alphaUs: 5 },
+  // Measured (nccl-tests, or written as GB/s): the figure is what transfers reach; 10 µs unless given.
+  measured: { efficiency: 1, alphaUs: 10 },
 });
 
 const IB_NAMES: Record<string, number> = { edr: 100, hdr100: 100, hdr: 200, ndr200: 200, ndr: 400, xdr: 800 };
@@ -79,10 +83,22 @@ export interface NetworkSpec {
   alphaUs: number;
 }
 
-/** A network as users write it: '25GbE', '100GbE', '200Gb-IB', '100G RoCE', 'HDR', or a number (Gb/s Ethernet). */
+/**
+ * A network as users write it: '25GbE', '100GbE', '200Gb-IB', '100G RoCE', 'HDR', a number (Gb/s
+ * Ethernet), or a measured figure in bytes: '23.5GB/s' or '23.5GB/s@12us' (what transfers reach).
+ */
 export type NetworkInput = string | number;
 
+const MEASURED = /^(\d+(?:\.\d+)?)\s*GB\/s(?:\s*@\s*(\d+(?:\.\d+)?)\s*(?:us|µs))?$/;
+
 export function parseNetwork(input: NetworkInput): NetworkSpec {
+  const measured = typeof input === 'string' ? MEASURED.exec(input.trim()) : null;
+  if (measured) {
+    const gbps = Number(measured[1]);
+    const alphaUs = measured[2] === undefined ? NETWORK_KINDS.measured.alphaUs : Number(measured[2]);
+    if (gbps > 0 && Number.isFinite(gbps) && Number.isFinite(alphaUs))
+      return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs };
+  }
   let rate: number | null = null;
   let kind: NetworkKind | undefined;
   if (typeof input === 'number') {
@@ -102,7 +118,7 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
   }
   if (rate === null || !(rate > 0) || !Number.isFinite(rate) || kind === undefined) {
     throw new UserError(
-      `cannot read network "${String(input)}": write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', or a number in Gb/s`,
+      `cannot read network "${String(input)}": write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
     );
   }
   const f = NETWORK_KINDS[kind];
@@ -124,6 +140,8 @@ export interface PlanLinksOptions {
   network?: NetworkInput;
   /** Networks between particular machines (either order), over `network`. */
   networks?: readonly { a: string; b: string; network: NetworkInput }[];
+  /** Stated links (network-statement.ts): the first rule matching a machine pair wins, under `networks`, over `network`. */
+  rules?: readonly LinkRule[];
 }
 
 export interface PlanLinksResult {
@@ -219,6 +237,11 @@ function pairKey(a: string, b: string): string {
   return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
 }
 
+/** Whether a stated rule covers the machine pair, in either order. */
+function ruleMatches(rule: Pick<LinkRule, 'a' | 'b'>, x: string, y: string): boolean {
+  return (globMatches(rule.a, x) && globMatches(rule.b, y)) || (globMatches(rule.a, y) && globMatches(rule.b, x));
+}
+
 function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions): Map<string, NetworkSpec> {
   const machines = [...new Set(devices.map((d) => d.machine))];
   const nets = new Map<string, NetworkSpec>();
@@ -228,15 +251,18 @@ function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions)
   machines.forEach((a, i) =>
     machines.slice(i + 1).forEach((b) => {
       const k = pairKey(a, b);
-      if (!nets.has(k)) {
-        if (fallback) nets.set(k, fallback);
-        else missing.push(`${a} <-> ${b}`);
-      }
+      if (nets.has(k)) return;
+      const rule = opts.rules?.find((r) => ruleMatches(r, a, b));
+      if (rule) nets.set(k, rule.network);
+      else if (fallback) nets.set(k, fallback);
+      else missing.push(`${a} <-> ${b}`);
     }),
   );
   if (missing.length > 0) {
+    const named = missing.length > 4 ? [...missing.slice(0, 4), `${missing.length - 4} more pairs`] : missing;
+    const list = machines.length > 8 ? `${machines.length} machines` : `machines ${machines.join(', ')}`;
     throw new UserError(
-      `the devices are on machines ${machines.join(', ')}, but no network is stated for ${missing.join(', ')}; ` +
+      `the devices are on ${list}, but no network is stated for ${named.join(', ')}; ` +
         `state one (e.g. '25GbE', '100GbE', '200Gb-IB', or a number in Gb/s)`,
     );
   }

@@ -35,6 +35,20 @@ interface AlphaBeta {
   gbps: number;
 }
 
+/** Distinct links, and a key naming the set. */
+interface LinkSet {
+  key: string;
+  links: AlphaBeta[];
+}
+
+const linkMatrices = new WeakMap<CostModel, Map<string, { ids: Int32Array; links: AlphaBeta[] }>>();
+
+function slowestMessageUs(links: readonly AlphaBeta[], bytes: number): number {
+  let slowest = 0;
+  for (const l of links) slowest = Math.max(slowest, messageUs(l, bytes));
+  return slowest;
+}
+
 /** The replicas of a stage of tensor-parallel degree tp: devices [r·tp, (r+1)·tp). */
 export function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
   const out: T[][] = [];
@@ -142,7 +156,9 @@ export class CostTables {
   private readonly index = new Map<string, number>();
   private readonly shardRingCache = new WeakMap<readonly number[], Map<number, string[][]>>();
   private linkIds: { ids: Int32Array; links: AlphaBeta[] } | null = null;
-  private readonly cutLinkCache = new WeakMap<readonly number[], WeakMap<readonly number[], AlphaBeta[] | null>>();
+  private readonly cutLinkCache = new WeakMap<readonly number[], WeakMap<readonly number[], LinkSet | null>>();
+  private readonly cutRows = new Map<string, Float64Array>();
+  private cutRowSamples = NaN;
   private readonly stepPrefix: Float64Array[] = [];
   private readonly forwardPrefix: Float64Array[] = [];
   private readonly missingPrefix: Int32Array[] = [];
@@ -503,12 +519,7 @@ export class CostTables {
   cutUs(fromDevices: readonly number[], toDevices: readonly number[], lastLayer: number, samples: number): number {
     const bytes = (this.problem.layers[lastLayer]?.outBytesPerSample ?? 0) * samples;
     const distinct = this.cost.link ? this.cutLinks(fromDevices, toDevices) : undefined;
-    if (distinct !== undefined) {
-      if (distinct === null) return Infinity;
-      let slowest = 0;
-      for (const l of distinct) slowest = Math.max(slowest, messageUs(l, bytes));
-      return slowest;
-    }
+    if (distinct !== undefined) return distinct === null ? Infinity : slowestMessageUs(distinct.links, bytes);
     let worst = 0;
     for (const a of fromDevices) {
       for (const b of toDevices) {
@@ -519,8 +530,31 @@ export class CostTables {
     return worst;
   }
 
+  /**
+   * Every cut's time between two device lists, for `samples` a microbatch; the same array for
+   * lists over the same links (a cluster's many groups share a few), valid until the next call
+   * with other samples.
+   */
+  cutRow(fromDevices: readonly number[], toDevices: readonly number[], samples: number): Float64Array {
+    const L = this.layerCount;
+    const distinct = this.cost.link ? this.cutLinks(fromDevices, toDevices) : undefined;
+    const key = distinct === undefined ? null : distinct === null ? 'none' : distinct.key;
+    if (key !== null) {
+      if (this.cutRowSamples !== samples) {
+        this.cutRows.clear();
+        this.cutRowSamples = samples;
+      }
+      const hit = this.cutRows.get(key);
+      if (hit) return hit;
+    }
+    const row = new Float64Array(L).fill(Infinity);
+    for (let cut = 1; cut < L; cut++) row[cut] = this.cutUs(fromDevices, toDevices, cut - 1, samples);
+    if (key !== null) this.cutRows.set(key, row);
+    return row;
+  }
+
   /** The distinct links between two device lists (by list identity, cached); null when a pair has none. */
-  private cutLinks(from: readonly number[], to: readonly number[]): AlphaBeta[] | null {
+  private cutLinks(from: readonly number[], to: readonly number[]): LinkSet | null {
     let byTo = this.cutLinkCache.get(from);
     if (!byTo) {
       byTo = new WeakMap();
@@ -531,7 +565,7 @@ export class CostTables {
     const { ids, links } = this.linkMatrix();
     const D = this.deviceIds.length;
     const seen = new Set<number>();
-    let out: AlphaBeta[] | null = null;
+    let out: LinkSet | null = null;
     search: {
       for (const a of from) {
         for (const b of to) {
@@ -541,7 +575,8 @@ export class CostTables {
           seen.add(id);
         }
       }
-      out = [...seen].map((i) => links[i] as AlphaBeta);
+      const sorted = [...seen].sort((x, y) => x - y);
+      out = { key: sorted.join(','), links: sorted.map((i) => links[i] as AlphaBeta) };
     }
     byTo.set(to, out);
     return out;
@@ -550,6 +585,24 @@ export class CostTables {
   /** Every device pair's link as an index into the distinct links (−1: none), built on first use. */
   private linkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
     if (this.linkIds) return this.linkIds;
+    // Tables of one cost model over the same devices (a search's variants) share the matrix.
+    const key = this.deviceIds.join('\n');
+    let byDevices = linkMatrices.get(this.cost);
+    if (!byDevices) {
+      byDevices = new Map();
+      linkMatrices.set(this.cost, byDevices);
+    }
+    const shared = byDevices.get(key);
+    if (shared) {
+      this.linkIds = shared;
+      return shared;
+    }
+    this.linkIds = this.buildLinkMatrix();
+    byDevices.set(key, this.linkIds);
+    return this.linkIds;
+  }
+
+  private buildLinkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
     const D = this.deviceIds.length;
     const ids = new Int32Array(D * D).fill(-1);
     const links: AlphaBeta[] = [];
@@ -569,8 +622,7 @@ export class CostTables {
         ids[b * D + a] = id;
       }
     }
-    this.linkIds = { ids, links };
-    return this.linkIds;
+    return { ids, links };
   }
 
   /** A cost model that throws (no route) gives Infinity; the message is kept for the reasons. */

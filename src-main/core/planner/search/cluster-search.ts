@@ -22,7 +22,7 @@
 import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
 import type { PlannerContext } from '../problem.js';
 import { CostTables } from '../cost/stage-cost.js';
-import type { Plan, PlanProblem, Schedule } from '../types.js';
+import type { Plan, PlanLink, PlanProblem, Schedule } from '../types.js';
 import { hybridSpace, memoryClassKey, type DeviceClass, type GroupSpace } from './group-space.js';
 import { pipelineSearch, spaceStateCount } from './pipeline-search.js';
 
@@ -31,6 +31,8 @@ export interface ClusterSearchOptions {
   microbatches: readonly number[];
   /** DP states allowed for one replica's search (default 4e6). */
   maxStates?: number;
+  /** Only plans faster than this are sought (default Infinity). */
+  bound?: number | undefined;
 }
 
 export interface ClusterSearchResult {
@@ -138,14 +140,31 @@ function partReplicaShapes(classes: readonly NodeClass[]): ReplicaShape[] {
   return shapes;
 }
 
+/** The links among some devices, by the identity of the whole list (a search's variants share it). */
+const linkSubsets = new WeakMap<readonly PlanLink[], Map<string, PlanLink[]>>();
+
+function linksAmong(links: readonly PlanLink[], ids: ReadonlySet<string>): PlanLink[] {
+  let byKey = linkSubsets.get(links);
+  if (!byKey) {
+    byKey = new Map();
+    linkSubsets.set(links, byKey);
+  }
+  const key = [...ids].join('\n');
+  let subset = byKey.get(key);
+  if (!subset) {
+    subset = links.filter((l) => ids.has(l.a) && ids.has(l.b));
+    byKey.set(key, subset);
+  }
+  return subset;
+}
+
 /** The replica's own problem: its devices, the links among them, its share of the batch. */
 function replicaProblem(problem: PlanProblem, devices: readonly number[], replicas: number): PlanProblem {
   const list = devices.map((i) => problem.devices[i] as PlanProblem['devices'][number]);
-  const ids = new Set(list.map((d) => d.id));
   return {
     ...problem,
     devices: list,
-    links: problem.links.filter((l) => ids.has(l.a) && ids.has(l.b)),
+    links: linksAmong(problem.links, new Set(list.map((d) => d.id))),
     batch: problem.batch / replicas,
   };
 }
@@ -182,7 +201,7 @@ export function clusterSearch(ctx: PlannerContext, opts: ClusterSearchOptions): 
   // A replica's step is a lower bound of its spread plan's (same stage times; the spread plan's
   // gradient sync and cuts run over supersets of the replica's devices), so the best spread plan
   // so far bounds the later, larger searches.
-  let best = Infinity;
+  let best = opts.bound ?? Infinity;
   for (const { shape, subCtx, space, states } of shapes) {
     const ms = opts.microbatches.filter((m) => subCtx.problem.batch % m === 0);
     if (ms.length === 0) continue;

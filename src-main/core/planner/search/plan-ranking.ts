@@ -139,8 +139,12 @@ export function searchRanked(
     ...(opts.offload !== 'yes' ? [problem] : []),
     ...(opts.offload !== 'no' ? [offloaded] : []),
   ].flatMap((p) => recomputeVariants(p, opts.recompute ?? 'none'));
-  return rankPlans(
-    problems.map((p) => ({ problem: p, result: planAll(p, costModel, { topN: opts.topN }) })),
-    opts.topN,
-  );
+  // The best step so far bounds the cluster searches of the later variants (their costliest part).
+  let bound = Infinity;
+  const runs = problems.map((p) => {
+    const result = planAll(p, costModel, { topN: opts.topN, clusterBound: bound });
+    for (const plan of result.plans) if (plan.feasible) bound = Math.min(bound, plan.stepUs);
+    return { problem: p, result };
+  });
+  return rankPlans(runs, opts.topN);
 }

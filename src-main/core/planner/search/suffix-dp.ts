@@ -116,19 +116,27 @@ function stageFits(ctx: PlannerContext, g: Group, m: number): StageFits {
   const { problem, tables } = ctx;
   const devices = g.devs.map((d) => problem.devices[d]);
   const replicas = g.size / g.tp;
-  return (from, to, inFlight, shares) =>
-    devices.every((dev, j) => {
-      const need = tables.deviceNeed({
-        from,
-        to,
-        tp: g.tp,
-        replicas,
-        samples: shares[j] ?? 0,
-        inFlight,
-        microbatches: m,
-      });
-      return dev !== undefined && need.totalBytes <= dev.memoryBytes;
+  return (from, to, inFlight, shares) => {
+    // A cluster's group has dozens of devices with the same share: each share's need once.
+    let lastShare = NaN;
+    let lastNeed = 0;
+    return devices.every((dev, j) => {
+      const share = shares[j] ?? 0;
+      if (share !== lastShare) {
+        lastShare = share;
+        lastNeed = tables.deviceNeed({
+          from,
+          to,
+          tp: g.tp,
+          replicas,
+          samples: share,
+          inFlight,
+          microbatches: m,
+        }).totalBytes;
+      }
+      return dev !== undefined && lastNeed <= dev.memoryBytes;
     });
+  };
 }
 
 export interface DpSolution extends CapSolution {
@@ -328,9 +336,8 @@ export class SuffixDp {
       groups.forEach((b, gb) => {
         // b follows a: another class, or the devices of a's class just below a's.
         if (a.cls === b.cls && b.end !== a.end - a.members) return;
-        for (let cut = 1; cut < L; cut++) {
-          link[(ga * GI + gb) * L + cut] = tables.cutUs(a.devs, b.devs, cut - 1, samples);
-        }
+        const row = tables.cutRow(a.devs, b.devs, samples);
+        link.set(row.subarray(1), (ga * GI + gb) * L + 1);
       });
     });
   }

@@ -1,0 +1,82 @@
+/** `pipedejavu plan` over imported cluster nodes: machine patterns, a links statement, a measured pair. */
+import path from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { clusterNodeProfile } from '../../helpers/cluster-node.js';
+import { ncclTwoRanks } from '../../helpers/gpu-profile.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+interface PlanJson {
+  plans: { kind: string; feasible: boolean; stages: { devices: string[]; tp?: number }[] }[];
+  devices: { id: string }[];
+  networks: { a: string; b: string; kind: string }[];
+  warnings: string[];
+}
+
+/** Three 8-GPU nodes (two racks) imported from one folder, a predictor trained. */
+async function clusterStore(): Promise<{ db: string; dir: string }> {
+  const dir = tempDir();
+  const db = path.join(dir, 'cluster.db');
+  seededDb(db).close();
+  const folder = path.join(dir, 'nodes');
+  mkdirSync(folder);
+  for (const host of ['r1n01', 'r1n02', 'r2n03'])
+    writeFileSync(path.join(folder, `${host}.json`), encodeProfile(clusterNodeProfile(host)));
+  expect((await cli(['import', folder, '--db', db])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  return { db, dir };
+}
+
+const linkKind = (p: PlanJson, a: string, b: string): string | undefined =>
+  p.networks.find((l) => (l.a === a && l.b === b) || (l.a === b && l.b === a))?.kind;
+
+describe('pipedejavu plan on a cluster', () => {
+  it('plans over machines named by a pattern, on the links a statement and nccl-tests give', async () => {
+    const { db, dir } = await clusterStore();
+    const links = path.join(dir, 'links.txt');
+    writeFileSync(links, 'r1n* r1n* 200Gb-IB\n* * 25GbE\n');
+    const nccl = path.join(dir, 'nccl');
+    mkdirSync(nccl);
+    // nccl-tests between r1n01 and r2n03, one GPU each (the pair recipe's output).
+    const pair = ncclTwoRanks('r1n01', 3).replace(/on r1n01 device {2}1/, 'on r2n03 device  0');
+    writeFileSync(path.join(nccl, 'r1n01-r2n03.txt'), pair);
+    const args = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--batch', '16', '--db', db];
+    const r = await cli([...args, '--machine', 'r*', '--links', links, '--nccl', nccl, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const p = JSON.parse(r.stdout) as PlanJson;
+    expect(p.devices).toHaveLength(24);
+    expect(linkKind(p, 'r1n01', 'r1n02')).toBe('NETWORK(200Gb-IB)');
+    expect(linkKind(p, 'r1n02', 'r2n03')).toBe('NETWORK(25GbE)');
+    expect(linkKind(p, 'r1n01', 'r2n03')).toMatch(/^NETWORK\(.*GB\/s measured\)$/);
+    expect(p.warnings.join('\n')).toMatch(/r1n01-r2n03.txt: measured link r1n01 <-> r2n03/);
+    expect(p.plans.some((x) => x.feasible)).toBe(true);
+
+    const text = await cli([...args, '--machine', 'r*', '--links', links]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/devices 24 on 3 machines \(24 x NVIDIA H100 80GB HBM3\)/);
+  });
+
+  it('says in one line what is wrong with --machine, --links and a missing network', async () => {
+    const { db, dir } = await clusterStore();
+    const args = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--db', db];
+    const none = await cli([...args, '--machine', 'gpu*']);
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toBe(
+      'pipedejavu: error: no machine in the store matches "gpu*" (see pipedejavu machines)',
+    );
+    const missing = await cli([...args, '--machine', 'r*', '--links', path.join(dir, 'nope.txt')]);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/--links: cannot read/);
+    const bad = path.join(dir, 'bad.txt');
+    writeFileSync(bad, 'r1n* r1n* 200Gb-IB\nr2n03 fast\n');
+    const badLine = await cli([...args, '--machine', 'r*', '--links', bad]);
+    expect(badLine.stderr.trim()).toMatch(/^pipedejavu: error: bad.txt:2: write "MACHINE MACHINE NETWORK"/);
+    const partial = path.join(dir, 'partial.txt');
+    writeFileSync(partial, 'r1n* r1n* 200Gb-IB\n');
+    const gap = await cli([...args, '--machine', 'r*', '--links', partial]);
+    expect(gap.code).toBe(1);
+    expect(gap.stderr).toMatch(/no network is stated for r1n01 <-> r2n03, r1n02 <-> r2n03/);
+  });
+});
