@@ -40,7 +40,7 @@ import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';
 import type { Mode, Plan, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
-import { MachineRepo, type MachineDetail, type MachineSummary } from '../adapters/store/machine-repo.js';
+import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
 import { chooseStoredPredictor } from './predictor-service.js';
@@ -533,23 +533,28 @@ function measuredCollectives(
  * The machines `--machine` names, in order and once each: ids, labels, or patterns (node*, all
  * imported machines with *); a name or a pattern that matches nothing is a user error.
  */
-function importedMachineIds(db: Database, list: string): string[] {
+function importedMachineIds(db: Database, list: string, local: string | undefined): string[] {
   const all = listMachines(db);
   const ids: string[] = [];
   for (const name of list
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean)) {
-    const found = isGlob(name)
+    const matches = isGlob(name)
       ? all.filter((m) => globMatches(name, m.label))
-      : [findMachine(db, name)].filter((m): m is MachineSummary => m !== null);
-    if (found.length === 0)
+      : all.filter((m) => m.id === name || m.label === name);
+    // This machine is in the plan already (--devices): an imported one of the same name is meant.
+    const others = matches.filter((m) => m.id !== local);
+    const found = isGlob(name) || others.length > 0 ? others : matches.slice(0, 1);
+    if (matches.length === 0)
       throw new UserError(
         isGlob(name)
           ? `no machine in the store matches "${name}" (see pipedejavu machines)`
           : `no machine "${name}" in the store (see pipedejavu machines)`,
       );
-    for (const m of found) if (!ids.includes(m.id)) ids.push(m.id);
+    for (const m of found) if (m.id !== local && !ids.includes(m.id)) ids.push(m.id);
+    if (!isGlob(name) && others.length > 1)
+      throw new UserError(`${matches.length} machines are called "${name}": name one by its id (see pipedejavu machines)`);
   }
   return ids;
 }
@@ -629,7 +634,7 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
   }
   // Imported machines (ids, labels or patterns like node*, comma separated): a virtual cluster of the lab's machines.
   const local = req.devices !== 'none' ? findMachine(db)?.id : undefined;
-  for (const id of importedMachineIds(db, req.machine ?? '')) if (id !== local) addMachine(id, 'all');
+  for (const id of importedMachineIds(db, req.machine ?? '', local)) addMachine(id, 'all');
   // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
   const host = out.candidates[0]?.device.machine;
   for (const [i, name] of (req.virtual ?? []).entries()) {
