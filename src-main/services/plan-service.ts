@@ -554,7 +554,9 @@ function importedMachineIds(db: Database, list: string, local: string | undefine
       );
     for (const m of found) if (m.id !== local && !ids.includes(m.id)) ids.push(m.id);
     if (!isGlob(name) && others.length > 1)
-      throw new UserError(`${matches.length} machines are called "${name}": name one by its id (see pipedejavu machines)`);
+      throw new UserError(
+        `${matches.length} machines are called "${name}": name one by its id (see pipedejavu machines)`,
+      );
   }
   return ids;
 }
