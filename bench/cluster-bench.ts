@@ -16,13 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeProfile } from '../src-main/core/profile-file/codec.js';
 import { clusterNodeProfile } from '../test/helpers/cluster-node.js';
-import { randomProblem } from '../test/unit/core/planner/random-problem.js';
+import { randomCluster } from '../test/unit/core/planner/random-problem.js';
 import { bruteForce } from '../test/unit/core/planner/reference/brute-force.js';
 import { plannerContext } from '../src-main/core/planner/problem.js';
 import { hybridSpace } from '../src-main/core/planner/search/group-space.js';
 import { clusterSearch } from '../src-main/core/planner/search/cluster-search.js';
 import { planAll } from '../src-main/core/planner/search.js';
-import type { PlanProblem } from '../src-main/core/planner/types.js';
 
 const lines: string[] = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}`,
@@ -118,43 +117,13 @@ let allWorse = 0;
 let total = 0;
 let worstGap = 0;
 for (let seed = 2000; seed < 2120; seed++) {
-  const machines = 2 + (seed % 3);
-  const perMachine = 1 + (seed % 2);
-  const base = randomProblem(seed, {
+  const problem = randomCluster(seed, {
+    machines: 2 + (seed % 3),
+    perMachine: 1 + (seed % 2),
+    kinds: 1 + (seed % 2),
     layers: 2 + (seed % 7),
-    devices: machines * perMachine,
-    twins: true,
-    batch: 4,
-    mode: 'training',
+    networkGBps: 3 + (seed % 5) * 5,
   });
-  // Machines of like GPUs: device i sits on machine floor(i / perMachine); one or two kinds of machine.
-  const kinds = 1 + (seed % 2);
-  const template = base.devices.slice(0, kinds);
-  const devices = base.devices.map((d, i) => {
-    const m = Math.floor(i / perMachine);
-    const t = template[m % kinds] as (typeof base.devices)[number];
-    return { ...d, name: t.name, memoryBytes: t.memoryBytes, kind: 'gpu' as const, machine: `m${m}` };
-  });
-  const layers = base.layers.map((l) => ({
-    ...l,
-    forwardUs: Object.fromEntries(
-      devices.map((d, i) => [d.id, l.forwardUs[template[Math.floor(i / perMachine) % kinds]?.id as string] ?? 0]),
-    ),
-    backwardUs: Object.fromEntries(
-      devices.map((d, i) => [d.id, l.backwardUs[template[Math.floor(i / perMachine) % kinds]?.id as string] ?? 0]),
-    ),
-  }));
-  // Two levels: a fast link inside a machine, a slower network between machines.
-  const links = devices.flatMap((a, i) =>
-    devices
-      .slice(i + 1)
-      .map((b) =>
-        a.machine === b.machine
-          ? { a: a.id, b: b.id, kind: 'NVLINK', alphaUs: 4, gbps: 100 }
-          : { a: a.id, b: b.id, kind: 'NETWORK', alphaUs: 10, gbps: 3 + (seed % 5) * 5 },
-      ),
-  );
-  const problem: PlanProblem = { ...base, devices, layers, links };
   const ctx = plannerContext(problem);
   const exact = bruteForce(ctx, { space: hybridSpace(problem), maxPlans: 3e6 }).best;
   if (!exact) continue;

@@ -97,3 +97,45 @@ export function randomProblem(seed: number, opts: RandomProblemOptions = {}): Pl
     ...(opts.tensor ? { tensorDegrees: [1, 2, 4] } : {}),
   };
 }
+
+/**
+ * A small random cluster: `machines` machines of `perMachine` like GPUs, `kinds` kinds of machine
+ * alternating, a fast link inside a machine (NVLink-like, 100 GB/s) and `networkGBps` between.
+ */
+export function randomCluster(
+  seed: number,
+  opts: { machines: number; perMachine: number; kinds: number; layers: number; networkGBps: number },
+): PlanProblem {
+  const { machines, perMachine, kinds } = opts;
+  const base = randomProblem(seed, {
+    layers: opts.layers,
+    devices: machines * perMachine,
+    twins: true,
+    batch: 4,
+    mode: 'training',
+  });
+  const template = base.devices.slice(0, kinds);
+  const of = (i: number): PlanDevice => template[Math.floor(i / perMachine) % kinds] as PlanDevice;
+  const devices = base.devices.map((d, i) => ({
+    ...d,
+    name: of(i).name,
+    memoryBytes: of(i).memoryBytes,
+    kind: 'gpu' as const,
+    machine: `m${Math.floor(i / perMachine)}`,
+  }));
+  const layers = base.layers.map((l) => ({
+    ...l,
+    forwardUs: Object.fromEntries(devices.map((d, i) => [d.id, l.forwardUs[of(i).id] ?? 0])),
+    backwardUs: Object.fromEntries(devices.map((d, i) => [d.id, l.backwardUs[of(i).id] ?? 0])),
+  }));
+  const links: PlanLink[] = devices.flatMap((a, i) =>
+    devices
+      .slice(i + 1)
+      .map((b) =>
+        a.machine === b.machine
+          ? { a: a.id, b: b.id, kind: 'NVLINK', alphaUs: 4, gbps: 100 }
+          : { a: a.id, b: b.id, kind: 'NETWORK', alphaUs: 10, gbps: opts.networkGBps },
+      ),
+  );
+  return { ...base, devices, layers, links };
+}

@@ -4,44 +4,11 @@ import { planAll } from '../../../../../src-main/core/planner/search.js';
 import { clusterSearch, nodeClasses } from '../../../../../src-main/core/planner/search/cluster-search.js';
 import { hybridSpace } from '../../../../../src-main/core/planner/search/group-space.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
-import { randomProblem } from '../random-problem.js';
+import { randomCluster } from '../random-problem.js';
 import { bruteForce } from '../reference/brute-force.js';
 
-/** `machines` machines of `per` like GPUs (kinds alternate), fast links inside, a network between. */
-function cluster(seed: number, machines: number, per: number, kinds: number): PlanProblem {
-  const base = randomProblem(seed, {
-    layers: 2 + (seed % 5),
-    devices: machines * per,
-    twins: true,
-    batch: 4,
-    mode: 'training',
-  });
-  const template = base.devices.slice(0, kinds);
-  const of = (i: number): (typeof template)[number] =>
-    template[Math.floor(i / per) % kinds] as (typeof template)[number];
-  const devices = base.devices.map((d, i) => ({
-    ...d,
-    name: of(i).name,
-    memoryBytes: of(i).memoryBytes,
-    kind: 'gpu' as const,
-    machine: `m${Math.floor(i / per)}`,
-  }));
-  const layers = base.layers.map((l) => ({
-    ...l,
-    forwardUs: Object.fromEntries(devices.map((d, i) => [d.id, l.forwardUs[of(i).id] as number])),
-    backwardUs: Object.fromEntries(devices.map((d, i) => [d.id, l.backwardUs[of(i).id] as number])),
-  }));
-  const links = devices.flatMap((a, i) =>
-    devices.slice(i + 1).map((b) => ({
-      a: a.id,
-      b: b.id,
-      kind: a.machine === b.machine ? 'NVLINK' : 'NETWORK',
-      alphaUs: a.machine === b.machine ? 4 : 10,
-      gbps: a.machine === b.machine ? 100 : 5,
-    })),
-  );
-  return { ...base, devices, layers, links };
-}
+const cluster = (seed: number, machines: number, perMachine: number, kinds: number): PlanProblem =>
+  randomCluster(seed, { machines, perMachine, kinds, layers: 2 + (seed % 5), networkGBps: 5 });
 
 describe('cluster search', () => {
   it('groups machines of the same GPUs into classes, CPUs left out', () => {
