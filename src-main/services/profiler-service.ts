@@ -11,7 +11,7 @@ import { suiteKernels, type SuiteName } from '../core/kernels/suites.js';
 import { summarizeDevice, type DeviceSummary } from '../core/profiler/device-summary.js';
 import { planRefinement, type MeasuredKernel } from '../core/profiler/refinement.js';
 import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../core/profiler/suite-policy.js';
-import { isNoisy, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
+import { isNoisy, median, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
 import { kernelChainable } from '../core/kernels/build.js';
 import { CHAIN_COPIES } from '../core/kernels/chain.js';
 import { differencedCopies, methodRule, timingMethod, type TimingMethod } from '../core/profiler/gpu-timing.js';
@@ -188,8 +188,8 @@ interface KernelTiming {
 const MIN_CHAINED_US = 0.05;
 
 /**
- * The label of one outcome. Chained: (median chain - median single) / (copies - 1), noisy
- * when either median is. Traced: the node the kernel is about, without the reorders and
+ * The label of one outcome. Chained: the median over run pairs of (chain - single) /
+ * (copies - 1), noisy when either median is or when that difference is not positive. Traced: the node the kernel is about, without the reorders and
  * copies ORT inserts around it (copy kernels: the Memcpy nodes alone).
  */
 export function kernelTiming(
@@ -204,14 +204,18 @@ export function kernelTiming(
     return { summary, noisy: isNoisy(summary, rule) };
   }
   if (outcome.chained) {
-    const { copies, singleUs, chainUs } = outcome.chained;
+    const { singleUs, chainUs } = outcome.chained;
     const one = summarize(singleUs);
     const chain = summarize(chainUs);
     const diffs = summarize(outcome.kernelUs.map((v) => Math.max(v, MIN_CHAINED_US)));
-    const medianUs = Math.max((chain.medianUs - one.medianUs) / (copies - 1), MIN_CHAINED_US);
+    // The median of the paired differences (each chain run against the single run next to
+    // it): a slow phase of the machine hits both runs of a pair, so it cancels, where a
+    // difference of the two medians can land on either side of a two-mode distribution.
+    const paired = median(outcome.kernelUs);
+    const medianUs = Math.max(paired, MIN_CHAINED_US);
     return {
       summary: { ...diffs, medianUs, ciHalfWidth: Math.max(one.ciHalfWidth, chain.ciHalfWidth) },
-      noisy: isNoisy(one, rule) || isNoisy(chain, rule),
+      noisy: isNoisy(one, rule) || isNoisy(chain, rule) || !(paired > 0),
     };
   }
   let samples = ownNodeUs(outcome, overhead);
@@ -418,9 +422,20 @@ async function firstRound(
 }
 
 /**
- * Later rounds re-time every kernel and keep the lower median: a slow phase of the
- * machine (another process, a busy hypervisor) only ever makes kernels slower. The
- * rounds are spread over the whole run, so one slow minute spoils one round at most.
+ * A kernel's label after round `round` (2, 3...), or null to keep the stored one. A timed
+ * kernel keeps the lower median: a slow phase of the machine (another process, a busy
+ * hypervisor) only ever makes it slower. A chained label is a difference, whose noise goes
+ * both ways: the minimum would keep the luckiest low difference (down to the floor), so
+ * rounds are averaged instead.
+ */
+export function roundLabel(storedUs: number, newUs: number, round: number, chained: boolean): number | null {
+  if (chained) return (storedUs * (round - 1) + newUs) / round;
+  return newUs < storedUs ? newUs : null;
+}
+
+/**
+ * Later rounds re-time every kernel (see roundLabel). The rounds are spread over the whole
+ * run, so one slow minute spoils one round at most.
  */
 async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
   const rounds = st.opts.rounds ?? SUITE_ROUNDS[st.opts.suite];
@@ -435,14 +450,15 @@ async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
       index++;
       if (outcome.ok) {
         const t = kernelTiming(m.spec, outcome, st.overhead, st.rule);
-        const k = t.summary;
-        if (!t.noisy && k.medianUs < m.medianUs) {
+        const label = t.noisy ? null : roundLabel(m.medianUs, t.summary.medianUs, round, !!outcome.chained);
+        if (label !== null) {
+          const k = { ...t.summary, medianUs: label };
           st.repo.insertMeasurements(
             st.runId,
             [toMeasurement(m.spec, st.runId, st.target, st.ortVersion, k, summarize(outcome.wallUs))],
             { onConflict: 'replace' },
           );
-          m.medianUs = k.medianUs;
+          m.medianUs = label;
         }
       }
       kernelEvent(st, index, total, m.spec, { status: 'measured', medianUs: m.medianUs });

@@ -32,6 +32,12 @@ export interface DeviceSummary {
 
 const COMPUTE_FAMILIES = new Set(['gemm', 'conv', 'attention']);
 const MEMORY_FAMILIES = new Set(['elementwise', 'datamove', 'reduction', 'softmax', 'layernorm']);
+/**
+ * Compute kernels smaller than this do not set the peak when bigger ones were measured: a
+ * tiny kernel's label is a few microseconds or a difference of two runs, and one that came
+ * out near zero would claim tera-FLOP/s (every device's biggest suite GEMM is far above it).
+ */
+const MIN_PEAK_FLOPS = 5e7;
 /** Memory-bound kernels smaller than this mostly hit the caches: not the DRAM roofline. */
 const MIN_BANDWIDTH_BYTES = 32 * 2 ** 20;
 
@@ -74,9 +80,13 @@ export function summarizeDevice(ms: readonly Measurement[]): DeviceSummary {
   let bandwidth: number | null = null;
   let dispatch: number | null = null;
   const binding: number[] = [];
+  const bigDtypes = new Set(
+    ms.filter((m) => COMPUTE_FAMILIES.has(m.family) && m.flops >= MIN_PEAK_FLOPS).map((m) => m.dtype),
+  );
+  const setsPeak = (m: Measurement): boolean => m.flops >= (bigDtypes.has(m.dtype) ? MIN_PEAK_FLOPS : 1);
   for (const m of ms) {
     const t = m.stats.medianUs;
-    if (COMPUTE_FAMILIES.has(m.family) && m.flops > 0) {
+    if (COMPUTE_FAMILIES.has(m.family) && setsPeak(m)) {
       const g = m.flops / t / 1000;
       if (g > (peakGflops[m.dtype] ?? 0)) {
         peakGflops[m.dtype] = g;

@@ -11,6 +11,7 @@ import { makeKernel } from '../../../src-main/core/kernels/cost.js';
 import type { KernelSpec } from '../../../src-main/core/kernels/types.js';
 import {
   profileDevice,
+  roundLabel,
   type KernelRunnerLike,
   type ProfileTarget,
   type ProfilerDeps,
@@ -244,5 +245,17 @@ describe('profiling with failing and noisy kernels', () => {
     expect([...seen.values()]).toEqual([2, 2]);
     const medians = new ProfileRepo(db).listMeasurements({ machineId: 'm1' }).map((m) => m.stats.medianUs);
     expect(medians).toEqual([150, 150]);
+  });
+});
+
+describe('roundLabel: combining timing rounds', () => {
+  it('keeps the lower median of a timed kernel (slow phases only slow it down)', () => {
+    expect(roundLabel(10, 8, 2, false)).toBe(8);
+    expect(roundLabel(10, 12, 2, false)).toBeNull();
+  });
+
+  it('averages a chained difference over the rounds: its noise goes both ways, so the minimum would keep the luckiest', () => {
+    expect(roundLabel(10, 0.05, 2, true)).toBeCloseTo(5.025, 9);
+    expect(roundLabel(6, 12, 3, true)).toBeCloseTo(8, 9);
   });
 });
