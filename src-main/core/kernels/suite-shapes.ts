@@ -713,6 +713,64 @@ function priorRowAndElementwiseShapes(): ShapeEntry[] {
   return out;
 }
 
+// ---- A prior of small-input networks (quick) ----
+//
+// Edge models run at low resolution, where every node is a few microseconds and a second
+// thread buys little or nothing: the regime the 224x224 prior above never reaches. These are
+// MobileNetV3-Small's layers (Howard et al. 2019, table 2: bneck rows, squeeze-excite reducing
+// to a quarter of the expansion, HardSwish as Mul) at a 128x128 input (maps 64/32/16/8/4), the
+// resolution of the low-power edge benchmarks. Not one of the evaluated models.
+
+/** MobileNetV3-Small's bneck rows at a 128x128 input, and whether each has squeeze-excite. */
+const MOBILENET_V3_SMALL_128: readonly (readonly [IRBlock, boolean])[] = [
+  [[16, 16, 16, 3, 2, 64], true],
+  [[16, 72, 24, 3, 2, 32], false],
+  [[24, 88, 24, 3, 1, 16], false],
+  [[24, 96, 40, 5, 2, 16], true],
+  [[40, 240, 40, 5, 1, 8], true],
+  [[40, 120, 48, 5, 1, 8], true],
+  [[48, 144, 48, 5, 1, 8], true],
+  [[48, 288, 96, 5, 2, 8], true],
+  [[96, 576, 96, 5, 1, 4], true],
+];
+
+/** The small-input prior: its convs (stem, blocks, squeeze-excite, last 1x1), pools, elementwise, reorders. */
+function smallInputShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const conv = convAdder(out);
+  const layers: ConvLayer[] = [[3, 128, 16, 3, 2, 1, 1]];
+  for (const [block, se] of MOBILENET_V3_SMALL_128) {
+    layers.push(...irConvs(block));
+    const exp = block[1];
+    const squeezed = Math.max(8, Math.round(exp / 4 / 8) * 8);
+    if (se) layers.push([exp, 1, squeezed, 1, 1, 1, 1], [squeezed, 1, exp, 1, 1, 1, 0]);
+  }
+  layers.push([96, 4, 576, 1, 1, 1, 1]);
+  for (const l of layers) conv(0, 1, l);
+  for (const [C, HW] of [
+    [16, 32],
+    [96, 8],
+    [288, 4],
+    [576, 4],
+  ] as const)
+    out.push({ op: 'GlobalAveragePool', shape: { N: 1, C, H: HW, W: HW }, level: 0 });
+  // Residual adds and HardSwish / squeeze-excite products at the maps' sizes.
+  for (const n of [24 * 16 * 16, 40 * 8 * 8, 96 * 4 * 4]) out.push({ op: 'Add', shape: { n }, level: 0 });
+  for (const n of [16 * 32 * 32, 88 * 16 * 16, 240 * 8 * 8, 576 * 4 * 4])
+    out.push({ op: 'Mul', shape: { n }, level: 0 });
+  out.push({ op: 'Sigmoid', shape: { n: 96 * 16 * 16 }, level: 0 });
+  // Layout changes of the maps (NCHW as rows C*H by cols W), what ORT's NCHWc reorders move.
+  for (const [C, HW] of [
+    [16, 64],
+    [72, 32],
+    [96, 16],
+    [240, 8],
+    [576, 4],
+  ] as const)
+    out.push({ op: 'Transpose', shape: { rows: C * HW, cols: HW }, level: 0 });
+  return out;
+}
+
 /** All shapes, families in a fixed order; a shape may appear more than once (suites.ts keeps its lowest level). */
 export function allShapeEntries(): ShapeEntry[] {
   return [
@@ -727,5 +785,6 @@ export function allShapeEntries(): ShapeEntry[] {
     ...poolShapes(),
     ...priorMoveShapes(),
     ...priorRowAndElementwiseShapes(),
+    ...smallInputShapes(),
   ];
 }
