@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
 import type { ProfileFile } from '../../src-main/core/profile-file/schema.js';
+import { testProvenance } from './gpu-profile.js';
 import { serverProbe } from './sample-probe.js';
 import { device, measurementOf, syntheticSamples } from './synthetic-samples.js';
 
@@ -38,12 +39,7 @@ export function clusterNodeProfile(hostname: string, opts: ClusterNodeOptions = 
   return {
     format: 'pipedejavu-hardware-profile',
     formatVersion: 1,
-    provenance: {
-      tool: 'pipedejavu',
-      toolVersion: '0.1.0',
-      exportedAt: '2026-11-25T12:00:00.000Z',
-      runtimes: { node: 'v20.20.2', onnxruntime: '1.30.0' },
-    },
+    provenance: testProvenance('2026-11-25T12:00:00.000Z'),
     machine: { id, label: hostname, probe },
     devices: devicesFromProbe(probe),
     links: linksFromProbe(probe),

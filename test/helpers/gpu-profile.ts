@@ -10,6 +10,16 @@ import { device, measurementOf, syntheticSamples } from './synthetic-samples.js'
 
 export const GPU_BOX = 'gpu-box';
 
+/** The provenance of a test profile file exported at `exportedAt`. */
+export function testProvenance(exportedAt: string): ProfileFile['provenance'] {
+  return {
+    tool: 'pipedejavu',
+    toolVersion: '0.1.0',
+    exportedAt,
+    runtimes: { node: 'v20.20.2', onnxruntime: '1.30.0' },
+  };
+}
+
 export interface GpuServerOptions {
   hostname?: string;
   /** Both GPUs become this model with this much memory (default: the 4080 SUPER and 2080 SUPER). */
@@ -64,12 +74,7 @@ export function gpuServerProfile(opts: GpuServerOptions = {}): ProfileFile {
   return {
     format: 'pipedejavu-hardware-profile',
     formatVersion: 1,
-    provenance: {
-      tool: 'pipedejavu',
-      toolVersion: '0.1.0',
-      exportedAt: '2026-11-21T12:00:00.000Z',
-      runtimes: { node: 'v20.20.2', onnxruntime: '1.30.0' },
-    },
+    provenance: testProvenance('2026-11-21T12:00:00.000Z'),
     machine: { id: opts.hostname ? 'c3d4e5f607182930' : 'b2c3d4e5f6071829', label: probe.hostname, probe },
     devices: devicesFromProbe(probe),
     links: linksFromProbe(probe),

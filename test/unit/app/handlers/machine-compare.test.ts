@@ -2,14 +2,10 @@
  * machine:compare: `pipedejavu compare` through the one dispatch the IPC and HTTP transports
  * call; answers are results or one-line errors, never a throw.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
-import type { ComparisonView, ImportView } from '../../../../src-main/api/view-models.js';
-import { encodeProfile } from '../../../../src-main/core/profile-file/codec.js';
-import { tempDir } from '../../../helpers/cli.js';
-import { gpuServerProfile } from '../../../helpers/gpu-profile.js';
-import { seedStore, SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
+import type { AppCore } from '../../../../src-main/app/app-core.js';
+import type { ComparisonView } from '../../../../src-main/api/view-models.js';
+import { machineLab } from '../../../helpers/machine-lab.js';
 
 let core: AppCore | null = null;
 afterEach(() => {
@@ -19,23 +15,9 @@ afterEach(() => {
 
 /** The seeded local machine and two imported GPU servers (gpu-a, gpu-b): their ids in that order. */
 async function lab(): Promise<{ core: AppCore; ids: string[] }> {
-  const c = createAppCore({
-    dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
-    transport: 'http',
-    inProcessJobs: true,
-  });
-  core = c;
-  seedStore(c.deps.db);
-  const ids = [SEEDED_MACHINE];
-  for (const [i, hostname] of ['gpu-a', 'gpu-b'].entries()) {
-    // Each its own machine id (cloned node images share one; the hostname alone is not the identity).
-    const profile = gpuServerProfile({ hostname });
-    profile.machine.id = `gpulab00000000${i}`;
-    const r = await c.dispatch('machine:import', { fileName: `${hostname}.json`, text: encodeProfile(profile) });
-    if (!r.ok) throw new Error(r.error.message);
-    ids.push((r.value as ImportView).machineId);
-  }
-  return { core: c, ids };
+  const l = await machineLab('pdjv-app-');
+  core = l.core;
+  return l;
 }
 
 async function waitJobs(c: AppCore): Promise<void> {

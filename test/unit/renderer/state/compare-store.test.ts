@@ -1,13 +1,9 @@
 /** The Library's comparison (CompareStore, a `.svelte.ts` class) against the real app core in this process. */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../../src-main/api/client.js';
-import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
-import { encodeProfile } from '../../../../src-main/core/profile-file/codec.js';
+import type { AppCore } from '../../../../src-main/app/app-core.js';
 import { CompareStore } from '../../../../src-renderer/src/state/compare.svelte.js';
-import { tempDir } from '../../../helpers/cli.js';
-import { gpuServerProfile } from '../../../helpers/gpu-profile.js';
-import { seedStore, SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
+import { machineLab } from '../../../helpers/machine-lab.js';
 
 let core: AppCore | null = null;
 afterEach(() => {
@@ -16,21 +12,8 @@ afterEach(() => {
 });
 
 async function lab(): Promise<{ lib: CompareStore; core: AppCore; ids: string[] }> {
-  const c = createAppCore({
-    dbPath: path.join(tempDir('pdjv-ui-'), 'db.sqlite'),
-    transport: 'http',
-    inProcessJobs: true,
-  });
+  const { core: c, ids } = await machineLab('pdjv-ui-');
   core = c;
-  seedStore(c.deps.db);
-  const ids = [SEEDED_MACHINE];
-  for (const [i, hostname] of ['gpu-a', 'gpu-b'].entries()) {
-    const profile = gpuServerProfile({ hostname });
-    profile.machine.id = `gpulab00000000${i}`;
-    const r = await c.dispatch('machine:import', { fileName: `${hostname}.json`, text: encodeProfile(profile) });
-    if (!r.ok) throw new Error(r.error.message);
-    ids.push((r.value as { machineId: string }).machineId);
-  }
   const client = createApiClient({
     kind: 'http',
     invoke: (channel, payload) => c.dispatch(channel, payload),
