@@ -3,7 +3,7 @@
  * measurements, with scikit-learn's forest on the same features, targets and folds
  * as the reference for ours. The report is attached to the stored predictors.
  */
-import { featureVector, floorUs, MIN_LOG_RATIO } from '../core/predictor/features.js';
+import { featureVector, floorUs, learnedMinLogRatio } from '../core/predictor/features.js';
 import { createPredictor, PREDICTOR_NAMES } from '../core/predictor/registry.js';
 import type { Sample } from '../core/predictor/types.js';
 import {
@@ -62,8 +62,10 @@ async function sklearnRows(
     if (!result.ok) return result.reason;
     fitSeconds += result.fitSeconds;
     for (const f of result.folds) {
+      const train = split.folds.find((s) => s.name === f.name)?.train ?? [];
+      const clamp = learnedMinLogRatio(train.map((i) => y[i] as number));
       f.test.forEach((index, j) => {
-        const raw = Math.max(MIN_LOG_RATIO, f.predicted[j] as number);
+        const raw = Math.max(clamp, f.predicted[j] as number);
         rows.push({ protocol, fold: f.name, index, predictedUs: (floors[index] as number) * Math.exp(raw) });
       });
     }

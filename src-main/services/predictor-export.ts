@@ -19,9 +19,13 @@ export function exportPredictorOnnx(db: Database, name: OnnxExportable): { bytes
   const stored = storedPredictors(db).find((p) => p.name === name);
   if (!stored) throw new UserError(`no trained ${name} predictor: run \`pipedejavu train --model ${name}\` first`);
   const p = stored.predictor;
-  if (p instanceof ForestPredictor) return { bytes: forestToOnnx(p.model, FEATURE_NAMES), trainedAt: stored.trainedAt };
+  if (p instanceof ForestPredictor)
+    return { bytes: forestToOnnx(p.model, FEATURE_NAMES, p.minLogRatio), trainedAt: stored.trainedAt };
   if (p instanceof LinearPredictor) {
-    return { bytes: linearToOnnx(p.coefficients, p.intercept, FEATURE_NAMES), trainedAt: stored.trainedAt };
+    return {
+      bytes: linearToOnnx(p.coefficients, p.intercept, FEATURE_NAMES, p.minLogRatio),
+      trainedAt: stored.trainedAt,
+    };
   }
   throw new UserError(`the ${name} predictor cannot be exported as ONNX`);
 }

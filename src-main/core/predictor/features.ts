@@ -140,3 +140,16 @@ export function floorUs(op: OpInstance, device: DeviceFeatures): number {
 /** Predictions never go below this fraction of the floor: micro-kernels only approximate the peak. */
 export const MIN_FLOOR_RATIO = 0.8;
 export const MIN_LOG_RATIO = Math.log(MIN_FLOOR_RATIO);
+
+/**
+ * The clamp a trained model applies to its raw log(time / floor): MIN_LOG_RATIO, or lower
+ * where its own training data went lower. The floor's memory term uses the DRAM bandwidth
+ * (kernels of 32 MiB and more), and operands that stay in the caches move faster than
+ * that: on the 2-vCPU Zen 4 guest, element-wise ops and transposes of 0.1-10 MB ran at
+ * 0.15-0.45x the DRAM floor. A fixed clamp at 0.8x predicted each such node up to 2x slow.
+ */
+export function learnedMinLogRatio(targets: readonly number[]): number {
+  let m = MIN_LOG_RATIO;
+  for (const t of targets) if (Number.isFinite(t) && t < m) m = t;
+  return m;
+}

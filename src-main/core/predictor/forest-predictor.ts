@@ -4,17 +4,17 @@
  * Trees average training targets, so the ratio stays within what was measured: predictions
  * follow the roofline as sizes grow instead of extrapolating wildly. Pure.
  *
- * Clamp: a prediction is at least MIN_FLOOR_RATIO (0.8) x the floor, i.e. the raw output is
- * clamped at log(0.8), not at 0. The floor uses the peak the micro-kernels reached, not the
- * hardware's, so kernels measured slightly under it (small negative log ratios) are normal;
- * far below it is not. The ONNX export applies the same clamp.
+ * Clamp: a prediction is at least MIN_FLOOR_RATIO (0.8) x the floor, or the lowest ratio its
+ * training data reached where that is lower (learnedMinLogRatio: cache-resident operands beat
+ * the DRAM floor). The floor uses the peak the micro-kernels reached, not the hardware's, so
+ * kernels measured under it are normal. The ONNX export applies the same clamp.
  *
  * Band: per query, the spread over trees (in log space) combined in quadrature with the
  * family's out-of-bag residual 10th/90th percentiles (residual-band.ts), so it is wide both
  * where the trees disagree and where the model was found wrong on unseen rows.
  */
 import { z } from 'zod';
-import { featureVector, FEATURE_NAMES, floorUs, MIN_LOG_RATIO } from './features.js';
+import { featureVector, FEATURE_NAMES, floorUs, learnedMinLogRatio, MIN_LOG_RATIO } from './features.js';
 import { RandomForestRegressor, type ForestOptions } from './random-forest.js';
 import { BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
@@ -43,6 +43,8 @@ const ModelSchema = z.object({
   forest: z.unknown(),
   ranges: TrainingRangesSchema,
   bands: BandTableSchema,
+  /** Absent in models stored before the clamp was learned: MIN_LOG_RATIO. */
+  minLogRatio: z.number().optional(),
 });
 
 type Query = OpInstance & { device: DeviceFeatures };
@@ -55,6 +57,8 @@ export class ForestPredictor implements Predictor {
   private forest: RandomForestRegressor;
   private ranges: TrainingRanges = { devices: [], families: [], work: {} };
   private bands: BandTable = {};
+  /** The raw output's lower clamp (learnedMinLogRatio of the training targets). */
+  minLogRatio = MIN_LOG_RATIO;
 
   constructor(options: Partial<ForestOptions> = {}) {
     this.forest = new RandomForestRegressor({ ...FOREST_PREDICTOR_DEFAULTS, ...options });
@@ -70,6 +74,7 @@ export class ForestPredictor implements Predictor {
     const x = samples.map((s) => featureVector(s, s.device));
     const y = samples.map((s) => Math.log(s.timeUs / floorUs(s, s.device)));
     this.forest.fit(x, y);
+    this.minLogRatio = learnedMinLogRatio(y);
     this.ranges = trainingRanges(samples);
     const oob = this.forest.oobPredictions();
     this.bands = fitBands(
@@ -80,7 +85,7 @@ export class ForestPredictor implements Predictor {
           {
             family: s.family,
             actual: s.timeUs,
-            predicted: floorUs(s, s.device) * Math.exp(Math.max(MIN_LOG_RATIO, r)),
+            predicted: floorUs(s, s.device) * Math.exp(Math.max(this.minLogRatio, r)),
           },
         ];
       }),
@@ -100,7 +105,7 @@ export class ForestPredictor implements Predictor {
       const m = mean[i] as number;
       const s = std[i] as number;
       const band = this.bands[q.family] ?? this.bands['*'] ?? { lo: Math.log(0.7), hi: Math.log(1.4) };
-      const at = (r: number): number => floor * Math.exp(Math.max(MIN_LOG_RATIO, r));
+      const at = (r: number): number => floor * Math.exp(Math.max(this.minLogRatio, r));
       return {
         timeUs: at(m),
         lowUs: at(m - Math.hypot(s, band.lo)),
@@ -118,6 +123,7 @@ export class ForestPredictor implements Predictor {
       forest: this.forest.toJSON(),
       ranges: this.ranges,
       bands: this.bands,
+      minLogRatio: this.minLogRatio,
     };
   }
 
@@ -135,6 +141,7 @@ export class ForestPredictor implements Predictor {
     p.forest = forest;
     p.ranges = m.ranges;
     p.bands = m.bands;
+    p.minLogRatio = m.minLogRatio ?? MIN_LOG_RATIO;
     return p;
   }
 }

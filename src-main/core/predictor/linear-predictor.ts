@@ -4,7 +4,7 @@
  * device's measured roofline. Pure.
  */
 import { z } from 'zod';
-import { featureVector, floorUs, FEATURE_NAMES, MIN_LOG_RATIO } from './features.js';
+import { featureVector, floorUs, FEATURE_NAMES, learnedMinLogRatio, MIN_LOG_RATIO } from './features.js';
 import { ridge } from './linear-algebra.js';
 import { applyBand, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
@@ -25,6 +25,8 @@ const ModelSchema = z.object({
   alpha: z.number(),
   ranges: TrainingRangesSchema,
   bands: BandTableSchema,
+  /** Absent in models stored before the clamp was learned: MIN_LOG_RATIO. */
+  minLogRatio: z.number().optional(),
 });
 
 export class LinearPredictor implements Predictor {
@@ -36,6 +38,8 @@ export class LinearPredictor implements Predictor {
   intercept = 0;
   private ranges: TrainingRanges = { devices: [], families: [], work: {} };
   private bands: BandTable = {};
+  /** The raw output's lower clamp (learnedMinLogRatio of the training targets). */
+  minLogRatio = MIN_LOG_RATIO;
 
   constructor(private readonly alpha = 1e-3) {}
 
@@ -46,6 +50,7 @@ export class LinearPredictor implements Predictor {
     const fit = ridge(x, y, this.alpha);
     this.coefficients = fit.coef;
     this.intercept = fit.intercept;
+    this.minLogRatio = learnedMinLogRatio(y);
     this.ranges = trainingRanges(samples);
     this.bands = fitBands(samples.map((s) => ({ family: s.family, actual: s.timeUs, predicted: this.point(s) })));
   }
@@ -56,7 +61,7 @@ export class LinearPredictor implements Predictor {
   }
 
   private point(q: OpInstance & { device: DeviceFeatures }): number {
-    const r = Math.max(MIN_LOG_RATIO, this.raw(featureVector(q, q.device)));
+    const r = Math.max(this.minLogRatio, this.raw(featureVector(q, q.device)));
     return floorUs(q, q.device) * Math.exp(r);
   }
 
@@ -77,6 +82,7 @@ export class LinearPredictor implements Predictor {
       alpha: this.alpha,
       ranges: this.ranges,
       bands: this.bands,
+      minLogRatio: this.minLogRatio,
     };
   }
 
@@ -91,6 +97,7 @@ export class LinearPredictor implements Predictor {
     p.intercept = m.intercept;
     p.ranges = m.ranges;
     p.bands = m.bands;
+    p.minLogRatio = m.minLogRatio ?? MIN_LOG_RATIO;
     return p;
   }
 }

@@ -25,10 +25,14 @@ import { RandomForestRegressor, type ForestJson } from './random-forest.js';
 const ML = 'ai.onnx.ml';
 
 export const ONNX_FORMULA =
-  'time_us = floor_us * exp(max(raw, log(0.8))); raw = model estimate of log(time_us / floor_us)';
+  'time_us = floor_us * exp(max(raw, min_log_ratio)); raw = model estimate of log(time_us / floor_us); min_log_ratio = log(0.8) or the lowest ratio in the training data';
 
 /** A forest (fitted, or its stored JSON) as a TreeEnsembleRegressor model. */
-export function forestToOnnx(forest: ForestJson | RandomForestRegressor, featureNames: readonly string[]): Uint8Array {
+export function forestToOnnx(
+  forest: ForestJson | RandomForestRegressor,
+  featureNames: readonly string[],
+  minLogRatio = MIN_LOG_RATIO,
+): Uint8Array {
   const rf = forest instanceof RandomForestRegressor ? forest : RandomForestRegressor.fromJSON(forest);
   if (rf.featureCount !== featureNames.length) {
     throw new Error(`forest has ${rf.featureCount} features but ${featureNames.length} names were given`);
@@ -78,7 +82,7 @@ export function forestToOnnx(forest: ForestJson | RandomForestRegressor, feature
     attr.ints('target_ids', t.ids),
     attr.floats('target_weights', t.weights),
   ];
-  return timeModel('forest', { opType: 'TreeEnsembleRegressor', attributes: ensemble }, featureNames, {
+  return timeModel('forest', { opType: 'TreeEnsembleRegressor', attributes: ensemble }, featureNames, minLogRatio, {
     trees: String(rf.treeCount),
   });
 }
@@ -88,6 +92,7 @@ export function linearToOnnx(
   coefficients: readonly number[],
   intercept: number,
   featureNames: readonly string[],
+  minLogRatio = MIN_LOG_RATIO,
 ): Uint8Array {
   if (coefficients.length !== featureNames.length) {
     throw new Error(`${coefficients.length} coefficients but ${featureNames.length} feature names`);
@@ -99,7 +104,7 @@ export function linearToOnnx(
     attr.int('targets', 1),
     attr.string('post_transform', 'NONE'),
   ];
-  return timeModel('linear', { opType: 'LinearRegressor', attributes }, featureNames, {});
+  return timeModel('linear', { opType: 'LinearRegressor', attributes }, featureNames, minLogRatio, {});
 }
 
 /** features -> ml regressor -> raw; time_us = floor_us * Exp(Max(raw, clamp)). */
@@ -107,6 +112,7 @@ function timeModel(
   kind: string,
   regressor: { opType: string; attributes: readonly AttributeDef[] },
   featureNames: readonly string[],
+  minLogRatio: number,
   extraMetadata: Record<string, string>,
 ): Uint8Array {
   const F = featureNames.length;
@@ -114,7 +120,7 @@ function timeModel(
     name: 'min_log_ratio',
     dataType: OnnxDataType.FLOAT,
     dims: [1],
-    floatData: [MIN_LOG_RATIO],
+    floatData: [minLogRatio],
   };
   const nodes: NodeDef[] = [
     { ...regressor, name: kind, domain: ML, inputs: ['features'], outputs: ['raw'] },

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
-import { floorUs } from '../../../../src-main/core/predictor/features.js';
+import { floorUs, MIN_FLOOR_RATIO, MIN_LOG_RATIO } from '../../../../src-main/core/predictor/features.js';
 import { ForestPredictor } from '../../../../src-main/core/predictor/forest-predictor.js';
-import { MIN_FLOOR_RATIO } from '../../../../src-main/core/predictor/features.js';
 import type { DeviceFeatures } from '../../../../src-main/core/predictor/types.js';
 import { SYNTHETIC_DEVICES, syntheticSamples, syntheticTimeUs } from '../../../helpers/forest-samples.js';
 
@@ -37,15 +36,38 @@ describe('ForestPredictor', () => {
     expect(covered.length / preds.length).toBeGreaterThan(0.7);
   });
 
-  it('never predicts below 0.8 x the roofline floor, however large or small the op', () => {
+  it('never predicts below its clamp (the lowest ratio to the floor it trained on), however large or small the op', () => {
+    // The synthetic times sit at the floor or above, give or take 2% noise.
+    expect(predictor.minLogRatio).toBeLessThanOrEqual(MIN_LOG_RATIO);
+    expect(predictor.minLogRatio).toBeGreaterThan(Math.log(0.7));
+    const clamp = Math.exp(predictor.minLogRatio);
     for (const n of [1, 10, 1e3, 1e6, 1e9, 1e11]) {
       for (const device of devices) {
         const k = makeKernel('Add', 'fp32', { n: Math.round(n) });
         const [p] = predictor.predict([{ ...k, device }]);
-        expect(p!.timeUs).toBeGreaterThanOrEqual(MIN_FLOOR_RATIO * floorUs(k, device) - 1e-9);
-        expect(p!.lowUs).toBeGreaterThanOrEqual(MIN_FLOOR_RATIO * floorUs(k, device) - 1e-9);
+        expect(p!.timeUs).toBeGreaterThanOrEqual(clamp * floorUs(k, device) - 1e-9);
+        expect(p!.lowUs).toBeGreaterThanOrEqual(clamp * floorUs(k, device) - 1e-9);
       }
     }
+  });
+
+  it('learns a lower clamp from kernels measured under the floor (operands in the caches), and keeps it', () => {
+    // Mid-size Adds at 0.4x their DRAM floor, as cache-resident operands run on a CPU.
+    const cached = (s: (typeof train)[number]) =>
+      s.op === 'Add' && s.bytes < 8e6 ? { ...s, timeUs: 0.4 * floorUs(s, s.device) } : s;
+    const p = new ForestPredictor({ nEstimators: 20 });
+    p.train(train.map(cached));
+    expect(p.minLogRatio).toBeCloseTo(Math.log(0.4), 6);
+    const k = makeKernel('Add', 'fp32', { n: 200_000 });
+    const [pred] = p.predict([{ ...k, device: cpu }]);
+    expect(pred!.timeUs).toBeLessThan(MIN_FLOOR_RATIO * floorUs(k, cpu));
+    expect(pred!.timeUs).toBeGreaterThanOrEqual(0.4 * floorUs(k, cpu) - 1e-9);
+    expect(ForestPredictor.load(JSON.parse(JSON.stringify(p.toJSON()))).minLogRatio).toBe(p.minLogRatio);
+  });
+
+  it('loads a model stored before the clamp was learned with the default clamp', () => {
+    const { minLogRatio: _, ...old } = predictor.toJSON() as Record<string, unknown>;
+    expect(ForestPredictor.load(old).minLogRatio).toBe(MIN_LOG_RATIO);
   });
 
   it('warns on an unseen family, an unseen device and sizes beyond the trained range', () => {

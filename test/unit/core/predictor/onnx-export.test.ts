@@ -38,7 +38,7 @@ describe('forest export (TreeEnsembleRegressor)', () => {
   predictor.train(train);
 
   it('gives the in-app times on ONNX Runtime', async () => {
-    const model = forestToOnnx(predictor.model, FEATURE_NAMES);
+    const model = forestToOnnx(predictor.model, FEATURE_NAMES, predictor.minLogRatio);
     const { time, raw } = await runOnnx(model, queries);
     const expected = predictor.predict(queries);
     const rawExpected = predictor.raw(queries.map((q) => featureVector(q, q.device)));
@@ -68,7 +68,7 @@ describe('linear export (LinearRegressor)', () => {
   it('gives the in-app times on ONNX Runtime', async () => {
     const p = new LinearPredictor();
     p.train(train);
-    const model = linearToOnnx(p.coefficients, p.intercept, FEATURE_NAMES);
+    const model = linearToOnnx(p.coefficients, p.intercept, FEATURE_NAMES, p.minLogRatio);
     const { time } = await runOnnx(model, queries);
     p.predict(queries).forEach((e, i) => expect(relDiff(time[i]!, e.timeUs)).toBeLessThan(1e-5));
   });
