@@ -81,6 +81,10 @@ def build(op, s, dt, dev):
     if op in ("Relu", "Sigmoid", "Gelu"):
         x = rnd((s["n"],), dt, dev)
         return {"Relu": lambda: F.relu(x), "Sigmoid": lambda: torch.sigmoid(x), "Gelu": lambda: F.gelu(x)}[op]
+    if op == "SkipLayerNormalization":
+        x, r = rnd((1, s["rows"], s["cols"]), dt, dev), rnd((1, s["rows"], s["cols"]), dt, dev)
+        w, b = torch.ones(s["cols"], device=dev, dtype=dt), torch.zeros(s["cols"], device=dev, dtype=dt)
+        return lambda: F.layer_norm(x + r, (s["cols"],), w, b, 1e-5)
     if op in ("ReduceSum", "ReduceMean", "Softmax", "LayerNormalization", "Transpose"):
         x = rnd((s["rows"], s["cols"]), dt, dev)
         if op == "LayerNormalization":

@@ -15,7 +15,7 @@
  *                         pads 1 and halves 112 to 56, as ResNet's; 2x2/2 pads 0, as VGG's)
  *   GlobalAveragePool     1 per input element
  *   Softmax               5 per element (max, subtract, exp, sum, divide)
- *   LayerNormalization    8 per element
+ *   LayerNormalization    8 per element;  SkipLayerNormalization 9 (the residual add, then 8)
  *   Attention             4*batch*heads*seq*seq*headDim (two GEMMs) + 5*batch*heads*seq*seq (softmax)
  *   Transpose, Concat, Resize (nearest), Cast, copies  0
  *
@@ -87,6 +87,8 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
       return 5 * d('rows') * d('cols');
     case 'LayerNormalization':
       return 8 * d('rows') * d('cols');
+    case 'SkipLayerNormalization':
+      return 9 * d('rows') * d('cols');
     case 'Attention': {
       const bhss = d('batch') * d('heads') * d('seq') * d('seq');
       return 4 * bhss * d('headDim') + 5 * bhss;
@@ -148,6 +150,9 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
     case 'LayerNormalization':
       // X + Y + scale [cols] + bias [cols]
       return 2 * d('rows') * d('cols') + 2 * d('cols');
+    case 'SkipLayerNormalization':
+      // X + skip + Y + scale + bias
+      return 3 * d('rows') * d('cols') + 2 * d('cols');
     case 'Attention':
       // Q, K, V and the output, each [batch,heads,seq,headDim]
       return 4 * d('batch') * d('heads') * d('seq') * d('headDim');

@@ -22,6 +22,7 @@ const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   ReduceMean: [['rows'], ['cols']],
   Softmax: [['rows'], ['cols']],
   LayerNormalization: [['rows'], ['cols']],
+  SkipLayerNormalization: [['rows'], ['cols']],
   Attention: [['batch'], ['heads'], ['seq']],
   Transpose: [['rows'], ['cols']],
   Cast: [['n']],

@@ -684,6 +684,11 @@ function priorRowAndElementwiseShapes(): ShapeEntry[] {
   rowsCols(0, 'LayerNormalization', 197, 768); // ViT-B/16
   rowsCols(0, 'LayerNormalization', 64, 384); // Whisper-tiny decoder
   rowsCols(0, 'LayerNormalization', 1024, 1024); // GPT-2 medium
+  // Post-norm residuals (Add + LayerNorm), which ORT fuses into SkipLayerNormalization.
+  rowsCols(0, 'SkipLayerNormalization', 1, 768); // BERT-base, one token
+  rowsCols(0, 'SkipLayerNormalization', 128, 384); // MiniLM-L12, 128 tokens
+  rowsCols(0, 'SkipLayerNormalization', 197, 768); // ViT-B/16 (post-norm variants), BERT-base
+  rowsCols(0, 'SkipLayerNormalization', 512, 1024); // BERT-large, 512 tokens
   rowsCols(0, 'Softmax', 6 * 64, 1500); // Whisper-tiny cross-attention, 64 decoder tokens
   rowsCols(0, 'Softmax', 4 * 256, 256);
   n(0, 'Add', 24 * 56 * 56); // MobileNetV2 residual
@@ -691,8 +696,10 @@ function priorRowAndElementwiseShapes(): ShapeEntry[] {
   n(0, 'Add', 197 * 768); // ViT-B/16 residual
   n(0, 'Mul', 96 * 112 * 112); // EfficientNet-B0 SiLU
   n(0, 'Mul', 1152 * 7 * 7);
-  for (const g of grid({ rows: [64, 197, 448, 1500], cols: [384, 768, 1024] }))
+  for (const g of grid({ rows: [64, 197, 448, 1500], cols: [384, 768, 1024] })) {
     rowsCols(1, 'LayerNormalization', g.rows, g.cols);
+    rowsCols(1, 'SkipLayerNormalization', g.rows, g.cols);
+  }
   for (const [heads, q, kv] of [
     [6, 1500, 1500], // Whisper-tiny encoder
     [6, 448, 1500], // Whisper-tiny cross-attention
@@ -707,6 +714,7 @@ function priorRowAndElementwiseShapes(): ShapeEntry[] {
   const transformerRows = [64, 128, 197, 256, 448, 512, 1024, 1500];
   for (const g of grid({ rows: transformerRows, cols: [256, 384, 512, 768, 1024, 1280] })) {
     rowsCols(2, 'LayerNormalization', g.rows, g.cols);
+    rowsCols(2, 'SkipLayerNormalization', g.rows, g.cols);
     rowsCols(2, 'Softmax', g.rows, g.cols);
   }
   for (const count of maps) for (const N of [4, 8]) n(2, 'Add', N * count);

@@ -26,8 +26,8 @@
  * ONNX Runtime's fused forms cost as the op they run (FusedConv a Conv, FusedGemm a Gemm,
  * FusedMatMul a MatMul), their kernel shape marked `act: 1` when an activation is fused and
  * `sum: 1` when an addend is. Its NCHWc ops (com.microsoft.nchwc, shape-inference-nchwc.ts)
- * cost as their plain ops, marked `nchwc: 1`: a Conv with its true channel counts (`padded: 1`
- * when only the padded ones are known), a pool as the pool, Upsample as Resize; ReorderInput
+ * cost as their plain ops, marked `nchwc: 1`: a Conv at the padded channel counts it runs,
+ * a pool as the pool, Upsample as Resize; ReorderInput
  * and ReorderOutput as a Transpose of the NCHW tensor, marked `reorder: 1`.
  *
  * Bytes: every input (weights included) and output once, at its element size; Slice, Gather
@@ -37,7 +37,6 @@ import type { KernelFamily, KernelOp } from '../kernels/types.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
-import { blockedChannels, blockedChannelsPadded } from './shape-inference-nchwc.js';
 
 export interface OpCost {
   family: KernelFamily;
@@ -228,11 +227,11 @@ const convAt =
 const fusedConv: CostRule = (c) => withKeys(convAt(0, 1)(c), fusedKeys(c, 3));
 
 /**
- * com.microsoft.nchwc Conv, with the true channel counts of its blocked input and output
- * (blocked-tensor annotations; a group-1 conv with fewer input channels than the block reads
- * plain NCHW input, whose dims are true). Where the graph did not tell them, the padded counts
- * stand and the shape says `padded: 1`: FLOPs then overcount by up to a block of channels.
- * A depthwise conv's group attribute is its padded channel count: its true group is C.
+ * com.microsoft.nchwc Conv, at the channel counts it runs: its weights' (padded up to the
+ * block: a 24-channel conv of a blocked chain runs as 32 -> 32, zeros included). The user's
+ * counts would price it as a plain 24-channel conv, which a lone conv of that shape runs
+ * outside the blocked layout, in other time: the executed conv is a blocked 32-channel one.
+ * A depthwise conv's group is its (padded) channel count.
  */
 const nchwcConv: CostRule = (c) => {
   const x = need(c.inputs[0], 'X');
@@ -240,18 +239,16 @@ const nchwcConv: CostRule = (c) => {
   const y = need(c.outputs[0], 'Y');
   const group = int(c, 'group', 1);
   const depthwise = group > 1 && w[1] === 1 && w[0] === group;
-  const ch = blockedChannels(c.inputs[0]) ?? x[1] ?? 1;
-  const k = blockedChannels(c.outputs[0]) ?? y[1] ?? 1;
-  const g = depthwise ? ch : group;
+  const k = w[0] ?? 1;
+  const ch = depthwise ? k : (w[1] ?? 1) * group;
   const cost = convCost(
     [x[0] ?? 1, ch, ...x.slice(2)],
-    [k, ch / g, ...w.slice(2)],
+    [k, ch / group, ...w.slice(2)],
     [y[0] ?? 1, k, ...y.slice(2)],
     c,
-    g,
+    group,
   );
-  const padded = blockedChannelsPadded(c.inputs[0]) || blockedChannelsPadded(c.outputs[0]);
-  return withKeys(cost, { nchwc: 1, ...fusedKeys(c, 3), ...(padded ? { padded: 1 } : {}) });
+  return withKeys(cost, { nchwc: 1, ...fusedKeys(c, 3) });
 };
 
 const convTranspose: CostRule = (c) => {
@@ -351,20 +348,17 @@ const softmax: CostRule = (c) => {
   return { family: 'softmax', kernel: { op: 'Softmax', shape: { rows: n / cols, cols } }, flops: 5 * n };
 };
 
-function normCost(rows: number, cols: number, perElement: number): OpCost {
-  return {
-    family: 'layernorm',
-    kernel: { op: 'LayerNormalization', shape: { rows, cols } },
-    flops: perElement * rows * cols,
-  };
+function normCost(rows: number, cols: number, perElement: number, op: KernelOp = 'LayerNormalization'): OpCost {
+  return { family: 'layernorm', kernel: { op, shape: { rows, cols } }, flops: perElement * rows * cols };
 }
 
+/** Skip(Simplified)LayerNormalization is a kernel of its own (build.ts): ~11x LayerNorm per element on the CPU EP. */
 const layerNorm: CostRule = (c) => {
   const d = need(c.inputs[0], 'X');
   const axis = normAxis(int(c, 'axis', -1), d.length);
   const cols = product(d.slice(axis));
-  const skip = c.node.opType.startsWith('Skip') ? 2 : 0;
-  return normCost(product(d) / cols, cols, 8 + skip);
+  if (c.node.opType.startsWith('Skip')) return normCost(product(d) / cols, cols, 9, 'SkipLayerNormalization');
+  return normCost(product(d) / cols, cols, 8);
 };
 
 /** Per (N, C) plane: BatchNorm (2/element), InstanceNorm (8/element). */

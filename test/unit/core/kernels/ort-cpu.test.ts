@@ -344,6 +344,35 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     }
   });
 
+  it('SkipLayerNormalization: normalizes X + S per row, and ORT runs the pair as one fused node', async () => {
+    const [rows, cols] = [4, 384];
+    const kernel = buildKernelModel(makeKernel('SkipLayerNormalization', 'fp32', { rows, cols }));
+    const x = rand(rows * cols, 7).map((v) => v * 3 + 1);
+    const s = rand(rows * cols, 8);
+    const y = floats(await runOnCpu(kernel, { X: x, S: s }));
+    expect(kernel.output.dims).toEqual([1, rows, cols]);
+    for (let r = 0; r < rows; r++) {
+      const sum = Array.from({ length: cols }, (_, j) => (x[r * cols + j] ?? 0) + (s[r * cols + j] ?? 0));
+      const mean = sum.reduce((a, v) => a + v, 0) / cols;
+      const sd = Math.sqrt(sum.reduce((a, v) => a + (v - mean) ** 2, 0) / cols + 1e-5);
+      expectClose(
+        y.subarray(r * cols, (r + 1) * cols),
+        sum.map((v) => (v - mean) / sd),
+        1e-4,
+      );
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'pipedejavu-sln-'));
+    try {
+      const optimized = join(dir, 'optimized.onnx');
+      const session = await ort.InferenceSession.create(kernel.model, { optimizedModelFilePath: optimized });
+      await session.release();
+      const ops = parseOnnxModel(readFileSync(optimized)).graph.nodes.map((n) => n.opType);
+      expect(ops).toEqual(['SkipLayerNormalization']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('Gelu (erf form), Sigmoid, Relu, Add and Mul match their formulas', async () => {
     const n = 1000;
     const x = rand(n, 8).map((v) => v * 4);
