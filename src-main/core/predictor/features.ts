@@ -2,6 +2,7 @@
  * Feature vectors of (op, device) pairs, shared by the linear model and the forest.
  * Sizes enter as log2: times scale multiplicatively with them. Pure.
  */
+import { KERNEL_OPS } from '../kernels/types.js';
 import type { DeviceFeatures, OpInstance } from './types.js';
 
 export const SHAPE_DIMS = [
@@ -63,9 +64,18 @@ function layoutFeatures(op: OpInstance): number[] {
   ];
 }
 
+/**
+ * Which kernel: ops of one family at one size differ by more than their FLOP counts say
+ * (on the CPU EP, SkipLayerNormalization takes 11x LayerNormalization's time per element,
+ * the Erf-form Gelu 3.5x an Add of the same bytes), and flops and bytes alone let the trees
+ * average them together.
+ */
+const OP_FEATURES = KERNEL_OPS.map((op) => `op_${op}`);
+
 export const FEATURE_NAMES: readonly string[] = [
   ...SHAPE_DIMS.map((d) => `log2_${d}`),
   ...FAMILIES.map((f) => `family_${f}`),
+  ...OP_FEATURES,
   ...DTYPES.map((d) => `dtype_${d}`),
   'log2_flops',
   'log2_bytes',
@@ -108,6 +118,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
   return [
     ...SHAPE_DIMS.map((d) => log2p(op.shape[d])),
     ...FAMILIES.map((f) => (op.family === f ? 1 : 0)),
+    ...KERNEL_OPS.map((k) => (op.op === k ? 1 : 0)),
     ...DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
     log2p(op.flops),
     log2p(op.bytes),

@@ -9,6 +9,11 @@
  * the DRAM floor). The floor uses the peak the micro-kernels reached, not the hardware's, so
  * kernels measured under it are normal. The ONNX export applies the same clamp.
  *
+ * Op bias: trees split on what most samples share, so an op with few kernels (Gelu,
+ * SkipLayerNormalization) gets its family's average even with its own op feature. Each
+ * op's mean out-of-bag residual, shrunk toward 0 by OP_BIAS_PRIOR samples, is added to the
+ * raw output (a linear term on the op features, so the ONNX export carries it).
+ *
  * Band: per query, the spread over trees (in log space) combined in quadrature with the
  * family's out-of-bag residual 10th/90th percentiles (residual-band.ts), so it is wide both
  * where the trees disagree and where the model was found wrong on unseen rows.
@@ -28,6 +33,9 @@ import {
   type Sample,
 } from './types.js';
 
+/** Pseudo-samples of zero residual each op's bias is shrunk with: one or two kernels move it little. */
+export const OP_BIAS_PRIOR = 2;
+
 export const FOREST_PREDICTOR_DEFAULTS: ForestOptions = {
   nEstimators: 100,
   maxDepth: 20,
@@ -45,6 +53,8 @@ const ModelSchema = z.object({
   bands: BandTableSchema,
   /** Absent in models stored before the clamp was learned: MIN_LOG_RATIO. */
   minLogRatio: z.number().optional(),
+  /** Per feature (non-zero on op features only); absent: none. */
+  opBias: z.array(z.number()).optional(),
 });
 
 type Query = OpInstance & { device: DeviceFeatures };
@@ -59,6 +69,8 @@ export class ForestPredictor implements Predictor {
   private bands: BandTable = {};
   /** The raw output's lower clamp (learnedMinLogRatio of the training targets). */
   minLogRatio = MIN_LOG_RATIO;
+  /** Added to the forest's raw output: coefficients over the feature vector, non-zero on op features. */
+  opBias: number[] = FEATURE_NAMES.map(() => 0);
 
   constructor(options: Partial<ForestOptions> = {}) {
     this.forest = new RandomForestRegressor({ ...FOREST_PREDICTOR_DEFAULTS, ...options });
@@ -76,7 +88,9 @@ export class ForestPredictor implements Predictor {
     this.forest.fit(x, y);
     this.minLogRatio = learnedMinLogRatio(y);
     this.ranges = trainingRanges(samples);
-    const oob = this.forest.oobPredictions();
+    const forestOob = this.forest.oobPredictions();
+    this.opBias = opBiasFrom(x, y, forestOob);
+    const oob = forestOob.map((r, i) => r + dot(this.opBias, x[i] as number[]));
     this.bands = fitBands(
       samples.flatMap((s, i) => {
         const r = oob[i];
@@ -94,15 +108,16 @@ export class ForestPredictor implements Predictor {
 
   /** The forest's raw outputs log(time / floor) for feature vectors (before the clamp). */
   raw(features: readonly (readonly number[])[]): number[] {
-    return this.forest.predict(features);
+    return this.forest.predict(features).map((r, i) => r + dot(this.opBias, features[i] as readonly number[]));
   }
 
   predict(queries: readonly Query[]): Prediction[] {
     if (queries.length === 0) return [];
-    const { mean, std } = this.forest.predictWithSpread(queries.map((q) => featureVector(q, q.device)));
+    const features = queries.map((q) => featureVector(q, q.device));
+    const { mean, std } = this.forest.predictWithSpread(features);
     return queries.map((q, i) => {
       const floor = floorUs(q, q.device);
-      const m = mean[i] as number;
+      const m = (mean[i] as number) + dot(this.opBias, features[i] as number[]);
       const s = std[i] as number;
       const band = this.bands[q.family] ?? this.bands['*'] ?? { lo: Math.log(0.7), hi: Math.log(1.4) };
       const at = (r: number): number => floor * Math.exp(Math.max(this.minLogRatio, r));
@@ -124,6 +139,7 @@ export class ForestPredictor implements Predictor {
       ranges: this.ranges,
       bands: this.bands,
       minLogRatio: this.minLogRatio,
+      opBias: this.opBias,
     };
   }
 
@@ -142,6 +158,34 @@ export class ForestPredictor implements Predictor {
     p.ranges = m.ranges;
     p.bands = m.bands;
     p.minLogRatio = m.minLogRatio ?? MIN_LOG_RATIO;
+    if (m.opBias && m.opBias.length !== FEATURE_NAMES.length) {
+      throw new Error('stored forest model was trained on other features (retrain)');
+    }
+    p.opBias = m.opBias ?? FEATURE_NAMES.map(() => 0);
     return p;
   }
 }
+
+const dot = (a: readonly number[], b: readonly number[]): number => a.reduce((s, v, j) => s + v * (b[j] ?? 0), 0);
+
+/**
+ * Per op feature: the mean out-of-bag residual (target - forest) of the samples of that op,
+ * shrunk toward 0 by OP_BIAS_PRIOR; 0 on every other feature.
+ */
+function opBiasFrom(x: readonly number[][], y: readonly number[], oob: readonly number[]): number[] {
+  const sums = FEATURE_NAMES.map(() => ({ r: 0, n: 0 }));
+  x.forEach((f, i) => {
+    const r = (y[i] as number) - (oob[i] as number);
+    if (!Number.isFinite(r)) return;
+    OP_FEATURE_INDEXES.forEach((j) => {
+      const s = sums[j] as { r: number; n: number };
+      if (f[j] === 1) {
+        s.r += r;
+        s.n += 1;
+      }
+    });
+  });
+  return sums.map((s) => s.r / (s.n + OP_BIAS_PRIOR));
+}
+
+const OP_FEATURE_INDEXES = FEATURE_NAMES.flatMap((name, j) => (name.startsWith('op_') ? [j] : []));

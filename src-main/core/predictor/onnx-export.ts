@@ -32,6 +32,7 @@ export function forestToOnnx(
   forest: ForestJson | RandomForestRegressor,
   featureNames: readonly string[],
   minLogRatio = MIN_LOG_RATIO,
+  opBias?: readonly number[],
 ): Uint8Array {
   const rf = forest instanceof RandomForestRegressor ? forest : RandomForestRegressor.fromJSON(forest);
   if (rf.featureCount !== featureNames.length) {
@@ -82,9 +83,11 @@ export function forestToOnnx(
     attr.ints('target_ids', t.ids),
     attr.floats('target_weights', t.weights),
   ];
-  return timeModel('forest', { opType: 'TreeEnsembleRegressor', attributes: ensemble }, featureNames, minLogRatio, {
-    trees: String(rf.treeCount),
-  });
+  if (opBias && opBias.length !== featureNames.length) {
+    throw new Error(`${opBias.length} op-bias coefficients but ${featureNames.length} feature names`);
+  }
+  const regressor = { opType: 'TreeEnsembleRegressor', attributes: ensemble };
+  return timeModel('forest', regressor, featureNames, minLogRatio, { trees: String(rf.treeCount) }, opBias);
 }
 
 /** A linear model raw = intercept + sum(coefficients * features) as a LinearRegressor model. */
@@ -107,13 +110,17 @@ export function linearToOnnx(
   return timeModel('linear', { opType: 'LinearRegressor', attributes }, featureNames, minLogRatio, {});
 }
 
-/** features -> ml regressor -> raw; time_us = floor_us * Exp(Max(raw, clamp)). */
+/**
+ * features -> ml regressor (+ a LinearRegressor over the features when a bias is given) ->
+ * raw; time_us = floor_us * Exp(Max(raw, clamp)).
+ */
 function timeModel(
   kind: string,
   regressor: { opType: string; attributes: readonly AttributeDef[] },
   featureNames: readonly string[],
   minLogRatio: number,
   extraMetadata: Record<string, string>,
+  bias?: readonly number[],
 ): Uint8Array {
   const F = featureNames.length;
   const clamp: TensorDef = {
@@ -122,8 +129,28 @@ function timeModel(
     dims: [1],
     floatData: [minLogRatio],
   };
+  const biased = bias?.some((v) => v !== 0) ?? false;
+  const biasAttributes = [
+    attr.floats('coefficients', bias ?? []),
+    attr.floats('intercepts', [0]),
+    attr.int('targets', 1),
+    attr.string('post_transform', 'NONE'),
+  ];
   const nodes: NodeDef[] = [
-    { ...regressor, name: kind, domain: ML, inputs: ['features'], outputs: ['raw'] },
+    { ...regressor, name: kind, domain: ML, inputs: ['features'], outputs: [biased ? 'model_raw' : 'raw'] },
+    ...(biased
+      ? [
+          {
+            opType: 'LinearRegressor',
+            name: 'op_bias',
+            domain: ML,
+            inputs: ['features'],
+            outputs: ['bias'],
+            attributes: biasAttributes,
+          },
+          { opType: 'Add', name: 'biased', inputs: ['model_raw', 'bias'], outputs: ['raw'] },
+        ]
+      : []),
     { opType: 'Max', name: 'clamp', inputs: ['raw', 'min_log_ratio'], outputs: ['clamped'] },
     { opType: 'Exp', name: 'ratio', inputs: ['clamped'], outputs: ['ratio'] },
     { opType: 'Mul', name: 'time', inputs: ['floor_us', 'ratio'], outputs: ['time_us'] },

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
-import { floorUs, MIN_FLOOR_RATIO, MIN_LOG_RATIO } from '../../../../src-main/core/predictor/features.js';
+import {
+  FEATURE_NAMES,
+  floorUs,
+  MIN_FLOOR_RATIO,
+  MIN_LOG_RATIO,
+} from '../../../../src-main/core/predictor/features.js';
 import { ForestPredictor } from '../../../../src-main/core/predictor/forest-predictor.js';
 import type { DeviceFeatures } from '../../../../src-main/core/predictor/types.js';
 import { SYNTHETIC_DEVICES, syntheticSamples, syntheticTimeUs } from '../../../helpers/forest-samples.js';
@@ -63,6 +68,23 @@ describe('ForestPredictor', () => {
     expect(pred!.timeUs).toBeLessThan(MIN_FLOOR_RATIO * floorUs(k, cpu));
     expect(pred!.timeUs).toBeGreaterThanOrEqual(0.4 * floorUs(k, cpu) - 1e-9);
     expect(ForestPredictor.load(JSON.parse(JSON.stringify(p.toJSON()))).minLogRatio).toBe(p.minLogRatio);
+  });
+
+  it('tells apart an op its family outnumbers: a few SkipLayerNormalization kernels at 8x LayerNorm', () => {
+    // 600 LayerNorms and 12 SkipLayerNorms of the same sizes, 8x slower: trees split on what most share.
+    const norms = syntheticSamples(612, 5, { devices: [cpu], ops: ['LayerNormalization'], noise: 0.02 });
+    const samples = norms.map((s, i) => (i < 12 ? { ...s, op: 'SkipLayerNormalization', timeUs: 8 * s.timeUs } : s));
+    const p = new ForestPredictor({ nEstimators: 40 });
+    p.train(samples);
+    const bias = p.opBias[FEATURE_NAMES.indexOf('op_SkipLayerNormalization')] as number;
+    expect(Math.exp(bias)).toBeGreaterThan(1.1);
+    expect(p.opBias[FEATURE_NAMES.indexOf('op_LayerNormalization')]).toBeCloseTo(0, 1);
+    expect(p.opBias.filter((_, j) => !FEATURE_NAMES[j]?.startsWith('op_')).every((v) => v === 0)).toBe(true);
+    const q = { ...(samples[600] as (typeof samples)[number]) };
+    const [asLn] = p.predict([q]);
+    const [asSkip] = p.predict([{ ...q, op: 'SkipLayerNormalization' }]);
+    expect(asSkip!.timeUs / asLn!.timeUs).toBeGreaterThan(4);
+    expect(ForestPredictor.load(JSON.parse(JSON.stringify(p.toJSON()))).opBias).toEqual(p.opBias);
   });
 
   it('loads a model stored before the clamp was learned with the default clamp', () => {

@@ -38,7 +38,7 @@ describe('forest export (TreeEnsembleRegressor)', () => {
   predictor.train(train);
 
   it('gives the in-app times on ONNX Runtime', async () => {
-    const model = forestToOnnx(predictor.model, FEATURE_NAMES, predictor.minLogRatio);
+    const model = forestToOnnx(predictor.model, FEATURE_NAMES, predictor.minLogRatio, predictor.opBias);
     const { time, raw } = await runOnnx(model, queries);
     const expected = predictor.predict(queries);
     const rawExpected = predictor.raw(queries.map((q) => featureVector(q, q.device)));
