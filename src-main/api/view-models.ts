@@ -6,6 +6,7 @@ import type { Device, Link } from '../core/domain/devices.js';
 import type { ProbeResult } from '../core/domain/hardware.js';
 import type { ProfileRun } from '../core/domain/measurement.js';
 import type { CatalogSummary } from '../core/catalog/index.js';
+import type { ComparedDevice, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
@@ -63,24 +64,10 @@ export interface RooflineView {
 }
 
 /** One profiled device of a compared machine (`machine:compare`). */
-export interface ComparedDeviceView {
-  deviceKey: string;
-  name: string;
-  executionProvider: string;
-  threads: number | null;
-  summary: DeviceSummary;
-  /** Median share of the roofline bound per op family (0..1], from the profiled kernels. */
-  familyEfficiency: Record<string, number>;
-  /** The chosen workload's predicted time on the device (µs); absent without one. */
-  predictedUs?: number;
-}
+export type ComparedDeviceView = ComparedDevice;
 
 /** Machines side by side, in the order asked; a machine without a profile has no device. */
-export interface ComparisonView {
-  machines: { id: string; label: string; source: 'local' | 'imported'; devices: ComparedDeviceView[] }[];
-  /** The workload predicted on every device, with its settings; null without one. */
-  workload: { name: string; mode: 'inference' | 'training'; batch: number; predictor: string } | null;
-}
+export type ComparisonView = Comparison;
 
 export interface PredictorView {
   name: string;

@@ -9,34 +9,12 @@ import { machineFor } from './machine-service.js';
 import { predictOnMachine } from './model-prediction-service.js';
 import { rooflinesWithPoints } from './roofline-service.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
+import type { ComparedDevice, ComparedMachine, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import { UserError } from '../core/errors.js';
 import type { Database } from '../adapters/store/types.js';
 
-export interface ComparedDevice {
-  deviceKey: string;
-  name: string;
-  executionProvider: string;
-  threads: number | null;
-  summary: DeviceSummary;
-  /** Median share of the roofline bound per op family (0..1], from the profiled kernels. */
-  familyEfficiency: Record<string, number>;
-  /** The chosen workload's predicted time on the device (µs); absent without one. */
-  predictedUs?: number;
-}
-
-export interface ComparedMachine {
-  id: string;
-  label: string;
-  source: 'local' | 'imported';
-  devices: ComparedDevice[];
-}
-
-export interface Comparison {
-  machines: ComparedMachine[];
-  /** The workload predicted on every device, with its settings. */
-  workload: { name: string; mode: Mode; batch: number; predictor: string } | null;
-}
+export type { ComparedDevice, ComparedMachine, Comparison };
 
 export interface CompareRequest {
   machines: readonly string[];
