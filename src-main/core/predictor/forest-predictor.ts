@@ -106,7 +106,7 @@ export class ForestPredictor implements Predictor {
     );
   }
 
-  /** The forest's raw outputs log(time / floor) for feature vectors (before the clamp). */
+  /** Raw outputs log(time / floor) for feature vectors: the forest plus the op bias, before the clamp. */
   raw(features: readonly (readonly number[])[]): number[] {
     return this.forest.predict(features).map((r, i) => r + dot(this.opBias, features[i] as readonly number[]));
   }
