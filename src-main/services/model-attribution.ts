@@ -34,16 +34,14 @@ export function attributeNodes(
 ): Attribution {
   const profilerNodeUs = overhead?.profilerNodeUs ?? null;
   const endToEndUs = summarize(outcome.wallUs).medianUs;
-  const traced = Object.values(outcome.byNodeUs).reduce(
-    (a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs),
-    0,
-  );
+  const byNodeUs = exclusiveOfBranches(outcome.byNodeUs, nodes);
+  const traced = Object.values(byNodeUs).reduce((a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs), 0);
   const target = endToEndUs - (overhead?.runUs ?? 0);
   const scale = traced > 0 && target > 0 ? target / traced : 1;
   const byName = new Map(nodes.map((n, i) => [n.name, i]));
   const out: AttributedNode[] = [];
   let unmatched = 0;
-  for (const [name, raw] of Object.entries(outcome.byNodeUs)) {
+  for (const [name, raw] of Object.entries(byNodeUs)) {
     const index = byName.get(name);
     if (index === undefined || nodes[index]?.opType !== outcome.nodeOps[name]) {
       unmatched++;
@@ -54,4 +52,33 @@ export function attributeNodes(
     out.push({ index, name, measuredUs: positive.length ? summarize(positive).medianUs : 0, samples });
   }
   return { endToEndUs, nodes: out, unmatched };
+}
+
+/**
+ * Trace times with each If's own time less its branch's nodes (which the trace also lists, and
+ * which ran inside it), so that no time is counted twice. Per run; never below zero.
+ */
+export function exclusiveOfBranches(
+  byNodeUs: Readonly<Record<string, number[]>>,
+  nodes: readonly WorkloadNode[],
+): Record<string, number[]> {
+  const out: Record<string, number[]> = { ...byNodeUs };
+  const children = new Map<string, string[]>();
+  for (const n of nodes) {
+    if (!n.branchOf) continue;
+    const list = children.get(n.branchOf) ?? [];
+    list.push(n.name);
+    children.set(n.branchOf, list);
+  }
+  for (const [parent, kids] of children) {
+    const own = byNodeUs[parent];
+    if (!own) continue;
+    out[parent] = own.map((v, run) =>
+      Math.max(
+        0,
+        kids.reduce((a, k) => a - (byNodeUs[k]?.[run] ?? 0), v),
+      ),
+    );
+  }
+  return out;
 }

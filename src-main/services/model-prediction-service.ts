@@ -12,6 +12,7 @@ import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { UserError } from '../core/errors.js';
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
 import { importOnnxModel } from '../core/workload/from-onnx.js';
+import { inlineBranches } from '../core/workload/inline-branches.js';
 import {
   layerPredictions,
   type ExecutedNodePrediction,
@@ -90,13 +91,16 @@ export async function executedOn(
   if (isTorchEpName(device.executionProvider)) return none(null);
   const ep = epFor(device, localMachineId(db));
   if (!ep) return none('the device is not on this machine, so its executed graph cannot be made here');
-  const { bytes, model: source } = readOnnxModel(user.filePath);
+  const { bytes, model: file } = readOnnxModel(user.filePath);
   const executed = await executedGraph(db, runner, user.filePath, bytes, ep);
   if (!executed.ok) return none(executed.reason);
   const inputs = Object.fromEntries((user.workload.inputs ?? []).map((i) => [i.name, i.dims]));
-  const map = mapExecutedNodes(source, executed.model);
-  const nchwcChannels = nchwcChannelHints(source, executed.model, map);
-  const workload = importOnnxModel(executed.model, { name: user.workload.name, inputs, nchwcChannels }).workload;
+  // Both graphs with their If branches inlined as the user's workload has them, so indices agree.
+  const source = inlineBranches(file, { inputs });
+  const ran = inlineBranches(executed.model, { inputs });
+  const map = mapExecutedNodes(source, ran);
+  const nchwcChannels = nchwcChannelHints(source, ran, map);
+  const workload = importOnnxModel(ran, { name: user.workload.name, inputs, nchwcChannels }).workload;
   return { user, device, run: { workload, executedToSource: map.executedToSource }, why: null };
 }
 

@@ -13,7 +13,16 @@ export const OnnxDataType = DataType;
 export type OnnxDataTypeCode = (typeof OnnxDataType)[keyof typeof OnnxDataType];
 
 /** AttributeProto.AttributeType (the subset this builder writes). */
-export const OnnxAttributeType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7, STRINGS: 8 } as const;
+export const OnnxAttributeType = {
+  FLOAT: 1,
+  INT: 2,
+  STRING: 3,
+  TENSOR: 4,
+  GRAPH: 5,
+  FLOATS: 6,
+  INTS: 7,
+  STRINGS: 8,
+} as const;
 
 /** IR version 8 (ONNX 1.10 to 1.12) with default-domain opset 17 (LayerNormalization needs 17). */
 export const DEFAULT_IR_VERSION = 8;
@@ -38,7 +47,9 @@ export type AttributeDef =
   | { name: string; type: 'FLOATS'; value: readonly number[] }
   | { name: string; type: 'STRING'; value: string }
   | { name: string; type: 'STRINGS'; value: readonly string[] }
-  | { name: string; type: 'TENSOR'; value: TensorDef };
+  | { name: string; type: 'TENSOR'; value: TensorDef }
+  /** A subgraph: an If's then_branch or else_branch, a Loop's body. */
+  | { name: string; type: 'GRAPH'; value: GraphDef };
 
 export interface NodeDef {
   opType: string;
@@ -97,6 +108,7 @@ export const attr = {
   string: (name: string, value: string): AttributeDef => ({ name, type: 'STRING', value }),
   strings: (name: string, value: readonly string[]): AttributeDef => ({ name, type: 'STRINGS', value }),
   tensor: (name: string, value: TensorDef): AttributeDef => ({ name, type: 'TENSOR', value }),
+  graph: (name: string, value: GraphDef): AttributeDef => ({ name, type: 'GRAPH', value }),
 };
 
 /** Encodes a complete model. Weight bytes (rawData) are copied exactly once. */
@@ -155,6 +167,9 @@ function attributeMessage(a: AttributeDef): ProtoWriter {
       break;
     case 'TENSOR':
       w.message(5, tensorMessage(a.value)); // t
+      break;
+    case 'GRAPH':
+      w.message(6, graphMessage(a.value)); // g
       break;
     case 'FLOATS':
       w.packedFloats(7, a.value); // floats

@@ -1,6 +1,7 @@
 /**
  * GraphProto, NodeProto, AttributeProto and ValueInfoProto -> the IR of parse-types.ts.
- * Field numbers as in onnx.proto. Subgraphs (If/Loop bodies) are skipped, not parsed. Pure.
+ * Field numbers as in onnx.proto. Subgraphs (If branches, Loop and Scan bodies) are parsed into
+ * their attributes. Pure.
  */
 import { ProtoReader, WIRE_FIXED32, WIRE_LEN, WIRE_VARINT } from './protobuf-reader.js';
 import { parseTensor } from './parse-tensor.js';
@@ -96,7 +97,7 @@ interface RawAttribute {
   i: number | null;
   s: string | null;
   tensor: OnnxTensor | null;
-  graphs: number;
+  graphs: OnnxGraph[];
   floats: number[];
   ints: number[];
   strings: string[];
@@ -110,10 +111,9 @@ const skipOther: FieldReader = (r, wire, a) => {
   a.other = true;
 };
 
-const countGraph: FieldReader = (r, wire, a) => {
+const readGraph: FieldReader = (r, wire, a) => {
   r.expectWire(wire, WIRE_LEN);
-  r.skip(wire);
-  a.graphs++;
+  a.graphs.push(parseGraph(r.message()));
 };
 
 /** AttributeProto fields by number; tensors, type protos and sparse tensors are skipped but noted. */
@@ -142,8 +142,8 @@ const ATTRIBUTE_FIELDS: Record<number, FieldReader> = {
     r.expectWire(wire, WIRE_LEN);
     a.tensor = parseTensor(r.message());
   },
-  6: countGraph, // g
-  11: countGraph, // graphs
+  6: readGraph, // g
+  11: readGraph, // graphs
   7: (r, wire, a) => r.repeatedFloat(wire, a.floats),
   8: (r, wire, a) => r.repeatedVarint(wire, a.ints),
   9: (r, wire, a) => {
@@ -165,7 +165,7 @@ function parseAttribute(r: ProtoReader): { name: string; value: OnnxAttribute } 
     i: null,
     s: null,
     tensor: null,
-    graphs: 0,
+    graphs: [],
     floats: [],
     ints: [],
     strings: [],
@@ -185,7 +185,7 @@ function inferredType(a: RawAttribute): number {
   if (a.i !== null) return ATTR.INT;
   if (a.s !== null) return ATTR.STRING;
   if (a.tensor) return ATTR.TENSOR;
-  if (a.graphs) return ATTR.GRAPH;
+  if (a.graphs.length) return ATTR.GRAPH;
   if (a.floats.length) return ATTR.FLOATS;
   if (a.ints.length) return ATTR.INTS;
   if (a.strings.length) return ATTR.STRINGS;
@@ -204,7 +204,7 @@ function attributeValue(type: number, v: RawAttribute): OnnxAttribute {
       return v.tensor ? { type: 'TENSOR', value: v.tensor } : { type: 'OTHER', code: type };
     case ATTR.GRAPH:
     case ATTR.GRAPHS:
-      return { type: 'GRAPH', count: v.graphs };
+      return { type: 'GRAPH', graphs: v.graphs };
     case ATTR.FLOATS:
       return { type: 'FLOATS', value: v.floats };
     case ATTR.INTS:

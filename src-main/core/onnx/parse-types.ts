@@ -37,8 +37,8 @@ export type OnnxAttribute =
   | { type: 'STRING'; value: string }
   | { type: 'STRINGS'; value: string[] }
   | { type: 'TENSOR'; value: OnnxTensor }
-  /** A subgraph (If/Loop/Scan bodies): only its existence is kept. */
-  | { type: 'GRAPH'; count: number }
+  /** Subgraphs: an If's then_branch or else_branch, a Loop's or Scan's body (GRAPHS: several). */
+  | { type: 'GRAPH'; graphs: OnnxGraph[] }
   /** Sparse tensors, type protos, tensor lists: recorded, not decoded. */
   | { type: 'OTHER'; code: number };
 
@@ -52,6 +52,8 @@ export interface OnnxNode {
   inputs: string[];
   outputs: string[];
   attributes: Map<string, OnnxAttribute>;
+  /** For a node of an If branch inlined into its graph (workload/inline-branches.ts): the If's name. */
+  branchOf?: string;
 }
 
 export interface OnnxValueInfo {

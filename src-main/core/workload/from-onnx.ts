@@ -10,6 +10,7 @@ import {
   type OnnxNode,
   type OnnxTensor,
 } from '../onnx/onnx-parser.js';
+import { inlineBranches, unknownBranchNote } from './inline-branches.js';
 import { groupLayers } from './layers.js';
 import { nodeCost, toDtype, type NodeCost } from './node-cost.js';
 import { product } from './shape-inference-context.js';
@@ -45,13 +46,19 @@ export function workloadFromModel(model: OnnxModel, opts: OnnxImportOptions): Wo
 /** Weights count as parameters unless they are index or shape data (int64, bool). */
 const isParamType = (dataType: number): boolean => dataType !== DataType.INT64 && dataType !== DataType.BOOL;
 
-export function importOnnxModel(model: OnnxModel, opts: OnnxImportOptions): OnnxImport {
-  const g = model.graph;
-  const shapes = inferShapes(model, {
+/**
+ * `file` as costed: its If nodes replaced by the branch that runs (inline-branches.ts). Callers
+ * that map node indices between graphs inline both first; inlining again changes nothing.
+ */
+export function importOnnxModel(file: OnnxModel, opts: OnnxImportOptions): OnnxImport {
+  const bind = {
     dims: opts.dims ?? {},
     inputs: opts.inputs ?? {},
     ...(opts.nchwcChannels ? { nchwcChannels: opts.nchwcChannels } : {}),
-  });
+  };
+  const model = inlineBranches(file, bind);
+  const g = model.graph;
+  const shapes = inferShapes(model, bind);
   const tensors = new TensorLookup(shapes.tensors);
   const params = new ParamOwners(g.initializers);
   const used = new Set<string>();
@@ -70,6 +77,7 @@ export function importOnnxModel(model: OnnxModel, opts: OnnxImportOptions): Onnx
     bytesOf: tensors.bytesOf,
   });
   const warnings = [
+    ...g.nodes.map(unknownBranchNote).filter((m): m is string => m !== null),
     ...shapes.warnings,
     ...fallbackWarnings(
       g.nodes.map((n) => n.opType),
@@ -167,6 +175,7 @@ function workloadNode(node: OnnxNode, cost: NodeCost, params: number, name: stri
     bytes: cost.bytes,
     params,
     activationBytes: cost.activationBytes,
+    ...(node.branchOf ? { branchOf: node.branchOf } : {}),
   };
 }
 

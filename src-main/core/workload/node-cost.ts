@@ -107,7 +107,8 @@ export function nodeCost(
   const base = { family: null, kernel: null, dtype, flops: 0, reason: null };
   const givenOutputs = outputs.filter((t, i) => t !== undefined && node.outputs[i]);
   const folded = givenOutputs.length > 0 && givenOutputs.every((t) => t?.constant === true);
-  if (FREE_OPS.has(node.opType) || folded) return { ...base, kind: 'free', bytes: 0, activationBytes };
+  const inlinedIf = node.opType === 'If' && node.outputs.length === 0; // its branch's nodes do the work
+  if (FREE_OPS.has(node.opType) || folded || inlinedIf) return { ...base, kind: 'free', bytes: 0, activationBytes };
 
   const fallback = (reason: string): NodeCost => ({
     ...base,

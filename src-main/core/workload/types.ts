@@ -35,6 +35,8 @@ export interface WorkloadNode {
   params: number;
   /** Output activation bytes. */
   activationBytes: number;
+  /** The If node whose branch this node runs in (its time is inside the If's in a trace). */
+  branchOf?: string;
 }
 
 export interface WorkloadLayer {

@@ -8,6 +8,7 @@ import { UserError } from '../../../../src-main/core/errors.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { workloadFromOnnx } from '../../../../src-main/core/workload/from-onnx.js';
 import { inferShapes } from '../../../../src-main/core/workload/shape-inference.js';
+import { inlineBranches } from '../../../../src-main/core/workload/inline-branches.js';
 import {
   compareShapes,
   exposeAllOutputs,
@@ -59,20 +60,30 @@ describe('Silero VAD v5 (PyTorch, opset 15: conv front end, LSTM decoder inside 
   const bytes = fixture('silero-vad-16k-op15.onnx');
   const dims = { batch: 1, sequence: 512 };
 
-  it('imports, flagging the If nodes whose subgraphs it does not read', () => {
+  it('imports with the If branches that run inlined: the LSTM is costed, every conv priced', () => {
     const w = workloadFromOnnx(bytes, { name: 'vad', dims });
     expect(w.bindings).toEqual(dims);
+    expect(w.warnings).toEqual([]);
+    // Every If's condition is a shape test; the state's batch of 1 takes the decoder's "rnn" branch.
+    const lstm = w.nodes.filter((n) => n.opType === 'LSTM');
+    expect(lstm).toMatchObject([{ name: '/model/decoder/rnn/LSTM', family: 'gemm', branchOf: '/model/decoder/If_1' }]);
     const ifs = w.nodes.filter((n) => n.opType === 'If');
-    expect(ifs).toHaveLength(3);
-    expect(ifs.every((n) => n.family === null && n.bytes > 0)).toBe(true);
-    expect(w.warnings.filter((m) => m.includes('If runs a subgraph'))).toHaveLength(3);
-    // Six Convs: the five of the encoder are priced; the decoder's reads an If output (shape unknown).
+    expect(ifs.map((n) => n.name)).toEqual([
+      '/model/decoder/If',
+      '/model/decoder/If_1',
+      '/model/decoder/rnn/If',
+      '/model/decoder/rnn/If_1',
+      '/model/decoder/rnn/If_4',
+      '/model/If',
+    ]);
+    expect(ifs.every((n) => n.family === null && n.bytes === 0 && n.outputs.length === 0)).toBe(true);
     expect(w.nodes.filter((n) => n.opType === 'Conv')).toHaveLength(6);
-    expect(w.nodes.filter((n) => n.family === 'conv')).toHaveLength(5);
+    expect(w.nodes.filter((n) => n.family === 'conv')).toHaveLength(6);
   });
 
   it.skipIf(noOracle)('agrees with ONNX Runtime on every tensor whose shape it infers', async () => {
-    const r = inferShapes(parseOnnxModel(bytes), { dims });
+    // With the branches inlined, the If outputs (which the branches write) are inferred too.
+    const r = inferShapes(inlineBranches(parseOnnxModel(bytes), { dims }), { dims });
     const known = new Map<string, number[]>();
     for (const [name, t] of r.tensors) if (t.dims) known.set(name, t.dims);
     const run = await ortShapes(
@@ -83,6 +94,8 @@ describe('Silero VAD v5 (PyTorch, opset 15: conv front end, LSTM decoder inside 
     const onlyKnown = new Map([...run.shapes].filter(([name]) => known.has(name)));
     const { checked, mismatches } = compareShapes(onlyKnown, (n) => known.get(n));
     expect(mismatches).toEqual([]);
-    expect(checked).toBeGreaterThan(80);
+    expect(checked).toBeGreaterThan(90);
+    for (const ifOutput of ['/model/decoder/If_1_output_0', '/model/If_output_0'])
+      expect(known.has(ifOutput)).toBe(true);
   });
 });
