@@ -16,6 +16,8 @@ import type { OnnxAttribute, OnnxGraph, OnnxModel, OnnxNode } from '../onnx/onnx
 import { topologicalOrder } from '../onnx/parse-order.js';
 import { inferShapes, type ShapeBindings } from './shape-inference.js';
 
+export { isInlinedIf } from './inlined-if.js';
+
 /** Rounds of inlining (each goes one level of nesting deeper). */
 const MAX_ROUNDS = 16;
 
@@ -30,11 +32,6 @@ function branchesOf(n: OnnxNode): Record<BranchName, OnnxGraph> | null {
   const t = then.graphs[0];
   const e = otherwise.graphs[0];
   return t && e ? { then_branch: t, else_branch: e } : null;
-}
-
-/** True for an If left by inlineBranches (it has no branches and writes nothing). */
-export function isInlinedIf(n: OnnxNode): boolean {
-  return n.opType === 'If' && n.attributes.get('inlined')?.type === 'STRING';
 }
 
 /** The note for an inlined If whose condition was not known statically; null otherwise. */

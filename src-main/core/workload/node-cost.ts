@@ -19,6 +19,7 @@ import {
 } from './node-cost-ops.js';
 import type { TensorInfo } from './shape-inference-context.js';
 import { NCHWC_DOMAIN } from './shape-inference-nchwc.js';
+import { isInlinedIf } from './inlined-if.js';
 
 export { ELEMENTWISE_FLOPS, matmulCost, convCost } from './node-cost-ops.js';
 
@@ -107,8 +108,8 @@ export function nodeCost(
   const base = { family: null, kernel: null, dtype, flops: 0, reason: null };
   const givenOutputs = outputs.filter((t, i) => t !== undefined && node.outputs[i]);
   const folded = givenOutputs.length > 0 && givenOutputs.every((t) => t?.constant === true);
-  const inlinedIf = node.opType === 'If' && node.outputs.length === 0; // its branch's nodes do the work
-  if (FREE_OPS.has(node.opType) || folded || inlinedIf) return { ...base, kind: 'free', bytes: 0, activationBytes };
+  if (FREE_OPS.has(node.opType) || folded || isInlinedIf(node))
+    return { ...base, kind: 'free', bytes: 0, activationBytes };
 
   const fallback = (reason: string): NodeCost => ({
     ...base,

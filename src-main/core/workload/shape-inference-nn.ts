@@ -4,6 +4,7 @@
  * com.microsoft fusions). Pure.
  */
 import { DataType } from '../onnx/onnx-parser.js';
+import { isInlinedIf } from './inlined-if.js';
 import {
   broadcast,
   normAxis,
@@ -297,7 +298,7 @@ const quantize: ShapeRule = (c) => {
 
 /** If, Loop, Scan: an If inlined by inline-branches.ts writes nothing itself (its branch does). */
 const subgraphOp: ShapeRule = (c) => {
-  if (c.opType === 'If' && c.node.outputs.length === 0) return [];
+  if (isInlinedIf(c.node)) return [];
   throw new ShapeUnknown(`${c.opType} runs a subgraph; its output shapes are not inferred`);
 };
 
