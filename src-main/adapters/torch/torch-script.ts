@@ -56,6 +56,13 @@ def attention(q, k, v):
         return F.scaled_dot_product_attention(q, k, v)
     return torch.softmax((q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1])), dim=-1) @ v
 
+UNARY = {
+    "Relu": F.relu, "Sigmoid": torch.sigmoid, "Gelu": F.gelu, "Div": lambda x: x / 6, "Pow": lambda x: x ** 2,
+    "Clip": lambda x: torch.clamp(x, 0, 6), "Sqrt": torch.sqrt, "Exp": torch.exp, "Log": torch.log,
+    "Tanh": torch.tanh, "Erf": torch.erf, "HardSigmoid": lambda x: torch.clamp(0.2 * x + 0.5, 0, 1),
+    "HardSwish": F.hardswish, "LeakyRelu": lambda x: F.leaky_relu(x, 0.01), "Softplus": F.softplus,
+}
+
 def build(op, s, dt, dev):
     """A no-argument callable running the op once on tensors made here."""
     if op == "MatMul":
@@ -78,9 +85,10 @@ def build(op, s, dt, dev):
     if op in ("Add", "Mul"):
         a, b = rnd((s["n"],), dt, dev), rnd((s["n"],), dt, dev)
         return (lambda: a + b) if op == "Add" else (lambda: a * b)
-    if op in ("Relu", "Sigmoid", "Gelu"):
+    if op in UNARY:
         x = rnd((s["n"],), dt, dev)
-        return {"Relu": lambda: F.relu(x), "Sigmoid": lambda: torch.sigmoid(x), "Gelu": lambda: F.gelu(x)}[op]
+        f = UNARY[op]
+        return lambda: f(x)
     if op == "SkipLayerNormalization":
         x, r = rnd((1, s["rows"], s["cols"]), dt, dev), rnd((1, s["rows"], s["cols"]), dt, dev)
         w, b = torch.ones(s["cols"], device=dev, dtype=dt), torch.zeros(s["cols"], device=dev, dtype=dt)

@@ -222,6 +222,28 @@ const unary = (op: 'Relu' | 'Sigmoid'): Rule =>
     return g.parts([node(op, [g.input('X', [n])], [OUT])], [n]);
   });
 
+/** Unary elementwise ops with their ONNX defaults (LeakyRelu alpha 0.01, HardSigmoid 0.2x + 0.5). */
+const UNARY_OPS = ['Sqrt', 'Exp', 'Log', 'Tanh', 'Erf', 'HardSigmoid', 'HardSwish', 'LeakyRelu', 'Softplus'] as const;
+const plainUnary = (op: (typeof UNARY_OPS)[number]): Rule =>
+  rule((g) => {
+    const n = g.s('n');
+    return g.parts([node(op, [g.input('X', [n])], [OUT])], [n]);
+  });
+
+/** x / 6 and x ^ 2: a scalar divisor or exponent, the form models use (HardSwish's / 6, a variance's square). */
+const withScalar = (op: 'Div' | 'Pow', value: number): Rule =>
+  rule((g) => {
+    const n = g.s('n');
+    return g.parts([node(op, [g.input('X', [n]), g.w.scalar('s', g.t, value)], [OUT])], [n]);
+  });
+
+/** Relu6 as exporters write it (opset 11+: min and max are inputs). */
+const clip = rule((g) => {
+  const n = g.s('n');
+  const inputs = [g.input('X', [n]), g.w.scalar('min', g.t, 0), g.w.scalar('max', g.t, 6)];
+  return g.parts([node('Clip', inputs, [OUT])], [n]);
+});
+
 /** Erf form, as exporters emit it (the Gelu op needs opset 20): x * 0.5 * (1 + erf(x / sqrt 2)). */
 const gelu = rule((g) => {
   const n = g.s('n');
@@ -394,6 +416,10 @@ const RULES: Record<KernelOp, Rule> = {
   GlobalAveragePool: globalAveragePool,
   Concat: concat,
   Resize: resize,
+  Div: withScalar('Div', 6),
+  Pow: withScalar('Pow', 2),
+  Clip: clip,
+  ...(Object.fromEntries(UNARY_OPS.map((op) => [op, plainUnary(op)])) as Record<(typeof UNARY_OPS)[number], Rule>),
 };
 
 function kernelParts(spec: KernelSpec, weightsAsInputs: boolean): Parts {

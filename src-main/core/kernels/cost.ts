@@ -8,6 +8,9 @@
  *                         act = 1 adds the fused Relu, 1 per output element (N*K*Ho*Wo)
  *   Add, Mul, Relu        1 per output element
  *   Sigmoid               4 per element;  Gelu ~8 per element
+ *   Div, Clip, Sqrt, LeakyRelu  1 per element; HardSigmoid 3; Pow, Exp, Log, Tanh, Erf,
+ *                         HardSwish, Softplus 4 (as workload/node-cost-ops.ts ELEMENTWISE_FLOPS,
+ *                         so a node and its kernel have the same features)
  *   ReduceSum/Mean        1 per input element
  *   MaxPool, AveragePool  1 per window element of each output: N*C*Ho*Wo*R*R, with a square
  *                         R x R window, the same stride on both axes and floor((R-1)/2) padding on
@@ -70,8 +73,21 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'Add':
     case 'Mul':
     case 'Relu':
+    case 'Div':
+    case 'Clip':
+    case 'Sqrt':
+    case 'LeakyRelu':
       return d('n');
+    case 'HardSigmoid':
+      return 3 * d('n');
     case 'Sigmoid':
+    case 'Pow':
+    case 'Exp':
+    case 'Log':
+    case 'Tanh':
+    case 'Erf':
+    case 'HardSwish':
+    case 'Softplus':
       return 4 * d('n');
     case 'Gelu':
       return 8 * d('n');
@@ -132,7 +148,23 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
     case 'Relu':
     case 'Sigmoid':
     case 'Gelu':
+    case 'Sqrt':
+    case 'Exp':
+    case 'Log':
+    case 'Tanh':
+    case 'Erf':
+    case 'HardSigmoid':
+    case 'HardSwish':
+    case 'LeakyRelu':
+    case 'Softplus':
       return 2 * d('n');
+    case 'Div':
+    case 'Pow':
+      // x and a scalar divisor / exponent (a weight), as models write them: x / 6, x ^ 2
+      return 2 * d('n') + 1;
+    case 'Clip':
+      // x and its scalar min and max
+      return 2 * d('n') + 2;
     case 'ReduceSum':
     case 'ReduceMean':
       return d('rows') * d('cols') + d('rows');

@@ -33,6 +33,18 @@ const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   GlobalAveragePool: [['N'], ['H', 'W'], ['C']],
   Concat: [['rows'], ['cols']],
   Resize: [['N'], ['H', 'W'], ['C']],
+  Div: [['n']],
+  Clip: [['n']],
+  Pow: [['n']],
+  Sqrt: [['n']],
+  Exp: [['n']],
+  Log: [['n']],
+  Tanh: [['n']],
+  Erf: [['n']],
+  HardSigmoid: [['n']],
+  HardSwish: [['n']],
+  LeakyRelu: [['n']],
+  Softplus: [['n']],
 };
 
 /** Largest power of two up to 16 that divides v: neighbours keep the original's alignment. */

@@ -182,6 +182,44 @@ function elementwiseShapes(): ShapeEntry[] {
   // thorough: every power of 2, and sizes off a power of 2.
   for (const op of ['Add', 'Mul', 'Relu', 'Sigmoid', 'Gelu'] as const)
     add(2, op, [...pow2(0, 26), 1000, 100_000, 1_000_003]);
+  out.push(...ownElementwiseShapes());
+  return out;
+}
+
+/**
+ * The elementwise ops with kernels of their own (types.ts), at 1 Ki (dispatch) and at the sizes
+ * public architectures apply them to (fp32, batch 1):
+ * - CNN activations (Clip as ReLU6, HardSigmoid, HardSwish and its x / 6): MobileNetV3-Large
+ *   at 224 (Howard et al. 2019), its stem's 16x112x112 and a 240x14x14 expansion;
+ *   LeakyRelu: YOLOv3's Darknet-53 at 416 (Redmon and Farhadi 2018), 64x208x208 and 512x26x26;
+ *   Softplus (inside Mish): YOLOv4's CSPDarknet-53 at 608, 128x76x76 and 1024x19x19.
+ * - Transformer ops: BERT-base at sequence 128 (Devlin et al. 2018), hidden 128x768 (the Pow and
+ *   Div of a decomposed LayerNorm) and intermediate 128x3072 (Erf of the exact GELU, Tanh and
+ *   Pow of GPT-2's approximate one); Exp and Div of a decomposed softmax over 12 heads' 128x128
+ *   scores; Sqrt of the per-token variances (128) and of a 128x768 normalization.
+ * - Log: Whisper's log-mel input, 80 mel bins x 3000 frames (Radford et al. 2022).
+ * Standard adds 64 Ki and 4 Mi elements for every one of them.
+ */
+function ownElementwiseShapes(): ShapeEntry[] {
+  const quick: [KernelOp, number[]][] = [
+    ['Clip', [16 * 112 * 112, 240 * 14 * 14]],
+    ['HardSigmoid', [16 * 112 * 112, 240 * 14 * 14]],
+    ['HardSwish', [16 * 112 * 112, 240 * 14 * 14]],
+    ['Div', [240 * 14 * 14, 128 * 768, 12 * 128 * 128]],
+    ['LeakyRelu', [64 * 208 * 208, 512 * 26 * 26]],
+    ['Softplus', [128 * 76 * 76, 1024 * 19 * 19]],
+    ['Pow', [128 * 768, 128 * 3072]],
+    ['Erf', [128 * 3072]],
+    ['Tanh', [128 * 3072]],
+    ['Exp', [12 * 128 * 128]],
+    ['Sqrt', [128, 128 * 768]],
+    ['Log', [80 * 3000]],
+  ];
+  const out: ShapeEntry[] = [];
+  for (const [op, sizes] of quick) {
+    for (const n of [Ki, ...sizes]) out.push({ op, shape: { n }, level: 0 });
+    for (const n of [64 * Ki, 4 * Mi]) out.push({ op, shape: { n }, level: 1 });
+  }
   return out;
 }
 

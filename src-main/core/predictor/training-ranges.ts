@@ -8,6 +8,8 @@ import type { DeviceFeatures, OpInstance, Sample } from './types.js';
 export const TrainingRangesSchema = z.object({
   devices: z.array(z.string()),
   families: z.array(z.string()),
+  /** Kernel ops seen; absent in predictors trained before it was recorded. */
+  ops: z.array(z.string()).optional(),
   /** Per family: [min, max] of log2(flops + bytes). */
   work: z.record(z.string(), z.tuple([z.number(), z.number()])),
 });
@@ -25,6 +27,7 @@ export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
   return {
     devices: [...new Set(samples.map((s) => s.device.deviceId))].sort(),
     families: [...new Set(samples.map((s) => s.family))].sort(),
+    ops: [...new Set(samples.map((s) => s.op))].sort(),
     work: w,
   };
 }
@@ -33,6 +36,9 @@ export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
 export function extrapolationWarning(r: TrainingRanges, q: OpInstance & { device: DeviceFeatures }): string | null {
   const reasons: string[] = [];
   if (!r.families.includes(q.family)) reasons.push(`op family "${q.family}" was never profiled`);
+  else if (r.ops && !r.ops.includes(q.op) && q.op !== q.family) {
+    reasons.push(`no ${q.op} kernel was profiled: priced from other ${q.family} ops (re-profile with this version)`);
+  }
   if (!r.devices.includes(q.device.deviceId)) reasons.push(`device ${q.device.deviceId} was not in the training data`);
   const range = r.work[q.family];
   if (range) {

@@ -295,18 +295,32 @@ export const ELEMENTWISE_FLOPS: Record<string, number> = {
 }; // prettier-ignore
 
 const GELU_OPS = new Set(['Gelu', 'FastGelu', 'BiasGelu', 'QuickGelu']);
-const MUL_OPS = new Set([
-  'Mul',
-  'Div',
-  'Pow',
-  'QLinearMul',
-  'QuantizeLinear',
-  'DequantizeLinear',
-  'DynamicQuantizeLinear',
-]);
+const MUL_OPS = new Set(['Mul', 'QLinearMul', 'QuantizeLinear', 'DequantizeLinear', 'DynamicQuantizeLinear']);
 
-/** The profiled kernel an elementwise op is priced as: Gelu, Sigmoid (transcendental), Add/Mul (binary) or Relu. */
+/** Elementwise ops profiled as kernels of their own (their cost per element is their own), and their aliases. */
+const OWN_KERNEL: Readonly<Record<string, KernelOp>> = {
+  Div: 'Div',
+  Reciprocal: 'Div',
+  Clip: 'Clip',
+  Pow: 'Pow',
+  Sqrt: 'Sqrt',
+  Exp: 'Exp',
+  Log: 'Log',
+  Tanh: 'Tanh',
+  Erf: 'Erf',
+  HardSigmoid: 'HardSigmoid',
+  HardSwish: 'HardSwish',
+  LeakyRelu: 'LeakyRelu',
+  Softplus: 'Softplus',
+};
+
+/**
+ * The profiled kernel an elementwise op is priced as: its own (OWN_KERNEL), else Gelu, Sigmoid
+ * (transcendental), Add/Mul (binary) or Relu.
+ */
 function elementwiseKernel(op: string, inputs: number): KernelOp {
+  const own = OWN_KERNEL[op];
+  if (own) return own;
   if (GELU_OPS.has(op)) return 'Gelu';
   if ((ELEMENTWISE_FLOPS[op] ?? 1) >= 3) return 'Sigmoid';
   if (MUL_OPS.has(op)) return 'Mul';

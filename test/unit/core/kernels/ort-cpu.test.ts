@@ -173,7 +173,8 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
       const y = await runOnCpu(km);
       expect(y.dims, k.id).toEqual(km.output.dims);
       const data = y.data as ArrayLike<number>;
-      expect(Number.isFinite(data[0] ?? Number.NaN), k.id).toBe(true);
+      // Sqrt and Log of the [-1, 1) inputs give NaN for the negatives, at full speed (no slow path).
+      if (k.op !== 'Sqrt' && k.op !== 'Log') expect(Number.isFinite(data[0] ?? Number.NaN), k.id).toBe(true);
     }
     console.log(
       `ORT CPU: ${kernels.length} quick fp32 kernels built, loaded and run once in ${((performance.now() - started) / 1000).toFixed(1)} s`,

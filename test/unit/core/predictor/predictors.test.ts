@@ -61,6 +61,16 @@ describe('analytical model (BSP lambda per family and device)', () => {
     expect(p.predict([{ ...big, device: dA }])[0]?.warning).toMatch(/larger than any profiled gemm op/);
   });
 
+  it('warns when an op of a profiled family has no kernel of its own in the training data', () => {
+    const p = new AnalyticalPredictor();
+    p.train(train);
+    const div = makeKernel('Div', 'fp32', { n: 1 << 16 });
+    expect(p.predict([{ ...div, device: dA }])[0]?.warning).toMatch(
+      /no Div kernel was profiled: priced from other elementwise ops \(re-profile/,
+    );
+    expect(p.predict([{ ...makeKernel('Add', 'fp32', { n: 1 << 16 }), device: dA }])[0]?.warning).toBeNull();
+  });
+
   it('round-trips through JSON and refuses foreign or old models', () => {
     const p = new AnalyticalPredictor();
     p.train(train);

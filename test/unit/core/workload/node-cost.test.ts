@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { kernelFlops } from '../../../../src-main/core/kernels/cost.js';
 import { attr, encodeModel } from '../../../../src-main/core/onnx/model-builder.js';
 import { parseOnnxModel, type OnnxNode } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
@@ -106,7 +107,7 @@ describe('node costs by hand', () => {
       flops: 8 * 14 * D,
       params: 2 * D,
     });
-    expect(c.get('l0.g.erf')).toMatchObject({ kernel: { op: 'Sigmoid', shape: { n: 14 * 128 } }, flops: 4 * 14 * 128 });
+    expect(c.get('l0.g.erf')).toMatchObject({ kernel: { op: 'Erf', shape: { n: 14 * 128 } }, flops: 4 * 14 * 128 });
     expect(c.get('l0.q.lin')).toMatchObject({ kernel: { op: 'Add', shape: { n: 14 * D } }, flops: 14 * D });
     expect(c.get('l0.q.t')).toMatchObject({
       family: 'datamove',
@@ -153,6 +154,32 @@ describe('node costs of single ops', () => {
     const c = cost(onnxNode('Conv', 2), [t([2, 8, 100]), t([16, 8, 5])], [t([2, 16, 96])]);
     expect(c.kernel?.shape).toEqual({ N: 2, C: 8, H: 100, W: 1, K: 16, R: 5, S: 1, stride: 1, groups: 1 });
     expect(c.flops).toBe(2 * 2 * 16 * 96 * 8 * 5);
+  });
+
+  it('elementwise ops with kernels of their own are priced as them, with the FLOPs their kernels count', () => {
+    const x = t([1, 88, 3, 96]);
+    const scalar = t([]);
+    const own: [string, number, string][] = [
+      ['Div', 2, 'Div'],
+      ['Reciprocal', 1, 'Div'],
+      ['Clip', 3, 'Clip'],
+      ['Pow', 2, 'Pow'],
+      ['Sqrt', 1, 'Sqrt'],
+      ['Erf', 1, 'Erf'],
+      ['HardSwish', 1, 'HardSwish'],
+      ['LeakyRelu', 1, 'LeakyRelu'],
+      ['Softplus', 1, 'Softplus'],
+      ['Sub', 2, 'Add'],
+      ['Max', 2, 'Add'],
+      ['Neg', 1, 'Relu'],
+      ['Sin', 1, 'Sigmoid'],
+    ];
+    for (const [op, inputs, kernel] of own) {
+      const ins = [x, ...Array.from({ length: inputs - 1 }, () => scalar)];
+      const c = cost(onnxNode(op, inputs), ins, [x]);
+      expect(c.kernel, op).toEqual({ op: kernel, shape: { n: 25_344 } });
+      if (kernel === op) expect(c.flops, op).toBe(kernelFlops(kernel, { n: 25_344 }));
+    }
   });
 
   it('ConvTranspose: a stride-1 conv over its input with C_out filters', () => {
