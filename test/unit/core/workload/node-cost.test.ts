@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kernelFlops } from '../../../../src-main/core/kernels/cost.js';
+import type { KernelOp } from '../../../../src-main/core/kernels/types.js';
 import { attr, encodeModel } from '../../../../src-main/core/onnx/model-builder.js';
 import { parseOnnxModel, type OnnxNode } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
@@ -159,7 +160,7 @@ describe('node costs of single ops', () => {
   it('elementwise ops with kernels of their own are priced as them, with the FLOPs their kernels count', () => {
     const x = t([1, 88, 3, 96]);
     const scalar = t([]);
-    const own: [string, number, string][] = [
+    const own: [string, number, KernelOp][] = [
       ['Div', 2, 'Div'],
       ['Reciprocal', 1, 'Div'],
       ['Clip', 3, 'Clip'],
