@@ -36,7 +36,7 @@ export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
 export function extrapolationWarning(r: TrainingRanges, q: OpInstance & { device: DeviceFeatures }): string | null {
   const reasons: string[] = [];
   if (!r.families.includes(q.family)) reasons.push(`op family "${q.family}" was never profiled`);
-  else if (r.ops && !r.ops.includes(q.op) && q.op !== q.family) {
+  else if (r.ops && !r.ops.includes(q.op)) {
     reasons.push(`no ${q.op} kernel was profiled: priced from other ${q.family} ops (re-profile with this version)`);
   }
   if (!r.devices.includes(q.device.deviceId)) reasons.push(`device ${q.device.deviceId} was not in the training data`);

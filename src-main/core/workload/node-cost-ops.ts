@@ -33,7 +33,7 @@
  * Bytes: every input (weights included) and output once, at its element size; Slice, Gather
  * and their kin read only what they write (2 x output + indices). Pure.
  */
-import type { KernelFamily, KernelOp } from '../kernels/types.js';
+import { KERNEL_OPS, OP_FAMILY, type KernelFamily, type KernelOp } from '../kernels/types.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
@@ -297,29 +297,21 @@ export const ELEMENTWISE_FLOPS: Record<string, number> = {
 const GELU_OPS = new Set(['Gelu', 'FastGelu', 'BiasGelu', 'QuickGelu']);
 const MUL_OPS = new Set(['Mul', 'QLinearMul', 'QuantizeLinear', 'DequantizeLinear', 'DynamicQuantizeLinear']);
 
-/** Elementwise ops profiled as kernels of their own (their cost per element is their own), and their aliases. */
-const OWN_KERNEL: Readonly<Record<string, KernelOp>> = {
-  Div: 'Div',
-  Reciprocal: 'Div',
-  Clip: 'Clip',
-  Pow: 'Pow',
-  Sqrt: 'Sqrt',
-  Exp: 'Exp',
-  Log: 'Log',
-  Tanh: 'Tanh',
-  Erf: 'Erf',
-  HardSigmoid: 'HardSigmoid',
-  HardSwish: 'HardSwish',
-  LeakyRelu: 'LeakyRelu',
-  Softplus: 'Softplus',
-};
+/** ONNX ops priced as another op's kernel of their own (1 / x costs what x / 6 does). */
+const KERNEL_ALIASES: Readonly<Record<string, KernelOp>> = { Reciprocal: 'Div' };
+
+/** The elementwise kernel named like the op (types.ts KERNEL_OPS), if the suites profile one. */
+function ownKernel(op: string): KernelOp | undefined {
+  const kernel = KERNEL_OPS.find((k) => k === op);
+  return kernel && OP_FAMILY[kernel] === 'elementwise' ? kernel : KERNEL_ALIASES[op];
+}
 
 /**
- * The profiled kernel an elementwise op is priced as: its own (OWN_KERNEL), else Gelu, Sigmoid
+ * The profiled kernel an elementwise op is priced as: its own (ownKernel), else Gelu, Sigmoid
  * (transcendental), Add/Mul (binary) or Relu.
  */
 function elementwiseKernel(op: string, inputs: number): KernelOp {
-  const own = OWN_KERNEL[op];
+  const own = ownKernel(op);
   if (own) return own;
   if (GELU_OPS.has(op)) return 'Gelu';
   if ((ELEMENTWISE_FLOPS[op] ?? 1) >= 3) return 'Sigmoid';

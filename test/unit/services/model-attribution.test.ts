@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { exclusiveOfBranches } from '../../../src-main/services/model-attribution.js';
 import type { WorkloadNode } from '../../../src-main/core/workload/types.js';
+import { bareNode } from '../../helpers/workload-node.js';
 
-const n = (name: string, branchOf?: string): WorkloadNode => ({
-  name,
-  opType: name.startsWith('if') ? 'If' : 'Relu',
-  family: null,
-  kernel: null,
-  dtype: 'fp32',
-  inputs: [],
-  outputs: [],
-  flops: 0,
-  bytes: 0,
-  params: 0,
-  activationBytes: 0,
-  ...(branchOf ? { branchOf } : {}),
-});
+const n = (name: string, branchOf?: string): WorkloadNode =>
+  bareNode(name, name.startsWith('if') ? 'If' : 'Relu', branchOf ? { branchOf } : {});
 
 describe('exclusiveOfBranches', () => {
   it("takes each If's branch nodes off its trace time, run by run, nested Ifs one level at a time", () => {

@@ -4,6 +4,7 @@ import { AnalyticalPredictor } from '../../../../src-main/core/predictor/analyti
 import { predictWorkload } from '../../../../src-main/core/workload/predict-workload.js';
 import type { Workload, WorkloadNode } from '../../../../src-main/core/workload/types.js';
 import { device, syntheticSamples } from '../../../helpers/synthetic-samples.js';
+import { bareNode } from '../../../helpers/workload-node.js';
 
 const d = device('A', 100, 20);
 const predictor = new AnalyticalPredictor();
@@ -33,32 +34,8 @@ const workload: Workload = {
   nodes: [
     node('mm', 'MatMul', { B: 1, M: 256, N: 256, K: 256 }),
     node('add', 'Add', { n: 65536 }),
-    {
-      name: 'reshape',
-      opType: 'Reshape',
-      family: null,
-      kernel: null,
-      dtype: 'fp32',
-      inputs: [],
-      outputs: [],
-      flops: 0,
-      bytes: 0,
-      params: 0,
-      activationBytes: 0,
-    },
-    {
-      name: 'odd',
-      opType: 'NonMaxSuppression',
-      family: null,
-      kernel: null,
-      dtype: 'fp32',
-      inputs: [],
-      outputs: [],
-      flops: 0,
-      bytes: 2e6,
-      params: 0,
-      activationBytes: 0,
-    },
+    bareNode('reshape', 'Reshape'),
+    bareNode('odd', 'NonMaxSuppression', { bytes: 2e6 }),
     node('sm', 'Softmax', { rows: 256, cols: 256 }),
   ],
   layers: [
