@@ -122,6 +122,8 @@ export interface WorkloadPredictionView {
     familyShare: Record<string, number>;
     /** Per-run cost plus the per-node cost of every node that runs (µs), inside totalUs. */
     overheadUs: number;
+    /** What the Node binding adds to a call, outside totalUs (µs); null when not measured apart. */
+    bindingUs: number | null;
     /** 'executed': the graph ONNX Runtime runs on this device; 'file': the graph as written. */
     graph: 'file' | 'executed';
     /** Per layer: the executed nodes (fused, NCHWc, reorders) under it, slowest first (at most 12). */

@@ -18,7 +18,8 @@ import type { Database } from '../adapters/store/types.js';
 import type { ModelJob, ModelOutcome } from '../adapters/ort/protocol.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
 import { executedGraph, type OptimizingRunner } from './executed-graph-service.js';
-import { attributeNodes } from './model-attribution.js';
+import { attributeNodes, type AttributionOverhead } from './model-attribution.js';
+import { ioBytes } from '../core/workload/predict-workload.js';
 
 export interface CalibratingRunner extends OptimizingRunner {
   runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome>;
@@ -31,7 +32,7 @@ export async function calibrateDevice(
   db: Database,
   runner: CalibratingRunner,
   ep: EpConfig,
-  overhead: { runUs: number; profilerNodeUs: number | null } | null,
+  overhead: AttributionOverhead | null,
   aborted: () => boolean,
 ): Promise<{ runs: CalibrationRun[]; notes: string[] }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-calibration-'));
@@ -51,7 +52,8 @@ export async function calibrateDevice(
       const map = mapExecutedNodes(source, executed.model);
       const inputs = Object.fromEntries(cm.inputs.map((i) => [i.name, i.dims]));
       const nchwcChannels = nchwcChannelHints(source, executed.model, map);
-      const ran = importOnnxModel(executed.model, { name: cm.name, inputs, nchwcChannels }).workload.nodes;
+      const ranWorkload = importOnnxModel(executed.model, { name: cm.name, inputs, nchwcChannels }).workload;
+      const ran = ranWorkload.nodes;
       const outcome = await runner.runModel({
         modelPath: file,
         inputs: cm.inputs,
@@ -63,7 +65,7 @@ export async function calibrateDevice(
         notes.push(`calibration model ${cm.name} did not run: ${outcome.error}`);
         continue;
       }
-      const attributed = attributeNodes(outcome, ran, overhead);
+      const attributed = attributeNodes(outcome, ran, overhead, ioBytes(ranWorkload));
       const nodes: CalibrationNode[] = attributed.nodes.flatMap(({ index, measuredUs }) => {
         const n = ran[index];
         if (!n?.kernel || !n.family || !(measuredUs > 0)) return [];

@@ -10,6 +10,7 @@ import type { Dtype } from '../core/domain/measurement.js';
 import type { Sample } from '../core/predictor/types.js';
 import { UserError } from '../core/errors.js';
 import { DTYPE_BYTES } from '../core/kernels/cost.js';
+import { deviceRunUs } from '../core/profiler/overhead.js';
 import {
   decodeStep,
   generationBytes,
@@ -157,7 +158,7 @@ export function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, wa
     bandwidthGBps: streamed ?? f.bandwidthGBps,
     peakGflops: peak,
     nodeUs: overhead?.nodeUs ?? 0,
-    runUs: overhead?.runUs ?? 0,
+    runUs: overhead ? deviceRunUs(overhead) : 0,
   };
 }
 

@@ -12,7 +12,7 @@ import { UserError } from '../core/errors.js';
 import type { Dtype, Measurement } from '../core/domain/measurement.js';
 import { summarize } from '../core/profiler/timing-stats.js';
 import { KERNEL_OPS } from '../core/kernels/types.js';
-import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
+import { fromNodeUs, ioBytes, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { KernelRunner } from '../adapters/ort/kernel-runner.js';
@@ -123,7 +123,7 @@ export async function measureModel(
   // The trace names the nodes that ran: the executed graph's when it is known.
   const ranNodes = x.run ? x.run.workload.nodes : w.nodes;
   const ranPredictions = predicted?.executed ?? predicted?.nodes ?? [];
-  const attributed = attributeNodes(outcome, ranNodes, deviceOverhead(db, device));
+  const attributed = attributeNodes(outcome, ranNodes, deviceOverhead(db, device), ioBytes(x.run?.workload ?? w));
   const nodes: MeasuredNode[] = attributed.nodes.map((a) => ({
     name: a.name,
     opType: ranNodes[a.index]?.opType ?? '',
@@ -153,7 +153,8 @@ export async function measureModel(
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
     profiledMs: summarize(outcome.profiledWallUs).medianUs / 1000,
     predicted,
-    errorPct: predicted ? ((predicted.totalUs - e2e.medianUs) / e2e.medianUs) * 100 : null,
+    // Measured from Node: the prediction as a Node caller sees it (device time plus the binding).
+    errorPct: predicted ? ((fromNodeUs(predicted) - e2e.medianUs) / e2e.medianUs) * 100 : null,
     nodeErrorPct: predictedNodeSum !== null ? ((predictedNodeSum - nodesSum.medianUs) / nodesSum.medianUs) * 100 : null,
     nodes: nodes.sort((a, b) => b.measuredUs - a.measuredUs),
     unmatchedNodes: unmatched,

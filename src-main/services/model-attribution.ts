@@ -1,10 +1,11 @@
 /**
  * A model's measured time per executed node: the profiled pass's per-node times, less the
  * profiler's own cost per node, scaled so that they add up to the unprofiled end to end
- * less the per-run cost (profiling slows every node down; its shares are what it is good
- * for). One home for measure-model and the calibration at the end of a profile.
+ * less the per-run cost and the binding's copies of the inputs and outputs (profiling slows
+ * every node down; its shares are what it is good for). One home for measure-model and the
+ * calibration at the end of a profile.
  */
-import { withoutProfilerCost } from '../core/profiler/overhead.js';
+import { bindingUs, withoutProfilerCost, type BindingCost } from '../core/profiler/overhead.js';
 import { median, summarize } from '../core/profiler/timing-stats.js';
 import type { WorkloadNode } from '../core/workload/types.js';
 import type { ModelOutcome } from '../adapters/ort/protocol.js';
@@ -27,16 +28,26 @@ export interface Attribution {
   unmatched: number;
 }
 
+/** The device's overhead as attribution needs it (workload-service deviceOverhead). */
+export interface AttributionOverhead {
+  runUs: number;
+  profilerNodeUs: number | null;
+  binding?: BindingCost | null;
+}
+
 export function attributeNodes(
   outcome: Extract<ModelOutcome, { ok: true }>,
   nodes: readonly WorkloadNode[],
-  overhead: { runUs: number; profilerNodeUs: number | null } | null,
+  overhead: AttributionOverhead | null,
+  ioBytes = 0,
 ): Attribution {
   const profilerNodeUs = overhead?.profilerNodeUs ?? null;
   const endToEndUs = summarize(outcome.wallUs).medianUs;
   const byNodeUs = exclusiveOfBranches(outcome.byNodeUs, nodes);
   const traced = Object.values(byNodeUs).reduce((a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs), 0);
-  const target = endToEndUs - (overhead?.runUs ?? 0);
+  // runUs already holds the binding's per-call cost; its copies grow with the bytes.
+  const copiesUs = overhead?.binding ? bindingUs(overhead.binding, ioBytes) - overhead.binding.perCallUs : 0;
+  const target = endToEndUs - (overhead?.runUs ?? 0) - copiesUs;
   const scale = traced > 0 && target > 0 ? target / traced : 1;
   const byName = new Map(nodes.map((n, i) => [n.name, i]));
   const out: AttributedNode[] = [];

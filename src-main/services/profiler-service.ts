@@ -19,7 +19,15 @@ import type { GpuClockSampler } from '../core/profiler/gpu-clocks.js';
 import { ClockWatch } from './gpu-clock-watch.js';
 import type { CalibrationRun } from '../core/workload/calibration.js';
 import { calibrateDevice } from './calibration-service.js';
-import { CHAIN_LENGTHS, fitOverhead, withoutProfilerCost, type RunOverhead } from '../core/profiler/overhead.js';
+import {
+  BINDING_ELEMENTS,
+  CHAIN_LENGTHS,
+  fitBinding,
+  fitOverhead,
+  profilerRunNodeCost,
+  withoutProfilerCost,
+  type RunOverhead,
+} from '../core/profiler/overhead.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
@@ -473,12 +481,18 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
     ep: st.target.ep,
     rule: { ...st.rule, budgetMs: Math.min(st.rule.budgetMs, 300) },
     lengths: [...CHAIN_LENGTHS],
+    bindingElements: [...BINDING_ELEMENTS],
   });
   if (!outcome.ok) {
     st.report.notes.push(`per-run overhead not measured: ${outcome.error}`);
     return null;
   }
-  return fitOverhead(outcome.points, outcome.profiledNodeUs);
+  const fitted = fitOverhead(outcome.points, outcome.profiledNodeUs);
+  if (!fitted) return null;
+  const perNode = profilerRunNodeCost(outcome.profiledRuns ?? [], fitted.nodeUs);
+  const binding = perNode === null ? null : fitBinding(outcome.binding ?? [], perNode, fitted.runUs);
+  if (!binding) st.report.notes.push('the Node binding was not measured apart: device times include its per-call cost');
+  return { ...fitted, binding, profilerRunNodeUs: perNode };
 }
 
 /** Whole calibration models on the device (calibration-service.ts); none when the runner cannot. */

@@ -184,7 +184,19 @@ const OverheadSchema = z.object({
   runUs: z.number().nonnegative(),
   nodeUs: z.number().nonnegative(),
   profilerNodeUs: z.number().nonnegative().nullable().default(null),
+  // Profiles before the binding was measured apart have neither: their runUs holds its per-call cost.
+  profilerRunNodeUs: z.number().nonnegative().nullable().default(null),
+  binding: z
+    .object({
+      perCallUs: z.number().nonnegative(),
+      nsPerByte: z.number().nonnegative(),
+      points: z.array(z.object({ bytes: z.number().nonnegative(), bindingUs: z.number().nonnegative() })),
+    })
+    .nullable()
+    .default(null),
 });
+
+export type StoredOverhead = z.infer<typeof OverheadSchema>;
 
 const CalibrationSchema = z.array(
   z.object({
@@ -225,10 +237,7 @@ function runsOf(db: Database, device: DeviceGroup): StoredRun[] {
 }
 
 /** The device's per-run and per-node overhead from its newest profile run that measured it, or null. */
-export function deviceOverhead(
-  db: Database,
-  device: DeviceGroup,
-): { runUs: number; nodeUs: number; profilerNodeUs: number | null } | null {
+export function deviceOverhead(db: Database, device: DeviceGroup): StoredOverhead | null {
   for (const r of runsOf(db, device)) {
     const parsed = OverheadSchema.safeParse(r.summary?.['overhead']);
     if (parsed.success) return parsed.data;

@@ -97,6 +97,8 @@ export interface OverheadJob {
   rule: StoppingRule;
   /** Chain lengths to time. */
   lengths: number[];
+  /** Sizes (elements) of the one-node models the binding fit is timed on; none: no binding fit. */
+  bindingElements?: number[];
   traceDir: string;
 }
 
@@ -108,6 +110,10 @@ export type OverheadOutcome =
       points: { nodes: number; medianUs: number }[];
       /** Median trace time of one tiny node with profiling on: what the profiler adds to every node's time (µs). */
       profiledNodeUs: number | null;
+      /** The shortest and longest chains with profiling on: median model_run (µs). */
+      profiledRuns?: { nodes: number; modelRunUs: number }[];
+      /** One-node models per size: input + output bytes, unprofiled wall (feeds only), profiled model_run. */
+      binding?: { bytes: number; wallUs: number; modelRunUs: number }[];
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
 

@@ -76,6 +76,7 @@ function deviceView(workload: Workload, d: DeviceGroup, p: WorkloadPrediction) {
     layerUs: p.layers.map((l) => l.timeUs),
     familyShare: p.familyShare,
     overheadUs: p.overheadUs,
+    bindingUs: p.binding?.us ?? null,
     graph: p.graph,
     executedByLayer: executedByLayer(workload, p).map((l) =>
       l.slice(0, 12).map((e) => ({ name: e.name, opType: e.opType, timeUs: e.timeUs })),

@@ -14,6 +14,7 @@ import type {
   TrainResultView,
 } from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
+import { fromNodeUs } from '../../core/workload/predict-workload.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
 import type { Database } from '../../adapters/store/types.js';
@@ -126,7 +127,8 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
       workload: req.workload,
       device: labels[m.device] ?? m.device,
       medianMs: m.medianMs,
-      predictedMs: (m.predicted?.totalUs ?? 0) / 1000,
+      // measured from Node, so the prediction as a Node caller sees it
+      predictedMs: (m.predicted ? fromNodeUs(m.predicted) : 0) / 1000,
       nodeSumMs: m.nodesSumMs,
       layers,
     };

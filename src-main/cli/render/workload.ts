@@ -1,5 +1,5 @@
 /** Whole-model predictions and measurements as tables. */
-import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
+import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/generation-service.js';
 import { formatBytes, formatTable } from '../output.js';
@@ -16,6 +16,11 @@ export function renderPrediction(p: WorkloadPrediction, top = 12): string {
             .join(', ')}`
         : ''
     }`,
+    ...(p.binding
+      ? [
+          `Node binding: +${ms(p.binding.us)} per call (${formatBytes(p.binding.ioBytes)} of inputs and outputs copied), ${ms(fromNodeUs(p))} as timed from Node`,
+        ]
+      : []),
     '',
     'Time per op family',
     formatTable(
@@ -54,7 +59,12 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
     formatTable(
       ['', 'MEASURED', 'PREDICTED', 'ERROR'],
       [
-        ['end to end', `${m.medianMs.toFixed(3)} ms`, m.predicted ? ms(m.predicted.totalUs) : '-', pct(m.errorPct)],
+        [
+          'end to end (from Node)',
+          `${m.medianMs.toFixed(3)} ms`,
+          m.predicted ? ms(fromNodeUs(m.predicted)) : '-',
+          pct(m.errorPct),
+        ],
         [
           'sum of nodes (profiled shares, unprofiled total)',
           `${m.nodesSumMs.toFixed(3)} ms`,
@@ -62,9 +72,9 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
           pct(m.nodeErrorPct),
         ],
         [
-          'per-run overhead',
+          'per-run overhead and Node binding',
           `${m.frameworkOverheadMs.toFixed(3)} ms`,
-          m.predicted ? ms(m.predicted.runOverheadUs) : '-',
+          m.predicted ? ms(m.predicted.runOverheadUs + (m.predicted.binding?.us ?? 0)) : '-',
           '-',
         ],
         ['profiled run (for comparison)', `${m.profiledMs.toFixed(3)} ms`, '-', '-'],

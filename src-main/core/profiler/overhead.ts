@@ -7,16 +7,39 @@
  *   T(N) = runUs + nodeUs * N        (least squares over the chain lengths)
  *
  * A micro-kernel's label is its node's own time, so a whole model's prediction is
- * runUs + sum(node predictions) + nodeUs * (executed nodes). Pure.
+ * runUs + sum(node predictions) + nodeUs * (executed nodes).
+ *
+ * runUs is timed from Node, so it holds what the Node binding adds to every call (wrapping
+ * the feeds, calling in, wrapping the outputs) besides ONNX Runtime's own per-run cost. The
+ * binding is measured apart (fitBinding) from one-node models whose inputs and outputs grow:
+ * per model, the unprofiled wall time from Node less the device's part (ORT's model_run of a
+ * profiled pass less what the profiler adds to it), fitted as perCallUs + bytes * nsPerByte.
+ * Device time leaves it out (deviceRunUs); callers that run from Node add it back. Pure.
  */
 import { encodeModel, OnnxDataType, type NodeDef } from '../onnx/model-builder.js';
 import { fitLine } from './device-summary.js';
+import { median } from './timing-stats.js';
 
 /** Chain lengths timed on each device. */
 export const CHAIN_LENGTHS: readonly number[] = [1, 16, 64, 256];
 
 /** Elements of the chain's tensor: small enough that every kernel is a few nanoseconds. */
 export const CHAIN_ELEMENTS = 16;
+
+/**
+ * Elements of the one-node models whose inputs and outputs the binding copies (4 bytes each):
+ * up to 1 MiB each way. Bigger outputs (4 MiB) made the binding's time bimodal here (0.45 or
+ * 2.5 ms for the same call, by the phase of Node's garbage collector).
+ */
+export const BINDING_ELEMENTS: readonly number[] = [CHAIN_ELEMENTS, 1 << 14, 1 << 18];
+
+/** What the Node binding adds to a call: t = perCallUs + (input + output bytes) * nsPerByte / 1000. */
+export interface BindingCost {
+  perCallUs: number;
+  nsPerByte: number;
+  /** The one-node models it came from: input + output bytes -> binding µs (wall less device). */
+  points: { bytes: number; bindingUs: number }[];
+}
 
 export interface RunOverhead {
   /** Fixed cost of one run, µs (includes binding a 64-byte input and output from the caller). */
@@ -30,14 +53,83 @@ export interface RunOverhead {
   profilerNodeUs: number | null;
   /** The chain timings the fit came from: nodes -> median µs. */
   points: { nodes: number; medianUs: number }[];
+  /** The Node binding's share of runUs and its cost per byte; null when not measured. */
+  binding?: BindingCost | null;
+  /** What profiling adds to model_run per node (inside and between node events, µs); null when not measured. */
+  profilerRunNodeUs?: number | null;
+}
+
+/** What one call costs the Node binding for `ioBytes` of inputs and outputs (µs); 0 without a fit. */
+export function bindingUs(binding: BindingCost | null | undefined, ioBytes: number): number {
+  if (!binding) return 0;
+  return binding.perCallUs + (Math.max(0, ioBytes) * binding.nsPerByte) / 1000;
+}
+
+/** The device's own per-run cost: runUs less the binding's per-call part, never below zero. */
+export function deviceRunUs(o: { runUs: number; binding?: BindingCost | null }): number {
+  return Math.max(0, o.runUs - (o.binding?.perCallUs ?? 0));
+}
+
+/** One one-node model as timed for the binding fit (µs): unprofiled wall, profiled model_run. */
+export interface BindingSample {
+  bytes: number;
+  wallUs: number;
+  modelRunUs: number;
 }
 
 /**
- * A model of `n` Relu nodes in a chain over a [1, 16] fp32 tensor. ORT fuses and
+ * The binding's cost from one-node models: each model's wall time less its device time, where
+ * the device time is ORT's model_run less `profilerRunNodeUs` (what profiling adds to a run per
+ * node, inside model_run). The per-byte cost is the median slope over pairs of sizes (one
+ * disturbed sample moves it little); the per-call cost is what the smallest model paid beyond
+ * its bytes, kept within [0, runUs] (it is part of runUs). Null with fewer than two sizes.
+ */
+export function fitBinding(
+  samples: readonly BindingSample[],
+  profilerRunNodeUs: number,
+  runUs: number,
+): BindingCost | null {
+  const points = samples
+    .map((s) => ({ bytes: s.bytes, bindingUs: Math.max(0, s.wallUs - Math.max(0, s.modelRunUs - profilerRunNodeUs)) }))
+    .sort((a, b) => a.bytes - b.bytes);
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++)
+    for (let j = i + 1; j < points.length; j++) {
+      const [a, b] = [points[i] as (typeof points)[number], points[j] as (typeof points)[number]];
+      if (b.bytes > a.bytes) slopes.push((b.bindingUs - a.bindingUs) / (b.bytes - a.bytes));
+    }
+  const smallest = points[0];
+  if (!slopes.length || !smallest) return null;
+  const usPerByte = Math.max(0, median(slopes));
+  return {
+    perCallUs: Math.min(Math.max(0, smallest.bindingUs - usPerByte * smallest.bytes), runUs),
+    nsPerByte: usPerByte * 1000,
+    points,
+  };
+}
+
+/**
+ * What profiling adds to model_run per node: the profiled runs' model_run grows by this much
+ * more per chained node than the unprofiled wall time does (µs, never negative).
+ */
+export function profilerRunNodeCost(
+  profiled: readonly { nodes: number; modelRunUs: number }[],
+  nodeUs: number,
+): number | null {
+  const fit = fitLine(
+    profiled.map((p) => p.nodes),
+    profiled.map((p) => p.modelRunUs),
+  );
+  return fit ? Math.max(0, fit.b - nodeUs) : null;
+}
+
+/**
+ * A model of `n` Relu nodes in a chain over a [1, elements] fp32 tensor ([1, 16] unless the
+ * binding's bytes are the point). ORT fuses and
  * eliminates nothing in it (Relu after Relu is not an optimizer pattern), so it executes
  * exactly `n` nodes.
  */
-export function chainModel(n: number): Uint8Array {
+export function chainModel(n: number, elements = CHAIN_ELEMENTS): Uint8Array {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`chain length must be a positive integer, got ${n}`);
   const nodes: NodeDef[] = [];
   for (let i = 0; i < n; i++) {
@@ -48,7 +140,7 @@ export function chainModel(n: number): Uint8Array {
   const info = (name: string): { name: string; elemType: typeof OnnxDataType.FLOAT; dims: number[] } => ({
     name,
     elemType: OnnxDataType.FLOAT,
-    dims: [1, CHAIN_ELEMENTS],
+    dims: [1, elements],
   });
   return encodeModel({ graph: { name: `chain${n}`, nodes, inputs: [info('X')], outputs: [info('Y')] } });
 }

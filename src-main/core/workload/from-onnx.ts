@@ -89,6 +89,7 @@ export function importOnnxModel(file: OnnxModel, opts: OnnxImportOptions): OnnxI
     source: 'onnx',
     bindings: shapes.bindings,
     inputs: g.inputs.filter((i) => !initializerNames.has(i.name)).map((i) => tensors.shapeOf(i.name)),
+    outputs: g.outputs.map((o) => tensors.shapeOf(o.name)),
     nodes,
     layers,
     paramBytes: params.bytes,

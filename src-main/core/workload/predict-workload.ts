@@ -8,10 +8,16 @@
  * With the device's measured overhead (core/profiler/overhead.ts) the whole run pays the
  * per-run cost once. Micro-kernels are labelled by what one more such node adds to a run
  * (the executor's per-node cost included), so predicted nodes already carry the per-node
- * cost; fallback estimates get it added. overheadUs reports both parts. Pure.
+ * cost; fallback estimates get it added. overheadUs reports both parts.
+ *
+ * totalUs is device time: what ONNX Runtime spends in a run. What the Node binding adds to a
+ * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
+ * `binding`, for callers who time runs from Node; it is never inside totalUs. Pure.
  */
+import { DTYPE_BYTES } from '../kernels/cost.js';
+import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
-import type { Workload, WorkloadNode } from './types.js';
+import type { TensorShape, Workload, WorkloadNode } from './types.js';
 
 export type Mode = 'inference' | 'training';
 
@@ -52,6 +58,13 @@ export interface WorkloadPrediction {
   overheadUs: number;
   /** The per-run part of overheadUs (µs). */
   runOverheadUs: number;
+  /**
+   * What the Node binding adds to one call, outside totalUs: its per-call cost and its copies
+   * of `ioBytes` of inputs and outputs (µs). A run timed from Node takes totalUs + us. Null
+   * when the device's profile did not measure the binding apart (its per-call cost is then
+   * inside runOverheadUs, as profiles before this field had it).
+   */
+  binding: { perCallUs: number; ioBytes: number; us: number } | null;
   /** The per-family calibration ratios applied (empty when the device has none). */
   calibration: Record<string, number>;
   /** Which graph was predicted: the file's, or the one ONNX Runtime executes on the device. */
@@ -67,8 +80,8 @@ export interface ExecutedNodePrediction extends NodePrediction {
 }
 
 export interface PredictOptions {
-  /** The device's measured per-run and per-node overhead (µs); none: nodes alone. */
-  overhead?: { runUs: number; nodeUs: number } | null;
+  /** The device's measured per-run and per-node overhead (µs) and the binding's cost; none: nodes alone. */
+  overhead?: { runUs: number; nodeUs: number; binding?: BindingCost | null } | null;
   /** Per op family: measured / predicted on the device's calibration models (calibration.ts). */
   familyScale?: Record<string, number>;
 }
@@ -101,7 +114,7 @@ export function predictWorkload(
 ): WorkloadPrediction {
   const factor = mode === 'training' ? TRAINING_FACTOR : 1;
   const perNode = (opts.overhead?.nodeUs ?? 0) * factor;
-  const runUs = (opts.overhead?.runUs ?? 0) * factor;
+  const runUs = (opts.overhead ? deviceRunUs(opts.overhead) : 0) * factor;
   const byIndex = predictKernels(w, predictor, device);
   const warnings = new Set<string>(w.warnings);
   const fallbackOps = new Set<string>();
@@ -134,10 +147,29 @@ export function predictWorkload(
     familyShare: familyShares(nodes, totalUs),
     overheadUs: runUs + perNode * ran,
     runOverheadUs: runUs,
+    binding: bindingOf(w, opts.overhead?.binding),
     calibration: { ...(opts.familyScale ?? {}) },
     graph: 'file',
     warnings: [...warnings],
   };
+}
+
+/** A run as timed from Node: device time plus what the binding adds to the call (µs). */
+export function fromNodeUs(p: Pick<WorkloadPrediction, 'totalUs' | 'binding'>): number {
+  return p.totalUs + (p.binding?.us ?? 0);
+}
+
+/** Bytes of the graph's inputs and outputs as the caller passes and receives them. */
+export function ioBytes(w: Workload): number {
+  const bytes = (t: TensorShape): number =>
+    t.dtype === 'other' ? 0 : t.dims.reduce((a, d) => a * Math.max(0, d), 1) * DTYPE_BYTES[t.dtype];
+  return [...(w.inputs ?? []), ...(w.outputs ?? [])].reduce((a, t) => a + bytes(t), 0);
+}
+
+function bindingOf(w: Workload, binding: BindingCost | null | undefined): WorkloadPrediction['binding'] {
+  if (!binding) return null;
+  const io = ioBytes(w);
+  return { perCallUs: binding.perCallUs, ioBytes: io, us: bindingUs(binding, io) };
 }
 
 type KernelPrediction = ReturnType<Predictor['predict']>[number];

@@ -66,6 +66,8 @@ export interface Workload {
   bindings: Record<string, number>;
   /** Graph inputs with their resolved shapes (what measure-model feeds); empty for catalog models. */
   inputs?: TensorShape[];
+  /** Graph outputs with their resolved shapes; empty for catalog models. */
+  outputs?: TensorShape[];
   nodes: WorkloadNode[];
   layers: WorkloadLayer[];
   /** Total parameter bytes (weights as stored). */

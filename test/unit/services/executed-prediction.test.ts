@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
-import { predictWorkload } from '../../../src-main/core/workload/predict-workload.js';
+import { fromNodeUs, ioBytes, predictWorkload } from '../../../src-main/core/workload/predict-workload.js';
 import { workloadFromOnnx } from '../../../src-main/core/workload/from-onnx.js';
 import { RooflinePredictor } from '../../../src-main/core/predictor/roofline-predictor.js';
 import { predictModelExecuted } from '../../../src-main/services/model-prediction-service.js';
@@ -30,6 +30,23 @@ describe('whole-model overhead (pure)', () => {
     expect(withOverhead.overheadUs).toBeCloseTo(30 + 0.5 * ran, 6);
     expect(bare.overheadUs).toBe(0);
     expect(bare.graph).toBe('file');
+    expect(bare.binding).toBeNull();
+  });
+
+  it("keeps the Node binding out of the device time and reports it apart, by the graph's input and output bytes", () => {
+    const w = workloadFromOnnx(cnnModel(2), { name: 'cnn' });
+    const d = device('d', 100, 20, 1);
+    const predictor = new RooflinePredictor();
+    predictor.train([]);
+    const binding = { perCallUs: 12, nsPerByte: 0.05, points: [] };
+    const mixed = predictWorkload(w, predictor, d, 'inference', { overhead: { runUs: 30, nodeUs: 0.5 } });
+    const apart = predictWorkload(w, predictor, d, 'inference', { overhead: { runUs: 30, nodeUs: 0.5, binding } });
+    expect(apart.runOverheadUs).toBe(18);
+    expect(apart.totalUs).toBeCloseTo(mixed.totalUs - 12, 6);
+    const io = ioBytes(w);
+    expect(io).toBeGreaterThan(0);
+    expect(apart.binding).toEqual({ perCallUs: 12, ioBytes: io, us: 12 + io * 0.00005 });
+    expect(fromNodeUs(apart)).toBeCloseTo(apart.totalUs + 12 + io * 0.00005, 6);
   });
 });
 
@@ -69,7 +86,11 @@ describe('predict-model on the graph ONNX Runtime executes (real ORT)', () => {
     // Every executed node's time lands in a layer: layers + run cost = total.
     const layers = p.layers.reduce((a, l) => a + l.timeUs, 0);
     expect(layers + p.runOverheadUs).toBeCloseTo(p.totalUs, 3);
-    expect(deviceOverhead(db, pickDevice(db, 'cpu', 1))?.profilerNodeUs).toBe(3);
+    // A profile from before the binding was measured apart: none, and runUs keeps its per-call cost.
+    const stored = deviceOverhead(db, pickDevice(db, 'cpu', 1));
+    expect(stored?.profilerNodeUs).toBe(3);
+    expect(stored?.binding).toBeNull();
+    expect(p.binding).toBeNull();
   });
 
   it('caches the executed graph per model, EP and threads', async () => {

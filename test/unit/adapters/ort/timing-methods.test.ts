@@ -8,9 +8,12 @@ import { chainParts, isChainable } from '../../../../src-main/core/kernels/chain
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import {
+  BINDING_ELEMENTS,
   CHAIN_LENGTHS,
   chainModel,
+  fitBinding,
   fitOverhead,
+  profilerRunNodeCost,
   withoutProfilerCost,
 } from '../../../../src-main/core/profiler/overhead.js';
 import { tempDir } from '../../../helpers/cli.js';
@@ -80,7 +83,12 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
   afterAll(() => runner.close());
 
   it('times chains of tiny nodes: a positive per-run cost, and the profiler cost per node', async () => {
-    const o = await runner.runOverhead({ ep: { name: 'cpu', threads: 1 }, rule, lengths: [...CHAIN_LENGTHS] });
+    const o = await runner.runOverhead({
+      ep: { name: 'cpu', threads: 1 },
+      rule,
+      lengths: [...CHAIN_LENGTHS],
+      bindingElements: [...BINDING_ELEMENTS],
+    });
     expect(o.ok).toBe(true);
     if (!o.ok) return;
     expect(o.points.map((p) => p.nodes)).toEqual([...CHAIN_LENGTHS]);
@@ -88,6 +96,16 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     // 256 nodes cost more than one: the per-node cost is real.
     expect(o.points[3]?.medianUs).toBeGreaterThan(o.points[0]?.medianUs ?? Infinity);
     expect(o.profiledNodeUs).toBeGreaterThan(0);
+    // The shortest and longest chains profiled: model_run grows with the nodes.
+    expect(o.profiledRuns?.map((p) => p.nodes)).toEqual([1, 256]);
+    expect(o.profiledRuns?.[1]?.modelRunUs).toBeGreaterThan(o.profiledRuns?.[0]?.modelRunUs ?? Infinity);
+    // One-node models as callers run them: 8 bytes per element in and out, the wall above model_run.
+    expect(o.binding?.map((b) => b.bytes)).toEqual(BINDING_ELEMENTS.map((e) => 8 * e));
+    expect(o.binding?.every((b) => b.wallUs > 0 && b.modelRunUs > 0)).toBe(true);
+    const fit = fitOverhead(o.points, o.profiledNodeUs);
+    const perNode = profilerRunNodeCost(o.profiledRuns ?? [], fit?.nodeUs ?? 0);
+    const binding = fitBinding(o.binding ?? [], perNode ?? 0, fit?.runUs ?? 0);
+    expect(binding?.nsPerByte).toBeGreaterThan(0);
   });
 
   it('times a kernel alone and chained, alternating, with profiling off', async () => {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bindingUs,
+  deviceRunUs,
+  fitBinding,
+  fitOverhead,
+  profilerRunNodeCost,
+} from '../../../../src-main/core/profiler/overhead.js';
+
+describe('per-run and per-node overhead', () => {
+  it('fits T(N) = runUs + nodeUs * N over the chain lengths', () => {
+    const o = fitOverhead([
+      { nodes: 1, medianUs: 10.5 },
+      { nodes: 16, medianUs: 18 },
+      { nodes: 256, medianUs: 138 },
+    ]);
+    expect(o?.runUs).toBeCloseTo(10, 6);
+    expect(o?.nodeUs).toBeCloseTo(0.5, 6);
+  });
+
+  it('says what profiling adds to model_run per node beyond the unprofiled per-node cost', () => {
+    const profiled = [
+      { nodes: 1, modelRunUs: 12 },
+      { nodes: 256, modelRunUs: 12 + 255 * 8.3 },
+    ];
+    expect(profilerRunNodeCost(profiled, 0.3)).toBeCloseTo(8, 6);
+    expect(profilerRunNodeCost(profiled.slice(0, 1), 0.3)).toBeNull();
+  });
+});
+
+describe('the Node binding, measured apart', () => {
+  // Device time of each one-node model = model_run - 5 (the profiler's part); binding = wall - device.
+  const samples = [
+    { bytes: 128, wallUs: 9 + 128 * 0.00004 + 1, modelRunUs: 1 + 5 },
+    { bytes: 131_072, wallUs: 9 + 131_072 * 0.00004 + 3, modelRunUs: 3 + 5 },
+    { bytes: 2_097_152, wallUs: 9 + 2_097_152 * 0.00004 + 20, modelRunUs: 20 + 5 },
+  ];
+
+  it('fits a per-call and a per-byte cost from models whose inputs and outputs grow', () => {
+    const b = fitBinding(samples, 5, 12);
+    expect(b?.nsPerByte).toBeCloseTo(0.04, 6);
+    expect(b?.perCallUs).toBeCloseTo(9, 3);
+    expect(b?.points.map((p) => p.bytes)).toEqual([128, 131_072, 2_097_152]);
+  });
+
+  it('is moved little by one disturbed size (a collector pause), and needs two sizes', () => {
+    const disturbed = samples.map((s, i) => (i === 1 ? { ...s, wallUs: s.wallUs + 150 } : s));
+    expect(fitBinding(disturbed, 5, 12)?.nsPerByte).toBeCloseTo(0.04, 2);
+    expect(fitBinding(samples.slice(0, 1), 5, 12)).toBeNull();
+  });
+
+  it('keeps the per-call cost inside the per-run cost it is part of, and never negative', () => {
+    expect(fitBinding(samples, 5, 4)?.perCallUs).toBe(4);
+    const slower = samples.map((s) => ({ ...s, modelRunUs: s.modelRunUs + 50 }));
+    expect(fitBinding(slower, 5, 12)?.perCallUs).toBe(0);
+  });
+
+  it('leaves the device its own per-run cost and prices a call by its bytes', () => {
+    const binding = { perCallUs: 9, nsPerByte: 0.04, points: [] };
+    expect(deviceRunUs({ runUs: 12, binding })).toBe(3);
+    expect(deviceRunUs({ runUs: 12 })).toBe(12);
+    expect(deviceRunUs({ runUs: 5, binding })).toBe(0);
+    expect(bindingUs(binding, 1_000_000)).toBeCloseTo(49, 6);
+    expect(bindingUs(null, 1_000_000)).toBe(0);
+  });
+});
