@@ -132,7 +132,9 @@ export class KernelRunner {
   async runOverhead(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome> {
     await this.start();
     const id = this.nextId++;
-    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(60_000, job.rule.budgetMs * 20 * (job.lengths.length + (job.bindingElements?.length ?? 0)));
+    const timeoutMs =
+      this.opts.jobTimeoutMs ??
+      Math.max(60_000, job.rule.budgetMs * 20 * (job.lengths.length + (job.bindingElements?.length ?? 0)));
     return this.request<OverheadOutcome>(
       id,
       { type: 'overhead', job: { ...job, id, traceDir: this.traceDir } },
