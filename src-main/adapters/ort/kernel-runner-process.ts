@@ -325,48 +325,34 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
   }
 }
 
+/** Runs `f` on a session of `model` (profiled when `prefix` is given), released afterwards; throws if ORT cannot open it. */
+async function withSession<T>(
+  model: Uint8Array,
+  ep: EpConfig,
+  prefix: string | null,
+  f: (s: ort.InferenceSession) => Promise<T>,
+): Promise<T> {
+  const opened = await openSession(model, sessionOptions(ep, prefix));
+  if (!('session' in opened)) throw new Error(opened.error);
+  try {
+    return await f(opened.session);
+  } finally {
+    await opened.session.release().catch(() => undefined);
+  }
+}
+
 /** Median wall time of a chain of `n` tiny nodes, profiling off. */
 async function timeChain(n: number, ep: EpConfig, rule: StoppingRule): Promise<number> {
-  const opened = await openSession(chainModel(n), sessionOptions(ep, null));
-  if (!('session' in opened)) throw new Error(opened.error);
-  const session = opened.session;
-  try {
-    const { feeds, fetches } = chainFeeds();
-    await warmFor(() => session.run(feeds, fetches), OVERHEAD_WARMUP_MS);
-    return summarize(await timeUnprofiled(() => session.run(feeds, fetches), rule)).medianUs;
-  } finally {
-    await session.release().catch(() => undefined);
-  }
+  const { feeds, fetches } = chainFeeds();
+  return withSession(chainModel(n), ep, null, async (s) => {
+    await warmFor(() => s.run(feeds, fetches), OVERHEAD_WARMUP_MS);
+    return summarize(await timeUnprofiled(() => s.run(feeds, fetches), rule)).medianUs;
+  });
 }
 
 function chainFeeds(): { feeds: Record<string, ort.Tensor>; fetches: Record<string, ort.Tensor> } {
   const info = { dims: [1, CHAIN_ELEMENTS], dtype: 'fp32' as const };
   return { feeds: makeFeeds([{ name: 'X', ...info }]), fetches: { Y: outputTensor({ name: 'Y', ...info }) } };
-}
-
-/**
- * A chain of `n` tiny nodes with profiling on: the profiler's cost inside a node's trace time
- * (a tiny node's median trace time, µs) and the median model_run (µs); null if it cannot run.
- */
-async function profiledChain(
-  n: number,
-  job: OverheadJob,
-): Promise<{ nodeUs: number | null; modelRunUs: number } | null> {
-  const prefix = path.join(job.traceDir, `o${process.pid}_${job.id}_${n}`);
-  const opened = await openSession(chainModel(n), sessionOptions(job.ep, prefix));
-  if (!('session' in opened)) return null;
-  const session = opened.session;
-  try {
-    const { feeds, fetches } = chainFeeds();
-    const { trace, timed } = await timeRuns(session, () => session.run(feeds, fetches), PROFILED_PASS, prefix);
-    const perNode = Object.values(trace.byNodeUs).flatMap((v) => timed(v));
-    return {
-      nodeUs: perNode.length ? summarize(perNode).medianUs : null,
-      modelRunUs: summarize(timed(trace.modelRunUs)).medianUs,
-    };
-  } finally {
-    await session.release().catch(() => undefined);
-  }
 }
 
 /** Ten profiled runs after two warm-ups: enough for a median of trace times. */
@@ -379,6 +365,23 @@ const PROFILED_PASS: StoppingRule = {
 };
 
 /**
+ * A chain of `n` tiny nodes with profiling on: the profiler's cost inside a node's trace time
+ * (a tiny node's median trace time, µs) and the median model_run (µs).
+ */
+async function profiledChain(n: number, job: OverheadJob): Promise<{ nodeUs: number | null; modelRunUs: number }> {
+  const prefix = path.join(job.traceDir, `o${process.pid}_${job.id}_${n}`);
+  const { feeds, fetches } = chainFeeds();
+  return withSession(chainModel(n), job.ep, prefix, async (s) => {
+    const { trace, timed } = await timeRuns(s, () => s.run(feeds, fetches), PROFILED_PASS, prefix);
+    const perNode = Object.values(trace.byNodeUs).flatMap((v) => timed(v));
+    return {
+      nodeUs: perNode.length ? summarize(perNode).medianUs : null,
+      modelRunUs: summarize(timed(trace.modelRunUs)).medianUs,
+    };
+  });
+}
+
+/**
  * One Relu over [1, elements] as a caller runs it (feeds only, the outputs wrapped for Node):
  * the unprofiled wall time (10th percentile) and, from a profiled pass, the median model_run (µs).
  */
@@ -388,23 +391,14 @@ async function timeOneNode(
 ): Promise<{ bytes: number; wallUs: number; modelRunUs: number }> {
   const model = chainModel(1, elements);
   const feeds = makeFeeds([{ name: 'X', dims: [1, elements], dtype: 'fp32' }]);
-  const timeWith = async <T>(prefix: string | null, f: (s: ort.InferenceSession) => Promise<T>): Promise<T> => {
-    const opened = await openSession(model, sessionOptions(job.ep, prefix));
-    if (!('session' in opened)) throw new Error(opened.error);
-    try {
-      return await f(opened.session);
-    } finally {
-      await opened.session.release().catch(() => undefined);
-    }
-  };
-  const wallUs = await timeWith(null, async (s) => {
+  const wallUs = await withSession(model, job.ep, null, async (s) => {
     await warmFor(() => s.run(feeds), OVERHEAD_WARMUP_MS);
     // The 10th percentile: calls that allocate outputs run in phases of Node's collector (the
     // same call's median moved 5x between runs here); its quiet phase is the binding's own cost.
     return summarize(await timeUnprofiled(() => s.run(feeds), job.rule)).p10Us;
   });
   const prefix = path.join(job.traceDir, `b${process.pid}_${job.id}_${elements}`);
-  const modelRunUs = await timeWith(prefix, async (s) => {
+  const modelRunUs = await withSession(model, job.ep, prefix, async (s) => {
     const { trace, timed } = await timeRuns(s, () => s.run(feeds), PROFILED_PASS, prefix);
     return summarize(timed(trace.modelRunUs)).medianUs;
   });
@@ -416,14 +410,15 @@ async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
   try {
     const points: { nodes: number; medianUs: number }[] = [];
     for (const n of job.lengths) points.push({ nodes: n, medianUs: await timeChain(n, job.ep, job.rule) });
-    const ends = [...new Set([Math.min(...job.lengths), Math.max(...job.lengths)])];
+    // The profiled ends: the longest gives the profiler's cost per trace event; both, its cost per node in model_run.
+    const longest = Math.max(...job.lengths);
     const profiledRuns: { nodes: number; modelRunUs: number }[] = [];
     let profiledNodeUs: number | null = null;
-    for (const n of ends) {
-      const p = await profiledChain(n, job);
+    for (const n of new Set([Math.min(...job.lengths), longest])) {
+      const p = await profiledChain(n, job).catch(() => null);
       if (!p) continue;
       profiledRuns.push({ nodes: n, modelRunUs: p.modelRunUs });
-      if (n === Math.max(...job.lengths)) profiledNodeUs = p.nodeUs;
+      if (n === longest) profiledNodeUs = p.nodeUs;
     }
     const binding = [];
     for (const e of job.bindingElements ?? []) binding.push(await timeOneNode(e, job));

@@ -125,9 +125,8 @@ export function profilerRunNodeCost(
 
 /**
  * A model of `n` Relu nodes in a chain over a [1, elements] fp32 tensor ([1, 16] unless the
- * binding's bytes are the point). ORT fuses and
- * eliminates nothing in it (Relu after Relu is not an optimizer pattern), so it executes
- * exactly `n` nodes.
+ * binding's bytes are the point). ORT fuses and eliminates nothing in it (Relu after Relu
+ * is not an optimizer pattern), so it executes exactly `n` nodes.
  */
 export function chainModel(n: number, elements = CHAIN_ELEMENTS): Uint8Array {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`chain length must be a positive integer, got ${n}`);
