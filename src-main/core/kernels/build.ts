@@ -22,7 +22,7 @@ import {
   type TensorDef,
   type ValueInfoDef,
 } from '../onnx/model-builder.js';
-import { castTarget, convOutSize, poolOutSize } from './cost.js';
+import { castTarget, convOutDims, convPads, poolOutSize } from './cost.js';
 import { encodeValues, randomBytes } from './fill.js';
 import type { KernelOp, KernelSpec } from './types.js';
 
@@ -190,24 +190,30 @@ const gemm = rule((g) => {
   return g.parts([node('Gemm', inputs, [OUT], [attr.int('transB', 1)])], [M, N]);
 });
 
-/** Padding floor(R/2) on every side; act = 1 adds a Relu on the conv's output (ORT fuses the pair). */
+/**
+ * Padding floor(R/2) on every side (none when valid = 1); act = 1 adds a Relu on the conv's
+ * output (ORT fuses the pair); d1 = 1 builds a 1-D conv over X [N, C, H].
+ */
 const conv = rule((g) => {
   const [N, C, H, W, K] = [g.s('N'), g.s('C'), g.s('H'), g.s('W'), g.s('K')];
   const [R, S, stride, groups] = [g.s('R'), g.s('S'), g.s('stride'), g.s('groups')];
-  const [pr, ps] = [Math.floor(R / 2), Math.floor(S / 2)];
-  const x = g.input('X', [N, C, H, W]);
-  const filter = g.w.add('W', g.t, [K, C / groups, R, S]);
+  const shape = { N, C, H, W, K, R, S, stride, valid: g.opt('valid') };
+  const [pr, ps] = convPads(shape);
+  const [ho, wo] = convOutDims(shape);
+  const d1 = g.opt('d1') === 1;
+  const x = g.input('X', d1 ? [N, C, H] : [N, C, H, W]);
+  const filter = g.w.add('W', g.t, d1 ? [K, C / groups, R] : [K, C / groups, R, S]);
   const act = g.opt('act') === 1;
   const attrs = [
-    attr.ints('kernel_shape', [R, S]),
-    attr.ints('strides', [stride, stride]),
-    attr.ints('pads', [pr, ps, pr, ps]),
-    attr.ints('dilations', [1, 1]),
+    attr.ints('kernel_shape', d1 ? [R] : [R, S]),
+    attr.ints('strides', d1 ? [stride] : [stride, stride]),
+    attr.ints('pads', d1 ? [pr, pr] : [pr, ps, pr, ps]),
+    attr.ints('dilations', d1 ? [1] : [1, 1]),
     attr.int('group', groups),
   ];
   const nodes = [node('Conv', [x, filter], [act ? 'conv' : OUT], attrs)];
   if (act) nodes.push(node('Relu', ['conv'], [OUT]));
-  return g.parts(nodes, [N, K, convOutSize(H, R, stride), convOutSize(W, S, stride)]);
+  return g.parts(nodes, d1 ? [N, K, ho] : [N, K, ho, wo]);
 });
 
 const binary = (op: 'Add' | 'Mul'): Rule =>

@@ -4,7 +4,8 @@
  * FLOPs conventions (one multiply-add = 2 FLOPs; what the kernel must compute, not what a
  * library happens to execute):
  *   GEMM (MatMul, Gemm)   2*B*M*N*K (Gemm: B = 1; its bias add is not counted)
- *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1;
+ *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1
+ *                         (pads 0 when valid = 1; a 1-D conv (d1 = 1) has W = S = Wo = 1);
  *                         act = 1 adds the fused Relu, 1 per output element (N*K*Ho*Wo)
  *   Add, Mul, Relu        1 per output element
  *   Sigmoid               4 per element;  Gelu ~8 per element
@@ -41,10 +42,22 @@ export function castTarget(dtype: Dtype): Dtype {
   throw new RangeError(`Cast is built for fp32 and fp16, not ${dtype}`);
 }
 
-/** Conv output spatial size with "same"-style padding floor(kernel/2) on both sides. */
-export function convOutSize(input: number, kernel: number, stride: number): number {
-  const pad = Math.floor(kernel / 2);
+/** Conv output spatial size with `pad` on both sides; by default "same"-style floor(kernel/2). */
+export function convOutSize(input: number, kernel: number, stride: number, pad = Math.floor(kernel / 2)): number {
   return Math.floor((input + 2 * pad - kernel) / stride) + 1;
+}
+
+/** Padding per side of a Conv kernel: floor(window/2) on H and W, or 0 when `valid`. */
+export function convPads(shape: Record<string, number>): [number, number] {
+  if (shape['valid']) return [0, 0];
+  return [Math.floor((shape['R'] ?? 1) / 2), Math.floor((shape['S'] ?? 1) / 2)];
+}
+
+/** Output [Ho, Wo] of a Conv kernel (Wo = 1 for a 1-D conv). */
+export function convOutDims(shape: Record<string, number>): [number, number] {
+  const d = (name: string): number => dim(shape, name);
+  const [ph, pw] = convPads(shape);
+  return [convOutSize(d('H'), d('R'), d('stride'), ph), convOutSize(d('W'), d('S'), d('stride'), pw)];
 }
 
 /** Pool output size: floor((kernel-1)/2) padding on both sides ("same" for odd windows, none for 2x2). */
@@ -67,7 +80,8 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'Gemm':
       return 2 * d('M') * d('N') * d('K');
     case 'Conv': {
-      const out = d('N') * d('K') * convOutSize(d('H'), d('R'), d('stride')) * convOutSize(d('W'), d('S'), d('stride'));
+      const [ho, wo] = convOutDims(shape);
+      const out = d('N') * d('K') * ho * wo;
       return 2 * out * (d('C') / d('groups')) * d('R') * d('S') + (shape.act ? out : 0);
     }
     case 'Add':
@@ -136,8 +150,7 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
       // A [M,K] + W [K,N] + bias [N] + Y [M,N]
       return d('M') * d('K') + d('K') * d('N') + d('N') + d('M') * d('N');
     case 'Conv': {
-      const ho = convOutSize(d('H'), d('R'), d('stride'));
-      const wo = convOutSize(d('W'), d('S'), d('stride'));
+      const [ho, wo] = convOutDims(shape);
       const x = d('N') * d('C') * d('H') * d('W');
       const w = d('K') * (d('C') / d('groups')) * d('R') * d('S');
       return x + w + d('N') * d('K') * ho * wo;
@@ -237,6 +250,10 @@ function checkDims(op: KernelOp, s: Record<string, number>): void {
   const d = (name: string): number => dim(s, name);
   if (op === 'Conv' && (d('C') % d('groups') !== 0 || d('K') % d('groups') !== 0))
     throw new RangeError('Conv: C and K must divide by groups');
+  if (op === 'Conv' && s['d1'] && (d('W') !== 1 || d('S') !== 1))
+    throw new RangeError('Conv: a 1-D conv has W = S = 1');
+  if (op === 'Conv' && Math.min(...convOutDims(s)) < 1)
+    throw new RangeError('Conv: the window is larger than the padded input');
   if (
     (op === 'MaxPool' || op === 'AveragePool') &&
     Math.min(d('H'), d('W')) < d('R') - 2 * Math.floor((d('R') - 1) / 2)

@@ -47,6 +47,9 @@ const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   Softplus: [['n']],
 };
 
+/** A 1-D conv (d1) has no W to scale. */
+const CONV_1D_AXES: readonly (readonly string[])[] = [['N'], ['H'], ['C'], ['K']];
+
 /** Largest power of two up to 16 that divides v: neighbours keep the original's alignment. */
 function alignmentOf(v: number): number {
   let a = 1;
@@ -75,7 +78,8 @@ export function refineAround(spec: KernelSpec, factor: number): KernelSpec[] {
   const seen = new Set<string>([spec.id]);
   const out: KernelSpec[] = [];
   const depthwise = spec.op === 'Conv' && spec.shape.groups === spec.shape.C && spec.shape.groups !== 1;
-  for (const axis of AXES[spec.op]) {
+  const axes = spec.op === 'Conv' && spec.shape.d1 ? CONV_1D_AXES : AXES[spec.op];
+  for (const axis of axes) {
     for (const f of [1 / factor, factor]) {
       const shape = { ...spec.shape };
       for (const name of axis) {

@@ -817,6 +817,79 @@ function smallInputShapes(): ShapeEntry[] {
   return out;
 }
 
+/**
+ * [C, L, K, R, stride, groups, act, valid] of a 1-D conv over L positions; act 1 = a fused
+ * Relu, valid 1 = unpadded (else floor(R/2) on each side).
+ */
+type Conv1dLayer = readonly [number, number, number, number, number, number, number, number];
+
+// Speech and audio models run 1-D convs, which ORT keeps in NCHW (im2col + SGEMM) and whose
+// cost over a few positions (a streaming chunk) is far above their FLOPs. From the papers'
+// configurations:
+//   wav2vec 2.0 / HuBERT feature encoder (Baevski et al. 2020): 512 channels, kernels
+//     10,3,3,3,3,2,2, strides 5,2,2,2,2,2,2, unpadded, GELU (not fused): on a 0.1 s chunk
+//     (1600 samples at 16 kHz: 319, 159, 79, 39, 19, 9, 4 positions) and on 1 s.
+//   DCCRN's conv STFT (Hu et al. 2020): window 400, hop 100, 512-point FFT as 514 real and
+//     imaginary filters, unpadded: on 1 s, and streamed one and four frames at a time.
+//   Conv-TasNet (Luo & Mesgarani 2019), N=512, L=16, B=128, H=512: encoder (stride 8, Relu)
+//     on 0.5 s at 8 kHz, bottleneck and TCN 1x1 convs, depthwise 3-tap conv (undilated here).
+//   Conformer-M's conv module (Gulati et al. 2020), d=256, depthwise kernel 31 (ESPnet's):
+//     pointwise 256 -> 512 and depthwise on 100 frames, depthwise on a 16-frame chunk.
+//   TC-ResNet8 (Choi et al. 2019): 40 MFCCs over 98 frames, 9-tap convs, channels 16-48.
+//   Whisper-tiny's stem (Radford et al. 2022): 80 mels -> 384, 3 taps, over 30 s (3000 frames).
+const CONV1D_QUICK: readonly Conv1dLayer[] = [
+  [1, 1600, 512, 10, 5, 1, 0, 1], // wav2vec2, 0.1 s chunk
+  [512, 319, 512, 3, 2, 1, 0, 1],
+  [512, 39, 512, 3, 2, 1, 0, 1],
+  [512, 9, 512, 2, 2, 1, 0, 1],
+  [1, 16000, 514, 400, 100, 1, 0, 1], // DCCRN conv STFT, 1 s
+  [1, 400, 514, 400, 100, 1, 0, 1], // one frame
+  [1, 700, 514, 400, 100, 1, 0, 1], // four frames
+  [1, 4000, 512, 16, 8, 1, 1, 1], // Conv-TasNet encoder
+  [512, 499, 128, 1, 1, 1, 0, 0],
+  [512, 499, 512, 3, 1, 512, 0, 0],
+  [256, 100, 512, 1, 1, 1, 0, 0], // Conformer-M conv module
+  [256, 100, 256, 31, 1, 256, 0, 0],
+  [256, 16, 256, 31, 1, 256, 0, 0],
+  [40, 98, 16, 3, 1, 1, 1, 0], // TC-ResNet8
+  [16, 98, 24, 9, 2, 1, 1, 0],
+  [32, 25, 48, 9, 2, 1, 1, 0],
+];
+
+const CONV1D_STANDARD: readonly Conv1dLayer[] = [
+  [512, 159, 512, 3, 2, 1, 0, 1], // wav2vec2, 0.1 s chunk
+  [512, 79, 512, 3, 2, 1, 0, 1],
+  [512, 19, 512, 3, 2, 1, 0, 1],
+  [1, 16000, 512, 10, 5, 1, 0, 1], // wav2vec2, 1 s
+  [128, 499, 512, 1, 1, 1, 0, 0], // Conv-TasNet
+  [256, 100, 256, 1, 1, 1, 0, 0], // Conformer-M
+  [256, 16, 512, 1, 1, 1, 0, 0],
+  [24, 49, 24, 9, 1, 1, 1, 0], // TC-ResNet8
+  [24, 49, 32, 9, 2, 1, 1, 0],
+  [48, 13, 48, 9, 1, 1, 1, 0],
+  [80, 3000, 384, 3, 1, 1, 0, 0], // Whisper-tiny stem
+];
+
+const CONV1D_THOROUGH: readonly Conv1dLayer[] = [
+  [512, 3199, 512, 3, 2, 1, 0, 1], // wav2vec2, 1 s
+  [512, 399, 512, 3, 2, 1, 0, 1],
+  [512, 99, 512, 2, 2, 1, 0, 1],
+  [384, 3000, 384, 3, 2, 1, 0, 0], // Whisper-tiny stem
+];
+
+function conv1dShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, N: number, [C, L, K, R, stride, groups, act, valid]: Conv1dLayer): void => {
+    const options = { d1: 1, ...(act ? { act } : {}), ...(valid ? { valid } : {}) };
+    out.push({ op: 'Conv', shape: { N, C, H: L, W: 1, K, R, S: 1, stride, groups, ...options }, level });
+  };
+  for (const l of CONV1D_QUICK) add(0, 1, l);
+  for (const l of CONV1D_STANDARD) add(1, 1, l);
+  for (const l of CONV1D_THOROUGH) add(2, 1, l);
+  for (const l of [...CONV1D_QUICK, ...CONV1D_STANDARD]) add(2, 4, l);
+  return out;
+}
+
 /** All shapes, families in a fixed order; a shape may appear more than once (suites.ts keeps its lowest level). */
 export function allShapeEntries(): ShapeEntry[] {
   return [
@@ -832,5 +905,6 @@ export function allShapeEntries(): ShapeEntry[] {
     ...priorMoveShapes(),
     ...priorRowAndElementwiseShapes(),
     ...smallInputShapes(),
+    ...conv1dShapes(),
   ];
 }

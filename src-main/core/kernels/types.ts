@@ -57,7 +57,7 @@ export interface KernelSpec {
   dtype: Dtype;
   /**
    * Named dims (OP_DIMS), plus the optional dims of OP_OPTIONAL_DIMS that are not 0.
-   * gemm {B,M,N,K} (Gemm: {M,N,K}); Conv {N,C,H,W,K,R,S,stride,groups} (+ act);
+   * gemm {B,M,N,K} (Gemm: {M,N,K}); Conv {N,C,H,W,K,R,S,stride,groups} (+ act, d1, valid);
    * attention {batch,heads,seq,headDim}; ReduceSum/Mean, softmax, layernorm, Transpose
    * {rows,cols}; MaxPool/AveragePool {N,C,H,W,R,stride}; GlobalAveragePool {N,C,H,W};
    * Concat {rows,cols,parts}; Resize {N,C,H,W,scale}; elementwise, Cast, copies {n}.
@@ -121,9 +121,16 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
  *
  *   Conv act   1 = the conv is followed by Relu in the micro-model. ORT fuses the pair (FusedConv,
  *              or an NCHWc conv with an activation), which is what optimized CNNs execute.
+ *   Conv d1    1 = a 1-D conv: X [N, C, H], W [K, C/groups, R] (W and S are 1). ORT runs it
+ *              as im2col + SGEMM in NCHW and never converts it to NCHWc, which an H x 1 2-D
+ *              conv with K a multiple of the SIMD block gets; MLAS's SGEMM pads the output
+ *              positions to 16-column panels, so a conv over a few positions (streaming audio)
+ *              costs far more than its FLOPs.
+ *   Conv valid 1 = no padding (ONNX's pads all 0: STFT-as-conv front ends, wav2vec2's
+ *              feature encoder) instead of floor(R/2) and floor(S/2) on each side.
  */
 export const OP_OPTIONAL_DIMS: Partial<Record<KernelOp, Readonly<Record<string, number>>>> = {
-  Conv: { act: 1 },
+  Conv: { act: 1, d1: 1, valid: 1 },
 };
 
 export const OP_FAMILY: Record<KernelOp, KernelFamily> = {

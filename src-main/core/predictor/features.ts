@@ -44,10 +44,19 @@ export const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as cons
  * Which kernel a conv runs on a CPU: ONNX Runtime converts a conv to its blocked NCHWc
  * layout only when its output channels (and input channels, except for a few-channel
  * first conv) are a multiple of the SIMD block (16 with AVX-512, 8 with AVX2); depthwise
- * convs have their own kernel; a fused activation rides along. Sizes in log2 cannot say
- * "multiple of 16", so these do.
+ * convs have their own kernel; a fused activation rides along; a 1-D conv stays in NCHW
+ * (im2col + SGEMM) whatever its channel counts. Sizes in log2 cannot say "multiple of 16",
+ * so these do.
  */
-const LAYOUT_FEATURES = ['conv_k_mod16', 'conv_k_mod8', 'conv_c_mod16', 'conv_c_mod8', 'conv_depthwise', 'conv_act'];
+const LAYOUT_FEATURES = [
+  'conv_k_mod16',
+  'conv_k_mod8',
+  'conv_c_mod16',
+  'conv_c_mod8',
+  'conv_depthwise',
+  'conv_act',
+  'conv_1d',
+];
 
 function layoutFeatures(op: OpInstance): number[] {
   if (op.family !== 'conv') return LAYOUT_FEATURES.map(() => 0);
@@ -61,6 +70,7 @@ function layoutFeatures(op: OpInstance): number[] {
     c % 8 === 0 ? 1 : 0,
     groups > 1 && groups === c ? 1 : 0,
     (op.shape['act'] ?? 0) > 0 ? 1 : 0,
+    (op.shape['d1'] ?? 0) > 0 ? 1 : 0,
   ];
 }
 

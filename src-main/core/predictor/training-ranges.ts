@@ -10,12 +10,15 @@ export const TrainingRangesSchema = z.object({
   families: z.array(z.string()),
   /** Kernel ops seen; absent in predictors trained before it was recorded. */
   ops: z.array(z.string()).optional(),
+  /** Whether any 1-D conv (Conv d1) was among them; absent in predictors trained before it was recorded. */
+  conv1d: z.boolean().optional(),
   /** Per family: [min, max] of log2(flops + bytes). */
   work: z.record(z.string(), z.tuple([z.number(), z.number()])),
 });
 export type TrainingRanges = z.infer<typeof TrainingRangesSchema>;
 
 const work = (op: OpInstance): number => Math.log2(op.flops + op.bytes + 1);
+const isConv1d = (op: OpInstance): boolean => op.op === 'Conv' && (op.shape['d1'] ?? 0) > 0;
 
 export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
   const w: Record<string, [number, number]> = {};
@@ -28,6 +31,7 @@ export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
     devices: [...new Set(samples.map((s) => s.device.deviceId))].sort(),
     families: [...new Set(samples.map((s) => s.family))].sort(),
     ops: [...new Set(samples.map((s) => s.op))].sort(),
+    conv1d: samples.some(isConv1d),
     work: w,
   };
 }
@@ -38,6 +42,8 @@ export function extrapolationWarning(r: TrainingRanges, q: OpInstance & { device
   if (!r.families.includes(q.family)) reasons.push(`op family "${q.family}" was never profiled`);
   else if (r.ops && !r.ops.includes(q.op)) {
     reasons.push(`no ${q.op} kernel was profiled: priced from other ${q.family} ops (re-profile with this version)`);
+  } else if (r.conv1d === false && isConv1d(q)) {
+    reasons.push('no 1-D conv was profiled: priced from 2-D convs (re-profile with this version)');
   }
   if (!r.devices.includes(q.device.deviceId)) reasons.push(`device ${q.device.deviceId} was not in the training data`);
   const range = r.work[q.family];

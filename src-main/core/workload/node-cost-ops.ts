@@ -6,8 +6,10 @@
  *   MatMul/Gemm        2*B*M*N*K; a MatMul whose second operand is a plain matrix (a weight)
  *                      folds its batch dims into M (B = 1), as runtimes run it; otherwise the
  *                      broadcast batch dims fold into B
- *   Conv               2*N*K*prod(out spatial)*(C/group)*prod(kernel); 1-D convs run as
- *                      W = S = 1, 3-D convs as N*Do 2-D convs over C*kd channels
+ *   Conv               2*N*K*prod(out spatial)*(C/group)*prod(kernel); 1-D convs as the 1-D
+ *                      kernel (d1: 1, W = S = 1; valid: 1 when unpadded), 3-D convs as N*Do
+ *                      2-D convs over C*kd channels; 2-D convs as the kernel with "same"
+ *                      padding, whatever their pads
  *   ConvTranspose      2*N*C_in*prod(in spatial)*(C_out/group)*prod(kernel) (a stride-1 conv
  *                      over the input with C_out filters: the kernel asked about)
  *   elementwise        per output element: 1 (add, mul, compare, relu...), 4 (sigmoid, tanh,
@@ -34,6 +36,7 @@
  * and their kin read only what they write (2 x output + indices). Pure.
  */
 import { KERNEL_OPS, OP_FAMILY, type KernelFamily, type KernelOp } from '../kernels/types.js';
+import { convOutSize } from '../kernels/cost.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
@@ -188,7 +191,11 @@ export function convCost(
   const flops = 2 * n * k * product(outSp) * (ch / group) * product(kernel);
   const stride = strides[0] ?? 1;
   let shape: Record<string, number>;
-  if (inSp.length <= 2) {
+  if (inSp.length === 1) {
+    const [h, r, out] = [inSp[0] ?? 1, kernel[0] ?? 1, outSp[0] ?? 1];
+    const valid = out === convOutSize(h, r, stride, 0) && out !== convOutSize(h, r, stride);
+    shape = { N: n, C: ch, H: h, W: 1, K: k, R: r, S: 1, stride, groups: group, d1: 1, ...(valid ? { valid: 1 } : {}) };
+  } else if (inSp.length === 2) {
     shape = {
       N: n,
       C: ch,

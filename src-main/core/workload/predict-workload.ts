@@ -29,7 +29,11 @@ export interface NodePrediction {
   timeUs: number;
   lowUs: number;
   highUs: number;
-  /** 'predicted' by the model, 'fallback' estimate, or 'free' (shape-only op). */
+  /**
+   * 'predicted' by the model, 'fallback' estimate, or 'free': a shape-only op (Shape,
+   * Unsqueeze, an inlined If's marker...), which does no work but still runs as a node and
+   * costs the device's per-node overhead (a Constant never runs: 0).
+   */
   how: 'predicted' | 'fallback' | 'free';
   warning: string | null;
 }
@@ -124,7 +128,10 @@ export function predictWorkload(
       if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
       return predictedNode(n, index, p, factor * (opts.familyScale?.[n.family ?? ''] ?? 1));
     }
-    if (isFree(n)) return timedNode(n, index, 'free', 0, 0, 0, null);
+    if (isFree(n)) {
+      const t = n.opType === 'Constant' ? 0 : perNode;
+      return timedNode(n, index, 'free', t, t, t, null);
+    }
     fallbackOps.add(n.opType);
     const t = (n.bytes / (device.bandwidthGBps * 1e3) + device.dispatchUs) * factor + perNode;
     const warning = `no predictor family for ${n.opType}: estimated from bytes moved`;
@@ -132,7 +139,7 @@ export function predictWorkload(
   });
   if (fallbackOps.size)
     warnings.add(`estimated without a profile (bytes at measured bandwidth): ${[...fallbackOps].sort().join(', ')}`);
-  const ran = nodes.filter((p) => p.how !== 'free').length;
+  const ran = nodes.filter((p) => p.opType !== 'Constant').length;
   const totalUs = runUs + nodes.reduce((a, p) => a + p.timeUs, 0);
   return {
     workload: w.name,
@@ -213,7 +220,7 @@ function timedNode(
   return { index, name: n.name, opType: n.opType, family, timeUs, lowUs, highUs, how, warning };
 }
 
-/** Each family's share of the total time (free nodes left out; the unfamilied as 'other'). */
+/** Each family's share of the total time (free nodes left out: their time is overhead, as the per-run cost is; the unfamilied as 'other'). */
 function familyShares(nodes: readonly NodePrediction[], totalUs: number): Record<string, number> {
   const share: Record<string, number> = {};
   for (const p of nodes) {

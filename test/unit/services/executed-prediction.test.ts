@@ -16,7 +16,7 @@ const cls = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 const input = { x: [1, 3, 48, 192] };
 
 describe('whole-model overhead (pure)', () => {
-  it('adds the per-run cost once and the per-node cost to fallback estimates only', () => {
+  it('adds the per-run cost once, and the per-node cost to fallback estimates and free nodes only', () => {
     const w = workloadFromOnnx(cnnModel(2), { name: 'cnn' });
     const d = device('d', 100, 20, 1);
     const predictor = new RooflinePredictor();
@@ -24,10 +24,13 @@ describe('whole-model overhead (pure)', () => {
     const bare = predictWorkload(w, predictor, d, 'inference');
     const withOverhead = predictWorkload(w, predictor, d, 'inference', { overhead: { runUs: 30, nodeUs: 0.5 } });
     const fallbacks = bare.nodes.filter((n) => n.how === 'fallback').length;
-    const ran = bare.nodes.filter((n) => n.how !== 'free').length;
-    expect(withOverhead.totalUs).toBeCloseTo(bare.totalUs + 30 + 0.5 * fallbacks, 6);
+    const free = bare.nodes.filter((n) => n.how === 'free');
+    expect(free.length).toBeGreaterThan(0);
+    expect(free.every((n) => n.timeUs === 0)).toBe(true);
+    for (const n of withOverhead.nodes.filter((p) => p.how === 'free')) expect(n.timeUs).toBe(0.5);
+    expect(withOverhead.totalUs).toBeCloseTo(bare.totalUs + 30 + 0.5 * (fallbacks + free.length), 6);
     expect(withOverhead.runOverheadUs).toBe(30);
-    expect(withOverhead.overheadUs).toBeCloseTo(30 + 0.5 * ran, 6);
+    expect(withOverhead.overheadUs).toBeCloseTo(30 + 0.5 * bare.nodes.length, 6);
     expect(bare.overheadUs).toBe(0);
     expect(bare.graph).toBe('file');
     expect(bare.binding).toBeNull();

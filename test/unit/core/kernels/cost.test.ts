@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  convOutDims,
   convOutSize,
   kernelBytes,
   kernelFlops,
@@ -35,6 +36,20 @@ describe('kernel FLOPs and bytes (hand-computed)', () => {
     const dw = makeKernel('Conv', 'fp16', { N: 2, C: 32, H: 10, W: 10, K: 32, R: 3, S: 3, stride: 1, groups: 32 });
     expect(dw.flops).toBe(2 * 2 * 32 * 100 * 1 * 9);
     expect(dw.bytes).toBe((2 * 32 * 100 + 32 * 9 + 2 * 32 * 100) * 2);
+  });
+
+  it('1-D conv (d1) over X [N, C, H]: W = S = 1; valid drops the padding', () => {
+    const shape = { N: 1, C: 1, H: 1000, W: 1, K: 64, R: 200, S: 1, stride: 50, groups: 1, d1: 1 };
+    const same = makeKernel('Conv', 'fp32', shape);
+    expect(convOutDims(same.shape)).toEqual([21, 1]);
+    expect(same.flops).toBe(2 * 64 * 21 * 200);
+    const valid = makeKernel('Conv', 'fp32', { ...shape, valid: 1 });
+    expect(convOutDims(valid.shape)).toEqual([17, 1]);
+    expect(valid.flops).toBe(2 * 64 * 17 * 200);
+    expect(valid.bytes).toBe((1000 + 64 * 200 + 64 * 17) * 4);
+    expect(valid.id).not.toBe(same.id);
+    expect(() => makeKernel('Conv', 'fp32', { ...shape, W: 2 })).toThrow(/W = S = 1/);
+    expect(() => makeKernel('Conv', 'fp32', { ...shape, H: 100, R: 200, valid: 1 })).toThrow(/window is larger/);
   });
 
   it('conv with act: the fused Relu adds 1 FLOP per output element and no bytes', () => {

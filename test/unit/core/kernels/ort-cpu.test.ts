@@ -5,7 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Dtype } from '../../../../src-main/core/domain/measurement.js';
 import { buildKernelModel, type KernelModel } from '../../../../src-main/core/kernels/build.js';
-import { convOutSize, makeKernel, poolOutSize } from '../../../../src-main/core/kernels/cost.js';
+import { convOutDims, convPads, makeKernel, poolOutSize } from '../../../../src-main/core/kernels/cost.js';
 import {
   float16BitsToFloat32,
   float32ToFloat16Bits,
@@ -73,7 +73,7 @@ function matmul(
   return c;
 }
 
-interface ConvShape {
+type ConvShape = {
   N: number;
   C: number;
   H: number;
@@ -83,13 +83,17 @@ interface ConvShape {
   S: number;
   stride: number;
   groups: number;
-}
+};
 
-/** Naive grouped, strided conv of X [N,C,H,W] with W [K,C/groups,R,S], padding floor(R/2), floor(S/2). */
-function convRef(x: Float32Array, w: Float32Array, s: ConvShape): number[] {
+/**
+ * Naive grouped, strided conv of X [N,C,H,W] with W [K,C/groups,R,S], padding floor(R/2),
+ * floor(S/2) (none when valid); a 1-D conv is the same with W = S = 1.
+ */
+function convRef(x: Float32Array, w: Float32Array, s: ConvShape & { valid?: number }): number[] {
   const [cg, kg] = [s.C / s.groups, s.K / s.groups];
-  const [ho, wo] = [convOutSize(s.H, s.R, s.stride), convOutSize(s.W, s.S, s.stride)];
-  const [pr, ps] = [Math.floor(s.R / 2), Math.floor(s.S / 2)];
+  const shape = { ...s, valid: s.valid ?? 0 };
+  const [ho, wo] = convOutDims(shape);
+  const [pr, ps] = convPads(shape);
   const ref: number[] = [];
   for (let n = 0; n < s.N; n++)
     for (let oc = 0; oc < s.K; oc++)
@@ -258,6 +262,28 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     expectClose(floats(y), ref);
     expect(executed).not.toContain('Relu');
     expect(executed.filter((op) => op === 'Conv' || op === 'FusedConv')).toHaveLength(1);
+  });
+
+  it.each([
+    ['padded floor(R/2)', { N: 2, C: 3, H: 20, W: 1, K: 4, R: 5, S: 1, stride: 3, groups: 1, d1: 1 }, 7],
+    ['valid', { N: 1, C: 3, H: 20, W: 1, K: 4, R: 8, S: 1, stride: 4, groups: 1, d1: 1, valid: 1 }, 4],
+    ['depthwise', { N: 1, C: 6, H: 9, W: 1, K: 6, R: 3, S: 1, stride: 1, groups: 6, d1: 1 }, 9],
+  ])('Conv d1 (%s): a 1-D conv over X [N, C, H] against a naive convolution', async (_, s, ho) => {
+    const km = buildKernelModel(makeKernel('Conv', 'fp32', s));
+    expect(km.inputs[0]?.dims).toEqual([s.N, s.C, s.H]);
+    const x = rand(s.N * s.C * s.H, 21);
+    const y = await runOnCpu(km, { X: x });
+    expect(y.dims).toEqual([s.N, s.K, ho]);
+    expectClose(floats(y), convRef(x, weight((s.K * s.C * s.R) / s.groups, 1), s));
+  });
+
+  it('Conv d1 stays in NCHW where the same conv as H x 1 2-D gets ORT NCHWc layout', async () => {
+    const s = { N: 1, C: 32, H: 40, W: 1, K: 32, R: 3, S: 1, stride: 1, groups: 1 };
+    const x = rand(s.N * s.C * s.H, 22);
+    const [, as1d] = await runOptimized(buildKernelModel(makeKernel('Conv', 'fp32', { ...s, d1: 1 })), { X: x });
+    const [, as2d] = await runOptimized(buildKernelModel(makeKernel('Conv', 'fp32', s)), { X: x });
+    expect(as1d).not.toContain('ReorderInput');
+    expect(as2d).toContain('ReorderInput');
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Dtype } from '../../../../src-main/core/domain/measurement.js';
-import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import { convOutDims, makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { refineAround } from '../../../../src-main/core/kernels/refine.js';
 import { LEVEL_CAPS, SUITE_NAMES, suiteKernels, suiteShapes } from '../../../../src-main/core/kernels/suites.js';
 import { KERNEL_OPS, OP_DTYPES } from '../../../../src-main/core/kernels/types.js';
@@ -102,6 +102,19 @@ describe('suites', () => {
     expect(q.some((k) => k.op === 'Transpose' && k.shape.rows === 64 && k.shape.cols === 3136)).toBe(true);
   });
 
+  it('quick covers 1-D convs of speech models: unpadded front ends, depthwise, a few positions (streaming)', () => {
+    const d1 = suiteKernels('quick', { dtypes: ['fp32'] }).filter((k) => k.op === 'Conv' && k.shape.d1 === 1);
+    expect(d1.length).toBeGreaterThanOrEqual(12);
+    for (const k of d1) {
+      expect([k.shape.W, k.shape.S], k.id).toEqual([1, 1]);
+      expect(k.flops < 300e6 && k.bytes < 30e6, k.id).toBe(true);
+    }
+    const shapes = d1.map((k) => k.shape);
+    expect(shapes.some((x) => x.valid === 1 && x.C === 1 && (x.R ?? 0) >= 100)).toBe(true); // STFT as a conv
+    expect(shapes.some((x) => x.groups === x.C && (x.C ?? 0) > 1)).toBe(true);
+    expect(shapes.filter((x) => convOutDims(x)[0] <= 4).length).toBeGreaterThanOrEqual(3);
+  });
+
   it('standard and thorough keep within their caps', () => {
     for (const [suite, caps] of [
       ['standard', LEVEL_CAPS[1]],
@@ -164,6 +177,14 @@ describe('suites', () => {
 });
 
 describe('refineAround', () => {
+  it('scales a 1-D conv along its length, never its W', () => {
+    const k = makeKernel('Conv', 'fp32', { N: 1, C: 64, H: 100, W: 1, K: 64, R: 3, S: 1, stride: 1, groups: 1, d1: 1 });
+    const shapes = refineAround(k, 1.5).map((r) => r.shape);
+    expect(shapes.map((x) => x.H)).toEqual(expect.arrayContaining([68, 152])); // 100 is a multiple of 4: so are they
+    expect(shapes.length).toBe(7); // N up; H, C and K both ways
+    for (const x of shapes) expect([x.W, x.S, x.d1]).toEqual([1, 1, 1]);
+  });
+
   it('scales each axis of a GEMM by the factor both ways, keeping alignment', () => {
     const k = makeKernel('MatMul', 'fp32', { B: 1, M: 128, N: 768, K: 768 });
     const shapes = refineAround(k, 1.5).map((r) => r.shape);

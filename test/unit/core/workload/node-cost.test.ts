@@ -151,10 +151,15 @@ describe('node costs of single ops', () => {
     expect(c.flops).toBe(2 * 1 * 6 * 6 * 7 * 7 * 4 * 27);
   });
 
-  it('1-D Conv uses W = S = 1', () => {
+  it('1-D Conv is the 1-D kernel (d1, W = S = 1), marked valid when its output says it is unpadded', () => {
     const c = cost(onnxNode('Conv', 2), [t([2, 8, 100]), t([16, 8, 5])], [t([2, 16, 96])]);
-    expect(c.kernel?.shape).toEqual({ N: 2, C: 8, H: 100, W: 1, K: 16, R: 5, S: 1, stride: 1, groups: 1 });
+    const shape = { N: 2, C: 8, H: 100, W: 1, K: 16, R: 5, S: 1, stride: 1, groups: 1, d1: 1 };
+    expect(c.kernel?.shape).toEqual({ ...shape, valid: 1 });
     expect(c.flops).toBe(2 * 2 * 16 * 96 * 8 * 5);
+    expect(kernelFlops('Conv', { ...shape, valid: 1 })).toBe(c.flops);
+    const padded = cost(onnxNode('Conv', 2), [t([2, 8, 100]), t([16, 8, 5])], [t([2, 16, 100])]);
+    expect(padded.kernel?.shape).toEqual(shape);
+    expect(padded.flops).toBe(kernelFlops('Conv', shape));
   });
 
   it('elementwise ops with kernels of their own are priced as them, with the FLOPs their kernels count', () => {
