@@ -192,17 +192,19 @@ const gemm = rule((g) => {
 
 /**
  * Padding floor(R/2) on every side (none when valid = 1); act = 1 adds a Relu on the conv's
- * output (ORT fuses the pair); d1 = 1 builds a 1-D conv over X [N, C, H].
+ * output (ORT fuses the pair); d1 = 1 builds a 1-D conv over X [N, C, H]; transpose = 1 a
+ * ConvTranspose (W [C, K/groups, R, S], unpadded).
  */
 const conv = rule((g) => {
   const [N, C, H, W, K] = [g.s('N'), g.s('C'), g.s('H'), g.s('W'), g.s('K')];
   const [R, S, stride, groups] = [g.s('R'), g.s('S'), g.s('stride'), g.s('groups')];
-  const shape = { N, C, H, W, K, R, S, stride, valid: g.opt('valid') };
+  const [d1, transpose] = [g.opt('d1') === 1, g.opt('transpose') === 1];
+  const shape = { N, C, H, W, K, R, S, stride, valid: g.opt('valid'), transpose: Number(transpose), d1: Number(d1) };
   const [pr, ps] = convPads(shape);
   const [ho, wo] = convOutDims(shape);
-  const d1 = g.opt('d1') === 1;
   const x = g.input('X', d1 ? [N, C, H] : [N, C, H, W]);
-  const filter = g.w.add('W', g.t, d1 ? [K, C / groups, R] : [K, C / groups, R, S]);
+  const [wOut, wIn] = transpose ? [C, K / groups] : [K, C / groups];
+  const filter = g.w.add('W', g.t, d1 ? [wOut, wIn, R] : [wOut, wIn, R, S]);
   const act = g.opt('act') === 1;
   const attrs = [
     attr.ints('kernel_shape', d1 ? [R] : [R, S]),
@@ -211,7 +213,7 @@ const conv = rule((g) => {
     attr.ints('dilations', d1 ? [1] : [1, 1]),
     attr.int('group', groups),
   ];
-  const nodes = [node('Conv', [x, filter], [act ? 'conv' : OUT], attrs)];
+  const nodes = [node(transpose ? 'ConvTranspose' : 'Conv', [x, filter], [act ? 'conv' : OUT], attrs)];
   if (act) nodes.push(node('Relu', ['conv'], [OUT]));
   return g.parts(nodes, d1 ? [N, K, ho] : [N, K, ho, wo]);
 });

@@ -6,7 +6,9 @@
  *   GEMM (MatMul, Gemm)   2*B*M*N*K (Gemm: B = 1; its bias add is not counted)
  *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1
  *                         (pads 0 when valid = 1; a 1-D conv (d1 = 1) has W = S = Wo = 1);
- *                         act = 1 adds the fused Relu, 1 per output element (N*K*Ho*Wo)
+ *                         act = 1 adds the fused Relu, 1 per output element (N*K*Ho*Wo);
+                         transpose = 1 (ConvTranspose, pads 0): 2*N*C*H*W*(K/groups)*R*S,
+                         Ho = (H - 1)*stride + R
  *   Add, Mul, Relu        1 per output element
  *   Sigmoid               4 per element;  Gelu ~8 per element
  *   Div, Clip, Sqrt, LeakyRelu  1 per element; HardSigmoid 3; Pow, Exp, Log, Tanh, Erf,
@@ -47,15 +49,19 @@ export function convOutSize(input: number, kernel: number, stride: number, pad =
   return Math.floor((input + 2 * pad - kernel) / stride) + 1;
 }
 
-/** Padding per side of a Conv kernel: floor(window/2) on H and W, or 0 when `valid`. */
+/** Padding per side of a Conv kernel: floor(window/2) on H and W, or 0 when `valid` or `transpose`. */
 export function convPads(shape: Record<string, number>): [number, number] {
-  if (shape['valid']) return [0, 0];
+  if (shape['valid'] || shape['transpose']) return [0, 0];
   return [Math.floor((shape['R'] ?? 1) / 2), Math.floor((shape['S'] ?? 1) / 2)];
 }
 
 /** Output [Ho, Wo] of a Conv kernel (Wo = 1 for a 1-D conv). */
 export function convOutDims(shape: Record<string, number>): [number, number] {
   const d = (name: string): number => dim(shape, name);
+  if (shape['transpose']) {
+    const up = (input: number, window: number): number => (input - 1) * d('stride') + window;
+    return [up(d('H'), d('R')), shape['d1'] ? 1 : up(d('W'), d('S'))];
+  }
   const [ph, pw] = convPads(shape);
   return [convOutSize(d('H'), d('R'), d('stride'), ph), convOutSize(d('W'), d('S'), d('stride'), pw)];
 }
@@ -82,6 +88,8 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'Conv': {
       const [ho, wo] = convOutDims(shape);
       const out = d('N') * d('K') * ho * wo;
+      // A transposed conv multiplies every input pixel by its window; its output is larger.
+      if (shape.transpose) return 2 * d('N') * d('C') * d('H') * d('W') * (d('K') / d('groups')) * d('R') * d('S');
       return 2 * out * (d('C') / d('groups')) * d('R') * d('S') + (shape.act ? out : 0);
     }
     case 'Add':
@@ -252,6 +260,8 @@ function checkDims(op: KernelOp, s: Record<string, number>): void {
     throw new RangeError('Conv: C and K must divide by groups');
   if (op === 'Conv' && s['d1'] && (d('W') !== 1 || d('S') !== 1))
     throw new RangeError('Conv: a 1-D conv has W = S = 1');
+  if (op === 'Conv' && s['transpose'] && (s['act'] || s['valid']))
+    throw new RangeError('Conv: a transposed conv has no fused activation and is always unpadded');
   if (op === 'Conv' && Math.min(...convOutDims(s)) < 1)
     throw new RangeError('Conv: the window is larger than the padded input');
   if (

@@ -890,6 +890,64 @@ function conv1dShapes(): ShapeEntry[] {
   return out;
 }
 
+/** [C, H, W, K, R, stride] of a transposed conv (R x R window, pads 0) over H x W; W = 0: 1-D over H. */
+type ConvTLayer = readonly [number, number, number, number, number, number];
+
+// Decoders, generators and heads upsample with ConvTranspose, which ORT's CPU EP runs as a
+// GEMM and a col2im scatter over the output (never NCHWc). From the papers' configurations:
+//   U-Net (Ronneberger et al. 2015) with 16 base channels on 256 x 256: 2x2/2 up-convs.
+//   DCGAN's 64 x 64 generator (Radford et al. 2016, ngf 64): 4x4/2 from 4 x 4 to 32 x 32.
+//   FCN-8s (Long et al. 2015): 21-class 4x4/2 upsampling; the 16x16/8 one in standard.
+//   Mask R-CNN's mask head (He et al. 2017): 256 -> 256, 2x2/2 on 14 x 14 per RoI.
+//   HiFi-GAN V1 (Kong et al. 2020): 1-D upsampling 512 -> 256 (16/8), 256 -> 128 (16/8),
+//     128 -> 64 (4/2), 64 -> 32 (4/2), streamed 8 mel frames at a time; 32 frames in standard.
+//   Conv-TasNet's decoder (Luo & Mesgarani 2019): 512 -> 1, 16/8 over 499 frames.
+//   SimpleBaselines pose (Xiao et al. 2018) on 256 x 192 and CenterNet-ResNet-18 (Zhou et al.
+//     2019) on 512 x 512: 4x4/2 deconvolution heads (standard).
+const CONVT_QUICK: readonly ConvTLayer[] = [
+  [256, 16, 16, 128, 2, 2], // U-Net
+  [128, 32, 32, 64, 2, 2],
+  [64, 64, 64, 32, 2, 2],
+  [32, 128, 128, 16, 2, 2],
+  [512, 4, 4, 256, 4, 2], // DCGAN
+  [256, 8, 8, 128, 4, 2],
+  [128, 16, 16, 64, 4, 2],
+  [64, 32, 32, 3, 4, 2],
+  [21, 16, 16, 21, 4, 2], // FCN-8s
+  [256, 14, 14, 256, 2, 2], // Mask R-CNN, one RoI
+  [512, 8, 0, 256, 16, 8], // HiFi-GAN, streamed 8 frames at a time
+  [256, 64, 0, 128, 16, 8],
+  [128, 512, 0, 64, 4, 2],
+  [64, 1024, 0, 32, 4, 2],
+  [512, 499, 0, 1, 16, 8], // Conv-TasNet decoder
+];
+
+const CONVT_STANDARD: readonly ConvTLayer[] = [
+  [512, 32, 0, 256, 16, 8], // HiFi-GAN, 32 frames
+  [256, 256, 0, 128, 16, 8],
+  [128, 2048, 0, 64, 4, 2],
+  [21, 32, 32, 21, 16, 8], // FCN-8s
+  [2048, 8, 6, 256, 4, 2], // SimpleBaselines
+  [256, 16, 12, 256, 4, 2],
+  [256, 32, 24, 256, 4, 2],
+  [512, 16, 16, 256, 4, 2], // CenterNet
+  [256, 32, 32, 128, 4, 2],
+  [128, 64, 64, 64, 4, 2],
+];
+
+function convTransposeShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, N: number, [C, H, W, K, R, stride]: ConvTLayer): void => {
+    const [w, s, d1] = W === 0 ? [1, 1, { d1: 1 }] : [W, R, {}];
+    out.push({ op: 'Conv', shape: { N, C, H, W: w, K, R, S: s, stride, groups: 1, transpose: 1, ...d1 }, level });
+  };
+  for (const l of CONVT_QUICK) add(0, 1, l);
+  for (const l of CONVT_STANDARD) add(1, 1, l);
+  for (const l of [...CONVT_QUICK, ...CONVT_STANDARD]) add(2, 4, l);
+  add(1, 8, [256, 14, 14, 256, 2, 2]); // Mask R-CNN, eight RoIs
+  return out;
+}
+
 /** All shapes, families in a fixed order; a shape may appear more than once (suites.ts keeps its lowest level). */
 export function allShapeEntries(): ShapeEntry[] {
   return [
@@ -906,5 +964,6 @@ export function allShapeEntries(): ShapeEntry[] {
     ...priorRowAndElementwiseShapes(),
     ...smallInputShapes(),
     ...conv1dShapes(),
+    ...convTransposeShapes(),
   ];
 }

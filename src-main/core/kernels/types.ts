@@ -57,9 +57,9 @@ export interface KernelSpec {
   dtype: Dtype;
   /**
    * Named dims (OP_DIMS), plus the optional dims of OP_OPTIONAL_DIMS that are not 0.
-   * gemm {B,M,N,K} (Gemm: {M,N,K}); Conv {N,C,H,W,K,R,S,stride,groups} (+ act, d1, valid);
-   * attention {batch,heads,seq,headDim}; ReduceSum/Mean, softmax, layernorm, Transpose
-   * {rows,cols}; MaxPool/AveragePool {N,C,H,W,R,stride}; GlobalAveragePool {N,C,H,W};
+   * gemm {B,M,N,K} (Gemm: {M,N,K}); Conv {N,C,H,W,K,R,S,stride,groups} (+ act, d1, valid,
+   * transpose); attention {batch,heads,seq,headDim}; ReduceSum/Mean, softmax, layernorm,
+   * Transpose {rows,cols}; MaxPool/AveragePool {N,C,H,W,R,stride}; GlobalAveragePool {N,C,H,W};
    * Concat {rows,cols,parts}; Resize {N,C,H,W,scale}; elementwise, Cast, copies {n}.
    * Conventions (windows, pads, layouts) are in cost.ts and build.ts.
    */
@@ -126,11 +126,15 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
  *              conv with K a multiple of the SIMD block gets; MLAS's SGEMM pads the output
  *              positions to 16-column panels, so a conv over a few positions (streaming audio)
  *              costs far more than its FLOPs.
+ *   Conv transpose 1 = ConvTranspose (pads 0): X [N, C, H, W], W [C, K/groups, R, S], output
+ *              (H - 1) * stride + R. ORT's CPU EP runs it as a GEMM per group and a col2im
+ *              scatter over the output, never as NCHWc: a stride-1 conv of the same FLOPs (how
+ *              it was priced before) ran 2.5-3x faster than the real one here.
  *   Conv valid 1 = no padding (ONNX's pads all 0: STFT-as-conv front ends, wav2vec2's
  *              feature encoder) instead of floor(R/2) and floor(S/2) on each side.
  */
 export const OP_OPTIONAL_DIMS: Partial<Record<KernelOp, Readonly<Record<string, number>>>> = {
-  Conv: { act: 1, d1: 1, valid: 1 },
+  Conv: { act: 1, d1: 1, valid: 1, transpose: 1 },
 };
 
 export const OP_FAMILY: Record<KernelOp, KernelFamily> = {

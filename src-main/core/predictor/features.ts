@@ -45,8 +45,8 @@ export const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as cons
  * layout only when its output channels (and input channels, except for a few-channel
  * first conv) are a multiple of the SIMD block (16 with AVX-512, 8 with AVX2); depthwise
  * convs have their own kernel; a fused activation rides along; a 1-D conv stays in NCHW
- * (im2col + SGEMM) whatever its channel counts. Sizes in log2 cannot say "multiple of 16",
- * so these do.
+ * (im2col + SGEMM) whatever its channel counts; a transposed conv is a GEMM and a col2im.
+ * Sizes in log2 cannot say "multiple of 16", so these do.
  */
 const LAYOUT_FEATURES = [
   'conv_k_mod16',
@@ -56,6 +56,7 @@ const LAYOUT_FEATURES = [
   'conv_depthwise',
   'conv_act',
   'conv_1d',
+  'conv_transpose',
 ];
 
 function layoutFeatures(op: OpInstance): number[] {
@@ -71,6 +72,7 @@ function layoutFeatures(op: OpInstance): number[] {
     groups > 1 && groups === c ? 1 : 0,
     (op.shape['act'] ?? 0) > 0 ? 1 : 0,
     (op.shape['d1'] ?? 0) > 0 ? 1 : 0,
+    (op.shape['transpose'] ?? 0) > 0 ? 1 : 0,
   ];
 }
 

@@ -10,8 +10,9 @@
  *                      kernel (d1: 1, W = S = 1; valid: 1 when unpadded), 3-D convs as N*Do
  *                      2-D convs over C*kd channels; 2-D convs as the kernel with "same"
  *                      padding, whatever their pads
- *   ConvTranspose      2*N*C_in*prod(in spatial)*(C_out/group)*prod(kernel) (a stride-1 conv
- *                      over the input with C_out filters: the kernel asked about)
+ *   ConvTranspose      2*N*C_in*prod(in spatial)*(C_out/group)*prod(kernel); 1-D and 2-D as
+ *                      the transposed-conv kernel (transpose: 1, its pads ignored), 3-D as
+ *                      a stride-1 conv over the input with C_out filters
  *   elementwise        per output element: 1 (add, mul, compare, relu...), 4 (sigmoid, tanh,
  *                      exp, erf...), 8 (Gelu); Cast 0 (kernel Cast, family datamove)
  *   Softmax            5 per element (BiasSoftmax 6);  LayerNorm, InstanceNorm, GroupNorm 8 per element;
@@ -264,10 +265,33 @@ const convTranspose: CostRule = (c) => {
   const y = need(c.outputs[0], 'Y');
   const group = int(c, 'group', 1);
   const cout = y[1] ?? 1;
-  // Same FLOPs as a stride-1 conv over the input with C_out filters of C_in/group channels.
-  const asConv = convCost(x, [cout, (x[1] ?? 1) / group, ...w.slice(2)], [x[0] ?? 1, cout, ...x.slice(2)]);
-  const shape = { ...asConv.kernel.shape, groups: group };
-  return { family: 'conv', kernel: { op: 'Conv', shape }, flops: asConv.flops };
+  const inSp = x.slice(2);
+  const kernel = w.slice(2);
+  if (inSp.length > 2) {
+    // 3-D: the FLOPs of a stride-1 conv over the input with C_out filters (no 3-D kernel).
+    const asConv = convCost(x, [cout, (x[1] ?? 1) / group, ...kernel], [x[0] ?? 1, cout, ...inSp]);
+    return {
+      family: 'conv',
+      kernel: { op: 'Conv', shape: { ...asConv.kernel.shape, groups: group } },
+      flops: asConv.flops,
+    };
+  }
+  const d1 = inSp.length === 1;
+  const shape = {
+    N: x[0] ?? 1,
+    C: x[1] ?? 1,
+    H: inSp[0] ?? 1,
+    W: d1 ? 1 : (inSp[1] ?? 1),
+    K: cout,
+    R: kernel[0] ?? 1,
+    S: d1 ? 1 : (kernel[1] ?? 1),
+    stride: (ints(c, 'strides') ?? [1])[0] ?? 1,
+    groups: group,
+    ...(d1 ? { d1: 1 } : {}),
+    transpose: 1,
+  };
+  const flops = 2 * shape.N * shape.C * product(inSp) * (cout / group) * product(kernel);
+  return { family: 'conv', kernel: { op: 'Conv', shape }, flops };
 };
 
 // ---- elementwise ----

@@ -52,6 +52,19 @@ describe('kernel FLOPs and bytes (hand-computed)', () => {
     expect(() => makeKernel('Conv', 'fp32', { ...shape, H: 100, R: 200, valid: 1 })).toThrow(/window is larger/);
   });
 
+  it('transposed conv: FLOPs per input pixel, output (H - 1) * stride + R, unpadded, no fused Relu', () => {
+    const shape = { N: 1, C: 24, H: 10, W: 8, K: 12, R: 2, S: 2, stride: 2, groups: 1, transpose: 1 };
+    const k = makeKernel('Conv', 'fp32', shape);
+    expect(convOutDims(k.shape)).toEqual([20, 16]);
+    expect(k.flops).toBe(2 * 24 * 80 * 12 * 4);
+    expect(k.bytes).toBe((24 * 80 + 24 * 12 * 4 + 12 * 20 * 16) * 4);
+    expect(k.id).not.toBe(makeKernel('Conv', 'fp32', { ...shape, transpose: 0 }).id);
+    const d1 = makeKernel('Conv', 'fp32', { ...shape, W: 1, S: 1, R: 16, stride: 8, d1: 1 });
+    expect(convOutDims(d1.shape)).toEqual([88, 1]);
+    expect(() => makeKernel('Conv', 'fp32', { ...shape, act: 1 })).toThrow(/transposed conv/);
+    expect(() => makeKernel('Conv', 'fp32', { ...shape, valid: 1 })).toThrow(/transposed conv/);
+  });
+
   it('conv with act: the fused Relu adds 1 FLOP per output element and no bytes', () => {
     const shape = { N: 1, C: 4, H: 8, W: 8, K: 6, R: 3, S: 3, stride: 1, groups: 2 };
     const c = makeKernel('Conv', 'fp32', { ...shape, act: 1 });

@@ -115,6 +115,31 @@ function convRef(x: Float32Array, w: Float32Array, s: ConvShape & { valid?: numb
   return ref;
 }
 
+/**
+ * Naive transposed conv (unpadded) of X [N,C,H,W] with W [C,K/groups,R,S]: every input pixel
+ * scatters its window into Y [N,K,(H-1)*stride+R,(W-1)*stride+S]; 1-D with W = S = 1.
+ */
+function convTransposeRef(x: Float32Array, w: Float32Array, s: ConvShape): number[] {
+  const [cg, kg] = [s.C / s.groups, s.K / s.groups];
+  const [ho, wo] = [(s.H - 1) * s.stride + s.R, (s.W - 1) * s.stride + s.S];
+  const y = new Float64Array(s.N * s.K * ho * wo);
+  for (let n = 0; n < s.N; n++)
+    for (let ic = 0; ic < s.C; ic++)
+      for (let iy = 0; iy < s.H; iy++)
+        for (let ix = 0; ix < s.W; ix++) {
+          const xv = x[((n * s.C + ic) * s.H + iy) * s.W + ix] ?? 0;
+          const g = Math.floor(ic / cg);
+          for (let k = 0; k < kg; k++)
+            for (let r = 0; r < s.R; r++)
+              for (let q = 0; q < s.S; q++) {
+                const oc = g * kg + k;
+                const at = ((n * s.K + oc) * ho + iy * s.stride + r) * wo + ix * s.stride + q;
+                y[at] = (y[at] ?? 0) + xv * (w[((ic * kg + k) * s.R + r) * s.S + q] ?? 0);
+              }
+        }
+  return [...y];
+}
+
 interface PoolShape {
   N: number;
   C: number;
@@ -275,6 +300,25 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     const y = await runOnCpu(km, { X: x });
     expect(y.dims).toEqual([s.N, s.K, ho]);
     expectClose(floats(y), convRef(x, weight((s.K * s.C * s.R) / s.groups, 1), s));
+  });
+
+  it.each([
+    ['2-D, 2x2/2 (U-Net)', { N: 1, C: 6, H: 5, W: 4, K: 4, R: 2, S: 2, stride: 2, groups: 1 }, [10, 8]],
+    [
+      '2-D, 4x4/2, overlapping windows, 2 groups',
+      { N: 2, C: 4, H: 3, W: 3, K: 6, R: 4, S: 4, stride: 2, groups: 2 },
+      [8, 8],
+    ],
+    ['1-D, 16/8 (HiFi-GAN)', { N: 1, C: 5, H: 7, W: 1, K: 3, R: 16, S: 1, stride: 8, groups: 1, d1: 1 }, [64]],
+  ])('Conv transpose (%s): ConvTranspose against a naive scatter', async (_, s, spatial) => {
+    const km = buildKernelModel(makeKernel('Conv', 'fp32', { ...s, transpose: 1 }));
+    const d1 = 'd1' in s;
+    expect(km.inputs[0]?.dims).toEqual(d1 ? [s.N, s.C, s.H] : [s.N, s.C, s.H, s.W]);
+    const x = rand(s.N * s.C * s.H * s.W, 23);
+    const [y, executed] = await runOptimized(km, { X: x });
+    expect(y.dims).toEqual([s.N, s.K, ...spatial]);
+    expect(executed).toEqual(['ConvTranspose']);
+    expectClose(floats(y), convTransposeRef(x, weight((s.C * s.K * s.R * s.S) / s.groups, 1), s));
   });
 
   it('Conv d1 stays in NCHW where the same conv as H x 1 2-D gets ORT NCHWc layout', async () => {

@@ -32,10 +32,10 @@ describe('suites', () => {
     expect(s.size).toBeLessThan(t.size);
   });
 
-  it('sizes: quick ~220 kernels per dtype, standard ~640, thorough more; every op in every suite', () => {
+  it('sizes: quick ~250 kernels per dtype, standard ~640, thorough more; every op in every suite', () => {
     const n = (suite: (typeof SUITE_NAMES)[number]): number => suiteKernels(suite, { dtypes: ['fp32'] }).length;
     expect(n('quick')).toBeGreaterThanOrEqual(110);
-    expect(n('quick')).toBeLessThanOrEqual(240);
+    expect(n('quick')).toBeLessThanOrEqual(260);
     expect(n('standard')).toBeGreaterThanOrEqual(450);
     expect(n('standard')).toBeLessThanOrEqual(700);
     expect(n('thorough')).toBeGreaterThan(2000);
@@ -113,6 +113,16 @@ describe('suites', () => {
     expect(shapes.some((x) => x.valid === 1 && x.C === 1 && (x.R ?? 0) >= 100)).toBe(true); // STFT as a conv
     expect(shapes.some((x) => x.groups === x.C && (x.C ?? 0) > 1)).toBe(true);
     expect(shapes.filter((x) => convOutDims(x)[0] <= 4).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('quick covers transposed convs of decoders and generators: 2-D and 1-D, overlapping windows', () => {
+    const q = suiteKernels('quick', { dtypes: ['fp32'] }).filter((k) => k.op === 'Conv' && k.shape.transpose === 1);
+    expect(q.length).toBeGreaterThanOrEqual(12);
+    for (const k of q) expect(k.flops < 300e6 && k.bytes < 30e6, k.id).toBe(true);
+    const shapes = q.map((k) => k.shape);
+    expect(shapes.some((x) => x.d1 === 1)).toBe(true);
+    expect(shapes.some((x) => x.R === x.stride && !x.d1)).toBe(true); // U-Net's 2x2/2
+    expect(shapes.some((x) => (x.R ?? 0) > (x.stride ?? 0) && !x.d1)).toBe(true); // DCGAN's 4x4/2
   });
 
   it('standard and thorough keep within their caps', () => {

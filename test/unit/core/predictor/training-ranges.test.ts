@@ -18,6 +18,18 @@ const conv1d = makeKernel('Conv', 'fp32', {
   groups: 1,
   d1: 1,
 });
+const convT = makeKernel('Conv', 'fp32', {
+  N: 1,
+  C: 64,
+  H: 28,
+  W: 28,
+  K: 32,
+  R: 2,
+  S: 2,
+  stride: 2,
+  groups: 1,
+  transpose: 1,
+});
 const sample = (k: typeof conv2d): Sample => ({ ...k, device, timeUs: 10 });
 
 describe('training ranges', () => {
@@ -29,5 +41,20 @@ describe('training ranges', () => {
     const current = trainingRanges([sample(conv2d), sample(conv1d)]);
     expect(current.conv1d).toBe(true);
     expect(extrapolationWarning(current, { ...conv1d, device })).toBeNull();
+  });
+
+  it('warns that a transposed conv is priced from 2-D convs when the profile had none', () => {
+    const old = trainingRanges([sample(conv2d), sample(conv1d)]);
+    expect(old.convTranspose).toBe(false);
+    expect(extrapolationWarning(old, { ...convT, device })).toMatch(
+      /no transposed conv \(ConvTranspose\) was profiled/,
+    );
+    const current = trainingRanges([sample(conv2d), sample(convT)]);
+    expect(extrapolationWarning(current, { ...convT, device })).toBeNull();
+  });
+
+  it('says nothing of conv variants to a predictor trained before they were recorded', () => {
+    const { conv1d: _a, convTranspose: _b, ...older } = trainingRanges([sample(conv2d), sample(convT)]);
+    expect(extrapolationWarning(older, { ...convT, device })).toBeNull();
   });
 });

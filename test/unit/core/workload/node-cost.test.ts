@@ -188,11 +188,29 @@ describe('node costs of single ops', () => {
     }
   });
 
-  it('ConvTranspose: a stride-1 conv over its input with C_out filters', () => {
-    const n = onnxNode('ConvTranspose', 2, [attr.ints('strides', [2, 2])]);
-    const c = cost(n, [t([1, 8, 10, 10]), t([8, 4, 3, 3])], [t([1, 4, 21, 21])]);
-    expect(c.kernel?.shape).toEqual({ N: 1, C: 8, H: 10, W: 10, K: 4, R: 3, S: 3, stride: 1, groups: 1 });
+  it('ConvTranspose is the transposed-conv kernel, with the FLOPs that kernel counts', () => {
+    const n = onnxNode('ConvTranspose', 2, [attr.ints('strides', [2, 2]), attr.ints('pads', [1, 1, 1, 1])]);
+    const c = cost(n, [t([1, 8, 10, 10]), t([8, 4, 3, 3])], [t([1, 4, 19, 19])]);
+    const shape = { N: 1, C: 8, H: 10, W: 10, K: 4, R: 3, S: 3, stride: 2, groups: 1, transpose: 1 };
+    expect(c.kernel?.shape).toEqual(shape);
     expect(c.flops).toBe(2 * 1 * 8 * 100 * 4 * 9);
+    expect(kernelFlops('Conv', shape)).toBe(c.flops);
+    const n1 = onnxNode('ConvTranspose', 2, [attr.ints('strides', [8]), attr.int('group', 2)]);
+    const c1 = cost(n1, [t([1, 16, 32]), t([16, 4, 16])], [t([1, 8, 264])]);
+    expect(c1.kernel?.shape).toEqual({
+      N: 1,
+      C: 16,
+      H: 32,
+      W: 1,
+      K: 8,
+      R: 16,
+      S: 1,
+      stride: 8,
+      groups: 2,
+      d1: 1,
+      transpose: 1,
+    });
+    expect(c1.flops).toBe(kernelFlops('Conv', c1.kernel?.shape ?? {}));
   });
 
   it('MatMul with a 1-D operand and with broadcast batch dims', () => {

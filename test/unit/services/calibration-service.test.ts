@@ -1,0 +1,60 @@
+/** The calibration models at the end of a profile: real ORT sessions, rounds interleaved, the fastest kept. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
+import type { ModelJob, ModelOutcome } from '../../../src-main/adapters/ort/protocol.js';
+import { calibrationModels } from '../../../src-main/core/profiler/calibration-models.js';
+import { CALIBRATION_ROUNDS, calibrateDevice } from '../../../src-main/services/calibration-service.js';
+import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
+
+const ep = { name: 'cpu', threads: 1 } as const;
+const modelOf = (job: Omit<ModelJob, 'id' | 'traceDir'>): string => /([^/\\]+)\.onnx$/.exec(job.modelPath)?.[1] ?? '';
+
+describe('calibrateDevice (real ORT)', () => {
+  const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
+  afterAll(() => runner.close());
+
+  it('times every model in interleaved rounds and keeps each one’s fastest session', async () => {
+    const order: string[] = [];
+    const first = new Map<string, Extract<ModelOutcome, { ok: true }>>();
+    // Round 1 runs for real; later rounds replay it with the end to end scaled: x1.5, then x0.8.
+    const scale = [1, 1.5, 0.8];
+    const runModel = async (job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome> => {
+      const name = modelOf(job);
+      const round = order.filter((m) => m === name).length;
+      order.push(name);
+      if (round === 0) {
+        const real = await runner.runModel(job);
+        if (real.ok) first.set(name, real);
+        return real;
+      }
+      const base = first.get(name);
+      if (!base) throw new Error(`no first round of ${name}`);
+      return { ...base, wallUs: base.wallUs.map((v) => v * (scale[round] ?? 1)) };
+    };
+    const calibrating = { start: () => runner.start(), optimize: runner.optimize.bind(runner), runModel };
+    const { runs, notes } = await calibrateDevice(openDatabase(':memory:'), calibrating, ep, null, () => false);
+    const names = calibrationModels().map((m) => m.name);
+    expect(notes).toEqual([]);
+    expect(order).toEqual(Array.from({ length: CALIBRATION_ROUNDS }, () => names).flat());
+    expect(runs.map((r) => r.model)).toEqual(names);
+    for (const r of runs) {
+      const real = first.get(r.model)?.wallUs ?? [];
+      const sorted = [...real].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+      expect(r.endToEndUs / median, r.model).toBeGreaterThan(0.7);
+      expect(r.endToEndUs / median, r.model).toBeLessThan(0.9);
+      expect(r.nodes.length, r.model).toBeGreaterThan(0);
+    }
+  });
+
+  it('says which model did not run, once, and keeps the others', async () => {
+    const runModel = async (job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome> =>
+      modelOf(job) === calibrationModels()[0]?.name
+        ? { id: 0, ok: false, kind: 'out-of-memory', error: 'no memory' }
+        : runner.runModel({ ...job, rule: { ...job.rule, budgetMs: 50, minRepetitions: 3 } });
+    const calibrating = { start: () => runner.start(), optimize: runner.optimize.bind(runner), runModel };
+    const { runs, notes } = await calibrateDevice(openDatabase(':memory:'), calibrating, ep, null, () => false);
+    expect(notes).toEqual([`calibration model ${calibrationModels()[0]?.name} did not run: no memory`]);
+    expect(runs).toHaveLength(calibrationModels().length - 1);
+  });
+});
