@@ -45,7 +45,8 @@ export const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as cons
  * layout only when its output channels (and input channels, except for a few-channel
  * first conv) are a multiple of the SIMD block (16 with AVX-512, 8 with AVX2); depthwise
  * convs have their own kernel; a fused activation rides along; a 1-D conv stays in NCHW
- * (im2col + SGEMM) whatever its channel counts; a transposed conv is a GEMM and a col2im.
+ * (im2col + SGEMM) whatever its channel counts; a transposed conv, 1-D or 2-D, is a GEMM and
+ * a col2im (so a 1-D transposed conv is not conv_1d).
  * Sizes in log2 cannot say "multiple of 16", so these do.
  */
 const LAYOUT_FEATURES = [
@@ -71,7 +72,7 @@ function layoutFeatures(op: OpInstance): number[] {
     c % 8 === 0 ? 1 : 0,
     groups > 1 && groups === c ? 1 : 0,
     (op.shape['act'] ?? 0) > 0 ? 1 : 0,
-    (op.shape['d1'] ?? 0) > 0 ? 1 : 0,
+    (op.shape['d1'] ?? 0) > 0 && !op.shape['transpose'] ? 1 : 0,
     (op.shape['transpose'] ?? 0) > 0 ? 1 : 0,
   ];
 }
