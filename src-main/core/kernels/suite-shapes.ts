@@ -507,14 +507,6 @@ const CONV_PRIOR_QUICK: readonly ConvLayer[] = [
   [116, 14, 116, 3, 1, 116, 0],
   [32, 128, 12, 3, 1, 1, 0], // ESPCN sub-pixel head
   [256, 40, 255, 1, 1, 1, 0], // YOLOv5s head
-  // ENet (Paszke et al. 2016) on 512 x 512: few channels on large maps, PReLU (not fused).
-  [3, 512, 13, 3, 2, 1, 0], // initial block
-  [64, 128, 16, 1, 1, 1, 0], // stage-1 bottleneck: 1x1 reduce, 3x3, 1x1 expand
-  [16, 128, 16, 3, 1, 1, 0],
-  [16, 128, 64, 1, 1, 1, 0],
-  [16, 256, 4, 1, 1, 1, 0], // stage-5 (decoder) bottleneck at 256 x 256
-  [4, 256, 4, 3, 1, 1, 0],
-  [4, 256, 16, 1, 1, 1, 0],
 ];
 
 /**
@@ -910,8 +902,6 @@ type ConvTLayer = readonly [number, number, number, number, number, number];
 //   HiFi-GAN V1 (Kong et al. 2020): 1-D upsampling 512 -> 256 (16/8), 256 -> 128 (16/8),
 //     128 -> 64 (4/2), 64 -> 32 (4/2), streamed 8 mel frames at a time; 32 frames in standard.
 //   Conv-TasNet's decoder (Luo & Mesgarani 2019): 512 -> 1, 16/8 over 499 frames.
-//   ENet (Paszke et al. 2016) on 512 x 512: its upsampling bottlenecks' 3x3/2 on 32 and 16
-//     channels, and the 2x2/2 full conv to 19 classes (few channels, large maps).
 //   SimpleBaselines pose (Xiao et al. 2018) on 256 x 192 and CenterNet-ResNet-18 (Zhou et al.
 //     2019) on 512 x 512: 4x4/2 deconvolution heads (standard).
 const CONVT_QUICK: readonly ConvTLayer[] = [
@@ -930,9 +920,6 @@ const CONVT_QUICK: readonly ConvTLayer[] = [
   [128, 512, 0, 64, 4, 2],
   [64, 1024, 0, 32, 4, 2],
   [512, 499, 0, 1, 16, 8], // Conv-TasNet decoder
-  [32, 64, 64, 32, 3, 2], // ENet
-  [16, 128, 128, 16, 3, 2],
-  [16, 256, 256, 19, 2, 2],
 ];
 
 const CONVT_STANDARD: readonly ConvTLayer[] = [
