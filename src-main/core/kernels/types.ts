@@ -129,7 +129,7 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
  *   Conv transpose 1 = ConvTranspose (pads 0): X [N, C, H, W], W [C, K/groups, R, S], output
  *              (H - 1) * stride + R. ORT's CPU EP runs it as a GEMM per group and a col2im
  *              scatter over the output, never as NCHWc: a stride-1 conv of the same FLOPs (how
- *              it was priced before) ran 2.5-3x faster than the real one here.
+ *              it was priced before) ran 2.4-2.8x faster than the real one here.
  *   Conv valid 1 = no padding (ONNX's pads all 0: STFT-as-conv front ends, wav2vec2's
  *              feature encoder) instead of floor(R/2) and floor(S/2) on each side.
  */

@@ -37,7 +37,7 @@
  * and their kin read only what they write (2 x output + indices). Pure.
  */
 import { KERNEL_OPS, OP_FAMILY, type KernelFamily, type KernelOp } from '../kernels/types.js';
-import { convOutSize } from '../kernels/cost.js';
+import { convOutSize, kernelFlops } from '../kernels/cost.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
@@ -290,8 +290,7 @@ const convTranspose: CostRule = (c) => {
     ...(d1 ? { d1: 1 } : {}),
     transpose: 1,
   };
-  const flops = 2 * shape.N * shape.C * product(inSp) * (cout / group) * product(kernel);
-  return { family: 'conv', kernel: { op: 'Conv', shape }, flops };
+  return { family: 'conv', kernel: { op: 'Conv', shape }, flops: kernelFlops('Conv', shape) };
 };
 
 // ---- elementwise ----
