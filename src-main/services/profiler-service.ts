@@ -19,6 +19,7 @@ import type { GpuClockSampler } from '../core/profiler/gpu-clocks.js';
 import { ClockWatch } from './gpu-clock-watch.js';
 import type { CalibrationRun } from '../core/workload/calibration.js';
 import { calibrateDevice } from './calibration-service.js';
+import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
 import {
   BINDING_ELEMENTS,
   CHAIN_LENGTHS,
@@ -264,7 +265,7 @@ function toMeasurement(
   target: ProfileTarget,
   runtimeVersion: string,
   kernel: ReturnType<typeof summarize>,
-  wall: ReturnType<typeof summarize>,
+  wall: ReturnType<typeof summarize> | null,
 ): Measurement {
   // Quantiles of positive samples are positive; keep p10 <= median <= p90 exact.
   return {
@@ -285,7 +286,7 @@ function toMeasurement(
       p90Us: Math.max(kernel.p90Us, kernel.medianUs),
       cv: kernel.cv,
       repetitions: kernel.repetitions,
-      wallMedianUs: Number.isFinite(wall.medianUs) && wall.medianUs > 0 ? wall.medianUs : null,
+      wallMedianUs: wall && Number.isFinite(wall.medianUs) && wall.medianUs > 0 ? wall.medianUs : null,
     },
     source: 'profile',
   };
@@ -310,6 +311,8 @@ interface RunState {
   overhead: RunOverhead | null;
   /** nvidia-smi readings around every batch on a CUDA GPU. */
   clocks: ClockWatch;
+  /** The NCHWc reorders the traced kernels brought along (inserted-reorders.ts). */
+  reorders: ReorderLabels;
 }
 
 const aborted = (st: RunState): boolean => st.opts.signal?.aborted === true;
@@ -378,6 +381,7 @@ async function measureKernel(
       toMeasurement(spec, st.runId, st.target, st.ortVersion, k, summarize(outcome.wallUs)),
     ]);
     st.measured.push({ spec, medianUs: k.medianUs });
+    st.reorders.add(reorderTimings(spec, outcome, st.overhead, attemptRule));
     st.report.measured++;
     return { status: 'measured', medianUs: k.medianUs };
   }
@@ -468,6 +472,7 @@ async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
           );
           m.medianUs = label;
         }
+        st.reorders.add(reorderTimings(m.spec, outcome, st.overhead, st.rule));
       }
       kernelEvent(st, index, total, m.spec, { status: 'measured', medianUs: m.medianUs });
     }
@@ -640,6 +645,11 @@ async function profileLocked(
     epGone: null,
     overhead: null,
     clocks: clockWatch(deps, target, (line) => st.report.notes.push(line)),
+    reorders: new ReorderLabels(isStored, (t, replace) =>
+      repo.insertMeasurements(run.id, [toMeasurement(t.spec, run.id, target, ortVersion, t.summary, null)], {
+        onConflict: replace ? 'replace' : 'skip',
+      }),
+    ),
   };
   opts.onEvent?.({
     type: 'start',

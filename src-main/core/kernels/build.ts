@@ -400,6 +400,11 @@ const resize = rule((g) => {
   return g.parts([node('Resize', [x, '', scales], [OUT], attrs)], [N, C, H * scale, W * scale]);
 });
 
+/** Reorders are timed inside the NCHWc kernels ORT wraps with them (types.ts TIMED_INSIDE_OPS). */
+const timedInside: Rule = (spec) => {
+  throw new RangeError(`${spec.op} is timed inside the NCHWc convs and pools ORT wraps with it; it is not built alone`);
+};
+
 const RULES: Record<KernelOp, Rule> = {
   MatMul: matMul,
   Gemm: gemm,
@@ -427,6 +432,8 @@ const RULES: Record<KernelOp, Rule> = {
   Div: withScalar('Div', 6),
   Pow: withScalar('Pow', 2),
   Clip: clip,
+  ReorderInput: timedInside,
+  ReorderOutput: timedInside,
   ...(Object.fromEntries(UNARY_OPS.map((op) => [op, plainUnary(op)])) as Record<(typeof UNARY_OPS)[number], Rule>),
 };
 

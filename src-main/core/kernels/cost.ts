@@ -7,8 +7,8 @@
  *   Conv                  2*N*K*Ho*Wo*(C/groups)*R*S, Ho = floor((H + 2*floor(R/2) - R)/stride) + 1
  *                         (pads 0 when valid = 1; a 1-D conv (d1 = 1) has W = S = Wo = 1);
  *                         act = 1 adds the fused Relu, 1 per output element (N*K*Ho*Wo);
-                         transpose = 1 (ConvTranspose, pads 0): 2*N*C*H*W*(K/groups)*R*S,
-                         Ho = (H - 1)*stride + R
+ *                         transpose = 1 (ConvTranspose, pads 0): 2*N*C*H*W*(K/groups)*R*S,
+ *                         Ho = (H - 1)*stride + R
  *   Add, Mul, Relu        1 per output element
  *   Sigmoid               4 per element;  Gelu ~8 per element
  *   Div, Clip, Sqrt, LeakyRelu  1 per element; HardSigmoid 3; Pow, Exp, Log, Tanh, Erf,
@@ -23,14 +23,15 @@
  *   Softmax               5 per element (max, subtract, exp, sum, divide)
  *   LayerNormalization    8 per element;  SkipLayerNormalization 9 (the residual add, then 8)
  *   Attention             4*batch*heads*seq*seq*headDim (two GEMMs) + 5*batch*heads*seq*seq (softmax)
- *   Transpose, Concat, Resize (nearest), Cast, copies  0
+ *   Transpose, Concat, Resize (nearest), Cast, copies, NCHWc reorders  0
  *
  * Bytes: the minimum a run must move, each tensor once: element size x (input elements +
  * output elements + weight elements); intermediates (attention scores, Gelu temporaries, the
  * conv output a fused Relu reads) are not counted. Concat moves 2 x its output; Resize its input
  * and its scale^2-times larger output. Cast counts the input at its size and the output at the
  * target's size. Copies count the payload once (n x element size): what crosses the link, so
- * bytes/time is link bandwidth.
+ * bytes/time is link bandwidth. A reorder moves its NCHW map twice (the block padding is not
+ * counted).
  */
 import { shapeKey, type Dtype } from '../domain/measurement.js';
 import { OP_DIMS, OP_DTYPES, OP_FAMILY, OP_OPTIONAL_DIMS, type KernelOp, type KernelSpec } from './types.js';
@@ -137,6 +138,8 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'Cast':
     case 'CopyH2D':
     case 'CopyD2H':
+    case 'ReorderInput':
+    case 'ReorderOutput':
       return 0;
   }
 }
@@ -200,6 +203,10 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
       return 2 * d('rows') * d('cols');
     case 'Resize':
       return d('N') * d('C') * d('H') * d('W') * (1 + d('scale') * d('scale'));
+    case 'ReorderInput':
+    case 'ReorderOutput':
+      // the NCHW map and its blocked copy (channels padded to the block: not counted)
+      return 2 * d('N') * d('C') * d('H') * d('W');
     case 'LayerNormalization':
       // X + Y + scale [cols] + bias [cols]
       return 2 * d('rows') * d('cols') + 2 * d('cols');

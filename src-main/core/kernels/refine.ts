@@ -45,6 +45,8 @@ const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   HardSwish: [['n']],
   LeakyRelu: [['n']],
   Softplus: [['n']],
+  ReorderInput: [['N'], ['H', 'W'], ['C']],
+  ReorderOutput: [['N'], ['H', 'W'], ['C']],
 };
 
 /** A 1-D conv (d1) has no W to scale. */

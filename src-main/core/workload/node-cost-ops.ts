@@ -30,8 +30,8 @@
  * FusedMatMul a MatMul), their kernel shape marked `act: 1` when an activation is fused and
  * `sum: 1` when an addend is. Its NCHWc ops (com.microsoft.nchwc, shape-inference-nchwc.ts)
  * cost as their plain ops, marked `nchwc: 1`: a Conv at the padded channel counts it runs,
- * a pool as the pool, Upsample as Resize; ReorderInput
- * and ReorderOutput as a Transpose of the NCHW tensor, marked `reorder: 1`.
+ * a pool as the pool, Upsample as Resize; ReorderInput and ReorderOutput as the reorder
+ * kernels of their NCHW side (a Transpose of it, marked `reorder: 1`, when not 4-D).
  *
  * Bytes: every input (weights included) and output once, at its element size; Slice, Gather
  * and their kin read only what they write (2 x output + indices). Pure.
@@ -690,11 +690,21 @@ export const COST_RULES: Record<string, CostRule> = {
 /** com.microsoft rules that differ from the ai.onnx op of the same name. */
 export const MS_COST_RULES: Record<string, CostRule> = { Attention: msAttention, BiasSoftmax: biasSoftmax };
 
-/** ReorderInput / ReorderOutput: a Transpose of the NCHW side (input / output) to or from blocks. */
+/**
+ * ReorderInput / ReorderOutput: the reorder kernel of the NCHW side (input / output; NHWC
+ * with channels_last), its bytes that map twice as the kernel counts them (ORT's reorders
+ * are fp32); a Transpose of it, marked `reorder: 1`, when it is not 4-D.
+ */
 const reorder =
-  (plain: 'input' | 'output'): CostRule =>
-  (c) =>
-    withKeys(datamove(need(plain === 'input' ? c.inputs[0] : c.outputs[0], 'X')), { reorder: 1 });
+  (op: 'ReorderInput' | 'ReorderOutput'): CostRule =>
+  (c) => {
+    const dims = need(op === 'ReorderInput' ? c.inputs[0] : c.outputs[0], 'X');
+    const [N, a, b, d] = dims;
+    if (dims.length !== 4 || N === undefined || a === undefined || b === undefined || d === undefined)
+      return withKeys(datamove(dims), { reorder: 1 });
+    const shape = int(c, 'channels_last', 0) ? { N, C: d, H: a, W: b } : { N, C: a, H: b, W: d };
+    return { family: 'datamove', kernel: { op, shape }, flops: 0, bytes: 8 * product(dims) };
+  };
 
 const nchwcAs =
   (rule: CostRule): CostRule =>
@@ -704,8 +714,8 @@ const nchwcAs =
 /** ONNX Runtime's NCHWc ops (com.microsoft.nchwc). */
 export const NCHWC_COST_RULES: Record<string, CostRule> = {
   Conv: nchwcConv,
-  ReorderInput: reorder('input'),
-  ReorderOutput: reorder('output'),
+  ReorderInput: reorder('ReorderInput'),
+  ReorderOutput: reorder('ReorderOutput'),
   MaxPool: nchwcAs(pool),
   AveragePool: nchwcAs(pool),
   GlobalAveragePool: nchwcAs(globalPool),

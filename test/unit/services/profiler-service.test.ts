@@ -91,6 +91,53 @@ describe('profiling a device with the real kernel runner', () => {
     else expect(r.noisy.some((id) => id.startsWith('MatMul'))).toBe(true);
   });
 
+  it('keeps the NCHWc reorders ORT puts around a lone conv as measurements of their own maps', async () => {
+    // 16 -> 32 channels changes the map, so the conv is traced, not chained.
+    const conv = makeKernel('Conv', 'fp32', { N: 1, C: 16, H: 24, W: 24, K: 32, R: 3, S: 3, stride: 2, groups: 1 });
+    const ran: string[][] = [];
+    const spy: KernelRunnerLike = {
+      start: () => runner.start(),
+      run: async (job) => {
+        const o = await runner.run(job);
+        if (o.ok) ran.push(Object.keys(o.byOpUs).filter((op) => op.startsWith('Reorder')));
+        return o;
+      },
+      kill: () => runner.kill(),
+      close: async () => undefined,
+    };
+    const r = await profileDevice({ ...deps, runner: spy }, cpu, {
+      suite: 'quick',
+      kernels: [conv],
+      rule,
+      refineLimit: 0,
+      rounds: 2,
+    });
+    expect(r.status).toBe('complete');
+    const ms = new ProfileRepo(db).listMeasurements({ machineId: 'm1' });
+    const reorders = ms.filter((m) => m.op.startsWith('Reorder'));
+    // x86-64 CPUs with AVX2 or AVX-512 run the conv in NCHWc; a CPU without that layout runs no reorder.
+    if (process.arch === 'x64') expect(ran.flat()).toContain('ReorderOutput');
+    const seen = new Set(ran.flat());
+    expect(reorders.map((m) => [m.op, m.shape]).sort()).toEqual(
+      [
+        ['ReorderInput', { N: 1, C: 16, H: 24, W: 24 }],
+        ['ReorderOutput', { N: 1, C: 32, H: 12, W: 12 }],
+      ].filter(([op]) => seen.has(op as string)),
+    );
+    for (const m of reorders) {
+      expect(m).toMatchObject({
+        family: 'datamove',
+        dtype: 'fp32',
+        executionProvider: 'cpu',
+        threads: 1,
+        source: 'profile',
+      });
+      expect(m.stats.medianUs).toBeGreaterThan(0);
+      // A reorder has no run of its own to time from Node.
+      expect(m.stats.wallMedianUs).toBeNull();
+    }
+  });
+
   it('resumes: a rerun measures only what is missing', async () => {
     const first = await profileDevice(deps, cpu, {
       suite: 'quick',

@@ -602,7 +602,15 @@ describe('NCHWc graphs for either block size, by hand', () => {
       expect(costs[1]?.flops).toBe(2 * pad12 * 256 * 9);
       expect(costs[2]?.kernel?.shape).toMatchObject({ C: pad12, K: pad20, groups: 1 });
       expect(costs[2]?.flops).toBe(2 * pad20 * 256 * pad12 * 9);
-      expect(costs[3]).toMatchObject({ family: 'datamove', kernel: { op: 'Transpose', shape: { reorder: 1 } } });
+      // Reorders cost as the reorder kernels of their NCHW side, whatever the block.
+      expect(costs[3]).toMatchObject({
+        family: 'datamove',
+        kernel: { op: 'ReorderOutput', shape: { N: 1, C: 20, H: 16, W: 16 } },
+        flops: 0,
+        bytes: 8 * 20 * 256,
+      });
+      expect(costs[4]).toMatchObject({ kernel: { op: 'ReorderInput', shape: { N: 1, C: 12, H: 8, W: 8 } } });
+      expect(costs[6]).toMatchObject({ kernel: { op: 'ReorderOutput', shape: { N: 1, C: 12, H: 4, W: 4 } } });
       expect(costs[5]).toMatchObject({ family: 'reduction', kernel: { shape: { nchwc: 1 } } });
     });
   }
