@@ -9,7 +9,7 @@
  */
 import { reorderKernels } from '../core/kernels/reorders.js';
 import type { KernelSpec } from '../core/kernels/types.js';
-import { withoutProfilerCost, type RunOverhead } from '../core/profiler/overhead.js';
+import { tracedLabelUs, type RunOverhead } from '../core/profiler/overhead.js';
 import { isNoisy, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
 import type { RunOutcome } from '../adapters/ort/protocol.js';
 
@@ -33,10 +33,7 @@ export function reorderTimings(
   return REORDER_OPS.flatMap((op) => {
     const runs = outcome.byOpUs[op];
     if (!runs || !runs.some((v) => v > 0)) return [];
-    const samples = runs.map(
-      (v) => withoutProfilerCost(v, 1, overhead?.profilerNodeUs ?? null) + (overhead?.nodeUs ?? 0),
-    );
-    const summary = summarize(samples);
+    const summary = summarize(runs.map((v) => tracedLabelUs(v, 1, overhead)));
     return isNoisy(summary, rule) ? [] : [{ spec: kernels[op], summary }];
   });
 }

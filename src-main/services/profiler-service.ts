@@ -26,7 +26,7 @@ import {
   fitBinding,
   fitOverhead,
   profilerRunNodeCost,
-  withoutProfilerCost,
+  tracedLabelUs,
   type RunOverhead,
 } from '../core/profiler/overhead.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
@@ -168,21 +168,14 @@ export const INSERTED_OPS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Per run: the kernel time of the nodes the kernel is about (inserted nodes left out),
- * less what the profiler adds to each of them, plus the executor's per-node cost (which a
- * chained timing includes): what the node adds to an unprofiled run of a real graph.
+ * Per run: the kernel time of the nodes the kernel is about (inserted nodes left out), as
+ * tracedLabelUs makes a label of it: what the node adds to an unprofiled run of a real graph.
  */
 export function ownNodeUs(outcome: Extract<RunOutcome, { ok: true }>, overhead: RunOverhead | null): number[] {
   const inserted = Object.entries(outcome.byOpUs).filter(([op]) => INSERTED_OPS.has(op));
   const own = Object.values(outcome.nodeOps).filter((op) => !INSERTED_OPS.has(op)).length;
-  const perNode = (overhead?.nodeUs ?? 0) * own;
-  return outcome.kernelUs.map(
-    (total, run) =>
-      withoutProfilerCost(
-        total - inserted.reduce((a, [, v]) => a + (v[run] ?? 0), 0),
-        own,
-        overhead?.profilerNodeUs ?? null,
-      ) + perNode,
+  return outcome.kernelUs.map((total, run) =>
+    tracedLabelUs(total - inserted.reduce((a, [, v]) => a + (v[run] ?? 0), 0), own, overhead),
   );
 }
 

@@ -157,6 +157,19 @@ export function fitOverhead(
   return { runUs: Math.max(0, fit.a), nodeUs: Math.max(0, fit.b), profilerNodeUs, points: [...points] };
 }
 
+/**
+ * What `nodes` traced nodes add to an unprofiled run of a real graph: their trace time less the
+ * profiler's per-node cost, plus the executor's per-node cost (which a chained timing includes).
+ * How every label read from a trace is made: a kernel's own nodes, and the reorders around it.
+ */
+export function tracedLabelUs(
+  traceUs: number,
+  nodes: number,
+  overhead: Pick<RunOverhead, 'nodeUs' | 'profilerNodeUs'> | null,
+): number {
+  return withoutProfilerCost(traceUs, nodes, overhead?.profilerNodeUs ?? null) + (overhead?.nodeUs ?? 0) * nodes;
+}
+
 /** A trace time with the profiler's own per-node cost taken off, never below a tenth of it. */
 export function withoutProfilerCost(traceUs: number, nodes: number, profilerNodeUs: number | null): number {
   if (profilerNodeUs === null || nodes <= 0) return traceUs;

@@ -37,7 +37,7 @@
  * and their kin read only what they write (2 x output + indices). Pure.
  */
 import { KERNEL_OPS, OP_FAMILY, type KernelFamily, type KernelOp } from '../kernels/types.js';
-import { convOutSize, kernelFlops } from '../kernels/cost.js';
+import { convOutSize, kernelBytes, kernelFlops } from '../kernels/cost.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
@@ -692,8 +692,8 @@ export const MS_COST_RULES: Record<string, CostRule> = { Attention: msAttention,
 
 /**
  * ReorderInput / ReorderOutput: the reorder kernel of the NCHW side (input / output; NHWC
- * with channels_last), its bytes that map twice as the kernel counts them (ORT's reorders
- * are fp32); a Transpose of it, marked `reorder: 1`, when it is not 4-D.
+ * with channels_last), with the kernel's bytes (ORT's reorders are fp32; the block padding
+ * is not counted); a Transpose of it, marked `reorder: 1`, when it is not 4-D.
  */
 const reorder =
   (op: 'ReorderInput' | 'ReorderOutput'): CostRule =>
@@ -703,7 +703,7 @@ const reorder =
     if (dims.length !== 4 || N === undefined || a === undefined || b === undefined || d === undefined)
       return withKeys(datamove(dims), { reorder: 1 });
     const shape = int(c, 'channels_last', 0) ? { N, C: d, H: a, W: b } : { N, C: a, H: b, W: d };
-    return { family: 'datamove', kernel: { op, shape }, flops: 0, bytes: 8 * product(dims) };
+    return { family: 'datamove', kernel: { op, shape }, flops: 0, bytes: kernelBytes(op, 'fp32', shape) };
   };
 
 const nchwcAs =

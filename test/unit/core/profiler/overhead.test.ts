@@ -5,6 +5,7 @@ import {
   fitBinding,
   fitOverhead,
   profilerRunNodeCost,
+  tracedLabelUs,
 } from '../../../../src-main/core/profiler/overhead.js';
 
 describe('per-run and per-node overhead', () => {
@@ -62,5 +63,16 @@ describe('the Node binding, measured apart', () => {
     expect(deviceRunUs({ runUs: 5, binding })).toBe(0);
     expect(bindingUs(binding, 1_000_000)).toBeCloseTo(49, 6);
     expect(bindingUs(null, 1_000_000)).toBe(0);
+  });
+});
+
+describe('tracedLabelUs: a label from trace times', () => {
+  it('takes the profiler cost off each node and adds the executor cost of each', () => {
+    const overhead = { nodeUs: 0.2, profilerNodeUs: 1.5 };
+    expect(tracedLabelUs(10, 1, overhead)).toBeCloseTo(10 - 1.5 + 0.2, 12);
+    expect(tracedLabelUs(10, 3, overhead)).toBeCloseTo(10 - 4.5 + 0.6, 12);
+    // Never below a tenth of the trace time before the executor cost; without an overhead, the trace time.
+    expect(tracedLabelUs(2, 3, overhead)).toBeCloseTo(0.2 + 0.6, 12);
+    expect(tracedLabelUs(7, 2, null)).toBe(7);
   });
 });
