@@ -32,6 +32,8 @@ export interface Attribution {
 export interface AttributionOverhead {
   runUs: number;
   profilerNodeUs: number | null;
+  /** What profiling adds to a run per node, inside and between node events (µs); null when not measured. */
+  profilerRunNodeUs?: number | null;
   binding?: BindingCost | null;
 }
 
@@ -43,7 +45,7 @@ export function attributeNodes(
 ): Attribution {
   const profilerNodeUs = overhead?.profilerNodeUs ?? null;
   const endToEndUs = summarize(outcome.wallUs).medianUs;
-  const byNodeUs = exclusiveOfBranches(outcome.byNodeUs, nodes);
+  const byNodeUs = exclusiveOfBranches(outcome.byNodeUs, nodes, profilerGapUs(overhead));
   const traced = Object.values(byNodeUs).reduce((a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs), 0);
   // runUs already holds the binding's per-call cost; its copies grow with the bytes.
   const copiesUs = overhead?.binding ? bindingUs(overhead.binding, ioBytes) - overhead.binding.perCallUs : 0;
@@ -66,12 +68,26 @@ export function attributeNodes(
 }
 
 /**
+ * What the profiler adds between two node events (µs): its cost per node inside model_run less
+ * the part inside the node's own event. An If's event spans its branch's nodes and these gaps
+ * between them; at the top level the gaps fall in no node. 0 when either is not measured.
+ */
+export function profilerGapUs(overhead: AttributionOverhead | null): number {
+  const inside = overhead?.profilerNodeUs;
+  const perNode = overhead?.profilerRunNodeUs;
+  return inside == null || perNode == null ? 0 : Math.max(0, perNode - inside);
+}
+
+/**
  * Trace times with each If's own time less its branch's nodes (which the trace also lists, and
- * which ran inside it), so that no time is counted twice. Per run; never below zero.
+ * which ran inside it) and the profiler's gap after each of them, so that no time is counted
+ * twice and the profiler's bookkeeping inside the If is not taken for the If's. Per run; a
+ * branch node that did not run in a run takes nothing off; never below zero.
  */
 export function exclusiveOfBranches(
   byNodeUs: Readonly<Record<string, number[]>>,
   nodes: readonly WorkloadNode[],
+  gapUs = 0,
 ): Record<string, number[]> {
   const out: Record<string, number[]> = { ...byNodeUs };
   const children = new Map<string, string[]>();
@@ -87,7 +103,10 @@ export function exclusiveOfBranches(
     out[parent] = own.map((v, run) =>
       Math.max(
         0,
-        kids.reduce((a, k) => a - (byNodeUs[k]?.[run] ?? 0), v),
+        kids.reduce((a, k) => {
+          const kid = byNodeUs[k]?.[run] ?? 0;
+          return kid > 0 ? a - kid - gapUs : a;
+        }, v),
       ),
     );
   }

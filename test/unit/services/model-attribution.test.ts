@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exclusiveOfBranches } from '../../../src-main/services/model-attribution.js';
+import { exclusiveOfBranches, profilerGapUs } from '../../../src-main/services/model-attribution.js';
 import type { WorkloadNode } from '../../../src-main/core/workload/types.js';
 import { bareNode } from '../../helpers/workload-node.js';
 
@@ -25,5 +25,28 @@ describe('exclusiveOfBranches', () => {
     expect(exclusiveOfBranches({ if1: [3], a: [5] }, [n('if1'), n('a', 'if1')])).toEqual({ if1: [0], a: [5] });
     const plain = { a: [1, 2] };
     expect(exclusiveOfBranches(plain, [n('a')])).toEqual(plain);
+  });
+
+  it("takes the profiler's gap after each branch node that ran off its If as well", () => {
+    // if1 spans a, if2 and the gaps after them; if2 spans b and c (c did not run in the second run).
+    const traced = { if1: [40, 40], a: [5, 5], if2: [20, 14], b: [4, 4], c: [2, 0] };
+    const nodes = [n('if1'), n('a', 'if1'), n('if2', 'if1'), n('b', 'if2'), n('c', 'if2')];
+    expect(exclusiveOfBranches(traced, nodes, 3)).toEqual({
+      if1: [40 - 5 - 3 - 20 - 3, 40 - 5 - 3 - 14 - 3],
+      a: [5, 5],
+      if2: [20 - 4 - 3 - 2 - 3, 14 - 4 - 3],
+      b: [4, 4],
+      c: [2, 0],
+    });
+  });
+});
+
+describe('profilerGapUs', () => {
+  it("is the profiler's cost per node in a run less the part inside the node's event, 0 when unknown", () => {
+    expect(profilerGapUs({ runUs: 9, profilerNodeUs: 2, profilerRunNodeUs: 5.5 })).toBe(3.5);
+    expect(profilerGapUs({ runUs: 9, profilerNodeUs: 6, profilerRunNodeUs: 5 })).toBe(0);
+    expect(profilerGapUs({ runUs: 9, profilerNodeUs: 2 })).toBe(0);
+    expect(profilerGapUs({ runUs: 9, profilerNodeUs: null, profilerRunNodeUs: 5 })).toBe(0);
+    expect(profilerGapUs(null)).toBe(0);
   });
 });
