@@ -1,14 +1,16 @@
 /**
- * The end of every profile: the calibration models (core/profiler/calibration-models.ts,
+ * Part of every profile: the calibration models (core/profiler/calibration-models.ts,
  * public architectures, never the models accuracy is reported on) run end to end on the
  * device, on the graph ONNX Runtime executes there, and each executed node's measured time
  * is kept with the run. Predictions then scale each op family by measured / predicted on
  * them (core/workload/calibration.ts).
  *
- * Each model is timed in CALIBRATION_ROUNDS sessions, the models interleaved, and keeps its
- * fastest round: a session's end to end can land in a slow mode for its whole life (at 2
- * threads here one model measured 1.20 ms in one session and 1.47-1.55 ms in four others),
- * and the kernels keep their lower median over rounds and the benchmark its lowest loop.
+ * Each model is timed in a few sessions (rounds), the models interleaved, the rounds spread
+ * over the profile, and keeps its fastest round: a session's end to end can land in a slow mode
+ * for its whole life (at 2 threads here one model measured 1.20 ms in one session and 1.47-1.55
+ * ms in four others), a slow phase of the machine can last for seconds (one took every ratio of
+ * a 2-thread calibration to its bound), and the kernels keep their lower median over rounds and
+ * the benchmark its lowest loop.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +20,7 @@ import type { CalibrationNode, CalibrationRun } from '../core/workload/calibrati
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
 import { importOnnxModel } from '../core/workload/from-onnx.js';
 import { parseOnnxModel } from '../core/onnx/onnx-parser.js';
-import { summarize, type StoppingRule } from '../core/profiler/timing-stats.js';
+import { median, summarize, type StoppingRule } from '../core/profiler/timing-stats.js';
 import type { Workload } from '../core/workload/types.js';
 import type { Database } from '../adapters/store/types.js';
 import type { ModelJob, ModelOutcome } from '../adapters/ort/protocol.js';
@@ -31,8 +33,6 @@ export interface CalibratingRunner extends OptimizingRunner {
   runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome>;
 }
 
-/** Sessions per calibration model; the fastest is kept. */
-export const CALIBRATION_ROUNDS = 3;
 const RULE: StoppingRule = { warmupRuns: 3, minRepetitions: 10, maxRepetitions: 200, targetCi: 0.02, budgetMs: 400 };
 const ATTRIBUTION_RUNS = 5;
 
@@ -45,41 +45,98 @@ interface Prepared {
   ran: Workload;
   best: OkOutcome | null;
   error: string | null;
+  /** Each round's end to end (µs), null where the round did not run the model. */
+  endToEndUs: (number | null)[];
 }
 
-/** Runs every calibration model; what could not run is said in the notes and left out. */
-export async function calibrateDevice(
-  db: Database,
-  runner: CalibratingRunner,
-  ep: EpConfig,
-  overhead: AttributionOverhead | null,
-  aborted: () => boolean,
-): Promise<{ runs: CalibrationRun[]; notes: string[] }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-calibration-'));
-  const notes: string[] = [];
-  try {
-    const prepared: Prepared[] = [];
-    for (const cm of calibrationModels()) {
-      if (aborted()) break;
-      const p = await prepare(db, runner, ep, dir, cm);
-      if (typeof p === 'string') notes.push(p);
-      else prepared.push(p);
-    }
-    for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
-      for (const p of prepared) {
+/**
+ * The calibration of one profile: every model prepared once, then timed one session per
+ * `round()`. The profiler spreads the rounds over the whole profile (before the kernels,
+ * between kernel rounds, after them), so that a slow phase of the machine spoils one round at
+ * most; each model keeps its fastest. `dispose()` removes the model files.
+ */
+export class DeviceCalibration {
+  private readonly notes: string[] = [];
+  private rounds = 0;
+
+  private constructor(
+    private readonly runner: CalibratingRunner,
+    private readonly ep: EpConfig,
+    private readonly dir: string,
+    private readonly prepared: Prepared[],
+    private readonly aborted: () => boolean,
+  ) {}
+
+  /** Writes the models and finds the graph ORT runs for each; what cannot run is noted and left out. */
+  static async prepare(
+    db: Database,
+    runner: CalibratingRunner,
+    ep: EpConfig,
+    aborted: () => boolean,
+  ): Promise<DeviceCalibration> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-calibration-'));
+    const calibration = new DeviceCalibration(runner, ep, dir, [], aborted);
+    try {
+      for (const cm of calibrationModels()) {
         if (aborted()) break;
-        await timeRound(runner, ep, p);
+        const p = await prepare(db, runner, ep, dir, cm);
+        if (typeof p === 'string') calibration.notes.push(p);
+        else calibration.prepared.push(p);
       }
+    } catch (e) {
+      calibration.dispose();
+      throw e;
     }
+    return calibration;
+  }
+
+  /** One session of every model, interleaved. */
+  async round(): Promise<void> {
+    this.rounds++;
+    for (const p of this.prepared) {
+      if (this.aborted()) return;
+      await timeRound(this.runner, this.ep, p);
+    }
+  }
+
+  /** Each model's fastest session, its nodes attributed; notes on what did not run and on slow rounds. */
+  result(overhead: AttributionOverhead | null): { runs: CalibrationRun[]; notes: string[] } {
     const runs: CalibrationRun[] = [];
-    for (const p of prepared) {
+    const notes = [...this.notes];
+    for (const p of this.prepared) {
       if (p.best) runs.push(calibrationRun(p.cm.name, p.best, p.ran, overhead));
       else if (p.error) notes.push(`calibration model ${p.cm.name} did not run: ${p.error}`);
     }
+    const slow = slowRoundNote(this.prepared, this.rounds);
+    if (slow) notes.push(slow);
     return { runs, notes };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** How much slower than its fastest session a round has to run, over the median model, to be noted. */
+export const SLOW_ROUND = 1.2;
+
+/**
+ * A note when a whole round ran slow (the median model's end to end at least SLOW_ROUND times
+ * its fastest session): the machine was busy then, and the fastest rounds were kept.
+ */
+export function slowRoundNote(prepared: readonly { endToEndUs: (number | null)[] }[], rounds: number): string | null {
+  let worst = { round: 0, ratio: 1 };
+  for (let r = 0; r < rounds; r++) {
+    const ratios = prepared.flatMap((p) => {
+      const own = p.endToEndUs[r];
+      const best = Math.min(...p.endToEndUs.filter((v): v is number => v !== null));
+      return own != null && best > 0 ? [own / best] : [];
+    });
+    if (ratios.length && median(ratios) > worst.ratio) worst = { round: r + 1, ratio: median(ratios) };
+  }
+  if (worst.ratio < SLOW_ROUND) return null;
+  const pct = Math.round((worst.ratio - 1) * 100);
+  return `calibration round ${worst.round} of ${rounds} ran ${pct}% slower than the fastest (the machine was busy then); each calibration model kept its fastest round`;
 }
 
 /** The model written to a file and its executed graph, or why not. */
@@ -99,7 +156,7 @@ async function prepare(
   const inputs = Object.fromEntries(cm.inputs.map((i) => [i.name, i.dims]));
   const nchwcChannels = nchwcChannelHints(source, executed.model, map);
   const ran = importOnnxModel(executed.model, { name: cm.name, inputs, nchwcChannels }).workload;
-  return { cm, file, ran, best: null, error: null };
+  return { cm, file, ran, best: null, error: null, endToEndUs: [] };
 }
 
 /** One session of the model; kept when its end to end is the fastest so far. */
@@ -113,8 +170,10 @@ async function timeRound(runner: CalibratingRunner, ep: EpConfig, p: Prepared): 
   });
   if (!outcome.ok) {
     p.error ??= outcome.error;
+    p.endToEndUs.push(null);
     return;
   }
+  p.endToEndUs.push(endToEnd(outcome));
   if (!p.best || endToEnd(outcome) < endToEnd(p.best)) p.best = outcome;
 }
 

@@ -18,7 +18,7 @@ import { differencedCopies, methodRule, timingMethod, type TimingMethod } from '
 import type { GpuClockSampler } from '../core/profiler/gpu-clocks.js';
 import { ClockWatch } from './gpu-clock-watch.js';
 import type { CalibrationRun } from '../core/workload/calibration.js';
-import { calibrateDevice } from './calibration-service.js';
+import { DeviceCalibration } from './calibration-service.js';
 import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
 import {
   BINDING_ELEMENTS,
@@ -493,24 +493,43 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
   return { ...fitted, binding, profilerRunNodeUs: perNode };
 }
 
-/** Whole calibration models on the device (calibration-service.ts); none when the runner cannot. */
-async function calibrate(st: RunState): Promise<CalibrationRun[]> {
+/** The calibration models prepared on the device (calibration-service.ts); null when the runner cannot run models. */
+async function startCalibration(st: RunState): Promise<DeviceCalibration | null> {
   const { runModel, optimize } = st.runner;
-  if (!runModel || !optimize || aborted(st) || st.epGone) return [];
+  if (!runModel || !optimize || aborted(st) || st.epGone) return null;
   const runner = st.runner;
-  const { runs, notes } = await calibrateDevice(
-    st.deps.db,
-    {
-      start: () => runner.start(),
-      optimize: (j) => optimize.call(runner, j),
-      runModel: (j) => runModel.call(runner, j),
-    },
-    st.target.ep,
-    st.overhead,
-    () => aborted(st),
-  );
-  st.report.notes.push(...notes);
-  return runs;
+  const calibrating = {
+    start: () => runner.start(),
+    optimize: (j: Parameters<typeof optimize>[0]) => optimize.call(runner, j),
+    runModel: (j: Parameters<typeof runModel>[0]) => runModel.call(runner, j),
+  };
+  return DeviceCalibration.prepare(st.deps.db, calibrating, st.target.ep, () => aborted(st) || !!st.epGone);
+}
+
+/**
+ * The kernel rounds with a calibration round before, between and after them: a slow phase of
+ * the machine then spoils one calibration round at most (each model keeps its fastest).
+ */
+async function kernelsAndCalibration(
+  st: RunState,
+  queue: KernelSpec[],
+  all: readonly KernelSpec[],
+  isStored: (k: KernelSpec) => boolean,
+): Promise<CalibrationRun[]> {
+  const calibration = await startCalibration(st);
+  try {
+    await calibration?.round();
+    await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
+    await calibration?.round();
+    await laterRounds(st, queue.length);
+    await calibration?.round();
+    if (!calibration) return [];
+    const { runs, notes } = calibration.result(st.overhead);
+    st.report.notes.push(...notes);
+    return runs;
+  } finally {
+    calibration?.dispose();
+  }
 }
 
 /** How the run's kernels were timed, for its summary; nothing for the CPU EP's usual mix. */
@@ -656,9 +675,7 @@ async function profileLocked(
   let calibration: CalibrationRun[] = [];
   try {
     st.overhead = await measureOverhead(st);
-    await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
-    await laterRounds(st, queue.length);
-    calibration = await calibrate(st);
+    calibration = await kernelsAndCalibration(st, queue, all, isStored);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
   }

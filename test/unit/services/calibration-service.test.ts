@@ -3,13 +3,29 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
 import type { ModelJob, ModelOutcome } from '../../../src-main/adapters/ort/protocol.js';
 import { calibrationModels } from '../../../src-main/core/profiler/calibration-models.js';
-import { CALIBRATION_ROUNDS, calibrateDevice } from '../../../src-main/services/calibration-service.js';
+import {
+  DeviceCalibration,
+  slowRoundNote,
+  type CalibratingRunner,
+} from '../../../src-main/services/calibration-service.js';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 
 const ep = { name: 'cpu', threads: 1 } as const;
+const ROUNDS = 3;
 const modelOf = (job: Omit<ModelJob, 'id' | 'traceDir'>): string => /([^/\\]+)\.onnx$/.exec(job.modelPath)?.[1] ?? '';
 
-describe('calibrateDevice (real ORT)', () => {
+/** Every model prepared, then ROUNDS rounds back to back. */
+async function calibrate(runner: CalibratingRunner): Promise<ReturnType<DeviceCalibration['result']>> {
+  const calibration = await DeviceCalibration.prepare(openDatabase(':memory:'), runner, ep, () => false);
+  try {
+    for (let round = 0; round < ROUNDS; round++) await calibration.round();
+    return calibration.result(null);
+  } finally {
+    calibration.dispose();
+  }
+}
+
+describe('DeviceCalibration (real ORT)', () => {
   const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
   afterAll(() => runner.close());
 
@@ -32,10 +48,11 @@ describe('calibrateDevice (real ORT)', () => {
       return { ...base, wallUs: base.wallUs.map((v) => v * (scale[round] ?? 1)) };
     };
     const calibrating = { start: () => runner.start(), optimize: runner.optimize.bind(runner), runModel };
-    const { runs, notes } = await calibrateDevice(openDatabase(':memory:'), calibrating, ep, null, () => false);
+    const { runs, notes } = await calibrate(calibrating);
     const names = calibrationModels().map((m) => m.name);
-    expect(notes).toEqual([]);
-    expect(order).toEqual(Array.from({ length: CALIBRATION_ROUNDS }, () => names).flat());
+    // Round 2 ran 1.5 / 0.8 times the fastest: said.
+    expect(notes).toEqual([expect.stringMatching(/^calibration round 2 of 3 ran 88% slower than the fastest/)]);
+    expect(order).toEqual(Array.from({ length: ROUNDS }, () => names).flat());
     expect(runs.map((r) => r.model)).toEqual(names);
     for (const r of runs) {
       const real = first.get(r.model)?.wallUs ?? [];
@@ -53,8 +70,23 @@ describe('calibrateDevice (real ORT)', () => {
         ? { id: 0, ok: false, kind: 'out-of-memory', error: 'no memory' }
         : runner.runModel({ ...job, rule: { ...job.rule, budgetMs: 50, minRepetitions: 3 } });
     const calibrating = { start: () => runner.start(), optimize: runner.optimize.bind(runner), runModel };
-    const { runs, notes } = await calibrateDevice(openDatabase(':memory:'), calibrating, ep, null, () => false);
+    const { runs, notes } = await calibrate(calibrating);
     expect(notes).toEqual([`calibration model ${calibrationModels()[0]?.name} did not run: no memory`]);
     expect(runs).toHaveLength(calibrationModels().length - 1);
+  });
+});
+
+describe('slowRoundNote', () => {
+  it('names the round whose median model ran SLOW_ROUND times its fastest or more', () => {
+    const models = [{ endToEndUs: [100, 130, 101] }, { endToEndUs: [50, 61, null] }, { endToEndUs: [10, 10, 10] }];
+    expect(slowRoundNote(models, 3)).toBe(
+      'calibration round 2 of 3 ran 22% slower than the fastest (the machine was busy then); each calibration model kept its fastest round',
+    );
+  });
+
+  it('says nothing when the rounds agree, or when a model ran in one round only', () => {
+    expect(slowRoundNote([{ endToEndUs: [100, 110, 104] }, { endToEndUs: [50, 55, 50] }], 3)).toBeNull();
+    expect(slowRoundNote([{ endToEndUs: [null, 300, null] }], 3)).toBeNull();
+    expect(slowRoundNote([], 0)).toBeNull();
   });
 });

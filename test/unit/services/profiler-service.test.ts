@@ -8,6 +8,7 @@ import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import type { Database } from '../../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../../src-main/core/domain/devices.js';
 import { makeKernel } from '../../../src-main/core/kernels/cost.js';
+import { calibrationModels } from '../../../src-main/core/profiler/calibration-models.js';
 import type { KernelSpec } from '../../../src-main/core/kernels/types.js';
 import {
   profileDevice,
@@ -136,6 +137,45 @@ describe('profiling a device with the real kernel runner', () => {
       // A reorder has no run of its own to time from Node.
       expect(m.stats.wallMedianUs).toBeNull();
     }
+  });
+
+  it('spreads the calibration rounds over the profile and keeps each model’s fastest; a slow round is said', async () => {
+    const seq: string[] = [];
+    let modelRuns = 0;
+    const models = calibrationModels().length;
+    const spy: KernelRunnerLike = {
+      start: () => runner.start(),
+      run: async (job) => {
+        seq.push('k');
+        return runner.run(job);
+      },
+      optimize: (job) => runner.optimize(job),
+      runModel: async (job) => {
+        seq.push('m');
+        const round = Math.floor(modelRuns++ / models);
+        const o = await runner.runModel({ ...job, rule: { ...job.rule, budgetMs: 50, minRepetitions: 3 } });
+        // The machine is busy during the second round: every model runs 3x slower.
+        return o.ok && round === 1 ? { ...o, wallUs: o.wallUs.map((v) => v * 3) } : o;
+      },
+      kill: () => runner.kill(),
+      close: async () => undefined,
+    };
+    const two = kernels.slice(0, 2);
+    const r = await profileDevice({ ...deps, runner: spy }, cpu, {
+      suite: 'quick',
+      kernels: two,
+      rule,
+      refineLimit: 0,
+      rounds: 2,
+    });
+    expect(r.status).toBe('complete');
+    const m = 'm'.repeat(models);
+    expect(seq.join('')).toBe(`${m}kk${m}kk${m}`);
+    expect(r.notes.filter((n) => n.startsWith('calibration round'))).toEqual([
+      expect.stringMatching(/^calibration round 2 of 3 ran \d+% slower than the fastest/),
+    ]);
+    const calibration = (r.summary?.['calibration'] ?? []) as { model: string }[];
+    expect(calibration.map((c) => c.model)).toEqual(calibrationModels().map((c) => c.name));
   });
 
   it('resumes: a rerun measures only what is missing', async () => {
