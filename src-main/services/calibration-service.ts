@@ -16,6 +16,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { calibrationModels, type CalibrationModel } from '../core/profiler/calibration-models.js';
+import { kernelOfNode } from '../core/kernels/from-node.js';
+import type { KernelSpec } from '../core/kernels/types.js';
 import type { CalibrationNode, CalibrationRun } from '../core/workload/calibration.js';
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
 import { importOnnxModel } from '../core/workload/from-onnx.js';
@@ -110,6 +112,22 @@ export class DeviceCalibration {
     const slow = slowRoundNote(this.prepared, this.rounds);
     if (slow) notes.push(slow);
     return { runs, notes };
+  }
+
+  /**
+   * The micro-kernels of the nodes the calibration models execute, once each: profiled with the
+   * suite, they let the calibration compare each node with its own kernel's time, so its ratios
+   * say what running in a graph changes rather than where the predictor errs between its
+   * sampled shapes (kernelOfNode).
+   */
+  kernels(): KernelSpec[] {
+    const out = new Map<string, KernelSpec>();
+    for (const p of this.prepared)
+      for (const n of p.ran.nodes) {
+        const k = n.kernel ? kernelOfNode(n.kernel, n.dtype) : null;
+        if (k && !out.has(k.id)) out.set(k.id, k);
+      }
+    return [...out.values()];
   }
 
   dispose(): void {

@@ -83,6 +83,8 @@ export interface ProfileOptions {
   onEvent?: (e: ProfileEvent) => void;
   /** Only these kernels (tests); default: the suite's. */
   kernels?: KernelSpec[];
+  /** Also the kernels of the calibration models' nodes; default: when the kernels are the suite's. */
+  calibrationKernels?: boolean;
   /** Override the suite's stopping rule (tests). */
   rule?: StoppingRule;
   /** Extra kernels adaptive refinement may add; default by suite. */
@@ -512,24 +514,20 @@ async function startCalibration(st: RunState): Promise<DeviceCalibration | null>
  */
 async function kernelsAndCalibration(
   st: RunState,
+  calibration: DeviceCalibration | null,
   queue: KernelSpec[],
   all: readonly KernelSpec[],
   isStored: (k: KernelSpec) => boolean,
 ): Promise<CalibrationRun[]> {
-  const calibration = await startCalibration(st);
-  try {
-    await calibration?.round();
-    await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
-    await calibration?.round();
-    await laterRounds(st, queue.length);
-    await calibration?.round();
-    if (!calibration) return [];
-    const { runs, notes } = calibration.result(st.overhead);
-    st.report.notes.push(...notes);
-    return runs;
-  } finally {
-    calibration?.dispose();
-  }
+  await calibration?.round();
+  await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
+  await calibration?.round();
+  await laterRounds(st, queue.length);
+  await calibration?.round();
+  if (!calibration) return [];
+  const { runs, notes } = calibration.result(st.overhead);
+  st.report.notes.push(...notes);
+  return runs;
 }
 
 /** How the run's kernels were timed, for its summary; nothing for the CPU EP's usual mix. */
@@ -639,9 +637,8 @@ async function profileLocked(
     threads,
     runtimeVersion: ortVersion,
   });
-  const all = opts.kernels ?? kernelsFor(target.ep, opts.suite);
+  const suite = opts.kernels ?? kernelsFor(target.ep, opts.suite);
   const isStored = isStoredFn(repo, target);
-  const queue = all.filter((k) => !isStored(k));
   const st: RunState = {
     deps,
     runner,
@@ -651,7 +648,7 @@ async function profileLocked(
     runId: run.id,
     ortVersion,
     rule: opts.rule ?? SUITE_RULES[opts.suite],
-    report: { ...base, runId: run.id, status: 'complete', alreadyMeasured: all.length - queue.length },
+    report: { ...base, runId: run.id, status: 'complete' },
     measured: [],
     started,
     epGone: null,
@@ -663,23 +660,39 @@ async function profileLocked(
       }),
     ),
   };
-  opts.onEvent?.({
-    type: 'start',
-    runId: run.id,
-    deviceKey: target.deviceKey,
-    total: queue.length,
-    alreadyMeasured: st.report.alreadyMeasured,
-  });
   const onAbort = (): void => st.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  let calibration: CalibrationRun[] = [];
+  let runs: CalibrationRun[] = [];
+  const calibration = await startCalibration(st);
   try {
+    const all = withCalibrationKernels(suite, calibration, opts.calibrationKernels ?? !opts.kernels);
+    const queue = all.filter((k) => !isStored(k));
+    st.report.alreadyMeasured = all.length - queue.length;
+    opts.onEvent?.({
+      type: 'start',
+      runId: run.id,
+      deviceKey: target.deviceKey,
+      total: queue.length,
+      alreadyMeasured: st.report.alreadyMeasured,
+    });
     st.overhead = await measureOverhead(st);
-    calibration = await kernelsAndCalibration(st, queue, all, isStored);
+    runs = await kernelsAndCalibration(st, calibration, queue, all, isStored);
   } finally {
+    calibration?.dispose();
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  return finish(st, st.overhead, calibration);
+  return finish(st, st.overhead, runs);
+}
+
+/** The suite's kernels and, when asked, the calibration models' node kernels it lacks. */
+function withCalibrationKernels(
+  suite: readonly KernelSpec[],
+  calibration: DeviceCalibration | null,
+  wanted: boolean,
+): KernelSpec[] {
+  const ids = new Set(suite.map((k) => k.id));
+  const extra = wanted && calibration ? calibration.kernels().filter((k) => !ids.has(k.id)) : [];
+  return [...suite, ...extra];
 }
 
 /** The runner's ORT version once the device is known to be usable; otherwise why not. */

@@ -12,3 +12,4 @@ export {
   seededRandom,
 } from './fill.js';
 export type { Level, ShapeEntry } from './suite-shapes.js';
+export { kernelOfNode } from './from-node.js';

@@ -178,6 +178,42 @@ describe('profiling a device with the real kernel runner', () => {
     expect(calibration.map((c) => c.model)).toEqual(calibrationModels().map((c) => c.name));
   });
 
+  it('profiles the kernels of the calibration models’ nodes with the suite, once, so calibration compares like with like', async () => {
+    const events: { type: string; total?: number }[] = [];
+    const two = kernels.slice(0, 2);
+    const r = await profileDevice(deps, cpu, {
+      suite: 'quick',
+      kernels: two,
+      calibrationKernels: true,
+      rule: { ...rule, budgetMs: 20, minRepetitions: 3 },
+      refineLimit: 0,
+      rounds: 1,
+      onEvent: (e) => events.push(e),
+    });
+    expect(r.status).toBe('complete');
+    const ms = new ProfileRepo(db).listMeasurements({ machineId: 'm1' });
+    const start = events.find((e) => e.type === 'start');
+    expect(r.measured + r.noisy.length + r.failures.length).toBe(start?.total);
+    expect(start?.total).toBeGreaterThan(two.length + 10);
+    // resnet-blocks' 3 x 3 conv with its fused Relu, as a kernel of its own.
+    const conv = makeKernel('Conv', 'fp32', {
+      N: 1,
+      C: 32,
+      H: 24,
+      W: 24,
+      K: 32,
+      R: 3,
+      S: 3,
+      stride: 1,
+      groups: 1,
+      act: 1,
+    });
+    const same = (m: { op: string; shape: Record<string, number> }): boolean =>
+      m.op === 'Conv' && JSON.stringify(m.shape) === JSON.stringify(conv.shape);
+    expect(ms.some(same) || r.noisy.includes(conv.id)).toBe(true);
+    expect(ms.filter((m) => m.op === 'ReorderInput' && m.stats.wallMedianUs !== null)).toEqual([]);
+  });
+
   it('resumes: a rerun measures only what is missing', async () => {
     const first = await profileDevice(deps, cpu, {
       suite: 'quick',
