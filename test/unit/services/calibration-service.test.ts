@@ -71,7 +71,10 @@ describe('DeviceCalibration (real ORT)', () => {
         : runner.runModel({ ...job, rule: { ...job.rule, budgetMs: 50, minRepetitions: 3 } });
     const calibrating = { start: () => runner.start(), optimize: runner.optimize.bind(runner), runModel };
     const { runs, notes } = await calibrate(calibrating);
-    expect(notes).toEqual([`calibration model ${calibrationModels()[0]?.name} did not run: no memory`]);
+    // Real sessions: a busy test machine may also have a slow round to say.
+    expect(notes.filter((n) => !n.startsWith('calibration round'))).toEqual([
+      `calibration model ${calibrationModels()[0]?.name} did not run: no memory`,
+    ]);
     expect(runs).toHaveLength(calibrationModels().length - 1);
   });
 });
