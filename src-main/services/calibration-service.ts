@@ -143,14 +143,18 @@ export const SLOW_ROUND = 1.2;
  * its fastest session): the machine was busy then, and the fastest rounds were kept.
  */
 export function slowRoundNote(prepared: readonly { endToEndUs: (number | null)[] }[], rounds: number): string | null {
+  const timed = prepared.map((p) => {
+    const best = Math.min(...p.endToEndUs.filter((v): v is number => v !== null));
+    return { runs: p.endToEndUs, best };
+  });
   let worst = { round: 0, ratio: 1 };
   for (let r = 0; r < rounds; r++) {
-    const ratios = prepared.flatMap((p) => {
-      const own = p.endToEndUs[r];
-      const best = Math.min(...p.endToEndUs.filter((v): v is number => v !== null));
+    const ratios = timed.flatMap(({ runs, best }) => {
+      const own = runs[r];
       return own != null && best > 0 ? [own / best] : [];
     });
-    if (ratios.length && median(ratios) > worst.ratio) worst = { round: r + 1, ratio: median(ratios) };
+    const ratio = ratios.length ? median(ratios) : 1;
+    if (ratio > worst.ratio) worst = { round: r + 1, ratio };
   }
   if (worst.ratio < SLOW_ROUND) return null;
   const pct = Math.round((worst.ratio - 1) * 100);

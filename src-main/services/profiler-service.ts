@@ -663,8 +663,9 @@ async function profileLocked(
   const onAbort = (): void => st.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let runs: CalibrationRun[] = [];
-  const calibration = await startCalibration(st);
+  let calibration: DeviceCalibration | null = null;
   try {
+    calibration = await startCalibration(st);
     const all = withCalibrationKernels(suite, calibration, opts.calibrationKernels ?? !opts.kernels);
     const queue = all.filter((k) => !isStored(k));
     st.report.alreadyMeasured = all.length - queue.length;
