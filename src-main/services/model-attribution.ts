@@ -14,7 +14,7 @@ export interface AttributedNode {
   /** Index into the nodes given (the graph that ran). */
   index: number;
   name: string;
-  /** Median of the scaled samples, µs. */
+  /** Median of the scaled samples of the runs the node ran in, µs. */
   measuredUs: number;
   /** Scaled per-run samples, µs. */
   samples: number[];
@@ -54,15 +54,16 @@ export function attributeNodes(
   const byName = new Map(nodes.map((n, i) => [n.name, i]));
   const out: AttributedNode[] = [];
   let unmatched = 0;
-  for (const [name, raw] of Object.entries(byNodeUs)) {
+  for (const [name, exclusive] of Object.entries(byNodeUs)) {
     const index = byName.get(name);
     if (index === undefined || nodes[index]?.opType !== outcome.nodeOps[name]) {
       unmatched++;
       continue;
     }
-    const samples = raw.map((v) => withoutProfilerCost(v, 1, profilerNodeUs) * scale);
-    const positive = samples.filter((v) => v > 0);
-    out.push({ index, name, measuredUs: positive.length ? summarize(positive).medianUs : 0, samples });
+    const samples = exclusive.map((v) => withoutProfilerCost(v, 1, profilerNodeUs) * scale);
+    // The runs the node ran in (its trace time), an If whose branch took all its time included.
+    const ran = samples.filter((_, run) => (outcome.byNodeUs[name]?.[run] ?? 0) > 0);
+    out.push({ index, name, measuredUs: ran.length ? median(ran) : 0, samples });
   }
   return { endToEndUs, nodes: out, unmatched };
 }

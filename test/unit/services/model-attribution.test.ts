@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exclusiveOfBranches, profilerGapUs } from '../../../src-main/services/model-attribution.js';
+import { attributeNodes, exclusiveOfBranches, profilerGapUs } from '../../../src-main/services/model-attribution.js';
 import type { WorkloadNode } from '../../../src-main/core/workload/types.js';
 import { bareNode } from '../../helpers/workload-node.js';
 
@@ -48,5 +48,33 @@ describe('profilerGapUs', () => {
     expect(profilerGapUs({ runUs: 9, profilerNodeUs: 2 })).toBe(0);
     expect(profilerGapUs({ runUs: 9, profilerNodeUs: null, profilerRunNodeUs: 5 })).toBe(0);
     expect(profilerGapUs(null)).toBe(0);
+  });
+});
+
+describe('attributeNodes', () => {
+  const outcome = (byNodeUs: Record<string, number[]>, nodeOps: Record<string, string>) => ({
+    id: 1,
+    ok: true as const,
+    wallUs: [100, 100, 100],
+    profiledWallUs: [150, 150, 150],
+    modelRunUs: [140, 140, 140],
+    kernelUs: [100, 100, 100],
+    byNodeUs,
+    nodeOps,
+    providers: ['CPUExecutionProvider'],
+    outputShapes: {},
+  });
+
+  it('gives an If the median of every run it ran in, the runs its branch took all of included', () => {
+    // if1 ran in all four runs; its branch node a took all of its time in three of them.
+    const traced = { if1: [10, 10, 10, 30], a: [12, 11, 10, 10], b: [0, 0, 0, 50] };
+    const nodes = [n('if1'), n('a', 'if1'), n('b')];
+    const got = attributeNodes(outcome(traced, { if1: 'If', a: 'Relu', b: 'Relu' }), nodes, null);
+    const byName = Object.fromEntries(got.nodes.map((x) => [x.name, x]));
+    const scale = (byName['a']?.samples[0] ?? 0) / 12;
+    expect(byName['if1']?.measuredUs).toBe(0);
+    expect(byName['if1']?.samples).toEqual([0, 0, 0, 20 * scale]);
+    // b ran once: its median is that run's, not the zeros of the runs it did not run in.
+    expect(byName['b']?.measuredUs).toBeCloseTo(50 * scale, 9);
   });
 });
