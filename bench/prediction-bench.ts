@@ -443,4 +443,6 @@ writeFileSync(
   `${JSON.stringify({ rows, held, ops, profileS, profileS2, rep, text }, null, 2)}\n`,
 );
 a.db.close();
-rmSync(work, { recursive: true, force: true });
+// PDJV_BENCH_KEEP=1 keeps the two stores (profiles, calibration runs, predictors) to look into.
+if (process.env['PDJV_BENCH_KEEP']) console.log(`stores kept in ${work}`);
+else rmSync(work, { recursive: true, force: true });
