@@ -169,8 +169,8 @@ describe('profiling a device with the real kernel runner', () => {
       rounds: 2,
     });
     expect(r.status).toBe('complete');
-    const m = 'm'.repeat(models);
-    expect(seq.join('')).toBe(`${m}kk${m}kk${m}`);
+    // Each kernel round times both kernels; a kernel still noisy on a busy machine is timed once more.
+    expect(seq.join('')).toMatch(new RegExp(`^m{${models}}k{2,4}m{${models}}k{2,4}m{${models}}$`));
     expect(r.notes.filter((n) => n.startsWith('calibration round'))).toEqual([
       expect.stringMatching(/^calibration round 2 of 3 ran \d+% slower than the fastest/),
     ]);
