@@ -44,8 +44,8 @@ export function familyRatios(
   const nodes = runs.flatMap((r) => r.nodes);
   if (!nodes.length) return {};
   const predicted = predictor.predict(nodes.map((n) => ({ ...n, device })));
-  let i = 0;
-  const perModel = runs.map((r) => familySums(r.nodes, () => predicted[i++]?.timeUs ?? 0));
+  const predictedUs = new Map(nodes.map((n, i) => [n, predicted[i]?.timeUs ?? 0]));
+  const perModel = runs.map((r) => familySums(r.nodes, (n) => predictedUs.get(n) ?? 0));
   const total = perModel.reduce((a, m) => a + [...m.values()].reduce((b, s) => b + s.measured, 0), 0);
   const out: Record<string, number> = {};
   for (const family of new Set(nodes.map((n) => n.family))) {
@@ -67,10 +67,10 @@ const ZERO: Sums = { measured: 0, predicted: 0 };
 const add = (a: Sums, b: Sums): Sums => ({ measured: a.measured + b.measured, predicted: a.predicted + b.predicted });
 const ratioOf = (s: Sums): number => Math.min(RATIO_BOUNDS.max, Math.max(RATIO_BOUNDS.min, s.measured / s.predicted));
 
-function familySums(nodes: readonly CalibrationNode[], predictedUs: () => number): Map<string, Sums> {
+function familySums(nodes: readonly CalibrationNode[], predictedUs: (n: CalibrationNode) => number): Map<string, Sums> {
   const sums = new Map<string, Sums>();
   for (const n of nodes)
-    sums.set(n.family, add(sums.get(n.family) ?? ZERO, { measured: n.measuredUs, predicted: predictedUs() }));
+    sums.set(n.family, add(sums.get(n.family) ?? ZERO, { measured: n.measuredUs, predicted: predictedUs(n) }));
   return sums;
 }
 
