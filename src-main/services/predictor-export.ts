@@ -20,7 +20,7 @@ export function exportPredictorOnnx(db: Database, name: OnnxExportable): { bytes
   if (!stored) throw new UserError(`no trained ${name} predictor: run \`pipedejavu train --model ${name}\` first`);
   const p = stored.predictor;
   if (p instanceof ForestPredictor)
-    return { bytes: forestToOnnx(p.model, FEATURE_NAMES, p.minLogRatio, p.opBias), trainedAt: stored.trainedAt };
+    return { bytes: forestToOnnx(p.parts, FEATURE_NAMES, p.minLogRatio), trainedAt: stored.trainedAt };
   if (p instanceof LinearPredictor) {
     return {
       bytes: linearToOnnx(p.coefficients, p.intercept, FEATURE_NAMES, p.minLogRatio),

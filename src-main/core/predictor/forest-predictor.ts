@@ -20,6 +20,7 @@
  */
 import { z } from 'zod';
 import { featureVector, FEATURE_NAMES, floorUs, learnedMinLogRatio, MIN_LOG_RATIO } from './features.js';
+import { VARIANTS, routeVariant } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestOptions } from './random-forest.js';
 import { BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
@@ -46,51 +47,86 @@ export const FOREST_PREDICTOR_DEFAULTS: ForestOptions = {
   seed: 42,
 };
 
+const PartSchema = z.object({ forest: z.unknown(), opBias: z.array(z.number()) });
+
 const ModelSchema = z.object({
   featureNames: z.array(z.string()),
+  /** The shared forest: every row, and the rows of variants too small for a forest of their own. */
   forest: z.unknown(),
   ranges: TrainingRangesSchema,
   bands: BandTableSchema,
   /** Absent in models stored before the clamp was learned: MIN_LOG_RATIO. */
   minLogRatio: z.number().optional(),
-  /** Per feature (non-zero on op features only); absent: none. */
+  /** The shared forest's op bias, per feature (non-zero on op features only); absent: none. */
   opBias: z.array(z.number()).optional(),
+  /** The variants with a forest of their own (kernel-variant.ts). */
+  variants: z.record(z.string(), PartSchema).optional(),
 });
 
 type Query = OpInstance & { device: DeviceFeatures };
 
+/** A forest and the op bias added to its raw output. */
+export interface ForestPart {
+  forest: RandomForestRegressor;
+  /** Coefficients over the feature vector, non-zero on op features. */
+  opBias: number[];
+}
+
+/** A variant gets a forest of its own from this many samples; with fewer it uses the shared one. */
+export const MIN_VARIANT_SAMPLES = 6;
+
 export class ForestPredictor implements Predictor {
   static readonly NAME = 'forest';
-  static readonly VERSION = 1;
+  static readonly VERSION = 2;
   readonly name = ForestPredictor.NAME;
   readonly version = ForestPredictor.VERSION;
-  private forest: RandomForestRegressor;
+  private readonly options: ForestOptions;
+  private sharedPart: ForestPart;
+  private variantParts = new Map<string, ForestPart>();
   private ranges: TrainingRanges = { devices: [], families: [], work: {} };
   private bands: BandTable = {};
   /** The raw output's lower clamp (learnedMinLogRatio of the training targets). */
   minLogRatio = MIN_LOG_RATIO;
-  /** Added to the forest's raw output: coefficients over the feature vector, non-zero on op features. */
-  opBias: number[] = FEATURE_NAMES.map(() => 0);
 
-  constructor(options: Partial<ForestOptions> = {}) {
-    this.forest = new RandomForestRegressor({ ...FOREST_PREDICTOR_DEFAULTS, ...options });
+  /** minVariantSamples: Infinity trains the shared forest alone (one forest for every row). */
+  constructor(
+    options: Partial<ForestOptions> = {},
+    private readonly minVariantSamples = MIN_VARIANT_SAMPLES,
+  ) {
+    this.options = { ...FOREST_PREDICTOR_DEFAULTS, ...options };
+    this.sharedPart = { forest: new RandomForestRegressor(this.options), opBias: FEATURE_NAMES.map(() => 0) };
   }
 
-  /** The fitted forest (for export). */
-  get model(): RandomForestRegressor {
-    return this.forest;
+  /** The shared forest, and the variants' own (for export). */
+  get parts(): { shared: ForestPart; variants: ReadonlyMap<string, ForestPart> } {
+    return { shared: this.sharedPart, variants: this.variantParts };
+  }
+
+  /** The part that predicts a feature vector: its variant's forest, or the shared one. */
+  private partFor(x: readonly number[]): ForestPart {
+    return this.variantParts.get(routeVariant(x)) ?? this.sharedPart;
   }
 
   train(samples: readonly Sample[]): void {
     if (!samples.length) throw new Error('no samples to train the forest on');
     const x = samples.map((s) => featureVector(s, s.device));
     const y = samples.map((s) => Math.log(s.timeUs / floorUs(s, s.device)));
-    this.forest.fit(x, y);
     this.minLogRatio = learnedMinLogRatio(y);
     this.ranges = trainingRanges(samples);
-    const forestOob = this.forest.oobPredictions();
-    this.opBias = opBiasFrom(x, y, forestOob);
-    const oob = forestOob.map((r, i) => r + dot(this.opBias, x[i] as number[]));
+    const shared = fitPart(x, y, this.options);
+    this.sharedPart = shared.part;
+    this.variantParts = new Map();
+    const oob = [...shared.oob];
+    for (const [variant, rows] of groupBy(x.map(routeVariant))) {
+      if (rows.length < this.minVariantSamples) continue;
+      const own = fitPart(
+        rows.map((i) => x[i] as number[]),
+        rows.map((i) => y[i] as number),
+        this.options,
+      );
+      this.variantParts.set(variant, own.part);
+      rows.forEach((i, k) => (oob[i] = own.oob[k] as number));
+    }
     this.bands = fitBands(
       samples.flatMap((s, i) => {
         const r = oob[i];
@@ -106,18 +142,32 @@ export class ForestPredictor implements Predictor {
     );
   }
 
-  /** Raw outputs log(time / floor) for feature vectors: the forest plus the op bias, before the clamp. */
+  /** Raw outputs log(time / floor) for feature vectors: each row's forest plus its op bias, before the clamp. */
   raw(features: readonly (readonly number[])[]): number[] {
-    return this.forest.predict(features).map((r, i) => r + dot(this.opBias, features[i] as readonly number[]));
+    return this.spread(features).mean;
+  }
+
+  /** Mean and spread over trees of the raw output, each row from its own part. */
+  private spread(features: readonly (readonly number[])[]): { mean: number[]; std: number[] } {
+    const mean = new Array<number>(features.length).fill(0);
+    const std = new Array<number>(features.length).fill(0);
+    for (const [part, rows] of groupBy(features.map((x) => this.partFor(x)))) {
+      const got = part.forest.predictWithSpread(rows.map((i) => features[i] as readonly number[]));
+      rows.forEach((i, k) => {
+        mean[i] = (got.mean[k] as number) + dot(part.opBias, features[i] as readonly number[]);
+        std[i] = got.std[k] as number;
+      });
+    }
+    return { mean, std };
   }
 
   predict(queries: readonly Query[]): Prediction[] {
     if (queries.length === 0) return [];
     const features = queries.map((q) => featureVector(q, q.device));
-    const { mean, std } = this.forest.predictWithSpread(features);
+    const { mean, std } = this.spread(features);
     return queries.map((q, i) => {
       const floor = floorUs(q, q.device);
-      const m = (mean[i] as number) + dot(this.opBias, features[i] as number[]);
+      const m = mean[i] as number;
       const s = std[i] as number;
       const band = this.bands[q.family] ?? this.bands['*'] ?? { lo: Math.log(0.7), hi: Math.log(1.4) };
       const at = (r: number): number => floor * Math.exp(Math.max(this.minLogRatio, r));
@@ -135,11 +185,14 @@ export class ForestPredictor implements Predictor {
       name: this.name,
       version: this.version,
       featureNames: [...FEATURE_NAMES],
-      forest: this.forest.toJSON(),
+      forest: this.sharedPart.forest.toJSON(),
       ranges: this.ranges,
       bands: this.bands,
       minLogRatio: this.minLogRatio,
-      opBias: this.opBias,
+      opBias: this.sharedPart.opBias,
+      variants: Object.fromEntries(
+        [...this.variantParts].map(([v, p]) => [v, { forest: p.forest.toJSON(), opBias: p.opBias }]),
+      ),
     };
   }
 
@@ -149,21 +202,49 @@ export class ForestPredictor implements Predictor {
     if (m.featureNames.join(',') !== FEATURE_NAMES.join(',')) {
       throw new Error('stored forest model was trained on other features (retrain)');
     }
-    const forest = RandomForestRegressor.fromJSON(m.forest);
-    if (forest.featureCount !== FEATURE_NAMES.length) {
-      throw new Error('stored forest model was trained on other features (retrain)');
+    const part = (forestJson: unknown, opBias: number[] | undefined): ForestPart => {
+      const forest = RandomForestRegressor.fromJSON(forestJson);
+      if (forest.featureCount !== FEATURE_NAMES.length || (opBias && opBias.length !== FEATURE_NAMES.length)) {
+        throw new Error('stored forest model was trained on other features (retrain)');
+      }
+      return { forest, opBias: opBias ?? FEATURE_NAMES.map(() => 0) };
+    };
+    const shared = part(m.forest, m.opBias);
+    const p = new ForestPredictor(shared.forest.options);
+    p.sharedPart = shared;
+    for (const [v, vp] of Object.entries(m.variants ?? {})) {
+      if (!VARIANTS.includes(v)) throw new Error(`stored forest model has an unknown kernel variant "${v}" (retrain)`);
+      p.variantParts.set(v, part(vp.forest, vp.opBias));
     }
-    const p = new ForestPredictor(forest.options);
-    p.forest = forest;
     p.ranges = m.ranges;
     p.bands = m.bands;
     p.minLogRatio = m.minLogRatio ?? MIN_LOG_RATIO;
-    if (m.opBias && m.opBias.length !== FEATURE_NAMES.length) {
-      throw new Error('stored forest model was trained on other features (retrain)');
-    }
-    p.opBias = m.opBias ?? FEATURE_NAMES.map(() => 0);
     return p;
   }
+}
+
+/** A forest fitted on rows, its op bias, and its out-of-bag raw outputs (bias included). */
+function fitPart(
+  x: readonly number[][],
+  y: readonly number[],
+  options: ForestOptions,
+): { part: ForestPart; oob: number[] } {
+  const forest = new RandomForestRegressor(options);
+  forest.fit(x, y);
+  const forestOob = forest.oobPredictions();
+  const opBias = opBiasFrom(x, y, forestOob);
+  return { part: { forest, opBias }, oob: forestOob.map((r, i) => r + dot(opBias, x[i] as number[])) };
+}
+
+/** Row indexes by key, keys in first-seen order. */
+function groupBy<K>(keys: readonly K[]): Map<K, number[]> {
+  const out = new Map<K, number[]>();
+  keys.forEach((k, i) => {
+    const rows = out.get(k);
+    if (rows) rows.push(i);
+    else out.set(k, [i]);
+  });
+  return out;
 }
 
 const dot = (a: readonly number[], b: readonly number[]): number => a.reduce((s, v, j) => s + v * (b[j] ?? 0), 0);

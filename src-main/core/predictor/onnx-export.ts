@@ -20,6 +20,7 @@ import {
   type TensorDef,
 } from '../onnx/model-builder.js';
 import { MIN_LOG_RATIO } from './features.js';
+import { VARIANT_ROUTER, type RouteNode } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestJson } from './random-forest.js';
 
 const ML = 'ai.onnx.ml';
@@ -27,18 +28,126 @@ const ML = 'ai.onnx.ml';
 export const ONNX_FORMULA =
   'time_us = floor_us * exp(max(raw, min_log_ratio)); raw = model estimate of log(time_us / floor_us); min_log_ratio = log(0.8) or the lowest ratio in the training data';
 
-/** A forest (fitted, or its stored JSON) as a TreeEnsembleRegressor model. */
+/** A forest (fitted, or its stored JSON) and the op bias added to its raw output. */
+export interface ExportPart {
+  forest: ForestJson | RandomForestRegressor;
+  /** Coefficients over the features; non-zero only on one-hot features, at most one set per row (the op's). */
+  opBias?: readonly number[];
+}
+
+/** The shared forest and the kernel variants' own (ForestPredictor.parts); rows route by VARIANT_ROUTER. */
+export interface ExportParts {
+  shared: ExportPart;
+  variants?: ReadonlyMap<string, ExportPart>;
+}
+
+/**
+ * A forest predictor as one TreeEnsembleRegressor (SUM): every tree of a part sits under a
+ * copy of the variant router, its leaves weighted 1 / (the part's tree count) where a row's
+ * variant belongs to the part and 0 elsewhere; each part's op bias is one more tree (router,
+ * then a chain over the op features). A bare forest is a part of its own, no router.
+ */
 export function forestToOnnx(
-  forest: ForestJson | RandomForestRegressor,
+  forest: ForestJson | RandomForestRegressor | ExportParts,
   featureNames: readonly string[],
   minLogRatio = MIN_LOG_RATIO,
   opBias?: readonly number[],
 ): Uint8Array {
-  const rf = forest instanceof RandomForestRegressor ? forest : RandomForestRegressor.fromJSON(forest);
-  if (rf.featureCount !== featureNames.length) {
-    throw new Error(`forest has ${rf.featureCount} features but ${featureNames.length} names were given`);
+  const parts: ExportParts = 'shared' in forest ? forest : { shared: { forest, opBias } };
+  const owned = [...(parts.variants?.keys() ?? [])];
+  const all: [string | null, ExportPart][] = [[null, parts.shared], ...[...(parts.variants ?? [])]];
+  const ensemble = new EnsembleWriter();
+  let trees = 0;
+  for (const [variant, part] of all) {
+    const rf = part.forest instanceof RandomForestRegressor ? part.forest : RandomForestRegressor.fromJSON(part.forest);
+    if (rf.featureCount !== featureNames.length) {
+      throw new Error(`forest has ${rf.featureCount} features but ${featureNames.length} names were given`);
+    }
+    if (part.opBias && part.opBias.length !== featureNames.length) {
+      throw new Error(`${part.opBias.length} op-bias coefficients but ${featureNames.length} feature names`);
+    }
+    // The shared part takes every variant without a forest of its own.
+    const member = (v: string): boolean => (variant === null ? !owned.includes(v) : v === variant);
+    const routed = (body: (w: TreeWriter) => number) => (w: TreeWriter) =>
+      owned.length ? w.route(VARIANT_ROUTER, (v) => (member(v) ? body(w) : w.leaf(0))) : body(w);
+    const scale = 1 / rf.treeCount;
+    for (const tree of rf.fittedTrees) ensemble.tree(routed((w) => w.graft(tree, 0, scale)));
+    const bias = part.opBias ?? [];
+    const biased = bias.flatMap((b, j) => (b !== 0 ? [j] : []));
+    if (biased.length) ensemble.tree(routed((w) => w.chain(biased, bias)));
+    trees += rf.treeCount;
   }
-  const n = {
+  const regressor = { opType: 'TreeEnsembleRegressor', attributes: ensemble.attributes() };
+  const metadata = { trees: String(trees), ...(owned.length ? { variants: owned.join(',') } : {}) };
+  return timeModel('forest', regressor, featureNames, minLogRatio, metadata);
+}
+
+interface FittedTree {
+  feature: ArrayLike<number>;
+  threshold: ArrayLike<number>;
+  left: ArrayLike<number>;
+  right: ArrayLike<number>;
+  value: ArrayLike<number>;
+}
+
+/** One tree's nodes, ids in pre-order; a builder returns the id of the node it made. */
+class TreeWriter {
+  readonly nodes: { feature: number; threshold: number; le: number; gt: number; weight: number | null }[] = [];
+
+  leaf(weight: number): number {
+    this.nodes.push({ feature: 0, threshold: 0, le: 0, gt: 0, weight });
+    return this.nodes.length - 1;
+  }
+
+  branch(feature: number, threshold: number, le: () => number, gt: () => number): number {
+    const id = this.nodes.length;
+    const node = { feature, threshold, le: 0, gt: 0, weight: null };
+    this.nodes.push(node);
+    node.le = le();
+    node.gt = gt();
+    return id;
+  }
+
+  /** A fitted tree from node i, leaf values times scale. */
+  graft(t: FittedTree, i: number, scale: number): number {
+    const f = t.feature[i] as number;
+    if (f < 0) return this.leaf((t.value[i] as number) * scale);
+    const [l, r] = [t.left[i] as number, t.right[i] as number];
+    return this.branch(
+      f,
+      t.threshold[i] as number,
+      () => this.graft(t, l, scale),
+      () => this.graft(t, r, scale),
+    );
+  }
+
+  /** The router, each variant's leaf replaced by what at(variant) builds. */
+  route(n: RouteNode, at: (variant: string) => number): number {
+    if ('variant' in n) return at(n.variant);
+    return this.branch(
+      n.feature,
+      n.threshold,
+      () => this.route(n.le, at),
+      () => this.route(n.gt, at),
+    );
+  }
+
+  /** The bias of the one set feature among js (one-hot features): x[j] > 0.5 -> coefficient[j]. */
+  chain(js: readonly number[], coefficient: readonly number[], k = 0): number {
+    const j = js[k];
+    if (j === undefined) return this.leaf(0);
+    return this.branch(
+      j,
+      0.5,
+      () => this.chain(js, coefficient, k + 1),
+      () => this.leaf(coefficient[j] as number),
+    );
+  }
+}
+
+/** TreeEnsembleRegressor attributes, trees added one by one. */
+class EnsembleWriter {
+  private readonly n = {
     treeIds: [] as number[],
     nodeIds: [] as number[],
     featureIds: [] as number[],
@@ -47,47 +156,55 @@ export function forestToOnnx(
     trueIds: [] as number[],
     falseIds: [] as number[],
   };
-  const t = { treeIds: [] as number[], nodeIds: [] as number[], ids: [] as number[], weights: [] as number[] };
-  rf.fittedTrees.forEach((tree, treeId) => {
-    for (let i = 0; i < tree.feature.length; i++) {
-      const f = tree.feature[i] as number;
-      const leaf = f < 0;
-      n.treeIds.push(treeId);
-      n.nodeIds.push(i);
-      n.featureIds.push(leaf ? 0 : f);
-      n.values.push(leaf ? 0 : (tree.threshold[i] as number));
-      n.modes.push(leaf ? 'LEAF' : 'BRANCH_LEQ');
-      n.trueIds.push(leaf ? 0 : (tree.left[i] as number));
-      n.falseIds.push(leaf ? 0 : (tree.right[i] as number));
-      if (leaf) {
-        t.treeIds.push(treeId);
-        t.nodeIds.push(i);
-        t.ids.push(0);
-        t.weights.push(tree.value[i] as number);
+  private readonly t = {
+    treeIds: [] as number[],
+    nodeIds: [] as number[],
+    ids: [] as number[],
+    weights: [] as number[],
+  };
+  private count = 0;
+
+  tree(build: (w: TreeWriter) => number): void {
+    const w = new TreeWriter();
+    build(w);
+    const treeId = this.count++;
+    w.nodes.forEach((node, id) => {
+      const leaf = node.weight !== null;
+      this.n.treeIds.push(treeId);
+      this.n.nodeIds.push(id);
+      this.n.featureIds.push(node.feature);
+      this.n.values.push(node.threshold);
+      this.n.modes.push(leaf ? 'LEAF' : 'BRANCH_LEQ');
+      this.n.trueIds.push(node.le);
+      this.n.falseIds.push(node.gt);
+      if (node.weight !== null) {
+        this.t.treeIds.push(treeId);
+        this.t.nodeIds.push(id);
+        this.t.ids.push(0);
+        this.t.weights.push(node.weight);
       }
-    }
-  });
-  const ensemble: AttributeDef[] = [
-    attr.int('n_targets', 1),
-    attr.string('aggregate_function', 'AVERAGE'),
-    attr.string('post_transform', 'NONE'),
-    attr.ints('nodes_treeids', n.treeIds),
-    attr.ints('nodes_nodeids', n.nodeIds),
-    attr.ints('nodes_featureids', n.featureIds),
-    attr.floats('nodes_values', n.values),
-    attr.strings('nodes_modes', n.modes),
-    attr.ints('nodes_truenodeids', n.trueIds),
-    attr.ints('nodes_falsenodeids', n.falseIds),
-    attr.ints('target_treeids', t.treeIds),
-    attr.ints('target_nodeids', t.nodeIds),
-    attr.ints('target_ids', t.ids),
-    attr.floats('target_weights', t.weights),
-  ];
-  if (opBias && opBias.length !== featureNames.length) {
-    throw new Error(`${opBias.length} op-bias coefficients but ${featureNames.length} feature names`);
+    });
   }
-  const regressor = { opType: 'TreeEnsembleRegressor', attributes: ensemble };
-  return timeModel('forest', regressor, featureNames, minLogRatio, { trees: String(rf.treeCount) }, opBias);
+
+  attributes(): AttributeDef[] {
+    const { n, t } = this;
+    return [
+      attr.int('n_targets', 1),
+      attr.string('aggregate_function', 'SUM'),
+      attr.string('post_transform', 'NONE'),
+      attr.ints('nodes_treeids', n.treeIds),
+      attr.ints('nodes_nodeids', n.nodeIds),
+      attr.ints('nodes_featureids', n.featureIds),
+      attr.floats('nodes_values', n.values),
+      attr.strings('nodes_modes', n.modes),
+      attr.ints('nodes_truenodeids', n.trueIds),
+      attr.ints('nodes_falsenodeids', n.falseIds),
+      attr.ints('target_treeids', t.treeIds),
+      attr.ints('target_nodeids', t.nodeIds),
+      attr.ints('target_ids', t.ids),
+      attr.floats('target_weights', t.weights),
+    ];
+  }
 }
 
 /** A linear model raw = intercept + sum(coefficients * features) as a LinearRegressor model. */
@@ -110,17 +227,13 @@ export function linearToOnnx(
   return timeModel('linear', { opType: 'LinearRegressor', attributes }, featureNames, minLogRatio, {});
 }
 
-/**
- * features -> ml regressor (+ a LinearRegressor over the features when a bias is given) ->
- * raw; time_us = floor_us * Exp(Max(raw, clamp)).
- */
+/** features -> ml regressor -> raw; time_us = floor_us * Exp(Max(raw, clamp)). */
 function timeModel(
   kind: string,
   regressor: { opType: string; attributes: readonly AttributeDef[] },
   featureNames: readonly string[],
   minLogRatio: number,
   extraMetadata: Record<string, string>,
-  bias?: readonly number[],
 ): Uint8Array {
   const F = featureNames.length;
   const clamp: TensorDef = {
@@ -129,28 +242,8 @@ function timeModel(
     dims: [1],
     floatData: [minLogRatio],
   };
-  const biased = bias?.some((v) => v !== 0) ?? false;
-  const biasAttributes = [
-    attr.floats('coefficients', bias ?? []),
-    attr.floats('intercepts', [0]),
-    attr.int('targets', 1),
-    attr.string('post_transform', 'NONE'),
-  ];
   const nodes: NodeDef[] = [
-    { ...regressor, name: kind, domain: ML, inputs: ['features'], outputs: [biased ? 'model_raw' : 'raw'] },
-    ...(biased
-      ? [
-          {
-            opType: 'LinearRegressor',
-            name: 'op_bias',
-            domain: ML,
-            inputs: ['features'],
-            outputs: ['bias'],
-            attributes: biasAttributes,
-          },
-          { opType: 'Add', name: 'biased', inputs: ['model_raw', 'bias'], outputs: ['raw'] },
-        ]
-      : []),
+    { ...regressor, name: kind, domain: ML, inputs: ['features'], outputs: ['raw'] },
     { opType: 'Max', name: 'clamp', inputs: ['raw', 'min_log_ratio'], outputs: ['clamped'] },
     { opType: 'Exp', name: 'ratio', inputs: ['clamped'], outputs: ['ratio'] },
     { opType: 'Mul', name: 'time', inputs: ['floor_us', 'ratio'], outputs: ['time_us'] },

@@ -76,15 +76,19 @@ describe('ForestPredictor', () => {
     const samples = norms.map((s, i) => (i < 12 ? { ...s, op: 'SkipLayerNormalization', timeUs: 8 * s.timeUs } : s));
     const p = new ForestPredictor({ nEstimators: 40 });
     p.train(samples);
-    const bias = p.opBias[FEATURE_NAMES.indexOf('op_SkipLayerNormalization')] as number;
+    const part = p.parts.variants.get('layernorm');
+    expect(part).toBeDefined();
+    const bias = part!.opBias[FEATURE_NAMES.indexOf('op_SkipLayerNormalization')] as number;
     expect(Math.exp(bias)).toBeGreaterThan(1.1);
-    expect(p.opBias[FEATURE_NAMES.indexOf('op_LayerNormalization')]).toBeCloseTo(0, 1);
-    expect(p.opBias.filter((_, j) => !FEATURE_NAMES[j]?.startsWith('op_')).every((v) => v === 0)).toBe(true);
+    expect(part!.opBias[FEATURE_NAMES.indexOf('op_LayerNormalization')]).toBeCloseTo(0, 1);
+    expect(part!.opBias.filter((_, j) => !FEATURE_NAMES[j]?.startsWith('op_')).every((v) => v === 0)).toBe(true);
     const q = { ...(samples[600] as (typeof samples)[number]) };
     const [asLn] = p.predict([q]);
     const [asSkip] = p.predict([{ ...q, op: 'SkipLayerNormalization' }]);
     expect(asSkip!.timeUs / asLn!.timeUs).toBeGreaterThan(4);
-    expect(ForestPredictor.load(JSON.parse(JSON.stringify(p.toJSON()))).opBias).toEqual(p.opBias);
+    expect(
+      ForestPredictor.load(JSON.parse(JSON.stringify(p.toJSON()))).parts.variants.get('layernorm')!.opBias,
+    ).toEqual(part!.opBias);
   });
 
   it('loads a model stored before the clamp was learned with the default clamp', () => {
@@ -110,11 +114,65 @@ describe('ForestPredictor', () => {
     expect(back.predict(heldOut)).toEqual(predictor.predict(heldOut));
     const json = predictor.toJSON();
     expect(() => ForestPredictor.load({ ...json, name: 'linear' })).toThrow(/not "forest"/);
-    expect(() => ForestPredictor.load({ ...json, version: 2 })).toThrow(/version 2/);
+    expect(() => ForestPredictor.load({ ...json, version: 1 })).toThrow(/version 1.*retrain/);
+    expect(() =>
+      ForestPredictor.load({
+        ...json,
+        variants: { 'conv-3d': (json as unknown as { variants: Record<string, unknown> }).variants['gemm'] },
+      }),
+    ).toThrow(/unknown kernel variant/);
     expect(() => ForestPredictor.load({ ...json, featureNames: ['x'] })).toThrow(/other features/);
     expect(() => ForestPredictor.load({ ...json, forest: { kind: 'random-forest-regressor' } })).toThrow();
-    expect(() => ForestPredictor.load({ name: 'forest', version: 1 })).toThrow();
+    expect(() => ForestPredictor.load({ name: 'forest', version: 2 })).toThrow();
     expect(() => ForestPredictor.load('garbage')).toThrow(/not an object/);
+  });
+
+  it('gives each kernel variant with enough samples a forest of its own, the others the shared one', () => {
+    expect([...predictor.parts.variants.keys()].sort()).toEqual(['elementwise', 'gemm', 'layernorm', 'softmax']);
+    const few = [...train.filter((s) => s.op !== 'Softmax'), ...train.filter((s) => s.op === 'Softmax').slice(0, 5)];
+    const p = new ForestPredictor({ nEstimators: 10 });
+    p.train(few);
+    expect(p.parts.variants.has('softmax')).toBe(false);
+    expect(p.parts.variants.has('gemm')).toBe(true);
+    const one = new ForestPredictor({ nEstimators: 10 }, Infinity);
+    one.train(few);
+    expect(one.parts.variants.size).toBe(0);
+  });
+
+  it('keeps a kind of conv its neighbours outnumber from pulling their times (1-D depthwise at 20x plain 1-D)', () => {
+    // Plain 1-D convs at 1.1x their floor and 1-D depthwise ones, one SGEMM call per group, at
+    // 20x: one forest averages them in shared leaves; a forest per variant keeps each apart.
+    const rand = (i: number): number => ((i * 7919) % 97) / 97;
+    const conv1d = (i: number, groups: boolean) => {
+      const C = 2 ** (4 + (i % 5));
+      const k = makeKernel('Conv', 'fp32', {
+        N: 1,
+        C,
+        H: 2 ** (5 + ((i >> 2) % 6)),
+        W: 1,
+        K: groups ? C : 2 ** (4 + ((i >> 1) % 5)),
+        R: [1, 3, 5, 9][i % 4] as number,
+        S: 1,
+        stride: 1,
+        groups: groups ? C : 1,
+        d1: 1,
+      });
+      const ratio = (groups ? 20 : 1.1) * (1 + 0.04 * (rand(i) - 0.5));
+      return { ...k, device: cpu, timeUs: ratio * floorUs(k, cpu) };
+    };
+    const plain = Array.from({ length: 60 }, (_, i) => conv1d(i, false));
+    const grouped = Array.from({ length: 30 }, (_, i) => conv1d(i + 100, true));
+    const mape = (p: ForestPredictor): number => {
+      const got = p.predict(plain);
+      return got.reduce((a, g, i) => a + Math.abs(g.timeUs / plain[i]!.timeUs - 1), 0) / plain.length;
+    };
+    const shared = new ForestPredictor({ nEstimators: 30 }, Infinity);
+    shared.train([...plain, ...grouped]);
+    const own = new ForestPredictor({ nEstimators: 30 });
+    own.train([...plain, ...grouped]);
+    expect([...own.parts.variants.keys()].sort()).toEqual(['conv1d', 'conv1d_grouped']);
+    expect(mape(own)).toBeLessThan(0.05);
+    expect(mape(own)).toBeLessThan(mape(shared));
   });
 
   it('refuses to train on nothing', () => {

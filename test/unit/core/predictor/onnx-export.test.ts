@@ -37,8 +37,9 @@ describe('forest export (TreeEnsembleRegressor)', () => {
   const predictor = new ForestPredictor({ nEstimators: 30 });
   predictor.train(train);
 
-  it('gives the in-app times on ONNX Runtime', async () => {
-    const model = forestToOnnx(predictor.model, FEATURE_NAMES, predictor.minLogRatio, predictor.opBias);
+  it("gives the in-app times on ONNX Runtime, each row through its kernel variant's forest", async () => {
+    expect(predictor.parts.variants.size).toBeGreaterThan(4);
+    const model = forestToOnnx(predictor.parts, FEATURE_NAMES, predictor.minLogRatio);
     const { time, raw } = await runOnnx(model, queries);
     const expected = predictor.predict(queries);
     const rawExpected = predictor.raw(queries.map((q) => featureVector(q, q.device)));
@@ -60,7 +61,7 @@ describe('forest export (TreeEnsembleRegressor)', () => {
   });
 
   it('refuses mismatched feature names', () => {
-    expect(() => forestToOnnx(predictor.model, ['a'])).toThrow(/features but 1 names/);
+    expect(() => forestToOnnx(predictor.parts, ['a'])).toThrow(/features but 1 names/);
   });
 });
 
