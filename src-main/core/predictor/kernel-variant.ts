@@ -4,7 +4,7 @@
  * every conv averages kinds of kernel whose times relate to the roofline floor in different
  * ways: on the 2-vCPU Zen 4 guest, plain 1-D convs (im2col + SGEMM) ran at 1.1x their floor
  * when large, 1-D depthwise ones (one SGEMM call per group) at 3-36x, transposed ones (a GEMM
- * and a col2im) at 2-4.5x, and the plain 1-D convs' out-of-bag predictions came out 7-16% high
+ * and a col2im) at 2-4.5x, and the plain 1-D convs' out-of-bag predictions came out 6-16% high
  * on five profiles, pulled up by their neighbours in the shared trees.
  *
  * The router reads only the feature vector (families, layout flags, log2 groups), so the app
