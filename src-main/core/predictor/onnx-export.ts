@@ -51,9 +51,8 @@ export function forestToOnnx(
   forest: ForestJson | RandomForestRegressor | ExportParts,
   featureNames: readonly string[],
   minLogRatio = MIN_LOG_RATIO,
-  opBias?: readonly number[],
 ): Uint8Array {
-  const parts: ExportParts = 'shared' in forest ? forest : { shared: { forest, opBias } };
+  const parts: ExportParts = 'shared' in forest ? forest : { shared: { forest } };
   const owned = [...(parts.variants?.keys() ?? [])];
   const all: [string | null, ExportPart][] = [[null, parts.shared], ...[...(parts.variants ?? [])]];
   const ensemble = new EnsembleWriter();
@@ -177,11 +176,11 @@ class EnsembleWriter {
       this.n.modes.push(leaf ? 'LEAF' : 'BRANCH_LEQ');
       this.n.trueIds.push(node.le);
       this.n.falseIds.push(node.gt);
-      if (node.weight !== null) {
+      if (leaf) {
         this.t.treeIds.push(treeId);
         this.t.nodeIds.push(id);
         this.t.ids.push(0);
-        this.t.weights.push(node.weight);
+        this.t.weights.push(node.weight as number);
       }
     });
   }
