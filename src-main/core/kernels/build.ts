@@ -218,10 +218,16 @@ const conv = rule((g) => {
   return g.parts(nodes, d1 ? [N, K, ho] : [N, K, ho, wo]);
 });
 
+/** Constants of a scalar operand: HardSwish's x + 3, a scale that keeps a 5-copy chain in range. */
+const SCALAR_OPERAND = { Add: 3, Mul: 1.25 } as const;
+
+/** A + B of two full tensors, or x + c with a scalar constant c (scalar = 1). */
 const binary = (op: 'Add' | 'Mul'): Rule =>
   rule((g) => {
     const n = g.s('n');
-    return g.parts([node(op, [g.input('A', [n]), g.input('B', [n])], [OUT])], [n]);
+    const a = g.input('A', [n]);
+    const b = g.opt('scalar') === 1 ? g.w.scalar('c', g.t, SCALAR_OPERAND[op]) : g.input('B', [n]);
+    return g.parts([node(op, [a, b], [OUT])], [n]);
   });
 
 const unary = (op: 'Relu' | 'Sigmoid'): Rule =>

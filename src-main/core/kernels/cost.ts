@@ -168,7 +168,8 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
     }
     case 'Add':
     case 'Mul':
-      return 3 * d('n');
+      // A + B + Y, or x, a scalar and Y
+      return shape['scalar'] ? 2 * d('n') + 1 : 3 * d('n');
     case 'Relu':
     case 'Sigmoid':
     case 'Gelu':

@@ -182,7 +182,30 @@ function elementwiseShapes(): ShapeEntry[] {
   // thorough: every power of 2, and sizes off a power of 2.
   for (const op of ['Add', 'Mul', 'Relu', 'Sigmoid', 'Gelu'] as const)
     add(2, op, [...pow2(0, 26), 1000, 100_000, 1_000_003]);
-  out.push(...ownElementwiseShapes());
+  out.push(...ownElementwiseShapes(), ...scalarOperandShapes());
+  return out;
+}
+
+/**
+ * Binary ops with a scalar constant operand (scalar = 1) and the scalar Div past the caches,
+ * at 1 Ki (dispatch) and at public architectures' map sizes (fp32, batch 1):
+ * - x + 3 and x / 6 of HardSwish written out as x * Relu6(x + 3) / 6 (MobileNetV3, Howard et al.
+ *   2019, eq. 2; how exporters without a HardSwish op emit it): MobileNetV3-Large's 960x7x7 and
+ *   16x112x112 at 224, its stem's 16x256x256 at 512x512, and for x + 3 the stem's 16x512x1024
+ *   on LR-ASPP's 1024x2048 Cityscapes input (same paper, section 6.4: a stream past the L3);
+ * - x * 0.5 of the Erf GELU over BERT-base's 128x3072 intermediate (Devlin et al. 2018), and a
+ *   scalar scale of the MobileNetV3 maps above.
+ * Standard adds every power of 4 from 4 Ki to 16 Mi elements for both.
+ */
+function scalarOperandShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, op: KernelOp, ns: readonly number[], scalar: 0 | 1): void => {
+    for (const n of ns) out.push({ op, shape: scalar ? { n, scalar } : { n }, level });
+  };
+  add(0, 'Add', [Ki, 960 * 7 * 7, 16 * 112 * 112, 16 * 256 * 256, 16 * 512 * 1024], 1);
+  add(0, 'Mul', [Ki, 960 * 7 * 7, 128 * 3072, 16 * 256 * 256], 1);
+  add(0, 'Div', [16 * 256 * 256], 0);
+  for (const op of ['Add', 'Mul'] as const) add(1, op, pow2(12, 24, 2), 1);
   return out;
 }
 
@@ -804,6 +827,12 @@ function smallInputShapes(): ShapeEntry[] {
   for (const n of [24 * 16 * 16, 40 * 8 * 8, 96 * 4 * 4]) out.push({ op: 'Add', shape: { n }, level: 0 });
   for (const n of [16 * 32 * 32, 88 * 16 * 16, 240 * 8 * 8, 576 * 4 * 4])
     out.push({ op: 'Mul', shape: { n }, level: 0 });
+  // HardSwish written out (x * Relu6(x + 3) / 6): its scalar add, clip and divide on the
+  // stem's and the HardSwish blocks' expanded maps.
+  for (const n of [16 * 64 * 64, 96 * 16 * 16, 240 * 8 * 8, 576 * 4 * 4]) {
+    out.push({ op: 'Add', shape: { n, scalar: 1 }, level: 0 });
+    out.push({ op: 'Clip', shape: { n }, level: 0 }, { op: 'Div', shape: { n }, level: 0 });
+  }
   out.push({ op: 'Sigmoid', shape: { n: 96 * 16 * 16 }, level: 0 });
   // Layout changes of the maps (NCHW as rows C*H by cols W), what ORT's NCHWc reorders move.
   for (const [C, HW] of [

@@ -148,9 +148,15 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
  *              it was priced before) ran 2.4-2.8x faster than the real one here.
  *   Conv valid 1 = no padding (ONNX's pads all 0: STFT-as-conv front ends, wav2vec2's
  *              feature encoder) instead of floor(R/2) and floor(S/2) on each side.
+ *   Add, Mul scalar 1 = the second operand is a scalar constant (x + 3 of a decomposed
+ *              HardSwish, x * 0.5 of GELU, a learned scalar scale or shift): ORT's broadcast
+ *              loop reads one input stream, not two, so the op moves 8 bytes per fp32 element,
+ *              not 12. Without it both operands are full tensors.
  */
 export const OP_OPTIONAL_DIMS: Partial<Record<KernelOp, Readonly<Record<string, number>>>> = {
   Conv: { act: 1, d1: 1, valid: 1, transpose: 1 },
+  Add: { scalar: 1 },
+  Mul: { scalar: 1 },
 };
 
 export const OP_FAMILY: Record<KernelOp, KernelFamily> = {

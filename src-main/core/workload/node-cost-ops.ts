@@ -349,14 +349,43 @@ function elementwiseKernel(op: string, inputs: number): KernelOp {
   return inputs >= 2 ? 'Add' : 'Relu';
 }
 
+/**
+ * Add, Sub or Mul with a one-element operand: the scalar kernel. Not Max, Min and the other
+ * ops priced as Add: ORT runs them through another broadcast loop, and Max(x, c) ran 1.5-2x
+ * the scalar Add kernel's time here (openWakeWord's embedding model).
+ */
+const SCALAR_KERNEL_OPS = new Set(['Add', 'Sub', 'Mul']);
+
+function scalarOperand(op: string, inputs: CostContext['inputs']): boolean {
+  if (!SCALAR_KERNEL_OPS.has(op) || inputs.length !== 2) return false;
+  const [a, b] = inputs;
+  return a !== undefined && b !== undefined && Math.min(elems(a), elems(b)) === 1;
+}
+
+/**
+ * A node priced as the two-stream Add or Mul kernel moves what that kernel moves: 3 tensors of
+ * its output's size. ORT's broadcast loops make one call per span of the larger operand, so a
+ * per-channel or per-row operand costs about a full stream (measured here, per-channel Muls of
+ * PaddleOCR det and bias Adds of rec ran 1.2-2.7x the time of 8-byte-per-element ops of their
+ * size), and Max(x, c) runs another loop than Add's. Null for other kernels: their own bytes.
+ */
+function twoStreamBytes(kernel: KernelOp, shape: Record<string, number>, out: KnownTensor | undefined): number | null {
+  if ((kernel !== 'Add' && kernel !== 'Mul') || shape['scalar'] || !out) return null;
+  return 3 * tensorBytes(out);
+}
+
 const elementwise: CostRule = (c) => {
   const op = c.node.opType;
   const n = elems(c.outputs[0]);
   const given = c.inputs.filter((t) => t !== undefined).length;
+  const kernel = elementwiseKernel(op, given);
+  const shape: Record<string, number> = scalarOperand(op, c.inputs) && n > 1 ? { n, scalar: 1 } : { n };
+  const bytes = twoStreamBytes(kernel, shape, c.outputs[0]);
   return {
     family: 'elementwise',
-    kernel: { op: elementwiseKernel(op, given), shape: { n } },
+    kernel: { op: kernel, shape },
     flops: (ELEMENTWISE_FLOPS[op] ?? 1) * n,
+    ...(bytes === null ? {} : { bytes }),
   };
 };
 

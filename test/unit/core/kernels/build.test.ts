@@ -59,6 +59,7 @@ describe('kernel model inputs and outputs', () => {
       ],
       output: [7],
     });
+    expect(io('Add', { n: 7, scalar: 1 })).toEqual({ inputs: [['A', [7]]], output: [7] });
     expect(io('CopyD2H', { n: 7 })).toEqual({ inputs: [['X', [7]]], output: [7] });
   });
 

@@ -112,9 +112,12 @@ describe('kernel FLOPs and bytes (hand-computed)', () => {
     expect(makeKernel('Resize', 'fp16', { N: 1, C: 256, H: 28, W: 28, scale: 4 }).bytes).toBe(256 * 784 * 17 * 2);
   });
 
-  it('elementwise: 1 FLOP per element (Sigmoid 4, Gelu 8); binary ops move 3n, unary 2n', () => {
+  it('elementwise: 1 FLOP per element (Sigmoid 4, Gelu 8); binary ops move 3n (2n + 1 with a scalar), unary 2n', () => {
     expect(makeKernel('Add', 'fp32', { n: 1000 })).toMatchObject({ flops: 1000, bytes: 12000, family: 'elementwise' });
     expect(makeKernel('Mul', 'int64', { n: 10 })).toMatchObject({ flops: 10, bytes: 240 });
+    // A scalar operand: x, the scalar and the output.
+    expect(makeKernel('Add', 'fp32', { n: 1000, scalar: 1 })).toMatchObject({ flops: 1000, bytes: 8004 });
+    expect(makeKernel('Mul', 'fp32', { n: 1000, scalar: 1 }).id).toBe('Mul.fp32.n=1000,scalar=1');
     expect(makeKernel('Relu', 'fp32', { n: 1000 })).toMatchObject({ flops: 1000, bytes: 8000 });
     expect(makeKernel('Sigmoid', 'fp32', { n: 1000 })).toMatchObject({ flops: 4000, bytes: 8000 });
     expect(makeKernel('Gelu', 'bf16', { n: 1000 })).toMatchObject({ flops: 8000, bytes: 4000 });

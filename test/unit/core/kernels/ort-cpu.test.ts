@@ -477,6 +477,21 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     );
   });
 
+  it('Add and Mul with a scalar operand read one input: x + 3 and x * 1.25, chainable', async () => {
+    const n = 1000;
+    const x = rand(n, 10);
+    for (const [op, f] of [
+      ['Add', (v: number) => v + 3],
+      ['Mul', (v: number) => v * 1.25],
+    ] as const) {
+      const kernel = makeKernel(op, 'fp32', { n, scalar: 1 });
+      expect(kernel.bytes).toBe((2 * n + 1) * 4);
+      const model = buildKernelModel(kernel);
+      expect(model.inputs.map((i) => i.name)).toEqual(['A']);
+      expectClose(floats(await runOnCpu(model, { A: x })), Array.from(x, f), 1e-6);
+    }
+  });
+
   it('Attention: softmax(Q K^T / sqrt(d)) V against a naive implementation', async () => {
     const s = { batch: 2, heads: 3, seq: 5, headDim: 4 };
     const bh = s.batch * s.heads;

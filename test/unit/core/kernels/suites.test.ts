@@ -32,12 +32,12 @@ describe('suites', () => {
     expect(s.size).toBeLessThan(t.size);
   });
 
-  it('sizes: quick ~250 kernels per dtype, standard ~700, thorough more; every op built alone in every suite', () => {
+  it('sizes: quick ~275 kernels per dtype, standard ~700, thorough more; every op built alone in every suite', () => {
     const n = (suite: (typeof SUITE_NAMES)[number]): number => suiteKernels(suite, { dtypes: ['fp32'] }).length;
     expect(n('quick')).toBeGreaterThanOrEqual(110);
-    expect(n('quick')).toBeLessThanOrEqual(260);
+    expect(n('quick')).toBeLessThanOrEqual(280);
     expect(n('standard')).toBeGreaterThanOrEqual(450);
-    expect(n('standard')).toBeLessThanOrEqual(720);
+    expect(n('standard')).toBeLessThanOrEqual(740);
     expect(n('thorough')).toBeGreaterThan(2000);
     for (const suite of SUITE_NAMES) {
       expect(new Set(suiteKernels(suite, { dtypes: ['fp32'] }).map((k) => k.op))).toEqual(
@@ -63,8 +63,9 @@ describe('suites', () => {
     const prior = ks.filter((k) => cnnOps.has(k.op) || (k.op === 'Conv' && k.shape.act === 1));
     expect(prior.length).toBeGreaterThan(30);
     for (const k of prior) expect(small(k), k.id).toBe(true);
-    // Only the 13 original large picks (1024^3 GEMM, 16M-element streams, long attention...) are bigger.
-    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(13);
+    // Only the 13 original large picks (1024^3 GEMM, 16M-element streams, long attention...) and
+    // one scalar-operand stream past the L3 are bigger.
+    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(14);
   });
 
   it('quick covers real CNN and transformer layers: fused convs, odd channel counts, stems, skinny GEMMs, CNN ops', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kernelFlops } from '../../../../src-main/core/kernels/cost.js';
+import { kernelBytes, kernelFlops } from '../../../../src-main/core/kernels/cost.js';
 import type { KernelOp } from '../../../../src-main/core/kernels/types.js';
 import { attr, encodeModel } from '../../../../src-main/core/onnx/model-builder.js';
 import { parseOnnxModel, type OnnxNode } from '../../../../src-main/core/onnx/onnx-parser.js';
@@ -183,9 +183,38 @@ describe('node costs of single ops', () => {
     for (const [op, inputs, kernel] of own) {
       const ins = [x, ...Array.from({ length: inputs - 1 }, () => scalar)];
       const c = cost(onnxNode(op, inputs), ins, [x]);
-      expect(c.kernel, op).toEqual({ op: kernel, shape: { n: 25_344 } });
+      // Sub with a scalar operand gets Add's scalar kernel (next test); Max keeps the full one.
+      const shape = op === 'Sub' ? { n: 25_344, scalar: 1 } : { n: 25_344 };
+      expect(c.kernel, op).toEqual({ op: kernel, shape });
       if (kernel === op) expect(c.flops, op).toBe(kernelFlops(kernel, { n: 25_344 }));
     }
+  });
+
+  it('Add, Sub or Mul with a one-element operand is the scalar kernel, with its bytes', () => {
+    const x = t([1, 16, 14, 14]);
+    const n = 16 * 14 * 14;
+    const scalarAdd = cost(onnxNode('Add', 2), [x, t([])], [x]);
+    expect(scalarAdd.kernel).toEqual({ op: 'Add', shape: { n, scalar: 1 } });
+    expect(scalarAdd.bytes).toBe(kernelBytes('Add', 'fp32', { n, scalar: 1 }));
+    // Either side, any rank of one element.
+    expect(cost(onnxNode('Mul', 2), [t([1, 1, 1, 1]), x], [x]).kernel).toEqual({ op: 'Mul', shape: { n, scalar: 1 } });
+    // Full and per-channel operands keep the two-stream kernel; Div keeps its own.
+    expect(cost(onnxNode('Add', 2), [x, x], [x]).kernel).toEqual({ op: 'Add', shape: { n } });
+    expect(cost(onnxNode('Mul', 2), [x, t([1, 16, 1, 1])], [x]).kernel).toEqual({ op: 'Mul', shape: { n } });
+    expect(cost(onnxNode('Div', 2), [x, t([])], [x]).kernel).toEqual({ op: 'Div', shape: { n } });
+    // Max and Min run another broadcast loop than Add's: priced as the two-stream Add.
+    expect(cost(onnxNode('Max', 2), [x, t([])], [x]).kernel).toEqual({ op: 'Add', shape: { n } });
+  });
+
+  it('a node on the two-stream Add or Mul kernel moves what the kernel moves, whatever it broadcasts', () => {
+    const x = t([1, 16, 14, 14]);
+    const n = 16 * 14 * 14;
+    const full = kernelBytes('Add', 'fp32', { n });
+    expect(cost(onnxNode('Mul', 2), [x, t([1, 16, 1, 1])], [x]).bytes).toBe(full);
+    expect(cost(onnxNode('Max', 2), [x, t([])], [x]).bytes).toBe(full);
+    expect(cost(onnxNode('Add', 2), [x, x], [x]).bytes).toBe(full);
+    // Other kernels keep the node's own bytes: x / c reads x once.
+    expect(cost(onnxNode('Div', 2), [x, t([])], [x]).bytes).toBe((2 * n + 1) * 4);
   });
 
   it('ConvTranspose is the transposed-conv kernel, with the FLOPs that kernel counts', () => {
