@@ -10,13 +10,13 @@ import { LinearPredictor } from '../core/predictor/linear-predictor.js';
 import { forestToOnnx, linearToOnnx } from '../core/predictor/onnx-export.js';
 import type { DeviceFeatures, OpInstance } from '../core/predictor/types.js';
 import type { Database } from '../adapters/store/types.js';
-import { storedPredictors } from './predictor-service.js';
+import { storedPredictorNamed } from './predictor-service.js';
 
 export const ONNX_EXPORTABLE = ['forest', 'linear'] as const;
 export type OnnxExportable = (typeof ONNX_EXPORTABLE)[number];
 
 export function exportPredictorOnnx(db: Database, name: OnnxExportable): { bytes: Uint8Array; trainedAt: string } {
-  const stored = storedPredictors(db).find((p) => p.name === name);
+  const stored = storedPredictorNamed(db, name);
   if (!stored) throw new UserError(`no trained ${name} predictor: run \`pipedejavu train --model ${name}\` first`);
   const p = stored.predictor;
   if (p instanceof ForestPredictor)

@@ -97,32 +97,44 @@ export interface StoredPredictor {
   trainedAt: string;
 }
 
+/** A stored predictor, loaded; a corrupt or outdated one is an error naming it. */
+function loadRow(r: StoredPredictorRow): StoredPredictor {
+  try {
+    return { name: r.name, predictor: loadPredictor(r.name, r.model), trainedAt: r.trainedAt };
+  } catch (e) {
+    throw new UserError(
+      `the stored ${r.name} predictor (trained ${r.trainedAt}) cannot be loaded: ${errorMessage(e)}; run pipedejavu train`,
+    );
+  }
+}
+
 /** The predictors in use, loaded; a corrupt one is an error naming it. */
 export function storedPredictors(db: Database): StoredPredictor[] {
-  const rows = predictorRowsInUse(db);
-  return rows.map((r) => {
-    try {
-      return { name: r.name, predictor: loadPredictor(r.name, r.model), trainedAt: r.trainedAt };
-    } catch (e) {
-      throw new UserError(
-        `the stored ${r.name} predictor (trained ${r.trainedAt}) cannot be loaded: ${errorMessage(e)}; run pipedejavu train`,
-      );
-    }
-  });
+  return predictorRowsInUse(db).map(loadRow);
+}
+
+/** The named predictor in use, loaded (the others are not read, so an outdated one is no obstacle); null if none. */
+export function storedPredictorNamed(db: Database, name: string): StoredPredictor | null {
+  const row = predictorRowsInUse(db).find((r) => r.name === name);
+  return row ? loadRow(row) : null;
 }
 
 /** The predictor kinds from the most accurate down: with none named, the first trained is used. */
 export const PREDICTOR_PREFERENCE = ['forest', 'analytical', 'linear', 'roofline'];
 
-/** The named predictor in use, or the most accurate kind trained (see PREDICTOR_PREFERENCE). */
+/**
+ * The named predictor in use, or the most accurate kind trained (see PREDICTOR_PREFERENCE).
+ * Only the chosen one is loaded: a stored linear model from an older version does not stop
+ * `--predictor forest`.
+ */
 export function chooseStoredPredictor(db: Database, name?: string): StoredPredictor {
-  const predictors = storedPredictors(db);
-  if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const rows = predictorRowsInUse(db);
+  if (!rows.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
   const chosen = name
-    ? predictors.find((p) => p.name === name)
-    : PREDICTOR_PREFERENCE.map((n) => predictors.find((p) => p.name === n)).find((p) => p !== undefined);
+    ? rows.find((r) => r.name === name)
+    : PREDICTOR_PREFERENCE.map((n) => rows.find((r) => r.name === n)).find((r) => r !== undefined);
   if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --model ${name}`);
-  return chosen;
+  return loadRow(chosen);
 }
 
 export interface PredictQuery {

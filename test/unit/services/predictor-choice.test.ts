@@ -22,6 +22,16 @@ describe('chooseStoredPredictor', () => {
     );
   });
 
+  it('reads only the chosen model: an outdated linear model stops neither roofline nor the default', () => {
+    const db = trainedStore(['roofline', 'linear', 'analytical']);
+    db.prepare('UPDATE predictors SET model_json = \'{"name":"linear","version":0}\' WHERE name = \'linear\'').run();
+    expect(chooseStoredPredictor(db, 'roofline').name).toBe('roofline');
+    expect(chooseStoredPredictor(db).name).toBe('analytical');
+    expect(() => chooseStoredPredictor(db, 'linear')).toThrow(
+      /stored linear predictor .* cannot be loaded: .*run pipedejavu train/,
+    );
+  });
+
   it('says to train first when nothing is trained', () => {
     expect(() => chooseStoredPredictor(seededDb())).toThrow('no trained predictor yet: run `pipedejavu train` first');
     expect(() => chooseStoredPredictor(seededDb(), 'linear')).toThrow(
