@@ -691,6 +691,11 @@ function priorMoveShapes(): ShapeEntry[] {
   concat(0, 12 * 128, 64, 2); // rotate_half, 12 heads x 128 tokens, head dim 64
   resize(0, 1, 256, 28, 2); // FPN top-down
   resize(0, 1, 256, 20, 2); // YOLOv5s neck
+  // PSENet's fusion (Wang et al. 2019) upsamples P4 and P5 by 4 and 8 to P2's size; at a
+  // 320x320 input, 256 channels. ORT's nearest Resize has a fast path at scale 2 only (about
+  // 6x the time per output element at scales 4 and 8 here), so the scale is its own axis.
+  resize(0, 1, 256, 20, 4);
+  resize(0, 1, 256, 10, 8);
   transpose(0, 64, 56 * 56); // NCHW -> NHWC, ResNet stage 1
   transpose(0, 768, 196); // ViT-B/16 patch embedding flatten + transpose
   for (const [c, hw] of [
@@ -713,6 +718,8 @@ function priorMoveShapes(): ShapeEntry[] {
   concat(1, 8, 2 * 256 * 28 * 28, 2); // batch 8
   concat(1, 32 * 512, 128, 2); // rotate_half, head dim 128
   for (const hw of [10, 20, 40]) resize(1, 1, 256, hw, 2); // FPN at 320
+  resize(1, 1, 256, 40, 4); // PSENet at 640
+  resize(1, 1, 256, 20, 8);
   resize(1, 1, 128, 40, 2); // YOLOv5s
   resize(1, 1, 128, 28, 4);
   for (const [r, c] of [
