@@ -108,6 +108,20 @@ function loadRow(r: StoredPredictorRow): StoredPredictor {
   }
 }
 
+/** The rows that load, and a message for each one that does not (corrupt, or from another version). */
+function loadReadable(rows: readonly StoredPredictorRow[]): { loaded: StoredPredictor[]; unreadable: string[] } {
+  const loaded: StoredPredictor[] = [];
+  const unreadable: string[] = [];
+  for (const r of rows) {
+    try {
+      loaded.push(loadRow(r));
+    } catch (e) {
+      unreadable.push(errorMessage(e));
+    }
+  }
+  return { loaded, unreadable };
+}
+
 /** The predictors in use, loaded; a corrupt one is an error naming it. */
 export function storedPredictors(db: Database): StoredPredictor[] {
   return predictorRowsInUse(db).map(loadRow);
@@ -187,15 +201,18 @@ export function predictOp(db: Database, q: PredictQuery): OpPrediction {
   } catch (e) {
     throw new UserError(`invalid ${op} shape: ${errorMessage(e)}`);
   }
-  const predictors = storedPredictors(db);
-  if (!predictors.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const rows = predictorRowsInUse(db);
+  if (!rows.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
+  const { loaded: predictors, unreadable } = loadReadable(rows);
+  if (!predictors.length)
+    throw new UserError(unreadable[0] ?? 'no trained predictor can be read: run pipedejavu train');
   const { devices, samples } = loadTrainingData(db);
   const { match: device, known } = findProfiledDevice(db, devices, q);
   if (!device)
     throw new UserError(
       `device ${q.device}${q.threads ? ` at ${q.threads} threads` : ''} was never profiled on this machine${known.length ? `; profiled: ${known.join(', ')}` : ''}`,
     );
-  const warnings: string[] = [];
+  const warnings: string[] = [...unreadable];
   if (!samples.some((s) => s.device.deviceId === device.deviceId && s.op === op && s.dtype === dtype)) {
     warnings.push(`${op} ${dtype} was never profiled on ${q.device}: the prediction leans on other ops`);
   }

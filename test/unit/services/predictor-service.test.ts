@@ -91,6 +91,20 @@ describe('training and predicting', () => {
     expect(() => storedPredictors(db)).toThrow(/stored linear predictor .* cannot be loaded: .*run pipedejavu train/);
   });
 
+  it('predicts an op with the models that load and says which one does not', () => {
+    const db = seededDb();
+    trainPredictors(db, ['roofline', 'linear']);
+    db.prepare('UPDATE predictors SET model_json = \'{"name":"linear","version":0}\' WHERE name = \'linear\'').run();
+    const query = { op: 'MatMul', shape: '1x64x64x64', dtype: 'fp32', device: 'cpu' };
+    const r = predictOp(db, query);
+    expect(r.predictions.map((p) => p.predictor)).toEqual(['roofline']);
+    expect(r.warnings.join(' ')).toMatch(/stored linear predictor .* cannot be loaded: .*run pipedejavu train/);
+    db.prepare(
+      'UPDATE predictors SET model_json = \'{"name":"roofline","version":0}\' WHERE name = \'roofline\'',
+    ).run();
+    expect(() => predictOp(db, query)).toThrow(/cannot be loaded/);
+  });
+
   it('parses shapes in the documented order', () => {
     expect(parseShape('Conv', '1x64x56x56x128x3x3x2x1')).toEqual({
       N: 1,
