@@ -199,13 +199,13 @@ function elementwiseShapes(): ShapeEntry[] {
  */
 function scalarOperandShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
-  const add = (level: Level, op: KernelOp, ns: readonly number[], scalar: 0 | 1): void => {
-    for (const n of ns) out.push({ op, shape: scalar ? { n, scalar } : { n }, level });
+  const add = (level: Level, op: 'Add' | 'Mul', ns: readonly number[]): void => {
+    for (const n of ns) out.push({ op, shape: { n, scalar: 1 }, level });
   };
-  add(0, 'Add', [Ki, 960 * 7 * 7, 16 * 112 * 112, 16 * 256 * 256, 16 * 512 * 1024], 1);
-  add(0, 'Mul', [Ki, 960 * 7 * 7, 128 * 3072, 16 * 256 * 256], 1);
-  add(0, 'Div', [16 * 256 * 256], 0);
-  for (const op of ['Add', 'Mul'] as const) add(1, op, pow2(12, 24, 2), 1);
+  add(0, 'Add', [Ki, 960 * 7 * 7, 16 * 112 * 112, 16 * 256 * 256, 16 * 512 * 1024]);
+  add(0, 'Mul', [Ki, 960 * 7 * 7, 128 * 3072, 16 * 256 * 256]);
+  for (const op of ['Add', 'Mul'] as const) add(1, op, pow2(12, 24, 2));
+  out.push({ op: 'Div', shape: { n: 16 * 256 * 256 }, level: 0 });
   return out;
 }
 

@@ -351,7 +351,7 @@ function elementwiseKernel(op: string, inputs: number): KernelOp {
 
 /**
  * Add, Sub or Mul with a one-element operand: the scalar kernel. Not Max, Min and the other
- * ops priced as Add: ORT runs them through another broadcast loop, and Max(x, c) ran 1.5-2x
+ * ops priced as Add: ORT runs them through another broadcast loop, and Max(x, c) ran 1.5-2.3x
  * the scalar Add kernel's time here (openWakeWord's embedding model).
  */
 const SCALAR_KERNEL_OPS = new Set(['Add', 'Sub', 'Mul']);
@@ -366,8 +366,8 @@ function scalarOperand(op: string, inputs: CostContext['inputs']): boolean {
  * A node priced as the two-stream Add or Mul kernel moves what that kernel moves: 3 tensors of
  * its output's size. ORT's broadcast loops make one call per span of the larger operand, so a
  * per-channel or per-row operand costs about a full stream (measured here, per-channel Muls of
- * PaddleOCR det and bias Adds of rec ran 1.2-2.7x the time of 8-byte-per-element ops of their
- * size), and Max(x, c) runs another loop than Add's. Null for other kernels: their own bytes.
+ * PaddleOCR det and bias Adds of rec ran at 1.0-2.7x the forest's price for 8-byte-per-element
+ * ops of their size, the most on small maps), and Max(x, c) runs another loop than Add's. Null for other kernels: their own bytes.
  */
 function twoStreamBytes(kernel: KernelOp, shape: Record<string, number>, out: KnownTensor | undefined): number | null {
   if ((kernel !== 'Add' && kernel !== 'Mul') || shape['scalar'] || !out) return null;
