@@ -129,6 +129,11 @@ def build(op, s, dt, dev):
     if op == "Resize":
         x = rnd((s["N"], s["C"], s["H"], s["W"]), dt, dev)
         return lambda: F.interpolate(x, scale_factor=s["scale"], mode="nearest")
+    if op in ("LSTM", "GRU"):
+        layer = (torch.nn.LSTM if op == "LSTM" else torch.nn.GRU)(s["input"], s["hidden"]).to(dev, dt)
+        x, h = rnd((s["seq"], s["batch"], s["input"]), dt, dev), rnd((1, s["batch"], s["hidden"]), dt, dev)
+        state = (h, torch.zeros_like(h)) if op == "LSTM" else h
+        return lambda: layer(x, state)
     return None
 
 # The profiler's stopping rule (timing-stats.ts), mirrored.

@@ -406,6 +406,26 @@ const resize = rule((g) => {
   return g.parts([node('Resize', [x, '', scales], [OUT], attrs)], [N, C, H * scale, W * scale]);
 });
 
+/**
+ * One direction of an LSTM or GRU over X [seq, batch, input], as a streaming model steps it:
+ * the state comes in as initial_h [1, batch, hidden] (the data input) and goes out as Y_h of
+ * the same shape, so a chain passes the state from copy to copy and every copy reads the same
+ * X. Y (every step's h) is written too, as exported models use it. W, R and B are constant
+ * weights; initial_c is omitted (zeros). A GRU has linear_before_reset = 1, as PyTorch exports it.
+ */
+const recurrent = (op: 'LSTM' | 'GRU'): Rule =>
+  rule((g) => {
+    const [seq, batch, input, hidden] = [g.s('seq'), g.s('batch'), g.s('input'), g.s('hidden')];
+    const gates = op === 'LSTM' ? 4 : 3;
+    const h0 = g.input('H0', [1, batch, hidden]);
+    const x = g.input('X', [seq, batch, input]);
+    const w = g.w.add('W', g.t, [1, gates * hidden, input]);
+    const r = g.w.add('R', g.t, [1, gates * hidden, hidden]);
+    const b = g.w.add('B', g.t, [1, 2 * gates * hidden]);
+    const attrs = [attr.int('hidden_size', hidden), ...(op === 'GRU' ? [attr.int('linear_before_reset', 1)] : [])];
+    return g.parts([node(op, [x, w, r, b, '', h0], ['Y_steps', OUT], attrs)], [1, batch, hidden]);
+  });
+
 /** Reorders are timed inside the NCHWc kernels ORT wraps with them (types.ts TIMED_INSIDE_OPS). */
 const timedInside: Rule = (spec) => {
   throw new RangeError(`${spec.op} is timed inside the NCHWc convs and pools ORT wraps with it; it is not built alone`);
@@ -440,6 +460,8 @@ const RULES: Record<KernelOp, Rule> = {
   Clip: clip,
   ReorderInput: timedInside,
   ReorderOutput: timedInside,
+  LSTM: recurrent('LSTM'),
+  GRU: recurrent('GRU'),
   ...(Object.fromEntries(UNARY_OPS.map((op) => [op, plainUnary(op)])) as Record<(typeof UNARY_OPS)[number], Rule>),
 };
 

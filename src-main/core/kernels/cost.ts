@@ -24,6 +24,9 @@
  *   LayerNormalization    8 per element;  SkipLayerNormalization 9 (the residual add, then 8)
  *   Attention             4*batch*heads*seq*seq*headDim (two GEMMs) + 5*batch*heads*seq*seq (softmax)
  *   Transpose, Concat, Resize (nearest), Cast, copies, NCHWc reorders  0
+ *   LSTM, GRU             the gate GEMMs of every step, 2*seq*batch*gates*hidden*(input+hidden)
+ *                         (x.W and h.R), plus per step and hidden unit 6 per gate value (two
+ *                         bias adds, the activation) and the state update (LSTM 8, GRU 4)
  *
  * Bytes: the minimum a run must move, each tensor once: element size x (input elements +
  * output elements + weight elements); intermediates (attention scores, Gelu temporaries, the
@@ -31,7 +34,7 @@
  * and its scale^2-times larger output. Cast counts the input at its size and the output at the
  * target's size. Copies count the payload once (n x element size): what crosses the link, so
  * bytes/time is link bandwidth. A reorder moves its NCHW map twice (the block padding is not
- * counted).
+ * counted). LSTM and GRU: X, W, R, both biases, the initial h, Y and Y_h.
  */
 import { shapeKey, type Dtype } from '../domain/measurement.js';
 import { OP_DIMS, OP_DTYPES, OP_FAMILY, OP_OPTIONAL_DIMS, type KernelOp, type KernelSpec } from './types.js';
@@ -71,6 +74,26 @@ export function convOutDims(shape: Record<string, number>): [number, number] {
 export function poolOutSize(input: number, kernel: number, stride: number): number {
   const pad = Math.floor((kernel - 1) / 2);
   return Math.floor((input + 2 * pad - kernel) / stride) + 1;
+}
+
+/** Gates per step and the state update's FLOPs per hidden unit of each recurrent op. */
+export const RECURRENT_GATES = {
+  LSTM: { gates: 4, update: 8 },
+  GRU: { gates: 3, update: 4 },
+  RNN: { gates: 1, update: 0 },
+} as const;
+export type RecurrentOp = keyof typeof RECURRENT_GATES;
+
+/** FLOPs of a one-direction recurrent layer (the convention in the file comment). */
+export function recurrentFlops(op: RecurrentOp, seq: number, batch: number, input: number, hidden: number): number {
+  const { gates, update } = RECURRENT_GATES[op];
+  return 2 * seq * batch * gates * hidden * (input + hidden) + seq * batch * hidden * (6 * gates + update);
+}
+
+/** Elements a one-direction recurrent layer reads and writes: X, W, R, B, initial h, Y, Y_h. */
+export function recurrentElements(op: RecurrentOp, seq: number, batch: number, input: number, hidden: number): number {
+  const { gates } = RECURRENT_GATES[op];
+  return seq * batch * (input + hidden) + gates * hidden * (input + hidden + 2) + 2 * batch * hidden;
 }
 
 function dim(shape: Record<string, number>, name: string): number {
@@ -141,6 +164,9 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
     case 'ReorderInput':
     case 'ReorderOutput':
       return 0;
+    case 'LSTM':
+    case 'GRU':
+      return recurrentFlops(op, d('seq'), d('batch'), d('input'), d('hidden'));
   }
 }
 
@@ -222,6 +248,9 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
     case 'CopyH2D':
     case 'CopyD2H':
       return d('n');
+    case 'LSTM':
+    case 'GRU':
+      return recurrentElements(op, d('seq'), d('batch'), d('input'), d('hidden'));
   }
 }
 

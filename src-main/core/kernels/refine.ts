@@ -47,6 +47,8 @@ const AXES: Record<KernelSpec['op'], readonly (readonly string[])[]> = {
   Softplus: [['n']],
   ReorderInput: [['N'], ['H', 'W'], ['C']],
   ReorderOutput: [['N'], ['H', 'W'], ['C']],
+  LSTM: [['seq'], ['batch'], ['input'], ['hidden']],
+  GRU: [['seq'], ['batch'], ['input'], ['hidden']],
 };
 
 /** A 1-D conv (d1) has no W to scale. */

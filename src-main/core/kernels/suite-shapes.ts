@@ -587,6 +587,52 @@ function priorGemmShapes(): ShapeEntry[] {
   return out;
 }
 
+/** [seq, batch, input, hidden] of one direction of a recurrent layer. */
+type RecurrentLayer = readonly [number, number, number, number];
+
+/**
+ * LSTMs: Zaremba et al. 2014's Penn Treebank language models (small: 200 units over 20-step
+ * windows; medium: 650 over 35), Lample et al. 2016's NER tagger (a 100-unit word LSTM over
+ * 150-wide inputs, a 25-unit character LSTM over words of 8 characters), Tacotron 2's decoder
+ * (1024 units over the prenet and attention context, 768), one step at a time as streaming
+ * and autoregressive models run them. GRUs: RNNoise's three (24, 48 and 96 units over 24, 90
+ * and 114 inputs, one 10 ms frame per step; a second of frames). Standard and thorough: grids.
+ */
+const LSTM_QUICK: readonly RecurrentLayer[] = [
+  [1, 1, 150, 100],
+  [1, 1, 200, 200],
+  [1, 20, 200, 200],
+  [20, 1, 200, 200],
+  [1, 1, 650, 650],
+  [35, 1, 650, 650],
+  [8, 20, 25, 25],
+  [1, 1, 768, 1024],
+];
+const GRU_QUICK: readonly RecurrentLayer[] = [
+  [1, 1, 24, 24],
+  [1, 1, 90, 48],
+  [1, 1, 114, 96],
+  [100, 1, 114, 96],
+];
+
+function priorRecurrentShapes(): ShapeEntry[] {
+  const out: ShapeEntry[] = [];
+  const add = (level: Level, op: 'LSTM' | 'GRU', [seq, batch, input, hidden]: RecurrentLayer): void => {
+    out.push({ op, shape: { seq, batch, input, hidden }, level });
+  };
+  for (const l of LSTM_QUICK) add(0, 'LSTM', l);
+  for (const l of GRU_QUICK) add(0, 'GRU', l);
+  for (const { seq, batch, h } of grid({ seq: [1, 16, 64], batch: [1, 8], h: [64, 256, 512, 1024] })) {
+    add(1, 'LSTM', [seq, batch, h, h]);
+    add(1, 'GRU', [seq, batch, h, h]);
+  }
+  for (const { seq, batch, h } of grid({ seq: [1, 4, 32, 128], batch: [1, 4, 32], h: [32, 128, 384, 768, 2048] })) {
+    add(2, 'LSTM', [seq, batch, h, h]);
+    add(2, 'GRU', [seq, batch, h, h]);
+  }
+  return out;
+}
+
 /** [C, H=W, R, stride] of a pool. */
 type PoolLayer = readonly [number, number, number, number];
 
@@ -994,6 +1040,7 @@ export function allShapeEntries(): ShapeEntry[] {
     ...attentionShapes(),
     ...dataMoveShapes(),
     ...priorGemmShapes(),
+    ...priorRecurrentShapes(),
     ...priorConvShapes(),
     ...poolShapes(),
     ...priorMoveShapes(),

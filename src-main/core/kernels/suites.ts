@@ -7,7 +7,7 @@
  * shape over its caps moves to the next level, and one over thorough's caps is left out.
  */
 import { shapeKey, type Dtype } from '../domain/measurement.js';
-import { makeKernel } from './cost.js';
+import { makeKernel, RECURRENT_GATES } from './cost.js';
 import { allShapeEntries, type Level, type ShapeEntry } from './suite-shapes.js';
 import { OP_DTYPES, type KernelSpec } from './types.js';
 
@@ -47,6 +47,8 @@ function fits(entry: ShapeEntry, caps: Caps): boolean {
   if (k.op === 'MatMul' && s('B') === 1) weights = s('K') * s('N');
   if (k.op === 'Gemm') weights = s('K') * s('N') + s('N');
   if (k.op === 'Conv') weights = (s('K') * s('C') * s('R') * s('S')) / s('groups');
+  if (k.op === 'LSTM' || k.op === 'GRU')
+    weights = RECURRENT_GATES[k.op].gates * s('hidden') * (s('input') + s('hidden'));
   const scores = k.op === 'Attention' ? s('batch') * s('heads') * s('seq') * s('seq') : 0;
   return (
     k.flops <= caps.flops && k.bytes <= caps.bytes && weights * 4 <= caps.weightBytes && scores * 4 <= caps.scoreBytes

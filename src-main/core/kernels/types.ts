@@ -46,6 +46,11 @@ export const KERNEL_OPS = [
   // wraps with them (TIMED_INSIDE_OPS).
   'ReorderInput',
   'ReorderOutput',
+  // Recurrent layers as ORT runs them: one node whose steps run one after another. Priced as
+  // a batched MatMul before, which ORT splits across threads by batch; an LSTM cannot split
+  // its steps, and a one-step LSTM ran no faster at 2 threads than at 1 here.
+  'LSTM',
+  'GRU',
 ] as const;
 export type KernelOp = (typeof KERNEL_OPS)[number];
 
@@ -74,7 +79,8 @@ export interface KernelSpec {
    * transpose); attention {batch,heads,seq,headDim}; ReduceSum/Mean, softmax, layernorm,
    * Transpose {rows,cols}; MaxPool/AveragePool {N,C,H,W,R,stride}; GlobalAveragePool {N,C,H,W};
    * Concat {rows,cols,parts}; Resize {N,C,H,W,scale}; elementwise, Cast, copies {n};
-   * ReorderInput / ReorderOutput {N,C,H,W}: the NCHW side of the map.
+   * ReorderInput / ReorderOutput {N,C,H,W}: the NCHW side of the map; LSTM, GRU
+   * {seq,batch,input,hidden} (one direction).
    * Conventions (windows, pads, layouts) are in cost.ts and build.ts.
    */
   shape: Record<string, number>;
@@ -128,6 +134,8 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
   Softplus: ['n'],
   ReorderInput: ['N', 'C', 'H', 'W'],
   ReorderOutput: ['N', 'C', 'H', 'W'],
+  LSTM: ['seq', 'batch', 'input', 'hidden'],
+  GRU: ['seq', 'batch', 'input', 'hidden'],
 };
 
 /**
@@ -197,6 +205,8 @@ export const OP_FAMILY: Record<KernelOp, KernelFamily> = {
   Softplus: 'elementwise',
   ReorderInput: 'datamove',
   ReorderOutput: 'datamove',
+  LSTM: 'gemm',
+  GRU: 'gemm',
 };
 
 const FLOATS: readonly Dtype[] = ['fp32', 'fp16', 'bf16'];
@@ -246,4 +256,6 @@ export const OP_DTYPES: Record<KernelOp, readonly Dtype[]> = {
   Softplus: ['fp32', 'fp16'],
   ReorderInput: ['fp32'],
   ReorderOutput: ['fp32'],
+  LSTM: ['fp32', 'fp16'],
+  GRU: ['fp32', 'fp16'],
 };

@@ -26,6 +26,8 @@ export const SHAPE_DIMS = [
   'n',
   'parts',
   'scale',
+  'input',
+  'hidden',
 ] as const;
 export const FAMILIES = [
   'gemm',

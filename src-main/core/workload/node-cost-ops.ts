@@ -19,10 +19,10 @@
  *                      BatchNorm 2 per element (inference: a per-channel scale and shift)
  *   reductions         1 per input element; pools 1 per window element (out x kernel)
  *   datamove           0 (Resize: 4 per output element when linear, 16 when cubic)
- *   LSTM/GRU/RNN       the gate GEMMs of every step as one gemm kernel {B: seq*dirs, M: batch,
- *                      N: gates*hidden, K: input+hidden} (x.W and h.R in one), 2*B*M*N*K, plus
- *                      per step and hidden unit 6 per gate value (two bias adds, activation)
- *                      and the state update (LSTM 8, GRU 4)
+ *   LSTM/GRU           the recurrent kernel {seq: seq*dirs, batch, input, hidden}, FLOPs as
+ *                      cost.ts recurrentFlops (gate GEMMs, gate activations, state update)
+ *   RNN                its gate GEMMs as one gemm kernel {B: seq*dirs, M: batch, N: hidden,
+ *                      K: input+hidden}, FLOPs as recurrentFlops
  *   Attention          4*batch*heads*seqQ*seqKV*headDim + 5*batch*heads*seqQ*seqKV
  *                      (com.microsoft Attention adds its QKV projection GEMM)
  *
@@ -37,7 +37,15 @@
  * and their kin read only what they write (2 x output + indices). Pure.
  */
 import { KERNEL_OPS, OP_FAMILY, type KernelFamily, type KernelOp } from '../kernels/types.js';
-import { convOutSize, kernelBytes, kernelFlops } from '../kernels/cost.js';
+import {
+  convOutSize,
+  kernelBytes,
+  kernelFlops,
+  RECURRENT_GATES,
+  recurrentElements,
+  recurrentFlops,
+  type RecurrentOp,
+} from '../kernels/cost.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
 import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
@@ -543,29 +551,30 @@ const resize: CostRule = (c) => {
 
 // ---- recurrent, einsum, attention ----
 
-const GATES: Record<string, { gates: number; update: number }> = {
-  LSTM: { gates: 4, update: 8 },
-  GRU: { gates: 3, update: 4 },
-  RNN: { gates: 1, update: 0 },
-};
-
-const recurrent: CostRule = (c) => {
+/**
+ * LSTM and GRU run as the recurrent kernel of one direction; a bidirectional layer runs its
+ * directions one after the other, as twice the steps. A plain RNN is its gate GEMMs.
+ */
+const recurrent: CostRule = (c): OpCost => {
   const x = need(c.inputs[0], 'X');
   const w = need(c.inputs[1], 'W');
   const layout = int(c, 'layout', 0);
   const [seq, batch] = layout === 1 ? [x[1] ?? 1, x[0] ?? 1] : [x[0] ?? 1, x[1] ?? 1];
   const input = x[2] ?? 1;
   const dirs = w[0] ?? 1;
-  const { gates, update } = GATES[c.node.opType] ?? { gates: 1, update: 0 };
+  const op = c.node.opType as RecurrentOp;
+  const { gates } = RECURRENT_GATES[op];
   const hidden = int(c, 'hidden_size', (w[1] ?? gates) / gates);
   const steps = seq * dirs;
-  const gemmFlops = 2 * steps * batch * gates * hidden * (input + hidden);
-  const pointwise = steps * batch * hidden * (6 * gates + update);
-  return {
-    family: 'gemm',
-    kernel: { op: 'MatMul', shape: { B: steps, M: batch, N: gates * hidden, K: input + hidden } },
-    flops: gemmFlops + pointwise,
-  };
+  const flops = recurrentFlops(op, steps, batch, input, hidden);
+  if (op === 'RNN')
+    return {
+      family: 'gemm',
+      kernel: { op: 'MatMul', shape: { B: steps, M: batch, N: hidden, K: input + hidden } },
+      flops,
+    };
+  const bytes = Math.ceil(recurrentElements(op, steps, batch, input, hidden) * elementBytes(c.inputs[0]?.dtype ?? 1));
+  return { family: 'gemm', kernel: { op, shape: { seq: steps, batch, input, hidden } }, flops, bytes };
 };
 
 const einsum: CostRule = (c) => {

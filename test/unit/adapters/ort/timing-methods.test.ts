@@ -76,6 +76,30 @@ describe('chained kernels (pure graph, real ONNX Runtime numerics)', () => {
     for (let i = 0; i < 64; i++) expect(out[i]).toBeCloseTo((x?.[i] ?? 0) + 5 * (b?.[i] ?? 0), 4);
     await s.release();
   });
+
+  it.each(['LSTM', 'GRU'] as const)(
+    'chains a %s through its state: 3 copies are 3 steps of the model fed its own h',
+    async (op) => {
+      const spec = makeKernel(op, 'fp32', { seq: 2, batch: 3, input: 5, hidden: 4 });
+      const one = buildKernelModel(spec);
+      const three = buildKernelModel(spec, { chain: 3 });
+      expect(one.inputs.map((i) => [i.name, i.dims])).toEqual([
+        ['H0', [1, 3, 4]],
+        ['X', [2, 3, 5]],
+      ]);
+      expect(parseOnnxModel(three.model).graph.nodes.map((n) => n.opType)).toEqual([op, op, op]);
+      const feeds = Object.fromEntries(one.inputs.map((i, k) => [i.name, tensorFor(i, undefined, 3 + k)]));
+      const s1 = await ort.InferenceSession.create(one.model);
+      let h = feeds['H0'] as ort.Tensor;
+      for (let step = 0; step < 3; step++) h = (await s1.run({ ...feeds, H0: h }))[one.outputName] as ort.Tensor;
+      const s3 = await ort.InferenceSession.create(three.model);
+      const chained = (await s3.run(feeds))[three.outputName]?.data as Float32Array;
+      expect(chained).toHaveLength(12);
+      (h.data as Float32Array).forEach((v, i) => expect(chained[i]).toBeCloseTo(v, 5));
+      expect(new Set(chained).size).toBeGreaterThan(1);
+      await Promise.all([s1.release(), s3.release()]);
+    },
+  );
 });
 
 describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {

@@ -120,19 +120,27 @@ describe('node costs by hand', () => {
     }
   });
 
-  it('LSTM, GRU and RNN: the gate GEMMs of all steps as one gemm kernel, plus the pointwise work', () => {
+  it('LSTM and GRU: the recurrent kernel of one direction (a bidirectional layer as twice the steps); RNN: its gate GEMMs', () => {
     const c = byName(recurrentModel(), { seq: 5, batch: 3 });
     // LSTM: 2 directions x 5 steps, batch 3, 4 gates x 32 hidden, input 16 + hidden 32.
+    const lstm = { seq: 10, batch: 3, input: 16, hidden: 32 };
     expect(c.get('lstm')).toMatchObject({
       family: 'gemm',
-      kernel: { op: 'MatMul', shape: { B: 10, M: 3, N: 128, K: 48 } },
+      kernel: { op: 'LSTM', shape: lstm },
       flops: 2 * 10 * 3 * 128 * 48 + 10 * 3 * 32 * (6 * 4 + 8),
       params: 2 * 128 * 16 + 2 * 128 * 32 + 2 * 256,
     });
+    // The node has the features of its kernel: the same FLOPs and bytes.
+    expect(c.get('lstm')?.flops).toBe(kernelFlops('LSTM', lstm));
+    expect(c.get('lstm')?.bytes).toBe(kernelBytes('LSTM', 'fp32', lstm));
+    // X [10 steps x 3 x 16], Y [10 x 3 x 32], W and R (4 x 32 rows of 16 + 32), two biases, h in and out.
+    expect(kernelBytes('LSTM', 'fp32', lstm)).toBe(4 * (10 * 3 * 48 + 128 * 50 + 2 * 3 * 32));
+    const gru = { seq: 5, batch: 3, input: 64, hidden: 8 };
     expect(c.get('gru')).toMatchObject({
-      kernel: { op: 'MatMul', shape: { B: 5, M: 3, N: 24, K: 72 } },
+      kernel: { op: 'GRU', shape: gru },
       flops: 2 * 5 * 3 * 24 * 72 + 5 * 3 * 8 * (6 * 3 + 4),
     });
+    expect(c.get('gru')?.flops).toBe(kernelFlops('GRU', gru));
     expect(c.get('rnn')).toMatchObject({
       kernel: { op: 'MatMul', shape: { B: 5, M: 3, N: 4, K: 12 } },
       flops: 2 * 5 * 3 * 4 * 12 + 5 * 3 * 4 * 6,
