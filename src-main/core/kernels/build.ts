@@ -22,7 +22,7 @@ import {
   type TensorDef,
   type ValueInfoDef,
 } from '../onnx/model-builder.js';
-import { castTarget, convOutDims, convPads, poolOutSize } from './cost.js';
+import { castTarget, convOutDims, convPads, poolOutSize, RECURRENT_GATES } from './cost.js';
 import { encodeValues, randomBytes } from './fill.js';
 import type { KernelOp, KernelSpec } from './types.js';
 
@@ -416,7 +416,7 @@ const resize = rule((g) => {
 const recurrent = (op: 'LSTM' | 'GRU'): Rule =>
   rule((g) => {
     const [seq, batch, input, hidden] = [g.s('seq'), g.s('batch'), g.s('input'), g.s('hidden')];
-    const gates = op === 'LSTM' ? 4 : 3;
+    const { gates } = RECURRENT_GATES[op];
     const h0 = g.input('H0', [1, batch, hidden]);
     const x = g.input('X', [seq, batch, input]);
     const w = g.w.add('W', g.t, [1, gates * hidden, input]);
