@@ -8,6 +8,7 @@ import type { ProfileRun } from '../core/domain/measurement.js';
 import type { CatalogSummary } from '../core/catalog/index.js';
 import type { ComparedDevice, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
+import type { MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
@@ -60,6 +61,7 @@ export interface RooflineView {
   threads: number | null;
   summary: DeviceSummary;
   theoreticalGflops: number | null;
+  overhead: MeasuredOverhead | null;
   points: RooflinePoint[];
 }
 

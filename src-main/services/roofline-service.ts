@@ -4,6 +4,8 @@ import type { ProbeResult } from '../core/domain/hardware.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { machineFor } from './machine-service.js';
+import { deviceOverhead } from './workload-service.js';
+import { deviceRunUs, type MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
 
 export interface Roofline {
@@ -18,6 +20,21 @@ export interface Roofline {
   theoreticalGflops: number | null;
   /** Why there is no theoretical peak although the CPU's clock is known; null otherwise. */
   theoreticalNote: string | null;
+  /** What a run costs beyond its kernels, from the profile's overhead step; null when not measured. */
+  overhead: MeasuredOverhead | null;
+}
+
+function measuredOverhead(
+  db: Database,
+  device: { machineId: string; deviceKey: string; executionProvider: string; threads: number | null },
+): MeasuredOverhead | null {
+  const o = deviceOverhead(db, device);
+  if (!o) return null;
+  return {
+    runUs: deviceRunUs(o),
+    nodeUs: o.nodeUs,
+    binding: o.binding ? { perCallUs: o.binding.perCallUs, usPerMiB: (o.binding.nsPerByte * 2 ** 20) / 1000 } : null,
+  };
 }
 
 /** The theoretical fp32 peak, unless the measured one is above it: then null and why. */
@@ -97,6 +114,12 @@ export function rooflines(db: Database, machineId?: string, device?: string): Ro
         executionProvider: first.executionProvider,
         threads: first.threads,
         summary,
+        overhead: measuredOverhead(db, {
+          machineId: machine.id,
+          deviceKey: first.deviceKey,
+          executionProvider: first.executionProvider,
+          threads: first.threads,
+        }),
         ...(first.deviceKey === 'cpu'
           ? theoreticalOf(machine.probe, first.threads, summary.peakGflops.fp32)
           : { theoreticalGflops: null, theoreticalNote: null }),

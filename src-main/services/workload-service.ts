@@ -217,7 +217,7 @@ const CalibrationSchema = z.array(
 );
 
 /** The device's calibration runs from its newest profile run that has them; none: []. */
-export function deviceCalibration(db: Database, device: DeviceGroup): CalibrationRun[] {
+export function deviceCalibration(db: Database, device: DeviceRuns): CalibrationRun[] {
   for (const r of runsOf(db, device)) {
     const parsed = CalibrationSchema.safeParse(r.summary?.['calibration']);
     if (parsed.success) return parsed.data;
@@ -225,7 +225,10 @@ export function deviceCalibration(db: Database, device: DeviceGroup): Calibratio
   return [];
 }
 
-function runsOf(db: Database, device: DeviceGroup): StoredRun[] {
+/** What picks a device's profile runs. */
+type DeviceRuns = Pick<DeviceGroup, 'machineId' | 'deviceKey' | 'executionProvider' | 'threads'>;
+
+function runsOf(db: Database, device: DeviceRuns): StoredRun[] {
   return new ProfileRepo(db)
     .listRuns(device.machineId)
     .filter(
@@ -237,7 +240,7 @@ function runsOf(db: Database, device: DeviceGroup): StoredRun[] {
 }
 
 /** The device's per-run and per-node overhead from its newest profile run that measured it, or null. */
-export function deviceOverhead(db: Database, device: DeviceGroup): StoredOverhead | null {
+export function deviceOverhead(db: Database, device: DeviceRuns): StoredOverhead | null {
   for (const r of runsOf(db, device)) {
     const parsed = OverheadSchema.safeParse(r.summary?.['overhead']);
     if (parsed.success) return parsed.data;

@@ -1,6 +1,7 @@
 /** Profile results and measured rooflines as tables. */
 import { isTorchEpName } from '../../core/domain/execution-provider.js';
 import type { DeviceSummary } from '../../core/profiler/device-summary.js';
+import type { MeasuredOverhead } from '../../core/profiler/overhead.js';
 import type { DatasheetCheck } from '../../services/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profiler-service.js';
 import { formatTable } from '../output.js';
@@ -16,6 +17,7 @@ export interface RooflineRow {
   summary: DeviceSummary;
   theoreticalGflops: number | null;
   theoreticalNote?: string | null;
+  overhead?: MeasuredOverhead | null;
 }
 
 export function renderRoofline(rows: RooflineRow[]): string {
@@ -36,6 +38,9 @@ function rooflineTable(rows: RooflineRow[]): string {
       'GB/s',
       'RIDGE FLOP/B',
       'DISPATCH us',
+      'RUN us',
+      'NODE us',
+      'BINDING us',
       'H2D GB/s',
       'KERNELS',
     ],
@@ -52,6 +57,9 @@ function rooflineTable(rows: RooflineRow[]): string {
       fmt(r.summary.bandwidthGBps),
       fmt(r.summary.ridgePoint),
       fmt(r.summary.dispatchOverheadUs),
+      fmt(r.overhead?.runUs),
+      fmt(r.overhead?.nodeUs, 2),
+      fmt(r.overhead?.binding?.perCallUs),
       fmt(r.summary.h2d?.bandwidthGBps),
       r.summary.kernels,
     ]),

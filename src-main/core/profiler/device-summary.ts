@@ -21,8 +21,6 @@ export interface DeviceSummary {
   bandwidthGBps: number | null;
   /** Smallest measured kernel time: what one call costs when it does almost nothing (µs). */
   dispatchOverheadUs: number | null;
-  /** Median of (wall − kernel) per call: what the runtime binding adds (µs). */
-  bindingOverheadUs: number | null;
   /** FLOP per byte where the roofline bends: peak fp32 / bandwidth. */
   ridgePoint: number | null;
   h2d: CopyFit | null;
@@ -79,7 +77,6 @@ export function summarizeDevice(ms: readonly Measurement[]): DeviceSummary {
   let peakKernel: string | null = null;
   let bandwidth: number | null = null;
   let dispatch: number | null = null;
-  const binding: number[] = [];
   const bigDtypes = new Set(
     ms.filter((m) => COMPUTE_FAMILIES.has(m.family) && m.flops >= MIN_PEAK_FLOPS).map((m) => m.dtype),
   );
@@ -98,16 +95,13 @@ export function summarizeDevice(ms: readonly Measurement[]): DeviceSummary {
       if (gbps > (bandwidth ?? 0)) bandwidth = gbps;
     }
     if (m.family !== 'copy') dispatch = dispatch === null ? t : Math.min(dispatch, t);
-    if (m.stats.wallMedianUs !== null) binding.push(Math.max(0, m.stats.wallMedianUs - t));
   }
-  binding.sort((a, b) => a - b);
   const fp32 = peakGflops.fp32 ?? null;
   return {
     peakGflops,
     peakKernel,
     bandwidthGBps: bandwidth,
     dispatchOverheadUs: dispatch,
-    bindingOverheadUs: binding.length ? (binding[Math.floor(binding.length / 2)] as number) : null,
     ridgePoint: fp32 !== null && bandwidth ? fp32 / bandwidth : null,
     h2d: copyFit(ms.filter((m) => m.op === 'CopyH2D')),
     d2h: copyFit(ms.filter((m) => m.op === 'CopyD2H')),

@@ -59,6 +59,16 @@ export interface RunOverhead {
   profilerRunNodeUs?: number | null;
 }
 
+/** A device's per-run, per-node and Node binding costs (µs), as reported to users. */
+export interface MeasuredOverhead {
+  /** ONNX Runtime's own fixed cost per run, the binding's per-call part taken off. */
+  runUs: number;
+  /** Cost of each executed node beyond its kernel's own time. */
+  nodeUs: number;
+  /** What the Node binding adds to every call, and per MiB of inputs and outputs; null when not measured. */
+  binding: { perCallUs: number; usPerMiB: number } | null;
+}
+
 /** What one call costs the Node binding for `ioBytes` of inputs and outputs (µs); 0 without a fit. */
 export function bindingUs(binding: BindingCost | null | undefined, ioBytes: number): number {
   if (!binding) return 0;

@@ -26,7 +26,6 @@ function dev(
       peakKernel: null,
       bandwidthGBps: gbps,
       dispatchOverheadUs: deviceKey === 'cpu' ? 2 : 8,
-      bindingOverheadUs: null,
       ridgePoint: fp32 / gbps,
       h2d: null,
       d2h: null,
