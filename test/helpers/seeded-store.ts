@@ -6,6 +6,7 @@ import { openDatabase } from '../../src-main/adapters/store/open-database.js';
 import { MachineRepo } from '../../src-main/adapters/store/machine-repo.js';
 import { ProfileRepo } from '../../src-main/adapters/store/profile-repo.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
+import type { RunOverhead } from '../../src-main/core/profiler/overhead.js';
 import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
 import { device, measurementOf, syntheticSamples } from './synthetic-samples.js';
 import { sampleProbe } from './sample-probe.js';
@@ -32,6 +33,20 @@ export function seedStore(db: Database): void {
     repo.insertMeasurements(run.id, ms);
     repo.finishRun(run.id, 'complete', null);
   }
+}
+
+/** A finished profile run of the seeded machine's CPU whose summary holds `overhead`. */
+export function recordOverhead(db: Database, threads: number, overhead: RunOverhead): void {
+  const repo = new ProfileRepo(db);
+  const run = repo.createRun({
+    machineId: SEEDED_MACHINE,
+    deviceKey: 'cpu',
+    suite: 'quick',
+    executionProvider: 'cpu',
+    threads,
+    runtimeVersion: '1.30.0',
+  });
+  repo.finishRun(run.id, 'complete', { overhead });
 }
 
 export function seededDb(path = ':memory:'): Database {

@@ -1,14 +1,13 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
-import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { fromNodeUs, ioBytes, predictWorkload } from '../../../src-main/core/workload/predict-workload.js';
 import { workloadFromOnnx } from '../../../src-main/core/workload/from-onnx.js';
 import { RooflinePredictor } from '../../../src-main/core/predictor/roofline-predictor.js';
 import { predictModelExecuted } from '../../../src-main/services/model-prediction-service.js';
 import { trainPredictors } from '../../../src-main/services/predictor-service.js';
 import { deviceOverhead, pickDevice, predictModel } from '../../../src-main/services/workload-service.js';
-import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+import { recordOverhead, seededDb } from '../../helpers/seeded-store.js';
 import { device } from '../../helpers/synthetic-samples.js';
 import { cnnModel } from '../core/workload/sample-models.js';
 
@@ -60,16 +59,7 @@ describe('predict-model on the graph ONNX Runtime executes (real ORT)', () => {
   function storeWithOverhead(): ReturnType<typeof seededDb> {
     const db = seededDb();
     trainPredictors(db, ['roofline', 'forest']);
-    const repo = new ProfileRepo(db);
-    const run = repo.createRun({
-      machineId: SEEDED_MACHINE,
-      deviceKey: 'cpu',
-      suite: 'quick',
-      executionProvider: 'cpu',
-      threads: 1,
-      runtimeVersion: '1.30.0',
-    });
-    repo.finishRun(run.id, 'complete', { overhead: { runUs: 20, nodeUs: 0.2, profilerNodeUs: 3, points: [] } });
+    recordOverhead(db, 1, { runUs: 20, nodeUs: 0.2, profilerNodeUs: 3, points: [] });
     return db;
   }
 

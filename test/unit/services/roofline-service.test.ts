@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { listProfileRuns } from '../../../src-main/services/profile-runs.js';
 import { rooflines, rooflinesWithPoints } from '../../../src-main/services/roofline-service.js';
-import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+import { recordOverhead, SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
 
 describe('rooflinesWithPoints', () => {
   it('gives each profiled device its roofline and every profiled kernel as a point', () => {
@@ -37,19 +37,8 @@ describe('rooflinesWithPoints', () => {
   it("reports each device's measured per-run, per-node and binding costs from its newest profile run", () => {
     const db = seededDb();
     expect(rooflines(db, SEEDED_MACHINE).map((r) => r.overhead)).toEqual([null, null]);
-    const repo = new ProfileRepo(db);
-    const run = repo.createRun({
-      machineId: SEEDED_MACHINE,
-      deviceKey: 'cpu',
-      suite: 'quick',
-      executionProvider: 'cpu',
-      threads: 1,
-      runtimeVersion: '1.30.0',
-    });
     const binding = { perCallUs: 12, nsPerByte: 0.5, points: [] };
-    repo.finishRun(run.id, 'complete', {
-      overhead: { runUs: 20, nodeUs: 0.25, profilerNodeUs: 3, points: [], binding },
-    });
+    recordOverhead(db, 1, { runUs: 20, nodeUs: 0.25, profilerNodeUs: 3, points: [], binding });
     const [one, sixteen] = rooflines(db, SEEDED_MACHINE);
     // The run's fixed cost less the binding's per-call part; 0.5 ns/byte is 524.288 µs per MiB.
     expect(one!.overhead).toEqual({ runUs: 8, nodeUs: 0.25, binding: { perCallUs: 12, usPerMiB: 524.288 } });
