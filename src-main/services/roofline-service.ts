@@ -4,7 +4,7 @@ import type { ProbeResult } from '../core/domain/hardware.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { machineFor } from './machine-service.js';
-import { deviceOverhead } from './workload-service.js';
+import { deviceOverhead, type DeviceRuns } from './workload-service.js';
 import { deviceRunUs, type MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
 
@@ -24,10 +24,7 @@ export interface Roofline {
   overhead: MeasuredOverhead | null;
 }
 
-function measuredOverhead(
-  db: Database,
-  device: { machineId: string; deviceKey: string; executionProvider: string; threads: number | null },
-): MeasuredOverhead | null {
+function measuredOverhead(db: Database, device: DeviceRuns): MeasuredOverhead | null {
   const o = deviceOverhead(db, device);
   if (!o) return null;
   return {

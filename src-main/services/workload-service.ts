@@ -226,7 +226,7 @@ export function deviceCalibration(db: Database, device: DeviceRuns): Calibration
 }
 
 /** What picks a device's profile runs. */
-type DeviceRuns = Pick<DeviceGroup, 'machineId' | 'deviceKey' | 'executionProvider' | 'threads'>;
+export type DeviceRuns = Pick<DeviceGroup, 'machineId' | 'deviceKey' | 'executionProvider' | 'threads'>;
 
 function runsOf(db: Database, device: DeviceRuns): StoredRun[] {
   return new ProfileRepo(db)
