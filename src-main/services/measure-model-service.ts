@@ -41,11 +41,12 @@ export interface ModelMeasurement {
   p90Ms: number;
   repetitions: number;
   /**
-   * Sum of the nodes' times, ms: the profiled pass's per-node shares scaled to the
-   * unprofiled end to end less the per-run cost (profiling slows every node down).
+   * Sum of the nodes' times, ms: the profiled pass's per-node times less the profiler's cost,
+   * scaled down to the unprofiled end to end less the per-run cost and the binding's copies
+   * where they exceed it (profiling slows every node down), never up (model-attribution.ts).
    */
   nodesSumMs: number;
-  /** End to end (unprofiled) minus the node sum: run, binding and per-node overhead, ms. */
+  /** End to end (unprofiled) minus the node sum: run, binding (in whatever phase it ran) and per-node overhead, ms. */
   frameworkOverheadMs: number;
   /** Median end to end of the profiled pass, ms: what profiling itself costs, next to medianMs. */
   profiledMs: number;

@@ -66,7 +66,7 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
           pct(m.errorPct),
         ],
         [
-          'sum of nodes (profiled shares, unprofiled total)',
+          'sum of nodes (profiled, less the profiler)',
           `${m.nodesSumMs.toFixed(3)} ms`,
           m.predicted ? ms(m.predicted.totalUs - m.predicted.runOverheadUs) : '-',
           pct(m.nodeErrorPct),
