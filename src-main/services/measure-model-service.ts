@@ -10,7 +10,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import type { Dtype, Measurement } from '../core/domain/measurement.js';
-import { summarize } from '../core/profiler/timing-stats.js';
+import { summarize, type StoppingRule } from '../core/profiler/timing-stats.js';
 import { KERNEL_OPS } from '../core/kernels/types.js';
 import { fromNodeUs, ioBytes, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
@@ -78,7 +78,18 @@ export interface KeptTrace {
   events: number;
 }
 
-const RULE = { warmupRuns: 3, minRepetitions: 10, maxRepetitions: 200, targetCi: 0.02, budgetMs: 3000 };
+/**
+ * At least a second of runs, as a timing loop would take: a model of 0.14 ms stopped after ~60
+ * runs (8 ms), and one such loop in four read 0.25 ms here while the others read 0.14.
+ */
+const RULE: StoppingRule = {
+  warmupRuns: 3,
+  minRepetitions: 10,
+  maxRepetitions: 20_000,
+  targetCi: 0.02,
+  budgetMs: 3000,
+  minDurationMs: 1000,
+};
 
 export async function measureModel(
   db: Database,

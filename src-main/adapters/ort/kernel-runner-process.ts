@@ -253,7 +253,7 @@ async function warmFor(run: () => Promise<unknown>, ms: number): Promise<void> {
   while (performance.now() - started < ms) await run();
 }
 
-/** Untimed calls before each overhead and binding measurement (see warmFor). */
+/** Untimed calls before each overhead and binding measurement and each model's timed runs (see warmFor). */
 const OVERHEAD_WARMUP_MS = 100;
 
 /** timeLoop's wall times alone (sessions without profiling). */
@@ -281,6 +281,7 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
     const runPlain = async (): Promise<void> => {
       outputs = await (session as ort.InferenceSession).run(feeds);
     };
+    await warmFor(runPlain, OVERHEAD_WARMUP_MS);
     const wallUs = await timeUnprofiled(runPlain, { ...rule, warmupRuns: Math.max(1, rule.warmupRuns) });
     const outputShapes: Record<string, number[]> = {};
     for (const [name, v] of Object.entries(outputs)) if (v instanceof ort.Tensor) outputShapes[name] = [...v.dims];

@@ -164,6 +164,8 @@ def ci_half_width(values):
 def should_stop(samples, elapsed_ms, rule):
     if len(samples) >= rule["maxRepetitions"]:
         return "max-repetitions"
+    if elapsed_ms < rule.get("minDurationMs", 0):
+        return None
     if len(samples) < rule["minRepetitions"]:
         return "budget" if elapsed_ms >= rule["budgetMs"] * 4 and len(samples) >= 3 else None
     if ci_half_width(samples) <= rule["targetCi"]:

@@ -96,6 +96,12 @@ export interface StoppingRule {
   targetCi: number;
   /** Stop once this much time was spent timing one kernel (ms). */
   budgetMs: number;
+  /**
+   * Time at least this long (ms) before converging or running out of budget (the repetition
+   * cap still stops): a loop of a few milliseconds can fall wholly in one slow moment of the
+   * machine, which a median cannot see past.
+   */
+  minDurationMs?: number;
 }
 
 export type StopReason = 'converged' | 'budget' | 'max-repetitions';
@@ -103,6 +109,7 @@ export type StopReason = 'converged' | 'budget' | 'max-repetitions';
 /** Whether to stop after `samples` (µs) with `elapsedMs` spent; null means go on. */
 export function shouldStop(samples: readonly number[], elapsedMs: number, rule: StoppingRule): StopReason | null {
   if (samples.length >= rule.maxRepetitions) return 'max-repetitions';
+  if (elapsedMs < (rule.minDurationMs ?? 0)) return null;
   if (samples.length < rule.minRepetitions)
     return elapsedMs >= rule.budgetMs * 4 && samples.length >= 3 ? 'budget' : null;
   if (medianCiHalfWidth(sorted(rejectOutliers(samples).kept)) <= rule.targetCi) return 'converged';

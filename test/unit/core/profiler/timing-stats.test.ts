@@ -64,6 +64,21 @@ describe('timing statistics', () => {
     expect(shouldStop([5e5, 5e5, 5e5], 450, rule)).toBe('budget');
   });
 
+  it('times at least the minimum duration, unless the repetition cap stops it first', () => {
+    const steady = Array.from({ length: 20 }, () => 100);
+    const long = { ...rule, minDurationMs: 1000 };
+    expect(shouldStop(steady, 1, long)).toBeNull();
+    expect(shouldStop([5e5, 5e5, 5e5], 450, long)).toBeNull();
+    expect(shouldStop(steady, 1000, long)).toBe('converged');
+    expect(
+      shouldStop(
+        Array.from({ length: 50 }, () => 100),
+        1,
+        long,
+      ),
+    ).toBe('max-repetitions');
+  });
+
   it('calls a measurement noisy when its median could not be pinned down', () => {
     expect(isNoisy(summarize(Array.from({ length: 30 }, () => 100)), rule)).toBe(false);
     expect(isNoisy(summarize([100, 180, 90, 200, 95, 170, 100, 210]), rule)).toBe(true);
