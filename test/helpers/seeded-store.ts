@@ -19,14 +19,7 @@ export function seedStore(db: Database): void {
   const repo = new ProfileRepo(db);
   for (const threads of [1, 16]) {
     const d = device(`t${threads}`, threads === 1 ? 60 : 600, threads === 1 ? 15 : 60, threads);
-    const run = repo.createRun({
-      machineId: SEEDED_MACHINE,
-      deviceKey: 'cpu',
-      suite: 'quick',
-      executionProvider: 'cpu',
-      threads,
-      runtimeVersion: '1.30.0',
-    });
+    const run = createSeededRun(repo, { threads });
     const ms = syntheticSamples([d], 0.01, threads).map((s) =>
       measurementOf(s, { runId: run.id, deviceKey: 'cpu', executionProvider: 'cpu', threads }),
     );
@@ -38,15 +31,23 @@ export function seedStore(db: Database): void {
 /** A finished profile run of the seeded machine's CPU whose summary holds `overhead`. */
 export function recordOverhead(db: Database, threads: number, overhead: RunOverhead): void {
   const repo = new ProfileRepo(db);
-  const run = repo.createRun({
+  const run = createSeededRun(repo, { threads });
+  repo.finishRun(run.id, 'complete', { overhead });
+}
+
+/** A new quick profile run of the seeded machine's CPU (ORT 1.30.0's CPU EP unless told otherwise). */
+export function createSeededRun(
+  repo: ProfileRepo,
+  run: { threads: number; executionProvider?: string; runtimeVersion?: string },
+): ReturnType<ProfileRepo['createRun']> {
+  return repo.createRun({
     machineId: SEEDED_MACHINE,
     deviceKey: 'cpu',
     suite: 'quick',
-    executionProvider: 'cpu',
-    threads,
-    runtimeVersion: '1.30.0',
+    executionProvider: run.executionProvider ?? 'cpu',
+    threads: run.threads,
+    runtimeVersion: run.runtimeVersion ?? '1.30.0',
   });
-  repo.finishRun(run.id, 'complete', { overhead });
 }
 
 export function seededDb(path = ':memory:'): Database {

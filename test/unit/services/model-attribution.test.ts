@@ -52,10 +52,14 @@ describe('profilerGapUs', () => {
 });
 
 describe('attributeNodes', () => {
-  const outcome = (byNodeUs: Record<string, number[]>, nodeOps: Record<string, string>) => ({
+  const outcome = (
+    byNodeUs: Record<string, number[]>,
+    nodeOps: Record<string, string>,
+    wallUs: number[] = [100, 100, 100],
+  ) => ({
     id: 1,
     ok: true as const,
-    wallUs: [100, 100, 100],
+    wallUs,
     profiledWallUs: [150, 150, 150],
     modelRunUs: [140, 140, 140],
     kernelUs: [100, 100, 100],
@@ -77,36 +81,26 @@ describe('attributeNodes', () => {
     // b ran once: its median is that run's, not the zeros of the runs it did not run in.
     expect(byName['b']?.measuredUs).toBeCloseTo(50 * scale, 9);
   });
-});
+  describe('scaling', () => {
+    const relus = { a: 'Relu', b: 'Relu' };
+    const nodes = [n('a'), n('b')];
+    const overhead = { runUs: 10, profilerNodeUs: 1 };
 
-describe('attributeNodes scaling', () => {
-  const run = (wallUs: number[], byNodeUs: Record<string, number[]>) => ({
-    id: 1,
-    ok: true as const,
-    wallUs,
-    profiledWallUs: wallUs,
-    modelRunUs: wallUs,
-    kernelUs: wallUs,
-    byNodeUs,
-    nodeOps: Object.fromEntries(Object.keys(byNodeUs).map((k) => [k, 'Relu'])),
-    providers: ['CPUExecutionProvider'],
-    outputShapes: {},
-  });
-  const nodes = [n('a'), n('b')];
-  const overhead = { runUs: 10, profilerNodeUs: 1 };
+    it('scales traced times down to the unprofiled end to end less the per-run cost', () => {
+      // Traced 31 + 21, 1 µs of profiler each: 30 + 20 against 60 - 10 = 50 µs unprofiled.
+      const traced = { a: [31, 31, 31], b: [21, 21, 21] };
+      const got = attributeNodes(outcome(traced, relus, [60, 60, 60]), nodes, overhead);
+      expect(got.nodes.map((x) => x.measuredUs)).toEqual([30, 20]);
+      const profiledSlower = attributeNodes(outcome(traced, relus, [35, 35, 35]), nodes, overhead);
+      expect(profiledSlower.nodes.map((x) => x.measuredUs)).toEqual([15, 10]);
+    });
 
-  it('scales traced times down to the unprofiled end to end less the per-run cost', () => {
-    // Traced 31 + 21, 1 µs of profiler each: 30 + 20 against 60 - 10 = 50 µs unprofiled.
-    const got = attributeNodes(run([60, 60, 60], { a: [31, 31, 31], b: [21, 21, 21] }), nodes, overhead);
-    expect(got.nodes.map((x) => x.measuredUs)).toEqual([30, 20]);
-    const slower = attributeNodes(run([35, 35, 35], { a: [31, 31, 31], b: [21, 21, 21] }), nodes, overhead);
-    expect(slower.nodes.map((x) => x.measuredUs)).toEqual([15, 10]);
-  });
-
-  it('never scales them up: an unprofiled end to end beyond the nodes is time outside them', () => {
-    // A one-node model whose outputs the binding copied in a slow phase: 250 µs from Node, 35 in ORT.
-    const got = attributeNodes(run([250, 251, 249], { a: [36, 36, 36], b: [0, 0, 0] }), nodes, overhead);
-    expect(got.endToEndUs).toBe(250);
-    expect(got.nodes.find((x) => x.name === 'a')?.measuredUs).toBe(35);
+    it('never scales them up: an unprofiled end to end beyond the nodes is time outside them', () => {
+      // A one-node model whose outputs the binding copied in a slow phase: 250 µs from Node, 35 in ORT.
+      const traced = { a: [36, 36, 36], b: [0, 0, 0] };
+      const got = attributeNodes(outcome(traced, relus, [250, 251, 249]), nodes, overhead);
+      expect(got.endToEndUs).toBe(250);
+      expect(got.nodes.find((x) => x.name === 'a')?.measuredUs).toBe(35);
+    });
   });
 });

@@ -11,7 +11,7 @@ import type { Plan, PlanDevice, PlanProblem } from '../../../src-main/core/plann
 import { planSummary, planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { preferredGroup } from '../../../src-main/services/profiled-device.js';
-import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+import { createSeededRun, seededDb } from '../../helpers/seeded-store.js';
 import { device as cpuFeatures, measurementOf, syntheticSamples } from '../../helpers/synthetic-samples.js';
 import { trainedStore } from './service-stores.js';
 
@@ -165,14 +165,7 @@ describe('which measured backend stands for a device', () => {
   function withTorchCpu(): ReturnType<typeof trainedStore> {
     const db = trainedStore();
     const repo = new ProfileRepo(db);
-    const run = repo.createRun({
-      machineId: SEEDED_MACHINE,
-      deviceKey: 'cpu',
-      suite: 'quick',
-      executionProvider: 'torch-cpu',
-      threads: 16,
-      runtimeVersion: 'torch 2.11.0',
-    });
+    const run = createSeededRun(repo, { threads: 16, executionProvider: 'torch-cpu', runtimeVersion: 'torch 2.11.0' });
     const d = cpuFeatures('torch16', 500, 50, 16);
     const ms = syntheticSamples([d], 0.01, 16)
       .slice(0, 40)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { listProfileRuns } from '../../../src-main/services/profile-runs.js';
 import { rooflines, rooflinesWithPoints } from '../../../src-main/services/roofline-service.js';
-import { recordOverhead, SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
+import { createSeededRun, recordOverhead, SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
 
 describe('rooflinesWithPoints', () => {
   it('gives each profiled device its roofline and every profiled kernel as a point', () => {
@@ -54,14 +54,7 @@ describe('listProfileRuns', () => {
   it('lists runs oldest first with their measurement counts, closing a run its profiler left running', () => {
     const db = seededDb();
     const repo = new ProfileRepo(db);
-    const abandoned = repo.createRun({
-      machineId: SEEDED_MACHINE,
-      deviceKey: 'cpu',
-      suite: 'quick',
-      executionProvider: 'cpu',
-      threads: 4,
-      runtimeVersion: '1.30.0',
-    });
+    const abandoned = createSeededRun(repo, { threads: 4 });
     const runs = listProfileRuns(db, 'lab-ws-01');
     expect(runs.map((r) => [r.threads, r.status])).toEqual([
       [1, 'complete'],
