@@ -46,11 +46,29 @@ export interface KernelParts {
 /** Copies in a chained timing model. */
 export const CHAIN_COPIES = 5;
 
-/** True when the output can feed the kernel again: same dims and type as the first (data) input. */
+/**
+ * True when the output can feed the kernel again: same dims and type as the first (data)
+ * input, and no copy's last node meets the next copy's first in a pair ONNX Runtime merges.
+ */
 export function isChainable(parts: KernelParts): boolean {
   const data = parts.inputs[0];
   if (!data || data.dtype !== parts.output.dtype) return false;
-  return data.dims.length === parts.output.dims.length && data.dims.every((d, i) => d === parts.output.dims[i]);
+  const sameShape =
+    data.dims.length === parts.output.dims.length && data.dims.every((d, i) => d === parts.output.dims[i]);
+  return sameShape && !mergesAcrossCopies(parts, data.name);
+}
+
+/**
+ * Ops that ONNX Runtime's optimizer merges when one feeds another: consecutive Transposes
+ * become one (inverse pairs cancel), so a chain of square transposes would time one node or
+ * none (measured on ORT 1.30's CPU EP: three chained 1000x1000 Transposes ran as one).
+ */
+const MERGED_WHEN_CONSECUTIVE = new Set(['Transpose']);
+
+function mergesAcrossCopies(parts: KernelParts, data: string): boolean {
+  const last = parts.nodes.find((n) => n.outputs.includes(parts.output.name));
+  const first = parts.nodes.filter((n) => n.inputs.includes(data));
+  return last !== undefined && MERGED_WHEN_CONSECUTIVE.has(last.opType) && first.some((n) => n.opType === last.opType);
 }
 
 export type ChainForm = 'chain' | 'fan';
