@@ -167,17 +167,31 @@ export function predictOnDevice(
 ): WorkloadPrediction {
   const overhead = deviceOverhead(db, device);
   const predictor = chooseStoredPredictor(db, opts.predictor).predictor;
-  const familyScale =
-    opts.calibrate === false ? {} : familyRatios(deviceCalibration(db, device), predictor, device.features);
+  const scaleOf = (d: DeviceGroup): Record<string, number> =>
+    opts.calibrate === false ? {} : familyRatios(deviceCalibration(db, d), predictor, d.features);
+  const single = oneThreadSibling(db, device);
   const prediction = predictWorkload(workload, predictor, device.features, opts.mode ?? 'inference', {
     overhead,
-    familyScale,
+    familyScale: scaleOf(device),
+    oneThread: single ? { device: single.features, familyScale: scaleOf(single) } : null,
   });
   if (!overhead)
     prediction.warnings.push(
       'this profile has no per-run and per-node overhead (profiled by an older pipeDejavu): re-profile for a whole-model time you can trust',
     );
   return prediction;
+}
+
+/**
+ * The same CPU profiled at 1 thread, when the device is a CPU at more threads: the nodes ORT
+ * runs on one thread are predicted there (core/workload/one-thread-ops.ts). Null otherwise.
+ */
+function oneThreadSibling(db: Database, device: DeviceGroup): DeviceGroup | null {
+  if (device.executionProvider !== 'cpu' || (device.threads ?? 1) <= 1) return null;
+  const { devices } = loadTrainingData(db, { machineId: device.machineId });
+  return (
+    devices.find((d) => d.deviceKey === device.deviceKey && d.executionProvider === 'cpu' && d.threads === 1) ?? null
+  );
 }
 
 const OverheadSchema = z.object({

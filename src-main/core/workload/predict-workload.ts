@@ -10,6 +10,10 @@
  * (the executor's per-node cost included), so predicted nodes already carry the per-node
  * cost; fallback estimates get it added. overheadUs reports both parts.
  *
+ * On a CPU profiled at more than one thread, the nodes ONNX Runtime runs on one thread whatever
+ * the thread count (one-thread-ops.ts) are predicted on the same CPU's 1-thread profile, when
+ * there is one (PredictOptions.oneThread).
+ *
  * totalUs is device time: what ONNX Runtime spends in a run. What the Node binding adds to a
  * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
  * `binding`, for callers who time runs from Node; it is never inside totalUs. Pure.
@@ -17,6 +21,7 @@
 import { DTYPE_BYTES } from '../kernels/cost.js';
 import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
+import { runsOnOneThread } from './one-thread-ops.js';
 import type { TensorShape, Workload, WorkloadNode } from './types.js';
 
 export type Mode = 'inference' | 'training';
@@ -88,6 +93,17 @@ export interface PredictOptions {
   overhead?: { runUs: number; nodeUs: number; binding?: BindingCost | null } | null;
   /** Per op family: measured / predicted on the device's calibration models (calibration.ts). */
   familyScale?: Record<string, number>;
+  /**
+   * The same CPU profiled at 1 thread, and its calibration: nodes ORT runs on one thread
+   * whatever the thread count (one-thread-ops.ts) are predicted there. None: on the device.
+   */
+  oneThread?: { device: DeviceFeatures; familyScale?: Record<string, number> } | null;
+}
+
+/** Where a node is predicted: the device, or the same CPU at 1 thread. */
+interface Target {
+  device: DeviceFeatures;
+  familyScale: Record<string, number>;
 }
 
 const TRAINING_FACTOR = 3;
@@ -119,14 +135,19 @@ export function predictWorkload(
   const factor = mode === 'training' ? TRAINING_FACTOR : 1;
   const perNode = (opts.overhead?.nodeUs ?? 0) * factor;
   const runUs = (opts.overhead ? deviceRunUs(opts.overhead) : 0) * factor;
-  const byIndex = predictKernels(w, predictor, device);
+  const own: Target = { device, familyScale: opts.familyScale ?? {} };
+  const oneThread: Target | null = opts.oneThread
+    ? { device: opts.oneThread.device, familyScale: opts.oneThread.familyScale ?? {} }
+    : null;
+  const targetOf = (n: WorkloadNode): Target => (oneThread && runsOnOneThread(n) ? oneThread : own);
+  const byIndex = predictKernels(w, predictor, targetOf);
   const warnings = new Set<string>(w.warnings);
   const fallbackOps = new Set<string>();
   const nodes: NodePrediction[] = w.nodes.map((n, index) => {
     const p = byIndex.get(index);
     if (p) {
       if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
-      return predictedNode(n, index, p, factor * (opts.familyScale?.[n.family ?? ''] ?? 1));
+      return predictedNode(n, index, p, factor * (targetOf(n).familyScale[n.family ?? ''] ?? 1));
     }
     if (isFree(n)) {
       const t = n.opType === 'Constant' ? 0 : perNode;
@@ -181,8 +202,12 @@ function bindingOf(w: Workload, binding: BindingCost | null | undefined): Worklo
 
 type KernelPrediction = ReturnType<Predictor['predict']>[number];
 
-/** The predictor's answer for every node that maps to a kernel family, by node index. */
-function predictKernels(w: Workload, predictor: Predictor, device: DeviceFeatures): Map<number, KernelPrediction> {
+/** The predictor's answer for every node that maps to a kernel family, by node index, each on its target's device. */
+function predictKernels(
+  w: Workload,
+  predictor: Predictor,
+  targetOf: (n: WorkloadNode) => Target,
+): Map<number, KernelPrediction> {
   const queries = w.nodes.map((n, index) => ({ n, index })).filter(({ n }) => n.family !== null && n.kernel !== null);
   const predicted = predictor.predict(
     queries.map(({ n }) => ({
@@ -192,7 +217,7 @@ function predictKernels(w: Workload, predictor: Predictor, device: DeviceFeature
       dtype: n.dtype,
       flops: n.flops,
       bytes: n.bytes,
-      device,
+      device: targetOf(n).device,
     })),
   );
   const byIndex = new Map<number, KernelPrediction>();

@@ -9,7 +9,9 @@ import { trainPredictors } from '../../../src-main/services/predictor-service.js
 import { deviceOverhead, pickDevice, predictModel } from '../../../src-main/services/workload-service.js';
 import { recordOverhead, seededDb } from '../../helpers/seeded-store.js';
 import { device } from '../../helpers/synthetic-samples.js';
-import { cnnModel } from '../core/workload/sample-models.js';
+import { attr, encodeModel } from '../../../src-main/core/onnx/model-builder.js';
+import { predictOnDevice } from '../../../src-main/services/workload-service.js';
+import { cnnModel, floats, input as valueInfo, node } from '../core/workload/sample-models.js';
 
 const cls = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 const input = { x: [1, 3, 48, 192] };
@@ -49,6 +51,31 @@ describe('whole-model overhead (pure)', () => {
     expect(io).toBeGreaterThan(0);
     expect(apart.binding).toEqual({ perCallUs: 12, ioBytes: io, us: 12 + io * 0.00005 });
     expect(fromNodeUs(apart)).toBeCloseTo(apart.totalUs + 12 + io * 0.00005, 6);
+  });
+});
+
+describe('nodes ORT runs on one thread, on a CPU profiled at more threads', () => {
+  it('prices a nearest Resize as the 1-thread profile does, and an Add as the device does', () => {
+    const bytes = encodeModel({
+      opsetImports: [{ domain: '', version: 17 }],
+      graph: {
+        name: 'up',
+        inputs: [valueInfo('x', [1, 32, 40, 40])],
+        outputs: [valueInfo('y', [1, 32, 80, 80])],
+        initializers: [floats('scales', [1, 1, 2, 2])],
+        nodes: [
+          node('Resize', ['x', '', 'scales'], ['up'], [attr.string('mode', 'nearest')]),
+          node('Add', ['up', 'up'], ['y']),
+        ],
+      },
+    });
+    const w = workloadFromOnnx(bytes, { name: 'up' });
+    const db = seededDb();
+    trainPredictors(db, ['forest']);
+    const many = predictOnDevice(db, w, pickDevice(db, 'cpu', 16), {});
+    const one = predictOnDevice(db, w, pickDevice(db, 'cpu', 1), {});
+    expect(many.nodes[0]!.timeUs).toBeCloseTo(one.nodes[0]!.timeUs, 9);
+    expect(many.nodes[1]!.timeUs).not.toBeCloseTo(one.nodes[1]!.timeUs, 3);
   });
 });
 

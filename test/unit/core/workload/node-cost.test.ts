@@ -48,10 +48,11 @@ describe('node costs by hand', () => {
       params: 8 * 27 + 8,
       dtype: 'fp32',
     });
+    // Inference BatchNormalization: a per-channel affine pass, priced as the scalar Mul kernel.
     expect(c.get('b1')).toMatchObject({
-      family: 'layernorm',
-      kernel: { op: 'LayerNormalization', shape: { rows: 16, cols: 1024 } },
-      flops: 2 * 16 * 1024,
+      family: 'elementwise',
+      kernel: { op: 'Mul', shape: { n: 16384, scalar: 1 } },
+      flops: 2 * 16384,
       params: 4 * 8,
     });
     expect(c.get('r1')).toMatchObject({
@@ -212,6 +213,23 @@ describe('node costs of single ops', () => {
     expect(cost(onnxNode('Div', 2), [x, t([])], [x]).kernel).toEqual({ op: 'Div', shape: { n } });
     // Max and Min run another broadcast loop than Add's: priced as the two-stream Add.
     expect(cost(onnxNode('Max', 2), [x, t([])], [x]).kernel).toEqual({ op: 'Add', shape: { n } });
+  });
+
+  it('BatchNormalization is the scalar Mul kernel at inference, a normalization in training mode', () => {
+    const x = t([1, 24, 20, 20]);
+    const c = t([24]);
+    const n = 24 * 20 * 20;
+    const inference = cost(onnxNode('BatchNormalization', 5), [x, c, c, c, c], [x]);
+    expect(inference).toMatchObject({
+      family: 'elementwise',
+      kernel: { op: 'Mul', shape: { n, scalar: 1 } },
+      flops: 2 * n,
+    });
+    const training = cost(onnxNode('BatchNormalization', 5, [attr.int('training_mode', 1)]), [x, c, c, c, c], [x]);
+    expect(training).toMatchObject({
+      family: 'layernorm',
+      kernel: { op: 'LayerNormalization', shape: { rows: 24, cols: 400 } },
+    });
   });
 
   it('a node on the two-stream Add or Mul kernel moves what the kernel moves, whatever it broadcasts', () => {

@@ -90,6 +90,48 @@ describe('whole-model prediction', () => {
     expect(p.familyShare.other).toBeGreaterThan(0);
   });
 
+  it('predicts the nodes ORT runs on one thread (nearest Resize, inference BatchNorm) on the 1-thread CPU, with its calibration', () => {
+    const resize = makeKernel('Resize', 'fp32', { N: 1, C: 32, H: 40, W: 40, scale: 4 });
+    const at = (
+      name: string,
+      opType: string,
+      op: string,
+      k: ReturnType<typeof makeKernel>,
+      flops = k.flops,
+    ): WorkloadNode => ({
+      ...bareNode(name, opType),
+      family: k.family,
+      kernel: { op, shape: k.shape },
+      flops,
+      bytes: k.bytes,
+    });
+    const bnKernel = makeKernel('Mul', 'fp32', { n: 65536, scalar: 1 });
+    const w: Workload = {
+      ...workload,
+      nodes: [
+        at('nearest', 'Resize', 'Resize', resize),
+        at('linear', 'Resize', 'Resize', resize, 4 * 32 * 160 * 160),
+        at('bn', 'BatchNormalization', 'Mul', bnKernel),
+        node('add', 'Add', { n: 65536 }),
+      ],
+      layers: [{ ...workload.layers[0]!, nodes: [0, 1, 2, 3] }],
+    };
+    const one = device('A/1t', 25, 10, 1);
+    const p = predictWorkload(w, predictor, d, 'inference', {
+      familyScale: { datamove: 0.5 },
+      oneThread: { device: one, familyScale: { datamove: 2 } },
+    });
+    const on = (k: ReturnType<typeof makeKernel>, dev: typeof d, flops = k.flops): number =>
+      predictor.predict([{ ...k, flops, device: dev }])[0]!.timeUs;
+    expect(p.nodes[0]!.timeUs).toBeCloseTo(2 * on(resize, one), 6);
+    expect(p.nodes[1]!.timeUs).toBeCloseTo(0.5 * on(resize, d, 4 * 32 * 160 * 160), 6);
+    expect(p.nodes[2]!.timeUs).toBeCloseTo(on(bnKernel, one), 6);
+    expect(p.nodes[3]!.timeUs).toBeCloseTo(on(makeKernel('Add', 'fp32', { n: 65536 }), d), 6);
+    // Without a 1-thread profile every node stays on the device.
+    const alone = predictWorkload(w, predictor, d, 'inference');
+    expect(alone.nodes[0]!.timeUs).toBeCloseTo(on(resize, d), 6);
+  });
+
   it('counts forward and backward (3x) for training', () => {
     const inf = predictWorkload(workload, predictor, d, 'inference');
     const train = predictWorkload(workload, predictor, d, 'training');
