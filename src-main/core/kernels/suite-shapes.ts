@@ -763,11 +763,15 @@ function priorMoveShapes(): ShapeEntry[] {
   concat(1, 1, 2 * 128 * 80 * 80, 2);
   concat(1, 8, 2 * 256 * 28 * 28, 2); // batch 8
   concat(1, 32 * 512, 128, 2); // rotate_half, head dim 128
-  for (const hw of [10, 20, 40]) resize(1, 1, 256, hw, 2); // FPN at 320
-  resize(1, 1, 256, 40, 4); // PSENet at 640
-  resize(1, 1, 256, 20, 8);
-  resize(1, 1, 128, 40, 2); // YOLOv5s
-  resize(1, 1, 128, 28, 4);
+  // The quick suite's resizes: ORT's nearest Resize runs on one thread and its time per output
+  // element differs by scale (a fast path at 2) and by where the output lands (cache or DRAM);
+  // four shapes left most of that to the forest's guess (a 5-fold out-of-sample error of about
+  // 4x on them, 1 and 2 threads alike, in run U1's store).
+  for (const hw of [10, 20, 40]) resize(0, 1, 256, hw, 2); // FPN at 320
+  resize(0, 1, 256, 40, 4); // PSENet at 640
+  resize(0, 1, 256, 20, 8);
+  resize(0, 1, 128, 40, 2); // YOLOv5s
+  resize(0, 1, 128, 28, 4);
   for (const [r, c] of [
     [64, 3136],
     [3136, 64],
@@ -977,7 +981,9 @@ type ConvTLayer = readonly [number, number, number, number, number, number];
 
 // Decoders, generators and heads upsample with ConvTranspose, which ORT's CPU EP runs as a
 // GEMM and a col2im scatter over the output (never NCHWc). From the papers' configurations:
-//   U-Net (Ronneberger et al. 2015) with 16 base channels on 256 x 256: 2x2/2 up-convs.
+//   U-Net (Ronneberger et al. 2015) with 16 base channels on 256 x 256: 2x2/2 up-convs; and
+//     its two last up-convs on 512 x 512, whose col2im writes 2-4 M elements (the largest above
+//     writes 1 M; the scatter, on one thread, then outweighs the GEMM).
 //   DCGAN's 64 x 64 generator (Radford et al. 2016, ngf 64): 4x4/2 from 4 x 4 to 32 x 32.
 //   FCN-8s (Long et al. 2015): 21-class 4x4/2 upsampling; the 16x16/8 one in standard.
 //   Mask R-CNN's mask head (He et al. 2017): 256 -> 256, 2x2/2 on 14 x 14 per RoI.
@@ -991,6 +997,8 @@ const CONVT_QUICK: readonly ConvTLayer[] = [
   [128, 32, 32, 64, 2, 2],
   [64, 64, 64, 32, 2, 2],
   [32, 128, 128, 16, 2, 2],
+  [64, 128, 128, 32, 2, 2], // U-Net on 512 x 512
+  [32, 256, 256, 16, 2, 2],
   [512, 4, 4, 256, 4, 2], // DCGAN
   [256, 8, 8, 128, 4, 2],
   [128, 16, 16, 64, 4, 2],

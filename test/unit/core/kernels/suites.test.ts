@@ -32,10 +32,10 @@ describe('suites', () => {
     expect(s.size).toBeLessThan(t.size);
   });
 
-  it('sizes: quick ~290 kernels per dtype, standard ~790, thorough more; every op built alone in every suite', () => {
+  it('sizes: quick ~300 kernels per dtype, standard ~790, thorough more; every op built alone in every suite', () => {
     const n = (suite: (typeof SUITE_NAMES)[number]): number => suiteKernels(suite, { dtypes: ['fp32'] }).length;
     expect(n('quick')).toBeGreaterThanOrEqual(110);
-    expect(n('quick')).toBeLessThanOrEqual(295);
+    expect(n('quick')).toBeLessThanOrEqual(305);
     expect(n('standard')).toBeGreaterThanOrEqual(450);
     expect(n('standard')).toBeLessThanOrEqual(800);
     expect(n('thorough')).toBeGreaterThan(2000);
@@ -46,14 +46,14 @@ describe('suites', () => {
     }
   });
 
-  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~12 GFLOP and ~1 GiB in all', () => {
+  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~13 GFLOP and ~1.4 GiB in all', () => {
     const ks = suiteKernels('quick', { dtypes: ['fp32'] });
     for (const k of ks) {
       expect(k.flops, k.id).toBeLessThanOrEqual(2.2e9);
       expect(k.bytes, k.id).toBeLessThanOrEqual(200 * 2 ** 20);
     }
-    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(12.5e9);
-    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.3 * 2 ** 30);
+    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(13e9);
+    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.45 * 2 ** 30);
   });
 
   it('quick: the layer prior adds only small kernels (< 300 MFLOP, < 30 MB: a few ms on two threads)', () => {
