@@ -54,10 +54,20 @@ const CONV_ROUTE: RouteNode = split(
   leaf('conv_transpose'),
 );
 
+/**
+ * Data movement: ORT's nearest Resize has a fast path at scale 2 only; at other scales (3 and
+ * up: log2(1 + scale) > 1.8) it runs a generic loop at several times the time per output
+ * element (about 1.1 ns on the 2-vCPU Zen 4 guest, one thread whatever the thread count), a
+ * kernel of its own. In the shared datamove forest the trees matched those rows by size to
+ * scale-2 resizes and transposes: a scale-8 resize writing 0.6 M elements was priced at
+ * 0.16-0.2 ms against 0.67 ms measured, from kernels of 1.6-6.6 M elements at 1.1 ns each.
+ */
+const DATAMOVE_ROUTE: RouteNode = split('log2_scale', 1.8, leaf('datamove'), leaf('resize_generic'));
+
 function familyRoute(families: readonly string[]): RouteNode {
   const [first, ...rest] = families;
   if (first === undefined) return leaf(OTHER_VARIANT);
-  const own = first === 'conv' ? CONV_ROUTE : leaf(first);
+  const own = first === 'conv' ? CONV_ROUTE : first === 'datamove' ? DATAMOVE_ROUTE : leaf(first);
   return split(`family_${first}`, 0.5, familyRoute(rest), own);
 }
 

@@ -38,6 +38,10 @@ describe('kernel variants', () => {
     expect(variantOf('Gelu', { n: 4096 })).toBe('elementwise');
     expect(variantOf('SkipLayerNormalization', { rows: 128, cols: 768 })).toBe('layernorm');
     expect(variantOf('Transpose', { rows: 128, cols: 768 })).toBe('datamove');
+    // Nearest Resize: the scale-2 fast path stays with data movement, other scales run a kernel of their own.
+    expect(variantOf('Resize', { N: 1, C: 64, H: 20, W: 20, scale: 2 })).toBe('datamove');
+    expect(variantOf('Resize', { N: 1, C: 64, H: 20, W: 20, scale: 3 })).toBe('resize_generic');
+    expect(variantOf('Resize', { N: 1, C: 64, H: 20, W: 20, scale: 8 })).toBe('resize_generic');
     expect(routeVariant(FEATURE_NAMES.map(() => 0))).toBe(OTHER_VARIANT);
     expect(VARIANTS).toEqual(expect.arrayContaining(['conv', 'conv1d', 'conv1d_grouped', 'gemm', OTHER_VARIANT]));
   });
