@@ -46,7 +46,8 @@ export function attributeNodes(
 ): Attribution {
   const profilerNodeUs = overhead?.profilerNodeUs ?? null;
   const endToEndUs = summarize(outcome.wallUs).medianUs;
-  const byNodeUs = exclusiveOfBranches(outcome.byNodeUs, nodes, profilerGapUs(overhead));
+  const trace = inGraphNames(outcome, nodes);
+  const byNodeUs = exclusiveOfBranches(trace.byNodeUs, nodes, profilerGapUs(overhead));
   const traced = Object.values(byNodeUs).reduce((a, v) => a + withoutProfilerCost(median(v), 1, profilerNodeUs), 0);
   // runUs already holds the binding's per-call cost; its copies grow with the bytes.
   const copiesUs = overhead?.binding ? bindingUs(overhead.binding, ioBytes) - overhead.binding.perCallUs : 0;
@@ -60,16 +61,47 @@ export function attributeNodes(
   let unmatched = 0;
   for (const [name, exclusive] of Object.entries(byNodeUs)) {
     const index = byName.get(name);
-    if (index === undefined || nodes[index]?.opType !== outcome.nodeOps[name]) {
+    if (index === undefined || nodes[index]?.opType !== trace.nodeOps[name]) {
       unmatched++;
       continue;
     }
     const samples = exclusive.map((v) => withoutProfilerCost(v, 1, profilerNodeUs) * scale);
     // The runs the node ran in (its trace time), an If whose branch took all its time included.
-    const ran = samples.filter((_, run) => (outcome.byNodeUs[name]?.[run] ?? 0) > 0);
+    const ran = samples.filter((_, run) => (trace.byNodeUs[name]?.[run] ?? 0) > 0);
     out.push({ index, name, measuredUs: ran.length ? median(ran) : 0, samples });
   }
   return { endToEndUs, nodes: out, unmatched };
+}
+
+/**
+ * The trace's per-node times under the names the given graph has for those nodes. ORT names
+ * the NCHWc reorders it inserts (ReorderOutput_token_N) differently in every session of the
+ * same model: in a second session of PaddleOCR det (ORT 1.30, CPU EP), 52 of its 400 executed
+ * nodes bore another node's name, so a 1x1 map's ReorderOutput took a 1 ms reorder's time.
+ * A node's first output is the same in every session: the profiled session reports it
+ * (outcome.nodeOutputs) and it is matched to the graph's nodes. A node it does not report, or
+ * whose output the graph does not have, keeps its trace name.
+ */
+export function inGraphNames(
+  outcome: Pick<Extract<ModelOutcome, { ok: true }>, 'byNodeUs' | 'nodeOps' | 'nodeOutputs'>,
+  nodes: readonly WorkloadNode[],
+): { byNodeUs: Record<string, number[]>; nodeOps: Record<string, string> } {
+  const reported = outcome.nodeOutputs;
+  if (!reported) return { byNodeUs: outcome.byNodeUs, nodeOps: outcome.nodeOps };
+  const byOutput = new Map<string, string>();
+  for (const n of nodes) {
+    const out = n.outputs[0]?.name;
+    if (out) byOutput.set(out, n.name);
+  }
+  const rename = (name: string): string => {
+    const out = reported[name];
+    return (out !== undefined ? byOutput.get(out) : undefined) ?? name;
+  };
+  const byNodeUs: Record<string, number[]> = {};
+  const nodeOps: Record<string, string> = {};
+  for (const [name, times] of Object.entries(outcome.byNodeUs)) byNodeUs[rename(name)] = times;
+  for (const [name, op] of Object.entries(outcome.nodeOps)) nodeOps[rename(name)] = op;
+  return { byNodeUs, nodeOps };
 }
 
 /**

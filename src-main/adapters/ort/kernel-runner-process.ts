@@ -13,6 +13,7 @@ import { buildKernelModel } from '../../core/kernels/build.js';
 import { CHAIN_ELEMENTS, chainModel } from '../../core/profiler/overhead.js';
 import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
 import { errorMessage } from '../../core/errors.js';
+import { parseOnnxModel } from '../../core/onnx/onnx-parser.js';
 import { cudaLoadFailure, cudaUnavailableReason, isLibraryLoadFailure, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
 import { parseTrace, type TraceRuns } from './parse-trace.js';
@@ -289,7 +290,7 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
     session = null;
 
     const prefix = path.join(job.traceDir, `m${process.pid}_${id}`);
-    const profiled = await openSession(job.modelPath, sessionOptions(ep, prefix));
+    const { opened: profiled, nodeOutputs } = await openProfiled(job.modelPath, ep, prefix);
     if (!('session' in profiled)) return { id, ok: false, ...profiled };
     session = profiled.session;
     const runs = Math.max(1, job.attributionRuns ?? 10);
@@ -314,6 +315,7 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
       kernelUs: timed(trace.kernelUs),
       byNodeUs: Object.fromEntries(Object.entries(trace.byNodeUs).map(([n, v]) => [n, timed(v)])),
       nodeOps: trace.nodeOps,
+      ...(nodeOutputs ? { nodeOutputs } : {}),
       providers: trace.providers,
       outputShapes,
       ...(job.keepTrace ? { traceFile } : {}),
@@ -323,6 +325,43 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
     return { id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
   } finally {
     await session?.release().catch(() => undefined);
+  }
+}
+
+/**
+ * The attribution pass's profiled session, writing the graph it runs (weights of 1 KiB and
+ * up to a side file) to read each node's first output from: ORT names the nodes it inserts
+ * differently in each session, and the outputs name them across sessions. Opened without
+ * that when ORT cannot write the graph.
+ */
+async function openProfiled(
+  modelPath: string,
+  ep: EpConfig,
+  prefix: string,
+): Promise<{ opened: Awaited<ReturnType<typeof openSession>>; nodeOutputs?: Record<string, string> }> {
+  const graphFile = `${prefix}.graph.onnx`;
+  const weightsFile = `${path.basename(prefix)}.graph.weights`;
+  const opened = await openSession(modelPath, {
+    ...sessionOptions(ep, prefix),
+    optimizedModelFilePath: graphFile,
+    extra: {
+      session: {
+        optimized_model_external_initializers_file_name: weightsFile,
+        optimized_model_external_initializers_min_size_in_bytes: '1024',
+      },
+    },
+  });
+  if (!('session' in opened)) return { opened: await openSession(modelPath, sessionOptions(ep, prefix)) };
+  try {
+    const nodes = parseOnnxModel(new Uint8Array(readFileSync(graphFile))).graph.nodes;
+    const nodeOutputs: Record<string, string> = {};
+    for (const n of nodes) if (n.name && n.outputs[0]) nodeOutputs[n.name] = n.outputs[0];
+    return { opened, nodeOutputs };
+  } catch {
+    return { opened };
+  } finally {
+    rmSync(graphFile, { force: true });
+    rmSync(path.join(path.dirname(prefix), weightsFile), { force: true });
   }
 }
 

@@ -83,6 +83,12 @@ export type ModelOutcome =
       /** Per node (ORT's node names), per profiled run (µs). */
       byNodeUs: Record<string, number[]>;
       nodeOps: Record<string, string>;
+      /**
+       * Per node of the profiled session's graph (ORT's node names): its first output tensor.
+       * ORT names the nodes it inserts differently in each session; their outputs are stable.
+       * Absent when that graph could not be written or read.
+       */
+      nodeOutputs?: Record<string, string>;
       providers: string[];
       outputShapes: Record<string, number[]>;
       /** With `keepTrace`: ORT's trace file of the profiled pass (warm-up run included), in traceDir. */

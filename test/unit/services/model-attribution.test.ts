@@ -69,6 +69,30 @@ describe('attributeNodes', () => {
     outputShapes: {},
   });
 
+  it("names the trace's nodes by their outputs where ORT named them otherwise than the graph given", () => {
+    // ORT names the reorders it inserts differently in each session: the profiled session
+    // called the big map's reorder ReorderOutput_token_2, which is the small one's name here.
+    const out = (name: string): WorkloadNode['outputs'][number] => ({ name, dims: [], dtype: 'fp32' });
+    const nodes = [
+      bareNode('ReorderOutput_token_1', 'ReorderOutput', { outputs: [out('big')] }),
+      bareNode('ReorderOutput_token_2', 'ReorderOutput', { outputs: [out('small')] }),
+      bareNode('conv', 'Conv', { outputs: [out('c')] }),
+    ];
+    const traced = { ReorderOutput_token_2: [900, 900, 900], ReorderOutput_token_1: [1, 1, 1], conv: [50, 50, 50] };
+    const ops = { ReorderOutput_token_1: 'ReorderOutput', ReorderOutput_token_2: 'ReorderOutput', conv: 'Conv' };
+    const swapped = {
+      ...outcome(traced, ops, [2000, 2000, 2000]),
+      nodeOutputs: { ReorderOutput_token_2: 'big', ReorderOutput_token_1: 'small', conv: 'c' },
+    };
+    const got = Object.fromEntries(attributeNodes(swapped, nodes, null).nodes.map((x) => [x.name, x.measuredUs]));
+    expect(got).toEqual({ ReorderOutput_token_1: 900, ReorderOutput_token_2: 1, conv: 50 });
+    // Without outputs reported (an older runner), names are all there is.
+    const byName = Object.fromEntries(
+      attributeNodes(outcome(traced, ops, [2000, 2000, 2000]), nodes, null).nodes.map((x) => [x.name, x.measuredUs]),
+    );
+    expect(byName).toEqual({ ReorderOutput_token_1: 1, ReorderOutput_token_2: 900, conv: 50 });
+  });
+
   it('gives an If the median of every run it ran in, the runs its branch took all of included', () => {
     // if1 ran in all four runs; its branch node a took all of its time in three of them.
     const traced = { if1: [10, 10, 10, 30], a: [12, 11, 10, 10], b: [0, 0, 0, 50] };

@@ -161,6 +161,20 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     // Hundreds of nodes: the profiler's cost per node shows.
     expect(median(o.profiledWallUs)).toBeGreaterThan(median(o.wallUs));
     expect(o.outputShapes).toBeTruthy();
+    // Every traced node is named by its first output, an output of the graph ORT executes.
+    const dir = tempDir();
+    const graph = path.join(dir, 'cls.executed.onnx');
+    const written = await runner.optimize({
+      modelPath: cls,
+      ep: { name: 'cpu', threads: 1 },
+      outPath: graph,
+      weightsFile: 'w.bin',
+    });
+    expect(written.ok).toBe(true);
+    const outputs = new Set(parseOnnxModel(new Uint8Array(readFileSync(graph))).graph.nodes.map((n) => n.outputs[0]));
+    const traced = Object.keys(o.byNodeUs);
+    expect(traced.length).toBeGreaterThan(100);
+    for (const name of traced) expect(outputs.has(o.nodeOutputs?.[name])).toBe(true);
   });
 
   it('writes the graph ONNX Runtime executes, with the weights in a side file', async () => {
