@@ -162,30 +162,33 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     expect(median(o.profiledWallUs)).toBeGreaterThan(median(o.wallUs));
     expect(o.outputShapes).toBeTruthy();
     // Every traced node is named by its first output, an output of the graph ORT executes.
-    const dir = tempDir();
-    const graph = path.join(dir, 'cls.executed.onnx');
-    const written = await runner.optimize({
-      modelPath: cls,
-      ep: { name: 'cpu', threads: 1 },
-      outPath: graph,
-      weightsFile: 'w.bin',
-    });
+    const { written, out } = await writeExecutedCls();
     expect(written.ok).toBe(true);
-    const outputs = new Set(parseOnnxModel(new Uint8Array(readFileSync(graph))).graph.nodes.map((n) => n.outputs[0]));
+    const outputs = new Set(parseOnnxModel(new Uint8Array(readFileSync(out))).graph.nodes.map((n) => n.outputs[0]));
     const traced = Object.keys(o.byNodeUs);
     expect(traced.length).toBeGreaterThan(100);
     for (const name of traced) expect(outputs.has(o.nodeOutputs?.[name])).toBe(true);
   });
 
-  it('writes the graph ONNX Runtime executes, with the weights in a side file', async () => {
+  /** PaddleOCR cls's executed graph at 1 thread, written to a new folder (weights in w.bin). */
+  async function writeExecutedCls(): Promise<{
+    written: Awaited<ReturnType<KernelRunner['optimize']>>;
+    dir: string;
+    out: string;
+  }> {
     const dir = tempDir();
     const out = path.join(dir, 'cls.executed.onnx');
-    const o = await runner.optimize({
+    const written = await runner.optimize({
       modelPath: cls,
       ep: { name: 'cpu', threads: 1 },
       outPath: out,
       weightsFile: 'w.bin',
     });
+    return { written, dir, out };
+  }
+
+  it('writes the graph ONNX Runtime executes, with the weights in a side file', async () => {
+    const { written: o, dir, out } = await writeExecutedCls();
     expect(o.ok).toBe(true);
     const m = parseOnnxModel(new Uint8Array(readFileSync(out)));
     expect(m.graph.nodes.length).toBeGreaterThan(0);
