@@ -341,16 +341,7 @@ async function openProfiled(
 ): Promise<{ opened: Awaited<ReturnType<typeof openSession>>; nodeOutputs?: Record<string, string> }> {
   const graphFile = `${prefix}.graph.onnx`;
   const weightsFile = `${path.basename(prefix)}.graph.weights`;
-  const opened = await openSession(modelPath, {
-    ...sessionOptions(ep, prefix),
-    optimizedModelFilePath: graphFile,
-    extra: {
-      session: {
-        optimized_model_external_initializers_file_name: weightsFile,
-        optimized_model_external_initializers_min_size_in_bytes: '1024',
-      },
-    },
-  });
+  const opened = await openSession(modelPath, writingGraph(sessionOptions(ep, prefix), graphFile, weightsFile));
   if (!('session' in opened)) return { opened: await openSession(modelPath, sessionOptions(ep, prefix)) };
   try {
     const nodes = parseOnnxModel(new Uint8Array(readFileSync(graphFile))).graph.nodes;
@@ -469,22 +460,37 @@ async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
   }
 }
 
+/**
+ * Session options that make ORT write the graph it executes to `outPath` when the session is
+ * created, with weights of 1 KiB and up in `weightsFile` (a name beside it).
+ */
+function writingGraph(
+  options: ort.InferenceSession.SessionOptions,
+  outPath: string,
+  weightsFile: string,
+): ort.InferenceSession.SessionOptions {
+  return {
+    ...options,
+    optimizedModelFilePath: outPath,
+    extra: {
+      session: {
+        optimized_model_external_initializers_file_name: weightsFile,
+        optimized_model_external_initializers_min_size_in_bytes: '1024',
+      },
+    },
+  };
+}
+
 /** Creates a session so that ORT writes the graph it executes; nothing is run. */
 async function runOptimize(job: OptimizeJob): Promise<OptimizeOutcome> {
   if (job.ep.name === 'cuda') {
     const reason = cudaUnavailableReason();
     if (reason) return { id: job.id, ok: false, kind: 'ep-unavailable', error: reason };
   }
-  const opened = await openSession(job.modelPath, {
-    ...sessionOptions(job.ep, null),
-    optimizedModelFilePath: job.outPath,
-    extra: {
-      session: {
-        optimized_model_external_initializers_file_name: job.weightsFile,
-        optimized_model_external_initializers_min_size_in_bytes: '1024',
-      },
-    },
-  });
+  const opened = await openSession(
+    job.modelPath,
+    writingGraph(sessionOptions(job.ep, null), job.outPath, job.weightsFile),
+  );
   if (!('session' in opened)) return { id: job.id, ok: false, ...opened };
   await opened.session.release().catch(() => undefined);
   return { id: job.id, ok: true };
