@@ -81,7 +81,7 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
       ],
     ),
     '',
-    `Nodes (${m.nodes.length} matched by name; ${m.unmatchedNodes} fused or renamed by ORT; the ${Math.min(top, m.nodes.length)} slowest)`,
+    `Nodes (${m.nodes.length} matched to the executed graph; ${m.unmatchedNodes} not found in it; the ${Math.min(top, m.nodes.length)} slowest)`,
     formatTable(
       ['NODE', 'OP', 'MEASURED', 'PREDICTED', 'ERROR'],
       m.nodes
