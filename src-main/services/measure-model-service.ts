@@ -40,6 +40,8 @@ export interface ModelMeasurement {
   p10Ms: number;
   p90Ms: number;
   repetitions: number;
+  /** Each unprofiled pass's median, ms, in time order: medianMs is the lower one's (the runner's passes). */
+  passMediansMs: number[];
   /**
    * Sum of the nodes' times, ms: the profiled pass's per-node times less the profiler's cost,
    * scaled down to the unprofiled end to end less the per-run cost and the binding's copies
@@ -161,6 +163,7 @@ export async function measureModel(
     p10Ms: e2e.p10Us / 1000,
     p90Ms: e2e.p90Us / 1000,
     repetitions: e2e.repetitions,
+    passMediansMs: (outcome.passMediansUs ?? [e2e.medianUs]).map((us) => us / 1000),
     nodesSumMs: nodesSum.medianUs / 1000,
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
     profiledMs: summarize(outcome.profiledWallUs).medianUs / 1000,

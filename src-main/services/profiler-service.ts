@@ -23,6 +23,7 @@ import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
 import {
   BINDING_ELEMENTS,
   CHAIN_LENGTHS,
+  CHAIN_ROUNDS,
   fitBinding,
   fitOverhead,
   profilerRunNodeCost,
@@ -481,6 +482,7 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
     ep: st.target.ep,
     rule: { ...st.rule, budgetMs: Math.min(st.rule.budgetMs, 300) },
     lengths: [...CHAIN_LENGTHS],
+    rounds: CHAIN_ROUNDS,
     bindingElements: [...BINDING_ELEMENTS],
   });
   if (!outcome.ok) {

@@ -56,7 +56,7 @@ export interface ModelJob {
   /** Every graph input with the concrete shape to feed. */
   inputs: { name: string; dims: number[]; dtype: Dtype }[];
   ep: EpConfig;
-  /** Stopping rule of the unprofiled timing loop (what end to end means). */
+  /** Stopping rule of the unprofiled timing (what end to end means), shared by its passes. */
   rule: StoppingRule;
   /** Profiled runs after it, only to attribute time to nodes (default 10). */
   attributionRuns?: number;
@@ -72,8 +72,13 @@ export type ModelOutcome =
   | {
       id: number;
       ok: true;
-      /** Wall time around session.run per timed run, profiling off (µs): the end-to-end time. */
+      /**
+       * Wall time around session.run per timed run, profiling off (µs): the end-to-end time.
+       * The unprofiled pass with the lower median (passMediansUs).
+       */
       wallUs: number[];
+      /** Each unprofiled pass's median wall time (µs), in time order; absent from older runners. */
+      passMediansUs?: number[];
       /** The attribution pass (profiling on, which costs microseconds per node), per run. */
       profiledWallUs: number[];
       /** ORT's own model_run time per profiled run (µs). */
@@ -103,6 +108,8 @@ export interface OverheadJob {
   rule: StoppingRule;
   /** Chain lengths to time. */
   lengths: number[];
+  /** Rounds over the lengths (each length: the lowest of its rounds' medians); absent: 1. */
+  rounds?: number;
   /** Sizes (elements) of the one-node models the binding fit is timed on; none: no binding fit. */
   bindingElements?: number[];
   traceDir: string;
@@ -112,7 +119,7 @@ export type OverheadOutcome =
   | {
       id: number;
       ok: true;
-      /** Unprofiled median wall time per chain length. */
+      /** Unprofiled median wall time per chain length (the lowest over the rounds). */
       points: { nodes: number; medianUs: number }[];
       /** Median trace time of one tiny node with profiling on: what the profiler adds to every node's time (µs). */
       profiledNodeUs: number | null;

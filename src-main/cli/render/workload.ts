@@ -55,7 +55,7 @@ export function renderPrediction(p: WorkloadPrediction, top = 12): string {
 export function renderMeasurement(m: ModelMeasurement, top = 12): string {
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
-    `${m.workload} on ${m.device}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${m.repetitions} runs)`,
+    `${m.workload} on ${m.device}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${m.repetitions} runs; the lower of ${m.passMediansMs.length} unprofiled passes: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
     formatTable(
       ['', 'MEASURED', 'PREDICTED', 'ERROR'],
       [

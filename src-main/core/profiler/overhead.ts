@@ -4,7 +4,7 @@
  * output allocation, the kernel call itself). Measured on each device from chains of 1..N
  * tiny nodes timed without profiling, whose kernels do next to nothing:
  *
- *   T(N) = runUs + nodeUs * N        (least squares over the chain lengths)
+ *   T(N) = runUs + nodeUs * N        (a robust line over the chain lengths)
  *
  * A micro-kernel's label is its node's own time, so a whole model's prediction is
  * runUs + sum(node predictions) + nodeUs * (executed nodes).
@@ -22,6 +22,9 @@ import { median } from './timing-stats.js';
 
 /** Chain lengths timed on each device. */
 export const CHAIN_LENGTHS: readonly number[] = [1, 16, 64, 256];
+
+/** Rounds over the chain lengths, each visiting every length in turn. */
+export const CHAIN_ROUNDS = 3;
 
 /** Elements of the chain's tensor: small enough that every kernel is a few nanoseconds. */
 export const CHAIN_ELEMENTS = 16;
@@ -154,12 +157,17 @@ export function chainModel(n: number, elements = CHAIN_ELEMENTS): Uint8Array {
   return encodeModel({ graph: { name: `chain${n}`, nodes, inputs: [info('X')], outputs: [info('Y')] } });
 }
 
-/** The fit of T(N) = runUs + nodeUs * N; null when the points do not determine a line. */
+/**
+ * The fit of T(N) = runUs + nodeUs * N; null when the points do not determine a line.
+ * Theil-Sen, not least squares: one chain length timed through a disturbance (52 µs for the
+ * 64-node chain where the line says 23) doubled a least-squares runUs in a third of this
+ * machine's profiles; the median of pairwise slopes and of the intercepts moves little.
+ */
 export function fitOverhead(
   points: readonly { nodes: number; medianUs: number }[],
   profilerNodeUs: number | null = null,
 ): RunOverhead | null {
-  const fit = fitLine(
+  const fit = fitRobustLine(
     points.map((p) => p.nodes),
     points.map((p) => p.medianUs),
   );
@@ -184,4 +192,20 @@ export function tracedLabelUs(
 export function withoutProfilerCost(traceUs: number, nodes: number, profilerNodeUs: number | null): number {
   if (profilerNodeUs === null || nodes <= 0) return traceUs;
   return Math.max(traceUs - profilerNodeUs * nodes, traceUs * 0.1);
+}
+
+/**
+ * Theil-Sen line t = a + b·x: b the median slope over pairs of distinct x, a the median of
+ * y - b·x. Null with fewer than two distinct x.
+ */
+export function fitRobustLine(xs: readonly number[], ys: readonly number[]): { a: number; b: number } | null {
+  const slopes: number[] = [];
+  for (let i = 0; i < xs.length; i++)
+    for (let j = i + 1; j < xs.length; j++) {
+      const dx = (xs[j] as number) - (xs[i] as number);
+      if (dx !== 0) slopes.push(((ys[j] as number) - (ys[i] as number)) / dx);
+    }
+  if (!slopes.length) return null;
+  const b = median(slopes);
+  return { a: median(xs.map((x, i) => (ys[i] as number) - b * x)), b };
 }

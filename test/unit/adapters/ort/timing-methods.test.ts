@@ -10,6 +10,7 @@ import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import {
   BINDING_ELEMENTS,
   CHAIN_LENGTHS,
+  CHAIN_ROUNDS,
   chainModel,
   fitBinding,
   fitOverhead,
@@ -106,11 +107,12 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
   const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
   afterAll(() => runner.close());
 
-  it('times chains of tiny nodes: a positive per-run cost, and the profiler cost per node', async () => {
+  it('times chains of tiny nodes over rounds: a positive per-run cost, and the profiler cost per node', async () => {
     const o = await runner.runOverhead({
       ep: { name: 'cpu', threads: 1 },
       rule,
       lengths: [...CHAIN_LENGTHS],
+      rounds: CHAIN_ROUNDS,
       bindingElements: [...BINDING_ELEMENTS],
     });
     expect(o.ok).toBe(true);
