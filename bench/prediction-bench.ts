@@ -186,6 +186,8 @@ interface ModelRow {
   /** Every pass's median of the independent loop, in time order. */
   loopPassesMs: number[];
   measureModelMs: number;
+  /** measure-model's unprofiled passes (median each, ms): it reports the lower. */
+  measureModelPassesMs: number[];
   overheadShare: number;
   graph: string;
   calibration: Record<string, number>;
@@ -228,6 +230,7 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
     loopMs: Math.min(before, after),
     loopPassesMs: [before, after],
     measureModelMs: mm.medianMs,
+    measureModelPassesMs: mm.passMediansMs,
     overheadShare: (p.overheadUs + (p.binding?.us ?? 0)) / fromNodeUs(p),
     graph: p.graph,
     calibration: p.calibration,
@@ -413,6 +416,7 @@ const lines = [
   '',
   `Within ±10%: ${within(rows, 1)} at 1 thread, ${within(rows, 2)} at 2 threads (target: 5 of 6 at each); without calibration ${within(rows, 1, 'uncalibratedMs')} and ${within(rows, 2, 'uncalibratedMs')}.`,
   `measure-model vs the independent loop: ${summarizeErrors(rows.map((r) => pct(r.measureModelMs, r.loopMs)))} (target: every model within 5%).`,
+  `measure-model's two unprofiled passes (ms, the lower reported): ${rows.map((r) => `${r.label} @${r.threads}t ${r.measureModelPassesMs.map((v) => v.toFixed(3)).join('/')}`).join('; ')}.`,
   '',
   ...familyTable(rows),
   '',

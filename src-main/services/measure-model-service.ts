@@ -42,6 +42,8 @@ export interface ModelMeasurement {
   repetitions: number;
   /** Each unprofiled pass's median, ms, in time order: medianMs is the lower one's (the runner's passes). */
   passMediansMs: number[];
+  /** What makes this measurement doubtful (passes that disagree); empty when none. */
+  warnings: string[];
   /**
    * Sum of the nodes' times, ms: the profiled pass's per-node times less the profiler's cost,
    * scaled down to the unprofiled end to end less the per-run cost and the binding's copies
@@ -164,6 +166,7 @@ export async function measureModel(
     p90Ms: e2e.p90Us / 1000,
     repetitions: e2e.repetitions,
     passMediansMs: (outcome.passMediansUs ?? [e2e.medianUs]).map((us) => us / 1000),
+    warnings: passWarnings(outcome.passMediansUs ?? []),
     nodesSumMs: nodesSum.medianUs / 1000,
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
     profiledMs: summarize(outcome.profiledWallUs).medianUs / 1000,
@@ -177,6 +180,20 @@ export async function measureModel(
     outputShapes: outcome.outputShapes,
     ...(trace ? { trace } : {}),
   };
+}
+
+/** Passes further apart than this (relative to the lower) say the machine was busy for one of them. */
+export const PASS_DISAGREEMENT = 0.1;
+
+/** A warning when the unprofiled passes disagree: something else ran on the machine during one. */
+export function passWarnings(mediansUs: readonly number[]): string[] {
+  if (mediansUs.length < 2) return [];
+  const lo = Math.min(...mediansUs);
+  const hi = Math.max(...mediansUs);
+  if (!(lo > 0) || hi / lo - 1 <= PASS_DISAGREEMENT) return [];
+  return [
+    `the unprofiled passes disagree by ${((hi / lo - 1) * 100).toFixed(0)}% (${mediansUs.map((u) => (u / 1000).toFixed(3)).join(' and ')} ms): something else was running; the lower is reported, re-run on a quiet machine to confirm it`,
+  ];
 }
 
 /**

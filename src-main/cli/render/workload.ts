@@ -97,6 +97,7 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
     '',
     `Stored ${m.stored.inserted} new node measurements for training (${m.stored.alreadyStored} shapes were already known).`,
   ];
+  for (const w of m.warnings) out.push(`warning: ${w}`);
   if (!m.predicted) out.push('No prediction: run `pipedejavu train` to compare measured with predicted.');
   return out.join('\n');
 }

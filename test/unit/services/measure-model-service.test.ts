@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
-import { layerComparison, measureModel } from '../../../src-main/services/measure-model-service.js';
+import { layerComparison, measureModel, passWarnings } from '../../../src-main/services/measure-model-service.js';
 import { trainPredictors } from '../../../src-main/services/predictor-service.js';
 import { resolveWorkload } from '../../../src-main/services/workload-service.js';
 import { makeReadOnly } from '../../helpers/read-only.js';
@@ -106,5 +106,18 @@ describe('measureModel and layerComparison (real ORT)', () => {
     await expect(measureModel(seededDb(), runner, 'gpt2-small', { device: 'cpu' })).rejects.toThrow(
       /catalog models have no weights to run/,
     );
+  });
+});
+
+describe('passWarnings', () => {
+  it('says nothing when the unprofiled passes agree within 10%, or there is one', () => {
+    expect(passWarnings([1000, 1090])).toEqual([]);
+    expect(passWarnings([5000])).toEqual([]);
+  });
+
+  it('warns, with both medians, when one pass ran slow', () => {
+    const [w] = passWarnings([51_000, 98_000]);
+    expect(w).toContain('disagree by 92%');
+    expect(w).toContain('51.000 and 98.000 ms');
   });
 });
