@@ -266,8 +266,8 @@ async function timeUnprofiled(run: () => Promise<unknown>, rule: StoppingRule): 
  * A user's model: end to end from runs with profiling off (profiling costs microseconds
  * per node), in two passes with the profiled pass that only attributes time to nodes between
  * them; the end to end is the pass with the lower median. A slow phase of a shared machine
- * lasts seconds and only ever slows a pass: at 2 threads here, PaddleOCR det's one pass read
- * 98 ms (p10 51) where the passes before and after it read 51.
+ * lasts seconds and only ever slows a pass: at 2 threads here, one timing of PaddleOCR det
+ * read 98 ms (p10 51) where the calls before and after it read 51 and 52.
  */
 async function runModel(job: ModelJob): Promise<ModelOutcome> {
   const { id, ep, rule } = job;

@@ -4,6 +4,7 @@
  * (alpha-beta fit). Derived from stored measurements, not from a datasheet. Pure.
  */
 import type { Dtype, Measurement } from '../domain/measurement.js';
+import { median } from './timing-stats.js';
 
 export interface CopyFit {
   /** Fixed cost per copy (µs): the alpha of t = alpha + bytes / bandwidth. */
@@ -61,6 +62,27 @@ export function fitLine(xs: readonly number[], ys: readonly number[]): { a: numb
   if (sxx === 0) return null;
   const b = sxy / sxx;
   return { a: my - b * mx, b };
+}
+
+/** The median slope over pairs of points with distinct x (Theil-Sen's slope); null with fewer than two distinct x. */
+export function medianPairwiseSlope(xs: readonly number[], ys: readonly number[]): number | null {
+  const slopes: number[] = [];
+  for (let i = 0; i < xs.length; i++)
+    for (let j = i + 1; j < xs.length; j++) {
+      const dx = (xs[j] as number) - (xs[i] as number);
+      if (dx !== 0) slopes.push(((ys[j] as number) - (ys[i] as number)) / dx);
+    }
+  return slopes.length ? median(slopes) : null;
+}
+
+/**
+ * Theil-Sen line t = a + b·x: b the median pairwise slope, a the median of y - b·x. One
+ * disturbed point moves it little, where it drags a least-squares line. Null with fewer than
+ * two distinct x.
+ */
+export function fitRobustLine(xs: readonly number[], ys: readonly number[]): { a: number; b: number } | null {
+  const b = medianPairwiseSlope(xs, ys);
+  return b === null ? null : { a: median(xs.map((x, i) => (ys[i] as number) - b * x)), b };
 }
 
 function copyFit(ms: readonly Measurement[]): CopyFit | null {

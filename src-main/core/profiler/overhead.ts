@@ -17,8 +17,7 @@
  * Device time leaves it out (deviceRunUs); callers that run from Node add it back. Pure.
  */
 import { encodeModel, OnnxDataType, type NodeDef } from '../onnx/model-builder.js';
-import { fitLine } from './device-summary.js';
-import { median } from './timing-stats.js';
+import { fitLine, fitRobustLine, medianPairwiseSlope } from './device-summary.js';
 
 /** Chain lengths timed on each device. */
 export const CHAIN_LENGTHS: readonly number[] = [1, 16, 64, 256];
@@ -105,15 +104,13 @@ export function fitBinding(
   const points = samples
     .map((s) => ({ bytes: s.bytes, bindingUs: Math.max(0, s.wallUs - Math.max(0, s.modelRunUs - profilerRunNodeUs)) }))
     .sort((a, b) => a.bytes - b.bytes);
-  const slopes: number[] = [];
-  for (let i = 0; i < points.length; i++)
-    for (let j = i + 1; j < points.length; j++) {
-      const [a, b] = [points[i] as (typeof points)[number], points[j] as (typeof points)[number]];
-      if (b.bytes > a.bytes) slopes.push((b.bindingUs - a.bindingUs) / (b.bytes - a.bytes));
-    }
+  const slope = medianPairwiseSlope(
+    points.map((p) => p.bytes),
+    points.map((p) => p.bindingUs),
+  );
   const smallest = points[0];
-  if (!slopes.length || !smallest) return null;
-  const usPerByte = Math.max(0, median(slopes));
+  if (slope === null || !smallest) return null;
+  const usPerByte = Math.max(0, slope);
   return {
     perCallUs: Math.min(Math.max(0, smallest.bindingUs - usPerByte * smallest.bytes), runUs),
     nsPerByte: usPerByte * 1000,
@@ -160,8 +157,8 @@ export function chainModel(n: number, elements = CHAIN_ELEMENTS): Uint8Array {
 /**
  * The fit of T(N) = runUs + nodeUs * N; null when the points do not determine a line.
  * Theil-Sen, not least squares: one chain length timed through a disturbance (52 µs for the
- * 64-node chain where the line says 23) doubled a least-squares runUs in a third of this
- * machine's profiles; the median of pairwise slopes and of the intercepts moves little.
+ * 64-node chain where the line says 23) had made a least-squares runUs 12-24 µs instead of
+ * 8.5-10 in 18 of 80 stored bench profiles here; the median of pairwise slopes and of the intercepts moves little.
  */
 export function fitOverhead(
   points: readonly { nodes: number; medianUs: number }[],
@@ -192,20 +189,4 @@ export function tracedLabelUs(
 export function withoutProfilerCost(traceUs: number, nodes: number, profilerNodeUs: number | null): number {
   if (profilerNodeUs === null || nodes <= 0) return traceUs;
   return Math.max(traceUs - profilerNodeUs * nodes, traceUs * 0.1);
-}
-
-/**
- * Theil-Sen line t = a + b·x: b the median slope over pairs of distinct x, a the median of
- * y - b·x. Null with fewer than two distinct x.
- */
-export function fitRobustLine(xs: readonly number[], ys: readonly number[]): { a: number; b: number } | null {
-  const slopes: number[] = [];
-  for (let i = 0; i < xs.length; i++)
-    for (let j = i + 1; j < xs.length; j++) {
-      const dx = (xs[j] as number) - (xs[i] as number);
-      if (dx !== 0) slopes.push(((ys[j] as number) - (ys[i] as number)) / dx);
-    }
-  if (!slopes.length) return null;
-  const b = median(slopes);
-  return { a: median(xs.map((x, i) => (ys[i] as number) - b * x)), b };
 }
