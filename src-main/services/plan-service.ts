@@ -43,7 +43,7 @@ import type { Mode, Plan, PlanDevice, PlanLayer, PlanProblem } from '../core/pla
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
-import { chooseStoredPredictor } from './predictor-service.js';
+import { workloadPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
 import { resolveWorkload } from './workload-service.js';
 
@@ -660,7 +660,7 @@ function planProblem(
   { candidates, machineLinks }: PlanDevices,
   warnings: string[],
 ): PlanProblem {
-  const chosen = chooseStoredPredictor(db);
+  const chosen = workloadPredictor(db);
   warnings.push(...transferredDtypeWarnings(workload, candidates));
   const predictions = predictAll(workload, chosen.predictor, candidates, warnings);
   const predicted = layersFor(workload, candidates, predictions);

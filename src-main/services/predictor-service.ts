@@ -8,6 +8,7 @@ import { UserError, errorMessage } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { makeKernel } from '../core/kernels/cost.js';
 import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp } from '../core/kernels/types.js';
+import { AnchoredPredictor, anchorIndex } from '../core/predictor/measured-anchors.js';
 import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
 import { localMachineId } from './machine-service.js';
@@ -149,6 +150,16 @@ export function chooseStoredPredictor(db: Database, name?: string): StoredPredic
     : PREDICTOR_PREFERENCE.map((n) => rows.find((r) => r.name === n)).find((r) => r !== undefined);
   if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --model ${name}`);
   return loadRow(chosen);
+}
+
+/**
+ * The predictor whole models are priced with: the chosen stored one, answering from each
+ * device's measured elementwise series where they bracket a node (core/predictor/measured-anchors.ts).
+ */
+export function workloadPredictor(db: Database, name?: string): StoredPredictor {
+  const chosen = chooseStoredPredictor(db, name);
+  const profiled = loadTrainingData(db).samples.filter((s) => (s.origin ?? 'profile') === 'profile');
+  return { ...chosen, predictor: new AnchoredPredictor(chosen.predictor, anchorIndex(profiled)) };
 }
 
 export interface PredictQuery {

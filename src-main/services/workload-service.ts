@@ -19,7 +19,7 @@ import type { Dtype } from '../core/domain/measurement.js';
 import { readOnnxModel } from '../adapters/files/read-onnx.js';
 import { WorkloadRepo, type StoredWorkload, type WorkloadSummary } from '../adapters/store/workload-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { chooseStoredPredictor } from './predictor-service.js';
+import { workloadPredictor } from './predictor-service.js';
 import { findProfiledDevice } from './profiled-device.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
@@ -166,7 +166,7 @@ export function predictOnDevice(
   opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
 ): WorkloadPrediction {
   const overhead = deviceOverhead(db, device);
-  const predictor = chooseStoredPredictor(db, opts.predictor).predictor;
+  const predictor = workloadPredictor(db, opts.predictor).predictor;
   const scaleOf = (d: DeviceGroup): Record<string, number> =>
     opts.calibrate === false ? {} : familyRatios(deviceCalibration(db, d), predictor, d.features);
   const single = oneThreadSibling(db, device);

@@ -168,11 +168,13 @@ function elementwiseShapes(): ShapeEntry[] {
   const add = (level: Level, op: KernelOp, ns: readonly number[]): void => {
     for (const n of ns) out.push({ op, shape: { n }, level });
   };
-  // quick: 1 element (pure dispatch), in-cache, L2/L3-sized, past the caches.
+  // quick: 1 element (pure dispatch), in-cache, L2/L3-sized, past the caches. Mul and Sigmoid
+  // reach 4 Mi elements (32-48 MiB, past a 32 MiB L3) so that the measured series a node is
+  // read off (core/predictor/measured-anchors.ts) brackets the sizes between 1 Mi and there.
   add(0, 'Add', [1, Ki, 64 * Ki, Mi, 16 * Mi]);
-  add(0, 'Mul', [Ki, Mi]);
+  add(0, 'Mul', [Ki, Mi, 4 * Mi]);
   add(0, 'Relu', [Ki, 256 * Ki, 4 * Mi]);
-  add(0, 'Sigmoid', [Ki, Mi]);
+  add(0, 'Sigmoid', [Ki, Mi, 4 * Mi]);
   add(0, 'Gelu', [Ki, Mi]);
   // standard: Add at every power of 4 from 1 to 64M elements (256 MiB per fp32 tensor), the
   // others at every power of 16 plus 4M and 64M (the last cache sizes and far past them).

@@ -46,14 +46,14 @@ describe('suites', () => {
     }
   });
 
-  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~13 GFLOP and ~1.4 GiB in all', () => {
+  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~13 GFLOP and ~1.5 GiB in all', () => {
     const ks = suiteKernels('quick', { dtypes: ['fp32'] });
     for (const k of ks) {
       expect(k.flops, k.id).toBeLessThanOrEqual(2.2e9);
       expect(k.bytes, k.id).toBeLessThanOrEqual(200 * 2 ** 20);
     }
     expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(13e9);
-    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.45 * 2 ** 30);
+    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30);
   });
 
   it('quick: the layer prior adds only small kernels (< 300 MFLOP, < 30 MB: a few ms on two threads)', () => {
@@ -63,9 +63,9 @@ describe('suites', () => {
     const prior = ks.filter((k) => cnnOps.has(k.op) || (k.op === 'Conv' && k.shape.act === 1));
     expect(prior.length).toBeGreaterThan(30);
     for (const k of prior) expect(small(k), k.id).toBe(true);
-    // Only the 13 original large picks (1024^3 GEMM, 16M-element streams, long attention...) and
-    // one scalar-operand stream past the L3 are bigger.
-    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(14);
+    // Only the 13 original large picks (1024^3 GEMM, 16M-element streams, long attention...),
+    // one scalar-operand stream past the L3 and Mul's and Sigmoid's 4M-element streams are bigger.
+    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(16);
   });
 
   it('quick covers real CNN and transformer layers: fused convs, odd channel counts, stems, skinny GEMMs, CNN ops', () => {
