@@ -1,8 +1,8 @@
 /**
  * Measured anchors: where the device's own profile timed the same elementwise kernel (same op,
  * dtype and shape but its element count n) at sizes on both sides of a query, the query's time
- * is read off those measurements, linearly in n between the two nearest (time = dispatch +
- * n x cost per element, within a cache level). A measurement beats a learned guess: the forest
+ * is read off the power law through the two nearest (a straight line in log-log: linear in n
+ * where both are large, and bent like the cache cliffs between levels). A measurement beats a learned guess: the forest
  * learns log(time / floor) over every elementwise op at once, and between two sizes of one op
  * it follows its neighbours instead. On a 2-vCPU Zen 4 guest's quick profile (run X2's store),
  * Sigmoid at 50 k-600 k elements came out -27% to +31% off from a forest trained on Sigmoid at
@@ -86,7 +86,8 @@ export function anchoredTimeUs(index: AnchorIndex, q: OpInstance & { device: Dev
   if (!points) return null;
   const n = q.shape[SIZE_DIM] as number;
   const above = points.findIndex((p) => p.n >= n);
-  if (above === 0) return (points[0] as AnchorPoint).n === n ? (points[0] as AnchorPoint).timeUs : null;
+  if (above >= 0 && (points[above] as AnchorPoint).n === n) return (points[above] as AnchorPoint).timeUs;
+  if (above === 0) return null;
   if (above > 0) return between(points[above - 1] as AnchorPoint, points[above] as AnchorPoint, n);
   const [a, b] = points.slice(-2) as [AnchorPoint, AnchorPoint];
   const l3 = q.device.l3Bytes;

@@ -39,11 +39,13 @@ const flat: Predictor = {
 };
 
 describe('measured anchors', () => {
-  it('reads a size between two measured ones off the line through them', () => {
+  it('reads a size between two measured ones off the power law through them, a measured size as measured', () => {
     const index = anchorIndex(SIGMOID);
     const t = anchoredTimeUs(index, query('Sigmoid', { n: 150_000 }));
-    expect(t).toBeCloseTo(7.35 + ((333.2 - 7.35) * (150_000 - 24576)) / (1048576 - 24576), 6);
+    const exponent = Math.log(333.2 / 7.35) / Math.log(1048576 / 24576);
+    expect(t).toBeCloseTo(7.35 * (150_000 / 24576) ** exponent, 6);
     expect(anchoredTimeUs(index, query('Sigmoid', { n: 24576 }))).toBe(7.35);
+    expect(anchoredTimeUs(index, query('Sigmoid', { n: 1048576 }))).toBe(333.2);
   });
 
   it('leaves sizes outside the series, other ops, shapes and devices to the model', () => {
