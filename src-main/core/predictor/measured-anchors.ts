@@ -2,17 +2,19 @@
  * Measured anchors: where the device's own profile timed the same elementwise kernel (same op,
  * dtype and shape but its element count n) at sizes on both sides of a query, the query's time
  * is read off the power law through the two nearest (a straight line in log-log: linear in n
- * where both are large, and bent like the cache cliffs between levels). A measurement beats a learned guess: the forest
- * learns log(time / floor) over every elementwise op at once, and between two sizes of one op
- * it follows its neighbours instead. On a 2-vCPU Zen 4 guest's quick profile (run X2's store),
- * Sigmoid at 50 k-600 k elements came out -27% to +31% off from a forest trained on Sigmoid at
- * 24.6 k and 1 M elements, whose per-element time lies within 0.30-0.40 ns at every size between.
+ * where both are large, and bent like the cache cliffs between levels). A measurement beats a
+ * learned guess: the forest learns log(time / floor) over every elementwise op at once, and
+ * between two sizes of one op it follows its neighbours instead. On a 2-vCPU Zen 4 guest's quick profile (run X2's store),
+ * Sigmoid at 50 k-600 k elements came out -30% to +31% off from a forest trained on Sigmoid at
+ * 24.6 k and 1 M elements (0.30 and 0.32 ns per element), where one-node models of those sizes
+ * took 0.35-0.42 ns per element.
  *
  * Above the largest size the line of the last two anchors is followed only when both stream
  * past the last-level cache (at least 2x L3 of bytes: the DRAM regime, linear in n); below the
  * smallest, or above it in cache, the wrapped predictor answers. The band keeps the wrapped
  * predictor's relative width. Pure.
  */
+import { median } from '../profiler/timing-stats.js';
 import type { DeviceFeatures, OpInstance, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 /** One measured size of a series: elements, bytes moved, median time (µs). */
@@ -41,12 +43,6 @@ function seriesKey(deviceId: string, q: OpInstance): string | null {
   return `${deviceId}|${q.op}|${q.dtype}|${rest}`;
 }
 
-const medianOf = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-
 /** The series of the samples that have an element count (one point per size: the median time). */
 export function anchorIndex(samples: readonly Sample[]): AnchorIndex {
   const bySize = new Map<string, Map<number, { bytes: number; times: number[] }>>();
@@ -62,7 +58,7 @@ export function anchorIndex(samples: readonly Sample[]): AnchorIndex {
   }
   const out = new Map<string, AnchorPoint[]>();
   for (const [key, series] of bySize) {
-    const points = [...series].map(([n, p]) => ({ n, bytes: p.bytes, timeUs: medianOf(p.times) }));
+    const points = [...series].map(([n, p]) => ({ n, bytes: p.bytes, timeUs: median(p.times) }));
     if (points.length >= 2)
       out.set(
         key,
