@@ -23,8 +23,8 @@ export interface DeviceGroup {
 }
 
 export interface TrainingData {
-  samples: Sample[];
-  devices: DeviceGroup[];
+  readonly samples: readonly Sample[];
+  readonly devices: readonly DeviceGroup[];
 }
 
 export function deviceId(machineId: string, deviceKey: string, ep: string, threads: number | null): string {
@@ -58,7 +58,42 @@ function featuresFor(
   };
 }
 
+/**
+ * What the store holds changed: SQLite's data_version (bumped by other connections' commits)
+ * and this connection's total_changes() (every row it inserted, updated or deleted).
+ */
+function changeStamp(db: Database): string {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const own = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  return `${version}:${own}`;
+}
+
+/** Loads per store and machine filter, kept while the store's change stamp stays the same. */
+const loads = new WeakMap<Database, { stamp: string; byFilter: Map<string, TrainingData> }>();
+
+/**
+ * Every stored measurement as a training sample, with its device's features. One prediction
+ * asks for these several times (the device, the predictor's anchors, the 1-thread sibling, a
+ * planner's candidates), and a store of a few thousand measurements took 15-47 ms a load, so
+ * a load is kept until the store changes. Callers share the arrays: they are frozen.
+ */
 export function loadTrainingData(db: Database, opts: { machineId?: string } = {}): TrainingData {
+  const stamp = changeStamp(db);
+  let entry = loads.get(db);
+  if (!entry || entry.stamp !== stamp) {
+    entry = { stamp, byFilter: new Map() };
+    loads.set(db, entry);
+  }
+  const key = opts.machineId ?? '';
+  const kept = entry.byFilter.get(key);
+  if (kept) return kept;
+  const data = readTrainingData(db, opts);
+  const frozen: TrainingData = { samples: Object.freeze(data.samples), devices: Object.freeze(data.devices) };
+  entry.byFilter.set(key, frozen);
+  return frozen;
+}
+
+function readTrainingData(db: Database, opts: { machineId?: string }): { samples: Sample[]; devices: DeviceGroup[] } {
   const machines = new MachineRepo(db);
   const profiles = new ProfileRepo(db);
   const samples: Sample[] = [];

@@ -22,6 +22,26 @@ describe('training data from the store', () => {
     );
     expect(d16.features.l3Bytes).toBe(67108864);
   });
+
+  it('loads once while the store is unchanged, and again after any write, from this connection or another', () => {
+    const file = path.join(tempDir(), 'store.db');
+    const db = seededDb(file);
+    const first = loadTrainingData(db);
+    expect(loadTrainingData(db)).toBe(first);
+    expect(Object.isFrozen(first.samples) && Object.isFrozen(first.devices)).toBe(true);
+    expect(loadTrainingData(db, { machineId: 'nobody' }).samples).toEqual([]);
+
+    db.prepare('DELETE FROM measurements WHERE id = (SELECT MIN(id) FROM measurements)').run();
+    const afterOwn = loadTrainingData(db);
+    expect(afterOwn).not.toBe(first);
+    expect(afterOwn.samples.length).toBe(first.samples.length - 1);
+
+    const other = openDatabase(file);
+    other.prepare('DELETE FROM measurements WHERE id = (SELECT MIN(id) FROM measurements)').run();
+    other.close();
+    expect(loadTrainingData(db).samples.length).toBe(first.samples.length - 2);
+    db.close();
+  });
 });
 
 describe('training and predicting', () => {
