@@ -27,6 +27,8 @@ import {
   fitBinding,
   fitOverhead,
   profilerRunNodeCost,
+  fitWake,
+  WAKE_CHAIN_LENGTHS,
   tracedLabelUs,
   type RunOverhead,
 } from '../core/profiler/overhead.js';
@@ -484,6 +486,8 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
     lengths: [...CHAIN_LENGTHS],
     rounds: CHAIN_ROUNDS,
     bindingElements: [...BINDING_ELEMENTS],
+    // Waking the intra-op pool: ONNX Runtime's CPU provider at more than one thread.
+    ...(st.target.ep.name === 'cpu' && st.target.ep.threads > 1 ? { wakeLengths: [...WAKE_CHAIN_LENGTHS] } : {}),
   });
   if (!outcome.ok) {
     st.report.notes.push(`per-run overhead not measured: ${outcome.error}`);
@@ -494,7 +498,8 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
   const perNode = profilerRunNodeCost(outcome.profiledRuns ?? [], fitted.nodeUs);
   const binding = perNode === null ? null : fitBinding(outcome.binding ?? [], perNode, fitted.runUs);
   if (!binding) st.report.notes.push('the Node binding was not measured apart: device times include its per-call cost');
-  return { ...fitted, binding, profilerRunNodeUs: perNode };
+  const wakeUs = outcome.wake ? fitWake(outcome.wake.atThreads, outcome.wake.atOneThread) : null;
+  return { ...fitted, binding, profilerRunNodeUs: perNode, wakeUs };
 }
 
 /** The calibration models prepared on the device (calibration-service.ts); null when the runner cannot run models. */

@@ -31,6 +31,7 @@ function measuredOverhead(db: Database, device: DeviceRuns): MeasuredOverhead | 
     runUs: deviceRunUs(o),
     nodeUs: o.nodeUs,
     binding: o.binding ? { perCallUs: o.binding.perCallUs, usPerMiB: (o.binding.nsPerByte * 2 ** 20) / 1000 } : null,
+    wakeUs: o.wakeUs,
   };
 }
 

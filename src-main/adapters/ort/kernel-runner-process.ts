@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { buildKernelModel } from '../../core/kernels/build.js';
-import { CHAIN_ELEMENTS, chainModel } from '../../core/profiler/overhead.js';
+import { CHAIN_ELEMENTS, chainModel, parallelChainModel, WAKE_DIM } from '../../core/profiler/overhead.js';
 import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
 import { errorMessage } from '../../core/errors.js';
 import { parseOnnxModel } from '../../core/onnx/onnx-parser.js';
@@ -405,41 +405,74 @@ async function withSession<T>(
   }
 }
 
+/** A chain to time: its model at a length, the provider it runs on and its data input's dims. */
+interface ChainVariant {
+  model: (n: number) => Uint8Array;
+  ep: EpConfig;
+  dims: number[];
+}
+
 /**
  * Each chain's wall time, profiling off: the lowest over `rounds` rounds that visit every length
- * in turn of that round's median, so a disturbance that lasts through one length's timing does
- * not become its time (one such burst had made a 64-node chain read 52 µs where the line says 23).
+ * (of every variant) in turn of that round's median, so a disturbance that lasts through one
+ * length's timing does not become its time (one such burst had made a 64-node chain read 52 µs
+ * where the line says 23). One list of points per variant.
  */
 async function timeChains(
   lengths: readonly number[],
   rounds: number,
-  ep: EpConfig,
+  variants: readonly ChainVariant[],
   rule: StoppingRule,
-): Promise<{ nodes: number; medianUs: number }[]> {
-  const { feeds, fetches } = chainFeeds();
-  const sessions: ort.InferenceSession[] = [];
+): Promise<{ nodes: number; medianUs: number }[][]> {
+  const timed: { variant: number; nodes: number; session: ort.InferenceSession; run: () => Promise<unknown> }[] = [];
   try {
-    for (const n of lengths) {
-      const opened = await openSession(chainModel(n), sessionOptions(ep, null));
-      if (!('session' in opened)) throw new Error(opened.error);
-      sessions.push(opened.session);
+    for (const [variant, v] of variants.entries()) {
+      const { feeds, fetches } = chainFeeds(v.dims);
+      for (const n of lengths) {
+        const opened = await openSession(v.model(n), sessionOptions(v.ep, null));
+        if (!('session' in opened)) throw new Error(opened.error);
+        const session = opened.session;
+        timed.push({ variant, nodes: n, session, run: () => session.run(feeds, fetches) });
+      }
     }
-    const lowest = lengths.map(() => Number.POSITIVE_INFINITY);
+    const lowest = timed.map(() => Number.POSITIVE_INFINITY);
     const perRound = { ...rule, budgetMs: rule.budgetMs / rounds };
     for (let r = 0; r < rounds; r++)
-      for (const [i, s] of sessions.entries()) {
-        const run = (): Promise<unknown> => s.run(feeds, fetches);
-        await warmFor(run, r === 0 ? OVERHEAD_WARMUP_MS : OVERHEAD_WARMUP_MS / 5);
-        lowest[i] = Math.min(lowest[i] as number, summarize(await timeUnprofiled(run, perRound)).medianUs);
+      for (const [i, t] of timed.entries()) {
+        await warmFor(t.run, r === 0 ? OVERHEAD_WARMUP_MS : OVERHEAD_WARMUP_MS / 5);
+        lowest[i] = Math.min(lowest[i] as number, summarize(await timeUnprofiled(t.run, perRound)).medianUs);
       }
-    return lengths.map((nodes, i) => ({ nodes, medianUs: lowest[i] as number }));
+    return variants.map((_, v) =>
+      timed.flatMap((t, i) => (t.variant === v ? [{ nodes: t.nodes, medianUs: lowest[i] as number }] : [])),
+    );
   } finally {
-    for (const s of sessions) await s.release().catch(() => undefined);
+    for (const t of timed) await t.session.release().catch(() => undefined);
   }
 }
 
-function chainFeeds(): { feeds: Record<string, ort.Tensor>; fetches: Record<string, ort.Tensor> } {
-  const info = { dims: [1, CHAIN_ELEMENTS], dtype: 'fp32' as const };
+/** The pool's wake-up chains (parallelChainModel) at the job's thread count and at one thread, interleaved. */
+async function timeWake(job: OverheadJob): Promise<NonNullable<Extract<OverheadOutcome, { ok: true }>['wake']>> {
+  const ep = job.ep;
+  if (ep.name !== 'cpu') throw new Error('the pool wake-up is timed on the CPU provider only');
+  const variant = (threads: number): ChainVariant => ({
+    model: (n) => parallelChainModel(n),
+    ep: { ...ep, threads },
+    dims: [WAKE_DIM, WAKE_DIM],
+  });
+  const [atThreads = [], atOneThread = []] = await timeChains(
+    job.wakeLengths ?? [],
+    Math.max(1, job.rounds ?? 1),
+    [variant(ep.threads), variant(1)],
+    job.rule,
+  );
+  return { atThreads, atOneThread };
+}
+
+function chainFeeds(dims: number[] = [1, CHAIN_ELEMENTS]): {
+  feeds: Record<string, ort.Tensor>;
+  fetches: Record<string, ort.Tensor>;
+} {
+  const info = { dims, dtype: 'fp32' as const };
   return { feeds: makeFeeds([{ name: 'X', ...info }]), fetches: { Y: outputTensor({ name: 'Y', ...info }) } };
 }
 
@@ -496,7 +529,8 @@ async function timeOneNode(
 /** Chains of 1..N tiny nodes timed without profiling, the profiler's cost per node, and the binding's samples. */
 async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
   try {
-    const points = await timeChains(job.lengths, Math.max(1, job.rounds ?? 1), job.ep, job.rule);
+    const serial: ChainVariant = { model: (n) => chainModel(n), ep: job.ep, dims: [1, CHAIN_ELEMENTS] };
+    const [points = []] = await timeChains(job.lengths, Math.max(1, job.rounds ?? 1), [serial], job.rule);
     // The profiled ends: the longest gives the profiler's cost per trace event; both, its cost per node in model_run.
     const longest = Math.max(...job.lengths);
     const profiledRuns: { nodes: number; modelRunUs: number }[] = [];
@@ -509,7 +543,8 @@ async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
     }
     const binding = [];
     for (const e of job.bindingElements ?? []) binding.push(await timeOneNode(e, job));
-    return { id: job.id, ok: true, points, profiledNodeUs, profiledRuns, binding };
+    const wake = job.wakeLengths?.length ? await timeWake(job) : undefined;
+    return { id: job.id, ok: true, points, profiledNodeUs, profiledRuns, binding, ...(wake ? { wake } : {}) };
   } catch (e) {
     const msg = errorMessage(e);
     return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };

@@ -112,6 +112,8 @@ export interface OverheadJob {
   rounds?: number;
   /** Sizes (elements) of the one-node models the binding fit is timed on; none: no binding fit. */
   bindingElements?: number[];
+  /** Lengths of the pool's wake-up chains (a CPU at more than one thread); none: not timed. */
+  wakeLengths?: number[];
   traceDir: string;
 }
 
@@ -127,6 +129,8 @@ export type OverheadOutcome =
       profiledRuns?: { nodes: number; modelRunUs: number }[];
       /** One-node models per size: input + output bytes, unprofiled wall (feeds only), profiled model_run. */
       binding?: { bytes: number; wallUs: number; modelRunUs: number }[];
+      /** The wake-up chains' unprofiled wall times, at the job's thread count and at one thread. */
+      wake?: { atThreads: { nodes: number; medianUs: number }[]; atOneThread: { nodes: number; medianUs: number }[] };
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
 

@@ -14,9 +14,14 @@
  * binding is measured apart (fitBinding) from one-node models whose inputs and outputs grow:
  * per model, the unprofiled wall time from Node less the device's part (ORT's model_run of a
  * profiled pass less what the profiler adds to it), fitted as perCallUs + bytes * nsPerByte.
- * Device time leaves it out (deviceRunUs); callers that run from Node add it back. Pure.
+ * Device time leaves it out (deviceRunUs); callers that run from Node add it back.
+ *
+ * On a CPU at more than one thread, a run may also pay for waking the intra-op pool at its
+ * first parallel node. It is measured (fitWake) from chains of small square MatMuls that MLAS
+ * splits across the threads: the chain's intercept at the device's thread count less the same
+ * chain's intercept at one thread, where nothing is split. Pure.
  */
-import { encodeModel, OnnxDataType, type NodeDef } from '../onnx/model-builder.js';
+import { encodeModel, OnnxDataType, type NodeDef, type TensorDef } from '../onnx/model-builder.js';
 import { fitLine, fitRobustLine, medianPairwiseSlope } from './device-summary.js';
 
 /** Chain lengths timed on each device. */
@@ -59,6 +64,11 @@ export interface RunOverhead {
   binding?: BindingCost | null;
   /** What profiling adds to model_run per node (inside and between node events, µs); null when not measured. */
   profilerRunNodeUs?: number | null;
+  /**
+   * What a run pays once for waking the intra-op pool at its first parallel node (µs, fitWake);
+   * null when not measured (one thread, a GPU, an older profile).
+   */
+  wakeUs?: number | null;
 }
 
 /** A device's per-run, per-node and Node binding costs (µs), as reported to users. */
@@ -69,6 +79,8 @@ export interface MeasuredOverhead {
   nodeUs: number;
   /** What the Node binding adds to every call, and per MiB of inputs and outputs; null when not measured. */
   binding: { perCallUs: number; usPerMiB: number } | null;
+  /** What a run pays once for waking the intra-op pool (µs); null when not measured. */
+  wakeUs: number | null;
 }
 
 /** What one call costs the Node binding for `ioBytes` of inputs and outputs (µs); 0 without a fit. */
@@ -139,19 +151,70 @@ export function profilerRunNodeCost(
  * is not an optimizer pattern), so it executes exactly `n` nodes.
  */
 export function chainModel(n: number, elements = CHAIN_ELEMENTS): Uint8Array {
+  return opChain(n, 'Relu', [1, elements], null);
+}
+
+/** Chain lengths of the pool's wake-up timing, at the device's thread count and at one thread. */
+export const WAKE_CHAIN_LENGTHS: readonly number[] = [1, 4, 16];
+
+/**
+ * Side of the wake-up chain's square MatMuls: 64 x 64 x 64 is small (5 µs at one thread on the
+ * 2-vCPU Zen 4 guest) but above MLAS's threshold for splitting a GEMM (3.5 µs a copy at two
+ * threads there), so every node of the chain is a parallel one.
+ */
+export const WAKE_DIM = 64;
+
+/**
+ * A chain of `n` [d, d] x [d, d] MatMuls that share one weight (a permutation: values stay in
+ * range). ORT fuses nothing in it, so it executes exactly `n` nodes, each split across the pool.
+ */
+export function parallelChainModel(n: number, d = WAKE_DIM): Uint8Array {
+  const w = new Float32Array(d * d);
+  for (let r = 0; r < d; r++) w[r * d + ((r + 1) % d)] = 1;
+  return opChain(n, 'MatMul', [d, d], {
+    name: 'W',
+    dataType: OnnxDataType.FLOAT,
+    dims: [d, d],
+    rawData: new Uint8Array(w.buffer),
+  });
+}
+
+/** `n` nodes of `opType` in a chain over one fp32 tensor of `dims`, each also reading `weight` when given. */
+function opChain(n: number, opType: string, dims: number[], weight: TensorDef | null): Uint8Array {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`chain length must be a positive integer, got ${n}`);
   const nodes: NodeDef[] = [];
   for (let i = 0; i < n; i++) {
     const input = i === 0 ? 'X' : `t${i}`;
     const output = i === n - 1 ? 'Y' : `t${i + 1}`;
-    nodes.push({ opType: 'Relu', inputs: [input], outputs: [output], name: `relu_${i}` });
+    const inputs = weight ? [input, weight.name] : [input];
+    nodes.push({ opType, inputs, outputs: [output], name: `${opType.toLowerCase()}_${i}` });
   }
   const info = (name: string): { name: string; elemType: typeof OnnxDataType.FLOAT; dims: number[] } => ({
     name,
     elemType: OnnxDataType.FLOAT,
-    dims: [1, elements],
+    dims,
   });
-  return encodeModel({ graph: { name: `chain${n}`, nodes, inputs: [info('X')], outputs: [info('Y')] } });
+  const graph = { name: `${opType.toLowerCase()}_chain${n}`, nodes, inputs: [info('X')], outputs: [info('Y')] };
+  return encodeModel({ graph: weight ? { ...graph, initializers: [weight] } : graph });
+}
+
+/**
+ * What waking the pool adds to a run (µs): the parallel chain's intercept at the device's thread
+ * count less its intercept at one thread (same model, same copies in and out, nothing split),
+ * never negative. Null when either side does not determine a line.
+ */
+export function fitWake(
+  atThreads: readonly { nodes: number; medianUs: number }[],
+  atOneThread: readonly { nodes: number; medianUs: number }[],
+): number | null {
+  const line = (ps: readonly { nodes: number; medianUs: number }[]): { a: number } | null =>
+    fitRobustLine(
+      ps.map((p) => p.nodes),
+      ps.map((p) => p.medianUs),
+    );
+  const many = line(atThreads);
+  const one = line(atOneThread);
+  return many && one ? Math.max(0, many.a - one.a) : null;
 }
 
 /**

@@ -8,7 +8,9 @@
  * With the device's measured overhead (core/profiler/overhead.ts) the whole run pays the
  * per-run cost once. Micro-kernels are labelled by what one more such node adds to a run
  * (the executor's per-node cost included), so predicted nodes already carry the per-node
- * cost; fallback estimates get it added. overheadUs reports both parts.
+ * cost; fallback estimates get it added. overheadUs reports both parts. On a CPU at more than
+ * one thread, a run with a node that can run in parallel (a predicted node that is not one of
+ * the one-thread ops) also pays the pool's measured wake-up once (RunOverhead.wakeUs).
  *
  * On a CPU profiled at more than one thread, the nodes ONNX Runtime runs on one thread whatever
  * the thread count (one-thread-ops.ts) are predicted on the same CPU's 1-thread profile, when
@@ -65,7 +67,7 @@ export interface WorkloadPrediction {
   familyShare: Record<string, number>;
   /** Per-run cost plus the per-node cost of every node that runs (µs), inside totalUs; 0 when not measured. */
   overheadUs: number;
-  /** The per-run part of overheadUs (µs). */
+  /** The per-run part of overheadUs (µs), the pool's wake-up included. */
   runOverheadUs: number;
   /**
    * What the Node binding adds to one call, outside totalUs: its per-call cost and its copies
@@ -90,7 +92,7 @@ export interface ExecutedNodePrediction extends NodePrediction {
 
 export interface PredictOptions {
   /** The device's measured per-run and per-node overhead (µs) and the binding's cost; none: nodes alone. */
-  overhead?: { runUs: number; nodeUs: number; binding?: BindingCost | null } | null;
+  overhead?: { runUs: number; nodeUs: number; binding?: BindingCost | null; wakeUs?: number | null } | null;
   /** Per op family: measured / predicted on the device's calibration models (calibration.ts). */
   familyScale?: Record<string, number>;
   /**
@@ -134,13 +136,15 @@ export function predictWorkload(
 ): WorkloadPrediction {
   const factor = mode === 'training' ? TRAINING_FACTOR : 1;
   const perNode = (opts.overhead?.nodeUs ?? 0) * factor;
-  const runUs = (opts.overhead ? deviceRunUs(opts.overhead) : 0) * factor;
   const own: Target = { device, familyScale: opts.familyScale ?? {} };
   const oneThread: Target | null = opts.oneThread
     ? { device: opts.oneThread.device, familyScale: opts.oneThread.familyScale ?? {} }
     : null;
   const targetOf = (n: WorkloadNode): Target => (oneThread && runsOnOneThread(n) ? oneThread : own);
   const byIndex = predictKernels(w, predictor, targetOf);
+  const wakes = w.nodes.some((n, i) => byIndex.has(i) && !runsOnOneThread(n));
+  const runUs =
+    ((opts.overhead ? deviceRunUs(opts.overhead) : 0) + (wakes ? (opts.overhead?.wakeUs ?? 0) : 0)) * factor;
   const warnings = new Set<string>(w.warnings);
   const fallbackOps = new Set<string>();
   const nodes: NodePrediction[] = w.nodes.map((n, index) => {

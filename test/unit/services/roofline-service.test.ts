@@ -34,15 +34,23 @@ describe('rooflinesWithPoints', () => {
     });
   });
 
-  it("reports each device's measured per-run, per-node and binding costs from its newest profile run", () => {
+  it("reports each device's measured per-run, per-node, wake-up and binding costs from its newest profile run", () => {
     const db = seededDb();
     expect(rooflines(db, SEEDED_MACHINE).map((r) => r.overhead)).toEqual([null, null]);
     const binding = { perCallUs: 12, nsPerByte: 0.5, points: [] };
     recordOverhead(db, 1, { runUs: 20, nodeUs: 0.25, profilerNodeUs: 3, points: [], binding });
     const [one, sixteen] = rooflines(db, SEEDED_MACHINE);
     // The run's fixed cost less the binding's per-call part; 0.5 ns/byte is 524.288 µs per MiB.
-    expect(one!.overhead).toEqual({ runUs: 8, nodeUs: 0.25, binding: { perCallUs: 12, usPerMiB: 524.288 } });
+    // A profile without the wake-up chains (older, or at one thread) reports none.
+    expect(one!.overhead).toEqual({
+      runUs: 8,
+      nodeUs: 0.25,
+      binding: { perCallUs: 12, usPerMiB: 524.288 },
+      wakeUs: null,
+    });
     expect(sixteen!.overhead).toBeNull();
+    recordOverhead(db, 16, { runUs: 10, nodeUs: 0.3, profilerNodeUs: 3, points: [], binding: null, wakeUs: 1.5 });
+    expect(rooflines(db, SEEDED_MACHINE)[1]!.overhead).toMatchObject({ runUs: 10, wakeUs: 1.5 });
   });
 
   it('names a machine the store does not have', () => {

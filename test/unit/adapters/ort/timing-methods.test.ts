@@ -14,6 +14,7 @@ import {
   chainModel,
   fitBinding,
   fitOverhead,
+  fitWake,
   profilerRunNodeCost,
   withoutProfilerCost,
 } from '../../../../src-main/core/profiler/overhead.js';
@@ -132,6 +133,21 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     const perNode = profilerRunNodeCost(o.profiledRuns ?? [], fit?.nodeUs ?? 0);
     const binding = fitBinding(o.binding ?? [], perNode ?? 0, fit?.runUs ?? 0);
     expect(binding?.nsPerByte).toBeGreaterThan(0);
+  });
+
+  it("times the pool's wake-up chains at 2 threads and at one, on real sessions", async () => {
+    const o = await runner.runOverhead({
+      ep: { name: 'cpu', threads: 2 },
+      rule,
+      lengths: [1, 16],
+      wakeLengths: [1, 4],
+    });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.wake?.atThreads.map((p) => p.nodes)).toEqual([1, 4]);
+    expect(o.wake?.atOneThread.map((p) => p.nodes)).toEqual([1, 4]);
+    expect([...(o.wake?.atThreads ?? []), ...(o.wake?.atOneThread ?? [])].every((p) => p.medianUs > 0)).toBe(true);
+    expect(fitWake(o.wake?.atThreads ?? [], o.wake?.atOneThread ?? [])).toBeGreaterThanOrEqual(0);
   });
 
   it('times a kernel alone and chained, alternating, with profiling off', async () => {

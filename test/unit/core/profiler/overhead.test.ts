@@ -1,14 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import {
   bindingUs,
   deviceRunUs,
   fitBinding,
   fitOverhead,
+  fitWake,
+  parallelChainModel,
   profilerRunNodeCost,
   tracedLabelUs,
 } from '../../../../src-main/core/profiler/overhead.js';
 
 describe('per-run and per-node overhead', () => {
+  it("takes the pool's wake-up as the parallel chain's intercept at the thread count less at one thread", () => {
+    const line = (a: number, b: number): { nodes: number; medianUs: number }[] =>
+      [1, 4, 16].map((nodes) => ({ nodes, medianUs: a + b * nodes }));
+    expect(fitWake(line(13, 3.5), line(10.5, 5))).toBeCloseTo(2.5, 9);
+    // Faster at more threads (the copies split too): never negative.
+    expect(fitWake(line(10, 3.5), line(10.8, 5))).toBe(0);
+    expect(fitWake(line(13, 3.5).slice(0, 1), line(10, 5))).toBeNull();
+  });
+
+  it('builds a chain of n square MatMuls sharing one weight', () => {
+    const m = parseOnnxModel(parallelChainModel(3, 8));
+    expect(m.graph.nodes.map((n) => n.opType)).toEqual(['MatMul', 'MatMul', 'MatMul']);
+    expect(m.graph.nodes.every((n) => n.inputs[1] === 'W')).toBe(true);
+    expect(() => parallelChainModel(0)).toThrow(RangeError);
+  });
+
   it('fits T(N) = runUs + nodeUs * N over the chain lengths', () => {
     const o = fitOverhead([
       { nodes: 1, medianUs: 10.5 },

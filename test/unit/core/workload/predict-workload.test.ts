@@ -132,6 +132,30 @@ describe('whole-model prediction', () => {
     expect(alone.nodes[0]!.timeUs).toBeCloseTo(on(resize, d), 6);
   });
 
+  it("adds the pool's wake-up once per run when a node can run in parallel, never for one-thread or free nodes alone", () => {
+    const overhead = { runUs: 10, nodeUs: 0, wakeUs: 4 };
+    const p = predictWorkload(workload, predictor, d, 'inference', { overhead });
+    const without = predictWorkload(workload, predictor, d, 'inference', { overhead: { ...overhead, wakeUs: null } });
+    expect(p.totalUs - without.totalUs).toBeCloseTo(4, 9);
+    expect(p.runOverheadUs).toBeCloseTo(14, 9);
+    const resize = makeKernel('Resize', 'fp32', { N: 1, C: 8, H: 10, W: 10, scale: 2 });
+    const serialOnly: Workload = {
+      ...workload,
+      nodes: [
+        {
+          ...bareNode('nearest', 'Resize'),
+          family: resize.family,
+          kernel: { op: 'Resize', shape: resize.shape },
+          flops: resize.flops,
+          bytes: resize.bytes,
+        },
+        bareNode('reshape', 'Reshape'),
+      ],
+      layers: [{ ...workload.layers[0]!, nodes: [0, 1] }],
+    };
+    expect(predictWorkload(serialOnly, predictor, d, 'inference', { overhead }).runOverheadUs).toBeCloseTo(10, 9);
+  });
+
   it('counts forward and backward (3x) for training', () => {
     const inf = predictWorkload(workload, predictor, d, 'inference');
     const train = predictWorkload(workload, predictor, d, 'training');
