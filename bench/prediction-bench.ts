@@ -42,7 +42,7 @@ import { median } from '../src-main/core/profiler/timing-stats.js';
 import { fromNodeUs } from '../src-main/core/workload/predict-workload.js';
 import { localProbeDeps } from '../src-main/services/local-probe.js';
 import { probeAndRecord } from '../src-main/services/machine-service.js';
-import { measureModel } from '../src-main/services/measure-model-service.js';
+import { measureModel, type ModelMeasurement } from '../src-main/services/measure-model-service.js';
 import { predictModelExecuted } from '../src-main/services/model-prediction-service.js';
 import { trainPredictors } from '../src-main/services/predictor-service.js';
 import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/device-targets.js';
@@ -217,16 +217,9 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
   const before = timeLoop(file, m.inputs, threads);
   const mm = await measureModel(db, runner, file, { inputs: m.inputs, device: 'cpu', threads });
   const after = timeLoop(file, m.inputs, threads);
-  const families: ModelRow['familyErrors'] = {};
   const ran = p.executed ?? p.nodes;
   const famOf = new Map(ran.map((n) => [n.name, n.family ?? n.opType]));
-  for (const n of mm.nodes) {
-    const fam = famOf.get(n.name) ?? n.opType;
-    const f = (families[fam] ??= { measuredMs: 0, predictedMs: 0 });
-    f.measuredMs += n.measuredUs / 1000;
-    f.predictedMs += (n.predictedUs ?? 0) / 1000;
-  }
-  return {
+  const row: ModelRow = {
     label: m.label,
     threads,
     predictedMs: fromNodeUs(p) / 1000,
@@ -240,8 +233,25 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
     overheadShare: (p.overheadUs + (p.binding?.us ?? 0)) / fromNodeUs(p),
     graph: p.graph,
     calibration: p.calibration,
-    familyErrors: families,
+    familyErrors: familyErrors(famOf, mm),
   };
+  familiesOf.set(row, famOf);
+  return row;
+}
+
+/** Each row's executed node -> op family, for its family errors from a later measure-model call. */
+const familiesOf = new WeakMap<ModelRow, Map<string, string>>();
+
+/** Per op family, the profiled pass's node times (profiler cost removed) and their predictions (ms). */
+function familyErrors(famOf: Map<string, string>, mm: ModelMeasurement): ModelRow['familyErrors'] {
+  const families: ModelRow['familyErrors'] = {};
+  for (const n of mm.nodes) {
+    const fam = famOf.get(n.name) ?? n.opType;
+    const f = (families[fam] ??= { measuredMs: 0, predictedMs: 0 });
+    f.measuredMs += n.measuredUs / 1000;
+    f.predictedMs += (n.predictedUs ?? 0) / 1000;
+  }
+  return families;
 }
 
 async function tryModel(into: ModelRow[], db: Database, runner: KernelRunner, m: BenchModel, t: number): Promise<void> {
@@ -378,6 +388,9 @@ try {
         threads: r.threads,
       });
       r.measureModelPassesMs.push(...mm.passMediansMs);
+      // The family table follows the faster call: its profiled pass ran in the quieter phase.
+      const famOf = familiesOf.get(r);
+      if (mm.medianMs < r.measureModelMs && famOf) r.familyErrors = familyErrors(famOf, mm);
       r.measureModelMs = Math.min(r.measureModelMs, mm.medianMs);
     }
   for (const o of Object.values(ops).flat()) addModelRunPass(o);
@@ -405,7 +418,7 @@ const familyTable = (rs: ModelRow[]): string[] => {
       x.p += v.predictedMs;
     }
   return [
-    '| op family (executed nodes, all six models) | measured ms (profiled pass, profiler cost removed) | predicted ms | error |',
+    '| op family (executed nodes, all six models) | measured ms (profiled pass of the faster measure-model call, profiler cost removed) | predicted ms | error |',
     '|---|---|---|---|',
     ...Object.entries(fam)
       .sort((x, y) => y[1].m - x[1].m)
