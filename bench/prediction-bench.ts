@@ -16,7 +16,8 @@
  *    phase; its first call alone is reported too.
  * 4. A held-out second set (other models and other input sizes), reported separately.
  * 5. Single-op models at shapes in no suite, against ORT's own model_run time (a profiled
- *    loop in a process of its own, less the profiler's per-node cost; the lowest median of
+ *    loop in a process of its own, less the profiler's cost per node for every node of the
+ *    executed graph, reorders included (until run A1, for one node only); the lowest median of
  *    three passes, the last one after everything else, as for the models) and against the
  *    unprofiled wall time. Timed inside this busy process instead (20 runs), the same
  *    one-node models read up to 2.7x slower at 2 threads (run Q against run R).
@@ -273,7 +274,9 @@ interface OpRow {
   threads: number;
   predictedMs: number;
   fromNodeMs: number;
-  /** What profiling adds to model_run for this one-node model (ms). */
+  /** Nodes of the graph ORT executes for it (a lone NCHWc conv runs between two reorders). */
+  nodes: number;
+  /** What profiling adds to model_run for this model: its cost per node times the executed nodes (ms). */
   profilerMs: number;
   /** Every pass's median model_run of a profiled loop in a process of its own, in time order. */
   modelRunPassesMs: number[];
@@ -291,7 +294,7 @@ function addModelRunPass(o: OpRow): void {
 async function singleOps(db: Database, runner: KernelRunner, dir: string, threads: number): Promise<OpRow[]> {
   const out: OpRow[] = [];
   const device = pickDevice(db, 'cpu', threads);
-  // What profiling adds to model_run for one node (inside and between its events).
+  // What profiling adds to model_run per executed node (inside and between its events).
   const o = deviceOverhead(db, device);
   const profilerNodeUs = o?.profilerRunNodeUs ?? o?.profilerNodeUs ?? 0;
   for (const s of SINGLE_OPS) {
@@ -301,6 +304,7 @@ async function singleOps(db: Database, runner: KernelRunner, dir: string, thread
     writeFileSync(file, built.model);
     const inputs = Object.fromEntries(built.inputs.map((i) => [i.name, i.dims]));
     const p = await predictModelExecuted(db, runner, file, { inputs, device: 'cpu', threads, predictor: 'forest' });
+    const nodes = (p.executed ?? p.nodes).filter((n) => n.opType !== 'Constant').length;
     const row: OpRow = {
       label: k.id,
       file,
@@ -308,7 +312,8 @@ async function singleOps(db: Database, runner: KernelRunner, dir: string, thread
       threads,
       predictedMs: p.totalUs / 1000,
       fromNodeMs: fromNodeUs(p) / 1000,
-      profilerMs: profilerNodeUs / 1000,
+      nodes,
+      profilerMs: (profilerNodeUs * nodes) / 1000,
       modelRunPassesMs: [],
       modelRunMs: Number.NaN,
       wallMs: Number.NaN,
@@ -448,13 +453,13 @@ const lines = [
   ...familyTable(rows),
   '',
   ...[1, 2].flatMap((t) => [
-    `Single-op models at ${t} thread(s), vs model_run less the profiler's per-node cost: ${summarizeErrors((ops[t] ?? []).map((o) => pct(o.predictedMs, o.modelRunMs)))}; as timed from Node (device time plus the binding) vs unprofiled wall: ${summarizeErrors((ops[t] ?? []).map((o) => pct(o.fromNodeMs, o.wallMs)))} (target: MAPE < 5%, 95% within ±10%).`,
+    `Single-op models at ${t} thread(s), vs model_run less the profiler's cost per executed node: ${summarizeErrors((ops[t] ?? []).map((o) => pct(o.predictedMs, o.modelRunMs)))}; as timed from Node (device time plus the binding) vs unprofiled wall: ${summarizeErrors((ops[t] ?? []).map((o) => pct(o.fromNodeMs, o.wallMs)))} (target: MAPE < 5%, 95% within ±10%).`,
     '',
-    '| op | predicted device ms | model_run ms (own process, lowest of 3 passes) | pass spread | error | predicted from Node ms | wall ms | error |',
-    '|---|---|---|---|---|---|---|---|',
+    '| op | executed nodes | predicted device ms | model_run ms (own process, lowest of 3 passes, less the profiler) | pass spread | error | predicted from Node ms | wall ms | error |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...(ops[t] ?? []).map(
       (o) =>
-        `| ${o.label} | ${o.predictedMs.toFixed(4)} | ${o.modelRunMs.toFixed(4)} | ${spread(o.modelRunPassesMs)} | ${fmt(pct(o.predictedMs, o.modelRunMs))} | ${o.fromNodeMs.toFixed(4)} | ${o.wallMs.toFixed(4)} | ${fmt(pct(o.fromNodeMs, o.wallMs))} |`,
+        `| ${o.label} | ${o.nodes} | ${o.predictedMs.toFixed(4)} | ${o.modelRunMs.toFixed(4)} | ${spread(o.modelRunPassesMs)} | ${fmt(pct(o.predictedMs, o.modelRunMs))} | ${o.fromNodeMs.toFixed(4)} | ${o.wallMs.toFixed(4)} | ${fmt(pct(o.fromNodeMs, o.wallMs))} |`,
     ),
     '',
   ]),
