@@ -17,7 +17,7 @@
  * 4. A held-out second set (other models and other input sizes), reported separately.
  * 5. Single-op models at shapes in no suite, against ORT's own model_run time (a profiled
  *    loop in a process of its own, less the profiler's cost per node for every node of the
- *    executed graph, reorders included (until run A1, for one node only); the lowest median of
+ *    executed graph, reorders included (until run AA1, for one node only); the lowest median of
  *    three passes, the last one after everything else, as for the models) and against the
  *    unprofiled wall time. Timed inside this busy process instead (20 runs), the same
  *    one-node models read up to 2.7x slower at 2 threads (run Q against run R).
