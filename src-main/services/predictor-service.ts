@@ -8,7 +8,7 @@ import { UserError, errorMessage } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { makeKernel } from '../core/kernels/cost.js';
 import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp } from '../core/kernels/types.js';
-import { AnchoredPredictor, anchorIndex } from '../core/predictor/measured-anchors.js';
+import { AnchoredPredictor, anchorIndex, type AnchorIndex } from '../core/predictor/measured-anchors.js';
 import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
 import { localMachineId } from './machine-service.js';
@@ -158,8 +158,20 @@ export function chooseStoredPredictor(db: Database, name?: string): StoredPredic
  */
 export function workloadPredictor(db: Database, name?: string): StoredPredictor {
   const chosen = chooseStoredPredictor(db, name);
-  const profiled = loadTrainingData(db).samples.filter((s) => (s.origin ?? 'profile') === 'profile');
-  return { ...chosen, predictor: new AnchoredPredictor(chosen.predictor, anchorIndex(profiled)) };
+  return { ...chosen, predictor: new AnchoredPredictor(chosen.predictor, profiledAnchors(db)) };
+}
+
+/** Each load's anchor index: a load is shared until the store changes (training-data.ts), so is its index. */
+const anchorsByLoad = new WeakMap<readonly Sample[], AnchorIndex>();
+
+function profiledAnchors(db: Database): AnchorIndex {
+  const { samples } = loadTrainingData(db);
+  let index = anchorsByLoad.get(samples);
+  if (!index) {
+    index = anchorIndex(samples.filter((s) => (s.origin ?? 'profile') === 'profile'));
+    anchorsByLoad.set(samples, index);
+  }
+  return index;
 }
 
 export interface PredictQuery {
