@@ -82,9 +82,17 @@ function readBody(req: http.IncomingMessage, cap: number): Promise<Buffer | 'too
 }
 
 /** Answers 413 with `message` and drops the connection: the rest of the body is not read. */
+/** How long a refused body is still read (and thrown away) after the answer, so the client sees it. */
+const LINGER_MS = 2000;
+
+/**
+ * Answers 413 and closes gently. Node closes a `connection: close` answer at once, with the
+ * rest of the body unread: the kernel then resets the connection, and a client that reads
+ * only after it has written loses the answer. So the connection stays open while Node drains
+ * and drops the body, and is closed a moment later.
+ */
 function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, message: string): void {
-  res.setHeader('connection', 'close');
-  res.on('finish', () => req.socket.destroy());
+  res.on('finish', () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
   sendJson(res, 413, fail('invalid', message));
 }
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -267,6 +268,44 @@ describe('limits and malformed requests', () => {
       setTimeout(() => reject(new Error('no answer')), 60_000).unref();
     });
     expect(status).toBe(413);
+  });
+
+  it('answers 413 to a client that reads only after it has sent past the cap', async () => {
+    // The client does not read while it writes: a server that resets the connection right
+    // after its answer (RST with the body unread) throws the 413 away before the client sees it.
+    const socket = net.connect(server.port, '127.0.0.1');
+    socket.pause();
+    const chunk = Buffer.alloc(2 ** 20, 0x61);
+    const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+    const head =
+      `POST /api/machine:import HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n` +
+      `x-pipedejavu-token: ${TOKEN}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`;
+    const writeAll = async (): Promise<void> => {
+      socket.write(head);
+      // 24 MiB, past the 16 MiB cap; stops early when the server stops reading.
+      for (let i = 0; i < 24; i++) {
+        if (socket.destroyed) return;
+        if (!socket.write(frame)) {
+          const drained = await Promise.race([
+            new Promise<boolean>((r) => socket.once('drain', () => r(true))),
+            new Promise<boolean>((r) => setTimeout(() => r(false), 500)),
+          ]);
+          if (!drained) return;
+        }
+      }
+    };
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+      socket.on('error', () => resolve(text));
+      socket.on('close', () => resolve(text));
+    });
+    socket.on('error', () => undefined);
+    await writeAll();
+    await new Promise((r) => setTimeout(r, 200));
+    socket.resume();
+    expect((await answer).split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    socket.destroy();
   });
 
   it('refuses a server path in workload:add over HTTP without looking at the file', async () => {
