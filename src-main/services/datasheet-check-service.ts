@@ -11,6 +11,7 @@ import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { chooseStoredPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
+import { count } from '../core/text/plural.js';
 
 export interface DatasheetCheck extends EstimateError {
   /** The catalog's name of the GPU. */
@@ -61,7 +62,7 @@ export function datasheetCheckLine(db: Database, gpuName: string): string {
   return checks
     .map(
       (c) =>
-        `${c.datasheet}: the datasheet estimate is off by ${Math.round(c.mape * 100)}% on average against ${c.measured.machine}/${c.measured.deviceKey} (${c.measured.executionProvider}, ${c.kernels} kernels: ${familyErrorsText(c)})`,
+        `${c.datasheet}: the datasheet estimate is off by ${Math.round(c.mape * 100)}% on average against ${c.measured.machine}/${c.measured.deviceKey} (${c.measured.executionProvider}, ${count(c.kernels, 'kernel')}: ${familyErrorsText(c)})`,
     )
     .join('; ');
 }

@@ -12,6 +12,7 @@ import { probeNvidia, type NvidiaProbe } from '../adapters/nvidia-smi/probe-nvid
 import { TorchRunner } from '../adapters/torch/torch-runner.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { runtimeVersions } from './runtime-versions.js';
+import { count } from '../core/text/plural.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -146,7 +147,7 @@ async function nvidiaCheck(deps: DoctorDeps): Promise<DoctorCheck> {
       return {
         name: 'nvidia',
         status: 'ok',
-        detail: `${nvidia.smiPath}: driver ${nvidia.driverVersion ?? '?'}, CUDA ${nvidia.cudaVersion ?? '?'}, ${nvidia.gpus.length} GPU(s): ${nvidia.gpus.map((g) => g.name).join(', ')}${extra}`,
+        detail: `${nvidia.smiPath}: driver ${nvidia.driverVersion ?? '?'}, CUDA ${nvidia.cudaVersion ?? '?'}, ${count(nvidia.gpus.length, 'GPU')}: ${nvidia.gpus.map((g) => g.name).join(', ')}${extra}`,
       };
     case 'no-gpu':
       return {

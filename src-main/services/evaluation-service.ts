@@ -20,6 +20,7 @@ import { PredictorRepo } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { loadTrainingData } from './training-data.js';
 import { predictorRowsInUse } from './predictor-service.js';
+import { count } from '../core/text/plural.js';
 
 export const SKLEARN_NAME = 'sklearn-forest';
 
@@ -77,7 +78,7 @@ export async function evaluatePredictors(db: Database, opts: EvaluateOptions = {
   const { samples } = loadTrainingData(db);
   if (samples.length < 20) {
     throw new UserError(
-      `only ${samples.length} measurements in the store; run \`pipedejavu profile --suite quick\` first`,
+      `only ${count(samples.length, 'measurement')} in the store; run \`pipedejavu profile --suite quick\` first`,
     );
   }
   const notes: string[] = [];

@@ -27,6 +27,7 @@ import type { Database } from '../adapters/store/types.js';
 import { deviceMemoryBytes } from './device-memory.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { deviceOverhead, pickDevice, predictOnDevice } from './workload-service.js';
+import { count } from '../core/text/plural.js';
 
 export interface GenerationRequest {
   device: string;
@@ -184,7 +185,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const context = e.context as number;
   if (prompt + tokens > context) {
     throw new UserError(
-      `${name} takes at most ${context} tokens: the prompt (${prompt}) and the generated tokens (${tokens}) make ${prompt + tokens}`,
+      `${name} takes at most ${count(context, 'token')}: the prompt (${prompt}) and the generated tokens (${tokens}) make ${prompt + tokens}`,
     );
   }
   const device = pickDevice(db, req.device, req.threads, req.machine, 'inference');

@@ -35,6 +35,7 @@ import {
   type ResolvedWorkload,
   type WorkloadSpecOptions,
 } from './workload-service.js';
+import { count } from '../core/text/plural.js';
 
 export type PredictModelOptions = WorkloadSpecOptions & {
   /** false: leave out the calibration models' per-family ratios (benchmarks compare both). */
@@ -173,7 +174,9 @@ export function onUserGraph(
   }));
   const warnings = [...executed.warnings];
   if (unmapped.length)
-    warnings.push(`${unmapped.length} executed node(s) map to no node of the file; their time is in the total only`);
+    warnings.push(
+      `${count(unmapped.length, 'executed node')} ${unmapped.length === 1 ? 'maps' : 'map'} to no node of the file; their time is in the total only`,
+    );
   return { ...executed, workload: user.name, nodes, layers, executed: executedNodes, graph: 'executed', warnings };
 }
 

@@ -16,6 +16,7 @@ import { PredictorRepo, type StoredPredictorRow } from '../adapters/store/predic
 import type { Database } from '../adapters/store/types.js';
 import { findProfiledDevice } from './profiled-device.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
+import { count } from '../core/text/plural.js';
 
 export interface TrainedSummary {
   name: string;
@@ -53,7 +54,7 @@ export function trainPredictors(
   const { samples, devices } = loadTrainingData(db);
   if (samples.length < 10) {
     throw new UserError(
-      `only ${samples.length} measurements in the store; run \`pipedejavu profile --suite quick\` first`,
+      `only ${count(samples.length, 'measurement')} in the store; run \`pipedejavu profile --suite quick\` first`,
     );
   }
   const repo = new PredictorRepo(db);
@@ -233,7 +234,7 @@ export function predictOp(db: Database, q: PredictQuery): OpPrediction {
   const { match: device, known } = findProfiledDevice(db, devices, q);
   if (!device)
     throw new UserError(
-      `device ${q.device}${q.threads ? ` at ${q.threads} threads` : ''} was never profiled on this machine${known.length ? `; profiled: ${known.join(', ')}` : ''}`,
+      `device ${q.device}${q.threads ? ` at ${count(q.threads, 'thread')}` : ''} was never profiled on this machine${known.length ? `; profiled: ${known.join(', ')}` : ''}`,
     );
   const warnings: string[] = [...unreadable];
   if (!samples.some((s) => s.device.deviceId === device.deviceId && s.op === op && s.dtype === dtype)) {

@@ -9,6 +9,7 @@ import { UserError } from '../core/errors.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine } from './machine-service.js';
 import type { DeviceGroup } from './training-data.js';
+import { count } from '../core/text/plural.js';
 
 export interface DeviceQuery {
   device: string;
@@ -50,7 +51,7 @@ export function findProfiledDevice(
   const candidates = onMachine.filter(
     (d) => d.deviceKey === q.device && (q.threads === undefined || d.threads === q.threads),
   );
-  const known = [...new Set(onMachine.map((d) => d.deviceKey + (d.threads ? ` (${d.threads} threads)` : '')))];
+  const known = [...new Set(onMachine.map((d) => d.deviceKey + (d.threads ? ` (${count(d.threads, 'thread')})` : '')))];
   const match = preferredGroup(candidates, q.mode) ?? null;
   return { match, known };
 }

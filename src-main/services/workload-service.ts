@@ -25,6 +25,7 @@ import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
 import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
+import { count } from '../core/text/plural.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder read from a GGUF header (gguf-service.ts): the spec is then its .gguf file. */
@@ -145,7 +146,7 @@ export function pickDevice(db: Database, device: string, threads?: number, machi
   });
   if (match) return match;
   throw new UserError(
-    `device ${device}${threads ? ` at ${threads} threads` : ''} was never profiled${known.length ? `; profiled: ${known.join(', ')}` : '; run pipedejavu profile'}`,
+    `device ${device}${threads ? ` at ${count(threads, 'thread')}` : ''} was never profiled${known.length ? `; profiled: ${known.join(', ')}` : '; run pipedejavu profile'}`,
   );
 }
 

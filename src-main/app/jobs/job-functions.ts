@@ -29,6 +29,7 @@ import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import type { JobReporter } from './protocol.js';
 import { deviceLabels } from '../device-labels.js';
+import { count } from '../../core/text/plural.js';
 
 export interface JobEnv {
   db: Database;
@@ -84,7 +85,7 @@ async function trainJob(e: JobEnv, req: ApiRequest<'predictor:train'>): Promise<
     await new Promise((r) => setImmediate(r));
     const [t] = trainPredictors(e.db, [name]);
     if (t) trained.push({ name: t.name, samples: t.samples, devices: t.devices, trainMs: t.trainMs });
-    e.report.log(`${name}: trained on ${t?.samples ?? 0} measurements in ${Math.round(t?.trainMs ?? 0)} ms`);
+    e.report.log(`${name}: trained on ${count(t?.samples ?? 0, 'measurement')} in ${Math.round(t?.trainMs ?? 0)} ms`);
   }
   e.report.progress(names.length, names.length, 'trained');
   return { trained };

@@ -3,6 +3,7 @@ import { isPredictorName, PREDICTOR_NAMES, type PredictorName } from '../../core
 import { trainPredictors } from '../../services/predictor-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
+import { count } from '../../core/text/plural.js';
 
 export const trainCommand: Command = {
   name: 'train',
@@ -28,7 +29,7 @@ export const trainCommand: Command = {
     }
     const first = trained[0];
     ctx.print(
-      `Trained on ${first?.samples ?? 0} measurements from ${first?.devices ?? 0} device(s); families: ${first?.families.join(', ') ?? '-'}`,
+      `Trained on ${count(first?.samples ?? 0, 'measurement')} from ${count(first?.devices ?? 0, 'device')}; families: ${first?.families.join(', ') ?? '-'}`,
     );
     ctx.print(
       formatTable(

@@ -2,6 +2,7 @@
 import type { Device, Link } from '../../core/domain/devices.js';
 import type { ProbeResult } from '../../core/domain/hardware.js';
 import { formatBytes, formatOrDash, formatTable } from '../output.js';
+import { count } from '../../core/text/plural.js';
 
 function isaLine(p: ProbeResult): string {
   const isa = p.cpu.isa;
@@ -65,8 +66,8 @@ export function renderProbe(machineId: string, p: ProbeResult, devices: Device[]
     .join(', ');
   const out: string[] = [
     `Machine  ${p.hostname} (id ${machineId}), ${[p.os.distro, p.os.release].filter(Boolean).join(' ') || p.os.platform}, kernel ${p.os.kernel}, ${p.os.arch}`,
-    `CPU      ${cpu.brand}: ${cpu.physicalCores} physical cores, ${cpu.logicalCores} threads, ${clock}; ${caches}`,
-    `         ISA ${isaLine(p)}; theoretical fp32 peak ${peak === null ? 'unknown' : `${peak.toFixed(0)} GFLOP/s`} (${cpu.physicalCores} cores x clock x ${cpu.fp32FlopsPerCycle} FLOP/cycle)`,
+    `CPU      ${cpu.brand}: ${count(cpu.physicalCores, 'physical core')}, ${count(cpu.logicalCores, 'thread')}, ${clock}; ${caches}`,
+    `         ISA ${isaLine(p)}; theoretical fp32 peak ${peak === null ? 'unknown' : `${peak.toFixed(0)} GFLOP/s`} (${count(cpu.physicalCores, 'core')} x clock x ${cpu.fp32FlopsPerCycle} FLOP/cycle)`,
     `Memory   ${formatBytes(p.memory.totalBytes)}`,
     `NVIDIA   ${nvidiaLine(p)}`,
     '',

@@ -2,6 +2,7 @@
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/generation-service.js';
+import { count } from '../../core/text/plural.js';
 import { formatBytes, formatTable } from '../output.js';
 
 export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : `${(us / 1000).toFixed(3)} ms`);
@@ -9,7 +10,7 @@ export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)}
 export function renderPrediction(p: WorkloadPrediction, top = 12): string {
   const out = [
     `${p.workload} on ${p.device} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
-    `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${p.executed?.length ?? 0} nodes)` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${
+    `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${count(p.executed?.length ?? 0, 'executed node')})` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${
       Object.keys(p.calibration).length
         ? `; calibrated ${Object.entries(p.calibration)
             .map(([f, v]) => `${f} x${v.toFixed(2)}`)
@@ -55,7 +56,7 @@ export function renderPrediction(p: WorkloadPrediction, top = 12): string {
 export function renderMeasurement(m: ModelMeasurement, top = 12): string {
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
-    `${m.workload} on ${m.device}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${m.repetitions} runs; the lower of ${m.passMediansMs.length} unprofiled passes: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
+    `${m.workload} on ${m.device}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${count(m.repetitions, 'run')}; the lower of ${count(m.passMediansMs.length, 'unprofiled pass')}: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
     formatTable(
       ['', 'MEASURED', 'PREDICTED', 'ERROR'],
       [
@@ -95,7 +96,7 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
         ]),
     ),
     '',
-    `Stored ${m.stored.inserted} new node measurements for training (${m.stored.alreadyStored} shapes were already known).`,
+    `Stored ${count(m.stored.inserted, 'new node measurement')} for training (${count(m.stored.alreadyStored, 'shape')} ${m.stored.alreadyStored === 1 ? 'was' : 'were'} already known).`,
   ];
   for (const w of m.warnings) out.push(`warning: ${w}`);
   if (!m.predicted) out.push('No prediction: run `pipedejavu train` to compare measured with predicted.');
@@ -107,19 +108,19 @@ export function renderGeneration(g: GenerationPrediction): string {
   const step = (s: GenerationPrediction['firstStep']): string =>
     `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP)`;
   const lines = [
-    `${g.workload} on ${g.device}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${g.prompt} tokens, then ${g.tokens} generated`,
+    `${g.workload} on ${g.device}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${count(g.prompt, 'token')}, then ${g.tokens} generated`,
     `time to first token  ${ms(g.ttftUs)}`,
     `decode step          first ${step(g.firstStep)}`,
     `                     last  ${step(g.lastStep)}`,
-    `decode               ${ms(g.decodeUs)} for ${g.tokens} steps: ${g.tokensPerSecond.toFixed(1)} tokens/s`,
-    `memory               weights ${formatBytes(g.weightBytes)} + KV cache ${formatBytes(g.kvCacheBytes)} at ${g.prompt + g.tokens} tokens = ${formatBytes(g.memoryBytes)}` +
+    `decode               ${ms(g.decodeUs)} for ${count(g.tokens, 'step')}: ${g.tokensPerSecond.toFixed(1)} tokens/s`,
+    `memory               weights ${formatBytes(g.weightBytes)} + KV cache ${formatBytes(g.kvCacheBytes)} at ${count(g.prompt + g.tokens, 'token')} = ${formatBytes(g.memoryBytes)}` +
       (g.deviceMemoryBytes === null
         ? ' (device memory unknown)'
         : ` of ${formatBytes(g.deviceMemoryBytes)}: ${g.fits ? 'fits' : 'does NOT fit'}`),
   ];
   if (g.largest)
     lines.push(
-      `largest that fits    batch ${g.largest.batch} at ${g.prompt + g.tokens} tokens; ${g.largest.context} tokens at batch ${g.batch}`,
+      `largest that fits    batch ${g.largest.batch} at ${count(g.prompt + g.tokens, 'token')}; ${count(g.largest.context, 'token')} at batch ${g.batch}`,
     );
   for (const w of g.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');

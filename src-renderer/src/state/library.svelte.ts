@@ -2,6 +2,7 @@
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { ExportView, ImportView, MachineSummaryView } from '../../../src-main/api/view-models.js';
 import { downloadText } from '../lib/files.js';
+import { plural } from '../lib/format.js';
 import { CompareStore } from './compare.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
 
@@ -85,7 +86,7 @@ export class LibraryStore {
     if (!m || m.source !== 'imported') return;
     if (
       !confirm(
-        `Remove ${m.label} with its ${m.measurementCount} measurements? Its profile file, if you kept it, can be imported again.`,
+        `Remove ${m.label} with its ${plural(m.measurementCount, 'measurement')}? Its profile file, if you kept it, can be imported again.`,
       )
     )
       return;

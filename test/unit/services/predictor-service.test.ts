@@ -95,7 +95,7 @@ describe('training and predicting', () => {
       /Conv has no bf16 kernel/,
     );
     expect(() => predictOp(db, { op: 'MatMul', shape: '1x8x8x8', dtype: 'fp32', device: 'cuda:0' })).toThrow(
-      /cuda:0 was never profiled on this machine; profiled: cpu \(1 threads\), cpu \(16 threads\)/,
+      /cuda:0 was never profiled on this machine; profiled: cpu \(1 thread\), cpu \(16 threads\)/,
     );
     const never = predictOp(db, { op: 'Conv', shape: '1x64x56x56x64x3x3x1x1', dtype: 'fp32', device: 'cpu' });
     expect(never.warnings.join(' ')).toMatch(/Conv fp32 was never profiled on cpu/);
@@ -146,7 +146,7 @@ describe('pipedejavu train / predict', () => {
     seededDb(db).close();
     const t = await cli(['train', '--db', db, '--model', 'analytical']);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/Trained on 54 measurements from 2 device\(s\)/);
+    expect(t.stdout).toMatch(/Trained on 54 measurements from 2 devices/);
     const p = await cli([
       'predict',
       '--db',

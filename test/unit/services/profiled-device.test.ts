@@ -14,7 +14,7 @@ describe('findProfiledDevice', () => {
     const { devices } = loadTrainingData(db);
     const at16 = findProfiledDevice(db, devices, { device: 'cpu', threads: 16 });
     expect(at16.match).toMatchObject({ machineId: SEEDED_MACHINE, deviceKey: 'cpu', threads: 16 });
-    expect(at16.known).toEqual(['cpu (1 threads)', 'cpu (16 threads)']);
+    expect(at16.known).toEqual(['cpu (1 thread)', 'cpu (16 threads)']);
     // Any thread count: the group with the most measurements (the first of equals).
     expect(findProfiledDevice(db, devices, { device: 'cpu' }).match?.threads).toBe(1);
     expect(findProfiledDevice(db, devices, { device: 'cuda:0', machine: 'lab-ws-01' }).match).toBeNull();
@@ -35,7 +35,7 @@ describe('pickDevice and predictOp keep their own messages', () => {
     const db = seededDb();
     expect(pickDevice(db, 'cpu', 16).threads).toBe(16);
     expect(() => pickDevice(db, 'cpu', 8)).toThrow(
-      'device cpu at 8 threads was never profiled; profiled: cpu (1 threads), cpu (16 threads)',
+      'device cpu at 8 threads was never profiled; profiled: cpu (1 thread), cpu (16 threads)',
     );
     expect(() => pickDevice(threeMachines(), 'cpu')).toThrow('device cpu was never profiled; run pipedejavu profile');
   });
@@ -46,7 +46,7 @@ describe('pickDevice and predictOp keep their own messages', () => {
       `${SEEDED_MACHINE}/cpu/cpu/1t`,
     );
     expect(() => predictOp(db, { op: 'MatMul', shape: '1x64x64x64', dtype: 'fp32', device: 'webgpu:0' })).toThrow(
-      'device webgpu:0 was never profiled on this machine; profiled: cpu (1 threads), cpu (16 threads)',
+      'device webgpu:0 was never profiled on this machine; profiled: cpu (1 thread), cpu (16 threads)',
     );
   });
 });

@@ -3,6 +3,7 @@
  * side, the headline (big ops) and tiny-op lines first, then all metrics, per family and
  * per size. Pure.
  */
+import { count } from '../../text/plural.js';
 import type { Metrics } from './metrics.js';
 import type { EvaluationReport, PredictorSummary, ProtocolReport } from './types.js';
 
@@ -88,7 +89,7 @@ export function formatProtocol(report: EvaluationReport, p: ProtocolReport): str
 export function formatReport(report: EvaluationReport): string {
   const { bigUs, tinyUs } = report.options;
   const head = [
-    `Predictor accuracy on held-out data: ${report.samples} samples, ${report.devices.length} device(s): ${report.devices.join(', ')}`,
+    `Predictor accuracy on held-out data: ${count(report.samples, 'sample')}, ${count(report.devices.length, 'device')}: ${report.devices.join(', ')}`,
     `APE = |measured - predicted| / measured. Headline: ops measured >= ${bigUs} µs; ops under ${tinyUs} µs are dominated by timer noise.`,
   ];
   return [head.join('\n'), ...report.protocols.map((p) => formatProtocol(report, p))].join('\n\n') + '\n';
