@@ -169,8 +169,13 @@ export interface PlanView {
 export interface ImportView {
   machineId: string;
   label: string;
-  action: 'imported' | 'updated';
+  /**
+   * `merged`: this machine's own profile, its missing runs added; `unchanged`: the same content
+   * was here already (nothing written; `note` says why).
+   */
+  action: 'imported' | 'updated' | 'merged' | 'unchanged';
   counts: { devices: number; runs: number; measurements: number; predictors: number };
+  note?: string;
 }
 
 export interface ExportView {

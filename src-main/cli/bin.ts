@@ -1,4 +1,5 @@
 /** Process entry of the CLI: real streams, real environment, exit code. */
+import { isatty } from 'node:tty';
 import { runCli } from './main.js';
 
 // A reader that went away (`pipedejavu ... | head`): stop quietly with the shell's SIGPIPE status
@@ -15,5 +16,6 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   isTty: Boolean(process.stderr.isTTY),
+  ...(isatty(0) ? {} : { stdin: () => process.stdin }),
 });
 process.exitCode = code;

@@ -17,6 +17,11 @@ export interface CliIo {
    * escapes control characters in stdout and stderr; only this bypasses it.
    */
   terminal?: (text: string) => void;
+  /**
+   * Standard input when something is piped in (`import -`); absent when it is a terminal. A
+   * function, so that a command that does not read it never opens it.
+   */
+  stdin?: () => AsyncIterable<Uint8Array>;
 }
 
 export class CliContext {

@@ -6,6 +6,7 @@ import { devicesFromProbe, linksFromProbe, type Device, type Link } from '../cor
 import { UserError } from '../core/errors.js';
 import { MachineRepo, type MachineDetail, type MachineSummary } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
+import { writeTransaction } from '../adapters/store/write-transaction.js';
 import { probeMachine, type MachineProbe, type NvidiaProbeOptions, type ProbeDeps } from './probe-service.js';
 
 export interface RecordedProbe extends MachineProbe {
@@ -27,7 +28,12 @@ export async function probeAndRecord(db: Database, deps: ProbeDeps, opts: Nvidia
   const result = { ...probed, machineId: keepLegacy ? probed.legacyMachineId : probed.machineId };
   const devices = devicesFromProbe(result.probe);
   const links = linksFromProbe(result.probe);
-  repo.upsertLocalMachine(result.probe, result.machineId, devices, links);
+  writeTransaction(db, () => {
+    // This host's own export imported (a backup restored onto a new store): the id is this
+    // host's, so the machine is this one again, its runs and measurements kept.
+    repo.adoptAsLocal(result.machineId);
+    repo.upsertLocalMachine(result.probe, result.machineId, devices, links);
+  });
   return { ...result, devices, links };
 }
 

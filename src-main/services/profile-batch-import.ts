@@ -7,7 +7,6 @@
  * imported as its own file would be.
  */
 import { archiveEntryName, decodeProfileDocument } from '../core/profile-file/archive.js';
-import { AlreadyImportedError } from '../core/profile-file/codec.js';
 import { UserError } from '../core/errors.js';
 import { StoreError } from '../adapters/store/errors.js';
 import type { Database } from '../adapters/store/types.js';
@@ -57,10 +56,11 @@ function emptyResult(): BatchImportResult {
 function storeOne(db: Database, out: BatchImportResult, p: PreparedProfile, file: string, profile?: number): void {
   const at = profile === undefined ? {} : { profile };
   try {
-    out.imported.push({ file, ...at, ...storeProfile(db, p) });
+    const r = storeProfile(db, p);
+    if (r.action === 'unchanged') out.unchanged.push({ file, ...at, reason: r.note ?? 'nothing to do' });
+    else out.imported.push({ file, ...at, ...r });
   } catch (e) {
-    if (e instanceof AlreadyImportedError) out.unchanged.push({ file, ...at, reason: e.message });
-    else if (e instanceof UserError) out.failed.push({ file, ...at, error: e.message });
+    if (e instanceof UserError) out.failed.push({ file, ...at, error: e.message });
     else if (e instanceof StoreError && e.code === 'conflict')
       out.failed.push({ file, ...at, error: `${p.sourceName}: ${e.message}` });
     else throw e;

@@ -4,13 +4,7 @@
  * transaction; export of an imported machine reproduces its file byte for byte.
  */
 import { createHash } from 'node:crypto';
-import {
-  AlreadyImportedError,
-  canonicalText,
-  decodeProfile,
-  encodeProfile,
-  ProfileFileError,
-} from '../core/profile-file/codec.js';
+import { canonicalText, decodeProfile, encodeProfile, ProfileFileError } from '../core/profile-file/codec.js';
 import {
   PROFILE_FORMAT,
   PROFILE_FORMAT_VERSION,
@@ -46,11 +40,19 @@ export interface ExportResult {
   counts: { devices: number; runs: number; measurements: number; predictors: number };
 }
 
+/**
+ * What an import did: `imported` a new machine, `updated` an imported one with a newer file,
+ * `merged` the runs this machine's own profile had and the store lacked (nothing stored is
+ * replaced), or left everything `unchanged` (the same content is here already). `counts` are
+ * what the file holds, except for `merged`, where they are what was added; `note` says why for
+ * `unchanged`.
+ */
 export interface ImportResult {
   machineId: string;
   label: string;
-  action: 'imported' | 'updated';
+  action: 'imported' | 'updated' | 'merged' | 'unchanged';
   counts: ExportResult['counts'];
+  note?: string;
 }
 
 export function contentHash(canonicalText: string): string {
@@ -230,7 +232,7 @@ export function prepareProfile(file: ProfileFile, sourceName: string, hash?: str
   return { file, sourceName, hash: hash ?? contentHash(canonicalText(file)) };
 }
 
-/** Writes a prepared profile in one transaction, or nothing of it (AlreadyImportedError when it is here). */
+/** Writes a prepared profile in one transaction, or nothing of it (`unchanged` when its content is here). */
 export function storeProfile(db: Database, p: PreparedProfile, label?: string): ImportResult {
   const byRun = measurementsByRun(p.file.measurements);
   // A large import touches four indexes per row: a bigger page cache for its duration.
@@ -264,16 +266,15 @@ function store(
   return writeTransaction(db, () => {
     const same = machines.findByContentHash(hash);
     if (same) {
-      throw new AlreadyImportedError(
+      return unchanged(
+        file,
+        same,
         `${sourceName} was already imported (same content as machine "${same.label}", id ${same.id}); nothing to do`,
       );
     }
     const existing = machines.getMachine(file.machine.id);
-    if (existing?.source === 'local') {
-      throw new ProfileFileError(
-        `${sourceName} is the profile of this machine itself (id ${file.machine.id}); its data is already here`,
-      );
-    }
+    // This machine's own profile (a backup restored): the runs the store lacks are added.
+    if (existing?.source === 'local') return mergeIntoLocal(profiles, file, existing, byRun, sourceName);
     const input = {
       id: file.machine.id,
       label: label ?? (existing ? existing.label : file.machine.label),
@@ -293,14 +294,56 @@ function store(
       machineId: file.machine.id,
       label: input.label,
       action: existing ? 'updated' : 'imported',
-      counts: {
-        devices: file.devices.length,
-        runs: file.profileRuns.length,
-        measurements: file.measurements.length,
-        predictors: file.predictors.length,
-      },
+      counts: fileCounts(file),
     } satisfies ImportResult;
   });
+}
+
+function fileCounts(file: ProfileFile): ExportResult['counts'] {
+  return {
+    devices: file.devices.length,
+    runs: file.profileRuns.length,
+    measurements: file.measurements.length,
+    predictors: file.predictors.length,
+  };
+}
+
+function unchanged(file: ProfileFile, machine: { id: string; label: string }, note: string): ImportResult {
+  return { machineId: machine.id, label: machine.label, action: 'unchanged', counts: fileCounts(file), note };
+}
+
+/**
+ * This machine's own profile, imported where it is recorded as local: the file's runs that the
+ * store lacks are added with their measurements. A run already here is left as it is, and a
+ * measurement already stored is kept (the store's is as new as the file's or newer): an older
+ * backup never replaces newer data. Predictors stay behind; this machine trains its own.
+ */
+function mergeIntoLocal(
+  profiles: ProfileRepo,
+  file: ProfileFile,
+  local: MachineDetail,
+  byRun: Map<string, Measurement[]>,
+  sourceName: string,
+): ImportResult {
+  const missing = file.profileRuns.filter((r) => profiles.getRun(r.id) === null);
+  if (missing.length === 0) {
+    return unchanged(
+      file,
+      local,
+      `${sourceName} is the profile of this machine itself (id ${local.id}) and every run of it is here already`,
+    );
+  }
+  let measurements = 0;
+  for (const run of missing) {
+    profiles.importRun(local.id, run);
+    measurements += profiles.insertMeasurements(run.id, byRun.get(run.id) ?? [], { validated: true }).inserted;
+  }
+  return {
+    machineId: local.id,
+    label: local.label,
+    action: 'merged',
+    counts: { devices: 0, runs: missing.length, measurements, predictors: 0 },
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { runCli } from '../../src-main/cli/main.js';
 
 export interface CliRun {
@@ -14,7 +15,8 @@ export function tempDir(prefix = 'pdjv-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** `stdin`: what the command reads from standard input (`import -`); none by default, as from a terminal. */
+export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: string | Uint8Array): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
@@ -22,6 +24,7 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
     stderr: (t) => (stderr += t),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     isTty: false,
+    ...(stdin === undefined ? {} : { stdin: () => Readable.from([Buffer.from(stdin)]) }),
   });
   return { code, stdout, stderr };
 }

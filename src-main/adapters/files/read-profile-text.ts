@@ -35,3 +35,22 @@ export function readProfileBytes(file: string): Uint8Array {
     (n) => `${file} is ${Math.round(n / 2 ** 20)} MiB, too large to be a hardware profile`,
   );
 }
+
+/**
+ * A profile piped in (`pipedejavu export | pipedejavu import -`): read up to the same cap as a
+ * file, refused as soon as more arrives.
+ */
+export async function readProfileStream(stream: AsyncIterable<Uint8Array>, name = 'stdin'): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > LIMITS.maxFileBytes) {
+      throw new UserError(
+        `${name} holds more than ${LIMITS.maxFileBytes / 2 ** 20} MiB, too large to be a hardware profile`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}

@@ -146,6 +146,10 @@ function prepareStatements(db: Database) {
        VALUES (@id, @hostname, @label, 'imported', @probe_json, @content_hash, @provenance_json, @now, @now)`,
     ),
     setLabel: db.prepare<[string, string, string]>('UPDATE machines SET label = ?, updated_at = ? WHERE id = ?'),
+    adopt: db.prepare<[string, string]>(
+      `UPDATE machines SET source = 'local', content_hash = NULL, provenance_json = NULL, updated_at = ?
+        WHERE id = ? AND source = 'imported'`,
+    ),
     delete: db.prepare<[string]>('DELETE FROM machines WHERE id = ?'),
     devices: db.prepare<[string], DeviceRow>(
       'SELECT key, kind, name, memory_bytes, spec_json FROM devices WHERE machine_id = ? ORDER BY rowid',
@@ -263,6 +267,14 @@ export class MachineRepo {
   /** Renames a machine for display. Returns false when it does not exist. */
   setLabel(id: string, label: string): boolean {
     return this.stmts.setLabel.run(label, this.now().toISOString(), id).changes > 0;
+  }
+
+  /**
+   * Makes an imported machine local, everything of it kept (this host's own profile restored:
+   * the probe found its id). Returns false when there is no imported machine of this id.
+   */
+  adoptAsLocal(id: string): boolean {
+    return this.stmts.adopt.run(this.now().toISOString(), id).changes > 0;
   }
 
   /** Deletes a machine with its devices, links, runs, measurements and predictors. Returns false when absent. */

@@ -1,4 +1,4 @@
-import { profileFilesIn, readProfileBytes } from '../../adapters/files/read-profile-text.js';
+import { profileFilesIn, readProfileBytes, readProfileStream } from '../../adapters/files/read-profile-text.js';
 import { UsageError, UserError } from '../../core/errors.js';
 import {
   entryName,
@@ -7,17 +7,43 @@ import {
   prepareImport,
   type BatchImportResult,
 } from '../../services/profile-batch-import.js';
-import { storeProfile } from '../../services/profile-exchange-service.js';
+import { storeProfile, type ImportResult } from '../../services/profile-exchange-service.js';
+import { count } from '../../core/text/plural.js';
 import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';
+
+const ACTION_WORD: Record<ImportResult['action'], string> = {
+  imported: 'Imported',
+  updated: 'Updated',
+  merged: 'Merged into this machine:',
+  unchanged: 'Unchanged:',
+};
+
+/** The line for one imported profile file. */
+function resultLine(r: ImportResult): string {
+  if (r.action === 'unchanged') return `Unchanged: ${r.label} (${r.machineId}): ${r.note ?? 'nothing to do'}`;
+  const what = `${count(r.counts.runs, 'profile run')}, ${count(r.counts.measurements, 'measurement')}`;
+  if (r.action === 'merged') return `Merged into this machine, ${r.label} (${r.machineId}): ${what} it lacked`;
+  return `${ACTION_WORD[r.action]} ${r.label} (${r.machineId}): ${count(r.counts.devices, 'device')}, ${what}`;
+}
+
+/** The one file `import -` reads: what is piped in. */
+async function readStdin(ctx: CliContext): Promise<Uint8Array> {
+  const stdin = ctx.io.stdin;
+  if (!stdin) {
+    throw new UsageError(
+      'import -: nothing is piped in (stdin is a terminal); pipe a profile into it: pipedejavu export | pipedejavu import -',
+    );
+  }
+  return readProfileStream(stdin());
+}
 
 /** One line per profile, a summary line, and exit 1 naming what was not imported. */
 function report(ctx: CliContext, r: BatchImportResult, files: number): void {
   const total = r.imported.length + r.unchanged.length + r.failed.length;
   if (ctx.json) ctx.printJson(r);
   else {
-    for (const i of r.imported)
-      ctx.print(`${i.action === 'imported' ? 'Imported' : 'Updated'} ${i.label} (${i.machineId}) from ${entryName(i)}`);
+    for (const i of r.imported) ctx.print(`${ACTION_WORD[i.action]} ${i.label} (${i.machineId}) from ${entryName(i)}`);
     for (const u of r.unchanged) ctx.print(`Unchanged: ${u.reason}`);
     for (const f of r.failed) ctx.print(`Not imported: ${f.error}`);
     ctx.print(
@@ -36,9 +62,13 @@ function report(ctx: CliContext, r: BatchImportResult, files: number): void {
 export const importCommand: Command = {
   name: 'import',
   summary: "import hardware-profile files (other machines' probes and measurements) into the store",
-  usage: 'FILE|DIR [FILE|DIR ...] [--label NAME] [--json]',
+  usage: 'FILE|DIR|- [FILE|DIR ...] [--label NAME] [--json]',
   details:
     'Each file is validated completely before anything of it is written; a bad file changes nothing.\n' +
+    '- reads one profile or archive from stdin: pipedejavu export | pipedejavu import -\n' +
+    'A file already imported is "unchanged" (exit 0). This machine\'s own export (a backup) adds\n' +
+    'the runs the store lacks and replaces nothing; imported into a new store, the machine becomes\n' +
+    'this machine again at the next probe.\n' +
     "A folder stands for its *.json files (a cluster's node profiles exported into one place). With\n" +
     'several files each is imported on its own: the bad ones are named and the command exits 1, files\n' +
     'already imported count as unchanged. --label names the machine of a single file.\n' +
@@ -50,11 +80,14 @@ export const importCommand: Command = {
   },
   positionals: { min: 1, max: 4096, names: 'FILE' },
   async run(ctx, opts, paths) {
-    const files = paths.flatMap((p) => profileFilesIn(p));
     const label = typeof opts.label === 'string' ? opts.label : undefined;
+    if (paths.includes('-') && paths.length > 1)
+      throw new UsageError('import: - (stdin) is read alone; give the files in another import');
+    const files = paths[0] === '-' ? ['-'] : paths.flatMap((p) => profileFilesIn(p));
     if (files.length === 1 && paths.length === 1 && files[0] === paths[0]) {
-      const file = files[0] as string;
-      const prepared = prepareImport(readProfileBytes(file), file);
+      const file = files[0] === '-' ? 'stdin' : (files[0] as string);
+      const bytes = files[0] === '-' ? await readStdin(ctx) : readProfileBytes(file);
+      const prepared = prepareImport(bytes, file);
       if (prepared.kind === 'archive') {
         if (label !== undefined)
           throw new UsageError(`import: --label names one machine; ${file} is an archive of several`);
@@ -63,10 +96,7 @@ export const importCommand: Command = {
       }
       const r = storeProfile(ctx.database(), prepared.profile, label);
       if (ctx.json) ctx.printJson(r);
-      else
-        ctx.print(
-          `${r.action === 'imported' ? 'Imported' : 'Updated'} ${r.label} (${r.machineId}): ${r.counts.devices} devices, ${r.counts.runs} profile runs, ${r.counts.measurements} measurements`,
-        );
+      else ctx.print(resultLine(r));
       return;
     }
     if (label !== undefined) throw new UsageError('import: --label names one machine; give one file with it');

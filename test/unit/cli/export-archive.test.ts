@@ -123,8 +123,8 @@ describe('pipedejavu import of a profile archive', () => {
 
     // Each machine is stored as its own file would be: that file is already here.
     const single = await cli(['import', path.join(dir, 'node-b.json'), '--db', fresh]);
-    expect(single.code).toBe(1);
-    expect(single.stderr).toMatch(/already imported \(same content as machine "node-b"/);
+    expect(single.code).toBe(0);
+    expect(single.stdout).toMatch(/^Unchanged: node-b .*already imported \(same content as machine "node-b"/);
 
     // The archive again: everything unchanged, nothing fails.
     const again = await cli(['import', archive, '--db', fresh, '--json']);

@@ -62,14 +62,14 @@ describe('export and import of hardware profiles (CLI)', () => {
     expect(table.stdout).toMatch(/lab server\s+imported\s+3\s+1\s+2/);
   });
 
-  it("refuses a duplicate import and the machine's own profile", async () => {
+  it("counts a duplicate import and the machine's own profile as unchanged (exit 0)", async () => {
     const file = path.join(dir, 'server.json');
     const dup = await cli(['import', file, '--db', desktopDb]);
-    expect(dup.code).toBe(1);
-    expect(dup.stderr).toMatch(/already imported/);
+    expect(dup.code).toBe(0);
+    expect(dup.stdout).toMatch(/^Unchanged: .*already imported/);
     const own = await cli(['import', file, '--db', serverDb]);
-    expect(own.code).toBe(1);
-    expect(own.stderr).toMatch(/profile of this machine itself/);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toMatch(/^Unchanged: .*profile of this machine itself .* every run of it is here already/);
   });
 
   it('imports a file with runs and measurements, and keeps every value', async () => {
