@@ -11,14 +11,19 @@ import {
   evaluateProtocols,
   foldsFor,
   PROTOCOL_NAMES,
+  summarizeEvaluation,
   type EvaluationReport,
+  type EvaluationSummary,
   type ExternalPrediction,
+  type ProtocolName,
+  type ScatterRow,
 } from '../core/predictor/evaluation/index.js';
 import { UserError } from '../core/errors.js';
 import { runSklearnForest } from '../adapters/python/sklearn-reference.js';
 import { PredictorRepo } from '../adapters/store/predictor-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { loadTrainingData } from './training-data.js';
+import { deviceName } from './device-names.js';
 import { predictorRowsInUse } from './predictor-service.js';
 import { count } from '../core/text/plural.js';
 
@@ -33,6 +38,10 @@ export interface EvaluateOptions {
 
 export interface EvaluationResult {
   report: EvaluationReport;
+  /** The screenful: grouped k-fold per predictor and the best predictor per device (not in the stored report). */
+  summary: EvaluationSummary;
+  /** Device id -> the name people read (machine label, device, threads). */
+  deviceNames: Record<string, string>;
   notes: string[];
   sklearnFitSeconds: number | null;
 }
@@ -75,18 +84,22 @@ async function sklearnRows(
 }
 
 export async function evaluatePredictors(db: Database, opts: EvaluateOptions = {}): Promise<EvaluationResult> {
-  const { samples } = loadTrainingData(db);
+  const { samples, devices } = loadTrainingData(db);
   if (samples.length < 20) {
     throw new UserError(
       `only ${count(samples.length, 'measurement')} in the store; run \`pipedejavu profile --suite quick\` first`,
     );
   }
   const notes: string[] = [];
-  let report = evaluateProtocols(samples, () => PREDICTOR_NAMES.map((n) => createPredictor(n)), {
-    k: opts.k ?? 5,
-    seed: opts.seed ?? 42,
-    protocols: [...PROTOCOL_NAMES],
-  });
+  const summaryRows: ScatterRow[] = [];
+  let report = evaluateProtocols(
+    samples,
+    () => PREDICTOR_NAMES.map((n) => createPredictor(n)),
+    { k: opts.k ?? 5, seed: opts.seed ?? 42, protocols: [...PROTOCOL_NAMES] },
+    (protocol, rows) => {
+      if (protocol === SUMMARY_PROTOCOL) summaryRows.push(...rows);
+    },
+  );
   let sklearnFitSeconds: number | null = null;
   if (opts.sklearn !== false) {
     const sk = await sklearnRows(samples, report);
@@ -94,6 +107,7 @@ export async function evaluatePredictors(db: Database, opts: EvaluateOptions = {
     else {
       report = addExternalPredictions(report, SKLEARN_NAME, sk.rows, samples);
       sklearnFitSeconds = sk.fitSeconds;
+      summaryRows.push(...externalRows(sk.rows, samples));
     }
   }
   const repo = new PredictorRepo(db);
@@ -105,5 +119,35 @@ export async function evaluatePredictors(db: Database, opts: EvaluateOptions = {
     evaluatedAt: new Date().toISOString(),
   };
   for (const p of predictorRowsInUse(db)) repo.setReport(p.id, summary);
-  return { report, notes, sklearnFitSeconds };
+  const folds = report.protocols.find((p) => p.name === SUMMARY_PROTOCOL)?.folds ?? 0;
+  return {
+    report,
+    summary: summarizeEvaluation(SUMMARY_PROTOCOL, folds, summaryRows),
+    deviceNames: Object.fromEntries(devices.map((d) => [d.deviceId, deviceName(d)])),
+    notes,
+    sklearnFitSeconds,
+  };
+}
+
+/** The protocol the summary tells: grouped k-fold, where no near-duplicate shape is both trained on and tested. */
+const SUMMARY_PROTOCOL: ProtocolName = 'grouped-kfold';
+
+/** scikit-learn's predictions of the summary's protocol as test rows. */
+function externalRows(rows: readonly ExternalPrediction[], samples: readonly Sample[]): ScatterRow[] {
+  return rows.flatMap((r) => {
+    const s = samples[r.index];
+    if (r.protocol !== SUMMARY_PROTOCOL || !s) return [];
+    return [
+      {
+        protocol: r.protocol,
+        fold: r.fold,
+        predictor: SKLEARN_NAME,
+        index: r.index,
+        family: s.family,
+        device: s.device.deviceId,
+        actualUs: s.timeUs,
+        predictedUs: r.predictedUs,
+      },
+    ];
+  });
 }

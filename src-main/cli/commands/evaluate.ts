@@ -1,22 +1,24 @@
 import { UsageError } from '../../core/errors.js';
-import { formatReport } from '../../core/predictor/evaluation/index.js';
+import { formatReport, formatSummary } from '../../core/predictor/evaluation/index.js';
 import { evaluatePredictors } from '../../services/evaluation-service.js';
 import type { Command } from '../command.js';
 
 export const evaluateCommand: Command = {
   name: 'evaluate',
   summary: "report every predictor's accuracy on held-out measurements, under every protocol",
-  usage: '[--folds K] [--seed N] [--no-sklearn] [--json]',
+  usage: '[--folds K] [--seed N] [--no-sklearn] [--verbose] [--json]',
   details:
     'Protocols: grouped k-fold (near-duplicate shapes never straddle train and test), unseen shapes\n' +
     '(interpolation; extrapolation beyond the largest trained size), leave-one-op-family-out, and\n' +
     'leave-one-device-out (thread counts of one CPU count as devices). Baselines side by side: pure\n' +
     "roofline, analytical, linear, our forest, and scikit-learn's forest on the same features and folds.\n" +
-    'Ops under 10 µs are reported separately: timer noise dominates them.',
+    'Ops under 10 µs are reported separately: timer noise dominates them. Without --verbose: a summary of\n' +
+    'grouped k-fold (per predictor, and the best one per device).',
   options: {
     folds: { type: 'string', valueName: 'K', description: 'folds of the grouped k-fold protocol (default 5)' },
     seed: { type: 'string', valueName: 'N', description: 'seed of the splits and models (default 42)' },
     'no-sklearn': { type: 'boolean', description: "skip scikit-learn's reference forest" },
+    verbose: { type: 'boolean', description: 'every protocol, per op family and per size, after the summary' },
   },
   async run(ctx, opts) {
     const k = typeof opts.folds === 'string' ? Number(opts.folds) : 5;
@@ -29,7 +31,8 @@ export const evaluateCommand: Command = {
       ctx.printJson({ ...r.report, notes: r.notes, sklearnFitSeconds: r.sklearnFitSeconds });
       return;
     }
-    ctx.print(formatReport(r.report));
+    ctx.print(formatSummary(r.summary, (id) => r.deviceNames[id] ?? id));
+    if (opts.verbose === true) ctx.print(`\n${formatReport(r.report, (id) => r.deviceNames[id] ?? id)}`);
     for (const n of r.notes) ctx.print(`note: ${n}`);
   },
 };

@@ -78,6 +78,8 @@ export function evaluateProtocols(
   samples: readonly Sample[],
   makePredictors: () => Predictor[],
   opts: EvaluationOptions,
+  /** Every test prediction of a protocol, uncapped (the report keeps a capped scatter). */
+  onRows?: (protocol: ProtocolName, rows: readonly ScatterRow[]) => void,
 ): EvaluationReport {
   const options = resolveOptions(opts);
   const protocols: ProtocolReport[] = [];
@@ -92,6 +94,7 @@ export function evaluateProtocols(
       rows.push(...rowsOfFold(samples, name, fold, predictors));
     }
     allRows.push(...rows);
+    onRows?.(name, rows);
     protocols.push({
       name,
       folds: split.folds.length,

@@ -86,10 +86,10 @@ export function formatProtocol(report: EvaluationReport, p: ProtocolReport): str
   return lines.join('\n');
 }
 
-export function formatReport(report: EvaluationReport): string {
+export function formatReport(report: EvaluationReport, deviceName: (id: string) => string = (id) => id): string {
   const { bigUs, tinyUs } = report.options;
   const head = [
-    `Predictor accuracy on held-out data: ${count(report.samples, 'sample')}, ${count(report.devices.length, 'device')}: ${report.devices.join(', ')}`,
+    `Predictor accuracy on held-out data: ${count(report.samples, 'sample')}, ${count(report.devices.length, 'device')}: ${report.devices.map(deviceName).join(', ')}`,
     `APE = |measured - predicted| / measured. Headline: ops measured >= ${bigUs} µs; ops under ${tinyUs} µs are dominated by timer noise.`,
   ];
   return [head.join('\n'), ...report.protocols.map((p) => formatProtocol(report, p))].join('\n\n') + '\n';

@@ -15,3 +15,4 @@ export { foldsFor } from './protocols.js';
 export { evaluateProtocols } from './evaluate.js';
 export { addExternalPredictions } from './external.js';
 export { formatReport } from './format.js';
+export { formatSummary, summarizeEvaluation, type EvaluationSummary } from './summary.js';
