@@ -117,14 +117,20 @@ describe('profiling a device with the real kernel runner', () => {
     const ms = new ProfileRepo(db).listMeasurements({ machineId: 'm1' });
     const reorders = ms.filter((m) => m.op.startsWith('Reorder'));
     // x86-64 CPUs with AVX2 or AVX-512 run the conv in NCHWc; a CPU without that layout runs no reorder.
+    // Which reorders ran is ORT's answer (the trace), not one CPU's layout: AVX2's 8-wide blocks
+    // reorder inputs that AVX-512's 16-wide ones read as NCHW. A reorder too noisy on a loaded
+    // machine is not stored, so what is stored is a subset of what ran, each with its own map.
     if (process.arch === 'x64') expect(ran.flat()).toContain('ReorderOutput');
     const seen = new Set(ran.flat());
-    expect(reorders.map((m) => [m.op, m.shape]).sort()).toEqual(
-      [
-        ['ReorderInput', { N: 1, C: 16, H: 24, W: 24 }],
-        ['ReorderOutput', { N: 1, C: 32, H: 12, W: 12 }],
-      ].filter(([op]) => seen.has(op as string)),
-    );
+    const maps: Record<string, Record<string, number>> = {
+      ReorderInput: { N: 1, C: 16, H: 24, W: 24 },
+      ReorderOutput: { N: 1, C: 32, H: 12, W: 12 },
+    };
+    expect(new Set(reorders.map((m) => m.op)).size).toBe(reorders.length);
+    for (const m of reorders) {
+      expect(seen.has(m.op), m.op).toBe(true);
+      expect(m.shape, m.op).toEqual(maps[m.op]);
+    }
     for (const m of reorders) {
       expect(m).toMatchObject({
         family: 'datamove',
