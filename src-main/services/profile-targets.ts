@@ -19,8 +19,13 @@ import {
   type ProfileTarget,
 } from './profiler-service.js';
 import { rooflines, type Roofline } from './roofline-service.js';
+import type { SuiteName } from '../core/kernels/suites.js';
+import { count } from '../core/text/plural.js';
+import { formatDuration } from '../core/text/duration.js';
 
 export type KernelEvent = Extract<ProfileEvent, { type: 'kernel' }>;
+export type StepEvent = Extract<ProfileEvent, { type: 'step' }>;
+export type StartEvent = Extract<ProfileEvent, { type: 'start' }>;
 
 export interface LocalProfile {
   machine: MachineDetail;
@@ -50,6 +55,8 @@ export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
   onLog: (line: string) => void;
   /** Each kernel as it is done; `who` names the target ("cpu x8 threads"). */
   onKernel: (e: KernelEvent, who: string) => void;
+  /** Each step that is not a kernel (overhead chains, a calibration round) as it is done. */
+  onStep?: (e: StepEvent, who: string) => void;
   /** Each target's report as soon as it is done. */
   onReport?: (report: ProfileReport) => void;
 }
@@ -62,6 +69,20 @@ export function targetName(target: ProfileTarget): string {
 }
 
 /**
+ * What a target's run will do and take, said before it starts: the kernels and rounds, the
+ * fixed number of steps the progress counts to, the expected time and what it comes from,
+ * and the retry budget for noisy kernels.
+ */
+export function startLines(who: string, suite: SuiteName, e: StartEvent): string[] {
+  const stored = e.alreadyMeasured ? `, ${e.alreadyMeasured} already stored` : '';
+  const basis = e.basis === 'measured' ? "from this machine's last run" : 'a first guess: no run here to go by yet';
+  return [
+    `profiling ${who}: ${count(e.kernels, 'kernel')} x ${count(e.rounds, 'round')} (${suite})${stored}; ${count(e.total, 'step')} in all, about ${formatDuration(e.estimatedMs)} (${basis})`,
+    `  ${e.retryBudget}`,
+  ];
+}
+
+/**
  * Profiles each target in turn (stopping before the next one once `signal` aborts) and
  * closes the runner at the end. Finished measurements are stored as they come.
  */
@@ -70,7 +91,7 @@ export async function profileTargets(
   targets: readonly ProfileTarget[],
   opts: ProfileTargetsOptions,
 ): Promise<ProfileReport[]> {
-  const { onLog, onKernel, onReport, ...options } = opts;
+  const { onLog, onKernel, onStep, onReport, ...options } = opts;
   const reports: ProfileReport[] = [];
   try {
     for (const target of targets) {
@@ -79,12 +100,10 @@ export async function profileTargets(
       const report = await profileDevice(deps, target, {
         ...options,
         onEvent: (e) => {
-          if (e.type === 'start')
-            onLog(
-              `profiling ${who}: ${e.total} kernels (${opts.suite})${e.alreadyMeasured ? `, ${e.alreadyMeasured} already stored` : ''}`,
-            );
-          if (e.type === 'refine') onLog(`refining: ${e.added} more kernels where the curves bend`);
+          if (e.type === 'start') startLines(who, opts.suite, e).forEach(onLog);
+          if (e.type === 'refine') onLog(`refining: ${count(e.added, 'more kernel')} where the curves bend`);
           if (e.type === 'kernel') onKernel(e, who);
+          if (e.type === 'step') onStep?.(e, who);
         },
       });
       reports.push(report);

@@ -12,6 +12,20 @@ import { summarizeDevice, type DeviceSummary } from '../core/profiler/device-sum
 import { planRefinement, type MeasuredKernel } from '../core/profiler/refinement.js';
 import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../core/profiler/suite-policy.js';
 import { isNoisy, median, summarize, type StoppingRule, type TimingSummary } from '../core/profiler/timing-stats.js';
+import {
+  costsOf,
+  describeRetryBudget,
+  expectedKernelMs,
+  expectedStepMs,
+  RETRY_BUDGET,
+  retryAllowed,
+  runItems,
+  WorkTracker,
+  type MeasuredCosts,
+  type RunItems,
+  type WorkKind,
+} from '../core/profiler/profile-plan.js';
+import { count } from '../core/text/plural.js';
 import { kernelChainable } from '../core/kernels/build.js';
 import { CHAIN_COPIES } from '../core/kernels/chain.js';
 import { differencedCopies, methodRule, timingMethod, type TimingMethod } from '../core/profiler/gpu-timing.js';
@@ -96,12 +110,31 @@ export interface ProfileOptions {
   rounds?: number;
   /** Tests: time the CPU EP the way accelerators are timed (gpu-timing.ts), so that path runs without a GPU. */
   forceDifferencedTiming?: boolean;
+  /** Tests: a noise source; timings of the kernels it names count as too noisy whatever their spread. */
+  forceNoisy?: (spec: KernelSpec) => boolean;
 }
 
 export type KernelStatus = 'measured' | 'failed' | 'noisy';
 
 export type ProfileEvent =
-  | { type: 'start'; runId: string; deviceKey: string; total: number; alreadyMeasured: number }
+  | {
+      type: 'start';
+      runId: string;
+      deviceKey: string;
+      /** Work items of the run, fixed: progress counts up to it and it never changes. */
+      total: number;
+      /** Kernels to measure (first round, refinement slots aside). */
+      kernels: number;
+      rounds: number;
+      items: RunItems;
+      alreadyMeasured: number;
+      /** The expected time of the whole run (ms), from this machine's past run or the prior. */
+      estimatedMs: number;
+      basis: 'measured' | 'prior';
+      /** How much re-measuring noisy kernels may cost, in words. */
+      retryBudget: string;
+    }
+  | { type: 'step'; index: number; total: number; label: string; elapsedMs: number; remainingMs: number }
   | {
       type: 'kernel';
       index: number;
@@ -290,6 +323,13 @@ function toMeasurement(
   };
 }
 
+/** A kernel stored while still too noisy: kept with its spread, timed again later within the retry budget. */
+interface NoisyKernel {
+  spec: KernelSpec;
+  ciHalfWidth: number;
+  cv: number;
+}
+
 /** Everything one profile run keeps while it goes: the report, what was measured, where it stands. */
 interface RunState {
   deps: ProfilerDeps;
@@ -311,6 +351,19 @@ interface RunState {
   clocks: ClockWatch;
   /** The NCHWc reorders the traced kernels brought along (inserted-reorders.ts). */
   reorders: ReorderLabels;
+  /** The run's fixed work items and the time left (profile-plan.ts). */
+  work: WorkTracker;
+  items: RunItems;
+  rounds: number;
+  /** Kernels stored but still too noisy, by id. */
+  noisy: Map<string, NoisyKernel>;
+  /** Kernels a past run of this target stored noisy: measured again, replacing the stored row. */
+  priorNoisy: ReadonlySet<string>;
+  retries: { slots: number; retryMs: number };
+  /** The expected cost of one refinement slot (the mean kernel of the queue, ms). */
+  refineSlotMs: number;
+  /** The expected cost of an overhead step and of a calibration round (ms). */
+  stepMs: Record<Exclude<WorkKind, 'kernel'>, number>;
 }
 
 const aborted = (st: RunState): boolean => st.opts.signal?.aborted === true;
@@ -324,9 +377,29 @@ function runKernel(st: RunState, spec: KernelSpec, rule: StoppingRule): Promise<
   return st.clocks.around(spec.id, () => st.runner.run(job));
 }
 
-function isStoredFn(repo: ProfileRepo, target: ProfileTarget): (k: KernelSpec) => boolean {
+/** One kernel timed as a work item: its cost is counted against its expected cost. */
+async function timedKernel(st: RunState, spec: KernelSpec): Promise<{ outcome: RunOutcome; ms: number }> {
+  const t0 = Date.now();
+  const outcome = await runKernel(st, spec, st.rule);
+  const ms = Date.now() - t0;
+  if (!aborted(st)) st.work.finish('kernel', expectedKernelMs(spec, st.rule), ms);
+  return { outcome, ms };
+}
+
+/** A kernel's timing with the injected noise source (tests) applied. */
+function judged(st: RunState, spec: KernelSpec, outcome: Extract<RunOutcome, { ok: true }>): KernelTiming {
+  const t = kernelTiming(spec, outcome, st.overhead, st.rule);
+  return st.opts.forceNoisy?.(spec) ? { ...t, noisy: true } : t;
+}
+
+function isStoredFn(
+  repo: ProfileRepo,
+  target: ProfileTarget,
+  priorNoisy: ReadonlySet<string>,
+): (k: KernelSpec) => boolean {
   const threads = epThreads(target.ep);
   return (k) =>
+    !priorNoisy.has(k.id) &&
     repo.hasMeasurement({
       machineId: target.machineId,
       deviceKey: target.deviceKey,
@@ -351,58 +424,102 @@ async function trialKernelFails(runner: KernelRunnerLike, target: ProfileTarget)
   return trial.ok ? null : `${target.deviceKey}: ${trial.error}`;
 }
 
-/** Times one kernel (a second, longer try when the first is noisy) and stores it. */
+/** Stores a kernel's label (replacing a stored row when asked) and its NCHWc reorders. */
+function store(
+  st: RunState,
+  spec: KernelSpec,
+  outcome: Extract<RunOutcome, { ok: true }>,
+  summary: TimingSummary,
+  replace: boolean,
+): void {
+  st.repo.insertMeasurements(
+    st.runId,
+    [toMeasurement(spec, st.runId, st.target, st.ortVersion, summary, summarize(outcome.wallUs))],
+    replace ? { onConflict: 'replace' } : {},
+  );
+  st.reorders.add(reorderTimings(spec, outcome, st.overhead, st.rule));
+}
+
+const noisyError = (k: TimingSummary): string =>
+  `too noisy: median not within ±${(k.ciHalfWidth * 100).toFixed(0)}%, cv ${k.cv.toFixed(2)}; kept, timed again later`;
+
+/**
+ * Times one kernel once and stores it. A noisy timing is stored too (kept with its spread,
+ * marked noisy in the run) and timed again later: in the next round, among the other kernels,
+ * and in the retry passes at the end (never back to back).
+ */
 async function measureKernel(
   st: RunState,
   spec: KernelSpec,
 ): Promise<{ status: KernelStatus; medianUs?: number; error?: string }> {
-  let error: string | undefined;
-  for (let attempt = 0; attempt < 2 && !aborted(st); attempt++) {
-    const attemptRule = attempt === 0 ? st.rule : { ...st.rule, budgetMs: st.rule.budgetMs * 2 };
-    const outcome = await runKernel(st, spec, attemptRule);
-    if (aborted(st)) break;
-    if (!outcome.ok) {
-      st.report.failures.push({ kernel: spec.id, kind: outcome.kind, error: outcome.error });
-      if (outcome.kind === 'ep-unavailable') st.epGone = outcome.error;
-      return { status: 'failed', error: outcome.error };
-    }
-    const picked = kernelTiming(spec, outcome, st.overhead, attemptRule);
-    const k = picked.summary;
-    if (picked.noisy) {
-      if (attempt === 0) continue;
-      st.report.noisy.push(spec.id);
-      error = `too noisy: median not within ±${(k.ciHalfWidth * 100).toFixed(0)}%, cv ${k.cv.toFixed(2)}`;
-      return { status: 'noisy', error };
-    }
-    if (picked.note) st.report.notes.push(picked.note);
-    st.repo.insertMeasurements(st.runId, [
-      toMeasurement(spec, st.runId, st.target, st.ortVersion, k, summarize(outcome.wallUs)),
-    ]);
-    st.measured.push({ spec, medianUs: k.medianUs });
-    st.reorders.add(reorderTimings(spec, outcome, st.overhead, attemptRule));
-    st.report.measured++;
-    return { status: 'measured', medianUs: k.medianUs };
+  const { outcome } = await timedKernel(st, spec);
+  if (aborted(st)) return { status: 'failed' };
+  if (!outcome.ok) {
+    st.report.failures.push({ kernel: spec.id, kind: outcome.kind, error: outcome.error });
+    if (outcome.kind === 'ep-unavailable') st.epGone = outcome.error;
+    return { status: 'failed', error: outcome.error };
   }
-  return { status: 'failed', ...(error !== undefined ? { error } : {}) };
+  const picked = judged(st, spec, outcome);
+  const k = picked.summary;
+  if (picked.note) st.report.notes.push(picked.note);
+  store(st, spec, outcome, k, st.priorNoisy.has(spec.id));
+  st.measured.push({ spec, medianUs: k.medianUs });
+  st.report.measured++;
+  if (picked.noisy) {
+    st.noisy.set(spec.id, { spec, ciHalfWidth: k.ciHalfWidth, cv: k.cv });
+    return { status: 'noisy', medianUs: k.medianUs, error: noisyError(k) };
+  }
+  return { status: 'measured', medianUs: k.medianUs };
 }
 
 function kernelEvent(
   st: RunState,
-  index: number,
-  total: number,
   spec: KernelSpec,
   r: { status: KernelStatus; medianUs?: number; error?: string },
 ): void {
-  const elapsedMs = Date.now() - st.started;
   st.opts.onEvent?.({
     type: 'kernel',
-    index,
-    total,
+    index: st.work.done,
+    total: st.work.total,
     spec,
     ...r,
-    elapsedMs,
-    remainingMs: (elapsedMs / index) * (total - index),
+    elapsedMs: Date.now() - st.started,
+    remainingMs: st.work.remainingMs(),
   });
+}
+
+function stepEvent(st: RunState, label: string): void {
+  st.opts.onEvent?.({
+    type: 'step',
+    index: st.work.done,
+    total: st.work.total,
+    label,
+    elapsedMs: Date.now() - st.started,
+    remainingMs: st.work.remainingMs(),
+  });
+}
+
+/** A kernel that failed in the first round is not timed in the later ones: its items are skipped. */
+function skipLaterRounds(st: RunState, spec: KernelSpec): void {
+  const later = st.rounds - 1;
+  st.work.unexpect('kernel', expectedKernelMs(spec, st.rule) * later);
+  st.work.skip(later);
+}
+
+/** Refinement's kernels take the place of its reserved slots; slots it does not use are done. */
+function refine(st: RunState, queue: KernelSpec[], known: Set<string>, isStored: (k: KernelSpec) => boolean): void {
+  const limit = st.opts.refineLimit ?? SUITE_REFINEMENT[st.opts.suite];
+  const extra = planRefinement(st.measured, known, limit)
+    .filter((k) => !isStored(k))
+    .slice(0, limit);
+  extra.forEach((k) => known.add(k.id));
+  st.work.unexpect('kernel', st.refineSlotMs * limit * st.rounds);
+  st.work.skip((limit - extra.length) * st.rounds);
+  for (const k of extra) st.work.expect('kernel', expectedKernelMs(k, st.rule) * st.rounds);
+  if (extra.length) {
+    queue.push(...extra);
+    st.opts.onEvent?.({ type: 'refine', added: extra.length });
+  }
 }
 
 /** The first round: every kernel not stored yet, then refinement where the curves bend. */
@@ -417,16 +534,11 @@ async function firstRound(
     const spec = queue[i] as KernelSpec;
     const r = await measureKernel(st, spec);
     if (aborted(st)) break;
-    kernelEvent(st, i + 1, queue.length, spec, r);
+    if (r.status === 'failed') skipLaterRounds(st, spec);
+    kernelEvent(st, spec, r);
     if (i === queue.length - 1 && !refined) {
       refined = true;
-      const limit = st.opts.refineLimit ?? SUITE_REFINEMENT[st.opts.suite];
-      const extra = planRefinement(st.measured, known, limit).filter((k) => !isStored(k));
-      extra.forEach((k) => known.add(k.id));
-      if (extra.length) {
-        queue.push(...extra);
-        st.opts.onEvent?.({ type: 'refine', added: extra.length });
-      }
+      refine(st, queue, known, isStored);
     }
   }
 }
@@ -444,37 +556,81 @@ export function roundLabel(storedUs: number, newUs: number, round: number, chain
 }
 
 /**
- * Later rounds re-time every kernel (see roundLabel). The rounds are spread over the whole
- * run, so one slow minute spoils one round at most.
+ * A later timing of a stored kernel. A clean timing of a kernel kept noisy replaces it (and it
+ * is noisy no more); otherwise the labels combine by roundLabel, a noisy timing only into a
+ * kernel that is noisy already.
  */
-async function laterRounds(st: RunState, firstTotal: number): Promise<void> {
-  const rounds = st.opts.rounds ?? SUITE_ROUNDS[st.opts.suite];
+function retime(st: RunState, m: MeasuredKernel, outcome: Extract<RunOutcome, { ok: true }>, round: number): void {
+  const t = judged(st, m.spec, outcome);
+  const wasNoisy = st.noisy.has(m.spec.id);
+  let label: number | null;
+  if (wasNoisy && !t.noisy) {
+    label = t.summary.medianUs;
+    st.noisy.delete(m.spec.id);
+  } else if (t.noisy && !wasNoisy) label = null;
+  else label = roundLabel(m.medianUs, t.summary.medianUs, round, !!outcome.chained);
+  if (label !== null) {
+    store(st, m.spec, outcome, { ...t.summary, medianUs: label }, true);
+    m.medianUs = label;
+  } else st.reorders.add(reorderTimings(m.spec, outcome, st.overhead, st.rule));
+}
+
+/**
+ * Later rounds re-time every kernel (see roundLabel), noisy ones among the others. The rounds
+ * are spread over the whole run, so one slow minute spoils one round at most.
+ */
+async function laterRounds(st: RunState): Promise<void> {
   const firstRound = [...st.measured];
-  const total = firstTotal + firstRound.length * (rounds - 1);
-  let index = firstTotal;
-  for (let round = 2; round <= rounds && !aborted(st) && !st.epGone; round++) {
+  for (let round = 2; round <= st.rounds && !aborted(st) && !st.epGone; round++) {
     for (const m of firstRound) {
+      if (aborted(st) || st.epGone) break;
+      const { outcome } = await timedKernel(st, m.spec);
       if (aborted(st)) break;
-      const outcome = await runKernel(st, m.spec, st.rule);
-      if (aborted(st)) break;
-      index++;
-      if (outcome.ok) {
-        const t = kernelTiming(m.spec, outcome, st.overhead, st.rule);
-        const label = t.noisy ? null : roundLabel(m.medianUs, t.summary.medianUs, round, !!outcome.chained);
-        if (label !== null) {
-          const k = { ...t.summary, medianUs: label };
-          st.repo.insertMeasurements(
-            st.runId,
-            [toMeasurement(m.spec, st.runId, st.target, st.ortVersion, k, summarize(outcome.wallUs))],
-            { onConflict: 'replace' },
-          );
-          m.medianUs = label;
-        }
-        st.reorders.add(reorderTimings(m.spec, outcome, st.overhead, st.rule));
-      }
-      kernelEvent(st, index, total, m.spec, { status: 'measured', medianUs: m.medianUs });
+      if (outcome.ok) retime(st, m, outcome, round);
+      const noisy = st.noisy.has(m.spec.id);
+      kernelEvent(st, m.spec, { status: noisy ? 'noisy' : 'measured', medianUs: m.medianUs });
     }
   }
+}
+
+/**
+ * The retry passes: each kernel still noisy is timed again once per pass, the passes after
+ * every round (so a kernel's retries are a whole pass apart), within the retry budget.
+ */
+async function retryNoisy(st: RunState): Promise<void> {
+  const byId = new Map(st.measured.map((m) => [m.spec.id, m]));
+  for (let pass = 1; pass <= RETRY_BUDGET.retriesPerKernel; pass++) {
+    const pending = [...st.noisy.keys()];
+    for (const id of pending) {
+      if (aborted(st) || st.epGone) return;
+      const otherMs = Date.now() - st.started - st.retries.retryMs;
+      if (!retryAllowed(st.retries, st.items.retries, otherMs)) return;
+      const m = byId.get(id) as MeasuredKernel;
+      st.work.expect('kernel', expectedKernelMs(m.spec, st.rule));
+      const { outcome, ms } = await timedKernel(st, m.spec);
+      if (aborted(st)) return;
+      st.retries.slots++;
+      st.retries.retryMs += ms;
+      if (outcome.ok) retime(st, m, outcome, st.rounds + pass);
+      kernelEvent(st, m.spec, { status: st.noisy.has(id) ? 'noisy' : 'measured', medianUs: m.medianUs });
+    }
+  }
+}
+
+/** One step that is not a kernel (overhead chains, a calibration round), counted as a work item. */
+async function step<T>(
+  st: RunState,
+  kind: Exclude<WorkKind, 'kernel'>,
+  label: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const t0 = Date.now();
+  const out = await fn();
+  if (!aborted(st)) {
+    st.work.finish(kind, st.stepMs[kind], Date.now() - t0);
+    stepEvent(st, label);
+  }
+  return out;
 }
 
 /** The per-run and per-node overhead of the device (chains of tiny nodes, profiling off); null when not measured. */
@@ -517,7 +673,8 @@ async function startCalibration(st: RunState): Promise<DeviceCalibration | null>
 
 /**
  * The kernel rounds with a calibration round before, between and after them: a slow phase of
- * the machine then spoils one calibration round at most (each model keeps its fastest).
+ * the machine then spoils one calibration round at most (each model keeps its fastest). The
+ * retry passes for noisy kernels come after the rounds.
  */
 async function kernelsAndCalibration(
   st: RunState,
@@ -526,11 +683,14 @@ async function kernelsAndCalibration(
   all: readonly KernelSpec[],
   isStored: (k: KernelSpec) => boolean,
 ): Promise<CalibrationRun[]> {
-  await calibration?.round();
+  const calibrate = (): Promise<void> =>
+    calibration ? step(st, 'calibration', 'calibration models', () => calibration.round()) : Promise.resolve();
+  await calibrate();
   await firstRound(st, queue, new Set(all.map((k) => k.id)), isStored);
-  await calibration?.round();
-  await laterRounds(st, queue.length);
-  await calibration?.round();
+  await calibrate();
+  await laterRounds(st);
+  await calibrate();
+  await retryNoisy(st);
   if (!calibration) return [];
   const { runs, notes } = calibration.result(st.overhead);
   st.report.notes.push(...notes);
@@ -549,6 +709,39 @@ function timingNote(st: RunState): { timing?: Record<string, unknown> } {
   return {};
 }
 
+/** The command that measures again what a target lacks (profiles resume: it re-measures only that). */
+export function rerunCommand(target: ProfileTarget, suite: SuiteName): string {
+  const threads = epThreads(target.ep);
+  const parts = ['pipedejavu profile', `--device ${target.deviceKey}`];
+  if (threads !== null) parts.push(`--threads ${threads}`);
+  if (suite !== 'quick') parts.push(`--suite ${suite}`);
+  if (isTorchEp(target.ep)) parts.push('--backend torch');
+  return parts.join(' ');
+}
+
+/** What the device's summary lacks, in words, with the command that fills it in; none when complete. */
+export function missingFigures(summary: DeviceSummary, target: ProfileTarget, suite: SuiteName): string[] {
+  const missing: string[] = [];
+  if (!summary.peakGflops.fp32) missing.push('its fp32 peak (no GEMM, conv or attention kernel was stored)');
+  if (!summary.bandwidthGBps)
+    missing.push('its memory bandwidth (no memory-bound kernel of 32 MiB or more was stored)');
+  if (!missing.length) return [];
+  return [
+    `could not measure ${missing.join(' nor ')}; predictions on this device fall back on estimates until \`${rerunCommand(target, suite)}\` measures the missing kernels (profiles resume)`,
+  ];
+}
+
+/** The note on the kernels that stayed noisy, with their spread and the command that re-measures them. */
+function noisyNote(st: RunState): string[] {
+  const still = [...st.noisy.values()];
+  if (!still.length) return [];
+  const worst = [...still].sort((a, b) => b.ciHalfWidth - a.ciHalfWidth).slice(0, 3);
+  const spread = worst.map((k) => `${k.spec.id} ±${(k.ciHalfWidth * 100).toFixed(0)}% cv ${k.cv.toFixed(2)}`);
+  return [
+    `${count(still.length, 'kernel')} stayed too noisy after ${count(st.retries.slots, 'retry', 'retries')}; kept with their spread and marked noisy (${spread.join('; ')}${still.length > 3 ? '; ...' : ''}); \`${rerunCommand(st.target, st.opts.suite)}\` on a quieter machine measures them again`,
+  ];
+}
+
 /** The run's summary (measured roofline, overhead, calibration), its notes and final status. */
 function finish(st: RunState, overhead: RunOverhead | null, calibration: CalibrationRun[]): ProfileReport {
   const { target, report } = st;
@@ -557,28 +750,64 @@ function finish(st: RunState, overhead: RunOverhead | null, calibration: Calibra
   const mine = stored.filter(
     (m) => m.executionProvider === epName(target.ep) && m.threads === threads && m.source === 'profile',
   );
-  const summary = mine.length
+  st.work.complete();
+  // Kernels a past run kept noisy that this run did not reach stay noisy.
+  const unreached = [...st.priorNoisy].filter((id) => !st.measured.some((m) => m.spec.id === id));
+  const device = mine.length ? summarizeDevice(mine) : null;
+  const summary = device
     ? {
-        ...summarizeDevice(mine),
+        ...device,
         threads,
         executionProvider: epName(target.ep),
         ...(overhead ? { overhead } : {}),
         ...(calibration.length ? { calibration } : {}),
         ...timingNote(st),
         ...(st.clocks.result() ? { gpuClocks: st.clocks.result() } : {}),
+        noisyKernels: [...new Set([...st.noisy.keys(), ...unreached])],
+        costs: st.work.costs(),
       }
     : null;
   if (st.epGone) report.notes.push(`stopped: ${st.epGone}`);
-  if (report.noisy.length) {
-    report.notes.push(
-      `the machine was too noisy for ${report.noisy.length} kernel(s); they were not stored (close other programs and rerun to fill them in)`,
-    );
-  }
+  report.noisy = [...st.noisy.keys()];
+  report.notes.push(...noisyNote(st));
+  if (device && !aborted(st)) report.notes.push(...missingFigures(device, target, st.opts.suite));
   report.status = aborted(st) ? 'interrupted' : st.epGone && report.measured === 0 ? 'failed' : 'complete';
   report.summary = summary;
   report.elapsedMs = Date.now() - st.started;
   st.repo.finishRun(st.runId, report.status, summary, report.notes);
   return report;
+}
+
+/** This target's runs on this machine, newest first. */
+function targetRuns(repo: ProfileRepo, target: ProfileTarget): ReturnType<ProfileRepo['listRuns']> {
+  return repo
+    .listRuns(target.machineId)
+    .filter(
+      (r) =>
+        r.deviceKey === target.deviceKey &&
+        r.executionProvider === epName(target.ep) &&
+        r.threads === epThreads(target.ep),
+    );
+}
+
+/** The kernels the last run of this target with a summary kept noisy: measured again. */
+function priorNoisyKernels(repo: ProfileRepo, target: ProfileTarget): Set<string> {
+  const last = targetRuns(repo, target).find((r) => r.summary !== null);
+  const ids = last?.summary?.noisyKernels;
+  return new Set(Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : []);
+}
+
+/** What this machine's last run of the same provider measured its items to cost (same threads first). */
+export function pastCosts(repo: ProfileRepo, target: ProfileTarget): MeasuredCosts | null {
+  const sameEp = repo
+    .listRuns(target.machineId)
+    .filter((r) => r.deviceKey === target.deviceKey && r.executionProvider === epName(target.ep));
+  const sameThreads = sameEp.filter((r) => r.threads === epThreads(target.ep));
+  for (const r of [...sameThreads, ...sameEp]) {
+    const c = costsOf(r.summary);
+    if (c) return c;
+  }
+  return null;
 }
 
 export async function profileDevice(
@@ -645,7 +874,9 @@ async function profileLocked(
     runtimeVersion: ortVersion,
   });
   const suite = opts.kernels ?? kernelsFor(target.ep, opts.suite);
-  const isStored = isStoredFn(repo, target);
+  const priorNoisy = priorNoisyKernels(repo, target);
+  const isStored = isStoredFn(repo, target, priorNoisy);
+  const past = pastCosts(repo, target);
   const st: RunState = {
     deps,
     runner,
@@ -666,6 +897,14 @@ async function profileLocked(
         onConflict: replace ? 'replace' : 'skip',
       }),
     ),
+    work: new WorkTracker(0, past),
+    items: runItems({ kernels: 0, refineSlots: 0, rounds: 1, overhead: false, calibrationRounds: 0 }),
+    rounds: Math.max(1, opts.rounds ?? SUITE_ROUNDS[opts.suite]),
+    noisy: new Map(),
+    priorNoisy,
+    retries: { slots: 0, retryMs: 0 },
+    refineSlotMs: 0,
+    stepMs: { overhead: expectedStepMs('overhead', past), calibration: expectedStepMs('calibration', past) },
   };
   const onAbort = (): void => st.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -676,20 +915,48 @@ async function profileLocked(
     const all = withCalibrationKernels(suite, calibration, opts.calibrationKernels ?? !opts.kernels);
     const queue = all.filter((k) => !isStored(k));
     st.report.alreadyMeasured = all.length - queue.length;
-    opts.onEvent?.({
-      type: 'start',
-      runId: run.id,
-      deviceKey: target.deviceKey,
-      total: queue.length,
-      alreadyMeasured: st.report.alreadyMeasured,
-    });
-    st.overhead = await measureOverhead(st);
+    planWork(st, queue, calibration !== null, past);
+    st.overhead = st.items.overhead
+      ? await step(st, 'overhead', 'overhead chains', () => measureOverhead(st))
+      : await measureOverhead(st);
     runs = await kernelsAndCalibration(st, calibration, queue, all, isStored);
   } finally {
     calibration?.dispose();
     opts.signal?.removeEventListener('abort', onAbort);
   }
   return finish(st, st.overhead, runs);
+}
+
+/** Fixes the run's work items, sets what each is expected to cost, and says so in the start event. */
+function planWork(st: RunState, queue: readonly KernelSpec[], calibrated: boolean, past: MeasuredCosts | null): void {
+  const refineSlots = queue.length ? (st.opts.refineLimit ?? SUITE_REFINEMENT[st.opts.suite]) : 0;
+  st.items = runItems({
+    kernels: queue.length,
+    refineSlots,
+    rounds: st.rounds,
+    overhead: !!st.runner.runOverhead,
+    calibrationRounds: calibrated ? 3 : 0,
+  });
+  st.work = new WorkTracker(st.items.total, past);
+  const one = queue.map((k) => expectedKernelMs(k, st.rule));
+  st.refineSlotMs = one.length ? one.reduce((a, b) => a + b, 0) / one.length : 0;
+  for (const ms of one) st.work.expect('kernel', ms * st.rounds);
+  st.work.expect('kernel', st.refineSlotMs * refineSlots * st.rounds);
+  if (st.items.overhead) st.work.expect('overhead', st.stepMs.overhead);
+  st.work.expect('calibration', st.stepMs.calibration * st.items.calibration);
+  st.opts.onEvent?.({
+    type: 'start',
+    runId: st.runId,
+    deviceKey: st.target.deviceKey,
+    total: st.items.total,
+    kernels: queue.length,
+    rounds: st.rounds,
+    items: st.items,
+    alreadyMeasured: st.report.alreadyMeasured,
+    estimatedMs: st.work.remainingMs(),
+    basis: past ? 'measured' : 'prior',
+    retryBudget: describeRetryBudget(st.items.retries),
+  });
 }
 
 /** The suite's kernels and, when asked, the calibration models' node kernels it lacks. */

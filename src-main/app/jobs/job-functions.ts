@@ -61,6 +61,7 @@ async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<
       e.report.kernel({ id: ev.spec.id, family: ev.spec.family, status: ev.status, medianUs: ev.medianUs ?? null });
       if (ev.status === 'failed') e.report.log(`${ev.spec.id}: failed: ${ev.error ?? ''}`);
     },
+    onStep: (ev, who) => e.report.progress(ev.index, ev.total, `${who}: ${ev.label}`),
     onReport: (report) => {
       for (const n of report.notes) e.report.log(n);
     },

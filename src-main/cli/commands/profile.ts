@@ -40,7 +40,7 @@ export const profileCommand: Command = {
     suite: {
       type: 'string',
       valueName: 'SUITE',
-      description: 'quick (about a minute), standard or thorough (default quick)',
+      description: 'quick, standard or thorough (default quick); the start line says how long it should take here',
     },
     device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N or all (default cpu)' },
     threads: {
@@ -85,6 +85,7 @@ export const profileCommand: Command = {
         progress.update(e.index, e.total, e.spec.id, e.elapsedMs, e.remainingMs);
         if (e.status === 'failed') progress.log(`  ${e.spec.id}: failed: ${e.error ?? ''}`);
       },
+      onStep: (e) => progress.update(e.index, e.total, e.label, e.elapsedMs, e.remainingMs),
       onReport: (report) => {
         progress.end();
         if (!ctx.json) ctx.print(renderProfileReport(report));

@@ -6,6 +6,7 @@ import type { DatasheetCheck } from '../../services/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profiler-service.js';
 import { formatTable } from '../output.js';
 import { formatDuration } from '../progress.js';
+import { count } from '../../core/text/plural.js';
 
 const fmt = (v: number | null | undefined, digits = 1): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits);
@@ -73,7 +74,7 @@ export function renderProfileReport(r: ProfileReport): string {
   const who = `${r.deviceKey}${threads}${isTorchEpName(r.executionProvider) ? ' on PyTorch' : ''}`;
   if (r.status === 'unavailable') return `${who}: not profiled: ${r.notes.join('; ')}`;
   const lines = [
-    `${who}: ${r.status}, ${r.measured} kernels measured${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${r.noisy.length} too noisy, ${formatDuration(r.elapsedMs)}`,
+    `${who}: ${r.status}, ${count(r.measured, 'kernel')} measured${r.noisy.length ? ` (${r.noisy.length} of them noisy, kept with their spread)` : ''}${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${formatDuration(r.elapsedMs)}`,
   ];
   for (const f of r.failures.slice(0, 10)) lines.push(`  failed ${f.kernel}: ${f.kind}: ${f.error}`);
   if (r.failures.length > 10) lines.push(`  ... and ${r.failures.length - 10} more failures`);

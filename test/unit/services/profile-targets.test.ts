@@ -94,9 +94,18 @@ describe('profileTargets', () => {
       ['cuda:0', null, 'unavailable'],
     ]);
     expect(reported).toEqual(reports);
+    // Each target says before it starts its kernels and rounds, its fixed step count, its expected time and the retry budget.
     expect(logs).toEqual([
-      'profiling cpu x1 threads: 2 kernels (quick)',
-      'profiling cpu x4 threads: 2 kernels (quick)',
+      expect.stringMatching(
+        /^profiling cpu x1 threads?: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \(a first guess: no run here to go by yet\)$/,
+      ),
+      expect.stringMatching(
+        /^ {2}noisy kernels are timed again later, up to 2 more times each, within 25% of the run's time \(at most \d+ retries\)$/,
+      ),
+      expect.stringMatching(
+        /^profiling cpu x4 threads: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \((from this machine's last run|a first guess: no run here to go by yet)\)$/,
+      ),
+      expect.stringMatching(/^ {2}noisy kernels/),
     ]);
     expect(kernelsSeen).toHaveLength(4);
     expect(kernelsSeen[0]).toBe(`cpu x1 threads: ${kernels[0]?.id} measured`);
@@ -112,7 +121,7 @@ describe('profileTargets', () => {
       onKernel: () => undefined,
     });
     expect(again[0]?.alreadyMeasured).toBe(2);
-    expect(logs.at(-1)).toBe('profiling cpu x1 threads: 0 kernels (quick), 2 already stored');
+    expect(logs.at(-2)).toMatch(/^profiling cpu x1 threads: 0 kernels x 1 round \(quick\), 2 already stored; /);
   });
 
   it('stops before the next target once cancelled, and still closes the runner', async () => {
