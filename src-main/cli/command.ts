@@ -17,6 +17,8 @@ export interface Command {
   /** Longer help shown by --help. */
   details?: string;
   options: Record<string, OptionSpec>;
+  /** Words its first argument may be (`workload add|list|...`), for shell completion. */
+  subcommands?: readonly string[];
   /** Positional arguments allowed: min and max. */
   positionals?: { min: number; max: number; names: string };
   run(ctx: CliContext, opts: ParsedOptions, positionals: string[]): Promise<void>;

@@ -38,8 +38,31 @@ function overview(commands: Command[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
-    'Global options: --json (machine-readable output), --db PATH (database file), --help, --version',
+    'Global options: --json (machine-readable output and errors), --db PATH (database file), --help, -v/--version',
+    'Shell completion: pipedejavu completion bash|zsh|fish (see pipedejavu completion --help)',
   ].join('\n');
+}
+
+/** What kind of failure an error is; under --json it is the error's `code`. */
+export type CliErrorCode = 'usage' | 'user' | 'store' | 'environment' | 'internal';
+
+/**
+ * Reports a failure on stderr in one line and gives the exit code: `pipedejavu: error: ...`, or
+ * under --json `{"error": {"code": ..., "message": ...}}`. A newline in a file name or label
+ * must not start a line of its own.
+ */
+function failure(io: CliIo, json: boolean): (code: CliErrorCode, message: string, exitCode: number) => number {
+  return (code, message, exitCode) => {
+    // JSON escapes newlines itself, and io.stderr writes what is left unsafe as JSON's own \u escapes.
+    if (json) {
+      io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
+      return exitCode;
+    }
+    const line = printableLine(message);
+    if (code === 'internal') io.stderr(`pipedejavu: internal error: ${line} (this is a bug; please report it)\n`);
+    else io.stderr(`pipedejavu: error: ${line}\n`);
+    return exitCode;
+  };
 }
 
 export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] = COMMANDS): Promise<number> {
@@ -56,11 +79,13 @@ export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] =
     io.stdout(`${target ? helpText(target) : overview(commands)}\n`);
     return 0;
   }
-  if (name === '--version' || name === '-V') {
+  if (name === '--version' || name === '-v' || name === '-V') {
     io.stdout(`${TOOL_VERSION}\n`);
     return 0;
   }
   let ctx: CliContext | null = null;
+  // --json anywhere (a usage error may come before the options are parsed): errors as JSON too.
+  const fail = failure(io, rest.includes('--json'));
   try {
     const cmd = commands.find((c) => c.name === name);
     if (!cmd) {
@@ -78,23 +103,13 @@ export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] =
     await cmd.run(ctx, opts, positionals);
     return 0;
   } catch (e) {
-    // One line each: a newline in a file name or label must not start a line of its own.
-    if (e instanceof UserError) {
-      io.stderr(`pipedejavu: error: ${printableLine(e.message)}\n`);
-      return e.exitCode;
-    }
-    if (e instanceof StoreError) {
-      io.stderr(`pipedejavu: error: ${printableLine(e.message)}\n`);
-      return 1;
-    }
+    if (e instanceof UserError) return fail(e.exitCode === 2 ? 'usage' : 'user', e.message, e.exitCode);
+    if (e instanceof StoreError) return fail('store', e.message, 1);
     const env = ctx ? environmentFailure(e, ctx.dbPath) : null;
-    if (env) {
-      io.stderr(`pipedejavu: error: ${printableLine(env)}\n`);
-      return 1;
-    }
-    io.stderr(`pipedejavu: internal error: ${printableLine(errorMessage(e))} (this is a bug; please report it)\n`);
+    if (env) return fail('environment', env, 1);
+    const code = fail('internal', errorMessage(e), 1);
     if (io.env.PIPEDEJAVU_DEBUG && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
-    return 1;
+    return code;
   } finally {
     ctx?.close();
   }

@@ -16,6 +16,7 @@ import { planCommand } from './plan.js';
 import { serveCommand } from './serve.js';
 import { doctorCommand } from './doctor.js';
 import { compareCommand } from './compare.js';
+import { completionCommand } from './completion.js';
 
 export const COMMANDS: Command[] = [
   probeCommand,
@@ -35,4 +36,5 @@ export const COMMANDS: Command[] = [
   serveCommand,
   compareCommand,
   doctorCommand,
+  completionCommand(() => COMMANDS),
 ];

@@ -10,6 +10,7 @@ export const machinesCommand: Command = {
   usage: '[remove ID|LABEL] [--json]',
   details: '`machines remove ID` deletes an imported machine with its runs, measurements and predictors.',
   options: {},
+  subcommands: ['remove'],
   positionals: { min: 0, max: 2, names: 'remove ID' },
   async run(ctx, _opts, [sub, id]) {
     if (sub !== undefined) {

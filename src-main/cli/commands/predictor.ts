@@ -16,6 +16,7 @@ export const predictorCommand: Command = {
     out: { type: 'string', short: 'o', valueName: 'FILE', description: 'file to write' },
     model: { type: 'string', valueName: 'NAME', description: 'forest (default) or linear' },
   },
+  subcommands: ['export'],
   positionals: { min: 1, max: 1, names: 'a subcommand (export)' },
   async run(ctx, opts, [sub]) {
     if (sub !== 'export') throw new UsageError(`predictor: unknown subcommand "${sub}"; use: predictor export`);

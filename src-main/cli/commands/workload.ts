@@ -20,6 +20,7 @@ export const workloadCommand: Command = {
     name: { type: 'string', valueName: 'NAME', description: 'name to store it under (default: file name)' },
     replace: { type: 'boolean', description: 'add: replace a stored workload of the same name' },
   },
+  subcommands: ['add', 'list', 'catalog', 'remove'],
   positionals: { min: 1, max: 2, names: 'a subcommand (add, list, catalog, remove)' },
   async run(ctx, opts, [sub, file]) {
     if (sub === 'list') {
