@@ -26,11 +26,31 @@ import type { WorkloadNode } from '../core/workload/types.js';
 import { checkWritableFile } from '../adapters/files/check-writable.js';
 import { writeFileAtomic } from '../adapters/files/write-file-atomic.js';
 
+/** One executed node as ONNX Runtime ran it (its name is ORT's: `conv2d_494.tmp_0_nchwc`, `ReorderOutput_token_3`). */
 export interface MeasuredNode {
   name: string;
   opType: string;
   measuredUs: number;
   predictedUs: number | null;
+  /** The file's nodes it computes, its main one first (a fusion lists all it absorbed); empty when none. */
+  fileNodes: string[];
+  /** For a reorder ORT inserted: "inserted by ORT before <file node>" (after, for a ReorderOutput); else null. */
+  inserted: string | null;
+}
+
+/**
+ * One node of the model file, with the time of the executed nodes whose main file node it is
+ * (predict-model gives an executed node's time to the same file node): the table predict-model
+ * and measure-model share, so that the two join on the file's node name.
+ */
+export interface FileNodeMeasurement {
+  name: string;
+  opType: string;
+  measuredUs: number;
+  /** The prediction of this file node (predict-model's NODE row), null without one. */
+  predictedUs: number | null;
+  /** The executed nodes whose time is here: ORT's names, with the other file nodes each absorbed. */
+  executed: { name: string; opType: string; fileNodes: string[]; inserted: string | null }[];
 }
 
 export interface ModelMeasurement {
@@ -59,8 +79,13 @@ export interface ModelMeasurement {
   errorPct: number | null;
   /** Error of the node sum alone, against the predicted node sum. */
   nodeErrorPct: number | null;
+  /** Per executed node that ran (ORT's names), slowest first. */
   nodes: MeasuredNode[];
-  /** ORT nodes that match no node of the file (fused by graph optimization). */
+  /** Per node of the file that took time, slowest first: the names predict-model uses. */
+  fileNodes: FileNodeMeasurement[];
+  /** Nodes of the file (its graph, If branches inlined): the count `workload add` and predict-model print. */
+  fileNodeCount: number;
+  /** Trace nodes that match no executed node (name or op type differ). */
   unmatchedNodes: number;
   stored: { inserted: number; alreadyStored: number };
   outputShapes: Record<string, number[]>;
@@ -140,12 +165,24 @@ export async function measureModel(
   const ranNodes = x.run ? x.run.workload.nodes : w.nodes;
   const ranPredictions = predicted?.executed ?? predicted?.nodes ?? [];
   const attributed = attributeNodes(outcome, ranNodes, deviceOverhead(db, device), ioBytes(x.run?.workload ?? w));
-  const nodes: MeasuredNode[] = attributed.nodes.map((a) => ({
-    name: a.name,
-    opType: ranNodes[a.index]?.opType ?? '',
-    measuredUs: a.measuredUs,
-    predictedUs: ranPredictions[a.index]?.timeUs ?? null,
-  }));
+  const toFile = (i: number): number[] => (x.run ? (x.run.executedToSource[i] ?? []) : [i]);
+  const nodes: MeasuredNode[] = attributed.nodes.map((a) => {
+    const fileNodes = toFile(a.index).map((j) => w.nodes[j]?.name ?? String(j));
+    const opType = ranNodes[a.index]?.opType ?? '';
+    return {
+      name: a.name,
+      opType,
+      measuredUs: a.measuredUs,
+      predictedUs: ranPredictions[a.index]?.timeUs ?? null,
+      fileNodes,
+      inserted: insertedNote(opType, fileNodes[0]),
+    };
+  });
+  const byFile = fileNodeTable(
+    w.nodes,
+    attributed.nodes.map((a, i) => ({ node: nodes[i] as MeasuredNode, file: toFile(a.index)[0] })),
+    predicted,
+  );
   const measured = attributed.nodes;
   const unmatched = attributed.unmatched;
   const e2e = summarize(outcome.wallUs);
@@ -175,11 +212,51 @@ export async function measureModel(
     errorPct: predicted ? ((fromNodeUs(predicted) - e2e.medianUs) / e2e.medianUs) * 100 : null,
     nodeErrorPct: predictedNodeSum !== null ? ((predictedNodeSum - nodesSum.medianUs) / nodesSum.medianUs) * 100 : null,
     nodes: nodes.sort((a, b) => b.measuredUs - a.measuredUs),
+    fileNodes: byFile,
+    fileNodeCount: w.nodes.length,
     unmatchedNodes: unmatched,
     stored,
     outputShapes: outcome.outputShapes,
     ...(trace ? { trace } : {}),
   };
+}
+
+/** What a reorder ORT inserted says of itself: before the file node it feeds, after the one it reads. */
+export function insertedNote(opType: string, fileNode: string | undefined): string | null {
+  if (opType !== 'ReorderInput' && opType !== 'ReorderOutput') return null;
+  if (fileNode === undefined) return 'inserted by ORT';
+  return `inserted by ORT ${opType === 'ReorderInput' ? 'before' : 'after'} ${fileNode}`;
+}
+
+/**
+ * The executed nodes' times per node of the file: each goes to its main file node, as
+ * predict-model's do (model-prediction-service onUserGraph); an executed node of no file
+ * node keeps a row of its own under its ORT name.
+ */
+function fileNodeTable(
+  file: readonly WorkloadNode[],
+  ran: readonly { node: MeasuredNode; file: number | undefined }[],
+  predicted: WorkloadPrediction | null,
+): FileNodeMeasurement[] {
+  const rows = new Map<string, FileNodeMeasurement>();
+  for (const { node, file: index } of ran) {
+    const own = index === undefined ? undefined : file[index];
+    const key = own ? `file:${index}` : `ran:${node.name}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        name: own?.name ?? node.name,
+        opType: own?.opType ?? node.opType,
+        measuredUs: 0,
+        predictedUs: own && index !== undefined ? (predicted?.nodes[index]?.timeUs ?? null) : null,
+        executed: [],
+      };
+      rows.set(key, row);
+    }
+    row.measuredUs += node.measuredUs;
+    row.executed.push({ name: node.name, opType: node.opType, fileNodes: node.fileNodes, inserted: node.inserted });
+  }
+  return [...rows.values()].sort((a, b) => b.measuredUs - a.measuredUs);
 }
 
 /** Passes further apart than this (relative to the lower) say the machine was busy for one of them. */
@@ -295,7 +372,7 @@ export function layerComparison(
   opts: WorkloadSpecOptions = {},
 ): LayerComparison[] {
   const { workload } = resolveWorkload(db, spec, opts);
-  const measuredByName = new Map(m.nodes.map((n) => [n.name, n.measuredUs]));
+  const measuredByName = new Map(m.fileNodes.map((n) => [n.name, n.measuredUs]));
   return workload.layers.map((l) => {
     const names = l.nodes.map((i) => workload.nodes[i]?.name ?? '');
     return {

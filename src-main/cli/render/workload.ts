@@ -2,12 +2,55 @@
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/generation-service.js';
-import { count } from '../../core/text/plural.js';
+import { count, noun } from '../../core/text/plural.js';
 import { formatBytes, formatTable } from '../output.js';
+
+/** An executed node as the node tables describe it. */
+interface RanNode {
+  name: string;
+  opType: string;
+  /** The file's nodes it computes, its main one first. */
+  fileNodes: readonly string[];
+}
+
+const isReorder = (n: RanNode): boolean => n.opType === 'ReorderInput' || n.opType === 'ReorderOutput';
+
+/**
+ * The EXECUTED AS cell of a file node's row: the names ONNX Runtime gave the nodes that run it
+ * (where they differ from the file's), the file nodes each fusion absorbed, and the reorders
+ * ORT inserted there. "same" when ORT runs the node as it is in the file.
+ */
+export function executedAs(fileNode: string, ran: readonly RanNode[]): string {
+  const parts: string[] = [];
+  for (const n of ran.filter((r) => !isReorder(r))) {
+    const absorbed = n.fileNodes.filter((f) => f !== fileNode);
+    if (n.name === fileNode && absorbed.length === 0) continue;
+    parts.push(
+      `${n.name}${n.opType ? ` (${n.opType})` : ''}${absorbed.length ? `, fuses ${absorbed.join(', ')}` : ''}`,
+    );
+  }
+  const reorders = ran.filter(isReorder).length;
+  if (reorders) parts.push(`${count(reorders, 'reorder')} inserted by ORT`);
+  return parts.length ? parts.join('; ') : 'same';
+}
+
+/** Per file node of an executed-graph prediction, the executed nodes whose time it takes. */
+function executedByFileNode(p: WorkloadPrediction): Map<string, RanNode[]> {
+  const out = new Map<string, RanNode[]>();
+  for (const e of p.executed ?? []) {
+    const main = e.sourceNodes[0];
+    if (main === undefined) continue;
+    const list = out.get(main) ?? [];
+    list.push({ name: e.name, opType: e.opType, fileNodes: e.sourceNodes });
+    out.set(main, list);
+  }
+  return out;
+}
 
 export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : `${(us / 1000).toFixed(3)} ms`);
 
 export function renderPrediction(p: WorkloadPrediction, top = 12): string {
+  const ran = executedByFileNode(p);
   const out = [
     `${p.workload} on ${p.device} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
     `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${count(p.executed?.length ?? 0, 'executed node')})` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${
@@ -40,13 +83,20 @@ export function renderPrediction(p: WorkloadPrediction, top = 12): string {
         .map((l) => [l.index, l.name, ms(l.timeUs), `${ms(l.lowUs)} - ${ms(l.highUs)}`]),
     ),
     '',
-    `Nodes (${p.nodes.length}; the ${Math.min(top, p.nodes.length)} slowest)`,
+    `Nodes of the file (${p.nodes.length}; the ${Math.min(top, p.nodes.length)} slowest${p.graph === 'executed' ? '; EXECUTED AS: what ONNX Runtime runs for each' : ''})`,
     formatTable(
-      ['NODE', 'OP', 'FAMILY', 'TIME', 'HOW'],
+      ['NODE', 'OP', 'FAMILY', 'TIME', 'HOW', ...(p.graph === 'executed' ? ['EXECUTED AS'] : [])],
       [...p.nodes]
         .sort((a, b) => b.timeUs - a.timeUs)
         .slice(0, top)
-        .map((n) => [n.name, n.opType, n.family ?? '-', ms(n.timeUs), n.how]),
+        .map((n) => [
+          n.name,
+          n.opType,
+          n.family ?? '-',
+          ms(n.timeUs),
+          n.how,
+          ...(p.graph === 'executed' ? [executedAs(n.name, ran.get(n.name) ?? [])] : []),
+        ]),
     ),
   ];
   for (const w of p.warnings) out.push(`warning: ${w}`);
@@ -82,17 +132,20 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
       ],
     ),
     '',
-    `Nodes (${m.nodes.length} matched to the executed graph; ${m.unmatchedNodes} not found in it; the ${Math.min(top, m.nodes.length)} slowest)`,
+    `Nodes of the file (${m.fileNodeCount}; ${m.fileNodes.length} took time, run as ${count(m.nodes.length, 'executed node')}${m.unmatchedNodes ? `, ${m.unmatchedNodes} traced ${noun(m.unmatchedNodes, 'node')} not found in the executed graph` : ''}; the ${Math.min(top, m.fileNodes.length)} slowest; EXECUTED AS: what ONNX Runtime ran for each)`,
     formatTable(
-      ['NODE', 'OP', 'MEASURED', 'PREDICTED', 'ERROR'],
-      m.nodes
+      ['NODE', 'OP', 'MEASURED', 'PREDICTED', 'ERROR', 'EXECUTED AS'],
+      m.fileNodes
         .slice(0, top)
         .map((n) => [
           n.name,
           n.opType,
           ms(n.measuredUs),
           n.predictedUs === null ? '-' : ms(n.predictedUs),
-          n.predictedUs === null ? '-' : pct(((n.predictedUs - n.measuredUs) / n.measuredUs) * 100),
+          n.predictedUs === null || !(n.measuredUs > 0)
+            ? '-'
+            : pct(((n.predictedUs - n.measuredUs) / n.measuredUs) * 100),
+          executedAs(n.name, n.executed),
         ]),
     ),
     '',

@@ -26,10 +26,43 @@ describe('measureModel and layerComparison (real ORT)', () => {
     const { workload } = resolveWorkload(db, cls, { inputs });
     expect(layers.map((l) => l.name)).toEqual(workload.layers.map((l) => l.name));
     const named = new Set(workload.nodes.map((n) => n.name));
-    const measuredNamed = m.nodes.filter((n) => named.has(n.name)).reduce((s, n) => s + n.measuredUs, 0);
+    // Every executed node's time is in a node of the file, fused and renamed ones too.
+    const measuredNamed = m.fileNodes.filter((n) => named.has(n.name)).reduce((s, n) => s + n.measuredUs, 0);
+    expect(measuredNamed).toBeCloseTo(
+      m.nodes.reduce((s, n) => s + n.measuredUs, 0),
+      6,
+    );
     expect(layers.reduce((s, l) => s + l.measuredUs, 0)).toBeCloseTo(measuredNamed, 6);
     expect(layers.some((l) => l.measuredUs > 0)).toBe(true);
     expect(layers.every((l) => l.predictedUs >= 0)).toBe(true);
+  });
+
+  it('names its rows by the file’s nodes, as predict-model does, with ONNX Runtime’s names beside', async () => {
+    const db = seededDb();
+    trainPredictors(db, ['roofline']);
+    const m = await measureModel(db, runner, cls, { inputs, device: 'cpu', threads: 1 });
+    const { workload } = resolveWorkload(db, cls, { inputs });
+    const fileNames = new Set(workload.nodes.map((n) => n.name));
+    // One count of "nodes": the file's, as `workload add` and predict-model print it.
+    expect(m.fileNodeCount).toBe(workload.nodes.length);
+    expect(m.fileNodes.length).toBeGreaterThan(10);
+    for (const row of m.fileNodes) expect(fileNames.has(row.name)).toBe(true);
+    // predict-model's node rows carry the same names and the same predicted times.
+    const predicted = new Map((m.predicted?.nodes ?? []).map((n) => [n.name, n.timeUs]));
+    for (const row of m.fileNodes) expect(row.predictedUs).toBe(predicted.get(row.name) ?? null);
+    // Every executed node that ran is in one file row, and the times add up.
+    expect(m.fileNodes.flatMap((r) => r.executed).length).toBe(m.nodes.length);
+    const sum = (xs: readonly { measuredUs: number }[]): number => xs.reduce((a, x) => a + x.measuredUs, 0);
+    expect(sum(m.fileNodes)).toBeCloseTo(sum(m.nodes), 6);
+    // What ORT did, asked of ORT: where it renamed or fused, the executed node names the file's nodes it computes.
+    for (const n of m.nodes) {
+      for (const f of n.fileNodes) expect(fileNames.has(f)).toBe(true);
+      if (n.opType === 'ReorderInput') expect(n.inserted).toBe(`inserted by ORT before ${n.fileNodes[0]}`);
+      else if (n.opType === 'ReorderOutput') expect(n.inserted).toBe(`inserted by ORT after ${n.fileNodes[0]}`);
+      else expect(n.inserted).toBeNull();
+    }
+    const renamed = m.nodes.filter((n) => !fileNames.has(n.name));
+    for (const n of renamed) expect(n.fileNodes.length).toBeGreaterThan(0);
   });
 
   it('keeps ONNX Runtime’s trace of the profiled pass as a Chrome trace naming the model’s nodes', async () => {
