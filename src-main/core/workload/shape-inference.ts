@@ -8,6 +8,7 @@
  * shape-inference-nchwc.ts) are read too: their blocked tensors get their true channel counts. Pure.
  */
 import { UsageError, UserError } from '../errors.js';
+import { count } from '../text/plural.js';
 import type { OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/onnx-parser.js';
 import { NodeContext, ShapeUnknown, type ShapeRule, type TensorInfo } from './shape-inference-context.js';
 import { MS_RULES, NN_RULES } from './shape-inference-nn.js';
@@ -157,6 +158,8 @@ function bindInputs(
   const whole = bind.inputs ?? {};
   checkBindings(inputs, given, whole);
   const bindings = symbolsOfWholeInputs(inputs, given, whole);
+  const open = openDimsMessage(inputs, given, bindings, whole);
+  if (open) throw new UserError(open);
   for (const v of inputs) {
     if (!v.isTensor) {
       warnings.push(`input "${v.name}" is not a tensor (a sequence or map); what uses it has unknown shapes`);
@@ -221,6 +224,56 @@ function symbolsOfWholeInputs(
     });
   }
   return bindings;
+}
+
+/** Each symbolic dim once, in the order the inputs name them. */
+function uniqueSymbols(dims: readonly (number | string | null)[]): string[] {
+  return [...new Set(dims.filter((d): d is string => typeof d === 'string'))];
+}
+
+/**
+ * Every dim the bindings leave open, in one line (a model with several dynamic dims is not
+ * answered one dim per run): the --dim flags for all unbound symbolic dims together, and what
+ * needs a whole --input (an input without a shape, or an unnamed dynamic dim). Null when all are bound.
+ */
+function openDimsMessage(
+  inputs: readonly OnnxValueInfo[],
+  given: Record<string, number>,
+  bindings: Record<string, number>,
+  whole: Record<string, readonly number[]>,
+): string | null {
+  const unbound = (d: number | string | null): boolean =>
+    typeof d === 'string' && given[d] === undefined && bindings[d] === undefined;
+  const open = inputs.filter((v) => v.isTensor && !whole[v.name]);
+  const parts: string[] = [];
+  for (const v of open) {
+    if (!v.dims)
+      parts.push(`input "${v.name}" has no shape in the model: give it with --input ${v.name}=AxBx... (its dims)`);
+  }
+  const withSymbols = open.filter((v) => v.dims?.some(unbound));
+  const symbols = uniqueSymbols(withSymbols.flatMap((v) => v.dims ?? [])).filter(unbound);
+  if (symbols.length > 0) {
+    const one = withSymbols.length === 1 && withSymbols[0] ? withSymbols[0] : null;
+    const subject = one
+      ? `input "${one.name}" (dims ${formatShape(one.dims ?? [])}) has`
+      : `the model's inputs (${withSymbols.map((v) => `${v.name}: ${formatShape(v.dims ?? [])}`).join(', ')}) have`;
+    parts.push(
+      `${subject} ${count(symbols.length, 'unbound symbolic dim')}: bind ${symbols.length === 1 ? 'it' : 'them'} with ${symbols
+        .map((d) => `--dim ${d}=VALUE`)
+        .join(' ')}, or give ${one ? 'the whole input' : 'whole inputs'} with ${withSymbols
+        .map((v) => `--input ${v.name}=${formatShape(v.dims ?? [])}`)
+        .join(' ')} (N replaced by sizes)`,
+    );
+  }
+  for (const v of open) {
+    const axis = v.dims?.findIndex((d) => d === null || (typeof d === 'number' && d < 0)) ?? -1;
+    if (axis >= 0) {
+      parts.push(
+        `input "${v.name}" has an unnamed dynamic dim at axis ${axis}: give its whole shape with --input ${v.name}=${formatShape(v.dims ?? [])} (N replaced by sizes)`,
+      );
+    }
+  }
+  return parts.length > 0 ? parts.join('; ') : null;
 }
 
 /** An input's dims with its symbols bound (recording them in `bindings`); a UserError for any left open. */

@@ -40,7 +40,7 @@ describe('PaddleOCR text-direction classifier (CNN, paddle2onnx, opset 9)', () =
   it('names the dynamic dim it needs bound', () => {
     expect(() => workloadFromOnnx(bytes, { name: 'cls' })).toThrow(UserError);
     expect(() => workloadFromOnnx(bytes, { name: 'cls' })).toThrow(
-      /^input "x" has a symbolic dim "p2o\.DynamicDimension\.0" \(dims Nx3xNxN\): bind it with --dim p2o\.DynamicDimension\.0=VALUE/,
+      /^input "x" \(dims Nx3xNxN\) has 3 unbound symbolic dims: bind them with --dim p2o\.DynamicDimension\.0=VALUE --dim p2o\.DynamicDimension\.1=VALUE --dim p2o\.DynamicDimension\.2=VALUE,/,
     );
   });
 

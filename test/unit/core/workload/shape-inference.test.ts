@@ -145,11 +145,29 @@ describe('binding inputs', () => {
     expect(r.bindings).toEqual({ batch: 2, h: 8, w: 8 });
   });
 
-  it('names an unbound symbolic dim and how to bind it', () => {
+  it('names every unbound symbolic dim at once, with the flags that bind them', () => {
     expect(() => infer(dynamic(['batch', 3, 'height', 'width']), { dims: { batch: 1 } })).toThrow(UserError);
     expect(() => infer(dynamic(['batch', 3, 'height', 'width']), { dims: { batch: 1 } })).toThrow(
-      'input "x" has a symbolic dim "height" (dims Nx3xNxN): bind it with --dim height=VALUE, or give the whole input with --input x=Nx3xNxN (N replaced by sizes)',
+      'input "x" (dims Nx3xNxN) has 2 unbound symbolic dims: bind them with --dim height=VALUE --dim width=VALUE, or give the whole input with --input x=Nx3xNxN (N replaced by sizes)',
     );
+    expect(() => infer(dynamic(['batch', 3, 'height', 8]), { dims: { batch: 1 } })).toThrow(
+      'input "x" (dims Nx3xNx8) has 1 unbound symbolic dim: bind it with --dim height=VALUE, or give the whole input with --input x=Nx3xNx8 (N replaced by sizes)',
+    );
+  });
+
+  it('names the unbound dims of several inputs in one error, each dim once', () => {
+    const twoInputs = encodeModel({
+      graph: {
+        name: 'ids-and-mask',
+        inputs: [input('ids', ['batch', 'seq']), input('mask', ['batch', 'seq'])],
+        outputs: [input('y', ['batch', 'seq'])],
+        nodes: [node('Add', ['ids', 'mask'], ['y'])],
+      },
+    });
+    expect(() => infer(twoInputs, {})).toThrow(
+      "the model's inputs (ids: NxN, mask: NxN) have 2 unbound symbolic dims: bind them with --dim batch=VALUE --dim seq=VALUE, or give whole inputs with --input ids=NxN --input mask=NxN (N replaced by sizes)",
+    );
+    expect(infer(twoInputs, { dims: { batch: 2, seq: 7 } }).tensors.get('y')?.dims).toEqual([2, 7]);
   });
 
   it('asks for the whole shape of an input with an unnamed dynamic dim', () => {
