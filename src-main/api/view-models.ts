@@ -16,8 +16,10 @@ import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import type { ServingFigures } from '../core/planner/cost/serving.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
+import type { DeviceId } from '../core/domain/device-id.js';
 
 export type { RooflinePoint } from '../core/domain/roofline-point.js';
+export type { DeviceId } from '../core/domain/device-id.js';
 
 export type { CatalogSummary, Device, Link, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
 
@@ -56,6 +58,10 @@ export interface MachineView extends MachineSummaryView {
 export type RunView = ProfileRun & { measurements: number };
 
 export interface RooflineView {
+  /** One per profiled device and thread count ("cpu@1t", "cpu@2t", "cuda:0"): lists key on it. */
+  id: DeviceId;
+  /** For people: "CPU, 2 threads". */
+  label: string;
   deviceKey: string;
   executionProvider: string;
   threads: number | null;
@@ -115,7 +121,9 @@ export interface WorkloadPredictionView {
   /** Layer names, in order. */
   layers: string[];
   devices: {
-    device: string;
+    /** The profiled device ("cpu@1t", "cpu@2t"): one row each, keyed on it. */
+    id: DeviceId;
+    /** For people: the machine and "CPU, 2 threads" with the execution provider. */
     label: string;
     totalUs: number;
     lowUs: number;
@@ -191,6 +199,8 @@ export interface ProfileResultView {
     runId: string | null;
     deviceKey: string;
     executionProvider: string;
+    /** The profiled device ("cpu@2t"): as the rooflines and every other view name it. */
+    id: DeviceId;
     threads: number | null;
     suite: string;
     status: 'complete' | 'interrupted' | 'failed' | 'unavailable';

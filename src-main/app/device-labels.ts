@@ -1,10 +1,12 @@
-/** Readable names for the predictor's device ids ("<machine id>/cpu/cpu/1t" -> "vm cpu x1 thread"). */
+/** Readable names for the predictor's device ids ("<machine id>/cpu/cpu/2t" -> "vm · CPU, 2 threads"). */
 import type { Database } from '../adapters/store/types.js';
+import { deviceIdLabel } from '../core/domain/device-id.js';
 import { loadTrainingData, type DeviceGroup } from '../services/training-data.js';
 
-export function deviceLabel(d: Pick<DeviceGroup, 'machineLabel' | 'deviceKey' | 'threads'>): string {
-  const threads = d.threads ? ` x${d.threads} thread${d.threads === 1 ? '' : 's'}` : '';
-  return `${d.machineLabel} ${d.deviceKey}${threads}`;
+export function deviceLabel(
+  d: Pick<DeviceGroup, 'machineLabel' | 'deviceKey' | 'executionProvider' | 'threads'>,
+): string {
+  return `${d.machineLabel} · ${deviceIdLabel(d)}`;
 }
 
 export function deviceLabels(db: Database): Record<string, string> {

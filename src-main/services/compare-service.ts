@@ -12,6 +12,7 @@ import type { RooflinePoint } from '../core/domain/roofline-point.js';
 import type { ComparedDevice, ComparedMachine, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import { UserError } from '../core/errors.js';
+import { deviceIdOf } from '../core/domain/device-id.js';
 import type { Database } from '../adapters/store/types.js';
 
 export type { ComparedDevice, ComparedMachine, Comparison };
@@ -45,10 +46,6 @@ export function familyEfficiency(summary: DeviceSummary, points: readonly Roofli
   return Object.fromEntries([...byFamily].sort(([a], [b]) => a.localeCompare(b)).map(([f, xs]) => [f, median(xs)]));
 }
 
-function deviceKeyOf(deviceKey: string, ep: string, threads: number | null): string {
-  return `${deviceKey}|${ep}|${threads ?? ''}`;
-}
-
 export async function compareMachines(
   db: Database,
   newRunner: () => OptimizingRunner & { close(): Promise<void> },
@@ -62,6 +59,8 @@ export async function compareMachines(
     const m = machineFor(db, name);
     const names = new Map(m.devices.map((d) => [d.key, d.name]));
     const devices: ComparedDevice[] = rooflinesWithPoints(db, m.id).map((r) => ({
+      id: r.id,
+      label: r.label,
       deviceKey: r.deviceKey,
       name: names.get(r.deviceKey) ?? r.deviceKey,
       executionProvider: r.executionProvider,
@@ -79,11 +78,9 @@ export async function compareMachines(
         ...(req.seq !== undefined ? { seq: req.seq } : {}),
         ...(req.image !== undefined ? { image: req.image } : {}),
       });
-      const byKey = new Map(
-        p.predictions.map((x) => [deviceKeyOf(x.device.deviceKey, x.device.executionProvider, x.device.threads), x]),
-      );
+      const byId = new Map(p.predictions.map((x) => [deviceIdOf(x.device), x]));
       for (const d of devices) {
-        const hit = byKey.get(deviceKeyOf(d.deviceKey, d.executionProvider, d.threads));
+        const hit = byId.get(d.id);
         if (hit) d.predictedUs = hit.prediction.totalUs;
       }
       workload = { name: p.workload.name, mode, batch: req.batch ?? 1, predictor: p.predictor };

@@ -7,8 +7,13 @@ import { machineFor } from './machine-service.js';
 import { deviceOverhead, type DeviceRuns } from './workload-service.js';
 import { deviceRunUs, type MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
+import { deviceIdLabel, deviceIdOf, type DeviceId } from '../core/domain/device-id.js';
 
 export interface Roofline {
+  /** The profiled device (one per thread count): what lists of rooflines key on. */
+  id: DeviceId;
+  /** For people: "CPU, 2 threads". */
+  label: string;
   deviceKey: string;
   executionProvider: string;
   threads: number | null;
@@ -108,6 +113,8 @@ export function rooflines(db: Database, machineId?: string, device?: string): Ro
       const first = g[0] as (typeof ms)[number];
       const summary = summarizeDevice(g);
       return {
+        id: deviceIdOf(first),
+        label: deviceIdLabel(first),
         deviceKey: first.deviceKey,
         executionProvider: first.executionProvider,
         threads: first.threads,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/view-models.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
+import { deviceIdOf } from '../../core/domain/device-id.js';
 import type { Workload } from '../../core/workload/types.js';
 import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
@@ -68,8 +69,8 @@ function keepUpload(deps: AppDeps, fileName: string, uploadId: string): string {
 /** One device's prediction as the Workloads view shows it (the 12 slowest executed nodes per layer). */
 function deviceView(workload: Workload, d: DeviceGroup, p: WorkloadPrediction) {
   return {
-    device: d.deviceKey,
-    label: `${deviceLabel(d)} (${d.executionProvider})`,
+    id: deviceIdOf(d),
+    label: deviceLabel(d),
     totalUs: p.totalUs,
     lowUs: p.lowUs,
     highUs: p.highUs,

@@ -14,6 +14,7 @@ import type {
   TrainResultView,
 } from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
+import { deviceIdOf } from '../../core/domain/device-id.js';
 import { fromNodeUs } from '../../core/workload/predict-workload.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
@@ -71,7 +72,7 @@ async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<
   const nothing = nothingProfiled(req.device, reports);
   if (nothing) throw nothing;
   return {
-    reports: reports.map(({ summary: _summary, ...r }) => r),
+    reports: reports.map(({ summary: _summary, ...r }) => ({ ...r, id: deviceIdOf(r) })),
     rooflines: profiledRooflines(e.db, machine.id, reports),
   };
 }

@@ -4,9 +4,14 @@
  */
 import type { Mode } from '../planner/types.js';
 import type { DeviceSummary } from '../profiler/device-summary.js';
+import type { DeviceId } from './device-id.js';
 
 /** One profiled device of a compared machine. */
 export interface ComparedDevice {
+  /** The profiled device on its machine ("cpu@2t"): columns and bars key on it with the machine's id. */
+  id: DeviceId;
+  /** For people: "CPU, 2 threads". */
+  label: string;
   deviceKey: string;
   name: string;
   executionProvider: string;

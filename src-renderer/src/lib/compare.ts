@@ -31,8 +31,8 @@ export interface CompareRow {
   best: number[];
 }
 
-const keyOf = (machineId: string, d: ComparedDeviceView): string =>
-  `${machineId}|${d.deviceKey}|${d.executionProvider}|${d.threads ?? ''}`;
+/** A device across machines: its machine and its id there ("cpu@2t"). */
+const keyOf = (machineId: string, d: ComparedDeviceView): string => `${machineId}/${d.id}`;
 
 export function deviceTitle(d: Pick<ComparedDeviceView, 'deviceKey' | 'threads'>): string {
   return `${d.deviceKey}${d.threads ? ` · ${d.threads}t` : ''}`;

@@ -15,7 +15,7 @@ export interface RoofSeries {
   points: readonly RooflinePoint[];
 }
 
-export function seriesOf(view: RooflineView, label = view.deviceKey): RoofSeries {
+export function seriesOf(view: RooflineView, label = view.label): RoofSeries {
   return {
     label,
     peakGflops: view.summary.peakGflops.fp32 ?? null,

@@ -52,8 +52,9 @@ describe('dispatch', () => {
     const roof = await dispatch('profile:roofline', {});
     expect(roof.ok).toBe(true);
     if (roof.ok) {
-      const r = roof.value as { threads: number; points: { gflops: number }[] }[];
+      const r = roof.value as { id: string; threads: number; points: { gflops: number }[] }[];
       expect(r.map((x) => x.threads)).toEqual([1, 16]);
+      expect(r.map((x) => x.id)).toEqual(['cpu@1t', 'cpu@16t']);
       expect(r[0]?.points.length).toBeGreaterThan(10);
     }
   });
@@ -166,9 +167,15 @@ describe('jobs through the dispatch', () => {
     const p = await c.dispatch('workload:predict', { workload: 'resnet50', mode: 'inference', batch: 1 });
     expect(p.ok).toBe(true);
     if (p.ok) {
-      const v = p.value as { devices: { layerUs: number[] }[]; layers: string[] };
+      const v = p.value as { devices: { id: string; label: string; layerUs: number[] }[]; layers: string[] };
       expect(v.devices).toHaveLength(2);
       expect(v.devices[0]?.layerUs).toHaveLength(v.layers.length);
+      // One CPU at two thread counts: two devices, told apart by id (the renderer keys its rows on it).
+      expect(v.devices.map((d) => d.id)).toEqual(['cpu@1t', 'cpu@16t']);
+      expect(v.devices.map((d) => d.label)).toEqual([
+        expect.stringContaining('CPU, 1 thread'),
+        expect.stringContaining('CPU, 16 threads'),
+      ]);
     }
 
     const plan = await c.dispatch('plan:create', {

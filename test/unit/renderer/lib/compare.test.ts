@@ -1,6 +1,7 @@
 /** The Library's comparison table and charts, built from a `machine:compare` answer. */
 import { describe, expect, it } from 'vitest';
 import type { ComparedDeviceView, ComparisonView } from '../../../../src-main/api/view-models.js';
+import { deviceIdLabel, deviceIdOf } from '../../../../src-main/core/domain/device-id.js';
 import {
   barGroups,
   compareColumns,
@@ -16,11 +17,12 @@ function dev(
   eff: Record<string, number>,
   threads: number | null = null,
 ) {
+  const parts = { deviceKey, executionProvider: deviceKey === 'cpu' ? 'cpu' : 'cuda', threads };
   const d: ComparedDeviceView = {
-    deviceKey,
+    ...parts,
+    id: deviceIdOf(parts),
+    label: deviceIdLabel(parts),
     name: deviceKey === 'cpu' ? 'AMD Ryzen' : 'NVIDIA GeForce RTX 4080 SUPER',
-    executionProvider: deviceKey === 'cpu' ? 'cpu' : 'cuda',
-    threads,
     summary: {
       peakGflops: { fp32 },
       peakKernel: null,
