@@ -19,6 +19,7 @@
  */
 import { UserError } from '../errors.js';
 import type { CostModel } from './cost/cost-model.js';
+import { checkHostMemory } from './cost/host-memory.js';
 import { planSignature } from './cost/plan-cost.js';
 import {
   hybridSpace,
@@ -142,5 +143,8 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
     seen.add(k);
     return true;
   });
-  return { plans: rank(unique).slice(0, opts.topN ?? 10), rejected, searchMs: now() - started };
+  // An offload also needs its host's RAM: plans whose host cannot hold it do not fit.
+  const host = checkHostMemory(problem, unique);
+  rejected.push(...host.rejected);
+  return { plans: rank(host.plans).slice(0, opts.topN ?? 10), rejected, searchMs: now() - started };
 }

@@ -103,6 +103,17 @@ export interface OptimizerOffload {
   defaultHostGBps: number;
   /** Memory bandwidth the CPU's Adam step streams at (GB/s). */
   cpuGBps: number;
+  /**
+   * RAM of each machine's host (by machine label) that holds the offloaded state: the probe's
+   * figure, or an assumption for a machine nobody probed. Absent for a machine: not checked.
+   */
+  hostMemory?: Record<string, HostMemory>;
+}
+
+export interface HostMemory {
+  bytes: number;
+  /** 'probed': the machine's probe; 'assumed': a virtual machine's stated assumption. */
+  source: 'probed' | 'assumed';
 }
 
 export interface Stage {
@@ -140,4 +151,17 @@ export interface Plan {
   optimizerOffload?: boolean;
   /** Set on plans that recompute activations in backward (training). */
   recompute?: Recompute;
+}
+
+/**
+ * A change to a request that nothing fits, verified: the same search on the changed problem
+ * found `plan`, which fits.
+ */
+export interface PlanSuggestion {
+  /** The change in words: "512 tokens instead of 2048". */
+  change: string;
+  /** How to ask for it: command-line options ("--seq 512"), or what to use instead. */
+  option: string;
+  /** The best plan the search finds with the change. */
+  plan: Pick<Plan, 'kind' | 'stepUs' | 'throughputSamplesPerS' | 'optimizerOffload' | 'recompute'>;
 }

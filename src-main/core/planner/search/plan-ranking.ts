@@ -1,16 +1,15 @@
 /**
  * The plans of one request, ranked. Optimizer offload (training: fp32 master weights and
  * Adam state in host memory, the Adam step on the CPU) is searched as the request says:
- * 'auto' searches with and without it and ranks both kinds of plan together. The host
- * memory and the links an offload leans on are checked here too.
+ * 'auto' searches with and without it and ranks both kinds of plan together. The links an
+ * offload leans on are set here; its host memory is checked with every plan (cost/host-memory.ts).
  */
 import type { CostModel } from '../cost/cost-model.js';
 import type { MachineLinks } from '../cost/links.js';
 import { planAll, type PlanAllResult } from '../search.js';
-import type { Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem, Recompute } from '../types.js';
+import type { HostMemory, Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem, Recompute } from '../types.js';
 import { RECOMPUTE_OPTIONS, recomputeProblem } from '../cost/recompute.js';
 
-const GIB = 2 ** 30;
 /** A GPU's host link when the probe gave none (GB/s, one direction). */
 export const DEFAULT_HOST_GBPS = 12;
 /** The CPU's memory bandwidth when no profiled CPU is in the plan (GB/s). */
@@ -27,14 +26,18 @@ export function offloadPolicy(
   return mode === 'training' && devices.some((d) => d.kind === 'gpu') ? requested : 'no';
 }
 
-/** Why the host cannot hold the offloaded state (12 bytes a parameter), or null when it can or its size is unknown. */
-export function hostMemoryShortfall(problem: Pick<PlanProblem, 'layers' | 'devices'>): string | null {
-  const params = problem.layers.reduce((sum, l) => sum + l.params, 0);
-  const hostBytes = 12 * params;
-  const hostRam = Math.max(0, ...problem.devices.filter((d) => d.kind === 'cpu').map((d) => d.memoryBytes));
-  if (hostRam > 0 && hostBytes > hostRam)
-    return `optimizer offload needs ${(hostBytes / GIB).toFixed(1)} GiB of host memory for fp32 master weights and Adam moments; the host has ${(hostRam / GIB).toFixed(1)} GiB`;
-  return null;
+/** Host RAM assumed for a machine nobody probed (datasheet GPUs alone), per byte of its GPUs' memory. */
+export const ASSUMED_HOST_MEMORY_PER_GPU_BYTE = 2;
+
+/**
+ * The RAM of a machine nobody probed, as assumed: twice its GPUs' memory (a common server
+ * sizing; DGX H100: 2 TiB for 640 GB of GPU memory).
+ */
+export function assumedHostMemory(devices: readonly PlanDevice[], machine: string): HostMemory {
+  const gpuBytes = devices
+    .filter((d) => d.machine === machine && d.kind === 'gpu')
+    .reduce((s, d) => s + d.memoryBytes, 0);
+  return { bytes: ASSUMED_HOST_MEMORY_PER_GPU_BYTE * gpuBytes, source: 'assumed' };
 }
 
 /**
@@ -46,6 +49,7 @@ export function offloadSettings(
   machines: readonly MachineLinks[],
   cpuGBps: number | null,
   warnings: string[],
+  hostMemory?: Record<string, HostMemory>,
 ): OptimizerOffload {
   const hostGBps: Record<string, number> = {};
   for (const d of devices) {
@@ -59,7 +63,12 @@ export function offloadSettings(
     warnings.push(
       `optimizer offload assumes ${DEFAULT_CPU_GBPS} GB/s of CPU memory bandwidth (no profiled CPU in the plan)`,
     );
-  return { hostGBps, defaultHostGBps: DEFAULT_HOST_GBPS, cpuGBps: cpuGBps ?? DEFAULT_CPU_GBPS };
+  return {
+    hostGBps,
+    defaultHostGBps: DEFAULT_HOST_GBPS,
+    cpuGBps: cpuGBps ?? DEFAULT_CPU_GBPS,
+    ...(hostMemory ? { hostMemory } : {}),
+  };
 }
 
 /** A plan with the problem it was searched on (with or without offload). */
