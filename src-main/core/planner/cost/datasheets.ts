@@ -9,6 +9,7 @@ import gpuFile from '../../../../models/gpus.json' with { type: 'json' };
 import { pcieBandwidthGBps } from '../../domain/devices.js';
 import type { Dtype } from '../../domain/measurement.js';
 import { UserError } from '../../errors.js';
+import { editDistance } from '../../text/edit-distance.js';
 import type { DeviceFeatures } from '../../predictor/types.js';
 import type { DeviceSummary } from '../../profiler/device-summary.js';
 import type { PlanDevice } from '../types.js';
@@ -196,6 +197,89 @@ function requireDatasheet(name: string): GpuDatasheet {
     throw new UserError(`no datasheet for GPU "${name}"; known: ${GPU_DATASHEETS.map((g) => g.name).join(', ')}`);
   }
   return ds;
+}
+
+/** A name without case, spaces, punctuation or vendor words: "NVIDIA H100-SXM5" -> "h100sxm5". */
+const compact = (name: string): string => normalizeGpuName(name).replace(/ /g, '');
+
+const namesOf = (g: GpuDatasheet): string[] => [g.id, g.name, ...g.aliases];
+
+/** How far a typed name is from a datasheet: the closest of its names, compacted. */
+function distanceTo(typed: string, g: GpuDatasheet): number {
+  const t = compact(typed);
+  return Math.min(...namesOf(g).map((n) => editDistance(t, compact(n))));
+}
+
+/** At most three datasheets, closest to the typed name first, as "A, B or C". */
+function closestNames(typed: string, among: readonly GpuDatasheet[]): string {
+  const names = [...among]
+    .map((g, i) => ({ g, i, d: distanceTo(typed, g) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .slice(0, 3)
+    .map((x) => `"${x.g.name}"`);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}` : (names[0] ?? '');
+}
+
+/**
+ * The datasheet of a GPU name as a person types it: case, spaces, punctuation and vendor words
+ * ignored ("h100 sxm5", "H100SXM5"), and a part of a name enough when it names one GPU ("4090"
+ * is the RTX 4090). Several matches ("h100": SXM5 and PCIe) or none: a UserError naming the three
+ * closest.
+ */
+export function resolveGpuName(typed: string): GpuDatasheet {
+  const exact =
+    datasheetFor(typed) ?? GPU_DATASHEETS.find((g) => namesOf(g).some((n) => compact(n) === compact(typed)));
+  if (exact) return exact;
+  const words = normalizeGpuName(typed).split(' ').filter(Boolean);
+  const matches =
+    words.length === 0
+      ? []
+      : GPU_DATASHEETS.filter((g) => namesOf(g).some((n) => words.every((w) => compact(n).includes(w))));
+  if (matches.length === 1 && matches[0]) return matches[0];
+  if (matches.length > 1) {
+    throw new UserError(
+      `several datasheet GPUs match "${typed}": did you mean ${closestNames(typed, matches)}? (name one; see models/gpus.json)`,
+    );
+  }
+  throw new UserError(
+    `no datasheet for GPU "${typed}"; did you mean ${closestNames(typed, GPU_DATASHEETS)}? (see models/gpus.json)`,
+  );
+}
+
+/** Datasheet GPUs one plan may hold (all `--virtual` entries together). */
+export const MAX_VIRTUAL_GPUS = 256;
+
+export interface VirtualGpuRequest {
+  datasheet: GpuDatasheet;
+  count: number;
+}
+
+/** "8xH100 SXM5", "8x h100 sxm5", "2 x 4090" (a count and a name), or a name alone (one GPU). */
+function parseVirtualItem(item: string): VirtualGpuRequest {
+  const m = /^\s*(\d+)\s*[x×*]\s*(\S.*)$/i.exec(item);
+  const name = (m?.[2] ?? item).trim();
+  const n = m ? Number(m[1]) : 1;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UserError(
+      `"${item.trim()}": the count before x must be a whole number of GPUs from 1 to ${MAX_VIRTUAL_GPUS}`,
+    );
+  }
+  return { datasheet: resolveGpuName(name), count: n };
+}
+
+/**
+ * The datasheet GPUs of a request: each item a name ("RTX 4090"; repeat it for more) or a count
+ * and a name ("8xH100 SXM5"), at most MAX_VIRTUAL_GPUS in all.
+ */
+export function parseVirtualGpus(items: readonly string[]): VirtualGpuRequest[] {
+  const out = items.filter((x) => x.trim() !== '').map(parseVirtualItem);
+  const total = out.reduce((sum, g) => sum + g.count, 0);
+  if (total > MAX_VIRTUAL_GPUS) {
+    throw new UserError(
+      `--virtual asks for ${total} datasheet GPUs; a plan takes at most ${MAX_VIRTUAL_GPUS} (plan a replica and scale it, or import measured machines)`,
+    );
+  }
+  return out;
 }
 
 export interface VirtualDeviceOptions {

@@ -1,0 +1,72 @@
+/** GPU names as a person types them: fuzzy, with counts, and refusals that name the closest GPUs. */
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_VIRTUAL_GPUS,
+  parseVirtualGpus,
+  resolveGpuName,
+} from '../../../../../src-main/core/planner/cost/datasheets.js';
+import { UserError } from '../../../../../src-main/core/errors.js';
+
+const idOf = (text: string): string => resolveGpuName(text).id;
+
+function refusal(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(UserError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('GPU names a person types', () => {
+  it('ignores case, spaces, punctuation and vendor prefixes', () => {
+    expect(idOf('4090')).toBe('rtx-4090');
+    expect(idOf('rtx4090')).toBe('rtx-4090');
+    expect(idOf('GeForce RTX 4090')).toBe('rtx-4090');
+    expect(idOf('h100 sxm5')).toBe('h100-sxm5-80gb');
+    expect(idOf('H100SXM5')).toBe('h100-sxm5-80gb');
+    expect(idOf('h100-pcie')).toBe('h100-pcie-80gb');
+    expect(idOf('h200')).toBe('h200-sxm-141gb');
+    expect(idOf('l40s')).toBe('l40s');
+    expect(idOf('T4')).toBe('t4');
+    expect(idOf('NVIDIA H100 80GB HBM3')).toBe('h100-sxm5-80gb');
+  });
+
+  it('refuses an ambiguous name with the closest names', () => {
+    const m = refusal(() => resolveGpuName('h100'));
+    expect(m).toMatch(/several/);
+    expect(m).toMatch(/H100 SXM5 80GB/);
+    expect(m).toMatch(/H100 PCIe 80GB/);
+    expect(m).toMatch(/did you mean/);
+    const many = refusal(() => resolveGpuName('40'));
+    // Three names, no more.
+    expect(many.split('did you mean')[1]?.split(/, | or /)).toHaveLength(3);
+  });
+
+  it('refuses an unknown name with the three closest', () => {
+    const m = refusal(() => resolveGpuName('RTX 3060'));
+    expect(m).toMatch(/no datasheet for GPU "RTX 3060"/);
+    expect(m).toMatch(/did you mean .*RTX 3090/);
+    expect(m.split('did you mean')[1]?.split(/, | or /)).toHaveLength(3);
+  });
+
+  it('reads counts: 8xH100 SXM5, 8x h100 sxm5, 2 x 4090, and names repeated', () => {
+    const a = parseVirtualGpus(['8xH100 SXM5', '2xRTX 4090']);
+    expect(a.map((g) => [g.datasheet.id, g.count])).toEqual([
+      ['h100-sxm5-80gb', 8],
+      ['rtx-4090', 2],
+    ]);
+    expect(parseVirtualGpus(['8x h100 sxm5']).map((g) => g.count)).toEqual([8]);
+    expect(parseVirtualGpus(['2 x 4090']).map((g) => [g.datasheet.id, g.count])).toEqual([['rtx-4090', 2]]);
+    expect(parseVirtualGpus(['RTX 4090', 'RTX 4090']).map((g) => g.count)).toEqual([1, 1]);
+  });
+
+  it('caps the number of GPUs with a clear message', () => {
+    expect(MAX_VIRTUAL_GPUS).toBe(256);
+    const m = refusal(() => parseVirtualGpus(['200xH100 SXM5', '100x4090']));
+    expect(m).toMatch(/300 datasheet GPUs/);
+    expect(m).toMatch(/at most 256/);
+    expect(refusal(() => parseVirtualGpus(['0x4090']))).toMatch(/count/);
+  });
+});
