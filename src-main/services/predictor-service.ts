@@ -236,7 +236,7 @@ export function predictOp(db: Database, q: PredictQuery): OpPrediction {
     throw new UserError(
       `device ${q.device}${q.threads ? ` at ${count(q.threads, 'thread')}` : ''} was never profiled on this machine${known.length ? `; profiled: ${known.join(', ')}` : ''}`,
     );
-  const warnings: string[] = [...unreadable];
+  const warnings: string[] = [...unreadable, ...device.warnings];
   if (!samples.some((s) => s.device.deviceId === device.deviceId && s.op === op && s.dtype === dtype)) {
     warnings.push(`${op} ${dtype} was never profiled on ${q.device}: the prediction leans on other ops`);
   }

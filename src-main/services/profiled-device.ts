@@ -34,6 +34,16 @@ export function preferredGroup<T extends { executionProvider: string; measuremen
 }
 
 /**
+ * With no thread count asked, a CPU is predicted at the most threads it was profiled at (all
+ * cores by default: what ONNX Runtime runs with), not at whichever count stored more kernels, so
+ * the default does not move when one count's profile was noisier. Devices without threads pass.
+ */
+export function mostThreads<T extends { threads: number | null }>(groups: readonly T[]): T[] {
+  const most = Math.max(0, ...groups.map((g) => g.threads ?? 0));
+  return groups.filter((g) => (g.threads ?? 0) === most);
+}
+
+/**
  * The device among `devices` (from loadTrainingData) that the query names, or null, with
  * what the machine has profiled ("cpu (8 threads)") for the caller's message.
  */
@@ -52,6 +62,6 @@ export function findProfiledDevice(
     (d) => d.deviceKey === q.device && (q.threads === undefined || d.threads === q.threads),
   );
   const known = [...new Set(onMachine.map((d) => d.deviceKey + (d.threads ? ` (${count(d.threads, 'thread')})` : '')))];
-  const match = preferredGroup(candidates, q.mode) ?? null;
+  const match = preferredGroup(q.threads === undefined ? mostThreads(candidates) : candidates, q.mode) ?? null;
   return { match, known };
 }

@@ -20,6 +20,8 @@ export interface DeviceGroup {
   threads: number | null;
   features: DeviceFeatures;
   measurements: number;
+  /** What the device's features could not take from its measured roofline, and what stands in (fallbackFigures). */
+  warnings: string[];
 }
 
 export interface TrainingData {
@@ -31,24 +33,90 @@ export function deviceId(machineId: string, deviceKey: string, ep: string, threa
   return `${machineId}/${deviceKey}/${ep}${threads === null ? '' : `/${threads}t`}`;
 }
 
+const COMPUTE = new Set(['gemm', 'conv', 'attention']);
+const MEMORY = new Set(['elementwise', 'datamove', 'reduction', 'softmax', 'layernorm']);
+
+/** The best of `rate` over `ms`, or null when none gives a positive finite one. */
+function best(ms: readonly StoredMeasurement[], rate: (m: StoredMeasurement) => number): number | null {
+  const rates = ms.map(rate).filter((r) => Number.isFinite(r) && r > 0);
+  return rates.length ? Math.max(...rates) : null;
+}
+
+/** How a device is named in a warning: "cpu (2 threads)". */
+function who(deviceKey: string, threads: number | null): string {
+  return `${deviceKey}${threads === null ? '' : ` (${threads} ${threads === 1 ? 'thread' : 'threads'})`}`;
+}
+
+/** The command that measures a device's missing kernels (profiles resume). */
+function profileCommand(deviceKey: string, ep: string, threads: number | null): string {
+  const torch = ep.startsWith('torch-') ? ' --backend torch' : '';
+  return `pipedejavu profile --device ${deviceKey}${threads === null ? '' : ` --threads ${threads}`}${torch}`;
+}
+
+/**
+ * The fp32 peak and bandwidth of a device whose measured roofline lacks one: the best any
+ * measured kernel achieved (small compute kernels, memory-bound kernels that fit in cache,
+ * then any kernel), each with a warning. Null when nothing measured gives a figure at all.
+ */
+export function fallbackFigures(
+  ms: readonly StoredMeasurement[],
+  s: { peakFp32: number | null; bandwidthGBps: number | null },
+  device: { deviceKey: string; executionProvider: string; threads: number | null },
+): { peakFp32: number; bandwidthGBps: number; warnings: string[] } | null {
+  const gflops = (m: StoredMeasurement): number => m.flops / m.stats.medianUs / 1000;
+  const gbps = (m: StoredMeasurement): number => m.bytes / m.stats.medianUs / 1000;
+  const peak =
+    s.peakFp32 ??
+    best(
+      ms.filter((m) => COMPUTE.has(m.family) && m.dtype === 'fp32'),
+      gflops,
+    ) ??
+    best(ms, gflops);
+  const bandwidth =
+    s.bandwidthGBps ??
+    best(
+      ms.filter((m) => MEMORY.has(m.family)),
+      gbps,
+    ) ??
+    best(ms, gbps);
+  if (peak === null || bandwidth === null) return null;
+  const fix = `\`${profileCommand(device.deviceKey, device.executionProvider, device.threads)}\` measures it (profiles resume)`;
+  const name = who(device.deviceKey, device.threads);
+  const warnings: string[] = [];
+  if (s.peakFp32 === null)
+    warnings.push(
+      `${name}: fp32 peak not measured (no large GEMM, conv or attention kernel stored); using ${peak.toFixed(1)} GFLOP/s from smaller kernels, likely too low; ${fix}`,
+    );
+  if (s.bandwidthGBps === null)
+    warnings.push(
+      `${name}: memory bandwidth not measured (no memory-bound kernel of 32 MiB or more stored); using ${bandwidth.toFixed(1)} GB/s from smaller kernels, likely too high; ${fix}`,
+    );
+  return { peakFp32: peak, bandwidthGBps: bandwidth, warnings };
+}
+
 function featuresFor(
   id: string,
-  deviceKey: string,
-  threads: number | null,
+  first: StoredMeasurement,
   probe: ProbeResult,
   ms: StoredMeasurement[],
-): DeviceFeatures | null {
+): { features: DeviceFeatures; warnings: string[] } | null {
+  const { deviceKey, threads } = first;
   const s = summarizeDevice(ms);
-  if (!s.peakGflops.fp32 || !s.bandwidthGBps) return null;
+  const figures = fallbackFigures(
+    ms,
+    { peakFp32: s.peakGflops.fp32 || null, bandwidthGBps: s.bandwidthGBps || null },
+    first,
+  );
+  if (!figures) return null;
   const gpu = deviceKey.startsWith('cuda:')
     ? probe.nvidia.gpus.find((g) => `cuda:${g.index}` === deviceKey)
     : undefined;
   const isGpu = deviceKey !== 'cpu';
-  return {
+  const features: DeviceFeatures = {
     deviceId: id,
     kind: isGpu ? 'gpu' : 'cpu',
-    peakGflops: s.peakGflops,
-    bandwidthGBps: s.bandwidthGBps,
+    peakGflops: { ...s.peakGflops, fp32: figures.peakFp32 },
+    bandwidthGBps: figures.bandwidthGBps,
     dispatchUs: s.dispatchOverheadUs ?? 0,
     threads,
     l2Bytes: isGpu ? null : probe.cpu.cacheBytes.l2,
@@ -56,6 +124,7 @@ function featuresFor(
     smCount: null,
     smClockMHz: gpu?.maxSmClockMHz ?? null,
   };
+  return { features, warnings: figures.warnings };
 }
 
 /**
@@ -110,14 +179,14 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
     }
     for (const [id, ms] of groups) {
       const first = ms[0] as StoredMeasurement;
-      const features = featuresFor(
+      const found = featuresFor(
         id,
-        first.deviceKey,
-        first.threads,
+        first,
         detail.probe,
         ms.filter((x) => x.source === 'profile'),
       );
-      if (!features) continue;
+      if (!found) continue;
+      const { features, warnings } = found;
       devices.push({
         deviceId: id,
         machineId: m.id,
@@ -127,6 +196,7 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
         threads: first.threads,
         features,
         measurements: ms.length,
+        warnings,
       });
       for (const x of ms) {
         samples.push({

@@ -176,6 +176,7 @@ export function predictOnDevice(
     familyScale: scaleOf(device),
     oneThread: single ? { device: single.features, familyScale: scaleOf(single) } : null,
   });
+  prediction.warnings.push(...device.warnings);
   if (!overhead)
     prediction.warnings.push(
       'this profile has no per-run and per-node overhead (profiled by an older pipeDejavu): re-profile for a whole-model time you can trust',

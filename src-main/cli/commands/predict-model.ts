@@ -5,6 +5,7 @@ import type { Command } from '../command.js';
 import { renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
 import { readGgufDecoder } from '../../services/gguf-service.js';
+import { deviceNameOf } from '../../services/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { ParsedOptions } from '../command.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
@@ -24,7 +25,7 @@ export const predictModelCommand: Command = {
     threads: {
       type: 'string',
       valueName: 'N',
-      description: 'CPU thread count profiled (default: the one with most data)',
+      description: 'CPU thread count profiled (default: the most threads profiled, all cores by default)',
     },
     mode: {
       type: 'string',
@@ -69,7 +70,7 @@ export const predictModelCommand: Command = {
       );
       g.warnings.unshift(...(gguf?.warnings ?? []));
       if (ctx.json) ctx.printJson(g);
-      else ctx.print(renderGeneration(g));
+      else ctx.print(renderGeneration(g, deviceNameOf(ctx.database(), g.device)));
       return;
     }
     if (opts.prompt !== undefined || opts.tokens !== undefined || opts.weights !== undefined)
@@ -90,7 +91,7 @@ export const predictModelCommand: Command = {
       await runner.close();
     }
     if (ctx.json) ctx.printJson({ ...p, totalMs: p.totalUs / 1000, lowMs: p.lowUs / 1000, highMs: p.highUs / 1000 });
-    else ctx.print(renderPrediction(p));
+    else ctx.print(renderPrediction(p, deviceNameOf(ctx.database(), p.device)));
   },
 };
 

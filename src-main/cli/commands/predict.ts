@@ -4,6 +4,7 @@ import { predictOp } from '../../services/predictor-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 import { MAX_THREADS, positiveInt } from '../workload-options.js';
+import { deviceNameOf } from '../../services/device-names.js';
 
 const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` : `${v.toFixed(1)} µs`);
 
@@ -22,7 +23,7 @@ export const predictCommand: Command = {
     threads: {
       type: 'string',
       valueName: 'N',
-      description: 'CPU thread count profiled (default: the one with most data)',
+      description: 'CPU thread count profiled (default: the most threads profiled, all cores by default)',
     },
     machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
   },
@@ -48,7 +49,7 @@ export const predictCommand: Command = {
         .map(([k, v]) => `${k}=${v}`)
         .join(
           ' ',
-        )} ${r.dtype} on ${r.device}: ${(r.flops / 1e9).toFixed(3)} GFLOP, ${(r.bytes / 2 ** 20).toFixed(1)} MiB`,
+        )} ${r.dtype} on ${deviceNameOf(ctx.database(), r.device)}: ${(r.flops / 1e9).toFixed(3)} GFLOP, ${(r.bytes / 2 ** 20).toFixed(1)} MiB`,
     );
     ctx.print(
       formatTable(

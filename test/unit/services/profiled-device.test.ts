@@ -15,8 +15,8 @@ describe('findProfiledDevice', () => {
     const at16 = findProfiledDevice(db, devices, { device: 'cpu', threads: 16 });
     expect(at16.match).toMatchObject({ machineId: SEEDED_MACHINE, deviceKey: 'cpu', threads: 16 });
     expect(at16.known).toEqual(['cpu (1 thread)', 'cpu (16 threads)']);
-    // Any thread count: the group with the most measurements (the first of equals).
-    expect(findProfiledDevice(db, devices, { device: 'cpu' }).match?.threads).toBe(1);
+    // No thread count asked: the most threads profiled (all cores, ORT's default), whichever stored more kernels.
+    expect(findProfiledDevice(db, devices, { device: 'cpu' }).match?.threads).toBe(16);
     expect(findProfiledDevice(db, devices, { device: 'cuda:0', machine: 'lab-ws-01' }).match).toBeNull();
   });
 
