@@ -11,7 +11,7 @@ import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
-import type { Plan, PlanDevice } from '../core/planner/types.js';
+import type { Plan, PlanDevice, PlanSuggestion } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import type { ServingFigures } from '../core/planner/cost/serving.js';
@@ -171,6 +171,8 @@ export interface PlanView {
   timelines: SimEvent[][];
   /** Serving a decoder: time to first token, tokens per second and longest context per plan; null otherwise. */
   serving: ServingFigures[] | null;
+  /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
+  suggestions: PlanSuggestion[];
   warnings: string[];
 }
 

@@ -20,15 +20,18 @@ import type { DeviceFeatures, Predictor } from '../core/predictor/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
-import { virtualDevice } from '../core/planner/cost/datasheets.js';
+import { parseVirtualGpus, virtualDevice } from '../core/planner/cost/datasheets.js';
 import { buildPlanLinks, type MachineLinks } from '../core/planner/cost/links.js';
 import { createCostModel, type CostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/cost/nccl-tests.js';
 import { parseNetworkStatement, type LinkRule } from '../core/planner/cost/network-statement.js';
 import { globMatches, isGlob } from '../core/text/glob.js';
+import { groupRepeated } from '../core/text/grouped.js';
+import { count } from '../core/text/plural.js';
 import type { PlanAllResult } from '../core/planner/search.js';
 import {
-  hostMemoryShortfall,
+  ASSUMED_HOST_MEMORY_PER_GPU_BYTE,
+  assumedHostMemory,
   offloadPolicy,
   offloadSettings,
   searchRanked,
@@ -39,7 +42,16 @@ import {
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';
-import type { Mode, Plan, PlanDevice, PlanLayer, PlanProblem } from '../core/planner/types.js';
+import type {
+  HostMemory,
+  Mode,
+  Plan,
+  PlanDevice,
+  PlanLayer,
+  PlanProblem,
+  PlanSuggestion,
+} from '../core/planner/types.js';
+import { suggestChanges } from './plan-suggestions.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
@@ -87,6 +99,8 @@ export interface PlanRequest {
    * (plans with and without are ranked together). Default 'auto'.
    */
   offload?: 'no' | 'yes' | 'auto';
+  /** ZeRO stage of training (optimizer state, gradients, weights sharded over data-parallel replicas); default 0. */
+  zero?: 0 | 1 | 2 | 3;
 }
 
 export interface PlanResponse {
@@ -100,6 +114,8 @@ export interface PlanResponse {
   timelines: SimEvent[][];
   /** Serving a decoder (inference): time to first token, tokens per second, longest context, per listed plan. */
   serving: ServingFigures[] | null;
+  /** When no plan fits: verified changes that would make one fit (plan-suggestions.ts); else []. */
+  suggestions: PlanSuggestion[];
   warnings: string[];
 }
 
@@ -116,6 +132,7 @@ export interface PlanSummary {
   timeline: SimEvent[];
   timelines: SimEvent[][];
   serving: ServingFigures[] | null;
+  suggestions: PlanSuggestion[];
   warnings: string[];
 }
 
@@ -132,6 +149,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     timeline: r.timeline,
     timelines: r.timelines,
     serving: r.serving,
+    suggestions: r.suggestions,
     warnings: r.warnings,
   };
 }
@@ -403,21 +421,24 @@ function predictAll(
   warnings: string[],
 ): WorkloadPrediction[] {
   const reps: { c: Candidate; p: WorkloadPrediction }[] = [];
-  let shared = 0;
+  // Datasheet GPUs of one model are the same device by construction: only measured ones count here.
+  let sharedMeasured = 0;
   const out = candidates.map((c) => {
     const rep = reps.find((r) => alikeDevices(r.c, c, ALIKE_FEATURES));
     if (rep) {
-      shared++;
+      if (c.device.estimate === 'profiled') sharedMeasured++;
       return rep.p;
     }
     const p = predictWorkload(workload, predictor, c.features, 'inference');
     reps.push({ c, p });
     return p;
   });
-  if (shared > 0)
+  if (sharedMeasured > 0) {
+    const measured = candidates.filter((c) => c.device.estimate === 'profiled').length;
     warnings.push(
-      `${shared} of ${candidates.length} devices measured within ${ALIKE_FEATURES * 100}% of a device of their kind share its predicted times`,
+      `${count(sharedMeasured, 'measured device')} within ${ALIKE_FEATURES * 100}% of another of its kind use that one's predicted times (${count(candidates.length, 'device')}: ${measured} measured, ${candidates.length - measured} from datasheets)`,
     );
+  }
   return out;
 }
 
@@ -603,6 +624,8 @@ interface PlanDevices {
   candidates: Candidate[];
   /** Each machine's probed links, under its label in the plan. */
   machineLinks: MachineLinks[];
+  /** Each probed machine's RAM (the host of an optimizer offload), under its label in the plan. */
+  hostMemory: Record<string, HostMemory>;
 }
 
 /** The device keys `--devices` names: 'all' or a non-empty list. */
@@ -618,7 +641,7 @@ function deviceKeys(devices: string): string[] | 'all' {
 
 function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDevices {
   const machines = new MachineRepo(db);
-  const out: PlanDevices = { candidates: [], machineLinks: [] };
+  const out: PlanDevices = { candidates: [], machineLinks: [], hostMemory: {} };
   const labels = new Set<string>();
   const addMachine = (id: string, keys: string[] | 'all'): void => {
     const detail = machines.getMachine(id);
@@ -628,6 +651,8 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
     labels.add(label);
     out.candidates.push(...profiledCandidates(db, detail, keys, label, req.mode));
     out.machineLinks.push({ machine: label, links: detail.links });
+    if (detail.probe.memory.totalBytes > 0)
+      out.hostMemory[label] = { bytes: detail.probe.memory.totalBytes, source: 'probed' };
   };
   if (req.devices !== 'none') {
     const local = findMachine(db);
@@ -639,12 +664,14 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
   for (const id of importedMachineIds(db, req.machine ?? '', local)) addMachine(id, 'all');
   // Datasheet GPUs sit in this machine ("what if I add an H100 here?") unless none is in the plan.
   const host = out.candidates[0]?.device.machine;
-  for (const [i, name] of (req.virtual ?? []).entries()) {
+  const datasheets = parseVirtualGpus(req.virtual ?? []).flatMap((g) => Array<string>(g.count).fill(g.datasheet.name));
+  // One check per GPU model: it predicts every kernel of the measured ones.
+  const checkLines = new Map<string, string>();
+  for (const [i, name] of datasheets.entries()) {
     const v = virtualDevice(name, { index: i, ...(host ? { machine: host } : {}) });
-    warnings.push(
-      ...v.warnings,
-      `${v.device.id} is an unprofiled estimate from its datasheet. ${datasheetCheckLine(db, name)}`,
-    );
+    const check = checkLines.get(name) ?? datasheetCheckLine(db, name);
+    checkLines.set(name, check);
+    warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
     out.candidates.push({ device: v.device, features: v.features, decodeGBps: v.features.bandwidthGBps });
   }
   if (out.candidates.length === 0)
@@ -690,10 +717,35 @@ function planProblem(
     mode: req.mode,
     batch: req.batch,
     bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload.name, warnings),
-    zeroStage: 0,
+    zeroStage: req.zero ?? 0,
     overheadBytes: GIB / 2,
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
   };
+}
+
+/**
+ * The RAM of every machine of the plan for an offload: probed, or for a machine nobody probed
+ * (datasheet GPUs alone) assumed, and said so with the figure.
+ */
+function offloadHostMemory(
+  devices: readonly PlanDevice[],
+  probed: Record<string, HostMemory>,
+  warnings: string[],
+): Record<string, HostMemory> {
+  const out: Record<string, HostMemory> = {};
+  for (const machine of new Set(devices.map((d) => d.machine))) {
+    const known = probed[machine];
+    if (known) {
+      out[machine] = known;
+      continue;
+    }
+    const assumed = assumedHostMemory(devices, machine);
+    out[machine] = assumed;
+    warnings.push(
+      `optimizer offload: the host memory of ${machine} is assumed, ${formatBytes(assumed.bytes)} (${ASSUMED_HOST_MEMORY_PER_GPU_BYTE} x its GPUs' memory; nobody probed it)`,
+    );
+  }
+  return out;
 }
 
 /** Searches with and without optimizer offload as the request and the devices allow, and ranks the plans. */
@@ -705,15 +757,17 @@ function searchPlans(
   warnings: string[],
 ): RankedPlans {
   const offload = offloadPolicy(req.mode, problem.devices, req.offload);
-  if (offload !== 'no') {
-    const shortfall = hostMemoryShortfall(problem);
-    if (shortfall) warnings.push(shortfall);
-  }
   const cpu = devices.candidates.find((c) => c.device.kind === 'cpu' && c.features.bandwidthGBps > 0);
   const settings =
     offload === 'no'
       ? null
-      : offloadSettings(problem.devices, devices.machineLinks, cpu?.features.bandwidthGBps ?? null, warnings);
+      : offloadSettings(
+          problem.devices,
+          devices.machineLinks,
+          cpu?.features.bandwidthGBps ?? null,
+          warnings,
+          offloadHostMemory(problem.devices, devices.hostMemory, warnings),
+        );
   return searchRanked(problem, costModel, {
     topN: req.topN ?? 5,
     offload,
@@ -732,8 +786,16 @@ function timelineOf(t: RankedPlan, costModel: CostModel): SimEvent[] {
   }).timeline;
 }
 
-export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
-  const warnings: string[] = [];
+/** A request searched: its workload, devices, problem, cost model and ranked plans. */
+interface Searched {
+  workload: Workload;
+  devices: PlanDevices;
+  problem: PlanProblem;
+  costModel: CostModel;
+  ranked: RankedPlans;
+}
+
+function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Searched {
   const { workload } = resolveWorkload(db, req.workload, {
     batch: 1,
     ...(req.seq !== undefined ? { seq: req.seq } : {}),
@@ -749,8 +811,31 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   checkExpertsFit(workload, problem);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(problem.links, measured);
-  const { result, listed, best } = searchPlans(req, problem, devices, costModel, warnings);
+  const ranked = searchPlans(req, problem, devices, costModel, warnings);
+  return { workload, devices, problem, costModel, ranked };
+}
+
+/** The fastest plan that fits a changed request; null when none does or the change is refused. */
+function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
+  try {
+    return searchRequest(db, { ...req, topN: 1 }, []).ranked.best?.plan ?? null;
+  } catch (e) {
+    if (e instanceof UserError) return null;
+    throw e;
+  }
+}
+
+export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
+  const warnings: string[] = [];
+  const { workload, devices, problem, costModel, ranked } = searchRequest(db, req, warnings);
+  const { result, listed, best } = ranked;
   const bestProblem = best?.problem ?? problem;
+  const suggestions = best
+    ? []
+    : suggestChanges(
+        { req, seq: workload.bindings.seq, bytesPerParam: problem.bytesPerParam, devices: problem.devices },
+        (changed) => bestPlanOf(db, changed),
+      );
   return {
     workload: workload.name,
     problem: bestProblem,
@@ -759,6 +844,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     exports: best ? exportPlan({ plan: best.plan, problem: bestProblem }) : null,
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
-    warnings: [...new Set([...warnings, ...workload.warnings.slice(0, 5)])],
+    suggestions,
+    warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
   };
 }

@@ -69,7 +69,7 @@ describe('datasheetChecks', () => {
       seq: 128,
       virtual: ['RTX 4080 SUPER', 'H100 SXM'],
     });
-    expect(plan.warnings.filter((w) => /estimate from its datasheet/.test(w))).toEqual([
+    expect(plan.warnings.filter((w) => /is from its datasheet, not measured/.test(w))).toEqual([
       expect.stringMatching(/RTX 4080 SUPER.*datasheet estimate is off by \d+%/),
       expect.stringMatching(/H100.*not yet checked against a measured one/),
     ]);

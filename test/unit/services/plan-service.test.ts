@@ -1,12 +1,7 @@
 /** Planning straight through the service: the devices, the offload policy, the ranking and the view. */
 import { describe, expect, it } from 'vitest';
 import type { Link } from '../../../src-main/core/domain/devices.js';
-import {
-  hostMemoryShortfall,
-  offloadPolicy,
-  offloadSettings,
-  rankPlans,
-} from '../../../src-main/core/planner/search/plan-ranking.js';
+import { offloadPolicy, offloadSettings, rankPlans } from '../../../src-main/core/planner/search/plan-ranking.js';
 import type { Plan, PlanDevice, PlanProblem } from '../../../src-main/core/planner/types.js';
 import { planSummary, planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
@@ -29,7 +24,7 @@ describe('planWorkload', () => {
     expect(r.timelines).toHaveLength(r.result.plans.length);
     expect(r.timeline).toEqual(r.timelines[0]);
     expect(r.exports).not.toBeNull();
-    expect(r.warnings.some((w) => /unprofiled estimate from its datasheet/.test(w))).toBe(true);
+    expect(r.warnings.some((w) => /RTX 4090 is from its datasheet, not measured/.test(w))).toBe(true);
     const offloaded = planWorkload(trainedStore(), { ...bert, virtual: ['RTX 4090'], offload: 'yes' });
     expect(offloaded.result.plans.length).toBeGreaterThan(0);
     expect(offloaded.result.plans.every((p) => p.optimizerOffload === true)).toBe(true);
@@ -40,6 +35,60 @@ describe('planWorkload', () => {
     expect(inference.result.plans.some((p) => p.optimizerOffload)).toBe(false);
     const cpuOnly = planWorkload(trainedStore(), { ...bert, offload: 'yes' });
     expect(cpuOnly.result.plans.some((p) => p.optimizerOffload)).toBe(false);
+  });
+
+  it('rejects an offload whose host cannot hold the optimizer state, stating both figures', () => {
+    // llama-13b: 12 bytes x 13e9 parameters = 145 GiB of host memory; this machine has 64 GiB.
+    const llama: PlanRequest = { workload: 'llama-13b', devices: 'all', mode: 'training', batch: 1, seq: 128 };
+    const r = planWorkload(trainedStore(), { ...llama, virtual: ['H100 SXM5'], offload: 'yes', recompute: 'none' });
+    expect(r.result.plans.filter((p) => p.feasible)).toEqual([]);
+    expect(r.exports).toBeNull();
+    expect(r.result.rejected.map((x) => x.reason).join('\n')).toMatch(
+      /host memory of lab-ws-01: .* need 14\d\.\d GiB.*; the host has 64\.0 GiB \(probed\)/,
+    );
+    // Datasheet GPUs alone sit on a machine nobody probed: its memory is assumed, and said so.
+    const alone = planWorkload(trainedStore(), {
+      ...llama,
+      devices: 'none',
+      virtual: ['H100 SXM5'],
+      offload: 'yes',
+      recompute: 'none',
+    });
+    expect(alone.warnings.join('\n')).toMatch(/host memory of virtual is assumed, 158\.0 GiB/);
+    expect(alone.result.plans.some((p) => p.feasible)).toBe(true);
+  });
+
+  it('suggests verified changes when nothing fits', () => {
+    const r = planWorkload(trainedStore(), {
+      workload: 'llama-13b',
+      devices: 'none',
+      virtual: ['RTX 4090'],
+      mode: 'inference',
+      batch: 4,
+      seq: 512,
+    });
+    expect(r.result.plans.some((p) => p.feasible)).toBe(false);
+    expect(r.suggestions.length).toBeGreaterThan(0);
+    for (const s of r.suggestions) {
+      expect(s.plan.stepUs).toBeGreaterThan(0);
+      expect(s.option).not.toBe('');
+    }
+    // The 4-bit suggestion and the more-GPUs one, each verified by the same search.
+    expect(r.suggestions.map((s) => s.change).join('\n')).toMatch(/4-bit weights/);
+    expect(r.suggestions.map((s) => s.option).join('\n')).toMatch(/--virtual "RTX 4090,\dxNVIDIA GeForce RTX 4090"/);
+    expect(planSummary(r).suggestions).toEqual(r.suggestions);
+    const fits = planWorkload(trainedStore(), { ...bert, virtual: ['RTX 4090'] });
+    expect(fits.suggestions).toEqual([]);
+  });
+
+  it('groups repeated warnings with a count and says what was measured', () => {
+    const r = planWorkload(trainedStore(), { ...bert, virtual: ['8xH100 SXM5', '2 x 4090'], topN: 2 });
+    const ds = r.warnings.filter((w) => /from its datasheet, not measured/.test(w));
+    expect(ds).toHaveLength(2);
+    expect(ds[0]).toMatch(/^8x: NVIDIA H100 SXM5 80GB is from its datasheet, not measured/);
+    expect(ds[1]).toMatch(/^2x: NVIDIA GeForce RTX 4090 is from its datasheet/);
+    expect(r.warnings.join('\n')).not.toMatch(/measured within/);
+    expect(new Set(r.warnings).size).toBe(r.warnings.length);
   });
 
   it('says what is missing: a machine, a device, a predictor', () => {
@@ -73,6 +122,7 @@ describe('planSummary', () => {
       timeline: r.timeline,
       timelines: r.timelines,
       serving: null,
+      suggestions: [],
       warnings: r.warnings,
     });
   });
@@ -137,12 +187,7 @@ describe('the ranking planWorkload uses (core/planner/plan-ranking)', () => {
     expect(rankPlans([{ problem, result: { plans: [plan(5, false)], rejected: [], searchMs: 0 } }], 5).best).toBeNull();
   });
 
-  it('checks the host memory and the links an offload leans on', () => {
-    const layers = [{ params: 2 ** 30 }] as PlanProblem['layers'];
-    expect(hostMemoryShortfall({ layers, devices: problem.devices })).toBe(
-      'optimizer offload needs 12.0 GiB of host memory for fp32 master weights and Adam moments; the host has 1.0 GiB',
-    );
-    expect(hostMemoryShortfall({ layers: [], devices: problem.devices })).toBeNull();
+  it('sets the links an offload leans on', () => {
     const warnings: string[] = [];
     const links: Link[] = [
       { a: 'cpu', b: 'cuda:0', kind: 'PCIE_HOST', nvlinkCount: null, bandwidthGBps: 25, source: 'spec' },
