@@ -6,6 +6,7 @@ import { emitPlan } from '../../services/plan-emit-service.js';
 import { readGgufDecoder } from '../../services/gguf-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
+import { count } from '../../core/text/plural.js';
 import { renderPlans } from '../render/plan.js';
 import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
@@ -57,6 +58,23 @@ function tensorDegrees(list: string): number[] {
   return [...new Set(items.map((x) => positiveInt('--tp', x, 64)))];
 }
 
+/** "0".."3" → a ZeRO stage. */
+function zeroStage(text: string): 0 | 1 | 2 | 3 {
+  if (!/^[0-3]$/.test(text.trim())) throw new UsageError(`--zero takes a ZeRO stage 0, 1, 2 or 3; got "${text}"`);
+  return Number(text.trim()) as 0 | 1 | 2 | 3;
+}
+
+/** The one error line when nothing fits: how many candidates failed and where the way out is. */
+function noFitMessage(r: PlanResponse, json: boolean): string {
+  const n = r.suggestions.length;
+  return (
+    `no plan fits these devices (${count(r.problem.devices.length, 'device')}); ` +
+    (n > 0
+      ? `${count(n, 'change')} that would fit ${n === 1 ? 'is' : 'are'} listed ${json ? 'under suggestions' : 'above'}`
+      : 'no change tried fits either: fewer tokens, a smaller batch, recomputation, ZeRO, 4-bit weights or more GPUs')
+  );
+}
+
 /** The link the plan used between each pair of machines (one device pair stands for the machines'). */
 function machineNetworks(r: PlanResponse): { a: string; b: string; kind: string; gbps: number; alphaUs: number }[] {
   const machineOf = new Map(r.problem.devices.map((d) => [d.id, d.machine]));
@@ -76,7 +94,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "H100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--mode training|inference] [--batch N] [--emit DIR] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero 0-3] [--mode training|inference] [--batch N] [--emit DIR] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -102,7 +120,8 @@ export const planCommand: Command = {
     virtual: {
       type: 'string',
       valueName: 'GPUS',
-      description: 'add datasheet GPUs, comma separated (see models/gpus.json)',
+      description:
+        'add datasheet GPUs, comma separated, with counts: "8xH100 SXM5,2x4090" (names as typed: 4090, h100 sxm5; see models/gpus.json)',
     },
     network: {
       type: 'string',
@@ -121,6 +140,12 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'WHEN',
       description: 'optimizer offload to the CPU when training: auto (default: with and without), yes, no',
+    },
+    zero: {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'ZeRO stage when training: 0 (default), 1 (optimizer state), 2 (and gradients), 3 (and weights) sharded over data-parallel replicas',
     },
     recompute: {
       type: 'string',
@@ -161,6 +186,7 @@ export const planCommand: Command = {
     if (!['auto', 'none', 'selective', 'full'].includes(recompute))
       throw new UsageError(`--recompute takes auto, none, selective or full; got "${recompute}"`);
     const tp = typeof opts.tp === 'string' ? tensorDegrees(opts.tp) : undefined;
+    const zero = typeof opts.zero === 'string' ? zeroStage(opts.zero) : undefined;
     const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
@@ -189,6 +215,7 @@ export const planCommand: Command = {
       offload,
       recompute: recompute as RecomputeRequest,
       ...(tp ? { tp } : {}),
+      ...(zero !== undefined ? { zero } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     const emitted = typeof opts.emit === 'string' ? emitPlan(opts.emit, r, [ctx.dbPath]) : null;
@@ -196,12 +223,13 @@ export const planCommand: Command = {
       // The simulated timelines are for the app's charts.
       const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
       ctx.printJson({ ...summary, networks: machineNetworks(r), ...(emitted ? { emitted } : {}) });
-      return;
+    } else {
+      ctx.print(renderPlans(r));
+      if (emitted)
+        ctx.print(
+          `\nWrote ${count(emitted.length, 'file')} to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
+        );
     }
-    ctx.print(renderPlans(r));
-    if (emitted)
-      ctx.print(
-        `\nWrote ${emitted.length} files to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
-      );
+    if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
   },
 };

@@ -1,5 +1,7 @@
 /** Ranked plans, their memory and the best plan's exports, as text. */
-import type { Plan } from '../../core/planner/types.js';
+import type { Plan, PlanDevice } from '../../core/planner/types.js';
+import { count, noun } from '../../core/text/plural.js';
+import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan-service.js';
 import { formatBytes, formatTable } from '../output.js';
 import { ms } from './workload.js';
@@ -31,14 +33,62 @@ function listed(items: readonly string[], sep: string, most = 6): string {
     : `${items.slice(0, most - 2).join(sep)}${sep}...${sep}${items[items.length - 1] ?? ''} (${items.length})`;
 }
 
-/** The plan's devices: each one, or per kind with a count once there are many. */
+/** "1 measured, 8 from datasheets": only what is true of the plan's devices. */
+function provenanceText(devices: PlanResponse['problem']['devices']): string {
+  const datasheet = devices.filter((d) => d.estimate === 'datasheet').length;
+  const measured = `${devices.length - datasheet} measured`;
+  return datasheet === 0 ? measured : `${measured}, ${datasheet} from ${noun(datasheet, 'datasheet')}`;
+}
+
+/** The plan's devices: one by one, alike ones (same model, machine and origin) as "8 x NAME", or per kind past 16 groups. */
 function devicesText(devices: PlanResponse['problem']['devices']): string {
-  if (devices.length <= 16)
-    return devices.map((d) => `${d.id}${d.estimate === 'datasheet' ? ' (datasheet estimate)' : ''}`).join(', ');
+  const groups = new Map<string, PlanResponse['problem']['devices']>();
+  for (const d of devices) {
+    const key = `${d.name}\u0000${d.machine}\u0000${d.estimate}`;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const estimate = (d: PlanDevice): string => (d.estimate === 'datasheet' ? ' (datasheet estimate)' : '');
+  if (groups.size <= 16) {
+    const items = [...groups.values()].map((g) => {
+      const first = g[0] as PlanDevice;
+      return g.length === 1
+        ? `${first.id}${estimate(first)}`
+        : `${g.length} x ${first.name} on ${first.machine}${estimate(first)}`;
+    });
+    return `${items.join(', ')} (${provenanceText(devices)})`;
+  }
   const kinds = new Map<string, number>();
   for (const d of devices) kinds.set(d.name, (kinds.get(d.name) ?? 0) + 1);
   const machines = new Set(devices.map((d) => d.machine)).size;
-  return `${devices.length} on ${machines} machines (${[...kinds].map(([name, n]) => `${n} x ${name}`).join(', ')})`;
+  return `${devices.length} on ${count(machines, 'machine')} (${[...kinds].map(([name, n]) => `${n} x ${name}`).join(', ')}; ${provenanceText(devices)})`;
+}
+
+/** Why plans were rejected, each reason once (a plan listed as not fitting is also a rejection), at most `most` lines. */
+function rejectionLines(r: PlanResponse, most = 6): string[] {
+  const lines = [
+    ...r.result.plans.filter((p) => !p.feasible).map((p) => `${p.kind}: ${p.reasons.join('; ')}`),
+    ...r.result.rejected.map((x) => `${x.kind}: ${x.reason}`),
+  ];
+  const unique = [...new Set(lines)];
+  const shown = unique.slice(0, most).map((l) => `- ${l}`);
+  if (unique.length > most)
+    shown.push(`- ... and ${count(unique.length - most, 'more reason')} (--json lists them all)`);
+  return shown;
+}
+
+/** The verified changes that would make a plan fit. */
+function suggestionLines(r: PlanResponse): string[] {
+  if (r.suggestions.length === 0)
+    return [
+      'No change tried fits either (fewer tokens, a smaller batch, recomputation, ZeRO, 4-bit weights, more GPUs).',
+    ];
+  return [
+    `What would fit (each checked by the same search on the changed problem; at most ${MAX_SUGGESTION_SEARCHES} searches):`,
+    ...r.suggestions.map(
+      (s) =>
+        `- ${s.change}: ${s.option} (best plan ${s.plan.kind}, ${ms(s.plan.stepUs)} a step, ${s.plan.throughputSamplesPerS.toFixed(1)} samples/s)`,
+    ),
+  ];
 }
 
 function stagesText(p: Plan): string {
@@ -58,45 +108,47 @@ function memoryRows(memory: Plan['memory']): string[][] {
     rows.set(`${needed}/${available}`, row);
   }
   return [...rows.values()].map((r) => [
-    r.devices.length === 1 ? (r.devices[0] as string) : `${r.devices.length} devices (${r.devices[0] ?? ''}, ...)`,
+    r.devices.length === 1
+      ? (r.devices[0] as string)
+      : `${count(r.devices.length, 'device')} (${r.devices[0] ?? ''}, ...)`,
     r.needed,
     r.available,
   ]);
 }
 
 export function renderPlans(r: PlanResponse): string {
-  const { plans, rejected, searchMs } = r.result;
+  const { plans, searchMs } = r.result;
+  // Plans that fit come first in the ranking; only they are listed as plans, the others are rejections.
   const feasible = plans.filter((p) => p.feasible);
   const out: string[] = [
-    `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${r.problem.layers.length} layers, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
+    `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
     '',
-    formatTable(
-      ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
-      plans.map((p, i) => [
-        i + 1,
-        `${p.kind}${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.recompute ? ` + ${p.recompute} recompute` : ''}${p.feasible ? '' : ' (does not fit)'}`,
-        ms(p.stepUs),
-        p.throughputSamplesPerS.toFixed(1),
-        `${p.microbatches} ${p.schedule}`,
-        `${(p.bubbleFraction * 100).toFixed(0)}%`,
-        `${(p.commFraction * 100).toFixed(0)}%`,
-        stagesText(p),
-      ]),
-    ),
   ];
-  if (r.serving) {
+  if (feasible.length > 0)
+    out.push(
+      formatTable(
+        ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
+        feasible.map((p, i) => [
+          i + 1,
+          `${p.kind}${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.recompute ? ` + ${p.recompute} recompute` : ''}`,
+          ms(p.stepUs),
+          p.throughputSamplesPerS.toFixed(1),
+          `${p.microbatches} ${p.schedule}`,
+          `${(p.bubbleFraction * 100).toFixed(0)}%`,
+          `${(p.commFraction * 100).toFixed(0)}%`,
+          stagesText(p),
+        ]),
+      ),
+    );
+  if (r.serving && feasible.length > 0) {
     out.push(
       '',
       'Serving (decode steps read each stage’s weights and KV cache at its decode bandwidth; stages in turn):',
       formatTable(
         ['#', 'TIME TO FIRST TOKEN', 'DECODE STEP', 'TOKENS/S', 'LONGEST CONTEXT'],
-        r.serving.map((s, i) => [
-          i + 1,
-          ms(s.ttftUs),
-          ms(s.decodeStepUs),
-          s.tokensPerSecond.toFixed(1),
-          plans[i]?.feasible ? s.maxContext : '-',
-        ]),
+        r.serving
+          .slice(0, feasible.length)
+          .map((s, i) => [i + 1, ms(s.ttftUs), ms(s.decodeStepUs), s.tokensPerSecond.toFixed(1), s.maxContext]),
       ),
     );
   }
@@ -113,10 +165,11 @@ export function renderPlans(r: PlanResponse): string {
         `Next best (${next.kind}) is ${(((next.stepUs - best.stepUs) / best.stepUs) * 100).toFixed(1)}% slower: ${next.reasons[0] ?? stagesText(next)}`,
       );
   } else {
-    out.push('', 'No plan fits these devices:');
+    out.push('No plan fits these devices.');
   }
-  for (const p of plans.filter((x) => !x.feasible).slice(0, 3)) out.push(`- ${p.kind}: ${p.reasons.join('; ')}`);
-  for (const x of rejected.slice(0, 3)) out.push(`- rejected ${x.kind}: ${x.reason}`);
+  const rejections = rejectionLines(r);
+  if (rejections.length > 0) out.push('', 'Rejected:', ...rejections);
+  if (!best) out.push('', ...suggestionLines(r));
   if (r.exports) {
     out.push('', 'Run it (see --json for the full exports):');
     out.push(`torchrun:  ${r.exports.torch.commands[0] ?? ''}`);

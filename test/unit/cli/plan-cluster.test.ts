@@ -55,7 +55,9 @@ describe('pipedejavu plan on a cluster', () => {
 
     const text = await cli([...args, '--machine', 'r*', '--links', links]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/devices 24 on 3 machines \(24 x NVIDIA H100 80GB HBM3\)/);
+    expect(text.stdout).toMatch(
+      /devices 8 x NVIDIA H100 80GB HBM3 on r1n01, 8 x NVIDIA H100 80GB HBM3 on r1n02, 8 x NVIDIA H100 80GB HBM3 on r2n03 \(24 measured\)/,
+    );
   });
 
   it('says in one line what is wrong with --machine, --links and a missing network', async () => {

@@ -65,7 +65,7 @@ describe('pipedejavu plan', () => {
       db,
       '--json',
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as PlanJson;
     expect(j.plans.every((p) => !p.feasible)).toBe(true);
     expect(j.plans[0]?.reasons.join(' ')).toMatch(/needs .*GiB/);

@@ -1,0 +1,94 @@
+/**
+ * `plan` as a person reads it (issue #44): exit 1 with verified changes when nothing fits, GPU
+ * names as typed with counts, repeated warnings grouped, each rejection printed once.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+async function trainedStore(): Promise<string> {
+  const db = path.join(tempDir(), 'plan.db');
+  seededDb(db).close();
+  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  return db;
+}
+
+interface PlanJson {
+  plans: { feasible: boolean }[];
+  devices: { id: string; name: string; estimate: string }[];
+  suggestions: { change: string; option: string; plan: { stepUs: number } }[];
+}
+
+const llamaOnCpu = ['plan', '--workload', 'llama-13b', '--seq', '512', '--batch', '1', '--devices', 'cpu'];
+
+describe('pipedejavu plan, honest and readable', () => {
+  it('exits 1 when nothing fits, with the changes that would fit, each verified', async () => {
+    const db = await trainedStore();
+    const r = await cli([...llamaOnCpu, '--db', db]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^pipedejavu: error: no plan fits these devices/);
+    expect(r.stdout).toMatch(/No plan fits these devices\./);
+    expect(r.stdout).toMatch(/What would fit \(each checked by the same search/);
+    expect(r.stdout).toMatch(/^- .*: --virtual "\dxNVIDIA H200 SXM 141GB" \(best plan /m);
+    const j = await cli([...llamaOnCpu, '--db', db, '--json']);
+    expect(j.code).toBe(1);
+    const body = JSON.parse(j.stdout) as PlanJson;
+    expect(body.plans.some((p) => p.feasible)).toBe(false);
+    expect(body.suggestions.length).toBeGreaterThan(0);
+    expect(body.suggestions.every((s) => s.plan.stepUs > 0)).toBe(true);
+  });
+
+  it('takes GPU names as typed, with counts, and refuses an ambiguous one with the closest names', async () => {
+    const db = await trainedStore();
+    const base = ['plan', '--workload', 'bert-base', '--seq', '64', '--batch', '8', '--devices', 'none', '--db', db];
+    const fuzzy = await cli([...base, '--virtual', '4090', '--json']);
+    expect(fuzzy.code).toBe(0);
+    expect((JSON.parse(fuzzy.stdout) as PlanJson).devices.map((d) => d.name)).toEqual(['NVIDIA GeForce RTX 4090']);
+    const counted = await cli([...base, '--virtual', '8x h100 sxm5,2 x 4090', '--top', '1', '--json']);
+    expect(counted.code).toBe(0);
+    const names = (JSON.parse(counted.stdout) as PlanJson).devices.map((d) => d.name);
+    expect(names.filter((n) => n === 'NVIDIA H100 SXM5 80GB')).toHaveLength(8);
+    expect(names.filter((n) => n === 'NVIDIA GeForce RTX 4090')).toHaveLength(2);
+    const ambiguous = await cli([...base, '--virtual', 'h100']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(ambiguous.stderr).toMatch(/did you mean "NVIDIA H100 (SXM5|PCIe) 80GB" or "NVIDIA H100 (SXM5|PCIe) 80GB"/);
+    const tooMany = await cli([...base, '--virtual', '300xH100 SXM5']);
+    expect(tooMany.stderr).toMatch(/300 datasheet GPUs; a plan takes at most 256/);
+  });
+
+  it('groups identical warnings with a count, prints each rejection once, and says what was measured', async () => {
+    const db = await trainedStore();
+    const r = await cli([
+      'plan',
+      '--workload',
+      'llama-13b',
+      '--seq',
+      '256',
+      '--batch',
+      '1',
+      '--virtual',
+      '8xH100 SXM5',
+      '--top',
+      '3',
+      '--db',
+      db,
+    ]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const datasheet = lines.filter((l) => /from its datasheet, not measured/.test(l));
+    expect(datasheet).toHaveLength(1);
+    expect(datasheet[0]).toMatch(/^warning: 8x: NVIDIA H100 SXM5 80GB is from its datasheet, not measured/);
+    expect(r.stdout).not.toMatch(/measured within/);
+    expect(r.stdout).toMatch(
+      /8 x NVIDIA H100 SXM5 80GB on lab-ws-01 \(datasheet estimate\) \(1 measured, 8 from datasheets\)/,
+    );
+    const rejected = lines.filter((l) => l.startsWith('- '));
+    expect(rejected.length).toBeGreaterThan(0);
+    expect(new Set(rejected).size).toBe(rejected.length);
+    // A plan that does not fit is a rejection, never a row of the ranking.
+    expect(r.stdout).not.toMatch(/does not fit\)/);
+  });
+});
