@@ -166,7 +166,8 @@ export const CHANNELS = {
       devices: deviceList,
       mode,
       machine: id.optional(),
-      virtual: z.array(z.string().min(1).max(100)).max(16).optional(),
+      // Datasheet GPUs, one entry per GPU: the app's picker sends up to 64 of each.
+      virtual: z.array(z.string().min(1).max(100)).max(256).optional(),
       network: z.string().min(1).max(50).optional(),
       topN: positiveInt.max(50).optional(),
       offload: z.enum(['auto', 'yes', 'no']).optional(),

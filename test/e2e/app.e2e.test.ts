@@ -97,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await app.go('plans');
       await page.getByTestId('plan-workload').selectOption('paddleocr-cls-mobile-v2');
       await expect(page.getByTestId('plan-device-cpu').isChecked()).resolves.toBe(true);
-      await page.getByTestId('plan-virtual').locator('input[type=checkbox]').first().check();
+      await page.getByTestId('plan-virtual').locator('input[type=number]').first().fill('1');
       await page.getByTestId('plan-run').click();
       await job(app, 'plan', ['done', 'failed']).waitFor({ timeout: 120_000 });
       await expect(job(app, 'plan', ['done']).count()).resolves.toBe(1);
@@ -140,7 +140,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
 
       // Llama 3.1 70B on two datasheet H100s alone: it fits only split, and a tensor-parallel pair is among the plans.
       await page.getByTestId('plan-device-cpu').uncheck();
-      await page.getByTestId('plan-virtual').getByLabel('NVIDIA H100 PCIe 80GB').check();
+      await page.getByTestId('plan-virtual').getByLabel('NVIDIA H100 PCIe 80GB').fill('1');
       await page.getByTestId('plan-workload').selectOption('llama-3.1-70b');
       await page.getByTestId('plan-batch').fill('1');
       await page.getByTestId('plan-run').click();

@@ -14,8 +14,8 @@ export interface PlanForm {
   localDevices: readonly string[];
   /** Imported machines (ids) whose profiled devices join the plan: a virtual cluster. */
   machines: readonly string[];
-  /** Datasheet GPU names. */
-  virtual: readonly string[];
+  /** How many of each datasheet GPU (by exact name; 0 or absent: none), whole numbers from 0 to 64. */
+  virtual: Readonly<Record<string, number>>;
   /** "25GbE", "100GbE", "200Gb-IB"...; empty for none. */
   network: string;
   topN: number;
@@ -25,11 +25,27 @@ export interface PlanForm {
 
 export type PlanFormResult = { ok: true; request: PlanRequest } | { ok: false; error: string };
 
+/** The most of one datasheet GPU a plan takes (eight 8-GPU nodes). */
+export const MAX_DATASHEET_COUNT = 64;
+
+/** Each datasheet GPU named as many times as its count, in the form's order; or the first bad count. */
+function datasheetNames(counts: Readonly<Record<string, number>>): string[] | string {
+  const names: string[] = [];
+  for (const [name, n] of Object.entries(counts)) {
+    if (!Number.isInteger(n) || n < 0 || n > MAX_DATASHEET_COUNT)
+      return `${name}: a count from 0 to ${MAX_DATASHEET_COUNT}, please.`;
+    for (let i = 0; i < n; i++) names.push(name);
+  }
+  return names;
+}
+
 export function planRequest(f: PlanForm): PlanFormResult {
   if (!f.workload) return { ok: false, error: 'Choose a workload to plan.' };
   const batch = typeof f.batch === 'number' ? f.batch : Number(String(f.batch).trim());
   if (!Number.isInteger(batch) || batch < 1) return { ok: false, error: 'Batch must be a whole number ≥ 1.' };
-  if (f.localDevices.length === 0 && f.machines.length === 0 && f.virtual.length === 0) {
+  const virtual = datasheetNames(f.virtual);
+  if (typeof virtual === 'string') return { ok: false, error: virtual };
+  if (f.localDevices.length === 0 && f.machines.length === 0 && virtual.length === 0) {
     return { ok: false, error: 'Choose at least one device: a local one, an imported machine or a datasheet GPU.' };
   }
   const request: PlanRequest = {
@@ -40,7 +56,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
     topN: f.topN,
   };
   if (f.machines.length > 0) request.machine = f.machines.join(',');
-  if (f.virtual.length > 0) request.virtual = [...f.virtual];
+  if (virtual.length > 0) request.virtual = virtual;
   if (f.network.trim()) request.network = f.network.trim();
   if (f.offload && f.mode === 'training') request.offload = f.offload;
   return { ok: true, request };

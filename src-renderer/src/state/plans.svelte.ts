@@ -20,7 +20,8 @@ export class PlanStore {
   /** The local devices the user chose; null until they choose (then the profiled ones are shown). */
   #chosenLocal: string[] | null = $state(null);
   machines: string[] = $state([]);
-  virtual: string[] = $state([]);
+  /** How many of each datasheet GPU the user chose, by name (0: none). */
+  virtualCounts: Record<string, number> = $state({});
   network = $state('');
   topN = $state(5);
   offload: 'auto' | 'yes' | 'no' = $state('auto');
@@ -65,8 +66,14 @@ export class PlanStore {
     this.machines = this.machines.includes(id) ? this.machines.filter((k) => k !== id) : [...this.machines, id];
   }
 
-  toggleVirtual(name: string): void {
-    this.virtual = this.virtual.includes(name) ? this.virtual.filter((k) => k !== name) : [...this.virtual, name];
+  /** Sets how many of a datasheet GPU to plan on; an empty field (NaN) is none. */
+  setVirtualCount(name: string, n: number): void {
+    this.virtualCounts = { ...this.virtualCounts, [name]: Number.isNaN(n) ? 0 : n };
+  }
+
+  /** The chosen datasheet GPUs with their counts, those above 0 only. */
+  get virtualChosen(): [name: string, count: number][] {
+    return Object.entries(this.virtualCounts).filter(([, n]) => n > 0);
   }
 
   async run(): Promise<void> {
@@ -76,7 +83,7 @@ export class PlanStore {
       batch: this.batch,
       localDevices: this.localDevices,
       machines: this.machines,
-      virtual: this.virtual,
+      virtual: this.virtualCounts,
       network: this.network,
       topN: this.topN,
       offload: this.offload,

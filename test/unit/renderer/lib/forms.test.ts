@@ -8,7 +8,7 @@ const form = {
   batch: 8,
   localDevices: ['cpu'],
   machines: [],
-  virtual: [],
+  virtual: {},
   network: '',
   topN: 5,
 };
@@ -18,7 +18,7 @@ describe('plan form', () => {
     const r = planRequest({
       ...form,
       machines: ['gpu-box', 'lab-2'],
-      virtual: ['NVIDIA H100 SXM5 80GB'],
+      virtual: { 'NVIDIA H100 SXM5 80GB': 1, 'NVIDIA L40S': 0 },
       network: '25GbE',
     });
     expect(r).toEqual({
@@ -38,8 +38,36 @@ describe('plan form', () => {
   });
 
   it('plans without local devices as devices "none"', () => {
-    const r = planRequest({ ...form, localDevices: [], virtual: ['NVIDIA L40S'] });
+    const r = planRequest({ ...form, localDevices: [], virtual: { 'NVIDIA L40S': 1 } });
     expect(r.ok && r.request.devices).toBe('none');
+  });
+
+  it('sends a datasheet GPU as many times as its count: 2x RTX 4090 and 8x H100 in one request', () => {
+    const r = planRequest({
+      ...form,
+      localDevices: [],
+      virtual: { 'NVIDIA GeForce RTX 4090': 2, 'NVIDIA H100 SXM5 80GB': 8, 'NVIDIA L40S': 0 },
+    });
+    expect(r.ok && r.request.virtual).toEqual([
+      ...Array<string>(2).fill('NVIDIA GeForce RTX 4090'),
+      ...Array<string>(8).fill('NVIDIA H100 SXM5 80GB'),
+    ]);
+    const many = planRequest({ ...form, virtual: { A: 64, B: 64, C: 64, D: 64 } });
+    expect(many.ok && many.request.virtual).toHaveLength(256);
+    if (many.ok) expect(CHANNELS['plan:create'].request.safeParse(many.request).success).toBe(true);
+  });
+
+  it('refuses a datasheet count that is not a whole number from 0 to 64', () => {
+    for (const n of [65, -1, 2.5, Number.NaN])
+      expect(planRequest({ ...form, virtual: { 'NVIDIA L40S': n } }), String(n)).toMatchObject({
+        ok: false,
+        error: /NVIDIA L40S: a count from 0 to 64/,
+      });
+    // Only zeros: no datasheet GPU, and without another device nothing to plan.
+    expect(planRequest({ ...form, localDevices: [], virtual: { 'NVIDIA L40S': 0 } })).toMatchObject({
+      ok: false,
+      error: /at least one device/,
+    });
   });
 
   it('refuses no devices, no workload and a bad batch before sending', () => {

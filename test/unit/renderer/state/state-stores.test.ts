@@ -136,12 +136,13 @@ describe('PlanStore', () => {
     expect(ps.formError).toMatch(/Choose at least one device/);
     expect(ps.job.jobId).toBeNull();
     ps.toggleLocal('cpu');
-    ps.toggleVirtual('NVIDIA GeForce RTX 4090');
+    ps.setVirtualCount('NVIDIA GeForce RTX 4090', 2);
     await ps.run();
     expect(ps.formError).toBeNull();
     await until(() => ps.job.phase === 'done');
     const view = ps.job.result;
     expect(view?.plans.length).toBeGreaterThan(0);
+    expect(view?.devices.filter((d) => d.name === 'NVIDIA GeForce RTX 4090')).toHaveLength(2);
     expect(view?.timelines).toHaveLength(view?.plans.length ?? -1);
     expect(view?.plans[ps.selectedPlan]?.feasible).toBe(true);
     expect(view?.devices.some((d) => d.estimate === 'datasheet')).toBe(true);
