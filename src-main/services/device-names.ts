@@ -3,7 +3,8 @@
  * thread count ("vm · CPU, 2 threads", "rig · cuda:0"), never the machine's id (a hash).
  */
 import { count } from '../core/text/plural.js';
-import type { DeviceGroup } from './training-data.js';
+import type { Database } from '../adapters/store/types.js';
+import { loadTrainingData, type DeviceGroup } from './training-data.js';
 
 export function deviceName(
   d: Pick<DeviceGroup, 'machineLabel' | 'deviceKey' | 'executionProvider' | 'threads'>,
@@ -13,4 +14,10 @@ export function deviceName(
   const ep = d.executionProvider === own ? '' : ` (${d.executionProvider})`;
   const threads = d.threads === null ? '' : `, ${count(d.threads, 'thread')}`;
   return `${d.machineLabel} · ${key}${ep}${threads}`;
+}
+
+/** The name of a profiled device by its id (`DeviceGroup.deviceId`); the id itself when the store has no such device. */
+export function deviceNameOf(db: Database, deviceId: string): string {
+  const d = loadTrainingData(db).devices.find((x) => x.deviceId === deviceId);
+  return d ? deviceName(d) : deviceId;
 }

@@ -32,8 +32,15 @@ export const machinesCommand: Command = {
     }
     ctx.print(
       formatTable(
-        ['ID', 'LABEL', 'SOURCE', 'DEVICES', 'RUNS', 'MEASUREMENTS', 'UPDATED'],
-        machines.map((m) => [m.id, m.label, m.source, m.deviceCount, m.runCount, m.measurementCount, m.updatedAt]),
+        ['MACHINE', 'SOURCE', 'DEVICES', 'RUNS', 'MEASUREMENTS', 'UPDATED'],
+        machines.map((m) => [
+          `${m.label} (id ${m.id})`,
+          m.source,
+          m.deviceCount,
+          m.runCount,
+          m.measurementCount,
+          m.updatedAt,
+        ]),
       ),
     );
   },

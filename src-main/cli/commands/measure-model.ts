@@ -3,6 +3,7 @@ import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { measureModel } from '../../services/measure-model-service.js';
 import type { Command } from '../command.js';
 import { renderMeasurement } from '../render/workload.js';
+import { deviceNameOf } from '../../services/device-names.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 export const measureModelCommand: Command = {
@@ -46,7 +47,7 @@ export const measureModelCommand: Command = {
       if (ctx.json) ctx.printJson(m);
       else
         ctx.print(
-          renderMeasurement(m) +
+          renderMeasurement(m, deviceNameOf(ctx.database(), m.device)) +
             (m.trace
               ? `\nTrace: ${m.trace.file} (ONNX Runtime's profile of ${m.trace.runs} profiled runs, a warm-up first;` +
                 ' open it in https://ui.perfetto.dev or chrome://tracing). The end-to-end times above come from the unprofiled runs.'

@@ -49,10 +49,11 @@ function executedByFileNode(p: WorkloadPrediction): Map<string, RanNode[]> {
 
 export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : `${(us / 1000).toFixed(3)} ms`);
 
-export function renderPrediction(p: WorkloadPrediction, top = 12): string {
+/** `deviceName`: the device as people read it (machine label, device, threads); the id when not given. */
+export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, top = 12): string {
   const ran = executedByFileNode(p);
   const out = [
-    `${p.workload} on ${p.device} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
+    `${p.workload} on ${deviceName} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
     `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${count(p.executed?.length ?? 0, 'executed node')})` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${
       Object.keys(p.calibration).length
         ? `; calibrated ${Object.entries(p.calibration)
@@ -103,10 +104,10 @@ export function renderPrediction(p: WorkloadPrediction, top = 12): string {
   return out.join('\n');
 }
 
-export function renderMeasurement(m: ModelMeasurement, top = 12): string {
+export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, top = 12): string {
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
-    `${m.workload} on ${m.device}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${count(m.repetitions, 'run')}; the lower of ${count(m.passMediansMs.length, 'unprofiled pass')}: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
+    `${m.workload} on ${deviceName}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${count(m.repetitions, 'run')}; the lower of ${count(m.passMediansMs.length, 'unprofiled pass')}: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
     formatTable(
       ['', 'MEASURED', 'PREDICTED', 'ERROR'],
       [
@@ -157,11 +158,11 @@ export function renderMeasurement(m: ModelMeasurement, top = 12): string {
 }
 
 /** Generation on one device: time to first token, decode speed, the KV cache and what fits. */
-export function renderGeneration(g: GenerationPrediction): string {
+export function renderGeneration(g: GenerationPrediction, deviceName = g.device): string {
   const step = (s: GenerationPrediction['firstStep']): string =>
     `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP)`;
   const lines = [
-    `${g.workload} on ${g.device}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${count(g.prompt, 'token')}, then ${g.tokens} generated`,
+    `${g.workload} on ${deviceName}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${count(g.prompt, 'token')}, then ${g.tokens} generated`,
     `time to first token  ${ms(g.ttftUs)}`,
     `decode step          first ${step(g.firstStep)}`,
     `                     last  ${step(g.lastStep)}`,
