@@ -1,19 +1,16 @@
 /**
- * A profiled device as people read it in the CLI: its machine's label, the device and the
- * thread count ("vm · CPU, 2 threads", "rig · cuda:0"), never the machine's id (a hash).
+ * A profiled device as people read it in the CLI: its machine's label and the device as the
+ * app names it (core/domain/device-id.ts deviceIdLabel): "vm · CPU, 2 threads", "rig · cuda:0";
+ * never the machine's id (a hash).
  */
-import { count } from '../core/text/plural.js';
+import { deviceIdLabel } from '../core/domain/device-id.js';
 import type { Database } from '../adapters/store/types.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 
 export function deviceName(
   d: Pick<DeviceGroup, 'machineLabel' | 'deviceKey' | 'executionProvider' | 'threads'>,
 ): string {
-  const own = d.deviceKey.replace(/:\d+$/, '');
-  const key = d.deviceKey === 'cpu' ? 'CPU' : d.deviceKey;
-  const ep = d.executionProvider === own ? '' : ` (${d.executionProvider})`;
-  const threads = d.threads === null ? '' : `, ${count(d.threads, 'thread')}`;
-  return `${d.machineLabel} · ${key}${ep}${threads}`;
+  return `${d.machineLabel} · ${deviceIdLabel(d)}`;
 }
 
 /** The name of a profiled device by its id (`DeviceGroup.deviceId`); the id itself when the store has no such device. */
