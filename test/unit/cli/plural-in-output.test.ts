@@ -28,6 +28,7 @@ const ELSEWHERE = new Set([
   'src-main/cli/args.ts',
   'src-main/services/plan-service.ts',
   'src-main/services/plan-emit-service.ts',
+  'src-main/services/plan-suggestions.ts',
   'src-main/services/profiler-service.ts',
   'src-main/services/profile-targets.ts',
   'src-main/services/profile-archive-export.ts',
