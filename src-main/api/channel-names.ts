@@ -11,6 +11,7 @@ export const CHANNEL_NAME_LIST = [
   'profile:runs',
   'profile:roofline',
   'profile:start',
+  'profile:estimate',
   'predictor:list',
   'predictor:train',
   'predictor:evaluate',

@@ -17,6 +17,7 @@ import type {
   MachineSummaryView,
   MachineView,
   PredictorView,
+  ProfileEstimateView,
   RooflineView,
   RunView,
   WorkloadPredictionView,
@@ -105,6 +106,16 @@ export const CHANNELS = {
       suite: z.enum(['quick', 'standard', 'thorough']),
       threads: z.array(positiveInt.max(1024)).min(1).max(8).optional(),
       /** ONNX Runtime (default), PyTorch, or both. */
+      backend: z.enum(['ort', 'torch', 'all']).optional(),
+    }),
+  ),
+
+  /** What profiling would take here, before it starts: the estimate the CLI's start line gives. */
+  'profile:estimate': channel<ProfileEstimateView>()(
+    z.strictObject({
+      device: z.string().regex(/^(all|cpu|cuda:\d+|webgpu:\d+)$/, 'device: cpu, cuda:N, webgpu:N or all'),
+      suite: z.enum(['quick', 'standard', 'thorough']),
+      threads: z.array(positiveInt.max(1024)).min(1).max(8).optional(),
       backend: z.enum(['ort', 'torch', 'all']).optional(),
     }),
   ),

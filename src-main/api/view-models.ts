@@ -216,6 +216,17 @@ export interface ProfileResultView {
   rooflines: Omit<RooflineView, 'points'>[];
 }
 
+/**
+ * What a profile is expected to take here before it starts (`profile:estimate`): the estimate the
+ * CLI's start line gives, per target, from the suite's kernels and this machine's last run
+ * ("measured") or the profiler's prior ("prior") when it has none.
+ */
+export interface ProfileEstimateView {
+  targets: { target: string; kernels: number; estimatedMs: number; basis: 'measured' | 'prior' }[];
+  totalMs: number;
+  basis: 'measured' | 'prior';
+}
+
 export type KernelStatus = 'measured' | 'noisy' | 'failed';
 
 export type JobKind = 'profile' | 'train' | 'evaluate' | 'plan' | 'measure' | 'import';

@@ -97,14 +97,31 @@ function ortBindingPresent(): boolean {
   }
 }
 
+/**
+ * Why ONNX Runtime's CUDA and WebGPU providers cannot load here (null: nothing known against
+ * them): what `doctor` reports, and what `profile --device all` skips.
+ */
+export interface ProviderBlockers {
+  cuda: string | null;
+  webgpu: string | null;
+}
+
+export function providerBlockers(deps: Pick<DoctorDeps, 'cuda' | 'vulkanLoader'>): ProviderBlockers {
+  return { cuda: deps.cuda(), webgpu: deps.vulkanLoader() ? null : 'no Vulkan loader (libvulkan.so.1)' };
+}
+
+/** providerBlockers on this machine. */
+export function localProviderBlockers(): ProviderBlockers {
+  return providerBlockers({ cuda: cudaReason, vulkanLoader });
+}
+
 function runtimeChecks(deps: DoctorDeps): DoctorCheck[] {
   const v = deps.versions();
   const [major, minor] = (v.node ?? process.version).replace(/^v/, '').split('.').map(Number);
   const nodeOk = (major ?? 0) > 20 || ((major ?? 0) === 20 && (minor ?? 0) >= 19);
   const ort = v['onnxruntime-node'];
   const binding = ortBindingPresent();
-  const cuda = deps.cuda();
-  const vulkan = deps.vulkanLoader();
+  const { cuda, webgpu } = providerBlockers(deps);
   return [
     {
       name: 'node',
@@ -122,10 +139,10 @@ function runtimeChecks(deps: DoctorDeps): DoctorCheck[] {
     { name: 'ep cuda', status: cuda ? 'warn' : 'ok', detail: cuda ?? 'installed (runs on the GPUs nvidia-smi lists)' },
     {
       name: 'ep webgpu',
-      status: vulkan ? 'ok' : 'warn',
-      detail: vulkan
-        ? 'bundled; a Vulkan loader is present (profile --device webgpu:0 says whether a GPU adapter answers)'
-        : 'bundled, but no Vulkan loader (libvulkan.so.1) was found: install libvulkan1 and a GPU driver',
+      status: webgpu ? 'warn' : 'ok',
+      detail: webgpu
+        ? `bundled, but ${webgpu} was found: install libvulkan1 and a GPU driver`
+        : 'bundled; a Vulkan loader is present (profile --device webgpu:0 says whether a GPU adapter answers)',
     },
   ];
 }

@@ -9,8 +9,9 @@ import type { Database } from '../adapters/store/types.js';
 import { defaultThreadCounts, resolveTargets } from './device-targets.js';
 import { localProbeDeps } from './local-probe.js';
 import { localProfilerDeps } from './local-profiler.js';
-import { ensureLocalMachine } from './machine-service.js';
+import { ensureLocalMachine, machineFor } from './machine-service.js';
 import {
+  estimateTarget,
   profileDevice,
   type ProfileEvent,
   type ProfileOptions,
@@ -125,4 +126,31 @@ export function nothingProfiled(device: string, reports: readonly ProfileReport[
 /** The machine's measured rooflines of the devices these reports profiled. */
 export function profiledRooflines(db: Database, machineId: string, reports: readonly ProfileReport[]): Roofline[] {
   return rooflines(db, machineId).filter((r) => reports.some((x) => x.deviceKey === r.deviceKey));
+}
+
+/** What profiling `device` here is expected to take, per target and in all (the app's time promise). */
+export interface ProfileEstimate {
+  targets: { target: string; kernels: number; estimatedMs: number; basis: 'measured' | 'prior' }[];
+  totalMs: number;
+  /** "measured" when every target has a past run on this machine to go by, else "prior". */
+  basis: 'measured' | 'prior';
+}
+
+/**
+ * The estimate the CLI's start line gives, for every target `device` names on this machine (as
+ * last probed), before anything runs: the same cost model (profile-plan.ts) from the suite's
+ * kernel count and this machine's measured costs when it has a past run.
+ */
+export function estimateProfile(
+  db: Database,
+  req: { device: string; suite: SuiteName; threads?: number[]; backends?: readonly Backend[] },
+): ProfileEstimate {
+  const machine = machineFor(db, undefined);
+  const targets = resolveTargets(machine, req.device, req.threads ?? defaultThreadCounts(machine), req.backends);
+  const each = targets.map((t) => ({ target: targetName(t), ...estimateTarget(db, t, req.suite) }));
+  return {
+    targets: each,
+    totalMs: each.reduce((sum, t) => sum + t.estimatedMs, 0),
+    basis: each.length && each.every((t) => t.basis === 'measured') ? 'measured' : 'prior',
+  };
 }

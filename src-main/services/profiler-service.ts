@@ -19,6 +19,7 @@ import {
   expectedStepMs,
   RETRY_BUDGET,
   retryAllowed,
+  estimateRunMs,
   runItems,
   WorkTracker,
   type MeasuredCosts,
@@ -988,4 +989,35 @@ async function unavailableReasonOrStart(
   }
   const reason = await trialKernelFails(runner, target);
   return reason ?? info;
+}
+
+/** What profiling one target is expected to take before it starts (ms), and what that comes from. */
+export interface TargetEstimate {
+  kernels: number;
+  estimatedMs: number;
+  basis: 'measured' | 'prior';
+}
+
+/**
+ * The same estimate a run's start line gives (profile-plan.ts): the target's kernels not stored
+ * yet over the suite's rounds with refinement's slots, the overhead chains and the calibration
+ * rounds, scaled by this machine's last run of the provider when there is one. The calibration
+ * models' own kernels are known only once they are prepared, so they are left out here.
+ */
+export function estimateTarget(db: Database, target: ProfileTarget, suite: SuiteName): TargetEstimate {
+  const repo = new ProfileRepo(db);
+  const isStored = isStoredFn(repo, target, priorNoisyKernels(repo, target));
+  const pending = kernelsFor(target.ep, suite).filter((k) => !isStored(k));
+  const past = pastCosts(repo, target);
+  const torch = isTorchEp(target.ep);
+  const estimatedMs = estimateRunMs({
+    kernels: pending,
+    refineSlots: pending.length ? SUITE_REFINEMENT[suite] : 0,
+    rounds: SUITE_ROUNDS[suite],
+    overhead: !torch,
+    calibrationRounds: torch ? 0 : 3,
+    rule: SUITE_RULES[suite],
+    past,
+  });
+  return { kernels: pending.length, estimatedMs, basis: past ? 'measured' : 'prior' };
 }

@@ -68,11 +68,12 @@ export const profileCommand: Command = {
     const backends = parseBackends(typeof opts.backend === 'string' ? opts.backend : 'ort');
     if (opts.python === '') throw new UsageError('--python needs a path');
     const python = typeof opts.python === 'string' ? opts.python : undefined;
-    const { machine, targets, deps } = await localProfile(db, ctx.io.env, device, threads, {
+    const { machine, targets, skipped, deps } = await localProfile(db, ctx.io.env, device, threads, {
       backends,
       ...(python ? { python } : {}),
     });
     const progress = makeProgress(ctx.io.terminal ?? ctx.io.stderr, ctx.io.isTty);
+    skipped.forEach((line) => progress.log(line));
     const controller = new AbortController();
     const release = interruptOnSigint(controller, () =>
       progress.log('stopping: keeping every finished measurement...'),

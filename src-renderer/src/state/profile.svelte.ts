@@ -1,6 +1,11 @@
 /** Profiling this machine's devices: the form, the running job, stored runs and rooflines. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { ProfileResultView, RooflineView, RunView } from '../../../src-main/api/view-models.js';
+import type {
+  ProfileEstimateView,
+  ProfileResultView,
+  RooflineView,
+  RunView,
+} from '../../../src-main/api/view-models.js';
 import { parseThreads } from '../lib/forms.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Resource } from './resource.svelte.js';
@@ -16,6 +21,8 @@ export type ProfileBackend = 'ort' | 'torch' | 'all';
 export class ProfileStore {
   readonly runs = new Resource<RunView[]>();
   readonly roofline = new Resource<RooflineView[]>();
+  /** What the profile in the form is expected to take here (the CLI's start-line estimate). */
+  readonly estimate = new Resource<ProfileEstimateView>();
   readonly job: JobTracker<ProfileResult>;
   device = $state('cpu');
   suite: Suite = $state('quick');
@@ -36,7 +43,21 @@ export class ProfileStore {
     return Promise.all([
       this.runs.load(() => this.#client.call('profile:runs', {})),
       this.roofline.load(() => this.#client.call('profile:roofline', {})),
+      this.loadEstimate(),
     ]);
+  }
+
+  /** The estimate of the profile the form describes; none while its threads do not parse. */
+  loadEstimate(): Promise<unknown> {
+    const threads = parseThreads(this.threads);
+    if (typeof threads === 'string') return Promise.resolve();
+    const req = {
+      device: this.device,
+      suite: this.suite,
+      ...(threads ? { threads } : {}),
+      ...(this.backend !== 'ort' ? { backend: this.backend } : {}),
+    };
+    return this.estimate.load(() => this.#client.call('profile:estimate', req));
   }
 
   /** Device keys with a measured roofline here. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import { localProviderBlockers } from '../../../src-main/services/doctor-service.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { envWithoutTorch, SYSTEM_PYTHON } from '../../helpers/torch-python.js';
 
@@ -41,6 +42,17 @@ describe('pipedejavu profile', () => {
     expect(suite.stderr).toBe('pipedejavu: error: --suite takes quick, standard, thorough; got "huge"\n');
     const threads = await cli(['profile', '--db', db, '--threads', 'zero']);
     expect(threads.code).toBe(2);
+  });
+
+  it('--device all skips WebGPU where doctor finds no Vulkan loader, in one line, and profiles the rest', async () => {
+    const db = path.join(tempDir(), 'p.db');
+    // Stopped as soon as the CPU's run starts: the skip line comes before it.
+    const r = await runCli(['profile', '--db', db, '--device', 'all', '--threads', '1'], /profiling cpu/);
+    const { webgpu } = localProviderBlockers();
+    if (webgpu) expect(r.stderr).toContain(`skipped webgpu:0: ${webgpu} (see pipedejavu doctor)\n`);
+    else expect(r.stderr).not.toContain('skipped webgpu');
+    expect(r.stderr).toMatch(/profiling cpu x1 threads/);
+    expect(r.stderr).not.toMatch(/profiling webgpu/);
   });
 
   it('stops on Ctrl-C keeping finished measurements; rerunning resumes; export carries them', async () => {

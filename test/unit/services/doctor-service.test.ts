@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runDoctor, type DoctorDeps } from '../../../src-main/services/doctor-service.js';
+import { providerBlockers, runDoctor, type DoctorDeps } from '../../../src-main/services/doctor-service.js';
 
 function deps(over: Partial<DoctorDeps> = {}): DoctorDeps {
   return {
@@ -61,5 +61,17 @@ describe('doctor', () => {
     expect(c['ep webgpu']?.detail).toMatch(/no Vulkan loader/);
     expect(c.disk?.status).toBe('warn');
     expect(c.node?.status).toBe('fail');
+  });
+
+  it('says why a provider cannot load, from the checks its ep lines use', async () => {
+    const none = deps({ cuda: () => 'libcudnn.so.9: not found', vulkanLoader: () => false });
+    expect(providerBlockers(none)).toEqual({
+      cuda: 'libcudnn.so.9: not found',
+      webgpu: 'no Vulkan loader (libvulkan.so.1)',
+    });
+    const c = await byName(none);
+    expect(c['ep webgpu']?.detail).toContain('no Vulkan loader (libvulkan.so.1)');
+    expect(c['ep cuda']?.detail).toBe('libcudnn.so.9: not found');
+    expect(providerBlockers(deps())).toEqual({ cuda: null, webgpu: null });
   });
 });

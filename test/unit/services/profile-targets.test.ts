@@ -19,6 +19,10 @@ import type {
   ProfilerDeps,
 } from '../../../src-main/services/profiler-service.js';
 import { sampleProbe } from '../../helpers/sample-probe.js';
+import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
+import { estimateProfile } from '../../../src-main/services/profile-targets.js';
+import { kernelsFor } from '../../../src-main/services/profiler-service.js';
+import { PRIOR_CALIBRATION_ROUND_MS, PRIOR_OVERHEAD_MS } from '../../../src-main/core/profiler/profile-plan.js';
 
 const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.05, budgetMs: 60 };
 const kernels = [makeKernel('MatMul', 'fp32', { B: 1, M: 64, N: 64, K: 64 }), makeKernel('Add', 'fp32', { n: 4096 })];
@@ -186,5 +190,37 @@ describe('after profiling', () => {
     });
     expect(profiledRooflines(db, 'm1', reports).map((r) => [r.deviceKey, r.threads])).toEqual([['cpu', 1]]);
     expect(profiledRooflines(db, 'm1', [report('cuda:0', 'unavailable')])).toEqual([]);
+  });
+});
+
+describe('estimateProfile: the time a profile should take here, before it starts', () => {
+  it('sums the targets from the suite and the prior, then from the costs a past run measured', () => {
+    const db = freshDb();
+    const first = estimateProfile(db, { device: 'cpu', suite: 'quick', threads: [1, 2] });
+    expect(first.basis).toBe('prior');
+    expect(first.targets.map((t) => t.target)).toEqual(['cpu x1 threads', 'cpu x2 threads']);
+    expect(first.targets[0]?.kernels).toBe(kernelsFor({ name: 'cpu', threads: 1 }, 'quick').length);
+    expect(first.totalMs).toBeCloseTo(
+      first.targets.reduce((s, t) => s + t.estimatedMs, 0),
+      6,
+    );
+    // A past run here measured kernels at twice the prior's cost: the estimate follows.
+    const repo = new ProfileRepo(db);
+    for (const threads of [1, 2]) {
+      const run = repo.createRun({
+        machineId: 'm1',
+        deviceKey: 'cpu',
+        suite: 'quick',
+        executionProvider: 'cpu',
+        threads,
+        runtimeVersion: '9.9.9',
+      });
+      const costs = { kernelScale: 2, overheadMs: PRIOR_OVERHEAD_MS, calibrationRoundMs: PRIOR_CALIBRATION_ROUND_MS };
+      repo.finishRun(run.id, 'complete', { costs });
+    }
+    const again = estimateProfile(db, { device: 'cpu', suite: 'quick', threads: [1, 2] });
+    expect(again.basis).toBe('measured');
+    const fixed = 2 * (PRIOR_OVERHEAD_MS + 3 * PRIOR_CALIBRATION_ROUND_MS);
+    expect(again.totalMs - fixed).toBeCloseTo(2 * (first.totalMs - fixed), 6);
   });
 });
