@@ -63,13 +63,40 @@ function devicesText(devices: PlanResponse['problem']['devices']): string {
   return `${devices.length} on ${count(machines, 'machine')} (${[...kinds].map(([name, n]) => `${n} x ${name}`).join(', ')}; ${provenanceText(devices)})`;
 }
 
-/** Why plans were rejected, each reason once (a plan listed as not fitting is also a rejection), at most `most` lines. */
-function rejectionLines(r: PlanResponse, most = 6): string[] {
-  const lines = [
-    ...r.result.plans.filter((p) => !p.feasible).map((p) => `${p.kind}: ${p.reasons.join('; ')}`),
-    ...r.result.rejected.map((x) => `${x.kind}: ${x.reason}`),
+/** "with optimizer offload, full recomputation: " as the ranking prefixes a variant's rejections; '' for the plain problem. */
+function variantText(p: Plan): string {
+  const parts = [
+    ...(p.optimizerOffload ? ['optimizer offload'] : []),
+    ...(p.recompute ? [`${p.recompute} recomputation`] : []),
   ];
-  const unique = [...new Set(lines)];
+  return parts.length ? `with ${parts.join(', ')}: ` : '';
+}
+
+/** Why plans were rejected, each reason once: a plan listed as not fitting is also a rejection, and
+ * alike devices (ids that differ only by index, "m/gpu:3") rejected for the same reason make one line
+ * with a count. At most `most` lines. */
+function rejectionLines(r: PlanResponse, most = 8): string[] {
+  // Whole searches (pipelines, hybrids, every plan an offload's host cannot hold) first: one device too small says least.
+  const all = [
+    // A rejection of several plans (of several kinds) is not of its example's kind.
+    ...r.result.rejected.map((x) =>
+      (x.plans ?? 1) > 1
+        ? { many: true, line: x.reason }
+        : { many: x.kind !== 'single', line: `${x.kind}: ${x.reason}` },
+    ),
+    ...r.result.plans
+      .filter((p) => !p.feasible)
+      .map((p) => ({ many: p.kind !== 'single', line: `${p.kind}: ${variantText(p)}${p.reasons.join('; ')}` })),
+  ];
+  const lines = [...all.filter((x) => x.many), ...all.filter((x) => !x.many)].map((x) => x.line);
+  const byIndexless = new Map<string, Set<string>>();
+  for (const l of lines) {
+    const key = l.replace(/(\/[\w.-]+):\d+\b/g, '$1:N');
+    byIndexless.set(key, (byIndexless.get(key) ?? new Set()).add(l));
+  }
+  const unique = [...byIndexless].map(([key, alike]) =>
+    alike.size === 1 ? ([...alike][0] ?? key) : `${alike.size}x: ${key}`,
+  );
   const shown = unique.slice(0, most).map((l) => `- ${l}`);
   if (unique.length > most)
     shown.push(`- ... and ${count(unique.length - most, 'more reason')} (--json lists them all)`);
@@ -86,7 +113,7 @@ function suggestionLines(r: PlanResponse): string[] {
     `What would fit (each checked by the same search on the changed problem; at most ${MAX_SUGGESTION_SEARCHES} searches):`,
     ...r.suggestions.map(
       (s) =>
-        `- ${s.change}: ${s.option} (best plan ${s.plan.kind}, ${ms(s.plan.stepUs)} a step, ${s.plan.throughputSamplesPerS.toFixed(1)} samples/s)`,
+        `- ${s.change}: ${s.option} (best plan ${s.plan.kind}, ${ms(s.plan.stepUs)} a step, ${s.plan.throughputSamplesPerS.toPrecision(2)} samples/s)`,
     ),
   ];
 }

@@ -57,6 +57,8 @@ export interface PlanAllOptions {
 export interface RejectedPlan {
   kind: Plan['kind'];
   reason: string;
+  /** How many plans the rejection stands for, when several (every offloaded plan a host cannot hold). */
+  plans?: number;
 }
 
 export interface PlanAllResult {

@@ -88,6 +88,11 @@ describe('pipedejavu plan, honest and readable', () => {
     const rejected = lines.filter((l) => l.startsWith('- '));
     expect(rejected.length).toBeGreaterThan(0);
     expect(new Set(rejected).size).toBe(rejected.length);
+    // The offload's host (64 GiB here) cannot hold llama-13b's 145 GiB of fp32 master weights and Adam moments.
+    expect(r.stdout).toMatch(
+      /^- with optimizer offload: \d+ of \d+ plans need more memory than the host has; .*need 145\.\d GiB; the host has 64\.0 GiB \(probed\)$/m,
+    );
+    expect(r.stdout).not.toMatch(/Best plan: .*optimizer offloaded/);
     // A plan that does not fit is a rejection, never a row of the ranking.
     expect(r.stdout).not.toMatch(/does not fit\)/);
   });

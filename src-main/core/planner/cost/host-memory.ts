@@ -70,25 +70,31 @@ export function hostMemoryReasons(problem: PlanProblem, plan: Plan): string[] {
 
 /**
  * Plans whose hosts cannot hold their offloaded state marked as not fitting (with the reason), and
- * one rejection per distinct reason, counting the plans.
+ * one rejection for them all: how many, and the one that needs least.
  */
 export function checkHostMemory(
   problem: PlanProblem,
   plans: readonly Plan[],
-): { plans: Plan[]; rejected: { kind: Plan['kind']; reason: string }[] } {
-  const byReason = new Map<string, { kind: Plan['kind']; plans: number }>();
+): { plans: Plan[]; rejected: { kind: Plan['kind']; reason: string; plans: number }[] } {
+  let failed = 0;
+  let least: { plan: Plan; bytes: number; reasons: string[] } | null = null;
   const checked = plans.map((p) => {
     const reasons = hostMemoryReasons(problem, p);
     if (reasons.length === 0) return p;
-    const key = reasons.join('; ');
-    const seen = byReason.get(key);
-    if (seen) seen.plans++;
-    else byReason.set(key, { kind: p.kind, plans: 1 });
+    failed++;
+    const bytes = hostNeeds(problem, p).reduce((s, h) => s + h.offloadedBytes + h.cpuDeviceBytes, 0);
+    if (!least || bytes < least.bytes) least = { plan: p, bytes, reasons };
     return { ...p, feasible: false, reasons: [...reasons, ...p.reasons] };
   });
-  const rejected = [...byReason].map(([reason, { kind, plans: n }]) => ({
-    kind,
-    reason: `${count(n, 'plan')} with the optimizer offloaded: ${reason}`,
-  }));
+  const worst = least as { plan: Plan; reasons: string[] } | null;
+  const rejected = worst
+    ? [
+        {
+          kind: worst.plan.kind,
+          reason: `${failed} of ${count(plans.length, 'plan')} need more memory than the host has; the least of them: ${worst.reasons.join('; ')}`,
+          plans: failed,
+        },
+      ]
+    : [];
   return { plans: checked, rejected };
 }
