@@ -10,6 +10,7 @@ import { defaultThreadCounts, resolveTargets } from './device-targets.js';
 import { localProbeDeps } from './local-probe.js';
 import { localProfilerDeps } from './local-profiler.js';
 import { ensureLocalMachine, machineFor } from './machine-service.js';
+import { localProviderBlockers, type ProviderBlockers } from './doctor-service.js';
 import {
   estimateTarget,
   profileDevice,
@@ -33,6 +34,28 @@ export interface LocalProfile {
   targets: ProfileTarget[];
   /** A kernel runner on this machine (its child starts with the first kernel). */
   deps: ProfilerDeps;
+  /** `--device all` only: one line for each target left out because its provider cannot load here. */
+  skipped: string[];
+}
+
+/**
+ * `--device all` leaves out the ONNX Runtime providers that `doctor` knows cannot load here (no
+ * Vulkan loader for WebGPU, a CUDA provider missing its libraries), one line each. A device
+ * named on purpose is still tried, and says itself why it failed.
+ */
+export function skipUnloadable(
+  targets: readonly ProfileTarget[],
+  blockers: ProviderBlockers,
+): { targets: ProfileTarget[]; skipped: string[] } {
+  const why = (t: ProfileTarget): string | null =>
+    t.ep.name === 'webgpu' ? blockers.webgpu : t.ep.name === 'cuda' ? blockers.cuda : null;
+  return {
+    targets: targets.filter((t) => why(t) === null),
+    skipped: targets.flatMap((t) => {
+      const reason = why(t);
+      return reason === null ? [] : [`skipped ${t.deviceKey}: ${reason} (see pipedejavu doctor)`];
+    }),
+  };
 }
 
 /**
@@ -47,8 +70,10 @@ export async function localProfile(
   backend: { backends?: readonly Backend[]; python?: string } = {},
 ): Promise<LocalProfile> {
   const machine = await ensureLocalMachine(db, localProbeDeps, { env });
-  const targets = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
-  return { machine, targets, deps: localProfilerDeps(db, env, backend.python) };
+  const all = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
+  const { targets, skipped } =
+    device === 'all' ? skipUnloadable(all, localProviderBlockers()) : { targets: all, skipped: [] };
+  return { machine, targets, skipped, deps: localProfilerDeps(db, env, backend.python) };
 }
 
 export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {

@@ -10,6 +10,7 @@ import {
   nothingProfiled,
   profiledRooflines,
   profileTargets,
+  skipUnloadable,
   targetName,
 } from '../../../src-main/services/profile-targets.js';
 import type {
@@ -190,6 +191,24 @@ describe('after profiling', () => {
     });
     expect(profiledRooflines(db, 'm1', reports).map((r) => [r.deviceKey, r.threads])).toEqual([['cpu', 1]]);
     expect(profiledRooflines(db, 'm1', [report('cuda:0', 'unavailable')])).toEqual([]);
+  });
+});
+
+describe('--device all skips what doctor knows cannot load', () => {
+  const webgpu: ProfileTarget = { machineId: 'm1', deviceKey: 'webgpu:0', ep: { name: 'webgpu', deviceId: 0 } };
+  const all = [cpu(1), cpu(2), gpu, webgpu];
+
+  it('leaves out WebGPU without a Vulkan loader and CUDA without its libraries, one line each', () => {
+    const r = skipUnloadable(all, { webgpu: 'no Vulkan loader (libvulkan.so.1)', cuda: 'libcudnn.so.9: not found' });
+    expect(r.targets).toEqual([cpu(1), cpu(2)]);
+    expect(r.skipped).toEqual([
+      'skipped cuda:0: libcudnn.so.9: not found (see pipedejavu doctor)',
+      'skipped webgpu:0: no Vulkan loader (libvulkan.so.1) (see pipedejavu doctor)',
+    ]);
+  });
+
+  it('keeps every target when nothing is known against them', () => {
+    expect(skipUnloadable(all, { webgpu: null, cuda: null })).toEqual({ targets: all, skipped: [] });
   });
 });
 
