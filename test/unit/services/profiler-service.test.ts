@@ -93,6 +93,28 @@ describe('profiling a device with the real kernel runner', () => {
     else expect(r.noisy.some((id) => id.startsWith('MatMul'))).toBe(true);
   });
 
+  it('keeps a bandwidth kernel that stays noisy, so the device still gets its bandwidth, with a note', async () => {
+    // 48 MiB moved: past the caches, the only kernel that can set the bandwidth. The noise source says it is noisy.
+    const big = makeKernel('Add', 'fp32', { n: 4 * 2 ** 20 });
+    const gemm = makeKernel('MatMul', 'fp32', { B: 1, M: 256, N: 256, K: 256 });
+    const r = await profileDevice(deps, cpu, {
+      suite: 'quick',
+      kernels: [big, gemm],
+      rule: { ...rule, maxRepetitions: 8, minRepetitions: 3 },
+      refineLimit: 0,
+      rounds: 1,
+      forceNoisy: (k) => k.id === big.id,
+    });
+    expect(r.status).toBe('complete');
+    expect(r.noisy).toEqual([big.id]);
+    expect(r.summary?.bandwidthGBps).toBeGreaterThan(0);
+    expect(r.notes.join(' ')).toMatch(
+      /1 kernel stayed too noisy after \d+ retr(y|ies); kept with their spread and marked noisy/,
+    );
+    expect(r.notes.join(' ')).not.toMatch(/could not measure its memory bandwidth/);
+    expect(new ProfileRepo(db).getRun(r.runId as string)?.summary?.noisyKernels).toEqual([big.id]);
+  });
+
   it('keeps the NCHWc reorders ORT puts around a lone conv as measurements of their own maps', async () => {
     // 16 -> 32 channels changes the map, so the conv is traced, not chained.
     const conv = makeKernel('Conv', 'fp32', { N: 1, C: 16, H: 24, W: 24, K: 32, R: 3, S: 3, stride: 2, groups: 1 });
