@@ -7,6 +7,13 @@
  */
 import { fork } from 'node:child_process';
 
+/**
+ * A stand-in for Node to start the children with; unset in use. `scripts/check-avx2.sh` sets
+ * it to run the runners under a CPU emulator, so tests see ONNX Runtime's layout on an
+ * AVX2-only CPU (8-wide NCHWc) from a machine with AVX-512.
+ */
+export const CHILD_EXEC_ENV = 'PIPEDEJAVU_CHILD_EXEC';
+
 export interface LaunchOptions {
   /** Names the process (Electron's serviceName, seen in its task metrics); plain Node ignores it. */
   name: string;
@@ -66,6 +73,7 @@ export const childProcessLauncher: ProcessLauncher = {
     const events = new ChildEmitter();
     const cp = fork(modulePath, [], {
       serialization: 'advanced',
+      execPath: process.env[CHILD_EXEC_ENV] || process.execPath,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: o.env ?? process.env,
       ...(o.execArgv ? { execArgv: o.execArgv } : {}),

@@ -97,7 +97,13 @@ describe('measureModel and layerComparison (real ORT)', () => {
     const { workload } = resolveWorkload(db, cls, { inputs });
     const named = workload.nodes.filter((n) => traced.has(n.name));
     expect(named.length).toBeGreaterThan(10);
-    for (const n of m.nodes) expect(traced.has(n.name)).toBe(true);
+    // ORT numbers the nodes it inserts per session (`ReorderOutput_token_238`): on AVX2's 8-wide
+    // NCHWc the optimize session and the profiled one number them apart, so those are matched
+    // by their outputs, not their names. Every other node keeps its name.
+    const generated = (name: string): boolean => /_token_\d+$/.test(name);
+    for (const n of m.nodes) if (!generated(n.name)) expect(traced.has(n.name), n.name).toBe(true);
+    const inserted = m.nodes.filter((n) => generated(n.name)).length;
+    expect(inserted).toBeLessThanOrEqual([...traced].filter(generated).length);
     // The runner's own copy is gone from its trace folder.
     const runnerDir = (runner as unknown as { traceDir: string }).traceDir;
     expect(readdirSync(runnerDir)).toEqual([]);
