@@ -40,6 +40,10 @@ export interface DoctorOptions {
 
 const LOW_DISK_BYTES = 1024 ** 3;
 
+/** Why npm ci warns EBADENGINE on Node 20, said where a user looks first. */
+const ELECTRON_NODE_NOTE =
+  "; the desktop shell (npm start) needs 22.12 or newer, hence npm ci's EBADENGINE warnings for electron: harmless for the CLI, the server and the tests";
+
 /** Why the installed CUDA provider would not load (ldd finds a library missing), or null. */
 function cudaReason(): string | null {
   const missing = cudaUnavailableReason();
@@ -119,6 +123,8 @@ function runtimeChecks(deps: DoctorDeps): DoctorCheck[] {
   const v = deps.versions();
   const [major, minor] = (v.node ?? process.version).replace(/^v/, '').split('.').map(Number);
   const nodeOk = (major ?? 0) > 20 || ((major ?? 0) === 20 && (minor ?? 0) >= 19);
+  // Electron 45 and its build tools want 22.12: on older Nodes npm ci warns EBADENGINE for them.
+  const electronOk = (major ?? 0) > 22 || ((major ?? 0) === 22 && (minor ?? 0) >= 12);
   const ort = v['onnxruntime-node'];
   const binding = ortBindingPresent();
   const { cuda, webgpu } = providerBlockers(deps);
@@ -126,7 +132,7 @@ function runtimeChecks(deps: DoctorDeps): DoctorCheck[] {
     {
       name: 'node',
       status: nodeOk ? 'ok' : 'fail',
-      detail: `${v.node ?? process.version}${nodeOk ? '' : ' (needs 20.19 or newer)'}`,
+      detail: `${v.node ?? process.version}${nodeOk ? '' : ' (needs 20.19 or newer)'}${nodeOk && !electronOk ? ELECTRON_NODE_NOTE : ''}`,
     },
     {
       name: 'onnxruntime',

@@ -26,7 +26,7 @@ describe.skipIf(process.platform === 'win32')('pipedejavu doctor', () => {
     const { checks } = JSON.parse(r.stdout) as DoctorJson;
     expect(checks.map((c) => c.name)).toEqual(NAMES);
     const byName = Object.fromEntries(checks.map((c) => [c.name, c]));
-    expect(byName.nvidia?.detail).toMatch(/driver 590\.48\.01, CUDA 13\.\d, 1 GPU\(s\): NVIDIA H100 80GB HBM3/);
+    expect(byName.nvidia?.detail).toMatch(/driver 590\.48\.01, CUDA 13\.\d, 1 GPU: NVIDIA H100 80GB HBM3/);
     expect(byName['ep cpu']?.status).toBe('ok');
     // This workplace has no CUDA provider (the NuGet download is skipped): a warning naming the fix.
     expect(byName['ep cuda']?.detail).toMatch(/install-cuda|cannot load|installed/);
@@ -50,7 +50,7 @@ describe.skipIf(process.platform === 'win32')('pipedejavu doctor', () => {
     expect(r.code).toBe(1);
     const { checks } = JSON.parse(r.stdout) as DoctorJson;
     expect(checks.find((c) => c.name === 'nvidia')?.status).toBe('fail');
-    expect(r.stderr).toBe('pipedejavu: error: 1 check failed: nvidia\n');
+    expect(r.stderr).toBe('{"error":{"code":"user","message":"1 check failed: nvidia"}}\n');
   });
 
   it('refuses a bad --timeout in one line', async () => {

@@ -33,7 +33,10 @@ describe('pipedejavu import FILE|DIR ...', () => {
     const r = JSON.parse(first.stdout) as BatchJson;
     expect(r.imported.map((i) => i.label).sort()).toEqual(['gpu-box', 'h100-box']);
     expect(r.failed.map((f) => path.basename(f.file))).toEqual(['broken.json']);
-    expect(first.stderr).toBe(`pipedejavu: error: 1 of 3 files not imported: ${path.join(nodes, 'broken.json')}\n`);
+    // Under --json the error is JSON too.
+    expect(JSON.parse(first.stderr)).toEqual({
+      error: { code: 'user', message: `1 of 3 files not imported: ${path.join(nodes, 'broken.json')}` },
+    });
 
     const again = await cli([
       'import',

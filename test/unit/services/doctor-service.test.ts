@@ -74,4 +74,14 @@ describe('doctor', () => {
     expect(c['ep cuda']?.detail).toBe('libcudnn.so.9: not found');
     expect(providerBlockers(deps())).toEqual({ cuda: null, webgpu: null });
   });
+
+  it("explains npm ci's EBADENGINE warnings on a Node the CLI accepts but Electron does not", async () => {
+    const on20 = await byName(deps({ versions: () => ({ node: 'v20.20.2', 'onnxruntime-node': '1.30.0' }) }));
+    expect(on20.node?.status).toBe('ok');
+    expect(on20.node?.detail).toMatch(
+      /^v20\.20\.2; the desktop shell \(npm start\) needs 22\.12 or newer, hence npm ci's EBADENGINE/,
+    );
+    const on22 = await byName(deps({ versions: () => ({ node: 'v22.12.0', 'onnxruntime-node': '1.30.0' }) }));
+    expect(on22.node?.detail).toBe('v22.12.0');
+  });
 });
