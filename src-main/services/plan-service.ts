@@ -314,11 +314,11 @@ function checkExpertsFit(w: Workload, problem: PlanProblem): void {
   const largest = Math.max(0, ...problem.devices.map((d) => d.memoryBytes));
   const purpose = problem.mode === 'training' ? 'to train' : 'to serve';
   const expertParams = experts.reduce((s, n) => s + n.params, 0);
-  const count = block.tensor?.experts ?? experts.length;
-  const one = (expertParams / count) * problem.bytesPerParam + problem.overheadBytes;
+  const expertCount = block.tensor?.experts ?? experts.length;
+  const one = (expertParams / expertCount) * problem.bytesPerParam + problem.overheadBytes;
   if (one > largest) {
     throw new UserError(
-      `${w.name}: one expert (${(expertParams / count / 1e9).toFixed(2)}B parameters) needs ${formatBytes(one)} ${purpose}; ` +
+      `${w.name}: one expert (${(expertParams / expertCount / 1e9).toFixed(2)}B parameters) needs ${formatBytes(one)} ${purpose}; ` +
         `the largest device in the plan has ${formatBytes(largest)}`,
     );
   }
@@ -328,7 +328,7 @@ function checkExpertsFit(w: Workload, problem: PlanProblem): void {
   if (share <= largest) return;
   throw new UserError(
     `${w.name}: one block with its experts (${(expertParams / 1e9).toFixed(2)}B expert parameters) needs ${formatBytes(share)} per device` +
-      (degree > 1 ? ` spread over ${degree} devices (expert parallelism)` : '') +
+      (degree > 1 ? ` spread over ${count(degree, 'device')} (expert parallelism)` : '') +
       ` ${purpose}; the largest device in the plan has ${formatBytes(largest)}`,
   );
 }
@@ -352,7 +352,7 @@ function withKvCache(
   const perBlock = (kvBytesPerToken(e, dtype) / e.layers) * seq;
   const blocks = layers.filter((l) => /^block\.\d+$/.test(l.name)).length;
   warnings.push(
-    `${w.name}: inference memory holds the KV cache of ${seq} tokens per sequence, ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${e.layers} layers x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
+    `${w.name}: inference memory holds the KV cache of ${count(seq, 'token')} per sequence, ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${count(e.layers, 'layer')} x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
   );
   return layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, residentBytesPerSample: perBlock } : l));
 }
@@ -374,11 +374,11 @@ function transferredDtypeWarnings(w: Workload, candidates: readonly Candidate[])
     const first = list[0] as Candidate;
     const who =
       list.length === 1
-        ? `${first.device.id}: no ${dtype} kernels were measured on it; its`
-        : `${list.length} ${first.device.name} devices (${list
+        ? `${first.device.id}: no kernel was measured in ${dtype} on it; its`
+        : `${count(list.length, `${first.device.name} device`)} (${list
             .slice(0, 3)
             .map((c) => c.device.id)
-            .join(', ')}${list.length > 3 ? ', ...' : ''}): no ${dtype} kernels were measured on them; their`;
+            .join(', ')}${list.length > 3 ? ', ...' : ''}): no kernel was measured in ${dtype} on them; their`;
     return (
       `${who} ${dtype} times are transferred from the fp32 peak` +
       (first.device.kind === 'gpu' ? ' (profile with --backend torch, which measures fp16 and bf16)' : '')
@@ -503,7 +503,7 @@ function checkServedContext(w: Workload, e: CatalogEntry | null, mode: Mode): vo
   const seq = w.bindings.seq ?? 0;
   if (e.context !== undefined && seq > e.context) {
     throw new UserError(
-      `${w.name}: a context of ${seq} tokens is longer than the model's ${e.context}; give --seq ${e.context} or less`,
+      `${w.name}: a context of ${count(seq, 'token')} is longer than the model's ${e.context}; give --seq ${e.context} or less`,
     );
   }
 }
@@ -544,7 +544,7 @@ function measuredCollectives(
     }
     out.push({ op: 'all_reduce', devices: ids as string[], fit: fit.fit });
     warnings.push(
-      `${f.source}: measured all-reduce over ${ids.length} devices (${fit.fit.alphaUs.toFixed(1)} µs + ${fit.fit.gbps.toFixed(1)} GB/s) replaces the model`,
+      `${f.source}: measured all-reduce over ${count(ids.length, 'device')} (${fit.fit.alphaUs.toFixed(1)} µs + ${fit.fit.gbps.toFixed(1)} GB/s) replaces the model`,
     );
   }
   return out;
@@ -576,7 +576,7 @@ function importedMachineIds(db: Database, list: string, local: string | undefine
     for (const m of found) if (m.id !== local && !ids.includes(m.id)) ids.push(m.id);
     if (!isGlob(name) && others.length > 1)
       throw new UserError(
-        `${matches.length} machines are called "${name}": name one by its id (see pipedejavu machines)`,
+        `${count(matches.length, 'machine')} are called "${name}": name one by its id (see pipedejavu machines)`,
       );
   }
   return ids;
