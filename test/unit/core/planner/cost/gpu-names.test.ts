@@ -31,6 +31,9 @@ describe('GPU names a person types', () => {
     expect(idOf('l40s')).toBe('l40s');
     expect(idOf('T4')).toBe('t4');
     expect(idOf('NVIDIA H100 80GB HBM3')).toBe('h100-sxm5-80gb');
+    // The card the new user typed, now in the catalog.
+    expect(idOf('RTX 3060')).toBe('rtx-3060');
+    expect(idOf('3060')).toBe('rtx-3060');
   });
 
   it('refuses an ambiguous name with the closest names', () => {
@@ -45,9 +48,9 @@ describe('GPU names a person types', () => {
   });
 
   it('refuses an unknown name with the three closest', () => {
-    const m = refusal(() => resolveGpuName('RTX 3060'));
-    expect(m).toMatch(/no datasheet for GPU "RTX 3060"/);
-    expect(m).toMatch(/did you mean .*RTX 3090/);
+    const m = refusal(() => resolveGpuName('RTX 3070'));
+    expect(m).toMatch(/no datasheet for GPU "RTX 3070"/);
+    expect(m).toMatch(/did you mean "NVIDIA GeForce RTX 30[69]0", "NVIDIA GeForce RTX 30[69]0"/);
     expect(m.split('did you mean')[1]?.split(/, | or /)).toHaveLength(3);
   });
 
