@@ -106,9 +106,10 @@ export interface App {
   stop(): Promise<void>;
 }
 
-export async function openApp(o: { colorScheme?: 'light' | 'dark' } = {}): Promise<App> {
+/** `dir`: serve the store already there (`<dir>/db.sqlite`, e.g. one the CLI filled) instead of a fresh one. */
+export async function openApp(o: { colorScheme?: 'light' | 'dark'; dir?: string } = {}): Promise<App> {
   ensureBuilt();
-  const served = await startServer();
+  const served = await startServer(o.dir);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
