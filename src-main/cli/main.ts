@@ -10,23 +10,7 @@ import { helpText, parseCommandArgs } from './args.js';
 import type { Command } from './command.js';
 import { CliContext, type CliIo } from './context.js';
 import { COMMANDS } from './commands/index.js';
-
-/** Levenshtein distance, for "did you mean" on mistyped commands. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (cur[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}
+import { editDistance } from '../core/text/edit-distance.js';
 
 function overview(commands: Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
