@@ -59,7 +59,7 @@ describe('export and import of hardware profiles (CLI)', () => {
     ]);
     expect(machines.find((m) => m.source === 'imported')?.measurementCount).toBe(2);
     const table = await cli(['machines', '--db', db]);
-    expect(table.stdout).toMatch(/lab server\s+imported\s+3\s+1\s+2/);
+    expect(table.stdout).toMatch(/lab server \(id a1b2c3d4e5f60718\)\s+imported\s+3\s+1\s+2/);
   });
 
   it("counts a duplicate import and the machine's own profile as unchanged (exit 0)", async () => {
