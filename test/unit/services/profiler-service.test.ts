@@ -106,13 +106,14 @@ describe('profiling a device with the real kernel runner', () => {
       forceNoisy: (k) => k.id === big.id,
     });
     expect(r.status).toBe('complete');
-    expect(r.noisy).toEqual([big.id]);
+    // A loaded machine may make the GEMM noisy too: only the forced one is sure.
+    expect(r.noisy).toContain(big.id);
     expect(r.summary?.bandwidthGBps).toBeGreaterThan(0);
     expect(r.notes.join(' ')).toMatch(
-      /1 kernel stayed too noisy after \d+ retr(y|ies); kept with their spread and marked noisy/,
+      /[12] kernels? stayed too noisy after \d+ retr(y|ies); kept with their spread and marked noisy/,
     );
     expect(r.notes.join(' ')).not.toMatch(/could not measure its memory bandwidth/);
-    expect(new ProfileRepo(db).getRun(r.runId as string)?.summary?.noisyKernels).toEqual([big.id]);
+    expect(new ProfileRepo(db).getRun(r.runId as string)?.summary?.noisyKernels).toContain(big.id);
   });
 
   it('keeps the NCHWc reorders ORT puts around a lone conv as measurements of their own maps', async () => {
