@@ -115,7 +115,7 @@ function gpuTries({ req, devices }: SuggestionInput): Try[][] {
       const virtual = [...(req.virtual ?? []), `${n}x${name}`];
       return {
         req: { ...req, virtual },
-        change: n === 1 ? `one more ${name}` : `${n} more ${name} GPUs`,
+        change: n === 1 ? `one more ${name}` : `${count(n, 'more GPU')} (${name})`,
         option: `--virtual "${virtual.join(',')}"`,
       };
     }),

@@ -9,6 +9,7 @@ import { UserError } from '../core/errors.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { buildProfileFile, type ExportDeps, type ExportResult } from './profile-exchange-service.js';
+import { count } from '../core/text/plural.js';
 
 export interface ArchiveExportResult {
   text: string;
@@ -44,7 +45,7 @@ export function exportArchive(
   }
   const tooLarge = (bytes?: number): UserError =>
     new UserError(
-      `an archive of these ${files.length} machines would be ${bytes === undefined ? 'larger than' : `${mib(bytes)} MiB, more than`} the ${mib(LIMITS.maxFileBytes)} MiB import reads; export fewer machines per archive, or each to its own file`,
+      `an archive of these ${count(files.length, 'machine')} would be ${bytes === undefined ? 'larger than' : `${mib(bytes)} MiB, more than`} the ${mib(LIMITS.maxFileBytes)} MiB import reads; export fewer machines per archive, or each to its own file`,
     );
   let text: string;
   try {

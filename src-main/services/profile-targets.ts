@@ -91,7 +91,7 @@ export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
 export function targetName(target: ProfileTarget): string {
   const threads = epThreads(target.ep);
   const backend = isTorchEp(target.ep) ? ' (PyTorch)' : '';
-  return `${target.deviceKey}${threads === null ? '' : ` x${threads} threads`}${backend}`;
+  return `${target.deviceKey}${threads === null ? '' : `, ${count(threads, 'thread')}`}${backend}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { findMachine } from '../../services/machine-service.js';
 import { runtimeVersions } from '../../services/runtime-versions.js';
 import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';
+import { count } from '../../core/text/plural.js';
 
 /** Where the text goes: stdout without --out (or with --out -), else the file. */
 function write(ctx: CliContext, out: string | undefined, text: string): boolean {
@@ -73,9 +74,9 @@ export const exportCommand: Command = {
       else {
         for (const m of result.machines)
           ctx.print(
-            `Exported ${m.label} (${m.machineId}): ${m.counts.devices} devices, ${m.counts.runs} profile runs, ${m.counts.measurements} measurements`,
+            `Exported ${m.label} (${m.machineId}): ${count(m.counts.devices, 'device')}, ${count(m.counts.runs, 'profile run')}, ${count(m.counts.measurements, 'measurement')}`,
           );
-        ctx.print(`${result.machines.length} machines -> ${out}`);
+        ctx.print(`${count(result.machines.length, 'machine')} -> ${out}`);
       }
       return;
     }
@@ -85,7 +86,7 @@ export const exportCommand: Command = {
     if (ctx.json) ctx.printJson(summary);
     else
       ctx.print(
-        `Exported ${result.label} (${result.machineId}): ${result.counts.devices} devices, ${result.counts.runs} profile runs, ${result.counts.measurements} measurements -> ${out}`,
+        `Exported ${result.label} (${result.machineId}): ${count(result.counts.devices, 'device')}, ${count(result.counts.runs, 'profile run')}, ${count(result.counts.measurements, 'measurement')} -> ${out}`,
       );
   },
 };

@@ -48,13 +48,13 @@ function report(ctx: CliContext, r: BatchImportResult, files: number): void {
     for (const f of r.failed) ctx.print(`Not imported: ${f.error}`);
     ctx.print(
       `${r.imported.length} imported, ${r.unchanged.length} unchanged, ${r.failed.length} not imported, of ${
-        r.archives > 0 ? `${total} profiles in ${files} file${files === 1 ? '' : 's'}` : `${files} files`
+        r.archives > 0 ? `${count(total, 'profile')} in ${count(files, 'file')}` : count(files, 'file')
       }`,
     );
   }
   if (r.failed.length > 0) {
     throw new UserError(
-      `${r.failed.length} of ${r.archives > 0 ? `${total} profiles` : `${files} files`} not imported: ${r.failed.map(entryName).join(', ')}`,
+      `${r.failed.length} of ${r.archives > 0 ? count(total, 'profile') : count(files, 'file')} not imported: ${r.failed.map(entryName).join(', ')}`,
     );
   }
 }

@@ -5,6 +5,7 @@ import { removeWorkload } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatTable } from '../output.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+import { count } from '../../core/text/plural.js';
 
 export const workloadCommand: Command = {
   name: 'workload',
@@ -80,7 +81,7 @@ export const workloadCommand: Command = {
       return;
     }
     ctx.print(
-      `Added ${w.name}: ${w.nodes.length} nodes in ${w.layers.length} layers, ${(totals.flops / 1e9).toFixed(2)} GFLOP per run, ${(totals.params / 1e6).toFixed(2)} M parameters (${formatBytes(w.paramBytes)})`,
+      `Added ${w.name}: ${count(w.nodes.length, 'node')} in ${count(w.layers.length, 'layer')}, ${(totals.flops / 1e9).toFixed(2)} GFLOP per run, ${(totals.params / 1e6).toFixed(2)} M parameters (${formatBytes(w.paramBytes)})`,
     );
     if (flagged.length)
       ctx.print(

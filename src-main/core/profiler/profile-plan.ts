@@ -14,6 +14,7 @@
  */
 import type { KernelSpec } from '../kernels/types.js';
 import type { StoppingRule } from './timing-stats.js';
+import { count } from '../text/plural.js';
 
 export type WorkKind = 'kernel' | 'overhead' | 'calibration';
 const KINDS: readonly WorkKind[] = ['kernel', 'overhead', 'calibration'];
@@ -38,7 +39,7 @@ export function retrySlots(kernelTimings: number, budget: RetryBudget = RETRY_BU
 
 /** The budget in words, for the start line and the report. */
 export function describeRetryBudget(slots: number, budget: RetryBudget = RETRY_BUDGET): string {
-  return `noisy kernels are timed again later, up to ${budget.retriesPerKernel} more times each, within ${Math.round(budget.timeShare * 100)}% of the run's time (at most ${slots} retries)`;
+  return `noisy kernels are timed again later, up to ${count(budget.retriesPerKernel, 'more time')} each, within ${Math.round(budget.timeShare * 100)}% of the run's time (at most ${count(slots, 'retry')})`;
 }
 
 /** Whether one more retry fits: slots left and retry time within the share of the rest of the run. */

@@ -51,7 +51,7 @@ describe('pipedejavu profile', () => {
     const { webgpu } = localProviderBlockers();
     if (webgpu) expect(r.stderr).toContain(`skipped webgpu:0: ${webgpu} (see pipedejavu doctor)\n`);
     else expect(r.stderr).not.toContain('skipped webgpu');
-    expect(r.stderr).toMatch(/profiling cpu x1 threads/);
+    expect(r.stderr).toMatch(/profiling cpu, 1 thread:/);
     expect(r.stderr).not.toMatch(/profiling webgpu/);
   });
 

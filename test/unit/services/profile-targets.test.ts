@@ -102,18 +102,18 @@ describe('profileTargets', () => {
     // Each target says before it starts its kernels and rounds, its fixed step count, its expected time and the retry budget.
     expect(logs).toEqual([
       expect.stringMatching(
-        /^profiling cpu x1 threads?: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \(a first guess: no run here to go by yet\)$/,
+        /^profiling cpu, 1 thread: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \(a first guess: no run here to go by yet\)$/,
       ),
       expect.stringMatching(
-        /^ {2}noisy kernels are timed again later, up to 2 more times each, within 25% of the run's time \(at most \d+ retries\)$/,
+        /^ {2}noisy kernels are timed again later, up to 2 more times each, within 25% of the run's time \(at most \d+ retr(y|ies)\)$/,
       ),
       expect.stringMatching(
-        /^profiling cpu x4 threads: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \((from this machine's last run|a first guess: no run here to go by yet)\)$/,
+        /^profiling cpu, 4 threads: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \((from this machine's last run|a first guess: no run here to go by yet)\)$/,
       ),
       expect.stringMatching(/^ {2}noisy kernels/),
     ]);
     expect(kernelsSeen).toHaveLength(4);
-    expect(kernelsSeen[0]).toBe(`cpu x1 threads: ${kernels[0]?.id} measured`);
+    expect(kernelsSeen[0]).toBe(`cpu, 1 thread: ${kernels[0]?.id} measured`);
     expect(runner.closed).toBe(1);
     // A second profile resumes: every point is already stored.
     const again = await profileTargets(depsOf(db, steadyRunner()), [cpu(1)], {
@@ -126,7 +126,7 @@ describe('profileTargets', () => {
       onKernel: () => undefined,
     });
     expect(again[0]?.alreadyMeasured).toBe(2);
-    expect(logs.at(-2)).toMatch(/^profiling cpu x1 threads: 0 kernels x 1 round \(quick\), 2 already stored; /);
+    expect(logs.at(-2)).toMatch(/^profiling cpu, 1 thread: 0 kernels x 1 round \(quick\), 2 already stored; /);
   });
 
   it('stops before the next target once cancelled, and still closes the runner', async () => {
@@ -149,7 +149,8 @@ describe('profileTargets', () => {
   });
 
   it('names a CPU target with its threads, a GPU by its key', () => {
-    expect(targetName(cpu(8))).toBe('cpu x8 threads');
+    expect(targetName(cpu(8))).toBe('cpu, 8 threads');
+    expect(targetName(cpu(1))).toBe('cpu, 1 thread');
     expect(targetName(gpu)).toBe('cuda:0');
   });
 });
@@ -217,7 +218,7 @@ describe('estimateProfile: the time a profile should take here, before it starts
     const db = freshDb();
     const first = estimateProfile(db, { device: 'cpu', suite: 'quick', threads: [1, 2] });
     expect(first.basis).toBe('prior');
-    expect(first.targets.map((t) => t.target)).toEqual(['cpu x1 threads', 'cpu x2 threads']);
+    expect(first.targets.map((t) => t.target)).toEqual(['cpu, 1 thread', 'cpu, 2 threads']);
     expect(first.targets[0]?.kernels).toBe(kernelsFor({ name: 'cpu', threads: 1 }, 'quick').length);
     expect(first.totalMs).toBeCloseTo(
       first.targets.reduce((s, t) => s + t.estimatedMs, 0),
