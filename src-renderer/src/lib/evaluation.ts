@@ -58,15 +58,29 @@ export function evalRows(report: Report): EvalRow[] {
   return rows;
 }
 
-export function scatterOf(report: Report, protocol: string, predictors?: readonly string[]): ScatterRow[] {
-  return report.scatter.filter(
-    (r) =>
-      r.protocol === protocol &&
-      (!predictors || predictors.includes(r.predictor)) &&
-      r.actualUs > 0 &&
-      r.predictedUs > 0 &&
-      Number.isFinite(r.actualUs + r.predictedUs),
-  );
+/** A scatter point with its device named for people (the report's `device` is the training id). */
+export type ScatterPoint = ScatterRow & { deviceLabel: string };
+
+/**
+ * The points of one protocol (and predictors) a log chart can show, each named by its
+ * device's label from the evaluation's `deviceLabels`; a device without one keeps its id.
+ */
+export function scatterOf(
+  report: Report,
+  protocol: string,
+  predictors?: readonly string[],
+  labels: Readonly<Record<string, string>> = {},
+): ScatterPoint[] {
+  return report.scatter
+    .filter(
+      (r) =>
+        r.protocol === protocol &&
+        (!predictors || predictors.includes(r.predictor)) &&
+        r.actualUs > 0 &&
+        r.predictedUs > 0 &&
+        Number.isFinite(r.actualUs + r.predictedUs),
+    )
+    .map((r) => ({ ...r, deviceLabel: labels[r.device] ?? r.device }));
 }
 
 /** Share of rows whose prediction is within ±`band` (fraction) of the measured time. */

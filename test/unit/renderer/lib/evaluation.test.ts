@@ -95,6 +95,14 @@ describe('evaluation report views', () => {
     expect(predictorsOf(report)).toEqual(['roofline', 'forest']);
   });
 
+  it('names every scatter point by its device label, not the training id', () => {
+    const labels = Object.fromEntries(report.scatter.map((r) => [r.device, `label of ${r.device}`]));
+    const points = scatterOf(report, 'grouped-kfold', undefined, labels);
+    expect(points.map((p) => p.deviceLabel)).toEqual(points.map((p) => `label of ${p.device}`));
+    // A device the labels do not know keeps its id, rather than no name.
+    expect(scatterOf(report, 'grouped-kfold').map((p) => p.deviceLabel)).toEqual(points.map((p) => p.device));
+  });
+
   it('filters the scatter by protocol and predictor and drops points a log chart cannot show', () => {
     expect(scatterOf(report, 'grouped-kfold')).toHaveLength(2);
     expect(scatterOf(report, 'grouped-kfold', ['forest'])).toHaveLength(1);
