@@ -21,14 +21,6 @@ export class ProfileFileError extends UserError {
   }
 }
 
-/** The file's content is in the store already (an import that would change nothing). */
-export class AlreadyImportedError extends ProfileFileError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AlreadyImportedError';
-  }
-}
-
 /** Sorts object keys recursively: free-form maps get one order whatever order they came in. */
 function sortDeep<T>(v: T): T {
   if (Array.isArray(v)) return v.map(sortDeep) as T;
