@@ -154,7 +154,10 @@ export function onUserGraph(
   });
   const nodes: NodePrediction[] = user.nodes.map((n, index) => {
     const s = byUser[index] as (typeof byUser)[number];
-    const first = executed.nodes[s.executed[0] ?? -1];
+    // Told by the executed node that takes its time (a Reshape ORT put first is not the conv).
+    const main = s.executed
+      .map((i) => executed.nodes[i])
+      .reduce<NodePrediction | undefined>((a, p) => (p && (!a || p.timeUs > a.timeUs) ? p : a), undefined);
     return {
       index,
       name: n.name,
@@ -163,7 +166,7 @@ export function onUserGraph(
       timeUs: s.timeUs,
       lowUs: s.lowUs,
       highUs: s.highUs,
-      how: s.executed.length === 0 ? 'free' : (first?.how ?? 'predicted'),
+      how: s.executed.length === 0 ? 'free' : (main?.how ?? 'predicted'),
       warning: s.executed.map((i) => executed.nodes[i]?.warning).find((w) => w) ?? null,
     };
   });
