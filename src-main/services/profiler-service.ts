@@ -738,8 +738,9 @@ function noisyNote(st: RunState): string[] {
   if (!still.length) return [];
   const worst = [...still].sort((a, b) => b.ciHalfWidth - a.ciHalfWidth).slice(0, 3);
   const spread = worst.map((k) => `${k.spec.id} ±${(k.ciHalfWidth * 100).toFixed(0)}% cv ${k.cv.toFixed(2)}`);
+  const one = still.length === 1;
   return [
-    `${count(still.length, 'kernel')} stayed too noisy after ${count(st.retries.slots, 'retry', 'retries')}; kept with their spread and marked noisy (${spread.join('; ')}${still.length > 3 ? '; ...' : ''}); \`${rerunCommand(st.target, st.opts.suite)}\` on a quieter machine measures them again`,
+    `${count(still.length, 'kernel')} stayed too noisy after ${count(st.retries.slots, 'retry', 'retries')} in this run; kept with ${one ? 'its' : 'their'} spread and marked noisy (${spread.join('; ')}${still.length > 3 ? '; ...' : ''}); \`${rerunCommand(st.target, st.opts.suite)}\` on a quieter machine measures ${one ? 'it' : 'them'} again`,
   ];
 }
 

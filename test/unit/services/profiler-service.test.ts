@@ -110,7 +110,7 @@ describe('profiling a device with the real kernel runner', () => {
     expect(r.noisy).toContain(big.id);
     expect(r.summary?.bandwidthGBps).toBeGreaterThan(0);
     expect(r.notes.join(' ')).toMatch(
-      /[12] kernels? stayed too noisy after \d+ retr(y|ies); kept with their spread and marked noisy/,
+      /[12] kernels? stayed too noisy after \d+ retr(y|ies) in this run; kept with (its|their) spread and marked noisy/,
     );
     expect(r.notes.join(' ')).not.toMatch(/could not measure its memory bandwidth/);
     expect(new ProfileRepo(db).getRun(r.runId as string)?.summary?.noisyKernels).toContain(big.id);
@@ -367,7 +367,7 @@ describe('profiling with failing and noisy kernels', () => {
     const run = new ProfileRepo(db).getRun(r.runId as string);
     expect(run?.summary?.noisyKernels).toEqual([kernels[1]?.id]);
     expect(r.notes.join(' ')).toMatch(
-      /1 kernel stayed too noisy after \d+ retr(y|ies); kept with their spread and marked noisy/,
+      /1 kernel stayed too noisy after \d+ retr(y|ies) in this run; kept with its spread and marked noisy/,
     );
     expect(r.notes.join(' ')).toContain('`pipedejavu profile --device cpu --threads 1`');
   });
