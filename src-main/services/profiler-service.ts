@@ -753,6 +753,7 @@ function finish(st: RunState, overhead: RunOverhead | null, calibration: Calibra
     (m) => m.executionProvider === epName(target.ep) && m.threads === threads && m.source === 'profile',
   );
   st.work.complete();
+  stepEvent(st, 'done');
   // Kernels a past run kept noisy that this run did not reach stay noisy.
   const unreached = [...st.priorNoisy].filter((id) => !st.measured.some((m) => m.spec.id === id));
   const device = mine.length ? summarizeDevice(mine) : null;
