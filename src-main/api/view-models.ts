@@ -225,6 +225,8 @@ export interface ProfileEstimateView {
   targets: { target: string; kernels: number; estimatedMs: number; basis: 'measured' | 'prior' }[];
   totalMs: number;
   basis: 'measured' | 'prior';
+  /** With device `all`: providers left out because they cannot load here, a line each. */
+  skipped: string[];
 }
 
 export type KernelStatus = 'measured' | 'noisy' | 'failed';

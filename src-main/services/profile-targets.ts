@@ -159,6 +159,8 @@ export interface ProfileEstimate {
   totalMs: number;
   /** "measured" when every target has a past run on this machine to go by, else "prior". */
   basis: 'measured' | 'prior';
+  /** With `all`: the providers left out because they cannot load here, a line each (as the CLI says them). */
+  skipped: string[];
 }
 
 /**
@@ -169,13 +171,17 @@ export interface ProfileEstimate {
 export function estimateProfile(
   db: Database,
   req: { device: string; suite: SuiteName; threads?: number[]; backends?: readonly Backend[] },
+  blockers: () => ProviderBlockers = localProviderBlockers,
 ): ProfileEstimate {
   const machine = machineFor(db, undefined);
-  const targets = resolveTargets(machine, req.device, req.threads ?? defaultThreadCounts(machine), req.backends);
+  const all = resolveTargets(machine, req.device, req.threads ?? defaultThreadCounts(machine), req.backends);
+  // `all` profiles what can load here, as localProfile does: the estimate covers the same targets.
+  const { targets, skipped } = req.device === 'all' ? skipUnloadable(all, blockers()) : { targets: all, skipped: [] };
   const each = targets.map((t) => ({ target: targetName(t), ...estimateTarget(db, t, req.suite) }));
   return {
     targets: each,
     totalMs: each.reduce((sum, t) => sum + t.estimatedMs, 0),
     basis: each.length && each.every((t) => t.basis === 'measured') ? 'measured' : 'prior',
+    skipped,
   };
 }

@@ -214,6 +214,20 @@ describe('--device all skips what doctor knows cannot load', () => {
 });
 
 describe('estimateProfile: the time a profile should take here, before it starts', () => {
+  it('leaves out of `all` what cannot load here, as the profile does, and says so', () => {
+    const db = freshDb();
+    const blocked = () => ({ cuda: 'the CUDA provider is not installed', webgpu: 'no Vulkan loader (libvulkan.so.1)' });
+    const open = () => ({ cuda: null, webgpu: null });
+    const some = estimateProfile(db, { device: 'all', suite: 'quick', threads: [1] }, blocked);
+    expect(some.targets.map((t) => t.target)).toEqual(['cpu, 1 thread']);
+    expect(some.skipped.length).toBeGreaterThan(0);
+    expect(some.skipped.every((l) => /^skipped \S+: .* \(see pipedejavu doctor\)$/.test(l))).toBe(true);
+    const every = estimateProfile(db, { device: 'all', suite: 'quick', threads: [1] }, open);
+    expect(every.targets.length).toBe(1 + some.skipped.length);
+    expect(every.skipped).toEqual([]);
+    expect(every.totalMs).toBeGreaterThan(some.totalMs);
+  });
+
   it('sums the targets from the suite and the prior, then from the costs a past run measured', () => {
     const db = freshDb();
     const first = estimateProfile(db, { device: 'cpu', suite: 'quick', threads: [1, 2] });
