@@ -8,6 +8,7 @@ import type { ApiClient } from '../../../src-main/api/client.js';
 import type { JobEvent, JobStarted } from '../../../src-main/api/contract.js';
 import type { JobKind, JobView } from '../../../src-main/api/view-models.js';
 import { errorMessage } from '../lib/errors.js';
+import { withKernel } from '../lib/live-kernels.js';
 
 export type JobSnapshot = JobEvent['job'];
 export type KernelResult = NonNullable<JobEvent['kernel']>;
@@ -134,9 +135,7 @@ export class JobTracker<R> {
     if (this.job?.state !== 'running' && this.job !== null && e.job.state === 'running') return;
     this.job = e.job;
     if (e.kernel) {
-      const next = this.kernels.length >= KERNELS_CAP ? this.kernels.slice(1) : this.kernels.slice();
-      next.push(e.kernel);
-      this.kernels = next;
+      this.kernels = withKernel(this.kernels, e.kernel, KERNELS_CAP);
     }
     if (e.line !== undefined) this.log = [...this.log.slice(-(LOG_CAP - 1)), e.line];
     if (e.job.state !== 'running') void this.#finish();
