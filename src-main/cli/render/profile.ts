@@ -69,12 +69,20 @@ function rooflineTable(rows: RooflineRow[]): string {
   );
 }
 
+/** How many of the measured kernels were kept noisy: " (3 of them noisy, ...)", " (noisy, ...)" for the only one. */
+export function noisyPart(noisy: number, measured: number): string {
+  if (noisy === 0) return '';
+  if (noisy === measured)
+    return measured === 1 ? ' (noisy, kept with its spread)' : ' (all noisy, kept with their spread)';
+  return ` (${noisy} of them noisy, kept with ${noisy === 1 ? 'its' : 'their'} spread)`;
+}
+
 export function renderProfileReport(r: ProfileReport): string {
-  const threads = r.threads !== null ? ` (${r.threads} thread${r.threads === 1 ? '' : 's'})` : '';
+  const threads = r.threads !== null ? ` (${count(r.threads, 'thread')})` : '';
   const who = `${r.deviceKey}${threads}${isTorchEpName(r.executionProvider) ? ' on PyTorch' : ''}`;
   if (r.status === 'unavailable') return `${who}: not profiled: ${r.notes.join('; ')}`;
   const lines = [
-    `${who}: ${r.status}, ${count(r.measured, 'kernel')} measured${r.noisy.length ? ` (${r.noisy.length} of them noisy, kept with their spread)` : ''}${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${formatDuration(r.elapsedMs)}`,
+    `${who}: ${r.status}, ${count(r.measured, 'kernel')} measured${noisyPart(r.noisy.length, r.measured)}${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${formatDuration(r.elapsedMs)}`,
   ];
   for (const f of r.failures.slice(0, 10)) lines.push(`  failed ${f.kernel}: ${f.kind}: ${f.error}`);
   if (r.failures.length > 10) lines.push(`  ... and ${r.failures.length - 10} more failures`);
