@@ -11,6 +11,7 @@
  *   with the most memory: 1, 2, 4 or 8 more of each (8 tries).
  */
 import { datasheetFor, GPU_DATASHEETS } from '../core/planner/cost/datasheets.js';
+import { shellDoubleQuote } from '../core/planner/exports/common.js';
 import { WEIGHT_FORMATS } from '../core/workload/generation.js';
 import { count } from '../core/text/plural.js';
 import type { Plan, PlanDevice, PlanSuggestion } from '../core/planner/types.js';
@@ -116,7 +117,7 @@ function gpuTries({ req, devices }: SuggestionInput): Try[][] {
       return {
         req: { ...req, virtual },
         change: n === 1 ? `one more ${name}` : `${count(n, 'more GPU')} (${name})`,
-        option: `--virtual "${virtual.join(',')}"`,
+        option: `--virtual ${shellDoubleQuote(virtual.join(','))}`,
       };
     }),
   );

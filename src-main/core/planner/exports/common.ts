@@ -138,6 +138,11 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A double-quoted shell word, for text a person reads and may paste: `"`, `$`, backquote and backslash escaped. */
+export function shellDoubleQuote(s: string): string {
+  return `"${s.replace(/["$`\\]/g, (c) => `\\${c}`)}"`;
+}
+
 /**
  * One torchrun line per machine, in rank order; GPUs chosen with CUDA_VISIBLE_DEVICES in
  * nvidia-smi order (CUDA_DEVICE_ORDER=PCI_BUS_ID), so local rank i runs on the i-th listed GPU.
