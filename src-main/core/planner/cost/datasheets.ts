@@ -249,6 +249,9 @@ export function resolveGpuName(typed: string): GpuDatasheet {
 /** Datasheet GPUs one plan may hold (all `--virtual` entries together). */
 export const MAX_VIRTUAL_GPUS = 256;
 
+/** The longest `--virtual` entry read ("8x NVIDIA GeForce RTX 4080 SUPER" is 32). */
+const MAX_GPU_NAME_CHARS = 100;
+
 export interface VirtualGpuRequest {
   datasheet: GpuDatasheet;
   count: number;
@@ -256,6 +259,12 @@ export interface VirtualGpuRequest {
 
 /** "8xH100 SXM5", "8x h100 sxm5", "2 x 4090" (a count and a name), or a name alone (one GPU). */
 function parseVirtualItem(item: string): VirtualGpuRequest {
+  // Names are short; a longer one is no GPU name and is refused before any matching.
+  if (item.length > MAX_GPU_NAME_CHARS) {
+    throw new UserError(
+      `a --virtual entry of ${item.length} characters is no GPU name (at most ${MAX_GPU_NAME_CHARS})`,
+    );
+  }
   const m = /^\s*(\d+)\s*[x×*]\s*(\S.*)$/i.exec(item);
   const name = (m?.[2] ?? item).trim();
   const n = m ? Number(m[1]) : 1;
@@ -272,7 +281,11 @@ function parseVirtualItem(item: string): VirtualGpuRequest {
  * and a name ("8xH100 SXM5"), at most MAX_VIRTUAL_GPUS in all.
  */
 export function parseVirtualGpus(items: readonly string[]): VirtualGpuRequest[] {
-  const out = items.filter((x) => x.trim() !== '').map(parseVirtualItem);
+  const named = items.filter((x) => x.trim() !== '');
+  if (named.length > MAX_VIRTUAL_GPUS) {
+    throw new UserError(`--virtual names ${named.length} entries; a plan takes at most ${MAX_VIRTUAL_GPUS} GPUs`);
+  }
+  const out = named.map(parseVirtualItem);
   const total = out.reduce((sum, g) => sum + g.count, 0);
   if (total > MAX_VIRTUAL_GPUS) {
     throw new UserError(

@@ -72,4 +72,10 @@ describe('GPU names a person types', () => {
     expect(m).toMatch(/at most 256/);
     expect(refusal(() => parseVirtualGpus(['0x4090']))).toMatch(/count/);
   });
+  it('refuses an entry too long to be a name, and too many entries, before matching any', () => {
+    expect(() => parseVirtualGpus(['4090'.repeat(1_000_000)])).toThrow(/characters is no GPU name \(at most 100\)/);
+    expect(() => parseVirtualGpus(Array.from({ length: 100_000 }, () => 'bogus'))).toThrow(
+      /names 100000 entries; a plan takes at most 256 GPUs/,
+    );
+  });
 });
