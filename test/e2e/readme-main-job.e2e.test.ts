@@ -93,6 +93,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         for (const id of ids) await shown(`the prediction on ${id}`, totals.locator(`tr[data-device-id="${id}"]`));
         await expect(totals.locator('tbody tr').count()).resolves.toBe(ids.length);
         await shown('the layer chart', page.getByTestId('layer-chart'));
+        await app.screenshot('readme-job-workloads-light');
 
         // Plans: two of one datasheet GPU, from the picker's count.
         await app.go('plans');
@@ -101,6 +102,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await page.getByTestId('plan-run').click();
         await shown('the plans', page.getByTestId('plans-table'));
         await expect(page.getByTestId('plan-problem-devices').locator('li', { hasText: GPU }).count()).resolves.toBe(2);
+        await app.screenshot('readme-job-plans-light');
 
         await app.go('library');
         await shown('the machines', page.getByTestId('machines-table'));
