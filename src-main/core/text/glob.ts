@@ -1,23 +1,36 @@
-/** Shell-style patterns over names (machine labels): * any run of characters, ? one. Pure. */
+/**
+ * Shell-style patterns over names (machine labels, device names in `--links`): `*` any run of characters,
+ * `?` one. Pure.
+ *
+ * Matching is the classic greedy two-pointer walk with a single back-up point (the last `*`): at most
+ * pattern length × name length steps, never exponential, whatever the pattern (no regular expression,
+ * so no backtracking engine to exhaust).
+ */
 
-const patterns = new Map<string, RegExp>();
-
-function patternOf(glob: string): RegExp {
-  let re = patterns.get(glob);
-  if (!re) {
-    const body = glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.');
-    re = new RegExp(`^${body}$`);
-    patterns.set(glob, re);
-  }
-  return re;
-}
-
-/** Whether a name matches a pattern with * and ? wildcards (whole name, case-sensitive). */
+/** Whether a name matches a pattern with * and ? wildcards (whole name, case-sensitive; ? is one code point). */
 export function globMatches(glob: string, name: string): boolean {
-  return patternOf(glob).test(name);
+  const pattern = Array.from(glob);
+  const text = Array.from(name);
+  let p = 0;
+  let t = 0;
+  let star = -1; // index in pattern just after the last `*` seen
+  let starText = 0; // the text position that `*` was last extended to
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = ++p;
+      starText = t;
+    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star;
+      t = ++starText;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /** Whether the text has a wildcard. */
