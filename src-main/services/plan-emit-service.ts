@@ -2,12 +2,11 @@
  * `plan --emit DIR`: the best plan as the files people run: a Slurm batch script (a heterogeneous
  * job for mixed GPU types) with torchrun's static rendezvous, DeepSpeed's hostfile, config and
  * PipelineModule, Megatron-LM's arguments, torch's pipeline script, vLLM and llama.cpp commands
- * when serving, and the simulated step as a Chrome trace Perfetto opens. Each file is written
- * atomically; the folder is created if missing.
+ * when serving, and the simulated step as a Chrome trace Perfetto opens. The folder must be new
+ * or empty, or `force` given (then only the files emitted are replaced); each file is written
+ * atomically as a new file, never through a symlink.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../adapters/files/write-file-atomic.js';
+import { checkOutputFolder, prepareOutputFolder, writeNewFileIn } from '../adapters/files/write-into-folder.js';
 import { chromeTrace } from '../core/planner/simulator/chrome-trace.js';
 import { UserError } from '../core/errors.js';
 import type { PlanResponse } from './plan-service.js';
@@ -20,7 +19,7 @@ export interface EmittedFile {
 const sh = (lines: readonly string[]): string => `#!/bin/sh\n${lines.join('\n')}\n`;
 
 /** The files of the best plan (name, text, what it is). */
-function planFiles(r: PlanResponse): { name: string; text: string; what: string }[] {
+export function planFiles(r: PlanResponse): { name: string; text: string; what: string }[] {
   const e = r.exports;
   if (!e) throw new UserError(`no plan of ${r.workload} fits these devices: nothing to emit`);
   const inference = r.problem.mode === 'inference';
@@ -66,16 +65,45 @@ function planFiles(r: PlanResponse): { name: string; text: string; what: string 
   return [{ name: 'README.txt', text: readme, what: 'what each file is' }, ...files];
 }
 
-export function emitPlan(dir: string, r: PlanResponse, protect: readonly string[] = []): EmittedFile[] {
+export interface EmitOptions {
+  /** Replace the files it emits in a folder that holds other things. */
+  force?: boolean;
+  /** Files never written (the database). */
+  protect?: readonly string[];
+}
+
+/** Every name `emitPlan` may write (inference adds the serving scripts). */
+export const EMITTED_NAMES = [
+  'README.txt',
+  'job.sbatch',
+  'hostfile',
+  'ds_config.json',
+  'pipeline_module.py',
+  'train_pipeline.py',
+  'torchrun.sh',
+  'megatron-args.txt',
+  'megatron.sh',
+  'vllm.sh',
+  'llama-server.sh',
+  'timeline.trace.json',
+] as const;
+
+const WHAT = 'plan --emit';
+
+/**
+ * Checks the output folder before a plan is searched: new, empty, or `force`. Throws a UserError
+ * with one line.
+ */
+export function checkEmitFolder(dir: string, options: EmitOptions = {}): void {
+  checkOutputFolder(dir, EMITTED_NAMES, { what: WHAT, ...options });
+}
+
+export function emitPlan(dir: string, r: PlanResponse, options: EmitOptions = {}): EmittedFile[] {
   const files = planFiles(r);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw new UserError(`--emit: cannot create ${dir}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return files.map((f) => {
-    const file = path.join(dir, f.name);
-    writeFileAtomic(file, f.text, { protect });
-    return { file, what: f.what };
-  });
+  prepareOutputFolder(
+    dir,
+    files.map((f) => f.name),
+    { what: WHAT, ...options },
+  );
+  return files.map((f) => ({ file: writeNewFileIn(dir, f.name, f.text, WHAT), what: f.what }));
 }

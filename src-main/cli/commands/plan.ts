@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload, type PlanResponse } from '../../services/plan-service.js';
-import { emitPlan } from '../../services/plan-emit-service.js';
+import { emitPlan, checkEmitFolder } from '../../services/plan-emit-service.js';
 import { readGgufDecoder } from '../../services/gguf-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
@@ -94,7 +94,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero 0-3] [--mode training|inference] [--batch N] [--emit DIR] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero 0-3] [--mode training|inference] [--batch N] [--emit DIR [--force]] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -163,7 +163,11 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'DIR',
       description:
-        'write the best plan as files: Slurm sbatch (heterogeneous for mixed GPUs), hostfile, DeepSpeed, Megatron, torch, a Chrome trace',
+        'write the best plan as files: Slurm sbatch (heterogeneous for mixed GPUs), hostfile, DeepSpeed, Megatron, torch, a Chrome trace; DIR must be new or empty',
+    },
+    force: {
+      type: 'boolean',
+      description: 'with --emit: write into a folder that is not empty, replacing only the files it emits',
     },
     nccl: {
       type: 'string',
@@ -187,6 +191,9 @@ export const planCommand: Command = {
       throw new UsageError(`--recompute takes auto, none, selective or full; got "${recompute}"`);
     const tp = typeof opts.tp === 'string' ? tensorDegrees(opts.tp) : undefined;
     const zero = typeof opts.zero === 'string' ? zeroStage(opts.zero) : undefined;
+    const emit =
+      typeof opts.emit === 'string' ? { dir: opts.emit, force: opts.force === true, protect: [ctx.dbPath] } : null;
+    if (emit) checkEmitFolder(emit.dir, emit);
     const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
@@ -218,7 +225,7 @@ export const planCommand: Command = {
       ...(zero !== undefined ? { zero } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
-    const emitted = typeof opts.emit === 'string' ? emitPlan(opts.emit, r, [ctx.dbPath]) : null;
+    const emitted = emit ? emitPlan(emit.dir, r, emit) : null;
     if (ctx.json) {
       // The simulated timelines are for the app's charts.
       const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
