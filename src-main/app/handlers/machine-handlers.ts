@@ -1,13 +1,12 @@
 import type { ComparisonView, ImportView, MachineSummaryView, MachineView } from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
 import type { MachineSummary } from '../../adapters/store/machine-repo.js';
-import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import type { Database } from '../../adapters/store/types.js';
-import { compareMachines } from '../../services/compare-service.js';
 import { findMachineDetail, listMachines, probeAndRecord } from '../../services/machine-service.js';
 import { exportProfile } from '../../services/profile-exchange-service.js';
 import { removeImportedMachine } from '../../services/removal-service.js';
 import type { HandlerGroup } from './types.js';
+import { checkWorkloadSpec } from './workload-spec.js';
 
 function summaryView(s: MachineSummary): MachineSummaryView {
   return {
@@ -53,13 +52,12 @@ export const machineHandlers: HandlerGroup<
   | 'machine:compare'
 > = {
   'machine:remove': (req, { db }) => removeImportedMachine(db, req.id),
-  // What `pipedejavu compare` answers; the workload's prediction runs ONNX Runtime like workload:predict.
-  'machine:compare': (req, deps): Promise<ComparisonView> =>
-    compareMachines(
-      deps.db,
-      () => new KernelRunner({ env: deps.env, ...(deps.launcher ? { launcher: deps.launcher } : {}) }),
-      req,
-    ),
+  // What `pipedejavu compare` answers, in the job runner: the workload's prediction parses
+  // the user's model and runs ONNX Runtime like workload:predict.
+  'machine:compare': async (req, deps) => {
+    if (req.workload !== undefined) checkWorkloadSpec(req.workload, deps);
+    return (await deps.jobs.call('compare', req)) as ComparisonView;
+  },
   'machine:list': (_req, { db }) => listMachines(db).map(summaryView),
   'machine:get': (req, { db }) => machineView(db, req.id),
   'machine:probe': async (_req, deps) => {

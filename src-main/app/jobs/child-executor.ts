@@ -6,12 +6,11 @@
  * it does not exit by itself (utility processes never do).
  */
 import { existsSync } from 'node:fs';
-import type { JobKind } from '../../api/view-models.js';
 import type { ProcessLauncher } from '../../adapters/process/launcher.js';
 import { bundledScriptPath } from '../../adapters/process/child-script.js';
 import { defaultLauncher } from '../../adapters/process/relay.js';
 import type { JobExecutor, RunningJob } from './job-manager.js';
-import type { FromJobRunner, ToJobRunner } from './protocol.js';
+import type { FromJobRunner, RunnerKind, ToJobRunner } from './protocol.js';
 
 /** dist/job-runner.js, where the running code finds it (see bundledScriptPath). */
 export function defaultJobRunnerPath(): string {
@@ -33,7 +32,7 @@ const REAP_MS = 2000;
 
 export function childExecutor(o: ChildExecutorOptions): JobExecutor {
   return {
-    start(kind: JobKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob {
+    start(kind: RunnerKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob {
       const runnerPath = o.runnerPath ?? defaultJobRunnerPath();
       let finished = false;
       let exited = false;

@@ -2,17 +2,16 @@
  * Runs jobs in this process on a given store. For tests and for `:memory:` stores,
  * where a child process cannot see the data; the app uses the child executor.
  */
-import type { JobKind } from '../../api/view-models.js';
 import { errorMessage, UserError } from '../../core/errors.js';
 import { StoreError } from '../../adapters/store/errors.js';
 import type { Database } from '../../adapters/store/types.js';
 import { JOB_FUNCTIONS, type JobEnv } from './job-functions.js';
 import type { JobExecutor, RunningJob } from './job-manager.js';
-import type { FromJobRunner } from './protocol.js';
+import type { FromJobRunner, RunnerKind } from './protocol.js';
 
 export function inProcessExecutor(db: Database, env: NodeJS.ProcessEnv = process.env): JobExecutor {
   return {
-    start(kind: JobKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob {
+    start(kind: RunnerKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob {
       const controller = new AbortController();
       const fn = JOB_FUNCTIONS[kind] as (e: JobEnv, r: unknown) => Promise<unknown>;
       const e: JobEnv = {

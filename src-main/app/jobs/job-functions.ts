@@ -5,13 +5,15 @@
  */
 import type { ApiRequest } from '../../api/contract.js';
 import type {
+  ComparisonView,
   EvaluationView,
   ImportView,
-  JobKind,
   MeasuredView,
   PlanView,
   ProfileResultView,
   TrainResultView,
+  WorkloadPredictionView,
+  WorkloadSummaryView,
 } from '../../api/view-models.js';
 import { UserError } from '../../core/errors.js';
 import { deviceIdOf } from '../../core/domain/device-id.js';
@@ -28,7 +30,11 @@ import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from
 import { parseBackends } from '../../services/device-targets.js';
 import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
-import type { JobReporter } from './protocol.js';
+import { compareMachines } from '../../services/compare-service.js';
+import { predictOnMachine } from '../../services/model-prediction-service.js';
+import { addWorkload, storedWorkload } from '../../services/workload-service.js';
+import type { JobReporter, RunnerKind } from './protocol.js';
+import { predictionView, workloadSummary } from '../workload-views.js';
 import { deviceLabels } from '../device-labels.js';
 import { count } from '../../core/text/plural.js';
 
@@ -147,12 +153,47 @@ async function importJob(_e: JobEnv, req: ImportJobRequest): Promise<ImportView>
   return importProfile(_e.db, input, req.fileName, req.label);
 }
 
-/** Each job kind with its request type; requests were validated before they got here. */
-export const JOB_FUNCTIONS: { [K in JobKind]: (e: JobEnv, request: never) => Promise<unknown> } = {
+/** A model file to store as a workload: a dialog's pick (Electron) or an upload already in the models folder. */
+export interface AddWorkloadRequest {
+  file: string;
+  name: string;
+  dims: Record<string, number>;
+  inputs: Record<string, number[]>;
+  replace: boolean;
+}
+
+/** Parses and stores a model in the job runner: a million-node file must not stall the server. */
+async function addWorkloadJob(e: JobEnv, req: AddWorkloadRequest): Promise<WorkloadSummaryView> {
+  addWorkload(e.db, req.file, { name: req.name, dims: req.dims, inputs: req.inputs }, req.replace);
+  const stored = storedWorkload(e.db, req.name);
+  if (!stored) throw new Error(`workload ${req.name} was not stored`);
+  return workloadSummary(stored.workload, stored);
+}
+
+const newRunner = (e: JobEnv) => (): KernelRunner => new KernelRunner({ env: e.env });
+
+/** A workload on every profiled device of a machine (the Workloads view), in the job runner. */
+async function predictJob(
+  e: JobEnv,
+  req: ApiRequest<'workload:predict'>,
+): Promise<Omit<WorkloadPredictionView, 'measured'>> {
+  return predictionView(req, await predictOnMachine(e.db, newRunner(e), req));
+}
+
+/** Machines side by side (`pipedejavu compare`), with a workload's prediction, in the job runner. */
+async function compareJob(e: JobEnv, req: ApiRequest<'machine:compare'>): Promise<ComparisonView> {
+  return compareMachines(e.db, newRunner(e), req);
+}
+
+/** Each kind the job runner runs with its request type; requests were validated before they got here. */
+export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => Promise<unknown> } = {
   profile: profileJob,
   train: trainJob,
   evaluate: evaluateJob,
   plan: planJob,
   measure: measureJob,
   import: importJob,
+  predict: predictJob,
+  compare: compareJob,
+  'workload-add': addWorkloadJob,
 };

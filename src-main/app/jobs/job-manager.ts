@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { UserError } from '../../core/errors.js';
 import type { JobEvent } from '../../api/contract.js';
 import type { JobKind, JobView } from '../../api/view-models.js';
-import type { FromJobRunner } from './protocol.js';
+import type { CallKind, FromJobRunner, RunnerKind } from './protocol.js';
 
 export interface RunningJob {
   /** Ask the job to stop; it ends as 'cancelled'. */
@@ -15,7 +15,7 @@ export interface RunningJob {
 }
 
 export interface JobExecutor {
-  start(kind: JobKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob;
+  start(kind: RunnerKind, request: unknown, onMessage: (m: FromJobRunner) => void): RunningJob;
 }
 
 const TITLES: Record<JobKind, string> = {
@@ -34,6 +34,8 @@ export class JobManager {
   private readonly jobs = new Map<string, { view: JobView; running: RunningJob | null; cancelled: boolean }>();
   private readonly listeners = new Set<(e: JobEvent) => void>();
   private readonly waiters = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  /** Calls in flight (see `call`), cancelled with the jobs when the app closes. */
+  private readonly calls = new Set<RunningJob>();
 
   constructor(
     private readonly executor: JobExecutor,
@@ -82,6 +84,27 @@ export class JobManager {
     return new Promise((resolve, reject) => this.waiters.set(id, { resolve, reject }));
   }
 
+  /**
+   * Runs work on a user's file in the executor (the job-runner child in the app) and answers
+   * its result: the event loop stays free while it runs. Not a listed job: no id, no events.
+   * A failure rejects with its one line.
+   */
+  call(kind: CallKind, request: unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      let running: RunningJob | null = null;
+      let settled = false;
+      const onMessage = (m: FromJobRunner): void => {
+        if (settled || (m.type !== 'done' && m.type !== 'failed')) return;
+        settled = true;
+        if (running) this.calls.delete(running);
+        if (m.type === 'done') resolve(m.result);
+        else reject(new UserError(m.message));
+      };
+      running = this.executor.start(kind, request, onMessage);
+      if (!settled) this.calls.add(running);
+    });
+  }
+
   get(id: string): JobView | null {
     return this.jobs.get(id)?.view ?? null;
   }
@@ -107,6 +130,8 @@ export class JobManager {
   /** Cancels everything still running (the app is closing). */
   cancelAll(): void {
     for (const [id, j] of this.jobs) if (j.view.state === 'running') this.cancel(id);
+    for (const c of this.calls) c.cancel();
+    this.calls.clear();
   }
 
   private onMessage(id: string, m: FromJobRunner): void {

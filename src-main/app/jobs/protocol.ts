@@ -5,9 +5,19 @@
  */
 import type { JobKind, KernelStatus } from '../../api/view-models.js';
 
+/**
+ * Work a request waits for, on a user's file (a model to add, a workload to predict or
+ * compare): run in the job runner like a job, so a huge or hostile file never stalls the
+ * server, but not listed in the Jobs view (the request itself answers with the result).
+ */
+export type CallKind = 'predict' | 'compare' | 'workload-add';
+
+/** Everything the job runner runs: the listed jobs and the calls. */
+export type RunnerKind = JobKind | CallKind;
+
 export interface JobStartMessage {
   type: 'start';
-  kind: JobKind;
+  kind: RunnerKind;
   /** The channel's validated request. */
   request: unknown;
   dbPath: string;

@@ -9,6 +9,7 @@ import { seedStore } from '../../helpers/seeded-store.js';
 import { tempDir } from '../../helpers/cli.js';
 import { httpTransport } from '../../../src-main/api/http-transport.js';
 import { createApiClient, ApiCallError } from '../../../src-main/api/client.js';
+import { PATHS_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workload-spec.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 let core: AppCore;
@@ -314,7 +315,7 @@ describe('limits and malformed requests', () => {
     );
     for (const p of ['/etc/passwd', '/nonexistent/file.onnx']) {
       await expect(client.call('workload:add', { fileName: 'm.onnx', path: p })).rejects.toThrow(
-        'workload:add over HTTP takes the file itself (dataBase64), not a path on the server',
+        PATHS_REFUSED_OVER_HTTP,
       );
     }
   });

@@ -1,0 +1,96 @@
+/**
+ * `pipedejavu serve` under a heavy user file: the work runs in the job runner (a child
+ * process), never on the server's event loop, so every other call keeps its answer. A real
+ * store, real job-runner children (dist/job-runner.js), a real server.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
+import { createUploadStore, type UploadStore } from '../../../src-main/adapters/files/upload-store.js';
+import { startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { encodeModel, OnnxDataType, type NodeDef } from '../../../src-main/core/onnx/model-builder.js';
+import { seedStore } from '../../helpers/seeded-store.js';
+import { tempDir } from '../../helpers/cli.js';
+
+const TOKEN = 'busy-token-0123456789abcdef';
+/** Enough nodes that parsing them takes the main thread for well over a second. */
+const NODES = 200_000;
+let core: AppCore;
+let server: RunningServer;
+let uploads: UploadStore;
+let base: string;
+
+beforeAll(async () => {
+  const dir = tempDir('pdjv-busy-');
+  uploads = createUploadStore();
+  // No inProcessJobs: jobs run in job-runner children on the database file, as in serve.
+  core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', uploads });
+  seedStore(core.deps.db);
+  server = await startServer({
+    dispatch: core.dispatch,
+    uploads,
+    subscribe: (l) => core.jobs.subscribe(l),
+    token: TOKEN,
+    rendererDir: dir,
+    port: 0,
+  });
+  base = `http://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await server.close();
+  core.close();
+  uploads.close();
+});
+
+/** A chain of NODES Relu nodes: small on disk, long to walk. */
+function reluChain(n: number): Uint8Array {
+  const nodes: NodeDef[] = [];
+  let x = 'x';
+  for (let i = 0; i < n; i++) {
+    nodes.push({ opType: 'Relu', inputs: [x], outputs: [`r${i}`], name: `relu${i}` });
+    x = `r${i}`;
+  }
+  return encodeModel({
+    graph: {
+      name: 'relu-chain',
+      nodes,
+      inputs: [{ name: 'x', elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
+      outputs: [{ name: x, elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
+    },
+  });
+}
+
+async function post(p: string, body: string | Uint8Array, type: string): Promise<unknown> {
+  const res = await fetch(`${base}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': type, 'x-pipedejavu-token': TOKEN },
+    body,
+  });
+  return res.json();
+}
+
+const api = (channel: string, req: unknown): Promise<unknown> =>
+  post(`/api/${channel}`, JSON.stringify(req), 'application/json');
+
+describe('serve with a heavy user file in flight', () => {
+  it('answers machine:list while workload:add parses a large model, before the add finishes', async () => {
+    const up = (await post('/api/upload', reluChain(NODES), 'application/octet-stream')) as {
+      value: { uploadId: string };
+    };
+    const settled: string[] = [];
+    const add = api('workload:add', { fileName: 'relu.onnx', uploadId: up.value.uploadId }).then((r) => {
+      settled.push('workload:add');
+      return r;
+    });
+    // Lets the server take the add request first (it is a few bytes of JSON).
+    await new Promise((r) => setTimeout(r, 150));
+    const list = await api('machine:list', {});
+    settled.push('machine:list');
+    expect(list).toMatchObject({ ok: true, value: [{ label: 'lab-ws-01' }] });
+    // The heavy request is still in flight: machine:list did not wait for it.
+    expect(settled).toEqual(['machine:list']);
+    expect(await add).toMatchObject({ ok: true, value: { name: 'relu', nodes: NODES } });
+    expect(settled).toEqual(['machine:list', 'workload:add']);
+  }, 120_000);
+});
