@@ -21,7 +21,7 @@ import type { Dtype } from '../core/domain/measurement.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
 import { parseVirtualGpus, virtualDevice } from '../core/planner/cost/datasheets.js';
-import { buildPlanLinks, type MachineLinks } from '../core/planner/cost/links.js';
+import { bandwidthProblem, buildPlanLinks, latencyProblem, type MachineLinks } from '../core/planner/cost/links.js';
 import { createCostModel, type CostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/cost/nccl-tests.js';
 import { parseNetworkStatement, type LinkRule } from '../core/planner/cost/network-statement.js';
@@ -508,6 +508,14 @@ function checkServedContext(w: Workload, e: CatalogEntry | null, mode: Mode): vo
   }
 }
 
+/** Why an nccl-tests result gives no fit: fewer than two sizes, or times that do not grow with size. */
+function unfittable(source: string, rows: readonly { sizeBytes: number }[]): string {
+  const sizes = new Set(rows.filter((r) => r.sizeBytes > 0).map((r) => r.sizeBytes)).size;
+  return sizes < 2
+    ? `${source}: ${count(sizes, 'message size')} above 0 B (a latency and a bandwidth need two or more); ignored`
+    : `${source}: the times do not grow with the size (no positive bandwidth fits them); ignored`;
+}
+
 /**
  * nccl-tests results whose ranks are all devices of the plan (host = machine label, device = cuda
  * index) become measured all-reduce costs for exactly that device set; others are named in a warning.
@@ -519,16 +527,18 @@ function measuredCollectives(
 ): MeasuredCollective[] {
   const out: MeasuredCollective[] = [];
   for (const f of files) {
-    const result = parseNcclTests(f.text);
+    const result = parseNcclTests(f.text, { source: f.source });
     if (result.op !== 'all_reduce') {
       warnings.push(`${f.source}: ${result.op} results are not used (the planner prices all-reduce only)`);
       continue;
     }
     const fit = fitNcclTests(result);
     if (!fit) {
-      warnings.push(`${f.source}: too few sizes to fit a latency and a bandwidth; ignored`);
+      warnings.push(unfittable(f.source, result.rows));
       continue;
     }
+    const problem = bandwidthProblem(fit.fit.gbps) ?? latencyProblem(fit.fit.alphaUs);
+    if (problem) throw new UserError(`${f.source}: fitted from the measured all-reduce, ${problem}`);
     const hosts = new Set(devices.map((d) => d.machine));
     const ids = result.ranks.map((r) => {
       const machine = hosts.has(r.host) ? r.host : hosts.size === 1 ? [...hosts][0] : null;
@@ -595,7 +605,7 @@ function measuredNetworkRules(
 ): LinkRule[] {
   const rules: LinkRule[] = [];
   for (const f of files) {
-    const result = parseNcclTests(f.text);
+    const result = parseNcclTests(f.text, { source: f.source });
     const hosts = [...new Set(result.ranks.map((r) => r.host))];
     if (result.op !== 'all_reduce' || result.ranks.length !== 2 || hosts.length !== 2) continue;
     const [a, b] = hosts as [string, string];
@@ -605,11 +615,13 @@ function measuredNetworkRules(
     }
     const fit = fitNcclTests(result);
     if (!fit) {
-      warnings.push(`${f.source}: too few sizes to fit a latency and a bandwidth; ignored`);
+      warnings.push(unfittable(f.source, result.rows));
       continue;
     }
     const gbps = Math.round(fit.fit.gbps * 1000) / 1000;
     const alphaUs = Math.round((fit.fit.alphaUs / 2) * 10) / 10;
+    const problem = bandwidthProblem(gbps) ?? latencyProblem(alphaUs);
+    if (problem) throw new UserError(`${f.source}: the measured link ${a} <-> ${b}: ${problem}`);
     const network = { label: `${gbps}GB/s measured`, kind: 'measured' as const, lineGbitps: gbps * 8, gbps, alphaUs };
     rules.push({ a, b, network, origin: f.source });
     warnings.push(

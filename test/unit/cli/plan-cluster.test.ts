@@ -80,5 +80,31 @@ describe('pipedejavu plan on a cluster', () => {
     const gap = await cli([...args, '--machine', 'r*', '--links', partial]);
     expect(gap.code).toBe(1);
     expect(gap.stderr).toMatch(/no network is stated for r1n01 <-> r2n03, r1n02 <-> r2n03/);
+
+    // A link no network has (0 GB/s), in a statement or in --network: the value and the line.
+    const zero = path.join(dir, 'zero.txt');
+    writeFileSync(zero, 'r1n* r1n* 200Gb-IB\n* * 0GB/s@5us\n');
+    const zeroLine = await cli([...args, '--machine', 'r*', '--links', zero]);
+    expect(zeroLine.code).toBe(1);
+    expect(zeroLine.stderr).toBe(
+      'pipedejavu: error: zero.txt:2: network "0GB/s@5us": a bandwidth of 0 GB/s is not positive (a link carries 0.001 to 10000 GB/s)\n',
+    );
+    const zeroNet = await cli([...args, '--machine', 'r*', '--network', '0GB/s']);
+    expect(zeroNet.stderr).toBe(
+      'pipedejavu: error: network "0GB/s": a bandwidth of 0 GB/s is not positive (a link carries 0.001 to 10000 GB/s)\n',
+    );
+  });
+
+  it('says which line of an nccl-tests output holds a time that is not a number', async () => {
+    const { db, dir } = await clusterStore();
+    const nan = path.join(dir, 'nccl.txt');
+    // The first result row (line 11) with "nan" for its out-of-place time.
+    const lines = ncclTwoRanks('r1n01', 3).split('\n');
+    lines[10] = (lines[10] as string).replace(/^(\s*(?:\S+\s+){5})\S+/, '$1nan');
+    writeFileSync(nan, lines.join('\n'));
+    const args = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--db', db, '--machine', 'r*'];
+    const r = await cli([...args, '--network', '100GbE', '--nccl', nan]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('pipedejavu: error: nccl.txt line 11: time "nan" is not a number\n');
   });
 });

@@ -91,13 +91,57 @@ export type NetworkInput = string | number;
 
 const MEASURED = /^(\d+(?:\.\d+)?)\s*GB\/s(?:\s*@\s*(\d+(?:\.\d+)?)\s*(?:us|µs))?$/;
 
+/**
+ * What a link can be. Outside these a figure is a typo or a broken measurement, and a plan priced
+ * on it would be nonsense (a 0 GB/s link makes every transfer infinitely long): 1 MB/s to 10 TB/s
+ * (NVLink 5 is 1.8 TB/s per GPU), a latency from 0 to 10 s.
+ */
+export const LINK_LIMITS = Object.freeze({ minGBps: 0.001, maxGBps: 10_000, maxAlphaUs: 10_000_000 });
+
+/** Why a value is outside [min, max] ("is not positive", "is above 10000"), or null. */
+function rangeProblem(v: number, min: number, max: number, unit: string): string | null {
+  if (!Number.isFinite(v)) return 'is not a finite number';
+  if (min > 0 && v <= 0) return 'is not positive';
+  if (v < min) return min === 0 ? 'is negative' : `is below ${min} ${unit}`;
+  if (v > max) return `is above ${max} ${unit}`;
+  return null;
+}
+
+/** Why a bandwidth in GB/s cannot be a link's, or null: "a bandwidth of 0 GB/s is not positive (...)". */
+export function bandwidthProblem(gbps: number): string | null {
+  const { minGBps, maxGBps } = LINK_LIMITS;
+  const why = rangeProblem(gbps, minGBps, maxGBps, 'GB/s');
+  return why && `a bandwidth of ${gbps} GB/s ${why} (a link carries ${minGBps} to ${maxGBps} GB/s)`;
+}
+
+/** Why a latency in µs cannot be a link's, or null. */
+export function latencyProblem(alphaUs: number): string | null {
+  const { maxAlphaUs } = LINK_LIMITS;
+  const why = rangeProblem(alphaUs, 0, maxAlphaUs, 'µs');
+  return why && `a latency of ${alphaUs} µs ${why} (a link answers within 0 to ${maxAlphaUs} µs)`;
+}
+
+/** Why a line rate in Gb/s cannot be a link's, or null. */
+function lineRateProblem(gbitps: number): string | null {
+  const [min, max] = [LINK_LIMITS.minGBps * 8, LINK_LIMITS.maxGBps * 8];
+  const why = rangeProblem(gbitps, min, max, 'Gb/s');
+  return why && `a line rate of ${gbitps} Gb/s ${why} (a link carries ${min} to ${max} Gb/s)`;
+}
+
+/** The network as the user wrote it, for a message (a long one cut). */
+function written(input: NetworkInput): string {
+  const s = String(input).trim();
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
 export function parseNetwork(input: NetworkInput): NetworkSpec {
   const measured = typeof input === 'string' ? MEASURED.exec(input.trim()) : null;
   if (measured) {
     const gbps = Number(measured[1]);
     const alphaUs = measured[2] === undefined ? NETWORK_KINDS.measured.alphaUs : Number(measured[2]);
-    if (gbps > 0 && Number.isFinite(gbps) && Number.isFinite(alphaUs))
-      return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs };
+    const problem = bandwidthProblem(gbps) ?? latencyProblem(alphaUs);
+    if (problem) throw new UserError(`network "${written(input)}": ${problem}`);
+    return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs };
   }
   let rate: number | null = null;
   let kind: NetworkKind | undefined;
@@ -116,11 +160,13 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
       kind = KIND_WORDS[m[2] ?? ''];
     }
   }
-  if (rate === null || !(rate > 0) || !Number.isFinite(rate) || kind === undefined) {
+  if (rate === null || kind === undefined) {
     throw new UserError(
-      `cannot read network "${String(input)}": write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
+      `cannot read network "${written(input)}": write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
     );
   }
+  const problem = lineRateProblem(rate);
+  if (problem) throw new UserError(`network "${written(input)}": ${problem}`);
   const f = NETWORK_KINDS[kind];
   const label = typeof input === 'number' ? `${rate}Gb/s` : input.trim();
   return { label, kind, lineGbitps: rate, gbps: (rate / 8) * f.efficiency, alphaUs: f.alphaUs };

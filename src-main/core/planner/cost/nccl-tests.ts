@@ -55,39 +55,53 @@ const RANK_RE =
 const OP_RE = /^#\s*Collective test starting:\s*(\S+?)(?:_perf)?\s*$/;
 const AVG_RE = /^#\s*Avg bus bandwidth\s*:\s*([\d.]+)/;
 
-function num(s: string | undefined): number {
+/** Where a value was read: "nccl.txt line 12". */
+type Where = string;
+
+function num(s: string | undefined, what: string, where: Where): number {
   const v = Number(s);
-  if (s === undefined || !Number.isFinite(v)) throw new UserError(`nccl-tests: "${String(s)}" is not a number`);
+  if (s === undefined || !Number.isFinite(v)) throw new UserError(`${where}: ${what} "${String(s)}" is not a number`);
   return v;
 }
 
-function timing(t: readonly string[]): NcclTiming {
-  const wrong = t[3] === undefined || t[3] === 'N/A' ? null : num(t[3]);
-  return { timeUs: num(t[0]), algbwGBps: num(t[1]), busbwGBps: num(t[2]), wrong };
+/** A time or bandwidth the table printed: a finite number, and a positive one for a time. */
+function timing(t: readonly string[], prefix: string, where: Where): NcclTiming {
+  const timeUs = num(t[0], `${prefix}time`, where);
+  if (!(timeUs > 0)) throw new UserError(`${where}: ${prefix}time "${String(t[0])}" is not a positive number`);
+  const wrong = t[3] === undefined || t[3] === 'N/A' ? null : num(t[3], `${prefix}#wrong`, where);
+  return {
+    timeUs,
+    algbwGBps: num(t[1], `${prefix}algbw`, where),
+    busbwGBps: num(t[2], `${prefix}busbw`, where),
+    wrong,
+  };
 }
 
 /**
  * Parses nccl-tests output. Lines that are not table rows (banners, warnings, MPI noise) are
- * skipped; a table without rows is a UserError. `op` names the test when the output does not.
+ * skipped; a table without rows is a UserError. `op` names the test when the output does not;
+ * `source` (a file name) starts each error, with the line: "nccl.txt line 12: time "nan" is not a number".
  */
-export function parseNcclTests(text: string, opts: { op?: string } = {}): NcclTestsResult {
+export function parseNcclTests(text: string, opts: { op?: string; source?: string } = {}): NcclTestsResult {
   let op = opts.op ?? null;
   let header: string[] | null = null;
   let avg: number | null = null;
   const ranks: NcclRank[] = [];
   const rows: NcclRow[] = [];
-  for (const raw of text.split(/\r?\n/)) {
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (line === '') continue;
+    const where = `${opts.source ?? 'nccl-tests'} line ${i + 1}`;
     if (line.startsWith('#')) {
       const r = RANK_RE.exec(line);
       const o = OP_RE.exec(line);
       const a = AVG_RE.exec(line);
       const words = line.slice(1).trim().split(/\s+/);
       if (r) {
-        ranks.push({ rank: num(r[1]), host: r[2] ?? '', device: num(r[3]), busId: r[4] ?? '', name: r[5] ?? '' });
+        const [rank, device] = [num(r[1], 'rank', where), num(r[3], 'device', where)];
+        ranks.push({ rank, host: r[2] ?? '', device, busId: r[4] ?? '', name: r[5] ?? '' });
       } else if (o && opts.op === undefined) op = o[1] ?? op;
-      else if (a) avg = num(a[1]);
+      else if (a) avg = num(a[1], 'average bus bandwidth', where);
       else if (words[0] === 'size' && words[1] === 'count') header = words;
       continue;
     }
@@ -100,22 +114,22 @@ export function parseNcclTests(text: string, opts: { op?: string } = {}): NcclTe
       return i >= 0 && i < lead.length ? lead[i] : undefined;
     };
     const root = col('root');
-    const o = timing(outPlace);
-    const ip = inPlace[0] === 'N/A' ? null : timing(inPlace);
+    const o = timing(outPlace, '', where);
+    const ip = inPlace[0] === 'N/A' ? null : timing(inPlace, 'in-place ', where);
     rows.push({
       op: op ?? 'unknown',
-      sizeBytes: num(lead[0]),
-      count: num(lead[1]),
+      sizeBytes: num(lead[0], 'size', where),
+      count: num(lead[1], 'count', where),
       type: lead[2] ?? '',
       redop: col('redop') ?? null,
-      root: root === undefined ? null : num(root),
+      root: root === undefined ? null : num(root, 'root', where),
       ...o,
       inPlace: ip,
     });
   }
   if (rows.length === 0)
     throw new UserError(
-      'nccl-tests: no result rows found (expected lines like "  1048576  262144  float  sum  -1  ...")',
+      `${opts.source ?? 'nccl-tests'}: no result rows found (expected lines like "  1048576  262144  float  sum  -1  ...")`,
     );
   const name = op ?? 'unknown';
   return { op: name, ranks, rows: rows.map((r) => ({ ...r, op: name })), avgBusbwGBps: avg };

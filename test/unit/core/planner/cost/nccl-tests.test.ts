@@ -140,6 +140,32 @@ describe('alpha-beta fit', () => {
     expect(f!.link.alphaUs).toBeCloseTo(f!.fit.alphaUs / 14, 9);
   });
 
+  it('says which line and which number is wrong: not a number, not positive', () => {
+    const why = (text: string): string => {
+      try {
+        parseNcclTests(text, { source: 'nccl.txt' });
+      } catch (e) {
+        return e instanceof UserError ? e.message : `not a UserError: ${String(e)}`;
+      }
+      return 'accepted';
+    };
+    const lines = ALL_REDUCE_8X_H100.split('\n');
+    const row = lines.findIndex((l) => /^\s+32\s+8\s+float/.test(l));
+    const withRow = (f: (l: string) => string): string => lines.map((l, i) => (i === row ? f(l) : l)).join('\n');
+    const at = `nccl.txt line ${row + 1}`;
+    expect(why(withRow((l) => l.replace('23.80', '  nan')))).toBe(`${at}: time "nan" is not a number`);
+    expect(why(withRow((l) => l.replace('23.80', ' -nan')))).toBe(`${at}: time "-nan" is not a number`);
+    expect(why(withRow((l) => l.replace('23.80', ' 0.00')))).toBe(`${at}: time "0.00" is not a positive number`);
+    expect(why(withRow((l) => l.replace('23.80', '-5.00')))).toBe(`${at}: time "-5.00" is not a positive number`);
+    expect(why(withRow((l) => l.replace('23.72', '  inf')))).toBe(`${at}: in-place time "inf" is not a number`);
+    expect(why(withRow((l) => l.replace(/0\.00(\s+0\s+23\.72)/, 'NaN $1')))).toBe(`${at}: busbw "NaN" is not a number`);
+    expect(why(ALL_REDUCE_8X_H100)).toBe('accepted');
+    // Without a source, the line still says where.
+    expect(() => parseNcclTests(withRow((l) => l.replace('23.80', '  nan')))).toThrow(
+      `nccl-tests line ${row + 1}: time "nan" is not a number`,
+    );
+  });
+
   it('inverts the ring formulas for all_gather (n-1)/n', () => {
     const f = fitNcclTests(parseNcclTests(ALL_GATHER_2_HOSTS, { op: 'all_gather' }));
     expect(f!.link.gbps).toBeCloseTo(f!.fit.gbps * 0.5, 9);

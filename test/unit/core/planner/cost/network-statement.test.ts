@@ -42,6 +42,39 @@ describe('network statements', () => {
     expect(() => parseNetworkStatement('# nothing\n\n', 'links.txt')).toThrow(UserError);
   });
 
+  it('refuses a bandwidth or a latency no link has, naming the value and the line', () => {
+    const why = (text: string): string => {
+      try {
+        parseNetworkStatement(text, 'links.txt');
+      } catch (e) {
+        return e instanceof UserError ? e.message : `not a UserError: ${String(e)}`;
+      }
+      return 'accepted';
+    };
+    expect(why('a b 100GbE\nc d 0GB/s@5us\n')).toBe(
+      'links.txt:2: network "0GB/s@5us": a bandwidth of 0 GB/s is not positive (a link carries 0.001 to 10000 GB/s)',
+    );
+    expect(why('a b 0.0000001GB/s\n')).toBe(
+      'links.txt:1: network "0.0000001GB/s": a bandwidth of 1e-7 GB/s is below 0.001 GB/s (a link carries 0.001 to 10000 GB/s)',
+    );
+    expect(why(`a b 1${'0'.repeat(400)}GB/s\n`)).toMatch(
+      /^links.txt:1: network "10{56}\.\.\.": a bandwidth of Infinity GB\/s is not a finite number \(a link carries 0\.001 to 10000 GB\/s\)$/,
+    );
+    expect(why('a b 99999GB/s\n')).toBe(
+      'links.txt:1: network "99999GB/s": a bandwidth of 99999 GB/s is above 10000 GB/s (a link carries 0.001 to 10000 GB/s)',
+    );
+    expect(why('a b 20GB/s@99999999us\n')).toBe(
+      'links.txt:1: network "20GB/s@99999999us": a latency of 99999999 µs is above 10000000 µs (a link answers within 0 to 10000000 µs)',
+    );
+    expect(why('a b 0GbE\n')).toBe(
+      'links.txt:1: network "0GbE": a line rate of 0 Gb/s is not positive (a link carries 0.008 to 80000 Gb/s)',
+    );
+    expect(why('a b 1000000Gb-IB\n')).toBe(
+      'links.txt:1: network "1000000Gb-IB": a line rate of 1000000 Gb/s is above 80000 Gb/s (a link carries 0.008 to 80000 Gb/s)',
+    );
+    expect(why('a b 20GB/s@0us\nc d 400Gb-IB\n')).toBe('accepted');
+  });
+
   it('matches machine labels with * and ? and nothing else', () => {
     expect(globMatches('r1n*', 'r1n07')).toBe(true);
     expect(globMatches('r1n*', 'r11n07')).toBe(false);
