@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { cudaLoadFailure, cudaUnavailableReason, ortBinDir } from '../adapters/ort/ep-options.js';
 import { filesystemOf, type FilesystemInfo } from '../adapters/files/filesystem.js';
+import { checkDatabase, type DatabaseCheck } from '../adapters/store/open-database.js';
 import { probeNvidia, type NvidiaProbe } from '../adapters/nvidia-smi/probe-nvidia.js';
 import { TorchRunner } from '../adapters/torch/torch-runner.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
@@ -27,6 +28,11 @@ export interface DoctorDeps {
   /** "torch 2.5.1 (CUDA 12.4)", or throws one line why there is none. */
   torch: () => Promise<string>;
   filesystem: (p: string) => FilesystemInfo;
+  /**
+   * What opening the database would find (the CLI's own checks: not SQLite, a folder or a device,
+   * another application's, newer, read-only), without creating or writing it; throws one line why not.
+   */
+  database: (p: string) => DatabaseCheck;
   /** Why ORT's CUDA provider cannot run here, or null. */
   cuda: () => string | null;
   /** Whether a Vulkan loader (libvulkan.so.1) is where the dynamic loader looks. */
@@ -87,6 +93,7 @@ export function localDoctorDeps(opts: { env: NodeJS.ProcessEnv; timeoutMs?: numb
       }),
     torch: () => torchVersion(env),
     filesystem: filesystemOf,
+    database: (p) => checkDatabase(p, { allowNetworkFilesystem: true }),
     cuda: cudaReason,
     vulkanLoader,
     versions: runtimeVersions,
@@ -185,16 +192,36 @@ async function nvidiaCheck(deps: DoctorDeps): Promise<DoctorCheck> {
   }
 }
 
+/** The database line: where it is, and whether the CLI could open and write it (the real reason when not). */
+function databaseCheck(deps: DoctorDeps, dbPath: string, fs: FilesystemInfo): DoctorCheck {
+  if (fs.network) {
+    return {
+      name: 'database',
+      status: 'fail',
+      detail: `${dbPath} on ${fs.type}, a network filesystem where SQLite's locking is unsafe: use --db on a node-local disk`,
+    };
+  }
+  let found: DatabaseCheck;
+  try {
+    found = deps.database(dbPath);
+  } catch (e) {
+    return {
+      name: 'database',
+      status: 'fail',
+      detail: (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '',
+    };
+  }
+  const state = !found.exists
+    ? 'not created yet'
+    : found.version < found.latest
+      ? `exists, schema version ${found.version}; the next command migrates it to ${found.latest}`
+      : `exists, schema version ${found.version}`;
+  return { name: 'database', status: 'ok', detail: `${dbPath} (${state}) on ${fs.type}` };
+}
+
 function storeChecks(deps: DoctorDeps, dbPath: string): DoctorCheck[] {
   const fs = deps.filesystem(dbPath);
-  const where = `${dbPath} (${existsSync(dbPath) ? 'exists' : 'not created yet'}) on ${fs.type}`;
-  const database: DoctorCheck = fs.network
-    ? {
-        name: 'database',
-        status: 'fail',
-        detail: `${where}, a network filesystem where SQLite's locking is unsafe: use --db on a node-local disk`,
-      }
-    : { name: 'database', status: 'ok', detail: where };
+  const database = databaseCheck(deps, dbPath, fs);
   const disk: DoctorCheck =
     fs.freeBytes === null
       ? { name: 'disk', status: 'warn', detail: `free space beside ${path.dirname(dbPath)} unknown` }

@@ -3,6 +3,7 @@ import { localDoctorDeps, runDoctor } from '../../services/doctor-service.js';
 import type { Command } from '../command.js';
 import { SMI_OPTIONS, smiOptions } from '../smi-options.js';
 import { formatTable } from '../output.js';
+import { count } from '../../core/text/plural.js';
 
 export const doctorCommand: Command = {
   name: 'doctor',
@@ -11,8 +12,10 @@ export const doctorCommand: Command = {
   details:
     'One line per check: Node, ONNX Runtime and its CPU, CUDA and WebGPU providers (and why one cannot\n' +
     'load), PyTorch for the torch backend, nvidia-smi with the driver and GPUs, the database path and the\n' +
-    'filesystem it is on (a network filesystem is refused), and the free disk beside it. Exit 1 when a\n' +
-    'check fails; warnings (an optional part missing) keep exit 0.',
+    'filesystem it is on (a network filesystem is refused), whether the CLI can open and write it (a\n' +
+    'file that is not a database, a folder, a device, a read-only file: the reason, and the file is left\n' +
+    'as it was), and the free disk beside it. Exit 1 when a check fails, naming it and why; warnings (an\n' +
+    'optional part missing) keep exit 0.',
   options: SMI_OPTIONS,
   async run(ctx, opts) {
     const deps = localDoctorDeps({ env: ctx.io.env, ...smiOptions('doctor', opts) });
@@ -28,7 +31,7 @@ export const doctorCommand: Command = {
     const failed = checks.filter((c) => c.status === 'fail');
     if (failed.length > 0) {
       throw new UserError(
-        `${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((c) => c.name).join(', ')}`,
+        `${count(failed.length, 'check')} failed: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}`,
       );
     }
   },

@@ -17,6 +17,7 @@ function deps(over: Partial<DoctorDeps> = {}): DoctorDeps {
       }),
     torch: () => Promise.resolve('torch 2.5.1 (CUDA 12.4)'),
     filesystem: () => ({ type: 'ext4', network: false, freeBytes: 100 * 1024 ** 3 }),
+    database: () => ({ exists: true, version: 9, latest: 9 }),
     cuda: () => null,
     vulkanLoader: () => true,
     versions: () => ({ node: 'v20.20.2', 'onnxruntime-node': '1.30.0' }),
@@ -38,6 +39,27 @@ describe('doctor', () => {
     const c = await byName(deps({ filesystem: () => ({ type: 'lustre', network: true, freeBytes: 1e15 }) }));
     expect(c.database?.status).toBe('fail');
     expect(c.database?.detail).toMatch(/on lustre, a network filesystem .* use --db on a node-local disk$/);
+  });
+
+  it("fails the database with the store's own reason, in one line; says when a migration is due", async () => {
+    const unusable = await byName(
+      deps({
+        database: (p) => {
+          throw new Error(`"${p}" is not a pipeDejavu database (file is not a database)\nstack`);
+        },
+      }),
+    );
+    expect(unusable.database).toEqual({
+      name: 'database',
+      status: 'fail',
+      detail: '"/data/pipedejavu.db" is not a pipeDejavu database (file is not a database)',
+    });
+    const old = await byName(deps({ database: () => ({ exists: true, version: 7, latest: 9 }) }));
+    expect(old.database?.detail).toBe(
+      '/data/pipedejavu.db (exists, schema version 7; the next command migrates it to 9) on ext4',
+    );
+    const none = await byName(deps({ database: () => ({ exists: false, version: 0, latest: 9 }) }));
+    expect(none.database?.detail).toBe('/data/pipedejavu.db (not created yet) on ext4');
   });
 
   it('warns for what is optional: no torch, no CUDA provider, no Vulkan, little disk; fails an old Node', async () => {
