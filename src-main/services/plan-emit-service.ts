@@ -7,6 +7,7 @@
  * atomically as a new file, never through a symlink.
  */
 import { checkOutputFolder, prepareOutputFolder, writeNewFileIn } from '../adapters/files/write-into-folder.js';
+import { commentText, oneLine } from '../core/planner/exports/common.js';
 import { chromeTrace } from '../core/planner/simulator/chrome-trace.js';
 import { UserError } from '../core/errors.js';
 import type { PlanResponse } from './plan-service.js';
@@ -18,10 +19,15 @@ export interface EmittedFile {
 
 const sh = (lines: readonly string[]): string => `#!/bin/sh\n${lines.join('\n')}\n`;
 
-/** The files of the best plan (name, text, what it is). */
+/**
+ * The files of the best plan (name, text, what it is). Names from outside are already quoted or
+ * refused by the exports (core/planner/exports/common.ts); a machine label that cannot be a Slurm
+ * node name refuses the whole emit, in one line, before anything is written.
+ */
 export function planFiles(r: PlanResponse): { name: string; text: string; what: string }[] {
   const e = r.exports;
-  if (!e) throw new UserError(`no plan of ${r.workload} fits these devices: nothing to emit`);
+  if (!e) throw new UserError(`no plan of ${commentText(r.workload)} fits these devices: nothing to emit`);
+  if (e.slurm.refusal) throw new UserError(`plan --emit: ${e.slurm.refusal}`);
   const inference = r.problem.mode === 'inference';
   const files = [
     { name: 'job.sbatch', text: e.slurm.sbatch, what: 'Slurm batch script: sbatch job.sbatch' },
@@ -56,10 +62,10 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
     ...new Set([...e.slurm.warnings, ...e.torch.warnings, ...e.deepspeed.warnings, ...e.megatron.warnings]),
   ];
   const readme = [
-    `pipeDejavu plan for ${r.workload} (${r.problem.mode}, batch ${r.problem.batch})`,
+    `pipeDejavu plan for ${commentText(r.workload)} (${r.problem.mode}, batch ${r.problem.batch})`,
     '',
     ...files.map((f) => `${f.name}: ${f.what}`),
-    ...(warnings.length > 0 ? ['', 'Notes:', ...warnings.map((w) => `- ${w}`)] : []),
+    ...(warnings.length > 0 ? ['', 'Notes:', ...warnings.map((w) => `- ${oneLine(w)}`)] : []),
     '',
   ].join('\n');
   return [{ name: 'README.txt', text: readme, what: 'what each file is' }, ...files];

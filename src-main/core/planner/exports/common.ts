@@ -90,7 +90,9 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
     for (const s of stages) {
       const cpus = s.devices.filter((d) => d.kind === 'cpu').map((d) => d.id);
       if (cpus.length > 0) {
-        warnings.push(`${engine} runs NCCL, which cannot include a CPU: stage ${s.index} is on ${cpus.join(', ')}`);
+        warnings.push(
+          `${engine} runs NCCL, which cannot include a CPU: stage ${s.index} is on ${cpus.map(commentText).join(', ')}`,
+        );
       }
     }
   }
@@ -133,9 +135,87 @@ function uniformDegrees(plan: Plan, engine: string, warnings: string[]): { tp: n
   return { tp, dp };
 }
 
-/** A shell word: bare when safe, else single-quoted. */
+/*
+ * Text from outside (machine labels, hostnames, device names, layer and workload names: from a
+ * profile or a model someone handed over) is data in every emitted file. One home for the rules:
+ * a shell word is quoted (shellQuote, shellDoubleQuote), a Python string is an escaped literal
+ * (pythonString), a name in a comment or a note loses its control characters (commentText), and a
+ * name that must be a bare token (a Slurm node, a hostfile host) is refused when it is not one
+ * (slurmNodeNameProblem). No emitter interpolates outside text any other way.
+ */
+
+/** Characters that end a line, reorder or hide text, or cannot be written: C0/C1 controls, format characters, U+2028/U+2029, lone surrogates. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** U+000A for a newline: how a refused character is named. */
+export const codePoint = (c: string): string =>
+  `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+const escapeUnprintable = (c: string): string =>
+  c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${codePoint(c).slice(2)}`;
+
+/** Longest outside name a comment or note quotes whole. */
+export const COMMENT_NAME_MAX = 200;
+
+/**
+ * A name for a comment (shell, Python) or a note (README.txt, warnings): one line, its control,
+ * format and separator characters written as visible escapes (\n, \u2028), cut to
+ * COMMENT_NAME_MAX characters with an ellipsis.
+ */
+export function commentText(s: string): string {
+  return oneLine(cutName(s));
+}
+
+/** A note of any length (a warning, a README line) on one line: control, format and separator characters as visible escapes. */
+export function oneLine(s: string): string {
+  return s.replace(UNPRINTABLE, escapeUnprintable);
+}
+
+/** A name in a one-line message: double-quoted as JSON quotes it, cut and on one line. */
+export function quotedName(s: string): string {
+  return oneLine(JSON.stringify(cutName(s)));
+}
+
+function cutName(s: string): string {
+  const chars = [...s];
+  return chars.length > COMMENT_NAME_MAX ? `${chars.slice(0, COMMENT_NAME_MAX).join('')}…` : s;
+}
+
+/**
+ * A double-quoted Python string literal of `s`, in printable ASCII: JSON's escapes (which Python
+ * reads alike), \uXXXX for the rest of the BMP and \UXXXXXXXX beyond it.
+ */
+export function pythonString(s: string): string {
+  return JSON.stringify(s).replace(/[^\x20-\x7e]/gu, (c) => {
+    const cp = c.codePointAt(0) ?? 0;
+    return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** Longest Slurm node name (a DNS name). */
+export const NODE_NAME_MAX = 253;
+
+/**
+ * Why `name` cannot be a Slurm node name or a hostfile host, or null when it can: letters, digits,
+ * ".", "_" and "-", not starting with "-", at most NODE_NAME_MAX characters. Such a name goes into
+ * #SBATCH directives, shell `case` patterns and the hostfile bare, so anything else is refused.
+ */
+export function slurmNodeNameProblem(name: string): string | null {
+  if (name.length === 0) return 'empty';
+  if (name.length > NODE_NAME_MAX) return `${name.length} characters, over ${NODE_NAME_MAX}`;
+  for (const c of name) {
+    if (/[A-Za-z0-9._-]/.test(c)) continue;
+    if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(c)) return `control character ${codePoint(c)}`;
+    if (/\s/u.test(c)) return 'a space';
+    return `the character ${JSON.stringify(c)}`;
+  }
+  return name.startsWith('-') ? 'a leading "-"' : null;
+}
+
+/** A shell word: bare when safe, else single-quoted (a NUL, which no shell word can hold, written as \0). */
 export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+  return `'${s.replace(/\0/g, '\\0').replace(/'/g, `'\\''`)}'`;
 }
 
 /** A double-quoted shell word, for text a person reads and may paste: `"`, `$`, backquote and backslash escaped. */
@@ -162,7 +242,7 @@ export function torchrunCommands(
   }
   if (new Set(machines.map((m) => m.name)).size !== machines.length) {
     warnings.push(
-      `ranks of one machine are not contiguous in stage order (${layout.ranks.map((r) => r.device.machine).join(', ')}); ` +
+      `ranks of one machine are not contiguous in stage order (${layout.ranks.map((r) => commentText(r.device.machine)).join(', ')}); ` +
         `torchrun numbers each machine's ranks contiguously: reorder the stages or map ranks yourself`,
     );
   }
@@ -175,7 +255,9 @@ export function torchrunCommands(
     // A machine whose ranks are not contiguous appears more than once here: say it once.
     if (!known && !unindexed.has(m.name)) {
       unindexed.add(m.name);
-      warnings.push(`${m.name}: devices without a CUDA index (virtual or CPU); set CUDA_VISIBLE_DEVICES yourself`);
+      warnings.push(
+        `${commentText(m.name)}: devices without a CUDA index (virtual or CPU); set CUDA_VISIBLE_DEVICES yourself`,
+      );
     }
     const env = known ? `CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=${indices.join(',')} ` : '';
     const launch =

@@ -5,7 +5,7 @@
  * partition_uniform / partition_balanced, reproduced here) gives the plan's boundaries, else a
  * subclass that sets them. Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
+import { commentText, exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
 import type { PlanLayer } from '../types.js';
 
 export interface DeepSpeedConfig {
@@ -191,7 +191,7 @@ function pipelineModuleSource(
     tp > 1
       ? 'from deepspeed.pipe import PipelineModule\nfrom deepspeed.runtime.pipe.topology import PipeModelDataParallelTopology'
       : 'from deepspeed.pipe import PipelineModule';
-  const layersNote = `# layers: your model as ${n} layer specs, in the plan's order (${layers[0]?.name ?? ''} ... ${layers[n - 1]?.name ?? ''})`;
+  const layersNote = `# layers: your model as ${n} layer specs, in the plan's order (${commentText(layers[0]?.name ?? '')} ... ${commentText(layers[n - 1]?.name ?? '')})`;
   if (method !== 'custom') {
     const source = [
       head,

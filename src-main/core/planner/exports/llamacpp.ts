@@ -5,7 +5,7 @@
  * devices in order), -ngl the layers offloaded (llama.cpp keeps the first layers on the CPU and
  * offloads the last -ngl; one more than the blocks also offloads the output layer). Pure.
  */
-import { cudaIndex, exportLayout, shellQuote, type ExportInput } from './common.js';
+import { commentText, cudaIndex, exportLayout, shellQuote, type ExportInput } from './common.js';
 
 export interface LlamaCppExport {
   args: string[];
@@ -34,7 +34,7 @@ export function exportLlamaCpp(input: ExportInput, opts: LlamaCppOptions = {}): 
   const machines = [...new Set(layout.stages.flatMap((s) => s.devices.map((d) => d.machine)))];
   if (machines.length > 1) {
     warnings.push(
-      `stages on machines ${machines.join(', ')}: llama.cpp needs its RPC backend (--rpc) for that; not generated`,
+      `stages on machines ${machines.map(commentText).join(', ')}: llama.cpp needs its RPC backend (--rpc) for that; not generated`,
     );
   }
   const stages = layout.stages.map((s) => ({ ...s, device: s.devices[0] }));
@@ -79,7 +79,7 @@ export function exportLlamaCpp(input: ExportInput, opts: LlamaCppOptions = {}): 
     args.push('-sm', 'layer', '-ts', gpus.map((s) => s.blocks).join(','), '--main-gpu', '0');
   }
   const envText = Object.entries(env)
-    .map(([k, v]) => `${k}=${v} `)
+    .map(([k, v]) => `${k}=${shellQuote(v)} `)
     .join('');
   const command = `${envText}${[opts.binary ?? 'llama-server', ...args].map(shellQuote).join(' ')}`;
   return { args, env, command, warnings };

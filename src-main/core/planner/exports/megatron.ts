@@ -4,7 +4,7 @@
  * stages differ from an even middle, else --pipeline-model-parallel-layout ("E" embedding, "t"
  * a decoder layer, "L" loss, "|" between stages). Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput } from './common.js';
+import { commentText, exportLayout, torchrunCommands, type ExportInput } from './common.js';
 
 export interface MegatronExport {
   /** Parallelism, batch and precision arguments; the model's own (--hidden-size, --seq-length, data, optimizer) are the user's. */
@@ -38,7 +38,7 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   if (numLayers === 0)
     warnings.push('no transformer blocks (layer names ending in .<n>): Megatron-LM builds GPT-style models');
   if (input.problem.mode !== 'training') warnings.push('Megatron-LM arguments are for training (pretrain_gpt.py)');
-  const types = [...new Set(layout.ranks.map((r) => r.device.name))];
+  const types = [...new Set(layout.ranks.map((r) => commentText(r.device.name)))];
   if (types.length > 1) {
     warnings.push(
       `Megatron-LM assumes one GPU type: its split, kernels and schedule ignore that stages run on ${types.join(', ')}`,

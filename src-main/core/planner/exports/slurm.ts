@@ -5,7 +5,17 @@
  * order. Each node finds its node rank and GPUs by its hostname. A DeepSpeed hostfile in the same
  * order. Pure.
  */
-import { cudaIndex, exportLayout, shellQuote, type ExportInput, type ExportRank } from './common.js';
+import {
+  commentText,
+  cudaIndex,
+  exportLayout,
+  oneLine,
+  quotedName,
+  shellQuote,
+  slurmNodeNameProblem,
+  type ExportInput,
+  type ExportRank,
+} from './common.js';
 
 export interface SlurmExport {
   /** The sbatch script (bash). */
@@ -13,6 +23,11 @@ export interface SlurmExport {
   /** DeepSpeed's hostfile: "host slots=N" per node in rank order. */
   hostfile: string;
   warnings: string[];
+  /**
+   * Why no script was written (one line), or null: a machine label that cannot be a Slurm node
+   * name. The sbatch then only says so and exits 1, and the hostfile is empty.
+   */
+  refusal: string | null;
 }
 
 export interface SlurmOptions {
@@ -49,10 +64,37 @@ function nodesOf(ranks: readonly ExportRank[]): Node[] {
   return nodes;
 }
 
+/** Why these nodes and options cannot be written as #SBATCH directives and hostfile lines, or null. */
+function refusalOf(nodes: readonly Node[], opts: SlurmOptions): string | null {
+  for (const n of nodes) {
+    const problem = slurmNodeNameProblem(n.host);
+    if (problem)
+      return `machine label ${quotedName(n.host)} cannot be a Slurm node name (${problem}); rename it with import --label`;
+  }
+  if (opts.jobName !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(opts.jobName))
+    return `job name ${quotedName(opts.jobName)} cannot be a Slurm job name (letters, digits, ".", "_" and "-")`;
+  if (opts.time !== undefined && !/^[0-9][0-9:-]{0,15}$/.test(opts.time))
+    return `wall time ${quotedName(opts.time)} is not a Slurm time ([days-]hours:minutes:seconds)`;
+  return null;
+}
+
+/** The script written instead of a job that cannot be expressed: it says why and submits nothing. */
+function refusedScript(refusal: string): string {
+  return [
+    '#!/bin/bash',
+    `# pipeDejavu wrote no Slurm job for this plan: ${commentText(refusal)}`,
+    `echo ${shellQuote(`pipeDejavu wrote no Slurm job for this plan: ${oneLine(refusal)}`)} >&2`,
+    'exit 1',
+    '',
+  ].join('\n');
+}
+
 export function exportSlurm(input: ExportInput, opts: SlurmOptions = {}): SlurmExport {
   const layout = exportLayout(input, 'Slurm');
   const warnings = layout.warnings;
   const nodes = nodesOf(layout.ranks);
+  const refusal = refusalOf(nodes, opts);
+  if (refusal) return { sbatch: refusedScript(refusal), hostfile: '', warnings, refusal };
   const hosts = layout.ranks.map((r) => r.device.machine).filter((h, i, a) => i === 0 || a[i - 1] !== h);
   if (new Set(hosts).size !== hosts.length) {
     warnings.push(
@@ -79,7 +121,7 @@ export function exportSlurm(input: ExportInput, opts: SlurmOptions = {}): SlurmE
     const perNode = Math.max(...group.map((n) => n.gpus.length));
     if (k > 0) head.push('#SBATCH hetjob');
     head.push(
-      `# component ${k}: ${kind}`,
+      `# component ${k}: ${commentText(kind)}`,
       `#SBATCH --nodes=${group.length} --nodelist=${group.map((n) => n.host).join(',')} --ntasks-per-node=1`,
       ...(group.some((n) => n.gpus.some((g) => g !== null)) ? [`#SBATCH --gres=gpu:${perNode}`] : []),
     );
@@ -107,5 +149,5 @@ export function exportSlurm(input: ExportInput, opts: SlurmOptions = {}): SlurmE
     '',
   ];
   const hostfile = `${nodes.map((n) => `${n.host} slots=${n.gpus.length}`).join('\n')}\n`;
-  return { sbatch: [...head, ...body].join('\n'), hostfile, warnings };
+  return { sbatch: [...head, ...body].join('\n'), hostfile, warnings, refusal: null };
 }

@@ -4,7 +4,7 @@
  * Schedule1F1B, a ("pp", "dp", "tp") device mesh; data-parallel gradients all-reduced by hand;
  * tensor parallelism as a DTensor parallelize_module plan over each stage's blocks). Pure.
  */
-import { exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
+import { exportLayout, pythonString, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
 import type { Mode } from '../types.js';
 
 export interface TorchExport {
@@ -14,8 +14,6 @@ export interface TorchExport {
   splitPoints: string[];
   warnings: string[];
 }
-
-const py = (s: string): string => JSON.stringify(s);
 
 export function exportTorchPipelining(input: ExportInput): TorchExport {
   const layout = exportLayout(input, 'torch.distributed.pipelining');
@@ -69,7 +67,7 @@ function scriptHead(layout: ExportLayout, mode: Mode, sched: string, splitPoints
     `MICROBATCH_SIZE = ${layout.microBatch}`,
     `TRAINING = ${mode === 'training' ? 'True' : 'False'}`,
     'SPLIT_SPEC = {',
-    ...splitPoints.map((n) => `    ${py(n)}: SplitPoint.BEGINNING,`),
+    ...splitPoints.map((n) => `    ${pythonString(n)}: SplitPoint.BEGINNING,`),
     '}',
     '# Megatron-style tensor parallelism (used when TP > 1): attention by head, the MLP by columns then rows.',
     'TP_PLAN = {',

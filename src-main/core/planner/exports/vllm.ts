@@ -4,7 +4,7 @@
  * VLLM_PP_LAYER_PARTITION (decoder layers per stage), GPUs in rank order through
  * CUDA_VISIBLE_DEVICES, and Ray for a plan over several machines. Pure.
  */
-import { cudaIndex, exportLayout, shellQuote, type ExportInput } from './common.js';
+import { commentText, cudaIndex, exportLayout, shellQuote, type ExportInput } from './common.js';
 
 export interface VllmExport {
   args: string[];
@@ -24,7 +24,9 @@ export function exportVllm(input: ExportInput, opts: VllmOptions = {}): VllmExpo
   if (input.problem.mode !== 'inference') warnings.push('vLLM serves models; the plan is for training');
   const types = [...new Set(layout.ranks.map((r) => r.device.name))];
   if (types.length > 1) {
-    warnings.push(`vLLM balances work as if every GPU were alike; the plan runs on ${types.join(', ')}`);
+    warnings.push(
+      `vLLM balances work as if every GPU were alike; the plan runs on ${types.map(commentText).join(', ')}`,
+    );
   }
   const args = [opts.model ?? 'MODEL', '--tensor-parallel-size', String(layout.tp)];
   args.push('--pipeline-parallel-size', String(layout.pp));
@@ -36,7 +38,7 @@ export function exportVllm(input: ExportInput, opts: VllmOptions = {}): VllmExpo
   if (machines.length > 1) {
     args.push('--distributed-executor-backend', 'ray');
     warnings.push(
-      `ranks on machines ${machines.join(', ')}: start a Ray cluster over them first (ray start --head, ray start --address); ` +
+      `ranks on machines ${machines.map(commentText).join(', ')}: start a Ray cluster over them first (ray start --head, ray start --address); ` +
         'vLLM places the ranks itself',
     );
   }
