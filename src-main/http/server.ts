@@ -13,7 +13,7 @@ import { fail } from '../api/result.js';
 import type { Dispatch } from '../app/dispatch.js';
 import { hostAllowed, originAllowed, tokenMatches } from './guards.js';
 import { CONTENT_SECURITY_POLICY, readStatic } from '../adapters/web/renderer-files.js';
-import { MAX_UPLOAD_BYTES, type UploadStore } from '../adapters/files/upload-store.js';
+import type { UploadStore } from '../adapters/files/upload-store.js';
 import { HTTP_UPLOAD_PATH } from '../api/client.js';
 
 /**
@@ -81,7 +81,6 @@ function readBody(req: http.IncomingMessage, cap: number): Promise<Buffer | 'too
   });
 }
 
-/** Answers 413 with `message` and drops the connection: the rest of the body is not read. */
 /** How long a refused body is still read (and thrown away) after the answer, so the client sees it. */
 const LINGER_MS = 2000;
 
@@ -95,8 +94,6 @@ function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, mes
   res.on('finish', () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
   sendJson(res, 413, fail('invalid', message));
 }
-
-const uploadTooLarge = `upload too large (over ${(MAX_UPLOAD_BYTES / 2 ** 30).toFixed(0)} GiB)`;
 
 function channelOf(pathname: string): string | null {
   try {
@@ -183,9 +180,10 @@ async function serveUpload(req: http.IncomingMessage, res: http.ServerResponse, 
   if (!o.uploads) return sendJson(res, 404, fail('not-found', 'uploads are not enabled'));
   if (!(req.headers['content-type'] ?? '').startsWith('application/octet-stream'))
     return sendJson(res, 415, fail('invalid', 'send application/octet-stream'));
-  if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_BYTES) return refuseTooLarge(req, res, uploadTooLarge);
-  const r = await o.uploads.receive(req);
-  if (r === 'too-large') return refuseTooLarge(req, res, uploadTooLarge);
+  // Past the file cap or the server's quota (from Content-Length before reading, else as it arrives): one line.
+  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  const r = await o.uploads.receive(req, declared);
+  if ('refused' in r) return refuseTooLarge(req, res, r.refused);
   return sendJson(res, 200, { ok: true, value: { uploadId: r.id, bytes: r.bytes } });
 }
 

@@ -115,3 +115,52 @@ describe('POST /api/upload', () => {
     });
   });
 });
+
+describe('POST /api/upload with a quota', () => {
+  it('answers 413 with the quota line once the server holds its most uploads, and takes more once one is used', async () => {
+    const small = createUploadStore({ limits: { files: 2 } });
+    const c = createAppCore({
+      dbPath: path.join(tempDir('pdjv-quota-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+      uploads: small,
+    });
+    const s = await startServer({
+      dispatch: c.dispatch,
+      uploads: small,
+      subscribe: (l) => c.jobs.subscribe(l),
+      token: TOKEN,
+      rendererDir: tempDir('pdjv-quota-r-'),
+      port: 0,
+    });
+    const send = async (body: string): Promise<{ status: number; json: unknown }> => {
+      const res = await fetch(`http://127.0.0.1:${s.port}/api/upload`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', 'x-pipedejavu-token': TOKEN },
+        body,
+      });
+      return { status: res.status, json: await res.json() };
+    };
+    try {
+      const first = await send('a');
+      expect((await send('b')).status).toBe(200);
+      expect(await send('c')).toEqual({
+        status: 413,
+        json: {
+          ok: false,
+          error: {
+            code: 'invalid',
+            message:
+              'upload refused: this server holds 2 uploads, the most it keeps (UPLOAD_LIMITS.files); use them or let them expire (after 1h00m unused)',
+          },
+        },
+      });
+      small.remove((first.json as { value: { uploadId: string } }).value.uploadId);
+      expect((await send('d')).status).toBe(200);
+    } finally {
+      await s.close();
+      c.close();
+      small.close();
+    }
+  });
+});
