@@ -15,6 +15,8 @@ import {
 import type { Device } from '../core/domain/devices.js';
 import type { Measurement, ProfileRun } from '../core/domain/measurement.js';
 import { UserError, errorMessage } from '../core/errors.js';
+import { controlCharProblem, visibleName } from '../core/text/control-chars.js';
+import { count } from '../core/text/plural.js';
 import { loadPredictor } from '../core/predictor/registry.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
@@ -210,10 +212,31 @@ export function importProfile(
   input: string | Uint8Array,
   sourceName: string,
   label?: string,
+  options: { replace?: boolean } = {},
 ): ImportResult {
   const text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: false }).decode(input);
   const file = decodeProfile(text, sourceName);
-  return storeProfile(db, prepareProfile(file, sourceName, canonicalHash(file, text, input)), label);
+  return storeProfile(db, prepareProfile(file, sourceName, canonicalHash(file, text, input)), {
+    ...(label === undefined ? {} : { label }),
+    ...options,
+  });
+}
+
+/** How a prepared profile is stored. */
+export interface StoreOptions {
+  /** The name to show for the machine instead of the file's label. */
+  label?: string;
+  /**
+   * Replace a stored imported machine even when the file is older than what is stored, or
+   * differs from it on the same date (without it, such an import is refused in one line).
+   */
+  replace?: boolean;
+}
+
+/** Refuses a label the user typed that holds a control character; `what` names where it came from. */
+export function checkLabel(label: string, what = 'machine label'): void {
+  const problem = controlCharProblem(what, label);
+  if (problem) throw new UserError(`${problem}; a label must be plain text`);
 }
 
 /** A decoded profile whose predictors load and whose content hash is known: ready to be stored. */
@@ -233,10 +256,11 @@ export function prepareProfile(file: ProfileFile, sourceName: string, hash?: str
 }
 
 /** Writes a prepared profile in one transaction, or nothing of it (`unchanged` when its content is here). */
-export function storeProfile(db: Database, p: PreparedProfile, label?: string): ImportResult {
+export function storeProfile(db: Database, p: PreparedProfile, options: StoreOptions = {}): ImportResult {
+  if (options.label !== undefined) checkLabel(options.label);
   const byRun = measurementsByRun(p.file.measurements);
   // A large import touches four indexes per row: a bigger page cache for its duration.
-  return withPageCache(db, IMPORT_CACHE_KIB, () => store(db, p.file, p.hash, byRun, p.sourceName, label));
+  return withPageCache(db, IMPORT_CACHE_KIB, () => store(db, p, byRun, options));
 }
 
 const IMPORT_CACHE_KIB = 256 * 1024;
@@ -253,12 +277,12 @@ function withPageCache<T>(db: Database, kib: number, fn: () => T): T {
 
 function store(
   db: Database,
-  file: ProfileFile,
-  hash: string,
+  p: PreparedProfile,
   byRun: Map<string, Measurement[]>,
-  sourceName: string,
-  label: string | undefined,
+  options: StoreOptions,
 ): ImportResult {
+  const { file, hash, sourceName } = p;
+  const label = options.label;
   const machines = new MachineRepo(db);
   const profiles = new ProfileRepo(db);
   // The checks run inside the write transaction: a second import of the same file waits
@@ -275,6 +299,7 @@ function store(
     const existing = machines.getMachine(file.machine.id);
     // This machine's own profile (a backup restored): the runs the store lacks are added.
     if (existing?.source === 'local') return mergeIntoLocal(profiles, file, existing, byRun, sourceName);
+    if (existing && !options.replace) refuseOlder(machines, profiles, existing, file, sourceName);
     const input = {
       id: file.machine.id,
       label: label ?? (existing ? existing.label : file.machine.label),
@@ -297,6 +322,45 @@ function store(
       counts: fileCounts(file),
     } satisfies ImportResult;
   });
+}
+
+/** The newest start or finish of a run, as an ISO string ('' when there is none). */
+function newestRunDate(runs: readonly { startedAt: string; finishedAt: string | null }[]): string {
+  let newest = '';
+  for (const r of runs) {
+    const at = r.finishedAt ?? r.startedAt;
+    if (at > newest) newest = at;
+  }
+  return newest;
+}
+
+/**
+ * A stored imported machine is replaced only by a newer export of it: one exported later whose
+ * runs are not older than the stored ones. An older file, or a different one of the same date,
+ * is refused in one line (with both dates and counts) that asks for `--replace`.
+ */
+function refuseOlder(
+  machines: MachineRepo,
+  profiles: ProfileRepo,
+  existing: MachineDetail,
+  file: ProfileFile,
+  sourceName: string,
+): void {
+  const stored = ProvenanceSchema.safeParse(existing.provenance);
+  const storedAt = stored.success ? stored.data.exportedAt : '';
+  const fileAt = file.provenance.exportedAt;
+  const fileTime = Date.parse(fileAt) || 0;
+  const storedTime = Date.parse(storedAt) || 0;
+  const runsOlder = newestRunDate(file.profileRuns) < newestRunDate(profiles.listRuns(existing.id));
+  if (fileTime > storedTime && !runsOlder) return;
+  const verdict =
+    fileTime < storedTime ? 'is older' : fileTime === storedTime ? 'differs on the same date' : 'has older runs';
+  const storedCount = machines.listMachines().find((m) => m.id === existing.id)?.measurementCount ?? 0;
+  throw new UserError(
+    `${sourceName}: machine "${visibleName(existing.label)}" (id ${existing.id}) in the store was exported ${storedAt || 'at an unknown date'} with ${count(storedCount, 'measurement')}; ` +
+      `this file, exported ${fileAt} with ${count(file.measurements.length, 'measurement')}, ${verdict}; ` +
+      'nothing was imported; pass --replace to replace the stored profile with it',
+  );
 }
 
 function fileCounts(file: ProfileFile): ExportResult['counts'] {

@@ -1,25 +1,48 @@
 /** Reads a profile file for import, with one clear message for each way that fails. */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { LIMITS } from '../../core/profile-file/schema.js';
 import { readRegularFile } from './read-regular-file.js';
 
-/** The files a path names for import: itself, or a folder's *.json files in name order. */
-export function profileFilesIn(p: string): string[] {
+/** What a path names for import, and the *.json entries of a folder that are not read, with why. */
+export interface ProfileFiles {
+  files: string[];
+  skipped: { file: string; reason: string }[];
+}
+
+/** Why a folder's *.json entry is not read: only regular files are (a symbolic link is not followed). */
+function skipReason(e: Dirent): string {
+  if (e.isSymbolicLink())
+    return 'a symbolic link (links in a folder are not followed; name the file itself to import it)';
+  if (e.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
+/**
+ * The files a path names for import: itself, or a folder's regular *.json files in name order; a
+ * *.json entry that is not a regular file (a symbolic link, a folder, a FIFO) is skipped and named.
+ */
+export function profileFilesIn(p: string): ProfileFiles {
   let isDir = false;
   try {
     isDir = statSync(p).isDirectory();
   } catch {
-    return [p]; // reading it says what is wrong
+    return { files: [p], skipped: [] }; // reading it says what is wrong
   }
-  if (!isDir) return [p];
-  const files = readdirSync(p, { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.json'))
-    .map((e) => path.join(p, e.name))
-    .sort();
-  if (files.length === 0) throw new UserError(`${p} holds no .json hardware-profile files`);
-  return files;
+  if (!isDir) return { files: [p], skipped: [] };
+  const entries = readdirSync(p, { withFileTypes: true })
+    .filter((e) => e.name.toLowerCase().endsWith('.json'))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(p, e.name));
+  const skipped = entries
+    .filter((e) => !e.isFile())
+    .map((e) => ({ file: path.join(p, e.name), reason: skipReason(e) }));
+  if (files.length === 0) {
+    const why = skipped.map((s) => `${path.basename(s.file)}: ${s.reason}`).join('; ');
+    throw new UserError(`${p} holds no .json hardware-profile files${why ? ` (skipped ${why})` : ''}`);
+  }
+  return { files, skipped };
 }
 
 export function readProfileText(file: string): string {

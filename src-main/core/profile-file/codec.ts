@@ -5,6 +5,8 @@
  */
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
+import { controlCharProblem } from '../text/control-chars.js';
+import { structureProblem } from './structure.js';
 import {
   LIMITS,
   PROFILE_ARCHIVE_FORMAT,
@@ -124,6 +126,8 @@ export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
 export function parseProfileJson(text: string, sourceName = 'file'): unknown {
   if (text.length > LIMITS.maxFileBytes)
     throw new ProfileFileError(`${sourceName} is too large to be a hardware profile`);
+  const tooBig = structureProblem(text);
+  if (tooBig) throw new ProfileFileError(`${sourceName}: ${tooBig}; not imported`);
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
@@ -166,5 +170,33 @@ export function profileFromJson(raw: unknown, sourceName = 'file'): ProfileFile 
   }
   const parsed = ProfileFileSchema.safeParse(raw);
   if (!parsed.success) throw new ProfileFileError(`${sourceName}: ${describeIssues(parsed.error.issues)}`);
+  const problem = namesProblem(parsed.data);
+  if (problem) {
+    throw new ProfileFileError(
+      `${sourceName}: ${problem}; names in a profile must be plain text, so the file was not imported`,
+    );
+  }
   return parsed.data;
+}
+
+/**
+ * The first name of a profile that holds a control character (they go into tables, scripts and
+ * comments), as `what "name" has a control character (U+000A)`; null when every name is plain.
+ */
+export function namesProblem(f: ProfileFile): string | null {
+  const probe = f.machine.probe;
+  const names: [string, string][] = [
+    ['machine label', f.machine.label],
+    ['hostname', probe.hostname],
+    ['CPU name', probe.cpu.brand],
+    ['CPU manufacturer', probe.cpu.manufacturer],
+    ...probe.nvidia.gpus.map((g): [string, string] => ['GPU name', g.name]),
+    ...f.devices.map((d): [string, string] => ['device name', d.name]),
+    ...(probe.nvidia.topology?.labels ?? []).map((l): [string, string] => ['topology label', l]),
+  ];
+  for (const [what, name] of names) {
+    const problem = controlCharProblem(what, name);
+    if (problem) return problem;
+  }
+  return null;
 }

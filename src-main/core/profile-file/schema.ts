@@ -26,6 +26,16 @@ export const LIMITS = {
   maxRuns: 100_000,
   maxPredictors: 1_000,
   maxFileBytes: 512 * 1024 * 1024,
+  // Checked on the text before it is parsed (structure.ts):
+  /** Rows and columns of `nvidia-smi topo -m` (GPUs and NICs; a DGX has 18). */
+  maxTopologyLabels: 256,
+  maxNvlinksPerGpu: 64,
+  /** A run's notes, the probe's warnings. */
+  maxNotes: 1_000,
+  /** Objects and arrays in all: each measurement has three. */
+  maxJsonContainers: 8_000_000,
+  /** Links per ordered pair of devices from one source (the store keeps one). */
+  maxLinksPerPair: 1,
 } as const;
 
 export const ProvenanceSchema = z.object({
@@ -119,9 +129,19 @@ export const ProfileFileSchema = z
           message: 'p10 <= median <= p90 does not hold',
         });
     });
+    const linksPerPair = new Map<string, number>();
     file.links.forEach((l, i) => {
       if (!deviceKeys.has(l.a) || !deviceKeys.has(l.b))
         ctx.addIssue({ code: 'custom', path: ['links', i], message: `link ${l.a}-${l.b} names an unknown device` });
+      const pair = JSON.stringify([l.a, l.b, l.source]);
+      const n = (linksPerPair.get(pair) ?? 0) + 1;
+      linksPerPair.set(pair, n);
+      if (n === LIMITS.maxLinksPerPair + 1)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['links', i],
+          message: `links between ${l.a} and ${l.b} (${l.source}): more than ${LIMITS.maxLinksPerPair} (LIMITS.maxLinksPerPair)`,
+        });
     });
   });
 export type ProfileFile = z.infer<typeof ProfileFileSchema>;

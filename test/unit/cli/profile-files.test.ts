@@ -5,6 +5,27 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
 import { sampleProfileFile } from '../../helpers/sample-profile.js';
 import { cli, tempDir } from '../../helpers/cli.js';
+import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
+import { MachineRepo } from '../../../src-main/adapters/store/machine-repo.js';
+import type { ProfileFile } from '../../../src-main/core/profile-file/schema.js';
+
+/** A machine stored with the file's label as it is (as an import before labels were checked did). */
+function storeLabelled(dbPath: string, f: ProfileFile): void {
+  const db = openDatabase(dbPath);
+  try {
+    new MachineRepo(db).insertImportedMachine({
+      id: f.machine.id,
+      label: f.machine.label,
+      probe: f.machine.probe,
+      devices: f.devices,
+      links: f.links,
+      contentHash: 'stored-before-labels-were-checked',
+      provenance: f.provenance,
+    });
+  } finally {
+    db.close();
+  }
+}
 
 // Two stores stand for two machines: the lab server that exports, the desktop that imports.
 const dir = tempDir();
@@ -113,7 +134,7 @@ describe('export and import of hardware profiles (CLI)', () => {
 });
 
 describe('untrusted text reaches the terminal escaped', () => {
-  it('a label with an OSC title sequence and a bidi override is printed as visible escapes', async () => {
+  it('a label with an OSC title sequence and a bidi override is refused at import, and shown escaped when stored', async () => {
     const d = tempDir();
     const db = path.join(d, 'x.db');
     const f = sampleProfileFile();
@@ -121,7 +142,12 @@ describe('untrusted text reaches the terminal escaped', () => {
     const file = path.join(d, 'evil.json');
     writeFileSync(file, encodeProfile(f));
     const imported = await cli(['import', file, '--db', db]);
-    expect(imported.code).toBe(0);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain(
+      'machine label "lab\\u001b]0;pwned\\u0007\\u202eevil\\u001b[31m" has a control character (U+001B)',
+    );
+    // A label stored before imports refused them is still printed as visible escapes.
+    storeLabelled(db, f);
     for (const args of [['machines'], ['machines', '--json'], ['export', '--machine', f.machine.id]]) {
       const r = await cli([...args, '--db', db]);
       expect(r.stdout + r.stderr).not.toMatch(/[\x1b\x07\u202e]/);
@@ -140,7 +166,10 @@ describe('untrusted text reaches the terminal escaped', () => {
     f.machine.label = 'lab\nfake-id  fake-label';
     const file = path.join(d, 'nl.json');
     writeFileSync(file, encodeProfile(f));
-    expect((await cli(['import', file, '--db', db])).code).toBe(0);
+    const refused = await cli(['import', file, '--db', db]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    storeLabelled(db, f);
     const shown = await cli(['machines', '--db', db]);
     expect(shown.stdout.trimEnd().split('\n')).toHaveLength(3);
     expect(shown.stdout).toContain('lab\\u000afake-id  fake-label');

@@ -105,7 +105,9 @@ describe('profile archive codec', () => {
       formatVersion: 1,
       profiles: Array.from({ length: 4097 }, () => ({})),
     });
-    expect(decodeError(many)).toMatch(/^lab\.json: invalid profile archive: profiles: more than 4096 profiles/);
+    expect(decodeError(many)).toMatch(
+      /^lab\.json: profiles has 4097 entries, more than 4096 \(ARCHIVE_LIMITS\.maxProfiles\)/,
+    );
   });
 
   it('encodeArchive refuses one machine twice', () => {

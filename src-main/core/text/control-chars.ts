@@ -1,0 +1,34 @@
+/**
+ * Names that come from outside (machine labels, hostnames, device names) are data that ends up in
+ * tables, scripts and comments: one with a control character (C0/C1 controls incl. CR, LF, NUL and
+ * ESC; format characters such as bidi overrides; the Unicode line and paragraph separators) is
+ * refused where it enters. Pure.
+ */
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const CONTROLS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** How much of a refused name a message shows. */
+const SHOWN_CHARS = 80;
+
+/** "U+000A" for a character. */
+export function codePointName(c: string): string {
+  return `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The first control character of `text`, or null. */
+export function firstControlChar(text: string): string | null {
+  return CONTROL.exec(text)?.[0] ?? null;
+}
+
+/** `text` with each control character as a visible `\uXXXX`, cut to a length a line can show. */
+export function visibleName(text: string): string {
+  const chars = [...text];
+  const cut = chars.length > SHOWN_CHARS ? `${chars.slice(0, SHOWN_CHARS).join('')}...` : text;
+  return cut.replace(CONTROLS, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+}
+
+/** `what "name" has a control character (U+000A)`, or null when the name is plain text. */
+export function controlCharProblem(what: string, name: string): string | null {
+  const c = firstControlChar(name);
+  return c === null ? null : `${what} "${visibleName(name)}" has a control character (${codePointName(c)})`;
+}
