@@ -4,11 +4,8 @@ import path from 'node:path';
 import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/view-models.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
-import { storedWorkloads } from '../../services/workload-service.js';
-import { removeWorkload } from '../../services/removal-service.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AddWorkloadRequest } from '../jobs/job-functions.js';
-import { workloadSummary } from '../workload-views.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
 import { checkChosenFile, checkWorkloadSpec } from './workload-spec.js';
@@ -73,8 +70,13 @@ type WorkloadHandlers = HandlerGroup<
 >;
 
 export const workloadHandlers: WorkloadHandlers = {
-  'workload:remove': (req, deps) => removeWorkload(deps.db, req.name, path.join(deps.dataDir, 'models')),
-  'workload:list': (_req, { db }) => storedWorkloads(db).map((w) => workloadSummary(w.workload, w)),
+  // Both read stored graphs (a million nodes for a hostile model): in the job runner too.
+  'workload:remove': async (req, deps) =>
+    (await deps.jobs.call('workload-remove', {
+      name: req.name,
+      modelsDir: path.join(deps.dataDir, 'models'),
+    })) as { name: string },
+  'workload:list': async (_req, deps) => (await deps.jobs.call('workload-list', {})) as WorkloadSummaryView[],
   'workload:catalog': () => listCatalog(),
   // Parsed and stored in the job runner: a huge model must not stall the server's other calls.
   'workload:add': async (req, deps) => {

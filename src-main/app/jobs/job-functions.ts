@@ -32,7 +32,8 @@ import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { compareMachines } from '../../services/compare-service.js';
 import { predictOnMachine } from '../../services/model-prediction-service.js';
-import { addWorkload, storedWorkload } from '../../services/workload-service.js';
+import { addWorkload, storedWorkload, storedWorkloads } from '../../services/workload-service.js';
+import { removeWorkload } from '../../services/removal-service.js';
 import type { JobReporter, RunnerKind } from './protocol.js';
 import { predictionView, workloadSummary } from '../workload-views.js';
 import { deviceLabels } from '../device-labels.js';
@@ -170,6 +171,16 @@ async function addWorkloadJob(e: JobEnv, req: AddWorkloadRequest): Promise<Workl
   return workloadSummary(stored.workload, stored);
 }
 
+/** The stored workloads with their sizes: each stored graph is read, so a huge one stalls only the runner. */
+async function listWorkloadsJob(e: JobEnv): Promise<WorkloadSummaryView[]> {
+  return storedWorkloads(e.db).map((w) => workloadSummary(w.workload, w));
+}
+
+/** Removes a stored workload (and its uploaded model file, kept in `modelsDir`). */
+async function removeWorkloadJob(e: JobEnv, req: { name: string; modelsDir: string }): Promise<{ name: string }> {
+  return removeWorkload(e.db, req.name, req.modelsDir);
+}
+
 const newRunner = (e: JobEnv) => (): KernelRunner => new KernelRunner({ env: e.env });
 
 /** A workload on every profiled device of a machine (the Workloads view), in the job runner. */
@@ -196,4 +207,6 @@ export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => 
   predict: predictJob,
   compare: compareJob,
   'workload-add': addWorkloadJob,
+  'workload-list': listWorkloadsJob,
+  'workload-remove': removeWorkloadJob,
 };

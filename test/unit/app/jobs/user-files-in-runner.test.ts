@@ -1,5 +1,6 @@
 /**
- * The channels that work on user files (a model to add, a workload to predict or compare)
+ * The channels that work on user files (a model to add, a workload to predict or compare,
+ * the stored graphs to list or remove)
  * hand that work to the job executor (the job-runner child in the app), and answer with what
  * it answers: the main thread never parses a user's model.
  */
@@ -32,7 +33,7 @@ function recorder(): { executor: JobExecutor; started: { kind: string; request: 
 }
 
 describe('work on user files', () => {
-  it('runs in the job executor: workload:predict, machine:compare, workload:add', async () => {
+  it('runs in the job executor: workload:predict, machine:compare, workload:add, workload:list, workload:remove', async () => {
     const { executor, started } = recorder();
     const uploads = createUploadStore();
     core = createAppCore({
@@ -47,7 +48,17 @@ describe('work on user files', () => {
     expect(compare).toEqual({ ok: false, error: { code: 'user', message: 'ran compare in the runner' } });
     const add = await core.dispatch('workload:add', { fileName: 'm.onnx', dataBase64: 'AAAA' });
     expect(add).toEqual({ ok: false, error: { code: 'user', message: 'ran workload-add in the runner' } });
-    expect(started.map((s) => s.kind)).toEqual(['predict', 'compare', 'workload-add']);
+    const list = await core.dispatch('workload:list', {});
+    expect(list).toEqual({ ok: false, error: { code: 'user', message: 'ran workload-list in the runner' } });
+    const remove = await core.dispatch('workload:remove', { name: 'big' });
+    expect(remove).toEqual({ ok: false, error: { code: 'user', message: 'ran workload-remove in the runner' } });
+    expect(started.map((s) => s.kind)).toEqual([
+      'predict',
+      'compare',
+      'workload-add',
+      'workload-list',
+      'workload-remove',
+    ]);
     expect(started[0]?.request).toMatchObject({ workload: 'bert-base', mode: 'inference' });
     // These answers are the request's own: they are not listed as jobs of the Jobs view.
     expect(core.jobs.list()).toEqual([]);
