@@ -1,0 +1,1059 @@
+/**
+ * Hostile-input bench (issue 45). Run: npm run bench:hostile [-- CASE_ID ...]
+ *
+ * Every case of issue 45 and more of the same kind, each against the built CLI
+ * (`./bin/pipedejavu.js`) in a fresh temp store, a child per command killed at 20 s. Per case: exit
+ * code, the first line the user reads, wall time, peak RSS of the process tree, whether a marker
+ * file appeared (emitted scripts are run with stub srun/torchrun/python tools and a stub torch
+ * module, and scanned for the payload as a line of code), whether a file that existed before
+ * changed. Verdicts: ok / EXEC / OVERWRITE / HANG / MEMORY / LEAK / NO-MESSAGE (bench/lib/hostile-run.ts).
+ * Writes bench/results/hostile.json and bench/results/hostile.md (a table to paste).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encodeProfile } from '../src-main/core/profile-file/codec.js';
+import { encodeArchive } from '../src-main/core/profile-file/archive.js';
+import { LIMITS } from '../src-main/core/profile-file/schema.js';
+import { bigProfileFile } from '../test/helpers/big-profile.js';
+import { sampleProfileFile } from '../test/helpers/sample-profile.js';
+import { seededDb, SEEDED_MACHINE } from '../test/helpers/seeded-store.js';
+import { makeReadOnly } from '../test/helpers/read-only.js';
+import { ncclTwoRanks } from '../test/helpers/gpu-profile.js';
+import {
+  claimedInitializer,
+  deepJson,
+  externalDataModel,
+  GGUF_ARRAY_OF,
+  hugeMatMul,
+  llamaGguf,
+  nestedIf,
+  nodeProfile,
+  reluChain,
+  writeHugeProfile,
+} from './lib/hostile-inputs.js';
+import {
+  fingerprint,
+  firstLine,
+  judge,
+  payloadCodeLines,
+  runChild,
+  type RunResult,
+  type Verdict,
+} from './lib/hostile-run.js';
+
+const ROOT = process.cwd();
+const CLI = path.join(ROOT, 'bin', 'pipedejavu.js');
+const WORK = mkdtempSync(path.join(os.tmpdir(), 'pdjv-hostile-'));
+const BASE_DB = path.join(WORK, 'base.db');
+
+/** What a case sets up in its own folder: the commands, and what to watch. */
+interface Setup {
+  /** CLI argument lists run in order (each with --db); the case is judged on the first that fails, or the last. */
+  steps: string[][];
+  expect: 'refuse' | 'succeed';
+  protect?: string[];
+  marker?: string;
+  /** A folder of emitted scripts to run (with stubs) and scan for the payload. */
+  emitted?: string;
+  payloadStart?: string;
+  /** After the steps: data lost, or a leak, in the case's own words (null: none). */
+  after?: (
+    db: string,
+    result: RunResult,
+  ) => Promise<{ lost?: string | null; leak?: string | null; messageProblem?: string | null }>;
+  /** A case that is not a CLI run (serve): produces its own result. */
+  custom?: (db: string) => Promise<{ result: RunResult; leak?: string | null; messageProblem?: string | null }>;
+}
+
+interface Case {
+  id: string;
+  what: string;
+  fromIssue: boolean;
+  setup: (dir: string, db: string) => Setup | Promise<Setup>;
+}
+
+interface Row {
+  id: string;
+  what: string;
+  fromIssue: boolean;
+  verdict: Verdict;
+  why: string;
+  code: number | null;
+  line: string;
+  wallS: number;
+  peakRssMiB: number | null;
+}
+
+const w = (file: string, data: string | Uint8Array): string => {
+  writeFileSync(file, data);
+  return file;
+};
+
+const cli = (db: string, args: readonly string[], limitMs?: number): Promise<RunResult> =>
+  runChild(process.execPath, [CLI, ...args, ...(args.includes('--db') ? [] : ['--db', db])], {
+    env: { ...process.env, PIPEDEJAVU_PYTHON: '/bin/false', HOME: path.dirname(db) },
+    ...(limitMs ? { limitMs } : {}),
+  });
+
+const PLAN = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--batch', '8'];
+
+/** Stub tools an emitted script calls, so running it does nothing but what its text makes it do. */
+function stubTools(dir: string): { path: string; pythonPath: string } {
+  const bin = path.join(dir, 'stub-bin');
+  mkdirSync(bin, { recursive: true });
+  for (const tool of [
+    'srun',
+    'sbatch',
+    'scontrol',
+    'torchrun',
+    'deepspeed',
+    'vllm',
+    'llama-server',
+    'llama-cli',
+    'mpirun',
+    'nvidia-smi',
+    'python',
+    'pip',
+  ])
+    chmodSync(w(path.join(bin, tool), '#!/bin/sh\nexit 0\n'), 0o755);
+  const py = path.join(dir, 'stub-py');
+  mkdirSync(path.join(py, 'torch'), { recursive: true });
+  // Any torch.x.y(...) is a do-nothing object.
+  w(
+    path.join(py, 'torch', '__init__.py'),
+    'class _A:\n    def __getattr__(self, n): return _A()\n    def __call__(self, *a, **k): return _A()\n    def __iter__(self): return iter(())\n    def __mro_entries__(self, b): return (object,)\n' +
+      'def __getattr__(n): return _A()\n',
+  );
+  for (const sub of [
+    'nn',
+    'distributed',
+    'distributed/pipelining',
+    'distributed/tensor',
+    'distributed/tensor/parallel',
+    'nn/functional',
+  ]) {
+    mkdirSync(path.join(py, 'torch', sub), { recursive: true });
+    w(path.join(py, 'torch', sub, '__init__.py'), 'from torch import _A\ndef __getattr__(n): return _A()\n');
+  }
+  return { path: `${bin}:/usr/bin:/bin`, pythonPath: py };
+}
+
+/** Runs every emitted shell and Python script with stubs (each bounded), so an injected line would run. */
+async function runEmitted(dir: string, work: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  const stubs = stubTools(work);
+  const env = { PATH: stubs.path, PYTHONPATH: stubs.pythonPath, HOME: work };
+  for (const f of readdirSync(dir)) {
+    const p = path.join(dir, f);
+    if (/\.(sbatch|sh)$/.test(f) || f === 'job.sbatch')
+      await runChild('/bin/bash', [p], { env, cwd: dir, limitMs: 10_000 });
+    else if (f.endsWith('.py')) await runChild('/usr/bin/python3', [p], { env, cwd: dir, limitMs: 10_000 });
+  }
+}
+
+// Shell payload (bash) and Python payload, each creating the case's marker file.
+const shPayload = (marker: string): string => `touch ${marker}`;
+const pyPayload = (marker: string): string => `open(${JSON.stringify(marker)}, "w").close()`;
+
+/** Import a profile, then plan on its machine with --emit: the hostile text must stay data. */
+function emitCase(dir: string, profile: ReturnType<typeof nodeProfile>, payloadStart: string, marker: string): Setup {
+  const file = w(path.join(dir, 'node.json'), encodeProfile(profile));
+  const emit = path.join(dir, 'emit');
+  return {
+    steps: [
+      ['import', file],
+      [...PLAN, '--machine', '*', '--emit', emit],
+    ],
+    expect: 'succeed',
+    marker,
+    emitted: emit,
+    payloadStart,
+  };
+}
+
+const machineCount = async (db: string, label: string): Promise<string> => {
+  const r = await cli(db, ['machines', '--json']);
+  return r.stdout.includes(label) ? 'present' : 'absent';
+};
+
+const CASES: Case[] = [
+  // ---------- 1. code execution through plan --emit ----------
+  {
+    id: 'emit-label-newline',
+    what: 'machine label "n1\\ntouch MARKER" -> plan --emit; run job.sbatch',
+    fromIssue: true,
+    setup: (dir) => {
+      const m = path.join(dir, 'MARKER');
+      return emitCase(dir, nodeProfile('n1', { label: `n1\n${shPayload(m)}` }), shPayload(m), m);
+    },
+  },
+  {
+    id: 'emit-gpu-name-newline',
+    what: 'GPU name "H100\\ntouch MARKER" -> plan --emit; run job.sbatch',
+    fromIssue: true,
+    setup: (dir) => {
+      const m = path.join(dir, 'MARKER');
+      return emitCase(dir, nodeProfile('n1', { gpuName: `NVIDIA H100 80GB HBM3\n${shPayload(m)}` }), shPayload(m), m);
+    },
+  },
+  {
+    id: 'emit-onnx-node-name',
+    what: 'ONNX node name "r\\nopen(MARKER)" -> plan --emit; run pipeline_module.py with a stub torch',
+    fromIssue: true,
+    setup: (dir) => {
+      const m = path.join(dir, 'MARKER');
+      const model = w(
+        path.join(dir, 'evil.onnx'),
+        reluChain(8, (i) => `relu${i}\n${pyPayload(m)}`),
+      );
+      const emit = path.join(dir, 'emit');
+      return {
+        steps: [['plan', '--workload', model, '--devices', 'none', '--virtual', '2xH100 SXM5', '--emit', emit]],
+        expect: 'succeed',
+        marker: m,
+        emitted: emit,
+        payloadStart: pyPayload(m),
+      };
+    },
+  },
+  {
+    id: 'emit-label-cr-u2028',
+    what: 'machine label with CR and U+2028 before a payload -> plan --emit',
+    fromIssue: false,
+    setup: (dir) => {
+      const m = path.join(dir, 'MARKER');
+      return emitCase(dir, nodeProfile('n1', { label: `n1\r\u2028${shPayload(m)}` }), shPayload(m), m);
+    },
+  },
+  {
+    id: 'emit-label-subshell',
+    what: 'machine label "n1$(touch MARKER)`touch MARKER`" -> plan --emit; run job.sbatch',
+    fromIssue: false,
+    setup: (dir) => {
+      const m = path.join(dir, 'MARKER');
+      return emitCase(dir, nodeProfile('n1', { label: `n1$(touch ${m})\`touch ${m}\`` }), '\u0000never', m);
+    },
+  },
+  // ---------- 2. silent data loss ----------
+  {
+    id: 'emit-overwrite',
+    what: 'plan --emit DIR where DIR already holds README.txt and hostfile',
+    fromIssue: true,
+    setup: (dir) => {
+      const emit = path.join(dir, 'emit');
+      mkdirSync(emit);
+      const mine = [w(path.join(emit, 'README.txt'), 'my notes\n'), w(path.join(emit, 'hostfile'), 'mine slots=1\n')];
+      return { steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--emit', emit]], expect: 'refuse', protect: mine };
+    },
+  },
+  {
+    id: 'emit-symlink-out',
+    what: 'plan --emit DIR where DIR/hostfile is a symlink to a file outside',
+    fromIssue: true,
+    setup: (dir) => {
+      const emit = path.join(dir, 'emit');
+      mkdirSync(emit);
+      const outside = w(path.join(dir, 'outside.txt'), 'precious\n');
+      for (const f of ['hostfile', 'job.sbatch', 'README.txt', 'train_pipeline.py'])
+        symlinkSync(outside, path.join(emit, f));
+      return { steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--emit', emit]], expect: 'refuse', protect: [outside] };
+    },
+  },
+  {
+    id: 'import-older-over-newer',
+    what: 'import an export with 868 measurements, then an older one of the same machine with 10',
+    fromIssue: true,
+    setup: (dir) => {
+      const id = 'o1d0o1d0o1d0o1d0';
+      const newer = bigProfileFile(868, id);
+      const older = bigProfileFile(10, id);
+      newer.provenance = { ...newer.provenance, exportedAt: '2026-11-20T00:00:00.000Z' };
+      older.provenance = { ...older.provenance, exportedAt: '2026-01-01T00:00:00.000Z' };
+      const a = w(path.join(dir, 'newer.json'), encodeProfile(newer));
+      const b = w(path.join(dir, 'older.json'), encodeProfile(older));
+      return {
+        steps: [
+          ['import', a],
+          ['import', b],
+        ],
+        expect: 'refuse',
+        after: async (db) => {
+          const r = await cli(db, ['export', '--machine', id]);
+          const n = (r.stdout.match(/"runId"/g) ?? []).length;
+          return { lost: n >= 868 ? null : `${n} measurements left of 868` };
+        },
+      };
+    },
+  },
+  {
+    id: 'archive-with-own-profile',
+    what: "import an archive holding this machine's own profile and another machine",
+    fromIssue: true,
+    setup: (dir) => {
+      const own = sampleProfileFile();
+      own.machine = { ...own.machine, id: SEEDED_MACHINE };
+      const other = nodeProfile('other-node');
+      const file = w(path.join(dir, 'archive.json'), encodeArchive([other, own]));
+      return {
+        steps: [['import', file]],
+        expect: 'refuse',
+        after: async (db) => ({
+          lost:
+            (await machineCount(db, 'other-node')) === 'present'
+              ? 'imported in part (other-node is in the store)'
+              : null,
+        }),
+      };
+    },
+  },
+  // ---------- 3. hangs from tiny inputs ----------
+  {
+    id: 'links-glob-backtrack',
+    what: 'links file: 60 "*" and one letter, both columns',
+    fromIssue: true,
+    setup: (dir) => {
+      const pat = `${'*'.repeat(60)}x`;
+      const links = w(path.join(dir, 'links.txt'), `${pat} ${pat} 100GbE\n`);
+      const a = w(
+        path.join(dir, 'a.json'),
+        encodeProfile(nodeProfile('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')),
+      );
+      const b = w(
+        path.join(dir, 'b.json'),
+        encodeProfile(nodeProfile('bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')),
+      );
+      return {
+        steps: [
+          ['import', a],
+          ['import', b],
+          [...PLAN, '--machine', '*', '--links', links],
+        ],
+        expect: 'refuse',
+      };
+    },
+  },
+  {
+    id: 'machine-glob-backtrack',
+    what: '--machine with 60 "*" and one letter',
+    fromIssue: true,
+    setup: (dir) => {
+      const a = w(path.join(dir, 'a.json'), encodeProfile(nodeProfile('a'.repeat(80))));
+      return {
+        steps: [
+          ['import', a],
+          [...PLAN, '--machine', `${'*'.repeat(60)}x`],
+        ],
+        expect: 'refuse',
+      };
+    },
+  },
+  {
+    id: 'gguf-block-count-1e9',
+    what: 'GGUF (311 B) with block_count 1e9 -> plan',
+    fromIssue: true,
+    setup: (dir) => {
+      const f = w(path.join(dir, 'm.gguf'), llamaGguf({ 'llama.block_count': { type: 'u32', value: 1e9 } }));
+      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'gguf-ffn-2^50',
+    what: 'GGUF with feed_forward_length 2^50 -> plan',
+    fromIssue: true,
+    setup: (dir) => {
+      const f = w(
+        path.join(dir, 'm.gguf'),
+        llamaGguf({ 'llama.feed_forward_length': { type: 'u64', value: 2n ** 50n } }),
+      );
+      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+    },
+  },
+  // ---------- 4. memory and a frozen server ----------
+  {
+    id: 'onnx-million-relu',
+    what: 'ONNX with 1,000,000 Relu nodes (~25 MB) -> workload add',
+    fromIssue: true,
+    setup: (dir) => ({
+      steps: [['workload', 'add', w(path.join(dir, 'relu.onnx'), reluChain(1_000_000))]],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'profile-near-cap',
+    what: `profile just under LIMITS.maxFileBytes (${Math.round(LIMITS.maxFileBytes / 2 ** 20)} MiB) with a 3000x3000 topology -> import`,
+    fromIssue: true,
+    setup: async (dir) => {
+      const f = path.join(dir, 'huge.json');
+      await writeHugeProfile(f, nodeProfile('huge-node'), 3000, LIMITS.maxFileBytes - 4096);
+      return { steps: [['import', f]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'onnx-nested-if-100k',
+    what: 'ONNX with If nested 100,000 deep -> workload add',
+    fromIssue: true,
+    setup: (dir) => ({
+      steps: [['workload', 'add', w(path.join(dir, 'if.onnx'), nestedIf(100_000))]],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'onnx-matmul-2^63-1',
+    what: 'ONNX MatMul with dimensions 2^63-1 -> workload add',
+    fromIssue: true,
+    setup: (dir) => ({
+      steps: [['workload', 'add', w(path.join(dir, 'mm.onnx'), hugeMatMul(2n ** 63n - 1n))]],
+      expect: 'refuse',
+    }),
+  },
+  // ---------- 5. answers that mislead ----------
+  ...(
+    [
+      [
+        'doctor-text-file',
+        'doctor --db a text file',
+        (dir: string) => w(path.join(dir, 'store.db'), 'not a database\n'),
+      ],
+      [
+        'doctor-directory',
+        'doctor --db a folder',
+        (dir: string) => (mkdirSync(path.join(dir, 'store.db')), path.join(dir, 'store.db')),
+      ],
+      ['doctor-dev-zero', 'doctor --db /dev/zero', () => '/dev/zero'],
+    ] as const
+  ).map(([id, what, make]): Case => ({
+    id,
+    what,
+    fromIssue: true,
+    setup: (dir) => {
+      const target = make(dir);
+      return {
+        steps: [['doctor', '--db', target]],
+        expect: 'refuse',
+        protect: target.startsWith('/dev') ? [] : [target],
+      };
+    },
+  })),
+  {
+    id: 'doctor-read-only',
+    what: 'doctor --db a read-only store (chattr +i as root, chmod otherwise)',
+    fromIssue: true,
+    setup: (dir) => {
+      const db = path.join(dir, 'ro', 'store.db');
+      mkdirSync(path.dirname(db));
+      copyFileSync(BASE_DB, db);
+      const ro = makeReadOnly(db);
+      return {
+        steps: [['doctor', '--db', db]],
+        expect: 'refuse',
+        after: () => {
+          if (!('unavailable' in ro)) ro.undo();
+          return Promise.resolve({});
+        },
+      };
+    },
+  },
+  {
+    id: 'folder-import-symlink',
+    what: 'import a folder whose only profile is a symlink to a valid profile',
+    fromIssue: true,
+    setup: (dir) => {
+      const real = w(path.join(dir, 'real.json'), encodeProfile(nodeProfile('linked-node')));
+      const folder = path.join(dir, 'folder');
+      mkdirSync(folder);
+      symlinkSync(real, path.join(folder, 'node.json'));
+      return {
+        steps: [['import', folder]],
+        expect: 'succeed',
+        after: async (db, r) => {
+          const present = (await machineCount(db, 'linked-node')) === 'present';
+          const said = /skip|symlink|link/i.test(r.stdout + r.stderr);
+          return { messageProblem: present || said ? null : 'the symlink was skipped without a word' };
+        },
+      };
+    },
+  },
+  {
+    id: 'nccl-nan',
+    what: '--nccl output with "nan" times',
+    fromIssue: true,
+    setup: (dir) => {
+      const nccl = w(
+        path.join(dir, 'nccl.txt'),
+        ncclTwoRanks('n1', 3).replace(/(\n\s+\d+\s+\d+\s+float\s+sum\s+-1\s+)\S+/g, '$1nan'),
+      );
+      const a = w(path.join(dir, 'a.json'), encodeProfile(nodeProfile('n1', { gpus: 2 })));
+      return {
+        steps: [
+          ['import', a],
+          [...PLAN, '--machine', 'n1', '--nccl', nccl],
+        ],
+        expect: 'refuse',
+      };
+    },
+  },
+  {
+    id: 'link-0GBps',
+    what: 'links file "* * 0GB/s@5us"',
+    fromIssue: true,
+    setup: (dir) => {
+      const links = w(path.join(dir, 'links.txt'), '* * 0GB/s@5us\n');
+      const a = w(path.join(dir, 'a.json'), encodeProfile(nodeProfile('n1')));
+      const b = w(path.join(dir, 'b.json'), encodeProfile(nodeProfile('n2')));
+      return {
+        steps: [
+          ['import', a],
+          ['import', b],
+          [...PLAN, '--machine', 'n*', '--links', links],
+        ],
+        expect: 'refuse',
+      };
+    },
+  },
+  {
+    id: 'serve-path-exists',
+    what: 'serve: workload:add {path:"/etc/shadow"} vs a missing path: same answer?',
+    fromIssue: true,
+    setup: () => ({ steps: [], expect: 'refuse', custom: servePathCase }),
+  },
+  {
+    id: 'serve-upload-quota',
+    what: 'serve: 40 uploads of 32 MiB (1.25 GiB) in a row: refused at some point?',
+    fromIssue: true,
+    setup: () => ({ steps: [], expect: 'refuse', custom: serveUploadCase }),
+  },
+  {
+    id: 'serve-list-while-compare',
+    what: 'serve: machine:list latency while machine:compare prices a 200k-node workload',
+    fromIssue: true,
+    setup: () => ({ steps: [], expect: 'succeed', custom: serveLatencyCase }),
+  },
+  // ---------- 20+ more of the same kind ----------
+  {
+    id: 'label-esc',
+    what: 'machine label with ESC[2J and BEL -> import',
+    fromIssue: false,
+    setup: (dir) => ({
+      steps: [
+        ['import', w(path.join(dir, 'p.json'), encodeProfile(nodeProfile('n1', { label: 'n1\u001b[2J\u0007' })))],
+      ],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'label-nul',
+    what: 'machine label with NUL -> import',
+    fromIssue: false,
+    setup: (dir) => ({
+      steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(nodeProfile('n1', { label: 'n1\u0000x' })))]],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'label-10MB',
+    what: 'machine label of 10 MB -> import',
+    fromIssue: false,
+    setup: (dir) => ({
+      steps: [
+        ['import', w(path.join(dir, 'p.json'), encodeProfile(nodeProfile('n1', { label: 'x'.repeat(10 * 2 ** 20) })))],
+      ],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'profile-10k-devices',
+    what: 'profile with 10,000 devices -> import',
+    fromIssue: false,
+    setup: (dir) => {
+      const p = nodeProfile('many');
+      const d = p.devices[0]!;
+      p.devices = Array.from({ length: 10_000 }, (_, i) => ({ ...d, key: `cuda:${i}` }));
+      return { steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(p))]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'profile-duplicate-devices',
+    what: 'profile with the same device key twice -> import',
+    fromIssue: false,
+    setup: (dir) => {
+      const p = nodeProfile('dup');
+      p.devices = [...p.devices, p.devices[p.devices.length - 1]!];
+      return { steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(p))]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'json-nested-100k',
+    what: 'a "profile" of 100,000 nested arrays -> import',
+    fromIssue: false,
+    setup: (dir) => {
+      const f = path.join(dir, 'deep.json');
+      deepJson(f, 100_000);
+      return { steps: [['import', f]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'import-one-brace',
+    what: 'a profile that is "{" -> import',
+    fromIssue: false,
+    setup: (dir) => ({ steps: [['import', w(path.join(dir, 'p.json'), '{')]], expect: 'refuse' }),
+  },
+  {
+    id: 'batch-1e18',
+    what: 'plan --batch 1e18',
+    fromIssue: false,
+    setup: () => ({
+      steps: [['plan', '--workload', 'gpt2-small', '--devices', 'cpu', '--batch', '1e18']],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'batch-nan',
+    what: 'plan --batch NaN',
+    fromIssue: false,
+    setup: () => ({
+      steps: [['plan', '--workload', 'gpt2-small', '--devices', 'cpu', '--batch', 'NaN']],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'seq-negative',
+    what: 'predict-model gpt2-small --seq -1',
+    fromIssue: false,
+    setup: () => ({ steps: [['predict-model', 'gpt2-small', '--device', 'cpu', '--seq', '-1']], expect: 'refuse' }),
+  },
+  {
+    id: 'seq-huge',
+    what: 'plan --seq 1e15 --mode inference',
+    fromIssue: false,
+    setup: () => ({
+      steps: [
+        ['plan', '--workload', 'gpt2-small', '--devices', 'cpu', '--mode', 'inference', '--seq', '1000000000000000'],
+      ],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'tp-nan',
+    what: 'plan --tp NaN,-1',
+    fromIssue: false,
+    setup: () => ({ steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--tp', 'NaN,-1']], expect: 'refuse' }),
+  },
+  {
+    id: 'virtual-huge-count',
+    what: 'plan --virtual "999999999xH100 SXM5"',
+    fromIssue: false,
+    setup: () => ({ steps: [[...PLAN, '--virtual', '999999999xH100 SXM5']], expect: 'refuse' }),
+  },
+  {
+    id: 'gguf-array-2^40',
+    what: 'GGUF whose token array claims 2^40 strings -> plan',
+    fromIssue: false,
+    setup: (dir) => {
+      const f = w(
+        path.join(dir, 'm.gguf'),
+        llamaGguf({
+          'tokenizer.ggml.tokens': { type: 'array-claim', elemType: GGUF_ARRAY_OF.STRING, length: 2n ** 40n },
+        }),
+      );
+      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'gguf-truncated',
+    what: 'GGUF header cut in half -> plan',
+    fromIssue: false,
+    setup: (dir) => {
+      const b = llamaGguf();
+      const f = w(path.join(dir, 'm.gguf'), b.subarray(0, Math.floor(b.length / 2)));
+      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'gguf-heads-zero',
+    what: 'GGUF with head_count 0 -> plan',
+    fromIssue: false,
+    setup: (dir) => {
+      const f = w(path.join(dir, 'm.gguf'), llamaGguf({ 'llama.attention.head_count': { type: 'u32', value: 0 } }));
+      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'onnx-external-etc-passwd',
+    what: 'ONNX whose initializer lives in external data "../../etc/passwd" -> workload add',
+    fromIssue: false,
+    setup: (dir) => ({
+      steps: [['workload', 'add', w(path.join(dir, 'ext.onnx'), externalDataModel('../../../../../../etc/passwd'))]],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'onnx-initializer-2^40-bytes',
+    what: 'ONNX initializer claiming 2^20 x 2^20 floats (4 TiB) with no data -> workload add',
+    fromIssue: false,
+    setup: (dir) => ({
+      steps: [['workload', 'add', w(path.join(dir, 'big.onnx'), claimedInitializer([2 ** 20, 2 ** 20]))]],
+      expect: 'refuse',
+    }),
+  },
+  {
+    id: 'onnx-is-directory',
+    what: 'workload add a folder named model.onnx',
+    fromIssue: false,
+    setup: (dir) => {
+      mkdirSync(path.join(dir, 'model.onnx'));
+      return { steps: [['workload', 'add', path.join(dir, 'model.onnx')]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'links-100k-lines',
+    what: 'links file with 100,000 lines',
+    fromIssue: false,
+    setup: (dir) => {
+      const links = w(
+        path.join(dir, 'links.txt'),
+        Array.from({ length: 100_000 }, (_, i) => `n${i} m${i} 100GbE`).join('\n'),
+      );
+      const a = w(path.join(dir, 'a.json'), encodeProfile(nodeProfile('n1')));
+      const b = w(path.join(dir, 'b.json'), encodeProfile(nodeProfile('n2')));
+      return {
+        steps: [
+          ['import', a],
+          ['import', b],
+          [...PLAN, '--machine', 'n*', '--links', links],
+        ],
+        expect: 'refuse',
+      };
+    },
+  },
+  {
+    id: 'links-dev-zero',
+    what: '--links /dev/zero',
+    fromIssue: false,
+    setup: () => ({ steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--links', '/dev/zero']], expect: 'refuse' }),
+  },
+  {
+    id: 'nccl-dev-zero',
+    what: '--nccl /dev/zero',
+    fromIssue: false,
+    setup: () => ({ steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--nccl', '/dev/zero']], expect: 'refuse' }),
+  },
+  {
+    id: 'network-absurd',
+    what: '--network 99999999999999999999GB/s@1e9us',
+    fromIssue: false,
+    setup: (dir) => {
+      const a = w(path.join(dir, 'a.json'), encodeProfile(nodeProfile('n1')));
+      const b = w(path.join(dir, 'b.json'), encodeProfile(nodeProfile('n2')));
+      return {
+        steps: [
+          ['import', a],
+          ['import', b],
+          [...PLAN, '--machine', 'n*', '--network', '99999999999999999999GB/s'],
+        ],
+        expect: 'refuse',
+      };
+    },
+  },
+  {
+    id: 'emit-dev-null',
+    what: 'plan --emit /dev/null',
+    fromIssue: false,
+    setup: () => ({ steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--emit', '/dev/null']], expect: 'refuse' }),
+  },
+  {
+    id: 'emit-into-file',
+    what: 'plan --emit FILE (an existing regular file)',
+    fromIssue: false,
+    setup: (dir) => {
+      const f = w(path.join(dir, 'plan.txt'), 'keep me\n');
+      return { steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--emit', f]], expect: 'refuse', protect: [f] };
+    },
+  },
+  {
+    id: 'db-is-fifo',
+    what: 'machines --db a FIFO',
+    fromIssue: false,
+    setup: (dir) => {
+      const fifo = path.join(dir, 'fifo.db');
+      runSync('mkfifo', [fifo]);
+      return { steps: [['machines', '--db', fifo]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'profile-huge-dimension',
+    what: 'profile with a measurement shape of 2^53',
+    fromIssue: false,
+    setup: (dir) => {
+      const p = sampleProfileFile();
+      p.machine = { ...p.machine, id: 'd1d1d1d1d1d1d1d1', label: 'dims' };
+      p.measurements = p.measurements.map((m) => ({ ...m, shape: { ...m.shape, M: 2 ** 53 } }));
+      return { steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(p))]], expect: 'refuse' };
+    },
+  },
+];
+
+function runSync(cmd: string, args: string[]): void {
+  spawnSync(cmd, args, { stdio: 'ignore' });
+}
+
+// ---------- serve cases ----------
+
+async function startServe(db: string): Promise<{ child: ChildProcess; base: string; token: string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', db], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOME: path.dirname(db) },
+    detached: true,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const t = setTimeout(() => reject(new Error('serve did not start in 30 s')), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[0]);
+      }
+    });
+  });
+  const u = new URL(url);
+  return { child, base: `${u.protocol}//${u.host}`, token: u.searchParams.get('token') as string };
+}
+
+function stopServe(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
+async function api(
+  s: { base: string; token: string },
+  channel: string,
+  body: unknown,
+  raw?: Uint8Array,
+): Promise<unknown> {
+  const res = await fetch(`${s.base}/api/${channel}`, {
+    method: 'POST',
+    headers: {
+      'content-type': raw ? 'application/octet-stream' : 'application/json',
+      'x-pipedejavu-token': s.token,
+      origin: s.base,
+    },
+    body: raw ?? JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return res.json();
+}
+
+const fakeResult = (code: number, line: string, wallS: number, hang = false): RunResult => ({
+  code,
+  stdout: '',
+  stderr: line,
+  wallS,
+  peakRssBytes: null,
+  hang,
+});
+
+async function servePathCase(db: string): Promise<{ result: RunResult; leak: string | null }> {
+  const s = await startServe(db);
+  const t0 = performance.now();
+  try {
+    const message = async (p: string): Promise<string> => {
+      const r = (await api(s, 'workload:add', { fileName: 'x.onnx', path: p })) as { error?: { message?: string } };
+      return (r.error?.message ?? JSON.stringify(r)).split(p).join('PATH');
+    };
+    const [shadow, missing, folder] = [
+      await message('/etc/shadow'),
+      await message('/nonexistent/x.onnx'),
+      await message('/etc'),
+    ];
+    const same = shadow === missing && missing === folder;
+    return {
+      result: fakeResult(1, `pipedejavu: error: ${shadow}`, (performance.now() - t0) / 1000),
+      leak: same ? null : `answers differ: "${shadow}" / "${missing}" / "${folder}"`,
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+async function serveUploadCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
+  const s = await startServe(db);
+  const t0 = performance.now();
+  try {
+    const chunk = new Uint8Array(32 * 2 ** 20);
+    for (let i = 0; i < 40; i++) {
+      const r = (await api(s, 'upload', null, chunk)) as { ok?: boolean; error?: { message?: string } };
+      if (!r.ok)
+        return {
+          result: fakeResult(1, `upload ${i + 1}: ${r.error?.message ?? 'refused'}`, (performance.now() - t0) / 1000),
+          messageProblem: null,
+        };
+    }
+    return {
+      result: fakeResult(0, 'all 40 uploads (1.25 GiB) accepted', (performance.now() - t0) / 1000),
+      messageProblem: 'no quota',
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+async function serveLatencyCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
+  const dir = path.dirname(db);
+  const model = w(path.join(dir, 'relu.onnx'), reluChain(200_000));
+  const a = w(path.join(dir, 'a.json'), encodeProfile(nodeProfile('n1')));
+  await cli(db, ['import', a]);
+  await cli(db, ['workload', 'add', model, '--name', 'relu'], 120_000);
+  const s = await startServe(db);
+  const t0 = performance.now();
+  try {
+    const list = (await api(s, 'machine:list', {})) as { value?: { id: string }[] };
+    const ids = (list.value ?? []).map((m) => m.id);
+    const compare = api(s, 'machine:compare', { machines: ids.slice(0, 2), workload: 'relu' }).catch(() => null);
+    await new Promise((r) => setTimeout(r, 100));
+    let worst = 0;
+    for (let i = 0; i < 20; i++) {
+      const q = performance.now();
+      await api(s, 'machine:list', {});
+      worst = Math.max(worst, performance.now() - q);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await compare;
+    const line = `worst machine:list ${worst.toFixed(0)} ms while machine:compare ran`;
+    return {
+      result: fakeResult(0, line, (performance.now() - t0) / 1000, worst > 10_000),
+      messageProblem: worst > 100 ? `over 100 ms (${worst.toFixed(0)} ms)` : null,
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+// ---------- driver ----------
+
+async function runCase(c: Case): Promise<Row> {
+  const dir = path.join(WORK, c.id);
+  mkdirSync(dir, { recursive: true });
+  const db = path.join(dir, 'store', 'pipedejavu.db');
+  mkdirSync(path.dirname(db));
+  copyFileSync(BASE_DB, db);
+  const s = await c.setup(dir, db);
+  const before = Object.fromEntries((s.protect ?? []).map((f) => [f, fingerprint(f)]));
+  let result: RunResult | null = null;
+  let extra: { lost?: string | null; leak?: string | null; messageProblem?: string | null } = {};
+  if (s.custom) {
+    const r = await s.custom(db);
+    result = r.result;
+    extra = r;
+  } else {
+    for (const step of s.steps) {
+      result = await cli(db, step);
+      if (result.code !== 0) break;
+    }
+  }
+  if (s.emitted && result?.code === 0) await runEmitted(s.emitted, dir);
+  if (s.after && result) extra = { ...extra, ...(await s.after(db, result)) };
+  const after = Object.fromEntries((s.protect ?? []).map((f) => [f, fingerprint(f)]));
+  const r = result as RunResult;
+  const { verdict, why } = judge({
+    result: r,
+    expect: s.expect,
+    ...(s.marker ? { marker: s.marker } : {}),
+    payloadLines: s.emitted && s.payloadStart ? payloadCodeLines(s.emitted, s.payloadStart) : 0,
+    protectedBefore: before,
+    protectedAfter: after,
+    lost: extra.lost ?? null,
+    leak: extra.leak ?? null,
+    messageProblem: extra.messageProblem ?? null,
+  });
+  return {
+    id: c.id,
+    what: c.what,
+    fromIssue: c.fromIssue,
+    verdict,
+    why,
+    code: r.code,
+    line: firstLine(r).slice(0, 200),
+    wallS: Math.round(r.wallS * 10) / 10,
+    peakRssMiB: r.peakRssBytes === null ? null : Math.round(r.peakRssBytes / 2 ** 20),
+  };
+}
+
+function markdown(rows: readonly Row[]): string {
+  const esc = (s: string): string =>
+    s
+      .replace(/\|/g, '\\|')
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const lines = [
+    '| case | input | verdict | exit | s | MiB | first line the user reads |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.id}${r.fromIssue ? '' : ' (new)'} | ${esc(r.what)} | ${r.verdict}${r.why ? `: ${esc(r.why)}` : ''} | ${r.code ?? 'killed'} | ${r.wallS} | ${r.peakRssMiB ?? '?'} | ${esc(r.line)} |`,
+    ),
+  ];
+  const bad = rows.filter((r) => r.verdict !== 'ok').length;
+  lines.push(
+    '',
+    `${rows.length} cases (${rows.filter((r) => r.fromIssue).length} from issue 45): ${rows.length - bad} ok, ${bad} not.`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const cases = only.length > 0 ? CASES.filter((c) => only.includes(c.id)) : CASES;
+  seededDb(BASE_DB).close();
+  const train = await cli(BASE_DB, ['train', '--model', 'analytical'], 120_000);
+  if (train.code !== 0) throw new Error(`train failed: ${firstLine(train)}`);
+  const rows: Row[] = [];
+  for (const c of cases) {
+    let row: Row;
+    try {
+      row = await runCase(c);
+    } catch (e) {
+      row = {
+        id: c.id,
+        what: c.what,
+        fromIssue: c.fromIssue,
+        verdict: 'NO-MESSAGE',
+        why: `bench error: ${String(e)}`,
+        code: null,
+        line: '',
+        wallS: 0,
+        peakRssMiB: null,
+      };
+    }
+    rows.push(row);
+    process.stdout.write(
+      `${row.verdict.padEnd(10)} ${row.id.padEnd(28)} ${String(row.code ?? 'killed').padEnd(6)} ${String(row.wallS).padStart(5)} s ${String(row.peakRssMiB ?? '?').padStart(5)} MiB  ${row.line.slice(0, 110)}\n`,
+    );
+    rmSync(path.join(WORK, c.id), { recursive: true, force: true });
+  }
+  const out = path.join(ROOT, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    path.join(out, 'hostile.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
+  );
+  writeFileSync(path.join(out, 'hostile.md'), markdown(rows));
+  process.stdout.write(`\n${markdown(rows)}`);
+  rmSync(WORK, { recursive: true, force: true });
+}
+
+await main();
