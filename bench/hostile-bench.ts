@@ -567,7 +567,7 @@ const CASES: Case[] = [
     fromIssue: false,
     setup: (dir) => ({
       steps: [
-        ['import', w(path.join(dir, 'p.json'), encodeProfile(nodeProfile('n1', { label: 'x'.repeat(10 * 2 ** 20) })))],
+        ['import', w(path.join(dir, 'p.json'), JSON.stringify(nodeProfile('n1', { label: 'x'.repeat(10 * 2 ** 20) })))],
       ],
       expect: 'refuse',
     }),
@@ -580,7 +580,7 @@ const CASES: Case[] = [
       const p = nodeProfile('many');
       const d = p.devices[0]!;
       p.devices = Array.from({ length: 10_000 }, (_, i) => ({ ...d, key: `cuda:${i}` }));
-      return { steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(p))]], expect: 'refuse' };
+      return { steps: [['import', w(path.join(dir, 'p.json'), JSON.stringify(p))]], expect: 'refuse' };
     },
   },
   {
@@ -590,7 +590,7 @@ const CASES: Case[] = [
     setup: (dir) => {
       const p = nodeProfile('dup');
       p.devices = [...p.devices, p.devices[p.devices.length - 1]!];
-      return { steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(p))]], expect: 'refuse' };
+      return { steps: [['import', w(path.join(dir, 'p.json'), JSON.stringify(p))]], expect: 'refuse' };
     },
   },
   {
@@ -799,7 +799,7 @@ const CASES: Case[] = [
       const p = sampleProfileFile();
       p.machine = { ...p.machine, id: 'd1d1d1d1d1d1d1d1', label: 'dims' };
       p.measurements = p.measurements.map((m) => ({ ...m, shape: { ...m.shape, M: 2 ** 53 } }));
-      return { steps: [['import', w(path.join(dir, 'p.json'), encodeProfile(p))]], expect: 'refuse' };
+      return { steps: [['import', w(path.join(dir, 'p.json'), JSON.stringify(p))]], expect: 'refuse' };
     },
   },
 ];
