@@ -19,21 +19,34 @@ export const LIMITS = {
   maxBytes: 2 ** 50,
   maxKernelMicroseconds: 3.6e9, // one hour for one kernel
   maxDimension: 2 ** 40,
-  maxMeasurements: 2_000_000,
+  // Memory of an import grows with what is parsed (about 3.3 MB per 1000 measurements at the
+  // peak): with the structure caps below, `pipedejavu import` stays under 1 GB for any input.
+  maxMeasurements: 150_000,
   maxDevices: 1024,
   // A machine links each pair of its devices at most a few ways.
   maxLinks: 65_536,
   maxRuns: 100_000,
   maxPredictors: 1_000,
-  maxFileBytes: 512 * 1024 * 1024,
+  maxFileBytes: 128 * 1024 * 1024,
   // Checked on the text before it is parsed (structure.ts):
   /** Rows and columns of `nvidia-smi topo -m` (GPUs and NICs; a DGX has 18). */
   maxTopologyLabels: 256,
   maxNvlinksPerGpu: 64,
   /** A run's notes, the probe's warnings. */
   maxNotes: 1_000,
-  /** Objects and arrays in all: each measurement has three. */
-  maxJsonContainers: 8_000_000,
+  /** Objects and arrays in all, in a profile or an archive: each measurement has three. */
+  maxJsonContainers: 750_000,
+  /** Array entries and object members in all (a flat forest predictor holds millions of numbers). */
+  maxJsonValues: 4_000_000,
+  /**
+   * Members of objects past their 64th, in all: free-form maps (a predictor's fits by op) are
+   * small; a map with millions of keys costs gigabytes to parse and copy.
+   */
+  maxMapEntries: 100_000,
+  /** One string (a label, a warning, a note); predictors store numbers, not text. */
+  maxStringChars: 1024 * 1024,
+  /** All strings but keys, in all (a measurement has about 60 characters of them). */
+  maxTextChars: 32 * 1024 * 1024,
   /** Links per ordered pair of devices from one source (the store keeps one). */
   maxLinksPerPair: 1,
 } as const;

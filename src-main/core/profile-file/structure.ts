@@ -1,7 +1,7 @@
 /**
  * A profile's (or a profile archive's) structure sizes, checked on its text before JSON.parse
  * materialises it: how many entries each known array has (devices, measurements, the topology's
- * labels and rows, ...), how deep it nests, and how many objects and arrays it holds in all. One
+ * labels and rows, ...), and how many objects, arrays and values it holds in all. One
  * pass over the text that allocates nothing but the keys it reads, so a file under the byte cap
  * with a 3000x3000 topology is refused in one line instead of growing to gigabytes. Pure.
  */
@@ -48,6 +48,8 @@ const ARRAY_LIMITS: ReadonlyMap<string, Limit> = new Map([
  * is checked on the parsed value with its own message.
  */
 const MAX_SCAN_DEPTH = 100_000;
+/** Members an object has before each further one counts against LIMITS.maxMapEntries. */
+const SMALL_OBJECT_MEMBERS = 64;
 /** Keys are read (for the paths above) only this deep; deeper ones are free-form. */
 const KEYED_DEPTH = 8;
 
@@ -107,6 +109,9 @@ export function structureProblem(text: string): string | null {
   /** An array past its limit: scanned to its end to say how many entries it has. */
   let over: Frame | null = null;
   let containers = 0;
+  let values = 0;
+  let mapEntries = 0;
+  let textChars = 0;
   let expectKey = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -116,11 +121,19 @@ export function structureProblem(text: string): string | null {
     if (top?.array && !top.started && c !== 0x5d) {
       top.started = true;
       top.entries = 1;
+      values++;
     }
     if (c === QUOTE) {
       const end = stringEnd(text, i);
       if (end < 0) return null;
+      if (end - i - 2 > LIMITS.maxStringChars) {
+        const where = top ? (top.array ? `${top.shown}[${top.entries - 1}]` : childPath(top).shown) : '(top level)';
+        return `${where} is a string of ${end - i - 2} characters, more than ${LIMITS.maxStringChars} (LIMITS.maxStringChars)`;
+      }
       if (expectKey && top && !top.array) top.key = stack.length <= KEYED_DEPTH ? keyText(text.slice(i, end)) : '*';
+      else if ((textChars += end - i - 2) > LIMITS.maxTextChars) {
+        return `holds more than ${LIMITS.maxTextChars} characters of text (LIMITS.maxTextChars)`;
+      }
       i = end - 1;
     } else if (c === 0x7b || c === 0x5b) {
       // { or [
@@ -138,22 +151,33 @@ export function structureProblem(text: string): string | null {
     } else if (c === 0x7d || c === 0x5d) {
       // } or ]
       const done = stack.pop();
-      if (done && done === over) return tooMany(done);
+      if (done && done === over) return tooMany(done, true);
       expectKey = false;
     } else if (c === 0x2c) {
       // ,
       if (top?.array) {
         top.entries++;
+        values++;
         if (over === null && top.limit && top.entries > top.limit.max) over = top;
       } else expectKey = true;
     } else if (c === 0x3a) {
       expectKey = false;
+      values++;
+      if (top && !top.array && ++top.entries > SMALL_OBJECT_MEMBERS && ++mapEntries > LIMITS.maxMapEntries) {
+        return `${top.shown || '(top level)'} has ${top.entries}+ members; objects of more than ${SMALL_OBJECT_MEMBERS} members hold more than ${LIMITS.maxMapEntries} in all (LIMITS.maxMapEntries)`;
+      }
+    }
+    if (values > LIMITS.maxJsonValues) {
+      if (over) return tooMany(over);
+      return `holds more than ${LIMITS.maxJsonValues} values (LIMITS.maxJsonValues)`;
     }
   }
   return over ? tooMany(over) : null;
 }
 
-function tooMany(f: Frame): string {
+/** The line for an array past its limit; `counted` when it was scanned to its end. */
+function tooMany(f: Frame, counted = false): string {
   const limit = f.limit as Limit;
-  return `${f.shown} has ${f.entries} entries, more than ${limit.max} (${limit.name})`;
+  const has = counted ? `${f.entries} entries, more than ${limit.max}` : `more than ${limit.max} entries`;
+  return `${f.shown} has ${has} (${limit.name})`;
 }
