@@ -55,7 +55,8 @@ export function readProfileBytes(file: string): Uint8Array {
     file,
     'hardware-profile',
     LIMITS.maxFileBytes,
-    (n) => `${file} is ${Math.round(n / 2 ** 20)} MiB, too large to be a hardware profile`,
+    (n) =>
+      `${file} is ${Math.round(n / 2 ** 20)} MiB, too large to be a hardware profile (at most ${LIMITS.maxFileBytes / 2 ** 20} MiB, LIMITS.maxFileBytes)`,
   );
 }
 
@@ -70,7 +71,7 @@ export async function readProfileStream(stream: AsyncIterable<Uint8Array>, name 
     total += chunk.length;
     if (total > LIMITS.maxFileBytes) {
       throw new UserError(
-        `${name} holds more than ${LIMITS.maxFileBytes / 2 ** 20} MiB, too large to be a hardware profile`,
+        `${name} holds more than ${LIMITS.maxFileBytes / 2 ** 20} MiB, too large to be a hardware profile (LIMITS.maxFileBytes)`,
       );
     }
     chunks.push(chunk);

@@ -125,7 +125,9 @@ export function decodeProfile(text: string, sourceName = 'file'): ProfileFile {
  */
 export function parseProfileJson(text: string, sourceName = 'file'): unknown {
   if (text.length > LIMITS.maxFileBytes)
-    throw new ProfileFileError(`${sourceName} is too large to be a hardware profile`);
+    throw new ProfileFileError(
+      `${sourceName} is too large to be a hardware profile (at most ${LIMITS.maxFileBytes / 2 ** 20} MiB, LIMITS.maxFileBytes)`,
+    );
   const tooBig = structureProblem(text);
   if (tooBig) throw new ProfileFileError(`${sourceName}: ${tooBig}; not imported`);
   try {
