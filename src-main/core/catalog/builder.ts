@@ -7,6 +7,7 @@ import type { Dtype } from '../domain/measurement.js';
 import { DTYPE_BYTES, makeKernel } from '../kernels/cost.js';
 import type { KernelOp } from '../kernels/types.js';
 import type { TensorShape, WorkloadLayer, WorkloadNode } from '../workload/types.js';
+import { UserError } from '../errors.js';
 
 /**
  * A catalog layer: a WorkloadLayer plus the activation memory training keeps for it (proposed as
@@ -47,7 +48,11 @@ export class WorkloadBuilder {
   readonly layers: CatalogLayer[] = [];
   private open: { name: string; first: number } | null = null;
 
-  constructor(readonly dtype: Dtype) {}
+  /** `model`: the workload's name, for the one line that refuses a tensor too large to count. */
+  constructor(
+    readonly dtype: Dtype,
+    readonly model = 'workload',
+  ) {}
 
   tensor(name: string, dims: number[]): TensorShape {
     return { name, dims, dtype: this.dtype };
@@ -57,9 +62,28 @@ export class WorkloadBuilder {
     return elements(t.dims) * DTYPE_BYTES[this.dtype];
   }
 
+  /**
+   * Refuses (UserError, one line) a node whose kernel dims or tensors exceed what a double counts
+   * exactly: the hyper-parameters are each in range, but batch x seq x width can still pass 2^53.
+   */
+  private checkCountable(spec: NodeSpec): void {
+    const sizes = [
+      ...Object.values(spec.shape),
+      elements(spec.out),
+      ...(spec.weights ?? []).map(([, dims]) => elements(dims)),
+    ];
+    const over = sizes.find((n) => !(n <= Number.MAX_SAFE_INTEGER));
+    if (over !== undefined) {
+      throw new UserError(
+        `${this.model}: ${spec.name} has ${String(over)} elements, over ${Number.MAX_SAFE_INTEGER} (2^53 - 1); use a smaller batch or seq`,
+      );
+    }
+  }
+
   /** Adds one node; returns its output tensor. */
   node(spec: NodeSpec): TensorShape {
     if (!this.open) throw new Error(`node ${spec.name} outside a layer`);
+    this.checkCountable(spec);
     const kernel = makeKernel(spec.op, this.dtype, spec.shape);
     const weights = (spec.weights ?? []).map(([suffix, dims]) => this.tensor(`${spec.name}.${suffix}`, dims));
     const out = this.tensor(`${spec.name}.out`, spec.out);

@@ -10,6 +10,7 @@
  */
 import { UserError } from '../errors.js';
 import type { WeightFormat } from '../workload/generation.js';
+import { HYPERPARAMETER_RANGES, outOfRange, type Range } from '../workload/limits.js';
 import type { CatalogEntry, TransformerEntry } from './schema.js';
 
 export type GgufMetadata = Readonly<Record<string, unknown>>;
@@ -38,14 +39,25 @@ const FILE_TYPES: Readonly<Record<number, WeightFormat>> = {
   32: 'bf16',
 };
 
-function count(md: GgufMetadata, key: string, file: string, optional = false): number | undefined {
+function count(md: GgufMetadata, key: string, file: string, range: Range, optional = false): number | undefined {
   const v = md[key];
   const n = typeof v === 'bigint' ? Number(v) : v;
-  if (typeof n === 'number' && Number.isInteger(n) && n > 0) return n;
   if (optional && v === undefined) return undefined;
-  throw new UserError(
-    `${file}: GGUF metadata ${key} is ${v === undefined ? 'missing' : `not a positive count (${String(v)})`}`,
-  );
+  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) {
+    throw new UserError(
+      `${file}: GGUF metadata ${key} is ${v === undefined ? 'missing' : `not a positive count (${String(v)})`}`,
+    );
+  }
+  const why = outOfRange(`GGUF metadata ${key}`, v, range);
+  if (why !== null) throw new UserError(`${file}: ${why}`);
+  return n;
+}
+
+/** The vocabulary size from the tokenizer's token list, checked like vocab_size. */
+function checkedTokens(n: number, file: string): number {
+  const why = outOfRange('GGUF tokenizer.ggml.tokens count', n, HYPERPARAMETER_RANGES.vocab);
+  if (why !== null) throw new UserError(`${file}: ${why}`);
+  return n;
 }
 
 /** The decoder a GGUF header describes; one line for an architecture or key it lacks. */
@@ -63,28 +75,40 @@ export function ggufDecoder(
       `${file}: GGUF architecture "${arch}" is not supported (supported: ${Object.keys(ARCHITECTURES).join(', ')})`,
     );
   }
-  const k = (key: string, optional = false): number | undefined => count(md, `${arch}.${key}`, file, optional);
-  const heads = k('attention.head_count') as number;
+  const R = HYPERPARAMETER_RANGES;
+  const k = (key: string, range: Range, optional = false): number | undefined =>
+    count(md, `${arch}.${key}`, file, range, optional);
+  // Every size is checked against its range here, before anything is built from it.
+  const layers = k('block_count', R.layers) as number;
+  const hidden = k('embedding_length', R.hidden) as number;
+  const heads = k('attention.head_count', R.heads) as number;
+  const kvHeads = k('attention.head_count_kv', { min: 1, max: heads }, true) ?? heads;
+  const ffn = k('feed_forward_length', R.ffn) as number;
+  const context = k('context_length', R.context) as number;
   const tokens = md['tokenizer.ggml.tokens'];
-  const vocab = k('vocab_size', true) ?? (Array.isArray(tokens) && tokens.length > 0 ? tokens.length : undefined);
+  const vocab =
+    k('vocab_size', R.vocab, true) ??
+    (Array.isArray(tokens) && tokens.length > 0 ? checkedTokens(tokens.length, file) : undefined);
   if (vocab === undefined) throw new UserError(`${file}: GGUF metadata gives no vocabulary size`);
-  const experts = k('expert_count', true);
+  const experts = k('expert_count', R.experts, true);
+  const moe =
+    experts !== undefined && experts > 1 ? { experts, topK: k('expert_used_count', { min: 1, max: experts }) } : {};
   const entry: CatalogEntry = {
     name,
     title: typeof md['general.name'] === 'string' ? (md['general.name'] as string) : name,
     config: `${file} (GGUF header)`,
     reportedParams: 1,
-    defaults: { batch: 1, seq: Math.min(4096, k('context_length') as number), dtype: 'bf16' },
+    defaults: { batch: 1, seq: Math.min(4096, context), dtype: 'bf16' },
     kind: 'transformer',
     input: 'tokens',
-    layers: k('block_count') as number,
-    hidden: k('embedding_length') as number,
+    layers,
+    hidden,
     heads,
-    kvHeads: k('attention.head_count_kv', true) ?? heads,
-    ffn: k('feed_forward_length') as number,
-    ...(experts !== undefined && experts > 1 ? { experts, topK: k('expert_used_count') as number } : {}),
+    kvHeads,
+    ffn,
+    ...moe,
     vocab,
-    context: k('context_length') as number,
+    context,
     contextPolicy: 'warn',
     norm: 'rmsnorm',
     normPlacement: 'pre',
@@ -101,8 +125,7 @@ export function ggufDecoder(
     family: `GGUF ${arch}`,
     sources: [file],
   } as CatalogEntry;
-  const hidden = entry.kind === 'transformer' ? entry.hidden : 0;
-  if (hidden % heads !== 0 || heads % ((entry as TransformerEntry).kvHeads ?? heads) !== 0) {
+  if (hidden % heads !== 0 || heads % kvHeads !== 0) {
     throw new UserError(
       `${file}: GGUF metadata has ${heads} heads that do not divide ${hidden} or its key/value heads`,
     );

@@ -110,7 +110,7 @@ export function entryWorkload(e: CatalogEntry, params: CatalogParams = {}): Cata
   }
   const batch = params.batch ?? e.defaults.batch;
   const warnings: string[] = [];
-  const g = new WorkloadBuilder(dtype);
+  const g = new WorkloadBuilder(dtype, e.name);
   let bindings: Record<string, number>;
   if (e.kind === 'transformer') {
     checkTransformerInput(e, params, warnings);

@@ -4,8 +4,11 @@
  * fields override `common`. Pure.
  */
 import { z } from 'zod';
+import { HYPERPARAMETER_RANGES as R } from '../workload/limits.js';
 
 const count = z.number().int().positive();
+/** A hyper-parameter within its range (core/workload/limits.ts, shared with GGUF headers). */
+const ranged = (range: { max: number }) => count.max(range.max);
 const FloatDtypeSchema = z.enum(['fp32', 'fp16', 'bf16']);
 
 const DefaultsSchema = z.strictObject({
@@ -35,20 +38,20 @@ export const TransformerEntrySchema = z
     ...EntryBase,
     kind: z.literal('transformer'),
     input: z.enum(['tokens', 'patches']),
-    layers: count,
-    hidden: count,
-    heads: count,
+    layers: ranged(R.layers),
+    hidden: ranged(R.hidden),
+    heads: ranged(R.heads),
     /** Key/value heads under grouped-query attention (Llama 3, Qwen2.5, Mistral); absent: one per head. */
-    kvHeads: count.optional(),
+    kvHeads: ranged(R.heads).optional(),
     /** Width of the MLP's inner layer (per branch for SwiGLU; per expert under mixture-of-experts). */
-    ffn: count,
+    ffn: ranged(R.ffn),
     /** Mixture-of-experts MLP (Mixtral): experts per layer, and how many each token is routed to. */
-    experts: count.optional(),
-    topK: count.optional(),
+    experts: ranged(R.experts).optional(),
+    topK: ranged(R.experts).optional(),
     /** Token inputs: vocabulary, token types (BERT segments; 0 = none), context length. */
-    vocab: count.optional(),
+    vocab: ranged(R.vocab).optional(),
     typeVocab: z.number().int().nonnegative().optional(),
-    context: count.optional(),
+    context: ranged(R.context).optional(),
     /** Beyond the context: 'error' (learned position table ends there) or 'warn' (rotary positions). */
     contextPolicy: z.enum(['error', 'warn']).optional(),
     /** Patch inputs: native image side, patch side, image channels, class token. */

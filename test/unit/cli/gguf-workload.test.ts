@@ -2,6 +2,7 @@
  * A llama.cpp model file as a workload: a real GGUF header (written with Hugging Face's GGUF
  * serializer, no weights) planned and predicted through the CLI, and files that are not GGUF.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GGUFValueType, serializeGgufMetadata } from '@huggingface/gguf';
@@ -11,7 +12,10 @@ import { seededDb } from '../../helpers/seeded-store.js';
 
 const u32 = (value: number) => ({ value, type: GGUFValueType.UINT32 });
 
-function writeLlamaGguf(file: string): void {
+function writeLlamaGguf(
+  file: string,
+  over: Record<string, { value: number | bigint; type: GGUFValueType }> = {},
+): void {
   const metadata = {
     version: { value: 3, type: GGUFValueType.UINT32 },
     tensor_count: { value: 0n, type: GGUFValueType.UINT64 },
@@ -26,6 +30,7 @@ function writeLlamaGguf(file: string): void {
     'llama.attention.head_count': u32(32),
     'llama.attention.head_count_kv': u32(8),
     'llama.vocab_size': u32(128256),
+    ...over,
   };
   writeFileSync(file, serializeGgufMetadata(metadata as Parameters<typeof serializeGgufMetadata>[0]));
 }
@@ -75,5 +80,37 @@ describe('a .gguf file as a workload', () => {
     expect(d.stderr).toBe(`pipedejavu: error: ${folder} is not a regular file\n`);
     const missing = await cli(['plan', '--db', db, '--workload', path.join(dir, 'none.gguf'), '--mode', 'inference']);
     expect(missing.stderr).toBe(`pipedejavu: error: ${path.join(dir, 'none.gguf')}: no such file\n`);
+  });
+
+  it('refuses a tiny header with absurd hyper-parameters in one line, at once (the real CLI, bounded)', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 's.db');
+    seededDb(db).close();
+    await cli(['train', '--db', db, '--model', 'linear']);
+    const plan = (file: string): { stderr: string; status: number | null; signal: string | null } => {
+      const r = spawnSync(
+        process.execPath,
+        [
+          ...['--max-old-space-size=512', 'bin/pipedejavu.js', 'plan', '--db', db, '--workload', file],
+          ...['--devices', 'none', '--virtual', 'RTX 4090', '--mode', 'inference', '--batch', '1', '--seq', '128'],
+        ],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      return { stderr: r.stderr, status: r.status, signal: r.signal };
+    };
+    const layers = path.join(dir, 'layers.gguf');
+    writeLlamaGguf(layers, { 'llama.block_count': u32(1_000_000_000) });
+    expect(plan(layers)).toEqual({
+      stderr: `pipedejavu: error: ${layers}: GGUF metadata llama.block_count 1000000000 is out of range (1..256)\n`,
+      status: 1,
+      signal: null,
+    });
+    const ffn = path.join(dir, 'ffn.gguf');
+    writeLlamaGguf(ffn, { 'llama.feed_forward_length': { value: 2n ** 50n, type: GGUFValueType.UINT64 } });
+    expect(plan(ffn)).toEqual({
+      stderr: `pipedejavu: error: ${ffn}: GGUF metadata llama.feed_forward_length 1125899906842624 is out of range (1..1048576)\n`,
+      status: 1,
+      signal: null,
+    });
   });
 });

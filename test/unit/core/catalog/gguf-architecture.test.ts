@@ -67,4 +67,50 @@ describe('ggufDecoder', () => {
     );
     expect(() => ggufDecoder({}, null, 'm.gguf', 'm')).toThrow('m.gguf: no general.architecture in its GGUF metadata');
   });
+
+  it('refuses hyper-parameters outside the ranges real models use, in one line, before anything is built', () => {
+    const refused = (over: Record<string, unknown>): string => {
+      try {
+        ggufDecoder(llamaMetadata(over), null, 'model.gguf', 'm');
+        return 'accepted';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(refused({ 'llama.block_count': 1_000_000_000 })).toBe(
+      'model.gguf: GGUF metadata llama.block_count 1000000000 is out of range (1..256)',
+    );
+    expect(refused({ 'llama.feed_forward_length': 2n ** 50n })).toBe(
+      'model.gguf: GGUF metadata llama.feed_forward_length 1125899906842624 is out of range (1..1048576)',
+    );
+    expect(refused({ 'llama.embedding_length': 2 ** 20, 'llama.attention.head_count': 32 })).toBe(
+      'model.gguf: GGUF metadata llama.embedding_length 1048576 is out of range (1..131072)',
+    );
+    expect(refused({ 'llama.vocab_size': 1e300 })).toBe(
+      'model.gguf: GGUF metadata llama.vocab_size 1e+300 is out of range (1..4194304)',
+    );
+    expect(refused({ 'llama.context_length': 2 ** 40 })).toMatch(/llama\.context_length 1099511627776 is out of range/);
+    expect(refused({ 'llama.expert_count': 100_000, 'llama.expert_used_count': 2 })).toMatch(
+      /llama\.expert_count 100000 is out of range \(1\.\.\d+\)$/,
+    );
+    expect(refused({ 'llama.expert_count': 8, 'llama.expert_used_count': 9 })).toBe(
+      'model.gguf: GGUF metadata llama.expert_used_count 9 is out of range (1..8)',
+    );
+    expect(refused({ 'llama.attention.head_count_kv': 64 })).toBe(
+      'model.gguf: GGUF metadata llama.attention.head_count_kv 64 is out of range (1..32)',
+    );
+  });
+
+  it('accepts the largest real decoders (Llama 3.1 405B, DeepSeek-V3-sized experts)', () => {
+    const llama405b = llamaMetadata({
+      'llama.block_count': 126,
+      'llama.embedding_length': 16384,
+      'llama.feed_forward_length': 53248,
+      'llama.attention.head_count': 128,
+      'llama.attention.head_count_kv': 8,
+    });
+    expect(params(llama405b)).toBeGreaterThan(405e9);
+    const manyExperts = llamaMetadata({ 'llama.expert_count': 256, 'llama.expert_used_count': 8 });
+    expect(ggufDecoder(manyExperts, null, 'm.gguf', 'm').entry).toMatchObject({ experts: 256, topK: 8 });
+  });
 });

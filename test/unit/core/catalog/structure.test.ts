@@ -13,6 +13,8 @@ import { parseModelFile } from '../../../../src-main/core/catalog/schema.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { KERNEL_OPS, type KernelOp } from '../../../../src-main/core/kernels/types.js';
 import { UserError } from '../../../../src-main/core/errors.js';
+import { entryWorkload } from '../../../../src-main/core/catalog/index.js';
+import { ggufDecoder } from '../../../../src-main/core/catalog/gguf-architecture.js';
 
 const small = (name: string): CatalogWorkload =>
   catalogWorkload(name, name === 'resnet50' || name === 'vit-b16' ? {} : { seq: 32, batch: 2 });
@@ -258,6 +260,34 @@ describe('catalog parameters and errors', () => {
     expect(() => catalogWorkload('resnet50', { dtype: 'bf16' })).toThrow(/not bf16/);
   });
 
+  it('refuses in one line a workload whose tensors hold more elements than counts keep exact', () => {
+    const widest = ggufDecoder(
+      {
+        'general.architecture': 'llama',
+        'llama.block_count': 1,
+        'llama.context_length': 1 << 20,
+        'llama.embedding_length': 131_072,
+        'llama.feed_forward_length': 1 << 20,
+        'llama.attention.head_count': 128,
+        'llama.vocab_size': 4096,
+      },
+      null,
+      'm.gguf',
+      'widest',
+    ).entry;
+    let message = '';
+    try {
+      entryWorkload(widest, { batch: 1 << 16, seq: 1 << 20 });
+    } catch (e) {
+      expect(e).toBeInstanceOf(UserError);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(
+      /^widest: \S+ has \d+ elements, over 9007199254740991 \(2\^53 - 1\); use a smaller batch or seq$/,
+    );
+    expect(entryWorkload(widest, { batch: 1, seq: 8 }).nodes.length).toBeGreaterThan(0);
+  });
+
   it('interpolates ViT positions for another image size, with a warning', () => {
     const w = catalogWorkload('vit-b16', { image: 384 });
     expect(w.bindings.seq).toBe(24 * 24 + 1);
@@ -275,6 +305,12 @@ describe('catalog parameters and errors', () => {
       /x.json models\[0\]\.layers/,
     );
     expect(() => parseModelFile({ ...file, models: [{ name: 'tiny', extra: 1 }] }, 'x.json')).toThrow(/extra/);
+    expect(() => parseModelFile({ ...file, models: [{ name: 'tiny', layers: 1_000_000_000 }] }, 'x.json')).toThrow(
+      /x.json models\[0\]\.layers: .*256/,
+    );
+    expect(() => parseModelFile({ ...file, models: [{ name: 'tiny', ffn: 2 ** 50 }] }, 'x.json')).toThrow(
+      /x.json models\[0\]\.ffn: .*1048576/,
+    );
     expect(() => parseModelFile({ ...file, sources: [] }, 'x.json')).toThrow(/x.json/);
     const ok = parseModelFile({ ...file, models: [{ name: 'tiny', layers: 2, hidden: 64, heads: 4, ffn: 256 }] }, 'x');
     expect(ok[0]).toMatchObject({ name: 'tiny', family: 'Test', sources: ['a paper'], layers: 2 });
