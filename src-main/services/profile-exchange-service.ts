@@ -359,7 +359,7 @@ function refuseOlder(
   throw new UserError(
     `${sourceName}: machine "${visibleName(existing.label)}" (id ${existing.id}) in the store was exported ${storedAt || 'at an unknown date'} with ${count(storedCount, 'measurement')}; ` +
       `this file, exported ${fileAt} with ${count(file.measurements.length, 'measurement')}, ${verdict}; ` +
-      'nothing was imported; pass --replace to replace the stored profile with it',
+      'pass --replace to replace the stored profile with it',
   );
 }
 
