@@ -389,6 +389,14 @@ function mergeIntoLocal(
   byRun: Map<string, Measurement[]>,
   sourceName: string,
 ): ImportResult {
+  for (const r of file.profileRuns) {
+    const stored = profiles.getRun(r.id);
+    if (stored && stored.machineId !== local.id) {
+      throw new UserError(
+        `${sourceName}: profile run "${r.id}" of this machine's own profile is stored for machine ${stored.machineId}; profile run ids must be unique`,
+      );
+    }
+  }
   const missing = file.profileRuns.filter((r) => profiles.getRun(r.id) === null);
   if (missing.length === 0) {
     return unchanged(

@@ -12,6 +12,7 @@ import type { ProfileFile } from '../../../src-main/core/profile-file/schema.js'
 import { cli, tempDir } from '../../helpers/cli.js';
 import { bigProfileFile } from '../../helpers/big-profile.js';
 import { sampleProfileFile } from '../../helpers/sample-profile.js';
+import { SEEDED_MACHINE, seededDb } from '../../helpers/seeded-store.js';
 
 const ID = 'c0ffee00c0ffee00';
 
@@ -120,6 +121,49 @@ describe('archive imports are all-or-nothing', () => {
     expect(r.code).toBe(1);
     expect(oneLine(r.stderr)).toContain(`${archive} profile 2`);
     expect(await measurementsOf(db, 'cccccccccccccccc')).toBeUndefined();
+  });
+});
+
+describe("an archive holding this machine's own profile", () => {
+  it('is refused whole when a run of it belongs to another machine; nothing of it is written', async () => {
+    const d = tempDir();
+    const db = path.join(d, 'x.db');
+    seededDb(db).close();
+    const own = sampleProfileFile();
+    own.machine = { ...own.machine, id: SEEDED_MACHINE };
+    const other = sampleProfileFile();
+    other.machine = { ...other.machine, id: 'other0000000node', label: 'other-node' };
+    for (const order of [
+      [other, own],
+      [own, other],
+    ]) {
+      const archive = path.join(d, 'archive.json');
+      writeFileSync(archive, encodeArchive(order));
+      const r = await cli(['import', archive, '--db', db]);
+      expect(r.code).toBe(1);
+      expect(oneLine(r.stderr)).toMatch(/archive\.json profile \d: .*run-0001.*; nothing of the archive was imported$/);
+      expect(await measurementsOf(db, 'other0000000node')).toBeUndefined();
+      expect(await measurementsOf(db, SEEDED_MACHINE)).toBe(54);
+    }
+  });
+
+  it('adds the runs this machine lacks, all-or-nothing with the rest', async () => {
+    const d = tempDir();
+    const db = path.join(d, 'x.db');
+    seededDb(db).close();
+    const own = sampleProfileFile();
+    own.machine = { ...own.machine, id: SEEDED_MACHINE };
+    const other = sampleProfileFile();
+    other.machine = { ...other.machine, id: 'other0000000node', label: 'other-node' };
+    other.profileRuns = other.profileRuns.map((r) => ({ ...r, id: 'run-other' }));
+    other.measurements = other.measurements.map((m) => ({ ...m, runId: 'run-other' }));
+    const archive = path.join(d, 'archive.json');
+    writeFileSync(archive, encodeArchive([other, own]));
+    const r = await cli(['import', archive, '--db', db]);
+    expect(r.code).toBe(0);
+    expect(await measurementsOf(db, 'other0000000node')).toBe(2);
+    // One of the two is stored here already (same identity): the stored one is kept.
+    expect(await measurementsOf(db, SEEDED_MACHINE)).toBe(55);
   });
 });
 
