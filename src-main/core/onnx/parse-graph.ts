@@ -6,15 +6,72 @@
 import { ProtoReader, WIRE_FIXED32, WIRE_LEN, WIRE_VARINT } from './protobuf-reader.js';
 import { parseTensor } from './parse-tensor.js';
 import type { OnnxAttribute, OnnxDim, OnnxGraph, OnnxNode, OnnxTensor, OnnxValueInfo } from './parse-types.js';
+import { UserError } from '../errors.js';
+import { ONNX_LIMITS } from '../workload/limits.js';
 
-/** GraphProto; nodes in file order (sorting is the caller's). */
-export function parseGraph(r: ProtoReader): OnnxGraph {
+/**
+ * What one model's parse has used so far, against ONNX_LIMITS: nodes, initializers and value
+ * infos over all its graphs, and how deep the graph being read lies in subgraphs.
+ */
+interface Budget {
+  depth: number;
+  /** Shared by every graph of the model. */
+  used: { nodes: number; initializers: number; valueInfos: number };
+}
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+/**
+ * Counts a graph's nodes, initializers and value infos from its tags alone (each field skipped,
+ * nothing built) and adds them to the budget; one line when a cap is passed.
+ */
+function spend(r: ProtoReader, budget: Budget): void {
+  const scan = new ProtoReader(r.buf, r.pos, r.end);
+  const used = budget.used;
+  for (let t = scan.tag(); t; t = scan.tag()) {
+    if (t.field === 1) used.nodes++;
+    else if (t.field === 5 || t.field === 15) used.initializers++;
+    else if (t.field === 11 || t.field === 12 || t.field === 13) used.valueInfos++;
+    scan.skip(t.wire);
+  }
+  const over = (what: string, used: number, cap: number): void => {
+    if (used > cap) {
+      throw new UserError(`the graph has more than ${n(cap)} ${what} (counting subgraphs), over the cap of ${n(cap)}`);
+    }
+  };
+  over('nodes', used.nodes, ONNX_LIMITS.nodes);
+  over('initializers', used.initializers, ONNX_LIMITS.initializers);
+  over('inputs, outputs and value infos', used.valueInfos, ONNX_LIMITS.valueInfos);
+}
+
+/** A dimension within ONNX_LIMITS.dim; one line naming the tensor otherwise. */
+export function checkedDim(tensor: string, dim: bigint): number {
+  if (dim > BigInt(ONNX_LIMITS.dim)) {
+    throw new UserError(
+      `tensor "${tensor}" has a dimension of ${dim}, over the cap of ${ONNX_LIMITS.dim} (2^${Math.log2(ONNX_LIMITS.dim)})`,
+    );
+  }
+  return Number(dim);
+}
+
+/**
+ * GraphProto; nodes in file order (sorting is the caller's). Subgraphs nest at most
+ * ONNX_LIMITS.subgraphDepth deep, so the recursion through attributes stays shallow.
+ */
+export function parseGraph(
+  r: ProtoReader,
+  budget: Budget = { depth: 0, used: { nodes: 0, initializers: 0, valueInfos: 0 } },
+): OnnxGraph {
+  if (budget.depth > ONNX_LIMITS.subgraphDepth) {
+    throw new UserError(`subgraphs nest deeper than ${ONNX_LIMITS.subgraphDepth} levels`);
+  }
+  spend(r, budget);
   const g: OnnxGraph = { name: '', nodes: [], inputs: [], outputs: [], valueInfo: [], initializers: [] };
   for (let t = r.tag(); t; t = r.tag()) {
     switch (t.field) {
       case 1: // node
         r.expectWire(t.wire, WIRE_LEN);
-        g.nodes.push(parseNode(r.message()));
+        g.nodes.push(parseNode(r.message(), budget));
         break;
       case 2: // name
         r.expectWire(t.wire, WIRE_LEN);
@@ -22,11 +79,11 @@ export function parseGraph(r: ProtoReader): OnnxGraph {
         break;
       case 5: // initializer
         r.expectWire(t.wire, WIRE_LEN);
-        g.initializers.push(parseTensor(r.message()));
+        g.initializers.push(checkedTensor(parseTensor(r.message())));
         break;
       case 15: // sparse_initializer
         r.expectWire(t.wire, WIRE_LEN);
-        g.initializers.push(parseSparseTensor(r.message()));
+        g.initializers.push(checkedTensor(parseSparseTensor(r.message())));
         break;
       case 11: // input
       case 12: // output
@@ -44,7 +101,13 @@ export function parseGraph(r: ProtoReader): OnnxGraph {
   return g;
 }
 
-function parseNode(r: ProtoReader): OnnxNode {
+/** An initializer whose dims are each within ONNX_LIMITS.dim. */
+function checkedTensor(t: OnnxTensor): OnnxTensor {
+  for (const d of t.dims) checkedDim(t.name, BigInt(d));
+  return t;
+}
+
+function parseNode(r: ProtoReader, budget: Budget): OnnxNode {
   const n: OnnxNode = { opType: '', domain: '', name: '', inputs: [], outputs: [], attributes: new Map() };
   for (let t = r.tag(); t; t = r.tag()) {
     switch (t.field) {
@@ -66,7 +129,7 @@ function parseNode(r: ProtoReader): OnnxNode {
         break;
       case 5: {
         r.expectWire(t.wire, WIRE_LEN);
-        const a = parseAttribute(r.message());
+        const a = parseAttribute(r.message(), budget);
         n.attributes.set(a.name, a.value);
         break;
       }
@@ -102,6 +165,8 @@ interface RawAttribute {
   ints: number[];
   strings: string[];
   other: boolean;
+  /** The parse's budget; a subgraph of this attribute lies one level deeper. */
+  budget: Budget;
 }
 
 type FieldReader = (r: ProtoReader, wire: number, a: RawAttribute) => void;
@@ -113,7 +178,7 @@ const skipOther: FieldReader = (r, wire, a) => {
 
 const readGraph: FieldReader = (r, wire, a) => {
   r.expectWire(wire, WIRE_LEN);
-  a.graphs.push(parseGraph(r.message()));
+  a.graphs.push(parseGraph(r.message(), { ...a.budget, depth: a.budget.depth + 1 }));
 };
 
 /** AttributeProto fields by number; tensors, type protos and sparse tensors are skipped but noted. */
@@ -157,7 +222,7 @@ const ATTRIBUTE_FIELDS: Record<number, FieldReader> = {
   23: skipOther, // sparse_tensors
 };
 
-function parseAttribute(r: ProtoReader): { name: string; value: OnnxAttribute } {
+function parseAttribute(r: ProtoReader, budget: Budget): { name: string; value: OnnxAttribute } {
   const a: RawAttribute = {
     name: '',
     type: 0,
@@ -170,6 +235,7 @@ function parseAttribute(r: ProtoReader): { name: string; value: OnnxAttribute } 
     ints: [],
     strings: [],
     other: false,
+    budget,
   };
   for (let t = r.tag(); t; t = r.tag()) {
     const read = ATTRIBUTE_FIELDS[t.field];
@@ -237,13 +303,13 @@ function parseType(r: ProtoReader, v: OnnxValueInfo): void {
     const tt = r.message();
     for (let u = tt.tag(); u; u = tt.tag()) {
       if (u.field === 1 && u.wire === WIRE_VARINT) v.elemType = tt.int64();
-      else if (u.field === 2 && u.wire === WIRE_LEN) v.dims = parseShape(tt.message());
+      else if (u.field === 2 && u.wire === WIRE_LEN) v.dims = parseShape(tt.message(), v.name);
       else tt.skip(u.wire);
     }
   }
 }
 
-function parseShape(r: ProtoReader): OnnxDim[] {
+function parseShape(r: ProtoReader, name: string): OnnxDim[] {
   const dims: OnnxDim[] = [];
   for (let t = r.tag(); t; t = r.tag()) {
     if (t.field !== 1 || t.wire !== WIRE_LEN) {
@@ -253,7 +319,7 @@ function parseShape(r: ProtoReader): OnnxDim[] {
     const d = r.message();
     let dim: OnnxDim = null;
     for (let u = d.tag(); u; u = d.tag()) {
-      if (u.field === 1 && u.wire === WIRE_VARINT) dim = d.int64();
+      if (u.field === 1 && u.wire === WIRE_VARINT) dim = checkedDim(name, d.int64Big());
       else if (u.field === 2 && u.wire === WIRE_LEN) dim = d.string() || null;
       else d.skip(u.wire);
     }

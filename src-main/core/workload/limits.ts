@@ -41,3 +41,21 @@ export function checkRange(what: string, value: unknown, range: Range): number {
   if (why !== null) throw new UserError(why);
   return Number(value);
 }
+
+/**
+ * The size of an ONNX graph. Real models stay far below: a 70B decoder exported to ONNX has some
+ * 10k nodes and 1k weights; control flow nests a few levels. Nodes are counted, subgraphs
+ * included, before any of them is built, so a refused file costs a scan of its tags.
+ */
+export const ONNX_LIMITS = {
+  /** Nodes in the graph and all its subgraphs: a million-node file took 3.9 GB to import. */
+  nodes: 200_000,
+  /** Initializers (weights and constants) in the graph and all its subgraphs. */
+  initializers: 200_000,
+  /** Graph inputs, outputs and value_info entries, subgraphs included. */
+  valueInfos: 1_000_000,
+  /** If/Loop/Scan bodies inside bodies. */
+  subgraphDepth: 64,
+  /** Any one tensor dimension: 2^40, a thousand times the largest real one. */
+  dim: 2 ** 40,
+} as const;
