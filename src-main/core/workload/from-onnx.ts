@@ -16,6 +16,7 @@ import { nodeCost, toDtype, type NodeCost } from './node-cost.js';
 import { product } from './shape-inference-context.js';
 import { inferShapes, type TensorInfo } from './shape-inference.js';
 import type { TensorShape, Workload, WorkloadNode } from './types.js';
+import { UserError } from '../errors.js';
 
 export interface OnnxImportOptions {
   /** Workload name. */
@@ -65,6 +66,7 @@ export function importOnnxModel(file: OnnxModel, opts: OnnxImportOptions): OnnxI
   const costs: NodeCost[] = [];
   const nodes = g.nodes.map((node, i) => {
     const cost = nodeCost(node, model.opset, node.inputs.map(tensors.info), node.outputs.map(tensors.info));
+    checkCountable(node, cost);
     costs.push(cost);
     return workloadNode(node, cost, params.claim(node, cost), uniqueName(node, i, used), tensors);
   });
@@ -96,6 +98,18 @@ export function importOnnxModel(file: OnnxModel, opts: OnnxImportOptions): OnnxI
     warnings,
   };
   return { workload, costs, model };
+}
+
+/**
+ * A node's FLOPs and bytes must be finite counts a double holds exactly: each dimension is
+ * capped (ONNX_LIMITS.dim), but their products can still pass 2^53. One line otherwise.
+ */
+function checkCountable(node: OnnxNode, cost: NodeCost): void {
+  const ok = (v: number): boolean => Number.isFinite(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER;
+  if (ok(cost.flops) && ok(cost.bytes) && ok(cost.activationBytes)) return;
+  throw new UserError(
+    `node "${node.name || node.opType}" (${node.opType}) costs ${cost.flops} FLOPs and ${cost.bytes} bytes, past ${Number.MAX_SAFE_INTEGER} (2^53 - 1); the model's dimensions are too large to cost`,
+  );
 }
 
 /** Inferred tensors by name, as the workload records them. */

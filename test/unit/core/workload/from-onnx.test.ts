@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UserError } from '../../../../src-main/core/errors.js';
 import {
   attr,
   encodeModel,
@@ -166,5 +167,23 @@ describe('workloadFromOnnx', () => {
     expect(w.paramBytes).toBe(layers * (4 << 20) + layers * 4096);
     expect(w.layers).toHaveLength(layers);
     expect(w.nodes[0]).toMatchObject({ kernel: { op: 'MatMul', shape: { B: 1, M: 8, N: 1024, K: 1024 } } });
+  });
+});
+
+describe('costs that cannot be counted', () => {
+  it('refuses in one line a node whose FLOPs are past 2^53 (MatMul of 2^40-wide inputs), never "0.00 GFLOP"', () => {
+    const side = 2 ** 40;
+    const bytes = encodeModel({
+      graph: {
+        name: 'huge',
+        inputs: [input('a', [side, side]), input('b', [side, side])],
+        outputs: [input('y', [side, side])],
+        nodes: [node('MatMul', ['a', 'b'], ['y'], [], 'mm')],
+      },
+    });
+    expect(() => workloadFromOnnx(bytes, { name: 'huge' })).toThrow(
+      /^node "mm" \(MatMul\) costs [\d.e+]+ FLOPs and [\d.e+]+ bytes, past 9007199254740991 \(2\^53 - 1\); the model's dimensions are too large to cost$/,
+    );
+    expect(() => workloadFromOnnx(bytes, { name: 'huge' })).toThrow(UserError);
   });
 });
