@@ -1,5 +1,5 @@
 /**
- * Import benchmark (issue 12). Run: npm run bench:import [-- MEASUREMENTS] (default 450000).
+ * Import benchmark (issue 12). Run: npm run bench:import [-- MEASUREMENTS] (default 150000, LIMITS.maxMeasurements; issue 12 ran 450000 before issue 45 lowered the cap).
  *  1. `pipedejavu import` of a MEASUREMENTS-measurement profile into a fresh store, as a user
  *     runs it (wall time of the process, twice).
  *  2. The same file imported through `serve` (the browser's path: the file is uploaded, then
@@ -15,7 +15,7 @@ import { encodeProfile } from '../src-main/core/profile-file/codec.js';
 import { bigProfileFile } from '../test/helpers/big-profile.js';
 import { uploadAndImport } from './serve-client.js';
 
-const N = Number(process.argv[2] ?? 450_000);
+const N = Number(process.argv[2] ?? 150_000);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-import-'));
 const file = path.join(dir, `profile-${N}.json`);
 
