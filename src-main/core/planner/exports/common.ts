@@ -7,6 +7,7 @@
  */
 import type { Plan, PlanDevice, PlanProblem } from '../types.js';
 import { localKey } from '../cost/links.js';
+import { CONTROL_CHARS, codePointName, isControlChar } from '../../text/control-chars.js';
 
 export interface ExportInput {
   plan: Plan;
@@ -144,15 +145,8 @@ function uniformDegrees(plan: Plan, engine: string, warnings: string[]): { tp: n
  * (slurmNodeNameProblem). No emitter interpolates outside text any other way.
  */
 
-/** Characters that end a line, reorder or hide text, or cannot be written: C0/C1 controls, format characters, U+2028/U+2029, lone surrogates. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
-
-/** U+000A for a newline: how a refused character is named. */
-export const codePoint = (c: string): string =>
-  `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-
 const escapeUnprintable = (c: string): string =>
-  c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${codePoint(c).slice(2)}`;
+  c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${codePointName(c).slice(2)}`;
 
 /** Longest outside name a comment or note quotes whole. */
 export const COMMENT_NAME_MAX = 200;
@@ -168,7 +162,7 @@ export function commentText(s: string): string {
 
 /** A note of any length (a warning, a README line) on one line: control, format and separator characters as visible escapes. */
 export function oneLine(s: string): string {
-  return s.replace(UNPRINTABLE, escapeUnprintable);
+  return s.replace(CONTROL_CHARS, escapeUnprintable);
 }
 
 /** A name in a one-line message: double-quoted as JSON quotes it, cut and on one line. */
@@ -205,7 +199,7 @@ export function slurmNodeNameProblem(name: string): string | null {
   if (name.length > NODE_NAME_MAX) return `${name.length} characters, over ${NODE_NAME_MAX}`;
   for (const c of name) {
     if (/[A-Za-z0-9._-]/.test(c)) continue;
-    if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u.test(c)) return `control character ${codePoint(c)}`;
+    if (isControlChar(c)) return `control character ${codePointName(c)}`;
     if (/\s/u.test(c)) return 'a space';
     return `the character ${JSON.stringify(c)}`;
   }
