@@ -23,8 +23,7 @@ export function parseCommandArgs(cmd: Command, argv: string[]): { opts: ParsedOp
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new UsageError(`${cmd.name}: ${msg?.replace(/\. To specify a positional.*$/, '')}`);
+    throw new UsageError(`${cmd.name}: ${parseFailure(e, argv)}`);
   }
   const opts = parsed.values as ParsedOptions;
   if (opts.help) return { opts, positionals: parsed.positionals };
@@ -34,6 +33,18 @@ export function parseCommandArgs(cmd: Command, argv: string[]): { opts: ParsedOp
     throw new UsageError(`${cmd.name}: unexpected argument "${parsed.positionals[pos.max]}"`);
   }
   return { opts, positionals: parsed.positionals };
+}
+
+/** parseArgs' complaint in one line; a value starting with "-" (`--seq -1`) is named with its option. */
+function parseFailure(e: unknown, argv: string[]): string {
+  const msg = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e);
+  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(msg);
+  if (ambiguous) {
+    const option = ambiguous[1]!;
+    const value = argv[argv.indexOf(option) + 1] ?? '';
+    return `${option} was given ${JSON.stringify(value)}, which reads as an option; write ${option}=${value} to pass it as the value`;
+  }
+  return msg.replace(/\. To specify a positional.*$/, '');
 }
 
 export function helpText(cmd: Command): string {

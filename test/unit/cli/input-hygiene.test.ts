@@ -32,6 +32,19 @@ describe('CLI input hygiene', () => {
     }
   });
 
+  it('a value that starts with "-" is named with the option it was given to, not called ambiguous', async () => {
+    const db = path.join(tempDir(), 's.db');
+    seededDb(db).close();
+    const r = await cli(['predict-model', 'gpt2-small', '--seq', '-1', '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'pipedejavu: error: predict-model: --seq was given "-1", which reads as an option; write --seq=-1 to pass it as the value\n',
+    );
+    const asValue = await cli(['predict-model', 'gpt2-small', '--device', 'cpu', '--seq=-1', '--db', db]);
+    expect(asValue.code).toBe(2);
+    expect(asValue.stderr).toBe('pipedejavu: error: --seq takes a whole number from 1 to 1048576, got "-1"\n');
+  });
+
   it('--top and --threads take the same decimal counts', async () => {
     const db = path.join(tempDir(), 's.db');
     seededDb(db).close();
