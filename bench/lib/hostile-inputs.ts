@@ -6,9 +6,10 @@
  */
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { encodeModel, OnnxDataType, type GraphDef, type NodeDef } from '../../src-main/core/onnx/model-builder.js';
+import { encodeModel, OnnxDataType, type NodeDef } from '../../src-main/core/onnx/model-builder.js';
 import type { ProfileFile } from '../../src-main/core/profile-file/schema.js';
 import { clusterNodeProfile } from '../../test/helpers/cluster-node.js';
+import { modelAround, nestedIfs } from '../../test/helpers/hostile-onnx.js';
 
 // ---- GGUF ----
 
@@ -106,40 +107,9 @@ export function reluChain(n: number, name: (i: number) => string = (i) => `relu$
   return encodeModel({ graph: { name: 'relu-chain', nodes, inputs: [io('x')], outputs: [io(x)] } });
 }
 
-/** A model whose If nests `depth` deep (each then-branch holds the next If). */
+/** A model whose If nests `depth` deep (each then-branch holds the next If), written without recursion. */
 export function nestedIf(depth: number): Uint8Array {
-  let inner: GraphDef = {
-    name: 'leaf',
-    nodes: [{ opType: 'Identity', inputs: ['x'], outputs: ['y0'] }],
-    inputs: [],
-    outputs: [io('y0')],
-  };
-  for (let i = 1; i <= depth; i++) {
-    const out = `y${i}`;
-    inner = {
-      name: `g${i}`,
-      nodes: [
-        {
-          opType: 'If',
-          inputs: ['cond'],
-          outputs: [out],
-          attributes: [
-            { name: 'then_branch', type: 'GRAPH', value: inner },
-            { name: 'else_branch', type: 'GRAPH', value: inner },
-          ],
-        },
-      ],
-      inputs: [],
-      outputs: [io(out)],
-    };
-  }
-  return encodeModel({
-    graph: {
-      ...inner,
-      name: 'nested-if',
-      inputs: [io('x'), { name: 'cond', elemType: OnnxDataType.BOOL, dims: [] }],
-    },
-  });
+  return modelAround(nestedIfs(depth));
 }
 
 /**
