@@ -101,9 +101,15 @@ export function parseGraph(
   return g;
 }
 
-/** An initializer whose dims are each within ONNX_LIMITS.dim. */
+/** A weight or constant whose dims are each within ONNX_LIMITS.dim and whose elements are within ONNX_LIMITS.tensorElements. */
 function checkedTensor(t: OnnxTensor): OnnxTensor {
   for (const d of t.dims) checkedDim(t.name, BigInt(d));
+  const cap = ONNX_LIMITS.tensorElements;
+  if (t.elements > cap) {
+    throw new UserError(
+      `tensor "${t.name}" holds ${t.elements} elements (${t.dims.join(' x ')}), over the cap of ${cap} (2^${Math.log2(cap)})`,
+    );
+  }
   return t;
 }
 
@@ -205,7 +211,7 @@ const ATTRIBUTE_FIELDS: Record<number, FieldReader> = {
   },
   5: (r, wire, a) => {
     r.expectWire(wire, WIRE_LEN);
-    a.tensor = parseTensor(r.message());
+    a.tensor = checkedTensor(parseTensor(r.message()));
   },
   6: readGraph, // g
   11: readGraph, // graphs

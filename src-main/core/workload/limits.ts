@@ -58,4 +58,6 @@ export const ONNX_LIMITS = {
   subgraphDepth: 64,
   /** Any one tensor dimension: 2^40, a thousand times the largest real one. */
   dim: 2 ** 40,
+  /** Elements of one weight or constant: 2^36, 16 times the largest real one (a 262144 x 16384 embedding). */
+  tensorElements: 2 ** 36,
 } as const;

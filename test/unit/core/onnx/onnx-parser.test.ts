@@ -279,6 +279,34 @@ describe('bounded work for hostile models', () => {
     expect(refusal(modelAround(nestedIfs(100_000)))).toBe('subgraphs nest deeper than 64 levels');
   });
 
+  it('refuses a tensor whose dimensions multiply past 2^36 elements, an initializer or a Constant', () => {
+    const w = weight('w', [4, 4]);
+    const claims = (dims: number[]): Uint8Array =>
+      modelAround(new ProtoWriter().message(5, tensorMessage({ ...w, dims, rawData: new Uint8Array(0) })).finish());
+    expect(refusal(claims([2 ** 20, 2 ** 20]))).toBe(
+      'tensor "w" holds 1099511627776 elements (1048576 x 1048576), over the cap of 68719476736 (2^36)',
+    );
+    expect(refusal(claims([2 ** 18, 2 ** 18]))).toBe('accepted');
+    const constant = new ProtoWriter()
+      .message(
+        1,
+        new ProtoWriter()
+          .string(2, 'c')
+          .string(4, 'Constant')
+          .message(
+            5,
+            new ProtoWriter()
+              .string(1, 'value')
+              .varint(20, 4)
+              .message(5, tensorMessage({ ...w, dims: [2 ** 20, 2 ** 20], rawData: new Uint8Array(0) })),
+          ),
+      )
+      .finish();
+    expect(refusal(modelAround(constant))).toBe(
+      'tensor "w" holds 1099511627776 elements (1048576 x 1048576), over the cap of 68719476736 (2^36)',
+    );
+  });
+
   it('refuses a tensor dimension over 2^40', () => {
     const huge = (dim: number | bigint): Uint8Array => {
       const shape = new ProtoWriter().message(1, new ProtoWriter().varint(1, dim));
