@@ -26,6 +26,7 @@ import path from 'node:path';
 import { encodeProfile } from '../src-main/core/profile-file/codec.js';
 import { encodeArchive } from '../src-main/core/profile-file/archive.js';
 import { LIMITS } from '../src-main/core/profile-file/schema.js';
+import { UPLOAD_LIMITS } from '../src-main/adapters/files/upload-store.js';
 import { bigProfileFile } from '../test/helpers/big-profile.js';
 import { sampleProfileFile } from '../test/helpers/sample-profile.js';
 import { seededDb, SEEDED_MACHINE } from '../test/helpers/seeded-store.js';
@@ -174,7 +175,7 @@ function emitCase(dir: string, profile: ReturnType<typeof nodeProfile>, payloadS
   return {
     steps: [
       ['import', file],
-      [...PLAN, '--machine', '*', '--emit', emit],
+      [...PLAN, '--machine', '*', '--network', '100GbE', '--emit', emit],
     ],
     expect: 'succeed',
     marker,
@@ -302,9 +303,12 @@ const CASES: Case[] = [
     what: "import an archive holding this machine's own profile and another machine",
     fromIssue: true,
     setup: (dir) => {
+      // This machine's own export (a backup; merging it adds the runs the store lacks) beside a
+      // machine whose run id is one of this machine's: the merge must refuse, and with it the archive.
       const own = sampleProfileFile();
       own.machine = { ...own.machine, id: SEEDED_MACHINE };
-      const other = nodeProfile('other-node');
+      const other = sampleProfileFile();
+      other.machine = { ...other.machine, id: 'other0000000node', label: 'other-node' };
       const file = w(path.join(dir, 'archive.json'), encodeArchive([other, own]));
       return {
         steps: [['import', file]],
@@ -530,7 +534,7 @@ const CASES: Case[] = [
   },
   {
     id: 'serve-upload-quota',
-    what: 'serve: 40 uploads of 32 MiB (1.25 GiB) in a row: refused at some point?',
+    what: 'serve: more uploads than UPLOAD_LIMITS.files (64 KiB each) in a row: refused at some point?',
     fromIssue: true,
     setup: () => ({ steps: [], expect: 'refuse', custom: serveUploadCase }),
   },
@@ -895,8 +899,10 @@ async function serveUploadCase(db: string): Promise<{ result: RunResult; message
   const s = await startServe(db);
   const t0 = performance.now();
   try {
-    const chunk = new Uint8Array(32 * 2 ** 20);
-    for (let i = 0; i < 40; i++) {
+    // More uploads than a server keeps (UPLOAD_LIMITS.files): each small, so the count is what is tested.
+    const chunk = new Uint8Array(64 * 1024);
+    const tries = UPLOAD_LIMITS.files + 6;
+    for (let i = 0; i < tries; i++) {
       const r = (await api(s, 'upload', null, chunk)) as { ok?: boolean; error?: { message?: string } };
       if (!r.ok)
         return {
@@ -905,7 +911,7 @@ async function serveUploadCase(db: string): Promise<{ result: RunResult; message
         };
     }
     return {
-      result: fakeResult(0, 'all 40 uploads (1.25 GiB) accepted', (performance.now() - t0) / 1000),
+      result: fakeResult(0, `all ${tries} uploads accepted`, (performance.now() - t0) / 1000),
       messageProblem: 'no quota',
     };
   } finally {
