@@ -51,7 +51,7 @@ import type {
   PlanProblem,
   PlanSuggestion,
 } from '../core/planner/types.js';
-import { suggestChanges } from './plan-suggestions.js';
+import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
@@ -842,12 +842,18 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const { workload, devices, problem, costModel, ranked } = searchRequest(db, req, warnings);
   const { result, listed, best } = ranked;
   const bestProblem = best?.problem ?? problem;
-  const suggestions = best
-    ? []
+  const search = best
+    ? null
     : suggestChanges(
         { req, seq: workload.bindings.seq, bytesPerParam: problem.bytesPerParam, devices: problem.devices },
         (changed) => bestPlanOf(db, changed),
       );
+  const suggestions = search?.suggestions ?? [];
+  if (search?.cut) {
+    warnings.push(
+      `stopped looking for a change that fits after ${SUGGESTION_TIME_MS / 1000} s (${count(search.searched, 'search', 'searches')}); the changes not tried may fit`,
+    );
+  }
   return {
     workload: workload.name,
     problem: bestProblem,

@@ -9,6 +9,8 @@
  * - 4-bit weights (serving, 1 try);
  * - more GPUs of one kind: the largest GPU of the plan with a datasheet, and the datasheet GPU
  *   with the most memory: 1, 2, 4 or 8 more of each (8 tries).
+ * A search of a huge request takes seconds, so the tries also stop once SUGGESTION_TIME_MS has
+ * passed, and the answer says it was cut short.
  */
 import { datasheetFor, GPU_DATASHEETS } from '../core/planner/cost/datasheets.js';
 import { shellDoubleQuote } from '../core/planner/exports/common.js';
@@ -18,6 +20,23 @@ import type { Plan, PlanDevice, PlanSuggestion } from '../core/planner/types.js'
 import type { PlanRequest } from './plan-service.js';
 
 export const MAX_SUGGESTION_SEARCHES = 20;
+/** Wall time the tries may take in all: a request that does not fit is answered within seconds. */
+export const SUGGESTION_TIME_MS = 5_000;
+
+/** The changes found, how many searches were run, and whether time ran out before all were tried. */
+export interface SuggestionSearch {
+  suggestions: PlanSuggestion[];
+  searched: number;
+  cut: boolean;
+}
+
+interface Budget {
+  left: number;
+  searched: number;
+  cut: boolean;
+  until: number;
+  now: () => number;
+}
 
 /** The fastest plan that fits the request, or null (null also for a request the service refuses). */
 export type BestPlanOf = (req: PlanRequest) => Plan | null;
@@ -124,10 +143,15 @@ function gpuTries({ req, devices }: SuggestionInput): Try[][] {
 }
 
 /** The first try whose request fits, as a suggestion; searches counted against `budget`. */
-function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: { left: number }): PlanSuggestion | null {
+function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: Budget): PlanSuggestion | null {
   for (const t of tries) {
     if (budget.left <= 0) return null;
+    if (budget.now() >= budget.until) {
+      budget.cut = true;
+      return null;
+    }
     budget.left--;
+    budget.searched++;
     const p = bestOf(t.req);
     if (p) {
       const plan = {
@@ -144,8 +168,18 @@ function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: { left: num
 }
 
 /** Verified changes that make the request fit, one per kind of change, in the order above. */
-export function suggestChanges(input: SuggestionInput, bestOf: BestPlanOf): PlanSuggestion[] {
-  const budget = { left: MAX_SUGGESTION_SEARCHES };
+export function suggestChanges(
+  input: SuggestionInput,
+  bestOf: BestPlanOf,
+  now: () => number = () => performance.now(),
+): SuggestionSearch {
+  const budget: Budget = {
+    left: MAX_SUGGESTION_SEARCHES,
+    searched: 0,
+    cut: false,
+    until: now() + SUGGESTION_TIME_MS,
+    now,
+  };
   const groups = [
     seqTries(input),
     batchTries(input),
@@ -159,5 +193,5 @@ export function suggestChanges(input: SuggestionInput, bestOf: BestPlanOf): Plan
     const s = firstFit(g, bestOf, budget);
     if (s) out.push(s);
   }
-  return out;
+  return { suggestions: out, searched: budget.searched, cut: budget.cut };
 }
