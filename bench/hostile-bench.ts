@@ -655,6 +655,31 @@ const CASES: Case[] = [
     setup: () => ({ steps: [[...PLAN, '--virtual', '2xH100 SXM5', '--tp', 'NaN,-1']], expect: 'refuse' }),
   },
   {
+    id: 'plan-no-fit-huge',
+    what: 'plan llama-3.1-70b training at batch 65536 x 1M tokens on 8 H100 (nothing fits; the suggestions search)',
+    fromIssue: false,
+    setup: () => ({
+      steps: [
+        [
+          'plan',
+          '--workload',
+          'llama-3.1-70b',
+          '--devices',
+          'none',
+          '--mode',
+          'training',
+          '--virtual',
+          '8xH100 SXM5',
+          '--batch',
+          '65536',
+          '--seq',
+          '1048576',
+        ],
+      ],
+      expect: 'refuse',
+    }),
+  },
+  {
     id: 'virtual-huge-count',
     what: 'plan --virtual "999999999xH100 SXM5"',
     fromIssue: false,
