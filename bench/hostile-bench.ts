@@ -189,6 +189,12 @@ const machineCount = async (db: string, label: string): Promise<string> => {
   return r.stdout.includes(label) ? 'present' : 'absent';
 };
 
+/** Serving a model file on the CPU: a bad file must be refused. */
+const planRefused = (model: string): Setup => ({
+  steps: [['plan', '--workload', model, '--devices', 'cpu', '--mode', 'inference']],
+  expect: 'refuse',
+});
+
 const CASES: Case[] = [
   // ---------- 1. code execution through plan --emit ----------
   {
@@ -369,7 +375,7 @@ const CASES: Case[] = [
     fromIssue: true,
     setup: (dir) => {
       const f = w(path.join(dir, 'm.gguf'), llamaGguf({ 'llama.block_count': { type: 'u32', value: 1e9 } }));
-      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+      return planRefused(f);
     },
   },
   {
@@ -381,7 +387,7 @@ const CASES: Case[] = [
         path.join(dir, 'm.gguf'),
         llamaGguf({ 'llama.feed_forward_length': { type: 'u64', value: 2n ** 50n } }),
       );
-      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+      return planRefused(f);
     },
   },
   // ---------- 4. memory and a frozen server ----------
@@ -696,7 +702,7 @@ const CASES: Case[] = [
           'tokenizer.ggml.tokens': { type: 'array-claim', elemType: GGUF_ARRAY_OF.STRING, length: 2n ** 40n },
         }),
       );
-      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+      return planRefused(f);
     },
   },
   {
@@ -706,7 +712,7 @@ const CASES: Case[] = [
     setup: (dir) => {
       const b = llamaGguf();
       const f = w(path.join(dir, 'm.gguf'), b.subarray(0, Math.floor(b.length / 2)));
-      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+      return planRefused(f);
     },
   },
   {
@@ -715,7 +721,7 @@ const CASES: Case[] = [
     fromIssue: false,
     setup: (dir) => {
       const f = w(path.join(dir, 'm.gguf'), llamaGguf({ 'llama.attention.head_count': { type: 'u32', value: 0 } }));
-      return { steps: [['plan', '--workload', f, '--devices', 'cpu', '--mode', 'inference']], expect: 'refuse' };
+      return planRefused(f);
     },
   },
   {

@@ -64,12 +64,11 @@ function refuseProtected(file: string, landing: string, target: Stats | null, pr
   }
 }
 
-function writeAll(fd: number, data: string | Uint8Array): void {
-  if (typeof data === 'string') writeSync(fd, data);
-  else {
-    let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off);
-  }
+/** Writes all of `data` at the file's position (a write may take less than asked: loops until done). */
+export function writeAll(fd: number, data: string | Uint8Array): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off);
 }
 
 export function writeFileAtomic(file: string, data: string | Uint8Array, options: WriteOptions = {}): void {

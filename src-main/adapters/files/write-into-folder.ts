@@ -21,10 +21,10 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeSync,
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
+import { writeAll } from './write-file-atomic.js';
 import { UserError, errorMessage } from '../../core/errors.js';
 
 export interface FolderWriteOptions {
@@ -124,12 +124,6 @@ export function prepareOutputFolder(dir: string, names: readonly string[], optio
   } catch (e) {
     throw new UserError(`${options.what}: cannot create ${dir}: ${errorMessage(e)}`);
   }
-}
-
-function writeAll(fd: number, data: string): void {
-  const bytes = Buffer.from(data, 'utf8');
-  let off = 0;
-  while (off < bytes.length) off += writeSync(fd, bytes, off);
 }
 
 /**

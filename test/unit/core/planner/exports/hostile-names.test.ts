@@ -22,23 +22,12 @@ import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main
 import type { SimEvent } from '../../../../../src-main/core/planner/simulator/pipeline-simulator.js';
 import { planFiles } from '../../../../../src-main/services/plan-emit-service.js';
 import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
+import { seededRandom } from '../../../../../src-main/core/random.js';
 import { tempDir } from '../../../../helpers/cli.js';
 
 const PYTHON = '/usr/bin/python3';
 const ROOT = tempDir();
 const MARKER = path.join(ROOT, 'pwned');
-
-/** mulberry32: the same hostile strings on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   '\n',
@@ -148,7 +137,7 @@ interface Case {
 
 /** Two machines, a GPU model each (a heterogeneous job), 2 stages x 2 replicas; names from `next`. */
 function hostileCase(seed: number, hostileLabels: boolean): Case {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const labels = hostileLabels ? [hostile(next, 'm0'), `node-${seed}`] : [`node-${seed}a`, `node-${seed}b`];
   const names = [hostile(next, 'gpu0'), hostile(next, 'gpu1')];
   const devices = labels.flatMap((m, i) =>
