@@ -8,7 +8,7 @@ import { LIMITS, type ProfileFile } from '../core/profile-file/schema.js';
 import { UserError } from '../core/errors.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { buildProfileFile, type ExportDeps, type ExportResult } from './profile-exchange-service.js';
+import { buildProfileFile, refuseOverCaps, type ExportDeps, type ExportResult } from './profile-exchange-service.js';
 import { count } from '../core/text/plural.js';
 
 export interface ArchiveExportResult {
@@ -39,6 +39,7 @@ export function exportArchive(
   const seen = new Set<string>();
   for (const name of names) {
     const file = buildProfileFile(db, name, deps);
+    refuseOverCaps(file);
     if (seen.has(file.machine.id)) continue;
     seen.add(file.machine.id);
     files.push(file);

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalText, decodeProfile, encodeProfile, ProfileFileError } from '../core/profile-file/codec.js';
 import {
+  LIMITS,
   PROFILE_FORMAT,
   PROFILE_FORMAT_VERSION,
   ProvenanceSchema,
@@ -188,8 +189,29 @@ function latestByName<T extends { name: string }>(rows: readonly T[]): T[] {
   return [...last.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** The counts a profile file may hold (LIMITS); an export past one would be a file import refuses. */
+const EXPORT_CAPS = [
+  ['measurements', (f: ProfileFile) => f.measurements.length, LIMITS.maxMeasurements, 'LIMITS.maxMeasurements'],
+  ['profile runs', (f: ProfileFile) => f.profileRuns.length, LIMITS.maxRuns, 'LIMITS.maxRuns'],
+  ['devices', (f: ProfileFile) => f.devices.length, LIMITS.maxDevices, 'LIMITS.maxDevices'],
+  ['links', (f: ProfileFile) => f.links.length, LIMITS.maxLinks, 'LIMITS.maxLinks'],
+  ['predictors', (f: ProfileFile) => f.predictors.length, LIMITS.maxPredictors, 'LIMITS.maxPredictors'],
+] as const;
+
+export function refuseOverCaps(file: ProfileFile): void {
+  for (const [what, of, cap, name] of EXPORT_CAPS) {
+    const n = of(file);
+    if (n > cap) {
+      throw new UserError(
+        `machine ${JSON.stringify(visibleName(file.machine.label))} has ${n} ${what}, more than a hardware profile holds (${cap}, ${name}); import would refuse the file, so it was not written`,
+      );
+    }
+  }
+}
+
 export function exportProfile(db: Database, machineId: string | undefined, deps: ExportDeps): ExportResult {
   const file = buildProfileFile(db, machineId, deps);
+  refuseOverCaps(file);
   return {
     text: encodeProfile(file),
     machineId: file.machine.id,
