@@ -72,6 +72,7 @@ export const CHANNELS = {
           .optional(),
         uploadId: uploadId.optional(),
         label: z.string().min(1).max(100).optional(),
+        replace: z.boolean().optional(),
       })
       .refine((r) => (r.text === undefined) !== (r.uploadId === undefined), 'give either text or uploadId'),
   ),

@@ -9,6 +9,7 @@ import {
   LIMITS,
   PROFILE_FORMAT,
   PROFILE_FORMAT_VERSION,
+  REPLACE_HINT,
   ProvenanceSchema,
   type ProfileFile,
   type Provenance,
@@ -381,7 +382,7 @@ function refuseOlder(
   throw new UserError(
     `${sourceName}: machine "${visibleName(existing.label)}" (id ${existing.id}) in the store was exported ${storedAt || 'at an unknown date'} with ${count(storedCount, 'measurement')}; ` +
       `this file, exported ${fileAt} with ${count(file.measurements.length, 'measurement')}, ${verdict}; ` +
-      'pass --replace to replace the stored profile with it',
+      REPLACE_HINT,
   );
 }
 

@@ -42,6 +42,25 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(i + 1);
       }
 
+      // An older copy of lab-a is refused with both dates; the app offers to replace, and replaces when asked.
+      const older = gpuServerProfile({ hostname: 'lab-a' });
+      older.machine.id = 'e2elab000000000';
+      older.provenance = { ...older.provenance, exportedAt: '2020-01-01T00:00:00.000Z' };
+      older.measurements = older.measurements.slice(0, 1);
+      const olderFile = path.join(app.served.dir, 'lab-a-older.json');
+      writeFileSync(olderFile, encodeProfile(older));
+      await page.getByTestId('import-file-input').setInputFiles(olderFile);
+      await page.getByTestId('import-replace').waitFor({ timeout: 30_000 });
+      await expect(page.getByTestId('error-message').first().innerText()).resolves.toMatch(
+        /lab-a-older\.json: machine "lab-a" .* is older; pass --replace/,
+      );
+      await page.getByTestId('import-replace').click();
+      await expect
+        .poll(() => page.getByTestId('import-result').innerText(), { timeout: 30_000 })
+        .toMatch(/^Updated lab-a: 3 devices/);
+      await expect(page.getByTestId('import-replace').count()).resolves.toBe(0);
+      await expect(rows.count()).resolves.toBe(3);
+
       // Pick all three (checking one already picked leaves it picked).
       const picks = page.getByTestId('compare-picks');
       for (const h of HOSTS) await picks.getByLabel(`Compare ${h}`).check();

@@ -72,7 +72,12 @@ export const machineHandlers: HandlerGroup<
     const file = deps.uploads?.path(req.uploadId);
     if (!file) throw new UserError('that upload is unknown or was used already; upload the file again');
     try {
-      const job = { fileName: req.fileName, path: file, ...(req.label ? { label: req.label } : {}) };
+      const job = {
+        fileName: req.fileName,
+        path: file,
+        ...(req.label ? { label: req.label } : {}),
+        ...(req.replace ? { replace: true } : {}),
+      };
       return (await deps.jobs.run('import', job, req.fileName)) as ImportView;
     } finally {
       deps.uploads?.remove(req.uploadId);

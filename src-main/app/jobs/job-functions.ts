@@ -54,6 +54,8 @@ export interface ImportJobRequest {
   path?: string;
   text?: string;
   label?: string;
+  /** Replace a stored copy even when this file is older or differs (the CLI's --replace). */
+  replace?: boolean;
 }
 
 async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<ProfileJobResult> {
@@ -151,7 +153,7 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
 /** Imports a profile file in the job runner: a 200 MB file must not stall the server or the window. */
 async function importJob(_e: JobEnv, req: ImportJobRequest): Promise<ImportView> {
   const input = req.path !== undefined ? readProfileBytes(req.path) : (req.text ?? '');
-  return importProfile(_e.db, input, req.fileName, req.label);
+  return importProfile(_e.db, input, req.fileName, req.label, { replace: req.replace === true });
 }
 
 /** A model file to store as a workload: a dialog's pick (Electron) or an upload already in the models folder. */

@@ -51,6 +51,12 @@ export const LIMITS = {
   maxLinksPerPair: 1,
 } as const;
 
+/**
+ * How an import refused because the store holds a newer (or a different) copy of the machine ends:
+ * the CLI's `--replace` and the app's "Replace" button repeat it with `replace`.
+ */
+export const REPLACE_HINT = 'pass --replace to replace the stored profile with it';
+
 export const ProvenanceSchema = z.object({
   tool: z.literal('pipedejavu'),
   toolVersion: z.string(),

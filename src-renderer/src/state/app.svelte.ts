@@ -1,5 +1,6 @@
 /** The renderer's state: the client, the job hub, one store per view, the current view. */
 import type { ApiClient } from '../../../src-main/api/client.js';
+import { downloadText } from '../lib/files.js';
 import type { AppInfo } from '../../../src-main/api/view-models.js';
 import { BRIDGE_KEY, type PreloadBridge } from '../../../src-main/api/bridge.js';
 import { isViewId, viewFromHash, type ViewId } from '../lib/nav.js';
@@ -29,7 +30,11 @@ export class AppState {
   constructor(client: ApiClient) {
     this.client = client;
     this.hub = new JobHub(client);
-    this.library = new LibraryStore(client, () => void this.workstation.load());
+    this.library = new LibraryStore(
+      client,
+      () => void this.workstation.load(),
+      (fileName, text) => downloadText(fileName, text),
+    );
     this.workstation = new WorkstationStore(client, () => void this.library.refresh());
     this.profile = new ProfileStore(client, this.hub, () => {
       void this.workstation.load();

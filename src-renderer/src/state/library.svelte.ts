@@ -1,10 +1,13 @@
 /** Machines in the store: import, export, and two or more of them side by side. */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { ExportView, ImportView, MachineSummaryView } from '../../../src-main/api/view-models.js';
-import { downloadText } from '../lib/files.js';
+import { REPLACE_HINT } from '../../../src-main/api/text.js';
 import { plural } from '../lib/format.js';
 import { CompareStore } from './compare.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
+
+/** A file to import: picked in the browser (uploaded), or read by the desktop's open dialog. */
+type ImportAttempt = { file: File; label: string } | { fileName: string; text: string; label: string };
 
 export class LibraryStore {
   readonly machines = new Resource<MachineSummaryView[]>();
@@ -18,10 +21,16 @@ export class LibraryStore {
   readonly compare: CompareStore;
   #client: ApiClient;
   #onImported: () => void;
+  /** What the last import read, kept until it succeeds, so a refused one can be replaced. */
+  #lastAttempt: ImportAttempt | null = $state.raw(null);
 
-  constructor(client: ApiClient, onImported: () => void) {
+  #download: (fileName: string, text: string) => void;
+
+  /** `download` saves an export in web mode (the browser's download; the desktop asks a save dialog). */
+  constructor(client: ApiClient, onImported: () => void, download: (fileName: string, text: string) => void) {
     this.#client = client;
     this.#onImported = onImported;
+    this.#download = download;
     this.compare = new CompareStore(client);
   }
 
@@ -41,23 +50,40 @@ export class LibraryStore {
   /** Web mode: the picked file. Electron: a native dialog. */
   async importFile(file: File | null): Promise<void> {
     const label = this.importLabel.trim();
+    await this.#import(async () => {
+      if (file) return { file, label };
+      const picked = await this.#client.call('dialog:open', { purpose: 'profile' });
+      return picked ? { fileName: picked.fileName, text: picked.text ?? '', label } : null;
+    }, false);
+  }
+
+  /** The last import was refused because the store holds a newer or a different copy of the machine. */
+  get canReplace(): boolean {
+    return this.#lastAttempt !== null && (this.importing.error?.endsWith(REPLACE_HINT) ?? false);
+  }
+
+  /** Imports the refused file again, replacing the stored copy (the CLI's --replace). */
+  async replaceWithLast(): Promise<void> {
+    const attempt = this.#lastAttempt;
+    if (attempt) await this.#import(() => Promise.resolve(attempt), true);
+  }
+
+  async #import(source: () => Promise<ImportAttempt | null>, replace: boolean): Promise<void> {
     const r = await this.importing.run(async () => {
-      let fileName: string;
-      let text: string;
-      if (file) {
-        // The bytes go to the server as they are (a 200 MB profile never becomes one string here).
-        const uploadId = await this.#client.upload(file);
-        return this.#client.call('machine:import', { fileName: file.name, uploadId, ...(label ? { label } : {}) });
-      } else {
-        const picked = await this.#client.call('dialog:open', { purpose: 'profile' });
-        if (!picked) return null;
-        fileName = picked.fileName;
-        text = picked.text ?? '';
+      const attempt = await source();
+      if (!attempt) return null;
+      this.#lastAttempt = attempt;
+      const common = { ...(attempt.label ? { label: attempt.label } : {}), ...(replace ? { replace } : {}) };
+      if ('file' in attempt) {
+        // The bytes go to the server as they are (a 100 MB profile never becomes one string here).
+        const uploadId = await this.#client.upload(attempt.file);
+        return this.#client.call('machine:import', { fileName: attempt.file.name, uploadId, ...common });
       }
-      return this.#client.call('machine:import', { fileName, text, ...(label ? { label } : {}) });
+      return this.#client.call('machine:import', { fileName: attempt.fileName, text: attempt.text, ...common });
     });
     if (r) {
       this.lastImport = r;
+      this.#lastAttempt = null;
       this.importLabel = '';
       this.selected = r.machineId;
       this.compare.add(r.machineId);
@@ -74,7 +100,7 @@ export class LibraryStore {
         const saved = await this.#client.call('dialog:save', { fileName: v.fileName, text: v.text });
         return { ...v, savedTo: saved?.path ?? null };
       }
-      downloadText(v.fileName, v.text);
+      this.#download(v.fileName, v.text);
       return { ...v, savedTo: null };
     });
     if (r) this.lastExport = r;
