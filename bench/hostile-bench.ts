@@ -27,6 +27,7 @@ import { encodeProfile } from '../src-main/core/profile-file/codec.js';
 import { encodeArchive } from '../src-main/core/profile-file/archive.js';
 import { LIMITS } from '../src-main/core/profile-file/schema.js';
 import { UPLOAD_LIMITS } from '../src-main/adapters/files/upload-store.js';
+import { MAX_BODY_BYTES } from '../src-main/http/server.js';
 import { bigProfileFile } from '../test/helpers/big-profile.js';
 import { sampleProfileFile } from '../test/helpers/sample-profile.js';
 import { seededDb, SEEDED_MACHINE } from '../test/helpers/seeded-store.js';
@@ -49,6 +50,7 @@ import {
   firstLine,
   judge,
   payloadCodeLines,
+  peakRss,
   runChild,
   type RunResult,
   type Verdict,
@@ -545,6 +547,12 @@ const CASES: Case[] = [
     setup: () => ({ steps: [], expect: 'refuse', custom: serveUploadCase }),
   },
   {
+    id: 'serve-json-body-at-cap',
+    what: 'serve: a JSON body just under MAX_BODY_BYTES (workload:add with garbage dataBase64); server memory and machine:list meanwhile',
+    fromIssue: false,
+    setup: () => ({ steps: [], expect: 'refuse', custom: serveJsonBodyCase }),
+  },
+  {
     id: 'serve-list-while-compare',
     what: 'serve: machine:list latency while machine:compare prices a 200k-node workload',
     fromIssue: true,
@@ -944,6 +952,39 @@ async function serveUploadCase(db: string): Promise<{ result: RunResult; message
     return {
       result: fakeResult(0, `all ${tries} uploads accepted`, (performance.now() - t0) / 1000),
       messageProblem: 'no quota',
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+async function serveJsonBodyCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
+  const s = await startServe(db);
+  const t0 = performance.now();
+  try {
+    const head = '{"fileName":"x.onnx","dataBase64":"';
+    const body = `${head}${'QUFB'.repeat(Math.floor((MAX_BODY_BYTES - head.length - 2) / 4))}"}`;
+    const add = fetch(`${s.base}/api/workload:add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-pipedejavu-token': s.token, origin: s.base },
+      body,
+      signal: AbortSignal.timeout(60_000),
+    }).then((r) => r.json() as Promise<{ ok?: boolean; error?: { message?: string } }>);
+    let worst = 0;
+    let done = false;
+    void add.finally(() => (done = true));
+    while (!done) {
+      const q = performance.now();
+      await api(s, 'machine:list', {});
+      worst = Math.max(worst, performance.now() - q);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const r = await add;
+    const peak = s.child.pid ? peakRss(s.child.pid) : 0;
+    const line = r.ok ? 'accepted' : `pipedejavu: error: ${r.error?.message ?? '?'}`;
+    return {
+      result: { ...fakeResult(r.ok ? 0 : 1, line, (performance.now() - t0) / 1000), peakRssBytes: peak || null },
+      messageProblem: worst > 100 ? `machine:list took ${worst.toFixed(0)} ms meanwhile` : null,
     };
   } finally {
     stopServe(s.child);

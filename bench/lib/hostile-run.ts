@@ -49,7 +49,7 @@ function processTree(pid: number): number[] {
 }
 
 /** VmHWM (peak RSS) of one process, bytes, or 0. */
-function peakRss(pid: number): number {
+export function peakRss(pid: number): number {
   try {
     const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;

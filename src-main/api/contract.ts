@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
+import { LIMITS } from '../core/profile-file/schema.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -66,10 +67,7 @@ export const CHANNELS = {
     z
       .strictObject({
         fileName: z.string().min(1).max(500),
-        text: z
-          .string()
-          .max(256 * 2 ** 20)
-          .optional(),
+        text: z.string().max(LIMITS.maxFileBytes).optional(),
         uploadId: uploadId.optional(),
         label: z.string().min(1).max(100).optional(),
         replace: z.boolean().optional(),
@@ -144,9 +142,10 @@ export const CHANNELS = {
       .strictObject({
         fileName: z.string().min(1).max(500),
         path: z.string().min(1).max(4096).optional(),
+        // A small model's bytes, within an HTTP request (MAX_BODY_BYTES); larger ones are uploaded.
         dataBase64: z
           .string()
-          .max(380 * 2 ** 20)
+          .max(16 * 2 ** 20)
           .optional(),
         name: z
           .string()

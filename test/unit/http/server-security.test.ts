@@ -236,7 +236,7 @@ describe('limits and malformed requests', () => {
         req.write('{');
       });
       expect(answer.status).toBe(413);
-      expect(answer.body).toContain('request too large (over 384 MiB)');
+      expect(answer.body).toContain(`request too large (over ${MAX_BODY_BYTES / 2 ** 20} MiB)`);
     } finally {
       await plain.close();
     }
