@@ -41,6 +41,7 @@ import {
   hugeMatMul,
   llamaGguf,
   nestedIf,
+  writeBigWeightModel,
   nodeProfile,
   reluChain,
   writeHugeProfile,
@@ -410,6 +411,16 @@ const CASES: Case[] = [
       const f = path.join(dir, 'huge.json');
       await writeHugeProfile(f, nodeProfile('huge-node'), 3000, LIMITS.maxFileBytes - 4096);
       return { steps: [['import', f]], expect: 'refuse' };
+    },
+  },
+  {
+    id: 'onnx-1GiB-weights',
+    what: 'a real ONNX model with a 1 GiB weight (16384 x 16384 floats) -> workload add (accepted, under 1 GB)',
+    fromIssue: false,
+    setup: async (dir) => {
+      const f = path.join(dir, 'big.onnx');
+      await writeBigWeightModel(f, 16_384);
+      return { steps: [['workload', 'add', f]], expect: 'succeed' };
     },
   },
   {

@@ -7,6 +7,7 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { encodeModel, OnnxDataType, type NodeDef } from '../../src-main/core/onnx/model-builder.js';
+import { ProtoWriter } from '../../src-main/core/onnx/protobuf-writer.js';
 import type { ProfileFile } from '../../src-main/core/profile-file/schema.js';
 import { clusterNodeProfile } from '../../test/helpers/cluster-node.js';
 import { modelAround, nestedIfs } from '../../test/helpers/hostile-onnx.js';
@@ -322,4 +323,43 @@ export async function writeHugeProfile(
 /** JSON nested `depth` arrays deep. */
 export function deepJson(file: string, depth: number): void {
   writeFileSync(file, `${'['.repeat(depth)}${']'.repeat(depth)}`);
+}
+
+/**
+ * A real model (x[1,n] MatMul w[n,n] -> y) whose weight is `n` x `n` floats of raw_data, streamed
+ * to disk (a 1 GiB model is never one buffer here): the protobuf is written around the payload.
+ */
+export async function writeBigWeightModel(file: string, n: number): Promise<number> {
+  const varint = (v: number): Uint8Array => new ProtoWriter().varint(1, v).finish().subarray(1);
+  const tagLen = (field: number, len: number): Uint8Array => Uint8Array.from([field * 8 + 2, ...varint(len)]);
+  const rawBytes = n * n * 4;
+  const initHead = new ProtoWriter().packedVarints(1, [n, n]).varint(2, 1).string(8, 'w').finish();
+  const initLen = initHead.length + tagLen(9, rawBytes).length + rawBytes;
+  const valueInfo = (name: string): ProtoWriter => {
+    const shape = new ProtoWriter()
+      .message(1, new ProtoWriter().varint(1, 1))
+      .message(1, new ProtoWriter().varint(1, n));
+    const tensorType = new ProtoWriter().varint(1, 1).message(2, shape);
+    return new ProtoWriter().string(1, name).message(2, new ProtoWriter().message(1, tensorType));
+  };
+  const node = new ProtoWriter().string(1, 'x').string(1, 'w').string(2, 'y').string(3, 'mm').string(4, 'MatMul');
+  const graphHead = new ProtoWriter().message(1, node).string(2, 'big').finish();
+  const graphTail = new ProtoWriter().message(11, valueInfo('x')).message(12, valueInfo('y')).finish();
+  const graphLen = graphHead.length + tagLen(5, initLen).length + initLen + graphTail.length;
+  const modelHead = new ProtoWriter().varint(1, 8).finish();
+  const opset = new ProtoWriter().message(8, new ProtoWriter().string(1, '').varint(2, 17)).finish();
+  const out = createWriteStream(file);
+  const put = async (b: Uint8Array): Promise<void> => {
+    if (!out.write(b)) await once(out, 'drain');
+  };
+  for (const b of [modelHead, tagLen(7, graphLen), graphHead, tagLen(5, initLen), initHead, tagLen(9, rawBytes)]) {
+    await put(b);
+  }
+  const chunk = new Uint8Array(8 * 2 ** 20);
+  for (let left = rawBytes; left > 0; left -= chunk.length) await put(chunk.subarray(0, Math.min(chunk.length, left)));
+  await put(graphTail);
+  await put(opset);
+  out.end();
+  await once(out, 'finish');
+  return rawBytes;
 }

@@ -2,7 +2,6 @@
  * Workloads: import an ONNX model or build a catalog model, store it by name, predict
  * its time on a profiled device, and measure it for real on ONNX Runtime.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/workload/predict-workload.js';
@@ -16,7 +15,7 @@ import {
 } from '../core/catalog/index.js';
 import type { Workload } from '../core/workload/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
-import { readOnnxModel } from '../adapters/files/read-onnx.js';
+import { readOnnxStructure } from '../adapters/files/read-onnx.js';
 import { WorkloadRepo, type StoredWorkload, type WorkloadSummary } from '../adapters/store/workload-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { workloadPredictor } from './predictor-service.js';
@@ -60,10 +59,10 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     return { workload: entryWorkload(opts.decoder, catalogParamsOf(opts)), filePath: null, contentHash: null };
   }
   if (looksLikeFile(spec)) {
-    const { bytes, model } = readOnnxModel(spec);
+    const { model, contentHash } = readOnnxStructure(spec);
     const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');
     const workload = workloadFromModel(model, { name, dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
-    return { workload, filePath: path.resolve(spec), contentHash: createHash('sha256').update(bytes).digest('hex') };
+    return { workload, filePath: path.resolve(spec), contentHash };
   }
   if (listCatalog().some((c) => c.name === spec)) {
     return { workload: catalogWorkload(spec, catalogParamsOf(opts)), filePath: null, contentHash: null };

@@ -33,6 +33,23 @@ export function regularFileSize(file: string, what: string): number {
   return st.size;
 }
 
+/** An open descriptor of a regular file (never blocks on a FIFO); the caller closes it. */
+export function openRegular(file: string, what: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw openError(file, e);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw notRegular(file, what);
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return fd;
+}
+
 function readRest(fd: number, limit: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -55,15 +72,9 @@ export function readRegularFile(
 ): Uint8Array {
   const onDisk = regularFileSize(file, what);
   if (onDisk > maxBytes) throw new UserError(tooLarge(onDisk));
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    throw openError(file, e);
-  }
+  const fd = openRegular(file, what);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw notRegular(file, what);
     // One buffer of the size on disk plus one byte: a file that grew past the cap is caught.
     const buf = Buffer.allocUnsafe(Math.min(maxBytes, st.size) + 1);
     let total = 0;

@@ -3,6 +3,7 @@
  * small numeric tensors (shape constants). Weight bytes are never copied. Pure.
  */
 import { ProtoReader, WIRE_LEN, WIRE_VARINT } from './protobuf-reader.js';
+import { STRIPPED_RAW_FIELD } from './onnx-skeleton.js';
 import {
   DataType,
   elementBytes,
@@ -99,6 +100,8 @@ interface RawTensor {
   stringBytes: number;
   external: boolean;
   entries: Map<string, string>;
+  /** raw_data's length when the skeleton reader left it out (STRIPPED_RAW_FIELD), else null. */
+  strippedRaw: number | null;
 }
 
 type TensorField = (r: ProtoReader, wire: number, x: RawTensor, field: number) => void;
@@ -175,6 +178,10 @@ const TENSOR_FIELDS: Record<number, TensorField> = {
     r.expectWire(wire, WIRE_VARINT);
     x.external = r.int64() === 1;
   },
+  [STRIPPED_RAW_FIELD]: (r, wire, x) => {
+    r.expectWire(wire, WIRE_VARINT);
+    x.strippedRaw = r.uint64();
+  },
 };
 
 export function parseTensor(r: ProtoReader): OnnxTensor {
@@ -188,6 +195,7 @@ export function parseTensor(r: ProtoReader): OnnxTensor {
     stringBytes: 0,
     external: false,
     entries: new Map(),
+    strippedRaw: null,
   };
   for (let t = r.tag(); t; t = r.tag()) {
     const read = TENSOR_FIELDS[t.field];
@@ -205,7 +213,9 @@ function tensorOf(x: RawTensor): OnnxTensor {
       ? x.stringBytes
       : raw && !external
         ? raw.length
-        : Math.ceil(elements * elementBytes(dataType));
+        : x.strippedRaw !== null && !external
+          ? x.strippedRaw
+          : Math.ceil(elements * elementBytes(dataType));
   let values: number[] | null = null;
   if (!external && elements <= SMALL_TENSOR_ELEMENTS && dataType !== DataType.STRING) {
     if (raw) values = decodeRaw(raw, dataType, elements);

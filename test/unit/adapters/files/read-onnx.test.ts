@@ -1,9 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_ONNX_BYTES, readOnnxFile, readOnnxModel } from '../../../../src-main/adapters/files/read-onnx.js';
+import {
+  MAX_ONNX_BYTES,
+  readOnnxFile,
+  readOnnxModel,
+  readOnnxStructure,
+} from '../../../../src-main/adapters/files/read-onnx.js';
 import { UserError } from '../../../../src-main/core/errors.js';
 import { workloadFromOnnx } from '../../../../src-main/core/workload/from-onnx.js';
 import { cnnModel, externalDataModel } from '../../core/workload/sample-models.js';
@@ -101,5 +107,38 @@ describe('reading an ONNX file', () => {
     const fifo = join(dir, 'model.fifo');
     spawnSync('mkfifo', [fifo]);
     expect(message(() => readOnnxFile(fifo))).toMatch(/model\.fifo is not a regular file/);
+  });
+
+  describe('for its structure, piece by piece (large files)', () => {
+    const whole = { structureFromBytes: 0, stripFromBytes: 0 };
+    const fixtures = ['paddleocr-cls-mobile-v2.onnx', 'silero-vad-16k-op15.onnx'].map((f) =>
+      join('test/fixtures/onnx', f),
+    );
+
+    it('gives the model the whole file gives, and the sha256 of the file', () => {
+      for (const f of [...fixtures, file('cnn.onnx', cnnModel())]) {
+        const { bytes, model } = readOnnxModel(f);
+        const structure = readOnnxStructure(f, whole);
+        expect(structure.model).toEqual(model);
+        expect(structure.contentHash).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }
+    });
+
+    it('says in one line what is wrong: truncated, not a model, external data missing', () => {
+      const bytes = readFileSync(fixtures[0]!);
+      const cut = file('cut-large.onnx', bytes.subarray(0, Math.floor(bytes.length / 2)));
+      expect(message(() => readOnnxStructure(cut, whole))).toMatch(
+        new RegExp(`^${cut}: not an ONNX model: field \\d+ at byte \\d+ runs past the end of its message`),
+      );
+      const json = file('config-large.onnx', '{"architectures": ["BertModel"]}');
+      expect(message(() => readOnnxStructure(json, whole))).toMatch(new RegExp(`^${json}: not an ONNX model: `));
+      const sub = join(dir, 'ext-large');
+      mkdirSync(sub);
+      const p = join(sub, 'model.onnx');
+      writeFileSync(p, externalDataModel('model.weights'));
+      expect(message(() => readOnnxStructure(p, whole))).toMatch(
+        /keeps weights in the external data file "model\.weights", which is missing/,
+      );
+    });
   });
 });
