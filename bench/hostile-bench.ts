@@ -414,6 +414,18 @@ const CASES: Case[] = [
     },
   },
   {
+    id: 'profile-topology-under-cap',
+    what: 'profile just under LIMITS.maxFileBytes whose topology is as large as fits (n x n GPUs) -> import',
+    fromIssue: false,
+    setup: async (dir) => {
+      const f = path.join(dir, 'topology.json');
+      // A matrix cell is 41 bytes: the largest n x n topology that fits under the cap, padded up to it.
+      const n = Math.floor(Math.sqrt((LIMITS.maxFileBytes - 2 ** 20) / 42));
+      await writeHugeProfile(f, nodeProfile('topology-node'), n, LIMITS.maxFileBytes - 4096);
+      return { steps: [['import', f]], expect: 'refuse' };
+    },
+  },
+  {
     id: 'onnx-1GiB-weights',
     what: 'a real ONNX model with a 1 GiB weight (16384 x 16384 floats) -> workload add (accepted, under 1 GB)',
     fromIssue: false,
