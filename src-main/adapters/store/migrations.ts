@@ -187,6 +187,17 @@ CREATE TABLE profiler_locks (
 ) STRICT;
 `;
 
+/**
+ * Version 4: a workload's graph is stored deflated (graph_gz; graph_json is then 'null'), with its
+ * node and layer counts beside it, so a 200k-node graph costs a few MB in the store and in memory
+ * while it is written, and listing workloads reads no graph. Rows written before keep graph_json.
+ */
+const V4_SQL = `
+ALTER TABLE workloads ADD COLUMN graph_gz BLOB;
+ALTER TABLE workloads ADD COLUMN node_count INTEGER;
+ALTER TABLE workloads ADD COLUMN layer_count INTEGER;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -208,6 +219,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'profiler-lock',
     up(db) {
       db.exec(V3_SQL);
+    },
+  },
+  {
+    version: 4,
+    name: 'workload-graph-deflated',
+    up(db) {
+      db.exec(V4_SQL);
     },
   },
 ];

@@ -2,6 +2,7 @@
  * Imported workloads (ONNX models resolved to nodes and layers) by name. Adding a
  * workload under an existing name replaces it in one transaction.
  */
+import { constants, deflateSync, inflateSync } from 'node:zlib';
 import type { Workload } from '../../core/workload/types.js';
 import { StoreError } from './errors.js';
 import type { Database } from './types.js';
@@ -24,13 +25,21 @@ interface Row {
   file_path: string | null;
   content_hash: string | null;
   graph_json: string;
+  graph_gz: Uint8Array | null;
+  node_count: number | null;
+  layer_count: number | null;
   created_at: string;
+}
+
+/** The stored graph's JSON: deflated (schema 4 on), or as text (rows written before). */
+function graphText(r: Row): string {
+  return r.graph_gz !== null ? inflateSync(r.graph_gz).toString('utf8') : r.graph_json;
 }
 
 function toStored(r: Row): StoredWorkload {
   let workload: Workload;
   try {
-    workload = JSON.parse(r.graph_json) as Workload;
+    workload = JSON.parse(graphText(r)) as Workload;
   } catch {
     throw new StoreError('corrupt-row', `stored workload "${r.name}" is corrupt; add it again`);
   }
@@ -50,25 +59,36 @@ function toStored(r: Row): StoredWorkload {
 
 export type WorkloadSummary = Omit<StoredWorkload, 'workload'> & { nodes: number; layers: number };
 
+const countsOf = (w: Workload): { nodes: number; layers: number } => ({
+  nodes: w.nodes.length,
+  layers: w.layers.length,
+});
+
+/** The graph's JSON deflated at the fastest level: a 100 MB graph becomes a few MB in a few hundred ms. */
+function deflated(w: Workload): Buffer {
+  return deflateSync(JSON.stringify(w), { level: constants.Z_BEST_SPEED });
+}
+
 export class WorkloadRepo {
   constructor(
     private readonly db: Database,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  save(w: Workload, filePath: string | null, contentHash: string | null): StoredWorkload {
-    const json = JSON.stringify(w);
-    writeTransaction(this.db, () => {
+  /** Stores `w` under its name; what was stored is not read back (a large graph would be held twice). */
+  save(w: Workload, filePath: string | null, contentHash: string | null): Omit<StoredWorkload, 'workload'> {
+    const createdAt = this.now().toISOString();
+    const id = writeTransaction(this.db, () => {
       this.db.prepare('DELETE FROM workloads WHERE name = ?').run(w.name);
-      this.db
+      return this.db
         .prepare(
-          'INSERT INTO workloads (name, source, file_path, content_hash, graph_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+          `INSERT INTO workloads (name, source, file_path, content_hash, graph_json, graph_gz, node_count, layer_count, created_at)
+           VALUES (?, ?, ?, ?, 'null', ?, ?, ?, ?)`,
         )
-        .run(w.name, w.source, filePath, contentHash, json, this.now().toISOString());
+        .run(w.name, w.source, filePath, contentHash, deflated(w), w.nodes.length, w.layers.length, createdAt)
+        .lastInsertRowid;
     });
-    const saved = this.get(w.name);
-    if (!saved) throw new StoreError('not-found', `workload "${w.name}" was not stored`);
-    return saved;
+    return { id: Number(id), name: w.name, source: w.source, filePath, contentHash, createdAt };
   }
 
   get(name: string): StoredWorkload | null {
@@ -78,19 +98,27 @@ export class WorkloadRepo {
 
   list(): WorkloadSummary[] {
     return this.db
-      .prepare<[], Row>('SELECT * FROM workloads ORDER BY name')
+      .prepare<[], Row>(
+        `SELECT id, name, source, file_path, content_hash, created_at, node_count, layer_count,
+                CASE WHEN node_count IS NULL THEN graph_json END AS graph_json,
+                CASE WHEN node_count IS NULL THEN graph_gz END AS graph_gz
+         FROM workloads ORDER BY name`,
+      )
       .all()
       .map((r) => {
-        const s = toStored(r);
+        // Counts stored beside the graph (schema 4 on); older rows are read whole.
+        const counts =
+          r.node_count !== null && r.layer_count !== null
+            ? { nodes: r.node_count, layers: r.layer_count }
+            : countsOf(toStored(r).workload);
         return {
-          id: s.id,
-          name: s.name,
-          source: s.source,
-          filePath: s.filePath,
-          contentHash: s.contentHash,
-          createdAt: s.createdAt,
-          nodes: s.workload.nodes.length,
-          layers: s.workload.layers.length,
+          id: r.id,
+          name: r.name,
+          source: r.source,
+          filePath: r.file_path,
+          contentHash: r.content_hash,
+          createdAt: r.created_at,
+          ...counts,
         };
       });
   }
