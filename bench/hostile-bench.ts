@@ -426,6 +426,19 @@ const CASES: Case[] = [
     },
   },
   {
+    id: 'onnx-199k-long-names',
+    what: 'ONNX with 199,000 Relu nodes (under the node cap), each named with 200+ characters (47 MB) -> workload add',
+    fromIssue: false,
+    setup: (dir) => {
+      const long = 'x'.repeat(200);
+      const f = w(
+        path.join(dir, 'long.onnx'),
+        reluChain(199_000, (i) => `${long}/${i}`),
+      );
+      return { steps: [['workload', 'add', f]], expect: 'succeed' };
+    },
+  },
+  {
     id: 'onnx-1GiB-weights',
     what: 'a real ONNX model with a 1 GiB weight (16384 x 16384 floats) -> workload add (accepted, under 1 GB)',
     fromIssue: false,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { parseOnnxModel, type OnnxModel } from '../../core/onnx/onnx-parser.js';
 import { onnxSkeleton, SkeletonError, type ByteSource } from '../../core/onnx/onnx-skeleton.js';
+import { ONNX_LIMITS } from '../../core/workload/limits.js';
 
 /** Protobuf messages (so ONNX files) cannot exceed 2 GiB. */
 export const MAX_ONNX_BYTES = 2 ** 31 - 1;
@@ -46,8 +47,8 @@ export function readOnnxModel(file: string, opts: ReadOnnxOptions = {}): { bytes
   return { bytes, model };
 }
 
-/** Files at least this large are read for their structure piece by piece, never whole. */
-export const STRUCTURE_READ_FROM_BYTES = 64 * 2 ** 20;
+/** Files at least this large are read for their structure piece by piece, never whole (smaller ones hold less structure than its cap). */
+export const STRUCTURE_READ_FROM_BYTES = ONNX_LIMITS.structureBytes;
 
 /**
  * The parsed model and the sha256 of the file, without holding the file: a large one (from
@@ -57,7 +58,7 @@ export const STRUCTURE_READ_FROM_BYTES = 64 * 2 ** 20;
  */
 export function readOnnxStructure(
   file: string,
-  opts: ReadOnnxOptions & { structureFromBytes?: number; stripFromBytes?: number } = {},
+  opts: ReadOnnxOptions & { structureFromBytes?: number; stripFromBytes?: number; maxStructureBytes?: number } = {},
 ): { model: OnnxModel; contentHash: string } {
   const max = opts.maxBytes ?? MAX_ONNX_BYTES;
   const onDisk = regularFileSize(file, 'ONNX model');
@@ -71,7 +72,14 @@ export function readOnnxStructure(
     const src = fileSource(fd, onDisk);
     let model: OnnxModel;
     try {
-      model = parseOnnxModel(onnxSkeleton(src, opts.stripFromBytes));
+      const skeleton = onnxSkeleton(src, opts.stripFromBytes);
+      const cap = opts.maxStructureBytes ?? ONNX_LIMITS.structureBytes;
+      if (skeleton.length > cap) {
+        throw new UserError(
+          `its graph without the weights is ${size(skeleton.length)}, over the cap of ${size(cap)} (ONNX_LIMITS.structureBytes)`,
+        );
+      }
+      model = parseOnnxModel(skeleton);
     } catch (e) {
       if (e instanceof SkeletonError) throw new UserError(`${file}: not an ONNX model: ${e.message}`);
       if (e instanceof UserError) throw new UserError(`${file}: ${e.message}`, e.exitCode);

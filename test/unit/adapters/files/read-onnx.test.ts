@@ -124,6 +124,15 @@ describe('reading an ONNX file', () => {
       }
     });
 
+    it('refuses a graph larger than ONNX_LIMITS.structureBytes without its weights', () => {
+      const f = file('cnn-structure.onnx', cnnModel());
+      expect(message(() => readOnnxStructure(f, { ...whole, maxStructureBytes: 100 }))).toMatch(
+        new RegExp(
+          `^${f}: its graph without the weights is \\d+ bytes, over the cap of 100 bytes \\(ONNX_LIMITS\\.structureBytes\\)$`,
+        ),
+      );
+    });
+
     it('says in one line what is wrong: truncated, not a model, external data missing', () => {
       const bytes = readFileSync(fixtures[0]!);
       const cut = file('cut-large.onnx', bytes.subarray(0, Math.floor(bytes.length / 2)));
