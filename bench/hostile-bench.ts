@@ -7,7 +7,7 @@
  * file appeared (emitted scripts are run with stub srun/torchrun/python tools and a stub torch
  * module, and scanned for the payload as a line of code), whether a file that existed before
  * changed. Verdicts: ok / EXEC / OVERWRITE / HANG / MEMORY / LEAK / NO-MESSAGE (bench/lib/hostile-run.ts).
- * Writes bench/results/hostile.json and bench/results/hostile.md (a table to paste).
+ * A whole run writes bench/results/hostile-DATE.json and .md (a table to paste); named cases are only printed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -1159,14 +1159,15 @@ async function main(): Promise<void> {
     );
     rmSync(path.join(WORK, c.id), { recursive: true, force: true });
   }
-  const out = path.join(ROOT, 'bench', 'results');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    path.join(out, 'hostile.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
-  );
-  writeFileSync(path.join(out, 'hostile.md'), markdown(rows));
   process.stdout.write(`\n${markdown(rows)}`);
+  if (only.length === 0) {
+    // A whole run is kept, dated like the other benches' results; a few cases are only printed.
+    const out = path.join(ROOT, 'bench', 'results');
+    const base = path.join(out, `hostile-${new Date().toISOString().slice(0, 10)}`);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`);
+    writeFileSync(`${base}.md`, markdown(rows));
+  }
   rmSync(WORK, { recursive: true, force: true });
 }
 
