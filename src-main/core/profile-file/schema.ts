@@ -82,7 +82,17 @@ const BoundedDeviceSchema = DeviceSchema.extend({
 
 const microseconds = z.number().finite().positive().max(LIMITS.maxKernelMicroseconds, 'absurd time');
 const BoundedMeasurementSchema = MeasurementSchema.extend({
-  shape: z.record(z.string(), z.number().int().nonnegative().max(LIMITS.maxDimension, 'absurd dimension')),
+  // The cap first: a dimension of 2^53 is named as over it, not as an unsafe integer.
+  shape: z.record(
+    z.string(),
+    z
+      .number()
+      .max(LIMITS.maxDimension, {
+        error: (iss) => `absurd dimension ${String(iss.input)} (over 2^40, LIMITS.maxDimension)`,
+      })
+      .int()
+      .nonnegative(),
+  ),
   flops: z.number().finite().nonnegative().max(LIMITS.maxFlops, 'absurd FLOP count'),
   bytes: z.number().finite().nonnegative().max(LIMITS.maxBytes, 'absurd byte count'),
   stats: MeasurementSchema.shape.stats.extend({
