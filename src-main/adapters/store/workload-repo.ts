@@ -36,6 +36,18 @@ function graphText(r: Row): string {
   return r.graph_gz !== null ? inflateSync(r.graph_gz).toString('utf8') : r.graph_json;
 }
 
+/** A row's fields other than its graph. */
+function metaOf(r: Row): Omit<StoredWorkload, 'workload'> {
+  return {
+    id: r.id,
+    name: r.name,
+    source: r.source,
+    filePath: r.file_path,
+    contentHash: r.content_hash,
+    createdAt: r.created_at,
+  };
+}
+
 function toStored(r: Row): StoredWorkload {
   let workload: Workload;
   try {
@@ -46,15 +58,7 @@ function toStored(r: Row): StoredWorkload {
   if (!Array.isArray(workload.nodes) || !Array.isArray(workload.layers)) {
     throw new StoreError('corrupt-row', `stored workload "${r.name}" is corrupt; add it again`);
   }
-  return {
-    id: r.id,
-    name: r.name,
-    source: r.source,
-    filePath: r.file_path,
-    contentHash: r.content_hash,
-    createdAt: r.created_at,
-    workload,
-  };
+  return { ...metaOf(r), workload };
 }
 
 export type WorkloadSummary = Omit<StoredWorkload, 'workload'> & { nodes: number; layers: number };
@@ -111,15 +115,7 @@ export class WorkloadRepo {
           r.node_count !== null && r.layer_count !== null
             ? { nodes: r.node_count, layers: r.layer_count }
             : countsOf(toStored(r).workload);
-        return {
-          id: r.id,
-          name: r.name,
-          source: r.source,
-          filePath: r.file_path,
-          contentHash: r.content_hash,
-          createdAt: r.created_at,
-          ...counts,
-        };
+        return { ...metaOf(r), ...counts };
       });
   }
 
