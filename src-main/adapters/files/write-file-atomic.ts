@@ -89,10 +89,24 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     }
     return;
   }
-  const tmp = path.join(path.dirname(landing), `.${path.basename(landing)}.${randomBytes(8).toString('hex')}.tmp`);
+  try {
+    replaceWithNewFile(landing, data, target ? target.mode & 0o777 : 0o644);
+  } catch (e) {
+    throw new UserError(`cannot write ${file}: ${errorMessage(e)}`);
+  }
+}
+
+/**
+ * Writes `data` to a new temporary file beside `target` (created with O_EXCL, which never follows
+ * a link), syncs it and renames it over `target`: readers see the old file or the whole new one,
+ * and a symlink at `target` is replaced, never written through. The temporary file is removed on
+ * failure; the error is the caller's to word.
+ */
+export function replaceWithNewFile(target: string, data: string | Uint8Array, mode: number): void {
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
   let created = false;
   try {
-    const fd = openSync(tmp, 'wx', target ? target.mode & 0o777 : 0o644);
+    const fd = openSync(tmp, 'wx', mode);
     created = true;
     try {
       writeAll(fd, data);
@@ -100,9 +114,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, landing);
+    renameSync(tmp, target);
   } catch (e) {
     if (created) rmSync(tmp, { force: true });
-    throw new UserError(`cannot write ${file}: ${errorMessage(e)}`);
+    throw e;
   }
 }

@@ -9,22 +9,9 @@
  * - a folder, FIFO or device of an emitted name is refused before the first file is written;
  * - never over pipeDejavu's database (compared by real path and inode).
  */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  type Stats,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { writeAll } from './write-file-atomic.js';
+import { replaceWithNewFile } from './write-file-atomic.js';
 import { UserError, errorMessage } from '../../core/errors.js';
 
 export interface FolderWriteOptions {
@@ -139,20 +126,9 @@ export function writeNewFileIn(dir: string, name: string, data: string, what: st
   } catch (e) {
     throw new UserError(`${what}: cannot use ${dir}: ${errorMessage(e)}`);
   }
-  const tmp = path.join(real, `.${name}.${randomBytes(8).toString('hex')}.tmp`);
-  let created = false;
   try {
-    const fd = openSync(tmp, 'wx', 0o644);
-    created = true;
-    try {
-      writeAll(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path.join(real, name));
+    replaceWithNewFile(path.join(real, name), data, 0o644);
   } catch (e) {
-    if (created) rmSync(tmp, { force: true });
     throw new UserError(`${what}: cannot write ${path.join(dir, name)}: ${errorMessage(e)}`);
   }
   return path.join(dir, name);
