@@ -81,7 +81,15 @@ export function readOnnxStructure(
       }
       model = parseOnnxModel(skeleton);
     } catch (e) {
-      if (e instanceof SkeletonError) throw new UserError(`${file}: not an ONNX model: ${e.message}`);
+      if (e instanceof SkeletonError) {
+        // A field that runs past the end: a download cut short, worded as the whole-file read words it.
+        const cut = /runs past the end/.test(e.message);
+        throw new UserError(
+          cut
+            ? `${file}: the ONNX file is truncated (${e.message}); download or export it again`
+            : `${file}: not an ONNX model: ${e.message}`,
+        );
+      }
       if (e instanceof UserError) throw new UserError(`${file}: ${e.message}`, e.exitCode);
       throw e;
     }
