@@ -40,6 +40,8 @@ const workloadShape = {
   batch: positiveInt.max(1 << 20).optional(),
   seq: positiveInt.max(1 << 20).optional(),
   image: positiveInt.max(1 << 14).optional(),
+  /** Catalog models: the dtype to build them in (the CLI's --dtype). */
+  dtype: z.enum(['fp32', 'fp16', 'bf16']).optional(),
   dims,
   inputs,
 };

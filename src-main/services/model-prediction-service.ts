@@ -8,6 +8,7 @@
  * ORT cannot run here and models it cannot optimize are predicted on the file's graph,
  * with a warning saying so.
  */
+import type { Dtype } from '../core/domain/measurement.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { UserError } from '../core/errors.js';
 import { mapExecutedNodes, nchwcChannelHints } from '../core/workload/executed-graph.js';
@@ -225,6 +226,8 @@ export interface MachinePredictionRequest {
   batch?: number;
   seq?: number;
   image?: number;
+  /** Catalog models: the dtype to build them in. */
+  dtype?: Dtype;
   dims?: Record<string, number>;
   inputs?: Record<string, number[]>;
   /** A machine's id or label; this machine when absent. */
@@ -251,6 +254,7 @@ export async function predictOnMachine(
     batch: req.batch ?? 1,
     ...(req.seq !== undefined ? { seq: req.seq } : {}),
     ...(req.image !== undefined ? { image: req.image } : {}),
+    ...(req.dtype !== undefined ? { dtype: req.dtype } : {}),
     dims: req.dims ?? {},
     inputs: req.inputs ?? {},
     mode: req.mode,

@@ -79,6 +79,8 @@ export interface PlanRequest {
   network?: string;
   seq?: number;
   image?: number;
+  /** Catalog models: the dtype to build them in (default: the catalog's for the mode). */
+  dtype?: Dtype;
   dims?: Record<string, number>;
   inputs?: Record<string, number[]>;
   topN?: number;
@@ -252,10 +254,11 @@ function layersFor(w: Workload, candidates: Candidate[], predictions: readonly W
 }
 
 /** Bytes per parameter a served model's weights take: its stored format (GGUF), else 2 (fp16/bf16). */
-function servedBytesPerParam(req: PlanRequest, name: string, warnings: string[]): number {
-  if (!req.weights) return 2;
+/** Bytes a served parameter takes: its weight format when given (a GGUF's), else the workload's dtype. */
+function servedBytesPerParam(req: PlanRequest, w: Workload, warnings: string[]): number {
+  if (!req.weights) return DTYPE_BYTES[w.nodes.find((n) => n.flops > 0)?.dtype ?? 'fp16'];
   const bytes = WEIGHT_FORMATS[req.weights];
-  warnings.push(`${name}: weights held as ${req.weights}, ${bytes} bytes per parameter`);
+  warnings.push(`${w.name}: weights held as ${req.weights}, ${bytes} bytes per parameter`);
   return bytes;
 }
 
@@ -728,7 +731,7 @@ function planProblem(
     links,
     mode: req.mode,
     batch: req.batch,
-    bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload.name, warnings),
+    bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload, warnings),
     zeroStage: req.zero ?? 0,
     overheadBytes: GIB / 2,
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
@@ -812,6 +815,7 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
     batch: 1,
     ...(req.seq !== undefined ? { seq: req.seq } : {}),
     ...(req.image !== undefined ? { image: req.image } : {}),
+    ...(req.dtype !== undefined ? { dtype: req.dtype } : {}),
     dims: req.dims ?? {},
     inputs: req.inputs ?? {},
     mode: req.mode,

@@ -216,6 +216,7 @@ export const planCommand: Command = {
       batch: spec.batch ?? 8,
       ...(spec.seq !== undefined ? { seq: spec.seq } : {}),
       ...(spec.image !== undefined ? { image: spec.image } : {}),
+      ...(spec.dtype !== undefined ? { dtype: spec.dtype } : {}),
       dims: spec.dims ?? {},
       inputs: spec.inputs ?? {},
       topN,

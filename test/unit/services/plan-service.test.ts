@@ -81,6 +81,23 @@ describe('planWorkload', () => {
     expect(fits.suggestions).toEqual([]);
   });
 
+  it('builds the workload in the dtype asked (--dtype), not the catalog default', () => {
+    const req: PlanRequest = {
+      workload: 'gpt2-small',
+      devices: 'none',
+      virtual: ['H100 SXM5'],
+      mode: 'inference',
+      batch: 8,
+      seq: 256,
+    };
+    const fp32 = planWorkload(trainedStore(), { ...req, dtype: 'fp32' });
+    const bf16 = planWorkload(trainedStore(), { ...req, dtype: 'bf16' });
+    expect(fp32.problem.bytesPerParam).toBe(4);
+    expect(bf16.problem.bytesPerParam).toBe(2);
+    const best = (r: typeof fp32): number => r.result.plans.find((p) => p.feasible)?.stepUs ?? Infinity;
+    expect(best(bf16)).toBeLessThan(best(fp32) / 2);
+  });
+
   it('groups repeated warnings with a count and says what was measured', () => {
     const r = planWorkload(trainedStore(), { ...bert, virtual: ['8xH100 SXM5', '2 x 4090'], topN: 2 });
     const ds = r.warnings.filter((w) => /from its datasheet, not measured/.test(w));
