@@ -15,27 +15,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { encodeModel, OnnxDataType, type NodeDef } from '../src-main/core/onnx/model-builder.js';
+import { reluChain } from '../test/helpers/hostile-onnx.js';
 import { seededDb } from '../test/helpers/seeded-store.js';
 
 const NODES = Number(process.argv[2] ?? 1_000_000);
-
-function reluChain(n: number): Uint8Array {
-  const nodes: NodeDef[] = [];
-  let x = 'x';
-  for (let i = 0; i < n; i++) {
-    nodes.push({ opType: 'Relu', inputs: [x], outputs: [`r${i}`], name: `relu${i}` });
-    x = `r${i}`;
-  }
-  return encodeModel({
-    graph: {
-      name: 'relu-chain',
-      nodes,
-      inputs: [{ name: 'x', elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
-      outputs: [{ name: x, elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
-    },
-  });
-}
 
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -6,11 +6,13 @@
  */
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { encodeModel, OnnxDataType, type NodeDef } from '../../src-main/core/onnx/model-builder.js';
+import { encodeModel, OnnxDataType } from '../../src-main/core/onnx/model-builder.js';
 import { ProtoWriter } from '../../src-main/core/onnx/protobuf-writer.js';
 import type { ProfileFile } from '../../src-main/core/profile-file/schema.js';
 import { clusterNodeProfile } from '../../test/helpers/cluster-node.js';
 import { modelAround, nestedIfs } from '../../test/helpers/hostile-onnx.js';
+
+export { reluChain } from '../../test/helpers/hostile-onnx.js';
 
 // ---- GGUF ----
 
@@ -96,17 +98,6 @@ const io = (name: string, dims: readonly (number | string)[] = [1, 16]) => ({
   elemType: OnnxDataType.FLOAT,
   dims: [...dims],
 });
-
-/** x -> Relu -> ... (n nodes) -> y; node names from `name`. */
-export function reluChain(n: number, name: (i: number) => string = (i) => `relu${i}`): Uint8Array {
-  const nodes: NodeDef[] = [];
-  let x = 'x';
-  for (let i = 0; i < n; i++) {
-    nodes.push({ opType: 'Relu', inputs: [x], outputs: [`r${i}`], name: name(i) });
-    x = `r${i}`;
-  }
-  return encodeModel({ graph: { name: 'relu-chain', nodes, inputs: [io('x')], outputs: [io(x)] } });
-}
 
 /** A model whose If nests `depth` deep (each then-branch holds the next If), written without recursion. */
 export function nestedIf(depth: number): Uint8Array {

@@ -2,6 +2,7 @@
  * Hostile ONNX bytes written straight as protobuf (no recursion, no model builder checks): long
  * node chains and subgraphs nested past any sane depth. Shared by the parser tests and bench:hostile.
  */
+import { encodeModel, OnnxDataType, type NodeDef } from '../../src-main/core/onnx/model-builder.js';
 import { ProtoWriter } from '../../src-main/core/onnx/protobuf-writer.js';
 
 /** Graph bytes holding `count` minimal Relu nodes (6 bytes each), written directly: no builder objects. */
@@ -61,4 +62,22 @@ export function nestedIfs(depth: number): Uint8Array {
     at += p.length;
   }
   return out;
+}
+
+/** x -> Relu -> ... (n nodes) -> y, a real model: small on disk, long to walk; node names from `name`. */
+export function reluChain(n: number, name: (i: number) => string = (i) => `relu${i}`): Uint8Array {
+  const nodes: NodeDef[] = [];
+  let x = 'x';
+  for (let i = 0; i < n; i++) {
+    nodes.push({ opType: 'Relu', inputs: [x], outputs: [`r${i}`], name: name(i) });
+    x = `r${i}`;
+  }
+  return encodeModel({
+    graph: {
+      name: 'relu-chain',
+      nodes,
+      inputs: [{ name: 'x', elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
+      outputs: [{ name: x, elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
+    },
+  });
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
 import { createUploadStore, type UploadStore } from '../../../src-main/adapters/files/upload-store.js';
 import { startServer, type RunningServer } from '../../../src-main/http/server.js';
-import { encodeModel, OnnxDataType, type NodeDef } from '../../../src-main/core/onnx/model-builder.js';
+import { reluChain } from '../../helpers/hostile-onnx.js';
 import { seedStore } from '../../helpers/seeded-store.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -42,24 +42,6 @@ afterAll(async () => {
   core.close();
   uploads.close();
 });
-
-/** A chain of NODES Relu nodes: small on disk, long to walk. */
-function reluChain(n: number): Uint8Array {
-  const nodes: NodeDef[] = [];
-  let x = 'x';
-  for (let i = 0; i < n; i++) {
-    nodes.push({ opType: 'Relu', inputs: [x], outputs: [`r${i}`], name: `relu${i}` });
-    x = `r${i}`;
-  }
-  return encodeModel({
-    graph: {
-      name: 'relu-chain',
-      nodes,
-      inputs: [{ name: 'x', elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
-      outputs: [{ name: x, elemType: OnnxDataType.FLOAT, dims: [1, 16] }],
-    },
-  });
-}
 
 async function post(p: string, body: string | Uint8Array, type: string): Promise<unknown> {
   const res = await fetch(`${base}${p}`, {
