@@ -33,6 +33,8 @@ export function tensorFor(info: TensorInfo, values?: Float32Array, seed = 7): or
       return new ort.Tensor('int64', new BigInt64Array(bytes()), info.dims);
     case 'bf16':
       throw new Error('onnxruntime-node cannot feed bfloat16 tensors');
+    case 'fp8':
+      throw new Error('fp8 is a planning dtype; no kernel is fed in it');
   }
 }
 

@@ -9,6 +9,8 @@ const ORT_TYPE: Record<Dtype, ort.Tensor.Type> = {
   fp32: 'float32',
   fp16: 'float16',
   bf16: 'bfloat16' as ort.Tensor.Type,
+  // No kernel is profiled in fp8 (a planning dtype only): its bytes travel as uint8.
+  fp8: 'uint8',
   int8: 'int8',
   int32: 'int32',
   int64: 'int64',
@@ -22,6 +24,8 @@ function typedView(dtype: Dtype, bytes: Uint8Array): ort.Tensor.DataType {
     case 'fp16':
     case 'bf16':
       return new Uint16Array(buf);
+    case 'fp8':
+      return new Uint8Array(buf);
     case 'int8':
       return new Int8Array(buf);
     case 'int32':

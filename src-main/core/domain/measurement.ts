@@ -6,7 +6,7 @@ import { z } from 'zod';
 const nonNegative = z.number().finite().nonnegative();
 const positive = z.number().finite().positive();
 
-export const DtypeSchema = z.enum(['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64']);
+export const DtypeSchema = z.enum(['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'int32', 'int64']);
 export type Dtype = z.infer<typeof DtypeSchema>;
 
 export const RunStatusSchema = z.enum(['running', 'complete', 'interrupted', 'failed']);

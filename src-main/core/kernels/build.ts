@@ -57,6 +57,8 @@ export const ONNX_DTYPE: Record<Dtype, OnnxDataTypeCode> = {
   fp32: OnnxDataType.FLOAT,
   fp16: OnnxDataType.FLOAT16,
   bf16: OnnxDataType.BFLOAT16,
+  /** FLOAT8E4M3FN (ONNX 1.14+); a planning dtype: no micro-kernel is built in it. */
+  fp8: OnnxDataType.FLOAT8E4M3FN,
   int8: OnnxDataType.INT8,
   int32: OnnxDataType.INT32,
   int64: OnnxDataType.INT64,

@@ -18,4 +18,5 @@ export const DataType = {
   COMPLEX64: 14,
   COMPLEX128: 15,
   BFLOAT16: 16,
+  FLOAT8E4M3FN: 17,
 } as const;

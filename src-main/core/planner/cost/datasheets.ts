@@ -35,6 +35,8 @@ const GpuDatasheetSchema = z.strictObject({
     /** GeForce: fp16 tensor math with fp16 accumulation (twice the fp32-accumulate rate). */
     fp16AccFp16: tflops.optional(),
     bf16: tflops,
+    /** fp8 tensor math (Ada, Hopper; Transformer Engine GEMMs), fp32 accumulation; absent: no fp8 units. */
+    fp8: tflops.optional(),
     int8: tflops,
   }),
   /** NVLink: links of the GPU and GB/s per link and direction; null without NVLink. */

@@ -1,0 +1,146 @@
+/**
+ * Kernel times of a GPU nobody profiled, from its datasheet (models/gpus.json) and the achieved
+ * fractions of models/gpu-kernels.json, calibrated on published measurements. Nothing here
+ * depends on this machine or its profile: the same GPU and model give the same numbers anywhere.
+ *
+ * Per kernel (µs), `kernelUs` of launch and tail added to each:
+ * - GEMM {B,M,N,K}: a tile-and-wave model in the spirit of NeuSight (ASPLOS'25). The output is cut
+ *   into tiles (the architecture's tile, its rows shrunk to a power of two >= 16 for few-row GEMMs);
+ *   tiles run in waves of one per SM; a wave costs a tile's FLOPs at the SM's share of the dense
+ *   tensor peak times `gemm`, and a short K loop pays its prologue (K / (K + 64)). The time is the
+ *   larger of that and the bytes at the achieved memory bandwidth, so few-row GEMMs (decode) are
+ *   memory-bound as they are on the GPU.
+ * - Attention {batch,heads,seq,headDim}: the fused kernel frameworks run (FlashAttention/SDPA) at
+ *   `attention` of the tensor peak; a causal model's kernel skips the masked half of the scores.
+ * - Everything else (norms, element-wise ops, softmax, copies): bytes at the achieved bandwidth of
+ *   the memory type (HBM vs GDDR), or its FLOPs at half the fp32 peak when those take longer.
+ * - Quantized weights (serving): a GEMM's weight bytes are the packed format's; a many-row GEMM
+ *   pays its dequantisation (`dequant` x its fp16 compute), a GEMV streams the packed bytes at
+ *   `bandwidth` of the achieved bandwidth.
+ * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16). A dtype
+ *   the GPU has no units for is priced at its fp32 rate, with a warning.
+ * The band is the spread the calibration cells left (`band`). Pure.
+ */
+import { DTYPE_BYTES } from '../kernels/cost.js';
+import type { Dtype } from '../domain/measurement.js';
+import type { GpuDatasheet } from '../planner/cost/datasheets.js';
+import {
+  architectureEfficiency,
+  KERNEL_EFFICIENCIES,
+  memoryEfficiency,
+  type KernelEfficiencies,
+  type WeightKindEfficiency,
+} from './kernel-efficiency.js';
+import type { DeviceFeatures, OpInstance, Prediction, Predictor, PredictorJson, Sample } from './types.js';
+
+export interface DatasheetPredictorOptions {
+  /** Served weights in a packed format: its name (gpu-kernels.json `weights`) and bytes per weight. */
+  weights?: { format: string; bytesPerWeight: number };
+  /** The model masks future tokens (decoders): its attention kernel skips half the scores. */
+  causalAttention?: boolean;
+  /** Other fractions (tests, calibration); default the shipped ones. */
+  table?: KernelEfficiencies;
+}
+
+type Query = OpInstance & { device: DeviceFeatures };
+
+const dim = (shape: Record<string, number>, k: string, dflt = 1): number => shape[k] ?? dflt;
+
+export class DatasheetPredictor implements Predictor {
+  static readonly NAME = 'datasheet';
+  static readonly VERSION = 1;
+  readonly name = DatasheetPredictor.NAME;
+  readonly version = DatasheetPredictor.VERSION;
+  private readonly table: KernelEfficiencies;
+  private readonly weightKind: WeightKindEfficiency | null;
+
+  constructor(
+    readonly datasheet: GpuDatasheet,
+    private readonly opts: DatasheetPredictorOptions = {},
+  ) {
+    this.table = opts.table ?? KERNEL_EFFICIENCIES;
+    this.weightKind = opts.weights ? (this.table.weights[opts.weights.format] ?? null) : null;
+  }
+
+  /** Nothing to learn: the fractions ship with the product. */
+  train(_samples: readonly Sample[]): void {}
+
+  predict(queries: readonly Query[]): Prediction[] {
+    const { low, high } = this.table.band;
+    return queries.map((q) => {
+      const { us, warning } = this.kernelUs(q);
+      return { timeUs: us, lowUs: us * low, highUs: us * high, warning };
+    });
+  }
+
+  toJSON(): PredictorJson {
+    return { name: this.name, version: this.version, gpu: this.datasheet.id };
+  }
+
+  private get arch() {
+    return architectureEfficiency(this.datasheet.architecture, this.table);
+  }
+
+  /** Achieved memory bandwidth, bytes per µs. */
+  private bytesPerUs(): number {
+    return this.datasheet.memory.bandwidthGBps * memoryEfficiency(this.datasheet.memory.type, this.table) * 1e3;
+  }
+
+  /** Dense tensor (or fp32) peak for a dtype, GFLOP/s, and whether the GPU lacks such units. */
+  private peakGflops(dtype: Dtype): { gflops: number; missing: boolean } {
+    const t = this.datasheet.tflops;
+    const own: Partial<Record<Dtype, number | null | undefined>> = {
+      fp32: t.fp32,
+      fp16: t.fp16,
+      bf16: t.bf16,
+      fp8: t.fp8,
+      int8: t.int8,
+    };
+    const v = own[dtype];
+    return v
+      ? { gflops: v * 1e3, missing: false }
+      : { gflops: t.fp32 * 1e3, missing: dtype !== 'int32' && dtype !== 'int64' };
+  }
+
+  private kernelUs(q: Query): { us: number; warning: string | null } {
+    const { gflops, missing } = this.peakGflops(q.dtype);
+    const warning = missing ? `${this.datasheet.name} has no ${q.dtype} units: priced at its fp32 rate` : null;
+    const body =
+      q.op === 'MatMul' || q.op === 'Gemm'
+        ? this.gemmUs(q, gflops)
+        : q.op === 'Attention'
+          ? this.attentionUs(q, gflops)
+          : Math.max(q.bytes / this.bytesPerUs(), q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6));
+    return { us: body + this.arch.kernelUs, warning };
+  }
+
+  private gemmUs(q: Query, gflops: number): number {
+    const B = dim(q.shape, 'B');
+    const M = dim(q.shape, 'M');
+    const N = dim(q.shape, 'N');
+    const K = dim(q.shape, 'K');
+    const [tileM, tileN] = this.arch.tile;
+    const rows = Math.min(tileM, 2 ** Math.ceil(Math.log2(Math.max(16, M))));
+    const tiles = B * Math.ceil(M / rows) * Math.ceil(N / tileN);
+    const waves = Math.ceil(tiles / this.datasheet.smCount);
+    const perSmFlopsPerUs = ((gflops * this.arch.gemm) / this.datasheet.smCount) * 1e3;
+    const k = K / (K + 64);
+    let computeUs = (waves * 2 * rows * tileN * K) / (perSmFlopsPerUs * k);
+    let bytes = q.bytes;
+    const w = this.opts.weights;
+    if (w && this.weightKind) {
+      const elementBytes = DTYPE_BYTES[q.dtype];
+      bytes = Math.max(0, q.bytes - B * K * N * elementBytes) + B * K * N * w.bytesPerWeight;
+      if (M > 16) computeUs *= 1 + this.weightKind.dequant;
+      const memoryUs = bytes / (this.bytesPerUs() * this.weightKind.bandwidth);
+      return Math.max(computeUs, memoryUs);
+    }
+    return Math.max(computeUs, bytes / this.bytesPerUs());
+  }
+
+  private attentionUs(q: Query, gflops: number): number {
+    const work = this.opts.causalAttention ? 0.5 : 1;
+    const computeUs = (q.flops * work) / (gflops * this.arch.attention * 1e3);
+    return Math.max(computeUs, q.bytes / this.bytesPerUs());
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Achieved fractions of datasheet peaks per kind of kernel (models/gpu-kernels.json, validated
+ * here): what a GPU nobody profiled is priced with. Each figure names the published calibration
+ * cells it came from (bench/published/). Pure.
+ */
+import { z } from 'zod';
+import kernelFile from '../../../models/gpu-kernels.json' with { type: 'json' };
+
+const fraction = z.number().positive().max(1);
+const cellIds = z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]*$/));
+
+const ArchitectureSchema = z.strictObject({
+  /** Large tensor-core GEMMs (cuBLAS) as a fraction of the dense datasheet peak. */
+  gemm: fraction,
+  /** The output tile a GEMM kernel computes per SM and wave: [rows, columns]. */
+  tile: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+  /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak. */
+  attention: fraction,
+  /** Launch and tail of one kernel in a framework (µs). */
+  kernelUs: z.number().nonnegative().max(1000),
+  from: cellIds,
+});
+
+const WeightKindSchema = z.strictObject({
+  /** Extra compute of a many-row GEMM over packed weights, as a share of its fp16 compute. */
+  dequant: z.number().nonnegative().max(10),
+  /** Packed weights streamed by a GEMV, as a fraction of the memory's achieved bandwidth. */
+  bandwidth: fraction,
+});
+
+const KernelFileSchema = z.strictObject({
+  about: z.string(),
+  version: z.literal(1),
+  architectures: z.record(z.string(), ArchitectureSchema),
+  memory: z.record(z.string(), z.strictObject({ bandwidth: fraction, from: cellIds })),
+  /** Band of a datasheet prediction: the time times [low, high] held the calibration cells. */
+  band: z.strictObject({ low: fraction, high: z.number().min(1).max(10), from: cellIds }),
+  weights: z
+    .object({ about: z.string() })
+    .catchall(z.union([z.string(), WeightKindSchema]))
+    .transform(({ about: _about, ...kinds }) => kinds as Record<string, z.infer<typeof WeightKindSchema>>),
+});
+
+export type ArchitectureEfficiency = z.infer<typeof ArchitectureSchema>;
+export type WeightKindEfficiency = z.infer<typeof WeightKindSchema>;
+export type KernelEfficiencies = z.infer<typeof KernelFileSchema>;
+
+/** The shipped fractions. */
+export const KERNEL_EFFICIENCIES: KernelEfficiencies = KernelFileSchema.parse(kernelFile);
+
+/** The architecture's fractions; an architecture the file does not list takes the closest older one's. */
+export function architectureEfficiency(architecture: string, table = KERNEL_EFFICIENCIES): ArchitectureEfficiency {
+  const own = table.architectures[architecture];
+  if (own) return own;
+  const known = Object.values(table.architectures);
+  return known[known.length - 1] as ArchitectureEfficiency;
+}
+
+/** Achieved fraction of a memory type's datasheet bandwidth (HBM3, GDDR6X...); 0.85 when unlisted. */
+export function memoryEfficiency(memoryType: string, table = KERNEL_EFFICIENCIES): number {
+  return table.memory[memoryType]?.bandwidth ?? 0.85;
+}
