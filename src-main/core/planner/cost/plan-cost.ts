@@ -2,14 +2,15 @@
  * The one place a plan is priced. Pure.
  *
  * For stages i = 0..p−1 with per-microbatch compute times t_i, cuts k = 0..p−2 with transfer times
- * c_k (one microbatch's activations), per-step gradient synchronization a_i of data-parallel stages,
+ * c_k (one microbatch's activations), the exposed gradient synchronization a_i of data-parallel
+ * stages per step (the part their compute does not hide: stage-cost.ts gradientSyncUs),
  * m microbatches, and d = 2 when training (activations forward, their gradients back; links are
  * full duplex) or 1 for inference:
  *
  *   step = Σ t_i + d·Σ c_k + Σ a_i + (m − 1) · max(max_i t_i, max_k c_k)
  *
  * the Alpa/AMP pipeline latency, with each cut as a stage of its own (a link slower than every
- * stage sets the pace) and gradient all-reduces not overlapped with anything (conservative).
+ * stage sets the pace) and each stage's exposed sync added after the pipeline drains.
  * The schedule (GPipe, 1F1B) changes memory only (activations in flight).
  */
 import { memoryShortfall, microbatchesInFlight } from './memory.js';
@@ -137,7 +138,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     const devs = idx[i] as number[];
     const tp = s.tp ?? 1;
     const split = tables.stageSplit(devs, s.from, s.to, samples, tp);
-    const sync = tables.gradientSyncUs(devs, s.from, s.to, tp);
+    const sync = tables.gradientSyncUs(devs, s.from, s.to, tp, samples);
     terms.sumStageUs += split.timeUs;
     terms.maxStageUs = Math.max(terms.maxStageUs, split.timeUs);
     terms.sumSyncUs += sync;

@@ -5,9 +5,23 @@
  *   forward for inference).
  * - A data-parallel stage: each microbatch is split in whole samples in proportion to device speed
  *   (the split that minimizes the slowest replica); the stage time is the slowest replica's.
- * - Gradient synchronization of a data-parallel stage, once per step (training): all-reduce of its
- *   fp16 gradients (ZeRO-1/2 move the same volume as reduce-scatter + all-gather; ZeRO-3 gathers
- *   the parameters again: 1.5×).
+ * - Gradient synchronization of a data-parallel stage (training), its exposed part only (the rest
+ *   runs on NCCL's stream behind compute). With N replicas, over the devices holding one shard:
+ *   - DDP, ZeRO-1 and ZeRO-2 (reduce-scatter + all-gather move what one all-reduce moves), once per
+ *     step, in buckets behind the last microbatch's backward pass:
+ *       exposed = max(AR(G) − B, AR(min(G, bucket)))
+ *     G = the stage's fp16 gradient bytes, B = one microbatch's backward on the replica with the
+ *     fewest samples (floor(samples / N) at its slowest device), bucket = GRADIENT_BUCKET_BYTES:
+ *     the last bucket is reduced after the backward ends whatever the overlap.
+ *   - ZeRO-3 / FSDP FULL_SHARD, per microbatch, per layer l of the stage (l = 0..k−1 here): an
+ *     all-gather g_l of its fp16 weights before its forward, another before its backward, and a
+ *     reduce-scatter r_l of its gradients after it (each half an all-reduce of the layer's bytes).
+ *     The next layer's collectives are prefetched behind this layer's compute (f_l forward, b_l
+ *     backward, on the replica with the fewest samples), so only what exceeds it is exposed:
+ *       forward  = g_0 + Σ_{l=1}^{k−1} max(0, g_l − f_{l−1})
+ *       backward = g_{k−1} + Σ_{l=0}^{k−1} max(0, [l>0]·g_{l−1} + [l<k−1]·r_{l+1} − b_l) + r_0
+ *       exposed  = microbatches × (forward + backward)
+ *   Optimizer offload adds its host transfers and CPU step (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices.
  * - A tensor-parallel stage of degree t (Megatron-LM): its devices form replicas of t devices
@@ -137,6 +151,12 @@ export function splitSamples(samples: number, perSampleUs: readonly number[]): n
   }
   return shares;
 }
+
+/**
+ * The gradient bucket DDP reduces as one message (torch DistributedDataParallel's bucket_cap_mb =
+ * 25): the last one is reduced after the backward pass ends, whatever the overlap.
+ */
+export const GRADIENT_BUCKET_BYTES = 25 * 2 ** 20;
 
 export interface StageSplit {
   /** Per-microbatch compute time of the stage (slowest replica), µs. */
@@ -459,22 +479,97 @@ export class CostTables {
   }
 
   /**
-   * Gradient synchronization of a data-parallel stage, once per step (µs): each shard's gradients
-   * all-reduced over the devices that hold it (one per replica), the slowest shard counting.
+   * Gradient synchronization of a data-parallel stage per step, the part compute does not hide
+   * (µs; see the file comment), for `samples` samples a microbatch; the slowest shard counts.
    */
-  gradientSyncUs(devices: readonly number[], from: number, to: number, tp = 1): number {
+  gradientSyncUs(devices: readonly number[], from: number, to: number, tp: number, samples: number): number {
     if (this.problem.mode === 'inference') return 0;
     const offload = this.offloadUs(devices, from, to, tp);
-    if (devices.length / tp < 2) return offload;
-    const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
-    let us = 0;
-    for (const ids of this.shardRings(devices, tp)) {
-      us = Math.max(
-        us,
-        this.guard(() => this.cost.allReduceUs(ids, bytes)),
-      );
+    const replicas = devices.length / tp;
+    if (replicas < 2) return offload;
+    const perReplica = Math.floor(samples / replicas);
+    const rings = this.shardRings(devices, tp);
+    if (this.problem.zeroStage === 3) {
+      const microbatches = Math.max(1, Math.round(this.problem.batch / samples));
+      let us = 0;
+      for (const ids of rings) us = Math.max(us, this.shardedLayersUs(ids, devices, from, to, tp, perReplica));
+      return microbatches * us + offload;
     }
-    return (this.problem.zeroStage === 3 ? 1.5 * us : us) + offload;
+    const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
+    const lastBucket = Math.min(bytes, GRADIENT_BUCKET_BYTES);
+    const backwardUs = perReplica * this.leastPerSampleUs(devices, from, to, tp).backward;
+    let us = 0;
+    for (const ids of rings) {
+      const all = this.guard(() => this.cost.allReduceUs(ids, bytes));
+      const last = this.guard(() => this.cost.allReduceUs(ids, lastBucket));
+      us = Math.max(us, Math.max(all - backwardUs, last));
+    }
+    return us + offload;
+  }
+
+  /** One microbatch's exposed ZeRO-3 collectives over one shard ring (µs; the file comment's formula). */
+  private shardedLayersUs(
+    ids: readonly string[],
+    devices: readonly number[],
+    from: number,
+    to: number,
+    tp: number,
+    perReplica: number,
+  ): number {
+    const k = to - from;
+    const gather: number[] = [];
+    const forward: number[] = [];
+    const backward: number[] = [];
+    for (let l = from; l < to; l++) {
+      const bytes = this.shardParams(l, l + 1, tp) * WEIGHT_BYTES_PER_PARAM;
+      // An all-gather (or a reduce-scatter) moves half of what an all-reduce of the same buffer does.
+      gather.push(this.guard(() => this.cost.allReduceUs(ids, bytes)) / 2);
+      const least = this.leastPerSampleUs(devices, l, l + 1, tp);
+      forward.push(perReplica * least.forward);
+      backward.push(perReplica * least.backward);
+    }
+    // fp16 gradients are as large as fp16 weights: each reduce-scatter takes its layer's gather time.
+    const at = (a: readonly number[], i: number): number => (i >= 0 && i < k ? (a[i] as number) : 0);
+    let exposed = at(gather, 0);
+    for (let i = 1; i < k; i++) exposed += Math.max(0, at(gather, i) - at(forward, i - 1));
+    exposed += at(gather, k - 1) + at(gather, 0);
+    for (let i = 0; i < k; i++) {
+      const prefetched = at(gather, i - 1) + (i < k - 1 ? at(gather, i + 1) : 0);
+      exposed += Math.max(0, prefetched - at(backward, i));
+    }
+    return exposed;
+  }
+
+  /**
+   * Per-sample forward and backward time of layers [from, to) on the stage's fastest replica (its
+   * slowest member with tensor parallelism): the least compute its collectives can hide behind.
+   */
+  private leastPerSampleUs(
+    devices: readonly number[],
+    from: number,
+    to: number,
+    tp: number,
+  ): { forward: number; backward: number } {
+    let forward = Infinity;
+    let backward = Infinity;
+    for (const members of replicasOf(devices, tp)) {
+      let f: number;
+      let step: number;
+      if (tp === 1) {
+        const d = members[0] as number;
+        f = this.forwardPerSampleUs(d, from, to);
+        step = this.perSampleUs(d, from, to);
+      } else {
+        const p = this.replicaTimes(members, tp);
+        const gone = (p.missing[to] as number) - (p.missing[from] as number) > 0;
+        f = gone ? Infinity : (p.fwd[to] as number) - (p.fwd[from] as number);
+        step = gone ? Infinity : (p.step[to] as number) - (p.step[from] as number);
+      }
+      if (!Number.isFinite(step)) continue;
+      forward = Math.min(forward, f);
+      backward = Math.min(backward, step - f);
+    }
+    return Number.isFinite(forward) ? { forward, backward } : { forward: 0, backward: 0 };
   }
 
   /** The devices holding each of the tp shards (ids), cached by the identity of `devices`. */

@@ -193,7 +193,7 @@ export class SuffixDp {
     private readonly ctx: PlannerContext,
     private readonly shape: Shape,
     private readonly schedule: Schedule,
-    /** Gradient sync per (group, from, to), filled on first use (NaN until then), shared by every m. */
+    /** Gradient sync per (group, from, to), filled on first use (NaN until then) for each m (it hides behind a microbatch's compute). */
     private readonly sync: Float64Array = new Float64Array(
       shape.groups.length * ctx.problem.layers.length * (ctx.problem.layers.length + 1),
     ).fill(NaN),
@@ -255,6 +255,7 @@ export class SuffixDp {
     this.m = m;
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
+    this.sync.fill(NaN);
     const cap = this.inference ? 1 : this.gpipe ? m : Math.min(m, shape.totalMembers);
     this.time.fill(Infinity);
     this.fit.fill(0);
@@ -356,7 +357,8 @@ export class SuffixDp {
       if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
       linear[gid] = 1;
       for (let e = 0; e <= L; e++) {
-        pref[gid * (L + 1) + e] = samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e);
+        pref[gid * (L + 1) + e] =
+          samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e, 1, samples);
       }
     });
   }
@@ -551,7 +553,7 @@ export class SuffixDp {
     let a = this.sync[k] as number;
     if (a !== a) {
       const grp = this.shape.groups[g] as Group;
-      a = this.ctx.tables.gradientSyncUs(grp.devs, from, to, grp.tp);
+      a = this.ctx.tables.gradientSyncUs(grp.devs, from, to, grp.tp, this.samples);
       this.sync[k] = a;
     }
     return a;

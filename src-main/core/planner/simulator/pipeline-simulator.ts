@@ -318,7 +318,7 @@ export function simStagesOfPlan(ctx: PlannerContext, plan: Plan): SimStage[] {
       forwardUs: problem.mode === 'training' ? forwardUs : split.timeUs,
       backwardUs: problem.mode === 'training' ? split.timeUs - forwardUs : 0,
       sendUs: next ? tables.cutUs(devs, next, s.to - 1, samples) : 0,
-      allReduceUs: tables.gradientSyncUs(devs, s.from, s.to, tp),
+      allReduceUs: tables.gradientSyncUs(devs, s.from, s.to, tp, samples),
     };
   });
 }

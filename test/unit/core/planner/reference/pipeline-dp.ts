@@ -92,8 +92,9 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
   let dpRuns = 0;
   let bound = Infinity;
   const L = ctx.problem.layers.length;
-  const sync = new Float64Array(shape.groups.length * L * (L + 1)).fill(NaN);
   for (const m of [...ms].sort((a, b) => b - a)) {
+    // Since issue 46 a stage's gradient sync hides behind a microbatch's compute: one table per m.
+    const sync = new Float64Array(shape.groups.length * L * (L + 1)).fill(NaN);
     const dp = new SuffixDp(ctx, shape, m, schedule, sync);
     const r = minOverCap(dp.candidates, m - 1, (cap) => dp.solve(cap), opts.exactPerMicrobatch ? Infinity : bound);
     dpRuns += r.runs;

@@ -218,7 +218,7 @@ export class SuffixDp {
     const syncAt = (g: number, from: number, to: number, k: number): number => {
       let a = sync[k] as number;
       if (a !== a) {
-        a = tables.gradientSyncUs((groups[g] as Group).devs, from, to);
+        a = tables.gradientSyncUs((groups[g] as Group).devs, from, to, 1, this.samples);
         sync[k] = a;
       }
       return a;

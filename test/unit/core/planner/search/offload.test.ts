@@ -51,8 +51,8 @@ describe('optimizer offload', () => {
     const ctx = plannerContext(problem(true));
     // One stage of all 4e8 parameters on device a: 4 bytes each over 10 GB/s, 28 bytes each at 20 GB/s.
     const expected = (4e8 * 4) / (10 * 1e3) + (4e8 * OFFLOAD_CPU_BYTES_PER_PARAM) / (20 * 1e3);
-    expect(ctx.tables.gradientSyncUs([0], 0, 4)).toBeCloseTo(expected, 6);
-    expect(plannerContext(problem(false)).tables.gradientSyncUs([0], 0, 4)).toBe(0);
+    expect(ctx.tables.gradientSyncUs([0], 0, 4, 1, 8)).toBeCloseTo(expected, 6);
+    expect(plannerContext(problem(false)).tables.gradientSyncUs([0], 0, 4, 1, 8)).toBe(0);
   });
 
   it('turns a plan that does not fit into one that does, and the simulator agrees with the formula', () => {
