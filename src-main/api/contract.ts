@@ -41,7 +41,7 @@ const workloadShape = {
   seq: positiveInt.max(1 << 20).optional(),
   image: positiveInt.max(1 << 14).optional(),
   /** Catalog models: the dtype to build them in (the CLI's --dtype). */
-  dtype: z.enum(['fp32', 'fp16', 'bf16']).optional(),
+  dtype: z.enum(['fp32', 'fp16', 'bf16', 'fp8']).optional(),
   dims,
   inputs,
 };

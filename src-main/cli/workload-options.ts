@@ -20,7 +20,11 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   batch: { type: 'string', valueName: 'N', description: 'catalog models: batch size (default 1)' },
   seq: { type: 'string', valueName: 'N', description: 'catalog transformers: sequence length' },
   image: { type: 'string', valueName: 'N', description: 'catalog CNN/ViT: image size (default 224)' },
-  dtype: { type: 'string', valueName: 'DTYPE', description: 'catalog models: fp32, fp16 or bf16' },
+  dtype: {
+    type: 'string',
+    valueName: 'DTYPE',
+    description: 'catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; Ada and Hopper GPUs)',
+  },
 };
 
 /** Largest batch accepted (the API's limits are the same or wider). */
@@ -62,7 +66,8 @@ export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
   if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq, MAX_DIM);
   if (typeof opts.image === 'string') out.image = positiveInt('--image', opts.image, MAX_IMAGE);
   if (typeof opts.dtype === 'string') {
-    if (!['fp32', 'fp16', 'bf16'].includes(opts.dtype)) throw new UsageError(`--dtype takes fp32, fp16 or bf16`);
+    if (!['fp32', 'fp16', 'bf16', 'fp8'].includes(opts.dtype))
+      throw new UsageError(`--dtype takes fp32, fp16, bf16 or fp8; got "${opts.dtype}"`);
     out.dtype = opts.dtype as Dtype;
   }
   return out;

@@ -48,11 +48,19 @@ export class WorkloadBuilder {
   readonly layers: CatalogLayer[] = [];
   private open: { name: string; first: number } | null = null;
 
+  /** Activations and every kernel but the weight GEMMs: bf16 when the model is built in fp8. */
+  readonly dtype: Dtype;
+  /** The weight GEMMs' dtype: fp8 runs them Transformer-Engine style (fp8 GEMMs, bf16 elsewhere). */
+  private readonly gemmDtype: Dtype;
+
   /** `model`: the workload's name, for the one line that refuses a tensor too large to count. */
   constructor(
-    readonly dtype: Dtype,
+    dtype: Dtype,
     readonly model = 'workload',
-  ) {}
+  ) {
+    this.dtype = dtype === 'fp8' ? 'bf16' : dtype;
+    this.gemmDtype = dtype;
+  }
 
   tensor(name: string, dims: number[]): TensorShape {
     return { name, dims, dtype: this.dtype };
@@ -84,7 +92,9 @@ export class WorkloadBuilder {
   node(spec: NodeSpec): TensorShape {
     if (!this.open) throw new Error(`node ${spec.name} outside a layer`);
     this.checkCountable(spec);
-    const kernel = makeKernel(spec.op, this.dtype, spec.shape);
+    const weightGemm = (spec.op === 'MatMul' || spec.op === 'Gemm') && (spec.weights?.length ?? 0) > 0;
+    const dtype = weightGemm ? this.gemmDtype : this.dtype;
+    const kernel = makeKernel(spec.op, dtype, spec.shape);
     const weights = (spec.weights ?? []).map(([suffix, dims]) => this.tensor(`${spec.name}.${suffix}`, dims));
     const out = this.tensor(`${spec.name}.out`, spec.out);
     this.nodes.push({
@@ -92,7 +102,7 @@ export class WorkloadBuilder {
       opType: spec.opType,
       family: kernel.family,
       kernel: { op: kernel.op, shape: kernel.shape },
-      dtype: this.dtype,
+      dtype,
       inputs: [...spec.inputs, ...weights, ...(spec.shared ?? [])],
       outputs: [out],
       flops: kernel.flops,

@@ -63,7 +63,7 @@ export interface CatalogSummary {
   sources: string[];
 }
 
-const FLOAT_DTYPES: readonly Dtype[] = ['fp32', 'fp16', 'bf16'];
+const FLOAT_DTYPES: readonly Dtype[] = ['fp32', 'fp16', 'bf16', 'fp8'];
 const MAX_BATCH = 1 << 16;
 const MAX_SEQ = 1 << 20;
 const MAX_IMAGE = 1 << 14;
@@ -127,8 +127,8 @@ export function entryWorkload(e: CatalogEntry, params: CatalogParams = {}): Cata
     if (params.seq !== undefined) throw new UserError(`${e.name} takes an image: give image (side in pixels), not seq`);
     const image = params.image ?? (e.defaults.image as number);
     if (image < 32) throw new UserError(`${e.name}: image must be at least 32 pixels, got ${image}`);
-    if (dtype === 'bf16') {
-      throw new UserError(`${e.name}: Conv kernels are profiled in fp32 and fp16, not bf16; use dtype fp16`);
+    if (dtype === 'bf16' || dtype === 'fp8') {
+      throw new UserError(`${e.name}: Conv kernels are profiled in fp32 and fp16, not ${dtype}; use dtype fp16`);
     }
     bindings = { batch, image };
     buildResNet(g, e, { batch, image, dtype, mode }, warnings);
