@@ -5,7 +5,8 @@
  * - fewer tokens: half, a quarter, an eighth of the sequence (3 tries);
  * - a smaller batch: half, a quarter, an eighth, then 1 (4 tries);
  * - full activation recomputation, when training and not already searched (1 try);
- * - ZeRO stages 1, 2, 3 (training, 3 tries);
+ * - ZeRO stages above the one asked for (training with --zero, up to 3 tries; without it the
+ *   search has tried them all);
  * - 4-bit weights (serving, 1 try);
  * - more GPUs of one kind: the largest GPU of the plan with a datasheet, and the datasheet GPU
  *   with the most memory: 1, 2, 4 or 8 more of each (8 tries).
@@ -100,7 +101,8 @@ const ZERO_TEXT = {
 } as const;
 
 function zeroTries({ req }: SuggestionInput): Try[] {
-  if (req.mode !== 'training') return [];
+  // Without --zero the search tried every stage already.
+  if (req.mode !== 'training' || req.zero === undefined) return [];
   return ([1, 2, 3] as const)
     .filter((z) => z > (req.zero ?? 0))
     .map((z) => ({
@@ -160,6 +162,7 @@ function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: Budget): Pl
         throughputSamplesPerS: p.throughputSamplesPerS,
         ...(p.optimizerOffload ? { optimizerOffload: true } : {}),
         ...(p.recompute ? { recompute: p.recompute } : {}),
+        ...(p.zeroStage ? { zeroStage: p.zeroStage } : {}),
       };
       return { change: t.change, option: t.option, plan };
     }

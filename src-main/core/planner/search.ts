@@ -16,6 +16,9 @@
  * - cluster: with GPUs on two or more machines, identical replicas of whole machines (or of parts
  *   of one), each planned exactly over whole machines and spread over all (search/cluster-search.ts):
  *   what remains searchable when the spaces above have too many states.
+ * With `singleStage` (ZeRO-2/3, which DeepSpeed does not run under pipeline parallelism) only
+ * one-stage plans are searched: each device, data-parallel and tensor-parallel groups of like
+ * devices (whole-model.ts likeGroupPlans), and all devices data parallel.
  */
 import { UserError } from '../errors.js';
 import type { CostModel } from './cost/cost-model.js';
@@ -32,7 +35,13 @@ import {
 import { pipelineSearch } from './search/pipeline-search.js';
 import { clusterSearch } from './search/cluster-search.js';
 import { microbatchCandidates, plannerContext } from './problem.js';
-import { dataParallelPlans, rank, singleDevicePlans } from './search/whole-model.js';
+import {
+  bestOverMicrobatches,
+  dataParallelPlans,
+  likeGroupPlans,
+  rank,
+  singleDevicePlans,
+} from './search/whole-model.js';
 import type { Plan, PlanDevice, PlanProblem, Schedule } from './types.js';
 
 export interface PlanAllOptions {
@@ -52,6 +61,8 @@ export interface PlanAllOptions {
   clusterBound?: number;
   /** Clock for searchMs (ms); default performance.now. */
   now?: () => number;
+  /** Only one-stage plans (no pipeline): single, data parallel and tensor-parallel groups (default false). */
+  singleStage?: boolean;
 }
 
 export interface RejectedPlan {
@@ -95,7 +106,17 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
   found.push(...singles);
   for (const p of singles) if (!p.feasible) rejected.push({ kind: 'single', reason: p.reasons.join('; ') });
 
-  if (D >= 2) {
+  if (D >= 2 && opts.singleStage === true) {
+    found.push(...likeGroupPlans(ctx, { schedule, microbatches }));
+    found.push(
+      bestOverMicrobatches(
+        ctx,
+        [{ from: 0, to: L, devices: problem.devices.map((d) => d.id) }],
+        microbatches,
+        schedule,
+      ),
+    );
+  } else if (D >= 2) {
     const dp = dataParallelPlans(ctx, { schedule, microbatches });
     found.push(...dp.plans);
     const bad = dp.plans.filter((p) => !p.feasible);
@@ -111,7 +132,7 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
     }
   }
 
-  if (L >= 2 && D >= 2) {
+  if (L >= 2 && D >= 2 && opts.singleStage !== true) {
     const spaces: { kind: 'pipeline' | 'hybrid'; space: GroupSpace }[] = [
       { kind: 'pipeline', space: pipelineSpace(problem) },
     ];
@@ -130,7 +151,7 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
       for (const m of r.byMicrobatches) if (m.plan) found.push(m.plan);
     }
   }
-  if (L >= 2 && (opts.hybrid ?? true)) {
+  if (L >= 2 && (opts.hybrid ?? true) && opts.singleStage !== true) {
     const c = clusterSearch(ctx, { schedule, microbatches, maxStates: opts.maxDpStates, bound: opts.clusterBound });
     found.push(...c.plans);
     if (c.replicaShapes > 0 && c.plans.length === 0)

@@ -2,6 +2,7 @@
  * Placement planning vocabulary: devices with their per-layer times and memory,
  * links between them, and the plans the searches produce. Pure.
  */
+import type { WeightFormat } from '../workload/generation.js';
 
 export interface PlanDevice {
   /** e.g. "local/cuda:0", "lab-server/cuda:3", "virtual/H100-SXM". */
@@ -95,6 +96,8 @@ export interface PlanProblem {
   recompute?: Recompute;
   /** Tensor-parallel degrees groups may use (1 is always allowed); absent: [1], no tensor parallelism. */
   tensorDegrees?: number[];
+  /** Serving: the format the weights are stored in (bytesPerParam is its bytes); absent: the model's dtype. */
+  weights?: WeightFormat;
 }
 
 export interface OptimizerOffload {
@@ -151,6 +154,12 @@ export interface Plan {
   optimizerOffload?: boolean;
   /** Set on plans that recompute activations in backward (training). */
   recompute?: Recompute;
+  /**
+   * ZeRO stage of a training plan with data-parallel replicas (0: plain DDP; 1: optimizer state
+   * sharded, Megatron's distributed optimizer; 2: and gradients, FSDP SHARD_GRAD_OP; 3: and
+   * weights, FSDP FULL_SHARD). Set by the ranking (search/plan-ranking.ts); absent: 0.
+   */
+  zeroStage?: 0 | 1 | 2 | 3;
 }
 
 /**
@@ -163,5 +172,5 @@ export interface PlanSuggestion {
   /** How to ask for it: command-line options ("--seq 512"), or what to use instead. */
   option: string;
   /** The best plan the search finds with the change. */
-  plan: Pick<Plan, 'kind' | 'stepUs' | 'throughputSamplesPerS' | 'optimizerOffload' | 'recompute'>;
+  plan: Pick<Plan, 'kind' | 'stepUs' | 'throughputSamplesPerS' | 'optimizerOffload' | 'recompute' | 'zeroStage'>;
 }

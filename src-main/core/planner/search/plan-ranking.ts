@@ -3,9 +3,13 @@
  * Adam state in host memory, the Adam step on the CPU) is searched as the request says:
  * 'auto' searches with and without it and ranks both kinds of plan together. The links an
  * offload leans on are set here; its host memory is checked with every plan (cost/host-memory.ts).
+ * Sharded data parallelism is searched the same way: 'auto' (training on two or more GPUs) tries
+ * ZeRO-1 (it moves what DDP moves and holds less, so it stands for ZeRO-0), ZeRO-2 and ZeRO-3;
+ * DeepSpeed runs ZeRO-2/3 without pipeline parallelism, so those are searched on one stage only.
  */
 import type { CostModel } from '../cost/cost-model.js';
 import type { MachineLinks } from '../cost/links.js';
+import { planSignature } from '../cost/plan-cost.js';
 import { planAll, type PlanAllResult } from '../search.js';
 import type { HostMemory, Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem, Recompute } from '../types.js';
 import { RECOMPUTE_OPTIONS, recomputeProblem } from '../cost/recompute.js';
@@ -91,17 +95,26 @@ export interface RankedPlans {
  * plans found with optimizer offload are marked so.
  */
 export function rankPlans(runs: readonly { problem: PlanProblem; result: PlanAllResult }[], topN: number): RankedPlans {
-  const ranked: RankedPlan[] = runs.flatMap((r) =>
+  const all: RankedPlan[] = runs.flatMap((r) =>
     r.result.plans.map((plan) => ({
       plan: {
         ...plan,
         ...(r.problem.optimizerOffload ? { optimizerOffload: true } : {}),
         ...(r.problem.recompute ? { recompute: r.problem.recompute } : {}),
+        ...(r.problem.mode === 'training' ? { zeroStage: planZeroStage(plan, r.problem) } : {}),
       },
       problem: r.problem,
     })),
   );
-  ranked.sort((a, b) => Number(b.plan.feasible) - Number(a.plan.feasible) || a.plan.stepUs - b.plan.stepUs);
+  all.sort((a, b) => Number(b.plan.feasible) - Number(a.plan.feasible) || a.plan.stepUs - b.plan.stepUs);
+  // A plan without replicas is the same plan at every ZeRO stage: listed once.
+  const seen = new Set<string>();
+  const ranked = all.filter((t) => {
+    const key = `${planSignature(t.plan)}/${t.plan.optimizerOffload ? 'offload' : ''}/${t.plan.recompute ?? ''}/${t.plan.zeroStage ?? 0}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   const listed = ranked.slice(0, topN);
   const result: PlanAllResult = {
     plans: listed.map((t) => t.plan),
@@ -113,11 +126,21 @@ export function rankPlans(runs: readonly { problem: PlanProblem; result: PlanAll
   return { result, listed, best: ranked.find((t) => t.plan.feasible) ?? null };
 }
 
+/**
+ * The ZeRO stage a plan runs: its problem's when some stage has data-parallel replicas to shard
+ * over, else 0 (one replica holds everything whatever the stage).
+ */
+export function planZeroStage(plan: Pick<Plan, 'stages'>, problem: Pick<PlanProblem, 'zeroStage'>): 0 | 1 | 2 | 3 {
+  const replicated = plan.stages.some((s) => s.devices.length / (s.tp ?? 1) >= 2);
+  return replicated ? problem.zeroStage : 0;
+}
+
 /** "with optimizer offload, full recomputation: ", or '' for the plain problem. */
 function variantText(p: PlanProblem): string {
   const parts = [
     ...(p.optimizerOffload ? ['optimizer offload'] : []),
     ...(p.recompute ? [`${p.recompute} recomputation`] : []),
+    ...(p.zeroStage > 0 ? [`ZeRO-${p.zeroStage}`] : []),
   ];
   return parts.length ? `with ${parts.join(', ')}: ` : '';
 }
@@ -133,27 +156,65 @@ function recomputeVariants(problem: PlanProblem, request: RecomputeRequest): Pla
   return request === 'auto' ? [problem, ...variants] : variants;
 }
 
+/** Which ZeRO stages to search: 'auto' (training on two or more GPUs: 1, 2 and 3), or one stage. */
+export type ZeroRequest = 'auto' | 0 | 1 | 2 | 3;
+
+/** ZeRO stages DeepSpeed runs together with pipeline parallelism. */
+export const PIPELINE_ZERO_STAGES: readonly number[] = [0, 1];
+
+/**
+ * The problems of every ZeRO stage the request names. 'auto' tries 1, 2 and 3 (an offloaded
+ * optimizer: 1), and keeps the problem's own stage when there is nothing to shard over (inference,
+ * fewer than two GPUs).
+ */
+function zeroVariants(problem: PlanProblem, request: ZeroRequest): PlanProblem[] {
+  if (request !== 'auto') return [{ ...problem, zeroStage: request }];
+  const gpus = problem.devices.filter((d) => d.kind === 'gpu').length;
+  if (problem.mode !== 'training' || gpus < 2) return [problem];
+  const stages = problem.optimizerOffload ? ([1] as const) : ([1, 2, 3] as const);
+  return stages.map((zeroStage) => ({ ...problem, zeroStage }));
+}
+
 /**
  * Searches the problem without optimizer offload unless `offload` is 'yes', and with it
- * (`settings`) unless 'no', each with the recomputations `recompute` names (default: none), and
- * ranks all the plans together.
+ * (`settings`) unless 'no', each with the recomputations `recompute` names (default: none) and
+ * the ZeRO stages `zero` names (default: the problem's), and ranks all the plans together.
  */
 export function searchRanked(
   problem: PlanProblem,
   costModel: CostModel,
-  opts: { topN: number; offload: OffloadRequest; settings: OptimizerOffload | null; recompute?: RecomputeRequest },
+  opts: {
+    topN: number;
+    offload: OffloadRequest;
+    settings: OptimizerOffload | null;
+    recompute?: RecomputeRequest;
+    zero?: ZeroRequest;
+  },
 ): RankedPlans {
   const offloaded: PlanProblem = opts.settings ? { ...problem, optimizerOffload: opts.settings } : problem;
-  const problems = [
-    ...(opts.offload !== 'yes' ? [problem] : []),
-    ...(opts.offload !== 'no' ? [offloaded] : []),
-  ].flatMap((p) => recomputeVariants(p, opts.recompute ?? 'none'));
+  const problems = [...(opts.offload !== 'yes' ? [problem] : []), ...(opts.offload !== 'no' ? [offloaded] : [])]
+    .flatMap((p) => (opts.zero === undefined ? [p] : zeroVariants(p, opts.zero)))
+    .flatMap((p) => recomputeVariants(p, opts.recompute ?? 'none'))
+    // Pipeline searches first: their plans bound the cluster searches of the later ones.
+    .sort((a, b) => Number(pipelined(b)) - Number(pipelined(a)));
   // The best step so far bounds the cluster searches of the later variants (their costliest part).
   let bound = Infinity;
   const runs = problems.map((p) => {
-    const result = planAll(p, costModel, { topN: opts.topN, clusterBound: bound });
+    const result = planAll(p, costModel, { topN: opts.topN, clusterBound: bound, singleStage: !pipelined(p) });
     for (const plan of result.plans) if (plan.feasible) bound = Math.min(bound, plan.stepUs);
     return { problem: p, result };
   });
-  return rankPlans(runs, opts.topN);
+  const ranked = rankPlans(runs, opts.topN);
+  const fixed = opts.zero !== undefined && opts.zero !== 'auto' ? opts.zero : null;
+  if (fixed !== null && !pipelined({ ...problem, zeroStage: fixed }))
+    ranked.result.rejected.push({
+      kind: 'pipeline',
+      reason: `ZeRO-${fixed}: pipelines not searched (DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism; --zero 1 or auto searches them)`,
+    });
+  return ranked;
+}
+
+/** Whether a problem's plans may be pipelines: training at a ZeRO stage DeepSpeed pipelines (0 or 1), or inference. */
+function pipelined(p: PlanProblem): boolean {
+  return p.mode !== 'training' || PIPELINE_ZERO_STAGES.includes(p.zeroStage);
 }

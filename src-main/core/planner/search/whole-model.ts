@@ -3,6 +3,7 @@
  * whole samples in proportion to device speed, gradients all-reduced once per step). Pure.
  */
 import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
+import { hybridSpace, tensorDegreesOf } from './group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../problem.js';
 import type { Plan, Schedule } from '../types.js';
 
@@ -95,4 +96,26 @@ export function dataParallelPlans(
     bestOverMicrobatches(ctx, [{ from: 0, to: L, devices }], ms, opts.schedule ?? '1f1b'),
   );
   return { plans, exhaustive };
+}
+
+/**
+ * One-stage plans on groups of like devices (same name and memory): for each class, each allowed
+ * tensor-parallel degree t (1 included) and each group of n ≥ 2 devices of the class that t
+ * divides (its first n), the whole model on n / t replicas of t devices, best microbatch count
+ * each. Searches without pipelines (ZeRO-2/3) try these instead of every device set.
+ */
+export function likeGroupPlans(ctx: PlannerContext, opts: WholeModelOptions = {}): Plan[] {
+  const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
+  const L = ctx.problem.layers.length;
+  const degrees = tensorDegreesOf(ctx.problem);
+  const plans: Plan[] = [];
+  for (const c of hybridSpace(ctx.problem).classes) {
+    for (const tp of degrees) {
+      for (let n = Math.max(2, tp); n <= c.devices.length; n += tp) {
+        const devices = c.devices.slice(0, n).map((i) => ctx.tables.deviceIds[i] as string);
+        plans.push(bestOverMicrobatches(ctx, [{ from: 0, to: L, devices, tp }], ms, opts.schedule ?? '1f1b'));
+      }
+    }
+  }
+  return plans;
 }

@@ -1,0 +1,91 @@
+/** Sharded data parallelism (ZeRO-1/2/3, FSDP) searched with the other variants (plan-ranking.ts). */
+import { describe, expect, it } from 'vitest';
+import { alphaBetaCostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
+import { searchRanked, type ZeroRequest } from '../../../../../src-main/core/planner/search/plan-ranking.js';
+import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
+
+/** Four like GPUs of `memoryGB`, all linked, and `layers` layers of `params` parameters each. */
+function problem(layers: number, params: number, memoryGB: number): PlanProblem {
+  const ids = ['g0', 'g1', 'g2', 'g3'];
+  return {
+    layers: Array.from({ length: layers }, (_, i) => ({
+      name: `block.${i}`,
+      forwardUs: Object.fromEntries(ids.map((id) => [id, 20_000])),
+      backwardUs: Object.fromEntries(ids.map((id) => [id, 40_000])),
+      params,
+      outBytesPerSample: 1e6,
+      activationBytesPerSample: 1e7,
+    })),
+    devices: ids.map((id) => ({
+      id,
+      name: 'G',
+      kind: 'gpu',
+      machine: 'm',
+      memoryBytes: memoryGB * 1e9,
+      estimate: 'datasheet',
+    })),
+    links: ids.flatMap((a, i) => ids.slice(i + 1).map((b) => ({ a, b, alphaUs: 5, gbps: 100, kind: 'NV' }))),
+    mode: 'training',
+    batch: 8,
+    bytesPerParam: 16,
+    zeroStage: 0,
+    overheadBytes: 0,
+  };
+}
+
+const search = (p: PlanProblem, zero?: ZeroRequest) =>
+  searchRanked(p, alphaBetaCostModel(p), {
+    topN: 200,
+    offload: 'no',
+    settings: null,
+    recompute: 'none',
+    ...(zero !== undefined ? { zero } : {}),
+  });
+
+const replicated = (p: { stages: { devices: string[]; tp?: number }[] }): boolean =>
+  p.stages.some((s) => s.devices.length / (s.tp ?? 1) >= 2);
+
+describe('ZeRO stages in the search', () => {
+  it('tries ZeRO-1, 2 and 3 on two or more GPUs, ZeRO-2 and 3 on one stage only', () => {
+    const { result } = search(problem(4, 1e8, 80), 'auto');
+    const stages = new Set(result.plans.filter(replicated).map((p) => p.zeroStage));
+    expect([...stages].sort()).toEqual([1, 2, 3]);
+    for (const p of result.plans) {
+      if ((p.zeroStage ?? 0) >= 2) expect(p.stages).toHaveLength(1);
+      if (!replicated(p)) expect(p.zeroStage).toBe(0);
+    }
+    expect(result.plans.some((p) => p.zeroStage === 1 && p.stages.length > 1)).toBe(true);
+  });
+
+  it('finds the plan only ZeRO-3 fits: weights, gradients and optimizer state sharded over four GPUs', () => {
+    // One layer of 8e9 parameters: 128 GB of state; ZeRO-1 needs 56 GB a GPU, ZeRO-2 44 GB, ZeRO-3 32 GB.
+    const p = problem(1, 8e9, 40);
+    expect(search(p, 0).best).toBeNull();
+    const best = search(p, 'auto').best?.plan;
+    expect(best?.zeroStage).toBe(3);
+    expect(best?.kind).toBe('data-parallel');
+    expect(best?.stages[0]?.devices).toHaveLength(4);
+  });
+
+  it('never ranks plain DDP above ZeRO-1, which moves the same bytes and holds less', () => {
+    const p = problem(4, 1e8, 80);
+    const ddp = search(p, 0).best?.plan;
+    const auto = search(p, 'auto').best?.plan;
+    expect(auto?.stepUs).toBeLessThanOrEqual(ddp?.stepUs as number);
+  });
+
+  it('keeps a fixed ZeRO-2 off pipelines, and says so', () => {
+    const r = search(problem(4, 1e8, 80), 2);
+    expect(r.result.plans.every((p) => p.stages.length === 1)).toBe(true);
+    expect(r.result.rejected.map((x) => x.reason).join('\n')).toContain(
+      'ZeRO-2: pipelines not searched (DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism',
+    );
+  });
+
+  it('leaves one GPU and inference at the problem’s stage', () => {
+    const one = { ...problem(4, 1e8, 80), devices: problem(4, 1e8, 80).devices.slice(0, 1) };
+    expect(search(one, 'auto').result.plans.every((p) => p.zeroStage === 0)).toBe(true);
+    const serve = { ...problem(4, 1e8, 80), mode: 'inference' as const, bytesPerParam: 2 };
+    expect(search(serve, 'auto').result.plans.every((p) => p.zeroStage === undefined)).toBe(true);
+  });
+});
