@@ -4,12 +4,12 @@
  * depends on this machine or its profile: the same GPU and model give the same numbers anywhere.
  *
  * Per kernel (µs), `kernelUs` of launch and tail added to each:
- * - GEMM {B,M,N,K}: a tile-and-wave model in the spirit of NeuSight (ASPLOS'25). The output is cut
- *   into tiles (the architecture's tile, its rows shrunk to a power of two >= 16 for few-row GEMMs);
- *   tiles run in waves of one per SM; a wave costs a tile's FLOPs at the SM's share of the dense
- *   tensor peak times `gemm`, and a short K loop pays its prologue (K / (K + 64)). The time is the
- *   larger of that and the bytes at the achieved memory bandwidth, so few-row GEMMs (decode) are
- *   memory-bound as they are on the GPU.
+ * - GEMM {B,M,N,K}: tiles, in the spirit of NeuSight (ASPLOS'25). The output is cut into tiles
+ *   (the architecture's tile, its rows shrunk to a power of two >= 16 for few-row GEMMs) whose
+ *   padded FLOPs run at the dense tensor peak times `gemm` (`gemmFp8` in fp8); split-K and
+ *   stream-K spread them over all SMs (no whole-wave rounding); a short K loop pays its prologue
+ *   (K / (K + 64)). The time is the larger of that and the bytes at the achieved memory
+ *   bandwidth, so few-row GEMMs (decode) are memory-bound as they are on the GPU.
  * - Attention {batch,heads,seq,headDim}: the fused kernel frameworks run (FlashAttention/SDPA) at
  *   `attention` of the tensor peak; a causal model's kernel skips the masked half of the scores.
  * - Everything else (norms, element-wise ops, softmax, copies): bytes at the achieved bandwidth of
@@ -121,11 +121,11 @@ export class DatasheetPredictor implements Predictor {
     const K = dim(q.shape, 'K');
     const [tileM, tileN] = this.arch.tile;
     const rows = Math.min(tileM, 2 ** Math.ceil(Math.log2(Math.max(16, M))));
-    const tiles = B * Math.ceil(M / rows) * Math.ceil(N / tileN);
-    const waves = Math.ceil(tiles / this.datasheet.smCount);
-    const perSmFlopsPerUs = ((gflops * this.arch.gemm) / this.datasheet.smCount) * 1e3;
-    const k = K / (K + 64);
-    let computeUs = (waves * 2 * rows * tileN * K) / (perSmFlopsPerUs * k);
+    // The output rounded up to whole tiles; split-K and stream-K kernels spread the tiles' work
+    // over every SM, so there is no whole-wave rounding.
+    const paddedFlops = 2 * B * Math.ceil(M / rows) * rows * Math.ceil(N / tileN) * tileN * K;
+    const fraction = q.dtype === 'fp8' ? (this.arch.gemmFp8 ?? this.arch.gemm) : this.arch.gemm;
+    let computeUs = paddedFlops / (gflops * fraction * 1e3 * (K / (K + 64)));
     let bytes = q.bytes;
     const w = this.opts.weights;
     if (w && this.weightKind) {

@@ -12,6 +12,8 @@ const cellIds = z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]*$/));
 const ArchitectureSchema = z.strictObject({
   /** Large tensor-core GEMMs (cuBLAS) as a fraction of the dense datasheet peak. */
   gemm: fraction,
+  /** The same for fp8 GEMMs (Transformer Engine / cuBLASLt); absent: `gemm`. */
+  gemmFp8: fraction.optional(),
   /** The output tile a GEMM kernel computes per SM and wave: [rows, columns]. */
   tile: z.tuple([z.number().int().positive(), z.number().int().positive()]),
   /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak. */
