@@ -47,6 +47,15 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
     },
     { name: 'megatron.sh', text: sh(e.megatron.commands), what: 'Megatron-LM launch lines' },
     ...(inference
+      ? []
+      : [
+          {
+            name: 'accelerate.yaml',
+            text: e.accelerate.yaml,
+            what: `accelerate config (FSDP or DeepSpeed ZeRO as the plan shards): ${e.accelerate.command}`,
+          },
+        ]),
+    ...(inference
       ? [
           { name: 'vllm.sh', text: sh([e.vllm.command]), what: 'vLLM serve command' },
           { name: 'llama-server.sh', text: sh([e.llamaCpp.command]), what: 'llama.cpp server command' },
@@ -59,7 +68,13 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
     },
   ];
   const warnings = [
-    ...new Set([...e.slurm.warnings, ...e.torch.warnings, ...e.deepspeed.warnings, ...e.megatron.warnings]),
+    ...new Set([
+      ...e.slurm.warnings,
+      ...e.torch.warnings,
+      ...e.deepspeed.warnings,
+      ...e.megatron.warnings,
+      ...(inference ? [] : e.accelerate.warnings),
+    ]),
   ];
   const readme = [
     `pipeDejavu plan for ${commentText(r.workload)} (${r.problem.mode}, batch ${r.problem.batch})`,
@@ -89,6 +104,7 @@ export const EMITTED_NAMES = [
   'torchrun.sh',
   'megatron-args.txt',
   'megatron.sh',
+  'accelerate.yaml',
   'vllm.sh',
   'llama-server.sh',
   'timeline.trace.json',

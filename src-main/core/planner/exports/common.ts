@@ -59,6 +59,12 @@ export interface ExportLayout {
 
 export const isBlock = (layerName: string): boolean => /\.\d+$/.test(layerName);
 
+/** The ZeRO stage to export: the plan's (the ranking sets it), else its problem's; 0 for inference. */
+export function exportZeroStage(input: Pick<ExportInput, 'plan' | 'problem'>): 0 | 1 | 2 | 3 {
+  if (input.problem.mode !== 'training') return 0;
+  return input.plan.zeroStage ?? input.problem.zeroStage;
+}
+
 export function cudaIndex(d: PlanDevice): number | null {
   const m = /^cuda:(\d+)$/.exec(localKey(d));
   return m ? Number(m[1]) : null;
@@ -184,6 +190,15 @@ export function pythonString(s: string): string {
     const cp = c.codePointAt(0) ?? 0;
     return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
   });
+}
+
+/**
+ * A double-quoted YAML scalar of `s`: YAML's double-quoted style reads the escapes pythonString
+ * writes (\", \\, \n, \uXXXX, \UXXXXXXXX), and printable ASCII leaves no line break or
+ * separator for a YAML reader to split on.
+ */
+export function yamlString(s: string): string {
+  return pythonString(s);
 }
 
 /** Longest Slurm node name (a DNS name). */

@@ -5,7 +5,14 @@
  * partition_uniform / partition_balanced, reproduced here) gives the plan's boundaries, else a
  * subclass that sets them. Pure.
  */
-import { commentText, exportLayout, torchrunCommands, type ExportInput, type ExportLayout } from './common.js';
+import {
+  commentText,
+  exportLayout,
+  exportZeroStage,
+  torchrunCommands,
+  type ExportInput,
+  type ExportLayout,
+} from './common.js';
 import type { PlanLayer } from '../types.js';
 
 export interface DeepSpeedConfig {
@@ -84,7 +91,7 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
   const { problem, plan } = input;
   const warnings = layout.warnings;
   const offload = plan.optimizerOffload === true && problem.mode === 'training';
-  const zero = zeroStage(problem.zeroStage, layout.pp, offload, warnings);
+  const zero = zeroStage(exportZeroStage(input), layout.pp, offload, warnings);
   if (problem.mode === 'inference') {
     warnings.push('DeepSpeed PipelineModule export targets training; run inference with engine.eval_batch()');
   }

@@ -1,9 +1,10 @@
 /**
  * Plans turned into what people run: torch.distributed.pipelining (torchrun + script),
  * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments), vLLM and llama.cpp (commands),
- * and a Slurm batch script with a DeepSpeed hostfile.
+ * a Slurm batch script with a DeepSpeed hostfile, and an accelerate config (FSDP or DeepSpeed).
  * Each export lists what its engine cannot express as warnings. Pure.
  */
+import { exportAccelerate, type AccelerateExport } from './accelerate.js';
 import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
 import { exportLlamaCpp, type LlamaCppExport, type LlamaCppOptions } from './llamacpp.js';
 import { exportMegatron, type MegatronExport } from './megatron.js';
@@ -14,6 +15,8 @@ import type { ExportInput } from './common.js';
 
 export type { ExportInput, ExportLayout, ExportRank, ExportStage } from './common.js';
 export { exportLayout, shellQuote } from './common.js';
+export type { AccelerateExport } from './accelerate.js';
+export { exportAccelerate } from './accelerate.js';
 export type { DeepSpeedConfig, DeepSpeedExport } from './deepspeed.js';
 export { exportDeepSpeed, partitionBalanced, partitionUniform } from './deepspeed.js';
 export type { LlamaCppExport, LlamaCppOptions } from './llamacpp.js';
@@ -34,6 +37,7 @@ export interface PlanExports {
   llamaCpp: LlamaCppExport;
   vllm: VllmExport;
   slurm: SlurmExport;
+  accelerate: AccelerateExport;
 }
 
 /** All six exports of one plan. */
@@ -45,5 +49,6 @@ export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, v
     llamaCpp: exportLlamaCpp(input, llamaCpp),
     vllm: exportVllm(input, vllm),
     slurm: exportSlurm(input),
+    accelerate: exportAccelerate(input),
   };
 }

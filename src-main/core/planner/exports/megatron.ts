@@ -4,7 +4,7 @@
  * stages differ from an even middle, else --pipeline-model-parallel-layout ("E" embedding, "t"
  * a decoder layer, "L" loss, "|" between stages). Pure.
  */
-import { commentText, exportLayout, torchrunCommands, type ExportInput } from './common.js';
+import { commentText, exportLayout, exportZeroStage, torchrunCommands, type ExportInput } from './common.js';
 
 export interface MegatronExport {
   /** Parallelism, batch and precision arguments; the model's own (--hidden-size, --seq-length, data, optimizer) are the user's. */
@@ -72,9 +72,17 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   }
   const dtype = input.dtype ?? 'bf16';
   if (dtype !== 'fp32') args.push(`--${dtype}`);
+  const zero = exportZeroStage(input);
+  // Megatron's distributed optimizer shards the optimizer state over data-parallel ranks: ZeRO-1.
+  if (input.plan.optimizerOffload || zero >= 1) args.push('--use-distributed-optimizer');
+  if (zero >= 2)
+    warnings.push(
+      `the plan shards ${zero === 3 ? 'weights, gradients' : 'gradients'} and optimizer state (ZeRO-${zero}); Megatron-LM's distributed optimizer shards the optimizer state only: ` +
+        `use Megatron FSDP (--use-megatron-fsdp --data-parallel-sharding-strategy ${zero === 3 ? 'optim_grads_params' : 'optim_grads'}, recent Megatron-core), or the DeepSpeed or torch export`,
+    );
   if (input.plan.optimizerOffload) {
     // Megatron-core's distributed optimizer offload (recent Megatron-LM releases).
-    args.push('--use-distributed-optimizer', '--optimizer-cpu-offload');
+    args.push('--optimizer-cpu-offload');
     warnings.push('--optimizer-cpu-offload needs a recent Megatron-LM (Megatron-core 0.10 or later)');
   }
   // Megatron-LM's activation recomputation (Korthikanti et al.): selective recomputes the attention core, full every layer.

@@ -217,6 +217,8 @@ function writeStubs(): void {
   }
   for (const m of [
     'torch/distributed/device_mesh',
+    'torch/distributed/fsdp',
+    'torch/distributed/optim',
     'torch/distributed/pipelining',
     'torch/distributed/tensor/parallel',
     'deepspeed/pipe',

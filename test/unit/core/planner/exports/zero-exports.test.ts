@@ -1,0 +1,142 @@
+/**
+ * Exports carry the plan's ZeRO stage: DeepSpeed zero_optimization.stage, torch FSDP2 fully_shard
+ * (FULL_SHARD / SHARD_GRAD_OP) or ZeroRedundancyOptimizer, an accelerate config, Megatron's
+ * distributed optimizer. Emitted Python and YAML are checked with /usr/bin/python3.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
+import type { Plan, PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
+
+const PYTHON = '/usr/bin/python3';
+
+function assertParses(source: string): void {
+  execFileSync(PYTHON, ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: source, stdio: 'pipe' });
+}
+
+/** The YAML as Python's yaml.safe_load reads it, back as JSON. */
+function loadYaml(source: string): Record<string, unknown> {
+  const out = execFileSync(
+    PYTHON,
+    ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'],
+    {
+      input: source,
+      stdio: 'pipe',
+    },
+  );
+  return JSON.parse(out.toString()) as Record<string, unknown>;
+}
+
+const LAYERS: PlanLayer[] = [
+  { name: 'embeddings', params: 1000 },
+  ...Array.from({ length: 4 }, (_, i) => ({ name: `block.${i}`, params: 500 })),
+  { name: 'head', params: 10 },
+].map((l) => ({ ...l, forwardUs: {}, backwardUs: {}, outBytesPerSample: 0, activationBytesPerSample: 0 }));
+
+const gpu = (i: number, machine = 'lab'): PlanDevice => ({
+  id: `${machine}/cuda:${i}`,
+  name: 'NVIDIA H100 SXM5 80GB',
+  kind: 'gpu',
+  machine,
+  memoryBytes: 80 * 2 ** 30,
+  estimate: 'datasheet',
+});
+
+/** The whole model data parallel on four GPUs (or in two pipeline stages of two), at a ZeRO stage. */
+function zeroInput(zeroStage: 0 | 1 | 2 | 3, stages = 1, machine = 'lab'): ExportInput {
+  const devices = [0, 1, 2, 3].map((i) => gpu(i, machine));
+  const bounds = stages === 1 ? [0, 6] : [0, 3, 6];
+  const per = 4 / stages;
+  const plan: Plan = {
+    kind: stages === 1 ? 'data-parallel' : 'hybrid',
+    stages: bounds.slice(1).map((to, s) => ({
+      from: bounds[s] as number,
+      to,
+      devices: devices.slice(s * per, (s + 1) * per).map((d) => d.id),
+      timeUs: 1,
+      memoryBytes: {},
+    })),
+    microbatches: 2,
+    schedule: '1f1b',
+    stepUs: 1,
+    throughputSamplesPerS: 1,
+    bubbleFraction: 0,
+    commFraction: 0,
+    bottleneckStage: 0,
+    memory: [],
+    feasible: true,
+    reasons: [],
+    zeroStage,
+  };
+  // The problem's stage differs: the plan's is the one exported.
+  return { plan, problem: { layers: LAYERS, devices, mode: 'training', batch: 16, zeroStage: 0 } };
+}
+
+describe('DeepSpeed', () => {
+  it('takes zero_optimization.stage from the plan', () => {
+    for (const z of [0, 1, 2, 3] as const)
+      expect(exportPlan(zeroInput(z)).deepspeed.config.zero_optimization.stage).toBe(z);
+  });
+});
+
+describe('torch', () => {
+  it('shards with FSDP2 fully_shard: FULL_SHARD reshards after forward, SHARD_GRAD_OP does not', () => {
+    const full = exportPlan(zeroInput(3)).torch.python;
+    const gradOp = exportPlan(zeroInput(2)).torch.python;
+    for (const py of [full, gradOp]) {
+      assertParses(py);
+      expect(py).toContain('from torch.distributed.fsdp import fully_shard');
+      expect(py).toContain('fully_shard(model, mesh=mesh["dp"], reshard_after_forward=RESHARD_AFTER_FORWARD)');
+      expect(py).toContain('"block.3"');
+    }
+    expect(full).toContain('RESHARD_AFTER_FORWARD = True');
+    expect(gradOp).toContain('RESHARD_AFTER_FORWARD = False');
+  });
+
+  it('shards the optimizer state for ZeRO-1 and all-reduces gradients (DDP) for ZeRO-0', () => {
+    const z1 = exportPlan(zeroInput(1)).torch.python;
+    const z0 = exportPlan(zeroInput(0)).torch.python;
+    assertParses(z1);
+    assertParses(z0);
+    expect(z1).toContain('ZERO_STAGE = 1');
+    expect(z1).toContain('ZeroRedundancyOptimizer(');
+    expect(z0).toContain('ZERO_STAGE = 0');
+    expect(z0).not.toContain('fully_shard(');
+    expect(z0).toContain('dist.all_reduce(p.grad, group=mesh.get_group("dp"))');
+  });
+});
+
+describe('accelerate config', () => {
+  it('is FSDP with the sharding strategy for ZeRO-3 and ZeRO-2', () => {
+    const full = loadYaml(exportPlan(zeroInput(3)).accelerate.yaml);
+    expect(full.distributed_type).toBe('FSDP');
+    expect(full.num_processes).toBe(4);
+    expect(full.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'FULL_SHARD' });
+    const gradOp = loadYaml(exportPlan(zeroInput(2)).accelerate.yaml);
+    expect(gradOp.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'SHARD_GRAD_OP' });
+  });
+
+  it('is DeepSpeed with its zero_stage for ZeRO-1, and plain multi-GPU for ZeRO-0', () => {
+    const z1 = loadYaml(exportPlan(zeroInput(1)).accelerate.yaml);
+    expect(z1.distributed_type).toBe('DEEPSPEED');
+    expect(z1.deepspeed_config).toMatchObject({ zero_stage: 1, gradient_accumulation_steps: 2 });
+    expect(loadYaml(exportPlan(zeroInput(0)).accelerate.yaml).distributed_type).toBe('MULTI_GPU');
+  });
+
+  it('holds a hostile machine name as a quoted string', () => {
+    const name = 'lab"\n: x\u2028#';
+    const e = exportPlan({ ...zeroInput(3, 1, name), masterAddr: name });
+    expect(loadYaml(e.accelerate.yaml).main_process_ip).toBe(name);
+  });
+
+  it('says accelerate cannot run the pipeline', () => {
+    expect(exportPlan(zeroInput(1, 2)).accelerate.warnings.join('\n')).toContain('pipeline');
+  });
+});
+
+describe('Megatron-LM', () => {
+  it('uses the distributed optimizer for ZeRO-1 only', () => {
+    expect(exportPlan(zeroInput(1)).megatron.args).toContain('--use-distributed-optimizer');
+    expect(exportPlan(zeroInput(0)).megatron.args).not.toContain('--use-distributed-optimizer');
+  });
+});
