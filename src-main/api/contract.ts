@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
 import { LIMITS } from '../core/profile-file/schema.js';
+import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -46,6 +47,8 @@ const workloadShape = {
   inputs,
 };
 const mode = z.enum(['training', 'inference']);
+/** The formats a served model's weights may be stored in (`plan:create`'s weights). */
+export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 
 /** A job's handle: progress arrives as `job:event`s, the answer with `job:get`. */
 export interface JobStarted {
@@ -184,6 +187,11 @@ export const CHANNELS = {
       network: z.string().min(1).max(50).optional(),
       topN: positiveInt.max(50).optional(),
       offload: z.enum(['auto', 'yes', 'no']).optional(),
+      // Serving: the stored weight format, what plans are ranked by, output and prompt tokens.
+      weights: z.enum(WEIGHT_FORMAT_NAMES).optional(),
+      objective: z.enum(['latency', 'throughput']).optional(),
+      tokens: positiveInt.max(1 << 20).optional(),
+      prompt: positiveInt.max(1 << 20).optional(),
     }),
   ),
 

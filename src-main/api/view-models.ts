@@ -171,6 +171,8 @@ export interface PlanView {
   timelines: SimEvent[][];
   /** Serving a decoder: time to first token, tokens per second and longest context per plan; null otherwise. */
   serving: ServingFigures[] | null;
+  /** Serving a decoder: prompt and output tokens per request and the objective plans are ranked by; else null. */
+  served?: { prompt: number; tokens: number; objective: 'latency' | 'throughput'; modelContext: number } | null;
   /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
   suggestions: PlanSuggestion[];
   warnings: string[];

@@ -58,13 +58,36 @@ import { findMachine, listMachines } from './machine-service.js';
 import { workloadPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
 import { resolveWorkload } from './workload-service.js';
+import {
+  SERVING_CANDIDATES,
+  checkWeights,
+  isDecoder,
+  rankServing,
+  searchedBatch,
+  servedDecoderOf,
+  unusedServingOptions,
+  withOneStagePlans,
+  type ServedDecoder,
+  type ServingObjective,
+} from './serving-plan.js';
 
 export interface PlanRequest {
   workload: string;
   /** A decoder read from a GGUF header (the workload is then its .gguf file; CLI only). */
   decoder?: CatalogEntry;
-  /** How the weights are stored when serving (a GGUF file's format); default 2 bytes (fp16/bf16). */
+  /**
+   * How the weights are stored when serving (--weights, or a GGUF file's format): it sets the bytes
+   * per parameter (memory and decode) and reaches the problem (`PlanProblem.weights`) and the
+   * datasheet predictors; default: the model's dtype. Refused when training, for a format the
+   * dtype cannot take, and fp8 on GPUs without fp8 units.
+   */
   weights?: WeightFormat;
+  /** Serving a decoder: rank plans by a whole request's time (latency, default) or by tokens/s at the largest batch. */
+  objective?: ServingObjective;
+  /** Serving a decoder: output tokens per request (default 256); the KV cache holds prompt + tokens. */
+  tokens?: number;
+  /** Serving a decoder: prompt tokens (default: seq, else 1024 or what the model's context leaves). */
+  prompt?: number;
   /** Activation recomputation to search when training: 'auto' (default) tries none, selective and full. */
   recompute?: RecomputeRequest;
   /** "all", or a comma list of device keys ("cpu,cuda:0"). */
@@ -116,6 +139,8 @@ export interface PlanResponse {
   timelines: SimEvent[][];
   /** Serving a decoder (inference): time to first token, tokens per second, longest context, per listed plan. */
   serving: ServingFigures[] | null;
+  /** Serving a decoder: its prompt, output tokens and the objective the plans are ranked by; else null. */
+  served: ServedDecoder | null;
   /** When no plan fits: verified changes that would make one fit (plan-suggestions.ts); else []. */
   suggestions: PlanSuggestion[];
   warnings: string[];
@@ -134,6 +159,7 @@ export interface PlanSummary {
   timeline: SimEvent[];
   timelines: SimEvent[][];
   serving: ServingFigures[] | null;
+  served: ServedDecoder | null;
   suggestions: PlanSuggestion[];
   warnings: string[];
 }
@@ -151,6 +177,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     timeline: r.timeline,
     timelines: r.timelines,
     serving: r.serving,
+    served: r.served,
     suggestions: r.suggestions,
     warnings: r.warnings,
   };
@@ -158,19 +185,18 @@ export function planSummary(r: PlanResponse): PlanSummary {
 
 /** The serving figures of every listed plan, for a decoder in inference mode; else null. */
 function servingOf(
-  req: PlanRequest,
-  workload: Workload,
+  served: ServedDecoder | null,
   problem: PlanProblem,
   plans: readonly Plan[],
   devices: PlanDevices,
   costModel: CostModel,
 ): ServingFigures[] | null {
-  const e = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
-  if (req.mode !== 'inference' || !e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return null;
+  if (!served) return null;
   const decodeGBps = Object.fromEntries(devices.candidates.map((c) => [c.device.id, c.decodeGBps]));
   const input = {
-    context: workload.bindings.seq ?? 1,
-    modelContext: e.context ?? 1,
+    prompt: served.prompt,
+    tokens: served.tokens,
+    modelContext: served.modelContext,
     bytesPerParam: problem.bytesPerParam,
     decodeGBps,
     allReduceUs: (ids: readonly string[], bytes: number) => costModel.allReduceUs(ids, bytes),
@@ -338,24 +364,24 @@ function checkExpertsFit(w: Workload, problem: PlanProblem): void {
 
 /**
  * Serving a catalog decoder holds its KV cache: each block keeps 2 x kvHeads x headDim values per
- * token of the context (the workload's seq) per sequence, on the device of its stage, for every
+ * token of the context (prompt + output tokens) per sequence, on the device of its stage, for every
  * sequence that device serves (resident bytes: every search's memory check counts them).
  */
 function withKvCache(
   w: Workload,
-  decoder: CatalogEntry | undefined,
+  e: CatalogEntry | null,
+  served: ServedDecoder | null,
   layers: PlanLayer[],
   batch: number,
   warnings: string[],
 ): PlanLayer[] {
-  const e = decoder ?? (catalogNames().includes(w.name) ? getCatalogEntry(w.name) : null);
-  if (!e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return layers;
-  const seq = w.bindings.seq ?? 0;
+  if (!isDecoder(e) || !served) return layers;
+  const seq = served.prompt + served.tokens;
   const dtype = w.nodes[0]?.dtype ?? 'fp16';
   const perBlock = (kvBytesPerToken(e, dtype) / e.layers) * seq;
   const blocks = layers.filter((l) => /^block\.\d+$/.test(l.name)).length;
   warnings.push(
-    `${w.name}: inference memory holds the KV cache of ${count(seq, 'token')} per sequence, ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${count(e.layers, 'layer')} x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
+    `${w.name}: inference memory holds the KV cache of ${count(seq, 'token')} per sequence (prompt ${served.prompt} + ${served.tokens} output), ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${count(e.layers, 'layer')} x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
   );
   return layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, residentBytesPerSample: perBlock } : l));
 }
@@ -710,7 +736,7 @@ function planProblem(
   checkServedContext(workload, entry, req.mode);
   const withMemory =
     req.mode === 'inference'
-      ? withKvCache(workload, req.decoder, predicted, req.batch, warnings)
+      ? withKvCache(workload, entry, servedDecoderOf(req, entry), predicted, req.batch, warnings)
       : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
   const { layers, tensorDegrees } = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
@@ -732,6 +758,7 @@ function planProblem(
     mode: req.mode,
     batch: req.batch,
     bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload, warnings),
+    ...(req.weights && req.mode === 'inference' ? { weights: req.weights } : {}),
     zeroStage: req.zero ?? 0,
     overheadBytes: GIB / 2,
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
@@ -808,12 +835,21 @@ interface Searched {
   problem: PlanProblem;
   costModel: CostModel;
   ranked: RankedPlans;
+  /** A served decoder's prompt, output tokens and objective; null for anything else. */
+  served: ServedDecoder | null;
 }
 
 function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Searched {
+  // A served decoder's workload is its prompt's prefill; its KV cache holds prompt + output tokens.
+  const served = servedDecoderOf(
+    req,
+    req.decoder ?? (catalogNames().includes(req.workload) ? getCatalogEntry(req.workload) : null),
+  );
+  warnings.push(...unusedServingOptions(req, served));
+  const seq = served?.prompt ?? req.seq;
   const { workload } = resolveWorkload(db, req.workload, {
     batch: 1,
-    ...(req.seq !== undefined ? { seq: req.seq } : {}),
+    ...(seq !== undefined ? { seq } : {}),
     ...(req.image !== undefined ? { image: req.image } : {}),
     ...(req.dtype !== undefined ? { dtype: req.dtype } : {}),
     dims: req.dims ?? {},
@@ -823,12 +859,25 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
   const devices = planDevices(db, req, warnings);
-  const problem = planProblem(db, req, workload, devices, warnings);
+  const dtype = workload.nodes.find((n) => n.flops > 0)?.dtype ?? 'fp16';
+  warnings.push(
+    ...checkWeights(
+      req,
+      dtype,
+      DTYPE_BYTES[dtype],
+      devices.candidates.map((c) => c.device),
+    ),
+  );
+  const batch = searchedBatch(served, req.batch, devices.candidates.length, warnings);
+  const problem = planProblem(db, { ...req, batch }, workload, devices, warnings);
   checkExpertsFit(workload, problem);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(problem.links, measured);
-  const ranked = searchPlans(req, problem, devices, costModel, warnings);
-  return { workload, devices, problem, costModel, ranked };
+  // Serving plans are ranked by their objective afterwards: search wider than the list the step would rank.
+  const wide = served ? { ...req, topN: Math.max(req.topN ?? 5, SERVING_CANDIDATES) } : req;
+  const searched = searchPlans(wide, problem, devices, costModel, warnings);
+  const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
+  return { workload, devices, problem, costModel, ranked, served };
 }
 
 /** The fastest plan that fits a changed request; null when none does or the change is refused. */
@@ -843,7 +892,13 @@ function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
 
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const warnings: string[] = [];
-  const { workload, devices, problem, costModel, ranked } = searchRequest(db, req, warnings);
+  const searched = searchRequest(db, req, warnings);
+  const { workload, devices, problem, costModel, served } = searched;
+  const figures = servingOf(served, problem, searched.ranked.result.plans, devices, costModel);
+  const { ranked, serving } =
+    served && figures
+      ? rankServing(searched.ranked, figures, served.objective, req.topN ?? 5)
+      : { ranked: searched.ranked, serving: figures };
   const { result, listed, best } = ranked;
   const bestProblem = best?.problem ?? problem;
   const search = best
@@ -862,7 +917,8 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     workload: workload.name,
     problem: bestProblem,
     result,
-    serving: servingOf(req, workload, problem, result.plans, devices, costModel),
+    serving,
+    served,
     exports: best ? exportPlan({ plan: best.plan, problem: bestProblem }) : null,
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),

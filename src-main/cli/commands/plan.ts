@@ -8,6 +8,7 @@ import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
 import { renderPlans } from '../render/plan.js';
+import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
 import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 const MAX_NCCL_BYTES = 16 * 2 ** 20;
@@ -94,7 +95,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero 0-3] [--mode training|inference] [--batch N] [--emit DIR [--force]] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero 0-3] [--mode training|inference] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -102,6 +103,7 @@ export const planCommand: Command = {
     'check per device. Devices from --virtual come from datasheets and are marked as estimates.',
   options: {
     ...WORKLOAD_OPTIONS,
+    ...SERVING_OPTIONS,
     workload: {
       type: 'string',
       valueName: 'W',
@@ -197,9 +199,8 @@ export const planCommand: Command = {
     const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
-      ...(gguf
-        ? { decoder: gguf.entry, ...(mode === 'inference' && gguf.weights ? { weights: gguf.weights } : {}) }
-        : {}),
+      ...(gguf ? { decoder: gguf.entry } : {}),
+      ...servingFields(opts, mode, spec.batch, spec.dtype, gguf?.weights ?? null),
       devices: typeof opts.devices === 'string' ? opts.devices : 'all',
       ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
       ...(typeof opts.virtual === 'string'
@@ -213,10 +214,8 @@ export const planCommand: Command = {
       ...(typeof opts.network === 'string' ? { network: opts.network } : {}),
       ...(typeof opts.links === 'string' ? { links: readSmallText('--links', opts.links, MAX_LINKS_BYTES) } : {}),
       mode,
-      batch: spec.batch ?? 8,
       ...(spec.seq !== undefined ? { seq: spec.seq } : {}),
       ...(spec.image !== undefined ? { image: spec.image } : {}),
-      ...(spec.dtype !== undefined ? { dtype: spec.dtype } : {}),
       dims: spec.dims ?? {},
       inputs: spec.inputs ?? {},
       topN,

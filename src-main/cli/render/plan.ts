@@ -3,6 +3,7 @@ import type { Plan, PlanDevice } from '../../core/planner/types.js';
 import { count, noun } from '../../core/text/plural.js';
 import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan-service.js';
+import type { ServingFigures } from '../../core/planner/cost/serving.js';
 import { formatBytes, formatTable } from '../output.js';
 import { ms } from './workload.js';
 
@@ -143,6 +144,56 @@ function memoryRows(memory: Plan['memory']): string[][] {
   ]);
 }
 
+const percent = (a: number, b: number): string => `${((Math.abs(a - b) / b) * 100).toFixed(1)}%`;
+
+/** How much worse the second plan is, by what the plans are ranked by (the step, or a serving objective). */
+function nextBestText(r: PlanResponse, best: Plan, next: Plan): string {
+  const [a, b] = [r.serving?.[0], r.serving?.[1]];
+  if (!r.served || !a || !b) return `is ${percent(next.stepUs, best.stepUs)} slower`;
+  return r.served.objective === 'latency'
+    ? `takes ${percent(b.requestUs, a.requestUs)} longer a request`
+    : `gives ${percent(b.maxBatchTokensPerSecond, a.maxBatchTokensPerSecond)} fewer tokens/s at its most concurrent sequences`;
+}
+
+const OBJECTIVE_TEXT = {
+  latency: 'ranked by latency, a whole request at the batch',
+  throughput: 'ranked by throughput, tokens/s at the most concurrent sequences that fit',
+} as const;
+
+/** Each plan's serving figures: at the batch, and under continuous batching at the most sequences that fit. */
+function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): string[] {
+  const about = r.served
+    ? `prompt ${r.served.prompt} + ${count(r.served.tokens, 'output token')} a request; ${OBJECTIVE_TEXT[r.served.objective]}`
+    : 'decode steps read each stage’s weights and KV cache';
+  return [
+    `Serving (${about}):`,
+    formatTable(
+      [
+        '#',
+        'FIRST TOKEN',
+        'DECODE STEP',
+        'TOKENS/S/SEQ',
+        'REQUEST',
+        `TOKENS/S AT ${r.problem.batch}`,
+        'MAX CONCURRENT',
+        'TOKENS/S THERE',
+        'LONGEST CONTEXT',
+      ],
+      serving.map((s, i) => [
+        i + 1,
+        ms(s.ttftUs),
+        ms(s.decodeStepUs),
+        s.tokensPerSecondPerSequence.toFixed(1),
+        ms(s.requestUs),
+        s.tokensPerSecond.toFixed(1),
+        s.maxBatch,
+        s.maxBatchTokensPerSecond.toFixed(0),
+        s.maxContext,
+      ]),
+    ),
+  ];
+}
+
 export function renderPlans(r: PlanResponse): string {
   const { plans, searchMs } = r.result;
   // Plans that fit come first in the ranking; only they are listed as plans, the others are rejections.
@@ -167,18 +218,7 @@ export function renderPlans(r: PlanResponse): string {
         ]),
       ),
     );
-  if (r.serving && feasible.length > 0) {
-    out.push(
-      '',
-      'Serving (decode steps read each stage’s weights and KV cache at its decode bandwidth; stages in turn):',
-      formatTable(
-        ['#', 'TIME TO FIRST TOKEN', 'DECODE STEP', 'TOKENS/S', 'LONGEST CONTEXT'],
-        r.serving
-          .slice(0, feasible.length)
-          .map((s, i) => [i + 1, ms(s.ttftUs), ms(s.decodeStepUs), s.tokensPerSecond.toFixed(1), s.maxContext]),
-      ),
-    );
-  }
+  if (r.serving && feasible.length > 0) out.push('', ...servingLines(r, r.serving.slice(0, feasible.length)));
   const best = feasible[0];
   if (best) {
     out.push(
@@ -188,9 +228,7 @@ export function renderPlans(r: PlanResponse): string {
     out.push(formatTable(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
     const next = feasible[1];
     if (next)
-      out.push(
-        `Next best (${next.kind}) is ${(((next.stepUs - best.stepUs) / best.stepUs) * 100).toFixed(1)}% slower: ${next.reasons[0] ?? stagesText(next)}`,
-      );
+      out.push(`Next best (${next.kind}) ${nextBestText(r, best, next)}: ${next.reasons[0] ?? stagesText(next)}`);
   } else {
     out.push('No plan fits these devices.');
   }

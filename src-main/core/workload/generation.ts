@@ -21,19 +21,38 @@
 
 /**
  * Bytes per weight of the formats generation is served in: the float dtypes, int8 with a scale
- * per channel, and llama.cpp's block formats (Q8_0: 32 weights in 34 bytes; Q4_0: 32 in 18;
- * Q4_K: 256 in 144). The KV cache and activations stay at the model's dtype.
+ * per channel, fp8 (E4M3, one byte; its per-tensor or per-channel scale is negligible), int4 as
+ * AWQ/GPTQ kernels hold it (groups of 128 weights: 128 x 4 bits = 64 bytes, plus an fp16 scale and
+ * an fp16 zero point: 68 bytes per 128), and llama.cpp's block formats (Q8_0: 32 weights in 34
+ * bytes; Q4_0: 32 in 18; Q4_K: 256 in 144). The KV cache and activations stay at the model's dtype.
  */
 export const WEIGHT_FORMATS = {
   fp32: 4,
   fp16: 2,
   bf16: 2,
   int8: 1,
+  fp8: 1,
   q8_0: 34 / 32,
+  int4: (128 / 2 + 2 + 2) / 128,
   q4_k: 144 / 256,
   q4_0: 18 / 32,
 } as const;
 export type WeightFormat = keyof typeof WEIGHT_FORMATS;
+
+/**
+ * Why a model computing in `dtype` (of `elementBytes`) cannot take weights stored as `format`, in
+ * one line naming the formats it takes; null when it can: the dtype itself, or any format
+ * narrower than it (quantized formats are dequantized to it, a narrower float is upcast). Others
+ * are refused: bf16 weights lose range in fp16, fp32 weights are wider than the arithmetic.
+ */
+export function weightFormatProblem(format: WeightFormat, dtype: string, elementBytes: number): string | null {
+  if (format === dtype) return null;
+  if (WEIGHT_FORMATS[format] < elementBytes) return null;
+  const takes = (Object.keys(WEIGHT_FORMATS) as WeightFormat[]).filter(
+    (f) => f === dtype || WEIGHT_FORMATS[f] < elementBytes,
+  );
+  return `--weights ${format}: the model computes in ${dtype}, which takes weights as ${takes.join(', ')}`;
+}
 
 export interface DecoderShape {
   layers: number;

@@ -21,6 +21,38 @@ export interface PlanForm {
   topN: number;
   /** ZeRO-Offload style optimizer offload to the CPU (training): auto (searched both ways), yes, no. */
   offload?: 'auto' | 'yes' | 'no';
+  /** Serving a decoder (inference): empty fields take the service's defaults. */
+  serving?: ServingForm;
+}
+
+export interface ServingForm {
+  /** A weight format (q4_k, int4, fp8...); '' for the model's dtype. */
+  weights: string;
+  objective: 'latency' | 'throughput';
+  /** Output tokens per request; empty for the default (256). */
+  tokens: number | string | null;
+  /** Prompt tokens; empty for the default (1024, or what the model's context leaves). */
+  prompt: number | string | null;
+}
+
+/** A whole number from 1 to 2^20, undefined for an empty field (a number input left empty: null), or null when bad. */
+function optionalCount(v: number | string | null): number | undefined | null {
+  if (v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
+  const n = typeof v === 'number' ? v : Number(v.trim());
+  return Number.isInteger(n) && n >= 1 && n <= 1 << 20 ? n : null;
+}
+
+/** The serving fields of a request, or the first bad one's message. */
+function servingFields(f: ServingForm): Partial<PlanRequest> | string {
+  const tokens = optionalCount(f.tokens);
+  if (tokens === null) return 'Output tokens must be a whole number ≥ 1 (or empty for 256).';
+  const prompt = optionalCount(f.prompt);
+  if (prompt === null) return 'Prompt tokens must be a whole number ≥ 1 (or empty for the default).';
+  const out: Partial<PlanRequest> = { objective: f.objective };
+  if (f.weights) out.weights = f.weights as PlanRequest['weights'];
+  if (tokens !== undefined) out.tokens = tokens;
+  if (prompt !== undefined) out.prompt = prompt;
+  return out;
 }
 
 export type PlanFormResult = { ok: true; request: PlanRequest } | { ok: false; error: string };
@@ -59,6 +91,11 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (virtual.length > 0) request.virtual = virtual;
   if (f.network.trim()) request.network = f.network.trim();
   if (f.offload && f.mode === 'training') request.offload = f.offload;
+  if (f.serving && f.mode === 'inference') {
+    const serving = servingFields(f.serving);
+    if (typeof serving === 'string') return { ok: false, error: serving };
+    Object.assign(request, serving);
+  }
   return { ok: true, request };
 }
 

@@ -1,7 +1,7 @@
 /** The plan form and the plan job. */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { PlanView } from '../../../src-main/api/view-models.js';
-import { planRequest } from '../lib/forms.js';
+import { planRequest, type ServingForm } from '../lib/forms.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 
 export type Mode = 'training' | 'inference';
@@ -16,7 +16,10 @@ export class PlanStore {
   readonly job: JobTracker<PlanView>;
   #workload: string | null = $state(null);
   mode: Mode = $state('training');
-  batch = $state(8);
+  /** The batch the user chose; null until they choose (then 1 sequence when serving, 8 samples when training). */
+  #chosenBatch: number | null = $state(null);
+  /** Serving a decoder (inference): weight format, objective, output and prompt tokens; empty: the defaults. */
+  serving: ServingForm = $state({ weights: '', objective: 'latency', tokens: '', prompt: '' });
   /** The local devices the user chose; null until they choose (then the profiled ones are shown). */
   #chosenLocal: string[] | null = $state(null);
   machines: string[] = $state([]);
@@ -53,6 +56,14 @@ export class PlanStore {
     this.#workload = name;
   }
 
+  get batch(): number {
+    return this.#chosenBatch ?? (this.mode === 'inference' ? 1 : 8);
+  }
+
+  set batch(n: number) {
+    this.#chosenBatch = n;
+  }
+
   get localDevices(): readonly string[] {
     return this.#chosenLocal ?? this.#defaults().localDevices;
   }
@@ -87,6 +98,7 @@ export class PlanStore {
       network: this.network,
       topN: this.topN,
       offload: this.offload,
+      serving: this.serving,
     });
     if (!r.ok) {
       this.formError = r.error;

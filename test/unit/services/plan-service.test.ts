@@ -139,6 +139,7 @@ describe('planSummary', () => {
       timeline: r.timeline,
       timelines: r.timelines,
       serving: null,
+      served: null,
       suggestions: [],
       warnings: r.warnings,
     });
@@ -267,9 +268,9 @@ describe('serving a decoder', () => {
   it('holds its KV cache in every stage’s memory, and says how much', () => {
     const db = trainedStore();
     const llama = { workload: 'llama-3.1-8b', devices: 'none', virtual: ['RTX 4090'], mode: 'inference' as const };
-    const long = planWorkload(db, { ...llama, batch: 8, seq: 8192 });
+    const long = planWorkload(db, { ...llama, batch: 8, seq: 8192, tokens: 256 });
     expect(long.warnings).toContain(
-      'llama-3.1-8b: inference memory holds the KV cache of 8192 tokens per sequence, 8.0 GiB at batch 8 (2 x 32 layers x 8 KV heads x 128 x bf16)',
+      'llama-3.1-8b: inference memory holds the KV cache of 8448 tokens per sequence (prompt 8192 + 256 output), 8.3 GiB at batch 8 (2 x 32 layers x 8 KV heads x 128 x bf16)',
     );
     // 15.0 GiB of bf16 weights and 8 GiB of cache do not fit a 24 GB card; with 1k tokens they do.
     expect(long.result.plans.some((p) => p.feasible)).toBe(false);

@@ -1,13 +1,17 @@
 /**
  * What a plan for serving a decoder gives its users: the time to first token (the plan's pass over
- * the prompt), the time of one decode step and tokens per second, and the longest context every
- * device's memory would hold. Pure.
+ * the prompt), the time of one decode step and tokens per second, the time of a whole request, the
+ * longest context every device's memory would hold, and under continuous batching the most
+ * sequences every device holds at once and the tokens per second there. Pure.
  *
  * A decode step runs every stage once for one new token per sequence. On each device of a stage it
  * reads the stage's weights and the KV cache of the sequences it serves (an equal share of the
- * batch in a data-parallel group), at the device's decode bandwidth; the stage takes as long as
- * its slowest device, and the stages run one after the other for a token. The KV cache grows
- * linearly with the context, so the longest context is where a device's free memory runs out.
+ * batch in a data-parallel group), at the device's decode bandwidth, and does the arithmetic of one
+ * token per sequence (the prefill's time per prompt token, a floor that matters at large batches);
+ * the stage takes as long as its slowest device, and the stages run one after the other for a
+ * token. The KV cache grows linearly while a request generates, so a request's steps average the
+ * step at its mean context, prompt + tokens / 2. The cache is held for prompt + tokens per
+ * sequence; the longest context is where a device's free memory runs out.
  *
  * A tensor-parallel stage of degree t: each member reads 1/t of the split layers' weights and KV
  * cache (the rest whole) for the sequences of its replica, and every split layer all-reduces its
@@ -16,16 +20,31 @@
 import type { Plan, PlanLayer, PlanProblem } from '../types.js';
 
 export interface ServingFigures {
+  /** The prefill of the prompt for the batch (the plan's step). */
   ttftUs: number;
+  /** One decode step at the batch, at a request's mean context. */
   decodeStepUs: number;
+  /** Tokens per second of the whole batch. */
   tokensPerSecond: number;
-  /** The longest context (tokens per sequence) every device holds, at most the model's. */
+  /** Tokens per second one sequence sees. */
+  tokensPerSecondPerSequence: number;
+  /** A whole request: the time to first token and its output tokens' decode steps. */
+  requestUs: number;
+  /** The longest context (tokens per sequence) every device holds at the batch, at most the model's. */
   maxContext: number;
+  /** Continuous batching: the most sequences of prompt + tokens every device holds at once (0: not even one). */
+  maxBatch: number;
+  /** The decode step at maxBatch (weights read once, the KV cache of every sequence). */
+  maxBatchDecodeStepUs: number;
+  /** Tokens per second of all the sequences at maxBatch. */
+  maxBatchTokensPerSecond: number;
 }
 
 export interface ServingInput {
-  /** Tokens per sequence the plan was made for (its KV cache is sized for them). */
-  context: number;
+  /** Prompt tokens per sequence: the workload's sequence (the plan's step is its prefill). */
+  prompt: number;
+  /** Output tokens per request; the KV cache (residentBytesPerSample) is sized for prompt + tokens. */
+  tokens: number;
   /** The model's own limit. */
   modelContext: number;
   /** Bytes per parameter of the served weights. */
@@ -47,7 +66,7 @@ function tensorAllReducesUs(
 ): number {
   if (members.length < 2 || !s.allReduceUs) return 0;
   const allReduce = s.allReduceUs;
-  const perToken = 1 / Math.max(1, s.context);
+  const perToken = 1 / Math.max(1, s.prompt);
   return sum(
     range.map((l) =>
       l.tensor ? l.tensor.forwardAllReduces * allReduce(members, l.outBytesPerSample * perToken * samples) : 0,
@@ -55,31 +74,107 @@ function tensorAllReducesUs(
   );
 }
 
-export function servingFigures(problem: PlanProblem, plan: Plan, s: ServingInput): ServingFigures {
-  const layers = problem.layers;
-  let decodeStepUs = 0;
-  let maxContext = s.modelContext;
-  for (const stage of plan.stages) {
+/** One stage of a plan as decoding sees it: what each member reads and computes per sequence. */
+interface DecodeStage {
+  range: PlanLayer[];
+  devices: string[];
+  tp: number;
+  replicas: number;
+  weightBytes: number;
+  /** KV cache bytes per sequence on each member, at prompt + tokens. */
+  kvPerSample: number;
+}
+
+function decodeStages(problem: PlanProblem, plan: Plan, s: ServingInput): DecodeStage[] {
+  return plan.stages.map((stage) => {
     const tp = stage.tp ?? 1;
-    const range = layers.slice(stage.from, stage.to);
+    const range = problem.layers.slice(stage.from, stage.to);
     const shard = (l: PlanLayer): number => (l.tensor ? 1 / tp : 1);
-    const weightBytes = sum(range.map((l) => l.params * shard(l))) * s.bytesPerParam;
-    const kvPerSample = sum(range.map((l) => (l.residentBytesPerSample ?? 0) * shard(l)));
-    const samples = problem.batch / (stage.devices.length / tp);
-    const times = stage.devices.map((id) => (weightBytes + kvPerSample * samples) / ((s.decodeGBps[id] ?? 1) * 1e3));
-    decodeStepUs += Math.max(...times) + tensorAllReducesUs(range, stage.devices.slice(0, tp), samples, s);
-    for (const id of stage.devices) {
+    return {
+      range,
+      devices: stage.devices,
+      tp,
+      replicas: stage.devices.length / tp,
+      weightBytes: sum(range.map((l) => l.params * shard(l))) * s.bytesPerParam,
+      kvPerSample: sum(range.map((l) => (l.residentBytesPerSample ?? 0) * shard(l))),
+    };
+  });
+}
+
+/** A decode step for `batch` sequences at the mean context of a request (µs). */
+function decodeStepUs(stages: readonly DecodeStage[], batch: number, s: ServingInput): number {
+  const held = s.prompt + s.tokens;
+  const meanShare = held > 0 ? (s.prompt + s.tokens / 2) / held : 1;
+  let total = 0;
+  for (const st of stages) {
+    const samples = batch / st.replicas;
+    const times = st.devices.map((id) => {
+      const memoryUs = (st.weightBytes + st.kvPerSample * meanShare * samples) / ((s.decodeGBps[id] ?? 1) * 1e3);
+      const perToken = sum(st.range.map((l) => (l.forwardUs[id] ?? 0) * (l.tensor ? 1 / st.tp : 1)));
+      return Math.max(memoryUs, (perToken / Math.max(1, s.prompt)) * samples);
+    });
+    total += Math.max(...times) + tensorAllReducesUs(st.range, st.devices.slice(0, st.tp), samples, s);
+  }
+  return total;
+}
+
+/** The most sequences every stage holds: on each member, its free memory once the plan's own cache is set aside. */
+function maxConcurrent(stages: readonly DecodeStage[], plan: Plan, batch: number): number {
+  let most = Infinity;
+  for (const st of stages) {
+    if (st.kvPerSample <= 0) continue;
+    const samples = batch / st.replicas;
+    for (const id of st.devices) {
       const m = plan.memory.find((x) => x.device === id);
-      const kv = kvPerSample * samples;
-      if (!m || kv <= 0) continue;
-      const free = m.availableBytes - m.neededBytes;
-      maxContext = Math.min(maxContext, Math.floor(s.context * (1 + free / kv)));
+      if (!m) continue;
+      const withoutCache = m.neededBytes - st.kvPerSample * samples;
+      most = Math.min(most, Math.floor((m.availableBytes - withoutCache) / st.kvPerSample) * st.replicas);
     }
   }
+  return Number.isFinite(most) ? Math.max(0, most) : batch;
+}
+
+/** The longest context every device holds at the plan's batch, at most the model's. */
+function longestContext(stages: readonly DecodeStage[], plan: Plan, batch: number, s: ServingInput): number {
+  const held = s.prompt + s.tokens;
+  let longest = s.modelContext;
+  for (const st of stages) {
+    const kv = st.kvPerSample * (batch / st.replicas);
+    if (kv <= 0) continue;
+    for (const id of st.devices) {
+      const m = plan.memory.find((x) => x.device === id);
+      if (!m) continue;
+      longest = Math.min(longest, Math.floor(held * (1 + (m.availableBytes - m.neededBytes) / kv)));
+    }
+  }
+  return Math.max(0, longest);
+}
+
+export function servingFigures(problem: PlanProblem, plan: Plan, s: ServingInput): ServingFigures {
+  const stages = decodeStages(problem, plan, s);
+  const batch = problem.batch;
+  const stepUs = decodeStepUs(stages, batch, s);
+  const maxBatch = maxConcurrent(stages, plan, batch);
+  const maxStepUs = maxBatch > 0 ? decodeStepUs(stages, maxBatch, s) : 0;
   return {
     ttftUs: plan.stepUs,
-    decodeStepUs,
-    tokensPerSecond: decodeStepUs > 0 ? (problem.batch * 1e6) / decodeStepUs : 0,
-    maxContext: Math.max(0, maxContext),
+    decodeStepUs: stepUs,
+    tokensPerSecond: stepUs > 0 ? (batch * 1e6) / stepUs : 0,
+    tokensPerSecondPerSequence: stepUs > 0 ? 1e6 / stepUs : 0,
+    requestUs: plan.stepUs + s.tokens * stepUs,
+    maxContext: longestContext(stages, plan, batch, s),
+    maxBatch,
+    maxBatchDecodeStepUs: maxStepUs,
+    maxBatchTokensPerSecond: maxStepUs > 0 ? (maxBatch * 1e6) / maxStepUs : 0,
   };
+}
+
+/** What a serving plan is ranked by: a whole request's time at the batch, or tokens per second at the largest batch. */
+export type ServingObjective = 'latency' | 'throughput';
+
+/** Orders two plans' serving figures by the objective: negative when `a` serves better. */
+export function compareServing(objective: ServingObjective, a: ServingFigures, b: ServingFigures): number {
+  return objective === 'latency'
+    ? a.requestUs - b.requestUs
+    : b.maxBatchTokensPerSecond - a.maxBatchTokensPerSecond || a.requestUs - b.requestUs;
 }

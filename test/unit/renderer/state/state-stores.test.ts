@@ -148,4 +148,28 @@ describe('PlanStore', () => {
     expect(view?.devices.some((d) => d.estimate === 'datasheet')).toBe(true);
     hub.disconnect();
   });
+
+  it('serves one sequence unless the batch is chosen, and sends the serving fields with an inference plan', async () => {
+    const { client } = inProcessClient();
+    const hub = new JobHub(client);
+    hub.connect();
+    const ps = new PlanStore(client, hub);
+    expect(ps.batch).toBe(8);
+    ps.mode = 'inference';
+    expect(ps.batch).toBe(1);
+    ps.workload = 'llama-3.1-8b';
+    ps.setVirtualCount('NVIDIA GeForce RTX 4090', 1);
+    ps.serving = { weights: 'q4_k', objective: 'throughput', tokens: 128, prompt: 512 };
+    await ps.run();
+    expect(ps.formError).toBeNull();
+    await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
+    const view = ps.job.result;
+    expect(view?.batch).toBe(1);
+    expect(view?.served).toMatchObject({ prompt: 512, tokens: 128, objective: 'throughput' });
+    expect(view?.warnings).toContain('llama-3.1-8b: weights held as q4_k, 0.5625 bytes per parameter');
+    ps.batch = 4;
+    ps.mode = 'training';
+    expect(ps.batch).toBe(4);
+    hub.disconnect();
+  });
 });

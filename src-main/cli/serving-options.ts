@@ -1,0 +1,81 @@
+/** `plan` options for serving a decoder: the weight format, the objective, prompt and output tokens. */
+import { UsageError } from '../core/errors.js';
+import type { Dtype } from '../core/domain/measurement.js';
+import type { Mode } from '../core/planner/types.js';
+import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
+import type { PlanRequest } from '../services/plan-service.js';
+import { DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, defaultBatch } from '../services/serving-plan.js';
+import type { OptionSpec, ParsedOptions } from './command.js';
+import { positiveInt } from './workload-options.js';
+
+/** Longest prompt or output the CLI takes (the model's own context is checked by the service). */
+const MAX_CONTEXT = 1 << 20;
+
+export const SERVING_OPTIONS: Record<string, OptionSpec> = {
+  batch: {
+    type: 'string',
+    valueName: 'N',
+    description: 'sequences (serving) or samples (training) per step (default: 1 serving, 8 training)',
+  },
+  weights: {
+    type: 'string',
+    valueName: 'FORMAT',
+    description: `inference: how the weights are stored, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the model's dtype; int4: AWQ/GPTQ groups of 128; fp8: Ada and Hopper)`,
+  },
+  objective: {
+    type: 'string',
+    valueName: 'WHAT',
+    description:
+      'serving a decoder: rank plans by latency (default: a whole request at --batch) or throughput (tokens/s at the most concurrent sequences that fit)',
+  },
+  tokens: {
+    type: 'string',
+    valueName: 'N',
+    description: `serving a decoder: output tokens per request (default ${DEFAULT_OUTPUT_TOKENS}); the KV cache holds prompt + tokens`,
+  },
+  prompt: {
+    type: 'string',
+    valueName: 'N',
+    description: `serving a decoder: prompt tokens (default: --seq, else ${DEFAULT_PROMPT_TOKENS} or what the model's context leaves)`,
+  },
+};
+
+/** "q4_k" → a weight format; anything else names the formats. */
+export function weightFormat(v: string): WeightFormat {
+  if (!Object.hasOwn(WEIGHT_FORMATS, v))
+    throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got "${v}"`);
+  return v as WeightFormat;
+}
+
+type ServingFields = Pick<PlanRequest, 'weights' | 'objective' | 'tokens' | 'prompt' | 'dtype'> & { batch: number };
+
+/**
+ * The serving fields of a plan request: --weights (else a GGUF file's format, whose float formats
+ * also set the dtype unless --dtype is given), --objective, --tokens, --prompt, and the batch:
+ * --batch, else 1 when serving and 8 when training.
+ */
+export function servingFields(
+  opts: ParsedOptions,
+  mode: Mode,
+  batch: number | undefined,
+  dtype: Dtype | undefined,
+  fileWeights: WeightFormat | null,
+): ServingFields {
+  const objective = typeof opts.objective === 'string' ? opts.objective : undefined;
+  if (objective !== undefined && objective !== 'latency' && objective !== 'throughput')
+    throw new UsageError(`--objective takes latency or throughput; got "${objective}"`);
+  const given = typeof opts.weights === 'string' ? weightFormat(opts.weights) : undefined;
+  const fromFile = mode === 'inference' && given === undefined ? (fileWeights ?? undefined) : undefined;
+  const fileDtype =
+    dtype === undefined && (fromFile === 'fp32' || fromFile === 'fp16' || fromFile === 'bf16') ? fromFile : undefined;
+  const weights = given ?? fromFile;
+  const chosenDtype = dtype ?? fileDtype;
+  return {
+    batch: batch ?? defaultBatch(mode),
+    ...(weights !== undefined ? { weights } : {}),
+    ...(chosenDtype !== undefined ? { dtype: chosenDtype } : {}),
+    ...(objective !== undefined ? { objective } : {}),
+    ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
+    ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
+  };
+}
