@@ -20,7 +20,9 @@ import type { DeviceFeatures, Predictor } from '../core/predictor/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
-import { parseVirtualGpus, virtualDevice } from '../core/planner/cost/datasheets.js';
+import { GPU_DATASHEETS, parseVirtualGpus, virtualDevice, type GpuDatasheet } from '../core/planner/cost/datasheets.js';
+import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
+import { memoryEfficiency } from '../core/predictor/kernel-efficiency.js';
 import { bandwidthProblem, buildPlanLinks, latencyProblem, type MachineLinks } from '../core/planner/cost/links.js';
 import { createCostModel, type CostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/cost/nccl-tests.js';
@@ -124,7 +126,10 @@ export interface PlanRequest {
    * (plans with and without are ranked together). Default 'auto'.
    */
   offload?: 'no' | 'yes' | 'auto';
-  /** ZeRO stage of training (optimizer state, gradients, weights sharded over data-parallel replicas); default 0. */
+  /**
+   * ZeRO stage of training (1: optimizer state, 2: and gradients, 3: and weights sharded over
+   * data-parallel replicas; 0: plain DDP). Absent: searched (1, 2 and 3 on two or more GPUs).
+   */
   zero?: 0 | 1 | 2 | 3;
 }
 
@@ -209,6 +214,8 @@ const GIB = 2 ** 30;
 interface Candidate {
   device: PlanDevice;
   features: DeviceFeatures;
+  /** A datasheet GPU's own predictor (its datasheet and the shipped kernel fractions); absent: the trained one. */
+  predictor?: Predictor;
   /** The bandwidth a decode step streams weights at (generation-service.ts); the roofline's for datasheet devices. */
   decodeGBps: number;
 }
@@ -445,7 +452,7 @@ function alikeDevices(a: Candidate, b: Candidate, tol: number): boolean {
  */
 function predictAll(
   workload: Workload,
-  predictor: Predictor,
+  trained: () => Predictor,
   candidates: readonly Candidate[],
   warnings: string[],
 ): WorkloadPrediction[] {
@@ -458,7 +465,7 @@ function predictAll(
       if (c.device.estimate === 'profiled') sharedMeasured++;
       return rep.p;
     }
-    const p = predictWorkload(workload, predictor, c.features, 'inference');
+    const p = predictWorkload(workload, c.predictor ?? trained(), c.features, 'inference');
     reps.push({ c, p });
     return p;
   });
@@ -680,7 +687,21 @@ function deviceKeys(devices: string): string[] | 'all' {
   return keys;
 }
 
-function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDevices {
+/**
+ * The predictor of a datasheet GPU in this request: its datasheet and the shipped kernel
+ * fractions, the served weight format, and whether the model's attention is causal.
+ */
+function datasheetPredictorFor(datasheet: GpuDatasheet, req: PlanRequest, workload: Workload): DatasheetPredictor {
+  const e = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
+  const causal = e?.kind === 'transformer' && e.causal;
+  const weights =
+    req.weights && req.mode === 'inference'
+      ? { weights: { format: req.weights, bytesPerWeight: WEIGHT_FORMATS[req.weights] } }
+      : {};
+  return new DatasheetPredictor(datasheet, { causalAttention: causal, ...weights });
+}
+
+function planDevices(db: Database, req: PlanRequest, workload: Workload, warnings: string[]): PlanDevices {
   const machines = new MachineRepo(db);
   const out: PlanDevices = { candidates: [], machineLinks: [], hostMemory: {} };
   const labels = new Set<string>();
@@ -713,11 +734,33 @@ function planDevices(db: Database, req: PlanRequest, warnings: string[]): PlanDe
     const check = checkLines.get(name) ?? datasheetCheckLine(db, name);
     checkLines.set(name, check);
     warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
-    out.candidates.push({ device: v.device, features: v.features, decodeGBps: v.features.bandwidthGBps });
+    out.candidates.push({
+      device: v.device,
+      features: v.features,
+      decodeGBps: v.datasheet.memory.bandwidthGBps * memoryEfficiency(v.datasheet.memory.type),
+      predictor: datasheetPredictorFor(v.datasheet, req, workload),
+    });
   }
   if (out.candidates.length === 0)
     throw new UserError('no devices to plan for: name some with --devices, --machine or --virtual');
   return out;
+}
+
+/**
+ * fp8 GEMMs need fp8 tensor cores (Ada, Hopper): a workload built in fp8 on any other device, or
+ * on a measured device (no kernel is profiled in fp8), is refused in one line naming what has them.
+ */
+function checkFp8Devices(workload: Workload, candidates: readonly Candidate[]): void {
+  if (!workload.nodes.some((n) => n.dtype === 'fp8')) return;
+  const lacking = candidates.filter(
+    (c) => !(c.predictor instanceof DatasheetPredictor && c.predictor.datasheet.tflops.fp8),
+  );
+  if (lacking.length === 0) return;
+  const names = [...new Set(lacking.map((c) => c.device.name))];
+  const withFp8 = GPU_DATASHEETS.filter((g) => g.tflops.fp8).map((g) => g.name);
+  throw new UserError(
+    `--dtype fp8: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''} ${names.length === 1 ? 'has' : 'have'} no fp8 units planned for (measured devices are profiled in fp32/fp16/bf16); fp8 runs on datasheet GPUs with fp8: ${withFp8.join(', ')}`,
+  );
 }
 
 /** The planning problem: each layer's predicted time on each device, the links between them, memory rules. */
@@ -728,9 +771,12 @@ function planProblem(
   { candidates, machineLinks }: PlanDevices,
   warnings: string[],
 ): PlanProblem {
-  const chosen = workloadPredictor(db);
+  // Datasheet GPUs carry their own predictor: only measured devices need this machine's trained one.
+  let trained: Predictor | null = null;
+  const trainedPredictor = (): Predictor => (trained ??= workloadPredictor(db).predictor);
+  checkFp8Devices(workload, candidates);
   warnings.push(...transferredDtypeWarnings(workload, candidates));
-  const predictions = predictAll(workload, chosen.predictor, candidates, warnings);
+  const predictions = predictAll(workload, trainedPredictor, candidates, warnings);
   const predicted = layersFor(workload, candidates, predictions);
   const entry = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
   checkServedContext(workload, entry, req.mode);
@@ -815,6 +861,7 @@ function searchPlans(
     offload,
     settings,
     recompute: req.recompute ?? 'auto',
+    zero: req.zero ?? 'auto',
   });
 }
 
@@ -858,7 +905,7 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
     ...(req.decoder ? { decoder: req.decoder } : {}),
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
-  const devices = planDevices(db, req, warnings);
+  const devices = planDevices(db, req, workload, warnings);
   const dtype = workload.nodes.find((n) => n.flops > 0)?.dtype ?? 'fp16';
   warnings.push(
     ...checkWeights(

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { count } from '../core/text/plural.js';
 
 export interface WorkloadSpecOptions {
-  /** A decoder read from a GGUF header (gguf-service.ts): the spec is then its .gguf file. */
+  /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
   decoder?: CatalogEntry;
   /** Symbolic dims bound by name: --dim batch=1. */
   dims?: Record<string, number>;
@@ -53,11 +53,11 @@ const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.i
 
 /** A model file, a catalog name, or the name of a stored workload. */
 export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
-  if (/\.gguf$/i.test(spec)) {
-    if (!opts.decoder)
-      throw new UserError(`${spec}: GGUF files are read by plan and predict-model (read its header first)`);
+  // A decoder described apart (a GGUF header, a published architecture) is built from that description.
+  if (opts.decoder)
     return { workload: entryWorkload(opts.decoder, catalogParamsOf(opts)), filePath: null, contentHash: null };
-  }
+  if (/\.gguf$/i.test(spec))
+    throw new UserError(`${spec}: GGUF files are read by plan and predict-model (read its header first)`);
   if (looksLikeFile(spec)) {
     const { model, contentHash } = readOnnxStructure(spec);
     const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');

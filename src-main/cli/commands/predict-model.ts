@@ -8,13 +8,15 @@ import { readGgufDecoder } from '../../services/gguf-service.js';
 import { deviceNameOf } from '../../services/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { ParsedOptions } from '../command.js';
+import type { CliContext } from '../context.js';
+import { predictOnDatasheet } from '../../services/datasheet-prediction-service.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 export const predictModelCommand: Command = {
   name: 'predict-model',
   summary: 'predict a whole model on a profiled device: total, per layer, per node, per op family',
   usage:
-    'MODEL.onnx|CATALOG-NAME|WORKLOAD --device D [--threads N] [--mode inference|training|generate] [--prompt N] [--tokens N] [--dim ..] [--input ..] [--json]',
+    'MODEL.onnx|CATALOG-NAME|WORKLOAD --device D|--virtual GPU [--threads N] [--mode inference|training|generate] [--prompt N] [--tokens N] [--dim ..] [--input ..] [--json]',
   details:
     '--mode generate (catalog decoders): time to first token for a --prompt of N tokens, then --tokens N decode\n' +
     'steps with a KV cache, each bound by the bytes it moves over the measured bandwidth; tokens per second,\n' +
@@ -49,10 +51,17 @@ export const predictModelCommand: Command = {
       description: 'forest, analytical, linear or roofline (default: best trained)',
     },
     machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
+    virtual: {
+      type: 'string',
+      valueName: 'GPU',
+      description:
+        'a datasheet GPU instead of a profiled device ("RTX 4090", "H100 SXM5"; models/gpus.json): no profile needed',
+    },
   },
   positionals: { min: 1, max: 1, names: 'MODEL.onnx, MODEL.gguf or a catalog name' },
   async run(ctx, opts, [spec]) {
-    if (typeof opts.device !== 'string') throw new UsageError('predict-model: --device is required');
+    if (typeof opts.virtual === 'string') return predictVirtual(ctx, opts, spec as string);
+    if (typeof opts.device !== 'string') throw new UsageError('predict-model: --device or --virtual is required');
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
       throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
@@ -122,3 +131,24 @@ function weightFormat(v: string): WeightFormat {
 
 /** Longest prompt or generation the CLI takes (the model's own context is checked by the service). */
 const MAX_CONTEXT = 1 << 20;
+
+/** predict-model --virtual: the model on a datasheet GPU (inference or training; no profile needed). */
+async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string): Promise<void> {
+  if (typeof opts.device === 'string') throw new UsageError('--virtual and --device name different devices: give one');
+  const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
+  if (mode !== 'inference' && mode !== 'training')
+    throw new UsageError(
+      `--virtual predicts inference or training; for generation on a datasheet GPU run plan --virtual "${String(opts.virtual)}" --devices none --mode inference`,
+    );
+  for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights'] as const)
+    if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
+  const gguf = /\.gguf$/i.test(spec) ? await readGgufDecoder(spec) : null;
+  const p = predictOnDatasheet(ctx.database(), spec, {
+    ...workloadSpecOptions(opts),
+    ...(gguf ? { decoder: gguf.entry } : {}),
+    gpu: opts.virtual as string,
+    mode,
+  });
+  if (ctx.json) ctx.printJson({ ...p, totalMs: p.totalUs / 1000, lowMs: p.lowUs / 1000, highMs: p.highUs / 1000 });
+  else ctx.print(renderPrediction(p, `${opts.virtual as string} (datasheet)`));
+}

@@ -17,7 +17,8 @@
  * - Quantized weights (serving): a GEMM's weight bytes are the packed format's; a many-row GEMM
  *   pays its dequantisation (`dequant` x its fp16 compute), a GEMV streams the packed bytes at
  *   `bandwidth` of the achieved bandwidth.
- * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16). A dtype
+ * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16), after a
+ *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
  * The band is the spread the calibration cells left (`band`). Pure.
  */
@@ -135,7 +136,16 @@ export class DatasheetPredictor implements Predictor {
       const memoryUs = bytes / (this.bytesPerUs() * this.weightKind.bandwidth);
       return Math.max(computeUs, memoryUs);
     }
-    return Math.max(computeUs, bytes / this.bytesPerUs());
+    return Math.max(computeUs, bytes / this.bytesPerUs()) + this.fp8CastUs(q.dtype, B * M * K);
+  }
+
+  /**
+   * An fp8 GEMM's activation input is cast from bf16 first (Transformer Engine: read 2 bytes,
+   * write 1 per element, one more kernel); its weights are cast once per step (fp8 weight cache)
+   * or stored in fp8 for serving, so their cast is not counted. 0 in other dtypes.
+   */
+  private fp8CastUs(dtype: Dtype, inputElements: number): number {
+    return dtype === 'fp8' ? (inputElements * 3) / this.bytesPerUs() + this.arch.kernelUs : 0;
   }
 
   private attentionUs(q: Query, gflops: number): number {
