@@ -118,7 +118,7 @@ function fourBitTries({ req, bytesPerParam }: SuggestionInput): Try[] {
     {
       req: { ...req, weights: 'q4_k' },
       change: `4-bit weights (Q4_K, ${WEIGHT_FORMATS.q4_k.toFixed(2)} bytes per parameter instead of ${bytesPerParam})`,
-      option: 'a Q4_K GGUF of the model as --workload',
+      option: '--weights q4_k',
     },
   ];
 }

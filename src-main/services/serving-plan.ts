@@ -69,8 +69,11 @@ export function servedDecoderOf(req: ServingRequest, e: CatalogEntry | null | un
     );
   const prompt = given ?? Math.min(DEFAULT_PROMPT_TOKENS, context - tokens);
   if (prompt + tokens > context) {
+    const option = req.prompt !== undefined ? '--prompt' : '--seq';
+    const room = context - tokens;
     throw new UserError(
-      `${e.name}: a prompt of ${prompt} and ${count(tokens, 'output token')} make ${prompt + tokens}, longer than the model's context of ${context}; give --prompt ${Math.max(1, context - tokens)} or less, or fewer --tokens`,
+      `${e.name}: a prompt of ${prompt} and ${count(tokens, 'output token')} make ${prompt + tokens}, longer than the model's context of ${context}; ` +
+        (room >= 1 ? `give ${option} ${room} or less, or fewer --tokens` : `give --tokens ${context - 1} or less`),
     );
   }
   return { prompt, tokens, objective: req.objective ?? 'latency', modelContext: e.context ?? prompt + tokens };

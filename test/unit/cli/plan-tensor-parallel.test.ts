@@ -70,7 +70,7 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
 
     const text = await cli([...args, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/TIME TO FIRST TOKEN/);
+    expect(text.stdout).toMatch(/FIRST TOKEN +DECODE STEP +TOKENS\/S\/SEQ +REQUEST +TOKENS\/S AT 2 +MAX CONCURRENT/);
     expect(text.stdout).toMatch(/vLLM: {6}.*vllm serve MODEL --tensor-parallel-size/);
   });
 
@@ -118,7 +118,7 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
     const context = await cli([...base, '--workload', 'llama-7b', '--seq', '8192']);
     expect(context.code).toBe(1);
     expect(context.stderr).toBe(
-      "pipedejavu: error: llama-7b: a context of 8192 tokens is longer than the model's 4096; give --seq 4096 or less\n",
+      "pipedejavu: error: llama-7b: a prompt of 8192 and 256 output tokens make 8448, longer than the model's context of 4096; give --seq 3840 or less, or fewer --tokens\n",
     );
     const experts = await cli([
       'plan',
@@ -136,5 +136,72 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
     expect(experts.code).toBe(1);
     expect(experts.stderr.trim().split('\n')).toHaveLength(1);
     expect(experts.stderr).toMatch(/one block with its experts .* needs/);
+  });
+
+  it('serves one sequence by default, ranked by a whole request, with --weights, --tokens and --prompt', async () => {
+    const db = await storeWithH100Box();
+    const base = ['plan', '--workload', 'llama-3.1-70b', '--mode', 'inference', '--devices', 'none'];
+    const r = await cli([
+      ...base,
+      '--virtual',
+      '4xH100 SXM5',
+      '--weights',
+      'int4',
+      '--tokens',
+      '128',
+      '--db',
+      db,
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as Omit<PlanJson, 'serving'> & {
+      batch: number;
+      served: { prompt: number; tokens: number; objective: string };
+      serving: { requestUs: number; maxBatch: number; maxBatchTokensPerSecond: number }[];
+    };
+    expect(j.batch).toBe(1);
+    expect(j.served).toMatchObject({ prompt: 1024, tokens: 128, objective: 'latency' });
+    expect(j.warnings).toContain('llama-3.1-70b: weights held as int4, 0.53125 bytes per parameter');
+    const requests = j.serving.filter((_, i) => j.plans[i]?.feasible).map((s) => s.requestUs);
+    expect(requests).toEqual([...requests].sort((a, b) => a - b));
+    expect(j.serving[0]?.maxBatch).toBeGreaterThan(1);
+    const training = await cli([
+      'plan',
+      '--workload',
+      'gpt2-small',
+      '--devices',
+      'none',
+      '--virtual',
+      'T4',
+      '--db',
+      db,
+      '--json',
+    ]);
+    expect((JSON.parse(training.stdout) as { batch: number }).batch).toBe(8);
+  });
+
+  it('says in one line what is wrong with a weight format or an objective', async () => {
+    const db = await storeWithH100Box();
+    const base = ['plan', '--workload', 'llama-3.1-8b', '--mode', 'inference', '--devices', 'none', '--db', db];
+    const fp8 = await cli([...base, '--virtual', 'A100 SXM4 80GB,RTX 4090', '--weights', 'fp8']);
+    expect(fp8.code).toBe(1);
+    expect(fp8.stderr).toBe(
+      'pipedejavu: error: --weights fp8 needs fp8 units (Ada, Hopper), which NVIDIA A100 SXM4 80GB (Ampere) lacks; give --weights int8, q8_0, int4, q4_k, q4_0 instead, or plan on an L40S, RTX 4090 or H100\n',
+    );
+    const wide = await cli([...base, '--virtual', 'RTX 4090', '--dtype', 'fp16', '--weights', 'bf16']);
+    expect(wide.code).toBe(1);
+    expect(wide.stderr).toBe(
+      'pipedejavu: error: --weights bf16: the model computes in fp16, which takes weights as fp16, int8, fp8, q8_0, int4, q4_k, q4_0\n',
+    );
+    const training = await cli([...base, '--virtual', 'RTX 4090', '--mode', 'training', '--weights', 'q4_k']);
+    expect(training.code).toBe(1);
+    expect(training.stderr.trim().split('\n')).toHaveLength(1);
+    expect(training.stderr).toMatch(/--weights q4_k is for serving \(--mode inference\)/);
+    const unknown = await cli([...base, '--virtual', 'RTX 4090', '--weights', 'q3']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--weights takes fp32, fp16, bf16, int8, fp8, q8_0, int4, q4_k, q4_0; got "q3"/);
+    const objective = await cli([...base, '--virtual', 'RTX 4090', '--objective', 'speed']);
+    expect(objective.code).toBe(2);
+    expect(objective.stderr).toMatch(/--objective takes latency or throughput; got "speed"/);
   });
 });

@@ -45,4 +45,11 @@ describe('suggestChanges', () => {
     expect(searches).toBe(Math.ceil(SUGGESTION_TIME_MS / 2_000));
     expect(r).toEqual({ suggestions: [], searched: searches, cut: true });
   });
+
+  it('suggests 4-bit weights for serving as the --weights option that gives them', () => {
+    const fits = { kind: 'tensor-parallel', stepUs: 1000, throughputSamplesPerS: 1 } as Plan;
+    const serving = { ...input, req: { ...input.req, mode: 'inference' as const, batch: 1 } };
+    const r = suggestChanges(serving, (req) => (req.weights === 'q4_k' ? fits : null));
+    expect(r.suggestions.map((x) => x.option)).toEqual(['--weights q4_k']);
+  });
 });
