@@ -20,6 +20,7 @@ import {
   type DecodeStep,
   type DecoderShape,
   WEIGHT_FORMATS,
+  weightFormatProblem,
   type WeightFormat,
 } from '../core/workload/generation.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
@@ -199,6 +200,8 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const dev = decodeDevice(db, device, dtype, warnings);
   const elementBytes = DTYPE_BYTES[dtype];
   const weights = req.weights ?? (dtype as WeightFormat);
+  const refused = weightFormatProblem(weights, dtype, elementBytes);
+  if (refused) throw new UserError(refused);
   const weightBytes = WEIGHT_FORMATS[weights];
   if (weightBytes < elementBytes)
     warnings.push(

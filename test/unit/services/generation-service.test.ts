@@ -38,6 +38,17 @@ describe('predictGeneration', () => {
     );
     expect(() => predictGeneration(db, 'bert-base', { device: 'cpu' })).toThrow(/^bert-base is not a decoder/);
   });
+
+  it('refuses weights the dtype cannot take in one line, and takes int4 at 68 bytes per 128 weights', () => {
+    const db = trainedStore();
+    expect(() =>
+      predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1, dtype: 'fp16', weights: 'bf16' }),
+    ).toThrow(
+      '--weights bf16: the model computes in fp16, which takes weights as fp16, int8, fp8, q8_0, int4, q4_k, q4_0',
+    );
+    const int4 = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1, weights: 'int4' });
+    expect(int4.weightBytes).toBe((8_030_261_248 * 68) / 128);
+  });
 });
 
 describe('pipedejavu predict-model --mode generate', () => {
@@ -98,6 +109,6 @@ describe('pipedejavu predict-model --mode generate', () => {
     const bad = await cli([
       ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate', '--weights', 'q3'],
     ]);
-    expect(bad.stderr).toBe('pipedejavu: error: --weights takes fp32, fp16, bf16, int8, q8_0, q4_k, q4_0; got "q3"\n');
+    expect(bad.stderr).toBe('pipedejavu: error: --weights takes fp32, fp16, bf16, int8, fp8, q8_0, int4, q4_k, q4_0; got "q3"\n');
   });
 });
