@@ -54,6 +54,8 @@ import type {
   PlanSuggestion,
 } from '../core/planner/types.js';
 import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
+import { layoutAnswer, type LayoutAnswer } from './layout-plan.js';
+import { parseLayout } from '../core/planner/layout.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
@@ -131,6 +133,8 @@ export interface PlanRequest {
    * data-parallel replicas; 0: plain DDP). Absent: searched (1, 2 and 3 on two or more GPUs).
    */
   zero?: 0 | 1 | 2 | 3;
+  /** The user's own layout, priced beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (core/planner/layout.ts). */
+  layout?: string;
 }
 
 export interface PlanResponse {
@@ -148,6 +152,8 @@ export interface PlanResponse {
   served: ServedDecoder | null;
   /** When no plan fits: verified changes that would make one fit (plan-suggestions.ts); else []. */
   suggestions: PlanSuggestion[];
+  /** The request's --layout priced beside the best plan; null without one. */
+  layout: LayoutAnswer | null;
   warnings: string[];
 }
 
@@ -166,6 +172,7 @@ export interface PlanSummary {
   serving: ServingFigures[] | null;
   served: ServedDecoder | null;
   suggestions: PlanSuggestion[];
+  layout: LayoutAnswer | null;
   warnings: string[];
 }
 
@@ -184,6 +191,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     serving: r.serving,
     served: r.served,
     suggestions: r.suggestions,
+    layout: r.layout,
     warnings: r.warnings,
   };
 }
@@ -698,7 +706,7 @@ function datasheetPredictorFor(datasheet: GpuDatasheet, req: PlanRequest, worklo
     req.weights && req.mode === 'inference'
       ? { weights: { format: req.weights, bytesPerWeight: WEIGHT_FORMATS[req.weights] } }
       : {};
-  return new DatasheetPredictor(datasheet, { causalAttention: causal, ...weights });
+  return new DatasheetPredictor(datasheet, { causalAttention: causal, training: req.mode === 'training', ...weights });
 }
 
 function planDevices(db: Database, req: PlanRequest, workload: Workload, warnings: string[]): PlanDevices {
@@ -939,6 +947,8 @@ function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
 
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const warnings: string[] = [];
+  // A layout that does not parse is refused before the search.
+  const layout = req.layout !== undefined ? parseLayout(req.layout) : null;
   const searched = searchRequest(db, req, warnings);
   const { workload, devices, problem, costModel, served } = searched;
   const figures = servingOf(served, problem, searched.ranked.result.plans, devices, costModel);
@@ -952,7 +962,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     ? null
     : suggestChanges(
         { req, seq: workload.bindings.seq, bytesPerParam: problem.bytesPerParam, devices: problem.devices },
-        (changed) => bestPlanOf(db, changed),
+        (changed) => bestPlanOf(db, { ...changed, layout: undefined }),
       );
   const suggestions = search?.suggestions ?? [];
   if (search?.cut) {
@@ -970,6 +980,9 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
+    layout: layout
+      ? layoutAnswer(layout, problem, costModel, { workload: workload.name, best: best?.plan ?? null })
+      : null,
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
   };
 }

@@ -59,10 +59,20 @@ function tensorDegrees(list: string): number[] {
   return [...new Set(items.map((x) => positiveInt('--tp', x, 64)))];
 }
 
-/** "0".."3" → a ZeRO stage. */
-function zeroStage(text: string): 0 | 1 | 2 | 3 {
-  if (!/^[0-3]$/.test(text.trim())) throw new UsageError(`--zero takes a ZeRO stage 0, 1, 2 or 3; got "${text}"`);
-  return Number(text.trim()) as 0 | 1 | 2 | 3;
+/** FSDP's sharding strategies as ZeRO stages. */
+const ZERO_ALIASES: Record<string, 2 | 3> = { fsdp: 3, 'fsdp-grad-op': 2 };
+
+/** "0".."3", fsdp (3), fsdp-grad-op (2) → a ZeRO stage; auto → undefined (searched). */
+function zeroStage(text: string): 0 | 1 | 2 | 3 | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === 'auto') return undefined;
+  const alias = ZERO_ALIASES[t];
+  if (alias !== undefined) return alias;
+  if (!/^[0-3]$/.test(t))
+    throw new UsageError(
+      `--zero takes auto, a ZeRO stage 0, 1, 2 or 3, fsdp (= 3) or fsdp-grad-op (= 2); got "${text}"`,
+    );
+  return Number(t) as 0 | 1 | 2 | 3;
 }
 
 /** The one error line when nothing fits: how many candidates failed and where the way out is. */
@@ -95,7 +105,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero 0-3] [--mode training|inference] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero auto|0-3|fsdp|fsdp-grad-op] [--layout tp=2,pp=4,dp=1,...] [--mode training|inference] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -147,7 +157,13 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'N',
       description:
-        'ZeRO stage when training: 0 (default), 1 (optimizer state), 2 (and gradients), 3 (and weights) sharded over data-parallel replicas',
+        'ZeRO stage when training: auto (default: 1, 2 and 3 searched), 0 (plain DDP), 1 (optimizer state), 2 or fsdp-grad-op (and gradients), 3 or fsdp (and weights) sharded over data-parallel replicas',
+    },
+    layout: {
+      type: 'string',
+      valueName: 'KEYS',
+      description:
+        'price your own layout beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (tp x pp x dp = the GPUs; schedule=1f1b|gpipe optional)',
     },
     recompute: {
       type: 'string',
@@ -223,6 +239,7 @@ export const planCommand: Command = {
       recompute: recompute as RecomputeRequest,
       ...(tp ? { tp } : {}),
       ...(zero !== undefined ? { zero } : {}),
+      ...(typeof opts.layout === 'string' ? { layout: opts.layout } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
     const emitted = emit ? emitPlan(emit.dir, r, emit) : null;

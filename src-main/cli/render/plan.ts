@@ -69,6 +69,7 @@ function variantText(p: Plan): string {
   const parts = [
     ...(p.optimizerOffload ? ['optimizer offload'] : []),
     ...(p.recompute ? [`${p.recompute} recomputation`] : []),
+    ...(p.zeroStage ? [`ZeRO-${p.zeroStage}`] : []),
   ];
   return parts.length ? `with ${parts.join(', ')}: ` : '';
 }
@@ -117,6 +118,41 @@ function suggestionLines(r: PlanResponse): string[] {
         `- ${s.change}: ${s.option} (best plan ${s.plan.kind}, ${ms(s.plan.stepUs)} a step, ${s.plan.throughputSamplesPerS.toPrecision(2)} samples/s)`,
     ),
   ];
+}
+
+/** "hybrid + ZeRO-1 + CPU optimizer + full recompute": the KIND column. */
+function kindText(p: Plan): string {
+  return (
+    `${p.kind}${p.zeroStage ? ` + ZeRO-${p.zeroStage}` : ''}` +
+    `${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.recompute ? ` + ${p.recompute} recompute` : ''}`
+  );
+}
+
+/** The user's layout beside the best plan: how much slower, or why it does not fit. */
+function layoutLines(l: NonNullable<PlanResponse['layout']>): string[] {
+  const vs =
+    l.vsBest === null
+      ? ''
+      : l.vsBest > 1 + 1e-9
+        ? `, ${((l.vsBest - 1) * 100).toFixed(1)}% slower than the best plan`
+        : l.vsBest < 1 - 1e-9
+          ? `, ${((1 - l.vsBest) * 100).toFixed(1)}% faster than the best plan (the search does not cover it)`
+          : ', as fast as the best plan';
+  const head = `Your layout ${l.text}: ${ms(l.stepUs)} a step${vs}`;
+  return [
+    l.fits ? head : `${head}; it does not fit: ${l.reasons.slice(0, 2).join('; ')}`,
+    ...l.notes.map((n) => `  note: ${n}`),
+  ];
+}
+
+/** What a ZeRO stage shards, in words. */
+function zeroText(stage: 1 | 2 | 3): string {
+  const what = {
+    1: 'optimizer state sharded (ZeRO-1)',
+    2: 'optimizer state and gradients sharded (ZeRO-2, FSDP SHARD_GRAD_OP)',
+    3: 'weights, gradients and optimizer state sharded (ZeRO-3, FSDP FULL_SHARD)',
+  } as const;
+  return what[stage];
 }
 
 function stagesText(p: Plan): string {
@@ -202,14 +238,19 @@ export function renderPlans(r: PlanResponse): string {
     `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
     '',
   ];
-  if (feasible.length > 0)
+  // The user's --layout is a row of its own, marked, after the ranked plans.
+  const rows: { label: string | number; plan: Plan }[] = [
+    ...feasible.map((p, i) => ({ label: i + 1, plan: p })),
+    ...(r.layout ? [{ label: 'your layout', plan: r.layout.plan }] : []),
+  ];
+  if (rows.length > 0)
     out.push(
       formatTable(
         ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
-        feasible.map((p, i) => [
-          i + 1,
-          `${p.kind}${p.optimizerOffload ? ' + CPU optimizer' : ''}${p.recompute ? ` + ${p.recompute} recompute` : ''}`,
-          ms(p.stepUs),
+        rows.map(({ label, plan: p }) => [
+          label,
+          kindText(p),
+          `${ms(p.stepUs)}${p.feasible ? '' : ' (does not fit)'}`,
           p.throughputSamplesPerS.toFixed(1),
           `${p.microbatches} ${p.schedule}`,
           `${(p.bubbleFraction * 100).toFixed(0)}%`,
@@ -223,7 +264,7 @@ export function renderPlans(r: PlanResponse): string {
   if (best) {
     out.push(
       '',
-      `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
+      `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}${best.zeroStage ? `, ${zeroText(best.zeroStage)}` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
     );
     out.push(formatTable(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
     const next = feasible[1];
@@ -232,6 +273,7 @@ export function renderPlans(r: PlanResponse): string {
   } else {
     out.push('No plan fits these devices.');
   }
+  if (r.layout) out.push('', ...layoutLines(r.layout));
   const rejections = rejectionLines(r);
   if (rejections.length > 0) out.push('', 'Rejected:', ...rejections);
   if (!best) out.push('', ...suggestionLines(r));
@@ -240,6 +282,8 @@ export function renderPlans(r: PlanResponse): string {
     out.push(`torchrun:  ${r.exports.torch.commands[0] ?? ''}`);
     out.push(`DeepSpeed: ${r.exports.deepspeed.commands[0] ?? ''}`);
     out.push(`Megatron:  ${r.exports.megatron.commands[0] ?? ''}`);
+    if (r.problem.mode === 'training')
+      out.push(`accelerate: ${r.exports.accelerate.command} (--emit writes accelerate.yaml)`);
     if (r.problem.mode === 'inference') {
       out.push(`vLLM:      ${r.exports.vllm.command}`);
       out.push(`llama.cpp: ${r.exports.llamaCpp.command}`);

@@ -117,7 +117,7 @@ const divisors = (n: number, most = 64): number[] =>
 /** The degrees from 1 to 64 that divide every split layer's heads, KV heads (and experts). */
 function tensorDegreesThatWork(problem: PlanProblem): number[] {
   const counts = [...new Set(problem.layers.flatMap((l) => l.tensor?.divides ?? []))];
-  return divisors(64).filter((t) => counts.every((n) => n % t === 0));
+  return Array.from({ length: 64 }, (_, i) => i + 1).filter((t) => counts.every((n) => n % t === 0));
 }
 
 /** Checks the layout against the problem: one line naming what works. */
@@ -129,11 +129,14 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Re
     throw new UserError(
       `--layout tp=${tp}: ${workload} does not split tensor-parallel (catalog transformers and GGUF decoders do); use tp=1`,
     );
-  const heads = [...new Set(split.flatMap((l) => l.tensor?.divides ?? []))];
-  if (heads.some((n) => n % tp !== 0))
+  const counts = split[0]?.tensor?.divides ?? [];
+  if (split.some((l) => (l.tensor?.divides ?? []).some((n) => n % tp !== 0))) {
+    const [heads, kvHeads, experts] = counts;
     throw new UserError(
-      `--layout tp=${tp}: a tensor-parallel degree must divide ${workload}'s ${heads.join(' and ')} heads and KV heads (degrees that do: ${tensorDegreesThatWork(problem).join(', ')})`,
+      `--layout tp=${tp}: a tensor-parallel degree must divide ${workload}'s ${heads} attention heads and ${kvHeads ?? heads} KV heads` +
+        `${experts !== undefined ? ` and ${experts} experts` : ''} (degrees that do: ${tensorDegreesThatWork(problem).join(', ')})`,
     );
+  }
   const dp = layout.dp ?? gpus / (tp * pp);
   if (!Number.isInteger(dp) || tp * pp * dp !== gpus)
     throw new UserError(

@@ -141,6 +141,7 @@ describe('planSummary', () => {
       serving: null,
       served: null,
       suggestions: [],
+      layout: null,
       warnings: r.warnings,
     });
   });

@@ -40,7 +40,7 @@ export interface PlanExports {
   accelerate: AccelerateExport;
 }
 
-/** All six exports of one plan. */
+/** All seven exports of one plan. */
 export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, vllm: VllmOptions = {}): PlanExports {
   return {
     torch: exportTorchPipelining(input),

@@ -119,7 +119,11 @@ export function rankPlans(runs: readonly { problem: PlanProblem; result: PlanAll
   const result: PlanAllResult = {
     plans: listed.map((t) => t.plan),
     rejected: runs.flatMap((r) =>
-      r.result.rejected.map((x) => ({ ...x, reason: `${variantText(r.problem)}${x.reason}` })),
+      // One device holds everything at any ZeRO stage: its rejections do not name one.
+      r.result.rejected.map((x) => ({
+        ...x,
+        reason: `${variantText(r.problem, x.kind !== 'single' || (x.plans ?? 1) > 1)}${x.reason}`,
+      })),
     ),
     searchMs: runs.reduce((sum, r) => sum + r.result.searchMs, 0),
   };
@@ -135,12 +139,12 @@ export function planZeroStage(plan: Pick<Plan, 'stages'>, problem: Pick<PlanProb
   return replicated ? problem.zeroStage : 0;
 }
 
-/** "with optimizer offload, full recomputation: ", or '' for the plain problem. */
-function variantText(p: PlanProblem): string {
+/** "with optimizer offload, full recomputation, ZeRO-1: ", or '' for the plain problem. */
+function variantText(p: PlanProblem, zero = true): string {
   const parts = [
     ...(p.optimizerOffload ? ['optimizer offload'] : []),
     ...(p.recompute ? [`${p.recompute} recomputation`] : []),
-    ...(p.zeroStage > 0 ? [`ZeRO-${p.zeroStage}`] : []),
+    ...(zero && p.zeroStage > 0 ? [`ZeRO-${p.zeroStage}`] : []),
   ];
   return parts.length ? `with ${parts.join(', ')}: ` : '';
 }

@@ -115,7 +115,9 @@ describe('--layout', () => {
     expect(() => price('tp=1,pp=3,dp=1', p)).toThrow(
       "--layout pp=3 does not divide toy's 8 transformer blocks evenly (pp that do: 1, 2, 4, 8)",
     );
-    expect(() => price('tp=3,pp=1,dp=1', p)).toThrow("must divide toy's 32 and 8 heads and KV heads");
+    expect(() => price('tp=3,pp=1,dp=1', p)).toThrow(
+      "must divide toy's 32 attention heads and 8 KV heads (degrees that do: 1, 2, 4, 8)",
+    );
   });
 
   it('names the layer count when pp exceeds it', () => {

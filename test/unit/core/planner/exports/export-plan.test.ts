@@ -373,9 +373,9 @@ describe('llama.cpp export', () => {
 });
 
 describe('all exports of a plan', () => {
-  it('gives the six exports at once', () => {
+  it('gives the seven exports at once', () => {
     const all = exportPlan(ONE_MACHINE);
-    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp', 'vllm', 'slurm']);
+    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp', 'vllm', 'slurm', 'accelerate']);
     expect(all.deepspeed.config.train_batch_size).toBe(32);
   });
 });

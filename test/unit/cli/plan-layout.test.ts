@@ -1,0 +1,91 @@
+/**
+ * `pipedejavu plan --layout` (the user's configuration priced beside the recommendation) and
+ * `--zero` (auto, 0-3, fsdp, fsdp-grad-op) through the built CLI, on datasheet GPUs.
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+interface PlanJson {
+  plans: { feasible: boolean; stepUs: number; zeroStage?: number; stages: { devices: string[]; tp?: number }[] }[];
+  layout: {
+    text: string;
+    fits: boolean;
+    stepUs: number;
+    vsBest: number | null;
+    plan: { zeroStage?: number; microbatches: number; stages: { from: number; to: number; tp?: number }[] };
+  } | null;
+}
+
+let db = '';
+const base = [
+  'plan',
+  '--workload',
+  'gpt2-small',
+  '--devices',
+  'none',
+  '--virtual',
+  '4xH100 SXM5',
+  '--mode',
+  'training',
+];
+
+beforeAll(async () => {
+  db = path.join(tempDir(), 'plan.db');
+  seededDb(db).close();
+  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+});
+
+describe('plan --layout', () => {
+  it('prices the layout beside the best plan, in the table and in JSON', async () => {
+    const layout = ['--layout', 'tp=2,pp=2,dp=1,zero=1,mb=4'];
+    const text = await cli([...base, ...layout, '--db', db]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^your layout\s+hybrid/m);
+    expect(text.stdout).toContain('Your layout tp=2,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b: ');
+    const json = await cli([...base, ...layout, '--json', '--db', db]);
+    const r = JSON.parse(json.stdout) as PlanJson;
+    expect(r.layout?.fits).toBe(true);
+    expect(r.layout?.plan.microbatches).toBe(4);
+    expect(r.layout?.plan.stages.map((s) => s.tp)).toEqual([2, 2]);
+    expect(r.layout?.vsBest).toBeGreaterThanOrEqual(1 - 1e-9);
+  });
+
+  it('refuses a tensor-parallel degree that does not divide the heads in one line naming those that do', async () => {
+    const r = await cli([...base, '--layout', 'tp=8,pp=1,dp=1', '--db', db]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(
+      "--layout tp=8: a tensor-parallel degree must divide gpt2-small's 12 attention heads and 12 KV heads",
+    );
+    expect(r.stderr).toContain('degrees that do: 1, 2, 3, 4, 6, 12');
+  });
+
+  it('refuses a layout that does not use the plan’s GPUs, and an unknown key', async () => {
+    const few = await cli([...base, '--layout', 'tp=2,pp=1,dp=1', '--db', db]);
+    expect(few.stderr).toContain('make tp x pp x dp = 4');
+    const odd = await cli([...base, '--layout', 'tp=2,sp=2', '--db', db]);
+    expect(odd.stderr).toContain('unknown key "sp"; keys: tp, pp, dp, zero, recompute, mb, schedule');
+  });
+});
+
+describe('plan --zero', () => {
+  it('searches ZeRO stages by default and fixes one with fsdp', async () => {
+    const auto = JSON.parse((await cli([...base, '--json', '--top', '20', '--db', db])).stdout) as PlanJson;
+    expect(auto.plans.some((p) => (p.zeroStage ?? 0) >= 1)).toBe(true);
+    const fsdp = JSON.parse((await cli([...base, '--zero', 'fsdp', '--json', '--db', db])).stdout) as PlanJson;
+    for (const p of fsdp.plans) {
+      expect(p.stages).toHaveLength(1);
+      expect([0, 3]).toContain(p.zeroStage);
+    }
+  });
+
+  it('says what --zero takes', async () => {
+    const r = await cli([...base, '--zero', 'full', '--db', db]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      '--zero takes auto, a ZeRO stage 0, 1, 2 or 3, fsdp (= 3) or fsdp-grad-op (= 2); got "full"',
+    );
+  });
+});
