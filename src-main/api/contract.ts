@@ -187,6 +187,9 @@ export const CHANNELS = {
       network: z.string().min(1).max(50).optional(),
       topN: positiveInt.max(50).optional(),
       offload: z.enum(['auto', 'yes', 'no']).optional(),
+      // Training: a fixed ZeRO stage (absent: 1, 2 and 3 searched); the user's layout priced beside the best plan.
+      zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
+      layout: z.string().min(1).max(200).optional(),
       // Serving: the stored weight format, what plans are ranked by, output and prompt tokens.
       weights: z.enum(WEIGHT_FORMAT_NAMES).optional(),
       objective: z.enum(['latency', 'throughput']).optional(),

@@ -175,6 +175,17 @@ export interface PlanView {
   served?: { prompt: number; tokens: number; objective: 'latency' | 'throughput'; modelContext: number } | null;
   /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
   suggestions: PlanSuggestion[];
+  /** The request's layout priced beside the best plan (its step over the best's: vsBest); null without one. */
+  layout?: {
+    text: string;
+    plan: Plan;
+    stepUs: number;
+    throughputSamplesPerS: number;
+    fits: boolean;
+    reasons: string[];
+    vsBest: number | null;
+    notes: string[];
+  } | null;
   warnings: string[];
 }
 

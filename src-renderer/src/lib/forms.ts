@@ -21,6 +21,10 @@ export interface PlanForm {
   topN: number;
   /** ZeRO-Offload style optimizer offload to the CPU (training): auto (searched both ways), yes, no. */
   offload?: 'auto' | 'yes' | 'no';
+  /** ZeRO stage (training): auto (1, 2 and 3 searched) or a fixed one. */
+  zero?: 'auto' | '0' | '1' | '2' | '3';
+  /** The user's own layout to price beside the best plan ("tp=2,pp=4,dp=1,zero=1"); empty for none. */
+  layout?: string;
   /** Serving a decoder (inference): empty fields take the service's defaults. */
   serving?: ServingForm;
 }
@@ -91,6 +95,11 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (virtual.length > 0) request.virtual = virtual;
   if (f.network.trim()) request.network = f.network.trim();
   if (f.offload && f.mode === 'training') request.offload = f.offload;
+  if (f.zero && f.zero !== 'auto' && f.mode === 'training') request.zero = Number(f.zero) as 0 | 1 | 2 | 3;
+  const layout = f.layout?.trim() ?? '';
+  if (layout.length > 200)
+    return { ok: false, error: 'Layout: at most 200 characters, like tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8.' };
+  if (layout) request.layout = layout;
   if (f.serving && f.mode === 'inference') {
     const serving = servingFields(f.serving);
     if (typeof serving === 'string') return { ok: false, error: serving };

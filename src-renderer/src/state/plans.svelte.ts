@@ -28,6 +28,10 @@ export class PlanStore {
   network = $state('');
   topN = $state(5);
   offload: 'auto' | 'yes' | 'no' = $state('auto');
+  /** ZeRO stage (training): auto searches 1, 2 and 3. */
+  zero: 'auto' | '0' | '1' | '2' | '3' = $state('auto');
+  /** The user's layout, priced beside the best plan; empty for none. */
+  layout = $state('');
   formError: string | null = $state(null);
   /** Index into the result's plans for the memory chart. */
   selectedPlan = $state(0);
@@ -98,6 +102,8 @@ export class PlanStore {
       network: this.network,
       topN: this.topN,
       offload: this.offload,
+      zero: this.zero,
+      layout: this.layout,
       serving: this.serving,
     });
     if (!r.ok) {

@@ -136,3 +136,23 @@ describe('plan form offload', () => {
     ).toMatchObject({ ok: false, error: /Prompt tokens/ });
   });
 });
+
+describe('plan form ZeRO stage and layout', () => {
+  it('sends a fixed ZeRO stage when training (auto sends none) and the layout as typed', () => {
+    const r = planRequest({ ...form, zero: '3', layout: ' tp=2,pp=1,zero=3 ' });
+    expect(r).toMatchObject({ ok: true, request: { zero: 3, layout: 'tp=2,pp=1,zero=3' } });
+    if (r.ok) expect(CHANNELS['plan:create'].request.safeParse(r.request).success).toBe(true);
+    const auto = planRequest({ ...form, zero: 'auto', layout: '' });
+    expect(auto.ok && auto.request.zero).toBeUndefined();
+    expect(auto.ok && auto.request.layout).toBeUndefined();
+    const serving = planRequest({ ...form, mode: 'inference', zero: '1' });
+    expect(serving.ok && serving.request.zero).toBeUndefined();
+  });
+
+  it('refuses a layout longer than the contract takes', () => {
+    expect(planRequest({ ...form, layout: 'tp=1,'.repeat(50) })).toEqual({
+      ok: false,
+      error: 'Layout: at most 200 characters, like tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8.',
+    });
+  });
+});
