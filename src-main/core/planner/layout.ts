@@ -7,15 +7,16 @@
  * mb (microbatches a step; default: the best that divides the batch), schedule (1f1b, gpipe).
  * The stages split the transformer blocks evenly (the embeddings ride with the first block, the
  * head with the last), or, for a model without blocks, the layers as evenly as they go. Each stage
- * holds tp·dp devices: dp replicas of tp. Devices of one kind are taken in order; devices of
- * several kinds are handed to the stages largest memory first (the first stage keeps the most
- * activations in flight), and the answer says so.
+ * holds tp·dp devices: dp replicas of tp, taken in order. Devices of several kinds: the shape
+ * is searched instead: the stages take the device classes in every order (up to 3 classes; more:
+ * largest memory first, and last), the layers split to balance the stages' times (a min-max
+ * DP), at each microbatch count; the best that fits is priced, and the answer says so.
  */
 import { UserError } from '../errors.js';
 import { pricePlan, tensorDegreeProblem, type StageSpec } from './cost/plan-cost.js';
 import { recomputeProblem } from './cost/recompute.js';
-import { microbatchCandidates, plannerContext } from './problem.js';
-import { bestOverMicrobatches } from './search/whole-model.js';
+import { microbatchCandidates, plannerContext, type PlannerContext } from './problem.js';
+import { bestOverMicrobatches, rank } from './search/whole-model.js';
 import { memoryClassKey } from './search/group-space.js';
 import { planZeroStage } from './search/plan-ranking.js';
 import { count } from '../text/plural.js';
@@ -192,17 +193,112 @@ function stageBounds(problem: PlanProblem, pp: number): number[] {
   return Array.from({ length: pp + 1 }, (_, s) => (s === 0 ? 0 : s === pp ? L : blocks.first + s * per));
 }
 
-/** The devices in the order stages take them, and a note when they differ. */
-function devicesInOrder(problem: PlanProblem): { ids: string[]; notes: string[] } {
-  const kinds = new Set(problem.devices.map(memoryClassKey));
-  if (kinds.size === 1) return { ids: problem.devices.map((d) => d.id), notes: [] };
-  const sorted = [...problem.devices].sort((a, b) => b.memoryBytes - a.memoryBytes);
+/** Like devices (same name and memory) in classes, each in the problem's order; larger memory first. */
+function deviceClasses(problem: PlanProblem): string[][] {
+  const byKey = new Map<string, { memory: number; ids: string[] }>();
+  for (const d of problem.devices) {
+    const c = byKey.get(memoryClassKey(d)) ?? { memory: d.memoryBytes, ids: [] };
+    c.ids.push(d.id);
+    byKey.set(memoryClassKey(d), c);
+  }
+  return [...byKey.values()].sort((x, y) => y.memory - x.memory).map((c) => c.ids);
+}
+
+/** Classes this many or fewer are tried in every order; more, largest memory first and last. */
+const MAX_PERMUTED_CLASSES = 3;
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+/** The orders in which the stages take the devices: class after class, each order of the classes tried. */
+function deviceOrders(classes: readonly string[][]): string[][] {
+  const orders =
+    classes.length <= MAX_PERMUTED_CLASSES ? permutations(classes) : [[...classes], [...classes].reverse()];
+  return orders.map((o) => o.flat());
+}
+
+/**
+ * The contiguous split of the layers over the stages (each at least one layer) that makes the
+ * slowest stage's per-microbatch time least: f(s, e) = min over b of max(f(s−1, b), t_s(b, e)).
+ */
+function balancedBounds(ctx: PlannerContext, groups: readonly number[][], tp: number, samples: number): number[] {
+  const L = ctx.problem.layers.length;
+  const P = groups.length;
+  const f = Array.from({ length: P }, () => new Float64Array(L + 1).fill(Infinity));
+  const cut = Array.from({ length: P }, () => new Int32Array(L + 1));
+  const t = (s: number, from: number, to: number): number =>
+    ctx.tables.stageTimeUs(groups[s] as number[], from, to, samples, tp);
+  for (let e = 1; e <= L; e++) (f[0] as Float64Array)[e] = t(0, 0, e);
+  for (let s = 1; s < P; s++) {
+    for (let e = s + 1; e <= L; e++) {
+      let best = Infinity;
+      let at = s;
+      for (let b = s; b < e; b++) {
+        const v = Math.max((f[s - 1] as Float64Array)[b] as number, t(s, b, e));
+        if (v < best) {
+          best = v;
+          at = b;
+        }
+      }
+      (f[s] as Float64Array)[e] = best;
+      (cut[s] as Int32Array)[e] = at;
+    }
+  }
+  const bounds = [L];
+  for (let s = P - 1; s >= 1; s--) bounds.push((cut[s] as Int32Array)[bounds[bounds.length - 1] as number] as number);
+  bounds.push(0);
+  return bounds.reverse();
+}
+
+/**
+ * Devices of several kinds: the shape's stages over every order of the device classes, layers
+ * split to balance the stages, at each microbatch count; the best that fits (else the first).
+ */
+function searchHeterogeneous(ctx: PlannerContext, l: Required<Layout>): { plan: Plan; notes: string[] } {
+  const classes = deviceClasses(ctx.problem);
+  const width = l.tp * l.dp;
+  const ms = l.mb > 0 ? [l.mb] : microbatchCandidates(ctx.problem.batch);
+  const priced: Plan[] = [];
+  const orders = deviceOrders(classes);
+  for (const ids of orders) {
+    const groups = Array.from({ length: l.pp }, (_, s) => ids.slice(s * width, (s + 1) * width));
+    const idx = groups.map((g) => g.map((id) => ctx.tables.deviceIndex(id)));
+    for (const m of ms) {
+      const bounds = balancedBounds(ctx, idx, l.tp, ctx.problem.batch / m);
+      const stages: StageSpec[] = groups.map((devices, s) => ({
+        from: bounds[s] as number,
+        to: bounds[s + 1] as number,
+        devices,
+        ...(l.tp > 1 ? { tp: l.tp } : {}),
+      }));
+      priced.push(pricePlan(ctx, { stages, microbatches: m, schedule: l.schedule }));
+    }
+  }
+  const plan = rank(priced)[0] as Plan;
   return {
-    ids: sorted.map((d) => d.id),
+    plan,
     notes: [
-      `the layout's stages take the plan's ${kinds.size} kinds of device largest memory first; layers split evenly, not by speed (the recommendation balances them)`,
+      `the plan's devices are of ${classes.length} kinds: the layout's stages were searched over ${count(orders.length, 'order')} of them, layers split to balance the stages`,
     ],
   };
+}
+
+/** Devices of one kind: the blocks split evenly over the stages, devices taken in order. */
+function evenLayout(ctx: PlannerContext, l: Required<Layout>): Plan {
+  const ids = ctx.problem.devices.map((d) => d.id);
+  const bounds = stageBounds(ctx.problem, l.pp);
+  const width = l.tp * l.dp;
+  const stages: StageSpec[] = bounds.slice(1).map((to, s) => ({
+    from: bounds[s] as number,
+    to,
+    devices: ids.slice(s * width, (s + 1) * width),
+    ...(l.tp > 1 ? { tp: l.tp } : {}),
+  }));
+  return l.mb > 0
+    ? pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule })
+    : bestOverMicrobatches(ctx, stages, microbatchCandidates(ctx.problem.batch), l.schedule);
 }
 
 /**
@@ -228,19 +324,8 @@ export function priceLayout(
   const ctx = plannerContext(variant, opts.costModel);
   const bad = tensorDegreeProblem(ctx, 0, variant.layers.length, l.tp);
   if (bad) throw new UserError(`--layout tp=${l.tp}: ${bad}`);
-  const { ids, notes } = devicesInOrder(variant);
-  const bounds = stageBounds(variant, l.pp);
-  const width = l.tp * l.dp;
-  const stages: StageSpec[] = bounds.slice(1).map((to, s) => ({
-    from: bounds[s] as number,
-    to,
-    devices: ids.slice(s * width, (s + 1) * width),
-    ...(l.tp > 1 ? { tp: l.tp } : {}),
-  }));
-  const plan =
-    l.mb > 0
-      ? pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule })
-      : bestOverMicrobatches(ctx, stages, microbatchCandidates(variant.batch), l.schedule);
+  const { plan, notes } =
+    deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : { plan: evenLayout(ctx, l), notes: [] };
   const priced: Plan = {
     ...plan,
     ...(variant.recompute ? { recompute: variant.recompute } : {}),

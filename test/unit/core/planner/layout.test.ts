@@ -129,4 +129,30 @@ describe('--layout', () => {
     };
     expect(() => price('tp=1,pp=8,dp=1', p)).toThrow('--layout pp=8: toy has 4 layers; give pp=4 or less');
   });
+
+  it('searches the shape on devices of two kinds: each stage on one kind, more layers on the faster', () => {
+    const p = problem();
+    // Devices 4-7 are a slower GPU with less memory.
+    const slow = new Set(p.devices.slice(4).map((d) => d.id));
+    const mixed: PlanProblem = {
+      ...p,
+      devices: p.devices.map((d) => (slow.has(d.id) ? { ...d, name: 'L4', memoryBytes: 40e9 } : d)),
+      layers: p.layers.map((l) => ({
+        ...l,
+        forwardUs: Object.fromEntries(Object.keys(l.forwardUs).map((id) => [id, slow.has(id) ? 3000 : 1000])),
+        backwardUs: Object.fromEntries(Object.keys(l.backwardUs).map((id) => [id, slow.has(id) ? 6000 : 2000])),
+      })),
+    };
+    const r = price('tp=1,pp=2,dp=4,zero=1,mb=4', mixed);
+    const kinds = r.plan.stages.map((s) => new Set(s.devices.map((id) => slow.has(id))));
+    expect(kinds.every((k) => k.size === 1)).toBe(true);
+    const layers = (s: { from: number; to: number }): number => s.to - s.from;
+    const fast = r.plan.stages.find((s) => !slow.has(s.devices[0] as string));
+    const slowStage = r.plan.stages.find((s) => slow.has(s.devices[0] as string));
+    expect(layers(fast as { from: number; to: number })).toBeGreaterThan(
+      layers(slowStage as { from: number; to: number }),
+    );
+    expect(r.notes.join('\n')).toContain('of 2 kinds');
+    expect(r.plan.microbatches).toBe(4);
+  });
 });
