@@ -5,6 +5,7 @@
 import type { CostModel } from '../core/planner/cost/cost-model.js';
 import { priceLayout, type Layout } from '../core/planner/layout.js';
 import type { Plan, PlanProblem } from '../core/planner/types.js';
+import type { ServingFigures } from '../core/planner/cost/serving.js';
 
 /** The layout as priced, beside the best plan. */
 export interface LayoutAnswer {
@@ -19,6 +20,8 @@ export interface LayoutAnswer {
   /** Its step over the recommendation's (1.25: 25% slower); null when no plan fits. */
   vsBest: number | null;
   notes: string[];
+  /** Serving a decoder: the layout's serving figures (as the listed plans'); null otherwise. */
+  serving?: ServingFigures | null;
 }
 
 export function layoutAnswer(

@@ -55,7 +55,7 @@ import type {
 } from '../core/planner/types.js';
 import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
 import { layoutAnswer, type LayoutAnswer } from './layout-plan.js';
-import { parseLayout } from '../core/planner/layout.js';
+import { parseLayout, type Layout } from '../core/planner/layout.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
@@ -945,6 +945,17 @@ function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
   }
 }
 
+/** The request's layout priced beside the best plan, with its serving figures when a decoder is served. */
+function layoutWithServing(layout: Layout, searched: Searched, serves: boolean): LayoutAnswer {
+  const { workload, devices, problem, costModel, served } = searched;
+  const answer = layoutAnswer(layout, problem, costModel, {
+    workload: workload.name,
+    best: searched.ranked.best?.plan ?? null,
+  });
+  const figures = serves ? servingOf(served, problem, [answer.plan], devices, costModel) : null;
+  return { ...answer, serving: figures?.[0] ?? null };
+}
+
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const warnings: string[] = [];
   // A layout that does not parse is refused before the search.
@@ -980,9 +991,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
-    layout: layout
-      ? layoutAnswer(layout, problem, costModel, { workload: workload.name, best: best?.plan ?? null })
-      : null,
+    layout: layout ? layoutWithServing(layout, searched, figures !== null) : null,
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
   };
 }

@@ -1,0 +1,97 @@
+/**
+ * GPU predictions against published measurements (issue 46). Run: npm run bench:published
+ * Every cell of bench/published/cells-*.json is predicted through the product (datasheet GPUs, no
+ * profile, no trained predictor) and compared with its published value. Statistics are given per
+ * set (calibration, held-out: the split is the sources' `set`, fixed before any tuning), per kind
+ * and per GPU; cells the tool cannot express are listed with the reason.
+ * Writes bench/results/published-DATE.{json,md}; `-- --quiet` prints the statistics only.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadTable, type Cell } from './published/cells.js';
+import { predictCell, type CellResult } from './published/predict-cell.js';
+import { openDatabase } from '../src-main/adapters/store/open-database.js';
+
+const quiet = process.argv.includes('--quiet');
+const table = loadTable(path.join('bench', 'published'));
+const db = openDatabase(':memory:');
+const started = Date.now();
+const results = table.cells.map((c) => ({
+  cell: c,
+  set: table.sources.get(c.source)?.set ?? 'held-out',
+  r: predictCell(c, db),
+}));
+
+type Row = (typeof results)[number];
+const priced = (rows: readonly Row[]) =>
+  rows.filter((x): x is Row & { r: Extract<CellResult, { error: number }> } => 'error' in x.r);
+
+function stats(rows: readonly Row[]): string {
+  const p = priced(rows);
+  if (p.length === 0) return `0 of ${rows.length} priced`;
+  const abs = p.map((x) => Math.abs(x.r.error)).sort((a, b) => a - b);
+  const median = abs.length % 2 ? abs[(abs.length - 1) / 2]! : (abs[abs.length / 2 - 1]! + abs[abs.length / 2]!) / 2;
+  const within = abs.filter((e) => e <= 0.15).length / abs.length;
+  const signed = p.map((x) => x.r.error).sort((a, b) => a - b);
+  const medSigned = signed[Math.floor((signed.length - 1) / 2)]!;
+  return `${p.length} of ${rows.length} priced: median |error| ${(median * 100).toFixed(1)}%, within ±15% ${(within * 100).toFixed(0)}%, median signed ${(medSigned * 100).toFixed(1)}%`;
+}
+
+const pct = (e: number): string => `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)}%`;
+const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
+
+const lines: string[] = [
+  `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}`,
+  `Cells: ${table.cells.length} from ${table.sources.size} sources; ${table.invalid.length} refused by the schema`,
+  '',
+];
+if (!quiet) {
+  lines.push('| set | cell | GPU | kind | published | predicted | error | how |', '|---|---|---|---|---|---|---|---|');
+  for (const x of results) {
+    const c: Cell = x.cell;
+    lines.push(
+      'error' in x.r
+        ? `| ${x.set} | ${c.id} | ${c.gpus}x ${c.gpu} | ${c.kind} | ${fmt(c.value)} ${c.unit} | ${fmt(x.r.predicted)} | ${pct(x.r.error)} | ${x.r.detail} |`
+        : `| ${x.set} | ${c.id} | ${c.gpus}x ${c.gpu} | ${c.kind} | ${fmt(c.value)} ${c.unit} | – | – | not expressible: ${x.r.notExpressible} |`,
+    );
+  }
+  lines.push('');
+}
+for (const set of ['held-out', 'calibration'] as const) {
+  const rows = results.filter((x) => x.set === set);
+  lines.push(`## ${set}: ${stats(rows)}`);
+  for (const kind of [...new Set(rows.map((x) => x.cell.kind))].sort())
+    lines.push(`- kind ${kind}: ${stats(rows.filter((x) => x.cell.kind === kind))}`);
+  for (const gpu of [...new Set(rows.map((x) => x.cell.gpu))].sort())
+    lines.push(`- GPU ${gpu}: ${stats(rows.filter((x) => x.cell.gpu === gpu))}`);
+  for (const source of [...new Set(rows.map((x) => x.cell.source))].sort())
+    lines.push(`- source ${source}: ${stats(rows.filter((x) => x.cell.source === source))}`);
+  lines.push('');
+}
+const reasons = new Map<string, number>();
+for (const x of results)
+  if ('notExpressible' in x.r) reasons.set(x.r.notExpressible, (reasons.get(x.r.notExpressible) ?? 0) + 1);
+lines.push('## not expressible', ...[...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `- ${n}: ${why}`));
+for (const bad of table.invalid) lines.push(`- schema: ${bad.file} ${bad.id}: ${bad.problem}`);
+lines.push('', `Priced in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+const text = lines.join('\n');
+console.log(text);
+mkdirSync(path.join('bench', 'results'), { recursive: true });
+const stamp = new Date().toISOString().slice(0, 10);
+writeFileSync(path.join('bench', 'results', `published-${stamp}.md`), `${text}\n`);
+writeFileSync(
+  path.join('bench', 'results', `published-${stamp}.json`),
+  `${JSON.stringify(
+    results.map((x) => ({
+      set: x.set,
+      kind: x.cell.kind,
+      gpu: x.cell.gpu,
+      published: x.cell.value,
+      unit: x.cell.unit,
+      ...x.r,
+    })),
+    null,
+    1,
+  )}\n`,
+);

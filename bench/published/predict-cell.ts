@@ -1,0 +1,383 @@
+/**
+ * What pipeDejavu predicts for one published cell, through the product's own paths: `plan` on
+ * datasheet GPUs (training steps, prefill, serving figures) with the cell's configuration as a
+ * layout, the datasheet predictor for GEMM and bandwidth peaks, the cost model for all-reduce.
+ * A cell the tool cannot express is returned with the reason.
+ */
+import { openDatabase } from '../../src-main/adapters/store/open-database.js';
+import type { Database } from '../../src-main/adapters/store/types.js';
+import { catalogNames, getCatalogEntry } from '../../src-main/core/catalog/index.js';
+import type { CatalogEntry } from '../../src-main/core/catalog/index.js';
+import { createCostModel } from '../../src-main/core/planner/cost/cost-model.js';
+import {
+  datasheetFor,
+  GPU_DATASHEETS,
+  MAX_VIRTUAL_GPUS,
+  normalizeGpuName,
+  virtualDevice,
+  type GpuDatasheet,
+} from '../../src-main/core/planner/cost/datasheets.js';
+import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
+import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
+import type { Dtype } from '../../src-main/core/domain/measurement.js';
+import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan-service.js';
+import type { LayoutAnswer } from '../../src-main/services/layout-plan.js';
+import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
+import type { Arch, Cell } from './cells.js';
+
+export type CellResult =
+  { id: string; predicted: number; error: number; detail: string } | { id: string; notExpressible: string };
+
+class NotExpressible extends Error {}
+const refuse = (why: string): never => {
+  throw new NotExpressible(why);
+};
+
+const num = (c: Cell, k: string): number | undefined => {
+  const v = c.config[k];
+  return typeof v === 'number' ? v : undefined;
+};
+const str = (c: Cell, k: string): string | undefined => {
+  const v = c.config[k];
+  return typeof v === 'string' ? v : undefined;
+};
+const need = (c: Cell, k: string): number => num(c, k) ?? refuse(`the source states no ${k}`);
+
+/** The cell's GPU by one of its exact names (no partial match: "L40" is not the L40S). */
+function gpuOf(c: Cell): GpuDatasheet {
+  const compact = (n: string): string => normalizeGpuName(n).replace(/ /g, '');
+  const g =
+    datasheetFor(c.gpu) ??
+    GPU_DATASHEETS.find((d) => [d.id, d.name, ...d.aliases].some((n) => compact(n) === compact(c.gpu)));
+  return g ?? refuse(`GPU "${c.gpu}" is not in models/gpus.json`);
+}
+
+/** A published architecture as a catalog transformer description. */
+function archEntry(id: string, a: Arch): CatalogEntry {
+  const llama = a.family === 'llama';
+  return {
+    name: id,
+    title: id,
+    family: 'published',
+    sources: [],
+    config: 'bench/published',
+    reportedParams: Math.round(a.params ?? 1),
+    defaults: { batch: 1, seq: a.context, dtype: 'bf16' },
+    kind: 'transformer',
+    input: 'tokens',
+    layers: a.layers,
+    hidden: a.hidden,
+    heads: a.heads,
+    ...(a.kvHeads !== undefined && a.kvHeads !== a.heads ? { kvHeads: a.kvHeads } : {}),
+    ffn: a.ffn,
+    vocab: a.vocab,
+    context: a.context,
+    contextPolicy: 'warn',
+    norm: llama ? 'rmsnorm' : 'layernorm',
+    normPlacement: 'pre',
+    embeddingNorm: false,
+    finalNorm: true,
+    mlp: llama ? 'swiglu' : 'gelu',
+    bias: !llama,
+    position: llama ? 'rope' : 'learned',
+    tiedEmbeddings: !llama,
+    head: 'lm',
+    causal: true,
+    dropout: false,
+  };
+}
+
+function modelOf(c: Cell): { workload: string; decoder?: CatalogEntry } {
+  if (c.model && catalogNames().includes(c.model)) return { workload: c.model };
+  if (c.arch) return { workload: `${c.id}.arch`, decoder: archEntry(c.id.slice(0, 60), c.arch) };
+  return refuse(c.model ? `model ${c.model} is not in the catalog and no architecture is given` : 'no model given');
+}
+
+const WEIGHTS: Record<string, PlanRequest['weights'] | null> = {
+  f16: null,
+  fp16: null,
+  bf16: null,
+  q8_0: 'q8_0',
+  q4_0: 'q4_0',
+  q4_k_m: 'q4_k',
+  q4_k: 'q4_k',
+  'int4-awq': 'int4' as PlanRequest['weights'],
+  'int4-gptq': 'int4' as PlanRequest['weights'],
+  int4: 'int4' as PlanRequest['weights'],
+  fp8: 'fp8' as PlanRequest['weights'],
+  int8: 'int8',
+};
+
+function weightsOf(c: Cell): Partial<PlanRequest> {
+  const w = str(c, 'weights');
+  if (w === undefined) return {};
+  const f = WEIGHTS[w];
+  if (f === undefined) return refuse(`weight format ${w} is not one pipeDejavu plans`);
+  return f === null ? {} : { weights: f };
+}
+
+function dtypeOf(c: Cell, fallback: Dtype): Dtype {
+  const d = str(c, 'dtype') ?? fallback;
+  if (!['fp32', 'fp16', 'bf16', 'fp8'].includes(d)) return refuse(`dtype ${d}`);
+  return d as Dtype;
+}
+
+const ZERO: Record<string, 0 | 1 | 2 | 3> = {
+  none: 0,
+  zero1: 1,
+  'distributed-optimizer': 1,
+  zero2: 2,
+  'fsdp-shard-grad-op': 2,
+  zero3: 3,
+  'fsdp-full-shard': 3,
+};
+
+/** The cell's parallel layout as `plan --layout` takes it. */
+function layoutOf(c: Cell, gpus: number, microbatches?: number): string {
+  const tp = num(c, 'tp') ?? 1;
+  const pp = num(c, 'pp') ?? 1;
+  const cp = num(c, 'cp') ?? 1;
+  if (cp > 1) refuse(`context parallelism (cp ${cp}) is not planned`);
+  const dp = num(c, 'dp') ?? gpus / (tp * pp);
+  if (!Number.isInteger(dp) || tp * pp * dp !== gpus) refuse(`tp ${tp} x pp ${pp} x dp ${dp} is not ${gpus} GPUs`);
+  const zero = str(c, 'zero');
+  const z = zero === undefined ? undefined : ZERO[zero];
+  if (zero !== undefined && z === undefined) refuse(`sharding "${zero}"`);
+  const recompute = str(c, 'recompute');
+  const parts = [`tp=${tp}`, `pp=${pp}`, `dp=${dp}`];
+  if (z !== undefined) parts.push(`zero=${z}`);
+  if (recompute !== undefined) parts.push(`recompute=${recompute}`);
+  if (microbatches !== undefined) parts.push(`mb=${microbatches}`);
+  return parts.join(',');
+}
+
+function plan(db: Database, c: Cell, req: Omit<PlanRequest, 'devices' | 'virtual' | 'workload'>): PlanResponse {
+  const gpu = gpuOf(c);
+  if (c.gpus > MAX_VIRTUAL_GPUS) refuse(`${c.gpus} GPUs (a plan takes at most ${MAX_VIRTUAL_GPUS})`);
+  return planWorkload(db, { ...modelOf(c), ...req, devices: 'none', virtual: [`${c.gpus}x${gpu.name}`], topN: 1 });
+}
+
+/** The priced layout of a response: the `--layout` plan, with its serving figures when served. */
+function pricedLayout(r: PlanResponse): LayoutAnswer {
+  return r.layout ?? refuse('no layout priced');
+}
+
+function trainingCell(db: Database, c: Cell): { predicted: number; detail: string } {
+  const seq = need(c, 'seq');
+  const globalBatch = need(c, 'globalBatch');
+  const micro = num(c, 'microBatch');
+  const tp = num(c, 'tp') ?? 1;
+  const pp = num(c, 'pp') ?? 1;
+  const dp = num(c, 'dp') ?? c.gpus / (tp * pp);
+  const microbatches = micro !== undefined ? globalBatch / (micro * dp) : undefined;
+  const layout = layoutOf(c, c.gpus, microbatches);
+  const r = plan(db, c, {
+    mode: 'training',
+    batch: globalBatch,
+    seq,
+    dtype: dtypeOf(c, 'bf16'),
+    offload: 'no',
+    layout,
+  });
+  const { stepUs } = pricedLayout(r);
+  const tokensPerGpu = (globalBatch * seq) / (stepUs / 1e6) / c.gpus;
+  return { predicted: trainingValue(c, tokensPerGpu), detail: `${layout}; step ${(stepUs / 1e6).toFixed(2)} s` };
+}
+
+/** tokens/s/GPU as the cell's unit: model TFLOP/s per GPU or MFU by the source's own FLOP count. */
+function trainingValue(c: Cell, tokensPerGpu: number): number {
+  if (c.unit === 'tokens/s/gpu') return tokensPerGpu;
+  if (c.unit === 'tokens/s') return tokensPerGpu * c.gpus;
+  const flops = flopsPerToken(c);
+  if (c.unit === 'TFLOP/s/gpu') return (tokensPerGpu * flops) / 1e12;
+  if (c.unit === 'MFU') {
+    const peak = num(c, 'peakTflops') ?? refuse('an MFU without the peak it was taken against');
+    return (tokensPerGpu * flops) / 1e12 / peak;
+  }
+  return refuse(`unit ${c.unit}`);
+}
+
+/**
+ * Model FLOPs per token as the source counts them (config.flops): "6N" (6 x parameters),
+ * "6N+attn" (6N + 12 x layers x hidden x seq, PaLM/MosaicML), "megatron" (Narayanan et al.:
+ * 96 B s l h² (1 + s/6h + V/16lh) per batch, with full recomputation).
+ */
+function flopsPerToken(c: Cell): number {
+  const a = c.arch ?? archOfCatalog(c);
+  const seq = need(c, 'seq');
+  const n = a.params ?? refuse('no parameter count to count FLOPs with');
+  switch (str(c, 'flops') ?? '6N+attn') {
+    case '6N':
+      return 6 * n;
+    case '6N+attn':
+      return 6 * n + 12 * a.layers * a.hidden * seq;
+    case 'megatron': {
+      const h = a.hidden;
+      return 96 * a.layers * h * h * (1 + seq / (6 * h) + a.vocab / (16 * a.layers * h));
+    }
+    default:
+      return refuse(`FLOP count ${str(c, 'flops')}`);
+  }
+}
+
+function archOfCatalog(c: Cell): Arch {
+  const e = c.model ? getCatalogEntry(c.model) : refuse('no model');
+  if (e.kind !== 'transformer') return refuse('not a transformer');
+  return {
+    family: e.mlp === 'swiglu' ? 'llama' : 'gpt',
+    layers: e.layers,
+    hidden: e.hidden,
+    heads: e.heads,
+    ffn: e.ffn,
+    vocab: e.vocab ?? 0,
+    context: e.context ?? 0,
+    params: e.reportedParams,
+  };
+}
+
+function splitLayout(c: Cell): string {
+  const tp = num(c, 'tp') ?? 1;
+  const split = str(c, 'split');
+  if (c.gpus === 1) return 'tp=1,pp=1,dp=1';
+  if (split === 'layer' || (split === undefined && tp === 1)) return `tp=1,pp=${c.gpus},dp=1`;
+  return layoutOf(c, c.gpus);
+}
+
+function servingPlan(db: Database, c: Cell, batch: number, prompt: number, tokens: number): ServingFigures {
+  const r = plan(db, c, {
+    mode: 'inference',
+    batch,
+    seq: prompt,
+    dtype: dtypeOf(c, 'fp16'),
+    ...weightsOf(c),
+    layout: splitLayout(c),
+    prompt,
+    tokens,
+  });
+  return pricedLayout(r).serving ?? refuse('no serving figures for this model');
+}
+
+function prefillCell(db: Database, c: Cell): { predicted: number; detail: string } {
+  const batch = num(c, 'batch') ?? 1;
+  const prompt = need(c, 'promptTokens');
+  const s = servingPlan(db, c, batch, prompt, num(c, 'outputTokens') ?? 1);
+  const detail = `TTFT ${(s.ttftUs / 1e3).toFixed(1)} ms`;
+  if (c.unit === 'ms') return { predicted: s.ttftUs / 1e3, detail };
+  if (c.unit === 'tokens/s') return { predicted: (batch * prompt) / (s.ttftUs / 1e6), detail };
+  return refuse(`unit ${c.unit}`);
+}
+
+function decodeCell(db: Database, c: Cell): { predicted: number; detail: string } {
+  const batch = num(c, 'batch') ?? 1;
+  const out = need(c, 'outputTokens');
+  const prompt = num(c, 'promptTokens') ?? 1;
+  const s = servingPlan(db, c, batch, prompt, out);
+  const perSeq = 1e6 / s.decodeStepUs;
+  const detail = `step ${(s.decodeStepUs / 1e3).toFixed(2)} ms at batch ${batch}`;
+  if (c.unit === 'tokens/s') return { predicted: str(c, 'rate') === 'per-sequence' ? perSeq : perSeq * batch, detail };
+  return refuse(`unit ${c.unit}`);
+}
+
+/** Output tokens per second of a batch that prefills its prompts, then decodes its output tokens. */
+function servingCell(db: Database, c: Cell): { predicted: number; detail: string } {
+  const prompt = need(c, 'promptTokens');
+  const out = need(c, 'outputTokens');
+  const batch = num(c, 'batch') ?? num(c, 'concurrency') ?? refuse('the source states no batch or concurrency');
+  const s = servingPlan(db, c, batch, prompt, out);
+  const seconds = s.requestUs / 1e6;
+  const tokens = (batch * out) / seconds;
+  const detail = `batch ${batch}: TTFT ${(s.ttftUs / 1e3).toFixed(0)} ms, step ${(s.decodeStepUs / 1e3).toFixed(1)} ms`;
+  if (c.unit === 'tokens/s') return { predicted: tokens, detail };
+  if (c.unit === 'tokens/s/gpu') return { predicted: tokens / c.gpus, detail };
+  if (c.unit === 'ms') return { predicted: s.ttftUs / 1e3, detail };
+  return refuse(`unit ${c.unit}`);
+}
+
+function gemmCell(c: Cell): { predicted: number; detail: string } {
+  const gpu = gpuOf(c);
+  const m = need(c, 'm');
+  const n = need(c, 'n');
+  const k = need(c, 'k');
+  const dtype = dtypeOf(c, 'bf16');
+  const flops = 2 * m * n * k;
+  const bytes = (m * k + k * n + m * n) * (dtype === 'fp32' ? 4 : dtype === 'fp8' ? 1 : 2);
+  const p = new DatasheetPredictor(gpu).predict([
+    {
+      op: 'MatMul',
+      family: 'gemm',
+      shape: { B: 1, M: m, N: n, K: k },
+      dtype,
+      flops,
+      bytes,
+      device: virtualDevice(gpu.name).features,
+    },
+  ])[0];
+  const us = p?.timeUs ?? refuse('no prediction');
+  return { predicted: flops / us / 1e6, detail: `${m}x${n}x${k} ${dtype}: ${us.toFixed(0)} µs` };
+}
+
+function bandwidthCell(c: Cell): { predicted: number; detail: string } {
+  const gpu = gpuOf(c);
+  const bytes = 2 ** 30;
+  const p = new DatasheetPredictor(gpu).predict([
+    {
+      op: 'Add',
+      family: 'elementwise',
+      shape: { n: bytes / 6 },
+      dtype: 'fp16',
+      flops: bytes / 6,
+      bytes,
+      device: virtualDevice(gpu.name).features,
+    },
+  ])[0];
+  const us = p?.timeUs ?? refuse('no prediction');
+  return { predicted: bytes / us / 1e3, detail: `1 GiB streamed in ${us.toFixed(0)} µs` };
+}
+
+/** nccl-tests bus bandwidth of an all-reduce over the cell's GPUs in one machine, from the cost model. */
+function ncclCell(c: Cell): { predicted: number; detail: string } {
+  const gpu = gpuOf(c);
+  const op = str(c, 'op') ?? 'all_reduce';
+  if (op !== 'all_reduce') refuse(`${op} (the planner prices all-reduce)`);
+  if (c.gpus > 8) refuse('all-reduce across machines of datasheet GPUs (one machine of 8 is modelled)');
+  const bytes = need(c, 'bytes');
+  const devices = Array.from({ length: c.gpus }, (_, i) => virtualDevice(gpu.name, { index: i }).device);
+  const { links } = buildPlanLinks(devices, {});
+  const us = createCostModel(links, []).allReduceUs(
+    devices.map((d) => d.id),
+    bytes,
+  );
+  const algbw = bytes / us / 1e3;
+  return {
+    predicted: (algbw * 2 * (c.gpus - 1)) / c.gpus,
+    detail: `${(bytes / 2 ** 20).toFixed(0)} MiB in ${us.toFixed(0)} µs`,
+  };
+}
+
+export function predictCell(c: Cell, db: Database = openDatabase(':memory:')): CellResult {
+  try {
+    const r = ((): { predicted: number; detail: string } => {
+      switch (c.kind) {
+        case 'training':
+          return trainingCell(db, c);
+        case 'prefill':
+          return prefillCell(db, c);
+        case 'decode':
+          return decodeCell(db, c);
+        case 'serving':
+          return servingCell(db, c);
+        case 'gemm':
+          return gemmCell(c);
+        case 'bandwidth':
+          return bandwidthCell(c);
+        case 'nccl':
+          return ncclCell(c);
+      }
+    })();
+    // A latency is better when lower: its error is still predicted over published.
+    return { id: c.id, predicted: r.predicted, error: r.predicted / c.value - 1, detail: r.detail };
+  } catch (e) {
+    if (e instanceof NotExpressible) return { id: c.id, notExpressible: e.message };
+    return { id: c.id, notExpressible: `refused by pipeDejavu: ${(e as Error).message.split('\n')[0]}` };
+  }
+}
