@@ -20,7 +20,9 @@
  * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16), after a
  *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
- * The band is the spread the calibration cells left (`band`). Pure.
+ * In a training step every kernel takes 1 / `training` of its time: what the calibration cells'
+ * frameworks lose to kernels the list leaves out (dropout, unfused softmax, the optimizer, launch
+ * gaps). The band is the spread the calibration cells left (`band`). Pure.
  */
 import { DTYPE_BYTES } from '../kernels/cost.js';
 import type { Dtype } from '../domain/measurement.js';
@@ -39,6 +41,8 @@ export interface DatasheetPredictorOptions {
   weights?: { format: string; bytesPerWeight: number };
   /** The model masks future tokens (decoders): its attention kernel skips half the scores. */
   causalAttention?: boolean;
+  /** Kernels of a training step: each takes 1 / `training` of its own time (the framework's share). */
+  training?: boolean;
   /** Other fractions (tests, calibration); default the shipped ones. */
   table?: KernelEfficiencies;
 }
@@ -112,7 +116,8 @@ export class DatasheetPredictor implements Predictor {
         : q.op === 'Attention'
           ? this.attentionUs(q, gflops)
           : Math.max(q.bytes / this.bytesPerUs(), q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6));
-    return { us: body + this.arch.kernelUs, warning };
+    const share = this.opts.training ? (this.arch.training ?? 1) : 1;
+    return { us: (body + this.arch.kernelUs) / share, warning };
   }
 
   private gemmUs(q: Query, gflops: number): number {

@@ -18,6 +18,11 @@ const ArchitectureSchema = z.strictObject({
   tile: z.tuple([z.number().int().positive(), z.number().int().positive()]),
   /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak. */
   attention: fraction,
+  /**
+   * Training steps: the share of the kernels' own time a training framework's step reaches
+   * (dropout, unfused softmax, optimizer and launch gaps the kernel list leaves out). Absent: 1.
+   */
+  training: fraction.optional(),
   /** Launch and tail of one kernel in a framework (µs). */
   kernelUs: z.number().nonnegative().max(1000),
   from: cellIds,
