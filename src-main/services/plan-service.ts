@@ -20,7 +20,13 @@ import type { DeviceFeatures, Predictor } from '../core/predictor/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
-import { GPU_DATASHEETS, parseVirtualGpus, virtualDevice, type GpuDatasheet } from '../core/planner/cost/datasheets.js';
+import {
+  GPU_DATASHEETS,
+  parseVirtualGpus,
+  resolveGpuName,
+  virtualDevice,
+  type GpuDatasheet,
+} from '../core/planner/cost/datasheets.js';
 import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
 import { memoryEfficiency } from '../core/predictor/kernel-efficiency.js';
 import { bandwidthProblem, buildPlanLinks, latencyProblem, type MachineLinks } from '../core/planner/cost/links.js';
@@ -682,6 +688,29 @@ interface PlanDevices {
   machineLinks: MachineLinks[];
   /** Each probed machine's RAM (the host of an optimizer offload), under its label in the plan. */
   hostMemory: Record<string, HostMemory>;
+  /** The network assumed between the nodes of a datasheet cluster (virtualNodes); absent: none assumed. */
+  assumedNetwork?: string;
+}
+
+/** GPUs of one node a datasheet cluster is cut into: an HGX/DGX board's NVLink domain. */
+export const GPUS_PER_VIRTUAL_NODE = 8;
+
+/**
+ * Where each datasheet GPU sits: in the plan's first machine when measured devices are in the
+ * plan ("what if I add an H100 here?"); else in one node "virtual", or, beyond
+ * GPUS_PER_VIRTUAL_NODE GPUs, in nodes of 8 ("virtual-1", "virtual-2", ...) as DGX/HGX clusters
+ * are built, linked by one InfiniBand NIC per GPU of the generation's rate (HDR 200 Gb/s before
+ * Hopper, NDR 400 Gb/s from Hopper) unless the request states a network.
+ */
+function virtualNodes(
+  names: readonly string[],
+  host: string | undefined,
+): { machines: string[]; network: string | undefined } {
+  if (host !== undefined) return { machines: names.map(() => host), network: undefined };
+  if (names.length <= GPUS_PER_VIRTUAL_NODE) return { machines: names.map(() => 'virtual'), network: undefined };
+  const machines = names.map((_, i) => `virtual-${Math.floor(i / GPUS_PER_VIRTUAL_NODE) + 1}`);
+  const ndr = names.some((n) => ['Hopper', 'Blackwell'].includes(resolveGpuName(n).architecture));
+  return { machines, network: ndr ? '400Gb-IB' : '200Gb-IB' };
 }
 
 /** The device keys `--devices` names: 'all' or a non-empty list. */
@@ -737,8 +766,15 @@ function planDevices(db: Database, req: PlanRequest, workload: Workload, warning
   const datasheets = parseVirtualGpus(req.virtual ?? []).flatMap((g) => Array<string>(g.count).fill(g.datasheet.name));
   // One check per GPU model: it predicts every kernel of the measured ones.
   const checkLines = new Map<string, string>();
+  const nodes = virtualNodes(datasheets, host);
+  if (nodes.network && !req.network) {
+    out.assumedNetwork = nodes.network;
+    warnings.push(
+      `${count(datasheets.length, 'datasheet GPU')} are planned as ${count(new Set(nodes.machines).size, 'node')} of ${GPUS_PER_VIRTUAL_NODE} (NVLink inside), linked by ${nodes.network} with one NIC per GPU; give --network to state another`,
+    );
+  }
   for (const [i, name] of datasheets.entries()) {
-    const v = virtualDevice(name, { index: i, ...(host ? { machine: host } : {}) });
+    const v = virtualDevice(name, { index: i, machine: nodes.machines[i] ?? 'virtual' });
     const check = checkLines.get(name) ?? datasheetCheckLine(db, name);
     checkLines.set(name, check);
     warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
@@ -776,9 +812,10 @@ function planProblem(
   db: Database,
   req: PlanRequest,
   workload: Workload,
-  { candidates, machineLinks }: PlanDevices,
+  { candidates, machineLinks, assumedNetwork }: PlanDevices,
   warnings: string[],
 ): PlanProblem {
+  const network = req.network ?? assumedNetwork;
   // Datasheet GPUs carry their own predictor: only measured devices need this machine's trained one.
   let trained: Predictor | null = null;
   const trainedPredictor = (): Predictor => (trained ??= workloadPredictor(db).predictor);
@@ -800,10 +837,10 @@ function planProblem(
   ];
   const { links, warnings: linkWarnings } = buildPlanLinks(
     candidates.map((c) => c.device),
-    { machines: machineLinks, ...(req.network ? { network: req.network } : {}), rules },
+    { machines: machineLinks, ...(network ? { network } : {}), rules },
   );
   warnings.push(...linkWarnings);
-  if (machinesInPlan.size > 1 && !req.network && rules.length === 0)
+  if (machinesInPlan.size > 1 && !network && rules.length === 0)
     warnings.push('several machines without a stated network');
   return {
     layers,

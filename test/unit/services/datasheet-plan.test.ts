@@ -60,4 +60,19 @@ describe('planning on datasheet GPUs', () => {
       predictOnDatasheet(openDatabase(':memory:'), 'llama-3.1-8b', { ...opts, gpu: 'T4', dtype: 'fp8' }),
     ).toThrow(/--dtype fp8: NVIDIA T4 has no fp8 units/);
   });
+
+  it('plans more than 8 datasheet GPUs as nodes of 8 linked by InfiniBand, or by the stated network', () => {
+    const req: PlanRequest = { ...onH100, virtual: ['16xH100 SXM5'], topN: 1 };
+    const r = planWorkload(openDatabase(':memory:'), req);
+    expect([...new Set(r.problem.devices.map((d) => d.machine))]).toEqual(['virtual-1', 'virtual-2']);
+    expect(r.warnings.some((w) => /16 datasheet GPUs are planned as 2 nodes of 8 .*400Gb-IB/.test(w))).toBe(true);
+    const across = r.problem.links.find((l) => l.a.startsWith('virtual-1/') && l.b.startsWith('virtual-2/'));
+    expect(across?.gbps).toBeLessThan(100);
+    const stated = planWorkload(openDatabase(':memory:'), { ...req, network: '100GbE' });
+    expect(stated.warnings.some((w) => /nodes of 8/.test(w))).toBe(false);
+    const slower = stated.problem.links.find((l) => l.a.startsWith('virtual-1/') && l.b.startsWith('virtual-2/'));
+    expect(slower?.gbps).toBeLessThan(across?.gbps ?? 0);
+    const eight = planWorkload(openDatabase(':memory:'), { ...req, virtual: ['8xH100 SXM5'] });
+    expect(new Set(eight.problem.devices.map((d) => d.machine))).toEqual(new Set(['virtual']));
+  });
 });
