@@ -1,15 +1,15 @@
 /**
  * Datasheet devices checked against measured ones: every profiled GPU of the store (this
  * machine's or an imported one's) whose name is in the datasheet catalog has its profile
- * kernels predicted on the virtual device the planner would build for that name (same
- * predictor, same efficiencies) and compared with the measurements, per op family. The plan
+ * kernels predicted as the planner predicts that name's virtual device (the datasheet predictor:
+ * its datasheet and the shipped kernel fractions) and compared with the measurements, per op family. The plan
  * shows the result next to every virtual device's estimate; bench/datasheet-check.ts prints it.
  */
 import { datasheetFor, virtualDevice } from '../core/planner/cost/datasheets.js';
 import { estimateError, familyErrorsText, type EstimateError } from '../core/planner/cost/datasheet-check.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import { chooseStoredPredictor } from './predictor-service.js';
+import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
 import { loadTrainingData } from './training-data.js';
 import { count } from '../core/text/plural.js';
 
@@ -28,7 +28,6 @@ export function datasheetChecks(db: Database, gpuName?: string): DatasheetCheck[
   const machines = new MachineRepo(db);
   const gpus = devices.filter((d) => d.features.kind === 'gpu');
   if (gpus.length === 0) return [];
-  const { name: predictorName, predictor } = chooseStoredPredictor(db);
   const checks: DatasheetCheck[] = [];
   for (const d of gpus) {
     const name = machines.getMachine(d.machineId)?.devices.find((x) => x.key === d.deviceKey)?.name ?? d.deviceKey;
@@ -36,6 +35,7 @@ export function datasheetChecks(db: Database, gpuName?: string): DatasheetCheck[
     if (!ds || (wanted !== null && ds.id !== wanted)) continue;
     const virtual = virtualDevice(ds.name).features;
     const mine = samples.filter((s) => s.device.deviceId === d.deviceId && (s.origin ?? 'profile') === 'profile');
+    const predictor = new DatasheetPredictor(ds);
     const predicted = predictor.predict(mine.map((s) => ({ ...s, device: virtual })));
     const pairs = mine.map((s, i) => ({
       family: s.family,
@@ -45,7 +45,7 @@ export function datasheetChecks(db: Database, gpuName?: string): DatasheetCheck[
     checks.push({
       datasheet: ds.name,
       measured: { machine: d.machineLabel, deviceKey: d.deviceKey, executionProvider: d.executionProvider, name },
-      predictor: predictorName,
+      predictor: predictor.name,
       ...estimateError(pairs),
     });
   }

@@ -13,6 +13,7 @@ import { editDistance } from '../../text/edit-distance.js';
 import type { DeviceFeatures } from '../../predictor/types.js';
 import type { DeviceSummary } from '../../profiler/device-summary.js';
 import type { PlanDevice } from '../types.js';
+import { architectureEfficiency, memoryEfficiency } from '../../predictor/kernel-efficiency.js';
 
 const tflops = z.number().positive().nullable();
 
@@ -105,9 +106,10 @@ export function datasheetPcieGBps(d: GpuDatasheet): number {
 }
 
 /**
- * Achieved fractions of datasheet peaks. Defaults (no profile to transfer from): 0.7 of fp32,
- * 0.6 of fp16/bf16 tensor, 0.5 of int8, 0.8 of memory bandwidth: typical of large cuBLAS GEMMs
- * and streaming kernels in a framework; a profiled GPU's own fractions are better.
+ * Achieved fractions of datasheet peaks, as features of a virtual device. Without a profile to
+ * transfer from: defaultEfficiencies (the architecture's and memory type's calibrated fractions;
+ * 0.7 of fp32 and 0.5 of int8 otherwise); a profiled GPU's own fractions are better. The plan
+ * prices datasheet GPUs with the datasheet predictor, which uses the per-kernel fractions.
  */
 export interface Efficiencies {
   fp32: number;
@@ -128,6 +130,16 @@ export const DEFAULT_EFFICIENCIES: Readonly<Efficiencies> = Object.freeze({
   fp32UsesTf32: false,
 });
 
+/**
+ * A GPU's own default fractions: its architecture's large-GEMM fraction for fp16/bf16 and its
+ * memory type's achieved bandwidth (models/gpu-kernels.json, calibrated on published cells);
+ * DEFAULT_EFFICIENCIES for the rest.
+ */
+export function defaultEfficiencies(d: GpuDatasheet): Efficiencies {
+  const gemm = architectureEfficiency(d.architecture).gemm;
+  return { ...DEFAULT_EFFICIENCIES, fp16: gemm, bf16: gemm, bandwidth: memoryEfficiency(d.memory.type) };
+}
+
 /** Kernel dispatch time of a virtual GPU when no profiled device gives one (µs). */
 export const DEFAULT_DISPATCH_US = 5;
 /** Memory kept back from a virtual GPU's datasheet size: CUDA context and driver reservations. */
@@ -146,7 +158,7 @@ export interface TransferredEfficiencies {
   /** The reference GPU's datasheet. */
   datasheet: GpuDatasheet;
   efficiencies: Efficiencies;
-  /** Which fractions were measured (the others are DEFAULT_EFFICIENCIES). */
+  /** Which fractions were measured (the others are the reference's defaultEfficiencies). */
   measured: Record<ComputeDtype | 'bandwidth', boolean>;
   /** The reference's dispatch time (µs), or null when it has none. */
   dispatchUs: number | null;
@@ -165,7 +177,7 @@ export function transferEfficiencies(
   summary: Pick<DeviceSummary, 'peakGflops' | 'bandwidthGBps' | 'dispatchOverheadUs'>,
 ): TransferredEfficiencies {
   const ds = requireDatasheet(gpuName);
-  const eff: Efficiencies = { ...DEFAULT_EFFICIENCIES };
+  const eff: Efficiencies = defaultEfficiencies(ds);
   const measured = { fp32: false, fp16: false, bf16: false, int8: false, bandwidth: false };
   const warnings: string[] = [];
   const fraction = (what: string, got: number, peak: number): number => {
@@ -334,7 +346,7 @@ export function virtualDevice(name: string, opts: VirtualDeviceOptions = {}): Vi
       );
     }
   }
-  const eff: Efficiencies = { ...DEFAULT_EFFICIENCIES, ...t?.efficiencies, ...opts.efficiencies };
+  const eff: Efficiencies = { ...defaultEfficiencies(ds), ...t?.efficiencies, ...opts.efficiencies };
   const peaks: Partial<Record<Dtype, number>> = {};
   for (const dtype of COMPUTE_DTYPES) {
     const tf32 = dtype === 'fp32' && eff.fp32UsesTf32 && ds.tflops.tf32 !== null;
