@@ -49,7 +49,7 @@ import {
 } from '../core/planner/search/plan-ranking.js';
 import { plannerContext } from '../core/planner/problem.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
-import { exportPlan, type PlanExports } from '../core/planner/exports/export-plan.js';
+import { exportPlan, type ExportInput, type PlanExports } from '../core/planner/exports/export-plan.js';
 import type {
   HostMemory,
   Mode,
@@ -982,6 +982,13 @@ function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
   }
 }
 
+/** The compute dtype and served weights the exports state: fp8 when the weight GEMMs are, else the workload's. */
+function exportPrecision(req: PlanRequest, w: Workload): Pick<ExportInput, 'dtype' | 'weights'> {
+  const dtypes = new Set(w.nodes.filter((n) => n.flops > 0).map((n) => n.dtype));
+  const dtype = dtypes.has('fp8') ? 'fp8' : (['bf16', 'fp16', 'fp32'] as const).find((d) => dtypes.has(d));
+  return { ...(dtype ? { dtype } : {}), ...(req.weights && req.mode === 'inference' ? { weights: req.weights } : {}) };
+}
+
 /** The request's layout priced beside the best plan, with its serving figures when a decoder is served. */
 function layoutWithServing(layout: Layout, searched: Searched, serves: boolean): LayoutAnswer {
   const { workload, devices, problem, costModel, served } = searched;
@@ -1024,7 +1031,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     result,
     serving,
     served,
-    exports: best ? exportPlan({ plan: best.plan, problem: bestProblem }) : null,
+    exports: best ? exportPlan({ plan: best.plan, problem: bestProblem, ...exportPrecision(req, workload) }) : null,
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,

@@ -16,14 +16,13 @@ describe('pipedejavu roofline --datasheet', () => {
     seedStore(store);
     importProfile(store, encodeProfile(gpuServerProfile()), 'gpu-box.json');
     store.close();
+    // The datasheet predictor needs no training, and training changes nothing it says.
     const before = await cli(['roofline', '--db', db, '--datasheet']);
-    expect(before).toMatchObject({
-      code: 1,
-      stderr: 'pipedejavu: error: no trained predictor yet: run `pipedejavu train` first\n',
-    });
+    expect(before.code).toBe(0);
     await cli(['train', '--db', db, '--model', 'linear']);
     const r = await cli(['roofline', '--db', db, '--datasheet']);
     expect(r.code).toBe(0);
+    expect(r.stdout).toBe(before.stdout);
     const [header, , ...rows] = r.stdout.trim().split('\n');
     expect(header?.split(/\s{2,}/)).toEqual([
       'DATASHEET',

@@ -12,8 +12,10 @@ import { CONTROL_CHARS, codePointName, isControlChar } from '../../text/control-
 export interface ExportInput {
   plan: Plan;
   problem: Pick<PlanProblem, 'layers' | 'devices' | 'mode' | 'batch' | 'zeroStage'>;
-  /** Training precision (default bf16). */
-  dtype?: 'bf16' | 'fp16' | 'fp32';
+  /** Compute precision (default bf16); fp8: fp8 GEMMs (Transformer Engine), bf16 elsewhere. */
+  dtype?: 'bf16' | 'fp16' | 'fp32' | 'fp8';
+  /** Serving: how the weights are stored (plan --weights: fp8, int8, int4, q8_0, q4_k, q4_0); absent: the dtype. */
+  weights?: string;
   /** Training script the launch lines run (default per engine). */
   script?: string;
   /** Rendezvous host for several machines (default: the machine of rank 0) and port (29500). */

@@ -96,6 +96,10 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
     warnings.push('DeepSpeed PipelineModule export targets training; run inference with engine.eval_batch()');
   }
   const config = deepSpeedConfig(layout, zero, offload, input.dtype ?? 'bf16');
+  if (input.dtype === 'fp8')
+    warnings.push(
+      'fp8: DeepSpeed runs bf16; the fp8 GEMMs need Transformer Engine layers in the model (te.Linear under te.fp8_autocast)',
+    );
   if (plan.recompute && problem.mode === 'training') {
     config.activation_checkpointing = {
       partition_activations: false,
@@ -154,7 +158,7 @@ function deepSpeedConfig(
       stage: zero,
       ...(offload ? { offload_optimizer: { device: 'cpu' as const, pin_memory: true } } : {}),
     },
-    ...(dtype === 'bf16' ? { bf16: { enabled: true as const } } : {}),
+    ...(dtype === 'bf16' || dtype === 'fp8' ? { bf16: { enabled: true as const } } : {}),
     ...(dtype === 'fp16' ? { fp16: { enabled: true as const } } : {}),
     steps_per_print: 10,
   };

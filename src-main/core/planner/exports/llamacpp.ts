@@ -81,6 +81,21 @@ export function exportLlamaCpp(input: ExportInput, opts: LlamaCppOptions = {}): 
   const envText = Object.entries(env)
     .map(([k, v]) => `${k}=${shellQuote(v)} `)
     .join('');
+  const quantType = input.weights ? GGUF_TYPES[input.weights] : undefined;
+  if (quantType)
+    warnings.push(`weights as ${quantType}: make the GGUF with llama-quantize model-f16.gguf model.gguf ${quantType}`);
+  else if (input.weights)
+    warnings.push(`llama.cpp has no ${input.weights} format: q8_0, q4_k or q4_0 weights are what it runs quantized`);
   const command = `${envText}${[opts.binary ?? 'llama-server', ...args].map(shellQuote).join(' ')}`;
   return { args, env, command, warnings };
 }
+
+/** llama-quantize's type names of the plan's weight formats. */
+const GGUF_TYPES: Record<string, string> = {
+  q8_0: 'Q8_0',
+  q4_k: 'Q4_K_M',
+  q4_0: 'Q4_0',
+  fp16: 'F16',
+  bf16: 'BF16',
+  fp32: 'F32',
+};

@@ -71,7 +71,10 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     );
   }
   const dtype = input.dtype ?? 'bf16';
-  if (dtype !== 'fp32') args.push(`--${dtype}`);
+  // fp8: Transformer Engine's fp8 GEMMs (E4M3 forward, E5M2 gradients), bf16 elsewhere.
+  if (dtype === 'fp8')
+    args.push('--bf16', '--fp8-format', 'hybrid', '--fp8-amax-history-len', '1024', '--fp8-amax-compute-algo', 'max');
+  else if (dtype !== 'fp32') args.push(`--${dtype}`);
   const zero = exportZeroStage(input);
   // Megatron's distributed optimizer shards the optimizer state over data-parallel ranks: ZeRO-1.
   if (input.plan.optimizerOffload || zero >= 1) args.push('--use-distributed-optimizer');

@@ -37,6 +37,10 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
     layout.warnings.push('1F1B interleaves backward passes; inference runs ScheduleGPipe (forward only)');
   }
   const sched = training && plan.schedule === '1f1b' ? 'Schedule1F1B' : 'ScheduleGPipe';
+  if (input.dtype === 'fp8')
+    layout.warnings.push(
+      'fp8: the script runs bf16; convert the model for fp8 GEMMs with torchao (float8.convert_to_float8_training) or Transformer Engine layers',
+    );
   const zero = exportZeroStage(input);
   const fsdp = training && zero >= 2 && layout.pp === 1;
   if (zero >= 2 && layout.pp > 1)

@@ -29,6 +29,7 @@ export function exportVllm(input: ExportInput, opts: VllmOptions = {}): VllmExpo
     );
   }
   const args = [opts.model ?? 'MODEL', '--tensor-parallel-size', String(layout.tp)];
+  args.push(...vllmPrecision(input, warnings));
   args.push('--pipeline-parallel-size', String(layout.pp));
   if (layout.dp > 1) args.push('--data-parallel-size', String(layout.dp));
   if (layout.tp > 1 && input.problem.layers.some((l) => l.tensor?.experts !== undefined)) {
@@ -66,4 +67,27 @@ export function exportVllm(input: ExportInput, opts: VllmOptions = {}): VllmExpo
     .join('');
   const command = `${envText}${['vllm', 'serve', ...args].map(shellQuote).join(' ')}`;
   return { args, env, command, warnings };
+}
+
+const VLLM_DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32', fp8: 'bfloat16' } as const;
+
+/**
+ * vLLM's --dtype and --quantization for the plan's dtype and weights: fp8 weights (or an fp8
+ * model) are quantized on load (--quantization fp8); int4 is an AWQ or GPTQ checkpoint (vLLM reads
+ * which from its config; awq is written, gptq for a GPTQ one); llama.cpp's block formats are a
+ * GGUF file, which vLLM loads as the model; int8 is a W8A8 checkpoint, whose config vLLM reads.
+ */
+function vllmPrecision(input: ExportInput, warnings: string[]): string[] {
+  const args = ['--dtype', VLLM_DTYPE[input.dtype ?? 'bf16']];
+  const w = input.weights ?? (input.dtype === 'fp8' ? 'fp8' : undefined);
+  if (w === 'fp8') args.push('--quantization', 'fp8');
+  else if (w === 'int4') {
+    args.push('--quantization', 'awq');
+    warnings.push('int4 weights: an AWQ checkpoint as MODEL (for a GPTQ one, --quantization gptq)');
+  } else if (w === 'int8') warnings.push('int8 weights: give a W8A8 (compressed-tensors) checkpoint as MODEL');
+  else if (w === 'q8_0' || w === 'q4_k' || w === 'q4_0')
+    warnings.push(
+      `${w} weights: give the GGUF file as MODEL (vLLM's GGUF support is experimental; llama.cpp runs it natively)`,
+    );
+  return args;
 }
