@@ -21,6 +21,8 @@ export interface PlanForm {
   topN: number;
   /** ZeRO-Offload style optimizer offload to the CPU (training): auto (searched both ways), yes, no. */
   offload?: 'auto' | 'yes' | 'no';
+  /** Catalog models: the dtype to build them in (fp8: fp8 GEMMs on Ada/Hopper, bf16 elsewhere); '' for the catalog's. */
+  dtype?: '' | 'fp32' | 'fp16' | 'bf16' | 'fp8';
   /** ZeRO stage (training): auto (1, 2 and 3 searched) or a fixed one. */
   zero?: 'auto' | '0' | '1' | '2' | '3';
   /** The user's own layout to price beside the best plan ("tp=2,pp=4,dp=1,zero=1"); empty for none. */
@@ -94,6 +96,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (f.machines.length > 0) request.machine = f.machines.join(',');
   if (virtual.length > 0) request.virtual = virtual;
   if (f.network.trim()) request.network = f.network.trim();
+  if (f.dtype) request.dtype = f.dtype;
   if (f.offload && f.mode === 'training') request.offload = f.offload;
   if (f.zero && f.zero !== 'auto' && f.mode === 'training') request.zero = Number(f.zero) as 0 | 1 | 2 | 3;
   const layout = f.layout?.trim() ?? '';

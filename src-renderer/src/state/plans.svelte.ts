@@ -30,6 +30,8 @@ export class PlanStore {
   offload: 'auto' | 'yes' | 'no' = $state('auto');
   /** ZeRO stage (training): auto searches 1, 2 and 3. */
   zero: 'auto' | '0' | '1' | '2' | '3' = $state('auto');
+  /** Catalog models: the dtype to build them in; '' for the catalog's. */
+  dtype: '' | 'fp32' | 'fp16' | 'bf16' | 'fp8' = $state('');
   /** The user's layout, priced beside the best plan; empty for none. */
   layout = $state('');
   formError: string | null = $state(null);
@@ -103,6 +105,7 @@ export class PlanStore {
       topN: this.topN,
       offload: this.offload,
       zero: this.zero,
+      dtype: this.dtype,
       layout: this.layout,
       serving: this.serving,
     });

@@ -156,3 +156,13 @@ describe('plan form ZeRO stage and layout', () => {
     });
   });
 });
+
+describe('plan form precision', () => {
+  it('sends the dtype chosen (fp8 included) and none for the catalog default', () => {
+    const fp8 = planRequest({ ...form, dtype: 'fp8' });
+    expect(fp8).toMatchObject({ ok: true, request: { dtype: 'fp8' } });
+    if (fp8.ok) expect(CHANNELS['plan:create'].request.safeParse(fp8.request).success).toBe(true);
+    const dflt = planRequest({ ...form, dtype: '' });
+    expect(dflt.ok && dflt.request.dtype).toBeUndefined();
+  });
+});
