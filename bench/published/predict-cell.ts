@@ -244,6 +244,9 @@ function splitLayout(c: Cell): string {
 }
 
 function servingPlan(db: Database, c: Cell, batch: number, prompt: number, tokens: number): ServingFigures {
+  const kv = str(c, 'kvCache');
+  if (kv !== undefined && !['fp16', 'bf16', 'f16'].includes(kv))
+    refuse(`a KV cache in ${kv} (pipeDejavu holds the KV cache at the model's 16-bit dtype)`);
   const r = plan(db, c, {
     mode: 'inference',
     batch,

@@ -931,6 +931,13 @@ interface Searched {
   served: ServedDecoder | null;
 }
 
+/**
+ * Sequences a served decoder's prefill is predicted at (then per sequence): kernels are priced at
+ * the rows they run with, so a batch of short prompts is not priced as one prompt's small GEMMs
+ * times the batch; beyond 64 sequences the GEMMs are as efficient as they get.
+ */
+const SERVED_PREDICTION_BATCH = 64;
+
 function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Searched {
   // A served decoder's workload is its prompt's prefill; its KV cache holds prompt + output tokens.
   const served = servedDecoderOf(
@@ -940,7 +947,7 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
   warnings.push(...unusedServingOptions(req, served));
   const seq = served?.prompt ?? req.seq;
   const { workload } = resolveWorkload(db, req.workload, {
-    batch: 1,
+    batch: served ? Math.min(req.batch, SERVED_PREDICTION_BATCH) : 1,
     ...(seq !== undefined ? { seq } : {}),
     ...(req.image !== undefined ? { image: req.image } : {}),
     ...(req.dtype !== undefined ? { dtype: req.dtype } : {}),

@@ -75,4 +75,21 @@ describe('planning on datasheet GPUs', () => {
     const eight = planWorkload(openDatabase(':memory:'), { ...req, virtual: ['8xH100 SXM5'] });
     expect(new Set(eight.problem.devices.map((d) => d.machine))).toEqual(new Set(['virtual']));
   });
+
+  it('prices a served batch of short prompts at the rows its GEMMs run with, not one prompt times the batch', () => {
+    const serve: PlanRequest = {
+      workload: 'llama-3.1-8b',
+      devices: 'none',
+      virtual: ['H100 SXM5'],
+      mode: 'inference',
+      batch: 1,
+      prompt: 128,
+      tokens: 16,
+      topN: 1,
+    };
+    const one = planWorkload(openDatabase(':memory:'), serve).serving?.[0]?.ttftUs ?? 0;
+    const many = planWorkload(openDatabase(':memory:'), { ...serve, batch: 64 }).serving?.[0]?.ttftUs ?? 0;
+    expect(one).toBeGreaterThan(0);
+    expect(many / 64).toBeLessThan(one * 0.7);
+  });
 });
