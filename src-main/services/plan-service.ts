@@ -547,6 +547,23 @@ function withTensorSplit(
   };
 }
 
+/**
+ * Each mixture-of-experts block's expert parameters, expert count and top-k (a decode step reads
+ * only the experts its tokens touch, serving.ts); other layers as they are.
+ */
+function withExperts(w: Workload, e: CatalogEntry | null, layers: PlanLayer[]): PlanLayer[] {
+  if (!e || e.kind !== 'transformer' || e.experts === undefined || e.topK === undefined) return layers;
+  const { experts: count, topK } = e;
+  return layers.map((l, i) => {
+    const nodes = w.layers[i]?.nodes ?? [];
+    const params = nodes.reduce(
+      (s, n) => s + (w.nodes[n]?.name.includes('.mlp.experts.') ? (w.nodes[n]?.params ?? 0) : 0),
+      0,
+    );
+    return params > 0 ? { ...l, experts: { params, count, topK } } : l;
+  });
+}
+
 /** Serving a decoder beyond the context it was trained for is refused: the plan would promise what the model cannot do. */
 function checkServedContext(w: Workload, e: CatalogEntry | null, mode: Mode): void {
   if (mode !== 'inference' || !e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm') return;
@@ -829,7 +846,9 @@ function planProblem(
     req.mode === 'inference'
       ? withKvCache(workload, entry, servedDecoderOf(req, entry), predicted, req.batch, warnings)
       : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
-  const { layers, tensorDegrees } = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
+  const split = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
+  const layers = withExperts(workload, entry, split.layers);
+  const { tensorDegrees } = split;
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
   const rules = [
     ...measuredNetworkRules(req.nccl ?? [], machinesInPlan, warnings),

@@ -49,6 +49,11 @@ export interface PlanLayer {
    * core's forward time per device. Absent: only full recomputation applies to the layer.
    */
   selective?: { activationBytesPerSample: number; recomputeUs: Record<string, number> };
+  /**
+   * A mixture-of-experts block: the parameters of its experts (inside `params`), how many experts
+   * and how many each token is routed to. A decode step reads only the experts its tokens touch.
+   */
+  experts?: { params: number; count: number; topK: number };
   /** Megatron-style tensor parallelism of the layer (a transformer block); absent: replicated on every member of a group. */
   tensor?: TensorSplit;
 }

@@ -80,7 +80,6 @@ interface DecodeStage {
   devices: string[];
   tp: number;
   replicas: number;
-  weightBytes: number;
   /** KV cache bytes per sequence on each member, at prompt + tokens. */
   kvPerSample: number;
 }
@@ -95,10 +94,27 @@ function decodeStages(problem: PlanProblem, plan: Plan, s: ServingInput): Decode
       devices: stage.devices,
       tp,
       replicas: stage.devices.length / tp,
-      weightBytes: sum(range.map((l) => l.params * shard(l))) * s.bytesPerParam,
       kvPerSample: sum(range.map((l) => (l.residentBytesPerSample ?? 0) * shard(l))),
     };
   });
+}
+
+/**
+ * Weight bytes one member of a stage reads in a decode step for `samples` sequences: every dense
+ * weight of its share, and of a mixture-of-experts block only the experts its tokens touch (each
+ * of `samples` tokens routed to topK of E experts, uniformly: E x (1 - (1 - topK/E)^samples)).
+ */
+function stageWeightBytes(st: DecodeStage, samples: number, s: ServingInput): number {
+  const params = sum(
+    st.range.map((l) => {
+      const shard = l.tensor ? 1 / st.tp : 1;
+      if (!l.experts || l.experts.count <= 0) return l.params * shard;
+      const { params: expertParams, count, topK } = l.experts;
+      const touched = count * (1 - (1 - Math.min(topK, count) / count) ** Math.max(1, samples));
+      return (l.params - expertParams + (expertParams * touched) / count) * shard;
+    }),
+  );
+  return params * s.bytesPerParam;
 }
 
 /** A decode step for `batch` sequences at the mean context of a request (µs). */
@@ -109,7 +125,8 @@ function decodeStepUs(stages: readonly DecodeStage[], batch: number, s: ServingI
   for (const st of stages) {
     const samples = batch / st.replicas;
     const times = st.devices.map((id) => {
-      const memoryUs = (st.weightBytes + st.kvPerSample * meanShare * samples) / ((s.decodeGBps[id] ?? 1) * 1e3);
+      const weightBytes = stageWeightBytes(st, samples, s);
+      const memoryUs = (weightBytes + st.kvPerSample * meanShare * samples) / ((s.decodeGBps[id] ?? 1) * 1e3);
       const perToken = sum(st.range.map((l) => (l.forwardUs[id] ?? 0) * (l.tensor ? 1 / st.tp : 1)));
       return Math.max(memoryUs, (perToken / Math.max(1, s.prompt)) * samples);
     });

@@ -33,6 +33,23 @@ const plan = {
 } as unknown as Plan;
 
 describe('servingFigures', () => {
+  it('reads only the experts a decode step’s tokens touch in a mixture-of-experts block', () => {
+    // 1 GB of dense weights and 8 GB of experts (8 of 1 GB), 2 per token; no KV cache.
+    const moe = { ...layer(9e9, 0), experts: { params: 8e9, count: 8, topK: 2 } };
+    const one = { layers: [moe], batch: 1 } as unknown as PlanProblem;
+    const single = {
+      stages: [{ from: 0, to: 1, devices: ['a'], timeUs: 0, memoryBytes: {} }],
+      stepUs: 1000,
+      memory: [{ device: 'a', neededBytes: 20 * GB, availableBytes: 80 * GB }],
+    } as unknown as Plan;
+    const input = { prompt: 100, tokens: 0, modelContext: 8000, bytesPerParam: 1, decodeGBps: { a: 1000 } };
+    // Batch 1: 1 GB dense + 2 experts of 1 GB, at 1000 GB/s.
+    expect(servingFigures(one, single, input).decodeStepUs).toBeCloseTo((3 * GB) / 1e6, 6);
+    // Batch 4: 8 x (1 - (6/8)^4) = 5.47 experts touched.
+    const four = servingFigures({ ...one, batch: 4 } as PlanProblem, single, input).decodeStepUs;
+    expect(four).toBeCloseTo(((1 + 8 * (1 - 0.75 ** 4)) * GB) / 1e6, 6);
+  });
+
   it('adds the stages’ decode times, each its slowest device reading weights and its sequences’ KV cache', () => {
     const s = servingFigures(problem, plan, {
       prompt: 1000,
