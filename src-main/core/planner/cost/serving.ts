@@ -84,7 +84,7 @@ interface DecodeStage {
   kvPerSample: number;
 }
 
-function decodeStages(problem: PlanProblem, plan: Plan, s: ServingInput): DecodeStage[] {
+function decodeStages(problem: PlanProblem, plan: Plan): DecodeStage[] {
   return plan.stages.map((stage) => {
     const tp = stage.tp ?? 1;
     const range = problem.layers.slice(stage.from, stage.to);
@@ -168,7 +168,7 @@ function longestContext(stages: readonly DecodeStage[], plan: Plan, batch: numbe
 }
 
 export function servingFigures(problem: PlanProblem, plan: Plan, s: ServingInput): ServingFigures {
-  const stages = decodeStages(problem, plan, s);
+  const stages = decodeStages(problem, plan);
   const batch = problem.batch;
   const stepUs = decodeStepUs(stages, batch, s);
   const maxBatch = maxConcurrent(stages, plan, batch);
