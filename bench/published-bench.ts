@@ -69,6 +69,22 @@ for (const set of ['held-out', 'calibration'] as const) {
     lines.push(`- source ${source}: ${stats(rows.filter((x) => x.cell.source === source))}`);
   lines.push('');
 }
+// The band a datasheet prediction carries: the 5th and 95th percentiles of measured / predicted
+// time over the priced calibration cells (a throughput's error inverted), for models/gpu-kernels.json.
+function timeRatios(set: string): number[] {
+  return priced(results.filter((x) => x.set === set))
+    .map((x) => (x.cell.unit === 'ms' ? 1 / (1 + x.r.error) : 1 + x.r.error))
+    .sort((a, b) => a - b);
+}
+const pick = (r: readonly number[], q: number): number =>
+  r[Math.min(r.length - 1, Math.max(0, Math.round(q * (r.length - 1))))] ?? 1;
+for (const set of ['calibration', 'held-out']) {
+  const r = timeRatios(set);
+  lines.push(
+    `## band (${set}): measured / predicted time over ${r.length} cells: 5th percentile ${pick(r, 0.05).toFixed(2)}, median ${pick(r, 0.5).toFixed(2)}, 95th ${pick(r, 0.95).toFixed(2)}`,
+  );
+}
+lines.push('');
 const reasons = new Map<string, number>();
 for (const x of results)
   if ('notExpressible' in x.r) reasons.set(x.r.notExpressible, (reasons.get(x.r.notExpressible) ?? 0) + 1);

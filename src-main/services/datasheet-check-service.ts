@@ -10,6 +10,7 @@ import { estimateError, familyErrorsText, type EstimateError } from '../core/pla
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
+import { publishedErrorText } from '../core/predictor/kernel-efficiency.js';
 import { loadTrainingData } from './training-data.js';
 import { count } from '../core/text/plural.js';
 
@@ -57,7 +58,7 @@ export function datasheetCheckLine(db: Database, gpuName: string): string {
   const ds = datasheetFor(gpuName);
   const checks = ds ? datasheetChecks(db, ds.name).filter((c) => c.kernels > 0) : [];
   if (!ds || checks.length === 0) {
-    return `${ds?.name ?? gpuName}: not yet checked against a measured one (profile one, or import its profile, to see how far the datasheet estimate is)`;
+    return `${ds?.name ?? gpuName}: not yet checked against a measured one here (profile one, or import its profile, to see how far the datasheet estimate is); ${publishedErrorText()}`;
   }
   return checks
     .map(

@@ -40,8 +40,19 @@ const KernelFileSchema = z.strictObject({
   version: z.literal(1),
   architectures: z.record(z.string(), ArchitectureSchema),
   memory: z.record(z.string(), z.strictObject({ bandwidth: fraction, from: cellIds })),
-  /** Band of a datasheet prediction: the time times [low, high] held the calibration cells. */
-  band: z.strictObject({ low: fraction, high: z.number().min(1).max(10), from: cellIds }),
+  /** Band of a datasheet prediction: measured / predicted time of published cells, 5th to 95th percentile. */
+  band: z.strictObject({ low: fraction, high: z.number().min(1).max(10), from: z.array(z.string()) }),
+  /** How far datasheet predictions were from the held-out published cells (bench/published). */
+  checked: z.strictObject({
+    date: z.string(),
+    command: z.string(),
+    heldOutCells: z.number().int().nonnegative(),
+    medianAbsError: z.number().nonnegative(),
+    within15: fraction.or(z.literal(0)),
+    byKind: z.record(z.string(), z.number().nonnegative()),
+    calibrationCells: z.number().int().nonnegative(),
+    calibrationMedianAbsError: z.number().nonnegative(),
+  }),
   weights: z
     .object({ about: z.string() })
     .catchall(z.union([z.string(), WeightKindSchema]))
@@ -66,4 +77,19 @@ export function architectureEfficiency(architecture: string, table = KERNEL_EFFI
 /** Achieved fraction of a memory type's datasheet bandwidth (HBM3, GDDR6X...); 0.85 when unlisted. */
 export function memoryEfficiency(memoryType: string, table = KERNEL_EFFICIENCIES): number {
   return table.memory[memoryType]?.bandwidth ?? 0.85;
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
+
+/** One line: how far datasheet estimates were from published measurements they were not tuned on. */
+export function publishedErrorText(table = KERNEL_EFFICIENCIES): string {
+  const c = table.checked;
+  const kinds = ['training', 'prefill', 'decode']
+    .filter((k) => c.byKind[k] !== undefined)
+    .map((k) => `${k} ${pct(c.byKind[k] ?? 0)}`)
+    .join(', ');
+  return (
+    `datasheet estimates were off by a median ${pct(c.medianAbsError)} on ${c.heldOutCells} held-out published measurements ` +
+    `(${pct(c.within15)} within ±15%; ${kinds}; bench/RESULTS.md), band ${table.band.low}x-${table.band.high}x of the time`
+  );
 }

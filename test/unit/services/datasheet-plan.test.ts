@@ -92,4 +92,15 @@ describe('planning on datasheet GPUs', () => {
     expect(one).toBeGreaterThan(0);
     expect(many / 64).toBeLessThan(one * 0.7);
   });
+
+  it('says how far datasheet estimates were from published measurements, with the band', () => {
+    const r = planWorkload(openDatabase(':memory:'), onH100);
+    expect(
+      r.warnings.some((w) =>
+        /datasheet estimates were off by a median \d+% on \d+ held-out published measurements .* band [\d.]+x-[\d.]+x of the time/.test(
+          w,
+        ),
+      ),
+    ).toBe(true);
+  });
 });
