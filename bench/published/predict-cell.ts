@@ -20,7 +20,12 @@ import {
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
 import type { Dtype } from '../../src-main/core/domain/measurement.js';
-import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan-service.js';
+import {
+  planWorkload,
+  virtualNodes,
+  type PlanRequest,
+  type PlanResponse,
+} from '../../src-main/services/plan-service.js';
 import type { LayoutAnswer } from '../../src-main/services/layout-plan.js';
 import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
 import type { Arch, Cell } from './cells.js';
@@ -342,10 +347,12 @@ function ncclCell(c: Cell): { predicted: number; detail: string } {
   const gpu = gpuOf(c);
   const op = str(c, 'op') ?? 'all_reduce';
   if (op !== 'all_reduce') refuse(`${op} (the planner prices all-reduce)`);
-  if (c.gpus > 8) refuse('all-reduce across machines of datasheet GPUs (one machine of 8 is modelled)');
   const bytes = need(c, 'bytes');
-  const devices = Array.from({ length: c.gpus }, (_, i) => virtualDevice(gpu.name, { index: i }).device);
-  const { links } = buildPlanLinks(devices, {});
+  // Placed as plan places datasheet GPUs: nodes of 8 with the generation's InfiniBand beyond 8.
+  const nodes = virtualNodes(Array<string>(c.gpus).fill(gpu.name), undefined);
+  const devices = nodes.machines.map((machine, i) => virtualDevice(gpu.name, { index: i, machine }).device);
+  const network = str(c, 'network') ?? nodes.network;
+  const { links } = buildPlanLinks(devices, network ? { network } : {});
   const us = createCostModel(links, []).allReduceUs(
     devices.map((d) => d.id),
     bytes,
