@@ -18,7 +18,8 @@
  *   what remains searchable when the spaces above have too many states.
  * With `singleStage` (ZeRO-2/3, which DeepSpeed does not run under pipeline parallelism) only
  * one-stage plans are searched: each device, data-parallel and tensor-parallel groups of like
- * devices (whole-model.ts likeGroupPlans), and all devices data parallel.
+ * devices (whole-model.ts likeGroupPlans), one tensor-parallel group of all the devices when they
+ * are of several kinds (mixedGroupPlans), and all devices data parallel.
  */
 import { UserError } from '../errors.js';
 import type { CostModel } from './cost/cost-model.js';
@@ -39,6 +40,7 @@ import {
   bestOverMicrobatches,
   dataParallelPlans,
   likeGroupPlans,
+  mixedGroupPlans,
   rank,
   singleDevicePlans,
 } from './search/whole-model.js';
@@ -107,7 +109,7 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
   for (const p of singles) if (!p.feasible) rejected.push({ kind: 'single', reason: p.reasons.join('; ') });
 
   if (D >= 2 && opts.singleStage === true) {
-    found.push(...likeGroupPlans(ctx, { schedule, microbatches }));
+    found.push(...likeGroupPlans(ctx, { schedule, microbatches }), ...mixedGroupPlans(ctx, { schedule, microbatches }));
     found.push(
       bestOverMicrobatches(
         ctx,

@@ -103,4 +103,17 @@ describe('planning on datasheet GPUs', () => {
       ),
     ).toBe(true);
   });
+
+  it('serves on two unlike GPUs with a tensor-parallel pair among the plans, first for latency', () => {
+    const r = planWorkload(openDatabase(':memory:'), {
+      workload: 'llama-3.1-70b',
+      devices: 'none',
+      virtual: ['H100 SXM5', 'H100 PCIe'],
+      mode: 'inference',
+      batch: 1,
+    });
+    expect(r.result.plans[0]?.stages).toHaveLength(1);
+    expect(r.result.plans[0]?.stages[0]?.tp).toBe(2);
+    expect(r.result.plans.some((p) => p.kind === 'pipeline')).toBe(true);
+  });
 });

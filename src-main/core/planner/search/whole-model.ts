@@ -119,3 +119,20 @@ export function likeGroupPlans(ctx: PlannerContext, opts: WholeModelOptions = {}
   }
   return plans;
 }
+
+/**
+ * The whole model on one tensor-parallel group of every device when they are of several kinds
+ * (each layer at its slowest member's pace), at each allowed degree that divides the devices:
+ * likeGroupPlans only groups devices of one kind. Serving favours such a group (a decode step
+ * reads 1/tp of the weights on each member at once).
+ */
+export function mixedGroupPlans(ctx: PlannerContext, opts: WholeModelOptions = {}): Plan[] {
+  const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
+  const D = ctx.problem.devices.length;
+  if (D < 2 || hybridSpace(ctx.problem).classes.length < 2) return [];
+  const devices = ctx.problem.devices.map((d) => d.id);
+  const L = ctx.problem.layers.length;
+  return tensorDegreesOf(ctx.problem)
+    .filter((tp) => tp > 1 && D % tp === 0)
+    .map((tp) => bestOverMicrobatches(ctx, [{ from: 0, to: L, devices, tp }], ms, opts.schedule ?? '1f1b'));
+}
