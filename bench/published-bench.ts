@@ -4,7 +4,7 @@
  * profile, no trained predictor) and compared with its published value. Statistics are given per
  * set (calibration, held-out: the split is the sources' `set`, fixed before any tuning), per kind
  * and per GPU; cells the tool cannot express are listed with the reason.
- * Writes bench/results/published-DATE.{json,md}; `-- --quiet` prints the statistics only.
+ * Writes bench/results/published-DATE.{json,md} (every cell); `-- --quiet` prints the statistics only.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,7 +46,10 @@ const lines: string[] = [
   `Cells: ${table.cells.length} from ${table.sources.size} sources; ${table.invalid.length} refused by the schema`,
   '',
 ];
-if (!quiet) {
+// The file always holds every cell; --quiet leaves them off the terminal.
+const cellLines: string[] = [];
+{
+  const lines = cellLines;
   lines.push('| set | cell | GPU | kind | published | predicted | error | how |', '|---|---|---|---|---|---|---|---|');
   for (const x of results) {
     const c: Cell = x.cell;
@@ -91,8 +94,8 @@ for (const x of results)
 lines.push('## not expressible', ...[...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `- ${n}: ${why}`));
 for (const bad of table.invalid) lines.push(`- schema: ${bad.file} ${bad.id}: ${bad.problem}`);
 lines.push('', `Priced in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-const text = lines.join('\n');
-console.log(text);
+const text = [...lines.slice(0, 3), ...cellLines, ...lines.slice(3)].join('\n');
+console.log(quiet ? lines.join('\n') : text);
 mkdirSync(path.join('bench', 'results'), { recursive: true });
 const stamp = new Date().toISOString().slice(0, 10);
 writeFileSync(path.join('bench', 'results', `published-${stamp}.md`), `${text}\n`);
