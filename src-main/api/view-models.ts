@@ -15,6 +15,7 @@ import type { Plan, PlanDevice, PlanSuggestion } from '../core/planner/types.js'
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import type { ServingFigures } from '../core/planner/cost/serving.js';
+import type { LayoutAnswer } from '../core/planner/layout.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
 import type { DeviceId } from '../core/domain/device-id.js';
 
@@ -176,16 +177,7 @@ export interface PlanView {
   /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
   suggestions: PlanSuggestion[];
   /** The request's layout priced beside the best plan (its step over the best's: vsBest); null without one. */
-  layout?: {
-    text: string;
-    plan: Plan;
-    stepUs: number;
-    throughputSamplesPerS: number;
-    fits: boolean;
-    reasons: string[];
-    vsBest: number | null;
-    notes: string[];
-  } | null;
+  layout?: LayoutAnswer | null;
   warnings: string[];
 }
 

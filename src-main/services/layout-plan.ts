@@ -3,26 +3,10 @@
  * beside the recommendation (core/planner/layout.ts prices it).
  */
 import type { CostModel } from '../core/planner/cost/cost-model.js';
-import { priceLayout, type Layout } from '../core/planner/layout.js';
+import { priceLayout, type Layout, type LayoutAnswer } from '../core/planner/layout.js';
 import type { Plan, PlanProblem } from '../core/planner/types.js';
-import type { ServingFigures } from '../core/planner/cost/serving.js';
 
-/** The layout as priced, beside the best plan. */
-export interface LayoutAnswer {
-  /** Every key written out: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b". */
-  text: string;
-  plan: Plan;
-  stepUs: number;
-  throughputSamplesPerS: number;
-  fits: boolean;
-  /** Why it does not fit (the plan's reasons); [] when it fits. */
-  reasons: string[];
-  /** Its step over the recommendation's (1.25: 25% slower); null when no plan fits. */
-  vsBest: number | null;
-  notes: string[];
-  /** Serving a decoder: the layout's serving figures (as the listed plans'); null otherwise. */
-  serving?: ServingFigures | null;
-}
+export type { LayoutAnswer } from '../core/planner/layout.js';
 
 export function layoutAnswer(
   layout: Layout,

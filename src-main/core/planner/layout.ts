@@ -12,6 +12,7 @@
  * largest memory first, and last), the layers split to balance the stages' times (a min-max
  * DP), at each microbatch count; the best that fits is priced, and the answer says so.
  */
+import type { ServingFigures } from './cost/serving.js';
 import { UserError } from '../errors.js';
 import { pricePlan, tensorDegreeProblem, type StageSpec } from './cost/plan-cost.js';
 import { recomputeProblem } from './cost/recompute.js';
@@ -332,4 +333,21 @@ export function priceLayout(
     ...(variant.mode === 'training' ? { zeroStage: planZeroStage(plan, variant) } : {}),
   };
   return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: variant, notes };
+}
+
+/** The layout as priced, beside the best plan. */
+export interface LayoutAnswer {
+  /** Every key written out: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b". */
+  text: string;
+  plan: Plan;
+  stepUs: number;
+  throughputSamplesPerS: number;
+  fits: boolean;
+  /** Why it does not fit (the plan's reasons); [] when it fits. */
+  reasons: string[];
+  /** Its step over the recommendation's (1.25: 25% slower); null when no plan fits. */
+  vsBest: number | null;
+  notes: string[];
+  /** Serving a decoder: the layout's serving figures (as the listed plans'); null otherwise. */
+  serving?: ServingFigures | null;
 }

@@ -115,21 +115,26 @@ function scriptHead(
   ];
 }
 
+/** The functions a user fills in (the model, a batch) and the loss, in every training script. */
+const USER_HOOKS: readonly string[] = [
+  '',
+  '',
+  'def build_model():',
+  '    raise NotImplementedError("return your torch.nn.Module")',
+  '',
+  '',
+  'def make_batch(batch_size):',
+  '    raise NotImplementedError("return (inputs, targets) for batch_size samples")',
+  '',
+  '',
+  'def loss_fn(output, target):',
+  '    return torch.nn.functional.cross_entropy(output.flatten(0, -2), target.flatten())',
+];
+
 /** The script's functions and main loop, the same for every plan but for the schedule class. */
 function scriptBody(sched: string): string[] {
   return [
-    '',
-    '',
-    'def build_model():',
-    '    raise NotImplementedError("return your torch.nn.Module")',
-    '',
-    '',
-    'def make_batch(batch_size):',
-    '    raise NotImplementedError("return (inputs, targets) for batch_size samples")',
-    '',
-    '',
-    'def loss_fn(output, target):',
-    '    return torch.nn.functional.cross_entropy(output.flatten(0, -2), target.flatten())',
+    ...USER_HOOKS,
     '',
     '',
     'def make_optimizer(params, mesh):',
@@ -220,18 +225,7 @@ function fsdpHead(layout: ExportLayout, fullShard: boolean, blocks: readonly str
 /** The FSDP2 script's functions and training loop. */
 function fsdpBody(): string[] {
   return [
-    '',
-    '',
-    'def build_model():',
-    '    raise NotImplementedError("return your torch.nn.Module")',
-    '',
-    '',
-    'def make_batch(batch_size):',
-    '    raise NotImplementedError("return (inputs, targets) for batch_size samples")',
-    '',
-    '',
-    'def loss_fn(output, target):',
-    '    return torch.nn.functional.cross_entropy(output.flatten(0, -2), target.flatten())',
+    ...USER_HOOKS,
     '',
     '',
     'def main(steps=10):',
