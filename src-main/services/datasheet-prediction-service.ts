@@ -10,6 +10,7 @@ import { UserError } from '../core/errors.js';
 import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Database } from '../adapters/store/types.js';
 import { resolveWorkload, type WorkloadSpecOptions } from './workload-service.js';
+import { transferredTable } from './datasheet-transfer.js';
 
 export function predictOnDatasheet(
   db: Database,
@@ -22,13 +23,15 @@ export function predictOnDatasheet(
     throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on Ada and Hopper GPUs)`);
   const causal = opts.decoder?.kind === 'transformer' ? opts.decoder.causal : isCausalCatalog(workload.name);
   const device = virtualDevice(datasheet.name);
+  const transfer = transferredTable(db, datasheet);
   const p = predictWorkload(
     workload,
-    new DatasheetPredictor(datasheet, { causalAttention: causal }),
+    new DatasheetPredictor(datasheet, { causalAttention: causal, ...(transfer ? { table: transfer.table } : {}) }),
     device.features,
     opts.mode ?? 'inference',
   );
   p.warnings.push(`${datasheet.name} is from its datasheet, not measured (models/gpus.json, models/gpu-kernels.json)`);
+  if (transfer) p.warnings.push(transfer.note);
   return p;
 }
 

@@ -28,7 +28,8 @@ import {
   type GpuDatasheet,
 } from '../core/planner/cost/datasheets.js';
 import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
-import { memoryEfficiency } from '../core/predictor/kernel-efficiency.js';
+import { memoryEfficiency, type KernelEfficiencies } from '../core/predictor/kernel-efficiency.js';
+import { transferredTable, type TransferredTable } from './datasheet-transfer.js';
 import { bandwidthProblem, buildPlanLinks, latencyProblem, type MachineLinks } from '../core/planner/cost/links.js';
 import { createCostModel, type CostModel, type MeasuredCollective } from '../core/planner/cost/cost-model.js';
 import { fitNcclTests, parseNcclTests } from '../core/planner/cost/nccl-tests.js';
@@ -747,14 +748,24 @@ function deviceKeys(devices: string): string[] | 'all' {
  * The predictor of a datasheet GPU in this request: its datasheet and the shipped kernel
  * fractions, the served weight format, and whether the model's attention is causal.
  */
-function datasheetPredictorFor(datasheet: GpuDatasheet, req: PlanRequest, workload: Workload): DatasheetPredictor {
+function datasheetPredictorFor(
+  datasheet: GpuDatasheet,
+  req: PlanRequest,
+  workload: Workload,
+  table?: KernelEfficiencies,
+): DatasheetPredictor {
   const e = req.decoder ?? (catalogNames().includes(workload.name) ? getCatalogEntry(workload.name) : null);
   const causal = e?.kind === 'transformer' && e.causal;
   const weights =
     req.weights && req.mode === 'inference'
       ? { weights: { format: req.weights, bytesPerWeight: WEIGHT_FORMATS[req.weights] } }
       : {};
-  return new DatasheetPredictor(datasheet, { causalAttention: causal, training: req.mode === 'training', ...weights });
+  return new DatasheetPredictor(datasheet, {
+    causalAttention: causal,
+    training: req.mode === 'training',
+    ...weights,
+    ...(table ? { table } : {}),
+  });
 }
 
 function planDevices(db: Database, req: PlanRequest, workload: Workload, warnings: string[]): PlanDevices {
@@ -792,16 +803,24 @@ function planDevices(db: Database, req: PlanRequest, workload: Workload, warning
       `${count(datasheets.length, 'datasheet GPU')} are planned as ${count(new Set(nodes.machines).size, 'node')} of ${GPUS_PER_VIRTUAL_NODE} (NVLink inside), linked by ${nodes.network} with one NIC per GPU; give --network to state another`,
     );
   }
+  // A profiled GPU of the same architecture lends its measured fractions (once per GPU model).
+  const transfers = new Map<string, TransferredTable | null>();
   for (const [i, name] of datasheets.entries()) {
     const v = virtualDevice(name, { index: i, machine: nodes.machines[i] ?? 'virtual' });
+    if (!transfers.has(name)) {
+      const t = transferredTable(db, v.datasheet);
+      transfers.set(name, t);
+      if (t) warnings.push(t.note);
+    }
+    const transfer = transfers.get(name) ?? null;
     const check = checkLines.get(name) ?? datasheetCheckLine(db, name);
     checkLines.set(name, check);
     warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
     out.candidates.push({
       device: v.device,
       features: v.features,
-      decodeGBps: v.datasheet.memory.bandwidthGBps * memoryEfficiency(v.datasheet.memory.type),
-      predictor: datasheetPredictorFor(v.datasheet, req, workload),
+      decodeGBps: v.datasheet.memory.bandwidthGBps * memoryEfficiency(v.datasheet.memory.type, transfer?.table),
+      predictor: datasheetPredictorFor(v.datasheet, req, workload, transfer?.table),
     });
   }
   if (out.candidates.length === 0)

@@ -4,6 +4,9 @@ import { openDatabase } from '../../../src-main/adapters/store/open-database.js'
 import { planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
 import { predictOnDatasheet } from '../../../src-main/services/datasheet-prediction-service.js';
 import { trainedStore } from './service-stores.js';
+import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
+import { importProfile } from '../../../src-main/services/profile-exchange-service.js';
+import { gpuServerProfile } from '../../helpers/gpu-profile.js';
 
 const onH100: PlanRequest = {
   workload: 'gpt2-medium',
@@ -115,5 +118,18 @@ describe('planning on datasheet GPUs', () => {
     expect(r.result.plans[0]?.stages).toHaveLength(1);
     expect(r.result.plans[0]?.stages[0]?.tp).toBe(2);
     expect(r.result.plans.some((p) => p.kind === 'pipeline')).toBe(true);
+  });
+
+  it('prices a datasheet GPU with the measured fractions of a profiled GPU of its architecture, saying so', () => {
+    const store = openDatabase(':memory:');
+    importProfile(store, encodeProfile(gpuServerProfile()), 'gpu-box.json');
+    const req: PlanRequest = { ...onH100, virtual: ['RTX 4090'], topN: 1 };
+    const ada = planWorkload(store, req);
+    expect(ada.warnings.some((w) => /transferred from the profiled NVIDIA GeForce RTX 4080 SUPER/.test(w))).toBe(true);
+    expect(ada.result.plans[0]?.stepUs).not.toBe(planWorkload(openDatabase(':memory:'), req).result.plans[0]?.stepUs);
+    // No profiled Hopper: the H100 keeps the shipped fractions.
+    const hopper = planWorkload(store, onH100);
+    expect(hopper.warnings.some((w) => /transferred/.test(w))).toBe(false);
+    expect(hopper.result.plans[0]?.stepUs).toBe(planWorkload(openDatabase(':memory:'), onH100).result.plans[0]?.stepUs);
   });
 });
