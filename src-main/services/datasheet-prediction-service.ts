@@ -4,7 +4,7 @@
  * and gives the same numbers on any machine.
  */
 import { catalogNames, getCatalogEntry } from '../core/catalog/index.js';
-import { resolveGpuName, virtualDevice } from '../core/planner/cost/datasheets.js';
+import { hasFp8, resolveGpuName, virtualDevice } from '../core/planner/cost/datasheets.js';
 import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
 import { UserError } from '../core/errors.js';
 import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/workload/predict-workload.js';
@@ -19,7 +19,7 @@ export function predictOnDatasheet(
 ): WorkloadPrediction {
   const datasheet = resolveGpuName(opts.gpu);
   const { workload } = resolveWorkload(db, spec, opts);
-  if (workload.nodes.some((n) => n.dtype === 'fp8') && !datasheet.tflops.fp8)
+  if (workload.nodes.some((n) => n.dtype === 'fp8') && !hasFp8(datasheet))
     throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on Ada and Hopper GPUs)`);
   const causal = opts.decoder?.kind === 'transformer' ? opts.decoder.causal : isCausalCatalog(workload.name);
   const device = virtualDevice(datasheet.name);

@@ -22,6 +22,7 @@ import { predictWorkload, type WorkloadPrediction } from '../core/workload/predi
 import type { Workload } from '../core/workload/types.js';
 import {
   GPU_DATASHEETS,
+  hasFp8,
   parseVirtualGpus,
   resolveGpuName,
   virtualDevice,
@@ -835,11 +836,11 @@ function planDevices(db: Database, req: PlanRequest, workload: Workload, warning
 function checkFp8Devices(workload: Workload, candidates: readonly Candidate[]): void {
   if (!workload.nodes.some((n) => n.dtype === 'fp8')) return;
   const lacking = candidates.filter(
-    (c) => !(c.predictor instanceof DatasheetPredictor && c.predictor.datasheet.tflops.fp8),
+    (c) => !(c.predictor instanceof DatasheetPredictor && hasFp8(c.predictor.datasheet)),
   );
   if (lacking.length === 0) return;
   const names = [...new Set(lacking.map((c) => c.device.name))];
-  const withFp8 = GPU_DATASHEETS.filter((g) => g.tflops.fp8).map((g) => g.name);
+  const withFp8 = GPU_DATASHEETS.filter(hasFp8).map((g) => g.name);
   throw new UserError(
     `--dtype fp8: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''} ${names.length === 1 ? 'has' : 'have'} no fp8 units planned for (measured devices are profiled in fp32/fp16/bf16); fp8 runs on datasheet GPUs with fp8: ${withFp8.join(', ')}`,
   );

@@ -4,7 +4,7 @@
  * (a whole request's time, or tokens per second under continuous batching).
  */
 import type { CatalogEntry, TransformerEntry } from '../core/catalog/index.js';
-import { datasheetFor } from '../core/planner/cost/datasheets.js';
+import { datasheetFor, hasFp8 } from '../core/planner/cost/datasheets.js';
 import { compareServing, type ServingFigures, type ServingObjective } from '../core/planner/cost/serving.js';
 import type { CostModel } from '../core/planner/cost/cost-model.js';
 import { planSignature } from '../core/planner/cost/plan-cost.js';
@@ -92,9 +92,6 @@ export function unusedServingOptions(req: ServingRequest, served: ServedDecoder 
     : [];
 }
 
-/** GPU architectures with fp8 tensor units (Transformer Engine and its kin). */
-const FP8_ARCHITECTURES: readonly string[] = ['Ada', 'Hopper', 'Blackwell'];
-
 /** GPUs of the plan without fp8 units (architectures before Ada), and GPUs no datasheet names. */
 function fp8Support(devices: readonly PlanDevice[]): { lacking: string[]; unknown: string[] } {
   const lacking = new Set<string>();
@@ -103,7 +100,7 @@ function fp8Support(devices: readonly PlanDevice[]): { lacking: string[]; unknow
     if (d.kind !== 'gpu') continue;
     const ds = datasheetFor(d.name);
     if (!ds) unknown.add(d.name);
-    else if (!FP8_ARCHITECTURES.includes(ds.architecture)) lacking.add(`${ds.name} (${ds.architecture})`);
+    else if (!hasFp8(ds)) lacking.add(`${ds.name} (${ds.architecture})`);
   }
   return { lacking: [...lacking], unknown: [...unknown] };
 }

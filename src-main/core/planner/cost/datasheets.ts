@@ -95,6 +95,11 @@ export function datasheetFor(gpuName: string): GpuDatasheet | null {
   return CATALOG.byName.get(normalizeGpuName(gpuName)) ?? null;
 }
 
+/** Whether the GPU has fp8 tensor units (Ada, Hopper): its datasheet gives an fp8 rate. */
+export function hasFp8(d: GpuDatasheet): boolean {
+  return d.tflops.fp8 !== undefined && d.tflops.fp8 !== null;
+}
+
 /** NVLink GB/s per direction to one peer with all links bonded; null without NVLink. */
 export function nvlinkGBps(d: GpuDatasheet): number | null {
   return d.nvlink === null ? null : d.nvlink.links * d.nvlink.gbpsPerLink;
