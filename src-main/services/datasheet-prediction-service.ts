@@ -11,6 +11,9 @@ import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/wor
 import type { Database } from '../adapters/store/types.js';
 import { resolveWorkload, type WorkloadSpecOptions } from './workload-service.js';
 import { transferredTable } from './datasheet-transfer.js';
+import { kernelOfQuery, type OpPrediction, type PredictQuery } from './predictor-service.js';
+import { publishedErrorText } from '../core/predictor/kernel-efficiency.js';
+import type { Prediction } from '../core/predictor/types.js';
 
 export function predictOnDatasheet(
   db: Database,
@@ -40,4 +43,32 @@ function isCausalCatalog(name: string): boolean {
   if (!catalogNames().includes(name)) return false;
   const e = getCatalogEntry(name);
   return e.kind === 'transformer' && e.causal;
+}
+
+/** One op on a datasheet GPU (`predict --virtual`): the datasheet predictor, or a profiled GPU's fractions of its architecture. */
+export function predictOpOnDatasheet(
+  db: Database,
+  q: Pick<PredictQuery, 'op' | 'shape' | 'dtype'> & { gpu: string },
+): OpPrediction {
+  const datasheet = resolveGpuName(q.gpu);
+  const spec = kernelOfQuery(q);
+  const transfer = transferredTable(db, datasheet);
+  const predictor = new DatasheetPredictor(datasheet, transfer ? { table: transfer.table } : {});
+  const device = virtualDevice(datasheet.name).features;
+  const p = predictor.predict([{ ...spec, device }])[0] as Prediction;
+  const warnings = [
+    `${datasheet.name} is from its datasheet, not measured; ${publishedErrorText()}`,
+    ...(transfer ? [transfer.note] : []),
+    ...(p.warning ? [p.warning] : []),
+  ];
+  return {
+    op: spec.op,
+    shape: spec.shape,
+    dtype: spec.dtype,
+    flops: spec.flops,
+    bytes: spec.bytes,
+    device: device.deviceId,
+    predictions: [{ predictor: predictor.name, ...p }],
+    warnings,
+  };
 }

@@ -7,7 +7,7 @@
 import { UserError, errorMessage } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { makeKernel } from '../core/kernels/cost.js';
-import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp } from '../core/kernels/types.js';
+import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp, type KernelSpec } from '../core/kernels/types.js';
 import { AnchoredPredictor, anchorIndex, type AnchorIndex } from '../core/predictor/measured-anchors.js';
 import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
@@ -212,19 +212,24 @@ export function parseShape(op: KernelOp, text: string): Record<string, number> {
   return shape;
 }
 
-export function predictOp(db: Database, q: PredictQuery): OpPrediction {
+/** The kernel a query names (op, "AxBx..." shape, dtype), checked; UserError naming what is wrong. */
+export function kernelOfQuery(q: Pick<PredictQuery, 'op' | 'shape' | 'dtype'>): KernelSpec {
   const op = KERNEL_OPS.find((o) => o.toLowerCase() === q.op.toLowerCase());
   if (!op) throw new UserError(`unknown op "${q.op}"; known: ${KERNEL_OPS.join(', ')}`);
   const dtype = q.dtype as Dtype;
   if (!OP_DTYPES[op].includes(dtype))
     throw new UserError(`${op} has no ${q.dtype} kernel; dtypes: ${OP_DTYPES[op].join(', ')}`);
   const shape = parseShape(op, q.shape);
-  let spec;
   try {
-    spec = makeKernel(op, dtype, shape);
+    return makeKernel(op, dtype, shape);
   } catch (e) {
     throw new UserError(`invalid ${op} shape: ${errorMessage(e)}`);
   }
+}
+
+export function predictOp(db: Database, q: PredictQuery): OpPrediction {
+  const spec = kernelOfQuery(q);
+  const { op, dtype, shape } = spec;
   const rows = predictorRowsInUse(db);
   if (!rows.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
   const { loaded: predictors, unreadable } = loadReadable(rows);

@@ -1,6 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { OP_DIMS, KERNEL_OPS } from '../../core/kernels/types.js';
 import { predictOp } from '../../services/predictor-service.js';
+import { predictOpOnDatasheet } from '../../services/datasheet-prediction-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 import { MAX_THREADS, positiveInt } from '../workload-options.js';
@@ -11,7 +12,7 @@ const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` 
 export const predictCommand: Command = {
   name: 'predict',
   summary: 'predict how long one op takes on a profiled device, with an uncertainty band',
-  usage: '--op OP --shape AxBx... --device DEVICE [--dtype fp32] [--threads N] [--machine ID] [--json]',
+  usage: '--op OP --shape AxBx... --device DEVICE|--virtual GPU [--dtype fp32] [--threads N] [--machine ID] [--json]',
   details: `Shapes by op: ${KERNEL_OPS.filter((o) => !o.startsWith('Copy'))
     .map((o) => `${o} ${OP_DIMS[o].join('x')}`)
     .join('; ')}.`,
@@ -26,20 +27,38 @@ export const predictCommand: Command = {
       description: 'CPU thread count profiled (default: the most threads profiled, all cores by default)',
     },
     machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
+    virtual: {
+      type: 'string',
+      valueName: 'GPU',
+      description: 'a datasheet GPU instead of a profiled device ("H100 SXM5", "RTX 4090"): no profile needed',
+    },
   },
   async run(ctx, opts) {
-    for (const required of ['op', 'shape', 'device'] as const) {
+    for (const required of ['op', 'shape'] as const) {
       if (typeof opts[required] !== 'string') throw new UsageError(`predict: --${required} is required`);
     }
+    if (typeof opts.device !== 'string' && typeof opts.virtual !== 'string')
+      throw new UsageError('predict: --device or --virtual is required');
+    if (typeof opts.device === 'string' && typeof opts.virtual === 'string')
+      throw new UsageError('--virtual and --device name different devices: give one');
     const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
-    const r = predictOp(ctx.database(), {
-      op: opts.op as string,
-      shape: opts.shape as string,
-      dtype: typeof opts.dtype === 'string' ? opts.dtype : 'fp32',
-      device: opts.device as string,
-      ...(threads !== undefined ? { threads } : {}),
-      ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
-    });
+    const dtype = typeof opts.dtype === 'string' ? opts.dtype : 'fp32';
+    const r =
+      typeof opts.virtual === 'string'
+        ? predictOpOnDatasheet(ctx.database(), {
+            op: opts.op as string,
+            shape: opts.shape as string,
+            dtype,
+            gpu: opts.virtual,
+          })
+        : predictOp(ctx.database(), {
+            op: opts.op as string,
+            shape: opts.shape as string,
+            dtype,
+            device: opts.device as string,
+            ...(threads !== undefined ? { threads } : {}),
+            ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
+          });
     if (ctx.json) {
       ctx.printJson(r);
       return;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
-import { predictOnDatasheet } from '../../../src-main/services/datasheet-prediction-service.js';
+import { predictOnDatasheet, predictOpOnDatasheet } from '../../../src-main/services/datasheet-prediction-service.js';
 import { trainedStore } from './service-stores.js';
 import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
 import { importProfile } from '../../../src-main/services/profile-exchange-service.js';
@@ -131,5 +131,20 @@ describe('planning on datasheet GPUs', () => {
     const hopper = planWorkload(store, onH100);
     expect(hopper.warnings.some((w) => /transferred/.test(w))).toBe(false);
     expect(hopper.result.plans[0]?.stepUs).toBe(planWorkload(openDatabase(':memory:'), onH100).result.plans[0]?.stepUs);
+  });
+
+  it('predicts one op on a datasheet GPU with no profile (predict --virtual)', () => {
+    const r = predictOpOnDatasheet(openDatabase(':memory:'), {
+      op: 'matmul',
+      shape: '1x8192x8192x8192',
+      dtype: 'bf16',
+      gpu: 'H100 SXM5',
+    });
+    const p = r.predictions[0];
+    expect(p?.predictor).toBe('datasheet');
+    // 1.1 TFLOP at 0.8 of 989 TFLOP/s: about 1.4 ms.
+    expect(p?.timeUs).toBeGreaterThan(1200);
+    expect(p?.timeUs).toBeLessThan(1700);
+    expect(r.warnings.join(' ')).toMatch(/from its datasheet, not measured; datasheet estimates were off by/);
   });
 });
