@@ -13,6 +13,7 @@ import { workloadCommand } from './workload.js';
 import { predictModelCommand } from './predict-model.js';
 import { measureModelCommand } from './measure-model.js';
 import { planCommand } from './plan.js';
+import { fitCommand } from './fit.js';
 import { serveCommand } from './serve.js';
 import { doctorCommand } from './doctor.js';
 import { compareCommand } from './compare.js';
@@ -30,6 +31,7 @@ export const COMMANDS: Command[] = [
   predictModelCommand,
   measureModelCommand,
   planCommand,
+  fitCommand,
   machinesCommand,
   exportCommand,
   importCommand,

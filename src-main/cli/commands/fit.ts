@@ -1,0 +1,87 @@
+import { UsageError } from '../../core/errors.js';
+import { formatBytes } from '../../core/planner/cost/memory.js';
+import { fitModel } from '../../services/fit-service.js';
+import { readGgufDecoder } from '../../services/gguf-service.js';
+import type { Command } from '../command.js';
+import { formatTable } from '../output.js';
+import { positiveInt } from '../workload-options.js';
+import { count } from '../../core/text/plural.js';
+
+/** Longest context and largest batch fit takes (the model's own limits are checked when it is built). */
+const MAX_CONTEXT = 1 << 20;
+const MAX_BATCH = 1 << 16;
+
+/** "NVIDIA GeForce RTX 4090" -> "RTX 4090": the table's GPU lists stay readable. */
+const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?/, '');
+
+export const fitCommand: Command = {
+  name: 'fit',
+  summary: 'memory a model needs per weight format or training setup, and the GPUs it fits on',
+  usage: 'MODEL [--mode inference|training] [--context N] [--batch N] [--gpus "RTX 4090,H100 SXM5"] [--json]',
+  details:
+    'Serving: weights per format (bf16, fp8, int8, q8_0, int4, q4_k), the KV cache of --context tokens per\n' +
+    'sequence for --batch sequences, one step of activations. Training: mixed-precision Adam (16 bytes a\n' +
+    'parameter) with the activations kept without and with full recomputation. Each row names the GPUs\n' +
+    '(datasheets, models/gpus.json) that hold it alone, or the fewest of the largest that hold it split.',
+  options: {
+    mode: { type: 'string', valueName: 'MODE', description: 'inference (default) or training' },
+    context: { type: 'string', valueName: 'N', description: "tokens per sequence (default: the model's default)" },
+    batch: { type: 'string', valueName: 'N', description: 'sequences (default 1)' },
+    gpus: {
+      type: 'string',
+      valueName: 'GPUS',
+      description: 'datasheet GPUs to place on, comma separated (default: all)',
+    },
+  },
+  positionals: { min: 1, max: 1, names: 'a catalog name, stored workload, .onnx or .gguf file' },
+  async run(ctx, opts, [model]) {
+    const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
+    if (mode !== 'inference' && mode !== 'training')
+      throw new UsageError(`--mode takes inference or training; got "${mode}"`);
+    const gguf = /\.gguf$/i.test(model as string) ? await readGgufDecoder(model as string) : null;
+    const r = fitModel(ctx.database(), {
+      model: model as string,
+      ...(gguf ? { decoder: gguf.entry } : {}),
+      mode,
+      ...(typeof opts.context === 'string' ? { context: positiveInt('--context', opts.context, MAX_CONTEXT) } : {}),
+      ...(typeof opts.batch === 'string' ? { batch: positiveInt('--batch', opts.batch, MAX_BATCH) } : {}),
+      ...(typeof opts.gpus === 'string'
+        ? {
+            gpus: opts.gpus
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          }
+        : {}),
+    });
+    if (ctx.json) {
+      ctx.printJson(r);
+      return;
+    }
+    ctx.print(
+      `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${count(r.context, 'token')} x ${count(r.batch, 'sequence')}; ` +
+        `each GPU keeps ${formatBytes(r.overheadBytes)} for the framework`,
+    );
+    ctx.print(
+      formatTable(
+        ['HOLDING', 'WEIGHTS', 'GRADS', 'OPTIMIZER', 'ACTIVATIONS', 'KV CACHE', 'TOTAL', 'FITS ALONE ON', 'OR SPLIT'],
+        r.rows.map((x) => [
+          x.label,
+          formatBytes(x.weightsBytes),
+          x.gradientBytes ? formatBytes(x.gradientBytes) : '-',
+          x.optimizerBytes ? formatBytes(x.optimizerBytes) : '-',
+          formatBytes(x.activationBytes),
+          x.kvCacheBytes ? formatBytes(x.kvCacheBytes) : '-',
+          formatBytes(x.totalBytes),
+          x.alone.length === 0
+            ? 'none'
+            : x.alone.length > 4
+              ? `${x.alone.slice(0, 3).map(short).join(', ')} and ${x.alone.length - 3} more`
+              : x.alone.map(short).join(', '),
+          x.split ? `${x.split.count} x ${short(x.split.gpu)}` : x.alone.length > 0 ? '-' : 'no',
+        ]),
+      ),
+    );
+    for (const n of r.notes) ctx.print(`note: ${n}`);
+  },
+};

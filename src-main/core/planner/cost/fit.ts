@@ -1,0 +1,100 @@
+/**
+ * `pipedejavu fit`: how much memory a model needs per way of holding it, and which GPUs hold it
+ * alone or split. Pure.
+ *
+ * Serving (per weight format): weights at the format's bytes per parameter, the KV cache of
+ * `context` tokens per sequence for `batch` sequences at 16 bits, and one step's activations.
+ * Training (mixed-precision Adam): 2 bytes of bf16 weights, 2 of gradients and 12 of fp32 master
+ * weights, momentum and variance per parameter, and the activations kept for the backward pass,
+ * without recomputation or with full recomputation (only each layer's input kept).
+ * A GPU holds a row alone when total + overhead fits its memory; split, when total / n + overhead
+ * fits each of n of them (weights and cache divide; the overhead does not).
+ */
+
+export type FitMode = 'inference' | 'training';
+
+export interface FitModel {
+  params: number;
+  /** KV cache bytes per token per sequence at 16 bits (0: no KV cache, e.g. an encoder). */
+  kvBytesPerToken: number;
+  /** Inference: the largest activation one step holds at the batch and context. */
+  stepActivationBytes: number;
+  /** Training: activations kept for backward without recomputation, and with full recomputation. */
+  trainingActivationBytes: number;
+  checkpointedActivationBytes: number;
+}
+
+export interface FitRow {
+  /** "bf16", "q4_k", "bf16 + Adam, full recompute"... */
+  label: string;
+  weightsBytes: number;
+  gradientBytes: number;
+  optimizerBytes: number;
+  activationBytes: number;
+  kvCacheBytes: number;
+  totalBytes: number;
+}
+
+export interface FitGpu {
+  name: string;
+  memoryBytes: number;
+}
+
+export interface FitPlacement {
+  /** GPUs that hold the row alone, in the order given. */
+  alone: string[];
+  /** The fewest of the largest GPU that hold it split (null: more than `maxSplit`). */
+  split: { gpu: string; count: number } | null;
+}
+
+/** Bytes per weight of the serving formats `fit` lists (WEIGHT_FORMATS' figures). */
+export const SERVING_FORMATS: readonly { label: string; bytes: number }[] = [
+  { label: 'bf16/fp16', bytes: 2 },
+  { label: 'fp8', bytes: 1 },
+  { label: 'int8', bytes: 1 },
+  { label: 'q8_0', bytes: 34 / 32 },
+  { label: 'int4 (AWQ/GPTQ)', bytes: (128 / 2 + 2 + 2) / 128 },
+  { label: 'q4_k', bytes: 144 / 256 },
+];
+
+const row = (label: string, parts: Omit<FitRow, 'label' | 'totalBytes'>): FitRow => ({
+  label,
+  ...parts,
+  totalBytes:
+    parts.weightsBytes + parts.gradientBytes + parts.optimizerBytes + parts.activationBytes + parts.kvCacheBytes,
+});
+
+export function fitRows(m: FitModel, mode: FitMode, context: number, batch: number): FitRow[] {
+  if (mode === 'inference') {
+    const kv = m.kvBytesPerToken * context * batch;
+    return SERVING_FORMATS.map((f) =>
+      row(f.label, {
+        weightsBytes: m.params * f.bytes,
+        gradientBytes: 0,
+        optimizerBytes: 0,
+        activationBytes: m.stepActivationBytes,
+        kvCacheBytes: kv,
+      }),
+    );
+  }
+  const state = {
+    weightsBytes: 2 * m.params,
+    gradientBytes: 2 * m.params,
+    optimizerBytes: 12 * m.params,
+    kvCacheBytes: 0,
+  };
+  return [
+    row('bf16 + Adam, no recompute', { ...state, activationBytes: m.trainingActivationBytes }),
+    row('bf16 + Adam, full recompute', { ...state, activationBytes: m.checkpointedActivationBytes }),
+  ];
+}
+
+/** Where a row fits: alone on each GPU that holds it, else split over the fewest of the largest GPU. */
+export function placeRow(r: FitRow, gpus: readonly FitGpu[], overheadBytes: number, maxSplit = 64): FitPlacement {
+  const alone = gpus.filter((g) => r.totalBytes + overheadBytes <= g.memoryBytes).map((g) => g.name);
+  const largest = [...gpus].sort((a, b) => b.memoryBytes - a.memoryBytes)[0];
+  if (alone.length > 0 || !largest) return { alone, split: null };
+  const room = largest.memoryBytes - overheadBytes;
+  const count = room > 0 ? Math.ceil(r.totalBytes / room) : Infinity;
+  return { alone, split: count <= maxSplit ? { gpu: largest.name, count } : null };
+}
