@@ -25,6 +25,7 @@ import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
 import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
 import { count } from '../core/text/plural.js';
+import { isHfConfigSpec, readHfDecoder } from './hf-config-service.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
@@ -58,6 +59,13 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     return { workload: entryWorkload(opts.decoder, catalogParamsOf(opts)), filePath: null, contentHash: null };
   if (/\.gguf$/i.test(spec))
     throw new UserError(`${spec}: GGUF files are read by plan and predict-model (read its header first)`);
+  // A Hugging Face config.json, or a model folder holding one: the architecture it describes.
+  if (isHfConfigSpec(spec)) {
+    const d = readHfDecoder(spec);
+    const workload = entryWorkload(d.entry, catalogParamsOf(opts));
+    workload.warnings.unshift(...d.warnings);
+    return { workload, filePath: null, contentHash: null };
+  }
   if (looksLikeFile(spec)) {
     const { model, contentHash } = readOnnxStructure(spec);
     const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');
@@ -116,8 +124,12 @@ export function addWorkload(
   opts: WorkloadSpecOptions = {},
   replace = false,
 ): ResolvedWorkload {
-  if (!looksLikeFile(file)) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);
-  const name = opts.name ?? path.basename(file).replace(/\.onnx$/i, '');
+  const config = isHfConfigSpec(file) ? readHfDecoder(file) : null;
+  if (!config && !looksLikeFile(file))
+    throw new UserError(
+      `workload add takes an .onnx file, a config.json or a model folder holding one; catalog models need no adding`,
+    );
+  const name = opts.name ?? config?.entry.name ?? path.basename(file).replace(/\.onnx$/i, '');
   if (listCatalog().some((c) => c.name === name)) {
     throw new UserError(`"${name}" is the name of a catalog model, which would hide this workload; give another name`);
   }
@@ -127,6 +139,13 @@ export function addWorkload(
     throw new UserError(
       `a workload named "${name}" is stored already (${existing.filePath ?? 'no file'}); replace it explicitly or give another name`,
     );
+  }
+  if (config) {
+    const workload = { ...entryWorkload(config.entry, catalogParamsOf(opts)), name };
+    workload.warnings.unshift(...config.warnings);
+    const stored = { workload, filePath: path.resolve(file), contentHash: null };
+    repo.save(stored.workload, stored.filePath, null);
+    return stored;
   }
   const r = resolveWorkload(db, file, { ...opts, name });
   if (!r.filePath) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);

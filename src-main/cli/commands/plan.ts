@@ -3,7 +3,7 @@ import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload, type PlanResponse } from '../../services/plan-service.js';
 import { emitPlan, checkEmitFolder } from '../../services/plan-emit-service.js';
-import { readGgufDecoder } from '../../services/gguf-service.js';
+import { readDescribedModel } from '../../services/hf-config-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
@@ -117,7 +117,8 @@ export const planCommand: Command = {
     workload: {
       type: 'string',
       valueName: 'W',
-      description: 'catalog name, stored workload, .onnx file or .gguf file (its architecture, from the header)',
+      description:
+        'catalog name, stored workload, .onnx file, .gguf file (its architecture, from the header), or a Hugging Face config.json or model folder',
     },
     devices: {
       type: 'string',
@@ -212,7 +213,8 @@ export const planCommand: Command = {
     const emit =
       typeof opts.emit === 'string' ? { dir: opts.emit, force: opts.force === true, protect: [ctx.dbPath] } : null;
     if (emit) checkEmitFolder(emit.dir, emit);
-    const gguf = /\.gguf$/i.test(opts.workload) ? await readGgufDecoder(opts.workload) : null;
+    // A .gguf header or a config.json (or a model folder): the architecture it describes.
+    const gguf = await readDescribedModel(opts.workload);
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
       ...(gguf ? { decoder: gguf.entry } : {}),
@@ -242,6 +244,7 @@ export const planCommand: Command = {
       ...(typeof opts.layout === 'string' ? { layout: opts.layout } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
     });
+    r.warnings.unshift(...(gguf?.warnings ?? []));
     const emitted = emit ? emitPlan(emit.dir, r, emit) : null;
     if (ctx.json) {
       // The simulated timelines are for the app's charts.

@@ -4,7 +4,7 @@ import { predictModelExecuted } from '../../services/model-prediction-service.js
 import type { Command } from '../command.js';
 import { renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
-import { readGgufDecoder } from '../../services/gguf-service.js';
+import { readDescribedModel } from '../../services/hf-config-service.js';
 import { deviceNameOf } from '../../services/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { ParsedOptions } from '../command.js';
@@ -58,7 +58,7 @@ export const predictModelCommand: Command = {
         'a datasheet GPU instead of a profiled device ("RTX 4090", "H100 SXM5"; models/gpus.json): no profile needed',
     },
   },
-  positionals: { min: 1, max: 1, names: 'MODEL.onnx, MODEL.gguf or a catalog name' },
+  positionals: { min: 1, max: 1, names: 'MODEL.onnx, MODEL.gguf, a config.json or model folder, or a catalog name' },
   async run(ctx, opts, [spec]) {
     if (typeof opts.virtual === 'string') return predictVirtual(ctx, opts, spec as string);
     if (typeof opts.device !== 'string') throw new UsageError('predict-model: --device or --virtual is required');
@@ -66,8 +66,8 @@ export const predictModelCommand: Command = {
     if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
       throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
     const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
-    // A .gguf file: its architecture from the header, planned and predicted like a catalog decoder.
-    const gguf = /\.gguf$/i.test(spec as string) ? await readGgufDecoder(spec as string) : null;
+    // A .gguf file or a config.json (or a model folder): its architecture, predicted like a catalog model.
+    const gguf = await readDescribedModel(spec as string);
     if (mode === 'generate') {
       const req = generationRequest(opts, opts.device, threads);
       const g = predictGeneration(
@@ -142,7 +142,7 @@ async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string
     );
   for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights'] as const)
     if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
-  const gguf = /\.gguf$/i.test(spec) ? await readGgufDecoder(spec) : null;
+  const gguf = await readDescribedModel(spec);
   const p = predictOnDatasheet(ctx.database(), spec, {
     ...workloadSpecOptions(opts),
     ...(gguf ? { decoder: gguf.entry } : {}),

@@ -9,9 +9,10 @@ import { count } from '../../core/text/plural.js';
 
 export const workloadCommand: Command = {
   name: 'workload',
-  summary: 'import an ONNX model (workload add MODEL.onnx), list stored workloads and the catalog',
+  summary:
+    'import an ONNX model or a Hugging Face config.json (workload add MODEL.onnx|DIR), list stored workloads and the catalog',
   usage:
-    'add MODEL.onnx [--name NAME] [--replace] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog | remove NAME [--json]',
+    'add MODEL.onnx|config.json|DIR [--name NAME] [--replace] [--dim NAME=N ...] [--input NAME=AxB.. ...] | list | catalog | remove NAME [--json]',
   details:
     'add parses the model, resolves every tensor shape (bind symbolic dims with --dim, or give an\n' +
     "input's whole shape with --input where the exporter left dims unnamed), costs every node and\n" +
@@ -57,7 +58,7 @@ export const workloadCommand: Command = {
       return;
     }
     if (sub !== 'add') throw new UsageError(`workload: unknown subcommand "${sub}"; use add, list, catalog or remove`);
-    if (!file) throw new UsageError('workload add: missing MODEL.onnx');
+    if (!file) throw new UsageError('workload add: missing MODEL.onnx, config.json or model folder');
     const spec = workloadSpecOptions(opts);
     if (typeof opts.name === 'string') spec.name = opts.name;
     const r = addWorkload(ctx.database(), file, spec, opts.replace === true);

@@ -236,7 +236,7 @@ function defaultDtype(r: ConfigReader, fields: Fields): 'fp32' | 'fp16' | 'bf16'
 export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDecoder {
   if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg))
     throw new UserError(`${file}: config.json must hold a JSON object`);
-  const r = new ConfigReader(cfg as HfConfig, file);
+  const r: ConfigReader = new ConfigReader(cfg as HfConfig, file);
   const type = r.text('model_type');
   const build = type !== undefined && Object.hasOwn(ARCHITECTURES, type) ? ARCHITECTURES[type] : undefined;
   if (type === undefined || !build)
@@ -245,13 +245,9 @@ export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDec
     );
   const fields = build(r, type);
   const context = fields.context as number;
-  const slug =
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9.-]+/g, '-')
-      .replace(/^[^a-z0-9]+/, '') || 'model';
+  // The schema's name pattern is for catalog files: the folder's name (data) replaces it after.
   const candidate = {
-    name: slug,
+    name: 'model',
     title: name,
     config: `${file} (config.json)`,
     reportedParams: 1,
@@ -278,5 +274,5 @@ export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDec
     warnings.push(
       `${file}: GPT-NeoX's parallel attention and MLP are planned one after the other (same parameters and FLOPs)`,
     );
-  return { entry: { ...parsed.data, family: `config.json ${type}`, sources: [file] }, warnings };
+  return { entry: { ...parsed.data, name, family: `config.json ${type}`, sources: [file] }, warnings };
 }

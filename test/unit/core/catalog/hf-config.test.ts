@@ -146,7 +146,7 @@ describe('hfConfigDecoder', () => {
     expect(entry(GPT2).defaults.dtype).toBe('fp32');
     const d = hfConfigDecoder(LLAMA_31_8B, 'x/config.json', "My Model; rm -rf / 'x'");
     expect(d.entry.title).toBe("My Model; rm -rf / 'x'");
-    expect(d.entry.name).toMatch(/^[a-z0-9][a-z0-9.-]*$/);
+    expect(d.entry.name).toBe("My Model; rm -rf / 'x'");
   });
 
   const refusal = (cfg: unknown): string => {

@@ -1,0 +1,125 @@
+/**
+ * A Hugging Face model folder (config.json, written here from the published Llama 3.1 8B
+ * hyper-parameters; no weights) planned, predicted and stored through the CLI, and the inputs it
+ * refuses in one line.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+
+const LLAMA_31_8B = {
+  architectures: ['LlamaForCausalLM'],
+  model_type: 'llama',
+  hidden_size: 4096,
+  intermediate_size: 14336,
+  num_hidden_layers: 32,
+  num_attention_heads: 32,
+  num_key_value_heads: 8,
+  vocab_size: 128256,
+  max_position_embeddings: 131072,
+  rms_norm_eps: 1e-5,
+  hidden_act: 'silu',
+  tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+};
+
+function modelFolder(dir: string, name: string, config: unknown = LLAMA_31_8B): string {
+  const folder = path.join(dir, name);
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'config.json'), JSON.stringify(config));
+  // A weights file that is not one: reading it would fail the test.
+  writeFileSync(path.join(folder, 'model.safetensors'), 'not weights');
+  return folder;
+}
+
+function freshDb(dir: string): string {
+  const db = path.join(dir, 's.db');
+  seededDb(db).close();
+  return db;
+}
+
+describe('a config.json or a model folder as a workload', () => {
+  it('plans serving the model of a folder on a datasheet GPU, its KV cache from the config', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const folder = modelFolder(dir, 'Llama-3.1-8B');
+    const plan = await cli([
+      ...['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'],
+      ...['--mode', 'inference', '--batch', '1', '--seq', '4096', '--json'],
+    ]);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    const p = JSON.parse(plan.stdout) as { warnings: string[] };
+    expect(p.warnings.join('\n')).toMatch(/^Llama-3\.1-8B: inference memory holds the KV cache of 4352 tokens/m);
+    // The config.json named directly gives the same model.
+    const direct = await cli([
+      ...['plan', '--db', db, '--workload', path.join(folder, 'config.json'), '--devices', 'none'],
+      ...['--virtual', 'RTX 4090', '--mode', 'inference', '--batch', '1', '--seq', '4096', '--json'],
+    ]);
+    expect(direct.code).toBe(0);
+  });
+
+  it('stores it with workload add under the folder name, with its exact parameter count', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const folder = modelFolder(dir, 'my-llama');
+    const r = await cli(['workload', 'add', folder, '--db', db, '--seq', '128', '--json']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'my-llama', params: 8_030_261_248 });
+    const list = await cli(['workload', 'list', '--db', db]);
+    expect(list.stdout).toContain('my-llama');
+  });
+
+  it('refuses a folder without config.json, an oversized config, an unknown model_type and absurd sizes in one line each', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const planOf = (workload: string): Promise<{ code: number; stderr: string }> =>
+      cli([
+        'plan',
+        '--db',
+        db,
+        '--workload',
+        workload,
+        '--devices',
+        'none',
+        '--virtual',
+        'RTX 4090',
+        '--mode',
+        'inference',
+      ]);
+
+    const empty = path.join(dir, 'empty');
+    mkdirSync(empty);
+    const e = await planOf(empty);
+    expect(e.stderr).toBe(
+      `pipedejavu: error: ${empty} holds no config.json: give a Hugging Face model folder, its config.json, an .onnx or a .gguf file\n`,
+    );
+
+    const big = modelFolder(dir, 'big', { ...LLAMA_31_8B, padding: 'x'.repeat(2 << 20) });
+    const b = await planOf(big);
+    expect(b.stderr).toMatch(
+      /^pipedejavu: error: \S+big\/config\.json is \d+ bytes, too large to be a config\.json \(at most 1048576 bytes\)\n$/,
+    );
+
+    const mamba = modelFolder(dir, 'mamba', { ...LLAMA_31_8B, model_type: 'mamba' });
+    const m = await cli(['workload', 'add', mamba, '--db', db]);
+    expect(m.stderr).toMatch(
+      /^pipedejavu: error: \S+mamba\/config\.json: config\.json model_type "mamba" is not supported; supported: llama, mistral, mixtral, qwen2, qwen3, gpt2, gpt_neox, bert, roberta\n$/,
+    );
+
+    const deep = modelFolder(dir, 'deep', { ...LLAMA_31_8B, num_hidden_layers: 1_000_000 });
+    const d = await planOf(deep);
+    expect(d.stderr).toMatch(/config\.json num_hidden_layers 1000000 is out of range \(1\.\.256\)\n$/);
+    expect(d.stderr.split('\n')).toHaveLength(2);
+
+    const noHidden = modelFolder(dir, 'nohidden', { ...LLAMA_31_8B, hidden_size: undefined });
+    const n = await cli(['predict-model', noHidden, '--db', db, '--virtual', 'RTX 4090']);
+    expect(n.stderr).toMatch(/config\.json has no hidden_size \(a whole number from 1 to 131072\)\n$/);
+
+    const notJson = modelFolder(dir, 'notjson', 'x');
+    writeFileSync(path.join(notJson, 'config.json'), '{ not json');
+    expect((await planOf(notJson)).stderr).toMatch(/^pipedejavu: error: \S+config\.json is not JSON \(.+\)\n$/);
+  });
+});
