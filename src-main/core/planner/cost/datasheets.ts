@@ -21,7 +21,7 @@ const GpuDatasheetSchema = z.strictObject({
   /** Catalog id, e.g. "h100-sxm5-80gb". */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   name: z.string().min(1),
-  architecture: z.enum(['Volta', 'Turing', 'Ampere', 'Ada', 'Hopper']),
+  architecture: z.enum(['Volta', 'Turing', 'Ampere', 'Ada', 'Hopper', 'Blackwell']),
   computeCapability: z.string().regex(/^\d+\.\d+$/),
   /** 'sxm': a board module (unprobed pairs are linked over all NVLinks, as through NVSwitch); 'pcie': a card. */
   formFactor: z.enum(['sxm', 'pcie']),
@@ -36,8 +36,10 @@ const GpuDatasheetSchema = z.strictObject({
     /** GeForce: fp16 tensor math with fp16 accumulation (twice the fp32-accumulate rate). */
     fp16AccFp16: tflops.optional(),
     bf16: tflops,
-    /** fp8 tensor math (Ada, Hopper; Transformer Engine GEMMs), fp32 accumulation; absent: no fp8 units. */
+    /** fp8 tensor math (Ada, Hopper, Blackwell; Transformer Engine GEMMs), fp32 accumulation; absent: no fp8 units. */
     fp8: tflops.optional(),
+    /** fp4 tensor math (Blackwell: NVFP4/MXFP4), dense; absent: no fp4 units. */
+    fp4: tflops.optional(),
     int8: tflops,
   }),
   /** NVLink: links of the GPU and GB/s per link and direction; null without NVLink. */
@@ -95,7 +97,7 @@ export function datasheetFor(gpuName: string): GpuDatasheet | null {
   return CATALOG.byName.get(normalizeGpuName(gpuName)) ?? null;
 }
 
-/** Whether the GPU has fp8 tensor units (Ada, Hopper): its datasheet gives an fp8 rate. */
+/** Whether the GPU has fp8 tensor units (Ada, Hopper, Blackwell): its datasheet gives an fp8 rate. */
 export function hasFp8(d: GpuDatasheet): boolean {
   return d.tflops.fp8 !== undefined && d.tflops.fp8 !== null;
 }
