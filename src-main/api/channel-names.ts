@@ -20,6 +20,7 @@ export const CHANNEL_NAME_LIST = [
   'workload:catalog',
   'workload:add',
   'workload:predict',
+  'workload:fit',
   'workload:remove',
   'workload:measure',
   'plan:create',

@@ -14,6 +14,7 @@ import type {
   ComparisonView,
   EvaluationView,
   ExportView,
+  FitView,
   ImportView,
   JobView,
   MachineSummaryView,
@@ -168,6 +169,16 @@ export const CHANNELS = {
   ),
   'workload:predict': channel<WorkloadPredictionView>()(
     z.strictObject({ ...workloadShape, mode, machineId: id.optional() }),
+  ),
+  /** A workload's memory per serving format or training setup, and the datasheet GPUs it fits on. */
+  'workload:fit': channel<FitView>()(
+    z.strictObject({
+      workload: id,
+      mode,
+      context: positiveInt.max(1 << 20).optional(),
+      batch: positiveInt.max(1 << 16).optional(),
+      gpus: z.array(z.string().min(1).max(100)).max(64).optional(),
+    }),
   ),
   'workload:remove': channel<{ name: string }>()(z.strictObject({ name: id })),
   /** Runs the real model here on the CPU and compares with the prediction. */

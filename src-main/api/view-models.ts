@@ -16,6 +16,10 @@ import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import type { ServingFigures } from '../core/planner/cost/serving.js';
 import type { LayoutAnswer } from '../core/planner/layout.js';
+import type { FitAnswer } from '../core/planner/cost/fit.js';
+
+/** `workload:fit`: memory per way of holding a workload and the GPUs it fits on. */
+export type FitView = FitAnswer;
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
 import type { DeviceId } from '../core/domain/device-id.js';
 

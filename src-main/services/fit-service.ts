@@ -5,7 +5,9 @@
  */
 import { catalogNames, getCatalogEntry, kvBytesPerToken, type CatalogEntry } from '../core/catalog/index.js';
 import { UserError } from '../core/errors.js';
-import { fitRows, placeRow, type FitMode, type FitPlacement, type FitRow } from '../core/planner/cost/fit.js';
+import { fitRows, placeRow, type FitAnswer, type FitMode } from '../core/planner/cost/fit.js';
+
+export type { FitAnswer } from '../core/planner/cost/fit.js';
 import { GPU_DATASHEETS, resolveGpuName, virtualDevice } from '../core/planner/cost/datasheets.js';
 import type { Workload } from '../core/workload/types.js';
 import type { Database } from '../adapters/store/types.js';
@@ -21,18 +23,6 @@ export interface FitRequest {
   batch?: number;
   /** Datasheet GPUs to place on (names as typed); default every one in models/gpus.json. */
   gpus?: string[];
-}
-
-export interface FitAnswer {
-  model: string;
-  mode: FitMode;
-  params: number;
-  context: number;
-  batch: number;
-  rows: (FitRow & FitPlacement)[];
-  gpus: { name: string; memoryBytes: number }[];
-  overheadBytes: number;
-  notes: string[];
 }
 
 /** Framework and workspace memory every GPU keeps back, as the planner counts it. */

@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/view-models.js';
+import type { FitView, MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/view-models.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
 import type { AppDeps } from '../app-deps.js';
@@ -66,7 +66,13 @@ async function modelOf(req: Parameters<WorkloadHandlers['workload:add']>[0], dep
 }
 
 type WorkloadHandlers = HandlerGroup<
-  'workload:list' | 'workload:catalog' | 'workload:add' | 'workload:predict' | 'workload:measure' | 'workload:remove'
+  | 'workload:list'
+  | 'workload:catalog'
+  | 'workload:add'
+  | 'workload:predict'
+  | 'workload:fit'
+  | 'workload:measure'
+  | 'workload:remove'
 >;
 
 export const workloadHandlers: WorkloadHandlers = {
@@ -103,6 +109,10 @@ export const workloadHandlers: WorkloadHandlers = {
       (v) => (v.result as { workload?: string } | null)?.workload === req.workload,
     );
     return { ...predicted, measured: (measuredJob?.result as MeasuredView | undefined) ?? null };
+  },
+  'workload:fit': async (req, deps) => {
+    checkWorkloadSpec(req.workload, deps);
+    return (await deps.jobs.call('fit', req)) as FitView;
   },
   'workload:measure': (req, deps) => {
     checkWorkloadSpec(req.workload, deps);

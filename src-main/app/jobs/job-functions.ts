@@ -3,6 +3,7 @@
  * they go. A job function gets the store and an abort signal; its answer is the
  * channel's result view. They run in the job-runner child (see job-runner-process.ts).
  */
+import { fitModel, type FitAnswer } from '../../services/fit-service.js';
 import type { ApiRequest } from '../../api/contract.js';
 import type {
   ComparisonView,
@@ -198,6 +199,17 @@ async function compareJob(e: JobEnv, req: ApiRequest<'machine:compare'>): Promis
   return compareMachines(e.db, newRunner(e), req);
 }
 
+/** A model's memory per way of holding it and the GPUs it fits on (`pipedejavu fit`), in the job runner. */
+async function fitJob(e: JobEnv, req: ApiRequest<'workload:fit'>): Promise<FitAnswer> {
+  return fitModel(e.db, {
+    model: req.workload,
+    mode: req.mode,
+    ...(req.context !== undefined ? { context: req.context } : {}),
+    ...(req.batch !== undefined ? { batch: req.batch } : {}),
+    ...(req.gpus !== undefined ? { gpus: req.gpus } : {}),
+  });
+}
+
 /** Each kind the job runner runs with its request type; requests were validated before they got here. */
 export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => Promise<unknown> } = {
   profile: profileJob,
@@ -208,6 +220,7 @@ export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => 
   import: importJob,
   predict: predictJob,
   compare: compareJob,
+  fit: fitJob,
   'workload-add': addWorkloadJob,
   'workload-list': listWorkloadsJob,
   'workload-remove': removeWorkloadJob,

@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/planner/cost/memory.js';
 import { fitModel } from '../../services/fit-service.js';
-import { readGgufDecoder } from '../../services/gguf-service.js';
+import { readDescribedModel } from '../../services/hf-config-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 import { positiveInt } from '../workload-options.js';
@@ -33,15 +33,16 @@ export const fitCommand: Command = {
       description: 'datasheet GPUs to place on, comma separated (default: all)',
     },
   },
-  positionals: { min: 1, max: 1, names: 'a catalog name, stored workload, .onnx or .gguf file' },
+  positionals: { min: 1, max: 1, names: 'a catalog name, stored workload, .onnx or .gguf file, or a Hugging Face model folder' },
   async run(ctx, opts, [model]) {
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training')
       throw new UsageError(`--mode takes inference or training; got "${mode}"`);
-    const gguf = /\.gguf$/i.test(model as string) ? await readGgufDecoder(model as string) : null;
+    // A .gguf file or a Hugging Face config.json / model folder: its architecture, from its header.
+    const described = await readDescribedModel(model as string);
     const r = fitModel(ctx.database(), {
       model: model as string,
-      ...(gguf ? { decoder: gguf.entry } : {}),
+      ...(described ? { decoder: described.entry } : {}),
       mode,
       ...(typeof opts.context === 'string' ? { context: positiveInt('--context', opts.context, MAX_CONTEXT) } : {}),
       ...(typeof opts.batch === 'string' ? { batch: positiveInt('--batch', opts.batch, MAX_BATCH) } : {}),

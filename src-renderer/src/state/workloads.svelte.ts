@@ -2,6 +2,7 @@
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { ApiRequest } from '../../../src-main/api/contract.js';
 import type {
+  FitView,
   CatalogSummary,
   MeasuredView,
   WorkloadPredictionView,
@@ -17,6 +18,8 @@ export class WorkloadStore {
   readonly list = new Resource<WorkloadSummaryView[]>();
   readonly catalog = new Resource<CatalogSummary[]>();
   readonly prediction = new Resource<WorkloadPredictionView>();
+  /** Memory per serving format or training setup, and the datasheet GPUs that hold it (`fit`). */
+  readonly fit = new Resource<FitView>();
   readonly adding = new Action();
   readonly removing = new Action();
   readonly measure: JobTracker<MeasuredView>;
@@ -98,6 +101,23 @@ export class WorkloadStore {
     const req = this.request();
     if (!req) return;
     await this.prediction.load(() => this.#client.call('workload:predict', req));
+  }
+
+  /** The selected workload's memory table for the mode (and context) chosen. */
+  fitRequest(): ApiRequest<'workload:fit'> | null {
+    if (!this.selected) return null;
+    return {
+      workload: this.selected,
+      mode: this.mode,
+      batch: Math.max(1, Math.floor(this.batch) || 1),
+      ...(this.seq > 0 ? { context: Math.floor(this.seq) } : {}),
+    };
+  }
+
+  async loadFit(): Promise<void> {
+    const req = this.fitRequest();
+    if (!req) return;
+    await this.fit.load(() => this.#client.call('workload:fit', req));
   }
 
   /** Web mode: the picked file's bytes. Electron: a native dialog and the file's path. */

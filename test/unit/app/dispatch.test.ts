@@ -178,6 +178,15 @@ describe('jobs through the dispatch', () => {
       ]);
     }
 
+    // workload:fit runs in the job runner: memory per serving format and the GPUs that hold it.
+    const fit = await c.dispatch('workload:fit', { workload: 'llama-3.1-8b', mode: 'inference', gpus: ['RTX 4090'] });
+    expect(fit.ok).toBe(true);
+    if (fit.ok) {
+      const v = fit.value as { params: number; rows: { label: string; alone: string[] }[] };
+      expect(v.params).toBe(8_030_261_248);
+      expect(v.rows.find((r) => r.label === 'q4_k')?.alone).toEqual(['NVIDIA GeForce RTX 4090']);
+    }
+
     const plan = await c.dispatch('plan:create', {
       workload: 'gpt2-small',
       devices: 'all',

@@ -98,3 +98,16 @@ export function placeRow(r: FitRow, gpus: readonly FitGpu[], overheadBytes: numb
   const count = room > 0 ? Math.ceil(r.totalBytes / room) : Infinity;
   return { alone, split: count <= maxSplit ? { gpu: largest.name, count } : null };
 }
+
+/** `fit`'s answer: the model, the rows with where each fits, and the GPUs placed on. */
+export interface FitAnswer {
+  model: string;
+  mode: FitMode;
+  params: number;
+  context: number;
+  batch: number;
+  rows: (FitRow & FitPlacement)[];
+  gpus: { name: string; memoryBytes: number }[];
+  overheadBytes: number;
+  notes: string[];
+}
