@@ -48,8 +48,10 @@ describe('planning with --weights', () => {
 
   it('refuses fp8 on GPUs without fp8 units, naming them and what would work', () => {
     const db = trainedStore();
-    expect(() => planWorkload(db, { ...llama8b, virtual: ['A100 SXM4 80GB', 'V100'], weights: 'fp8' })).toThrow(
-      '--weights fp8 needs fp8 units (Ada, Hopper), which NVIDIA A100 SXM4 80GB (Ampere), NVIDIA Tesla V100 SXM2 32GB (Volta) lack; give --weights int8, q8_0, int4, q4_k, q4_0 instead, or plan on an L40S, RTX 4090 or H100',
+    expect(() =>
+      planWorkload(db, { ...llama8b, virtual: ['A100 SXM4 80GB', 'V100 SXM2 32GB'], weights: 'fp8' }),
+    ).toThrow(
+      '--weights fp8 needs fp8 units (Ada, Hopper, Blackwell), which NVIDIA A100 SXM4 80GB (Ampere), NVIDIA Tesla V100 SXM2 32GB (Volta) lack; give --weights int8, q8_0, int4, q4_k, q4_0 instead, or plan on an L40S, RTX 4090 or H100',
     );
     const ada = planWorkload(db, { ...llama8b, weights: 'fp8' });
     expect(ada.problem.bytesPerParam).toBe(1);

@@ -241,10 +241,17 @@ function closestNames(typed: string, among: readonly GpuDatasheet[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}` : (names[0] ?? '');
 }
 
+/** Whether a name's last words are the typed words: "RTX 3090" ends with "3090", "RTX 3090 Ti" does not. */
+function endsWithWords(name: string, words: readonly string[]): boolean {
+  const own = normalizeGpuName(name).split(' ');
+  return own.length >= words.length && words.every((w, i) => own[own.length - words.length + i] === w);
+}
+
 /**
  * The datasheet of a GPU name as a person types it: case, spaces, punctuation and vendor words
  * ignored ("h100 sxm5", "H100SXM5"), and a part of a name enough when it names one GPU ("4090"
- * is the RTX 4090). Several matches ("h100": SXM5 and PCIe) or none: a UserError naming the three
+ * is the RTX 4090) or when one of the GPUs it is part of ends with it ("3090" is the RTX 3090,
+ * not the 3090 Ti). Several matches ("h100": SXM5 and PCIe) or none: a UserError naming the three
  * closest.
  */
 export function resolveGpuName(typed: string): GpuDatasheet {
@@ -257,6 +264,8 @@ export function resolveGpuName(typed: string): GpuDatasheet {
       ? []
       : GPU_DATASHEETS.filter((g) => namesOf(g).some((n) => words.every((w) => compact(n).includes(w))));
   if (matches.length === 1 && matches[0]) return matches[0];
+  const plain = matches.filter((g) => namesOf(g).some((n) => endsWithWords(n, words)));
+  if (plain.length === 1 && plain[0]) return plain[0];
   if (matches.length > 1) {
     throw new UserError(
       `several datasheet GPUs match "${typed}": did you mean ${closestNames(typed, matches)}? (name one; see models/gpus.json)`,

@@ -95,6 +95,17 @@ describe('GPU catalog', () => {
     expect(message.split('did you mean')[1]?.split(/, | or /)).toHaveLength(3);
   });
 
+  it('reads a bare model number as the plain card when a Ti or SUPER shares it', () => {
+    expect(resolveGpuName('3090').id).toBe('rtx-3090');
+    expect(resolveGpuName('3090 ti').id).toBe('rtx-3090-ti');
+    expect(resolveGpuName('4080').id).toBe('rtx-4080');
+    expect(resolveGpuName('5070').id).toBe('rtx-5070');
+    expect(resolveGpuName('3080').id).toBe('rtx-3080');
+    // Several cards end in 6000 (RTX 6000 Ada, RTX PRO 6000): still refused.
+    expect(() => resolveGpuName('6000')).toThrow(/several datasheet GPUs match "6000"/);
+    expect(() => resolveGpuName('V100')).toThrow(/several datasheet GPUs match "V100"/);
+  });
+
   it('gives fp8 on Ada, Hopper and Blackwell and fp4 only on Blackwell', () => {
     for (const g of GPU_DATASHEETS) {
       const fp8Arch = g.architecture === 'Ada' || g.architecture === 'Hopper' || g.architecture === 'Blackwell';
