@@ -20,7 +20,7 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
   weights: {
     type: 'string',
     valueName: 'FORMAT',
-    description: `inference: how the weights are stored, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the model's dtype; int4: AWQ/GPTQ groups of 128; fp8: Ada and Hopper)`,
+    description: `inference: how the weights are stored, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the model's dtype; int4: AWQ/GPTQ groups of 128; fp8: Ada, Hopper and Blackwell)`,
   },
   objective: {
     type: 'string',

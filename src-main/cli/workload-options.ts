@@ -23,7 +23,7 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   dtype: {
     type: 'string',
     valueName: 'DTYPE',
-    description: 'catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; Ada and Hopper GPUs)',
+    description: 'catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; Ada, Hopper and Blackwell GPUs)',
   },
 };
 

@@ -23,7 +23,7 @@ export function predictOnDatasheet(
   const datasheet = resolveGpuName(opts.gpu);
   const { workload } = resolveWorkload(db, spec, opts);
   if (workload.nodes.some((n) => n.dtype === 'fp8') && !hasFp8(datasheet))
-    throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on Ada and Hopper GPUs)`);
+    throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on Ada, Hopper and Blackwell GPUs)`);
   const causal = opts.decoder?.kind === 'transformer' ? opts.decoder.causal : isCausalCatalog(workload.name);
   const device = virtualDevice(datasheet.name);
   const transfer = transferredTable(db, datasheet);

@@ -107,7 +107,7 @@ function fp8Support(devices: readonly PlanDevice[]): { lacking: string[]; unknow
 
 /**
  * The weight format of a request, checked: serving only; one the model's compute dtype takes
- * (weightFormatProblem); fp8 only where every GPU of the plan has fp8 units (Ada, Hopper).
+ * (weightFormatProblem); fp8 only where every GPU of the plan has fp8 units (Ada, Hopper, Blackwell).
  * Each refusal is one line naming what would work; returns warnings for GPUs nobody can tell.
  */
 export function checkWeights(
@@ -130,7 +130,7 @@ export function checkWeights(
       (f) => f !== 'fp8' && WEIGHT_FORMATS[f] < 2 && weightFormatProblem(f, dtype, elementBytes) === null,
     );
     throw new UserError(
-      `--weights fp8 needs fp8 units (Ada, Hopper), which ${lacking.join(', ')} lack${lacking.length === 1 ? 's' : ''}; give --weights ${others.join(', ')} instead, or plan on an L40S, RTX 4090 or H100`,
+      `--weights fp8 needs fp8 units (Ada, Hopper, Blackwell), which ${lacking.join(', ')} lack${lacking.length === 1 ? 's' : ''}; give --weights ${others.join(', ')} instead, or plan on an L40S, RTX 4090 or H100`,
     );
   }
   return unknown.map((name) => `${name}: no datasheet says whether it has fp8 units; planned as if it had`);

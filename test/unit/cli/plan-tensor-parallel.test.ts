@@ -186,7 +186,7 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
     const fp8 = await cli([...base, '--virtual', 'A100 SXM4 80GB,RTX 4090', '--weights', 'fp8']);
     expect(fp8.code).toBe(1);
     expect(fp8.stderr).toBe(
-      'pipedejavu: error: --weights fp8 needs fp8 units (Ada, Hopper), which NVIDIA A100 SXM4 80GB (Ampere) lacks; give --weights int8, q8_0, int4, q4_k, q4_0 instead, or plan on an L40S, RTX 4090 or H100\n',
+      'pipedejavu: error: --weights fp8 needs fp8 units (Ada, Hopper, Blackwell), which NVIDIA A100 SXM4 80GB (Ampere) lacks; give --weights int8, q8_0, int4, q4_k, q4_0 instead, or plan on an L40S, RTX 4090 or H100\n',
     );
     const wide = await cli([...base, '--virtual', 'RTX 4090', '--dtype', 'fp16', '--weights', 'bf16']);
     expect(wide.code).toBe(1);
