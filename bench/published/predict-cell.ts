@@ -309,7 +309,8 @@ function gemmCell(c: Cell): { predicted: number; detail: string } {
   const dtype = dtypeOf(c, 'bf16');
   const flops = 2 * m * n * k;
   const bytes = (m * k + k * n + m * n) * (dtype === 'fp32' ? 4 : dtype === 'fp8' ? 1 : 2);
-  const p = new DatasheetPredictor(gpu).predict([
+  // A GEMM benchmark's fp8 inputs are fp8 already: no cast.
+  const p = new DatasheetPredictor(gpu, { fp8Inputs: true }).predict([
     {
       op: 'MatMul',
       family: 'gemm',

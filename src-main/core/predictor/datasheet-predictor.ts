@@ -43,6 +43,8 @@ export interface DatasheetPredictorOptions {
   causalAttention?: boolean;
   /** Kernels of a training step: each takes 1 / `training` of its own time (the framework's share). */
   training?: boolean;
+  /** fp8 GEMMs whose inputs are already fp8 (a GEMM benchmark): no cast priced. Default false. */
+  fp8Inputs?: boolean;
   /** Other fractions (tests, calibration); default the shipped ones. */
   table?: KernelEfficiencies;
 }
@@ -150,7 +152,7 @@ export class DatasheetPredictor implements Predictor {
    * or stored in fp8 for serving, so their cast is not counted. 0 in other dtypes.
    */
   private fp8CastUs(dtype: Dtype, inputElements: number): number {
-    return dtype === 'fp8' ? (inputElements * 3) / this.bytesPerUs() + this.arch.kernelUs : 0;
+    return dtype === 'fp8' && !this.opts.fp8Inputs ? (inputElements * 3) / this.bytesPerUs() + this.arch.kernelUs : 0;
   }
 
   private attentionUs(q: Query, gflops: number): number {
