@@ -8,22 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
-
-const LLAMA_31_8B = {
-  architectures: ['LlamaForCausalLM'],
-  model_type: 'llama',
-  hidden_size: 4096,
-  intermediate_size: 14336,
-  num_hidden_layers: 32,
-  num_attention_heads: 32,
-  num_key_value_heads: 8,
-  vocab_size: 128256,
-  max_position_embeddings: 131072,
-  rms_norm_eps: 1e-5,
-  hidden_act: 'silu',
-  tie_word_embeddings: false,
-  torch_dtype: 'bfloat16',
-};
+import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
 
 function modelFolder(dir: string, name: string, config: unknown = LLAMA_31_8B): string {
   const folder = path.join(dir, name);

@@ -3,30 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { hfConfigDecoder } from '../../../../src-main/core/catalog/hf-config.js';
 import { entryWorkload, getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
 import type { CatalogEntry } from '../../../../src-main/core/catalog/index.js';
+import { LLAMA_31_8B } from '../../../helpers/hf-configs.js';
 
 const paramsOf = (e: CatalogEntry): number => entryWorkload(e, { seq: 1 }).nodes.reduce((s, n) => s + n.params, 0);
 const entry = (cfg: Record<string, unknown>): CatalogEntry => hfConfigDecoder(cfg, 'm/config.json', 'm').entry;
 const params = (cfg: Record<string, unknown>): number => paramsOf(entry(cfg));
 
 /** The published config.json fields of these models (Hugging Face model repositories). */
-const LLAMA_31_8B = {
-  architectures: ['LlamaForCausalLM'],
-  model_type: 'llama',
-  hidden_size: 4096,
-  intermediate_size: 14336,
-  num_hidden_layers: 32,
-  num_attention_heads: 32,
-  num_key_value_heads: 8,
-  vocab_size: 128256,
-  max_position_embeddings: 131072,
-  rms_norm_eps: 1e-5,
-  hidden_act: 'silu',
-  attention_bias: false,
-  mlp_bias: false,
-  tie_word_embeddings: false,
-  torch_dtype: 'bfloat16',
-  head_dim: 128,
-};
 const MISTRAL_7B = {
   model_type: 'mistral',
   hidden_size: 4096,
