@@ -102,18 +102,23 @@ function scriptHead(
     'SPLIT_SPEC = {',
     ...splitPoints.map((n) => `    ${pythonString(n)}: SplitPoint.BEGINNING,`),
     '}',
-    '# Megatron-style tensor parallelism (used when TP > 1): attention by head, the MLP by columns then rows.',
-    'TP_PLAN = {',
-    '    "*.self_attn.q_proj": ColwiseParallel(),',
-    '    "*.self_attn.k_proj": ColwiseParallel(),',
-    '    "*.self_attn.v_proj": ColwiseParallel(),',
-    '    "*.self_attn.o_proj": RowwiseParallel(),',
-    '    "*.mlp.gate_proj": ColwiseParallel(),',
-    '    "*.mlp.up_proj": ColwiseParallel(),',
-    '    "*.mlp.down_proj": RowwiseParallel(),',
-    '}',
+    ...TP_PLAN,
   ];
 }
+
+/** Megatron-style tensor-parallel plan of a Llama-like block, in every script that may run TP. */
+const TP_PLAN: readonly string[] = [
+  '# Megatron-style tensor parallelism (used when TP > 1): attention by head, the MLP by columns then rows.',
+  'TP_PLAN = {',
+  '    "*.self_attn.q_proj": ColwiseParallel(),',
+  '    "*.self_attn.k_proj": ColwiseParallel(),',
+  '    "*.self_attn.v_proj": ColwiseParallel(),',
+  '    "*.self_attn.o_proj": RowwiseParallel(),',
+  '    "*.mlp.gate_proj": ColwiseParallel(),',
+  '    "*.mlp.up_proj": ColwiseParallel(),',
+  '    "*.mlp.down_proj": RowwiseParallel(),',
+  '}',
+];
 
 /** The functions a user fills in (the model, a batch) and the loss, in every training script. */
 const USER_HOOKS: readonly string[] = [
@@ -209,16 +214,7 @@ function fsdpHead(layout: ExportLayout, fullShard: boolean, blocks: readonly str
     'SHARD_MODULES = [',
     ...blocks.map((n) => `    ${pythonString(n)},`),
     ']',
-    '# Megatron-style tensor parallelism (used when TP > 1): attention by head, the MLP by columns then rows.',
-    'TP_PLAN = {',
-    '    "*.self_attn.q_proj": ColwiseParallel(),',
-    '    "*.self_attn.k_proj": ColwiseParallel(),',
-    '    "*.self_attn.v_proj": ColwiseParallel(),',
-    '    "*.self_attn.o_proj": RowwiseParallel(),',
-    '    "*.mlp.gate_proj": ColwiseParallel(),',
-    '    "*.mlp.up_proj": ColwiseParallel(),',
-    '    "*.mlp.down_proj": RowwiseParallel(),',
-    '}',
+    ...TP_PLAN,
   ];
 }
 
