@@ -1,0 +1,271 @@
+/**
+ * Safetensors headers (the JSON before the weights): each tensor's entry checked against the
+ * format (a known dtype, a sane shape, data offsets inside the data area that match shape x dtype),
+ * and the tensors summed into what the checkpoint stores: its exact parameter count (the logical
+ * weights, quantization constants left out), its float dtype and its quantization. Pure.
+ */
+import { UserError } from '../errors.js';
+import type { WeightFormat } from '../workload/generation.js';
+
+/** The safetensors dtypes and their widths in bits. */
+export const SAFETENSORS_DTYPE_BITS = {
+  BOOL: 8,
+  U8: 8,
+  I8: 8,
+  F8_E5M2: 8,
+  F8_E4M3: 8,
+  F8_E8M0: 8,
+  F4: 4,
+  F6_E2M3: 6,
+  F6_E3M2: 6,
+  I16: 16,
+  U16: 16,
+  F16: 16,
+  BF16: 16,
+  I32: 32,
+  U32: 32,
+  F32: 32,
+  C64: 64,
+  F64: 64,
+  I64: 64,
+  U64: 64,
+} as const;
+
+export type SafetensorsDtype = keyof typeof SAFETENSORS_DTYPE_BITS;
+
+export interface SafetensorsTensor {
+  name: string;
+  dtype: SafetensorsDtype;
+  shape: number[];
+}
+
+/** Most dimensions a tensor may have, and most elements (2^48: far above any real tensor). */
+export const MAX_TENSOR_RANK = 8;
+export const MAX_TENSOR_ELEMENTS = 2 ** 48;
+
+const isDtype = (d: unknown): d is SafetensorsDtype =>
+  typeof d === 'string' && Object.prototype.hasOwnProperty.call(SAFETENSORS_DTYPE_BITS, d);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const dtypeList = Object.keys(SAFETENSORS_DTYPE_BITS).join(', ');
+
+function checkShape(file: string, name: string, shape: unknown): number[] {
+  const bad = (why: string): UserError =>
+    new UserError(`${file}: tensor "${name}" has shape ${JSON.stringify(shape)}, ${why}`);
+  if (!Array.isArray(shape)) throw bad('not a list of whole numbers');
+  // The rank is checked before the loop over the dimensions depends on it.
+  if (shape.length > MAX_TENSOR_RANK) throw bad(`more than ${MAX_TENSOR_RANK} dimensions`);
+  let elements = 1;
+  for (const d of shape as unknown[]) {
+    if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) throw bad('not a list of whole numbers');
+    elements *= d;
+    if (elements > MAX_TENSOR_ELEMENTS) throw bad(`over ${MAX_TENSOR_ELEMENTS} elements`);
+  }
+  return shape as number[];
+}
+
+const elementsOf = (shape: readonly number[]): number => shape.reduce((p, d) => p * d, 1);
+
+interface Span {
+  name: string;
+  begin: number;
+  end: number;
+}
+
+function checkOffsets(file: string, name: string, offsets: unknown, bytes: number, dataBytes: number): Span {
+  const lie = (why: string): UserError =>
+    new UserError(`${file}: tensor "${name}" data_offsets ${JSON.stringify(offsets)} ${why}: the header lies`);
+  if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o) && o >= 0))
+    throw lie('are not two whole numbers [begin, end]');
+  const [begin, end] = offsets as [number, number];
+  if (end < begin || end > dataBytes) throw lie(`fall outside the data area (0..${dataBytes} bytes)`);
+  if (end - begin !== bytes) throw lie(`hold ${end - begin} bytes, its shape and dtype take ${bytes}`);
+  return { name, begin, end };
+}
+
+function checkEntry(file: string, name: string, entry: unknown, dataBytes: number): [SafetensorsTensor, Span] {
+  if (!isRecord(entry) || !('dtype' in entry) || !('shape' in entry) || !('data_offsets' in entry))
+    throw new UserError(`${file}: tensor "${name}" lacks dtype, shape or data_offsets; not a safetensors header`);
+  const { dtype } = entry;
+  if (!isDtype(dtype))
+    throw new UserError(`${file}: tensor "${name}" has dtype ${JSON.stringify(dtype)}; safetensors has ${dtypeList}`);
+  const shape = checkShape(file, name, entry.shape);
+  const bits = elementsOf(shape) * SAFETENSORS_DTYPE_BITS[dtype];
+  if (bits % 8 !== 0)
+    throw new UserError(`${file}: tensor "${name}" of ${dtype} ${JSON.stringify(shape)} does not fill whole bytes`);
+  return [{ name, dtype, shape }, checkOffsets(file, name, entry.data_offsets, bits / 8, dataBytes)];
+}
+
+/**
+ * The tensors of one file's parsed header, checked; `dataBytes` is what the file holds after the
+ * header. `__metadata__` is not a tensor. Tensors may not overlap.
+ */
+export function safetensorsTensors(file: string, header: unknown, dataBytes: number): SafetensorsTensor[] {
+  if (!isRecord(header)) throw new UserError(`${file}: its safetensors header is not a JSON object`);
+  const tensors: SafetensorsTensor[] = [];
+  const spans: Span[] = [];
+  for (const [name, entry] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    const [tensor, span] = checkEntry(file, name, entry, dataBytes);
+    tensors.push(tensor);
+    spans.push(span);
+  }
+  spans.sort((a, b) => a.begin - b.begin);
+  for (let i = 1; i < spans.length; i++) {
+    const [a, b] = [spans[i - 1] as Span, spans[i] as Span];
+    if (b.begin < a.end)
+      throw new UserError(`${file}: tensors "${a.name}" and "${b.name}" overlap in the data area: the header lies`);
+  }
+  return tensors;
+}
+
+export type Quantization = 'none' | 'gptq' | 'awq' | 'fp8' | 'bnb-nf4' | 'bnb-fp4' | 'bnb-int8';
+
+export interface StoredWeights {
+  /** Exact parameters: logical weights, packed ones unpacked, quantization constants and buffers left out. */
+  params: number;
+  /** The 16/32/64-bit float dtype holding most parameters (null when none is float). */
+  dtype: SafetensorsDtype | null;
+  quantization: Quantization;
+  /** Bits per quantized weight (null when not quantized). */
+  bits: number | null;
+  /** Parameters stored quantized. */
+  quantizedParams: number;
+  /** Bytes every tensor takes on disk (constants included). */
+  bytes: number;
+  /** The product's weight format for it (null when it has none: a 64-bit checkpoint). */
+  format: WeightFormat | null;
+}
+
+/** Suffixes of quantization constants (GPTQ/AWQ, bitsandbytes 4- and 8-bit, fp8 scales). */
+const CONSTANT_SUFFIXES = [
+  '.qzeros',
+  '.scales',
+  '.g_idx',
+  '.absmax',
+  '.quant_map',
+  '.nested_absmax',
+  '.nested_quant_map',
+  '.quant_state.bitsandbytes__nf4',
+  '.quant_state.bitsandbytes__fp4',
+  '.SCB',
+  '.weight_format',
+  '.weight_scale',
+  '.weight_scale_inv',
+  '.input_scale',
+];
+
+const FLOAT_DTYPES: readonly SafetensorsDtype[] = ['F16', 'BF16', 'F32', 'F64'];
+
+const isConstant = (name: string): boolean => CONSTANT_SUFFIXES.some((s) => name.endsWith(s));
+
+/** Buffers a checkpoint may hold that are not parameters (rotary frequencies, GPT-2's causal mask). */
+const isBuffer = (t: SafetensorsTensor): boolean =>
+  t.name.endsWith('.inv_freq') ||
+  t.name.endsWith('.attn.masked_bias') ||
+  (t.name.endsWith('.attn.bias') && t.shape.length === 4);
+
+interface QuantConfig {
+  method: string;
+  bits: number | null;
+  bnbType: 'nf4' | 'fp4' | null;
+}
+
+function quantConfig(q: unknown): QuantConfig {
+  if (!isRecord(q)) return { method: '', bits: null, bnbType: null };
+  const method = typeof q.quant_method === 'string' ? q.quant_method.toLowerCase() : '';
+  const bits = typeof q.bits === 'number' && [2, 3, 4, 8].includes(q.bits) ? q.bits : null;
+  const t = q.bnb_4bit_quant_type;
+  return { method, bits, bnbType: t === 'nf4' || t === 'fp4' ? t : null };
+}
+
+/** How one tensor counts: its logical parameters (0 for constants and buffers) and whether they are quantized. */
+type Counted = { params: number; quantized: boolean; method: Quantization | null };
+
+function countTensor(t: SafetensorsTensor, names: ReadonlySet<string>, q: QuantConfig): Counted {
+  const n = elementsOf(t.shape);
+  if (isConstant(t.name) || isBuffer(t)) return { params: 0, quantized: false, method: null };
+  if (t.name.endsWith('.qweight') && (t.dtype === 'I32' || t.dtype === 'U32')) {
+    const method =
+      q.method === 'awq' || (q.method !== 'gptq' && !names.has(t.name.replace(/qweight$/, 'g_idx'))) ? 'awq' : 'gptq';
+    return { params: Math.round((n * 32) / (q.bits ?? 4)), quantized: true, method };
+  }
+  const nf4 = names.has(`${t.name}.quant_state.bitsandbytes__nf4`);
+  if (nf4 || names.has(`${t.name}.quant_state.bitsandbytes__fp4`))
+    return { params: n * 2, quantized: true, method: nf4 ? 'bnb-nf4' : 'bnb-fp4' };
+  if (t.dtype === 'I8' && names.has(t.name.replace(/weight$/, 'SCB')))
+    return { params: n, quantized: true, method: 'bnb-int8' };
+  if (t.dtype === 'F8_E4M3' || t.dtype === 'F8_E5M2') return { params: n, quantized: true, method: 'fp8' };
+  // Other integer tensors are buffers (BERT's position_ids), never parameters.
+  if (!FLOAT_DTYPES.includes(t.dtype)) return { params: 0, quantized: false, method: null };
+  return { params: n, quantized: false, method: null };
+}
+
+const BITS: Record<Quantization, number | null> = {
+  none: null,
+  gptq: null,
+  awq: null,
+  fp8: 8,
+  'bnb-nf4': 4,
+  'bnb-fp4': 4,
+  'bnb-int8': 8,
+};
+
+function weightFormat(
+  quantization: Quantization,
+  bits: number | null,
+  dtype: SafetensorsDtype | null,
+): WeightFormat | null {
+  if (quantization === 'fp8') return 'fp8';
+  if (quantization !== 'none') return bits !== null && bits >= 8 ? 'int8' : 'int4';
+  if (dtype === 'F16') return 'fp16';
+  if (dtype === 'BF16') return 'bf16';
+  return dtype === 'F32' ? 'fp32' : null;
+}
+
+/** What the tensors of a checkpoint store, given its config.json's quantization_config (if any). */
+export function storedWeights(tensors: readonly SafetensorsTensor[], quantizationConfig: unknown): StoredWeights {
+  const q = quantConfig(quantizationConfig);
+  const names = new Set(tensors.map((t) => t.name));
+  const perDtype = new Map<SafetensorsDtype, number>();
+  const methods = new Map<Quantization, number>();
+  let [params, quantizedParams, bytes] = [0, 0, 0];
+  for (const t of tensors) {
+    bytes += (elementsOf(t.shape) * SAFETENSORS_DTYPE_BITS[t.dtype]) / 8;
+    const c = countTensor(t, names, q);
+    params += c.params;
+    if (c.quantized && c.method) {
+      quantizedParams += c.params;
+      methods.set(c.method, (methods.get(c.method) ?? 0) + c.params);
+    } else if (c.params > 0) perDtype.set(t.dtype, (perDtype.get(t.dtype) ?? 0) + c.params);
+  }
+  const dtype = largest(perDtype);
+  const quantization = largest(methods) ?? 'none';
+  const bits = quantization === 'gptq' || quantization === 'awq' ? (q.bits ?? 4) : BITS[quantization];
+  return { params, dtype, quantization, bits, quantizedParams, bytes, format: weightFormat(quantization, bits, dtype) };
+}
+
+function largest<K>(m: ReadonlyMap<K, number>): K | null {
+  let best: K | null = null;
+  let most = -1;
+  for (const [k, v] of m)
+    if (v > most) {
+      best = k;
+      most = v;
+    }
+  return best;
+}
+
+/** One phrase for the summary: "bf16", "GPTQ 4-bit (bf16 elsewhere)", "fp8 (bf16 elsewhere)". */
+export function describeStored(s: StoredWeights): string {
+  const dtype = s.dtype?.toLowerCase() ?? 'no float';
+  if (s.quantization === 'none') return dtype;
+  const q =
+    s.quantization === 'gptq' || s.quantization === 'awq'
+      ? `${s.quantization.toUpperCase()} ${s.bits}-bit`
+      : s.quantization === 'fp8'
+        ? 'fp8'
+        : `bitsandbytes ${s.quantization.slice(4)}`;
+  return s.dtype ? `${q} (${dtype} elsewhere)` : q;
+}
