@@ -3,12 +3,17 @@
  * the generation model then treat a model folder like a catalog model. Only the hyper-parameters
  * are read; no weights. Pure.
  *
- * Architectures (model_type) the transformer block of transformer.ts describes exactly: llama,
- * mistral, mixtral (dense and routed SwiGLU experts), qwen2 (Q/K/V biases), gpt2, gpt_neox
- * (its parallel attention and MLP are planned as sequential: same parameters and FLOPs), bert and
- * roberta (with the pooler, as BertModel/RobertaModel). qwen3 is read as qwen2 without Q/K/V
- * biases: its per-head Q and K RMSNorms (2 x head_dim weights per layer) are not counted, said in
- * a warning. Field names after transformers' configuration_*.py.
+ * Architectures (model_type) the transformer block of transformer.ts describes exactly, so that
+ * the parameters equal the checkpoint's tensor elements: llama, mistral, mixtral (routed SwiGLU
+ * experts), qwen2 (Q/K/V biases), qwen3 (head_dim, per-head Q/K RMSNorms), qwen2_moe (shared
+ * expert with a sigmoid gate) and qwen3_moe (sparse step, mlp_only_layers), phi3 (Phi-3 and
+ * Phi-4: its fused qkv_proj and gate_up_proj hold what separate ones would), gemma2, gemma3_text
+ * and gemma3 (the language model of its text_config; four norms per block, GeGLU, tied
+ * embeddings, sliding-window layers with their local/global pattern), deepseek_v2 and deepseek_v3
+ * (multi-head latent attention, dense first layers, shared and routed experts; V3's router bias;
+ * the main model without the multi-token-prediction layers), gpt2, gpt_neox (its parallel
+ * attention and MLP are planned as sequential: same parameters and FLOPs), bert and roberta (with
+ * the pooler, as BertModel/RobertaModel). Field names after transformers' configuration_*.py.
  */
 import { UserError } from '../errors.js';
 import { HYPERPARAMETER_RANGES as R, outOfRange, type Range } from '../workload/limits.js';
@@ -28,10 +33,20 @@ class ConfigReader {
   constructor(
     private readonly cfg: HfConfig,
     private readonly file: string,
+    /** Where the fields sit in config.json: '' (top level) or 'text_config.' (Gemma 3). */
+    private readonly prefix = '',
   ) {}
 
   fail(message: string): never {
     throw new UserError(`${this.file}: ${message}`);
+  }
+
+  /** The reader of a nested object (Gemma 3's text_config); a refusal when it is not one. */
+  nested(key: string): ConfigReader {
+    const v = this.cfg[key];
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      this.fail(`config.json has no ${this.prefix}${key} object (the language model's fields)`);
+    return new ConfigReader(v as HfConfig, this.file, `${this.prefix}${key}.`);
   }
 
   /** A whole number inside its range; missing: the default, or a refusal when none is given. */
@@ -39,17 +54,45 @@ class ConfigReader {
     const v = this.cfg[key];
     if (v === undefined || v === null) {
       if (fallback !== undefined) return fallback;
-      this.fail(`config.json has no ${key} (a whole number from ${range.min} to ${range.max})`);
+      this.fail(`config.json has no ${this.prefix}${key} (a whole number from ${range.min} to ${range.max})`);
     }
-    const why = outOfRange(`config.json ${key}`, v, range);
+    const why = outOfRange(`config.json ${this.prefix}${key}`, v, range);
     if (why !== null) this.fail(why);
     return v as number;
+  }
+
+  /** A whole number inside its range, or undefined when the field is missing or null. */
+  optionalCount(key: string, range: Range): number | undefined {
+    const v = this.cfg[key];
+    return v === undefined || v === null ? undefined : this.count(key, range);
+  }
+
+  /** A list of whole numbers inside a range (Qwen's mlp_only_layers); missing: empty. */
+  counts(key: string, range: Range): number[] {
+    const v = this.cfg[key];
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) this.fail(`config.json ${this.prefix}${key} must be a list of layer indices`);
+    return v.map((x: unknown) => {
+      const why = outOfRange(`config.json ${this.prefix}${key} entry`, x, range);
+      if (why !== null) this.fail(why);
+      return x as number;
+    });
+  }
+
+  /** A list of strings, each one of `allowed` (Gemma 3's layer_types); undefined when missing. */
+  texts(key: string, allowed: readonly string[]): string[] | undefined {
+    const v = this.cfg[key];
+    if (v === undefined || v === null) return undefined;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && allowed.includes(x)))
+      this.fail(`config.json ${this.prefix}${key} must be a list of ${allowed.join(' or ')}`);
+    return v as string[];
   }
 
   bool(key: string, fallback: boolean): boolean {
     const v = this.cfg[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'boolean') this.fail(`config.json ${key} must be true or false, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'boolean')
+      this.fail(`config.json ${this.prefix}${key} must be true or false, got ${JSON.stringify(v)}`);
     return v;
   }
 
@@ -62,14 +105,31 @@ class ConfigReader {
 const GATED_ACTS = ['silu', 'swish'];
 const GELU_ACTS = ['gelu', 'gelu_new', 'gelu_pytorch_tanh', 'gelu_fast', 'quick_gelu'];
 
-/** The head width the config gives, when it differs from hidden / heads: the block cannot take it. */
+/** The hidden size must split evenly over the heads (architectures without head_dim). */
 function checkHeadDim(r: ConfigReader, hidden: number, heads: number): void {
   if (hidden % heads !== 0) r.fail(`config.json num_attention_heads ${heads} does not divide hidden_size ${hidden}`);
-  const headDim = r.count('head_dim', { min: 1, max: R.hidden.max }, hidden / heads);
-  if (headDim !== hidden / heads)
-    r.fail(
-      `config.json head_dim ${headDim} differs from hidden_size / num_attention_heads (${hidden / heads}); only head_dim = hidden_size / num_attention_heads is supported`,
-    );
+}
+
+/**
+ * The head width: head_dim when given (Qwen3 and Gemma differ from hidden / heads), else the
+ * architecture's default (Gemma's 256, whatever hidden / heads), else hidden / heads; only a width
+ * other than hidden / heads is stored in the entry.
+ */
+function readHeadDim(r: ConfigReader, hidden: number, heads: number, fallback?: number): { headDim?: number } {
+  const even = hidden % heads === 0 ? hidden / heads : undefined;
+  const given = r.optionalCount('head_dim', { min: 1, max: R.hidden.max });
+  const headDim = given ?? fallback ?? even;
+  if (headDim === undefined)
+    r.fail(`config.json num_attention_heads ${heads} does not divide hidden_size ${hidden} and there is no head_dim`);
+  return headDim === even ? {} : { headDim };
+}
+
+/** Grouped-query key/value heads: num_key_value_heads (default: one per head), dividing the heads. */
+function readKvHeads(r: ConfigReader, heads: number): number {
+  const kvHeads = r.count('num_key_value_heads', { min: 1, max: heads }, heads);
+  if (heads % kvHeads !== 0)
+    r.fail(`config.json num_key_value_heads ${kvHeads} does not divide num_attention_heads ${heads}`);
+  return kvHeads;
 }
 
 function checkAct(r: ConfigReader, key: string, allowed: readonly string[], fallback: string): void {
@@ -78,14 +138,59 @@ function checkAct(r: ConfigReader, key: string, allowed: readonly string[], fall
     r.fail(`config.json ${key} "${act}" is not supported here (supported: ${allowed.join(', ')})`);
 }
 
-/** Llama, Mistral, Mixtral, Qwen2 and Qwen3: pre-RMSNorm, rotary, SwiGLU, grouped-query attention. */
+type MoeFields = Pick<
+  Fields,
+  'ffn' | 'experts' | 'topK' | 'moeEvery' | 'denseLayerList' | 'denseFfn' | 'sharedFfn' | 'sharedGate'
+>;
+
+/** Mixtral's experts: every layer routed, experts intermediate_size wide. */
+function mixtralExperts(r: ConfigReader): MoeFields {
+  const experts = r.count('num_local_experts', R.experts);
+  return {
+    ffn: r.count('intermediate_size', R.ffn),
+    experts,
+    topK: r.count('num_experts_per_tok', { min: 1, max: experts }),
+  };
+}
+
+/**
+ * Qwen2-MoE and Qwen3-MoE: num_experts of moe_intermediate_size, routed every
+ * decoder_sparse_step-th layer except mlp_only_layers (dense, intermediate_size); Qwen2-MoE adds a
+ * shared expert of shared_expert_intermediate_size behind a sigmoid gate.
+ */
+function qwenExperts(r: ConfigReader, type: string, layers: number): MoeFields {
+  const experts = r.count('num_experts', R.experts);
+  const step = r.count('decoder_sparse_step', { min: 1, max: layers }, 1);
+  const denseList = r.counts('mlp_only_layers', { min: 0, max: layers - 1 });
+  const shared =
+    type === 'qwen2_moe' ? { sharedFfn: r.count('shared_expert_intermediate_size', R.ffn), sharedGate: true } : {};
+  return {
+    ffn: r.count('moe_intermediate_size', R.ffn),
+    experts,
+    topK: r.count('num_experts_per_tok', { min: 1, max: experts }),
+    ...(step !== 1 ? { moeEvery: step } : {}),
+    ...(denseList.length > 0 ? { denseLayerList: denseList } : {}),
+    denseFfn: r.count('intermediate_size', R.ffn),
+    ...shared,
+  };
+}
+
+function llamaMlp(r: ConfigReader, type: string, layers: number): MoeFields {
+  if (type === 'mixtral') return mixtralExperts(r);
+  if (type === 'qwen2_moe' || type === 'qwen3_moe') return qwenExperts(r, type, layers);
+  return { ffn: r.count('intermediate_size', R.ffn) };
+}
+
+/**
+ * Llama, Mistral, Mixtral, Qwen2/Qwen3 (dense and MoE) and Phi-3/Phi-4: pre-RMSNorm, rotary,
+ * SwiGLU, grouped-query attention.
+ */
 function llamaLike(r: ConfigReader, type: string): Fields {
   const hidden = r.count('hidden_size', R.hidden);
   const heads = r.count('num_attention_heads', R.heads);
-  checkHeadDim(r, hidden, heads);
-  const kvHeads = r.count('num_key_value_heads', { min: 1, max: heads }, heads);
-  if (heads % kvHeads !== 0)
-    r.fail(`config.json num_key_value_heads ${kvHeads} does not divide num_attention_heads ${heads}`);
+  const layers = r.count('num_hidden_layers', R.layers);
+  const headDim = readHeadDim(r, hidden, heads);
+  const kvHeads = readKvHeads(r, heads);
   checkAct(r, 'hidden_act', GATED_ACTS, 'silu');
   const attentionBias = r.bool('attention_bias', false);
   const mlpBias = r.bool('mlp_bias', false);
@@ -93,15 +198,14 @@ function llamaLike(r: ConfigReader, type: string): Fields {
     r.fail(
       `config.json attention_bias ${attentionBias} with mlp_bias ${mlpBias} is not supported; both true or both false`,
     );
-  const experts = type === 'mixtral' ? r.count('num_local_experts', R.experts) : undefined;
-  const moe = experts !== undefined ? { experts, topK: r.count('num_experts_per_tok', { min: 1, max: experts }) } : {};
   return {
-    layers: r.count('num_hidden_layers', R.layers),
+    layers,
     hidden,
     heads,
     kvHeads,
-    ffn: r.count('intermediate_size', R.ffn),
-    ...moe,
+    ...headDim,
+    ...(type === 'qwen3' || type === 'qwen3_moe' ? { qkNorm: true } : {}),
+    ...llamaMlp(r, type, layers),
     vocab: r.count('vocab_size', R.vocab),
     context: r.count('max_position_embeddings', R.context),
     contextPolicy: 'warn',
@@ -111,7 +215,142 @@ function llamaLike(r: ConfigReader, type: string): Fields {
     finalNorm: true,
     mlp: 'swiglu',
     bias: attentionBias,
-    ...(type === 'qwen2' ? { qkvBias: true } : {}),
+    ...(type === 'qwen2' || type === 'qwen2_moe' ? { qkvBias: true } : {}),
+    position: 'rope',
+    tiedEmbeddings: r.bool('tie_word_embeddings', false),
+    head: 'lm',
+    causal: true,
+    dropout: false,
+  };
+}
+
+const GEMMA_LAYER_TYPES = ['sliding_attention', 'full_attention'];
+
+/** Gemma 2's and Gemma 3's local/global layers: alternating (Gemma 2), or sliding_window_pattern / layer_types (Gemma 3). */
+function gemmaWindows(
+  r: ConfigReader,
+  type: string,
+  layers: number,
+): Pick<Fields, 'window' | 'localPattern' | 'layerTypes'> {
+  const window = r.count('sliding_window', R.context, 4096);
+  const types = r.texts('layer_types', GEMMA_LAYER_TYPES);
+  if (types !== undefined) {
+    if (types.length !== layers)
+      r.fail(`config.json layer_types has ${types.length} entries; it needs one per layer (${layers})`);
+    return { window, layerTypes: types.map((t) => (t === 'sliding_attention' ? 'local' : 'global')) };
+  }
+  const pattern = type === 'gemma2' ? 2 : r.count('sliding_window_pattern', { min: 1, max: layers }, 6);
+  return { window, localPattern: pattern };
+}
+
+/**
+ * Gemma 2 and Gemma 3 (text): pre- and post-norms around attention and the MLP, GeGLU
+ * (gelu_pytorch_tanh), tied embeddings, head_dim 256 by default, sliding-window layers; Gemma 3
+ * adds per-head Q/K RMSNorms. Defaults are the configuration classes' (Gemma 3's published
+ * text_config leaves vocab_size, head_dim and the window pattern out).
+ */
+function gemma(r: ConfigReader, type: string): Fields {
+  const hidden = r.count('hidden_size', R.hidden);
+  const heads = r.count('num_attention_heads', R.heads);
+  const layers = r.count('num_hidden_layers', R.layers);
+  const gemma3 = type !== 'gemma2';
+  checkAct(
+    r,
+    r.text('hidden_activation') !== undefined ? 'hidden_activation' : 'hidden_act',
+    GELU_ACTS,
+    'gelu_pytorch_tanh',
+  );
+  const bias = r.bool('attention_bias', false);
+  if (bias) r.fail('config.json attention_bias true is not supported for Gemma (its projections have no biases)');
+  return {
+    layers,
+    hidden,
+    heads,
+    kvHeads: readKvHeads(r, heads),
+    ...readHeadDim(r, hidden, heads, 256),
+    ...(gemma3 ? { qkNorm: true } : {}),
+    ...gemmaWindows(r, type, layers),
+    sandwichNorm: true,
+    ffn: r.count('intermediate_size', R.ffn),
+    gatedAct: 'gelu',
+    vocab: r.count('vocab_size', R.vocab, gemma3 ? 262_208 : 256_000),
+    context: r.count('max_position_embeddings', R.context, gemma3 ? 131_072 : 8192),
+    contextPolicy: 'warn',
+    norm: 'rmsnorm',
+    normPlacement: 'pre',
+    embeddingNorm: false,
+    finalNorm: true,
+    mlp: 'swiglu',
+    bias: false,
+    position: 'rope',
+    tiedEmbeddings: r.bool('tie_word_embeddings', true),
+    head: 'lm',
+    causal: true,
+    dropout: false,
+  };
+}
+
+/** Gemma 3 with vision: the language model of its text_config (a warning says the vision tower is left out). */
+function gemma3Multimodal(r: ConfigReader, _type: string, warnings: string[]): Fields {
+  warnings.push(
+    "Gemma 3's vision tower and projector are not planned: the language model of text_config is (text in, text out)",
+  );
+  return gemma(r.nested('text_config'), 'gemma3_text');
+}
+
+/**
+ * DeepSeek-V2 and V3: multi-head latent attention (q_lora_rank may be null: one q_proj), the first
+ * first_k_dense_replace layers dense (intermediate_size), then n_routed_experts of
+ * moe_intermediate_size with n_shared_experts shared ones as one SwiGLU; V3's router carries
+ * e_score_correction_bias. The multi-token-prediction layers (num_nextn_predict_layers) are not
+ * part of the main model and are not planned.
+ */
+function deepseek(r: ConfigReader, type: string, warnings: string[]): Fields {
+  const hidden = r.count('hidden_size', R.hidden);
+  const heads = r.count('num_attention_heads', R.heads);
+  const layers = r.count('num_hidden_layers', R.layers);
+  checkAct(r, 'hidden_act', GATED_ACTS, 'silu');
+  if (r.bool('attention_bias', false)) r.fail('config.json attention_bias true is not supported for DeepSeek');
+  const width = { min: 1, max: R.hidden.max };
+  const qLoraRank = r.optionalCount('q_lora_rank', width);
+  const experts = r.count('n_routed_experts', R.experts);
+  const freq = r.count('moe_layer_freq', { min: 1, max: layers }, 1);
+  if (freq !== 1)
+    r.fail(`config.json moe_layer_freq ${freq} is not supported; only 1 (every layer after the dense ones)`);
+  const moeFfn = r.count('moe_intermediate_size', R.ffn);
+  const shared = r.count('n_shared_experts', { min: 0, max: R.experts.max }, 0);
+  const mtp = r.count('num_nextn_predict_layers', { min: 0, max: R.layers.max }, 0);
+  if (mtp > 0)
+    warnings.push(
+      `DeepSeek's ${mtp} multi-token-prediction layer${mtp === 1 ? ' is' : 's are'} not planned: the main model is (num_nextn_predict_layers)`,
+    );
+  return {
+    layers,
+    hidden,
+    heads,
+    mla: {
+      ...(qLoraRank !== undefined ? { qLoraRank } : {}),
+      kvLoraRank: r.count('kv_lora_rank', width),
+      qkNopeHeadDim: r.count('qk_nope_head_dim', width),
+      qkRopeHeadDim: r.count('qk_rope_head_dim', width),
+      vHeadDim: r.count('v_head_dim', width),
+    },
+    ffn: moeFfn,
+    experts,
+    topK: r.count('num_experts_per_tok', { min: 1, max: experts }),
+    denseLayers: r.count('first_k_dense_replace', { min: 0, max: layers }, 0),
+    denseFfn: r.count('intermediate_size', R.ffn),
+    ...(shared > 0 ? { sharedFfn: shared * moeFfn } : {}),
+    ...(type === 'deepseek_v3' ? { routerBias: true } : {}),
+    vocab: r.count('vocab_size', R.vocab),
+    context: r.count('max_position_embeddings', R.context),
+    contextPolicy: 'warn',
+    norm: 'rmsnorm',
+    normPlacement: 'pre',
+    embeddingNorm: false,
+    finalNorm: true,
+    mlp: 'swiglu',
+    bias: false,
     position: 'rope',
     tiedEmbeddings: r.bool('tie_word_embeddings', false),
     head: 'lm',
@@ -202,12 +441,20 @@ function bert(r: ConfigReader): Fields {
   };
 }
 
-const ARCHITECTURES: Readonly<Record<string, (r: ConfigReader, type: string) => Fields>> = {
+const ARCHITECTURES: Readonly<Record<string, (r: ConfigReader, type: string, warnings: string[]) => Fields>> = {
   llama: llamaLike,
   mistral: llamaLike,
   mixtral: llamaLike,
   qwen2: llamaLike,
+  qwen2_moe: llamaLike,
   qwen3: llamaLike,
+  qwen3_moe: llamaLike,
+  phi3: llamaLike,
+  gemma2: gemma,
+  gemma3_text: gemma,
+  gemma3: gemma3Multimodal,
+  deepseek_v2: deepseek,
+  deepseek_v3: deepseek,
   gpt2,
   gpt_neox: gptNeox,
   bert,
@@ -243,7 +490,8 @@ export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDec
     r.fail(
       `config.json model_type ${type === undefined ? 'is missing' : JSON.stringify(type)}${type === undefined ? '' : ' is not supported'}; supported: ${HF_MODEL_TYPES.join(', ')}`,
     );
-  const fields = build(r, type);
+  const notes: string[] = [];
+  const fields = build(r, type, notes);
   const context = fields.context as number;
   // The schema's name pattern is for catalog files: the folder's name (data) replaces it after.
   const candidate = {
@@ -265,11 +513,7 @@ export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDec
     const issue = parsed.error.issues[0];
     r.fail(`config.json: ${issue?.path.map(String).join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
   }
-  const warnings: string[] = [];
-  if (type === 'qwen3')
-    warnings.push(
-      `${file}: Qwen3's per-head Q and K RMSNorms (2 x ${fields.hidden / fields.heads} weights per layer) are not counted`,
-    );
+  const warnings = notes.map((note) => `${file}: ${note}`);
   if (type === 'gpt_neox' && r.bool('use_parallel_residual', true))
     warnings.push(
       `${file}: GPT-NeoX's parallel attention and MLP are planned one after the other (same parameters and FLOPs)`,

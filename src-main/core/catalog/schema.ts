@@ -43,11 +43,54 @@ export const TransformerEntrySchema = z
     heads: ranged(R.heads),
     /** Key/value heads under grouped-query attention (Llama 3, Qwen2.5, Mistral); absent: one per head. */
     kvHeads: ranged(R.heads).optional(),
+    /** Width of one attention head (Qwen3, Gemma: may differ from hidden / heads); absent: hidden / heads. */
+    headDim: ranged(R.hidden).optional(),
+    /** Per-head RMSNorms on the queries and keys (Qwen3, Gemma 3): 2 x headDim weights per layer. */
+    qkNorm: z.boolean().optional(),
+    /**
+     * Multi-head latent attention (DeepSeek-V2/V3): queries through a rank-qLoraRank bottleneck
+     * (absent: one plain projection), keys and values from one rank-kvLoraRank latent (what is
+     * cached, with the shared rotary key of qkRopeHeadDim), per-head widths qkNope + qkRope for
+     * queries and keys, vHeadDim for values.
+     */
+    mla: z
+      .strictObject({
+        qLoraRank: ranged(R.hidden).optional(),
+        kvLoraRank: ranged(R.hidden),
+        qkNopeHeadDim: ranged(R.hidden),
+        qkRopeHeadDim: ranged(R.hidden),
+        vHeadDim: ranged(R.hidden),
+      })
+      .optional(),
+    /** Sliding-window attention: the window (tokens) of the local layers. */
+    window: ranged(R.context).optional(),
+    /** Local/global pattern with a window: layer i is global when (i + 1) % localPattern is 0, else local. */
+    localPattern: ranged(R.layers).optional(),
+    /** The pattern layer by layer (config.json layer_types), instead of localPattern. */
+    layerTypes: z.array(z.enum(['local', 'global'])).optional(),
+    /** Four norms per block (Gemma 2/3): before and after attention, before and after the MLP. */
+    sandwichNorm: z.boolean().optional(),
     /** Width of the MLP's inner layer (per branch for SwiGLU; per expert under mixture-of-experts). */
     ffn: ranged(R.ffn),
+    /** The gated MLP's activation: absent 'silu' (SwiGLU); 'gelu' (GeGLU, Gemma): same shapes. */
+    gatedAct: z.enum(['silu', 'gelu']).optional(),
     /** Mixture-of-experts MLP (Mixtral): experts per layer, and how many each token is routed to. */
     experts: ranged(R.experts).optional(),
     topK: ranged(R.experts).optional(),
+    /** MoE models with dense layers: the first denseLayers blocks are dense (DeepSeek first_k_dense_replace). */
+    denseLayers: z.number().int().nonnegative().optional(),
+    /** Then block i is MoE when (i + 1) % moeEvery is 0 (Qwen decoder_sparse_step), else dense. */
+    moeEvery: ranged(R.layers).optional(),
+    /** And these blocks are dense whatever the rule (Qwen mlp_only_layers). */
+    denseLayerList: z.array(z.number().int().nonnegative()).optional(),
+    /** Width of the dense blocks' SwiGLU in a MoE model (absent: ffn). */
+    denseFfn: ranged(R.ffn).optional(),
+    /** Shared experts beside the routed ones, as one SwiGLU of this width (Qwen2-MoE, DeepSeek). */
+    sharedFfn: ranged(R.ffn).optional(),
+    /** The shared expert's output scaled by a sigmoid gate, Linear(hidden, 1) (Qwen2-MoE). */
+    sharedGate: z.boolean().optional(),
+    /** The router carries one bias per expert (DeepSeek-V3 e_score_correction_bias). */
+    routerBias: z.boolean().optional(),
     /** Token inputs: vocabulary, token types (BERT segments; 0 = none), context length. */
     vocab: ranged(R.vocab).optional(),
     typeVocab: z.number().int().nonnegative().optional(),
@@ -83,11 +126,34 @@ export const TransformerEntrySchema = z
     const need = (ok: boolean, message: string): void => {
       if (!ok) ctx.addIssue({ code: 'custom', message: `${e.name}: ${message}` });
     };
-    need(e.hidden % e.heads === 0, 'hidden must divide by heads');
+    need(e.headDim !== undefined || e.mla !== undefined || e.hidden % e.heads === 0, 'hidden must divide by heads');
     need(e.kvHeads === undefined || e.heads % e.kvHeads === 0, 'heads must divide by kvHeads');
     need((e.experts === undefined) === (e.topK === undefined), 'experts and topK go together');
     need(e.topK === undefined || e.experts === undefined || e.topK <= e.experts, 'topK must be at most experts');
     need(e.experts === undefined || e.mlp === 'swiglu', 'experts are SwiGLU MLPs');
+    need(e.gatedAct === undefined || e.mlp === 'swiglu', 'gatedAct is for gated (swiglu) MLPs');
+    const moeOnly = [e.denseLayers, e.moeEvery, e.denseLayerList, e.denseFfn, e.sharedFfn, e.sharedGate, e.routerBias];
+    need(
+      e.experts !== undefined || moeOnly.every((v) => v === undefined),
+      'dense layers, shared experts and router bias need experts',
+    );
+    need(e.sharedGate === undefined || e.sharedFfn !== undefined, 'sharedGate needs sharedFfn');
+    need(e.denseLayers === undefined || e.denseLayers <= e.layers, 'denseLayers must be at most layers');
+    need(
+      (e.denseLayerList ?? []).every((i) => i < e.layers),
+      'denseLayerList holds block indices below layers',
+    );
+    need(
+      e.mla === undefined || e.kvHeads === undefined,
+      'mla has no kvHeads (its keys and values come from the latent)',
+    );
+    need(e.mla === undefined || (e.headDim === undefined && e.qkNorm === undefined), 'mla sets its own head widths');
+    need(e.localPattern === undefined || e.layerTypes === undefined, 'localPattern or layerTypes, not both');
+    need(e.layerTypes === undefined || e.layerTypes.length === e.layers, 'layerTypes needs one entry per layer');
+    need(
+      e.window !== undefined || (e.localPattern === undefined && e.layerTypes === undefined),
+      'a local/global pattern needs window',
+    );
     if (e.input === 'tokens') {
       need(e.vocab !== undefined && e.context !== undefined, 'token inputs need vocab and context');
       need(e.defaults.seq !== undefined, 'token inputs need defaults.seq');

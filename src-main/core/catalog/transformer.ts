@@ -6,7 +6,14 @@
  * Block, pre-norm (GPT-2, Llama, ViT):  x -> norm1 -> qkv -> [rope] -> attention -> out -> +x
  *                                         -> norm2 -> MLP -> +   (post-norm, BERT: norm after each +)
  * MLP: fc -> GELU -> proj, or SwiGLU: gate, up -> Sigmoid, Mul (SiLU) -> Mul (gate * up) -> down.
- * Grouped-query attention (kvHeads < heads): the QKV GEMM's output is h + 2 x kvHeads x headDim.
+ * Grouped-query attention (kvHeads < heads): the QKV GEMM's output is (heads + 2 x kvHeads) x headDim,
+ * headDim being hidden / heads unless the entry gives it (Qwen3, Gemma); per-head Q/K RMSNorms
+ * (qkNorm) follow it. Multi-head latent attention (mla, DeepSeek): q_a -> norm -> q_b (or one q),
+ * kv_a -> norm -> kv_b, the attention kernel at the mean of the query/key and value head widths
+ * (its FLOPs are 2 x seq^2 x (qk + v) per head), then out. Gemma's sandwich norms add a norm
+ * after attention and after the MLP. Dense blocks of a MoE model (isMoeBlock) use denseFfn;
+ * shared experts (sharedFfn, with a sigmoid gate under sharedGate) add their SwiGLU to the
+ * routed experts' output.
  * Mixture of experts (experts, topK): a router GEMM and its softmax, then every expert's SwiGLU
  * weights (all of them held) run on topK x tokens rows as one grouped GEMM each (balanced
  * routing), and the topK outputs are weighted and summed (Mul over topK x tokens x h).
@@ -29,6 +36,7 @@ import type { Dtype } from '../domain/measurement.js';
 import { DTYPE_BYTES } from '../kernels/cost.js';
 import type { TensorShape } from '../workload/types.js';
 import { transformerLayerActivationBytes } from './activation-memory.js';
+import { headDimOf, isMoeBlock, queryWidth } from './block-layout.js';
 import { elements, type WorkloadBuilder } from './builder.js';
 import type { TransformerEntry } from './schema.js';
 
@@ -58,8 +66,7 @@ export function buildTransformer(
   const t = new TransformerGraph(g, e, p, warnings);
   const { x: embedded, tokenTable } = t.embeddings();
   let x = embedded;
-  const trainingBytes = t.trainingActivationBytes();
-  for (let i = 0; i < e.layers; i++) x = t.block(i, x, trainingBytes);
+  for (let i = 0; i < e.layers; i++) x = t.block(i, x);
   t.head(x, tokenTable);
 }
 
@@ -115,8 +122,8 @@ class TransformerGraph {
         });
   }
 
-  norm(name: string, x: TensorShape, m: number): TensorShape {
-    const { e, h } = this;
+  norm(name: string, x: TensorShape, m: number, h = this.h): TensorShape {
+    const { e } = this;
     return this.g.node({
       name,
       opType: e.norm === 'rmsnorm' ? 'RMSNormalization' : 'LayerNormalization',
@@ -227,48 +234,79 @@ class TransformerGraph {
     return x;
   }
 
-  trainingActivationBytes(): number {
+  /** Training activation bytes of a block whose MLP is `ffn` wide per token. */
+  trainingActivationBytes(ffn: number): number {
     const { e, b, s, h } = this;
     return transformerLayerActivationBytes({
       seq: s,
       batch: b,
       hidden: h,
       heads: e.heads,
-      // Each token keeps the activations of the topK experts it went through.
-      ffn: e.ffn * (e.topK ?? 1),
+      ffn,
       elementBytes: DTYPE_BYTES[this.p.dtype],
       mlp: e.mlp,
       dropout: e.dropout,
     });
   }
 
-  block(i: number, x: TensorShape, trainingBytes: number): TensorShape {
+  /** The MLP width a token goes through in block i: topK experts (+ shared), or the dense width. */
+  blockFfn(i: number): number {
+    const e = this.e;
+    // Each token keeps the activations of the topK experts it went through.
+    if (isMoeBlock(e, i)) return e.ffn * (e.topK ?? 1) + (e.sharedFfn ?? 0);
+    return e.experts !== undefined ? (e.denseFfn ?? e.ffn) : e.ffn;
+  }
+
+  block(i: number, x: TensorShape): TensorShape {
     const { rows } = this;
     const pre = `block.${i}`;
+    const sandwich = this.e.sandwichNorm === true;
     this.g.beginLayer(pre);
     if (this.e.normPlacement === 'pre') {
-      const r1 = this.add(`${pre}.attn.residual`, x, this.attention(pre, this.norm(`${pre}.norm1`, x, rows)));
-      x = this.add(`${pre}.mlp.residual`, r1, this.mlp(pre, this.norm(`${pre}.norm2`, r1, rows)));
+      let a = this.attention(pre, this.norm(`${pre}.norm1`, x, rows));
+      if (sandwich) a = this.norm(`${pre}.norm1_post`, a, rows);
+      const r1 = this.add(`${pre}.attn.residual`, x, a);
+      let m = this.mlp(pre, i, this.norm(`${pre}.norm2`, r1, rows));
+      if (sandwich) m = this.norm(`${pre}.norm2_post`, m, rows);
+      x = this.add(`${pre}.mlp.residual`, r1, m);
     } else {
       const n1 = this.norm(`${pre}.norm1`, this.add(`${pre}.attn.residual`, x, this.attention(pre, x)), rows);
-      x = this.norm(`${pre}.norm2`, this.add(`${pre}.mlp.residual`, n1, this.mlp(pre, n1)), rows);
+      x = this.norm(`${pre}.norm2`, this.add(`${pre}.mlp.residual`, n1, this.mlp(pre, i, n1)), rows);
     }
-    this.g.endLayer([x], trainingBytes);
+    this.g.endLayer([x], this.trainingActivationBytes(this.blockFfn(i)));
     return x;
   }
 
   attention(pre: string, input: TensorShape): TensorShape {
     const { g, e, b, s, h, rows } = this;
+    if (e.mla) return this.latentAttention(pre, input, e.mla);
     const kv = kvWidth(e);
-    const qkv = this.linear(
+    const q = queryWidth(e);
+    const hd = headDimOf(e);
+    let qkv = this.linear(
       `${pre}.attn.qkv`,
       input,
       h,
-      h + 2 * kv,
+      q + 2 * kv,
       rows,
-      [b, s, h + 2 * kv],
+      [b, s, q + 2 * kv],
       e.bias || e.qkvBias === true,
     );
+    if (e.qkNorm) {
+      const kvHeads = e.kvHeads ?? e.heads;
+      qkv = g.node({
+        name: `${pre}.attn.qk_norm`,
+        opType: 'RMSNormalization',
+        op: 'LayerNormalization',
+        shape: { rows: rows * (e.heads + kvHeads), cols: hd },
+        inputs: [qkv],
+        out: qkv.dims,
+        weights: [
+          ['q_scale', [hd]],
+          ['k_scale', [hd]],
+        ],
+      });
+    }
     const inputs = [qkv];
     if (e.position === 'rope') {
       inputs.unshift(
@@ -276,9 +314,9 @@ class TransformerGraph {
           name: `${pre}.attn.rope`,
           opType: 'RotaryEmbedding',
           op: 'Mul',
-          shape: { n: rows * (h + kv) },
+          shape: { n: rows * (q + kv) },
           inputs: [qkv],
-          out: [b, s, h + kv],
+          out: [b, s, q + kv],
         }),
       );
     }
@@ -286,14 +324,55 @@ class TransformerGraph {
       name: `${pre}.attn.core`,
       opType: 'Attention',
       op: 'Attention',
-      shape: { batch: b, heads: e.heads, seq: s, headDim: h / e.heads },
+      shape: { batch: b, heads: e.heads, seq: s, headDim: hd },
       inputs,
-      out: [b, s, h],
+      out: [b, s, q],
     });
-    return this.linear(`${pre}.attn.out`, core, h, h, rows, [b, s, h]);
+    return this.linear(`${pre}.attn.out`, core, q, h, rows, [b, s, h]);
   }
 
-  mlp(pre: string, input: TensorShape): TensorShape {
+  /** Multi-head latent attention (DeepSeek-V2/V3), see the file comment. */
+  latentAttention(pre: string, input: TensorShape, m: NonNullable<TransformerEntry['mla']>): TensorShape {
+    const { g, e, b, s, h, rows } = this;
+    const heads = e.heads;
+    const qk = m.qkNopeHeadDim + m.qkRopeHeadDim;
+    const lin = (name: string, x: TensorShape, inF: number, outF: number): TensorShape =>
+      this.linear(`${pre}.attn.${name}`, x, inF, outF, rows, [b, s, outF]);
+    let q: TensorShape;
+    if (m.qLoraRank !== undefined) {
+      const qa = lin('q_a', input, h, m.qLoraRank);
+      q = lin('q_b', this.norm(`${pre}.attn.q_a.norm`, qa, rows, m.qLoraRank), m.qLoraRank, heads * qk);
+    } else {
+      q = lin('q', input, h, heads * qk);
+    }
+    const kva = lin('kv_a', input, h, m.kvLoraRank + m.qkRopeHeadDim);
+    const kv = lin(
+      'kv_b',
+      this.norm(`${pre}.attn.kv_a.norm`, kva, rows, m.kvLoraRank),
+      m.kvLoraRank,
+      heads * (m.qkNopeHeadDim + m.vHeadDim),
+    );
+    const rope = g.node({
+      name: `${pre}.attn.rope`,
+      opType: 'RotaryEmbedding',
+      op: 'Mul',
+      shape: { n: rows * (heads + 1) * m.qkRopeHeadDim },
+      inputs: [q, kva],
+      out: [b, s, (heads + 1) * m.qkRopeHeadDim],
+    });
+    const v = heads * m.vHeadDim;
+    const core = g.node({
+      name: `${pre}.attn.core`,
+      opType: 'Attention',
+      op: 'Attention',
+      shape: { batch: b, heads, seq: s, headDim: Math.round((qk + m.vHeadDim) / 2) },
+      inputs: [rope, q, kv],
+      out: [b, s, v],
+    });
+    return this.linear(`${pre}.attn.out`, core, v, h, rows, [b, s, h]);
+  }
+
+  mlp(pre: string, i: number, input: TensorShape): TensorShape {
     const { g, e, b, s, h, rows } = this;
     const f = e.ffn;
     if (e.mlp === 'gelu') {
@@ -308,21 +387,28 @@ class TransformerGraph {
       });
       return this.linear(`${pre}.mlp.proj`, act, f, h, rows, [b, s, h]);
     }
-    if (e.experts !== undefined) return this.moe(pre, input, e.experts, e.topK ?? 1);
-    const gate = this.linear(`${pre}.mlp.gate`, input, h, f, rows, [b, s, f]);
-    const up = this.linear(`${pre}.mlp.up`, input, h, f, rows, [b, s, f]);
-    const prod = this.swiglu(`${pre}.mlp`, gate, up, rows, [b, s, f]);
-    return this.linear(`${pre}.mlp.down`, prod, f, h, rows, [b, s, h]);
+    if (isMoeBlock(e, i)) return this.moe(pre, input, e.experts ?? 1, e.topK ?? 1);
+    return this.gated(`${pre}.mlp`, input, e.experts !== undefined ? (e.denseFfn ?? f) : f);
   }
 
-  /** silu(gate) * up over `n` rows of the MLP width. */
-  swiglu(prefix: string, gate: TensorShape, up: TensorShape, n: number, out: number[]): TensorShape {
-    const f = this.e.ffn;
-    const elementwise = (name: string, opType: 'Sigmoid' | 'Mul', ins: TensorShape[]): TensorShape =>
+  /** A gated MLP of width f on every row: down(act(gate(x)) * up(x)), its nodes named `${prefix}.gate|up|down`. */
+  gated(prefix: string, input: TensorShape, f: number): TensorShape {
+    const { b, s, h, rows } = this;
+    const gate = this.linear(`${prefix}.gate`, input, h, f, rows, [b, s, f]);
+    const up = this.linear(`${prefix}.up`, input, h, f, rows, [b, s, f]);
+    const prod = this.swiglu(prefix, gate, up, rows, [b, s, f], f);
+    return this.linear(`${prefix}.down`, prod, f, h, rows, [b, s, h]);
+  }
+
+  /** act(gate) * up over `n` rows of the MLP width f: SiLU (Sigmoid, Mul), or GELU under gatedAct 'gelu'. */
+  swiglu(prefix: string, gate: TensorShape, up: TensorShape, n: number, out: number[], f = this.e.ffn): TensorShape {
+    const elementwise = (name: string, opType: 'Sigmoid' | 'Mul' | 'Gelu', ins: TensorShape[]): TensorShape =>
       this.g.node({ name, opType, op: opType, shape: { n: n * f }, inputs: ins, out });
-    const sig = elementwise(`${prefix}.silu.sigmoid`, 'Sigmoid', [gate]);
-    const silu = elementwise(`${prefix}.silu.mul`, 'Mul', [gate, sig]);
-    return elementwise(`${prefix}.gate_mul`, 'Mul', [silu, up]);
+    const act =
+      this.e.gatedAct === 'gelu'
+        ? elementwise(`${prefix}.gelu`, 'Gelu', [gate])
+        : elementwise(`${prefix}.silu.mul`, 'Mul', [gate, elementwise(`${prefix}.silu.sigmoid`, 'Sigmoid', [gate])]);
+    return elementwise(`${prefix}.gate_mul`, 'Mul', [act, up]);
   }
 
   /** Mixture of experts: router, then the experts as grouped GEMMs over topK x tokens rows (see the file comment). */
@@ -330,7 +416,7 @@ class TransformerGraph {
     const { g, e, b, s, h, rows } = this;
     const f = e.ffn;
     const routed = rows * topK;
-    const logits = this.linear(`${pre}.mlp.router`, input, h, experts, rows, [b, s, experts], false);
+    const logits = this.linear(`${pre}.mlp.router`, input, h, experts, rows, [b, s, experts], e.routerBias === true);
     const weights = g.node({
       name: `${pre}.mlp.router.softmax`,
       opType: 'Softmax',
@@ -357,7 +443,7 @@ class TransformerGraph {
       f,
       h,
     );
-    return g.node({
+    const combined = g.node({
       name: `${pre}.mlp.experts.combine`,
       opType: 'Mul',
       op: 'Mul',
@@ -365,6 +451,33 @@ class TransformerGraph {
       inputs: [down, weights],
       out: [b, s, h],
     });
+    return e.sharedFfn !== undefined ? this.sharedExpert(pre, input, combined, e.sharedFfn) : combined;
+  }
+
+  /** The shared expert every token goes through, (sigmoid-gated under sharedGate), added to the routed output. */
+  sharedExpert(pre: string, input: TensorShape, routed: TensorShape, f: number): TensorShape {
+    const { g, e, b, s, h, rows } = this;
+    let shared = this.gated(`${pre}.mlp.shared`, input, f);
+    if (e.sharedGate) {
+      const logit = this.linear(`${pre}.mlp.shared.router`, input, h, 1, rows, [b, s, 1], false);
+      const gate = g.node({
+        name: `${pre}.mlp.shared.sigmoid`,
+        opType: 'Sigmoid',
+        op: 'Sigmoid',
+        shape: { n: rows },
+        inputs: [logit],
+        out: [b, s, 1],
+      });
+      shared = g.node({
+        name: `${pre}.mlp.shared.scale`,
+        opType: 'Mul',
+        op: 'Mul',
+        shape: { n: rows * h },
+        inputs: [shared, gate],
+        out: [b, s, h],
+      });
+    }
+    return this.add(`${pre}.mlp.shared.add`, routed, shared);
   }
 
   head(x: TensorShape, tokenTable: TensorShape | undefined): void {
@@ -415,9 +528,9 @@ class TransformerGraph {
   }
 }
 
-/** Width of the key (or value) projection: kvHeads x headDim; the hidden size without grouped-query attention. */
+/** Width of the key (or value) projection: kvHeads x headDim; heads x headDim without grouped-query attention. */
 export function kvWidth(e: TransformerEntry): number {
-  return (e.kvHeads ?? e.heads) * (e.hidden / e.heads);
+  return (e.kvHeads ?? e.heads) * headDimOf(e);
 }
 
 /** Softmax cross-entropy over the logits (training): the Softmax kernel over rows x classes. */

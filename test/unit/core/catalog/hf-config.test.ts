@@ -117,10 +117,10 @@ describe('hfConfigDecoder', () => {
     expect(hfConfigDecoder(PYTHIA_160M, 'p/config.json', 'p').warnings.join()).toMatch(/parallel/);
   });
 
-  it('reads Qwen3-8B short of its official 8,190,735,360 by exactly the Q/K norms, and says so', () => {
+  it('reads Qwen3-8B at its official 8,190,735,360, Q/K norms included, without a warning', () => {
     const d = hfConfigDecoder(QWEN3_8B, 'q/config.json', 'Qwen3-8B');
-    expect(paramsOf(d.entry)).toBe(8_190_735_360 - 2 * 128 * 36);
-    expect(d.warnings.join()).toMatch(/Q and K RMSNorms/);
+    expect(paramsOf(d.entry)).toBe(8_190_735_360);
+    expect(d.warnings).toEqual([]);
   });
 
   it('takes the dtype from torch_dtype and the name as data', () => {
@@ -151,7 +151,10 @@ describe('hfConfigDecoder', () => {
       /num_hidden_layers 100000 is out of range \(1\.\.256\)/,
     );
     expect(refusal({ ...LLAMA_31_8B, vocab_size: -3 })).toMatch(/vocab_size -3 is out of range/);
-    expect(refusal({ ...LLAMA_31_8B, head_dim: 256 })).toMatch(/head_dim 256 differs/);
+    expect(refusal({ ...LLAMA_31_8B, head_dim: 0 })).toMatch(/head_dim 0 is out of range/);
+    expect(refusal({ ...LLAMA_31_8B, hidden_size: 4097, head_dim: undefined })).toMatch(
+      /num_attention_heads 32 does not divide hidden_size 4097 and there is no head_dim/,
+    );
     expect(refusal({ ...LLAMA_31_8B, num_key_value_heads: 7 })).toMatch(/num_key_value_heads 7 does not divide/);
     expect(refusal({ ...LLAMA_31_8B, hidden_act: 'relu' })).toMatch(
       /hidden_act "relu" is not supported here \(supported: silu/,
