@@ -25,7 +25,7 @@ import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
 import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
 import { count } from '../core/text/plural.js';
-import { isHfConfigSpec, readHfDecoder } from './hf-config-service.js';
+import { isHfConfigSpec, readHfDecoder, type StoredModel } from './hf-config-service.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
@@ -52,6 +52,8 @@ export interface ResolvedWorkload {
 
 const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.includes('/') || spec.includes(path.sep);
 
+  /** What a Hugging Face folder's safetensors store (workload add of a folder holding them). */
+  stored?: StoredModel;
 /** A model file, a catalog name, or the name of a stored workload. */
 export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
   // A decoder described apart (a GGUF header, a published architecture) is built from that description.
@@ -145,7 +147,7 @@ export function addWorkload(
     workload.warnings.unshift(...config.warnings);
     const stored = { workload, filePath: path.resolve(file), contentHash: null };
     repo.save(stored.workload, stored.filePath, null);
-    return stored;
+    return config.stored ? { ...stored, stored: config.stored } : stored;
   }
   const r = resolveWorkload(db, file, { ...opts, name });
   if (!r.filePath) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);

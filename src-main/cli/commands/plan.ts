@@ -3,7 +3,7 @@ import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload, type PlanResponse } from '../../services/plan-service.js';
 import { emitPlan, checkEmitFolder } from '../../services/plan-emit-service.js';
-import { readDescribedModel } from '../../services/hf-config-service.js';
+import { readDescribedModel, storedLine } from '../../services/hf-config-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
@@ -249,7 +249,12 @@ export const planCommand: Command = {
     if (ctx.json) {
       // The simulated timelines are for the app's charts.
       const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
-      ctx.printJson({ ...summary, networks: machineNetworks(r), ...(emitted ? { emitted } : {}) });
+      ctx.printJson({
+        ...summary,
+        networks: machineNetworks(r),
+        ...(gguf?.stored ? { stored: gguf.stored } : {}),
+        ...(emitted ? { emitted } : {}),
+      });
     } else {
       ctx.print(renderPlans(r));
       if (emitted)
@@ -260,3 +265,4 @@ export const planCommand: Command = {
     if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
   },
 };
+      if (gguf?.stored) ctx.print(storedLine(gguf.entry.name, gguf.stored));

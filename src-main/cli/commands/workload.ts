@@ -1,6 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { addWorkload, listWorkloads } from '../../services/workload-service.js';
+import { storedLine } from '../../services/hf-config-service.js';
 import { removeWorkload } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
 import { formatBytes, formatTable } from '../output.js';
@@ -77,6 +78,7 @@ export const workloadCommand: Command = {
         params: totals.params,
         paramBytes: w.paramBytes,
         unsupported: flagged.map((n) => n.opType),
+        ...(r.stored ? { stored: r.stored } : {}),
         warnings: w.warnings,
       });
       return;
@@ -84,6 +86,7 @@ export const workloadCommand: Command = {
     ctx.print(
       `Added ${w.name}: ${count(w.nodes.length, 'node')} in ${count(w.layers.length, 'layer')}, ${(totals.flops / 1e9).toFixed(2)} GFLOP per run, ${(totals.params / 1e6).toFixed(2)} M parameters (${formatBytes(w.paramBytes)})`,
     );
+    if (r.stored) ctx.print(storedLine(w.name, r.stored));
     if (flagged.length)
       ctx.print(
         `Estimated without a profile (no predictor family): ${[...new Set(flagged.map((n) => n.opType))].join(', ')}`,

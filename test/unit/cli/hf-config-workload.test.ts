@@ -9,13 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
+import { gptqLinear, llamaTensors, writeSafetensorsFile, writeTensors } from '../../helpers/safetensors.js';
 
 function modelFolder(dir: string, name: string, config: unknown = LLAMA_31_8B): string {
   const folder = path.join(dir, name);
   mkdirSync(folder);
   writeFileSync(path.join(folder, 'config.json'), JSON.stringify(config));
-  // A weights file that is not one: reading it would fail the test.
-  writeFileSync(path.join(folder, 'model.safetensors'), 'not weights');
   return folder;
 }
 
@@ -106,5 +105,70 @@ describe('a config.json or a model folder as a workload', () => {
     const notJson = modelFolder(dir, 'notjson', 'x');
     writeFileSync(path.join(notJson, 'config.json'), '{ not json');
     expect((await planOf(notJson)).stderr).toMatch(/^pipedejavu: error: \S+config\.json is not JSON \(.+\)\n$/);
+  });
+});
+
+describe('a model folder with safetensors: the headers read, never the weights', () => {
+  it('stores a bf16 Llama 3.1 8B with the headers exact count and shows its stored format', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const folder = modelFolder(dir, 'llama-st');
+    // A real header over a sparse 16 GB data area.
+    writeTensors(path.join(folder, 'model.safetensors'), llamaTensors(LLAMA_31_8B));
+    const r = await cli(['workload', 'add', folder, '--db', db, '--seq', '128', '--json']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      name: 'llama-st',
+      params: 8_030_261_248,
+      stored: {
+        params: 8_030_261_248,
+        dtype: 'BF16',
+        quantization: 'none',
+        format: 'bf16',
+        files: ['model.safetensors'],
+      },
+      warnings: [],
+    });
+    const text = await cli(['workload', 'add', folder, '--db', db, '--name', 'llama-st2', '--seq', '128']);
+    expect(text.stdout).toContain('llama-st2: 8,030,261,248 parameters stored as bf16 in 1 safetensors file');
+  });
+
+  it('plans a GPTQ 4-bit folder with int4 weights, and warns when the description counts otherwise', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const config = { ...LLAMA_31_8B, torch_dtype: 'float16', quantization_config: { quant_method: 'gptq', bits: 4 } };
+    const folder = modelFolder(dir, 'llama-gptq', config);
+    // Without lm_head: 525,336,576 parameters fewer than the description.
+    const tensors = llamaTensors(LLAMA_31_8B, 'F16', gptqLinear(4)).filter((t) => t.name !== 'lm_head.weight');
+    writeTensors(path.join(folder, 'model.safetensors'), tensors);
+    const plan = await cli([
+      ...['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'],
+      ...['--mode', 'inference', '--batch', '1', '--seq', '4096', '--json'],
+    ]);
+    expect(plan.stderr).toBe('');
+    const p = JSON.parse(plan.stdout) as { warnings: string[]; stored: unknown };
+    expect(p.stored).toMatchObject({ params: 7_504_924_672, quantization: 'gptq', bits: 4, format: 'int4' });
+    expect(p.warnings).toContain(
+      'llama-gptq: its safetensors hold 7,504,924,672 parameters, config.json describes 8,030,261,248 (525,336,576 fewer in the weights); memory and time are planned from the description',
+    );
+    const text = await cli([
+      ...['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'],
+      ...['--mode', 'inference', '--batch', '1', '--seq', '4096'],
+    ]);
+    expect(text.stdout).toContain(
+      'llama-gptq: 7,504,924,672 parameters stored as GPTQ 4-bit (f16 elsewhere) in 1 safetensors file',
+    );
+  });
+
+  it('refuses a header that lies about its length, in one line', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const folder = modelFolder(dir, 'liar');
+    const file = path.join(folder, 'model.safetensors');
+    writeSafetensorsFile(file, '{}', 0, { length: 2n ** 60n });
+    const r = await cli(['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090']);
+    expect(r.stderr).toBe(
+      `pipedejavu: error: ${file}: its header says 1152921504606846976 bytes but the file holds 2 after the length: the header lies\n`,
+    );
   });
 });
