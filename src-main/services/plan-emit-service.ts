@@ -8,6 +8,7 @@
  */
 import { checkOutputFolder, prepareOutputFolder, writeNewFileIn } from '../adapters/files/write-into-folder.js';
 import { commentText, oneLine } from '../core/planner/exports/common.js';
+import { FINETUNE_ACCELERATE_CONFIG, FINETUNE_SCRIPT, type FinetuneExport } from '../core/planner/exports/finetune.js';
 import { chromeTrace } from '../core/planner/simulator/chrome-trace.js';
 import { UserError } from '../core/errors.js';
 import type { PlanResponse } from './plan-service.js';
@@ -61,6 +62,7 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
           { name: 'llama-server.sh', text: sh([e.llamaCpp.command]), what: 'llama.cpp server command' },
         ]
       : []),
+    ...finetuneFiles(e.finetune),
     {
       name: 'timeline.trace.json',
       text: `${JSON.stringify(chromeTrace(r.timeline, `${r.workload}: simulated ${r.problem.mode} step`))}\n`,
@@ -74,6 +76,7 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
       ...e.deepspeed.warnings,
       ...e.megatron.warnings,
       ...(inference ? [] : e.accelerate.warnings),
+      ...(e.finetune?.warnings ?? []),
     ]),
   ];
   const readme = [
@@ -84,6 +87,31 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
     '',
   ].join('\n');
   return [{ name: 'README.txt', text: readme, what: 'what each file is' }, ...files];
+}
+
+/** LoRA/QLoRA plans: the PEFT script, its launch lines, an axolotl config, and accelerate's when the plan shards. */
+const FINETUNE_NAMES = [FINETUNE_SCRIPT, 'launch_lora.sh', 'axolotl.yaml', FINETUNE_ACCELERATE_CONFIG] as const;
+
+function finetuneFiles(f: FinetuneExport | null): { name: string; text: string; what: string }[] {
+  if (!f) return [];
+  return [
+    {
+      name: FINETUNE_SCRIPT,
+      text: f.peftConfig,
+      what: "PEFT LoRA/QLoRA training script (transformers Trainer) with the plan's batch split",
+    },
+    { name: 'launch_lora.sh', text: sh(f.launch), what: `its launch lines, one per machine: ${f.launch[0] ?? ''}` },
+    ...(f.accelerateYaml
+      ? [
+          {
+            name: FINETUNE_ACCELERATE_CONFIG,
+            text: f.accelerateYaml,
+            what: 'accelerate config launch_lora.sh names (FSDP over the frozen base, or DeepSpeed ZeRO)',
+          },
+        ]
+      : []),
+    { name: 'axolotl.yaml', text: f.axolotlYaml, what: 'axolotl config: axolotl train axolotl.yaml' },
+  ];
 }
 
 export interface EmitOptions {
@@ -108,6 +136,7 @@ export const EMITTED_NAMES = [
   'vllm.sh',
   'llama-server.sh',
   'timeline.trace.json',
+  ...FINETUNE_NAMES,
 ] as const;
 
 const WHAT = 'plan --emit';

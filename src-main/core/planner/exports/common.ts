@@ -8,6 +8,7 @@
 import type { Plan, PlanDevice, PlanProblem } from '../types.js';
 import { localKey } from '../cost/links.js';
 import { CONTROL_CHARS, codePointName, isControlChar } from '../../text/control-chars.js';
+import type { FinetuneSpec } from '../../workload/finetune.js';
 
 export interface ExportInput {
   plan: Plan;
@@ -23,6 +24,11 @@ export interface ExportInput {
   masterPort?: number;
   /** Module path of a plan layer in the user's model (default: the layer name). */
   moduleName?: (layerName: string) => string;
+  /**
+   * LoRA/QLoRA fine-tuning (plan --mode finetune): the adapters, and the model as the user named it
+   * (a Hugging Face id or a folder: outside text), with the sequence length (default 2048).
+   */
+  finetune?: { spec: FinetuneSpec; model: string; seqLen?: number };
 }
 
 export interface ExportStage {

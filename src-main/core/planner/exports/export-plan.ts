@@ -11,6 +11,7 @@ import { exportMegatron, type MegatronExport } from './megatron.js';
 import { exportTorchPipelining, type TorchExport } from './torch.js';
 import { exportVllm, type VllmExport, type VllmOptions } from './vllm.js';
 import { exportSlurm, type SlurmExport } from './slurm.js';
+import { exportFinetune, type FinetuneExport } from './finetune.js';
 import type { ExportInput } from './common.js';
 
 export type { ExportInput, ExportLayout, ExportRank, ExportStage } from './common.js';
@@ -29,6 +30,8 @@ export type { VllmExport, VllmOptions } from './vllm.js';
 export type { SlurmExport, SlurmOptions } from './slurm.js';
 export { exportSlurm } from './slurm.js';
 export { exportVllm } from './vllm.js';
+export type { FinetuneExport } from './finetune.js';
+export { exportFinetune } from './finetune.js';
 
 export interface PlanExports {
   torch: TorchExport;
@@ -38,9 +41,11 @@ export interface PlanExports {
   vllm: VllmExport;
   slurm: SlurmExport;
   accelerate: AccelerateExport;
+  /** LoRA/QLoRA fine-tuning (input.finetune): PEFT script, launch lines, axolotl config; else null. */
+  finetune: FinetuneExport | null;
 }
 
-/** All seven exports of one plan. */
+/** All the exports of one plan (fine-tuning's only for a fine-tuning plan). */
 export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, vllm: VllmOptions = {}): PlanExports {
   return {
     torch: exportTorchPipelining(input),
@@ -50,5 +55,6 @@ export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, v
     vllm: exportVllm(input, vllm),
     slurm: exportSlurm(input),
     accelerate: exportAccelerate(input),
+    finetune: exportFinetune(input),
   };
 }

@@ -373,9 +373,19 @@ describe('llama.cpp export', () => {
 });
 
 describe('all exports of a plan', () => {
-  it('gives the seven exports at once', () => {
+  it('gives the seven exports at once, and no fine-tuning export without a fine-tuning spec', () => {
     const all = exportPlan(ONE_MACHINE);
-    expect(Object.keys(all)).toEqual(['torch', 'deepspeed', 'megatron', 'llamaCpp', 'vllm', 'slurm', 'accelerate']);
+    expect(Object.keys(all)).toEqual([
+      'torch',
+      'deepspeed',
+      'megatron',
+      'llamaCpp',
+      'vllm',
+      'slurm',
+      'accelerate',
+      'finetune',
+    ]);
+    expect(all.finetune).toBeNull();
     expect(all.deepspeed.config.train_batch_size).toBe(32);
   });
 });
