@@ -6,6 +6,7 @@
  * would.
  */
 import { entryWorkload, getCatalogEntry, type CatalogEntry, type TransformerEntry } from '../core/catalog/index.js';
+import { cachedValuesPerToken } from '../core/catalog/block-layout.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import type { Sample } from '../core/predictor/types.js';
 import { UserError } from '../core/errors.js';
@@ -100,6 +101,7 @@ function decoderShape(e: DecoderEntry, batch: number, dtype: Dtype): DecoderShap
     hidden: e.hidden,
     heads: e.heads,
     kvHeads: e.kvHeads ?? e.heads,
+    kvValuesPerLayer: cachedValuesPerToken(e),
     params: step.nodes.reduce((s, n) => s + n.params, 0),
     expertParams: step.nodes.filter((n) => n.name.includes('.mlp.experts.')).reduce((s, n) => s + n.params, 0),
     // Token (and learned position) tables: a step gathers rows; a tied LM head reads the token table whole.

@@ -59,6 +59,12 @@ export interface DecoderShape {
   hidden: number;
   heads: number;
   kvHeads: number;
+  /**
+   * Values one layer caches per token, when they are not 2 x kvHeads x hidden / heads: a head
+   * width other than hidden / heads (Qwen3, Gemma), or latent attention's kv_lora_rank +
+   * qk_rope_head_dim (DeepSeek). Sliding windows are not taken off: an upper bound for Gemma.
+   */
+  kvValuesPerLayer?: number;
   /** Parameters in total, and those of the expert MLPs (0 for a dense model). */
   params: number;
   expertParams: number;
@@ -90,7 +96,7 @@ export interface DecodeStep {
 
 /** Bytes of KV cache per cached token per sequence: a key and a value per layer per KV head. */
 export function kvBytesPerTokenOf(d: DecoderShape, elementBytes: number): number {
-  return 2 * d.layers * d.kvHeads * (d.hidden / d.heads) * elementBytes;
+  return d.layers * (d.kvValuesPerLayer ?? 2 * d.kvHeads * (d.hidden / d.heads)) * elementBytes;
 }
 
 /** Distinct experts per layer that `batch` tokens, each routed to topK of them, touch (uniform routing). */

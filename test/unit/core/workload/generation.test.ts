@@ -23,6 +23,15 @@ const llama8b: DecoderShape = {
 };
 const dev = { bandwidthGBps: 1000, peakGflops: 500_000, nodeUs: 0.01, runUs: 5 };
 
+describe('kvBytesPerTokenOf', () => {
+  it('takes the values a layer caches per token when the shape gives them (head_dim, latent attention)', () => {
+    // Qwen3-0.6B: 8 KV heads of head_dim 128 (not hidden 1024 / 16 heads = 64).
+    expect(
+      kvBytesPerTokenOf({ ...llama8b, layers: 28, hidden: 1024, heads: 16, kvValuesPerLayer: 2 * 8 * 128 }, 2),
+    ).toBe(28 * 2 * 8 * 128 * 2);
+  });
+});
+
 describe('decodeStep', () => {
   it('reads every weight and the whole KV cache once per step: memory-bound on a GPU', () => {
     const s = decodeStep(llama8b, { batch: 1, context: 8192, elementBytes: 2 }, dev);
