@@ -169,15 +169,13 @@ const isBuffer = (t: SafetensorsTensor): boolean =>
 interface QuantConfig {
   method: string;
   bits: number | null;
-  bnbType: 'nf4' | 'fp4' | null;
 }
 
 function quantConfig(q: unknown): QuantConfig {
-  if (!isRecord(q)) return { method: '', bits: null, bnbType: null };
+  if (!isRecord(q)) return { method: '', bits: null };
   const method = typeof q.quant_method === 'string' ? q.quant_method.toLowerCase() : '';
   const bits = typeof q.bits === 'number' && [2, 3, 4, 8].includes(q.bits) ? q.bits : null;
-  const t = q.bnb_4bit_quant_type;
-  return { method, bits, bnbType: t === 'nf4' || t === 'fp4' ? t : null };
+  return { method, bits };
 }
 
 /** How one tensor counts: its logical parameters (0 for constants and buffers) and whether they are quantized. */
