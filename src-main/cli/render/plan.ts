@@ -284,11 +284,16 @@ export function renderPlans(r: PlanResponse): string {
     out.push(`Megatron:  ${r.exports.megatron.commands[0] ?? ''}`);
     if (r.problem.mode === 'training')
       out.push(`accelerate: ${r.exports.accelerate.command} (--emit writes accelerate.yaml)`);
+    if (r.exports.finetune)
+      out.push(
+        `LoRA:      ${r.exports.finetune.launch[0] ?? ''} (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)`,
+      );
     if (r.problem.mode === 'inference') {
       out.push(`vLLM:      ${r.exports.vllm.command}`);
       out.push(`llama.cpp: ${r.exports.llamaCpp.command}`);
     }
     const engineWarnings = [
+      ...(r.exports.finetune?.warnings ?? []),
       ...r.exports.torch.warnings,
       ...r.exports.deepspeed.warnings,
       ...r.exports.megatron.warnings,

@@ -15,6 +15,7 @@ import type { Plan, PlanDevice, PlanLayer } from '../../../../../src-main/core/p
 import type { FinetuneSpec } from '../../../../../src-main/core/workload/finetune.js';
 import { planFiles, EMITTED_NAMES } from '../../../../../src-main/services/plan-emit-service.js';
 import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
+import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
 
 const PYTHON = '/usr/bin/python3';
 const hasPython = existsSync(PYTHON);
@@ -307,5 +308,23 @@ describe('plan --emit with a fine-tuning plan', () => {
       timeline: [],
     } as unknown as PlanResponse).map((f) => f.name);
     expect(none).not.toContain('train_lora.py');
+  });
+});
+
+describe('plan (text) with a fine-tuning plan', () => {
+  it('prints the LoRA launch line and what --emit writes', () => {
+    const i = input({ kind: 'pipeline', stages: [1, 1] }, QLORA);
+    const text = renderPlans({
+      workload: 'llama',
+      problem: { ...i.problem, links: [], bytesPerParam: 2, overheadBytes: 0 },
+      result: { plans: [], rejected: [], searchMs: 0 },
+      exports: exportPlan(i),
+      suggestions: [],
+      warnings: [],
+    } as unknown as PlanResponse);
+    expect(text).toContain(
+      'LoRA:      CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 python train_lora.py (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)',
+    );
+    expect(text).toMatch(/note: PEFT and the Trainer do not pipeline/);
   });
 });
