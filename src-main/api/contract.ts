@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
+import { LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -48,6 +49,13 @@ const workloadShape = {
   inputs,
 };
 const mode = z.enum(['training', 'inference']);
+/** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`): the adapter, rank, alpha and the targets. */
+const finetuneRequest = z.strictObject({
+  adapter: z.enum(['lora', 'qlora']),
+  rank: positiveInt.max(MAX_LORA_RANK).optional(),
+  alpha: z.number().positive().max(1e6).optional(),
+  targets: z.array(z.enum(LORA_TARGETS)).min(1).max(LORA_TARGETS.length).optional(),
+});
 /** The formats a served model's weights may be stored in (`plan:create`'s weights). */
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 
@@ -206,6 +214,8 @@ export const CHANNELS = {
       objective: z.enum(['latency', 'throughput']).optional(),
       tokens: positiveInt.max(1 << 20).optional(),
       prompt: positiveInt.max(1 << 20).optional(),
+      // Fine-tuning with adapters (mode training): LoRA or QLoRA, rank, alpha, targets (absent: all the model has).
+      finetune: finetuneRequest.optional(),
     }),
   ),
 

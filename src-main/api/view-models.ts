@@ -12,6 +12,7 @@ import type { MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Plan, PlanDevice, PlanSuggestion } from '../core/planner/types.js';
+import type { FinetuneSpec } from '../core/workload/finetune.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
 import type { ServingFigures } from '../core/planner/cost/serving.js';
@@ -182,6 +183,8 @@ export interface PlanView {
   suggestions: PlanSuggestion[];
   /** The request's layout priced beside the best plan (its step over the best's: vsBest); null without one. */
   layout?: LayoutAnswer | null;
+  /** Fine-tuning with LoRA/QLoRA adapters: the adapter, rank, alpha and targets planned; null otherwise. */
+  finetune?: FinetuneSpec | null;
   warnings: string[];
 }
 

@@ -3,15 +3,23 @@
  * training with and without recomputation) and the GPUs that hold it, alone or split
  * (core/planner/cost/fit.ts).
  */
-import { catalogNames, getCatalogEntry, kvBytesPerToken, type CatalogEntry } from '../core/catalog/index.js';
+import {
+  catalogNames,
+  getCatalogEntry,
+  kvBytesPerToken,
+  type CatalogEntry,
+  type CatalogLayer,
+} from '../core/catalog/index.js';
 import { UserError } from '../core/errors.js';
-import { fitRows, placeRow, type FitAnswer, type FitMode } from '../core/planner/cost/fit.js';
+import { fitRows, placeRow, type FitAdapterModel, type FitAnswer, type FitMode } from '../core/planner/cost/fit.js';
 
 export type { FitAnswer } from '../core/planner/cost/fit.js';
 import { GPU_DATASHEETS, resolveGpuName, virtualDevice } from '../core/planner/cost/datasheets.js';
 import type { Workload } from '../core/workload/types.js';
 import type { Database } from '../adapters/store/types.js';
-import { resolveWorkload } from './workload-service.js';
+import { describedEntry, resolveWorkload } from './workload-service.js';
+import { availableTargets } from '../core/catalog/lora.js';
+import { finetuneSpec, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
 
 export interface FitRequest {
   model: string;
@@ -23,6 +31,8 @@ export interface FitRequest {
   batch?: number;
   /** Datasheet GPUs to place on (names as typed); default every one in models/gpus.json. */
   gpus?: string[];
+  /** Fine-tuning: the adapters' rank, alpha and targets (the rows list LoRA and QLoRA both). */
+  finetune?: Omit<FinetuneRequest, 'adapter'>;
 }
 
 /** Framework and workspace memory every GPU keeps back, as the planner counts it. */
@@ -44,32 +54,64 @@ function stepActivationBytes(w: Workload, e: CatalogEntry | null, batch: number)
   return Math.max(body, logits);
 }
 
+/** Activations kept for backward without recomputation, and with full recomputation (each layer's input, and one layer's while it is recomputed). */
+function trainingActivations(layers: Workload['layers']): { kept: number; checkpointed: number } {
+  const kept = (l: Workload['layers'][number]): number => l.trainingActivationBytes ?? l.activationBytes;
+  return {
+    kept: layers.reduce((s, l) => s + kept(l), 0),
+    checkpointed: layers.reduce((s, l) => s + l.outBytes, 0) + Math.max(0, ...layers.map(kept)),
+  };
+}
+
+/** The LoRA and QLoRA ways of fine-tuning the model (its description decides the targets). */
+function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapterModel[] {
+  const e = req.decoder ?? describedEntry(db, req.model);
+  if (!e || e.kind !== 'transformer')
+    throw new UserError(
+      `${req.model}: fit --mode finetune needs a transformer described by a catalog name or a config.json`,
+    );
+  return (['lora', 'qlora'] as const).map((adapter) => {
+    const spec = finetuneSpec({ ...req.finetune, adapter }, availableTargets(e));
+    const w = build('training', { decoder: e, finetune: spec });
+    const layers = w.layers as CatalogLayer[];
+    const acts = trainingActivations(layers);
+    return {
+      label: `${adapter === 'lora' ? 'LoRA, bf16 base' : 'QLoRA, NF4 base'} r${spec.rank}`,
+      frozenBytes: layers.reduce((s, l) => s + (l.finetune?.frozenBytes ?? 0), 0),
+      adapterParams: layers.reduce((s, l) => s + (l.finetune?.adapterParams ?? 0), 0),
+      trainingActivationBytes: acts.kept,
+      checkpointedActivationBytes: acts.checkpointed,
+    };
+  });
+}
+
+type Builder = (mode: 'inference' | 'training', extra?: { decoder: CatalogEntry; finetune: FinetuneSpec }) => Workload;
+
 export function fitModel(db: Database, req: FitRequest): FitAnswer {
   const batch = req.batch ?? 1;
-  const build = (mode: FitMode): Workload =>
+  const build: Builder = (mode, extra) =>
     resolveWorkload(db, req.model, {
       batch,
       ...(req.context !== undefined ? { seq: req.context } : {}),
       mode,
       ...(req.decoder ? { decoder: req.decoder } : {}),
+      ...(extra ?? {}),
     }).workload;
-  const w = build(req.mode);
+  const w = build(req.mode === 'inference' ? 'inference' : 'training');
   const e = entryOf(req, w);
   const context = w.bindings.seq ?? req.context ?? 1;
   const notes: string[] = [];
   const kv = e?.kind === 'transformer' && e.causal && e.head === 'lm' ? kvBytesPerToken(e, 'bf16') : 0;
   if (req.mode === 'inference' && kv === 0) notes.push(`${w.name}: no KV cache (not a decoder)`);
-  const training = req.mode === 'training' ? w.layers : [];
+  const acts = trainingActivations(req.mode === 'training' ? w.layers : []);
   const rows = fitRows(
     {
       params: paramsOf(w),
       kvBytesPerToken: kv,
       stepActivationBytes: stepActivationBytes(w, e, batch),
-      trainingActivationBytes: training.reduce((s, l) => s + (l.trainingActivationBytes ?? l.activationBytes), 0),
-      // Full recomputation keeps each layer's input, and one layer's activations while it is recomputed.
-      checkpointedActivationBytes:
-        training.reduce((s, l) => s + l.outBytes, 0) +
-        Math.max(0, ...training.map((l) => l.trainingActivationBytes ?? l.activationBytes)),
+      trainingActivationBytes: acts.kept,
+      checkpointedActivationBytes: acts.checkpointed,
+      ...(req.mode === 'finetune' ? { adapters: adapterModels(db, req, build) } : {}),
     },
     req.mode,
     context,

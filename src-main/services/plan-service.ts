@@ -5,7 +5,15 @@
  * topology and the stated network. The searches rank plans; the best one is
  * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
  */
-import { catalogNames, getCatalogEntry, kvBytesPerToken, type CatalogEntry } from '../core/catalog/index.js';
+import {
+  catalogNames,
+  getCatalogEntry,
+  kvBytesPerToken,
+  type CatalogEntry,
+  type CatalogLayer,
+} from '../core/catalog/index.js';
+import { finetuneSpec, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
+import { availableTargets } from '../core/catalog/lora.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
@@ -69,7 +77,7 @@ import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
 import { workloadPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
-import { resolveWorkload } from './workload-service.js';
+import { describedEntry, resolveWorkload } from './workload-service.js';
 import {
   SERVING_CANDIDATES,
   checkWeights,
@@ -143,6 +151,11 @@ export interface PlanRequest {
   zero?: 0 | 1 | 2 | 3;
   /** The user's own layout, priced beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (core/planner/layout.ts). */
   layout?: string;
+  /**
+   * Fine-tuning with LoRA/QLoRA adapters (mode 'training'): the base frozen in its dtype or NF4,
+   * gradients and optimizer state for the adapters only (core/catalog/lora.ts).
+   */
+  finetune?: FinetuneRequest;
 }
 
 export interface PlanResponse {
@@ -162,6 +175,8 @@ export interface PlanResponse {
   suggestions: PlanSuggestion[];
   /** The request's --layout priced beside the best plan; null without one. */
   layout: LayoutAnswer | null;
+  /** Fine-tuning with LoRA/QLoRA adapters: rank, alpha and targets as planned; null otherwise. */
+  finetune: FinetuneSpec | null;
   warnings: string[];
 }
 
@@ -181,6 +196,7 @@ export interface PlanSummary {
   served: ServedDecoder | null;
   suggestions: PlanSuggestion[];
   layout: LayoutAnswer | null;
+  finetune: FinetuneSpec | null;
   warnings: string[];
 }
 
@@ -200,6 +216,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     served: r.served,
     suggestions: r.suggestions,
     layout: r.layout,
+    finetune: r.finetune,
     warnings: r.warnings,
   };
 }
@@ -281,21 +298,43 @@ function profiledCandidates(
   });
 }
 
+/**
+ * A layer's backward time from its nodes' forward times: twice each (input and weight gradients),
+ * but once for a frozen GEMM of a fine-tuned model (input gradient only) and for QLoRA's
+ * dequantisation before it (done again for that gradient).
+ */
+function backwardOf(
+  w: Workload,
+  l: CatalogLayer | Workload['layers'][number],
+  p: WorkloadPrediction | undefined,
+): number {
+  const forward = p?.layers[l.index]?.timeUs ?? 0;
+  if (!('finetune' in l) || !l.finetune || !p) return 2 * forward;
+  let once = 0;
+  for (const k of l.nodes) {
+    const role = w.nodes[k]?.finetune;
+    if (role === 'frozen' || role === 'dequant') once += p.nodes[k]?.timeUs ?? 0;
+  }
+  return 2 * forward - once;
+}
+
 function layersFor(w: Workload, candidates: Candidate[], predictions: readonly WorkloadPrediction[]): PlanLayer[] {
   const batch = w.bindings.batch ?? 1;
   return w.layers.map((l, i) => {
     const forwardUs: Record<string, number> = {};
     const backwardUs: Record<string, number> = {};
     candidates.forEach((c, j) => {
-      const f = (predictions[j]?.layers[i]?.timeUs ?? 0) / batch;
-      forwardUs[c.device.id] = f;
-      backwardUs[c.device.id] = 2 * f;
+      forwardUs[c.device.id] = (predictions[j]?.layers[i]?.timeUs ?? 0) / batch;
+      backwardUs[c.device.id] = backwardOf(w, l, predictions[j]) / batch;
     });
+    const tuned = 'finetune' in l ? (l as CatalogLayer).finetune : undefined;
     return {
       name: l.name,
       forwardUs,
       backwardUs,
-      params: l.params,
+      // Fine-tuning trains the adapters only: the base weights are held frozen.
+      params: tuned ? tuned.adapterParams : l.params,
+      ...(tuned ? { frozenBytes: tuned.frozenBytes } : {}),
       outBytesPerSample: l.outBytes / batch,
       activationBytesPerSample: (l.trainingActivationBytes ?? l.activationBytes) / batch,
     };
@@ -930,7 +969,8 @@ function searchPlans(
   costModel: CostModel,
   warnings: string[],
 ): RankedPlans {
-  const offload = offloadPolicy(req.mode, problem.devices, req.offload);
+  // Adapters' optimizer state is small: offloading it to the CPU is not searched when fine-tuning.
+  const offload = req.finetune ? 'no' : offloadPolicy(req.mode, problem.devices, req.offload);
   const cpu = devices.candidates.find((c) => c.device.kind === 'cpu' && c.features.bandwidthGBps > 0);
   const settings =
     offload === 'no'
@@ -970,6 +1010,8 @@ interface Searched {
   ranked: RankedPlans;
   /** A served decoder's prompt, output tokens and objective; null for anything else. */
   served: ServedDecoder | null;
+  /** Fine-tuning with adapters: the spec with its defaults; null otherwise. */
+  finetune: FinetuneSpec | null;
 }
 
 /**
@@ -979,7 +1021,25 @@ interface Searched {
  */
 const SERVED_PREDICTION_BATCH = 64;
 
-function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Searched {
+/**
+ * A fine-tuning request resolved against its model: the description (catalog entry, config.json,
+ * a stored Hugging Face folder) and the spec with its defaults; null when not fine-tuning.
+ */
+function finetuneOf(db: Database, req: PlanRequest): { decoder: CatalogEntry; spec: FinetuneSpec } | null {
+  if (!req.finetune) return null;
+  if (req.mode !== 'training') throw new Error('fine-tuning plans are training plans');
+  const decoder = req.decoder ?? describedEntry(db, req.workload);
+  if (!decoder || decoder.kind !== 'transformer')
+    throw new UserError(
+      `${req.workload}: LoRA and QLoRA fine-tuning is planned for transformers described by a catalog name or a Hugging Face model folder (config.json), not for ONNX graphs`,
+    );
+  return { decoder, spec: finetuneSpec(req.finetune, availableTargets(decoder)) };
+}
+
+function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Searched {
+  const tuned = finetuneOf(db, asked);
+  // Fine-tuning plans the model's description (its blocks split, recomputed and adapted).
+  const req = tuned ? { ...asked, decoder: tuned.decoder } : asked;
   // A served decoder's workload is its prompt's prefill; its KV cache holds prompt + output tokens.
   const served = servedDecoderOf(
     req,
@@ -996,6 +1056,7 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
     inputs: req.inputs ?? {},
     mode: req.mode,
     ...(req.decoder ? { decoder: req.decoder } : {}),
+    ...(tuned ? { finetune: tuned.spec } : {}),
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
   const devices = planDevices(db, req, workload, warnings);
@@ -1017,7 +1078,7 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
   const wide = served ? { ...req, topN: Math.max(req.topN ?? 5, SERVING_CANDIDATES) } : req;
   const searched = searchPlans(wide, problem, devices, costModel, warnings);
   const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
-  return { workload, devices, problem, costModel, ranked, served };
+  return { workload, devices, problem, costModel, ranked, served, finetune: tuned?.spec ?? null };
 }
 
 /** The fastest plan that fits a changed request; null when none does or the change is refused. */
@@ -1084,6 +1145,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
     layout: layout ? layoutWithServing(layout, searched, figures !== null) : null,
+    finetune: searched.finetune,
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
   };
 }

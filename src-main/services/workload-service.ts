@@ -3,12 +3,14 @@
  * its time on a profiled device, and measure it for real on ONNX Runtime.
  */
 import path from 'node:path';
+import type { FinetuneSpec } from '../core/workload/finetune.js';
 import { UserError } from '../core/errors.js';
 import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { workloadFromModel } from '../core/workload/from-onnx.js';
 import {
   catalogWorkload,
   entryWorkload,
+  getCatalogEntry,
   listCatalog,
   type CatalogEntry,
   type CatalogParams,
@@ -40,6 +42,8 @@ export interface WorkloadSpecOptions {
   image?: number;
   dtype?: Dtype;
   mode?: Mode;
+  /** Fine-tuning with LoRA/QLoRA adapters (training mode): catalog models and Hugging Face folders only. */
+  finetune?: FinetuneSpec;
   name?: string;
 }
 
@@ -48,12 +52,12 @@ export interface ResolvedWorkload {
   /** The model file, for ONNX workloads (measure-model runs it). */
   filePath: string | null;
   contentHash: string | null;
+  /** What a Hugging Face folder's safetensors store (workload add of a folder holding them). */
+  stored?: StoredModel;
 }
 
 const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.includes('/') || spec.includes(path.sep);
 
-  /** What a Hugging Face folder's safetensors store (workload add of a folder holding them). */
-  stored?: StoredModel;
 /** A model file, a catalog name, or the name of a stored workload. */
 export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
   // A decoder described apart (a GGUF header, a published architecture) is built from that description.
@@ -68,6 +72,10 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     workload.warnings.unshift(...d.warnings);
     return { workload, filePath: null, contentHash: null };
   }
+  if (opts.finetune && !listCatalog().some((c) => c.name === spec))
+    throw new UserError(
+      `${spec}: LoRA and QLoRA fine-tuning is planned for catalog models and Hugging Face model folders (config.json), whose linear layers are known; not for ONNX graphs`,
+    );
   if (looksLikeFile(spec)) {
     const { model, contentHash } = readOnnxStructure(spec);
     const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');
@@ -94,6 +102,7 @@ function catalogParamsOf(opts: WorkloadSpecOptions): CatalogParams {
     ...(opts.image !== undefined ? { image: opts.image } : {}),
     ...(opts.dtype !== undefined ? { dtype: opts.dtype } : {}),
     ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+    ...(opts.finetune !== undefined ? { finetune: opts.finetune } : {}),
   };
 }
 
@@ -109,6 +118,19 @@ export function storedWorkloads(db: Database): StoredWorkload[] {
     const w = repo.get(s.name);
     return w ? [w] : [];
   });
+}
+
+/**
+ * The model description behind a workload name: a catalog entry, or the config.json of a stored
+ * Hugging Face folder (read again); null for ONNX graphs and GGUF-less names.
+ */
+export function describedEntry(db: Database, spec: string): CatalogEntry | null {
+  if (listCatalog().some((c) => c.name === spec)) return getCatalogEntry(spec);
+  if (isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
+  const stored = new WorkloadRepo(db).get(spec);
+  if (stored?.filePath && isHfConfigSpec(stored.filePath))
+    return { ...readHfDecoder(stored.filePath).entry, name: spec };
+  return null;
 }
 
 /** A stored workload by name, or null. */

@@ -2,7 +2,9 @@ import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/planner/cost/memory.js';
 import { fitModel } from '../../services/fit-service.js';
 import { readDescribedModel } from '../../services/hf-config-service.js';
-import type { Command } from '../command.js';
+import type { Command, OptionSpec } from '../command.js';
+import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
+import type { FinetuneRequest } from '../../core/workload/finetune.js';
 import { formatTable } from '../output.js';
 import { positiveInt } from '../workload-options.js';
 import { count } from '../../core/text/plural.js';
@@ -14,17 +16,25 @@ const MAX_BATCH = 1 << 16;
 /** "NVIDIA GeForce RTX 4090" -> "RTX 4090": the table's GPU lists stay readable. */
 const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?/, '');
 
+/** Rank, alpha and targets: fit lists LoRA and QLoRA both. */
+const adapterOptions = ({ adapter: _adapter, ...rest }: FinetuneRequest): Omit<FinetuneRequest, 'adapter'> => rest;
+
 export const fitCommand: Command = {
   name: 'fit',
   summary: 'memory a model needs per weight format or training setup, and the GPUs it fits on',
-  usage: 'MODEL [--mode inference|training] [--context N] [--batch N] [--gpus "RTX 4090,H100 SXM5"] [--json]',
+  usage:
+    'MODEL [--mode inference|training|finetune [--rank R] [--targets q,v,...]] [--context N] [--batch N] [--gpus "RTX 4090,H100 SXM5"] [--json]',
   details:
     'Serving: weights per format (bf16, fp8, int8, q8_0, int4, q4_k), the KV cache of --context tokens per\n' +
     'sequence for --batch sequences, one step of activations. Training: mixed-precision Adam (16 bytes a\n' +
-    'parameter) with the activations kept without and with full recomputation. Each row names the GPUs\n' +
+    'parameter) with the activations kept without and with full recomputation. Fine-tuning: LoRA (bf16 base)\n' +
+    'and QLoRA (NF4 base), adapters in fp32 with Adam, the same two ways. Each row names the GPUs\n' +
     '(datasheets, models/gpus.json) that hold it alone, or the fewest of the largest that hold it split.',
   options: {
-    mode: { type: 'string', valueName: 'MODE', description: 'inference (default) or training' },
+    mode: { type: 'string', valueName: 'MODE', description: 'inference (default), training or finetune' },
+    rank: FINETUNE_OPTIONS.rank as OptionSpec,
+    alpha: FINETUNE_OPTIONS.alpha as OptionSpec,
+    targets: FINETUNE_OPTIONS.targets as OptionSpec,
     context: { type: 'string', valueName: 'N', description: "tokens per sequence (default: the model's default)" },
     batch: { type: 'string', valueName: 'N', description: 'sequences (default 1)' },
     gpus: {
@@ -33,17 +43,24 @@ export const fitCommand: Command = {
       description: 'datasheet GPUs to place on, comma separated (default: all)',
     },
   },
-  positionals: { min: 1, max: 1, names: 'a catalog name, stored workload, .onnx or .gguf file, or a Hugging Face model folder' },
+  positionals: {
+    min: 1,
+    max: 1,
+    names: 'a catalog name, stored workload, .onnx or .gguf file, or a Hugging Face model folder',
+  },
   async run(ctx, opts, [model]) {
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
-    if (mode !== 'inference' && mode !== 'training')
-      throw new UsageError(`--mode takes inference or training; got "${mode}"`);
+    if (mode !== 'inference' && mode !== 'training' && mode !== 'finetune')
+      throw new UsageError(`--mode takes inference, training or finetune; got "${mode}"`);
+    // fit lists LoRA and QLoRA both: the adapter is not asked for.
+    const tuned = finetuneRequest({ ...opts, ...(mode === 'finetune' ? { adapter: 'lora' } : {}) }, mode);
     // A .gguf file or a Hugging Face config.json / model folder: its architecture, from its header.
     const described = await readDescribedModel(model as string);
     const r = fitModel(ctx.database(), {
       model: model as string,
       ...(described ? { decoder: described.entry } : {}),
       mode,
+      ...(tuned ? { finetune: adapterOptions(tuned) } : {}),
       ...(typeof opts.context === 'string' ? { context: positiveInt('--context', opts.context, MAX_CONTEXT) } : {}),
       ...(typeof opts.batch === 'string' ? { batch: positiveInt('--batch', opts.batch, MAX_BATCH) } : {}),
       ...(typeof opts.gpus === 'string'

@@ -9,6 +9,7 @@ import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
 import { renderPlans } from '../render/plan.js';
 import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
+import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
 import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 
 const MAX_NCCL_BYTES = 16 * 2 ** 20;
@@ -105,7 +106,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero auto|0-3|fsdp|fsdp-grad-op] [--layout tp=2,pp=4,dp=1,...] [--mode training|inference] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero auto|0-3|fsdp|fsdp-grad-op] [--layout tp=2,pp=4,dp=1,...] [--mode training|inference|finetune [--adapter lora|qlora] [--rank R] [--targets q,v,...]] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -147,7 +148,12 @@ export const planCommand: Command = {
       description:
         'links between machines, a line per pair or pattern: "rack1-* rack1-* 200Gb-IB"; first match wins, --network covers the rest',
     },
-    mode: { type: 'string', valueName: 'MODE', description: 'training (default) or inference' },
+    mode: {
+      type: 'string',
+      valueName: 'MODE',
+      description: 'training (default), inference, or finetune (LoRA/QLoRA adapters: --adapter, --rank, --targets)',
+    },
+    ...FINETUNE_OPTIONS,
     top: { type: 'string', valueName: 'N', description: 'plans to list (default 5)' },
     offload: {
       type: 'string',
@@ -197,9 +203,11 @@ export const planCommand: Command = {
   },
   async run(ctx, opts) {
     if (typeof opts.workload !== 'string') throw new UsageError('plan: --workload is required');
-    const mode = typeof opts.mode === 'string' ? opts.mode : 'training';
-    if (mode !== 'training' && mode !== 'inference')
-      throw new UsageError(`--mode takes training or inference; got "${mode}"`);
+    const asked = typeof opts.mode === 'string' ? opts.mode : 'training';
+    if (asked !== 'training' && asked !== 'inference' && asked !== 'finetune')
+      throw new UsageError(`--mode takes training, inference or finetune; got "${asked}"`);
+    const finetune = finetuneRequest(opts, asked);
+    const mode = asked === 'inference' ? 'inference' : 'training';
     const spec = workloadSpecOptions(opts);
     const offload = typeof opts.offload === 'string' ? opts.offload : 'auto';
     if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
@@ -243,6 +251,7 @@ export const planCommand: Command = {
       ...(zero !== undefined ? { zero } : {}),
       ...(typeof opts.layout === 'string' ? { layout: opts.layout } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
+      ...(finetune ? { finetune } : {}),
     });
     r.warnings.unshift(...(gguf?.warnings ?? []));
     const emitted = emit ? emitPlan(emit.dir, r, emit) : null;
@@ -256,6 +265,7 @@ export const planCommand: Command = {
         ...(emitted ? { emitted } : {}),
       });
     } else {
+      if (gguf?.stored) ctx.print(storedLine(gguf.entry.name, gguf.stored));
       ctx.print(renderPlans(r));
       if (emitted)
         ctx.print(
@@ -265,4 +275,3 @@ export const planCommand: Command = {
     if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
   },
 };
-      if (gguf?.stored) ctx.print(storedLine(gguf.entry.name, gguf.stored));

@@ -19,6 +19,8 @@ export interface CatalogLayer extends WorkloadLayer {
    * recomputation (Korthikanti et al. 2022 for transformer blocks; see activation-memory.ts).
    */
   trainingActivationBytes: number;
+  /** Fine-tuning with adapters (lora.ts): the trained adapter parameters (inside params) and the frozen weights. */
+  finetune?: { adapterParams: number; frozenParams: number; frozenBytes: number };
 }
 
 /** Backward FLOPs per forward FLOP: a GEMM's backward is two GEMMs of its size (dX and dW). */

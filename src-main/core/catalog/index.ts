@@ -16,6 +16,8 @@ import { CATALOG } from './entries.js';
 import { buildResNet } from './resnet.js';
 import type { CatalogEntry } from './schema.js';
 import { buildTransformer, checkTransformerInput, transformerTokens } from './transformer.js';
+import { withAdapters } from './lora.js';
+import type { FinetuneSpec } from '../workload/finetune.js';
 
 export { CATALOG } from './entries.js';
 export type { CatalogEntry, ResNetEntry, TransformerEntry } from './schema.js';
@@ -38,6 +40,8 @@ export interface CatalogParams {
   dtype?: Dtype;
   /** 'inference' (default) or 'training': training adds the loss, and BatchNorm stays unfolded. */
   mode?: CatalogMode;
+  /** Fine-tuning with LoRA/QLoRA adapters (training mode, transformers): see lora.ts. */
+  finetune?: FinetuneSpec;
 }
 
 /** A catalog workload: a Workload whose layers also carry trainingActivationBytes. */
@@ -133,17 +137,31 @@ export function entryWorkload(e: CatalogEntry, params: CatalogParams = {}): Cata
     bindings = { batch, image };
     buildResNet(g, e, { batch, image, dtype, mode }, warnings);
   }
-  const paramCount = g.nodes.reduce((s, n) => s + n.params, 0);
+  const tuned = finetuned(e, g, params.finetune, mode);
+  const paramCount = tuned.nodes.reduce((s, n) => s + n.params, 0);
   return {
     name: e.name,
     source: 'catalog',
     bindings,
     inputs: [],
-    nodes: g.nodes,
-    layers: g.layers,
+    nodes: tuned.nodes,
+    layers: tuned.layers,
     paramBytes: paramCount * DTYPE_BYTES[dtype],
     warnings,
   };
+}
+
+/** The built graph, with adapters when fine-tuning (a transformer, in training mode). */
+function finetuned(
+  e: CatalogEntry,
+  g: WorkloadBuilder,
+  spec: FinetuneSpec | undefined,
+  mode: CatalogMode,
+): { nodes: Workload['nodes']; layers: CatalogLayer[] } {
+  if (!spec) return g;
+  if (e.kind !== 'transformer') throw new UserError(`${e.name}: LoRA and QLoRA adapters are planned for transformers`);
+  if (mode !== 'training') throw new Error('fine-tuning builds in training mode');
+  return withAdapters(e, g, spec);
 }
 
 const paramCounts = new Map<string, number>();

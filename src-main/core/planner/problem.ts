@@ -29,8 +29,8 @@ export function validateProblem(problem: PlanProblem): void {
   problem.layers.forEach((l, i) => {
     const bad = [...Object.values(l.forwardUs), ...Object.values(l.backwardUs)].some((t) => !(t >= 0));
     if (bad) throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric time`);
-    const resident = l.residentBytesPerSample ?? 0;
-    if (!(l.params >= 0) || !(l.outBytesPerSample >= 0) || !(l.activationBytesPerSample >= 0) || !(resident >= 0)) {
+    const held = (l.residentBytesPerSample ?? 0) + (l.frozenBytes ?? 0);
+    if (!(l.params >= 0) || !(l.outBytesPerSample >= 0) || !(l.activationBytesPerSample >= 0) || !(held >= 0)) {
       throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric size`);
     }
   });

@@ -33,7 +33,13 @@ export interface PlanLayer {
   forwardUs: Record<string, number>;
   /** Backward time per sample (µs) by device id (training; about 2x forward). */
   backwardUs: Record<string, number>;
+  /** Trained parameters (fine-tuning with adapters: the adapters only; the base is in frozenBytes). */
   params: number;
+  /**
+   * Fine-tuning with LoRA/QLoRA adapters: bytes of the frozen base weights the layer holds (bf16,
+   * or NF4 under QLoRA), with no gradient or optimizer state. Absent: 0.
+   */
+  frozenBytes?: number;
   /** Activation bytes per sample sent to the next layer when a cut falls after this layer. */
   outBytesPerSample: number;
   /** Activation bytes per sample kept for backward (training). */

@@ -7,6 +7,7 @@
  * the frozen linear weights of the blocks in 4-bit NormalFloat with double-quantised block
  * constants and dequantises each to bf16 when it runs (forward, recomputation and backward).
  */
+import { UserError } from '../errors.js';
 
 /** Target names as PEFT users write them, shortened: q_proj -> q, gate_proj -> gate. */
 export const LORA_TARGETS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
@@ -48,3 +49,46 @@ export const PEFT_MODULE_NAMES: Readonly<Record<LoraTarget, string>> = {
   up: 'up_proj',
   down: 'down_proj',
 };
+
+/** A fine-tuning request as the CLI and the app give it: rank, alpha and targets may be left to their defaults. */
+export interface FinetuneRequest {
+  adapter: AdapterKind;
+  rank?: number;
+  alpha?: number;
+  targets?: LoraTarget[];
+}
+
+export const DEFAULT_LORA_RANK = 16;
+
+/**
+ * The spec of a request: rank 16 and alpha 2 x rank by default, and every target the model has
+ * (`available`, PEFT's "all-linear") when none are named. One line (Error) for a rank or alpha out
+ * of range; targets the model lacks are refused where the model is known (core/catalog/lora.ts).
+ */
+export function finetuneSpec(r: FinetuneRequest, available: readonly LoraTarget[]): FinetuneSpec {
+  const rank = r.rank ?? DEFAULT_LORA_RANK;
+  if (!Number.isSafeInteger(rank) || rank < 1 || rank > MAX_LORA_RANK)
+    throw new UserError(`--rank must be a whole number from 1 to ${MAX_LORA_RANK}, got ${String(rank)}`);
+  const alpha = r.alpha ?? 2 * rank;
+  if (!(alpha > 0 && alpha <= 1e6)) throw new UserError(`--alpha must be a number above 0, got ${String(alpha)}`);
+  const targets = r.targets && r.targets.length > 0 ? [...new Set(r.targets)] : [...available];
+  return { adapter: r.adapter, rank, alpha, targets };
+}
+
+/** "q,k,v,o" or PEFT's names ("q_proj,v_proj"), or "all" (undefined: every target the model has). */
+export function parseLoraTargets(text: string): LoraTarget[] | undefined {
+  const items = text
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
+  if (items.length === 1 && (items[0] === 'all' || items[0] === 'all-linear')) return undefined;
+  if (items.length === 0) throw new UserError(`--targets takes ${LORA_TARGETS.join(',')} or all`);
+  return items.map((t) => {
+    const short = t.replace(/_proj$/, '');
+    if (!(LORA_TARGETS as readonly string[]).includes(short))
+      throw new UserError(
+        `--targets: "${t.slice(0, 40)}" is not a LoRA target here; use ${LORA_TARGETS.join(',')} (or PEFT's q_proj...down_proj, or all)`,
+      );
+    return short as LoraTarget;
+  });
+}

@@ -37,6 +37,11 @@ export interface WorkloadNode {
   activationBytes: number;
   /** The If node whose branch this node runs in (its time is inside the If's in a trace). */
   branchOf?: string;
+  /**
+   * Fine-tuning with adapters (core/catalog/lora.ts): a frozen base GEMM (backward: input
+   * gradient only), QLoRA's dequantisation before one, or an adapter GEMM (trained).
+   */
+  finetune?: 'frozen' | 'dequant' | 'adapter';
 }
 
 export interface WorkloadLayer {

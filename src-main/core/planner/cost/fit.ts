@@ -11,7 +11,20 @@
  * fits each of n of them (weights and cache divide; the overhead does not).
  */
 
-export type FitMode = 'inference' | 'training';
+export type FitMode = 'inference' | 'training' | 'finetune';
+
+/**
+ * Fine-tuning with adapters, one way of holding the base (LoRA: its dtype; QLoRA: NF4): the
+ * frozen weights' bytes, the trained adapter parameters, and the activations kept without and
+ * with full recomputation.
+ */
+export interface FitAdapterModel {
+  label: string;
+  frozenBytes: number;
+  adapterParams: number;
+  trainingActivationBytes: number;
+  checkpointedActivationBytes: number;
+}
 
 export interface FitModel {
   params: number;
@@ -22,6 +35,8 @@ export interface FitModel {
   /** Training: activations kept for backward without recomputation, and with full recomputation. */
   trainingActivationBytes: number;
   checkpointedActivationBytes: number;
+  /** Fine-tuning: one entry per adapter kind. */
+  adapters?: FitAdapterModel[];
 }
 
 export interface FitRow {
@@ -65,6 +80,7 @@ const row = (label: string, parts: Omit<FitRow, 'label' | 'totalBytes'>): FitRow
 });
 
 export function fitRows(m: FitModel, mode: FitMode, context: number, batch: number): FitRow[] {
+  if (mode === 'finetune') return finetuneRows(m.adapters ?? []);
   if (mode === 'inference') {
     const kv = m.kvBytesPerToken * context * batch;
     return SERVING_FORMATS.map((f) =>
@@ -87,6 +103,25 @@ export function fitRows(m: FitModel, mode: FitMode, context: number, batch: numb
     row('bf16 + Adam, no recompute', { ...state, activationBytes: m.trainingActivationBytes }),
     row('bf16 + Adam, full recompute', { ...state, activationBytes: m.checkpointedActivationBytes }),
   ];
+}
+
+/**
+ * Adapters keep fp32 weights (4 bytes, with the frozen weights), fp32 gradients (4) and Adam's two
+ * fp32 moments (8): ADAPTER_BYTES_PER_PARAM in all.
+ */
+function finetuneRows(adapters: readonly FitAdapterModel[]): FitRow[] {
+  return adapters.flatMap((a) => {
+    const state = {
+      weightsBytes: a.frozenBytes + 4 * a.adapterParams,
+      gradientBytes: 4 * a.adapterParams,
+      optimizerBytes: 8 * a.adapterParams,
+      kvCacheBytes: 0,
+    };
+    return [
+      row(`${a.label}, no recompute`, { ...state, activationBytes: a.trainingActivationBytes }),
+      row(`${a.label}, full recompute`, { ...state, activationBytes: a.checkpointedActivationBytes }),
+    ];
+  });
 }
 
 /** Where a row fits: alone on each GPU that holds it, else split over the fewest of the largest GPU. */

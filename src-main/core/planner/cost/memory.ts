@@ -2,6 +2,7 @@
  * Per-device memory of a pipeline stage and the reason when it does not fit. Pure.
  *
  * needed = parameter state + activations + overhead, where
+ * - frozen weights (fine-tuning with adapters), whole, or over the N replicas under ZeRO-3;
  * - parameter state, training with mixed-precision Adam (bytesPerParam k = 16: 2 fp16 weights,
  *   2 fp16 grads, 12 fp32 master/momentum/variance) over the N data-parallel replicas of the stage:
  *   ZeRO-0 kΨ; ZeRO-1 4Ψ + (k−4)Ψ/N; ZeRO-2 2Ψ + (k−2)Ψ/N; ZeRO-3 kΨ/N. Inference: kΨ (weights).
@@ -76,11 +77,23 @@ export interface StageMemoryInput {
   inFlight: number;
   /** Bytes held for the whole step: resident bytes per sample × samples served per step (0 when absent). */
   residentBytes?: number;
+  /** Frozen weights (fine-tuning with adapters): held whole, or sharded over the replicas under ZeRO-3. */
+  frozenBytes?: number;
+}
+
+/** Bytes of frozen weights one replica holds: FSDP FULL_SHARD (ZeRO-3) shards them too. */
+export function frozenStateBytes(
+  frozenBytes: number,
+  replicas: number,
+  s: Pick<MemorySettings, 'mode' | 'zeroStage'>,
+): number {
+  return s.mode === 'training' && s.zeroStage === 3 ? frozenBytes / Math.max(1, replicas) : frozenBytes;
 }
 
 /** What one device of a stage needs; totalBytes is computed the same way everywhere. */
 export function deviceMemory(input: StageMemoryInput, s: MemorySettings): MemoryBreakdown {
-  const parameterBytes = parameterStateBytes(input.params, input.replicas, s);
+  const parameterBytes =
+    parameterStateBytes(input.params, input.replicas, s) + frozenStateBytes(input.frozenBytes ?? 0, input.replicas, s);
   const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight;
   const residentBytes = input.residentBytes ?? 0;
   return {

@@ -189,6 +189,8 @@ export class CostTables {
   private readonly splitParamPrefix: Float64Array;
   private readonly splitActivationPrefix: Float64Array;
   private readonly splitResidentPrefix: Float64Array;
+  private readonly frozenPrefix: Float64Array;
+  private readonly splitFrozenPrefix: Float64Array;
   /** Per tensor-parallel replica (its device indices): prefix sums of per-sample step and forward compute, and missing layers. */
   private readonly replicaPrefix = new Map<string, { step: Float64Array; fwd: Float64Array; missing: Int32Array }>();
   /** Per replica and samples: prefix sums of its all-reduces (step, forward). */
@@ -227,7 +229,12 @@ export class CostTables {
     this.splitParamPrefix = new Float64Array(L + 1);
     this.splitActivationPrefix = new Float64Array(L + 1);
     this.splitResidentPrefix = new Float64Array(L + 1);
+    this.frozenPrefix = new Float64Array(L + 1);
+    this.splitFrozenPrefix = new Float64Array(L + 1);
     problem.layers.forEach((layer, l) => {
+      const frozen = layer.frozenBytes ?? 0;
+      this.frozenPrefix[l + 1] = (this.frozenPrefix[l] as number) + frozen;
+      this.splitFrozenPrefix[l + 1] = (this.splitFrozenPrefix[l] as number) + (layer.tensor ? frozen : 0);
       const split = layer.tensor ? 1 : 0;
       this.paramPrefix[l + 1] = (this.paramPrefix[l] as number) + layer.params;
       this.activationPrefix[l + 1] = (this.activationPrefix[l] as number) + layer.activationBytesPerSample;
@@ -304,6 +311,14 @@ export class CostTables {
     return all - split + split / tp;
   }
 
+  /** Frozen weight bytes (fine-tuning) one member of a tensor-parallel group of degree tp holds. */
+  shardFrozenBytes(from: number, to: number, tp = 1): number {
+    const all = (this.frozenPrefix[to] as number) - (this.frozenPrefix[from] as number);
+    if (tp === 1) return all;
+    const split = (this.splitFrozenPrefix[to] as number) - (this.splitFrozenPrefix[from] as number);
+    return all - split + split / tp;
+  }
+
   /** What one device of a stage needs in memory (every search and the pricing ask here). */
   deviceNeed(load: StageDeviceLoad): MemoryBreakdown {
     const { from, to, tp } = load;
@@ -322,6 +337,7 @@ export class CostTables {
         samples: load.samples,
         inFlight: load.inFlight,
         residentBytes: resident * load.samples * load.microbatches,
+        frozenBytes: this.shardFrozenBytes(from, to, tp),
       },
       this.problem,
     );
@@ -521,7 +537,8 @@ export class CostTables {
     const forward: number[] = [];
     const backward: number[] = [];
     for (let l = from; l < to; l++) {
-      const bytes = this.shardParams(l, l + 1, tp) * WEIGHT_BYTES_PER_PARAM;
+      // Fine-tuning gathers the frozen weights too (their stored bytes).
+      const bytes = this.shardParams(l, l + 1, tp) * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
       // An all-gather (or a reduce-scatter) moves half of what an all-reduce of the same buffer does.
       gather.push(this.guard(() => this.cost.allReduceUs(ids, bytes)) / 2);
       const least = this.leastPerSampleUs(devices, l, l + 1, tp);

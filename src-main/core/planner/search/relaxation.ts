@@ -105,6 +105,7 @@ function relaxedCost(ctx: PlannerContext, m: number, schedule: Schedule): Relaxe
       }
       bytes[l * D + d] =
         parameterStateBytes(tables.params(l, l + 1), 1, problem) +
+        tables.shardFrozenBytes(l, l + 1) +
         tables.activationBytesPerSample(l, l + 1) * b * inFlight +
         tables.residentBytesPerSample(l, l + 1) * problem.batch;
     }

@@ -1,0 +1,50 @@
+/** `--mode finetune` and its options (`plan`, `fit`): the adapter, its rank, alpha and targets. */
+import { UsageError } from '../core/errors.js';
+import { MAX_LORA_RANK, parseLoraTargets, type FinetuneRequest } from '../core/workload/finetune.js';
+import type { OptionSpec, ParsedOptions } from './command.js';
+import { positiveInt } from './workload-options.js';
+
+export const FINETUNE_OPTIONS: Record<string, OptionSpec> = {
+  adapter: {
+    type: 'string',
+    valueName: 'KIND',
+    description: '--mode finetune: lora (frozen base in its dtype) or qlora (frozen base in 4-bit NF4)',
+  },
+  rank: { type: 'string', valueName: 'R', description: '--mode finetune: LoRA rank (default 16)' },
+  alpha: { type: 'string', valueName: 'A', description: '--mode finetune: LoRA alpha (default 2 x rank)' },
+  targets: {
+    type: 'string',
+    valueName: 'LIST',
+    description:
+      '--mode finetune: layers with adapters, q,k,v,o,gate,up,down or PEFT names (default: all the model has)',
+  },
+};
+
+/** The fine-tuning request of `--mode finetune`; null for another mode (its options then refused). */
+export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequest | null {
+  const given = ['adapter', 'rank', 'alpha', 'targets'].filter((k) => typeof opts[k] === 'string');
+  if (mode !== 'finetune') {
+    if (given.length > 0) throw new UsageError(`--${given[0] ?? 'adapter'} is for --mode finetune`);
+    return null;
+  }
+  const adapter = opts.adapter;
+  if (adapter !== 'lora' && adapter !== 'qlora')
+    throw new UsageError(
+      `--mode finetune needs --adapter lora or qlora${typeof adapter === 'string' ? `; got "${adapter.slice(0, 40)}"` : ''}`,
+    );
+  const alpha = typeof opts.alpha === 'string' ? Number(opts.alpha) : undefined;
+  if (alpha !== undefined && !(alpha > 0 && alpha <= 1e6))
+    throw new UsageError(`--alpha takes a number above 0; got "${String(opts.alpha).slice(0, 40)}"`);
+  let targets: FinetuneRequest['targets'];
+  try {
+    targets = typeof opts.targets === 'string' ? parseLoraTargets(opts.targets) : undefined;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return {
+    adapter,
+    ...(typeof opts.rank === 'string' ? { rank: positiveInt('--rank', opts.rank, MAX_LORA_RANK) } : {}),
+    ...(alpha !== undefined ? { alpha } : {}),
+    ...(targets ? { targets } : {}),
+  };
+}
