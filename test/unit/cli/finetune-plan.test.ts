@@ -1,0 +1,108 @@
+/**
+ * `plan --mode finetune` and `fit --mode finetune` on a Hugging Face model folder (config.json
+ * written here from the published Llama 3.1 8B hyper-parameters), on datasheet GPUs, through the CLI.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../../helpers/cli.js';
+import { seededDb } from '../../helpers/seeded-store.js';
+import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
+
+interface PlanJson {
+  finetune: { adapter: string; rank: number; alpha: number; targets: string[] } | null;
+  plans: { kind: string; feasible: boolean; stepUs: number; memory: { device: string; neededBytes: number }[] }[];
+}
+
+function setup(): { db: string; folder: string } {
+  const dir = tempDir();
+  const folder = path.join(dir, 'Llama-3.1-8B');
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'config.json'), JSON.stringify(LLAMA_31_8B));
+  const db = path.join(dir, 's.db');
+  seededDb(db).close();
+  return { db, folder };
+}
+
+const GIB = 2 ** 30;
+
+async function plan(db: string, folder: string, extra: string[]): Promise<PlanJson> {
+  const r = await cli([
+    ...['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090,RTX 3090'],
+    ...['--mode', 'finetune', '--seq', '2048', '--batch', '1', '--json', ...extra],
+  ]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as PlanJson;
+}
+
+describe('plan --mode finetune', () => {
+  it('ranks QLoRA plans of a model folder on an RTX 4090 and an RTX 3090 with memory per device and time per step', async () => {
+    const { db, folder } = setup();
+    const q = await plan(db, folder, ['--adapter', 'qlora', '--recompute', 'full']);
+    expect(q.finetune).toEqual({
+      adapter: 'qlora',
+      rank: 16,
+      alpha: 32,
+      targets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'],
+    });
+    const best = q.plans[0]!;
+    expect(best.feasible).toBe(true);
+    expect(best.stepUs).toBeGreaterThan(0);
+    // NF4 base (5.3 GiB), fp32 adapters with Adam (0.6 GiB), checkpoints, logits, overhead.
+    const need = best.memory[0]!.neededBytes / GIB;
+    expect(need).toBeGreaterThan(6);
+    expect(need).toBeLessThan(10);
+    // LoRA holds the base in bf16: about 15 GiB more, and skips the dequantisation.
+    const l = await plan(db, folder, ['--adapter', 'lora', '--recompute', 'full']);
+    const lora = l.plans.find((p) => p.kind === best.kind)!;
+    expect(lora.memory[0]!.neededBytes / GIB - need).toBeGreaterThan(8);
+    expect(lora.stepUs).toBeLessThan(best.stepUs);
+  });
+
+  it('text output names the adapter, and the text refuses what it cannot plan in one line', async () => {
+    const { db, folder } = setup();
+    const base = ['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'];
+    const noAdapter = await cli([...base, '--mode', 'finetune']);
+    expect(noAdapter.code).not.toBe(0);
+    expect(noAdapter.stderr.trim().split('\n')).toHaveLength(1);
+    expect(noAdapter.stderr).toMatch(/--mode finetune needs --adapter lora or qlora/);
+    const rankAlone = await cli([...base, '--mode', 'training', '--rank', '8']);
+    expect(rankAlone.stderr).toMatch(/--rank is for --mode finetune/);
+    const badTarget = await cli([...base, '--mode', 'finetune', '--adapter', 'lora', '--targets', 'q,lm_head']);
+    expect(badTarget.stderr).toMatch(/"lm_head" is not a LoRA target here/);
+    const gpt2 = await cli([
+      ...['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'none', '--virtual', 'RTX 4090'],
+      ...['--mode', 'finetune', '--adapter', 'lora', '--targets', 'gate'],
+    ]);
+    expect(gpt2.stderr.trim()).toMatch(
+      /^pipedejavu: error: --targets gate: GPT-2 small \(124M\) has no gate projection/,
+    );
+  });
+});
+
+describe('fit --mode finetune', () => {
+  it('lists LoRA and QLoRA with and without recomputation, and where each fits', async () => {
+    const { db, folder } = setup();
+    const r = await cli([
+      ...['fit', folder, '--db', db, '--mode', 'finetune', '--context', '2048'],
+      ...['--gpus', 'RTX 4090,RTX 3060', '--json'],
+    ]);
+    expect(r.stderr).toBe('');
+    const fit = JSON.parse(r.stdout) as {
+      rows: { label: string; weightsBytes: number; gradientBytes: number; optimizerBytes: number; alone: string[] }[];
+    };
+    expect(fit.rows.map((x) => x.label)).toEqual([
+      'LoRA, bf16 base r16, no recompute',
+      'LoRA, bf16 base r16, full recompute',
+      'QLoRA, NF4 base r16, no recompute',
+      'QLoRA, NF4 base r16, full recompute',
+    ]);
+    const qlora = fit.rows[3]!;
+    // Adapter gradients (fp32) and Adam moments of 41,943,040 parameters.
+    expect(qlora.gradientBytes).toBe(4 * 41_943_040);
+    expect(qlora.optimizerBytes).toBe(8 * 41_943_040);
+    expect(qlora.alone).toEqual(['NVIDIA GeForce RTX 4090', 'NVIDIA GeForce RTX 3060']);
+    expect(fit.rows[1]!.alone).toEqual(['NVIDIA GeForce RTX 4090']);
+  });
+});
