@@ -28,7 +28,13 @@ export interface ExportInput {
    * LoRA/QLoRA fine-tuning (plan --mode finetune): the adapters, and the model as the user named it
    * (a Hugging Face id or a folder: outside text), with the sequence length (default 2048).
    */
-  finetune?: { spec: FinetuneSpec; model: string; seqLen?: number };
+  finetune?: {
+    spec: FinetuneSpec;
+    model: string;
+    seqLen?: number;
+    /** The architecture's module names for spec.targets (GPT-2: c_attn, ...); absent: PEFT_MODULE_NAMES. */
+    targetModules?: string[];
+  };
 }
 
 export interface ExportStage {

@@ -50,6 +50,8 @@ type Sharding = 'none' | 'fsdp' | 'deepspeed';
 
 interface Setup {
   spec: FinetuneSpec;
+  /** PEFT target_modules: the architecture's names, else PEFT_MODULE_NAMES of the targets. */
+  modules: string[];
   model: string;
   seqLen: number;
   layout: ExportLayout;
@@ -110,6 +112,7 @@ function decide(input: ExportInput, layout: ExportLayout, warnings: string[]): S
     warnings.push(`the plan computes in ${input.dtype}; the fine-tuning exports run bf16 mixed precision`);
   return {
     spec: ft.spec,
+    modules: ft.targetModules ?? ft.spec.targets.map((t) => PEFT_MODULE_NAMES[t]),
     model: ft.model,
     seqLen: ft.seqLen ?? DEFAULT_FINETUNE_SEQ,
     layout,
@@ -199,8 +202,6 @@ function finetuneAccelerateYaml(input: ExportInput, s: Setup): string {
 
 // ---------------------------------------------------------------- train_lora.py
 
-const targetModules = (spec: FinetuneSpec): string[] => spec.targets.map((t) => PEFT_MODULE_NAMES[t]);
-
 const pyBool = (b: boolean): string => (b ? 'True' : 'False');
 
 function deviceMap(s: Setup): string {
@@ -275,7 +276,7 @@ function trainScript(s: Setup): string {
     '    lora = LoraConfig(',
     `        r=${s.spec.rank},`,
     `        lora_alpha=${s.spec.alpha},`,
-    `        target_modules=[${targetModules(s.spec).map(pythonString).join(', ')}],`,
+    `        target_modules=[${s.modules.map(pythonString).join(', ')}],`,
     '        lora_dropout=0.0,',
     '        bias="none",',
     '        task_type="CAUSAL_LM",',
@@ -373,7 +374,7 @@ function axolotlYaml(s: Setup, warnings: string[]): string {
     `lora_alpha: ${s.spec.alpha}`,
     'lora_dropout: 0.0',
     'lora_target_modules:',
-    ...targetModules(s.spec).map((m) => `  - ${yamlString(m)}`),
+    ...s.modules.map((m) => `  - ${yamlString(m)}`),
     `sequence_len: ${s.seqLen}`,
     'sample_packing: false',
     'datasets:',

@@ -206,6 +206,15 @@ describe('exportFinetune', () => {
     expect(y).not.toHaveProperty('fsdp');
   });
 
+  it("names the architecture's own modules when given (GPT-2's fused c_attn), quoted", () => {
+    const i = input({ kind: 'single', stages: [1] }, LORA);
+    const ft = i.finetune;
+    if (!ft) throw new Error('no spec');
+    const e = exportFinetune({ ...i, finetune: { ...ft, targetModules: ['c_attn', 'c_proj'] } });
+    expect(e?.peftConfig).toContain('target_modules=["c_attn", "c_proj"]');
+    if (oracle) expect(loadYaml(e?.axolotlYaml ?? '').lora_target_modules).toEqual(['c_attn', 'c_proj']);
+  });
+
   it('ZeRO-3: FSDP full shard over the frozen base, launched by accelerate with its config', () => {
     const e = exportFinetune(input({ kind: 'data-parallel', stages: [4], zeroStage: 3, recompute: 'full' }, QLORA));
     if (!e) throw new Error('no export');
