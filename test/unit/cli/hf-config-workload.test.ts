@@ -90,7 +90,7 @@ describe('a config.json or a model folder as a workload', () => {
     const mamba = modelFolder(dir, 'mamba', { ...LLAMA_31_8B, model_type: 'mamba' });
     const m = await cli(['workload', 'add', mamba, '--db', db]);
     expect(m.stderr).toMatch(
-      /^pipedejavu: error: \S+mamba\/config\.json: config\.json model_type "mamba" is not supported; supported: llama, mistral, mixtral, qwen2, qwen3, gpt2, gpt_neox, bert, roberta\n$/,
+      /^pipedejavu: error: \S+mamba\/config\.json: config\.json model_type "mamba" is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3, gemma2, gemma3_text, gemma3, deepseek_v2, deepseek_v3, gpt2, gpt_neox, bert, roberta\n$/,
     );
 
     const deep = modelFolder(dir, 'deep', { ...LLAMA_31_8B, num_hidden_layers: 1_000_000 });
