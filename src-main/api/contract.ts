@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
-import { LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
+import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -52,6 +52,7 @@ const mode = z.enum(['training', 'inference']);
 /** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`): the adapter, rank, alpha and the targets. */
 const finetuneRequest = z.strictObject({
   adapter: z.enum(['lora', 'qlora']),
+  stack: z.enum(FINETUNE_STACK_NAMES).optional(),
   rank: positiveInt.max(MAX_LORA_RANK).optional(),
   alpha: z.number().positive().max(1e6).optional(),
   targets: z.array(z.enum(LORA_TARGETS)).min(1).max(LORA_TARGETS.length).optional(),

@@ -1,6 +1,12 @@
 /** `--mode finetune` and its options (`plan`, `fit`): the adapter, its rank, alpha and targets. */
 import { UsageError } from '../core/errors.js';
-import { MAX_LORA_RANK, parseLoraTargets, type FinetuneRequest } from '../core/workload/finetune.js';
+import {
+  FINETUNE_STACK_NAMES,
+  MAX_LORA_RANK,
+  parseLoraTargets,
+  type FinetuneRequest,
+  type FinetuneStack,
+} from '../core/workload/finetune.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
 
@@ -12,6 +18,12 @@ export const FINETUNE_OPTIONS: Record<string, OptionSpec> = {
   },
   rank: { type: 'string', valueName: 'R', description: '--mode finetune: LoRA rank (default 16)' },
   alpha: { type: 'string', valueName: 'A', description: '--mode finetune: LoRA alpha (default 2 x rank)' },
+  stack: {
+    type: 'string',
+    valueName: 'TOOL',
+    description:
+      '--mode finetune: the tool whose memory to plan, peft (default: PEFT + Trainer, what the exports run), torchtune or unsloth',
+  },
   targets: {
     type: 'string',
     valueName: 'LIST',
@@ -22,7 +34,7 @@ export const FINETUNE_OPTIONS: Record<string, OptionSpec> = {
 
 /** The fine-tuning request of `--mode finetune`; null for another mode (its options then refused). */
 export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequest | null {
-  const given = ['adapter', 'rank', 'alpha', 'targets'].filter((k) => typeof opts[k] === 'string');
+  const given = ['adapter', 'rank', 'alpha', 'targets', 'stack'].filter((k) => typeof opts[k] === 'string');
   if (mode !== 'finetune') {
     if (given.length > 0) throw new UsageError(`--${given[0] ?? 'adapter'} is for --mode finetune`);
     return null;
@@ -35,6 +47,9 @@ export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequ
   const alpha = typeof opts.alpha === 'string' ? Number(opts.alpha) : undefined;
   if (alpha !== undefined && !(alpha > 0 && alpha <= 1e6))
     throw new UsageError(`--alpha takes a number above 0; got "${String(opts.alpha).slice(0, 40)}"`);
+  const stack = typeof opts.stack === 'string' ? opts.stack : undefined;
+  if (stack !== undefined && !(FINETUNE_STACK_NAMES as readonly string[]).includes(stack))
+    throw new UsageError(`--stack takes ${FINETUNE_STACK_NAMES.join(', ')}; got "${stack.slice(0, 40)}"`);
   let targets: FinetuneRequest['targets'];
   try {
     targets = typeof opts.targets === 'string' ? parseLoraTargets(opts.targets) : undefined;
@@ -46,5 +61,6 @@ export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequ
     ...(typeof opts.rank === 'string' ? { rank: positiveInt('--rank', opts.rank, MAX_LORA_RANK) } : {}),
     ...(alpha !== undefined ? { alpha } : {}),
     ...(targets ? { targets } : {}),
+    ...(stack ? { stack: stack as FinetuneStack } : {}),
   };
 }

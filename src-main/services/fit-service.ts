@@ -19,7 +19,10 @@ import type { Workload } from '../core/workload/types.js';
 import type { Database } from '../adapters/store/types.js';
 import { describedEntry, resolveWorkload } from './workload-service.js';
 import { availableTargets } from '../core/catalog/lora.js';
-import { finetuneSpec, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
+import { FINETUNE_STACKS, finetuneSpec, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
+import { tunedActivationBytes, tunedLayersMemory } from '../core/planner/cost/finetune-memory.js';
+import { attentionScoreBytes } from '../core/catalog/activation-memory.js';
+import { DTYPE_BYTES } from '../core/kernels/cost.js';
 
 export interface FitRequest {
   model: string;
@@ -74,11 +77,30 @@ function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapte
     const spec = finetuneSpec({ ...req.finetune, adapter }, availableTargets(e));
     const w = build('training', { decoder: e, finetune: spec });
     const layers = w.layers as CatalogLayer[];
-    const acts = trainingActivations(layers);
+    const batch = w.bindings.batch ?? 1;
+    const seq = w.bindings.seq ?? 1;
+    const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'bf16'];
+    const acts = tunedActivationBytes(
+      tunedLayersMemory(
+        layers.map((l) => ({ name: l.name, activationBytes: l.trainingActivationBytes, outBytes: l.outBytes })),
+        {
+          scoreBytes: batch * attentionScoreBytes({ seq, heads: e.heads, elementBytes, dropout: e.dropout }),
+          logits: batch * seq * (e.vocab ?? 0),
+          lmHead: e.head === 'lm',
+        },
+        spec.stack,
+      ),
+    );
+    const adapters = layers.reduce((s, l) => s + (l.finetune?.adapterParams ?? 0), 0);
+    const m = FINETUNE_STACKS[spec.stack];
     return {
       label: `${adapter === 'lora' ? 'LoRA, bf16 base' : 'QLoRA, NF4 base'} r${spec.rank}`,
       frozenBytes: layers.reduce((s, l) => s + (l.finetune?.frozenBytes ?? 0), 0),
-      adapterParams: layers.reduce((s, l) => s + (l.finetune?.adapterParams ?? 0), 0),
+      adapterBytes: {
+        weights: adapters * m.adapterWeightBytes,
+        gradients: adapters * m.adapterGradBytes,
+        optimizer: adapters * m.adapterOptimizerBytes,
+      },
       trainingActivationBytes: acts.kept,
       checkpointedActivationBytes: acts.checkpointed,
     };
@@ -103,6 +125,10 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
   const notes: string[] = [];
   const kv = e?.kind === 'transformer' && e.causal && e.head === 'lm' ? kvBytesPerToken(e, 'bf16') : 0;
   if (req.mode === 'inference' && kv === 0) notes.push(`${w.name}: no KV cache (not a decoder)`);
+  if (req.mode === 'finetune')
+    notes.push(
+      `fine-tuning memory as ${FINETUNE_STACKS[req.finetune?.stack ?? 'peft'].title} keeps it (--stack peft, torchtune or unsloth): fused attention, gradient checkpointing over the blocks`,
+    );
   const acts = trainingActivations(req.mode === 'training' ? w.layers : []);
   const rows = fitRows(
     {

@@ -8,12 +8,21 @@
 import {
   catalogNames,
   getCatalogEntry,
-  kvBytesPerToken,
+  kvCacheBytes,
   type CatalogEntry,
   type CatalogLayer,
+  type TransformerEntry,
 } from '../core/catalog/index.js';
-import { finetuneSpec, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
-import { availableTargets } from '../core/catalog/lora.js';
+import { headDimOf } from '../core/catalog/block-layout.js';
+import { attentionScoreBytes } from '../core/catalog/activation-memory.js';
+import {
+  adapterBytesPerParam,
+  finetuneSpec,
+  type FinetuneRequest,
+  type FinetuneSpec,
+} from '../core/workload/finetune.js';
+import { tunedLayersMemory, type TunedLayerMemory } from '../core/planner/cost/finetune-memory.js';
+import { availableTargets, peftTargetModules } from '../core/catalog/lora.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
@@ -77,7 +86,7 @@ import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
 import { workloadPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
-import { describedEntry, resolveWorkload } from './workload-service.js';
+import { describedEntry, resolveWorkload, storedWorkload } from './workload-service.js';
 import {
   SERVING_CANDIDATES,
   checkWeights,
@@ -350,6 +359,29 @@ function servedBytesPerParam(req: PlanRequest, w: Workload, warnings: string[]):
   return bytes;
 }
 
+/** The attention scores a block keeps per sample (the s² terms of transformerLayerActivationBytes). */
+function scoreBytesPerSample(w: Workload, e: TransformerEntry): number {
+  const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'fp16'];
+  return attentionScoreBytes({ seq: w.bindings.seq ?? 0, heads: e.heads, elementBytes, dropout: e.dropout });
+}
+
+/**
+ * A fine-tuned model's activations as its stack keeps them (cost/finetune-memory.ts): fused
+ * attention, gradient checkpointing over the blocks, the loss's logits on the head.
+ */
+function withFinetuneMemory(w: Workload, e: CatalogEntry | null, layers: PlanLayer[], spec: FinetuneSpec): PlanLayer[] {
+  if (!e || e.kind !== 'transformer') return layers;
+  const memory = tunedLayersMemory(
+    layers.map((l) => ({ name: l.name, activationBytes: l.activationBytesPerSample, outBytes: l.outBytesPerSample })),
+    { scoreBytes: scoreBytesPerSample(w, e), logits: (w.bindings.seq ?? 1) * (e.vocab ?? 0), lmHead: e.head === 'lm' },
+    spec.stack,
+  );
+  return layers.map((l, i) => {
+    const m = memory[i] as TunedLayerMemory;
+    return { ...l, activationBytesPerSample: m.activationBytesPerSample, fullRecompute: m.fullRecompute };
+  });
+}
+
 /**
  * Selective recomputation's inputs for each transformer block of a catalog model (training): the
  * activations it keeps without the attention core's s² terms (the as²b part of
@@ -363,9 +395,7 @@ function withSelectiveRecompute(
   predictions: readonly WorkloadPrediction[],
 ): PlanLayer[] {
   if (!e || e.kind !== 'transformer') return layers;
-  const seq = w.bindings.seq ?? 0;
-  const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'fp16'];
-  const scoreBytes = (e.dropout ? 2 * elementBytes + 1 : elementBytes) * e.heads * seq * seq;
+  const scoreBytes = scoreBytesPerSample(w, e);
   const batch = w.bindings.batch ?? 1;
   // Alike devices share one prediction object: index each once.
   const byName = new Map<WorkloadPrediction, Map<string, number>>();
@@ -398,15 +428,22 @@ function withSelectiveRecompute(
  * listing every plan as not fitting.
  */
 function checkExpertsFit(w: Workload, problem: PlanProblem): void {
-  const experts = w.nodes.filter((n) => n.name.startsWith('block.0.mlp.experts.'));
-  if (experts.length === 0) return;
-  const block = problem.layers.find((l) => l.name === 'block.0');
-  if (!block) return;
+  // The first block with experts (DeepSeek's first blocks are dense).
+  const first = w.layers.find((l) => l.nodes.some((k) => w.nodes[k]?.name.includes('.mlp.experts.')));
+  const block = first ? problem.layers[first.index] : undefined;
+  if (!first || !block) return;
+  const experts = first.nodes.flatMap((k) => {
+    const n = w.nodes[k];
+    return n && n.name.includes('.mlp.experts.') && n.params > 0 ? [n] : [];
+  });
   const largest = Math.max(0, ...problem.devices.map((d) => d.memoryBytes));
   const purpose = problem.mode === 'training' ? 'to train' : 'to serve';
   const expertParams = experts.reduce((s, n) => s + n.params, 0);
   const expertCount = block.tensor?.experts ?? experts.length;
-  const one = (expertParams / expertCount) * problem.bytesPerParam + problem.overheadBytes;
+  // Fine-tuning holds the experts frozen: their stored bytes, not the optimizer's.
+  const tuned = (first as CatalogLayer).finetune;
+  const perParam = tuned ? block.frozenBytes! / Math.max(1, tuned.frozenParams) : problem.bytesPerParam;
+  const one = (expertParams / expertCount) * perParam + problem.overheadBytes;
   if (one > largest) {
     throw new UserError(
       `${w.name}: one expert (${(expertParams / expertCount / 1e9).toFixed(2)}B parameters) needs ${formatBytes(one)} ${purpose}; ` +
@@ -415,13 +452,22 @@ function checkExpertsFit(w: Workload, problem: PlanProblem): void {
   }
   const gpus = problem.devices.length;
   const degree = Math.max(...(problem.tensorDegrees ?? [1]).filter((t) => t <= gpus), 1);
-  const share = (block.params / degree) * problem.bytesPerParam + problem.overheadBytes;
+  const blockBytes = (block.frozenBytes ?? 0) + block.params * problem.bytesPerParam;
+  const share = blockBytes / degree + problem.overheadBytes;
   if (share <= largest) return;
   throw new UserError(
     `${w.name}: one block with its experts (${(expertParams / 1e9).toFixed(2)}B expert parameters) needs ${formatBytes(share)} per device` +
       (degree > 1 ? ` spread over ${count(degree, 'device')} (expert parallelism)` : '') +
       ` ${purpose}; the largest device in the plan has ${formatBytes(largest)}`,
   );
+}
+
+/** What a token caches, in words: "2 x 32 layers x 8 KV heads x 128", or a latent's width under MLA. */
+function kvCacheShape(e: TransformerEntry): string {
+  const layers = count(e.layers, 'layer');
+  if (e.mla) return `${layers} x (${e.mla.kvLoraRank} latent + ${e.mla.qkRopeHeadDim} rotary)`;
+  const window = e.window !== undefined ? `, local layers at most ${count(e.window, 'token')}` : '';
+  return `2 x ${layers} x ${e.kvHeads ?? e.heads} KV heads x ${headDimOf(e)}${window}`;
 }
 
 /**
@@ -440,10 +486,10 @@ function withKvCache(
   if (!isDecoder(e) || !served) return layers;
   const seq = served.prompt + served.tokens;
   const dtype = w.nodes[0]?.dtype ?? 'fp16';
-  const perBlock = (kvBytesPerToken(e, dtype) / e.layers) * seq;
+  const perBlock = kvCacheBytes(e, { context: seq, batch: 1, dtype }) / e.layers;
   const blocks = layers.filter((l) => /^block\.\d+$/.test(l.name)).length;
   warnings.push(
-    `${w.name}: inference memory holds the KV cache of ${count(seq, 'token')} per sequence (prompt ${served.prompt} + ${served.tokens} output), ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (2 x ${count(e.layers, 'layer')} x ${e.kvHeads ?? e.heads} KV heads x ${e.hidden / e.heads} x ${dtype})`,
+    `${w.name}: inference memory holds the KV cache of ${count(seq, 'token')} per sequence (prompt ${served.prompt} + ${served.tokens} output), ${formatBytes(perBlock * blocks * batch)} at batch ${batch} (${kvCacheShape(e)} x ${dtype})`,
   );
   return layers.map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, residentBytesPerSample: perBlock } : l));
 }
@@ -892,6 +938,7 @@ function planProblem(
   workload: Workload,
   { candidates, machineLinks, assumedNetwork }: PlanDevices,
   warnings: string[],
+  finetune: FinetuneSpec | null = null,
 ): PlanProblem {
   const network = req.network ?? assumedNetwork;
   // Datasheet GPUs carry their own predictor: only measured devices need this machine's trained one.
@@ -906,7 +953,9 @@ function planProblem(
   const withMemory =
     req.mode === 'inference'
       ? withKvCache(workload, entry, servedDecoderOf(req, entry), predicted, req.batch, warnings)
-      : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
+      : finetune
+        ? withFinetuneMemory(workload, entry, predicted, finetune)
+        : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
   const split = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
   const layers = withExperts(workload, entry, split.layers);
   const { tensorDegrees } = split;
@@ -928,7 +977,11 @@ function planProblem(
     links,
     mode: req.mode,
     batch: req.batch,
-    bytesPerParam: req.mode === 'training' ? 16 : servedBytesPerParam(req, workload, warnings),
+    bytesPerParam: finetune
+      ? adapterBytesPerParam(finetune.stack)
+      : req.mode === 'training'
+        ? 16
+        : servedBytesPerParam(req, workload, warnings),
     ...(req.weights && req.mode === 'inference' ? { weights: req.weights } : {}),
     zeroStage: req.zero ?? 0,
     overheadBytes: GIB / 2,
@@ -1070,7 +1123,7 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
     ),
   );
   const batch = searchedBatch(served, req.batch, devices.candidates.length, warnings);
-  const problem = planProblem(db, { ...req, batch }, workload, devices, warnings);
+  const problem = planProblem(db, { ...req, batch }, workload, devices, warnings, tuned?.spec ?? null);
   checkExpertsFit(workload, problem);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(problem.links, measured);
@@ -1096,6 +1149,28 @@ function exportPrecision(req: PlanRequest, w: Workload): Pick<ExportInput, 'dtyp
   const dtypes = new Set(w.nodes.filter((n) => n.flops > 0).map((n) => n.dtype));
   const dtype = dtypes.has('fp8') ? 'fp8' : (['bf16', 'fp16', 'fp32'] as const).find((d) => dtypes.has(d));
   return { ...(dtype ? { dtype } : {}), ...(req.weights && req.mode === 'inference' ? { weights: req.weights } : {}) };
+}
+
+/**
+ * What a fine-tuning plan's exports load: the Hugging Face id of a catalog model (from its config
+ * source), a stored folder's path, or the workload as given; with the architecture's module names.
+ */
+function finetuneExport(db: Database, req: PlanRequest, searched: Searched): Pick<ExportInput, 'finetune'> {
+  const { finetune: spec, workload } = searched;
+  if (!spec) return {};
+  const entry = req.decoder ?? describedEntry(db, req.workload);
+  const hubId = catalogNames().includes(req.workload)
+    ? /([\w.-]+\/[\w.-]+) config\.json/.exec(getCatalogEntry(req.workload).config)?.[1]
+    : undefined;
+  const stored = catalogNames().includes(req.workload) ? null : storedWorkload(db, req.workload)?.filePath;
+  return {
+    finetune: {
+      spec,
+      model: hubId ?? stored ?? req.workload,
+      ...(workload.bindings.seq !== undefined ? { seqLen: workload.bindings.seq } : {}),
+      ...(entry ? { targetModules: peftTargetModules(entry.family, spec.targets) } : {}),
+    },
+  };
 }
 
 /** The request's layout priced beside the best plan, with its serving figures when a decoder is served. */
@@ -1140,7 +1215,14 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     result,
     serving,
     served,
-    exports: best ? exportPlan({ plan: best.plan, problem: bestProblem, ...exportPrecision(req, workload) }) : null,
+    exports: best
+      ? exportPlan({
+          plan: best.plan,
+          problem: bestProblem,
+          ...exportPrecision(req, workload),
+          ...finetuneExport(db, req, searched),
+        })
+      : null,
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,

@@ -35,6 +35,7 @@ export const fitCommand: Command = {
     rank: FINETUNE_OPTIONS.rank as OptionSpec,
     alpha: FINETUNE_OPTIONS.alpha as OptionSpec,
     targets: FINETUNE_OPTIONS.targets as OptionSpec,
+    stack: FINETUNE_OPTIONS.stack as OptionSpec,
     context: { type: 'string', valueName: 'N', description: "tokens per sequence (default: the model's default)" },
     batch: { type: 'string', valueName: 'N', description: 'sequences (default 1)' },
     gpus: {

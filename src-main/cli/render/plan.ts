@@ -230,12 +230,19 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
   ];
 }
 
+/** "training", or "fine-tuning, QLoRA r16 alpha 32 on q,k,v,o,gate,up,down". */
+function modeText(r: Pick<PlanResponse, 'problem' | 'finetune'>): string {
+  const f = r.finetune;
+  if (!f) return r.problem.mode;
+  return `fine-tuning, ${f.adapter === 'qlora' ? 'QLoRA (NF4 base)' : 'LoRA'} r${f.rank} alpha ${f.alpha} on ${f.targets.join(',')}`;
+}
+
 export function renderPlans(r: PlanResponse): string {
   const { plans, searchMs } = r.result;
   // Plans that fit come first in the ranking; only they are listed as plans, the others are rejections.
   const feasible = plans.filter((p) => p.feasible);
   const out: string[] = [
-    `${r.workload}: ${r.problem.mode}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
+    `${r.workload}: ${modeText(r)}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
     '',
   ];
   // The user's --layout is a row of its own, marked, after the ranked plans.

@@ -49,6 +49,13 @@ export function transformerLayerActivationBytes(p: TransformerLayerShape): numbe
   return attention + mlp + norms;
 }
 
+/** The attention scores a block keeps per sequence (the s² part of the count above): softmax output, and with dropout its mask and dropped-out copy. */
+export function attentionScoreBytes(
+  p: Pick<TransformerLayerShape, 'seq' | 'heads' | 'elementBytes' | 'dropout'>,
+): number {
+  return (p.dropout ? 2 * p.elementBytes + 1 : p.elementBytes) * p.heads * p.seq * p.seq;
+}
+
 /** The paper's closed form, sbh(34 + 5as/h) bytes: 16-bit activations, 4h GELU MLP, dropout. */
 export function korthikantiLayerBytes(seq: number, batch: number, hidden: number, heads: number): number {
   return 34 * seq * batch * hidden + 5 * heads * seq * seq * batch;

@@ -8,7 +8,8 @@
  * weights are stored in NF4 and each is dequantised to the compute dtype when it runs: a node
  * before each frozen GEMM, priced as an elementwise pass over the weight (2 bytes read and written
  * per weight: the real kernel reads half a byte, so the pass is an upper bound of its traffic).
- * Embeddings, norms and the LM head stay in the compute dtype (bitsandbytes skips them).
+ * Embeddings, norms and the LM head are not quantised (bitsandbytes skips them): they stay in the
+ * compute dtype, or in fp32 where the stack upcasts them (PEFT's prepare_model_for_kbit_training).
  *
  * Target names map onto the catalog's block nodes: q, k, v onto the fused attn.qkv (by their
  * widths), or under multi-head latent attention q onto attn.q / q_a / q_b and k, v onto
@@ -18,7 +19,13 @@
 import { UserError } from '../errors.js';
 import { DTYPE_BYTES, makeKernel } from '../kernels/cost.js';
 import type { WorkloadNode } from '../workload/types.js';
-import { LORA_TARGETS, NF4_BYTES_PER_PARAM, type FinetuneSpec, type LoraTarget } from '../workload/finetune.js';
+import {
+  FINETUNE_STACKS,
+  LORA_TARGETS,
+  NF4_BYTES_PER_PARAM,
+  type FinetuneSpec,
+  type LoraTarget,
+} from '../workload/finetune.js';
 import type { CatalogLayer } from './builder.js';
 import type { TransformerEntry } from './schema.js';
 import { kvWidth } from './transformer.js';
@@ -193,7 +200,9 @@ export function withAdapters(
     const sum = (f: (n: WorkloadNode) => number): number => own.reduce((s, n) => s + f(n), 0);
     const frozenParams = layer.params;
     const elementBytes = DTYPE_BYTES[own[0]?.dtype === 'fp32' ? 'fp32' : 'bf16'];
-    const frozenBytes = quantized * NF4_BYTES_PER_PARAM + (frozenParams - quantized) * elementBytes;
+    // QLoRA's stack may hold what it leaves unquantised wider (PEFT upcasts it to fp32).
+    const unquantized = spec.adapter === 'qlora' ? FINETUNE_STACKS[spec.stack].unquantizedFrozenBytes : elementBytes;
+    const frozenBytes = quantized * NF4_BYTES_PER_PARAM + (frozenParams - quantized) * unquantized;
     return {
       ...layer,
       nodes: own.map((_, k) => first + k),
@@ -206,4 +215,47 @@ export function withAdapters(
     };
   });
   return { nodes, layers };
+}
+
+/** PEFT module names per architecture where they are not Llama's (q_proj ... down_proj). */
+const PEFT_NAMES: Readonly<Record<string, Partial<Record<LoraTarget, string[]>>>> = {
+  gpt2: { q: ['c_attn'], k: ['c_attn'], v: ['c_attn'], o: ['attn.c_proj'], up: ['c_fc'], down: ['mlp.c_proj'] },
+  bert: {
+    q: ['query'],
+    k: ['key'],
+    v: ['value'],
+    o: ['attention.output.dense'],
+    up: ['intermediate.dense'],
+    down: ['output.dense'],
+  },
+  gpt_neox: {
+    q: ['query_key_value'],
+    k: ['query_key_value'],
+    v: ['query_key_value'],
+    o: ['attention.dense'],
+    up: ['dense_h_to_4h'],
+    down: ['dense_4h_to_h'],
+  },
+  phi3: { q: ['qkv_proj'], k: ['qkv_proj'], v: ['qkv_proj'], gate: ['gate_up_proj'], up: ['gate_up_proj'] },
+  deepseek: {
+    q: ['q_a_proj', 'q_b_proj', 'q_proj'],
+    k: ['kv_a_proj_with_mqa', 'kv_b_proj'],
+    v: ['kv_a_proj_with_mqa', 'kv_b_proj'],
+  },
+};
+
+/** The architecture a catalog family or a config.json's model_type names, as PEFT_NAMES keys it. */
+function peftArchitecture(family: string): string {
+  const type = family.startsWith('config.json ') ? family.slice('config.json '.length) : family.toLowerCase();
+  if (type === 'gpt-2' || type === 'gpt2') return 'gpt2';
+  if (type === 'bert' || type === 'roberta') return 'bert';
+  if (type.startsWith('deepseek')) return 'deepseek';
+  return type;
+}
+
+/** PEFT's target_modules for the targets, in the architecture's own module names. */
+export function peftTargetModules(family: string, targets: readonly LoraTarget[]): string[] {
+  const names = PEFT_NAMES[peftArchitecture(family)] ?? {};
+  const modules = targets.flatMap((t) => names[t] ?? [`${t}_proj`]);
+  return [...new Set(modules)];
 }

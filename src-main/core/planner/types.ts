@@ -56,6 +56,15 @@ export interface PlanLayer {
    */
   selective?: { activationBytesPerSample: number; recomputeUs: Record<string, number> };
   /**
+   * Full recomputation's memory where it is not Korthikanti's (fine-tuning stacks,
+   * cost/finetune-memory.ts): the bytes per sample the layer keeps and the peak while it is
+   * recomputed, or 'never' for a layer gradient checkpointing does not wrap (kept whole). Absent:
+   * the layer keeps min(activations, output) and its peak is not counted.
+   */
+  fullRecompute?: { keptBytesPerSample: number; peakBytesPerSample: number } | 'never';
+  /** Set by full recomputation from fullRecompute: the stage holds the largest of its layers' once per sample. */
+  recomputePeakBytesPerSample?: number;
+  /**
    * A mixture-of-experts block: the parameters of its experts (inside `params`), how many experts
    * and how many each token is routed to. A decode step reads only the experts its tokens touch.
    */

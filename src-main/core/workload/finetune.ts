@@ -15,8 +15,78 @@ export type LoraTarget = (typeof LORA_TARGETS)[number];
 
 export type AdapterKind = 'lora' | 'qlora';
 
+/**
+ * The tool that runs the fine-tuning: what it keeps in GPU memory differs by twice for the same
+ * job (bench/finetune/README.md). 'peft': transformers' Trainer with PEFT and bitsandbytes, what
+ * the exports write; 'torchtune'; 'unsloth'.
+ */
+export type FinetuneStack = 'peft' | 'torchtune' | 'unsloth';
+export const FINETUNE_STACK_NAMES: readonly FinetuneStack[] = ['peft', 'torchtune', 'unsloth'];
+
+export interface StackMemory {
+  title: string;
+  /** Bytes per adapter parameter: its weight, its gradient, the optimizer's state. */
+  adapterWeightBytes: number;
+  adapterGradBytes: number;
+  adapterOptimizerBytes: number;
+  /** QLoRA: bytes of each frozen parameter left unquantised (embeddings, norms, LM head). */
+  unquantizedFrozenBytes: number;
+  /** Bytes per logit (token x vocabulary entry) the loss holds at its peak. */
+  logitBytes: number;
+  /** Checkpointed block inputs stay on the GPU (false: offloaded to host memory). */
+  checkpointsOnDevice: boolean;
+}
+
+/**
+ * What each stack keeps (sources in bench/finetune/README.md):
+ * - peft: LoRA A/B in fp32 (PEFT's autocast_adapter_dtype) with fp32 gradients and AdamW's fp32
+ *   moments; prepare_model_for_kbit_training upcasts what QLoRA leaves unquantised to fp32; the
+ *   loss holds bf16 logits, their fp32 upcast and its log-softmax (2 + 4 + 4 bytes a logit).
+ * - torchtune: the whole model in bf16, adapters and AdamW state too (2 + 2 + 4); chunked
+ *   cross-entropy: bf16 logits plus one fp32 chunk of eight at a time (2 + 8 / 8).
+ * - unsloth: bf16 adapters with 8-bit AdamW (2 + 2 + 2); cut cross-entropy holds no logits;
+ *   checkpointed block inputs offloaded to host memory.
+ */
+export const FINETUNE_STACKS: Readonly<Record<FinetuneStack, StackMemory>> = {
+  peft: {
+    title: 'PEFT + transformers Trainer (bitsandbytes for QLoRA)',
+    adapterWeightBytes: 4,
+    adapterGradBytes: 4,
+    adapterOptimizerBytes: 8,
+    unquantizedFrozenBytes: 4,
+    logitBytes: 10,
+    checkpointsOnDevice: true,
+  },
+  torchtune: {
+    title: 'torchtune',
+    adapterWeightBytes: 2,
+    adapterGradBytes: 2,
+    adapterOptimizerBytes: 4,
+    unquantizedFrozenBytes: 2,
+    logitBytes: 3,
+    checkpointsOnDevice: true,
+  },
+  unsloth: {
+    title: 'Unsloth',
+    adapterWeightBytes: 2,
+    adapterGradBytes: 2,
+    adapterOptimizerBytes: 2,
+    unquantizedFrozenBytes: 2,
+    logitBytes: 0,
+    checkpointsOnDevice: false,
+  },
+};
+
+/** Bytes a stack keeps per adapter parameter: weight, gradient and optimizer state. */
+export function adapterBytesPerParam(stack: FinetuneStack): number {
+  const m = FINETUNE_STACKS[stack];
+  return m.adapterWeightBytes + m.adapterGradBytes + m.adapterOptimizerBytes;
+}
+
 export interface FinetuneSpec {
   adapter: AdapterKind;
+  /** The tool that runs it (default 'peft'): its memory rules (FINETUNE_STACKS). */
+  stack: FinetuneStack;
   /** LoRA rank r (1 to 1024). */
   rank: number;
   /** LoRA alpha (default 2 x rank, as Unsloth and axolotl examples use). */
@@ -30,12 +100,6 @@ export interface FinetuneSpec {
  * one 8-bit absmax per 64 weights, plus one fp32 constant per 256 of those: 0.5 + 1/64 + 4/16384.
  */
 export const NF4_BYTES_PER_PARAM = 0.5 + 1 / 64 + 4 / (64 * 256);
-
-/**
- * Bytes per trained adapter parameter: fp32 weight (4), fp32 gradient (4) and Adam's two fp32
- * moments (8), as PEFT keeps adapters under mixed precision.
- */
-export const ADAPTER_BYTES_PER_PARAM = 16;
 
 export const MAX_LORA_RANK = 1024;
 
@@ -53,6 +117,7 @@ export const PEFT_MODULE_NAMES: Readonly<Record<LoraTarget, string>> = {
 /** A fine-tuning request as the CLI and the app give it: rank, alpha and targets may be left to their defaults. */
 export interface FinetuneRequest {
   adapter: AdapterKind;
+  stack?: FinetuneStack;
   rank?: number;
   alpha?: number;
   targets?: LoraTarget[];
@@ -72,7 +137,7 @@ export function finetuneSpec(r: FinetuneRequest, available: readonly LoraTarget[
   const alpha = r.alpha ?? 2 * rank;
   if (!(alpha > 0 && alpha <= 1e6)) throw new UserError(`--alpha must be a number above 0, got ${String(alpha)}`);
   const targets = r.targets && r.targets.length > 0 ? [...new Set(r.targets)] : [...available];
-  return { adapter: r.adapter, rank, alpha, targets };
+  return { adapter: r.adapter, stack: r.stack ?? 'peft', rank, alpha, targets };
 }
 
 /** "q,k,v,o" or PEFT's names ("q_proj,v_proj"), or "all" (undefined: every target the model has). */

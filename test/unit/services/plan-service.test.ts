@@ -142,6 +142,7 @@ describe('planSummary', () => {
       served: null,
       suggestions: [],
       layout: null,
+      finetune: null,
       warnings: r.warnings,
     });
   });

@@ -21,7 +21,8 @@ export type FitMode = 'inference' | 'training' | 'finetune';
 export interface FitAdapterModel {
   label: string;
   frozenBytes: number;
-  adapterParams: number;
+  /** The adapters' weights, gradients and optimizer state, at the stack's bytes. */
+  adapterBytes: { weights: number; gradients: number; optimizer: number };
   trainingActivationBytes: number;
   checkpointedActivationBytes: number;
 }
@@ -105,16 +106,13 @@ export function fitRows(m: FitModel, mode: FitMode, context: number, batch: numb
   ];
 }
 
-/**
- * Adapters keep fp32 weights (4 bytes, with the frozen weights), fp32 gradients (4) and Adam's two
- * fp32 moments (8): ADAPTER_BYTES_PER_PARAM in all.
- */
+/** Frozen weights with the adapters' (weights column), the adapters' gradients and optimizer state. */
 function finetuneRows(adapters: readonly FitAdapterModel[]): FitRow[] {
   return adapters.flatMap((a) => {
     const state = {
-      weightsBytes: a.frozenBytes + 4 * a.adapterParams,
-      gradientBytes: 4 * a.adapterParams,
-      optimizerBytes: 8 * a.adapterParams,
+      weightsBytes: a.frozenBytes + a.adapterBytes.weights,
+      gradientBytes: a.adapterBytes.gradients,
+      optimizerBytes: a.adapterBytes.optimizer,
       kvCacheBytes: 0,
     };
     return [

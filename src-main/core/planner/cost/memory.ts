@@ -79,6 +79,8 @@ export interface StageMemoryInput {
   residentBytes?: number;
   /** Frozen weights (fine-tuning with adapters): held whole, or sharded over the replicas under ZeRO-3. */
   frozenBytes?: number;
+  /** Activations of the one layer being recomputed (full recomputation), held beside the others. */
+  recomputeBytes?: number;
 }
 
 /** Bytes of frozen weights one replica holds: FSDP FULL_SHARD (ZeRO-3) shards them too. */
@@ -94,7 +96,7 @@ export function frozenStateBytes(
 export function deviceMemory(input: StageMemoryInput, s: MemorySettings): MemoryBreakdown {
   const parameterBytes =
     parameterStateBytes(input.params, input.replicas, s) + frozenStateBytes(input.frozenBytes ?? 0, input.replicas, s);
-  const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight;
+  const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight + (input.recomputeBytes ?? 0);
   const residentBytes = input.residentBytes ?? 0;
   return {
     parameterBytes,

@@ -3,7 +3,8 @@
  * "Reducing Activation Recomputation in Large Transformer Models". Pure.
  *
  * - full: a layer keeps only its input for backward (its output-sized checkpoint) and runs its
- *   forward again during backward: backward time + forward time.
+ *   forward again during backward: backward time + forward time. A layer's fullRecompute states
+ *   otherwise (fine-tuning stacks): what it keeps, its peak while recomputed, or 'never'.
  * - selective: a transformer block keeps everything but the attention core's s² terms (scores,
  *   softmax, dropout mask) and recomputes that core: backward time + the core's forward time.
  *   Layers without that breakdown (not transformer blocks) stay as they are.
@@ -17,10 +18,13 @@ const plus = (a: Record<string, number>, b: Record<string, number>): Record<stri
 
 function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
   if (kind === 'full') {
+    const f = l.fullRecompute;
+    if (f === 'never') return l;
     return {
       ...l,
-      activationBytesPerSample: Math.min(l.activationBytesPerSample, l.outBytesPerSample),
+      activationBytesPerSample: f ? f.keptBytesPerSample : Math.min(l.activationBytesPerSample, l.outBytesPerSample),
       backwardUs: plus(l.backwardUs, l.forwardUs),
+      ...(f ? { recomputePeakBytesPerSample: f.peakBytesPerSample } : {}),
     };
   }
   if (!l.selective) return l;

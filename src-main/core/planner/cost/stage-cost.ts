@@ -190,6 +190,8 @@ export class CostTables {
   private readonly splitActivationPrefix: Float64Array;
   private readonly splitResidentPrefix: Float64Array;
   private readonly frozenPrefix: Float64Array;
+  /** Per layer: the peak while recomputed (full recomputation with fullRecompute), per sample; null when none has one. */
+  private readonly recomputePeak: Float64Array | null;
   private readonly splitFrozenPrefix: Float64Array;
   /** Per tensor-parallel replica (its device indices): prefix sums of per-sample step and forward compute, and missing layers. */
   private readonly replicaPrefix = new Map<string, { step: Float64Array; fwd: Float64Array; missing: Int32Array }>();
@@ -230,6 +232,9 @@ export class CostTables {
     this.splitActivationPrefix = new Float64Array(L + 1);
     this.splitResidentPrefix = new Float64Array(L + 1);
     this.frozenPrefix = new Float64Array(L + 1);
+    this.recomputePeak = problem.layers.some((l) => l.recomputePeakBytesPerSample)
+      ? Float64Array.from(problem.layers, (l) => l.recomputePeakBytesPerSample ?? 0)
+      : null;
     this.splitFrozenPrefix = new Float64Array(L + 1);
     problem.layers.forEach((layer, l) => {
       const frozen = layer.frozenBytes ?? 0;
@@ -319,6 +324,15 @@ export class CostTables {
     return all - split + split / tp;
   }
 
+  /** The largest recompute peak of layers [from, to) per sample (a split layer's 1/tp). */
+  private recomputePeakBytes(from: number, to: number, tp: number): number {
+    const peaks = this.recomputePeak;
+    if (!peaks) return 0;
+    let m = 0;
+    for (let l = from; l < to; l++) m = Math.max(m, (peaks[l] as number) / (this.problem.layers[l]?.tensor ? tp : 1));
+    return m;
+  }
+
   /** What one device of a stage needs in memory (every search and the pricing ask here). */
   deviceNeed(load: StageDeviceLoad): MemoryBreakdown {
     const { from, to, tp } = load;
@@ -338,6 +352,7 @@ export class CostTables {
         inFlight: load.inFlight,
         residentBytes: resident * load.samples * load.microbatches,
         frozenBytes: this.shardFrozenBytes(from, to, tp),
+        recomputeBytes: this.recomputePeakBytes(from, to, tp) * load.samples,
       },
       this.problem,
     );

@@ -11,7 +11,7 @@
  * The model id or folder is outside text: a Python literal (pythonString), a YAML scalar
  * (yamlString), a comment line (commentText); no launch line names it. Pure.
  */
-import { PEFT_MODULE_NAMES, type FinetuneSpec } from '../../workload/finetune.js';
+import { FINETUNE_STACKS, PEFT_MODULE_NAMES, type FinetuneSpec } from '../../workload/finetune.js';
 import { count } from '../../text/plural.js';
 import { exportAccelerate } from './accelerate.js';
 import {
@@ -69,6 +69,10 @@ export function exportFinetune(input: ExportInput): FinetuneExport | null {
   const layout = exportLayout(input, 'PEFT with the Trainer');
   const warnings = layout.warnings;
   const setup = decide(input, layout, warnings);
+  if (ft.spec.stack !== 'peft')
+    warnings.push(
+      `the plan's memory is ${FINETUNE_STACKS[ft.spec.stack].title}'s; train_lora.py and axolotl.yaml run PEFT with the Trainer, which holds more (fp32 adapters and Adam state, full logits): run the plan with ${FINETUNE_STACKS[ft.spec.stack].title}, or plan with --stack peft`,
+    );
   const accelerateYaml = setup.launcher === 'accelerate' ? finetuneAccelerateYaml(input, setup) : null;
   return {
     peftConfig: trainScript(setup),

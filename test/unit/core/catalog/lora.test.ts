@@ -14,11 +14,15 @@ import { availableTargets } from '../../../../src-main/core/catalog/lora.js';
 import { finetuneSpec, NF4_BYTES_PER_PARAM, parseLoraTargets } from '../../../../src-main/core/workload/finetune.js';
 import { LLAMA_31_8B } from '../../../helpers/hf-configs.js';
 
-const llama = hfConfigDecoder(LLAMA_31_8B, 'config.json', 'Llama-3.1-8B').entry as TransformerEntry;
+const described = hfConfigDecoder(LLAMA_31_8B, 'config.json', 'Llama-3.1-8B').entry;
+const llama = described as TransformerEntry;
 
-function tuned(adapter: 'lora' | 'qlora', extra: { rank?: number; targets?: ('q' | 'v')[] } = {}) {
+function tuned(
+  adapter: 'lora' | 'qlora',
+  extra: { rank?: number; targets?: ('q' | 'v')[]; stack?: 'peft' | 'torchtune' } = {},
+) {
   const spec = finetuneSpec({ adapter, ...extra }, availableTargets(llama));
-  const w = entryWorkload(llama, { seq: 2048, batch: 1, mode: 'training', finetune: spec });
+  const w = entryWorkload(described, { seq: 2048, batch: 1, mode: 'training', finetune: spec });
   const layers = w.layers as CatalogLayer[];
   const sum = (f: (l: CatalogLayer) => number): number => layers.reduce((s, l) => s + f(l), 0);
   return {
@@ -40,12 +44,15 @@ describe('LoRA adapters', () => {
     expect(tuned('lora', { rank: 8, targets: ['q', 'v'] }).adapterParams).toBe(32 * 8 * (8192 + 5120));
   });
 
-  it('stores the blocks linear weights in NF4 under QLoRA, embeddings and head in bf16', () => {
+  it('stores the blocks linear weights in NF4 under QLoRA, the rest in bf16, or fp32 where PEFT upcasts it', () => {
     const t = tuned('qlora');
     const embeddingsAndHead = 2 * 128_256 * 4096;
     const norms = 32 * 2 * 4096 + 4096;
     const linear = 8_030_261_248 - embeddingsAndHead - norms;
-    expect(t.frozenBytes).toBeCloseTo(linear * NF4_BYTES_PER_PARAM + (embeddingsAndHead + norms) * 2, 0);
+    // PEFT's prepare_model_for_kbit_training upcasts what bitsandbytes leaves unquantised to fp32.
+    expect(t.frozenBytes).toBeCloseTo(linear * NF4_BYTES_PER_PARAM + (embeddingsAndHead + norms) * 4, 0);
+    const torchtune = tuned('qlora', { stack: 'torchtune' });
+    expect(torchtune.frozenBytes).toBeCloseTo(linear * NF4_BYTES_PER_PARAM + (embeddingsAndHead + norms) * 2, 0);
     // One dequantisation before each frozen GEMM of a block: qkv, out, gate, up and down.
     expect(t.w.nodes.filter((n) => n.finetune === 'dequant')).toHaveLength(32 * 5);
   });
@@ -61,10 +68,11 @@ describe('LoRA adapters', () => {
   });
 
   it('refuses a target the architecture lacks, and an unknown target name, in one line', () => {
-    const gpt2 = getCatalogEntry('gpt2-small') as TransformerEntry;
+    const gpt2Entry = getCatalogEntry('gpt2-small');
+    const gpt2 = gpt2Entry as TransformerEntry;
     expect(availableTargets(gpt2)).toEqual(['q', 'k', 'v', 'o', 'up', 'down']);
     const spec = finetuneSpec({ adapter: 'lora', targets: ['gate'] }, availableTargets(gpt2));
-    expect(() => entryWorkload(gpt2, { mode: 'training', finetune: spec })).toThrow(
+    expect(() => entryWorkload(gpt2Entry, { mode: 'training', finetune: spec })).toThrow(
       /^--targets gate: GPT-2 small \(124M\) has no gate projection \(its LoRA targets: q,k,v,o,up,down\)$/,
     );
     expect(() => parseLoraTargets('q,lm_head')).toThrow(/"lm_head" is not a LoRA target here/);

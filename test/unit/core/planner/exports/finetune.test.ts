@@ -79,11 +79,12 @@ const gpu = (i: number, machine = 'box'): PlanDevice => ({
 
 const QLORA: FinetuneSpec = {
   adapter: 'qlora',
+  stack: 'peft',
   rank: 16,
   alpha: 32,
   targets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'],
 };
-const LORA: FinetuneSpec = { adapter: 'lora', rank: 8, alpha: 16, targets: ['q', 'v'] };
+const LORA: FinetuneSpec = { adapter: 'lora', stack: 'peft', rank: 8, alpha: 16, targets: ['q', 'v'] };
 
 interface Shape {
   kind: Plan['kind'];
