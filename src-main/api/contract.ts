@@ -183,10 +183,12 @@ export const CHANNELS = {
   'workload:fit': channel<FitView>()(
     z.strictObject({
       workload: id,
-      mode,
+      mode: z.enum(['inference', 'training', 'finetune']),
       context: positiveInt.max(1 << 20).optional(),
       batch: positiveInt.max(1 << 16).optional(),
       gpus: z.array(z.string().min(1).max(100)).max(64).optional(),
+      // Mode finetune: rank, alpha, targets and stack of both rows (LoRA and QLoRA); absent: the defaults.
+      finetune: finetuneRequest.omit({ adapter: true }).optional(),
     }),
   ),
   'workload:remove': channel<{ name: string }>()(z.strictObject({ name: id })),

@@ -207,6 +207,7 @@ async function fitJob(e: JobEnv, req: ApiRequest<'workload:fit'>): Promise<FitAn
     ...(req.context !== undefined ? { context: req.context } : {}),
     ...(req.batch !== undefined ? { batch: req.batch } : {}),
     ...(req.gpus !== undefined ? { gpus: req.gpus } : {}),
+    ...(req.finetune !== undefined ? { finetune: req.finetune } : {}),
   });
 }
 
