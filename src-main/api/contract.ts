@@ -57,6 +57,10 @@ const finetuneRequest = z.strictObject({
   alpha: z.number().positive().max(1e6).optional(),
   targets: z.array(z.enum(LORA_TARGETS)).min(1).max(LORA_TARGETS.length).optional(),
 });
+/** The LoRA targets and fine-tuning stacks the app offers (`plan:create`'s and `workload:fit`'s finetune). */
+export const LORA_TARGET_NAMES = LORA_TARGETS;
+export const FINETUNE_STACK_CHOICES = FINETUNE_STACK_NAMES;
+export { MAX_LORA_RANK };
 /** The formats a served model's weights may be stored in (`plan:create`'s weights). */
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 

@@ -3,12 +3,16 @@
  * request (at least one device, a positive batch), the profile's thread counts. Pure.
  */
 import type { ApiRequest } from '../../../src-main/api/contract.js';
+import { DEFAULT_FINETUNE_FORM as DEFAULT_FINETUNE, finetuneFields, type FinetuneForm } from './finetune.js';
 
 export type PlanRequest = ApiRequest<'plan:create'>;
 
+/** Fine-tuning is training with LoRA/QLoRA adapters: sent as mode training with `finetune`. */
+export type PlanMode = 'training' | 'inference' | 'finetune';
+
 export interface PlanForm {
   workload: string;
-  mode: 'training' | 'inference';
+  mode: PlanMode;
   batch: number | string;
   /** Device keys of this machine ("cpu", "cuda:0"). */
   localDevices: readonly string[];
@@ -29,6 +33,8 @@ export interface PlanForm {
   layout?: string;
   /** Serving a decoder (inference): empty fields take the service's defaults. */
   serving?: ServingForm;
+  /** Fine-tuning (mode finetune): the adapter, rank, alpha, targets and stack. */
+  finetune?: FinetuneForm;
 }
 
 export interface ServingForm {
@@ -86,9 +92,10 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (f.localDevices.length === 0 && f.machines.length === 0 && virtual.length === 0) {
     return { ok: false, error: 'Choose at least one device: a local one, an imported machine or a datasheet GPU.' };
   }
+  const training = f.mode !== 'inference';
   const request: PlanRequest = {
     workload: f.workload,
-    mode: f.mode,
+    mode: training ? 'training' : 'inference',
     batch,
     devices: f.localDevices.length > 0 ? f.localDevices.join(',') : 'none',
     topN: f.topN,
@@ -97,8 +104,13 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (virtual.length > 0) request.virtual = virtual;
   if (f.network.trim()) request.network = f.network.trim();
   if (f.dtype) request.dtype = f.dtype;
-  if (f.offload && f.mode === 'training') request.offload = f.offload;
-  if (f.zero && f.zero !== 'auto' && f.mode === 'training') request.zero = Number(f.zero) as 0 | 1 | 2 | 3;
+  if (f.offload && training) request.offload = f.offload;
+  if (f.zero && f.zero !== 'auto' && training) request.zero = Number(f.zero) as 0 | 1 | 2 | 3;
+  if (f.mode === 'finetune') {
+    const finetune = finetuneFields(f.finetune ?? DEFAULT_FINETUNE);
+    if (typeof finetune === 'string') return { ok: false, error: finetune };
+    request.finetune = finetune;
+  }
   const layout = f.layout?.trim() ?? '';
   if (layout.length > 200)
     return { ok: false, error: 'Layout: at most 200 characters, like tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8.' };

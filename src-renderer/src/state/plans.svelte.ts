@@ -1,10 +1,11 @@
 /** The plan form and the plan job. */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { PlanView } from '../../../src-main/api/view-models.js';
-import { planRequest, type ServingForm } from '../lib/forms.js';
+import { planRequest, type PlanMode, type ServingForm } from '../lib/forms.js';
+import { DEFAULT_FINETUNE_FORM, type FinetuneForm, type LoraTarget } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 
-export type Mode = 'training' | 'inference';
+export type Mode = PlanMode;
 
 /** What the form shows until the user chooses: the profiled local devices and the first workload. */
 export interface PlanDefaults {
@@ -20,6 +21,8 @@ export class PlanStore {
   #chosenBatch: number | null = $state(null);
   /** Serving a decoder (inference): weight format, objective, output and prompt tokens; empty: the defaults. */
   serving: ServingForm = $state({ weights: '', objective: 'latency', tokens: '', prompt: '' });
+  /** Fine-tuning (mode finetune): adapter, rank, alpha ('' for 2 x rank), targets (none: all) and stack. */
+  finetune: FinetuneForm = $state({ ...DEFAULT_FINETUNE_FORM, targets: [] });
   /** The local devices the user chose; null until they choose (then the profiled ones are shown). */
   #chosenLocal: string[] | null = $state(null);
   machines: string[] = $state([]);
@@ -79,6 +82,12 @@ export class PlanStore {
     this.#chosenLocal = now.includes(key) ? now.filter((k) => k !== key) : [...now, key];
   }
 
+  /** Checks or unchecks a LoRA target (none checked: every one the model has). */
+  toggleTarget(t: LoraTarget): void {
+    const now = this.finetune.targets;
+    this.finetune.targets = now.includes(t) ? now.filter((x) => x !== t) : [...now, t];
+  }
+
   toggleMachine(id: string): void {
     this.machines = this.machines.includes(id) ? this.machines.filter((k) => k !== id) : [...this.machines, id];
   }
@@ -108,6 +117,7 @@ export class PlanStore {
       dtype: this.dtype,
       layout: this.layout,
       serving: this.serving,
+      finetune: this.finetune,
     });
     if (!r.ok) {
       this.formError = r.error;

@@ -9,10 +9,13 @@ import type {
   WorkloadSummaryView,
 } from '../../../src-main/api/view-models.js';
 import { parseDims, parseInputShapes } from '../lib/forms.js';
+import type { FinetuneStack } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
 
 export type Mode = 'inference' | 'training';
+/** The fit table's modes: serving formats, mixed-precision training, or LoRA and QLoRA fine-tuning. */
+export type FitMode = 'inference' | 'training' | 'finetune';
 
 export class WorkloadStore {
   readonly list = new Resource<WorkloadSummaryView[]>();
@@ -20,6 +23,9 @@ export class WorkloadStore {
   readonly prediction = new Resource<WorkloadPredictionView>();
   /** Memory per serving format or training setup, and the datasheet GPUs that hold it (`fit`). */
   readonly fit = new Resource<FitView>();
+  fitMode: FitMode = $state('inference');
+  /** Fine-tuning: the tool whose memory rules the rows follow. */
+  fitStack: FinetuneStack = $state('peft');
   readonly adding = new Action();
   readonly removing = new Action();
   readonly measure: JobTracker<MeasuredView>;
@@ -103,14 +109,15 @@ export class WorkloadStore {
     await this.prediction.load(() => this.#client.call('workload:predict', req));
   }
 
-  /** The selected workload's memory table for the mode (and context) chosen. */
+  /** The selected workload's memory table for the fit mode (and context) chosen. */
   fitRequest(): ApiRequest<'workload:fit'> | null {
     if (!this.selected) return null;
     return {
       workload: this.selected,
-      mode: this.mode,
+      mode: this.fitMode,
       batch: Math.max(1, Math.floor(this.batch) || 1),
       ...(this.seq > 0 ? { context: Math.floor(this.seq) } : {}),
+      ...(this.fitMode === 'finetune' ? { finetune: { stack: this.fitStack } } : {}),
     };
   }
 

@@ -1,0 +1,103 @@
+/**
+ * The Plans view's fine-tuning mode (PlanStore) and the Workloads view's fit table in
+ * fine-tuning mode (WorkloadStore) against the real app core in this process.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../../../src-main/api/client.js';
+import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
+import { JobHub } from '../../../../src-renderer/src/state/jobs.svelte.js';
+import { PlanStore } from '../../../../src-renderer/src/state/plans.svelte.js';
+import { WorkloadStore } from '../../../../src-renderer/src/state/workloads.svelte.js';
+import { tempDir } from '../../../helpers/cli.js';
+
+let core: AppCore | null = null;
+afterEach(() => {
+  core?.close();
+  core = null;
+});
+
+function inProcessClient(): ApiClient {
+  const c = createAppCore({
+    dbPath: path.join(tempDir('pdjv-ui-ft-'), 'db.sqlite'),
+    transport: 'http',
+    inProcessJobs: true,
+  });
+  core = c;
+  return createApiClient({
+    kind: 'http',
+    invoke: (channel, payload) => c.dispatch(channel, payload),
+    subscribe: (listener) => c.jobs.subscribe(listener),
+  });
+}
+
+const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('PlanStore in fine-tuning mode', () => {
+  it('starts at LoRA r16 on all targets with PEFT, toggles targets, and plans QLoRA on two datasheet GPUs', async () => {
+    const client = inProcessClient();
+    const hub = new JobHub(client);
+    hub.connect();
+    const ps = new PlanStore(client, hub);
+    ps.mode = 'finetune';
+    expect(ps.batch).toBe(8);
+    expect(ps.finetune).toEqual({ adapter: 'lora', rank: 16, alpha: '', targets: [], stack: 'peft' });
+    ps.toggleTarget('q');
+    ps.toggleTarget('v');
+    expect(ps.finetune.targets).toEqual(['q', 'v']);
+    ps.toggleTarget('q');
+    ps.toggleTarget('v');
+    expect(ps.finetune.targets).toEqual([]);
+    ps.finetune.adapter = 'qlora';
+    ps.workload = 'llama-3.1-8b';
+    ps.setVirtualCount('NVIDIA GeForce RTX 4090', 1);
+    ps.setVirtualCount('NVIDIA GeForce RTX 3090', 1);
+    await ps.run();
+    expect(ps.formError).toBeNull();
+    await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
+    const view = ps.job.result;
+    expect(view?.mode).toBe('training');
+    expect(view?.finetune).toEqual({
+      adapter: 'qlora',
+      rank: 16,
+      alpha: 32,
+      targets: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'],
+      stack: 'peft',
+    });
+    expect(view?.plans[ps.selectedPlan]?.feasible).toBe(true);
+    hub.disconnect();
+  });
+});
+
+describe('WorkloadStore fit in fine-tuning mode', () => {
+  it('asks for the LoRA and QLoRA rows with the stack chosen, apart from the prediction mode', async () => {
+    const client = inProcessClient();
+    const ws = new WorkloadStore(client, new JobHub(client));
+    ws.selected = 'llama-3.1-8b';
+    ws.mode = 'training';
+    expect(ws.fitMode).toBe('inference');
+    expect(ws.fitRequest()).toMatchObject({ mode: 'inference' });
+    ws.fitMode = 'finetune';
+    ws.fitStack = 'unsloth';
+    expect(ws.fitRequest()).toEqual({
+      workload: 'llama-3.1-8b',
+      mode: 'finetune',
+      batch: 1,
+      finetune: { stack: 'unsloth' },
+    });
+    await ws.loadFit();
+    expect(ws.fit.error).toBeNull();
+    const labels = ws.fit.value?.rows.map((r) => r.label) ?? [];
+    expect(labels.filter((l) => l.startsWith('LoRA')).length).toBeGreaterThan(0);
+    expect(labels.filter((l) => l.startsWith('QLoRA')).length).toBeGreaterThan(0);
+    expect(ws.fit.value?.notes.join('\n')).toMatch(/Unsloth/);
+    ws.fitMode = 'training';
+    expect(ws.fitRequest()).toEqual({ workload: 'llama-3.1-8b', mode: 'training', batch: 1 });
+  });
+});
