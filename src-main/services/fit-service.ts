@@ -9,9 +9,22 @@ import {
   kvBytesPerToken,
   type CatalogEntry,
   type CatalogLayer,
+  type TransformerEntry,
 } from '../core/catalog/index.js';
 import { UserError } from '../core/errors.js';
-import { fitRows, placeRow, type FitAdapterModel, type FitAnswer, type FitMode } from '../core/planner/cost/fit.js';
+import {
+  fitRows,
+  placeRow,
+  type FitAdapterModel,
+  type FitAnswer,
+  type FitMode,
+  type FitRow,
+  type FitTime,
+} from '../core/planner/cost/fit.js';
+import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
+import { predictWorkload } from '../core/workload/predict-workload.js';
+import { WEIGHT_FORMATS } from '../core/workload/generation.js';
+import { singleDeviceStepUs } from '../core/planner/cost/training-step.js';
 
 export type { FitAnswer } from '../core/planner/cost/fit.js';
 import { GPU_DATASHEETS, resolveGpuName, virtualDevice } from '../core/planner/cost/datasheets.js';
@@ -68,14 +81,10 @@ function trainingActivations(layers: Workload['layers']): { kept: number; checkp
 
 /** The LoRA and QLoRA ways of fine-tuning the model (its description decides the targets). */
 function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapterModel[] {
-  const e = req.decoder ?? describedEntry(db, req.model);
-  if (!e || e.kind !== 'transformer')
-    throw new UserError(
-      `${req.model}: fit --mode finetune needs a transformer described by a catalog name or a config.json`,
-    );
   return (['lora', 'qlora'] as const).map((adapter) => {
-    const spec = finetuneSpec({ ...req.finetune, adapter }, availableTargets(e));
-    const w = build('training', { decoder: e, finetune: spec });
+    const tuned = finetuneBuild(db, req, adapter);
+    const { decoder: e, finetune: spec } = tuned;
+    const w = build('training', tuned);
     const layers = w.layers as CatalogLayer[];
     const batch = w.bindings.batch ?? 1;
     const seq = w.bindings.seq ?? 1;
@@ -95,6 +104,7 @@ function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapte
     const m = FINETUNE_STACKS[spec.stack];
     return {
       label: `${adapter === 'lora' ? 'LoRA, bf16 base' : 'QLoRA, NF4 base'} r${spec.rank}`,
+      adapter,
       frozenBytes: layers.reduce((s, l) => s + (l.finetune?.frozenBytes ?? 0), 0),
       adapterBytes: {
         weights: adapters * m.adapterWeightBytes,
@@ -105,6 +115,46 @@ function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapte
       checkpointedActivationBytes: acts.checkpointed,
     };
   });
+}
+
+/**
+ * A row's time on a datasheet GPU: a training row's step (forward, backward, recomputation), a
+ * served format's prefill of the context. The workload is the row's own (adapters, weights).
+ */
+function rowTime(db: Database, req: FitRequest, r: FitRow, gpu: string, build: Builder): FitTime {
+  const sheet = resolveGpuName(gpu);
+  const training = req.mode !== 'inference';
+  const w =
+    r.how.adapter !== undefined
+      ? build('training', finetuneBuild(db, req, r.how.adapter))
+      : build(training ? 'training' : 'inference');
+  const e = req.decoder ?? describedEntry(db, req.model);
+  const causal = e?.kind === 'transformer' && e.causal;
+  const format = r.how.format;
+  const predictor = new DatasheetPredictor(sheet, {
+    causalAttention: causal,
+    training,
+    ...(format ? { weights: { format, bytesPerWeight: WEIGHT_FORMATS[format] } } : {}),
+  });
+  // The forward pass (as the planner predicts it); the step adds backward and recomputation.
+  const p = predictWorkload(w, predictor, virtualDevice(sheet.name).features, 'inference');
+  const us = training ? singleDeviceStepUs(w, p, r.how.recompute ?? 'none') : p.totalUs;
+  const scale = p.totalUs > 0 ? us / p.totalUs : 1;
+  return { gpu: sheet.name, what: training ? 'step' : 'prefill', us, lowUs: p.lowUs * scale, highUs: p.highUs * scale };
+}
+
+/** The fine-tuned build of the model for one adapter (the request's rank, targets and stack). */
+function finetuneBuild(
+  db: Database,
+  req: FitRequest,
+  adapter: 'lora' | 'qlora',
+): { decoder: TransformerEntry & { family: string; sources: string[] }; finetune: FinetuneSpec } {
+  const e = req.decoder ?? describedEntry(db, req.model);
+  if (!e || e.kind !== 'transformer')
+    throw new UserError(
+      `${req.model}: fit --mode finetune needs a transformer described by a catalog name or a config.json`,
+    );
+  return { decoder: e, finetune: finetuneSpec({ ...req.finetune, adapter }, availableTargets(e)) };
 }
 
 type Builder = (mode: 'inference' | 'training', extra?: { decoder: CatalogEntry; finetune: FinetuneSpec }) => Workload;
@@ -155,7 +205,11 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     params: paramsOf(w),
     context,
     batch,
-    rows: rows.map((r) => ({ ...r, ...placeRow(r, gpus, OVERHEAD_BYTES) })),
+    rows: rows.map((r) => {
+      const placed = placeRow(r, gpus, OVERHEAD_BYTES);
+      const gpu = placed.alone[0];
+      return { ...r, ...placed, time: gpu ? rowTime(db, req, r, gpu, build) : null };
+    }),
     gpus,
     overheadBytes: OVERHEAD_BYTES,
     notes,

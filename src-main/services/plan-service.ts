@@ -22,6 +22,7 @@ import {
   type FinetuneSpec,
 } from '../core/workload/finetune.js';
 import { tunedLayersMemory, type TunedLayerMemory } from '../core/planner/cost/finetune-memory.js';
+import { layerBackwardUs } from '../core/planner/cost/training-step.js';
 import { availableTargets, peftTargetModules } from '../core/catalog/lora.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
@@ -307,26 +308,6 @@ function profiledCandidates(
   });
 }
 
-/**
- * A layer's backward time from its nodes' forward times: twice each (input and weight gradients),
- * but once for a frozen GEMM of a fine-tuned model (input gradient only) and for QLoRA's
- * dequantisation before it (done again for that gradient).
- */
-function backwardOf(
-  w: Workload,
-  l: CatalogLayer | Workload['layers'][number],
-  p: WorkloadPrediction | undefined,
-): number {
-  const forward = p?.layers[l.index]?.timeUs ?? 0;
-  if (!('finetune' in l) || !l.finetune || !p) return 2 * forward;
-  let once = 0;
-  for (const k of l.nodes) {
-    const role = w.nodes[k]?.finetune;
-    if (role === 'frozen' || role === 'dequant') once += p.nodes[k]?.timeUs ?? 0;
-  }
-  return 2 * forward - once;
-}
-
 function layersFor(w: Workload, candidates: Candidate[], predictions: readonly WorkloadPrediction[]): PlanLayer[] {
   const batch = w.bindings.batch ?? 1;
   return w.layers.map((l, i) => {
@@ -334,7 +315,7 @@ function layersFor(w: Workload, candidates: Candidate[], predictions: readonly W
     const backwardUs: Record<string, number> = {};
     candidates.forEach((c, j) => {
       forwardUs[c.device.id] = (predictions[j]?.layers[i]?.timeUs ?? 0) / batch;
-      backwardUs[c.device.id] = backwardOf(w, l, predictions[j]) / batch;
+      backwardUs[c.device.id] = layerBackwardUs(w, l, predictions[j]) / batch;
     });
     const tuned = 'finetune' in l ? (l as CatalogLayer).finetune : undefined;
     return {

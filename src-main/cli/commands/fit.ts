@@ -1,5 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/planner/cost/memory.js';
+import type { FitTime } from '../../core/planner/cost/fit.js';
+import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
 import { fitModel } from '../../services/fit-service.js';
 import { readDescribedModel } from '../../services/hf-config-service.js';
 import type { Command, OptionSpec } from '../command.js';
@@ -18,6 +20,12 @@ const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?
 
 /** Rank, alpha and targets: fit lists LoRA and QLoRA both. */
 const adapterOptions = ({ adapter: _adapter, ...rest }: FinetuneRequest): Omit<FinetuneRequest, 'adapter'> => rest;
+
+/** "412 ms/step on RTX 4090 [297-1071]". */
+function timeText(t: FitTime): string {
+  const ms = (us: number): string => (us >= 1e4 ? (us / 1e3).toFixed(0) : (us / 1e3).toFixed(1));
+  return `${ms(t.us)} ms ${t.what === 'step' ? '/step' : 'prefill'} on ${short(t.gpu)} [${ms(t.lowUs)}-${ms(t.highUs)}]`;
+}
 
 export const fitCommand: Command = {
   name: 'fit',
@@ -83,7 +91,18 @@ export const fitCommand: Command = {
     );
     ctx.print(
       formatTable(
-        ['HOLDING', 'WEIGHTS', 'GRADS', 'OPTIMIZER', 'ACTIVATIONS', 'KV CACHE', 'TOTAL', 'FITS ALONE ON', 'OR SPLIT'],
+        [
+          'HOLDING',
+          'WEIGHTS',
+          'GRADS',
+          'OPTIMIZER',
+          'ACTIVATIONS',
+          'KV CACHE',
+          'TOTAL',
+          'FITS ALONE ON',
+          'OR SPLIT',
+          'TIME (FIRST FIT)',
+        ],
         r.rows.map((x) => [
           x.label,
           formatBytes(x.weightsBytes),
@@ -98,9 +117,12 @@ export const fitCommand: Command = {
               ? `${x.alone.slice(0, 3).map(short).join(', ')} and ${x.alone.length - 3} more`
               : x.alone.map(short).join(', '),
           x.split ? `${x.split.count} x ${short(x.split.gpu)}` : x.alone.length > 0 ? '-' : 'no',
+          x.time ? timeText(x.time) : '-',
         ]),
       ),
     );
     for (const n of r.notes) ctx.print(`note: ${n}`);
+    if (r.rows.some((x) => x.time))
+      ctx.print(`note: times are datasheet estimates (range in brackets); ${publishedErrorText()}`);
   },
 };

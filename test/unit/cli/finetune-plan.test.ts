@@ -109,6 +109,15 @@ describe('fit --mode finetune', () => {
     expect(qlora.optimizerBytes).toBe(8 * 41_943_040);
     expect(qlora.alone).toEqual(['NVIDIA GeForce RTX 4090']);
     expect(fit.rows[1]!.alone).toEqual(['NVIDIA GeForce RTX 4090']);
+    // Its time per step on the first GPU that holds it is the plan's for the same run.
+    const time = (fit.rows[3] as unknown as { time: { gpu: string; what: string; us: number } }).time;
+    expect(time).toMatchObject({ gpu: 'NVIDIA GeForce RTX 4090', what: 'step' });
+    const p = await cli([
+      ...['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'],
+      ...['--mode', 'finetune', '--adapter', 'qlora', '--seq', '2048', '--batch', '1', '--recompute', 'full', '--json'],
+    ]);
+    const step = (JSON.parse(p.stdout) as PlanJson).plans[0]!.stepUs;
+    expect(Math.abs(time.us / step - 1)).toBeLessThan(0.01);
     // Unsloth's QLoRA fits the 12 GB card too.
     const u = await cli([
       ...['fit', folder, '--db', db, '--mode', 'finetune', '--context', '2048', '--stack', 'unsloth'],

@@ -11,6 +11,8 @@
  * fits each of n of them (weights and cache divide; the overhead does not).
  */
 
+import type { WeightFormat } from '../../workload/generation.js';
+
 export type FitMode = 'inference' | 'training' | 'finetune';
 
 /**
@@ -20,6 +22,7 @@ export type FitMode = 'inference' | 'training' | 'finetune';
  */
 export interface FitAdapterModel {
   label: string;
+  adapter: 'lora' | 'qlora';
   frozenBytes: number;
   /** The adapters' weights, gradients and optimizer state, at the stack's bytes. */
   adapterBytes: { weights: number; gradients: number; optimizer: number };
@@ -43,6 +46,8 @@ export interface FitModel {
 export interface FitRow {
   /** "bf16", "q4_k", "bf16 + Adam, full recompute"... */
   label: string;
+  /** What the row holds: a served weight format (absent: the dtype), or recomputation and an adapter. */
+  how: { format?: WeightFormat; recompute?: 'none' | 'full'; adapter?: 'lora' | 'qlora' };
   weightsBytes: number;
   gradientBytes: number;
   optimizerBytes: number;
@@ -64,17 +69,18 @@ export interface FitPlacement {
 }
 
 /** Bytes per weight of the serving formats `fit` lists (WEIGHT_FORMATS' figures). */
-export const SERVING_FORMATS: readonly { label: string; bytes: number }[] = [
+export const SERVING_FORMATS: readonly { label: string; bytes: number; format?: WeightFormat }[] = [
   { label: 'bf16/fp16', bytes: 2 },
-  { label: 'fp8', bytes: 1 },
-  { label: 'int8', bytes: 1 },
-  { label: 'q8_0', bytes: 34 / 32 },
-  { label: 'int4 (AWQ/GPTQ)', bytes: (128 / 2 + 2 + 2) / 128 },
-  { label: 'q4_k', bytes: 144 / 256 },
+  { label: 'fp8', bytes: 1, format: 'fp8' },
+  { label: 'int8', bytes: 1, format: 'int8' },
+  { label: 'q8_0', bytes: 34 / 32, format: 'q8_0' },
+  { label: 'int4 (AWQ/GPTQ)', bytes: (128 / 2 + 2 + 2) / 128, format: 'int4' },
+  { label: 'q4_k', bytes: 144 / 256, format: 'q4_k' },
 ];
 
-const row = (label: string, parts: Omit<FitRow, 'label' | 'totalBytes'>): FitRow => ({
+const row = (label: string, how: FitRow['how'], parts: Omit<FitRow, 'label' | 'how' | 'totalBytes'>): FitRow => ({
   label,
+  how,
   ...parts,
   totalBytes:
     parts.weightsBytes + parts.gradientBytes + parts.optimizerBytes + parts.activationBytes + parts.kvCacheBytes,
@@ -85,7 +91,7 @@ export function fitRows(m: FitModel, mode: FitMode, context: number, batch: numb
   if (mode === 'inference') {
     const kv = m.kvBytesPerToken * context * batch;
     return SERVING_FORMATS.map((f) =>
-      row(f.label, {
+      row(f.label, f.format ? { format: f.format } : {}, {
         weightsBytes: m.params * f.bytes,
         gradientBytes: 0,
         optimizerBytes: 0,
@@ -101,8 +107,12 @@ export function fitRows(m: FitModel, mode: FitMode, context: number, batch: numb
     kvCacheBytes: 0,
   };
   return [
-    row('bf16 + Adam, no recompute', { ...state, activationBytes: m.trainingActivationBytes }),
-    row('bf16 + Adam, full recompute', { ...state, activationBytes: m.checkpointedActivationBytes }),
+    row('bf16 + Adam, no recompute', { recompute: 'none' }, { ...state, activationBytes: m.trainingActivationBytes }),
+    row(
+      'bf16 + Adam, full recompute',
+      { recompute: 'full' },
+      { ...state, activationBytes: m.checkpointedActivationBytes },
+    ),
   ];
 }
 
@@ -116,8 +126,16 @@ function finetuneRows(adapters: readonly FitAdapterModel[]): FitRow[] {
       kvCacheBytes: 0,
     };
     return [
-      row(`${a.label}, no recompute`, { ...state, activationBytes: a.trainingActivationBytes }),
-      row(`${a.label}, full recompute`, { ...state, activationBytes: a.checkpointedActivationBytes }),
+      row(
+        `${a.label}, no recompute`,
+        { recompute: 'none', adapter: a.adapter },
+        { ...state, activationBytes: a.trainingActivationBytes },
+      ),
+      row(
+        `${a.label}, full recompute`,
+        { recompute: 'full', adapter: a.adapter },
+        { ...state, activationBytes: a.checkpointedActivationBytes },
+      ),
     ];
   });
 }
@@ -132,6 +150,18 @@ export function placeRow(r: FitRow, gpus: readonly FitGpu[], overheadBytes: numb
   return { alone, split: count <= maxSplit ? { gpu: largest.name, count } : null };
 }
 
+/**
+ * A row's time on the first GPU that holds it alone (its datasheet): one training step, or the
+ * prefill of the context for a served format; with the datasheet's published error band.
+ */
+export interface FitTime {
+  gpu: string;
+  what: 'step' | 'prefill';
+  us: number;
+  lowUs: number;
+  highUs: number;
+}
+
 /** `fit`'s answer: the model, the rows with where each fits, and the GPUs placed on. */
 export interface FitAnswer {
   model: string;
@@ -139,7 +169,7 @@ export interface FitAnswer {
   params: number;
   context: number;
   batch: number;
-  rows: (FitRow & FitPlacement)[];
+  rows: (FitRow & FitPlacement & { time: FitTime | null })[];
   gpus: { name: string; memoryBytes: number }[];
   overheadBytes: number;
   notes: string[];
