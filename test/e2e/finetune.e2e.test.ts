@@ -66,6 +66,8 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         expect(labels.some((l) => l.startsWith('LoRA'))).toBe(true);
         expect(labels.some((l) => l.startsWith('QLoRA'))).toBe(true);
         await expect(table.locator('caption').innerText()).resolves.toContain('fine-tuning');
+        // Time from the datasheet of the first GPU that holds the row (QLoRA with recomputation fits many).
+        await expect(table.getByTestId('fit-time').last().innerText()).resolves.toMatch(/ a step on /);
         await expect(page.getByTestId('fit-note').first().innerText()).resolves.toContain('Unsloth');
         await table.scrollIntoViewIfNeeded();
         await app.screenshot('workloads-fit-finetune-light');
