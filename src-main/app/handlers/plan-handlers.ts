@@ -5,6 +5,7 @@ import { checkWorkloadSpec } from './workload-spec.js';
 export const planHandlers: HandlerGroup<'plan:create'> = {
   'plan:create': (req, deps) => {
     checkWorkloadSpec(req.workload, deps);
-    return startJob(deps, 'plan', req, `${req.workload} (${req.mode}, batch ${req.batch})`);
+    const mode = req.finetune ? `fine-tuning, ${req.finetune.adapter === 'qlora' ? 'QLoRA' : 'LoRA'}` : req.mode;
+    return startJob(deps, 'plan', req, `${req.workload} (${mode}, batch ${req.batch})`);
   },
 };
