@@ -852,8 +852,11 @@ function planDevices(db: Database, req: PlanRequest, workload: Workload, warning
   };
   if (req.devices !== 'none') {
     const local = findMachine(db);
-    if (!local) throw new UserError('no machine recorded yet: run `pipedejavu profile` first');
-    addMachine(local.id, deviceKeys(req.devices));
+    // "all" of a machine nobody profiled is nothing: datasheet GPUs alone are planned, and said so.
+    if (!local && req.devices === 'all' && (req.virtual?.length ?? 0) > 0)
+      warnings.push('no machine profiled here: only the datasheet GPUs are planned (pipedejavu profile adds this one)');
+    else if (!local) throw new UserError('no machine recorded yet: run `pipedejavu profile` first');
+    else addMachine(local.id, deviceKeys(req.devices));
   }
   // Imported machines (ids, labels or patterns like node*, comma separated): a virtual cluster of the lab's machines.
   const local = req.devices !== 'none' ? findMachine(db)?.id : undefined;
@@ -937,7 +940,8 @@ function planProblem(
       : finetune
         ? withFinetuneMemory(workload, entry, predicted, finetune)
         : withSelectiveRecompute(workload, entry, predicted, candidates, predictions);
-  const split = withTensorSplit(workload, entry, withMemory, req.tp, warnings);
+  // No fine-tuning tool splits layers by tensor parallelism (search/plan-ranking.ts says so with pipelines).
+  const split = withTensorSplit(workload, entry, withMemory, finetune ? [1] : req.tp, warnings);
   const layers = withExperts(workload, entry, split.layers);
   const { tensorDegrees } = split;
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));

@@ -65,6 +65,24 @@ describe('plan --mode finetune', () => {
     expect(u.plans[0]!.memory[0]!.neededBytes / GIB).toBeLessThan(8);
   });
 
+  it('plans the datasheet GPUs alone on a store where nothing was profiled, without --devices', async () => {
+    const dir = tempDir();
+    const folder = path.join(dir, 'Llama-3.1-8B');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'config.json'), JSON.stringify(LLAMA_31_8B));
+    const r = await cli([
+      ...['plan', '--db', path.join(dir, 'empty.db'), '--workload', folder],
+      ...['--mode', 'finetune', '--adapter', 'qlora', '--virtual', 'RTX 4090,RTX 3090'],
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Llama-3\.1-8B: fine-tuning, QLoRA \(NF4 base\) r16 alpha 32 on q,k,v,o,gate,up,down, batch 8/,
+    );
+    expect(r.stdout).toMatch(/Best plan: .*memory per device:/);
+    expect(r.stdout).toContain('no machine profiled here: only the datasheet GPUs are planned');
+    expect(r.stdout).toContain('LoRA:');
+  });
+
   it('text output names the adapter, and the text refuses what it cannot plan in one line', async () => {
     const { db, folder } = setup();
     const base = ['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'];

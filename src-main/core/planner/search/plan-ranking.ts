@@ -210,7 +210,13 @@ export function searchRanked(
   });
   const ranked = rankPlans(runs, opts.topN);
   const fixed = opts.zero !== undefined && opts.zero !== 'auto' ? opts.zero : null;
-  if (fixed !== null && !pipelined({ ...problem, zeroStage: fixed }))
+  if (finetuned(problem))
+    ranked.result.rejected.push({
+      kind: 'pipeline',
+      reason:
+        'not searched when fine-tuning, nor tensor parallelism: PEFT with the Trainer, torchtune, Unsloth and axolotl do neither (FSDP, ZeRO-3, splits the frozen base over the GPUs instead)',
+    });
+  else if (fixed !== null && !pipelined({ ...problem, zeroStage: fixed }))
     ranked.result.rejected.push({
       kind: 'pipeline',
       reason: `ZeRO-${fixed}: pipelines not searched (DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism; --zero 1 or auto searches them)`,
@@ -218,7 +224,16 @@ export function searchRanked(
   return ranked;
 }
 
-/** Whether a problem's plans may be pipelines: training at a ZeRO stage DeepSpeed pipelines (0 or 1), or inference. */
+/**
+ * Whether a problem's plans may be pipelines: training at a ZeRO stage DeepSpeed pipelines (0 or
+ * 1), or inference; never fine-tuning with adapters, which no fine-tuning tool pipelines.
+ */
 function pipelined(p: PlanProblem): boolean {
+  if (finetuned(p)) return false;
   return p.mode !== 'training' || PIPELINE_ZERO_STAGES.includes(p.zeroStage);
+}
+
+/** Fine-tuning with adapters: layers hold frozen weights. */
+function finetuned(p: PlanProblem): boolean {
+  return p.layers.some((l) => l.frozenBytes !== undefined);
 }
