@@ -1097,7 +1097,9 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
     ...(tuned ? { finetune: tuned.spec } : {}),
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
-  const devices = planDevices(db, req, workload, warnings);
+  const devices = tuned
+    ? withoutCpus(planDevices(db, req, workload, warnings), warnings)
+    : planDevices(db, req, workload, warnings);
   const dtype = workload.nodes.find((n) => n.flops > 0)?.dtype ?? 'fp16';
   warnings.push(
     ...checkWeights(
@@ -1117,6 +1119,20 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
   const searched = searchPlans(wide, problem, devices, costModel, warnings);
   const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
   return { workload, devices, problem, costModel, ranked, served, finetune: tuned?.spec ?? null };
+}
+
+/**
+ * Fine-tuning beside GPUs leaves the CPUs out: the adapters' tools run NF4 kernels and NCCL on
+ * GPUs only (a CPU alone still fine-tunes, slowly).
+ */
+function withoutCpus(devices: PlanDevices, warnings: string[]): PlanDevices {
+  const gpus = devices.candidates.filter((c) => c.device.kind === 'gpu');
+  if (gpus.length === 0 || gpus.length === devices.candidates.length) return devices;
+  const cpus = devices.candidates.filter((c) => c.device.kind === 'cpu').map((c) => c.device.id);
+  warnings.push(
+    `fine-tuning plans the GPUs only: ${cpus.join(', ')} left out (PEFT, bitsandbytes and NCCL run the adapters' steps on GPUs)`,
+  );
+  return { ...devices, candidates: gpus };
 }
 
 /** The fastest plan that fits a changed request; null when none does or the change is refused. */

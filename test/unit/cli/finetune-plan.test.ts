@@ -83,6 +83,18 @@ describe('plan --mode finetune', () => {
     expect(r.stdout).toContain('LoRA:');
   });
 
+  it("leaves this machine's CPU out of a fine-tuning plan beside GPUs, and says so", async () => {
+    const { db, folder } = setup();
+    const r = await cli([
+      ...['plan', '--db', db, '--workload', folder, '--devices', 'all', '--virtual', 'RTX 4090,RTX 3090'],
+      ...['--mode', 'finetune', '--adapter', 'qlora', '--seq', '2048', '--batch', '2', '--json'],
+    ]);
+    expect(r.code).toBe(0);
+    const p = JSON.parse(r.stdout) as { devices: { id: string; kind: string }[]; warnings: string[] };
+    expect(p.devices.map((d) => d.kind)).toEqual(['gpu', 'gpu']);
+    expect(p.warnings.join('\n')).toMatch(/fine-tuning plans the GPUs only: \S+\/cpu\S* left out/);
+  });
+
   it('text output names the adapter, and the text refuses what it cannot plan in one line', async () => {
     const { db, folder } = setup();
     const base = ['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'];
