@@ -95,6 +95,22 @@ describe('plan --mode finetune', () => {
     expect(p.warnings.join('\n')).toMatch(/fine-tuning plans the GPUs only: \S+\/cpu\S* left out/);
   });
 
+  it('plans a stored Hugging Face folder (workload add) and refuses an ONNX graph in one line', async () => {
+    const { db, folder } = setup();
+    const added = await cli(['workload', 'add', folder, '--db', db, '--name', 'my-llama']);
+    expect(added.code).toBe(0);
+    const stored = await plan(db, 'my-llama', ['--adapter', 'lora', '--targets', 'q,v']);
+    expect(stored.finetune?.targets).toEqual(['q', 'v']);
+    expect(stored.plans[0]!.feasible).toBe(true);
+    const onnx = await cli([
+      ...['plan', '--db', db, '--workload', 'test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx', '--devices', 'none'],
+      ...['--virtual', 'RTX 4090', '--mode', 'finetune', '--adapter', 'lora'],
+    ]);
+    expect(onnx.code).not.toBe(0);
+    expect(onnx.stderr.trim().split('\n')).toHaveLength(1);
+    expect(onnx.stderr).toMatch(/LoRA and QLoRA fine-tuning is planned for transformers .*not for ONNX graphs/);
+  });
+
   it('text output names the adapter, and the text refuses what it cannot plan in one line', async () => {
     const { db, folder } = setup();
     const base = ['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'];
