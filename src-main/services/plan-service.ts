@@ -1066,6 +1066,10 @@ const SERVED_PREDICTION_BATCH = 64;
 function finetuneOf(db: Database, req: PlanRequest): { decoder: CatalogEntry; spec: FinetuneSpec } | null {
   if (!req.finetune) return null;
   if (req.mode !== 'training') throw new Error('fine-tuning plans are training plans');
+  if (req.offload === 'yes')
+    throw new UserError(
+      "--offload yes: fine-tuning keeps the adapters' small optimizer state on the GPU; offload is not planned for it (leave --offload out)",
+    );
   const decoder = req.decoder ?? describedEntry(db, req.workload);
   if (!decoder || decoder.kind !== 'transformer')
     throw new UserError(

@@ -120,6 +120,8 @@ describe('plan --mode finetune', () => {
     expect(noAdapter.stderr).toMatch(/--mode finetune needs --adapter lora or qlora/);
     const rankAlone = await cli([...base, '--mode', 'training', '--rank', '8']);
     expect(rankAlone.stderr).toMatch(/--rank is for --mode finetune/);
+    const offload = await cli([...base, '--mode', 'finetune', '--adapter', 'qlora', '--offload', 'yes']);
+    expect(offload.stderr).toMatch(/--offload yes: fine-tuning keeps the adapters' small optimizer state on the GPU/);
     const badTarget = await cli([...base, '--mode', 'finetune', '--adapter', 'lora', '--targets', 'q,lm_head']);
     expect(badTarget.stderr).toMatch(/"lm_head" is not a LoRA target here/);
     const gpt2 = await cli([
