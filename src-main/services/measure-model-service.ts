@@ -7,6 +7,8 @@
  * own trace of the profiled pass (Chrome trace JSON: Perfetto, chrome://tracing) is kept
  * there.
  */
+import { recordCheck } from './prediction-band.js';
+import type { ModelBand } from '../core/predictor/model-band.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import type { Dtype, Measurement } from '../core/domain/measurement.js';
@@ -18,7 +20,7 @@ import type { Database } from '../adapters/store/types.js';
 import type { KernelRunner } from '../adapters/ort/kernel-runner.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
 import { deviceOverhead, resolveWorkload, type WorkloadSpecOptions } from './workload-service.js';
-import { epFor, executedWorkload, predictExecuted } from './model-prediction-service.js';
+import { bandTarget, epFor, executedWorkload, predictExecuted } from './model-prediction-service.js';
 import { localMachineId } from './machine-service.js';
 import type { DeviceGroup } from './training-data.js';
 import { attributeNodes } from './model-attribution.js';
@@ -77,6 +79,12 @@ export interface ModelMeasurement {
   predicted: WorkloadPrediction | null;
   /** (predicted - measured) / measured of the whole model. */
   errorPct: number | null;
+  /**
+   * The prediction's 90% band (as timed from Node) and whether the measured time fell inside it;
+   * null without a prediction. The band is the one predict-model printed before this run, which
+   * is then kept as a check of this model for the bands of others.
+   */
+  band: { lowMs: number; highMs: number; inside: boolean; from: string; n: number } | null;
   /** Error of the node sum alone, against the predicted node sum. */
   nodeErrorPct: number | null;
   /** Per executed node that ran (ORT's names), slowest first. */
@@ -194,6 +202,14 @@ export async function measureModel(
     nodes: measured.map((m) => ({ node: ranNodes[m.index] as WorkloadNode, samples: m.samples })),
   });
   const nodesSum = { medianUs: nodes.reduce((a, n) => a + n.measuredUs, 0) };
+  const band = predicted?.band90 ? bandOutcome(predicted.band90, e2e.medianUs) : null;
+  if (predicted)
+    recordCheck(
+      db,
+      { ...bandTarget(x), label: w.name, predictor: predicted.predictor },
+      e2e.medianUs,
+      fromNodeUs(predicted),
+    );
   const predictedNodeSum = predicted ? predicted.totalUs - (predicted.runOverheadUs ?? 0) : null;
   return {
     workload: w.name,
@@ -210,6 +226,7 @@ export async function measureModel(
     predicted,
     // Measured from Node: the prediction as a Node caller sees it (device time plus the binding).
     errorPct: predicted ? ((fromNodeUs(predicted) - e2e.medianUs) / e2e.medianUs) * 100 : null,
+    band,
     nodeErrorPct: predictedNodeSum !== null ? ((predictedNodeSum - nodesSum.medianUs) / nodesSum.medianUs) * 100 : null,
     nodes: nodes.sort((a, b) => b.measuredUs - a.measuredUs),
     fileNodes: byFile,
@@ -218,6 +235,16 @@ export async function measureModel(
     stored,
     outputShapes: outcome.outputShapes,
     ...(trace ? { trace } : {}),
+  };
+}
+
+function bandOutcome(b: ModelBand, measuredUs: number): NonNullable<ModelMeasurement['band']> {
+  return {
+    lowMs: b.lowUs / 1000,
+    highMs: b.highUs / 1000,
+    inside: measuredUs >= b.lowUs && measuredUs <= b.highUs,
+    from: b.from,
+    n: b.n,
   };
 }
 

@@ -8,6 +8,7 @@
  * ORT cannot run here and models it cannot optimize are predicted on the file's graph,
  * with a warning saying so.
  */
+import { predictionBand, type BandTarget } from './prediction-band.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { UserError } from '../core/errors.js';
@@ -121,12 +122,22 @@ export function predictExecuted(
   x: ExecutedWorkload,
   opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
 ): WorkloadPrediction {
-  if (!x.run) {
-    const p = predictOnDevice(db, x.user.workload, x.device, opts);
-    if (x.why) p.warnings.unshift(`predicted on the graph in the file, not the one ONNX Runtime executes: ${x.why}`);
-    return p;
-  }
-  return onUserGraph(x.user.workload, predictOnDevice(db, x.run.workload, x.device, opts), x.run.executedToSource);
+  const p = x.run
+    ? onUserGraph(x.user.workload, predictOnDevice(db, x.run.workload, x.device, opts), x.run.executedToSource)
+    : predictOnDevice(db, x.user.workload, x.device, opts);
+  if (!x.run && x.why)
+    p.warnings.unshift(`predicted on the graph in the file, not the one ONNX Runtime executes: ${x.why}`);
+  return { ...p, band90: predictionBand(db, p, bandTarget(x)) };
+}
+
+/** Who a prediction's band is for: the device, its thread count, and the model (its content, else its name). */
+export function bandTarget(x: Pick<ExecutedWorkload, 'user' | 'device'>): BandTarget {
+  return {
+    machineId: x.device.machineId,
+    deviceKey: x.device.deviceKey,
+    threads: x.device.threads ?? null,
+    model: x.user.contentHash ?? x.user.workload.name,
+  };
 }
 
 /**

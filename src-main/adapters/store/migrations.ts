@@ -198,6 +198,28 @@ ALTER TABLE workloads ADD COLUMN node_count INTEGER;
 ALTER TABLE workloads ADD COLUMN layer_count INTEGER;
 `;
 
+/**
+ * Model checks: each measure-model run's measured and predicted whole-model times, the held-out
+ * residuals of the prediction band (core/predictor/model-band.ts). Profile runs keep the
+ * conditions they were taken in (load, CPU steal) as JSON.
+ */
+const V5_SQL = `
+CREATE TABLE model_checks (
+  id            INTEGER PRIMARY KEY,
+  machine_id    TEXT NOT NULL REFERENCES machines (id) ON DELETE CASCADE,
+  device_key    TEXT NOT NULL,
+  threads       INTEGER CHECK (threads IS NULL OR threads >= 0),
+  model         TEXT NOT NULL,
+  label         TEXT NOT NULL,
+  predictor     TEXT NOT NULL,
+  measured_us   REAL NOT NULL CHECK (measured_us > 0),
+  predicted_us  REAL NOT NULL CHECK (predicted_us > 0),
+  checked_at    TEXT NOT NULL
+);
+CREATE INDEX model_checks_device ON model_checks (machine_id, device_key);
+ALTER TABLE profile_runs ADD COLUMN conditions_json TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -226,6 +248,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'workload-graph-deflated',
     up(db) {
       db.exec(V4_SQL);
+    },
+  },
+  {
+    version: 5,
+    name: 'model-checks-and-run-conditions',
+    up(db) {
+      db.exec(V5_SQL);
     },
   },
 ];

@@ -1,4 +1,6 @@
 /** Whole-model predictions and measurements as tables. */
+import { bandPercent, type ModelBand } from '../../core/predictor/model-band.js';
+import { SHIPPED_SOURCE } from '../../core/predictor/shipped-residuals.js';
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/generation-service.js';
@@ -53,7 +55,8 @@ export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)}
 export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, top = 12): string {
   const ran = executedByFileNode(p);
   const out = [
-    `${p.workload} on ${deviceName} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)} (band ${ms(p.lowUs)} - ${ms(p.highUs)})`,
+    `${p.workload} on ${deviceName} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)}${p.band90 ? '' : ` (band ${ms(p.lowUs)} - ${ms(p.highUs)})`}`,
+    ...(p.band90 ? [bandLine(p.band90, fromNodeUs(p))] : []),
     `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${count(p.executed?.length ?? 0, 'executed node')})` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${
       Object.keys(p.calibration).length
         ? `; calibrated ${Object.entries(p.calibration)
@@ -104,6 +107,17 @@ export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, t
   return out.join('\n');
 }
 
+/** "90% band 1.61 - 2.45 ms as timed from Node (-20%/+22%; from 14 checks of other models on this device)". */
+function bandLine(b: ModelBand, fromNode: number): string {
+  const basis =
+    b.from === 'checks'
+      ? `${count(b.n, 'measure-model check')} of other models on this device`
+      : b.from === 'checks+shipped'
+        ? `${count(b.n, 'residual')}: this device's measure-model checks of other models and the prediction bench's (${SHIPPED_SOURCE})`
+        : `the prediction bench's ${count(b.n, 'held-out residual')} (${SHIPPED_SOURCE}); measure-model on your models narrows it to this machine`;
+  return `90% band ${ms(b.lowUs)} - ${ms(b.highUs)} around ${ms(fromNode)} as timed from Node (${bandPercent(b)}; from ${basis})`;
+}
+
 export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, top = 12): string {
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
@@ -132,6 +146,11 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
         ['profiled run (for comparison)', `${m.profiledMs.toFixed(3)} ms`, '-', '-'],
       ],
     ),
+    ...(m.band
+      ? [
+          `the measured ${m.medianMs.toFixed(3)} ms is ${m.band.inside ? 'inside' : 'OUTSIDE'} the prediction's 90% band ${m.band.lowMs.toFixed(3)} - ${m.band.highMs.toFixed(3)} ms${m.band.inside ? '' : ': a check outside the band widens the bands of the models after it'}; kept as a check for the bands of other models`,
+        ]
+      : []),
     '',
     `Nodes of the file (${m.fileNodeCount}; ${m.fileNodes.length} took time, run as ${count(m.nodes.length, 'executed node')}${m.unmatchedNodes ? `, ${m.unmatchedNodes} traced ${noun(m.unmatchedNodes, 'node')} not found in the executed graph` : ''}; the ${Math.min(top, m.fileNodes.length)} slowest; EXECUTED AS: what ONNX Runtime ran for each)`,
     formatTable(

@@ -20,6 +20,7 @@
  * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
  * `binding`, for callers who time runs from Node; it is never inside totalUs. Pure.
  */
+import type { ModelBand } from '../predictor/model-band.js';
 import { DTYPE_BYTES } from '../kernels/cost.js';
 import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
@@ -82,8 +83,16 @@ export interface WorkloadPrediction {
   graph: 'file' | 'executed';
   /** With graph 'executed': every executed node's prediction and the user nodes it covers. */
   executed?: ExecutedNodePrediction[];
+  /**
+   * The 90% band of the whole run as timed from Node (fromNodeUs), by split conformal over held-out
+   * residuals (predictor/model-band.ts); absent where none was computed (a workload of no device
+   * profiled here). lowUs/highUs above are the nodes' own bands summed, a wider, older measure.
+   */
+  band90?: ModelBand;
   warnings: string[];
 }
+
+export type { ModelBand };
 
 export interface ExecutedNodePrediction extends NodePrediction {
   /** Names of the user's nodes this executed node computes (fused, or its own). */

@@ -66,6 +66,7 @@ describe('openDatabase: migrations from empty', () => {
       'links',
       'machines',
       'measurements',
+      'model_checks',
       'plans',
       'predictors',
       'profile_runs',
