@@ -134,6 +134,11 @@ export interface WorkloadPredictionView {
     totalUs: number;
     lowUs: number;
     highUs: number;
+    /**
+     * The 90% band as timed from Node (split conformal over held-out residuals: this device's
+     * measure-model checks of other models, or the shipped bench residuals); null when none.
+     */
+    band90: { lowUs: number; highUs: number; from: 'checks' | 'checks+shipped' | 'shipped'; n: number } | null;
     layerUs: number[];
     familyShare: Record<string, number>;
     /** Per-run cost plus the per-node cost of every node that runs (µs), inside totalUs. */

@@ -36,6 +36,7 @@ function deviceView(workload: Workload, d: DeviceGroup, p: WorkloadPrediction) {
     totalUs: p.totalUs,
     lowUs: p.lowUs,
     highUs: p.highUs,
+    band90: p.band90 ? { lowUs: p.band90.lowUs, highUs: p.band90.highUs, from: p.band90.from, n: p.band90.n } : null,
     layerUs: p.layers.map((l) => l.timeUs),
     familyShare: p.familyShare,
     overheadUs: p.overheadUs,

@@ -91,6 +91,10 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await executed.scrollIntoViewIfNeeded();
       await app.screenshot('workloads-executed-light');
       await page.getByTestId('prediction-totals').scrollIntoViewIfNeeded();
+      // Each device's 90% band: the shipped bench residuals until this CPU has checks of its own.
+      await expect(page.getByTestId('band-cell').first().getAttribute('title')).resolves.toMatch(
+        /^from \d+ residuals \(shipped\)$/,
+      );
       await app.screenshot('workloads-added-light');
 
       // Plans: the model on the profiled CPU plus one datasheet GPU.
