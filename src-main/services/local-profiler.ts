@@ -6,6 +6,8 @@ import { cudaUnavailableReason } from '../adapters/ort/ep-options.js';
 import { KernelRunner } from '../adapters/ort/kernel-runner.js';
 import { localClockSampler } from '../adapters/nvidia-smi/sample-clocks.js';
 import { TorchRunner } from '../adapters/torch/torch-runner.js';
+import { readCpuTimes } from '../adapters/system/cpu-times.js';
+import { conditionsOff } from './run-conditions-service.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { Database } from '../adapters/store/types.js';
 import type { ProfilerDeps } from './profiler-service.js';
@@ -19,5 +21,7 @@ export function localProfilerDeps(db: Database, env: NodeJS.ProcessEnv = process
     epUnavailable: (ep: EpConfig) => (ep.name === 'cuda' ? cudaUnavailableReason() : null),
     // SM clock, temperature, power and throttle reasons around every batch on a CUDA GPU.
     gpuClocks: localClockSampler(env),
+    // The host's CPU times around a CPU run (/proc/stat; null elsewhere): load before and after, steal.
+    ...(conditionsOff(env) ? {} : { cpuTimes: () => readCpuTimes() }),
   };
 }

@@ -27,6 +27,7 @@ import { attributeNodes } from './model-attribution.js';
 import type { WorkloadNode } from '../core/workload/types.js';
 import { checkWritableFile } from '../adapters/files/check-writable.js';
 import { writeFileAtomic } from '../adapters/files/write-file-atomic.js';
+import { measuredConditionsWarnings, watchCpuTiming, type ConditionsProbe } from './run-conditions-service.js';
 
 /** One executed node as ONNX Runtime ran it (its name is ORT's: `conv2d_494.tmp_0_nchwc`, `ReorderOutput_token_3`). */
 export interface MeasuredNode {
@@ -137,6 +138,8 @@ export async function measureModel(
     threads?: number;
     /** Keep ORT's trace of the profiled pass in this file (checked before anything runs). */
     traceFile?: string;
+    /** The host's CPU times around the timing on a CPU (run-conditions-service.ts); absent: not read. */
+    conditions?: ConditionsProbe;
   },
 ): Promise<ModelMeasurement> {
   const resolved = resolveWorkload(db, spec, opts);
@@ -150,6 +153,7 @@ export async function measureModel(
   const ep = epFor(device, localMachineId(db));
   if (!ep) throw new UserError(`${opts.device} is not a device of this machine: measure-model runs here`);
   const info = await runner.start();
+  const watch = await watchCpuTiming(ep.name === 'cpu', opts.conditions);
   const outcome = await runner.runModel({
     modelPath: resolved.filePath,
     inputs: w.inputs.map((i) => ({
@@ -162,6 +166,7 @@ export async function measureModel(
     ...(traceFile ? { keepTrace: true } : {}),
   });
   if (!outcome.ok) throw new UserError(`running ${w.name} failed (${outcome.kind}): ${outcome.error}`);
+  const conditions = await watch.finish();
   const trace = traceFile ? keepTrace(outcome.traceFile, traceFile, [db.name]) : null;
   let predicted: WorkloadPrediction | null = null;
   try {
@@ -219,7 +224,7 @@ export async function measureModel(
     p90Ms: e2e.p90Us / 1000,
     repetitions: e2e.repetitions,
     passMediansMs: (outcome.passMediansUs ?? [e2e.medianUs]).map((us) => us / 1000),
-    warnings: passWarnings(outcome.passMediansUs ?? []),
+    warnings: [...passWarnings(outcome.passMediansUs ?? []), ...measuredConditionsWarnings(conditions)],
     nodesSumMs: nodesSum.medianUs / 1000,
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
     profiledMs: summarize(outcome.profiledWallUs).medianUs / 1000,

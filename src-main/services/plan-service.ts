@@ -100,6 +100,7 @@ import {
   type ServedDecoder,
   type ServingObjective,
 } from './serving-plan.js';
+import { conditionsWarning } from './run-conditions-service.js';
 
 export interface PlanRequest {
   workload: string;
@@ -269,6 +270,7 @@ function profiledCandidates(
   keys: string[] | 'all',
   label: string,
   mode: Mode,
+  warnings: string[],
 ): Candidate[] {
   const { devices, samples } = loadTrainingData(db, { machineId: machine.id });
   const byKey = new Map<string, (typeof devices)[number]>();
@@ -293,6 +295,7 @@ function profiledCandidates(
     }
     const hardware = machine.devices.find((d) => d.key === key)?.name ?? key;
     const name = isTorchEpName(g.executionProvider) ? `${hardware} (PyTorch)` : hardware;
+    warnings.push(...conditionsWarning(db, g).map((w) => `${label}: ${w}`));
     return {
       device: {
         id: `${label}/${key}`,
@@ -845,7 +848,7 @@ function planDevices(db: Database, req: PlanRequest, workload: Workload, warning
     // Two machines may share a hostname: the second is told apart by its id.
     const label = labels.has(detail.label) ? `${detail.label}~${detail.id.slice(0, 6)}` : detail.label;
     labels.add(label);
-    out.candidates.push(...profiledCandidates(db, detail, keys, label, req.mode));
+    out.candidates.push(...profiledCandidates(db, detail, keys, label, req.mode, warnings));
     out.machineLinks.push({ machine: label, links: detail.links });
     if (detail.probe.memory.totalBytes > 0)
       out.hostMemory[label] = { bytes: detail.probe.memory.totalBytes, source: 'probed' };

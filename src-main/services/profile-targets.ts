@@ -128,6 +128,7 @@ export async function profileTargets(
         onEvent: (e) => {
           if (e.type === 'start') startLines(who, opts.suite, e).forEach(onLog);
           if (e.type === 'refine') onLog(`refining: ${count(e.added, 'more kernel')} where the curves bend`);
+          if (e.type === 'wait') onLog(`${who}: ${e.line}`);
           if (e.type === 'kernel') onKernel(e, who);
           if (e.type === 'step') onStep?.(e, who);
         },

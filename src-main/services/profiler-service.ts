@@ -4,7 +4,7 @@
  * skips what is already stored (so rerunning resumes), refines where curves bend, and
  * stores the device's measured roofline with the run.
  */
-import type { Dtype, Measurement } from '../core/domain/measurement.js';
+import { shapeKey, type Dtype, type Measurement } from '../core/domain/measurement.js';
 import type { KernelSpec } from '../core/kernels/types.js';
 import { makeKernel } from '../core/kernels/cost.js';
 import { suiteKernels, type SuiteName } from '../core/kernels/suites.js';
@@ -32,6 +32,8 @@ import { CHAIN_COPIES } from '../core/kernels/chain.js';
 import { differencedCopies, methodRule, timingMethod, type TimingMethod } from '../core/profiler/gpu-timing.js';
 import type { GpuClockSampler } from '../core/profiler/gpu-clocks.js';
 import { ClockWatch } from './gpu-clock-watch.js';
+import type { CpuTimes, RunConditions } from '../core/profiler/run-conditions.js';
+import { ConditionsWatch, DEFAULT_QUIET_BUDGET_MS, poorRunNote } from './run-conditions-service.js';
 import type { CalibrationRun } from '../core/workload/calibration.js';
 import { DeviceCalibration } from './calibration-service.js';
 import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
@@ -87,6 +89,13 @@ export interface ProfilerDeps {
   epUnavailable: (ep: EpConfig) => string | null;
   /** nvidia-smi readings around every batch on a CUDA GPU (gpu-clock-watch.ts); absent: none taken. */
   gpuClocks?: GpuClockSampler;
+  /**
+   * The host's cumulative CPU times (/proc/stat) for the conditions of a CPU run
+   * (run-conditions-service.ts); absent or null: not read, and nothing waits for a quiet moment.
+   */
+  cpuTimes?: () => CpuTimes | null;
+  /** How the conditions' readings wait (tests); default: a timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface ProfileTarget {
@@ -113,6 +122,8 @@ export interface ProfileOptions {
   forceDifferencedTiming?: boolean;
   /** Tests: a noise source; timings of the kernels it names count as too noisy whatever their spread. */
   forceNoisy?: (spec: KernelSpec) => boolean;
+  /** A CPU run waits at most this long for a quiet moment before it starts anyway (ms); default 20 s. */
+  quietBudgetMs?: number;
 }
 
 export type KernelStatus = 'measured' | 'failed' | 'noisy';
@@ -147,7 +158,9 @@ export type ProfileEvent =
       elapsedMs: number;
       remainingMs: number;
     }
-  | { type: 'refine'; added: number };
+  | { type: 'refine'; added: number }
+  /** The run waits for a quiet moment before it starts (other work keeps the CPUs busy). */
+  | { type: 'wait'; line: string };
 
 export interface KernelFailure {
   kernel: string;
@@ -169,6 +182,8 @@ export interface ProfileReport {
   elapsedMs: number;
   summary: (DeviceSummary & Record<string, unknown>) | null;
   notes: string[];
+  /** The conditions a CPU run was taken in (load around it, steal); absent or null: not read. */
+  conditions?: RunConditions | null;
 }
 
 const FP_DTYPES_GPU: Dtype[] = ['fp32', 'fp16'];
@@ -360,6 +375,8 @@ interface RunState {
   noisy: Map<string, NoisyKernel>;
   /** Kernels a past run of this target stored noisy: measured again, replacing the stored row. */
   priorNoisy: ReadonlySet<string>;
+  /** Kernels measured again although stored (noisy ones, and those a run in poor conditions stored): their rows are replaced. */
+  remeasure: ReadonlySet<string>;
   retries: { slots: number; retryMs: number };
   /** The expected cost of one refinement slot (the mean kernel of the queue, ms). */
   refineSlotMs: number;
@@ -463,7 +480,7 @@ async function measureKernel(
   const picked = judged(st, spec, outcome);
   const k = picked.summary;
   if (picked.note) st.report.notes.push(picked.note);
-  store(st, spec, outcome, k, st.priorNoisy.has(spec.id));
+  store(st, spec, outcome, k, st.remeasure.has(spec.id));
   st.measured.push({ spec, medianUs: k.medianUs });
   st.report.measured++;
   if (picked.noisy) {
@@ -745,7 +762,12 @@ function noisyNote(st: RunState): string[] {
 }
 
 /** The run's summary (measured roofline, overhead, calibration), its notes and final status. */
-function finish(st: RunState, overhead: RunOverhead | null, calibration: CalibrationRun[]): ProfileReport {
+function finish(
+  st: RunState,
+  overhead: RunOverhead | null,
+  calibration: CalibrationRun[],
+  conditions: RunConditions | null,
+): ProfileReport {
   const { target, report } = st;
   const threads = epThreads(target.ep);
   const stored = st.repo.listMeasurements({ machineId: target.machineId, deviceKey: target.deviceKey });
@@ -776,6 +798,14 @@ function finish(st: RunState, overhead: RunOverhead | null, calibration: Calibra
   if (device && !aborted(st)) report.notes.push(...missingFigures(device, target, st.opts.suite));
   report.status = aborted(st) ? 'interrupted' : st.epGone && report.measured === 0 ? 'failed' : 'complete';
   report.summary = summary;
+  report.conditions = conditions;
+  if (conditions) {
+    st.repo.setRunConditions(st.runId, conditions);
+    if (conditions.waitedMs > 0)
+      report.notes.push(`waited ${Math.round(conditions.waitedMs / 1000)} s for a quiet moment before it started`);
+    const poor = poorRunNote(conditions, rerunCommand(target, st.opts.suite));
+    if (poor) report.notes.push(poor);
+  }
   report.elapsedMs = Date.now() - st.started;
   st.repo.finishRun(st.runId, report.status, summary, report.notes);
   return report;
@@ -798,6 +828,25 @@ function priorNoisyKernels(repo: ProfileRepo, target: ProfileTarget): Set<string
   const last = targetRuns(repo, target).find((r) => r.summary !== null);
   const ids = last?.summary?.noisyKernels;
   return new Set(Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : []);
+}
+
+/**
+ * The kernels of `specs` whose stored row a run of this target taken in poor conditions measured:
+ * measured again (a row moves to the run that re-measures it, so a quiet run ends this).
+ */
+function poorRunKernels(repo: ProfileRepo, target: ProfileTarget, specs: readonly KernelSpec[]): string[] {
+  const poorRuns = new Set(
+    targetRuns(repo, target)
+      .filter((r) => r.conditions?.poor)
+      .map((r) => r.id),
+  );
+  if (!poorRuns.size) return [];
+  const threads = epThreads(target.ep);
+  const runOf = new Map<string, string>();
+  for (const m of repo.listMeasurements({ machineId: target.machineId, deviceKey: target.deviceKey }))
+    if (m.executionProvider === epName(target.ep) && m.threads === threads && m.source === 'profile')
+      runOf.set(`${m.op}|${m.shapeKey}|${m.dtype}`, m.runId);
+  return specs.filter((k) => poorRuns.has(runOf.get(`${k.op}|${shapeKey(k.shape)}|${k.dtype}`) ?? '')).map((k) => k.id);
 }
 
 /** What this machine's last run of the same provider measured its items to cost (same threads first). */
@@ -841,15 +890,39 @@ export async function profileDevice(
     if (!runner) return { ...base, runId: null, status: 'unavailable', notes: ['PyTorch backend: not set up here'] };
     const unavailable = await unavailableReasonOrStart(deps, runner, target);
     if (typeof unavailable === 'string') return { ...base, runId: null, status: 'unavailable', notes: [unavailable] };
+    const watch = await conditionsBefore(deps, target, opts);
     return await profileLocked(deps, runner, target, opts, {
       repo,
       base,
-      started,
+      // The run's time (and its retry budget) starts once the wait for a quiet moment is over.
+      started: watch ? Date.now() : started,
       ortVersion: unavailable.ortVersion,
+      watch,
     });
   } finally {
     release();
   }
+}
+
+/**
+ * A CPU run's readings before it starts (run-conditions-service.ts): 1 s windows while nothing of
+ * ours runs, waiting for a quiet moment within the budget (said in a 'wait' event). Null when
+ * the host's CPU times are not read (no cpuTimes given, not Linux) or the target is not a CPU.
+ */
+async function conditionsBefore(
+  deps: ProfilerDeps,
+  target: ProfileTarget,
+  opts: ProfileOptions,
+): Promise<ConditionsWatch | null> {
+  if (!onCpu(target.ep) || !deps.cpuTimes) return null;
+  return ConditionsWatch.start(
+    { cpuTimes: deps.cpuTimes, ...(deps.sleep ? { sleep: deps.sleep } : {}) },
+    {
+      budgetMs: opts.quietBudgetMs ?? DEFAULT_QUIET_BUDGET_MS,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      onWait: (line) => opts.onEvent?.({ type: 'wait', line }),
+    },
+  );
 }
 
 /** nvidia-smi readings around the batches of a CUDA GPU; none elsewhere (a WebGPU adapter need not be an NVIDIA GPU). */
@@ -864,7 +937,14 @@ async function profileLocked(
   runner: KernelRunnerLike,
   target: ProfileTarget,
   opts: ProfileOptions,
-  ctx: { repo: ProfileRepo; base: Omit<ProfileReport, 'status' | 'runId'>; started: number; ortVersion: string },
+  ctx: {
+    repo: ProfileRepo;
+    base: Omit<ProfileReport, 'status' | 'runId'>;
+    started: number;
+    ortVersion: string;
+    /** The readings taken before the run (CPU targets on a host whose CPU times are read), else null. */
+    watch: ConditionsWatch | null;
+  },
 ): Promise<ProfileReport> {
   const { repo, base, started, ortVersion } = ctx;
   const threads = epThreads(target.ep);
@@ -878,7 +958,8 @@ async function profileLocked(
   });
   const suite = opts.kernels ?? kernelsFor(target.ep, opts.suite);
   const priorNoisy = priorNoisyKernels(repo, target);
-  const isStored = isStoredFn(repo, target, priorNoisy);
+  const remeasure = new Set(priorNoisy);
+  const isStored = isStoredFn(repo, target, remeasure);
   const past = pastCosts(repo, target);
   const st: RunState = {
     deps,
@@ -905,6 +986,7 @@ async function profileLocked(
     rounds: Math.max(1, opts.rounds ?? SUITE_ROUNDS[opts.suite]),
     noisy: new Map(),
     priorNoisy,
+    remeasure,
     retries: { slots: 0, retryMs: 0 },
     refineSlotMs: 0,
     stepMs: { overhead: expectedStepMs('overhead', past), calibration: expectedStepMs('calibration', past) },
@@ -916,6 +998,7 @@ async function profileLocked(
   try {
     calibration = await startCalibration(st);
     const all = withCalibrationKernels(suite, calibration, opts.calibrationKernels ?? !opts.kernels);
+    remeasurePoor(st, remeasure, all);
     const queue = all.filter((k) => !isStored(k));
     st.report.alreadyMeasured = all.length - queue.length;
     planWork(st, queue, calibration !== null, past);
@@ -927,7 +1010,19 @@ async function profileLocked(
     calibration?.dispose();
     opts.signal?.removeEventListener('abort', onAbort);
   }
-  return finish(st, st.overhead, runs);
+  // One more window after the run (none when it was interrupted: the user is waiting), and the steal over it.
+  const conditions = ctx.watch ? await ctx.watch.finish({ skipWindow: aborted(st) }) : null;
+  return finish(st, st.overhead, runs, conditions);
+}
+
+/** Kernels a past run stored in poor conditions are measured again, said in a note. */
+function remeasurePoor(st: RunState, remeasure: Set<string>, all: readonly KernelSpec[]): void {
+  const poor = poorRunKernels(st.repo, st.target, all).filter((id) => !remeasure.has(id));
+  poor.forEach((id) => remeasure.add(id));
+  if (poor.length)
+    st.report.notes.push(
+      `${count(poor.length, 'kernel')} stored by a run taken in poor conditions (busy or stolen CPUs) measured again`,
+    );
 }
 
 /** Fixes the run's work items, sets what each is expected to cost, and says so in the start event. */
@@ -1008,8 +1103,10 @@ export interface TargetEstimate {
  */
 export function estimateTarget(db: Database, target: ProfileTarget, suite: SuiteName): TargetEstimate {
   const repo = new ProfileRepo(db);
-  const isStored = isStoredFn(repo, target, priorNoisyKernels(repo, target));
-  const pending = kernelsFor(target.ep, suite).filter((k) => !isStored(k));
+  const kernels = kernelsFor(target.ep, suite);
+  const remeasure = new Set([...priorNoisyKernels(repo, target), ...poorRunKernels(repo, target, kernels)]);
+  const isStored = isStoredFn(repo, target, remeasure);
+  const pending = kernels.filter((k) => !isStored(k));
   const past = pastCosts(repo, target);
   const torch = isTorchEp(target.ep);
   const estimatedMs = estimateRunMs({

@@ -10,6 +10,7 @@ import type { ProbeResult } from '../core/domain/hardware.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
+import { conditionsWarningOf } from './run-conditions-service.js';
 
 export interface DeviceGroup {
   deviceId: string;
@@ -171,7 +172,8 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
     if (opts.machineId && m.id !== opts.machineId) continue;
     const detail = machines.getMachine(m.id);
     if (!detail) continue;
-    const suiteOf = new Map(profiles.listRuns(m.id).map((r) => [r.id, r.suite]));
+    const runs = profiles.listRuns(m.id);
+    const suiteOf = new Map(runs.map((r) => [r.id, r.suite]));
     const groups = new Map<string, StoredMeasurement[]>();
     for (const x of profiles.listMeasurements({ machineId: m.id })) {
       const id = deviceId(m.id, x.deviceKey, x.executionProvider, x.threads);
@@ -196,7 +198,8 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
         threads: first.threads,
         features,
         measurements: ms.length,
-        warnings,
+        // A profile taken while other work ran says so in every prediction from it (run-conditions-service.ts).
+        warnings: [...warnings, ...conditionsWarningOf(runs, first)],
       });
       for (const x of ms) {
         samples.push({

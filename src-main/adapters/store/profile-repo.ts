@@ -23,6 +23,7 @@ import {
   type ProfileRun,
   type RunStatus,
 } from '../../core/domain/measurement.js';
+import type { RunConditions } from '../../core/profiler/run-conditions.js';
 import { StoreError } from './errors.js';
 import { parseJsonColumn, parseJsonColumnOrNull, toJson, toJsonOrNull, validate } from './json.js';
 import type { Database } from './types.js';
@@ -32,6 +33,8 @@ export type StoredRun = ProfileRun & {
   machineId: string;
   /** Last sign of life of the profiler writing this run (v2). */
   heartbeatAt: string | null;
+  /** The conditions the run was taken in (load, steal; v5); null: not read (older runs, non-Linux, GPUs). */
+  conditions: RunConditions | null;
 };
 
 export interface NewRunInput {
@@ -110,6 +113,7 @@ interface RunRow {
   summary_json: string | null;
   notes_json: string;
   heartbeat_at: string | null;
+  conditions_json: string | null;
 }
 
 /** A measurements row as stored (`id` is the row's; the rest is what an insert writes). */
@@ -154,6 +158,7 @@ const RUN_COLUMNS = [
   'summary_json',
   'notes_json',
   'heartbeat_at',
+  'conditions_json',
 ] as const satisfies readonly (keyof RunRow)[];
 
 /** The measurements columns an insert writes, in the order of the positional insert's parameters. */
@@ -228,6 +233,13 @@ const IDENTITY_WHERE = IDENTITY_COLUMNS.map((c) => `${identityExpression(c)} = $
 const SummarySchema = z.record(z.string(), z.unknown());
 const NotesSchema = z.array(z.string());
 const ShapeSchema = MeasurementSchema.shape.shape;
+const ConditionsSchema = z.object({
+  othersBefore: z.number().nullable(),
+  othersAfter: z.number().nullable(),
+  stealShare: z.number().nullable(),
+  waitedMs: z.number().nonnegative(),
+  poor: z.string().nullable(),
+});
 const SourceSchema = MeasurementSchema.shape.source;
 
 function prepareStatements(db: Database) {
@@ -244,6 +256,7 @@ function prepareStatements(db: Database) {
         WHERE id = ?`,
     ),
     touchRun: db.prepare<[string, string]>('UPDATE profile_runs SET heartbeat_at = ? WHERE id = ?'),
+    setConditions: db.prepare<[string, string]>('UPDATE profile_runs SET conditions_json = ? WHERE id = ?'),
     interruptStale: db.prepare<[string, string]>(
       `UPDATE profile_runs SET status = 'interrupted', finished_at = ?
         WHERE status = 'running' AND COALESCE(heartbeat_at, started_at) < ?`,
@@ -310,6 +323,14 @@ export class ProfileRepo {
       const n = notes === undefined ? current.notes_json : toJson(validate(NotesSchema, notes, 'run notes'));
       this.stmts.finishRun.run(st, at, toJsonOrNull(sum), n, at, runId);
     });
+    return this.mustGetRun(runId);
+  }
+
+  /** Stores the conditions the run was taken in (run-conditions.ts). */
+  setRunConditions(runId: string, conditions: RunConditions): StoredRun {
+    const c = validate(ConditionsSchema, conditions, 'run conditions');
+    if (this.stmts.setConditions.run(toJson(c), runId).changes === 0)
+      throw new StoreError('not-found', `profile run "${runId}" not found`);
     return this.mustGetRun(runId);
   }
 
@@ -470,6 +491,7 @@ export class ProfileRepo {
         summary_json: toJsonOrNull(run.summary),
         notes_json: toJson(run.notes),
         heartbeat_at: heartbeatAt,
+        conditions_json: null,
       });
     } catch (err) {
       const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
@@ -533,6 +555,11 @@ function toRun(row: RunRow): StoredRun {
     summary: parseJsonColumnOrNull(SummarySchema, row.summary_json, `profile_runs.summary_json of ${row.id}`),
     notes: parseJsonColumn(NotesSchema, row.notes_json, `profile_runs.notes_json of ${row.id}`),
     heartbeatAt: row.heartbeat_at,
+    conditions: parseJsonColumnOrNull(
+      ConditionsSchema,
+      row.conditions_json,
+      `profile_runs.conditions_json of ${row.id}`,
+    ),
   };
 }
 

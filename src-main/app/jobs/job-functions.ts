@@ -39,6 +39,7 @@ import type { JobReporter, RunnerKind } from './protocol.js';
 import { predictionView, workloadSummary } from '../workload-views.js';
 import { deviceLabels } from '../device-labels.js';
 import { count } from '../../core/text/plural.js';
+import { localConditionsProbe } from '../../services/run-conditions-service.js';
 
 export interface JobEnv {
   db: Database;
@@ -131,6 +132,7 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
     const m = await measureModel(e.db, runner, req.workload, {
       device: 'cpu',
       ...(req.threads !== undefined ? { threads: req.threads } : {}),
+      conditions: localConditionsProbe(e.env),
     });
     if (e.signal.aborted) throw new UserError('measurement cancelled');
     const layers = layerComparison(e.db, req.workload, m);

@@ -5,6 +5,7 @@ import type { Command } from '../command.js';
 import { renderMeasurement } from '../render/workload.js';
 import { deviceNameOf } from '../../services/device-names.js';
 import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import { localConditionsProbe } from '../../services/run-conditions-service.js';
 
 export const measureModelCommand: Command = {
   name: 'measure-model',
@@ -43,6 +44,8 @@ export const measureModelCommand: Command = {
         device: opts.device,
         ...(threads !== undefined ? { threads } : {}),
         ...(trace !== undefined ? { traceFile: trace } : {}),
+        // Load around the timing (Linux /proc/stat): a time taken under load says so.
+        conditions: localConditionsProbe(ctx.io.env),
       });
       if (ctx.json) ctx.printJson(m);
       else

@@ -4,7 +4,8 @@ import { DEFAULT_SUITE, parseBackends, parseThreads } from '../../services/devic
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
 import type { Command } from '../command.js';
 import { makeProgress } from '../progress.js';
-import { renderProfileReport, renderRoofline } from '../render/profile.js';
+import { renderProfileReport, renderProfileRuns, renderRoofline } from '../render/profile.js';
+import { listProfileRuns } from '../../services/profile-runs.js';
 
 /** Ctrl-C asks the profile to stop; a second Ctrl-C leaves at once. */
 function interruptOnSigint(controller: AbortController, onFirst: () => void): () => void {
@@ -28,14 +29,19 @@ export const profileCommand: Command = {
   name: 'profile',
   summary: 'measure every device with ONNX micro-kernels and store the results (resumes where it stopped)',
   usage:
-    '[--suite quick|standard|thorough] [--device cpu|cuda:N|webgpu:N|all] [--threads N[,N]] [--backend ort|torch|all] [--python PATH] [--json]',
+    '[runs] [--suite quick|standard|thorough] [--device cpu|cuda:N|webgpu:N|all] [--threads N[,N]] [--backend ort|torch|all] [--python PATH] [--json]',
   details:
     'Kernels run one at a time in a child process on ONNX Runtime (CPU EP; CUDA EP per GPU once\n' +
     '`npm run install-cuda` has installed it; WebGPU EP where an adapter exists). Each kernel is timed\n' +
     "with ORT's own profiler until the median is known within ±2% or its time budget is spent.\n" +
     'Ctrl-C stops cleanly and keeps every finished measurement; rerunning measures only what is missing.\n' +
     '--backend torch (or all) also times the same kernels with PyTorch in a Python child (CUDA events on\n' +
-    'each GPU, the wall clock on the CPU), stored as the torch-cuda and torch-cpu providers.',
+    'each GPU, the wall clock on the CPU), stored as the torch-cuda and torch-cpu providers.\n' +
+    'On Linux a CPU profile waits up to 20 s for a quiet moment (other work under 0.3 CPUs) and stores the\n' +
+    'conditions it ran in (load before and after, CPU steal); a profile taken under load says so, and so\n' +
+    'does every prediction from it. `profile runs` lists the stored runs with their conditions.',
+  subcommands: ['runs'],
+  positionals: { min: 0, max: 1, names: 'runs' },
   options: {
     suite: {
       type: 'string',
@@ -59,7 +65,14 @@ export const profileCommand: Command = {
       description: 'the Python with torch (default: $PIPEDEJAVU_PYTHON, python3 on PATH, /usr/bin/python3)',
     },
   },
-  async run(ctx, opts) {
+  async run(ctx, opts, [sub]) {
+    if (sub !== undefined) {
+      if (sub !== 'runs') throw new UsageError(`profile: unknown subcommand "${sub}"; use runs`);
+      const runs = listProfileRuns(ctx.database());
+      if (ctx.json) ctx.printJson({ runs });
+      else ctx.print(runs.length ? renderProfileRuns(runs) : 'No profile runs stored yet. Run `pipedejavu profile`.');
+      return;
+    }
     const suite = (typeof opts.suite === 'string' ? opts.suite : DEFAULT_SUITE) as SuiteName;
     if (!SUITE_NAMES.includes(suite)) throw new UsageError(`--suite takes ${SUITE_NAMES.join(', ')}; got "${suite}"`);
     const db = ctx.database();

@@ -4,6 +4,8 @@ import type { DeviceSummary } from '../../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../../core/profiler/overhead.js';
 import type { DatasheetCheck } from '../../services/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profiler-service.js';
+import type { StoredRun } from '../../adapters/store/profile-repo.js';
+import { conditionsLine } from '../../services/run-conditions-service.js';
 import { formatTable } from '../output.js';
 import { formatDuration } from '../progress.js';
 import { count } from '../../core/text/plural.js';
@@ -87,7 +89,28 @@ export function renderProfileReport(r: ProfileReport): string {
   for (const f of r.failures.slice(0, 10)) lines.push(`  failed ${f.kernel}: ${f.kind}: ${f.error}`);
   if (r.failures.length > 10) lines.push(`  ... and ${r.failures.length - 10} more failures`);
   for (const n of r.notes) lines.push(`  note: ${n}`);
+  if (r.conditions?.poor)
+    lines.push(
+      `  warning: profiled while ${r.conditions.poor}: predictions from this profile may read slow; profile again on a quiet machine`,
+    );
   return lines.join('\n');
+}
+
+/** The stored runs, oldest first, with the conditions each was taken in (quiet, poor and why, not read). */
+export function renderProfileRuns(runs: readonly (StoredRun & { measurements: number })[]): string {
+  return formatTable(
+    ['STARTED', 'DEVICE', 'EP', 'THREADS', 'SUITE', 'STATUS', 'MEASUREMENTS', 'CONDITIONS'],
+    runs.map((r) => [
+      r.startedAt.replace('T', ' ').slice(0, 19),
+      r.deviceKey,
+      r.executionProvider,
+      r.threads ?? '-',
+      r.suite,
+      r.status,
+      r.measurements,
+      conditionsLine(r.conditions),
+    ]),
+  );
 }
 
 /** Each measured GPU with a datasheet against its datasheet estimate (datasheet-check-service.ts). */

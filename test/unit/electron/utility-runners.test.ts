@@ -119,7 +119,7 @@ describe('runners in (fake) utility processes', () => {
     core = createAppCore({
       dbPath: path.join(dir, 'db.sqlite'),
       transport: 'electron',
-      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent' },
+      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent', PIPEDEJAVU_RUN_CONDITIONS: 'off' },
       launcher: withRelay(fakeUtilities(started), [jobRunner, kernelRunner]),
     });
     const c = core;
@@ -147,7 +147,7 @@ describe('runners in (fake) utility processes', () => {
     core = createAppCore({
       dbPath: path.join(dir, 'db.sqlite'),
       transport: 'electron',
-      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent' },
+      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent', PIPEDEJAVU_RUN_CONDITIONS: 'off' },
       launcher: withRelay(fakeUtilities(started), [jobRunner]),
     });
     const r = await core.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });

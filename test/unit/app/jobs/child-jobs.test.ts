@@ -77,7 +77,11 @@ describe('jobs in child processes', () => {
   it('cancels a real profile: the job ends cancelled and the finished kernels stay stored', async () => {
     const dir = tempDir('pdjv-cancel-');
     const dbPath = path.join(dir, 'db.sqlite');
-    core = createAppCore({ dbPath, transport: 'http', env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent' } });
+    core = createAppCore({
+      dbPath,
+      transport: 'http',
+      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent', PIPEDEJAVU_RUN_CONDITIONS: 'off' },
+    });
     const r = await core.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });
     if (!r.ok) throw new Error(r.error.message);
     const jobId = (r.value as { jobId: string }).jobId;
