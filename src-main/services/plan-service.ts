@@ -88,6 +88,7 @@ import { findMachine, listMachines } from './machine-service.js';
 import { workloadPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
 import { describedEntry, resolveWorkload, storedWorkload } from './workload-service.js';
+import { bandFactors, stepBand, type StepBand } from './plan-bands.js';
 import {
   SERVING_CANDIDATES,
   checkWeights,
@@ -188,6 +189,8 @@ export interface PlanResponse {
   layout: LayoutAnswer | null;
   /** Fine-tuning with LoRA/QLoRA adapters: rank, alpha and targets as planned; null otherwise. */
   finetune: FinetuneSpec | null;
+  /** Each listed plan's step band (90% for profiled devices, the published band for datasheet GPUs); null: none. */
+  stepBands: (StepBand | null)[];
   warnings: string[];
 }
 
@@ -208,6 +211,7 @@ export interface PlanSummary {
   suggestions: PlanSuggestion[];
   layout: LayoutAnswer | null;
   finetune: FinetuneSpec | null;
+  stepBands: (StepBand | null)[];
   warnings: string[];
 }
 
@@ -228,6 +232,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     suggestions: r.suggestions,
     layout: r.layout,
     finetune: r.finetune,
+    stepBands: r.stepBands,
     warnings: r.warnings,
   };
 }
@@ -1192,6 +1197,17 @@ function layoutWithServing(layout: Layout, searched: Searched, serves: boolean):
   return { ...answer, serving: figures?.[0] ?? null };
 }
 
+/** Each plan's step band, from every device's factors (plan-bands.ts). */
+function stepBands(
+  db: Database,
+  plans: readonly Plan[],
+  devices: readonly PlanDevice[],
+  model: string,
+): (StepBand | null)[] {
+  const factors = bandFactors(db, devices, model);
+  return plans.map((p) => stepBand(p, factors));
+}
+
 export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const warnings: string[] = [];
   // A layout that does not parse is refused before the search.
@@ -1236,6 +1252,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     suggestions,
     layout: layout ? layoutWithServing(layout, searched, figures !== null) : null,
     finetune: searched.finetune,
+    stepBands: stepBands(db, result.plans, problem.devices, workload.name),
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
   };
 }

@@ -3,6 +3,7 @@ import type { Plan, PlanDevice } from '../../core/planner/types.js';
 import { count, noun } from '../../core/text/plural.js';
 import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan-service.js';
+import type { StepBand } from '../../services/plan-bands.js';
 import type { ServingFigures } from '../../core/planner/cost/serving.js';
 import { formatBytes, formatTable } from '../output.js';
 import { ms } from './workload.js';
@@ -230,6 +231,11 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
   ];
 }
 
+/** "570 ms - 1.21 s": a step's band; '-' without one. */
+function bandText(b: StepBand | null): string {
+  return b ? `${ms(b.lowUs)} - ${ms(b.highUs)}` : '-';
+}
+
 /** "training", or "fine-tuning, QLoRA r16 alpha 32 on q,k,v,o,gate,up,down". */
 function modeText(r: Pick<PlanResponse, 'problem' | 'finetune'>): string {
   const f = r.finetune;
@@ -253,11 +259,12 @@ export function renderPlans(r: PlanResponse): string {
   if (rows.length > 0)
     out.push(
       formatTable(
-        ['#', 'KIND', 'STEP', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
+        ['#', 'KIND', 'STEP', 'BAND', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
         rows.map(({ label, plan: p }) => [
           label,
           kindText(p),
           `${ms(p.stepUs)}${p.feasible ? '' : ' (does not fit)'}`,
+          bandText(r.stepBands[r.result.plans.indexOf(p)] ?? null),
           p.throughputSamplesPerS.toFixed(1),
           `${p.microbatches} ${p.schedule}`,
           `${(p.bubbleFraction * 100).toFixed(0)}%`,
@@ -265,6 +272,10 @@ export function renderPlans(r: PlanResponse): string {
           stagesText(p),
         ]),
       ),
+    );
+  if (r.stepBands.some((b) => b !== null))
+    out.push(
+      "BAND: the step's range, the widest of its devices': 90% for a profiled device (its measure-model checks of other models, or the prediction bench's), 5th-95th percentile of published measurements for a datasheet GPU",
     );
   if (r.serving && feasible.length > 0) out.push('', ...servingLines(r, r.serving.slice(0, feasible.length)));
   const best = feasible[0];

@@ -64,4 +64,25 @@ describe('the prediction band', () => {
     const text2 = await cli(['measure-model', MODEL, ...args, '--db', db]);
     expect(text2.stdout).toMatch(/the measured \d+\.\d{3} ms is (inside|OUTSIDE) the prediction's 90% band/);
   });
+
+  it("plan gives each plan's step a band: the datasheet band on a datasheet GPU, the CPU's 90% band on a profiled CPU", async () => {
+    const db = path.join(tempDir(), 'p.db');
+    seededDb(db).close();
+    const gpu = JSON.parse(
+      (
+        await cli([
+          ...['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'none', '--virtual', 'RTX 4090'],
+          ...['--mode', 'inference', '--json'],
+        ])
+      ).stdout,
+    ) as { plans: { stepUs: number }[]; stepBands: { lowUs: number; highUs: number }[] };
+    const step = gpu.plans[0]!.stepUs;
+    expect(gpu.stepBands[0]!.lowUs / step).toBeCloseTo(0.72, 6);
+    expect(gpu.stepBands[0]!.highUs / step).toBeCloseTo(2.6, 6);
+    expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
+    const cpu = await cli(['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'cpu', '--mode', 'inference']);
+    expect(cpu.code).toBe(0);
+    expect(cpu.stdout).toMatch(/BAND: the step's range/);
+    expect(cpu.stdout).toMatch(/^1 +single +\S+ \S+ +\S+ \S+ - \S+ \S+/m);
+  });
 });

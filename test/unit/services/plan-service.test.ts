@@ -143,6 +143,7 @@ describe('planSummary', () => {
       suggestions: [],
       layout: null,
       finetune: null,
+      stepBands: r.stepBands,
       warnings: r.warnings,
     });
   });
