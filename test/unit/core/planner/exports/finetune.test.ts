@@ -330,6 +330,7 @@ describe('plan (text) with a fine-tuning plan', () => {
       result: { plans: [], rejected: [], searchMs: 0 },
       exports: exportPlan(i),
       suggestions: [],
+      stepBands: [],
       warnings: [],
     } as unknown as PlanResponse);
     expect(text).toContain(
