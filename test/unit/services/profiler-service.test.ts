@@ -276,7 +276,11 @@ describe('profiling a device with the real kernel runner', () => {
     expect(kept).toBe(r.measured);
     expect(kept).toBeGreaterThan(0);
     const rerun = await profileDevice(deps, cpu, { suite: 'quick', kernels, rule, refineLimit: 0 });
-    expect(rerun.alreadyMeasured).toBe(kept);
+    // What was kept is not timed again, but for a kernel the cancelled run found noisy (a busy
+    // host), which the rerun times again; everything else follows.
+    expect(rerun.alreadyMeasured).toBeLessThanOrEqual(kept);
+    expect(rerun.alreadyMeasured).toBeGreaterThanOrEqual(kept - r.noisy.length);
+    expect(rerun.alreadyMeasured + rerun.measured).toBe(kernels.length);
     expect(rerun.status).toBe('complete');
   });
 
