@@ -190,6 +190,8 @@ export interface PlanView {
   layout?: LayoutAnswer | null;
   /** Fine-tuning with LoRA/QLoRA adapters: the adapter, rank, alpha and targets planned; null otherwise. */
   finetune?: FinetuneSpec | null;
+  /** Each plan's step band, in `plans` order (the widest of its devices' ranges); null where none. */
+  stepBands?: ({ lowUs: number; highUs: number } | null)[];
   warnings: string[];
 }
 

@@ -107,6 +107,8 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await expect(job(app, 'plan', ['done']).count()).resolves.toBe(1);
       await page.getByTestId('plans-table').waitFor();
       expect(await page.getByTestId('plans-table').locator('tbody tr').count()).toBeGreaterThanOrEqual(1);
+      // Each plan's step has its band (the widest of its devices').
+      await expect(page.getByTestId('step-band').first().innerText()).resolves.toMatch(/ – /);
       await page.getByTestId('gantt-chart').waitFor();
       await page.getByTestId('memory-chart').waitFor();
       await page.getByTestId('export-snippets').waitFor();
