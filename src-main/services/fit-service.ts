@@ -3,13 +3,13 @@
  * training with and without recomputation) and the GPUs that hold it, alone or split
  * (core/planner/cost/fit.ts).
  */
+import { finetuneTarget, type FinetunedEntry } from './finetune-target.js';
 import {
   catalogNames,
   getCatalogEntry,
   kvBytesPerToken,
   type CatalogEntry,
   type CatalogLayer,
-  type TransformerEntry,
 } from '../core/catalog/index.js';
 import { UserError } from '../core/errors.js';
 import {
@@ -31,8 +31,7 @@ import { GPU_DATASHEETS, resolveGpuName, virtualDevice } from '../core/planner/c
 import type { Workload } from '../core/workload/types.js';
 import type { Database } from '../adapters/store/types.js';
 import { describedEntry, resolveWorkload } from './workload-service.js';
-import { availableTargets } from '../core/catalog/lora.js';
-import { FINETUNE_STACKS, finetuneSpec, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
+import { FINETUNE_STACKS, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
 import { tunedActivationBytes, tunedLayersMemory } from '../core/planner/cost/finetune-memory.js';
 import { attentionScoreBytes } from '../core/catalog/activation-memory.js';
 import { DTYPE_BYTES } from '../core/kernels/cost.js';
@@ -148,13 +147,9 @@ function finetuneBuild(
   db: Database,
   req: FitRequest,
   adapter: 'lora' | 'qlora',
-): { decoder: TransformerEntry & { family: string; sources: string[] }; finetune: FinetuneSpec } {
-  const e = req.decoder ?? describedEntry(db, req.model);
-  if (!e || e.kind !== 'transformer')
-    throw new UserError(
-      `${req.model}: fit --mode finetune needs a transformer described by a catalog name or a config.json`,
-    );
-  return { decoder: e, finetune: finetuneSpec({ ...req.finetune, adapter }, availableTargets(e)) };
+): { decoder: FinetunedEntry; finetune: FinetuneSpec } {
+  const t = finetuneTarget(db, req.model, req.decoder, { ...req.finetune, adapter });
+  return { decoder: t.decoder, finetune: t.spec };
 }
 
 type Builder = (mode: 'inference' | 'training', extra?: { decoder: CatalogEntry; finetune: FinetuneSpec }) => Workload;

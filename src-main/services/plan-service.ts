@@ -5,6 +5,7 @@
  * topology and the stated network. The searches rank plans; the best one is
  * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
  */
+import { finetuneTarget } from './finetune-target.js';
 import {
   catalogNames,
   getCatalogEntry,
@@ -15,15 +16,10 @@ import {
 } from '../core/catalog/index.js';
 import { headDimOf } from '../core/catalog/block-layout.js';
 import { attentionScoreBytes } from '../core/catalog/activation-memory.js';
-import {
-  adapterBytesPerParam,
-  finetuneSpec,
-  type FinetuneRequest,
-  type FinetuneSpec,
-} from '../core/workload/finetune.js';
+import { adapterBytesPerParam, type FinetuneRequest, type FinetuneSpec } from '../core/workload/finetune.js';
 import { tunedLayersMemory, type TunedLayerMemory } from '../core/planner/cost/finetune-memory.js';
 import { layerBackwardUs } from '../core/planner/cost/training-step.js';
-import { availableTargets, peftTargetModules } from '../core/catalog/lora.js';
+import { peftTargetModules } from '../core/catalog/lora.js';
 import { formatBytes } from '../core/planner/cost/memory.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import { preferredGroup } from './profiled-device.js';
@@ -1078,12 +1074,7 @@ function finetuneOf(db: Database, req: PlanRequest): { decoder: CatalogEntry; sp
     throw new UserError(
       "--offload yes: fine-tuning keeps the adapters' small optimizer state on the GPU; offload is not planned for it (leave --offload out)",
     );
-  const decoder = req.decoder ?? describedEntry(db, req.workload);
-  if (!decoder || decoder.kind !== 'transformer')
-    throw new UserError(
-      `${req.workload}: LoRA and QLoRA fine-tuning is planned for transformers described by a catalog name or a Hugging Face model folder (config.json), not for ONNX graphs`,
-    );
-  return { decoder, spec: finetuneSpec(req.finetune, availableTargets(decoder)) };
+  return finetuneTarget(db, req.workload, req.decoder, req.finetune);
 }
 
 function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Searched {
