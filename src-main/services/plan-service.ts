@@ -83,7 +83,7 @@ import type { Database } from '../adapters/store/types.js';
 import { findMachine, listMachines } from './machine-service.js';
 import { workloadPredictor } from './predictor-service.js';
 import { loadTrainingData } from './training-data.js';
-import { describedEntry, resolveWorkload, storedWorkload } from './workload-service.js';
+import { resolveWorkload, storedWorkload } from './workload-service.js';
 import { bandFactors, stepBand, type StepBand } from './plan-bands.js';
 import {
   SERVING_CANDIDATES,
@@ -1054,6 +1054,8 @@ interface Searched {
   served: ServedDecoder | null;
   /** Fine-tuning with adapters: the spec with its defaults; null otherwise. */
   finetune: FinetuneSpec | null;
+  /** Fine-tuning: the model the adapters go on (its family names the PEFT modules); null otherwise. */
+  tunedModel: CatalogEntry | null;
 }
 
 /**
@@ -1121,7 +1123,16 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
   const wide = served ? { ...req, topN: Math.max(req.topN ?? 5, SERVING_CANDIDATES) } : req;
   const searched = searchPlans(wide, problem, devices, costModel, warnings);
   const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
-  return { workload, devices, problem, costModel, ranked, served, finetune: tuned?.spec ?? null };
+  return {
+    workload,
+    devices,
+    problem,
+    costModel,
+    ranked,
+    served,
+    finetune: tuned?.spec ?? null,
+    tunedModel: tuned?.decoder ?? null,
+  };
 }
 
 /**
@@ -1160,9 +1171,8 @@ function exportPrecision(req: PlanRequest, w: Workload): Pick<ExportInput, 'dtyp
  * source), a stored folder's path, or the workload as given; with the architecture's module names.
  */
 function finetuneExport(db: Database, req: PlanRequest, searched: Searched): Pick<ExportInput, 'finetune'> {
-  const { finetune: spec, workload } = searched;
+  const { finetune: spec, workload, tunedModel: entry } = searched;
   if (!spec) return {};
-  const entry = req.decoder ?? describedEntry(db, req.workload);
   const hubId = catalogNames().includes(req.workload)
     ? /([\w.-]+\/[\w.-]+) config\.json/.exec(getCatalogEntry(req.workload).config)?.[1]
     : undefined;
