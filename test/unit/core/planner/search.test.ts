@@ -60,14 +60,23 @@ describe('planAll', () => {
 
   it('ranks feasible plans by step time, at most topN, each priced and labelled', () => {
     const p = randomProblem(21, { layers: 6, devices: 4, memoryShare: [0.3, 1.5] });
-    const r = planAll(p, undefined, { topN: 7 });
+    const clock = [1000, 1042];
+    const r = planAll(p, undefined, { topN: 7, now: () => clock.shift() ?? Number.NaN });
+    expect(r.plans.length).toBeGreaterThan(1);
     expect(r.plans.length).toBeLessThanOrEqual(7);
     const feasible = r.plans.filter((x) => x.feasible);
     expect(feasible.length).toBeGreaterThan(0);
     expect(r.plans.slice(0, feasible.length).every((x) => x.feasible)).toBe(true);
     for (let i = 1; i < feasible.length; i++)
       expect(feasible[i]!.stepUs).toBeGreaterThanOrEqual(feasible[i - 1]!.stepUs);
-    expect(r.searchMs).toBeGreaterThanOrEqual(0);
+    for (const x of r.plans) {
+      expect(['single', 'data-parallel', 'tensor-parallel', 'pipeline', 'hybrid']).toContain(x.kind);
+      expect(x.stages.length).toBeGreaterThan(0);
+      expect(Number.isFinite(x.stepUs) && x.stepUs > 0).toBe(true);
+      expect(x.throughputSamplesPerS).toBeCloseTo(p.batch / (x.stepUs * 1e-6), 6);
+    }
+    // The search reads the clock once before and once after: searchMs is the time between.
+    expect(r.searchMs).toBe(42);
   });
 
   it('splits a model that fits no single device into a pipeline', () => {
