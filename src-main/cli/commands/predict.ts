@@ -11,7 +11,7 @@ const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` 
 
 export const predictCommand: Command = {
   name: 'predict',
-  summary: 'predict how long one op takes on a profiled device, with an uncertainty band',
+  summary: 'predict how long one op takes on a profiled device, with its 90% band',
   usage: '--op OP --shape AxBx... --device DEVICE|--virtual GPU [--dtype fp32] [--threads N] [--machine ID] [--json]',
   details: `Shapes by op: ${KERNEL_OPS.filter((o) => !o.startsWith('Copy'))
     .map((o) => `${o} ${OP_DIMS[o].join('x')}`)
@@ -72,7 +72,7 @@ export const predictCommand: Command = {
     );
     ctx.print(
       formatTable(
-        ['PREDICTOR', 'TIME', 'BAND (p10-p90)'],
+        ['PREDICTOR', 'TIME', '90% BAND'],
         r.predictions.map((p) => [p.predictor, fmtUs(p.timeUs), `${fmtUs(p.lowUs)} - ${fmtUs(p.highUs)}`]),
       ),
     );

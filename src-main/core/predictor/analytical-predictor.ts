@@ -91,7 +91,12 @@ export class AnalyticalPredictor implements Predictor {
     this.fits = {};
     for (const [k, g] of groups) this.fits[k] = fitGroup(g);
     this.ranges = trainingRanges(samples);
-    const raw = samples.map((s) => ({ family: s.family, actual: s.timeUs, predicted: this.point(s) }));
+    const raw = samples.map((s) => ({
+      family: s.family,
+      threads: s.device.threads,
+      actual: s.timeUs,
+      predicted: this.point(s),
+    }));
     this.bands = fitBands(raw);
   }
 
@@ -115,7 +120,11 @@ export class AnalyticalPredictor implements Predictor {
   predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
     return queries.map((q) => {
       const t = this.point(q);
-      return { timeUs: t, ...applyBand(this.bands, q.family, t), warning: extrapolationWarning(this.ranges, q) };
+      return {
+        timeUs: t,
+        ...applyBand(this.bands, q.family, q.device.threads, t),
+        warning: extrapolationWarning(this.ranges, q),
+      };
     });
   }
 

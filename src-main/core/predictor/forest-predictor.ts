@@ -15,14 +15,14 @@
  * raw output (a linear term on the op features, so the ONNX export carries it).
  *
  * Band: per query, the spread over trees (in log space) combined in quadrature with the
- * family's out-of-bag residual 10th/90th percentiles (residual-band.ts), so it is wide both
+ * family's (at the thread count) out-of-bag residual 5th/95th percentiles (residual-band.ts), so it is wide both
  * where the trees disagree and where the model was found wrong on unseen rows.
  */
 import { z } from 'zod';
 import { featureVector, FEATURE_NAMES, floorUs, learnedMinLogRatio, MIN_LOG_RATIO } from './features.js';
 import { VARIANTS, routeVariant } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestOptions } from './random-forest.js';
-import { BandTableSchema, fitBands, type BandTable } from './residual-band.js';
+import { bandFor, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
 import {
   checkModelJson,
@@ -134,6 +134,7 @@ export class ForestPredictor implements Predictor {
         return [
           {
             family: s.family,
+            threads: s.device.threads,
             actual: s.timeUs,
             predicted: floorUs(s, s.device) * Math.exp(Math.max(this.minLogRatio, r)),
           },
@@ -169,7 +170,7 @@ export class ForestPredictor implements Predictor {
       const floor = floorUs(q, q.device);
       const m = mean[i] as number;
       const s = std[i] as number;
-      const band = this.bands[q.family] ?? this.bands['*'] ?? { lo: Math.log(0.7), hi: Math.log(1.4) };
+      const band = bandFor(this.bands, q.family, q.device.threads);
       const at = (r: number): number => floor * Math.exp(Math.max(this.minLogRatio, r));
       return {
         timeUs: at(m),

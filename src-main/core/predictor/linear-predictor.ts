@@ -52,7 +52,9 @@ export class LinearPredictor implements Predictor {
     this.intercept = fit.intercept;
     this.minLogRatio = learnedMinLogRatio(y);
     this.ranges = trainingRanges(samples);
-    this.bands = fitBands(samples.map((s) => ({ family: s.family, actual: s.timeUs, predicted: this.point(s) })));
+    this.bands = fitBands(
+      samples.map((s) => ({ family: s.family, threads: s.device.threads, actual: s.timeUs, predicted: this.point(s) })),
+    );
   }
 
   /** The raw model output log(time / floor) for a feature vector. */
@@ -68,7 +70,11 @@ export class LinearPredictor implements Predictor {
   predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
     return queries.map((q) => {
       const t = this.point(q);
-      return { timeUs: t, ...applyBand(this.bands, q.family, t), warning: extrapolationWarning(this.ranges, q) };
+      return {
+        timeUs: t,
+        ...applyBand(this.bands, q.family, q.device.threads, t),
+        warning: extrapolationWarning(this.ranges, q),
+      };
     });
   }
 

@@ -1,38 +1,71 @@
 /**
- * Uncertainty bands from training residuals: per op family, the 10th and 90th
- * percentile of log(actual / predicted). A prediction's band is its value scaled by
- * those factors. Pure.
+ * 90% bands for single-op predictions, from residuals log(actual / predicted) the predictor
+ * did not fit (the forest's out-of-bag rows; the linear and analytical predictors' own rows).
+ * Mondrian: a band per op family and thread count where that cell has BAND_MIN_ROWS residuals,
+ * else per family, else over all rows; each is the 5th and 95th percentile, so a band holds 90%
+ * of the residuals of its kind. A prediction's band is its value scaled by those factors. Pure.
  */
 import { z } from 'zod';
 import { quantileSorted, sorted } from '../profiler/timing-stats.js';
 
 export const BandSchema = z.object({ lo: z.number(), hi: z.number() });
 export type Band = z.infer<typeof BandSchema>;
+/** Keyed by `family@threads`, `family`, and '*' (all rows). */
 export const BandTableSchema = z.record(z.string(), BandSchema);
 export type BandTable = z.infer<typeof BandTableSchema>;
 
-const DEFAULT_BAND: Band = { lo: Math.log(0.7), hi: Math.log(1.4) };
+/** The interval's coverage: the 5th to the 95th percentile. */
+export const BAND_COVERAGE = 0.9;
+/** Residuals a cell needs before its own percentiles stand (fewer: the next coarser cell). */
+export const BAND_MIN_ROWS = 20;
+/** Before any residual: a wide guess. */
+export const DEFAULT_BAND: Band = { lo: Math.log(0.6), hi: Math.log(1.6) };
 
-export function fitBands(rows: readonly { family: string; actual: number; predicted: number }[]): BandTable {
-  const byFamily = new Map<string, number[]>();
-  const all: number[] = [];
+export interface Residual {
+  family: string;
+  /** Thread count of the device the row was measured on; null for a GPU. */
+  threads: number | null;
+  actual: number;
+  predicted: number;
+}
+
+const cellKey = (family: string, threads: number | null): string => `${family}@${threads ?? '-'}`;
+
+export function fitBands(rows: readonly Residual[]): BandTable {
+  const cells = new Map<string, number[]>();
+  const push = (key: string, v: number): void => {
+    const list = cells.get(key);
+    if (list) list.push(v);
+    else cells.set(key, [v]);
+  };
   for (const r of rows) {
     if (!(r.actual > 0 && r.predicted > 0)) continue;
     const v = Math.log(r.actual / r.predicted);
-    all.push(v);
-    byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), v]);
+    push(cellKey(r.family, r.threads), v);
+    push(r.family, v);
+    push('*', v);
   }
-  const band = (vs: number[]): Band => {
-    const s = sorted(vs);
-    return { lo: Math.min(0, quantileSorted(s, 0.1)), hi: Math.max(0, quantileSorted(s, 0.9)) };
-  };
+  const tail = (1 - BAND_COVERAGE) / 2;
   const table: BandTable = {};
-  for (const [f, vs] of byFamily) if (vs.length >= 5) table[f] = band(vs);
-  table['*'] = all.length >= 5 ? band(all) : DEFAULT_BAND;
+  for (const [key, vs] of cells) {
+    if (vs.length < BAND_MIN_ROWS) continue;
+    const s = sorted(vs);
+    table[key] = { lo: Math.min(0, quantileSorted(s, tail)), hi: Math.max(0, quantileSorted(s, 1 - tail)) };
+  }
   return table;
 }
 
-export function applyBand(table: BandTable, family: string, timeUs: number): { lowUs: number; highUs: number } {
-  const b = table[family] ?? table['*'] ?? DEFAULT_BAND;
+/** The band of a query's cell: its family at its thread count, else its family, else all rows. */
+export function bandFor(table: BandTable, family: string, threads: number | null): Band {
+  return table[cellKey(family, threads)] ?? table[family] ?? table['*'] ?? DEFAULT_BAND;
+}
+
+export function applyBand(
+  table: BandTable,
+  family: string,
+  threads: number | null,
+  timeUs: number,
+): { lowUs: number; highUs: number } {
+  const b = bandFor(table, family, threads);
   return { lowUs: timeUs * Math.exp(b.lo), highUs: timeUs * Math.exp(b.hi) };
 }
