@@ -12,6 +12,7 @@ import type { RooflinePoint } from '../core/domain/roofline-point.js';
 import type { ComparedDevice, ComparedMachine, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import { UserError } from '../core/errors.js';
+import { groupBy } from '../core/util/group-by.js';
 import { deviceIdOf } from '../core/domain/device-id.js';
 import type { Database } from '../adapters/store/types.js';
 
@@ -35,14 +36,17 @@ const median = (xs: number[]): number => {
 /** Each family's median achieved / attainable (min of the dtype's peak and bandwidth x intensity). */
 export function familyEfficiency(summary: DeviceSummary, points: readonly RooflinePoint[]): Record<string, number> {
   const bw = summary.bandwidthGBps;
-  const byFamily = new Map<string, number[]>();
-  for (const p of points) {
+  const efficiencies = points.flatMap((p) => {
     const peak = summary.peakGflops[p.dtype as keyof DeviceSummary['peakGflops']] ?? summary.peakGflops.fp32;
-    if (!peak || !bw || p.flops <= 0) continue;
+    if (!peak || !bw || p.flops <= 0) return [];
     const bound = Math.min(peak, bw * p.intensity);
-    if (!(bound > 0)) continue;
-    byFamily.set(p.family, [...(byFamily.get(p.family) ?? []), Math.min(1, p.gflops / bound)]);
-  }
+    return bound > 0 ? [{ family: p.family, efficiency: Math.min(1, p.gflops / bound) }] : [];
+  });
+  const byFamily = groupBy(
+    efficiencies,
+    (e) => e.family,
+    (e) => e.efficiency,
+  );
   return Object.fromEntries([...byFamily].sort(([a], [b]) => a.localeCompare(b)).map(([f, xs]) => [f, median(xs)]));
 }
 

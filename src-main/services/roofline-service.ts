@@ -7,6 +7,7 @@ import { machineFor } from './machine-service.js';
 import { deviceOverhead, type DeviceRuns } from './workload-service.js';
 import { deviceRunUs, type MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { RooflinePoint } from '../core/domain/roofline-point.js';
+import { groupBy } from '../core/util/group-by.js';
 import { deviceIdLabel, deviceIdOf, type DeviceId } from '../core/domain/device-id.js';
 
 export interface Roofline {
@@ -103,11 +104,7 @@ export function rooflines(db: Database, machineId?: string, device?: string): Ro
   const ms = new ProfileRepo(db)
     .listMeasurements({ machineId: machine.id, ...(device ? { deviceKey: device } : {}) })
     .filter((m) => m.source === 'profile');
-  const groups = new Map<string, typeof ms>();
-  for (const m of ms) {
-    const key = `${m.deviceKey}|${m.executionProvider}|${m.threads ?? ''}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
-  }
+  const groups = groupBy(ms, (m) => `${m.deviceKey}|${m.executionProvider}|${m.threads ?? ''}`);
   return [...groups.values()]
     .map((g) => {
       const first = g[0] as (typeof ms)[number];

@@ -7,6 +7,7 @@
 import { summarizeDevice } from '../core/profiler/device-summary.js';
 import type { DeviceFeatures, Sample } from '../core/predictor/types.js';
 import type { ProbeResult } from '../core/domain/hardware.js';
+import { groupBy } from '../core/util/group-by.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -174,11 +175,9 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
     if (!detail) continue;
     const runs = profiles.listRuns(m.id);
     const suiteOf = new Map(runs.map((r) => [r.id, r.suite]));
-    const groups = new Map<string, StoredMeasurement[]>();
-    for (const x of profiles.listMeasurements({ machineId: m.id })) {
-      const id = deviceId(m.id, x.deviceKey, x.executionProvider, x.threads);
-      groups.set(id, [...(groups.get(id) ?? []), x]);
-    }
+    const groups = groupBy(profiles.listMeasurements({ machineId: m.id }), (x) =>
+      deviceId(m.id, x.deviceKey, x.executionProvider, x.threads),
+    );
     for (const [id, ms] of groups) {
       const first = ms[0] as StoredMeasurement;
       const found = featuresFor(

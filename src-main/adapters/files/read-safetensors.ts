@@ -8,6 +8,7 @@
 import { closeSync, existsSync, fstatSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { groupBy } from '../../core/util/group-by.js';
 import { safetensorsTensors, type SafetensorsTensor } from '../../core/catalog/safetensors.js';
 import { openRegular, readRegularFile } from './read-regular-file.js';
 
@@ -91,13 +92,16 @@ function indexShards(folder: string): Map<string, string[]> {
   const map = (json as { weight_map?: unknown } | null)?.weight_map;
   if (typeof map !== 'object' || map === null || Array.isArray(map))
     throw new UserError(`${index} has no weight_map (tensor name -> shard file)`);
-  const shards = new Map<string, string[]>();
-  for (const [tensor, shard] of Object.entries(map as Record<string, unknown>)) {
+  const entries = Object.entries(map as Record<string, unknown>).map(([tensor, shard]) => {
     if (typeof shard !== 'string') throw new UserError(`${index}: weight_map["${tensor}"] is not a file name`);
     shardPath(folder, index, shard);
-    shards.set(shard, [...(shards.get(shard) ?? []), tensor]);
-  }
-  return shards;
+    return { tensor, shard };
+  });
+  return groupBy(
+    entries,
+    (e) => e.shard,
+    (e) => e.tensor,
+  );
 }
 
 function readIndexed(folder: string): SafetensorsFolder {

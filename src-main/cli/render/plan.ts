@@ -1,6 +1,7 @@
 /** Ranked plans, their memory and the best plan's exports, as text. */
 import type { Plan, PlanDevice } from '../../core/planner/types.js';
 import { count, noun } from '../../core/text/plural.js';
+import { groupBy } from '../../core/util/group-by.js';
 import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan-service.js';
 import type { StepBand } from '../../services/plan-bands.js';
@@ -44,11 +45,7 @@ function provenanceText(devices: PlanResponse['problem']['devices']): string {
 
 /** The plan's devices: one by one, alike ones (same model, machine and origin) as "8 x NAME", or per kind past 16 groups. */
 function devicesText(devices: PlanResponse['problem']['devices']): string {
-  const groups = new Map<string, PlanResponse['problem']['devices']>();
-  for (const d of devices) {
-    const key = `${d.name}\u0000${d.machine}\u0000${d.estimate}`;
-    groups.set(key, [...(groups.get(key) ?? []), d]);
-  }
+  const groups = groupBy(devices, (d) => `${d.name}\u0000${d.machine}\u0000${d.estimate}`);
   const estimate = (d: PlanDevice): string => (d.estimate === 'datasheet' ? ' (datasheet estimate)' : '');
   if (groups.size <= 16) {
     const items = [...groups.values()].map((g) => {

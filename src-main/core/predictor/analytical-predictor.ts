@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { rooflineParts } from './features.js';
+import { groupBy } from '../util/group-by.js';
 import { applyBand, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
 import {
@@ -83,13 +84,8 @@ export class AnalyticalPredictor implements Predictor {
   private bands: BandTable = {};
 
   train(samples: readonly Sample[]): void {
-    const groups = new Map<string, Sample[]>();
-    for (const s of samples) {
-      const k = key(s.family, s.device.deviceId);
-      groups.set(k, [...(groups.get(k) ?? []), s]);
-    }
     this.fits = {};
-    for (const [k, g] of groups) this.fits[k] = fitGroup(g);
+    for (const [k, g] of groupBy(samples, (s) => key(s.family, s.device.deviceId))) this.fits[k] = fitGroup(g);
     this.ranges = trainingRanges(samples);
     const raw = samples.map((s) => ({
       family: s.family,

@@ -6,6 +6,7 @@
  */
 import { refineAround } from '../kernels/refine.js';
 import type { KernelSpec } from '../kernels/types.js';
+import { groupBy } from '../util/group-by.js';
 
 export interface MeasuredKernel {
   spec: KernelSpec;
@@ -28,11 +29,7 @@ export function planRefinement(
   limit: number,
   minJump = 1.3,
 ): KernelSpec[] {
-  const groups = new Map<string, MeasuredKernel[]>();
-  for (const m of measured) {
-    const key = `${m.spec.op}|${m.spec.dtype}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
-  }
+  const groups = groupBy(measured, (m) => `${m.spec.op}|${m.spec.dtype}`);
   const bends: { jump: number; at: KernelSpec }[] = [];
   for (const g of groups.values()) {
     const byWork = [...g].sort((a, b) => a.spec.flops + a.spec.bytes - (b.spec.flops + b.spec.bytes));

@@ -9,6 +9,7 @@
  * bottleneck stage, by bisection) and the better of the two kept. Not exact. Pure.
  */
 import { seededRandom } from '../../random.js';
+import { groupBy } from '../../util/group-by.js';
 import { microbatchesInFlight, parameterStateBytes } from '../cost/memory.js';
 import { microbatchCandidates, type PlannerContext } from '../problem.js';
 import { bestOverMicrobatches } from './whole-model.js';
@@ -50,8 +51,7 @@ export function repairContiguous(assign: readonly number[]): Run[] {
   const a = [...assign];
   for (;;) {
     const runs = runsOf(a);
-    const byDevice = new Map<number, Run[]>();
-    for (const r of runs) byDevice.set(r.device, [...(byDevice.get(r.device) ?? []), r]);
+    const byDevice = groupBy(runs, (r) => r.device);
     const split = [...byDevice.values()].find((rs) => rs.length > 1);
     if (!split) return runs;
     const longest = split.reduce((x, y) => (y.to - y.from > x.to - x.from ? y : x));
