@@ -2,7 +2,7 @@
  * From per-sample test predictions to the report's aggregates, and the scatter subsample.
  * Buckets go by measured time. Pure.
  */
-import { computeMetrics, type Metrics } from './metrics.js';
+import { computeMetrics, type BandOf, type Metrics } from './metrics.js';
 import { hash32 } from './random.js';
 import type { PredictorSummary, ProtocolName, ScatterRow } from './types.js';
 
@@ -23,7 +23,16 @@ export function metricsOf(rows: readonly ScatterRow[]): Metrics {
   return computeMetrics(
     rows.map((r) => r.actualUs),
     rows.map((r) => r.predictedUs),
+    bandsOf(rows),
   );
+}
+
+/** The rows' bands, when every row has one. */
+function bandsOf(rows: readonly ScatterRow[]): BandOf[] | undefined {
+  const bands = rows.flatMap((r) =>
+    r.lowUs !== undefined && r.highUs !== undefined ? [{ lowUs: r.lowUs, highUs: r.highUs }] : [],
+  );
+  return bands.length === rows.length ? bands : undefined;
 }
 
 function metricsBy(rows: readonly ScatterRow[], keyOf: (r: ScatterRow) => string): Record<string, Metrics> {

@@ -58,6 +58,8 @@ function rowsOfFold(
         device: s.device.deviceId,
         actualUs: s.timeUs,
         predictedUs,
+        lowUs: predictions[j]?.lowUs ?? predictedUs,
+        highUs: predictions[j]?.highUs ?? predictedUs,
       });
     });
   }

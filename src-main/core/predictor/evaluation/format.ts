@@ -56,6 +56,8 @@ function metricRows(report: EvaluationReport, p: ProtocolReport): Row[] {
     ['all: within ±10 %', (s) => pct(s.overall.within10)],
     ['all: within ±15 %', (s) => pct(s.overall.within15)],
     ['all: Spearman', (s) => rho(s.overall.spearman)],
+    ['all: inside the 90% band %', (s) => pct(s.overall.bandCoverage)],
+    ['all: median band half-width %', (s) => pct(s.overall.bandHalfWidth)],
     ['all: n', (s) => String(s.overall.count)],
   ];
   const summaries = Object.values(p.byPredictor);

@@ -40,7 +40,7 @@ export function indicesBy(samples: readonly Sample[], keyOf: (s: Sample) => stri
 }
 
 /** All indices in [0, n) not in `test`, ascending. */
-export function complement(n: number, test: ReadonlySet<number>): number[] {
+function complement(n: number, test: ReadonlySet<number>): number[] {
   const out: number[] = [];
   for (let i = 0; i < n; i++) if (!test.has(i)) out.push(i);
   return out;

@@ -24,6 +24,16 @@ export interface Metrics {
   within15: number;
   /** Spearman rank correlation of measured and predicted (ties get average ranks), −1…1. */
   spearman: number;
+  /** Share of measured times inside the prediction's 90% band, % (NaN without bands). */
+  bandCoverage: number;
+  /** Median of the band's upper half-width, high / predicted − 1, % (NaN without bands). */
+  bandHalfWidth: number;
+}
+
+/** A prediction's band, µs. */
+export interface BandOf {
+  lowUs: number;
+  highUs: number;
 }
 // Every value but `count` is NaN when count is 0 (JSON writes null); spearman is NaN when
 // count < 2 or either side is constant.
@@ -81,7 +91,11 @@ export function spearman(a: readonly number[], b: readonly number[]): number {
 
 const TOLERANCE = 1e-12; // so 105 vs 100 counts as within ±5 % despite rounding
 
-export function computeMetrics(actual: readonly number[], predicted: readonly number[]): Metrics {
+export function computeMetrics(
+  actual: readonly number[],
+  predicted: readonly number[],
+  bands?: readonly BandOf[],
+): Metrics {
   if (actual.length !== predicted.length) {
     throw new RangeError(
       `metrics need as many predictions as measurements, got ${predicted.length} and ${actual.length}`,
@@ -103,5 +117,17 @@ export function computeMetrics(actual: readonly number[], predicted: readonly nu
     within10: share(0.1),
     within15: share(0.15),
     spearman: spearman(actual, predicted),
+    ...bandMetrics(actual, predicted, bands),
   };
+}
+
+function bandMetrics(
+  actual: readonly number[],
+  predicted: readonly number[],
+  bands: readonly BandOf[] | undefined,
+): Pick<Metrics, 'bandCoverage' | 'bandHalfWidth'> {
+  if (!bands || bands.length !== actual.length || actual.length === 0) return { bandCoverage: NaN, bandHalfWidth: NaN };
+  const inside = bands.filter((b, i) => (actual[i] as number) >= b.lowUs && (actual[i] as number) <= b.highUs);
+  const widths = bands.map((b, i) => b.highUs / (predicted[i] as number) - 1).sort((x, y) => x - y);
+  return { bandCoverage: (100 * inside.length) / actual.length, bandHalfWidth: 100 * quantile(widths, 0.5) };
 }

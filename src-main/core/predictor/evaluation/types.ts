@@ -41,6 +41,9 @@ export interface ScatterRow {
   actualUs: number;
   /** Predicted time, µs. */
   predictedUs: number;
+  /** The prediction's 90% band, µs; absent for an outside predictor's rows (scikit-learn). */
+  lowUs?: number;
+  highUs?: number;
 }
 
 /** Aggregates of one predictor under one protocol (all buckets by measured time). */

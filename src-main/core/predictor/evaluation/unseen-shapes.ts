@@ -14,8 +14,8 @@ import { addFold, groupKey, holdOut, indicesBy, sizeLog2 } from './groups.js';
 import { seededRandom, shuffled } from './random.js';
 import type { SplitResult } from './types.js';
 
-export const INTERPOLATION_SHARE = 0.2;
-export const EXTRAPOLATION_SHARE = 0.15;
+const INTERPOLATION_SHARE = 0.2;
+const EXTRAPOLATION_SHARE = 0.15;
 
 interface Group {
   members: number[];

@@ -21,6 +21,8 @@ const m = (mape: number, count = 10, medianApe = mape / 2): Metrics => ({
   within10: 20,
   within15: 30,
   spearman: 0.9,
+  bandCoverage: 88,
+  bandHalfWidth: 25,
 });
 
 const summary = (mape: number, families: Record<string, number>) => ({

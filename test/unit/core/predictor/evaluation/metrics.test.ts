@@ -62,3 +62,25 @@ describe('evaluation metrics', () => {
     expect(ape(200, 150)).toBe(0.25);
   });
 });
+
+describe('band metrics', () => {
+  it('counts the measured times inside their prediction band and the median half-width', () => {
+    const m = computeMetrics(
+      [100, 100, 100, 100],
+      [100, 90, 120, 100],
+      [
+        { lowUs: 80, highUs: 120 },
+        { lowUs: 85, highUs: 99 },
+        { lowUs: 90, highUs: 150 },
+        { lowUs: 100, highUs: 110 },
+      ],
+    );
+    expect(m.bandCoverage).toBe(75);
+    // half-widths 20%, 10%, 25%, 10%: median 15%
+    expect(m.bandHalfWidth).toBeCloseTo(15, 9);
+  });
+
+  it('is NaN without bands', () => {
+    expect(computeMetrics([1, 2], [1, 2]).bandCoverage).toBeNaN();
+  });
+});
