@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const db = path.join(dir, 'db.sqlite');
   console.log('seeding: quick profile at 1 thread, train, add a model...');
   cli(['profile', '--suite', 'quick', '--device', 'cpu', '--threads', '1'], db);
-  cli(['train', '--model', 'analytical'], db);
+  cli(['train', '--predictor', 'analytical'], db);
   cli(['workload', 'add', 'test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx', '--input', 'x=1x3x48x192'], db);
 
   const core = createAppCore({ dbPath: db, transport: 'http' });

@@ -1133,7 +1133,7 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const cases = only.length > 0 ? CASES.filter((c) => only.includes(c.id)) : CASES;
   seededDb(BASE_DB).close();
-  const train = await cli(BASE_DB, ['train', '--model', 'analytical'], 120_000);
+  const train = await cli(BASE_DB, ['train', '--predictor', 'analytical'], 120_000);
   if (train.code !== 0) throw new Error(`train failed: ${firstLine(train)}`);
   const rows: Row[] = [];
   for (const c of cases) {

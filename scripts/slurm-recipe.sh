@@ -23,7 +23,7 @@ cat "$work"/profile-*.out | tail -n 5
 store="$work/login.db"
 "$PIPEDEJAVU" import "$PIPEDEJAVU_SHARED" --db "$store"
 "$PIPEDEJAVU" machines --db "$store"
-"$PIPEDEJAVU" train --db "$store" --model analytical
+"$PIPEDEJAVU" train --db "$store" --predictor analytical
 node=$(hostname -s)
 "$PIPEDEJAVU" plan --workload gpt2-small --batch 8 --devices none --machine "$node" --emit "$work/plan" --db "$store" | tail -n 3
 sbatch --test-only "$work/plan/job.sbatch"

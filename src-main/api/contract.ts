@@ -49,6 +49,7 @@ const workloadShape = {
   inputs,
 };
 const mode = z.enum(['training', 'inference']);
+const predictorNames = z.array(z.enum(['roofline', 'analytical', 'linear', 'forest'])).min(1);
 /** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`): the adapter, rank, alpha and the targets. */
 const finetuneRequest = z.strictObject({
   adapter: z.enum(['lora', 'qlora']),
@@ -139,12 +140,12 @@ export const CHANNELS = {
   ),
 
   'predictor:list': channel<PredictorView[]>()(z.strictObject({})),
+  /** `predictors`: which to train (default all); `models` is its old name, still accepted. */
   'predictor:train': channel<JobStarted>()(
     z.strictObject({
-      models: z
-        .array(z.enum(['roofline', 'analytical', 'linear', 'forest']))
-        .min(1)
-        .optional(),
+      predictors: predictorNames.optional(),
+      /** @deprecated the old name of `predictors`. */
+      models: predictorNames.optional(),
     }),
   ),
   'predictor:evaluate': channel<JobStarted>()(

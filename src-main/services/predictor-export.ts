@@ -17,7 +17,7 @@ export type OnnxExportable = (typeof ONNX_EXPORTABLE)[number];
 
 export function exportPredictorOnnx(db: Database, name: OnnxExportable): { bytes: Uint8Array; trainedAt: string } {
   const stored = storedPredictorNamed(db, name);
-  if (!stored) throw new UserError(`no trained ${name} predictor: run \`pipedejavu train --model ${name}\` first`);
+  if (!stored) throw new UserError(`no trained ${name} predictor: run \`pipedejavu train --predictor ${name}\` first`);
   const p = stored.predictor;
   if (p instanceof ForestPredictor)
     return { bytes: forestToOnnx(p.parts, FEATURE_NAMES, p.minLogRatio), trainedAt: stored.trainedAt };

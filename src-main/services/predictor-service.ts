@@ -149,7 +149,7 @@ export function chooseStoredPredictor(db: Database, name?: string): StoredPredic
   const chosen = name
     ? rows.find((r) => r.name === name)
     : PREDICTOR_PREFERENCE.map((n) => rows.find((r) => r.name === n)).find((r) => r !== undefined);
-  if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --model ${name}`);
+  if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --predictor ${name}`);
   return loadRow(chosen);
 }
 

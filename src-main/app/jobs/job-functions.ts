@@ -89,12 +89,12 @@ async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<
 }
 
 async function trainJob(e: JobEnv, req: ApiRequest<'predictor:train'>): Promise<TrainResultView> {
-  const names: PredictorName[] = req.models ?? [...PREDICTOR_NAMES];
+  const names: PredictorName[] = req.predictors ?? req.models ?? [...PREDICTOR_NAMES];
   const trained: TrainResultView['trained'] = [];
   for (const [i, name] of names.entries()) {
     if (e.signal.aborted) throw new UserError('training cancelled');
     e.report.progress(i, names.length, `training ${name}`);
-    // Each model is trained on its own turn so progress moves and a cancel lands between models.
+    // Each predictor is trained on its own turn so progress moves and a cancel lands between predictors.
     await new Promise((r) => setImmediate(r));
     const [t] = trainPredictors(e.db, [name]);
     if (t) trained.push({ name: t.name, samples: t.samples, devices: t.devices, trainMs: t.trainMs });

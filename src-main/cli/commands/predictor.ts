@@ -3,18 +3,20 @@ import { UsageError } from '../../core/errors.js';
 import { FEATURE_NAMES } from '../../core/predictor/features.js';
 import { exportPredictorOnnx, ONNX_EXPORTABLE, type OnnxExportable } from '../../services/predictor-export.js';
 import type { Command } from '../command.js';
+import { DEPRECATED_MODEL_OPTION, predictorOption } from '../predictor-option.js';
 
 export const predictorCommand: Command = {
   name: 'predictor',
   summary: 'export a trained predictor as an ONNX model other tools can run (predictor export ...)',
-  usage: 'export --format onnx --out FILE [--model forest|linear] [--json]',
+  usage: 'export --format onnx --out FILE [--predictor forest|linear] [--json]',
   details:
     'The model takes `features` [N, F] float32 and `floor_us` [N, 1] float32 and returns `time_us`.\n' +
     `Feature order (also in the model's metadata): ${FEATURE_NAMES.join(', ')}.`,
   options: {
     format: { type: 'string', valueName: 'FORMAT', description: 'onnx (the only format)' },
     out: { type: 'string', short: 'o', valueName: 'FILE', description: 'file to write' },
-    model: { type: 'string', valueName: 'NAME', description: 'forest (default) or linear' },
+    predictor: { type: 'string', valueName: 'NAME', description: 'forest (default) or linear' },
+    model: DEPRECATED_MODEL_OPTION,
   },
   subcommands: ['export'],
   positionals: { min: 1, max: 1, names: 'a subcommand (export)' },
@@ -23,9 +25,10 @@ export const predictorCommand: Command = {
     if (opts.format !== undefined && opts.format !== 'onnx')
       throw new UsageError(`--format takes onnx; got "${String(opts.format)}"`);
     if (typeof opts.out !== 'string') throw new UsageError('predictor export: --out FILE is required');
-    const model = (typeof opts.model === 'string' ? opts.model : 'forest') as OnnxExportable;
+    const { name, flag } = predictorOption(ctx, opts) ?? { name: 'forest', flag: '--predictor' };
+    const model = name as OnnxExportable;
     if (!ONNX_EXPORTABLE.includes(model))
-      throw new UsageError(`--model takes ${ONNX_EXPORTABLE.join(' or ')}; got "${model}"`);
+      throw new UsageError(`${flag} takes ${ONNX_EXPORTABLE.join(' or ')}; got "${model}"`);
     const { bytes, trainedAt } = exportPredictorOnnx(ctx.database(), model);
     writeFileAtomic(opts.out, bytes, { protect: [ctx.dbPath] });
     const summary = {

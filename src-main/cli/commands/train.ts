@@ -1,27 +1,26 @@
 import { UsageError } from '../../core/errors.js';
 import { isPredictorName, PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
 import { trainPredictors } from '../../services/predictor-service.js';
-import type { Command } from '../command.js';
+import type { Command, ParsedOptions } from '../command.js';
+import type { CliContext } from '../context.js';
 import { formatTable } from '../output.js';
+import { DEPRECATED_MODEL_OPTION, predictorOption } from '../predictor-option.js';
 import { count } from '../../core/text/plural.js';
 
 export const trainCommand: Command = {
   name: 'train',
   summary: 'train execution-time predictors on every stored measurement',
-  usage: `[--model ${PREDICTOR_NAMES.join('|')}|all] [--json]`,
+  usage: `[--predictor ${PREDICTOR_NAMES.join('|')}|all] [--json]`,
   details:
     'roofline: measured peak at efficiency 1 (a lower bound); analytical: roofline / fitted efficiency\n' +
     'per op family and device, plus overhead; linear: regression on log features; forest: random\n' +
     'forest on the same features, predicting time over the roofline floor. See `pipedejavu evaluate`.',
   options: {
-    model: { type: 'string', valueName: 'NAME', description: `${PREDICTOR_NAMES.join(', ')} or all (default all)` },
+    predictor: { type: 'string', valueName: 'NAME', description: `${PREDICTOR_NAMES.join(', ')} or all (default all)` },
+    model: DEPRECATED_MODEL_OPTION,
   },
   async run(ctx, opts) {
-    const model = typeof opts.model === 'string' ? opts.model : 'all';
-    if (model !== 'all' && !isPredictorName(model)) {
-      throw new UsageError(`--model takes ${PREDICTOR_NAMES.join(', ')} or all; got "${model}"`);
-    }
-    const names: PredictorName[] = model === 'all' ? [...PREDICTOR_NAMES] : [model as PredictorName];
+    const names = predictorNames(ctx, opts);
     const trained = trainPredictors(ctx.database(), names);
     if (ctx.json) {
       ctx.printJson({ trained });
@@ -40,3 +39,11 @@ export const trainCommand: Command = {
     ctx.print('\nNext: `pipedejavu evaluate` for accuracy on held-out data, `pipedejavu predict` for one op.');
   },
 };
+
+/** The predictors `--predictor` names (all by default). */
+function predictorNames(ctx: CliContext, opts: ParsedOptions): PredictorName[] {
+  const { name, flag } = predictorOption(ctx, opts) ?? { name: 'all', flag: '--predictor' };
+  if (name === 'all') return [...PREDICTOR_NAMES];
+  if (!isPredictorName(name)) throw new UsageError(`${flag} takes ${PREDICTOR_NAMES.join(', ')} or all; got "${name}"`);
+  return [name];
+}

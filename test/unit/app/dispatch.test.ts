@@ -156,7 +156,7 @@ describe('jobs through the dispatch', () => {
     const c = open();
     const events: string[] = [];
     c.jobs.subscribe((e) => events.push(e.type));
-    const t = await c.dispatch('predictor:train', { models: ['analytical', 'forest'] });
+    const t = await c.dispatch('predictor:train', { predictors: ['analytical', 'forest'] });
     expect(t.ok).toBe(true);
     const trained = await waitJob(c, (t as { value: { jobId: string } }).value.jobId);
     expect(trained.state).toBe('done');
@@ -199,6 +199,16 @@ describe('jobs through the dispatch', () => {
     expect(view.plans.length).toBeGreaterThan(0);
     expect(view.timeline.length).toBeGreaterThan(0);
     expect(view.exports).not.toBeNull();
+  });
+
+  it('trains the predictors named by the old field `models` too', async () => {
+    const c = open();
+    const t = await c.dispatch('predictor:train', { models: ['linear'] });
+    expect(t.ok).toBe(true);
+    const trained = await waitJob(c, (t as { value: { jobId: string } }).value.jobId);
+    expect(trained.state).toBe('done');
+    const list = await c.dispatch('predictor:list', {});
+    expect(list.ok && (list.value as { name: string }[]).map((p) => p.name)).toEqual(['linear']);
   });
 
   it('reports a failing job as failed with its one-line reason', async () => {

@@ -33,7 +33,7 @@ async function labStore(): Promise<{ db: string; dir: string }> {
     writeFileSync(file, encodeProfile(profile));
     expect((await cli(['import', file, '--db', db])).code).toBe(0);
   }
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return { db, dir };
 }
 

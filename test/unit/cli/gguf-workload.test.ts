@@ -40,7 +40,7 @@ describe('a .gguf file as a workload', () => {
     const dir = tempDir();
     const db = path.join(dir, 's.db');
     seededDb(db).close();
-    await cli(['train', '--db', db, '--model', 'linear']);
+    await cli(['train', '--db', db, '--predictor', 'linear']);
     const file = path.join(dir, 'Llama-3.1-8B-Instruct-Q4_K_M.gguf');
     writeLlamaGguf(file);
 
@@ -86,7 +86,7 @@ describe('a .gguf file as a workload', () => {
     const dir = tempDir();
     const db = path.join(dir, 's.db');
     seededDb(db).close();
-    await cli(['train', '--db', db, '--model', 'linear']);
+    await cli(['train', '--db', db, '--predictor', 'linear']);
     const plan = (file: string): { stderr: string; status: number | null; signal: string | null } => {
       const r = spawnSync(
         process.execPath,

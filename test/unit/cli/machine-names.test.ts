@@ -17,7 +17,7 @@ describe('machines by their label', () => {
   seededDb(db).close();
 
   it('predict, predict-model and measure-model name the device by its machine’s label, not its id', async () => {
-    expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
     const runs = [
       await cli(['predict', '--op', 'Softmax', '--shape', '256x512', ...ON_CPU, '--db', db]),
       await cli(['predict-model', MODEL, '--input', 'x=1x3x48x192', ...ON_CPU, '--db', db]),

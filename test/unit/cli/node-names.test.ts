@@ -26,7 +26,7 @@ describe('node names and counts across commands', () => {
   it('predict-model and measure-model join on the file’s node names; every command counts the same nodes', async () => {
     const db = path.join(tempDir(), 'w.db');
     seededDb(db).close();
-    expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
     const added = await cli(['workload', 'add', MODEL, '--input', 'x=1x3x48x192', '--db', db]);
     expect(added.code).toBe(0);
     const count = Number(/: (\d+) nodes in/.exec(added.stdout)?.[1]);

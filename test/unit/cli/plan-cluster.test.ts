@@ -25,7 +25,7 @@ async function clusterStore(): Promise<{ db: string; dir: string }> {
   for (const host of ['r1n01', 'r1n02', 'r2n03'])
     writeFileSync(path.join(folder, `${host}.json`), encodeProfile(clusterNodeProfile(host)));
   expect((await cli(['import', folder, '--db', db])).code).toBe(0);
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return { db, dir };
 }
 

@@ -13,7 +13,7 @@ let db = '';
 beforeAll(async () => {
   db = path.join(tempDir(), 'plan.db');
   seededDb(db).close();
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
 });
 
 function plan(out: string, ...extra: string[]): ReturnType<typeof cli> {

@@ -23,7 +23,7 @@ async function store(dir: string, label?: string): Promise<string> {
   writeFileSync(file, encodeProfile(gpuServerProfile()));
   const imported = await cli(['import', file, '--db', db, ...(label === undefined ? [] : ['--label', label])]);
   expect(imported.code).toBe(0);
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return db;
 }
 

@@ -22,7 +22,7 @@ async function lab(): Promise<{ db: string; dir: string }> {
     ),
   );
   expect((await cli(['import', nodes, '--db', db])).code).toBe(0);
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return { db, dir };
 }
 

@@ -10,7 +10,7 @@ import { seededDb } from '../../helpers/seeded-store.js';
 async function trainedStore(): Promise<string> {
   const db = path.join(tempDir(), 'plan.db');
   seededDb(db).close();
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return db;
 }
 

@@ -30,7 +30,7 @@ async function storeWithGpuBox(): Promise<{ db: string; dir: string }> {
   const file = path.join(dir, 'gpu-box.json');
   writeFileSync(file, encodeProfile(gpuServerProfile()));
   expect((await cli(['import', file, '--db', db])).code).toBe(0);
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return { db, dir };
 }
 

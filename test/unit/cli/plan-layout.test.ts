@@ -34,7 +34,7 @@ const base = [
 beforeAll(async () => {
   db = path.join(tempDir(), 'plan.db');
   seededDb(db).close();
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
 });
 
 describe('plan --layout', () => {

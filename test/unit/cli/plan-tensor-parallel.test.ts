@@ -39,7 +39,7 @@ async function storeWithH100Box(): Promise<string> {
     encodeProfile(gpuServerProfile({ hostname: BOX, gpus: { name: 'NVIDIA H100 80GB HBM3', memoryMiB: 81559 } })),
   );
   expect((await cli(['import', file, '--db', db])).code).toBe(0);
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return db;
 }
 

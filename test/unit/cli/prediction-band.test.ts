@@ -79,7 +79,7 @@ describe('the prediction band', () => {
     const step = gpu.plans[0]!.stepUs;
     expect(gpu.stepBands[0]!.lowUs / step).toBeCloseTo(0.72, 6);
     expect(gpu.stepBands[0]!.highUs / step).toBeCloseTo(2.6, 6);
-    expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'linear'])).code).toBe(0);
     const cpu = await cli(['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'cpu', '--mode', 'inference']);
     expect(cpu.code).toBe(0);
     expect(cpu.stdout).toMatch(/BAND: the step's range/);

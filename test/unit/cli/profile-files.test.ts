@@ -202,9 +202,9 @@ describe('trained predictors travel with the hardware profile when asked', () =>
     const dir2 = tempDir();
     const db = path.join(dir2, 'trained.db');
     seededDb(db).close();
-    expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
-    expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
-    expect((await cli(['train', '--db', db, '--model', 'linear'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'linear'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'linear'])).code).toBe(0);
     const plain = await cli(['export', '--db', db]);
     expect((JSON.parse(plain.stdout) as { predictors: unknown[] }).predictors).toEqual([]);
     const out = path.join(dir2, 'trained.json');

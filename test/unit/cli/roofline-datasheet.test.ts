@@ -19,7 +19,7 @@ describe('pipedejavu roofline --datasheet', () => {
     // The datasheet predictor needs no training, and training changes nothing it says.
     const before = await cli(['roofline', '--db', db, '--datasheet']);
     expect(before.code).toBe(0);
-    await cli(['train', '--db', db, '--model', 'linear']);
+    await cli(['train', '--db', db, '--predictor', 'linear']);
     const r = await cli(['roofline', '--db', db, '--datasheet']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(before.stdout);

@@ -11,7 +11,7 @@ const MODEL = 'test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx';
 async function trainedStore(): Promise<string> {
   const db = path.join(tempDir(), 'w.db');
   seededDb(db).close();
-  expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+  expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
   return db;
 }
 
@@ -112,7 +112,7 @@ describe('workloads from the CLI', () => {
     store.close();
     expect(fromModel).toBe(m.stored.inserted);
     // The next training learns from the model's own nodes.
-    const retrain = JSON.parse((await cli(['train', '--db', db, '--model', 'linear', '--json'])).stdout) as {
+    const retrain = JSON.parse((await cli(['train', '--db', db, '--predictor', 'linear', '--json'])).stdout) as {
       trained: { samples: number }[];
     };
     expect(retrain.trained[0]?.samples).toBe(54 + m.stored.inserted);

@@ -91,7 +91,7 @@ describe('cluster/nccl-pairs.sbatch', () => {
       writeFileSync(file, encodeProfile(clusterNodeProfile(host, { gpus: 1 })));
       expect((await cli(['import', file, '--db', db])).code).toBe(0);
     }
-    expect((await cli(['train', '--db', db, '--model', 'analytical'])).code).toBe(0);
+    expect((await cli(['train', '--db', db, '--predictor', 'analytical'])).code).toBe(0);
     const r = await cli([
       'plan',
       '--workload',

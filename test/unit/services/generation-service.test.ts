@@ -55,7 +55,7 @@ describe('pipedejavu predict-model --mode generate', () => {
   it('prints TTFT, tokens per second and memory; --prompt without generate is a usage error', async () => {
     const db = path.join(tempDir(), 'g.db');
     seededDb(db).close();
-    await cli(['train', '--db', db, '--model', 'linear']);
+    await cli(['train', '--db', db, '--predictor', 'linear']);
     const r = await cli([
       'predict-model',
       'mistral-7b',

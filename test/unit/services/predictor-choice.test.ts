@@ -18,7 +18,7 @@ describe('chooseStoredPredictor', () => {
     expect(roofline.name).toBe('roofline');
     expect(typeof roofline.predictor.predict).toBe('function');
     expect(() => chooseStoredPredictor(db, 'forest')).toThrow(
-      'no trained forest predictor: run pipedejavu train --model forest',
+      'no trained forest predictor: run pipedejavu train --predictor forest',
     );
   });
 

@@ -17,9 +17,9 @@ describe('pipedejavu predictor export --format onnx', () => {
       const dir = tempDir();
       const db = path.join(dir, 's.db');
       seededDb(db).close();
-      expect((await cli(['train', '--db', db, '--model', model])).code).toBe(0);
+      expect((await cli(['train', '--db', db, '--predictor', model])).code).toBe(0);
       const out = path.join(dir, `${model}.onnx`);
-      const r = await cli(['predictor', 'export', '--format', 'onnx', '--model', model, '--out', out, '--db', db]);
+      const r = await cli(['predictor', 'export', '--format', 'onnx', '--predictor', model, '--out', out, '--db', db]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`Wrote the ${model} predictor`));
 
@@ -46,7 +46,7 @@ describe('pipedejavu predictor export --format onnx', () => {
     seededDb(db).close();
     const none = await cli(['predictor', 'export', '--out', '/tmp/x.onnx', '--db', db]);
     expect(none.stderr).toBe(
-      'pipedejavu: error: no trained forest predictor: run `pipedejavu train --model forest` first\n',
+      'pipedejavu: error: no trained forest predictor: run `pipedejavu train --predictor forest` first\n',
     );
     expect((await cli(['predictor', 'export', '--format', 'pmml', '--out', 'x', '--db', db])).stderr).toMatch(
       /--format takes onnx/,

@@ -144,7 +144,7 @@ describe('pipedejavu train / predict', () => {
   it('trains and predicts from the CLI, in tables and JSON', async () => {
     const db = path.join(tempDir(), 'seeded.db');
     seededDb(db).close();
-    const t = await cli(['train', '--db', db, '--model', 'analytical']);
+    const t = await cli(['train', '--db', db, '--predictor', 'analytical']);
     expect(t.code).toBe(0);
     expect(t.stdout).toMatch(/Trained on 54 measurements from 2 devices/);
     const p = await cli([
@@ -166,7 +166,7 @@ describe('pipedejavu train / predict', () => {
     expect(j.predictions[0]?.predictor).toBe('analytical');
     const missing = await cli(['predict', '--db', db, '--op', 'Softmax']);
     expect(missing.stderr).toBe('pipedejavu: error: predict: --shape is required\n');
-    const bad = await cli(['train', '--db', db, '--model', 'magic']);
+    const bad = await cli(['train', '--db', db, '--predictor', 'magic']);
     expect(bad.code).toBe(2);
   });
 

@@ -79,7 +79,7 @@ describe('machine:compare', () => {
 
   it("predicts a chosen workload's time on every device of every machine", async () => {
     const { core: c, ids } = await lab();
-    const t = await c.dispatch('predictor:train', { models: ['analytical'] });
+    const t = await c.dispatch('predictor:train', { predictors: ['analytical'] });
     expect(t.ok).toBe(true);
     await waitJobs(c);
     const r = await c.dispatch('machine:compare', {

@@ -62,7 +62,7 @@ describe('jobs in child processes', () => {
     seedStore(seed);
     seed.close();
     core = createAppCore({ dbPath, transport: 'http' });
-    const t = await core.dispatch('predictor:train', { models: ['analytical'] });
+    const t = await core.dispatch('predictor:train', { predictors: ['analytical'] });
     if (!t.ok) throw new Error(t.error.message);
     const jobId = (t.value as { jobId: string }).jobId;
     expect((await finished(core, jobId)).state).toBe('done');

@@ -77,7 +77,7 @@ describe('CompareStore', () => {
     expect(lib.comparison.value?.machines).toHaveLength(3);
     expect(lib.prediction.error).toMatch(/train/);
 
-    await c.dispatch('predictor:train', { models: ['analytical'] });
+    await c.dispatch('predictor:train', { predictors: ['analytical'] });
     await until(() => c.jobs.list().every((j) => j.state !== 'running'));
     await lib.run();
     expect(lib.prediction.error).toBeNull();

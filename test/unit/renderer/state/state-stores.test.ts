@@ -53,7 +53,7 @@ describe('JobTracker', () => {
       finished++;
     });
     expect(t.phase).toBe('idle');
-    await t.start(() => client.call('predictor:train', { models: ['analytical', 'linear'] }));
+    await t.start(() => client.call('predictor:train', { predictors: ['analytical', 'linear'] }));
     expect(t.jobId).not.toBeNull();
     await until(() => t.phase === 'done');
     expect(t.result?.trained.map((x) => x.name)).toEqual(['analytical', 'linear']);
@@ -127,7 +127,7 @@ describe('PlanStore', () => {
     const { client } = inProcessClient();
     const hub = new JobHub(client);
     hub.connect();
-    await client.call('predictor:train', { models: ['analytical'] });
+    await client.call('predictor:train', { predictors: ['analytical'] });
     await until(() => core !== null && core.jobs.list().every((j) => j.state !== 'running'));
     const ps = new PlanStore(client, hub);
     ps.workload = 'gpt2-small';
