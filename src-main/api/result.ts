@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const ApiErrorCodeSchema = z.enum([
+const ApiErrorCodeSchema = z.enum([
   /** The request did not match the channel's schema (or the transport's rules). */
   'invalid',
   /** Web mode: no session token, or a stale one (the server restarted). */
@@ -20,7 +20,7 @@ export const ApiErrorCodeSchema = z.enum([
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 
-export const ApiErrorSchema = z.object({ code: ApiErrorCodeSchema, message: z.string() });
+const ApiErrorSchema = z.object({ code: ApiErrorCodeSchema, message: z.string() });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };

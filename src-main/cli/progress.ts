@@ -13,7 +13,7 @@ export interface ProgressSink {
 
 export { formatDuration };
 
-export function progressBar(done: number, total: number, width = 24): string {
+function progressBar(done: number, total: number, width = 24): string {
   const f = total > 0 ? Math.min(1, done / total) : 1;
   const full = Math.round(f * width);
   return `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${String(Math.round(f * 100)).padStart(3)}%`;

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 
-export function allowedHosts(port: number): Set<string> {
+function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 }
 

@@ -136,7 +136,7 @@ export class DeviceCalibration {
 }
 
 /** How much slower than its fastest session a round has to run, over the median model, to be noted. */
-export const SLOW_ROUND = 1.2;
+const SLOW_ROUND = 1.2;
 
 /**
  * A note when a whole round ran slow (the median model's end to end at least SLOW_ROUND times

@@ -27,7 +27,7 @@ import { deviceName } from './device-names.js';
 import { predictorRowsInUse } from './predictor-service.js';
 import { count } from '../core/text/plural.js';
 
-export const SKLEARN_NAME = 'sklearn-forest';
+const SKLEARN_NAME = 'sklearn-forest';
 
 export interface EvaluateOptions {
   k?: number;

@@ -23,7 +23,7 @@ export interface OptimizingRunner {
 export type ExecutedGraph = { ok: true; model: OnnxModel; cached: boolean } | { ok: false; reason: string };
 
 /** Where executed graphs are kept: beside a file store, in the temp folder for an in-memory one. */
-export function executedGraphDir(db: Database): string {
+function executedGraphDir(db: Database): string {
   const name = db.name;
   const base = name && name !== ':memory:' && name !== '' ? path.dirname(name) : os.tmpdir();
   return path.join(base, 'executed-graphs');

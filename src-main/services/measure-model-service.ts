@@ -254,7 +254,7 @@ function bandOutcome(b: ModelBand, measuredUs: number): NonNullable<ModelMeasure
 }
 
 /** What a reorder ORT inserted says of itself: before the file node it feeds, after the one it reads. */
-export function insertedNote(opType: string, fileNode: string | undefined): string | null {
+function insertedNote(opType: string, fileNode: string | undefined): string | null {
   if (opType !== 'ReorderInput' && opType !== 'ReorderOutput') return null;
   if (fileNode === undefined) return 'inserted by ORT';
   return `inserted by ORT ${opType === 'ReorderInput' ? 'before' : 'after'} ${fileNode}`;
@@ -292,7 +292,7 @@ function fileNodeTable(
 }
 
 /** Passes further apart than this (relative to the lower) say the machine was busy for one of them. */
-export const PASS_DISAGREEMENT = 0.1;
+const PASS_DISAGREEMENT = 0.1;
 
 /** A warning when the unprofiled passes disagree: something else ran on the machine during one. */
 export function passWarnings(mediansUs: readonly number[]): string[] {

@@ -82,7 +82,7 @@ export function attributeNodes(
  * (outcome.nodeOutputs) and it is matched to the graph's nodes. A node it does not report, or
  * whose output the graph does not have, keeps its trace name.
  */
-export function inGraphNames(
+function inGraphNames(
   outcome: Pick<Extract<ModelOutcome, { ok: true }>, 'byNodeUs' | 'nodeOps' | 'nodeOutputs'>,
   nodes: readonly WorkloadNode[],
 ): { byNodeUs: Record<string, number[]>; nodeOps: Record<string, string> } {

@@ -82,7 +82,7 @@ export async function executedWorkload(
 }
 
 /** The executed graph of a resolved workload on one profiled device (or why there is none). */
-export async function executedOn(
+async function executedOn(
   db: Database,
   runner: OptimizingRunner,
   user: ResolvedWorkload,
@@ -216,7 +216,7 @@ export function executedByLayer(
  * A workload on every profiled device of a machine: on the executed graph where the device
  * runs here, on the file's graph elsewhere. The app's Workloads view shows this.
  */
-export async function predictOnEveryDevice(
+async function predictOnEveryDevice(
   db: Database,
   runner: OptimizingRunner,
   user: ResolvedWorkload,

@@ -59,7 +59,7 @@ export interface ImportResult {
   note?: string;
 }
 
-export function contentHash(canonicalText: string): string {
+function contentHash(canonicalText: string): string {
   return createHash('sha256').update(canonicalText).digest('hex');
 }
 

@@ -99,7 +99,7 @@ export function targetName(target: ProfileTarget): string {
  * fixed number of steps the progress counts to, the expected time and what it comes from,
  * and the retry budget for noisy kernels.
  */
-export function startLines(who: string, suite: SuiteName, e: StartEvent): string[] {
+function startLines(who: string, suite: SuiteName, e: StartEvent): string[] {
   const stored = e.alreadyMeasured ? `, ${e.alreadyMeasured} already stored` : '';
   const basis = e.basis === 'measured' ? "from this machine's last run" : 'a first guess: no run here to go by yet';
   return [

@@ -38,7 +38,7 @@ export function preferredGroup<T extends { executionProvider: string; measuremen
  * cores by default: what ONNX Runtime runs with), not at whichever count stored more kernels, so
  * the default does not move when one count's profile was noisier. Devices without threads pass.
  */
-export function mostThreads<T extends { threads: number | null }>(groups: readonly T[]): T[] {
+function mostThreads<T extends { threads: number | null }>(groups: readonly T[]): T[] {
   const most = Math.max(0, ...groups.map((g) => g.threads ?? 0));
   return groups.filter((g) => (g.threads ?? 0) === most);
 }

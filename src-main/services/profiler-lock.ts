@@ -10,7 +10,7 @@ import type { Database } from '../adapters/store/types.js';
 import { currentProcess, isProcessAlive } from '../adapters/system/process-identity.js';
 
 /** A holder on another host (a store on a shared disk) that stays silent this long is gone. */
-export const SILENT_HOLDER_MS = 2 * 60_000;
+const SILENT_HOLDER_MS = 2 * 60_000;
 const HEARTBEAT_MS = 15_000;
 
 function busyMessage(h: LockHolder): string {

@@ -23,7 +23,7 @@ export interface ConditionsProbe {
 }
 
 /** One reading window (ms). */
-export const CONDITIONS_WINDOW_MS = 1000;
+const CONDITIONS_WINDOW_MS = 1000;
 /** How long a run waits for a quiet moment before it starts anyway (ms). */
 export const DEFAULT_QUIET_BUDGET_MS = 20_000;
 

@@ -277,7 +277,7 @@ const CalibrationSchema = z.array(
 );
 
 /** The device's calibration runs from its newest profile run that has them; none: []. */
-export function deviceCalibration(db: Database, device: DeviceRuns): CalibrationRun[] {
+function deviceCalibration(db: Database, device: DeviceRuns): CalibrationRun[] {
   for (const r of runsOf(db, device)) {
     const parsed = CalibrationSchema.safeParse(r.summary?.['calibration']);
     if (parsed.success) return parsed.data;

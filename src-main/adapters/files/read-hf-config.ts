@@ -9,7 +9,7 @@ import { UserError } from '../../core/errors.js';
 import { readRegularFile } from './read-regular-file.js';
 
 /** Largest config.json read: real ones are a few KiB (DeepSeek-V3's is 1.7 KiB). */
-export const MAX_HF_CONFIG_BYTES = 1 << 20;
+const MAX_HF_CONFIG_BYTES = 1 << 20;
 
 export interface HfConfigFile {
   /** The config.json's path. */

@@ -48,7 +48,7 @@ export function readOnnxModel(file: string, opts: ReadOnnxOptions = {}): { bytes
 }
 
 /** Files at least this large are read for their structure piece by piece, never whole (smaller ones hold less structure than its cap). */
-export const STRUCTURE_READ_FROM_BYTES = ONNX_LIMITS.structureBytes;
+const STRUCTURE_READ_FROM_BYTES = ONNX_LIMITS.structureBytes;
 
 /**
  * The parsed model and the sha256 of the file, without holding the file: a large one (from

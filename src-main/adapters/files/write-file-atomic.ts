@@ -65,7 +65,7 @@ function refuseProtected(file: string, landing: string, target: Stats | null, pr
 }
 
 /** Writes all of `data` at the file's position (a write may take less than asked: loops until done). */
-export function writeAll(fd: number, data: string | Uint8Array): void {
+function writeAll(fd: number, data: string | Uint8Array): void {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let off = 0;
   while (off < bytes.length) off += writeSync(fd, bytes, off);

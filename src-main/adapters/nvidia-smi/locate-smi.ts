@@ -6,10 +6,10 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-export const SMI_ENV_VAR = 'PIPEDEJAVU_NVIDIA_SMI';
+const SMI_ENV_VAR = 'PIPEDEJAVU_NVIDIA_SMI';
 
 /** Where drivers install nvidia-smi, per platform, searched after PATH. */
-export function wellKnownSmiPaths(platform: NodeJS.Platform): readonly string[] {
+function wellKnownSmiPaths(platform: NodeJS.Platform): readonly string[] {
   return platform === 'win32'
     ? ['C:\\Windows\\System32\\nvidia-smi.exe', 'C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvidia-smi.exe']
     : ['/usr/lib/wsl/lib/nvidia-smi', '/usr/bin/nvidia-smi'];

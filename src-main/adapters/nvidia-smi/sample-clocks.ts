@@ -13,7 +13,7 @@ import { secondsText } from './query-gpus.js';
 import { DEFAULT_TIMEOUT_MS, runCommand, type RunOptions } from './run-command.js';
 import { firstLine } from './text.js';
 
-export const CLOCK_FIELDS: readonly string[] = [
+const CLOCK_FIELDS: readonly string[] = [
   'index',
   'clocks.current.sm',
   'temperature.gpu',

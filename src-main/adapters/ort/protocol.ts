@@ -170,7 +170,7 @@ const CUDA_LOST =
   /CUDA failure (46|100|214|700|701|714|715|716|717|718|719|999)\b|cudaError(DevicesUnavailable|NoDevice|ECCUncorrectable|IllegalAddress|HardwareStackError|IllegalInstruction|MisalignedAddress|InvalidAddressSpace|InvalidPc|LaunchFailure|Unknown)\b/;
 
 /** The GPU is gone (CUDA_LOST): one line for the report, from ORT's long message. */
-export function gpuLost(message: string): string | null {
+function gpuLost(message: string): string | null {
   const m = CUDA_LOST.exec(message);
   return m ? `the GPU stopped answering (${m[0]})` : null;
 }

@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 
-export const DB_ENV = 'PIPEDEJAVU_DB';
+const DB_ENV = 'PIPEDEJAVU_DB';
 export const DB_FILE = 'pipedejavu.db';
 
-export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+function userDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   const home = os.homedir();
   if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'pipedejavu');
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'pipedejavu');

@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
  * it to run the runners under a CPU emulator, so tests see ONNX Runtime's layout on an
  * AVX2-only CPU (8-wide NCHWc) from a machine with AVX-512.
  */
-export const CHILD_EXEC_ENV = 'PIPEDEJAVU_CHILD_EXEC';
+const CHILD_EXEC_ENV = 'PIPEDEJAVU_CHILD_EXEC';
 
 export interface LaunchOptions {
   /** Names the process (Electron's serviceName, seen in its task metrics); plain Node ignores it. */

@@ -42,7 +42,7 @@ function asRequest(v: unknown): RelayRequest | null {
 }
 
 /** The child's launcher: every fork, message and kill goes through the parent port. */
-export function relayLauncher(port: ParentPortLike): ProcessLauncher {
+function relayLauncher(port: ParentPortLike): ProcessLauncher {
   const children = new Map<number, ChildEmitter>();
   let nextId = 1;
   port.on('message', (e) => {

@@ -18,7 +18,7 @@ export interface ModelCheck {
 }
 
 /** Checks kept per device: the newest; older ones describe an older predictor. */
-export const MAX_CHECKS_PER_DEVICE = 500;
+const MAX_CHECKS_PER_DEVICE = 500;
 
 export class ModelCheckRepo {
   constructor(private readonly db: Database) {}

@@ -42,7 +42,7 @@ function refuseNetworkFilesystem(path: string, options: OpenDatabaseOptions): vo
 }
 
 /** How long a writer waits for another process's write transaction before it gives up. */
-export const BUSY_TIMEOUT_MS = 60_000;
+const BUSY_TIMEOUT_MS = 60_000;
 
 function isInMemory(path: string): boolean {
   return path === ':memory:' || path === '';

@@ -22,7 +22,7 @@ function summaryView(s: MachineSummary): MachineSummaryView {
   };
 }
 
-export function machineView(db: Database, id?: string): MachineView | null {
+function machineView(db: Database, id?: string): MachineView | null {
   const found = findMachineDetail(db, id);
   if (!found) {
     if (id) throw new UserError(`no machine "${id}" in the store`);

@@ -13,7 +13,7 @@ export const PATHS_REFUSED_OVER_HTTP =
   'paths on the server are not taken over HTTP: upload the file (workload:add) and use its stored name';
 
 /** Whether the workload services would read `spec` as a file: a path, or a name ending in .onnx or .gguf. */
-export function namesAFile(spec: string): boolean {
+function namesAFile(spec: string): boolean {
   return /[\\/]/.test(spec) || /\.(onnx|gguf)$/i.test(spec);
 }
 

@@ -25,7 +25,7 @@ function isaLine(p: ProbeResult): string {
   );
 }
 
-export function theoreticalCpuPeakGflops(p: ProbeResult): number | null {
+function theoreticalCpuPeakGflops(p: ProbeResult): number | null {
   const ghz = p.cpu.maxClockGHz ?? p.cpu.baseClockGHz;
   if (ghz === null) return null;
   return p.cpu.physicalCores * ghz * p.cpu.fp32FlopsPerCycle;

@@ -22,7 +22,7 @@ const isReorder = (n: RanNode): boolean => n.opType === 'ReorderInput' || n.opTy
  * (where they differ from the file's), the file nodes each fusion absorbed, and the reorders
  * ORT inserted there. "same" when ORT runs the node as it is in the file.
  */
-export function executedAs(fileNode: string, ran: readonly RanNode[]): string {
+function executedAs(fileNode: string, ran: readonly RanNode[]): string {
   const parts: string[] = [];
   for (const n of ran.filter((r) => !isReorder(r))) {
     const absorbed = n.fileNodes.filter((f) => f !== fileNode);

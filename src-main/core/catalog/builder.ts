@@ -24,7 +24,7 @@ export interface CatalogLayer extends WorkloadLayer {
 }
 
 /** Backward FLOPs per forward FLOP: a GEMM's backward is two GEMMs of its size (dX and dW). */
-export const BACKWARD_FACTOR = 2;
+const BACKWARD_FACTOR = 2;
 
 export function elements(dims: readonly number[]): number {
   return dims.reduce((a, b) => a * b, 1);

@@ -462,7 +462,7 @@ const ARCHITECTURES: Readonly<Record<string, (r: ConfigReader, type: string, war
 };
 
 /** The model types config.json may name. */
-export const HF_MODEL_TYPES: readonly string[] = Object.keys(ARCHITECTURES);
+const HF_MODEL_TYPES: readonly string[] = Object.keys(ARCHITECTURES);
 
 const DTYPES: Readonly<Record<string, 'fp32' | 'fp16' | 'bf16'>> = {
   float32: 'fp32',

@@ -20,12 +20,10 @@ import { withAdapters } from './lora.js';
 import type { FinetuneSpec } from '../workload/finetune.js';
 
 export { CATALOG } from './entries.js';
-export type { CatalogEntry, ResNetEntry, TransformerEntry } from './schema.js';
+export type { CatalogEntry, TransformerEntry } from './schema.js';
 export type { CatalogLayer } from './builder.js';
-export { BACKWARD_FACTOR } from './builder.js';
 export { korthikantiLayerBytes, transformerLayerActivationBytes } from './activation-memory.js';
-export type { TransformerLayerShape } from './activation-memory.js';
-export { kvBytesPerToken, kvCacheBytes, type KvCacheShape } from './kv-cache.js';
+export { kvBytesPerToken, kvCacheBytes } from './kv-cache.js';
 
 export type CatalogMode = 'inference' | 'training';
 

@@ -40,8 +40,8 @@ export interface SafetensorsTensor {
 }
 
 /** Most dimensions a tensor may have, and most elements (2^48: far above any real tensor). */
-export const MAX_TENSOR_RANK = 8;
-export const MAX_TENSOR_ELEMENTS = 2 ** 48;
+const MAX_TENSOR_RANK = 8;
+const MAX_TENSOR_ELEMENTS = 2 ** 48;
 
 const isDtype = (d: unknown): d is SafetensorsDtype =>
   typeof d === 'string' && Object.prototype.hasOwnProperty.call(SAFETENSORS_DTYPE_BITS, d);

@@ -172,7 +172,7 @@ export const TransformerEntrySchema = z
 export type TransformerEntry = z.infer<typeof TransformerEntrySchema>;
 
 /** ResNets with bottleneck blocks (ResNet-50/101/152). */
-export const ResNetEntrySchema = z.strictObject({
+const ResNetEntrySchema = z.strictObject({
   ...EntryBase,
   kind: z.literal('resnet'),
   /** Bottleneck blocks per stage. */
@@ -192,13 +192,13 @@ export const ResNetEntrySchema = z.strictObject({
 });
 export type ResNetEntry = z.infer<typeof ResNetEntrySchema>;
 
-export const CatalogEntrySchema = z.discriminatedUnion('kind', [TransformerEntrySchema, ResNetEntrySchema]);
+const CatalogEntrySchema = z.discriminatedUnion('kind', [TransformerEntrySchema, ResNetEntrySchema]);
 
 /** One model of the catalog, with the family and citations of its file. */
 export type CatalogEntry = (TransformerEntry | ResNetEntry) & { family: string; sources: string[] };
 
 /** A models/*.json file. */
-export const ModelFileSchema = z.object({
+const ModelFileSchema = z.object({
   $comment: z.string().optional(),
   family: z.string().min(1),
   sources: z.array(z.string().min(1)).min(1),

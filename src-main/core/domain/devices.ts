@@ -50,7 +50,7 @@ export function pcieBandwidthGBps(gen: number | null, width: number | null): num
   return perLane === undefined ? null : Math.round(perLane * width * 1000) / 1000;
 }
 
-export function gpuDeviceKey(index: number): string {
+function gpuDeviceKey(index: number): string {
   return `cuda:${index}`;
 }
 

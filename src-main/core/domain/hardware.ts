@@ -7,7 +7,7 @@ import { z } from 'zod';
 /** Number or null: a value the probe could not read is null, never a guess. */
 const num = z.number().finite().nullable();
 
-export const CpuInfoSchema = z.object({
+const CpuInfoSchema = z.object({
   manufacturer: z.string(),
   brand: z.string(),
   physicalCores: z.number().int().nonnegative(),
@@ -35,10 +35,10 @@ export const CpuInfoSchema = z.object({
 });
 export type CpuInfo = z.infer<typeof CpuInfoSchema>;
 
-export const MemoryInfoSchema = z.object({ totalBytes: z.number().nonnegative() });
+const MemoryInfoSchema = z.object({ totalBytes: z.number().nonnegative() });
 export type MemoryInfo = z.infer<typeof MemoryInfoSchema>;
 
-export const OsInfoSchema = z.object({
+const OsInfoSchema = z.object({
   platform: z.string(),
   distro: z.string(),
   release: z.string(),
@@ -80,10 +80,10 @@ export const GpuInfoSchema = z.object({
 export type GpuInfo = z.infer<typeof GpuInfoSchema>;
 
 /** Connection kinds of `nvidia-smi topo -m`, strongest first. */
-export const TopoKindSchema = z.enum(['X', 'NV', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS', 'UNKNOWN']);
+const TopoKindSchema = z.enum(['X', 'NV', 'PIX', 'PXB', 'PHB', 'NODE', 'SYS', 'UNKNOWN']);
 export type TopoKind = z.infer<typeof TopoKindSchema>;
 
-export const TopoCellSchema = z.object({
+const TopoCellSchema = z.object({
   kind: TopoKindSchema,
   /** Number of bonded NVLinks for kind NV. */
   nvlinks: z.number().int().nonnegative().nullable(),
@@ -106,7 +106,7 @@ export const TopologySchema = z.object({
 });
 export type Topology = z.infer<typeof TopologySchema>;
 
-export const NvidiaStatusSchema = z.enum([
+const NvidiaStatusSchema = z.enum([
   /** nvidia-smi ran and listed GPUs. */
   'ok',
   /** nvidia-smi ran and reported no GPU. */

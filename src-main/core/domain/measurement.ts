@@ -29,7 +29,7 @@ export const ProfileRunSchema = z.object({
 });
 export type ProfileRun = z.infer<typeof ProfileRunSchema>;
 
-export const TimingStatsSchema = z.object({
+const TimingStatsSchema = z.object({
   /** Microseconds. */
   medianUs: positive,
   p10Us: positive,

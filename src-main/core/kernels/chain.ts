@@ -74,7 +74,7 @@ function mergesAcrossCopies(parts: KernelParts, data: string): boolean {
 export type ChainForm = 'chain' | 'fan';
 
 /** How copies of a kernel are put together for a differenced timing (see the file comment). */
-export function chainForm(parts: KernelParts): ChainForm {
+function chainForm(parts: KernelParts): ChainForm {
   return isChainable(parts) ? 'chain' : 'fan';
 }
 

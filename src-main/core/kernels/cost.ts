@@ -259,7 +259,7 @@ export function kernelBytes(op: KernelOp, dtype: Dtype, shape: Record<string, nu
   return kernelElements(op, shape) * DTYPE_BYTES[dtype];
 }
 
-export function kernelId(op: KernelOp, dtype: Dtype, shape: Record<string, number>): string {
+function kernelId(op: KernelOp, dtype: Dtype, shape: Record<string, number>): string {
   return `${op}.${dtype}.${shapeKey(shape)}`;
 }
 

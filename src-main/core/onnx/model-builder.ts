@@ -13,7 +13,7 @@ export const OnnxDataType = DataType;
 export type OnnxDataTypeCode = (typeof OnnxDataType)[keyof typeof OnnxDataType];
 
 /** AttributeProto.AttributeType (the subset this builder writes). */
-export const OnnxAttributeType = {
+const OnnxAttributeType = {
   FLOAT: 1,
   INT: 2,
   STRING: 3,
@@ -25,10 +25,10 @@ export const OnnxAttributeType = {
 } as const;
 
 /** IR version 8 (ONNX 1.10 to 1.12) with default-domain opset 17 (LayerNormalization needs 17). */
-export const DEFAULT_IR_VERSION = 8;
-export const DEFAULT_OPSET = 17;
+const DEFAULT_IR_VERSION = 8;
+const DEFAULT_OPSET = 17;
 /** The ai.onnx.ml opset that ships with ONNX 1.12, the release that introduced opset 17. */
-export const DEFAULT_ML_OPSET = 3;
+const DEFAULT_ML_OPSET = 3;
 
 export interface TensorDef {
   name: string;

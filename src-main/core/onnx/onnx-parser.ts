@@ -15,11 +15,11 @@ import { ProtoFormatError, ProtoReader, ProtoTruncatedError, WIRE_LEN, WIRE_VARI
 export * from './parse-types.js';
 
 /** Default-domain opsets this tool reads (ONNX 1.2 to 1.18). */
-export const MIN_OPSET = 7;
-export const MAX_OPSET = 23;
+const MIN_OPSET = 7;
+const MAX_OPSET = 23;
 /** IR versions this tool reads (IR 3 introduced opset imports; IR 11 is ONNX 1.18). */
-export const MIN_IR_VERSION = 3;
-export const MAX_IR_VERSION = 11;
+const MIN_IR_VERSION = 3;
+const MAX_IR_VERSION = 11;
 
 /** Wire type of each ModelProto field; a known field with another wire type means "not ONNX". */
 const MODEL_FIELDS: Record<number, number> = {

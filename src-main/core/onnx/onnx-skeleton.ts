@@ -19,7 +19,7 @@ export interface ByteSource {
 export const STRIPPED_RAW_FIELD = 1000;
 
 /** Fields this large are left out (raw_data) or descended into (the messages that hold them). */
-export const STRIPPED_MIN_BYTES = 1 << 20;
+const STRIPPED_MIN_BYTES = 1 << 20;
 
 /** How deep messages that hold large weights may nest (the parser's subgraph cap). */
 const MAX_DEPTH = 64;

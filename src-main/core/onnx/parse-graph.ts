@@ -45,7 +45,7 @@ function spend(r: ProtoReader, budget: Budget): void {
 }
 
 /** A dimension within ONNX_LIMITS.dim; one line naming the tensor otherwise. */
-export function checkedDim(tensor: string, dim: bigint): number {
+function checkedDim(tensor: string, dim: bigint): number {
   if (dim > BigInt(ONNX_LIMITS.dim)) {
     throw new UserError(
       `tensor "${tensor}" has a dimension of ${dim}, over the cap of ${ONNX_LIMITS.dim} (2^${Math.log2(ONNX_LIMITS.dim)})`,
@@ -288,7 +288,7 @@ function attributeValue(type: number, v: RawAttribute): OnnxAttribute {
   }
 }
 
-export function parseValueInfo(r: ProtoReader): OnnxValueInfo {
+function parseValueInfo(r: ProtoReader): OnnxValueInfo {
   const v: OnnxValueInfo = { name: '', elemType: 0, dims: null, isTensor: false };
   for (let t = r.tag(); t; t = r.tag()) {
     if (t.field === 1 && t.wire === WIRE_LEN) v.name = r.string();

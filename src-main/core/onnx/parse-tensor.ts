@@ -13,7 +13,7 @@ import {
 } from './parse-types.js';
 
 /** IEEE half-precision bits -> number. */
-export function halfToFloat(h: number): number {
+function halfToFloat(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >> 10) & 0x1f;
   const frac = h & 0x3ff;

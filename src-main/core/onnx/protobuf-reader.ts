@@ -12,8 +12,8 @@
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
 export const WIRE_LEN = 2;
-export const WIRE_START_GROUP = 3;
-export const WIRE_END_GROUP = 4;
+const WIRE_START_GROUP = 3;
+const WIRE_END_GROUP = 4;
 export const WIRE_FIXED32 = 5;
 
 /** Input ends in the middle of a field. */

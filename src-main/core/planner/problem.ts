@@ -11,7 +11,7 @@ export interface PlannerContext {
 }
 
 /** Throws a UserError saying what is wrong with the problem. */
-export function validateProblem(problem: PlanProblem): void {
+function validateProblem(problem: PlanProblem): void {
   if (problem.devices.length === 0) {
     throw new UserError('no devices to plan on: add at least one device (a local GPU or CPU, or a virtual device)');
   }

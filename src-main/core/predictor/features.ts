@@ -5,7 +5,7 @@
 import { KERNEL_OPS } from '../kernels/types.js';
 import type { DeviceFeatures, OpInstance } from './types.js';
 
-export const SHAPE_DIMS = [
+const SHAPE_DIMS = [
   'B',
   'M',
   'N',
@@ -40,7 +40,7 @@ export const FAMILIES = [
   'datamove',
   'copy',
 ] as const;
-export const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
+const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
 
 /**
  * Which kernel a conv runs on a CPU: ONNX Runtime converts a conv to its blocked NCHWc
@@ -82,7 +82,7 @@ function layoutFeatures(op: OpInstance, device: DeviceFeatures): number[] {
 }
 
 /** Columns in one panel of the B operand MLAS's SGEMM packs (x86 and Arm alike). */
-export const SGEMM_PANEL_COLUMNS = 16;
+const SGEMM_PANEL_COLUMNS = 16;
 
 /**
  * The share of the SGEMM's work a 1-D conv needs. ORT runs a 1-D conv (depthwise and 1x1
@@ -136,7 +136,7 @@ export const FEATURE_NAMES: readonly string[] = [
 const log2p = (v: number | null | undefined): number => (v && v > 0 ? Math.log2(1 + v) : 0);
 
 /** Peak GFLOP/s the device offers this dtype: its own if measured, else fp32's. */
-export function peakFor(device: DeviceFeatures, dtype: OpInstance['dtype']): number {
+function peakFor(device: DeviceFeatures, dtype: OpInstance['dtype']): number {
   return device.peakGflops[dtype] ?? device.peakGflops.fp32 ?? 1;
 }
 

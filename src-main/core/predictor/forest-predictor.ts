@@ -35,9 +35,9 @@ import {
 } from './types.js';
 
 /** Pseudo-samples of zero residual each op's bias is shrunk with: one or two kernels move it little. */
-export const OP_BIAS_PRIOR = 2;
+const OP_BIAS_PRIOR = 2;
 
-export const FOREST_PREDICTOR_DEFAULTS: ForestOptions = {
+const FOREST_PREDICTOR_DEFAULTS: ForestOptions = {
   nEstimators: 100,
   maxDepth: 20,
   minSamplesLeaf: 2,
@@ -73,7 +73,7 @@ export interface ForestPart {
 }
 
 /** A variant gets a forest of its own from this many samples; with fewer it uses the shared one. */
-export const MIN_VARIANT_SAMPLES = 6;
+const MIN_VARIANT_SAMPLES = 6;
 
 export class ForestPredictor implements Predictor {
   static readonly NAME = 'forest';

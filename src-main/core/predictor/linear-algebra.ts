@@ -1,6 +1,6 @@
 /** Small dense linear algebra for the linear model: solve A·x = b (Gaussian elimination). Pure. */
 
-export function solve(a: number[][], b: number[]): number[] {
+function solve(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i] as number]);
   for (let col = 0; col < n; col++) {

@@ -14,7 +14,7 @@
  * residuals borrows from all of them.
  */
 
-export const BAND_COVERAGE = 0.9;
+const BAND_COVERAGE = 0.9;
 
 /** One model checked: log(measured / predicted) of its whole run at a thread count. */
 export interface Residual {
@@ -27,7 +27,7 @@ export interface Residual {
 }
 
 /** Models predicted under this (µs) form a class of their own: overhead-bound, with larger errors. */
-export const SMALL_MODEL_US = 100;
+const SMALL_MODEL_US = 100;
 
 const isSmall = (us: number): boolean => us < SMALL_MODEL_US;
 

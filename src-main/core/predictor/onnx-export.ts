@@ -25,7 +25,7 @@ import { RandomForestRegressor, type ForestJson } from './random-forest.js';
 
 const ML = 'ai.onnx.ml';
 
-export const ONNX_FORMULA =
+const ONNX_FORMULA =
   'time_us = floor_us * exp(max(raw, min_log_ratio)); raw = model estimate of log(time_us / floor_us); min_log_ratio = log(0.8) or the lowest ratio in the training data';
 
 /** A forest (fitted, or its stored JSON) and the op bias added to its raw output. */

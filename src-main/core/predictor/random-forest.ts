@@ -29,7 +29,7 @@ export interface ForestOptions {
   seed: number;
 }
 
-export const FOREST_DEFAULTS: ForestOptions = {
+const FOREST_DEFAULTS: ForestOptions = {
   nEstimators: 100,
   maxDepth: Infinity,
   minSamplesLeaf: 1,
@@ -198,7 +198,7 @@ export class RandomForestRegressor {
 }
 
 /** Features drawn per split for an option and a feature count. */
-export function resolveMaxFeatures(v: ForestOptions['maxFeatures'], nFeatures: number): number {
+function resolveMaxFeatures(v: ForestOptions['maxFeatures'], nFeatures: number): number {
   if (v === 'all') return nFeatures;
   if (v === 'sqrt') return Math.max(1, Math.floor(Math.sqrt(nFeatures)));
   if (v === 'third') return Math.max(1, Math.floor(nFeatures / 3));

@@ -8,14 +8,14 @@
 import { z } from 'zod';
 import { quantileSorted, sorted } from '../profiler/timing-stats.js';
 
-export const BandSchema = z.object({ lo: z.number(), hi: z.number() });
+const BandSchema = z.object({ lo: z.number(), hi: z.number() });
 export type Band = z.infer<typeof BandSchema>;
 /** Keyed by `family@threads`, `family`, and '*' (all rows). */
 export const BandTableSchema = z.record(z.string(), BandSchema);
 export type BandTable = z.infer<typeof BandTableSchema>;
 
 /** The interval's coverage: the 5th to the 95th percentile. */
-export const BAND_COVERAGE = 0.9;
+const BAND_COVERAGE = 0.9;
 /** Residuals a cell needs before its own percentiles stand (fewer: the next coarser cell). */
 export const BAND_MIN_ROWS = 20;
 /** Before any residual: a wide guess. */

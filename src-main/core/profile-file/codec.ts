@@ -94,7 +94,7 @@ export function describeIssues(issues: z.core.$ZodIssue[], what = 'hardware prof
 }
 
 /** How deep objects and arrays may nest in a profile (a forest's trees are stored flat). */
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -185,7 +185,7 @@ export function profileFromJson(raw: unknown, sourceName = 'file'): ProfileFile 
  * The first name of a profile that holds a control character (they go into tables, scripts and
  * comments), as `what "name" has a control character (U+000A)`; null when every name is plain.
  */
-export function namesProblem(f: ProfileFile): string | null {
+function namesProblem(f: ProfileFile): string | null {
   const probe = f.machine.probe;
   const names: [string, string][] = [
     ['machine label', f.machine.label],

@@ -20,7 +20,7 @@ export type GpuClockReading = { kind: 'ok'; sample: GpuClockSample } | { kind: '
 export type GpuClockSampler = (gpuIndex: number) => Promise<GpuClockReading>;
 
 /** NVML's clock event reason bits (nvml.h nvmlClocksEventReason*). */
-export const CLOCK_EVENT_REASONS: readonly { bit: number; name: string; throttle: boolean }[] = [
+const CLOCK_EVENT_REASONS: readonly { bit: number; name: string; throttle: boolean }[] = [
   { bit: 0x1, name: 'gpu_idle', throttle: false },
   { bit: 0x2, name: 'applications_clocks_setting', throttle: false },
   { bit: 0x4, name: 'sw_power_cap', throttle: true },

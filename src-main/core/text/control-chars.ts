@@ -22,7 +22,7 @@ export function codePointName(c: string): string {
 }
 
 /** The first control character of `text`, or null. */
-export function firstControlChar(text: string): string | null {
+function firstControlChar(text: string): string | null {
   return CONTROL.exec(text)?.[0] ?? null;
 }
 

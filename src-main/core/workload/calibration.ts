@@ -26,7 +26,7 @@ export interface CalibrationRun {
 export const RATIO_BOUNDS = { min: 0.5, max: 2.5 } as const;
 
 /** A family needs this share of the calibration models' measured time to get a ratio of its own. */
-export const MIN_FAMILY_SHARE = 0.02;
+const MIN_FAMILY_SHARE = 0.02;
 
 /**
  * measured / predicted per op family over the calibration nodes; families not listed keep 1.

@@ -123,7 +123,7 @@ export interface FinetuneRequest {
   targets?: LoraTarget[];
 }
 
-export const DEFAULT_LORA_RANK = 16;
+const DEFAULT_LORA_RANK = 16;
 
 /**
  * The spec of a request: rank 16 and alpha 2 x rank by default, and every target the model has

@@ -20,7 +20,7 @@
 import type { WorkloadLayer, WorkloadNode } from './types.js';
 
 const COMPUTE_FAMILIES = new Set(['conv', 'gemm', 'attention']);
-export const BACKWARD_FACTOR = 2;
+const BACKWARD_FACTOR = 2;
 /** A tensor live across at least this many compute nodes (and this share of them) counts as a side input. */
 const SIDE_MIN_COMPUTE = 8;
 const SIDE_SHARE = 0.25;

@@ -74,7 +74,7 @@ export interface KnownTensor extends TensorInfo {
 
 export type CostRule = (c: CostContext) => OpCost;
 
-export const elems = (t: KnownTensor | undefined): number => (t ? product(t.dims) : 0);
+const elems = (t: KnownTensor | undefined): number => (t ? product(t.dims) : 0);
 export const tensorBytes = (t: KnownTensor | undefined): number =>
   t ? Math.ceil(product(t.dims) * elementBytes(t.dtype)) : 0;
 
@@ -120,7 +120,7 @@ function rowsCols(dims: readonly number[]): { rows: number; cols: number } {
 // ---- gemm ----
 
 /** MatMul-like cost of A @ B (1-D operands promoted); transA/transB swap the last two dims. */
-export function matmulCost(a: readonly number[], b: readonly number[], transA = false, transB = false): OpCost {
+function matmulCost(a: readonly number[], b: readonly number[], transA = false, transB = false): OpCost {
   const swap = (d: readonly number[], t: boolean): number[] =>
     t && d.length >= 2 ? [...d.slice(0, -2), d[d.length - 1] ?? 1, d[d.length - 2] ?? 1] : [...d];
   const a2 = a.length === 1 ? [1, a[0] ?? 1] : swap(a, transA);
@@ -184,7 +184,7 @@ const matMulNBits: CostRule = (c) => {
 // ---- conv ----
 
 /** Conv of X [N, C, ...in] with W [K, C/g, ...k] giving Y [N, K, ...out] (g: the group attribute unless given). */
-export function convCost(
+function convCost(
   x: readonly number[],
   w: readonly number[],
   y: readonly number[],
@@ -305,7 +305,7 @@ const convTranspose: CostRule = (c) => {
 // ---- elementwise ----
 
 /** FLOPs per output element of the elementwise ops. */
-export const ELEMENTWISE_FLOPS: Record<string, number> = {
+const ELEMENTWISE_FLOPS: Record<string, number> = {
   ...Object.fromEntries(
     [
       'Add', 'Sub', 'Mul', 'Div', 'Max', 'Min', 'Sum', 'Mean', 'Neg', 'Abs', 'Relu', 'LeakyRelu', 'PRelu', 'Clip',

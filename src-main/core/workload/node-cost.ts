@@ -21,8 +21,6 @@ import type { TensorInfo } from './shape-inference-context.js';
 import { NCHWC_DOMAIN } from './shape-inference-nchwc.js';
 import { isInlinedIf } from './inlined-if.js';
 
-export { ELEMENTWISE_FLOPS, matmulCost, convCost } from './node-cost-ops.js';
-
 /** 'kernel': priced by the predictor; 'free': no work at run time; 'fallback': flagged estimate. */
 export type CostKind = 'kernel' | 'free' | 'fallback';
 
@@ -86,7 +84,7 @@ function nodeDtype(inputs: readonly (TensorInfo | undefined)[], outputs: readonl
   return 'fp32';
 }
 
-export function costRule(node: OnnxNode): CostRule | undefined {
+function costRule(node: OnnxNode): CostRule | undefined {
   if (node.domain === '') return COST_RULES[node.opType];
   if (node.domain === 'com.microsoft') return MS_COST_RULES[node.opType] ?? COST_RULES[node.opType];
   if (node.domain === NCHWC_DOMAIN) return NCHWC_COST_RULES[node.opType];

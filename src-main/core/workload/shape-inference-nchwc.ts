@@ -88,7 +88,7 @@ const upsample: ShapeRule = (c) => {
 };
 
 /** Shape rules of the com.microsoft.nchwc ops for a graph built for `block`; outputs in the padded shape. */
-export function nchwcRules(block: number): Record<string, ShapeRule> {
+function nchwcRules(block: number): Record<string, ShapeRule> {
   return {
     Conv: conv(0, 1),
     ReorderInput: reorderInput(block),
@@ -120,7 +120,7 @@ export const hasNchwc = (g: OnnxGraph): boolean => g.nodes.some((n) => n.domain 
  * ReorderOutput, and of any other op reading a blocked tensor (ORT reorders back to NCHW
  * before every op that cannot take one).
  */
-export function blockedTensorNames(nodes: readonly OnnxNode[]): Set<string> {
+function blockedTensorNames(nodes: readonly OnnxNode[]): Set<string> {
   const blocked = new Set<string>();
   for (const n of nodes) {
     const makes =

@@ -19,12 +19,7 @@ import {
  * Output spatial sizes of a convolution or pool over `input` (spatial dims only).
  * `ceilMode` (pools) rounds up, dropping a last window that would start in the end padding.
  */
-export function windowOutput(
-  c: NodeContext,
-  input: readonly number[],
-  kernel: readonly number[],
-  ceilMode = false,
-): number[] {
+function windowOutput(c: NodeContext, input: readonly number[], kernel: readonly number[], ceilMode = false): number[] {
   const n = input.length;
   const strides = c.ints('strides') ?? new Array<number>(n).fill(1);
   const dil = c.ints('dilations') ?? new Array<number>(n).fill(1);
@@ -97,7 +92,7 @@ export const globalPool: ShapeRule = (c) => {
 };
 
 /** Output dims of A @ B with numpy batch broadcasting and 1-D promotion; transA/transB swap the last two dims. */
-export function matmulDims(a: readonly number[], b: readonly number[], transA = false, transB = false): number[] {
+function matmulDims(a: readonly number[], b: readonly number[], transA = false, transB = false): number[] {
   const swap = (d: readonly number[], t: boolean): number[] =>
     t && d.length >= 2 ? [...d.slice(0, -2), d[d.length - 1] ?? 1, d[d.length - 2] ?? 1] : [...d];
   const a2 = a.length === 1 ? [1, a[0] ?? 1] : swap(a, transA);

@@ -506,7 +506,7 @@ const dataDependent =
     throw new ShapeUnknown(`${what} has a data-dependent shape`);
   };
 
-export const UNARY_OPS = [
+const UNARY_OPS = [
   'Relu', 'LeakyRelu', 'Sigmoid', 'Tanh', 'Erf', 'Sqrt', 'Exp', 'Log', 'Neg', 'Abs', 'Clip', 'HardSigmoid',
   'HardSwish', 'Gelu', 'Softplus', 'Softsign', 'Not', 'Identity', 'Reciprocal', 'Floor', 'Ceil', 'Round', 'Sign',
   'Elu', 'Selu', 'Celu', 'Mish', 'ThresholdedRelu', 'Shrink', 'Sin', 'Cos', 'Tan', 'Asin', 'Acos', 'Atan', 'Sinh',
@@ -516,7 +516,7 @@ export const UNARY_OPS = [
   'GroupNormalization',
 ] as const; // prettier-ignore
 
-export const BROADCAST_OPS = [
+const BROADCAST_OPS = [
   'Add', 'Sub', 'Mul', 'Div', 'Pow', 'Mod', 'Max', 'Min', 'Sum', 'Mean', 'Equal', 'Less', 'LessOrEqual', 'Greater',
   'GreaterOrEqual', 'And', 'Or', 'Xor', 'BitShift', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor',
 ] as const; // prettier-ignore

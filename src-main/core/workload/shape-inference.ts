@@ -47,7 +47,7 @@ const DEFAULT_RULES: Record<string, ShapeRule> = { ...TENSOR_RULES, ...NN_RULES 
  * The shape rule for a node, or undefined when there is none. `nchwcBlock` is the NCHWc block
  * size of the graph (shape-inference-nchwc.ts nchwcBlockSize), for com.microsoft.nchwc ops.
  */
-export function shapeRule(node: OnnxNode, nchwcBlock = 16): ShapeRule | undefined {
+function shapeRule(node: OnnxNode, nchwcBlock = 16): ShapeRule | undefined {
   if (node.domain === '') return DEFAULT_RULES[node.opType];
   if (node.domain === 'com.microsoft') return MS_RULES[node.opType] ?? DEFAULT_RULES[node.opType];
   if (node.domain === NCHWC_DOMAIN) return nchwcRule(node.opType, nchwcBlock);

@@ -51,7 +51,7 @@ export const linkBetween = (links: readonly PlanLink[], a: string, b: string): P
   indexOf(links).get(pairKey(a, b));
 
 /** The link between two devices (either direction); throws naming both when there is none. */
-export function findLink(links: readonly PlanLink[], a: string, b: string): PlanLink {
+function findLink(links: readonly PlanLink[], a: string, b: string): PlanLink {
   const l = linkBetween(links, a, b);
   if (!l) throw new Error(`no link between ${a} and ${b}`);
   return l;

@@ -23,7 +23,7 @@ export interface CostModel {
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
 /** alpha + bytes / beta, beta in GB/s (1e3 bytes per µs); 0 for an empty message. */
-export function alphaBetaUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {
+function alphaBetaUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {
   return bytes <= 0 ? 0 : link.alphaUs + bytes / (link.gbps * 1e3);
 }
 

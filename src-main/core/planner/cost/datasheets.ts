@@ -148,9 +148,9 @@ export function defaultEfficiencies(d: GpuDatasheet): Efficiencies {
 }
 
 /** Kernel dispatch time of a virtual GPU when no profiled device gives one (µs). */
-export const DEFAULT_DISPATCH_US = 5;
+const DEFAULT_DISPATCH_US = 5;
 /** Memory kept back from a virtual GPU's datasheet size: CUDA context and driver reservations. */
-export const DEFAULT_RESERVE_BYTES = 2 ** 30;
+const DEFAULT_RESERVE_BYTES = 2 ** 30;
 
 type ComputeDtype = 'fp32' | 'fp16' | 'bf16' | 'int8';
 const COMPUTE_DTYPES: readonly ComputeDtype[] = ['fp32', 'fp16', 'bf16', 'int8'];

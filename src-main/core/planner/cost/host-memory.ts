@@ -20,7 +20,7 @@ export interface HostNeed {
 }
 
 /** What each checked host holds for the plan; [] without an offload or without host figures. */
-export function hostNeeds(problem: PlanProblem, plan: Plan): HostNeed[] {
+function hostNeeds(problem: PlanProblem, plan: Plan): HostNeed[] {
   const offload = problem.optimizerOffload;
   if (problem.mode !== 'training' || !offload?.hostMemory) return [];
   const machineOf = new Map(problem.devices.map((d) => [d.id, d.machine]));
@@ -57,7 +57,7 @@ export function hostNeeds(problem: PlanProblem, plan: Plan): HostNeed[] {
 }
 
 /** "host memory of m: ... needs 89.7 GiB ...; the host has 23.5 GiB (probed)" for each host that overflows. */
-export function hostMemoryReasons(problem: PlanProblem, plan: Plan): string[] {
+function hostMemoryReasons(problem: PlanProblem, plan: Plan): string[] {
   return hostNeeds(problem, plan)
     .filter((h) => h.offloadedBytes + h.cpuDeviceBytes > h.availableBytes)
     .map(

@@ -31,7 +31,7 @@ export interface LinkFactor {
   alphaUs: number;
 }
 
-export const LINK_FACTORS: Readonly<Record<LinkKind, LinkFactor>> = Object.freeze({
+const LINK_FACTORS: Readonly<Record<LinkKind, LinkFactor>> = Object.freeze({
   NVLINK: { efficiency: 0.8, alphaUs: 4 },
   PIX: { efficiency: 0.8, alphaUs: 8 },
   PXB: { efficiency: 0.8, alphaUs: 9 },
@@ -53,7 +53,7 @@ export type NetworkKind = 'ethernet' | 'roce' | 'infiniband' | 'measured';
  * about 75% of Ethernet line rate at tens of µs per message; RoCE (RDMA over Ethernet) ~85% at
  * ~8 µs; InfiniBand RDMA ~90% at ~5 µs.
  */
-export const NETWORK_KINDS: Readonly<Record<NetworkKind, LinkFactor>> = Object.freeze({
+const NETWORK_KINDS: Readonly<Record<NetworkKind, LinkFactor>> = Object.freeze({
   ethernet: { efficiency: 0.75, alphaUs: 35 },
   roce: { efficiency: 0.85, alphaUs: 8 },
   infiniband: { efficiency: 0.9, alphaUs: 5 },
@@ -96,7 +96,7 @@ const MEASURED = /^(\d+(?:\.\d+)?)\s*GB\/s(?:\s*@\s*(\d+(?:\.\d+)?)\s*(?:us|µs)
  * on it would be nonsense (a 0 GB/s link makes every transfer infinitely long): 1 MB/s to 10 TB/s
  * (NVLink 5 is 1.8 TB/s per GPU), a latency from 0 to 10 s.
  */
-export const LINK_LIMITS = Object.freeze({ minGBps: 0.001, maxGBps: 10_000, maxAlphaUs: 10_000_000 });
+const LINK_LIMITS = Object.freeze({ minGBps: 0.001, maxGBps: 10_000, maxAlphaUs: 10_000_000 });
 
 /** Why a value is outside [min, max] ("is not positive", "is above 10000"), or null. */
 function rangeProblem(v: number, min: number, max: number, unit: string): string | null {

@@ -50,7 +50,7 @@ export function stepUsOf(t: StepTerms): number {
   );
 }
 
-export function planKind(stages: readonly { devices: readonly string[]; tp?: number }[]): Plan['kind'] {
+function planKind(stages: readonly { devices: readonly string[]; tp?: number }[]): Plan['kind'] {
   if (stages.length === 1) {
     const s = stages[0];
     const n = s?.devices.length ?? 1;

@@ -64,7 +64,7 @@ function slowestMessageUs(links: readonly AlphaBeta[], bytes: number): number {
 }
 
 /** The replicas of a stage of tensor-parallel degree tp: devices [r·tp, (r+1)·tp). */
-export function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
+function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
   const out: T[][] = [];
   for (let r = 0; r < devices.length; r += tp) out.push(devices.slice(r, r + tp));
   return out;

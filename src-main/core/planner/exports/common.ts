@@ -169,7 +169,7 @@ const escapeUnprintable = (c: string): string =>
   c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${codePointName(c).slice(2)}`;
 
 /** Longest outside name a comment or note quotes whole. */
-export const COMMENT_NAME_MAX = 200;
+const COMMENT_NAME_MAX = 200;
 
 /**
  * A name for a comment (shell, Python) or a note (README.txt, warnings): one line, its control,
@@ -216,7 +216,7 @@ export function yamlString(s: string): string {
 }
 
 /** Longest Slurm node name (a DNS name). */
-export const NODE_NAME_MAX = 253;
+const NODE_NAME_MAX = 253;
 
 /**
  * Why `name` cannot be a Slurm node name or a hostfile host, or null when it can: letters, digits,

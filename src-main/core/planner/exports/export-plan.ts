@@ -14,24 +14,13 @@ import { exportSlurm, type SlurmExport } from './slurm.js';
 import { exportFinetune, type FinetuneExport } from './finetune.js';
 import type { ExportInput } from './common.js';
 
-export type { ExportInput, ExportLayout, ExportRank, ExportStage } from './common.js';
-export { exportLayout, shellQuote } from './common.js';
-export type { AccelerateExport } from './accelerate.js';
-export { exportAccelerate } from './accelerate.js';
-export type { DeepSpeedConfig, DeepSpeedExport } from './deepspeed.js';
+export type { ExportInput } from './common.js';
 export { exportDeepSpeed, partitionBalanced, partitionUniform } from './deepspeed.js';
-export type { LlamaCppExport, LlamaCppOptions } from './llamacpp.js';
 export { exportLlamaCpp } from './llamacpp.js';
-export type { MegatronExport } from './megatron.js';
 export { exportMegatron, megatronSplit } from './megatron.js';
-export type { TorchExport } from './torch.js';
 export { exportTorchPipelining } from './torch.js';
-export type { VllmExport, VllmOptions } from './vllm.js';
-export type { SlurmExport, SlurmOptions } from './slurm.js';
 export { exportSlurm } from './slurm.js';
 export { exportVllm } from './vllm.js';
-export type { FinetuneExport } from './finetune.js';
-export { exportFinetune } from './finetune.js';
 
 export interface PlanExports {
   torch: TorchExport;

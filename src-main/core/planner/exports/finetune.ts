@@ -42,7 +42,7 @@ export interface FinetuneExport {
 
 export const FINETUNE_SCRIPT = 'train_lora.py';
 export const FINETUNE_ACCELERATE_CONFIG = 'accelerate_lora.yaml';
-export const DEFAULT_FINETUNE_SEQ = 2048;
+const DEFAULT_FINETUNE_SEQ = 2048;
 
 /** python: one process on one GPU; split: one process over several (device_map="auto"). */
 type Launcher = 'python' | 'split' | 'torchrun' | 'accelerate';

@@ -67,7 +67,7 @@ export function hybridSpace(
 }
 
 /** GPUs of one machine together; every other device alone. */
-export function machineClassKey(d: PlanDevice): string {
+function machineClassKey(d: PlanDevice): string {
   return d.kind === 'gpu' ? `gpu\u0000${d.machine}` : `dev\u0000${d.id}`;
 }
 

@@ -32,7 +32,7 @@ interface State {
   mi: number;
 }
 
-export function energyOf(plan: Plan): number {
+function energyOf(plan: Plan): number {
   if (!Number.isFinite(plan.stepUs)) return 1e9;
   const over = plan.memory.reduce((w, m) => Math.max(w, m.neededBytes / Math.max(1, m.availableBytes)), 0);
   return Math.log(Math.max(plan.stepUs, 1e-9)) + (plan.feasible ? 0 : 2 + 10 * Math.max(0, over - 1));

@@ -15,9 +15,9 @@ import type { HostMemory, Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem,
 import { RECOMPUTE_OPTIONS, recomputeProblem } from '../cost/recompute.js';
 
 /** A GPU's host link when the probe gave none (GB/s, one direction). */
-export const DEFAULT_HOST_GBPS = 12;
+const DEFAULT_HOST_GBPS = 12;
 /** The CPU's memory bandwidth when no profiled CPU is in the plan (GB/s). */
-export const DEFAULT_CPU_GBPS = 10;
+const DEFAULT_CPU_GBPS = 10;
 
 export type OffloadRequest = 'no' | 'yes' | 'auto';
 
@@ -164,7 +164,7 @@ function recomputeVariants(problem: PlanProblem, request: RecomputeRequest): Pla
 export type ZeroRequest = 'auto' | 0 | 1 | 2 | 3;
 
 /** ZeRO stages DeepSpeed runs together with pipeline parallelism. */
-export const PIPELINE_ZERO_STAGES: readonly number[] = [0, 1];
+const PIPELINE_ZERO_STAGES: readonly number[] = [0, 1];
 
 /**
  * The problems of every ZeRO stage the request names. 'auto' tries 1, 2 and 3 (an offloaded

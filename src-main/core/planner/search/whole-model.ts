@@ -64,7 +64,7 @@ export function rank(plans: readonly Plan[]): Plan[] {
  * Device sets of two or more to try: all of them, or fastest-first prefixes past the limit (every
  * size up to 32, then powers of two and all of them: a cluster has hundreds of devices).
  */
-export function dataParallelSets(ctx: PlannerContext, maxExhaustive = 12): { sets: string[][]; exhaustive: boolean } {
+function dataParallelSets(ctx: PlannerContext, maxExhaustive = 12): { sets: string[][]; exhaustive: boolean } {
   const ids = ctx.problem.devices.map((d) => d.id);
   const D = ids.length;
   if (D <= maxExhaustive) {

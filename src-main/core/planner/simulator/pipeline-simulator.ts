@@ -57,7 +57,7 @@ interface Op {
 }
 
 /** Operation order of stage i of p. */
-export function stageOrder(i: number, p: number, m: number, schedule: Schedule, mode: Mode): Op[] {
+function stageOrder(i: number, p: number, m: number, schedule: Schedule, mode: Mode): Op[] {
   const ops: Op[] = [];
   if (mode === 'inference') {
     for (let j = 0; j < m; j++) ops.push({ kind: 'F', mb: j });
