@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Builds the Node side (CLI, kernel runner, Electron main and preload) with esbuild.
 // Dependencies stay external: they are installed in node_modules (and unpacked from
-// asar by electron-builder where native). The renderer is built by Vite when present.
+// asar by electron-builder where native). The Python scripts are copied into dist/python/.
+// The renderer is built by Vite when present.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { copyPythonSources } from './python-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const rel = (p) => path.join(root, p);
@@ -58,6 +60,8 @@ if (existsSync(rel('src-main/electron/preload.ts'))) {
     logLevel: 'warning',
   });
 }
+// The Python scripts the bundles run by path (src-main/adapters/python/python-script.ts).
+copyPythonSources(root, rel('dist'));
 // The renderer (Svelte + Vite) into src-renderer/dist, served by `pipedejavu serve` and loaded by Electron.
 // PIPEDEJAVU_SKIP_RENDERER=1 skips it (the CLI alone needs none of it).
 const viteConfig = rel('src-renderer/vite.config.ts');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The portable CLI: one folder (and a .tar.xz of it) with a Node binary, the CLI and its child
-// scripts bundled with their pure-JS dependencies, and the native runtime parts (ONNX Runtime's
-// Linux x64 libraries, better-sqlite3's addon). It runs `pipedejavu probe/profile/export` on a
+// scripts bundled with their pure-JS dependencies, its Python scripts (dist/python/), and the
+// native runtime parts (ONNX Runtime's Linux x64 libraries, better-sqlite3's addon). It runs `pipedejavu probe/profile/export` on a
 // Linux x64 server that has no Node or npm: unpack, then run pipedejavu/bin/pipedejavu.
 //
 //   npm run bundle [-- --out DIR] [--node PATH] [--vulkan] [--no-archive]
@@ -25,6 +25,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyPythonSources } from './python-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /** What one call to the device machine can carry, and the issue's limit for the archive. */
@@ -205,6 +206,7 @@ mkdirSync(dir, { recursive: true });
 
 const nodeVersion = copyNode(opts.node, dir);
 await bundleScripts(dir);
+copyPythonSources(root, path.join(dir, 'dist'));
 copyNativeModules(dir);
 if (opts.vulkan) copyVulkan(dir);
 const renderer = path.join(root, 'src-renderer/dist');

@@ -187,7 +187,7 @@ export interface ProfileReport {
 }
 
 const FP_DTYPES_GPU: Dtype[] = ['fp32', 'fp16'];
-/** PyTorch trains in bf16 on the GPUs that have it (torch-script.ts runs bf16 where torch does). */
+/** PyTorch trains in bf16 on the GPUs that have it (torch_runner.py runs bf16 where torch does). */
 const FP_DTYPES_TORCH_GPU: Dtype[] = ['fp32', 'fp16', 'bf16'];
 const FP_DTYPES_CPU: Dtype[] = ['fp32'];
 

@@ -1,33 +1,17 @@
 /**
  * scikit-learn's RandomForestRegressor on the same features, targets and folds as
  * our forest: the reference the TypeScript forest is held to in `pipedejavu evaluate`.
- * Runs Debian's /usr/bin/python3 (python3-sklearn); absent, the report says so.
+ * Runs sklearn_reference.py with Debian's /usr/bin/python3 (python3-sklearn); absent, the
+ * report says so.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pythonScriptPath } from './python-script.js';
 
-const SCRIPT = `
-import json, sys, time
-from sklearn.ensemble import RandomForestRegressor
-import numpy as np
-job = json.load(open(sys.argv[1]))
-X = np.array(job["X"], dtype=np.float64)
-y = np.array(job["y"], dtype=np.float64)
-out = []
-fit_seconds = 0.0
-for fold in job["folds"]:
-    tr = np.array(fold["train"], dtype=np.int64)
-    te = np.array(fold["test"], dtype=np.int64)
-    m = RandomForestRegressor(n_estimators=job["trees"], max_depth=job["depth"], min_samples_leaf=job["minLeaf"],
-                              max_features=job["maxFeatures"], n_jobs=2, random_state=job["seed"])
-    t = time.perf_counter()
-    m.fit(X[tr], y[tr])
-    fit_seconds += time.perf_counter() - t
-    out.append({"name": fold["name"], "test": fold["test"], "predicted": m.predict(X[te]).tolist()})
-json.dump({"folds": out, "fitSeconds": fit_seconds}, open(sys.argv[2], "w"))
-`;
+/** sklearn_reference.py: reads the job file, writes the predictions file (both named on its command line). */
+const SCRIPT_FILE = 'sklearn_reference.py';
 
 export const PYTHON = '/usr/bin/python3';
 
@@ -54,7 +38,7 @@ export function runSklearnForest(job: SklearnJob, timeoutMs = 600_000): Promise<
   return new Promise((resolve) => {
     execFile(
       PYTHON,
-      ['-c', SCRIPT, input, output],
+      [pythonScriptPath(SCRIPT_FILE, import.meta.url), input, output],
       { timeout: timeoutMs, maxBuffer: 16 * 2 ** 20 },
       (err, _stdout, stderr) => {
         try {

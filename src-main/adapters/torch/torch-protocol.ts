@@ -1,4 +1,4 @@
-/** Messages of the PyTorch backend's Python child (torch-script.ts), one JSON object per line. */
+/** Messages of the PyTorch backend's Python child (torch_runner.py), one JSON object per line. */
 import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { FailureKind } from '../ort/protocol.js';
 import type { StopReason } from '../../core/profiler/timing-stats.js';

@@ -1,5 +1,5 @@
 /**
- * The PyTorch backend's runner: a Python child (torch-script.ts) that times the kernel
+ * The PyTorch backend's runner: a Python child (torch_runner.py) that times the kernel
  * catalogue with PyTorch ops, CUDA events on a GPU and perf_counter on the CPU. Shaped like
  * the ONNX Runtime kernel runner for the profiler (start, run, kill, close), never rejecting
  * for a kernel's own failure. The Python is the first that imports torch of: the one named
@@ -11,7 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { RunJob, RunOutcome } from '../ort/protocol.js';
 import type { RunnerInfo } from '../ort/kernel-runner.js';
-import { TORCH_SCRIPT } from './torch-script.js';
+import { pythonScriptPath } from '../python/python-script.js';
 import { torchDevice, type TorchHello, type TorchMessage } from './torch-protocol.js';
 
 export interface TorchRunnerOptions {
@@ -104,7 +104,8 @@ export class TorchRunner {
 
   private spawnOne(python: string): Promise<Child | { reason: string }> {
     return new Promise((resolve) => {
-      const proc = spawn(python, ['-u', '-c', TORCH_SCRIPT], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const script = pythonScriptPath('torch_runner.py', import.meta.url);
+      const proc = spawn(python, ['-u', script], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
       const child: Child = { proc, hello: null as unknown as TorchHello, onLine: null, stderr: '' };
       let settled = false;
       const settle = (v: Child | { reason: string }): void => {

@@ -1,25 +1,28 @@
-/**
- * The Python side of the PyTorch backend (torch-runner.ts): one long-lived child that imports
- * torch once (seconds) and then times the kernel catalogue's ops as PyTorch users run them, in
- * eager mode. JSON lines on stdin and stdout; stderr is for Python's own complaints.
- *
- * Each op is what the ONNX kernel of the same spec computes (core/kernels/build.ts):
- * nn.Linear-style Gemm, conv2d with floor(R/2) padding (+ ReLU when act = 1), erf GELU,
- * last-axis reductions, softmax and layer norm, attention as scaled_dot_product_attention (or
- * its matmul-softmax-matmul form where torch has none), a real transpose (contiguous copy),
- * casts between fp32 and fp16, host-device copies, pools, concat on axis 1 and nearest
- * upsampling.
- *
- * Timing: on a GPU, CUDA events around `inner` back-to-back calls (inner chosen so one
- * sample spans about 200 µs), synchronized after each sample; on the CPU, perf_counter around
- * the same. A sample is the time per call: what the op costs in an eager PyTorch program,
- * launch included when the launch is the bottleneck. The stopping rule is the profiler's
- * (core/profiler/timing-stats.ts shouldStop), mirrored here.
- *
- * PIPEDEJAVU_TORCH_FAULT=gpu-lost-after:N (tests) makes the (N+1)th kernel fail the way a GPU
- * that fell off the bus does.
- */
-export const TORCH_SCRIPT = String.raw`
+"""The Python side of the PyTorch backend (adapters/torch/torch-runner.ts).
+
+One long-lived child that imports torch once (seconds) and then times the kernel catalogue's ops
+as PyTorch users run them, in eager mode. JSON lines on stdin and stdout; stderr is for Python's
+own complaints. Messages: adapters/torch/torch-protocol.ts.
+
+Each op is what the ONNX kernel of the same spec computes (core/kernels/build.ts):
+nn.Linear-style Gemm, conv2d with floor(R/2) padding (+ ReLU when act = 1), erf GELU,
+last-axis reductions, softmax and layer norm, attention as scaled_dot_product_attention (or
+its matmul-softmax-matmul form where torch has none), a real transpose (contiguous copy),
+casts between fp32 and fp16, host-device copies, pools, concat on axis 1 and nearest
+upsampling.
+
+Timing: on a GPU, CUDA events around `inner` back-to-back calls (inner chosen so one
+sample spans about 200 us), synchronized after each sample; on the CPU, perf_counter around
+the same. A sample is the time per call: what the op costs in an eager PyTorch program,
+launch included when the launch is the bottleneck. The stopping rule is the profiler's
+(core/profiler/timing-stats.ts shouldStop), mirrored here.
+
+PIPEDEJAVU_TORCH_FAULT=gpu-lost-after:N (tests) makes the (N+1)th kernel fail the way a GPU
+that fell off the bus does.
+
+The build copies this file to dist/python/ (scripts/build.mjs); the runner finds it with
+adapters/python/python-script.ts.
+"""
 import json, math, os, sys, time
 
 def send(obj):
@@ -263,16 +266,21 @@ def run(job):
     finally:
         fn = None
 
-hello()
-for line in sys.stdin:
-    line = line.strip()
-    if not line:
-        continue
-    msg = json.loads(line)
-    if msg.get("type") == "exit":
-        break
-    if msg.get("type") == "run":
-        out = run(msg["job"])
-        out["id"] = msg["job"]["id"]
-        send({"type": "result", "outcome": out})
-`;
+def main():
+    """Says hello, then answers each run request on stdin until exit (or stdin closes)."""
+    hello()
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        msg = json.loads(line)
+        if msg.get("type") == "exit":
+            break
+        if msg.get("type") == "run":
+            out = run(msg["job"])
+            out["id"] = msg["job"]["id"]
+            send({"type": "result", "outcome": out})
+
+
+if __name__ == "__main__":
+    main()
