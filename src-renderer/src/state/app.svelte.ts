@@ -1,49 +1,49 @@
-/** The renderer's state: the client, the job hub, one store per view, the current view. */
+/** The renderer's state: the client, the job hub, one state class per view, the current view. */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import { downloadText } from '../lib/files.js';
 import type { AppInfo } from '../../../src-main/api/view-models.js';
 import { BRIDGE_KEY, type PreloadBridge } from '../../../src-main/api/bridge.js';
 import { isViewId, viewFromHash, type ViewId } from '../lib/nav.js';
 import { JobHub, snapshotOf, type JobTracker } from './jobs.svelte.js';
-import { LibraryStore } from './library.svelte.js';
-import { PlanStore } from './plans.svelte.js';
-import { PredictorStore } from './predictor.svelte.js';
-import { ProfileStore } from './profile.svelte.js';
+import { LibraryState } from './library.svelte.js';
+import { PlansState } from './plans.svelte.js';
+import { PredictorState } from './predictor.svelte.js';
+import { ProfileState } from './profile.svelte.js';
 import { Resource } from './resource.svelte.js';
 import { Theme } from './theme.svelte.js';
-import { WorkloadStore } from './workloads.svelte.js';
-import { WorkstationStore } from './workstation.svelte.js';
+import { WorkloadsState } from './workloads.svelte.js';
+import { WorkstationState } from './workstation.svelte.js';
 
 export class AppState {
   readonly client: ApiClient;
   readonly hub: JobHub;
   readonly theme = new Theme();
   readonly info = new Resource<AppInfo>();
-  readonly workstation: WorkstationStore;
-  readonly profile: ProfileStore;
-  readonly predictor: PredictorStore;
-  readonly workloads: WorkloadStore;
-  readonly plans: PlanStore;
-  readonly library: LibraryStore;
+  readonly workstation: WorkstationState;
+  readonly profile: ProfileState;
+  readonly predictor: PredictorState;
+  readonly workloads: WorkloadsState;
+  readonly plans: PlansState;
+  readonly library: LibraryState;
   view: ViewId = $state(viewFromHash(window.location.hash));
 
   constructor(client: ApiClient) {
     this.client = client;
     this.hub = new JobHub(client);
-    this.library = new LibraryStore(
+    this.library = new LibraryState(
       client,
       () => void this.workstation.load(),
       (fileName, text) => downloadText(fileName, text),
     );
-    this.workstation = new WorkstationStore(client, () => void this.library.refresh());
-    this.profile = new ProfileStore(client, this.hub, () => {
+    this.workstation = new WorkstationState(client, () => void this.library.refresh());
+    this.profile = new ProfileState(client, this.hub, () => {
       void this.workstation.load();
       void this.library.refresh();
     });
-    this.predictor = new PredictorStore(client, this.hub);
-    this.workloads = new WorkloadStore(client, this.hub);
+    this.predictor = new PredictorState(client, this.hub);
+    this.workloads = new WorkloadsState(client, this.hub);
     // Until the user chooses, plans default to the profiled local devices and the first workload.
-    this.plans = new PlanStore(client, this.hub, () => ({
+    this.plans = new PlansState(client, this.hub, () => ({
       localDevices: this.profile.profiledDevices,
       workload: this.workloads.list.value?.[0]?.name ?? this.workloads.catalog.value?.[0]?.name ?? '',
     }));

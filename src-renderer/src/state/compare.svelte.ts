@@ -9,7 +9,7 @@ import { Resource } from './resource.svelte.js';
 /** Until the user picks, the comparison shows the first machines of the list (this one first). */
 const DEFAULT_PICKS = 4;
 
-export class CompareStore {
+export class CompareState {
   /** The machines to compare (ids), in the order picked; compared in the list's order. */
   picks: string[] = $state([]);
   /** The store's machines (ids) in the list's order. */

@@ -3,13 +3,13 @@ import type { ApiClient } from '../../../src-main/api/client.js';
 import type { ExportView, ImportView, MachineSummaryView } from '../../../src-main/api/view-models.js';
 import { REPLACE_HINT } from '../../../src-main/api/text.js';
 import { plural } from '../lib/format.js';
-import { CompareStore } from './compare.svelte.js';
+import { CompareState } from './compare.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
 
 /** A file to import: picked in the browser (uploaded), or read by the desktop's open dialog. */
 type ImportAttempt = { file: File; label: string } | { fileName: string; text: string; label: string };
 
-export class LibraryStore {
+export class LibraryState {
   readonly machines = new Resource<MachineSummaryView[]>();
   readonly importing = new Action();
   readonly exporting = new Action();
@@ -18,7 +18,7 @@ export class LibraryStore {
   lastExport: (ExportView & { savedTo: string | null }) | null = $state.raw(null);
   selected: string | null = $state(null);
   importLabel = $state('');
-  readonly compare: CompareStore;
+  readonly compare: CompareState;
   #client: ApiClient;
   #onImported: () => void;
   /** What the last import read, kept until it succeeds, so a refused one can be replaced. */
@@ -31,7 +31,7 @@ export class LibraryStore {
     this.#client = client;
     this.#onImported = onImported;
     this.#download = download;
-    this.compare = new CompareStore(client);
+    this.compare = new CompareState(client);
   }
 
   async refresh(): Promise<void> {

@@ -13,7 +13,7 @@ export interface PlanDefaults {
   workload: string;
 }
 
-export class PlanStore {
+export class PlansState {
   readonly job: JobTracker<PlanView>;
   #workload: string | null = $state(null);
   mode: Mode = $state('training');

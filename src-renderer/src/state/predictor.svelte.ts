@@ -4,7 +4,7 @@ import type { EvaluationView, PredictorView, TrainResultView } from '../../../sr
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Resource } from './resource.svelte.js';
 
-export class PredictorStore {
+export class PredictorState {
   readonly list = new Resource<PredictorView[]>();
   readonly report = new Resource<EvaluationView | null>();
   readonly train: JobTracker<TrainResultView>;

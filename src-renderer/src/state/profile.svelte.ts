@@ -18,7 +18,7 @@ export type Suite = 'quick' | 'standard' | 'thorough';
 /** ONNX Runtime, PyTorch (a Python with torch on this machine), or both. */
 export type ProfileBackend = 'ort' | 'torch' | 'all';
 
-export class ProfileStore {
+export class ProfileState {
   readonly runs = new Resource<RunView[]>();
   readonly roofline = new Resource<RooflineView[]>();
   /** What the profile in the form is expected to take here (the CLI's start-line estimate). */

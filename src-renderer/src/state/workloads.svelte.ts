@@ -17,7 +17,7 @@ export type Mode = 'inference' | 'training';
 /** The fit table's modes: serving formats, mixed-precision training, or LoRA and QLoRA fine-tuning. */
 export type FitMode = 'inference' | 'training' | 'finetune';
 
-export class WorkloadStore {
+export class WorkloadsState {
   readonly list = new Resource<WorkloadSummaryView[]>();
   readonly catalog = new Resource<CatalogSummary[]>();
   readonly prediction = new Resource<WorkloadPredictionView>();

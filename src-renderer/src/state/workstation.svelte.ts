@@ -3,7 +3,7 @@ import type { ApiClient } from '../../../src-main/api/client.js';
 import type { MachineView } from '../../../src-main/api/view-models.js';
 import { Action, Resource } from './resource.svelte.js';
 
-export class WorkstationStore {
+export class WorkstationState {
   /** The local machine; null when none was probed yet. */
   readonly machine = new Resource<MachineView | null>();
   /** An imported machine shown instead of this one (null: this one). */

@@ -1,8 +1,8 @@
-/** The Library's comparison (CompareStore, a `.svelte.ts` class) against the real app core in this process. */
+/** The Library's comparison (CompareState, a `.svelte.ts` class) against the real app core in this process. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../../src-main/api/client.js';
 import type { AppCore } from '../../../../src-main/app/app-core.js';
-import { CompareStore } from '../../../../src-renderer/src/state/compare.svelte.js';
+import { CompareState } from '../../../../src-renderer/src/state/compare.svelte.js';
 import { machineLab } from '../../../helpers/machine-lab.js';
 
 let core: AppCore | null = null;
@@ -11,7 +11,7 @@ afterEach(() => {
   core = null;
 });
 
-async function lab(): Promise<{ lib: CompareStore; core: AppCore; ids: string[] }> {
+async function lab(): Promise<{ lib: CompareState; core: AppCore; ids: string[] }> {
   const { core: c, ids } = await machineLab('pdjv-ui-');
   core = c;
   const client = createApiClient({
@@ -19,7 +19,7 @@ async function lab(): Promise<{ lib: CompareStore; core: AppCore; ids: string[] 
     invoke: (channel, payload) => c.dispatch(channel, payload),
     subscribe: (listener) => c.jobs.subscribe(listener),
   });
-  return { lib: new CompareStore(client), core: c, ids };
+  return { lib: new CompareState(client), core: c, ids };
 }
 
 const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
@@ -30,7 +30,7 @@ const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
   }
 };
 
-describe('CompareStore', () => {
+describe('CompareState', () => {
   it('compares every machine until the user picks, then the picked ones in the list order', async () => {
     const { lib, ids } = await lab();
     lib.setMachines(ids);

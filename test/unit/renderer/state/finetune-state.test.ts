@@ -1,14 +1,14 @@
 /**
- * The Plans view's fine-tuning mode (PlanStore) and the Workloads view's fit table in
- * fine-tuning mode (WorkloadStore) against the real app core in this process.
+ * The Plans view's fine-tuning mode (PlansState) and the Workloads view's fit table in
+ * fine-tuning mode (WorkloadsState) against the real app core in this process.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../../src-main/api/client.js';
 import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
 import { JobHub } from '../../../../src-renderer/src/state/jobs.svelte.js';
-import { PlanStore } from '../../../../src-renderer/src/state/plans.svelte.js';
-import { WorkloadStore } from '../../../../src-renderer/src/state/workloads.svelte.js';
+import { PlansState } from '../../../../src-renderer/src/state/plans.svelte.js';
+import { WorkloadsState } from '../../../../src-renderer/src/state/workloads.svelte.js';
 import { tempDir } from '../../../helpers/cli.js';
 
 let core: AppCore | null = null;
@@ -39,12 +39,12 @@ const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
   }
 };
 
-describe('PlanStore in fine-tuning mode', () => {
+describe('PlansState in fine-tuning mode', () => {
   it('starts at LoRA r16 on all targets with PEFT, toggles targets, and plans QLoRA on two datasheet GPUs', async () => {
     const client = inProcessClient();
     const hub = new JobHub(client);
     hub.connect();
-    const ps = new PlanStore(client, hub);
+    const ps = new PlansState(client, hub);
     ps.mode = 'finetune';
     expect(ps.batch).toBe(8);
     expect(ps.finetune).toEqual({ adapter: 'lora', rank: 16, alpha: '', targets: [], stack: 'peft' });
@@ -75,10 +75,10 @@ describe('PlanStore in fine-tuning mode', () => {
   });
 });
 
-describe('WorkloadStore fit in fine-tuning mode', () => {
+describe('WorkloadsState fit in fine-tuning mode', () => {
   it('asks for the LoRA and QLoRA rows with the stack chosen, apart from the prediction mode', async () => {
     const client = inProcessClient();
-    const ws = new WorkloadStore(client, new JobHub(client));
+    const ws = new WorkloadsState(client, new JobHub(client));
     ws.selected = 'llama-3.1-8b';
     ws.mode = 'training';
     expect(ws.fitMode).toBe('inference');

@@ -1,5 +1,5 @@
 /**
- * The Library's import (LibraryStore) against the real app core in this process: an older copy of
+ * The Library's import (LibraryState) against the real app core in this process: an older copy of
  * a stored machine is refused, and the app offers to replace it (the CLI's --replace).
  */
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../../src-main/api/client.js';
 import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
 import { encodeProfile } from '../../../../src-main/core/profile-file/codec.js';
-import { LibraryStore } from '../../../../src-renderer/src/state/library.svelte.js';
+import { LibraryState } from '../../../../src-renderer/src/state/library.svelte.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { sampleProfileFile } from '../../../helpers/sample-profile.js';
 import { seedStore } from '../../../helpers/seeded-store.js';
@@ -26,7 +26,7 @@ function profileExportedAt(exportedAt: string, measurements: number): string {
   return encodeProfile(p);
 }
 
-describe('LibraryStore import', () => {
+describe('LibraryState import', () => {
   it('offers to replace a stored machine with an older copy, and replaces it only when asked', async () => {
     const c = createAppCore({
       dbPath: path.join(tempDir('pdjv-ui-'), 'db.sqlite'),
@@ -50,7 +50,7 @@ describe('LibraryStore import', () => {
           : c.dispatch(channel, payload),
       subscribe: (listener) => c.jobs.subscribe(listener),
     });
-    const lib = new LibraryStore(
+    const lib = new LibraryState(
       client,
       () => {},
       () => {},

@@ -8,7 +8,7 @@ import { createApiClient, type ApiClient } from '../../../../src-main/api/client
 import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
 import { JobHub, JobTracker } from '../../../../src-renderer/src/state/jobs.svelte.js';
 import { Resource } from '../../../../src-renderer/src/state/resource.svelte.js';
-import { PlanStore } from '../../../../src-renderer/src/state/plans.svelte.js';
+import { PlansState } from '../../../../src-renderer/src/state/plans.svelte.js';
 import type { TrainResultView } from '../../../../src-main/api/view-models.js';
 import { seedStore } from '../../../helpers/seeded-store.js';
 import { tempDir } from '../../../helpers/cli.js';
@@ -104,11 +104,11 @@ describe('Resource', () => {
   });
 });
 
-describe('PlanStore', () => {
+describe('PlansState', () => {
   it('shows the profiled devices and the first workload until the user chooses, then keeps the choice', () => {
     const { client } = inProcessClient();
     const defaults = { localDevices: [] as string[], workload: '' };
-    const ps = new PlanStore(client, new JobHub(client), () => defaults);
+    const ps = new PlansState(client, new JobHub(client), () => defaults);
     expect(ps.localDevices).toEqual([]);
     expect(ps.workload).toBe('');
     defaults.localDevices = ['cpu', 'cuda:0'];
@@ -129,7 +129,7 @@ describe('PlanStore', () => {
     hub.connect();
     await client.call('predictor:train', { predictors: ['analytical'] });
     await until(() => core !== null && core.jobs.list().every((j) => j.state !== 'running'));
-    const ps = new PlanStore(client, hub);
+    const ps = new PlansState(client, hub);
     ps.workload = 'gpt2-small';
     ps.mode = 'inference';
     await ps.run();
@@ -153,7 +153,7 @@ describe('PlanStore', () => {
     const { client } = inProcessClient();
     const hub = new JobHub(client);
     hub.connect();
-    const ps = new PlanStore(client, hub);
+    const ps = new PlansState(client, hub);
     expect(ps.batch).toBe(8);
     ps.mode = 'inference';
     expect(ps.batch).toBe(1);
