@@ -20,9 +20,6 @@ export class UsageError extends UserError {
   }
 }
 
-/** A result that crosses a boundary (IPC, HTTP, worker) instead of a throw. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
-
 /** One line for any error; a zod validation error becomes its first issue with its path. */
 export function errorMessage(e: unknown): string {
   const issues = (e as { issues?: unknown } | null)?.issues;

@@ -45,10 +45,6 @@ export function profileFilesIn(p: string): ProfileFiles {
   return { files, skipped };
 }
 
-export function readProfileText(file: string): string {
-  return new TextDecoder('utf-8', { fatal: false }).decode(readProfileBytes(file));
-}
-
 /** The file's bytes (import hashes an exported file's bytes as they are). */
 export function readProfileBytes(file: string): Uint8Array {
   return readRegularFile(

@@ -25,9 +25,6 @@ export const UPLOAD_LIMITS = {
 };
 export type UploadLimits = typeof UPLOAD_LIMITS;
 
-/** The largest upload (UPLOAD_LIMITS.fileBytes). */
-export const MAX_UPLOAD_BYTES = UPLOAD_LIMITS.fileBytes;
-
 export interface Uploads {
   /** The file of an upload of this server, or null for an unknown or expired id. Using it keeps it. */
   path(id: string): string | null;

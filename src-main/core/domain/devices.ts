@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { GpuInfo, ProbeResult, TopoKind } from './hardware.js';
 
 export const DeviceKindSchema = z.enum(['cpu', 'gpu']);
-export type DeviceKind = z.infer<typeof DeviceKindSchema>;
 
 export const DeviceSchema = z.object({
   key: z.string().regex(/^(cpu|cuda:\d+|webgpu:\d+)$/),

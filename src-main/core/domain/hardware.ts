@@ -116,7 +116,6 @@ const NvidiaStatusSchema = z.enum([
   /** nvidia-smi exists but failed (driver not loaded, hung, garbage). */
   'failed',
 ]);
-export type NvidiaStatus = z.infer<typeof NvidiaStatusSchema>;
 
 export const NvidiaInfoSchema = z.object({
   status: NvidiaStatusSchema,

@@ -40,7 +40,6 @@ const TimingStatsSchema = z.object({
   /** Wall-clock median per run, microseconds (includes binding overhead). */
   wallMedianUs: positive.nullable(),
 });
-export type TimingStats = z.infer<typeof TimingStatsSchema>;
 
 export const MeasurementSchema = z.object({
   runId: z.string(),

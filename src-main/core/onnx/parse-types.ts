@@ -138,9 +138,3 @@ export function elementBytes(dataType: number): number {
 export function isIntegerType(dataType: number): boolean {
   return [2, 3, 4, 5, 6, 7, 9, 12, 13].includes(dataType);
 }
-
-/** Short name of a data type, for messages. */
-export function dataTypeName(dataType: number): string {
-  const entry = Object.entries(DataType).find(([, code]) => code === dataType);
-  return entry ? entry[0].toLowerCase() : `type ${dataType}`;
-}

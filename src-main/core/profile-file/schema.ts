@@ -216,4 +216,3 @@ export const ProfileArchiveSchema = ProfileArchiveEnvelopeSchema.extend({
       message: `machine ${archive.profiles[twice[1]]?.machine.id ?? ''} appears twice (profiles ${twice[0] + 1} and ${twice[1] + 1})`,
     });
 });
-export type ProfileArchive = z.infer<typeof ProfileArchiveSchema>;

@@ -4,7 +4,6 @@
  * allocation depends on it, and a value outside is refused with one line naming it and its range.
  * The caps are generous: several times the largest real models. Pure.
  */
-import { UserError } from '../errors.js';
 
 export interface Range {
   min: number;
@@ -33,13 +32,6 @@ export function outOfRange(what: string, value: unknown, range: Range): string |
   const n = typeof value === 'bigint' ? Number(value) : value;
   if (typeof n === 'number' && Number.isSafeInteger(n) && n >= range.min && n <= range.max) return null;
   return `${what} ${String(value)} is out of range (${range.min}..${range.max})`;
-}
-
-/** Throws UserError with outOfRange's line. */
-export function checkRange(what: string, value: unknown, range: Range): number {
-  const why = outOfRange(what, value, range);
-  if (why !== null) throw new UserError(why);
-  return Number(value);
 }
 
 /**

@@ -40,11 +40,6 @@ export function blockedChannels(t: TensorInfo | undefined): number | undefined {
   return t && 'channels' in t && typeof t.channels === 'number' ? t.channels : undefined;
 }
 
-/** Whether a blocked tensor's channel count is only its padded one. */
-export function blockedChannelsPadded(t: TensorInfo | undefined): boolean {
-  return t !== undefined && 'channelsPadded' in t && t.channelsPadded === true;
-}
-
 const roundUp = (n: number, block: number): number => Math.ceil(n / block) * block;
 
 function attrInt(n: OnnxNode, name: string, fallback: number): number {

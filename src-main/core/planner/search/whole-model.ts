@@ -50,11 +50,6 @@ export function singleDevicePlans(ctx: PlannerContext, opts: WholeModelOptions =
   );
 }
 
-/** The fastest single device that fits, or null. */
-export function bestSingleDevice(ctx: PlannerContext, opts: WholeModelOptions = {}): Plan | null {
-  return rank(singleDevicePlans(ctx, opts)).find((p) => p.feasible) ?? null;
-}
-
 /** Feasible first, then by step time. */
 export function rank(plans: readonly Plan[]): Plan[] {
   return [...plans].sort((a, b) => Number(b.feasible) - Number(a.feasible) || a.stepUs - b.stepUs);
