@@ -126,7 +126,10 @@ function bandMetrics(
   predicted: readonly number[],
   bands: readonly BandOf[] | undefined,
 ): Pick<Metrics, 'bandCoverage' | 'bandHalfWidth'> {
-  if (!bands || bands.length !== actual.length || actual.length === 0) return { bandCoverage: NaN, bandHalfWidth: NaN };
+  const none = { bandCoverage: NaN, bandHalfWidth: NaN };
+  if (!bands || bands.length !== actual.length || actual.length === 0) return none;
+  // A predictor without a band (the roofline's low = high) is not scored as one that always misses.
+  if (bands.every((b) => b.lowUs === b.highUs)) return none;
   const inside = bands.filter((b, i) => (actual[i] as number) >= b.lowUs && (actual[i] as number) <= b.highUs);
   const widths = bands.map((b, i) => b.highUs / (predicted[i] as number) - 1).sort((x, y) => x - y);
   return { bandCoverage: (100 * inside.length) / actual.length, bandHalfWidth: 100 * quantile(widths, 0.5) };

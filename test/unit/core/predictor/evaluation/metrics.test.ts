@@ -80,7 +80,12 @@ describe('band metrics', () => {
     expect(m.bandHalfWidth).toBeCloseTo(15, 9);
   });
 
-  it('is NaN without bands', () => {
+  it('is NaN without bands, or with bands of no width (the roofline gives none)', () => {
     expect(computeMetrics([1, 2], [1, 2]).bandCoverage).toBeNaN();
+    const flat = [
+      { lowUs: 1, highUs: 1 },
+      { lowUs: 3, highUs: 3 },
+    ];
+    expect(computeMetrics([1, 2], [1, 3], flat).bandCoverage).toBeNaN();
   });
 });
