@@ -28,6 +28,7 @@ import {
 } from '../workload/finetune.js';
 import type { CatalogLayer } from './builder.js';
 import type { TransformerEntry } from './schema.js';
+import { isBlockName } from './block-names.js';
 import { kvWidth } from './transformer.js';
 
 export interface FinetunedWorkload {
@@ -158,8 +159,6 @@ function dequantNode(n: WorkloadNode, s: LinearShape): WorkloadNode {
   };
 }
 
-const BLOCK = /^block\.\d+$/;
-
 /**
  * The workload's nodes and layers with adapters on the spec's targets (checked against the
  * entry). Layer params then include the adapters; `finetune` says which are trained and what
@@ -175,7 +174,7 @@ export function withAdapters(
   const nodes: FinetunedWorkload['nodes'] = [];
   const layers = w.layers.map((layer) => {
     const first = nodes.length;
-    const inBlock = BLOCK.test(layer.name);
+    const inBlock = isBlockName(layer.name);
     let adapterParams = 0;
     let quantized = 0;
     for (const i of layer.nodes) {

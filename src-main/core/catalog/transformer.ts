@@ -39,6 +39,7 @@ import { transformerLayerActivationBytes } from './activation-memory.js';
 import { headDimOf, isMoeBlock, queryWidth } from './block-layout.js';
 import { elements, type WorkloadBuilder } from './builder.js';
 import type { TransformerEntry } from './schema.js';
+import { attentionCoreName, blockName, expertsName } from './block-names.js';
 
 export interface TransformerBuild {
   batch: number;
@@ -259,7 +260,7 @@ class TransformerGraph {
 
   block(i: number, x: TensorShape): TensorShape {
     const { rows } = this;
-    const pre = `block.${i}`;
+    const pre = blockName(i);
     const sandwich = this.e.sandwichNorm === true;
     this.g.beginLayer(pre);
     if (this.e.normPlacement === 'pre') {
@@ -321,7 +322,7 @@ class TransformerGraph {
       );
     }
     const core = g.node({
-      name: `${pre}.attn.core`,
+      name: attentionCoreName(pre),
       opType: 'Attention',
       op: 'Attention',
       shape: { batch: b, heads: e.heads, seq: s, headDim: hd },
@@ -362,7 +363,7 @@ class TransformerGraph {
     });
     const v = heads * m.vHeadDim;
     const core = g.node({
-      name: `${pre}.attn.core`,
+      name: attentionCoreName(pre),
       opType: 'Attention',
       op: 'Attention',
       shape: { batch: b, heads, seq: s, headDim: Math.round((qk + m.vHeadDim) / 2) },
@@ -435,16 +436,12 @@ class TransformerGraph {
         out: [routed, outF],
         weights: [['weight', [experts, inF, outF]]],
       });
-    const gate = grouped(`${pre}.mlp.experts.gate`, input, h, f);
-    const up = grouped(`${pre}.mlp.experts.up`, input, h, f);
-    const down = grouped(
-      `${pre}.mlp.experts.down`,
-      this.swiglu(`${pre}.mlp.experts`, gate, up, routed, [routed, f]),
-      f,
-      h,
-    );
+    const ex = expertsName(pre);
+    const gate = grouped(`${ex}.gate`, input, h, f);
+    const up = grouped(`${ex}.up`, input, h, f);
+    const down = grouped(`${ex}.down`, this.swiglu(ex, gate, up, routed, [routed, f]), f, h);
     const combined = g.node({
-      name: `${pre}.mlp.experts.combine`,
+      name: `${ex}.combine`,
       opType: 'Mul',
       op: 'Mul',
       shape: { n: routed * h },
