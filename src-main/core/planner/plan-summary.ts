@@ -1,0 +1,46 @@
+/**
+ * A plan's answer as the app's Plans view and `pipedejavu plan --json` show it (the API's
+ * PlanView is this type). Pure.
+ */
+import type { FinetuneSpec } from '../workload/finetune.js';
+import type { ServingFigures } from './cost/serving.js';
+import type { PlanExports } from './exports/export-plan.js';
+import type { LayoutAnswer } from './layout.js';
+import type { PlanAllResult } from './search.js';
+import type { ServedDecoder } from './served-decoder.js';
+import type { SimEvent } from './simulator/pipeline-simulator.js';
+import type { Mode, PlanDevice, PlanSuggestion } from './types.js';
+
+/** A plan's step time range, from its devices' bands (µs). */
+export interface StepBand {
+  lowUs: number;
+  highUs: number;
+}
+
+export interface PlanSummary {
+  workload: string;
+  mode: Mode;
+  batch: number;
+  devices: PlanDevice[];
+  plans: PlanAllResult['plans'];
+  rejected: PlanAllResult['rejected'];
+  searchMs: number;
+  exports: PlanExports | null;
+  /** The simulated schedule of the best plan (one step). */
+  timeline: SimEvent[];
+  /** The simulated schedule of each listed plan, in `plans` order (empty when it does not fit). */
+  timelines: SimEvent[][];
+  /** Serving a decoder: time to first token, tokens per second and longest context per plan; null otherwise. */
+  serving: ServingFigures[] | null;
+  /** Serving a decoder: prompt and output tokens per request and the objective plans are ranked by; else null. */
+  served: ServedDecoder | null;
+  /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
+  suggestions: PlanSuggestion[];
+  /** The request's layout priced beside the best plan (its step over the best's: vsBest); null without one. */
+  layout: LayoutAnswer | null;
+  /** Fine-tuning with LoRA/QLoRA adapters: the adapter, rank, alpha and targets planned; null otherwise. */
+  finetune: FinetuneSpec | null;
+  /** Each plan's step band, in `plans` order (the widest of its devices' ranges); null where none. */
+  stepBands: (StepBand | null)[];
+  warnings: string[];
+}

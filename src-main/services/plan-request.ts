@@ -1,0 +1,132 @@
+/**
+ * What `pipedejavu plan`, the app's Plans view and the HTTP API ask the planner (PlanRequest) and
+ * what plan-service.ts answers (PlanResponse, and the PlanSummary they show).
+ */
+import type { CatalogEntry } from '../core/catalog/index.js';
+import type { FinetuneRequest, FinetuneSpec } from '../core/workload/finetune.js';
+import type { ServingFigures, ServingObjective } from '../core/planner/cost/serving.js';
+import type { WeightFormat } from '../core/workload/generation.js';
+import type { Dtype } from '../core/domain/measurement.js';
+import type { PlanAllResult } from '../core/planner/search.js';
+import type { RecomputeRequest } from '../core/planner/search/plan-ranking.js';
+import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
+import type { PlanExports } from '../core/planner/exports/export-plan.js';
+import type { LayoutAnswer } from '../core/planner/layout.js';
+import type { Mode, PlanProblem, PlanSuggestion } from '../core/planner/types.js';
+import type { ServedDecoder } from '../core/planner/served-decoder.js';
+import type { PlanSummary, StepBand } from '../core/planner/plan-summary.js';
+
+export type { PlanSummary } from '../core/planner/plan-summary.js';
+
+export interface PlanRequest {
+  workload: string;
+  /** A decoder read from a GGUF header (the workload is then its .gguf file; CLI only). */
+  decoder?: CatalogEntry;
+  /**
+   * How the weights are stored when serving (--weights, or a GGUF file's format): it sets the bytes
+   * per parameter (memory and decode) and reaches the problem (`PlanProblem.weights`) and the
+   * datasheet predictors; default: the model's dtype. Refused when training, for a format the
+   * dtype cannot take, and fp8 on GPUs without fp8 units.
+   */
+  weights?: WeightFormat;
+  /** Serving a decoder: rank plans by a whole request's time (latency, default) or by tokens/s at the largest batch. */
+  objective?: ServingObjective;
+  /** Serving a decoder: output tokens per request (default 256); the KV cache holds prompt + tokens. */
+  tokens?: number;
+  /** Serving a decoder: prompt tokens (default: seq, else 1024 or what the model's context leaves). */
+  prompt?: number;
+  /** Activation recomputation to search when training: 'auto' (default) tries none, selective and full. */
+  recompute?: RecomputeRequest;
+  /** "all", or a comma list of device keys ("cpu,cuda:0"). */
+  devices: string;
+  /** Imported machines (comma separated) whose devices join (or replace, with devices "none") the local ones. */
+  machine?: string;
+  /** Datasheet GPUs nobody here profiled, e.g. ["H100 SXM5", "RTX 4090"]. */
+  virtual?: string[];
+  mode: Mode;
+  batch: number;
+  /** Network between machines, e.g. "25GbE", "200Gb-IB". */
+  network?: string;
+  seq?: number;
+  image?: number;
+  /** Catalog models: the dtype to build them in (default: the catalog's for the mode). */
+  dtype?: Dtype;
+  dims?: Record<string, number>;
+  inputs?: Record<string, number[]>;
+  topN?: number;
+  /**
+   * Tensor-parallel degrees to search (Megatron-style splits of a catalog transformer's blocks);
+   * default: 1, 2, 4 and 8 where they divide the heads and KV heads. [1]: no tensor parallelism.
+   */
+  tp?: number[];
+  /**
+   * Stated links between machines (network-statement.ts: "rack1-* rack1-* 200Gb-IB" lines): the
+   * first matching line wins; `network` covers the pairs no line does.
+   */
+  links?: { source: string; text: string };
+  /** nccl-tests outputs (all_reduce_perf) measured on devices of the plan: they replace the modelled all-reduce. */
+  nccl?: { source: string; text: string }[];
+  /**
+   * Optimizer offload to the CPU (training): 'no', 'yes' (every plan offloads), or 'auto'
+   * (plans with and without are ranked together). Default 'auto'.
+   */
+  offload?: 'no' | 'yes' | 'auto';
+  /**
+   * ZeRO stage of training (1: optimizer state, 2: and gradients, 3: and weights sharded over
+   * data-parallel replicas; 0: plain DDP). Absent: searched (1, 2 and 3 on two or more GPUs).
+   */
+  zero?: 0 | 1 | 2 | 3;
+  /** The user's own layout, priced beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (core/planner/layout.ts). */
+  layout?: string;
+  /**
+   * Fine-tuning with LoRA/QLoRA adapters (mode 'training'): the base frozen in its dtype or NF4,
+   * gradients and optimizer state for the adapters only (core/catalog/lora.ts).
+   */
+  finetune?: FinetuneRequest;
+}
+
+export interface PlanResponse {
+  workload: string;
+  problem: PlanProblem;
+  result: PlanAllResult;
+  exports: PlanExports | null;
+  /** The best plan's schedule from the discrete-event simulator (one step); empty when none fits. */
+  timeline: SimEvent[];
+  /** The same for every listed plan, in `result.plans` order (empty for plans that do not fit). */
+  timelines: SimEvent[][];
+  /** Serving a decoder (inference): time to first token, tokens per second, longest context, per listed plan. */
+  serving: ServingFigures[] | null;
+  /** Serving a decoder: its prompt, output tokens and the objective the plans are ranked by; else null. */
+  served: ServedDecoder | null;
+  /** When no plan fits: verified changes that would make one fit (plan-suggestions.ts); else []. */
+  suggestions: PlanSuggestion[];
+  /** The request's --layout priced beside the best plan; null without one. */
+  layout: LayoutAnswer | null;
+  /** Fine-tuning with LoRA/QLoRA adapters: rank, alpha and targets as planned; null otherwise. */
+  finetune: FinetuneSpec | null;
+  /** Each listed plan's step band (90% for profiled devices, the published band for datasheet GPUs); null: none. */
+  stepBands: (StepBand | null)[];
+  warnings: string[];
+}
+
+export function planSummary(r: PlanResponse): PlanSummary {
+  return {
+    workload: r.workload,
+    mode: r.problem.mode,
+    batch: r.problem.batch,
+    devices: r.problem.devices,
+    plans: r.result.plans,
+    rejected: r.result.rejected,
+    searchMs: r.result.searchMs,
+    exports: r.exports,
+    timeline: r.timeline,
+    timelines: r.timelines,
+    serving: r.serving,
+    served: r.served,
+    suggestions: r.suggestions,
+    layout: r.layout,
+    finetune: r.finetune,
+    stepBands: r.stepBands,
+    warnings: r.warnings,
+  };
+}
