@@ -19,10 +19,8 @@ import { buildTransformer, checkTransformerInput, transformerTokens } from './tr
 import { withAdapters } from './lora.js';
 import type { FinetuneSpec } from '../workload/finetune.js';
 
-export { CATALOG } from './entries.js';
 export type { CatalogEntry, TransformerEntry } from './schema.js';
 export type { CatalogLayer } from './builder.js';
-export { korthikantiLayerBytes, transformerLayerActivationBytes } from './activation-memory.js';
 export { kvBytesPerToken, kvCacheBytes } from './kv-cache.js';
 
 export type CatalogMode = 'inference' | 'training';

@@ -16,8 +16,6 @@ import type { OnnxAttribute, OnnxGraph, OnnxModel, OnnxNode } from '../onnx/onnx
 import { topologicalOrder } from '../onnx/parse-order.js';
 import { inferShapes, type ShapeBindings } from './shape-inference.js';
 
-export { isInlinedIf } from './inlined-if.js';
-
 /** Rounds of inlining (each goes one level of nesting deeper). */
 const MAX_ROUNDS = 16;
 

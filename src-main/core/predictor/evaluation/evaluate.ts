@@ -9,9 +9,6 @@ import { sampleAt } from './groups.js';
 import { foldsFor, resolveOptions } from './protocols.js';
 import type { EvaluationOptions, EvaluationReport, Fold, ProtocolName, ProtocolReport, ScatterRow } from './types.js';
 
-export { foldsFor } from './protocols.js';
-export { addExternalPredictions } from './external.js';
-
 /** What a predictor may see of a test sample: everything but its measured time. */
 function queryOf(s: Sample): OpInstance & { device: DeviceFeatures } {
   return {

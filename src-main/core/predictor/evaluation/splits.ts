@@ -8,8 +8,6 @@ import { addFold, groupKey, holdOut, indicesBy } from './groups.js';
 import { seededRandom, shuffled } from './random.js';
 import type { SplitResult } from './types.js';
 
-export { extrapolationSplit, interpolationSplit, unseenShapes } from './unseen-shapes.js';
-
 /**
  * k folds of whole near-duplicate groups (see groups.ts): no group is in train and test
  * of one fold and every sample is tested exactly once (over the folds kept). Groups are

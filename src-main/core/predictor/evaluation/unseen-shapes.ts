@@ -111,10 +111,3 @@ function largestGroups(p: Partition): Group[] {
   }
   return [...taken];
 }
-
-/** Both unseen-shape folds: "interpolation" then "extrapolation". */
-export function unseenShapes(samples: readonly Sample[], seed: number): SplitResult {
-  const a = interpolationSplit(samples, seed);
-  const b = extrapolationSplit(samples);
-  return { folds: [...a.folds, ...b.folds], skipped: [...a.skipped, ...b.skipped] };
-}

@@ -1,14 +1,16 @@
 /** Layers, nodes, kernels, cut sizes, training memory and parameter checking of catalog workloads. */
 import { describe, expect, it } from 'vitest';
 import {
-  CATALOG,
   catalogWorkload,
   getCatalogEntry,
-  korthikantiLayerBytes,
   listCatalog,
-  transformerLayerActivationBytes,
   type CatalogWorkload,
 } from '../../../../src-main/core/catalog/index.js';
+import {
+  korthikantiLayerBytes,
+  transformerLayerActivationBytes,
+} from '../../../../src-main/core/catalog/activation-memory.js';
+import { CATALOG } from '../../../../src-main/core/catalog/entries.js';
 import { parseModelFile } from '../../../../src-main/core/catalog/schema.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { KERNEL_OPS, type KernelOp } from '../../../../src-main/core/kernels/types.js';

@@ -8,7 +8,8 @@ import {
 } from '../../../../src-main/core/onnx/model-builder.js';
 import { parseOnnxModel, type OnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
-import { inlineBranches, isInlinedIf, unknownBranchNote } from '../../../../src-main/core/workload/inline-branches.js';
+import { inlineBranches, unknownBranchNote } from '../../../../src-main/core/workload/inline-branches.js';
+import { isInlinedIf } from '../../../../src-main/core/workload/inlined-if.js';
 import { input, ints, weight } from './sample-models.js';
 
 const node = (opType: string, inputs: string[], outputs: string[], name: string): NodeDef => ({

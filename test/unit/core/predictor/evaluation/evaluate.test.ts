@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addExternalPredictions,
-  evaluateProtocols,
-  foldsFor,
-} from '../../../../../src-main/core/predictor/evaluation/evaluate.js';
+import { evaluateProtocols } from '../../../../../src-main/core/predictor/evaluation/evaluate.js';
+import { addExternalPredictions } from '../../../../../src-main/core/predictor/evaluation/external.js';
+import { foldsFor } from '../../../../../src-main/core/predictor/evaluation/protocols.js';
 import { formatReport } from '../../../../../src-main/core/predictor/evaluation/format.js';
 import { groupKey } from '../../../../../src-main/core/predictor/evaluation/groups.js';
 import { PROTOCOL_NAMES, type ExternalPrediction } from '../../../../../src-main/core/predictor/evaluation/types.js';

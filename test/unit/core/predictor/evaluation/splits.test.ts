@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dimBucket, groupKey, sizeLog2 } from '../../../../../src-main/core/predictor/evaluation/groups.js';
 import {
-  extrapolationSplit,
   groupedKFold,
-  interpolationSplit,
   leaveOneDeviceOut,
   leaveOneFamilyOut,
-  unseenShapes,
 } from '../../../../../src-main/core/predictor/evaluation/splits.js';
+import {
+  extrapolationSplit,
+  interpolationSplit,
+} from '../../../../../src-main/core/predictor/evaluation/unseen-shapes.js';
 import type { Fold } from '../../../../../src-main/core/predictor/evaluation/types.js';
 import type { DeviceFeatures, Sample } from '../../../../../src-main/core/predictor/types.js';
 import { device, DEVICES, makeSamples } from '../../../../helpers/evaluation-samples.js';
@@ -139,12 +140,20 @@ describe('unseen shapes', () => {
     expect(interpolationSplit(samples, 11)).toEqual(interpolationSplit(samples, 11));
   });
 
-  it('gives both folds by name and records partitions it cannot use', () => {
+  it('names each fold and records partitions it cannot use', () => {
     const tiny = [...makeSamples(), ...makeSamples([device('m2/cpu/cpu/1', 'cpu', 10, 5, 2)]).slice(0, 1)];
-    const { folds, skipped } = unseenShapes(tiny, 5);
-    expect(folds.map((f) => f.name)).toEqual(['interpolation', 'extrapolation']);
-    expect(skipped).toContain('interpolation: MatMul on m2/cpu/cpu/1: no shape group strictly inside the size range');
-    expect(skipped).toContain('extrapolation: MatMul on m2/cpu/cpu/1: no size beyond the rest (only one shape group)');
+    const interpolation = interpolationSplit(tiny, 5);
+    const extrapolation = extrapolationSplit(tiny);
+    expect([...interpolation.folds, ...extrapolation.folds].map((f) => f.name)).toEqual([
+      'interpolation',
+      'extrapolation',
+    ]);
+    expect(interpolation.skipped).toContain(
+      'interpolation: MatMul on m2/cpu/cpu/1: no shape group strictly inside the size range',
+    );
+    expect(extrapolation.skipped).toContain(
+      'extrapolation: MatMul on m2/cpu/cpu/1: no size beyond the rest (only one shape group)',
+    );
   });
 
   it('skips a fold when no partition can be held out', () => {
