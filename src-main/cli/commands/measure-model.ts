@@ -4,7 +4,8 @@ import { measureModel } from '../../services/measure-model-service.js';
 import type { Command } from '../command.js';
 import { renderMeasurement } from '../render/workload.js';
 import { deviceNameOf } from '../../services/device-names.js';
-import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
+import { PROFILED_DEVICE_OPTIONS, profiledDeviceQuery } from '../device-options.js';
 import { localConditionsProbe } from '../../services/run-conditions-service.js';
 
 export const measureModelCommand: Command = {
@@ -19,12 +20,7 @@ export const measureModelCommand: Command = {
     'chrome://tracing); its times are profiled ones.',
   options: {
     ...WORKLOAD_OPTIONS,
-    device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N' },
-    threads: {
-      type: 'string',
-      valueName: 'N',
-      description: 'CPU threads (default: the profiled count with most data)',
-    },
+    ...PROFILED_DEVICE_OPTIONS,
     trace: {
       type: 'string',
       valueName: 'FILE',
@@ -34,15 +30,14 @@ export const measureModelCommand: Command = {
   positionals: { min: 1, max: 1, names: 'MODEL.onnx' },
   async run(ctx, opts, [spec]) {
     if (typeof opts.device !== 'string') throw new UsageError('measure-model: --device is required');
-    const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
+    const device = profiledDeviceQuery(opts, opts.device);
     const trace = typeof opts.trace === 'string' ? opts.trace : undefined;
     if (trace !== undefined && trace.trim() === '') throw new UsageError('--trace needs a file name');
     const runner = new KernelRunner({ env: ctx.io.env });
     try {
       const m = await measureModel(ctx.database(), runner, spec as string, {
         ...workloadSpecOptions(opts),
-        device: opts.device,
-        ...(threads !== undefined ? { threads } : {}),
+        ...device,
         ...(trace !== undefined ? { traceFile: trace } : {}),
         // Load around the timing (Linux /proc/stat): a time taken under load says so.
         conditions: localConditionsProbe(ctx.io.env),

@@ -10,7 +10,15 @@ import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generatio
 import type { ParsedOptions } from '../command.js';
 import type { CliContext } from '../context.js';
 import { predictOnDatasheet } from '../../services/datasheet-prediction-service.js';
-import { MAX_THREADS, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import { WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import {
+  MACHINE_OPTION,
+  PROFILED_DEVICE_OPTIONS,
+  VIRTUAL_OPTION,
+  deviceOrVirtual,
+  profiledDeviceQuery,
+  type ProfiledDeviceQuery,
+} from '../device-options.js';
 
 export const predictModelCommand: Command = {
   name: 'predict-model',
@@ -23,12 +31,7 @@ export const predictModelCommand: Command = {
     'the KV cache, whether it fits the device, and the largest batch and context that would.',
   options: {
     ...WORKLOAD_OPTIONS,
-    device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N' },
-    threads: {
-      type: 'string',
-      valueName: 'N',
-      description: 'CPU thread count profiled (default: the most threads profiled, all cores by default)',
-    },
+    ...PROFILED_DEVICE_OPTIONS,
     mode: {
       type: 'string',
       valueName: 'MODE',
@@ -50,26 +53,21 @@ export const predictModelCommand: Command = {
       valueName: 'NAME',
       description: 'forest, analytical, linear or roofline (default: best trained)',
     },
-    machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
-    virtual: {
-      type: 'string',
-      valueName: 'GPU',
-      description:
-        'a datasheet GPU instead of a profiled device ("RTX 4090", "H100 SXM5"; models/gpus.json): no profile needed',
-    },
+    machine: MACHINE_OPTION,
+    virtual: VIRTUAL_OPTION,
   },
   positionals: { min: 1, max: 1, names: 'MODEL.onnx, MODEL.gguf, a config.json or model folder, or a catalog name' },
   async run(ctx, opts, [spec]) {
-    if (typeof opts.virtual === 'string') return predictVirtual(ctx, opts, spec as string);
-    if (typeof opts.device !== 'string') throw new UsageError('predict-model: --device or --virtual is required');
+    const target = deviceOrVirtual('predict-model', opts);
+    if ('virtual' in target) return predictVirtual(ctx, opts, spec as string, target.virtual);
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
       throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
-    const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
+    const device = profiledDeviceQuery(opts, target.device);
     // A .gguf file or a config.json (or a model folder): its architecture, predicted like a catalog model.
     const gguf = await readDescribedModel(spec as string);
     if (mode === 'generate') {
-      const req = generationRequest(opts, opts.device, threads);
+      const req = generationRequest(opts, device);
       const g = predictGeneration(
         ctx.database(),
         spec as string,
@@ -91,10 +89,8 @@ export const predictModelCommand: Command = {
         ...workloadSpecOptions(opts),
         ...(gguf ? { decoder: gguf.entry } : {}),
         mode,
-        device: opts.device,
-        ...(threads !== undefined ? { threads } : {}),
+        ...device,
         ...(typeof opts.predictor === 'string' ? { predictor: opts.predictor } : {}),
-        ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
       });
     } finally {
       await runner.close();
@@ -105,15 +101,13 @@ export const predictModelCommand: Command = {
 };
 
 /** The generation request of predict-model's options (catalog decoders only: no --dim or --input). */
-function generationRequest(opts: ParsedOptions, device: string, threads: number | undefined): GenerationRequest {
+function generationRequest(opts: ParsedOptions, device: ProfiledDeviceQuery): GenerationRequest {
   const spec = workloadSpecOptions(opts);
   if (Object.keys(spec.dims ?? {}).length || Object.keys(spec.inputs ?? {}).length)
     throw new UsageError('--mode generate takes a catalog decoder: --dim and --input do not apply');
   if (spec.seq !== undefined) throw new UsageError('--mode generate: give the prompt length with --prompt, not --seq');
   return {
-    device,
-    ...(threads !== undefined ? { threads } : {}),
-    ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
+    ...device,
     ...(typeof opts.predictor === 'string' ? { predictor: opts.predictor } : {}),
     ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
     ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
@@ -133,12 +127,11 @@ function weightFormat(v: string): WeightFormat {
 const MAX_CONTEXT = 1 << 20;
 
 /** predict-model --virtual: the model on a datasheet GPU (inference or training; no profile needed). */
-async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string): Promise<void> {
-  if (typeof opts.device === 'string') throw new UsageError('--virtual and --device name different devices: give one');
+async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string, gpu: string): Promise<void> {
   const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
   if (mode !== 'inference' && mode !== 'training')
     throw new UsageError(
-      `--virtual predicts inference or training; for generation on a datasheet GPU run plan --virtual "${String(opts.virtual)}" --devices none --mode inference`,
+      `--virtual predicts inference or training; for generation on a datasheet GPU run plan --virtual "${gpu}" --devices none --mode inference`,
     );
   for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights'] as const)
     if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
@@ -146,9 +139,9 @@ async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string
   const p = predictOnDatasheet(ctx.database(), spec, {
     ...workloadSpecOptions(opts),
     ...(gguf ? { decoder: gguf.entry } : {}),
-    gpu: opts.virtual as string,
+    gpu,
     mode,
   });
   if (ctx.json) ctx.printJson({ ...p, totalMs: p.totalUs / 1000, lowMs: p.lowUs / 1000, highMs: p.highUs / 1000 });
-  else ctx.print(renderPrediction(p, `${opts.virtual as string} (datasheet)`));
+  else ctx.print(renderPrediction(p, `${gpu} (datasheet)`));
 }

@@ -4,7 +4,13 @@ import { predictOp } from '../../services/predictor-service.js';
 import { predictOpOnDatasheet } from '../../services/datasheet-prediction-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
-import { MAX_THREADS, positiveInt } from '../workload-options.js';
+import {
+  MACHINE_OPTION,
+  PROFILED_DEVICE_OPTIONS,
+  VIRTUAL_OPTION,
+  deviceOrVirtual,
+  profiledDeviceQuery,
+} from '../device-options.js';
 import { deviceNameOf } from '../../services/device-names.js';
 
 const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` : `${v.toFixed(1)} µs`);
@@ -20,45 +26,24 @@ export const predictCommand: Command = {
     op: { type: 'string', valueName: 'OP', description: 'MatMul, Conv, Softmax, ...' },
     shape: { type: 'string', valueName: 'DIMS', description: 'dimensions separated by x, in the order above' },
     dtype: { type: 'string', valueName: 'DTYPE', description: 'fp32, fp16, ... (default fp32)' },
-    device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N' },
-    threads: {
-      type: 'string',
-      valueName: 'N',
-      description: 'CPU thread count profiled (default: the most threads profiled, all cores by default)',
-    },
-    machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
-    virtual: {
-      type: 'string',
-      valueName: 'GPU',
-      description: 'a datasheet GPU instead of a profiled device ("H100 SXM5", "RTX 4090"): no profile needed',
-    },
+    ...PROFILED_DEVICE_OPTIONS,
+    machine: MACHINE_OPTION,
+    virtual: VIRTUAL_OPTION,
   },
   async run(ctx, opts) {
     for (const required of ['op', 'shape'] as const) {
       if (typeof opts[required] !== 'string') throw new UsageError(`predict: --${required} is required`);
     }
-    if (typeof opts.device !== 'string' && typeof opts.virtual !== 'string')
-      throw new UsageError('predict: --device or --virtual is required');
-    if (typeof opts.device === 'string' && typeof opts.virtual === 'string')
-      throw new UsageError('--virtual and --device name different devices: give one');
-    const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
-    const dtype = typeof opts.dtype === 'string' ? opts.dtype : 'fp32';
+    const target = deviceOrVirtual('predict', opts);
+    const op = {
+      op: opts.op as string,
+      shape: opts.shape as string,
+      dtype: typeof opts.dtype === 'string' ? opts.dtype : 'fp32',
+    };
     const r =
-      typeof opts.virtual === 'string'
-        ? predictOpOnDatasheet(ctx.database(), {
-            op: opts.op as string,
-            shape: opts.shape as string,
-            dtype,
-            gpu: opts.virtual,
-          })
-        : predictOp(ctx.database(), {
-            op: opts.op as string,
-            shape: opts.shape as string,
-            dtype,
-            device: opts.device as string,
-            ...(threads !== undefined ? { threads } : {}),
-            ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
-          });
+      'virtual' in target
+        ? predictOpOnDatasheet(ctx.database(), { ...op, gpu: target.virtual })
+        : predictOp(ctx.database(), { ...op, ...profiledDeviceQuery(opts, target.device) });
     if (ctx.json) {
       ctx.printJson(r);
       return;

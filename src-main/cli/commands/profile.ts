@@ -3,6 +3,7 @@ import { UsageError, UserError } from '../../core/errors.js';
 import { DEFAULT_SUITE, parseBackends, parseThreads } from '../../services/device-targets.js';
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
 import type { Command } from '../command.js';
+import { THREAD_COUNTS_OPTION, deviceOption } from '../device-options.js';
 import { makeProgress } from '../progress.js';
 import { renderProfileReport, renderProfileRuns, renderRoofline } from '../render/profile.js';
 import { listProfileRuns } from '../../services/profile-runs.js';
@@ -48,12 +49,8 @@ export const profileCommand: Command = {
       valueName: 'SUITE',
       description: 'quick, standard or thorough (default quick); the start line says how long it should take here',
     },
-    device: { type: 'string', valueName: 'DEVICE', description: 'cpu, cuda:N, webgpu:N or all (default cpu)' },
-    threads: {
-      type: 'string',
-      valueName: 'N',
-      description: 'CPU thread counts, e.g. 8 or 1,8 (default: physical cores)',
-    },
+    device: deviceOption('or all (default cpu)'),
+    threads: THREAD_COUNTS_OPTION,
     backend: {
       type: 'string',
       valueName: 'BACKEND',

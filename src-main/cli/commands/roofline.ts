@@ -1,5 +1,6 @@
 import { rooflines } from '../../services/roofline-service.js';
 import type { Command } from '../command.js';
+import { MACHINE_OPTION, deviceOption } from '../device-options.js';
 import { renderDatasheetChecks, renderRoofline } from '../render/profile.js';
 import { datasheetChecks } from '../../services/datasheet-check-service.js';
 
@@ -12,8 +13,8 @@ export const rooflineCommand: Command = {
     '--datasheet: every profiled GPU of the store that the datasheet catalog knows, its kernels predicted on\n' +
     'its datasheet device (as `plan --virtual` builds it) against what was measured, error per op family.',
   options: {
-    device: { type: 'string', valueName: 'DEVICE', description: 'only this device' },
-    machine: { type: 'string', valueName: 'ID', description: 'an imported machine (default: this one)' },
+    device: deviceOption('(default: every profiled device)'),
+    machine: MACHINE_OPTION,
     datasheet: { type: 'boolean', description: 'check the datasheet estimates against the measured GPUs' },
   },
   async run(ctx, opts) {
