@@ -26,12 +26,7 @@ const size = (n: number): string =>
 const tooLargeLine = (file: string, n: number, max: number): string =>
   `${file} is ${size(n)}, over the ${size(max)} an ONNX (protobuf) file can hold; save the model with its weights as external data (onnx.save_model(..., save_as_external_data=True))`;
 
-/** The model file's bytes, after checking they parse and their external-data files exist. */
-export function readOnnxFile(file: string, opts: ReadOnnxOptions = {}): Uint8Array {
-  return readOnnxModel(file, opts).bytes;
-}
-
-/** The bytes and the parsed model (so callers need not parse twice). */
+/** The model file's bytes and the parsed model, after checking they parse and their external-data files exist. */
 export function readOnnxModel(file: string, opts: ReadOnnxOptions = {}): { bytes: Uint8Array; model: OnnxModel } {
   const max = opts.maxBytes ?? MAX_ONNX_BYTES;
   if (regularFileSize(file, 'ONNX model') === 0) throw new UserError(`${file} is empty, not an ONNX model`);

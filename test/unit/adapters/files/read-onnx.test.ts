@@ -4,12 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  MAX_ONNX_BYTES,
-  readOnnxFile,
-  readOnnxModel,
-  readOnnxStructure,
-} from '../../../../src-main/adapters/files/read-onnx.js';
+import { MAX_ONNX_BYTES, readOnnxModel, readOnnxStructure } from '../../../../src-main/adapters/files/read-onnx.js';
 import { UserError } from '../../../../src-main/core/errors.js';
 import { workloadFromOnnx } from '../../../../src-main/core/workload/from-onnx.js';
 import { cnnModel, externalDataModel } from '../../core/workload/sample-models.js';
@@ -40,38 +35,38 @@ describe('reading an ONNX file', () => {
     const { bytes: read, model } = readOnnxModel(p);
     expect(new Uint8Array(read)).toEqual(bytes);
     expect(model.graph.nodes).toHaveLength(11);
-    expect(workloadFromOnnx(readOnnxFile(p), { name: 'cnn', dims: { N: 1 } }).nodes).toHaveLength(11);
+    expect(workloadFromOnnx(readOnnxModel(p).bytes, { name: 'cnn', dims: { N: 1 } }).nodes).toHaveLength(11);
   });
 
   it('says what is wrong with the path', () => {
-    expect(message(() => readOnnxFile(join(dir, 'missing.onnx')))).toBe(`no such file: ${join(dir, 'missing.onnx')}`);
+    expect(message(() => readOnnxModel(join(dir, 'missing.onnx')))).toBe(`no such file: ${join(dir, 'missing.onnx')}`);
     const sub = join(dir, 'folder.onnx');
     mkdirSync(sub);
-    expect(message(() => readOnnxFile(sub))).toBe(`${sub} is a directory, not an ONNX model file`);
+    expect(message(() => readOnnxModel(sub))).toBe(`${sub} is a directory, not an ONNX model file`);
     const empty = file('empty.onnx', '');
-    expect(message(() => readOnnxFile(empty))).toBe(`${empty} is empty, not an ONNX model`);
+    expect(message(() => readOnnxModel(empty))).toBe(`${empty} is empty, not an ONNX model`);
   });
 
   it('refuses files over the 2 GiB protobuf limit without reading them', () => {
     const huge = join(dir, 'huge.onnx');
     writeFileSync(huge, '');
     truncateSync(huge, MAX_ONNX_BYTES + 1); // sparse: takes no disk space
-    expect(message(() => readOnnxFile(huge))).toMatch(
+    expect(message(() => readOnnxModel(huge))).toMatch(
       /huge\.onnx is 2\.0 GiB, over the 2\.0 GiB an ONNX \(protobuf\) file can hold; save the model with its weights as external data/,
     );
     const bytes = cnnModel();
     const small = file('small.onnx', bytes);
-    expect(message(() => readOnnxFile(small, { maxBytes: 1000 }))).toMatch(
+    expect(message(() => readOnnxModel(small, { maxBytes: 1000 }))).toMatch(
       new RegExp(`small\\.onnx is ${bytes.length} bytes, over the 1000 bytes`),
     );
   });
 
   it('prefixes parse errors with the file: a JSON file renamed, a truncated download', () => {
     const json = file('config.onnx', '{"architectures": ["BertModel"], "hidden_size": 768}');
-    expect(message(() => readOnnxFile(json))).toBe(`${json}: not an ONNX model: it is a JSON text file`);
+    expect(message(() => readOnnxModel(json))).toBe(`${json}: not an ONNX model: it is a JSON text file`);
     const bytes = cnnModel();
     const cut = file('cut.onnx', bytes.subarray(0, bytes.length - 100));
-    expect(message(() => readOnnxFile(cut))).toMatch(new RegExp(`^${cut}: the ONNX file is truncated`));
+    expect(message(() => readOnnxModel(cut))).toMatch(new RegExp(`^${cut}: the ONNX file is truncated`));
   });
 
   it('checks that external-data files exist next to the model', () => {
@@ -79,13 +74,13 @@ describe('reading an ONNX file', () => {
     mkdirSync(sub);
     const p = join(sub, 'model.onnx');
     writeFileSync(p, externalDataModel('model.weights'));
-    expect(message(() => readOnnxFile(p))).toBe(
+    expect(message(() => readOnnxModel(p))).toBe(
       `${p} keeps weights in the external data file "model.weights", which is missing (looked for ${join(sub, 'model.weights')}); copy it next to the model`,
     );
     writeFileSync(join(sub, 'model.weights'), new Uint8Array(48));
     const { model } = readOnnxModel(p);
     expect(model.externalFiles).toEqual(['model.weights']);
-    expect(workloadFromOnnx(readOnnxFile(p), { name: 'ext' }).paramBytes).toBe(48);
+    expect(workloadFromOnnx(readOnnxModel(p).bytes, { name: 'ext' }).paramBytes).toBe(48);
   });
 
   it('refuses external-data locations outside the model folder before looking for them', () => {
@@ -94,19 +89,19 @@ describe('reading an ONNX file', () => {
     for (const location of ['/etc/passwd', '../secret.bin', 'a/../../b.bin', 'C:\\Windows\\win.ini']) {
       const p = join(sub, 'model.onnx');
       writeFileSync(p, externalDataModel(location));
-      expect(message(() => readOnnxFile(p))).toBe(
+      expect(message(() => readOnnxModel(p))).toBe(
         `${p} names an external data file outside the model's folder ("${location}"); external data must lie next to the model`,
       );
     }
   });
 
   it('refuses devices and FIFOs without reading or blocking on them', () => {
-    expect(message(() => readOnnxFile('/dev/zero'))).toBe(
+    expect(message(() => readOnnxModel('/dev/zero'))).toBe(
       '/dev/zero is not a regular file (a device, pipe or socket); save the ONNX model to a file first',
     );
     const fifo = join(dir, 'model.fifo');
     spawnSync('mkfifo', [fifo]);
-    expect(message(() => readOnnxFile(fifo))).toMatch(/model\.fifo is not a regular file/);
+    expect(message(() => readOnnxModel(fifo))).toMatch(/model\.fifo is not a regular file/);
   });
 
   describe('for its structure, piece by piece (large files)', () => {
