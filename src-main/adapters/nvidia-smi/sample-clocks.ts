@@ -68,11 +68,6 @@ export async function sampleGpuClocks(
   return { kind: 'unavailable', reason: 'nvidia-smi rejected every clock field' };
 }
 
-/** A sampler bound to one nvidia-smi binary. */
-export function nvidiaClockSampler(smiPath: string, run: RunOptions = {}): GpuClockSampler {
-  return (gpuIndex) => sampleGpuClocks(smiPath, gpuIndex, run);
-}
-
 /** A sampler that finds nvidia-smi as the probe does ($PIPEDEJAVU_NVIDIA_SMI, PATH, the driver's places). */
 export function localClockSampler(env: NodeJS.ProcessEnv = process.env, run: RunOptions = {}): GpuClockSampler {
   let located: Promise<SmiLocation> | null = null;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nvidiaClockSampler } from '../../../src-main/adapters/nvidia-smi/sample-clocks.js';
+import { localClockSampler } from '../../../src-main/adapters/nvidia-smi/sample-clocks.js';
 import type { RunOutcome } from '../../../src-main/adapters/ort/protocol.js';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { MachineRepo } from '../../../src-main/adapters/store/machine-repo.js';
@@ -83,7 +83,7 @@ describe('nvidia-smi readings around every GPU batch (fake nvidia-smi replaying 
   afterAll(() => fake.cleanup());
 
   it('stores the SM clock, temperature and power with the run; an idle GPU is not throttled', async () => {
-    const r = await profileWith(nvidiaClockSampler(fake.smiPath, { env: fake.env(CAPTURES.h100) }));
+    const r = await profileWith(localClockSampler(fake.env(CAPTURES.h100)));
     expect(r.jobs).toBe(specs.length);
     const clocks = r.summary?.gpuClocks as GpuClockSummary;
     expect(clocks).toEqual({
@@ -97,7 +97,7 @@ describe('nvidia-smi readings around every GPU batch (fake nvidia-smi replaying 
   });
 
   it('times a throttled batch again once and flags it when the throttle is still on', async () => {
-    const r = await profileWith(nvidiaClockSampler(fake.smiPath, { env: fake.env(CAPTURES.h100Throttled) }));
+    const r = await profileWith(localClockSampler(fake.env(CAPTURES.h100Throttled)));
     expect(r.jobs).toBe(2 * specs.length);
     expect(r.stored).toBe(specs.length);
     const clocks = r.summary?.gpuClocks as GpuClockSummary;
@@ -122,9 +122,7 @@ describe('nvidia-smi readings around every GPU batch (fake nvidia-smi replaying 
   });
 
   it('a hanging nvidia-smi: one note, no more readings, every kernel still measured', async () => {
-    const r = await profileWith(
-      nvidiaClockSampler(fake.smiPath, { env: fake.env(CAPTURES.h100, 'hang'), timeoutMs: 200 }),
-    );
+    const r = await profileWith(localClockSampler(fake.env(CAPTURES.h100, 'hang'), { timeoutMs: 200 }));
     expect(r.stored).toBe(specs.length);
     expect(r.notes.filter((n) => /GPU clocks/.test(n))).toEqual([
       `GPU clocks, temperature and power not read (nvidia-smi did not answer within 0.2 s (${fake.smiPath})); profiling goes on without them`,
@@ -133,7 +131,7 @@ describe('nvidia-smi readings around every GPU batch (fake nvidia-smi replaying 
   });
 
   it('a missing nvidia-smi: one note; no sampler at all: nothing about clocks', async () => {
-    const missing = await profileWith(nvidiaClockSampler('/nonexistent/nvidia-smi'));
+    const missing = await profileWith(localClockSampler({ PIPEDEJAVU_NVIDIA_SMI: '/nonexistent/nvidia-smi' }));
     expect(missing.stored).toBe(specs.length);
     expect(missing.notes.filter((n) => /GPU clocks/.test(n))).toHaveLength(1);
     const none = await profileWith(undefined);
