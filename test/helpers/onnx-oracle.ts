@@ -83,15 +83,6 @@ export interface CheckResult {
   model?: ParsedModel;
 }
 
-/** Why the oracle cannot run here, or null when /usr/bin/python3 imports onnx. */
-export function onnxOracleUnavailable(): string | null {
-  const r = spawnSync(ONNX_PYTHON, ['-c', 'import onnx; print(onnx.__version__)'], { encoding: 'utf8' });
-  if (r.error) return `${ONNX_PYTHON} cannot run: ${r.error.message}`;
-  if (r.status !== 0)
-    return `${ONNX_PYTHON} cannot import onnx (install python3-onnx): ${r.stderr.trim().split('\n').pop()}`;
-  return null;
-}
-
 /** Checks every model with the official checker; results keyed by the given names. */
 export function checkModels(models: Iterable<{ name: string; bytes: Uint8Array }>): Map<string, CheckResult> {
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'onnx-oracle-'));

@@ -10,8 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ONNX_PYTHON } from './onnx-oracle.js';
 
-export { onnxOracleUnavailable } from './onnx-oracle.js';
-
 /** Per tensor: its dims (a number, a symbolic name, or null when unknown), or null for an unknown rank. */
 export type OracleShapes = Map<string, (number | string | null)[] | null>;
 

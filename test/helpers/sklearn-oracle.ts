@@ -36,14 +36,6 @@ export interface SklearnForestParams {
   seed: number;
 }
 
-/** Why the oracle cannot run here, or null when /usr/bin/python3 imports sklearn. */
-export function sklearnOracleUnavailable(): string | null {
-  const r = spawnSync(SKLEARN_PYTHON, ['-c', 'import sklearn, numpy'], { encoding: 'utf8' });
-  if (r.error) return `${SKLEARN_PYTHON} cannot run: ${r.error.message}`;
-  if (r.status !== 0) return `${SKLEARN_PYTHON} cannot import sklearn (install python3-sklearn)`;
-  return null;
-}
-
 /** Fits sklearn on (X, y) and returns its predictions for Xtest. */
 export function sklearnForestPredict(
   X: readonly (readonly number[])[],

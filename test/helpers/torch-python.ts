@@ -1,16 +1,14 @@
 /**
  * Pythons for the PyTorch backend's tests: Debian's /usr/bin/python3 with python3-torch (a
- * CPU-only torch, installed by .ci/run), and the same Python made to lack torch.
+ * CPU-only torch, installed by .ci/run; tests gate on needOracle('torch'), helpers/oracle.ts), and
+ * the same Python made to lack torch.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './cli.js';
+import { ORACLE_PYTHON } from './oracle.js';
 
-export const SYSTEM_PYTHON = '/usr/bin/python3';
-
-/** Whether Debian's Python imports torch here (CI installs python3-torch; skipped tests say why). */
-export const HAS_TORCH = spawnSync(SYSTEM_PYTHON, ['-c', 'import torch'], { stdio: 'ignore' }).status === 0;
+export const SYSTEM_PYTHON = ORACLE_PYTHON;
 
 /** An environment in which SYSTEM_PYTHON finds a `torch` that fails to import, as where none is installed. */
 export function envWithoutTorch(): NodeJS.ProcessEnv {

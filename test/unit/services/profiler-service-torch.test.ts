@@ -18,7 +18,10 @@ import {
   type ProfileTarget,
 } from '../../../src-main/services/profiler-service.js';
 import { sampleProbe } from '../../helpers/sample-probe.js';
-import { envWithoutTorch, HAS_TORCH, SYSTEM_PYTHON } from '../../helpers/torch-python.js';
+import { envWithoutTorch, SYSTEM_PYTHON } from '../../helpers/torch-python.js';
+import { needOracle } from '../../helpers/oracle.js';
+
+const hasTorch = needOracle('torch');
 
 const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.1, budgetMs: 60 };
 const torchCpu: ProfileTarget = { machineId: 'm1', deviceKey: 'cpu', ep: { name: 'torch-cpu', threads: 1 } };
@@ -60,7 +63,7 @@ describe('profiling with the PyTorch backend', () => {
     expect(new ProfileRepo(db).listMeasurements()).toEqual([]);
   });
 
-  it.skipIf(!HAS_TORCH)(
+  it.skipIf(!hasTorch)(
     'stores torch-cpu measurements timed by the wall clock, without ORT overhead chains or calibration',
     async () => {
       const db = freshDb();
@@ -84,7 +87,7 @@ describe('profiling with the PyTorch backend', () => {
     120_000,
   );
 
-  it.skipIf(!HAS_TORCH)(
+  it.skipIf(!hasTorch)(
     'a GPU target on a torch without CUDA is unavailable, in one line',
     async () => {
       const db = freshDb();
@@ -102,7 +105,7 @@ describe('profiling with the PyTorch backend', () => {
     60_000,
   );
 
-  it.skipIf(!HAS_TORCH)(
+  it.skipIf(!hasTorch)(
     'a GPU lost mid-profile stops the run and keeps the finished kernels',
     async () => {
       const db = freshDb();

@@ -5,7 +5,8 @@ import { pythonCandidates, TorchRunner } from '../../../../src-main/adapters/tor
 import { KERNEL_OPS, TIMED_INSIDE_OPS } from '../../../../src-main/core/kernels/types.js';
 import { kernelsFor } from '../../../../src-main/services/profiler-service.js';
 import { tempDir } from '../../../helpers/cli.js';
-import { envWithoutTorch, HAS_TORCH, SYSTEM_PYTHON } from '../../../helpers/torch-python.js';
+import { envWithoutTorch, SYSTEM_PYTHON } from '../../../helpers/torch-python.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
 const rule = { warmupRuns: 1, minRepetitions: 3, maxRepetitions: 8, targetCi: 0.2, budgetMs: 30 };
 
@@ -39,7 +40,7 @@ describe('the PyTorch runner without torch', () => {
   });
 });
 
-describe.skipIf(!HAS_TORCH)('the PyTorch runner on Debian’s torch (CPU only)', () => {
+describe.skipIf(!needOracle('torch'))('the PyTorch runner on Debian’s torch (CPU only)', () => {
   const runner = new TorchRunner({ python: SYSTEM_PYTHON });
   afterAll(() => runner.close());
 

@@ -8,8 +8,9 @@ import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { tempDir } from '../../../helpers/cli.js';
-import { checkModels, onnxOracleUnavailable } from '../../../helpers/onnx-oracle.js';
+import { checkModels } from '../../../helpers/onnx-oracle.js';
 import { tensorFor } from '../../../helpers/onnx-oracle-ort.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
 /** Kernels whose output cannot feed them again: timed on accelerators as a fan. */
 const notChainable: KernelSpec[] = [
@@ -93,7 +94,7 @@ describe('fan form (pure)', () => {
   });
 });
 
-describe.skipIf(onnxOracleUnavailable() !== null)('fan and chain models pass the official ONNX checker', () => {
+describe.skipIf(!needOracle('onnx'))('fan and chain models pass the official ONNX checker', () => {
   it('checks every non-chainable kernel as a fan of 1 and of K, and chains of K', () => {
     const models = notChainable.flatMap((spec) =>
       [1, CHAIN_COPIES].map((chain) => ({

@@ -2,9 +2,10 @@ import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { attr, encodeModel, OnnxDataType, type ModelDef } from '../../../../src-main/core/onnx/model-builder.js';
 import { TOOL_VERSION } from '../../../../src-main/core/version.js';
-import { checkModels, onnxOracleUnavailable } from '../../../helpers/onnx-oracle.js';
+import { checkModels } from '../../../helpers/onnx-oracle.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
-const noOracle = onnxOracleUnavailable();
+const onnx = needOracle('onnx');
 
 /** Y = (X + bias) * scale, with a symbolic batch dim, every attribute type, and both tensor encodings. */
 function sampleModel(): ModelDef {
@@ -82,7 +83,7 @@ function sampleModel(): ModelDef {
 }
 
 describe('ONNX model builder', () => {
-  it.skipIf(noOracle !== null)('is read back field by field by the official parser and passes the checker', () => {
+  it.skipIf(!onnx)('is read back field by field by the official parser and passes the checker', () => {
     const bytes = encodeModel(sampleModel());
     const r = checkModels([{ name: 'sample', bytes }]).get('sample');
     expect(r?.error).toBeNull();
@@ -121,7 +122,7 @@ describe('ONNX model builder', () => {
     ]);
   });
 
-  it.skipIf(noOracle !== null)('writes FLOATS attributes and INT64 attribute tensors the parser decodes', () => {
+  it.skipIf(!onnx)('writes FLOATS attributes and INT64 attribute tensors the parser decodes', () => {
     const bytes = encodeModel({
       graph: {
         name: 'g',

@@ -7,7 +7,8 @@ import { forestToOnnx, linearToOnnx } from '../../../../src-main/core/predictor/
 import { RandomForestRegressor } from '../../../../src-main/core/predictor/random-forest.js';
 import type { Sample } from '../../../../src-main/core/predictor/types.js';
 import { syntheticSamples } from '../../../helpers/forest-samples.js';
-import { checkModels, onnxOracleUnavailable } from '../../../helpers/onnx-oracle.js';
+import { checkModels } from '../../../helpers/onnx-oracle.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
 const all = syntheticSamples(1800, 5);
 const train = all.slice(0, 1500);
@@ -75,8 +76,8 @@ describe('linear export (LinearRegressor)', () => {
   });
 });
 
-const noOracle = onnxOracleUnavailable();
-describe.skipIf(noOracle !== null)('ONNX checker', () => {
+const onnx = needOracle('onnx');
+describe.skipIf(!onnx)('ONNX checker', () => {
   it('accepts both exports', () => {
     const p = new LinearPredictor();
     p.train(train);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../src-main/core/kernels/fill.js';
 import { RandomForestRegressor, type ForestJson } from '../../../../src-main/core/predictor/random-forest.js';
-import { sklearnForestPredict, sklearnOracleUnavailable } from '../../../helpers/sklearn-oracle.js';
+import { sklearnForestPredict } from '../../../helpers/sklearn-oracle.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
 /** y = sin(x0) + x1^2 (+ noise) with 4 irrelevant features. */
 function dataset(n: number, seed: number, noise: number): { X: number[][]; y: number[] } {
@@ -120,8 +121,7 @@ describe('RandomForestRegressor', () => {
     expect(() => new RandomForestRegressor().predict([[1]])).toThrow(/not fitted/);
   });
 
-  const noSklearn = sklearnOracleUnavailable();
-  it.skipIf(noSklearn !== null)('is as accurate as scikit-learn on the same data and hyper-parameters', () => {
+  it.skipIf(!needOracle('sklearn'))('is as accurate as scikit-learn on the same data and hyper-parameters', () => {
     const params = { nEstimators: 100, maxDepth: 12, minSamplesLeaf: 2, minSamplesSplit: 2, bootstrap: true };
     const ours = new RandomForestRegressor({ ...params, maxFeatures: 0.5, seed: 3 });
     ours.fit(train.X, train.y);

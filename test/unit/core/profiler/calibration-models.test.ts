@@ -4,7 +4,8 @@ import { seededRandom } from '../../../../src-main/core/kernels/fill.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { calibrationModels, type CalibrationModel } from '../../../../src-main/core/profiler/calibration-models.js';
 import { workloadFromModel } from '../../../../src-main/core/workload/from-onnx.js';
-import { checkModels, onnxOracleUnavailable } from '../../../helpers/onnx-oracle.js';
+import { checkModels } from '../../../helpers/onnx-oracle.js';
+import { needOracle, oracleMissing } from '../../../helpers/oracle.js';
 
 const models = calibrationModels();
 
@@ -132,9 +133,9 @@ describe('calibration models', () => {
     }
   }, 60_000);
 
-  const noOracle = onnxOracleUnavailable();
-  it.skipIf(noOracle !== null)(
-    `pass the official ONNX checker (full_check)${noOracle ? `: skipped, ${noOracle}` : ''}`,
+  const onnx = needOracle('onnx');
+  it.skipIf(!onnx)(
+    `pass the official ONNX checker (full_check)${onnx ? '' : `: skipped, ${oracleMissing('onnx')}`}`,
     { timeout: 60_000 },
     () => {
       const results = checkModels(models.map((m) => ({ name: m.name, bytes: m.model })));

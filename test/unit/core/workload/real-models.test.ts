@@ -9,15 +9,11 @@ import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { workloadFromOnnx } from '../../../../src-main/core/workload/from-onnx.js';
 import { inferShapes } from '../../../../src-main/core/workload/shape-inference.js';
 import { inlineBranches } from '../../../../src-main/core/workload/inline-branches.js';
-import {
-  compareShapes,
-  exposeAllOutputs,
-  onnxOracleUnavailable,
-  oracleShapes,
-} from '../../../helpers/onnx-shape-oracle.js';
+import { compareShapes, exposeAllOutputs, oracleShapes } from '../../../helpers/onnx-shape-oracle.js';
 import { ortShapes } from '../../../helpers/onnx-shape-oracle-ort.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
-const noOracle = onnxOracleUnavailable();
+const onnx = needOracle('onnx');
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(`test/fixtures/onnx/${name}`));
 
 describe('PaddleOCR text-direction classifier (CNN, paddle2onnx, opset 9)', () => {
@@ -44,7 +40,7 @@ describe('PaddleOCR text-direction classifier (CNN, paddle2onnx, opset 9)', () =
     );
   });
 
-  it.skipIf(noOracle)('agrees with ONNX Runtime and onnx on every tensor', async () => {
+  it.skipIf(!onnx)('agrees with ONNX Runtime and onnx on every tensor', async () => {
     const r = inferShapes(parseOnnxModel(bytes), { inputs });
     const ours = (n: string): number[] | null | undefined => r.tensors.get(n)?.dims;
     const run = await ortShapes(exposeAllOutputs(bytes), inputs);
@@ -81,7 +77,7 @@ describe('Silero VAD v5 (PyTorch, opset 15: conv front end, LSTM decoder inside 
     expect(w.nodes.filter((n) => n.family === 'conv')).toHaveLength(6);
   });
 
-  it.skipIf(noOracle)('agrees with ONNX Runtime on every tensor whose shape it infers', async () => {
+  it.skipIf(!onnx)('agrees with ONNX Runtime on every tensor whose shape it infers', async () => {
     // With the branches inlined, the If outputs (which the branches write) are inferred too.
     const r = inferShapes(inlineBranches(parseOnnxModel(bytes), { dims }), { dims });
     const known = new Map<string, number[]>();

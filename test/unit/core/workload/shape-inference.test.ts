@@ -3,12 +3,7 @@ import { UsageError, UserError } from '../../../../src-main/core/errors.js';
 import { attr, encodeModel } from '../../../../src-main/core/onnx/model-builder.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { inferShapes, type ShapeBindings } from '../../../../src-main/core/workload/shape-inference.js';
-import {
-  compareShapes,
-  exposeAllOutputs,
-  onnxOracleUnavailable,
-  oracleShapes,
-} from '../../../helpers/onnx-shape-oracle.js';
+import { compareShapes, exposeAllOutputs, oracleShapes } from '../../../helpers/onnx-shape-oracle.js';
 import { ortShapes } from '../../../helpers/onnx-shape-oracle-ort.js';
 import {
   cnnModel,
@@ -24,8 +19,9 @@ import {
   zooModels,
   type ZooModel,
 } from './sample-models.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
-const noOracle = onnxOracleUnavailable();
+const onnx = needOracle('onnx');
 
 const infer = (bytes: Uint8Array, bind: ShapeBindings = {}): ReturnType<typeof inferShapes> =>
   inferShapes(parseOnnxModel(bytes), bind);
@@ -51,7 +47,7 @@ const cases: (ZooModel & { bind: ShapeBindings })[] = [
 
 describe('shape inference against the official ONNX shape inference and ONNX Runtime', () => {
   for (const c of cases) {
-    it.skipIf(noOracle || !c.onnxOracle)(`${c.name}: every shape onnx infers`, () => {
+    it.skipIf(!onnx || !c.onnxOracle)(`${c.name}: every shape onnx infers`, () => {
       const r = infer(c.bytes, c.bind);
       const { checked, mismatches } = compareShapes(oracleShapes(c.bytes, c.inputs), (n) => r.tensors.get(n)?.dims);
       expect(mismatches).toEqual([]);
@@ -59,7 +55,7 @@ describe('shape inference against the official ONNX shape inference and ONNX Run
       expect(r.warnings).toEqual([]);
     });
 
-    it.skipIf(noOracle)(`${c.name}: every tensor ONNX Runtime produces`, async () => {
+    it.skipIf(!onnx)(`${c.name}: every tensor ONNX Runtime produces`, async () => {
       const r = infer(c.bytes, c.bind);
       const types = Object.fromEntries([...r.tensors].map(([k, v]) => [k, v.dtype]));
       const run = await ortShapes(exposeAllOutputs(c.bytes, types), c.inputs);

@@ -16,21 +16,11 @@ import type { FinetuneSpec } from '../../../../../src-main/core/workload/finetun
 import { planFiles, EMITTED_NAMES } from '../../../../../src-main/services/plan-emit-service.js';
 import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
 import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
+import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 
-const PYTHON = '/usr/bin/python3';
-const hasPython = existsSync(PYTHON);
-const hasYaml = hasPython && succeeds(PYTHON, ['-c', 'import yaml']);
-// Under CI the oracle must be there: a missing one fails rather than skips.
-const oracle = (hasPython && hasYaml) || process.env.CI === 'true';
-
-function succeeds(cmd: string, args: string[]): boolean {
-  try {
-    execFileSync(cmd, args, { stdio: 'pipe' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const PYTHON = ORACLE_PYTHON;
+/** Python byte-compiles and PyYAML parses what is emitted (Debian's python3-yaml). */
+const oracle = needOracle('yaml');
 
 const ROOT = mkdtempSync(path.join(tmpdir(), 'pdv-finetune-'));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
