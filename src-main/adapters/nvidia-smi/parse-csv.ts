@@ -27,11 +27,6 @@ export function headerName(h: string): string {
   return h.replace(/\s*\[[^\]]*\]\s*$/, '').trim();
 }
 
-/** The unit of a header cell: "memory.total [MiB]" -> "MiB"; null without one. */
-export function headerUnit(h: string): string | null {
-  return /\[([^\]]*)\]\s*$/.exec(h)?.[1] ?? null;
-}
-
 /** A cell as a string, or null for the sentinels nvidia-smi prints when it cannot read a value. */
 export function cellValue(raw: string | undefined): string | null {
   if (raw === undefined) return null;

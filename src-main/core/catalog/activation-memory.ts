@@ -55,8 +55,3 @@ export function attentionScoreBytes(
 ): number {
   return (p.dropout ? 2 * p.elementBytes + 1 : p.elementBytes) * p.heads * p.seq * p.seq;
 }
-
-/** The paper's closed form, sbh(34 + 5as/h) bytes: 16-bit activations, 4h GELU MLP, dropout. */
-export function korthikantiLayerBytes(seq: number, batch: number, hidden: number, heads: number): number {
-  return 34 * seq * batch * hidden + 5 * heads * seq * seq * batch;
-}

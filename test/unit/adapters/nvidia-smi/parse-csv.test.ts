@@ -3,7 +3,6 @@ import {
   cellNumber,
   cellValue,
   headerName,
-  headerUnit,
   parseCsv,
   toRecords,
 } from '../../../../src-main/adapters/nvidia-smi/parse-csv.js';
@@ -54,11 +53,9 @@ describe('cellNumber', () => {
 });
 
 describe('headers', () => {
-  it('strips and reads units', () => {
+  it('strips units', () => {
     expect(headerName('memory.total [MiB]')).toBe('memory.total');
     expect(headerName('compute_cap')).toBe('compute_cap');
-    expect(headerUnit('power.limit [W]')).toBe('W');
-    expect(headerUnit('name')).toBeNull();
   });
 });
 
