@@ -1,10 +1,10 @@
 /**
  * `measure-model`: run the user's real model under ONNX Runtime (end to end with
- * profiling off; a short profiled pass attributes time to nodes), and set measured
+ * ORT trace off; a short traced pass attributes time to nodes), and set measured
  * against predicted, end to end and per node. Measured nodes are stored
  * as measurements (source "model"), so the predictor learns from the user's own
  * models; a shape already stored is not stored again (déjà vu). With `traceFile`, ORT's
- * own trace of the profiled pass (Chrome trace JSON: Perfetto, chrome://tracing) is kept
+ * own trace of the traced pass (Chrome trace JSON: Perfetto, chrome://tracing) is kept
  * there.
  */
 import { recordCheck } from './prediction-band.js';
@@ -63,19 +63,19 @@ export interface ModelMeasurement {
   p10Ms: number;
   p90Ms: number;
   repetitions: number;
-  /** Each unprofiled pass's median, ms, in time order: medianMs is the lower one's (the runner's passes). */
+  /** Each untraced pass's median, ms, in time order: medianMs is the lower one's (the runner's passes). */
   passMediansMs: number[];
   /** What makes this measurement doubtful (passes that disagree); empty when none. */
   warnings: string[];
   /**
-   * Sum of the nodes' times, ms: the profiled pass's per-node times less the profiler's cost,
-   * scaled down to the unprofiled end to end less the per-run cost and the binding's copies
-   * where they exceed it (profiling slows every node down), never up (model-attribution.ts).
+   * Sum of the nodes' times, ms: the traced pass's per-node times less the ORT trace's cost,
+   * scaled down to the untraced end to end less the per-run cost and the binding's copies
+   * where they exceed it (the ORT trace slows every node down), never up (model-attribution.ts).
    */
   nodesSumMs: number;
-  /** End to end (unprofiled) minus the node sum: run, binding (in whatever phase it ran) and per-node overhead, ms. */
+  /** End to end (untraced) minus the node sum: run, binding (in whatever phase it ran) and per-node overhead, ms. */
   frameworkOverheadMs: number;
-  /** Median end to end of the profiled pass, ms: what profiling itself costs, next to medianMs. */
+  /** Median end to end of the traced pass, ms: what the ORT trace itself costs, next to medianMs. */
   profiledMs: number;
   predicted: WorkloadPrediction | null;
   /** (predicted - measured) / measured of the whole model. */
@@ -98,19 +98,19 @@ export interface ModelMeasurement {
   unmatchedNodes: number;
   stored: { inserted: number; alreadyStored: number };
   outputShapes: Record<string, number[]>;
-  /** With `traceFile`: where ORT's trace of the profiled pass was written, and what it holds. */
+  /** With `traceFile`: where ORT's trace of the traced pass was written, and what it holds. */
   trace?: KeptTrace;
 }
 
 /**
- * ORT's profiling trace of the attribution pass, as ORT wrote it: a Chrome trace (an array
- * of events) that Perfetto and chrome://tracing open. Its times are profiled times; the
- * measurement's end to end comes from the unprofiled runs.
+ * The ORT trace of the attribution pass, as ORT wrote it: a Chrome trace (an array
+ * of events) that Perfetto and chrome://tracing open. Its times are traced times; the
+ * measurement's end to end comes from the untraced runs.
  */
 export interface KeptTrace {
   /** Absolute path of the file. */
   file: string;
-  /** model_run events: the profiled runs, a warm-up run first. */
+  /** model_run events: the traced runs, a warm-up run first. */
   runs: number;
   /** Events in the file (sessions, runs, and per node its kernel time and fences). */
   events: number;
@@ -136,7 +136,7 @@ export async function measureModel(
   opts: WorkloadSpecOptions & {
     device: string;
     threads?: number;
-    /** Keep ORT's trace of the profiled pass in this file (checked before anything runs). */
+    /** Keep ORT's trace of the traced pass in this file (checked before anything runs). */
     traceFile?: string;
     /** The host's CPU times around the timing on a CPU (run-conditions-service.ts); absent: not read. */
     conditions?: ConditionsProbe;
@@ -227,7 +227,7 @@ export async function measureModel(
     warnings: [...passWarnings(outcome.passMediansUs ?? []), ...measuredConditionsWarnings(conditions)],
     nodesSumMs: nodesSum.medianUs / 1000,
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
-    profiledMs: summarize(outcome.profiledWallUs).medianUs / 1000,
+    profiledMs: summarize(outcome.tracedWallUs).medianUs / 1000,
     predicted,
     // Measured from Node: the prediction as a Node caller sees it (device time plus the binding).
     errorPct: predicted ? ((fromNodeUs(predicted) - e2e.medianUs) / e2e.medianUs) * 100 : null,
@@ -294,14 +294,14 @@ function fileNodeTable(
 /** Passes further apart than this (relative to the lower) say the machine was busy for one of them. */
 const PASS_DISAGREEMENT = 0.1;
 
-/** A warning when the unprofiled passes disagree: something else ran on the machine during one. */
+/** A warning when the untraced passes disagree: something else ran on the machine during one. */
 export function passWarnings(mediansUs: readonly number[]): string[] {
   if (mediansUs.length < 2) return [];
   const lo = Math.min(...mediansUs);
   const hi = Math.max(...mediansUs);
   if (!(lo > 0) || hi / lo - 1 <= PASS_DISAGREEMENT) return [];
   return [
-    `the unprofiled passes disagree by ${((hi / lo - 1) * 100).toFixed(0)}% (${mediansUs.map((u) => (u / 1000).toFixed(3)).join(' and ')} ms): something else was running; the lower is reported, re-run on a quiet machine to confirm it`,
+    `the untraced passes disagree by ${((hi / lo - 1) * 100).toFixed(0)}% (${mediansUs.map((u) => (u / 1000).toFixed(3)).join(' and ')} ms): something else was running; the lower is reported, re-run on a quiet machine to confirm it`,
   ];
 }
 
@@ -318,10 +318,10 @@ function keepTrace(from: string | undefined, dest: string, protect: readonly str
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new UserError('ONNX Runtime wrote a profile trace that is not valid JSON');
+      throw new UserError('ONNX Runtime wrote an ORT trace that is not valid JSON');
     }
     const events = Array.isArray(parsed) ? parsed : (parsed as { traceEvents?: unknown } | null)?.traceEvents;
-    if (!Array.isArray(events)) throw new UserError('ONNX Runtime wrote a profile trace without events');
+    if (!Array.isArray(events)) throw new UserError('ONNX Runtime wrote an ORT trace without events');
     writeFileAtomic(dest, text, { protect });
     const runs = events.filter((e: { cat?: unknown; name?: unknown } | null) => e?.name === 'model_run').length;
     return { file: dest, runs, events: events.length };

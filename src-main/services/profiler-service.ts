@@ -43,7 +43,7 @@ import {
   CHAIN_ROUNDS,
   fitBinding,
   fitOverhead,
-  profilerRunNodeCost,
+  traceRunNodeCost,
   fitWake,
   WAKE_CHAIN_LENGTHS,
   tracedLabelUs,
@@ -223,7 +223,7 @@ export const INSERTED_OPS: ReadonlySet<string> = new Set([
 
 /**
  * Per run: the kernel time of the nodes the kernel is about (inserted nodes left out), as
- * tracedLabelUs makes a label of it: what the node adds to an unprofiled run of a real graph.
+ * tracedLabelUs makes a label of it: what the node adds to an untraced run of a real graph.
  */
 export function ownNodeUs(outcome: Extract<RunOutcome, { ok: true }>, overhead: RunOverhead | null): number[] {
   const inserted = Object.entries(outcome.byOpUs).filter(([op]) => INSERTED_OPS.has(op));
@@ -288,7 +288,7 @@ export function kernelTiming(
 }
 
 /**
- * Kernels this small are timed chained: the per-run cost and the profiler's per-node cost
+ * Kernels this small are timed chained: the per-run cost and the ORT trace's per-node cost
  * are a large part of their time. Bigger kernels are timed from the trace, where those
  * costs are a few percent (and a chain of them would take most of the time budget).
  */
@@ -361,7 +361,7 @@ interface RunState {
   measured: MeasuredKernel[];
   started: number;
   epGone: string | null;
-  /** Measured before the kernels: their labels need the profiler's per-node cost. */
+  /** Measured before the kernels: their labels need the ORT trace's per-node cost. */
   overhead: RunOverhead | null;
   /** nvidia-smi readings around every batch on a CUDA GPU. */
   clocks: ClockWatch;
@@ -651,7 +651,7 @@ async function step<T>(
   return out;
 }
 
-/** The per-run and per-node overhead of the device (chains of tiny nodes, profiling off); null when not measured. */
+/** The per-run and per-node overhead of the device (chains of tiny nodes, ORT trace off); null when not measured. */
 async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
   if (!st.runner.runOverhead || aborted(st) || st.epGone) return null;
   const outcome = await st.runner.runOverhead({
@@ -667,9 +667,9 @@ async function measureOverhead(st: RunState): Promise<RunOverhead | null> {
     st.report.notes.push(`per-run overhead not measured: ${outcome.error}`);
     return null;
   }
-  const fitted = fitOverhead(outcome.points, outcome.profiledNodeUs);
+  const fitted = fitOverhead(outcome.points, outcome.traceNodeUs);
   if (!fitted) return null;
-  const perNode = profilerRunNodeCost(outcome.profiledRuns ?? [], fitted.nodeUs);
+  const perNode = traceRunNodeCost(outcome.tracedRuns ?? [], fitted.nodeUs);
   const binding = perNode === null ? null : fitBinding(outcome.binding ?? [], perNode, fitted.runUs);
   if (!binding) st.report.notes.push('the Node binding was not measured apart: device times include its per-call cost');
   const wakeUs = outcome.wake ? fitWake(outcome.wake.atThreads, outcome.wake.atOneThread) : null;

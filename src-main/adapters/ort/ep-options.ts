@@ -6,13 +6,14 @@ import path from 'node:path';
 import type * as ort from 'onnxruntime-node';
 import type { EpConfig } from '../../core/domain/execution-provider.js';
 
-export function sessionOptions(ep: EpConfig, profilePrefix: string | null): ort.InferenceSession.SessionOptions {
+/** A session on `ep`; with a `tracePrefix`, the ORT trace is on (enableProfiling) and its file starts with it. */
+export function sessionOptions(ep: EpConfig, tracePrefix: string | null): ort.InferenceSession.SessionOptions {
   const base: ort.InferenceSession.SessionOptions = {
     graphOptimizationLevel: 'all',
     executionMode: 'sequential',
     interOpNumThreads: 1,
     logSeverityLevel: 3,
-    ...(profilePrefix ? { enableProfiling: true, profileFilePrefix: profilePrefix } : {}),
+    ...(tracePrefix ? { enableProfiling: true, profileFilePrefix: tracePrefix } : {}),
   };
   switch (ep.name) {
     case 'cpu':

@@ -1,8 +1,8 @@
 /**
  * The kernel-runner child process (built to dist/kernel-runner.js). Runs one job at a
  * time on ONNX Runtime: a micro-kernel (profiled: its nodes' times come from ORT's trace),
- * a user's model (timed with profiling off, then a short profiled pass to attribute time
- * to nodes, whose ORT trace can be kept for the caller), chains of tiny nodes (the per-run and per-node overhead, profiling off), or
+ * a user's model (timed with the ORT trace off, then a short traced pass to attribute time
+ * to nodes, whose ORT trace can be kept for the caller), chains of tiny nodes (the per-run and per-node overhead, ORT trace off), or
  * a session created only so that ORT writes the graph it executes. Never throws to its
  * parent: a failure becomes a result; a crash is noticed by the parent.
  */
@@ -47,7 +47,7 @@ function readTrace(prefix: string, keep = false): { text: string; file: string }
   const dir = path.dirname(prefix);
   const base = path.basename(prefix);
   const file = readdirSync(dir).find((f) => f.startsWith(`${base}_`) && f.endsWith('.json'));
-  if (!file) throw new Error('ONNX Runtime wrote no profile trace');
+  if (!file) throw new Error('ONNX Runtime wrote no ORT trace');
   const full = path.join(dir, file);
   try {
     return { text: readFileSync(full, 'utf8'), file: full };
@@ -57,7 +57,7 @@ function readTrace(prefix: string, keep = false): { text: string; file: string }
 }
 
 /**
- * Warm-up, then profiled runs until the stopping rule says stop; then ORT's trace, with
+ * Warm-up, then traced runs until the stopping rule says stop; then ORT's trace, with
  * every per-run series cut to the timed runs (the trace holds the warm-ups first). With
  * `keepTrace`, ORT's file stays where it is and `traceFile` names it.
  */
@@ -132,7 +132,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
 }
 
 /**
- * The kernel alone and `chain` copies of it in a chain, profiling off, one run of each in
+ * The kernel alone and `chain` copies of it in a chain, ORT trace off, one run of each in
  * turn (a slow moment of the machine hits both alike), until both medians are pinned down.
  */
 async function runChained(job: RunJob): Promise<RunOutcome> {
@@ -257,14 +257,14 @@ async function warmFor(run: () => Promise<unknown>, ms: number): Promise<void> {
 /** Untimed calls before each overhead and binding measurement and each model's timed runs (see warmFor). */
 const OVERHEAD_WARMUP_MS = 100;
 
-/** timeLoop's wall times alone (sessions without profiling). */
-async function timeUnprofiled(run: () => Promise<unknown>, rule: StoppingRule): Promise<number[]> {
+/** timeLoop's wall times alone (sessions without the ORT trace). */
+async function timeUntraced(run: () => Promise<unknown>, rule: StoppingRule): Promise<number[]> {
   return (await timeLoop(run, rule)).wallUs;
 }
 
 /**
- * A user's model: end to end from runs with profiling off (profiling costs microseconds
- * per node), in two passes with the profiled pass that only attributes time to nodes between
+ * A user's model: end to end from runs with the ORT trace off (the ORT trace costs microseconds
+ * per node), in two passes with the traced pass that only attributes time to nodes between
  * them; the end to end is the pass with the lower median. A slow phase of a shared machine
  * lasts seconds and only ever slows a pass: at 2 threads here, one timing of PaddleOCR det
  * read 98 ms (p10 51) where the calls before and after it read 51 and 52.
@@ -279,15 +279,15 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
   const passRule: StoppingRule = {
     ...rule,
     warmupRuns: Math.max(1, rule.warmupRuns),
-    budgetMs: rule.budgetMs / UNPROFILED_PASSES,
-    ...(rule.minDurationMs !== undefined ? { minDurationMs: rule.minDurationMs / UNPROFILED_PASSES } : {}),
+    budgetMs: rule.budgetMs / UNTRACED_PASSES,
+    ...(rule.minDurationMs !== undefined ? { minDurationMs: rule.minDurationMs / UNTRACED_PASSES } : {}),
   };
   try {
-    const first = await unprofiledPass(job.modelPath, ep, feeds, passRule);
+    const first = await untracedPass(job.modelPath, ep, feeds, passRule);
     if (!first.ok) return { id, ...first };
     const attributed = await attributionPass(job, feeds);
     if (!attributed.ok) return { id, ...attributed };
-    const second = await unprofiledPass(job.modelPath, ep, feeds, passRule);
+    const second = await untracedPass(job.modelPath, ep, feeds, passRule);
     if (!second.ok) return { id, ...second };
     const passMediansUs = [first, second].map((p) => summarize(p.wallUs).medianUs);
     const lower = (passMediansUs[1] as number) < (passMediansUs[0] as number) ? second : first;
@@ -298,13 +298,13 @@ async function runModel(job: ModelJob): Promise<ModelOutcome> {
   }
 }
 
-/** Unprofiled passes of a user's model (runModel). */
-const UNPROFILED_PASSES = 2;
+/** Untraced passes of a user's model (runModel). */
+const UNTRACED_PASSES = 2;
 
 type Failed = { ok: false; kind: FailureKind; error: string };
 
-/** One unprofiled pass in a session of its own: wall time per run (µs) and the outputs' shapes. */
-async function unprofiledPass(
+/** One untraced pass in a session of its own: wall time per run (µs) and the outputs' shapes. */
+async function untracedPass(
   modelPath: string,
   ep: EpConfig,
   feeds: Record<string, ort.Tensor>,
@@ -319,7 +319,7 @@ async function unprofiledPass(
       outputs = await session.run(feeds);
     };
     await warmFor(runPlain, OVERHEAD_WARMUP_MS);
-    const wallUs = await timeUnprofiled(runPlain, rule);
+    const wallUs = await timeUntraced(runPlain, rule);
     const outputShapes: Record<string, number[]> = {};
     for (const [name, v] of Object.entries(outputs)) if (v instanceof ort.Tensor) outputShapes[name] = [...v.dims];
     return { ok: true, wallUs, outputShapes };
@@ -330,12 +330,12 @@ async function unprofiledPass(
 
 type Attributed = Omit<Extract<ModelOutcome, { ok: true }>, 'id' | 'wallUs' | 'passMediansUs' | 'outputShapes'>;
 
-/** The profiled pass: only attributes time to nodes (profiling costs microseconds per node). */
+/** The traced pass: only attributes time to nodes (the ORT trace costs microseconds per node). */
 async function attributionPass(job: ModelJob, feeds: Record<string, ort.Tensor>): Promise<Attributed | Failed> {
   const prefix = path.join(job.traceDir, `m${process.pid}_${job.id}`);
-  const { opened: profiled, nodeOutputs } = await openProfiled(job.modelPath, job.ep, prefix);
-  if (!('session' in profiled)) return { ok: false, ...profiled };
-  const session = profiled.session;
+  const { opened, nodeOutputs } = await openTraced(job.modelPath, job.ep, prefix);
+  if (!('session' in opened)) return { ok: false, ...opened };
+  const session = opened.session;
   try {
     const runs = Math.max(1, job.attributionRuns ?? 10);
     const { wallUs, trace, traceFile, timed } = await timeRuns(
@@ -347,7 +347,7 @@ async function attributionPass(job: ModelJob, feeds: Record<string, ort.Tensor>)
     );
     return {
       ok: true,
-      profiledWallUs: wallUs,
+      tracedWallUs: wallUs,
       modelRunUs: timed(trace.modelRunUs),
       kernelUs: timed(trace.kernelUs),
       byNodeUs: Object.fromEntries(Object.entries(trace.byNodeUs).map(([n, v]) => [n, timed(v)])),
@@ -362,12 +362,12 @@ async function attributionPass(job: ModelJob, feeds: Record<string, ort.Tensor>)
 }
 
 /**
- * The attribution pass's profiled session, writing the graph it runs (weights of 1 KiB and
+ * The attribution pass's traced session, writing the graph it runs (weights of 1 KiB and
  * up to a side file) to read each node's first output from: ORT names the nodes it inserts
  * differently in each session, and the outputs name them across sessions. Opened without
  * that when ORT cannot write the graph.
  */
-async function openProfiled(
+async function openTraced(
   modelPath: string,
   ep: EpConfig,
   prefix: string,
@@ -389,7 +389,7 @@ async function openProfiled(
   }
 }
 
-/** Runs `f` on a session of `model` (profiled when `prefix` is given), released afterwards; throws if ORT cannot open it. */
+/** Runs `f` on a session of `model` (ORT trace on when `prefix` is given), released afterwards; throws if ORT cannot open it. */
 async function withSession<T>(
   model: Uint8Array,
   ep: EpConfig,
@@ -413,7 +413,7 @@ interface ChainVariant {
 }
 
 /**
- * Each chain's wall time, profiling off: the lowest over `rounds` rounds that visit every length
+ * Each chain's wall time, ORT trace off: the lowest over `rounds` rounds that visit every length
  * (of every variant) in turn of that round's median, so a disturbance that lasts through one
  * length's timing does not become its time (one such burst had made a 64-node chain read 52 µs
  * where the line says 23). One list of points per variant.
@@ -440,7 +440,7 @@ async function timeChains(
     for (let r = 0; r < rounds; r++)
       for (const [i, t] of timed.entries()) {
         await warmFor(t.run, r === 0 ? OVERHEAD_WARMUP_MS : OVERHEAD_WARMUP_MS / 5);
-        lowest[i] = Math.min(lowest[i] as number, summarize(await timeUnprofiled(t.run, perRound)).medianUs);
+        lowest[i] = Math.min(lowest[i] as number, summarize(await timeUntraced(t.run, perRound)).medianUs);
       }
     return variants.map((_, v) =>
       timed.flatMap((t, i) => (t.variant === v ? [{ nodes: t.nodes, medianUs: lowest[i] as number }] : [])),
@@ -476,8 +476,8 @@ function chainFeeds(dims: number[] = [1, CHAIN_ELEMENTS]): {
   return { feeds: makeFeeds([{ name: 'X', ...info }]), fetches: { Y: outputTensor({ name: 'Y', ...info }) } };
 }
 
-/** Ten profiled runs after two warm-ups: enough for a median of trace times. */
-const PROFILED_PASS: StoppingRule = {
+/** Ten traced runs after two warm-ups: enough for a median of trace times. */
+const TRACED_PASS: StoppingRule = {
   warmupRuns: 2,
   minRepetitions: 10,
   maxRepetitions: 10,
@@ -486,14 +486,14 @@ const PROFILED_PASS: StoppingRule = {
 };
 
 /**
- * A chain of `n` tiny nodes with profiling on: the profiler's cost inside a node's trace time
+ * A chain of `n` tiny nodes with the ORT trace on: the ORT trace's cost inside a node's trace time
  * (a tiny node's median trace time, µs) and the median model_run (µs).
  */
-async function profiledChain(n: number, job: OverheadJob): Promise<{ nodeUs: number | null; modelRunUs: number }> {
+async function tracedChain(n: number, job: OverheadJob): Promise<{ nodeUs: number | null; modelRunUs: number }> {
   const prefix = path.join(job.traceDir, `o${process.pid}_${job.id}_${n}`);
   const { feeds, fetches } = chainFeeds();
   return withSession(chainModel(n), job.ep, prefix, async (s) => {
-    const { trace, timed } = await timeRuns(s, () => s.run(feeds, fetches), PROFILED_PASS, prefix);
+    const { trace, timed } = await timeRuns(s, () => s.run(feeds, fetches), TRACED_PASS, prefix);
     const perNode = Object.values(trace.byNodeUs).flatMap((v) => timed(v));
     return {
       nodeUs: perNode.length ? summarize(perNode).medianUs : null,
@@ -504,7 +504,7 @@ async function profiledChain(n: number, job: OverheadJob): Promise<{ nodeUs: num
 
 /**
  * One Relu over [1, elements] as a caller runs it (feeds only, the outputs wrapped for Node):
- * the unprofiled wall time (10th percentile) and, from a profiled pass, the median model_run (µs).
+ * the untraced wall time (10th percentile) and, from a traced pass, the median model_run (µs).
  */
 async function timeOneNode(
   elements: number,
@@ -516,35 +516,35 @@ async function timeOneNode(
     await warmFor(() => s.run(feeds), OVERHEAD_WARMUP_MS);
     // The 10th percentile: calls that allocate outputs run in phases of Node's collector (the
     // same call's median moved 5x between runs here); its quiet phase is the binding's own cost.
-    return summarize(await timeUnprofiled(() => s.run(feeds), job.rule)).p10Us;
+    return summarize(await timeUntraced(() => s.run(feeds), job.rule)).p10Us;
   });
   const prefix = path.join(job.traceDir, `b${process.pid}_${job.id}_${elements}`);
   const modelRunUs = await withSession(model, job.ep, prefix, async (s) => {
-    const { trace, timed } = await timeRuns(s, () => s.run(feeds), PROFILED_PASS, prefix);
+    const { trace, timed } = await timeRuns(s, () => s.run(feeds), TRACED_PASS, prefix);
     return summarize(timed(trace.modelRunUs)).medianUs;
   });
   return { bytes: 2 * 4 * elements, wallUs, modelRunUs };
 }
 
-/** Chains of 1..N tiny nodes timed without profiling, the profiler's cost per node, and the binding's samples. */
+/** Chains of 1..N tiny nodes timed without the ORT trace, the ORT trace's cost per node, and the binding's samples. */
 async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
   try {
     const serial: ChainVariant = { model: (n) => chainModel(n), ep: job.ep, dims: [1, CHAIN_ELEMENTS] };
     const [points = []] = await timeChains(job.lengths, Math.max(1, job.rounds ?? 1), [serial], job.rule);
-    // The profiled ends: the longest gives the profiler's cost per trace event; both, its cost per node in model_run.
+    // The traced ends: the longest gives the ORT trace's cost per trace event; both, its cost per node in model_run.
     const longest = Math.max(...job.lengths);
-    const profiledRuns: { nodes: number; modelRunUs: number }[] = [];
-    let profiledNodeUs: number | null = null;
+    const tracedRuns: { nodes: number; modelRunUs: number }[] = [];
+    let traceNodeUs: number | null = null;
     for (const n of new Set([Math.min(...job.lengths), longest])) {
-      const p = await profiledChain(n, job).catch(() => null);
+      const p = await tracedChain(n, job).catch(() => null);
       if (!p) continue;
-      profiledRuns.push({ nodes: n, modelRunUs: p.modelRunUs });
-      if (n === longest) profiledNodeUs = p.nodeUs;
+      tracedRuns.push({ nodes: n, modelRunUs: p.modelRunUs });
+      if (n === longest) traceNodeUs = p.nodeUs;
     }
     const binding = [];
     for (const e of job.bindingElements ?? []) binding.push(await timeOneNode(e, job));
     const wake = job.wakeLengths?.length ? await timeWake(job) : undefined;
-    return { id: job.id, ok: true, points, profiledNodeUs, profiledRuns, binding, ...(wake ? { wake } : {}) };
+    return { id: job.id, ok: true, points, traceNodeUs, tracedRuns, binding, ...(wake ? { wake } : {}) };
   } catch (e) {
     const msg = errorMessage(e);
     return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };

@@ -128,7 +128,7 @@ export class KernelRunner {
     );
   }
 
-  /** Times chains of tiny nodes without profiling; never rejects. */
+  /** Times chains of tiny nodes without the ORT trace; never rejects. */
   async runOverhead(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome> {
     await this.start();
     const id = this.nextId++;

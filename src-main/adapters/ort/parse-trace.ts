@@ -1,5 +1,5 @@
 /**
- * ONNX Runtime's profiling trace (Chrome trace JSON written by enableProfiling): the
+ * The ORT trace (ONNX Runtime's profiler output: Chrome trace JSON written by enableProfiling): the
  * per-run kernel time is the sum of the `<node>_kernel_time` events (cat "Node") that
  * fall inside each `model_run` event. Pure parsing of the file's text.
  */
@@ -34,9 +34,9 @@ export function parseTrace(text: string): TraceRuns {
   try {
     events = JSON.parse(text);
   } catch {
-    throw new Error('ONNX Runtime profile trace is not valid JSON');
+    throw new Error('ORT trace is not valid JSON');
   }
-  if (!Array.isArray(events)) throw new Error('ONNX Runtime profile trace is not an array of events');
+  if (!Array.isArray(events)) throw new Error('ORT trace is not an array of events');
   const runs: { ts: number; dur: number; kernel: number; byOp: Map<string, number>; byNode: Map<string, number> }[] =
     [];
   const nodes: { ts: number; dur: number; provider: string; op: string; node: string }[] = [];

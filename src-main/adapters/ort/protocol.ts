@@ -15,10 +15,10 @@ export interface RunJob {
   rule: StoppingRule;
   /**
    * Copies in a chain (core/kernels/chain.ts): time the kernel alone and chained, both with
-   * profiling off, alternating runs; no trace. Absent or 1: one profiled kernel.
+   * ORT trace off, alternating runs; no trace. Absent or 1: one profiled kernel.
    */
   chain?: number;
-  /** Directory for ORT's profile traces (one file per kernel, deleted after reading). */
+  /** Directory for ORT traces (one file per kernel, deleted after reading). */
   traceDir: string;
 }
 
@@ -28,7 +28,7 @@ export type RunOutcome =
   | {
       id: number;
       ok: true;
-      /** ORT-profiled kernel time per timed run (µs), warm-up runs excluded. */
+      /** ORT-traced kernel time per timed run (µs), warm-up runs excluded. */
       kernelUs: number[];
       /** Wall-clock time per timed run around session.run (µs). */
       wallUs: number[];
@@ -56,12 +56,12 @@ export interface ModelJob {
   /** Every graph input with the concrete shape to feed. */
   inputs: { name: string; dims: number[]; dtype: Dtype }[];
   ep: EpConfig;
-  /** Stopping rule of the unprofiled timing (what end to end means), shared by its passes. */
+  /** Stopping rule of the untraced timing (what end to end means), shared by its passes. */
   rule: StoppingRule;
-  /** Profiled runs after it, only to attribute time to nodes (default 10). */
+  /** Traced runs after it, only to attribute time to nodes (default 10). */
   attributionRuns?: number;
   /**
-   * Keep ORT's trace of the profiled pass (Chrome trace JSON) in traceDir and name it in the
+   * Keep ORT's trace of the traced pass (Chrome trace JSON) in traceDir and name it in the
    * outcome's `traceFile`: the caller moves it away (the runner deletes traceDir on close).
    */
   keepTrace?: boolean;
@@ -73,35 +73,35 @@ export type ModelOutcome =
       id: number;
       ok: true;
       /**
-       * Wall time around session.run per timed run, profiling off (µs): the end-to-end time.
-       * The unprofiled pass with the lower median (passMediansUs).
+       * Wall time around session.run per timed run, ORT trace off (µs): the end-to-end time.
+       * The untraced pass with the lower median (passMediansUs).
        */
       wallUs: number[];
-      /** Each unprofiled pass's median wall time (µs), in time order; absent from older runners. */
+      /** Each untraced pass's median wall time (µs), in time order; absent from older runners. */
       passMediansUs?: number[];
-      /** The attribution pass (profiling on, which costs microseconds per node), per run. */
-      profiledWallUs: number[];
-      /** ORT's own model_run time per profiled run (µs). */
+      /** The attribution pass (ORT trace on, which costs microseconds per node), per run. */
+      tracedWallUs: number[];
+      /** ORT's own model_run time per traced run (µs). */
       modelRunUs: number[];
-      /** Per profiled run: ORT-profiled sum of node times (µs). */
+      /** Per traced run: ORT-traced sum of node times (µs). */
       kernelUs: number[];
-      /** Per node (ORT's node names), per profiled run (µs). */
+      /** Per node (ORT's node names), per traced run (µs). */
       byNodeUs: Record<string, number[]>;
       nodeOps: Record<string, string>;
       /**
-       * Per node of the profiled session's graph (ORT's node names): its first output tensor.
+       * Per node of the traced session's graph (ORT's node names): its first output tensor.
        * ORT names the nodes it inserts differently in each session; their outputs are stable.
        * Absent when that graph could not be written or read.
        */
       nodeOutputs?: Record<string, string>;
       providers: string[];
       outputShapes: Record<string, number[]>;
-      /** With `keepTrace`: ORT's trace file of the profiled pass (warm-up run included), in traceDir. */
+      /** With `keepTrace`: ORT's trace file of the traced pass (warm-up run included), in traceDir. */
       traceFile?: string;
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
 
-/** Chains of tiny nodes, timed without profiling: the per-run and per-node overhead. */
+/** Chains of tiny nodes, timed without the ORT trace: the per-run and per-node overhead. */
 export interface OverheadJob {
   id: number;
   ep: EpConfig;
@@ -121,15 +121,15 @@ export type OverheadOutcome =
   | {
       id: number;
       ok: true;
-      /** Unprofiled median wall time per chain length (the lowest over the rounds). */
+      /** Untraced median wall time per chain length (the lowest over the rounds). */
       points: { nodes: number; medianUs: number }[];
-      /** Median trace time of one tiny node with profiling on: what the profiler adds to every node's time (µs). */
-      profiledNodeUs: number | null;
-      /** The shortest and longest chains with profiling on: median model_run (µs). */
-      profiledRuns?: { nodes: number; modelRunUs: number }[];
-      /** One-node models per size: input + output bytes, unprofiled wall (feeds only), profiled model_run. */
+      /** Median trace time of one tiny node with the ORT trace on: what the ORT trace adds to every node's time (µs). */
+      traceNodeUs: number | null;
+      /** The shortest and longest chains with the ORT trace on: median model_run (µs). */
+      tracedRuns?: { nodes: number; modelRunUs: number }[];
+      /** One-node models per size: input + output bytes, untraced wall (feeds only), traced model_run. */
       binding?: { bytes: number; wallUs: number; modelRunUs: number }[];
-      /** The wake-up chains' unprofiled wall times, at the job's thread count and at one thread. */
+      /** The wake-up chains' untraced wall times, at the job's thread count and at one thread. */
       wake?: { atThreads: { nodes: number; medianUs: number }[]; atOneThread: { nodes: number; medianUs: number }[] };
     }
   | { id: number; ok: false; kind: FailureKind; error: string };

@@ -121,7 +121,7 @@ function bandLine(b: ModelBand, fromNode: number): string {
 export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, top = 12): string {
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
-    `${m.workload} on ${deviceName}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${count(m.repetitions, 'run')}; the lower of ${count(m.passMediansMs.length, 'unprofiled pass')}: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
+    `${m.workload} on ${deviceName}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${count(m.repetitions, 'run')}; the lower of ${count(m.passMediansMs.length, 'untraced pass')}: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
     formatTable(
       ['', 'MEASURED', 'PREDICTED', 'ERROR'],
       [
@@ -132,7 +132,7 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
           pct(m.errorPct),
         ],
         [
-          'sum of nodes (profiled, less the profiler)',
+          'sum of nodes (ORT-traced, less the trace)',
           `${m.nodesSumMs.toFixed(3)} ms`,
           m.predicted ? ms(m.predicted.totalUs - m.predicted.runOverheadUs) : '-',
           pct(m.nodeErrorPct),
@@ -143,7 +143,7 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
           m.predicted ? ms(m.predicted.runOverheadUs + (m.predicted.binding?.us ?? 0)) : '-',
           '-',
         ],
-        ['profiled run (for comparison)', `${m.profiledMs.toFixed(3)} ms`, '-', '-'],
+        ['ORT-traced run (for comparison)', `${m.profiledMs.toFixed(3)} ms`, '-', '-'],
       ],
     ),
     ...(m.band

@@ -6,7 +6,7 @@
  * feeds are CPU tensors so MemcpyFromHost/MemcpyToHost nodes run around the kernel, and
  * WebGPU is asynchronous too. So every kernel (the host-device copies aside, which are what
  * their Memcpy nodes measure) is timed by differencing (core/kernels/chain.ts): K copies of
- * it against one copy, profiling off, alternating runs, the intermediates on the device, and
+ * it against one copy, ORT trace off, alternating runs, the intermediates on the device, and
  * the run's final output copy synchronizing; label = (T(K) - T(1)) / (K - 1). The per-run
  * and per-node overhead (chains of tiny nodes, overhead.ts) is measured on the same EP and
  * kept as its own figure in the run's summary: small models are launch-bound.

@@ -2,7 +2,7 @@
  * What a run costs beyond its kernels: a fixed cost per run (session.run, the executor's
  * setup, binding a tiny input) and a cost per executed node (the executor's bookkeeping,
  * output allocation, the kernel call itself). Measured on each device from chains of 1..N
- * tiny nodes timed without profiling, whose kernels do next to nothing:
+ * tiny nodes timed without the ORT trace, whose kernels do next to nothing:
  *
  *   T(N) = runUs + nodeUs * N        (a robust line over the chain lengths)
  *
@@ -12,8 +12,8 @@
  * runUs is timed from Node, so it holds what the Node binding adds to every call (wrapping
  * the feeds, calling in, wrapping the outputs) besides ONNX Runtime's own per-run cost. The
  * binding is measured apart (fitBinding) from one-node models whose inputs and outputs grow:
- * per model, the unprofiled wall time from Node less the device's part (ORT's model_run of a
- * profiled pass less what the profiler adds to it), fitted as perCallUs + bytes * nsPerByte.
+ * per model, the untraced wall time from Node less the device's part (ORT's model_run of a
+ * traced pass less what the ORT trace adds to it), fitted as perCallUs + bytes * nsPerByte.
  * Device time leaves it out (deviceRunUs); callers that run from Node add it back.
  *
  * On a CPU at more than one thread, a run may also pay for waking the intra-op pool at its
@@ -54,15 +54,19 @@ export interface RunOverhead {
   /** Cost of each executed node beyond its kernel's own time, µs. */
   nodeUs: number;
   /**
-   * What ORT's profiler adds to every node's trace time (µs): a tiny node's median trace
-   * time. Kernel labels read from traces have it taken off; null when not measured.
+   * What the ORT trace adds to every node's trace time (µs): a tiny node's median trace
+   * time. Kernel labels read from traces have it taken off; null when not measured. (Named
+   * `profiler...` for ORT's profiler: stored profiles keep the key.)
    */
   profilerNodeUs: number | null;
   /** The chain timings the fit came from: nodes -> median µs. */
   points: { nodes: number; medianUs: number }[];
   /** The Node binding's share of runUs and its cost per byte; null when not measured. */
   binding?: BindingCost | null;
-  /** What profiling adds to model_run per node (inside and between node events, µs); null when not measured. */
+  /**
+   * What the ORT trace adds to model_run per node (inside and between node events, µs); null
+   * when not measured. (Named `profiler...` for ORT's profiler: stored profiles keep the key.)
+   */
   profilerRunNodeUs?: number | null;
   /**
    * What a run pays once for waking the intra-op pool at its first parallel node (µs, fitWake);
@@ -94,7 +98,7 @@ export function deviceRunUs(o: { runUs: number; binding?: BindingCost | null }):
   return Math.max(0, o.runUs - (o.binding?.perCallUs ?? 0));
 }
 
-/** One one-node model as timed for the binding fit (µs): unprofiled wall, profiled model_run. */
+/** One one-node model as timed for the binding fit (µs): untraced wall, traced model_run. */
 export interface BindingSample {
   bytes: number;
   wallUs: number;
@@ -103,7 +107,7 @@ export interface BindingSample {
 
 /**
  * The binding's cost from one-node models: each model's wall time less its device time, where
- * the device time is ORT's model_run less `profilerRunNodeUs` (what profiling adds to a run per
+ * the device time is ORT's model_run less `profilerRunNodeUs` (what the ORT trace adds to a run per
  * node, inside model_run). The per-byte cost is the median slope over pairs of sizes (one
  * disturbed sample moves it little); the per-call cost is what the smallest model paid beyond
  * its bytes, kept within [0, runUs] (it is part of runUs). Null with fewer than two sizes.
@@ -131,16 +135,16 @@ export function fitBinding(
 }
 
 /**
- * What profiling adds to model_run per node: the profiled runs' model_run grows by this much
- * more per chained node than the unprofiled wall time does (µs, never negative).
+ * What the ORT trace adds to model_run per node: the traced runs' model_run grows by this much
+ * more per chained node than the untraced wall time does (µs, never negative).
  */
-export function profilerRunNodeCost(
-  profiled: readonly { nodes: number; modelRunUs: number }[],
+export function traceRunNodeCost(
+  traced: readonly { nodes: number; modelRunUs: number }[],
   nodeUs: number,
 ): number | null {
   const fit = fitLine(
-    profiled.map((p) => p.nodes),
-    profiled.map((p) => p.modelRunUs),
+    traced.map((p) => p.nodes),
+    traced.map((p) => p.modelRunUs),
   );
   return fit ? Math.max(0, fit.b - nodeUs) : null;
 }
@@ -225,19 +229,19 @@ export function fitWake(
  */
 export function fitOverhead(
   points: readonly { nodes: number; medianUs: number }[],
-  profilerNodeUs: number | null = null,
+  traceNodeUs: number | null = null,
 ): RunOverhead | null {
   const fit = fitRobustLine(
     points.map((p) => p.nodes),
     points.map((p) => p.medianUs),
   );
   if (!fit) return null;
-  return { runUs: Math.max(0, fit.a), nodeUs: Math.max(0, fit.b), profilerNodeUs, points: [...points] };
+  return { runUs: Math.max(0, fit.a), nodeUs: Math.max(0, fit.b), profilerNodeUs: traceNodeUs, points: [...points] };
 }
 
 /**
- * What `nodes` traced nodes add to an unprofiled run of a real graph: their trace time less the
- * profiler's per-node cost, plus the executor's per-node cost (which a chained timing includes).
+ * What `nodes` traced nodes add to an untraced run of a real graph: their trace time less the
+ * ORT trace's per-node cost, plus the executor's per-node cost (which a chained timing includes).
  * How every label read from a trace is made: a kernel's own nodes, and the reorders around it.
  */
 export function tracedLabelUs(
@@ -245,11 +249,11 @@ export function tracedLabelUs(
   nodes: number,
   overhead: Pick<RunOverhead, 'nodeUs' | 'profilerNodeUs'> | null,
 ): number {
-  return withoutProfilerCost(traceUs, nodes, overhead?.profilerNodeUs ?? null) + (overhead?.nodeUs ?? 0) * nodes;
+  return withoutTraceCost(traceUs, nodes, overhead?.profilerNodeUs ?? null) + (overhead?.nodeUs ?? 0) * nodes;
 }
 
-/** A trace time with the profiler's own per-node cost taken off, never below a tenth of it. */
-export function withoutProfilerCost(traceUs: number, nodes: number, profilerNodeUs: number | null): number {
-  if (profilerNodeUs === null || nodes <= 0) return traceUs;
-  return Math.max(traceUs - profilerNodeUs * nodes, traceUs * 0.1);
+/** A trace time with the ORT trace's own per-node cost taken off, never below a tenth of it. */
+export function withoutTraceCost(traceUs: number, nodes: number, traceNodeUs: number | null): number {
+  if (traceNodeUs === null || nodes <= 0) return traceUs;
+  return Math.max(traceUs - traceNodeUs * nodes, traceUs * 0.1);
 }

@@ -1,8 +1,8 @@
 /**
  * Calibration with whole models: a few models of public architectures (never the ones
  * accuracy is reported on) are run end to end on each device at the end of its profile,
- * and their executed nodes' measured times (a profiled pass's, less the profiler's cost and
- * scaled down to the unprofiled end to end where they exceed it) are kept. The ratio
+ * and their executed nodes' measured times (an ORT-traced pass's, less the ORT trace's cost and
+ * scaled down to the untraced end to end where they exceed it) are kept. The ratio
  * measured / predicted per op family then corrects the micro-kernel predictor for what a node pays inside a real graph and not
  * alone (caches warmed by the previous node, the thread pool between nodes, layouts).
  * Ratios are bounded; a family the calibration models barely exercise keeps 1, and so does one
@@ -17,7 +17,7 @@ export interface CalibrationNode extends OpInstance {
 
 export interface CalibrationRun {
   model: string;
-  /** Unprofiled end to end, µs. */
+  /** Untraced end to end (the ORT trace off), µs. */
   endToEndUs: number;
   nodes: CalibrationNode[];
 }

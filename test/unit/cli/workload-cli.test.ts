@@ -99,7 +99,7 @@ describe('workloads from the CLI', () => {
       outputShapes: Record<string, number[]>;
     };
     expect(m.medianMs).toBeGreaterThan(0);
-    // Two unprofiled passes around the profiled one: the end to end is the lower.
+    // Two untraced passes around the ORT-traced one: the end to end is the lower.
     expect(m.passMediansMs).toHaveLength(2);
     expect(m.medianMs).toBe(Math.min(...m.passMediansMs));
     expect(m.nodesSumMs).toBeGreaterThan(0);

@@ -65,7 +65,7 @@ describe('measureModel and layerComparison (real ORT)', () => {
     for (const n of renamed) expect(n.fileNodes.length).toBeGreaterThan(0);
   });
 
-  it('keeps ONNX Runtime’s trace of the profiled pass as a Chrome trace naming the model’s nodes', async () => {
+  it('keeps the ORT trace of the traced pass as a Chrome trace naming the model’s nodes', async () => {
     const db = seededDb();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-trace-'));
     const file = path.join(dir, 'cls.trace.json');
@@ -149,7 +149,7 @@ describe('measureModel and layerComparison (real ORT)', () => {
 });
 
 describe('passWarnings', () => {
-  it('says nothing when the unprofiled passes agree within 10%, or there is one', () => {
+  it('says nothing when the untraced passes agree within 10%, or there is one', () => {
     expect(passWarnings([1000, 1090])).toEqual([]);
     expect(passWarnings([5000])).toEqual([]);
   });

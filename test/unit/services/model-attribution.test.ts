@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeNodes, exclusiveOfBranches, profilerGapUs } from '../../../src-main/services/model-attribution.js';
+import { attributeNodes, exclusiveOfBranches, traceGapUs } from '../../../src-main/services/model-attribution.js';
 import type { WorkloadNode } from '../../../src-main/core/workload/types.js';
 import { bareNode } from '../../helpers/workload-node.js';
 
@@ -41,13 +41,13 @@ describe('exclusiveOfBranches', () => {
   });
 });
 
-describe('profilerGapUs', () => {
+describe('traceGapUs', () => {
   it("is the profiler's cost per node in a run less the part inside the node's event, 0 when unknown", () => {
-    expect(profilerGapUs({ runUs: 9, profilerNodeUs: 2, profilerRunNodeUs: 5.5 })).toBe(3.5);
-    expect(profilerGapUs({ runUs: 9, profilerNodeUs: 6, profilerRunNodeUs: 5 })).toBe(0);
-    expect(profilerGapUs({ runUs: 9, profilerNodeUs: 2 })).toBe(0);
-    expect(profilerGapUs({ runUs: 9, profilerNodeUs: null, profilerRunNodeUs: 5 })).toBe(0);
-    expect(profilerGapUs(null)).toBe(0);
+    expect(traceGapUs({ runUs: 9, profilerNodeUs: 2, profilerRunNodeUs: 5.5 })).toBe(3.5);
+    expect(traceGapUs({ runUs: 9, profilerNodeUs: 6, profilerRunNodeUs: 5 })).toBe(0);
+    expect(traceGapUs({ runUs: 9, profilerNodeUs: 2 })).toBe(0);
+    expect(traceGapUs({ runUs: 9, profilerNodeUs: null, profilerRunNodeUs: 5 })).toBe(0);
+    expect(traceGapUs(null)).toBe(0);
   });
 });
 
@@ -60,7 +60,7 @@ describe('attributeNodes', () => {
     id: 1,
     ok: true as const,
     wallUs,
-    profiledWallUs: [150, 150, 150],
+    tracedWallUs: [150, 150, 150],
     modelRunUs: [140, 140, 140],
     kernelUs: [100, 100, 100],
     byNodeUs,
@@ -110,8 +110,8 @@ describe('attributeNodes', () => {
     const nodes = [n('a'), n('b')];
     const overhead = { runUs: 10, profilerNodeUs: 1 };
 
-    it('scales traced times down to the unprofiled end to end less the per-run cost', () => {
-      // Traced 31 + 21, 1 µs of profiler each: 30 + 20 against 60 - 10 = 50 µs unprofiled.
+    it('scales traced times down to the untraced end to end less the per-run cost', () => {
+      // Traced 31 + 21, 1 µs of ORT trace each: 30 + 20 against 60 - 10 = 50 µs untraced.
       const traced = { a: [31, 31, 31], b: [21, 21, 21] };
       const got = attributeNodes(outcome(traced, relus, [60, 60, 60]), nodes, overhead);
       expect(got.nodes.map((x) => x.measuredUs)).toEqual([30, 20]);
@@ -119,7 +119,7 @@ describe('attributeNodes', () => {
       expect(profiledSlower.nodes.map((x) => x.measuredUs)).toEqual([15, 10]);
     });
 
-    it('never scales them up: an unprofiled end to end beyond the nodes is time outside them', () => {
+    it('never scales them up: an untraced end to end beyond the nodes is time outside them', () => {
       // A one-node model whose outputs the binding copied in a slow phase: 250 µs from Node, 35 in ORT.
       const traced = { a: [36, 36, 36], b: [0, 0, 0] };
       const got = attributeNodes(outcome(traced, relus, [250, 251, 249]), nodes, overhead);

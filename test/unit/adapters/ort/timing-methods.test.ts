@@ -15,8 +15,8 @@ import {
   fitBinding,
   fitOverhead,
   fitWake,
-  profilerRunNodeCost,
-  withoutProfilerCost,
+  traceRunNodeCost,
+  withoutTraceCost,
 } from '../../../../src-main/core/profiler/overhead.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { tensorFor } from '../../../helpers/onnx-oracle-ort.js';
@@ -33,7 +33,7 @@ describe('the per-run and per-node overhead (pure)', () => {
     expect(() => chainModel(0)).toThrow(RangeError);
   });
 
-  it('fits T(N) = run + node * N and keeps the profiler cost beside it', () => {
+  it('fits T(N) = run + node * N and keeps the ORT trace cost beside it', () => {
     const fit = fitOverhead(
       [1, 16, 64, 256].map((n) => ({ nodes: n, medianUs: 12 + 0.25 * n })),
       4,
@@ -44,10 +44,10 @@ describe('the per-run and per-node overhead (pure)', () => {
     expect(fitOverhead([{ nodes: 1, medianUs: 3 }])).toBeNull();
   });
 
-  it('takes the profiler cost off a trace time, never below a tenth of it', () => {
-    expect(withoutProfilerCost(50, 2, 4)).toBe(42);
-    expect(withoutProfilerCost(5, 2, 4)).toBe(0.5);
-    expect(withoutProfilerCost(50, 2, null)).toBe(50);
+  it('takes the ORT trace cost off a trace time, never below a tenth of it', () => {
+    expect(withoutTraceCost(50, 2, 4)).toBe(42);
+    expect(withoutTraceCost(5, 2, 4)).toBe(0.5);
+    expect(withoutTraceCost(50, 2, null)).toBe(50);
   });
 });
 
@@ -104,11 +104,11 @@ describe('chained kernels (pure graph, real ONNX Runtime numerics)', () => {
   );
 });
 
-describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
+describe('kernel runner: untraced timings (real ONNX Runtime)', () => {
   const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });
   afterAll(() => runner.close());
 
-  it('times chains of tiny nodes over rounds: a positive per-run cost, and the profiler cost per node', async () => {
+  it('times chains of tiny nodes over rounds: a positive per-run cost, and the ORT trace cost per node', async () => {
     const o = await runner.runOverhead({
       ep: { name: 'cpu', threads: 1 },
       rule,
@@ -122,15 +122,15 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     expect(o.points.every((p) => p.medianUs > 0)).toBe(true);
     // 256 nodes cost more than one: the per-node cost is real.
     expect(o.points[3]?.medianUs).toBeGreaterThan(o.points[0]?.medianUs ?? Infinity);
-    expect(o.profiledNodeUs).toBeGreaterThan(0);
-    // The shortest and longest chains profiled: model_run grows with the nodes.
-    expect(o.profiledRuns?.map((p) => p.nodes)).toEqual([1, 256]);
-    expect(o.profiledRuns?.[1]?.modelRunUs).toBeGreaterThan(o.profiledRuns?.[0]?.modelRunUs ?? Infinity);
+    expect(o.traceNodeUs).toBeGreaterThan(0);
+    // The shortest and longest chains ORT-traced: model_run grows with the nodes.
+    expect(o.tracedRuns?.map((p) => p.nodes)).toEqual([1, 256]);
+    expect(o.tracedRuns?.[1]?.modelRunUs).toBeGreaterThan(o.tracedRuns?.[0]?.modelRunUs ?? Infinity);
     // One-node models as callers run them: 8 bytes per element in and out, the wall above model_run.
     expect(o.binding?.map((b) => b.bytes)).toEqual(BINDING_ELEMENTS.map((e) => 8 * e));
     expect(o.binding?.every((b) => b.wallUs > 0 && b.modelRunUs > 0)).toBe(true);
-    const fit = fitOverhead(o.points, o.profiledNodeUs);
-    const perNode = profilerRunNodeCost(o.profiledRuns ?? [], fit?.nodeUs ?? 0);
+    const fit = fitOverhead(o.points, o.traceNodeUs);
+    const perNode = traceRunNodeCost(o.tracedRuns ?? [], fit?.nodeUs ?? 0);
     const binding = fitBinding(o.binding ?? [], perNode ?? 0, fit?.runUs ?? 0);
     expect(binding?.nsPerByte).toBeGreaterThan(0);
   });
@@ -150,7 +150,7 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     expect(fitWake(o.wake?.atThreads ?? [], o.wake?.atOneThread ?? [])).toBeGreaterThanOrEqual(0);
   });
 
-  it('times a kernel alone and chained, alternating, with profiling off', async () => {
+  it('times a kernel alone and chained, alternating, with the ORT trace off', async () => {
     const spec = makeKernel('Add', 'fp32', { n: 1 << 16 });
     const o = await runner.run({ spec, ep: { name: 'cpu', threads: 1 }, rule, chain: 5 });
     expect(o.ok).toBe(true);
@@ -162,7 +162,7 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     expect(median(o.chained?.chainUs ?? [])).toBeGreaterThan(median(o.chained?.singleUs ?? []));
   });
 
-  it('measures a model end to end with profiling off, then attributes in a profiled pass', async () => {
+  it('measures a model end to end with the ORT trace off, then attributes in a traced pass', async () => {
     const o = await runner.runModel({
       modelPath: cls,
       inputs: [{ name: 'x', dims: [1, 3, 48, 192], dtype: 'fp32' }],
@@ -172,12 +172,12 @@ describe('kernel runner: unprofiled timings (real ONNX Runtime)', () => {
     });
     expect(o.ok).toBe(true);
     if (!o.ok) return;
-    expect(o.profiledWallUs).toHaveLength(5);
+    expect(o.tracedWallUs).toHaveLength(5);
     expect(o.kernelUs).toHaveLength(5);
     expect(o.modelRunUs).toHaveLength(5);
     const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
-    // Hundreds of nodes: the profiler's cost per node shows.
-    expect(median(o.profiledWallUs)).toBeGreaterThan(median(o.wallUs));
+    // Hundreds of nodes: the ORT trace's cost per node shows.
+    expect(median(o.tracedWallUs)).toBeGreaterThan(median(o.wallUs));
     expect(o.outputShapes).toBeTruthy();
     // Every traced node is named by its first output, an output of the graph ORT executes.
     const { written, out } = await writeExecutedCls();

@@ -7,7 +7,7 @@ import {
   fitOverhead,
   fitWake,
   parallelChainModel,
-  profilerRunNodeCost,
+  traceRunNodeCost,
   tracedLabelUs,
 } from '../../../../src-main/core/profiler/overhead.js';
 
@@ -51,13 +51,13 @@ describe('per-run and per-node overhead', () => {
     expect(o?.nodeUs).toBeCloseTo(0.23, 2);
   });
 
-  it('says what profiling adds to model_run per node beyond the unprofiled per-node cost', () => {
-    const profiled = [
+  it('says what the ORT trace adds to model_run per node beyond the untraced per-node cost', () => {
+    const traced = [
       { nodes: 1, modelRunUs: 12 },
       { nodes: 256, modelRunUs: 12 + 255 * 8.3 },
     ];
-    expect(profilerRunNodeCost(profiled, 0.3)).toBeCloseTo(8, 6);
-    expect(profilerRunNodeCost(profiled.slice(0, 1), 0.3)).toBeNull();
+    expect(traceRunNodeCost(traced, 0.3)).toBeCloseTo(8, 6);
+    expect(traceRunNodeCost(traced.slice(0, 1), 0.3)).toBeNull();
   });
 });
 
