@@ -107,17 +107,6 @@ export class ConditionsWatch {
   }
 }
 
-/** Takes the readings around `fn` when a probe is given; conditions null otherwise. */
-export async function withConditions<T>(
-  probe: ConditionsProbe | null | undefined,
-  fn: () => Promise<T>,
-  opts: WatchOptions = {},
-): Promise<{ value: T; conditions: RunConditions | null }> {
-  const watch = probe ? await ConditionsWatch.start(probe, opts) : null;
-  const value = await fn();
-  return { value, conditions: watch ? await watch.finish({ skipWindow: opts.signal?.aborted === true }) : null };
-}
-
 /**
  * The readings around a timing on a CPU (measure-model): started before it (waiting for a quiet
  * moment within the budget), finished after it. Without a probe, or off the CPU, nothing is read

@@ -41,13 +41,10 @@ export interface ModelBand {
   from: 'checks' | 'checks+shipped' | 'shipped';
 }
 
-/** Smallest number of residuals a 90% split conformal quantile exists for. */
-export const MIN_RESIDUALS = Math.ceil(BAND_COVERAGE / (1 - BAND_COVERAGE) - 1e-9);
-
 /** The rank of the conformal quantile among n residuals (1-based), robust to 0.9's binary rounding. */
 const rank = (n: number): number => Math.ceil((n + 1) * BAND_COVERAGE - 1e-9);
 
-/** The conformal half-width of `residuals` (|log ratio|), or null with fewer than MIN_RESIDUALS. */
+/** The conformal half-width of `residuals` (|log ratio|), or null with too few for its rank (fewer than 9 at 90%). */
 export function conformalQ(residuals: readonly number[]): number | null {
   const n = residuals.length;
   const k = rank(n);

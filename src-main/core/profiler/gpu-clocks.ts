@@ -39,8 +39,6 @@ export function throttleReasons(mask: string | null): string[] {
   return CLOCK_EVENT_REASONS.filter((r) => r.throttle && (value & BigInt(r.bit)) !== 0n).map((r) => r.name);
 }
 
-export const isThrottled = (s: GpuClockSample): boolean => throttleReasons(s.reasonsMask).length > 0;
-
 /** What the run keeps: the range of every figure over its batches, and the batches left throttled. */
 export interface GpuClockSummary {
   samples: number;

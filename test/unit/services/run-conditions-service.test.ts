@@ -9,7 +9,7 @@ import {
   conditionsLine,
   conditionsWarning,
   measuredConditionsWarnings,
-  withConditions,
+  ConditionsWatch,
 } from '../../../src-main/services/run-conditions-service.js';
 import { predictModel } from '../../../src-main/services/workload-service.js';
 import { createSeededRun, SEEDED_MACHINE } from '../../helpers/seeded-store.js';
@@ -83,8 +83,7 @@ describe('conditions in words', () => {
     ]);
   });
 
-  it('reads nothing around a timing without a probe, and a window each side with one', async () => {
-    expect(await withConditions(null, async () => 7)).toEqual({ value: 7, conditions: null });
+  it('reads a window each side of a timing', async () => {
     let t = 0;
     const probe = {
       cpuTimes: () => ({ busy: 0, steal: 0, total: t, cpus: 2 }),
@@ -92,8 +91,13 @@ describe('conditions in words', () => {
         t += 2 * ms;
       },
     };
-    const r = await withConditions(probe, async () => 'ran');
-    expect(r.value).toBe('ran');
-    expect(r.conditions).toEqual({ othersBefore: 0, othersAfter: 0, stealShare: null, waitedMs: 0, poor: null });
+    const watch = await ConditionsWatch.start(probe);
+    expect(await watch?.finish()).toEqual({
+      othersBefore: 0,
+      othersAfter: 0,
+      stealShare: null,
+      waitedMs: 0,
+      poor: null,
+    });
   });
 });
