@@ -5,11 +5,11 @@
  * devices, with the slowest link among consecutive devices of the ring (ring order = the given
  * device order, closing back to the first) as alpha and beta:
  * - ring all-reduce: 2(n−1)/n · S/beta + 2(n−1)·alpha
- * - all-gather, reduce-scatter: (n−1)/n · S/beta + (n−1)·alpha (S = the whole gathered buffer,
- *   as nccl-tests reports sizes)
+ * - all-gather: (n−1)/n · S/beta + (n−1)·alpha (S = the whole gathered buffer, as nccl-tests
+ *   reports sizes)
  * - tree all-reduce: 2·ceil(log2 n)·(alpha + S/beta) (reduce up and broadcast down a binary
  *   tree of depth ceil(log2 n))
- * all-reduce takes the cheaper of ring and tree, as NCCL picks per message size.
+ * all-reduce takes the cheaper of ring and tree, as NCCL picks per message size (cost-model.ts).
  */
 import type { PlanLink } from '../types.js';
 
@@ -17,11 +17,6 @@ import type { PlanLink } from '../types.js';
 export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: number): number {
   if (bytes <= 0) return 0;
   return link.alphaUs + bytes / (link.gbps * 1e3);
-}
-
-/** Point-to-point transfer of `bytes` from device a to device b over their link (0 on one device), µs. */
-export function p2pUs(a: string, b: string, bytes: number, links: readonly PlanLink[]): number {
-  return a === b ? 0 : messageUs(findLink(links, a, b), bytes);
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -49,13 +44,6 @@ function indexOf(links: readonly PlanLink[]): Map<string, PlanLink> {
 /** The link between two devices (either direction), if any. */
 export const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
   indexOf(links).get(pairKey(a, b));
-
-/** The link between two devices (either direction); throws naming both when there is none. */
-function findLink(links: readonly PlanLink[], a: string, b: string): PlanLink {
-  const l = linkBetween(links, a, b);
-  if (!l) throw new Error(`no link between ${a} and ${b}`);
-  return l;
-}
 
 export interface RingBottleneck {
   alphaUs: number;
@@ -97,22 +85,9 @@ export function treeAllReduceUs(n: number, bytes: number, l: RingBottleneck): nu
   return n < 2 || bytes <= 0 ? 0 : 2 * Math.ceil(Math.log2(n)) * (l.alphaUs + bytes / (l.gbps * 1e3));
 }
 
-/** All-reduce of `bytes` over the devices: the cheaper of ring and tree (µs). */
-export function allReduceUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
-  const n = devices.length;
-  if (n < 2 || bytes <= 0) return 0;
-  const l = ringBottleneck(devices, links);
-  return Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l));
-}
-
 /** All-gather of a `bytes` output buffer (each device contributes bytes/n), ring (µs). */
 export function allGatherUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
   const n = devices.length;
   if (n < 2 || bytes <= 0) return 0;
   return ringUs(n, bytes, ringBottleneck(devices, links), 1);
-}
-
-/** Reduce-scatter of a `bytes` input buffer (each device keeps bytes/n), ring (µs). */
-export function reduceScatterUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
-  return allGatherUs(devices, links, bytes);
 }

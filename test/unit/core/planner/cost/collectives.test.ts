@@ -5,10 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allGatherUs,
-  allReduceUs,
   messageUs,
-  p2pUs,
-  reduceScatterUs,
   ringAllReduceUs,
   ringBottleneck,
   treeAllReduceUs,
@@ -28,14 +25,16 @@ const LINKS: PlanLink[] = [
   link('b', 'd', 3, 200),
 ];
 const RING = ['a', 'b', 'c', 'd'];
+/** The planner's cost model over LINKS, with no measured collectives. */
+const MODEL = createCostModel(LINKS);
 
 describe('alpha-beta collectives', () => {
   it('prices one message as alpha + bytes / beta', () => {
     expect(messageUs({ alphaUs: 5, gbps: 100 }, 1e6)).toBe(15);
-    expect(p2pUs('a', 'b', 1e6, LINKS)).toBe(15);
-    expect(p2pUs('b', 'a', 1e6, LINKS)).toBe(15);
-    expect(p2pUs('a', 'a', 1e6, LINKS)).toBe(0);
-    expect(p2pUs('a', 'b', 0, LINKS)).toBe(0);
+    expect(MODEL.linkUs('a', 'b', 1e6)).toBe(15);
+    expect(MODEL.linkUs('b', 'a', 1e6)).toBe(15);
+    expect(MODEL.linkUs('a', 'a', 1e6)).toBe(0);
+    expect(MODEL.linkUs('a', 'b', 0)).toBe(0);
   });
 
   it('takes the slowest link among ring neighbours, in the given order', () => {
@@ -48,13 +47,13 @@ describe('alpha-beta collectives', () => {
     // S/beta = 1e8 / 5e4 = 2000 µs
     expect(ringAllReduceUs(4, 1e8, { alphaUs: 10, gbps: 50 })).toBe(3060);
     expect(treeAllReduceUs(4, 1e8, { alphaUs: 10, gbps: 50 })).toBe(8040); // 2·2·(10 + 2000)
-    expect(allReduceUs(RING, LINKS, 1e8)).toBe(3060);
-    expect(allReduceUs(['a', 'c', 'b', 'd'], LINKS, 1e8)).toBe(1530); // 1.5·1000 + 6·5
+    expect(MODEL.allReduceUs(RING, 1e8)).toBe(3060);
+    expect(MODEL.allReduceUs(['a', 'c', 'b', 'd'], 1e8)).toBe(1530); // 1.5·1000 + 6·5
   });
 
   it('all-reduces 1 kB by tree, which needs fewer latency steps: 2·2·(10 + 0.02)', () => {
     expect(ringAllReduceUs(4, 1000, { alphaUs: 10, gbps: 50 })).toBeCloseTo(60.03, 9);
-    expect(allReduceUs(RING, LINKS, 1000)).toBeCloseTo(40.08, 9);
+    expect(MODEL.allReduceUs(RING, 1000)).toBeCloseTo(40.08, 9);
   });
 
   it('uses a tree depth of ceil(log2 n) for n that is not a power of two', () => {
@@ -62,16 +61,14 @@ describe('alpha-beta collectives', () => {
     expect(treeAllReduceUs(5, 1000, { alphaUs: 10, gbps: 50 })).toBeCloseTo(2 * 3 * 10.02, 9);
   });
 
-  it('all-gathers and reduce-scatters 100 MB: (n-1)/n S/beta + (n-1) alpha = 1500 + 30', () => {
+  it('all-gathers 100 MB: (n-1)/n S/beta + (n-1) alpha = 1500 + 30', () => {
     expect(allGatherUs(RING, LINKS, 1e8)).toBe(1530);
-    expect(reduceScatterUs(RING, LINKS, 1e8)).toBe(1530);
   });
 
   it('costs nothing for one device or no bytes, and names a missing link', () => {
-    expect(allReduceUs(['a'], LINKS, 1e8)).toBe(0);
+    expect(MODEL.allReduceUs(['a'], 1e8)).toBe(0);
     expect(allGatherUs(RING, LINKS, 0)).toBe(0);
-    expect(() => allReduceUs(['a', 'x'], LINKS, 1e6)).toThrow(/a, x/);
-    expect(() => p2pUs('a', 'x', 1, LINKS)).toThrow(/no link between a and x/);
+    expect(() => ringBottleneck(['a', 'x'], LINKS)).toThrow(/no ring over a, x/);
   });
 });
 
