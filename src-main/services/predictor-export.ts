@@ -8,7 +8,7 @@ import { FEATURE_NAMES, featureVector, floorUs } from '../core/predictor/feature
 import { ForestPredictor } from '../core/predictor/forest-predictor.js';
 import { LinearPredictor } from '../core/predictor/linear-predictor.js';
 import { forestToOnnx, linearToOnnx } from '../core/predictor/onnx-export.js';
-import type { DeviceFeatures, OpInstance } from '../core/predictor/types.js';
+import type { OpQuery } from '../core/predictor/types.js';
 import type { Database } from '../adapters/store/types.js';
 import { storedPredictorNamed } from './predictor-service.js';
 
@@ -31,7 +31,7 @@ export function exportPredictorOnnx(db: Database, name: OnnxExportable): { bytes
 }
 
 /** The two inputs of an exported model for some queries. */
-export function featureRows(queries: readonly (OpInstance & { device: DeviceFeatures })[]): {
+export function featureRows(queries: readonly OpQuery[]): {
   features: Float32Array;
   floorUs: Float32Array;
 } {

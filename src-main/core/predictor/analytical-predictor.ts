@@ -8,17 +8,10 @@
 import { z } from 'zod';
 import { rooflineParts } from './features.js';
 import { groupBy } from '../util/group-by.js';
-import { applyBand, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
-import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import {
-  checkModelJson,
-  type DeviceFeatures,
-  type OpInstance,
-  type Prediction,
-  type Predictor,
-  type PredictorJson,
-  type Sample,
-} from './types.js';
+import { bandedPrediction, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
+import { trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
+import { checkModelJson } from './types.js';
+import type { DeviceFeatures, OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 const FitSchema = z.object({
   lambda: z.number().positive(),
@@ -108,20 +101,13 @@ export class AnalyticalPredictor implements Predictor {
     return { lambda: geoMean(pool.map((f) => f.lambda)), overheadUs: device.dispatchUs };
   }
 
-  private point(q: OpInstance & { device: DeviceFeatures }): number {
+  private point(q: OpQuery): number {
     const f = this.fitFor(q.family, q.device);
     return f.overheadUs + rooflineParts(q, q.device).boundUs / f.lambda;
   }
 
-  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
-    return queries.map((q) => {
-      const t = this.point(q);
-      return {
-        timeUs: t,
-        ...applyBand(this.bands, q.family, q.device.threads, t),
-        warning: extrapolationWarning(this.ranges, q),
-      };
-    });
+  predict(queries: readonly OpQuery[]): Prediction[] {
+    return queries.map((q) => bandedPrediction(this.bands, this.ranges, q, this.point(q)));
   }
 
   /** Fitted efficiency per "family@device", for the report. */

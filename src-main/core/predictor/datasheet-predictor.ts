@@ -34,7 +34,7 @@ import {
   type KernelEfficiencies,
   type WeightKindEfficiency,
 } from './kernel-efficiency.js';
-import type { DeviceFeatures, OpInstance, Prediction, Predictor, PredictorJson, Sample } from './types.js';
+import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 export interface DatasheetPredictorOptions {
   /** Served weights in a packed format: its name (gpu-kernels.json `weights`) and bytes per weight. */
@@ -48,8 +48,6 @@ export interface DatasheetPredictorOptions {
   /** Other fractions (tests, calibration); default the shipped ones. */
   table?: KernelEfficiencies;
 }
-
-type Query = OpInstance & { device: DeviceFeatures };
 
 const dim = (shape: Record<string, number>, k: string, dflt = 1): number => shape[k] ?? dflt;
 
@@ -72,7 +70,7 @@ export class DatasheetPredictor implements Predictor {
   /** Nothing to learn: the fractions ship with the product. */
   train(_samples: readonly Sample[]): void {}
 
-  predict(queries: readonly Query[]): Prediction[] {
+  predict(queries: readonly OpQuery[]): Prediction[] {
     const { low, high } = this.table.band;
     return queries.map((q) => {
       const { us, warning } = this.kernelUs(q);
@@ -109,7 +107,7 @@ export class DatasheetPredictor implements Predictor {
       : { gflops: t.fp32 * 1e3, missing: dtype !== 'int32' && dtype !== 'int64' };
   }
 
-  private kernelUs(q: Query): { us: number; warning: string | null } {
+  private kernelUs(q: OpQuery): { us: number; warning: string | null } {
     const { gflops, missing } = this.peakGflops(q.dtype);
     const warning = missing ? `${this.datasheet.name} has no ${q.dtype} units: priced at its fp32 rate` : null;
     const body =
@@ -122,7 +120,7 @@ export class DatasheetPredictor implements Predictor {
     return { us: (body + this.arch.kernelUs) / share, warning };
   }
 
-  private gemmUs(q: Query, gflops: number): number {
+  private gemmUs(q: OpQuery, gflops: number): number {
     const B = dim(q.shape, 'B');
     const M = dim(q.shape, 'M');
     const N = dim(q.shape, 'N');
@@ -155,7 +153,7 @@ export class DatasheetPredictor implements Predictor {
     return dtype === 'fp8' && !this.opts.fp8Inputs ? (inputElements * 3) / this.bytesPerUs() + this.arch.kernelUs : 0;
   }
 
-  private attentionUs(q: Query, gflops: number): number {
+  private attentionUs(q: OpQuery, gflops: number): number {
     const work = this.opts.causalAttention ? 0.5 : 1;
     const computeUs = (q.flops * work) / (gflops * this.arch.attention * 1e3);
     return Math.max(computeUs, q.bytes / this.bytesPerUs());

@@ -24,15 +24,8 @@ import { VARIANTS, routeVariant } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestOptions } from './random-forest.js';
 import { bandFor, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import {
-  checkModelJson,
-  type DeviceFeatures,
-  type OpInstance,
-  type Prediction,
-  type Predictor,
-  type PredictorJson,
-  type Sample,
-} from './types.js';
+import { checkModelJson } from './types.js';
+import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 /** Pseudo-samples of zero residual each op's bias is shrunk with: one or two kernels move it little. */
 const OP_BIAS_PRIOR = 2;
@@ -62,8 +55,6 @@ const ModelSchema = z.object({
   /** The variants with a forest of their own (kernel-variant.ts). */
   variants: z.record(z.string(), PartSchema).optional(),
 });
-
-type Query = OpInstance & { device: DeviceFeatures };
 
 /** A forest and the op bias added to its raw output. */
 export interface ForestPart {
@@ -162,7 +153,7 @@ export class ForestPredictor implements Predictor {
     return { mean, std };
   }
 
-  predict(queries: readonly Query[]): Prediction[] {
+  predict(queries: readonly OpQuery[]): Prediction[] {
     if (queries.length === 0) return [];
     const features = queries.map((q) => featureVector(q, q.device));
     const { mean, std } = this.spread(features);

@@ -6,17 +6,10 @@
 import { z } from 'zod';
 import { featureVector, floorUs, FEATURE_NAMES, learnedMinLogRatio, MIN_LOG_RATIO } from './features.js';
 import { ridge } from './linear-algebra.js';
-import { applyBand, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
-import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import {
-  checkModelJson,
-  type DeviceFeatures,
-  type OpInstance,
-  type Prediction,
-  type Predictor,
-  type PredictorJson,
-  type Sample,
-} from './types.js';
+import { bandedPrediction, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
+import { trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
+import { checkModelJson } from './types.js';
+import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 const ModelSchema = z.object({
   featureNames: z.array(z.string()),
@@ -62,20 +55,13 @@ export class LinearPredictor implements Predictor {
     return features.reduce((a, v, j) => a + v * (this.coefficients[j] ?? 0), this.intercept);
   }
 
-  private point(q: OpInstance & { device: DeviceFeatures }): number {
+  private point(q: OpQuery): number {
     const r = Math.max(this.minLogRatio, this.raw(featureVector(q, q.device)));
     return floorUs(q, q.device) * Math.exp(r);
   }
 
-  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
-    return queries.map((q) => {
-      const t = this.point(q);
-      return {
-        timeUs: t,
-        ...applyBand(this.bands, q.family, q.device.threads, t),
-        warning: extrapolationWarning(this.ranges, q),
-      };
-    });
+  predict(queries: readonly OpQuery[]): Prediction[] {
+    return queries.map((q) => bandedPrediction(this.bands, this.ranges, q, this.point(q)));
   }
 
   toJSON(): PredictorJson {

@@ -15,7 +15,7 @@
  * predictor's relative width. Pure.
  */
 import { median } from '../profiler/timing-stats.js';
-import type { DeviceFeatures, OpInstance, Prediction, Predictor, PredictorJson, Sample } from './types.js';
+import type { OpInstance, OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 /** One measured size of a series: elements, bytes moved, median time (µs). */
 export interface AnchorPoint {
@@ -76,7 +76,7 @@ const between = (a: AnchorPoint, b: AnchorPoint, n: number): number =>
   a.timeUs * Math.exp((Math.log(b.timeUs / a.timeUs) * Math.log(n / a.n)) / Math.log(b.n / a.n));
 
 /** The query's time read off its series, or null where the series does not bracket it. */
-export function anchoredTimeUs(index: AnchorIndex, q: OpInstance & { device: DeviceFeatures }): number | null {
+export function anchoredTimeUs(index: AnchorIndex, q: OpQuery): number | null {
   const key = seriesKey(q.device.deviceId, q);
   const points = key === null ? undefined : index.get(key);
   if (!points) return null;
@@ -112,9 +112,9 @@ export class AnchoredPredictor implements Predictor {
     this.base.train(samples);
   }
 
-  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
+  predict(queries: readonly OpQuery[]): Prediction[] {
     return this.base.predict(queries).map((p, i) => {
-      const t = anchoredTimeUs(this.index, queries[i] as OpInstance & { device: DeviceFeatures });
+      const t = anchoredTimeUs(this.index, queries[i] as OpQuery);
       if (t === null || !(t > 0) || !(p.timeUs > 0)) return p;
       const r = t / p.timeUs;
       return { timeUs: t, lowUs: p.lowUs * r, highUs: p.highUs * r, warning: p.warning };

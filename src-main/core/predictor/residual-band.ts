@@ -7,6 +7,8 @@
  */
 import { z } from 'zod';
 import { quantileSorted, sorted } from '../profiler/timing-stats.js';
+import { extrapolationWarning, type TrainingRanges } from './training-ranges.js';
+import type { OpQuery, Prediction } from './types.js';
 
 const BandSchema = z.object({ lo: z.number(), hi: z.number() });
 export type Band = z.infer<typeof BandSchema>;
@@ -68,4 +70,13 @@ export function applyBand(
 ): { lowUs: number; highUs: number } {
   const b = bandFor(table, family, threads);
   return { lowUs: timeUs * Math.exp(b.lo), highUs: timeUs * Math.exp(b.hi) };
+}
+
+/** A point estimate as a prediction: its cell's band around it, and a warning outside the trained ranges. */
+export function bandedPrediction(table: BandTable, ranges: TrainingRanges, q: OpQuery, timeUs: number): Prediction {
+  return {
+    timeUs,
+    ...applyBand(table, q.family, q.device.threads, timeUs),
+    warning: extrapolationWarning(ranges, q),
+  };
 }

@@ -4,15 +4,8 @@
  */
 import { floorUs } from './features.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import {
-  checkModelJson,
-  type DeviceFeatures,
-  type OpInstance,
-  type Prediction,
-  type Predictor,
-  type PredictorJson,
-  type Sample,
-} from './types.js';
+import { checkModelJson } from './types.js';
+import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 export class RooflinePredictor implements Predictor {
   static readonly NAME = 'roofline';
@@ -25,7 +18,7 @@ export class RooflinePredictor implements Predictor {
     this.ranges = trainingRanges(samples);
   }
 
-  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[] {
+  predict(queries: readonly OpQuery[]): Prediction[] {
     return queries.map((q) => {
       const t = floorUs(q, q.device);
       // A bound, not a forecast: no band around it.

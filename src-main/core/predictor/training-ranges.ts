@@ -3,7 +3,7 @@
  * devices, families, and per family the range of log2 work. Pure.
  */
 import { z } from 'zod';
-import type { DeviceFeatures, OpInstance, Sample } from './types.js';
+import type { OpInstance, OpQuery, Sample } from './types.js';
 
 export const TrainingRangesSchema = z.object({
   devices: z.array(z.string()),
@@ -48,7 +48,7 @@ export function trainingRanges(samples: readonly Sample[]): TrainingRanges {
 }
 
 /** Why a query lies outside the training data, or null. */
-export function extrapolationWarning(r: TrainingRanges, q: OpInstance & { device: DeviceFeatures }): string | null {
+export function extrapolationWarning(r: TrainingRanges, q: OpQuery): string | null {
   const reasons: string[] = [];
   if (!r.families.includes(q.family)) reasons.push(`op family "${q.family}" was never profiled`);
   else if (r.ops && !r.ops.includes(q.op)) {

@@ -36,8 +36,12 @@ export interface OpInstance {
   bytes: number;
 }
 
-export interface Sample extends OpInstance {
+/** One op on one device: what a predictor is asked. */
+export interface OpQuery extends OpInstance {
   device: DeviceFeatures;
+}
+
+export interface Sample extends OpQuery {
   /** Where the sample comes from: 'profile' (micro-kernels) or `model:<name>` (measure-model); absent: profile. */
   origin?: string;
   /** Measured median time, µs. */
@@ -63,7 +67,7 @@ export interface Predictor {
   readonly name: string;
   readonly version: number;
   train(samples: readonly Sample[]): void;
-  predict(queries: readonly (OpInstance & { device: DeviceFeatures })[]): Prediction[];
+  predict(queries: readonly OpQuery[]): Prediction[];
   toJSON(): PredictorJson;
 }
 

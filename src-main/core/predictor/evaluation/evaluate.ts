@@ -3,14 +3,14 @@
  * predict the test samples (given without their measured time), and the test predictions
  * are aggregated per protocol × predictor. Pure.
  */
-import type { OpInstance, DeviceFeatures, Predictor, Sample } from '../types.js';
+import type { OpQuery, Predictor, Sample } from '../types.js';
 import { capScatter, summariseByPredictor } from './aggregate.js';
 import { sampleAt } from './groups.js';
 import { foldsFor, resolveOptions } from './protocols.js';
 import type { EvaluationOptions, EvaluationReport, Fold, ProtocolName, ProtocolReport, ScatterRow } from './types.js';
 
 /** What a predictor may see of a test sample: everything but its measured time. */
-function queryOf(s: Sample): OpInstance & { device: DeviceFeatures } {
+function queryOf(s: Sample): OpQuery {
   return {
     op: s.op,
     family: s.family,
