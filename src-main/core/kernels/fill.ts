@@ -49,16 +49,6 @@ export function float32ToFloat16Bits(value: number): number {
   return sign | (e << 10) | m;
 }
 
-/** The float value of IEEE half-precision bits. */
-export function float16BitsToFloat32(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >>> 10) & 0x1f;
-  const mant = bits & 0x3ff;
-  if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 0x1f) return mant ? Number.NaN : sign * Number.POSITIVE_INFINITY;
-  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
-
 /** bfloat16 bits of `value` (the upper half of the float32, rounded to nearest even). */
 export function float32ToBfloat16Bits(value: number): number {
   f32[0] = value;

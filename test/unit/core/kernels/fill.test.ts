@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   encodeValues,
-  float16BitsToFloat32,
   float32ToBfloat16Bits,
   float32ToFloat16Bits,
   randomBytes,
 } from '../../../../src-main/core/kernels/fill.js';
+import { float16BitsToFloat32 } from '../../../helpers/half-float.js';
 
 describe('float conversions', () => {
   it('converts to IEEE half precision, rounding to nearest even', () => {

@@ -6,12 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Dtype } from '../../../../src-main/core/domain/measurement.js';
 import { buildKernelModel, type KernelModel } from '../../../../src-main/core/kernels/build.js';
 import { convOutDims, convPads, makeKernel, poolOutSize } from '../../../../src-main/core/kernels/cost.js';
-import {
-  float16BitsToFloat32,
-  float32ToFloat16Bits,
-  randomBytes,
-  seededRandom,
-} from '../../../../src-main/core/kernels/fill.js';
+import { float32ToFloat16Bits, randomBytes, seededRandom } from '../../../../src-main/core/kernels/fill.js';
+import { float16BitsToFloat32 } from '../../../helpers/half-float.js';
 import { suiteKernels } from '../../../../src-main/core/kernels/suites.js';
 import type { KernelOp } from '../../../../src-main/core/kernels/types.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
