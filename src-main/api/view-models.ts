@@ -11,13 +11,11 @@ import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
-import type { Plan, PlanDevice, PlanSuggestion } from '../core/planner/types.js';
-import type { FinetuneSpec } from '../core/workload/finetune.js';
+import type { Plan, PlanDevice } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
-import type { ServingFigures } from '../core/planner/cost/serving.js';
-import type { LayoutAnswer } from '../core/planner/layout.js';
 import type { FitAnswer } from '../core/planner/cost/fit.js';
+import type { PlanSummary } from '../core/planner/plan-summary.js';
 
 /** `workload:fit`: memory per way of holding a workload and the GPUs it fits on. */
 export type FitView = FitAnswer;
@@ -167,33 +165,8 @@ export interface MeasuredView {
 
 export type WorkloadPredictionFull = WorkloadPrediction;
 
-export interface PlanView {
-  workload: string;
-  mode: 'training' | 'inference';
-  batch: number;
-  devices: PlanDevice[];
-  plans: Plan[];
-  rejected: { kind: string; reason: string }[];
-  searchMs: number;
-  exports: PlanExports | null;
-  /** The simulated schedule of the best plan (one step). */
-  timeline: SimEvent[];
-  /** The simulated schedule of each listed plan, in `plans` order (empty when it does not fit). */
-  timelines: SimEvent[][];
-  /** Serving a decoder: time to first token, tokens per second and longest context per plan; null otherwise. */
-  serving: ServingFigures[] | null;
-  /** Serving a decoder: prompt and output tokens per request and the objective plans are ranked by; else null. */
-  served?: { prompt: number; tokens: number; objective: 'latency' | 'throughput'; modelContext: number } | null;
-  /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
-  suggestions: PlanSuggestion[];
-  /** The request's layout priced beside the best plan (its step over the best's: vsBest); null without one. */
-  layout?: LayoutAnswer | null;
-  /** Fine-tuning with LoRA/QLoRA adapters: the adapter, rank, alpha and targets planned; null otherwise. */
-  finetune?: FinetuneSpec | null;
-  /** Each plan's step band, in `plans` order (the widest of its devices' ranges); null where none. */
-  stepBands?: ({ lowUs: number; highUs: number } | null)[];
-  warnings: string[];
-}
+/** A plan's answer: the summary `pipedejavu plan --json` prints, defined once in core/planner/plan-summary.ts. */
+export type PlanView = PlanSummary;
 
 export interface ImportView {
   machineId: string;

@@ -9,6 +9,7 @@ import { modelBand } from '../core/predictor/model-band.js';
 import { SHIPPED_RESIDUALS } from '../core/predictor/shipped-residuals.js';
 import { KERNEL_EFFICIENCIES } from '../core/predictor/kernel-efficiency.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
+import type { StepBand } from '../core/planner/plan-summary.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ModelCheckRepo } from '../adapters/store/model-check-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -20,10 +21,7 @@ export interface BandFactors {
   from: string;
 }
 
-export interface StepBand {
-  lowUs: number;
-  highUs: number;
-}
+export type { StepBand };
 
 /** A device's factors: its machine's checks for a profiled device, the datasheet band for a datasheet GPU. */
 function deviceFactors(db: Database, d: PlanDevice, model: string, labels: Map<string, string>): BandFactors {

@@ -11,6 +11,7 @@ import { planSignature } from '../core/planner/cost/plan-cost.js';
 import { planAll } from '../core/planner/search.js';
 import type { RankedPlan, RankedPlans } from '../core/planner/search/plan-ranking.js';
 import type { Mode, Plan, PlanDevice, PlanProblem } from '../core/planner/types.js';
+import type { ServedDecoder } from '../core/planner/served-decoder.js';
 import { UserError } from '../core/errors.js';
 import { count } from '../core/text/plural.js';
 import { WEIGHT_FORMATS, weightFormatProblem, type WeightFormat } from '../core/workload/generation.js';
@@ -27,15 +28,6 @@ export const SERVING_CANDIDATES = 50;
 /** The batch a plan is made for when none is given: one sequence when serving, 8 samples when training. */
 export function defaultBatch(mode: Mode): number {
   return mode === 'inference' ? 1 : 8;
-}
-
-/** A served decoder's request: tokens in and out, and what its plans are ranked by. */
-export interface ServedDecoder {
-  prompt: number;
-  tokens: number;
-  objective: ServingObjective;
-  /** The model's own context (tokens per sequence), the most a plan may hold. */
-  modelContext: number;
 }
 
 /** The parts of a plan request that serving reads. */

@@ -9,6 +9,7 @@ import type { Workload } from '../workload/types.js';
 import type { ServingObjective } from './cost/serving.js';
 import type { Mode } from './types.js';
 
+/** A served decoder's request: tokens in and out, and what its plans are ranked by. */
 export interface ServedDecoder {
   prompt: number;
   tokens: number;
