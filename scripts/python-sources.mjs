@@ -1,7 +1,7 @@
 // The project's Python scripts (src-main/**/*.py, run by the PyTorch backend and `evaluate`)
 // are files of their own; the builds copy them, flat, into <dist>/python/, where
 // src-main/adapters/python/python-script.ts finds them next to the bundled JS at run time.
-import { copyFileSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 /** src-main/**\/*.py, relative to root, sorted; two with one file name would collide in dist/python/. */
@@ -20,8 +20,9 @@ export function pythonSources(root) {
 }
 
 /**
- * Copies every Python script into <distDir>/python/; returns how many. Each lands whole (a copy
- * renamed into place): a test run may be reading the previous one while another build runs.
+ * Copies every Python script into <distDir>/python/ and removes scripts no longer in the sources;
+ * returns how many. Each lands whole (a copy renamed into place): a test run may be reading the
+ * previous one while another build runs.
  */
 export function copyPythonSources(root, distDir) {
   const out = path.join(distDir, 'python');
@@ -32,5 +33,7 @@ export function copyPythonSources(root, distDir) {
     copyFileSync(path.join(root, f), `${to}.${process.pid}.tmp`);
     renameSync(`${to}.${process.pid}.tmp`, to);
   }
+  const names = new Set(files.map((f) => path.basename(f)));
+  for (const stale of readdirSync(out).filter((f) => f.endsWith('.py') && !names.has(f))) rmSync(path.join(out, stale));
   return files.length;
 }

@@ -62,6 +62,11 @@ describe('the portable bundle', () => {
       child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
 
+  it('carries the Python scripts the CLI runs (PyTorch backend, scikit-learn reference)', () => {
+    const python = path.join(path.dirname(path.dirname(launcher)), 'dist/python');
+    expect(readdirSync(python)).toEqual(expect.arrayContaining(['sklearn_reference.py', 'torch_runner.py']));
+  });
+
   it('has no node to lean on', () => {
     expect(() => execFileSync('sh', ['-c', 'command -v node'], { env })).toThrow();
   });
