@@ -4,7 +4,6 @@
  */
 import { pricePlan, type PlanSpec } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import {
-  assignGroups,
   groupAllowed,
   pipelineSpace,
   tensorDegreesOf,
@@ -13,6 +12,23 @@ import {
 } from '../../../../../src-main/core/planner/search/group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem.js';
 import type { Plan, Schedule } from '../../../../../src-main/core/planner/types.js';
+
+/** Device indices of each stage for a sequence of (class, size) choices in pipeline order. */
+function assignGroups(space: GroupSpace, seq: readonly GroupChoice[]): number[][] {
+  const taken = space.classes.map(() => 0);
+  const out: number[][] = new Array<number[]>(seq.length);
+  for (let i = seq.length - 1; i >= 0; i--) {
+    const g = seq[i] as GroupChoice;
+    const c = space.classes[g.cls];
+    const t = taken[g.cls] as number;
+    if (!c || g.size < 1 || g.size > c.maxGroupSize || t + g.size > c.devices.length) {
+      throw new Error(`group ${g.cls}/${g.size} does not fit its class`);
+    }
+    out[i] = c.devices.slice(t, t + g.size);
+    taken[g.cls] = t + g.size;
+  }
+  return out;
+}
 
 export interface BruteForceOptions {
   schedule?: Schedule;
