@@ -3,10 +3,10 @@ import { parameterStateBytes, OFFLOAD_CPU_BYTES_PER_PARAM } from '../../../../..
 import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
 import { planAll } from '../../../../../src-main/core/planner/search.js';
 import {
-  closedFormStepUs,
   simStagesOfPlan,
   simulatePipeline,
 } from '../../../../../src-main/core/planner/simulator/pipeline-simulator.js';
+import { closedFormStepUs } from '../reference/pipeline-bounds.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
 
 const offload = { hostGBps: { a: 10 }, defaultHostGBps: 5, cpuGBps: 20 };

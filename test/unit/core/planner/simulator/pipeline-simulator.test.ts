@@ -3,8 +3,6 @@ import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipe
 import { hybridSpace } from '../../../../../src-main/core/planner/search/group-space.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
 import {
-  closedFormStepUs,
-  pipelineLowerBoundUs,
   simStagesOfPlan,
   simulatePipeline,
   type SimStage,
@@ -12,6 +10,7 @@ import {
 import type { Schedule } from '../../../../../src-main/core/planner/types.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import { randomProblem } from '../random-problem.js';
+import { closedFormStepUs, pipelineLowerBoundUs } from '../reference/pipeline-bounds.js';
 
 const equal = (p: number, f: number, b: number, send = 0): SimStage[] =>
   Array.from({ length: p }, (_, i) => ({ device: `d${i}`, forwardUs: f, backwardUs: b, sendUs: send }));
