@@ -26,13 +26,13 @@ const ORACLES = {
   yaml: { imports: 'yaml', debian: 'python3-yaml' },
 } as const;
 
-export type OracleName = keyof typeof ORACLES;
+type OracleName = keyof typeof ORACLES;
 
 const missingCache = new Map<OracleName, string | null>();
 const reported = new Set<OracleName>();
 
 /** Whether CI is set (as CI systems set it: CI=true, CI=1), not CI=false or CI=0. */
-export function onCi(env: NodeJS.ProcessEnv = process.env): boolean {
+function onCi(env: NodeJS.ProcessEnv = process.env): boolean {
   const ci = (env.CI ?? '').trim().toLowerCase();
   return ci !== '' && ci !== 'false' && ci !== '0';
 }
