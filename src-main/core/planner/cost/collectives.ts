@@ -5,8 +5,6 @@
  * devices, with the slowest link among consecutive devices of the ring (ring order = the given
  * device order, closing back to the first) as alpha and beta:
  * - ring all-reduce: 2(n−1)/n · S/beta + 2(n−1)·alpha
- * - all-gather: (n−1)/n · S/beta + (n−1)·alpha (S = the whole gathered buffer, as nccl-tests
- *   reports sizes)
  * - tree all-reduce: 2·ceil(log2 n)·(alpha + S/beta) (reduce up and broadcast down a binary
  *   tree of depth ceil(log2 n))
  * all-reduce takes the cheaper of ring and tree, as NCCL picks per message size (cost-model.ts).
@@ -83,11 +81,4 @@ export function ringAllReduceUs(n: number, bytes: number, l: RingBottleneck): nu
 
 export function treeAllReduceUs(n: number, bytes: number, l: RingBottleneck): number {
   return n < 2 || bytes <= 0 ? 0 : 2 * Math.ceil(Math.log2(n)) * (l.alphaUs + bytes / (l.gbps * 1e3));
-}
-
-/** All-gather of a `bytes` output buffer (each device contributes bytes/n), ring (µs). */
-export function allGatherUs(devices: readonly string[], links: readonly PlanLink[], bytes: number): number {
-  const n = devices.length;
-  if (n < 2 || bytes <= 0) return 0;
-  return ringUs(n, bytes, ringBottleneck(devices, links), 1);
 }

@@ -93,10 +93,3 @@ export function tensorDegreesOf(problem: Pick<PlanProblem, 'layers' | 'tensorDeg
   const ok = (t: number): boolean => split.every((l) => (l.tensor?.divides ?? []).every((n) => n % t === 0));
   return [...new Set([1, ...(problem.tensorDegrees ?? [])])].filter((t) => t >= 1 && ok(t)).sort((a, b) => a - b);
 }
-
-export interface GroupChoice {
-  cls: number;
-  size: number;
-  /** Tensor-parallel degree (absent: 1). */
-  tp?: number;
-}

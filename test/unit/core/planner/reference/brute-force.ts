@@ -7,13 +7,19 @@ import {
   groupAllowed,
   pipelineSpace,
   tensorDegreesOf,
-  type GroupChoice,
   type GroupSpace,
 } from '../../../../../src-main/core/planner/search/group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem.js';
 import type { Plan, Schedule } from '../../../../../src-main/core/planner/types.js';
 
 /** Device indices of each stage for a sequence of (class, size) choices in pipeline order. */
+interface GroupChoice {
+  cls: number;
+  size: number;
+  /** Tensor-parallel degree (absent: 1). */
+  tp?: number;
+}
+
 function assignGroups(space: GroupSpace, seq: readonly GroupChoice[]): number[][] {
   const taken = space.classes.map(() => 0);
   const out: number[][] = new Array<number[]>(seq.length);
