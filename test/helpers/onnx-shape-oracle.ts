@@ -8,65 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ONNX_PYTHON } from './onnx-oracle.js';
 
 /** Per tensor: its dims (a number, a symbolic name, or null when unknown), or null for an unknown rank. */
 export type OracleShapes = Map<string, (number | string | null)[] | null>;
 
-const INFER = String.raw`
-import json, sys
-import onnx
-from onnx import shape_inference
+const INFER = fileURLToPath(new URL('./python/onnx_infer_shapes.py', import.meta.url));
 
-path, binding_path, out_path = sys.argv[1:4]
-bind = json.load(open(binding_path))
-m = onnx.load(path, load_external_data=False)
-for i in m.graph.input:
-    dims = bind.get(i.name)
-    if dims is None:
-        continue
-    shape = i.type.tensor_type.shape
-    del shape.dim[:]
-    for d in dims:
-        shape.dim.add().dim_value = d
-m = shape_inference.infer_shapes(m, strict_mode=False, data_prop=True)
-def dims(v):
-    t = v.type.tensor_type
-    if not t.HasField('shape'):
-        return None
-    return [d.dim_value if d.HasField('dim_value') else (d.dim_param or None) for d in t.shape.dim]
-out = {}
-for v in list(m.graph.value_info) + list(m.graph.output) + list(m.graph.input):
-    if v.type.HasField('tensor_type'):
-        out[v.name] = dims(v)
-json.dump(out, open(out_path, 'w'))
-`;
-
-const EXPOSE = String.raw`
-import sys
-import onnx
-from onnx import helper, shape_inference
-
-import json
-path, out_path, given = sys.argv[1:4]
-m = onnx.load(path, load_external_data=False)
-types = json.loads(given)
-try:
-    inferred = shape_inference.infer_shapes(m, strict_mode=False)
-    for v in list(inferred.graph.value_info) + list(inferred.graph.output):
-        if v.type.tensor_type.elem_type:
-            types[v.name] = v.type.tensor_type.elem_type
-except Exception:
-    pass
-have = {o.name for o in m.graph.output}
-inits = {t.name for t in m.graph.initializer}
-for n in m.graph.node:
-    for o in n.output:
-        if o and o not in have and o not in inits and types.get(o):
-            m.graph.output.append(helper.make_tensor_value_info(o, types[o], None))
-            have.add(o)
-onnx.save(m, out_path)
-`;
+const EXPOSE = fileURLToPath(new URL('./python/onnx_expose_outputs.py', import.meta.url));
 
 function withTemp<T>(f: (dir: string) => T): T {
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'onnx-shape-'));
@@ -78,7 +28,7 @@ function withTemp<T>(f: (dir: string) => T): T {
 }
 
 function python(script: string, args: string[]): void {
-  const r = spawnSync(ONNX_PYTHON, ['-c', script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(ONNX_PYTHON, [script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`onnx shape oracle failed: ${r.error?.message ?? r.stderr}`);
 }
 

@@ -7,22 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const SKLEARN_PYTHON = '/usr/bin/python3';
 
-const SCRIPT = String.raw`
-import json, sys
-import numpy as np
-from sklearn.ensemble import RandomForestRegressor
-d = json.load(open(sys.argv[1]))
-p = d['params']
-m = RandomForestRegressor(n_estimators=p['nEstimators'], max_depth=p['maxDepth'],
-                          min_samples_leaf=p['minSamplesLeaf'], min_samples_split=p['minSamplesSplit'],
-                          max_features=p['maxFeatures'], bootstrap=p['bootstrap'],
-                          random_state=p['seed'], n_jobs=1)
-m.fit(np.array(d['X'], dtype=np.float64), np.array(d['y'], dtype=np.float64))
-print(json.dumps(m.predict(np.array(d['Xtest'], dtype=np.float64)).tolist()))
-`;
+const SCRIPT = fileURLToPath(new URL('./python/sklearn_forest.py', import.meta.url));
 
 export interface SklearnForestParams {
   nEstimators: number;
@@ -47,7 +36,7 @@ export function sklearnForestPredict(
   try {
     const file = join(dir, 'data.json');
     writeFileSync(file, JSON.stringify({ X, y, Xtest, params }));
-    const r = spawnSync(SKLEARN_PYTHON, ['-c', SCRIPT, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(SKLEARN_PYTHON, [SCRIPT, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`sklearn oracle failed: ${r.error?.message ?? r.stderr}`);
     return JSON.parse(r.stdout) as number[];
   } finally {
