@@ -4,6 +4,7 @@
  * reproduced exactly (checked against its own code run by Python).
  */
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   exportDeepSpeed,
@@ -22,6 +23,10 @@ import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 
 const PYTHON = ORACLE_PYTHON;
+/** DeepSpeed's own partition_uniform / partition_balanced (numpy). */
+const DEEPSPEED_PARTITION = fileURLToPath(
+  new URL('../../../../helpers/python/deepspeed_partition.py', import.meta.url),
+);
 
 function assertParses(source: string): void {
   execFileSync(PYTHON, ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], {
@@ -230,56 +235,8 @@ describe('DeepSpeed export', () => {
         [[3, 3, 3], 5],
         [[0, 7, 0, 7, 0, 7, 1], 2],
       ];
-      const oracle = String.raw`
-import json, sys
-import numpy as np
-from math import floor
-def partition_uniform(num_items, num_parts):
-    parts = [0] * (num_parts + 1)
-    if num_items <= num_parts:
-        for p in range(num_parts + 1):
-            parts[p] = min(p, num_items)
-        return parts
-    chunksize = num_items // num_parts
-    residual = num_items - (chunksize * num_parts)
-    parts = np.arange(0, (num_parts + 1) * chunksize, chunksize)
-    for i in range(residual):
-        parts[i + 1:] += 1
-    return parts.tolist()
-def partition_balanced(weights, num_parts):
-    n = len(weights)
-    m = num_parts
-    if n <= m:
-        return partition_uniform(n, m)
-    dp_max = np.full((n + 1, m + 1), np.inf)
-    dp_min = np.full((n + 1, m + 1), np.inf)
-    dp_cost = np.full((n + 1, m + 1), np.inf)
-    position = np.zeros((n + 1, m + 1), dtype=int)
-    prefix_sum = np.zeros((n + 1))
-    prefix_sum[1:] = np.cumsum(weights)
-    dp_max[0, 0] = 0
-    dp_cost[0, 0] = 0
-    for i in range(1, n + 1):
-        for j in range(1, min(i, m) + 1):
-            for k in range(i):
-                max_sum = max(dp_max[k, j - 1], prefix_sum[i] - prefix_sum[k])
-                min_sum = min(dp_min[k, j - 1], prefix_sum[i] - prefix_sum[k])
-                cost = max_sum - min_sum
-                if dp_cost[i, j] >= cost:
-                    dp_cost[i, j] = cost
-                    dp_max[i, j] = max_sum
-                    dp_min[i, j] = min_sum
-                    position[i, j] = k
-    parts = [n]
-    for i in reversed(range(1, m + 1)):
-        parts.append(int(position[parts[-1], i]))
-    parts.reverse()
-    return parts
-cases = json.load(sys.stdin)
-print(json.dumps([[partition_uniform(len(w), m), partition_balanced(w, m)] for w, m in cases]))
-`;
       const expected = JSON.parse(
-        execFileSync(PYTHON, ['-c', oracle], { input: JSON.stringify(cases) }).toString(),
+        execFileSync(PYTHON, [DEEPSPEED_PARTITION], { input: JSON.stringify(cases) }).toString(),
       ) as [number[], number[]][];
       cases.forEach(([w, m], i) => {
         expect(partitionUniform(w.length, m)).toEqual(expected[i]?.[0]);
