@@ -12,6 +12,7 @@ import { UserError } from '../errors.js';
 import type { WeightFormat } from '../workload/generation.js';
 import { HYPERPARAMETER_RANGES, outOfRange, type Range } from '../workload/limits.js';
 import type { CatalogEntry, TransformerEntry } from './schema.js';
+import { LLAMA_STYLE } from './decoder-style.js';
 
 export type GgufMetadata = Readonly<Record<string, unknown>>;
 
@@ -109,18 +110,8 @@ export function ggufDecoder(
     ...moe,
     vocab,
     context,
-    contextPolicy: 'warn',
-    norm: 'rmsnorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
-    mlp: 'swiglu',
-    bias: false,
-    position: 'rope',
+    ...LLAMA_STYLE,
     tiedEmbeddings: tensorNames !== null && tensorNames.length > 0 && !tensorNames.includes('output.weight'),
-    head: 'lm',
-    causal: true,
-    dropout: false,
     ...family,
     family: `GGUF ${arch}`,
     sources: [file],

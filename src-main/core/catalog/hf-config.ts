@@ -18,6 +18,7 @@
 import { UserError } from '../errors.js';
 import { HYPERPARAMETER_RANGES as R, outOfRange, type Range } from '../workload/limits.js';
 import { TransformerEntrySchema, type CatalogEntry, type TransformerEntry } from './schema.js';
+import { CAUSAL_LM, LLAMA_STYLE } from './decoder-style.js';
 
 export type HfConfig = Readonly<Record<string, unknown>>;
 
@@ -208,19 +209,10 @@ function llamaLike(r: ConfigReader, type: string): Fields {
     ...llamaMlp(r, type, layers),
     vocab: r.count('vocab_size', R.vocab),
     context: r.count('max_position_embeddings', R.context),
-    contextPolicy: 'warn',
-    norm: 'rmsnorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
-    mlp: 'swiglu',
+    ...LLAMA_STYLE,
     bias: attentionBias,
     ...(type === 'qwen2' || type === 'qwen2_moe' ? { qkvBias: true } : {}),
-    position: 'rope',
     tiedEmbeddings: r.bool('tie_word_embeddings', false),
-    head: 'lm',
-    causal: true,
-    dropout: false,
   };
 }
 
@@ -275,18 +267,8 @@ function gemma(r: ConfigReader, type: string): Fields {
     gatedAct: 'gelu',
     vocab: r.count('vocab_size', R.vocab, gemma3 ? 262_208 : 256_000),
     context: r.count('max_position_embeddings', R.context, gemma3 ? 131_072 : 8192),
-    contextPolicy: 'warn',
-    norm: 'rmsnorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
-    mlp: 'swiglu',
-    bias: false,
-    position: 'rope',
+    ...LLAMA_STYLE,
     tiedEmbeddings: r.bool('tie_word_embeddings', true),
-    head: 'lm',
-    causal: true,
-    dropout: false,
   };
 }
 
@@ -344,18 +326,8 @@ function deepseek(r: ConfigReader, type: string, warnings: string[]): Fields {
     ...(type === 'deepseek_v3' ? { routerBias: true } : {}),
     vocab: r.count('vocab_size', R.vocab),
     context: r.count('max_position_embeddings', R.context),
-    contextPolicy: 'warn',
-    norm: 'rmsnorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
-    mlp: 'swiglu',
-    bias: false,
-    position: 'rope',
+    ...LLAMA_STYLE,
     tiedEmbeddings: r.bool('tie_word_embeddings', false),
-    head: 'lm',
-    causal: true,
-    dropout: false,
   };
 }
 
@@ -371,22 +343,19 @@ function gpt2(r: ConfigReader): Fields {
     ffn: r.count('n_inner', R.ffn, 4 * hidden),
     vocab: r.count('vocab_size', R.vocab),
     context: r.count('n_positions', R.context),
+    ...CAUSAL_LM,
     contextPolicy: 'error',
     norm: 'layernorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
     mlp: 'gelu',
     bias: true,
     position: 'learned',
     tiedEmbeddings: r.bool('tie_word_embeddings', true),
-    head: 'lm',
-    causal: true,
     dropout: true,
   };
 }
 
-function gptNeox(r: ConfigReader): Fields {
+/** The sizes GPT-NeoX and BERT name alike: GELU, heads that divide hidden_size. */
+function geluSizes(r: ConfigReader): Pick<Fields, 'layers' | 'hidden' | 'heads' | 'ffn' | 'vocab'> {
   const hidden = r.count('hidden_size', R.hidden);
   const heads = r.count('num_attention_heads', R.heads);
   checkHeadDim(r, hidden, heads);
@@ -397,33 +366,27 @@ function gptNeox(r: ConfigReader): Fields {
     heads,
     ffn: r.count('intermediate_size', R.ffn),
     vocab: r.count('vocab_size', R.vocab),
+  };
+}
+
+function gptNeox(r: ConfigReader): Fields {
+  return {
+    ...geluSizes(r),
     context: r.count('max_position_embeddings', R.context),
+    ...CAUSAL_LM,
     contextPolicy: 'warn',
     norm: 'layernorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
     mlp: 'gelu',
     bias: r.bool('attention_bias', true),
     position: 'rope',
     tiedEmbeddings: r.bool('tie_word_embeddings', false),
-    head: 'lm',
-    causal: true,
     dropout: false,
   };
 }
 
 function bert(r: ConfigReader): Fields {
-  const hidden = r.count('hidden_size', R.hidden);
-  const heads = r.count('num_attention_heads', R.heads);
-  checkHeadDim(r, hidden, heads);
-  checkAct(r, 'hidden_act', GELU_ACTS, 'gelu');
   return {
-    layers: r.count('num_hidden_layers', R.layers),
-    hidden,
-    heads,
-    ffn: r.count('intermediate_size', R.ffn),
-    vocab: r.count('vocab_size', R.vocab),
+    ...geluSizes(r),
     typeVocab: r.count('type_vocab_size', { min: 1, max: R.vocab.max }, 2),
     context: r.count('max_position_embeddings', R.context),
     contextPolicy: 'error',
