@@ -16,7 +16,7 @@ import { groupBy } from '../core/util/group-by.js';
 import { deviceIdOf } from '../core/domain/device-id.js';
 import type { Database } from '../adapters/store/types.js';
 
-export type { ComparedDevice, ComparedMachine, Comparison };
+export type { Comparison };
 
 export interface CompareRequest {
   machines: readonly string[];
@@ -34,7 +34,7 @@ const median = (xs: number[]): number => {
 };
 
 /** Each family's median achieved / attainable (min of the dtype's peak and bandwidth x intensity). */
-export function familyEfficiency(summary: DeviceSummary, points: readonly RooflinePoint[]): Record<string, number> {
+function familyEfficiency(summary: DeviceSummary, points: readonly RooflinePoint[]): Record<string, number> {
   const bw = summary.bandwidthGBps;
   const efficiencies = points.flatMap((p) => {
     const peak = summary.peakGflops[p.dtype as keyof DeviceSummary['peakGflops']] ?? summary.peakGflops.fp32;

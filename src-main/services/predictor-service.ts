@@ -27,10 +27,7 @@ export interface TrainedSummary {
   trainMs: number;
 }
 
-export function describeTrainingSet(
-  samples: readonly Sample[],
-  devices: readonly DeviceGroup[],
-): Record<string, unknown> {
+function describeTrainingSet(samples: readonly Sample[], devices: readonly DeviceGroup[]): Record<string, unknown> {
   return {
     samples: samples.length,
     devices: devices.map((d) => ({

@@ -13,11 +13,11 @@ import { safetensorsTensors, type SafetensorsTensor } from '../../core/catalog/s
 import { openRegular, readRegularFile } from './read-regular-file.js';
 
 /** Largest header read: real ones are under 10 MiB (DeepSeek-V3's shards hold ~100 KiB each). */
-export const MAX_SAFETENSORS_HEADER_BYTES = 100 * 2 ** 20;
+const MAX_SAFETENSORS_HEADER_BYTES = 100 * 2 ** 20;
 /** Largest model.safetensors.index.json read (DeepSeek-V3's is 8.6 MiB). */
-export const MAX_SAFETENSORS_INDEX_BYTES = 64 * 2 ** 20;
+const MAX_SAFETENSORS_INDEX_BYTES = 64 * 2 ** 20;
 
-export const SAFETENSORS_INDEX = 'model.safetensors.index.json';
+const SAFETENSORS_INDEX = 'model.safetensors.index.json';
 
 export interface SafetensorsFolder {
   /** The weights files read, by name in the folder. */

@@ -160,7 +160,7 @@ function fishScript(words: CommandWords[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function completionScript(shell: Shell, commands: readonly Command[]): string {
+function completionScript(shell: Shell, commands: readonly Command[]): string {
   const words = commandWords(commands);
   if (shell === 'bash') return bashScript(words);
   if (shell === 'zsh') return zshScript(words);

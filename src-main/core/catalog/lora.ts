@@ -72,7 +72,7 @@ export function availableTargets(e: TransformerEntry): LoraTarget[] {
 }
 
 /** One line when a target is not in the model: the targets it has. */
-export function checkTargets(e: TransformerEntry, spec: FinetuneSpec): void {
+function checkTargets(e: TransformerEntry, spec: FinetuneSpec): void {
   const has = availableTargets(e);
   const missing = spec.targets.filter((t) => !has.includes(t));
   if (missing.length > 0)

@@ -274,7 +274,7 @@ function argmaxDevices({ L, D }: RelaxedCost, theta: Float64Array): number[] {
  * bottleneck, greedy fill); devices left without layers are dropped. Null when the order cannot
  * hold the layers.
  */
-export function rebalance(ctx: PlannerContext, order: readonly number[], samples: number): Run[] | null {
+function rebalance(ctx: PlannerContext, order: readonly number[], samples: number): Run[] | null {
   const L = ctx.problem.layers.length;
   const t = (d: number, from: number, to: number): number => samples * ctx.tables.perSampleUs(d, from, to);
   const fill = (cap: number): Run[] | null => {

@@ -7,7 +7,7 @@ import { hash32 } from './random.js';
 import type { PredictorSummary, ProtocolName, ScatterRow } from './types.js';
 
 /** Size buckets of measured time: upper bound (exclusive), µs, and label. */
-export const SIZE_BUCKETS: readonly { maxUs: number; label: string }[] = [
+const SIZE_BUCKETS: readonly { maxUs: number; label: string }[] = [
   { maxUs: 10, label: '<10 µs tiny (timer noise dominates)' },
   { maxUs: 100, label: '10-100 µs' },
   { maxUs: 1000, label: '100 µs-1 ms' },
@@ -15,11 +15,11 @@ export const SIZE_BUCKETS: readonly { maxUs: number; label: string }[] = [
   { maxUs: Infinity, label: '>10 ms' },
 ];
 
-export function sizeBucket(actualUs: number): string {
+function sizeBucket(actualUs: number): string {
   return (SIZE_BUCKETS.find((b) => actualUs < b.maxUs) ?? SIZE_BUCKETS[SIZE_BUCKETS.length - 1])?.label ?? '';
 }
 
-export function metricsOf(rows: readonly ScatterRow[]): Metrics {
+function metricsOf(rows: readonly ScatterRow[]): Metrics {
   return computeMetrics(
     rows.map((r) => r.actualUs),
     rows.map((r) => r.predictedUs),

@@ -68,7 +68,7 @@ function metricRows(report: EvaluationReport, p: ProtocolReport): Row[] {
   return rows;
 }
 
-export function formatProtocol(report: EvaluationReport, p: ProtocolReport): string {
+function formatProtocol(report: EvaluationReport, p: ProtocolReport): string {
   const lines = [`== ${p.name}: ${p.folds} fold${p.folds === 1 ? '' : 's'} ==`];
   const names = Object.keys(p.byPredictor);
   if (names.length === 0) lines.push('(nothing evaluated)');
