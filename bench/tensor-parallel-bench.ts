@@ -30,6 +30,7 @@ import { entryWorkload, getCatalogEntry, kvBytesPerToken } from '../src-main/cor
 import type { CatalogEntry } from '../src-main/core/catalog/schema.js';
 import type { PlanProblem } from '../src-main/core/planner/types.js';
 import { datasheetLayers } from './datasheet-layers.js';
+import { isBlockName } from '../src-main/core/catalog/block-names.js';
 
 const lines: string[] = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}`,
@@ -124,7 +125,7 @@ const { links } = buildPlanLinks(
 );
 const split = { divides: [96, 96], forwardAllReduces: 2, backwardAllReduces: 2 };
 const anchorBase: PlanProblem = {
-  layers: datasheetLayers(workload, a100s).map((l) => (/^block\.\d+$/.test(l.name) ? { ...l, tensor: split } : l)),
+  layers: datasheetLayers(workload, a100s).map((l) => (isBlockName(l.name) ? { ...l, tensor: split } : l)),
   devices: a100s.map((g) => g.device),
   links,
   mode: 'training',
@@ -135,7 +136,7 @@ const anchorBase: PlanProblem = {
   tensorDegrees: [1, 8],
 };
 const anchor = recomputeProblem(anchorBase, 'full') ?? anchorBase;
-const blockIndex = anchor.layers.map((l, i) => (/^block\.\d+$/.test(l.name) ? i : -1)).filter((i) => i >= 0);
+const blockIndex = anchor.layers.map((l, i) => (isBlockName(l.name) ? i : -1)).filter((i) => i >= 0);
 const stages: StageSpec[] = Array.from({ length: 8 }, (_, p) => {
   const firstBlock = blockIndex[p * 12] as number;
   const nextBlock = blockIndex[(p + 1) * 12];

@@ -30,6 +30,7 @@ import { deviceMemoryBytes } from './device-memory.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import { deviceOverhead, pickDevice, predictOnDevice } from './workload-service.js';
 import { count } from '../core/text/plural.js';
+import { isExpertNode } from '../core/catalog/block-names.js';
 
 export interface GenerationRequest {
   device: string;
@@ -103,7 +104,7 @@ function decoderShape(e: DecoderEntry, batch: number, dtype: Dtype): DecoderShap
     kvHeads: e.kvHeads ?? e.heads,
     kvValuesPerLayer: cachedValuesPerToken(e),
     params: step.nodes.reduce((s, n) => s + n.params, 0),
-    expertParams: step.nodes.filter((n) => n.name.includes('.mlp.experts.')).reduce((s, n) => s + n.params, 0),
+    expertParams: step.nodes.filter((n) => isExpertNode(n.name)).reduce((s, n) => s + n.params, 0),
     // Token (and learned position) tables: a step gathers rows; a tied LM head reads the token table whole.
     gatheredParams: e.tiedEmbeddings
       ? 0

@@ -23,6 +23,7 @@ import { planZeroStage } from './search/plan-ranking.js';
 import { count } from '../text/plural.js';
 import type { CostModel } from './cost/cost-model.js';
 import type { Plan, PlanProblem, Recompute, Schedule } from './types.js';
+import { isBlockName } from '../catalog/block-names.js';
 
 export interface Layout {
   tp: number;
@@ -179,7 +180,7 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Re
 
 /** The transformer blocks ("block.N" layers, contiguous), or null for a model without them. */
 function blockRange(problem: PlanProblem): { first: number; count: number } | null {
-  const idx = problem.layers.flatMap((l, i) => (/^block\.\d+$/.test(l.name) ? [i] : []));
+  const idx = problem.layers.flatMap((l, i) => (isBlockName(l.name) ? [i] : []));
   if (idx.length === 0) return null;
   const first = idx[0] as number;
   return idx.every((v, i) => v === first + i) ? { first, count: idx.length } : null;

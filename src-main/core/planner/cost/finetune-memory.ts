@@ -10,6 +10,7 @@
  *   stack's bytes per logit (tokens x vocabulary), not the model's activations.
  */
 import { FINETUNE_STACKS, type FinetuneStack } from '../../workload/finetune.js';
+import { isBlockName } from '../../catalog/block-names.js';
 
 export interface TunedLayerShape {
   role: 'block' | 'head' | 'other';
@@ -77,7 +78,7 @@ export function tunedLayersMemory(
   stack: FinetuneStack,
 ): TunedLayerMemory[] {
   return layers.map((l) => {
-    const role = /^block\.\d+$/.test(l.name) ? 'block' : l.name === 'head' && m.lmHead ? 'head' : 'other';
+    const role = isBlockName(l.name) ? 'block' : l.name === 'head' && m.lmHead ? 'head' : 'other';
     return tunedLayerMemory(
       {
         role,

@@ -9,6 +9,7 @@
  */
 import type { WorkloadPrediction } from '../../workload/predict-workload.js';
 import type { Workload, WorkloadLayer } from '../../workload/types.js';
+import { isBlockName } from '../../catalog/block-names.js';
 
 export function layerBackwardUs(w: Workload, l: WorkloadLayer, p: WorkloadPrediction | undefined): number {
   const forward = p?.layers[l.index]?.timeUs ?? 0;
@@ -27,7 +28,7 @@ export function singleDeviceStepUs(w: Workload, p: WorkloadPrediction, recompute
   let us = 0;
   for (const l of w.layers) {
     const forward = p.layers[l.index]?.timeUs ?? 0;
-    const again = recompute === 'full' && (!tuned || /^block\.\d+$/.test(l.name)) ? forward : 0;
+    const again = recompute === 'full' && (!tuned || isBlockName(l.name)) ? forward : 0;
     us += forward + layerBackwardUs(w, l, p) + again;
   }
   return us;
