@@ -1,14 +1,13 @@
 /**
  * Trained predictors as ONNX models (ai.onnx.ml) that other tools run without this
- * app: inputs `features` [N, F] (see the model's metadata for the names) and
- * `floor_us` [N, 1]; output `time_us`. `featureRows` gives both inputs for queries.
+ * app: inputs `features` [N, F] (a query's featureVector, in FEATURE_NAMES order; the model's
+ * metadata names them) and `floor_us` [N, 1] (its floorUs); output `time_us`.
  */
 import { UserError } from '../core/errors.js';
-import { FEATURE_NAMES, featureVector, floorUs } from '../core/predictor/features.js';
+import { FEATURE_NAMES } from '../core/predictor/features.js';
 import { ForestPredictor } from '../core/predictor/forest-predictor.js';
 import { LinearPredictor } from '../core/predictor/linear-predictor.js';
 import { forestToOnnx, linearToOnnx } from '../core/predictor/onnx-export.js';
-import type { OpQuery } from '../core/predictor/types.js';
 import type { Database } from '../adapters/store/types.js';
 import { storedPredictorNamed } from './predictor-service.js';
 
@@ -28,19 +27,4 @@ export function exportPredictorOnnx(db: Database, name: OnnxExportable): { bytes
     };
   }
   throw new UserError(`the ${name} predictor cannot be exported as ONNX`);
-}
-
-/** The two inputs of an exported model for some queries. */
-export function featureRows(queries: readonly OpQuery[]): {
-  features: Float32Array;
-  floorUs: Float32Array;
-} {
-  const f = FEATURE_NAMES.length;
-  const features = new Float32Array(queries.length * f);
-  const floor = new Float32Array(queries.length);
-  queries.forEach((q, i) => {
-    features.set(featureVector(q, q.device), i * f);
-    floor[i] = floorUs(q, q.device);
-  });
-  return { features, floorUs: floor };
 }

@@ -2,13 +2,28 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { FEATURE_NAMES } from '../../../src-main/core/predictor/features.js';
-import { featureRows } from '../../../src-main/services/predictor-export.js';
-import { storedPredictors } from '../../../src-main/services/predictor-service.js';
+import { FEATURE_NAMES, featureVector, floorUs } from '../../../src-main/core/predictor/features.js';
+import type { OpQuery } from '../../../src-main/core/predictor/types.js';
+import { storedPredictorNamed } from '../../../src-main/services/predictor-service.js';
 import { loadTrainingData } from '../../../src-main/services/training-data.js';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
+
+/** The two inputs of an exported model for some queries (its contract: predictor-export.ts). */
+function featureRows(queries: readonly OpQuery[]): {
+  features: Float32Array;
+  floorUs: Float32Array;
+} {
+  const f = FEATURE_NAMES.length;
+  const features = new Float32Array(queries.length * f);
+  const floor = new Float32Array(queries.length);
+  queries.forEach((q, i) => {
+    features.set(featureVector(q, q.device), i * f);
+    floor[i] = floorUs(q, q.device);
+  });
+  return { features, floorUs: floor };
+}
 
 describe('pipedejavu predictor export --format onnx', () => {
   it.each(['forest', 'linear'])(
@@ -24,7 +39,7 @@ describe('pipedejavu predictor export --format onnx', () => {
       expect(r.stdout).toMatch(new RegExp(`Wrote the ${model} predictor`));
 
       const store = openDatabase(db);
-      const predictor = storedPredictors(store).find((p) => p.name === model)!.predictor;
+      const predictor = storedPredictorNamed(store, model)!.predictor;
       const queries = loadTrainingData(store).samples;
       store.close();
       const expected = predictor.predict(queries).map((p) => p.timeUs);
