@@ -170,7 +170,8 @@ function main() {
   /** Whether `sourceFile` names `symbol` anywhere but in its own declaration and export lists. */
   const usedInOwnModule = (sourceFile, symbol) => {
     let found = false;
-    const matches = (s) => s && (s === symbol || s.exportSymbol === symbol || checker.getExportSymbolOfSymbol(s) === symbol);
+    const matches = (s) =>
+      s && (s === symbol || s.exportSymbol === symbol || checker.getExportSymbolOfSymbol(s) === symbol);
     const visit = (node) => {
       if (found) return;
       if (ts.isIdentifier(node) && node.text === symbol.name) {
