@@ -313,6 +313,23 @@ class TreeGrower {
     }
   }
 
+  /**
+   * Keeps the split of feature `f` after `at` when it beats the best so far: left sums `sl` of
+   * weight x target and `wl` of weight, of the node's `S` and `W`. The proxy sl²/wl + sr²/wr is
+   * compared without dividing (wl, wr > 0).
+   */
+  private consider(f: number, at: number, sl: number, wl: number, S: number, W: number): void {
+    const sr = S - sl;
+    const wr = W - wl;
+    const num = sl * sl * wr + sr * sr * wl;
+    const den = wl * wr;
+    if (num > this.bestProxy * den) {
+      this.bestProxy = num / den;
+      this.bestFeature = f;
+      this.bestAt = at;
+    }
+  }
+
   /** Splits between the levels of a binned feature; true when it is constant on the node. */
   scanHistogram(node: Pending, f: number): boolean {
     const { hw, hs, hc, w, wy, rows } = this;
@@ -350,16 +367,7 @@ class TreeGrower {
       cl += c;
       if (cl < minSamplesLeaf) continue;
       if (n - cl < minSamplesLeaf) break;
-      // proxy = sl²/wl + sr²/wr, compared without dividing: wl, wr > 0.
-      const sr = S - sl;
-      const wr = W - wl;
-      const num = sl * sl * wr + sr * sr * wl;
-      const den = wl * wr;
-      if (num > this.bestProxy * den) {
-        this.bestProxy = num / den;
-        this.bestFeature = f;
-        this.bestAt = q;
-      }
+      this.consider(f, q, sl, wl, S, W);
     }
     hw.fill(0, lo, hi + 1);
     hs.fill(0, lo, hi + 1);
@@ -392,15 +400,7 @@ class TreeGrower {
       wl += w[r] as number;
       sl += wy[r] as number;
       if (xNext <= x || pos + 1 < minSamplesLeaf) continue;
-      const sr = S - sl;
-      const wr = W - wl;
-      const num = sl * sl * wr + sr * sr * wl;
-      const den = wl * wr;
-      if (num > this.bestProxy * den) {
-        this.bestProxy = num / den;
-        this.bestFeature = f;
-        this.bestAt = pos;
-      }
+      this.consider(f, pos, sl, wl, S, W);
     }
     return false;
   }
