@@ -13,7 +13,8 @@ import { pythonScriptPath } from './python-script.js';
 /** sklearn_reference.py: reads the job file, writes the predictions file (both named on its command line). */
 const SCRIPT_FILE = 'sklearn_reference.py';
 
-export const PYTHON = '/usr/bin/python3';
+/** Debian's Python: python3-sklearn installs into it (a python3 elsewhere on PATH cannot see it). */
+const PYTHON = '/usr/bin/python3';
 
 export interface SklearnJob {
   X: number[][];
