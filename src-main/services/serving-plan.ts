@@ -16,8 +16,6 @@ import { UserError } from '../core/errors.js';
 import { count } from '../core/text/plural.js';
 import { WEIGHT_FORMATS, weightFormatProblem, type WeightFormat } from '../core/workload/generation.js';
 
-export type { ServingObjective };
-
 /** Output tokens per request when none are given. */
 export const DEFAULT_OUTPUT_TOKENS = 256;
 /** Prompt tokens when neither --prompt nor --seq is given (less where the model's context is shorter). */

@@ -15,12 +15,6 @@ import { exportFinetune, type FinetuneExport } from './finetune.js';
 import type { ExportInput } from './common.js';
 
 export type { ExportInput } from './common.js';
-export { exportDeepSpeed, partitionBalanced, partitionUniform } from './deepspeed.js';
-export { exportLlamaCpp } from './llamacpp.js';
-export { exportMegatron, megatronSplit } from './megatron.js';
-export { exportTorchPipelining } from './torch.js';
-export { exportSlurm } from './slurm.js';
-export { exportVllm } from './vllm.js';
 
 export interface PlanExports {
   torch: TorchExport;

@@ -6,19 +6,17 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
 import {
   exportDeepSpeed,
-  exportLlamaCpp,
-  exportMegatron,
-  exportPlan,
-  exportSlurm,
-  exportTorchPipelining,
-  exportVllm,
-  megatronSplit,
   partitionBalanced,
   partitionUniform,
-  type ExportInput,
-} from '../../../../../src-main/core/planner/exports/export-plan.js';
+} from '../../../../../src-main/core/planner/exports/deepspeed.js';
+import { exportLlamaCpp } from '../../../../../src-main/core/planner/exports/llamacpp.js';
+import { exportMegatron, megatronSplit } from '../../../../../src-main/core/planner/exports/megatron.js';
+import { exportSlurm } from '../../../../../src-main/core/planner/exports/slurm.js';
+import { exportTorchPipelining } from '../../../../../src-main/core/planner/exports/torch.js';
+import { exportVllm } from '../../../../../src-main/core/planner/exports/vllm.js';
 import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main/core/planner/types.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 
