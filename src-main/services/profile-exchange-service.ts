@@ -15,7 +15,7 @@ import {
   type Provenance,
 } from '../core/profile-file/schema.js';
 import type { Device } from '../core/domain/devices.js';
-import type { Measurement, ProfileRun } from '../core/domain/measurement.js';
+import { measuredOp, type Measurement, type ProfileRun } from '../core/domain/measurement.js';
 import { UserError, errorMessage } from '../core/errors.js';
 import { controlCharProblem, visibleName } from '../core/text/control-chars.js';
 import { count } from '../core/text/plural.js';
@@ -133,12 +133,7 @@ export function buildProfileFile(db: Database, machineId: string | undefined, de
     .map((x) => ({
       runId: x.runId,
       deviceKey: x.deviceKey,
-      op: x.op,
-      family: x.family,
-      shape: x.shape,
-      dtype: x.dtype,
-      flops: x.flops,
-      bytes: x.bytes,
+      ...measuredOp(x),
       executionProvider: x.executionProvider,
       threads: x.threads,
       runtimeVersion: x.runtimeVersion,

@@ -8,6 +8,7 @@ import { summarizeDevice } from '../core/profiler/device-summary.js';
 import type { DeviceFeatures, Sample } from '../core/predictor/types.js';
 import type { ProbeResult } from '../core/domain/hardware.js';
 import { groupBy } from '../core/util/group-by.js';
+import { measuredOp } from '../core/domain/measurement.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -202,12 +203,7 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
       });
       for (const x of ms) {
         samples.push({
-          op: x.op,
-          family: x.family,
-          shape: x.shape,
-          dtype: x.dtype,
-          flops: x.flops,
-          bytes: x.bytes,
+          ...measuredOp(x),
           device: features,
           timeUs: x.stats.medianUs,
           origin: x.source === 'model' ? (suiteOf.get(x.runId) ?? 'model') : 'profile',

@@ -12,6 +12,9 @@ export type Dtype = z.infer<typeof DtypeSchema>;
 export const RunStatusSchema = z.enum(['running', 'complete', 'interrupted', 'failed']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** How one kernel of a profile came out: measured, measured but noisier than the rule allows, or failed. */
+export type KernelStatus = 'measured' | 'noisy' | 'failed';
+
 export const ProfileRunSchema = z.object({
   /** Stable identifier (uuid) so runs keep their identity across export/import. */
   id: z.string().min(1).max(100),
@@ -61,6 +64,14 @@ export const MeasurementSchema = z.object({
   source: z.enum(['profile', 'model']),
 });
 export type Measurement = z.infer<typeof MeasurementSchema>;
+
+/** What a measurement timed: the kernel (op, family, shape, dtype) and its work (flops, bytes). */
+export type MeasuredOp = Pick<Measurement, 'op' | 'family' | 'shape' | 'dtype' | 'flops' | 'bytes'>;
+
+/** The kernel and work of a measurement, without where, how or how long (a predictor's op). */
+export function measuredOp(m: MeasuredOp): MeasuredOp {
+  return { op: m.op, family: m.family, shape: m.shape, dtype: m.dtype, flops: m.flops, bytes: m.bytes };
+}
 
 /** Canonical key of a shape: keys sorted, so {M,N,K} in any order maps to one key. */
 export function shapeKey(shape: Record<string, number>): string {

@@ -11,14 +11,8 @@
  * does the same on float32 inputs, so every row reaches the same leaves. Only the leaf values
  * (float32 target_weights) and ORT's float32 averaging differ from the in-app float64 mean.
  */
-import {
-  attr,
-  encodeModel,
-  OnnxDataType,
-  type AttributeDef,
-  type NodeDef,
-  type TensorDef,
-} from '../onnx/model-builder.js';
+import { attr, encodeModel, OnnxDataType } from '../onnx/model-builder.js';
+import type { AttributeDef, NodeDef, TensorDef } from '../onnx/model-builder.js';
 import { MIN_LOG_RATIO } from './features.js';
 import { VARIANT_ROUTER, type RouteNode } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestJson } from './random-forest.js';

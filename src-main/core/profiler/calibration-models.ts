@@ -29,14 +29,8 @@
  * are the same on every build.
  */
 import { randomBytes } from '../kernels/fill.js';
-import {
-  attr,
-  encodeModel,
-  OnnxDataType,
-  type AttributeDef,
-  type NodeDef,
-  type TensorDef,
-} from '../onnx/model-builder.js';
+import { attr, encodeModel, OnnxDataType } from '../onnx/model-builder.js';
+import type { AttributeDef, NodeDef, TensorDef } from '../onnx/model-builder.js';
 
 export interface CalibrationModel {
   name: string;
