@@ -82,11 +82,7 @@ function scriptHead(
     '# Every rank runs this file (see the torchrun lines). Fill in build_model() and make_batch().',
     "# SPLIT_SPEC names submodules: rename the plan's layer names to your model's module paths.",
     '# pipeline() traces the model with torch.export: the model must be traceable.',
-    'import os',
-    '',
-    'import torch',
-    'import torch.distributed as dist',
-    'from torch.distributed.device_mesh import init_device_mesh',
+    ...DIST_IMPORTS,
     'from torch.distributed.optim import ZeroRedundancyOptimizer',
     `from torch.distributed.pipelining import ${sched}, SplitPoint, pipeline`,
     'from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module',
@@ -105,6 +101,33 @@ function scriptHead(
     ...TP_PLAN,
   ];
 }
+
+/** The imports both scripts open with: torch, its distributed package and the device mesh. */
+const DIST_IMPORTS: readonly string[] = [
+  'import os',
+  '',
+  'import torch',
+  'import torch.distributed as dist',
+  'from torch.distributed.device_mesh import init_device_mesh',
+];
+
+/** main() of every script starts here: this rank's GPU (torchrun's LOCAL_RANK) and NCCL. */
+const MAIN_START: readonly string[] = [
+  'def main(steps=10):',
+  '    device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))',
+  '    torch.cuda.set_device(device)',
+  '    dist.init_process_group("nccl")',
+];
+
+/** ...and ends here, after its loop; then the entry point. */
+const MAIN_END: readonly string[] = [
+  '    dist.destroy_process_group()',
+  '',
+  '',
+  'if __name__ == "__main__":',
+  '    main()',
+  '',
+];
 
 /** Megatron-style tensor-parallel plan of a Llama-like block, in every script that may run TP. */
 const TP_PLAN: readonly string[] = [
@@ -150,10 +173,7 @@ function scriptBody(sched: string): string[] {
     '    return torch.optim.AdamW(params, lr=1e-4)',
     '',
     '',
-    'def main(steps=10):',
-    '    device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))',
-    '    torch.cuda.set_device(device)',
-    '    dist.init_process_group("nccl")',
+    ...MAIN_START,
     '    mesh = init_device_mesh("cuda", (PP, DP, TP), mesh_dim_names=("pp", "dp", "tp"))',
     '    stage_index = mesh.get_local_rank("pp")',
     '    x, _ = make_batch(MICROBATCH_SIZE * N_MICROBATCHES)',
@@ -179,12 +199,7 @@ function scriptBody(sched: string): string[] {
     '                    dist.all_reduce(p.grad, group=mesh.get_group("dp"))',
     '                    p.grad /= DP',
     '        optimizer.step()',
-    '    dist.destroy_process_group()',
-    '',
-    '',
-    'if __name__ == "__main__":',
-    '    main()',
-    '',
+    ...MAIN_END,
   ];
 }
 
@@ -196,11 +211,7 @@ function fsdpHead(layout: ExportLayout, fullShard: boolean, blocks: readonly str
       `${layout.microbatches} microbatches of ${layout.microBatch} samples a step (gradient accumulation).`,
     '# Every rank runs this file (see the torchrun lines). Fill in build_model() and make_batch().',
     "# SHARD_MODULES names submodules: rename the plan's layer names to your model's module paths.",
-    'import os',
-    '',
-    'import torch',
-    'import torch.distributed as dist',
-    'from torch.distributed.device_mesh import init_device_mesh',
+    ...DIST_IMPORTS,
     'from torch.distributed.fsdp import fully_shard',
     'from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module',
     '',
@@ -224,10 +235,7 @@ function fsdpBody(): string[] {
     ...USER_HOOKS,
     '',
     '',
-    'def main(steps=10):',
-    '    device = torch.device("cuda", int(os.environ["LOCAL_RANK"]))',
-    '    torch.cuda.set_device(device)',
-    '    dist.init_process_group("nccl")',
+    ...MAIN_START,
     '    mesh = init_device_mesh("cuda", (DP, TP), mesh_dim_names=("dp", "tp"))',
     '    model = build_model().to(device)',
     '    if TP > 1:',
@@ -243,11 +251,6 @@ function fsdpBody(): string[] {
     '            loss = loss_fn(model(x.to(device)), y.to(device)) / N_MICROBATCHES',
     '            loss.backward()',
     '        optimizer.step()',
-    '    dist.destroy_process_group()',
-    '',
-    '',
-    'if __name__ == "__main__":',
-    '    main()',
-    '',
+    ...MAIN_END,
   ];
 }
