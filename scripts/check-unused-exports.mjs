@@ -23,13 +23,17 @@
 // The allowlist (scripts/unused-exports-allowlist.txt): one `path:name  reason` a line, `#` comments.
 // An entry that no longer matches a finding fails the check, so the list stays short and true.
 //
-// Usage: node scripts/check-unused-exports.mjs [--test-only]
+// Usage: node scripts/check-unused-exports.mjs [--test-only] [--root <repository>]
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const rootArg = process.argv.indexOf('--root');
+const ROOT =
+  rootArg > 0
+    ? path.resolve(process.argv[rootArg + 1] ?? '.')
+    : path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const ALLOWLIST = 'scripts/unused-exports-allowlist.txt';
 /** Folders whose exports are checked. */
 const SITE_DIRS = ['src-main', 'src-renderer/src'];
