@@ -3,18 +3,14 @@
  * what plan-service.ts answers (PlanResponse, and the PlanSummary they show).
  */
 import type { CatalogEntry } from '../core/catalog/index.js';
-import type { FinetuneRequest, FinetuneSpec } from '../core/workload/finetune.js';
-import type { ServingFigures, ServingObjective } from '../core/planner/cost/serving.js';
+import type { FinetuneRequest } from '../core/workload/finetune.js';
+import type { ServingObjective } from '../core/planner/cost/serving.js';
 import type { WeightFormat } from '../core/workload/generation.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import type { PlanAllResult } from '../core/planner/search.js';
 import type { RecomputeRequest } from '../core/planner/search/plan-ranking.js';
-import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
-import type { PlanExports } from '../core/planner/exports/export-plan.js';
-import type { LayoutAnswer } from '../core/planner/layout.js';
-import type { Mode, PlanProblem, PlanSuggestion } from '../core/planner/types.js';
-import type { ServedDecoder } from '../core/planner/served-decoder.js';
-import type { PlanSummary, StepBand } from '../core/planner/plan-summary.js';
+import type { Mode, PlanProblem } from '../core/planner/types.js';
+import type { PlanOutcome, PlanSummary } from '../core/planner/plan-summary.js';
 
 export type { PlanSummary } from '../core/planner/plan-summary.js';
 
@@ -85,28 +81,11 @@ export interface PlanRequest {
   finetune?: FinetuneRequest;
 }
 
-export interface PlanResponse {
+/** The planner's answer: the best plan's problem, every search's result, and the rest (PlanOutcome). */
+export interface PlanResponse extends PlanOutcome {
   workload: string;
   problem: PlanProblem;
   result: PlanAllResult;
-  exports: PlanExports | null;
-  /** The best plan's schedule from the discrete-event simulator (one step); empty when none fits. */
-  timeline: SimEvent[];
-  /** The same for every listed plan, in `result.plans` order (empty for plans that do not fit). */
-  timelines: SimEvent[][];
-  /** Serving a decoder (inference): time to first token, tokens per second, longest context, per listed plan. */
-  serving: ServingFigures[] | null;
-  /** Serving a decoder: its prompt, output tokens and the objective the plans are ranked by; else null. */
-  served: ServedDecoder | null;
-  /** When no plan fits: verified changes that would make one fit (plan-suggestions.ts); else []. */
-  suggestions: PlanSuggestion[];
-  /** The request's --layout priced beside the best plan; null without one. */
-  layout: LayoutAnswer | null;
-  /** Fine-tuning with LoRA/QLoRA adapters: rank, alpha and targets as planned; null otherwise. */
-  finetune: FinetuneSpec | null;
-  /** Each listed plan's step band (90% for profiled devices, the published band for datasheet GPUs); null: none. */
-  stepBands: (StepBand | null)[];
-  warnings: string[];
 }
 
 export function planSummary(r: PlanResponse): PlanSummary {

@@ -5,6 +5,7 @@
 import { DatasheetPredictor } from '../predictor/datasheet-predictor.js';
 import { UserError } from '../errors.js';
 import { count } from '../text/plural.js';
+import { groupBy } from '../util/group-by.js';
 import type { Workload } from '../workload/types.js';
 import { GPU_DATASHEETS, hasFp8 } from './cost/datasheets.js';
 import type { PlanCandidate } from './plan-candidate.js';
@@ -20,9 +21,7 @@ export function transferredDtypeWarnings(w: Workload, candidates: readonly PlanC
     (c) => c.device.estimate === 'profiled' && c.features.peakGflops[dtype] === undefined,
   );
   // A cluster has hundreds of devices: one line for each kind of device, naming a few.
-  const byName = new Map<string, PlanCandidate[]>();
-  for (const c of missing) byName.set(c.device.name, [...(byName.get(c.device.name) ?? []), c]);
-  return [...byName.values()].map((list) => {
+  return [...groupBy(missing, (c) => c.device.name).values()].map((list) => {
     const first = list[0] as PlanCandidate;
     const who =
       list.length === 1

@@ -17,18 +17,12 @@ export interface StepBand {
   highUs: number;
 }
 
-export interface PlanSummary {
-  workload: string;
-  mode: Mode;
-  batch: number;
-  devices: PlanDevice[];
-  plans: PlanAllResult['plans'];
-  rejected: PlanAllResult['rejected'];
-  searchMs: number;
+/** What the planner answers beside the ranked plans: shared by the service's response and its summary. */
+export interface PlanOutcome {
   exports: PlanExports | null;
-  /** The simulated schedule of the best plan (one step). */
+  /** The simulated schedule of the best plan (one step); empty when none fits. */
   timeline: SimEvent[];
-  /** The simulated schedule of each listed plan, in `plans` order (empty when it does not fit). */
+  /** The simulated schedule of each listed plan, in the plans' order (empty when it does not fit). */
   timelines: SimEvent[][];
   /** Serving a decoder: time to first token, tokens per second and longest context per plan; null otherwise. */
   serving: ServingFigures[] | null;
@@ -40,7 +34,21 @@ export interface PlanSummary {
   layout: LayoutAnswer | null;
   /** Fine-tuning with LoRA/QLoRA adapters: the adapter, rank, alpha and targets planned; null otherwise. */
   finetune: FinetuneSpec | null;
-  /** Each plan's step band, in `plans` order (the widest of its devices' ranges); null where none. */
+  /**
+   * Each plan's step band, in the plans' order (the widest of its devices' ranges: 90% for profiled
+   * devices, the published band for datasheet GPUs); null where none.
+   */
   stepBands: (StepBand | null)[];
   warnings: string[];
+}
+
+/** A plan's answer as the app's Plans view and `pipedejavu plan --json` show it. */
+export interface PlanSummary extends PlanOutcome {
+  workload: string;
+  mode: Mode;
+  batch: number;
+  devices: PlanDevice[];
+  plans: PlanAllResult['plans'];
+  rejected: PlanAllResult['rejected'];
+  searchMs: number;
 }
