@@ -9,6 +9,11 @@ export type OptionSpec =
   | { type: 'boolean'; short?: string; description: string }
   | { type: 'string'; short?: string; description: string; valueName?: string; multiple?: boolean; default?: string };
 
+/** A string option that takes one value: its name in the help (N, PATH) and what the option means. */
+export function valueOption(valueName: string, description: string): OptionSpec {
+  return { type: 'string', valueName, description };
+}
+
 export interface Command {
   name: string;
   summary: string;

@@ -4,7 +4,7 @@
  * checks read the same everywhere.
  */
 import { UsageError } from '../core/errors.js';
-import type { OptionSpec, ParsedOptions } from './command.js';
+import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
 import { MAX_THREADS, positiveInt } from './workload-options.js';
 
 /** How a device is named on the command line (a profiled device's key). */
@@ -12,35 +12,24 @@ const DEVICE_FORMS = 'cpu, cuda:N, webgpu:N';
 
 /** --device: one device by its key; `note` adds what else this command takes, or its default. */
 export function deviceOption(note?: string): OptionSpec {
-  return { type: 'string', valueName: 'DEVICE', description: note ? `${DEVICE_FORMS} ${note}` : DEVICE_FORMS };
+  return valueOption('DEVICE', note ? `${DEVICE_FORMS} ${note}` : DEVICE_FORMS);
 }
 
 /** --threads on a command that reads a profile: which profiled CPU thread count. */
-export const THREADS_OPTION: OptionSpec = {
-  type: 'string',
-  valueName: 'N',
-  description: 'CPU thread count profiled (default: the most threads profiled, all cores by default)',
-};
+export const THREADS_OPTION = valueOption(
+  'N',
+  'CPU thread count profiled (default: the most threads profiled, all cores by default)',
+);
 
 /** --threads on `profile`: the CPU thread counts to measure, one or several (services' parseThreads reads it). */
-export const THREAD_COUNTS_OPTION: OptionSpec = {
-  type: 'string',
-  valueName: 'N',
-  description: 'CPU thread counts, e.g. 8 or 1,8 (default: physical cores)',
-};
+export const THREAD_COUNTS_OPTION = valueOption('N', 'CPU thread counts, e.g. 8 or 1,8 (default: physical cores)');
 
-export const MACHINE_OPTION: OptionSpec = {
-  type: 'string',
-  valueName: 'ID',
-  description: 'an imported machine (default: this one)',
-};
+export const MACHINE_OPTION = valueOption('ID', 'an imported machine (default: this one)');
 
-export const VIRTUAL_OPTION: OptionSpec = {
-  type: 'string',
-  valueName: 'GPU',
-  description:
-    'a datasheet GPU instead of a profiled device ("H100 SXM5", "RTX 4090"; models/gpus.json): no profile needed',
-};
+export const VIRTUAL_OPTION = valueOption(
+  'GPU',
+  'a datasheet GPU instead of a profiled device ("H100 SXM5", "RTX 4090"; models/gpus.json): no profile needed',
+);
 
 /** The options of a command that predicts or measures on one profiled device. */
 export const PROFILED_DEVICE_OPTIONS: Record<string, OptionSpec> = {

@@ -2,7 +2,7 @@
 import { UsageError } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import type { WorkloadSpecOptions } from '../services/workload-service.js';
-import type { OptionSpec, ParsedOptions } from './command.js';
+import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
 
 export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   dim: {
@@ -17,14 +17,13 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
     valueName: 'NAME=AxB..',
     description: "an input's whole shape, e.g. --input images=1x3x640x640",
   },
-  batch: { type: 'string', valueName: 'N', description: 'catalog models: batch size (default 1)' },
-  seq: { type: 'string', valueName: 'N', description: 'catalog transformers: sequence length' },
-  image: { type: 'string', valueName: 'N', description: 'catalog CNN/ViT: image size (default 224)' },
-  dtype: {
-    type: 'string',
-    valueName: 'DTYPE',
-    description: 'catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; Ada, Hopper and Blackwell GPUs)',
-  },
+  batch: valueOption('N', 'catalog models: batch size (default 1)'),
+  seq: valueOption('N', 'catalog transformers: sequence length'),
+  image: valueOption('N', 'catalog CNN/ViT: image size (default 224)'),
+  dtype: valueOption(
+    'DTYPE',
+    'catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; Ada, Hopper and Blackwell GPUs)',
+  ),
 };
 
 /** Largest batch accepted (the API's limits are the same or wider). */
