@@ -48,7 +48,10 @@ export interface RingBottleneck {
   gbps: number;
 }
 
-/** The ring's bottleneck link, or null when a link between neighbours is missing. */
+/**
+ * The ring's bottleneck: largest alpha and smallest bandwidth over its links (devices in the given
+ * order), or null when a link between neighbours is missing.
+ */
 export function bottleneck(devices: readonly string[], links: readonly PlanLink[]): RingBottleneck | null {
   let alphaUs = 0;
   let gbps = Infinity;
@@ -62,13 +65,6 @@ export function bottleneck(devices: readonly string[], links: readonly PlanLink[
     gbps = Math.min(gbps, l.gbps);
   }
   return { alphaUs, gbps };
-}
-
-/** Largest alpha and smallest bandwidth over the ring's links (devices in the given order); throws on a missing link. */
-export function ringBottleneck(devices: readonly string[], links: readonly PlanLink[]): RingBottleneck {
-  const b = bottleneck(devices, links);
-  if (!b) throw new Error(`no ring over ${devices.join(', ')}: a link between neighbours is missing`);
-  return b;
 }
 
 function ringUs(n: number, bytes: number, l: RingBottleneck, steps: number): number {
