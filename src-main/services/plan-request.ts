@@ -12,7 +12,6 @@ import type { RecomputeRequest } from '../core/planner/search/plan-ranking.js';
 import type { Mode, PlanProblem } from '../core/planner/types.js';
 import type { PlanOutcome, PlanSummary } from '../core/planner/plan-summary.js';
 
-export type { PlanSummary } from '../core/planner/plan-summary.js';
 
 export interface PlanRequest {
   workload: string;

@@ -50,7 +50,7 @@ import { planDevices, type PlanDevices } from './plan-devices.js';
 import { planProblem } from './plan-problem.js';
 import type { PlanRequest, PlanResponse } from './plan-request.js';
 
-export { planSummary, type PlanRequest, type PlanResponse, type PlanSummary } from './plan-request.js';
+export { planSummary, type PlanRequest, type PlanResponse } from './plan-request.js';
 
 /** Searches with and without optimizer offload as the request and the devices allow, and ranks the plans. */
 function searchPlans(

@@ -6,7 +6,7 @@ import type { Workload } from '../workload/types.js';
 import type { PlanLayer } from './types.js';
 
 /** Tensor-parallel degrees searched when the request names none. */
-export const DEFAULT_TP_DEGREES = [1, 2, 4, 8];
+const DEFAULT_TP_DEGREES = [1, 2, 4, 8];
 
 /**
  * Megatron-style tensor parallelism of a catalog transformer: each block splits by head (by KV
