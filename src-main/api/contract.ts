@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
+import { MODES } from '../core/domain/mode.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
@@ -48,7 +49,7 @@ const workloadShape = {
   dims,
   inputs,
 };
-const mode = z.enum(['training', 'inference']);
+const mode = z.enum(MODES);
 const predictorNames = z.array(z.enum(['roofline', 'analytical', 'linear', 'forest'])).min(1);
 /** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`): the adapter, rank, alpha and the targets. */
 const finetuneRequest = z.strictObject({

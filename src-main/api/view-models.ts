@@ -24,6 +24,7 @@ import type { DeviceId } from '../core/domain/device-id.js';
 
 export type { RooflinePoint } from '../core/domain/roofline-point.js';
 export type { DeviceId } from '../core/domain/device-id.js';
+export type { Mode } from '../core/domain/mode.js';
 
 export type { CatalogSummary, Device, Link, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
 
@@ -221,7 +222,7 @@ export interface ProfileEstimateView {
   skipped: string[];
 }
 
-export type KernelStatus = 'measured' | 'noisy' | 'failed';
+export type { KernelStatus } from '../core/domain/measurement.js';
 
 export type JobKind = 'profile' | 'train' | 'evaluate' | 'plan' | 'measure' | 'import';
 export type JobState = 'running' | 'done' | 'failed' | 'cancelled';

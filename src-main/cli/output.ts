@@ -13,18 +13,6 @@ export function formatTable(headers: string[], rows: (string | number | null)[][
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
-export function formatBytes(bytes: number | null): string {
-  if (bytes === null || !Number.isFinite(bytes)) return '-';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v >= 100 || u === 0 ? v.toFixed(0) : v.toFixed(1)} ${units[u]}`;
-}
-
 export function formatOrDash(v: number | string | null | undefined, suffix = ''): string {
   return v === null || v === undefined || v === '' ? '-' : `${v}${suffix}`;
 }

@@ -11,7 +11,7 @@ import { filesystemOf, type FilesystemInfo } from '../adapters/files/filesystem.
 import { checkDatabase, type DatabaseCheck } from '../adapters/store/open-database.js';
 import { probeNvidia, type NvidiaProbe } from '../adapters/nvidia-smi/probe-nvidia.js';
 import { TorchRunner } from '../adapters/torch/torch-runner.js';
-import { formatBytes } from '../core/planner/cost/memory.js';
+import { formatBytes } from '../core/text/bytes.js';
 import { runtimeVersions } from './runtime-versions.js';
 import { count } from '../core/text/plural.js';
 

@@ -18,11 +18,11 @@ import { inlineBranches } from '../core/workload/inline-branches.js';
 import {
   layerPredictions,
   type ExecutedNodePrediction,
-  type Mode,
   type NodePrediction,
   type WorkloadPrediction,
 } from '../core/workload/predict-workload.js';
 import type { Workload } from '../core/workload/types.js';
+import type { Mode } from '../core/domain/mode.js';
 import { readOnnxModel } from '../adapters/files/read-onnx.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
 import type { Database } from '../adapters/store/types.js';

@@ -90,14 +90,15 @@ export function predictorRowsInUse(db: Database): StoredPredictorRow[] {
   return new PredictorRepo(db).inUse(localMachineId(db));
 }
 
-export interface StoredPredictor {
+/** A stored predictor read back and ready to predict (the stored record is core/profile-file StoredPredictor). */
+export interface LoadedPredictor {
   name: string;
   predictor: Predictor;
   trainedAt: string;
 }
 
 /** A stored predictor, loaded; a corrupt or outdated one is an error naming it. */
-function loadRow(r: StoredPredictorRow): StoredPredictor {
+function loadRow(r: StoredPredictorRow): LoadedPredictor {
   try {
     return { name: r.name, predictor: loadPredictor(r.name, r.model), trainedAt: r.trainedAt };
   } catch (e) {
@@ -108,8 +109,8 @@ function loadRow(r: StoredPredictorRow): StoredPredictor {
 }
 
 /** The rows that load, and a message for each one that does not (corrupt, or from another version). */
-function loadReadable(rows: readonly StoredPredictorRow[]): { loaded: StoredPredictor[]; unreadable: string[] } {
-  const loaded: StoredPredictor[] = [];
+function loadReadable(rows: readonly StoredPredictorRow[]): { loaded: LoadedPredictor[]; unreadable: string[] } {
+  const loaded: LoadedPredictor[] = [];
   const unreadable: string[] = [];
   for (const r of rows) {
     try {
@@ -122,12 +123,12 @@ function loadReadable(rows: readonly StoredPredictorRow[]): { loaded: StoredPred
 }
 
 /** The predictors in use, loaded; a corrupt one is an error naming it. */
-export function storedPredictors(db: Database): StoredPredictor[] {
+export function storedPredictors(db: Database): LoadedPredictor[] {
   return predictorRowsInUse(db).map(loadRow);
 }
 
 /** The named predictor in use, loaded (the others are not read, so an outdated one is no obstacle); null if none. */
-export function storedPredictorNamed(db: Database, name: string): StoredPredictor | null {
+export function storedPredictorNamed(db: Database, name: string): LoadedPredictor | null {
   const row = predictorRowsInUse(db).find((r) => r.name === name);
   return row ? loadRow(row) : null;
 }
@@ -140,7 +141,7 @@ export const PREDICTOR_PREFERENCE = ['forest', 'analytical', 'linear', 'roofline
  * Only the chosen one is loaded: a stored linear model from an older version does not stop
  * `--predictor forest`.
  */
-export function chooseStoredPredictor(db: Database, name?: string): StoredPredictor {
+export function chooseStoredPredictor(db: Database, name?: string): LoadedPredictor {
   const rows = predictorRowsInUse(db);
   if (!rows.length) throw new UserError('no trained predictor yet: run `pipedejavu train` first');
   const chosen = name
@@ -154,7 +155,7 @@ export function chooseStoredPredictor(db: Database, name?: string): StoredPredic
  * The predictor whole models are priced with: the chosen stored one, answering from each
  * device's measured elementwise series where they bracket a node (core/predictor/measured-anchors.ts).
  */
-export function workloadPredictor(db: Database, name?: string): StoredPredictor {
+export function workloadPredictor(db: Database, name?: string): LoadedPredictor {
   const chosen = chooseStoredPredictor(db, name);
   return { ...chosen, predictor: new AnchoredPredictor(chosen.predictor, profiledAnchors(db)) };
 }

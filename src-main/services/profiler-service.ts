@@ -4,7 +4,7 @@
  * skips what is already stored (so rerunning resumes), refines where curves bend, and
  * stores the device's measured roofline with the run.
  */
-import { shapeKey, type Dtype, type Measurement } from '../core/domain/measurement.js';
+import { shapeKey, type Dtype, type KernelStatus, type Measurement } from '../core/domain/measurement.js';
 import type { KernelSpec } from '../core/kernels/types.js';
 import { makeKernel } from '../core/kernels/cost.js';
 import { suiteKernels, type SuiteName } from '../core/kernels/suites.js';
@@ -125,8 +125,6 @@ export interface ProfileOptions {
   /** A CPU run waits at most this long for a quiet moment before it starts anyway (ms); default 20 s. */
   quietBudgetMs?: number;
 }
-
-export type KernelStatus = 'measured' | 'failed' | 'noisy';
 
 export type ProfileEvent =
   | {

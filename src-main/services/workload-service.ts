@@ -5,7 +5,8 @@
 import path from 'node:path';
 import type { FinetuneSpec } from '../core/workload/finetune.js';
 import { UserError } from '../core/errors.js';
-import { predictWorkload, type Mode, type WorkloadPrediction } from '../core/workload/predict-workload.js';
+import type { Mode } from '../core/domain/mode.js';
+import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { workloadFromModel } from '../core/workload/from-onnx.js';
 import {
   catalogWorkload,

@@ -3,7 +3,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import type { Dtype } from '../../src-main/core/domain/measurement.js';
-import type { KernelModel, TensorInfo } from '../../src-main/core/kernels/build.js';
+import type { KernelModel, KernelTensor } from '../../src-main/core/kernels/build.js';
 import { float32ToFloat16Bits, randomBytes } from '../../src-main/core/kernels/fill.js';
 
 /**
@@ -11,7 +11,7 @@ import { float32ToFloat16Bits, randomBytes } from '../../src-main/core/kernels/f
  * deterministic pseudo-random contents kernel weights get (uniform [-1,1), integers in [-8,8)),
  * which are cheap even at 16M elements.
  */
-export function tensorFor(info: TensorInfo, values?: Float32Array, seed = 7): ort.Tensor {
+export function tensorFor(info: KernelTensor, values?: Float32Array, seed = 7): ort.Tensor {
   const count = info.dims.reduce((a, d) => a * d, 1);
   if (values && values.length !== count) throw new Error(`${info.name}: ${values.length} values for ${count}`);
   const dtype: Dtype = info.dtype;

@@ -1,7 +1,7 @@
 /** Input tensors for a kernel model: seeded random data of the right type and shape. */
 import * as ort from 'onnxruntime-node';
 import type { Dtype } from '../../core/domain/measurement.js';
-import type { TensorInfo } from '../../core/kernels/build.js';
+import type { KernelTensor } from '../../core/kernels/build.js';
 import { DTYPE_BYTES } from '../../core/kernels/cost.js';
 import { encodeValues, randomBytes } from '../../core/kernels/fill.js';
 
@@ -40,7 +40,7 @@ function typedView(dtype: Dtype, bytes: Uint8Array): ort.Tensor.DataType {
  * `integerFill: 'ones'` (token ids and masks of user models must stay in range).
  */
 export function makeFeeds(
-  inputs: readonly (TensorInfo & { integerFill?: 'random' | 'ones' })[],
+  inputs: readonly (KernelTensor & { integerFill?: 'random' | 'ones' })[],
   seed = 7,
 ): Record<string, ort.Tensor> {
   const feeds: Record<string, ort.Tensor> = {};
@@ -57,7 +57,7 @@ export function makeFeeds(
 }
 
 /** An output tensor to run into (zeros), so ORT writes into memory allocated once. */
-export function outputTensor(info: TensorInfo): ort.Tensor {
+export function outputTensor(info: KernelTensor): ort.Tensor {
   const count = info.dims.reduce((a, b) => a * b, 1);
   return new ort.Tensor(
     ORT_TYPE[info.dtype],

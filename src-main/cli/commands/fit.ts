@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import { formatBytes } from '../../core/planner/cost/memory.js';
+import { formatBytes } from '../../core/text/bytes.js';
 import type { FitTime } from '../../core/planner/cost/fit.js';
 import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
 import { fitModel } from '../../services/fit-service.js';

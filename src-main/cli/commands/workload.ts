@@ -4,7 +4,8 @@ import { addWorkload, listWorkloads } from '../../services/workload-service.js';
 import { storedLine } from '../../services/hf-config-service.js';
 import { removeWorkload } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
-import { formatBytes, formatTable } from '../output.js';
+import { formatTable } from '../output.js';
+import { formatBytes } from '../../core/text/bytes.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
 import { count } from '../../core/text/plural.js';
 

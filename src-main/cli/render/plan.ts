@@ -6,7 +6,8 @@ import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan-service.js';
 import type { StepBand } from '../../services/plan-bands.js';
 import type { ServingFigures } from '../../core/planner/cost/serving.js';
-import { formatBytes, formatTable } from '../output.js';
+import { formatTable } from '../output.js';
+import { formatBytes } from '../../core/text/bytes.js';
 import { ms } from './workload.js';
 
 /** "m/gpu:{0,1}" for devices that differ only in their index, else "a+b". */

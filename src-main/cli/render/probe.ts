@@ -1,7 +1,8 @@
 /** The probe as a person reads it: machine, CPU, devices, topology, links, warnings. */
 import type { Device, Link } from '../../core/domain/devices.js';
 import type { ProbeResult } from '../../core/domain/hardware.js';
-import { formatBytes, formatOrDash, formatTable } from '../output.js';
+import { formatOrDash, formatTable } from '../output.js';
+import { formatBytes } from '../../core/text/bytes.js';
 import { count } from '../../core/text/plural.js';
 
 function isaLine(p: ProbeResult): string {

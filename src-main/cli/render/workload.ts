@@ -5,7 +5,8 @@ import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/generation-service.js';
 import { count, noun } from '../../core/text/plural.js';
-import { formatBytes, formatTable } from '../output.js';
+import { formatTable } from '../output.js';
+import { formatBytes } from '../../core/text/bytes.js';
 
 /** An executed node as the node tables describe it. */
 interface RanNode {

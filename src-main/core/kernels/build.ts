@@ -26,7 +26,8 @@ import { castTarget, convOutDims, convPads, poolOutSize, RECURRENT_GATES } from 
 import { encodeValues, randomBytes } from './fill.js';
 import type { KernelOp, KernelSpec } from './types.js';
 
-export interface TensorInfo {
+/** A graph input or output of a built kernel model: its name, dims and dtype (all known). */
+export interface KernelTensor {
   name: string;
   dims: number[];
   dtype: Dtype;
@@ -36,10 +37,10 @@ export interface KernelModel {
   /** The serialized ModelProto. */
   model: Uint8Array;
   /** Graph inputs, fed on every run. */
-  inputs: TensorInfo[];
+  inputs: KernelTensor[];
   outputName: string;
   /** The single graph output, with its dims and dtype. */
-  output: TensorInfo;
+  output: KernelTensor;
 }
 
 export interface BuildOptions {
@@ -89,7 +90,7 @@ export function buildKernelModel(spec: KernelSpec, opts: BuildOptions = {}): Ker
   return { model, inputs: parts.inputs, outputName: parts.output.name, output: parts.output };
 }
 
-function valueInfo(t: TensorInfo): ValueInfoDef {
+function valueInfo(t: KernelTensor): ValueInfoDef {
   return { name: t.name, elemType: ONNX_DTYPE[t.dtype], dims: t.dims };
 }
 
@@ -100,7 +101,7 @@ function node(opType: string, inputs: string[], outputs: string[], attributes: N
 /** A weight: an initializer with deterministic contents, or a graph input. */
 class Weights {
   readonly initializers: TensorDef[] = [];
-  readonly inputs: TensorInfo[] = [];
+  readonly inputs: KernelTensor[] = [];
   private seed = 1;
   constructor(private readonly asInputs: boolean) {}
 
@@ -124,7 +125,7 @@ class Weights {
 
 /** One kernel's graph under construction: its dims, its fed inputs and its weights. */
 class Graph {
-  readonly inputs: TensorInfo[] = [];
+  readonly inputs: KernelTensor[] = [];
   readonly w: Weights;
   readonly t: Dtype;
   constructor(

@@ -34,12 +34,12 @@
  */
 import type { NodeDef, TensorDef } from '../onnx/model-builder.js';
 import { OnnxDataType } from '../onnx/model-builder.js';
-import type { TensorInfo } from './build.js';
+import type { KernelTensor } from './build.js';
 
 export interface KernelParts {
   nodes: NodeDef[];
-  inputs: TensorInfo[];
-  output: TensorInfo;
+  inputs: KernelTensor[];
+  output: KernelTensor;
   initializers: TensorDef[];
 }
 
@@ -89,7 +89,7 @@ export function chainParts(parts: KernelParts, copies: number): KernelParts {
   if (copies === 1) return parts;
   if (!isChainable(parts))
     throw new RangeError('this kernel cannot be chained: its output is not shaped like its input');
-  const data = (parts.inputs[0] as TensorInfo).name;
+  const data = (parts.inputs[0] as KernelTensor).name;
   const produced = new Set(parts.nodes.flatMap((n) => n.outputs));
   const nodes: NodeDef[] = [];
   for (let c = 0; c < copies; c++) {

@@ -7,7 +7,7 @@ import type { CatalogEntry, CatalogLayer } from '../catalog/index.js';
 import { UserError } from '../errors.js';
 import { count } from '../text/plural.js';
 import type { Workload } from '../workload/types.js';
-import { formatBytes } from './cost/memory.js';
+import { formatBytes } from '../text/bytes.js';
 import type { PlanLayer, PlanProblem } from './types.js';
 
 /**

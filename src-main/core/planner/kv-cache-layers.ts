@@ -4,7 +4,7 @@ import { isBlockName } from '../catalog/block-names.js';
 import { kvCacheBytes, type TransformerEntry } from '../catalog/index.js';
 import { count } from '../text/plural.js';
 import type { Workload } from '../workload/types.js';
-import { formatBytes } from './cost/memory.js';
+import { formatBytes } from '../text/bytes.js';
 import type { ServedDecoder } from './served-decoder.js';
 import type { PlanLayer } from './types.js';
 

@@ -1,5 +1,5 @@
 /** The host memory an optimizer offload may use on each machine of the plan. Pure. */
-import { formatBytes } from './cost/memory.js';
+import { formatBytes } from '../text/bytes.js';
 import { ASSUMED_HOST_MEMORY_PER_GPU_BYTE, assumedHostMemory } from './search/plan-ranking.js';
 import type { HostMemory, PlanDevice } from './types.js';
 

@@ -3,6 +3,10 @@
  * links between them, and the plans the searches produce. Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
+import type { Mode } from '../domain/mode.js';
+
+/** The planner's modes: inference or training (core/domain/mode.ts). */
+export type { Mode };
 
 export interface PlanDevice {
   /** e.g. "local/cuda:0", "lab-server/cuda:3", "virtual/H100-SXM". */
@@ -92,7 +96,6 @@ export interface TensorSplit {
 export type Recompute = 'selective' | 'full';
 
 export type Schedule = 'gpipe' | '1f1b';
-export type Mode = 'training' | 'inference';
 
 export interface PlanProblem {
   layers: PlanLayer[];

@@ -11,7 +11,7 @@ import {
   growTree,
   packTree,
   predictTree,
-  TrainingData,
+  TreeTrainingRows,
   type FlatTree,
   type PackedTree,
 } from './regression-tree.js';
@@ -80,7 +80,7 @@ export class RandomForestRegressor {
   }
 
   fit(X: readonly (readonly number[])[], y: readonly number[]): void {
-    const data = TrainingData.from(X, y);
+    const data = TreeTrainingRows.from(X, y);
     const o = this.options;
     const params = {
       maxDepth: o.maxDepth,

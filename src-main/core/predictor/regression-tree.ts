@@ -41,8 +41,8 @@ export interface TreeParams {
 
 const MAX_LEVELS = 256;
 
-/** Training rows prepared once per forest. */
-export class TrainingData {
+/** The rows a forest trains on, as columns, prepared once for all its trees. */
+export class TreeTrainingRows {
   private constructor(
     readonly nRows: number,
     readonly nFeatures: number,
@@ -55,7 +55,7 @@ export class TrainingData {
     readonly order: readonly (Int32Array | null)[],
   ) {}
 
-  static from(X: readonly (readonly number[])[], y: readonly number[]): TrainingData {
+  static from(X: readonly (readonly number[])[], y: readonly number[]): TreeTrainingRows {
     const n = X.length;
     if (n === 0) throw new Error('cannot fit on zero rows');
     if (y.length !== n) throw new Error(`X has ${n} rows but y has ${y.length} values`);
@@ -102,7 +102,7 @@ export class TrainingData {
         order.push(sorted);
       }
     }
-    return new TrainingData(n, nFeatures, columns, ys, levels, ranks, order);
+    return new TreeTrainingRows(n, nFeatures, columns, ys, levels, ranks, order);
   }
 }
 
@@ -173,7 +173,12 @@ interface Pending {
  * Grows one tree on the rows with weight > 0 (weights are bootstrap counts; 1 without bootstrap).
  * minSamplesLeaf and minSamplesSplit count distinct rows, as scikit-learn does.
  */
-export function growTree(data: TrainingData, weights: Int32Array, params: TreeParams, rand: () => number): FlatTree {
+export function growTree(
+  data: TreeTrainingRows,
+  weights: Int32Array,
+  params: TreeParams,
+  rand: () => number,
+): FlatTree {
   return new TreeGrower(data, weights, params, rand).grow();
 }
 
@@ -209,7 +214,7 @@ class TreeGrower {
   bestProxy = -Infinity;
 
   constructor(
-    readonly data: TrainingData,
+    readonly data: TreeTrainingRows,
     weights: Int32Array,
     readonly params: TreeParams,
     readonly rand: () => number,

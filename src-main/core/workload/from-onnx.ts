@@ -14,7 +14,7 @@ import { inlineBranches, unknownBranchNote } from './inline-branches.js';
 import { groupLayers } from './layers.js';
 import { nodeCost, toDtype, type NodeCost } from './node-cost.js';
 import { product } from './shape-inference-context.js';
-import { inferShapes, type TensorInfo } from './shape-inference.js';
+import { inferShapes, type InferredTensor } from './shape-inference.js';
 import type { TensorShape, Workload, WorkloadNode } from './types.js';
 import { UserError } from '../errors.js';
 
@@ -114,9 +114,9 @@ function checkCountable(node: OnnxNode, cost: NodeCost): void {
 
 /** Inferred tensors by name, as the workload records them. */
 class TensorLookup {
-  constructor(private readonly tensors: Map<string, TensorInfo>) {}
+  constructor(private readonly tensors: Map<string, InferredTensor>) {}
 
-  info = (name: string): TensorInfo | undefined => (name ? this.tensors.get(name) : undefined);
+  info = (name: string): InferredTensor | undefined => (name ? this.tensors.get(name) : undefined);
 
   bytesOf = (name: string): number => {
     const t = this.info(name);

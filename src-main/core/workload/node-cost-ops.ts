@@ -48,7 +48,7 @@ import {
   type RecurrentOp,
 } from '../kernels/cost.js';
 import { elementBytes, type OnnxNode } from '../onnx/onnx-parser.js';
-import { normAxis, product, type TensorInfo } from './shape-inference-context.js';
+import { normAxis, product, type InferredTensor } from './shape-inference-context.js';
 import { batchTransposed, parseEinsum, einsumSizes } from './shape-inference-nn.js';
 
 export interface OpCost {
@@ -68,7 +68,7 @@ export interface CostContext {
   outputs: (KnownTensor | undefined)[];
 }
 
-export interface KnownTensor extends TensorInfo {
+export interface KnownTensor extends InferredTensor {
   dims: number[];
 }
 

@@ -17,7 +17,7 @@ import {
   type CostRule,
   type KnownTensor,
 } from './node-cost-ops.js';
-import type { TensorInfo } from './shape-inference-context.js';
+import type { InferredTensor } from './shape-inference-context.js';
 import { NCHWC_DOMAIN } from './shape-inference-nchwc.js';
 import { isInlinedIf } from './inlined-if.js';
 
@@ -76,7 +76,10 @@ export function toDtype(dataType: number): Dtype | 'other' {
 }
 
 /** The dtype a node computes in: its first input's (or output's) with a predictor dtype; fp32 otherwise. */
-function nodeDtype(inputs: readonly (TensorInfo | undefined)[], outputs: readonly (TensorInfo | undefined)[]): Dtype {
+function nodeDtype(
+  inputs: readonly (InferredTensor | undefined)[],
+  outputs: readonly (InferredTensor | undefined)[],
+): Dtype {
   for (const t of [...inputs, ...outputs]) {
     const d = t ? toDtype(t.dtype) : 'other';
     if (d !== 'other') return d;
@@ -91,16 +94,16 @@ function costRule(node: OnnxNode): CostRule | undefined {
   return undefined;
 }
 
-const known = (t: TensorInfo | undefined): t is KnownTensor => t !== undefined && t.dims !== null;
+const known = (t: InferredTensor | undefined): t is KnownTensor => t !== undefined && t.dims !== null;
 
 export function nodeCost(
   node: OnnxNode,
   opset: number,
-  inputs: readonly (TensorInfo | undefined)[],
-  outputs: readonly (TensorInfo | undefined)[],
+  inputs: readonly (InferredTensor | undefined)[],
+  outputs: readonly (InferredTensor | undefined)[],
 ): NodeCost {
   const dtype = nodeDtype(inputs, outputs);
-  const sum = (ts: readonly (TensorInfo | undefined)[]): number =>
+  const sum = (ts: readonly (InferredTensor | undefined)[]): number =>
     ts.reduce((a, t) => a + (known(t) ? tensorBytes(t) : 0), 0);
   const activationBytes = sum(outputs);
   const base = { family: null, kernel: null, dtype, flops: 0, reason: null };

@@ -25,9 +25,8 @@ import { DTYPE_BYTES } from '../kernels/cost.js';
 import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
 import { runsOnOneThread } from './one-thread-ops.js';
+import type { Mode } from '../domain/mode.js';
 import type { TensorShape, Workload, WorkloadNode } from './types.js';
-
-export type Mode = 'inference' | 'training';
 
 export interface NodePrediction {
   index: number;

@@ -4,8 +4,8 @@
  */
 import { DataType, SMALL_TENSOR_ELEMENTS, type OnnxAttribute, type OnnxNode } from '../onnx/onnx-parser.js';
 
-/** What is known about one tensor. */
-export interface TensorInfo {
+/** What shape inference knows about one tensor of a workload's graph (dims and dtype may be unknown). */
+export interface InferredTensor {
   /** Static dims; null when unknown (data-dependent, or an unsupported op upstream). */
   dims: number[] | null;
   /** TensorProto.DataType code; 0 when unknown. */
@@ -29,7 +29,7 @@ export class ShapeUnknown extends Error {
 }
 
 /** A shape rule: the outputs' infos, in output order (missing trailing ones are unknown). */
-export type ShapeRule = (c: NodeContext) => TensorInfo[];
+export type ShapeRule = (c: NodeContext) => InferredTensor[];
 
 export const product = (dims: readonly number[]): number => dims.reduce((a, d) => a * d, 1);
 
@@ -38,7 +38,7 @@ export class NodeContext {
     readonly node: OnnxNode,
     /** The default-domain opset. */
     readonly opset: number,
-    private readonly infos: readonly (TensorInfo | undefined)[],
+    private readonly infos: readonly (InferredTensor | undefined)[],
   ) {}
 
   get opType(): string {
@@ -54,7 +54,7 @@ export class NodeContext {
     return (this.node.inputs[i] ?? '') !== '';
   }
 
-  info(i: number): TensorInfo {
+  info(i: number): InferredTensor {
     const t = this.infos[i];
     if (!this.has(i) || !t) throw new ShapeUnknown(`input ${i} is missing`);
     return t;
@@ -122,10 +122,10 @@ export class NodeContext {
 }
 
 /** An info with the given dims and type, and its values when they are few enough to keep. */
-export function tensor(dims: number[], dtype: number, value?: number[]): TensorInfo {
+export function tensor(dims: number[], dtype: number, value?: number[]): InferredTensor {
   if (dims.some((d) => !Number.isSafeInteger(d) || d < 0))
     throw new ShapeUnknown(`computed an invalid shape [${dims}]`);
-  const t: TensorInfo = { dims, dtype };
+  const t: InferredTensor = { dims, dtype };
   if (value && value.length === product(dims) && value.length <= SMALL_TENSOR_ELEMENTS) t.value = value;
   return t;
 }

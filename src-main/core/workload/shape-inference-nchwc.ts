@@ -20,7 +20,7 @@
  */
 import type { OnnxGraph, OnnxNode } from '../onnx/onnx-parser.js';
 import { conv, globalPool, pool } from './shape-inference-nn.js';
-import { ShapeUnknown, tensor, type ShapeRule, type TensorInfo } from './shape-inference-context.js';
+import { ShapeUnknown, tensor, type ShapeRule, type InferredTensor } from './shape-inference-context.js';
 
 export const NCHWC_DOMAIN = 'com.microsoft.nchwc';
 
@@ -28,7 +28,7 @@ export const NCHWC_DOMAIN = 'com.microsoft.nchwc';
 const BLOCK_SIZES = [16, 8] as const;
 
 /** A tensor in the blocked layout: dims[1] is `channels` rounded up to the block. */
-export interface BlockedTensorInfo extends TensorInfo {
+export interface BlockedTensorInfo extends InferredTensor {
   /** The true channel count. */
   channels: number;
   /** True when `channels` is only the padded count: neither the graph nor a hint told the true one. */
@@ -36,7 +36,7 @@ export interface BlockedTensorInfo extends TensorInfo {
 }
 
 /** The true channel count of a blocked tensor; undefined for tensors in a plain layout. */
-export function blockedChannels(t: TensorInfo | undefined): number | undefined {
+export function blockedChannels(t: InferredTensor | undefined): number | undefined {
   return t && 'channels' in t && typeof t.channels === 'number' ? t.channels : undefined;
 }
 
@@ -181,7 +181,7 @@ class ChannelClasses {
 /** Equalities (same count) and facts (a known count) about true channel counts, from the graph. */
 function channelEvidence(
   nodes: readonly OnnxNode[],
-  tensors: ReadonlyMap<string, TensorInfo>,
+  tensors: ReadonlyMap<string, InferredTensor>,
   blocked: ReadonlySet<string>,
 ): { classes: ChannelClasses; facts: Map<string, number> } {
   const classes = new ChannelClasses();
@@ -228,7 +228,7 @@ function channelEvidence(
  */
 export function annotateBlockedChannels(
   nodes: readonly OnnxNode[],
-  tensors: Map<string, TensorInfo>,
+  tensors: Map<string, InferredTensor>,
   block: number,
   hints: Readonly<Record<string, number>> = {},
 ): void {

@@ -12,7 +12,7 @@ import {
   tensor,
   type NodeContext,
   type ShapeRule,
-  type TensorInfo,
+  type InferredTensor,
 } from './shape-inference-context.js';
 
 /**
@@ -176,7 +176,7 @@ const recurrent: ShapeRule = (c) => {
   const t = c.dtype(0);
   const y = layout === 1 ? [batch, seq, dirs, hidden] : [seq, dirs, batch, hidden];
   const state = layout === 1 ? [batch, dirs, hidden] : [dirs, batch, hidden];
-  const outs: TensorInfo[] = [tensor(y, t), tensor(state, t)];
+  const outs: InferredTensor[] = [tensor(y, t), tensor(state, t)];
   if (c.opType === 'LSTM') outs.push(tensor(state, t));
   return outs;
 };

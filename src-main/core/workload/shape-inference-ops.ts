@@ -12,7 +12,7 @@ import {
   ShapeUnknown,
   tensor,
   type ShapeRule,
-  type TensorInfo,
+  type InferredTensor,
 } from './shape-inference-context.js';
 
 /** Output i keeps input 0's shape and type (and `dtype` when given). */
@@ -364,7 +364,7 @@ const constant: ShapeRule = (c) => {
     const t = value.value;
     return [{ ...tensor(t.dims, t.dataType, t.values ?? undefined), constant: true }];
   }
-  const num = (name: string, dtype: number, scalar: boolean): TensorInfo | undefined => {
+  const num = (name: string, dtype: number, scalar: boolean): InferredTensor | undefined => {
     const x = a.get(name);
     if (!x) return undefined;
     const vals =

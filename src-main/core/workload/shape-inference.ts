@@ -10,12 +10,12 @@
 import { UsageError, UserError } from '../errors.js';
 import { count } from '../text/plural.js';
 import type { OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/onnx-parser.js';
-import { NodeContext, ShapeUnknown, type ShapeRule, type TensorInfo } from './shape-inference-context.js';
+import { NodeContext, ShapeUnknown, type ShapeRule, type InferredTensor } from './shape-inference-context.js';
 import { MS_RULES, NN_RULES } from './shape-inference-nn.js';
 import { annotateBlockedChannels, hasNchwc, NCHWC_DOMAIN, nchwcBlockSize, nchwcRule } from './shape-inference-nchwc.js';
 import { TENSOR_RULES } from './shape-inference-ops.js';
 
-export type { TensorInfo } from './shape-inference-context.js';
+export type { InferredTensor } from './shape-inference-context.js';
 
 export interface ShapeBindings {
   /** Symbolic dims by name (dim_param): {batch: 1, sequence: 128}. */
@@ -31,7 +31,7 @@ export interface ShapeBindings {
 
 export interface ShapeResult {
   /** Every tensor the graph names (initializers, inputs, node outputs). */
-  tensors: Map<string, TensorInfo>;
+  tensors: Map<string, InferredTensor>;
   /** Every symbolic dim of the inputs, with the value it was bound to. */
   bindings: Record<string, number>;
   warnings: string[];
@@ -59,7 +59,7 @@ const SHAPE_OPS = new Set(['Shape', 'Size']);
 
 export function inferShapes(model: OnnxModel, bind: ShapeBindings = {}): ShapeResult {
   const g = model.graph;
-  const tensors = new Map<string, TensorInfo>();
+  const tensors = new Map<string, InferredTensor>();
   const warnings: string[] = [];
   for (const t of g.initializers) {
     tensors.set(t.name, { dims: t.dims, dtype: t.dataType, value: t.values ?? undefined, constant: true });
@@ -80,7 +80,7 @@ export function inferShapes(model: OnnxModel, bind: ShapeBindings = {}): ShapeRe
   g.nodes.forEach((node, index) => {
     const infos = node.inputs.map((name) => (name ? tensors.get(name) : undefined));
     const rule = shapeRule(node, nchwcBlock ?? undefined);
-    let outs: TensorInfo[] = [];
+    let outs: InferredTensor[] = [];
     if (!rule) {
       const key = node.domain ? `${node.domain}.${node.opType}` : node.opType;
       noRule.set(key, (noRule.get(key) ?? 0) + 1);
@@ -151,7 +151,7 @@ function formatShape(dims: readonly (number | string | null)[]): string {
 function bindInputs(
   inputs: readonly OnnxValueInfo[],
   bind: ShapeBindings,
-  tensors: Map<string, TensorInfo>,
+  tensors: Map<string, InferredTensor>,
   warnings: string[],
 ): Record<string, number> {
   const given = bind.dims ?? {};

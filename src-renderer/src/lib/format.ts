@@ -3,6 +3,8 @@
  * unit tests import it directly. Missing values (null, undefined, NaN, ±Infinity) print as "—".
  */
 
+import { formatBytes as formatBytesText } from '../../../src-main/api/text.js';
+
 export const MISSING = '—';
 
 function missing(v: number | null | undefined): v is null | undefined {
@@ -64,19 +66,9 @@ export function formatGBps(gbps: number | null | undefined): string {
   return `${formatNumber(gbps)} GB/s`;
 }
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
-
-/** Bytes in binary units: "512 B", "1.5 KiB", "24 GiB". */
+/** Bytes in binary units, as the CLI writes them: "512 B", "1.5 KiB", "24.0 GiB". */
 export function formatBytes(bytes: number | null | undefined): string {
-  if (missing(bytes)) return MISSING;
-  let v = Math.abs(bytes);
-  let i = 0;
-  while (v >= 1024 && i < BYTE_UNITS.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  const text = i === 0 ? String(Math.round(v)) : formatNumber(v);
-  return `${bytes < 0 ? '−' : ''}${text} ${BYTE_UNITS[i]}`;
+  return formatBytesText(bytes, MISSING);
 }
 
 const COUNT_UNITS: [number, string][] = [

@@ -3,12 +3,13 @@
  * request (at least one device, a positive batch), the profile's thread counts. Pure.
  */
 import type { ApiRequest } from '../../../src-main/api/contract.js';
+import type { Mode } from '../../../src-main/api/view-models.js';
 import { DEFAULT_FINETUNE_FORM as DEFAULT_FINETUNE, finetuneFields, type FinetuneForm } from './finetune.js';
 
 export type PlanRequest = ApiRequest<'plan:create'>;
 
 /** Fine-tuning is training with LoRA/QLoRA adapters: sent as mode training with `finetune`. */
-export type PlanMode = 'training' | 'inference' | 'finetune';
+export type PlanMode = Mode | 'finetune';
 
 export interface PlanForm {
   workload: string;

@@ -5,8 +5,6 @@ import { planRequest, type PlanMode, type ServingForm } from '../lib/forms.js';
 import { DEFAULT_FINETUNE_FORM, type FinetuneForm, type LoraTarget } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 
-export type Mode = PlanMode;
-
 /** What the form shows until the user chooses: the profiled local devices and the first workload. */
 export interface PlanDefaults {
   localDevices: readonly string[];
@@ -16,7 +14,7 @@ export interface PlanDefaults {
 export class PlansState {
   readonly job: JobTracker<PlanView>;
   #workload: string | null = $state(null);
-  mode: Mode = $state('training');
+  mode: PlanMode = $state('training');
   /** The batch the user chose; null until they choose (then 1 sequence when serving, 8 samples when training). */
   #chosenBatch: number | null = $state(null);
   /** Serving a decoder (inference): weight format, objective, output and prompt tokens; empty: the defaults. */

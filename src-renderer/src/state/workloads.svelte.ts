@@ -4,6 +4,7 @@ import type { ApiRequest } from '../../../src-main/api/contract.js';
 import type {
   FitView,
   CatalogSummary,
+  Mode,
   MeasuredView,
   WorkloadPredictionView,
   WorkloadSummaryView,
@@ -13,9 +14,8 @@ import type { FinetuneStack } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
 
-export type Mode = 'inference' | 'training';
 /** The fit table's modes: serving formats, mixed-precision training, or LoRA and QLoRA fine-tuning. */
-export type FitMode = 'inference' | 'training' | 'finetune';
+export type FitMode = Mode | 'finetune';
 
 export class WorkloadsState {
   readonly list = new Resource<WorkloadSummaryView[]>();

@@ -61,7 +61,7 @@ describe('a .gguf file as a workload', () => {
     const p = JSON.parse(plan.stdout) as { warnings: string[] };
     expect(p.warnings).toContain('Llama-3.1-8B-Instruct-Q4_K_M: weights held as q4_k, 0.5625 bytes per parameter');
     expect(p.warnings).toContain(
-      'Llama-3.1-8B-Instruct-Q4_K_M: inference memory holds the KV cache of 4352 tokens per sequence (prompt 4096 + 256 output), 0.5 GiB at batch 1 (2 x 32 layers x 8 KV heads x 128 x bf16)',
+      'Llama-3.1-8B-Instruct-Q4_K_M: inference memory holds the KV cache of 4352 tokens per sequence (prompt 4096 + 256 output), 544 MiB at batch 1 (2 x 32 layers x 8 KV heads x 128 x bf16)',
     );
   });
 

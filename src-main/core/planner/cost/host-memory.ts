@@ -6,7 +6,8 @@
  * A CPU device of the plan on the same host uses the same RAM, so its need counts too. Pure.
  */
 import { count } from '../../text/plural.js';
-import { formatBytes, GRAD_BYTES_PER_PARAM, WEIGHT_BYTES_PER_PARAM } from './memory.js';
+import { formatBytes } from '../../text/bytes.js';
+import { GRAD_BYTES_PER_PARAM, WEIGHT_BYTES_PER_PARAM } from './memory.js';
 import type { Plan, PlanProblem } from '../types.js';
 
 export interface HostNeed {

@@ -12,6 +12,7 @@
  *   sample the device serves in a step (its share of a microbatch × microbatches).
  * - overhead = problem.overheadBytes (framework, workspace).
  */
+import { formatBytes } from '../../text/bytes.js';
 import type { Mode, PlanDevice, PlanProblem, Schedule } from '../types.js';
 
 /** fp16 weights and gradients of mixed-precision training. */
@@ -108,18 +109,9 @@ export function deviceMemory(input: StageMemoryInput, s: MemorySettings): Memory
   };
 }
 
-const GiB = 1024 ** 3;
-const MiB = 1024 ** 2;
-
-/** "11.3 GiB", or MiB below a tenth of a GiB. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes)) return String(bytes);
-  return Math.abs(bytes) >= 0.1 * GiB ? `${(bytes / GiB).toFixed(1)} GiB` : `${(bytes / MiB).toFixed(1)} MiB`;
-}
-
 /**
  * "cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer,
- * 4.6 GiB activations (4 microbatches in flight), 0.5 GiB overhead".
+ * 4.6 GiB activations (4 microbatches in flight), 512 MiB overhead".
  */
 export function memoryShortfall(device: Pick<PlanDevice, 'id' | 'name' | 'memoryBytes'>, m: MemoryBreakdown): string {
   const flight = `${m.inFlight} microbatch${m.inFlight === 1 ? '' : 'es'} in flight`;

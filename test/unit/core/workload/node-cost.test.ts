@@ -5,11 +5,11 @@ import { attr, encodeModel } from '../../../../src-main/core/onnx/model-builder.
 import { parseOnnxModel, type OnnxNode } from '../../../../src-main/core/onnx/onnx-parser.js';
 import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
 import { nodeCost, type NodeCost } from '../../../../src-main/core/workload/node-cost.js';
-import type { TensorInfo } from '../../../../src-main/core/workload/shape-inference.js';
+import type { InferredTensor } from '../../../../src-main/core/workload/shape-inference.js';
 import { cnnModel, D, HEADS, input, node, recurrentModel, transformerModel } from './sample-models.js';
 
 const F = 1;
-const t = (dims: number[], dtype = F): TensorInfo => ({ dims, dtype });
+const t = (dims: number[], dtype = F): InferredTensor => ({ dims, dtype });
 
 /** A node of `op` with the given attributes (parsed back, as the importer sees it). */
 function onnxNode(op: string, inputs: number, attrs: Parameters<typeof node>[3] = [], domain = ''): OnnxNode {
@@ -28,7 +28,7 @@ function onnxNode(op: string, inputs: number, attrs: Parameters<typeof node>[3] 
   return n;
 }
 
-const cost = (n: OnnxNode, ins: TensorInfo[], outs: TensorInfo[]): NodeCost => nodeCost(n, 17, ins, outs);
+const cost = (n: OnnxNode, ins: InferredTensor[], outs: InferredTensor[]): NodeCost => nodeCost(n, 17, ins, outs);
 
 function byName(bytes: Uint8Array, dims: Record<string, number>): Map<string, NodeCost & { params: number }> {
   const r = importOnnxModel(parseOnnxModel(bytes), { name: 'm', dims });

@@ -53,7 +53,7 @@ describe('renderer number formatting', () => {
     expect(formatGBps(3350)).toBe('3.35 TB/s');
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KiB');
-    expect(formatBytes(24 * 2 ** 30)).toBe('24 GiB');
+    expect(formatBytes(24 * 2 ** 30)).toBe('24.0 GiB');
     expect(formatCount(134_000)).toBe('134k');
     expect(formatCount(7.1e9)).toBe('7.1G');
     expect(formatFlops(36.2e6)).toBe('36.2 MFLOP');

@@ -58,7 +58,7 @@ describe('memory reason', () => {
     expect(need.totalBytes).toBeCloseTo(11.3 * GiB, 0);
     expect(memoryShortfall({ id: 'cuda:1', name: 'RTX 2080 SUPER', memoryBytes: 8 * GiB }, need)).toBe(
       'cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer, ' +
-        '4.6 GiB activations (4 microbatches in flight), 0.5 GiB overhead',
+        '4.6 GiB activations (4 microbatches in flight), 512 MiB overhead',
     );
   });
 
@@ -71,7 +71,7 @@ describe('memory reason', () => {
     expect(need.totalBytes).toBe(16e9 + 2e6 + 8 * GiB + 0.5 * GiB);
     expect(memoryShortfall({ id: 'cuda:0', name: 'RTX 4090', memoryBytes: 24 * GiB }, need)).toBe(
       'cuda:0 (RTX 4090, 24.0 GiB): needs 23.4 GiB: 14.9 GiB parameters/optimizer, ' +
-        '1.9 MiB activations (1 microbatch in flight), 8.0 GiB KV cache, 0.5 GiB overhead',
+        '1.9 MiB activations (1 microbatch in flight), 8.0 GiB KV cache, 512 MiB overhead',
     );
   });
 });
