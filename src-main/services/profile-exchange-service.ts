@@ -16,6 +16,7 @@ import {
 } from '../core/profile-file/schema.js';
 import type { Device } from '../core/domain/devices.js';
 import { measuredOp, type Measurement, type ProfileRun } from '../core/domain/measurement.js';
+import { groupBy } from '../core/util/group-by.js';
 import { UserError, errorMessage } from '../core/errors.js';
 import { controlCharProblem, visibleName } from '../core/text/control-chars.js';
 import { count } from '../core/text/plural.js';
@@ -276,7 +277,7 @@ export function prepareProfile(file: ProfileFile, sourceName: string, hash?: str
 /** Writes a prepared profile in one transaction, or nothing of it (`unchanged` when its content is here). */
 export function storeProfile(db: Database, p: PreparedProfile, options: StoreOptions = {}): ImportResult {
   if (options.label !== undefined) checkLabel(options.label);
-  const byRun = measurementsByRun(p.file.measurements);
+  const byRun = groupBy(p.file.measurements, (m) => m.runId);
   // A large import touches four indexes per row: a bigger page cache for its duration.
   return withPageCache(db, IMPORT_CACHE_KIB, () => store(db, p, byRun, options));
 }
@@ -445,16 +446,6 @@ export function canonicalHash(file: ProfileFile, text: string, input: string | U
   const canonical = canonicalText(file);
   if (typeof input !== 'string' && canonical === text) return createHash('sha256').update(input).digest('hex');
   return contentHash(canonical);
-}
-
-function measurementsByRun(ms: readonly Measurement[]): Map<string, Measurement[]> {
-  const byRun = new Map<string, Measurement[]>();
-  for (const m of ms) {
-    const list = byRun.get(m.runId);
-    if (list) list.push(m);
-    else byRun.set(m.runId, [m]);
-  }
-  return byRun;
 }
 
 /** How far in the future a predictor's training date may lie (clock skew between machines). */

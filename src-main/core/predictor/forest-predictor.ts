@@ -19,6 +19,7 @@
  * where the trees disagree and where the model was found wrong on unseen rows.
  */
 import { z } from 'zod';
+import { positionsBy } from '../util/group-by.js';
 import { featureVector, FEATURE_NAMES, floorUs, learnedMinLogRatio, MIN_LOG_RATIO } from './features.js';
 import { VARIANTS, routeVariant } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestOptions } from './random-forest.js';
@@ -108,7 +109,7 @@ export class ForestPredictor implements Predictor {
     this.sharedPart = shared.part;
     this.variantParts = new Map();
     const oob = [...shared.oob];
-    for (const [variant, rows] of groupBy(x.map(routeVariant))) {
+    for (const [variant, rows] of positionsBy(x.map(routeVariant))) {
       if (rows.length < this.minVariantSamples) continue;
       const own = fitPart(
         rows.map((i) => x[i] as number[]),
@@ -143,7 +144,7 @@ export class ForestPredictor implements Predictor {
   private spread(features: readonly (readonly number[])[]): { mean: number[]; std: number[] } {
     const mean = new Array<number>(features.length).fill(0);
     const std = new Array<number>(features.length).fill(0);
-    for (const [part, rows] of groupBy(features.map((x) => this.partFor(x)))) {
+    for (const [part, rows] of positionsBy(features.map((x) => this.partFor(x)))) {
       const got = part.forest.predictWithSpread(rows.map((i) => features[i] as readonly number[]));
       rows.forEach((i, k) => {
         mean[i] = (got.mean[k] as number) + dot(part.opBias, features[i] as readonly number[]);
@@ -226,17 +227,6 @@ function fitPart(
   const forestOob = forest.oobPredictions();
   const opBias = opBiasFrom(x, y, forestOob);
   return { part: { forest, opBias }, oob: forestOob.map((r, i) => r + dot(opBias, x[i] as number[])) };
-}
-
-/** Row indexes by key, keys in first-seen order. */
-function groupBy<K>(keys: readonly K[]): Map<K, number[]> {
-  const out = new Map<K, number[]>();
-  keys.forEach((k, i) => {
-    const rows = out.get(k);
-    if (rows) rows.push(i);
-    else out.set(k, [i]);
-  });
-  return out;
 }
 
 const dot = (a: readonly number[], b: readonly number[]): number => a.reduce((s, v, j) => s + v * (b[j] ?? 0), 0);

@@ -19,3 +19,8 @@ export function groupBy<T, K, V>(
   }
   return groups;
 }
+
+/** The positions of `keys` grouped by key, keys in the order first seen. Pure. */
+export function positionsBy<K>(keys: readonly K[]): Map<K, number[]> {
+  return groupBy(keys.keys(), (i) => keys[i] as K);
+}

@@ -2,6 +2,7 @@
  * From per-sample test predictions to the report's aggregates, and the scatter subsample.
  * Buckets go by measured time. Pure.
  */
+import { groupBy } from '../../util/group-by.js';
 import { computeMetrics, type BandOf, type Metrics } from './metrics.js';
 import { hash32 } from './random.js';
 import type { PredictorSummary, ProtocolName, ScatterRow } from './types.js';
@@ -36,15 +37,8 @@ function bandsOf(rows: readonly ScatterRow[]): BandOf[] | undefined {
 }
 
 function metricsBy(rows: readonly ScatterRow[], keyOf: (r: ScatterRow) => string): Record<string, Metrics> {
-  const groups = new Map<string, ScatterRow[]>();
-  for (const r of rows) {
-    const key = keyOf(r);
-    const list = groups.get(key);
-    if (list) list.push(r);
-    else groups.set(key, [r]);
-  }
   const out: Record<string, Metrics> = {};
-  for (const [key, list] of groups) out[key] = metricsOf(list);
+  for (const [key, list] of groupBy(rows, keyOf)) out[key] = metricsOf(list);
   return out;
 }
 
@@ -72,14 +66,8 @@ export function summariseByPredictor(
   tinyUs: number,
   bigUs: number,
 ): Record<string, PredictorSummary> {
-  const byName = new Map<string, ScatterRow[]>();
-  for (const r of rows) {
-    const list = byName.get(r.predictor);
-    if (list) list.push(r);
-    else byName.set(r.predictor, [r]);
-  }
   const out: Record<string, PredictorSummary> = {};
-  for (const [name, list] of byName) out[name] = summarise(list, tinyUs, bigUs);
+  for (const [name, list] of groupBy(rows, (r) => r.predictor)) out[name] = summarise(list, tinyUs, bigUs);
   return out;
 }
 
@@ -93,13 +81,7 @@ export function capScatter(
   cap: number,
   protocolOrder: readonly ProtocolName[],
 ): ScatterRow[] {
-  const groups = new Map<string, ScatterRow[]>();
-  for (const r of rows) {
-    const key = JSON.stringify([r.protocol, r.predictor]);
-    const list = groups.get(key);
-    if (list) list.push(r);
-    else groups.set(key, [r]);
-  }
+  const groups = groupBy(rows, (r) => JSON.stringify([r.protocol, r.predictor]));
   const allowance = groups.size === 0 ? 0 : Math.floor(Math.max(0, cap) / groups.size);
   const kept: ScatterRow[] = [];
   for (const list of groups.values()) {

@@ -6,6 +6,7 @@
  * kept as they are). Shapes such as M=1000 and M=1024 therefore share a group and never
  * straddle train and test; the same shape on another device is another group.
  */
+import { positionsBy } from '../../util/group-by.js';
 import type { OpInstance, Sample } from '../types.js';
 import type { Fold, SplitResult } from './types.js';
 
@@ -29,14 +30,7 @@ export function sizeLog2(op: OpInstance): number {
 
 /** Indices of `samples` per key, keys in order of first appearance. */
 export function indicesBy(samples: readonly Sample[], keyOf: (s: Sample) => string): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  samples.forEach((s, i) => {
-    const key = keyOf(s);
-    const list = out.get(key);
-    if (list) list.push(i);
-    else out.set(key, [i]);
-  });
-  return out;
+  return positionsBy(samples.map(keyOf));
 }
 
 /** All indices in [0, n) not in `test`, ascending. */

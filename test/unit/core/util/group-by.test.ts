@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupBy } from '../../../../src-main/core/util/group-by.js';
+import { groupBy, positionsBy } from '../../../../src-main/core/util/group-by.js';
 
 describe('groupBy', () => {
   it('keeps keys in the order first seen and items in input order within a group', () => {
@@ -45,5 +45,16 @@ describe('groupBy', () => {
         [2, ['bb', 'cc']],
       ]),
     );
+  });
+});
+
+describe('positionsBy', () => {
+  it('gives the positions of each key, keys in the order first seen', () => {
+    expect([...positionsBy(['b', 'a', 'b', 'c', 'a'])]).toEqual([
+      ['b', [0, 2]],
+      ['a', [1, 4]],
+      ['c', [3]],
+    ]);
+    expect(positionsBy([]).size).toBe(0);
   });
 });
