@@ -83,6 +83,16 @@ export function repeatParts(parts: KernelParts, copies: number): KernelParts {
   return chainForm(parts) === 'chain' ? chainParts(parts, copies) : fanParts(parts, copies);
 }
 
+/** Copy `c` of the kernel's nodes: names suffixed _c`c`, tensors renamed (an empty optional input stays empty). */
+function copyNodes(nodes: readonly NodeDef[], c: number, rename: (tensor: string) => string): NodeDef[] {
+  return nodes.map((n) => ({
+    ...n,
+    name: `${n.name ?? n.opType}_c${c}`,
+    inputs: n.inputs.map((t) => (t === '' ? t : rename(t))),
+    outputs: n.outputs.map(rename),
+  }));
+}
+
 /** `copies` copies of the kernel in a chain; the last copy writes the original output. */
 export function chainParts(parts: KernelParts, copies: number): KernelParts {
   if (!Number.isInteger(copies) || copies < 1) throw new RangeError(`copies must be a positive integer, got ${copies}`);
@@ -100,14 +110,7 @@ export function chainParts(parts: KernelParts, copies: number): KernelParts {
       if (produced.has(t) && t !== parts.output.name) return `${t}_c${c}`;
       return t;
     };
-    for (const n of parts.nodes) {
-      nodes.push({
-        ...n,
-        name: `${n.name ?? n.opType}_c${c}`,
-        inputs: n.inputs.map((t) => (t === '' ? t : rename(t))),
-        outputs: n.outputs.map(rename),
-      });
-    }
+    nodes.push(...copyNodes(parts.nodes, c, rename));
   }
   return { ...parts, nodes };
 }
@@ -178,14 +181,7 @@ export function fanParts(parts: KernelParts, copies: number): KernelParts {
       if (t === parts.output.name) return last ? t : `${t}_c${c}`;
       return produced.has(t) ? `${t}_c${c}` : t;
     };
-    for (const n of parts.nodes) {
-      nodes.push({
-        ...n,
-        name: `${n.name ?? n.opType}_c${c}`,
-        inputs: n.inputs.map((t) => (t === '' ? t : rename(t))),
-        outputs: n.outputs.map(rename),
-      });
-    }
+    nodes.push(...copyNodes(parts.nodes, c, rename));
   }
   return { ...parts, nodes, initializers };
 }
