@@ -1,6 +1,6 @@
 /** Readable names for the predictor's device ids ("<machine id>/cpu/cpu/2t" -> "vm · CPU, 2 threads"). */
 import type { Database } from '../adapters/store/types.js';
-import { deviceIdLabel } from '../core/domain/device-id.js';
+import { deviceIdLabel, type MachineDeviceId } from '../core/domain/device-id.js';
 import { loadTrainingData, type DeviceGroup } from '../services/training-data.js';
 
 export function deviceLabel(
@@ -9,8 +9,9 @@ export function deviceLabel(
   return `${d.machineLabel} · ${deviceIdLabel(d)}`;
 }
 
-export function deviceLabels(db: Database): Record<string, string> {
-  const out: Record<string, string> = {};
+/** Each trained device's label by its MachineDeviceId. */
+export function deviceLabels(db: Database): Record<MachineDeviceId, string> {
+  const out: Record<MachineDeviceId, string> = {};
   for (const d of loadTrainingData(db).devices) out[d.deviceId] = deviceLabel(d);
   return out;
 }

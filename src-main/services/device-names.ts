@@ -3,7 +3,7 @@
  * app names it (core/domain/device-id.ts deviceIdLabel): "vm · CPU, 2 threads", "rig · cuda:0";
  * never the machine's id (a hash).
  */
-import { deviceIdLabel } from '../core/domain/device-id.js';
+import { deviceIdLabel, type MachineDeviceId } from '../core/domain/device-id.js';
 import type { Database } from '../adapters/store/types.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 
@@ -14,7 +14,7 @@ export function deviceName(
 }
 
 /** The name of a profiled device by its id (`DeviceGroup.deviceId`); the id itself when the store has no such device. */
-export function deviceNameOf(db: Database, deviceId: string): string {
+export function deviceNameOf(db: Database, deviceId: MachineDeviceId): string {
   const d = loadTrainingData(db).devices.find((x) => x.deviceId === deviceId);
   return d ? deviceName(d) : deviceId;
 }

@@ -5,6 +5,7 @@
  * second, the KV cache and whether it all fits the device, with the largest batch and context that
  * would.
  */
+import type { MachineDeviceId } from '../core/domain/device-id.js';
 import { entryWorkload, getCatalogEntry, type CatalogEntry, type TransformerEntry } from '../core/catalog/index.js';
 import { cachedValuesPerToken } from '../core/catalog/block-layout.js';
 import type { Dtype } from '../core/domain/measurement.js';
@@ -51,7 +52,8 @@ export interface GenerationRequest {
 
 export interface GenerationPrediction {
   workload: string;
-  device: string;
+  /** The device across machines (MachineDeviceId: machineId/deviceKey/ep[/Nt]). */
+  device: MachineDeviceId;
   dtype: Dtype;
   batch: number;
   prompt: number;

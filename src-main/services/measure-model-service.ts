@@ -7,6 +7,7 @@
  * own trace of the traced pass (Chrome trace JSON: Perfetto, chrome://tracing) is kept
  * there.
  */
+import type { MachineDeviceId } from '../core/domain/device-id.js';
 import { recordCheck } from './prediction-band.js';
 import type { ModelBand } from '../core/predictor/model-band.js';
 import { readFileSync, rmSync } from 'node:fs';
@@ -58,7 +59,8 @@ export interface FileNodeMeasurement {
 
 export interface ModelMeasurement {
   workload: string;
-  device: string;
+  /** The device across machines (MachineDeviceId: machineId/deviceKey/ep[/Nt]). */
+  device: MachineDeviceId;
   medianMs: number;
   p10Ms: number;
   p90Ms: number;

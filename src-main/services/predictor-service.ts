@@ -4,6 +4,7 @@
  * with a description of its training set under this machine, and the most recently
  * stored of each name trained here is used (never an imported machine's).
  */
+import type { MachineDeviceId } from '../core/domain/device-id.js';
 import { UserError, errorMessage } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { makeKernel } from '../core/kernels/cost.js';
@@ -188,7 +189,8 @@ export interface OpPrediction {
   dtype: Dtype;
   flops: number;
   bytes: number;
-  device: string;
+  /** The device across machines (MachineDeviceId: machineId/deviceKey/ep[/Nt]). */
+  device: MachineDeviceId;
   predictions: (Prediction & { predictor: string })[];
   warnings: string[];
 }

@@ -8,6 +8,7 @@ import { summarizeDevice } from '../core/profiler/device-summary.js';
 import type { DeviceFeatures, Sample } from '../core/predictor/types.js';
 import type { ProbeResult } from '../core/domain/hardware.js';
 import { groupBy } from '../core/util/group-by.js';
+import { machineDeviceId, type MachineDeviceId } from '../core/domain/device-id.js';
 import { measuredOp } from '../core/domain/measurement.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
@@ -15,7 +16,7 @@ import type { Database } from '../adapters/store/types.js';
 import { conditionsWarningOf } from './run-conditions-service.js';
 
 export interface DeviceGroup {
-  deviceId: string;
+  deviceId: MachineDeviceId;
   machineId: string;
   machineLabel: string;
   deviceKey: string;
@@ -30,10 +31,6 @@ export interface DeviceGroup {
 export interface TrainingData {
   readonly samples: readonly Sample[];
   readonly devices: readonly DeviceGroup[];
-}
-
-export function deviceId(machineId: string, deviceKey: string, ep: string, threads: number | null): string {
-  return `${machineId}/${deviceKey}/${ep}${threads === null ? '' : `/${threads}t`}`;
 }
 
 const COMPUTE = new Set(['gemm', 'conv', 'attention']);
@@ -98,7 +95,7 @@ export function fallbackFigures(
 }
 
 function featuresFor(
-  id: string,
+  id: MachineDeviceId,
   first: StoredMeasurement,
   probe: ProbeResult,
   ms: StoredMeasurement[],
@@ -177,7 +174,7 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
     const runs = profiles.listRuns(m.id);
     const suiteOf = new Map(runs.map((r) => [r.id, r.suite]));
     const groups = groupBy(profiles.listMeasurements({ machineId: m.id }), (x) =>
-      deviceId(m.id, x.deviceKey, x.executionProvider, x.threads),
+      machineDeviceId(m.id, x.deviceKey, x.executionProvider, x.threads),
     );
     for (const [id, ms] of groups) {
       const first = ms[0] as StoredMeasurement;

@@ -1,9 +1,14 @@
 /**
- * One profiled device of a machine, as every API result names it: the device key, the execution
- * provider when it is not the key's own (the PyTorch backend's) and the thread count on a CPU.
- * `cpu@1t` and `cpu@2t` are two devices (one CPU profiled at 1 and at 2 threads); `cuda:0`,
- * `webgpu:0`, `cpu/torch-cpu@4t` and `cuda:0/torch-cuda` are others. Lists and maps of devices
- * key on this id; people read `deviceIdLabel` ("CPU, 2 threads"). Pure.
+ * The ids of a profiled device. A device is a device key ("cpu", "cuda:0", "webgpu:0") run by one
+ * execution provider at one thread count (on a CPU): one CPU profiled at 1 and at 2 threads is two
+ * devices. It has two written forms, each with its type here:
+ * - `DeviceId`, on its own machine, as every API result names it: `cpu@2t`, `cuda:0`,
+ *   `cpu/torch-cpu@4t`, `cuda:0/torch-cuda` (the provider only when it is not the key's own).
+ *   Lists and maps of one machine's devices key on it; people read `deviceIdLabel`.
+ * - `MachineDeviceId`, across the machines of the database, as training, evaluation and
+ *   predictions name it: `machineId/deviceKey/executionProvider[/Nt]`.
+ * (The planner names a plan's devices `machine/deviceKey`, e.g. "lab-ws-01/cuda:3": PlanDevice.id.)
+ * Pure.
  */
 import { count } from '../text/plural.js';
 
@@ -59,4 +64,23 @@ export function deviceIdLabel(p: DeviceIdParts): string {
   const ep = p.executionProvider === ownProvider(p.deviceKey) ? '' : ` (${p.executionProvider})`;
   const threads = p.threads === null ? '' : `, ${count(p.threads, 'thread')}`;
   return `${name}${ep}${threads}`;
+}
+
+/**
+ * A device across the machines of the database, as training samples, evaluation reports and
+ * predictions name it: `machineId/deviceKey/executionProvider`, then `/Nt` with a thread count:
+ * `m-3f2a9c/cpu/cpu/2t`, `m-3f2a9c/cuda:0/cuda`, `m-3f2a9c/cpu/torch-cpu/4t`. Machine ids are
+ * `[A-Za-z0-9_-]` (the profile schema), so the first `/` ends the machine. Stored evaluation
+ * reports keep these ids: the form does not change. Make one with `machineDeviceId`.
+ */
+export type MachineDeviceId = string;
+
+/** The id of a device across machines (MachineDeviceId's form). */
+export function machineDeviceId(
+  machineId: string,
+  deviceKey: string,
+  executionProvider: string,
+  threads: number | null,
+): MachineDeviceId {
+  return `${machineId}/${deviceKey}/${executionProvider}${threads === null ? '' : `/${threads}t`}`;
 }

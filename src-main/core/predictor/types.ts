@@ -4,12 +4,13 @@
  * samples and predict time in microseconds. Shaped like mljs models: train, predict,
  * toJSON, static load that checks name and version. Pure.
  */
+import type { MachineDeviceId } from '../domain/device-id.js';
 import type { Dtype } from '../domain/measurement.js';
 
 /** What the predictor knows about a device, from its measured summary and its probe. */
 export interface DeviceFeatures {
-  /** Device identity for grouping: e.g. "machineId/cpu/cpu/2" (device, EP, threads). */
-  deviceId: string;
+  /** The device across machines, for grouping: `machineId/cpu/cpu/2t` (MachineDeviceId). */
+  deviceId: MachineDeviceId;
   kind: 'cpu' | 'gpu';
   /** Measured peak GFLOP/s per dtype (fp32 at least). */
   peakGflops: Partial<Record<Dtype, number>>;

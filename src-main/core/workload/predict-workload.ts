@@ -20,6 +20,7 @@
  * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
  * `binding`, for callers who time runs from Node; it is never inside totalUs. Pure.
  */
+import type { MachineDeviceId } from '../domain/device-id.js';
 import type { ModelBand } from '../predictor/model-band.js';
 import { DTYPE_BYTES } from '../kernels/cost.js';
 import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
@@ -56,7 +57,8 @@ export interface LayerPrediction {
 export interface WorkloadPrediction {
   workload: string;
   predictor: string;
-  device: string;
+  /** The device across machines (MachineDeviceId: machineId/deviceKey/ep[/Nt]). */
+  device: MachineDeviceId;
   mode: Mode;
   totalUs: number;
   lowUs: number;

@@ -4,6 +4,7 @@
  * from the test predictions of one protocol (grouped k-fold: every measurement predicted by
  * predictors trained without it and without shapes near it). Pure.
  */
+import type { MachineDeviceId } from '../../domain/device-id.js';
 import { count } from '../../text/plural.js';
 import { ape } from './metrics.js';
 import { table } from './format.js';
@@ -23,7 +24,7 @@ export interface PredictorAccuracy {
 
 export interface DeviceBest {
   /** The device's id (`device.deviceId`). */
-  device: string;
+  device: MachineDeviceId;
   /** The predictor with the lowest MAPE on this device's measurements. */
   best: string;
   mape: number;

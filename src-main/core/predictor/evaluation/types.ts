@@ -2,6 +2,7 @@
  * Evaluation vocabulary: protocol names, folds, per-sample prediction rows and the report
  * that aggregates them. Times are µs; error metrics are in percent (see metrics.ts). Pure.
  */
+import type { MachineDeviceId } from '../../domain/device-id.js';
 import type { Metrics } from './metrics.js';
 
 export const PROTOCOL_NAMES = [
@@ -36,7 +37,7 @@ export interface ScatterRow {
   index: number;
   family: string;
   /** `device.deviceId` of the sample. */
-  device: string;
+  device: MachineDeviceId;
   /** Measured time, µs. */
   actualUs: number;
   /** Predicted time, µs. */
@@ -92,7 +93,7 @@ export interface EvaluationReport {
   /** Number of samples evaluated. */
   samples: number;
   /** Distinct `device.deviceId`s, sorted. */
-  devices: string[];
+  devices: MachineDeviceId[];
   /** The options the report was made with (needed to rebuild its folds). */
   options: ResolvedEvaluationOptions;
 }

@@ -3,6 +3,7 @@ import {
   deviceIdLabel,
   deviceIdOf,
   isDeviceId,
+  machineDeviceId,
   parseDeviceId,
   type DeviceIdParts,
 } from '../../../../src-main/core/domain/device-id.js';
@@ -56,5 +57,13 @@ describe('device ids', () => {
     expect(deviceIdLabel({ deviceKey: 'cpu', executionProvider: 'torch-cpu', threads: 4 })).toBe(
       'CPU (torch-cpu), 4 threads',
     );
+  });
+});
+
+describe('machineDeviceId', () => {
+  it('names a device across machines: machine, device key, execution provider, then the threads', () => {
+    expect(machineDeviceId('m-3f2a9c', 'cpu', 'cpu', 2)).toBe('m-3f2a9c/cpu/cpu/2t');
+    expect(machineDeviceId('m-3f2a9c', 'cuda:0', 'cuda', null)).toBe('m-3f2a9c/cuda:0/cuda');
+    expect(machineDeviceId('m-3f2a9c', 'cpu', 'torch-cpu', 4)).toBe('m-3f2a9c/cpu/torch-cpu/4t');
   });
 });
