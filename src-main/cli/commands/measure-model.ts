@@ -10,21 +10,21 @@ import { localConditionsProbe } from '../../services/run-conditions-service.js';
 
 export const measureModelCommand: Command = {
   name: 'measure-model',
-  summary: 'run a real ONNX model on ONNX Runtime with profiling; measured against predicted, per node',
+  summary: 'run a real ONNX model on ONNX Runtime with its ORT trace; measured against predicted, per node',
   usage: 'MODEL.onnx --device D [--threads N] [--dim ..] [--input ..] [--trace FILE] [--json]',
   details:
     'Measured nodes are stored as measurements, so the next `pipedejavu train` learns from your model.\n' +
-    'End-to-end times come from runs with ONNX Runtime profiling off (it costs microseconds per node);\n' +
-    'a short profiled pass after them only attributes time to nodes. --trace FILE keeps ONNX Runtime’s\n' +
-    'own trace of that profiled pass (Chrome trace JSON: open it in https://ui.perfetto.dev or\n' +
-    'chrome://tracing); its times are profiled ones.',
+    'End-to-end times come from runs with the ORT trace (ONNX Runtime’s profiler) off: it costs\n' +
+    'microseconds per node. A short traced pass after them only attributes time to nodes. --trace FILE\n' +
+    'keeps the ORT trace of that pass (Chrome trace JSON: open it in https://ui.perfetto.dev or\n' +
+    'chrome://tracing); its times are traced ones.',
   options: {
     ...WORKLOAD_OPTIONS,
     ...PROFILED_DEVICE_OPTIONS,
     trace: {
       type: 'string',
       valueName: 'FILE',
-      description: 'keep ONNX Runtime’s profiling trace of the model (Chrome trace JSON, for Perfetto) in FILE',
+      description: 'keep the ORT trace of the model (Chrome trace JSON, for Perfetto) in FILE',
     },
   },
   positionals: { min: 1, max: 1, names: 'MODEL.onnx' },
@@ -47,8 +47,8 @@ export const measureModelCommand: Command = {
         ctx.print(
           renderMeasurement(m, deviceNameOf(ctx.database(), m.device)) +
             (m.trace
-              ? `\nTrace: ${m.trace.file} (ONNX Runtime's profile of ${m.trace.runs} profiled runs, a warm-up first;` +
-                ' open it in https://ui.perfetto.dev or chrome://tracing). The end-to-end times above come from the unprofiled runs.'
+              ? `\nTrace: ${m.trace.file} (the ORT trace of ${m.trace.runs} traced runs, a warm-up first;` +
+                ' open it in https://ui.perfetto.dev or chrome://tracing). The end-to-end times above come from the untraced runs.'
               : ''),
         );
     } finally {

@@ -78,11 +78,11 @@ describe('measure-model --trace', () => {
     expect(m.nodes.length).toBeGreaterThan(10);
     for (const n of m.nodes) expect(names.has(`${n.name}_kernel_time`)).toBe(true);
 
-    // Text: the trace's path, and that the times come from the unprofiled runs. An existing file is replaced.
+    // Text: the trace's path, and that the times come from the untraced runs. An existing file is replaced.
     const text = await cli(measure(db, '--trace', file));
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`Trace: ${file} (ONNX Runtime's profile of `);
-    expect(text.stdout).toMatch(/The end-to-end times above come from the unprofiled runs\.\n?$/);
+    expect(text.stdout).toContain(`Trace: ${file} (the ORT trace of `);
+    expect(text.stdout).toMatch(/The end-to-end times above come from the untraced runs\.\n?$/);
     expect(readdirSync(dir)).toEqual(['cls.json']);
     expect(chromeTrace(file).length).toBeGreaterThan(0);
   });
