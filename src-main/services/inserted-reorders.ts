@@ -4,7 +4,7 @@
  * INSERTED_OPS), and a real graph runs them wherever its layout changes, so their trace
  * times, which every traced NCHWc kernel brings along, are what the reorders of a real
  * graph are priced from. Labelled as kernels are: the node's trace time less the
- * profiler's per-node cost, plus the executor's per-node cost; a reorder met in several
+ * ORT trace's per-node cost, plus the executor's per-node cost; a reorder met in several
  * kernels or rounds keeps its lowest median, as a traced kernel does over rounds.
  */
 import { reorderKernels } from '../core/kernels/reorders.js';
