@@ -10,7 +10,7 @@ import {
 import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
 
-export const FINETUNE_OPTIONS: Record<string, OptionSpec> = {
+export const FINETUNE_OPTIONS = {
   adapter: {
     type: 'string',
     valueName: 'KIND',
@@ -30,7 +30,7 @@ export const FINETUNE_OPTIONS: Record<string, OptionSpec> = {
     description:
       '--mode finetune: layers with adapters, q,k,v,o,gate,up,down or PEFT names (default: all the model has)',
   },
-};
+} satisfies Record<string, OptionSpec>;
 
 /** The fine-tuning request of `--mode finetune`; null for another mode (its options then refused). */
 export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequest | null {

@@ -4,16 +4,15 @@ import type { FitTime } from '../../core/planner/cost/fit.js';
 import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
 import { fitModel } from '../../services/fit-service.js';
 import { readDescribedModel } from '../../services/hf-config-service.js';
-import type { Command, OptionSpec } from '../command.js';
+import type { Command } from '../command.js';
 import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
 import type { FinetuneRequest } from '../../core/workload/finetune.js';
 import { formatTable } from '../output.js';
-import { positiveInt } from '../workload-options.js';
+import { MAX_BATCH, positiveInt } from '../workload-options.js';
 import { count } from '../../core/text/plural.js';
 
-/** Longest context and largest batch fit takes (the model's own limits are checked when it is built). */
+/** Longest context fit takes (the model's own limits are checked when it is built). */
 const MAX_CONTEXT = 1 << 20;
-const MAX_BATCH = 1 << 16;
 
 /** "NVIDIA GeForce RTX 4090" -> "RTX 4090": the table's GPU lists stay readable. */
 const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?/, '');
@@ -40,10 +39,10 @@ export const fitCommand: Command = {
     '(datasheets, models/gpus.json) that hold it alone, or the fewest of the largest that hold it split.',
   options: {
     mode: { type: 'string', valueName: 'MODE', description: 'inference (default), training or finetune' },
-    rank: FINETUNE_OPTIONS.rank as OptionSpec,
-    alpha: FINETUNE_OPTIONS.alpha as OptionSpec,
-    targets: FINETUNE_OPTIONS.targets as OptionSpec,
-    stack: FINETUNE_OPTIONS.stack as OptionSpec,
+    rank: FINETUNE_OPTIONS.rank,
+    alpha: FINETUNE_OPTIONS.alpha,
+    targets: FINETUNE_OPTIONS.targets,
+    stack: FINETUNE_OPTIONS.stack,
     context: { type: 'string', valueName: 'N', description: "tokens per sequence (default: the model's default)" },
     batch: { type: 'string', valueName: 'N', description: 'sequences (default 1)' },
     gpus: {
