@@ -11,14 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseOnnxModel, type OnnxModel } from '../core/onnx/onnx-parser.js';
 import type { Database } from '../adapters/store/types.js';
-import type { OptimizeJob, OptimizeOutcome } from '../adapters/ort/protocol.js';
 import type { EpConfig } from '../core/domain/execution-provider.js';
-import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
+import type { KernelRunnerApi } from '../adapters/ort/kernel-runner.js';
 
-export interface OptimizingRunner {
-  start(): Promise<RunnerInfo>;
-  optimize(job: Omit<OptimizeJob, 'id'>): Promise<OptimizeOutcome>;
-}
+/** A runner that has ORT write the graph it executes. */
+export type OptimizingRunner = Pick<KernelRunnerApi, 'start' | 'optimize'>;
 
 export type ExecutedGraph = { ok: true; model: OnnxModel; cached: boolean } | { ok: false; reason: string };
 

@@ -51,32 +51,14 @@ import {
 } from '../core/profiler/overhead.js';
 import { ProfileRepo } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
-import type { RunnerInfo } from '../adapters/ort/kernel-runner.js';
+import type { KernelRunnerApi, RunnerInfo } from '../adapters/ort/kernel-runner.js';
 import { takeProfilerLock } from './profiler-lock.js';
 import { epThreads, isTorchEp, onCpu, type EpConfig } from '../core/domain/execution-provider.js';
-import type {
-  FailureKind,
-  ModelJob,
-  ModelOutcome,
-  OptimizeJob,
-  OptimizeOutcome,
-  OverheadJob,
-  OverheadOutcome,
-  RunJob,
-  RunOutcome,
-} from '../adapters/ort/protocol.js';
+import type { FailureKind, RunOutcome } from '../adapters/ort/protocol.js';
 
-export interface KernelRunnerLike {
-  start(): Promise<RunnerInfo>;
-  run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome>;
-  /** Chains of tiny nodes (per-run and per-node overhead); runners without it skip that step. */
-  runOverhead?(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome>;
-  /** Whole models and executed graphs (calibration); runners without them skip that step. */
-  runModel?(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome>;
-  optimize?(job: Omit<OptimizeJob, 'id'>): Promise<OptimizeOutcome>;
-  kill(): void;
-  close(): Promise<void>;
-}
+/** The runner the profiler drives; a runner without overhead chains, models or graph optimization skips those steps. */
+export type KernelRunnerLike = Pick<KernelRunnerApi, 'start' | 'run' | 'kill' | 'close'> &
+  Partial<Pick<KernelRunnerApi, 'runOverhead' | 'runModel' | 'optimize'>>;
 
 export interface ProfilerDeps {
   db: Database;

@@ -44,7 +44,26 @@ export interface RunnerInfo {
   backends: { name: string; bundled: boolean }[];
 }
 
-export class KernelRunner {
+/**
+ * What a kernel runner does for the services that drive it: this ONNX Runtime child does all of
+ * it; the profiler also drives PyTorch's runner (torch-runner.ts), which skips the optional steps.
+ */
+export interface KernelRunnerApi {
+  /** Starts the runner if needed and says what it runs on. */
+  start(): Promise<RunnerInfo>;
+  /** Times one kernel; never rejects for a kernel's own failure. */
+  run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome>;
+  /** Chains of tiny nodes (per-run and per-node overhead). */
+  runOverhead(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome>;
+  /** Whole models and executed graphs (calibration). */
+  runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome>;
+  /** The graph ORT executes for a model. */
+  optimize(job: Omit<OptimizeJob, 'id'>): Promise<OptimizeOutcome>;
+  kill(): void;
+  close(): Promise<void>;
+}
+
+export class KernelRunner implements KernelRunnerApi {
   private child: LaunchedChild | null = null;
   private info: RunnerInfo | null = null;
   private readonly traceDir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-trace-'));
