@@ -162,6 +162,8 @@ export interface MeasuredView {
   nodeSumMs: number;
   /** Per layer: measured (sum of its nodes) and predicted, µs. */
   layers: { name: string; measuredUs: number; predictedUs: number }[];
+  /** The prediction's 90% band (as timed from Node) and whether the measured time fell inside; null without one. */
+  band: { lowMs: number; highMs: number; inside: boolean; from: string; n: number } | null;
 }
 
 export type WorkloadPredictionFull = WorkloadPrediction;

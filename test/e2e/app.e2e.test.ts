@@ -73,6 +73,9 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await page.getByTestId('evaluate-button').click();
       await job(app, 'evaluate', ['done', 'failed']).waitFor({ timeout: 120_000 });
       await page.getByTestId('eval-table').waitFor();
+      // The held-out share inside each prediction's 90% band (the roofline has no band).
+      const bands = await page.getByTestId('eval-band').allInnerTexts();
+      expect(bands.some((t) => /^\d+(\.\d+)? %$/.test(t))).toBe(true);
       await page.getByTestId('scatter-chart').waitFor();
 
       // Workloads: the ONNX file through the file input, with its symbolic input shape.
@@ -96,6 +99,12 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         /^from \d+ residuals \(shipped\)$/,
       );
       await app.screenshot('workloads-added-light');
+      // Measure on this CPU: the real model, and whether it fell inside the band printed before.
+      await page.getByTestId('measure-button').click();
+      await job(app, 'measure', ['done', 'failed']).waitFor({ timeout: 120_000 });
+      await expect(page.getByTestId('measured-band').innerText()).resolves.toMatch(
+        /^(Inside|Outside) the prediction's 90% band, .+ – .+ \(from \d+ residuals, shipped\)$/,
+      );
 
       // Plans: the model on the profiled CPU plus one datasheet GPU.
       await app.go('plans');

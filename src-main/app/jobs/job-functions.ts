@@ -146,6 +146,7 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
       predictedMs: (m.predicted ? fromNodeUs(m.predicted) : 0) / 1000,
       nodeSumMs: m.nodesSumMs,
       layers,
+      band: m.band,
     };
   } finally {
     e.signal.removeEventListener('abort', abort);
