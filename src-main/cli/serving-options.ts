@@ -41,7 +41,7 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** "q4_k" → a weight format; anything else names the formats. */
-export function weightFormat(v: string): WeightFormat {
+function weightFormat(v: string): WeightFormat {
   if (!Object.hasOwn(WEIGHT_FORMATS, v))
     throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got "${v}"`);
   return v as WeightFormat;

@@ -171,14 +171,12 @@ const FP_DTYPES_GPU: Dtype[] = ['fp32', 'fp16'];
 const FP_DTYPES_TORCH_GPU: Dtype[] = ['fp32', 'fp16', 'bf16'];
 const FP_DTYPES_CPU: Dtype[] = ['fp32'];
 
-export function epName(ep: EpConfig): string {
+function epName(ep: EpConfig): string {
   return ep.name;
 }
 
-export { epThreads };
-
 /** The runner of a target's backend: PyTorch's for torch-cpu and torch-cuda, else ONNX Runtime's. */
-export function runnerOf(deps: ProfilerDeps, ep: EpConfig): KernelRunnerLike | null {
+function runnerOf(deps: ProfilerDeps, ep: EpConfig): KernelRunnerLike | null {
   return isTorchEp(ep) ? (deps.torch ?? null) : deps.runner;
 }
 
@@ -194,18 +192,13 @@ export function kernelsFor(ep: EpConfig, suite: SuiteName): KernelSpec[] {
  * reorders around an NCHWc conv or pool (consecutive NCHWc nodes share one layout), and
  * host-device copies of the feeds and outputs.
  */
-export const INSERTED_OPS: ReadonlySet<string> = new Set([
-  'ReorderInput',
-  'ReorderOutput',
-  'MemcpyFromHost',
-  'MemcpyToHost',
-]);
+const INSERTED_OPS: ReadonlySet<string> = new Set(['ReorderInput', 'ReorderOutput', 'MemcpyFromHost', 'MemcpyToHost']);
 
 /**
  * Per run: the kernel time of the nodes the kernel is about (inserted nodes left out), as
  * tracedLabelUs makes a label of it: what the node adds to an untraced run of a real graph.
  */
-export function ownNodeUs(outcome: Extract<RunOutcome, { ok: true }>, overhead: RunOverhead | null): number[] {
+function ownNodeUs(outcome: Extract<RunOutcome, { ok: true }>, overhead: RunOverhead | null): number[] {
   const inserted = Object.entries(outcome.byOpUs).filter(([op]) => INSERTED_OPS.has(op));
   const own = Object.values(outcome.nodeOps).filter((op) => !INSERTED_OPS.has(op)).length;
   return outcome.kernelUs.map((total, run) =>
@@ -228,7 +221,7 @@ const MIN_CHAINED_US = 0.05;
  * (copies - 1), noisy when either median is or when that difference is not positive. Traced: the node the kernel is about, without the reorders and
  * copies ORT inserts around it (copy kernels: the Memcpy nodes alone).
  */
-export function kernelTiming(
+function kernelTiming(
   spec: KernelSpec,
   outcome: Extract<RunOutcome, { ok: true }>,
   overhead: RunOverhead | null,
@@ -279,7 +272,7 @@ const CHAIN_MAX_BYTES = 4 * 2 ** 20;
  * Copies to time a kernel with. On the CPU: CHAIN_COPIES for small kernels whose output can
  * feed them again, else 1 (traced). Differenced (accelerators): every kernel but the copies.
  */
-export function chainCopies(spec: KernelSpec, method: TimingMethod = 'cpu'): number {
+function chainCopies(spec: KernelSpec, method: TimingMethod = 'cpu'): number {
   if (method === 'differenced') return differencedCopies(spec);
   if (method === 'direct') return 1;
   const small = spec.flops <= CHAIN_MAX_FLOPS && spec.bytes <= CHAIN_MAX_BYTES;
@@ -708,7 +701,7 @@ function timingNote(st: RunState): { timing?: Record<string, unknown> } {
 }
 
 /** The command that measures again what a target lacks (profiles resume: it re-measures only that). */
-export function rerunCommand(target: ProfileTarget, suite: SuiteName): string {
+function rerunCommand(target: ProfileTarget, suite: SuiteName): string {
   const threads = epThreads(target.ep);
   const parts = ['pipedejavu profile', `--device ${target.deviceKey}`];
   if (threads !== null) parts.push(`--threads ${threads}`);
@@ -718,7 +711,7 @@ export function rerunCommand(target: ProfileTarget, suite: SuiteName): string {
 }
 
 /** What the device's summary lacks, in words, with the command that fills it in; none when complete. */
-export function missingFigures(summary: DeviceSummary, target: ProfileTarget, suite: SuiteName): string[] {
+function missingFigures(summary: DeviceSummary, target: ProfileTarget, suite: SuiteName): string[] {
   const missing: string[] = [];
   if (!summary.peakGflops.fp32) missing.push('its fp32 peak (no GEMM, conv or attention kernel was stored)');
   if (!summary.bandwidthGBps)
@@ -830,7 +823,7 @@ function poorRunKernels(repo: ProfileRepo, target: ProfileTarget, specs: readonl
 }
 
 /** What this machine's last run of the same provider measured its items to cost (same threads first). */
-export function pastCosts(repo: ProfileRepo, target: ProfileTarget): MeasuredCosts | null {
+function pastCosts(repo: ProfileRepo, target: ProfileTarget): MeasuredCosts | null {
   const sameEp = repo
     .listRuns(target.machineId)
     .filter((r) => r.deviceKey === target.deviceKey && r.executionProvider === epName(target.ep));

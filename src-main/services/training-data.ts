@@ -58,7 +58,7 @@ function profileCommand(deviceKey: string, ep: string, threads: number | null): 
  * measured kernel achieved (small compute kernels, memory-bound kernels that fit in cache,
  * then any kernel), each with a warning. Null when nothing measured gives a figure at all.
  */
-export function fallbackFigures(
+function fallbackFigures(
   ms: readonly StoredMeasurement[],
   s: { peakFp32: number | null; bandwidthGBps: number | null },
   device: { deviceKey: string; executionProvider: string; threads: number | null },

@@ -93,8 +93,6 @@ export interface WorkloadPrediction {
   warnings: string[];
 }
 
-export type { ModelBand };
-
 export interface ExecutedNodePrediction extends NodePrediction {
   /** Names of the user's nodes this executed node computes (fused, or its own). */
   sourceNodes: string[];

@@ -2,7 +2,7 @@
  * What a shape rule sees of a node: its inputs' shapes, types and known values, its attributes
  * and the opset; and the helpers rules share (broadcasting, axis handling). Pure.
  */
-import { DataType, SMALL_TENSOR_ELEMENTS, type OnnxAttribute, type OnnxNode } from '../onnx/onnx-parser.js';
+import { SMALL_TENSOR_ELEMENTS, type OnnxAttribute, type OnnxNode } from '../onnx/onnx-parser.js';
 
 /** What shape inference knows about one tensor of a workload's graph (dims and dtype may be unknown). */
 export interface InferredTensor {
@@ -175,6 +175,3 @@ export function broadcastIndex(outDims: readonly number[], inDims: readonly numb
     return idx;
   };
 }
-
-export const isFloatType = (dtype: number): boolean =>
-  dtype === DataType.FLOAT || dtype === DataType.DOUBLE || dtype === DataType.FLOAT16 || dtype === DataType.BFLOAT16;

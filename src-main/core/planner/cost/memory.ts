@@ -85,7 +85,7 @@ export interface StageMemoryInput {
 }
 
 /** Bytes of frozen weights one replica holds: FSDP FULL_SHARD (ZeRO-3) shards them too. */
-export function frozenStateBytes(
+function frozenStateBytes(
   frozenBytes: number,
   replicas: number,
   s: Pick<MemorySettings, 'mode' | 'zeroStage'>,
