@@ -35,11 +35,6 @@ export interface BlockedTensorInfo extends InferredTensor {
   channelsPadded?: boolean;
 }
 
-/** The true channel count of a blocked tensor; undefined for tensors in a plain layout. */
-export function blockedChannels(t: InferredTensor | undefined): number | undefined {
-  return t && 'channels' in t && typeof t.channels === 'number' ? t.channels : undefined;
-}
-
 const roundUp = (n: number, block: number): number => Math.ceil(n / block) * block;
 
 function attrInt(n: OnnxNode, name: string, fallback: number): number {

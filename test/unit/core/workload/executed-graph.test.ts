@@ -18,7 +18,7 @@ import { ProtoWriter } from '../../../../src-main/core/onnx/protobuf-writer.js';
 import { mapExecutedNodes, nchwcChannelHints } from '../../../../src-main/core/workload/executed-graph.js';
 import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
 import { nodeCost, type NodeCost } from '../../../../src-main/core/workload/node-cost.js';
-import { NCHWC_DOMAIN, blockedChannels } from '../../../../src-main/core/workload/shape-inference-nchwc.js';
+import { NCHWC_DOMAIN } from '../../../../src-main/core/workload/shape-inference-nchwc.js';
 import { inferShapes, type ShapeResult } from '../../../../src-main/core/workload/shape-inference.js';
 import { F, floats, input, ints, node, transformerModel, weight } from './sample-models.js';
 
@@ -26,6 +26,10 @@ const dir = mkdtempSync(join(tmpdir(), 'executed-graph-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let files = 0;
+
+/** The true channel count of a blocked (NCHWc) tensor; undefined for tensors in a plain layout. */
+const blockedChannels = (t: object | undefined): number | undefined =>
+  t && 'channels' in t && typeof t.channels === 'number' ? t.channels : undefined;
 
 /** The graph ORT executes for `bytes` on the CPU EP, as ORT writes it. */
 async function optimize(bytes: Uint8Array): Promise<Uint8Array> {
