@@ -42,15 +42,29 @@ export function bandFactors(db: Database, devices: readonly PlanDevice[], model:
   return Object.fromEntries(devices.map((d) => [d.id, deviceFactors(db, d, model, labels)]));
 }
 
-/** A plan's step band: the widest factors of the devices it uses. */
+/** The widest factors of some devices; null when one has none. */
+function widest(ids: readonly string[], factors: Record<string, BandFactors>): { low: number; high: number } | null {
+  const used = ids.map((id) => factors[id]);
+  if (used.length === 0 || used.some((f) => f === undefined)) return null;
+  const low = Math.min(...used.map((f) => (f as BandFactors).low));
+  const high = Math.max(...used.map((f) => (f as BandFactors).high));
+  return { low, high };
+}
+
+/** A plan's step band, the widest factors of the devices it uses, and each stage's by its own devices. */
 export function stepBand(
   plan: Pick<Plan, 'stages' | 'stepUs' | 'feasible'>,
   factors: Record<string, BandFactors>,
 ): StepBand | null {
   if (!plan.feasible) return null;
-  const used = plan.stages.flatMap((s) => s.devices).map((id) => factors[id]);
-  if (used.length === 0 || used.some((f) => f === undefined)) return null;
-  const low = Math.min(...used.map((f) => (f as BandFactors).low));
-  const high = Math.max(...used.map((f) => (f as BandFactors).high));
-  return { lowUs: plan.stepUs * low, highUs: plan.stepUs * high };
+  const step = widest(
+    plan.stages.flatMap((s) => s.devices),
+    factors,
+  );
+  if (!step) return null;
+  const stages = plan.stages.map((s) => {
+    const f = widest(s.devices, factors) ?? step;
+    return { timeUs: s.timeUs, lowUs: s.timeUs * f.low, highUs: s.timeUs * f.high };
+  });
+  return { lowUs: plan.stepUs * step.low, highUs: plan.stepUs * step.high, stages };
 }

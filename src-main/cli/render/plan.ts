@@ -234,6 +234,16 @@ function bandText(b: StepBand | null): string {
   return b ? `${ms(b.lowUs)} - ${ms(b.highUs)}` : '-';
 }
 
+/** "Stage compute per microbatch (90% band): [0-11] 12.30 ms (10.10 - 14.90 ms) | ...", or null without bands. */
+function stageBandText(p: Plan, b: StepBand | null): string | null {
+  if (!b || b.stages.length !== p.stages.length) return null;
+  const parts = p.stages.map((s, i) => {
+    const sb = b.stages[i];
+    return sb ? `[${s.from}-${s.to - 1}] ${ms(sb.timeUs)} (${ms(sb.lowUs)} - ${ms(sb.highUs)})` : '';
+  });
+  return `Stage compute per microbatch (band): ${parts.join(' | ')}`;
+}
+
 /** "training", or "fine-tuning, QLoRA r16 alpha 32 on q,k,v,o,gate,up,down". */
 function modeText(r: Pick<PlanResponse, 'problem' | 'finetune'>): string {
   const f = r.finetune;
@@ -283,6 +293,8 @@ export function renderPlans(r: PlanResponse): string {
       `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}${best.zeroStage ? `, ${zeroText(best.zeroStage)}` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
     );
     out.push(formatTable(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
+    const stageBands = stageBandText(best, r.stepBands[r.result.plans.indexOf(best)] ?? null);
+    if (stageBands) out.push(stageBands);
     const next = feasible[1];
     if (next)
       out.push(`Next best (${next.kind}) ${nextBestText(r, best, next)}: ${next.reasons[0] ?? stagesText(next)}`);

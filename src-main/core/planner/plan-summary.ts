@@ -15,6 +15,8 @@ import type { Mode, PlanDevice, PlanSuggestion } from './types.js';
 export interface StepBand {
   lowUs: number;
   highUs: number;
+  /** Each stage's per-microbatch compute time and its band (its devices' widest factors), µs. */
+  stages: { timeUs: number; lowUs: number; highUs: number }[];
 }
 
 /** What the planner answers beside the ranked plans: shared by the service's response and its summary. */

@@ -75,14 +75,25 @@ describe('the prediction band', () => {
           ...['--mode', 'inference', '--json'],
         ])
       ).stdout,
-    ) as { plans: { stepUs: number }[]; stepBands: { lowUs: number; highUs: number }[] };
+    ) as {
+      plans: { stepUs: number; stages: { timeUs: number }[] }[];
+      stepBands: { lowUs: number; highUs: number; stages: { timeUs: number; lowUs: number; highUs: number }[] }[];
+    };
     const step = gpu.plans[0]!.stepUs;
     expect(gpu.stepBands[0]!.lowUs / step).toBeCloseTo(0.72, 6);
     expect(gpu.stepBands[0]!.highUs / step).toBeCloseTo(2.6, 6);
+    // Each stage has its band too, from its own devices.
+    const stage = gpu.stepBands[0]!.stages[0]!;
+    expect(stage.timeUs).toBe(gpu.plans[0]!.stages[0]!.timeUs);
+    expect(stage.lowUs / stage.timeUs).toBeCloseTo(0.72, 6);
+    expect(stage.highUs / stage.timeUs).toBeCloseTo(2.6, 6);
     expect((await cli(['train', '--db', db, '--predictor', 'linear'])).code).toBe(0);
     const cpu = await cli(['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'cpu', '--mode', 'inference']);
     expect(cpu.code).toBe(0);
     expect(cpu.stdout).toMatch(/BAND: the step's range/);
     expect(cpu.stdout).toMatch(/^1 +single +\S+ \S+ +\S+ \S+ - \S+ \S+/m);
+    expect(cpu.stdout).toMatch(
+      /^Stage compute per microbatch \(band\): \[0-\d+\] [\d.]+ m?s \([\d.]+ m?s - [\d.]+ m?s\)$/m,
+    );
   });
 });
