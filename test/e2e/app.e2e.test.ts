@@ -118,6 +118,10 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       expect(await page.getByTestId('plans-table').locator('tbody tr').count()).toBeGreaterThanOrEqual(1);
       // Each plan's step has its band (the widest of its devices').
       await expect(page.getByTestId('step-band').first().innerText()).resolves.toMatch(/ – /);
+      // Each stage's compute and its band, in the stages cell's tooltip.
+      await expect(page.getByTestId('plan-stages').first().getAttribute('title')).resolves.toMatch(
+        /^\[0–\d+\): .+ \(.+ – .+\)/,
+      );
       await page.getByTestId('gantt-chart').waitFor();
       await page.getByTestId('memory-chart').waitFor();
       await page.getByTestId('export-snippets').waitFor();
