@@ -10,7 +10,6 @@ import type { ComparedDevice, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
-import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
@@ -23,10 +22,9 @@ import type { RooflinePoint } from '../core/domain/roofline-point.js';
 import type { DeviceId } from '../core/domain/device-id.js';
 
 export type { RooflinePoint } from '../core/domain/roofline-point.js';
-export type { DeviceId } from '../core/domain/device-id.js';
 export type { Mode } from '../core/domain/mode.js';
 
-export type { CatalogSummary, Device, Link, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
+export type { CatalogSummary, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
 
 export interface AppInfo {
   version: string;
@@ -165,8 +163,6 @@ export interface MeasuredView {
   /** The prediction's 90% band (as timed from Node) and whether the measured time fell inside; null without one. */
   band: { lowMs: number; highMs: number; inside: boolean; from: string; n: number } | null;
 }
-
-export type WorkloadPredictionFull = WorkloadPrediction;
 
 /** A plan's answer: the summary `pipedejavu plan --json` prints, defined once in core/planner/plan-summary.ts. */
 export type PlanView = PlanSummary;
