@@ -55,9 +55,6 @@ export function parseDeviceId(id: string): DeviceIdParts | null {
   return deviceIdOf(parts) === id ? parts : null;
 }
 
-/** Whether a text is a device id (one `deviceIdOf` makes). */
-export const isDeviceId = (s: string): s is DeviceId => parseDeviceId(s) !== null;
-
 /** For people: "CPU, 2 threads", "cuda:0", "CPU (torch-cpu), 4 threads", "cuda:0 (torch-cuda)". */
 export function deviceIdLabel(p: DeviceIdParts): string {
   const name = p.deviceKey === 'cpu' ? 'CPU' : p.deviceKey;
