@@ -34,7 +34,7 @@ export interface CompareRow {
 /** A device across machines: its machine and its id there ("cpu@2t"). */
 const keyOf = (machineId: string, d: ComparedDeviceView): string => `${machineId}/${d.id}`;
 
-export function deviceTitle(d: Pick<ComparedDeviceView, 'deviceKey' | 'threads'>): string {
+function deviceTitle(d: Pick<ComparedDeviceView, 'deviceKey' | 'threads'>): string {
   return `${d.deviceKey}${d.threads ? ` · ${d.threads}t` : ''}`;
 }
 
@@ -56,7 +56,7 @@ export function compareColumns(c: ComparisonView): CompareColumn[] {
 }
 
 /** The op families any device has an efficiency for, in name order. */
-export function comparedFamilies(c: ComparisonView): string[] {
+function comparedFamilies(c: ComparisonView): string[] {
   return [...new Set(c.machines.flatMap((m) => m.devices.flatMap((d) => Object.keys(d.familyEfficiency))))].sort();
 }
 

@@ -29,7 +29,7 @@ export const DEFAULT_FINETUNE_FORM: Readonly<FinetuneForm> = {
   stack: 'peft',
 };
 
-export const ADAPTER_LABEL: Readonly<Record<FinetuneForm['adapter'], string>> = { lora: 'LoRA', qlora: 'QLoRA' };
+const ADAPTER_LABEL: Readonly<Record<FinetuneForm['adapter'], string>> = { lora: 'LoRA', qlora: 'QLoRA' };
 export const STACK_LABEL: Readonly<Record<FinetuneStack, string>> = {
   peft: 'PEFT',
   torchtune: 'torchtune',

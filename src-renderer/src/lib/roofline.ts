@@ -100,12 +100,3 @@ export function roofPolyline(
   }
   return [];
 }
-
-/** Achieved fraction of the roof at a kernel's intensity (1 = on the roof). */
-export function roofFraction(p: RooflinePoint, s: Pick<RoofSeries, 'peakGflops' | 'bandwidthGBps'>): number | null {
-  const bounds = [s.peakGflops, s.bandwidthGBps ? s.bandwidthGBps * p.intensity : null].filter(
-    (v): v is number => typeof v === 'number' && v > 0,
-  );
-  if (bounds.length === 0) return null;
-  return p.gflops / Math.min(...bounds);
-}

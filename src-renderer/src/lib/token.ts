@@ -4,7 +4,7 @@
  * the address bar. Pure: the caller reads and writes location, sessionStorage and history.
  */
 
-export const TOKEN_PARAM = 'token';
+const TOKEN_PARAM = 'token';
 export const TOKEN_STORAGE_KEY = 'pipedejavu.token';
 
 export interface TokenFromUrl {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RooflinePoint } from '../../../../src-main/api/view-models.js';
-import {
-  plottable,
-  ridgePoint,
-  roofFraction,
-  roofPolyline,
-  rooflineDomains,
-} from '../../../../src-renderer/src/lib/roofline.js';
+import { plottable, ridgePoint, roofPolyline, rooflineDomains } from '../../../../src-renderer/src/lib/roofline.js';
 
 const point = (intensity: number, gflops: number): RooflinePoint => ({
   kernel: `k${intensity}-${gflops}`,
@@ -54,10 +48,5 @@ describe('roofline geometry', () => {
     const d = rooflineDomains([s]);
     expect(d.x).toEqual([0.1, 100]);
     expect(d.y).toEqual([10, 100]);
-  });
-
-  it('says how close a kernel is to its roof', () => {
-    expect(roofFraction(point(0.5, 10), s)).toBeCloseTo(10 / 12.5);
-    expect(roofFraction(point(20, 90), s)).toBeCloseTo(0.9);
   });
 });
