@@ -2,7 +2,7 @@
 //   core  <-  adapters  <-  services  <-  app  <-  http | cli | electron
 //   core  <-  api (the typed contract)  <-  app, http, electron, renderer
 // Each folder may import only the layers beneath it. The renderer sees src-main/api and nothing
-// else of src-main (its .svelte files are checked by test/unit/lint/layer-rules.test.ts).
+// else of src-main (its .svelte files are checked by test/unit/repo/layer-rules.test.ts).
 import tseslint from 'typescript-eslint';
 
 const NODE_APIS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'worker_threads', 'http', 'net'];
