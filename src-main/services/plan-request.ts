@@ -12,7 +12,6 @@ import type { RecomputeRequest } from '../core/planner/search/plan-ranking.js';
 import type { Mode, PlanProblem } from '../core/planner/types.js';
 import type { PlanOutcome, PlanSummary } from '../core/planner/plan-summary.js';
 
-
 export interface PlanRequest {
   workload: string;
   /** A decoder read from a GGUF header (the workload is then its .gguf file; CLI only). */

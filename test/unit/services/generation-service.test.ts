@@ -109,6 +109,8 @@ describe('pipedejavu predict-model --mode generate', () => {
     const bad = await cli([
       ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate', '--weights', 'q3'],
     ]);
-    expect(bad.stderr).toBe('pipedejavu: error: --weights takes fp32, fp16, bf16, int8, fp8, q8_0, int4, q4_k, q4_0; got "q3"\n');
+    expect(bad.stderr).toBe(
+      'pipedejavu: error: --weights takes fp32, fp16, bf16, int8, fp8, q8_0, int4, q4_k, q4_0; got "q3"\n',
+    );
   });
 });
