@@ -15,6 +15,10 @@ import { deviceNameOf } from '../../services/device-names.js';
 
 const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` : `${v.toFixed(1)} µs`);
 
+/** A prediction's band; "-" for a predictor that has none (the roofline's low = high). */
+const bandText = (p: { lowUs: number; highUs: number }): string =>
+  p.lowUs === p.highUs ? '-' : `${fmtUs(p.lowUs)} - ${fmtUs(p.highUs)}`;
+
 export const predictCommand: Command = {
   name: 'predict',
   summary: 'predict how long one op takes on a profiled device, with its 90% band',
@@ -58,7 +62,7 @@ export const predictCommand: Command = {
     ctx.print(
       formatTable(
         ['PREDICTOR', 'TIME', '90% BAND'],
-        r.predictions.map((p) => [p.predictor, fmtUs(p.timeUs), `${fmtUs(p.lowUs)} - ${fmtUs(p.highUs)}`]),
+        r.predictions.map((p) => [p.predictor, fmtUs(p.timeUs), bandText(p)]),
       ),
     );
     for (const w of r.warnings) ctx.print(`warning: ${w}`);
