@@ -4,6 +4,7 @@
  * and the renderer's client are all derived from this table. Requests are validated at
  * every boundary; responses are typed (the server builds them). Pure.
  */
+import { ENGINE_CHOICES } from '../core/engines/engine-names.js';
 import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
 import { MODES } from '../core/domain/mode.js';
@@ -220,6 +221,7 @@ export const CHANNELS = {
       layout: z.string().min(1).max(200).optional(),
       // Serving: the stored weight format, what plans are ranked by, output and prompt tokens.
       weights: z.enum(WEIGHT_FORMAT_NAMES).optional(),
+      engine: z.enum(ENGINE_CHOICES).optional(),
       objective: z.enum(['latency', 'throughput']).optional(),
       tokens: positiveInt.max(1 << 20).optional(),
       prompt: positiveInt.max(1 << 20).optional(),

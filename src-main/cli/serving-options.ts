@@ -3,6 +3,7 @@ import { UsageError } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import type { Mode } from '../core/planner/types.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
+import { ENGINE_CHOICES, type EngineChoice } from '../core/engines/engine-names.js';
 import type { PlanRequest } from '../services/plan-service.js';
 import { DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, defaultBatch } from '../services/serving-plan.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
@@ -22,6 +23,11 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
     valueName: 'FORMAT',
     description: `inference: how the weights are stored, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the model's dtype; int4: AWQ/GPTQ groups of 128; fp8: Ada, Hopper and Blackwell)`,
   },
+  engine: {
+    type: 'string',
+    valueName: 'NAME',
+    description: `serving a decoder: the engine that runs it, ${ENGINE_CHOICES.join(', ')} (default auto: llama.cpp for q8_0/q4_k/q4_0, vLLM otherwise; ideal: the kernel roofline alone)`,
+  },
   objective: {
     type: 'string',
     valueName: 'WHAT',
@@ -40,6 +46,13 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
   },
 };
 
+/** "vllm" → an engine choice; anything else names the choices. */
+function engineChoice(v: string): EngineChoice {
+  const choice = ENGINE_CHOICES.find((e) => e === v.trim().toLowerCase());
+  if (!choice) throw new UsageError(`--engine takes ${ENGINE_CHOICES.join(', ')}; got "${v.slice(0, 40)}"`);
+  return choice;
+}
+
 /** "q4_k" → a weight format; anything else names the formats. */
 function weightFormat(v: string): WeightFormat {
   if (!Object.hasOwn(WEIGHT_FORMATS, v))
@@ -47,7 +60,9 @@ function weightFormat(v: string): WeightFormat {
   return v as WeightFormat;
 }
 
-type ServingFields = Pick<PlanRequest, 'weights' | 'objective' | 'tokens' | 'prompt' | 'dtype'> & { batch: number };
+type ServingFields = Pick<PlanRequest, 'weights' | 'engine' | 'objective' | 'tokens' | 'prompt' | 'dtype'> & {
+  batch: number;
+};
 
 /**
  * The serving fields of a plan request: --weights (else a GGUF file's format, whose float formats
@@ -75,6 +90,7 @@ export function servingFields(
     ...(weights !== undefined ? { weights } : {}),
     ...(chosenDtype !== undefined ? { dtype: chosenDtype } : {}),
     ...(objective !== undefined ? { objective } : {}),
+    ...(typeof opts.engine === 'string' ? { engine: engineChoice(opts.engine) } : {}),
     ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
     ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
   };

@@ -11,6 +11,7 @@ import type { PlanAllResult } from '../core/planner/search.js';
 import type { RecomputeRequest } from '../core/planner/search/plan-ranking.js';
 import type { Mode, PlanProblem } from '../core/planner/types.js';
 import type { PlanOutcome, PlanSummary } from '../core/planner/plan-summary.js';
+import type { EngineChoice } from '../core/engines/engine-names.js';
 
 export interface PlanRequest {
   workload: string;
@@ -23,6 +24,13 @@ export interface PlanRequest {
    * dtype cannot take, and fp8 on GPUs without fp8 units.
    */
   weights?: WeightFormat;
+  /**
+   * Serving a decoder: the engine that will run it (core/engines/): its kernels per weight format,
+   * host cost per step, batching, split over GPUs and reserved memory set the figures and the
+   * launch lines. Default 'auto' (llama.cpp for GGUF block formats, vLLM otherwise); 'ideal' is the
+   * kernel roofline with no engine around it.
+   */
+  engine?: EngineChoice;
   /** Serving a decoder: rank plans by a whole request's time (latency, default) or by tokens/s at the largest batch. */
   objective?: ServingObjective;
   /** Serving a decoder: output tokens per request (default 256); the KV cache holds prompt + tokens. */
