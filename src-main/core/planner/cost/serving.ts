@@ -18,6 +18,8 @@
  * output for the new tokens (forwardAllReduces per layer) over the replica's members.
  */
 import type { Plan, PlanLayer, PlanProblem } from '../types.js';
+import type { EngineName } from '../../engines/engine-names.js';
+import type { EngineMemoryFigures, LoadFigures } from '../../engines/engine-serving.js';
 
 export interface ServingFigures {
   /** The prefill of the prompt for the batch (the plan's step). */
@@ -38,6 +40,14 @@ export interface ServingFigures {
   maxBatchDecodeStepUs: number;
   /** Tokens per second of all the sequences at maxBatch. */
   maxBatchTokensPerSecond: number;
+  /** The engine the figures are priced for (core/engines); absent: the kernel roofline (--engine ideal). */
+  engine?: { name: EngineName; since: string };
+  /** Why the engine cannot run this plan's layout: the plan is not offered, its figures are the roofline's. */
+  engineRefusal?: string;
+  /** What the engine holds per GPU, and the KV cache it leaves. */
+  engineMemory?: EngineMemoryFigures;
+  /** Serving at a stated concurrency or request rate: simulated latency percentiles and throughput. */
+  load?: LoadFigures;
 }
 
 export interface ServingInput {

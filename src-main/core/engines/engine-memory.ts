@@ -1,0 +1,60 @@
+/**
+ * What an engine holds on each GPU of a deployment, and the KV cache left for sequences: the
+ * engine takes its utilization share of each GPU, keeps its reserve (CUDA context, workspaces,
+ * graph pools) and the activations of its largest step, holds its share of the weights, and gives
+ * the rest to the KV cache. A replica holds as many tokens as its tightest stage allows. Pure.
+ */
+import type { EngineDeployment, EngineStage } from './engine-step.js';
+
+export interface StageMemory {
+  /** Per GPU of the stage (bytes). */
+  weightBytes: number;
+  reservedBytes: number;
+  activationBytes: number;
+  kvBytes: number;
+  /** Cached tokens (all sequences together) the stage's GPUs hold. */
+  kvTokens: number;
+}
+
+/** Weight bytes one member of the stage holds: its blocks' share, and the embedding or the head. */
+function stageWeightBytes(dep: EngineDeployment, index: number, stage: EngineStage): number {
+  const d = dep.decoder;
+  const tp = stage.members.length;
+  const perBlock = d.blocks.reduce(
+    (a, k) => a + (k.count / d.layers) * k.gemms.reduce((s, g) => s + g.n * g.k * (g.experts?.count ?? 1), 0),
+    0,
+  );
+  let bytes = (stage.blocks * perBlock * dep.bytesPerWeight) / tp;
+  if (index === 0) bytes += (d.vocab * d.hidden * dep.headBytesPerWeight) / tp;
+  if (index === dep.stages.length - 1) bytes += (d.vocab * d.hidden * dep.headBytesPerWeight) / tp;
+  return bytes;
+}
+
+/** Bytes one cached token takes on a member of the stage (all its blocks). */
+export function stageKvBytesPerToken(dep: EngineDeployment, stage: EngineStage): number {
+  const d = dep.decoder;
+  const tp = stage.members.length;
+  return stage.blocks * d.kvValuesPerLayer * Math.max(1 / tp, 1 / d.kvHeads) * dep.kvBytesPerValue;
+}
+
+export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
+  const stage = dep.stages[index] as EngineStage;
+  const m = dep.engine.memory;
+  const weightBytes = stageWeightBytes(dep, index, stage);
+  const activationBytes =
+    dep.engine.batching.maxBatchedTokens * dep.decoder.hidden * m.activationBytesPerTokenPerHidden;
+  const kvBytes = stage.gpu.memoryBytes * m.utilization - m.reservedBytes - activationBytes - weightBytes;
+  const perToken = stageKvBytesPerToken(dep, stage);
+  return {
+    weightBytes,
+    reservedBytes: m.reservedBytes,
+    activationBytes,
+    kvBytes,
+    kvTokens: kvBytes > 0 && perToken > 0 ? Math.floor(kvBytes / perToken) : 0,
+  };
+}
+
+/** Cached tokens one replica holds (its tightest stage); 0 when the weights do not fit. */
+export function replicaKvTokens(dep: EngineDeployment): number {
+  return Math.min(...dep.stages.map((_, i) => stageMemory(dep, i).kvTokens));
+}

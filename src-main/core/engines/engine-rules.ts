@@ -1,0 +1,86 @@
+/**
+ * What an engine file states (vllm-engine.ts, llama-cpp-engine.ts, ...): the kernels it runs per
+ * weight format and GPU generation, its attention, how many kernels a block launches, what its
+ * host does per step and per sequence (with or without CUDA graphs), its batching and caps, how it
+ * splits a model over GPUs, and the memory it takes. Numbers fitted on the engine's own
+ * publications name their calibration cells in `from` (bench/engines; a test checks that each is
+ * first-party to the engine or a kernel microbenchmark). Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineName } from './engine-names.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+export interface EngineAttention {
+  /** Prefill attention: a fused flash kernel, or scores materialised in memory (matmul, softmax, matmul). */
+  prefill: 'flash' | 'unfused';
+  /** Share of the architecture's fused-attention rate the prefill kernel reaches. */
+  prefillShare: number;
+  /** Share of the memory's achieved bandwidth a decode step's attention reads the KV cache at. */
+  decodeShare: number;
+}
+
+export interface EngineHost {
+  /** CPU time of a step the GPU waits for: scheduling, inputs, sampling sync, outputs (µs). */
+  stepUs: number;
+  /** The same per sequence in the step (µs). */
+  perSequenceUs: number;
+  /** CPU time per kernel launched outside a CUDA graph (µs); overlaps the GPU's work. */
+  launchUs: number;
+  /** Decode steps of up to this many sequences replay a CUDA graph (0: never). */
+  graphMaxBatch: number;
+}
+
+export interface EngineBatching {
+  /** Continuous (iteration-level) batching, or static batches run to their longest request. */
+  kind: 'continuous' | 'static';
+  /** Most sequences running at once (vLLM max_num_seqs, llama.cpp -np slots...). */
+  maxNumSeqs: number;
+  /** Most tokens one step processes (vLLM max_num_batched_tokens, llama.cpp -ub). */
+  maxBatchedTokens: number;
+  /** Prompts are cut into chunks that share steps with decodes. */
+  chunkedPrefill: boolean;
+  /** KV cache held for the whole request from admission ('full') or grown as tokens come ('on-demand'). */
+  admission: 'on-demand' | 'full';
+}
+
+export interface EngineSplit {
+  /** Tensor parallelism (Megatron-style column/row splits with two all-reduces a block). */
+  tensor: boolean;
+  /** Pipeline stages: overlapped across microbatches, one after the other, or not offered. */
+  pipeline: 'overlapped' | 'sequential' | 'none';
+  /** A one-shot all-reduce kernel over NVLink or PCIe P2P for small messages; else NCCL. */
+  customAllReduce: boolean;
+  /** Data-parallel replicas (several engine instances behind one endpoint). */
+  replicas: boolean;
+}
+
+export interface EngineMemory {
+  /** Share of each GPU's memory the engine takes (gpu_memory_utilization). */
+  utilization: number;
+  /** CUDA context, workspaces and graph pools, per GPU (bytes). */
+  reservedBytes: number;
+  /** Activations per token of the largest step (the engine's profile run), per GPU (bytes, per hidden unit). */
+  activationBytesPerTokenPerHidden: number;
+}
+
+export interface EngineRules {
+  name: EngineName;
+  /** The first version these rules describe (a later file entry takes over from its own), and its release date. */
+  since: string;
+  released: string;
+  /** What changed at this version, in a line. */
+  change: string;
+  /** The kernel a weight format runs on a GPU architecture (Ampere, Ada, Hopper, ...). */
+  kernel(format: WeightFormat, architecture: string): WeightKernelName;
+  attention: EngineAttention;
+  /** Kernels one transformer block launches, and the step's own outside the blocks (embedding, head, sampling). */
+  launches: { perBlock: number; perStep: number };
+  host: EngineHost;
+  batching: EngineBatching;
+  split: EngineSplit;
+  memory: EngineMemory;
+  /** The KV cache's bytes per value by the cache dtype the engine is run with. */
+  kvBytes: { auto: number; fp8: number };
+  /** Calibration cells (bench/engines) the fitted numbers came from. */
+  from: readonly string[];
+}

@@ -1,0 +1,206 @@
+/**
+ * One step of an engine serving a decoder on a deployment (its stages, tensor-parallel groups and
+ * GPUs): the time to decode one token for each running sequence and prefill the prompt chunks
+ * scheduled with them. Pure.
+ *
+ * On the GPU, per block and per member of a tensor-parallel group (its 1/tp of every split weight):
+ * - each weight GEMM on the engine's kernel for the format (weight-kernels.ts), at the step's rows;
+ *   routed experts run only the experts the step's tokens reach;
+ * - attention: prefill chunks through the engine's prefill kernel (flash: causal FLOPs at the
+ *   architecture's fused-attention rate; unfused: two batched GEMMs and the scores through memory),
+ *   decode through the cached keys and values at the engine's share of the bandwidth;
+ * - the block's other kernels (norms, rotary, activation, residual) move their bytes;
+ * - every kernel costs the GPU's fixed launch, ramp and tail time;
+ * - two all-reduces of the step's activations when tp > 1.
+ * On the host: a serial part the GPU waits for (scheduling, inputs, sampling, outputs; per step and
+ * per sequence), and kernel launches, which overlap the GPU: a decode step within the engine's CUDA
+ * graph sizes is one graph launch. A step takes serial + max(GPU, launches).
+ * Pipeline stages: 'sequential' engines run them one after the other; 'overlapped' engines split the
+ * running sequences into one microbatch per stage, and a token comes every pipeline cycle.
+ */
+import type { EngineDecoder, EngineGemm } from './engine-decoder.js';
+import type { EngineRules } from './engine-rules.js';
+import type { GpuSpec } from './gpu-spec.js';
+import { WEIGHT_KERNELS, weightGemmUs, type WeightKernel } from './weight-kernels.js';
+
+export interface EngineStage {
+  gpu: GpuSpec;
+  /** Transformer blocks on the stage. */
+  blocks: number;
+  /** Devices of one tensor-parallel group of the stage (its degree is their count). */
+  members: readonly string[];
+}
+
+export interface EngineDeployment {
+  engine: EngineRules;
+  decoder: EngineDecoder;
+  /** Bytes per stored weight of the served format, and of the LM head (kept wider by most formats). */
+  bytesPerWeight: number;
+  headBytesPerWeight: number;
+  /** Bytes per cached key or value element. */
+  kvBytesPerValue: number;
+  /** The kernel each stage's GPU runs the format on. */
+  kernels: readonly WeightKernel[];
+  stages: readonly EngineStage[];
+  /** All-reduce of `bytes` over a tensor-parallel group (µs). */
+  allReduceUs(members: readonly string[], bytes: number): number;
+  /** Activations from one stage's device to the next stage's (µs). */
+  sendUs(from: string, to: string, bytes: number): number;
+}
+
+/** What one step runs: sequences decoding a token each (with their cached tokens in total), and prompt chunks. */
+export interface StepLoad {
+  decodeSeqs: number;
+  decodeContext: number;
+  prefill: readonly { tokens: number; past: number }[];
+}
+
+export interface StepCost {
+  us: number;
+  gpuUs: number;
+  hostUs: number;
+  commUs: number;
+}
+
+const ACTIVATION_BYTES = 2;
+
+/** The rows each of a GEMM's weights sees, and how many weight matrices run (experts the tokens reach). */
+function gemmRuns(g: EngineGemm, tokens: number): { rows: number; copies: number } {
+  if (!g.experts) return { rows: tokens, copies: 1 };
+  const { count, topK } = g.experts;
+  const reached = count * (1 - (1 - Math.min(topK, count) / count) ** Math.max(1, tokens));
+  return { rows: Math.max(1, (tokens * topK) / Math.max(1, reached)), copies: reached };
+}
+
+function shard(g: EngineGemm, tp: number): { n: number; k: number } {
+  if (g.split === 'column') return { n: Math.ceil(g.n / tp), k: g.k };
+  if (g.split === 'row') return { n: g.n, k: Math.ceil(g.k / tp) };
+  return { n: g.n, k: g.k };
+}
+
+/** Query heads and KV values per token one member holds (KV heads are replicated when tp exceeds them). */
+function memberHeads(d: EngineDecoder, tp: number): { heads: number; kvValues: number } {
+  return {
+    heads: Math.ceil(d.heads / tp),
+    kvValues: d.kvValuesPerLayer * Math.max(1 / tp, 1 / d.kvHeads),
+  };
+}
+
+function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, window?: number): number {
+  const { engine, decoder: d } = dep;
+  const gpu = stage.gpu;
+  const tp = stage.members.length;
+  const { heads, kvValues } = memberHeads(d, tp);
+  const cap = (past: number): number => (window === undefined ? past : Math.min(past, window));
+  let us = 0;
+  for (const c of load.prefill) {
+    const attended = cap(c.past) + (c.tokens + 1) / 2;
+    const flops = 4 * heads * d.headDim * c.tokens * attended;
+    const pastBytes = cap(c.past) * kvValues * dep.kvBytesPerValue;
+    if (engine.attention.prefill === 'flash') {
+      const computeUs = flops / (gpu.peak.fp16 * gpu.attentionFraction * engine.attention.prefillShare);
+      us += Math.max(computeUs, pastBytes / gpu.bytesPerUs);
+    } else {
+      const scores = heads * c.tokens * (cap(c.past) + c.tokens);
+      const gemmUs = (2 * flops) / (gpu.peak.fp16 * gpu.gemmFraction * engine.attention.prefillShare);
+      us += gemmUs + (scores * 4 * 3) / gpu.bytesPerUs + 2 * gpu.kernelUs;
+    }
+  }
+  if (load.decodeSeqs > 0) {
+    const context = window === undefined ? load.decodeContext : Math.min(load.decodeContext, window * load.decodeSeqs);
+    const bytes = (context + load.decodeSeqs) * kvValues * dep.kvBytesPerValue;
+    us += bytes / (gpu.bytesPerUs * engine.attention.decodeShare);
+  }
+  return us;
+}
+
+/** One stage's GPU time for the load (µs), and the kernels it launches. */
+function stageGpu(
+  dep: EngineDeployment,
+  index: number,
+  load: StepLoad,
+): { us: number; kernels: number; commUs: number } {
+  const stage = dep.stages[index] as EngineStage;
+  const { engine, decoder: d } = dep;
+  const gpu = stage.gpu;
+  const kernel = dep.kernels[index] as WeightKernel;
+  const tp = stage.members.length;
+  const tokens = load.decodeSeqs + load.prefill.reduce((a, c) => a + c.tokens, 0);
+  let us = 0;
+  let kernels = 0;
+  let commUs = 0;
+  const blockShare = stage.blocks / d.layers;
+  for (const kind of d.blocks) {
+    const blocks = kind.count * blockShare;
+    let blockUs = attentionUs(dep, stage, load, kind.window);
+    let blockKernels = engine.launches.perBlock;
+    for (const g of kind.gemms) {
+      const { rows, copies } = gemmRuns(g, tokens);
+      const { n, k } = shard(g, tp);
+      blockUs += copies * weightGemmUs(gpu, kernel, dep.bytesPerWeight, rows, n, k);
+      if (g.experts) blockKernels += Math.max(0, Math.ceil(copies) - 1);
+    }
+    // Norms, rotary, activation and residuals: about 6 hidden-wide and 3 MLP-wide passes a token.
+    const mlp = kind.gemms.find((g) => g.split === 'row' && g.name !== 'o');
+    const elementBytes = tokens * ACTIVATION_BYTES * (6 * d.hidden + 3 * (mlp ? Math.ceil(mlp.k / tp) : 0));
+    blockUs += elementBytes / gpu.bytesPerUs + blockKernels * gpu.kernelUs;
+    if (tp > 1) {
+      const arUs = 2 * dep.allReduceUs(stage.members, tokens * d.hidden * ACTIVATION_BYTES);
+      commUs += blocks * arUs;
+      blockUs += arUs;
+      blockKernels += 2;
+    }
+    us += blocks * blockUs;
+    kernels += blocks * blockKernels;
+  }
+  if (index === dep.stages.length - 1) {
+    const logits = load.decodeSeqs + load.prefill.length;
+    const head = { ...WEIGHT_KERNELS.cublas };
+    const { n, k } = shard({ name: 'head', n: d.vocab, k: d.hidden, split: 'column' }, tp);
+    us += weightGemmUs(gpu, head, dep.headBytesPerWeight, logits, n, k);
+    us += engine.launches.perStep * gpu.kernelUs;
+    kernels += engine.launches.perStep;
+  }
+  return { us, kernels, commUs };
+}
+
+function scaled(load: StepLoad, share: number): StepLoad {
+  return {
+    decodeSeqs: load.decodeSeqs * share,
+    decodeContext: load.decodeContext * share,
+    prefill: load.prefill.map((c) => ({ tokens: c.tokens * share, past: c.past })),
+  };
+}
+
+function sendsUs(dep: EngineDeployment, tokens: number): number {
+  let us = 0;
+  for (let i = 0; i + 1 < dep.stages.length; i++) {
+    const from = dep.stages[i]?.members[0] as string;
+    const to = dep.stages[i + 1]?.members[0] as string;
+    us += dep.sendUs(from, to, tokens * dep.decoder.hidden * ACTIVATION_BYTES);
+  }
+  return us;
+}
+
+/** The step's time: the host's serial part, then the larger of the GPU's work and the kernel launches. */
+export function stepCost(dep: EngineDeployment, load: StepLoad): StepCost {
+  const { engine } = dep;
+  const sequences = load.decodeSeqs + load.prefill.length;
+  const tokens = load.decodeSeqs + load.prefill.reduce((a, c) => a + c.tokens, 0);
+  const pp = dep.stages.length;
+  const overlapped = engine.split.pipeline === 'overlapped' && pp > 1;
+  const microbatches = overlapped ? Math.max(1, Math.min(pp, sequences)) : 1;
+  const part = microbatches > 1 ? scaled(load, 1 / microbatches) : load;
+  const stages = dep.stages.map((_, i) => stageGpu(dep, i, part));
+  const sum = stages.reduce((a, s) => a + s.us, 0);
+  const slowest = Math.max(...stages.map((s) => s.us));
+  const sends = sendsUs(dep, tokens / microbatches);
+  const gpuUs = sum + (microbatches - 1) * slowest + sends * microbatches;
+  const commUs = stages.reduce((a, s) => a + s.commUs, 0) * microbatches + sends * microbatches;
+  const kernels = stages.reduce((a, s) => a + s.kernels, 0) * microbatches;
+  const graphed = load.prefill.length === 0 && load.decodeSeqs <= engine.host.graphMaxBatch;
+  const launchUs = graphed ? 20 * microbatches : kernels * engine.host.launchUs;
+  const serialUs = engine.host.stepUs + engine.host.perSequenceUs * sequences;
+  const hostUs = serialUs + launchUs;
+  return { us: serialUs + Math.max(gpuUs, launchUs), gpuUs, hostUs, commUs };
+}

@@ -1,0 +1,53 @@
+/**
+ * A datasheet GPU as the engine model prices it: achieved memory bandwidth, dense tensor peaks per
+ * compute dtype, the architecture's calibrated GEMM and attention fractions, its GEMM tile, and the
+ * fixed time of one kernel on the GPU. The fractions are the shipped ones (models/gpu-kernels.json)
+ * or those a profiled GPU of the same architecture lends. Pure.
+ */
+import type { GpuDatasheet } from '../planner/cost/datasheets.js';
+import {
+  architectureEfficiency,
+  KERNEL_EFFICIENCIES,
+  memoryEfficiency,
+  type KernelEfficiencies,
+} from '../predictor/kernel-efficiency.js';
+
+export type ComputeDtype = 'fp16' | 'fp8' | 'int8' | 'fp32';
+
+export interface GpuSpec {
+  name: string;
+  architecture: string;
+  smCount: number;
+  memoryBytes: number;
+  /** Achieved DRAM bandwidth, bytes per µs. */
+  bytesPerUs: number;
+  /** Dense peak per compute dtype (FLOP per µs); 0 where the GPU has no such units. */
+  peak: Record<ComputeDtype, number>;
+  /** Large GEMMs' share of the peak (cuBLAS), fp8 GEMMs', and fused attention's. */
+  gemmFraction: number;
+  gemmFp8Fraction: number;
+  attentionFraction: number;
+  /** Output tile of a GEMM kernel per SM and wave: [rows, columns]. */
+  tile: readonly [number, number];
+  /** Launch, ramp and tail of one kernel on the GPU when kernels are queued back to back (µs). */
+  kernelUs: number;
+}
+
+export function gpuSpec(d: GpuDatasheet, table: KernelEfficiencies = KERNEL_EFFICIENCIES): GpuSpec {
+  const arch = architectureEfficiency(d.architecture, table);
+  const t = d.tflops;
+  const perUs = (tflops: number | null | undefined): number => (tflops ?? 0) * 1e6;
+  return {
+    name: d.name,
+    architecture: d.architecture,
+    smCount: d.smCount,
+    memoryBytes: d.memory.sizeGiB * 2 ** 30,
+    bytesPerUs: d.memory.bandwidthGBps * memoryEfficiency(d.memory.type, table) * 1e3,
+    peak: { fp16: perUs(t.bf16 ?? t.fp16), fp8: perUs(t.fp8), int8: perUs(t.int8), fp32: perUs(t.fp32) },
+    gemmFraction: arch.gemm,
+    gemmFp8Fraction: arch.gemmFp8 ?? arch.gemm,
+    attentionFraction: arch.attention,
+    tile: arch.tile,
+    kernelUs: arch.kernelUs,
+  };
+}

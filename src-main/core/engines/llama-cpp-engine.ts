@@ -1,0 +1,57 @@
+/**
+ * llama.cpp (llama-server, llama-bench): a C++ graph of small kernels, launched one by one from
+ * the host; its own quantised kernels for GGUF blocks (MMVQ GEMVs up to 8 rows, MMQ on int8
+ * tensor cores beyond), cuBLAS for float weights with many rows. Each layer runs its Q, K, V and
+ * gate/up projections as separate matrix products and about twenty kernels in all. Attention
+ * without -fa is unfused: KQ, a masked softmax and KQV through memory. CUDA graphs replay
+ * single-sequence decode steps on one GPU from build b2946 (May 2024). Sampling and logits are
+ * handled on the CPU per sequence. Multi-GPU: layer split (-sm layer, the default), the GPUs
+ * working one after the other, or row split (-sm row), each matrix cut over the GPUs and gathered
+ * on the main GPU. The server runs -np slots of -c / -np context each, in continuous batching with
+ * -b 2048 / -ub 512 tokens per step. Memory: exactly the weights, the KV cache of -c tokens, and a
+ * compute buffer. Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineRules } from './engine-rules.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+function kernel(format: WeightFormat): WeightKernelName {
+  if (format === 'q8_0' || format === 'q4_k' || format === 'q4_0') return 'ggml';
+  return format === 'fp32' ? 'cublas-fp32' : 'cublas';
+}
+
+const GiB = 2 ** 30;
+
+const B2946: EngineRules = {
+  name: 'llama.cpp',
+  since: 'b2946',
+  released: '2024-05-21',
+  change: 'CUDA graphs for single-sequence decode on one GPU',
+  kernel,
+  attention: { prefill: 'unfused', prefillShare: 0.6, decodeShare: 0.5 },
+  launches: { perBlock: 22, perStep: 6 },
+  host: { stepUs: 150, perSequenceUs: 60, launchUs: 5, graphMaxBatch: 1 },
+  batching: {
+    kind: 'continuous',
+    maxNumSeqs: 1,
+    maxBatchedTokens: 512,
+    chunkedPrefill: true,
+    admission: 'full',
+  },
+  split: { tensor: true, pipeline: 'sequential', customAllReduce: false, replicas: false },
+  memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
+  kvBytes: { auto: 2, fp8: 1.0625 },
+  from: [],
+};
+
+/** Before CUDA graphs: every kernel launched from the host. */
+const B1500: EngineRules = {
+  ...B2946,
+  since: 'b1500',
+  released: '2023-11-13',
+  change: 'every kernel launched from the host (no CUDA graphs)',
+  host: { ...B2946.host, graphMaxBatch: 0 },
+};
+
+/** Newest first. */
+export const LLAMA_CPP_VERSIONS: readonly EngineRules[] = [B2946, B1500];

@@ -1,0 +1,255 @@
+/**
+ * One engine replica serving requests, step by step (a discrete-event simulation in the spirit of
+ * Vidur): requests arrive, the engine's scheduler admits them under its caps (max sequences, KV
+ * cache, tokens per step), each step decodes one token for every running sequence and prefills
+ * prompt chunks as the engine's batching allows, and the step's time comes from stepCost. Pure and
+ * deterministic: the same requests give the same figures.
+ *
+ * Batching rules (EngineBatching):
+ * - continuous with chunked prefill: every step decodes all running sequences, then fills the
+ *   token budget with prompt chunks (vLLM V1, SGLang, TensorRT-LLM in-flight batching, llama.cpp's
+ *   server slots);
+ * - continuous without chunked prefill: a step prefills whole waiting prompts (up to the budget) and
+ *   decodes nothing; otherwise it decodes (vLLM before chunked prefill was the default);
+ * - static: a batch is admitted when the engine is idle, prefilled at once, and decoded until its
+ *   last sequence ends (transformers' generate).
+ * KV cache: 'on-demand' engines hold a sequence's tokens as they come and preempt the newest
+ * sequence (to recompute later) when the cache is full; 'full' engines reserve prompt + output at
+ * admission.
+ */
+import type { EngineDeployment, StepLoad } from './engine-step.js';
+import { stepCost } from './engine-step.js';
+
+export interface SimRequest {
+  /** Arrival time (µs). */
+  at: number;
+  prompt: number;
+  output: number;
+}
+
+export interface SimOptions {
+  /** Cached tokens the replica holds (all sequences). */
+  kvTokens: number;
+  /** Most sequences at once and tokens per step (the engine's caps unless the launch changes them). */
+  maxNumSeqs: number;
+  maxBatchedTokens: number;
+  /** Closed loop: the next request starts when one ends (its arrival is then), keeping this many in flight. */
+  closedLoop?: number;
+  /** Give up after this many steps (a guard against runaway inputs). */
+  maxSteps?: number;
+}
+
+export interface RequestResult {
+  arrival: number;
+  firstToken: number;
+  end: number;
+  prompt: number;
+  output: number;
+}
+
+export interface SimResult {
+  requests: RequestResult[];
+  /** From the first arrival to the last token (µs). */
+  makespanUs: number;
+  steps: number;
+  preemptions: number;
+  /** Largest number of sequences running in one step. */
+  peakRunning: number;
+  /** Requests never served (did not fit the KV cache even alone). */
+  refused: number;
+  /** The step limit stopped the simulation. */
+  cut: boolean;
+}
+
+interface Running {
+  req: SimRequest;
+  index: number;
+  prefilled: number;
+  generated: number;
+  firstToken: number;
+}
+
+const DEFAULT_MAX_STEPS = 2_000_000;
+
+class ReplicaSim {
+  private readonly waiting: { req: SimRequest; index: number }[] = [];
+  private readonly running: Running[] = [];
+  private readonly results: (RequestResult | null)[];
+  private now = 0;
+  private steps = 0;
+  private preemptions = 0;
+  private peakRunning = 0;
+  private refused = 0;
+  private next = 0;
+
+  constructor(
+    private readonly dep: EngineDeployment,
+    private readonly requests: readonly SimRequest[],
+    private readonly opts: SimOptions,
+  ) {
+    this.results = requests.map(() => null);
+  }
+
+  private heldTokens(r: Running): number {
+    return this.dep.engine.batching.admission === 'full' ? r.req.prompt + r.req.output : r.prefilled + r.generated;
+  }
+
+  private usedTokens(): number {
+    return this.running.reduce((a, r) => a + this.heldTokens(r), 0);
+  }
+
+  private arrive(): void {
+    while (this.next < this.requests.length && (this.requests[this.next] as SimRequest).at <= this.now) {
+      const req = this.requests[this.next] as SimRequest;
+      this.waiting.push({ req, index: this.next });
+      this.next++;
+    }
+  }
+
+  private admit(): void {
+    const b = this.dep.engine.batching;
+    if (b.kind === 'static' && this.running.length > 0) return;
+    let used = this.usedTokens();
+    while (this.waiting.length > 0 && this.running.length < this.opts.maxNumSeqs) {
+      const w = this.waiting[0] as { req: SimRequest; index: number };
+      const need = b.admission === 'full' ? w.req.prompt + w.req.output : w.req.prompt + 1;
+      if (need > this.opts.kvTokens) {
+        this.waiting.shift();
+        this.refused++;
+        continue;
+      }
+      if (used + need > this.opts.kvTokens) break;
+      this.waiting.shift();
+      this.running.push({ req: w.req, index: w.index, prefilled: 0, generated: 0, firstToken: -1 });
+      used += b.admission === 'full' ? need : 0;
+    }
+  }
+
+  /** The step's work: which sequences decode and which prompt chunks run. */
+  private plan(): { load: StepLoad; chunks: Map<Running, number>; decoding: Running[] } {
+    const b = this.dep.engine.batching;
+    const budget = this.opts.maxBatchedTokens;
+    const chunks = new Map<Running, number>();
+    const pending = this.running.filter((r) => r.prefilled < r.req.prompt);
+    let decoding = this.running.filter((r) => r.prefilled >= r.req.prompt);
+    if (b.kind === 'static') {
+      if (pending.length > 0) decoding = [];
+      for (const r of pending) chunks.set(r, r.req.prompt - r.prefilled);
+    } else if (!b.chunkedPrefill && pending.length > 0) {
+      decoding = [];
+      let left = budget;
+      for (const r of pending) {
+        const rest = r.req.prompt - r.prefilled;
+        if (rest > left && chunks.size > 0) break;
+        chunks.set(r, rest);
+        left -= rest;
+      }
+    } else {
+      let left = budget - decoding.length;
+      for (const r of pending) {
+        if (left <= 0) break;
+        const take = Math.min(left, r.req.prompt - r.prefilled);
+        chunks.set(r, take);
+        left -= take;
+      }
+    }
+    const load: StepLoad = {
+      decodeSeqs: decoding.length,
+      decodeContext: decoding.reduce((a, r) => a + r.req.prompt + r.generated, 0),
+      prefill: [...chunks].map(([r, tokens]) => ({ tokens, past: r.prefilled })),
+    };
+    return { load, chunks, decoding };
+  }
+
+  private finish(r: Running): void {
+    this.results[r.index] = {
+      arrival: r.req.at,
+      firstToken: r.firstToken,
+      end: this.now,
+      prompt: r.req.prompt,
+      output: r.req.output,
+    };
+    if (this.opts.closedLoop !== undefined && this.next < this.requests.length) {
+      // The user whose request ended sends the next one now.
+      const req = { ...(this.requests[this.next] as SimRequest), at: this.now };
+      this.waiting.push({ req, index: this.next });
+      this.next++;
+    }
+  }
+
+  /** On-demand caches: the newest sequences give their cache back (recomputed later) while the cache overflows. */
+  private preempt(): void {
+    if (this.dep.engine.batching.admission === 'full') return;
+    while (this.usedTokens() > this.opts.kvTokens && this.running.length > 1) {
+      const victim = this.running.pop() as Running;
+      this.waiting.unshift({ req: victim.req, index: victim.index });
+      this.preemptions++;
+    }
+  }
+
+  private step(): void {
+    const { load, chunks, decoding } = this.plan();
+    const { us } = stepCost(this.dep, load);
+    this.now += us;
+    this.steps++;
+    this.peakRunning = Math.max(this.peakRunning, this.running.length);
+    for (const [r, tokens] of chunks) {
+      r.prefilled += tokens;
+      if (r.prefilled >= r.req.prompt) {
+        r.generated = 1;
+        r.firstToken = this.now;
+      }
+    }
+    for (const r of decoding) r.generated++;
+    const done = this.running.filter((r) => r.prefilled >= r.req.prompt && r.generated >= r.req.output);
+    if (this.dep.engine.batching.kind !== 'static' || done.length === this.running.length) {
+      for (const r of done) {
+        this.running.splice(this.running.indexOf(r), 1);
+        this.finish(r);
+      }
+    }
+    this.preempt();
+  }
+
+  run(): SimResult {
+    const first = this.requests[0]?.at ?? 0;
+    const initial = this.opts.closedLoop ?? this.requests.length;
+    const maxSteps = this.opts.maxSteps ?? DEFAULT_MAX_STEPS;
+    if (this.opts.closedLoop !== undefined) {
+      for (; this.next < Math.min(initial, this.requests.length); this.next++) {
+        this.waiting.push({ req: { ...(this.requests[this.next] as SimRequest), at: first }, index: this.next });
+      }
+    }
+    this.now = first;
+    let cut = false;
+    while (this.next < this.requests.length || this.waiting.length > 0 || this.running.length > 0) {
+      if (this.opts.closedLoop === undefined) this.arrive();
+      this.admit();
+      if (this.running.length === 0) {
+        if (this.waiting.length > 0) continue;
+        if (this.next >= this.requests.length) break;
+        this.now = Math.max(this.now, (this.requests[this.next] as SimRequest).at);
+        continue;
+      }
+      if (this.steps >= maxSteps) {
+        cut = true;
+        break;
+      }
+      this.step();
+    }
+    const requests = this.results.filter((r): r is RequestResult => r !== null);
+    return {
+      requests,
+      makespanUs: this.now - first,
+      steps: this.steps,
+      preemptions: this.preemptions,
+      peakRunning: this.peakRunning,
+      refused: this.refused,
+      cut,
+    };
+  }
+}
+
+export function simulateReplica(dep: EngineDeployment, requests: readonly SimRequest[], opts: SimOptions): SimResult {
+  return new ReplicaSim(dep, requests, opts).run();
+}

@@ -1,0 +1,55 @@
+/**
+ * SGLang: RadixAttention (a prefix-sharing paged KV cache) and a zero-overhead (overlapped)
+ * scheduler in Python, FlashInfer attention, CUDA graphs for decode steps, chunked prefill.
+ * Kernels as vLLM's for each format (it imports vLLM's and sgl-kernel's Marlin, fp8 and int8
+ * GEMMs). Defaults (python/sglang/srt/server_args.py): mem_fraction_static about 0.88 on 80 GB
+ * GPUs, chunked_prefill_size 8192 on large GPUs, cuda_graph_max_bs 160, max_running_requests from
+ * the KV cache. Tensor parallelism with a custom all-reduce; data parallelism by --dp-size. Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineRules } from './engine-rules.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+const FP8_ARCHITECTURES = new Set(['Ada', 'Hopper', 'Blackwell']);
+
+function kernel(format: WeightFormat, architecture: string): WeightKernelName {
+  switch (format) {
+    case 'fp32':
+      return 'cublas-fp32';
+    case 'fp8':
+      return FP8_ARCHITECTURES.has(architecture) ? 'fp8-gemm' : 'fp8-marlin';
+    case 'int8':
+      return 'int8-gemm';
+    case 'int4':
+      return 'marlin';
+    default:
+      return 'cublas';
+  }
+}
+
+const GiB = 2 ** 30;
+
+const V0_3: EngineRules = {
+  name: 'sglang',
+  since: '0.3.0',
+  released: '2024-09-19',
+  change: 'overlapped scheduler, FlashInfer, CUDA graphs and chunked prefill by default',
+  kernel,
+  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
+  launches: { perBlock: 10, perStep: 10 },
+  host: { stepUs: 250, perSequenceUs: 3, launchUs: 12, graphMaxBatch: 160 },
+  batching: {
+    kind: 'continuous',
+    maxNumSeqs: 4096,
+    maxBatchedTokens: 8192,
+    chunkedPrefill: true,
+    admission: 'on-demand',
+  },
+  split: { tensor: true, pipeline: 'none', customAllReduce: true, replicas: true },
+  memory: { utilization: 0.88, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 16 },
+  kvBytes: { auto: 2, fp8: 1 },
+  from: [],
+};
+
+/** Newest first. */
+export const SGLANG_VERSIONS: readonly EngineRules[] = [V0_3];

@@ -1,0 +1,59 @@
+/**
+ * TensorRT-LLM: a compiled TensorRT engine (or, from 0.17, the PyTorch backend) under a C++
+ * runtime with in-flight batching. Kernels: cuBLAS/TensorRT GEMMs for float weights, fp8 W8A8 on
+ * Ada/Hopper/Blackwell, its CUTLASS mixed-input W4A16 GEMMs for AWQ/GPTQ int4 (priced as Marlin's
+ * kind: weights streamed near the bandwidth at few rows, near the fp16 rate at many), W8A8 int8
+ * (SmoothQuant). Attention: fused multi-head attention for the context phase, XQA /
+ * masked-multihead kernels for generation. More of a block is fused than in Python engines, and
+ * the runtime launches from C++. Defaults (docs/source/performance/perf-overview.md,
+ * tensorrt_llm/llmapi): the capacity scheduler GUARANTEED_NO_EVICT reserves a request's whole KV
+ * cache at admission, kv_cache_free_gpu_memory_fraction 0.9 of what the weights leave, max batch
+ * size and tokens per step from the build (trtllm-bench picks them from the GPU's memory). Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineRules } from './engine-rules.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+function kernel(format: WeightFormat, architecture: string): WeightKernelName {
+  switch (format) {
+    case 'fp32':
+      return 'cublas-fp32';
+    case 'fp8':
+      return architecture === 'Ampere' || architecture === 'Turing' || architecture === 'Volta'
+        ? 'fp8-marlin'
+        : 'fp8-gemm';
+    case 'int8':
+      return 'int8-gemm';
+    case 'int4':
+      return 'marlin';
+    default:
+      return 'cublas';
+  }
+}
+
+const GiB = 2 ** 30;
+
+const V0_9: EngineRules = {
+  name: 'tensorrt-llm',
+  since: '0.9.0',
+  released: '2024-04-16',
+  change: 'in-flight batching with paged KV cache as the default runtime',
+  kernel,
+  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
+  launches: { perBlock: 7, perStep: 8 },
+  host: { stepUs: 250, perSequenceUs: 2, launchUs: 3, graphMaxBatch: 0 },
+  batching: {
+    kind: 'continuous',
+    maxNumSeqs: 256,
+    maxBatchedTokens: 8192,
+    chunkedPrefill: false,
+    admission: 'full',
+  },
+  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, replicas: true },
+  memory: { utilization: 0.92, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 16 },
+  kvBytes: { auto: 2, fp8: 1 },
+  from: [],
+};
+
+/** Newest first. */
+export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_9];

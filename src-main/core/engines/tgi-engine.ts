@@ -1,0 +1,62 @@
+/**
+ * Text Generation Inference: a Rust router batching requests continuously for a Python model
+ * server (flash attention, paged KV cache, CUDA graphs for decode batches up to 128 by default).
+ * Kernels: cuBLAS for float weights, Marlin for GPTQ/AWQ int4, fp8 (fbgemm / Marlin fp8), EETQ or
+ * bitsandbytes int8. Version 3 chunks prefills into decode batches and caches prefixes. The
+ * launcher sizes max-batch-total-tokens from the memory left after warm-up (cuda-memory-fraction
+ * 1.0 with a safety margin), max-batch-prefill-tokens 4096, max-concurrent-requests 128 at the
+ * router. Tensor parallelism by --num-shard (NCCL). Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineRules } from './engine-rules.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+function kernel(format: WeightFormat, architecture: string): WeightKernelName {
+  switch (format) {
+    case 'fp8':
+      return architecture === 'Ada' || architecture === 'Hopper' || architecture === 'Blackwell'
+        ? 'fp8-gemm'
+        : 'fp8-marlin';
+    case 'int8':
+      return 'int8-gemm';
+    case 'int4':
+      return 'marlin';
+    default:
+      return 'cublas';
+  }
+}
+
+const GiB = 2 ** 30;
+
+const V2_0: EngineRules = {
+  name: 'tgi',
+  since: '2.0.0',
+  released: '2024-04-12',
+  change: 'flash and paged attention, CUDA graphs, Marlin int4',
+  kernel,
+  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
+  launches: { perBlock: 10, perStep: 12 },
+  host: { stepUs: 1200, perSequenceUs: 10, launchUs: 12, graphMaxBatch: 128 },
+  batching: {
+    kind: 'continuous',
+    maxNumSeqs: 128,
+    maxBatchedTokens: 4096,
+    chunkedPrefill: false,
+    admission: 'on-demand',
+  },
+  split: { tensor: true, pipeline: 'none', customAllReduce: false, replicas: false },
+  memory: { utilization: 0.95, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
+  kvBytes: { auto: 2, fp8: 1 },
+  from: [],
+};
+
+const V3_0: EngineRules = {
+  ...V2_0,
+  since: '3.0.0',
+  released: '2024-12-10',
+  change: 'chunked prefill and prefix caching by default',
+  batching: { ...V2_0.batching, chunkedPrefill: true },
+};
+
+/** Newest first. */
+export const TGI_VERSIONS: readonly EngineRules[] = [V3_0, V2_0];

@@ -1,0 +1,56 @@
+/**
+ * Hugging Face transformers `generate()` in eager PyTorch: every operation of a block is its own
+ * kernel launched from Python (an RMSNorm alone is several: cast, pow, mean, rsqrt, two multiplies),
+ * about 45 per Llama block, and a step's Python (logits processors, stopping criteria, cache
+ * bookkeeping) between GPU steps; no CUDA graphs unless compiled. The default DynamicCache appends
+ * by concatenation, copying every layer's cache each step. Attention through PyTorch SDPA (its
+ * flash backend in fp16/bf16). Quantised weights: AutoAWQ/GPTQ kernels for int4, bitsandbytes
+ * LLM.int8 for int8, fbgemm fp8 on Hopper. Static batches: a batch is padded, prefilled at once and
+ * decoded until its longest sequence ends. Several GPUs: device_map="auto" places layers on them in
+ * turn (one after the other). Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineRules } from './engine-rules.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+function kernel(format: WeightFormat): WeightKernelName {
+  switch (format) {
+    case 'fp32':
+      return 'cublas-fp32';
+    case 'fp8':
+      return 'fp8-gemm';
+    case 'int8':
+      return 'bnb-int8';
+    case 'int4':
+      return 'awq-gemm';
+    default:
+      return 'cublas';
+  }
+}
+
+const GiB = 2 ** 30;
+
+const V4_40: EngineRules = {
+  name: 'transformers',
+  since: '4.40.0',
+  released: '2024-04-18',
+  change: 'SDPA attention by default, DynamicCache',
+  kernel,
+  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 0.33 },
+  launches: { perBlock: 45, perStep: 40 },
+  host: { stepUs: 1500, perSequenceUs: 5, launchUs: 14, graphMaxBatch: 0 },
+  batching: {
+    kind: 'static',
+    maxNumSeqs: 1024,
+    maxBatchedTokens: 1 << 20,
+    chunkedPrefill: false,
+    admission: 'full',
+  },
+  split: { tensor: false, pipeline: 'sequential', customAllReduce: false, replicas: false },
+  memory: { utilization: 1, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 24 },
+  kvBytes: { auto: 2, fp8: 2 },
+  from: [],
+};
+
+/** Newest first. */
+export const TRANSFORMERS_VERSIONS: readonly EngineRules[] = [V4_40];

@@ -1,0 +1,85 @@
+/**
+ * vLLM: PagedAttention and continuous batching in a Python engine, CUDA graphs for decode steps.
+ * Two behaviours: before 0.6.0 a step's scheduling, input preparation and output processing ran
+ * in Python between GPU steps, per sequence, and prefills ran alone (no chunking by default); from
+ * 0.6.0 output processing overlaps the GPU and scheduling got cheaper; from 0.8 (V1) prompts are
+ * chunked into decode steps by default. Kernels: cuBLAS for float weights; Marlin for AWQ/GPTQ int4
+ * (awq_marlin, gptq_marlin) and for fp8 on GPUs without fp8 units; CUTLASS fp8 W8A8 on Ada and
+ * Hopper; llama.cpp's own kernels for GGUF files. Attention: FlashAttention / FlashInfer for
+ * prefill, paged decode kernels. Tensor parallelism with a custom one-shot all-reduce over NVLink
+ * or P2P; pipeline stages overlap microbatches. Defaults from vllm/config.py and
+ * vllm/engine/arg_utils.py at each version: gpu_memory_utilization 0.9, max_num_seqs 256,
+ * max_num_batched_tokens max(max_model_len, 2048) without chunked prefill, 8192 with it (V1
+ * server), CUDA graph sizes up to 256 (V1: 512). Pure.
+ */
+import type { WeightFormat } from '../workload/generation.js';
+import type { EngineRules } from './engine-rules.js';
+import type { WeightKernelName } from './weight-kernels.js';
+
+const FP8_ARCHITECTURES = new Set(['Ada', 'Hopper', 'Blackwell']);
+
+function kernel(format: WeightFormat, architecture: string): WeightKernelName {
+  switch (format) {
+    case 'fp32':
+      return 'cublas-fp32';
+    case 'fp8':
+      return FP8_ARCHITECTURES.has(architecture) ? 'fp8-gemm' : 'fp8-marlin';
+    case 'int8':
+      return 'int8-gemm';
+    case 'int4':
+      return architecture === 'Volta' || architecture === 'Turing' ? 'awq-gemm' : 'marlin';
+    case 'q8_0':
+    case 'q4_k':
+    case 'q4_0':
+      return 'ggml';
+    default:
+      return 'cublas';
+  }
+}
+
+const GiB = 2 ** 30;
+
+/** vLLM 0.6 to 0.7 (V0 engine, async output processing). */
+const V0_6: EngineRules = {
+  name: 'vllm',
+  since: '0.6.0',
+  released: '2024-09-05',
+  change: 'output processing overlaps the GPU (async), cheaper scheduling; prefill still alone by default',
+  kernel,
+  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
+  launches: { perBlock: 10, perStep: 12 },
+  host: { stepUs: 900, perSequenceUs: 10, launchUs: 12, graphMaxBatch: 256 },
+  batching: {
+    kind: 'continuous',
+    maxNumSeqs: 256,
+    maxBatchedTokens: 8192,
+    chunkedPrefill: false,
+    admission: 'on-demand',
+  },
+  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, replicas: true },
+  memory: { utilization: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
+  kvBytes: { auto: 2, fp8: 1 },
+  from: [],
+};
+
+/** vLLM before 0.6 (V0 engine, synchronous Python output processing per sequence). */
+const V0_5: EngineRules = {
+  ...V0_6,
+  since: '0.4.0',
+  released: '2024-04-02',
+  change: 'scheduling and output processing in Python between GPU steps, per sequence',
+  host: { stepUs: 2500, perSequenceUs: 45, launchUs: 12, graphMaxBatch: 256 },
+};
+
+/** vLLM 0.8 and later (V1 engine): chunked prefill on by default, scheduling in a separate process. */
+const V1: EngineRules = {
+  ...V0_6,
+  since: '0.8.0',
+  released: '2025-03-18',
+  change: 'V1 engine: chunked prefill always on, scheduler and detokenizer off the GPU process',
+  host: { stepUs: 500, perSequenceUs: 4, launchUs: 12, graphMaxBatch: 512 },
+  batching: { ...V0_6.batching, chunkedPrefill: true },
+};
+
+/** Newest first. */
+export const VLLM_VERSIONS: readonly EngineRules[] = [V1, V0_6, V0_5];

@@ -1,0 +1,133 @@
+/**
+ * The kernels engines multiply activations by stored weights with, one `as const` table: what
+ * each reads per weight and computes in, how close it streams to the memory's achieved bandwidth
+ * when it runs as a GEMV (decode: few rows), and what share of the GPU's large-GEMM rate it
+ * reaches with many rows (prefill), after its dequantisation. Engines pick one per weight format
+ * and GPU generation (the *-engine.ts files). Each figure names where it comes from. Pure.
+ */
+import type { ComputeDtype, GpuSpec } from './gpu-spec.js';
+
+export interface WeightKernel {
+  title: string;
+  /** Dtype of the tensor-core arithmetic (fp16 also stands for bf16). */
+  compute: ComputeDtype;
+  /** Rows up to which the kernel is a GEMV streaming the weights (llama.cpp MMVQ: 8). */
+  gemvRows: number;
+  /** Share of the memory's achieved bandwidth the GEMV streams packed weights at. */
+  stream: number;
+  /** Share of the GPU's large-GEMM fraction reached with many rows, dequantisation included. */
+  gemm: number;
+  /** Where the figures come from. */
+  from: string;
+}
+
+export const WEIGHT_KERNELS = {
+  cublas: {
+    title: 'cuBLAS GEMM on float weights',
+    compute: 'fp16',
+    gemvRows: 0,
+    stream: 1,
+    gemm: 1,
+    from: 'the GPU architecture fractions of models/gpu-kernels.json',
+  },
+  'cublas-fp32': {
+    title: 'cuBLAS SGEMM on fp32 weights',
+    compute: 'fp32',
+    gemvRows: 0,
+    stream: 1,
+    gemm: 1,
+    from: 'the GPU architecture fractions of models/gpu-kernels.json',
+  },
+  'fp8-gemm': {
+    title: 'W8A8 fp8 GEMM (CUTLASS / cuBLASLt) on Ada, Hopper and Blackwell',
+    compute: 'fp8',
+    gemvRows: 0,
+    stream: 1,
+    gemm: 1,
+    from: 'gemmFp8 of models/gpu-kernels.json (MAMF fp8)',
+  },
+  'fp8-marlin': {
+    title: 'fp8 weights dequantised to fp16 inside a Marlin GEMM (W8A16, GPUs without fp8 units)',
+    compute: 'fp16',
+    gemvRows: 16,
+    stream: 0.85,
+    gemm: 0.85,
+    from: 'Marlin kernel design (IST-DASLab/marlin README): near-ideal weight streaming up to 16-32 rows',
+  },
+  'int8-gemm': {
+    title: 'W8A8 int8 GEMM (SmoothQuant, CUTLASS)',
+    compute: 'int8',
+    gemvRows: 0,
+    stream: 1,
+    gemm: 0.8,
+    from: 'int8 tensor-core rate at the fp16 GEMM fraction, less the activation quantisation',
+  },
+  marlin: {
+    title: 'Marlin / Machete int4 (AWQ, GPTQ) weight-only GEMM',
+    compute: 'fp16',
+    gemvRows: 16,
+    stream: 0.85,
+    gemm: 0.85,
+    from: 'IST-DASLab/marlin README: close to the ideal 3.87x over fp16 up to batch 16-32 (weights streamed near peak), near fp16 cuBLAS at large batches',
+  },
+  'awq-gemm': {
+    title: "AutoAWQ's GEMM kernel (eager PyTorch, no Marlin)",
+    compute: 'fp16',
+    gemvRows: 8,
+    stream: 0.6,
+    gemm: 0.5,
+    from: 'to be calibrated on first-party transformers / AutoAWQ figures',
+  },
+  'bnb-int8': {
+    title: 'bitsandbytes LLM.int8 (outlier decomposition, int8 GEMM plus an fp16 one)',
+    compute: 'int8',
+    gemvRows: 0,
+    stream: 0.35,
+    gemm: 0.25,
+    from: 'to be calibrated on first-party transformers figures',
+  },
+  ggml: {
+    title:
+      "llama.cpp's kernels on GGUF blocks: MMVQ GEMV (dp4a on quantised activations) up to 8 rows, MMQ (int8 mma.sync tensor cores) beyond",
+    compute: 'int8',
+    gemvRows: 8,
+    stream: 0.75,
+    gemm: 0.3,
+    from: 'to be calibrated on llama.cpp maintainers llama-bench tables (tg and pp)',
+  },
+  exl2: {
+    title: "ExLlamaV2's EXL2/GPTQ GEMV, and dequantise-then-cuBLAS for many rows",
+    compute: 'fp16',
+    gemvRows: 32,
+    stream: 0.8,
+    gemm: 0.8,
+    from: 'to be calibrated on turboderp/exllamav2 README figures',
+  },
+} as const satisfies Record<string, WeightKernel>;
+
+export type WeightKernelName = keyof typeof WEIGHT_KERNELS;
+
+/**
+ * A GEMM of `m` rows over an n x k weight (µs, without the kernel's fixed time): the larger of its
+ * arithmetic, padded to the architecture's tiles and shortened K loops paying their prologue, and
+ * its bytes (packed weights at the kernel's streaming share, activations at the full bandwidth).
+ */
+export function weightGemmUs(
+  gpu: GpuSpec,
+  kernel: WeightKernel,
+  bytesPerWeight: number,
+  m: number,
+  n: number,
+  k: number,
+): number {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  const [tileM, tileN] = gpu.tile;
+  const rows = Math.min(tileM, 2 ** Math.ceil(Math.log2(Math.max(16, m))));
+  const padded = 2 * Math.ceil(m / rows) * rows * Math.ceil(n / tileN) * tileN * k;
+  const fraction = kernel.compute === 'fp8' ? gpu.gemmFp8Fraction : gpu.gemmFraction;
+  const peak = gpu.peak[kernel.compute] || gpu.peak.fp16;
+  const share = m <= kernel.gemvRows ? 1 : kernel.gemm;
+  const computeUs = padded / (peak * fraction * share * (k / (k + 64)));
+  const memoryUs = (n * k * bytesPerWeight) / (gpu.bytesPerUs * kernel.stream) + (m * (n + k) * 2) / gpu.bytesPerUs;
+  return Math.max(computeUs, memoryUs);
+}
