@@ -12,6 +12,7 @@ import type { RecomputeRequest } from '../core/planner/search/plan-ranking.js';
 import type { Mode, PlanProblem } from '../core/planner/types.js';
 import type { PlanOutcome, PlanSummary } from '../core/planner/plan-summary.js';
 import type { EngineChoice } from '../core/engines/engine-names.js';
+import type { ServingLoadRequest } from '../core/engines/engine-serving.js';
 
 export interface PlanRequest {
   workload: string;
@@ -31,6 +32,16 @@ export interface PlanRequest {
    * kernel roofline with no engine around it.
    */
   engine?: EngineChoice;
+  /** The engine's version ("0.5.4", "b3000"): its rules at that version; absent: the newest. */
+  engineVersion?: string;
+  /** Serving a decoder: the KV cache's dtype, the model's ('auto', default) or fp8. */
+  kvCache?: 'auto' | 'fp8';
+  /**
+   * Serving a decoder at a load: users each keeping one request in flight (concurrency), or
+   * Poisson arrivals (rate, requests per second), over `requests` requests (default 200); the
+   * plans' figures then carry the simulated latency percentiles and throughput.
+   */
+  load?: ServingLoadRequest;
   /** Serving a decoder: rank plans by a whole request's time (latency, default) or by tokens/s at the largest batch. */
   objective?: ServingObjective;
   /** Serving a decoder: output tokens per request (default 256); the KV cache holds prompt + tokens. */
@@ -108,6 +119,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     timelines: r.timelines,
     serving: r.serving,
     served: r.served,
+    engine: r.engine,
     suggestions: r.suggestions,
     layout: r.layout,
     finetune: r.finetune,

@@ -48,6 +48,7 @@ import {
 } from './serving-plan.js';
 import { planDevices, type PlanDevices } from './plan-devices.js';
 import { planProblem } from './plan-problem.js';
+import { servedFormat, servingEngine, type ResolvedEngine } from './serving-engine.js';
 import type { PlanRequest, PlanResponse } from './plan-request.js';
 
 export { planSummary, type PlanRequest, type PlanResponse } from './plan-request.js';
@@ -95,6 +96,8 @@ interface Searched {
   finetune: FinetuneSpec | null;
   /** Fine-tuning: the model the adapters go on (its family names the PEFT modules); null otherwise. */
   tunedModel: CatalogEntry | null;
+  /** A served decoder's engine (null when not serving). */
+  engine: ResolvedEngine | null;
 }
 
 /**
@@ -150,6 +153,7 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
       devices.candidates.map((c) => c.device),
     ),
   );
+  const engine = served ? servingEngine(db, req, entry, servedFormat(req.weights, dtype)) : null;
   const batch = searchedBatch(served, req.batch, devices.candidates.length, warnings);
   const problem = planProblem(db, { ...req, batch }, workload, entry, devices, warnings, tuned?.spec ?? null);
   checkExpertsFit(workload, problem);
@@ -168,6 +172,7 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
     served,
     finetune: tuned?.spec ?? null,
     tunedModel: tuned?.decoder ?? null,
+    engine,
   };
 }
 
@@ -209,7 +214,8 @@ function layoutWithServing(layout: Layout, searched: Searched, serves: boolean):
     workload: workload.name,
     best: searched.ranked.best?.plan ?? null,
   });
-  const figures = serves ? servingOf(served, problem, [answer.plan], devices.candidates, costModel) : null;
+  const engine = searched.engine?.serving ?? null;
+  const figures = serves ? servingOf(served, problem, [answer.plan], devices.candidates, costModel, engine) : null;
   return { ...answer, serving: figures?.[0] ?? null };
 }
 
@@ -230,7 +236,8 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;
   const searched = searchRequest(db, req, warnings);
   const { workload, devices, problem, costModel, served } = searched;
-  const figures = servingOf(served, problem, searched.ranked.result.plans, devices.candidates, costModel);
+  const engine = searched.engine?.serving ?? null;
+  const figures = servingOf(served, problem, searched.ranked.result.plans, devices.candidates, costModel, engine);
   const { ranked, serving } =
     served && figures
       ? rankServing(searched.ranked, figures, served.objective, req.topN ?? 5)
@@ -255,6 +262,7 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     result,
     serving,
     served,
+    engine: searched.engine?.summary ?? null,
     exports: best
       ? exportPlan({
           plan: best.plan,

@@ -165,6 +165,11 @@ export function withOneStagePlans(ranked: RankedPlans, problem: PlanProblem, cos
   };
 }
 
+/** Whether the engine runs the plan: a layout it offers, and a KV cache that holds one request. */
+export function servable(s: ServingFigures): boolean {
+  return s.engineRefusal === undefined && Number.isFinite(s.ttftUs) && s.maxBatch > 0;
+}
+
 /** A plan's layout: its stages, groups and degrees, whatever its microbatches. */
 const layoutOf = (p: Plan): string =>
   p.stages.map((s) => `${s.from}-${s.to}:${s.devices.join('+')}*${s.tp ?? 1}`).join('|');
@@ -180,7 +185,8 @@ export function rankServing(
   topN: number,
 ): { ranked: RankedPlans; serving: ServingFigures[] } {
   const rows = ranked.listed.map((t, i) => ({ t, s: serving[i] as ServingFigures }));
-  rows.sort((a, b) => Number(b.t.plan.feasible) - Number(a.t.plan.feasible) || compareServing(objective, a.s, b.s));
+  const runs = (r: (typeof rows)[number]): boolean => r.t.plan.feasible && servable(r.s);
+  rows.sort((a, b) => Number(runs(b)) - Number(runs(a)) || compareServing(objective, a.s, b.s));
   const layouts = new Set<string>();
   const kept = rows
     .filter((r) => {
@@ -194,7 +200,7 @@ export function rankServing(
     ranked: {
       result: { ...ranked.result, plans: kept.map((r) => r.t.plan) },
       listed: kept.map((r) => r.t),
-      best: kept.find((r) => r.t.plan.feasible)?.t ?? null,
+      best: kept.find(runs)?.t ?? null,
     },
     serving: kept.map((r) => r.s),
   };

@@ -22,8 +22,8 @@ export interface PlanDeploymentInput {
   kvCache: 'auto' | 'fp8';
   problem: Pick<PlanProblem, 'layers' | 'devices' | 'links'>;
   costModel: CostModel;
-  /** The kernel fractions a profiled GPU of an architecture lends; absent: the shipped ones. */
-  table?: (architecture: string) => KernelEfficiencies | undefined;
+  /** The kernel fractions a profiled GPU of the datasheet's architecture lends; absent: the shipped ones. */
+  table?: (gpu: GpuDatasheet) => KernelEfficiencies | undefined;
 }
 
 export type PlanDeployment =
@@ -102,7 +102,7 @@ export function planDeployment(plan: Plan, input: PlanDeploymentInput): PlanDepl
     format: input.format,
     kvCache: input.kvCache,
     stages,
-    ...(table ? { table: table(stages[0]?.gpu.architecture ?? '') ?? undefined } : {}),
+    ...(table && stages[0] ? { table: table(stages[0].gpu) } : {}),
     allReduceUs: allReduce(engine, problem.links, input.costModel),
     sendUs: (a, b, bytes) => input.costModel.linkUs(a, b, bytes),
   });

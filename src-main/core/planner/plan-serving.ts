@@ -8,6 +8,7 @@ import { engineServingFigures, type ServingLoadRequest } from '../engines/engine
 import type { EngineRules } from '../engines/engine-rules.js';
 import { planDeployment } from '../engines/plan-deployment.js';
 import type { KernelEfficiencies } from '../predictor/kernel-efficiency.js';
+import type { GpuDatasheet } from './cost/datasheets.js';
 import type { WeightFormat } from '../workload/generation.js';
 import type { CostModel } from './cost/cost-model.js';
 import { servingFigures, type ServingFigures } from './cost/serving.js';
@@ -22,8 +23,8 @@ export interface ServingEngine {
   format: WeightFormat;
   kvCache: 'auto' | 'fp8';
   load?: ServingLoadRequest;
-  /** The kernel fractions a profiled GPU of an architecture lends. */
-  table?: (architecture: string) => KernelEfficiencies | undefined;
+  /** The kernel fractions a profiled GPU of the datasheet's architecture lends. */
+  table?: (gpu: GpuDatasheet) => KernelEfficiencies | undefined;
 }
 
 function rooflineFigures(

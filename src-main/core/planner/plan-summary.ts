@@ -2,6 +2,7 @@
  * A plan's answer as the app's Plans view and `pipedejavu plan --json` show it (the API's
  * PlanView is this type). Pure.
  */
+import type { EngineName } from '../engines/engine-names.js';
 import type { FinetuneSpec } from '../workload/finetune.js';
 import type { ServingFigures } from './cost/serving.js';
 import type { PlanExports } from './exports/export-plan.js';
@@ -30,6 +31,8 @@ export interface PlanOutcome {
   serving: ServingFigures[] | null;
   /** Serving a decoder: prompt and output tokens per request and the objective plans are ranked by; else null. */
   served: ServedDecoder | null;
+  /** Serving a decoder: the engine its figures and launch lines are for ('ideal': the kernel roofline); else null. */
+  engine: { name: EngineName | 'ideal'; title: string; since: string | null } | null;
   /** When no plan fits: changes that would make one fit, each verified by the same search; else []. */
   suggestions: PlanSuggestion[];
   /** The request's layout priced beside the best plan (its step over the best's: vsBest); null without one. */
