@@ -23,14 +23,14 @@ _ids = set()
 
 
 def cell(id, source, where, quote, engine, gpu, gpus, kind, value, unit, metric, *, model=None,
-         arch=None, config=None, engineVersion=None, note=None, unsure=None):
+         arch=None, config=None, engineVersion=None, note=None, unsure=None, kernelCell=False):
     id = id.lower()
     assert re.match(r"^[a-z0-9][a-z0-9._-]*$", id), id
     assert id not in _ids, f"duplicate id {id}"
     _ids.add(id)
     assert kind in ("prefill", "decode", "ttft", "tpot", "itl", "e2e", "throughput"), kind
     assert value > 0, (id, value)
-    assert (model is None) != (arch is None), f"{id}: give model xor arch"
+    assert kernelCell or (model is None) != (arch is None), f"{id}: give model xor arch"
     c = {"id": id, "source": source, "where": where, "quote": quote, "engine": engine}
     if engineVersion:
         c["engineVersion"] = engineVersion
