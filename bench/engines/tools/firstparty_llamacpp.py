@@ -270,7 +270,7 @@ pr_table("lcpp-pr17505", 17505, "llama.cpp PR #17505 'CUDA: generalized (mma) FA
 | RTX 4090              | llama 8B Q4_0   |                   1 | pp512@d32768   |          98.14 |            102.76 |        1.05 |""",
          "turn 0 (JohannesGaessler), PR column (header not in the stored excerpt)", "PR #17505 (merged, late 2025)", 2,
          extra_note="FlashAttention is the subject of the PR (FA kernels), so the rows are with FA on.",
-         unsure="table header not in the stored excerpt: columns read as GPU | Model | Microbatch size | Test | t/s master | t/s PR | Speedup, as in the author's other tables; FA on inferred from the PR's subject")
+         unsure="the RTX 3090/4090 rows' header is not in their excerpt; the same turn's V100 table reads '| GPU | Model | Microbatch size | Test | t/s master | t/s 277014f50 | Speedup |' and the rows are read that way; FA on inferred from the PR's subject")
 
 pr_table("lcpp-pr6646", 6646, "llama.cpp PR #6646 'CUDA: faster FlashAttention for batch sizes > 1' (merged), description",
          "JohannesGaessler (llama.cpp CUDA maintainer), compare-llama-bench table; first-party",
