@@ -83,13 +83,12 @@ function searchPlans(
   });
 }
 
-/** A request searched: its workload, devices, problem, cost model and ranked plans. */
-interface Searched {
+/** A request made ready to search: its workload, devices, problem and cost model. */
+interface Prepared {
   workload: Workload;
   devices: PlanDevices;
   problem: PlanProblem;
   costModel: CostModel;
-  ranked: RankedPlans;
   /** A served decoder's prompt, output tokens and objective; null for anything else. */
   served: ServedDecoder | null;
   /** Fine-tuning with adapters: the spec with its defaults; null otherwise. */
@@ -98,6 +97,11 @@ interface Searched {
   tunedModel: CatalogEntry | null;
   /** A served decoder's engine (null when not serving). */
   engine: ResolvedEngine | null;
+}
+
+/** A request searched: the prepared request and its ranked plans. */
+interface Searched extends Prepared {
+  ranked: RankedPlans;
 }
 
 /**
@@ -121,7 +125,7 @@ function finetuneOf(db: Database, req: PlanRequest): { decoder: CatalogEntry; sp
   return finetuneTarget(db, req.workload, req.decoder, req.finetune);
 }
 
-function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Searched {
+function prepareRequest(db: Database, asked: PlanRequest, warnings: string[]): Prepared {
   const tuned = finetuneOf(db, asked);
   // Fine-tuning plans the model's description (its blocks split, recomputed and adapted).
   const req = tuned ? { ...asked, decoder: tuned.decoder } : asked;
@@ -159,21 +163,26 @@ function searchRequest(db: Database, asked: PlanRequest, warnings: string[]): Se
   checkExpertsFit(workload, problem);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(problem.links, measured);
-  // Serving plans are ranked by their objective afterwards: search wider than the list the step would rank.
-  const wide = served ? { ...req, topN: Math.max(req.topN ?? 5, SERVING_CANDIDATES) } : req;
-  const searched = searchPlans(wide, problem, devices, costModel, warnings);
-  const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
   return {
     workload,
     devices,
     problem,
     costModel,
-    ranked,
     served,
     finetune: tuned?.spec ?? null,
     tunedModel: tuned?.decoder ?? null,
     engine,
   };
+}
+
+function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Searched {
+  const prepared = prepareRequest(db, req, warnings);
+  const { problem, devices, costModel, served } = prepared;
+  // Serving plans are ranked by their objective afterwards: search wider than the list the step would rank.
+  const wide = served ? { ...req, topN: Math.max(req.topN ?? 5, SERVING_CANDIDATES) } : req;
+  const searched = searchPlans(wide, problem, devices, costModel, warnings);
+  const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
+  return { ...prepared, ranked };
 }
 
 /** The fastest plan that fits a changed request; null when none does or the change is refused. */
@@ -207,13 +216,10 @@ function finetuneExport(db: Database, req: PlanRequest, searched: Searched): Pic
   };
 }
 
-/** The request's layout priced beside the best plan, with its serving figures when a decoder is served. */
-function layoutWithServing(layout: Layout, searched: Searched, serves: boolean): LayoutAnswer {
+/** The request's layout priced beside the best plan (if searched), with its serving figures when a decoder is served. */
+function layoutWithServing(layout: Layout, searched: Prepared, best: Plan | null, serves: boolean): LayoutAnswer {
   const { workload, devices, problem, costModel, served } = searched;
-  const answer = layoutAnswer(layout, problem, costModel, {
-    workload: workload.name,
-    best: searched.ranked.best?.plan ?? null,
-  });
+  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best });
   const engine = searched.engine?.serving ?? null;
   const figures = serves ? servingOf(served, problem, [answer.plan], devices.candidates, costModel, engine) : null;
   return { ...answer, serving: figures?.[0] ?? null };
@@ -274,9 +280,34 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
-    layout: layout ? layoutWithServing(layout, searched, figures !== null) : null,
+    layout: layout ? layoutWithServing(layout, searched, searched.ranked.best?.plan ?? null, figures !== null) : null,
     finetune: searched.finetune,
     stepBands: stepBands(db, result.plans, problem.devices, workload.name),
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
+  };
+}
+
+/** What `plan --layout ... --no-search` answers: the layout priced alone, with its engine and warnings. */
+export interface LayoutPriced {
+  workload: string;
+  problem: PlanProblem;
+  served: ServedDecoder | null;
+  engine: PlanResponse['engine'];
+  layout: LayoutAnswer;
+  warnings: string[];
+}
+
+/** The request's layout priced alone, without searching for a better one (fast: one plan priced). */
+export function priceLayout(db: Database, req: PlanRequest & { layout: string }): LayoutPriced {
+  const warnings: string[] = [];
+  const layout = parseLayout(req.layout);
+  const prepared = prepareRequest(db, req, warnings);
+  return {
+    workload: prepared.workload.name,
+    problem: prepared.problem,
+    served: prepared.served,
+    engine: prepared.engine?.summary ?? null,
+    layout: layoutWithServing(layout, prepared, null, prepared.served !== null),
+    warnings: groupRepeated([...warnings, ...prepared.workload.warnings.slice(0, 5)]),
   };
 }

@@ -187,11 +187,51 @@ class ReplicaSim {
     }
   }
 
+  /** Whether a waiting request could be admitted before a running one ends. */
+  private admissionBlocked(): boolean {
+    if (this.waiting.length === 0) return true;
+    const b = this.dep.engine.batching;
+    if (b.kind === 'static' || this.running.length >= this.opts.maxNumSeqs) return true;
+    const w = this.waiting[0] as { req: SimRequest };
+    const need = b.admission === 'full' ? w.req.prompt + w.req.output : w.req.prompt + 1;
+    return this.usedTokens() + need > this.opts.kvTokens;
+  }
+
+  /**
+   * Decode steps that can run as one stretch: nothing is prefilled, nobody can join, no request
+   * arrives, nobody ends before its last step, and the cache does not overflow. A step's cost is
+   * linear in the context, so the stretch costs its steps at their middle context.
+   */
+  private stretch(load: StepLoad, decoding: readonly Running[], stepUs: number): number {
+    if (load.prefill.length > 0 || decoding.length === 0 || !this.admissionBlocked()) return 1;
+    let k = Infinity;
+    for (const r of decoding) {
+      const left = r.req.output - r.generated;
+      if (left > 0) k = Math.min(k, left);
+    }
+    if (!Number.isFinite(k)) return 1;
+    if (this.dep.engine.batching.admission === 'on-demand') {
+      k = Math.min(k, Math.floor((this.opts.kvTokens - this.usedTokens()) / decoding.length));
+    }
+    if (this.opts.closedLoop === undefined && this.next < this.requests.length) {
+      const gap = (this.requests[this.next] as SimRequest).at - this.now;
+      k = Math.min(k, Math.floor(gap / Math.max(stepUs, 1e-9)));
+    }
+    k = Math.min(k, (this.opts.maxSteps ?? DEFAULT_MAX_STEPS) - this.steps);
+    return Math.max(1, Math.floor(k));
+  }
+
   private step(): void {
     const { load, chunks, decoding } = this.plan();
-    const { us } = stepCost(this.dep, load);
+    const first = stepCost(this.dep, load).us;
+    const k = this.stretch(load, decoding, first);
+    const us =
+      k === 1
+        ? first
+        : k *
+          stepCost(this.dep, { ...load, decodeContext: load.decodeContext + (load.decodeSeqs * (k - 1)) / 2 }).us;
     this.now += us;
-    this.steps++;
+    this.steps += k;
     this.peakRunning = Math.max(this.peakRunning, this.running.length);
     for (const [r, tokens] of chunks) {
       r.prefilled += tokens;
@@ -200,7 +240,7 @@ class ReplicaSim {
         r.firstToken = this.now;
       }
     }
-    for (const r of decoding) r.generated++;
+    for (const r of decoding) r.generated += k;
     const done = this.running.filter((r) => r.prefilled >= r.req.prompt && r.generated >= r.req.output);
     if (this.dep.engine.batching.kind !== 'static' || done.length === this.running.length) {
       for (const r of done) {
