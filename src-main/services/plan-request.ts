@@ -34,6 +34,12 @@ export interface PlanRequest {
   engine?: EngineChoice;
   /** The engine's version ("0.5.4", "b3000"): its rules at that version; absent: the newest. */
   engineVersion?: string;
+  /**
+   * Serving a decoder: the engine's caps as its launch line sets them (vLLM --max-num-seqs,
+   * --max-num-batched-tokens, --gpu-memory-utilization; llama.cpp -np, -ub; TensorRT-LLM's max
+   * batch size and tokens); absent: the engine's defaults.
+   */
+  engineSettings?: { maxNumSeqs?: number; maxBatchedTokens?: number; memoryUtilization?: number };
   /** Serving a decoder: the KV cache's dtype, the model's ('auto', default) or fp8. */
   kvCache?: 'auto' | 'fp8';
   /**

@@ -7,6 +7,7 @@ import type { CatalogEntry, TransformerEntry } from '../core/catalog/index.js';
 import { resolveEngine } from '../core/engines/engine-formats.js';
 import { ENGINES } from '../core/engines/engine-names.js';
 import { engineRules } from '../core/engines/engines.js';
+import type { EngineRules } from '../core/engines/engine-rules.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import type { GpuDatasheet } from '../core/planner/cost/datasheets.js';
 import type { ServingEngine } from '../core/planner/plan-serving.js';
@@ -23,6 +24,20 @@ export function servedFormat(weights: WeightFormat | undefined, dtype: Dtype): W
   return dtype === 'fp8' || dtype === 'fp32' || dtype === 'bf16' ? dtype : 'fp16';
 }
 
+/** The engine's rules with the caps a launch line sets. */
+function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): EngineRules {
+  if (!s) return rules;
+  return {
+    ...rules,
+    batching: {
+      ...rules.batching,
+      ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
+      ...(s.maxBatchedTokens !== undefined ? { maxBatchedTokens: s.maxBatchedTokens } : {}),
+    },
+    memory: { ...rules.memory, ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}) },
+  };
+}
+
 export interface ResolvedEngine {
   /** Null for 'ideal' or a workload the engine model cannot describe (not a catalog transformer). */
   serving: ServingEngine | null;
@@ -31,13 +46,16 @@ export interface ResolvedEngine {
 
 export function servingEngine(
   db: Database,
-  req: Pick<PlanRequest, 'engine' | 'engineVersion' | 'kvCache' | 'load'>,
+  req: Pick<PlanRequest, 'engine' | 'engineVersion' | 'kvCache' | 'load' | 'engineSettings'>,
   entry: CatalogEntry | null,
   format: WeightFormat,
 ): ResolvedEngine {
   const name = resolveEngine(req.engine, format);
   if (name === 'ideal') return { serving: null, summary: { name, title: 'the kernel roofline (no engine)', since: null } };
-  const rules = engineRules(name, req.engineVersion !== undefined ? { version: req.engineVersion } : {});
+  const rules = withSettings(
+    engineRules(name, req.engineVersion !== undefined ? { version: req.engineVersion } : {}),
+    req.engineSettings,
+  );
   const summary = { name, title: ENGINES[name].title, since: rules.since };
   if (!entry || entry.kind !== 'transformer') return { serving: null, summary };
   const tables = new Map<string, KernelEfficiencies | undefined>();

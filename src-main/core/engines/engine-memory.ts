@@ -41,8 +41,8 @@ export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
   const stage = dep.stages[index] as EngineStage;
   const m = dep.engine.memory;
   const weightBytes = stageWeightBytes(dep, index, stage);
-  const activationBytes =
-    dep.engine.batching.maxBatchedTokens * dep.decoder.hidden * m.activationBytesPerTokenPerHidden;
+  const tokens = m.activationTokens ?? dep.engine.batching.maxBatchedTokens;
+  const activationBytes = tokens * dep.decoder.hidden * m.activationBytesPerTokenPerHidden;
   const kvBytes = stage.gpu.memoryBytes * m.utilization - m.reservedBytes - activationBytes - weightBytes;
   const perToken = stageKvBytesPerToken(dep, stage);
   return {

@@ -61,6 +61,11 @@ export interface EngineMemory {
   reservedBytes: number;
   /** Activations per token of the largest step (the engine's profile run), per GPU (bytes, per hidden unit). */
   activationBytesPerTokenPerHidden: number;
+  /**
+   * Tokens of the step the activation memory is set aside for: the engine's tokens per step
+   * (vLLM profiles a step of max_num_batched_tokens) unless it allocates per step (a number).
+   */
+  activationTokens?: number;
 }
 
 export interface EngineRules {

@@ -13,11 +13,13 @@ import { stepCost, type EngineDeployment } from './engine-step.js';
 
 /** A load to simulate: users keeping requests in flight, or Poisson arrivals; requests in all. */
 export type ServingLoadRequest =
-  { kind: 'concurrency'; users: number; requests?: number } | { kind: 'rate'; perSecond: number; requests?: number };
+  | { kind: 'concurrency'; users: number; requests?: number }
+  | { kind: 'rate'; perSecond: number; requests?: number }
+  | { kind: 'offline'; requests: number };
 
 export interface LoadFigures {
-  kind: 'concurrency' | 'rate';
-  /** Users (concurrency) or requests per second (rate), over all replicas. */
+  kind: ServingLoadRequest['kind'];
+  /** Users (concurrency), requests per second (rate) or requests queued at once (offline), over all replicas. */
   level: number;
   requests: number;
   ttftUs: LatencySummary;
@@ -52,11 +54,13 @@ function loadFigures(
   const arrival =
     load.kind === 'concurrency'
       ? { kind: 'concurrency' as const, users: Math.max(1, Math.ceil(load.users / replicas)) }
-      : { kind: 'rate' as const, perSecond: load.perSecond / replicas };
+      : load.kind === 'rate'
+        ? { kind: 'rate' as const, perSecond: load.perSecond / replicas }
+        : { kind: 'offline' as const };
   const run: ServingRun = serve(dep, { prompt: served.prompt, output: served.tokens, requests, arrival });
   return {
     kind: load.kind,
-    level: load.kind === 'concurrency' ? load.users : load.perSecond,
+    level: load.kind === 'concurrency' ? load.users : load.kind === 'rate' ? load.perSecond : load.requests,
     requests: requests * replicas,
     ttftUs: run.ttft,
     tpotUs: run.tpot,

@@ -33,9 +33,11 @@ export type PlanDeployment =
 const PEER_TO_PEER = /^(NVLINK|PIX|PXB)/;
 
 /**
- * All-reduce over a tensor-parallel group as the engine runs it: a one-shot custom kernel when the
- * engine has one and every pair of GPUs reaches the others' memory directly (each GPU reads the
- * others' shares), else NCCL (the cost model's ring or tree over the links).
+ * All-reduce over a tensor-parallel group as the engine runs it: with a custom all-reduce and every
+ * pair of GPUs reaching the others' memory directly, the faster of its one-shot kernel (each GPU
+ * reads the whole message from every peer through its own links: (n - 1) x bytes) and its two-shot
+ * kernel (a reduce-scatter and an all-gather: 2 (n - 1) / n x bytes), and of NCCL, which engines
+ * switch to for large messages; else NCCL (the cost model's ring or tree over the links).
  */
 function allReduce(engine: EngineRules, links: readonly PlanLink[], costModel: CostModel) {
   return (members: readonly string[], bytes: number): number => {
@@ -56,7 +58,11 @@ function allReduce(engine: EngineRules, links: readonly PlanLink[], costModel: C
           gbps = Math.min(gbps, l.gbps);
         }
       }
-      if (p2p) return alphaUs + (bytes * (n - 1)) / n / (gbps * 1e3);
+      if (p2p) {
+        const oneShot = alphaUs + (bytes * (n - 1)) / (gbps * 1e3);
+        const twoShot = 2 * alphaUs + (2 * bytes * (n - 1)) / n / (gbps * 1e3);
+        return Math.min(oneShot, twoShot, costModel.allReduceUs(members, bytes));
+      }
     }
     return costModel.allReduceUs(members, bytes);
   };

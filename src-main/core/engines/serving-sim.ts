@@ -228,8 +228,7 @@ class ReplicaSim {
     const us =
       k === 1
         ? first
-        : k *
-          stepCost(this.dep, { ...load, decodeContext: load.decodeContext + (load.decodeSeqs * (k - 1)) / 2 }).us;
+        : k * stepCost(this.dep, { ...load, decodeContext: load.decodeContext + (load.decodeSeqs * (k - 1)) / 2 }).us;
     this.now += us;
     this.steps += k;
     this.peakRunning = Math.max(this.peakRunning, this.running.length);

@@ -47,7 +47,7 @@ const V4_40: EngineRules = {
     admission: 'full',
   },
   split: { tensor: false, pipeline: 'sequential', customAllReduce: false, replicas: false },
-  memory: { utilization: 1, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 24 },
+  memory: { utilization: 1, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 24, activationTokens: 2048 },
   kvBytes: { auto: 2, fp8: 2 },
   from: [],
 };
