@@ -38,8 +38,10 @@ const chosen = table.cells.filter(
     (arg('source') === undefined || c.source === arg('source')),
 );
 const rows: Row[] = chosen.map((cell, i) => {
-  if (!quiet && i % 200 === 0) process.stderr.write(`  ${i} of ${chosen.length} cells, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-  return { cell, set: table.sources.get(cell.source)?.set ?? 'held-out', r: predictEngineCell(cell, db) };
+  if (!quiet && i % 200 === 0)
+    process.stderr.write(`  ${i} of ${chosen.length} cells, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  const source = table.sources.get(cell.source);
+  return { cell, set: source?.set ?? 'held-out', r: predictEngineCell(cell, db, source?.date) };
 });
 const priced = (xs: readonly Row[]): Priced[] => xs.filter((x): x is Priced => 'error' in x.r);
 
@@ -48,7 +50,9 @@ const timeRatio = (x: Priced): number =>
   /tokens\/s|requests\/s/.test(x.cell.unit) ? 1 + x.r.error : 1 / (1 + x.r.error);
 
 const quantile = (sorted: readonly number[], q: number): number =>
-  sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))] as number);
+  sorted.length === 0
+    ? NaN
+    : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))] as number);
 
 function stats(xs: readonly Row[]): string {
   const p = priced(xs);
@@ -94,7 +98,7 @@ const calibration = rows.filter((x) => x.set === 'calibration');
 const lines: string[] = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
   `Cells: ${table.cells.length} from ${table.sources.size} sources (${rows.length} run); ${table.invalid.length} refused by the schema`,
-  'Split (fixed before tuning): calibration = an engine\'s own first-party publications, for that engine only, and first-party kernel microbenchmarks; held-out = every third-party measurement.',
+  "Split (fixed before tuning): calibration = an engine's own first-party publications, for that engine only, and first-party kernel microbenchmarks; held-out = every third-party measurement.",
   '',
   `## held-out: ${stats(heldOut)}`,
 ];
@@ -126,7 +130,8 @@ for (const [source, xs] of groups(calibration, (x) => x.cell.source)) lines.push
 lines.push('', '## not expressible, by reason');
 const reasons = groups(
   rows.filter((x) => 'notExpressible' in x.r),
-  (x) => `${x.set}: ${('notExpressible' in x.r ? x.r.notExpressible : '').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, 'N')}`,
+  (x) =>
+    `${x.set}: ${('notExpressible' in x.r ? x.r.notExpressible : '').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, 'N')}`,
 );
 for (const [reason, xs] of reasons.sort((a, b) => b[1].length - a[1].length)) lines.push(`- ${xs.length}: ${reason}`);
 
@@ -147,6 +152,10 @@ if (wantSet === 'all' && every === 1 && !arg('engine') && !arg('source')) {
   writeFileSync(path.join(out, `engines-${date}.md`), `${lines.join('\n')}\n\n${cellLines.join('\n')}\n`);
   writeFileSync(
     path.join(out, `engines-${date}.json`),
-    `${JSON.stringify(rows.map((x) => ({ set: x.set, engine: x.cell.engine, ...x.r })), null, 1)}\n`,
+    `${JSON.stringify(
+      rows.map((x) => ({ set: x.set, engine: x.cell.engine, ...x.r })),
+      null,
+      1,
+    )}\n`,
   );
 }

@@ -30,6 +30,15 @@ export const EngineSourceSchema = z.strictObject({
   commit: z.string().optional(),
   paper: z.string().optional(),
   url: z.string().optional(),
+  /**
+   * When the figures were measured, at the latest (the commit adding them, or the publication's
+   * date), YYYY-MM-DD: a cell that states no engine version is priced with the engine's rules of
+   * that date.
+   */
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   /** Who measured, and why the source is first-party (calibration) or independent (held-out). */
   who: z.string(),
 });

@@ -5,18 +5,23 @@
  * in the cell's unit. A cell the tool cannot express is returned with the reason.
  */
 import { catalogNames, getCatalogEntry, type CatalogEntry } from '../../src-main/core/catalog/index.js';
-import { datasheetFor, GPU_DATASHEETS, normalizeGpuName, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
+import {
+  datasheetFor,
+  GPU_DATASHEETS,
+  normalizeGpuName,
+  type GpuDatasheet,
+} from '../../src-main/core/planner/cost/datasheets.js';
 import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
 import type { LatencySummary } from '../../src-main/core/engines/engine-figures.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
 import { priceLayout, type PlanRequest } from '../../src-main/services/plan-service.js';
 import type { WeightFormat } from '../../src-main/core/workload/generation.js';
 import type { EngineName } from '../../src-main/core/engines/engine-names.js';
+import { engineRules } from '../../src-main/core/engines/engines.js';
 import type { Arch, EngineCell } from './cells.js';
 
 export type EngineCellResult =
-  | { id: string; predicted: number; error: number; detail: string }
-  | { id: string; notExpressible: string };
+  { id: string; predicted: number; error: number; detail: string } | { id: string; notExpressible: string };
 
 class NotExpressible extends Error {}
 const refuse = (why: string): never => {
@@ -110,13 +115,21 @@ function weightsOf(c: EngineCell): Pick<PlanRequest, 'weights' | 'dtype'> {
   const gguf: Record<string, WeightFormat> = { q4_k_m: 'q4_k', q4_k_s: 'q4_k', q4_0: 'q4_0', q8_0: 'q8_0' };
   const f = gguf[w];
   if (f) return { dtype: 'fp16', weights: f };
-  return refuse(`weights ${w} (pipeDejavu plans ${['fp16', 'bf16', 'fp8', 'int8', 'int4', 'q8_0', 'q4_k', 'q4_0'].join(', ')})`);
+  return refuse(
+    `weights ${w} (pipeDejavu plans ${['fp16', 'bf16', 'fp8', 'int8', 'int4', 'q8_0', 'q4_k', 'q4_0'].join(', ')})`,
+  );
 }
 
-/** llama.cpp's "b3000", "2f68ce7 (6918)", "commit 9476b01 (2023-10-02)" -> a version engineRules reads. */
-function versionOf(c: EngineCell): Pick<PlanRequest, 'engineVersion'> {
+/**
+ * llama.cpp's "b3000", "2f68ce7 (6918)", "commit 9476b01 (2023-10-02)" -> a version engineRules
+ * reads; a cell without one takes the engine's version of its source's date, else the newest.
+ */
+function versionOf(c: EngineCell, date: string | undefined): Pick<PlanRequest, 'engineVersion'> {
   const v = c.engineVersion;
-  if (v === undefined) return {};
+  if (v === undefined) return date ? { engineVersion: engineRules(c.engine as EngineName, { date }).since } : {};
+  const dated = /(\d{4}-\d{2}-\d{2})/.exec(v);
+  if (dated && !/\(\d{3,5}\)/.test(v) && !/^\d+\.\d+/.test(v))
+    return { engineVersion: engineRules(c.engine as EngineName, { date: dated[1] as string }).since };
   const build = /\((\d{3,5})\)/.exec(v) ?? /^b(\d+)$/.exec(v);
   if (build) return { engineVersion: `b${build[1]}` };
   const dotted = /(\d+\.\d+(?:\.\d+)?)/.exec(v);
@@ -128,7 +141,8 @@ function layoutOf(c: EngineCell): string {
   if ((num(c, 'ep') ?? 1) > 1 || c.config.attentionDp === true) refuse('expert or attention data parallelism');
   const split = str(c, 'split');
   const layerSplit = c.engine === 'llama.cpp' ? split !== 'row' : false;
-  const tp = num(c, 'tp') ?? (c.gpus > 1 && !layerSplit && c.engine !== 'transformers' && c.engine !== 'exllamav2' ? c.gpus : 1);
+  const tp =
+    num(c, 'tp') ?? (c.gpus > 1 && !layerSplit && c.engine !== 'transformers' && c.engine !== 'exllamav2' ? c.gpus : 1);
   const pp = num(c, 'pp') ?? (tp === 1 && c.gpus > 1 ? c.gpus : 1);
   const dp = c.gpus / (tp * pp);
   if (!Number.isInteger(dp) || dp < 1) refuse(`tp ${tp} x pp ${pp} is not ${c.gpus} GPUs`);
@@ -137,7 +151,8 @@ function layoutOf(c: EngineCell): string {
 
 type Read = (s: ServingFigures) => number;
 
-const stat = (m: string, l: LatencySummary): number => (/median|p50/i.test(m) ? l.p50 : /p90/i.test(m) ? l.p90 : /p99/i.test(m) ? l.p99 : l.mean);
+const stat = (m: string, l: LatencySummary): number =>
+  /median|p50/i.test(m) ? l.p50 : /p90/i.test(m) ? l.p90 : /p99/i.test(m) ? l.p99 : l.mean;
 
 /** The load the cell was measured under, when it is a serving run; null for a static batch or llama-bench. */
 function loadOf(c: EngineCell): PlanRequest['load'] | null {
@@ -222,8 +237,7 @@ function prefillCell(c: EngineCell): CellPlan {
   if (num(c, 'depth')) refuse('a prompt after an existing context (llama-bench -d)');
   const prompt = need(c, 'promptTokens');
   const batch = num(c, 'batch') ?? 1;
-  const read: Read = (s) =>
-    c.unit === 'tokens/s' ? (batch * prompt) / (s.requestUs / 1e6) : toUnit(c, s.requestUs);
+  const read: Read = (s) => (c.unit === 'tokens/s' ? (batch * prompt) / (s.requestUs / 1e6) : toUnit(c, s.requestUs));
   return {
     req: { batch, prompt, tokens: 1 },
     read,
@@ -247,12 +261,14 @@ function decodeCell(c: EngineCell): CellPlan {
   return {
     req: { batch, prompt, tokens: output },
     read,
-    detail: (s) => `batch ${batch}: step ${(s.decodeStepUs / 1e3).toFixed(2)} ms, ${(1e6 / s.decodeStepUs).toFixed(1)} tok/s per sequence`,
+    detail: (s) =>
+      `batch ${batch}: step ${(s.decodeStepUs / 1e3).toFixed(2)} ms, ${(1e6 / s.decodeStepUs).toFixed(1)} tok/s per sequence`,
   };
 }
 
 function cellPlan(c: EngineCell): CellPlan {
-  if (c.unit === 'TFLOPS' || c.unit === 'us') refuse('a kernel microbenchmark (priced by the kernel model, not a serving plan)');
+  if (c.unit === 'TFLOPS' || c.unit === 'us')
+    refuse('a kernel microbenchmark (priced by the kernel model, not a serving plan)');
   if (str(c, 'dataset') && (num(c, 'promptTokens') === undefined || num(c, 'outputTokens') === undefined))
     refuse(`prompt and output lengths drawn from ${str(c, 'dataset')} (not stated per request)`);
   if (str(c, 'speculative')) refuse('speculative decoding');
@@ -273,26 +289,39 @@ function cellPlan(c: EngineCell): CellPlan {
 /** The engine's caps the cell states (max batch, tokens per step, ubatch, memory share). */
 function settingsOf(c: EngineCell, batch: number): PlanRequest['engineSettings'] {
   const maxNumSeqs = num(c, 'maxNumSeqs') ?? num(c, 'maxBatchSize');
-  const maxBatchedTokens = num(c, 'maxNumTokens') ?? num(c, 'ubatch') ?? (c.engine === 'llama.cpp' ? num(c, 'nBatch') : undefined);
+  const maxBatchedTokens =
+    num(c, 'maxNumTokens') ?? num(c, 'ubatch') ?? (c.engine === 'llama.cpp' ? num(c, 'nBatch') : undefined);
   const memoryUtilization = num(c, 'gpuMemoryUtilization') ?? num(c, 'memFractionStatic');
+  const kvShareOfFree = num(c, 'kvCacheFraction');
   const staticBatch = loadOf(c) === null && batch > 1;
   return {
     ...(maxNumSeqs !== undefined ? { maxNumSeqs } : staticBatch ? { maxNumSeqs: batch } : {}),
-    ...(maxBatchedTokens !== undefined ? { maxBatchedTokens: c.engine === 'llama.cpp' ? Math.min(512, maxBatchedTokens) : maxBatchedTokens } : {}),
+    ...(maxBatchedTokens !== undefined
+      ? { maxBatchedTokens: c.engine === 'llama.cpp' ? Math.min(512, maxBatchedTokens) : maxBatchedTokens }
+      : {}),
     ...(memoryUtilization !== undefined ? { memoryUtilization } : {}),
+    ...(kvShareOfFree !== undefined ? { kvShareOfFree } : {}),
   };
 }
 
-export function predictEngineCell(c: EngineCell, db: Database): EngineCellResult {
-  try {
-    const gpu = gpuOf(c);
-    const plan = cellPlan(c);
-    const kv = str(c, 'kvCache');
-    const r = priceLayout(db, {
+/** The plan request that prices the cell (`plan --engine ... --layout ... --no-search`), and how its figure is read. */
+export interface EngineCellQuery {
+  request: PlanRequest & { layout: string };
+  read: (s: ServingFigures) => number;
+  detail: (s: ServingFigures) => string;
+}
+
+/** The cell as a query; throws NotExpressible (see expressed()). */
+export function cellQuery(c: EngineCell, date?: string): EngineCellQuery {
+  const gpu = gpuOf(c);
+  const plan = cellPlan(c);
+  const kv = str(c, 'kvCache');
+  return {
+    request: {
       ...modelOf(c),
       ...plan.req,
       ...weightsOf(c),
-      ...versionOf(c),
+      ...versionOf(c, date),
       engine: c.engine as EngineName,
       engineSettings: settingsOf(c, plan.req.batch),
       ...(kv && /fp8|int8/.test(kv) ? { kvCache: 'fp8' as const } : {}),
@@ -300,15 +329,36 @@ export function predictEngineCell(c: EngineCell, db: Database): EngineCellResult
       virtual: [`${c.gpus}x${gpu.name}`],
       mode: 'inference',
       layout: layoutOf(c),
-    });
-    const s = r.layout.serving ?? refuse('no serving figures for this model');
-    if (s.engineRefusal) refuse(s.engineRefusal);
-    if (!Number.isFinite(s.ttftUs)) refuse('one request does not fit the engine\'s KV cache on these GPUs');
-    const predicted = plan.read(s);
-    if (!Number.isFinite(predicted) || predicted <= 0) refuse('no finite prediction');
-    return { id: c.id, predicted, error: predicted / c.value - 1, detail: plan.detail(s) };
+    },
+    read: plan.read,
+    detail: plan.detail,
+  };
+}
+
+/** The cell's figure read off a layout's serving figures; refused when the engine cannot run it. */
+export function readFigure(q: EngineCellQuery, s: ServingFigures | null): number {
+  if (!s) return refuse('no serving figures for this model');
+  if (s.engineRefusal) refuse(s.engineRefusal);
+  if (!Number.isFinite(s.ttftUs)) refuse("one request does not fit the engine's KV cache on these GPUs");
+  const v = q.read(s);
+  return Number.isFinite(v) && v > 0 ? v : refuse('no finite prediction');
+}
+
+/** Runs `f`, turning a refusal into the reason a cell cannot be expressed. */
+export function expressed<T>(id: string, f: () => T): T | { id: string; notExpressible: string } {
+  try {
+    return f();
   } catch (e) {
-    if (e instanceof NotExpressible) return { id: c.id, notExpressible: e.message };
-    return { id: c.id, notExpressible: `refused by pipeDejavu: ${(e as Error).message.split('\n')[0]}` };
+    if (e instanceof NotExpressible) return { id, notExpressible: e.message };
+    return { id, notExpressible: `refused by pipeDejavu: ${(e as Error).message.split('\n')[0]}` };
   }
+}
+
+export function predictEngineCell(c: EngineCell, db: Database, date?: string): EngineCellResult {
+  return expressed(c.id, () => {
+    const q = cellQuery(c, date);
+    const s = priceLayout(db, q.request).layout.serving ?? null;
+    const predicted = readFigure(q, s);
+    return { id: c.id, predicted, error: predicted / c.value - 1, detail: q.detail(s as ServingFigures) };
+  });
 }

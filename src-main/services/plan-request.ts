@@ -39,7 +39,12 @@ export interface PlanRequest {
    * --max-num-batched-tokens, --gpu-memory-utilization; llama.cpp -np, -ub; TensorRT-LLM's max
    * batch size and tokens); absent: the engine's defaults.
    */
-  engineSettings?: { maxNumSeqs?: number; maxBatchedTokens?: number; memoryUtilization?: number };
+  engineSettings?: {
+    maxNumSeqs?: number;
+    maxBatchedTokens?: number;
+    memoryUtilization?: number;
+    kvShareOfFree?: number;
+  };
   /** Serving a decoder: the KV cache's dtype, the model's ('auto', default) or fp8. */
   kvCache?: 'auto' | 'fp8';
   /**

@@ -30,6 +30,7 @@ import { servingOf } from '../core/planner/plan-serving.js';
 import { exportPrecision } from '../core/planner/plan-precision.js';
 import { plannedModel } from '../core/planner/planned-model.js';
 import type { ServedDecoder } from '../core/planner/served-decoder.js';
+import type { ServingFigures } from '../core/planner/cost/serving.js';
 import type { StepBand } from '../core/planner/plan-summary.js';
 import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
 import { layoutAnswer, type LayoutAnswer } from './layout-plan.js';
@@ -309,5 +310,21 @@ export function priceLayout(db: Database, req: PlanRequest & { layout: string })
     engine: prepared.engine?.summary ?? null,
     layout: layoutWithServing(layout, prepared, null, prepared.served !== null),
     warnings: groupRepeated([...warnings, ...prepared.workload.warnings.slice(0, 5)]),
+  };
+}
+
+/**
+ * Calibration's view of `priceLayout`: the request prepared and its layout placed once, then its
+ * serving figures priced again each call with the engine's rules as they are then (bench/engines).
+ */
+export function layoutRepricer(db: Database, req: PlanRequest & { layout: string }): () => ServingFigures | null {
+  const prepared = prepareRequest(db, req, []);
+  const { problem, costModel, served, devices, workload } = prepared;
+  const answer = layoutAnswer(parseLayout(req.layout), problem, costModel, { workload: workload.name, best: null });
+  const entry = plannedModel(req.decoder, workload.name);
+  const dtype = workload.nodes.find((n) => n.flops > 0)?.dtype ?? 'fp16';
+  return () => {
+    const engine = servingEngine(db, req, entry, servedFormat(req.weights, dtype)).serving;
+    return servingOf(served, problem, [answer.plan], devices.candidates, costModel, engine)?.[0] ?? null;
   };
 }

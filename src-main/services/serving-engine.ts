@@ -34,7 +34,11 @@ function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): Eng
       ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
       ...(s.maxBatchedTokens !== undefined ? { maxBatchedTokens: s.maxBatchedTokens } : {}),
     },
-    memory: { ...rules.memory, ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}) },
+    memory: {
+      ...rules.memory,
+      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}),
+      ...(s.kvShareOfFree !== undefined ? { kvShareOfFree: s.kvShareOfFree } : {}),
+    },
   };
 }
 
@@ -51,7 +55,8 @@ export function servingEngine(
   format: WeightFormat,
 ): ResolvedEngine {
   const name = resolveEngine(req.engine, format);
-  if (name === 'ideal') return { serving: null, summary: { name, title: 'the kernel roofline (no engine)', since: null } };
+  if (name === 'ideal')
+    return { serving: null, summary: { name, title: 'the kernel roofline (no engine)', since: null } };
   const rules = withSettings(
     engineRules(name, req.engineVersion !== undefined ? { version: req.engineVersion } : {}),
     req.engineSettings,

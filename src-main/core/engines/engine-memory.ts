@@ -43,7 +43,9 @@ export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
   const weightBytes = stageWeightBytes(dep, index, stage);
   const tokens = m.activationTokens ?? dep.engine.batching.maxBatchedTokens;
   const activationBytes = tokens * dep.decoder.hidden * m.activationBytesPerTokenPerHidden;
-  const kvBytes = stage.gpu.memoryBytes * m.utilization - m.reservedBytes - activationBytes - weightBytes;
+  const free = stage.gpu.memoryBytes - m.reservedBytes - activationBytes - weightBytes;
+  const kvBytes =
+    m.kvShareOfFree !== undefined ? free * m.kvShareOfFree : free - stage.gpu.memoryBytes * (1 - m.utilization);
   const perToken = stageKvBytesPerToken(dep, stage);
   return {
     weightBytes,

@@ -50,6 +50,8 @@ export interface EngineSplit {
   pipeline: 'overlapped' | 'sequential' | 'none';
   /** A one-shot all-reduce kernel over NVLink or PCIe P2P for small messages; else NCCL. */
   customAllReduce: boolean;
+  /** Fixed time of one custom all-reduce call (launch, flag exchange between GPUs), µs. */
+  allReduceUs: number;
   /** Data-parallel replicas (several engine instances behind one endpoint). */
   replicas: boolean;
 }
@@ -57,6 +59,11 @@ export interface EngineSplit {
 export interface EngineMemory {
   /** Share of each GPU's memory the engine takes (gpu_memory_utilization). */
   utilization: number;
+  /**
+   * The KV cache's share of the memory the weights, reserve and activations leave, when the engine
+   * sizes it so (TensorRT-LLM's kv_cache_free_gpu_memory_fraction) instead of by `utilization`.
+   */
+  kvShareOfFree?: number;
   /** CUDA context, workspaces and graph pools, per GPU (bytes). */
   reservedBytes: number;
   /** Activations per token of the largest step (the engine's profile run), per GPU (bytes, per hidden unit). */
@@ -78,8 +85,12 @@ export interface EngineRules {
   /** The kernel a weight format runs on a GPU architecture (Ampere, Ada, Hopper, ...). */
   kernel(format: WeightFormat, architecture: string): WeightKernelName;
   attention: EngineAttention;
-  /** Kernels one transformer block launches, and the step's own outside the blocks (embedding, head, sampling). */
-  launches: { perBlock: number; perStep: number };
+  /**
+   * Kernels one transformer block launches, the step's own outside the blocks (embedding, head,
+   * sampling), and the GPU's fixed time per kernel under this engine (launch gap, ramp and tail:
+   * shorter when kernels replay from a CUDA graph), µs.
+   */
+  launches: { perBlock: number; perStep: number; gpuUs: number };
   host: EngineHost;
   batching: EngineBatching;
   split: EngineSplit;

@@ -43,6 +43,12 @@ export interface EngineMemoryFigures {
 const OFFLINE_WAVES = 3;
 /** A load's requests when none are given: enough to pass the warm-up. */
 const LOAD_REQUESTS = 200;
+/**
+ * Requests a replica's simulation runs at most: past a few thousand the rates (tokens/s,
+ * requests/s) and the latency percentiles are those of the steady state, so a larger run (a
+ * benchmark's 30,000 prompts) is simulated as its first SIMULATED_REQUESTS.
+ */
+const SIMULATED_REQUESTS = 2000;
 
 function loadFigures(
   dep: EngineDeployment,
@@ -50,7 +56,7 @@ function loadFigures(
   served: ServedDecoder,
   load: ServingLoadRequest,
 ): LoadFigures {
-  const requests = Math.max(1, Math.ceil((load.requests ?? LOAD_REQUESTS) / replicas));
+  const requests = Math.min(SIMULATED_REQUESTS, Math.max(1, Math.ceil((load.requests ?? LOAD_REQUESTS) / replicas)));
   const arrival =
     load.kind === 'concurrency'
       ? { kind: 'concurrency' as const, users: Math.max(1, Math.ceil(load.users / replicas)) }

@@ -103,7 +103,7 @@ function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, 
     } else {
       const scores = heads * c.tokens * (cap(c.past) + c.tokens);
       const gemmUs = (2 * flops) / (gpu.peak.fp16 * gpu.gemmFraction * engine.attention.prefillShare);
-      us += gemmUs + (scores * 4 * 3) / gpu.bytesPerUs + 2 * gpu.kernelUs;
+      us += gemmUs + (scores * 4 * 3) / gpu.bytesPerUs + 2 * engine.launches.gpuUs;
     }
   }
   if (load.decodeSeqs > 0) {
@@ -143,7 +143,7 @@ function stageGpu(
     // Norms, rotary, activation and residuals: about 6 hidden-wide and 3 MLP-wide passes a token.
     const mlp = kind.gemms.find((g) => g.split === 'row' && g.name !== 'o');
     const elementBytes = tokens * ACTIVATION_BYTES * (6 * d.hidden + 3 * (mlp ? Math.ceil(mlp.k / tp) : 0));
-    blockUs += elementBytes / gpu.bytesPerUs + blockKernels * gpu.kernelUs;
+    blockUs += elementBytes / gpu.bytesPerUs + blockKernels * engine.launches.gpuUs;
     if (tp > 1) {
       const arUs = 2 * dep.allReduceUs(stage.members, tokens * d.hidden * ACTIVATION_BYTES);
       commUs += blocks * arUs;
@@ -158,7 +158,7 @@ function stageGpu(
     const head = { ...WEIGHT_KERNELS.cublas };
     const { n, k } = shard({ name: 'head', n: d.vocab, k: d.hidden, split: 'column' }, tp);
     us += weightGemmUs(gpu, head, dep.headBytesPerWeight, logits, n, k);
-    us += engine.launches.perStep * gpu.kernelUs;
+    us += engine.launches.perStep * engine.launches.gpuUs;
     kernels += engine.launches.perStep;
   }
   return { us, kernels, commUs };

@@ -22,7 +22,7 @@ const V0_1: EngineRules = {
   change: 'dynamic generator (paged, batched, chunked prompts)',
   kernel,
   attention: { prefill: 'flash', prefillShare: 0.9, decodeShare: 0.7 },
-  launches: { perBlock: 14, perStep: 10 },
+  launches: { perBlock: 14, perStep: 10, gpuUs: 3 },
   host: { stepUs: 600, perSequenceUs: 20, launchUs: 8, graphMaxBatch: 0 },
   batching: {
     kind: 'continuous',
@@ -31,7 +31,7 @@ const V0_1: EngineRules = {
     chunkedPrefill: true,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'sequential', customAllReduce: false, replicas: false },
+  split: { tensor: true, pipeline: 'sequential', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 1, reservedBytes: 0.8 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],

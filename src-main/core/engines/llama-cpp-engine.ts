@@ -15,21 +15,29 @@ import type { WeightFormat } from '../workload/generation.js';
 import type { EngineRules } from './engine-rules.js';
 import type { WeightKernelName } from './weight-kernels.js';
 
+const GGUF: readonly WeightFormat[] = ['q8_0', 'q4_k', 'q4_0'];
+
+/** From June 2024 (b3140): MMQ on int8 tensor cores for GGUF blocks with many rows. */
 function kernel(format: WeightFormat): WeightKernelName {
-  if (format === 'q8_0' || format === 'q4_k' || format === 'q4_0') return 'ggml';
+  if (GGUF.includes(format)) return 'ggml';
   return format === 'fp32' ? 'cublas-fp32' : 'cublas';
+}
+
+/** Before: GGUF blocks with many rows dequantised to fp16 for cuBLAS. */
+function kernelBefore3140(format: WeightFormat): WeightKernelName {
+  return GGUF.includes(format) ? 'ggml-cublas' : kernel(format);
 }
 
 const GiB = 2 ** 30;
 
-const B2946: EngineRules = {
+const B3140: EngineRules = {
   name: 'llama.cpp',
-  since: 'b2946',
-  released: '2024-05-21',
-  change: 'CUDA graphs for single-sequence decode on one GPU',
+  since: 'b3140',
+  released: '2024-06-12',
+  change: 'MMQ on int8 tensor cores (mma) for GGUF blocks, used over cuBLAS by default',
   kernel,
   attention: { prefill: 'unfused', prefillShare: 0.6, decodeShare: 0.5 },
-  launches: { perBlock: 22, perStep: 6 },
+  launches: { perBlock: 22, perStep: 6, gpuUs: 3 },
   host: { stepUs: 150, perSequenceUs: 60, launchUs: 5, graphMaxBatch: 1 },
   batching: {
     kind: 'continuous',
@@ -38,10 +46,19 @@ const B2946: EngineRules = {
     chunkedPrefill: true,
     admission: 'full',
   },
-  split: { tensor: true, pipeline: 'sequential', customAllReduce: false, replicas: false },
+  split: { tensor: true, pipeline: 'sequential', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
   kvBytes: { auto: 2, fp8: 1.0625 },
   from: [],
+};
+
+/** CUDA graphs for single-sequence decode on one GPU; GGUF prompts through dequantise-then-cuBLAS. */
+const B2946: EngineRules = {
+  ...B3140,
+  since: 'b2946',
+  released: '2024-05-21',
+  change: 'CUDA graphs for single-sequence decode on one GPU',
+  kernel: kernelBefore3140,
 };
 
 /** Before CUDA graphs: every kernel launched from the host. */
@@ -50,8 +67,8 @@ const B1500: EngineRules = {
   since: 'b1500',
   released: '2023-11-13',
   change: 'every kernel launched from the host (no CUDA graphs)',
-  host: { ...B2946.host, graphMaxBatch: 0 },
+  host: { ...B3140.host, graphMaxBatch: 0 },
 };
 
 /** Newest first. */
-export const LLAMA_CPP_VERSIONS: readonly EngineRules[] = [B2946, B1500];
+export const LLAMA_CPP_VERSIONS: readonly EngineRules[] = [B3140, B2946, B1500];

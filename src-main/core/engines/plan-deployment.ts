@@ -54,7 +54,7 @@ function allReduce(engine: EngineRules, links: readonly PlanLink[], costModel: C
             p2p = false;
             break;
           }
-          alphaUs = Math.max(alphaUs, l.alphaUs);
+          alphaUs = Math.max(alphaUs, engine.split.allReduceUs);
           gbps = Math.min(gbps, l.gbps);
         }
       }

@@ -55,6 +55,11 @@ export interface SimResult {
   preemptions: number;
   /** Largest number of sequences running in one step. */
   peakRunning: number;
+  /** Time-average of the requests in the system (waiting or running) over the makespan, as the steps saw them. */
+  meanInSystem: number;
+  /** Time-average of the KV cache's tokens in use, and the most in one step. */
+  meanKvTokens: number;
+  peakKvTokens: number;
   /** Requests never served (did not fit the KV cache even alone). */
   refused: number;
   /** The step limit stopped the simulation. */
@@ -81,6 +86,9 @@ class ReplicaSim {
   private peakRunning = 0;
   private refused = 0;
   private next = 0;
+  private inSystemArea = 0;
+  private kvArea = 0;
+  private peakKv = 0;
 
   constructor(
     private readonly dep: EngineDeployment,
@@ -187,6 +195,17 @@ class ReplicaSim {
     }
   }
 
+  /** Time (request x µs) that requests arriving before `end` spend in the system before it. */
+  private arrivedDuring(end: number): number {
+    let area = 0;
+    for (let i = this.next; i < this.requests.length; i++) {
+      const at = (this.requests[i] as SimRequest).at;
+      if (at >= end) break;
+      area += end - Math.max(at, this.now);
+    }
+    return area;
+  }
+
   /** Whether a waiting request could be admitted before a running one ends. */
   private admissionBlocked(): boolean {
     if (this.waiting.length === 0) return true;
@@ -229,6 +248,12 @@ class ReplicaSim {
       k === 1
         ? first
         : k * stepCost(this.dep, { ...load, decodeContext: load.decodeContext + (load.decodeSeqs * (k - 1)) / 2 }).us;
+    // Requests that arrived during the step are counted from their arrival.
+    const arrived = this.opts.closedLoop === undefined ? this.arrivedDuring(this.now + us) : 0;
+    const kv = this.usedTokens();
+    this.inSystemArea += (this.running.length + this.waiting.length) * us + arrived;
+    this.kvArea += kv * us;
+    this.peakKv = Math.max(this.peakKv, kv);
     this.now += us;
     this.steps += k;
     this.peakRunning = Math.max(this.peakRunning, this.running.length);
@@ -277,12 +302,16 @@ class ReplicaSim {
       this.step();
     }
     const requests = this.results.filter((r): r is RequestResult => r !== null);
+    const span = this.now - first;
     return {
       requests,
       makespanUs: this.now - first,
       steps: this.steps,
       preemptions: this.preemptions,
       peakRunning: this.peakRunning,
+      meanInSystem: span > 0 ? this.inSystemArea / span : 0,
+      meanKvTokens: span > 0 ? this.kvArea / span : 0,
+      peakKvTokens: this.peakKv,
       refused: this.refused,
       cut,
     };

@@ -36,7 +36,7 @@ const V0_3: EngineRules = {
   change: 'overlapped scheduler, FlashInfer, CUDA graphs and chunked prefill by default',
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
-  launches: { perBlock: 10, perStep: 10 },
+  launches: { perBlock: 10, perStep: 10, gpuUs: 3 },
   host: { stepUs: 250, perSequenceUs: 3, launchUs: 12, graphMaxBatch: 160 },
   batching: {
     kind: 'continuous',
@@ -45,7 +45,7 @@ const V0_3: EngineRules = {
     chunkedPrefill: true,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'none', customAllReduce: true, replicas: true },
+  split: { tensor: true, pipeline: 'none', customAllReduce: true, allReduceUs: 8, replicas: true },
   memory: { utilization: 0.88, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 16 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],

@@ -40,7 +40,7 @@ const V0_9: EngineRules = {
   change: 'in-flight batching with paged KV cache as the default runtime',
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
-  launches: { perBlock: 7, perStep: 8 },
+  launches: { perBlock: 7, perStep: 8, gpuUs: 3 },
   host: { stepUs: 250, perSequenceUs: 2, launchUs: 3, graphMaxBatch: 0 },
   batching: {
     kind: 'continuous',
@@ -49,11 +49,26 @@ const V0_9: EngineRules = {
     chunkedPrefill: false,
     admission: 'full',
   },
-  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, replicas: true },
-  memory: { utilization: 0.92, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 16 },
+  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 8, replicas: true },
+  memory: { utilization: 1, kvShareOfFree: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 16 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],
 };
 
+/**
+ * The PyTorch backend (default from 1.0; trtllm-bench's from 0.20): the model runs in PyTorch with
+ * TensorRT-LLM's kernels, decode steps replay CUDA graphs, and the overlap scheduler prepares the
+ * next step while the GPU runs this one.
+ */
+const V0_20: EngineRules = {
+  ...V0_9,
+  since: '0.20.0',
+  released: '2025-06-05',
+  change: 'PyTorch backend: CUDA graphs for decode, overlap scheduler, chunked context',
+  launches: { ...V0_9.launches, perBlock: 9 },
+  host: { stepUs: 150, perSequenceUs: 1, launchUs: 10, graphMaxBatch: 1024 },
+  batching: { ...V0_9.batching, chunkedPrefill: true, maxNumSeqs: 1024 },
+};
+
 /** Newest first. */
-export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_9];
+export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_20, V0_9];

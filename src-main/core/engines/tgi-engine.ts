@@ -35,7 +35,7 @@ const V2_0: EngineRules = {
   change: 'flash and paged attention, CUDA graphs, Marlin int4',
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
-  launches: { perBlock: 10, perStep: 12 },
+  launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
   host: { stepUs: 1200, perSequenceUs: 10, launchUs: 12, graphMaxBatch: 128 },
   batching: {
     kind: 'continuous',
@@ -44,7 +44,7 @@ const V2_0: EngineRules = {
     chunkedPrefill: false,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'none', customAllReduce: false, replicas: false },
+  split: { tensor: true, pipeline: 'none', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 0.95, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],

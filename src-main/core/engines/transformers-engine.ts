@@ -37,7 +37,7 @@ const V4_40: EngineRules = {
   change: 'SDPA attention by default, DynamicCache',
   kernel,
   attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 0.33 },
-  launches: { perBlock: 45, perStep: 40 },
+  launches: { perBlock: 45, perStep: 40, gpuUs: 3 },
   host: { stepUs: 1500, perSequenceUs: 5, launchUs: 14, graphMaxBatch: 0 },
   batching: {
     kind: 'static',
@@ -46,7 +46,7 @@ const V4_40: EngineRules = {
     chunkedPrefill: false,
     admission: 'full',
   },
-  split: { tensor: false, pipeline: 'sequential', customAllReduce: false, replicas: false },
+  split: { tensor: false, pipeline: 'sequential', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 1, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 24, activationTokens: 2048 },
   kvBytes: { auto: 2, fp8: 2 },
   from: [],

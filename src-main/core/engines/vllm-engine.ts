@@ -47,7 +47,7 @@ const V0_6: EngineRules = {
   change: 'output processing overlaps the GPU (async), cheaper scheduling; prefill still alone by default',
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
-  launches: { perBlock: 10, perStep: 12 },
+  launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
   host: { stepUs: 900, perSequenceUs: 10, launchUs: 12, graphMaxBatch: 256 },
   batching: {
     kind: 'continuous',
@@ -56,7 +56,7 @@ const V0_6: EngineRules = {
     chunkedPrefill: false,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, replicas: true },
+  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 8, replicas: true },
   memory: { utilization: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],

@@ -17,6 +17,8 @@ export interface WeightKernel {
   stream: number;
   /** Share of the GPU's large-GEMM fraction reached with many rows, dequantisation included. */
   gemm: number;
+  /** With many rows, the weights are first dequantised to fp16 in memory (read packed, write 2 bytes each). */
+  dequantPass?: boolean;
   /** Where the figures come from. */
   from: string;
 }
@@ -86,6 +88,16 @@ export const WEIGHT_KERNELS = {
     gemm: 0.25,
     from: 'to be calibrated on first-party transformers figures',
   },
+  'ggml-cublas': {
+    title:
+      'llama.cpp before its MMQ ran on tensor cores (June 2024): MMVQ GEMV up to 8 rows; beyond, the weights dequantised to fp16 and cuBLAS',
+    compute: 'fp16',
+    gemvRows: 8,
+    stream: 0.75,
+    gemm: 1,
+    dequantPass: true,
+    from: 'llama.cpp maintainers llama-bench tables of early 2024 builds',
+  },
   ggml: {
     title:
       "llama.cpp's kernels on GGUF blocks: MMVQ GEMV (dp4a on quantised activations) up to 8 rows, MMQ (int8 mma.sync tensor cores) beyond",
@@ -108,9 +120,35 @@ export const WEIGHT_KERNELS = {
 export type WeightKernelName = keyof typeof WEIGHT_KERNELS;
 
 /**
+ * The arithmetic of an m x n x k GEMM (µs at the full rate of `flopsPerUs`), as tiled kernels run
+ * it: the output is cut into tiles (the architecture's, or half of it either way, whichever the
+ * library would pick as fastest), the tiles run in waves of one per SM, and a short K loop pays
+ * its prologue. A GEMM of few tiles leaves SMs idle in its last wave: what a tensor-parallel shard
+ * of a layer loses (NeuSight's wave quantisation).
+ */
+function tiledComputeUs(gpu: GpuSpec, flopsPerUs: number, m: number, n: number, k: number): number {
+  const [tileM, tileN] = gpu.tile;
+  const perSm = flopsPerUs / gpu.smCount;
+  let best = Infinity;
+  for (const [tm0, tn] of [
+    [tileM, tileN],
+    [tileM, tileN / 2],
+    [tileM / 2, tileN / 2],
+  ] as const) {
+    const tm = Math.min(tm0, 2 ** Math.ceil(Math.log2(Math.max(16, m))));
+    const tiles = Math.ceil(m / tm) * Math.ceil(n / tn);
+    const waves = Math.ceil(tiles / gpu.smCount);
+    // Smaller tiles reuse less of what they load: each halving of a tile side costs a tenth of the rate.
+    const reuse = (tm0 === tileM ? 1 : 0.9) * (tn === tileN ? 1 : 0.9);
+    best = Math.min(best, (waves * 2 * tm * tn * k) / (perSm * reuse * (k / (k + 64))));
+  }
+  return best;
+}
+
+/**
  * A GEMM of `m` rows over an n x k weight (µs, without the kernel's fixed time): the larger of its
- * arithmetic, padded to the architecture's tiles and shortened K loops paying their prologue, and
- * its bytes (packed weights at the kernel's streaming share, activations at the full bandwidth).
+ * tiled arithmetic at the kernel's share of the GPU's GEMM rate, and its bytes (packed weights at
+ * the kernel's streaming share, activations at the full bandwidth).
  */
 export function weightGemmUs(
   gpu: GpuSpec,
@@ -121,13 +159,11 @@ export function weightGemmUs(
   k: number,
 ): number {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  const [tileM, tileN] = gpu.tile;
-  const rows = Math.min(tileM, 2 ** Math.ceil(Math.log2(Math.max(16, m))));
-  const padded = 2 * Math.ceil(m / rows) * rows * Math.ceil(n / tileN) * tileN * k;
   const fraction = kernel.compute === 'fp8' ? gpu.gemmFp8Fraction : gpu.gemmFraction;
   const peak = gpu.peak[kernel.compute] || gpu.peak.fp16;
   const share = m <= kernel.gemvRows ? 1 : kernel.gemm;
-  const computeUs = padded / (peak * fraction * share * (k / (k + 64)));
+  const dequantUs = kernel.dequantPass && m > kernel.gemvRows ? (n * k * (bytesPerWeight + 2)) / gpu.bytesPerUs : 0;
+  const computeUs = tiledComputeUs(gpu, peak * fraction * share, m, n, k) + dequantUs;
   const memoryUs = (n * k * bytesPerWeight) / (gpu.bytesPerUs * kernel.stream) + (m * (n + k) * 2) / gpu.bytesPerUs;
   return Math.max(computeUs, memoryUs);
 }

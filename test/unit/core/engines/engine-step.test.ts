@@ -1,0 +1,78 @@
+/** One engine step: bounded by the bytes it must move, and shaped by the engine's host, graphs and splits. */
+import { describe, expect, it } from 'vitest';
+import { stepCost } from '../../../../src-main/core/engines/engine-step.js';
+import { engineRules } from '../../../../src-main/core/engines/engines.js';
+import { gpuSpec } from '../../../../src-main/core/engines/gpu-spec.js';
+import { datasheetFor } from '../../../../src-main/core/planner/cost/datasheets.js';
+import { deployment } from './engine-fixtures.js';
+
+const decode = (seqs: number, context = 1000) => ({ decodeSeqs: seqs, decodeContext: seqs * context, prefill: [] });
+const prefill = (tokens: number) => ({ decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens, past: 0 }] });
+
+describe('stepCost', () => {
+  it('never decodes faster than the weights stream at the achieved bandwidth', () => {
+    const dep = deployment({ model: 'llama-3.1-8b', gpu: 'H100 SXM5' });
+    const gpu = gpuSpec(datasheetFor('H100 SXM5')!);
+    const weightsUs = (dep.decoder.params * 2) / gpu.bytesPerUs;
+    const step = stepCost(dep, decode(1)).us;
+    expect(step).toBeGreaterThan(weightsUs);
+    // ... and not absurdly slower: kernels' fixed costs and the host add a fraction, not a multiple.
+    expect(step).toBeLessThan(2 * weightsUs);
+  });
+
+  it.each([
+    ['q4_k', 'llama.cpp'],
+    ['int4', 'vllm'],
+    ['fp8', 'vllm'],
+  ] as const)('reads fewer bytes in %s than in bf16, so decodes faster (%s)', (format, engine) => {
+    const packed = stepCost(deployment({ engine, format }), decode(1)).gpuUs;
+    const bf16 = stepCost(deployment({ engine, format: 'bf16' }), decode(1)).gpuUs;
+    expect(packed).toBeLessThan(bf16);
+  });
+
+  it('adds the host serial time once a step and per sequence', () => {
+    const base = engineRules('vllm');
+    const slow = {
+      ...base,
+      host: { ...base.host, stepUs: base.host.stepUs + 1000, perSequenceUs: base.host.perSequenceUs + 10 },
+    };
+    const a = stepCost(deployment({ engine: base }), decode(8)).us;
+    const b = stepCost(deployment({ engine: slow }), decode(8)).us;
+    expect(b - a).toBeCloseTo(1000 + 8 * 10, 6);
+  });
+
+  it('replays a CUDA graph within the engine’s graph sizes, else pays a launch per kernel', () => {
+    const base = engineRules('vllm');
+    const eager = { ...base, host: { ...base.host, graphMaxBatch: 0, launchUs: 200 } };
+    const graphed = { ...base, host: { ...base.host, launchUs: 200 } };
+    const e = stepCost(deployment({ engine: eager }), decode(1));
+    const g = stepCost(deployment({ engine: graphed }), decode(1));
+    // 200 µs a launch makes the eager step host-bound; the graph replays it in one launch.
+    expect(e.us).toBeGreaterThan(e.gpuUs);
+    expect(g.us).toBeLessThan(e.us / 5);
+  });
+
+  it('splits the weights over a tensor-parallel group and pays two all-reduces a block', () => {
+    const one = stepCost(deployment({ model: 'llama-3.1-70b', tp: 1 }), decode(1));
+    const four = stepCost(deployment({ model: 'llama-3.1-70b', tp: 4 }), decode(1));
+    expect(four.gpuUs).toBeLessThan(one.gpuUs / 2);
+    expect(four.commUs).toBeCloseTo(80 * 2 * (10 + (8192 * 2) / 100e3), 3);
+    expect(one.commUs).toBe(0);
+  });
+
+  it('runs sequential pipeline stages one after the other: no faster than one GPU holding them all', () => {
+    const llama = engineRules('llama.cpp');
+    const one = stepCost(deployment({ engine: llama, format: 'q4_k' }), decode(1));
+    const two = stepCost(deployment({ engine: llama, format: 'q4_k', pp: 2 }), decode(1));
+    expect(two.gpuUs).toBeGreaterThanOrEqual(one.gpuUs);
+  });
+
+  it('prices a prompt by its arithmetic: a long prompt costs more per token than decoding', () => {
+    const dep = deployment();
+    const p = stepCost(dep, prefill(4096)).gpuUs;
+    const d = stepCost(dep, decode(1)).gpuUs;
+    expect(p).toBeGreaterThan(10 * d);
+    // Wave quantisation: 128 tokens cost more per token than 4096 (the GEMMs fill fewer SMs).
+    expect(stepCost(dep, prefill(128)).gpuUs / 128).toBeGreaterThan(p / 4096);
+  });
+});
