@@ -72,6 +72,7 @@ const split = (r: EngineRules) => r.split as unknown as Record<string, number>;
 const common = (): Knob[] => [
   ruleKnob('host.stepUs', host, 'stepUs'),
   ruleKnob('host.perSequenceUs', host, 'perSequenceUs'),
+  ruleKnob('host.perRankUs', host, 'perRankUs'),
   ruleKnob('launches.gpuUs', launches, 'gpuUs'),
   ruleKnob('attention.prefillShare', att, 'prefillShare', 1),
   ruleKnob('attention.decodeShare', att, 'decodeShare', 1),

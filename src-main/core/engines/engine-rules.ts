@@ -24,6 +24,11 @@ export interface EngineHost {
   stepUs: number;
   /** The same per sequence in the step (µs). */
   perSequenceUs: number;
+  /**
+   * The same per tensor-parallel rank beyond the first: a step's inputs sent to each worker process
+   * (vLLM, SGLang, TGI shards) or rank (MPI), µs.
+   */
+  perRankUs: number;
   /** CPU time per kernel launched outside a CUDA graph (µs); overlaps the GPU's work. */
   launchUs: number;
   /** Decode steps of up to this many sequences replay a CUDA graph (0: never). */

@@ -200,7 +200,9 @@ export function stepCost(dep: EngineDeployment, load: StepLoad): StepCost {
   const kernels = stages.reduce((a, s) => a + s.kernels, 0) * microbatches;
   const graphed = load.prefill.length === 0 && load.decodeSeqs <= engine.host.graphMaxBatch;
   const launchUs = graphed ? 20 * microbatches : kernels * engine.host.launchUs;
-  const serialUs = engine.host.stepUs + engine.host.perSequenceUs * sequences;
+  const ranks = dep.stages.reduce((a, s) => a + s.members.length, 0);
+  const serialUs =
+    engine.host.stepUs + engine.host.perSequenceUs * sequences + engine.host.perRankUs * Math.max(0, ranks - 1);
   const hostUs = serialUs + launchUs;
   return { us: serialUs + Math.max(gpuUs, launchUs), gpuUs, hostUs, commUs };
 }

@@ -23,7 +23,7 @@ const V0_1: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 0.9, decodeShare: 0.7 },
   launches: { perBlock: 14, perStep: 10, gpuUs: 3 },
-  host: { stepUs: 600, perSequenceUs: 20, launchUs: 8, graphMaxBatch: 0 },
+  host: { stepUs: 600, perSequenceUs: 20, perRankUs: 20, launchUs: 8, graphMaxBatch: 0 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,

@@ -38,7 +38,7 @@ const B3140: EngineRules = {
   kernel,
   attention: { prefill: 'unfused', prefillShare: 0.6, decodeShare: 0.5 },
   launches: { perBlock: 22, perStep: 6, gpuUs: 3 },
-  host: { stepUs: 150, perSequenceUs: 60, launchUs: 5, graphMaxBatch: 1 },
+  host: { stepUs: 150, perSequenceUs: 60, perRankUs: 0, launchUs: 5, graphMaxBatch: 1 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 1,

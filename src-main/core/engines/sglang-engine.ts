@@ -37,7 +37,7 @@ const V0_3: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
   launches: { perBlock: 10, perStep: 10, gpuUs: 3 },
-  host: { stepUs: 250, perSequenceUs: 3, launchUs: 12, graphMaxBatch: 160 },
+  host: { stepUs: 250, perSequenceUs: 3, perRankUs: 50, launchUs: 12, graphMaxBatch: 160 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 4096,

@@ -41,7 +41,7 @@ const V0_9: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
   launches: { perBlock: 7, perStep: 8, gpuUs: 3 },
-  host: { stepUs: 250, perSequenceUs: 2, launchUs: 3, graphMaxBatch: 0 },
+  host: { stepUs: 250, perSequenceUs: 2, perRankUs: 20, launchUs: 3, graphMaxBatch: 0 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,
@@ -66,7 +66,7 @@ const V0_20: EngineRules = {
   released: '2025-06-05',
   change: 'PyTorch backend: CUDA graphs for decode, overlap scheduler, chunked context',
   launches: { ...V0_9.launches, perBlock: 9 },
-  host: { stepUs: 150, perSequenceUs: 1, launchUs: 10, graphMaxBatch: 1024 },
+  host: { stepUs: 150, perSequenceUs: 1, perRankUs: 20, launchUs: 10, graphMaxBatch: 1024 },
   batching: { ...V0_9.batching, chunkedPrefill: true, maxNumSeqs: 1024 },
 };
 

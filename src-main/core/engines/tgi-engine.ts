@@ -36,7 +36,7 @@ const V2_0: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
   launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
-  host: { stepUs: 1200, perSequenceUs: 10, launchUs: 12, graphMaxBatch: 128 },
+  host: { stepUs: 1200, perSequenceUs: 10, perRankUs: 100, launchUs: 12, graphMaxBatch: 128 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 128,

@@ -38,7 +38,7 @@ const V4_40: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 0.33 },
   launches: { perBlock: 45, perStep: 40, gpuUs: 3 },
-  host: { stepUs: 1500, perSequenceUs: 5, launchUs: 14, graphMaxBatch: 0 },
+  host: { stepUs: 1500, perSequenceUs: 5, perRankUs: 0, launchUs: 14, graphMaxBatch: 0 },
   batching: {
     kind: 'static',
     maxNumSeqs: 1024,

@@ -48,7 +48,7 @@ const V0_6: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
   launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
-  host: { stepUs: 900, perSequenceUs: 10, launchUs: 12, graphMaxBatch: 256 },
+  host: { stepUs: 900, perSequenceUs: 10, perRankUs: 150, launchUs: 12, graphMaxBatch: 256 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,
@@ -68,7 +68,7 @@ const V0_5: EngineRules = {
   since: '0.4.0',
   released: '2024-04-02',
   change: 'scheduling and output processing in Python between GPU steps, per sequence',
-  host: { stepUs: 2500, perSequenceUs: 45, launchUs: 12, graphMaxBatch: 256 },
+  host: { stepUs: 2500, perSequenceUs: 45, perRankUs: 300, launchUs: 12, graphMaxBatch: 256 },
 };
 
 /** vLLM 0.8 and later (V1 engine): chunked prefill on by default, scheduling in a separate process. */
@@ -77,7 +77,7 @@ const V1: EngineRules = {
   since: '0.8.0',
   released: '2025-03-18',
   change: 'V1 engine: chunked prefill always on, scheduler and detokenizer off the GPU process',
-  host: { stepUs: 500, perSequenceUs: 4, launchUs: 12, graphMaxBatch: 512 },
+  host: { stepUs: 500, perSequenceUs: 4, perRankUs: 40, launchUs: 12, graphMaxBatch: 512 },
   batching: { ...V0_6.batching, chunkedPrefill: true },
 };
 
