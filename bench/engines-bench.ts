@@ -145,6 +145,36 @@ const cellLines = [
   ),
 ];
 console.log(lines.join('\n'));
+if (process.argv.includes('--write-bands')) writeBands();
+
+/** models/engine-bands.json: each engine's held-out band (engines with at least 20 priced cells). */
+function writeBands(): void {
+  const engines: Record<string, unknown> = {};
+  for (const [engine, xs] of groups(heldOut, (x) => x.cell.engine)) {
+    const p = priced(xs);
+    const b = band(p);
+    if (!b || p.length < 20) continue;
+    const cov = coverage(p);
+    const abs = p.map((x) => Math.abs(x.r.error)).sort((a, c) => a - c);
+    engines[engine] = {
+      low: Number(b.low.toFixed(3)),
+      high: Number(b.high.toFixed(3)),
+      cells: p.length,
+      sources: [...new Set(p.map((x) => x.cell.source))].sort(),
+      coverage: { inside: cov.inside, of: cov.n },
+      medianAbsError: Number(quantile(abs, 0.5).toFixed(3)),
+    };
+  }
+  const file = {
+    about:
+      "Each serving engine's band: measured / predicted time of its held-out (third-party) published figures in bench/engines, 5th and 95th percentiles, with the leave-one-source-out coverage. Written by npm run bench:engines -- --write-bands.",
+    date: new Date().toISOString().slice(0, 10),
+    command: 'npm run bench:engines -- --write-bands',
+    engines,
+  };
+  writeFileSync(path.join('models', 'engine-bands.json'), `${JSON.stringify(file, null, 2)}\n`);
+  console.log(`wrote models/engine-bands.json (${Object.keys(engines).length} engines)`);
+}
 const date = new Date().toISOString().slice(0, 10);
 const out = path.join('bench', 'results');
 mkdirSync(out, { recursive: true });

@@ -85,6 +85,18 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
   tgi: () => common(),
   'llama.cpp': () => [
     ...common(),
+    ruleKnob(
+      'flashAttention.prefillShare',
+      (r) => (r.flashAttention ?? r.attention) as unknown as Record<string, number>,
+      'prefillShare',
+      1,
+    ),
+    ruleKnob(
+      'flashAttention.decodeShare',
+      (r) => (r.flashAttention ?? r.attention) as unknown as Record<string, number>,
+      'decodeShare',
+      1,
+    ),
     ruleKnob('host.launchUs', host, 'launchUs'),
     kernelKnob('ggml', 'stream'),
     kernelKnob('ggml', 'gemm'),

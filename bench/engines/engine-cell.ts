@@ -293,6 +293,8 @@ function settingsOf(c: EngineCell, batch: number): PlanRequest['engineSettings']
     num(c, 'maxNumTokens') ?? num(c, 'ubatch') ?? (c.engine === 'llama.cpp' ? num(c, 'nBatch') : undefined);
   const memoryUtilization = num(c, 'gpuMemoryUtilization') ?? num(c, 'memFractionStatic');
   const kvShareOfFree = num(c, 'kvCacheFraction');
+  const fa = c.config.flashAttention;
+  const flashAttention = typeof fa === 'boolean' ? fa : typeof fa === 'number' ? fa > 0 : undefined;
   const staticBatch = loadOf(c) === null && batch > 1;
   return {
     ...(maxNumSeqs !== undefined ? { maxNumSeqs } : staticBatch ? { maxNumSeqs: batch } : {}),
@@ -301,6 +303,7 @@ function settingsOf(c: EngineCell, batch: number): PlanRequest['engineSettings']
       : {}),
     ...(memoryUtilization !== undefined ? { memoryUtilization } : {}),
     ...(kvShareOfFree !== undefined ? { kvShareOfFree } : {}),
+    ...(flashAttention !== undefined ? { flashAttention } : {}),
   };
 }
 

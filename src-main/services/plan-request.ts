@@ -44,6 +44,8 @@ export interface PlanRequest {
     maxBatchedTokens?: number;
     memoryUtilization?: number;
     kvShareOfFree?: number;
+    /** Flash attention switched on (llama.cpp -fa) or off. */
+    flashAttention?: boolean;
   };
   /** Serving a decoder: the KV cache's dtype, the model's ('auto', default) or fp8. */
   kvCache?: 'auto' | 'fp8';

@@ -29,6 +29,7 @@ function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): Eng
   if (!s) return rules;
   return {
     ...rules,
+    ...(s.flashAttention === true && rules.flashAttention ? { attention: rules.flashAttention } : {}),
     batching: {
       ...rules.batching,
       ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),

@@ -195,13 +195,29 @@ const OBJECTIVE_TEXT = {
   throughput: 'ranked by throughput, tokens/s at the most concurrent sequences that fit',
 } as const;
 
+/** The engine the serving figures are for, and how far its figures were from independent measurements. */
+export function engineLine(r: Pick<PlanResponse, 'engine'>, s: ServingFigures | undefined): string | null {
+  const e = r.engine;
+  if (!e) return null;
+  if (e.name === 'ideal')
+    return 'Engine: none (--engine ideal): the kernel roofline, faster than any engine runs; give --engine to price one';
+  const rules = `${e.title}, rules of ${e.since}`;
+  if (!s?.band) return `Engine: ${rules}; no band yet: too few independent measurements of it were priced`;
+  return (
+    `Engine: ${rules}; 90% of ${s.band.cells} independent measurements took ${s.band.low.toFixed(2)}x-${s.band.high.toFixed(2)}x ` +
+    'the times it predicted (bench/engines): read every figure below with that range'
+  );
+}
+
 /** Each plan's serving figures: at the batch, and under continuous batching at the most sequences that fit. */
 function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): string[] {
   const about = r.served
     ? `prompt ${r.served.prompt} + ${count(r.served.tokens, 'output token')} a request; ${OBJECTIVE_TEXT[r.served.objective]}`
     : 'decode steps read each stage’s weights and KV cache';
+  const engine = engineLine(r, serving[0]);
   return [
     `Serving (${about}):`,
+    ...(engine ? [engine] : []),
     formatTable(
       [
         '#',

@@ -90,6 +90,8 @@ export interface EngineRules {
   /** The kernel a weight format runs on a GPU architecture (Ampere, Ada, Hopper, ...). */
   kernel(format: WeightFormat, architecture: string): WeightKernelName;
   attention: EngineAttention;
+  /** The attention when flash attention is switched on by a flag (llama.cpp -fa); absent: `attention` either way. */
+  flashAttention?: EngineAttention;
   /**
    * Kernels one transformer block launches, the step's own outside the blocks (embedding, head,
    * sampling), and the GPU's fixed time per kernel under this engine (launch gap, ramp and tail:

@@ -37,6 +37,7 @@ const B3140: EngineRules = {
   change: 'MMQ on int8 tensor cores (mma) for GGUF blocks, used over cuBLAS by default',
   kernel,
   attention: { prefill: 'unfused', prefillShare: 0.6, decodeShare: 0.5 },
+  flashAttention: { prefill: 'flash', prefillShare: 0.6, decodeShare: 0.7 },
   launches: { perBlock: 22, perStep: 6, gpuUs: 3 },
   host: { stepUs: 150, perSequenceUs: 60, perRankUs: 0, launchUs: 5, graphMaxBatch: 1 },
   batching: {

@@ -7,6 +7,7 @@ import type { TransformerEntry } from '../catalog/schema.js';
 import { engineServingFigures, type ServingLoadRequest } from '../engines/engine-serving.js';
 import type { EngineRules } from '../engines/engine-rules.js';
 import { planDeployment } from '../engines/plan-deployment.js';
+import { engineBand } from '../engines/engine-bands.js';
 import type { KernelEfficiencies } from '../predictor/kernel-efficiency.js';
 import type { GpuDatasheet } from './cost/datasheets.js';
 import type { WeightFormat } from '../workload/generation.js';
@@ -59,9 +60,11 @@ export function servingOf(
     if (!engine) return rooflineFigures(problem, p, served, candidates, costModel);
     const d = planDeployment(p, { ...engine, engine: engine.rules, problem, costModel });
     if (!d.ok) return { ...rooflineFigures(problem, p, served, candidates, costModel), engineRefusal: d.reason };
+    const band = engineBand(engine.rules.name);
     return {
       ...engineServingFigures(d.deployment, d.replicas, served, problem.batch, engine.load),
       engine: { name: engine.rules.name, since: engine.rules.since },
+      ...(band ? { band: { low: band.low, high: band.high, cells: band.cells } } : {}),
     };
   });
 }

@@ -44,6 +44,12 @@ export interface ServingFigures {
   engine?: { name: EngineName; since: string };
   /** Why the engine cannot run this plan's layout: the plan is not offered, its figures are the roofline's. */
   engineRefusal?: string;
+  /**
+   * How far the engine's figures were from independent measurements: measured over predicted time,
+   * 5th to 95th percentile of its held-out published cells (core/engines/engine-bands.ts); absent
+   * when its held-out cells were too few.
+   */
+  band?: { low: number; high: number; cells: number };
   /** What the engine holds per GPU, and the KV cache it leaves. */
   engineMemory?: EngineMemoryFigures;
   /** Serving at a stated concurrency or request rate: simulated latency percentiles and throughput. */
