@@ -10,7 +10,7 @@ import { commentText, yamlString } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { deviceWarnings, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
 
-export const EXLLAMAV2_VERSION = 'TabbyAPI at 79126f9 (its ExLlamaV2 backend)';
+const EXLLAMAV2_VERSION = 'TabbyAPI at 79126f9 (its ExLlamaV2 backend)';
 
 export const TABBY_CONFIG = 'config.yml';
 

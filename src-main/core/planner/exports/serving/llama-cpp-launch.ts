@@ -12,7 +12,7 @@ import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { GGUF_TYPES, ggufFile, ggufRecipe, machinesOf, shellLine, stageLeads, visibleGpus } from './launch-common.js';
 
-export const LLAMA_CPP_VERSION = 'llama.cpp master at 145b628 (December 2025)';
+const LLAMA_CPP_VERSION = 'llama.cpp master at 145b628 (December 2025)';
 
 export function llamaCppLaunch(input: ServingLaunchInput): ServingLaunch {
   const warnings: string[] = [];

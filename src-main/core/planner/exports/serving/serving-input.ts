@@ -20,7 +20,7 @@ export interface ServingRequest {
 }
 
 /** Fraction of each GPU the engines may take until the engine model says otherwise. */
-export const DEFAULT_GPU_MEMORY_UTILIZATION = 0.9;
+const DEFAULT_GPU_MEMORY_UTILIZATION = 0.9;
 
 export function servingLaunchInputOf(
   input: ExportInput,

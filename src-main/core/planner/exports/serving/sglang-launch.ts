@@ -9,7 +9,7 @@ import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { deviceWarnings, fraction, machinesOf, shellLine, visibleGpus } from './launch-common.js';
 
-export const SGLANG_VERSION = 'SGLang main at 001067f';
+const SGLANG_VERSION = 'SGLang main at 001067f';
 
 const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
 

@@ -10,7 +10,7 @@ import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { deviceWarnings, fraction, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
 
-export const TENSORRT_LLM_VERSION = 'TensorRT-LLM main at 4c05a74';
+const TENSORRT_LLM_VERSION = 'TensorRT-LLM main at 4c05a74';
 
 export const TRTLLM_EXTRA_OPTIONS = 'extra_llm_api_options.yaml';
 

@@ -9,7 +9,7 @@ import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { deviceWarnings, fraction, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
 
-export const TGI_VERSION = 'TGI v3.3.7';
+const TGI_VERSION = 'TGI v3.3.7';
 
 export function tgiLaunch(input: ServingLaunchInput): ServingLaunch {
   const warnings: string[] = [];

@@ -10,7 +10,7 @@ import { commentText, pythonString } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { deviceWarnings, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
 
-export const TRANSFORMERS_VERSION = 'transformers 4.56 or newer';
+const TRANSFORMERS_VERSION = 'transformers 4.56 or newer';
 
 export const TRANSFORMERS_SCRIPT = 'serve_transformers.py';
 

@@ -19,7 +19,7 @@ import {
   visibleGpus,
 } from './launch-common.js';
 
-export const VLLM_VERSION = 'vLLM 0.11 (main at 99d7eb5)';
+const VLLM_VERSION = 'vLLM 0.11 (main at 99d7eb5)';
 
 const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
 
