@@ -7,6 +7,7 @@
  * (test/fixtures/engines/transformers.json). The model name is a Python string literal. Pure.
  */
 import { commentText, pythonString } from '../common.js';
+import { count } from '../../../text/plural.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import { deviceWarnings, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
 
@@ -53,7 +54,7 @@ export function transformersLaunch(input: ServingLaunchInput): ServingLaunch {
   const script = [
     '#!/usr/bin/env python3',
     `# pipeDejavu serving plan: ${commentText(input.model)} with Hugging Face transformers (${TRANSFORMERS_VERSION}).`,
-    `# ${input.maxNumSeqs} concurrent sequences of up to ${input.maxModelLen} tokens${gpus.length > 0 ? ` on ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}` : ' on the CPU'}.`,
+    `# ${count(input.maxNumSeqs, 'concurrent sequence')} of up to ${input.maxModelLen} tokens${gpus.length > 0 ? ` on ${count(gpus.length, 'GPU')}` : ' on the CPU'}.`,
     'import torch',
     `from transformers import AutoModelForCausalLM, AutoTokenizer${int8 ? ', BitsAndBytesConfig' : ''}`,
     '',
