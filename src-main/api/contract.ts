@@ -4,7 +4,7 @@
  * and the renderer's client are all derived from this table. Requests are validated at
  * every boundary; responses are typed (the server builds them). Pure.
  */
-import { ENGINE_CHOICES } from '../core/engines/engine-names.js';
+import { ENGINE_CHOICES, ENGINE_NAMES, ENGINES, type EngineName } from '../core/engines/engine-names.js';
 import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
 import { MODES } from '../core/domain/mode.js';
@@ -66,6 +66,12 @@ export const FINETUNE_STACK_CHOICES = FINETUNE_STACK_NAMES;
 export { MAX_LORA_RANK };
 /** The formats a served model's weights may be stored in (`plan:create`'s weights). */
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
+
+/** Each serving engine's title (the app's export tab names the plan's engine). */
+export const ENGINE_TITLES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, ENGINES[e].title])) as Record<
+  EngineName,
+  string
+>;
 
 /** A job's handle: progress arrives as `job:event`s, the answer with `job:get`. */
 export interface JobStarted {

@@ -1,14 +1,21 @@
 /**
- * `plan --emit DIR`: the best plan as the files people run: a Slurm batch script (a heterogeneous
+ * `plan --emit DIR`: the best plan as the files people run. A serving plan: serve.sh with its
+ * engine's launch line and the files that line reads (TabbyAPI's config.yml, TensorRT-LLM's extra
+ * options YAML, the transformers script). A training plan: a Slurm batch script (a heterogeneous
  * job for mixed GPU types) with torchrun's static rendezvous, DeepSpeed's hostfile, config and
- * PipelineModule, Megatron-LM's arguments, torch's pipeline script, vLLM and llama.cpp commands
- * when serving, and the simulated step as a Chrome trace Perfetto opens. The folder must be new
+ * PipelineModule, Megatron-LM's arguments, torch's pipeline script, accelerate's and LoRA's files.
+ * Both: a README and the simulated step as a Chrome trace Perfetto opens. The folder must be new
  * or empty, or `force` given (then only the files emitted are replaced); each file is written
  * atomically as a new file, never through a symlink.
  */
 import { checkOutputFolder, prepareOutputFolder, writeNewFileIn } from '../adapters/files/write-into-folder.js';
 import { commentText, oneLine } from '../core/planner/exports/common.js';
 import { FINETUNE_ACCELERATE_CONFIG, FINETUNE_SCRIPT, type FinetuneExport } from '../core/planner/exports/finetune.js';
+import type { ServingExports, TrainingExports } from '../core/planner/exports/export-plan.js';
+import { TABBY_CONFIG } from '../core/planner/exports/serving/exllamav2-launch.js';
+import { TRTLLM_EXTRA_OPTIONS } from '../core/planner/exports/serving/tensorrt-llm-launch.js';
+import { TRANSFORMERS_SCRIPT } from '../core/planner/exports/serving/transformers-launch.js';
+import { ENGINES } from '../core/engines/engine-names.js';
 import { chromeTrace } from '../core/planner/simulator/chrome-trace.js';
 import { UserError } from '../core/errors.js';
 import type { PlanResponse } from './plan-service.js';
@@ -21,15 +28,62 @@ export interface EmittedFile {
 const sh = (lines: readonly string[]): string => `#!/bin/sh\n${lines.join('\n')}\n`;
 
 /**
- * The files of the best plan (name, text, what it is). Names from outside are already quoted or
- * refused by the exports (core/planner/exports/common.ts); a machine label that cannot be a Slurm
- * node name refuses the whole emit, in one line, before anything is written.
+ * The files of the best plan (name, text, what it is): its kind's launchers, the README and the
+ * trace. Names from outside are already quoted or refused by the exports
+ * (core/planner/exports/common.ts).
  */
 export function planFiles(r: PlanResponse): { name: string; text: string; what: string }[] {
   const e = r.exports;
   if (!e) throw new UserError(`no plan of ${commentText(r.workload)} fits these devices: nothing to emit`);
+  const { files, warnings } = e.kind === 'serving' ? servingFiles(e) : trainingFiles(e, r.problem.mode === 'inference');
+  const trace = {
+    name: 'timeline.trace.json',
+    text: `${JSON.stringify(chromeTrace(r.timeline, `${r.workload}: simulated ${r.problem.mode} step`))}\n`,
+    what: 'the simulated step as a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)',
+  };
+  const all = [...files, trace];
+  const readme = [
+    `pipeDejavu plan for ${commentText(r.workload)} (${r.problem.mode}, batch ${r.problem.batch})`,
+    '',
+    ...all.map((f) => `${f.name}: ${f.what}`),
+    ...(warnings.length > 0 ? ['', 'Notes:', ...warnings.map((w) => `- ${oneLine(w)}`)] : []),
+    '',
+  ].join('\n');
+  return [{ name: 'README.txt', text: readme, what: 'what each file is' }, ...all];
+}
+
+type Emitted = { files: { name: string; text: string; what: string }[]; warnings: string[] };
+
+/** What each file a launch line reads is, by its name. */
+const SERVING_FILE_WHAT: Record<string, string> = {
+  [TABBY_CONFIG]: "TabbyAPI's config (ExLlamaV2): copy it into the TabbyAPI folder serve.sh runs in",
+  [TRTLLM_EXTRA_OPTIONS]: "trtllm-serve's extra LLM API options (settings with no flag of their own)",
+  [TRANSFORMERS_SCRIPT]: 'the transformers script serve.sh runs: loads the model and generates',
+};
+
+/** A serving plan: its engine's launch line and the files it reads. */
+function servingFiles(e: ServingExports): Emitted {
+  const { launch } = e;
+  if (!launch.command) throw new UserError(`plan --emit: ${launch.warnings[0] ?? 'no launch line for this engine'}`);
+  return {
+    files: [
+      {
+        name: 'serve.sh',
+        text: sh([launch.command]),
+        what: `${ENGINES[launch.engine].title} launch line (${launch.version})`,
+      },
+      ...launch.files.map((f) => ({ ...f, what: SERVING_FILE_WHAT[f.name] ?? 'a file serve.sh reads' })),
+    ],
+    warnings: launch.warnings,
+  };
+}
+
+/**
+ * A training or fine-tuning plan's launchers. A machine label that cannot be a Slurm node name
+ * refuses the whole emit, in one line, before anything is written.
+ */
+function trainingFiles(e: TrainingExports, inference: boolean): Emitted {
   if (e.slurm.refusal) throw new UserError(`plan --emit: ${e.slurm.refusal}`);
-  const inference = r.problem.mode === 'inference';
   const files = [
     { name: 'job.sbatch', text: e.slurm.sbatch, what: 'Slurm batch script: sbatch job.sbatch' },
     { name: 'hostfile', text: e.slurm.hostfile, what: "DeepSpeed's hostfile (deepspeed --hostfile hostfile ...)" },
@@ -56,18 +110,7 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
             what: `accelerate config (FSDP or DeepSpeed ZeRO as the plan shards): ${e.accelerate.command}`,
           },
         ]),
-    ...(inference
-      ? [
-          { name: 'vllm.sh', text: sh([e.vllm.command]), what: 'vLLM serve command' },
-          { name: 'llama-server.sh', text: sh([e.llamaCpp.command]), what: 'llama.cpp server command' },
-        ]
-      : []),
     ...finetuneFiles(e.finetune),
-    {
-      name: 'timeline.trace.json',
-      text: `${JSON.stringify(chromeTrace(r.timeline, `${r.workload}: simulated ${r.problem.mode} step`))}\n`,
-      what: 'the simulated step as a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)',
-    },
   ];
   const warnings = [
     ...new Set([
@@ -79,14 +122,7 @@ export function planFiles(r: PlanResponse): { name: string; text: string; what: 
       ...(e.finetune?.warnings ?? []),
     ]),
   ];
-  const readme = [
-    `pipeDejavu plan for ${commentText(r.workload)} (${r.problem.mode}, batch ${r.problem.batch})`,
-    '',
-    ...files.map((f) => `${f.name}: ${f.what}`),
-    ...(warnings.length > 0 ? ['', 'Notes:', ...warnings.map((w) => `- ${oneLine(w)}`)] : []),
-    '',
-  ].join('\n');
-  return [{ name: 'README.txt', text: readme, what: 'what each file is' }, ...files];
+  return { files, warnings };
 }
 
 /** LoRA/QLoRA plans: the PEFT script, its launch lines, an axolotl config, and accelerate's when the plan shards. */
@@ -121,9 +157,13 @@ export interface EmitOptions {
   protect?: readonly string[];
 }
 
-/** Every name `emitPlan` may write (inference adds the serving scripts). */
+/** Every name `emitPlan` may write: a serving plan's or a training plan's. */
 export const EMITTED_NAMES = [
   'README.txt',
+  'serve.sh',
+  TABBY_CONFIG,
+  TRTLLM_EXTRA_OPTIONS,
+  TRANSFORMERS_SCRIPT,
   'job.sbatch',
   'hostfile',
   'ds_config.json',
@@ -133,8 +173,6 @@ export const EMITTED_NAMES = [
   'megatron-args.txt',
   'megatron.sh',
   'accelerate.yaml',
-  'vllm.sh',
-  'llama-server.sh',
   'timeline.trace.json',
   ...FINETUNE_NAMES,
 ] as const;

@@ -3,7 +3,8 @@
  * machine's, datasheet-only GPUs) become a planning problem: per-layer times from the
  * predictor on each device, memory per device, alpha-beta links from the probed
  * topology and the stated network. The searches rank plans; the best one is
- * simulated and exported to torchrun, DeepSpeed, Megatron-LM and llama.cpp.
+ * simulated and exported: a served decoder to its engine's launch line, training to torchrun,
+ * DeepSpeed, Megatron-LM, Slurm and accelerate.
  *
  * This file orders the steps: the devices (plan-devices.ts), the problem (plan-problem.ts), the
  * searches, the serving ranking, the suggestions and the exports. The builders are core/planner's.
@@ -203,16 +204,52 @@ function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
 function finetuneExport(db: Database, req: PlanRequest, searched: Searched): Pick<ExportInput, 'finetune'> {
   const { finetune: spec, workload, tunedModel: entry } = searched;
   if (!spec) return {};
-  const hubId = catalogNames().includes(req.workload)
-    ? /([\w.-]+\/[\w.-]+) config\.json/.exec(getCatalogEntry(req.workload).config)?.[1]
-    : undefined;
-  const stored = catalogNames().includes(req.workload) ? null : storedWorkload(db, req.workload)?.filePath;
   return {
     finetune: {
       spec,
-      model: hubId ?? stored ?? req.workload,
+      model: modelName(db, req),
       ...(workload.bindings.seq !== undefined ? { seqLen: workload.bindings.seq } : {}),
       ...(entry ? { targetModules: peftTargetModules(entry.family, spec.targets) } : {}),
+    },
+  };
+}
+
+/** The model as the user named it: a catalog model's Hugging Face id, a stored workload's file, else the name given. */
+function modelName(db: Database, req: PlanRequest): string {
+  if (catalogNames().includes(req.workload))
+    return /([\w.-]+\/[\w.-]+) config\.json/.exec(getCatalogEntry(req.workload).config)?.[1] ?? req.workload;
+  return storedWorkload(db, req.workload)?.filePath ?? req.workload;
+}
+
+/**
+ * Serving a decoder: the engine and model its launch line names (exportPlan's serving kind), and
+ * the engine model's numbers for it: the KV cache's dtype, the memory share the engine was priced
+ * with, and the concurrent sequences the plan serves (under the throughput objective, the most its
+ * KV cache holds per replica).
+ */
+function servingExport(
+  db: Database,
+  req: PlanRequest,
+  searched: Prepared,
+  figures: ServingFigures | undefined,
+  replicas: number,
+): Pick<ExportInput, 'serving' | 'servingLaunch'> {
+  const { served, engine } = searched;
+  if (!served) return {};
+  const rules = engine?.serving?.rules;
+  const concurrent =
+    served.objective === 'throughput' && figures && figures.maxBatch > 0
+      ? Math.ceil(figures.maxBatch / replicas)
+      : Math.max(1, Math.ceil(req.batch / replicas));
+  return {
+    serving: { engine: req.engine, model: modelName(db, req), prompt: served.prompt, tokens: served.tokens },
+    servingLaunch: {
+      kvCacheDtype: req.kvCache ?? 'auto',
+      maxNumSeqs: concurrent,
+      ...(rules ? { gpuMemoryUtilization: rules.memory.kvShareOfFree ?? rules.memory.utilization } : {}),
+      ...(req.engineSettings?.maxBatchedTokens !== undefined
+        ? { maxBatchedTokens: req.engineSettings.maxBatchedTokens }
+        : {}),
     },
   };
 }
@@ -276,6 +313,13 @@ export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
           problem: bestProblem,
           ...exportPrecision(req, workload),
           ...finetuneExport(db, req, searched),
+          ...servingExport(
+            db,
+            req,
+            searched,
+            serving?.[result.plans.indexOf(best.plan)],
+            Math.max(1, Math.floor((best.plan.stages[0]?.devices.length ?? 1) / (best.plan.stages[0]?.tp ?? 1))),
+          ),
         })
       : null,
     timeline: best ? timelineOf(best, costModel) : [],

@@ -129,6 +129,12 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await app.screenshotOf('gantt-chart', 'plans-gantt-light');
       await app.screenshotOf('memory-chart', 'plans-memory-light');
 
+      // A model that is no served decoder exports the training launchers: torchrun first, no serving engine.
+      await expect(page.getByTestId('export-snippets').getByRole('tab').allInnerTexts()).resolves.toEqual([
+        'torchrun',
+        'DeepSpeed',
+        'Megatron-LM',
+      ]);
       // Export: the DeepSpeed config, copied to the clipboard.
       await page.getByTestId('export-tab-deepspeed').click();
       const config = page.getByTestId('export-snippets').getByTestId('snippet').nth(1);
@@ -154,6 +160,14 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       );
       // Each memory bar marks the KV cache's share.
       expect(await page.getByTestId('memory-chart').getByTestId('memory-kv').count()).toBeGreaterThanOrEqual(1);
+      // A serving plan exports its engine's launch line only, on a tab of its own that is open.
+      const snippets = page.getByTestId('export-snippets');
+      await expect(snippets.getByRole('tab').allInnerTexts()).resolves.toEqual(['vLLM']);
+      await expect(page.getByTestId('export-tab-serve').getAttribute('aria-selected')).resolves.toBe('true');
+      await expect(snippets.getByTestId('snippet').first().innerText()).resolves.toMatch(
+        /vllm serve meta-llama\/Llama-3\.1-8B\S* --dtype bfloat16 .*--max-model-len \d+/,
+      );
+      await expect(snippets.innerText()).resolves.not.toMatch(/torchrun|deepspeed|megatron/i);
       await app.screenshot('plans-serving-light');
       await app.screenshotOf('memory-chart', 'plans-serving-memory-light');
 

@@ -1,5 +1,7 @@
 /** Ranked plans, their memory and the best plan's exports, as text. */
-import type { Plan, PlanDevice } from '../../core/planner/types.js';
+import type { Mode, Plan, PlanDevice } from '../../core/planner/types.js';
+import type { PlanExports } from '../../core/planner/exports/export-plan.js';
+import { oneLine } from '../../core/planner/exports/common.js';
 import { count, noun } from '../../core/text/plural.js';
 import { groupBy } from '../../core/util/group-by.js';
 import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
@@ -321,29 +323,37 @@ export function renderPlans(r: PlanResponse): string {
   const rejections = rejectionLines(r);
   if (rejections.length > 0) out.push('', 'Rejected:', ...rejections);
   if (!best) out.push('', ...suggestionLines(r));
-  if (r.exports) {
-    out.push('', 'Run it (see --json for the full exports):');
-    out.push(`torchrun:  ${r.exports.torch.commands[0] ?? ''}`);
-    out.push(`DeepSpeed: ${r.exports.deepspeed.commands[0] ?? ''}`);
-    out.push(`Megatron:  ${r.exports.megatron.commands[0] ?? ''}`);
-    if (r.problem.mode === 'training')
-      out.push(`accelerate: ${r.exports.accelerate.command} (--emit writes accelerate.yaml)`);
-    if (r.exports.finetune)
-      out.push(
-        `LoRA:      ${r.exports.finetune.launch[0] ?? ''} (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)`,
-      );
-    if (r.problem.mode === 'inference') {
-      out.push(`vLLM:      ${r.exports.vllm.command}`);
-      out.push(`llama.cpp: ${r.exports.llamaCpp.command}`);
-    }
-    const engineWarnings = [
-      ...(r.exports.finetune?.warnings ?? []),
-      ...r.exports.torch.warnings,
-      ...r.exports.deepspeed.warnings,
-      ...r.exports.megatron.warnings,
-    ];
-    for (const w of [...new Set(engineWarnings)].slice(0, 5)) out.push(`  note: ${w}`);
-  }
+  if (r.exports) out.push('', ...exportLines(r.exports, r.problem.mode));
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
+}
+
+/** How to run the best plan: a serving plan's launch line, or a training plan's launchers. */
+function exportLines(e: PlanExports, mode: Mode): string[] {
+  if (e.kind === 'serving') {
+    const { launch } = e;
+    const files = launch.files.map((f) => f.name);
+    return [
+      'Run it (see --json for the full export):',
+      launch.command
+        ? `Launch (${launch.engine}): ${oneLine(launch.command)}${files.length > 0 ? ` (--emit writes ${files.join(', ')})` : ''}`
+        : `Launch (${launch.engine}): none`,
+      ...launch.warnings.slice(0, 5).map((w) => `  note: ${oneLine(w)}`),
+    ];
+  }
+  const out = ['Run it (see --json for the full exports):'];
+  out.push(`torchrun:  ${e.torch.commands[0] ?? ''}`);
+  out.push(`DeepSpeed: ${e.deepspeed.commands[0] ?? ''}`);
+  out.push(`Megatron:  ${e.megatron.commands[0] ?? ''}`);
+  if (mode === 'training') out.push(`accelerate: ${e.accelerate.command} (--emit writes accelerate.yaml)`);
+  if (e.finetune)
+    out.push(`LoRA:      ${e.finetune.launch[0] ?? ''} (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)`);
+  const engineWarnings = [
+    ...(e.finetune?.warnings ?? []),
+    ...e.torch.warnings,
+    ...e.deepspeed.warnings,
+    ...e.megatron.warnings,
+  ];
+  for (const w of [...new Set(engineWarnings)].slice(0, 5)) out.push(`  note: ${w}`);
+  return out;
 }

@@ -1,4 +1,4 @@
-/** `pipedejavu plan --emit DIR`: the best plan as files that run (Slurm, hostfile, DeepSpeed, Megatron, torch, a trace). */
+/** `pipedejavu plan --emit DIR`: the best plan as files that run: a serving plan's launch line, a training plan's launchers, a trace. */
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { gpuServerProfile, GPU_BOX } from '../../helpers/gpu-profile.js';
 import { seededDb } from '../../helpers/seeded-store.js';
+import { checkCommand, loadFixture } from '../../helpers/engine-flags.js';
 
 async function lab(): Promise<{ db: string; dir: string }> {
   const dir = tempDir();
@@ -52,35 +53,100 @@ describe('pipedejavu plan --emit', () => {
       db,
     ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Wrote 12 files to /);
-    expect(readdirSync(out).sort()).toEqual(
-      [
-        'README.txt',
-        'ds_config.json',
-        'hostfile',
-        'job.sbatch',
-        'llama-server.sh',
-        'megatron-args.txt',
-        'megatron.sh',
-        'pipeline_module.py',
-        'timeline.trace.json',
-        'torchrun.sh',
-        'train_pipeline.py',
-        'vllm.sh',
-      ].sort(),
-    );
-    const sbatch = readFileSync(path.join(out, 'job.sbatch'), 'utf8');
-    execFileSync('bash', ['-n', path.join(out, 'job.sbatch')]);
-    expect(sbatch).toMatch(/^#!\/bin\/bash\n/);
-    expect(sbatch).toContain('--nodelist=');
+    expect(r.stdout).toMatch(/Wrote 3 files to /);
+    // A serving plan writes its engine's launch line only: no Slurm, torchrun, DeepSpeed or Megatron.
+    expect(readdirSync(out).sort()).toEqual(['README.txt', 'serve.sh', 'timeline.trace.json']);
+    const serve = readFileSync(path.join(out, 'serve.sh'), 'utf8');
+    execFileSync('bash', ['-n', path.join(out, 'serve.sh')]);
+    const line = serve.split('\n')[1] ?? '';
+    expect(line).toMatch(/vllm serve meta-llama\/Llama-3\.1-70B\S* /);
+    expect(checkCommand(line, loadFixture('vllm'))).toEqual([]);
     const trace = JSON.parse(readFileSync(path.join(out, 'timeline.trace.json'), 'utf8')) as {
       traceEvents: { ph: string; ts?: number; dur?: number }[];
     };
     const work = trace.traceEvents.filter((e) => e.ph === 'X');
     expect(work.length).toBeGreaterThan(0);
     for (const e of work) expect(e.dur).toBeGreaterThanOrEqual(0);
+    const readme = readFileSync(path.join(out, 'README.txt'), 'utf8');
+    expect(readme).toMatch(/serve\.sh: vLLM launch line/);
+    expect(readme).not.toMatch(/job\.sbatch|torchrun|DeepSpeed|Megatron/);
+  });
+
+  it("writes an engine's config next to its launch line (TabbyAPI for ExLlamaV2)", async () => {
+    const { db, dir } = await lab();
+    const out = path.join(dir, 'tabby');
+    const r = await cli([
+      'plan',
+      '--workload',
+      'llama-3.1-8b',
+      '--mode',
+      'inference',
+      '--engine',
+      'exllamav2',
+      '--weights',
+      'int4',
+      '--devices',
+      'none',
+      '--machine',
+      GPU_BOX,
+      '--emit',
+      out,
+      '--db',
+      db,
+    ]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['README.txt', 'config.yml', 'serve.sh', 'timeline.trace.json']);
+    expect(readFileSync(path.join(out, 'serve.sh'), 'utf8')).toMatch(/python3 main\.py --config config\.yml\n$/);
+    expect(readFileSync(path.join(out, 'config.yml'), 'utf8')).toMatch(/backend: exllamav2\n/);
+  });
+
+  it("writes a training plan's launchers only (Slurm, DeepSpeed, Megatron, torch, accelerate)", async () => {
+    const { db, dir } = await lab();
+    const out = path.join(dir, 'train');
+    const r = await cli([
+      'plan',
+      '--workload',
+      'bert-base',
+      '--seq',
+      '128',
+      '--mode',
+      'training',
+      '--batch',
+      '8',
+      '--devices',
+      'none',
+      '--machine',
+      `${GPU_BOX},h100-box`,
+      '--network',
+      '100GbE',
+      '--emit',
+      out,
+      '--db',
+      db,
+    ]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(
+      [
+        'README.txt',
+        'accelerate.yaml',
+        'ds_config.json',
+        'hostfile',
+        'job.sbatch',
+        'megatron-args.txt',
+        'megatron.sh',
+        'pipeline_module.py',
+        'timeline.trace.json',
+        'torchrun.sh',
+        'train_pipeline.py',
+      ].sort(),
+    );
+    const sbatch = readFileSync(path.join(out, 'job.sbatch'), 'utf8');
+    execFileSync('bash', ['-n', path.join(out, 'job.sbatch')]);
+    expect(sbatch).toContain('--nodelist=');
     expect(JSON.parse(readFileSync(path.join(out, 'ds_config.json'), 'utf8'))).toHaveProperty('train_batch_size');
-    expect(readFileSync(path.join(out, 'README.txt'), 'utf8')).toMatch(/job\.sbatch: Slurm batch script/);
+    const readme = readFileSync(path.join(out, 'README.txt'), 'utf8');
+    expect(readme).toMatch(/job\.sbatch: Slurm batch script/);
+    expect(readme).not.toMatch(/vllm|llama-server|serve\.sh/i);
   });
 
   it('says in one line when no plan fits, and writes nothing', async () => {

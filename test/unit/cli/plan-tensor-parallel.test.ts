@@ -19,11 +19,7 @@ interface PlanJson {
     memory: { device: string; neededBytes: number; availableBytes: number; kvCacheBytes?: number }[];
   }[];
   serving: { ttftUs: number; decodeStepUs: number; tokensPerSecond: number; maxContext: number }[] | null;
-  exports: {
-    megatron: { args: string[] };
-    vllm: { command: string; args: string[] };
-    llamaCpp: { command: string };
-  } | null;
+  exports: { kind: 'serving'; launch: { engine: string; command: string; args: string[] } } | null;
   warnings: string[];
 }
 
@@ -66,12 +62,17 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
     expect(s?.tokensPerSecond).toBeGreaterThan(0);
     expect(s?.maxContext).toBeGreaterThanOrEqual(4096);
     expect(s?.maxContext).toBeLessThanOrEqual(131072);
-    expect(j.exports?.vllm.command).toMatch(/vllm serve/);
+    expect(j.exports?.launch.command).toMatch(/vllm serve meta-llama\/Llama-3\.1-70B\S* --dtype bfloat16/);
+    // A serving plan prints its engine's launch line only: no training launcher.
+    expect(JSON.stringify(j.exports)).not.toMatch(/torchrun|deepspeed|megatron|pretrain_gpt/i);
 
     const text = await cli([...args, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/FIRST TOKEN +DECODE STEP +TOKENS\/S\/SEQ +REQUEST +TOKENS\/S AT 2 +MAX CONCURRENT/);
-    expect(text.stdout).toMatch(/vLLM: {6}.*vllm serve MODEL --tensor-parallel-size/);
+    expect(text.stdout).toMatch(
+      /^Launch \(vllm\): .*vllm serve meta-llama\/Llama-3\.1-70B\S* .*--tensor-parallel-size/m,
+    );
+    expect(text.stdout).not.toMatch(/torchrun|DeepSpeed:|Megatron:|pretrain_gpt/);
   });
 
   it('recommends tensor parallelism on eight datasheet H100s and exports it', async () => {
@@ -99,8 +100,7 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
     const j = JSON.parse(r.stdout) as PlanJson;
     const tp = j.plans[0]?.stages[0]?.tp ?? 1;
     expect(tp).toBeGreaterThan(1);
-    expect(flagOf(j.exports?.megatron.args ?? [], '--tensor-model-parallel-size')).toBe(String(tp));
-    expect(flagOf(j.exports?.vllm.args ?? [], '--tensor-parallel-size')).toBe(String(tp));
+    expect(flagOf(j.exports?.launch.args ?? [], '--tensor-parallel-size')).toBe(String(tp));
     expect(j.serving?.every((x) => x.tokensPerSecond > 0)).toBe(true);
   });
 

@@ -4,6 +4,7 @@ import { WEIGHT_FORMATS, weightFormatProblem } from '../../../src-main/core/work
 import { planWorkload, type PlanRequest } from '../../../src-main/services/plan-service.js';
 import { defaultBatch } from '../../../src-main/services/serving-plan.js';
 import { trainedStore } from './service-stores.js';
+import { servingLaunchOf } from '../../helpers/plan-exports.js';
 
 const llama8b: PlanRequest = {
   workload: 'llama-3.1-8b',
@@ -126,7 +127,7 @@ describe('the serving objective', () => {
     expect(tp2dp2).toBeGreaterThan(tp4);
     const [a, b] = [r.serving?.[tp4], r.serving?.[tp2dp2]];
     expect(a?.requestUs).toBeLessThan(b?.requestUs ?? 0);
-    expect(r.exports?.vllm.command).toContain('--tensor-parallel-size 4');
+    expect(servingLaunchOf(r.exports).command).toContain('--tensor-parallel-size 4');
     // Each layout once, whatever its microbatch count.
     expect(new Set(layouts).size).toBe(layouts.length);
   });

@@ -9,6 +9,9 @@ import type { Plan, PlanDevice, PlanProblem } from '../types.js';
 import { localKey } from '../cost/links.js';
 import { CONTROL_CHARS, codePointName, isControlChar } from '../../text/control-chars.js';
 import type { FinetuneSpec } from '../../workload/finetune.js';
+import type { WeightFormat } from '../../workload/generation.js';
+import type { ServingLaunchInput } from './serving/serving-launch.js';
+import type { ServingRequest } from './serving/serving-input.js';
 
 export interface ExportInput {
   plan: Plan;
@@ -16,7 +19,19 @@ export interface ExportInput {
   /** Compute precision (default bf16); fp8: fp8 GEMMs (Transformer Engine), bf16 elsewhere. */
   dtype?: 'bf16' | 'fp16' | 'fp32' | 'fp8';
   /** Serving: how the weights are stored (plan --weights: fp8, int8, int4, q8_0, q4_k, q4_0); absent: the dtype. */
-  weights?: string;
+  weights?: WeightFormat;
+  /**
+   * Serving a decoder (plan --mode inference on a catalog LLM or a GGUF): the engine asked, the
+   * model as the user named it and the served tokens. With it an inference plan exports its
+   * engine's launch line only (exportPlan's 'serving' kind); without it, the training exports.
+   */
+  serving?: ServingRequest;
+  /**
+   * The engine model's own numbers for the launch line, each replacing what servingLaunchInputOf
+   * reads off the plan (e.g. { maxNumSeqs: 64, maxBatchedTokens: 8192, gpuMemoryUtilization: 0.92,
+   * kvCacheDtype: 'fp8' }). The plan service passes it once the engine model prices serving.
+   */
+  servingLaunch?: Partial<ServingLaunchInput>;
   /** Training script the launch lines run (default per engine). */
   script?: string;
   /** Rendezvous host for several machines (default: the machine of rank 0) and port (29500). */

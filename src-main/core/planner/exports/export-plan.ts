@@ -1,41 +1,56 @@
 /**
- * Plans turned into what people run: torch.distributed.pipelining (torchrun + script),
- * DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments), vLLM and llama.cpp (commands),
- * a Slurm batch script with a DeepSpeed hostfile, and an accelerate config (FSDP or DeepSpeed).
- * Each export lists what its engine cannot express as warnings. Pure.
+ * Plans turned into what people run, by kind. A serving plan (an inference plan of a served
+ * decoder: ExportInput.serving) exports the launch line of its engine only (serving/: vLLM,
+ * SGLang, TensorRT-LLM, llama.cpp, transformers, TGI, ExLlamaV2 through TabbyAPI). A training or
+ * fine-tuning plan exports the training launchers only: torch.distributed.pipelining (torchrun +
+ * script), DeepSpeed (JSON config + PipelineModule), Megatron-LM (arguments), a Slurm batch script
+ * with a DeepSpeed hostfile, an accelerate config (FSDP or DeepSpeed), and LoRA/QLoRA's. Each
+ * export lists what its engine cannot express as warnings. Pure.
  */
 import { exportAccelerate, type AccelerateExport } from './accelerate.js';
 import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
-import { exportLlamaCpp, type LlamaCppExport, type LlamaCppOptions } from './llamacpp.js';
 import { exportMegatron, type MegatronExport } from './megatron.js';
 import { exportTorchPipelining, type TorchExport } from './torch.js';
-import { exportVllm, type VllmExport, type VllmOptions } from './vllm.js';
 import { exportSlurm, type SlurmExport } from './slurm.js';
 import { exportFinetune, type FinetuneExport } from './finetune.js';
+import { servingLaunch, type ServingLaunch } from './serving/serving-launch.js';
+import { servingLaunchInputOf } from './serving/serving-input.js';
 import type { ExportInput } from './common.js';
 
 export type { ExportInput } from './common.js';
 
-export interface PlanExports {
+/** A training or fine-tuning plan's launchers. */
+export interface TrainingExports {
+  kind: 'training';
   torch: TorchExport;
   deepspeed: DeepSpeedExport;
   megatron: MegatronExport;
-  llamaCpp: LlamaCppExport;
-  vllm: VllmExport;
   slurm: SlurmExport;
   accelerate: AccelerateExport;
   /** LoRA/QLoRA fine-tuning (input.finetune): PEFT script, launch lines, axolotl config; else null. */
   finetune: FinetuneExport | null;
 }
 
-/** All the exports of one plan (fine-tuning's only for a fine-tuning plan). */
-export function exportPlan(input: ExportInput, llamaCpp: LlamaCppOptions = {}, vllm: VllmOptions = {}): PlanExports {
+/** A serving plan's launcher: its engine's launch line and the files it reads. */
+export interface ServingExports {
+  kind: 'serving';
+  launch: ServingLaunch;
+}
+
+export type PlanExports = ServingExports | TrainingExports;
+
+/** The exports of one plan: its engine's launch line when it serves a decoder, else the training launchers. */
+export function exportPlan(input: ExportInput): PlanExports {
+  if (input.serving && input.problem.mode === 'inference') {
+    const { launch, warnings } = servingLaunchInputOf(input, input.serving);
+    const line = servingLaunch(launch);
+    return { kind: 'serving', launch: { ...line, warnings: [...new Set([...warnings, ...line.warnings])] } };
+  }
   return {
+    kind: 'training',
     torch: exportTorchPipelining(input),
     deepspeed: exportDeepSpeed(input),
     megatron: exportMegatron(input),
-    llamaCpp: exportLlamaCpp(input, llamaCpp),
-    vllm: exportVllm(input, vllm),
     slurm: exportSlurm(input),
     accelerate: exportAccelerate(input),
     finetune: exportFinetune(input),

@@ -12,12 +12,12 @@ import {
   partitionBalanced,
   partitionUniform,
 } from '../../../../../src-main/core/planner/exports/deepspeed.js';
-import { exportLlamaCpp } from '../../../../../src-main/core/planner/exports/llamacpp.js';
 import { exportMegatron, megatronSplit } from '../../../../../src-main/core/planner/exports/megatron.js';
 import { exportSlurm } from '../../../../../src-main/core/planner/exports/slurm.js';
 import { exportTorchPipelining } from '../../../../../src-main/core/planner/exports/torch.js';
-import { exportVllm } from '../../../../../src-main/core/planner/exports/vllm.js';
 import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main/core/planner/types.js';
+import type { ServingLaunch } from '../../../../../src-main/core/planner/exports/serving/serving-launch.js';
+import type { EngineName } from '../../../../../src-main/core/engines/engine-names.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 
 const PYTHON = ORACLE_PYTHON;
@@ -44,6 +44,23 @@ const flag = (tokens: string[], name: string): string | undefined => {
   const i = tokens.indexOf(name);
   return i < 0 ? undefined : tokens[i + 1];
 };
+
+/** The plan served by `engine` (an inference plan of a served decoder): its launch line. */
+function serve(
+  i: ExportInput,
+  engine: EngineName,
+  model = 'model.gguf',
+  weights?: ExportInput['weights'],
+): ServingLaunch {
+  const e = exportPlan({
+    ...i,
+    problem: { ...i.problem, mode: 'inference' },
+    ...(weights ? { weights } : {}),
+    serving: { engine, model, prompt: 1024, tokens: 256 },
+  });
+  if (e.kind !== 'serving') throw new Error('not a serving export');
+  return e.launch;
+}
 
 /** GPT-2-small-like layers: embeddings, block.0..11, head. */
 const LAYERS: PlanLayer[] = [
@@ -290,58 +307,59 @@ describe('Megatron-LM export', () => {
   });
 });
 
-describe('llama.cpp export', () => {
+describe('llama.cpp launch line', () => {
   it('splits layers across GPUs in stage order with -ts proportional to their blocks', () => {
-    const l = exportLlamaCpp(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices, { mode: 'inference' }), {
-      model: 'gpt2.gguf',
-    });
+    const l = serve(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices), 'llama.cpp', 'gpt2.gguf', 'q8_0');
     expect(l.env).toEqual({ CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: '2,0,1' });
     expect(flag(l.args, '-ts')).toBe('4,5,3');
     expect(flag(l.args, '-sm')).toBe('layer');
     expect(flag(l.args, '-ngl')).toBe('13');
-    expect(flag(l.args, '--main-gpu')).toBe('0');
     const tokens = tokenize(l.command);
     expect(tokens.slice(0, 3)).toEqual(['CUDA_DEVICE_ORDER=PCI_BUS_ID', 'CUDA_VISIBLE_DEVICES=2,0,1', 'llama-server']);
     expect(flag(tokens, '-m')).toBe('gpt2.gguf');
-    expect(l.warnings.join(' ')).toMatch(/micro-batches/);
   });
 
   it('keeps leading CPU stages on the CPU (-ngl counts only offloaded blocks)', () => {
     const devices = [cpu('lab'), gpu('lab', 0), gpu('lab', 1)];
     const p = plan([0, 5, 10, 14], [['lab/cpu'], ['lab/cuda:0'], ['lab/cuda:1']], 1);
-    const l = exportLlamaCpp(input(p, devices, { mode: 'inference' }));
+    const l = serve(input(p, devices), 'llama.cpp', 'gpt2.gguf', 'q4_k');
     expect(flag(l.args, '-ngl')).toBe('8');
     expect(flag(l.args, '-ts')).toBe('5,3');
-    expect(l.warnings).toEqual([expect.stringMatching(/output layer on the CPU/)]);
+    expect(l.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/output layer on the CPU/)]));
   });
 
-  it('warns for training plans, data parallelism and CPU stages after GPUs', () => {
+  it('warns for data parallelism, several machines and CPU stages after GPUs', () => {
     const devices = [gpu('lab', 0), cpu('lab')];
-    const l = exportLlamaCpp(input(plan([0, 7, 14], [['lab/cuda:0'], ['lab/cpu']], 1), devices));
-    const w = l.warnings.join('\n');
-    expect(w).toMatch(/inference only/);
-    expect(w).toMatch(/CPU stage after a GPU stage/);
-    const two = exportLlamaCpp(TWO_MACHINES);
-    expect(two.warnings.join('\n')).toMatch(/no data parallelism[\s\S]*RPC/);
+    const l = serve(
+      input(plan([0, 7, 14], [['lab/cuda:0'], ['lab/cpu']], 1), devices),
+      'llama.cpp',
+      'gpt2.gguf',
+      'q8_0',
+    );
+    expect(l.warnings.join('\n')).toMatch(/CPU stage after a GPU stage/);
+    const two = serve(TWO_MACHINES, 'llama.cpp', 'gpt2.gguf', 'q8_0');
+    expect(two.warnings.join('\n')).toMatch(/no data parallelism[\s\S]*RPC|RPC[\s\S]*no data parallelism/);
     expect(two.env).toEqual({});
   });
 });
 
 describe('all exports of a plan', () => {
-  it('gives the seven exports at once, and no fine-tuning export without a fine-tuning spec', () => {
+  it('gives a training plan its training launchers, and no fine-tuning export without a fine-tuning spec', () => {
     const all = exportPlan(ONE_MACHINE);
-    expect(Object.keys(all)).toEqual([
-      'torch',
-      'deepspeed',
-      'megatron',
-      'llamaCpp',
-      'vllm',
-      'slurm',
-      'accelerate',
-      'finetune',
-    ]);
+    expect(Object.keys(all)).toEqual(['kind', 'torch', 'deepspeed', 'megatron', 'slurm', 'accelerate', 'finetune']);
+    if (all.kind !== 'training') throw new Error('not training');
     expect(all.finetune).toBeNull();
     expect(all.deepspeed.config.train_batch_size).toBe(32);
+  });
+
+  it("gives a serving plan its engine's launch line only", () => {
+    const all = exportPlan({
+      ...ONE_MACHINE,
+      problem: { ...ONE_MACHINE.problem, mode: 'inference' },
+      serving: { engine: 'vllm', model: 'gpt2', prompt: 100, tokens: 28 },
+    });
+    expect(Object.keys(all)).toEqual(['kind', 'launch']);
+    expect(JSON.stringify(all)).not.toMatch(/torchrun|deepspeed|megatron|pretrain_gpt/i);
   });
 });
 
@@ -369,7 +387,7 @@ describe('tensor-parallel exports', () => {
   });
 
   it('vLLM: tensor and pipeline sizes, the uneven layer partition and GPUs in rank order', () => {
-    const e = exportVllm(tensorPlan([4, 4], 4, [0, 5, 14]), { model: 'meta-llama/Llama-3.1-70B-Instruct' });
+    const e = serve(tensorPlan([4, 4], 4, [0, 5, 14]), 'vllm', 'meta-llama/Llama-3.1-70B-Instruct', 'bf16');
     const t = tokenize(e.command);
     expect(t.slice(t.indexOf('vllm'), t.indexOf('vllm') + 3)).toEqual([
       'vllm',
@@ -383,23 +401,21 @@ describe('tensor-parallel exports', () => {
     expect(e.warnings).toEqual([]);
   });
 
-  it('vLLM: replicas become --data-parallel-size; a training plan and mixed GPUs are warned about', () => {
-    const p = tensorPlan([2, 2], 4);
-    const e = exportVllm({ ...p, problem: { ...p.problem, mode: 'training' } });
+  it('vLLM: replicas become --data-parallel-size', () => {
+    const e = serve(tensorPlan([2, 2], 4), 'vllm', 'm', 'bf16');
     expect(flag(tokenize(e.command), '--data-parallel-size')).toBe('2');
-    expect(e.warnings.join(' ')).toMatch(/the plan is for training/);
   });
 
   it('llama.cpp: one tensor-parallel stage is a row split over its GPUs; with a pipeline, a warning', () => {
     const devices = Array.from({ length: 4 }, (_, i) => gpu('node', i));
     const p = plan([0, 14], [devices.map((d) => d.id)], 1);
     (p.stages[0] as Stage).tp = 4;
-    const e = exportLlamaCpp(input(p, devices, { mode: 'inference', batch: 1 }));
+    const e = serve(input(p, devices, { batch: 1 }), 'llama.cpp', 'm.gguf', 'q4_k');
     const t = tokenize(e.command);
     expect(flag(t, '-sm')).toBe('row');
     expect(flag(t, '-ts')).toBe('1,1,1,1');
     expect(e.env.CUDA_VISIBLE_DEVICES).toBe('0,1,2,3');
-    const piped = exportLlamaCpp(tensorPlan([4, 4], 4));
+    const piped = serve(tensorPlan([4, 4], 4), 'llama.cpp', 'm.gguf', 'q4_k');
     expect(flag(tokenize(piped.command), '-sm')).toBe('layer');
     expect(piped.warnings.join(' ')).toMatch(/either by layer or by row/);
   });

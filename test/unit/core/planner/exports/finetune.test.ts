@@ -17,6 +17,7 @@ import { planFiles, EMITTED_NAMES } from '../../../../../src-main/services/plan-
 import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
 import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
+import { trainingExports } from '../../../../helpers/plan-exports.js';
 
 const PYTHON = ORACLE_PYTHON;
 /** Python byte-compiles and PyYAML parses what is emitted (Debian's python3-yaml). */
@@ -123,8 +124,8 @@ describe('exportFinetune', () => {
     const i = input({ kind: 'single', stages: [1] }, QLORA);
     const { finetune: _, ...plain } = i;
     expect(exportFinetune(plain)).toBeNull();
-    expect(exportPlan(plain).finetune).toBeNull();
-    expect(exportPlan(i).finetune).not.toBeNull();
+    expect(trainingExports(exportPlan(plain)).finetune).toBeNull();
+    expect(trainingExports(exportPlan(i)).finetune).not.toBeNull();
   });
 
   it('QLoRA on one GPU: NF4 double-quantised base, k-bit preparation, one python process', () => {

@@ -24,6 +24,7 @@ import { planFiles } from '../../../../../src-main/services/plan-emit-service.js
 import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import { tempDir } from '../../../../helpers/cli.js';
+import { ENGINE_NAMES } from '../../../../../src-main/core/engines/engine-names.js';
 
 const PYTHON = '/usr/bin/python3';
 const ROOT = tempDir();
@@ -131,7 +132,7 @@ interface Case {
   name: string;
   input: ExportInput;
   workload: string;
-  /** A machine label that is no Slurm node name: the emit is refused. */
+  /** A machine label that is no Slurm node name: a training plan's emit is refused (a serving plan writes no Slurm script). */
   refused: boolean;
 }
 
@@ -145,6 +146,11 @@ function hostileCase(seed: number, hostileLabels: boolean): Case {
   );
   const layers = Array.from({ length: 6 }, (_, i) => layer(next() < 0.8 ? hostile(next, `l${i}`) : `block.${i}`));
   const mode = next() < 0.5 ? 'inference' : 'training';
+  // Half the inference plans serve a decoder: each engine's launch line, with a hostile model name.
+  const serving =
+    mode === 'inference' && next() < 0.5
+      ? { engine: ENGINE_NAMES[seed % ENGINE_NAMES.length], model: hostile(next, 'model'), prompt: 512, tokens: 64 }
+      : undefined;
   const plan = planOf(
     [0, 3, 6],
     [0, 1].map((m) => devices.filter((d) => d.machine === labels[m]).map((d) => d.id)),
@@ -152,9 +158,9 @@ function hostileCase(seed: number, hostileLabels: boolean): Case {
   );
   return {
     name: `seed ${seed}${hostileLabels ? ' (label)' : ''}`,
-    input: { plan, problem: { layers, devices, mode, batch: 16, zeroStage: 1 } },
+    input: { plan, problem: { layers, devices, mode, batch: 16, zeroStage: 1 }, ...(serving ? { serving } : {}) },
     workload: hostile(next, 'w'),
-    refused: hostileLabels,
+    refused: hostileLabels && !serving,
   };
 }
 
@@ -193,7 +199,18 @@ function writeStubs(): void {
     writeFileSync(path.join(STUBS, name), `#!/bin/bash\n${body}\n`);
     chmodSync(path.join(STUBS, name), 0o755);
   };
-  for (const name of ['sbatch', 'torchrun', 'deepspeed', 'python', 'python3', 'nvidia-smi', 'vllm', 'llama-server'])
+  for (const name of [
+    'sbatch',
+    'torchrun',
+    'deepspeed',
+    'python',
+    'python3',
+    'nvidia-smi',
+    'vllm',
+    'llama-server',
+    'trtllm-serve',
+    'text-generation-launcher',
+  ])
     stub(name, 'exit 0');
   stub('srun', 'while [[ "${1:-}" == --* ]]; do shift; done\nexec "$@"');
   stub('scontrol', 'echo "$STUB_HOST"');
@@ -205,11 +222,28 @@ function writeStubs(): void {
     'class _Stub(metaclass=_Meta):',
     '    def __init__(self, *args, **kwargs):',
     '        pass',
+    '    def __getattr__(self, name):',
+    '        return _Stub()',
+    '    def __call__(self, *args, **kwargs):',
+    '        return _Stub()',
+    '    def __iter__(self):',
+    '        return iter([])',
+    '    def __enter__(self):',
+    '        return self',
+    '    def __exit__(self, *args):',
+    '        return False',
     'def __getattr__(name):',
     '    return _Meta(name, (_Stub,), {})',
     '',
   ].join('\n');
-  const packages = ['torch', 'torch/distributed', 'torch/distributed/tensor', 'deepspeed', 'deepspeed/runtime'];
+  const packages = [
+    'torch',
+    'torch/distributed',
+    'torch/distributed/tensor',
+    'deepspeed',
+    'deepspeed/runtime',
+    'transformers',
+  ];
   const packagesPipe = ['deepspeed/runtime/pipe'];
   for (const p of [...packages, ...packagesPipe]) {
     mkdirSync(path.join(PYSTUBS, p), { recursive: true });
@@ -294,6 +328,7 @@ describe('hostile names in emitted files', () => {
   it('runs no injected command from any emitted file, and bash and Python accept each', () => {
     const failures: string[] = [];
     const pythonFiles: string[] = [];
+    const yamlFiles: string[] = [];
     for (const [i, c] of CASES.entries()) {
       const dir = path.join(ROOT, `case-${i}`);
       mkdirSync(dir, { recursive: true });
@@ -307,13 +342,11 @@ describe('hostile names in emitted files', () => {
         else if (!/^plan --emit: machine label ".*" cannot be a Slurm node name \(.+\); /.test(message))
           failures.push(`${c.name}: refusal is not one line: ${JSON.stringify(message)}`);
         // What the app shows and the CLI prints still runs nothing.
-        const e2 = r.exports;
+        const e2 = r.exports?.kind === 'training' ? r.exports : null;
         files = [
           { name: 'torchrun.sh', text: `#!/bin/sh\n${e2?.torch.commands.join('\n') ?? ''}\n` },
           { name: 'deepspeed.sh', text: `#!/bin/sh\n${e2?.deepspeed.commands.join('\n') ?? ''}\n` },
           { name: 'megatron.sh', text: `#!/bin/sh\n${e2?.megatron.commands.join('\n') ?? ''}\n` },
-          { name: 'vllm.sh', text: `#!/bin/sh\n${e2?.vllm.command ?? ''}\n` },
-          { name: 'llama-server.sh', text: `#!/bin/sh\n${e2?.llamaCpp.command ?? ''}\n` },
           { name: 'job.sbatch', text: e2?.slurm.sbatch ?? '' },
           { name: 'pipeline_module.py', text: e2?.deepspeed.pipelineModule ?? '' },
           { name: 'train_pipeline.py', text: e2?.torch.python ?? '' },
@@ -326,6 +359,7 @@ describe('hostile names in emitted files', () => {
         const file = path.join(dir, f.name);
         writeFileSync(file, f.text);
         if (f.name.endsWith('.py')) pythonFiles.push(file);
+        if (/\.ya?ml$/.test(f.name)) yamlFiles.push(file);
         if (f.name.endsWith('.json')) {
           try {
             JSON.parse(f.text);
@@ -359,8 +393,19 @@ describe('hostile names in emitted files', () => {
     });
     if (py.status !== 0) failures.push(`python: ${py.stderr.slice(0, 4000)}`);
     if (existsSync(MARKER)) failures.push('an emitted Python file ran an injected command');
+    const yaml = spawnSync(
+      PYTHON,
+      ['-c', 'import sys, yaml\nfor p in sys.argv[1:]:\n    yaml.safe_load(open(p, encoding="utf-8"))', ...yamlFiles],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    if (yaml.status !== 0) failures.push(`yaml: ${yaml.stderr.slice(0, 4000)}`);
     expect(failures).toEqual([]);
-    expect(pythonFiles.length).toBeGreaterThanOrEqual(2 * CASES.length);
+    const training = CASES.filter((c) => !c.input.serving).length;
+    expect(pythonFiles.length).toBeGreaterThanOrEqual(2 * training);
+    // Every serving engine wrote its launch line from a hostile model name.
+    expect(
+      new Set(CASES.flatMap((c) => (c.input.serving?.engine ? [c.input.serving.engine] : []))).size,
+    ).toBeGreaterThan(2);
   });
 
   it('keeps the trace JSON and its names as they were', () => {

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
 import type { Plan, PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
+import { trainingExports } from '../../../../helpers/plan-exports.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -75,14 +76,14 @@ function zeroInput(zeroStage: 0 | 1 | 2 | 3, stages = 1, machine = 'lab'): Expor
 describe('DeepSpeed', () => {
   it('takes zero_optimization.stage from the plan', () => {
     for (const z of [0, 1, 2, 3] as const)
-      expect(exportPlan(zeroInput(z)).deepspeed.config.zero_optimization.stage).toBe(z);
+      expect(trainingExports(exportPlan(zeroInput(z))).deepspeed.config.zero_optimization.stage).toBe(z);
   });
 });
 
 describe('torch', () => {
   it('shards with FSDP2 fully_shard: FULL_SHARD reshards after forward, SHARD_GRAD_OP does not', () => {
-    const full = exportPlan(zeroInput(3)).torch.python;
-    const gradOp = exportPlan(zeroInput(2)).torch.python;
+    const full = trainingExports(exportPlan(zeroInput(3))).torch.python;
+    const gradOp = trainingExports(exportPlan(zeroInput(2))).torch.python;
     for (const py of [full, gradOp]) {
       assertParses(py);
       expect(py).toContain('from torch.distributed.fsdp import fully_shard');
@@ -94,8 +95,8 @@ describe('torch', () => {
   });
 
   it('shards the optimizer state for ZeRO-1 and all-reduces gradients (DDP) for ZeRO-0', () => {
-    const z1 = exportPlan(zeroInput(1)).torch.python;
-    const z0 = exportPlan(zeroInput(0)).torch.python;
+    const z1 = trainingExports(exportPlan(zeroInput(1))).torch.python;
+    const z0 = trainingExports(exportPlan(zeroInput(0))).torch.python;
     assertParses(z1);
     assertParses(z0);
     expect(z1).toContain('ZERO_STAGE = 1');
@@ -108,35 +109,35 @@ describe('torch', () => {
 
 describe('accelerate config', () => {
   it('is FSDP with the sharding strategy for ZeRO-3 and ZeRO-2', () => {
-    const full = loadYaml(exportPlan(zeroInput(3)).accelerate.yaml);
+    const full = loadYaml(trainingExports(exportPlan(zeroInput(3))).accelerate.yaml);
     expect(full.distributed_type).toBe('FSDP');
     expect(full.num_processes).toBe(4);
     expect(full.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'FULL_SHARD' });
-    const gradOp = loadYaml(exportPlan(zeroInput(2)).accelerate.yaml);
+    const gradOp = loadYaml(trainingExports(exportPlan(zeroInput(2))).accelerate.yaml);
     expect(gradOp.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'SHARD_GRAD_OP' });
   });
 
   it('is DeepSpeed with its zero_stage for ZeRO-1, and plain multi-GPU for ZeRO-0', () => {
-    const z1 = loadYaml(exportPlan(zeroInput(1)).accelerate.yaml);
+    const z1 = loadYaml(trainingExports(exportPlan(zeroInput(1))).accelerate.yaml);
     expect(z1.distributed_type).toBe('DEEPSPEED');
     expect(z1.deepspeed_config).toMatchObject({ zero_stage: 1, gradient_accumulation_steps: 2 });
-    expect(loadYaml(exportPlan(zeroInput(0)).accelerate.yaml).distributed_type).toBe('MULTI_GPU');
+    expect(loadYaml(trainingExports(exportPlan(zeroInput(0))).accelerate.yaml).distributed_type).toBe('MULTI_GPU');
   });
 
   it('holds a hostile machine name as a quoted string', () => {
     const name = 'lab"\n: x\u2028#';
-    const e = exportPlan({ ...zeroInput(3, 1, name), masterAddr: name });
+    const e = trainingExports(exportPlan({ ...zeroInput(3, 1, name), masterAddr: name }));
     expect(loadYaml(e.accelerate.yaml).main_process_ip).toBe(name);
   });
 
   it('says accelerate cannot run the pipeline', () => {
-    expect(exportPlan(zeroInput(1, 2)).accelerate.warnings.join('\n')).toContain('pipeline');
+    expect(trainingExports(exportPlan(zeroInput(1, 2))).accelerate.warnings.join('\n')).toContain('pipeline');
   });
 });
 
 describe('Megatron-LM', () => {
   it('uses the distributed optimizer for ZeRO-1 only', () => {
-    expect(exportPlan(zeroInput(1)).megatron.args).toContain('--use-distributed-optimizer');
-    expect(exportPlan(zeroInput(0)).megatron.args).not.toContain('--use-distributed-optimizer');
+    expect(trainingExports(exportPlan(zeroInput(1))).megatron.args).toContain('--use-distributed-optimizer');
+    expect(trainingExports(exportPlan(zeroInput(0))).megatron.args).not.toContain('--use-distributed-optimizer');
   });
 });

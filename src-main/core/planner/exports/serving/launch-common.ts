@@ -1,0 +1,101 @@
+/**
+ * What the launch lines share: the shell line itself (environment first, every word quoted), the
+ * GPUs as CUDA_VISIBLE_DEVICES, the machines a plan spans, and the GGUF file a format names. Pure.
+ */
+import { commentText, cudaIndex, shellQuote } from '../common.js';
+import type { PlanDevice } from '../../types.js';
+import type { WeightFormat } from '../../../workload/generation.js';
+
+/** `NAME=value ... program args`, every word quoted (shellQuote). */
+export function shellLine(env: Record<string, string>, argv: readonly string[]): string {
+  const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
+  return [...assignments, ...argv.map(shellQuote)].join(' ');
+}
+
+/** The machines of the devices, in rank order. */
+export function machinesOf(devices: readonly PlanDevice[]): string[] {
+  return [...new Set(devices.map((d) => d.machine))];
+}
+
+/**
+ * CUDA_VISIBLE_DEVICES for GPUs of one machine in the order given (nvidia-smi's order through
+ * CUDA_DEVICE_ORDER=PCI_BUS_ID), or a warning when a device has no CUDA index.
+ */
+export function visibleGpus(devices: readonly PlanDevice[], warnings: string[]): Record<string, string> {
+  const gpus = devices.filter((d) => d.kind === 'gpu');
+  if (gpus.length === 0 || machinesOf(gpus).length > 1) return {};
+  const indices = gpus.map(cudaIndex);
+  if (indices.some((i) => i === null)) {
+    warnings.push('devices without a CUDA index (virtual): set CUDA_VISIBLE_DEVICES to the GPUs in rank order');
+    return {};
+  }
+  return { CUDA_DEVICE_ORDER: 'PCI_BUS_ID', CUDA_VISIBLE_DEVICES: indices.join(',') };
+}
+
+/** Warnings every engine shares: several GPU types balanced as one, CPUs in a GPU engine's plan. */
+export function deviceWarnings(title: string, devices: readonly PlanDevice[], warnings: string[]): void {
+  const types = [...new Set(devices.map((d) => d.name))];
+  if (types.length > 1)
+    warnings.push(
+      `${title} balances work as if every GPU were alike; the plan runs on ${types.map(commentText).join(', ')}`,
+    );
+}
+
+/** The first device of each pipeline stage (devices in rank order: stage-major, replicas, tensor-parallel rank). */
+export function stageLeads(devices: readonly PlanDevice[], pp: number, tp: number, replicas: number): PlanDevice[] {
+  return Array.from({ length: pp }, (_, s) => devices[s * tp * replicas]).filter((d): d is PlanDevice => !!d);
+}
+
+/** llama-quantize's type names of the weight formats. */
+export const GGUF_TYPES: Partial<Record<WeightFormat, string>> = {
+  q8_0: 'Q8_0',
+  q4_k: 'Q4_K_M',
+  q4_0: 'Q4_0',
+  fp16: 'F16',
+  bf16: 'BF16',
+  fp32: 'F32',
+};
+
+/** The GGUF file a launch line loads: the model when it is one, else `<its last path part>-<TYPE>.gguf`. */
+export function ggufFile(model: string, type: string): string {
+  if (/\.gguf$/i.test(model)) return model;
+  const base =
+    model
+      .replace(/[/\\]+$/, '')
+      .split(/[/\\]/)
+      .pop() ?? 'model';
+  return `${base || 'model'}-${type}.gguf`;
+}
+
+/**
+ * How to make that GGUF file from a Hugging Face checkpoint (llama.cpp's convert_hf_to_gguf.py,
+ * then llama-quantize), as a note: the names in it are comment text.
+ */
+export function ggufRecipe(model: string, type: string): string {
+  const file = ggufFile(model, type);
+  if (file === model) return `${commentText(model)}: its weights must already be ${type}`;
+  const f16 = ggufFile(model, 'F16');
+  return (
+    `weights as ${type}: make ${commentText(file)} from ${commentText(model)} first: ` +
+    `python convert_hf_to_gguf.py MODEL_DIR --outtype f16 --outfile ${commentText(f16)}` +
+    (type === 'F16' ? '' : `; llama-quantize ${commentText(f16)} ${commentText(file)} ${type}`)
+  );
+}
+
+/** A fraction as a short decimal word (0.9, not 0.9000000000000001). */
+export function fraction(x: number): string {
+  return String(Math.round(x * 1000) / 1000);
+}
+
+/** The devices of one replica in rank order: its tensor-parallel group on each stage. */
+export function replicaDevices(
+  devices: readonly PlanDevice[],
+  pp: number,
+  tp: number,
+  replicas: number,
+  replica = 0,
+): PlanDevice[] {
+  return Array.from({ length: pp }, (_, s) =>
+    devices.slice((s * replicas + replica) * tp, (s * replicas + replica + 1) * tp),
+  ).flat();
+}

@@ -1,0 +1,101 @@
+/**
+ * vLLM: `vllm serve MODEL` with --tensor-parallel-size and --pipeline-parallel-size (and
+ * --data-parallel-size for replicas), the format's --quantization, --kv-cache-dtype,
+ * --max-model-len, --max-num-seqs and --gpu-memory-utilization; uneven stages through
+ * VLLM_PP_LAYER_PARTITION (decoder layers per stage), GPUs in rank order through
+ * CUDA_VISIBLE_DEVICES, and Ray for a plan over several machines. Flags as vLLM 0.11's
+ * EngineArgs declares them (test/fixtures/engines/vllm.json). Pure.
+ */
+import { commentText } from '../common.js';
+import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
+import {
+  GGUF_TYPES,
+  deviceWarnings,
+  fraction,
+  ggufFile,
+  ggufRecipe,
+  machinesOf,
+  shellLine,
+  visibleGpus,
+} from './launch-common.js';
+
+const VLLM_VERSION = 'vLLM 0.11 (main at 99d7eb5)';
+
+const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
+
+export function vllmLaunch(input: ServingLaunchInput): ServingLaunch {
+  const warnings: string[] = [];
+  deviceWarnings('vLLM', input.devices, warnings);
+  const gguf = GGUF_TYPES[input.weights] !== undefined && ['q8_0', 'q4_k', 'q4_0'].includes(input.weights);
+  const model = gguf ? ggufFile(input.model, GGUF_TYPES[input.weights] ?? 'F16') : input.model;
+  const args = [model, '--dtype', DTYPE[input.dtype], ...quantization(input, warnings)];
+  args.push('--tensor-parallel-size', String(input.tp), '--pipeline-parallel-size', String(input.pp));
+  if (input.replicas > 1) args.push('--data-parallel-size', String(input.replicas));
+  if (input.tp > 1 && input.experts) args.push('--enable-expert-parallel');
+  args.push('--max-model-len', String(input.maxModelLen), '--max-num-seqs', String(input.maxNumSeqs));
+  if (input.maxBatchedTokens !== undefined) args.push('--max-num-batched-tokens', String(input.maxBatchedTokens));
+  args.push('--gpu-memory-utilization', fraction(input.gpuMemoryUtilization));
+  if (input.kvCacheDtype === 'fp8') args.push('--kv-cache-dtype', 'fp8');
+  const machines = machinesOf(input.devices);
+  if (machines.length > 1) {
+    args.push('--distributed-executor-backend', 'ray');
+    warnings.push(
+      `ranks on machines ${machines.map(commentText).join(', ')}: start a Ray cluster over them first (ray start --head, ray start --address); ` +
+        'vLLM places the ranks itself',
+    );
+  }
+  const env: Record<string, string> = {};
+  const shares = input.split?.mode === 'layer' ? input.split.shares : [];
+  if (input.pp > 1 && shares.some((s) => s === 0)) {
+    warnings.push(
+      `stage ${shares.flatMap((s, i) => (s === 0 ? [i] : [])).join(', ')} holds no decoder layer (only embeddings or the head): vLLM places those with the first and last stages; move a layer there or drop the stage`,
+    );
+  }
+  if (input.pp > 1 && shares.length === input.pp && shares.some((s) => s !== shares[0]))
+    env.VLLM_PP_LAYER_PARTITION = shares.join(',');
+  Object.assign(env, visibleGpus(input.devices, warnings));
+  if (input.devices.some((d) => d.kind === 'cpu'))
+    warnings.push('vLLM runs a model on GPUs or on CPUs, not on both: a stage of the plan is on a CPU');
+  return {
+    engine: 'vllm',
+    version: VLLM_VERSION,
+    command: shellLine(env, ['vllm', 'serve', ...args]),
+    args,
+    env,
+    files: [],
+    warnings,
+  };
+}
+
+/**
+ * --quantization for the served format: fp8 quantizes a float checkpoint on load (an FP8
+ * checkpoint's config says so itself); int4 is an AWQ checkpoint on the Marlin kernels (a GPTQ
+ * one: gptq_marlin); llama.cpp's block formats are a GGUF file, which vLLM reads experimentally;
+ * int8 is a W8A8 checkpoint whose config vLLM reads.
+ */
+function quantization(input: ServingLaunchInput, warnings: string[]): string[] {
+  switch (input.weights) {
+    case 'fp8':
+      return ['--quantization', 'fp8'];
+    case 'int4':
+      warnings.push(
+        'int4 weights: an AWQ checkpoint as MODEL (awq_marlin needs Ampere or newer: --quantization awq before it; a GPTQ checkpoint: --quantization gptq_marlin)',
+      );
+      return ['--quantization', 'awq_marlin'];
+    case 'int8':
+      warnings.push('int8 weights: give a W8A8 (compressed-tensors) checkpoint as MODEL; vLLM reads its config');
+      return [];
+    case 'q8_0':
+    case 'q4_k':
+    case 'q4_0': {
+      const type = GGUF_TYPES[input.weights] ?? '';
+      warnings.push(
+        `${input.weights} weights: vLLM's GGUF support is experimental (llama.cpp runs it natively); give the GGUF file as MODEL and the original model's tokenizer with --tokenizer`,
+        ggufRecipe(input.model, type),
+      );
+      return ['--quantization', 'gguf'];
+    }
+    default:
+      return [];
+  }
+}
