@@ -51,6 +51,8 @@ import {
 import { planDevices, type PlanDevices } from './plan-devices.js';
 import { planProblem } from './plan-problem.js';
 import { servedFormat, servingEngine, type ResolvedEngine } from './serving-engine.js';
+import { engineUsableBytes } from '../core/engines/engine-memory.js';
+import type { ServingEngine } from '../core/planner/plan-serving.js';
 import type { PlanRequest, PlanResponse } from './plan-request.js';
 
 export { planSummary, type PlanRequest, type PlanResponse } from './plan-request.js';
@@ -161,7 +163,8 @@ function prepareRequest(db: Database, asked: PlanRequest, warnings: string[]): P
   );
   const engine = served ? servingEngine(db, req, entry, servedFormat(req.weights, dtype)) : null;
   const batch = searchedBatch(served, req.batch, devices.candidates.length, warnings);
-  const problem = planProblem(db, { ...req, batch }, workload, entry, devices, warnings, tuned?.spec ?? null);
+  const planned = planProblem(db, { ...req, batch }, workload, entry, devices, warnings, tuned?.spec ?? null);
+  const problem = engine?.serving ? withEngineMemory(planned, engine.serving) : planned;
   checkExpertsFit(workload, problem);
   const measured = measuredCollectives(req.nccl ?? [], problem.devices, warnings);
   const costModel = createCostModel(problem.links, measured);
@@ -174,6 +177,17 @@ function prepareRequest(db: Database, asked: PlanRequest, warnings: string[]): P
     finetune: tuned?.spec ?? null,
     tunedModel: tuned?.decoder ?? null,
     engine,
+  };
+}
+
+/** A served decoder's GPUs as its engine leaves them: its share of each, less its reserve and activations. */
+function withEngineMemory(problem: PlanProblem, engine: ServingEngine): PlanProblem {
+  const hidden = engine.entry.hidden;
+  return {
+    ...problem,
+    devices: problem.devices.map((d) =>
+      d.kind === 'gpu' ? { ...d, memoryBytes: engineUsableBytes(engine.rules, d.memoryBytes, hidden) } : d,
+    ),
   };
 }
 

@@ -4,6 +4,7 @@
  * graph pools) and the activations of its largest step, holds its share of the weights, and gives
  * the rest to the KV cache. A replica holds as many tokens as its tightest stage allows. Pure.
  */
+import type { EngineRules } from './engine-rules.js';
 import type { EngineDeployment, EngineStage } from './engine-step.js';
 
 export interface StageMemory {
@@ -59,4 +60,16 @@ export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
 /** Cached tokens one replica holds (its tightest stage); 0 when the weights do not fit. */
 export function replicaKvTokens(dep: EngineDeployment): number {
   return Math.min(...dep.stages.map((_, i) => stageMemory(dep, i).kvTokens));
+}
+
+/**
+ * What the engine leaves a GPU for weights and KV cache: its utilization share (or all of it when
+ * it sizes the KV cache from what is free), less its reserve and the activations of its largest
+ * step. The planner's memory check uses it, so a plan fits only where the engine would run it.
+ */
+export function engineUsableBytes(engine: EngineRules, memoryBytes: number, hidden: number): number {
+  const m = engine.memory;
+  const tokens = m.activationTokens ?? engine.batching.maxBatchedTokens;
+  const share = m.kvShareOfFree !== undefined ? 1 : m.utilization;
+  return Math.max(0, memoryBytes * share - m.reservedBytes - tokens * hidden * m.activationBytesPerTokenPerHidden);
 }

@@ -26,8 +26,14 @@ export interface PlanDeploymentInput {
   table?: (gpu: GpuDatasheet) => KernelEfficiencies | undefined;
 }
 
+/**
+ * A plan as a deployment; or why not: a layout the engine does not run ('layout': the plan is not
+ * offered), or devices the engine model cannot price ('unpriced': a CPU, a GPU without a
+ * datasheet; the plan keeps the kernel roofline's figures, said in a warning).
+ */
 export type PlanDeployment =
-  { ok: true; deployment: EngineDeployment; replicas: number; tp: number; pp: number } | { ok: false; reason: string };
+  | { ok: true; deployment: EngineDeployment; replicas: number; tp: number; pp: number }
+  | { ok: false; reason: string; kind: 'layout' | 'unpriced' };
 
 /** Link kinds over which GPUs reach each other's memory directly (NVLink, PCIe switches). */
 const PEER_TO_PEER = /^(NVLINK|PIX|PXB)/;
@@ -86,7 +92,7 @@ export function planDeployment(plan: Plan, input: PlanDeploymentInput): PlanDepl
   const replicas = Math.max(1, Math.floor((plan.stages[0]?.devices.length ?? 1) / tp));
   const pp = plan.stages.length;
   const why = refusal(engine, tp, pp, replicas);
-  if (why) return { ok: false, reason: why };
+  if (why) return { ok: false, reason: why, kind: 'layout' };
   const stages: DeploymentStage[] = [];
   for (const s of plan.stages) {
     const members = s.devices.slice(0, s.tp ?? 1);
@@ -94,7 +100,8 @@ export function planDeployment(plan: Plan, input: PlanDeploymentInput): PlanDepl
     for (const id of members) {
       const d = byId.get(id);
       const ds = d && d.kind === 'gpu' ? datasheetFor(d.name) : null;
-      if (!ds) return { ok: false, reason: `${d?.name ?? id} has no GPU datasheet for the engine model` };
+      if (!ds)
+        return { ok: false, reason: `${d?.name ?? id} has no GPU datasheet for the engine model`, kind: 'unpriced' };
       sheets.push(ds);
     }
     const slowest = sheets.reduce((a, b) => (b.memory.bandwidthGBps < a.memory.bandwidthGBps ? b : a));

@@ -59,7 +59,10 @@ export function servingOf(
   return plans.map((p) => {
     if (!engine) return rooflineFigures(problem, p, served, candidates, costModel);
     const d = planDeployment(p, { ...engine, engine: engine.rules, problem, costModel });
-    if (!d.ok) return { ...rooflineFigures(problem, p, served, candidates, costModel), engineRefusal: d.reason };
+    if (!d.ok) {
+      const roofline = rooflineFigures(problem, p, served, candidates, costModel);
+      return d.kind === 'layout' ? { ...roofline, engineRefusal: d.reason } : { ...roofline, engineUnpriced: d.reason };
+    }
     const band = engineBand(engine.rules.name);
     return {
       ...engineServingFigures(d.deployment, d.replicas, served, problem.batch, engine.load),

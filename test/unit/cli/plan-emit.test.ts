@@ -37,8 +37,9 @@ describe('pipedejavu plan --emit', () => {
       'llama-3.1-70b',
       '--mode',
       'inference',
+      // vLLM holds 90% of each GPU less its reserve: 4 sequences of 8k tokens beside the 70B weights.
       '--batch',
-      '16',
+      '4',
       '--seq',
       '8192',
       '--devices',

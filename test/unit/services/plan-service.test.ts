@@ -141,6 +141,7 @@ describe('planSummary', () => {
       timelines: r.timelines,
       serving: null,
       served: null,
+      engine: null,
       suggestions: [],
       layout: null,
       finetune: null,
@@ -288,20 +289,30 @@ describe('serving a decoder', () => {
 describe('serving figures in plans', () => {
   it('gives every listed plan of a served decoder its time to first token, tokens per second and longest context', () => {
     const db = trainedStore();
-    const r = planWorkload(db, {
+    const request = {
       workload: 'llama-3.1-8b',
       devices: 'none',
       virtual: ['RTX 4090', 'RTX 4090'],
-      mode: 'inference',
+      mode: 'inference' as const,
       batch: 4,
       seq: 4096,
-    });
-    expect(r.serving).toHaveLength(r.result.plans.length);
-    for (const [i, s] of (r.serving ?? []).entries()) {
-      expect(s.ttftUs).toBe(r.result.plans[i]?.stepUs);
+    };
+    // The kernel roofline (--engine ideal): the first token is the plan's prefill step.
+    const ideal = planWorkload(db, { ...request, engine: 'ideal' });
+    expect(ideal.engine).toMatchObject({ name: 'ideal' });
+    expect(ideal.serving).toHaveLength(ideal.result.plans.length);
+    for (const [i, s] of (ideal.serving ?? []).entries()) {
+      expect(s.ttftUs).toBe(ideal.result.plans[i]?.stepUs);
       expect(s.tokensPerSecond).toBeGreaterThan(0);
-      if (r.result.plans[i]?.feasible) expect(s.maxContext).toBeGreaterThanOrEqual(4096);
+      if (ideal.result.plans[i]?.feasible) expect(s.maxContext).toBeGreaterThanOrEqual(4096);
     }
+    // The engine (auto: vLLM for bf16 weights) prices the same plans its own way, slower than the roofline.
+    const r = planWorkload(db, request);
+    expect(r.engine).toMatchObject({ name: 'vllm', title: 'vLLM' });
+    const best = r.serving?.[0];
+    expect(best?.engine?.name).toBe('vllm');
+    expect(best?.decodeStepUs).toBeGreaterThan(ideal.serving?.[0]?.decodeStepUs ?? Infinity);
+    for (const s of r.serving ?? []) if (s.engineRefusal === undefined) expect(s.tokensPerSecond).toBeGreaterThan(0);
     expect(planWorkload(db, { ...bert, mode: 'inference' }).serving).toBeNull();
     expect(
       planWorkload(db, { workload: 'llama-3.1-8b', devices: 'cpu', mode: 'training', batch: 1, seq: 64 }).serving,

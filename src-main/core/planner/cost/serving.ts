@@ -44,6 +44,8 @@ export interface ServingFigures {
   engine?: { name: EngineName; since: string };
   /** Why the engine cannot run this plan's layout: the plan is not offered, its figures are the roofline's. */
   engineRefusal?: string;
+  /** Why the engine model could not price this plan (a CPU, a GPU without a datasheet): its figures are the roofline's. */
+  engineUnpriced?: string;
   /**
    * How far the engine's figures were from independent measurements: measured over predicted time,
    * 5th to 95th percentile of its held-out published cells (core/engines/engine-bands.ts); absent
