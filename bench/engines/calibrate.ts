@@ -78,11 +78,16 @@ const common = (): Knob[] => [
   ruleKnob('attention.decodeShare', att, 'decodeShare', 1),
   ruleKnob('split.allReduceUs', split, 'allReduceUs'),
 ];
+/**
+ * The numbers fitted per engine: as many as its calibration cells can tell apart (an engine with a
+ * handful of first-party cells fits its host's fixed cost, and its per-rank cost when the cells vary
+ * the tensor-parallel degree); the rest keep the values its rule file states from its source.
+ */
 const KNOBS: Record<EngineName, () => Knob[]> = {
   'tensorrt-llm': () => [...common(), kernelKnob('marlin', 'gemm')],
-  vllm: () => common(),
-  sglang: () => common(),
-  tgi: () => common(),
+  vllm: () => [ruleKnob('host.stepUs', host, 'stepUs'), ruleKnob('host.perRankUs', host, 'perRankUs')],
+  sglang: () => [ruleKnob('host.stepUs', host, 'stepUs'), ruleKnob('host.perSequenceUs', host, 'perSequenceUs')],
+  tgi: () => [ruleKnob('host.stepUs', host, 'stepUs')],
   'llama.cpp': () => [
     ...common(),
     ruleKnob(
@@ -100,14 +105,21 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
     ruleKnob('host.launchUs', host, 'launchUs'),
     kernelKnob('ggml', 'stream'),
     kernelKnob('ggml', 'gemm'),
+    kernelKnob('ggml-cublas', 'stream'),
   ],
   exllamav2: () => [
-    ...common(),
+    ruleKnob('host.stepUs', host, 'stepUs'),
     ruleKnob('host.launchUs', host, 'launchUs'),
+    ruleKnob('attention.decodeShare', att, 'decodeShare', 1),
     kernelKnob('exl2', 'stream'),
-    kernelKnob('exl2', 'gemm'),
   ],
-  transformers: () => [...common(), ruleKnob('host.launchUs', host, 'launchUs')],
+  transformers: () => [
+    ruleKnob('host.stepUs', host, 'stepUs'),
+    ruleKnob('host.launchUs', host, 'launchUs'),
+    ruleKnob('attention.prefillShare', att, 'prefillShare', 1),
+    kernelKnob('awq-gemm', 'stream'),
+    kernelKnob('awq-gemm', 'gemm'),
+  ],
 };
 
 const table = loadEngineTable(path.join('bench', 'engines'));

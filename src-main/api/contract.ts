@@ -200,6 +200,7 @@ export const CHANNELS = {
       context: positiveInt.max(1 << 20).optional(),
       batch: positiveInt.max(1 << 16).optional(),
       gpus: z.array(z.string().min(1).max(100)).max(64).optional(),
+      engine: z.enum(ENGINE_CHOICES).optional(),
       // Mode finetune: rank, alpha, targets and stack of both rows (LoRA and QLoRA); absent: the defaults.
       finetune: finetuneRequest.omit({ adapter: true }).optional(),
     }),

@@ -47,7 +47,7 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** "vllm" → an engine choice; anything else names the choices. */
-function engineChoice(v: string): EngineChoice {
+export function engineChoice(v: string): EngineChoice {
   const choice = ENGINE_CHOICES.find((e) => e === v.trim().toLowerCase());
   if (!choice) throw new UsageError(`--engine takes ${ENGINE_CHOICES.join(', ')}; got "${v.slice(0, 40)}"`);
   return choice;

@@ -35,6 +35,26 @@ import { FINETUNE_STACKS, type FinetuneRequest, type FinetuneSpec } from '../cor
 import { tunedActivationBytes, tunedLayersMemory } from '../core/planner/cost/finetune-memory.js';
 import { attentionScoreBytes } from '../core/catalog/activation-memory.js';
 import { DTYPE_BYTES } from '../core/kernels/cost.js';
+import type { TransformerEntry } from '../core/catalog/schema.js';
+import { engineBand } from '../core/engines/engine-bands.js';
+import { engineDeployment } from '../core/engines/engine-deployment.js';
+import { promptUs } from '../core/engines/engine-figures.js';
+import { resolveEngine } from '../core/engines/engine-formats.js';
+import { engineUsableBytes, replicaKvTokens } from '../core/engines/engine-memory.js';
+import { ENGINES, type EngineChoice } from '../core/engines/engine-names.js';
+import type { EngineRules } from '../core/engines/engine-rules.js';
+import { stepCost } from '../core/engines/engine-step.js';
+import { engineRules } from '../core/engines/engines.js';
+import type { WeightFormat } from '../core/workload/generation.js';
+import { servedFormat } from './serving-engine.js';
+
+/** The note saying which engine the serving rows are priced for. */
+function engineFitNote(choice: EngineChoice): string {
+  if (choice === 'ideal') return 'serving rows: the kernel roofline (--engine ideal), memory as the planner keeps it';
+  const which =
+    choice === 'auto' ? 'llama.cpp for q8_0 and q4_k, vLLM for the others (--engine auto)' : ENGINES[choice].title;
+  return `serving rows: on ${which}; a GPU holds a row when the engine's share of it, less its reserve and activations, does; time: the prefill of the context and decode tokens/s per sequence on the first such GPU`;
+}
 
 export interface FitRequest {
   model: string;
@@ -48,6 +68,12 @@ export interface FitRequest {
   gpus?: string[];
   /** Fine-tuning: the adapters' rank, alpha and targets (the rows list LoRA and QLoRA both). */
   finetune?: Omit<FinetuneRequest, 'adapter'>;
+  /**
+   * Serving a decoder: the engine each format runs on (default auto: llama.cpp for GGUF blocks,
+   * vLLM otherwise; ideal: the kernel roofline and the planner's memory). It sets the memory each
+   * GPU leaves the model and the row's prefill and decode speed.
+   */
+  engine?: EngineChoice;
 }
 
 /** Framework and workspace memory every GPU keeps back, as the planner counts it. */
@@ -154,6 +180,50 @@ function finetuneBuild(
 
 type Builder = (mode: 'inference' | 'training', extra?: { decoder: CatalogEntry; finetune: FinetuneSpec }) => Workload;
 
+/** A served format's engine, or why none runs it (a format the asked engine does not load). */
+function rowEngine(choice: EngineChoice, format: WeightFormat): { rules: EngineRules } | { note: string } | null {
+  try {
+    const name = resolveEngine(choice, format);
+    return name === 'ideal' ? null : { rules: engineRules(name) };
+  } catch (e) {
+    if (e instanceof UserError) return { note: e.message };
+    throw e;
+  }
+}
+
+/** The row's prefill of the context and decode speed on one GPU under its engine; null when it does not hold them. */
+function engineTime(
+  rules: EngineRules,
+  e: TransformerEntry,
+  format: WeightFormat,
+  gpu: string,
+  context: number,
+  batch: number,
+): FitTime | null {
+  const sheet = resolveGpuName(gpu);
+  const dep = engineDeployment({
+    engine: rules,
+    entry: e,
+    format,
+    kvCache: 'auto',
+    stages: [{ gpu: sheet, blocks: e.layers, members: ['gpu0'] }],
+    allReduceUs: () => 0,
+    sendUs: () => 0,
+  });
+  if (replicaKvTokens(dep) < context * batch) return null;
+  const us = promptUs(dep, context);
+  const step = stepCost(dep, { decodeSeqs: batch, decodeContext: batch * context, prefill: [] }).us;
+  const band = engineBand(rules.name);
+  return {
+    gpu: sheet.name,
+    what: 'prefill',
+    us,
+    lowUs: us * (band?.low ?? 1),
+    highUs: us * (band?.high ?? 1),
+    serving: { engine: rules.name, title: ENGINES[rules.name].title, decodeTokensPerSecond: 1e6 / step },
+  };
+}
+
 export function fitModel(db: Database, req: FitRequest): FitAnswer {
   const batch = req.batch ?? 1;
   const build: Builder = (mode, extra) =>
@@ -194,6 +264,9 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     name: g.name,
     memoryBytes: virtualDevice(g.name).device.memoryBytes,
   }));
+  const decoder = req.mode === 'inference' && e?.kind === 'transformer' && e.causal && e.head === 'lm' ? e : null;
+  const dtype = w.nodes.find((n) => n.flops > 0)?.dtype ?? 'bf16';
+  if (decoder) notes.push(engineFitNote(req.engine ?? 'auto'));
   return {
     model: w.name,
     mode: req.mode,
@@ -201,6 +274,19 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     context,
     batch,
     rows: rows.map((r) => {
+      const engine = decoder ? rowEngine(req.engine ?? 'auto', r.how.format ?? servedFormat(undefined, dtype)) : null;
+      if (engine && 'note' in engine) return { ...r, alone: [], split: null, time: null, engineNote: engine.note };
+      if (engine && decoder) {
+        // The engine's share of each GPU, less its reserve and activations: where it would run the row.
+        const usable = gpus.map((g) => ({
+          name: g.name,
+          memoryBytes: engineUsableBytes(engine.rules, g.memoryBytes + OVERHEAD_BYTES, decoder.hidden),
+        }));
+        const placed = placeRow(r, usable, 0);
+        const format = r.how.format ?? servedFormat(undefined, dtype);
+        const gpu = placed.alone[0];
+        return { ...r, ...placed, time: gpu ? engineTime(engine.rules, decoder, format, gpu, context, batch) : null };
+      }
       const placed = placeRow(r, gpus, OVERHEAD_BYTES);
       const gpu = placed.alone[0];
       return { ...r, ...placed, time: gpu ? rowTime(db, req, r, gpu, build) : null };

@@ -211,6 +211,7 @@ async function fitJob(e: JobEnv, req: ApiRequest<'workload:fit'>): Promise<FitAn
     ...(req.batch !== undefined ? { batch: req.batch } : {}),
     ...(req.gpus !== undefined ? { gpus: req.gpus } : {}),
     ...(req.finetune !== undefined ? { finetune: req.finetune } : {}),
+    ...(req.engine !== undefined ? { engine: req.engine } : {}),
   });
 }
 

@@ -4,7 +4,8 @@ import type { FitTime } from '../../core/planner/cost/fit.js';
 import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
 import { fitModel } from '../../services/fit-service.js';
 import { readDescribedModel } from '../../services/hf-config-service.js';
-import type { Command } from '../command.js';
+import type { Command, OptionSpec } from '../command.js';
+import { SERVING_OPTIONS, engineChoice } from '../serving-options.js';
 import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
 import type { FinetuneRequest } from '../../core/workload/finetune.js';
 import { formatTable } from '../output.js';
@@ -20,17 +21,20 @@ const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?
 /** Rank, alpha and targets: fit lists LoRA and QLoRA both. */
 const adapterOptions = ({ adapter: _adapter, ...rest }: FinetuneRequest): Omit<FinetuneRequest, 'adapter'> => rest;
 
-/** "412 ms/step on RTX 4090 [297-1071]". */
+/** "412 ms/step on RTX 4090 [297-1071]"; serving on an engine: "vLLM on RTX 4090: 54 tok/s, prefill 114 ms [98-160]". */
 function timeText(t: FitTime): string {
   const ms = (us: number): string => (us >= 1e4 ? (us / 1e3).toFixed(0) : (us / 1e3).toFixed(1));
-  return `${ms(t.us)} ms ${t.what === 'step' ? '/step' : 'prefill'} on ${short(t.gpu)} [${ms(t.lowUs)}-${ms(t.highUs)}]`;
+  const range = t.lowUs === t.highUs ? '' : ` [${ms(t.lowUs)}-${ms(t.highUs)}]`;
+  if (t.serving)
+    return `${t.serving.title} on ${short(t.gpu)}: ${t.serving.decodeTokensPerSecond.toFixed(1)} tok/s, prefill ${ms(t.us)} ms${range}`;
+  return `${ms(t.us)} ms ${t.what === 'step' ? '/step' : 'prefill'} on ${short(t.gpu)}${range}`;
 }
 
 export const fitCommand: Command = {
   name: 'fit',
   summary: 'memory a model needs per weight format or training setup, and the GPUs it fits on',
   usage:
-    'MODEL [--mode inference|training|finetune [--rank R] [--targets q,v,...]] [--context N] [--batch N] [--gpus "RTX 4090,H100 SXM5"] [--json]',
+    'MODEL [--mode inference|training|finetune [--rank R] [--targets q,v,...]] [--context N] [--batch N] [--gpus "RTX 4090,H100 SXM5"] [--engine NAME] [--json]',
   details:
     'Serving: weights per format (bf16, fp8, int8, q8_0, int4, q4_k), the KV cache of --context tokens per\n' +
     'sequence for --batch sequences, one step of activations. Training: mixed-precision Adam (16 bytes a\n' +
@@ -50,6 +54,7 @@ export const fitCommand: Command = {
       valueName: 'GPUS',
       description: 'datasheet GPUs to place on, comma separated (default: all)',
     },
+    engine: SERVING_OPTIONS.engine as OptionSpec,
   },
   positionals: {
     min: 1,
@@ -71,6 +76,7 @@ export const fitCommand: Command = {
       ...(tuned ? { finetune: adapterOptions(tuned) } : {}),
       ...(typeof opts.context === 'string' ? { context: positiveInt('--context', opts.context, MAX_CONTEXT) } : {}),
       ...(typeof opts.batch === 'string' ? { batch: positiveInt('--batch', opts.batch, MAX_BATCH) } : {}),
+      ...(typeof opts.engine === 'string' ? { engine: engineChoice(opts.engine) } : {}),
       ...(typeof opts.gpus === 'string'
         ? {
             gpus: opts.gpus
@@ -116,12 +122,17 @@ export const fitCommand: Command = {
               ? `${x.alone.slice(0, 3).map(short).join(', ')} and ${x.alone.length - 3} more`
               : x.alone.map(short).join(', '),
           x.split ? `${x.split.count} x ${short(x.split.gpu)}` : x.alone.length > 0 ? '-' : 'no',
-          x.time ? timeText(x.time) : '-',
+          x.time ? timeText(x.time) : x.engineNote ? 'no engine: see note' : '-',
         ]),
       ),
     );
     for (const n of r.notes) ctx.print(`note: ${n}`);
-    if (r.rows.some((x) => x.time))
+    for (const x of r.rows) if (x.engineNote) ctx.print(`note: ${x.label}: ${x.engineNote}`);
+    if (r.rows.some((x) => x.time && !x.time.serving))
       ctx.print(`note: times are datasheet estimates (range in brackets); ${publishedErrorText()}`);
+    else if (r.rows.some((x) => x.time?.serving))
+      ctx.print(
+        "note: engine figures from datasheets; the bracketed range is the engine's 90% band over independent measurements (bench/engines), absent where too few were priced",
+      );
   },
 };

@@ -160,6 +160,12 @@ export interface FitTime {
   us: number;
   lowUs: number;
   highUs: number;
+  /**
+   * Serving a decoder: the engine that runs the row's format (--engine, auto by format) and what it
+   * gives on that GPU alone: the prefill of the context (`us`), and decode tokens/s per sequence at
+   * the batch; the range is the engine's held-out band.
+   */
+  serving?: { engine: string; title: string; decodeTokensPerSecond: number };
 }
 
 /** `fit`'s answer: the model, the rows with where each fits, and the GPUs placed on. */
@@ -169,7 +175,7 @@ export interface FitAnswer {
   params: number;
   context: number;
   batch: number;
-  rows: (FitRow & FitPlacement & { time: FitTime | null })[];
+  rows: (FitRow & FitPlacement & { time: FitTime | null; engineNote?: string })[];
   gpus: { name: string; memoryBytes: number }[];
   overheadBytes: number;
   notes: string[];
