@@ -68,6 +68,9 @@ export { MAX_LORA_RANK };
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 
 /** Each serving engine's title (the app's export tab names the plan's engine). */
+/** What the app's engine picker offers: every engine, auto (by the weight format) and ideal (the kernel roofline). */
+export { ENGINE_CHOICES };
+
 export const ENGINE_TITLES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, ENGINES[e].title])) as Record<
   EngineName,
   string

@@ -32,8 +32,8 @@ const GiB = 2 ** 30;
 
 const V4_40: EngineRules = {
   name: 'transformers',
-  since: '4.40.0',
-  released: '2024-04-18',
+  since: '4.36.0',
+  released: '2023-12-11',
   change: 'SDPA attention by default, DynamicCache',
   kernel,
   attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 0.33 },
@@ -52,5 +52,17 @@ const V4_40: EngineRules = {
   from: [],
 };
 
+/**
+ * Before 4.36 Llama's attention ran eagerly: the scores materialised (matmul, mask, softmax,
+ * matmul), and decoding concatenated the cache tuple of every layer each step.
+ */
+const V4_30: EngineRules = {
+  ...V4_40,
+  since: '4.30.0',
+  released: '2023-06-08',
+  change: 'eager attention: scores through memory',
+  attention: { prefill: 'unfused', prefillShare: 0.8, decodeShare: 0.33 },
+};
+
 /** Newest first. */
-export const TRANSFORMERS_VERSIONS: readonly EngineRules[] = [V4_40];
+export const TRANSFORMERS_VERSIONS: readonly EngineRules[] = [V4_40, V4_30];

@@ -41,6 +41,8 @@ export interface PlanForm {
 export interface ServingForm {
   /** A weight format (q4_k, int4, fp8...); '' for the model's dtype. */
   weights: string;
+  /** The engine that runs it (vllm, llama.cpp, ...), auto (by the weight format) or ideal (the kernel roofline). */
+  engine: string;
   objective: 'latency' | 'throughput';
   /** Output tokens per request; empty for the default (256). */
   tokens: number | string | null;
@@ -63,6 +65,7 @@ function servingFields(f: ServingForm): Partial<PlanRequest> | string {
   if (prompt === null) return 'Prompt tokens must be a whole number ≥ 1 (or empty for the default).';
   const out: Partial<PlanRequest> = { objective: f.objective };
   if (f.weights) out.weights = f.weights as PlanRequest['weights'];
+  if (f.engine && f.engine !== 'auto') out.engine = f.engine as PlanRequest['engine'];
   if (tokens !== undefined) out.tokens = tokens;
   if (prompt !== undefined) out.prompt = prompt;
   return out;

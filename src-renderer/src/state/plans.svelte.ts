@@ -18,7 +18,7 @@ export class PlansState {
   /** The batch the user chose; null until they choose (then 1 sequence when serving, 8 samples when training). */
   #chosenBatch: number | null = $state(null);
   /** Serving a decoder (inference): weight format, objective, output and prompt tokens; empty: the defaults. */
-  serving: ServingForm = $state({ weights: '', objective: 'latency', tokens: '', prompt: '' });
+  serving: ServingForm = $state({ weights: '', engine: 'auto', objective: 'latency', tokens: '', prompt: '' });
   /** Fine-tuning (mode finetune): adapter, rank, alpha ('' for 2 x rank), targets (none: all) and stack. */
   finetune: FinetuneForm = $state({ ...DEFAULT_FINETUNE_FORM, targets: [] });
   /** The local devices the user chose; null until they choose (then the profiled ones are shown). */

@@ -105,21 +105,36 @@ describe('plan form offload', () => {
     expect(i.ok && i.request.offload).toBeUndefined();
   });
 
-  it('sends the serving fields for inference: weights, objective, output and prompt tokens', () => {
-    const serving = { weights: 'int4', objective: 'throughput' as const, tokens: 512, prompt: '2048' };
+  it('sends the serving fields for inference: weights, engine, objective, output and prompt tokens', () => {
+    const serving = {
+      weights: 'int4',
+      engine: 'sglang',
+      objective: 'throughput' as const,
+      tokens: 512,
+      prompt: '2048',
+    };
     const r = planRequest({ ...form, mode: 'inference', batch: 1, serving });
     expect(r).toMatchObject({
       ok: true,
-      request: { mode: 'inference', batch: 1, weights: 'int4', objective: 'throughput', tokens: 512, prompt: 2048 },
+      request: {
+        mode: 'inference',
+        batch: 1,
+        weights: 'int4',
+        engine: 'sglang',
+        objective: 'throughput',
+        tokens: 512,
+        prompt: 2048,
+      },
     });
     if (r.ok) expect(CHANNELS['plan:create'].request.safeParse(r.request).success).toBe(true);
     // Empty fields take the defaults (the model's dtype, 256 tokens, a 1024-token prompt): nothing sent.
     const blank = planRequest({
       ...form,
       mode: 'inference',
-      serving: { weights: '', objective: 'latency', tokens: '', prompt: '' },
+      serving: { weights: '', engine: 'auto', objective: 'latency', tokens: '', prompt: '' },
     });
     expect(blank.ok && blank.request).not.toHaveProperty('weights');
+    expect(blank.ok && blank.request).not.toHaveProperty('engine');
     expect(blank.ok && blank.request).not.toHaveProperty('tokens');
     expect(blank.ok && blank.request).not.toHaveProperty('prompt');
     // Training sends none of them.
@@ -129,7 +144,7 @@ describe('plan form offload', () => {
   });
 
   it('refuses output or prompt tokens that are not whole numbers of at least 1', () => {
-    const serving = { weights: '', objective: 'latency' as const, tokens: '0', prompt: '' };
+    const serving = { weights: '', engine: 'auto', objective: 'latency' as const, tokens: '0', prompt: '' };
     expect(planRequest({ ...form, mode: 'inference', serving })).toMatchObject({ ok: false, error: /Output tokens/ });
     expect(
       planRequest({ ...form, mode: 'inference', serving: { ...serving, tokens: '', prompt: '1.5' } }),

@@ -159,13 +159,15 @@ describe('PlansState', () => {
     expect(ps.batch).toBe(1);
     ps.workload = 'llama-3.1-8b';
     ps.setVirtualCount('NVIDIA GeForce RTX 4090', 1);
-    ps.serving = { weights: 'q4_k', objective: 'throughput', tokens: 128, prompt: 512 };
+    ps.serving = { weights: 'q4_k', engine: 'llama.cpp', objective: 'throughput', tokens: 128, prompt: 512 };
     await ps.run();
     expect(ps.formError).toBeNull();
     await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
     const view = ps.job.result;
     expect(view?.batch).toBe(1);
     expect(view?.served).toMatchObject({ prompt: 512, tokens: 128, objective: 'throughput' });
+    expect(view?.engine).toMatchObject({ name: 'llama.cpp' });
+    expect(view?.serving?.[0]?.engine?.name).toBe('llama.cpp');
     expect(view?.warnings).toContain('llama-3.1-8b: weights held as q4_k, 0.5625 bytes per parameter');
     ps.batch = 4;
     ps.mode = 'training';
