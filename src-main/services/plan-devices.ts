@@ -18,6 +18,7 @@ import { GPUS_PER_VIRTUAL_NODE, virtualNodes } from '../core/planner/virtual-nod
 import { globMatches, isGlob } from '../core/text/glob.js';
 import { count } from '../core/text/plural.js';
 import { datasheetCheckLine } from './datasheet-check-service.js';
+import { isDecoder } from './serving-plan.js';
 import { transferredTable, type TransferredTable } from './datasheet-transfer.js';
 import { deviceMemoryBytes } from './device-memory.js';
 import { decodeBandwidthGBps } from './generation-service.js';
@@ -40,6 +41,8 @@ export interface PlanDevices {
 /** What the device resolution reads of a plan request. */
 export interface DevicesRequest extends Omit<DatasheetRequest, 'model'> {
   devices: string;
+  /** Serving a decoder on an engine: its own band states the error, not the kernel roofline's. */
+  engine?: string | undefined;
   machine?: string | undefined;
   virtual?: string[] | undefined;
   network?: string | undefined;
@@ -156,7 +159,10 @@ function addDatasheetGpus(
       if (t) warnings.push(t.note);
     }
     const transfer = transfers.get(name) ?? null;
-    const check = checkLines.get(name) ?? datasheetCheckLine(db, name);
+    const engineServes = req.mode === 'inference' && isDecoder(model) && req.engine !== 'ideal';
+    const check = engineServes
+      ? "its serving figures carry the engine's band (bench/engines)"
+      : (checkLines.get(name) ?? datasheetCheckLine(db, name));
     checkLines.set(name, check);
     warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
     out.candidates.push(datasheetCandidate(v, { model, mode: req.mode, weights: req.weights }, transfer?.table));

@@ -1,13 +1,18 @@
+import { priceLayout, type LayoutPriced } from '../../services/plan-service.js';
+import type { ServingFigures } from '../../core/planner/cost/serving.js';
+import { ENGINE_CHOICES } from '../../core/engines/engine-names.js';
+import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
+import { engineLine } from '../render/plan.js';
 import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { predictModelExecuted } from '../../services/model-prediction-service.js';
 import type { Command } from '../command.js';
-import { renderGeneration, renderPrediction } from '../render/workload.js';
+import { ms, renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
 import { readDescribedModel } from '../../services/hf-config-service.js';
 import { deviceNameOf } from '../../services/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
-import type { ParsedOptions } from '../command.js';
+import type { OptionSpec, ParsedOptions } from '../command.js';
 import type { CliContext } from '../context.js';
 import { predictOnDatasheet } from '../../services/datasheet-prediction-service.js';
 import { WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
@@ -47,6 +52,10 @@ export const predictModelCommand: Command = {
       type: 'string',
       valueName: 'FORMAT',
       description: `generate: weight format, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the dtype)`,
+    },
+    engine: {
+      ...(SERVING_OPTIONS.engine as OptionSpec),
+      description: `generate --virtual: the engine that serves it, ${ENGINE_CHOICES.join(', ')} (default auto: llama.cpp for q8_0/q4_k/q4_0, vLLM otherwise)`,
     },
     predictor: {
       type: 'string',
@@ -126,15 +135,60 @@ function weightFormat(v: string): WeightFormat {
 /** Longest prompt or generation the CLI takes (the model's own context is checked by the service). */
 const MAX_CONTEXT = 1 << 20;
 
+/**
+ * predict-model --virtual --mode generate: a decoder served on one datasheet GPU by its engine
+ * (--engine, auto by the weights): the first token, the decode step and tokens/s, a whole request,
+ * with the engine's band; the same pricing `plan --layout tp=1` gives.
+ */
+async function generateVirtual(ctx: CliContext, opts: ParsedOptions, spec: string, gpu: string): Promise<void> {
+  for (const o of ['threads', 'predictor', 'machine'] as const)
+    if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
+  const w = workloadSpecOptions(opts);
+  const gguf = await readDescribedModel(spec);
+  const r = priceLayout(ctx.database(), {
+    workload: spec,
+    ...(gguf ? { decoder: gguf.entry } : {}),
+    ...servingFields(opts, 'inference', w.batch, w.dtype, gguf?.weights ?? null),
+    devices: 'none',
+    virtual: [gpu],
+    mode: 'inference',
+    layout: 'tp=1,pp=1,dp=1',
+  });
+  const s = r.layout.serving;
+  if (!s || !r.served) throw new UsageError(`${r.workload} is not a decoder: --mode generate needs one`);
+  if (ctx.json) {
+    ctx.printJson({ workload: r.workload, gpu, served: r.served, engine: r.engine, serving: s, warnings: r.warnings });
+    return;
+  }
+  ctx.print(generationText(r.workload, gpu, r, s));
+}
+
+function generationText(workload: string, gpu: string, r: LayoutPriced, s: ServingFigures): string {
+  const served = r.served as NonNullable<LayoutPriced['served']>;
+  const lines = [
+    `${workload} on ${gpu} (datasheet): prompt ${served.prompt} + ${served.tokens} output tokens, batch ${r.problem.batch}`,
+    engineLine(r, s) ?? '',
+    s.engineRefusal ? `the engine cannot run it: ${s.engineRefusal}` : '',
+    Number.isFinite(s.ttftUs)
+      ? `first token ${ms(s.ttftUs)}; decode step ${ms(s.decodeStepUs)} (${s.tokensPerSecondPerSequence.toFixed(1)} tokens/s a sequence, ${s.tokensPerSecond.toFixed(1)} at batch ${r.problem.batch}); a whole request ${ms(s.requestUs)}`
+      : 'one request does not fit the memory the engine leaves on this GPU',
+    s.maxBatch > 0
+      ? `most sequences at once: ${s.maxBatch}, ${s.maxBatchTokensPerSecond.toFixed(0)} tokens/s there`
+      : '',
+    ...r.warnings.map((x) => `warning: ${x}`),
+  ];
+  return lines.filter((l) => l !== '').join('\n');
+}
+
 /** predict-model --virtual: the model on a datasheet GPU (inference or training; no profile needed). */
 async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string, gpu: string): Promise<void> {
   const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
+  if (mode === 'generate') return generateVirtual(ctx, opts, spec, gpu);
   if (mode !== 'inference' && mode !== 'training')
-    throw new UsageError(
-      `--virtual predicts inference or training; for generation on a datasheet GPU run plan --virtual "${gpu}" --devices none --mode inference`,
-    );
-  for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights'] as const)
-    if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
+    throw new UsageError(`--mode takes inference, training or generate; got "${mode.slice(0, 40)}"`);
+  for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights', 'engine'] as const)
+    if (opts[o] !== undefined)
+      throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual) outside --mode generate`);
   const gguf = await readDescribedModel(spec);
   const p = predictOnDatasheet(ctx.database(), spec, {
     ...workloadSpecOptions(opts),
