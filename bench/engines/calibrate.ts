@@ -31,7 +31,13 @@ interface Knob {
 }
 
 /** A field of every version's rules of the engine, scaled together (versions keep their differences). */
-function ruleKnob(name: string, pick: (r: EngineRules) => Record<string, number>, key: string, max?: number): Knob {
+function ruleKnob(
+  name: string,
+  pick: (r: EngineRules) => Record<string, number>,
+  key: string,
+  max?: number,
+  min = 0,
+): Knob {
   const objects = [
     ...new Set(
       allEngineRules()
@@ -45,7 +51,7 @@ function ruleKnob(name: string, pick: (r: EngineRules) => Record<string, number>
     factor: 1,
     scale(f) {
       knob.factor = f;
-      objects.forEach((o, i) => (o[key] = Math.min(max ?? Infinity, (base[i] as number) * f)));
+      objects.forEach((o, i) => (o[key] = Math.max(min, Math.min(max ?? Infinity, (base[i] as number) * f))));
     },
   };
   return knob;
@@ -59,7 +65,8 @@ function kernelKnob(kernel: keyof typeof WEIGHT_KERNELS, key: 'stream' | 'gemm')
     factor: 1,
     scale(f) {
       knob.factor = f;
-      k[key] = Math.min(1, base * f);
+      // A kernel reaches at least a third of the rate it is built for: below that, the knob is a sink for something else.
+      k[key] = Math.max(0.3, Math.min(1, base * f));
     },
   };
   return knob;
@@ -74,8 +81,8 @@ const common = (): Knob[] => [
   ruleKnob('host.perSequenceUs', host, 'perSequenceUs'),
   ruleKnob('host.perRankUs', host, 'perRankUs'),
   ruleKnob('launches.gpuUs', launches, 'gpuUs'),
-  ruleKnob('attention.prefillShare', att, 'prefillShare', 1),
-  ruleKnob('attention.decodeShare', att, 'decodeShare', 1),
+  ruleKnob('attention.prefillShare', att, 'prefillShare', 1, 0.3),
+  ruleKnob('attention.decodeShare', att, 'decodeShare', 1, 0.3),
   ruleKnob('split.allReduceUs', split, 'allReduceUs'),
 ];
 /**
@@ -84,7 +91,15 @@ const common = (): Knob[] => [
  * the tensor-parallel degree); the rest keep the values its rule file states from its source.
  */
 const KNOBS: Record<EngineName, () => Knob[]> = {
-  'tensorrt-llm': () => [...common(), kernelKnob('marlin', 'gemm')],
+  'tensorrt-llm': () => [
+    ...common(),
+    ruleKnob(
+      'memory.activationBytesPerTokenPerHidden',
+      (r) => r.memory as unknown as Record<string, number>,
+      'activationBytesPerTokenPerHidden',
+    ),
+    kernelKnob('marlin', 'gemm'),
+  ],
   vllm: () => [ruleKnob('host.stepUs', host, 'stepUs'), ruleKnob('host.perRankUs', host, 'perRankUs')],
   sglang: () => [ruleKnob('host.stepUs', host, 'stepUs'), ruleKnob('host.perSequenceUs', host, 'perSequenceUs')],
   tgi: () => [ruleKnob('host.stepUs', host, 'stepUs')],
@@ -95,12 +110,14 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
       (r) => (r.flashAttention ?? r.attention) as unknown as Record<string, number>,
       'prefillShare',
       1,
+      0.3,
     ),
     ruleKnob(
       'flashAttention.decodeShare',
       (r) => (r.flashAttention ?? r.attention) as unknown as Record<string, number>,
       'decodeShare',
       1,
+      0.3,
     ),
     ruleKnob('host.launchUs', host, 'launchUs'),
     kernelKnob('ggml', 'stream'),
@@ -110,13 +127,13 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
   exllamav2: () => [
     ruleKnob('host.stepUs', host, 'stepUs'),
     ruleKnob('host.launchUs', host, 'launchUs'),
-    ruleKnob('attention.decodeShare', att, 'decodeShare', 1),
+    ruleKnob('attention.decodeShare', att, 'decodeShare', 1, 0.3),
     kernelKnob('exl2', 'stream'),
   ],
   transformers: () => [
     ruleKnob('host.stepUs', host, 'stepUs'),
     ruleKnob('host.launchUs', host, 'launchUs'),
-    ruleKnob('attention.prefillShare', att, 'prefillShare', 1),
+    ruleKnob('attention.prefillShare', att, 'prefillShare', 1, 0.3),
     kernelKnob('awq-gemm', 'stream'),
     kernelKnob('awq-gemm', 'gemm'),
   ],

@@ -21,9 +21,9 @@ const V0_1: EngineRules = {
   released: '2024-05-24',
   change: 'dynamic generator (paged, batched, chunked prompts)',
   kernel,
-  attention: { prefill: 'flash', prefillShare: 0.9, decodeShare: 0.7 },
+  attention: { prefill: 'flash', prefillShare: 0.9, decodeShare: 1 },
   launches: { perBlock: 14, perStep: 10, gpuUs: 3 },
-  host: { stepUs: 600, perSequenceUs: 20, perRankUs: 20, launchUs: 8, graphMaxBatch: 0 },
+  host: { stepUs: 96, perSequenceUs: 20, perRankUs: 20, launchUs: 3.2, graphMaxBatch: 0 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,
@@ -34,7 +34,9 @@ const V0_1: EngineRules = {
   split: { tensor: true, pipeline: 'sequential', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 1, reservedBytes: 0.8 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
-  from: [],
+  // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs and launchUs, the decode
+  // attention's share, EXL2's streaming share; the rest from the source.
+  from: ['exl2-readme-performance'],
 };
 
 /** Newest first. */

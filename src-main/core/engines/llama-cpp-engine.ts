@@ -36,10 +36,10 @@ const B3140: EngineRules = {
   released: '2024-06-12',
   change: 'MMQ on int8 tensor cores (mma) for GGUF blocks, used over cuBLAS by default',
   kernel,
-  attention: { prefill: 'unfused', prefillShare: 0.6, decodeShare: 0.5 },
-  flashAttention: { prefill: 'flash', prefillShare: 0.6, decodeShare: 0.7 },
-  launches: { perBlock: 22, perStep: 6, gpuUs: 3 },
-  host: { stepUs: 150, perSequenceUs: 60, perRankUs: 0, launchUs: 5, graphMaxBatch: 1 },
+  attention: { prefill: 'unfused', prefillShare: 1, decodeShare: 0.3 },
+  flashAttention: { prefill: 'flash', prefillShare: 0.3, decodeShare: 1 },
+  launches: { perBlock: 22, perStep: 6, gpuUs: 2.4 },
+  host: { stepUs: 60, perSequenceUs: 24, perRankUs: 0, launchUs: 5, graphMaxBatch: 1 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 1,
@@ -50,7 +50,22 @@ const B3140: EngineRules = {
   split: { tensor: true, pipeline: 'sequential', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
   kvBytes: { auto: 2, fp8: 1.0625 },
-  from: [],
+  // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's
+  // time per kernel, both attentions' shares, and ggml's GEMM share; the rest from llama.cpp's source.
+  from: [
+    'lcpp-benches-dgx-spark',
+    'lcpp-pr7676',
+    'lcpp-pr7860',
+    'lcpp-pr7921',
+    'lcpp-pr7824',
+    'lcpp-pr15131',
+    'lcpp-pr15802',
+    'lcpp-pr17505',
+    'lcpp-pr6646',
+    'lcpp-pr4766',
+    'lcpp-pr4812',
+    'lcpp-pr6766',
+  ],
 };
 
 /** CUDA graphs for single-sequence decode on one GPU; GGUF prompts through dequantise-then-cuBLAS. */

@@ -37,7 +37,7 @@ const V0_3: EngineRules = {
   kernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
   launches: { perBlock: 10, perStep: 10, gpuUs: 3 },
-  host: { stepUs: 250, perSequenceUs: 3, perRankUs: 50, launchUs: 12, graphMaxBatch: 160 },
+  host: { stepUs: 625, perSequenceUs: 19, perRankUs: 50, launchUs: 12, graphMaxBatch: 160 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 4096,
@@ -48,7 +48,9 @@ const V0_3: EngineRules = {
   split: { tensor: true, pipeline: 'none', customAllReduce: true, allReduceUs: 8, replicas: true },
   memory: { utilization: 0.88, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 16 },
   kvBytes: { auto: 2, fp8: 1 },
-  from: [],
+  // Fitted (bench/engines/calibrate.ts, first-party cells only, 12 of them): host stepUs and
+  // perSequenceUs; the rest from the source.
+  from: ['sglang-attention-backend-h200', 'sglang-pr1060-zhyncs'],
 };
 
 /** Newest first. */

@@ -47,6 +47,8 @@ const V2_0: EngineRules = {
   split: { tensor: true, pipeline: 'none', customAllReduce: false, allReduceUs: 8, replicas: false },
   memory: { utilization: 0.95, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
+  // Not fitted: none of TGI's own published figures could be expressed (GPUs without a form factor,
+  // unstated prompt lengths); every number is from its source and documentation.
   from: [],
 };
 

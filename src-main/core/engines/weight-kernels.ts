@@ -77,8 +77,8 @@ export const WEIGHT_KERNELS = {
     compute: 'fp16',
     gemvRows: 8,
     stream: 0.6,
-    gemm: 0.5,
-    from: 'to be calibrated on first-party transformers / AutoAWQ figures',
+    gemm: 0.55,
+    from: "gemm fitted on Hugging Face's own optimum GPTQ benchmark (cells-firstparty-transformers.json); stream not told apart by it",
   },
   'bnb-int8': {
     title: 'bitsandbytes LLM.int8 (outlier decomposition, int8 GEMM plus an fp16 one)',
@@ -86,7 +86,7 @@ export const WEIGHT_KERNELS = {
     gemvRows: 0,
     stream: 0.35,
     gemm: 0.25,
-    from: 'to be calibrated on first-party transformers figures',
+    from: 'not calibrated: no first-party transformers figure of LLM.int8 is expressible',
   },
   'ggml-cublas': {
     title:
@@ -96,7 +96,7 @@ export const WEIGHT_KERNELS = {
     stream: 0.75,
     gemm: 1,
     dequantPass: true,
-    from: 'llama.cpp maintainers llama-bench tables of early 2024 builds',
+    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json)",
   },
   ggml: {
     title:
@@ -104,16 +104,16 @@ export const WEIGHT_KERNELS = {
     compute: 'int8',
     gemvRows: 8,
     stream: 0.75,
-    gemm: 0.3,
-    from: 'to be calibrated on llama.cpp maintainers llama-bench tables (tg and pp)',
+    gemm: 0.33,
+    from: "fitted on llama.cpp maintainers' llama-bench tables (bench/engines cells-firstparty-llama-cpp.json)",
   },
   exl2: {
     title: "ExLlamaV2's EXL2/GPTQ GEMV, and dequantise-then-cuBLAS for many rows",
     compute: 'fp16',
     gemvRows: 32,
-    stream: 0.8,
+    stream: 1,
     gemm: 0.8,
-    from: 'to be calibrated on turboderp/exllamav2 README figures',
+    from: "stream fitted on turboderp/exllamav2's README decode figures (cells-firstparty-exllamav2.json); gemm not told apart by them",
   },
 } as const satisfies Record<string, WeightKernel>;
 
