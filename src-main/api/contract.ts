@@ -232,6 +232,21 @@ export const CHANNELS = {
       // Serving: the stored weight format, what plans are ranked by, output and prompt tokens.
       weights: z.enum(WEIGHT_FORMAT_NAMES).optional(),
       engine: z.enum(ENGINE_CHOICES).optional(),
+      kvCache: z.enum(['auto', 'fp8']).optional(),
+      load: z
+        .discriminatedUnion('kind', [
+          z.strictObject({
+            kind: z.literal('concurrency'),
+            users: positiveInt.max(100_000),
+            requests: positiveInt.max(100_000).optional(),
+          }),
+          z.strictObject({
+            kind: z.literal('rate'),
+            perSecond: z.number().positive().max(100_000),
+            requests: positiveInt.max(100_000).optional(),
+          }),
+        ])
+        .optional(),
       objective: z.enum(['latency', 'throughput']).optional(),
       tokens: positiveInt.max(1 << 20).optional(),
       prompt: positiveInt.max(1 << 20).optional(),

@@ -28,6 +28,27 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
     valueName: 'NAME',
     description: `serving a decoder: the engine that runs it, ${ENGINE_CHOICES.join(', ')} (default auto: llama.cpp for q8_0/q4_k/q4_0, vLLM otherwise; ideal: the kernel roofline alone)`,
   },
+  'kv-cache': {
+    type: 'string',
+    valueName: 'DTYPE',
+    description: "serving a decoder: the KV cache's dtype, auto (the model's, default) or fp8",
+  },
+  concurrency: {
+    type: 'string',
+    valueName: 'N',
+    description:
+      'serving a decoder: simulate N users each keeping one request in flight; adds TTFT, TPOT and end-to-end percentiles',
+  },
+  rate: {
+    type: 'string',
+    valueName: 'R',
+    description: 'serving a decoder: simulate Poisson arrivals at R requests/s (seeded); adds the same percentiles',
+  },
+  requests: {
+    type: 'string',
+    valueName: 'N',
+    description: 'with --concurrency or --rate: requests simulated (default 200)',
+  },
   objective: {
     type: 'string',
     valueName: 'WHAT',
@@ -53,6 +74,38 @@ export function engineChoice(v: string): EngineChoice {
   return choice;
 }
 
+function kvCacheField(opts: ParsedOptions): Pick<PlanRequest, 'kvCache'> {
+  const v = opts['kv-cache'];
+  if (typeof v !== 'string') return {};
+  if (v !== 'auto' && v !== 'fp8') throw new UsageError(`--kv-cache takes auto or fp8; got "${v.slice(0, 40)}"`);
+  return { kvCache: v };
+}
+
+/** Most users or requests a simulated load takes, and the highest rate (requests/s). */
+const MAX_LOAD = 100_000;
+
+/** --concurrency N or --rate R (one of them), with --requests N. */
+function loadField(opts: ParsedOptions): Pick<PlanRequest, 'load'> {
+  const requests =
+    typeof opts.requests === 'string' ? { requests: positiveInt('--requests', opts.requests, MAX_LOAD) } : {};
+  if (typeof opts.concurrency === 'string' && typeof opts.rate === 'string')
+    throw new UsageError('give --concurrency or --rate, not both');
+  if (typeof opts.concurrency === 'string')
+    return {
+      load: { kind: 'concurrency', users: positiveInt('--concurrency', opts.concurrency, MAX_LOAD), ...requests },
+    };
+  if (typeof opts.rate === 'string') {
+    const r = Number(opts.rate);
+    if (!Number.isFinite(r) || r <= 0 || r > MAX_LOAD)
+      throw new UsageError(
+        `--rate takes requests per second above 0, at most ${MAX_LOAD}; got "${opts.rate.slice(0, 40)}"`,
+      );
+    return { load: { kind: 'rate', perSecond: r, ...requests } };
+  }
+  if (requests.requests !== undefined) throw new UsageError('--requests goes with --concurrency or --rate');
+  return {};
+}
+
 /** "q4_k" → a weight format; anything else names the formats. */
 function weightFormat(v: string): WeightFormat {
   if (!Object.hasOwn(WEIGHT_FORMATS, v))
@@ -60,7 +113,10 @@ function weightFormat(v: string): WeightFormat {
   return v as WeightFormat;
 }
 
-type ServingFields = Pick<PlanRequest, 'weights' | 'engine' | 'objective' | 'tokens' | 'prompt' | 'dtype'> & {
+type ServingFields = Pick<
+  PlanRequest,
+  'weights' | 'engine' | 'kvCache' | 'load' | 'objective' | 'tokens' | 'prompt' | 'dtype'
+> & {
   batch: number;
 };
 
@@ -91,6 +147,8 @@ export function servingFields(
     ...(chosenDtype !== undefined ? { dtype: chosenDtype } : {}),
     ...(objective !== undefined ? { objective } : {}),
     ...(typeof opts.engine === 'string' ? { engine: engineChoice(opts.engine) } : {}),
+    ...kvCacheField(opts),
+    ...loadField(opts),
     ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
     ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
   };

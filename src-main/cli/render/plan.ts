@@ -211,6 +211,38 @@ export function engineLine(r: Pick<PlanResponse, 'engine'>, s: ServingFigures | 
   );
 }
 
+/** The simulated load of each plan: latency percentiles and throughput ("-" where one request does not fit). */
+function loadLines(serving: readonly ServingFigures[]): string[] {
+  const first = serving.find((s) => s.load)?.load;
+  if (!first) return [];
+  const what =
+    first.kind === 'concurrency'
+      ? `${count(first.level, 'user')} each keeping a request in flight`
+      : first.kind === 'rate'
+        ? `Poisson arrivals at ${first.level} requests/s`
+        : `${count(first.level, 'request')} at once`;
+  const pcts = (l: { p50: number; p90: number; p99: number }): string => `${ms(l.p50)} / ${ms(l.p90)} / ${ms(l.p99)}`;
+  return [
+    `Under load (${what}, ${count(first.requests, 'request')} simulated; p50 / p90 / p99):`,
+    formatTable(
+      ['#', 'TTFT', 'TPOT', 'END TO END', 'REQUESTS/S', 'OUTPUT TOKENS/S', 'PREEMPTIONS'],
+      serving.map((s, i) =>
+        s.load
+          ? [
+              i + 1,
+              pcts(s.load.ttftUs),
+              pcts(s.load.tpotUs),
+              pcts(s.load.e2eUs),
+              s.load.requestsPerSecond.toFixed(2),
+              s.load.outputTokensPerSecond.toFixed(0),
+              s.load.preemptions,
+            ]
+          : [i + 1, '-', '-', '-', '-', '-', '-'],
+      ),
+    ),
+  ];
+}
+
 /** Each plan's serving figures: at the batch, and under continuous batching at the most sequences that fit. */
 function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): string[] {
   const about = r.served
@@ -244,6 +276,7 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
         s.maxContext,
       ]),
     ),
+    ...loadLines(serving),
   ];
 }
 
