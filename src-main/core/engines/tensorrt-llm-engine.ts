@@ -39,9 +39,9 @@ const V0_9: EngineRules = {
   released: '2024-04-16',
   change: 'in-flight batching with paged KV cache as the default runtime',
   kernel,
-  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
-  launches: { perBlock: 7, perStep: 8, gpuUs: 3 },
-  host: { stepUs: 250, perSequenceUs: 2, perRankUs: 20, launchUs: 3, graphMaxBatch: 0 },
+  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1 },
+  launches: { perBlock: 7, perStep: 8, gpuUs: 1.2 },
+  host: { stepUs: 1560, perSequenceUs: 5, perRankUs: 50, launchUs: 3, graphMaxBatch: 0 },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,
@@ -49,10 +49,34 @@ const V0_9: EngineRules = {
     chunkedPrefill: false,
     admission: 'full',
   },
-  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 8, replicas: true },
-  memory: { utilization: 1, kvShareOfFree: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 16 },
+  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 20, replicas: true },
+  memory: { utilization: 1, kvShareOfFree: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 5.8 },
   kvBytes: { auto: 2, fp8: 1 },
-  from: [],
+  // Fitted (bench/engines/calibrate.ts, first-party cells only, 20 per document version): host stepUs,
+  // perSequenceUs and perRankUs, the GPU's time per kernel, both attentions' shares, the custom
+  // all-reduce's fixed time and the activation reserve; the rest from its documentation.
+  from: [
+    'trtllm-perf-v0.5',
+    'trtllm-perf-v0.6.1',
+    'trtllm-perf-v0.8.0',
+    'trtllm-perf-v0.9.0',
+    'trtllm-perf-v0.10.0',
+    'trtllm-perf-v0.11.0',
+    'trtllm-perf-v0.12.0',
+    'trtllm-perf-v0.13.0',
+    'trtllm-perf-v0.14.0',
+    'trtllm-perf-v0.15.0',
+    'trtllm-perf-v0.17',
+    'trtllm-perf-v0.20-a',
+    'trtllm-perf-v0.20-b',
+    'trtllm-perf-pt-undated',
+    'trtllm-perf-v0.21',
+    'trtllm-perf-v1.0',
+    'trtllm-perf-v1.0-early',
+    'trtllm-perf-585c756',
+    'trtllm-perf-pergpu-early',
+    'trtllm-perf-release-1.2',
+  ],
 };
 
 /**
@@ -66,7 +90,7 @@ const V0_20: EngineRules = {
   released: '2025-06-05',
   change: 'PyTorch backend: CUDA graphs for decode, overlap scheduler, chunked context',
   launches: { ...V0_9.launches, perBlock: 9 },
-  host: { stepUs: 150, perSequenceUs: 1, perRankUs: 20, launchUs: 10, graphMaxBatch: 1024 },
+  host: { stepUs: 940, perSequenceUs: 2.5, perRankUs: 50, launchUs: 10, graphMaxBatch: 1024 },
   batching: { ...V0_9.batching, chunkedPrefill: true, maxNumSeqs: 1024 },
 };
 
