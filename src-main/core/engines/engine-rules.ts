@@ -57,6 +57,11 @@ export interface EngineSplit {
   customAllReduce: boolean;
   /** Fixed time of one custom all-reduce call (launch, flag exchange between GPUs), µs. */
   allReduceUs: number;
+  /**
+   * Collectives a tensor-parallel block waits on: 2 all-reduces for a Megatron-style split; llama.cpp's
+   * row split gathers every split matrix product's result on the main GPU (q, k, v, o, gate, up, down: 7).
+   */
+  syncsPerBlock?: number;
   /** Data-parallel replicas (several engine instances behind one endpoint). */
   replicas: boolean;
 }

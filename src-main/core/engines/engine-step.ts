@@ -145,10 +145,11 @@ function stageGpu(
     const elementBytes = tokens * ACTIVATION_BYTES * (6 * d.hidden + 3 * (mlp ? Math.ceil(mlp.k / tp) : 0));
     blockUs += elementBytes / gpu.bytesPerUs + blockKernels * engine.launches.gpuUs;
     if (tp > 1) {
-      const arUs = 2 * dep.allReduceUs(stage.members, tokens * d.hidden * ACTIVATION_BYTES);
+      const syncs = engine.split.syncsPerBlock ?? 2;
+      const arUs = syncs * dep.allReduceUs(stage.members, tokens * d.hidden * ACTIVATION_BYTES);
       commUs += blocks * arUs;
       blockUs += arUs;
-      blockKernels += 2;
+      blockKernels += syncs;
     }
     us += blocks * blockUs;
     kernels += blocks * blockKernels;

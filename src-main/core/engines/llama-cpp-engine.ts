@@ -47,7 +47,14 @@ const B3140: EngineRules = {
     chunkedPrefill: true,
     admission: 'full',
   },
-  split: { tensor: true, pipeline: 'sequential', customAllReduce: false, allReduceUs: 8, replicas: false },
+  split: {
+    tensor: true,
+    pipeline: 'sequential',
+    customAllReduce: false,
+    allReduceUs: 8,
+    syncsPerBlock: 7,
+    replicas: false,
+  },
   memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's
