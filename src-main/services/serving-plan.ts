@@ -166,7 +166,7 @@ export function withOneStagePlans(ranked: RankedPlans, problem: PlanProblem, cos
 }
 
 /** Whether the engine runs the plan: a layout it offers, and a KV cache that holds one request. */
-export function servable(s: ServingFigures): boolean {
+function servable(s: ServingFigures): boolean {
   return s.engineRefusal === undefined && Number.isFinite(s.ttftUs) && s.maxBatch > 0;
 }
 

@@ -57,9 +57,3 @@ export function engineDeployment(req: DeploymentRequest): EngineDeployment {
     sendUs: req.sendUs,
   };
 }
-
-/** Blocks per stage for `pp` stages, as even as whole blocks allow (the first stages take the extra). */
-export function evenBlocks(layers: number, pp: number): number[] {
-  const base = Math.floor(layers / pp);
-  return Array.from({ length: pp }, (_, i) => base + (i < layers % pp ? 1 : 0));
-}

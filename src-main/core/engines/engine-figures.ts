@@ -23,18 +23,6 @@ export function promptUs(
   return us;
 }
 
-/** `tokens` decode steps of `batch` sequences from `context` cached tokens each (µs). */
-export function generateUs(dep: EngineDeployment, batch: number, context: number, tokens: number): number {
-  let us = 0;
-  // Steps at evenly spaced contexts stand for all of them (a step's cost is linear in the context).
-  const samples = Math.min(tokens, 16);
-  for (let i = 0; i < samples; i++) {
-    const at = context + ((i + 0.5) * tokens) / samples;
-    us += (stepCost(dep, { decodeSeqs: batch, decodeContext: batch * at, prefill: [] }).us * tokens) / samples;
-  }
-  return us;
-}
-
 export interface LatencySummary {
   mean: number;
   p50: number;

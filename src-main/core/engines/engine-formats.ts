@@ -24,7 +24,7 @@ export const ENGINE_FORMATS = {
 } as const satisfies Record<EngineName, readonly WeightFormat[]>;
 
 /** The engines that load a format, in the table's order. */
-export function enginesLoading(format: WeightFormat): EngineName[] {
+function enginesLoading(format: WeightFormat): EngineName[] {
   return ENGINE_NAMES.filter((e) => (ENGINE_FORMATS[e] as readonly WeightFormat[]).includes(format));
 }
 

@@ -32,7 +32,7 @@ function stageWeightBytes(dep: EngineDeployment, index: number, stage: EngineSta
 }
 
 /** Bytes one cached token takes on a member of the stage (all its blocks). */
-export function stageKvBytesPerToken(dep: EngineDeployment, stage: EngineStage): number {
+function stageKvBytesPerToken(dep: EngineDeployment, stage: EngineStage): number {
   const d = dep.decoder;
   const tp = stage.members.length;
   return stage.blocks * d.kvValuesPerLayer * Math.max(1 / tp, 1 / d.kvHeads) * dep.kvBytesPerValue;

@@ -20,5 +20,3 @@ export const ENGINE_NAMES = Object.keys(ENGINES) as EngineName[];
 /** What `--engine` takes: an engine, `auto` (by the weight format) or `ideal` (the kernel roofline alone). */
 export type EngineChoice = EngineName | 'auto' | 'ideal';
 export const ENGINE_CHOICES: readonly [EngineChoice, ...EngineChoice[]] = ['auto', 'ideal', ...ENGINE_NAMES];
-
-export const isEngineName = (s: string): s is EngineName => Object.hasOwn(ENGINES, s);

@@ -77,7 +77,7 @@ function loadFigures(
   };
 }
 
-export function engineMemory(dep: EngineDeployment): EngineMemoryFigures {
+function engineMemory(dep: EngineDeployment): EngineMemoryFigures {
   const stages = dep.stages.map((_, i) => stageMemory(dep, i));
   const tight = stages.reduce((a, b) => (b.kvTokens < a.kvTokens ? b : a));
   return {

@@ -1,13 +1,19 @@
 /** Deployments for the engine model's tests: a catalog decoder on datasheet GPUs, links priced by hand. */
 import { getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
 import type { TransformerEntry } from '../../../../src-main/core/catalog/schema.js';
-import { engineDeployment, evenBlocks } from '../../../../src-main/core/engines/engine-deployment.js';
+import { engineDeployment } from '../../../../src-main/core/engines/engine-deployment.js';
 import type { EngineRules } from '../../../../src-main/core/engines/engine-rules.js';
 import type { EngineDeployment } from '../../../../src-main/core/engines/engine-step.js';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
 import type { EngineName } from '../../../../src-main/core/engines/engine-names.js';
 import { datasheetFor } from '../../../../src-main/core/planner/cost/datasheets.js';
 import type { WeightFormat } from '../../../../src-main/core/workload/generation.js';
+
+/** Blocks per stage for `pp` stages, as even as whole blocks allow (the first stages take the extra). */
+function evenBlocks(layers: number, pp: number): number[] {
+  const base = Math.floor(layers / pp);
+  return Array.from({ length: pp }, (_, i) => base + (i < layers % pp ? 1 : 0));
+}
 
 export interface DeploymentSpec {
   engine?: EngineName | EngineRules;
