@@ -45,12 +45,14 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
   it('splits it over an imported two-GPU machine with serving figures, KV cache per device and exports', async () => {
     const db = await storeWithH100Box();
     const args = ['plan', '--workload', 'llama-3.1-70b', '--mode', 'inference', '--devices', 'none'];
-    const r = await cli([...args, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db, '--json']);
+    // fp8 weights: 141 GB of bf16 would not fit what vLLM leaves of two 80 GB GPUs (90%, less its reserve).
+    const fp8 = ['--weights', 'fp8'];
+    const r = await cli([...args, ...fp8, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db, '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as PlanJson;
     const best = j.plans[0];
     expect(best?.feasible).toBe(true);
-    // 141 GB of bf16 weights: no single 80 GB GPU holds them, so both GPUs are used, split by layers or tensors.
+    // 70 GB of fp8 weights and the KV cache: no single 80 GB GPU holds them under vLLM, so both GPUs are used.
     expect(best?.stages.flatMap((s) => s.devices)).toHaveLength(2);
     expect(j.plans.some((p) => p.feasible && p.stages.some((s) => s.tp === 2))).toBe(true);
     for (const m of best?.memory ?? []) {
@@ -62,11 +64,13 @@ describe('pipedejavu plan --mode inference for Llama 3.1 70B', () => {
     expect(s?.tokensPerSecond).toBeGreaterThan(0);
     expect(s?.maxContext).toBeGreaterThanOrEqual(4096);
     expect(s?.maxContext).toBeLessThanOrEqual(131072);
-    expect(j.exports?.launch.command).toMatch(/vllm serve meta-llama\/Llama-3\.1-70B\S* --dtype bfloat16/);
+    expect(j.exports?.launch.command).toMatch(
+      /vllm serve meta-llama\/Llama-3\.1-70B\S* --dtype bfloat16 --quantization fp8/,
+    );
     // A serving plan prints its engine's launch line only: no training launcher.
     expect(JSON.stringify(j.exports)).not.toMatch(/torchrun|deepspeed|megatron|pretrain_gpt/i);
 
-    const text = await cli([...args, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db]);
+    const text = await cli([...args, ...fp8, '--machine', BOX, '--batch', '2', '--seq', '4096', '--db', db]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/FIRST TOKEN +DECODE STEP +TOKENS\/S\/SEQ +REQUEST +TOKENS\/S AT 2 +MAX CONCURRENT/);
     expect(text.stdout).toMatch(
