@@ -63,6 +63,16 @@ function stats(xs: readonly Row[]): string {
   return `${p.length} of ${xs.length} priced: median |error| ${(quantile(abs, 0.5) * 100).toFixed(1)}%, within ±15% ${(within * 100).toFixed(0)}%, median signed ${pct(quantile(signed, 0.5))}`;
 }
 
+/** The median over sources of each source's median |error|: no source outweighs another by its size. */
+function sourceBalanced(xs: readonly Row[]): string {
+  const medians = groups(xs, (x) => x.cell.source)
+    .map(([, rows]) => priced(rows).map((x) => Math.abs(x.r.error)).sort((a, b) => a - b))
+    .filter((abs) => abs.length > 0)
+    .map((abs) => quantile(abs, 0.5))
+    .sort((a, b) => a - b);
+  return `${(quantile(medians, 0.5) * 100).toFixed(1)}% over ${medians.length} sources`;
+}
+
 const pct = (e: number): string => `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)}%`;
 const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
 const groups = <K extends string>(xs: readonly Row[], key: (x: Row) => K): [K, Row[]][] => {
@@ -101,6 +111,7 @@ const lines: string[] = [
   "Split (fixed before tuning): calibration = an engine's own first-party publications, for that engine only, and first-party kernel microbenchmarks; held-out = every third-party measurement.",
   '',
   `## held-out: ${stats(heldOut)}`,
+  `- each source weighed alike (the median of its sources' median |error|): ${sourceBalanced(heldOut)}`,
 ];
 const calibratedGpus = new Map<string, Set<string>>();
 for (const x of calibration) {
