@@ -5,12 +5,7 @@
  * in the cell's unit. A cell the tool cannot express is returned with the reason.
  */
 import { catalogNames, getCatalogEntry, type CatalogEntry } from '../../src-main/core/catalog/index.js';
-import {
-  datasheetFor,
-  GPU_DATASHEETS,
-  normalizeGpuName,
-  type GpuDatasheet,
-} from '../../src-main/core/planner/cost/datasheets.js';
+import type { GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
 import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
 import type { LatencySummary } from '../../src-main/core/engines/engine-figures.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
@@ -19,6 +14,7 @@ import type { WeightFormat } from '../../src-main/core/workload/generation.js';
 import type { EngineName } from '../../src-main/core/engines/engine-names.js';
 import { engineRules } from '../../src-main/core/engines/engines.js';
 import type { Arch, EngineCell } from './cells.js';
+import { archDecoder, exactGpu } from '../lib/published-model.js';
 
 export type EngineCellResult =
   { id: string; predicted: number; error: number; detail: string } | { id: string; notExpressible: string };
@@ -40,47 +36,13 @@ const need = (c: EngineCell, k: string): number => num(c, k) ?? refuse(`the sour
 
 /** The cell's GPU by one of its exact names: "A100 80G" names no form factor, and is refused. */
 function gpuOf(c: EngineCell): GpuDatasheet {
-  const compact = (n: string): string => normalizeGpuName(n).replace(/ /g, '');
-  const g =
-    datasheetFor(c.gpu) ??
-    GPU_DATASHEETS.find((d) => [d.id, d.name, ...d.aliases].some((n) => compact(n) === compact(c.gpu)));
-  return g ?? refuse(`GPU "${c.gpu}" is not one GPU of models/gpus.json (not in it, or form factor not stated)`);
+  return (
+    exactGpu(c.gpu) ??
+    refuse(`GPU "${c.gpu}" is not one GPU of models/gpus.json (not in it, or form factor not stated)`)
+  );
 }
 
-function archEntry(id: string, a: Arch): CatalogEntry {
-  const llama = a.family === 'llama';
-  return {
-    name: id,
-    title: id,
-    family: 'published',
-    sources: [],
-    config: 'bench/engines',
-    reportedParams: Math.round(a.params ?? 1),
-    defaults: { batch: 1, seq: Math.min(a.context, 2048), dtype: 'bf16' },
-    kind: 'transformer',
-    input: 'tokens',
-    layers: a.layers,
-    hidden: a.hidden,
-    heads: a.heads,
-    ...(a.kvHeads !== undefined && a.kvHeads !== a.heads ? { kvHeads: a.kvHeads } : {}),
-    ffn: a.ffn,
-    ...(a.experts !== undefined && a.topK !== undefined ? { experts: a.experts, topK: a.topK } : {}),
-    vocab: a.vocab,
-    context: a.context,
-    contextPolicy: 'warn',
-    norm: llama ? 'rmsnorm' : 'layernorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
-    mlp: llama ? 'swiglu' : 'gelu',
-    bias: !llama,
-    position: llama ? 'rope' : 'learned',
-    tiedEmbeddings: !llama,
-    head: 'lm',
-    causal: true,
-    dropout: false,
-  } as CatalogEntry;
-}
+const archEntry = (id: string, a: Arch): CatalogEntry => archDecoder(id, a, Math.min(a.context, 2048));
 
 /**
  * The cell's model; a benchmark that ran past the model's context (2048 + 2048 tokens on a

@@ -9,14 +9,7 @@ import type { Database } from '../../src-main/adapters/store/types.js';
 import { catalogNames, getCatalogEntry } from '../../src-main/core/catalog/index.js';
 import type { CatalogEntry } from '../../src-main/core/catalog/index.js';
 import { createCostModel } from '../../src-main/core/planner/cost/cost-model.js';
-import {
-  datasheetFor,
-  GPU_DATASHEETS,
-  MAX_VIRTUAL_GPUS,
-  normalizeGpuName,
-  virtualDevice,
-  type GpuDatasheet,
-} from '../../src-main/core/planner/cost/datasheets.js';
+import { MAX_VIRTUAL_GPUS, virtualDevice, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
 import type { Dtype } from '../../src-main/core/domain/measurement.js';
@@ -25,6 +18,7 @@ import { virtualNodes } from '../../src-main/core/planner/virtual-nodes.js';
 import type { LayoutAnswer } from '../../src-main/services/layout-plan.js';
 import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
 import type { Arch, Cell } from './cells.js';
+import { archDecoder, exactGpu } from '../lib/published-model.js';
 
 export type CellResult =
   { id: string; predicted: number; error: number; detail: string } | { id: string; notExpressible: string };
@@ -46,47 +40,11 @@ const need = (c: Cell, k: string): number => num(c, k) ?? refuse(`the source sta
 
 /** The cell's GPU by one of its exact names (no partial match: "L40" is not the L40S). */
 function gpuOf(c: Cell): GpuDatasheet {
-  const compact = (n: string): string => normalizeGpuName(n).replace(/ /g, '');
-  const g =
-    datasheetFor(c.gpu) ??
-    GPU_DATASHEETS.find((d) => [d.id, d.name, ...d.aliases].some((n) => compact(n) === compact(c.gpu)));
-  return g ?? refuse(`GPU "${c.gpu}" is not in models/gpus.json`);
+  return exactGpu(c.gpu) ?? refuse(`GPU "${c.gpu}" is not in models/gpus.json`);
 }
 
 /** A published architecture as a catalog transformer description. */
-function archEntry(id: string, a: Arch): CatalogEntry {
-  const llama = a.family === 'llama';
-  return {
-    name: id,
-    title: id,
-    family: 'published',
-    sources: [],
-    config: 'bench/published',
-    reportedParams: Math.round(a.params ?? 1),
-    defaults: { batch: 1, seq: a.context, dtype: 'bf16' },
-    kind: 'transformer',
-    input: 'tokens',
-    layers: a.layers,
-    hidden: a.hidden,
-    heads: a.heads,
-    ...(a.kvHeads !== undefined && a.kvHeads !== a.heads ? { kvHeads: a.kvHeads } : {}),
-    ffn: a.ffn,
-    vocab: a.vocab,
-    context: a.context,
-    contextPolicy: 'warn',
-    norm: llama ? 'rmsnorm' : 'layernorm',
-    normPlacement: 'pre',
-    embeddingNorm: false,
-    finalNorm: true,
-    mlp: llama ? 'swiglu' : 'gelu',
-    bias: !llama,
-    position: llama ? 'rope' : 'learned',
-    tiedEmbeddings: !llama,
-    head: 'lm',
-    causal: true,
-    dropout: false,
-  };
-}
+const archEntry = (id: string, a: Arch): CatalogEntry => archDecoder(id, a);
 
 function modelOf(c: Cell): { workload: string; decoder?: CatalogEntry } {
   if (c.model && catalogNames().includes(c.model)) return { workload: c.model };
@@ -257,6 +215,8 @@ function servingPlan(db: Database, c: Cell, batch: number, prompt: number, token
     layout: splitLayout(c),
     prompt,
     tokens,
+    // The datasheet kernel model this bench checks (issue 46); engines are checked by bench:engines.
+    engine: 'ideal',
   });
   return pricedLayout(r).serving ?? refuse('no serving figures for this model');
 }

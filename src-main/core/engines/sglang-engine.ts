@@ -6,26 +6,8 @@
  * GPUs, chunked_prefill_size 8192 on large GPUs, cuda_graph_max_bs 160, max_running_requests from
  * the KV cache. Tensor parallelism with a custom all-reduce; data parallelism by --dp-size. Pure.
  */
-import type { WeightFormat } from '../workload/generation.js';
 import type { EngineRules } from './engine-rules.js';
-import type { WeightKernelName } from './weight-kernels.js';
-
-const FP8_ARCHITECTURES = new Set(['Ada', 'Hopper', 'Blackwell']);
-
-function kernel(format: WeightFormat, architecture: string): WeightKernelName {
-  switch (format) {
-    case 'fp32':
-      return 'cublas-fp32';
-    case 'fp8':
-      return FP8_ARCHITECTURES.has(architecture) ? 'fp8-gemm' : 'fp8-marlin';
-    case 'int8':
-      return 'int8-gemm';
-    case 'int4':
-      return 'marlin';
-    default:
-      return 'cublas';
-  }
-}
+import { standardKernel } from './weight-kernels.js';
 
 const GiB = 2 ** 30;
 
@@ -34,7 +16,7 @@ const V0_3: EngineRules = {
   since: '0.3.0',
   released: '2024-09-19',
   change: 'overlapped scheduler, FlashInfer, CUDA graphs and chunked prefill by default',
-  kernel,
+  kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
   launches: { perBlock: 10, perStep: 10, gpuUs: 3 },
   host: { stepUs: 625, perSequenceUs: 19, perRankUs: 50, launchUs: 12, graphMaxBatch: 160 },

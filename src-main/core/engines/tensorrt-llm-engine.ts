@@ -10,26 +10,8 @@
  * cache at admission, kv_cache_free_gpu_memory_fraction 0.9 of what the weights leave, max batch
  * size and tokens per step from the build (trtllm-bench picks them from the GPU's memory). Pure.
  */
-import type { WeightFormat } from '../workload/generation.js';
 import type { EngineRules } from './engine-rules.js';
-import type { WeightKernelName } from './weight-kernels.js';
-
-function kernel(format: WeightFormat, architecture: string): WeightKernelName {
-  switch (format) {
-    case 'fp32':
-      return 'cublas-fp32';
-    case 'fp8':
-      return architecture === 'Ampere' || architecture === 'Turing' || architecture === 'Volta'
-        ? 'fp8-marlin'
-        : 'fp8-gemm';
-    case 'int8':
-      return 'int8-gemm';
-    case 'int4':
-      return 'marlin';
-    default:
-      return 'cublas';
-  }
-}
+import { standardKernel } from './weight-kernels.js';
 
 const GiB = 2 ** 30;
 
@@ -38,7 +20,7 @@ const V0_9: EngineRules = {
   since: '0.9.0',
   released: '2024-04-16',
   change: 'in-flight batching with paged KV cache as the default runtime',
-  kernel,
+  kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1 },
   launches: { perBlock: 7, perStep: 8, gpuUs: 1.2 },
   host: { stepUs: 1560, perSequenceUs: 5, perRankUs: 50, launchUs: 3, graphMaxBatch: 0 },

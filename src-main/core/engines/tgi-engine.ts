@@ -7,24 +7,8 @@
  * 1.0 with a safety margin), max-batch-prefill-tokens 4096, max-concurrent-requests 128 at the
  * router. Tensor parallelism by --num-shard (NCCL). Pure.
  */
-import type { WeightFormat } from '../workload/generation.js';
 import type { EngineRules } from './engine-rules.js';
-import type { WeightKernelName } from './weight-kernels.js';
-
-function kernel(format: WeightFormat, architecture: string): WeightKernelName {
-  switch (format) {
-    case 'fp8':
-      return architecture === 'Ada' || architecture === 'Hopper' || architecture === 'Blackwell'
-        ? 'fp8-gemm'
-        : 'fp8-marlin';
-    case 'int8':
-      return 'int8-gemm';
-    case 'int4':
-      return 'marlin';
-    default:
-      return 'cublas';
-  }
-}
+import { standardKernel } from './weight-kernels.js';
 
 const GiB = 2 ** 30;
 
@@ -33,7 +17,7 @@ const V2_0: EngineRules = {
   since: '2.0.0',
   released: '2024-04-12',
   change: 'flash and paged attention, CUDA graphs, Marlin int4',
-  kernel,
+  kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
   launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
   host: { stepUs: 1200, perSequenceUs: 10, perRankUs: 100, launchUs: 12, graphMaxBatch: 128 },

@@ -12,30 +12,8 @@
  * max_num_batched_tokens max(max_model_len, 2048) without chunked prefill, 8192 with it (V1
  * server), CUDA graph sizes up to 256 (V1: 512). Pure.
  */
-import type { WeightFormat } from '../workload/generation.js';
 import type { EngineRules } from './engine-rules.js';
-import type { WeightKernelName } from './weight-kernels.js';
-
-const FP8_ARCHITECTURES = new Set(['Ada', 'Hopper', 'Blackwell']);
-
-function kernel(format: WeightFormat, architecture: string): WeightKernelName {
-  switch (format) {
-    case 'fp32':
-      return 'cublas-fp32';
-    case 'fp8':
-      return FP8_ARCHITECTURES.has(architecture) ? 'fp8-gemm' : 'fp8-marlin';
-    case 'int8':
-      return 'int8-gemm';
-    case 'int4':
-      return architecture === 'Volta' || architecture === 'Turing' ? 'awq-gemm' : 'marlin';
-    case 'q8_0':
-    case 'q4_k':
-    case 'q4_0':
-      return 'ggml';
-    default:
-      return 'cublas';
-  }
-}
+import { standardKernel } from './weight-kernels.js';
 
 const GiB = 2 ** 30;
 
@@ -45,7 +23,7 @@ const V0_6: EngineRules = {
   since: '0.6.0',
   released: '2024-09-05',
   change: 'output processing overlaps the GPU (async), cheaper scheduling; prefill still alone by default',
-  kernel,
+  kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
   launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
   host: { stepUs: 900, perSequenceUs: 10, perRankUs: 150, launchUs: 12, graphMaxBatch: 256 },

@@ -5,6 +5,7 @@
  * reaches with many rows (prefill), after its dequantisation. Engines pick one per weight format
  * and GPU generation (the *-engine.ts files). Each figure names where it comes from. Pure.
  */
+import type { WeightFormat } from '../workload/generation.js';
 import type { ComputeDtype, GpuSpec } from './gpu-spec.js';
 
 export interface WeightKernel {
@@ -166,4 +167,31 @@ export function weightGemmUs(
   const computeUs = tiledComputeUs(gpu, peak * fraction * share, m, n, k) + dequantUs;
   const memoryUs = (n * k * bytesPerWeight) / (gpu.bytesPerUs * kernel.stream) + (m * (n + k) * 2) / gpu.bytesPerUs;
   return Math.max(computeUs, memoryUs);
+}
+
+const FP8_ARCHITECTURES = new Set(['Ada', 'Hopper', 'Blackwell']);
+
+/**
+ * The kernel most engines run a format on (vLLM, SGLang, TensorRT-LLM, TGI): cuBLAS for float
+ * weights, W8A8 fp8 where the GPU has fp8 units and Marlin's W8A16 elsewhere, W8A8 int8, Marlin for
+ * int4 (AutoAWQ's GEMM before Ampere, where Marlin does not run), llama.cpp's kernels for GGUF
+ * blocks (vLLM reads GGUF files with them).
+ */
+export function standardKernel(format: WeightFormat, architecture: string): WeightKernelName {
+  switch (format) {
+    case 'fp32':
+      return 'cublas-fp32';
+    case 'fp8':
+      return FP8_ARCHITECTURES.has(architecture) ? 'fp8-gemm' : 'fp8-marlin';
+    case 'int8':
+      return 'int8-gemm';
+    case 'int4':
+      return architecture === 'Volta' || architecture === 'Turing' ? 'awq-gemm' : 'marlin';
+    case 'q8_0':
+    case 'q4_k':
+    case 'q4_0':
+      return 'ggml';
+    default:
+      return 'cublas';
+  }
 }
