@@ -170,6 +170,17 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await expect(snippets.innerText()).resolves.not.toMatch(/torchrun|deepspeed|megatron/i);
       await app.screenshot('plans-serving-light');
       await app.screenshotOf('memory-chart', 'plans-serving-memory-light');
+      await expect(page.getByTestId('serving-engine').innerText()).resolves.toMatch(/^vLLM, rules of /);
+      const vllmDecode = await servingRows.first().locator('td').nth(2).innerText();
+
+      // Another engine changes the figures and the launch line: llama.cpp, with its own band.
+      await page.getByTestId('plan-engine').selectOption('llama.cpp');
+      await page.getByTestId('plan-run').click();
+      await page.getByTestId('serving-engine').getByText('llama.cpp, rules of').waitFor({ timeout: 120_000 });
+      await expect(snippets.getByRole('tab').allInnerTexts()).resolves.toEqual(['llama.cpp']);
+      await expect(snippets.getByTestId('snippet').first().innerText()).resolves.toMatch(/llama-server -m /);
+      await expect(servingRows.first().locator('td').nth(2).innerText()).resolves.not.toBe(vllmDecode);
+      await page.getByTestId('plan-engine').selectOption('auto');
 
       // Llama 3.1 70B on two datasheet H100s alone: it fits only split, and a tensor-parallel pair is among the plans.
       await page.getByTestId('plan-device-cpu').uncheck();
