@@ -70,6 +70,7 @@ export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat,
 /** Each serving engine's title (the app's export tab names the plan's engine). */
 /** What the app's engine picker offers: every engine, auto (by the weight format) and ideal (the kernel roofline). */
 export { ENGINE_CHOICES };
+export type { EngineChoice } from '../core/engines/engine-names.js';
 
 export const ENGINE_TITLES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, ENGINES[e].title])) as Record<
   EngineName,

@@ -1,6 +1,6 @@
 /** Workloads: stored ONNX models and the catalog, per-layer predictions and real runs. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { ApiRequest } from '../../../src-main/api/contract.js';
+import type { ApiRequest, EngineChoice } from '../../../src-main/api/contract.js';
 import type {
   FitView,
   CatalogSummary,
@@ -26,6 +26,8 @@ export class WorkloadsState {
   fitMode: FitMode = $state('inference');
   /** Fine-tuning: the tool whose memory rules the rows follow. */
   fitStack: FinetuneStack = $state('peft');
+  /** Serving: the engine each format runs on (auto: by the format; ideal: the kernel roofline). */
+  fitEngine: EngineChoice = $state('auto');
   readonly adding = new Action();
   readonly removing = new Action();
   readonly measure: JobTracker<MeasuredView>;
@@ -118,6 +120,7 @@ export class WorkloadsState {
       batch: Math.max(1, Math.floor(this.batch) || 1),
       ...(this.seq > 0 ? { context: Math.floor(this.seq) } : {}),
       ...(this.fitMode === 'finetune' ? { finetune: { stack: this.fitStack } } : {}),
+      ...(this.fitMode === 'inference' && this.fitEngine !== 'auto' ? { engine: this.fitEngine } : {}),
     };
   }
 
