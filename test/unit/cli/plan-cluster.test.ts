@@ -33,32 +33,37 @@ const linkKind = (p: PlanJson, a: string, b: string): string | undefined =>
   p.networks.find((l) => (l.a === a && l.b === b) || (l.a === b && l.b === a))?.kind;
 
 describe('pipedejavu plan on a cluster', () => {
-  it('plans over machines named by a pattern, on the links a statement and nccl-tests give', async () => {
-    const { db, dir } = await clusterStore();
-    const links = path.join(dir, 'links.txt');
-    writeFileSync(links, 'r1n* r1n* 200Gb-IB\n* * 25GbE\n');
-    const nccl = path.join(dir, 'nccl');
-    mkdirSync(nccl);
-    // nccl-tests between r1n01 and r2n03, one GPU each (the pair recipe's output).
-    const pair = ncclTwoRanks('r1n01', 3).replace(/on r1n01 device {2}1/, 'on r2n03 device  0');
-    writeFileSync(path.join(nccl, 'r1n01-r2n03.txt'), pair);
-    const args = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--batch', '16', '--db', db];
-    const r = await cli([...args, '--machine', 'r*', '--links', links, '--nccl', nccl, '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const p = JSON.parse(r.stdout) as PlanJson;
-    expect(p.devices).toHaveLength(24);
-    expect(linkKind(p, 'r1n01', 'r1n02')).toBe('NETWORK(200Gb-IB)');
-    expect(linkKind(p, 'r1n02', 'r2n03')).toBe('NETWORK(25GbE)');
-    expect(linkKind(p, 'r1n01', 'r2n03')).toMatch(/^NETWORK\(.*GB\/s measured\)$/);
-    expect(p.warnings.join('\n')).toMatch(/r1n01-r2n03.txt: measured link r1n01 <-> r2n03/);
-    expect(p.plans.some((x) => x.feasible)).toBe(true);
+  // Two CLI runs planning 24 GPUs: well over the default 30 s on two CPUs under load.
+  it(
+    'plans over machines named by a pattern, on the links a statement and nccl-tests give',
+    { timeout: 120_000 },
+    async () => {
+      const { db, dir } = await clusterStore();
+      const links = path.join(dir, 'links.txt');
+      writeFileSync(links, 'r1n* r1n* 200Gb-IB\n* * 25GbE\n');
+      const nccl = path.join(dir, 'nccl');
+      mkdirSync(nccl);
+      // nccl-tests between r1n01 and r2n03, one GPU each (the pair recipe's output).
+      const pair = ncclTwoRanks('r1n01', 3).replace(/on r1n01 device {2}1/, 'on r2n03 device  0');
+      writeFileSync(path.join(nccl, 'r1n01-r2n03.txt'), pair);
+      const args = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--batch', '16', '--db', db];
+      const r = await cli([...args, '--machine', 'r*', '--links', links, '--nccl', nccl, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const p = JSON.parse(r.stdout) as PlanJson;
+      expect(p.devices).toHaveLength(24);
+      expect(linkKind(p, 'r1n01', 'r1n02')).toBe('NETWORK(200Gb-IB)');
+      expect(linkKind(p, 'r1n02', 'r2n03')).toBe('NETWORK(25GbE)');
+      expect(linkKind(p, 'r1n01', 'r2n03')).toMatch(/^NETWORK\(.*GB\/s measured\)$/);
+      expect(p.warnings.join('\n')).toMatch(/r1n01-r2n03.txt: measured link r1n01 <-> r2n03/);
+      expect(p.plans.some((x) => x.feasible)).toBe(true);
 
-    const text = await cli([...args, '--machine', 'r*', '--links', links]);
-    expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(
-      /devices 8 x NVIDIA H100 80GB HBM3 on r1n01, 8 x NVIDIA H100 80GB HBM3 on r1n02, 8 x NVIDIA H100 80GB HBM3 on r2n03 \(24 measured\)/,
-    );
-  });
+      const text = await cli([...args, '--machine', 'r*', '--links', links]);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(
+        /devices 8 x NVIDIA H100 80GB HBM3 on r1n01, 8 x NVIDIA H100 80GB HBM3 on r1n02, 8 x NVIDIA H100 80GB HBM3 on r2n03 \(24 measured\)/,
+      );
+    },
+  );
 
   it('says in one line what is wrong with --machine, --links and a missing network', async () => {
     const { db, dir } = await clusterStore();

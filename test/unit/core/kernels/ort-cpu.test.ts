@@ -208,7 +208,7 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
 
   it(
     'runs the quick kernels of other dtypes that are not gpuOnly (data movement, integer arithmetic)',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const kernels = suiteKernels('quick', { dtypes: ['fp16', 'int8', 'int32', 'int64'] }).filter((k) => !k.gpuOnly);
       expect(kernels.map((k) => k.op)).toEqual(
