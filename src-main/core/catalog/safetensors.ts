@@ -5,6 +5,7 @@
  * weights, quantization constants left out), its float dtype and its quantization. Pure.
  */
 import { UserError } from '../errors.js';
+import { countJsonKeys } from '../util/json-keys.js';
 import type { WeightFormat } from '../workload/generation.js';
 
 /** The safetensors dtypes and their widths in bits. */
@@ -37,6 +38,91 @@ export interface SafetensorsTensor {
   name: string;
   dtype: SafetensorsDtype;
   shape: number[];
+}
+
+/**
+ * What a checkpoint's safetensors headers may hold, checked on the headers' bytes before any is
+ * parsed into objects (a header of 1,000,000 tensors took 5.1 s and 854 MiB to parse and check).
+ * Real checkpoints hold far fewer: Llama 3.1 405B about 1,100 tensors over 191 shards; the large
+ * MoE models the most, DeepSeek-V3 about 91,000 over 163 shards (61 layers of 256 experts, each fp8
+ * weight beside its scale), a Kimi-K2-sized model quantized with three tensors a weight (packed
+ * values, scales, shape) about 210,000. A file may hold as many as the whole of DeepSeek-V3 (a
+ * MoE saved unsharded), a model twice the largest. At the caps a header parses in under a second
+ * and a few hundred MiB.
+ */
+export const SAFETENSORS_LIMITS = {
+  tensorsPerFile: 100_000,
+  tensorsPerModel: 400_000,
+  /** Bytes of one header: 1 KiB a tensor at the file cap (a real entry takes 100 to 200). */
+  headerBytes: 100 * 2 ** 20,
+  /** Bytes of all of a model's headers (DeepSeek-V3's add up to about 16 MiB). */
+  modelHeaderBytes: 256 * 2 ** 20,
+};
+
+export type SafetensorsLimits = typeof SAFETENSORS_LIMITS;
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * The tensors a header's bytes name at most (its top-level keys, `__metadata__` counted too),
+ * counted without parsing them; refused past the file's cap, or past the model's with the
+ * `modelSoFar` tensors of the files read before it.
+ */
+export function checkHeaderTensorCount(
+  file: string,
+  header: Uint8Array,
+  modelSoFar: number,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): number {
+  // One key more than the cap may be `__metadata__`; the exact count is checked once parsed.
+  const keys = countJsonKeys(header, 1, limits.tensorsPerFile + 1);
+  if (keys > limits.tensorsPerFile + 1) throw tooManyInFile(file, limits);
+  const least = Math.max(0, keys - 1);
+  if (modelSoFar + least > limits.tensorsPerModel) throw tooManyInModel(file, limits);
+  return keys;
+}
+
+/** The exact count, once parsed: the file's cap and the model's. */
+export function checkTensorCount(
+  file: string,
+  tensors: number,
+  modelSoFar: number,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): void {
+  if (tensors > limits.tensorsPerFile) throw tooManyInFile(file, limits);
+  if (modelSoFar + tensors > limits.tensorsPerModel) throw tooManyInModel(file, limits);
+}
+
+const tooManyInFile = (file: string, limits: SafetensorsLimits): UserError =>
+  new UserError(
+    `${file}: its safetensors header holds more than ${fmt(limits.tensorsPerFile)} tensors, the most one file may hold (real shards hold a few thousand)`,
+  );
+
+const tooManyInModel = (file: string, limits: SafetensorsLimits): UserError =>
+  new UserError(
+    `${file}: the folder's safetensors hold more than ${fmt(limits.tensorsPerModel)} tensors, the most one model may hold`,
+  );
+
+/** Keys an index's metadata may hold beside its weight_map (total_size, total_parameters: one or two). */
+const INDEX_METADATA_KEYS = 64;
+
+/**
+ * The entries a model.safetensors.index.json names, capped at the model's tensors: on its bytes
+ * before it is parsed (`index`: the keys one level down, its weight_map's and its metadata's),
+ * and exactly once parsed (`index`: the weight_map's entry count).
+ */
+export function checkIndexTensorCount(
+  file: string,
+  index: Uint8Array | number,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): void {
+  const over =
+    typeof index === 'number'
+      ? index > limits.tensorsPerModel
+      : countJsonKeys(index, 2, limits.tensorsPerModel + INDEX_METADATA_KEYS) >
+        limits.tensorsPerModel + INDEX_METADATA_KEYS;
+  if (over)
+    throw new UserError(`${file} names more than ${fmt(limits.tensorsPerModel)} tensors, the most one model may hold`);
 }
 
 /** Most dimensions a tensor may have, and most elements (2^48: far above any real tensor). */
