@@ -40,6 +40,10 @@ export interface SafetensorsTensor {
   shape: number[];
 }
 
+/** Header bytes allowed a tensor (a real entry, name and all, takes 100 to 200), and the metadata's. */
+const HEADER_BYTES_PER_TENSOR = 256;
+const HEADER_METADATA_BYTES = 2 ** 20;
+
 /**
  * What a checkpoint's safetensors headers may hold, checked on the headers' bytes before any is
  * parsed into objects (a header of 1,000,000 tensors took 5.1 s and 854 MiB to parse and check).
@@ -47,16 +51,20 @@ export interface SafetensorsTensor {
  * MoE models the most, DeepSeek-V3 about 91,000 over 163 shards (61 layers of 256 experts, each fp8
  * weight beside its scale), a Kimi-K2-sized model quantized with three tensors a weight (packed
  * values, scales, shape) about 210,000. A file may hold as many as the whole of DeepSeek-V3 (a
- * MoE saved unsharded), a model twice the largest. At the caps a header parses in under a second
- * and a few hundred MiB.
+ * MoE saved unsharded), a model twice the largest. The byte caps follow from the tensor caps
+ * (256 bytes a tensor and 1 MiB of metadata: DeepSeek-V3's headers add up to about 16 MiB). At the
+ * caps, 400,000 tensors in 4 headers of 25 MiB, a model is read in seconds and under 1 GiB.
  */
+const TENSORS_PER_FILE = 100_000;
+const TENSORS_PER_MODEL = 400_000;
+
 export const SAFETENSORS_LIMITS = {
-  tensorsPerFile: 100_000,
-  tensorsPerModel: 400_000,
-  /** Bytes of one header: 1 KiB a tensor at the file cap (a real entry takes 100 to 200). */
-  headerBytes: 100 * 2 ** 20,
-  /** Bytes of all of a model's headers (DeepSeek-V3's add up to about 16 MiB). */
-  modelHeaderBytes: 256 * 2 ** 20,
+  tensorsPerFile: TENSORS_PER_FILE,
+  tensorsPerModel: TENSORS_PER_MODEL,
+  /** Bytes of one header (25.4 MiB). */
+  headerBytes: TENSORS_PER_FILE * HEADER_BYTES_PER_TENSOR + HEADER_METADATA_BYTES,
+  /** Bytes of all of a model's headers (98.7 MiB). */
+  modelHeaderBytes: TENSORS_PER_MODEL * HEADER_BYTES_PER_TENSOR + HEADER_METADATA_BYTES,
 };
 
 export type SafetensorsLimits = typeof SAFETENSORS_LIMITS;
@@ -191,9 +199,9 @@ export function safetensorsTensors(file: string, header: unknown, dataBytes: num
   if (!isRecord(header)) throw new UserError(`${file}: its safetensors header is not a JSON object`);
   const tensors: SafetensorsTensor[] = [];
   const spans: Span[] = [];
-  for (const [name, entry] of Object.entries(header)) {
+  for (const name of Object.keys(header)) {
     if (name === '__metadata__') continue;
-    const [tensor, span] = checkEntry(file, name, entry, dataBytes);
+    const [tensor, span] = checkEntry(file, name, header[name], dataBytes);
     tensors.push(tensor);
     spans.push(span);
   }
@@ -267,18 +275,49 @@ function quantConfig(q: unknown): QuantConfig {
 /** How one tensor counts: its logical parameters (0 for constants and buffers) and whether they are quantized. */
 type Counted = { params: number; quantized: boolean; method: Quantization | null };
 
-function countTensor(t: SafetensorsTensor, names: ReadonlySet<string>, q: QuantConfig): Counted {
+/** The names of the tensors, and the weights that bitsandbytes 4-bit quant_state constants name (nf4 or fp4). */
+interface Names {
+  all: ReadonlySet<string>;
+  bnb4: ReadonlyMap<string, 'bnb-nf4' | 'bnb-fp4'>;
+}
+
+const BNB4_STATES = [
+  ['.quant_state.bitsandbytes__nf4', 'bnb-nf4'],
+  ['.quant_state.bitsandbytes__fp4', 'bnb-fp4'],
+] as const;
+
+/**
+ * The names looked up once: a lookup of a name built per tensor (`${name}.quant_state...`) hashes
+ * a new string each time, which a header of long names (100,000 of 1 KiB) makes seconds.
+ */
+function namesOf(tensors: readonly SafetensorsTensor[]): Names {
+  const all = new Set(tensors.map((t) => t.name));
+  const bnb4 = new Map<string, 'bnb-nf4' | 'bnb-fp4'>();
+  for (const name of all) {
+    for (const [suffix, method] of BNB4_STATES) {
+      // nf4 wins when a weight has both, as the lookup in that order did.
+      if (name.endsWith(suffix)) {
+        const base = name.slice(0, -suffix.length);
+        if (bnb4.get(base) !== 'bnb-nf4') bnb4.set(base, method);
+      }
+    }
+  }
+  return { all, bnb4 };
+}
+
+function countTensor(t: SafetensorsTensor, names: Names, q: QuantConfig): Counted {
   const n = elementsOf(t.shape);
   if (isConstant(t.name) || isBuffer(t)) return { params: 0, quantized: false, method: null };
   if (t.name.endsWith('.qweight') && (t.dtype === 'I32' || t.dtype === 'U32')) {
     const method =
-      q.method === 'awq' || (q.method !== 'gptq' && !names.has(t.name.replace(/qweight$/, 'g_idx'))) ? 'awq' : 'gptq';
+      q.method === 'awq' || (q.method !== 'gptq' && !names.all.has(t.name.replace(/qweight$/, 'g_idx')))
+        ? 'awq'
+        : 'gptq';
     return { params: Math.round((n * 32) / (q.bits ?? 4)), quantized: true, method };
   }
-  const nf4 = names.has(`${t.name}.quant_state.bitsandbytes__nf4`);
-  if (nf4 || names.has(`${t.name}.quant_state.bitsandbytes__fp4`))
-    return { params: n * 2, quantized: true, method: nf4 ? 'bnb-nf4' : 'bnb-fp4' };
-  if (t.dtype === 'I8' && names.has(t.name.replace(/weight$/, 'SCB')))
+  const bnb4 = names.bnb4.get(t.name);
+  if (bnb4) return { params: n * 2, quantized: true, method: bnb4 };
+  if (t.dtype === 'I8' && names.all.has(t.name.replace(/weight$/, 'SCB')))
     return { params: n, quantized: true, method: 'bnb-int8' };
   if (t.dtype === 'F8_E4M3' || t.dtype === 'F8_E5M2') return { params: n, quantized: true, method: 'fp8' };
   // Other integer tensors are buffers (BERT's position_ids), never parameters.
@@ -311,7 +350,7 @@ function weightFormat(
 /** What the tensors of a checkpoint store, given its config.json's quantization_config (if any). */
 export function storedWeights(tensors: readonly SafetensorsTensor[], quantizationConfig: unknown): StoredWeights {
   const q = quantConfig(quantizationConfig);
-  const names = new Set(tensors.map((t) => t.name));
+  const names = namesOf(tensors);
   const perDtype = new Map<SafetensorsDtype, number>();
   const methods = new Map<Quantization, number>();
   let [params, quantizedParams, bytes] = [0, 0, 0];

@@ -16,27 +16,20 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-/** The index of the quote closing the string whose opening quote is at `open`; bytes.length if none. */
-function closingQuote(bytes: Uint8Array, open: number): number {
-  let at = open;
-  for (;;) {
-    at = bytes.indexOf(QUOTE, at + 1);
-    if (at < 0) return bytes.length;
-    // Escaped when an odd number of backslashes precede it.
-    let slashes = 0;
-    while (bytes[at - 1 - slashes] === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return at;
-  }
-}
-
 /** Keys of the objects at `depth` (1: the top-level object's); stops and returns stopAfter + 1 once past it. */
 export function countJsonKeys(bytes: Uint8Array, depth: number, stopAfter = Infinity): number {
   let d = 0;
   let n = 0;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
-    if (c === QUOTE) i = closingQuote(bytes, i);
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) d++;
+    if (c === QUOTE) {
+      // Skip the string: to its closing quote, each escape's next byte skipped with it.
+      for (i++; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (b === BACKSLASH) i++;
+        else if (b === QUOTE) break;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) d++;
     else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) d--;
     else if (c === COLON && d === depth && ++n > stopAfter) return n;
   }

@@ -130,11 +130,11 @@ describe('bad safetensors input, one line naming the file', () => {
     expect(reads.every((x) => x.end <= 8)).toBe(true);
   });
 
-  it('refuses a header over the 100 MiB cap in a file that large', () => {
+  it('refuses a header over the cap (25.4 MiB: 256 bytes a tensor at the file cap, 1 MiB of metadata) in a file that large', () => {
     const f = file();
     writeSafetensorsFile(f, '{}', 200 * 2 ** 20, { length: 150n * 2n ** 20n });
     expect(() => readSafetensorsHeader(f)).toThrow(
-      `${f}: its header is 157286400 bytes, over the 104857600 a safetensors header may take`,
+      `${f}: its header is 157286400 bytes, over the 26648576 a safetensors header may take`,
     );
   });
 
