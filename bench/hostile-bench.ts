@@ -965,17 +965,38 @@ const CASES: Case[] = [
     },
   },
   {
+    id: 'st-header-300k-tensors',
+    what: 'safetensors header of 300,000 tensors within the byte cap (~22 MB) -> workload add: refused by its count',
+    fromIssue: false,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      writeManyTensorSafetensors(path.join(folder, 'model.safetensors'), 300_000, { prefix: 't' });
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({
+          messageProblem: /more than 100,000 tensors/.test(firstLine(r)) ? null : 'not refused by its tensor count',
+        }),
+      };
+    },
+  },
+  {
     id: 'st-headers-at-caps',
-    what: 'model folder of 4 shards at the caps: 100,000 tensors and ~25 MiB a header, 400,000 in all -> workload add',
+    what: 'model folder of 4 shards at the caps: 100,000 tensors a header, 400,000 and ~99 MiB of headers in all -> workload add',
     fromIssue: false,
     setup: (dir) => {
       const folder = modelFolder(dir);
       for (const shard of ['a', 'b', 'c', 'd'])
         writeManyTensorSafetensors(path.join(folder, `${shard}.safetensors`), SAFETENSORS_LIMITS.tensorsPerFile, {
           prefix: shard,
-          headerBytes: SAFETENSORS_LIMITS.headerBytes,
+          // Four headers as large as the model's cap lets them be together.
+          headerBytes: Math.floor(SAFETENSORS_LIMITS.modelHeaderBytes / 4) - 4096,
         });
-      return { steps: [['workload', 'add', folder]], expect: 'succeed' };
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'succeed',
+        after: async (_db, r) => ({ messageProblem: r.code === 0 ? null : 'refused a folder within the caps' }),
+      };
     },
   },
   {
