@@ -17,6 +17,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  readFileSync,
   symlinkSync,
   writeFileSync,
   chmodSync,
@@ -45,7 +46,11 @@ import {
   nodeProfile,
   reluChain,
   writeHugeProfile,
+  writeManyTensorSafetensors,
 } from './lib/hostile-inputs.js';
+import { LLAMA_31_8B } from '../test/helpers/hf-configs.js';
+import { writeSafetensorsFile } from '../test/helpers/safetensors.js';
+import { SAFETENSORS_LIMITS } from '../src-main/core/catalog/safetensors.js';
 import {
   fingerprint,
   firstLine,
@@ -881,7 +886,172 @@ const CASES: Case[] = [
       return { steps: [['import', w(path.join(dir, 'p.json'), JSON.stringify(p))]], expect: 'refuse' };
     },
   },
+  // ---------- issue 56, round 3: files of a model folder, header sizes, a 256-GPU plan (h56-paths) ----------
+  {
+    id: 'st-shard-etc-passwd',
+    what: 'model folder whose model.safetensors is a symlink to /etc/passwd -> plan (issue 56)',
+    fromIssue: true,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      symlinkSync('/etc/passwd', path.join(folder, 'model.safetensors'));
+      return {
+        steps: [[...FOLDER_PLAN, folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({ leak: passwdLeak(r) }),
+      };
+    },
+  },
+  {
+    id: 'st-shard-secret-marker',
+    what: 'model folder whose shard links to a file with a secret marker outside the folder -> workload add (issue 56)',
+    fromIssue: true,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      const secret = path.join(dir, 'private', 'secret.safetensors');
+      mkdirSync(path.dirname(secret));
+      // Today's reader would name its tensor in the error: the marker is the tensor's name.
+      writeSafetensorsFile(secret, { [SECRET_MARKER]: { dtype: 'X', shape: [1], data_offsets: [0, 1] } }, 1);
+      symlinkSync(secret, path.join(folder, 'model.safetensors'));
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({ leak: markerLeak(r, SECRET_MARKER) }),
+      };
+    },
+  },
+  {
+    id: 'st-config-proc-environ',
+    what: "model folder whose config.json is a symlink to /proc/self/environ -> plan (the CLI's own environment)",
+    fromIssue: false,
+    setup: (dir) => {
+      const folder = path.join(dir, 'model');
+      mkdirSync(folder);
+      symlinkSync('/proc/self/environ', path.join(folder, 'config.json'));
+      return {
+        steps: [[...FOLDER_PLAN, folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({ leak: environLeak(r) }),
+      };
+    },
+  },
+  {
+    id: 'st-folder-named-safetensors',
+    what: 'model folder holding a folder named x.safetensors -> workload add (issue 56)',
+    fromIssue: true,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      mkdirSync(path.join(folder, 'x.safetensors'));
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({
+          messageProblem: /x\.safetensors is a folder/.test(firstLine(r)) ? null : 'does not say it is a folder',
+        }),
+      };
+    },
+  },
+  {
+    id: 'st-header-1M-tensors',
+    what: 'safetensors header of 1,000,000 tensors (~70 MB) -> workload add (issue 56: 5.1 s, 854 MiB then)',
+    fromIssue: true,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      writeManyTensorSafetensors(path.join(folder, 'model.safetensors'), 1_000_000);
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({ messageProblem: r.wallS > 5 ? `slow refusal (${r.wallS.toFixed(1)} s)` : null }),
+      };
+    },
+  },
+  {
+    id: 'st-header-300k-tensors',
+    what: 'safetensors header of 300,000 tensors within the byte cap (~22 MB) -> workload add: refused by its count',
+    fromIssue: false,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      writeManyTensorSafetensors(path.join(folder, 'model.safetensors'), 300_000, { prefix: 't' });
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'refuse',
+        after: async (_db, r) => ({
+          messageProblem: /more than 100,000 tensors/.test(firstLine(r)) ? null : 'not refused by its tensor count',
+        }),
+      };
+    },
+  },
+  {
+    id: 'st-headers-at-caps',
+    what: 'model folder of 4 shards at the caps: 100,000 tensors a header, 400,000 and ~99 MiB of headers in all -> workload add',
+    fromIssue: false,
+    setup: (dir) => {
+      const folder = modelFolder(dir);
+      for (const shard of ['a', 'b', 'c', 'd'])
+        writeManyTensorSafetensors(path.join(folder, `${shard}.safetensors`), SAFETENSORS_LIMITS.tensorsPerFile, {
+          prefix: shard,
+          // Four headers as large as the model's cap lets them be together.
+          headerBytes: Math.floor(SAFETENSORS_LIMITS.modelHeaderBytes / 4) - 4096,
+        });
+      return {
+        steps: [['workload', 'add', folder]],
+        expect: 'succeed',
+        after: async (_db, r) => ({ messageProblem: r.code === 0 ? null : 'refused a folder within the caps' }),
+      };
+    },
+  },
+  {
+    id: 'plan-256-h100-qlora',
+    what: 'plan llama-3.1-70b --mode finetune --adapter qlora on 256 datasheet H100s (issue 56: 12.8 s then)',
+    fromIssue: true,
+    setup: () => ({
+      steps: [
+        [
+          ...['plan', '--workload', 'llama-3.1-70b', '--mode', 'finetune', '--adapter', 'qlora'],
+          ...['--virtual', '256xH100 SXM5', '--devices', 'none'],
+        ],
+      ],
+      expect: 'succeed',
+      after: async (_db, r) => ({
+        messageProblem: r.code === 0 && r.wallS > 5 ? `slow plan (${r.wallS.toFixed(1)} s)` : null,
+      }),
+    }),
+  },
 ];
+
+// ---------- issue 56 (h56-paths): model folders ----------
+
+const FOLDER_PLAN = ['plan', '--devices', 'none', '--virtual', 'RTX 4090', '--mode', 'inference', '--workload'];
+const SECRET_MARKER = 'SECRET-MARKER-h56-9d2e';
+
+/** A Hugging Face model folder with Llama 3.1 8B's config.json and no weights. */
+function modelFolder(dir: string): string {
+  const folder = path.join(dir, 'model');
+  mkdirSync(folder);
+  w(path.join(folder, 'config.json'), JSON.stringify(LLAMA_31_8B));
+  return folder;
+}
+
+/** Whether the output quotes text it should not have read. */
+function markerLeak(r: RunResult, marker: string): string | null {
+  return `${r.stdout}${r.stderr}`.includes(marker) ? `the output quotes "${marker}"` : null;
+}
+
+/** Whether the output quotes an environment (a JSON error shows the text's start: "NAME=..."). */
+function environLeak(r: RunResult): string | null {
+  return /"[A-Za-z_][A-Za-z0-9_]*=/.test(`${r.stdout}${r.stderr}`) ? 'the output quotes the environment' : null;
+}
+
+/** Whether the output shows /etc/passwd: a line of it, its size, or its first 8 bytes read as a header length. */
+function passwdLeak(r: RunResult): string | null {
+  const bytes = readFileSync('/etc/passwd');
+  const out = `${r.stdout}${r.stderr}`;
+  const first = bytes.length >= 8 ? bytes.readBigUInt64LE(0).toString() : null;
+  if (out.includes('root:')) return 'the output quotes /etc/passwd';
+  if (first && out.includes(first)) return "the output shows /etc/passwd's first 8 bytes (as a header length)";
+  if (new RegExp(`\\b${bytes.length - 8}\\b|\\b${bytes.length}\\b`).test(out))
+    return "the output shows /etc/passwd's size";
+  return null;
+}
 
 function runSync(cmd: string, args: string[]): void {
   spawnSync(cmd, args, { stdio: 'ignore' });

@@ -4,7 +4,7 @@
  * dimensions, external data), hardware profiles with hostile labels and device names, and a
  * profile streamed to just under the import cap.
  */
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, truncateSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { encodeModel, OnnxDataType } from '../../src-main/core/onnx/model-builder.js';
 import { ProtoWriter } from '../../src-main/core/onnx/protobuf-writer.js';
@@ -353,4 +353,38 @@ export async function writeBigWeightModel(file: string, n: number): Promise<numb
   out.end();
   await once(out, 'finish');
   return rawBytes;
+}
+
+// ---- issue 56, model folders (h56-paths): safetensors headers ----
+
+/**
+ * A safetensors file whose header names `n` one-float tensors laid end to end (a million-tensor
+ * header is about 70 MB), its data area sparse; `headerBytes` pads the names to fill about that
+ * many bytes. Returns the header's bytes.
+ */
+export function writeManyTensorSafetensors(
+  file: string,
+  n: number,
+  opts: { prefix?: string; headerBytes?: number } = {},
+): number {
+  const prefix = opts.prefix ?? 'model.layers';
+  // Names padded so that the header comes to just under headerBytes (a header as large as its cap allows).
+  const entry = (i: number, pad: string): string =>
+    `,"${prefix}.${i}.${pad}weight":{"dtype":"F32","shape":[1],"data_offsets":[${4 * i},${4 * i + 4}]}`;
+  const pad = opts.headerBytes
+    ? 'x'.repeat(Math.max(0, Math.floor((opts.headerBytes - 64) / n) - entry(n, '').length))
+    : '';
+  const chunks: Buffer[] = [Buffer.from('{"__metadata__":{"format":"pt"}')];
+  for (let from = 0; from < n; from += 10_000) {
+    const parts: string[] = [];
+    for (let i = from; i < Math.min(n, from + 10_000); i++) parts.push(entry(i, pad));
+    chunks.push(Buffer.from(parts.join('')));
+  }
+  chunks.push(Buffer.from('}'));
+  const header = Buffer.concat(chunks);
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(header.length));
+  writeFileSync(file, Buffer.concat([len, header]));
+  truncateSync(file, 8 + header.length + 4 * n);
+  return header.length;
 }

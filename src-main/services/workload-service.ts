@@ -9,10 +9,10 @@ import type { Mode } from '../core/domain/mode.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { workloadFromModel } from '../core/workload/from-onnx.js';
 import {
+  catalogNames,
   catalogWorkload,
   entryWorkload,
   getCatalogEntry,
-  listCatalog,
   type CatalogEntry,
   type CatalogParams,
 } from '../core/catalog/index.js';
@@ -57,6 +57,9 @@ export interface ResolvedWorkload {
   stored?: StoredModel;
 }
 
+/** A catalog model's name (catalogNames: listCatalog would build every model to count its parameters). */
+const isCatalogName = (spec: string): boolean => catalogNames().includes(spec);
+
 const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.includes('/') || spec.includes(path.sep);
 
 /** A model file, a catalog name, or the name of a stored workload. */
@@ -73,7 +76,7 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     workload.warnings.unshift(...d.warnings);
     return { workload, filePath: null, contentHash: null };
   }
-  if (opts.finetune && !listCatalog().some((c) => c.name === spec))
+  if (opts.finetune && !isCatalogName(spec))
     throw new UserError(
       `${spec}: LoRA and QLoRA fine-tuning is planned for catalog models and Hugging Face model folders (config.json), whose linear layers are known; not for ONNX graphs`,
     );
@@ -83,15 +86,13 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     const workload = workloadFromModel(model, { name, dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
     return { workload, filePath: path.resolve(spec), contentHash };
   }
-  if (listCatalog().some((c) => c.name === spec)) {
+  if (isCatalogName(spec)) {
     return { workload: catalogWorkload(spec, catalogParamsOf(opts)), filePath: null, contentHash: null };
   }
   const stored = new WorkloadRepo(db).get(spec);
   if (stored) return { workload: stored.workload, filePath: stored.filePath, contentHash: stored.contentHash };
   throw new UserError(
-    `"${spec}" is neither an .onnx file, a catalog model (${listCatalog()
-      .map((c) => c.name)
-      .join(', ')}) nor a stored workload (see pipedejavu workload list)`,
+    `"${spec}" is neither an .onnx file, a catalog model (${catalogNames().join(', ')}) nor a stored workload (see pipedejavu workload list)`,
   );
 }
 
@@ -126,7 +127,7 @@ export function storedWorkloads(db: Database): StoredWorkload[] {
  * Hugging Face folder (read again); null for ONNX graphs and GGUF-less names.
  */
 export function describedEntry(db: Database, spec: string): CatalogEntry | null {
-  if (listCatalog().some((c) => c.name === spec)) return getCatalogEntry(spec);
+  if (isCatalogName(spec)) return getCatalogEntry(spec);
   if (isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
   const stored = new WorkloadRepo(db).get(spec);
   if (stored?.filePath && isHfConfigSpec(stored.filePath))
@@ -155,7 +156,7 @@ export function addWorkload(
       `workload add takes an .onnx file, a config.json or a model folder holding one; catalog models need no adding`,
     );
   const name = opts.name ?? config?.entry.name ?? path.basename(file).replace(/\.onnx$/i, '');
-  if (listCatalog().some((c) => c.name === name)) {
+  if (isCatalogName(name)) {
     throw new UserError(`"${name}" is the name of a catalog model, which would hide this workload; give another name`);
   }
   const repo = new WorkloadRepo(db);

@@ -22,6 +22,7 @@ export async function readGgufHeader(file: string): Promise<GgufHeader> {
   } catch {
     throw new UserError(`${file}: no such file`);
   }
+  if (st.isDirectory()) throw new UserError(`${file} is a folder, not a GGUF file`);
   if (!st.isFile()) throw new UserError(`${file} is not a regular file`);
   try {
     const r = await gguf(path.resolve(file), { allowLocalFile: true, computeParametersCount: true });

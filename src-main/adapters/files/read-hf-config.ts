@@ -1,11 +1,14 @@
 /**
  * A Hugging Face model's config.json, named directly or by its folder: read as JSON with a size
- * cap, never anything else in the folder (no weights). A folder without config.json, a file too
- * large to be one, or text that is not JSON is one line.
+ * cap, never anything else in the folder (no weights). Named by its folder, it is a file of the
+ * folder (model-folder-file.ts: a symlink leading outside it is refused unopened); named directly,
+ * the user chose it. A folder without config.json, a file too large to be one, or text that is not
+ * JSON is one line.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { folderHas, readFolderFile } from './model-folder-file.js';
 import { readRegularFile } from './read-regular-file.js';
 
 /** Largest config.json read: real ones are a few KiB (DeepSeek-V3's is 1.7 KiB). */
@@ -40,16 +43,15 @@ export function isHfConfigSpec(spec: string): boolean {
 export function readHfConfigFile(spec: string): HfConfigFile {
   const folder = isDirectory(spec);
   const file = folder ? path.join(spec, 'config.json') : spec;
-  if (folder && !existsSync(file))
+  if (folder && !folderHas(spec, 'config.json'))
     throw new UserError(
       `${spec} holds no config.json: give a Hugging Face model folder, its config.json, an .onnx or a .gguf file`,
     );
-  const bytes = readRegularFile(
-    file,
-    'config.json',
-    MAX_HF_CONFIG_BYTES,
-    (n) => `${file} is ${n} bytes, too large to be a config.json (at most ${MAX_HF_CONFIG_BYTES} bytes)`,
-  );
+  const tooLarge = (n: number): string =>
+    `${file} is ${n} bytes, too large to be a config.json (at most ${MAX_HF_CONFIG_BYTES} bytes)`;
+  const bytes = folder
+    ? readFolderFile(spec, 'config.json', 'config.json', MAX_HF_CONFIG_BYTES, (_, n) => tooLarge(n))
+    : readRegularFile(file, 'config.json', MAX_HF_CONFIG_BYTES, tooLarge);
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(bytes).toString('utf8'));

@@ -4,7 +4,8 @@
  * ONNX model, external-data files that are missing. The file is read once, into one buffer.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { inspectFolderFile } from './model-folder-file.js';
 import { openRegular, readRegularFile, regularFileSize } from './read-regular-file.js';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
@@ -138,7 +139,7 @@ function hashFile(fd: number, size: number): string {
   return hash.digest('hex');
 }
 
-/** Every external-data file must exist next to the model (locations are relative to its folder). */
+/** Every external-data file must be a file of the model's folder (locations are relative to it). */
 function checkExternalData(file: string, locations: readonly string[]): void {
   const dir = path.dirname(path.resolve(file));
   for (const location of locations) {
@@ -156,13 +157,14 @@ function checkExternalData(file: string, locations: readonly string[]): void {
         `${file} names an external data file outside the model's folder ("${location}"); external data must lie next to the model`,
       );
     }
-    let ok = false;
-    try {
-      ok = statSync(target).isFile();
-    } catch {
-      ok = false;
+    // A file of the model's folder: a symlink leading outside it is refused, unopened (model-folder-file.ts).
+    const c = inspectFolderFile(dir, location);
+    if (!c.ok && c.problem === 'linked-out') {
+      throw new UserError(
+        `${file} keeps weights in "${location}", a symlink leading outside the model's folder (or to nothing); external data must lie next to the model`,
+      );
     }
-    if (!ok) {
+    if (!c.ok) {
       throw new UserError(
         `${file} keeps weights in the external data file "${location}", which is missing (looked for ${target}); copy it next to the model`,
       );

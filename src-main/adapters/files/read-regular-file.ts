@@ -74,7 +74,25 @@ export function readRegularFile(
   if (onDisk > maxBytes) throw new UserError(tooLarge(onDisk));
   const fd = openRegular(file, what);
   try {
+    return readOpenFile(fd, file, maxBytes, tooLarge);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of an open regular file, at most `maxBytes` (a file that grows while it is read
+ * stops at the cap); the caller opened it and closes it.
+ */
+export function readOpenFile(
+  fd: number,
+  file: string,
+  maxBytes: number,
+  tooLarge: (bytes: number) => string,
+): Uint8Array {
+  try {
     const st = fstatSync(fd);
+    if (st.size > maxBytes) throw new UserError(tooLarge(st.size));
     // One buffer of the size on disk plus one byte: a file that grew past the cap is caught.
     const buf = Buffer.allocUnsafe(Math.min(maxBytes, st.size) + 1);
     let total = 0;
@@ -94,7 +112,5 @@ export function readRegularFile(
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw openError(file, e);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -3,17 +3,25 @@
  * little-endian header length N and the N bytes of JSON after it, never a byte past 8 + N (no
  * weights are read). The files are those `model.safetensors.index.json` names (each shard once, a
  * name that leaves the folder refused), else `model.safetensors`, else every `*.safetensors`.
- * Each bad input is one line naming the file.
+ * Each is a regular file inside the folder (model-folder-file.ts: a symlink leading out is refused
+ * unopened), and the headers' tensors and bytes are capped (SAFETENSORS_LIMITS) before any is
+ * parsed. Each bad input is one line naming the file.
  */
-import { closeSync, existsSync, fstatSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { groupBy } from '../../core/util/group-by.js';
-import { safetensorsTensors, type SafetensorsTensor } from '../../core/catalog/safetensors.js';
-import { openRegular, readRegularFile } from './read-regular-file.js';
+import {
+  checkHeaderTensorCount,
+  checkIndexTensorCount,
+  checkTensorCount,
+  SAFETENSORS_LIMITS,
+  safetensorsTensors,
+  type SafetensorsLimits,
+  type SafetensorsTensor,
+} from '../../core/catalog/safetensors.js';
+import { folderHas, openFolderFile, readFolderFile } from './model-folder-file.js';
 
-/** Largest header read: real ones are under 10 MiB (DeepSeek-V3's shards hold ~100 KiB each). */
-const MAX_SAFETENSORS_HEADER_BYTES = 100 * 2 ** 20;
 /** Largest model.safetensors.index.json read (DeepSeek-V3's is 8.6 MiB). */
 const MAX_SAFETENSORS_INDEX_BYTES = 64 * 2 ** 20;
 
@@ -24,6 +32,15 @@ export interface SafetensorsFolder {
   files: string[];
   tensors: SafetensorsTensor[];
 }
+
+/** What the headers read so far for one model took: their tensors and bytes, against the model's caps. */
+interface ModelBudget {
+  tensors: number;
+  headerBytes: number;
+  limits: SafetensorsLimits;
+}
+
+const budgetOf = (limits: SafetensorsLimits): ModelBudget => ({ tensors: 0, headerBytes: 0, limits });
 
 /** Reads exactly `length` bytes at `position`, or says the file ended. */
 function readExactly(fd: number, file: string, length: number, position: number): Buffer {
@@ -37,8 +54,8 @@ function readExactly(fd: number, file: string, length: number, position: number)
   return buf;
 }
 
-/** The header's length, checked against the file's size and the cap before anything is read past it. */
-function headerLength(fd: number, file: string, size: number): number {
+/** The header's length, checked against the file's size and the caps before anything is read past it. */
+function headerLength(fd: number, file: string, size: number, budget: ModelBudget): number {
   if (size < 8)
     throw new UserError(`${file} is ${size} bytes, too short to be a safetensors file (8-byte header length)`);
   const n = readExactly(fd, file, 8, 0).readBigUInt64LE(0);
@@ -46,27 +63,45 @@ function headerLength(fd: number, file: string, size: number): number {
     throw new UserError(
       `${file}: its header says ${n} bytes but the file holds ${size - 8} after the length: the header lies`,
     );
-  if (n > BigInt(MAX_SAFETENSORS_HEADER_BYTES))
+  const { headerBytes, modelHeaderBytes } = budget.limits;
+  if (n > BigInt(headerBytes))
+    throw new UserError(`${file}: its header is ${n} bytes, over the ${headerBytes} a safetensors header may take`);
+  if (budget.headerBytes + Number(n) > modelHeaderBytes)
     throw new UserError(
-      `${file}: its header is ${n} bytes, over the ${MAX_SAFETENSORS_HEADER_BYTES} a safetensors header may take`,
+      `${file}: the folder's safetensors headers add up to more than ${modelHeaderBytes} bytes, the most one model's may take`,
     );
   return Number(n);
 }
 
-/** The tensors of one safetensors file, from its header only. */
-export function readSafetensorsHeader(file: string): SafetensorsTensor[] {
-  const fd = openRegular(file, 'safetensors');
+/**
+ * The tensors of the safetensors file `name` of a model folder, from its header only: the file
+ * checked first (a regular file inside the folder), the header's tensors counted on its bytes
+ * before it is parsed.
+ */
+export function readSafetensorsHeader(
+  folder: string,
+  name: string,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+  budget: ModelBudget = budgetOf(limits),
+): SafetensorsTensor[] {
+  const { fd, checked } = openFolderFile(folder, name, 'safetensors');
+  const file = checked.file;
   try {
-    const size = fstatSync(fd).size;
-    const n = headerLength(fd, file, size);
-    const text = readExactly(fd, file, n, 8).toString('utf8');
+    const size = checked.size;
+    const n = headerLength(fd, file, size, budget);
+    const bytes = readExactly(fd, file, n, 8);
+    checkHeaderTensorCount(file, bytes, budget.tensors, limits);
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(bytes.toString('utf8'));
     } catch (e) {
       throw new UserError(`${file}: its safetensors header is not JSON (${(e as Error).message.split('\n')[0] ?? ''})`);
     }
-    return safetensorsTensors(file, json, size - 8 - n);
+    const tensors = safetensorsTensors(file, json, size - 8 - n);
+    checkTensorCount(file, tensors.length, budget.tensors, limits);
+    budget.tensors += tensors.length;
+    budget.headerBytes += n;
+    return tensors;
   } finally {
     closeSync(fd);
   }
@@ -80,9 +115,16 @@ function shardPath(folder: string, index: string, name: string): string {
   return path.join(folder, name);
 }
 
-function indexShards(folder: string): Map<string, string[]> {
+function indexShards(folder: string, limits: SafetensorsLimits): Map<string, string[]> {
   const index = path.join(folder, SAFETENSORS_INDEX);
-  const bytes = readRegularFile(index, 'safetensors index', MAX_SAFETENSORS_INDEX_BYTES);
+  const bytes = readFolderFile(
+    folder,
+    SAFETENSORS_INDEX,
+    'safetensors index',
+    MAX_SAFETENSORS_INDEX_BYTES,
+    (file, n) => `${file} is ${n} bytes, too large to be a safetensors index (at most ${MAX_SAFETENSORS_INDEX_BYTES})`,
+  );
+  checkIndexTensorCount(index, bytes, limits);
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -92,7 +134,9 @@ function indexShards(folder: string): Map<string, string[]> {
   const map = (json as { weight_map?: unknown } | null)?.weight_map;
   if (typeof map !== 'object' || map === null || Array.isArray(map))
     throw new UserError(`${index} has no weight_map (tensor name -> shard file)`);
-  const entries = Object.entries(map as Record<string, unknown>).map(([tensor, shard]) => {
+  const names = Object.entries(map as Record<string, unknown>);
+  checkIndexTensorCount(index, names.length, limits);
+  const entries = names.map(([tensor, shard]) => {
     if (typeof shard !== 'string') throw new UserError(`${index}: weight_map["${tensor}"] is not a file name`);
     shardPath(folder, index, shard);
     return { tensor, shard };
@@ -104,12 +148,13 @@ function indexShards(folder: string): Map<string, string[]> {
   );
 }
 
-function readIndexed(folder: string): SafetensorsFolder {
+function readIndexed(folder: string, limits: SafetensorsLimits): SafetensorsFolder {
   const tensors: SafetensorsTensor[] = [];
-  const shards = indexShards(folder);
+  const shards = indexShards(folder, limits);
+  const budget = budgetOf(limits);
   for (const [shard, named] of shards) {
     const file = path.join(folder, shard);
-    const held = readSafetensorsHeader(file);
+    const held = readSafetensorsHeader(folder, shard, limits, budget);
     const names = new Set(held.map((t) => t.name));
     const missing = named.find((t) => !names.has(t));
     if (missing !== undefined)
@@ -121,16 +166,23 @@ function readIndexed(folder: string): SafetensorsFolder {
 
 /** The weights files of a folder without an index: model.safetensors, else every *.safetensors (no adapters). */
 function plainFiles(folder: string): string[] {
-  if (existsSync(path.join(folder, 'model.safetensors'))) return ['model.safetensors'];
+  if (folderHas(folder, 'model.safetensors')) return ['model.safetensors'];
   return readdirSync(folder)
     .filter((f) => f.endsWith('.safetensors') && !f.startsWith('adapter_model'))
     .sort();
 }
 
-/** The safetensors tensors of a model folder; null when it holds none (a config-only folder). */
-export function readSafetensorsFolder(folder: string): SafetensorsFolder | null {
-  if (existsSync(path.join(folder, SAFETENSORS_INDEX))) return readIndexed(folder);
+/**
+ * The safetensors tensors of a model folder; null when it holds none (a config-only folder).
+ * `limits`: the caps of SAFETENSORS_LIMITS (tests lower them).
+ */
+export function readSafetensorsFolder(
+  folder: string,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): SafetensorsFolder | null {
+  if (folderHas(folder, SAFETENSORS_INDEX)) return readIndexed(folder, limits);
   const files = plainFiles(folder);
   if (files.length === 0) return null;
-  return { files, tensors: files.flatMap((f) => readSafetensorsHeader(path.join(folder, f))) };
+  const budget = budgetOf(limits);
+  return { files, tensors: files.flatMap((f) => readSafetensorsHeader(folder, f, limits, budget)) };
 }

@@ -5,6 +5,7 @@
  * weights, quantization constants left out), its float dtype and its quantization. Pure.
  */
 import { UserError } from '../errors.js';
+import { countJsonKeys } from '../util/json-keys.js';
 import type { WeightFormat } from '../workload/generation.js';
 
 /** The safetensors dtypes and their widths in bits. */
@@ -37,6 +38,99 @@ export interface SafetensorsTensor {
   name: string;
   dtype: SafetensorsDtype;
   shape: number[];
+}
+
+/** Header bytes allowed a tensor (a real entry, name and all, takes 100 to 200), and the metadata's. */
+const HEADER_BYTES_PER_TENSOR = 256;
+const HEADER_METADATA_BYTES = 2 ** 20;
+
+/**
+ * What a checkpoint's safetensors headers may hold, checked on the headers' bytes before any is
+ * parsed into objects (a header of 1,000,000 tensors took 5.1 s and 854 MiB to parse and check).
+ * Real checkpoints hold far fewer: Llama 3.1 405B about 1,100 tensors over 191 shards; the large
+ * MoE models the most, DeepSeek-V3 about 91,000 over 163 shards (61 layers of 256 experts, each fp8
+ * weight beside its scale), a Kimi-K2-sized model quantized with three tensors a weight (packed
+ * values, scales, shape) about 210,000. A file may hold as many as the whole of DeepSeek-V3 (a
+ * MoE saved unsharded), a model twice the largest. The byte caps follow from the tensor caps
+ * (256 bytes a tensor and 1 MiB of metadata: DeepSeek-V3's headers add up to about 16 MiB). At the
+ * caps, 400,000 tensors in 4 headers of 25 MiB, a model is read in seconds and under 1 GiB.
+ */
+const TENSORS_PER_FILE = 100_000;
+const TENSORS_PER_MODEL = 400_000;
+
+export const SAFETENSORS_LIMITS = {
+  tensorsPerFile: TENSORS_PER_FILE,
+  tensorsPerModel: TENSORS_PER_MODEL,
+  /** Bytes of one header (25.4 MiB). */
+  headerBytes: TENSORS_PER_FILE * HEADER_BYTES_PER_TENSOR + HEADER_METADATA_BYTES,
+  /** Bytes of all of a model's headers (98.7 MiB). */
+  modelHeaderBytes: TENSORS_PER_MODEL * HEADER_BYTES_PER_TENSOR + HEADER_METADATA_BYTES,
+};
+
+export type SafetensorsLimits = typeof SAFETENSORS_LIMITS;
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * The tensors a header's bytes name at most (its top-level keys, `__metadata__` counted too),
+ * counted without parsing them; refused past the file's cap, or past the model's with the
+ * `modelSoFar` tensors of the files read before it.
+ */
+export function checkHeaderTensorCount(
+  file: string,
+  header: Uint8Array,
+  modelSoFar: number,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): number {
+  // One key more than the cap may be `__metadata__`; the exact count is checked once parsed.
+  const keys = countJsonKeys(header, 1, limits.tensorsPerFile + 1);
+  if (keys > limits.tensorsPerFile + 1) throw tooManyInFile(file, limits);
+  const least = Math.max(0, keys - 1);
+  if (modelSoFar + least > limits.tensorsPerModel) throw tooManyInModel(file, limits);
+  return keys;
+}
+
+/** The exact count, once parsed: the file's cap and the model's. */
+export function checkTensorCount(
+  file: string,
+  tensors: number,
+  modelSoFar: number,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): void {
+  if (tensors > limits.tensorsPerFile) throw tooManyInFile(file, limits);
+  if (modelSoFar + tensors > limits.tensorsPerModel) throw tooManyInModel(file, limits);
+}
+
+const tooManyInFile = (file: string, limits: SafetensorsLimits): UserError =>
+  new UserError(
+    `${file}: its safetensors header holds more than ${fmt(limits.tensorsPerFile)} tensors, the most one file may hold (real shards hold a few thousand)`,
+  );
+
+const tooManyInModel = (file: string, limits: SafetensorsLimits): UserError =>
+  new UserError(
+    `${file}: the folder's safetensors hold more than ${fmt(limits.tensorsPerModel)} tensors, the most one model may hold`,
+  );
+
+/** Keys an index's metadata may hold beside its weight_map (total_size, total_parameters: one or two). */
+const INDEX_METADATA_KEYS = 64;
+
+/**
+ * The entries a model.safetensors.index.json names, capped at the model's tensors: on its bytes
+ * before it is parsed (`index`: the keys one level down, its weight_map's and its metadata's),
+ * and exactly once parsed (`index`: the weight_map's entry count).
+ */
+export function checkIndexTensorCount(
+  file: string,
+  index: Uint8Array | number,
+  limits: SafetensorsLimits = SAFETENSORS_LIMITS,
+): void {
+  const over =
+    typeof index === 'number'
+      ? index > limits.tensorsPerModel
+      : countJsonKeys(index, 2, limits.tensorsPerModel + INDEX_METADATA_KEYS) >
+        limits.tensorsPerModel + INDEX_METADATA_KEYS;
+  if (over)
+    throw new UserError(`${file} names more than ${fmt(limits.tensorsPerModel)} tensors, the most one model may hold`);
 }
 
 /** Most dimensions a tensor may have, and most elements (2^48: far above any real tensor). */
@@ -105,9 +199,9 @@ export function safetensorsTensors(file: string, header: unknown, dataBytes: num
   if (!isRecord(header)) throw new UserError(`${file}: its safetensors header is not a JSON object`);
   const tensors: SafetensorsTensor[] = [];
   const spans: Span[] = [];
-  for (const [name, entry] of Object.entries(header)) {
+  for (const name of Object.keys(header)) {
     if (name === '__metadata__') continue;
-    const [tensor, span] = checkEntry(file, name, entry, dataBytes);
+    const [tensor, span] = checkEntry(file, name, header[name], dataBytes);
     tensors.push(tensor);
     spans.push(span);
   }
@@ -181,18 +275,49 @@ function quantConfig(q: unknown): QuantConfig {
 /** How one tensor counts: its logical parameters (0 for constants and buffers) and whether they are quantized. */
 type Counted = { params: number; quantized: boolean; method: Quantization | null };
 
-function countTensor(t: SafetensorsTensor, names: ReadonlySet<string>, q: QuantConfig): Counted {
+/** The names of the tensors, and the weights that bitsandbytes 4-bit quant_state constants name (nf4 or fp4). */
+interface Names {
+  all: ReadonlySet<string>;
+  bnb4: ReadonlyMap<string, 'bnb-nf4' | 'bnb-fp4'>;
+}
+
+const BNB4_STATES = [
+  ['.quant_state.bitsandbytes__nf4', 'bnb-nf4'],
+  ['.quant_state.bitsandbytes__fp4', 'bnb-fp4'],
+] as const;
+
+/**
+ * The names looked up once: a lookup of a name built per tensor (`${name}.quant_state...`) hashes
+ * a new string each time, which a header of long names (100,000 of 1 KiB) makes seconds.
+ */
+function namesOf(tensors: readonly SafetensorsTensor[]): Names {
+  const all = new Set(tensors.map((t) => t.name));
+  const bnb4 = new Map<string, 'bnb-nf4' | 'bnb-fp4'>();
+  for (const name of all) {
+    for (const [suffix, method] of BNB4_STATES) {
+      // nf4 wins when a weight has both, as the lookup in that order did.
+      if (name.endsWith(suffix)) {
+        const base = name.slice(0, -suffix.length);
+        if (bnb4.get(base) !== 'bnb-nf4') bnb4.set(base, method);
+      }
+    }
+  }
+  return { all, bnb4 };
+}
+
+function countTensor(t: SafetensorsTensor, names: Names, q: QuantConfig): Counted {
   const n = elementsOf(t.shape);
   if (isConstant(t.name) || isBuffer(t)) return { params: 0, quantized: false, method: null };
   if (t.name.endsWith('.qweight') && (t.dtype === 'I32' || t.dtype === 'U32')) {
     const method =
-      q.method === 'awq' || (q.method !== 'gptq' && !names.has(t.name.replace(/qweight$/, 'g_idx'))) ? 'awq' : 'gptq';
+      q.method === 'awq' || (q.method !== 'gptq' && !names.all.has(t.name.replace(/qweight$/, 'g_idx')))
+        ? 'awq'
+        : 'gptq';
     return { params: Math.round((n * 32) / (q.bits ?? 4)), quantized: true, method };
   }
-  const nf4 = names.has(`${t.name}.quant_state.bitsandbytes__nf4`);
-  if (nf4 || names.has(`${t.name}.quant_state.bitsandbytes__fp4`))
-    return { params: n * 2, quantized: true, method: nf4 ? 'bnb-nf4' : 'bnb-fp4' };
-  if (t.dtype === 'I8' && names.has(t.name.replace(/weight$/, 'SCB')))
+  const bnb4 = names.bnb4.get(t.name);
+  if (bnb4) return { params: n * 2, quantized: true, method: bnb4 };
+  if (t.dtype === 'I8' && names.all.has(t.name.replace(/weight$/, 'SCB')))
     return { params: n, quantized: true, method: 'bnb-int8' };
   if (t.dtype === 'F8_E4M3' || t.dtype === 'F8_E5M2') return { params: n, quantized: true, method: 'fp8' };
   // Other integer tensors are buffers (BERT's position_ids), never parameters.
@@ -225,7 +350,7 @@ function weightFormat(
 /** What the tensors of a checkpoint store, given its config.json's quantization_config (if any). */
 export function storedWeights(tensors: readonly SafetensorsTensor[], quantizationConfig: unknown): StoredWeights {
   const q = quantConfig(quantizationConfig);
-  const names = new Set(tensors.map((t) => t.name));
+  const names = namesOf(tensors);
   const perDtype = new Map<SafetensorsDtype, number>();
   const methods = new Map<Quantization, number>();
   let [params, quantizedParams, bytes] = [0, 0, 0];

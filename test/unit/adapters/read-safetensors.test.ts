@@ -7,7 +7,11 @@ import * as fs from 'node:fs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { readSafetensorsFolder, readSafetensorsHeader } from '../../../src-main/adapters/files/read-safetensors.js';
+import {
+  readSafetensorsFolder,
+  readSafetensorsHeader as readHeader,
+} from '../../../src-main/adapters/files/read-safetensors.js';
+import { SAFETENSORS_LIMITS } from '../../../src-main/core/catalog/safetensors.js';
 import { tempDir } from '../../helpers/cli.js';
 import { llamaTensors, safetensorsHeader, writeSafetensorsFile, writeTensors } from '../../helpers/safetensors.js';
 
@@ -50,6 +54,10 @@ const PARAMS = 426_624;
 beforeEach(() => {
   reads.length = 0;
 });
+
+/** The header of a file of a model folder. */
+const readSafetensorsHeader = (f: string): ReturnType<typeof readHeader> =>
+  readHeader(path.dirname(f), path.basename(f));
 
 const folderOf = (): string => {
   const dir = path.join(tempDir(), 'model');
@@ -122,11 +130,11 @@ describe('bad safetensors input, one line naming the file', () => {
     expect(reads.every((x) => x.end <= 8)).toBe(true);
   });
 
-  it('refuses a header over the 100 MiB cap in a file that large', () => {
+  it('refuses a header over the cap (25.4 MiB: 256 bytes a tensor at the file cap, 1 MiB of metadata) in a file that large', () => {
     const f = file();
     writeSafetensorsFile(f, '{}', 200 * 2 ** 20, { length: 150n * 2n ** 20n });
     expect(() => readSafetensorsHeader(f)).toThrow(
-      `${f}: its header is 157286400 bytes, over the 104857600 a safetensors header may take`,
+      `${f}: its header is 157286400 bytes, over the 26648576 a safetensors header may take`,
     );
   });
 
@@ -167,6 +175,89 @@ describe('bad safetensors input, one line naming the file', () => {
     );
     expect(() => readSafetensorsFolder(dir)).toThrow(
       `model.safetensors.index.json puts "v" in ${path.join(dir, 'a.safetensors')}, whose header has no such tensor`,
+    );
+  });
+});
+
+/** A raw header of `n` one-float tensors laid end to end (text, as a writer would stream it). */
+function manyTensors(n: number, prefix = 't'): { text: string; dataBytes: number } {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++)
+    parts.push(`"${prefix}${i}":{"dtype":"F32","shape":[1],"data_offsets":[${4 * i},${4 * i + 4}]}`);
+  return { text: `{"__metadata__":{"format":"pt"},${parts.join(',')}}`, dataBytes: 4 * n };
+}
+
+describe('tensor counts and header sizes, capped before a header is parsed', () => {
+  it('refuses a header of more than 100,000 tensors without parsing it into objects', () => {
+    const f = path.join(folderOf(), 'model.safetensors');
+    const { text, dataBytes } = manyTensors(100_001);
+    writeSafetensorsFile(f, text, dataBytes);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(() => readSafetensorsHeader(f)).toThrow(
+        `${f}: its safetensors header holds more than 100,000 tensors, the most one file may hold (real shards hold a few thousand)`,
+      );
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('reads a header of exactly 100,000 tensors', () => {
+    expect(SAFETENSORS_LIMITS.tensorsPerFile).toBe(100_000);
+    const f = path.join(folderOf(), 'model.safetensors');
+    const { text, dataBytes } = manyTensors(100_000);
+    writeSafetensorsFile(f, text, dataBytes);
+    expect(readSafetensorsHeader(f)).toHaveLength(100_000);
+  });
+
+  it('counts keys, not look-alikes: braces, colons and quotes inside names and metadata', () => {
+    const f = path.join(folderOf(), 'model.safetensors');
+    const header = {
+      __metadata__: { note: '{"a": 1, "b": [2, {"c": 3}]} \\" : , {' },
+      'w:{"x":1}': { dtype: 'F16', shape: [2], data_offsets: [0, 4] },
+      'v\\"': { dtype: 'F16', shape: [2], data_offsets: [4, 8] },
+    };
+    writeSafetensorsFile(f, header, 8);
+    const limits = { ...SAFETENSORS_LIMITS, tensorsPerFile: 2 };
+    expect(readHeader(path.dirname(f), 'model.safetensors', limits).map((t) => t.name)).toEqual(['w:{"x":1}', 'v\\"']);
+    expect(() => readHeader(path.dirname(f), 'model.safetensors', { ...limits, tensorsPerFile: 1 })).toThrow(
+      /holds more than 1 tensors, the most one file may hold/,
+    );
+  });
+
+  it('refuses a folder whose shards hold more than the model cap, before parsing the shard that passes it', () => {
+    const dir = folderOf();
+    writeSafetensorsFile(path.join(dir, 'a.safetensors'), manyTensors(3, 'a').text, 12);
+    writeSafetensorsFile(path.join(dir, 'b.safetensors'), manyTensors(3, 'b').text, 12);
+    const limits = { ...SAFETENSORS_LIMITS, tensorsPerModel: 5 };
+    expect(() => readSafetensorsFolder(dir, limits)).toThrow(
+      `${path.join(dir, 'b.safetensors')}: the folder's safetensors hold more than 5 tensors, the most one model may hold`,
+    );
+    expect(readSafetensorsFolder(dir, { ...limits, tensorsPerModel: 6 })?.tensors).toHaveLength(6);
+  });
+
+  it('refuses an index that names more tensors than the model cap, before parsing it', () => {
+    const dir = folderOf();
+    const weightMap = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`w${i}`, 'a.safetensors']));
+    writeFileSync(
+      path.join(dir, 'model.safetensors.index.json'),
+      JSON.stringify({ metadata: { total_size: 24 }, weight_map: weightMap }),
+    );
+    const limits = { ...SAFETENSORS_LIMITS, tensorsPerModel: 5 };
+    expect(() => readSafetensorsFolder(dir, limits)).toThrow(
+      `${path.join(dir, 'model.safetensors.index.json')} names more than 5 tensors, the most one model may hold`,
+    );
+  });
+
+  it("refuses headers that add up to more than the folder's cap", () => {
+    const dir = folderOf();
+    const a = manyTensors(50, 'a');
+    writeSafetensorsFile(path.join(dir, 'a.safetensors'), a.text, a.dataBytes);
+    writeSafetensorsFile(path.join(dir, 'b.safetensors'), manyTensors(50, 'b').text, a.dataBytes);
+    const limits = { ...SAFETENSORS_LIMITS, modelHeaderBytes: Math.floor(a.text.length * 1.5) };
+    expect(() => readSafetensorsFolder(dir, limits)).toThrow(
+      `${path.join(dir, 'b.safetensors')}: the folder's safetensors headers add up to more than ${limits.modelHeaderBytes} bytes, the most one model's may take`,
     );
   });
 });

@@ -77,7 +77,7 @@ describe('a .gguf file as a workload', () => {
     const folder = path.join(dir, 'folder.gguf');
     mkdirSync(folder);
     const d = await cli(['plan', '--db', db, '--workload', folder, '--mode', 'inference']);
-    expect(d.stderr).toBe(`pipedejavu: error: ${folder} is not a regular file\n`);
+    expect(d.stderr).toBe(`pipedejavu: error: ${folder} is a folder, not a GGUF file\n`);
     const missing = await cli(['plan', '--db', db, '--workload', path.join(dir, 'none.gguf'), '--mode', 'inference']);
     expect(missing.stderr).toBe(`pipedejavu: error: ${path.join(dir, 'none.gguf')}: no such file\n`);
   });

@@ -3,7 +3,7 @@
  * hyper-parameters; no weights) planned, predicted and stored through the CLI, and the inputs it
  * refuses in one line.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../../helpers/cli.js';
@@ -170,5 +170,38 @@ describe('a model folder with safetensors: the headers read, never the weights',
     expect(r.stderr).toBe(
       `pipedejavu: error: ${file}: its header says 1152921504606846976 bytes but the file holds 2 after the length: the header lies\n`,
     );
+  });
+
+  it('refuses a shard linked to a file outside the folder in one line, never printing a byte of it', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const secret = path.join(dir, 'secret.safetensors');
+    const marker = 'SECRET-MARKER-c0ffee';
+    writeSafetensorsFile(secret, { [marker]: { dtype: 'X', shape: [1], data_offsets: [0, 1] } }, 1);
+    for (const target of [secret, '/etc/passwd']) {
+      const folder = modelFolder(tempDir(), 'linked');
+      symlinkSync(target, path.join(folder, 'model.safetensors'));
+      for (const args of [
+        ['plan', '--db', db, '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090'],
+        ['workload', 'add', folder, '--db', db],
+      ]) {
+        const r = await cli(args);
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(
+          `pipedejavu: error: ${folder}: model.safetensors is a symlink leading outside the model folder (or to nothing); only files inside the folder are read\n`,
+        );
+        expect(r.stderr).not.toContain(marker);
+      }
+    }
+  });
+
+  it('says a folder named x.safetensors is a folder', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const folder = modelFolder(dir, 'odd');
+    mkdirSync(path.join(folder, 'x.safetensors'));
+    const r = await cli(['workload', 'add', folder, '--db', db]);
+    expect(r.stderr).toBe(`pipedejavu: error: ${folder}: x.safetensors is a folder, not a safetensors file\n`);
   });
 });

@@ -93,11 +93,31 @@ export function dataParallelPlans(
   return { plans, exhaustive };
 }
 
+/** Replica counts tried on a class: every one up to this, then powers of two and the whole class. */
+const EVERY_REPLICA_COUNT_UP_TO = 32;
+
+/**
+ * Replica counts of tp devices each for a class of `size` devices: every count up to 32, then
+ * powers of two and the most the class holds. A class has hundreds of devices on a cluster (256
+ * H100s: 255 group sizes, each priced over all its devices), and its devices are alike, so counts
+ * in between only move the step time between their neighbours'; dataParallelSets bounds its sets
+ * the same way.
+ */
+function replicaCounts(size: number, tp: number): number[] {
+  const most = Math.floor(size / tp);
+  const out: number[] = [];
+  for (let r = tp === 1 ? 2 : 1; r <= most; r++) {
+    if (r <= EVERY_REPLICA_COUNT_UP_TO || (r & (r - 1)) === 0 || r === most) out.push(r);
+  }
+  return out;
+}
+
 /**
  * One-stage plans on groups of like devices (same name and memory): for each class, each allowed
  * tensor-parallel degree t (1 included) and each group of n ≥ 2 devices of the class that t
- * divides (its first n), the whole model on n / t replicas of t devices, best microbatch count
- * each. Searches without pipelines (ZeRO-2/3) try these instead of every device set.
+ * divides (its first n; past 32 replicas, powers of two and the whole class: replicaCounts), the
+ * whole model on n / t replicas of t devices, best microbatch count each. Searches without
+ * pipelines (ZeRO-2/3) try these instead of every device set.
  */
 export function likeGroupPlans(ctx: PlannerContext, opts: WholeModelOptions = {}): Plan[] {
   const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
@@ -106,7 +126,7 @@ export function likeGroupPlans(ctx: PlannerContext, opts: WholeModelOptions = {}
   const plans: Plan[] = [];
   for (const c of hybridSpace(ctx.problem).classes) {
     for (const tp of degrees) {
-      for (let n = Math.max(2, tp); n <= c.devices.length; n += tp) {
+      for (const n of replicaCounts(c.devices.length, tp).map((r) => r * tp)) {
         const devices = c.devices.slice(0, n).map((i) => ctx.tables.deviceIds[i] as string);
         plans.push(bestOverMicrobatches(ctx, [{ from: 0, to: L, devices, tp }], ms, opts.schedule ?? '1f1b'));
       }

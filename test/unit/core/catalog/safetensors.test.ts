@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { describeStored, safetensorsTensors, storedWeights } from '../../../../src-main/core/catalog/safetensors.js';
+import {
+  checkHeaderTensorCount,
+  checkIndexTensorCount,
+  describeStored,
+  SAFETENSORS_LIMITS,
+  safetensorsTensors,
+  storedWeights,
+} from '../../../../src-main/core/catalog/safetensors.js';
 import {
   bnb4Linear,
   fp8Linear,
@@ -162,5 +169,42 @@ describe('a safetensors header checked, one line each', () => {
         12,
       ),
     ).toThrow('m.safetensors: tensors "a" and "b" overlap in the data area: the header lies');
+  });
+});
+
+describe('tensor caps, counted on the bytes before a header is parsed', () => {
+  const bytes = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
+  const header = (n: number): Uint8Array =>
+    bytes({
+      __metadata__: { format: 'pt' },
+      ...Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`t${i}`, { dtype: 'F32', shape: [1], data_offsets: [4 * i, 4 * i + 4] }]),
+      ),
+    });
+  const limits = { ...SAFETENSORS_LIMITS, tensorsPerFile: 4, tensorsPerModel: 6 };
+
+  it('caps the tensors of one file (the metadata is not a tensor) and of the model so far', () => {
+    expect(checkHeaderTensorCount('a.safetensors', header(4), 0, limits)).toBe(5);
+    expect(() => checkHeaderTensorCount('a.safetensors', header(5), 0, limits)).toThrow(
+      'a.safetensors: its safetensors header holds more than 4 tensors, the most one file may hold (real shards hold a few thousand)',
+    );
+    expect(() => checkHeaderTensorCount('b.safetensors', header(3), 4, limits)).toThrow(
+      "b.safetensors: the folder's safetensors hold more than 6 tensors, the most one model may hold",
+    );
+    expect(checkHeaderTensorCount('b.safetensors', header(2), 4, limits)).toBe(3);
+  });
+
+  it("caps an index's weight_map: on its bytes, then exactly", () => {
+    const index = (n: number): Uint8Array =>
+      bytes({
+        metadata: { total_size: 1 },
+        weight_map: Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, 'a'])),
+      });
+    expect(() => checkIndexTensorCount('i.json', index(6 + 63), limits)).not.toThrow();
+    expect(() => checkIndexTensorCount('i.json', index(6 + 64), limits)).toThrow(
+      'i.json names more than 6 tensors, the most one model may hold',
+    );
+    expect(() => checkIndexTensorCount('i.json', 7, limits)).toThrow('i.json names more than 6 tensors');
+    expect(SAFETENSORS_LIMITS).toMatchObject({ tensorsPerFile: 100_000, tensorsPerModel: 400_000 });
   });
 });
