@@ -28,7 +28,13 @@ import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
 import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
 import { count } from '../core/text/plural.js';
-import { isHfConfigSpec, readHfDecoder, type StoredModel } from './hf-config-service.js';
+import {
+  isHfConfigSpec,
+  readDescribedModel,
+  readHfDecoder,
+  type DescribedModel,
+  type StoredModel,
+} from './hf-config-service.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
@@ -59,31 +65,66 @@ export interface ResolvedWorkload {
 
 const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.includes('/') || spec.includes(path.sep);
 
-/** A model file, a catalog name, or the name of a stored workload. */
+/**
+ * Whether `spec` is written as a path: it holds a / or \, starts with a dot ("." and ".." too), or
+ * is absolute. Such a spec names a file even where a catalog model or a stored workload has its name.
+ */
+export function isExplicitPath(spec: string): boolean {
+  return /[\\/]/.test(spec) || spec.startsWith('.') || path.isAbsolute(spec);
+}
+
+const isCatalogName = (spec: string): boolean => listCatalog().some((c) => c.name === spec);
+
+/**
+ * Whether a catalog model or a stored workload has this name. Only the catalog and the store
+ * are asked (no graph is read), never the filesystem.
+ */
+export function isWorkloadName(db: Database, spec: string): boolean {
+  return isCatalogName(spec) || new WorkloadRepo(db).has(spec);
+}
+
+/**
+ * Whether `spec` is read from the store or the catalog rather than as a file: a name they have,
+ * unless it is written as a path. A bare name is a file only when neither has it (the CLI's
+ * `fit config.json` or `plan --workload my-folder`).
+ */
+function namesStoredOrCatalog(db: Database, spec: string): boolean {
+  return !isExplicitPath(spec) && isWorkloadName(db, spec);
+}
+
+/**
+ * The model a file describes apart from a graph (a .gguf header, a config.json or a folder holding
+ * one), or null: for anything else, and for a bare name a catalog model or a stored workload has
+ * (a same-named file in the working folder does not hide them).
+ */
+export async function readDescribedFile(db: Database, spec: string): Promise<DescribedModel | null> {
+  return namesStoredOrCatalog(db, spec) ? null : readDescribedModel(spec);
+}
+
+/**
+ * A model file, a catalog name, or the name of a stored workload. A catalog or stored name wins
+ * over a same-named file or folder unless the spec is written as a path (isExplicitPath).
+ */
 export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
   // A decoder described apart (a GGUF header, a published architecture) is built from that description.
   if (opts.decoder)
     return { workload: entryWorkload(opts.decoder, catalogParamsOf(opts)), filePath: null, contentHash: null };
-  if (/\.gguf$/i.test(spec))
+  const named = namesStoredOrCatalog(db, spec);
+  if (!named && /\.gguf$/i.test(spec))
     throw new UserError(`${spec}: GGUF files are read by plan and predict-model (read its header first)`);
   // A Hugging Face config.json, or a model folder holding one: the architecture it describes.
-  if (isHfConfigSpec(spec)) {
+  if (!named && isHfConfigSpec(spec)) {
     const d = readHfDecoder(spec);
     const workload = entryWorkload(d.entry, catalogParamsOf(opts));
     workload.warnings.unshift(...d.warnings);
     return { workload, filePath: null, contentHash: null };
   }
-  if (opts.finetune && !listCatalog().some((c) => c.name === spec))
+  if (opts.finetune && !isCatalogName(spec))
     throw new UserError(
       `${spec}: LoRA and QLoRA fine-tuning is planned for catalog models and Hugging Face model folders (config.json), whose linear layers are known; not for ONNX graphs`,
     );
-  if (looksLikeFile(spec)) {
-    const { model, contentHash } = readOnnxStructure(spec);
-    const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');
-    const workload = workloadFromModel(model, { name, dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
-    return { workload, filePath: path.resolve(spec), contentHash };
-  }
-  if (listCatalog().some((c) => c.name === spec)) {
+  if (!named && looksLikeFile(spec)) return onnxWorkload(spec, opts);
+  if (isCatalogName(spec)) {
     return { workload: catalogWorkload(spec, catalogParamsOf(opts)), filePath: null, contentHash: null };
   }
   const stored = new WorkloadRepo(db).get(spec);
@@ -93,6 +134,14 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
       .map((c) => c.name)
       .join(', ')}) nor a stored workload (see pipedejavu workload list)`,
   );
+}
+
+/** An ONNX model file's graph, named after the file unless `opts.name` says otherwise. */
+function onnxWorkload(file: string, opts: WorkloadSpecOptions): ResolvedWorkload {
+  const { model, contentHash } = readOnnxStructure(file);
+  const name = opts.name ?? path.basename(file).replace(/\.onnx$/i, '');
+  const workload = workloadFromModel(model, { name, dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
+  return { workload, filePath: path.resolve(file), contentHash };
 }
 
 /** The catalog parameters of the options (batch, seq, image, dtype, mode) that were given. */
@@ -122,14 +171,15 @@ export function storedWorkloads(db: Database): StoredWorkload[] {
 }
 
 /**
- * The model description behind a workload name: a catalog entry, or the config.json of a stored
- * Hugging Face folder (read again); null for ONNX graphs and GGUF-less names.
+ * The model description behind a workload name: a catalog entry, a config.json or model folder
+ * named as a file, or the config.json of a stored Hugging Face folder (read again, from the absolute
+ * path it was added from: never the working folder); null for ONNX graphs and GGUF-less names.
  */
 export function describedEntry(db: Database, spec: string): CatalogEntry | null {
-  if (listCatalog().some((c) => c.name === spec)) return getCatalogEntry(spec);
-  if (isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
+  if (isCatalogName(spec)) return getCatalogEntry(spec);
+  if (!namesStoredOrCatalog(db, spec) && isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
   const stored = new WorkloadRepo(db).get(spec);
-  if (stored?.filePath && isHfConfigSpec(stored.filePath))
+  if (stored?.filePath && path.isAbsolute(stored.filePath) && isHfConfigSpec(stored.filePath))
     return { ...readHfDecoder(stored.filePath).entry, name: spec };
   return null;
 }
@@ -155,7 +205,7 @@ export function addWorkload(
       `workload add takes an .onnx file, a config.json or a model folder holding one; catalog models need no adding`,
     );
   const name = opts.name ?? config?.entry.name ?? path.basename(file).replace(/\.onnx$/i, '');
-  if (listCatalog().some((c) => c.name === name)) {
+  if (isCatalogName(name)) {
     throw new UserError(`"${name}" is the name of a catalog model, which would hide this workload; give another name`);
   }
   const repo = new WorkloadRepo(db);
@@ -172,8 +222,10 @@ export function addWorkload(
     repo.save(stored.workload, stored.filePath, null);
     return config.stored ? { ...stored, stored: config.stored } : stored;
   }
-  const r = resolveWorkload(db, file, { ...opts, name });
-  if (!r.filePath) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);
+  if (/\.gguf$/i.test(file))
+    throw new UserError(`${file}: GGUF files are read by plan and predict-model (read its header first)`);
+  // Always the file: a stored workload of the same name is what this replaces, not what it reads.
+  const r = onnxWorkload(file, { ...opts, name });
   repo.save(r.workload, r.filePath, r.contentHash);
   return r;
 }
