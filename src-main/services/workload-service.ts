@@ -9,10 +9,10 @@ import type { Mode } from '../core/domain/mode.js';
 import { predictWorkload, type WorkloadPrediction } from '../core/workload/predict-workload.js';
 import { workloadFromModel } from '../core/workload/from-onnx.js';
 import {
+  catalogNames,
   catalogWorkload,
   entryWorkload,
   getCatalogEntry,
-  listCatalog,
   type CatalogEntry,
   type CatalogParams,
 } from '../core/catalog/index.js';
@@ -73,7 +73,8 @@ export function isExplicitPath(spec: string): boolean {
   return /[\\/]/.test(spec) || spec.startsWith('.') || path.isAbsolute(spec);
 }
 
-const isCatalogName = (spec: string): boolean => listCatalog().some((c) => c.name === spec);
+/** A catalog model's name (the names alone: listCatalog would build every model to count its parameters). */
+const isCatalogName = (spec: string): boolean => catalogNames().includes(spec);
 
 /**
  * Whether a catalog model or a stored workload has this name. Only the catalog and the store
@@ -130,9 +131,7 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
   const stored = new WorkloadRepo(db).get(spec);
   if (stored) return { workload: stored.workload, filePath: stored.filePath, contentHash: stored.contentHash };
   throw new UserError(
-    `"${spec}" is neither an .onnx file, a catalog model (${listCatalog()
-      .map((c) => c.name)
-      .join(', ')}) nor a stored workload (see pipedejavu workload list)`,
+    `"${spec}" is neither an .onnx file, a catalog model (${catalogNames().join(', ')}) nor a stored workload (see pipedejavu workload list)`,
   );
 }
 
