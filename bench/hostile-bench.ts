@@ -16,8 +16,8 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  rmSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
   chmodSync,
@@ -1016,6 +1016,25 @@ const CASES: Case[] = [
       }),
     }),
   },
+  // ---------- issue 56 (HTTP): bare workload names, deep JSON bodies, cancel ----------
+  {
+    id: 'serve-workload-bare-names',
+    what: 'serve in a folder holding config.json, sub/ and broken/: every workload channel with ".", "..", "config.json", "sub", "broken" and the folder path',
+    fromIssue: false,
+    setup: () => ({ steps: [], expect: 'refuse', custom: serveBareNamesCase }),
+  },
+  {
+    id: 'serve-json-deep-8M',
+    what: 'serve: a JSON body of 8 million nested arrays (under MAX_BODY_BYTES); server memory before, peak and after, app:info meanwhile',
+    fromIssue: false,
+    setup: () => ({ steps: [], expect: 'refuse', custom: serveDeepJsonCase }),
+  },
+  {
+    id: 'serve-cancel-plan',
+    what: 'serve: job:cancel on a plan of Llama 3.1 70B training on 64 datasheet H100s; time to cancelled, runner gone, never done',
+    fromIssue: false,
+    setup: () => ({ steps: [], expect: 'succeed', custom: serveCancelPlanCase }),
+  },
 ];
 
 // ---------- issue 56 (h56-paths): model folders ----------
@@ -1059,9 +1078,10 @@ function runSync(cmd: string, args: string[]): void {
 
 // ---------- serve cases ----------
 
-async function startServe(db: string): Promise<{ child: ChildProcess; base: string; token: string }> {
+async function startServe(db: string, cwd?: string): Promise<{ child: ChildProcess; base: string; token: string }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', db], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd ? { cwd } : {}),
     env: { ...process.env, HOME: path.dirname(db) },
     detached: true,
   });
@@ -1222,6 +1242,252 @@ async function serveLatencyCase(db: string): Promise<{ result: RunResult; messag
     return {
       result: fakeResult(0, line, (performance.now() - t0) / 1000, worst > 10_000),
       messageProblem: worst > 100 ? `over 100 ms (${worst.toFixed(0)} ms)` : null,
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+// ---------- issue 56 (HTTP) cases ----------
+
+/** Resident memory of one process now (VmRSS), bytes, or 0. */
+function rssNow(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The children of a process now (Linux /proc), with their command lines. */
+function childrenOf(pid: number): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      for (const k of kids ? kids.split(/\s+/).map(Number) : []) {
+        try {
+          out.push({ pid: k, cmd: readFileSync(`/proc/${k}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+        } catch {
+          // gone
+        }
+      }
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const MiB = (bytes: number): number => Math.round(bytes / 2 ** 20);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A small Llama config.json whose name and sizes an answer must not give back. */
+const baitConfig = (): string =>
+  JSON.stringify({
+    architectures: ['LlamaForCausalLM'],
+    model_type: 'llama',
+    hidden_size: 512,
+    intermediate_size: 1024,
+    num_attention_heads: 8,
+    num_hidden_layers: 2,
+    num_key_value_heads: 8,
+    vocab_size: 1000,
+    max_position_embeddings: 2048,
+    _name_or_path: 'org/BAIT-NAME',
+  });
+
+/**
+ * serve started in a folder holding a config.json, a model folder and a broken one: every channel
+ * that takes a workload, with bare names and the folder's path. One fixed line expected from all,
+ * without a parameter count, the folder's name or a file's content; no job started.
+ */
+async function serveBareNamesCase(db: string): Promise<{ result: RunResult; leak: string | null }> {
+  const cwd = path.join(path.dirname(path.dirname(db)), 'server-cwd-FOLDERNAME');
+  mkdirSync(path.join(cwd, 'sub'), { recursive: true });
+  mkdirSync(path.join(cwd, 'broken'));
+  writeFileSync(path.join(cwd, 'config.json'), baitConfig());
+  writeFileSync(path.join(cwd, 'sub', 'config.json'), baitConfig());
+  writeFileSync(path.join(cwd, 'broken', 'config.json'), 'BAIT-CONTENT is not JSON');
+  const s = await startServe(db, cwd);
+  const t0 = performance.now();
+  try {
+    const requests: [string, (w: string) => unknown][] = [
+      ['workload:fit', (w) => ({ workload: w, mode: 'inference' })],
+      ['workload:predict', (w) => ({ workload: w, mode: 'inference' })],
+      ['workload:measure', (w) => ({ workload: w })],
+      ['machine:compare', (w) => ({ machines: ['a', 'b'], workload: w })],
+      ['plan:create', (w) => ({ workload: w, batch: 1, devices: 'none', mode: 'inference', virtual: ['H100 SXM5'] })],
+    ];
+    const answers = new Map<string, string[]>();
+    const problems: string[] = [];
+    for (const spec of ['.', '..', 'config.json', 'sub', 'broken', cwd]) {
+      for (const [channel, req] of requests) {
+        const text = JSON.stringify(await api(s, channel, req(spec)));
+        const key = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+        answers.set(key, [...(answers.get(key) ?? []), `${channel} ${spec === cwd ? 'CWD' : spec}`]);
+        for (const told of ['FOLDERNAME', 'BAIT-', '"params"'])
+          if (text.includes(told)) problems.push(`${channel} "${spec === cwd ? 'CWD' : spec}" told ${told}`);
+      }
+    }
+    const jobs = (await api(s, 'job:list', {})) as { value?: unknown[] };
+    if ((jobs.value ?? []).length > 0) problems.push(`${jobs.value?.length} job(s) started`);
+    if (answers.size > 1) problems.push(`${answers.size} different answers`);
+    const [line] = [...answers.keys()];
+    return {
+      result: fakeResult(1, `pipedejavu: error: ${line ?? '?'}`, (performance.now() - t0) / 1000),
+      leak: problems.length ? problems.slice(0, 4).join('; ') : null,
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+/**
+ * serve sent a body of 8 million nested arrays (16 MiB, under the cap) for app:info. The server's
+ * memory before, at its peak (VmHWM) and 2 s after; app:info asked every 20 ms meanwhile.
+ */
+async function serveDeepJsonCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
+  const s = await startServe(db);
+  const pid = s.child.pid as number;
+  try {
+    // app:info's latency on this machine as it is, without the body: the figure below is read against it.
+    const quiet: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const q = performance.now();
+      await api(s, 'app:info', {});
+      quiet.push(performance.now() - q);
+      await sleep(20);
+    }
+    quiet.sort((a, b) => a - b);
+    await sleep(500);
+    const before = rssNow(pid);
+    // Sent by another process, so that building and sending 16 MiB does not stall this one's app:info calls.
+    const sender = `const n = ${Math.floor((MAX_BODY_BYTES - 16) / 2)};
+      const body = Buffer.from('['.repeat(n) + ']'.repeat(n));
+      process.stdout.write('sending\\n');
+      const r = await fetch(${JSON.stringify(`${s.base}/api/app:info`)}, { method: 'POST', body,
+        headers: { 'content-type': 'application/json', 'x-pipedejavu-token': ${JSON.stringify(s.token)}, origin: ${JSON.stringify(s.base)} } });
+      process.stdout.write(JSON.stringify({ status: r.status, json: await r.json() }) + '\\n');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', sender], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise<void>((resolve) => {
+      const check = (): void => (out.includes('sending') ? resolve() : void setTimeout(check, 5));
+      check();
+    });
+    const t0 = performance.now();
+    let answeredMs = 0;
+    const deep = new Promise<{ status: number; json: { ok?: boolean; error?: { message?: string } } }>(
+      (resolve, reject) => {
+        child.on('close', () => {
+          answeredMs = performance.now() - t0;
+          try {
+            resolve(JSON.parse(out.split('\n')[1] ?? '') as never);
+          } catch {
+            reject(new Error(`the sender said: ${out.slice(0, 200)}`));
+          }
+        });
+      },
+    );
+    const during: number[] = [];
+    let done = false;
+    void deep.finally(() => (done = true));
+    while (!done) {
+      const q = performance.now();
+      await api(s, 'app:info', {});
+      during.push(performance.now() - q);
+      await sleep(20);
+    }
+    during.sort((a, b) => a - b);
+    const worst = during[during.length - 1] ?? 0;
+    const median = during[Math.floor(during.length / 2)] ?? 0;
+    const r = await deep;
+    const peak = peakRss(pid);
+    await sleep(2000);
+    const after = rssNow(pid);
+    const line = r.json.ok ? 'accepted' : `pipedejavu: error: ${r.json.error?.message ?? '?'} (HTTP ${r.status})`;
+    const figures = `sent and answered in ${answeredMs.toFixed(0)} ms; RSS ${MiB(before)} MiB before, peak ${MiB(peak)}, ${MiB(after)} 2 s after; app:info median ${median.toFixed(1)}, worst ${worst.toFixed(1)} ms of ${during.length} meanwhile (without the body: median ${(quiet[20] ?? 0).toFixed(1)}, worst ${(quiet[39] ?? 0).toFixed(1)} ms of 40)`;
+    process.stdout.write(`  serve-json-deep-8M: ${figures}\n`);
+    const problems = [
+      // The machine's own stalls (a busy CI box) show without the body too: only what the body adds counts.
+      median > 100 || (worst > 100 && worst > 2 * (quiet[39] ?? 0))
+        ? `app:info took ${worst.toFixed(0)} ms meanwhile (median ${median.toFixed(0)})`
+        : '',
+      after > before + 64 * 2 ** 20 ? `memory not back: ${MiB(after)} MiB after, ${MiB(before)} before` : '',
+    ].filter(Boolean);
+    return {
+      result: {
+        ...fakeResult(r.json.ok ? 0 : 1, `${line}; ${figures}`, answeredMs / 1000),
+        peakRssBytes: peak || null,
+      },
+      messageProblem: problems.length ? problems.join('; ') : null,
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+/**
+ * job:cancel on a plan whose search runs seconds in the job runner (synchronous: the runner reads
+ * no message until it ends). Time from the cancel to the job's state saying cancelled, whether the
+ * runner process is gone, and the state 3 s later (never done).
+ */
+async function serveCancelPlanCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
+  const s = await startServe(db);
+  const pid = s.child.pid as number;
+  const t0 = performance.now();
+  try {
+    const started = (await api(s, 'plan:create', {
+      workload: 'llama-3.1-70b',
+      batch: 64,
+      devices: 'none',
+      mode: 'training',
+      virtual: Array.from({ length: 64 }, () => 'H100 SXM5'),
+    })) as { value?: { jobId: string }; error?: { message?: string } };
+    const jobId = started.value?.jobId;
+    if (!jobId) throw new Error(`plan:create: ${started.error?.message ?? '?'}`);
+    const job = async (): Promise<{ state: string; label: string; error: string | null }> =>
+      ((await api(s, 'job:get', { jobId })) as { value: { state: string; label: string; error: string | null } }).value;
+    for (let i = 0; i < 500 && (await job()).label !== 'searching plans'; i++) await sleep(20);
+    await sleep(500);
+    const runner = childrenOf(pid).find((c) => c.cmd.includes('job-runner.js'));
+    const stateAtCancel = (await job()).state;
+    const c0 = performance.now();
+    const answer = (await api(s, 'job:cancel', { jobId })) as { value?: { cancelled: boolean } };
+    let state = stateAtCancel;
+    while (state === 'running' && performance.now() - c0 < 20_000) {
+      await sleep(10);
+      state = (await job()).state;
+    }
+    const tookMs = performance.now() - c0;
+    const runnerGone = runner ? !alive(runner.pid) : null;
+    await sleep(3000);
+    const later = (await job()).state;
+    const line = `cancel answered ${JSON.stringify(answer.value)}; state ${state} ${tookMs.toFixed(0)} ms after the cancel; runner ${runner ? (runnerGone ? 'gone' : 'STILL RUNNING') : 'not found'}; 3 s later ${later}`;
+    process.stdout.write(`  serve-cancel-plan: ${line}\n`);
+    const problems = [
+      stateAtCancel !== 'running' ? `the plan was ${stateAtCancel} before the cancel` : '',
+      state !== 'cancelled' ? `ended ${state}` : '',
+      tookMs > 1000 ? `cancelled after ${tookMs.toFixed(0)} ms` : '',
+      runnerGone === false ? 'the runner is still running' : '',
+      later !== 'cancelled' ? `3 s later: ${later}` : '',
+    ].filter(Boolean);
+    return {
+      result: { ...fakeResult(0, line, (performance.now() - t0) / 1000), peakRssBytes: peakRss(pid) || null },
+      messageProblem: problems.length ? problems.join('; ') : null,
     };
   } finally {
     stopServe(s.child);

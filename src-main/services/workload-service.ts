@@ -28,7 +28,13 @@ import { ProfileRepo, type StoredRun } from '../adapters/store/profile-repo.js';
 import { familyRatios, type CalibrationRun } from '../core/workload/calibration.js';
 import { z } from 'zod';
 import { count } from '../core/text/plural.js';
-import { isHfConfigSpec, readHfDecoder, type StoredModel } from './hf-config-service.js';
+import {
+  isHfConfigSpec,
+  readDescribedModel,
+  readHfDecoder,
+  type DescribedModel,
+  type StoredModel,
+} from './hf-config-service.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
@@ -62,15 +68,53 @@ const isCatalogName = (spec: string): boolean => catalogNames().includes(spec);
 
 const looksLikeFile = (spec: string): boolean => /\.onnx$/i.test(spec) || spec.includes('/') || spec.includes(path.sep);
 
-/** A model file, a catalog name, or the name of a stored workload. */
+/**
+ * Whether `spec` is written as a path: it holds a / or \, starts with a dot ("." and ".." too), or
+ * is absolute. Such a spec names a file even where a catalog model or a stored workload has its name.
+ */
+export function isExplicitPath(spec: string): boolean {
+  return /[\\/]/.test(spec) || spec.startsWith('.') || path.isAbsolute(spec);
+}
+
+/**
+ * Whether a catalog model or a stored workload has this name. Only the catalog and the store
+ * are asked (no graph is read), never the filesystem.
+ */
+export function isWorkloadName(db: Database, spec: string): boolean {
+  return isCatalogName(spec) || new WorkloadRepo(db).has(spec);
+}
+
+/**
+ * Whether `spec` is read from the store or the catalog rather than as a file: a name they have,
+ * unless it is written as a path. A bare name is a file only when neither has it (the CLI's
+ * `fit config.json` or `plan --workload my-folder`).
+ */
+function namesStoredOrCatalog(db: Database, spec: string): boolean {
+  return !isExplicitPath(spec) && isWorkloadName(db, spec);
+}
+
+/**
+ * The model a file describes apart from a graph (a .gguf header, a config.json or a folder holding
+ * one), or null: for anything else, and for a bare name a catalog model or a stored workload has
+ * (a same-named file in the working folder does not hide them).
+ */
+export async function readDescribedFile(db: Database, spec: string): Promise<DescribedModel | null> {
+  return namesStoredOrCatalog(db, spec) ? null : readDescribedModel(spec);
+}
+
+/**
+ * A model file, a catalog name, or the name of a stored workload. A catalog or stored name wins
+ * over a same-named file or folder unless the spec is written as a path (isExplicitPath).
+ */
 export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOptions = {}): ResolvedWorkload {
   // A decoder described apart (a GGUF header, a published architecture) is built from that description.
   if (opts.decoder)
     return { workload: entryWorkload(opts.decoder, catalogParamsOf(opts)), filePath: null, contentHash: null };
-  if (/\.gguf$/i.test(spec))
+  const named = namesStoredOrCatalog(db, spec);
+  if (!named && /\.gguf$/i.test(spec))
     throw new UserError(`${spec}: GGUF files are read by plan and predict-model (read its header first)`);
   // A Hugging Face config.json, or a model folder holding one: the architecture it describes.
-  if (isHfConfigSpec(spec)) {
+  if (!named && isHfConfigSpec(spec)) {
     const d = readHfDecoder(spec);
     const workload = entryWorkload(d.entry, catalogParamsOf(opts));
     workload.warnings.unshift(...d.warnings);
@@ -80,12 +124,7 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
     throw new UserError(
       `${spec}: LoRA and QLoRA fine-tuning is planned for catalog models and Hugging Face model folders (config.json), whose linear layers are known; not for ONNX graphs`,
     );
-  if (looksLikeFile(spec)) {
-    const { model, contentHash } = readOnnxStructure(spec);
-    const name = opts.name ?? path.basename(spec).replace(/\.onnx$/i, '');
-    const workload = workloadFromModel(model, { name, dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
-    return { workload, filePath: path.resolve(spec), contentHash };
-  }
+  if (!named && looksLikeFile(spec)) return onnxWorkload(spec, opts);
   if (isCatalogName(spec)) {
     return { workload: catalogWorkload(spec, catalogParamsOf(opts)), filePath: null, contentHash: null };
   }
@@ -94,6 +133,14 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
   throw new UserError(
     `"${spec}" is neither an .onnx file, a catalog model (${catalogNames().join(', ')}) nor a stored workload (see pipedejavu workload list)`,
   );
+}
+
+/** An ONNX model file's graph, named after the file unless `opts.name` says otherwise. */
+function onnxWorkload(file: string, opts: WorkloadSpecOptions): ResolvedWorkload {
+  const { model, contentHash } = readOnnxStructure(file);
+  const name = opts.name ?? path.basename(file).replace(/\.onnx$/i, '');
+  const workload = workloadFromModel(model, { name, dims: opts.dims ?? {}, inputs: opts.inputs ?? {} });
+  return { workload, filePath: path.resolve(file), contentHash };
 }
 
 /** The catalog parameters of the options (batch, seq, image, dtype, mode) that were given. */
@@ -123,14 +170,15 @@ export function storedWorkloads(db: Database): StoredWorkload[] {
 }
 
 /**
- * The model description behind a workload name: a catalog entry, or the config.json of a stored
- * Hugging Face folder (read again); null for ONNX graphs and GGUF-less names.
+ * The model description behind a workload name: a catalog entry, a config.json or model folder
+ * named as a file, or the config.json of a stored Hugging Face folder (read again, from the absolute
+ * path it was added from: never the working folder); null for ONNX graphs and GGUF-less names.
  */
 export function describedEntry(db: Database, spec: string): CatalogEntry | null {
   if (isCatalogName(spec)) return getCatalogEntry(spec);
-  if (isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
+  if (!namesStoredOrCatalog(db, spec) && isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
   const stored = new WorkloadRepo(db).get(spec);
-  if (stored?.filePath && isHfConfigSpec(stored.filePath))
+  if (stored?.filePath && path.isAbsolute(stored.filePath) && isHfConfigSpec(stored.filePath))
     return { ...readHfDecoder(stored.filePath).entry, name: spec };
   return null;
 }
@@ -173,8 +221,10 @@ export function addWorkload(
     repo.save(stored.workload, stored.filePath, null);
     return config.stored ? { ...stored, stored: config.stored } : stored;
   }
-  const r = resolveWorkload(db, file, { ...opts, name });
-  if (!r.filePath) throw new UserError(`workload add takes an .onnx file; catalog models need no adding`);
+  if (/\.gguf$/i.test(file))
+    throw new UserError(`${file}: GGUF files are read by plan and predict-model (read its header first)`);
+  // Always the file: a stored workload of the same name is what this replaces, not what it reads.
+  const r = onnxWorkload(file, { ...opts, name });
   repo.save(r.workload, r.filePath, r.contentHash);
   return r;
 }

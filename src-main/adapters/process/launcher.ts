@@ -88,6 +88,15 @@ export const childProcessLauncher: ProcessLauncher = {
         if (cp.connected) cp.send(message as never);
       },
       kill() {
+        // A child in its own group is ended with the processes it started (a job runner's kernel runner).
+        const running = cp.pid !== undefined && cp.exitCode === null && cp.signalCode === null;
+        if (o.detached === true && process.platform !== 'win32' && running)
+          try {
+            process.kill(-cp.pid, 'SIGKILL');
+            return;
+          } catch {
+            // no such group: the child alone
+          }
         cp.kill('SIGKILL');
       },
       on: (event, listener) => events.on(event, listener),

@@ -95,6 +95,14 @@ export class WorkloadRepo {
     return { id: Number(id), name: w.name, source: w.source, filePath, contentHash, createdAt };
   }
 
+  /** Whether a workload of this name is stored (its graph is not read). */
+  has(name: string): boolean {
+    return (
+      this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM workloads WHERE name = ?').get(name) !==
+      undefined
+    );
+  }
+
   get(name: string): StoredWorkload | null {
     const r = this.db.prepare<[string], Row>('SELECT * FROM workloads WHERE name = ?').get(name);
     return r ? toStored(r) : null;

@@ -1,9 +1,12 @@
 /**
  * Runs each job in a fresh job-runner child (dist/job-runner.js) against the store file:
  * a forked Node child by default, an Electron utility process where the shell injects its
- * launcher. Cancel asks the child to stop, then kills it after a grace period; a child that
- * dies without answering fails its job with the reason; one that has answered is ended if
- * it does not exit by itself (utility processes never do).
+ * launcher. Cancel asks the child to stop: a child that does not answer `stopping` at once is
+ * busy in synchronous work (a plan's search reads no message until it ends) and is killed; one
+ * that answers gets a grace period to finish cleanly (a profile keeps what it measured), then is
+ * killed. A cancelled job never ends `done`. A child that dies without answering fails its job
+ * with the reason; one that has answered is ended if it does not exit by itself (utility
+ * processes never do).
  */
 import { existsSync } from 'node:fs';
 import type { ProcessLauncher } from '../../adapters/process/launcher.js';
@@ -21,7 +24,9 @@ export interface ChildExecutorOptions {
   dbPath: string;
   runnerPath?: string;
   env?: NodeJS.ProcessEnv;
-  /** How long a cancelled job may take to stop before it is killed (ms). */
+  /** How long a cancelled job's child has to answer `stopping` before it is killed (ms). */
+  ackMs?: number;
+  /** How long a cancelled job that answered may take to stop before it is killed (ms). */
   graceMs?: number;
   /** How the child is started (Electron: utility processes); a plain fork by default. */
   launcher?: ProcessLauncher;
@@ -29,6 +34,13 @@ export interface ChildExecutorOptions {
 
 /** How long a job runner that has sent its last message may take to exit before it is ended (ms). */
 const REAP_MS = 2000;
+/**
+ * How long a cancelled job's runner has to answer before it is killed (ms): a runner whose event
+ * loop is free answers in a few ms; the state then says cancelled well within a second.
+ */
+const ACK_MS = 400;
+/** How long a cancelled job whose runner answered may take to stop before it is killed (ms). */
+const GRACE_MS = 3000;
 
 export function childExecutor(o: ChildExecutorOptions): JobExecutor {
   return {
@@ -64,9 +76,21 @@ export function childExecutor(o: ChildExecutorOptions): JobExecutor {
       child.on('stderr', (text) => {
         stderr = (stderr + text).slice(-4000);
       });
-      child.on('message', (m) => {
-        finish(m as FromJobRunner);
-        if (finished && !exited && !reapTimer) {
+      const killAfter = (ms: number): void => {
+        if (killTimer) clearTimeout(killTimer);
+        killTimer = setTimeout(() => child.kill(), ms);
+        killTimer.unref();
+      };
+      child.on('message', (message) => {
+        const m = message as FromJobRunner;
+        // The runner read the cancel: it may stop cleanly, within the grace period.
+        if (m.type === 'stopping') {
+          if (cancelled && !finished) killAfter(o.graceMs ?? GRACE_MS);
+          return;
+        }
+        finish(m);
+        if (finished && !exited && cancelled) child.kill();
+        else if (finished && !exited && !reapTimer) {
           reapTimer = setTimeout(() => child.kill(), REAP_MS);
           reapTimer.unref();
         }
@@ -89,12 +113,11 @@ export function childExecutor(o: ChildExecutorOptions): JobExecutor {
       child.send(start);
       return {
         cancel() {
-          if (finished) return;
+          if (finished || cancelled) return;
           cancelled = true;
           const stop: ToJobRunner = { type: 'cancel' };
           child.send(stop);
-          killTimer = setTimeout(() => child.kill(), o.graceMs ?? 10_000);
-          killTimer.unref();
+          killAfter(o.ackMs ?? ACK_MS);
         },
       };
     },

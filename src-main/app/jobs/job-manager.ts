@@ -10,7 +10,7 @@ import type { JobKind, JobView } from '../../api/view-models.js';
 import type { CallKind, FromJobRunner, RunnerKind } from './protocol.js';
 
 export interface RunningJob {
-  /** Ask the job to stop; it ends as 'cancelled'. */
+  /** Stop the job (the app's executor ends its child within a second); it ends as 'cancelled'. */
   cancel(): void;
 }
 
@@ -153,9 +153,17 @@ export class JobManager {
       case 'kernel':
         this.emit({ jobId: id, type: 'progress', job: strip(v), kernel: m.kernel });
         return;
+      case 'stopping':
+        return;
       case 'done':
-        v.state = 'done';
-        v.result = m.result;
+        // A job cancelled while it was finishing ends cancelled: cancel never flips to done.
+        if (j.cancelled) {
+          v.state = 'cancelled';
+          v.error = 'cancelled';
+        } else {
+          v.state = 'done';
+          v.result = m.result;
+        }
         break;
       case 'failed':
         v.state = m.cancelled || j.cancelled ? 'cancelled' : 'failed';

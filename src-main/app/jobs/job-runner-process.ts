@@ -1,8 +1,9 @@
 /**
  * Entry of the job-runner child (dist/job-runner.js): runs one long job against the
  * store on disk and reports to its parent (a forked child's IPC channel, or an Electron
- * utility process's parentPort). A `cancel` message aborts the job (a profile keeps what
- * it finished); the parent kills the child if it does not stop in time. The store is
+ * utility process's parentPort). A `cancel` message is answered `stopping` and aborts the job
+ * (a profile keeps what it finished); the parent kills the child if it does not answer at once
+ * (busy in synchronous work) or does not stop in time. The store is
  * closed before the last message: the parent may end the process once it has it.
  */
 import { openDatabase } from '../../adapters/store/open-database.js';
@@ -56,8 +57,11 @@ async function run(m: Extract<ToJobRunner, { type: 'start' }>): Promise<FromJobR
 }
 
 parent.onMessage((m) => {
-  if (m.type === 'cancel') controller.abort();
-  else if (m.type === 'start')
+  if (m.type === 'cancel') {
+    // Said first: the parent kills a runner that does not answer at once (one busy in a plan's search).
+    send({ type: 'stopping' });
+    controller.abort();
+  } else if (m.type === 'start')
     // sendLast waits until a large result (an evaluation report) has left: ending the
     // channel while it is still being written drops it.
     void run(m)

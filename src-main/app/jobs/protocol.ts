@@ -33,6 +33,8 @@ export interface KernelNote {
 }
 
 export type FromJobRunner =
+  /** The runner read a cancel and is stopping: its event loop is free (a runner busy in synchronous work never says it). */
+  | { type: 'stopping' }
   | { type: 'progress'; done: number; total: number; label: string }
   | { type: 'log'; line: string }
   | { type: 'kernel'; kernel: KernelNote }

@@ -3,7 +3,7 @@ import { formatBytes } from '../../core/text/bytes.js';
 import type { FitTime } from '../../core/planner/cost/fit.js';
 import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
 import { fitModel } from '../../services/fit-service.js';
-import { readDescribedModel } from '../../services/hf-config-service.js';
+import { readDescribedFile } from '../../services/workload-service.js';
 import type { Command, OptionSpec } from '../command.js';
 import { SERVING_OPTIONS, engineChoice } from '../serving-options.js';
 import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
@@ -68,7 +68,7 @@ export const fitCommand: Command = {
     // fit lists LoRA and QLoRA both: the adapter is not asked for.
     const tuned = finetuneRequest({ ...opts, ...(mode === 'finetune' ? { adapter: 'lora' } : {}) }, mode);
     // A .gguf file or a Hugging Face config.json / model folder: its architecture, from its header.
-    const described = await readDescribedModel(model as string);
+    const described = await readDescribedFile(ctx.database(), model as string);
     const r = fitModel(ctx.database(), {
       model: model as string,
       ...(described ? { decoder: described.entry } : {}),

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
 import { planSummary, planWorkload, type PlanResponse } from '../../services/plan-service.js';
 import { emitPlan, checkEmitFolder } from '../../services/plan-emit-service.js';
-import { readDescribedModel, storedLine } from '../../services/hf-config-service.js';
+import { storedLine } from '../../services/hf-config-service.js';
+import { readDescribedFile } from '../../services/workload-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
@@ -222,7 +223,7 @@ export const planCommand: Command = {
       typeof opts.emit === 'string' ? { dir: opts.emit, force: opts.force === true, protect: [ctx.dbPath] } : null;
     if (emit) checkEmitFolder(emit.dir, emit);
     // A .gguf header or a config.json (or a model folder): the architecture it describes.
-    const gguf = await readDescribedModel(opts.workload);
+    const gguf = await readDescribedFile(ctx.database(), opts.workload);
     const r = planWorkload(ctx.database(), {
       workload: opts.workload,
       ...(gguf ? { decoder: gguf.entry } : {}),

@@ -9,7 +9,7 @@ import { predictModelExecuted } from '../../services/model-prediction-service.js
 import type { Command } from '../command.js';
 import { ms, renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
-import { readDescribedModel } from '../../services/hf-config-service.js';
+import { readDescribedFile } from '../../services/workload-service.js';
 import { deviceNameOf } from '../../services/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { OptionSpec, ParsedOptions } from '../command.js';
@@ -74,7 +74,7 @@ export const predictModelCommand: Command = {
       throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
     const device = profiledDeviceQuery(opts, target.device);
     // A .gguf file or a config.json (or a model folder): its architecture, predicted like a catalog model.
-    const gguf = await readDescribedModel(spec as string);
+    const gguf = await readDescribedFile(ctx.database(), spec as string);
     if (mode === 'generate') {
       const req = generationRequest(opts, device);
       const g = predictGeneration(
@@ -144,7 +144,7 @@ async function generateVirtual(ctx: CliContext, opts: ParsedOptions, spec: strin
   for (const o of ['threads', 'predictor', 'machine'] as const)
     if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
   const w = workloadSpecOptions(opts);
-  const gguf = await readDescribedModel(spec);
+  const gguf = await readDescribedFile(ctx.database(), spec);
   const r = priceLayout(ctx.database(), {
     workload: spec,
     ...(gguf ? { decoder: gguf.entry } : {}),
@@ -189,7 +189,7 @@ async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string
   for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights', 'engine'] as const)
     if (opts[o] !== undefined)
       throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual) outside --mode generate`);
-  const gguf = await readDescribedModel(spec);
+  const gguf = await readDescribedFile(ctx.database(), spec);
   const p = predictOnDatasheet(ctx.database(), spec, {
     ...workloadSpecOptions(opts),
     ...(gguf ? { decoder: gguf.entry } : {}),

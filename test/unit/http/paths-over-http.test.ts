@@ -1,13 +1,14 @@
 /**
  * Over HTTP a request never names a file on the server: every channel that takes a workload
  * (or a path) refuses a path with one fixed line before touching the filesystem, so the
- * answer is the same for a file that exists, a text file, a folder and nothing at all.
+ * answer is the same for a file that exists, a text file, a folder and nothing at all
+ * (workload:add's path one line, a workload that is not a catalog or stored name another).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/app/app-core.js';
-import { PATHS_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workload-spec.js';
+import { PATHS_REFUSED_OVER_HTTP, WORKLOAD_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workload-spec.js';
 import { tempDir } from '../../helpers/cli.js';
 import { machineLab } from '../../helpers/machine-lab.js';
 
@@ -58,11 +59,8 @@ describe('paths over HTTP', () => {
     for (const p of paths) {
       for (const [channel, req] of requests(p)) {
         const r = await core.dispatch(channel, req);
-        expect({ channel, p, r }).toEqual({
-          channel,
-          p,
-          r: { ok: false, error: { code: 'user', message: PATHS_REFUSED_OVER_HTTP } },
-        });
+        const message = channel === 'workload:add' ? PATHS_REFUSED_OVER_HTTP : WORKLOAD_REFUSED_OVER_HTTP;
+        expect({ channel, p, r }).toEqual({ channel, p, r: { ok: false, error: { code: 'user', message } } });
       }
     }
     // Nothing was started (only the lab's two imports are jobs), so no job can tell either.

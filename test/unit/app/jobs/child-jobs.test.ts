@@ -1,4 +1,5 @@
 /** Jobs in real job-runner children (dist/job-runner.js) on a database file, as the app runs them. */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
@@ -32,6 +33,33 @@ function finished(c: AppCore, jobId: string): Promise<JobView> {
   return until(c, jobId, (e) => e.type === 'state' && e.job.state !== 'running').then(
     () => c.jobs.get(jobId) as JobView,
   );
+}
+
+/** This process's children now (Linux /proc), by pid, with their command lines. */
+function children(): Map<number, string> {
+  const pids = new Set<number>();
+  for (const t of readdirSync(`/proc/${process.pid}/task`)) {
+    const text = readFileSync(`/proc/${process.pid}/task/${t}/children`, 'utf8').trim();
+    for (const p of text ? text.split(/\s+/) : []) pids.add(Number(p));
+  }
+  const out = new Map<number, string>();
+  for (const pid of pids) {
+    try {
+      out.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('jobs in child processes', () => {
@@ -73,6 +101,38 @@ describe('jobs in child processes', () => {
     expect(job.state).toBe('done');
     expect((job.result as { plans: unknown[] }).plans.length).toBeGreaterThan(0);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'cancels a heavy plan: its runner is killed and the job says cancelled at once, never done',
+    async () => {
+      const dir = tempDir('pdjv-cancel-plan-');
+      core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http' });
+      const before = children();
+      // Llama 3.1 70B trained on 64 datasheet H100s: a search of seconds, synchronous in the runner.
+      const p = await core.dispatch('plan:create', {
+        workload: 'llama-3.1-70b',
+        batch: 64,
+        devices: 'none',
+        mode: 'training',
+        virtual: Array.from({ length: 64 }, () => 'H100 SXM5'),
+      });
+      if (!p.ok) throw new Error(p.error.message);
+      const jobId = (p.value as { jobId: string }).jobId;
+      await until(core, jobId, (e) => e.type === 'progress' && e.job.label === 'searching plans');
+      const runners = [...children()].filter(([pid, cmd]) => !before.has(pid) && cmd.includes('job-runner.js'));
+      expect(runners).toHaveLength(1);
+      const [pid] = runners[0] as [number, string];
+      const ended = finished(core, jobId);
+      expect(await core.dispatch('job:cancel', { jobId })).toEqual({ ok: true, value: { cancelled: true } });
+      // Within a second where the machine is quiet (bench: npm run bench:hostile -- serve-cancel-plan); 5 s under load.
+      const job = await Promise.race([ended, new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+      expect(job).toMatchObject({ state: 'cancelled', error: 'cancelled', result: null });
+      expect(alive(pid)).toBe(false);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(core.jobs.get(jobId)?.state).toBe('cancelled');
+    },
+    60_000,
+  );
 
   it('cancels a real profile: the job ends cancelled and the finished kernels stay stored', async () => {
     const dir = tempDir('pdjv-cancel-');
