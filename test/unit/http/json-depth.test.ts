@@ -9,7 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
 import { MAX_BODY_BYTES, startServer, type RunningServer } from '../../../src-main/http/server.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src-main/http/json-depth.js';
+import {
+  jsonShapeProblem,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  nestsDeeperThan,
+} from '../../../src-main/http/json-depth.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const TOKEN = 'test-token-depth-0123456789abcdef';
@@ -102,6 +107,22 @@ describe('deep JSON bodies over HTTP', () => {
     expect(await post('app:info', '{}')).toMatchObject({ status: 200, json: { ok: true } });
     const text = await post('workload:fit', JSON.stringify({ workload: '['.repeat(150), mode: 'inference' }));
     expect((text.json as { error: { message: string } }).error.message).not.toBe(DEPTH_LINE);
+  });
+
+  it('refuses a body of more than 100,000 values (a flat array parses for seconds), counting no comma inside a string', async () => {
+    const wide = `{"virtual":[${Array.from({ length: MAX_JSON_VALUES + 1 }, () => '1').join(',')}]}`;
+    expect(jsonShapeProblem(Buffer.from(wide), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBe('wide');
+    const most = `[${Array.from({ length: MAX_JSON_VALUES }, () => '1').join(',')}]`;
+    expect(jsonShapeProblem(Buffer.from(most), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeNull();
+    expect(await post('plan:create', wide)).toEqual({
+      status: 400,
+      json: {
+        ok: false,
+        error: { code: 'invalid', message: `the request body holds more than ${MAX_JSON_VALUES} values` },
+      },
+    });
+    const commasInText = JSON.stringify({ workload: ','.repeat(200_000), mode: 'inference' });
+    expect(jsonShapeProblem(Buffer.from(commasInText), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeNull();
   });
 
   it('answers app:info while it refuses a body of 8 million nested arrays', async () => {
