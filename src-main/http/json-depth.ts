@@ -25,16 +25,6 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 
 /**
- * Whether the JSON text in `bytes` (UTF-8) opens more than `max` arrays and objects inside one
- * another. Brackets inside strings do not count (escaped quotes do not end one); the text need not
- * be valid JSON (JSON.parse says so after). One pass, no allocation, strings skipped at memchr's
- * speed (a 16 MiB base64 model is one string); stops at the first level past `max`.
- */
-export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
-  return jsonShapeProblem(bytes, max, Infinity) === 'deep';
-}
-
-/**
  * What makes a JSON text too costly to parse, counted on its bytes in one pass: 'deep' past
  * `maxDepth` levels of arrays and objects, 'wide' past `maxValues` values (commas outside strings,
  * plus one); null when neither.

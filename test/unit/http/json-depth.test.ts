@@ -9,12 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
 import { MAX_BODY_BYTES, startServer, type RunningServer } from '../../../src-main/http/server.js';
-import {
-  jsonShapeProblem,
-  MAX_JSON_DEPTH,
-  MAX_JSON_VALUES,
-  nestsDeeperThan,
-} from '../../../src-main/http/json-depth.js';
+import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../../src-main/http/json-depth.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const TOKEN = 'test-token-depth-0123456789abcdef';
@@ -24,7 +19,7 @@ const arrays = (n: number, inner = ''): string => `${'['.repeat(n)}${inner}${']'
 const objects = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 /** `{"x": ...}` around `inner`: one level more than inner. */
 const inObject = (inner: string): string => `{"x":${inner}}`;
-const deeper = (text: string): boolean => nestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH);
+const deeper = (text: string): boolean => jsonShapeProblem(Buffer.from(text), MAX_JSON_DEPTH, Infinity) === 'deep';
 
 let core: AppCore;
 let server: RunningServer;
