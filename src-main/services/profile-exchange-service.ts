@@ -18,7 +18,7 @@ import type { Device } from '../core/domain/devices.js';
 import { measuredOp, type Measurement, type ProfileRun } from '../core/domain/measurement.js';
 import { groupBy } from '../core/util/group-by.js';
 import { UserError, errorMessage } from '../core/errors.js';
-import { controlCharProblem, visibleName } from '../core/text/control-chars.js';
+import { controlCharProblem, visibleName } from '../core/text/shown.js';
 import { count } from '../core/text/plural.js';
 import { loadPredictor } from '../core/predictor/registry.js';
 import { TOOL_VERSION } from '../core/version.js';

@@ -45,6 +45,9 @@ export const compareCommand: Command = {
     const html = typeof opts.html === 'string' ? opts.html : null;
     if (html) writeFileAtomic(html, renderComparisonHtml(c, new Date().toISOString()), { protect: [ctx.dbPath] });
     if (ctx.json) ctx.printJson({ ...c, ...(html ? { html } : {}) });
-    else ctx.print(`${renderComparison(c)}${html ? `\nReport: ${html}` : ''}`);
+    else {
+      ctx.print(renderComparison(c));
+      if (html) ctx.printLine(`Report: ${html}`);
+    }
   },
 };

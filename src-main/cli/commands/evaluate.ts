@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { shown } from '../../core/text/shown.js';
 import { formatReport, formatSummary } from '../../core/predictor/evaluation/index.js';
 import { evaluatePredictors } from '../../services/evaluation-service.js';
 import type { Command } from '../command.js';
@@ -31,8 +32,10 @@ export const evaluateCommand: Command = {
       ctx.printJson({ ...r.report, notes: r.notes, sklearnFitSeconds: r.sklearnFitSeconds });
       return;
     }
-    ctx.print(formatSummary(r.summary, (id) => r.deviceNames[id] ?? id));
-    if (opts.verbose === true) ctx.print(`\n${formatReport(r.report, (id) => r.deviceNames[id] ?? id)}`);
-    for (const n of r.notes) ctx.print(`note: ${n}`);
+    // Device names are machine labels: each shown on one line.
+    const deviceName = (id: string): string => shown(r.deviceNames[id] ?? id);
+    ctx.print(formatSummary(r.summary, deviceName));
+    if (opts.verbose === true) ctx.print(`\n${formatReport(r.report, deviceName)}`);
+    for (const n of r.notes) ctx.printLine(`note: ${n}`);
   },
 };

@@ -90,7 +90,7 @@ export const fitCommand: Command = {
       ctx.printJson(r);
       return;
     }
-    ctx.print(
+    ctx.printLine(
       `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${count(r.context, 'token')} x ${count(r.batch, 'sequence')}; ` +
         `each GPU keeps ${formatBytes(r.overheadBytes)} for the framework`,
     );
@@ -126,8 +126,8 @@ export const fitCommand: Command = {
         ]),
       ),
     );
-    for (const n of r.notes) ctx.print(`note: ${n}`);
-    for (const x of r.rows) if (x.engineNote) ctx.print(`note: ${x.label}: ${x.engineNote}`);
+    for (const n of r.notes) ctx.printLine(`note: ${n}`);
+    for (const x of r.rows) if (x.engineNote) ctx.printLine(`note: ${x.label}: ${x.engineNote}`);
     if (r.rows.some((x) => x.time && !x.time.serving))
       ctx.print(`note: times are datasheet estimates (range in brackets); ${publishedErrorText()}`);
     else if (r.rows.some((x) => x.time?.serving))

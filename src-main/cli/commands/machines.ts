@@ -18,7 +18,7 @@ export const machinesCommand: Command = {
       if (!id) throw new UsageError('machines remove: missing ID or LABEL');
       const r = removeImportedMachine(ctx.database(), id);
       if (ctx.json) ctx.printJson({ removed: r });
-      else ctx.print(`Removed ${r.label} (${r.id}) with its runs, measurements and predictors`);
+      else ctx.printLine(`Removed ${r.label} (${r.id}) with its runs, measurements and predictors`);
       return;
     }
     const machines = listMachines(ctx.database());

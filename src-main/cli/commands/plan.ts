@@ -265,12 +265,13 @@ export const planCommand: Command = {
         ...(emitted ? { emitted } : {}),
       });
     } else {
-      if (gguf?.stored) ctx.print(storedLine(gguf.entry.name, gguf.stored));
+      if (gguf?.stored) ctx.printLine(storedLine(gguf.entry.name, gguf.stored));
       ctx.print(renderPlans(r));
       if (emitted)
-        ctx.print(
-          `\nWrote ${count(emitted.length, 'file')} to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
-        );
+        ctx.printLines([
+          '',
+          `Wrote ${count(emitted.length, 'file')} to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
+        ]);
     }
     if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
   },

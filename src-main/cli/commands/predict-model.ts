@@ -6,6 +6,7 @@ import { engineLine } from '../render/plan.js';
 import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { predictModelExecuted } from '../../services/model-prediction-service.js';
+import { textLines } from '../output.js';
 import type { Command } from '../command.js';
 import { ms, renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
@@ -177,7 +178,7 @@ function generationText(workload: string, gpu: string, r: LayoutPriced, s: Servi
       : '',
     ...r.warnings.map((x) => `warning: ${x}`),
   ];
-  return lines.filter((l) => l !== '').join('\n');
+  return textLines(lines.filter((l) => l !== ''));
 }
 
 /** predict-model --virtual: the model on a datasheet GPU (inference or training; no profile needed). */

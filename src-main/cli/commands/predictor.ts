@@ -41,7 +41,7 @@ export const predictorCommand: Command = {
     };
     if (ctx.json) ctx.printJson(summary);
     else
-      ctx.print(
+      ctx.printLine(
         `Wrote the ${model} predictor (trained ${trainedAt}) as ONNX: ${opts.out} (${(bytes.length / 1024).toFixed(0)} KiB)`,
       );
   },

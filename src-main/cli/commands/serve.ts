@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { shown } from '../../core/text/shown.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -47,7 +48,8 @@ export const serveCommand: Command = {
       dbPath: ctx.dbPath,
       env: ctx.io.env,
       transport: 'http',
-      onInternalError: (channel, e) => ctx.io.stderr(`pipedejavu serve: internal error in ${channel}: ${String(e)}\n`),
+      onInternalError: (channel, e) =>
+        ctx.io.stderr(`${shown(`pipedejavu serve: internal error in ${channel}: ${String(e)}`)}\n`),
     });
     const token = randomBytes(24).toString('base64url');
     let server;
@@ -70,7 +72,7 @@ export const serveCommand: Command = {
     }
     ctx.print(server.url);
     ctx.io.stderr(
-      `pipeDejavu is served at the URL above (database ${path.resolve(ctx.dbPath)}).` +
+      `pipeDejavu is served at the URL above (database ${shown(path.resolve(ctx.dbPath))}).` +
         `${existsSync(path.join(rendererDir, 'index.html')) ? '' : ` The app is not built: run npm run build.`} Ctrl-C stops it.\n`,
     );
     const sig = await untilSignal();

@@ -27,7 +27,7 @@ export const trainCommand: Command = {
       return;
     }
     const first = trained[0];
-    ctx.print(
+    ctx.printLine(
       `Trained on ${count(first?.samples ?? 0, 'measurement')} from ${count(first?.devices ?? 0, 'device')}; families: ${first?.families.join(', ') ?? '-'}`,
     );
     ctx.print(
