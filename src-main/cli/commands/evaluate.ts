@@ -1,4 +1,6 @@
 import { UsageError } from '../../core/errors.js';
+import { positiveInt } from '../workload-options.js';
+import { REQUEST_LIMITS } from '../../core/workload/limits.js';
 import { shown } from '../../core/text/shown.js';
 import { formatReport, formatSummary } from '../../core/predictor/evaluation/index.js';
 import { evaluatePredictors } from '../../services/evaluation-service.js';
@@ -22,9 +24,7 @@ export const evaluateCommand: Command = {
     verbose: { type: 'boolean', description: 'every protocol, per op family and per size, after the summary' },
   },
   async run(ctx, opts) {
-    const k = typeof opts.folds === 'string' ? Number(opts.folds) : 5;
-    if (!Number.isInteger(k) || k < 2 || k > 50)
-      throw new UsageError(`--folds must be an integer from 2 to 50, got "${String(opts.folds)}"`);
+    const k = typeof opts.folds === 'string' ? positiveInt('--folds', opts.folds, REQUEST_LIMITS.folds) : 5;
     const seed = typeof opts.seed === 'string' ? Number(opts.seed) : 42;
     if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer`);
     const r = await evaluatePredictors(ctx.database(), { k, seed, sklearn: opts['no-sklearn'] !== true });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { shown } from '../../core/text/shown.js';
+import { quoted, shown } from '../../core/text/shown.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -40,7 +40,7 @@ export const serveCommand: Command = {
   async run(ctx, opts) {
     const port = typeof opts.port === 'string' ? Number(opts.port) : 8765;
     if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new UsageError(`--port takes 0 to 65535; got "${String(opts.port)}"`);
+      throw new UsageError(`--port takes 0 to 65535; got ${quoted(opts.port)}`);
     const rendererDir = ctx.io.env.PIPEDEJAVU_RENDERER_DIR ?? defaultRendererDir();
     const uploads = createUploadStore();
     const core = createAppCore({

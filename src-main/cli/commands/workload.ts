@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { quoted } from '../../core/text/shown.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { addWorkload, listWorkloads } from '../../services/workload-service.js';
 import { storedLine } from '../../services/hf-config-service.js';
@@ -59,7 +60,8 @@ export const workloadCommand: Command = {
       else ctx.printLine(`Removed workload ${r.name}`);
       return;
     }
-    if (sub !== 'add') throw new UsageError(`workload: unknown subcommand "${sub}"; use add, list, catalog or remove`);
+    if (sub !== 'add')
+      throw new UsageError(`workload: unknown subcommand ${quoted(sub)}; use add, list, catalog or remove`);
     if (!file) throw new UsageError('workload add: missing MODEL.onnx, config.json or model folder');
     const spec = workloadSpecOptions(opts);
     if (typeof opts.name === 'string') spec.name = opts.name;

@@ -6,7 +6,8 @@
  * control character (CONTROL_CHARS: C0 and C1 controls, format characters such as bidi overrides,
  * the line and paragraph separators U+2028 and U+2029, lone surrogates) as a visible escape:
  * `\n`, `\r`, `\t`, else `\uXXXX` (JSON's escapes, so the same text inside a JSON string still
- * reads as the same character). Pure.
+ * reads as the same character). `quoted` is a value echoed back in a message: shown, cut and
+ * double-quoted. Pure.
  */
 import { CONTROL_CHARS, codePointName, escapeControlChar, firstControlChar } from './control-chars.js';
 
@@ -15,11 +16,23 @@ export function shown(text: string): string {
   return text.replace(CONTROL_CHARS, escapeControlChar);
 }
 
+/** How many characters of a value a message echoes back. */
+export const QUOTED_MAX_CHARS = 40;
+
 /** `text` cut to `max` characters (code points), with "..." when it was longer. */
 export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   const chars = [...text];
   return chars.length > max ? `${chars.slice(0, max).join('')}...` : text;
+}
+
+/**
+ * A value echoed in a message (`--layout: got "pp=2,..."`): double-quoted, cut to 40 characters
+ * (with "..." when longer) and on one line, so a 10,000-character or multi-line value gives a short
+ * one-line message.
+ */
+export function quoted(value: unknown, max = QUOTED_MAX_CHARS): string {
+  return `"${shown(cut(String(value), max))}"`;
 }
 
 /** How much of a refused name a message shows. */

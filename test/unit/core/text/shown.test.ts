@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cut, shown, visibleName } from '../../../../src-main/core/text/shown.js';
+import { QUOTED_MAX_CHARS, cut, quoted, shown, visibleName } from '../../../../src-main/core/text/shown.js';
 
 describe('shown', () => {
   const cases: [string, string, string][] = [
@@ -25,7 +25,21 @@ describe('shown', () => {
   });
 });
 
-describe('cut and visibleName', () => {
+describe('quoted', () => {
+  it('quotes a short value whole', () => {
+    expect(quoted('pp=2')).toBe('"pp=2"');
+    expect(quoted(7)).toBe('"7"');
+  });
+
+  it('cuts a long value to 40 characters with an ellipsis', () => {
+    const q = quoted('x'.repeat(10_000));
+    expect(q).toBe(`"${'x'.repeat(QUOTED_MAX_CHARS)}..."`);
+  });
+
+  it('keeps a multi-line value on one line', () => {
+    expect(quoted('a\nb\u2028c\x1b[2J')).toBe('"a\\nb\\u2028c\\u001b[2J"');
+  });
+
   it('cuts by characters, never inside a surrogate pair', () => {
     expect(cut('😀'.repeat(50), 40)).toBe(`${'😀'.repeat(40)}...`);
     expect(cut('abc', 40)).toBe('abc');
