@@ -5,6 +5,7 @@
  * The caps are generous: several times the largest real models. Pure.
  */
 import { MAX_LORA_RANK } from './finetune.js';
+import { quoted } from '../text/shown.js';
 
 export interface Range {
   min: number;
@@ -78,10 +79,31 @@ export const TEXT_LIMITS = {
   gpuName: 100,
 } as const;
 
-/** A value's place in its range as one line, or null when it is a whole number inside it. */
+/**
+ * A value read from a file that should be a number, as a message says what it is instead: `the
+ * string "512"`, `the boolean true`, `null`, `a list`, `an object`.
+ */
+export function describedValue(value: unknown): string {
+  if (typeof value === 'string') return `the string ${quoted(value)}`;
+  if (typeof value === 'boolean') return `the boolean ${value}`;
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return quoted(value);
+}
+
+/**
+ * A value's place in its range as one line, or null when it is a whole number inside it. A value
+ * of another type is named with its type (`hidden_size must be a number from 1 to 131072, got the
+ * string "512"`), a fraction as not whole, a whole number outside as out of range.
+ */
 export function outOfRange(what: string, value: unknown, range: Range): string | null {
   const n = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= range.min && n <= range.max) return null;
+  if (typeof n !== 'number')
+    return `${what} must be a number from ${range.min} to ${range.max}, got ${describedValue(value)}`;
+  if (!Number.isInteger(n)) return `${what} must be a whole number from ${range.min} to ${range.max}, got ${n}`;
+  if (Number.isSafeInteger(n) && n >= range.min && n <= range.max) return null;
   return `${what} ${String(value)} is out of range (${range.min}..${range.max})`;
 }
 
