@@ -1035,6 +1035,79 @@ const CASES: Case[] = [
     fromIssue: false,
     setup: () => ({ steps: [], expect: 'succeed', custom: serveCancelPlanCase }),
   },
+  // ---------- issue 56: text printed to the terminal, echoed values, typed config values ----------
+  {
+    id: 'plan-folder-newline-summary',
+    what: 'model folder "llama\\nBest plan: FAKE" -> plan; the summary line must stay one line',
+    fromIssue: false,
+    setup: (dir) => {
+      const folder = namedModelFolder(dir, `llama\n${FAKE_LINE}`, LLAMA_31_8B);
+      return {
+        steps: [['plan', '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090', '--mode', 'inference']],
+        expect: 'succeed',
+        after: async (_db, r) => ({ messageProblem: fakedLines(r) }),
+      };
+    },
+  },
+  {
+    id: 'layout-10000-chars',
+    what: 'plan --layout of 10,000 characters',
+    fromIssue: false,
+    setup: () => ({
+      steps: [[...PLAN, '--layout', `tp=${'9'.repeat(9997)}`]],
+      expect: 'refuse',
+      after: async (_db, r) => ({ messageProblem: longEcho(r) }),
+    }),
+  },
+  {
+    id: 'layout-value-190-chars',
+    what: 'plan --layout tp=<190 digits> (under the length limit): the value echoed cut',
+    fromIssue: false,
+    setup: () => ({
+      steps: [[...PLAN, '--layout', `tp=${'9'.repeat(190)}`]],
+      expect: 'refuse',
+      after: async (_db, r) => ({ messageProblem: longEcho(r, 120) }),
+    }),
+  },
+  {
+    id: 'weights-10000-chars',
+    what: 'plan --mode inference --weights of 10,000 characters',
+    fromIssue: false,
+    setup: () => ({
+      steps: [[...PLAN, '--mode', 'inference', '--weights', 'q'.repeat(10_000)]],
+      expect: 'refuse',
+      after: async (_db, r) => ({ messageProblem: longEcho(r) }),
+    }),
+  },
+  {
+    id: 'fit-mode-10000-chars',
+    what: 'fit gpt2-small --mode of 10,000 characters',
+    fromIssue: false,
+    setup: () => ({
+      steps: [['fit', 'gpt2-small', '--mode', 'x'.repeat(10_000)]],
+      expect: 'refuse',
+      after: async (_db, r) => ({ messageProblem: longEcho(r) }),
+    }),
+  },
+  {
+    id: 'config-hidden-size-string',
+    what: 'config.json with "hidden_size": "512" (a string) -> plan',
+    fromIssue: false,
+    setup: (dir) => {
+      const folder = namedModelFolder(dir, 'string-hidden', { ...LLAMA_31_8B, hidden_size: '512' });
+      return {
+        steps: [['plan', '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090', '--mode', 'inference']],
+        expect: 'refuse',
+        after: async (_db, r) => ({
+          messageProblem: /out of range/.test(r.stderr)
+            ? 'calls a string out of range'
+            : /must be a number .*got the string "512"/.test(r.stderr)
+              ? null
+              : 'does not say the value is a string',
+        }),
+      };
+    },
+  },
 ];
 
 // ---------- issue 56 (h56-paths): model folders ----------
@@ -1070,6 +1143,31 @@ function passwdLeak(r: RunResult): string | null {
   if (new RegExp(`\\b${bytes.length - 8}\\b|\\b${bytes.length}\\b`).test(out))
     return "the output shows /etc/passwd's size";
   return null;
+}
+
+/** The payload a folder name tries to print as a line of its own. */
+const FAKE_LINE = 'Best plan: FAKE';
+
+/** A Hugging Face model folder (config.json only). */
+function namedModelFolder(dir: string, name: string, config: unknown): string {
+  const folder = path.join(dir, name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'config.json'), JSON.stringify(config));
+  return folder;
+}
+
+/** A line of the output that a name wrote (the fake one, or one split by a raw control character). */
+function fakedLines(r: RunResult): string | null {
+  const out = r.stdout + r.stderr;
+  if (out.split('\n').some((l) => l.startsWith(FAKE_LINE))) return `prints "${FAKE_LINE}" as a line of its own`;
+  if (/[\r\u2028\u2029\u001b]/.test(out)) return 'prints a raw control character';
+  return null;
+}
+
+/** The refusal echoes the value whole: its first line is longer than `most` characters. */
+function longEcho(r: RunResult, most = 300): string | null {
+  const line = firstLine(r);
+  return line.length > most ? `the message is ${line.length} characters long` : null;
 }
 
 function runSync(cmd: string, args: string[]): void {

@@ -11,6 +11,7 @@ import { MODES } from '../core/domain/mode.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
+import { REQUEST_LIMITS, TEXT_LIMITS, type Range } from '../core/workload/limits.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -35,16 +36,29 @@ const deviceList = z
   .string()
   .max(500)
   .regex(/^(all|none|[a-z0-9:,\s]+)$/, 'devices: all, none or a comma list like cpu,cuda:0');
-const positiveInt = z.number().int().positive();
+/**
+ * A whole number inside one of REQUEST_LIMITS' ranges, the bounds the CLI's options take too; a
+ * refusal names the range ("batch: a whole number from 1 to 65536").
+ */
+const countIn = (r: Range) => {
+  const message = `a whole number from ${r.min} to ${r.max}`;
+  return z.number().int(message).min(r.min, message).max(r.max, message);
+};
+/** A number above `r.min`, at most `r.max` (a rate, LoRA alpha). */
+const aboveIn = (r: Range) => {
+  const message = `a number above ${r.min}, at most ${r.max}`;
+  return z.number().gt(r.min, message).max(r.max, message);
+};
+const L = REQUEST_LIMITS;
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'uploadId: the id POST /api/upload answered');
-const dims = z.record(z.string().max(100), z.number().int().positive()).optional();
-const inputs = z.record(z.string().max(200), z.array(z.number().int().positive()).max(8)).optional();
+const dims = z.record(z.string().max(100), countIn(L.dim)).optional();
+const inputs = z.record(z.string().max(200), z.array(countIn(L.dim)).max(8)).optional();
 /** Workload options shared by predict and plan. */
 const workloadShape = {
   workload: id,
-  batch: positiveInt.max(1 << 20).optional(),
-  seq: positiveInt.max(1 << 20).optional(),
-  image: positiveInt.max(1 << 14).optional(),
+  batch: countIn(L.batch).optional(),
+  seq: countIn(L.seq).optional(),
+  image: countIn(L.image).optional(),
   /** Catalog models: the dtype to build them in (the CLI's --dtype). */
   dtype: z.enum(['fp32', 'fp16', 'bf16', 'fp8']).optional(),
   dims,
@@ -56,8 +70,8 @@ const predictorNames = z.array(z.enum(['roofline', 'analytical', 'linear', 'fore
 const finetuneRequest = z.strictObject({
   adapter: z.enum(['lora', 'qlora']),
   stack: z.enum(FINETUNE_STACK_NAMES).optional(),
-  rank: positiveInt.max(MAX_LORA_RANK).optional(),
-  alpha: z.number().positive().max(1e6).optional(),
+  rank: countIn(L.rank).optional(),
+  alpha: aboveIn(L.alpha).optional(),
   targets: z.array(z.enum(LORA_TARGETS)).min(1).max(LORA_TARGETS.length).optional(),
 });
 /** The LoRA targets and fine-tuning stacks the app offers (`plan:create`'s and `workload:fit`'s finetune). */
@@ -135,7 +149,7 @@ export const CHANNELS = {
     z.strictObject({
       device: z.string().regex(/^(all|cpu|cuda:\d+|webgpu:\d+)$/, 'device: cpu, cuda:N, webgpu:N or all'),
       suite: z.enum(['quick', 'standard', 'thorough']),
-      threads: z.array(positiveInt.max(1024)).min(1).max(8).optional(),
+      threads: z.array(countIn(L.threads)).min(1).max(8).optional(),
       /** ONNX Runtime (default), PyTorch, or both. */
       backend: z.enum(['ort', 'torch', 'all']).optional(),
     }),
@@ -146,7 +160,7 @@ export const CHANNELS = {
     z.strictObject({
       device: z.string().regex(/^(all|cpu|cuda:\d+|webgpu:\d+)$/, 'device: cpu, cuda:N, webgpu:N or all'),
       suite: z.enum(['quick', 'standard', 'thorough']),
-      threads: z.array(positiveInt.max(1024)).min(1).max(8).optional(),
+      threads: z.array(countIn(L.threads)).min(1).max(8).optional(),
       backend: z.enum(['ort', 'torch', 'all']).optional(),
     }),
   ),
@@ -161,7 +175,7 @@ export const CHANNELS = {
     }),
   ),
   'predictor:evaluate': channel<JobStarted>()(
-    z.strictObject({ k: z.number().int().min(2).max(20).optional(), sklearn: z.boolean().optional() }),
+    z.strictObject({ k: countIn(L.folds).optional(), sklearn: z.boolean().optional() }),
   ),
   /** The last evaluation report (null before any). */
   'predictor:report': channel<EvaluationView | null>()(z.strictObject({})),
@@ -201,9 +215,9 @@ export const CHANNELS = {
     z.strictObject({
       workload: id,
       mode: z.enum(['inference', 'training', 'finetune']),
-      context: positiveInt.max(1 << 20).optional(),
-      batch: positiveInt.max(1 << 16).optional(),
-      gpus: z.array(z.string().min(1).max(100)).max(64).optional(),
+      context: countIn(L.context).optional(),
+      batch: countIn(L.batch).optional(),
+      gpus: z.array(z.string().min(1).max(TEXT_LIMITS.gpuName)).max(64).optional(),
       engine: z.enum(ENGINE_CHOICES).optional(),
       // Mode finetune: rank, alpha, targets and stack of both rows (LoRA and QLoRA); absent: the defaults.
       finetune: finetuneRequest.omit({ adapter: true }).optional(),
@@ -211,25 +225,23 @@ export const CHANNELS = {
   ),
   'workload:remove': channel<{ name: string }>()(z.strictObject({ name: id })),
   /** Runs the real model here on the CPU and compares with the prediction. */
-  'workload:measure': channel<JobStarted>()(
-    z.strictObject({ workload: id, threads: positiveInt.max(1024).optional() }),
-  ),
+  'workload:measure': channel<JobStarted>()(z.strictObject({ workload: id, threads: countIn(L.threads).optional() })),
 
   'plan:create': channel<JobStarted>()(
     z.strictObject({
       ...workloadShape,
-      batch: positiveInt.max(1 << 20),
+      batch: countIn(L.batch),
       devices: deviceList,
       mode,
       machine: id.optional(),
       // Datasheet GPUs, one entry per GPU: the app's picker sends up to 64 of each.
-      virtual: z.array(z.string().min(1).max(100)).max(256).optional(),
-      network: z.string().min(1).max(50).optional(),
-      topN: positiveInt.max(50).optional(),
+      virtual: z.array(z.string().min(1).max(TEXT_LIMITS.gpuName)).max(256).optional(),
+      network: z.string().min(1).max(TEXT_LIMITS.network).optional(),
+      topN: countIn(L.top).optional(),
       offload: z.enum(['auto', 'yes', 'no']).optional(),
       // Training: a fixed ZeRO stage (absent: 1, 2 and 3 searched); the user's layout priced beside the best plan.
       zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
-      layout: z.string().min(1).max(200).optional(),
+      layout: z.string().min(1).max(TEXT_LIMITS.layout).optional(),
       // Serving: the stored weight format, what plans are ranked by, output and prompt tokens.
       weights: z.enum(WEIGHT_FORMAT_NAMES).optional(),
       engine: z.enum(ENGINE_CHOICES).optional(),
@@ -238,19 +250,19 @@ export const CHANNELS = {
         .discriminatedUnion('kind', [
           z.strictObject({
             kind: z.literal('concurrency'),
-            users: positiveInt.max(100_000),
-            requests: positiveInt.max(100_000).optional(),
+            users: countIn(L.users),
+            requests: countIn(L.requests).optional(),
           }),
           z.strictObject({
             kind: z.literal('rate'),
-            perSecond: z.number().positive().max(100_000),
-            requests: positiveInt.max(100_000).optional(),
+            perSecond: aboveIn(L.rate),
+            requests: countIn(L.requests).optional(),
           }),
         ])
         .optional(),
       objective: z.enum(['latency', 'throughput']).optional(),
-      tokens: positiveInt.max(1 << 20).optional(),
-      prompt: positiveInt.max(1 << 20).optional(),
+      tokens: countIn(L.tokens).optional(),
+      prompt: countIn(L.prompt).optional(),
       // Fine-tuning with adapters (mode training): LoRA or QLoRA, rank, alpha, targets (absent: all the model has).
       finetune: finetuneRequest.optional(),
     }),

@@ -1,5 +1,6 @@
 /** Strict option parsing on node:util parseArgs: unknown options are usage errors. */
 import { parseArgs } from 'node:util';
+import { QUOTED_MAX_CHARS, cut, quoted } from '../core/text/shown.js';
 import { UsageError } from '../core/errors.js';
 import type { Command, OptionSpec, ParsedOptions } from './command.js';
 
@@ -30,7 +31,7 @@ export function parseCommandArgs(cmd: Command, argv: string[]): { opts: ParsedOp
   const pos = cmd.positionals ?? { min: 0, max: 0, names: '' };
   if (parsed.positionals.length < pos.min) throw new UsageError(`${cmd.name}: missing ${pos.names}`);
   if (parsed.positionals.length > pos.max) {
-    throw new UsageError(`${cmd.name}: unexpected argument "${parsed.positionals[pos.max]}"`);
+    throw new UsageError(`${cmd.name}: unexpected argument ${quoted(parsed.positionals[pos.max])}`);
   }
   return { opts, positionals: parsed.positionals };
 }
@@ -42,9 +43,12 @@ function parseFailure(e: unknown, argv: string[]): string {
   if (ambiguous) {
     const option = ambiguous[1]!;
     const value = argv[argv.indexOf(option) + 1] ?? '';
-    return `${option} was given ${JSON.stringify(value)}, which reads as an option; write ${option}=${value} to pass it as the value`;
+    return `${option} was given ${quoted(value)}, which reads as an option; write ${option}=${cut(value, QUOTED_MAX_CHARS)} to pass it as the value`;
   }
-  return msg.replace(/\. To specify a positional.*$/, '');
+  // An unknown option is named as typed: cut like any echoed value.
+  return msg
+    .replace(/\. To specify a positional.*$/, '')
+    .replace(/'([^']*)'/g, (_, name: string) => `'${cut(name, QUOTED_MAX_CHARS)}'`);
 }
 
 export function helpText(cmd: Command): string {

@@ -5,6 +5,8 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../adapters/store/open-database.js';
 import { resolveDbPath } from '../adapters/paths/data-dir.js';
+import { shown } from '../core/text/shown.js';
+import { textLines } from './output.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -44,6 +46,19 @@ export class CliContext {
 
   print(text: string): void {
     this.io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /**
+   * One line that holds outside text (a name, a reason, a warning): its control characters, newlines
+   * included, are shown as escapes, so it stays one line.
+   */
+  printLine(text: string): void {
+    this.io.stdout(`${shown(text)}\n`);
+  }
+
+  /** Lines of output, each kept one line as printLine keeps it (a table goes in as its rows: tableRows). */
+  printLines(lines: readonly string[]): void {
+    this.io.stdout(`${textLines(lines)}\n`);
   }
 
   printJson(value: unknown): void {

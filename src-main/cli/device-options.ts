@@ -5,7 +5,8 @@
  */
 import { UsageError } from '../core/errors.js';
 import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
-import { MAX_THREADS, positiveInt } from './workload-options.js';
+import { positiveInt } from './workload-options.js';
+import { REQUEST_LIMITS } from '../core/workload/limits.js';
 
 /** How a device is named on the command line (a profiled device's key). */
 const DEVICE_FORMS = 'cpu, cuda:N, webgpu:N';
@@ -44,9 +45,10 @@ export interface ProfiledDeviceQuery {
   machine?: string;
 }
 
-/** --device (given), --threads (a whole number from 1 to MAX_THREADS) and --machine as one query. */
+/** --device (given), --threads (a whole number in REQUEST_LIMITS.threads) and --machine as one query. */
 export function profiledDeviceQuery(opts: ParsedOptions, device: string): ProfiledDeviceQuery {
-  const threads = typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, MAX_THREADS) : undefined;
+  const threads =
+    typeof opts.threads === 'string' ? positiveInt('--threads', opts.threads, REQUEST_LIMITS.threads) : undefined;
   return {
     device,
     ...(threads !== undefined ? { threads } : {}),

@@ -2,13 +2,14 @@
 import { UsageError } from '../core/errors.js';
 import {
   FINETUNE_STACK_NAMES,
-  MAX_LORA_RANK,
   parseLoraTargets,
   type FinetuneRequest,
   type FinetuneStack,
 } from '../core/workload/finetune.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
+import { REQUEST_LIMITS } from '../core/workload/limits.js';
+import { quoted } from '../core/text/shown.js';
 
 export const FINETUNE_OPTIONS = {
   adapter: {
@@ -42,14 +43,15 @@ export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequ
   const adapter = opts.adapter;
   if (adapter !== 'lora' && adapter !== 'qlora')
     throw new UsageError(
-      `--mode finetune needs --adapter lora or qlora${typeof adapter === 'string' ? `; got "${adapter.slice(0, 40)}"` : ''}`,
+      `--mode finetune needs --adapter lora or qlora${typeof adapter === 'string' ? `; got ${quoted(adapter)}` : ''}`,
     );
   const alpha = typeof opts.alpha === 'string' ? Number(opts.alpha) : undefined;
-  if (alpha !== undefined && !(alpha > 0 && alpha <= 1e6))
-    throw new UsageError(`--alpha takes a number above 0; got "${String(opts.alpha).slice(0, 40)}"`);
+  const { min, max } = REQUEST_LIMITS.alpha;
+  if (alpha !== undefined && !(alpha > min && alpha <= max))
+    throw new UsageError(`--alpha takes a number above ${min}, at most ${max}; got ${quoted(opts.alpha)}`);
   const stack = typeof opts.stack === 'string' ? opts.stack : undefined;
   if (stack !== undefined && !(FINETUNE_STACK_NAMES as readonly string[]).includes(stack))
-    throw new UsageError(`--stack takes ${FINETUNE_STACK_NAMES.join(', ')}; got "${stack.slice(0, 40)}"`);
+    throw new UsageError(`--stack takes ${FINETUNE_STACK_NAMES.join(', ')}; got ${quoted(stack)}`);
   let targets: FinetuneRequest['targets'];
   try {
     targets = typeof opts.targets === 'string' ? parseLoraTargets(opts.targets) : undefined;
@@ -58,7 +60,7 @@ export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequ
   }
   return {
     adapter,
-    ...(typeof opts.rank === 'string' ? { rank: positiveInt('--rank', opts.rank, MAX_LORA_RANK) } : {}),
+    ...(typeof opts.rank === 'string' ? { rank: positiveInt('--rank', opts.rank, REQUEST_LIMITS.rank) } : {}),
     ...(alpha !== undefined ? { alpha } : {}),
     ...(targets ? { targets } : {}),
     ...(stack ? { stack: stack as FinetuneStack } : {}),

@@ -4,7 +4,8 @@
  */
 import { TOOL_VERSION } from '../core/version.js';
 import { StoreError, environmentFailure } from '../adapters/store/errors.js';
-import { printable, printableLine } from '../core/text/printable.js';
+import { printable } from '../core/text/printable.js';
+import { quoted, shown } from '../core/text/shown.js';
 import { errorMessage, UsageError, UserError } from '../core/errors.js';
 import { helpText, parseCommandArgs } from './args.js';
 import type { Command } from './command.js';
@@ -42,7 +43,7 @@ function failure(io: CliIo, json: boolean): (code: CliErrorCode, message: string
       io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
       return exitCode;
     }
-    const line = printableLine(message);
+    const line = shown(message);
     if (code === 'internal') io.stderr(`pipedejavu: internal error: ${line} (this is a bug; please report it)\n`);
     else io.stderr(`pipedejavu: error: ${line}\n`);
     return exitCode;
@@ -75,7 +76,7 @@ export async function runCli(argv: string[], rawIo: CliIo, commands: Command[] =
     if (!cmd) {
       const near = commands.find((c) => editDistance(c.name, name) <= 2 || c.name.startsWith(name));
       throw new UsageError(
-        `unknown command "${name}"${near ? ` (did you mean "${near.name}"?)` : ''}; see pipedejavu --help`,
+        `unknown command ${quoted(name)}${near ? ` (did you mean "${near.name}"?)` : ''}; see pipedejavu --help`,
       );
     }
     const { opts, positionals } = parseCommandArgs(cmd, rest);

@@ -3,7 +3,7 @@
  * elapsed, remaining"), a line now and then otherwise (logs, CI). It writes its own
  * cursor control, so it gets the unescaped stream and escapes the text it shows.
  */
-import { printable } from '../core/text/printable.js';
+import { shown } from '../core/text/shown.js';
 import { formatDuration } from '../core/text/duration.js';
 export interface ProgressSink {
   update(done: number, total: number, label: string, elapsedMs: number, remainingMs: number): void;
@@ -24,7 +24,7 @@ export function makeProgress(write: (t: string) => void, tty: boolean): Progress
   let drawn = false;
   return {
     update(done, total, label, elapsedMs, remainingMs) {
-      const line = printable(
+      const line = shown(
         `${progressBar(done, total)} step ${done}/${total}  elapsed ${formatDuration(elapsedMs)}  remaining ~${formatDuration(remainingMs)}  ${label}`,
       );
       if (tty) {
@@ -38,7 +38,7 @@ export function makeProgress(write: (t: string) => void, tty: boolean): Progress
     log(line) {
       if (tty && drawn) write('\r\x1b[2K');
       drawn = false;
-      write(`${printable(line)}\n`);
+      write(`${shown(line)}\n`);
     },
     end() {
       if (tty && drawn) write('\n');

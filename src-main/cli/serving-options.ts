@@ -8,9 +8,8 @@ import type { PlanRequest } from '../services/plan-service.js';
 import { DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, defaultBatch } from '../services/serving-plan.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
-
-/** Longest prompt or output the CLI takes (the model's own context is checked by the service). */
-const MAX_CONTEXT = 1 << 20;
+import { REQUEST_LIMITS } from '../core/workload/limits.js';
+import { quoted } from '../core/text/shown.js';
 
 export const SERVING_OPTIONS: Record<string, OptionSpec> = {
   batch: {
@@ -70,36 +69,38 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
 /** "vllm" → an engine choice; anything else names the choices. */
 export function engineChoice(v: string): EngineChoice {
   const choice = ENGINE_CHOICES.find((e) => e === v.trim().toLowerCase());
-  if (!choice) throw new UsageError(`--engine takes ${ENGINE_CHOICES.join(', ')}; got "${v.slice(0, 40)}"`);
+  if (!choice) throw new UsageError(`--engine takes ${ENGINE_CHOICES.join(', ')}; got ${quoted(v)}`);
   return choice;
 }
 
 function kvCacheField(opts: ParsedOptions): Pick<PlanRequest, 'kvCache'> {
   const v = opts['kv-cache'];
   if (typeof v !== 'string') return {};
-  if (v !== 'auto' && v !== 'fp8') throw new UsageError(`--kv-cache takes auto or fp8; got "${v.slice(0, 40)}"`);
+  if (v !== 'auto' && v !== 'fp8') throw new UsageError(`--kv-cache takes auto or fp8; got ${quoted(v)}`);
   return { kvCache: v };
 }
-
-/** Most users or requests a simulated load takes, and the highest rate (requests/s). */
-const MAX_LOAD = 100_000;
 
 /** --concurrency N or --rate R (one of them), with --requests N. */
 function loadField(opts: ParsedOptions): Pick<PlanRequest, 'load'> {
   const requests =
-    typeof opts.requests === 'string' ? { requests: positiveInt('--requests', opts.requests, MAX_LOAD) } : {};
+    typeof opts.requests === 'string'
+      ? { requests: positiveInt('--requests', opts.requests, REQUEST_LIMITS.requests) }
+      : {};
   if (typeof opts.concurrency === 'string' && typeof opts.rate === 'string')
     throw new UsageError('give --concurrency or --rate, not both');
   if (typeof opts.concurrency === 'string')
     return {
-      load: { kind: 'concurrency', users: positiveInt('--concurrency', opts.concurrency, MAX_LOAD), ...requests },
+      load: {
+        kind: 'concurrency',
+        users: positiveInt('--concurrency', opts.concurrency, REQUEST_LIMITS.users),
+        ...requests,
+      },
     };
   if (typeof opts.rate === 'string') {
     const r = Number(opts.rate);
-    if (!Number.isFinite(r) || r <= 0 || r > MAX_LOAD)
-      throw new UsageError(
-        `--rate takes requests per second above 0, at most ${MAX_LOAD}; got "${opts.rate.slice(0, 40)}"`,
-      );
+    const { min, max } = REQUEST_LIMITS.rate;
+    if (!Number.isFinite(r) || r <= min || r > max)
+      throw new UsageError(`--rate takes requests per second above ${min}, at most ${max}; got ${quoted(opts.rate)}`);
     return { load: { kind: 'rate', perSecond: r, ...requests } };
   }
   if (requests.requests !== undefined) throw new UsageError('--requests goes with --concurrency or --rate');
@@ -109,7 +110,7 @@ function loadField(opts: ParsedOptions): Pick<PlanRequest, 'load'> {
 /** "q4_k" → a weight format; anything else names the formats. */
 function weightFormat(v: string): WeightFormat {
   if (!Object.hasOwn(WEIGHT_FORMATS, v))
-    throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got "${v}"`);
+    throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got ${quoted(v)}`);
   return v as WeightFormat;
 }
 
@@ -134,7 +135,7 @@ export function servingFields(
 ): ServingFields {
   const objective = typeof opts.objective === 'string' ? opts.objective : undefined;
   if (objective !== undefined && objective !== 'latency' && objective !== 'throughput')
-    throw new UsageError(`--objective takes latency or throughput; got "${objective}"`);
+    throw new UsageError(`--objective takes latency or throughput; got ${quoted(objective)}`);
   const given = typeof opts.weights === 'string' ? weightFormat(opts.weights) : undefined;
   const fromFile = mode === 'inference' && given === undefined ? (fileWeights ?? undefined) : undefined;
   const fileDtype =
@@ -149,7 +150,7 @@ export function servingFields(
     ...(typeof opts.engine === 'string' ? { engine: engineChoice(opts.engine) } : {}),
     ...kvCacheField(opts),
     ...loadField(opts),
-    ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
-    ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
+    ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, REQUEST_LIMITS.tokens) } : {}),
+    ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, REQUEST_LIMITS.prompt) } : {}),
   };
 }

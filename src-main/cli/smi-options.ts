@@ -1,4 +1,5 @@
 /** The nvidia-smi options `probe` and `doctor` share, and their parsing. */
+import { quoted } from '../core/text/shown.js';
 import { UsageError } from '../core/errors.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
 
@@ -13,7 +14,9 @@ export function smiOptions(command: string, opts: ParsedOptions): { smiPath?: st
   if (typeof opts.timeout === 'string') {
     const s = Number(opts.timeout);
     if (!/^[0-9.]+$/.test(opts.timeout) || !Number.isFinite(s) || s <= 0 || s > 600)
-      throw new UsageError(`${command}: --timeout takes seconds, more than 0 and at most 600; got "${opts.timeout}"`);
+      throw new UsageError(
+        `${command}: --timeout takes seconds, more than 0 and at most 600; got ${quoted(opts.timeout)}`,
+      );
     out.timeoutMs = s * 1000;
   }
   if (typeof opts['nvidia-smi'] === 'string') out.smiPath = opts['nvidia-smi'];

@@ -2,6 +2,8 @@
  * Which devices `--device` names on this machine, and the execution provider and
  * thread counts each is profiled with.
  */
+import { REQUEST_LIMITS } from '../core/workload/limits.js';
+import { quoted } from '../core/text/shown.js';
 import { BACKENDS, type Backend } from '../core/domain/execution-provider.js';
 import { UsageError } from '../core/errors.js';
 import type { MachineDetail } from '../adapters/store/machine-repo.js';
@@ -21,10 +23,13 @@ export function defaultThreadCounts(machine: MachineDetail): number[] {
 }
 
 export function parseThreads(value: string): number[] {
+  const { min, max } = REQUEST_LIMITS.threads;
   const parts = value.split(',').map((s) => s.trim());
   const nums = parts.map(Number);
-  if (!parts.length || nums.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
-    throw new UsageError(`--threads takes thread counts like 4 or 1,8; got "${value}"`);
+  if (!parts.length || nums.some((n) => !Number.isInteger(n) || n < min || n > max)) {
+    throw new UsageError(
+      `--threads takes thread counts like 4 or 1,8, each from ${min} to ${max}; got ${quoted(value)}`,
+    );
   }
   return [...new Set(nums)];
 }
@@ -48,7 +53,7 @@ export function resolveTargets(
 export function parseBackends(value: string): Backend[] {
   if (value === 'all') return [...BACKENDS];
   if ((BACKENDS as readonly string[]).includes(value)) return [value as Backend];
-  throw new UsageError(`--backend takes ort, torch or all; got "${value}"`);
+  throw new UsageError(`--backend takes ort, torch or all; got ${quoted(value)}`);
 }
 
 /** No ONNX Runtime targets, but the device must still be one this machine has. */
@@ -105,5 +110,5 @@ function ortTargets(machine: MachineDetail, device: string, threads: number[]): 
   const webgpu = /^webgpu:(\d+)$/.exec(device);
   if (webgpu)
     return [{ machineId: machine.id, deviceKey: device, ep: { name: 'webgpu', deviceId: Number(webgpu[1]) } }];
-  throw new UsageError(`--device takes cpu, cuda:N, webgpu:N or all; got "${device}"`);
+  throw new UsageError(`--device takes cpu, cuda:N, webgpu:N or all; got ${quoted(device)}`);
 }

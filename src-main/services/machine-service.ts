@@ -1,6 +1,7 @@
 /**
  * Recording the probed machine in the store, and listing what the store holds.
  */
+import { quoted } from '../core/text/shown.js';
 import os from 'node:os';
 import { devicesFromProbe, linksFromProbe, type Device, type Link } from '../core/domain/devices.js';
 import { UserError } from '../core/errors.js';
@@ -75,7 +76,9 @@ export function machineFor(db: Database, idOrLabel: string | undefined): Machine
   const found = findMachineDetail(db, idOrLabel);
   if (!found) {
     throw new UserError(
-      idOrLabel ? `no machine "${idOrLabel}" in the store` : 'no machine recorded yet: run `pipedejavu profile` first',
+      idOrLabel
+        ? `no machine ${quoted(idOrLabel)} in the store`
+        : 'no machine recorded yet: run `pipedejavu profile` first',
     );
   }
   return found.detail;

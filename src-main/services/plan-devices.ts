@@ -3,6 +3,7 @@
  * patterns), and datasheet GPUs, each with its features and what predicts it; the machines'
  * probed links and RAM.
  */
+import { quoted } from '../core/text/shown.js';
 import { MachineRepo, type MachineDetail } from '../adapters/store/machine-repo.js';
 import type { Database } from '../adapters/store/types.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
@@ -74,7 +75,7 @@ function profiledCandidates(
         ? `run pipedejavu profile --device ${key}`
         : 'name devices like cpu, cuda:0 or all';
       throw new UserError(
-        `${label}: device "${key}" was never profiled (profiled: ${[...byKey.keys()].join(', ') || 'none'}); ${advice}`,
+        `${label}: device ${quoted(key)} was never profiled (profiled: ${[...byKey.keys()].join(', ') || 'none'}); ${advice}`,
       );
     }
     const hardware = machine.devices.find((d) => d.key === key)?.name ?? key;
@@ -115,13 +116,13 @@ function importedMachineIds(db: Database, list: string, local: string | undefine
     if (matches.length === 0)
       throw new UserError(
         isGlob(name)
-          ? `no machine in the store matches "${name}" (see pipedejavu machines)`
-          : `no machine "${name}" in the store (see pipedejavu machines)`,
+          ? `no machine in the store matches ${quoted(name)} (see pipedejavu machines)`
+          : `no machine ${quoted(name)} in the store (see pipedejavu machines)`,
       );
     for (const m of found) if (m.id !== local && !ids.includes(m.id)) ids.push(m.id);
     if (!isGlob(name) && others.length > 1)
       throw new UserError(
-        `${count(matches.length, 'machine')} are called "${name}": name one by its id (see pipedejavu machines)`,
+        `${count(matches.length, 'machine')} are called ${quoted(name)}: name one by its id (see pipedejavu machines)`,
       );
   }
   return ids;

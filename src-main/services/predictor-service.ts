@@ -4,13 +4,20 @@
  * with a description of its training set under this machine, and the most recently
  * stored of each name trained here is used (never an imported machine's).
  */
+import { quoted } from '../core/text/shown.js';
 import type { MachineDeviceId } from '../core/domain/device-id.js';
 import { UserError, errorMessage } from '../core/errors.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { makeKernel } from '../core/kernels/cost.js';
 import { KERNEL_OPS, OP_DIMS, OP_DTYPES, type KernelOp, type KernelSpec } from '../core/kernels/types.js';
 import { AnchoredPredictor, anchorIndex, type AnchorIndex } from '../core/predictor/measured-anchors.js';
-import { createPredictor, loadPredictor, type PredictorName } from '../core/predictor/registry.js';
+import {
+  PREDICTOR_NAMES,
+  createPredictor,
+  isPredictorName,
+  loadPredictor,
+  type PredictorName,
+} from '../core/predictor/registry.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
 import { localMachineId } from './machine-service.js';
 import { PredictorRepo, type StoredPredictorRow } from '../adapters/store/predictor-repo.js';
@@ -148,6 +155,8 @@ export function chooseStoredPredictor(db: Database, name?: string): LoadedPredic
   const chosen = name
     ? rows.find((r) => r.name === name)
     : PREDICTOR_PREFERENCE.map((n) => rows.find((r) => r.name === n)).find((r) => r !== undefined);
+  if (name !== undefined && !isPredictorName(name))
+    throw new UserError(`--predictor takes ${PREDICTOR_NAMES.join(', ')}; got ${quoted(name)}`);
   if (!chosen) throw new UserError(`no trained ${name} predictor: run pipedejavu train --predictor ${name}`);
   return loadRow(chosen);
 }
@@ -200,13 +209,13 @@ export function parseShape(op: KernelOp, text: string): Record<string, number> {
   const dims = OP_DIMS[op];
   const parts = text.split(/[x,]/).map((s) => s.trim());
   if (parts.length !== dims.length) {
-    throw new UserError(`--shape for ${op} takes ${dims.length} numbers ${dims.join('x')}, got "${text}"`);
+    throw new UserError(`--shape for ${op} takes ${dims.length} numbers ${dims.join('x')}, got ${quoted(text)}`);
   }
   const shape: Record<string, number> = {};
   parts.forEach((p, i) => {
     const v = Number(p);
     if (!Number.isInteger(v) || v <= 0)
-      throw new UserError(`--shape: ${dims[i]} must be a positive integer, got "${p}"`);
+      throw new UserError(`--shape: ${dims[i]} must be a positive integer, got ${quoted(p)}`);
     shape[dims[i] as string] = v;
   });
   return shape;
@@ -215,7 +224,7 @@ export function parseShape(op: KernelOp, text: string): Record<string, number> {
 /** The kernel a query names (op, "AxBx..." shape, dtype), checked; UserError naming what is wrong. */
 export function kernelOfQuery(q: Pick<PredictQuery, 'op' | 'shape' | 'dtype'>): KernelSpec {
   const op = KERNEL_OPS.find((o) => o.toLowerCase() === q.op.toLowerCase());
-  if (!op) throw new UserError(`unknown op "${q.op}"; known: ${KERNEL_OPS.join(', ')}`);
+  if (!op) throw new UserError(`unknown op ${quoted(q.op)}; known: ${KERNEL_OPS.join(', ')}`);
   const dtype = q.dtype as Dtype;
   if (!OP_DTYPES[op].includes(dtype))
     throw new UserError(`${op} has no ${q.dtype} kernel; dtypes: ${OP_DTYPES[op].join(', ')}`);

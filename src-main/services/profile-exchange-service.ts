@@ -18,7 +18,7 @@ import type { Device } from '../core/domain/devices.js';
 import { measuredOp, type Measurement, type ProfileRun } from '../core/domain/measurement.js';
 import { groupBy } from '../core/util/group-by.js';
 import { UserError, errorMessage } from '../core/errors.js';
-import { controlCharProblem, visibleName } from '../core/text/control-chars.js';
+import { controlCharProblem, quoted, visibleName } from '../core/text/shown.js';
 import { count } from '../core/text/plural.js';
 import { loadPredictor } from '../core/predictor/registry.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -70,9 +70,10 @@ function pickMachine(repo: MachineRepo, machineId: string | undefined): MachineD
     const byId = repo.getMachine(machineId);
     if (byId) return byId;
     const byLabel = repo.listMachines().filter((x) => x.label === machineId);
-    if (byLabel.length > 1) throw new UserError(`several machines are labelled "${machineId}"; name one by its id`);
+    if (byLabel.length > 1)
+      throw new UserError(`several machines are labelled ${quoted(machineId)}; name one by its id`);
     const detail = byLabel[0] ? repo.getMachine(byLabel[0].id) : null;
-    if (!detail) throw new UserError(`no machine "${machineId}" in the store; see pipedejavu machines`);
+    if (!detail) throw new UserError(`no machine ${quoted(machineId)} in the store; see pipedejavu machines`);
     return detail;
   }
   const local = repo.listMachines().filter((m) => m.source === 'local');

@@ -3,6 +3,7 @@
  * this machine or a named one; of several matches, the backend the mode runs on (preferredGroup),
  * then the one with the most measurements.
  */
+import { quoted } from '../core/text/shown.js';
 import { isTorchEpName } from '../core/domain/execution-provider.js';
 import type { Mode } from '../core/planner/types.js';
 import { UserError } from '../core/errors.js';
@@ -55,7 +56,7 @@ export function findProfiledDevice(
   const machineId = findMachine(db, q.machine)?.id;
   if (!machineId)
     throw new UserError(
-      q.machine ? `no machine "${q.machine}" in the store` : 'no machine recorded yet: run pipedejavu profile',
+      q.machine ? `no machine ${quoted(q.machine)} in the store` : 'no machine recorded yet: run pipedejavu profile',
     );
   const onMachine = devices.filter((d) => d.machineId === machineId);
   const candidates = onMachine.filter(

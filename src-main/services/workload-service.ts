@@ -2,6 +2,7 @@
  * Workloads: import an ONNX model or build a catalog model, store it by name, predict
  * its time on a profiled device, and measure it for real on ONNX Runtime.
  */
+import { quoted } from '../core/text/shown.js';
 import path from 'node:path';
 import type { FinetuneSpec } from '../core/workload/finetune.js';
 import { UserError } from '../core/errors.js';
@@ -131,7 +132,7 @@ export function resolveWorkload(db: Database, spec: string, opts: WorkloadSpecOp
   const stored = new WorkloadRepo(db).get(spec);
   if (stored) return { workload: stored.workload, filePath: stored.filePath, contentHash: stored.contentHash };
   throw new UserError(
-    `"${spec}" is neither an .onnx file, a catalog model (${catalogNames().join(', ')}) nor a stored workload (see pipedejavu workload list)`,
+    `${quoted(spec)} is neither an .onnx file, a catalog model (${catalogNames().join(', ')}) nor a stored workload (see pipedejavu workload list)`,
   );
 }
 
@@ -205,13 +206,15 @@ export function addWorkload(
     );
   const name = opts.name ?? config?.entry.name ?? path.basename(file).replace(/\.onnx$/i, '');
   if (isCatalogName(name)) {
-    throw new UserError(`"${name}" is the name of a catalog model, which would hide this workload; give another name`);
+    throw new UserError(
+      `${quoted(name)} is the name of a catalog model, which would hide this workload; give another name`,
+    );
   }
   const repo = new WorkloadRepo(db);
   const existing = repo.get(name);
   if (existing && !replace) {
     throw new UserError(
-      `a workload named "${name}" is stored already (${existing.filePath ?? 'no file'}); replace it explicitly or give another name`,
+      `a workload named ${quoted(name)} is stored already (${existing.filePath ?? 'no file'}); replace it explicitly or give another name`,
     );
   }
   if (config) {

@@ -1,4 +1,5 @@
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
+import { quoted } from '../../core/text/shown.js';
 import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
 import { UsageError } from '../../core/errors.js';
 import { compareMachines } from '../../services/compare-service.js';
@@ -27,7 +28,7 @@ export const compareCommand: Command = {
   async run(ctx, opts, machines) {
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training')
-      throw new UsageError(`--mode takes inference or training; got "${mode}"`);
+      throw new UsageError(`--mode takes inference or training; got ${quoted(mode)}`);
     if (
       typeof opts.workload !== 'string' &&
       (opts.batch !== undefined || opts.seq !== undefined || opts.image !== undefined)
@@ -45,6 +46,9 @@ export const compareCommand: Command = {
     const html = typeof opts.html === 'string' ? opts.html : null;
     if (html) writeFileAtomic(html, renderComparisonHtml(c, new Date().toISOString()), { protect: [ctx.dbPath] });
     if (ctx.json) ctx.printJson({ ...c, ...(html ? { html } : {}) });
-    else ctx.print(`${renderComparison(c)}${html ? `\nReport: ${html}` : ''}`);
+    else {
+      ctx.print(renderComparison(c));
+      if (html) ctx.printLine(`Report: ${html}`);
+    }
   },
 };

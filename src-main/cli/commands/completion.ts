@@ -4,6 +4,7 @@
  * own names go into the script, each checked against a plain pattern; descriptions are reduced to
  * characters no shell quoting treats specially.
  */
+import { quoted } from '../../core/text/shown.js';
 import { UsageError } from '../../core/errors.js';
 import { GLOBAL_OPTIONS } from '../args.js';
 import type { Command, OptionSpec } from '../command.js';
@@ -185,7 +186,7 @@ export function completionCommand(table: () => readonly Command[]): Command {
     subcommands: SHELLS,
     positionals: { min: 1, max: 1, names: 'a shell (bash, zsh or fish)' },
     async run(ctx, _opts, [shell]) {
-      if (!isShell(shell)) throw new UsageError(`completion: unknown shell "${shell}"; give bash, zsh or fish`);
+      if (!isShell(shell)) throw new UsageError(`completion: unknown shell ${quoted(shell)}; give bash, zsh or fish`);
       ctx.io.stdout(completionScript(shell, table()));
     },
   };

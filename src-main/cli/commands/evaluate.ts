@@ -1,4 +1,7 @@
 import { UsageError } from '../../core/errors.js';
+import { positiveInt } from '../workload-options.js';
+import { REQUEST_LIMITS } from '../../core/workload/limits.js';
+import { shown } from '../../core/text/shown.js';
 import { formatReport, formatSummary } from '../../core/predictor/evaluation/index.js';
 import { evaluatePredictors } from '../../services/evaluation-service.js';
 import type { Command } from '../command.js';
@@ -21,9 +24,7 @@ export const evaluateCommand: Command = {
     verbose: { type: 'boolean', description: 'every protocol, per op family and per size, after the summary' },
   },
   async run(ctx, opts) {
-    const k = typeof opts.folds === 'string' ? Number(opts.folds) : 5;
-    if (!Number.isInteger(k) || k < 2 || k > 50)
-      throw new UsageError(`--folds must be an integer from 2 to 50, got "${String(opts.folds)}"`);
+    const k = typeof opts.folds === 'string' ? positiveInt('--folds', opts.folds, REQUEST_LIMITS.folds) : 5;
     const seed = typeof opts.seed === 'string' ? Number(opts.seed) : 42;
     if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer`);
     const r = await evaluatePredictors(ctx.database(), { k, seed, sklearn: opts['no-sklearn'] !== true });
@@ -31,8 +32,10 @@ export const evaluateCommand: Command = {
       ctx.printJson({ ...r.report, notes: r.notes, sklearnFitSeconds: r.sklearnFitSeconds });
       return;
     }
-    ctx.print(formatSummary(r.summary, (id) => r.deviceNames[id] ?? id));
-    if (opts.verbose === true) ctx.print(`\n${formatReport(r.report, (id) => r.deviceNames[id] ?? id)}`);
-    for (const n of r.notes) ctx.print(`note: ${n}`);
+    // Device names are machine labels: each shown on one line.
+    const deviceName = (id: string): string => shown(r.deviceNames[id] ?? id);
+    ctx.print(formatSummary(r.summary, deviceName));
+    if (opts.verbose === true) ctx.print(`\n${formatReport(r.report, deviceName)}`);
+    for (const n of r.notes) ctx.printLine(`note: ${n}`);
   },
 };

@@ -73,10 +73,10 @@ export const exportCommand: Command = {
       if (ctx.json) ctx.printJson({ file: out, machines });
       else {
         for (const m of result.machines)
-          ctx.print(
+          ctx.printLine(
             `Exported ${m.label} (${m.machineId}): ${count(m.counts.devices, 'device')}, ${count(m.counts.runs, 'profile run')}, ${count(m.counts.measurements, 'measurement')}`,
           );
-        ctx.print(`${count(result.machines.length, 'machine')} -> ${out}`);
+        ctx.printLine(`${count(result.machines.length, 'machine')} -> ${out}`);
       }
       return;
     }
@@ -85,7 +85,7 @@ export const exportCommand: Command = {
     const summary = { file: out, machineId: result.machineId, label: result.label, ...result.counts };
     if (ctx.json) ctx.printJson(summary);
     else
-      ctx.print(
+      ctx.printLine(
         `Exported ${result.label} (${result.machineId}): ${count(result.counts.devices, 'device')}, ${count(result.counts.runs, 'profile run')}, ${count(result.counts.measurements, 'measurement')} -> ${out}`,
       );
   },

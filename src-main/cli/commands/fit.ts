@@ -9,11 +9,10 @@ import { SERVING_OPTIONS, engineChoice } from '../serving-options.js';
 import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
 import type { FinetuneRequest } from '../../core/workload/finetune.js';
 import { formatTable } from '../output.js';
-import { MAX_BATCH, positiveInt } from '../workload-options.js';
+import { boundedText, positiveInt } from '../workload-options.js';
+import { REQUEST_LIMITS, TEXT_LIMITS } from '../../core/workload/limits.js';
+import { quoted } from '../../core/text/shown.js';
 import { count } from '../../core/text/plural.js';
-
-/** Longest context fit takes (the model's own limits are checked when it is built). */
-const MAX_CONTEXT = 1 << 20;
 
 /** "NVIDIA GeForce RTX 4090" -> "RTX 4090": the table's GPU lists stay readable. */
 const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?/, '');
@@ -64,7 +63,7 @@ export const fitCommand: Command = {
   async run(ctx, opts, [model]) {
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'finetune')
-      throw new UsageError(`--mode takes inference, training or finetune; got "${mode}"`);
+      throw new UsageError(`--mode takes inference, training or finetune; got ${quoted(mode)}`);
     // fit lists LoRA and QLoRA both: the adapter is not asked for.
     const tuned = finetuneRequest({ ...opts, ...(mode === 'finetune' ? { adapter: 'lora' } : {}) }, mode);
     // A .gguf file or a Hugging Face config.json / model folder: its architecture, from its header.
@@ -74,14 +73,16 @@ export const fitCommand: Command = {
       ...(described ? { decoder: described.entry } : {}),
       mode,
       ...(tuned ? { finetune: adapterOptions(tuned) } : {}),
-      ...(typeof opts.context === 'string' ? { context: positiveInt('--context', opts.context, MAX_CONTEXT) } : {}),
-      ...(typeof opts.batch === 'string' ? { batch: positiveInt('--batch', opts.batch, MAX_BATCH) } : {}),
+      ...(typeof opts.context === 'string'
+        ? { context: positiveInt('--context', opts.context, REQUEST_LIMITS.context) }
+        : {}),
+      ...(typeof opts.batch === 'string' ? { batch: positiveInt('--batch', opts.batch, REQUEST_LIMITS.batch) } : {}),
       ...(typeof opts.engine === 'string' ? { engine: engineChoice(opts.engine) } : {}),
       ...(typeof opts.gpus === 'string'
         ? {
             gpus: opts.gpus
               .split(',')
-              .map((s) => s.trim())
+              .map((s) => boundedText('--gpus entry', s.trim(), TEXT_LIMITS.gpuName))
               .filter(Boolean),
           }
         : {}),
@@ -90,7 +91,7 @@ export const fitCommand: Command = {
       ctx.printJson(r);
       return;
     }
-    ctx.print(
+    ctx.printLine(
       `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${count(r.context, 'token')} x ${count(r.batch, 'sequence')}; ` +
         `each GPU keeps ${formatBytes(r.overheadBytes)} for the framework`,
     );
@@ -126,8 +127,8 @@ export const fitCommand: Command = {
         ]),
       ),
     );
-    for (const n of r.notes) ctx.print(`note: ${n}`);
-    for (const x of r.rows) if (x.engineNote) ctx.print(`note: ${x.label}: ${x.engineNote}`);
+    for (const n of r.notes) ctx.printLine(`note: ${n}`);
+    for (const x of r.rows) if (x.engineNote) ctx.printLine(`note: ${x.label}: ${x.engineNote}`);
     if (r.rows.some((x) => x.time && !x.time.serving))
       ctx.print(`note: times are datasheet estimates (range in brackets); ${publishedErrorText()}`);
     else if (r.rows.some((x) => x.time?.serving))

@@ -43,10 +43,11 @@ function report(ctx: CliContext, r: BatchImportResult, files: number): void {
   const total = r.imported.length + r.unchanged.length + r.failed.length;
   if (ctx.json) ctx.printJson(r);
   else {
-    for (const s of r.skipped) ctx.print(`Skipped ${s.file}: ${s.reason}`);
-    for (const i of r.imported) ctx.print(`${ACTION_WORD[i.action]} ${i.label} (${i.machineId}) from ${entryName(i)}`);
-    for (const u of r.unchanged) ctx.print(`Unchanged: ${u.reason}`);
-    for (const f of r.failed) ctx.print(`Not imported: ${f.error}`);
+    for (const s of r.skipped) ctx.printLine(`Skipped ${s.file}: ${s.reason}`);
+    for (const i of r.imported)
+      ctx.printLine(`${ACTION_WORD[i.action]} ${i.label} (${i.machineId}) from ${entryName(i)}`);
+    for (const u of r.unchanged) ctx.printLine(`Unchanged: ${u.reason}`);
+    for (const f of r.failed) ctx.printLine(`Not imported: ${f.error}`);
     ctx.print(
       `${r.imported.length} imported, ${r.unchanged.length} unchanged, ${r.failed.length} not imported, of ${
         r.archives > 0 ? `${count(total, 'profile')} in ${count(files, 'file')}` : count(files, 'file')
@@ -113,7 +114,7 @@ export const importCommand: Command = {
         ...(label === undefined ? {} : { label }),
       });
       if (ctx.json) ctx.printJson(r);
-      else ctx.print(resultLine(r));
+      else ctx.printLine(resultLine(r));
       return;
     }
     if (label !== undefined) throw new UsageError('import: --label names one machine; give one file with it');

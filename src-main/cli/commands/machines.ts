@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { quoted } from '../../core/text/shown.js';
 import { listMachines } from '../../services/machine-service.js';
 import { removeImportedMachine } from '../../services/removal-service.js';
 import type { Command } from '../command.js';
@@ -14,11 +15,11 @@ export const machinesCommand: Command = {
   positionals: { min: 0, max: 2, names: 'remove ID' },
   async run(ctx, _opts, [sub, id]) {
     if (sub !== undefined) {
-      if (sub !== 'remove') throw new UsageError(`machines: unknown subcommand "${sub}"; use remove ID`);
+      if (sub !== 'remove') throw new UsageError(`machines: unknown subcommand ${quoted(sub)}; use remove ID`);
       if (!id) throw new UsageError('machines remove: missing ID or LABEL');
       const r = removeImportedMachine(ctx.database(), id);
       if (ctx.json) ctx.printJson({ removed: r });
-      else ctx.print(`Removed ${r.label} (${r.id}) with its runs, measurements and predictors`);
+      else ctx.printLine(`Removed ${r.label} (${r.id}) with its runs, measurements and predictors`);
       return;
     }
     const machines = listMachines(ctx.database());

@@ -43,14 +43,14 @@ export const measureModelCommand: Command = {
         conditions: localConditionsProbe(ctx.io.env),
       });
       if (ctx.json) ctx.printJson(m);
-      else
-        ctx.print(
-          renderMeasurement(m, deviceNameOf(ctx.database(), m.device)) +
-            (m.trace
-              ? `\nTrace: ${m.trace.file} (the ORT trace of ${m.trace.runs} traced runs, a warm-up first;` +
-                ' open it in https://ui.perfetto.dev or chrome://tracing). The end-to-end times above come from the untraced runs.'
-              : ''),
-        );
+      else {
+        ctx.print(renderMeasurement(m, deviceNameOf(ctx.database(), m.device)));
+        if (m.trace)
+          ctx.printLine(
+            `Trace: ${m.trace.file} (the ORT trace of ${m.trace.runs} traced runs, a warm-up first;` +
+              ' open it in https://ui.perfetto.dev or chrome://tracing). The end-to-end times above come from the untraced runs.',
+          );
+      }
     } finally {
       await runner.close();
     }

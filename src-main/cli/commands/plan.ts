@@ -11,7 +11,9 @@ import { count } from '../../core/text/plural.js';
 import { renderPlans } from '../render/plan.js';
 import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
 import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
-import { MAX_TOP_N, WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import { WORKLOAD_OPTIONS, boundedText, positiveInt, workloadSpecOptions } from '../workload-options.js';
+import { REQUEST_LIMITS, TEXT_LIMITS } from '../../core/workload/limits.js';
+import { quoted } from '../../core/text/shown.js';
 
 const MAX_NCCL_BYTES = 16 * 2 ** 20;
 const MAX_LINKS_BYTES = 4 * 2 ** 20;
@@ -53,12 +55,15 @@ function readNcclFiles(list: string): { source: string; text: string }[] {
     });
 }
 
+/** Largest tensor-parallel degree --tp takes (a CLI option only). */
+const MAX_TP = { min: 1, max: 64 };
+
 /** "1,2,4" → [1, 2, 4]: whole degrees from 1 to 64. */
 function tensorDegrees(list: string): number[] {
   const items = list.split(',').map((x) => x.trim());
   if (items.length === 0 || items.some((x) => x === ''))
-    throw new UsageError(`--tp takes degrees like 1,2,4,8; got "${list}"`);
-  return [...new Set(items.map((x) => positiveInt('--tp', x, 64)))];
+    throw new UsageError(`--tp takes degrees like 1,2,4,8; got ${quoted(list)}`);
+  return [...new Set(items.map((x) => positiveInt('--tp', x, MAX_TP)))];
 }
 
 /** FSDP's sharding strategies as ZeRO stages. */
@@ -72,7 +77,7 @@ function zeroStage(text: string): 0 | 1 | 2 | 3 | undefined {
   if (alias !== undefined) return alias;
   if (!/^[0-3]$/.test(t))
     throw new UsageError(
-      `--zero takes auto, a ZeRO stage 0, 1, 2 or 3, fsdp (= 3) or fsdp-grad-op (= 2); got "${text}"`,
+      `--zero takes auto, a ZeRO stage 0, 1, 2 or 3, fsdp (= 3) or fsdp-grad-op (= 2); got ${quoted(text)}`,
     );
   return Number(t) as 0 | 1 | 2 | 3;
 }
@@ -206,17 +211,17 @@ export const planCommand: Command = {
     if (typeof opts.workload !== 'string') throw new UsageError('plan: --workload is required');
     const asked = typeof opts.mode === 'string' ? opts.mode : 'training';
     if (asked !== 'training' && asked !== 'inference' && asked !== 'finetune')
-      throw new UsageError(`--mode takes training, inference or finetune; got "${asked}"`);
+      throw new UsageError(`--mode takes training, inference or finetune; got ${quoted(asked)}`);
     const finetune = finetuneRequest(opts, asked);
     const mode = asked === 'inference' ? 'inference' : 'training';
     const spec = workloadSpecOptions(opts);
     const offload = typeof opts.offload === 'string' ? opts.offload : 'auto';
     if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
-      throw new UsageError(`--offload takes auto, yes or no; got "${offload}"`);
-    const topN = typeof opts.top === 'string' ? positiveInt('--top', opts.top, MAX_TOP_N) : 5;
+      throw new UsageError(`--offload takes auto, yes or no; got ${quoted(offload)}`);
+    const topN = typeof opts.top === 'string' ? positiveInt('--top', opts.top, REQUEST_LIMITS.top) : 5;
     const recompute = typeof opts.recompute === 'string' ? opts.recompute : 'auto';
     if (!['auto', 'none', 'selective', 'full'].includes(recompute))
-      throw new UsageError(`--recompute takes auto, none, selective or full; got "${recompute}"`);
+      throw new UsageError(`--recompute takes auto, none, selective or full; got ${quoted(recompute)}`);
     const tp = typeof opts.tp === 'string' ? tensorDegrees(opts.tp) : undefined;
     const zero = typeof opts.zero === 'string' ? zeroStage(opts.zero) : undefined;
     const emit =
@@ -238,7 +243,9 @@ export const planCommand: Command = {
               .filter(Boolean),
           }
         : {}),
-      ...(typeof opts.network === 'string' ? { network: opts.network } : {}),
+      ...(typeof opts.network === 'string'
+        ? { network: boundedText('--network', opts.network, TEXT_LIMITS.network) }
+        : {}),
       ...(typeof opts.links === 'string' ? { links: readSmallText('--links', opts.links, MAX_LINKS_BYTES) } : {}),
       mode,
       ...(spec.seq !== undefined ? { seq: spec.seq } : {}),
@@ -250,7 +257,7 @@ export const planCommand: Command = {
       recompute: recompute as RecomputeRequest,
       ...(tp ? { tp } : {}),
       ...(zero !== undefined ? { zero } : {}),
-      ...(typeof opts.layout === 'string' ? { layout: opts.layout } : {}),
+      ...(typeof opts.layout === 'string' ? { layout: boundedText('--layout', opts.layout, TEXT_LIMITS.layout) } : {}),
       ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
       ...(finetune ? { finetune } : {}),
     });
@@ -266,12 +273,13 @@ export const planCommand: Command = {
         ...(emitted ? { emitted } : {}),
       });
     } else {
-      if (gguf?.stored) ctx.print(storedLine(gguf.entry.name, gguf.stored));
+      if (gguf?.stored) ctx.printLine(storedLine(gguf.entry.name, gguf.stored));
       ctx.print(renderPlans(r));
       if (emitted)
-        ctx.print(
-          `\nWrote ${count(emitted.length, 'file')} to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
-        );
+        ctx.printLines([
+          '',
+          `Wrote ${count(emitted.length, 'file')} to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
+        ]);
     }
     if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
   },

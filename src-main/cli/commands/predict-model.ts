@@ -1,4 +1,6 @@
 import { priceLayout, type LayoutPriced } from '../../services/plan-service.js';
+import { REQUEST_LIMITS } from '../../core/workload/limits.js';
+import { quoted } from '../../core/text/shown.js';
 import type { ServingFigures } from '../../core/planner/cost/serving.js';
 import { ENGINE_CHOICES } from '../../core/engines/engine-names.js';
 import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
@@ -6,6 +8,7 @@ import { engineLine } from '../render/plan.js';
 import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { predictModelExecuted } from '../../services/model-prediction-service.js';
+import { textLines } from '../output.js';
 import type { Command } from '../command.js';
 import { ms, renderGeneration, renderPrediction } from '../render/workload.js';
 import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
@@ -71,7 +74,7 @@ export const predictModelCommand: Command = {
     if ('virtual' in target) return predictVirtual(ctx, opts, spec as string, target.virtual);
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
-      throw new UsageError(`--mode takes inference, training or generate; got "${mode}"`);
+      throw new UsageError(`--mode takes inference, training or generate; got ${quoted(mode)}`);
     const device = profiledDeviceQuery(opts, target.device);
     // A .gguf file or a config.json (or a model folder): its architecture, predicted like a catalog model.
     const gguf = await readDescribedFile(ctx.database(), spec as string);
@@ -118,8 +121,8 @@ function generationRequest(opts: ParsedOptions, device: ProfiledDeviceQuery): Ge
   return {
     ...device,
     ...(typeof opts.predictor === 'string' ? { predictor: opts.predictor } : {}),
-    ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, MAX_CONTEXT) } : {}),
-    ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, MAX_CONTEXT) } : {}),
+    ...(typeof opts.prompt === 'string' ? { prompt: positiveInt('--prompt', opts.prompt, REQUEST_LIMITS.prompt) } : {}),
+    ...(typeof opts.tokens === 'string' ? { tokens: positiveInt('--tokens', opts.tokens, REQUEST_LIMITS.tokens) } : {}),
     ...(spec.batch !== undefined ? { batch: spec.batch } : {}),
     ...(spec.dtype !== undefined ? { dtype: spec.dtype } : {}),
     ...(typeof opts.weights === 'string' ? { weights: weightFormat(opts.weights) } : {}),
@@ -128,12 +131,9 @@ function generationRequest(opts: ParsedOptions, device: ProfiledDeviceQuery): Ge
 
 function weightFormat(v: string): WeightFormat {
   if (!Object.hasOwn(WEIGHT_FORMATS, v))
-    throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got "${v}"`);
+    throw new UsageError(`--weights takes ${Object.keys(WEIGHT_FORMATS).join(', ')}; got ${quoted(v)}`);
   return v as WeightFormat;
 }
-
-/** Longest prompt or generation the CLI takes (the model's own context is checked by the service). */
-const MAX_CONTEXT = 1 << 20;
 
 /**
  * predict-model --virtual --mode generate: a decoder served on one datasheet GPU by its engine
@@ -177,7 +177,7 @@ function generationText(workload: string, gpu: string, r: LayoutPriced, s: Servi
       : '',
     ...r.warnings.map((x) => `warning: ${x}`),
   ];
-  return lines.filter((l) => l !== '').join('\n');
+  return textLines(lines.filter((l) => l !== ''));
 }
 
 /** predict-model --virtual: the model on a datasheet GPU (inference or training; no profile needed). */
@@ -185,7 +185,7 @@ async function predictVirtual(ctx: CliContext, opts: ParsedOptions, spec: string
   const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
   if (mode === 'generate') return generateVirtual(ctx, opts, spec, gpu);
   if (mode !== 'inference' && mode !== 'training')
-    throw new UsageError(`--mode takes inference, training or generate; got "${mode.slice(0, 40)}"`);
+    throw new UsageError(`--mode takes inference, training or generate; got ${quoted(mode)}`);
   for (const o of ['threads', 'predictor', 'machine', 'prompt', 'tokens', 'weights', 'engine'] as const)
     if (opts[o] !== undefined)
       throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual) outside --mode generate`);

@@ -52,7 +52,7 @@ export const predictCommand: Command = {
       ctx.printJson(r);
       return;
     }
-    ctx.print(
+    ctx.printLine(
       `${r.op} ${Object.entries(r.shape)
         .map(([k, v]) => `${k}=${v}`)
         .join(
@@ -65,6 +65,6 @@ export const predictCommand: Command = {
         r.predictions.map((p) => [p.predictor, fmtUs(p.timeUs), bandText(p)]),
       ),
     );
-    for (const w of r.warnings) ctx.print(`warning: ${w}`);
+    for (const w of r.warnings) ctx.printLine(`warning: ${w}`);
   },
 };

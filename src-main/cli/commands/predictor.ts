@@ -1,4 +1,5 @@
 import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
+import { quoted } from '../../core/text/shown.js';
 import { UsageError } from '../../core/errors.js';
 import { FEATURE_NAMES } from '../../core/predictor/features.js';
 import { exportPredictorOnnx, ONNX_EXPORTABLE, type OnnxExportable } from '../../services/predictor-export.js';
@@ -21,14 +22,14 @@ export const predictorCommand: Command = {
   subcommands: ['export'],
   positionals: { min: 1, max: 1, names: 'a subcommand (export)' },
   async run(ctx, opts, [sub]) {
-    if (sub !== 'export') throw new UsageError(`predictor: unknown subcommand "${sub}"; use: predictor export`);
+    if (sub !== 'export') throw new UsageError(`predictor: unknown subcommand ${quoted(sub)}; use: predictor export`);
     if (opts.format !== undefined && opts.format !== 'onnx')
-      throw new UsageError(`--format takes onnx; got "${String(opts.format)}"`);
+      throw new UsageError(`--format takes onnx; got ${quoted(opts.format)}`);
     if (typeof opts.out !== 'string') throw new UsageError('predictor export: --out FILE is required');
     const { name, flag } = predictorOption(ctx, opts) ?? { name: 'forest', flag: '--predictor' };
     const model = name as OnnxExportable;
     if (!ONNX_EXPORTABLE.includes(model))
-      throw new UsageError(`${flag} takes ${ONNX_EXPORTABLE.join(' or ')}; got "${model}"`);
+      throw new UsageError(`${flag} takes ${ONNX_EXPORTABLE.join(' or ')}; got ${quoted(model)}`);
     const { bytes, trainedAt } = exportPredictorOnnx(ctx.database(), model);
     writeFileAtomic(opts.out, bytes, { protect: [ctx.dbPath] });
     const summary = {
@@ -41,7 +42,7 @@ export const predictorCommand: Command = {
     };
     if (ctx.json) ctx.printJson(summary);
     else
-      ctx.print(
+      ctx.printLine(
         `Wrote the ${model} predictor (trained ${trainedAt}) as ONNX: ${opts.out} (${(bytes.length / 1024).toFixed(0)} KiB)`,
       );
   },

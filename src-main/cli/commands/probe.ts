@@ -20,6 +20,6 @@ export const probeCommand: Command = {
       return;
     }
     ctx.print(renderProbe(r.machineId, r.probe, r.devices, r.links));
-    ctx.print(`\nRecorded as machine ${r.machineId} in ${ctx.dbPath}`);
+    ctx.printLines(['', `Recorded as machine ${r.machineId} in ${ctx.dbPath}`]);
   },
 };

@@ -1,4 +1,5 @@
 import { SUITE_NAMES, type SuiteName } from '../../core/kernels/suites.js';
+import { quoted } from '../../core/text/shown.js';
 import { UsageError, UserError } from '../../core/errors.js';
 import { DEFAULT_SUITE, parseBackends, parseThreads } from '../../services/device-targets.js';
 import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
@@ -64,14 +65,15 @@ export const profileCommand: Command = {
   },
   async run(ctx, opts, [sub]) {
     if (sub !== undefined) {
-      if (sub !== 'runs') throw new UsageError(`profile: unknown subcommand "${sub}"; use runs`);
+      if (sub !== 'runs') throw new UsageError(`profile: unknown subcommand ${quoted(sub)}; use runs`);
       const runs = listProfileRuns(ctx.database());
       if (ctx.json) ctx.printJson({ runs });
       else ctx.print(runs.length ? renderProfileRuns(runs) : 'No profile runs stored yet. Run `pipedejavu profile`.');
       return;
     }
     const suite = (typeof opts.suite === 'string' ? opts.suite : DEFAULT_SUITE) as SuiteName;
-    if (!SUITE_NAMES.includes(suite)) throw new UsageError(`--suite takes ${SUITE_NAMES.join(', ')}; got "${suite}"`);
+    if (!SUITE_NAMES.includes(suite))
+      throw new UsageError(`--suite takes ${SUITE_NAMES.join(', ')}; got ${quoted(suite)}`);
     const db = ctx.database();
     const device = typeof opts.device === 'string' ? opts.device : 'cpu';
     const threads = typeof opts.threads === 'string' ? parseThreads(opts.threads) : undefined;

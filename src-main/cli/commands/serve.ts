@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { quoted, shown } from '../../core/text/shown.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -39,7 +40,7 @@ export const serveCommand: Command = {
   async run(ctx, opts) {
     const port = typeof opts.port === 'string' ? Number(opts.port) : 8765;
     if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new UsageError(`--port takes 0 to 65535; got "${String(opts.port)}"`);
+      throw new UsageError(`--port takes 0 to 65535; got ${quoted(opts.port)}`);
     const rendererDir = ctx.io.env.PIPEDEJAVU_RENDERER_DIR ?? defaultRendererDir();
     const uploads = createUploadStore();
     const core = createAppCore({
@@ -47,7 +48,8 @@ export const serveCommand: Command = {
       dbPath: ctx.dbPath,
       env: ctx.io.env,
       transport: 'http',
-      onInternalError: (channel, e) => ctx.io.stderr(`pipedejavu serve: internal error in ${channel}: ${String(e)}\n`),
+      onInternalError: (channel, e) =>
+        ctx.io.stderr(`${shown(`pipedejavu serve: internal error in ${channel}: ${String(e)}`)}\n`),
     });
     const token = randomBytes(24).toString('base64url');
     let server;
@@ -70,7 +72,7 @@ export const serveCommand: Command = {
     }
     ctx.print(server.url);
     ctx.io.stderr(
-      `pipeDejavu is served at the URL above (database ${path.resolve(ctx.dbPath)}).` +
+      `pipeDejavu is served at the URL above (database ${shown(path.resolve(ctx.dbPath))}).` +
         `${existsSync(path.join(rendererDir, 'index.html')) ? '' : ` The app is not built: run npm run build.`} Ctrl-C stops it.\n`,
     );
     const sig = await untilSignal();

@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { quoted } from '../../core/text/shown.js';
 import { isPredictorName, PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
 import { trainPredictors } from '../../services/predictor-service.js';
 import type { Command, ParsedOptions } from '../command.js';
@@ -27,7 +28,7 @@ export const trainCommand: Command = {
       return;
     }
     const first = trained[0];
-    ctx.print(
+    ctx.printLine(
       `Trained on ${count(first?.samples ?? 0, 'measurement')} from ${count(first?.devices ?? 0, 'device')}; families: ${first?.families.join(', ') ?? '-'}`,
     );
     ctx.print(
@@ -44,6 +45,7 @@ export const trainCommand: Command = {
 function predictorNames(ctx: CliContext, opts: ParsedOptions): PredictorName[] {
   const { name, flag } = predictorOption(ctx, opts) ?? { name: 'all', flag: '--predictor' };
   if (name === 'all') return [...PREDICTOR_NAMES];
-  if (!isPredictorName(name)) throw new UsageError(`${flag} takes ${PREDICTOR_NAMES.join(', ')} or all; got "${name}"`);
+  if (!isPredictorName(name))
+    throw new UsageError(`${flag} takes ${PREDICTOR_NAMES.join(', ')} or all; got ${quoted(name)}`);
   return [name];
 }

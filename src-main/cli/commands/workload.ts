@@ -1,4 +1,5 @@
 import { UsageError } from '../../core/errors.js';
+import { quoted } from '../../core/text/shown.js';
 import { listCatalog } from '../../core/catalog/index.js';
 import { addWorkload, listWorkloads } from '../../services/workload-service.js';
 import { storedLine } from '../../services/hf-config-service.js';
@@ -56,10 +57,11 @@ export const workloadCommand: Command = {
       if (!file) throw new UsageError('workload remove: missing NAME');
       const r = removeWorkload(ctx.database(), file);
       if (ctx.json) ctx.printJson({ removed: r.name });
-      else ctx.print(`Removed workload ${r.name}`);
+      else ctx.printLine(`Removed workload ${r.name}`);
       return;
     }
-    if (sub !== 'add') throw new UsageError(`workload: unknown subcommand "${sub}"; use add, list, catalog or remove`);
+    if (sub !== 'add')
+      throw new UsageError(`workload: unknown subcommand ${quoted(sub)}; use add, list, catalog or remove`);
     if (!file) throw new UsageError('workload add: missing MODEL.onnx, config.json or model folder');
     const spec = workloadSpecOptions(opts);
     if (typeof opts.name === 'string') spec.name = opts.name;
@@ -84,14 +86,14 @@ export const workloadCommand: Command = {
       });
       return;
     }
-    ctx.print(
+    ctx.printLine(
       `Added ${w.name}: ${count(w.nodes.length, 'node')} in ${count(w.layers.length, 'layer')}, ${(totals.flops / 1e9).toFixed(2)} GFLOP per run, ${(totals.params / 1e6).toFixed(2)} M parameters (${formatBytes(w.paramBytes)})`,
     );
-    if (r.stored) ctx.print(storedLine(w.name, r.stored));
+    if (r.stored) ctx.printLine(storedLine(w.name, r.stored));
     if (flagged.length)
-      ctx.print(
+      ctx.printLine(
         `Estimated without a profile (no predictor family): ${[...new Set(flagged.map((n) => n.opType))].join(', ')}`,
       );
-    for (const warning of w.warnings) ctx.print(`warning: ${warning}`);
+    for (const warning of w.warnings) ctx.printLine(`warning: ${warning}`);
   },
 };

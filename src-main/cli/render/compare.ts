@@ -1,6 +1,6 @@
 /** `pipedejavu compare` as a table for people. */
 import type { Comparison } from '../../services/compare-service.js';
-import { formatTable } from '../output.js';
+import { tableRows, textLines } from '../output.js';
 
 const fmt = (v: number | null | undefined, digits = 1): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits);
@@ -57,5 +57,5 @@ export function renderComparison(c: Comparison): string {
         `${c.workload.name}: ${c.workload.mode}, batch ${c.workload.batch}, predicted with the ${c.workload.predictor} predictor`,
       ]
     : [];
-  return [formatTable(headers, rows), ...wl, ...empty].join('\n');
+  return textLines([...tableRows(headers, rows), ...wl, ...empty]);
 }

@@ -8,7 +8,7 @@ import { MAX_SUGGESTION_SEARCHES } from '../../services/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan-service.js';
 import type { StepBand } from '../../services/plan-bands.js';
 import type { ServingFigures } from '../../core/planner/cost/serving.js';
-import { formatTable } from '../output.js';
+import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import { ms } from './workload.js';
 
@@ -224,7 +224,7 @@ function loadLines(serving: readonly ServingFigures[]): string[] {
   const pcts = (l: { p50: number; p90: number; p99: number }): string => `${ms(l.p50)} / ${ms(l.p90)} / ${ms(l.p99)}`;
   return [
     `Under load (${what}, ${count(first.requests, 'request')} simulated; p50 / p90 / p99):`,
-    formatTable(
+    ...tableRows(
       ['#', 'TTFT', 'TPOT', 'END TO END', 'REQUESTS/S', 'OUTPUT TOKENS/S', 'PREEMPTIONS'],
       serving.map((s, i) =>
         s.load
@@ -252,7 +252,7 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
   return [
     `Serving (${about}):`,
     ...(engine ? [engine] : []),
-    formatTable(
+    ...tableRows(
       [
         '#',
         'FIRST TOKEN',
@@ -317,7 +317,7 @@ export function renderPlans(r: PlanResponse): string {
   ];
   if (rows.length > 0)
     out.push(
-      formatTable(
+      ...tableRows(
         ['#', 'KIND', 'STEP', 'BAND', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
         rows.map(({ label, plan: p }) => [
           label,
@@ -343,7 +343,7 @@ export function renderPlans(r: PlanResponse): string {
       '',
       `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}${best.zeroStage ? `, ${zeroText(best.zeroStage)}` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
     );
-    out.push(formatTable(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
+    out.push(...tableRows(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
     const stageBands = stageBandText(best, r.stepBands[r.result.plans.indexOf(best)] ?? null);
     if (stageBands) out.push(stageBands);
     const next = feasible[1];
@@ -358,7 +358,7 @@ export function renderPlans(r: PlanResponse): string {
   if (!best) out.push('', ...suggestionLines(r));
   if (r.exports) out.push('', ...exportLines(r.exports, r.problem.mode));
   for (const w of r.warnings) out.push(`warning: ${w}`);
-  return out.join('\n');
+  return textLines(out);
 }
 
 /** How to run the best plan: a serving plan's launch line, or a training plan's launchers. */

@@ -1,7 +1,7 @@
 /** The probe as a person reads it: machine, CPU, devices, topology, links, warnings. */
 import type { Device, Link } from '../../core/domain/devices.js';
 import type { ProbeResult } from '../../core/domain/hardware.js';
-import { formatOrDash, formatTable } from '../output.js';
+import { formatOrDash, tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import { count } from '../../core/text/plural.js';
 
@@ -46,7 +46,7 @@ function nvidiaLine(p: ProbeResult): string {
   }
 }
 
-function topologyTable(p: ProbeResult): string | null {
+function topologyTable(p: ProbeResult): string[] | null {
   const t = p.nvidia.topology;
   if (!t || t.labels.length < 2) return null;
   const rows = t.labels.map((label, i) => [
@@ -55,7 +55,7 @@ function topologyTable(p: ProbeResult): string | null {
     t.cpuAffinity[i] ?? '',
     t.numaAffinity[i] ?? '',
   ]);
-  return formatTable(['', ...t.labels, 'CPU AFFINITY', 'NUMA'], rows);
+  return tableRows(['', ...t.labels, 'CPU AFFINITY', 'NUMA'], rows);
 }
 
 export function renderProbe(machineId: string, p: ProbeResult, devices: Device[], links: Link[]): string {
@@ -73,7 +73,7 @@ export function renderProbe(machineId: string, p: ProbeResult, devices: Device[]
     `NVIDIA   ${nvidiaLine(p)}`,
     '',
     'Devices',
-    formatTable(
+    ...tableRows(
       ['KEY', 'NAME', 'MEMORY', 'CC', 'SM CLOCK', 'MEM CLOCK', 'PCIE', 'POWER', 'MIG', 'NVLINKS'],
       devices.map((d) => {
         const g = d.kind === 'gpu' ? p.nvidia.gpus.find((x) => `cuda:${x.index}` === d.key) : undefined;
@@ -94,17 +94,17 @@ export function renderProbe(machineId: string, p: ProbeResult, devices: Device[]
     ),
   ];
   const topo = topologyTable(p);
-  if (topo) out.push('', 'Topology (nvidia-smi topo -m)', topo);
+  if (topo) out.push('', 'Topology (nvidia-smi topo -m)', ...topo);
   if (links.length) {
     out.push(
       '',
       'Links',
-      formatTable(
+      ...tableRows(
         ['A', 'B', 'KIND', 'NVLINKS', 'GB/s (spec)'],
         links.map((l) => [l.a, l.b, l.kind, l.nvlinkCount, l.bandwidthGBps]),
       ),
     );
   }
   if (p.warnings.length) out.push('', 'Warnings', ...p.warnings.map((w) => `- ${w}`));
-  return out.join('\n');
+  return textLines(out);
 }

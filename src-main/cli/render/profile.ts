@@ -6,7 +6,7 @@ import type { DatasheetCheck } from '../../services/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profiler-service.js';
 import type { StoredRun } from '../../adapters/store/profile-repo.js';
 import { conditionsLine } from '../../services/run-conditions-service.js';
-import { formatTable } from '../output.js';
+import { formatTable, tableRows, textLines } from '../output.js';
 import { formatDuration } from '../progress.js';
 import { count } from '../../core/text/plural.js';
 
@@ -25,11 +25,11 @@ export interface RooflineRow {
 
 export function renderRoofline(rows: RooflineRow[]): string {
   const notes = rows.flatMap((r) => (r.theoreticalNote ? [`note: ${r.theoreticalNote}`] : []));
-  return [rooflineTable(rows), ...notes].join('\n');
+  return textLines([...rooflineTable(rows), ...notes]);
 }
 
-function rooflineTable(rows: RooflineRow[]): string {
-  return formatTable(
+function rooflineTable(rows: RooflineRow[]): string[] {
+  return tableRows(
     [
       'DEVICE',
       'EP',
@@ -82,7 +82,7 @@ export function noisyPart(noisy: number, measured: number): string {
 export function renderProfileReport(r: ProfileReport): string {
   const threads = r.threads !== null ? ` (${count(r.threads, 'thread')})` : '';
   const who = `${r.deviceKey}${threads}${isTorchEpName(r.executionProvider) ? ' on PyTorch' : ''}`;
-  if (r.status === 'unavailable') return `${who}: not profiled: ${r.notes.join('; ')}`;
+  if (r.status === 'unavailable') return textLines([`${who}: not profiled: ${r.notes.join('; ')}`]);
   const lines = [
     `${who}: ${r.status}, ${count(r.measured, 'kernel')} measured${noisyPart(r.noisy.length, r.measured)}${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${formatDuration(r.elapsedMs)}`,
   ];
@@ -93,7 +93,7 @@ export function renderProfileReport(r: ProfileReport): string {
     lines.push(
       `  warning: profiled while ${r.conditions.poor}: predictions from this profile may read slow; profile again on a quiet machine`,
     );
-  return lines.join('\n');
+  return textLines(lines);
 }
 
 /** The stored runs, oldest first, with the conditions each was taken in (quiet, poor and why, not read). */

@@ -5,7 +5,7 @@ import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict
 import type { ModelMeasurement } from '../../services/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/generation-service.js';
 import { count, noun } from '../../core/text/plural.js';
-import { formatTable } from '../output.js';
+import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
 
 /** An executed node as the node tables describe it. */
@@ -72,7 +72,7 @@ export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, t
       : []),
     '',
     'Time per op family',
-    formatTable(
+    ...tableRows(
       ['FAMILY', 'SHARE'],
       Object.entries(p.familyShare)
         .sort((a, b) => b[1] - a[1])
@@ -80,7 +80,7 @@ export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, t
     ),
     '',
     `Layers (${p.layers.length}; the ${Math.min(top, p.layers.length)} slowest)`,
-    formatTable(
+    ...tableRows(
       ['#', 'LAYER', 'TIME', 'BAND'],
       [...p.layers]
         .sort((a, b) => b.timeUs - a.timeUs)
@@ -89,7 +89,7 @@ export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, t
     ),
     '',
     `Nodes of the file (${p.nodes.length}; the ${Math.min(top, p.nodes.length)} slowest${p.graph === 'executed' ? '; EXECUTED AS: what ONNX Runtime runs for each' : ''})`,
-    formatTable(
+    ...tableRows(
       ['NODE', 'OP', 'FAMILY', 'TIME', 'HOW', ...(p.graph === 'executed' ? ['EXECUTED AS'] : [])],
       [...p.nodes]
         .sort((a, b) => b.timeUs - a.timeUs)
@@ -105,7 +105,7 @@ export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, t
     ),
   ];
   for (const w of p.warnings) out.push(`warning: ${w}`);
-  return out.join('\n');
+  return textLines(out);
 }
 
 /** "90% band 1.61 - 2.45 ms as timed from Node (-20%/+22%; from 14 checks of other models on this device)". */
@@ -123,7 +123,7 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
     `${m.workload} on ${deviceName}: measured ${m.medianMs.toFixed(3)} ms median (p10 ${m.p10Ms.toFixed(3)}, p90 ${m.p90Ms.toFixed(3)}, ${count(m.repetitions, 'run')}; the lower of ${count(m.passMediansMs.length, 'untraced pass')}: ${m.passMediansMs.map((v) => v.toFixed(3)).join(', ')} ms)`,
-    formatTable(
+    ...tableRows(
       ['', 'MEASURED', 'PREDICTED', 'ERROR'],
       [
         [
@@ -154,7 +154,7 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
       : []),
     '',
     `Nodes of the file (${m.fileNodeCount}; ${m.fileNodes.length} took time, run as ${count(m.nodes.length, 'executed node')}${m.unmatchedNodes ? `, ${m.unmatchedNodes} traced ${noun(m.unmatchedNodes, 'node')} not found in the executed graph` : ''}; the ${Math.min(top, m.fileNodes.length)} slowest; EXECUTED AS: what ONNX Runtime ran for each)`,
-    formatTable(
+    ...tableRows(
       ['NODE', 'OP', 'MEASURED', 'PREDICTED', 'ERROR', 'EXECUTED AS'],
       m.fileNodes
         .slice(0, top)
@@ -174,7 +174,7 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
   ];
   for (const w of m.warnings) out.push(`warning: ${w}`);
   if (!m.predicted) out.push('No prediction: run `pipedejavu train` to compare measured with predicted.');
-  return out.join('\n');
+  return textLines(out);
 }
 
 /** Generation on one device: time to first token, decode speed, the KV cache and what fits. */
@@ -197,5 +197,5 @@ export function renderGeneration(g: GenerationPrediction, deviceName = g.device)
       `largest that fits    batch ${g.largest.batch} at ${count(g.prompt + g.tokens, 'token')}; ${count(g.largest.context, 'token')} at batch ${g.batch}`,
     );
   for (const w of g.warnings) lines.push(`warning: ${w}`);
-  return lines.join('\n');
+  return textLines(lines);
 }

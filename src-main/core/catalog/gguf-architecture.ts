@@ -8,6 +8,7 @@
  * Architectures: llama (Llama 1-3, Mistral and Mixtral, which llama.cpp writes as llama with
  * expert counts) and qwen2 (Q/K/V biases). Keys after llama.cpp's gguf-py constants.
  */
+import { quoted } from '../text/shown.js';
 import { UserError } from '../errors.js';
 import type { WeightFormat } from '../workload/generation.js';
 import { HYPERPARAMETER_RANGES, outOfRange, type Range } from '../workload/limits.js';
@@ -44,6 +45,9 @@ function count(md: GgufMetadata, key: string, file: string, range: Range, option
   const v = md[key];
   const n = typeof v === 'bigint' ? Number(v) : v;
   if (optional && v === undefined) return undefined;
+  // A string, a list or a flag where a count belongs: named by its type (outOfRange).
+  if (v !== undefined && typeof n !== 'number')
+    throw new UserError(`${file}: ${outOfRange(`GGUF metadata ${key}`, v, range)}`);
   if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) {
     throw new UserError(
       `${file}: GGUF metadata ${key} is ${v === undefined ? 'missing' : `not a positive count (${String(v)})`}`,
@@ -73,7 +77,7 @@ export function ggufDecoder(
   const family = ARCHITECTURES[arch];
   if (!family) {
     throw new UserError(
-      `${file}: GGUF architecture "${arch}" is not supported (supported: ${Object.keys(ARCHITECTURES).join(', ')})`,
+      `${file}: GGUF architecture ${quoted(arch)} is not supported (supported: ${Object.keys(ARCHITECTURES).join(', ')})`,
     );
   }
   const R = HYPERPARAMETER_RANGES;

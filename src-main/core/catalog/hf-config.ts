@@ -15,6 +15,7 @@
  * attention and MLP are planned as sequential: same parameters and FLOPs), bert and roberta (with
  * the pooler, as BertModel/RobertaModel). Field names after transformers' configuration_*.py.
  */
+import { quoted } from '../text/shown.js';
 import { UserError } from '../errors.js';
 import { HYPERPARAMETER_RANGES as R, outOfRange, type Range } from '../workload/limits.js';
 import { TransformerEntrySchema, type CatalogEntry, type TransformerEntry } from './schema.js';
@@ -136,7 +137,7 @@ function readKvHeads(r: ConfigReader, heads: number): number {
 function checkAct(r: ConfigReader, key: string, allowed: readonly string[], fallback: string): void {
   const act = r.text(key) ?? fallback;
   if (!allowed.includes(act))
-    r.fail(`config.json ${key} "${act}" is not supported here (supported: ${allowed.join(', ')})`);
+    r.fail(`config.json ${key} ${quoted(act)} is not supported here (supported: ${allowed.join(', ')})`);
 }
 
 type MoeFields = Pick<
@@ -451,7 +452,7 @@ export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDec
   const build = type !== undefined && Object.hasOwn(ARCHITECTURES, type) ? ARCHITECTURES[type] : undefined;
   if (type === undefined || !build)
     r.fail(
-      `config.json model_type ${type === undefined ? 'is missing' : JSON.stringify(type)}${type === undefined ? '' : ' is not supported'}; supported: ${HF_MODEL_TYPES.join(', ')}`,
+      `config.json model_type ${type === undefined ? 'is missing' : quoted(type)}${type === undefined ? '' : ' is not supported'}; supported: ${HF_MODEL_TYPES.join(', ')}`,
     );
   const notes: string[] = [];
   const fields = build(r, type, notes);

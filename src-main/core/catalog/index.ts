@@ -7,6 +7,8 @@
  * block is its output, batch x seq x hidden x dtype bytes; trainingActivationBytes follows
  * Korthikanti et al. 2022 (activation-memory.ts). Sources and derivations: models/README.md.
  */
+import { quoted } from '../text/shown.js';
+import { REQUEST_LIMITS } from '../workload/limits.js';
 import type { Dtype } from '../domain/measurement.js';
 import { DTYPE_BYTES } from '../kernels/cost.js';
 import { UserError } from '../errors.js';
@@ -64,9 +66,10 @@ export interface CatalogSummary {
 }
 
 const FLOAT_DTYPES: readonly Dtype[] = ['fp32', 'fp16', 'bf16', 'fp8'];
-const MAX_BATCH = 1 << 16;
-const MAX_SEQ = 1 << 20;
-const MAX_IMAGE = 1 << 14;
+/** The sizes a catalog model is built at: the bounds a request takes (REQUEST_LIMITS). */
+const MAX_BATCH = REQUEST_LIMITS.batch.max;
+const MAX_SEQ = REQUEST_LIMITS.seq.max;
+const MAX_IMAGE = REQUEST_LIMITS.image.max;
 
 export function catalogNames(): string[] {
   return CATALOG.map((e) => e.name);
@@ -75,7 +78,7 @@ export function catalogNames(): string[] {
 /** The entry of that name; UserError naming the known ones otherwise. */
 export function getCatalogEntry(name: string): CatalogEntry {
   const entry = CATALOG.find((e) => e.name === name);
-  if (!entry) throw new UserError(`unknown model "${name}"; the catalog has: ${catalogNames().join(', ')}`);
+  if (!entry) throw new UserError(`unknown model ${quoted(name)}; the catalog has: ${catalogNames().join(', ')}`);
   return entry;
 }
 

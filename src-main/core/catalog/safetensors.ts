@@ -4,6 +4,8 @@
  * and the tensors summed into what the checkpoint stores: its exact parameter count (the logical
  * weights, quantization constants left out), its float dtype and its quantization. Pure.
  */
+import { QUOTED_MAX_CHARS, cut, shown } from '../text/shown.js';
+import { describedValue } from '../workload/limits.js';
 import { UserError } from '../errors.js';
 import { countJsonKeys } from '../util/json-keys.js';
 import type { WeightFormat } from '../workload/generation.js';
@@ -144,15 +146,19 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const dtypeList = Object.keys(SAFETENSORS_DTYPE_BITS).join(', ');
 
+/** A header value in a message, as JSON writes it, cut (a header may hold a long one). */
+const jsonShown = (v: unknown): string => shown(cut(JSON.stringify(v) ?? String(v), QUOTED_MAX_CHARS));
+
 function checkShape(file: string, name: string, shape: unknown): number[] {
   const bad = (why: string): UserError =>
-    new UserError(`${file}: tensor "${name}" has shape ${JSON.stringify(shape)}, ${why}`);
-  if (!Array.isArray(shape)) throw bad('not a list of whole numbers');
+    new UserError(`${file}: tensor "${name}" has shape ${jsonShown(shape)}, ${why}`);
+  if (!Array.isArray(shape)) throw bad(`not a list of whole numbers but ${describedValue(shape)}`);
   // The rank is checked before the loop over the dimensions depends on it.
   if (shape.length > MAX_TENSOR_RANK) throw bad(`more than ${MAX_TENSOR_RANK} dimensions`);
   let elements = 1;
   for (const d of shape as unknown[]) {
-    if (typeof d !== 'number' || !Number.isSafeInteger(d) || d < 0) throw bad('not a list of whole numbers');
+    if (typeof d !== 'number') throw bad(`not a list of whole numbers: it holds ${describedValue(d)}`);
+    if (!Number.isSafeInteger(d) || d < 0) throw bad('not a list of whole numbers');
     elements *= d;
     if (elements > MAX_TENSOR_ELEMENTS) throw bad(`over ${MAX_TENSOR_ELEMENTS} elements`);
   }
@@ -169,7 +175,7 @@ interface Span {
 
 function checkOffsets(file: string, name: string, offsets: unknown, bytes: number, dataBytes: number): Span {
   const lie = (why: string): UserError =>
-    new UserError(`${file}: tensor "${name}" data_offsets ${JSON.stringify(offsets)} ${why}: the header lies`);
+    new UserError(`${file}: tensor "${name}" data_offsets ${jsonShown(offsets)} ${why}: the header lies`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o) && o >= 0))
     throw lie('are not two whole numbers [begin, end]');
   const [begin, end] = offsets as [number, number];
@@ -183,7 +189,7 @@ function checkEntry(file: string, name: string, entry: unknown, dataBytes: numbe
     throw new UserError(`${file}: tensor "${name}" lacks dtype, shape or data_offsets; not a safetensors header`);
   const { dtype } = entry;
   if (!isDtype(dtype))
-    throw new UserError(`${file}: tensor "${name}" has dtype ${JSON.stringify(dtype)}; safetensors has ${dtypeList}`);
+    throw new UserError(`${file}: tensor "${name}" has dtype ${jsonShown(dtype)}; safetensors has ${dtypeList}`);
   const shape = checkShape(file, name, entry.shape);
   const bits = elementsOf(shape) * SAFETENSORS_DTYPE_BITS[dtype];
   if (bits % 8 !== 0)

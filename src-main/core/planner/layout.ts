@@ -12,6 +12,7 @@
  * largest memory first, and last), the layers split to balance the stages' times (a min-max
  * DP), at each microbatch count; the best that fits is priced, and the answer says so.
  */
+import { quoted } from '../text/shown.js';
 import type { ServingFigures } from './cost/serving.js';
 import { UserError } from '../errors.js';
 import { pricePlan, tensorDegreeProblem, type StageSpec } from './cost/plan-cost.js';
@@ -52,7 +53,7 @@ const ZERO_WORDS: Record<string, 0 | 1 | 2 | 3> = { '0': 0, '1': 1, '2': 2, '3':
 
 function wholeNumber(key: Key, value: string, max: number): number {
   if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max)
-    throw new UserError(`--layout ${key}=${value}: ${key} takes a whole number from 1 to ${max}`);
+    throw new UserError(`--layout: ${key} takes a whole number from 1 to ${max}; got ${quoted(value)}`);
   return Number(value);
 }
 
@@ -70,9 +71,7 @@ export function parseLayout(text: string): Layout {
     const key = m?.[1]?.toLowerCase() ?? '';
     const value = m?.[2]?.toLowerCase() ?? '';
     if (!m || !(KEYS as readonly string[]).includes(key))
-      throw new UserError(
-        `--layout: unknown key ${JSON.stringify(m ? key : item.slice(0, 40))}; keys: ${KEYS.join(', ')} (${EXAMPLE})`,
-      );
+      throw new UserError(`--layout: unknown key ${quoted(m ? key : item)}; keys: ${KEYS.join(', ')} (${EXAMPLE})`);
     if (seen.has(key)) throw new UserError(`--layout: ${key} is given twice`);
     seen.add(key);
     setKey(layout, key as Key, value);
@@ -93,18 +92,18 @@ function setKey(layout: Layout, key: Key, value: string): void {
     case 'zero': {
       const z = ZERO_WORDS[value];
       if (z === undefined)
-        throw new UserError(`--layout zero=${value}: zero takes 0, 1, 2, 3, fsdp (= 3) or fsdp-grad-op (= 2)`);
+        throw new UserError(`--layout: zero takes 0, 1, 2, 3, fsdp (= 3) or fsdp-grad-op (= 2); got ${quoted(value)}`);
       layout.zero = z;
       return;
     }
     case 'recompute':
       if (value !== 'none' && value !== 'selective' && value !== 'full')
-        throw new UserError(`--layout recompute=${value}: recompute takes none, selective or full`);
+        throw new UserError(`--layout: recompute takes none, selective or full; got ${quoted(value)}`);
       layout.recompute = value;
       return;
     case 'schedule':
       if (value !== '1f1b' && value !== 'gpipe')
-        throw new UserError(`--layout schedule=${value}: schedule takes 1f1b or gpipe`);
+        throw new UserError(`--layout: schedule takes 1f1b or gpipe; got ${quoted(value)}`);
       layout.schedule = value;
   }
 }

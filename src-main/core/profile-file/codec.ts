@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { controlCharProblem } from '../text/control-chars.js';
+import { controlCharProblem } from '../text/shown.js';
 import { structureProblem } from './structure.js';
 import {
   LIMITS,

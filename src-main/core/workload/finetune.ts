@@ -7,6 +7,7 @@
  * the frozen linear weights of the blocks in 4-bit NormalFloat with double-quantised block
  * constants and dequantises each to bf16 when it runs (forward, recomputation and backward).
  */
+import { quoted } from '../text/shown.js';
 import { UserError } from '../errors.js';
 
 /** Target names as PEFT users write them, shortened: q_proj -> q, gate_proj -> gate. */
@@ -152,7 +153,7 @@ export function parseLoraTargets(text: string): LoraTarget[] | undefined {
     const short = t.replace(/_proj$/, '');
     if (!(LORA_TARGETS as readonly string[]).includes(short))
       throw new UserError(
-        `--targets: "${t.slice(0, 40)}" is not a LoRA target here; use ${LORA_TARGETS.join(',')} (or PEFT's q_proj...down_proj, or all)`,
+        `--targets: ${quoted(t)} is not a LoRA target here; use ${LORA_TARGETS.join(',')} (or PEFT's q_proj...down_proj, or all)`,
       );
     return short as LoraTarget;
   });

@@ -7,6 +7,7 @@
  * optimized for its CPU provider (com.microsoft fusions, com.microsoft.nchwc blocked layout:
  * shape-inference-nchwc.ts) are read too: their blocked tensors get their true channel counts. Pure.
  */
+import { quoted } from '../text/shown.js';
 import { UsageError, UserError } from '../errors.js';
 import { count } from '../text/plural.js';
 import type { OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/onnx-parser.js';
@@ -185,7 +186,7 @@ function checkBindings(
   const names = inputs.map((i) => i.name);
   for (const [name, dims] of Object.entries(whole)) {
     if (!names.includes(name)) {
-      throw new UsageError(`--input ${name}: the model has no input named "${name}" (its inputs: ${names.join(', ')})`);
+      throw new UsageError(`--input: the model has no input named ${quoted(name)} (its inputs: ${names.join(', ')})`);
     }
     if (dims.some((d) => !Number.isSafeInteger(d) || d < 0)) {
       throw new UsageError(`--input ${name}=${dims.join('x')}: dims must be non-negative integers`);

@@ -51,7 +51,7 @@ describe('CLI input hygiene', () => {
     const cases: [string[], string][] = [
       [
         ['plan', '--workload', 'gpt2-small', '--devices', 'cpu', '--top', '1e2'],
-        '--top takes a whole number from 1 to 1000, got "1e2"',
+        '--top takes a whole number from 1 to 50, got "1e2"',
       ],
       [
         ['predict-model', 'gpt2-small', '--device', 'cpu', '--threads', '0x4'],

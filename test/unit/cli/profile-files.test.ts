@@ -172,11 +172,11 @@ describe('untrusted text reaches the terminal escaped', () => {
     storeLabelled(db, f);
     const shown = await cli(['machines', '--db', db]);
     expect(shown.stdout.trimEnd().split('\n')).toHaveLength(3);
-    expect(shown.stdout).toContain('lab\\u000afake-id  fake-label');
+    expect(shown.stdout).toContain('lab\\nfake-id  fake-label');
     const missing = await cli(['import', path.join(d, 'no\nsuch.json'), '--db', db]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(missing.stderr).toContain('no\\u000asuch.json');
+    expect(missing.stderr).toContain('no\\nsuch.json');
   });
 });
 

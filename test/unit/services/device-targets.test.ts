@@ -49,7 +49,9 @@ describe('thread counts', () => {
     expect(defaultProfileThreads(1)).toEqual([1]);
     expect(defaultThreadCounts(machine(0))).toEqual([1, machine(0).probe.cpu.physicalCores]);
     expect(parseThreads('8, 1,8')).toEqual([8, 1]);
-    expect(() => parseThreads('0')).toThrow('--threads takes thread counts like 4 or 1,8; got "0"');
+    expect(() => parseThreads('0')).toThrow(
+      '--threads takes thread counts like 4 or 1,8, each from 1 to 1024; got "0"',
+    );
     expect(() => parseThreads('2.5')).toThrow(/--threads takes thread counts/);
   });
 });

@@ -4,6 +4,8 @@
  * uses for it: datasheet peaks scaled by achieved fractions ("efficiencies"), ideally the
  * fractions a profiled GPU reached against its own datasheet (transferEfficiencies). Pure.
  */
+import { TEXT_LIMITS } from '../../workload/limits.js';
+import { quoted } from '../../text/shown.js';
 import { z } from 'zod';
 import gpuFile from '../../../../models/gpus.json' with { type: 'json' };
 import { pcieBandwidthGBps } from '../../domain/devices.js';
@@ -215,7 +217,7 @@ export function transferEfficiencies(
 function requireDatasheet(name: string): GpuDatasheet {
   const ds = datasheetFor(name);
   if (!ds) {
-    throw new UserError(`no datasheet for GPU "${name}"; known: ${GPU_DATASHEETS.map((g) => g.name).join(', ')}`);
+    throw new UserError(`no datasheet for GPU ${quoted(name)}; known: ${GPU_DATASHEETS.map((g) => g.name).join(', ')}`);
   }
   return ds;
 }
@@ -268,11 +270,11 @@ export function resolveGpuName(typed: string): GpuDatasheet {
   if (plain.length === 1 && plain[0]) return plain[0];
   if (matches.length > 1) {
     throw new UserError(
-      `several datasheet GPUs match "${typed}": did you mean ${closestNames(typed, matches)}? (name one; see models/gpus.json)`,
+      `several datasheet GPUs match ${quoted(typed)}: did you mean ${closestNames(typed, matches)}? (name one; see models/gpus.json)`,
     );
   }
   throw new UserError(
-    `no datasheet for GPU "${typed}"; did you mean ${closestNames(typed, GPU_DATASHEETS)}? (see models/gpus.json)`,
+    `no datasheet for GPU ${quoted(typed)}; did you mean ${closestNames(typed, GPU_DATASHEETS)}? (see models/gpus.json)`,
   );
 }
 
@@ -280,7 +282,7 @@ export function resolveGpuName(typed: string): GpuDatasheet {
 export const MAX_VIRTUAL_GPUS = 256;
 
 /** The longest `--virtual` entry read ("8x NVIDIA GeForce RTX 4080 SUPER" is 32). */
-const MAX_GPU_NAME_CHARS = 100;
+const MAX_GPU_NAME_CHARS = TEXT_LIMITS.gpuName;
 
 export interface VirtualGpuRequest {
   datasheet: GpuDatasheet;
@@ -300,7 +302,7 @@ function parseVirtualItem(item: string): VirtualGpuRequest {
   const n = m ? Number(m[1]) : 1;
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new UserError(
-      `"${item.trim()}": the count before x must be a whole number of GPUs from 1 to ${MAX_VIRTUAL_GPUS}`,
+      `${quoted(item.trim())}: the count before x must be a whole number of GPUs from 1 to ${MAX_VIRTUAL_GPUS}`,
     );
   }
   return { datasheet: resolveGpuName(name), count: n };

@@ -16,6 +16,7 @@
  * Alphas: 4 µs NVLink, 8-9 µs PCIe P2P, 12-15 µs host-staged, 10 µs host copies (launch and
  * DMA setup, the order NCCL and cudaMemcpy latencies take). Between machines: NETWORK_KINDS.
  */
+import { quoted } from '../../text/shown.js';
 import type { Link, LinkKind } from '../../domain/devices.js';
 import { pcieBandwidthGBps } from '../../domain/devices.js';
 import { UserError } from '../../errors.js';
@@ -128,10 +129,9 @@ function lineRateProblem(gbitps: number): string | null {
   return why && `a line rate of ${gbitps} Gb/s ${why} (a link carries ${min} to ${max} Gb/s)`;
 }
 
-/** The network as the user wrote it, for a message (a long one cut). */
+/** The network as the user wrote it, for a message: quoted, a long one cut. */
 function written(input: NetworkInput): string {
-  const s = String(input).trim();
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  return quoted(String(input).trim());
 }
 
 export function parseNetwork(input: NetworkInput): NetworkSpec {
@@ -140,7 +140,7 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
     const gbps = Number(measured[1]);
     const alphaUs = measured[2] === undefined ? NETWORK_KINDS.measured.alphaUs : Number(measured[2]);
     const problem = bandwidthProblem(gbps) ?? latencyProblem(alphaUs);
-    if (problem) throw new UserError(`network "${written(input)}": ${problem}`);
+    if (problem) throw new UserError(`network ${written(input)}: ${problem}`);
     return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs };
   }
   let rate: number | null = null;
@@ -162,11 +162,11 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
   }
   if (rate === null || kind === undefined) {
     throw new UserError(
-      `cannot read network "${written(input)}": write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
+      `cannot read network ${written(input)}: write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
     );
   }
   const problem = lineRateProblem(rate);
-  if (problem) throw new UserError(`network "${written(input)}": ${problem}`);
+  if (problem) throw new UserError(`network ${written(input)}: ${problem}`);
   const f = NETWORK_KINDS[kind];
   const label = typeof input === 'number' ? `${rate}Gb/s` : input.trim();
   return { label, kind, lineGbitps: rate, gbps: (rate / 8) * f.efficiency, alphaUs: f.alphaUs };

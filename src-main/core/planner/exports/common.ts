@@ -7,7 +7,8 @@
  */
 import type { Plan, PlanDevice, PlanProblem } from '../types.js';
 import { localKey } from '../cost/links.js';
-import { CONTROL_CHARS, codePointName, isControlChar } from '../../text/control-chars.js';
+import { codePointName, isControlChar } from '../../text/control-chars.js';
+import { shown } from '../../text/shown.js';
 import type { FinetuneSpec } from '../../workload/finetune.js';
 import type { WeightFormat } from '../../workload/generation.js';
 import type { ServingLaunchInput } from './serving/serving-launch.js';
@@ -180,9 +181,6 @@ function uniformDegrees(plan: Plan, engine: string, warnings: string[]): { tp: n
  * (slurmNodeNameProblem). No emitter interpolates outside text any other way.
  */
 
-const escapeUnprintable = (c: string): string =>
-  c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${codePointName(c).slice(2)}`;
-
 /** Longest outside name a comment or note quotes whole. */
 const COMMENT_NAME_MAX = 200;
 
@@ -197,7 +195,7 @@ export function commentText(s: string): string {
 
 /** A note of any length (a warning, a README line) on one line: control, format and separator characters as visible escapes. */
 export function oneLine(s: string): string {
-  return s.replace(CONTROL_CHARS, escapeUnprintable);
+  return shown(s);
 }
 
 /** A name in a one-line message: double-quoted as JSON quotes it, cut and on one line. */

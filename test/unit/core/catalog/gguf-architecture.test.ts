@@ -68,6 +68,18 @@ describe('ggufDecoder', () => {
     expect(() => ggufDecoder({}, null, 'm.gguf', 'm')).toThrow('m.gguf: no general.architecture in its GGUF metadata');
   });
 
+  it('names the type of a metadata value that is no number', () => {
+    const cases: [unknown, string][] = [
+      ['4096', 'the string "4096"'],
+      [true, 'the boolean true'],
+      [[4096], 'a list'],
+    ];
+    for (const [value, described] of cases)
+      expect(() => ggufDecoder(llamaMetadata({ 'llama.embedding_length': value }), null, 'm.gguf', 'm')).toThrow(
+        `m.gguf: GGUF metadata llama.embedding_length must be a number from 1 to 131072, got ${described}`,
+      );
+  });
+
   it('refuses hyper-parameters outside the ranges real models use, in one line, before anything is built', () => {
     const refused = (over: Record<string, unknown>): string => {
       try {

@@ -165,4 +165,25 @@ describe('hfConfigDecoder', () => {
     expect(refusal([1, 2])).toMatch(/must hold a JSON object/);
     for (const line of [unknown, refusal(noHidden)]) expect(line).not.toContain('\n');
   });
+
+  it.each([
+    ['a string', '512', 'the string "512"'],
+    ['a boolean', true, 'the boolean true'],
+    ['a list', [512], 'a list'],
+    ['an object', { value: 512 }, 'an object'],
+    ['a long string', '5'.repeat(10_000), `the string "${'5'.repeat(40)}..."`],
+  ])('a numeric field holding %s is named with its type, not called out of range', (_what, value, described) => {
+    for (const key of ['hidden_size', 'num_hidden_layers', 'intermediate_size', 'vocab_size', 'num_key_value_heads']) {
+      const line = refusal({ ...LLAMA_31_8B, [key]: value });
+      expect(line).toMatch(new RegExp(`config\\.json ${key} must be a number from 1 to \\d+, got `));
+      expect(line.endsWith(`, got ${described}`)).toBe(true);
+      expect(line).not.toContain('out of range');
+    }
+  });
+
+  it('a fraction is named as not whole', () => {
+    expect(refusal({ ...LLAMA_31_8B, hidden_size: 4096.5 })).toMatch(
+      /config\.json hidden_size must be a whole number from 1 to 131072, got 4096\.5$/,
+    );
+  });
 });

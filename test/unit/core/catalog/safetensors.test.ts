@@ -144,6 +144,12 @@ describe('a safetensors header checked, one line each', () => {
     expect(one({ dtype: 'F16', shape: [2.5], data_offsets: [0, 5] })).toThrow(
       'm.safetensors: tensor "w" has shape [2.5], not a list of whole numbers',
     );
+    expect(one({ dtype: 'F16', shape: '2', data_offsets: [0, 4] })).toThrow(
+      'm.safetensors: tensor "w" has shape "2", not a list of whole numbers but the string "2"',
+    );
+    expect(one({ dtype: 'F16', shape: [2, '2'], data_offsets: [0, 8] })).toThrow(
+      'm.safetensors: tensor "w" has shape [2,"2"], not a list of whole numbers: it holds the string "2"',
+    );
     expect(one({ dtype: 'F16', shape: new Array(1e6).fill(1), data_offsets: [0, 2] })).toThrow(
       /has shape \[1,1,.*more than 8 dimensions$/,
     );

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { printable, printableLine } from '../../../../src-main/core/text/printable.js';
+import { printable } from '../../../../src-main/core/text/printable.js';
 
 describe('printable', () => {
-  it('shows terminal controls and bidi overrides as visible escapes', () => {
+  it('shows terminal controls, bidi overrides and line separators as visible escapes', () => {
     expect(printable('a\x1b]0;pwned\x07b')).toBe('a\\u001b]0;pwned\\u0007b');
-    expect(printable('x\r\x1b[31my\x9b')).toBe('x\\u000d\\u001b[31my\\u009b');
+    expect(printable('x\r\x1b[31my\x9b')).toBe('x\\r\\u001b[31my\\u009b');
     expect(printable('abc\u202edef\u2066\u200f')).toBe('abc\\u202edef\\u2066\\u200f');
+    expect(printable('a\u2028b\u2029c\u0085d')).toBe('a\\u2028b\\u2029c\\u0085d');
   });
 
   it('leaves newlines, tabs and ordinary Unicode alone', () => {
@@ -14,11 +15,7 @@ describe('printable', () => {
   });
 
   it('keeps JSON valid and equal: the escape is the same character', () => {
-    const json = JSON.stringify({ label: 'lab\u202e\x1b' });
-    expect(JSON.parse(printable(json))).toEqual({ label: 'lab\u202e\x1b' });
-  });
-
-  it('printableLine escapes newlines and tabs too, for a table cell or a one-line message', () => {
-    expect(printableLine('a\nb\tc\x1b\u202e 数据')).toBe('a\\u000ab\\u0009c\\u001b\\u202e 数据');
+    const json = JSON.stringify({ label: 'lab\u202e\x1b\u2028\u{e0001}' });
+    expect(JSON.parse(printable(json))).toEqual({ label: 'lab\u202e\x1b\u2028\u{e0001}' });
   });
 });
