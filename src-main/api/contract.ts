@@ -57,8 +57,14 @@ const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'uploadId: the id POST /api/
  * safetensors file, its name, its whole size in bytes (the header's offsets are checked against it)
  * and its header's JSON text (the bytes after the 8-byte length).
  */
+export const HF_FOLDER_REQUEST_LIMITS = {
+  ...HF_FOLDER_LIMITS,
+  /** One safetensors header, in bytes (the app's folder picker refuses a longer one before reading it). */
+  headerBytes: SAFETENSORS_LIMITS.headerBytes,
+} as const;
+
 const hfFolder = z.strictObject({
-  config: z.string().min(1).max(HF_FOLDER_LIMITS.configBytes),
+  config: z.string().min(1).max(HF_FOLDER_REQUEST_LIMITS.configBytes),
   safetensors: z
     .array(
       z.strictObject({
@@ -69,10 +75,10 @@ const hfFolder = z.strictObject({
             'fileName: a .safetensors file name in the folder (letters, digits, . _ -)',
           ),
         bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-        header: z.string().max(SAFETENSORS_LIMITS.headerBytes),
+        header: z.string().max(HF_FOLDER_REQUEST_LIMITS.headerBytes),
       }),
     )
-    .max(HF_FOLDER_LIMITS.safetensorsFiles),
+    .max(HF_FOLDER_REQUEST_LIMITS.safetensorsFiles),
 });
 const dims = z.record(z.string().max(100), countIn(L.dim)).optional();
 const inputs = z.record(z.string().max(200), z.array(countIn(L.dim)).max(8)).optional();

@@ -111,7 +111,7 @@ const firstLine = (e: unknown): string => shown((e as Error).message.split('\n')
  * header inside its file (`bytes`: 8 bytes of length, the header, the data), the offsets inside the
  * data after it, and the tensors and header bytes within the file's and the model's caps.
  */
-export function uploadedSafetensors(
+function uploadedSafetensors(
   folder: string,
   files: readonly UploadedSafetensors[],
   limits: SafetensorsLimits = SAFETENSORS_LIMITS,

@@ -93,7 +93,7 @@ export function checkHeaderTensorCount(
 }
 
 /** The exact count, once parsed: the file's cap and the model's. */
-export function checkTensorCount(
+function checkTensorCount(
   file: string,
   tensors: number,
   modelSoFar: number,
