@@ -11,7 +11,8 @@ import { MODES } from '../core/domain/mode.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
-import { REQUEST_LIMITS, TEXT_LIMITS, type Range } from '../core/workload/limits.js';
+import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS, type Range } from '../core/workload/limits.js';
+import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -51,6 +52,34 @@ const aboveIn = (r: Range) => {
 };
 const L = REQUEST_LIMITS;
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'uploadId: the id POST /api/upload answered');
+/**
+ * A Hugging Face model folder sent without its weights: config.json's text and, for each
+ * safetensors file, its name, its whole size in bytes (the header's offsets are checked against it)
+ * and its header's JSON text (the bytes after the 8-byte length).
+ */
+export const HF_FOLDER_REQUEST_LIMITS = {
+  ...HF_FOLDER_LIMITS,
+  /** One safetensors header, in bytes (the app's folder picker refuses a longer one before reading it). */
+  headerBytes: SAFETENSORS_LIMITS.headerBytes,
+} as const;
+
+const hfFolder = z.strictObject({
+  config: z.string().min(1).max(HF_FOLDER_REQUEST_LIMITS.configBytes),
+  safetensors: z
+    .array(
+      z.strictObject({
+        fileName: z
+          .string()
+          .regex(
+            /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}\.safetensors$/,
+            'fileName: a .safetensors file name in the folder (letters, digits, . _ -)',
+          ),
+        bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+        header: z.string().max(HF_FOLDER_REQUEST_LIMITS.headerBytes),
+      }),
+    )
+    .max(HF_FOLDER_REQUEST_LIMITS.safetensorsFiles),
+});
 const dims = z.record(z.string().max(100), countIn(L.dim)).optional();
 const inputs = z.record(z.string().max(200), z.array(countIn(L.dim)).max(8)).optional();
 /** Workload options shared by predict and plan. */
@@ -182,7 +211,11 @@ export const CHANNELS = {
 
   'workload:list': channel<WorkloadSummaryView[]>()(z.strictObject({})),
   'workload:catalog': channel<CatalogSummary[]>()(z.strictObject({})),
-  /** An ONNX file: a path on the machine running the core (Electron, CLI) or its bytes (web mode). */
+  /**
+   * An ONNX file: a path on the machine running the core (Electron, CLI) or its bytes (web mode);
+   * or a Hugging Face model folder as its config.json and safetensors headers (`hfFolder`, no
+   * weights; `fileName` is the folder's name).
+   */
   'workload:add': channel<WorkloadSummaryView>()(
     z
       .strictObject({
@@ -200,11 +233,12 @@ export const CHANNELS = {
         dims,
         inputs,
         uploadId: uploadId.optional(),
+        hfFolder: hfFolder.optional(),
         replace: z.boolean().optional(),
       })
       .refine(
-        (r) => [r.path, r.dataBase64, r.uploadId].filter((x) => x !== undefined).length === 1,
-        'give one of path, dataBase64 or uploadId',
+        (r) => [r.path, r.dataBase64, r.uploadId, r.hfFolder].filter((x) => x !== undefined).length === 1,
+        'give one of path, dataBase64, uploadId or hfFolder',
       ),
   ),
   'workload:predict': channel<WorkloadPredictionView>()(

@@ -19,6 +19,7 @@ import {
 } from '../core/catalog/index.js';
 import type { Workload } from '../core/workload/types.js';
 import type { Dtype } from '../core/domain/measurement.js';
+import { uploadedHfModel, type UploadedHfFolder } from '../core/catalog/hf-model.js';
 import { readOnnxStructure } from '../adapters/files/read-onnx.js';
 import { WorkloadRepo, type StoredWorkload, type WorkloadSummary } from '../adapters/store/workload-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -172,13 +173,15 @@ export function storedWorkloads(db: Database): StoredWorkload[] {
 
 /**
  * The model description behind a workload name: a catalog entry, a config.json or model folder
- * named as a file, or the config.json of a stored Hugging Face folder (read again, from the absolute
- * path it was added from: never the working folder); null for ONNX graphs and GGUF-less names.
+ * named as a file, or a stored Hugging Face folder's: the description stored with it (schema 6 on:
+ * uploaded folders and folders added since), else its config.json read again from the absolute path
+ * it was added from (never the working folder); null for ONNX graphs and GGUF-less names.
  */
 export function describedEntry(db: Database, spec: string): CatalogEntry | null {
   if (isCatalogName(spec)) return getCatalogEntry(spec);
   if (!namesStoredOrCatalog(db, spec) && isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
   const stored = new WorkloadRepo(db).get(spec);
+  if (stored?.described) return { ...stored.described.entry, name: spec };
   if (stored?.filePath && path.isAbsolute(stored.filePath) && isHfConfigSpec(stored.filePath))
     return { ...readHfDecoder(stored.filePath).entry, name: spec };
   return null;
@@ -190,8 +193,9 @@ export function storedWorkload(db: Database, name: string): StoredWorkload | nul
 }
 
 /**
- * Stores an ONNX model as a workload. A name a catalog model has is refused (the catalog
- * would shadow it), and so is a name already stored unless `replace` says to.
+ * Stores an ONNX model, a config.json or a model folder holding one as a workload. A name a catalog
+ * model has is refused (the catalog would shadow it), and so is a name already stored unless
+ * `replace` says to.
  */
 export function addWorkload(
   db: Database,
@@ -205,6 +209,33 @@ export function addWorkload(
       `workload add takes an .onnx file, a config.json or a model folder holding one; catalog models need no adding`,
     );
   const name = opts.name ?? config?.entry.name ?? path.basename(file).replace(/\.onnx$/i, '');
+  if (config) return saveDescribed(db, config, path.resolve(file), { ...opts, name }, replace);
+  const repo = checkedName(db, name, replace);
+  if (/\.gguf$/i.test(file))
+    throw new UserError(`${file}: GGUF files are read by plan and predict-model (read its header first)`);
+  // Always the file: a stored workload of the same name is what this replaces, not what it reads.
+  const r = onnxWorkload(file, { ...opts, name });
+  repo.save(r.workload, r.filePath, r.contentHash);
+  return r;
+}
+
+/**
+ * Stores a Hugging Face model folder uploaded without its weights (its config.json text and its
+ * safetensors headers) as the workload `opts.name`: described as a folder read here is
+ * (core/catalog/hf-model.ts), kept with its description and no path, so nothing of it is read
+ * from the filesystem after.
+ */
+export function addUploadedHfFolder(
+  db: Database,
+  upload: UploadedHfFolder,
+  opts: WorkloadSpecOptions & { name: string },
+  replace = false,
+): ResolvedWorkload {
+  return saveDescribed(db, uploadedHfModel(opts.name, upload), null, opts, replace);
+}
+
+/** The repository, once `name` is free to store under (or `replace` says to take it). */
+function checkedName(db: Database, name: string, replace: boolean): WorkloadRepo {
   if (isCatalogName(name)) {
     throw new UserError(
       `${quoted(name)} is the name of a catalog model, which would hide this workload; give another name`,
@@ -217,19 +248,23 @@ export function addWorkload(
       `a workload named ${quoted(name)} is stored already (${existing.filePath ?? 'no file'}); replace it explicitly or give another name`,
     );
   }
-  if (config) {
-    const workload = { ...entryWorkload(config.entry, catalogParamsOf(opts)), name };
-    workload.warnings.unshift(...config.warnings);
-    const stored = { workload, filePath: path.resolve(file), contentHash: null };
-    repo.save(stored.workload, stored.filePath, null);
-    return config.stored ? { ...stored, stored: config.stored } : stored;
-  }
-  if (/\.gguf$/i.test(file))
-    throw new UserError(`${file}: GGUF files are read by plan and predict-model (read its header first)`);
-  // Always the file: a stored workload of the same name is what this replaces, not what it reads.
-  const r = onnxWorkload(file, { ...opts, name });
-  repo.save(r.workload, r.filePath, r.contentHash);
-  return r;
+  return repo;
+}
+
+/** A described Hugging Face model stored as the workload `opts.name`, its description with it. */
+function saveDescribed(
+  db: Database,
+  config: DescribedModel,
+  filePath: string | null,
+  opts: WorkloadSpecOptions & { name: string },
+  replace: boolean,
+): ResolvedWorkload {
+  const repo = checkedName(db, opts.name, replace);
+  const workload = { ...entryWorkload(config.entry, catalogParamsOf(opts)), name: opts.name };
+  workload.warnings.unshift(...config.warnings);
+  repo.save(workload, filePath, null, config);
+  const stored = { workload, filePath, contentHash: null };
+  return config.stored ? { ...stored, stored: config.stored } : stored;
 }
 
 /** The profiled device a prediction is made for: this machine's (or a named machine's) device and thread count. */

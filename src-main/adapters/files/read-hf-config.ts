@@ -8,11 +8,12 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { HF_FOLDER_LIMITS } from '../../core/workload/limits.js';
 import { folderHas, readFolderFile } from './model-folder-file.js';
 import { readRegularFile } from './read-regular-file.js';
 
-/** Largest config.json read: real ones are a few KiB (DeepSeek-V3's is 1.7 KiB). */
-const MAX_HF_CONFIG_BYTES = 1 << 20;
+/** Largest config.json read. */
+const MAX_HF_CONFIG_BYTES = HF_FOLDER_LIMITS.configBytes;
 
 export interface HfConfigFile {
   /** The config.json's path. */

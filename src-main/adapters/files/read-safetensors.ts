@@ -12,11 +12,12 @@ import path from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { groupBy } from '../../core/util/group-by.js';
 import {
-  checkHeaderTensorCount,
+  checkHeaderLength,
   checkIndexTensorCount,
-  checkTensorCount,
+  headerTensors,
   SAFETENSORS_LIMITS,
-  safetensorsTensors,
+  safetensorsBudget,
+  type SafetensorsBudget,
   type SafetensorsLimits,
   type SafetensorsTensor,
 } from '../../core/catalog/safetensors.js';
@@ -33,15 +34,6 @@ export interface SafetensorsFolder {
   tensors: SafetensorsTensor[];
 }
 
-/** What the headers read so far for one model took: their tensors and bytes, against the model's caps. */
-interface ModelBudget {
-  tensors: number;
-  headerBytes: number;
-  limits: SafetensorsLimits;
-}
-
-const budgetOf = (limits: SafetensorsLimits): ModelBudget => ({ tensors: 0, headerBytes: 0, limits });
-
 /** Reads exactly `length` bytes at `position`, or says the file ended. */
 function readExactly(fd: number, file: string, length: number, position: number): Buffer {
   const buf = Buffer.alloc(length);
@@ -55,22 +47,10 @@ function readExactly(fd: number, file: string, length: number, position: number)
 }
 
 /** The header's length, checked against the file's size and the caps before anything is read past it. */
-function headerLength(fd: number, file: string, size: number, budget: ModelBudget): number {
+function headerLength(fd: number, file: string, size: number, budget: SafetensorsBudget): number {
   if (size < 8)
     throw new UserError(`${file} is ${size} bytes, too short to be a safetensors file (8-byte header length)`);
-  const n = readExactly(fd, file, 8, 0).readBigUInt64LE(0);
-  if (n > BigInt(size - 8))
-    throw new UserError(
-      `${file}: its header says ${n} bytes but the file holds ${size - 8} after the length: the header lies`,
-    );
-  const { headerBytes, modelHeaderBytes } = budget.limits;
-  if (n > BigInt(headerBytes))
-    throw new UserError(`${file}: its header is ${n} bytes, over the ${headerBytes} a safetensors header may take`);
-  if (budget.headerBytes + Number(n) > modelHeaderBytes)
-    throw new UserError(
-      `${file}: the folder's safetensors headers add up to more than ${modelHeaderBytes} bytes, the most one model's may take`,
-    );
-  return Number(n);
+  return checkHeaderLength(file, readExactly(fd, file, 8, 0).readBigUInt64LE(0), size - 8, budget);
 }
 
 /**
@@ -82,7 +62,7 @@ export function readSafetensorsHeader(
   folder: string,
   name: string,
   limits: SafetensorsLimits = SAFETENSORS_LIMITS,
-  budget: ModelBudget = budgetOf(limits),
+  budget: SafetensorsBudget = safetensorsBudget(limits),
 ): SafetensorsTensor[] {
   const { fd, checked } = openFolderFile(folder, name, 'safetensors');
   const file = checked.file;
@@ -90,18 +70,7 @@ export function readSafetensorsHeader(
     const size = checked.size;
     const n = headerLength(fd, file, size, budget);
     const bytes = readExactly(fd, file, n, 8);
-    checkHeaderTensorCount(file, bytes, budget.tensors, limits);
-    let json: unknown;
-    try {
-      json = JSON.parse(bytes.toString('utf8'));
-    } catch (e) {
-      throw new UserError(`${file}: its safetensors header is not JSON (${(e as Error).message.split('\n')[0] ?? ''})`);
-    }
-    const tensors = safetensorsTensors(file, json, size - 8 - n);
-    checkTensorCount(file, tensors.length, budget.tensors, limits);
-    budget.tensors += tensors.length;
-    budget.headerBytes += n;
-    return tensors;
+    return headerTensors(file, bytes, size - 8 - n, budget);
   } finally {
     closeSync(fd);
   }
@@ -151,7 +120,7 @@ function indexShards(folder: string, limits: SafetensorsLimits): Map<string, str
 function readIndexed(folder: string, limits: SafetensorsLimits): SafetensorsFolder {
   const tensors: SafetensorsTensor[] = [];
   const shards = indexShards(folder, limits);
-  const budget = budgetOf(limits);
+  const budget = safetensorsBudget(limits);
   for (const [shard, named] of shards) {
     const file = path.join(folder, shard);
     const held = readSafetensorsHeader(folder, shard, limits, budget);
@@ -183,6 +152,6 @@ export function readSafetensorsFolder(
   if (folderHas(folder, SAFETENSORS_INDEX)) return readIndexed(folder, limits);
   const files = plainFiles(folder);
   if (files.length === 0) return null;
-  const budget = budgetOf(limits);
+  const budget = safetensorsBudget(limits);
   return { files, tensors: files.flatMap((f) => readSafetensorsHeader(folder, f, limits, budget)) };
 }

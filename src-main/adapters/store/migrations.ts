@@ -220,6 +220,15 @@ CREATE INDEX model_checks_device ON model_checks (machine_id, device_key);
 ALTER TABLE profile_runs ADD COLUMN conditions_json TEXT;
 `;
 
+/**
+ * Version 6: a Hugging Face model's description (its architecture, and what its safetensors
+ * store) kept with its workload, so an uploaded folder, which has no path here, and a folder added
+ * on the CLI are both read from the store, never the filesystem. Rows written before have none.
+ */
+const V6_SQL = `
+ALTER TABLE workloads ADD COLUMN described_json TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -255,6 +264,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'model-checks-and-run-conditions',
     up(db) {
       db.exec(V5_SQL);
+    },
+  },
+  {
+    version: 6,
+    name: 'workload-description',
+    up(db) {
+      db.exec(V6_SQL);
     },
   },
 ];

@@ -3,7 +3,9 @@
  * workload under an existing name replaces it in one transaction.
  */
 import { constants, deflateSync, inflateSync } from 'node:zlib';
+import type { DescribedModel } from '../../core/catalog/hf-model.js';
 import type { Workload } from '../../core/workload/types.js';
+import { describedFromJson, describedToJson } from './described-model-json.js';
 import { StoreError } from './errors.js';
 import type { Database } from './types.js';
 import { writeTransaction } from './write-transaction.js';
@@ -16,6 +18,8 @@ export interface StoredWorkload {
   contentHash: string | null;
   createdAt: string;
   workload: Workload;
+  /** A Hugging Face model's description (schema 6 on): its architecture and stored weights; null for other workloads. */
+  described: DescribedModel | null;
 }
 
 interface Row {
@@ -28,6 +32,7 @@ interface Row {
   graph_gz: Uint8Array | null;
   node_count: number | null;
   layer_count: number | null;
+  described_json: string | null;
   created_at: string;
 }
 
@@ -37,7 +42,7 @@ function graphText(r: Row): string {
 }
 
 /** A row's fields other than its graph. */
-function metaOf(r: Row): Omit<StoredWorkload, 'workload'> {
+function metaOf(r: Row): Omit<StoredWorkload, 'workload' | 'described'> {
   return {
     id: r.id,
     name: r.name,
@@ -48,20 +53,33 @@ function metaOf(r: Row): Omit<StoredWorkload, 'workload'> {
   };
 }
 
-function toStored(r: Row): StoredWorkload {
+const corrupt = (r: Row): StoreError =>
+  new StoreError('corrupt-row', `stored workload "${r.name}" is corrupt; add it again`);
+
+function graphOf(r: Row): Workload {
   let workload: Workload;
   try {
     workload = JSON.parse(graphText(r)) as Workload;
   } catch {
-    throw new StoreError('corrupt-row', `stored workload "${r.name}" is corrupt; add it again`);
+    throw corrupt(r);
   }
-  if (!Array.isArray(workload.nodes) || !Array.isArray(workload.layers)) {
-    throw new StoreError('corrupt-row', `stored workload "${r.name}" is corrupt; add it again`);
-  }
-  return { ...metaOf(r), workload };
+  if (!Array.isArray(workload.nodes) || !Array.isArray(workload.layers)) throw corrupt(r);
+  return workload;
 }
 
-export type WorkloadSummary = Omit<StoredWorkload, 'workload'> & { nodes: number; layers: number };
+/** The stored description, checked: a damaged one is as corrupt as a damaged graph. */
+function describedOf(r: Row): DescribedModel | null {
+  if (r.described_json === null) return null;
+  const d = describedFromJson(r.described_json);
+  if (!d) throw corrupt(r);
+  return d;
+}
+
+function toStored(r: Row): StoredWorkload {
+  return { ...metaOf(r), workload: graphOf(r), described: describedOf(r) };
+}
+
+export type WorkloadSummary = Omit<StoredWorkload, 'workload' | 'described'> & { nodes: number; layers: number };
 
 const countsOf = (w: Workload): { nodes: number; layers: number } => ({
   nodes: w.nodes.length,
@@ -79,17 +97,36 @@ export class WorkloadRepo {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Stores `w` under its name; what was stored is not read back (a large graph would be held twice). */
-  save(w: Workload, filePath: string | null, contentHash: string | null): Omit<StoredWorkload, 'workload'> {
+  /**
+   * Stores `w` under its name, with a Hugging Face model's description when it is one; what was
+   * stored is not read back (a large graph would be held twice).
+   */
+  save(
+    w: Workload,
+    filePath: string | null,
+    contentHash: string | null,
+    described: DescribedModel | null = null,
+  ): Omit<StoredWorkload, 'workload' | 'described'> {
     const createdAt = this.now().toISOString();
     const id = writeTransaction(this.db, () => {
       this.db.prepare('DELETE FROM workloads WHERE name = ?').run(w.name);
       return this.db
         .prepare(
-          `INSERT INTO workloads (name, source, file_path, content_hash, graph_json, graph_gz, node_count, layer_count, created_at)
-           VALUES (?, ?, ?, ?, 'null', ?, ?, ?, ?)`,
+          `INSERT INTO workloads (name, source, file_path, content_hash, graph_json, graph_gz, node_count, layer_count,
+                                  described_json, created_at)
+           VALUES (?, ?, ?, ?, 'null', ?, ?, ?, ?, ?)`,
         )
-        .run(w.name, w.source, filePath, contentHash, deflated(w), w.nodes.length, w.layers.length, createdAt)
+        .run(
+          w.name,
+          w.source,
+          filePath,
+          contentHash,
+          deflated(w),
+          w.nodes.length,
+          w.layers.length,
+          described ? describedToJson(described) : null,
+          createdAt,
+        )
         .lastInsertRowid;
     });
     return { id: Number(id), name: w.name, source: w.source, filePath, contentHash, createdAt };
@@ -111,7 +148,7 @@ export class WorkloadRepo {
   list(): WorkloadSummary[] {
     return this.db
       .prepare<[], Row>(
-        `SELECT id, name, source, file_path, content_hash, created_at, node_count, layer_count,
+        `SELECT id, name, source, file_path, content_hash, created_at, node_count, layer_count, NULL AS described_json,
                 CASE WHEN node_count IS NULL THEN graph_json END AS graph_json,
                 CASE WHEN node_count IS NULL THEN graph_gz END AS graph_gz
          FROM workloads ORDER BY name`,
@@ -122,7 +159,7 @@ export class WorkloadRepo {
         const counts =
           r.node_count !== null && r.layer_count !== null
             ? { nodes: r.node_count, layers: r.layer_count }
-            : countsOf(toStored(r).workload);
+            : countsOf(graphOf(r));
         return { ...metaOf(r), ...counts };
       });
   }

@@ -5,7 +5,7 @@ import type { FitView, MeasuredView, WorkloadPredictionView, WorkloadSummaryView
 import { listCatalog } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AddWorkloadRequest } from '../jobs/job-functions.js';
+import type { AddHfFolderRequest, AddWorkloadRequest } from '../jobs/job-functions.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
 import { checkChosenFile, checkWorkloadSpec } from './workload-spec.js';
@@ -53,7 +53,7 @@ async function keepUpload(deps: AppDeps, fileName: string, uploadId: string): Pr
 }
 
 /** The model file a workload:add names: a dialog's pick, or its bytes kept in the models folder. */
-async function modelOf(req: Parameters<WorkloadHandlers['workload:add']>[0], deps: AppDeps) {
+async function modelOf(req: AddRequest, deps: AppDeps) {
   if (req.path !== undefined) {
     checkChosenFile(req.path, deps, req.fileName);
     return { file: req.path, uploaded: false };
@@ -63,6 +63,32 @@ async function modelOf(req: Parameters<WorkloadHandlers['workload:add']>[0], dep
       ? await saveUpload(deps, req.fileName, req.dataBase64)
       : await keepUpload(deps, req.fileName, req.uploadId as string);
   return { file, uploaded: true };
+}
+
+type AddRequest = Parameters<WorkloadHandlers['workload:add']>[0];
+
+/** A workload name from a folder's name (letters, digits, . _ -), when the request gives none. */
+function folderWorkloadName(folder: string): string {
+  const safe = path
+    .basename(folder)
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 100);
+  return safe || 'model';
+}
+
+/** A Hugging Face folder uploaded without its weights: described and stored in the job runner, no file kept. */
+async function addHfFolder(req: AddRequest, upload: AddHfFolderRequest['upload'], deps: AppDeps) {
+  if (req.dims !== undefined || req.inputs !== undefined)
+    throw new UserError(
+      "dims and inputs name an ONNX graph's symbolic shapes; a Hugging Face folder's come from its config.json",
+    );
+  const job: AddHfFolderRequest = {
+    upload,
+    name: req.name ?? folderWorkloadName(req.fileName),
+    replace: req.replace === true,
+  };
+  return (await deps.jobs.call('workload-add-hf', job)) as WorkloadSummaryView;
 }
 
 type WorkloadHandlers = HandlerGroup<
@@ -86,6 +112,7 @@ export const workloadHandlers: WorkloadHandlers = {
   'workload:catalog': () => listCatalog(),
   // Parsed and stored in the job runner: a huge model must not stall the server's other calls.
   'workload:add': async (req, deps) => {
+    if (req.hfFolder !== undefined) return addHfFolder(req, req.hfFolder, deps);
     const { file, uploaded } = await modelOf(req, deps);
     const job: AddWorkloadRequest = {
       file,

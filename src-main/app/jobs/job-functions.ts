@@ -33,7 +33,13 @@ import { importProfile } from '../../services/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { compareMachines } from '../../services/compare-service.js';
 import { predictOnMachine } from '../../services/model-prediction-service.js';
-import { addWorkload, storedWorkload, storedWorkloads } from '../../services/workload-service.js';
+import {
+  addUploadedHfFolder,
+  addWorkload,
+  storedWorkload,
+  storedWorkloads,
+} from '../../services/workload-service.js';
+import type { UploadedHfFolder } from '../../core/catalog/hf-model.js';
 import { removeWorkload } from '../../services/removal-service.js';
 import type { JobReporter, RunnerKind } from './protocol.js';
 import { predictionView, workloadSummary } from '../workload-views.js';
@@ -177,6 +183,21 @@ async function addWorkloadJob(e: JobEnv, req: AddWorkloadRequest): Promise<Workl
   return workloadSummary(stored.workload, stored);
 }
 
+/** A Hugging Face model folder uploaded as its config.json and safetensors headers, to store as `name`. */
+export interface AddHfFolderRequest {
+  upload: UploadedHfFolder;
+  name: string;
+  replace: boolean;
+}
+
+/** Describes and stores an uploaded folder in the job runner: 400,000 tensors' headers take seconds to check. */
+async function addHfFolderJob(e: JobEnv, req: AddHfFolderRequest): Promise<WorkloadSummaryView> {
+  addUploadedHfFolder(e.db, req.upload, { name: req.name }, req.replace);
+  const stored = storedWorkload(e.db, req.name);
+  if (!stored) throw new Error(`workload ${req.name} was not stored`);
+  return workloadSummary(stored.workload, stored);
+}
+
 /** The stored workloads with their sizes: each stored graph is read, so a huge one stalls only the runner. */
 async function listWorkloadsJob(e: JobEnv): Promise<WorkloadSummaryView[]> {
   return storedWorkloads(e.db).map((w) => workloadSummary(w.workload, w));
@@ -227,6 +248,7 @@ export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => 
   compare: compareJob,
   fit: fitJob,
   'workload-add': addWorkloadJob,
+  'workload-add-hf': addHfFolderJob,
   'workload-list': listWorkloadsJob,
   'workload-remove': removeWorkloadJob,
 };

@@ -10,7 +10,14 @@ import type { JobKind, KernelStatus } from '../../api/view-models.js';
  * compare, the stored graphs to list or remove): run in the job runner like a job, so a huge or hostile file never stalls the
  * server, but not listed in the Jobs view (the request itself answers with the result).
  */
-export type CallKind = 'predict' | 'compare' | 'fit' | 'workload-add' | 'workload-list' | 'workload-remove';
+export type CallKind =
+  | 'predict'
+  | 'compare'
+  | 'fit'
+  | 'workload-add'
+  | 'workload-add-hf'
+  | 'workload-list'
+  | 'workload-remove';
 
 /** Everything the job runner runs: the listed jobs and the calls. */
 export type RunnerKind = JobKind | CallKind;

@@ -93,7 +93,7 @@ export function checkHeaderTensorCount(
 }
 
 /** The exact count, once parsed: the file's cap and the model's. */
-export function checkTensorCount(
+function checkTensorCount(
   file: string,
   tensors: number,
   modelSoFar: number,
@@ -112,6 +112,66 @@ const tooManyInModel = (file: string, limits: SafetensorsLimits): UserError =>
   new UserError(
     `${file}: the folder's safetensors hold more than ${fmt(limits.tensorsPerModel)} tensors, the most one model may hold`,
   );
+
+/** What the headers read so far for one model took: their tensors and bytes, against the model's caps. */
+export interface SafetensorsBudget {
+  tensors: number;
+  headerBytes: number;
+  limits: SafetensorsLimits;
+}
+
+export const safetensorsBudget = (limits: SafetensorsLimits = SAFETENSORS_LIMITS): SafetensorsBudget => ({
+  tensors: 0,
+  headerBytes: 0,
+  limits,
+});
+
+/**
+ * A header's length `n` (the file's first 8 bytes) checked before its bytes are read or parsed:
+ * inside the `afterLength` bytes the file holds after the length, and within the file's and the
+ * model's caps (`budget`: the headers read before it).
+ */
+export function checkHeaderLength(file: string, n: bigint, afterLength: number, budget: SafetensorsBudget): number {
+  if (n > BigInt(afterLength))
+    throw new UserError(
+      `${file}: its header says ${n} bytes but the file holds ${afterLength} after the length: the header lies`,
+    );
+  const { headerBytes, modelHeaderBytes } = budget.limits;
+  if (n > BigInt(headerBytes))
+    throw new UserError(`${file}: its header is ${n} bytes, over the ${headerBytes} a safetensors header may take`);
+  if (budget.headerBytes + Number(n) > modelHeaderBytes)
+    throw new UserError(
+      `${file}: the folder's safetensors headers add up to more than ${modelHeaderBytes} bytes, the most one model's may take`,
+    );
+  return Number(n);
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * The tensors of one header's bytes (length checked by checkHeaderLength): counted on the bytes
+ * before they are parsed, parsed, each entry checked against the `dataBytes` after the header, and
+ * the count against the file's and the model's caps; `budget` then holds them.
+ */
+export function headerTensors(
+  file: string,
+  bytes: Uint8Array,
+  dataBytes: number,
+  budget: SafetensorsBudget,
+): SafetensorsTensor[] {
+  checkHeaderTensorCount(file, bytes, budget.tensors, budget.limits);
+  let json: unknown;
+  try {
+    json = JSON.parse(utf8.decode(bytes));
+  } catch (e) {
+    throw new UserError(`${file}: its safetensors header is not JSON (${(e as Error).message.split('\n')[0] ?? ''})`);
+  }
+  const tensors = safetensorsTensors(file, json, dataBytes);
+  checkTensorCount(file, tensors.length, budget.tensors, budget.limits);
+  budget.tensors += tensors.length;
+  budget.headerBytes += bytes.length;
+  return tensors;
+}
 
 /** Keys an index's metadata may hold beside its weight_map (total_size, total_parameters: one or two). */
 const INDEX_METADATA_KEYS = 64;

@@ -80,6 +80,17 @@ export const TEXT_LIMITS = {
 } as const;
 
 /**
+ * A Hugging Face model folder: its config.json as read from a folder or uploaded (workload:add's
+ * hfFolder, in characters), and the safetensors files an upload may name (Llama 3.1 405B has 191
+ * shards, DeepSeek-V3 163).
+ */
+export const HF_FOLDER_LIMITS = {
+  /** Real ones are a few KiB (DeepSeek-V3's is 1.7 KiB). */
+  configBytes: 1 << 20,
+  safetensorsFiles: 4096,
+} as const;
+
+/**
  * A value read from a file that should be a number, as a message says what it is instead: `the
  * string "512"`, `the boolean true`, `null`, `a list`, `an object`.
  */

@@ -10,6 +10,7 @@ import type {
   WorkloadSummaryView,
 } from '../../../src-main/api/view-models.js';
 import { parseDims, parseInputShapes } from '../lib/forms.js';
+import { folderName, readHfFolder } from '../lib/hf-folder.js';
 import type { FinetuneStack } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
 import { Action, Resource } from './resource.svelte.js';
@@ -39,6 +40,8 @@ export class WorkloadsState {
   seq = $state(0);
   image = $state(0);
   file: File | null = $state.raw(null);
+  /** A Hugging Face model folder's files, as its picker gives them (none: not chosen). */
+  folder: readonly File[] = $state.raw([]);
   name = $state('');
   /** Shapes for inputs with symbolic sizes ("x=1x3x48x192") and named dims ("batch=1"). */
   shapes = $state('');
@@ -159,12 +162,35 @@ export class WorkloadsState {
     });
     if (added) {
       this.file = null;
-      this.name = '';
-      this.shapes = '';
-      this.dims = '';
-      await this.list.load(() => this.#client.call('workload:list', {}));
-      this.select(added.name);
+      await this.#added(added.name);
     }
+  }
+
+  /** A Hugging Face model folder: its config.json and safetensors headers are sent, never its weights. */
+  async addFolder(): Promise<void> {
+    const files = this.folder;
+    const added = await this.adding.run(async () => {
+      if (files.length === 0) throw new Error('Choose a Hugging Face model folder first.');
+      const name = this.name.trim();
+      const hfFolder = await readHfFolder(files);
+      return this.#client.call('workload:add', {
+        fileName: folderName(files) || 'model',
+        hfFolder,
+        ...(name ? { name } : {}),
+      });
+    });
+    if (added) {
+      this.folder = [];
+      await this.#added(added.name);
+    }
+  }
+
+  async #added(name: string): Promise<void> {
+    this.name = '';
+    this.shapes = '';
+    this.dims = '';
+    await this.list.load(() => this.#client.call('workload:list', {}));
+    this.select(name);
   }
 
   startMeasure(): Promise<void> {

@@ -4,7 +4,9 @@
  * refused with one fixed line by the real server, while its working folder (the job runners' too)
  * holds a config.json and model folders, one of them broken. No answer gives a parameter count, the
  * folder's name or a file's content, and no job starts. A stored Hugging Face folder is read from
- * the store, never from a same-named folder in the server's working folder.
+ * the store, never from a same-named folder in the server's working folder. A Hugging Face folder
+ * uploaded as its config.json and safetensors headers (workload:add hfFolder) is then a stored name
+ * like any other; a hostile one is refused with one line.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { startServer, type RunningServer } from '../../../src-main/http/server.j
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { addWorkload } from '../../../src-main/services/workload-service.js';
 import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
+import { llamaTensors, safetensorsHeader, type LlamaShape, type TensorSpec } from '../../helpers/safetensors.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const TOKEN = 'test-token-names-0123456789abcdef';
@@ -159,5 +162,89 @@ describe('workload names over HTTP', () => {
     const r = await post('workload:fit', { workload: 'gpt2-small', mode: 'inference' });
     expect(JSON.parse(r.text)).toMatchObject({ ok: true, value: { model: 'gpt2-small' } });
     expect(r.text).not.toContain(SECRET);
+  }, 60_000);
+});
+
+/** A safetensors file as the app's folder picker sends it: its name, whole size and header text. */
+function sent(fileName: string, tensors: readonly TensorSpec[]): { fileName: string; bytes: number; header: string } {
+  const { header, dataBytes } = safetensorsHeader(tensors);
+  const text = JSON.stringify(header);
+  return { fileName, bytes: 8 + Buffer.byteLength(text) + dataBytes, header: text };
+}
+
+async function answer(
+  channel: string,
+  body: unknown,
+): Promise<{ ok: boolean; value?: unknown; error?: { message: string } }> {
+  return JSON.parse((await post(channel, body)).text) as { ok: boolean; value?: unknown; error?: { message: string } };
+}
+
+async function finished(jobId: string): Promise<{ state: string; error: string | null }> {
+  for (;;) {
+    const job = (await answer('job:get', { jobId })).value as { state: string; error: string | null };
+    if (job.state !== 'running') return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a Hugging Face folder uploaded over HTTP', () => {
+  const config = { ...tiny(128), _name_or_path: 'org/up' };
+  const weights = sent('model.safetensors', llamaTensors(config as unknown as LlamaShape));
+
+  it('is added as its config.json and safetensors headers, then fitted and planned by its name', async () => {
+    const added = await answer('workload:add', {
+      fileName: 'up-folder',
+      hfFolder: { config: JSON.stringify(config), safetensors: [weights] },
+    });
+    expect(added).toMatchObject({ ok: true, value: { name: 'up-folder' } });
+    const fit = await answer('workload:fit', { workload: 'up-folder', mode: 'inference' });
+    expect(fit).toMatchObject({ ok: true, value: { model: 'up-folder' } });
+    const predicted = await answer('workload:predict', { workload: 'up-folder', mode: 'inference' });
+    expect(predicted.error?.message ?? '').not.toBe(WORKLOAD_REFUSED_OVER_HTTP);
+    const plan = await answer('plan:create', REQUESTS['plan:create']?.('up-folder'));
+    expect(plan).toMatchObject({ ok: true, value: { jobId: expect.any(String) } });
+    expect(await finished((plan.value as { jobId: string }).jobId)).toMatchObject({ state: 'done', error: null });
+  }, 60_000);
+
+  it('refuses each hostile folder with one line', async () => {
+    const many = Array.from(
+      { length: 200_000 },
+      (_, i) => `"t${i}":{"dtype":"F16","shape":[1],"data_offsets":[${2 * i},${2 * i + 2}]}`,
+    );
+    const header = `{${many.join(',')}}`;
+    const cases: [unknown, RegExp][] = [
+      [{ config: 'not json', safetensors: [] }, /^bad\/config\.json is not JSON \(/],
+      [
+        { config: JSON.stringify({ model_type: 'nope' }), safetensors: [] },
+        /model_type "nope" is not supported; supported: /,
+      ],
+      [
+        {
+          config: JSON.stringify(config),
+          safetensors: [{ fileName: 'many.safetensors', bytes: 8 + header.length + 400_000, header }],
+        },
+        /^bad\/many\.safetensors: its safetensors header holds more than 100,000 tensors/,
+      ],
+      [
+        { config: JSON.stringify(config), safetensors: [{ ...weights, bytes: weights.bytes - 2 }] },
+        /^bad\/model\.safetensors: tensor ".+" data_offsets .* fall outside the data area .*: the header lies$/,
+      ],
+      [
+        { config: JSON.stringify(config), safetensors: [{ ...weights, fileName: '../model.safetensors' }] },
+        /fileName: a \.safetensors file name/,
+      ],
+      [
+        { config: JSON.stringify(config), safetensors: [{ ...weights, fileName: 'a\nb.safetensors' }] },
+        /fileName: a \.safetensors file name/,
+      ],
+    ];
+    for (const [hfFolder, expected] of cases) {
+      const r = await answer('workload:add', { fileName: 'bad', hfFolder });
+      expect(r.ok).toBe(false);
+      const message = r.error?.message ?? '';
+      expect(message.split('\n')).toHaveLength(1);
+      expect(message).toMatch(expected);
+    }
+    expect((await answer('workload:list', {})).value).not.toContainEqual(expect.objectContaining({ name: 'bad' }));
   }, 60_000);
 });

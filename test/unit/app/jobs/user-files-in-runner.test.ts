@@ -48,6 +48,8 @@ describe('work on user files', () => {
     expect(compare).toEqual({ ok: false, error: { code: 'user', message: 'ran compare in the runner' } });
     const add = await core.dispatch('workload:add', { fileName: 'm.onnx', dataBase64: 'AAAA' });
     expect(add).toEqual({ ok: false, error: { code: 'user', message: 'ran workload-add in the runner' } });
+    const folder = await core.dispatch('workload:add', { fileName: 'llama', hfFolder: { config: '{}', safetensors: [] } });
+    expect(folder).toEqual({ ok: false, error: { code: 'user', message: 'ran workload-add-hf in the runner' } });
     const list = await core.dispatch('workload:list', {});
     expect(list).toEqual({ ok: false, error: { code: 'user', message: 'ran workload-list in the runner' } });
     const remove = await core.dispatch('workload:remove', { name: 'big' });
@@ -56,6 +58,7 @@ describe('work on user files', () => {
       'predict',
       'compare',
       'workload-add',
+      'workload-add-hf',
       'workload-list',
       'workload-remove',
     ]);
