@@ -37,7 +37,7 @@ import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
 import { layoutAnswer, type LayoutAnswer } from './layout-plan.js';
 import { parseLayout, type Layout } from '../core/planner/layout.js';
 import type { Database } from '../adapters/store/types.js';
-import { storedWorkload, resolveWorkload } from './workload-service.js';
+import { isExplicitPath, storedWorkload, resolveWorkload } from './workload-service.js';
 import { bandFactors, stepBand } from './plan-bands.js';
 import {
   SERVING_CANDIDATES,
@@ -288,7 +288,21 @@ function stepBands(
   return plans.map((p) => stepBand(p, factors));
 }
 
-export function planWorkload(db: Database, req: PlanRequest): PlanResponse {
+/**
+ * Serving a stored Hugging Face folder without --weights: the format its safetensors store (as the
+ * CLI does for a folder named by path), and a float format as the dtype unless one is given.
+ */
+function withStoredFormat(db: Database, req: PlanRequest): PlanRequest {
+  if (req.mode !== 'inference' || req.weights !== undefined || req.decoder !== undefined) return req;
+  if (isExplicitPath(req.workload) || catalogNames().includes(req.workload)) return req;
+  const weights = storedWorkload(db, req.workload)?.described?.weights ?? null;
+  if (weights === null) return req;
+  const float = weights === 'fp32' || weights === 'fp16' || weights === 'bf16';
+  return { ...req, weights, ...(req.dtype === undefined && float ? { dtype: weights } : {}) };
+}
+
+export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
+  const req = withStoredFormat(db, given);
   const warnings: string[] = [];
   // A layout that does not parse is refused before the search.
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import type { UploadedHfFolder, UploadedSafetensors } from '../../../src-main/core/catalog/hf-model.js';
 import { fitModel } from '../../../src-main/services/fit-service.js';
+import { planWorkload } from '../../../src-main/services/plan-service.js';
+import type { PlanRequest } from '../../../src-main/services/plan-request.js';
 import {
   addUploadedHfFolder,
   addWorkload,
@@ -117,6 +119,18 @@ describe('an uploaded Hugging Face folder', () => {
       sources: expect.any(Array),
     });
     expect(storedWorkload(db, 'from-web')?.workload.warnings).toEqual(b?.warnings);
+  });
+
+  it('is served in the format its safetensors store unless the plan names one', () => {
+    const config = { ...TINY, quantization_config: { quant_method: 'gptq', bits: 4 } };
+    const tensors = llamaTensors(TINY, 'F16', gptqLinear());
+    const db = openDatabase(':memory:');
+    addUploadedHfFolder(db, folder(config, uploaded('model.safetensors', tensors)), { name: 'q4' });
+    const base: PlanRequest = { workload: 'q4', devices: 'none', virtual: ['RTX 4090'], mode: 'inference', batch: 1 };
+    expect(planWorkload(db, base).problem.weights).toBe('int4');
+    expect(planWorkload(db, { ...base, weights: 'fp8' }).problem.weights).toBe('fp8');
+    // Training plans the model as described; the stored format is a serving default only.
+    expect(planWorkload(db, { ...base, mode: 'training', batch: 2 }).problem.weights).toBeUndefined();
   });
 
   it('without safetensors is its config.json alone', () => {
