@@ -1035,6 +1035,12 @@ const CASES: Case[] = [
     fromIssue: false,
     setup: () => ({ steps: [], expect: 'succeed', custom: serveCancelPlanCase }),
   },
+  {
+    id: 'serve-hf-upload',
+    what: 'serve: workload:add hfFolder with a config that is not JSON, "../" and newline file names, 150,000 tensors in a header, offsets past the file, 4,097 files; then a good folder fitted and planned by name',
+    fromIssue: false,
+    setup: () => ({ steps: [], expect: 'succeed', custom: serveHfUploadCase }),
+  },
   // ---------- issue 56: text printed to the terminal, echoed values, typed config values ----------
   {
     id: 'plan-folder-newline-summary',
@@ -1286,14 +1292,31 @@ async function serveJsonBodyCase(db: string): Promise<{ result: RunResult; messa
   const s = await startServe(db);
   const t0 = performance.now();
   try {
-    const head = '{"fileName":"x.onnx","dataBase64":"';
-    const body = `${head}${'QUFB'.repeat(Math.floor((MAX_BODY_BYTES - head.length - 2) / 4))}"}`;
-    const add = fetch(`${s.base}/api/workload:add`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-pipedejavu-token': s.token, origin: s.base },
-      body,
-      signal: AbortSignal.timeout(60_000),
-    }).then((r) => r.json() as Promise<{ ok?: boolean; error?: { message?: string } }>);
+    // Sent by another process: building and sending 16 MiB would stall this one's machine:list calls.
+    const sender = `const head = '{"fileName":"x.onnx","dataBase64":"';
+      const body = head + 'QUFB'.repeat(Math.floor((${MAX_BODY_BYTES} - head.length - 2) / 4)) + '"}';
+      process.stdout.write('sending\\n');
+      const r = await fetch(${JSON.stringify(`${s.base}/api/workload:add`)}, { method: 'POST', body,
+        headers: { 'content-type': 'application/json', 'x-pipedejavu-token': ${JSON.stringify(s.token)}, origin: ${JSON.stringify(s.base)} } });
+      process.stdout.write(JSON.stringify(await r.json()) + '\\n');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', sender], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise<void>((resolve) => {
+      const check = (): void => (out.includes('sending') ? resolve() : void setTimeout(check, 5));
+      check();
+    });
+    const add = new Promise<{ ok?: boolean; error?: { message?: string } }>((resolve, reject) => {
+      child.on('close', () => {
+        try {
+          resolve(JSON.parse(out.split('\n')[1] ?? '') as never);
+        } catch {
+          reject(new Error(`the sender said: ${out.slice(0, 200)}`));
+        }
+      });
+    });
     let worst = 0;
     let done = false;
     void add.finally(() => (done = true));
@@ -1305,7 +1328,7 @@ async function serveJsonBodyCase(db: string): Promise<{ result: RunResult; messa
     }
     const r = await add;
     const peak = s.child.pid ? peakRss(s.child.pid) : 0;
-    const line = r.ok ? 'accepted' : `pipedejavu: error: ${r.error?.message ?? '?'}`;
+    const line = `${r.ok ? 'accepted' : `pipedejavu: error: ${r.error?.message ?? '?'}`}; machine:list worst ${worst.toFixed(0)} ms meanwhile`;
     return {
       result: { ...fakeResult(r.ok ? 0 : 1, line, (performance.now() - t0) / 1000), peakRssBytes: peak || null },
       messageProblem: worst > 100 ? `machine:list took ${worst.toFixed(0)} ms meanwhile` : null,
@@ -1583,6 +1606,76 @@ async function serveCancelPlanCase(db: string): Promise<{ result: RunResult; mes
       runnerGone === false ? 'the runner is still running' : '',
       later !== 'cancelled' ? `3 s later: ${later}` : '',
     ].filter(Boolean);
+    return {
+      result: { ...fakeResult(0, line, (performance.now() - t0) / 1000), peakRssBytes: peakRss(pid) || null },
+      messageProblem: problems.length ? problems.join('; ') : null,
+    };
+  } finally {
+    stopServe(s.child);
+  }
+}
+
+/** One safetensors header as the app's picker sends it: n F32 tensors of one value, the file's size stated. */
+function uploadedHeader(
+  fileName: string,
+  n: number,
+  extraBytes = 0,
+): { fileName: string; bytes: number; header: string } {
+  const parts = ['"__metadata__":{"format":"pt"}'];
+  for (let i = 0; i < n; i++)
+    parts.push(`"t.${i}.weight":{"dtype":"F32","shape":[1],"data_offsets":[${4 * i},${4 * i + 4}]}`);
+  const header = `{${parts.join(',')}}`;
+  return { fileName, bytes: 8 + Buffer.byteLength(header) + 4 * n - extraBytes, header };
+}
+
+/**
+ * serve: hostile Hugging Face folder uploads (workload:add hfFolder), each refused in one line and
+ * nothing stored; then a good one added, fitted and planned by its name. Server peak memory.
+ */
+async function serveHfUploadCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
+  const s = await startServe(db);
+  const pid = s.child.pid as number;
+  const t0 = performance.now();
+  const config = baitConfig();
+  const add = (name: string, hfFolder: unknown): Promise<unknown> =>
+    api(s, 'workload:add', { fileName: name, name, hfFolder });
+  try {
+    const hostile: [string, unknown][] = [
+      ['not-json', { config: 'BAIT-CONTENT is not JSON', safetensors: [] }],
+      ['dot-dot', { config, safetensors: [uploadedHeader('../model.safetensors', 1)] }],
+      ['newline', { config, safetensors: [uploadedHeader('a\nBest plan: FAKE.safetensors', 1)] }],
+      ['many-tensors', { config, safetensors: [uploadedHeader('model.safetensors', 150_000)] }],
+      ['past-the-end', { config, safetensors: [uploadedHeader('model.safetensors', 4, 8)] }],
+      [
+        'many-files',
+        { config, safetensors: Array.from({ length: 4097 }, (_, i) => uploadedHeader(`m-${i}.safetensors`, 1)) },
+      ],
+    ];
+    const problems: string[] = [];
+    const lines: string[] = [];
+    for (const [name, folder] of hostile) {
+      const r = (await add(name, folder)) as { ok: boolean; error?: { message?: string } };
+      const message = r.error?.message ?? '';
+      lines.push(`${name}: ${message.slice(0, 80)}`);
+      if (r.ok) problems.push(`${name} accepted`);
+      else if (!message || message.includes('\n')) problems.push(`${name}: not one line`);
+      if (message.includes('BAIT-CONTENT is not JSON')) problems.push(`${name}: the config echoed whole`);
+    }
+    const stored = (await api(s, 'workload:list', {})) as { value?: unknown[] };
+    if ((stored.value ?? []).length > 0) problems.push(`${stored.value?.length} workload(s) stored`);
+    const good = (await add('uploaded', { config, safetensors: [] })) as { ok: boolean; error?: { message?: string } };
+    if (!good.ok) problems.push(`good upload refused: ${good.error?.message ?? '?'}`);
+    const fit = (await api(s, 'workload:fit', { workload: 'uploaded', mode: 'inference' })) as { ok: boolean };
+    const plan = (await api(s, 'plan:create', {
+      workload: 'uploaded',
+      batch: 1,
+      devices: 'none',
+      mode: 'inference',
+      virtual: ['RTX 4090'],
+    })) as { ok: boolean };
+    if (!fit.ok || !plan.ok) problems.push(`by name: fit ${fit.ok}, plan ${plan.ok}`);
+    const line = `${hostile.length} refused (${lines[0] ?? ''}); good upload ${good.ok ? 'added' : 'refused'}, fit ${fit.ok}, plan ${plan.ok}`;
+    process.stdout.write(`  serve-hf-upload: ${lines.join(' | ')}\n`);
     return {
       result: { ...fakeResult(0, line, (performance.now() - t0) / 1000), peakRssBytes: peakRss(pid) || null },
       messageProblem: problems.length ? problems.join('; ') : null,

@@ -1,5 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FitView, MeasuredView, WorkloadPredictionView, WorkloadSummaryView } from '../../api/view-models.js';
 import { listCatalog } from '../../core/catalog/index.js';
@@ -31,11 +31,39 @@ async function modelFile(deps: AppDeps, fileName: string): Promise<string> {
   }
 }
 
+/** Base64 characters decoded at a time (a multiple of 4): 1 Mi of them take about 6 ms. */
+const BASE64_CHUNK = 2 ** 20;
+
+/**
+ * Writes a base64 string's bytes to `file` a piece at a time, each piece written before the next is
+ * decoded: 16 MiB decoded and joined at once held the server about 200 ms. Whitespace is dropped
+ * first, so that pieces cut at multiples of 4 characters stay aligned. Answers the bytes written.
+ */
+async function writeBase64(file: string, base64: string): Promise<number> {
+  const text = /\s/.test(base64) ? base64.replace(/\s+/g, '') : base64;
+  const handle = await open(file, 'w');
+  let written = 0;
+  try {
+    for (let i = 0; i < text.length; i += BASE64_CHUNK) {
+      const piece = Buffer.from(text.slice(i, i + BASE64_CHUNK), 'base64');
+      await handle.write(piece);
+      written += piece.length;
+    }
+  } finally {
+    await handle.close();
+  }
+  return written;
+}
+
 async function saveUpload(deps: AppDeps, fileName: string, base64: string): Promise<string> {
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0) throw new UserError(`${fileName} is empty`);
   const file = await modelFile(deps, fileName);
-  await writeFile(file, bytes);
+  let bytes = 0;
+  try {
+    bytes = await writeBase64(file, base64);
+  } finally {
+    if (bytes === 0) await rm(file, { force: true });
+  }
+  if (bytes === 0) throw new UserError(`${fileName} is empty`);
   return file;
 }
 

@@ -43,4 +43,25 @@ describe('workload:add', () => {
       },
     });
   });
+
+  it('keeps base64 bytes larger than one decoded piece exactly, with line breaks, and refuses empty bytes', async () => {
+    core = createAppCore({
+      dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+    });
+    const { dispatch, deps } = core;
+    // 1.3 MB: its base64 spans two of the pieces decoded at a time.
+    const bytes = readFileSync(path.resolve('test/fixtures/onnx/silero-vad-16k-op15.onnx'));
+    // Wrapped at 76 characters as MIME does: the pieces decoded stay aligned.
+    const wrapped = (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+    const req = { fileName: 'vad.onnx', dataBase64: wrapped, inputs: { input: [1, 512], state: [2, 1, 128] } };
+    expect(await dispatch('workload:add', req)).toMatchObject({ ok: true, value: { name: 'vad' } });
+    expect(readFileSync(path.join(deps.dataDir, 'models', 'vad.onnx')).equals(bytes)).toBe(true);
+    expect(await dispatch('workload:add', { fileName: 'e.onnx', dataBase64: '====' })).toEqual({
+      ok: false,
+      error: { code: 'user', message: 'e.onnx is empty' },
+    });
+    expect(readdirSync(path.join(deps.dataDir, 'models'))).toEqual(['vad.onnx']);
+  });
 });
