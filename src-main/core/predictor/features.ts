@@ -2,7 +2,7 @@
  * Feature vectors of (op, device) pairs, shared by the linear model and the forest.
  * Sizes enter as log2: times scale multiplicatively with them. Pure.
  */
-import { KERNEL_OPS } from '../kernels/types.js';
+import { KERNEL_FAMILIES, KERNEL_OPS } from '../kernels/types.js';
 import type { DeviceFeatures, OpInstance } from './types.js';
 
 const SHAPE_DIMS = [
@@ -28,17 +28,6 @@ const SHAPE_DIMS = [
   'scale',
   'input',
   'hidden',
-] as const;
-export const FAMILIES = [
-  'gemm',
-  'conv',
-  'elementwise',
-  'reduction',
-  'softmax',
-  'layernorm',
-  'attention',
-  'datamove',
-  'copy',
 ] as const;
 const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
 
@@ -111,7 +100,7 @@ const OP_FEATURES = KERNEL_OPS.map((op) => `op_${op}`);
 
 export const FEATURE_NAMES: readonly string[] = [
   ...SHAPE_DIMS.map((d) => `log2_${d}`),
-  ...FAMILIES.map((f) => `family_${f}`),
+  ...KERNEL_FAMILIES.map((f) => `family_${f}`),
   ...OP_FEATURES,
   ...DTYPES.map((d) => `dtype_${d}`),
   'log2_flops',
@@ -157,7 +146,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
   const { computeUs, memoryUs, boundUs } = rooflineParts(op, device);
   return [
     ...SHAPE_DIMS.map((d) => log2p(op.shape[d])),
-    ...FAMILIES.map((f) => (op.family === f ? 1 : 0)),
+    ...KERNEL_FAMILIES.map((f) => (op.family === f ? 1 : 0)),
     ...KERNEL_OPS.map((k) => (op.op === k ? 1 : 0)),
     ...DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
     log2p(op.flops),
