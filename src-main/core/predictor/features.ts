@@ -170,14 +170,20 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
 }
 
 /**
- * The floor a prediction never goes under: the roofline plus the device's dispatch
- * cost. Models predict log(time / floor), so they stay bounded by the roofline.
+ * The floor the learned predictors scale: the roofline plus the device's dispatch cost.
+ * They predict log(time / floor), so they stay tied to the roofline; a prediction may go
+ * under the floor, as far as the clamp lets it (learnedMinLogRatio).
  */
 export function floorUs(op: OpInstance, device: DeviceFeatures): number {
   return rooflineParts(op, device).boundUs + device.dispatchUs;
 }
 
-/** Predictions never go below this fraction of the floor: micro-kernels only approximate the peak. */
+/**
+ * The highest the clamp on a prediction goes, as a fraction of the floor (micro-kernels only
+ * approximate the peak): a prediction stays at or above this fraction, or the lowest ratio its
+ * training data reached where that is lower (learnedMinLogRatio). Models stored before the
+ * clamp was learned use it as it is.
+ */
 export const MIN_FLOOR_RATIO = 0.8;
 export const MIN_LOG_RATIO = Math.log(MIN_FLOOR_RATIO);
 
