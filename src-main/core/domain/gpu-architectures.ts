@@ -36,3 +36,10 @@ export const GPU_ARCHITECTURE_NAMES = Object.keys(GPU_ARCHITECTURES) as [GpuArch
 export function gpuArchitecture(name: string): GpuArchitectureTraits | null {
   return Object.hasOwn(GPU_ARCHITECTURES, name) ? GPU_ARCHITECTURES[name as GpuArchitecture] : null;
 }
+
+/** The architectures with fp8 units, oldest first. */
+export const FP8_ARCHITECTURES: readonly GpuArchitecture[] = GPU_ARCHITECTURE_NAMES.filter(
+  (a) => GPU_ARCHITECTURES[a].fp8,
+);
+/** The same as prose, for help and messages: "Ada, Hopper and Blackwell". */
+export const FP8_ARCHITECTURES_TEXT = `${FP8_ARCHITECTURES.slice(0, -1).join(', ')} and ${FP8_ARCHITECTURES.at(-1)}`;

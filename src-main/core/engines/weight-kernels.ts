@@ -7,7 +7,7 @@
  */
 import type { WeightFormat } from '../workload/generation.js';
 import type { ComputeDtype, GpuSpec } from './gpu-spec.js';
-import { gpuArchitecture } from '../domain/gpu-architectures.js';
+import { FP8_ARCHITECTURES_TEXT, gpuArchitecture } from '../domain/gpu-architectures.js';
 
 export interface WeightKernel {
   title: string;
@@ -43,7 +43,7 @@ export const WEIGHT_KERNELS = {
     from: 'the GPU architecture fractions of models/gpu-kernels.json',
   },
   'fp8-gemm': {
-    title: 'W8A8 fp8 GEMM (CUTLASS / cuBLASLt) on Ada, Hopper and Blackwell',
+    title: `W8A8 fp8 GEMM (CUTLASS / cuBLASLt) on ${FP8_ARCHITECTURES_TEXT}`,
     compute: 'fp8',
     gemvRows: 0,
     stream: 1,

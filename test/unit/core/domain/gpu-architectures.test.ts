@@ -1,6 +1,8 @@
 /** The GPU architecture table: the one list the datasheets, the kernel fractions, engines and virtual nodes read. */
 import { describe, expect, it } from 'vitest';
 import {
+  FP8_ARCHITECTURES,
+  FP8_ARCHITECTURES_TEXT,
   GPU_ARCHITECTURES,
   GPU_ARCHITECTURE_NAMES,
   gpuArchitecture,
@@ -18,6 +20,11 @@ describe('the GPU architecture table (one definition)', () => {
     expect(gpuArchitecture('Hopper')).toBe(GPU_ARCHITECTURES.Hopper);
     expect(gpuArchitecture('Kepler')).toBeNull();
     expect(gpuArchitecture('toString')).toBeNull();
+  });
+
+  it('names the fp8 architectures in help and messages from the table', () => {
+    expect(FP8_ARCHITECTURES).toEqual(['Ada', 'Hopper', 'Blackwell']);
+    expect(FP8_ARCHITECTURES_TEXT).toBe('Ada, Hopper and Blackwell');
   });
 
   it('picks the engines’ fp8 and int4 kernels by the table', () => {
