@@ -8,6 +8,7 @@ import { ENGINE_CHOICES, ENGINE_NAMES, ENGINES, type EngineName } from '../core/
 import { z } from 'zod';
 import { CHANNEL_NAME_LIST, isChannelName, JOB_EVENT_CHANNEL, type ChannelNameFromList } from './channel-names.js';
 import { MODES } from '../core/domain/mode.js';
+import { PREDICTOR_NAMES } from '../core/predictor/predictor-names.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
@@ -94,7 +95,9 @@ const workloadShape = {
   inputs,
 };
 const mode = z.enum(MODES);
-const predictorNames = z.array(z.enum(['roofline', 'analytical', 'linear', 'forest'])).min(1);
+const predictorNames = z.array(z.enum(PREDICTOR_NAMES)).min(1);
+/** The predictors training makes (core/predictor/predictor-names.ts), for the app to name. */
+export { PREDICTOR_NAMES };
 /** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`): the adapter, rank, alpha and the targets. */
 const finetuneRequest = z.strictObject({
   adapter: z.enum(['lora', 'qlora']),

@@ -10,6 +10,7 @@ import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
 import { REQUEST_LIMITS } from '../core/workload/limits.js';
 import { quoted } from '../core/text/shown.js';
+import { FP8_ARCHITECTURES_TEXT } from '../core/domain/gpu-architectures.js';
 
 export const SERVING_OPTIONS: Record<string, OptionSpec> = {
   batch: {
@@ -20,7 +21,7 @@ export const SERVING_OPTIONS: Record<string, OptionSpec> = {
   weights: {
     type: 'string',
     valueName: 'FORMAT',
-    description: `inference: how the weights are stored, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the model's dtype; int4: AWQ/GPTQ groups of 128; fp8: Ada, Hopper and Blackwell)`,
+    description: `inference: how the weights are stored, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the model's dtype; int4: AWQ/GPTQ groups of 128; fp8: ${FP8_ARCHITECTURES_TEXT})`,
   },
   engine: {
     type: 'string',

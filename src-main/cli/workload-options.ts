@@ -3,6 +3,7 @@ import { UsageError } from '../core/errors.js';
 import { QUOTED_MAX_CHARS, cut, quoted } from '../core/text/shown.js';
 import { REQUEST_LIMITS, type Range } from '../core/workload/limits.js';
 import type { Dtype } from '../core/domain/measurement.js';
+import { FP8_ARCHITECTURES_TEXT } from '../core/domain/gpu-architectures.js';
 import type { WorkloadSpecOptions } from '../services/workload-service.js';
 import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
 
@@ -24,7 +25,7 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   image: valueOption('N', 'catalog CNN/ViT: image size (default 224)'),
   dtype: valueOption(
     'DTYPE',
-    'catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; Ada, Hopper and Blackwell GPUs)',
+    `catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; ${FP8_ARCHITECTURES_TEXT} GPUs)`,
   ),
 };
 

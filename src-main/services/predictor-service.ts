@@ -18,6 +18,7 @@ import {
   loadPredictor,
   type PredictorName,
 } from '../core/predictor/registry.js';
+import { PREDICTOR_PREFERENCE } from '../core/predictor/predictor-names.js';
 import type { Prediction, Predictor, Sample } from '../core/predictor/types.js';
 import { localMachineId } from './machine-service.js';
 import { PredictorRepo, type StoredPredictorRow } from '../adapters/store/predictor-repo.js';
@@ -140,9 +141,6 @@ export function storedPredictorNamed(db: Database, name: string): LoadedPredicto
   const row = predictorRowsInUse(db).find((r) => r.name === name);
   return row ? loadRow(row) : null;
 }
-
-/** The predictor kinds from the most accurate down: with none named, the first trained is used. */
-export const PREDICTOR_PREFERENCE = ['forest', 'analytical', 'linear', 'roofline'];
 
 /**
  * The named predictor in use, or the most accurate kind trained (see PREDICTOR_PREFERENCE).

@@ -5,6 +5,7 @@
  */
 import type { CatalogEntry, TransformerEntry } from '../core/catalog/index.js';
 import { datasheetFor, hasFp8 } from '../core/planner/cost/datasheets.js';
+import { FP8_ARCHITECTURES } from '../core/domain/gpu-architectures.js';
 import { compareServing, type ServingFigures, type ServingObjective } from '../core/planner/cost/serving.js';
 import type { CostModel } from '../core/planner/cost/cost-model.js';
 import { planSignature } from '../core/planner/cost/plan-cost.js';
@@ -120,7 +121,7 @@ export function checkWeights(
       (f) => f !== 'fp8' && WEIGHT_FORMATS[f] < 2 && weightFormatProblem(f, dtype, elementBytes) === null,
     );
     throw new UserError(
-      `--weights fp8 needs fp8 units (Ada, Hopper, Blackwell), which ${lacking.join(', ')} lack${lacking.length === 1 ? 's' : ''}; give --weights ${others.join(', ')} instead, or plan on an L40S, RTX 4090 or H100`,
+      `--weights fp8 needs fp8 units (${FP8_ARCHITECTURES.join(', ')}), which ${lacking.join(', ')} lack${lacking.length === 1 ? 's' : ''}; give --weights ${others.join(', ')} instead, or plan on an L40S, RTX 4090 or H100`,
     );
   }
   return unknown.map((name) => `${name}: no datasheet says whether it has fp8 units; planned as if it had`);

@@ -10,6 +10,7 @@ import type { ProbeResult } from '../core/domain/hardware.js';
 import { groupBy } from '../core/util/group-by.js';
 import { machineDeviceId, type MachineDeviceId } from '../core/domain/device-id.js';
 import { measuredOp } from '../core/domain/measurement.js';
+import { COMPUTE_FAMILIES, MEMORY_FAMILIES } from '../core/kernels/types.js';
 import { MachineRepo } from '../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredMeasurement } from '../adapters/store/profile-repo.js';
 import type { Database } from '../adapters/store/types.js';
@@ -33,8 +34,6 @@ export interface TrainingData {
   readonly devices: readonly DeviceGroup[];
 }
 
-const COMPUTE = new Set(['gemm', 'conv', 'attention']);
-const MEMORY = new Set(['elementwise', 'datamove', 'reduction', 'softmax', 'layernorm']);
 
 /** The best of `rate` over `ms`, or null when none gives a positive finite one. */
 function best(ms: readonly StoredMeasurement[], rate: (m: StoredMeasurement) => number): number | null {
@@ -68,14 +67,14 @@ function fallbackFigures(
   const peak =
     s.peakFp32 ??
     best(
-      ms.filter((m) => COMPUTE.has(m.family) && m.dtype === 'fp32'),
+      ms.filter((m) => COMPUTE_FAMILIES.has(m.family) && m.dtype === 'fp32'),
       gflops,
     ) ??
     best(ms, gflops);
   const bandwidth =
     s.bandwidthGBps ??
     best(
-      ms.filter((m) => MEMORY.has(m.family)),
+      ms.filter((m) => MEMORY_FAMILIES.has(m.family)),
       gbps,
     ) ??
     best(ms, gbps);

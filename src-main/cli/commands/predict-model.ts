@@ -3,6 +3,7 @@ import { REQUEST_LIMITS } from '../../core/workload/limits.js';
 import { quoted } from '../../core/text/shown.js';
 import type { ServingFigures } from '../../core/planner/cost/serving.js';
 import { ENGINE_CHOICES } from '../../core/engines/engine-names.js';
+import { PREDICTOR_PREFERENCE } from '../../core/predictor/predictor-names.js';
 import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
 import { engineLine } from '../render/plan.js';
 import { UsageError } from '../../core/errors.js';
@@ -63,7 +64,7 @@ export const predictModelCommand: Command = {
     predictor: {
       type: 'string',
       valueName: 'NAME',
-      description: 'forest, analytical, linear or roofline (default: best trained)',
+      description: `${PREDICTOR_PREFERENCE.slice(0, -1).join(', ')} or ${PREDICTOR_PREFERENCE.at(-1)} (default: best trained)`,
     },
     machine: MACHINE_OPTION,
     virtual: VIRTUAL_OPTION,

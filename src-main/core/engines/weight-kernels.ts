@@ -7,6 +7,7 @@
  */
 import type { WeightFormat } from '../workload/generation.js';
 import type { ComputeDtype, GpuSpec } from './gpu-spec.js';
+import { FP8_ARCHITECTURES_TEXT, gpuArchitecture } from '../domain/gpu-architectures.js';
 
 export interface WeightKernel {
   title: string;
@@ -42,7 +43,7 @@ export const WEIGHT_KERNELS = {
     from: 'the GPU architecture fractions of models/gpu-kernels.json',
   },
   'fp8-gemm': {
-    title: 'W8A8 fp8 GEMM (CUTLASS / cuBLASLt) on Ada, Hopper and Blackwell',
+    title: `W8A8 fp8 GEMM (CUTLASS / cuBLASLt) on ${FP8_ARCHITECTURES_TEXT}`,
     compute: 'fp8',
     gemvRows: 0,
     stream: 1,
@@ -169,8 +170,6 @@ export function weightGemmUs(
   return Math.max(computeUs, memoryUs);
 }
 
-const FP8_ARCHITECTURES = new Set(['Ada', 'Hopper', 'Blackwell']);
-
 /**
  * The kernel most engines run a format on (vLLM, SGLang, TensorRT-LLM, TGI): cuBLAS for float
  * weights, W8A8 fp8 where the GPU has fp8 units and Marlin's W8A16 elsewhere, W8A8 int8, Marlin for
@@ -182,11 +181,11 @@ export function standardKernel(format: WeightFormat, architecture: string): Weig
     case 'fp32':
       return 'cublas-fp32';
     case 'fp8':
-      return FP8_ARCHITECTURES.has(architecture) ? 'fp8-gemm' : 'fp8-marlin';
+      return gpuArchitecture(architecture)?.fp8 ? 'fp8-gemm' : 'fp8-marlin';
     case 'int8':
       return 'int8-gemm';
     case 'int4':
-      return architecture === 'Volta' || architecture === 'Turing' ? 'awq-gemm' : 'marlin';
+      return (gpuArchitecture(architecture)?.marlin ?? true) ? 'marlin' : 'awq-gemm';
     case 'q8_0':
     case 'q4_k':
     case 'q4_0':

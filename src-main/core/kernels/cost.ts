@@ -13,7 +13,8 @@
  *   Sigmoid               4 per element;  Gelu ~8 per element
  *   Div, Clip, Sqrt, LeakyRelu  1 per element; HardSigmoid 3; Pow, Exp, Log, Tanh, Erf,
  *                         HardSwish, Softplus 4 (as workload/node-cost-ops.ts ELEMENTWISE_FLOPS,
- *                         so a node and its kernel have the same features)
+ *                         so a node and its kernel have the same features; flops-tables.test.ts
+ *                         holds every elementwise op to the same figure in both)
  *   ReduceSum/Mean        1 per input element
  *   MaxPool, AveragePool  1 per window element of each output: N*C*Ho*Wo*R*R, with a square
  *                         R x R window, the same stride on both axes and floor((R-1)/2) padding on

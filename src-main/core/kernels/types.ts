@@ -63,8 +63,34 @@ export type KernelOp = (typeof KERNEL_OPS)[number];
  */
 export const TIMED_INSIDE_OPS: ReadonlySet<KernelOp> = new Set<KernelOp>(['ReorderInput', 'ReorderOutput']);
 
-export type KernelFamily =
-  'gemm' | 'conv' | 'elementwise' | 'reduction' | 'softmax' | 'layernorm' | 'attention' | 'datamove' | 'copy';
+/**
+ * The op families the predictor groups kernels by, each with the roofline it sits under:
+ * compute-bound (its peak is a device's FLOP/s), memory-bound (its peak is a device's
+ * bandwidth), or a host-device copy (neither). The order is the order of the predictor's
+ * family features (predictor/features.ts): appending keeps stored predictors readable.
+ */
+export const KERNEL_FAMILY_BOUND = {
+  gemm: 'compute',
+  conv: 'compute',
+  elementwise: 'memory',
+  reduction: 'memory',
+  softmax: 'memory',
+  layernorm: 'memory',
+  attention: 'compute',
+  datamove: 'memory',
+  copy: 'copy',
+} as const satisfies Record<string, 'compute' | 'memory' | 'copy'>;
+export type KernelFamily = keyof typeof KERNEL_FAMILY_BOUND;
+/** Every family, in the table's order. */
+export const KERNEL_FAMILIES = Object.keys(KERNEL_FAMILY_BOUND) as readonly KernelFamily[];
+/** The families whose roofline is a device's FLOP/s (gemm, conv, attention). */
+export const COMPUTE_FAMILIES: ReadonlySet<string> = familiesBound('compute');
+/** The families whose roofline is a device's bandwidth (elementwise, data movement, reductions, norms). */
+export const MEMORY_FAMILIES: ReadonlySet<string> = familiesBound('memory');
+
+function familiesBound(bound: 'compute' | 'memory'): ReadonlySet<string> {
+  return new Set(KERNEL_FAMILIES.filter((f) => KERNEL_FAMILY_BOUND[f] === bound));
+}
 
 export interface KernelSpec {
   /** Stable: `${op}.${dtype}.${shapeKey(shape)}`. */

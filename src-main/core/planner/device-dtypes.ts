@@ -38,8 +38,9 @@ export function transferredDtypeWarnings(w: Workload, candidates: readonly PlanC
 }
 
 /**
- * fp8 GEMMs need fp8 tensor cores (Ada, Hopper): a workload built in fp8 on any other device, or
- * on a measured device (no kernel is profiled in fp8), is refused in one line naming what has them.
+ * fp8 GEMMs need fp8 tensor cores (FP8_ARCHITECTURES: Ada, Hopper, Blackwell): a workload built
+ * in fp8 on any other device, or on a measured device (no kernel is profiled in fp8), is refused
+ * in one line naming what has them.
  */
 export function checkFp8Devices(workload: Workload, candidates: readonly PlanCandidate[]): void {
   if (!workload.nodes.some((n) => n.dtype === 'fp8')) return;

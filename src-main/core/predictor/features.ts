@@ -2,7 +2,7 @@
  * Feature vectors of (op, device) pairs, shared by the linear model and the forest.
  * Sizes enter as log2: times scale multiplicatively with them. Pure.
  */
-import { KERNEL_OPS } from '../kernels/types.js';
+import { KERNEL_FAMILIES, KERNEL_OPS } from '../kernels/types.js';
 import type { DeviceFeatures, OpInstance } from './types.js';
 
 const SHAPE_DIMS = [
@@ -28,17 +28,6 @@ const SHAPE_DIMS = [
   'scale',
   'input',
   'hidden',
-] as const;
-export const FAMILIES = [
-  'gemm',
-  'conv',
-  'elementwise',
-  'reduction',
-  'softmax',
-  'layernorm',
-  'attention',
-  'datamove',
-  'copy',
 ] as const;
 const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
 
@@ -111,7 +100,7 @@ const OP_FEATURES = KERNEL_OPS.map((op) => `op_${op}`);
 
 export const FEATURE_NAMES: readonly string[] = [
   ...SHAPE_DIMS.map((d) => `log2_${d}`),
-  ...FAMILIES.map((f) => `family_${f}`),
+  ...KERNEL_FAMILIES.map((f) => `family_${f}`),
   ...OP_FEATURES,
   ...DTYPES.map((d) => `dtype_${d}`),
   'log2_flops',
@@ -157,7 +146,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
   const { computeUs, memoryUs, boundUs } = rooflineParts(op, device);
   return [
     ...SHAPE_DIMS.map((d) => log2p(op.shape[d])),
-    ...FAMILIES.map((f) => (op.family === f ? 1 : 0)),
+    ...KERNEL_FAMILIES.map((f) => (op.family === f ? 1 : 0)),
     ...KERNEL_OPS.map((k) => (op.op === k ? 1 : 0)),
     ...DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
     log2p(op.flops),
@@ -181,14 +170,20 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
 }
 
 /**
- * The floor a prediction never goes under: the roofline plus the device's dispatch
- * cost. Models predict log(time / floor), so they stay bounded by the roofline.
+ * The floor the learned predictors scale: the roofline plus the device's dispatch cost.
+ * They predict log(time / floor), so they stay tied to the roofline; a prediction may go
+ * under the floor, as far as the clamp lets it (learnedMinLogRatio).
  */
 export function floorUs(op: OpInstance, device: DeviceFeatures): number {
   return rooflineParts(op, device).boundUs + device.dispatchUs;
 }
 
-/** Predictions never go below this fraction of the floor: micro-kernels only approximate the peak. */
+/**
+ * The highest the clamp on a prediction goes, as a fraction of the floor (micro-kernels only
+ * approximate the peak): a prediction stays at or above this fraction, or the lowest ratio its
+ * training data reached where that is lower (learnedMinLogRatio). Models stored before the
+ * clamp was learned use it as it is.
+ */
 export const MIN_FLOOR_RATIO = 0.8;
 export const MIN_LOG_RATIO = Math.log(MIN_FLOOR_RATIO);
 

@@ -10,7 +10,8 @@
  * The router reads only the feature vector (families, layout flags, log2 groups), so the app
  * and the ONNX export send a row to the same forest. Pure.
  */
-import { FAMILIES, FEATURE_NAMES } from './features.js';
+import { FEATURE_NAMES } from './features.js';
+import { KERNEL_FAMILIES } from '../kernels/types.js';
 
 /** A split: rows with x[feature] <= threshold go to `le`, the others to `gt`. */
 export interface RouteSplit {
@@ -71,7 +72,7 @@ function familyRoute(families: readonly string[]): RouteNode {
   return split(`family_${first}`, 0.5, familyRoute(rest), own);
 }
 
-export const VARIANT_ROUTER: RouteNode = familyRoute(FAMILIES);
+export const VARIANT_ROUTER: RouteNode = familyRoute(KERNEL_FAMILIES);
 
 /** Every variant the router can name, in a fixed order. */
 export const VARIANTS: readonly string[] = (() => {

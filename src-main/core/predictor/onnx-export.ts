@@ -3,8 +3,10 @@
  *
  * Graph: inputs `features` [N, F] float32 (featureVector, in FEATURE_NAMES order) and
  * `floor_us` [N, 1] float32 (floorUs: roofline bound + dispatch); outputs
- * `time_us` = floor_us * Exp(Max(raw, log(0.8))) and `raw` [N, 1], the model's log(time / floor)
- * before the clamp (the clamp ForestPredictor and LinearPredictor apply).
+ * `time_us` = floor_us * Exp(Max(raw, min_log_ratio)) and `raw` [N, 1], the model's log(time / floor)
+ * before the clamp. min_log_ratio is the predictor's own clamp (its minLogRatio, the one
+ * ForestPredictor and LinearPredictor apply): log(0.8), or the lowest log ratio of its training
+ * data where that is lower (learnedMinLogRatio); MIN_LOG_RATIO when none is given.
  *
  * Forest thresholds: our trees send a row left when fround(x) <= t, with t a float32 value
  * (regression-tree.ts); TreeEnsembleRegressor's BRANCH_LEQ with that t (exact in float32)

@@ -4,13 +4,9 @@ import { ForestPredictor } from './forest-predictor.js';
 import { LinearPredictor } from './linear-predictor.js';
 import { RooflinePredictor } from './roofline-predictor.js';
 import type { Predictor } from './types.js';
+import type { PredictorName } from './predictor-names.js';
 
-export const PREDICTOR_NAMES = ['roofline', 'analytical', 'linear', 'forest'] as const;
-export type PredictorName = (typeof PREDICTOR_NAMES)[number];
-
-export function isPredictorName(v: string): v is PredictorName {
-  return (PREDICTOR_NAMES as readonly string[]).includes(v);
-}
+export { isPredictorName, PREDICTOR_NAMES, type PredictorName } from './predictor-names.js';
 
 export function createPredictor(name: PredictorName): Predictor {
   switch (name) {

@@ -5,6 +5,7 @@
  */
 import type { Dtype, Measurement } from '../domain/measurement.js';
 import { median } from './timing-stats.js';
+import { COMPUTE_FAMILIES, MEMORY_FAMILIES } from '../kernels/types.js';
 
 export interface CopyFit {
   /** Fixed cost per copy (µs): the alpha of t = alpha + bytes / bandwidth. */
@@ -29,8 +30,6 @@ export interface DeviceSummary {
   kernels: number;
 }
 
-const COMPUTE_FAMILIES = new Set(['gemm', 'conv', 'attention']);
-const MEMORY_FAMILIES = new Set(['elementwise', 'datamove', 'reduction', 'softmax', 'layernorm']);
 /**
  * Compute kernels smaller than this do not set the peak when bigger ones were measured: a
  * tiny kernel's label is a few microseconds or a difference of two runs, and one that came

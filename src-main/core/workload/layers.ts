@@ -18,8 +18,8 @@
  * backward is two of its size: dX and dW); other nodes' backward work is not counted.
  */
 import type { WorkloadLayer, WorkloadNode } from './types.js';
+import { COMPUTE_FAMILIES } from '../kernels/types.js';
 
-const COMPUTE_FAMILIES = new Set(['conv', 'gemm', 'attention']);
 const BACKWARD_FACTOR = 2;
 /** A tensor live across at least this many compute nodes (and this share of them) counts as a side input. */
 const SIDE_MIN_COMPUTE = 8;

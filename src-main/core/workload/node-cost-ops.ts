@@ -304,7 +304,10 @@ const convTranspose: CostRule = (c) => {
 
 // ---- elementwise ----
 
-/** FLOPs per output element of the elementwise ops. */
+/**
+ * FLOPs per output element of the elementwise ops. The ops that are kernels too take the figure
+ * kernelFlops gives them (kernels/cost.ts); test/unit/core/workload/flops-tables.test.ts holds the two equal.
+ */
 const ELEMENTWISE_FLOPS: Record<string, number> = {
   ...Object.fromEntries(
     [

@@ -1,6 +1,7 @@
 /** Which stored predictor a prediction or a plan uses: the named one, else the most accurate kind trained. */
 import { describe, expect, it } from 'vitest';
-import { chooseStoredPredictor, PREDICTOR_PREFERENCE } from '../../../src-main/services/predictor-service.js';
+import { chooseStoredPredictor } from '../../../src-main/services/predictor-service.js';
+import { PREDICTOR_PREFERENCE } from '../../../src-main/core/predictor/predictor-names.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 import { trainedStore } from './service-stores.js';
 

@@ -9,6 +9,7 @@ import { quoted } from '../../text/shown.js';
 import { z } from 'zod';
 import gpuFile from '../../../../models/gpus.json' with { type: 'json' };
 import { pcieBandwidthGBps } from '../../domain/devices.js';
+import { GPU_ARCHITECTURE_NAMES } from '../../domain/gpu-architectures.js';
 import type { Dtype } from '../../domain/measurement.js';
 import { UserError } from '../../errors.js';
 import { editDistance } from '../../text/edit-distance.js';
@@ -23,7 +24,7 @@ const GpuDatasheetSchema = z.strictObject({
   /** Catalog id, e.g. "h100-sxm5-80gb". */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   name: z.string().min(1),
-  architecture: z.enum(['Volta', 'Turing', 'Ampere', 'Ada', 'Hopper', 'Blackwell']),
+  architecture: z.enum(GPU_ARCHITECTURE_NAMES),
   computeCapability: z.string().regex(/^\d+\.\d+$/),
   /** 'sxm': a board module (unprobed pairs are linked over all NVLinks, as through NVSwitch); 'pcie': a card. */
   formFactor: z.enum(['sxm', 'pcie']),

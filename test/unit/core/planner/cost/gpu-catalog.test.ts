@@ -9,6 +9,7 @@ import {
   resolveGpuName,
 } from '../../../../../src-main/core/planner/cost/datasheets.js';
 import { UserError } from '../../../../../src-main/core/errors.js';
+import { GPU_ARCHITECTURES, GPU_ARCHITECTURE_NAMES } from '../../../../../src-main/core/domain/gpu-architectures.js';
 
 const FIXTURES = join(__dirname, '../../../../fixtures/nvidia-smi');
 
@@ -35,7 +36,7 @@ describe('GPU catalog', () => {
   it('holds at least 40 GPUs, every architecture from Volta to Blackwell', () => {
     expect(GPU_DATASHEETS.length).toBeGreaterThanOrEqual(40);
     const archs = new Set(GPU_DATASHEETS.map((g) => g.architecture));
-    for (const a of ['Volta', 'Turing', 'Ampere', 'Ada', 'Hopper', 'Blackwell']) expect(archs).toContain(a);
+    for (const a of GPU_ARCHITECTURE_NAMES) expect(archs).toContain(a);
   });
 
   it('cites a datasheet or whitepaper URL for every GPU', () => {
@@ -106,11 +107,12 @@ describe('GPU catalog', () => {
     expect(() => resolveGpuName('V100')).toThrow(/several datasheet GPUs match "V100"/);
   });
 
-  it('gives fp8 on Ada, Hopper and Blackwell and fp4 only on Blackwell', () => {
+  it('gives fp8 and fp4 where the architecture table says (fp8 on Ada, Hopper and Blackwell, fp4 only on Blackwell)', () => {
+    expect(GPU_ARCHITECTURE_NAMES.filter((a) => GPU_ARCHITECTURES[a].fp8)).toEqual(['Ada', 'Hopper', 'Blackwell']);
+    expect(GPU_ARCHITECTURE_NAMES.filter((a) => GPU_ARCHITECTURES[a].fp4)).toEqual(['Blackwell']);
     for (const g of GPU_DATASHEETS) {
-      const fp8Arch = g.architecture === 'Ada' || g.architecture === 'Hopper' || g.architecture === 'Blackwell';
-      expect(hasFp8(g), g.id).toBe(fp8Arch);
-      expect(g.tflops.fp4 !== undefined && g.tflops.fp4 !== null, g.id).toBe(g.architecture === 'Blackwell');
+      expect(hasFp8(g), g.id).toBe(GPU_ARCHITECTURES[g.architecture].fp8);
+      expect(g.tflops.fp4 !== undefined && g.tflops.fp4 !== null, g.id).toBe(GPU_ARCHITECTURES[g.architecture].fp4);
     }
   });
 });
