@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors.js';
 import { QUOTED_MAX_CHARS, cut, quoted } from '../core/text/shown.js';
 import { REQUEST_LIMITS, type Range } from '../core/workload/limits.js';
 import type { Dtype } from '../core/domain/measurement.js';
-import { FP8_ARCHITECTURES_TEXT } from '../core/domain/gpu-architectures.js';
+import { FP8_GPUS_TEXT } from '../core/domain/gpu-architectures.js';
 import type { WorkloadSpecOptions } from '../services/workload-service.js';
 import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
 
@@ -23,10 +23,7 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   batch: valueOption('N', 'catalog models: batch size (default 1)'),
   seq: valueOption('N', 'catalog transformers: sequence length'),
   image: valueOption('N', 'catalog CNN/ViT: image size (default 224)'),
-  dtype: valueOption(
-    'DTYPE',
-    `catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; ${FP8_ARCHITECTURES_TEXT} GPUs)`,
-  ),
+  dtype: valueOption('DTYPE', `catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; ${FP8_GPUS_TEXT})`),
 };
 
 /**

@@ -5,7 +5,7 @@
  */
 import { catalogNames, getCatalogEntry } from '../core/catalog/index.js';
 import { hasFp8, resolveGpuName, virtualDevice } from '../core/planner/cost/datasheets.js';
-import { FP8_ARCHITECTURES_TEXT } from '../core/domain/gpu-architectures.js';
+import { FP8_GPUS_TEXT } from '../core/domain/gpu-architectures.js';
 import { DatasheetPredictor } from '../core/predictor/datasheet-predictor.js';
 import { UserError } from '../core/errors.js';
 import type { Mode } from '../core/domain/mode.js';
@@ -25,7 +25,7 @@ export function predictOnDatasheet(
   const datasheet = resolveGpuName(opts.gpu);
   const { workload } = resolveWorkload(db, spec, opts);
   if (workload.nodes.some((n) => n.dtype === 'fp8') && !hasFp8(datasheet))
-    throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on ${FP8_ARCHITECTURES_TEXT} GPUs)`);
+    throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on ${FP8_GPUS_TEXT})`);
   const causal = opts.decoder?.kind === 'transformer' ? opts.decoder.causal : isCausalCatalog(workload.name);
   const device = virtualDevice(datasheet.name);
   const transfer = transferredTable(db, datasheet);

@@ -43,3 +43,6 @@ export const FP8_ARCHITECTURES: readonly GpuArchitecture[] = GPU_ARCHITECTURE_NA
 );
 /** The same as prose, for help and messages: "Ada, Hopper and Blackwell". */
 export const FP8_ARCHITECTURES_TEXT = `${FP8_ARCHITECTURES.slice(0, -1).join(', ')} and ${FP8_ARCHITECTURES.at(-1)}`;
+
+/** The same, as the GPUs that have fp8 units: "Ada, Hopper and Blackwell GPUs". */
+export const FP8_GPUS_TEXT = `${FP8_ARCHITECTURES_TEXT} GPUs`;
