@@ -1288,35 +1288,59 @@ async function serveUploadCase(db: string): Promise<{ result: RunResult; message
   }
 }
 
+/** A reply of the server as a sender child saw it. */
+interface SentReply {
+  status: number;
+  json: { ok?: boolean; error?: { message?: string } };
+}
+
+/**
+ * POSTs a body that `bodyJs` (JavaScript evaluating to a string or Buffer) builds, from another
+ * process: building and sending 16 MiB here would stall this process's own latency probes. Resolves
+ * once the child is about to send; `reply` then settles with the answer, `answeredMs` after sending.
+ */
+async function sendFromChild(
+  s: { base: string; token: string },
+  channel: string,
+  bodyJs: string,
+): Promise<{ reply: Promise<SentReply & { answeredMs: number }> }> {
+  const sender = `const body = ${bodyJs};
+      process.stdout.write('sending\\n');
+      const r = await fetch(${JSON.stringify(`${s.base}/api/${channel}`)}, { method: 'POST', body,
+        headers: { 'content-type': 'application/json', 'x-pipedejavu-token': ${JSON.stringify(s.token)}, origin: ${JSON.stringify(s.base)} } });
+      process.stdout.write(JSON.stringify({ status: r.status, json: await r.json() }) + '\\n');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', sender], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve) => {
+    const check = (): void => (out.includes('sending') ? resolve() : void setTimeout(check, 5));
+    check();
+  });
+  const t0 = performance.now();
+  const reply = new Promise<SentReply & { answeredMs: number }>((resolve, reject) => {
+    child.on('close', () => {
+      try {
+        resolve({ ...(JSON.parse(out.split('\n')[1] ?? '') as SentReply), answeredMs: performance.now() - t0 });
+      } catch {
+        reject(new Error(`the sender said: ${out.slice(0, 200)}`));
+      }
+    });
+  });
+  return { reply };
+}
+
 async function serveJsonBodyCase(db: string): Promise<{ result: RunResult; messageProblem: string | null }> {
   const s = await startServe(db);
   const t0 = performance.now();
   try {
-    // Sent by another process: building and sending 16 MiB would stall this one's machine:list calls.
-    const sender = `const head = '{"fileName":"x.onnx","dataBase64":"';
-      const body = head + 'QUFB'.repeat(Math.floor((${MAX_BODY_BYTES} - head.length - 2) / 4)) + '"}';
-      process.stdout.write('sending\\n');
-      const r = await fetch(${JSON.stringify(`${s.base}/api/workload:add`)}, { method: 'POST', body,
-        headers: { 'content-type': 'application/json', 'x-pipedejavu-token': ${JSON.stringify(s.token)}, origin: ${JSON.stringify(s.base)} } });
-      process.stdout.write(JSON.stringify(await r.json()) + '\\n');`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', sender], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    await new Promise<void>((resolve) => {
-      const check = (): void => (out.includes('sending') ? resolve() : void setTimeout(check, 5));
-      check();
-    });
-    const add = new Promise<{ ok?: boolean; error?: { message?: string } }>((resolve, reject) => {
-      child.on('close', () => {
-        try {
-          resolve(JSON.parse(out.split('\n')[1] ?? '') as never);
-        } catch {
-          reject(new Error(`the sender said: ${out.slice(0, 200)}`));
-        }
-      });
-    });
+    const { reply } = await sendFromChild(
+      s,
+      'workload:add',
+      `'{"fileName":"x.onnx","dataBase64":"' + 'QUFB'.repeat(${Math.floor((MAX_BODY_BYTES - 40) / 4)}) + '"}'`,
+    );
+    const add = reply.then((x) => x.json);
     let worst = 0;
     let done = false;
     void add.finally(() => (done = true));
@@ -1493,36 +1517,8 @@ async function serveDeepJsonCase(db: string): Promise<{ result: RunResult; messa
     quiet.sort((a, b) => a - b);
     await sleep(500);
     const before = rssNow(pid);
-    // Sent by another process, so that building and sending 16 MiB does not stall this one's app:info calls.
-    const sender = `const n = ${Math.floor((MAX_BODY_BYTES - 16) / 2)};
-      const body = Buffer.from('['.repeat(n) + ']'.repeat(n));
-      process.stdout.write('sending\\n');
-      const r = await fetch(${JSON.stringify(`${s.base}/api/app:info`)}, { method: 'POST', body,
-        headers: { 'content-type': 'application/json', 'x-pipedejavu-token': ${JSON.stringify(s.token)}, origin: ${JSON.stringify(s.base)} } });
-      process.stdout.write(JSON.stringify({ status: r.status, json: await r.json() }) + '\\n');`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', sender], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    await new Promise<void>((resolve) => {
-      const check = (): void => (out.includes('sending') ? resolve() : void setTimeout(check, 5));
-      check();
-    });
-    const t0 = performance.now();
-    let answeredMs = 0;
-    const deep = new Promise<{ status: number; json: { ok?: boolean; error?: { message?: string } } }>(
-      (resolve, reject) => {
-        child.on('close', () => {
-          answeredMs = performance.now() - t0;
-          try {
-            resolve(JSON.parse(out.split('\n')[1] ?? '') as never);
-          } catch {
-            reject(new Error(`the sender said: ${out.slice(0, 200)}`));
-          }
-        });
-      },
-    );
+    const n = Math.floor((MAX_BODY_BYTES - 16) / 2);
+    const { reply: deep } = await sendFromChild(s, 'app:info', `Buffer.from('['.repeat(${n}) + ']'.repeat(${n}))`);
     const during: number[] = [];
     let done = false;
     void deep.finally(() => (done = true));
@@ -1536,6 +1532,7 @@ async function serveDeepJsonCase(db: string): Promise<{ result: RunResult; messa
     const worst = during[during.length - 1] ?? 0;
     const median = during[Math.floor(during.length / 2)] ?? 0;
     const r = await deep;
+    const answeredMs = r.answeredMs;
     const peak = peakRss(pid);
     await sleep(2000);
     const after = rssNow(pid);
