@@ -277,3 +277,15 @@ export const DEEPSEEK_V3 = {
   tie_word_embeddings: false,
   torch_dtype: 'bfloat16',
 };
+
+/** A two-layer Llama of `hidden` width (4 heads): its parameter count tells which config.json was read. */
+export const tinyLlama = (hidden: number): typeof LLAMA_31_8B => ({
+  ...LLAMA_31_8B,
+  hidden_size: hidden,
+  intermediate_size: hidden * 2,
+  num_hidden_layers: 2,
+  num_attention_heads: 4,
+  num_key_value_heads: 4,
+  head_dim: hidden / 4,
+  vocab_size: 1000,
+});

@@ -17,7 +17,7 @@ import { WORKLOAD_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workl
 import { startServer, type RunningServer } from '../../../src-main/http/server.js';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { addWorkload } from '../../../src-main/services/workload-service.js';
-import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
+import { tinyLlama } from '../../helpers/hf-configs.js';
 import { llamaTensors, safetensorsHeader, type LlamaShape, type TensorSpec } from '../../helpers/safetensors.js';
 import { tempDir } from '../../helpers/cli.js';
 
@@ -25,17 +25,7 @@ const TOKEN = 'test-token-names-0123456789abcdef';
 /** In the working folder's files: no answer may quote it. */
 const SECRET = 'TOPSECRET-cwd-content';
 
-const tiny = (hidden: number): Record<string, unknown> => ({
-  ...LLAMA_31_8B,
-  hidden_size: hidden,
-  intermediate_size: hidden * 2,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 4,
-  head_dim: hidden / 4,
-  vocab_size: 1000,
-  _name_or_path: `org/${SECRET}`,
-});
+const tiny = (hidden: number): Record<string, unknown> => ({ ...tinyLlama(hidden), _name_or_path: `org/${SECRET}` });
 
 function folder(dir: string, name: string, text: string): void {
   mkdirSync(path.join(dir, name), { recursive: true });

@@ -21,7 +21,7 @@ import {
   storedWorkload,
 } from '../../../src-main/services/workload-service.js';
 import { tempDir } from '../../helpers/cli.js';
-import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
+import { tinyLlama } from '../../helpers/hf-configs.js';
 import {
   gptqLinear,
   llamaTensors,
@@ -30,16 +30,7 @@ import {
   type TensorSpec,
 } from '../../helpers/safetensors.js';
 
-const TINY = {
-  ...LLAMA_31_8B,
-  hidden_size: 256,
-  intermediate_size: 512,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 4,
-  head_dim: 64,
-  vocab_size: 1000,
-};
+const TINY = tinyLlama(256);
 
 /** One safetensors file as the app's picker sends it: its name, whole size and header text. */
 function uploaded(fileName: string, tensors: readonly TensorSpec[]): UploadedSafetensors {

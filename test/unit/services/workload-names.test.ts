@@ -16,22 +16,12 @@ import {
   readDescribedFile,
   resolveWorkload,
 } from '../../../src-main/services/workload-service.js';
-import { LLAMA_31_8B } from '../../helpers/hf-configs.js';
+import { tinyLlama } from '../../helpers/hf-configs.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const ONNX = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 
-/** A small Llama of `hidden` width: its parameter count tells which config.json was read. */
-const tiny = (hidden: number): unknown => ({
-  ...LLAMA_31_8B,
-  hidden_size: hidden,
-  intermediate_size: hidden * 2,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 4,
-  head_dim: hidden / 4,
-  vocab_size: 1000,
-});
+const tiny = tinyLlama;
 
 function folder(dir: string, name: string, config: unknown): string {
   const f = path.join(dir, name);
