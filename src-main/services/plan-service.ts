@@ -37,7 +37,7 @@ import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
 import { layoutAnswer, type LayoutAnswer } from './layout-plan.js';
 import { parseLayout, type Layout } from '../core/planner/layout.js';
 import type { Database } from '../adapters/store/types.js';
-import { isExplicitPath, storedWorkload, resolveWorkload } from './workload-service.js';
+import { describedEntry, isExplicitPath, storedWorkload, resolveWorkload } from './workload-service.js';
 import { bandFactors, stepBand } from './plan-bands.js';
 import {
   SERVING_CANDIDATES,
@@ -289,20 +289,22 @@ function stepBands(
 }
 
 /**
- * Serving a stored Hugging Face folder without --weights: the format its safetensors store (as the
- * CLI does for a folder named by path), and a float format as the dtype unless one is given.
+ * A stored Hugging Face folder is planned as the decoder its description gives, as the CLI plans a
+ * folder named by path (a served decoder, with its engine and serving launchers); served without
+ * --weights, in the format its safetensors store, a float format also the dtype unless one is given.
  */
-function withStoredFormat(db: Database, req: PlanRequest): PlanRequest {
-  if (req.mode !== 'inference' || req.weights !== undefined || req.decoder !== undefined) return req;
-  if (isExplicitPath(req.workload) || catalogNames().includes(req.workload)) return req;
+function withStoredModel(db: Database, req: PlanRequest): PlanRequest {
+  if (req.decoder !== undefined || isExplicitPath(req.workload) || catalogNames().includes(req.workload)) return req;
+  const entry = describedEntry(db, req.workload);
+  if (!entry) return req;
   const weights = storedWorkload(db, req.workload)?.described?.weights ?? null;
-  if (weights === null) return req;
+  if (req.mode !== 'inference' || req.weights !== undefined || weights === null) return { ...req, decoder: entry };
   const float = weights === 'fp32' || weights === 'fp16' || weights === 'bf16';
-  return { ...req, weights, ...(req.dtype === undefined && float ? { dtype: weights } : {}) };
+  return { ...req, decoder: entry, weights, ...(req.dtype === undefined && float ? { dtype: weights } : {}) };
 }
 
 export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
-  const req = withStoredFormat(db, given);
+  const req = withStoredModel(db, given);
   const warnings: string[] = [];
   // A layout that does not parse is refused before the search.
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;

@@ -112,13 +112,17 @@ describe('an uploaded Hugging Face folder', () => {
     expect(storedWorkload(db, 'from-web')?.workload.warnings).toEqual(b?.warnings);
   });
 
-  it('is served in the format its safetensors store unless the plan names one', () => {
+  it('is planned as the decoder it describes, served in the format its safetensors store unless the plan names one', () => {
     const config = { ...TINY, quantization_config: { quant_method: 'gptq', bits: 4 } };
     const tensors = llamaTensors(TINY, 'F16', gptqLinear());
     const db = openDatabase(':memory:');
     addUploadedHfFolder(db, folder(config, uploaded('model.safetensors', tensors)), { name: 'q4' });
     const base: PlanRequest = { workload: 'q4', devices: 'none', virtual: ['RTX 4090'], mode: 'inference', batch: 1 };
-    expect(planWorkload(db, base).problem.weights).toBe('int4');
+    const served = planWorkload(db, base);
+    expect(served.problem.weights).toBe('int4');
+    // Planned as the decoder it describes, as a folder named by path is: serving figures, an engine.
+    expect(served.serving).not.toBeNull();
+    expect(served.exports).toMatchObject({ kind: 'serving', launch: { args: expect.arrayContaining(['q4']) } });
     expect(planWorkload(db, { ...base, weights: 'fp8' }).problem.weights).toBe('fp8');
     // Training plans the model as described; the stored format is a serving default only.
     expect(planWorkload(db, { ...base, mode: 'training', batch: 2 }).problem.weights).toBeUndefined();
