@@ -97,11 +97,24 @@ function namesStoredOrCatalog(db: Database, spec: string): boolean {
 
 /**
  * The model a file describes apart from a graph (a .gguf header, a config.json or a folder holding
- * one), or null: for anything else, and for a bare name a catalog model or a stored workload has
- * (a same-named file in the working folder does not hide them).
+ * one), or a stored Hugging Face folder's description; null for anything else, and for a catalog
+ * name (a same-named file in the working folder does not hide a catalog or stored name).
  */
 export async function readDescribedFile(db: Database, spec: string): Promise<DescribedModel | null> {
-  return namesStoredOrCatalog(db, spec) ? null : readDescribedModel(spec);
+  if (!namesStoredOrCatalog(db, spec)) return readDescribedModel(spec);
+  return isCatalogName(spec) ? null : storedDescription(db, spec);
+}
+
+/**
+ * A stored Hugging Face folder's description, under its workload name: the one stored with it
+ * (schema 6 on: uploaded folders and folders added since), else its config.json read again from the
+ * absolute path it was added from (never the working folder); null for ONNX graphs.
+ */
+function storedDescription(db: Database, name: string): DescribedModel | null {
+  const stored = new WorkloadRepo(db).get(name);
+  const file = stored?.filePath;
+  const d = stored?.described ?? (file && path.isAbsolute(file) && isHfConfigSpec(file) ? readHfDecoder(file) : null);
+  return d ? { ...d, entry: { ...d.entry, name } } : null;
 }
 
 /**
@@ -173,18 +186,13 @@ export function storedWorkloads(db: Database): StoredWorkload[] {
 
 /**
  * The model description behind a workload name: a catalog entry, a config.json or model folder
- * named as a file, or a stored Hugging Face folder's: the description stored with it (schema 6 on:
- * uploaded folders and folders added since), else its config.json read again from the absolute path
- * it was added from (never the working folder); null for ONNX graphs and GGUF-less names.
+ * named as a file, or a stored Hugging Face folder's (storedDescription); null for ONNX graphs and
+ * GGUF-less names.
  */
 export function describedEntry(db: Database, spec: string): CatalogEntry | null {
   if (isCatalogName(spec)) return getCatalogEntry(spec);
   if (!namesStoredOrCatalog(db, spec) && isHfConfigSpec(spec)) return readHfDecoder(spec).entry;
-  const stored = new WorkloadRepo(db).get(spec);
-  if (stored?.described) return { ...stored.described.entry, name: spec };
-  if (stored?.filePath && path.isAbsolute(stored.filePath) && isHfConfigSpec(stored.filePath))
-    return { ...readHfDecoder(stored.filePath).entry, name: spec };
-  return null;
+  return storedDescription(db, spec)?.entry ?? null;
 }
 
 /** A stored workload by name, or null. */

@@ -3,7 +3,7 @@
  * hyper-parameters; no weights) planned, predicted and stored through the CLI, and the inputs it
  * refuses in one line.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../../helpers/cli.js';
@@ -54,6 +54,32 @@ describe('a config.json or a model folder as a workload', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'my-llama', params: 8_030_261_248 });
     const list = await cli(['workload', 'list', '--db', db]);
     expect(list.stdout).toContain('my-llama');
+  });
+
+  it('plans and predicts a stored folder by its name as it does by its path, the folder gone', async () => {
+    const dir = tempDir();
+    const db = freshDb(dir);
+    const folder = modelFolder(dir, 'my-llama');
+    expect((await cli(['workload', 'add', folder, '--db', db])).code).toBe(0);
+    const serve = ['--devices', 'none', '--virtual', 'RTX 4090', '--mode', 'inference', '--engine', 'vllm'];
+    const byPath = await cli(['plan', '--db', db, '--workload', folder, ...serve]);
+    rmSync(folder, { recursive: true });
+    const byName = await cli(['plan', '--db', db, '--workload', 'my-llama', ...serve]);
+    expect(byName.code).toBe(0);
+    expect(byName.stdout).toMatch(/^Engine: vLLM/m);
+    expect(byName.stdout).not.toMatch(/torchrun|pretrain_gpt/);
+    // The same figures, the launch line aside (it names the folder by path, the model by name).
+    const figures = (out: string): string =>
+      out
+        .split('\n')
+        .filter((l) => !/^Launch/.test(l))
+        .join('\n');
+    expect(figures(byName.stdout)).toBe(figures(byPath.stdout));
+    const generate = await cli([
+      ...['predict-model', 'my-llama', '--db', db, '--virtual', 'RTX 4090', '--mode', 'generate', '--engine', 'vllm'],
+    ]);
+    expect(generate.stderr).toBe('');
+    expect(generate.stdout).toMatch(/first token [\d.]+ ms; decode step/);
   });
 
   it('refuses a folder without config.json, an oversized config, an unknown model_type and absurd sizes in one line each', async () => {
