@@ -81,11 +81,12 @@ describe('workload names and files', () => {
     expect(isWorkloadName(db, 'config.json')).toBe(false);
   });
 
-  it('reads a stored name from the store, not from a same-named folder in the working folder', () => {
+  it('reads a stored name from the store, not from a same-named folder in the working folder', async () => {
     expect(storedParams).toBeGreaterThan(0);
     expect(fileParams).toBeGreaterThan(storedParams);
     expect(describedEntry(db, 'tiny')).toMatchObject({ kind: 'transformer', hidden: 64, name: 'tiny' });
-    return expect(readDescribedFile(db, 'tiny')).resolves.toBeNull();
+    // The stored folder's description (hidden 64), never the working folder's (hidden 128).
+    expect((await readDescribedFile(db, 'tiny'))?.entry).toMatchObject({ hidden: 64, name: 'tiny' });
   });
 
   it('reads a catalog name from the catalog, not from a same-named folder', async () => {
