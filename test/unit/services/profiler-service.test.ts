@@ -81,7 +81,8 @@ describe('profiling a device with the real kernel runner', () => {
       expect(m.executionProvider).toBe('cpu');
       expect(m.stats.p10Us).toBeLessThanOrEqual(m.stats.medianUs);
       expect(m.stats.medianUs).toBeLessThanOrEqual(m.stats.p90Us);
-      expect(m.stats.repetitions).toBeGreaterThanOrEqual(5);
+      // minRepetitions (5), or 3 on a host so slow that a kernel spent 4x its budget (shouldStop).
+      expect(m.stats.repetitions).toBeGreaterThanOrEqual(3);
       expect(m.stats.wallMedianUs).not.toBeNull();
     }
     const run = new ProfileRepo(db).getRun(r.runId as string);
