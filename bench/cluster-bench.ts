@@ -18,10 +18,10 @@ import { encodeProfile } from '../src-main/core/profile-file/codec.js';
 import { clusterNodeProfile } from '../test/helpers/cluster-node.js';
 import { randomCluster } from '../test/unit/core/planner/random-problem.js';
 import { bruteForce } from '../test/unit/core/planner/reference/brute-force.js';
-import { plannerContext } from '../src-main/core/planner/problem.js';
+import { plannerContext } from '../src-main/core/planner/problem/problem.js';
 import { hybridSpace } from '../src-main/core/planner/search/group-space.js';
 import { clusterSearch } from '../src-main/core/planner/search/cluster-search.js';
-import { planAll } from '../src-main/core/planner/search.js';
+import { planAll } from '../src-main/core/planner/search/index.js';
 
 const lines: string[] = [
   `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}`,

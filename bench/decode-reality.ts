@@ -19,12 +19,12 @@ import { openDatabase } from '../src-main/adapters/store/open-database.js';
 import type { Database } from '../src-main/adapters/store/types.js';
 import { decodeStep } from '../src-main/core/workload/generation.js';
 import { median } from '../src-main/core/profiler/timing-stats.js';
-import { DEFAULT_SUITE } from '../src-main/services/device-targets.js';
-import { localProbeDeps } from '../src-main/services/local-probe.js';
-import { findMachine, probeAndRecord } from '../src-main/services/machine-service.js';
-import { profileDevice } from '../src-main/services/profiler-service.js';
-import { decodeDevice } from '../src-main/services/generation-service.js';
-import { pickDevice } from '../src-main/services/workload-service.js';
+import { DEFAULT_SUITE } from '../src-main/services/profile/device-targets.js';
+import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
+import { findMachine, probeAndRecord } from '../src-main/services/machine/machine-service.js';
+import { profileDevice } from '../src-main/services/profile/profiler-service.js';
+import { decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { decoderStepModel, type DecoderStepConfig } from '../test/helpers/decoder-step-model.js';
 
 const THREADS = [1, 2];

@@ -26,7 +26,7 @@ import { openDatabase } from '../src-main/adapters/store/open-database.js';
 import { hfConfigDecoder } from '../src-main/core/catalog/hf-config.js';
 import { getCatalogEntry, type CatalogEntry } from '../src-main/core/catalog/index.js';
 import type { FinetuneStack, LoraTarget } from '../src-main/core/workload/finetune.js';
-import { planWorkload, type PlanRequest } from '../src-main/services/plan-service.js';
+import { planWorkload, type PlanRequest } from '../src-main/services/plan/plan-service.js';
 
 interface Cell {
   id: string;

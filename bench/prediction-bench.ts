@@ -41,14 +41,14 @@ import { makeKernel } from '../src-main/core/kernels/cost.js';
 import type { KernelOp } from '../src-main/core/kernels/types.js';
 import { median } from '../src-main/core/profiler/timing-stats.js';
 import { fromNodeUs } from '../src-main/core/workload/predict-workload.js';
-import { localProbeDeps } from '../src-main/services/local-probe.js';
-import { probeAndRecord } from '../src-main/services/machine-service.js';
-import { measureModel, type ModelMeasurement } from '../src-main/services/measure-model-service.js';
-import { predictModelExecuted } from '../src-main/services/model-prediction-service.js';
-import { trainPredictors } from '../src-main/services/predictor-service.js';
-import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/device-targets.js';
-import { profileDevice } from '../src-main/services/profiler-service.js';
-import { deviceOverhead, pickDevice } from '../src-main/services/workload-service.js';
+import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
+import { probeAndRecord } from '../src-main/services/machine/machine-service.js';
+import { measureModel, type ModelMeasurement } from '../src-main/services/measure/measure-model-service.js';
+import { predictModelExecuted } from '../src-main/services/predict/model-prediction-service.js';
+import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
+import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/profile/device-targets.js';
+import { profileDevice } from '../src-main/services/profile/profiler-service.js';
+import { deviceOverhead, pickDevice } from '../src-main/services/workload/workload-service.js';
 
 interface BenchModel {
   label: string;

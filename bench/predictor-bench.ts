@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
-import { evaluatePredictors } from '../src-main/services/evaluation-service.js';
+import { evaluatePredictors } from '../src-main/services/predict/evaluation-service.js';
 
 const dbPath = process.argv[2];
 if (!dbPath) {

@@ -15,10 +15,10 @@ import { openDatabase } from '../src-main/adapters/store/open-database.js';
 import { ProfileRepo } from '../src-main/adapters/store/profile-repo.js';
 import { makeKernel } from '../src-main/core/kernels/cost.js';
 import { summarize } from '../src-main/core/profiler/timing-stats.js';
-import { localProbeDeps } from '../src-main/services/local-probe.js';
-import { probeAndRecord } from '../src-main/services/machine-service.js';
-import { profileDevice } from '../src-main/services/profiler-service.js';
-import { theoreticalCpuGflops } from '../src-main/services/roofline-service.js';
+import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
+import { probeAndRecord } from '../src-main/services/machine/machine-service.js';
+import { profileDevice } from '../src-main/services/profile/profiler-service.js';
+import { theoreticalCpuGflops } from '../src-main/services/profile/roofline-service.js';
 import type { SuiteName } from '../src-main/core/kernels/suites.js';
 
 const withStandard = process.argv.includes('--standard');

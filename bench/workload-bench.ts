@@ -15,12 +15,12 @@ import { readOnnxModel } from '../src-main/adapters/files/read-onnx.js';
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
 import { encodeModel, OnnxDataType, type NodeDef, type TensorDef } from '../src-main/core/onnx/model-builder.js';
 import { workloadFromModel } from '../src-main/core/workload/from-onnx.js';
-import { localProbeDeps } from '../src-main/services/local-probe.js';
-import { probeAndRecord } from '../src-main/services/machine-service.js';
-import { measureModel } from '../src-main/services/measure-model-service.js';
-import { trainPredictors } from '../src-main/services/predictor-service.js';
-import { profileDevice } from '../src-main/services/profiler-service.js';
-import { predictModel } from '../src-main/services/workload-service.js';
+import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
+import { probeAndRecord } from '../src-main/services/machine/machine-service.js';
+import { measureModel } from '../src-main/services/measure/measure-model-service.js';
+import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
+import { profileDevice } from '../src-main/services/profile/profiler-service.js';
+import { predictModel } from '../src-main/services/workload/workload-service.js';
 
 const MODELS: {
   label: string;

@@ -11,7 +11,7 @@ import { allEngineRules } from '../../src-main/core/engines/engines.js';
 import type { EngineName } from '../../src-main/core/engines/engine-names.js';
 import type { EngineRules } from '../../src-main/core/engines/engine-rules.js';
 import { WEIGHT_KERNELS, type WeightKernel } from '../../src-main/core/engines/weight-kernels.js';
-import { layoutRepricer } from '../../src-main/services/plan-service.js';
+import { layoutRepricer } from '../../src-main/services/plan/plan-service.js';
 import { loadEngineTable } from './cells.js';
 import { cellQuery, expressed, readFigure } from './engine-cell.js';
 

@@ -6,10 +6,10 @@
  */
 import { catalogNames, getCatalogEntry, type CatalogEntry } from '../../src-main/core/catalog/index.js';
 import type { GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
-import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
+import type { ServingFigures } from '../../src-main/core/planner/serving/serving.js';
 import type { LatencySummary } from '../../src-main/core/engines/engine-figures.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
-import { priceLayout, type PlanRequest } from '../../src-main/services/plan-service.js';
+import { priceLayout, type PlanRequest } from '../../src-main/services/plan/plan-service.js';
 import type { WeightFormat } from '../../src-main/core/workload/generation.js';
 import type { EngineName } from '../../src-main/core/engines/engine-names.js';
 import { engineRules } from '../../src-main/core/engines/engines.js';

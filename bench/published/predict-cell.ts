@@ -13,10 +13,10 @@ import { MAX_VIRTUAL_GPUS, virtualDevice, type GpuDatasheet } from '../../src-ma
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
 import type { Dtype } from '../../src-main/core/domain/measurement.js';
-import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan-service.js';
-import { virtualNodes } from '../../src-main/core/planner/virtual-nodes.js';
-import type { LayoutAnswer } from '../../src-main/services/layout-plan.js';
-import type { ServingFigures } from '../../src-main/core/planner/cost/serving.js';
+import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan/plan-service.js';
+import { virtualNodes } from '../../src-main/core/planner/problem/virtual-nodes.js';
+import type { LayoutAnswer } from '../../src-main/services/plan/layout-plan.js';
+import type { ServingFigures } from '../../src-main/core/planner/serving/serving.js';
 import type { Arch, Cell } from './cells.js';
 import { archDecoder, exactGpu } from '../lib/published-model.js';
 

@@ -13,7 +13,7 @@ import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
 import type { SimEvent } from '../core/planner/simulator/pipeline-simulator.js';
-import type { FitAnswer } from '../core/planner/cost/fit.js';
+import type { FitAnswer } from '../core/planner/memory/fit.js';
 import type { PlanSummary } from '../core/planner/plan-summary.js';
 
 /** `workload:fit`: memory per way of holding a workload and the GPUs it fits on. */

@@ -5,15 +5,15 @@
  */
 import path from 'node:path';
 import { openDatabase } from '../adapters/store/open-database.js';
-import { localProbeDeps } from '../services/local-probe.js';
-import { runtimeVersions } from '../services/runtime-versions.js';
+import { localProbeDeps } from '../services/machine/local-probe.js';
+import { runtimeVersions } from '../services/machine/runtime-versions.js';
 import type { AppDeps, Dialogs } from './app-deps.js';
 import type { Uploads } from '../adapters/files/upload-store.js';
 import type { ProcessLauncher } from '../adapters/process/launcher.js';
 import { createDispatch, type Dispatch } from './dispatch.js';
 import { childExecutor } from './jobs/child-executor.js';
 import { inProcessExecutor } from './jobs/in-process-executor.js';
-import type { ProbeDeps } from '../services/probe-service.js';
+import type { ProbeDeps } from '../services/machine/probe-service.js';
 import { JobManager, type JobExecutor } from './jobs/job-manager.js';
 
 export interface AppCoreOptions {

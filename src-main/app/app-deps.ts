@@ -3,7 +3,7 @@
  * the Electron app and `pipedejavu serve` (transport, native dialogs).
  */
 import type { Database } from '../adapters/store/types.js';
-import type { ProbeDeps } from '../services/probe-service.js';
+import type { ProbeDeps } from '../services/machine/probe-service.js';
 import type { JobManager } from './jobs/job-manager.js';
 import type { Uploads } from '../adapters/files/upload-store.js';
 import type { ProcessLauncher } from '../adapters/process/launcher.js';

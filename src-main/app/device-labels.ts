@@ -1,7 +1,7 @@
 /** Readable names for the predictor's device ids ("<machine id>/cpu/cpu/2t" -> "vm · CPU, 2 threads"). */
 import type { Database } from '../adapters/store/types.js';
 import { deviceIdLabel, type MachineDeviceId } from '../core/domain/device-id.js';
-import { loadTrainingData, type DeviceGroup } from '../services/training-data.js';
+import { loadTrainingData, type DeviceGroup } from '../services/predict/training-data.js';
 
 export function deviceLabel(
   d: Pick<DeviceGroup, 'machineLabel' | 'deviceKey' | 'executionProvider' | 'threads'>,

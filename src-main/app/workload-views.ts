@@ -7,8 +7,8 @@ import type { ApiRequest } from '../api/contract.js';
 import { deviceIdOf } from '../core/domain/device-id.js';
 import type { Workload } from '../core/workload/types.js';
 import type { WorkloadPrediction } from '../core/workload/predict-workload.js';
-import { executedByLayer, type MachinePrediction } from '../services/model-prediction-service.js';
-import type { DeviceGroup } from '../services/training-data.js';
+import { executedByLayer, type MachinePrediction } from '../services/predict/model-prediction-service.js';
+import type { DeviceGroup } from '../services/predict/training-data.js';
 import { deviceLabel } from './device-labels.js';
 
 export function workloadSummary(

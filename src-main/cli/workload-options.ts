@@ -4,7 +4,7 @@ import { QUOTED_MAX_CHARS, cut, quoted } from '../core/text/shown.js';
 import { REQUEST_LIMITS, type Range } from '../core/workload/limits.js';
 import type { Dtype } from '../core/domain/measurement.js';
 import { FP8_GPUS_TEXT } from '../core/domain/gpu-architectures.js';
-import type { WorkloadSpecOptions } from '../services/workload-service.js';
+import type { WorkloadSpecOptions } from '../services/workload/workload-service.js';
 import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
 
 export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {

@@ -11,7 +11,7 @@ import { createAppCore, type AppCore } from '../app/app-core.js';
 import { defaultJobRunnerPath } from '../app/jobs/child-executor.js';
 import { defaultRunnerPath } from '../adapters/ort/kernel-runner.js';
 import { DB_FILE } from '../adapters/paths/data-dir.js';
-import { runtimeVersions } from '../services/runtime-versions.js';
+import { runtimeVersions } from '../services/machine/runtime-versions.js';
 import { CONTENT_SECURITY_POLICY, defaultRendererDir, readStatic } from '../adapters/web/renderer-files.js';
 import { nativeDialogs } from './dialogs.js';
 import { ipcHandlers } from './ipc-guard.js';

@@ -1,6 +1,6 @@
 import type { EvaluationView, PredictorView } from '../../api/view-models.js';
 import type { EvaluationReport } from '../../core/predictor/evaluation/types.js';
-import { predictorRowsInUse } from '../../services/predictor-service.js';
+import { predictorRowsInUse } from '../../services/predict/predictor-service.js';
 import { deviceLabels } from '../device-labels.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';

@@ -1,9 +1,9 @@
 import type { ProfileEstimateView, RooflineView, RunView } from '../../api/view-models.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
-import { parseBackends } from '../../services/device-targets.js';
-import { estimateProfile } from '../../services/profile-targets.js';
-import { listProfileRuns } from '../../services/profile-runs.js';
-import { rooflinesWithPoints } from '../../services/roofline-service.js';
+import { parseBackends } from '../../services/profile/device-targets.js';
+import { estimateProfile } from '../../services/profile/profile-targets.js';
+import { listProfileRuns } from '../../services/profile/profile-runs.js';
+import { rooflinesWithPoints } from '../../services/profile/roofline-service.js';
 import { startJob } from './start-job.js';
 import type { HandlerGroup } from './types.js';
 

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { isExplicitPath, isWorkloadName } from '../../services/workload-service.js';
+import { isExplicitPath, isWorkloadName } from '../../services/workload/workload-service.js';
 import type { AppDeps } from '../app-deps.js';
 
 export const PATHS_REFUSED_OVER_HTTP =

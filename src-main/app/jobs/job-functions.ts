@@ -3,7 +3,7 @@
  * they go. A job function gets the store and an abort signal; its answer is the
  * channel's result view. They run in the job-runner child (see job-runner-process.ts).
  */
-import { fitModel, type FitAnswer } from '../../services/fit-service.js';
+import { fitModel, type FitAnswer } from '../../services/plan/fit-service.js';
 import type { ApiRequest } from '../../api/contract.js';
 import type {
   ComparisonView,
@@ -23,29 +23,29 @@ import type { SuiteName } from '../../core/kernels/suites.js';
 import { PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
 import type { Database } from '../../adapters/store/types.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import { evaluatePredictors } from '../../services/evaluation-service.js';
-import { layerComparison, measureModel } from '../../services/measure-model-service.js';
-import { planSummary, planWorkload } from '../../services/plan-service.js';
-import { trainPredictors } from '../../services/predictor-service.js';
-import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
-import { parseBackends } from '../../services/device-targets.js';
-import { importProfile } from '../../services/profile-exchange-service.js';
+import { evaluatePredictors } from '../../services/predict/evaluation-service.js';
+import { layerComparison, measureModel } from '../../services/measure/measure-model-service.js';
+import { planSummary, planWorkload } from '../../services/plan/plan-service.js';
+import { trainPredictors } from '../../services/predict/predictor-service.js';
+import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile/profile-targets.js';
+import { parseBackends } from '../../services/profile/device-targets.js';
+import { importProfile } from '../../services/exchange/profile-exchange-service.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
-import { compareMachines } from '../../services/compare-service.js';
-import { predictOnMachine } from '../../services/model-prediction-service.js';
+import { compareMachines } from '../../services/measure/compare-service.js';
+import { predictOnMachine } from '../../services/predict/model-prediction-service.js';
 import {
   addUploadedHfFolder,
   addWorkload,
   storedWorkload,
   storedWorkloads,
-} from '../../services/workload-service.js';
+} from '../../services/workload/workload-service.js';
 import type { UploadedHfFolder } from '../../core/catalog/hf-model.js';
-import { removeWorkload } from '../../services/removal-service.js';
+import { removeWorkload } from '../../services/machine/removal-service.js';
 import type { JobReporter, RunnerKind } from './protocol.js';
 import { predictionView, workloadSummary } from '../workload-views.js';
 import { deviceLabels } from '../device-labels.js';
 import { count } from '../../core/text/plural.js';
-import { localConditionsProbe } from '../../services/run-conditions-service.js';
+import { localConditionsProbe } from '../../services/profile/run-conditions-service.js';
 
 export interface JobEnv {
   db: Database;

@@ -2,7 +2,7 @@ import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
 import { quoted } from '../../core/text/shown.js';
 import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
 import { UsageError } from '../../core/errors.js';
-import { compareMachines } from '../../services/compare-service.js';
+import { compareMachines } from '../../services/measure/compare-service.js';
 import type { Command } from '../command.js';
 import { renderComparison } from '../render/compare.js';
 import { renderComparisonHtml } from '../render/compare-html.js';

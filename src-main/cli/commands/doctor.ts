@@ -1,5 +1,5 @@
 import { UserError } from '../../core/errors.js';
-import { localDoctorDeps, runDoctor } from '../../services/doctor-service.js';
+import { localDoctorDeps, runDoctor } from '../../services/machine/doctor-service.js';
 import type { Command } from '../command.js';
 import { SMI_OPTIONS, smiOptions } from '../smi-options.js';
 import { formatTable } from '../output.js';

@@ -3,7 +3,7 @@ import { positiveInt } from '../workload-options.js';
 import { REQUEST_LIMITS } from '../../core/workload/limits.js';
 import { shown } from '../../core/text/shown.js';
 import { formatReport, formatSummary } from '../../core/predictor/evaluation/index.js';
-import { evaluatePredictors } from '../../services/evaluation-service.js';
+import { evaluatePredictors } from '../../services/predict/evaluation-service.js';
 import type { Command } from '../command.js';
 
 export const evaluateCommand: Command = {

@@ -1,9 +1,9 @@
 import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
 import { UsageError } from '../../core/errors.js';
-import { exportArchive } from '../../services/profile-archive-export.js';
-import { exportProfile } from '../../services/profile-exchange-service.js';
-import { findMachine } from '../../services/machine-service.js';
-import { runtimeVersions } from '../../services/runtime-versions.js';
+import { exportArchive } from '../../services/exchange/profile-archive-export.js';
+import { exportProfile } from '../../services/exchange/profile-exchange-service.js';
+import { findMachine } from '../../services/machine/machine-service.js';
+import { runtimeVersions } from '../../services/machine/runtime-versions.js';
 import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';

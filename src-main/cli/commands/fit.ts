@@ -1,9 +1,9 @@
 import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/text/bytes.js';
-import type { FitTime } from '../../core/planner/cost/fit.js';
+import type { FitTime } from '../../core/planner/memory/fit.js';
 import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
-import { fitModel } from '../../services/fit-service.js';
-import { readDescribedFile } from '../../services/workload-service.js';
+import { fitModel } from '../../services/plan/fit-service.js';
+import { readDescribedFile } from '../../services/workload/workload-service.js';
 import type { Command, OptionSpec } from '../command.js';
 import { SERVING_OPTIONS, engineChoice } from '../serving-options.js';
 import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';

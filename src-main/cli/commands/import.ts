@@ -6,8 +6,8 @@ import {
   importProfileFiles,
   prepareImport,
   type BatchImportResult,
-} from '../../services/profile-batch-import.js';
-import { checkLabel, storeProfile, type ImportResult } from '../../services/profile-exchange-service.js';
+} from '../../services/exchange/profile-batch-import.js';
+import { checkLabel, storeProfile, type ImportResult } from '../../services/exchange/profile-exchange-service.js';
 import { count } from '../../core/text/plural.js';
 import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { quoted } from '../../core/text/shown.js';
-import { listMachines } from '../../services/machine-service.js';
-import { removeImportedMachine } from '../../services/removal-service.js';
+import { listMachines } from '../../services/machine/machine-service.js';
+import { removeImportedMachine } from '../../services/machine/removal-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 

@@ -1,12 +1,12 @@
 import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import { measureModel } from '../../services/measure-model-service.js';
+import { measureModel } from '../../services/measure/measure-model-service.js';
 import type { Command } from '../command.js';
 import { renderMeasurement } from '../render/workload.js';
-import { deviceNameOf } from '../../services/device-names.js';
+import { deviceNameOf } from '../../services/predict/device-names.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
 import { PROFILED_DEVICE_OPTIONS, profiledDeviceQuery } from '../device-options.js';
-import { localConditionsProbe } from '../../services/run-conditions-service.js';
+import { localConditionsProbe } from '../../services/profile/run-conditions-service.js';
 
 export const measureModelCommand: Command = {
   name: 'measure-model',

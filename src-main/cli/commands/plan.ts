@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, UserError } from '../../core/errors.js';
-import { planSummary, planWorkload, type PlanResponse } from '../../services/plan-service.js';
-import { emitPlan, checkEmitFolder } from '../../services/plan-emit-service.js';
-import { storedLine } from '../../services/hf-config-service.js';
-import { readDescribedFile } from '../../services/workload-service.js';
+import { planSummary, planWorkload, type PlanResponse } from '../../services/plan/plan-service.js';
+import { emitPlan, checkEmitFolder } from '../../services/plan/plan-emit-service.js';
+import { storedLine } from '../../services/workload/hf-config-service.js';
+import { readDescribedFile } from '../../services/workload/workload-service.js';
 import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';

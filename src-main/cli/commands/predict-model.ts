@@ -1,24 +1,24 @@
-import { priceLayout, type LayoutPriced } from '../../services/plan-service.js';
+import { priceLayout, type LayoutPriced } from '../../services/plan/plan-service.js';
 import { REQUEST_LIMITS } from '../../core/workload/limits.js';
 import { quoted } from '../../core/text/shown.js';
-import type { ServingFigures } from '../../core/planner/cost/serving.js';
+import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import { ENGINE_CHOICES } from '../../core/engines/engine-names.js';
 import { PREDICTOR_PREFERENCE } from '../../core/predictor/predictor-names.js';
 import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
 import { engineLine } from '../render/plan.js';
 import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import { predictModelExecuted } from '../../services/model-prediction-service.js';
+import { predictModelExecuted } from '../../services/predict/model-prediction-service.js';
 import { textLines } from '../output.js';
 import type { Command } from '../command.js';
 import { ms, renderGeneration, renderPrediction } from '../render/workload.js';
-import { predictGeneration, type GenerationRequest } from '../../services/generation-service.js';
-import { readDescribedFile } from '../../services/workload-service.js';
-import { deviceNameOf } from '../../services/device-names.js';
+import { predictGeneration, type GenerationRequest } from '../../services/predict/generation-service.js';
+import { readDescribedFile } from '../../services/workload/workload-service.js';
+import { deviceNameOf } from '../../services/predict/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 import type { OptionSpec, ParsedOptions } from '../command.js';
 import type { CliContext } from '../context.js';
-import { predictOnDatasheet } from '../../services/datasheet-prediction-service.js';
+import { predictOnDatasheet } from '../../services/predict/datasheet-prediction-service.js';
 import { WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 import {
   MACHINE_OPTION,

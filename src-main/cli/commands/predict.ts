@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { OP_DIMS, KERNEL_OPS } from '../../core/kernels/types.js';
-import { predictOp } from '../../services/predictor-service.js';
-import { predictOpOnDatasheet } from '../../services/datasheet-prediction-service.js';
+import { predictOp } from '../../services/predict/predictor-service.js';
+import { predictOpOnDatasheet } from '../../services/predict/datasheet-prediction-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 import {
@@ -11,7 +11,7 @@ import {
   deviceOrVirtual,
   profiledDeviceQuery,
 } from '../device-options.js';
-import { deviceNameOf } from '../../services/device-names.js';
+import { deviceNameOf } from '../../services/predict/device-names.js';
 
 const fmtUs = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(3)} ms` : `${v.toFixed(1)} µs`);
 

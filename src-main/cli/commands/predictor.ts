@@ -2,7 +2,7 @@ import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
 import { quoted } from '../../core/text/shown.js';
 import { UsageError } from '../../core/errors.js';
 import { FEATURE_NAMES } from '../../core/predictor/features.js';
-import { exportPredictorOnnx, ONNX_EXPORTABLE, type OnnxExportable } from '../../services/predictor-export.js';
+import { exportPredictorOnnx, ONNX_EXPORTABLE, type OnnxExportable } from '../../services/predict/predictor-export.js';
 import type { Command } from '../command.js';
 import { DEPRECATED_MODEL_OPTION, predictorOption } from '../predictor-option.js';
 

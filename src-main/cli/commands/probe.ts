@@ -1,5 +1,5 @@
-import { localProbeDeps } from '../../services/local-probe.js';
-import { probeAndRecord } from '../../services/machine-service.js';
+import { localProbeDeps } from '../../services/machine/local-probe.js';
+import { probeAndRecord } from '../../services/machine/machine-service.js';
 import type { Command } from '../command.js';
 import { SMI_OPTIONS, smiOptions } from '../smi-options.js';
 import { renderProbe } from '../render/probe.js';

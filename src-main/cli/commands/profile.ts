@@ -1,13 +1,13 @@
 import { SUITE_NAMES, type SuiteName } from '../../core/kernels/suites.js';
 import { quoted } from '../../core/text/shown.js';
 import { UsageError, UserError } from '../../core/errors.js';
-import { DEFAULT_SUITE, parseBackends, parseThreads } from '../../services/device-targets.js';
-import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile-targets.js';
+import { DEFAULT_SUITE, parseBackends, parseThreads } from '../../services/profile/device-targets.js';
+import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile/profile-targets.js';
 import type { Command } from '../command.js';
 import { THREAD_COUNTS_OPTION, deviceOption } from '../device-options.js';
 import { makeProgress } from '../progress.js';
 import { renderProfileReport, renderProfileRuns, renderRoofline } from '../render/profile.js';
-import { listProfileRuns } from '../../services/profile-runs.js';
+import { listProfileRuns } from '../../services/profile/profile-runs.js';
 
 /** Ctrl-C asks the profile to stop; a second Ctrl-C leaves at once. */
 function interruptOnSigint(controller: AbortController, onFirst: () => void): () => void {

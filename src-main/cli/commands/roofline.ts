@@ -1,8 +1,8 @@
-import { rooflines } from '../../services/roofline-service.js';
+import { rooflines } from '../../services/profile/roofline-service.js';
 import type { Command } from '../command.js';
 import { MACHINE_OPTION, deviceOption } from '../device-options.js';
 import { renderDatasheetChecks, renderRoofline } from '../render/profile.js';
-import { datasheetChecks } from '../../services/datasheet-check-service.js';
+import { datasheetChecks } from '../../services/predict/datasheet-check-service.js';
 
 export const rooflineCommand: Command = {
   name: 'roofline',

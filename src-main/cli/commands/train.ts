@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors.js';
 import { quoted } from '../../core/text/shown.js';
 import { isPredictorName, PREDICTOR_NAMES, type PredictorName } from '../../core/predictor/registry.js';
-import { trainPredictors } from '../../services/predictor-service.js';
+import { trainPredictors } from '../../services/predict/predictor-service.js';
 import type { Command, ParsedOptions } from '../command.js';
 import type { CliContext } from '../context.js';
 import { formatTable } from '../output.js';

@@ -1,9 +1,9 @@
 import { UsageError } from '../../core/errors.js';
 import { quoted } from '../../core/text/shown.js';
 import { listCatalog } from '../../core/catalog/index.js';
-import { addWorkload, listWorkloads } from '../../services/workload-service.js';
-import { storedLine } from '../../services/hf-config-service.js';
-import { removeWorkload } from '../../services/removal-service.js';
+import { addWorkload, listWorkloads } from '../../services/workload/workload-service.js';
+import { storedLine } from '../../services/workload/hf-config-service.js';
+import { removeWorkload } from '../../services/machine/removal-service.js';
 import type { Command } from '../command.js';
 import { formatTable } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';

@@ -3,7 +3,7 @@
  * script, nothing fetched) with the machines side by side, to open in a browser or attach to a
  * message. Every text from a profile is escaped.
  */
-import type { Comparison } from '../../services/compare-service.js';
+import type { Comparison } from '../../services/measure/compare-service.js';
 import { comparedFamilies, timeText } from './compare.js';
 
 const esc = (s: string): string =>

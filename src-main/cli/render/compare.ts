@@ -1,5 +1,5 @@
 /** `pipedejavu compare` as a table for people. */
-import type { Comparison } from '../../services/compare-service.js';
+import type { Comparison } from '../../services/measure/compare-service.js';
 import { tableRows, textLines } from '../output.js';
 
 const fmt = (v: number | null | undefined, digits = 1): string =>

@@ -2,8 +2,8 @@
 import { bandPercent, type ModelBand } from '../../core/predictor/model-band.js';
 import { SHIPPED_SOURCE } from '../../core/predictor/shipped-residuals.js';
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
-import type { ModelMeasurement } from '../../services/measure-model-service.js';
-import type { GenerationPrediction } from '../../services/generation-service.js';
+import type { ModelMeasurement } from '../../services/measure/measure-model-service.js';
+import type { GenerationPrediction } from '../../services/predict/generation-service.js';
 import { count, noun } from '../../core/text/plural.js';
 import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';

@@ -2,7 +2,7 @@
  * A Hugging Face model as a workload describes it: its config.json's architecture (hf-config.ts),
  * its parameters counted from that description, and what its safetensors store (safetensors.ts)
  * when their headers are there, with a warning when the two counts differ. One path for a model
- * folder read on this machine (services/hf-config-service.ts) and for one uploaded as its
+ * folder read on this machine (services/workload/hf-config-service.ts) and for one uploaded as its
  * config.json text and its safetensors headers, no weights (uploadedHfModel). Pure.
  */
 import { UserError } from '../errors.js';

@@ -5,8 +5,8 @@
  * engine batches them), and, at a stated concurrency or request rate, the latency percentiles.
  * Replicas split the requests evenly. Pure.
  */
-import type { ServingFigures } from '../planner/cost/serving.js';
-import type { ServedDecoder } from '../planner/served-decoder.js';
+import type { ServingFigures } from '../planner/serving/serving.js';
+import type { ServedDecoder } from '../planner/serving/served-decoder.js';
 import { replicaKvTokens, stageMemory } from './engine-memory.js';
 import { serve, type LatencySummary, type ServingRun } from './engine-figures.js';
 import { stepCost, type EngineDeployment } from './engine-step.js';

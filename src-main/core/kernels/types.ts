@@ -57,7 +57,7 @@ export type KernelOp = (typeof KERNEL_OPS)[number];
 /**
  * Ops no suite builds alone: ORT's CPU EP inserts a ReorderInput before and a ReorderOutput
  * after every lone NCHWc conv or pool, and the profiler stores those nodes' own trace times
- * as measurements of their NCHW map (services/inserted-reorders.ts). They were priced as
+ * as measurements of their NCHW map (services/profile/inserted-reorders.ts). They were priced as
  * 2-D transposes before, and ORT's Transpose of the same map ran 2-10x slower than the
  * reorder at 2 threads here (C 144 x 28 x 28: 202 against 18-26 µs).
  */

@@ -13,11 +13,11 @@
  * DP), at each microbatch count; the best that fits is priced, and the answer says so.
  */
 import { quoted } from '../text/shown.js';
-import type { ServingFigures } from './cost/serving.js';
+import type { ServingFigures } from './serving/serving.js';
 import { UserError } from '../errors.js';
 import { pricePlan, tensorDegreeProblem, type StageSpec } from './cost/plan-cost.js';
-import { recomputeProblem } from './cost/recompute.js';
-import { microbatchCandidates, plannerContext, type PlannerContext } from './problem.js';
+import { recomputeProblem } from './memory/recompute.js';
+import { microbatchCandidates, plannerContext, type PlannerContext } from './problem/problem.js';
 import { bestOverMicrobatches, rank } from './search/whole-model.js';
 import { memoryClassKey } from './search/group-space.js';
 import { planZeroStage } from './search/plan-ranking.js';

@@ -4,11 +4,11 @@
  */
 import type { EngineName } from '../engines/engine-names.js';
 import type { FinetuneSpec } from '../workload/finetune.js';
-import type { ServingFigures } from './cost/serving.js';
+import type { ServingFigures } from './serving/serving.js';
 import type { PlanExports } from './exports/export-plan.js';
 import type { LayoutAnswer } from './layout.js';
-import type { PlanAllResult } from './search.js';
-import type { ServedDecoder } from './served-decoder.js';
+import type { PlanAllResult } from './search/index.js';
+import type { ServedDecoder } from './serving/served-decoder.js';
 import type { SimEvent } from './simulator/pipeline-simulator.js';
 import type { Mode, PlanDevice, PlanSuggestion } from './types.js';
 

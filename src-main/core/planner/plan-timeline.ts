@@ -1,6 +1,6 @@
 /** A ranked plan's one step as the discrete-event simulator schedules it. Pure. */
 import type { CostModel } from './cost/cost-model.js';
-import { plannerContext } from './problem.js';
+import { plannerContext } from './problem/problem.js';
 import type { RankedPlan } from './search/plan-ranking.js';
 import { simStagesOfPlan, simulatePipeline, type SimEvent } from './simulator/pipeline-simulator.js';
 

@@ -61,7 +61,7 @@ export interface PlanLayer {
   selective?: { activationBytesPerSample: number; recomputeUs: Record<string, number> };
   /**
    * Full recomputation's memory where it is not Korthikanti's (fine-tuning stacks,
-   * cost/finetune-memory.ts): the bytes per sample the layer keeps and the peak while it is
+   * memory/finetune-memory.ts): the bytes per sample the layer keeps and the peak while it is
    * recomputed, or 'never' for a layer gradient checkpointing does not wrap (kept whole). Absent:
    * the layer keeps min(activations, output) and its peak is not counted.
    */

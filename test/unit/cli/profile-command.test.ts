@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
-import { localProviderBlockers } from '../../../src-main/services/doctor-service.js';
+import { localProviderBlockers } from '../../../src-main/services/machine/doctor-service.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { envWithoutTorch, SYSTEM_PYTHON } from '../../helpers/torch-python.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { runConditions } from '../../../src-main/core/profiler/run-conditions.js';
-import { trainPredictors } from '../../../src-main/services/predictor-service.js';
+import { trainPredictors } from '../../../src-main/services/predict/predictor-service.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { createSeededRun, seededDb } from '../../helpers/seeded-store.js';
 

@@ -16,7 +16,7 @@ import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
 import { WORKLOAD_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workload-spec.js';
 import { startServer, type RunningServer } from '../../../src-main/http/server.js';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
-import { addWorkload } from '../../../src-main/services/workload-service.js';
+import { addWorkload } from '../../../src-main/services/workload/workload-service.js';
 import { tinyLlama } from '../../helpers/hf-configs.js';
 import { llamaTensors, safetensorsHeader, type LlamaShape, type TensorSpec } from '../../helpers/safetensors.js';
 import { tempDir } from '../../helpers/cli.js';

@@ -4,7 +4,7 @@ import { openDatabase } from '../../../src-main/adapters/store/open-database.js'
 import type { Database } from '../../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../../src-main/core/domain/devices.js';
 import type { PredictorName } from '../../../src-main/core/predictor/registry.js';
-import { trainPredictors } from '../../../src-main/services/predictor-service.js';
+import { trainPredictors } from '../../../src-main/services/predict/predictor-service.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 import { sampleProbe, serverProbe } from '../../helpers/sample-probe.js';
 

@@ -13,8 +13,8 @@
  * stage sets the pace) and each stage's exposed sync added after the pipeline drains.
  * The schedule (GPipe, 1F1B) changes memory only (activations in flight).
  */
-import { memoryShortfall, microbatchesInFlight } from './memory.js';
-import type { PlannerContext } from '../problem.js';
+import { memoryShortfall, microbatchesInFlight } from '../memory/memory.js';
+import type { PlannerContext } from '../problem/problem.js';
 import type { Plan, Schedule, Stage } from '../types.js';
 
 export interface StageSpec {

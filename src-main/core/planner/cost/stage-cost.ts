@@ -40,7 +40,7 @@ import {
   OFFLOAD_CPU_BYTES_PER_PARAM,
   WEIGHT_BYTES_PER_PARAM,
   type MemoryBreakdown,
-} from './memory.js';
+} from '../memory/memory.js';
 import type { PlanProblem } from '../types.js';
 import { messageUs } from './collectives.js';
 

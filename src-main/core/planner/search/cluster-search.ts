@@ -20,7 +20,7 @@
  *   best plan is the exact one.
  */
 import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
-import type { PlannerContext } from '../problem.js';
+import type { PlannerContext } from '../problem/problem.js';
 import { CostTables } from '../cost/stage-cost.js';
 import type { Plan, PlanLink, PlanProblem, Schedule } from '../types.js';
 import { hybridSpace, memoryClassKey, type DeviceClass, type GroupSpace } from './group-space.js';

@@ -7,7 +7,7 @@
  */
 import { seededRandom } from '../../random.js';
 import { pricePlan, type PlanSpec } from '../cost/plan-cost.js';
-import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import { microbatchCandidates, type PlannerContext } from '../problem/problem.js';
 import { bestOverMicrobatches } from './whole-model.js';
 import type { Plan, Schedule } from '../types.js';
 

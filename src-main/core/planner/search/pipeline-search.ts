@@ -21,7 +21,7 @@
 import { leastPassing, minOverCap, sortedDistinct } from './cap-search.js';
 import { pricePlan } from '../cost/plan-cost.js';
 import { pipelineSpace, type GroupSpace } from './group-space.js';
-import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import { microbatchCandidates, type PlannerContext } from '../problem/problem.js';
 import { shapeOf, shapeStateCount, SuffixDp, type DpSolution } from './suffix-dp.js';
 import type { Plan, Schedule } from '../types.js';
 

@@ -2,7 +2,7 @@
  * The plans of one request, ranked. Optimizer offload (training: fp32 master weights and
  * Adam state in host memory, the Adam step on the CPU) is searched as the request says:
  * 'auto' searches with and without it and ranks both kinds of plan together. The links an
- * offload leans on are set here; its host memory is checked with every plan (cost/host-memory.ts).
+ * offload leans on are set here; its host memory is checked with every plan (memory/host-memory.ts).
  * Sharded data parallelism is searched the same way: 'auto' (training on two or more GPUs) tries
  * ZeRO-1 (it moves what DDP moves and holds less, so it stands for ZeRO-0), ZeRO-2 and ZeRO-3;
  * DeepSpeed runs ZeRO-2/3 without pipeline parallelism, so those are searched on one stage only.
@@ -10,9 +10,9 @@
 import type { CostModel } from '../cost/cost-model.js';
 import type { MachineLinks } from '../cost/links.js';
 import { planSignature } from '../cost/plan-cost.js';
-import { planAll, type PlanAllResult } from '../search.js';
+import { planAll, type PlanAllResult } from './index.js';
 import type { HostMemory, Mode, OptimizerOffload, Plan, PlanDevice, PlanProblem, Recompute } from '../types.js';
-import { RECOMPUTE_OPTIONS, recomputeProblem } from '../cost/recompute.js';
+import { RECOMPUTE_OPTIONS, recomputeProblem } from '../memory/recompute.js';
 
 /** A GPU's host link when the probe gave none (GB/s, one direction). */
 const DEFAULT_HOST_GBPS = 12;

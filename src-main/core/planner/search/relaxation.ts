@@ -10,8 +10,8 @@
  */
 import { seededRandom } from '../../random.js';
 import { groupBy } from '../../util/group-by.js';
-import { microbatchesInFlight, parameterStateBytes } from '../cost/memory.js';
-import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import { microbatchesInFlight, parameterStateBytes } from '../memory/memory.js';
+import { microbatchCandidates, type PlannerContext } from '../problem/problem.js';
 import { bestOverMicrobatches } from './whole-model.js';
 import type { Plan, Schedule } from '../types.js';
 

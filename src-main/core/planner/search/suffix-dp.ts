@@ -18,7 +18,7 @@
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
 import { groupAllowed, tensorDegreesOf, type GroupSpace } from './group-space.js';
-import type { PlannerContext } from '../problem.js';
+import type { PlannerContext } from '../problem/problem.js';
 import type { Schedule } from '../types.js';
 
 export interface Group {

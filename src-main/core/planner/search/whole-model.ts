@@ -4,7 +4,7 @@
  */
 import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
 import { hybridSpace, tensorDegreesOf } from './group-space.js';
-import { microbatchCandidates, type PlannerContext } from '../problem.js';
+import { microbatchCandidates, type PlannerContext } from '../problem/problem.js';
 import type { Plan, Schedule } from '../types.js';
 
 export interface WholeModelOptions {

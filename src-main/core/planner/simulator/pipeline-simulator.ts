@@ -11,7 +11,7 @@
  * else for B_j's gradients from stage i+1. A stage's gradient all-reduce starts after its last
  * operation (so it overlaps the other stages' drain, unlike the closed form, which adds it).
  */
-import type { PlannerContext } from '../problem.js';
+import type { PlannerContext } from '../problem/problem.js';
 import type { Mode, Plan, Schedule } from '../types.js';
 
 export interface SimStage {

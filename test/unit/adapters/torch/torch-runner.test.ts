@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pythonCandidates, TorchRunner } from '../../../../src-main/adapters/torch/torch-runner.js';
 import { KERNEL_OPS, TIMED_INSIDE_OPS } from '../../../../src-main/core/kernels/types.js';
-import { kernelsFor } from '../../../../src-main/services/profiler-service.js';
+import { kernelsFor } from '../../../../src-main/services/profile/profiler-service.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { envWithoutTorch, SYSTEM_PYTHON } from '../../../helpers/torch-python.js';
 import { needOracle } from '../../../helpers/oracle.js';

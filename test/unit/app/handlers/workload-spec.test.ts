@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { checkWorkloadSpec, WORKLOAD_REFUSED_OVER_HTTP } from '../../../../src-main/app/handlers/workload-spec.js';
-import { addWorkload } from '../../../../src-main/services/workload-service.js';
+import { addWorkload } from '../../../../src-main/services/workload/workload-service.js';
 
 const ONNX = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 

@@ -10,7 +10,7 @@ import {
 import { KERNEL_EFFICIENCIES } from '../../../../src-main/core/predictor/kernel-efficiency.js';
 import { standardKernel } from '../../../../src-main/core/engines/weight-kernels.js';
 import { GPU_DATASHEETS } from '../../../../src-main/core/planner/cost/datasheets.js';
-import { virtualNodes } from '../../../../src-main/core/planner/virtual-nodes.js';
+import { virtualNodes } from '../../../../src-main/core/planner/problem/virtual-nodes.js';
 
 describe('the GPU architecture table (one definition)', () => {
   it('lists the architectures oldest first, each with its kernel fractions in models/gpu-kernels.json', () => {

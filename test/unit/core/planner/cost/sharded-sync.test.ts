@@ -4,7 +4,7 @@
  * and reduce-scatters overlapped with the neighbouring layers' compute.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { GRADIENT_BUCKET_BYTES } from '../../../../../src-main/core/planner/cost/stage-cost.js';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { alphaBetaCostModel, type CostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
 import { createCostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
 import { splitSamples } from '../../../../../src-main/core/planner/cost/stage-cost.js';
-import { planAll } from '../../../../../src-main/core/planner/search.js';
+import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import type { PlanDevice } from '../../../../../src-main/core/planner/types.js';
 import { randomProblem } from '../random-problem.js';

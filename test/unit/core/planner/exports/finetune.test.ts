@@ -13,8 +13,8 @@ import { exportPlan, type ExportInput } from '../../../../../src-main/core/plann
 import { exportFinetune } from '../../../../../src-main/core/planner/exports/finetune.js';
 import type { Plan, PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
 import type { FinetuneSpec } from '../../../../../src-main/core/workload/finetune.js';
-import { planFiles, EMITTED_NAMES } from '../../../../../src-main/services/plan-emit-service.js';
-import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
+import { planFiles, EMITTED_NAMES } from '../../../../../src-main/services/plan/plan-emit-service.js';
+import type { PlanResponse } from '../../../../../src-main/services/plan/plan-service.js';
 import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 import { trainingExports } from '../../../../helpers/plan-exports.js';

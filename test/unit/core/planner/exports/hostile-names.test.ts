@@ -20,8 +20,8 @@ import {
 import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
 import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main/core/planner/types.js';
 import type { SimEvent } from '../../../../../src-main/core/planner/simulator/pipeline-simulator.js';
-import { planFiles } from '../../../../../src-main/services/plan-emit-service.js';
-import type { PlanResponse } from '../../../../../src-main/services/plan-service.js';
+import { planFiles } from '../../../../../src-main/services/plan/plan-emit-service.js';
+import type { PlanResponse } from '../../../../../src-main/services/plan/plan-service.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import { tempDir } from '../../../../helpers/cli.js';
 import { ENGINE_NAMES } from '../../../../../src-main/core/engines/engine-names.js';

@@ -9,7 +9,7 @@ import {
   tensorDegreesOf,
   type GroupSpace,
 } from '../../../../../src-main/core/planner/search/group-space.js';
-import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import type { Plan, Schedule } from '../../../../../src-main/core/planner/types.js';
 
 /** Device indices of each stage for a sequence of (class, size) choices in pipeline order. */

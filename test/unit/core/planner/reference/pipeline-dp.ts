@@ -26,7 +26,7 @@
 import { minOverCap } from './cap-search.js';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import { pipelineSpace, type GroupSpace } from '../../../../../src-main/core/planner/search/group-space.js';
-import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { microbatchCandidates, type PlannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { shapeOf, SuffixDp } from './suffix-dp.js';
 import type { Plan, Schedule } from '../../../../../src-main/core/planner/types.js';
 

@@ -23,8 +23,8 @@
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import type { GroupSpace } from '../../../../../src-main/core/planner/search/group-space.js';
-import { deviceMemory } from '../../../../../src-main/core/planner/cost/memory.js';
-import type { PlannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { deviceMemory } from '../../../../../src-main/core/planner/memory/memory.js';
+import type { PlannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import type { Schedule } from '../../../../../src-main/core/planner/types.js';
 
 export interface Group {

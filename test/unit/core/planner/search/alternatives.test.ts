@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mcmcSearch } from '../../../../../src-main/core/planner/search/mcmc.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { relaxationSearch, repairContiguous } from '../../../../../src-main/core/planner/search/relaxation.js';
 import type { Plan } from '../../../../../src-main/core/planner/types.js';
 import { randomProblem } from '../random-problem.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
-import { planAll } from '../../../../../src-main/core/planner/search.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
+import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import { clusterSearch, nodeClasses } from '../../../../../src-main/core/planner/search/cluster-search.js';
 import { hybridSpace } from '../../../../../src-main/core/planner/search/group-space.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';

@@ -3,7 +3,7 @@
  * offloaded state does not fit the host's RAM does not fit, is never the best plan, and says so.
  */
 import { describe, expect, it } from 'vitest';
-import { planAll } from '../../../../../src-main/core/planner/search.js';
+import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import { searchRanked } from '../../../../../src-main/core/planner/search/plan-ranking.js';
 import { alphaBetaCostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
 import type { OptimizerOffload, PlanProblem } from '../../../../../src-main/core/planner/types.js';

@@ -5,7 +5,7 @@
  * past 32 replicas only powers of two and the whole class are, as dataParallelSets does.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { likeGroupPlans } from '../../../../../src-main/core/planner/search/whole-model.js';
 import { randomCluster } from '../random-problem.js';
 

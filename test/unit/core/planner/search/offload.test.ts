@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parameterStateBytes, OFFLOAD_CPU_BYTES_PER_PARAM } from '../../../../../src-main/core/planner/cost/memory.js';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
-import { planAll } from '../../../../../src-main/core/planner/search.js';
+import { parameterStateBytes, OFFLOAD_CPU_BYTES_PER_PARAM } from '../../../../../src-main/core/planner/memory/memory.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
+import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import {
   simStagesOfPlan,
   simulatePipeline,

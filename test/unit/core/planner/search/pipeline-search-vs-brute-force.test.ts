@@ -4,7 +4,7 @@ import { bruteForce } from '../reference/brute-force.js';
 import { expectSameOptimum, SCHEDULES } from '../reference/same-optimum.js';
 import { hybridSpace, pipelineSpace } from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
-import { microbatchCandidates, plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { microbatchCandidates, plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import { randomProblem } from '../random-problem.js';
 

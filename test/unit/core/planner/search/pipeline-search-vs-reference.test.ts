@@ -12,7 +12,7 @@ import {
   type GroupSpace,
 } from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import type { Plan, PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
 import { randomProblem } from '../random-problem.js';
 import { pipelineSearch as referencePipelineDp } from '../reference/pipeline-dp.js';

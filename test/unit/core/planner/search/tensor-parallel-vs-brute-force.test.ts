@@ -3,7 +3,7 @@ import { bruteForce } from '../reference/brute-force.js';
 import { expectSameOptimum, SCHEDULES } from '../reference/same-optimum.js';
 import { hybridSpace, mixedSpace, tensorDegreesOf } from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import type { Plan, PlanProblem } from '../../../../../src-main/core/planner/types.js';
 import { randomProblem } from '../random-problem.js';

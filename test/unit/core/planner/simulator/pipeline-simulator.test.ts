@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
 import { hybridSpace } from '../../../../../src-main/core/planner/search/group-space.js';
-import { plannerContext } from '../../../../../src-main/core/planner/problem.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import {
   simStagesOfPlan,
   simulatePipeline,

@@ -1,0 +1,49 @@
+/** Checks a planning problem and bundles it with its cost tables. Pure. */
+import { UserError } from '../../errors.js';
+import { alphaBetaCostModel, type CostModel } from '../cost/cost-model.js';
+import { CostTables } from '../cost/stage-cost.js';
+import type { PlanProblem } from '../types.js';
+
+export interface PlannerContext {
+  problem: PlanProblem;
+  cost: CostModel;
+  tables: CostTables;
+}
+
+/** Throws a UserError saying what is wrong with the problem. */
+function validateProblem(problem: PlanProblem): void {
+  if (problem.devices.length === 0) {
+    throw new UserError('no devices to plan on: add at least one device (a local GPU or CPU, or a virtual device)');
+  }
+  if (problem.layers.length === 0) throw new UserError('the workload has no layers to place');
+  if (!Number.isInteger(problem.batch) || problem.batch < 1) {
+    throw new UserError(`batch must be a positive whole number of samples, got ${problem.batch}`);
+  }
+  if (!(problem.bytesPerParam > 0)) throw new UserError(`bytesPerParam must be positive, got ${problem.bytesPerParam}`);
+  if (!(problem.overheadBytes >= 0)) throw new UserError(`overheadBytes must be >= 0, got ${problem.overheadBytes}`);
+  const seen = new Set<string>();
+  for (const d of problem.devices) {
+    if (seen.has(d.id)) throw new UserError(`device ${d.id} is listed twice`);
+    seen.add(d.id);
+  }
+  problem.layers.forEach((l, i) => {
+    const bad = [...Object.values(l.forwardUs), ...Object.values(l.backwardUs)].some((t) => !(t >= 0));
+    if (bad) throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric time`);
+    const held = (l.residentBytesPerSample ?? 0) + (l.frozenBytes ?? 0);
+    if (!(l.params >= 0) || !(l.outBytesPerSample >= 0) || !(l.activationBytesPerSample >= 0) || !(held >= 0)) {
+      throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric size`);
+    }
+  });
+}
+
+export function plannerContext(problem: PlanProblem, cost: CostModel = alphaBetaCostModel(problem)): PlannerContext {
+  validateProblem(problem);
+  return { problem, cost, tables: new CostTables(problem, cost) };
+}
+
+/** Microbatch counts tried: the divisors of the batch up to `max` (whole, equal microbatches). */
+export function microbatchCandidates(batch: number, max = 64): number[] {
+  const out: number[] = [];
+  for (let m = 1; m <= Math.min(batch, max); m++) if (batch % m === 0) out.push(m);
+  return out;
+}

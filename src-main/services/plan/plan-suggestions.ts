@@ -1,0 +1,200 @@
+/**
+ * When no plan fits: the smallest changes that would, each verified by running the same search
+ * on the changed request (never guessed). Tried in this order, a few values each, the first that
+ * fits kept (at most MAX_SUGGESTION_SEARCHES searches in all):
+ * - fewer tokens: half, a quarter, an eighth of the sequence (3 tries);
+ * - a smaller batch: half, a quarter, an eighth, then 1 (4 tries);
+ * - full activation recomputation, when training and not already searched (1 try);
+ * - ZeRO stages above the one asked for (training with --zero, up to 3 tries; without it the
+ *   search has tried them all);
+ * - 4-bit weights (serving, 1 try);
+ * - more GPUs of one kind: the largest GPU of the plan with a datasheet, and the datasheet GPU
+ *   with the most memory: 1, 2, 4 or 8 more of each (8 tries).
+ * A search of a huge request takes seconds, so the tries also stop once SUGGESTION_TIME_MS has
+ * passed, and the answer says it was cut short.
+ */
+import { datasheetFor, GPU_DATASHEETS } from '../../core/planner/cost/datasheets.js';
+import { shellDoubleQuote } from '../../core/planner/exports/common.js';
+import { WEIGHT_FORMATS } from '../../core/workload/generation.js';
+import { count } from '../../core/text/plural.js';
+import type { Plan, PlanDevice, PlanSuggestion } from '../../core/planner/types.js';
+import type { PlanRequest } from './plan-service.js';
+
+export const MAX_SUGGESTION_SEARCHES = 20;
+/** Wall time the tries may take in all: a request that does not fit is answered within seconds. */
+export const SUGGESTION_TIME_MS = 5_000;
+
+/** The changes found, how many searches were run, and whether time ran out before all were tried. */
+export interface SuggestionSearch {
+  suggestions: PlanSuggestion[];
+  searched: number;
+  cut: boolean;
+}
+
+interface Budget {
+  left: number;
+  searched: number;
+  cut: boolean;
+  until: number;
+  now: () => number;
+}
+
+/** The fastest plan that fits the request, or null (null also for a request the service refuses). */
+export type BestPlanOf = (req: PlanRequest) => Plan | null;
+
+export interface SuggestionInput {
+  req: PlanRequest;
+  /** Tokens per sequence of the workload as planned, or undefined when it has none. */
+  seq: number | undefined;
+  /** Bytes per parameter of the weights as planned. */
+  bytesPerParam: number;
+  devices: readonly PlanDevice[];
+}
+
+interface Try {
+  req: PlanRequest;
+  change: string;
+  option: string;
+}
+
+/** Halvings of n down to 1, at most `most` of them, the last one 1 when `toOne`. */
+function smaller(n: number, most: number, toOne: boolean): number[] {
+  const out: number[] = [];
+  for (let v = Math.floor(n / 2); v >= 1 && out.length < most; v = Math.floor(v / 2)) out.push(v);
+  if (toOne && n > 1 && !out.includes(1)) out.push(1);
+  return out;
+}
+
+function seqTries({ req, seq }: SuggestionInput): Try[] {
+  if (seq === undefined || seq < 2) return [];
+  return smaller(seq, 3, false).map((n) => ({
+    req: { ...req, seq: n },
+    change: `${count(n, 'token')} per sequence instead of ${seq}`,
+    option: `--seq ${n}`,
+  }));
+}
+
+function batchTries({ req }: SuggestionInput): Try[] {
+  return smaller(req.batch, 3, true).map((n) => ({
+    req: { ...req, batch: n },
+    change: `a batch of ${n} instead of ${req.batch}`,
+    option: `--batch ${n}`,
+  }));
+}
+
+function recomputeTries({ req }: SuggestionInput): Try[] {
+  const searched = req.recompute ?? 'auto';
+  if (req.mode !== 'training' || searched === 'auto' || searched === 'full') return [];
+  return [
+    {
+      req: { ...req, recompute: 'full' },
+      change: 'full activation recomputation (each layer keeps its input and runs its forward again)',
+      option: '--recompute full',
+    },
+  ];
+}
+
+const ZERO_TEXT = {
+  1: 'the optimizer state',
+  2: 'the optimizer state and gradients',
+  3: 'the optimizer state, gradients and weights',
+} as const;
+
+function zeroTries({ req }: SuggestionInput): Try[] {
+  // Without --zero the search tried every stage already.
+  if (req.mode !== 'training' || req.zero === undefined) return [];
+  return ([1, 2, 3] as const)
+    .filter((z) => z > (req.zero ?? 0))
+    .map((z) => ({
+      req: { ...req, zero: z },
+      change: `ZeRO stage ${z} (${ZERO_TEXT[z]} sharded over data-parallel replicas)`,
+      option: `--zero ${z}`,
+    }));
+}
+
+function fourBitTries({ req, bytesPerParam }: SuggestionInput): Try[] {
+  if (req.mode !== 'inference' || bytesPerParam <= WEIGHT_FORMATS.q4_k) return [];
+  return [
+    {
+      req: { ...req, weights: 'q4_k' },
+      change: `4-bit weights (Q4_K, ${WEIGHT_FORMATS.q4_k.toFixed(2)} bytes per parameter instead of ${bytesPerParam})`,
+      option: '--weights q4_k',
+    },
+  ];
+}
+
+/** The datasheet name of the plan's largest GPU (if the catalog knows it), then the datasheet GPU with the most memory. */
+function gpuKinds(devices: readonly PlanDevice[]): string[] {
+  const gpus = devices.filter((d) => d.kind === 'gpu').sort((a, b) => b.memoryBytes - a.memoryBytes);
+  const present = gpus.map((d) => datasheetFor(d.name)?.name).find((n) => n !== undefined);
+  const largest = [...GPU_DATASHEETS].sort((a, b) => b.memory.sizeGiB - a.memory.sizeGiB)[0]?.name;
+  return [...new Set([present, largest].filter((n): n is string => n !== undefined))];
+}
+
+function gpuTries({ req, devices }: SuggestionInput): Try[][] {
+  return gpuKinds(devices).map((name) =>
+    [1, 2, 4, 8].map((n) => {
+      const virtual = [...(req.virtual ?? []), `${n}x${name}`];
+      return {
+        req: { ...req, virtual },
+        change: n === 1 ? `one more ${name}` : `${count(n, 'more GPU')} (${name})`,
+        option: `--virtual ${shellDoubleQuote(virtual.join(','))}`,
+      };
+    }),
+  );
+}
+
+/** The first try whose request fits, as a suggestion; searches counted against `budget`. */
+function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: Budget): PlanSuggestion | null {
+  for (const t of tries) {
+    if (budget.left <= 0) return null;
+    if (budget.now() >= budget.until) {
+      budget.cut = true;
+      return null;
+    }
+    budget.left--;
+    budget.searched++;
+    const p = bestOf(t.req);
+    if (p) {
+      const plan = {
+        kind: p.kind,
+        stepUs: p.stepUs,
+        throughputSamplesPerS: p.throughputSamplesPerS,
+        ...(p.optimizerOffload ? { optimizerOffload: true } : {}),
+        ...(p.recompute ? { recompute: p.recompute } : {}),
+        ...(p.zeroStage ? { zeroStage: p.zeroStage } : {}),
+      };
+      return { change: t.change, option: t.option, plan };
+    }
+  }
+  return null;
+}
+
+/** Verified changes that make the request fit, one per kind of change, in the order above. */
+export function suggestChanges(
+  input: SuggestionInput,
+  bestOf: BestPlanOf,
+  now: () => number = () => performance.now(),
+): SuggestionSearch {
+  const budget: Budget = {
+    left: MAX_SUGGESTION_SEARCHES,
+    searched: 0,
+    cut: false,
+    until: now() + SUGGESTION_TIME_MS,
+    now,
+  };
+  const groups = [
+    seqTries(input),
+    batchTries(input),
+    recomputeTries(input),
+    zeroTries(input),
+    fourBitTries(input),
+    ...gpuTries(input),
+  ];
+  const out: PlanSuggestion[] = [];
+  for (const g of groups) {
+    const s = firstFit(g, bestOf, budget);
+    if (s) out.push(s);
+  }
+  return { suggestions: out, searched: budget.searched, cut: budget.cut };
+}

@@ -1,0 +1,83 @@
+/**
+ * The engine a served decoder is priced on: the request's choice resolved against the weight format
+ * (auto, a format the engine cannot load refused in one line), its rules at the asked version, and
+ * the kernel fractions a profiled GPU lends to datasheet GPUs of its architecture.
+ */
+import type { CatalogEntry, TransformerEntry } from '../../core/catalog/index.js';
+import { resolveEngine } from '../../core/engines/engine-formats.js';
+import { ENGINES } from '../../core/engines/engine-names.js';
+import { engineRules } from '../../core/engines/engines.js';
+import type { EngineRules } from '../../core/engines/engine-rules.js';
+import type { Dtype } from '../../core/domain/measurement.js';
+import type { GpuDatasheet } from '../../core/planner/cost/datasheets.js';
+import type { ServingEngine } from '../../core/planner/serving/plan-serving.js';
+import type { PlanSummary } from '../../core/planner/plan-summary.js';
+import type { KernelEfficiencies } from '../../core/predictor/kernel-efficiency.js';
+import type { WeightFormat } from '../../core/workload/generation.js';
+import type { Database } from '../../adapters/store/types.js';
+import { transferredTable } from '../predict/datasheet-transfer.js';
+import type { PlanRequest } from './plan-request.js';
+
+/** The format a served decoder's weights are read in: --weights, else its compute dtype (fp8 GEMMs: fp8). */
+export function servedFormat(weights: WeightFormat | undefined, dtype: Dtype): WeightFormat {
+  if (weights) return weights;
+  return dtype === 'fp8' || dtype === 'fp32' || dtype === 'bf16' ? dtype : 'fp16';
+}
+
+/** The engine's rules with the caps a launch line sets. */
+function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): EngineRules {
+  if (!s) return rules;
+  return {
+    ...rules,
+    ...(s.flashAttention === true && rules.flashAttention ? { attention: rules.flashAttention } : {}),
+    batching: {
+      ...rules.batching,
+      ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
+      ...(s.maxBatchedTokens !== undefined ? { maxBatchedTokens: s.maxBatchedTokens } : {}),
+    },
+    memory: {
+      ...rules.memory,
+      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}),
+      ...(s.kvShareOfFree !== undefined ? { kvShareOfFree: s.kvShareOfFree } : {}),
+    },
+  };
+}
+
+export interface ResolvedEngine {
+  /** Null for 'ideal' or a workload the engine model cannot describe (not a catalog transformer). */
+  serving: ServingEngine | null;
+  summary: NonNullable<PlanSummary['engine']>;
+}
+
+export function servingEngine(
+  db: Database,
+  req: Pick<PlanRequest, 'engine' | 'engineVersion' | 'kvCache' | 'load' | 'engineSettings'>,
+  entry: CatalogEntry | null,
+  format: WeightFormat,
+): ResolvedEngine {
+  const name = resolveEngine(req.engine, format);
+  if (name === 'ideal')
+    return { serving: null, summary: { name, title: 'the kernel roofline (no engine)', since: null } };
+  const rules = withSettings(
+    engineRules(name, req.engineVersion !== undefined ? { version: req.engineVersion } : {}),
+    req.engineSettings,
+  );
+  const summary = { name, title: ENGINES[name].title, since: rules.since };
+  if (!entry || entry.kind !== 'transformer') return { serving: null, summary };
+  const tables = new Map<string, KernelEfficiencies | undefined>();
+  const table = (gpu: GpuDatasheet): KernelEfficiencies | undefined => {
+    if (!tables.has(gpu.id)) tables.set(gpu.id, transferredTable(db, gpu)?.table);
+    return tables.get(gpu.id);
+  };
+  return {
+    serving: {
+      rules,
+      entry: entry as TransformerEntry,
+      format,
+      kvCache: req.kvCache ?? 'auto',
+      ...(req.load ? { load: req.load } : {}),
+      table,
+    },
+    summary,
+  };
+}

@@ -1,0 +1,48 @@
+/** Memory per way of holding a model, and where it fits, against hand computations. */
+import { describe, expect, it } from 'vitest';
+import { fitRows, placeRow, SERVING_FORMATS } from '../../../../../src-main/core/planner/memory/fit.js';
+
+const GiB = 2 ** 30;
+const model = {
+  params: 8e9,
+  kvBytesPerToken: 131072,
+  stepActivationBytes: 1e8,
+  trainingActivationBytes: 40e9,
+  checkpointedActivationBytes: 2e9,
+};
+
+describe('fitRows', () => {
+  it('serves each format at its bytes per weight with a 16-bit KV cache of context x batch', () => {
+    const rows = fitRows(model, 'inference', 8192, 2);
+    expect(rows.map((r) => r.label)).toEqual(SERVING_FORMATS.map((f) => f.label));
+    const bf16 = rows[0];
+    expect(bf16?.weightsBytes).toBe(16e9);
+    expect(bf16?.kvCacheBytes).toBe(131072 * 8192 * 2);
+    expect(bf16?.totalBytes).toBe(16e9 + 131072 * 8192 * 2 + 1e8);
+    expect(rows.find((r) => r.label === 'fp8')?.weightsBytes).toBe(8e9);
+  });
+
+  it('trains with 16 bytes a parameter and the activations with and without recomputation', () => {
+    const [plain, full] = fitRows(model, 'training', 4096, 1);
+    expect((plain?.weightsBytes ?? 0) + (plain?.gradientBytes ?? 0) + (plain?.optimizerBytes ?? 0)).toBe(16 * 8e9);
+    expect(plain?.activationBytes).toBe(40e9);
+    expect(full?.activationBytes).toBe(2e9);
+    expect(full?.kvCacheBytes).toBe(0);
+  });
+});
+
+describe('placeRow', () => {
+  const gpus = [
+    { name: 'small', memoryBytes: 23 * GiB },
+    { name: 'big', memoryBytes: 79 * GiB },
+  ];
+  it('names the GPUs that hold a row alone, with the overhead counted', () => {
+    const r = { ...fitRows(model, 'inference', 1, 1)[0]!, totalBytes: 22.6 * GiB };
+    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: ['big'], split: null });
+  });
+  it('splits over the fewest of the largest GPU when none holds it alone', () => {
+    const r = { ...fitRows(model, 'training', 1, 1)[0]!, totalBytes: 200 * GiB };
+    // 200 GiB over 78.5 GiB of room each: 3.
+    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: [], split: { gpu: 'big', count: 3 } });
+  });
+});

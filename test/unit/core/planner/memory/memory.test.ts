@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
+import {
+  deviceMemory,
+  memoryShortfall,
+  microbatchesInFlight,
+  parameterStateBytes,
+  type MemorySettings,
+} from '../../../../../src-main/core/planner/memory/memory.js';
+import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
+import type { PlanLayer, PlanProblem } from '../../../../../src-main/core/planner/types.js';
+
+const GiB = 1024 ** 3;
+const training = (zeroStage: 0 | 1 | 2 | 3): MemorySettings => ({
+  mode: 'training',
+  bytesPerParam: 16,
+  zeroStage,
+  overheadBytes: 0,
+});
+
+describe('parameter state (mixed-precision Adam, ZeRO)', () => {
+  const psi = 1e9;
+  it('16 bytes per parameter without ZeRO, whatever the replicas', () => {
+    expect(parameterStateBytes(psi, 1, training(0))).toBe(16e9);
+    expect(parameterStateBytes(psi, 4, training(0))).toBe(16e9);
+  });
+  it('ZeRO-1 4Ψ + 12Ψ/N, ZeRO-2 2Ψ + 14Ψ/N, ZeRO-3 16Ψ/N', () => {
+    expect(parameterStateBytes(psi, 4, training(1))).toBe(4e9 + 3e9);
+    expect(parameterStateBytes(psi, 4, training(2))).toBe(2e9 + 3.5e9);
+    expect(parameterStateBytes(psi, 4, training(3))).toBe(4e9);
+    expect(parameterStateBytes(psi, 8, training(3))).toBe(2e9);
+    // One replica: nothing to shard.
+    for (const z of [1, 2, 3] as const) expect(parameterStateBytes(psi, 1, training(z))).toBe(16e9);
+  });
+  it('inference holds the weights only', () => {
+    const s: MemorySettings = { mode: 'inference', bytesPerParam: 2, zeroStage: 3, overheadBytes: 0 };
+    expect(parameterStateBytes(psi, 4, s)).toBe(2e9);
+  });
+});
+
+describe('microbatches in flight', () => {
+  it('1F1B: stage i of p keeps p − i (at most m)', () => {
+    expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 8))).toEqual([4, 3, 2, 1]);
+    expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 2))).toEqual([2, 2, 2, 1]);
+  });
+  it('GPipe keeps all m; inference one', () => {
+    expect(microbatchesInFlight('gpipe', 'training', 3, 4, 8)).toBe(8);
+    expect(microbatchesInFlight('gpipe', 'inference', 0, 4, 8)).toBe(1);
+  });
+});
+
+describe('memory reason', () => {
+  it('names the device, what it needs and where it goes', () => {
+    const need = deviceMemory(
+      { params: (6.2 * GiB) / 16, replicas: 1, activationBytesPerSample: (4.6 * GiB) / 8, samples: 2, inFlight: 4 },
+      { mode: 'training', bytesPerParam: 16, zeroStage: 0, overheadBytes: 0.5 * GiB },
+    );
+    expect(need.totalBytes).toBeCloseTo(11.3 * GiB, 0);
+    expect(memoryShortfall({ id: 'cuda:1', name: 'RTX 2080 SUPER', memoryBytes: 8 * GiB }, need)).toBe(
+      'cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer, ' +
+        '4.6 GiB activations (4 microbatches in flight), 512 MiB overhead',
+    );
+  });
+
+  it('counts a served decoder’s KV cache for every sample of the step and names it', () => {
+    const need = deviceMemory(
+      { params: 8e9, replicas: 1, activationBytesPerSample: 1e6, samples: 2, inFlight: 1, residentBytes: 8 * GiB },
+      { mode: 'inference', bytesPerParam: 2, zeroStage: 0, overheadBytes: 0.5 * GiB },
+    );
+    expect(need.residentBytes).toBe(8 * GiB);
+    expect(need.totalBytes).toBe(16e9 + 2e6 + 8 * GiB + 0.5 * GiB);
+    expect(memoryShortfall({ id: 'cuda:0', name: 'RTX 4090', memoryBytes: 24 * GiB }, need)).toBe(
+      'cuda:0 (RTX 4090, 24.0 GiB): needs 23.4 GiB: 14.9 GiB parameters/optimizer, ' +
+        '1.9 MiB activations (1 microbatch in flight), 8.0 GiB KV cache, 512 MiB overhead',
+    );
+  });
+});
+
+function layer(name: string, params: number, act: number, times: Record<string, number>): PlanLayer {
+  return {
+    name,
+    forwardUs: times,
+    backwardUs: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, 2 * v])),
+    params,
+    outBytesPerSample: 1e6,
+    activationBytesPerSample: act,
+  };
+}
+
+function problem(over: Partial<PlanProblem> = {}): PlanProblem {
+  const t = { a: 100, b: 100, c: 100 };
+  return {
+    layers: [layer('l0', 1e8, 1e7, t), layer('l1', 2e8, 2e7, t), layer('l2', 3e8, 3e7, t), layer('l3', 4e8, 4e7, t)],
+    devices: ['a', 'b', 'c'].map((id) => ({
+      id,
+      name: 'GPU',
+      kind: 'gpu' as const,
+      machine: 'm',
+      memoryBytes: 80 * GiB,
+      estimate: 'profiled' as const,
+    })),
+    links: [
+      { a: 'a', b: 'b', alphaUs: 10, gbps: 10, kind: 'x' },
+      { a: 'a', b: 'c', alphaUs: 10, gbps: 10, kind: 'x' },
+      { a: 'b', b: 'c', alphaUs: 10, gbps: 10, kind: 'x' },
+    ],
+    mode: 'training',
+    batch: 8,
+    bytesPerParam: 16,
+    zeroStage: 0,
+    overheadBytes: 1e9,
+    ...over,
+  };
+}
+
+describe('memory of a priced plan', () => {
+  it('1F1B pipeline: parameters, activations × samples × (p − i) in flight, overhead', () => {
+    const ctx = plannerContext(problem());
+    const plan = pricePlan(ctx, {
+      stages: [
+        { from: 0, to: 2, devices: ['a'] },
+        { from: 2, to: 4, devices: ['b'] },
+      ],
+      microbatches: 4,
+      schedule: '1f1b',
+    });
+    // Stage 0: 3e8 params × 16; (1e7 + 2e7) bytes × 2 samples × 2 in flight; 1e9 overhead.
+    expect(plan.stages[0]?.memoryBytes.a).toBe(16 * 3e8 + 3e7 * 2 * 2 + 1e9);
+    // Stage 1: 7e8 params × 16; 7e7 × 2 samples × 1 in flight.
+    expect(plan.stages[1]?.memoryBytes.b).toBe(16 * 7e8 + 7e7 * 2 * 1 + 1e9);
+    const gpipe = pricePlan(ctx, {
+      stages: [
+        { from: 0, to: 2, devices: ['a'] },
+        { from: 2, to: 4, devices: ['b'] },
+      ],
+      microbatches: 4,
+      schedule: 'gpipe',
+    });
+    expect(gpipe.stages[1]?.memoryBytes.b).toBe(16 * 7e8 + 7e7 * 2 * 4 + 1e9);
+  });
+
+  it('data parallel with ZeRO-2: shards by replicas, splits the samples', () => {
+    const ctx = plannerContext(problem({ zeroStage: 2 }));
+    const plan = pricePlan(ctx, {
+      stages: [{ from: 0, to: 4, devices: ['a', 'b'] }],
+      microbatches: 2,
+      schedule: '1f1b',
+    });
+    // 1e9 params: 2Ψ + 14Ψ/2; 4 samples per microbatch split 2 + 2; one in flight.
+    const expected = 2e9 + 7e9 + 1e8 * 2 * 1 + 1e9;
+    expect(plan.stages[0]?.memoryBytes).toEqual({ a: expected, b: expected });
+    expect(plan.kind).toBe('data-parallel');
+  });
+
+  it('is infeasible with the reason when a stage does not fit', () => {
+    const p = problem();
+    p.devices[1]!.memoryBytes = 8 * GiB;
+    const ctx = plannerContext(p);
+    const plan = pricePlan(ctx, {
+      stages: [
+        { from: 0, to: 2, devices: ['a'] },
+        { from: 2, to: 4, devices: ['b'] },
+      ],
+      microbatches: 4,
+      schedule: '1f1b',
+    });
+    expect(plan.feasible).toBe(false);
+    expect(plan.reasons).toEqual([
+      expect.stringMatching(/^b \(GPU, 8\.0 GiB\): needs 1\d\.\d GiB: .*\(1 microbatch in flight\)/),
+    ]);
+  });
+});
+
+describe('step time of a priced plan', () => {
+  it('Σ t + 2·Σ c + (m − 1)·max(t, c) for a training pipeline', () => {
+    const ctx = plannerContext(problem());
+    const plan = pricePlan(ctx, {
+      stages: [
+        { from: 0, to: 1, devices: ['a'] },
+        { from: 1, to: 4, devices: ['b'] },
+      ],
+      microbatches: 4,
+      schedule: '1f1b',
+    });
+    // 2 samples per microbatch; 300 µs per layer and sample (forward + backward).
+    const t0 = 2 * 300;
+    const t1 = 2 * 900;
+    const cut = 10 + (2 * 1e6) / (10 * 1e3);
+    expect(plan.stages.map((s) => s.timeUs)).toEqual([t0, t1]);
+    expect(plan.stepUs).toBeCloseTo(t0 + t1 + 2 * cut + 3 * Math.max(t1, cut), 9);
+    expect(plan.bottleneckStage).toBe(1);
+    expect(plan.throughputSamplesPerS).toBeCloseTo(8 / (plan.stepUs * 1e-6), 6);
+  });
+});

@@ -1,0 +1,116 @@
+/** Generation on a profiled device, straight through the service (the seeded CPU store). */
+import { describe, expect, it } from 'vitest';
+import { predictGeneration } from '../../../../src-main/services/predict/generation-service.js';
+import { predictModel } from '../../../../src-main/services/workload/workload-service.js';
+import { cli, tempDir } from '../../../helpers/cli.js';
+import { seededDb } from '../../../helpers/seeded-store.js';
+import { trainedStore } from '../service-stores.js';
+import path from 'node:path';
+
+describe('predictGeneration', () => {
+  it('predicts the time to first token, the decode steps and the memory of a catalog decoder', () => {
+    const db = trainedStore();
+    const g = predictGeneration(db, 'llama-3.1-8b', {
+      device: 'cpu',
+      prompt: 256,
+      tokens: 16,
+      dtype: 'fp32',
+    });
+    expect(g).toMatchObject({ workload: 'llama-3.1-8b', batch: 1, prompt: 256, tokens: 16, dtype: 'fp32' });
+    // The prompt's forward pass with the LM head on the last position only.
+    const full = predictModel(db, 'llama-3.1-8b', { device: 'cpu', seq: 256, dtype: 'fp32' });
+    const head = full.layers.find((l) => l.name === 'head')?.timeUs ?? 0;
+    expect(head).toBeGreaterThan(0);
+    expect(g.ttftUs).toBeCloseTo(full.totalUs - head * (1 - 1 / 256), 3);
+    expect(g.firstStep.bound).toBe('memory');
+    expect(g.lastStep.bytes).toBeGreaterThan(g.firstStep.bytes);
+    expect(g.tokensPerSecond).toBeCloseTo((16 * 1e6) / g.decodeUs, 6);
+    expect(g.weightBytes).toBe(8_030_261_248 * 4);
+    expect(g.kvCacheBytes).toBe(2 * 32 * 8 * 128 * 4 * (256 + 16));
+    expect(g.deviceMemoryBytes).toBeGreaterThan(0);
+    expect(g.fits).toBe(g.memoryBytes <= (g.deviceMemoryBytes ?? 0));
+  });
+
+  it('refuses a context beyond the model’s and a model that does not generate, in one line', () => {
+    const db = trainedStore();
+    expect(() => predictGeneration(db, 'gpt2-small', { device: 'cpu', prompt: 1000, tokens: 100 })).toThrow(
+      'gpt2-small takes at most 1024 tokens: the prompt (1000) and the generated tokens (100) make 1100',
+    );
+    expect(() => predictGeneration(db, 'bert-base', { device: 'cpu' })).toThrow(/^bert-base is not a decoder/);
+  });
+
+  it('refuses weights the dtype cannot take in one line, and takes int4 at 68 bytes per 128 weights', () => {
+    const db = trainedStore();
+    expect(() =>
+      predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1, dtype: 'fp16', weights: 'bf16' }),
+    ).toThrow(
+      '--weights bf16: the model computes in fp16, which takes weights as fp16, int8, fp8, q8_0, int4, q4_k, q4_0',
+    );
+    const int4 = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1, weights: 'int4' });
+    expect(int4.weightBytes).toBe((8_030_261_248 * 68) / 128);
+  });
+});
+
+describe('pipedejavu predict-model --mode generate', () => {
+  it('prints TTFT, tokens per second and memory; --prompt without generate is a usage error', async () => {
+    const db = path.join(tempDir(), 'g.db');
+    seededDb(db).close();
+    await cli(['train', '--db', db, '--predictor', 'linear']);
+    const r = await cli([
+      'predict-model',
+      'mistral-7b',
+      '--db',
+      db,
+      '--device',
+      'cpu',
+      '--mode',
+      'generate',
+      '--prompt',
+      '128',
+      '--tokens',
+      '8',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^mistral-7b on .*, bf16, batch 1: prompt 128 tokens, then 8 generated\ntime to first token/,
+    );
+    expect(r.stdout).toMatch(/tokens\/s/);
+    const json = JSON.parse(
+      (
+        await cli([
+          'predict-model',
+          'mixtral-8x7b',
+          '--db',
+          db,
+          '--device',
+          'cpu',
+          '--mode',
+          'generate',
+          '--prompt',
+          '64',
+          '--tokens',
+          '4',
+          '--json',
+        ])
+      ).stdout,
+    ) as { kvCacheBytes: number; weightBytes: number };
+    expect(json.weightBytes).toBe(46_702_792_704 * 2);
+    const wrong = await cli(['predict-model', 'mistral-7b', '--db', db, '--device', 'cpu', '--prompt', '128']);
+    expect(wrong).toMatchObject({
+      code: 2,
+      stderr: 'pipedejavu: error: --prompt, --tokens and --weights go with --mode generate\n',
+    });
+    const q4 = await cli([
+      ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate'],
+      ...['--prompt', '64', '--tokens', '4', '--weights', 'q4_0', '--json'],
+    ]);
+    const parsed = JSON.parse(q4.stdout) as { weightBytes: number; weights: string };
+    expect(parsed).toMatchObject({ weights: 'q4_0', weightBytes: (8_030_261_248 * 18) / 32 });
+    const bad = await cli([
+      ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate', '--weights', 'q3'],
+    ]);
+    expect(bad.stderr).toBe(
+      'pipedejavu: error: --weights takes fp32, fp16, bf16, int8, fp8, q8_0, int4, q4_k, q4_0; got "q3"\n',
+    );
+  });
+});
