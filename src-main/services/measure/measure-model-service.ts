@@ -16,7 +16,8 @@ import { summarize, type StoppingRule } from '../../core/profiler/timing-stats.j
 import { fromNodeUs, ioBytes, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import { deviceOverhead, resolveWorkload, type WorkloadSpecOptions } from '../workload/workload-service.js';
+import { resolveWorkload, type WorkloadSpecOptions } from '../workload/workload-service.js';
+import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { bandTarget, epFor, executedWorkload, predictExecuted } from '../predict/model-prediction-service.js';
 import { localMachineId } from '../machine/machine-service.js';
 import { attributeNodes } from './model-attribution.js';
