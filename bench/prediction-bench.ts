@@ -48,7 +48,8 @@ import { predictModelExecuted } from '../src-main/services/predict/model-predict
 import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/profile/device-targets.js';
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
-import { deviceOverhead, pickDevice } from '../src-main/services/workload/workload-service.js';
+import { pickDevice } from '../src-main/services/workload/workload-service.js';
+import { deviceOverhead } from '../src-main/services/workload/stored-device-figures.js';
 
 interface BenchModel {
   label: string;

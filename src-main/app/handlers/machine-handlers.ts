@@ -3,7 +3,7 @@ import { UserError } from '../../core/errors.js';
 import type { MachineSummary } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { findMachineDetail, listMachines, probeAndRecord } from '../../services/machine/machine-service.js';
-import { exportProfile } from '../../services/exchange/profile-exchange-service.js';
+import { exportProfile } from '../../services/exchange/profile-export.js';
 import { removeImportedMachine } from '../../services/machine/removal-service.js';
 import type { HandlerGroup } from './types.js';
 import { checkWorkloadSpec } from './workload-spec.js';

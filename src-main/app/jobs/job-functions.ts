@@ -27,9 +27,14 @@ import { evaluatePredictors } from '../../services/predict/evaluation-service.js
 import { layerComparison, measureModel } from '../../services/measure/measure-model-service.js';
 import { planSummary, planWorkload } from '../../services/plan/plan-service.js';
 import { trainPredictors } from '../../services/predict/predictor-service.js';
-import { localProfile, nothingProfiled, profiledRooflines, profileTargets } from '../../services/profile/profile-targets.js';
+import {
+  localProfile,
+  nothingProfiled,
+  profiledRooflines,
+  profileTargets,
+} from '../../services/profile/profile-targets.js';
 import { parseBackends } from '../../services/profile/device-targets.js';
-import { importProfile } from '../../services/exchange/profile-exchange-service.js';
+import { importProfile } from '../../services/exchange/profile-import.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
 import { compareMachines } from '../../services/measure/compare-service.js';
 import { predictOnMachine } from '../../services/predict/model-prediction-service.js';

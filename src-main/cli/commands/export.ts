@@ -1,7 +1,7 @@
 import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
 import { UsageError } from '../../core/errors.js';
 import { exportArchive } from '../../services/exchange/profile-archive-export.js';
-import { exportProfile } from '../../services/exchange/profile-exchange-service.js';
+import { exportProfile } from '../../services/exchange/profile-export.js';
 import { findMachine } from '../../services/machine/machine-service.js';
 import { runtimeVersions } from '../../services/machine/runtime-versions.js';
 import type { CliContext } from '../context.js';

@@ -7,7 +7,7 @@ import {
   prepareImport,
   type BatchImportResult,
 } from '../../services/exchange/profile-batch-import.js';
-import { checkLabel, storeProfile, type ImportResult } from '../../services/exchange/profile-exchange-service.js';
+import { checkLabel, storeProfile, type ImportResult } from '../../services/exchange/profile-import.js';
 import { count } from '../../core/text/plural.js';
 import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';

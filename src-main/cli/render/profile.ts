@@ -3,7 +3,7 @@ import { isTorchEpName } from '../../core/domain/execution-provider.js';
 import type { DeviceSummary } from '../../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../../core/profiler/overhead.js';
 import type { DatasheetCheck } from '../../services/predict/datasheet-check-service.js';
-import type { ProfileReport } from '../../services/profile/profiler-service.js';
+import type { ProfileReport } from '../../services/profile/profiler-types.js';
 import type { StoredRun } from '../../adapters/store/profile-repo.js';
 import { conditionsLine } from '../../services/profile/run-conditions-service.js';
 import { formatTable, tableRows, textLines } from '../output.js';

@@ -29,7 +29,7 @@
  *   rank-1 data inputs and are not chainable, and for them rank does not matter.
  *   On the CPU EP a fan is only a stand-in for tests: ORT's NCHWc layout gives a lone conv a
  *   ReorderOutput that the unconsumed copies do not need, so CPU kernels keep their own mix
- *   (services/profile/profiler-service.ts chainCopies).
+ *   (services/profile/kernel-timing.ts chainCopies).
  * Pure.
  */
 import type { NodeDef, TensorDef } from '../onnx/model-builder.js';

@@ -8,7 +8,7 @@ import { LIMITS, type ProfileFile } from '../../core/profile-file/schema.js';
 import { UserError } from '../../core/errors.js';
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
-import { buildProfileFile, refuseOverCaps, type ExportDeps, type ExportResult } from './profile-exchange-service.js';
+import { buildProfileFile, refuseOverCaps, type ExportDeps, type ExportResult } from './profile-export.js';
 import { count } from '../../core/text/plural.js';
 
 export interface ArchiveExportResult {

@@ -18,7 +18,7 @@ import {
   type ImportResult,
   type PreparedProfile,
   type StoreOptions,
-} from './profile-exchange-service.js';
+} from './profile-import.js';
 
 export interface BatchImportResult {
   /** `profile`: the profile's place (1-based) in the archive `file`; absent for a profile file. */

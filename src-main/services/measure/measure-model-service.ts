@@ -10,24 +10,21 @@
 import type { MachineDeviceId } from '../../core/domain/device-id.js';
 import { recordCheck } from '../predict/prediction-band.js';
 import type { ModelBand } from '../../core/predictor/model-band.js';
-import { readFileSync, rmSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
-import type { Dtype, Measurement } from '../../core/domain/measurement.js';
+import type { Dtype } from '../../core/domain/measurement.js';
 import { summarize, type StoppingRule } from '../../core/profiler/timing-stats.js';
-import { KERNEL_OPS } from '../../core/kernels/types.js';
 import { fromNodeUs, ioBytes, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
-import { ProfileRepo } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { KernelRunner } from '../../adapters/ort/kernel-runner.js';
-import type { EpConfig } from '../../core/domain/execution-provider.js';
-import { deviceOverhead, resolveWorkload, type WorkloadSpecOptions } from '../workload/workload-service.js';
+import { resolveWorkload, type WorkloadSpecOptions } from '../workload/workload-service.js';
+import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { bandTarget, epFor, executedWorkload, predictExecuted } from '../predict/model-prediction-service.js';
 import { localMachineId } from '../machine/machine-service.js';
-import type { DeviceGroup } from '../predict/training-data.js';
 import { attributeNodes } from './model-attribution.js';
 import type { WorkloadNode } from '../../core/workload/types.js';
 import { checkWritableFile } from '../../adapters/files/check-writable.js';
-import { writeFileAtomic } from '../../adapters/files/write-file-atomic.js';
+import { keepTrace, type KeptTrace } from './kept-trace.js';
+import { storeNodes } from './model-node-store.js';
 import { measuredConditionsWarnings, watchCpuTiming, type ConditionsProbe } from '../profile/run-conditions-service.js';
 
 /** One executed node as ONNX Runtime ran it (its name is ORT's: `conv2d_494.tmp_0_nchwc`, `ReorderOutput_token_3`). */
@@ -102,20 +99,6 @@ export interface ModelMeasurement {
   outputShapes: Record<string, number[]>;
   /** With `traceFile`: where ORT's trace of the traced pass was written, and what it holds. */
   trace?: KeptTrace;
-}
-
-/**
- * The ORT trace of the attribution pass, as ORT wrote it: a Chrome trace (an array
- * of events) that Perfetto and chrome://tracing open. Its times are traced times; the
- * measurement's end to end comes from the untraced runs.
- */
-export interface KeptTrace {
-  /** Absolute path of the file. */
-  file: string;
-  /** model_run events: the traced runs, a warm-up run first. */
-  runs: number;
-  /** Events in the file (sessions, runs, and per node its kernel time and fences). */
-  events: number;
 }
 
 /**
@@ -305,90 +288,6 @@ export function passWarnings(mediansUs: readonly number[]): string[] {
   return [
     `the untraced passes disagree by ${((hi / lo - 1) * 100).toFixed(0)}% (${mediansUs.map((u) => (u / 1000).toFixed(3)).join(' and ')} ms): something else was running; the lower is reported, re-run on a quiet machine to confirm it`,
   ];
-}
-
-/**
- * Copies the runner's trace file to `dest` (a temporary sibling, then a rename: never half a
- * file) and removes the runner's copy. ORT's file is read as a Chrome trace first: an
- * array of events, or an object with traceEvents.
- */
-function keepTrace(from: string | undefined, dest: string, protect: readonly string[]): KeptTrace {
-  if (!from) throw new Error('the kernel runner kept no ONNX Runtime trace');
-  try {
-    const text = readFileSync(from, 'utf8');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UserError('ONNX Runtime wrote an ORT trace that is not valid JSON');
-    }
-    const events = Array.isArray(parsed) ? parsed : (parsed as { traceEvents?: unknown } | null)?.traceEvents;
-    if (!Array.isArray(events)) throw new UserError('ONNX Runtime wrote an ORT trace without events');
-    writeFileAtomic(dest, text, { protect });
-    const runs = events.filter((e: { cat?: unknown; name?: unknown } | null) => e?.name === 'model_run').length;
-    return { file: dest, runs, events: events.length };
-  } finally {
-    rmSync(from, { force: true });
-  }
-}
-
-/**
- * The measured nodes as measurements (source "model") in a run of their own, so the
- * next `train` learns from the user's model; a shape already stored is not stored again.
- */
-function storeNodes(
-  db: Database,
-  m: {
-    device: DeviceGroup;
-    ep: EpConfig;
-    ortVersion: string;
-    workloadName: string;
-    nodes: { node: WorkloadNode; samples: number[] }[];
-  },
-): { inserted: number; alreadyStored: number } {
-  const profiles = new ProfileRepo(db);
-  const threads = m.ep.name === 'cpu' ? m.ep.threads : null;
-  const run = profiles.createRun({
-    machineId: m.device.machineId,
-    deviceKey: m.device.deviceKey,
-    suite: `model:${m.workloadName}`,
-    executionProvider: m.ep.name,
-    threads,
-    runtimeVersion: m.ortVersion,
-  });
-  const measurements: Measurement[] = [];
-  for (const { node, samples } of m.nodes) {
-    const s = summarize(samples.filter((v) => v > 0));
-    if (!node.kernel || !node.family || !(KERNEL_OPS as readonly string[]).includes(node.kernel.op)) continue;
-    if (!(s.medianUs > 0)) continue;
-    measurements.push({
-      runId: run.id,
-      deviceKey: m.device.deviceKey,
-      op: node.kernel.op,
-      family: node.family,
-      shape: node.kernel.shape,
-      dtype: node.dtype,
-      flops: node.flops,
-      bytes: node.bytes,
-      executionProvider: m.ep.name,
-      threads,
-      runtimeVersion: m.ortVersion,
-      stats: {
-        medianUs: s.medianUs,
-        p10Us: Math.min(s.p10Us, s.medianUs),
-        p90Us: Math.max(s.p90Us, s.medianUs),
-        cv: s.cv,
-        repetitions: s.repetitions,
-        wallMedianUs: null,
-      },
-      source: 'model',
-    });
-  }
-  const stored = profiles.insertMeasurements(run.id, measurements);
-  profiles.finishRun(run.id, 'complete', null, [
-    `measured ${m.workloadName}: ${stored.inserted} new node shapes, ${stored.skipped} already stored`,
-  ]);
-  return { inserted: stored.inserted, alreadyStored: stored.skipped };
 }
 
 /** Measured against predicted time per layer of the stored or catalog workload (µs). */

@@ -29,7 +29,8 @@ import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { deviceMemoryBytes } from '../plan/device-memory.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
-import { deviceOverhead, pickDevice, predictOnDevice } from '../workload/workload-service.js';
+import { pickDevice, predictOnDevice } from '../workload/workload-service.js';
+import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { count } from '../../core/text/plural.js';
 import { isExpertNode } from '../../core/catalog/block-names.js';
 

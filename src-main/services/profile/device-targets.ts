@@ -8,7 +8,7 @@ import { BACKENDS, type Backend } from '../../core/domain/execution-provider.js'
 import { UsageError } from '../../core/errors.js';
 import type { MachineDetail } from '../../adapters/store/machine-repo.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
-import type { ProfileTarget } from './profiler-service.js';
+import type { ProfileTarget } from './profiler-types.js';
 
 /** The suite `pipedejavu profile` runs when none is named (README: what each suite buys). */
 export const DEFAULT_SUITE: SuiteName = 'quick';

@@ -1,6 +1,6 @@
 /**
  * The NCHWc reorders ORT inserts around a lone conv or pool, kept as measurements of their
- * own (core/kernels/reorders.ts): a kernel's label leaves them out (profiler-service.ts
+ * own (core/kernels/reorders.ts): a kernel's label leaves them out (kernel-timing.ts
  * INSERTED_OPS), and a real graph runs them wherever its layout changes, so their trace
  * times, which every traced NCHWc kernel brings along, are what the reorders of a real
  * graph are priced from. Labelled as kernels are: the node's trace time less the

@@ -10,7 +10,7 @@ import { readCpuTimes } from '../../adapters/system/cpu-times.js';
 import { conditionsOff } from './run-conditions-service.js';
 import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { Database } from '../../adapters/store/types.js';
-import type { ProfilerDeps } from './profiler-service.js';
+import type { ProfilerDeps } from './profiler-types.js';
 
 export function localProfilerDeps(db: Database, env: NodeJS.ProcessEnv = process.env, python?: string): ProfilerDeps {
   return {

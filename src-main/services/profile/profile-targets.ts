@@ -11,15 +11,8 @@ import { localProbeDeps } from '../machine/local-probe.js';
 import { localProfilerDeps } from './local-profiler.js';
 import { ensureLocalMachine, machineFor } from '../machine/machine-service.js';
 import { localProviderBlockers, type ProviderBlockers } from '../machine/doctor-service.js';
-import {
-  estimateTarget,
-  profileDevice,
-  type ProfileEvent,
-  type ProfileOptions,
-  type ProfileReport,
-  type ProfilerDeps,
-  type ProfileTarget,
-} from './profiler-service.js';
+import { estimateTarget, profileDevice } from './profiler-service.js';
+import type { ProfileEvent, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
 import { rooflines, type Roofline } from './roofline-service.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import { count } from '../../core/text/plural.js';

@@ -4,7 +4,7 @@ import type { ProbeResult } from '../../core/domain/hardware.js';
 import { ProfileRepo, type StoredMeasurement } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { machineFor } from '../machine/machine-service.js';
-import { deviceOverhead, type DeviceRuns } from '../workload/workload-service.js';
+import { deviceOverhead, type DeviceRuns } from '../workload/stored-device-figures.js';
 import { deviceRunUs, type MeasuredOverhead } from '../../core/profiler/overhead.js';
 import type { RooflinePoint } from '../../core/domain/roofline-point.js';
 import { groupBy } from '../../core/util/group-by.js';

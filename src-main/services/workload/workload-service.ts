@@ -26,9 +26,7 @@ import type { Database } from '../../adapters/store/types.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
 import { findProfiledDevice } from '../predict/profiled-device.js';
 import { loadTrainingData, type DeviceGroup } from '../predict/training-data.js';
-import { ProfileRepo, type StoredRun } from '../../adapters/store/profile-repo.js';
-import { familyRatios, type CalibrationRun } from '../../core/workload/calibration.js';
-import { z } from 'zod';
+import { familyRatios } from '../../core/workload/calibration.js';
 import { count } from '../../core/text/plural.js';
 import {
   isHfConfigSpec,
@@ -37,6 +35,7 @@ import {
   type DescribedModel,
   type StoredModel,
 } from './hf-config-service.js';
+import { deviceCalibration, deviceOverhead } from './stored-device-figures.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
@@ -334,74 +333,4 @@ function oneThreadSibling(db: Database, device: DeviceGroup): DeviceGroup | null
   return (
     devices.find((d) => d.deviceKey === device.deviceKey && d.executionProvider === 'cpu' && d.threads === 1) ?? null
   );
-}
-
-const OverheadSchema = z.object({
-  runUs: z.number().nonnegative(),
-  nodeUs: z.number().nonnegative(),
-  profilerNodeUs: z.number().nonnegative().nullable().default(null),
-  // Profiles before the binding was measured apart have neither: their runUs holds its per-call cost.
-  profilerRunNodeUs: z.number().nonnegative().nullable().default(null),
-  binding: z
-    .object({
-      perCallUs: z.number().nonnegative(),
-      nsPerByte: z.number().nonnegative(),
-      points: z.array(z.object({ bytes: z.number().nonnegative(), bindingUs: z.number().nonnegative() })),
-    })
-    .nullable()
-    .default(null),
-  // Profiles before the pool's wake-up was measured (and 1-thread or GPU profiles) have none.
-  wakeUs: z.number().nonnegative().nullable().default(null),
-});
-
-export type StoredOverhead = z.infer<typeof OverheadSchema>;
-
-const CalibrationSchema = z.array(
-  z.object({
-    model: z.string(),
-    endToEndUs: z.number().nonnegative(),
-    nodes: z.array(
-      z.object({
-        op: z.string(),
-        family: z.string(),
-        shape: z.record(z.string(), z.number()),
-        dtype: z.enum(['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64']),
-        flops: z.number().nonnegative(),
-        bytes: z.number().nonnegative(),
-        measuredUs: z.number().nonnegative(),
-      }),
-    ),
-  }),
-);
-
-/** The device's calibration runs from its newest profile run that has them; none: []. */
-function deviceCalibration(db: Database, device: DeviceRuns): CalibrationRun[] {
-  for (const r of runsOf(db, device)) {
-    const parsed = CalibrationSchema.safeParse(r.summary?.['calibration']);
-    if (parsed.success) return parsed.data;
-  }
-  return [];
-}
-
-/** What picks a device's profile runs. */
-export type DeviceRuns = Pick<DeviceGroup, 'machineId' | 'deviceKey' | 'executionProvider' | 'threads'>;
-
-function runsOf(db: Database, device: DeviceRuns): StoredRun[] {
-  return new ProfileRepo(db)
-    .listRuns(device.machineId)
-    .filter(
-      (r) =>
-        r.deviceKey === device.deviceKey &&
-        r.executionProvider === device.executionProvider &&
-        r.threads === device.threads,
-    );
-}
-
-/** The device's per-run and per-node overhead from its newest profile run that measured it, or null. */
-export function deviceOverhead(db: Database, device: DeviceRuns): StoredOverhead | null {
-  for (const r of runsOf(db, device)) {
-    const parsed = OverheadSchema.safeParse(r.summary?.['overhead']);
-    if (parsed.success) return parsed.data;
-  }
-  return null;
 }

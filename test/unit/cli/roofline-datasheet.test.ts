@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
-import { importProfile } from '../../../src-main/services/exchange/profile-exchange-service.js';
+import { importProfile } from '../../../src-main/services/exchange/profile-import.js';
 import { cli, tempDir } from '../../helpers/cli.js';
 import { gpuServerProfile } from '../../helpers/gpu-profile.js';
 import { seedStore } from '../../helpers/seeded-store.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
 import { UserError } from '../../../../src-main/core/errors.js';
 import { LIMITS } from '../../../../src-main/core/profile-file/schema.js';
-import { exportProfile } from '../../../../src-main/services/exchange/profile-exchange-service.js';
+import { exportProfile } from '../../../../src-main/services/exchange/profile-export.js';
 import { bigProfileFile } from '../../../helpers/big-profile.js';
 import { createSeededRun, seededDb } from '../../../helpers/seeded-store.js';
 

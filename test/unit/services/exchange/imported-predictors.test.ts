@@ -6,8 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { MachineRepo } from '../../../../src-main/adapters/store/machine-repo.js';
 import { ProfileFileError } from '../../../../src-main/core/profile-file/codec.js';
-import { exportProfile, importProfile } from '../../../../src-main/services/exchange/profile-exchange-service.js';
-import { predictOp, storedPredictors, trainPredictors } from '../../../../src-main/services/predict/predictor-service.js';
+import { exportProfile } from '../../../../src-main/services/exchange/profile-export.js';
+import { importProfile } from '../../../../src-main/services/exchange/profile-import.js';
+import {
+  predictOp,
+  storedPredictors,
+  trainPredictors,
+} from '../../../../src-main/services/predict/predictor-service.js';
 import { seededDb } from '../../../helpers/seeded-store.js';
 
 const deps = { now: () => new Date(), runtimes: { node: 'v20' }, withPredictors: true };

@@ -6,8 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { MachineRepo } from '../../../../src-main/adapters/store/machine-repo.js';
 import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/domain/devices.js';
-import { exportProfile, importProfile } from '../../../../src-main/services/exchange/profile-exchange-service.js';
-import { legacyMachineIdFor, machineIdFor, type ProbeDeps } from '../../../../src-main/services/machine/probe-service.js';
+import { exportProfile } from '../../../../src-main/services/exchange/profile-export.js';
+import { importProfile } from '../../../../src-main/services/exchange/profile-import.js';
+import {
+  legacyMachineIdFor,
+  machineIdFor,
+  type ProbeDeps,
+} from '../../../../src-main/services/machine/probe-service.js';
 import { listMachines, probeAndRecord } from '../../../../src-main/services/machine/machine-service.js';
 import type { SystemProbe } from '../../../../src-main/adapters/system/probe-system.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
@@ -72,7 +77,8 @@ describe('machine ids of cloned nodes', () => {
 describe('a store another host recorded itself in', () => {
   it('gets this host probed and recorded beside it, and this host is the one found from then on', async () => {
     const { hostname } = await import('node:os');
-    const { ensureLocalMachine, findMachine } = await import('../../../../src-main/services/machine/machine-service.js');
+    const { ensureLocalMachine, findMachine } =
+      await import('../../../../src-main/services/machine/machine-service.js');
     const db = openDatabase(':memory:');
     const other = sampleProbe({ hostname: 'some-other-node' });
     new MachineRepo(db).upsertLocalMachine(other, 'aaaaaaaaaaaaaaaa', devicesFromProbe(other), linksFromProbe(other));

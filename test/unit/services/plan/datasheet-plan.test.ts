@@ -2,10 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
-import { predictOnDatasheet, predictOpOnDatasheet } from '../../../../src-main/services/predict/datasheet-prediction-service.js';
+import {
+  predictOnDatasheet,
+  predictOpOnDatasheet,
+} from '../../../../src-main/services/predict/datasheet-prediction-service.js';
 import { trainedStore } from '../service-stores.js';
 import { encodeProfile } from '../../../../src-main/core/profile-file/codec.js';
-import { importProfile } from '../../../../src-main/services/exchange/profile-exchange-service.js';
+import { importProfile } from '../../../../src-main/services/exchange/profile-import.js';
 import { gpuServerProfile } from '../../../helpers/gpu-profile.js';
 
 const onH100: PlanRequest = {

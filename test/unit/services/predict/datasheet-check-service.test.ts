@@ -7,7 +7,7 @@ import { encodeProfile } from '../../../../src-main/core/profile-file/codec.js';
 import { datasheetCheckLine, datasheetChecks } from '../../../../src-main/services/predict/datasheet-check-service.js';
 import { planWorkload } from '../../../../src-main/services/plan/plan-service.js';
 import { trainPredictors } from '../../../../src-main/services/predict/predictor-service.js';
-import { importProfile } from '../../../../src-main/services/exchange/profile-exchange-service.js';
+import { importProfile } from '../../../../src-main/services/exchange/profile-import.js';
 import { GPU_BOX, gpuServerProfile } from '../../../helpers/gpu-profile.js';
 import { seedStore } from '../../../helpers/seeded-store.js';
 

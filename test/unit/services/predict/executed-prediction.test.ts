@@ -6,7 +6,8 @@ import { workloadFromOnnx } from '../../../../src-main/core/workload/from-onnx.j
 import { RooflinePredictor } from '../../../../src-main/core/predictor/roofline-predictor.js';
 import { predictModelExecuted } from '../../../../src-main/services/predict/model-prediction-service.js';
 import { trainPredictors } from '../../../../src-main/services/predict/predictor-service.js';
-import { deviceOverhead, pickDevice, predictModel } from '../../../../src-main/services/workload/workload-service.js';
+import { pickDevice, predictModel } from '../../../../src-main/services/workload/workload-service.js';
+import { deviceOverhead } from '../../../../src-main/services/workload/stored-device-figures.js';
 import { recordOverhead, seededDb } from '../../../helpers/seeded-store.js';
 import { device } from '../../../helpers/synthetic-samples.js';
 import { attr, encodeModel } from '../../../../src-main/core/onnx/model-builder.js';

@@ -18,7 +18,7 @@ import type {
   ProfileReport,
   ProfileTarget,
   ProfilerDeps,
-} from '../../../../src-main/services/profile/profiler-service.js';
+} from '../../../../src-main/services/profile/profiler-types.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
 import { estimateProfile } from '../../../../src-main/services/profile/profile-targets.js';

@@ -7,12 +7,12 @@ import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/domain/devices.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import type { CpuTimes } from '../../../../src-main/core/profiler/run-conditions.js';
-import {
-  profileDevice,
-  type KernelRunnerLike,
-  type ProfileEvent,
-  type ProfileTarget,
-} from '../../../../src-main/services/profile/profiler-service.js';
+import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
+import type {
+  KernelRunnerLike,
+  ProfileEvent,
+  ProfileTarget,
+} from '../../../../src-main/services/profile/profiler-types.js';
 import { renderProfileReport } from '../../../../src-main/cli/render/profile.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 

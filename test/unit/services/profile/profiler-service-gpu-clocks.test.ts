@@ -8,11 +8,8 @@ import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/domain/devices.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import type { GpuClockSampler, GpuClockSummary } from '../../../../src-main/core/profiler/gpu-clocks.js';
-import {
-  profileDevice,
-  type KernelRunnerLike,
-  type ProfileTarget,
-} from '../../../../src-main/services/profile/profiler-service.js';
+import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
+import type { KernelRunnerLike, ProfileTarget } from '../../../../src-main/services/profile/profiler-types.js';
 import { CAPTURES, makeFakeSmi, type FakeSmi } from '../../../helpers/fake-nvidia-smi.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 

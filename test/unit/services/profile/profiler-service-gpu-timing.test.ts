@@ -11,11 +11,8 @@ import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
 import { GPU_WARMUP_RUNS } from '../../../../src-main/core/profiler/gpu-timing.js';
 import { median } from '../../../../src-main/core/profiler/timing-stats.js';
-import {
-  profileDevice,
-  type KernelRunnerLike,
-  type ProfileTarget,
-} from '../../../../src-main/services/profile/profiler-service.js';
+import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
+import type { KernelRunnerLike, ProfileTarget } from '../../../../src-main/services/profile/profiler-types.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 
 type Job = Omit<RunJob, 'id' | 'traceDir'>;

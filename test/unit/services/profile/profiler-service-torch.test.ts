@@ -11,12 +11,12 @@ import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/domain/devices.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
-import {
-  profileDevice,
-  type KernelRunnerLike,
-  type ProfilerDeps,
-  type ProfileTarget,
-} from '../../../../src-main/services/profile/profiler-service.js';
+import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
+import type {
+  KernelRunnerLike,
+  ProfilerDeps,
+  ProfileTarget,
+} from '../../../../src-main/services/profile/profiler-types.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 import { envWithoutTorch, SYSTEM_PYTHON } from '../../../helpers/torch-python.js';
 import { needOracle } from '../../../helpers/oracle.js';

@@ -10,13 +10,12 @@ import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/doma
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { calibrationModels } from '../../../../src-main/core/profiler/calibration-models.js';
 import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
-import {
-  profileDevice,
-  roundLabel,
-  type KernelRunnerLike,
-  type ProfileTarget,
-  type ProfilerDeps,
-} from '../../../../src-main/services/profile/profiler-service.js';
+import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
+import type {
+  KernelRunnerLike,
+  ProfileTarget,
+  ProfilerDeps,
+} from '../../../../src-main/services/profile/profiler-types.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 import { tempDir } from '../../../helpers/cli.js';
 
@@ -500,17 +499,5 @@ describe('profiling with failing and noisy kernels', () => {
     expect([...seen.values()]).toEqual([2, 2]);
     const medians = new ProfileRepo(db).listMeasurements({ machineId: 'm1' }).map((m) => m.stats.medianUs);
     expect(medians).toEqual([150, 150]);
-  });
-});
-
-describe('roundLabel: combining timing rounds', () => {
-  it('keeps the lower median of a timed kernel (slow phases only slow it down)', () => {
-    expect(roundLabel(10, 8, 2, false)).toBe(8);
-    expect(roundLabel(10, 12, 2, false)).toBeNull();
-  });
-
-  it('averages a chained difference over the rounds: its noise goes both ways, so the minimum would keep the luckiest', () => {
-    expect(roundLabel(10, 0.05, 2, true)).toBeCloseTo(5.025, 9);
-    expect(roundLabel(6, 12, 3, true)).toBeCloseTo(8, 9);
   });
 });

@@ -1,0 +1,164 @@
+/**
+ * Everything one profile run keeps while it goes (profile-locked.ts): the report, what was
+ * measured, where it stands, and the events and rows it writes as it goes.
+ */
+import type { KernelStatus } from '../../core/domain/measurement.js';
+import type { KernelSpec } from '../../core/kernels/types.js';
+import type { MeasuredKernel } from '../../core/profiler/refinement.js';
+import { SUITE_ROUNDS, SUITE_RULES } from '../../core/profiler/suite-policy.js';
+import { summarize, type StoppingRule, type TimingSummary } from '../../core/profiler/timing-stats.js';
+import {
+  expectedStepMs,
+  runItems,
+  WorkTracker,
+  type MeasuredCosts,
+  type RunItems,
+  type WorkKind,
+} from '../../core/profiler/profile-plan.js';
+import { timingMethod, type TimingMethod } from '../../core/profiler/gpu-timing.js';
+import type { RunOverhead } from '../../core/profiler/overhead.js';
+import type { ProfileRepo } from '../../adapters/store/profile-repo.js';
+import type { RunOutcome } from '../../adapters/ort/protocol.js';
+import { ClockWatch } from './gpu-clock-watch.js';
+import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
+import { toMeasurement } from './target-store.js';
+import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
+
+/** A kernel stored while still too noisy: kept with its spread, timed again later within the retry budget. */
+export interface NoisyKernel {
+  spec: KernelSpec;
+  ciHalfWidth: number;
+  cv: number;
+}
+
+/** What a run starts from: its target and dependencies, its row in the store, and what past runs left. */
+export interface RunStart {
+  deps: ProfilerDeps;
+  /** The target's backend runner (runnerOf). */
+  runner: KernelRunnerLike;
+  target: ProfileTarget;
+  opts: ProfileOptions;
+  repo: ProfileRepo;
+  runId: string;
+  ortVersion: string;
+  started: number;
+  /** The report's fields before the run (its id and status aside). */
+  base: Omit<ProfileReport, 'status' | 'runId'>;
+  /** What this machine's last run of the provider measured its items to cost (target-store.ts). */
+  past: MeasuredCosts | null;
+  /** Whether a kernel is stored already (and not to be measured again). */
+  isStored: (k: KernelSpec) => boolean;
+  priorNoisy: ReadonlySet<string>;
+  remeasure: ReadonlySet<string>;
+}
+
+/** nvidia-smi readings around the batches of a CUDA GPU; none elsewhere (a WebGPU adapter need not be an NVIDIA GPU). */
+function clockWatch(deps: ProfilerDeps, target: ProfileTarget, note: (line: string) => void): ClockWatch {
+  if ((target.ep.name !== 'cuda' && target.ep.name !== 'torch-cuda') || !deps.gpuClocks)
+    return new ClockWatch(null, 0, note);
+  return new ClockWatch(deps.gpuClocks, target.ep.deviceId, note);
+}
+
+export class RunState {
+  readonly deps: ProfilerDeps;
+  /** The target's backend runner (runnerOf). */
+  readonly runner: KernelRunnerLike;
+  readonly target: ProfileTarget;
+  readonly opts: ProfileOptions;
+  readonly repo: ProfileRepo;
+  readonly runId: string;
+  readonly ortVersion: string;
+  readonly rule: StoppingRule;
+  readonly report: ProfileReport;
+  readonly measured: MeasuredKernel[] = [];
+  readonly started: number;
+  epGone: string | null = null;
+  /** Measured before the kernels: their labels need the ORT trace's per-node cost. */
+  overhead: RunOverhead | null = null;
+  /** nvidia-smi readings around every batch on a CUDA GPU. */
+  readonly clocks: ClockWatch;
+  /** The NCHWc reorders the traced kernels brought along (inserted-reorders.ts). */
+  readonly reorders: ReorderLabels;
+  /** The run's fixed work items and the time left (profile-plan.ts); fixed by planWork. */
+  work: WorkTracker;
+  items: RunItems = runItems({ kernels: 0, refineSlots: 0, rounds: 1, overhead: false, calibrationRounds: 0 });
+  readonly rounds: number;
+  /** Kernels stored but still too noisy, by id. */
+  readonly noisy = new Map<string, NoisyKernel>();
+  /** Kernels a past run of this target stored noisy: measured again, replacing the stored row. */
+  readonly priorNoisy: ReadonlySet<string>;
+  /** Kernels measured again although stored (noisy ones, and those a run in poor conditions stored): their rows are replaced. */
+  readonly remeasure: ReadonlySet<string>;
+  readonly retries = { slots: 0, retryMs: 0 };
+  /** The expected cost of one refinement slot (the mean kernel of the queue, ms). */
+  refineSlotMs = 0;
+  /** The expected cost of an overhead step and of a calibration round (ms). */
+  readonly stepMs: Record<Exclude<WorkKind, 'kernel'>, number>;
+
+  constructor(start: RunStart) {
+    const { deps, target, opts, repo, runId, ortVersion, past } = start;
+    this.deps = deps;
+    this.runner = start.runner;
+    this.target = target;
+    this.opts = opts;
+    this.repo = repo;
+    this.runId = runId;
+    this.ortVersion = ortVersion;
+    this.rule = opts.rule ?? SUITE_RULES[opts.suite];
+    this.report = { ...start.base, runId, status: 'complete' };
+    this.started = start.started;
+    this.clocks = clockWatch(deps, target, (line) => this.report.notes.push(line));
+    this.reorders = new ReorderLabels(start.isStored, (t, replace) =>
+      repo.insertMeasurements(runId, [toMeasurement(t.spec, runId, target, ortVersion, t.summary, null)], {
+        onConflict: replace ? 'replace' : 'skip',
+      }),
+    );
+    this.work = new WorkTracker(0, past);
+    this.rounds = Math.max(1, opts.rounds ?? SUITE_ROUNDS[opts.suite]);
+    this.priorNoisy = start.priorNoisy;
+    this.remeasure = start.remeasure;
+    this.stepMs = { overhead: expectedStepMs('overhead', past), calibration: expectedStepMs('calibration', past) };
+  }
+
+  aborted(): boolean {
+    return this.opts.signal?.aborted === true;
+  }
+
+  /** How this run times its kernels (gpu-timing.ts). */
+  method(): TimingMethod {
+    return timingMethod(this.target.ep, this.opts.forceDifferencedTiming);
+  }
+
+  /** Stores a kernel's label (replacing a stored row when asked) and its NCHWc reorders. */
+  store(spec: KernelSpec, outcome: Extract<RunOutcome, { ok: true }>, summary: TimingSummary, replace: boolean): void {
+    this.repo.insertMeasurements(
+      this.runId,
+      [toMeasurement(spec, this.runId, this.target, this.ortVersion, summary, summarize(outcome.wallUs))],
+      replace ? { onConflict: 'replace' } : {},
+    );
+    this.reorders.add(reorderTimings(spec, outcome, this.overhead, this.rule));
+  }
+
+  kernelEvent(spec: KernelSpec, r: { status: KernelStatus; medianUs?: number; error?: string }): void {
+    this.opts.onEvent?.({
+      type: 'kernel',
+      index: this.work.done,
+      total: this.work.total,
+      spec,
+      ...r,
+      elapsedMs: Date.now() - this.started,
+      remainingMs: this.work.remainingMs(),
+    });
+  }
+
+  stepEvent(label: string): void {
+    this.opts.onEvent?.({
+      type: 'step',
+      index: this.work.done,
+      total: this.work.total,
+      label,
+      elapsedMs: Date.now() - this.started,
+      remainingMs: this.work.remainingMs(),
+    });
+  }
+}
