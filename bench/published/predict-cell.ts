@@ -12,7 +12,7 @@ import { createCostModel } from '../../src-main/core/planner/cost/cost-model.js'
 import { MAX_VIRTUAL_GPUS, virtualDevice, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
-import type { Dtype } from '../../src-main/core/domain/measurement.js';
+import type { CatalogDtype } from '../../src-main/core/workload/request-schemas.js';
 import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan/plan-service.js';
 import { virtualNodes } from '../../src-main/core/planner/problem/virtual-nodes.js';
 import type { LayoutAnswer } from '../../src-main/services/plan/layout-plan.js';
@@ -75,10 +75,10 @@ function weightsOf(c: Cell): Partial<PlanRequest> {
   return f === null ? {} : { weights: f };
 }
 
-function dtypeOf(c: Cell, fallback: Dtype): Dtype {
+function dtypeOf(c: Cell, fallback: CatalogDtype): CatalogDtype {
   const d = str(c, 'dtype') ?? fallback;
   if (!['fp32', 'fp16', 'bf16', 'fp8'].includes(d)) return refuse(`dtype ${d}`);
-  return d as Dtype;
+  return d as CatalogDtype;
 }
 
 const ZERO: Record<string, 0 | 1 | 2 | 3> = {

@@ -12,7 +12,9 @@ import { PREDICTOR_NAMES } from '../core/predictor/predictor-names.js';
 import { LIMITS } from '../core/profile-file/schema.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
-import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS, type Range } from '../core/workload/limits.js';
+import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/limits.js';
+import { CATALOG_DTYPE, FINETUNE_REQUEST, countIn } from '../core/workload/request-schemas.js';
+import { CONCURRENCY_LOAD, LOCAL_PLAN_FIELDS, PLAN_REQUEST, RATE_LOAD } from '../core/planner/plan-request.js';
 import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
 import type {
   AppInfo,
@@ -38,19 +40,6 @@ const deviceList = z
   .string()
   .max(500)
   .regex(/^(all|none|[a-z0-9:,\s]+)$/, 'devices: all, none or a comma list like cpu,cuda:0');
-/**
- * A whole number inside one of REQUEST_LIMITS' ranges, the bounds the CLI's options take too; a
- * refusal names the range ("batch: a whole number from 1 to 65536").
- */
-const countIn = (r: Range) => {
-  const message = `a whole number from ${r.min} to ${r.max}`;
-  return z.number().int(message).min(r.min, message).max(r.max, message);
-};
-/** A number above `r.min`, at most `r.max` (a rate, LoRA alpha). */
-const aboveIn = (r: Range) => {
-  const message = `a number above ${r.min}, at most ${r.max}`;
-  return z.number().gt(r.min, message).max(r.max, message);
-};
 const L = REQUEST_LIMITS;
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'uploadId: the id POST /api/upload answered');
 /**
@@ -83,14 +72,14 @@ const hfFolder = z.strictObject({
 });
 const dims = z.record(z.string().max(100), countIn(L.dim)).optional();
 const inputs = z.record(z.string().max(200), z.array(countIn(L.dim)).max(8)).optional();
-/** Workload options shared by predict and plan. */
+/** Workload options shared by predict and compare (plan's are the plan request's). */
 const workloadShape = {
   workload: id,
   batch: countIn(L.batch).optional(),
   seq: countIn(L.seq).optional(),
   image: countIn(L.image).optional(),
   /** Catalog models: the dtype to build them in (the CLI's --dtype). */
-  dtype: z.enum(['fp32', 'fp16', 'bf16', 'fp8']).optional(),
+  dtype: CATALOG_DTYPE.optional(),
   dims,
   inputs,
 };
@@ -98,14 +87,6 @@ const mode = z.enum(MODES);
 const predictorNames = z.array(z.enum(PREDICTOR_NAMES)).min(1);
 /** The predictors training makes (core/predictor/predictor-names.ts), for the app to name. */
 export { PREDICTOR_NAMES };
-/** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`): the adapter, rank, alpha and the targets. */
-const finetuneRequest = z.strictObject({
-  adapter: z.enum(['lora', 'qlora']),
-  stack: z.enum(FINETUNE_STACK_NAMES).optional(),
-  rank: countIn(L.rank).optional(),
-  alpha: aboveIn(L.alpha).optional(),
-  targets: z.array(z.enum(LORA_TARGETS)).min(1).max(LORA_TARGETS.length).optional(),
-});
 /** The LoRA targets and fine-tuning stacks the app offers (`plan:create`'s and `workload:fit`'s finetune). */
 export const LORA_TARGET_NAMES = LORA_TARGETS;
 export const FINETUNE_STACK_CHOICES = FINETUNE_STACK_NAMES;
@@ -257,51 +238,31 @@ export const CHANNELS = {
       gpus: z.array(z.string().min(1).max(TEXT_LIMITS.gpuName)).max(64).optional(),
       engine: z.enum(ENGINE_CHOICES).optional(),
       // Mode finetune: rank, alpha, targets and stack of both rows (LoRA and QLoRA); absent: the defaults.
-      finetune: finetuneRequest.omit({ adapter: true }).optional(),
+      finetune: FINETUNE_REQUEST.omit({ adapter: true }).optional(),
     }),
   ),
   'workload:remove': channel<{ name: string }>()(z.strictObject({ name: id })),
   /** Runs the real model here on the CPU and compares with the prediction. */
   'workload:measure': channel<JobStarted>()(z.strictObject({ workload: id, threads: countIn(L.threads).optional() })),
 
+  /**
+   * The plan request (core/planner/plan-request.ts) less the fields only a local caller gives, its
+   * texts bounded as a network peer's are, its batch and devices always given, and its load a
+   * concurrency or a rate.
+   */
   'plan:create': channel<JobStarted>()(
-    z.strictObject({
-      ...workloadShape,
+    PLAN_REQUEST.omit(LOCAL_PLAN_FIELDS).extend({
+      workload: id,
       batch: countIn(L.batch),
+      dims,
+      inputs,
       devices: deviceList,
-      mode,
       machine: id.optional(),
       // Datasheet GPUs, one entry per GPU: the app's picker sends up to 64 of each.
       virtual: z.array(z.string().min(1).max(TEXT_LIMITS.gpuName)).max(256).optional(),
       network: z.string().min(1).max(TEXT_LIMITS.network).optional(),
-      topN: countIn(L.top).optional(),
-      offload: z.enum(['auto', 'yes', 'no']).optional(),
-      // Training: a fixed ZeRO stage (absent: 1, 2 and 3 searched); the user's layout priced beside the best plan.
-      zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
       layout: z.string().min(1).max(TEXT_LIMITS.layout).optional(),
-      // Serving: the stored weight format, what plans are ranked by, output and prompt tokens.
-      weights: z.enum(WEIGHT_FORMAT_NAMES).optional(),
-      engine: z.enum(ENGINE_CHOICES).optional(),
-      kvCache: z.enum(['auto', 'fp8']).optional(),
-      load: z
-        .discriminatedUnion('kind', [
-          z.strictObject({
-            kind: z.literal('concurrency'),
-            users: countIn(L.users),
-            requests: countIn(L.requests).optional(),
-          }),
-          z.strictObject({
-            kind: z.literal('rate'),
-            perSecond: aboveIn(L.rate),
-            requests: countIn(L.requests).optional(),
-          }),
-        ])
-        .optional(),
-      objective: z.enum(['latency', 'throughput']).optional(),
-      tokens: countIn(L.tokens).optional(),
-      prompt: countIn(L.prompt).optional(),
-      // Fine-tuning with adapters (mode training): LoRA or QLoRA, rank, alpha, targets (absent: all the model has).
-      finetune: finetuneRequest.optional(),
+      load: z.discriminatedUnion('kind', [CONCURRENCY_LOAD, RATE_LOAD]).optional(),
     }),
   ),
 

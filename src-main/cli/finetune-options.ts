@@ -1,11 +1,7 @@
 /** `--mode finetune` and its options (`plan`, `fit`): the adapter, its rank, alpha and targets. */
 import { UsageError } from '../core/errors.js';
-import {
-  FINETUNE_STACK_NAMES,
-  parseLoraTargets,
-  type FinetuneRequest,
-  type FinetuneStack,
-} from '../core/workload/finetune.js';
+import { FINETUNE_STACK_NAMES, parseLoraTargets, type FinetuneRequest } from '../core/workload/finetune.js';
+import { FINETUNE_REQUEST } from '../core/workload/request-schemas.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
 import { REQUEST_LIMITS } from '../core/workload/limits.js';
@@ -33,25 +29,17 @@ export const FINETUNE_OPTIONS = {
   },
 } satisfies Record<string, OptionSpec>;
 
-/** The fine-tuning request of `--mode finetune`; null for another mode (its options then refused). */
-export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequest | null {
+/**
+ * The fine-tuning options as a request (`plan --mode finetune`): the adapter, rank, alpha, targets
+ * and stack, each read but not checked (FINETUNE_REQUEST checks them); null for another mode, whose
+ * fine-tuning options are refused.
+ */
+export function finetuneOptions(opts: ParsedOptions, mode: string): Record<string, unknown> | null {
   const given = ['adapter', 'rank', 'alpha', 'targets', 'stack'].filter((k) => typeof opts[k] === 'string');
   if (mode !== 'finetune') {
     if (given.length > 0) throw new UsageError(`--${given[0] ?? 'adapter'} is for --mode finetune`);
     return null;
   }
-  const adapter = opts.adapter;
-  if (adapter !== 'lora' && adapter !== 'qlora')
-    throw new UsageError(
-      `--mode finetune needs --adapter lora or qlora${typeof adapter === 'string' ? `; got ${quoted(adapter)}` : ''}`,
-    );
-  const alpha = typeof opts.alpha === 'string' ? Number(opts.alpha) : undefined;
-  const { min, max } = REQUEST_LIMITS.alpha;
-  if (alpha !== undefined && !(alpha > min && alpha <= max))
-    throw new UsageError(`--alpha takes a number above ${min}, at most ${max}; got ${quoted(opts.alpha)}`);
-  const stack = typeof opts.stack === 'string' ? opts.stack : undefined;
-  if (stack !== undefined && !(FINETUNE_STACK_NAMES as readonly string[]).includes(stack))
-    throw new UsageError(`--stack takes ${FINETUNE_STACK_NAMES.join(', ')}; got ${quoted(stack)}`);
   let targets: FinetuneRequest['targets'];
   try {
     targets = typeof opts.targets === 'string' ? parseLoraTargets(opts.targets) : undefined;
@@ -59,10 +47,32 @@ export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequ
     throw new UsageError((e as Error).message);
   }
   return {
-    adapter,
+    adapter: opts.adapter,
     ...(typeof opts.rank === 'string' ? { rank: positiveInt('--rank', opts.rank, REQUEST_LIMITS.rank) } : {}),
-    ...(alpha !== undefined ? { alpha } : {}),
+    ...(typeof opts.alpha === 'string' ? { alpha: Number(opts.alpha) } : {}),
     ...(targets ? { targets } : {}),
-    ...(stack ? { stack: stack as FinetuneStack } : {}),
+    ...(typeof opts.stack === 'string' ? { stack: opts.stack } : {}),
   };
+}
+
+/** The line when FINETUNE_REQUEST refuses what `path` names of the options' request. */
+export function finetuneRefusal(opts: ParsedOptions, path: readonly PropertyKey[]): string {
+  const { min, max } = REQUEST_LIMITS.alpha;
+  switch (path[0]) {
+    case 'adapter':
+      return `--mode finetune needs --adapter lora or qlora${typeof opts.adapter === 'string' ? `; got ${quoted(opts.adapter)}` : ''}`;
+    case 'alpha':
+      return `--alpha takes a number above ${min}, at most ${max}; got ${quoted(opts.alpha)}`;
+    default:
+      return `--stack takes ${FINETUNE_STACK_NAMES.join(', ')}; got ${quoted(opts.stack)}`;
+  }
+}
+
+/** The fine-tuning request of `--mode finetune`, checked; null for another mode (its options then refused). */
+export function finetuneRequest(opts: ParsedOptions, mode: string): FinetuneRequest | null {
+  const given = finetuneOptions(opts, mode);
+  if (!given) return null;
+  const r = FINETUNE_REQUEST.safeParse(given);
+  if (!r.success) throw new UsageError(finetuneRefusal(opts, r.error.issues[0]?.path ?? []));
+  return r.data;
 }

@@ -47,13 +47,19 @@ export function boundedText(flag: string, v: string, max: number): string {
 
 const list = (v: ParsedOptions[string]): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []);
 
-export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
+/** --dim NAME=N (repeatable): the symbolic dimensions bound; {} when none is given. */
+export function dimsOption(opts: ParsedOptions): Record<string, number> {
   const dims: Record<string, number> = {};
   for (const d of list(opts.dim)) {
     const m = /^([^=]+)=(.+)$/.exec(d);
     if (!m) throw new UsageError(`--dim takes NAME=N, got ${quoted(d)}`);
     dims[m[1] as string] = positiveInt(`--dim ${cut(m[1] as string, QUOTED_MAX_CHARS)}`, m[2] as string);
   }
+  return dims;
+}
+
+/** --input NAME=AxBxC (repeatable): inputs' whole shapes; {} when none is given. */
+export function inputsOption(opts: ParsedOptions): Record<string, number[]> {
   const inputs: Record<string, number[]> = {};
   for (const d of list(opts.input)) {
     const m = /^([^=]+)=(.+)$/.exec(d);
@@ -62,7 +68,11 @@ export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
       .split('x')
       .map((v) => positiveInt(`--input ${cut(m[1] as string, QUOTED_MAX_CHARS)}`, v));
   }
-  const out: WorkloadSpecOptions = { dims, inputs };
+  return inputs;
+}
+
+export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
+  const out: WorkloadSpecOptions = { dims: dimsOption(opts), inputs: inputsOption(opts) };
   if (typeof opts.batch === 'string') out.batch = positiveInt('--batch', opts.batch, REQUEST_LIMITS.batch);
   if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq, REQUEST_LIMITS.seq);
   if (typeof opts.image === 'string') out.image = positiveInt('--image', opts.image, REQUEST_LIMITS.image);

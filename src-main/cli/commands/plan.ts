@@ -1,86 +1,16 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError, UserError } from '../../core/errors.js';
-import { planSummary, planWorkload, type PlanResponse } from '../../services/plan/plan-service.js';
+import { UserError } from '../../core/errors.js';
+import { planSummary, planWorkload, withDescribedModel, type PlanResponse } from '../../services/plan/plan-service.js';
 import { emitPlan, checkEmitFolder } from '../../services/plan/plan-emit-service.js';
 import { storedLine } from '../../services/workload/hf-config-service.js';
 import { readDescribedFile } from '../../services/workload/workload-service.js';
-import type { RecomputeRequest } from '../../core/planner/search/plan-ranking.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
 import { renderPlans } from '../render/plan.js';
-import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
-import { FINETUNE_OPTIONS, finetuneRequest } from '../finetune-options.js';
-import { WORKLOAD_OPTIONS, boundedText, positiveInt, workloadSpecOptions } from '../workload-options.js';
-import { REQUEST_LIMITS, TEXT_LIMITS } from '../../core/workload/limits.js';
-import { quoted } from '../../core/text/shown.js';
-
-const MAX_NCCL_BYTES = 16 * 2 ** 20;
-const MAX_LINKS_BYTES = 4 * 2 ** 20;
-
-/** A small text file the user names (nccl-tests output, a links statement), read whole under a cap. */
-function readSmallText(option: string, file: string, cap: number): { source: string; text: string } {
-  let size: number;
-  try {
-    const st = statSync(file);
-    if (!st.isFile()) throw new UserError(`${option}: ${file} is not a file`);
-    size = st.size;
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    throw new UserError(`${option}: cannot read ${file}`);
-  }
-  if (size > cap) throw new UserError(`${option}: ${file} is larger than ${cap / 2 ** 20} MiB`);
-  return { source: path.basename(file), text: readFileSync(file, 'utf8') };
-}
-
-/** nccl-tests outputs: files, or folders whose *.txt and *.log files are read (the pair recipe's output). */
-function readNcclFiles(list: string): { source: string; text: string }[] {
-  return list
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean)
-    .flatMap((entry) => {
-      let dir = false;
-      try {
-        dir = statSync(entry).isDirectory();
-      } catch {
-        throw new UserError(`--nccl: cannot read ${entry}`);
-      }
-      if (!dir) return [readSmallText('--nccl', entry, MAX_NCCL_BYTES)];
-      const files = readdirSync(entry)
-        .filter((f) => /\.(txt|log|out)$/i.test(f))
-        .sort();
-      if (files.length === 0) throw new UserError(`--nccl: ${entry} has no nccl-tests outputs (*.txt, *.log, *.out)`);
-      return files.map((f) => readSmallText('--nccl', path.join(entry, f), MAX_NCCL_BYTES));
-    });
-}
-
-/** Largest tensor-parallel degree --tp takes (a CLI option only). */
-const MAX_TP = { min: 1, max: 64 };
-
-/** "1,2,4" → [1, 2, 4]: whole degrees from 1 to 64. */
-function tensorDegrees(list: string): number[] {
-  const items = list.split(',').map((x) => x.trim());
-  if (items.length === 0 || items.some((x) => x === ''))
-    throw new UsageError(`--tp takes degrees like 1,2,4,8; got ${quoted(list)}`);
-  return [...new Set(items.map((x) => positiveInt('--tp', x, MAX_TP)))];
-}
-
-/** FSDP's sharding strategies as ZeRO stages. */
-const ZERO_ALIASES: Record<string, 2 | 3> = { fsdp: 3, 'fsdp-grad-op': 2 };
-
-/** "0".."3", fsdp (3), fsdp-grad-op (2) → a ZeRO stage; auto → undefined (searched). */
-function zeroStage(text: string): 0 | 1 | 2 | 3 | undefined {
-  const t = text.trim().toLowerCase();
-  if (t === 'auto') return undefined;
-  const alias = ZERO_ALIASES[t];
-  if (alias !== undefined) return alias;
-  if (!/^[0-3]$/.test(t))
-    throw new UsageError(
-      `--zero takes auto, a ZeRO stage 0, 1, 2 or 3, fsdp (= 3) or fsdp-grad-op (= 2); got ${quoted(text)}`,
-    );
-  return Number(t) as 0 | 1 | 2 | 3;
-}
+import { SERVING_OPTIONS } from '../serving-options.js';
+import { FINETUNE_OPTIONS } from '../finetune-options.js';
+import { WORKLOAD_OPTIONS } from '../workload-options.js';
+import { planRequestOf } from '../plan-request-options.js';
 
 /** The one error line when nothing fits: how many candidates failed and where the way out is. */
 function noFitMessage(r: PlanResponse, json: boolean): string {
@@ -208,59 +138,13 @@ export const planCommand: Command = {
     },
   },
   async run(ctx, opts) {
-    if (typeof opts.workload !== 'string') throw new UsageError('plan: --workload is required');
-    const asked = typeof opts.mode === 'string' ? opts.mode : 'training';
-    if (asked !== 'training' && asked !== 'inference' && asked !== 'finetune')
-      throw new UsageError(`--mode takes training, inference or finetune; got ${quoted(asked)}`);
-    const finetune = finetuneRequest(opts, asked);
-    const mode = asked === 'inference' ? 'inference' : 'training';
-    const spec = workloadSpecOptions(opts);
-    const offload = typeof opts.offload === 'string' ? opts.offload : 'auto';
-    if (offload !== 'auto' && offload !== 'yes' && offload !== 'no')
-      throw new UsageError(`--offload takes auto, yes or no; got ${quoted(offload)}`);
-    const topN = typeof opts.top === 'string' ? positiveInt('--top', opts.top, REQUEST_LIMITS.top) : 5;
-    const recompute = typeof opts.recompute === 'string' ? opts.recompute : 'auto';
-    if (!['auto', 'none', 'selective', 'full'].includes(recompute))
-      throw new UsageError(`--recompute takes auto, none, selective or full; got ${quoted(recompute)}`);
-    const tp = typeof opts.tp === 'string' ? tensorDegrees(opts.tp) : undefined;
-    const zero = typeof opts.zero === 'string' ? zeroStage(opts.zero) : undefined;
+    const request = planRequestOf(opts);
     const emit =
       typeof opts.emit === 'string' ? { dir: opts.emit, force: opts.force === true, protect: [ctx.dbPath] } : null;
     if (emit) checkEmitFolder(emit.dir, emit);
     // A .gguf header or a config.json (or a model folder): the architecture it describes.
-    const gguf = await readDescribedFile(ctx.database(), opts.workload);
-    const r = planWorkload(ctx.database(), {
-      workload: opts.workload,
-      ...(gguf ? { decoder: gguf.entry } : {}),
-      ...servingFields(opts, mode, spec.batch, spec.dtype, gguf?.weights ?? null),
-      devices: typeof opts.devices === 'string' ? opts.devices : 'all',
-      ...(typeof opts.machine === 'string' ? { machine: opts.machine } : {}),
-      ...(typeof opts.virtual === 'string'
-        ? {
-            virtual: opts.virtual
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean),
-          }
-        : {}),
-      ...(typeof opts.network === 'string'
-        ? { network: boundedText('--network', opts.network, TEXT_LIMITS.network) }
-        : {}),
-      ...(typeof opts.links === 'string' ? { links: readSmallText('--links', opts.links, MAX_LINKS_BYTES) } : {}),
-      mode,
-      ...(spec.seq !== undefined ? { seq: spec.seq } : {}),
-      ...(spec.image !== undefined ? { image: spec.image } : {}),
-      dims: spec.dims ?? {},
-      inputs: spec.inputs ?? {},
-      topN,
-      offload,
-      recompute: recompute as RecomputeRequest,
-      ...(tp ? { tp } : {}),
-      ...(zero !== undefined ? { zero } : {}),
-      ...(typeof opts.layout === 'string' ? { layout: boundedText('--layout', opts.layout, TEXT_LIMITS.layout) } : {}),
-      ...(typeof opts.nccl === 'string' ? { nccl: readNcclFiles(opts.nccl) } : {}),
-      ...(finetune ? { finetune } : {}),
-    });
+    const gguf = await readDescribedFile(ctx.database(), request.workload);
+    const r = planWorkload(ctx.database(), gguf ? withDescribedModel(request, gguf) : request);
     r.warnings.unshift(...(gguf?.warnings ?? []));
     const emitted = emit ? emitPlan(emit.dir, r, emit) : null;
     if (ctx.json) {

@@ -1,10 +1,11 @@
-import { priceLayout, type LayoutPriced } from '../../services/plan/plan-service.js';
+import { priceLayout, withDescribedModel, type LayoutPriced } from '../../services/plan/plan-service.js';
 import { REQUEST_LIMITS } from '../../core/workload/limits.js';
 import { quoted } from '../../core/text/shown.js';
 import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import { ENGINE_CHOICES } from '../../core/engines/engine-names.js';
 import { PREDICTOR_PREFERENCE } from '../../core/predictor/predictor-names.js';
-import { SERVING_OPTIONS, servingFields } from '../serving-options.js';
+import { SERVING_OPTIONS } from '../serving-options.js';
+import { planFieldsOf } from '../plan-request-options.js';
 import { engineLine } from '../render/plan.js';
 import { UsageError } from '../../core/errors.js';
 import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
@@ -146,13 +147,16 @@ async function generateVirtual(ctx: CliContext, opts: ParsedOptions, spec: strin
     if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
   const w = workloadSpecOptions(opts);
   const gguf = await readDescribedFile(ctx.database(), spec);
-  const r = priceLayout(ctx.database(), {
+  const request = {
     workload: spec,
-    ...(gguf ? { decoder: gguf.entry } : {}),
-    ...servingFields(opts, 'inference', w.batch, w.dtype, gguf?.weights ?? null),
+    ...(w.batch !== undefined ? { batch: w.batch } : {}),
+    ...planFieldsOf(opts, ['dtype', 'weights', 'engine', 'tokens', 'prompt']),
     devices: 'none',
     virtual: [gpu],
-    mode: 'inference',
+    mode: 'inference' as const,
+  };
+  const r = priceLayout(ctx.database(), {
+    ...(gguf ? withDescribedModel(request, gguf) : request),
     layout: 'tp=1,pp=1,dp=1',
   });
   const s = r.layout.serving;

@@ -1,15 +1,15 @@
 /**
- * A plan request becomes the planning problem: each layer's predicted time on each device, its
- * memory (KV cache, fine-tuning stack or selective recompute), tensor split and experts, the links
- * between the devices, and the memory rules. The builders are core/planner's; this file orders them.
+ * A resolved plan request (resolve-request.ts) becomes the planning problem: each layer's predicted
+ * time on each device, its memory (KV cache, fine-tuning stack or selective recompute), tensor split
+ * and experts, the links between the devices, the memory rules, and the GPUs as a served decoder's
+ * engine leaves them. The builders are core/planner's; this file orders them.
  */
 import type { Database } from '../../adapters/store/types.js';
-import type { CatalogEntry } from '../../core/catalog/index.js';
 import { buildPlanLinks } from '../../core/planner/cost/links.js';
 import { parseNetworkStatement } from '../../core/planner/cost/network-statement.js';
 import { checkFp8Devices, transferredDtypeWarnings } from '../../core/planner/problem/device-dtypes.js';
 import { predictAll } from '../../core/planner/problem/device-predictions.js';
-import { withExperts } from '../../core/planner/problem/expert-layers.js';
+import { checkExpertsFit, withExperts } from '../../core/planner/problem/expert-layers.js';
 import { withFinetuneMemory } from '../../core/planner/problem/finetune-layers.js';
 import { withKvCache } from '../../core/planner/serving/kv-cache-layers.js';
 import { measuredNetworkRules } from '../../core/planner/problem/measured-network.js';
@@ -21,36 +21,45 @@ import { checkServedContext } from '../../core/planner/serving/served-decoder.js
 import { withTensorSplit } from '../../core/planner/search/tensor-split.js';
 import type { PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
-import type { FinetuneSpec } from '../../core/workload/finetune.js';
 import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
-import type { Workload } from '../../core/workload/types.js';
 import type { PlanDevices } from './plan-devices.js';
-import type { PlanRequest } from './plan-request.js';
+import type { PlanRequest } from '../../core/planner/plan-request.js';
+import type { PlanAssumptions, ResolvedPlanRequest } from './resolve-request.js';
+import { engineUsableBytes } from '../../core/engines/engine-memory.js';
+import type { ServingEngine } from '../../core/planner/serving/plan-serving.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
-import { isDecoder, servedDecoderOf } from './serving-plan.js';
+import { isDecoder, servedDecoderOf, type ServingRequest } from './serving-plan.js';
 
 const GIB = 2 ** 30;
 
+/** What the problem reads of a resolved request. */
+interface ProblemInput extends Pick<ResolvedPlanRequest, 'workload' | 'model' | 'devices'> {
+  request: ServingRequest & Pick<PlanRequest, 'zero' | 'tp'> & LinksRequest;
+  assumptions: Pick<PlanAssumptions, 'batch' | 'finetune' | 'engine'>;
+}
+
 /** The predicted layers with what they hold in memory: a served decoder's KV cache, a fine-tuning stack's activations, or selective recompute's inputs. */
 function withMemory(
-  req: PlanRequest,
-  workload: Workload,
-  entry: CatalogEntry | null,
+  { request: req, workload, model, assumptions }: ProblemInput,
   layers: PlanLayer[],
   { candidates, predictions }: { candidates: readonly PlanCandidate[]; predictions: readonly WorkloadPrediction[] },
-  finetune: FinetuneSpec | null,
   warnings: string[],
 ): PlanLayer[] {
   if (req.mode === 'inference') {
-    const served = servedDecoderOf(req, entry);
-    return isDecoder(entry) && served ? withKvCache(workload, entry, served, layers, req.batch, warnings) : layers;
+    const served = servedDecoderOf(req, model);
+    return isDecoder(model) && served
+      ? withKvCache(workload, model, served, layers, assumptions.batch, warnings)
+      : layers;
   }
-  if (finetune) return withFinetuneMemory(workload, entry, layers, finetune);
-  return withSelectiveRecompute(workload, entry, layers, candidates, predictions);
+  if (assumptions.finetune) return withFinetuneMemory(workload, model, layers, assumptions.finetune);
+  return withSelectiveRecompute(workload, model, layers, candidates, predictions);
 }
 
+/** What the links read of a request: the stated network, links and nccl-tests outputs. */
+type LinksRequest = Pick<PlanRequest, 'network' | 'links' | 'nccl'>;
+
 /** The links between the plan's devices: probed, measured by nccl-tests, stated (--links), or the network. */
-function planLinks(req: PlanRequest, { candidates, machineLinks, assumedNetwork }: PlanDevices, warnings: string[]) {
+function planLinks(req: LinksRequest, { candidates, machineLinks, assumedNetwork }: PlanDevices, warnings: string[]) {
   const network = req.network ?? assumedNetwork;
   const machinesInPlan = new Set(candidates.map((c) => c.device.machine));
   const rules = [
@@ -67,20 +76,26 @@ function planLinks(req: PlanRequest, { candidates, machineLinks, assumedNetwork 
   return links;
 }
 
+/** A served decoder's GPUs as its engine leaves them: its share of each, less its reserve and activations. */
+function withEngineMemory(problem: PlanProblem, engine: ServingEngine): PlanProblem {
+  const hidden = engine.entry.hidden;
+  return {
+    ...problem,
+    devices: problem.devices.map((d) =>
+      d.kind === 'gpu' ? { ...d, memoryBytes: engineUsableBytes(engine.rules, d.memoryBytes, hidden) } : d,
+    ),
+  };
+}
+
 /**
  * The planning problem: each layer's predicted time on each device, the links between them, memory
- * rules. `entry`: the planned model's description (null for an ONNX file).
+ * rules; a served decoder's GPUs as its engine leaves them. Refused when no device holds one block
+ * with its experts.
  */
-export function planProblem(
-  db: Database,
-  req: PlanRequest,
-  workload: Workload,
-  entry: CatalogEntry | null,
-  devices: PlanDevices,
-  warnings: string[],
-  finetune: FinetuneSpec | null = null,
-): PlanProblem {
+export function planProblem(db: Database, input: ProblemInput, warnings: string[]): PlanProblem {
+  const { request: req, workload, model, devices, assumptions } = input;
   const { candidates } = devices;
+  const { finetune } = assumptions;
   // Datasheet GPUs carry their own predictor: only measured devices need this machine's trained one.
   let trained: Predictor | null = null;
   const trainedPredictor = (): Predictor => (trained ??= workloadPredictor(db).predictor);
@@ -88,23 +103,27 @@ export function planProblem(
   warnings.push(...transferredDtypeWarnings(workload, candidates));
   const predictions = predictAll(workload, trainedPredictor, candidates, warnings);
   const predicted = predictedLayers(workload, candidates, predictions);
-  checkServedContext(workload, entry, req.mode);
-  const held = withMemory(req, workload, entry, predicted, { candidates, predictions }, finetune, warnings);
+  checkServedContext(workload, model, req.mode);
+  const held = withMemory(input, predicted, { candidates, predictions }, warnings);
   // No fine-tuning tool splits layers by tensor parallelism (search/plan-ranking.ts says so with pipelines).
-  const split = withTensorSplit(workload, entry, held, finetune ? [1] : req.tp, warnings);
-  const layers = withExperts(workload, entry, split.layers);
+  const split = withTensorSplit(workload, model, held, finetune ? [1] : req.tp, warnings);
+  const layers = withExperts(workload, model, split.layers);
   const { tensorDegrees } = split;
   const links = planLinks(req, devices, warnings);
-  return {
+  const planned: PlanProblem = {
     layers,
     devices: candidates.map((c) => c.device),
     links,
     mode: req.mode,
-    batch: req.batch,
+    batch: assumptions.batch,
     bytesPerParam: problemBytesPerParam(req, workload, finetune, warnings),
     ...(req.weights && req.mode === 'inference' ? { weights: req.weights } : {}),
     zeroStage: req.zero ?? 0,
     overheadBytes: GIB / 2,
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
   };
+  const engine = assumptions.engine?.serving;
+  const problem = engine ? withEngineMemory(planned, engine) : planned;
+  checkExpertsFit(workload, problem);
+  return problem;
 }

@@ -18,7 +18,7 @@ import { shellDoubleQuote } from '../../core/planner/exports/common.js';
 import { WEIGHT_FORMATS } from '../../core/workload/generation.js';
 import { count } from '../../core/text/plural.js';
 import type { Plan, PlanDevice, PlanSuggestion } from '../../core/planner/types.js';
-import type { PlanRequest } from './plan-service.js';
+import type { PlanRequest } from '../../core/planner/plan-request.js';
 
 export const MAX_SUGGESTION_SEARCHES = 20;
 /** Wall time the tries may take in all: a request that does not fit is answered within seconds. */
@@ -39,11 +39,16 @@ interface Budget {
   now: () => number;
 }
 
-/** The fastest plan that fits the request, or null (null also for a request the service refuses). */
-export type BestPlanOf = (req: PlanRequest) => Plan | null;
+/** What the tries read and change of a request (the rest of it is searched again as it is). */
+type SuggestedRequest = Pick<PlanRequest, 'mode' | 'seq' | 'recompute' | 'zero' | 'weights' | 'virtual'> & {
+  batch: number;
+};
 
-export interface SuggestionInput {
-  req: PlanRequest;
+/** The fastest plan that fits the request, or null (null also for a request the service refuses). */
+export type BestPlanOf<R> = (req: R) => Plan | null;
+
+export interface SuggestionInput<R extends SuggestedRequest = PlanRequest & { batch: number }> {
+  req: R;
   /** Tokens per sequence of the workload as planned, or undefined when it has none. */
   seq: number | undefined;
   /** Bytes per parameter of the weights as planned. */
@@ -51,8 +56,8 @@ export interface SuggestionInput {
   devices: readonly PlanDevice[];
 }
 
-interface Try {
-  req: PlanRequest;
+interface Try<R> {
+  req: R;
   change: string;
   option: string;
 }
@@ -65,7 +70,7 @@ function smaller(n: number, most: number, toOne: boolean): number[] {
   return out;
 }
 
-function seqTries({ req, seq }: SuggestionInput): Try[] {
+function seqTries<R extends SuggestedRequest>({ req, seq }: SuggestionInput<R>): Try<R>[] {
   if (seq === undefined || seq < 2) return [];
   return smaller(seq, 3, false).map((n) => ({
     req: { ...req, seq: n },
@@ -74,7 +79,7 @@ function seqTries({ req, seq }: SuggestionInput): Try[] {
   }));
 }
 
-function batchTries({ req }: SuggestionInput): Try[] {
+function batchTries<R extends SuggestedRequest>({ req }: SuggestionInput<R>): Try<R>[] {
   return smaller(req.batch, 3, true).map((n) => ({
     req: { ...req, batch: n },
     change: `a batch of ${n} instead of ${req.batch}`,
@@ -82,7 +87,7 @@ function batchTries({ req }: SuggestionInput): Try[] {
   }));
 }
 
-function recomputeTries({ req }: SuggestionInput): Try[] {
+function recomputeTries<R extends SuggestedRequest>({ req }: SuggestionInput<R>): Try<R>[] {
   const searched = req.recompute ?? 'auto';
   if (req.mode !== 'training' || searched === 'auto' || searched === 'full') return [];
   return [
@@ -100,7 +105,7 @@ const ZERO_TEXT = {
   3: 'the optimizer state, gradients and weights',
 } as const;
 
-function zeroTries({ req }: SuggestionInput): Try[] {
+function zeroTries<R extends SuggestedRequest>({ req }: SuggestionInput<R>): Try<R>[] {
   // Without --zero the search tried every stage already.
   if (req.mode !== 'training' || req.zero === undefined) return [];
   return ([1, 2, 3] as const)
@@ -112,7 +117,7 @@ function zeroTries({ req }: SuggestionInput): Try[] {
     }));
 }
 
-function fourBitTries({ req, bytesPerParam }: SuggestionInput): Try[] {
+function fourBitTries<R extends SuggestedRequest>({ req, bytesPerParam }: SuggestionInput<R>): Try<R>[] {
   if (req.mode !== 'inference' || bytesPerParam <= WEIGHT_FORMATS.q4_k) return [];
   return [
     {
@@ -131,7 +136,7 @@ function gpuKinds(devices: readonly PlanDevice[]): string[] {
   return [...new Set([present, largest].filter((n): n is string => n !== undefined))];
 }
 
-function gpuTries({ req, devices }: SuggestionInput): Try[][] {
+function gpuTries<R extends SuggestedRequest>({ req, devices }: SuggestionInput<R>): Try<R>[][] {
   return gpuKinds(devices).map((name) =>
     [1, 2, 4, 8].map((n) => {
       const virtual = [...(req.virtual ?? []), `${n}x${name}`];
@@ -145,7 +150,7 @@ function gpuTries({ req, devices }: SuggestionInput): Try[][] {
 }
 
 /** The first try whose request fits, as a suggestion; searches counted against `budget`. */
-function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: Budget): PlanSuggestion | null {
+function firstFit<R>(tries: readonly Try<R>[], bestOf: BestPlanOf<R>, budget: Budget): PlanSuggestion | null {
   for (const t of tries) {
     if (budget.left <= 0) return null;
     if (budget.now() >= budget.until) {
@@ -171,9 +176,9 @@ function firstFit(tries: readonly Try[], bestOf: BestPlanOf, budget: Budget): Pl
 }
 
 /** Verified changes that make the request fit, one per kind of change, in the order above. */
-export function suggestChanges(
-  input: SuggestionInput,
-  bestOf: BestPlanOf,
+export function suggestChanges<R extends SuggestedRequest>(
+  input: SuggestionInput<R>,
+  bestOf: BestPlanOf<R>,
   now: () => number = () => performance.now(),
 ): SuggestionSearch {
   const budget: Budget = {

@@ -49,7 +49,10 @@ export function isDecoder(e: CatalogEntry | null | undefined): e is TransformerE
  * prompt is --prompt, else --seq, else 1024 or what the model's context leaves after the output;
  * prompt and output together must fit the model's context (one line naming what would).
  */
-export function servedDecoderOf(req: ServingRequest, e: CatalogEntry | null | undefined): ServedDecoder | null {
+export function servedDecoderOf(
+  req: Omit<ServingRequest, 'weights'>,
+  e: CatalogEntry | null | undefined,
+): ServedDecoder | null {
   if (req.mode !== 'inference' || !isDecoder(e)) return null;
   const context = e.context ?? Infinity;
   const tokens = req.tokens ?? DEFAULT_OUTPUT_TOKENS;
@@ -71,7 +74,10 @@ export function servedDecoderOf(req: ServingRequest, e: CatalogEntry | null | un
 }
 
 /** Serving options given for a workload that is not a served decoder: said once, then ignored. */
-export function unusedServingOptions(req: ServingRequest, served: ServedDecoder | null): string[] {
+export function unusedServingOptions(
+  req: Pick<ServingRequest, 'prompt' | 'tokens' | 'objective'>,
+  served: ServedDecoder | null,
+): string[] {
   if (served) return [];
   const given = [
     ...(req.prompt !== undefined ? ['--prompt'] : []),
@@ -102,7 +108,7 @@ function fp8Support(devices: readonly PlanDevice[]): { lacking: string[]; unknow
  * Each refusal is one line naming what would work; returns warnings for GPUs nobody can tell.
  */
 export function checkWeights(
-  req: ServingRequest,
+  req: Pick<ServingRequest, 'mode' | 'weights'>,
   dtype: string,
   elementBytes: number,
   devices: readonly PlanDevice[],
