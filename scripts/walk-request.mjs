@@ -23,11 +23,23 @@ const checker = program.getTypeChecker();
 const ours = program.getSourceFiles().filter((f) => f.fileName.includes('/src-main/'));
 const rel = (f) => path.relative(root, f);
 
-/** The request type a node's type is, by its declared name (aliases and interfaces alike), or undefined. */
+/** The request types by their declarations (an interface, or an alias such as z.output<typeof SCHEMA>). */
+const targets = [];
+for (const f of ours) {
+  for (const s of f.statements) {
+    if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && types.has(s.name.text)) {
+      targets.push({ name: s.name.text, type: checker.getTypeAtLocation(s.name) });
+    }
+  }
+}
+
+/** The request type a node's type is (the very type, or one of its name), or undefined. */
 function requestType(node) {
   const t = checker.getTypeAtLocation(node);
+  if (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
   const name = t.aliasSymbol?.name ?? t.getSymbol()?.name;
-  return name && types.has(name) ? name : undefined;
+  const hit = targets.find((r) => r.type === t || r.name === name);
+  return hit?.name;
 }
 
 const imports = new Map();
