@@ -8,7 +8,8 @@
  */
 import { shapeKey, type Dtype } from '../domain/measurement.js';
 import { makeKernel, RECURRENT_GATES } from './cost.js';
-import { allShapeEntries, type Level, type ShapeEntry } from './suite-shapes.js';
+import type { Level, ShapeEntry } from './suite-entry.js';
+import { allShapeEntries } from './suite-shapes.js';
 import { OP_DTYPES, type KernelSpec } from './types.js';
 
 export type SuiteName = 'quick' | 'standard' | 'thorough';

@@ -6,15 +6,8 @@
  * are identical, which is what lets an ONNX export route rows exactly like this class.
  */
 import { seededRandom } from '../kernels/fill.js';
-import {
-  accumulateTree,
-  growTree,
-  packTree,
-  predictTree,
-  TreeTrainingRows,
-  type FlatTree,
-  type PackedTree,
-} from './regression-tree.js';
+import { growTree, TreeTrainingRows, type FlatTree } from './regression-tree.js';
+import { accumulateTree, packTree, predictTree, type PackedTree } from './tree-prediction.js';
 
 export interface ForestOptions {
   nEstimators: number;

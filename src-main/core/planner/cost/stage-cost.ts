@@ -4,7 +4,8 @@
  * - A stage on one device: samples × Σ per-sample layer time (forward + backward when training,
  *   forward for inference).
  * - A data-parallel stage: each microbatch is split in whole samples in proportion to device speed
- *   (the split that minimizes the slowest replica); the stage time is the slowest replica's.
+ *   (the split that minimizes the slowest replica, split-samples.ts); the stage time is the slowest
+ *   replica's.
  * - Gradient synchronization of a data-parallel stage (training), its exposed part only (the rest
  *   runs on NCCL's stream behind compute). With N replicas, over the devices holding one shard:
  *   - DDP, ZeRO-1 and ZeRO-2 (reduce-scatter + all-gather move what one all-reduce moves), once per
@@ -23,7 +24,7 @@
  *       exposed  = microbatches × (forward + backward)
  *   Optimizer offload adds its host transfers and CPU step (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
- *   the two stages' devices.
+ *   the two stages' devices. The link arithmetic is in cut-times.ts.
  * - A tensor-parallel stage of degree t (Megatron-LM): its devices form replicas of t devices
  *   (devices [r·t, (r+1)·t)) that split each sample's work on the layers that split (PlanLayer.tensor)
  *   and run the others whole; the members go in lockstep, so a layer takes its slowest member's
@@ -42,26 +43,8 @@ import {
   type MemoryBreakdown,
 } from '../memory/memory.js';
 import type { PlanProblem } from '../types.js';
-import { messageUs } from './collectives.js';
-
-interface AlphaBeta {
-  alphaUs: number;
-  gbps: number;
-}
-
-/** Distinct links, and a key naming the set. */
-interface LinkSet {
-  key: string;
-  links: AlphaBeta[];
-}
-
-const linkMatrices = new WeakMap<CostModel, Map<string, { ids: Int32Array; links: AlphaBeta[] }>>();
-
-function slowestMessageUs(links: readonly AlphaBeta[], bytes: number): number {
-  let slowest = 0;
-  for (const l of links) slowest = Math.max(slowest, messageUs(l, bytes));
-  return slowest;
-}
+import { CutTimes } from './cut-times.js';
+import { splitSamples } from './split-samples.js';
 
 /** The replicas of a stage of tensor-parallel degree tp: devices [r·tp, (r+1)·tp). */
 function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
@@ -81,75 +64,6 @@ export interface StageDeviceLoad {
   samples: number;
   inFlight: number;
   microbatches: number;
-}
-
-/**
- * Whole samples per device minimizing max(samples_d × perSampleUs_d): the floor of the
- * proportional share, then each leftover sample to the device that would finish it first (this
- * takes the `samples` smallest values of {j·c_d}, so it is optimal). Alike devices, devices with zero
- * time (they take everything), or devices with no finite time get the samples dealt round-robin.
- */
-export function splitSamples(samples: number, perSampleUs: readonly number[]): number[] {
-  const n = perSampleUs.length;
-  const shares = new Array<number>(n).fill(0);
-  if (n === 0 || samples <= 0) return shares;
-  const c0 = perSampleUs[0] as number;
-  let equal = true;
-  let zeros = 0;
-  let finite = 0;
-  for (const c of perSampleUs) {
-    if (c !== c0) equal = false;
-    if (c === 0) zeros++;
-    else if (c > 0 && Number.isFinite(c)) finite++;
-  }
-  if (equal || zeros > 0 || finite === 0) {
-    // Deal round-robin: over all devices when they are alike, else over the zero-time ones.
-    const to = equal
-      ? perSampleUs.map((_, i) => i)
-      : perSampleUs.flatMap((c, i) => (c === 0 || zeros === 0 ? [i] : []));
-    for (let s = 0; s < samples; s++) {
-      const i = to[s % to.length] as number;
-      shares[i] = (shares[i] as number) + 1;
-    }
-    return shares;
-  }
-  const ok = (i: number): boolean => {
-    const c = perSampleUs[i] as number;
-    return c > 0 && Number.isFinite(c);
-  };
-  let speed = 0;
-  for (let i = 0; i < n; i++) if (ok(i)) speed += 1 / (perSampleUs[i] as number);
-  let given = 0;
-  for (let i = 0; i < n; i++) {
-    if (!ok(i)) continue;
-    const s = Math.floor((samples * (1 / (perSampleUs[i] as number))) / speed);
-    shares[i] = s;
-    given += s;
-  }
-  const load = (i: number): number => (shares[i] as number) * (perSampleUs[i] as number);
-  while (given > samples) {
-    // Rounding guard: take back from the replica that finishes last.
-    let worst = -1;
-    for (let i = 0; i < n; i++)
-      if (ok(i) && (shares[i] as number) > 0 && (worst < 0 || load(i) > load(worst))) worst = i;
-    shares[worst] = (shares[worst] as number) - 1;
-    given--;
-  }
-  while (given < samples) {
-    let pick = -1;
-    let pickEnd = Infinity;
-    for (let i = 0; i < n; i++) {
-      if (!ok(i)) continue;
-      const end = ((shares[i] as number) + 1) * (perSampleUs[i] as number);
-      if (end < pickEnd) {
-        pick = i;
-        pickEnd = end;
-      }
-    }
-    shares[pick] = (shares[pick] as number) + 1;
-    given++;
-  }
-  return shares;
 }
 
 /**
@@ -175,10 +89,6 @@ export class CostTables {
   readonly costErrors = new Set<string>();
   private readonly index = new Map<string, number>();
   private readonly shardRingCache = new WeakMap<readonly number[], Map<number, string[][]>>();
-  private linkIds: { ids: Int32Array; links: AlphaBeta[] } | null = null;
-  private readonly cutLinkCache = new WeakMap<readonly number[], WeakMap<readonly number[], LinkSet | null>>();
-  private readonly cutRows = new Map<string, Float64Array>();
-  private cutRowSamples = NaN;
   private readonly stepPrefix: Float64Array[] = [];
   private readonly forwardPrefix: Float64Array[] = [];
   private readonly missingPrefix: Int32Array[] = [];
@@ -199,6 +109,7 @@ export class CostTables {
   private readonly commPrefix = new Map<string, { step: Float64Array; fwd: Float64Array }>();
   /** Inference working set per sample: max over the stage's layers of input + output bytes. */
   private readonly ioMax: Float64Array;
+  private readonly cuts: CutTimes;
 
   constructor(
     readonly problem: PlanProblem,
@@ -207,6 +118,7 @@ export class CostTables {
     const L = problem.layers.length;
     this.layerCount = L;
     this.deviceIds = problem.devices.map((d) => d.id);
+    this.cuts = new CutTimes(problem, cost, this.deviceIds, (f) => this.guard(f));
     const training = problem.mode === 'training';
     problem.devices.forEach((d, di) => {
       this.index.set(d.id, di);
@@ -644,17 +556,7 @@ export class CostTables {
 
   /** Activations of one microbatch after layer `lastLayer`, over the slowest link between the stages (µs). */
   cutUs(fromDevices: readonly number[], toDevices: readonly number[], lastLayer: number, samples: number): number {
-    const bytes = (this.problem.layers[lastLayer]?.outBytesPerSample ?? 0) * samples;
-    const distinct = this.cost.link ? this.cutLinks(fromDevices, toDevices) : undefined;
-    if (distinct !== undefined) return distinct === null ? Infinity : slowestMessageUs(distinct.links, bytes);
-    let worst = 0;
-    for (const a of fromDevices) {
-      for (const b of toDevices) {
-        const us = this.guard(() => this.cost.linkUs(this.deviceIds[a] as string, this.deviceIds[b] as string, bytes));
-        if (!(us <= worst)) worst = us;
-      }
-    }
-    return worst;
+    return this.cuts.cutUs(fromDevices, toDevices, lastLayer, samples);
   }
 
   /**
@@ -663,93 +565,7 @@ export class CostTables {
    * with other samples.
    */
   cutRow(fromDevices: readonly number[], toDevices: readonly number[], samples: number): Float64Array {
-    const L = this.layerCount;
-    const distinct = this.cost.link ? this.cutLinks(fromDevices, toDevices) : undefined;
-    const key = distinct === undefined ? null : distinct === null ? 'none' : distinct.key;
-    if (key !== null) {
-      if (this.cutRowSamples !== samples) {
-        this.cutRows.clear();
-        this.cutRowSamples = samples;
-      }
-      const hit = this.cutRows.get(key);
-      if (hit) return hit;
-    }
-    const row = new Float64Array(L).fill(Infinity);
-    for (let cut = 1; cut < L; cut++) row[cut] = this.cutUs(fromDevices, toDevices, cut - 1, samples);
-    if (key !== null) this.cutRows.set(key, row);
-    return row;
-  }
-
-  /** The distinct links between two device lists (by list identity, cached); null when a pair has none. */
-  private cutLinks(from: readonly number[], to: readonly number[]): LinkSet | null {
-    let byTo = this.cutLinkCache.get(from);
-    if (!byTo) {
-      byTo = new WeakMap();
-      this.cutLinkCache.set(from, byTo);
-    }
-    const cached = byTo.get(to);
-    if (cached !== undefined) return cached;
-    const { ids, links } = this.linkMatrix();
-    const D = this.deviceIds.length;
-    const seen = new Set<number>();
-    let out: LinkSet | null = null;
-    search: {
-      for (const a of from) {
-        for (const b of to) {
-          if (a === b) continue;
-          const id = ids[a * D + b] as number;
-          if (id < 0) break search;
-          seen.add(id);
-        }
-      }
-      const sorted = [...seen].sort((x, y) => x - y);
-      out = { key: sorted.join(','), links: sorted.map((i) => links[i] as AlphaBeta) };
-    }
-    byTo.set(to, out);
-    return out;
-  }
-
-  /** Every device pair's link as an index into the distinct links (−1: none), built on first use. */
-  private linkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
-    if (this.linkIds) return this.linkIds;
-    // Tables of one cost model over the same devices (a search's variants) share the matrix.
-    const key = this.deviceIds.join('\n');
-    let byDevices = linkMatrices.get(this.cost);
-    if (!byDevices) {
-      byDevices = new Map();
-      linkMatrices.set(this.cost, byDevices);
-    }
-    const shared = byDevices.get(key);
-    if (shared) {
-      this.linkIds = shared;
-      return shared;
-    }
-    this.linkIds = this.buildLinkMatrix();
-    byDevices.set(key, this.linkIds);
-    return this.linkIds;
-  }
-
-  private buildLinkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
-    const D = this.deviceIds.length;
-    const ids = new Int32Array(D * D).fill(-1);
-    const links: AlphaBeta[] = [];
-    const byValue = new Map<string, number>();
-    for (let a = 0; a < D; a++) {
-      for (let b = a + 1; b < D; b++) {
-        const l = this.cost.link?.(this.deviceIds[a] as string, this.deviceIds[b] as string);
-        if (!l) continue;
-        const key = `${l.alphaUs}/${l.gbps}`;
-        let id = byValue.get(key);
-        if (id === undefined) {
-          id = links.length;
-          links.push({ alphaUs: l.alphaUs, gbps: l.gbps });
-          byValue.set(key, id);
-        }
-        ids[a * D + b] = id;
-        ids[b * D + a] = id;
-      }
-    }
-    return { ids, links };
+    return this.cuts.cutRow(fromDevices, toDevices, samples);
   }
 
   /** A cost model that throws (no route) gives Infinity; the message is kept for the reasons. */

@@ -22,7 +22,8 @@ import { leastPassing, minOverCap, sortedDistinct } from './cap-search.js';
 import { pricePlan } from '../cost/plan-cost.js';
 import { pipelineSpace, type GroupSpace } from './group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../problem/problem.js';
-import { shapeOf, shapeStateCount, SuffixDp, type DpSolution } from './suffix-dp.js';
+import { dpStateCount, dpStateSpace } from './dp-state-space.js';
+import { SuffixDp, type DpSolution } from './suffix-dp.js';
 import type { Plan, Schedule } from '../types.js';
 
 export interface PipelineSearchOptions {
@@ -67,7 +68,7 @@ export interface PipelineSearchResult {
 
 /** Size of the DP table the space needs (states per run). */
 export function spaceStateCount(ctx: PlannerContext, space: GroupSpace, schedule: Schedule): number {
-  return shapeStateCount(space, ctx, schedule);
+  return dpStateCount(space, ctx, schedule);
 }
 
 /** The best plan of the space for each microbatch count, and the best of all. */
@@ -75,7 +76,7 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
   const schedule = opts.schedule ?? '1f1b';
   const space = opts.space ?? pipelineSpace(ctx.problem);
   const ms = opts.microbatches ?? microbatchCandidates(ctx.problem.batch);
-  const states = shapeStateCount(space, ctx, schedule);
+  const states = dpStateCount(space, ctx, schedule);
   const maxStates = opts.maxStates ?? 4e6;
   if (states > maxStates) {
     return {
@@ -85,12 +86,12 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
       skipped: `${space.name} search skipped: ${states.toExponential(1)} DP states (limit ${maxStates.toExponential(1)})`,
     };
   }
-  const shape = shapeOf(space, ctx, schedule);
+  const stateSpace = dpStateSpace(space, ctx, schedule);
   const byMicrobatches: MicrobatchResult[] = [];
   let best: Plan | null = null;
   let dpRuns = 0;
   let bound = opts.bound ?? Infinity;
-  const dp = new SuffixDp(ctx, shape, schedule);
+  const dp = new SuffixDp(ctx, stateSpace, schedule);
   for (const m of [...ms].sort((a, b) => b - a)) {
     dp.prepare(m);
     const w = m - 1;

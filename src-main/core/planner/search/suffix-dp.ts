@@ -4,403 +4,168 @@
  *
  *   G(T) = min Σ t_i + d·Σ c_k + Σ a_i  over plans with every t_i ≤ T and c_k ≤ T whose stages fit
  *
- * State: (first layer l of a suffix of the layers, the group g running the suffix's first stage,
- * the devices the suffix uses (a count per class), and, for 1F1B training with groups, the number
- * of stages in the suffix; 1F1B keeps min(stages, m) microbatches in flight on the suffix's first
- * stage). With one-device groups the stage count is the number of devices used. States are
- * computed a row (all l) at a time, on demand; a one-device stage's time is P[e] − P[l] for prefix
- * sums P, so its row is a sliding-window minimum (monotone deque), O(L); other rows are O(L²).
- * Each row keeps the range of l where it is finite, and rows built on it only visit that range.
+ * A plan is a sequence of stages covering layers [0, L), each a range of layers on a group of
+ * devices (dp-state-space.ts). t_i is stage i's time per microbatch, a_i its exposed gradient sync
+ * per step, c_k the time of cut k (one microbatch's activations sent to the next stage), weighted
+ * by d (2 when training: the activations forward and their gradients back; 1 for inference).
+ *
+ * The recurrence runs over suffixes of the layers. u is a usage code (the devices a suffix uses,
+ * dp-state-space.ts), s the suffix's stage count where tracked, u' = u − usage(g) what the rest of
+ * a suffix whose first stage runs on g uses, and need(u, s) the microbatches in flight that first
+ * stage holds (1 for inference, m for GPipe, min(stages, m) for 1F1B, the stages being s, or the
+ * members u uses when not tracked: then every group is one device). A stage on g over [l, e) is
+ * allowed when t(g, l, e) ≤ T and its memory fits need(u, s) microbatches in flight.
+ *
+ *   F(l, g, u, s): layers [l, L) on a suffix whose first stage runs on g and that uses exactly u
+ *     = t(g, l, L) + a(g, l, L)                                            when u' = 0 (and s = 1)
+ *     = min over l < e < L of t(g, l, e) + a(g, l, e) + N(e, g, u', s − 1)   otherwise
+ *   N(e, g, u', s'): a cut before layer e after a stage on g, then a suffix on u'
+ *     = min over the groups h that start a suffix on u', with c(g, h, e) ≤ T, of d·c(g, h, e) + F(e, h, u', s')
+ *   G(T) = min over u, s and the groups g that start a suffix on u of F(0, g, u, s)
+ *
+ * F is suffixCost (the end e of its first stage in suffixFirstEnd) and N is afterCutCost (its h in
+ * afterCutGroup); t, c and the memory fits are DpStageTables' (dp-stage-tables.ts), rebuilt for
+ * each m by prepare(m). Infinity where nothing is allowed.
+ *
+ * States are computed a row (all l) at a time, on demand; a one-device stage's time is P[e] − P[l]
+ * for prefix sums P, so its row is a sliding-window minimum (monotone deque), O(L); other rows are
+ * O(L²). Each row keeps the range of l where it is finite, and rows built on it only visit that
+ * range. With one-device groups the stage count is the number of devices used, so s is tracked only
+ * for 1F1B training with groups.
  *
  * One SuffixDp serves every microbatch count of a search (prepare(m) rebuilds the m-dependent
  * tables in place), so the tables are allocated once.
  */
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
-import { groupAllowed, tensorDegreesOf, type GroupSpace } from './group-space.js';
+import { DpStageTables } from './dp-stage-tables.js';
+import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
 import type { Schedule } from '../types.js';
-
-export interface Group {
-  cls: number;
-  /** The class's members [end − members, end). */
-  end: number;
-  /** Members of the class the group takes (devices / the class's unit). */
-  members: number;
-  /** Devices. */
-  size: number;
-  /** Tensor-parallel degree: size / tp replicas of tp devices. */
-  tp: number;
-  devs: number[];
-}
-
-export interface Shape {
-  groups: Group[];
-  stride: number[];
-  radix: number[];
-  usages: number;
-  /** Stage count tracked in the state (1F1B training with groups); else derived or irrelevant. */
-  explicitStages: boolean;
-  stageDim: number;
-  /** Members of every class: the most stages a plan can have. */
-  totalMembers: number;
-}
-
-export function shapeOf(space: GroupSpace, ctx: PlannerContext, schedule: Schedule): Shape {
-  const groups: Group[] = [];
-  const stride: number[] = [];
-  const radix: number[] = [];
-  let usages = 1;
-  const degrees = space.name === 'pipeline' ? [1] : tensorDegreesOf(ctx.problem);
-  let totalMembers = 0;
-  space.classes.forEach((c, cls) => {
-    const unit = c.unit ?? 1;
-    const count = Math.floor(c.devices.length / unit);
-    totalMembers += count;
-    stride.push(usages);
-    radix.push(count + 1);
-    usages *= count + 1;
-    for (let end = 1; end <= count; end++) {
-      for (let members = 1; members <= Math.min(end, c.maxGroupSize); members++) {
-        const size = members * unit;
-        for (const tp of degrees) {
-          if (groupAllowed(space, size, tp, unit))
-            groups.push({ cls, end, members, size, tp, devs: c.devices.slice((end - members) * unit, end * unit) });
-        }
-      }
-    }
-  });
-  const singles = space.classes.every((c) => c.maxGroupSize <= 1);
-  const explicitStages = ctx.problem.mode === 'training' && schedule === '1f1b' && !singles;
-  return {
-    groups,
-    stride,
-    radix,
-    usages,
-    explicitStages,
-    stageDim: explicitStages ? Math.min(totalMembers, ctx.problem.layers.length) : 1,
-    totalMembers,
-  };
-}
-
-/**
- * The states a DP over the space would have (layers × groups × usages × stage counts), counted
- * without building the groups: a cluster's hybrid space can have 1e5 groups of 1e2 devices each.
- */
-export function shapeStateCount(space: GroupSpace, ctx: PlannerContext, schedule: Schedule): number {
-  const degrees = space.name === 'pipeline' ? [1] : tensorDegreesOf(ctx.problem);
-  let groups = 0;
-  let usages = 1;
-  let totalMembers = 0;
-  for (const c of space.classes) {
-    const unit = c.unit ?? 1;
-    const count = Math.floor(c.devices.length / unit);
-    totalMembers += count;
-    usages *= count + 1;
-    for (let members = 1; members <= Math.min(count, c.maxGroupSize); members++) {
-      const allowed = degrees.filter((tp) => groupAllowed(space, members * unit, tp, unit)).length;
-      groups += allowed * (count - members + 1);
-    }
-  }
-  const singles = space.classes.every((c) => c.maxGroupSize <= 1);
-  const explicitStages = ctx.problem.mode === 'training' && schedule === '1f1b' && !singles;
-  const stageDim = explicitStages ? Math.min(totalMembers, ctx.problem.layers.length) : 1;
-  return ctx.problem.layers.length * groups * usages * stageDim;
-}
-
-/** Whether layers [from, to) fit in memory with `inFlight` microbatches in flight, each device taking its share of the samples. */
-type StageFits = (from: number, to: number, inFlight: number, shares: readonly number[]) => boolean;
-
-/** The memory test of the devices of group g, each serving its share of every one of the m microbatches. */
-function stageFits(ctx: PlannerContext, g: Group, m: number): StageFits {
-  const { problem, tables } = ctx;
-  const devices = g.devs.map((d) => problem.devices[d]);
-  const replicas = g.size / g.tp;
-  return (from, to, inFlight, shares) => {
-    // A cluster's group has dozens of devices with the same share: each share's need once.
-    let lastShare = NaN;
-    let lastNeed = 0;
-    return devices.every((dev, j) => {
-      const share = shares[j] ?? 0;
-      if (share !== lastShare) {
-        lastShare = share;
-        lastNeed = tables.deviceNeed({
-          from,
-          to,
-          tp: g.tp,
-          replicas,
-          samples: share,
-          inFlight,
-          microbatches: m,
-        }).totalBytes;
-      }
-      return dev !== undefined && lastNeed <= dev.memoryBytes;
-    });
-  };
-}
 
 export interface DpSolution extends CapSolution {
   spec: PlanSpec;
 }
 
+/** The first stage of the best plan: its state (group, usage, stages) and the plan's value. */
+interface FirstStage {
+  g: number;
+  u: number;
+  s: number;
+  value: number;
+}
+
 /** The DP tables of a search: prepare(m) per microbatch count, then solve(T) per cap. */
 export class SuffixDp {
-  private readonly L: number;
-  private readonly LL: number;
-  private readonly GI: number;
-  private readonly cutFactor: number;
+  /** Stage, cut and prefix times for the current microbatch count. */
+  private readonly tables: DpStageTables;
+  private readonly layerCount: number;
   private readonly inference: boolean;
   private readonly gpipe: boolean;
-  /** Groups whose devices take the same time for every layer: memory and time grow with the range. */
-  private readonly even: Uint8Array;
+  /** d: a cut counts twice when training (activations forward, gradients back). */
+  private readonly cutWeight: number;
+  /** Samples of one microbatch, and the microbatch count, of the current prepare. */
   private samples = 0;
-  private m = 0;
-  /** The cap of the current solve. */
-  private tmax = 0;
-  private readonly time: Float64Array;
-  /** Largest number of microbatches in flight the stage fits with (0: never). */
-  private readonly fit: Int32Array;
-  private readonly link: Float64Array;
-  private readonly digitSum: Int32Array;
-  /** Groups that can run the first stage of a suffix using `u`. */
-  private readonly starts: Int32Array[];
-  private readonly rest: Int32Array;
-  private readonly fDone: Uint8Array;
-  private readonly nDone: Uint8Array;
-  /** Finite range [lo, hi] of each F and N row (inclusive; empty when lo > hi). */
-  private readonly fLo: Int32Array;
-  private readonly fHi: Int32Array;
-  private readonly nLo: Int32Array;
-  private readonly nHi: Int32Array;
-  private readonly pref: Float64Array;
-  private readonly linear: Uint8Array;
-  private readonly dqE: Int32Array;
-  private readonly dqV: Float64Array;
-  private readonly F: Float64Array;
-  private readonly Fend: Int32Array;
-  private readonly N: Float64Array;
-  private readonly Nnext: Int32Array;
-  /** Scratch: the furthest end per microbatches in flight (prepare), the relaxation's starts. */
-  private reach: Int32Array;
-  private readonly relaxStart: Int32Array;
+  private microbatches = 0;
+  /** T, the cap of the current solve. */
+  private timeCap = 0;
+  /** Per usage code: the members it uses over all classes. */
+  private readonly membersUsed: Int32Array;
+  /** Per usage code: the groups that can run the first stage of a suffix using it. */
+  private readonly firstGroups: Int32Array[];
+  /** Per group: its members as a usage code (u − groupUsage[g] is what the rest of the suffix uses). */
+  private readonly groupUsage: Int32Array;
+  /** Per row (group, usage, stages): whether its F row, and its N row, is built in this solve. */
+  private readonly suffixBuilt: Uint8Array;
+  private readonly afterCutBuilt: Uint8Array;
+  /** Per row: the finite range [lo, hi] of its F row, and of its N row (inclusive; empty when lo > hi). */
+  private readonly suffixLo: Int32Array;
+  private readonly suffixHi: Int32Array;
+  private readonly afterCutLo: Int32Array;
+  private readonly afterCutHi: Int32Array;
+  /** F per row and first layer l (row·L + l). */
+  private readonly suffixCost: Float64Array;
+  /** The end e of F's first stage. */
+  private readonly suffixFirstEnd: Int32Array;
+  /** N per row (of the stage before the cut) and cut layer. */
+  private readonly afterCutCost: Float64Array;
+  /** The group h that N's suffix starts on. */
+  private readonly afterCutGroup: Int32Array;
+  /** The monotone deque of slidingRow: ends e and their values P[e] + N(e). */
+  private readonly dequeEnd: Int32Array;
+  private readonly dequeValue: Float64Array;
+  /** Scratch of mayFit: per usage code, the least first layer of a suffix its devices cover. */
+  private readonly relaxedStart: Int32Array;
   /** Pipeline space (one device per class): the prefix bound below applies. */
   private readonly oneEach: boolean;
   /** Per usage v (pipeline space): a furthest layer the devices of v can cover from layer 0. */
   private readonly prefixEnd: Int32Array;
-  private readonly capBuffer: Float64Array;
 
   constructor(
     private readonly ctx: PlannerContext,
-    private readonly shape: Shape,
+    private readonly states: DpStateSpace,
     private readonly schedule: Schedule,
     /** Gradient sync per (group, from, to), filled on first use (NaN until then) for each m (it hides behind a microbatch's compute). */
     private readonly sync: Float64Array = new Float64Array(
-      shape.groups.length * ctx.problem.layers.length * (ctx.problem.layers.length + 1),
+      states.groups.length * ctx.problem.layers.length * (ctx.problem.layers.length + 1),
     ).fill(NaN),
   ) {
-    const { problem, tables } = ctx;
+    const { problem } = ctx;
     const L = problem.layers.length;
-    this.L = L;
-    this.LL = L * (L + 1);
-    const GI = shape.groups.length;
-    this.GI = GI;
+    this.layerCount = L;
+    this.tables = new DpStageTables(ctx, states);
     this.inference = problem.mode === 'inference';
     this.gpipe = schedule === 'gpipe';
-    this.cutFactor = problem.mode === 'training' ? 2 : 1;
-    this.time = new Float64Array(GI * this.LL);
-    this.fit = new Int32Array(GI * this.LL);
-    this.link = new Float64Array(GI * GI * L);
-    // One tensor-parallel replica is even too: its samples never move, and its time adds up over layers.
-    this.even = Uint8Array.from(shape.groups, (g) =>
-      g.size === g.tp || g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
-    );
-    this.digitSum = new Int32Array(shape.usages);
-    this.starts = [];
-    for (let u = 0; u < shape.usages; u++) {
+    this.cutWeight = problem.mode === 'training' ? 2 : 1;
+    this.membersUsed = new Int32Array(states.usages);
+    this.firstGroups = [];
+    for (let u = 0; u < states.usages; u++) {
       let sum = 0;
-      const digits = shape.radix.map((r, c) => {
-        const d = Math.floor(u / (shape.stride[c] as number)) % r;
+      const digits = states.radix.map((r, c) => {
+        const d = Math.floor(u / (states.stride[c] as number)) % r;
         sum += d;
         return d;
       });
-      this.digitSum[u] = sum;
-      this.starts.push(Int32Array.from(shape.groups.flatMap((g, gid) => (digits[g.cls] === g.end ? [gid] : []))));
+      this.membersUsed[u] = sum;
+      this.firstGroups.push(Int32Array.from(states.groups.flatMap((g, gid) => (digits[g.cls] === g.end ? [gid] : []))));
     }
-    this.rest = Int32Array.from(shape.groups, (g) => g.members * (shape.stride[g.cls] as number));
-    const rows = GI * shape.usages * shape.stageDim;
-    this.fDone = new Uint8Array(rows);
-    this.nDone = new Uint8Array(rows);
-    this.fLo = new Int32Array(rows);
-    this.fHi = new Int32Array(rows);
-    this.nLo = new Int32Array(rows);
-    this.nHi = new Int32Array(rows);
-    this.F = new Float64Array(rows * L);
-    this.Fend = new Int32Array(rows * L);
-    this.N = new Float64Array(rows * L);
-    this.Nnext = new Int32Array(rows * L);
-    this.dqE = new Int32Array(L);
-    this.dqV = new Float64Array(L);
-    this.pref = new Float64Array(GI * (L + 1));
-    this.linear = new Uint8Array(GI);
-    this.reach = new Int32Array(0);
-    this.relaxStart = new Int32Array(shape.usages);
-    this.oneEach = shape.radix.every((r) => r === 2) && shape.groups.every((g) => g.size === 1);
-    this.prefixEnd = new Int32Array(shape.usages);
-    this.capBuffer = new Float64Array(GI * this.LL + GI * GI * L);
+    this.groupUsage = Int32Array.from(states.groups, (g) => g.members * (states.stride[g.cls] as number));
+    const rows = states.groups.length * states.usages * states.stageDim;
+    this.suffixBuilt = new Uint8Array(rows);
+    this.afterCutBuilt = new Uint8Array(rows);
+    this.suffixLo = new Int32Array(rows);
+    this.suffixHi = new Int32Array(rows);
+    this.afterCutLo = new Int32Array(rows);
+    this.afterCutHi = new Int32Array(rows);
+    this.suffixCost = new Float64Array(rows * L);
+    this.suffixFirstEnd = new Int32Array(rows * L);
+    this.afterCutCost = new Float64Array(rows * L);
+    this.afterCutGroup = new Int32Array(rows * L);
+    this.dequeEnd = new Int32Array(L);
+    this.dequeValue = new Float64Array(L);
+    this.relaxedStart = new Int32Array(states.usages);
+    this.oneEach = states.radix.every((r) => r === 2) && states.groups.every((g) => g.size === 1);
+    this.prefixEnd = new Int32Array(states.usages);
   }
 
   /** Rebuilds the stage times, memory fits, cut times and prefix sums for m microbatches. */
   prepare(m: number): void {
-    const { L, shape } = this;
-    this.m = m;
+    this.microbatches = m;
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
     this.sync.fill(NaN);
-    const cap = this.inference ? 1 : this.gpipe ? m : Math.min(m, shape.totalMembers);
-    this.time.fill(Infinity);
-    this.fit.fill(0);
-    if (this.reach.length < (cap + 1) * L) this.reach = new Int32Array((cap + 1) * L);
-    shape.groups.forEach((g, gid) => {
-      const fits = stageFits(this.ctx, g, m);
-      if (this.even[gid]) this.fillEvenStages(g, gid, fits, samples, cap);
-      else this.fillUnevenStages(g, gid, fits, samples, cap);
-    });
-    this.fillLinks(samples);
-    this.fillPrefixes(samples);
+    const maxInFlight = this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
+    this.tables.fill(m, samples, maxInFlight);
   }
 
-  /** Stage times and fits of group gid when its devices differ: the split (so the memory) changes with the range. */
-  private fillUnevenStages(g: Group, gid: number, fits: StageFits, samples: number, cap: number): void {
-    const { L, LL, time, fit } = this;
-    const tables = this.ctx.tables;
-    // Every range is checked.
-    for (let from = 0; from < L; from++) {
-      for (let to = from + 1; to <= L; to++) {
-        const k = gid * LL + from * (L + 1) + to;
-        const split = tables.stageSplit(g.devs, from, to, samples, g.tp);
-        if (!Number.isFinite(split.timeUs)) break;
-        let lo = 0;
-        let hi = cap;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (fits(from, to, mid, split.shares)) lo = mid;
-          else hi = mid - 1;
-        }
-        fit[k] = lo;
-        time[k] = split.timeUs;
-      }
-    }
-  }
-
-  /**
-   * Stage times and fits of group gid when its devices are alike. They split evenly whatever the
-   * layers, so a range fits only if every range inside it does, with at least as many microbatches
-   * in flight: for each count f in flight, the furthest end that fits from `from` never falls as
-   * `from` grows (two pointers).
-   */
-  private fillEvenStages(g: Group, gid: number, fits: StageFits, samples: number, cap: number): void {
-    const { L, LL, time, fit, reach } = this;
-    const tables = this.ctx.tables;
-    const shares = tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares;
-    const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
-    const finiteEnd = (from: number, to: number): boolean => Number.isFinite(timeOf(from, to));
-    for (let f = 1; f <= cap; f++) {
-      const ro = f * L;
-      let t = 0;
-      for (let from = 0; from < L; from++) {
-        if (t < from) t = from;
-        const limit = f === 1 ? L : (reach[ro - L + from] as number);
-        if (t > limit) t = limit;
-        while (t < limit && finiteEnd(from, t + 1) && fits(from, t + 1, f, shares)) t++;
-        reach[ro + from] = t;
-      }
-    }
-    for (let from = 0; from < L; from++) {
-      const end = cap >= 1 ? (reach[L + from] as number) : from;
-      let f = cap;
-      const base = gid * LL + from * (L + 1);
-      for (let to = from + 1; to <= end; to++) {
-        while (f > 1 && (reach[f * L + from] as number) < to) f--;
-        fit[base + to] = f;
-        time[base + to] = timeOf(from, to);
-      }
-    }
-  }
-
-  /** Cut times between each pair of groups that can follow each other, at each cut. */
-  private fillLinks(samples: number): void {
-    const { L, GI, link } = this;
-    const groups = this.shape.groups;
-    const tables = this.ctx.tables;
-    link.fill(Infinity);
-    groups.forEach((a, ga) => {
-      groups.forEach((b, gb) => {
-        // b follows a: another class, or the devices of a's class just below a's.
-        if (a.cls === b.cls && b.end !== a.end - a.members) return;
-        const row = tables.cutRow(a.devs, b.devs, samples);
-        link.set(row.subarray(1), (ga * GI + gb) * L + 1);
-      });
-    });
-  }
-
-  /**
-   * Prefix times of one-device groups whose device runs every layer (the sliding-window path).
-   * Such a stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so
-   * it telescopes too.
-   */
-  private fillPrefixes(samples: number): void {
-    const { L, linear, pref } = this;
-    const tables = this.ctx.tables;
-    linear.fill(0);
-    this.shape.groups.forEach((g, gid) => {
-      const d = g.devs[0] as number;
-      if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
-      linear[gid] = 1;
-      for (let e = 0; e <= L; e++) {
-        pref[gid * (L + 1) + e] =
-          samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e, 1, samples);
-      }
-    });
-  }
-
-  /**
-   * A lower bound of Σ t + d·Σ c + Σ a over every plan that fits (G(∞) or less): each layer's least
-   * time on a group it fits on, summed (stage times of alike devices add up over layers; cuts and
-   * syncs are ≥ 0), less 1e-9 of it for rounding. 0 when some group's devices differ; Infinity
-   * when some layer fits on no group.
-   */
+  /** A lower bound of G(∞) (DpStageTables.sumFloor). */
   sumFloor(): number {
-    const { L, LL, GI, time, fit, even } = this;
-    if (!even.every((e) => e === 1)) return 0;
-    let sum = 0;
-    for (let l = 0; l < L; l++) {
-      let least = Infinity;
-      for (let g = 0; g < GI; g++) {
-        const k = g * LL + l * (L + 1) + l + 1;
-        if ((fit[k] as number) >= 1 && (time[k] as number) < least) least = time[k] as number;
-      }
-      sum += least;
-    }
-    return sum * (1 - 1e-9);
+    return this.tables.sumFloor();
   }
 
-  /**
-   * The stage and cut times c (the values a plan's largest time can take) with
-   * floor + weight·c < limit, unsorted, possibly repeated, in a scratch buffer (valid until the
-   * next call or prepare).
-   */
+  /** The values a plan's largest time can take below the limit (DpStageTables.capValues). */
   capValues(floor: number, weight: number, limit: number): Float64Array {
-    const { time, fit, link, capBuffer: buf } = this;
-    let n = 0;
-    for (let k = 0; k < time.length; k++) {
-      const t = time[k] as number;
-      if ((fit[k] as number) >= 1 && floor + weight * t < limit) buf[n++] = t;
-    }
-    for (let k = 0; k < link.length; k++) {
-      const c = link[k] as number;
-      if (Number.isFinite(c) && floor + weight * c < limit) buf[n++] = c;
-    }
-    return buf.subarray(0, n);
+    return this.tables.capValues(floor, weight, limit);
   }
 
   /**
@@ -409,23 +174,24 @@ export class SuffixDp {
    * flight is enough). False means G(tmax) = ∞. Cheap: O(states of the device usage × log L).
    */
   mayFit(tmax: number): boolean {
-    const { L, LL, time, fit, even, digitSum, starts, rest, relaxStart: S, m } = this;
-    const { usages: U, explicitStages } = this.shape;
+    const { layerCount: L, membersUsed, firstGroups, groupUsage, relaxedStart: S, microbatches: m } = this;
+    const { rangesPerGroup, stageTime, stageFit, evenGroup } = this.tables;
+    const { usages: U, explicitStages } = this.states;
     // S[u]: the least first layer of a suffix that the devices counted by u can cover.
     S[0] = L;
     for (let u = 1; u < U; u++) {
-      const need = this.inference ? 1 : this.gpipe ? m : explicitStages ? 1 : Math.min(digitSum[u] as number, m);
+      const need = this.inference ? 1 : this.gpipe ? m : explicitStages ? 1 : Math.min(membersUsed[u] as number, m);
       let best = L;
-      for (const g of starts[u] as Int32Array) {
-        const e = S[u - (rest[g] as number)] as number;
+      for (const g of firstGroups[u] as Int32Array) {
+        const e = S[u - (groupUsage[g] as number)] as number;
         let l = e;
-        if (!even[g]) {
+        if (!evenGroup[g]) {
           l = 0; // No monotone structure to use: assume it covers everything.
         } else if (e > 0) {
           // Least l with [l, e) within tmax and memory: feasible starts form [l, e).
-          const base = g * LL + e;
+          const base = g * rangesPerGroup + e;
           const ok = (from: number): boolean =>
-            (time[base + from * (L + 1)] as number) <= tmax && (fit[base + from * (L + 1)] as number) >= need;
+            (stageTime[base + from * (L + 1)] as number) <= tmax && (stageFit[base + from * (L + 1)] as number) >= need;
           if (ok(e - 1)) {
             let lo = 0;
             let hi = e - 1;
@@ -451,20 +217,21 @@ export class SuffixDp {
    * left out, one microbatch in flight enough). A suffix on u can only start at l ≤ prefixEnd[ū].
    */
   private coverPrefixes(tmax: number): void {
-    const { L, LL, time, fit, starts, rest, prefixEnd: P, m } = this;
+    const { layerCount: L, firstGroups, groupUsage, prefixEnd: P, microbatches: m } = this;
+    const { rangesPerGroup, stageTime, stageFit } = this.tables;
     const need = this.gpipe && !this.inference ? m : 1;
     P[0] = 0;
-    for (let v = 1; v < this.shape.usages; v++) {
+    for (let v = 1; v < this.states.usages; v++) {
       let best = 0;
-      for (const g of starts[v] as Int32Array) {
-        const from = P[v - (rest[g] as number)] as number;
+      for (const g of firstGroups[v] as Int32Array) {
+        const from = P[v - (groupUsage[g] as number)] as number;
         let e = from;
         if (from < L) {
-          const base = g * LL + from * (L + 1);
+          const base = g * rangesPerGroup + from * (L + 1);
           let h = L;
           while (e < h) {
             const mid = (e + h + 1) >> 1;
-            if ((time[base + mid] as number) <= tmax && (fit[base + mid] as number) >= need) e = mid;
+            if ((stageTime[base + mid] as number) <= tmax && (stageFit[base + mid] as number) >= need) e = mid;
             else h = mid - 1;
           }
         }
@@ -476,29 +243,29 @@ export class SuffixDp {
 
   /** min Σ t + d·Σ c + Σ a with every stage and cut time ≤ tmax; null when nothing fits. */
   solve(tmax: number): DpSolution | null {
-    this.tmax = tmax;
-    this.fDone.fill(0);
-    this.nDone.fill(0);
+    this.timeCap = tmax;
+    this.suffixBuilt.fill(0);
+    this.afterCutBuilt.fill(0);
     if (this.oneEach) this.coverPrefixes(tmax);
     const top = this.bestFirstStage();
     return top ? this.trace(top) : null;
   }
 
   /** The least F over every row that covers layer 0: the first stage's state and the plan's value. */
-  private bestFirstStage(): { g: number; u: number; s: number; value: number } | null {
-    const { L, F, fLo, digitSum, starts } = this;
-    const { usages: U, explicitStages } = this.shape;
+  private bestFirstStage(): FirstStage | null {
+    const { layerCount: L, suffixCost, suffixLo, membersUsed, firstGroups } = this;
+    const { usages: U, explicitStages } = this.states;
     let best = Infinity;
     let bestG = -1;
     let bestU = 0;
     let bestS = 0;
     for (let u = 1; u < U; u++) {
-      const sHi = explicitStages ? Math.min(digitSum[u] as number, L) : 0;
+      const sHi = explicitStages ? Math.min(membersUsed[u] as number, L) : 0;
       for (let s = explicitStages ? 1 : 0; s <= sHi; s++) {
-        for (const g of starts[u] as Int32Array) {
-          const r = this.fRow(g, u, s);
-          if ((fLo[r] as number) !== 0) continue;
-          const v = F[r * L] as number;
+        for (const g of firstGroups[u] as Int32Array) {
+          const r = this.suffixRow(g, u, s);
+          if ((suffixLo[r] as number) !== 0) continue;
+          const v = suffixCost[r * L] as number;
           if (v < best) {
             best = v;
             bestG = g;
@@ -511,110 +278,113 @@ export class SuffixDp {
     return best < Infinity ? { g: bestG, u: bestU, s: bestS, value: best } : null;
   }
 
-  /** Follows Fend and Nnext from the first stage's state: the plan's stages and its largest time. */
-  private trace(top: { g: number; u: number; s: number; value: number }): DpSolution {
-    const { L, LL, GI, time, link, rest, Fend, Nnext } = this;
-    const groups = this.shape.groups;
+  /** Follows suffixFirstEnd and afterCutGroup from the first stage's state: the plan's stages and its largest time. */
+  private trace(top: FirstStage): DpSolution {
+    const { layerCount: L, groupUsage, suffixFirstEnd, afterCutGroup } = this;
+    const { rangesPerGroup, groupCount, stageTime, cutTime } = this.tables;
+    const groups = this.states.groups;
     const stages: PlanSpec['stages'][number][] = [];
     const ids = this.ctx.tables.deviceIds;
     let actualMax = 0;
     let { g, u, s } = top;
     let l = 0;
     for (;;) {
-      const grp = groups[g] as Group;
-      const e = Fend[this.row(g, u, s) * L + l] as number;
+      const group = groups[g] as StageGroup;
+      const e = suffixFirstEnd[this.rowIndex(g, u, s) * L + l] as number;
       stages.push({
         from: l,
         to: e,
-        devices: grp.devs.map((d) => ids[d] as string),
-        ...(grp.tp > 1 ? { tp: grp.tp } : {}),
+        devices: group.devs.map((d) => ids[d] as string),
+        ...(group.tp > 1 ? { tp: group.tp } : {}),
       });
-      actualMax = Math.max(actualMax, time[g * LL + l * (L + 1) + e] as number);
+      actualMax = Math.max(actualMax, stageTime[g * rangesPerGroup + l * (L + 1) + e] as number);
       if (e === L) break;
-      const uRest = u - (rest[g] as number);
-      const h = Nnext[this.row(g, uRest, s - 1) * L + e] as number;
-      actualMax = Math.max(actualMax, link[(g * GI + h) * L + e] as number);
+      const uRest = u - (groupUsage[g] as number);
+      const h = afterCutGroup[this.rowIndex(g, uRest, s - 1) * L + e] as number;
+      actualMax = Math.max(actualMax, cutTime[(g * groupCount + h) * L + e] as number);
       l = e;
       g = h;
       u = uRest;
       s -= 1;
     }
-    return { value: top.value, actualMax, spec: { stages, microbatches: this.m, schedule: this.schedule } };
+    return { value: top.value, actualMax, spec: { stages, microbatches: this.microbatches, schedule: this.schedule } };
   }
 
   /** The last first layer a suffix on u may start at: one the other devices can reach (every l when unknown). */
   private lastL(u: number): number {
-    const L = this.L;
-    return this.oneEach ? Math.min(L - 1, this.prefixEnd[this.shape.usages - 1 - u] as number) : L - 1;
+    const L = this.layerCount;
+    return this.oneEach ? Math.min(L - 1, this.prefixEnd[this.states.usages - 1 - u] as number) : L - 1;
   }
 
   /** Gradient sync of group g over [from, to), cached at index k of `sync`. */
   private syncAt(g: number, from: number, to: number, k: number): number {
     let a = this.sync[k] as number;
     if (a !== a) {
-      const grp = this.shape.groups[g] as Group;
-      a = this.ctx.tables.gradientSyncUs(grp.devs, from, to, grp.tp, this.samples);
+      const group = this.states.groups[g] as StageGroup;
+      a = this.ctx.tables.gradientSyncUs(group.devs, from, to, group.tp, this.samples);
       this.sync[k] = a;
     }
     return a;
   }
 
   /** Row of states (group, usage, stages) over the first layer l = 0..L−1. */
-  private row(g: number, u: number, s: number): number {
-    const { usages, stageDim, explicitStages } = this.shape;
+  private rowIndex(g: number, u: number, s: number): number {
+    const { usages, stageDim, explicitStages } = this.states;
     return (g * usages + u) * stageDim + (explicitStages ? s - 1 : 0);
   }
 
   /**
-   * F(l, g, u, s): layers [l, L) on a suffix whose first stage runs on g, using exactly the
-   * devices counted by u (and s stages when tracked), at least cost Σ t + d·Σ c + Σ a.
-   * Built on first use; entries are valid for l in [fLo, fHi] (Infinity elsewhere).
+   * The F row of (g, u, s): layers [l, L) on a suffix whose first stage runs on g, using exactly
+   * the devices counted by u (and s stages when tracked), at least cost Σ t + d·Σ c + Σ a.
+   * Built on first use; entries are valid for l in [suffixLo, suffixHi] (Infinity elsewhere).
    */
-  private fRow(g: number, u: number, s: number): number {
-    const r = this.row(g, u, s);
-    if (this.fDone[r]) return r;
-    this.fDone[r] = 1;
-    this.fLo[r] = this.L;
-    this.fHi[r] = -1;
-    const explicitStages = this.shape.explicitStages;
-    const m = this.m;
-    const need = this.inference ? 1 : this.gpipe ? m : Math.min(explicitStages ? s : (this.digitSum[u] as number), m);
-    const uRest = u - (this.rest[g] as number);
+  private suffixRow(g: number, u: number, s: number): number {
+    const r = this.rowIndex(g, u, s);
+    if (this.suffixBuilt[r]) return r;
+    this.suffixBuilt[r] = 1;
+    this.suffixLo[r] = this.layerCount;
+    this.suffixHi[r] = -1;
+    const explicitStages = this.states.explicitStages;
+    const m = this.microbatches;
+    const stages = explicitStages ? s : (this.membersUsed[u] as number);
+    const need = this.inference ? 1 : this.gpipe ? m : Math.min(stages, m);
+    const uRest = u - (this.groupUsage[g] as number);
     if (uRest === 0) {
       // The last stage: layers [l, L).
       if (!explicitStages || s === 1) this.lastStageRow(r, g, u, need);
       return r;
     }
     if (explicitStages && s <= 1) return r;
-    const nr = this.nRow(g, uRest, s - 1);
-    if ((this.nLo[nr] as number) > (this.nHi[nr] as number)) return r;
-    if (this.linear[g]) this.slidingRow(r, g, u, nr, need);
+    const nr = this.afterCutRow(g, uRest, s - 1);
+    if ((this.afterCutLo[nr] as number) > (this.afterCutHi[nr] as number)) return r;
+    if (this.tables.telescopes[g]) this.slidingRow(r, g, u, nr, need);
     else this.scanRow(r, g, u, nr, need);
     return r;
   }
 
   /** F row r of a last stage on g: layers [l, L) in one stage. */
   private lastStageRow(r: number, g: number, u: number, need: number): void {
-    const { L, time, fit, F, Fend, tmax } = this;
+    const { layerCount: L, suffixCost, suffixFirstEnd, timeCap } = this;
+    const { rangesPerGroup, stageTime, stageFit } = this.tables;
     const o = r * L;
-    const gb = g * this.LL;
+    const gb = g * rangesPerGroup;
     let lo = L;
     let hi = -1;
     const lMax = this.lastL(u);
     for (let l = 0; l <= lMax; l++) {
       const k = gb + l * (L + 1) + L;
-      const t = time[k] as number;
-      if (t <= tmax && (fit[k] as number) >= need) {
-        F[o + l] = t + this.syncAt(g, l, L, k);
-        Fend[o + l] = L;
+      const t = stageTime[k] as number;
+      if (t <= timeCap && (stageFit[k] as number) >= need) {
+        suffixCost[o + l] = t + this.syncAt(g, l, L, k);
+        suffixFirstEnd[o + l] = L;
         if (lo === L) lo = l;
         hi = l;
       } else {
-        F[o + l] = Infinity;
+        suffixCost[o + l] = Infinity;
       }
     }
-    this.fLo[r] = lo;
-    this.fHi[r] = hi;
+    this.suffixLo[r] = lo;
+    this.suffixHi[r] = hi;
   }
 
   /**
@@ -623,12 +393,13 @@ export class SuffixDp {
    * l falls (monotone deque over N row nr).
    */
   private slidingRow(r: number, g: number, u: number, nr: number, need: number): void {
-    const { L, LL, time, fit, pref, F, Fend, N, dqE, dqV, tmax } = this;
-    const a = this.nLo[nr] as number;
-    const b = this.nHi[nr] as number;
+    const { layerCount: L, suffixCost, suffixFirstEnd, afterCutCost, dequeEnd, dequeValue, timeCap } = this;
+    const { rangesPerGroup, stageTime, stageFit, prefixTime } = this.tables;
+    const a = this.afterCutLo[nr] as number;
+    const b = this.afterCutHi[nr] as number;
     const o = r * L;
     const no = nr * L;
-    const gb = g * LL;
+    const gb = g * rangesPerGroup;
     const pb = g * (L + 1);
     let lo = L;
     let hi = -1;
@@ -639,40 +410,41 @@ export class SuffixDp {
     let end = this.furthestEnd(gb + l * (L + 1), l, need);
     // The window of the first l: every e in (l + 1, end] (l + 1 itself is pushed by the loop).
     for (let e = Math.min(end, b); e > l + 1 && e >= a; e--) {
-      const ne = N[no + e] as number;
+      const ne = afterCutCost[no + e] as number;
       if (ne < Infinity) {
-        const v = (pref[pb + e] as number) + ne;
-        while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
-        dqE[tail] = e;
-        dqV[tail] = v;
+        const v = (prefixTime[pb + e] as number) + ne;
+        while (tail > head && (dequeValue[tail - 1] as number) >= v) tail--;
+        dequeEnd[tail] = e;
+        dequeValue[tail] = v;
         tail++;
       }
     }
     for (; l >= 0; l--) {
       const e = l + 1;
-      const ne = N[no + e] as number;
+      const ne = afterCutCost[no + e] as number;
       if (e >= a && ne < Infinity) {
-        const v = (pref[pb + e] as number) + ne;
-        while (tail > head && (dqV[tail - 1] as number) >= v) tail--;
-        dqE[tail] = e;
-        dqV[tail] = v;
+        const v = (prefixTime[pb + e] as number) + ne;
+        while (tail > head && (dequeValue[tail - 1] as number) >= v) tail--;
+        dequeEnd[tail] = e;
+        dequeValue[tail] = v;
         tail++;
       }
       const base = gb + l * (L + 1);
-      while (end > l && !((time[base + end] as number) <= tmax && (fit[base + end] as number) >= need)) end--;
-      while (tail > head && (dqE[head] as number) > end) head++;
+      while (end > l && !((stageTime[base + end] as number) <= timeCap && (stageFit[base + end] as number) >= need))
+        end--;
+      while (tail > head && (dequeEnd[head] as number) > end) head++;
       if (tail > head) {
-        F[o + l] = (dqV[head] as number) - (pref[pb + l] as number);
-        Fend[o + l] = dqE[head] as number;
+        suffixCost[o + l] = (dequeValue[head] as number) - (prefixTime[pb + l] as number);
+        suffixFirstEnd[o + l] = dequeEnd[head] as number;
         if (hi < 0) hi = l;
         lo = l;
       } else {
-        F[o + l] = Infinity;
+        suffixCost[o + l] = Infinity;
         if (end < a) break; // Every earlier l ends before the first finite N too.
       }
     }
-    this.fLo[r] = lo;
-    this.fHi[r] = hi;
+    this.suffixLo[r] = lo;
+    this.suffixHi[r] = hi;
   }
 
   /**
@@ -680,12 +452,13 @@ export class SuffixDp {
    * and memory; l when none. Ranges from l only fit less as they grow, so a binary search.
    */
   private furthestEnd(base: number, l: number, need: number): number {
-    const { L, time, fit, tmax } = this;
+    const { layerCount: L, timeCap } = this;
+    const { stageTime, stageFit } = this.tables;
     let end = l;
     let h = L - 1;
     while (end < h) {
       const mid = (end + h + 1) >> 1;
-      if ((time[base + mid] as number) <= tmax && (fit[base + mid] as number) >= need) end = mid;
+      if ((stageTime[base + mid] as number) <= timeCap && (stageFit[base + mid] as number) >= need) end = mid;
       else h = mid - 1;
     }
     return end;
@@ -693,13 +466,14 @@ export class SuffixDp {
 
   /** F row r on group g by trying every end e of the first stage against N row nr: O(L²). */
   private scanRow(r: number, g: number, u: number, nr: number, need: number): void {
-    const { L, time, fit, F, Fend, N, tmax } = this;
-    const a = this.nLo[nr] as number;
-    const b = this.nHi[nr] as number;
+    const { layerCount: L, suffixCost, suffixFirstEnd, afterCutCost, timeCap } = this;
+    const { rangesPerGroup, stageTime, stageFit } = this.tables;
+    const a = this.afterCutLo[nr] as number;
+    const b = this.afterCutHi[nr] as number;
     const o = r * L;
     const no = nr * L;
-    const gb = g * this.LL;
-    const single = (this.shape.groups[g] as Group).size === 1;
+    const gb = g * rangesPerGroup;
+    const single = (this.states.groups[g] as StageGroup).size === 1;
     let lo = L;
     let hi = -1;
     const lEnd = Math.min(b - 1, this.lastL(u));
@@ -708,74 +482,75 @@ export class SuffixDp {
       let best = Infinity;
       let bestEnd = -1;
       for (let e = l + 1; e < L; e++) {
-        const t = time[base + e] as number;
-        if (!(t <= tmax)) break;
-        if ((fit[base + e] as number) < need) {
+        const t = stageTime[base + e] as number;
+        if (!(t <= timeCap)) break;
+        if ((stageFit[base + e] as number) < need) {
           if (single) break;
           continue;
         }
         if (e < a || e > b) continue;
-        const v = t + this.syncAt(g, l, e, base + e) + (N[no + e] as number);
+        const v = t + this.syncAt(g, l, e, base + e) + (afterCutCost[no + e] as number);
         if (v < best) {
           best = v;
           bestEnd = e;
         }
       }
-      F[o + l] = best;
-      Fend[o + l] = bestEnd;
+      suffixCost[o + l] = best;
+      suffixFirstEnd[o + l] = bestEnd;
       if (best < Infinity) {
         if (lo === L) lo = l;
         hi = l;
       }
     }
-    this.fLo[r] = lo;
-    this.fHi[r] = hi;
+    this.suffixLo[r] = lo;
+    this.suffixHi[r] = hi;
   }
 
   /**
-   * N(l, prev, u, s): the cut before layer l after a stage on `prev`, then a suffix on u.
-   * Built on first use; entries are valid for l in [nLo, nHi].
+   * The N row of (prev, u, s): the cut before layer l after a stage on `prev`, then a suffix on u.
+   * Built on first use; entries are valid for l in [afterCutLo, afterCutHi].
    */
-  private nRow(prev: number, u: number, s: number): number {
-    const r = this.row(prev, u, s);
-    if (this.nDone[r]) return r;
-    this.nDone[r] = 1;
-    const { L, GI, link, F, N, Nnext, fLo, fHi, cutFactor, tmax } = this;
+  private afterCutRow(prev: number, u: number, s: number): number {
+    const r = this.rowIndex(prev, u, s);
+    if (this.afterCutBuilt[r]) return r;
+    this.afterCutBuilt[r] = 1;
+    const { layerCount: L, suffixCost, afterCutCost, afterCutGroup, suffixLo, suffixHi, cutWeight, timeCap } = this;
+    const { groupCount, cutTime } = this.tables;
     const o = r * L;
-    const hs = this.starts[u] as Int32Array;
+    const hs = this.firstGroups[u] as Int32Array;
     const lMax = this.lastL(u);
     let a = L;
     let b = 0;
     for (const h of hs) {
-      const fr = this.fRow(h, u, s);
-      const fa = Math.max(1, fLo[fr] as number);
-      const fb = Math.min(lMax, fHi[fr] as number);
+      const fr = this.suffixRow(h, u, s);
+      const fa = Math.max(1, suffixLo[fr] as number);
+      const fb = Math.min(lMax, suffixHi[fr] as number);
       if (fa <= fb) {
         if (fa < a) a = fa;
         if (fb > b) b = fb;
       }
     }
-    for (let l = a; l <= b; l++) N[o + l] = Infinity;
+    for (let l = a; l <= b; l++) afterCutCost[o + l] = Infinity;
     for (const h of hs) {
-      const fr = this.fRow(h, u, s);
+      const fr = this.suffixRow(h, u, s);
       const fo = fr * L;
-      const fa = Math.max(1, fLo[fr] as number);
-      const fb = Math.min(lMax, fHi[fr] as number);
-      const lo = (prev * GI + h) * L;
+      const fa = Math.max(1, suffixLo[fr] as number);
+      const fb = Math.min(lMax, suffixHi[fr] as number);
+      const lo = (prev * groupCount + h) * L;
       for (let l = fa; l <= fb; l++) {
-        const c = link[lo + l] as number;
-        if (!(c <= tmax)) continue;
-        const v = cutFactor * c + (F[fo + l] as number);
-        if (v < (N[o + l] as number)) {
-          N[o + l] = v;
-          Nnext[o + l] = h;
+        const c = cutTime[lo + l] as number;
+        if (!(c <= timeCap)) continue;
+        const v = cutWeight * c + (suffixCost[fo + l] as number);
+        if (v < (afterCutCost[o + l] as number)) {
+          afterCutCost[o + l] = v;
+          afterCutGroup[o + l] = h;
         }
       }
     }
-    while (a <= b && !((N[o + a] as number) < Infinity)) a++;
-    while (b >= a && !((N[o + b] as number) < Infinity)) b--;
-    this.nLo[r] = a;
-    this.nHi[r] = b;
+    while (a <= b && !((afterCutCost[o + a] as number) < Infinity)) a++;
+    while (b >= a && !((afterCutCost[o + b] as number) < Infinity)) b--;
+    this.afterCutLo[r] = a;
+    this.afterCutHi[r] = b;
     return r;
   }
 }

@@ -1,0 +1,237 @@
+/**
+ * The tables the suffix DP (suffix-dp.ts) reads for one microbatch count: each group's stage time
+ * and memory fit over every layer range, the cut times between groups, and the prefix sums of
+ * one-device groups whose stage costs telescope. Rebuilt in place for each count. Pure.
+ *
+ * Layout, for L layers and n groups: stageTime and stageFit per (group g, range [from, to)) at
+ * g·L(L+1) + from·(L+1) + to; cutTime per (group a, group b following a, cut before layer l) at
+ * (a·n + b)·L + l; prefixTime per (group g, end layer e) at g·(L+1) + e.
+ */
+import type { DpStateSpace, StageGroup } from './dp-state-space.js';
+import type { PlannerContext } from '../problem/problem.js';
+
+/** Whether layers [from, to) fit in memory with `inFlight` microbatches in flight, each device taking its share of the samples. */
+type StageFits = (from: number, to: number, inFlight: number, shares: readonly number[]) => boolean;
+
+/** The memory test of the devices of group g, each serving its share of every one of the m microbatches. */
+function stageFits(ctx: PlannerContext, g: StageGroup, m: number): StageFits {
+  const { problem, tables } = ctx;
+  const devices = g.devs.map((d) => problem.devices[d]);
+  const replicas = g.size / g.tp;
+  return (from, to, inFlight, shares) => {
+    // A cluster's group has dozens of devices with the same share: each share's need once.
+    let lastShare = NaN;
+    let lastNeed = 0;
+    return devices.every((dev, j) => {
+      const share = shares[j] ?? 0;
+      if (share !== lastShare) {
+        lastShare = share;
+        lastNeed = tables.deviceNeed({
+          from,
+          to,
+          tp: g.tp,
+          replicas,
+          samples: share,
+          inFlight,
+          microbatches: m,
+        }).totalBytes;
+      }
+      return dev !== undefined && lastNeed <= dev.memoryBytes;
+    });
+  };
+}
+
+/** Stage, cut and prefix times of every group for one microbatch count (fill), read by the DP. */
+export class DpStageTables {
+  readonly layerCount: number;
+  /** Ranges [from, to) per group in stageTime and stageFit: L·(L + 1). */
+  readonly rangesPerGroup: number;
+  readonly groupCount: number;
+  /** Per group: 1 when its devices take the same time for every layer (memory and time grow with the range). */
+  readonly evenGroup: Uint8Array;
+  /** Per-microbatch time of a range on a group, µs (Infinity: some layer cannot run there). */
+  readonly stageTime: Float64Array;
+  /** Largest number of microbatches in flight the range fits in memory with (0: never). */
+  readonly stageFit: Int32Array;
+  /** Time of a cut from one group's stage to the next group's, µs (Infinity: they cannot follow each other). */
+  readonly cutTime: Float64Array;
+  /** Per group whose stage costs telescope: its time and gradient sync over layers [0, e). */
+  readonly prefixTime: Float64Array;
+  /** Per group: 1 when it is one device that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
+  readonly telescopes: Uint8Array;
+  /** Scratch of fillEvenStages: per count f in flight and first layer, the furthest end that fits. */
+  private reach: Int32Array;
+  private readonly capBuffer: Float64Array;
+
+  constructor(
+    private readonly ctx: PlannerContext,
+    private readonly states: DpStateSpace,
+  ) {
+    const { problem, tables } = ctx;
+    const L = problem.layers.length;
+    const n = states.groups.length;
+    this.layerCount = L;
+    this.rangesPerGroup = L * (L + 1);
+    this.groupCount = n;
+    this.stageTime = new Float64Array(n * this.rangesPerGroup);
+    this.stageFit = new Int32Array(n * this.rangesPerGroup);
+    this.cutTime = new Float64Array(n * n * L);
+    // One tensor-parallel replica is even too: its samples never move, and its time adds up over layers.
+    this.evenGroup = Uint8Array.from(states.groups, (g) =>
+      g.size === g.tp || g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
+    );
+    this.prefixTime = new Float64Array(n * (L + 1));
+    this.telescopes = new Uint8Array(n);
+    this.reach = new Int32Array(0);
+    this.capBuffer = new Float64Array(n * this.rangesPerGroup + n * n * L);
+  }
+
+  /** Rebuilds every table for m microbatches of `samples` samples, at most `maxInFlight` in flight. */
+  fill(m: number, samples: number, maxInFlight: number): void {
+    const L = this.layerCount;
+    this.stageTime.fill(Infinity);
+    this.stageFit.fill(0);
+    if (this.reach.length < (maxInFlight + 1) * L) this.reach = new Int32Array((maxInFlight + 1) * L);
+    this.states.groups.forEach((g, gid) => {
+      const fits = stageFits(this.ctx, g, m);
+      if (this.evenGroup[gid]) this.fillEvenStages(g, gid, fits, samples, maxInFlight);
+      else this.fillUnevenStages(g, gid, fits, samples, maxInFlight);
+    });
+    this.fillCuts(samples);
+    this.fillPrefixes(samples);
+  }
+
+  /** Stage times and fits of group gid when its devices differ: the split (so the memory) changes with the range. */
+  private fillUnevenStages(g: StageGroup, gid: number, fits: StageFits, samples: number, maxInFlight: number): void {
+    const { layerCount: L, rangesPerGroup, stageTime, stageFit } = this;
+    const tables = this.ctx.tables;
+    // Every range is checked.
+    for (let from = 0; from < L; from++) {
+      for (let to = from + 1; to <= L; to++) {
+        const k = gid * rangesPerGroup + from * (L + 1) + to;
+        const split = tables.stageSplit(g.devs, from, to, samples, g.tp);
+        if (!Number.isFinite(split.timeUs)) break;
+        let lo = 0;
+        let hi = maxInFlight;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (fits(from, to, mid, split.shares)) lo = mid;
+          else hi = mid - 1;
+        }
+        stageFit[k] = lo;
+        stageTime[k] = split.timeUs;
+      }
+    }
+  }
+
+  /**
+   * Stage times and fits of group gid when its devices are alike. They split evenly whatever the
+   * layers, so a range fits only if every range inside it does, with at least as many microbatches
+   * in flight: for each count f in flight, the furthest end that fits from `from` never falls as
+   * `from` grows (two pointers).
+   */
+  private fillEvenStages(g: StageGroup, gid: number, fits: StageFits, samples: number, maxInFlight: number): void {
+    const { layerCount: L, rangesPerGroup, stageTime, stageFit, reach } = this;
+    const tables = this.ctx.tables;
+    const shares = tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares;
+    const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
+    const finiteEnd = (from: number, to: number): boolean => Number.isFinite(timeOf(from, to));
+    for (let f = 1; f <= maxInFlight; f++) {
+      const ro = f * L;
+      let t = 0;
+      for (let from = 0; from < L; from++) {
+        if (t < from) t = from;
+        const limit = f === 1 ? L : (reach[ro - L + from] as number);
+        if (t > limit) t = limit;
+        while (t < limit && finiteEnd(from, t + 1) && fits(from, t + 1, f, shares)) t++;
+        reach[ro + from] = t;
+      }
+    }
+    for (let from = 0; from < L; from++) {
+      const end = maxInFlight >= 1 ? (reach[L + from] as number) : from;
+      let f = maxInFlight;
+      const base = gid * rangesPerGroup + from * (L + 1);
+      for (let to = from + 1; to <= end; to++) {
+        while (f > 1 && (reach[f * L + from] as number) < to) f--;
+        stageFit[base + to] = f;
+        stageTime[base + to] = timeOf(from, to);
+      }
+    }
+  }
+
+  /** Cut times between each pair of groups that can follow each other, at each cut. */
+  private fillCuts(samples: number): void {
+    const { layerCount: L, groupCount, cutTime } = this;
+    const groups = this.states.groups;
+    const tables = this.ctx.tables;
+    cutTime.fill(Infinity);
+    groups.forEach((a, ga) => {
+      groups.forEach((b, gb) => {
+        // b follows a: another class, or the devices of a's class just below a's.
+        if (a.cls === b.cls && b.end !== a.end - a.members) return;
+        const row = tables.cutRow(a.devs, b.devs, samples);
+        cutTime.set(row.subarray(1), (ga * groupCount + gb) * L + 1);
+      });
+    });
+  }
+
+  /**
+   * Prefix times of one-device groups whose device runs every layer (the sliding-window path).
+   * Such a stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so
+   * it telescopes too.
+   */
+  private fillPrefixes(samples: number): void {
+    const { layerCount: L, telescopes, prefixTime } = this;
+    const tables = this.ctx.tables;
+    telescopes.fill(0);
+    this.states.groups.forEach((g, gid) => {
+      const d = g.devs[0] as number;
+      if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
+      telescopes[gid] = 1;
+      for (let e = 0; e <= L; e++) {
+        prefixTime[gid * (L + 1) + e] =
+          samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e, 1, samples);
+      }
+    });
+  }
+
+  /**
+   * A lower bound of Σ t + d·Σ c + Σ a over every plan that fits (G(∞) or less): each layer's least
+   * time on a group it fits on, summed (stage times of alike devices add up over layers; cuts and
+   * syncs are ≥ 0), less 1e-9 of it for rounding. 0 when some group's devices differ; Infinity
+   * when some layer fits on no group.
+   */
+  sumFloor(): number {
+    const { layerCount: L, rangesPerGroup, groupCount, stageTime, stageFit, evenGroup } = this;
+    if (!evenGroup.every((e) => e === 1)) return 0;
+    let sum = 0;
+    for (let l = 0; l < L; l++) {
+      let least = Infinity;
+      for (let g = 0; g < groupCount; g++) {
+        const k = g * rangesPerGroup + l * (L + 1) + l + 1;
+        if ((stageFit[k] as number) >= 1 && (stageTime[k] as number) < least) least = stageTime[k] as number;
+      }
+      sum += least;
+    }
+    return sum * (1 - 1e-9);
+  }
+
+  /**
+   * The stage and cut times c (the values a plan's largest time can take) with
+   * floor + weight·c < limit, unsorted, possibly repeated, in a scratch buffer (valid until the
+   * next call or fill).
+   */
+  capValues(floor: number, weight: number, limit: number): Float64Array {
+    const { stageTime, stageFit, cutTime, capBuffer: buf } = this;
+    let n = 0;
+    for (let k = 0; k < stageTime.length; k++) {
+      const t = stageTime[k] as number;
+      if ((stageFit[k] as number) >= 1 && floor + weight * t < limit) buf[n++] = t;
+    }
+    for (let k = 0; k < cutTime.length; k++) {
+      const c = cutTime[k] as number;
+      if (Number.isFinite(c) && floor + weight * c < limit) buf[n++] = c;
+    }
+    return buf.subarray(0, n);
+  }
+}
