@@ -40,14 +40,15 @@ import { planExports } from './plan-exports.js';
 import { servedFormat, servingEngine } from './serving-engine.js';
 import {
   resolvePlanRequest,
-  withStoredModel,
+  withDescribedModel,
+  storedDescription,
   type DefaultedPlanRequest,
   type ResolvedPlanRequest,
 } from './resolve-request.js';
 import type { PlanRequest, PlanResponse } from './plan-request.js';
 
 export { planSummary, type PlanRequest, type PlanResponse } from './plan-request.js';
-export { withDescribedModel } from './resolve-request.js';
+export { withDescribedModel };
 
 /** What the search reads of a request: the mode, offload, recomputation and ZeRO stage asked. */
 type SearchRequest = Pick<DefaultedPlanRequest, 'mode' | 'offload' | 'recompute' | 'zero' | 'finetune'>;
@@ -145,7 +146,8 @@ function stepBands(
 }
 
 export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
-  const req = withStoredModel(db, given);
+  const described = storedDescription(db, given);
+  const req = described ? withDescribedModel(given, described) : given;
   const warnings: string[] = [];
   // A layout that does not parse is refused before the search.
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;

@@ -44,15 +44,15 @@ export function withDescribedModel(req: PlanRequest, { entry, weights }: Describ
 }
 
 /**
- * A stored Hugging Face folder is planned as the decoder its description gives, as the CLI plans a
- * folder named by path (a served decoder, with its engine and serving launchers); served without
- * --weights, in the format its safetensors store.
+ * A stored Hugging Face folder's description, to plan it as the decoder it describes, as the CLI plans
+ * a folder named by path (a served decoder, with its engine and serving launchers; served without
+ * --weights, in the format its safetensors store); null for anything else.
  */
-export function withStoredModel(db: Database, req: PlanRequest): PlanRequest {
-  if (req.decoder !== undefined || isExplicitPath(req.workload) || catalogNames().includes(req.workload)) return req;
+export function storedDescription(db: Database, req: Pick<PlanRequest, 'decoder' | 'workload'>): DescribedModel | null {
+  if (req.decoder !== undefined || isExplicitPath(req.workload) || catalogNames().includes(req.workload)) return null;
   const entry = describedEntry(db, req.workload);
-  if (!entry) return req;
-  return withDescribedModel(req, { entry, weights: storedWorkload(db, req.workload)?.described?.weights ?? null });
+  if (!entry) return null;
+  return { entry, weights: storedWorkload(db, req.workload)?.described?.weights ?? null };
 }
 
 /** What the service assumes when a request leaves these out (the batch: 1 sequence serving, 8 samples training). */
