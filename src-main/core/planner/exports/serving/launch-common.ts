@@ -15,6 +15,9 @@ function shellLine(env: Record<string, string>, argv: readonly string[]): string
   return [...assignments, ...argv.map(shellQuote)].join(' ');
 }
 
+/** The compute dtype as PyTorch names it: vLLM's, SGLang's and TGI's --dtype, the transformers script's torch.NAME. */
+export const DTYPE_NAMES = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
+
 /** What a launch is made of: the program's own words (`vllm serve`), then its arguments; no files unless given. */
 export interface LaunchParts extends Omit<ServingLaunch, 'command' | 'files'> {
   program: readonly string[];

@@ -8,6 +8,7 @@
 import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import {
+  DTYPE_NAMES,
   deviceWarnings,
   formatFlags,
   fraction,
@@ -18,8 +19,6 @@ import {
 } from './launch-common.js';
 
 const SGLANG_VERSION = 'SGLang main at 001067f';
-
-const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
 
 /** fp8: quantized on load (or an FP8 checkpoint); int4: an AWQ checkpoint on Marlin; int8: a W8A8 checkpoint. */
 const QUANTIZATION: FormatTable = {
@@ -44,7 +43,7 @@ export function sglangLaunch(input: ServingLaunchInput): ServingLaunch {
     '--model-path',
     input.model,
     '--dtype',
-    DTYPE[input.dtype],
+    DTYPE_NAMES[input.dtype],
     ...formatFlags(QUANTIZATION, input.weights, warnings),
   ];
   args.push('--tp-size', String(input.tp));

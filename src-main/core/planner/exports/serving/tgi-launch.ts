@@ -7,6 +7,7 @@
  */
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import {
+  DTYPE_NAMES,
   deviceWarnings,
   formatFlags,
   fraction,
@@ -62,5 +63,5 @@ function precision(input: ServingLaunchInput, warnings: string[]): readonly stri
     warnings.push('TGI serves float16 or bfloat16: the fp32 model is loaded as bfloat16');
     return ['--dtype', 'bfloat16'];
   }
-  return ['--dtype', input.dtype === 'fp16' ? 'float16' : 'bfloat16'];
+  return ['--dtype', DTYPE_NAMES[input.dtype]];
 }

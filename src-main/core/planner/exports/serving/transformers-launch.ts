@@ -9,13 +9,18 @@
 import { commentText, pythonString } from '../common.js';
 import { count } from '../../../text/plural.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
-import { deviceWarnings, launchOf, oneMachineWarnings, replicaDevices, visibleGpus } from './launch-common.js';
+import {
+  DTYPE_NAMES,
+  deviceWarnings,
+  launchOf,
+  oneMachineWarnings,
+  replicaDevices,
+  visibleGpus,
+} from './launch-common.js';
 
 const TRANSFORMERS_VERSION = 'transformers 4.56 or newer';
 
 export const TRANSFORMERS_SCRIPT = 'serve_transformers.py';
-
-const TORCH_DTYPE = { bf16: 'torch.bfloat16', fp16: 'torch.float16', fp32: 'torch.float32' } as const;
 
 /** Output tokens when the prompt is not known. */
 const DEFAULT_NEW_TOKENS = 256;
@@ -45,7 +50,7 @@ export function transformersLaunch(input: ServingLaunchInput): ServingLaunch {
   const int8 = input.weights === 'int8';
   const load = [
     '    MODEL,',
-    `    dtype=${TORCH_DTYPE[input.dtype]},`,
+    `    dtype=torch.${DTYPE_NAMES[input.dtype]},`,
     ...(gpus.length > 0
       ? ['    device_map="auto",', `    max_memory={${maxMemory.join(', ')}},`]
       : ['    device_map="cpu",']),

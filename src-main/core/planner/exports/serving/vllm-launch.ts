@@ -11,6 +11,7 @@ import type { WeightFormat } from '../../../workload/generation.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import {
   GGUF_TYPES,
+  DTYPE_NAMES,
   deviceWarnings,
   formatFlags,
   fraction,
@@ -23,8 +24,6 @@ import {
 } from './launch-common.js';
 
 const VLLM_VERSION = 'vLLM 0.11 (main at 99d7eb5)';
-
-const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
 
 /** llama.cpp's block formats: a GGUF file, which vLLM reads experimentally. */
 const GGUF_BLOCKS: readonly WeightFormat[] = ['q8_0', 'q4_k', 'q4_0'];
@@ -51,7 +50,7 @@ export function vllmLaunch(input: ServingLaunchInput): ServingLaunch {
   deviceWarnings('vLLM', input.devices, warnings);
   const gguf = GGUF_BLOCKS.includes(input.weights);
   const model = gguf ? ggufFile(input.model, GGUF_TYPES[input.weights] ?? 'F16') : input.model;
-  const args = [model, '--dtype', DTYPE[input.dtype], ...quantization(input, warnings)];
+  const args = [model, '--dtype', DTYPE_NAMES[input.dtype], ...quantization(input, warnings)];
   args.push('--tensor-parallel-size', String(input.tp), '--pipeline-parallel-size', String(input.pp));
   if (input.replicas > 1) args.push('--data-parallel-size', String(input.replicas));
   if (input.tp > 1 && input.experts) args.push('--enable-expert-parallel');
