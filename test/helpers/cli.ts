@@ -29,3 +29,25 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: s
   });
   return { code, stdout, stderr };
 }
+
+/**
+ * A command line's words, written as one: cli(words`plan --workload ${name} --db ${db}`). The
+ * text is split at white space; each `${value}` stays in its word whatever it holds (a path with
+ * spaces is one word), joined to the text it touches (`${GPU_BOX},h100-box` is one word).
+ */
+export function words(text: TemplateStringsArray, ...values: (string | number)[]): string[] {
+  const out: string[] = [];
+  let word: string | null = null;
+  text.forEach((part, i) => {
+    part.split(/\s+/).forEach((piece, j) => {
+      if (j > 0 && word !== null) {
+        out.push(word);
+        word = null;
+      }
+      if (piece !== '') word = (word ?? '') + piece;
+    });
+    if (i < values.length) word = (word ?? '') + String(values[i]);
+  });
+  if (word !== null) out.push(word);
+  return out;
+}

@@ -24,27 +24,10 @@ export interface LockHolder extends LockOwner {
 /** Whether a recorded holder still runs: true, false, or null when this host cannot tell. */
 export type IsAlive = (owner: LockOwner) => boolean | null;
 
-interface Row {
-  machine_id: string;
-  device_key: string;
-  host: string;
-  pid: number;
-  process_start: string | null;
-  acquired_at: string;
-  heartbeat_at: string;
-}
-
-function toHolder(r: Row): LockHolder {
-  return {
-    machineId: r.machine_id,
-    deviceKey: r.device_key,
-    host: r.host,
-    pid: r.pid,
-    processStart: r.process_start,
-    acquiredAt: r.acquired_at,
-    heartbeatAt: r.heartbeat_at,
-  };
-}
+/** The lock's row, each column under its LockHolder name. */
+const SELECT_HOLDER = `SELECT machine_id AS machineId, device_key AS deviceKey, host, pid, process_start AS processStart,
+                              acquired_at AS acquiredAt, heartbeat_at AS heartbeatAt
+                         FROM profiler_locks WHERE machine_id = ?`;
 
 function sameOwner(a: LockOwner, b: LockOwner): boolean {
   return a.host === b.host && a.pid === b.pid && a.processStart === b.processStart;
@@ -57,8 +40,7 @@ export class ProfilerLockRepo {
   ) {}
 
   holder(machineId: string): LockHolder | null {
-    const r = this.db.prepare<[string], Row>('SELECT * FROM profiler_locks WHERE machine_id = ?').get(machineId);
-    return r ? toHolder(r) : null;
+    return this.db.prepare<[string], LockHolder>(SELECT_HOLDER).get(machineId) ?? null;
   }
 
   /**

@@ -10,6 +10,9 @@ import type { WeightFormat } from '../workload/generation.js';
 import type { EngineName } from './engine-names.js';
 import type { WeightKernelName } from './weight-kernels.js';
 
+/** Bytes in a GiB: the unit the engine files state their memory reserves in. */
+export const GiB = 2 ** 30;
+
 export interface EngineAttention {
   /** Prefill attention: a fused flash kernel, or scores materialised in memory (matmul, softmax, matmul). */
   prefill: 'flash' | 'unfused';

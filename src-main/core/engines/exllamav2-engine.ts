@@ -6,14 +6,12 @@
  * parallelism from 0.2.x. Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import type { WeightKernelName } from './weight-kernels.js';
 
 function kernel(format: WeightFormat): WeightKernelName {
   return format === 'fp16' || format === 'bf16' ? 'cublas' : 'exl2';
 }
-
-const GiB = 2 ** 30;
 
 const V0_1: EngineRules = {
   name: 'exllamav2',

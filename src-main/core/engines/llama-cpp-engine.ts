@@ -12,7 +12,7 @@
  * compute buffer. Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import type { WeightKernelName } from './weight-kernels.js';
 
 const GGUF: readonly WeightFormat[] = ['q8_0', 'q4_k', 'q4_0'];
@@ -27,8 +27,6 @@ function kernel(format: WeightFormat): WeightKernelName {
 function kernelBefore3140(format: WeightFormat): WeightKernelName {
   return GGUF.includes(format) ? 'ggml-cublas' : kernel(format);
 }
-
-const GiB = 2 ** 30;
 
 const B3140: EngineRules = {
   name: 'llama.cpp',

@@ -6,10 +6,8 @@
  * GPUs, chunked_prefill_size 8192 on large GPUs, cuda_graph_max_bs 160, max_running_requests from
  * the KV cache. Tensor parallelism with a custom all-reduce; data parallelism by --dp-size. Pure.
  */
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import { standardKernel } from './weight-kernels.js';
-
-const GiB = 2 ** 30;
 
 const V0_3: EngineRules = {
   name: 'sglang',

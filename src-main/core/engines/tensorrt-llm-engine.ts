@@ -10,10 +10,8 @@
  * cache at admission, kv_cache_free_gpu_memory_fraction 0.9 of what the weights leave, max batch
  * size and tokens per step from the build (trtllm-bench picks them from the GPU's memory). Pure.
  */
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import { standardKernel } from './weight-kernels.js';
-
-const GiB = 2 ** 30;
 
 const V0_9: EngineRules = {
   name: 'tensorrt-llm',

@@ -7,10 +7,8 @@
  * 1.0 with a safety margin), max-batch-prefill-tokens 4096, max-concurrent-requests 128 at the
  * router. Tensor parallelism by --num-shard (NCCL). Pure.
  */
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import { standardKernel } from './weight-kernels.js';
-
-const GiB = 2 ** 30;
 
 const V2_0: EngineRules = {
   name: 'tgi',

@@ -10,7 +10,7 @@
  * turn (one after the other). Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import type { WeightKernelName } from './weight-kernels.js';
 
 function kernel(format: WeightFormat): WeightKernelName {
@@ -27,8 +27,6 @@ function kernel(format: WeightFormat): WeightKernelName {
       return 'cublas';
   }
 }
-
-const GiB = 2 ** 30;
 
 const V4_40: EngineRules = {
   name: 'transformers',

@@ -12,10 +12,8 @@
  * max_num_batched_tokens max(max_model_len, 2048) without chunked prefill, 8192 with it (V1
  * server), CUDA graph sizes up to 256 (V1: 512). Pure.
  */
-import type { EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules } from './engine-rules.js';
 import { standardKernel } from './weight-kernels.js';
-
-const GiB = 2 ** 30;
 
 /** vLLM 0.6 to 0.7 (V0 engine, async output processing). */
 const V0_6: EngineRules = {

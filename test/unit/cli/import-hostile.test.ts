@@ -124,15 +124,21 @@ describe('archive imports are all-or-nothing', () => {
   });
 });
 
+/** A seeded store, this machine's own profile (the seeded machine's) and another machine's. */
+function ownAndOther(): { d: string; db: string; own: ProfileFile; other: ProfileFile } {
+  const d = tempDir();
+  const db = path.join(d, 'x.db');
+  seededDb(db).close();
+  const own = sampleProfileFile();
+  own.machine = { ...own.machine, id: SEEDED_MACHINE };
+  const other = sampleProfileFile();
+  other.machine = { ...other.machine, id: 'other0000000node', label: 'other-node' };
+  return { d, db, own, other };
+}
+
 describe("an archive holding this machine's own profile", () => {
   it('is refused whole when a run of it belongs to another machine; nothing of it is written', async () => {
-    const d = tempDir();
-    const db = path.join(d, 'x.db');
-    seededDb(db).close();
-    const own = sampleProfileFile();
-    own.machine = { ...own.machine, id: SEEDED_MACHINE };
-    const other = sampleProfileFile();
-    other.machine = { ...other.machine, id: 'other0000000node', label: 'other-node' };
+    const { d, db, own, other } = ownAndOther();
     for (const order of [
       [other, own],
       [own, other],
@@ -148,13 +154,7 @@ describe("an archive holding this machine's own profile", () => {
   });
 
   it('adds the runs this machine lacks, all-or-nothing with the rest', async () => {
-    const d = tempDir();
-    const db = path.join(d, 'x.db');
-    seededDb(db).close();
-    const own = sampleProfileFile();
-    own.machine = { ...own.machine, id: SEEDED_MACHINE };
-    const other = sampleProfileFile();
-    other.machine = { ...other.machine, id: 'other0000000node', label: 'other-node' };
+    const { d, db, own, other } = ownAndOther();
     other.profileRuns = other.profileRuns.map((r) => ({ ...r, id: 'run-other' }));
     other.measurements = other.measurements.map((m) => ({ ...m, runId: 'run-other' }));
     const archive = path.join(d, 'archive.json');

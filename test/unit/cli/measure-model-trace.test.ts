@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli, tempDir, words } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 
 const MODEL = 'test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx';
@@ -14,16 +14,7 @@ function store(): string {
 }
 
 const measure = (db: string, ...extra: string[]): string[] => [
-  'measure-model',
-  MODEL,
-  '--input',
-  'x=1x3x48x192',
-  '--device',
-  'cpu',
-  '--threads',
-  '1',
-  '--db',
-  db,
+  ...words`measure-model ${MODEL} --input x=1x3x48x192 --device cpu --threads 1 --db ${db}`,
   ...extra,
 ];
 

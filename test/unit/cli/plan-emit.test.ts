@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli, tempDir, words } from '../../helpers/cli.js';
 import { gpuServerProfile, GPU_BOX } from '../../helpers/gpu-profile.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 import { checkCommand, loadFixture } from '../../helpers/engine-flags.js';
@@ -31,28 +31,9 @@ describe('pipedejavu plan --emit', () => {
   it('writes the files that run the best plan over two imported nodes', async () => {
     const { db, dir } = await lab();
     const out = path.join(dir, 'plan');
-    const r = await cli([
-      'plan',
-      '--workload',
-      'llama-3.1-70b',
-      '--mode',
-      'inference',
-      // vLLM holds 90% of each GPU less its reserve: 4 sequences of 8k tokens beside the 70B weights.
-      '--batch',
-      '4',
-      '--seq',
-      '8192',
-      '--devices',
-      'none',
-      '--machine',
-      `${GPU_BOX},h100-box`,
-      '--network',
-      '100GbE',
-      '--emit',
-      out,
-      '--db',
-      db,
-    ]);
+    // vLLM holds 90% of each GPU less its reserve: 4 sequences of 8k tokens beside the 70B weights.
+    const r = await cli(words`plan --workload llama-3.1-70b --mode inference --batch 4 --seq 8192
+      --devices none --machine ${GPU_BOX},h100-box --network 100GbE --emit ${out} --db ${db}`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Wrote 3 files to /);
     // A serving plan writes its engine's launch line only: no Slurm, torchrun, DeepSpeed or Megatron.
@@ -76,25 +57,8 @@ describe('pipedejavu plan --emit', () => {
   it("writes an engine's config next to its launch line (TabbyAPI for ExLlamaV2)", async () => {
     const { db, dir } = await lab();
     const out = path.join(dir, 'tabby');
-    const r = await cli([
-      'plan',
-      '--workload',
-      'llama-3.1-8b',
-      '--mode',
-      'inference',
-      '--engine',
-      'exllamav2',
-      '--weights',
-      'int4',
-      '--devices',
-      'none',
-      '--machine',
-      GPU_BOX,
-      '--emit',
-      out,
-      '--db',
-      db,
-    ]);
+    const r = await cli(words`plan --workload llama-3.1-8b --mode inference --engine exllamav2 --weights int4
+      --devices none --machine ${GPU_BOX} --emit ${out} --db ${db}`);
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['README.txt', 'config.yml', 'serve.sh', 'timeline.trace.json']);
     expect(readFileSync(path.join(out, 'serve.sh'), 'utf8')).toMatch(/python3 main\.py --config config\.yml\n$/);
@@ -104,27 +68,8 @@ describe('pipedejavu plan --emit', () => {
   it("writes a training plan's launchers only (Slurm, DeepSpeed, Megatron, torch, accelerate)", async () => {
     const { db, dir } = await lab();
     const out = path.join(dir, 'train');
-    const r = await cli([
-      'plan',
-      '--workload',
-      'bert-base',
-      '--seq',
-      '128',
-      '--mode',
-      'training',
-      '--batch',
-      '8',
-      '--devices',
-      'none',
-      '--machine',
-      `${GPU_BOX},h100-box`,
-      '--network',
-      '100GbE',
-      '--emit',
-      out,
-      '--db',
-      db,
-    ]);
+    const r = await cli(words`plan --workload bert-base --seq 128 --mode training --batch 8
+      --devices none --machine ${GPU_BOX},h100-box --network 100GbE --emit ${out} --db ${db}`);
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
       [
@@ -153,7 +98,7 @@ describe('pipedejavu plan --emit', () => {
   it('says in one line when no plan fits, and writes nothing', async () => {
     const { db, dir } = await lab();
     const out = path.join(dir, 'none');
-    const r = await cli(['plan', '--workload', 'llama-3.1-70b', '--devices', 'cpu', '--emit', out, '--db', db]);
+    const r = await cli(words`plan --workload llama-3.1-70b --devices cpu --emit ${out} --db ${db}`);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^pipedejavu: error: no plan of llama-3\.1-70b fits these devices: nothing to emit\n$/);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
 import { runConditions } from '../../../src-main/core/profiler/run-conditions.js';
 import { trainPredictors } from '../../../src-main/services/predict/predictor-service.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli, tempDir, words } from '../../helpers/cli.js';
 import { createSeededRun, seededDb } from '../../helpers/seeded-store.js';
 
 function storeWithConditions(): string {
@@ -50,36 +50,12 @@ describe('pipedejavu profile runs', () => {
 
   it('predict on the CPU profiled under load prints one warning naming it and what to do', async () => {
     const db = storeWithConditions();
-    const at16 = await cli([
-      'predict',
-      '--op',
-      'Softmax',
-      '--shape',
-      '256x512',
-      '--device',
-      'cpu',
-      '--threads',
-      '16',
-      '--db',
-      db,
-    ]);
+    const at16 = await cli(words`predict --op Softmax --shape 256x512 --device cpu --threads 16 --db ${db}`);
     expect(at16.code).toBe(0);
     expect(at16.stdout.split('\n').filter((l) => l.includes('profiled while'))).toEqual([
       'warning: CPU, 16 threads: profiled while other work kept 1.4 CPUs busy around it, so its predictions may read slow; profile again when the machine is quiet (`pipedejavu profile --device cpu --threads 16`)',
     ]);
-    const at1 = await cli([
-      'predict',
-      '--op',
-      'Softmax',
-      '--shape',
-      '256x512',
-      '--device',
-      'cpu',
-      '--threads',
-      '1',
-      '--db',
-      db,
-    ]);
+    const at1 = await cli(words`predict --op Softmax --shape 256x512 --device cpu --threads 1 --db ${db}`);
     expect(at1.stdout).not.toMatch(/profiled while/);
   });
 });

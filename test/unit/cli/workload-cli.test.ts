@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { ProfileRepo } from '../../../src-main/adapters/store/profile-repo.js';
-import { cli, tempDir } from '../../helpers/cli.js';
+import { cli, tempDir, words } from '../../helpers/cli.js';
 import { seededDb } from '../../helpers/seeded-store.js';
 
 const MODEL = 'test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx';
@@ -25,17 +25,7 @@ describe('workloads from the CLI', () => {
     expect((JSON.parse(list.stdout) as { workloads: { name: string }[] }).workloads.map((w) => w.name)).toEqual([
       'paddleocr-cls-mobile-v2',
     ]);
-    const p = await cli([
-      'predict-model',
-      'paddleocr-cls-mobile-v2',
-      '--device',
-      'cpu',
-      '--threads',
-      '1',
-      '--db',
-      db,
-      '--json',
-    ]);
+    const p = await cli(words`predict-model paddleocr-cls-mobile-v2 --device cpu --threads 1 --db ${db} --json`);
     expect(p.code).toBe(0);
     const j = JSON.parse(p.stdout) as {
       totalMs: number;
@@ -50,20 +40,8 @@ describe('workloads from the CLI', () => {
 
   it('predicts catalog models for inference and training', async () => {
     const db = await trainedStore();
-    const inf = await cli(['predict-model', 'bert-base', '--seq', '128', '--device', 'cpu', '--db', db, '--json']);
-    const train = await cli([
-      'predict-model',
-      'bert-base',
-      '--seq',
-      '128',
-      '--device',
-      'cpu',
-      '--mode',
-      'training',
-      '--db',
-      db,
-      '--json',
-    ]);
+    const inf = await cli(words`predict-model bert-base --seq 128 --device cpu --db ${db} --json`);
+    const train = await cli(words`predict-model bert-base --seq 128 --device cpu --mode training --db ${db} --json`);
     const a = JSON.parse(inf.stdout) as { totalMs: number; mode: string };
     const b = JSON.parse(train.stdout) as { totalMs: number; mode: string };
     expect(a.mode).toBe('inference');
@@ -74,19 +52,7 @@ describe('workloads from the CLI', () => {
 
   it('measures the real model on ONNX Runtime, compares with the prediction, and stores its nodes once', async () => {
     const db = await trainedStore();
-    const args = [
-      'measure-model',
-      MODEL,
-      '--input',
-      'x=1x3x48x192',
-      '--device',
-      'cpu',
-      '--threads',
-      '1',
-      '--db',
-      db,
-      '--json',
-    ];
+    const args = words`measure-model ${MODEL} --input x=1x3x48x192 --device cpu --threads 1 --db ${db} --json`;
     const first = await cli(args);
     expect(first.code).toBe(0);
     const m = JSON.parse(first.stdout) as {

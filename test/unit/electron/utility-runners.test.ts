@@ -58,6 +58,21 @@ afterEach(() => {
   core = null;
 });
 
+/** Profiling on the CPU alone: no nvidia-smi, no run conditions read. */
+const CPU_ONLY = { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent', PIPEDEJAVU_RUN_CONDITIONS: 'off' };
+
+/** An app core on a fresh database whose runners are fake utility processes (`allowed` of them), each recorded in `started`. */
+function utilityCore(started: Started[], allowed: string[], env?: NodeJS.ProcessEnv): AppCore {
+  const dir = tempDir('pdjv-utility-');
+  core = createAppCore({
+    dbPath: path.join(dir, 'db.sqlite'),
+    transport: 'electron',
+    ...(env ? { env } : {}),
+    launcher: withRelay(fakeUtilities(started), allowed),
+  });
+  return core;
+}
+
 function finished(c: AppCore, jobId: string): Promise<JobView> {
   return new Promise((resolve) => {
     const off = c.jobs.subscribe((e: JobEvent) => {
@@ -98,13 +113,8 @@ describe('runners in (fake) utility processes', () => {
 
   it('runs a job in a job runner and ends the process after its last message (utility processes stay up when idle)', async () => {
     const started: Started[] = [];
-    const dir = tempDir('pdjv-utility-');
-    core = createAppCore({
-      dbPath: path.join(dir, 'db.sqlite'),
-      transport: 'electron',
-      launcher: withRelay(fakeUtilities(started), [jobRunner, kernelRunner]),
-    });
-    const r = await core.dispatch('machine:import', { fileName: 'x.json', text: '{"format": 1' });
+    const c = utilityCore(started, [jobRunner, kernelRunner]);
+    const r = await c.dispatch('machine:import', { fileName: 'x.json', text: '{"format": 1' });
     expect(r).toMatchObject({
       ok: false,
       error: { code: 'user', message: expect.stringMatching(/^x\.json is not JSON/) },
@@ -115,14 +125,7 @@ describe('runners in (fake) utility processes', () => {
 
   it("starts a profile's kernel runner through the parent, and a cancel ends both processes", async () => {
     const started: Started[] = [];
-    const dir = tempDir('pdjv-utility-');
-    core = createAppCore({
-      dbPath: path.join(dir, 'db.sqlite'),
-      transport: 'electron',
-      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent', PIPEDEJAVU_RUN_CONDITIONS: 'off' },
-      launcher: withRelay(fakeUtilities(started), [jobRunner, kernelRunner]),
-    });
-    const c = core;
+    const c = utilityCore(started, [jobRunner, kernelRunner], CPU_ONLY);
     const r = await c.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });
     if (!r.ok) throw new Error(r.error.message);
     const jobId = (r.value as { jobId: string }).jobId;
@@ -143,16 +146,10 @@ describe('runners in (fake) utility processes', () => {
 
   it('starts only the allowed runners for a child: anything else is one line, not a hang', async () => {
     const started: Started[] = [];
-    const dir = tempDir('pdjv-utility-');
-    core = createAppCore({
-      dbPath: path.join(dir, 'db.sqlite'),
-      transport: 'electron',
-      env: { ...process.env, PIPEDEJAVU_NVIDIA_SMI: '/nonexistent', PIPEDEJAVU_RUN_CONDITIONS: 'off' },
-      launcher: withRelay(fakeUtilities(started), [jobRunner]),
-    });
-    const r = await core.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });
+    const c = utilityCore(started, [jobRunner], CPU_ONLY);
+    const r = await c.dispatch('profile:start', { device: 'cpu', suite: 'quick', threads: [1] });
     if (!r.ok) throw new Error(r.error.message);
-    const job = await finished(core, (r.value as { jobId: string }).jobId);
+    const job = await finished(c, (r.value as { jobId: string }).jobId);
     expect(job.state).toBe('failed');
     expect(job.error).toMatch(/refused to start .*kernel-runner\.js: not one of the app's runners/);
     expect(started.map((s) => s.modulePath)).toEqual([jobRunner]);

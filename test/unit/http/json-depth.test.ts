@@ -8,9 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
-import { MAX_BODY_BYTES, startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { MAX_BODY_BYTES, type RunningServer } from '../../../src-main/http/server.js';
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../../src-main/http/json-depth.js';
 import { tempDir } from '../../helpers/cli.js';
+import { serveCore } from '../../helpers/http-server.js';
 
 const TOKEN = 'test-token-depth-0123456789abcdef';
 const DEPTH_LINE = `the request body nests deeper than ${MAX_JSON_DEPTH} levels`;
@@ -29,13 +30,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, 'renderer'));
   writeFileSync(path.join(dir, 'renderer', 'index.html'), '<!doctype html>');
   core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', inProcessJobs: true });
-  server = await startServer({
-    dispatch: core.dispatch,
-    subscribe: (l) => core.jobs.subscribe(l),
-    token: TOKEN,
-    rendererDir: path.join(dir, 'renderer'),
-    port: 0,
-  });
+  server = await serveCore(core, { token: TOKEN, rendererDir: path.join(dir, 'renderer') });
 });
 
 afterAll(async () => {

@@ -3,48 +3,26 @@
  * process), never on the server's event loop, so every other call keeps its answer. A real
  * store, real job-runner children (dist/job-runner.js), a real server.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
-import { createUploadStore, type UploadStore } from '../../../src-main/adapters/files/upload-store.js';
-import { startServer, type RunningServer } from '../../../src-main/http/server.js';
 import { reluChain } from '../../helpers/hostile-onnx.js';
 import { seedStore } from '../../helpers/seeded-store.js';
-import { tempDir } from '../../helpers/cli.js';
+import { serveApp, type ServedApp } from '../../helpers/http-server.js';
 
 const TOKEN = 'busy-token-0123456789abcdef';
 /** Enough nodes that parsing them takes the main thread for well over a second. */
 const NODES = 200_000;
-let core: AppCore;
-let server: RunningServer;
-let uploads: UploadStore;
-let base: string;
+let app: ServedApp;
 
 beforeAll(async () => {
-  const dir = tempDir('pdjv-busy-');
-  uploads = createUploadStore();
   // No inProcessJobs: jobs run in job-runner children on the database file, as in serve.
-  core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', uploads });
-  seedStore(core.deps.db);
-  server = await startServer({
-    dispatch: core.dispatch,
-    uploads,
-    subscribe: (l) => core.jobs.subscribe(l),
-    token: TOKEN,
-    rendererDir: dir,
-    port: 0,
-  });
-  base = `http://127.0.0.1:${server.port}`;
+  app = await serveApp('pdjv-busy-', TOKEN);
+  seedStore(app.core.deps.db);
 });
 
-afterAll(async () => {
-  await server.close();
-  core.close();
-  uploads.close();
-});
+afterAll(() => app.close());
 
 async function post(p: string, body: string | Uint8Array, type: string): Promise<unknown> {
-  const res = await fetch(`${base}${p}`, {
+  const res = await fetch(`${app.base}${p}`, {
     method: 'POST',
     headers: { 'content-type': type, 'x-pipedejavu-token': TOKEN },
     body,

@@ -4,9 +4,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
-import { MAX_BODY_BYTES, startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { MAX_BODY_BYTES, type RunningServer } from '../../../src-main/http/server.js';
 import { seedStore } from '../../helpers/seeded-store.js';
 import { tempDir } from '../../helpers/cli.js';
+import { serveCore } from '../../helpers/http-server.js';
 import { httpTransport } from '../../../src-main/api/http-transport.js';
 import { createApiClient, ApiCallError } from '../../../src-main/api/client.js';
 import { PATHS_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workload-spec.js';
@@ -24,12 +25,9 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'secret.txt'), 'outside the renderer');
   core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', inProcessJobs: true });
   seedStore(core.deps.db);
-  server = await startServer({
-    dispatch: core.dispatch,
-    subscribe: (l) => core.jobs.subscribe(l),
+  server = await serveCore(core, {
     token: TOKEN,
     rendererDir: root,
-    port: 0,
     // A small cap, so the chunked-body test needs tens of MB, not the 384 MiB of the real one.
     maxBodyBytes: 16 * 2 ** 20,
   });
@@ -204,13 +202,7 @@ describe('limits and malformed requests', () => {
   });
 
   it('caps JSON bodies at MAX_BODY_BYTES unless told otherwise', async () => {
-    const plain = await startServer({
-      dispatch: core.dispatch,
-      subscribe: (l) => core.jobs.subscribe(l),
-      token: TOKEN,
-      rendererDir: root,
-      port: 0,
-    });
+    const plain = await serveCore(core, { token: TOKEN, rendererDir: root });
     try {
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = http.request(

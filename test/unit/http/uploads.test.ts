@@ -3,39 +3,21 @@ import http from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
-import { createUploadStore, type UploadStore } from '../../../src-main/adapters/files/upload-store.js';
-import { startServer, type RunningServer } from '../../../src-main/http/server.js';
+import { createAppCore } from '../../../src-main/app/app-core.js';
+import { createUploadStore } from '../../../src-main/adapters/files/upload-store.js';
 import { encodeProfile } from '../../../src-main/core/profile-file/codec.js';
 import { sampleProfileFile } from '../../helpers/sample-profile.js';
 import { tempDir } from '../../helpers/cli.js';
+import { serveApp, serveCore, type ServedApp } from '../../helpers/http-server.js';
 
 const TOKEN = 'upload-token-0123456789abcdef';
-let core: AppCore;
-let server: RunningServer;
-let uploads: UploadStore;
-let base: string;
+let app: ServedApp;
 
 beforeAll(async () => {
-  const dir = tempDir('pdjv-upload-');
-  uploads = createUploadStore();
-  core = createAppCore({ dbPath: path.join(dir, 'db.sqlite'), transport: 'http', inProcessJobs: true, uploads });
-  server = await startServer({
-    dispatch: core.dispatch,
-    uploads,
-    subscribe: (l) => core.jobs.subscribe(l),
-    token: TOKEN,
-    rendererDir: dir,
-    port: 0,
-  });
-  base = `http://127.0.0.1:${server.port}`;
+  app = await serveApp('pdjv-upload-', TOKEN, { inProcessJobs: true });
 });
 
-afterAll(async () => {
-  await server.close();
-  core.close();
-  uploads.close();
-});
+afterAll(() => app.close());
 
 async function post(
   p: string,
@@ -43,7 +25,7 @@ async function post(
   type: string,
   token = TOKEN,
 ): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`${base}${p}`, {
+  const res = await fetch(`${app.base}${p}`, {
     method: 'POST',
     headers: { 'content-type': type, 'x-pipedejavu-token': token },
     body,
@@ -57,7 +39,7 @@ describe('POST /api/upload', () => {
     expect(up.status).toBe(200);
     const uploadId = (up.json as { value: { uploadId: string } }).value.uploadId;
     expect(uploadId).toMatch(/^[0-9a-f]{32}$/);
-    const file = uploads.path(uploadId) as string;
+    const file = app.uploads.path(uploadId) as string;
     expect(existsSync(file)).toBe(true);
     const imported = await post(
       '/api/machine:import',
@@ -85,11 +67,11 @@ describe('POST /api/upload', () => {
       const req = http.request(
         {
           host: '127.0.0.1',
-          port: server.port,
+          port: app.server.port,
           method: 'POST',
           path: '/api/upload',
           headers: {
-            host: `127.0.0.1:${server.port}`,
+            host: `127.0.0.1:${app.server.port}`,
             'x-pipedejavu-token': TOKEN,
             'content-type': 'application/octet-stream',
             'content-length': String(3 * 2 ** 30),
@@ -125,14 +107,7 @@ describe('POST /api/upload with a quota', () => {
       inProcessJobs: true,
       uploads: small,
     });
-    const s = await startServer({
-      dispatch: c.dispatch,
-      uploads: small,
-      subscribe: (l) => c.jobs.subscribe(l),
-      token: TOKEN,
-      rendererDir: tempDir('pdjv-quota-r-'),
-      port: 0,
-    });
+    const s = await serveCore(c, { uploads: small, token: TOKEN, rendererDir: tempDir('pdjv-quota-r-') });
     const send = async (body: string): Promise<{ status: number; json: unknown }> => {
       const res = await fetch(`http://127.0.0.1:${s.port}/api/upload`, {
         method: 'POST',

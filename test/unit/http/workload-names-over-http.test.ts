@@ -14,12 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type ChannelName } from '../../../src-main/api/contract.js';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
 import { WORKLOAD_REFUSED_OVER_HTTP } from '../../../src-main/app/handlers/workload-spec.js';
-import { startServer, type RunningServer } from '../../../src-main/http/server.js';
+import type { RunningServer } from '../../../src-main/http/server.js';
 import { openDatabase } from '../../../src-main/adapters/store/open-database.js';
 import { addWorkload } from '../../../src-main/services/workload/workload-service.js';
 import { tinyLlama } from '../../helpers/hf-configs.js';
 import { llamaTensors, safetensorsHeader, type LlamaShape, type TensorSpec } from '../../helpers/safetensors.js';
 import { tempDir } from '../../helpers/cli.js';
+import { serveCore } from '../../helpers/http-server.js';
 
 const TOKEN = 'test-token-names-0123456789abcdef';
 /** In the working folder's files: no answer may quote it. */
@@ -84,13 +85,7 @@ beforeAll(async () => {
   // The server and its job runners work in the folder full of bait.
   process.chdir(cwd);
   core = createAppCore({ dbPath, transport: 'http' });
-  server = await startServer({
-    dispatch: core.dispatch,
-    subscribe: (l) => core.jobs.subscribe(l),
-    token: TOKEN,
-    rendererDir: path.join(root, 'renderer'),
-    port: 0,
-  });
+  server = await serveCore(core, { token: TOKEN, rendererDir: path.join(root, 'renderer') });
 });
 
 afterAll(async () => {

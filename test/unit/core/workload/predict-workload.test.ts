@@ -27,6 +27,20 @@ function node(name: string, op: 'MatMul' | 'Add' | 'Softmax', shape: Record<stri
   };
 }
 
+/** A layer of these nodes; its sizes, unread here, zero. */
+const layer = (index: number, name: string, nodes: number[]): Workload['layers'][number] => ({
+  index,
+  name,
+  nodes,
+  flops: 0,
+  bytes: 0,
+  params: 0,
+  outBytes: 0,
+  outTensors: [],
+  activationBytes: 0,
+  backwardFlops: 0,
+});
+
 const workload: Workload = {
   name: 'toy',
   source: 'onnx',
@@ -38,32 +52,7 @@ const workload: Workload = {
     bareNode('odd', 'NonMaxSuppression', { bytes: 2e6 }),
     node('sm', 'Softmax', { rows: 256, cols: 256 }),
   ],
-  layers: [
-    {
-      index: 0,
-      name: 'block0',
-      nodes: [0, 1, 2],
-      flops: 0,
-      bytes: 0,
-      params: 0,
-      outBytes: 0,
-      outTensors: [],
-      activationBytes: 0,
-      backwardFlops: 0,
-    },
-    {
-      index: 1,
-      name: 'block1',
-      nodes: [3, 4],
-      flops: 0,
-      bytes: 0,
-      params: 0,
-      outBytes: 0,
-      outTensors: [],
-      activationBytes: 0,
-      backwardFlops: 0,
-    },
-  ],
+  layers: [layer(0, 'block0', [0, 1, 2]), layer(1, 'block1', [3, 4])],
   paramBytes: 0,
   warnings: [],
 };

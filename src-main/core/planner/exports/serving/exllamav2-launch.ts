@@ -8,7 +8,7 @@
  */
 import { commentText, yamlString } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
-import { deviceWarnings, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
+import { deviceWarnings, launchOf, oneMachineWarnings, replicaDevices, visibleGpus } from './launch-common.js';
 
 const EXLLAMAV2_VERSION = 'TabbyAPI at 79126f9 (its ExLlamaV2 backend)';
 
@@ -38,15 +38,11 @@ export function exllamav2Launch(input: ServingLaunchInput): ServingLaunch {
   const tensorParallel = input.tp > 1;
   if (input.tp > 1 && input.pp > 1)
     warnings.push('ExLlamaV2 splits by layer or runs tensor parallel, not both: tensor_parallel over every GPU');
-  if (input.replicas > 1)
-    warnings.push(`TabbyAPI serves one replica: run ${input.replicas}, each with its own GPUs and network.port`);
-  const machines = machinesOf(input.devices);
-  if (machines.length > 1)
-    warnings.push(
-      `ranks on machines ${machines.map(commentText).join(', ')}: ExLlamaV2 runs on one machine; a replica per machine`,
-    );
-  if (input.devices.some((d) => d.kind === 'cpu'))
-    warnings.push('ExLlamaV2 runs on GPUs: a stage of the plan is on a CPU');
+  oneMachineWarnings(input, warnings, {
+    replicas: `TabbyAPI serves one replica: run ${input.replicas}, each with its own GPUs and network.port`,
+    machines: 'ExLlamaV2 runs on one machine; a replica per machine',
+    cpu: 'ExLlamaV2 runs on GPUs: a stage of the plan is on a CPU',
+  });
   // VRAM each GPU may fill, in GB (1e9 bytes), in order: the layers fill GPU 0 first, as the plan's stages do.
   const split = gpus.map((d) => Math.floor((d.memoryBytes * input.gpuMemoryUtilization) / 1e8) / 10);
   const slots = Math.max(1, input.maxNumSeqs);
@@ -71,13 +67,14 @@ export function exllamav2Launch(input: ServingLaunchInput): ServingLaunch {
   if (input.kvCacheDtype === 'fp8') warnings.push('ExLlamaV2 has no fp8 cache: its 8-bit cache is cache_mode Q8');
   const args = ['main.py', '--config', TABBY_CONFIG];
   const env = visibleGpus(gpus, warnings);
-  return {
+  const files = [{ name: TABBY_CONFIG, text: lines.join('\n') }];
+  return launchOf({
     engine: 'exllamav2',
     version: EXLLAMAV2_VERSION,
-    command: shellLine(env, ['python3', ...args]),
+    program: ['python3'],
     args,
     env,
-    files: [{ name: TABBY_CONFIG, text: lines.join('\n') }],
+    files,
     warnings,
-  };
+  });
 }

@@ -1,15 +1,33 @@
 /**
- * What the launch lines share: the shell line itself (environment first, every word quoted), the
- * GPUs as CUDA_VISIBLE_DEVICES, the machines a plan spans, and the GGUF file a format names. Pure.
+ * What the launch lines share: the launch itself with its shell line (environment first, every
+ * word quoted), the GPUs as CUDA_VISIBLE_DEVICES, the machines a plan spans and the warnings of an
+ * engine that runs on one, a format's flags from its engine's table, and the GGUF file a format
+ * names. Pure.
  */
 import { commentText, cudaIndex, shellQuote } from '../common.js';
 import type { PlanDevice } from '../../types.js';
 import type { WeightFormat } from '../../../workload/generation.js';
+import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 
 /** `NAME=value ... program args`, every word quoted (shellQuote). */
-export function shellLine(env: Record<string, string>, argv: readonly string[]): string {
+function shellLine(env: Record<string, string>, argv: readonly string[]): string {
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
   return [...assignments, ...argv.map(shellQuote)].join(' ');
+}
+
+/** The compute dtype as PyTorch names it: vLLM's, SGLang's and TGI's --dtype, the transformers script's torch.NAME. */
+export const DTYPE_NAMES = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
+
+/** What a launch is made of: the program's own words (`vllm serve`), then its arguments; no files unless given. */
+export interface LaunchParts extends Omit<ServingLaunch, 'command' | 'files'> {
+  program: readonly string[];
+  files?: ServingLaunch['files'];
+}
+
+/** The launch, its shell line the environment's assignments then the program and its arguments. */
+export function launchOf(parts: LaunchParts): ServingLaunch {
+  const { engine, version, program, args, env, files = [], warnings } = parts;
+  return { engine, version, command: shellLine(env, [...program, ...args]), args, env, files, warnings };
 }
 
 /** The machines of the devices, in rank order. */
@@ -39,6 +57,38 @@ export function deviceWarnings(title: string, devices: readonly PlanDevice[], wa
     warnings.push(
       `${title} balances work as if every GPU were alike; the plan runs on ${types.map(commentText).join(', ')}`,
     );
+}
+
+/**
+ * The warnings of an engine that serves one replica on one machine, each in its own words and in
+ * this order: the plan's replicas (`replicas`, each to start on its own), its machines (`ranks on
+ * machines a, b: ` and `machines`), a CPU among its devices (`cpu`, where the engine says one).
+ */
+export function oneMachineWarnings(
+  input: ServingLaunchInput,
+  warnings: string[],
+  says: { replicas: string; machines: string; cpu?: string },
+): void {
+  if (input.replicas > 1) warnings.push(says.replicas);
+  const machines = machinesOf(input.devices);
+  if (machines.length > 1) warnings.push(`ranks on machines ${machines.map(commentText).join(', ')}: ${says.machines}`);
+  if (says.cpu !== undefined && input.devices.some((d) => d.kind === 'cpu')) warnings.push(says.cpu);
+}
+
+/** A weight format's flags on an engine, and the note on the checkpoint it wants (a warning). */
+export interface FormatFlags {
+  flags: readonly string[];
+  note?: string;
+}
+
+/** An engine's flags by weight format; a format it does not list takes none. */
+export type FormatTable = Partial<Record<WeightFormat, FormatFlags>>;
+
+/** The flags of the served format in its engine's table, its note added to the warnings. */
+export function formatFlags(table: FormatTable, weights: WeightFormat, warnings: string[]): readonly string[] {
+  const entry = table[weights];
+  if (entry?.note !== undefined) warnings.push(entry.note);
+  return entry?.flags ?? [];
 }
 
 /** The first device of each pipeline stage (devices in rank order: stage-major, replicas, tensor-parallel rank). */

@@ -10,7 +10,7 @@
  */
 import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
-import { GGUF_TYPES, ggufFile, ggufRecipe, machinesOf, shellLine, stageLeads, visibleGpus } from './launch-common.js';
+import { GGUF_TYPES, ggufFile, ggufRecipe, launchOf, machinesOf, stageLeads, visibleGpus } from './launch-common.js';
 
 const LLAMA_CPP_VERSION = 'llama.cpp master at 145b628 (December 2025)';
 
@@ -70,13 +70,5 @@ export function llamaCppLaunch(input: ServingLaunchInput): ServingLaunch {
     warnings.push('llama.cpp has no fp8 KV cache: its 8-bit cache is q8_0 (-ctk q8_0 -ctv q8_0)');
   }
   const env = visibleGpus(gpus, warnings);
-  return {
-    engine: 'llama.cpp',
-    version: LLAMA_CPP_VERSION,
-    command: shellLine(env, ['llama-server', ...args]),
-    args,
-    env,
-    files: [],
-    warnings,
-  };
+  return launchOf({ engine: 'llama.cpp', version: LLAMA_CPP_VERSION, program: ['llama-server'], args, env, warnings });
 }

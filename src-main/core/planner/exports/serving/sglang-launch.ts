@@ -7,11 +7,31 @@
  */
 import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
-import { deviceWarnings, fraction, machinesOf, shellLine, visibleGpus } from './launch-common.js';
+import {
+  DTYPE_NAMES,
+  deviceWarnings,
+  formatFlags,
+  fraction,
+  launchOf,
+  machinesOf,
+  visibleGpus,
+  type FormatTable,
+} from './launch-common.js';
 
 const SGLANG_VERSION = 'SGLang main at 001067f';
 
-const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
+/** fp8: quantized on load (or an FP8 checkpoint); int4: an AWQ checkpoint on Marlin; int8: a W8A8 checkpoint. */
+const QUANTIZATION: FormatTable = {
+  fp8: { flags: ['--quantization', 'fp8'] },
+  int4: {
+    flags: ['--quantization', 'awq_marlin'],
+    note: 'int4 weights: an AWQ checkpoint as --model-path (a GPTQ checkpoint: --quantization gptq_marlin)',
+  },
+  int8: {
+    flags: ['--quantization', 'w8a8_int8'],
+    note: 'int8 weights: a W8A8 int8 (compressed-tensors) checkpoint as --model-path',
+  },
+};
 
 /** SGLang's rendezvous port for several machines (any free port; the same on every node). */
 const DIST_PORT = 50000;
@@ -19,7 +39,13 @@ const DIST_PORT = 50000;
 export function sglangLaunch(input: ServingLaunchInput): ServingLaunch {
   const warnings: string[] = [];
   deviceWarnings('SGLang', input.devices, warnings);
-  const args = ['--model-path', input.model, '--dtype', DTYPE[input.dtype], ...quantization(input, warnings)];
+  const args = [
+    '--model-path',
+    input.model,
+    '--dtype',
+    DTYPE_NAMES[input.dtype],
+    ...formatFlags(QUANTIZATION, input.weights, warnings),
+  ];
   args.push('--tp-size', String(input.tp));
   if (input.pp > 1) args.push('--pp-size', String(input.pp));
   if (input.replicas > 1) args.push('--dp-size', String(input.replicas));
@@ -38,29 +64,6 @@ export function sglangLaunch(input: ServingLaunchInput): ServingLaunch {
   if (input.devices.some((d) => d.kind === 'cpu'))
     warnings.push('SGLang runs a model on GPUs: a stage of the plan is on a CPU');
   const env = visibleGpus(input.devices, warnings);
-  return {
-    engine: 'sglang',
-    version: SGLANG_VERSION,
-    command: shellLine(env, ['python3', '-m', 'sglang.launch_server', ...args]),
-    args,
-    env,
-    files: [],
-    warnings,
-  };
-}
-
-/** fp8: quantized on load (or an FP8 checkpoint); int4: an AWQ checkpoint on Marlin; int8: a W8A8 checkpoint. */
-function quantization(input: ServingLaunchInput, warnings: string[]): string[] {
-  switch (input.weights) {
-    case 'fp8':
-      return ['--quantization', 'fp8'];
-    case 'int4':
-      warnings.push('int4 weights: an AWQ checkpoint as --model-path (a GPTQ checkpoint: --quantization gptq_marlin)');
-      return ['--quantization', 'awq_marlin'];
-    case 'int8':
-      warnings.push('int8 weights: a W8A8 int8 (compressed-tensors) checkpoint as --model-path');
-      return ['--quantization', 'w8a8_int8'];
-    default:
-      return [];
-  }
+  const program = ['python3', '-m', 'sglang.launch_server'];
+  return launchOf({ engine: 'sglang', version: SGLANG_VERSION, program, args, env, warnings });
 }

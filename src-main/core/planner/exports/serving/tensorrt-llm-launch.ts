@@ -6,9 +6,15 @@
  * config the server reads. Flags as trtllm-serve's click options declare them
  * (test/fixtures/engines/tensorrt-llm.json). Pure.
  */
-import { commentText } from '../common.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
-import { deviceWarnings, fraction, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
+import {
+  deviceWarnings,
+  fraction,
+  launchOf,
+  oneMachineWarnings,
+  replicaDevices,
+  visibleGpus,
+} from './launch-common.js';
 
 const TENSORRT_LLM_VERSION = 'TensorRT-LLM main at 4c05a74';
 
@@ -44,27 +50,14 @@ export function tensorrtLlmLaunch(input: ServingLaunchInput): ServingLaunch {
   warnings.push(
     "the KV cache fraction is of the memory left after the weights and buffers (TensorRT-LLM's rule), not of the whole GPU",
   );
-  if (input.replicas > 1)
-    warnings.push(
-      `trtllm-serve runs one replica: start ${input.replicas} servers, each on its own GPUs and --port, behind a load balancer`,
-    );
-  const machines = machinesOf(input.devices);
-  if (machines.length > 1)
-    warnings.push(
-      `ranks on machines ${machines.map(commentText).join(', ')}: launch under MPI (mpirun or srun with trtllm-llmapi-launch trtllm-serve ...), one rank per GPU`,
-    );
-  if (input.devices.some((d) => d.kind === 'cpu'))
-    warnings.push('TensorRT-LLM runs on NVIDIA GPUs only: a stage of the plan is on a CPU');
+  oneMachineWarnings(input, warnings, {
+    replicas: `trtllm-serve runs one replica: start ${input.replicas} servers, each on its own GPUs and --port, behind a load balancer`,
+    machines: 'launch under MPI (mpirun or srun with trtllm-llmapi-launch trtllm-serve ...), one rank per GPU',
+    cpu: 'TensorRT-LLM runs on NVIDIA GPUs only: a stage of the plan is on a CPU',
+  });
   const env = visibleGpus(replicaDevices(input.devices, input.pp, input.tp, input.replicas), warnings);
-  return {
-    engine: 'tensorrt-llm',
-    version: TENSORRT_LLM_VERSION,
-    command: shellLine(env, ['trtllm-serve', ...args]),
-    args,
-    env,
-    files,
-    warnings,
-  };
+  const program = ['trtllm-serve'];
+  return launchOf({ engine: 'tensorrt-llm', version: TENSORRT_LLM_VERSION, program, args, env, files, warnings });
 }
 
 /** TensorRT-LLM reads a quantized checkpoint's config (ModelOpt's hf_quant_config.json); it quantizes nothing on load. */

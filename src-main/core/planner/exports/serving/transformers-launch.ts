@@ -9,13 +9,18 @@
 import { commentText, pythonString } from '../common.js';
 import { count } from '../../../text/plural.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
-import { deviceWarnings, machinesOf, replicaDevices, shellLine, visibleGpus } from './launch-common.js';
+import {
+  DTYPE_NAMES,
+  deviceWarnings,
+  launchOf,
+  oneMachineWarnings,
+  replicaDevices,
+  visibleGpus,
+} from './launch-common.js';
 
 const TRANSFORMERS_VERSION = 'transformers 4.56 or newer';
 
 export const TRANSFORMERS_SCRIPT = 'serve_transformers.py';
-
-const TORCH_DTYPE = { bf16: 'torch.bfloat16', fp16: 'torch.float16', fp32: 'torch.float32' } as const;
 
 /** Output tokens when the prompt is not known. */
 const DEFAULT_NEW_TOKENS = 256;
@@ -28,10 +33,10 @@ export function transformersLaunch(input: ServingLaunchInput): ServingLaunch {
     warnings.push(
       'the script splits the model by layer over the GPUs (device_map); transformers\' own tensor parallelism is tp_plan="auto" under torchrun',
     );
-  if (input.replicas > 1) warnings.push(`the script runs one replica: run ${input.replicas}, each on its own GPUs`);
-  const machines = machinesOf(input.devices);
-  if (machines.length > 1)
-    warnings.push(`ranks on machines ${machines.map(commentText).join(', ')}: the script runs on one machine`);
+  oneMachineWarnings(input, warnings, {
+    replicas: `the script runs one replica: run ${input.replicas}, each on its own GPUs`,
+    machines: 'the script runs on one machine',
+  });
   if (input.kvCacheDtype === 'fp8') warnings.push('transformers keeps the KV cache in the model dtype: no fp8 cache');
   if (input.weights === 'int4')
     warnings.push('int4 weights: an AWQ or GPTQ checkpoint as MODEL; its config.json carries the quantization_config');
@@ -45,7 +50,7 @@ export function transformersLaunch(input: ServingLaunchInput): ServingLaunch {
   const int8 = input.weights === 'int8';
   const load = [
     '    MODEL,',
-    `    dtype=${TORCH_DTYPE[input.dtype]},`,
+    `    dtype=torch.${DTYPE_NAMES[input.dtype]},`,
     ...(gpus.length > 0
       ? ['    device_map="auto",', `    max_memory={${maxMemory.join(', ')}},`]
       : ['    device_map="cpu",']),
@@ -79,13 +84,14 @@ export function transformersLaunch(input: ServingLaunchInput): ServingLaunch {
   ].join('\n');
   const args = [TRANSFORMERS_SCRIPT];
   const env = visibleGpus(gpus, warnings);
-  return {
+  const files = [{ name: TRANSFORMERS_SCRIPT, text: script }];
+  return launchOf({
     engine: 'transformers',
     version: TRANSFORMERS_VERSION,
-    command: shellLine(env, ['python3', ...args]),
+    program: ['python3'],
     args,
     env,
-    files: [{ name: TRANSFORMERS_SCRIPT, text: script }],
+    files,
     warnings,
-  };
+  });
 }

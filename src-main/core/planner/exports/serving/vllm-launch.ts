@@ -7,28 +7,50 @@
  * EngineArgs declares them (test/fixtures/engines/vllm.json). Pure.
  */
 import { commentText } from '../common.js';
+import type { WeightFormat } from '../../../workload/generation.js';
 import type { ServingLaunch, ServingLaunchInput } from './serving-launch.js';
 import {
   GGUF_TYPES,
+  DTYPE_NAMES,
   deviceWarnings,
+  formatFlags,
   fraction,
   ggufFile,
   ggufRecipe,
+  launchOf,
   machinesOf,
-  shellLine,
   visibleGpus,
+  type FormatTable,
 } from './launch-common.js';
 
 const VLLM_VERSION = 'vLLM 0.11 (main at 99d7eb5)';
 
-const DTYPE = { bf16: 'bfloat16', fp16: 'float16', fp32: 'float32' } as const;
+/** llama.cpp's block formats: a GGUF file, which vLLM reads experimentally. */
+const GGUF_BLOCKS: readonly WeightFormat[] = ['q8_0', 'q4_k', 'q4_0'];
+
+/**
+ * --quantization for the served format: fp8 quantizes a float checkpoint on load (an FP8
+ * checkpoint's config says so itself); int4 is an AWQ checkpoint on the Marlin kernels (a GPTQ
+ * one: gptq_marlin); int8 is a W8A8 checkpoint whose config vLLM reads. GGUF_BLOCKS: quantization().
+ */
+const QUANTIZATION: FormatTable = {
+  fp8: { flags: ['--quantization', 'fp8'] },
+  int4: {
+    flags: ['--quantization', 'awq_marlin'],
+    note: 'int4 weights: an AWQ checkpoint as MODEL (awq_marlin needs Ampere or newer: --quantization awq before it; a GPTQ checkpoint: --quantization gptq_marlin)',
+  },
+  int8: {
+    flags: [],
+    note: 'int8 weights: give a W8A8 (compressed-tensors) checkpoint as MODEL; vLLM reads its config',
+  },
+};
 
 export function vllmLaunch(input: ServingLaunchInput): ServingLaunch {
   const warnings: string[] = [];
   deviceWarnings('vLLM', input.devices, warnings);
-  const gguf = GGUF_TYPES[input.weights] !== undefined && ['q8_0', 'q4_k', 'q4_0'].includes(input.weights);
+  const gguf = GGUF_BLOCKS.includes(input.weights);
   const model = gguf ? ggufFile(input.model, GGUF_TYPES[input.weights] ?? 'F16') : input.model;
-  const args = [model, '--dtype', DTYPE[input.dtype], ...quantization(input, warnings)];
+  const args = [model, '--dtype', DTYPE_NAMES[input.dtype], ...quantization(input, warnings)];
   args.push('--tensor-parallel-size', String(input.tp), '--pipeline-parallel-size', String(input.pp));
   if (input.replicas > 1) args.push('--data-parallel-size', String(input.replicas));
   if (input.tp > 1 && input.experts) args.push('--enable-expert-parallel');
@@ -56,46 +78,15 @@ export function vllmLaunch(input: ServingLaunchInput): ServingLaunch {
   Object.assign(env, visibleGpus(input.devices, warnings));
   if (input.devices.some((d) => d.kind === 'cpu'))
     warnings.push('vLLM runs a model on GPUs or on CPUs, not on both: a stage of the plan is on a CPU');
-  return {
-    engine: 'vllm',
-    version: VLLM_VERSION,
-    command: shellLine(env, ['vllm', 'serve', ...args]),
-    args,
-    env,
-    files: [],
-    warnings,
-  };
+  return launchOf({ engine: 'vllm', version: VLLM_VERSION, program: ['vllm', 'serve'], args, env, warnings });
 }
 
-/**
- * --quantization for the served format: fp8 quantizes a float checkpoint on load (an FP8
- * checkpoint's config says so itself); int4 is an AWQ checkpoint on the Marlin kernels (a GPTQ
- * one: gptq_marlin); llama.cpp's block formats are a GGUF file, which vLLM reads experimentally;
- * int8 is a W8A8 checkpoint whose config vLLM reads.
- */
-function quantization(input: ServingLaunchInput, warnings: string[]): string[] {
-  switch (input.weights) {
-    case 'fp8':
-      return ['--quantization', 'fp8'];
-    case 'int4':
-      warnings.push(
-        'int4 weights: an AWQ checkpoint as MODEL (awq_marlin needs Ampere or newer: --quantization awq before it; a GPTQ checkpoint: --quantization gptq_marlin)',
-      );
-      return ['--quantization', 'awq_marlin'];
-    case 'int8':
-      warnings.push('int8 weights: give a W8A8 (compressed-tensors) checkpoint as MODEL; vLLM reads its config');
-      return [];
-    case 'q8_0':
-    case 'q4_k':
-    case 'q4_0': {
-      const type = GGUF_TYPES[input.weights] ?? '';
-      warnings.push(
-        `${input.weights} weights: vLLM's GGUF support is experimental (llama.cpp runs it natively); give the GGUF file as MODEL and the original model's tokenizer with --tokenizer`,
-        ggufRecipe(input.model, type),
-      );
-      return ['--quantization', 'gguf'];
-    }
-    default:
-      return [];
-  }
+/** The served format's --quantization: its QUANTIZATION entry, or a GGUF file of a block format. */
+function quantization(input: ServingLaunchInput, warnings: string[]): readonly string[] {
+  if (!GGUF_BLOCKS.includes(input.weights)) return formatFlags(QUANTIZATION, input.weights, warnings);
+  warnings.push(
+    `${input.weights} weights: vLLM's GGUF support is experimental (llama.cpp runs it natively); give the GGUF file as MODEL and the original model's tokenizer with --tokenizer`,
+    ggufRecipe(input.model, GGUF_TYPES[input.weights] ?? ''),
+  );
+  return ['--quantization', 'gguf'];
 }

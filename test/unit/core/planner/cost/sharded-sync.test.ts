@@ -8,30 +8,17 @@ import { plannerContext } from '../../../../../src-main/core/planner/problem/pro
 import { GRADIENT_BUCKET_BYTES } from '../../../../../src-main/core/planner/cost/stage-cost.js';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
+import { twoGpuProblem, type TwoGpus } from '../../../../helpers/two-gpu-problem.js';
 
 /** Two GPUs, four layers of 1e8 parameters (2e8 gradient bytes each), a 100 GB/s link with no latency. */
 function problem(zeroStage: 0 | 1 | 2 | 3, forwardUs: number, batch = 2): PlanProblem {
-  const layers = Array.from({ length: 4 }, (_, i) => ({
-    name: `block.${i}`,
+  const gpus: TwoGpus = {
     forwardUs: { a: forwardUs, b: forwardUs },
-    backwardUs: { a: 2 * forwardUs, b: 2 * forwardUs },
-    params: 1e8,
-    outBytesPerSample: 1e5,
-    activationBytesPerSample: 1e6,
-  }));
-  return {
-    layers,
-    devices: [
-      { id: 'a', name: 'G', kind: 'gpu', machine: 'm', memoryBytes: 80e9, estimate: 'profiled' },
-      { id: 'b', name: 'G', kind: 'gpu', machine: 'm', memoryBytes: 80e9, estimate: 'profiled' },
-    ],
-    links: [{ a: 'a', b: 'b', alphaUs: 0, gbps: 100, kind: 'NV' }],
-    mode: 'training',
-    batch,
-    bytesPerParam: 16,
-    zeroStage,
-    overheadBytes: 0,
+    names: ['G', 'G'],
+    memoryBytes: 80e9,
+    link: { alphaUs: 0, gbps: 100, kind: 'NV' },
   };
+  return twoGpuProblem(gpus, { batch, zeroStage });
 }
 
 // A ring all-reduce of S bytes over two devices at 100 GB/s: S / 1e5 µs; an all-gather or reduce-scatter half of it.

@@ -15,10 +15,11 @@ import {
 import { exportMegatron, megatronSplit } from '../../../../../src-main/core/planner/exports/megatron.js';
 import { exportSlurm } from '../../../../../src-main/core/planner/exports/slurm.js';
 import { exportTorchPipelining } from '../../../../../src-main/core/planner/exports/torch.js';
-import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main/core/planner/types.js';
+import type { Plan, PlanDevice, Stage } from '../../../../../src-main/core/planner/types.js';
 import type { ServingLaunch } from '../../../../../src-main/core/planner/exports/serving/serving-launch.js';
 import type { EngineName } from '../../../../../src-main/core/engines/engine-names.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
+import { paramLayers, pipelinePlan, planGpu } from '../../../../helpers/plan-exports.js';
 
 const PYTHON = ORACLE_PYTHON;
 /** DeepSpeed's own partition_uniform / partition_balanced (numpy). */
@@ -63,52 +64,22 @@ function serve(
 }
 
 /** GPT-2-small-like layers: embeddings, block.0..11, head. */
-const LAYERS: PlanLayer[] = [
+const LAYERS = paramLayers([
   { name: 'embeddings', params: 39_383_808 },
   ...Array.from({ length: 12 }, (_, i) => ({ name: `block.${i}`, params: 7_087_872 })),
   { name: 'head', params: 1536 },
-].map((l) => ({ ...l, forwardUs: {}, backwardUs: {}, outBytesPerSample: 0, activationBytesPerSample: 0 }));
+]);
 
-const gpu = (machine: string, i: number, name = 'NVIDIA GeForce RTX 4090'): PlanDevice => ({
-  id: `${machine}/cuda:${i}`,
-  name,
-  kind: 'gpu',
-  machine,
-  memoryBytes: 24 * 2 ** 30,
-  estimate: 'profiled',
-});
+const gpu = (machine: string, i: number, name = 'NVIDIA GeForce RTX 4090'): PlanDevice =>
+  planGpu(machine, i, name, 24, 'profiled');
 const cpu = (machine: string): PlanDevice => ({ ...gpu(machine, 0), id: `${machine}/cpu`, name: 'CPU', kind: 'cpu' });
-
-function plan(bounds: number[], devices: string[][], microbatches: number, schedule: Plan['schedule'] = '1f1b'): Plan {
-  const stages: Stage[] = devices.map((ds, i) => ({
-    from: bounds[i] as number,
-    to: bounds[i + 1] as number,
-    devices: ds,
-    timeUs: 1000,
-    memoryBytes: {},
-  }));
-  return {
-    kind: 'pipeline',
-    stages,
-    microbatches,
-    schedule,
-    stepUs: 1e5,
-    throughputSamplesPerS: 100,
-    bubbleFraction: 0.2,
-    commFraction: 0.05,
-    bottleneckStage: 0,
-    memory: [],
-    feasible: true,
-    reasons: [],
-  };
-}
 
 function input(p: Plan, devices: PlanDevice[], extra: Partial<ExportInput['problem']> = {}): ExportInput {
   return { plan: p, problem: { layers: LAYERS, devices, mode: 'training', batch: 32, zeroStage: 1, ...extra } };
 }
 
 /** 3 stages on one machine: [embeddings, block.0-3] [block.4-8] [block.9-11, head] = blocks 4, 5, 3. */
-const ONE_MACHINE = input(plan([0, 5, 10, 14], [['lab/cuda:2'], ['lab/cuda:0'], ['lab/cuda:1']], 8), [
+const ONE_MACHINE = input(pipelinePlan([0, 5, 10, 14], [['lab/cuda:2'], ['lab/cuda:0'], ['lab/cuda:1']], 8), [
   gpu('lab', 0),
   gpu('lab', 1),
   gpu('lab', 2),
@@ -116,7 +87,7 @@ const ONE_MACHINE = input(plan([0, 5, 10, 14], [['lab/cuda:2'], ['lab/cuda:0'], 
 
 /** 2 stages x 2 replicas on two machines, 4 microbatches of 64. */
 const TWO_MACHINES = input(
-  plan(
+  pipelinePlan(
     [0, 7, 14],
     [
       ['a/cuda:0', 'a/cuda:1'],
@@ -169,7 +140,7 @@ describe('torch.distributed.pipelining export', () => {
 
   it('warns once per machine whose devices have no CUDA index, even when its ranks are not contiguous', () => {
     const t = exportTorchPipelining(
-      input(plan([0, 5, 10, 14], [['a/cpu'], ['b/cuda:0'], ['a/cpu']], 4), [cpu('a'), gpu('b', 0)]),
+      input(pipelinePlan([0, 5, 10, 14], [['a/cpu'], ['b/cuda:0'], ['a/cpu']], 4), [cpu('a'), gpu('b', 0)]),
     );
     const unindexed = t.warnings.filter((w) => w.startsWith('a: devices without a CUDA index'));
     expect(unindexed).toHaveLength(1);
@@ -221,7 +192,10 @@ describe('DeepSpeed export', () => {
 
   it('writes explicit boundaries when neither uniform nor parameters gives them', () => {
     const e = exportDeepSpeed(
-      input(plan([0, 3, 10, 14], [['lab/cuda:0'], ['lab/cuda:1'], ['lab/cuda:2']], 8), ONE_MACHINE.problem.devices),
+      input(
+        pipelinePlan([0, 3, 10, 14], [['lab/cuda:0'], ['lab/cuda:1'], ['lab/cuda:2']], 8),
+        ONE_MACHINE.problem.devices,
+      ),
     );
     expect(e.partition).toEqual({ method: 'custom', parts: [0, 3, 10, 14] });
     expect(e.pipelineModule).toContain('PARTS = [0, 3, 10, 14]');
@@ -286,7 +260,7 @@ describe('Megatron-LM export', () => {
     expect(megatronSplit([3, 3, 4, 2])).toEqual({ layout: 'Ettt|ttt|tttt|ttL' });
     const m = exportMegatron(
       input(
-        plan([0, 4, 7, 11, 14], [['lab/cuda:0'], ['lab/cuda:1'], ['lab/cuda:2'], ['lab/cuda:3']], 8),
+        pipelinePlan([0, 4, 7, 11, 14], [['lab/cuda:0'], ['lab/cuda:1'], ['lab/cuda:2'], ['lab/cuda:3']], 8),
         [0, 1, 2, 3].map((i) => gpu('lab', i)),
       ),
     );
@@ -298,7 +272,7 @@ describe('Megatron-LM export', () => {
   it('warns about what Megatron-LM cannot express: GPU types, CPU stages, per-stage dp', () => {
     const devices = [gpu('lab', 0), gpu('lab', 1, 'NVIDIA GeForce RTX 2080 SUPER'), gpu('lab', 2), cpu('lab')];
     const m = exportMegatron(
-      input(plan([0, 5, 10, 14], [['lab/cuda:0', 'lab/cuda:2'], ['lab/cuda:1'], ['lab/cpu']], 8), devices),
+      input(pipelinePlan([0, 5, 10, 14], [['lab/cuda:0', 'lab/cuda:2'], ['lab/cuda:1'], ['lab/cpu']], 8), devices),
     );
     const w = m.warnings.join('\n');
     expect(w).toMatch(/one GPU type/);
@@ -321,7 +295,7 @@ describe('llama.cpp launch line', () => {
 
   it('keeps leading CPU stages on the CPU (-ngl counts only offloaded blocks)', () => {
     const devices = [cpu('lab'), gpu('lab', 0), gpu('lab', 1)];
-    const p = plan([0, 5, 10, 14], [['lab/cpu'], ['lab/cuda:0'], ['lab/cuda:1']], 1);
+    const p = pipelinePlan([0, 5, 10, 14], [['lab/cpu'], ['lab/cuda:0'], ['lab/cuda:1']], 1);
     const l = serve(input(p, devices), 'llama.cpp', 'gpt2.gguf', 'q4_k');
     expect(flag(l.args, '-ngl')).toBe('8');
     expect(flag(l.args, '-ts')).toBe('5,3');
@@ -331,7 +305,7 @@ describe('llama.cpp launch line', () => {
   it('warns for data parallelism, several machines and CPU stages after GPUs', () => {
     const devices = [gpu('lab', 0), cpu('lab')];
     const l = serve(
-      input(plan([0, 7, 14], [['lab/cuda:0'], ['lab/cpu']], 1), devices),
+      input(pipelinePlan([0, 7, 14], [['lab/cuda:0'], ['lab/cpu']], 1), devices),
       'llama.cpp',
       'gpt2.gguf',
       'q8_0',
@@ -366,7 +340,7 @@ describe('all exports of a plan', () => {
 /** Tensor parallelism: 2 stages of TP 4 over 8 GPUs of one machine, serving. */
 function tensorPlan(tp: number[], devicesPerStage: number, bounds = [0, 7, 14]): ExportInput {
   const devices = Array.from({ length: 2 * devicesPerStage }, (_, i) => gpu('node', i, 'NVIDIA H100 80GB HBM3'));
-  const p = plan(
+  const p = pipelinePlan(
     bounds,
     [devices.slice(0, devicesPerStage).map((d) => d.id), devices.slice(devicesPerStage).map((d) => d.id)],
     1,
@@ -408,7 +382,7 @@ describe('tensor-parallel exports', () => {
 
   it('llama.cpp: one tensor-parallel stage is a row split over its GPUs; with a pipeline, a warning', () => {
     const devices = Array.from({ length: 4 }, (_, i) => gpu('node', i));
-    const p = plan([0, 14], [devices.map((d) => d.id)], 1);
+    const p = pipelinePlan([0, 14], [devices.map((d) => d.id)], 1);
     (p.stages[0] as Stage).tp = 4;
     const e = serve(input(p, devices, { batch: 1 }), 'llama.cpp', 'm.gguf', 'q4_k');
     const t = tokenize(e.command);
@@ -463,7 +437,7 @@ describe('Slurm export', () => {
 
   it('a heterogeneous job, one component per kind of node, when the GPU models differ', () => {
     const devices = [gpu('a', 0, 'NVIDIA H100 80GB HBM3'), gpu('b', 0), gpu('b', 1)];
-    const p = input(plan([0, 7, 14], [['a/cuda:0'], ['b/cuda:0']], 4), devices);
+    const p = input(pipelinePlan([0, 7, 14], [['a/cuda:0'], ['b/cuda:0']], 4), devices);
     const e = exportSlurm(p);
     bashParses(e.sbatch);
     expect(e.sbatch.match(/#SBATCH hetjob/g)).toHaveLength(1);
@@ -476,7 +450,7 @@ describe('Slurm export', () => {
 
   it('quotes a hostname a shell would read as more than a word', () => {
     const devices = [gpu("node'1", 0)];
-    const p = input(plan([0, 14], [["node'1/cuda:0"]], 1), devices);
+    const p = input(pipelinePlan([0, 14], [["node'1/cuda:0"]], 1), devices);
     const e = exportSlurm(p);
     bashParses(e.sbatch);
   });
@@ -485,7 +459,7 @@ describe('Slurm export', () => {
 describe('Slurm export of a plan that goes back and forth between nodes', () => {
   it('warns that one torchrun per node cannot keep the planned rank order', () => {
     const devices = [gpu('a', 0), gpu('b', 0), gpu('a', 1)];
-    const p = input(plan([0, 5, 10, 14], [['a/cuda:0'], ['b/cuda:0'], ['a/cuda:1']], 4), devices);
+    const p = input(pipelinePlan([0, 5, 10, 14], [['a/cuda:0'], ['b/cuda:0'], ['a/cuda:1']], 4), devices);
     expect(exportSlurm(p).warnings.join(' ')).toMatch(/go back and forth between nodes \(a, b, a\)/);
   });
 });

@@ -11,13 +11,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
 import { exportFinetune } from '../../../../../src-main/core/planner/exports/finetune.js';
-import type { Plan, PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
+import type { Plan, PlanDevice } from '../../../../../src-main/core/planner/types.js';
 import type { FinetuneSpec } from '../../../../../src-main/core/workload/finetune.js';
 import { planFiles, EMITTED_NAMES } from '../../../../../src-main/services/plan/plan-emit-service.js';
 import type { PlanResponse } from '../../../../../src-main/services/plan/plan-service.js';
 import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
-import { trainingExports } from '../../../../helpers/plan-exports.js';
+import { oracleYaml, paramLayers, planGpu, trainingExports, UNREAD_FIGURES } from '../../../../helpers/plan-exports.js';
 
 const PYTHON = ORACLE_PYTHON;
 /** Python byte-compiles and PyYAML parses what is emitted (Debian's python3-yaml). */
@@ -41,32 +41,13 @@ function compileAndReadModel(source: string): string {
   return execFileSync(PYTHON, ['-c', read, file], { stdio: 'pipe' }).toString();
 }
 
-function loadYaml(source: string): Record<string, unknown> {
-  const out = execFileSync(
-    PYTHON,
-    ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'],
-    {
-      input: source,
-      stdio: 'pipe',
-    },
-  );
-  return JSON.parse(out.toString()) as Record<string, unknown>;
-}
-
-const LAYERS: PlanLayer[] = [
+const LAYERS = paramLayers([
   { name: 'embeddings', params: 1000 },
   ...Array.from({ length: 4 }, (_, i) => ({ name: `layers.${i}`, params: 500 })),
   { name: 'head', params: 10 },
-].map((l) => ({ ...l, forwardUs: {}, backwardUs: {}, outBytesPerSample: 0, activationBytesPerSample: 0 }));
+]);
 
-const gpu = (i: number, machine = 'box'): PlanDevice => ({
-  id: `${machine}/cuda:${i}`,
-  name: 'NVIDIA GeForce RTX 4090',
-  kind: 'gpu',
-  machine,
-  memoryBytes: 24 * 2 ** 30,
-  estimate: 'datasheet',
-});
+const gpu = (i: number, machine = 'box'): PlanDevice => planGpu(machine, i, 'NVIDIA GeForce RTX 4090', 24, 'datasheet');
 
 const QLORA: FinetuneSpec = {
   adapter: 'qlora',
@@ -101,14 +82,7 @@ function input(shape: Shape, spec: FinetuneSpec, model = 'meta-llama/Llama-3.1-8
     }),
     microbatches: shape.microbatches ?? 4,
     schedule: '1f1b',
-    stepUs: 1,
-    throughputSamplesPerS: 1,
-    bubbleFraction: 0,
-    commFraction: 0,
-    bottleneckStage: 0,
-    memory: [],
-    feasible: true,
-    reasons: [],
+    ...UNREAD_FIGURES,
     ...(shape.zeroStage !== undefined ? { zeroStage: shape.zeroStage } : {}),
     ...(shape.recompute ? { recompute: shape.recompute } : {}),
   };
@@ -154,7 +128,7 @@ describe('exportFinetune', () => {
     expect(e.accelerateYaml).toBeNull();
     if (!oracle) return;
     expect(compileAndReadModel(py)).toBe('meta-llama/Llama-3.1-8B');
-    const y = loadYaml(e.axolotlYaml);
+    const y = oracleYaml(e.axolotlYaml);
     expect(y).toMatchObject({
       base_model: 'meta-llama/Llama-3.1-8B',
       adapter: 'qlora',
@@ -192,7 +166,7 @@ describe('exportFinetune', () => {
     expect(e.peftConfig).toContain('GRAD_ACCUM = 2');
     if (!oracle) return;
     compileAndReadModel(e.peftConfig);
-    const y = loadYaml(e.axolotlYaml);
+    const y = oracleYaml(e.axolotlYaml);
     expect(y).toMatchObject({ adapter: 'lora', lora_r: 8, micro_batch_size: 2, gradient_accumulation_steps: 2 });
     expect(y).not.toHaveProperty('load_in_4bit', true);
     expect(y).not.toHaveProperty('fsdp');
@@ -204,7 +178,7 @@ describe('exportFinetune', () => {
     if (!ft) throw new Error('no spec');
     const e = exportFinetune({ ...i, finetune: { ...ft, targetModules: ['c_attn', 'c_proj'] } });
     expect(e?.peftConfig).toContain('target_modules=["c_attn", "c_proj"]');
-    if (oracle) expect(loadYaml(e?.axolotlYaml ?? '').lora_target_modules).toEqual(['c_attn', 'c_proj']);
+    if (oracle) expect(oracleYaml(e?.axolotlYaml ?? '').lora_target_modules).toEqual(['c_attn', 'c_proj']);
   });
 
   it('ZeRO-3: FSDP full shard over the frozen base, launched by accelerate with its config', () => {
@@ -220,14 +194,14 @@ describe('exportFinetune', () => {
     expect(e.peftConfig).toContain('DEVICE_MAP = None');
     if (!oracle) return;
     compileAndReadModel(e.peftConfig);
-    const acc = loadYaml(e.accelerateYaml ?? '');
+    const acc = oracleYaml(e.accelerateYaml ?? '');
     expect(acc).toMatchObject({ distributed_type: 'FSDP', mixed_precision: 'bf16', num_processes: 4, num_machines: 1 });
     expect(acc.fsdp_config).toMatchObject({
       fsdp_sharding_strategy: 'FULL_SHARD',
       fsdp_use_orig_params: false,
       fsdp_cpu_ram_efficient_loading: true,
     });
-    const y = loadYaml(e.axolotlYaml);
+    const y = oracleYaml(e.axolotlYaml);
     expect(y.fsdp).toEqual(['full_shard', 'auto_wrap']);
     expect(y.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'FULL_SHARD', fsdp_use_orig_params: false });
     expect(y).not.toHaveProperty('deepspeed');
@@ -255,7 +229,7 @@ describe('exportFinetune', () => {
     expect(e.axolotlYaml).toMatch(/^base_model: "[\x20-\x7e]*"$/m);
     if (!oracle) return;
     expect(compileAndReadModel(e.peftConfig)).toBe(model);
-    expect(loadYaml(e.axolotlYaml).base_model).toBe(model);
+    expect(oracleYaml(e.axolotlYaml).base_model).toBe(model);
     // The launch lines, run with stub launchers, create nothing.
     const dir = path.join(ROOT, 'shell');
     const bin = path.join(dir, 'bin');

@@ -18,12 +18,13 @@ import {
   slurmNodeNameProblem,
 } from '../../../../../src-main/core/planner/exports/common.js';
 import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
-import type { Plan, PlanDevice, PlanLayer, Stage } from '../../../../../src-main/core/planner/types.js';
+import type { PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
 import type { SimEvent } from '../../../../../src-main/core/planner/simulator/pipeline-simulator.js';
 import { planFiles } from '../../../../../src-main/services/plan/plan-emit-service.js';
 import type { PlanResponse } from '../../../../../src-main/services/plan/plan-service.js';
 import { seededRandom } from '../../../../../src-main/core/random.js';
 import { tempDir } from '../../../../helpers/cli.js';
+import { pipelinePlan } from '../../../../helpers/plan-exports.js';
 import { ENGINE_NAMES } from '../../../../../src-main/core/engines/engine-names.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -104,30 +105,6 @@ const device = (machine: string, key: string, name: string): PlanDevice => ({
   estimate: 'profiled',
 });
 
-function planOf(bounds: number[], devices: string[][], microbatches: number): Plan {
-  const stages: Stage[] = devices.map((ds, i) => ({
-    from: bounds[i] as number,
-    to: bounds[i + 1] as number,
-    devices: ds,
-    timeUs: 1000,
-    memoryBytes: {},
-  }));
-  return {
-    kind: 'pipeline',
-    stages,
-    microbatches,
-    schedule: '1f1b',
-    stepUs: 1e5,
-    throughputSamplesPerS: 100,
-    bubbleFraction: 0.2,
-    commFraction: 0.05,
-    bottleneckStage: 0,
-    memory: [],
-    feasible: true,
-    reasons: [],
-  };
-}
-
 interface Case {
   name: string;
   input: ExportInput;
@@ -151,7 +128,7 @@ function hostileCase(seed: number, hostileLabels: boolean): Case {
     mode === 'inference' && next() < 0.5
       ? { engine: ENGINE_NAMES[seed % ENGINE_NAMES.length], model: hostile(next, 'model'), prompt: 512, tokens: 64 }
       : undefined;
-  const plan = planOf(
+  const plan = pipelinePlan(
     [0, 3, 6],
     [0, 1].map((m) => devices.filter((d) => d.machine === labels[m]).map((d) => d.id)),
     4,

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
-import type { Plan, PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
-import { trainingExports } from '../../../../helpers/plan-exports.js';
+import type { Plan, PlanDevice } from '../../../../../src-main/core/planner/types.js';
+import { oracleYaml, paramLayers, planGpu, trainingExports, UNREAD_FIGURES } from '../../../../helpers/plan-exports.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -15,33 +15,13 @@ function assertParses(source: string): void {
   execFileSync(PYTHON, ['-c', 'import ast,sys; ast.parse(sys.stdin.read())'], { input: source, stdio: 'pipe' });
 }
 
-/** The YAML as Python's yaml.safe_load reads it, back as JSON. */
-function loadYaml(source: string): Record<string, unknown> {
-  const out = execFileSync(
-    PYTHON,
-    ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'],
-    {
-      input: source,
-      stdio: 'pipe',
-    },
-  );
-  return JSON.parse(out.toString()) as Record<string, unknown>;
-}
-
-const LAYERS: PlanLayer[] = [
+const LAYERS = paramLayers([
   { name: 'embeddings', params: 1000 },
   ...Array.from({ length: 4 }, (_, i) => ({ name: `block.${i}`, params: 500 })),
   { name: 'head', params: 10 },
-].map((l) => ({ ...l, forwardUs: {}, backwardUs: {}, outBytesPerSample: 0, activationBytesPerSample: 0 }));
+]);
 
-const gpu = (i: number, machine = 'lab'): PlanDevice => ({
-  id: `${machine}/cuda:${i}`,
-  name: 'NVIDIA H100 SXM5 80GB',
-  kind: 'gpu',
-  machine,
-  memoryBytes: 80 * 2 ** 30,
-  estimate: 'datasheet',
-});
+const gpu = (i: number, machine = 'lab'): PlanDevice => planGpu(machine, i, 'NVIDIA H100 SXM5 80GB', 80, 'datasheet');
 
 /** The whole model data parallel on four GPUs (or in two pipeline stages of two), at a ZeRO stage. */
 function zeroInput(zeroStage: 0 | 1 | 2 | 3, stages = 1, machine = 'lab'): ExportInput {
@@ -59,14 +39,7 @@ function zeroInput(zeroStage: 0 | 1 | 2 | 3, stages = 1, machine = 'lab'): Expor
     })),
     microbatches: 2,
     schedule: '1f1b',
-    stepUs: 1,
-    throughputSamplesPerS: 1,
-    bubbleFraction: 0,
-    commFraction: 0,
-    bottleneckStage: 0,
-    memory: [],
-    feasible: true,
-    reasons: [],
+    ...UNREAD_FIGURES,
     zeroStage,
   };
   // The problem's stage differs: the plan's is the one exported.
@@ -109,25 +82,25 @@ describe('torch', () => {
 
 describe('accelerate config', () => {
   it('is FSDP with the sharding strategy for ZeRO-3 and ZeRO-2', () => {
-    const full = loadYaml(trainingExports(exportPlan(zeroInput(3))).accelerate.yaml);
+    const full = oracleYaml(trainingExports(exportPlan(zeroInput(3))).accelerate.yaml);
     expect(full.distributed_type).toBe('FSDP');
     expect(full.num_processes).toBe(4);
     expect(full.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'FULL_SHARD' });
-    const gradOp = loadYaml(trainingExports(exportPlan(zeroInput(2))).accelerate.yaml);
+    const gradOp = oracleYaml(trainingExports(exportPlan(zeroInput(2))).accelerate.yaml);
     expect(gradOp.fsdp_config).toMatchObject({ fsdp_sharding_strategy: 'SHARD_GRAD_OP' });
   });
 
   it('is DeepSpeed with its zero_stage for ZeRO-1, and plain multi-GPU for ZeRO-0', () => {
-    const z1 = loadYaml(trainingExports(exportPlan(zeroInput(1))).accelerate.yaml);
+    const z1 = oracleYaml(trainingExports(exportPlan(zeroInput(1))).accelerate.yaml);
     expect(z1.distributed_type).toBe('DEEPSPEED');
     expect(z1.deepspeed_config).toMatchObject({ zero_stage: 1, gradient_accumulation_steps: 2 });
-    expect(loadYaml(trainingExports(exportPlan(zeroInput(0))).accelerate.yaml).distributed_type).toBe('MULTI_GPU');
+    expect(oracleYaml(trainingExports(exportPlan(zeroInput(0))).accelerate.yaml).distributed_type).toBe('MULTI_GPU');
   });
 
   it('holds a hostile machine name as a quoted string', () => {
     const name = 'lab"\n: x\u2028#';
     const e = trainingExports(exportPlan({ ...zeroInput(3, 1, name), masterAddr: name }));
-    expect(loadYaml(e.accelerate.yaml).main_process_ip).toBe(name);
+    expect(oracleYaml(e.accelerate.yaml).main_process_ip).toBe(name);
   });
 
   it('says accelerate cannot run the pipeline', () => {

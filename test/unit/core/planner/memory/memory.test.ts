@@ -8,7 +8,7 @@ import {
   type MemorySettings,
 } from '../../../../../src-main/core/planner/memory/memory.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
-import type { PlanLayer, PlanProblem } from '../../../../../src-main/core/planner/types.js';
+import type { Plan, PlanLayer, PlanProblem } from '../../../../../src-main/core/planner/types.js';
 
 const GiB = 1024 ** 3;
 const training = (zeroStage: 0 | 1 | 2 | 3): MemorySettings => ({
@@ -113,30 +113,28 @@ function problem(over: Partial<PlanProblem> = {}): PlanProblem {
   };
 }
 
+/** The problem's four layers in two pipeline stages, [0, cut) on a and [cut, 4) on b, four microbatches. */
+function twoStages(p: PlanProblem, cut: number, schedule: '1f1b' | 'gpipe' = '1f1b'): Plan {
+  return pricePlan(plannerContext(p), {
+    stages: [
+      { from: 0, to: cut, devices: ['a'] },
+      { from: cut, to: 4, devices: ['b'] },
+    ],
+    microbatches: 4,
+    schedule,
+  });
+}
+
 describe('memory of a priced plan', () => {
-  it('1F1B pipeline: parameters, activations × samples × (p − i) in flight, overhead', () => {
-    const ctx = plannerContext(problem());
-    const plan = pricePlan(ctx, {
-      stages: [
-        { from: 0, to: 2, devices: ['a'] },
-        { from: 2, to: 4, devices: ['b'] },
-      ],
-      microbatches: 4,
-      schedule: '1f1b',
-    });
-    // Stage 0: 3e8 params × 16; (1e7 + 2e7) bytes × 2 samples × 2 in flight; 1e9 overhead.
-    expect(plan.stages[0]?.memoryBytes.a).toBe(16 * 3e8 + 3e7 * 2 * 2 + 1e9);
-    // Stage 1: 7e8 params × 16; 7e7 × 2 samples × 1 in flight.
-    expect(plan.stages[1]?.memoryBytes.b).toBe(16 * 7e8 + 7e7 * 2 * 1 + 1e9);
-    const gpipe = pricePlan(ctx, {
-      stages: [
-        { from: 0, to: 2, devices: ['a'] },
-        { from: 2, to: 4, devices: ['b'] },
-      ],
-      microbatches: 4,
-      schedule: 'gpipe',
-    });
-    expect(gpipe.stages[1]?.memoryBytes.b).toBe(16 * 7e8 + 7e7 * 2 * 4 + 1e9);
+  it.each([
+    { name: '1F1B: stage i of p keeps p − i microbatches in flight (2, then 1)', schedule: '1f1b', inFlight: [2, 1] },
+    { name: 'GPipe: every stage keeps all 4 microbatches in flight', schedule: 'gpipe', inFlight: [4, 4] },
+  ] as const)('pipeline, $name: parameters, activations × samples × in flight, overhead', ({ schedule, inFlight }) => {
+    const plan = twoStages(problem(), 2, schedule);
+    // Stage 0: 3e8 params × 16; (1e7 + 2e7) bytes × 2 samples per microbatch; 1e9 overhead.
+    expect(plan.stages[0]?.memoryBytes.a).toBe(16 * 3e8 + 3e7 * 2 * inFlight[0] + 1e9);
+    // Stage 1: 7e8 params × 16; 7e7 bytes × 2 samples.
+    expect(plan.stages[1]?.memoryBytes.b).toBe(16 * 7e8 + 7e7 * 2 * inFlight[1] + 1e9);
   });
 
   it('data parallel with ZeRO-2: shards by replicas, splits the samples', () => {
@@ -155,15 +153,7 @@ describe('memory of a priced plan', () => {
   it('is infeasible with the reason when a stage does not fit', () => {
     const p = problem();
     p.devices[1]!.memoryBytes = 8 * GiB;
-    const ctx = plannerContext(p);
-    const plan = pricePlan(ctx, {
-      stages: [
-        { from: 0, to: 2, devices: ['a'] },
-        { from: 2, to: 4, devices: ['b'] },
-      ],
-      microbatches: 4,
-      schedule: '1f1b',
-    });
+    const plan = twoStages(p, 2);
     expect(plan.feasible).toBe(false);
     expect(plan.reasons).toEqual([
       expect.stringMatching(/^b \(GPU, 8\.0 GiB\): needs 1\d\.\d GiB: .*\(1 microbatch in flight\)/),
@@ -173,15 +163,7 @@ describe('memory of a priced plan', () => {
 
 describe('step time of a priced plan', () => {
   it('Σ t + 2·Σ c + (m − 1)·max(t, c) for a training pipeline', () => {
-    const ctx = plannerContext(problem());
-    const plan = pricePlan(ctx, {
-      stages: [
-        { from: 0, to: 1, devices: ['a'] },
-        { from: 1, to: 4, devices: ['b'] },
-      ],
-      microbatches: 4,
-      schedule: '1f1b',
-    });
+    const plan = twoStages(problem(), 1);
     // 2 samples per microbatch; 300 µs per layer and sample (forward + backward).
     const t0 = 2 * 300;
     const t1 = 2 * 900;

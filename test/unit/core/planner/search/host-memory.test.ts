@@ -7,39 +7,19 @@ import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import { searchRanked } from '../../../../../src-main/core/planner/search/plan-ranking.js';
 import { alphaBetaCostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
 import type { OptimizerOffload, PlanProblem } from '../../../../../src-main/core/planner/types.js';
+import { SMALL_GPUS, twoGpuProblem } from '../../../../helpers/two-gpu-problem.js';
 
 const GIB = 2 ** 30;
 
 /** Two GPUs too small for the full optimizer state of 4 x 1e8 parameters (6.4 GB), large enough for fp16 weights and grads. */
 function problem(hostBytes: number | null): PlanProblem {
-  const layers = Array.from({ length: 4 }, (_, i) => ({
-    name: `l${i}`,
-    forwardUs: { a: 100, b: 150 },
-    backwardUs: { a: 200, b: 300 },
-    params: 1e8,
-    outBytesPerSample: 1e5,
-    activationBytesPerSample: 1e6,
-  }));
   const offload: OptimizerOffload = {
     hostGBps: {},
     defaultHostGBps: 12,
     cpuGBps: 20,
     ...(hostBytes !== null ? { hostMemory: { m: { bytes: hostBytes, source: 'probed' as const } } } : {}),
   };
-  return {
-    layers,
-    devices: [
-      { id: 'a', name: 'A', kind: 'gpu', machine: 'm', memoryBytes: 2.5e9, estimate: 'profiled' },
-      { id: 'b', name: 'B', kind: 'gpu', machine: 'm', memoryBytes: 2.5e9, estimate: 'profiled' },
-    ],
-    links: [{ a: 'a', b: 'b', alphaUs: 10, gbps: 10, kind: 'PIX' }],
-    mode: 'training',
-    batch: 8,
-    bytesPerParam: 16,
-    zeroStage: 0,
-    overheadBytes: 0,
-    optimizerOffload: offload,
-  };
+  return twoGpuProblem(SMALL_GPUS, { optimizerOffload: offload });
 }
 
 describe('host memory of an optimizer offload', () => {

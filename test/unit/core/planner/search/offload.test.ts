@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parameterStateBytes, OFFLOAD_CPU_BYTES_PER_PARAM } from '../../../../../src-main/core/planner/memory/memory.js';
+import {
+  parameterStateBytes,
+  OFFLOAD_CPU_BYTES_PER_PARAM,
+} from '../../../../../src-main/core/planner/memory/memory.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import {
@@ -8,32 +11,13 @@ import {
 } from '../../../../../src-main/core/planner/simulator/pipeline-simulator.js';
 import { closedFormStepUs } from '../reference/pipeline-bounds.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
+import { SMALL_GPUS, twoGpuProblem } from '../../../../helpers/two-gpu-problem.js';
 
 const offload = { hostGBps: { a: 10 }, defaultHostGBps: 5, cpuGBps: 20 };
 
+/** SMALL_GPUS, their optimizer state offloaded or not. */
 function problem(withOffload: boolean): PlanProblem {
-  const layers = Array.from({ length: 4 }, (_, i) => ({
-    name: `l${i}`,
-    forwardUs: { a: 100, b: 150 },
-    backwardUs: { a: 200, b: 300 },
-    params: 1e8,
-    outBytesPerSample: 1e5,
-    activationBytesPerSample: 1e6,
-  }));
-  return {
-    layers,
-    devices: [
-      { id: 'a', name: 'A', kind: 'gpu', machine: 'm', memoryBytes: 2.5e9, estimate: 'profiled' },
-      { id: 'b', name: 'B', kind: 'gpu', machine: 'm', memoryBytes: 2.5e9, estimate: 'profiled' },
-    ],
-    links: [{ a: 'a', b: 'b', alphaUs: 10, gbps: 10, kind: 'PIX' }],
-    mode: 'training',
-    batch: 8,
-    bytesPerParam: 16,
-    zeroStage: 0,
-    overheadBytes: 0,
-    ...(withOffload ? { optimizerOffload: offload } : {}),
-  };
+  return twoGpuProblem(SMALL_GPUS, withOffload ? { optimizerOffload: offload } : {});
 }
 
 describe('optimizer offload', () => {

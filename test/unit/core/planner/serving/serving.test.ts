@@ -4,6 +4,7 @@ import {
   compareServing,
   servingFigures,
   type ServingFigures,
+  type ServingInput,
 } from '../../../../../src-main/core/planner/serving/serving.js';
 import type { Plan, PlanLayer, PlanProblem } from '../../../../../src-main/core/planner/types.js';
 
@@ -32,6 +33,15 @@ const plan = {
   ],
 } as unknown as Plan;
 
+/** A request of 1000 prompt tokens and none generated, a model of 8000 tokens' context, 16-bit weights; a, b, c's bandwidths. */
+const SERVED: ServingInput = {
+  prompt: 1000,
+  tokens: 0,
+  modelContext: 8000,
+  bytesPerParam: 2,
+  decodeGBps: { a: 1000, b: 500, c: 1000 },
+};
+
 describe('servingFigures', () => {
   it('reads only the experts a decode step’s tokens touch in a mixture-of-experts block', () => {
     // 1 GB of dense weights and 8 GB of experts (8 of 1 GB), 2 per token; no KV cache.
@@ -51,13 +61,7 @@ describe('servingFigures', () => {
   });
 
   it('adds the stages’ decode times, each its slowest device reading weights and its sequences’ KV cache', () => {
-    const s = servingFigures(problem, plan, {
-      prompt: 1000,
-      tokens: 0,
-      modelContext: 8000,
-      bytesPerParam: 2,
-      decodeGBps: { a: 1000, b: 500, c: 1000 },
-    });
+    const s = servingFigures(problem, plan, SERVED);
     // Stage 1: 4 GB of weights + 1e8 x 4 sequences of cache at 1000 GB/s; stage 2: 4 GB + 1e8 x 2 at 500 GB/s.
     const stage1 = (4 * GB + 4e8) / 1e6;
     const stage2 = (4 * GB + 2e8) / 5e5;
@@ -70,25 +74,13 @@ describe('servingFigures', () => {
 
   it('is capped at the model’s context', () => {
     const roomy = { ...plan, memory: plan.memory.map((m) => ({ ...m, availableBytes: 1e15 })) } as Plan;
-    const s = servingFigures(problem, roomy, {
-      prompt: 1000,
-      tokens: 0,
-      modelContext: 8000,
-      bytesPerParam: 2,
-      decodeGBps: {},
-    });
+    const s = servingFigures(problem, roomy, { ...SERVED, decodeGBps: {} });
     expect(s.maxContext).toBe(8000);
   });
 
   it('times a whole request: the first token, then its output tokens’ steps at the mean context', () => {
     // The cache is held for 1000 + 1000 tokens; the steps average the one at 1500, three quarters of it.
-    const s = servingFigures(problem, plan, {
-      prompt: 1000,
-      tokens: 1000,
-      modelContext: 8000,
-      bytesPerParam: 2,
-      decodeGBps: { a: 1000, b: 500, c: 1000 },
-    });
+    const s = servingFigures(problem, plan, { ...SERVED, tokens: 1000 });
     const step = (4 * GB + 0.75 * 4e8) / 1e6 + (4 * GB + 0.75 * 2e8) / 5e5;
     expect(s.decodeStepUs).toBeCloseTo(step, 6);
     expect(s.requestUs).toBeCloseTo(5000 + 1000 * step, 3);
@@ -97,13 +89,7 @@ describe('servingFigures', () => {
   });
 
   it('finds the most concurrent sequences every device holds, and the tokens per second there', () => {
-    const s = servingFigures(problem, plan, {
-      prompt: 1000,
-      tokens: 0,
-      modelContext: 8000,
-      bytesPerParam: 2,
-      decodeGBps: { a: 1000, b: 500, c: 1000 },
-    });
+    const s = servingFigures(problem, plan, SERVED);
     // a: 12 GB less 9.6 GB without its cache holds 24 sequences of 0.1 GB; b: 0.4 GB, 4 sequences
     // on each of the 2 replicas: 8; c: 102 x 2. The step at 8: stage 1 reads 8 caches, stage 2 four.
     expect(s.maxBatch).toBe(8);
@@ -123,13 +109,7 @@ describe('servingFigures', () => {
       stepUs: 1e5,
       memory: [{ device: 'a', neededBytes: 2 * GB + 1e6, availableBytes: 2 * GB + 1e9 }],
     } as unknown as Plan;
-    const s = servingFigures(p1, plan1, {
-      prompt: 1000,
-      tokens: 0,
-      modelContext: 8000,
-      bytesPerParam: 2,
-      decodeGBps: { a: 1000 },
-    });
+    const s = servingFigures(p1, plan1, { ...SERVED, decodeGBps: { a: 1000 } });
     // Batch 1 reads 2 GB in 2000 µs (its 100 µs of arithmetic hides); 1000 sequences take 1e5 µs of arithmetic.
     expect(s.decodeStepUs).toBeCloseTo((2 * GB + 1e6) / 1e6, 6);
     expect(s.maxBatch).toBe(1000);

@@ -29,20 +29,15 @@ import {
 } from '../../../../../helpers/engine-flags.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../../helpers/oracle.js';
 import { tempDir } from '../../../../../helpers/cli.js';
+import { planGpu } from '../../../../../helpers/plan-exports.js';
 
 const yamlOracle = needOracle('yaml');
 const pythonOracle = needOracle('python');
 
 const FIXTURES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, loadFixture(e)])) as Record<EngineName, EngineFixture>;
 
-const gpu = (machine: string, i: number, name = 'NVIDIA H100 80GB HBM3'): PlanDevice => ({
-  id: `${machine}/cuda:${i}`,
-  name,
-  kind: 'gpu',
-  machine,
-  memoryBytes: 80 * 2 ** 30,
-  estimate: 'datasheet',
-});
+const gpu = (machine: string, i: number, name = 'NVIDIA H100 80GB HBM3'): PlanDevice =>
+  planGpu(machine, i, name, 80, 'datasheet');
 
 interface Layout {
   name: string;
