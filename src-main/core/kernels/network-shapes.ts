@@ -2,7 +2,8 @@
  * The layer tables of published networks the suites measure: models/suite-shapes/*.json, one file
  * per network, validated here (models/README.md describes the format). The JSON is imported
  * (bundled by esbuild, inlined by Vite) because the core reads no files. Which tables a suite
- * measures, at which level and batch, is suite-prior.ts's recipe. Pure.
+ * measures, at which level and batch, is suite-prior.ts's recipe; the tables the suites pick
+ * themselves (picks.json, suite-picks.ts) have the same kinds. Pure.
  */
 import { z } from 'zod';
 import centernet from '../../../models/suite-shapes/centernet.json' with { type: 'json' };
@@ -75,7 +76,9 @@ export type NetworkName = keyof typeof FILES;
  * over L positions; convTranspose over H x W (W = 0: 1-D over H); act 1 = an activation fused
  * into the conv, valid 1 = unpadded; level = the first suite that measures the row (0 quick,
  * 1 standard, 2 thorough). Inverted-residual stages are MobileNetV2's table rows (expansion t,
- * out channels c, repeats n, first stride s, kernel k), blocks one row per block.
+ * out channels c, repeats n, first stride s, kernel k), blocks one row per block. The last five
+ * kinds are the picks' (suite-picks.ts): a linear layer's N outputs of K inputs, attention heads
+ * of headDim, a pool window, a rows x cols matrix, heads' q x kv attention scores.
  */
 const TABLE_COLUMNS = {
   conv2d: ['C', 'HW', 'K', 'R', 'stride', 'groups', 'act'],
@@ -86,9 +89,17 @@ const TABLE_COLUMNS = {
   recurrent: ['seq', 'batch', 'input', 'hidden'],
   pool: ['C', 'HW', 'R', 'stride'],
   maps: ['C', 'HW'],
+  linear: ['N', 'K'],
+  attentionHeads: ['heads', 'headDim'],
+  poolWindow: ['R', 'stride'],
+  matrix: ['rows', 'cols'],
+  attentionScores: ['heads', 'q', 'kv'],
 } as const;
 
-type TableKind = keyof typeof TABLE_COLUMNS;
+export type TableKind = keyof typeof TABLE_COLUMNS;
+
+/** The kinds, for a schema. */
+export const TABLE_KINDS = Object.keys(TABLE_COLUMNS) as [TableKind, ...TableKind[]];
 
 /** A column a kind may add after its own: blocks may say which have squeeze-excite. */
 const OPTIONAL_COLUMN: Partial<Record<TableKind, string>> = { invertedResidualBlocks: 'squeezeExcite' };
@@ -100,14 +111,23 @@ function columnRange(kind: TableKind, column: string): readonly [number, number]
   return [kind === 'convTranspose' && column === 'W' ? 0 : 1, Number.MAX_SAFE_INTEGER];
 }
 
+const Row = z.array(z.number().int());
+
+/** A row, or a row with a note saying where it comes from (for readers: the suites read the row). */
+const NotedRow = z.union([Row, z.strictObject({ row: Row, note: z.string().min(1) })]);
+const rowValues = (row: z.infer<typeof NotedRow>): number[] => (Array.isArray(row) ? row : row.row);
+
 const tableBase = {
   about: z.string().min(1),
   columns: z.array(z.string()),
-  rows: z.array(z.array(z.number().int())).min(1),
+  rows: z.array(NotedRow).min(1),
 };
 const count = z.number().int().positive();
+/** A table's name in a file: `convs`, `maxPools`. */
+export const TableNameSchema = z.string().regex(/^[a-z][A-Za-z0-9]*$/);
 
-const TableSchema = z
+/** One table: its kind, what it holds, the kind's columns and its rows (a row may carry a note); parsed, rows are values. */
+export const TableSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('conv2d'), ...tableBase }),
     z.strictObject({ kind: z.literal('conv1d'), ...tableBase }),
@@ -122,6 +142,11 @@ const TableSchema = z
     z.strictObject({ kind: z.literal('recurrent'), cell: z.enum(['LSTM', 'GRU']), ...tableBase }),
     z.strictObject({ kind: z.literal('pool'), op: z.enum(['MaxPool', 'AveragePool']), ...tableBase }),
     z.strictObject({ kind: z.literal('maps'), ...tableBase }),
+    z.strictObject({ kind: z.literal('linear'), ...tableBase }),
+    z.strictObject({ kind: z.literal('attentionHeads'), ...tableBase }),
+    z.strictObject({ kind: z.literal('poolWindow'), ...tableBase }),
+    z.strictObject({ kind: z.literal('matrix'), ...tableBase }),
+    z.strictObject({ kind: z.literal('attentionScores'), ...tableBase }),
   ])
   .superRefine((table, ctx) => {
     const own: readonly string[] = TABLE_COLUMNS[table.kind];
@@ -136,23 +161,21 @@ const TableSchema = z
       });
       return;
     }
-    table.rows.forEach((row, i) => {
+    table.rows.forEach((noted, i) => {
+      const [row, at] = [rowValues(noted), Array.isArray(noted) ? ['rows', i] : ['rows', i, 'row']];
       if (row.length !== table.columns.length) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['rows', i],
-          message: `${row.length} values for ${table.columns.length} columns`,
-        });
+        ctx.addIssue({ code: 'custom', path: at, message: `${row.length} values for ${table.columns.length} columns` });
         return;
       }
       row.forEach((v, j) => {
         const column = table.columns[j] as string;
         const [lo, hi] = columnRange(table.kind, column);
         if (v < lo || v > hi)
-          ctx.addIssue({ code: 'custom', path: ['rows', i, j], message: `${column} ${v} is out of ${lo}..${hi}` });
+          ctx.addIssue({ code: 'custom', path: [...at, j], message: `${column} ${v} is out of ${lo}..${hi}` });
       });
     });
-  });
+  })
+  .transform((table) => ({ ...table, rows: table.rows.map(rowValues) }));
 
 const NetworkFileSchema = z.strictObject({
   /** The file's name without .json. */
@@ -160,22 +183,28 @@ const NetworkFileSchema = z.strictObject({
   title: z.string().min(1),
   /** Citations of the tables' numbers. */
   sources: z.array(z.string().min(1)).min(1),
-  tables: z.record(z.string().regex(/^[a-z][A-Za-z0-9]*$/), TableSchema),
+  tables: z.record(TableNameSchema, TableSchema),
 });
 
 export type NetworkFile = z.infer<typeof NetworkFileSchema>;
 
+/** Where a file of models/suite-shapes/ is, as errors name it. */
+export const shapeFile = (name: string): string => `models/suite-shapes/${name}.json`;
+
+/** `file` as `schema` reads it, or an error naming the file and the place of the first issue. */
+export function parseShapeFile<S extends z.ZodType>(schema: S, file: unknown, name: string): z.output<S> {
+  const parsed = schema.safeParse(file);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join('.') ?? '';
+  throw new Error(`${shapeFile(name)}${path ? ` ${path}` : ''}: ${issue?.message ?? 'invalid'}`);
+}
+
 /** Validates one network's file; `name` is what the file is called. */
 export function parseNetworkFile(file: unknown, name: string): NetworkFile {
-  const parsed = NetworkFileSchema.safeParse(file);
-  const where = `models/suite-shapes/${name}.json`;
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path.map(String).join('.') ?? '';
-    throw new Error(`${where}${path ? ` ${path}` : ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  if (parsed.data.network !== name) throw new Error(`${where}: network is ${parsed.data.network}, not ${name}`);
-  return parsed.data;
+  const parsed = parseShapeFile(NetworkFileSchema, file, name);
+  if (parsed.network !== name) throw new Error(`${shapeFile(name)}: network is ${parsed.network}, not ${name}`);
+  return parsed;
 }
 
 /** Every network's file, validated, by name. */
@@ -214,11 +243,31 @@ export interface TableRow {
   recurrent: readonly [seq: number, batch: number, input: number, hidden: number];
   pool: readonly [C: number, HW: number, R: number, stride: number];
   maps: readonly [C: number, HW: number];
+  linear: readonly [N: number, K: number];
+  attentionHeads: readonly [heads: number, headDim: number];
+  poolWindow: readonly [R: number, stride: number];
+  matrix: readonly [rows: number, cols: number];
+  attentionScores: readonly [heads: number, q: number, kv: number];
 }
 
-type Table<K extends TableKind> = Omit<Extract<NetworkFile['tables'][string], { kind: K }>, 'rows'> & {
+type AnyTable = NetworkFile['tables'][string];
+
+/** A table of one kind, its rows typed as the kind's. */
+export type Table<K extends TableKind> = Omit<Extract<AnyTable, { kind: K }>, 'rows'> & {
   rows: readonly TableRow[K][];
 };
+
+/** `table` (`name` in the file `where`) as a table of `kind`, which it must be. */
+export function tableOfKind<K extends TableKind>(
+  table: AnyTable | undefined,
+  kind: K,
+  where: string,
+  name: string,
+): Table<K> {
+  if (table?.kind !== kind) throw new Error(`${where} has no ${kind} table ${name}`);
+  // The schema checked that every row has the kind's columns.
+  return table as unknown as Table<K>;
+}
 
 /** The names of a network's tables. */
 export type TableName<N extends NetworkName> = keyof (typeof FILES)[N]['tables'] & string;
@@ -229,8 +278,5 @@ export function networkTable<N extends NetworkName, K extends TableKind>(
   table: TableName<N>,
   kind: K,
 ): Table<K> {
-  const t = NETWORKS[network].tables[table];
-  if (t?.kind !== kind) throw new Error(`models/suite-shapes/${network}.json has no ${kind} table ${table}`);
-  // The schema checked that every row has the kind's columns.
-  return t as unknown as Table<K>;
+  return tableOfKind(NETWORKS[network].tables[table], kind, shapeFile(network), table);
 }

@@ -3,9 +3,10 @@
  * ORT-optimized CNNs, transformers, speech and audio models execute (fused conv + activation,
  * depthwise and pointwise convs, pools, concats, upsampling, skinny GEMMs, recurrent cells, 1-D and
  * transposed convs). The networks' layer tables are data (models/suite-shapes/, network-shapes.ts,
- * each file citing its sources); this file is the recipe: which tables each suite level measures,
- * at which batch, and the single picks around them. Never from the models held out for evaluation.
- * Pure.
+ * each file citing its sources), and so are the suites' own tables of picks and the lists of the
+ * networks' tables they read in order (picks.json, suite-picks.ts); this file is the recipe: which
+ * tables each suite level measures, at which batch, and the single picks around them. Never from
+ * the models held out for evaluation. Pure.
  *
  * The single picks come from the same networks and from transformer widths: BERT-base and
  * ViT-B/16 768 (12 heads, 197 tokens), ViT-S/16 384, GPT-2 small/medium 768/1024 (fused QKV 3d,
@@ -18,6 +19,7 @@
 import { convOutSize } from './cost.js';
 import { networkTable, type NetworkName, type TableName, type TableRow } from './network-shapes.js';
 import { convAdder, grid, Ki, Mi, pow2, type ConvLayer, type Level, type ShapeEntry } from './suite-entry.js';
+import { pickTable, tableList } from './suite-picks.js';
 import type { KernelOp } from './types.js';
 
 type IRBlock = TableRow['invertedResidualBlocks'];
@@ -57,40 +59,8 @@ function convs<N extends NetworkName>(network: N, table: TableName<N>): readonly
   return networkTable(network, table, 'conv2d').rows;
 }
 
-/**
- * Quick: fused conv + Relu at 3x3/1, 3x3/2, 1x1 and depthwise 3x3 and 5x5; channel counts
- * that are multiples of 16 and counts that are not (12, 24, 40, 58, 72, 116, 120, 144, 255);
- * 3-channel stems on 224 and 320 maps; a few linear convs.
- */
-const CONV_PRIOR_QUICK: readonly ConvLayer[] = [
-  [3, 224, 64, 7, 2, 1, 1], // ResNet stem
-  [64, 56, 64, 3, 1, 1, 1], // ResNet-18 3x3
-  [128, 56, 128, 3, 2, 1, 1], // ResNet-50 strided 3x3
-  [256, 14, 256, 3, 1, 1, 1],
-  [256, 56, 64, 1, 1, 1, 1], // ResNet-50 1x1 reduce
-  [3, 224, 32, 3, 2, 1, 1], // MobileNetV2 / EfficientNet stem
-  [3, 224, 16, 3, 2, 1, 1], // MobileNetV3 stem
-  [3, 320, 16, 3, 2, 1, 1], // the same at SSDLite's 320
-  [16, 160, 16, 3, 1, 16, 1], // MobileNetV3's first depthwise at 320
-  [32, 112, 32, 3, 1, 32, 1], // MobileNetV2 depthwise 3x3
-  [96, 112, 96, 3, 2, 96, 1],
-  [144, 56, 144, 3, 1, 144, 1],
-  [960, 7, 960, 3, 1, 960, 1],
-  [72, 56, 72, 5, 2, 72, 1], // MobileNetV3 depthwise 5x5
-  [120, 28, 120, 5, 1, 120, 1],
-  [144, 56, 144, 5, 2, 144, 1], // EfficientNet-B0 depthwise 5x5
-  [672, 14, 672, 5, 2, 672, 1],
-  [16, 112, 96, 1, 1, 1, 1], // 1x1 expansions
-  [24, 56, 144, 1, 1, 1, 1],
-  [24, 56, 72, 1, 1, 1, 1],
-  [40, 28, 120, 1, 1, 1, 1],
-  [320, 7, 1280, 1, 1, 1, 1], // MobileNetV2 / EfficientNet last 1x1
-  [144, 56, 24, 1, 1, 1, 0], // linear projection
-  [58, 28, 58, 1, 1, 1, 1], // ShuffleNetV2
-  [116, 14, 116, 3, 1, 116, 0],
-  [32, 128, 12, 3, 1, 1, 0], // ESPCN sub-pixel head
-  [256, 40, 255, 1, 1, 1, 0], // YOLOv5s head
-];
+/** Quick's convs (picks.json's priorConvQuick): fused conv + Relu and a few linear convs. */
+const CONV_PRIOR_QUICK = pickTable('priorConvQuick', 'conv2d').rows;
 
 /**
  * Standard: every conv of MobileNetV2/V3-Large, ResNet-18 and ShuffleNetV2, EfficientNet-B0's
@@ -154,28 +124,17 @@ function priorGemmShapes(): ShapeEntry[] {
 }
 
 /**
- * LSTMs: Zaremba et al. 2014's Penn Treebank language models (small: 200 units over 20-step
- * windows; medium: 650 over 35), Lample et al. 2016's NER tagger (a 100-unit word LSTM over
- * 150-wide inputs, a 25-unit character LSTM over words of 8 characters), Tacotron 2's decoder
- * (1024 units over the prenet and attention context, 768), one step at a time as streaming
- * and autoregressive models run them. GRUs: RNNoise's three (24, 48 and 96 units over 24, 90
- * and 114 inputs, one 10 ms frame per step; a second of frames); their tables are in
- * models/suite-shapes/. Standard and thorough: grids.
+ * Quick's LSTMs and GRUs: published networks' layers (picks.json's recurrentQuick lists them), one
+ * step at a time as streaming and autoregressive models run them. Standard and thorough: grids.
  */
-const LSTM_QUICK = [
-  networkTable('lample-ner', 'wordLstm', 'recurrent'),
-  networkTable('ptb-lstm', 'lstm', 'recurrent'),
-  networkTable('lample-ner', 'charLstm', 'recurrent'),
-  networkTable('tacotron-2', 'decoderLstm', 'recurrent'),
-];
-const GRU_QUICK = [networkTable('rnnoise', 'gru', 'recurrent')];
+const RECURRENT_QUICK = tableList('recurrentQuick', 'recurrent');
 
 function priorRecurrentShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
   const add = (level: Level, op: 'LSTM' | 'GRU', [seq, batch, input, hidden]: TableRow['recurrent']): void => {
     out.push({ op, shape: { seq, batch, input, hidden }, level });
   };
-  for (const table of [...LSTM_QUICK, ...GRU_QUICK]) for (const l of table.rows) add(0, table.cell, l);
+  for (const table of RECURRENT_QUICK) for (const l of table.rows) add(0, table.cell, l);
   for (const { seq, batch, h } of grid({ seq: [1, 16, 64], batch: [1, 8], h: [64, 256, 512, 1024] })) {
     add(1, 'LSTM', [seq, batch, h, h]);
     add(1, 'GRU', [seq, batch, h, h]);
@@ -191,39 +150,15 @@ function priorRecurrentShapes(): ShapeEntry[] {
 const tableRows = <R>(tables: readonly { rows: readonly R[] }[]): R[] => tables.flatMap((t) => t.rows);
 
 /** VGG-16 and U-Net 2x2/2 max pools, YOLOv5s SPPF 5x5/1, ResNet's 3x3/2. */
-const MAX_POOLS = [
-  networkTable('vgg-16', 'maxPools', 'pool'),
-  networkTable('u-net', 'maxPools', 'pool'),
-  networkTable('yolov5s', 'sppf', 'pool'),
-  networkTable('resnet-50', 'maxPool', 'pool'),
-];
+const MAX_POOLS = tableList('maxPools', 'pool');
 
 /** DenseNet-121 transitions (2x2/2), Inception-v3 branch pools (3x3/1). */
-const AVERAGE_POOLS = [
-  networkTable('densenet-121', 'transitionPools', 'pool'),
-  networkTable('inception-v3', 'branchPools', 'pool'),
-];
+const AVERAGE_POOLS = tableList('averagePools', 'pool');
 
-/** Thorough's pools: CNN-like (channels, size) pairs, each window, batch 1 and 8. */
-const POOL_GRID_MAPS: readonly (readonly [number, number])[] = [
-  [64, 224],
-  [64, 112],
-  [128, 112],
-  [128, 56],
-  [256, 56],
-  [256, 28],
-  [512, 28],
-  [512, 14],
-  [1024, 14],
-  [2048, 7],
-];
-
-/** [R, stride] of thorough's pools: VGG/U-Net, ResNet, Inception, SPPF. */
-const POOL_WINDOWS: readonly (readonly [number, number])[] = [
-  [2, 2],
-  [3, 2],
-  [3, 1],
-  [5, 1],
+/** Thorough's pools: CNN-like (channels, size) pairs, each window (VGG/U-Net, ResNet, Inception, SPPF), batch 1 and 8. */
+const [POOL_GRID_MAPS, POOL_WINDOWS] = [
+  pickTable('poolGridMaps', 'maps').rows,
+  pickTable('poolGridWindows', 'poolWindow').rows,
 ];
 
 function poolShapes(): ShapeEntry[] {
@@ -304,17 +239,7 @@ function priorMoveShapes(): ShapeEntry[] {
   resize(0, 1, 256, 20, 8);
   resize(0, 1, 128, 40, 2); // YOLOv5s
   resize(0, 1, 128, 28, 4);
-  for (const [r, c] of [
-    [64, 3136],
-    [3136, 64],
-    [128, 784],
-    [784, 128],
-    [256, 196],
-    [512, 49],
-    [197, 768],
-    [384, 197],
-  ] as const)
-    transpose(1, r, c);
+  for (const [r, c] of pickTable('priorTransposes', 'matrix').rows) transpose(1, r, c);
   for (const g of grid({ rows: [1, 8, 64, 1024], cols: [4 * Ki, 64 * Ki, Mi, 8 * Mi], parts: [2, 3, 4, 8] }))
     if (g.cols % g.parts === 0) concat(2, g.rows, g.cols, g.parts);
   for (const g of grid({ N: [1, 8], C: [16, 64, 256, 1024], HW: [7, 14, 28, 56, 112], scale: [2, 4] }))
@@ -350,14 +275,8 @@ function priorRowAndElementwiseShapes(): ShapeEntry[] {
     rowsCols(1, 'LayerNormalization', g.rows, g.cols);
     rowsCols(1, 'SkipLayerNormalization', g.rows, g.cols);
   }
-  for (const [heads, q, kv] of [
-    [6, 1500, 1500], // Whisper-tiny encoder
-    [6, 448, 1500], // Whisper-tiny cross-attention
-    [12, 197, 197], // ViT-B/16
-    [6, 197, 197], // ViT-S/16
-    [12, 384, 384], // BERT-base at 384 tokens
-  ] as const)
-    rowsCols(1, 'Softmax', heads * q, kv);
+  // Attention scores of Whisper-tiny, ViT-B/16 and ViT-S/16, BERT-base at 384 tokens.
+  for (const [heads, q, kv] of pickTable('priorSoftmax', 'attentionScores').rows) rowsCols(1, 'Softmax', heads * q, kv);
   const maps = [32 * 28 * 28, 24 * 56 * 56, 1024 * 14 * 14, 512 * 28 * 28, 256 * 56 * 56, 197 * 768, 1500 * 384];
   for (const count of maps) n(1, 'Add', count);
   for (const count of [1152 * 7 * 7, 144 * 56 * 56, 96 * 112 * 112, 32 * 112 * 112]) n(1, 'Mul', count);
@@ -418,14 +337,7 @@ function smallInputShapes(): ShapeEntry[] {
 // (wav2vec 2.0's feature encoder, DCCRN's conv STFT, Conv-TasNet, Conformer-M's conv module,
 // TC-ResNet8, Whisper-tiny's stem), each at the level its table gives, and quick's and
 // standard's again at batch 4 in thorough.
-const CONV1D = [
-  networkTable('wav2vec2', 'featureEncoder', 'conv1d'),
-  networkTable('dccrn', 'convStft', 'conv1d'),
-  networkTable('conv-tasnet', 'convs', 'conv1d'),
-  networkTable('conformer-m', 'convModule', 'conv1d'),
-  networkTable('tc-resnet8', 'convs', 'conv1d'),
-  networkTable('whisper-tiny', 'stem', 'conv1d'),
-];
+const CONV1D = tableList('conv1d', 'conv1d');
 
 /** The rows of `tables` a level adds (their last column), in order. */
 const atLevel = <R extends readonly number[]>(tables: readonly { rows: readonly R[] }[], level: Level): R[] =>
@@ -449,26 +361,8 @@ function conv1dShapes(): ShapeEntry[] {
 // GEMM and a col2im scatter over the output (never NCHWc): the transposed convs of these
 // networks' tables at the level each row gives, in this order, and quick's and standard's
 // again at batch 4 in thorough.
-const CONVT_QUICK = atLevel(
-  [
-    networkTable('u-net', 'upConvs', 'convTranspose'),
-    networkTable('dcgan', 'generator', 'convTranspose'),
-    networkTable('fcn-8s', 'upsampling', 'convTranspose'),
-    networkTable('mask-rcnn', 'maskHead', 'convTranspose'),
-    networkTable('hifi-gan', 'upsampling', 'convTranspose'),
-    networkTable('conv-tasnet', 'decoder', 'convTranspose'),
-  ],
-  0,
-);
-const CONVT_STANDARD = atLevel(
-  [
-    networkTable('hifi-gan', 'upsampling', 'convTranspose'),
-    networkTable('fcn-8s', 'upsampling', 'convTranspose'),
-    networkTable('simple-baselines', 'deconvHead', 'convTranspose'),
-    networkTable('centernet', 'deconvHead', 'convTranspose'),
-  ],
-  1,
-);
+const CONVT_QUICK = atLevel(tableList('convTransposeQuick', 'convTranspose'), 0);
+const CONVT_STANDARD = atLevel(tableList('convTransposeStandard', 'convTranspose'), 1);
 
 function convTransposeShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
@@ -487,14 +381,14 @@ function convTransposeShapes(): ShapeEntry[] {
 /** The prior's shapes, families in a fixed order (after suite-shapes.ts's own). */
 export function priorShapeEntries(): ShapeEntry[] {
   return [
-    ...priorGemmShapes(),
-    ...priorRecurrentShapes(),
-    ...priorConvShapes(),
-    ...poolShapes(),
-    ...priorMoveShapes(),
-    ...priorRowAndElementwiseShapes(),
-    ...smallInputShapes(),
-    ...conv1dShapes(),
-    ...convTransposeShapes(),
-  ];
+    priorGemmShapes,
+    priorRecurrentShapes,
+    priorConvShapes,
+    poolShapes,
+    priorMoveShapes,
+    priorRowAndElementwiseShapes,
+    smallInputShapes,
+    conv1dShapes,
+    convTransposeShapes,
+  ].flatMap((family) => family());
 }

@@ -11,9 +11,13 @@
  * GEMMs): suite-prior.ts, from the layer tables of public architectures in
  * models/suite-shapes/. Its quick picks are small: each under 300 MFLOP and 30 MB, a few ms on
  * two threads.
+ *
+ * The tables of hand-picked rows (convs, Gemm weights, attention heads) are data:
+ * models/suite-shapes/picks.json (suite-picks.ts), each row's note naming its model.
  */
+import { convAdder, grid, Ki, Mi, pow2, type Level, type ShapeEntry } from './suite-entry.js';
+import { pickTable } from './suite-picks.js';
 import { priorShapeEntries } from './suite-prior.js';
-import { convAdder, grid, Ki, Mi, pow2, type ConvLayer, type Level, type ShapeEntry } from './suite-entry.js';
 import type { KernelOp } from './types.js';
 
 function gemmShapes(): ShapeEntry[] {
@@ -48,13 +52,7 @@ function gemmShapes(): ShapeEntry[] {
     mm(1, b, s, s, 64);
     mm(1, b, s, 64, s);
   }
-  const classifierAndLinear = [
-    [1000, 2048],
-    [1024, 1024],
-    [4096, 1024],
-    [1024, 4096],
-  ] as const;
-  for (const m of [1, 32, 256]) for (const [n, k] of classifierAndLinear) gemm(1, m, n, k);
+  for (const m of [1, 32, 256]) for (const [n, k] of pickTable('gemmStandard', 'linear').rows) gemm(1, m, n, k);
   // thorough: the full linear-layer grid up to 8192 hidden and 4096 tokens; sizes just off a
   // power of two (tile remainders); wider attention products; Gemm over token counts.
   const hidden = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 8192];
@@ -72,46 +70,9 @@ function gemmShapes(): ShapeEntry[] {
   return out;
 }
 
-const CONV_QUICK: readonly ConvLayer[] = [
-  [3, 224, 64, 7, 2, 1], // ResNet stem, 7x7 stride 2
-  [64, 56, 64, 3, 1, 1], // ResNet 3x3 at each stage
-  [128, 28, 128, 3, 1, 1],
-  [256, 14, 256, 3, 1, 1],
-  [512, 7, 512, 3, 1, 1],
-  [64, 56, 256, 1, 1, 1], // bottleneck 1x1 expand / reduce
-  [256, 56, 64, 1, 1, 1],
-  [256, 14, 1024, 1, 1, 1],
-  [128, 56, 128, 3, 2, 1], // downsampling 3x3
-  [128, 56, 128, 3, 1, 32], // ResNeXt grouped (32 groups)
-  [32, 112, 32, 3, 1, 32], // MobileNet depthwise
-  [512, 14, 512, 3, 1, 512],
-];
-
-const CONV_STANDARD: readonly ConvLayer[] = [
-  [16, 8, 16, 3, 1, 1], // tiny: dispatch-bound
-  [64, 28, 64, 5, 1, 1],
-  [512, 7, 2048, 1, 1, 1],
-  [128, 28, 512, 1, 1, 1],
-  [1024, 14, 256, 1, 1, 1],
-  [256, 28, 256, 3, 2, 1],
-  [512, 14, 512, 3, 2, 1],
-  [256, 28, 256, 3, 1, 32],
-  [144, 56, 144, 3, 1, 144], // MobileNetV2 depthwise
-  [240, 28, 240, 5, 1, 240], // EfficientNet 5x5 depthwise
-  [3, 224, 32, 3, 2, 1], // MobileNet stem
-];
-
-const CONV_THOROUGH: readonly ConvLayer[] = [
-  [64, 224, 64, 3, 1, 1], // VGG
-  [128, 112, 128, 3, 1, 1],
-  [32, 56, 32, 3, 1, 1],
-  [1024, 7, 1024, 3, 1, 1],
-  [2048, 7, 512, 1, 1, 1],
-  [96, 112, 96, 3, 2, 96],
-  [672, 14, 672, 5, 1, 672],
-  [1024, 14, 1024, 3, 1, 32],
-  [16, 224, 16, 3, 1, 1],
-];
+const CONV_QUICK = pickTable('convQuick', 'conv2d').rows;
+const CONV_STANDARD = pickTable('convStandard', 'conv2d').rows;
+const CONV_THOROUGH = pickTable('convThorough', 'conv2d').rows;
 
 function convShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
@@ -217,22 +178,15 @@ function rowShapes(): ShapeEntry[] {
   const addGrid = (level: Level, ops: readonly KernelOp[], rows: readonly number[], cols: readonly number[]): void => {
     for (const op of ops) for (const g of grid({ rows, cols })) add(level, op, g.rows, g.cols);
   };
+  const addQuick = (op: KernelOp, ...shapes: (readonly [rows: number, cols: number])[]): void => {
+    for (const [rows, cols] of shapes) add(0, op, rows, cols);
+  };
   // quick: hidden-size rows (LayerNorm, reductions), attention-score rows (Softmax), a vocabulary.
-  add(0, 'ReduceSum', 1, 1024);
-  add(0, 'ReduceSum', 512, 768);
-  add(0, 'ReduceSum', 2048, 4096);
-  add(0, 'ReduceMean', 128, 768);
-  add(0, 'ReduceMean', 64, 65536);
-  add(0, 'Softmax', 1, 1000);
-  add(0, 'Softmax', 12 * 128, 128);
-  add(0, 'Softmax', 8 * 512, 512);
-  add(0, 'Softmax', 8, 32000);
-  add(0, 'LayerNormalization', 1, 768);
-  add(0, 'LayerNormalization', 128, 768);
-  add(0, 'LayerNormalization', 512, 1024);
-  add(0, 'LayerNormalization', 2048, 4096);
-  add(0, 'Transpose', 1024, 1024);
-  add(0, 'Transpose', 4096, 768);
+  addQuick('ReduceSum', [1, 1024], [512, 768], [2048, 4096]);
+  addQuick('ReduceMean', [128, 768], [64, 65536]);
+  addQuick('Softmax', [1, 1000], [12 * 128, 128], [8 * 512, 512], [8, 32000]);
+  addQuick('LayerNormalization', [1, 768], [128, 768], [512, 1024], [2048, 4096]);
+  addQuick('Transpose', [1024, 1024], [4096, 768]);
   // standard
   addGrid(1, ['ReduceSum', 'ReduceMean'], [1, 256, 4096], [64, 768, 4096]);
   addGrid(1, ['Softmax'], [1, 256, 4096], [128, 512, 1024, 4096, 32000]);
@@ -256,10 +210,7 @@ function attentionShapes(): ShapeEntry[] {
   add(0, 1, 12, 512, 64);
   add(0, 1, 4, 1024, 64);
   // standard: BERT-base-like (12 x 64) and LLaMA-7B-like (32 x 128) heads, sequences 128..4096.
-  for (const [nh, hd] of [
-    [12, 64],
-    [32, 128],
-  ] as const) {
+  for (const [nh, hd] of pickTable('attentionStandard', 'attentionHeads').rows) {
     for (const { b, s } of grid({ b: [1, 4], s: pow2(7, 12) })) add(1, b, nh, s, hd);
   }
   // Long context with few heads (one tensor-parallel shard), so standard reaches seq 4096.
@@ -285,13 +236,6 @@ function dataMoveShapes(): ShapeEntry[] {
 
 /** All shapes, families in a fixed order; a shape may appear more than once (suites.ts keeps its lowest level). */
 export function allShapeEntries(): ShapeEntry[] {
-  return [
-    ...gemmShapes(),
-    ...convShapes(),
-    ...elementwiseShapes(),
-    ...rowShapes(),
-    ...attentionShapes(),
-    ...dataMoveShapes(),
-    ...priorShapeEntries(),
-  ];
+  const own = [gemmShapes, convShapes, elementwiseShapes, rowShapes, attentionShapes, dataMoveShapes];
+  return [...own, priorShapeEntries].flatMap((family) => family());
 }

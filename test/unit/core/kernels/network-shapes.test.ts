@@ -26,8 +26,8 @@ const records = (table: Table): Record<string, number>[] =>
 const vgg = (): Record<string, unknown> => JSON.parse(JSON.stringify(NETWORKS['vgg-16'])) as Record<string, unknown>;
 
 describe('network shapes (models/suite-shapes/)', () => {
-  it('reads every file of the folder, each named for its network', () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
+  it("reads every file of the folder, each named for its network (picks.json is the suites' own)", () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith('.json') && f !== 'picks.json');
     expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(Object.keys(NETWORKS).sort());
     for (const [name, file] of Object.entries(NETWORKS)) {
       expect(file.network).toBe(name);
@@ -52,6 +52,18 @@ describe('network shapes (models/suite-shapes/)', () => {
     (zero.tables.convs.rows[0] as number[])[1] = 0;
     expect(() => parseNetworkFile(zero, 'vgg-16')).toThrow(/HW 0 is out of 1\.\./);
     expect(() => parseNetworkFile({ ...vgg(), extra: 1 }, 'vgg-16')).toThrow(/vgg-16\.json/);
+  });
+
+  it('reads a row with a note as its values, and checks the values under the note', () => {
+    const noted = vgg() as { tables: { convs: { rows: unknown[] } } };
+    noted.tables.convs.rows[0] = { row: [3, 224, 64, 3, 1, 1, 1], note: 'the stem' };
+    expect(parseNetworkFile(noted, 'vgg-16')).toEqual(NETWORKS['vgg-16']);
+    noted.tables.convs.rows[0] = { row: [3, 224, 64, 3, 1, 1, 2], note: 'the stem' };
+    expect(() => parseNetworkFile(noted, 'vgg-16')).toThrow(/tables\.convs\.rows\.0\.row\.6: act 2 is out of 0\.\.1/);
+    noted.tables.convs.rows[0] = { row: [3, 224, 64], note: 'the stem' };
+    expect(() => parseNetworkFile(noted, 'vgg-16')).toThrow(/tables\.convs\.rows\.0\.row: 3 values for 7 columns/);
+    noted.tables.convs.rows[0] = { row: [3, 224, 64, 3, 1, 1, 1], note: '' };
+    expect(() => parseNetworkFile(noted, 'vgg-16')).toThrow(/vgg-16\.json tables\.convs\.rows\.0/);
   });
 
   it('has convs whose groups divide their channels, and unpadded 1-D convs no shorter than their kernel', () => {
