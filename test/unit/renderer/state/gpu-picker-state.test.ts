@@ -2,34 +2,13 @@
  * The Plans view's datasheet GPU picker (PlansState.gpuSearch, shownGpus) over the GPUs app:info
  * sends, against the real app core in this process: sorted, searched as `--virtual` reads names.
  */
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../src-main/api/client.js';
-import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
+import { describe, expect, it } from 'vitest';
 import { JobHub } from '../../../../src-renderer/src/state/jobs.svelte.js';
 import { PlansState } from '../../../../src-renderer/src/state/plans.svelte.js';
 import { GPU_DATASHEETS } from '../../../../src-main/core/planner/cost/datasheets.js';
-import { tempDir } from '../../../helpers/cli.js';
+import { inProcessClients } from '../../../helpers/in-process-app.js';
 
-let core: AppCore | null = null;
-afterEach(() => {
-  core?.close();
-  core = null;
-});
-
-function inProcessClient(): ApiClient {
-  const c = createAppCore({
-    dbPath: path.join(tempDir('pdjv-ui-gpus-'), 'db.sqlite'),
-    transport: 'http',
-    inProcessJobs: true,
-  });
-  core = c;
-  return createApiClient({
-    kind: 'http',
-    invoke: (channel, payload) => c.dispatch(channel, payload),
-    subscribe: (listener) => c.jobs.subscribe(listener),
-  });
-}
+const inProcessClient = inProcessClients('pdjv-ui-gpus-');
 
 describe('the Plans view datasheet GPU picker', () => {
   it('gets every GPU newest architecture first, the most memory first within one', async () => {
