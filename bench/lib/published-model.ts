@@ -3,19 +3,15 @@
  * of its exact names, and a published architecture as a catalog transformer description.
  */
 import type { CatalogEntry } from '../../src-main/core/catalog/index.js';
-import {
-  datasheetFor,
-  GPU_DATASHEETS,
-  normalizeGpuName,
-  type GpuDatasheet,
-} from '../../src-main/core/planner/cost/datasheets.js';
+import { datasheetFor, GPU_DATASHEETS, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
+import { compactGpuName } from '../../src-main/core/planner/cost/gpu-names.js';
 
 /** The GPU a cell names exactly (no partial match: "L40" is not the L40S, "A100 80G" names no form factor). */
 export function exactGpu(name: string): GpuDatasheet | null {
-  const compact = (n: string): string => normalizeGpuName(n).replace(/ /g, '');
+  const c = compactGpuName(name);
   return (
     datasheetFor(name) ??
-    GPU_DATASHEETS.find((d) => [d.id, d.name, ...d.aliases].some((n) => compact(n) === compact(name))) ??
+    GPU_DATASHEETS.find((d) => [d.id, d.name, ...d.aliases].some((n) => compactGpuName(n) === c)) ??
     null
   );
 }

@@ -34,8 +34,18 @@ export interface AppInfo {
   runtime: Record<string, string>;
   /** 'electron' (native dialogs) or 'http' (web mode). */
   transport: 'electron' | 'http';
-  /** Datasheet GPUs the planner knows (models/gpus.json). */
-  datasheetGpus: string[];
+  /** Datasheet GPUs the planner knows (models/gpus.json), newest architecture first, then the most memory. */
+  datasheetGpus: DatasheetGpuView[];
+}
+
+/** A datasheet GPU as the Plans view's picker lists and searches it. */
+export interface DatasheetGpuView {
+  name: string;
+  architecture: string;
+  formFactor: 'sxm' | 'pcie';
+  memoryGiB: number;
+  /** Every name it is known by (its id, name and aliases): the search matches these as `--virtual` does. */
+  names: string[];
 }
 
 export interface MachineSummaryView {

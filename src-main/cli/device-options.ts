@@ -29,7 +29,7 @@ export const MACHINE_OPTION = valueOption('ID', 'an imported machine (default: t
 
 export const VIRTUAL_OPTION = valueOption(
   'GPU',
-  'a datasheet GPU instead of a profiled device ("H100 SXM5", "RTX 4090"; models/gpus.json): no profile needed',
+  'a datasheet GPU instead of a profiled device ("H100 SXM5", "RTX 4090"; pipedejavu gpus lists them): no profile needed',
 );
 
 /** The options of a command that predicts or measures on one profiled device. */

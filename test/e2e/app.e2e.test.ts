@@ -110,7 +110,10 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await app.go('plans');
       await page.getByTestId('plan-workload').selectOption('paddleocr-cls-mobile-v2');
       await expect(page.getByTestId('plan-device-cpu').isChecked()).resolves.toBe(true);
-      await page.getByTestId('plan-virtual').locator('input[type=number]').first().fill('1');
+      // The datasheet picker's search matches names as --virtual does: "h100" lists the SXM5 and the PCIe.
+      await page.getByTestId('plan-gpu-search').fill('h100');
+      await expect(page.getByTestId('plan-gpu-count').innerText()).resolves.toMatch(/^2 of \d+$/);
+      await page.getByTestId('plan-virtual').getByLabel('NVIDIA H100 SXM5 80GB').fill('1');
       await page.getByTestId('plan-run').click();
       await job(app, 'plan', ['done', 'failed']).waitFor({ timeout: 120_000 });
       await expect(job(app, 'plan', ['done']).count()).resolves.toBe(1);

@@ -1,5 +1,5 @@
 import { TOOL_VERSION } from '../../core/version.js';
-import { GPU_DATASHEETS } from '../../core/planner/cost/datasheets.js';
+import { listDatasheetGpus } from '../../services/gpus/gpu-list-service.js';
 import type { HandlerGroup } from './types.js';
 
 export const appHandlers: HandlerGroup<'app:info'> = {
@@ -9,6 +9,12 @@ export const appHandlers: HandlerGroup<'app:info'> = {
     dbPath: deps.dbPath,
     runtime: deps.runtime,
     transport: deps.transport,
-    datasheetGpus: GPU_DATASHEETS.map((g) => g.name),
+    datasheetGpus: listDatasheetGpus().gpus.map((g) => ({
+      name: g.name,
+      architecture: g.architecture,
+      formFactor: g.formFactor,
+      memoryGiB: g.memory.sizeGiB,
+      names: [...new Set([g.id, g.name, ...g.aliases])],
+    })),
   }),
 };

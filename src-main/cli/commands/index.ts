@@ -14,6 +14,7 @@ import { predictModelCommand } from './predict-model.js';
 import { measureModelCommand } from './measure-model.js';
 import { planCommand } from './plan.js';
 import { fitCommand } from './fit.js';
+import { gpusCommand } from './gpus.js';
 import { serveCommand } from './serve.js';
 import { doctorCommand } from './doctor.js';
 import { compareCommand } from './compare.js';
@@ -32,6 +33,7 @@ export const COMMANDS: Command[] = [
   measureModelCommand,
   planCommand,
   fitCommand,
+  gpusCommand,
   machinesCommand,
   exportCommand,
   importCommand,

@@ -20,6 +20,7 @@ import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generatio
 import type { OptionSpec, ParsedOptions } from '../command.js';
 import type { CliContext } from '../context.js';
 import { predictOnDatasheet } from '../../services/predict/datasheet-prediction-service.js';
+import { resolveGpuNameWithNote } from '../../core/planner/cost/datasheets.js';
 import { WORKLOAD_OPTIONS, positiveInt, workloadSpecOptions } from '../workload-options.js';
 import {
   MACHINE_OPTION,
@@ -147,18 +148,21 @@ async function generateVirtual(ctx: CliContext, opts: ParsedOptions, spec: strin
     if (opts[o] !== undefined) throw new UsageError(`--${o} does not apply to a datasheet GPU (--virtual)`);
   const w = workloadSpecOptions(opts);
   const gguf = await readDescribedFile(ctx.database(), spec);
+  // A family name ("H100") stands for one part: the note says which, before the figures.
+  const { datasheet, note } = resolveGpuNameWithNote(gpu);
   const request = {
     workload: spec,
     ...(w.batch !== undefined ? { batch: w.batch } : {}),
     ...planFieldsOf(opts, ['dtype', 'weights', 'engine', 'tokens', 'prompt']),
     devices: 'none',
-    virtual: [gpu],
+    virtual: [datasheet.name],
     mode: 'inference' as const,
   };
   const r = priceLayout(ctx.database(), {
     ...(gguf ? withDescribedModel(request, gguf) : request),
     layout: 'tp=1,pp=1,dp=1',
   });
+  if (note) r.warnings.unshift(note);
   const s = r.layout.serving;
   if (!s || !r.served) throw new UsageError(`${r.workload} is not a decoder: --mode generate needs one`);
   if (ctx.json) {

@@ -115,7 +115,7 @@ export function renderProfileRuns(runs: readonly (StoredRun & { measurements: nu
 
 /** Each measured GPU with a datasheet against its datasheet estimate (datasheet-check-service.ts). */
 export function renderDatasheetChecks(checks: readonly DatasheetCheck[]): string {
-  if (checks.length === 0) return 'No profiled GPU here has a datasheet in the catalog (models/gpus.json) to check.';
+  if (checks.length === 0) return 'No profiled GPU here has a datasheet in the catalog (pipedejavu gpus lists them) to check.';
   const families = [...new Set(checks.flatMap((c) => c.families.map((f) => f.family)))].sort();
   const pct = (v: number | undefined): string =>
     v === undefined || !Number.isFinite(v) ? '-' : `${Math.round(v * 100)}%`;

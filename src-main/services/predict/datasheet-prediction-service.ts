@@ -4,7 +4,7 @@
  * and gives the same numbers on any machine.
  */
 import { catalogNames, getCatalogEntry } from '../../core/catalog/index.js';
-import { hasFp8, resolveGpuName, virtualDevice } from '../../core/planner/cost/datasheets.js';
+import { hasFp8, resolveGpuNameWithNote, virtualDevice } from '../../core/planner/cost/datasheets.js';
 import { FP8_GPUS_TEXT } from '../../core/domain/gpu-architectures.js';
 import { DatasheetPredictor } from '../../core/predictor/datasheet-predictor.js';
 import { UserError } from '../../core/errors.js';
@@ -22,7 +22,7 @@ export function predictOnDatasheet(
   spec: string,
   opts: WorkloadSpecOptions & { gpu: string; mode?: Mode },
 ): WorkloadPrediction {
-  const datasheet = resolveGpuName(opts.gpu);
+  const { datasheet, note } = resolveGpuNameWithNote(opts.gpu);
   const { workload } = resolveWorkload(db, spec, opts);
   if (workload.nodes.some((n) => n.dtype === 'fp8') && !hasFp8(datasheet))
     throw new UserError(`--dtype fp8: ${datasheet.name} has no fp8 units (fp8 runs on ${FP8_GPUS_TEXT})`);
@@ -35,6 +35,7 @@ export function predictOnDatasheet(
     device.features,
     opts.mode ?? 'inference',
   );
+  if (note) p.warnings.unshift(note);
   p.warnings.push(`${datasheet.name} is from its datasheet, not measured (models/gpus.json, models/gpu-kernels.json)`);
   if (transfer) p.warnings.push(transfer.note);
   return p;
@@ -52,13 +53,14 @@ export function predictOpOnDatasheet(
   db: Database,
   q: Pick<PredictQuery, 'op' | 'shape' | 'dtype'> & { gpu: string },
 ): OpPrediction {
-  const datasheet = resolveGpuName(q.gpu);
+  const { datasheet, note } = resolveGpuNameWithNote(q.gpu);
   const spec = kernelOfQuery(q);
   const transfer = transferredTable(db, datasheet);
   const predictor = new DatasheetPredictor(datasheet, transfer ? { table: transfer.table } : {});
   const device = virtualDevice(datasheet.name).features;
   const p = predictor.predict([{ ...spec, device }])[0] as Prediction;
   const warnings = [
+    ...(note ? [note] : []),
     `${datasheet.name} is from its datasheet, not measured; ${publishedErrorText()}`,
     ...(transfer ? [transfer.note] : []),
     ...(p.warning ? [p.warning] : []),

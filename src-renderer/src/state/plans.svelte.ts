@@ -1,6 +1,7 @@
 /** The plan form and the plan job. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { PlanView } from '../../../src-main/api/view-models.js';
+import type { DatasheetGpuView, PlanView } from '../../../src-main/api/view-models.js';
+import { gpuMatchesSearch } from '../../../src-main/api/gpu-search.js';
 import { planRequest, type PlanMode, type ServingForm } from '../lib/forms.js';
 import { DEFAULT_FINETUNE_FORM, type FinetuneForm, type LoraTarget } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
@@ -26,6 +27,8 @@ export class PlansState {
   machines: string[] = $state([]);
   /** How many of each datasheet GPU the user chose, by name (0: none). */
   virtualCounts: Record<string, number> = $state({});
+  /** The datasheet picker's search, matched as `--virtual` matches names ("4090", "h100 sxm"). */
+  gpuSearch = $state('');
   network = $state('');
   topN = $state(5);
   offload: 'auto' | 'yes' | 'no' = $state('auto');
@@ -93,6 +96,11 @@ export class PlansState {
   /** Sets how many of a datasheet GPU to plan on; an empty field (NaN) is none. */
   setVirtualCount(name: string, n: number): void {
     this.virtualCounts = { ...this.virtualCounts, [name]: Number.isNaN(n) ? 0 : n };
+  }
+
+  /** The datasheet GPUs the picker shows: those the search matches, and those already chosen. */
+  shownGpus(all: readonly DatasheetGpuView[]): DatasheetGpuView[] {
+    return all.filter((g) => gpuMatchesSearch(g, this.gpuSearch) || (this.virtualCounts[g.name] ?? 0) > 0);
   }
 
   /** The chosen datasheet GPUs with their counts, those above 0 only. */

@@ -41,7 +41,7 @@ describe('pipedejavu plan, honest and readable', () => {
     expect(body.suggestions.every((s) => s.plan.stepUs > 0)).toBe(true);
   });
 
-  it('takes GPU names as typed, with counts, and refuses an ambiguous one with the closest names', async () => {
+  it('takes GPU names as typed, with counts, a family name as its SXM part, and refuses an ambiguous one with the closest names', async () => {
     const db = await trainedStore();
     const base = ['plan', '--workload', 'bert-base', '--seq', '64', '--batch', '8', '--devices', 'none', '--db', db];
     const fuzzy = await cli([...base, '--virtual', '4090', '--json']);
@@ -52,10 +52,15 @@ describe('pipedejavu plan, honest and readable', () => {
     const names = (JSON.parse(counted.stdout) as PlanJson).devices.map((d) => d.name);
     expect(names.filter((n) => n === 'NVIDIA H100 SXM5 80GB')).toHaveLength(8);
     expect(names.filter((n) => n === 'NVIDIA GeForce RTX 4090')).toHaveLength(2);
-    const ambiguous = await cli([...base, '--virtual', 'h100']);
+    // A family name stands for its SXM part with the most memory.
+    const family = await cli([...base, '--virtual', '4xH100', '--top', '1', '--json']);
+    expect(family.code).toBe(0);
+    const picked = (JSON.parse(family.stdout) as PlanJson).devices.map((d) => d.name);
+    expect(picked).toEqual(Array<string>(4).fill('NVIDIA H100 SXM5 80GB'));
+    const ambiguous = await cli([...base, '--virtual', '6000']);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(ambiguous.stderr).toMatch(/did you mean "NVIDIA H100 (SXM5|PCIe) 80GB" or "NVIDIA H100 (SXM5|PCIe) 80GB"/);
+    expect(ambiguous.stderr).toMatch(/did you mean "NVIDIA RTX (A6000|6000 Ada Generation|PRO 6000 [^"]+)", /);
     const tooMany = await cli([...base, '--virtual', '300xH100 SXM5']);
     expect(tooMany.stderr).toMatch(/300 datasheet GPUs; a plan takes at most 256/);
   });

@@ -17,6 +17,16 @@ import type { DeviceFeatures } from '../../predictor/types.js';
 import type { DeviceSummary } from '../../profiler/device-summary.js';
 import type { PlanDevice } from '../types.js';
 import { architectureEfficiency, memoryEfficiency } from '../../predictor/kernel-efficiency.js';
+import {
+  compactGpuName,
+  endsWithWords,
+  FAMILY_RULE_TEXT,
+  familyPick,
+  isFamilyPart,
+  namesHoldWords,
+  normalizeGpuName,
+  typedWords,
+} from './gpu-names.js';
 
 const tflops = z.number().positive().nullable();
 
@@ -62,17 +72,6 @@ const GpuDatasheetSchema = z.strictObject({
 export type GpuDatasheet = z.infer<typeof GpuDatasheetSchema>;
 
 const GpuFileSchema = z.strictObject({ about: z.string(), gpus: z.array(GpuDatasheetSchema).min(1) });
-
-const VENDOR_WORDS = new Set(['nvidia', 'geforce', 'tesla']);
-
-/** Lower case, words split on anything not a letter or digit, vendor words dropped: "NVIDIA A100-SXM4-80GB" -> "a100 sxm4 80gb". */
-export function normalizeGpuName(name: string): string {
-  return name
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '' && !VENDOR_WORDS.has(w))
-    .join(' ');
-}
 
 function load(): { list: readonly GpuDatasheet[]; byName: ReadonlyMap<string, GpuDatasheet> } {
   const list = GpuFileSchema.parse(gpuFile).gpus;
@@ -223,15 +222,12 @@ function requireDatasheet(name: string): GpuDatasheet {
   return ds;
 }
 
-/** A name without case, spaces, punctuation or vendor words: "NVIDIA H100-SXM5" -> "h100sxm5". */
-const compact = (name: string): string => normalizeGpuName(name).replace(/ /g, '');
-
 const namesOf = (g: GpuDatasheet): string[] => [g.id, g.name, ...g.aliases];
 
 /** How far a typed name is from a datasheet: the closest of its names, compacted. */
 function distanceTo(typed: string, g: GpuDatasheet): number {
-  const t = compact(typed);
-  return Math.min(...namesOf(g).map((n) => editDistance(t, compact(n))));
+  const t = compactGpuName(typed);
+  return Math.min(...namesOf(g).map((n) => editDistance(t, compactGpuName(n))));
 }
 
 /** At most three datasheets, closest to the typed name first, as "A, B or C". */
@@ -244,39 +240,68 @@ function closestNames(typed: string, among: readonly GpuDatasheet[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}` : (names[0] ?? '');
 }
 
-/** Whether a name's last words are the typed words: "RTX 3090" ends with "3090", "RTX 3090 Ti" does not. */
-function endsWithWords(name: string, words: readonly string[]): boolean {
-  const own = normalizeGpuName(name).split(' ');
-  return own.length >= words.length && words.every((w, i) => own[own.length - words.length + i] === w);
+/** The datasheet a name gives exactly: an id, name or alias, after normalisation or compacted. */
+function exactDatasheet(typed: string): GpuDatasheet | undefined {
+  const c = compactGpuName(typed);
+  return datasheetFor(typed) ?? GPU_DATASHEETS.find((g) => namesOf(g).some((n) => compactGpuName(n) === c));
+}
+
+/**
+ * The datasheets a typed name may mean, in file order: the one it names exactly, else every one
+ * with a name holding all its words ("h100": the SXM5 and the PCIe). `pipedejavu gpus TEXT` lists these.
+ */
+export function gpuNameMatches(typed: string): GpuDatasheet[] {
+  const exact = exactDatasheet(typed);
+  if (exact) return [exact];
+  const words = typedWords(typed);
+  return GPU_DATASHEETS.filter((g) => namesHoldWords(namesOf(g), words));
+}
+
+/** A typed name's datasheet, and a line saying which part a family name stood for (null when it named one GPU). */
+export interface ResolvedGpuName {
+  datasheet: GpuDatasheet;
+  note: string | null;
 }
 
 /**
  * The datasheet of a GPU name as a person types it: case, spaces, punctuation and vendor words
  * ignored ("h100 sxm5", "H100SXM5"), and a part of a name enough when it names one GPU ("4090"
- * is the RTX 4090) or when one of the GPUs it is part of ends with it ("3090" is the RTX 3090,
- * not the 3090 Ti). Several matches ("h100": SXM5 and PCIe) or none: a UserError naming the three
- * closest.
+ * is the RTX 4090), when one of the GPUs it is part of ends with it ("3090" is the RTX 3090,
+ * not the 3090 Ti), or when it is the family of every GPU it matches, told apart only by form
+ * factor and memory ("h100": the SXM5 and the PCIe; familyPick takes the SXM part with the most
+ * memory, and the note says so). Other ambiguity ("6000": the RTX 6000 Ada, the RTX PRO 6000,
+ * the RTX A6000) or no match: a UserError naming the three closest.
  */
-export function resolveGpuName(typed: string): GpuDatasheet {
-  const exact =
-    datasheetFor(typed) ?? GPU_DATASHEETS.find((g) => namesOf(g).some((n) => compact(n) === compact(typed)));
-  if (exact) return exact;
-  const words = normalizeGpuName(typed).split(' ').filter(Boolean);
-  const matches =
-    words.length === 0
-      ? []
-      : GPU_DATASHEETS.filter((g) => namesOf(g).some((n) => words.every((w) => compact(n).includes(w))));
-  if (matches.length === 1 && matches[0]) return matches[0];
+export function resolveGpuNameWithNote(typed: string): ResolvedGpuName {
+  const matches = gpuNameMatches(typed);
+  if (matches.length === 1 && matches[0]) return { datasheet: matches[0], note: null };
+  const words = typedWords(typed);
   const plain = matches.filter((g) => namesOf(g).some((n) => endsWithWords(n, words)));
-  if (plain.length === 1 && plain[0]) return plain[0];
+  if (plain.length === 1 && plain[0]) return { datasheet: plain[0], note: null };
+  const family = matches.every((g) => namesOf(g).some((n) => isFamilyPart(n, words))) ? familyPick(matches) : undefined;
+  if (family) {
+    const others = closestNames(
+      typed,
+      matches.filter((g) => g !== family),
+    );
+    return {
+      datasheet: family,
+      note: `${quoted(typed)} stands for ${family.name} (of ${matches.length} that match: ${FAMILY_RULE_TEXT}); name ${others} for another`,
+    };
+  }
   if (matches.length > 1) {
     throw new UserError(
-      `several datasheet GPUs match ${quoted(typed)}: did you mean ${closestNames(typed, matches)}? (name one; see models/gpus.json)`,
+      `several datasheet GPUs match ${quoted(typed)}: did you mean ${closestNames(typed, matches)}? (name one; see \`pipedejavu gpus\`)`,
     );
   }
   throw new UserError(
-    `no datasheet for GPU ${quoted(typed)}; did you mean ${closestNames(typed, GPU_DATASHEETS)}? (see models/gpus.json)`,
+    `no datasheet for GPU ${quoted(typed)}; did you mean ${closestNames(typed, GPU_DATASHEETS)}? (see \`pipedejavu gpus\`)`,
   );
+}
+
+/** resolveGpuNameWithNote's datasheet, for callers that report no note. */
+export function resolveGpuName(typed: string): GpuDatasheet {
+  return resolveGpuNameWithNote(typed).datasheet;
 }
 
 /** Datasheet GPUs one plan may hold (all `--virtual` entries together). */
@@ -288,6 +313,8 @@ const MAX_GPU_NAME_CHARS = TEXT_LIMITS.gpuName;
 export interface VirtualGpuRequest {
   datasheet: GpuDatasheet;
   count: number;
+  /** Which part a family name ("4xH100") stood for; null when the name named one GPU. */
+  note: string | null;
 }
 
 /** "8xH100 SXM5", "8x h100 sxm5", "2 x 4090" (a count and a name), or a name alone (one GPU). */
@@ -306,7 +333,7 @@ function parseVirtualItem(item: string): VirtualGpuRequest {
       `${quoted(item.trim())}: the count before x must be a whole number of GPUs from 1 to ${MAX_VIRTUAL_GPUS}`,
     );
   }
-  return { datasheet: resolveGpuName(name), count: n };
+  return { ...resolveGpuNameWithNote(name), count: n };
 }
 
 /**

@@ -2,34 +2,13 @@
  * The Plans view's fine-tuning mode (PlansState) and the Workloads view's fit table in
  * fine-tuning mode (WorkloadsState) against the real app core in this process.
  */
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../src-main/api/client.js';
-import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
+import { describe, expect, it } from 'vitest';
 import { JobHub } from '../../../../src-renderer/src/state/jobs.svelte.js';
 import { PlansState } from '../../../../src-renderer/src/state/plans.svelte.js';
 import { WorkloadsState } from '../../../../src-renderer/src/state/workloads.svelte.js';
-import { tempDir } from '../../../helpers/cli.js';
+import { inProcessClients } from '../../../helpers/in-process-app.js';
 
-let core: AppCore | null = null;
-afterEach(() => {
-  core?.close();
-  core = null;
-});
-
-function inProcessClient(): ApiClient {
-  const c = createAppCore({
-    dbPath: path.join(tempDir('pdjv-ui-ft-'), 'db.sqlite'),
-    transport: 'http',
-    inProcessJobs: true,
-  });
-  core = c;
-  return createApiClient({
-    kind: 'http',
-    invoke: (channel, payload) => c.dispatch(channel, payload),
-    subscribe: (listener) => c.jobs.subscribe(listener),
-  });
-}
+const inProcessClient = inProcessClients('pdjv-ui-ft-');
 
 const until = async (cond: () => boolean, ms = 10_000): Promise<void> => {
   const end = Date.now() + ms;

@@ -4,11 +4,11 @@ import {
   defaultEfficiencies,
   GPU_DATASHEETS,
   datasheetFor,
-  normalizeGpuName,
   nvlinkGBps,
   transferEfficiencies,
   virtualDevice,
 } from '../../../../../src-main/core/planner/cost/datasheets.js';
+import { normalizeGpuName } from '../../../../../src-main/core/planner/cost/gpu-names.js';
 import { UserError } from '../../../../../src-main/core/errors.js';
 
 const REQUIRED = [

@@ -104,7 +104,8 @@ describe('GPU catalog', () => {
     expect(resolveGpuName('3080').id).toBe('rtx-3080');
     // Several cards end in 6000 (RTX 6000 Ada, RTX PRO 6000): still refused.
     expect(() => resolveGpuName('6000')).toThrow(/several datasheet GPUs match "6000"/);
-    expect(() => resolveGpuName('V100')).toThrow(/several datasheet GPUs match "V100"/);
+    // V100 is a family (SXM2 and PCIe, 16 and 32 GB): its SXM part with the most memory.
+    expect(resolveGpuName('V100').id).toBe('v100-sxm2-32gb');
   });
 
   it('gives fp8 and fp4 where the architecture table says (fp8 on Ada, Hopper and Blackwell, fp4 only on Blackwell)', () => {

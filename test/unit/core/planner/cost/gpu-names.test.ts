@@ -4,6 +4,7 @@ import {
   MAX_VIRTUAL_GPUS,
   parseVirtualGpus,
   resolveGpuName,
+  resolveGpuNameWithNote,
 } from '../../../../../src-main/core/planner/cost/datasheets.js';
 import { UserError } from '../../../../../src-main/core/errors.js';
 
@@ -36,20 +37,49 @@ describe('GPU names a person types', () => {
     expect(idOf('3060')).toBe('rtx-3060');
   });
 
-  it('refuses an ambiguous name with the closest names', () => {
-    const m = refusal(() => resolveGpuName('h100'));
-    expect(m).toMatch(/several/);
-    expect(m).toMatch(/H100 SXM5 80GB/);
-    expect(m).toMatch(/H100 PCIe 80GB/);
-    expect(m).toMatch(/did you mean/);
+  it('reads a family name as its SXM part with the most memory, and says so in one line', () => {
+    const h100 = resolveGpuNameWithNote('h100');
+    expect(h100.datasheet.id).toBe('h100-sxm5-80gb');
+    expect(h100.note).toBe(
+      '"h100" stands for NVIDIA H100 SXM5 80GB (of 2 that match: SXM before PCIe, then the most memory); name "NVIDIA H100 PCIe 80GB" for another',
+    );
+    expect(h100.note).not.toMatch(/\n/);
+    const a100 = resolveGpuNameWithNote('A100');
+    expect(a100.datasheet.id).toBe('a100-sxm4-80gb');
+    expect(a100.note).toMatch(/^"A100" stands for NVIDIA A100 SXM4 80GB \(of 4 that match/);
+    // The rule within what the typed words leave: PCIe parts alone, the most memory; 40 GB parts alone, the SXM.
+    expect(idOf('a100 pcie')).toBe('a100-pcie-80gb');
+    expect(idOf('a100 40gb')).toBe('a100-sxm4-40gb');
+    expect(idOf('V100')).toBe('v100-sxm2-32gb');
+    // A name that names one GPU carries no note.
+    expect(resolveGpuNameWithNote('h100 pcie').note).toBeNull();
+    expect(resolveGpuNameWithNote('4090').note).toBeNull();
+  });
+
+  it('reads counts with a family name (4xH100) and carries its note', () => {
+    const [g] = parseVirtualGpus(['4xH100']);
+    expect([g?.datasheet.id, g?.count]).toEqual(['h100-sxm5-80gb', 4]);
+    expect(g?.note).toMatch(/^"H100" stands for NVIDIA H100 SXM5 80GB/);
+    expect(parseVirtualGpus(['2x4090'])[0]?.note).toBeNull();
+  });
+
+  it('refuses a name several unrelated GPUs share, with the closest names', () => {
+    const m = refusal(() => resolveGpuName('6000'));
+    expect(m).toMatch(/several datasheet GPUs match "6000"/);
+    expect(m).toMatch(/RTX 6000 Ada Generation/);
+    expect(m).toMatch(/RTX PRO 6000 Blackwell/);
+    expect(m).toMatch(/RTX A6000/);
+    expect(m).toMatch(/see `pipedejavu gpus`/);
     const many = refusal(() => resolveGpuName('40'));
     // Three names, no more.
     expect(many.split('did you mean')[1]?.split(/, | or /)).toHaveLength(3);
+    expect(refusal(() => resolveGpuName('80gb'))).toMatch(/several/);
   });
 
   it('refuses an unknown name with the three closest', () => {
     const m = refusal(() => resolveGpuName('RTX 3050'));
     expect(m).toMatch(/no datasheet for GPU "RTX 3050"/);
+    expect(m).toMatch(/\(see `pipedejavu gpus`\)$/);
     expect(m).toMatch(/did you mean "NVIDIA GeForce RTX 30[6-9]0", "NVIDIA GeForce RTX 30[6-9]0"/);
     expect(m.split('did you mean')[1]?.split(/, | or /)).toHaveLength(3);
   });
