@@ -39,7 +39,7 @@ export const fitCommand: Command = {
     'sequence for --batch sequences, one step of activations. Training: mixed-precision Adam (16 bytes a\n' +
     'parameter) with the activations kept without and with full recomputation. Fine-tuning: LoRA (bf16 base)\n' +
     'and QLoRA (NF4 base), adapters in fp32 with Adam, the same two ways. Each row names the GPUs\n' +
-    '(datasheets, models/gpus.json) that hold it alone, or the fewest of the largest that hold it split.',
+    '(datasheets: `pipedejavu gpus` lists them) that hold it alone, or the fewest of the largest that hold it split.',
   options: {
     mode: { type: 'string', valueName: 'MODE', description: 'inference (default), training or finetune' },
     rank: FINETUNE_OPTIONS.rank,

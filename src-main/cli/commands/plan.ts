@@ -71,7 +71,7 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'GPUS',
       description:
-        'add datasheet GPUs, comma separated, with counts: "8xH100 SXM5,2x4090" (names as typed: 4090, h100 sxm5; see models/gpus.json)',
+        'add datasheet GPUs, comma separated, with counts: "8xH100 SXM5,2x4090" (names as typed: 4090, h100 sxm5; see `pipedejavu gpus`)',
     },
     network: {
       type: 'string',

@@ -141,7 +141,9 @@ function addDatasheetGpus(
   warnings: string[],
 ): void {
   const host = out.candidates[0]?.device.machine;
-  const datasheets = parseVirtualGpus(req.virtual ?? []).flatMap((g) => Array<string>(g.count).fill(g.datasheet.name));
+  const asked = parseVirtualGpus(req.virtual ?? []);
+  warnings.push(...asked.flatMap((g) => (g.note !== null ? [g.note] : [])));
+  const datasheets = asked.flatMap((g) => Array<string>(g.count).fill(g.datasheet.name));
   // One check per GPU model: it predicts every kernel of the measured ones.
   const checkLines = new Map<string, string>();
   const nodes = virtualNodes(datasheets, host);
