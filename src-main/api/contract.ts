@@ -16,6 +16,7 @@ import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/
 import { CATALOG_DTYPE, FINETUNE_REQUEST, countIn } from '../core/workload/request-schemas.js';
 import { CONCURRENCY_LOAD, LOCAL_PLAN_FIELDS, PLAN_REQUEST, RATE_LOAD } from '../core/planner/plan-request.js';
 import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
+import type { Equal, Expect } from '../core/util/type-checks.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -288,9 +289,7 @@ export const CHANNEL_NAMES: readonly ChannelName[] = CHANNEL_NAME_LIST;
 export { isChannelName, JOB_EVENT_CHANNEL };
 
 // The name list and the table must hold the same channels (checked both ways at compile time).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _namesMatch: Same<ChannelName, ChannelNameFromList> = true;
-void _namesMatch;
+type _NamesMatch = Expect<Equal<ChannelName, ChannelNameFromList>>;
 
 /** Events pushed to the renderer (IPC `job:event`, HTTP server-sent events). */
 

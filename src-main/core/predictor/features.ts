@@ -3,6 +3,7 @@
  * Sizes enter as log2: times scale multiplicatively with them. Pure.
  */
 import { KERNEL_FAMILIES, KERNEL_OPS } from '../kernels/types.js';
+import { PROFILED_DTYPES } from '../domain/dtypes.js';
 import type { DeviceFeatures, OpInstance } from './types.js';
 
 const SHAPE_DIMS = [
@@ -29,7 +30,6 @@ const SHAPE_DIMS = [
   'input',
   'hidden',
 ] as const;
-const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
 
 /**
  * Which kernel a conv runs on a CPU: ONNX Runtime converts a conv to its blocked NCHWc
@@ -102,7 +102,7 @@ export const FEATURE_NAMES: readonly string[] = [
   ...SHAPE_DIMS.map((d) => `log2_${d}`),
   ...KERNEL_FAMILIES.map((f) => `family_${f}`),
   ...OP_FEATURES,
-  ...DTYPES.map((d) => `dtype_${d}`),
+  ...PROFILED_DTYPES.map((d) => `dtype_${d}`),
   'log2_flops',
   'log2_bytes',
   'log2_intensity',
@@ -148,7 +148,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
     ...SHAPE_DIMS.map((d) => log2p(op.shape[d])),
     ...KERNEL_FAMILIES.map((f) => (op.family === f ? 1 : 0)),
     ...KERNEL_OPS.map((k) => (op.op === k ? 1 : 0)),
-    ...DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
+    ...PROFILED_DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
     log2p(op.flops),
     log2p(op.bytes),
     Math.log2((op.flops + 1) / (op.bytes + 1)),

@@ -34,7 +34,7 @@ import { describedEntry, resolveWorkload } from '../workload/workload-service.js
 import { FINETUNE_STACKS, type FinetuneRequest, type FinetuneSpec } from '../../core/workload/finetune.js';
 import { tunedActivationBytes, tunedLayersMemory } from '../../core/planner/memory/finetune-memory.js';
 import { attentionScoreBytes } from '../../core/catalog/activation-memory.js';
-import { DTYPE_BYTES } from '../../core/kernels/cost.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import type { TransformerEntry } from '../../core/catalog/schema.js';
 import { engineBand } from '../../core/engines/engine-bands.js';
 import { engineDeployment } from '../../core/engines/engine-deployment.js';

@@ -11,7 +11,7 @@ import { cachedValuesPerToken } from '../../core/catalog/block-layout.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { Sample } from '../../core/predictor/types.js';
 import { UserError } from '../../core/errors.js';
-import { DTYPE_BYTES } from '../../core/kernels/cost.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import { deviceRunUs } from '../../core/profiler/overhead.js';
 import {
   decodeStep,

@@ -27,6 +27,7 @@ import {
   normalizeGpuName,
   typedWords,
 } from './gpu-names.js';
+import { series } from '../../text/series.js';
 
 const tflops = z.number().positive().nullable();
 
@@ -237,7 +238,7 @@ function closestNames(typed: string, among: readonly GpuDatasheet[]): string {
     .sort((a, b) => a.d - b.d || a.i - b.i)
     .slice(0, 3)
     .map((x) => `"${x.g.name}"`);
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}` : (names[0] ?? '');
+  return series(names);
 }
 
 /** The datasheet a name gives exactly: an id, name or alias, after normalisation or compacted. */
