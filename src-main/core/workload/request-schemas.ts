@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { REQUEST_LIMITS, type Range } from './limits.js';
 import { FLOAT_DTYPES } from '../domain/dtypes.js';
 import type { Equal, Expect } from '../util/type-checks.js';
-import { FINETUNE_STACK_NAMES, LORA_TARGETS, type FinetuneRequest } from './finetune.js';
+import { ADAPTER_KINDS, FINETUNE_STACK_NAMES, LORA_TARGETS, type FinetuneRequest } from './finetune.js';
 
 /**
  * A whole number inside one of REQUEST_LIMITS' ranges, the bounds the CLI's options take too; a
@@ -30,7 +30,7 @@ export type CatalogDtype = z.output<typeof CATALOG_DTYPE>;
 
 /** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`, `plan --mode finetune`): the adapter, its rank, alpha and targets. */
 export const FINETUNE_REQUEST = z.strictObject({
-  adapter: z.enum(['lora', 'qlora']),
+  adapter: z.enum(ADAPTER_KINDS),
   stack: z.enum(FINETUNE_STACK_NAMES).optional(),
   rank: countIn(REQUEST_LIMITS.rank).optional(),
   alpha: aboveIn(REQUEST_LIMITS.alpha).optional(),
