@@ -95,11 +95,11 @@ export { MAX_LORA_RANK };
 /** The formats a served model's weights may be stored in (`plan:create`'s weights). */
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 
-/** Each serving engine's title (the app's export tab names the plan's engine). */
 /** What the app's engine picker offers: every engine, auto (by the weight format) and ideal (the kernel roofline). */
 export { ENGINE_CHOICES };
 export type { EngineChoice } from '../core/engines/engine-names.js';
 
+/** Each serving engine's title (the app's export tab names the plan's engine). */
 export const ENGINE_TITLES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, ENGINES[e].title])) as Record<
   EngineName,
   string
