@@ -180,7 +180,10 @@ export const CHANNELS = {
   ),
 
   'predictor:list': channel<PredictorView[]>()(z.strictObject({})),
-  /** `predictors`: which to train (default all); `models` is its old name, still accepted. */
+  /**
+   * `predictors`: which to train (default all); `models` is its old name, still accepted (the job's log says it is
+   * deprecated).
+   */
   'predictor:train': channel<JobStarted>()(
     z.strictObject({
       predictors: predictorNames.optional(),

@@ -1,5 +1,5 @@
 /**
- * Feature vectors of (op, device) pairs, shared by the linear model and the forest.
+ * Feature vectors of (op, device) pairs, shared by the linear predictor and the forest.
  * Sizes enter as log2: times scale multiplicatively with them. Pure.
  */
 import { KERNEL_FAMILIES, KERNEL_OPS } from '../kernels/types.js';
@@ -181,14 +181,14 @@ export function floorUs(op: OpInstance, device: DeviceFeatures): number {
 /**
  * The highest the clamp on a prediction goes, as a fraction of the floor (micro-kernels only
  * approximate the peak): a prediction stays at or above this fraction, or the lowest ratio its
- * training data reached where that is lower (learnedMinLogRatio). Models stored before the
+ * training data reached where that is lower (learnedMinLogRatio). Predictors stored before the
  * clamp was learned use it as it is.
  */
 export const MIN_FLOOR_RATIO = 0.8;
 export const MIN_LOG_RATIO = Math.log(MIN_FLOOR_RATIO);
 
 /**
- * The clamp a trained model applies to its raw log(time / floor): MIN_LOG_RATIO, or lower
+ * The clamp a trained predictor applies to its raw log(time / floor): MIN_LOG_RATIO, or lower
  * where its own training data went lower. The floor's memory term uses the DRAM bandwidth
  * (kernels of 32 MiB and more), and operands that stay in the caches move faster than
  * that: on the 2-vCPU Zen 4 guest, element-wise ops and transposes of 0.1-10 MB ran at
