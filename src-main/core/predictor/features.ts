@@ -40,7 +40,7 @@ const SHAPE_DIMS = [
  * a col2im (so a 1-D transposed conv is not conv_1d).
  * Sizes in log2 cannot say "multiple of 16", so these do.
  */
-const LAYOUT_FEATURES = [
+const CONV_KERNEL_FEATURES = [
   'conv_k_mod16',
   'conv_k_mod8',
   'conv_c_mod16',
@@ -52,8 +52,8 @@ const LAYOUT_FEATURES = [
   'conv_gemm_fill',
 ];
 
-function layoutFeatures(op: OpInstance, device: DeviceFeatures): number[] {
-  if (op.family !== 'conv') return LAYOUT_FEATURES.map(() => 0);
+function convKernelFeatures(op: OpInstance, device: DeviceFeatures): number[] {
+  if (op.family !== 'conv') return CONV_KERNEL_FEATURES.map(() => 0);
   const k = op.shape['K'] ?? 0;
   const c = op.shape['C'] ?? 0;
   const groups = op.shape['groups'] ?? 1;
@@ -119,7 +119,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'log2_sm_count',
   'log2_sm_clock',
   'is_gpu',
-  ...LAYOUT_FEATURES,
+  ...CONV_KERNEL_FEATURES,
 ];
 
 const log2p = (v: number | null | undefined): number => (v && v > 0 ? Math.log2(1 + v) : 0);
@@ -165,7 +165,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
     log2p(device.smCount),
     log2p(device.smClockMHz),
     device.kind === 'gpu' ? 1 : 0,
-    ...layoutFeatures(op, device),
+    ...convKernelFeatures(op, device),
   ];
 }
 

@@ -22,7 +22,7 @@ import {
   type DecodeStep,
   type DecoderShape,
   WEIGHT_FORMATS,
-  weightFormatProblem,
+  weightFormatRefusal,
   type WeightFormat,
 } from '../../core/workload/generation.js';
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
@@ -206,7 +206,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const dev = decodeDevice(db, device, dtype, warnings);
   const elementBytes = DTYPE_BYTES[dtype];
   const weights = req.weights ?? (dtype as WeightFormat);
-  const refused = weightFormatProblem(weights, dtype, elementBytes);
+  const refused = weightFormatRefusal(weights, dtype, elementBytes);
   if (refused) throw new UserError(refused);
   const weightBytes = WEIGHT_FORMATS[weights];
   if (weightBytes < elementBytes)
