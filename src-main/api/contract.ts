@@ -16,6 +16,7 @@ import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/
 import { CATALOG_DTYPE, FINETUNE_REQUEST, countIn } from '../core/workload/request-schemas.js';
 import { CONCURRENCY_LOAD, LOCAL_PLAN_FIELDS, PLAN_REQUEST, RATE_LOAD } from '../core/planner/plan-request.js';
 import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
+import type { Equal, Expect } from '../core/util/type-checks.js';
 import type {
   AppInfo,
   CatalogSummary,
@@ -94,11 +95,11 @@ export { MAX_LORA_RANK };
 /** The formats a served model's weights may be stored in (`plan:create`'s weights). */
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 
-/** Each serving engine's title (the app's export tab names the plan's engine). */
 /** What the app's engine picker offers: every engine, auto (by the weight format) and ideal (the kernel roofline). */
 export { ENGINE_CHOICES };
 export type { EngineChoice } from '../core/engines/engine-names.js';
 
+/** Each serving engine's title (the app's export tab names the plan's engine). */
 export const ENGINE_TITLES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, ENGINES[e].title])) as Record<
   EngineName,
   string
@@ -179,7 +180,10 @@ export const CHANNELS = {
   ),
 
   'predictor:list': channel<PredictorView[]>()(z.strictObject({})),
-  /** `predictors`: which to train (default all); `models` is its old name, still accepted. */
+  /**
+   * `predictors`: which to train (default all); `models` is its old name, still accepted (the job's log says it is
+   * deprecated).
+   */
   'predictor:train': channel<JobStarted>()(
     z.strictObject({
       predictors: predictorNames.optional(),
@@ -288,9 +292,7 @@ export const CHANNEL_NAMES: readonly ChannelName[] = CHANNEL_NAME_LIST;
 export { isChannelName, JOB_EVENT_CHANNEL };
 
 // The name list and the table must hold the same channels (checked both ways at compile time).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _namesMatch: Same<ChannelName, ChannelNameFromList> = true;
-void _namesMatch;
+type _NamesMatch = Expect<Equal<ChannelName, ChannelNameFromList>>;
 
 /** Events pushed to the renderer (IPC `job:event`, HTTP server-sent events). */
 

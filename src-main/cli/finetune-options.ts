@@ -1,11 +1,17 @@
 /** `--mode finetune` and its options (`plan`, `fit`): the adapter, its rank, alpha and targets. */
 import { UsageError } from '../core/errors.js';
-import { FINETUNE_STACK_NAMES, parseLoraTargets, type FinetuneRequest } from '../core/workload/finetune.js';
+import {
+  ADAPTER_KINDS,
+  FINETUNE_STACK_NAMES,
+  parseLoraTargets,
+  type FinetuneRequest,
+} from '../core/workload/finetune.js';
 import { FINETUNE_REQUEST } from '../core/workload/request-schemas.js';
 import type { OptionSpec, ParsedOptions } from './command.js';
 import { positiveInt } from './workload-options.js';
 import { REQUEST_LIMITS } from '../core/workload/limits.js';
 import { quoted } from '../core/text/shown.js';
+import { series } from '../core/text/series.js';
 
 export const FINETUNE_OPTIONS = {
   adapter: {
@@ -60,7 +66,7 @@ export function finetuneRefusal(opts: ParsedOptions, path: readonly PropertyKey[
   const { min, max } = REQUEST_LIMITS.alpha;
   switch (path[0]) {
     case 'adapter':
-      return `--mode finetune needs --adapter lora or qlora${typeof opts.adapter === 'string' ? `; got ${quoted(opts.adapter)}` : ''}`;
+      return `--mode finetune needs --adapter ${series(ADAPTER_KINDS)}${typeof opts.adapter === 'string' ? `; got ${quoted(opts.adapter)}` : ''}`;
     case 'alpha':
       return `--alpha takes a number above ${min}, at most ${max}; got ${quoted(opts.alpha)}`;
     default:

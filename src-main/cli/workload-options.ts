@@ -2,7 +2,8 @@
 import { UsageError } from '../core/errors.js';
 import { QUOTED_MAX_CHARS, cut, quoted } from '../core/text/shown.js';
 import { REQUEST_LIMITS, type Range } from '../core/workload/limits.js';
-import type { Dtype } from '../core/domain/measurement.js';
+import { FLOAT_DTYPES, type FloatDtype } from '../core/domain/dtypes.js';
+import { series } from '../core/text/series.js';
 import { FP8_GPUS_TEXT } from '../core/domain/gpu-architectures.js';
 import type { WorkloadSpecOptions } from '../services/workload/workload-service.js';
 import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
@@ -23,7 +24,7 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
   batch: valueOption('N', 'catalog models: batch size (default 1)'),
   seq: valueOption('N', 'catalog transformers: sequence length'),
   image: valueOption('N', 'catalog CNN/ViT: image size (default 224)'),
-  dtype: valueOption('DTYPE', `catalog models: fp32, fp16, bf16 or fp8 (fp8 GEMMs, bf16 elsewhere; ${FP8_GPUS_TEXT})`),
+  dtype: valueOption('DTYPE', `catalog models: ${series(FLOAT_DTYPES)} (fp8 GEMMs, bf16 elsewhere; ${FP8_GPUS_TEXT})`),
 };
 
 /**
@@ -77,9 +78,9 @@ export function workloadSpecOptions(opts: ParsedOptions): WorkloadSpecOptions {
   if (typeof opts.seq === 'string') out.seq = positiveInt('--seq', opts.seq, REQUEST_LIMITS.seq);
   if (typeof opts.image === 'string') out.image = positiveInt('--image', opts.image, REQUEST_LIMITS.image);
   if (typeof opts.dtype === 'string') {
-    if (!['fp32', 'fp16', 'bf16', 'fp8'].includes(opts.dtype))
-      throw new UsageError(`--dtype takes fp32, fp16, bf16 or fp8; got ${quoted(opts.dtype)}`);
-    out.dtype = opts.dtype as Dtype;
+    if (!(FLOAT_DTYPES as readonly string[]).includes(opts.dtype))
+      throw new UsageError(`--dtype takes ${series(FLOAT_DTYPES)}; got ${quoted(opts.dtype)}`);
+    out.dtype = opts.dtype as FloatDtype;
   }
   return out;
 }

@@ -21,7 +21,7 @@ export const MAX_JSON_VALUES = 100_000;
  * past `maxDepth` levels of arrays and objects, 'wide' past `maxValues` values (commas outside
  * strings, plus one); null when neither.
  */
-export function jsonShapeProblem(bytes: Uint8Array, maxDepth: number, maxValues: number): 'deep' | 'wide' | null {
+export function jsonShapeRefusal(bytes: Uint8Array, maxDepth: number, maxValues: number): 'deep' | 'wide' | null {
   const scan = new JsonScan(bytes);
   let separators = 0;
   for (let b = scan.next(); b >= 0; b = scan.next()) {

@@ -15,7 +15,7 @@ import { hostAllowed, originAllowed, tokenMatches } from './guards.js';
 import { CONTENT_SECURITY_POLICY, readStatic } from '../adapters/web/renderer-files.js';
 import type { UploadStore } from '../adapters/files/upload-store.js';
 import { HTTP_UPLOAD_PATH } from '../api/client.js';
-import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from './json-depth.js';
+import { jsonShapeRefusal, MAX_JSON_DEPTH, MAX_JSON_VALUES } from './json-depth.js';
 import { JsonParser } from './json-off-thread.js';
 
 /**
@@ -174,7 +174,7 @@ async function serveApi(
   const body = await readBody(req, cap);
   if (body === 'too-large') return refuseTooLarge(req, res, tooLarge(cap));
   // Counted on the bytes first: parsing a deeply nested or very wide body is what holds the event loop and memory.
-  const shape = jsonShapeProblem(body, MAX_JSON_DEPTH, MAX_JSON_VALUES);
+  const shape = jsonShapeRefusal(body, MAX_JSON_DEPTH, MAX_JSON_VALUES);
   if (shape === 'deep')
     return sendJson(res, 400, fail('invalid', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`));
   if (shape === 'wide')

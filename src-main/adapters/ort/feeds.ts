@@ -2,7 +2,7 @@
 import * as ort from 'onnxruntime-node';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { KernelTensor } from '../../core/kernels/build.js';
-import { DTYPE_BYTES } from '../../core/kernels/cost.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import { encodeValues, randomBytes } from '../../core/kernels/fill.js';
 
 const ORT_TYPE: Record<Dtype, ort.Tensor.Type> = {

@@ -229,6 +229,15 @@ const V6_SQL = `
 ALTER TABLE workloads ADD COLUMN described_json TEXT;
 `;
 
+/**
+ * Version 7: a stored predictor's trained state is `predictor_json`, named as the glossary says ("model"
+ * is the network, never a predictor); `model_json` was its name before. The rename carries every row
+ * and the column's JSON check.
+ */
+const V7_SQL = `
+ALTER TABLE predictors RENAME COLUMN model_json TO predictor_json;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -271,6 +280,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'workload-description',
     up(db) {
       db.exec(V6_SQL);
+    },
+  },
+  {
+    version: 7,
+    name: 'predictor-json',
+    up(db) {
+      db.exec(V7_SQL);
     },
   },
 ];

@@ -18,7 +18,7 @@ interface PredictorRow {
   trained_at: string;
   training_set_json: string;
   report_json: string | null;
-  model_json: string;
+  predictor_json: string;
 }
 
 export type StoredPredictorRow = StoredPredictor & { id: number; machineId: string | null };
@@ -33,7 +33,7 @@ function toStored(row: PredictorRow): StoredPredictorRow {
     trainedAt: row.trained_at,
     trainingSet: safeJson(row.training_set_json),
     report: row.report_json === null ? null : safeJson(row.report_json),
-    model: safeJson(row.model_json),
+    model: safeJson(row.predictor_json),
   });
   if (!parsed.success) {
     throw new StoreError(
@@ -60,7 +60,7 @@ export class PredictorRepo {
     JsonObject.parse(v.model);
     const info = this.db
       .prepare(
-        `INSERT INTO predictors (machine_id, name, version, kind, trained_at, training_set_json, report_json, model_json)
+        `INSERT INTO predictors (machine_id, name, version, kind, trained_at, training_set_json, report_json, predictor_json)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(

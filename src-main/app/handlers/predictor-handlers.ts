@@ -25,10 +25,8 @@ export const predictorHandlers: HandlerGroup<
         hasReport: p.report !== null,
       };
     }),
-  'predictor:train': (req, deps) => {
-    const predictors = req.predictors ?? req.models;
-    return startJob(deps, 'train', predictors ? { predictors } : {}, (predictors ?? ['all']).join(', '));
-  },
+  // The deprecated `models` reaches the job as it came, which says so in its log.
+  'predictor:train': (req, deps) => startJob(deps, 'train', req, (req.predictors ?? req.models ?? ['all']).join(', ')),
   'predictor:evaluate': (req, deps) => startJob(deps, 'evaluate', req),
   'predictor:report': (_req, deps) => {
     // The newest evaluation of this session has the scatter; the stored one has the aggregates only.

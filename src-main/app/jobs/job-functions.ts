@@ -99,8 +99,12 @@ async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<
   };
 }
 
+/** The job's log line when a request names its predictors by the old field (`models`, "model" is the network). */
+const PREDICTOR_TRAIN_MODELS_DEPRECATED = '`models` is deprecated: use `predictors`';
+
 async function trainJob(e: JobEnv, req: ApiRequest<'predictor:train'>): Promise<TrainResultView> {
   const names: PredictorName[] = req.predictors ?? req.models ?? [...PREDICTOR_NAMES];
+  if (req.models) e.report.log(PREDICTOR_TRAIN_MODELS_DEPRECATED);
   const trained: TrainResultView['trained'] = [];
   for (const [i, name] of names.entries()) {
     if (e.signal.aborted) throw new UserError('training cancelled');

@@ -19,7 +19,7 @@ export const evaluateCommand: Command = {
     'grouped k-fold (per predictor, and the best one per device).',
   options: {
     folds: { type: 'string', valueName: 'K', description: 'folds of the grouped k-fold protocol (default 5)' },
-    seed: { type: 'string', valueName: 'N', description: 'seed of the splits and models (default 42)' },
+    seed: { type: 'string', valueName: 'N', description: 'seed of the splits and predictors (default 42)' },
     'no-sklearn': { type: 'boolean', description: "skip scikit-learn's reference forest" },
     verbose: { type: 'boolean', description: 'every protocol, per op family and per size, after the summary' },
   },

@@ -30,6 +30,7 @@ import {
   profiledDeviceQuery,
   type ProfiledDeviceQuery,
 } from '../device-options.js';
+import { series } from '../../core/text/series.js';
 
 export const predictModelCommand: Command = {
   name: 'predict-model',
@@ -66,7 +67,7 @@ export const predictModelCommand: Command = {
     predictor: {
       type: 'string',
       valueName: 'NAME',
-      description: `${PREDICTOR_PREFERENCE.slice(0, -1).join(', ')} or ${PREDICTOR_PREFERENCE.at(-1)} (default: best trained)`,
+      description: `${series(PREDICTOR_PREFERENCE)} (default: best trained)`,
     },
     machine: MACHINE_OPTION,
     virtual: VIRTUAL_OPTION,

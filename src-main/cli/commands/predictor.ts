@@ -27,14 +27,16 @@ export const predictorCommand: Command = {
       throw new UsageError(`--format takes onnx; got ${quoted(opts.format)}`);
     if (typeof opts.out !== 'string') throw new UsageError('predictor export: --out FILE is required');
     const { name, flag } = predictorOption(ctx, opts) ?? { name: 'forest', flag: '--predictor' };
-    const model = name as OnnxExportable;
-    if (!ONNX_EXPORTABLE.includes(model))
-      throw new UsageError(`${flag} takes ${ONNX_EXPORTABLE.join(' or ')}; got ${quoted(model)}`);
-    const { bytes, trainedAt } = exportPredictorOnnx(ctx.database(), model);
+    const predictor = name as OnnxExportable;
+    if (!ONNX_EXPORTABLE.includes(predictor))
+      throw new UsageError(`${flag} takes ${ONNX_EXPORTABLE.join(' or ')}; got ${quoted(predictor)}`);
+    const { bytes, trainedAt } = exportPredictorOnnx(ctx.database(), predictor);
     writeFileAtomic(opts.out, bytes, { protect: [ctx.dbPath] });
     const summary = {
       file: opts.out,
-      model,
+      predictor,
+      /** @deprecated the old name of `predictor` ("model" is the network), kept for scripts that read it. */
+      model: predictor,
       bytes: bytes.length,
       trainedAt,
       inputs: ['features', 'floor_us'],
@@ -43,7 +45,7 @@ export const predictorCommand: Command = {
     if (ctx.json) ctx.printJson(summary);
     else
       ctx.printLine(
-        `Wrote the ${model} predictor (trained ${trainedAt}) as ONNX: ${opts.out} (${(bytes.length / 1024).toFixed(0)} KiB)`,
+        `Wrote the ${predictor} predictor (trained ${trainedAt}) as ONNX: ${opts.out} (${(bytes.length / 1024).toFixed(0)} KiB)`,
       );
   },
 };

@@ -10,34 +10,8 @@ import type { StepBand } from '../../services/plan/plan-bands.js';
 import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
+import { stageDevicesText } from '../../core/planner/stage-text.js';
 import { ms } from './workload.js';
-
-/** "m/gpu:{0,1}" for devices that differ only in their index, else "a+b". */
-function groupIds(ids: readonly string[]): string {
-  const parts = ids.map((id) => /^(.*):(\d+)$/.exec(id));
-  const prefix = parts[0]?.[1];
-  if (ids.length > 1 && parts.every((m) => m && m[1] === prefix)) {
-    return `${prefix}:{${parts.map((m) => m?.[2] ?? '').join(',')}}`;
-  }
-  return ids.join('+');
-}
-
-/** "a+b" (data parallel), "TP2 m/gpu:{0,1}" (tensor parallel), "TP2xDP2 m/gpu:{0,1}+m/gpu:{2,3}" (replicas of a TP group). */
-function groupText(s: Plan['stages'][number]): string {
-  const tp = s.tp ?? 1;
-  if (tp === 1) return listed(s.devices, '+');
-  const groups: string[] = [];
-  for (let r = 0; r < s.devices.length; r += tp) groups.push(groupIds(s.devices.slice(r, r + tp)));
-  const replicas = groups.length;
-  return `${replicas === 1 ? `TP${tp}` : `TP${tp}xDP${replicas}`} ${listed(groups, '+')}`;
-}
-
-/** A few items and a count when there are many (a cluster's stage spans dozens of machines). */
-function listed(items: readonly string[], sep: string, most = 6): string {
-  return items.length <= most
-    ? items.join(sep)
-    : `${items.slice(0, most - 2).join(sep)}${sep}...${sep}${items[items.length - 1] ?? ''} (${items.length})`;
-}
 
 /** "1 measured, 8 from datasheets": only what is true of the plan's devices. */
 function provenanceText(devices: PlanResponse['problem']['devices']): string {
@@ -157,7 +131,7 @@ function zeroText(stage: 1 | 2 | 3): string {
 }
 
 function stagesText(p: Plan): string {
-  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${groupText(s)}`).join(' | ');
+  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${stageDevicesText(s.devices, s.tp)}`).join(' | ');
 }
 
 /** One row per device; past 16 devices, one per distinct (needed, available) with a count. */

@@ -4,7 +4,8 @@
  * layers as they are added. Pure.
  */
 import type { Dtype } from '../domain/measurement.js';
-import { DTYPE_BYTES, makeKernel } from '../kernels/cost.js';
+import { makeKernel } from '../kernels/cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { KernelOp } from '../kernels/types.js';
 import type { TensorShape, WorkloadLayer, WorkloadNode } from '../workload/types.js';
 import { UserError } from '../errors.js';

@@ -10,7 +10,7 @@
 import { quoted } from '../text/shown.js';
 import { REQUEST_LIMITS } from '../workload/limits.js';
 import type { Dtype } from '../domain/measurement.js';
-import { DTYPE_BYTES } from '../kernels/cost.js';
+import { DTYPE_BYTES, FLOAT_DTYPES } from '../domain/dtypes.js';
 import { UserError } from '../errors.js';
 import type { Workload } from '../workload/types.js';
 import { WorkloadBuilder, type CatalogLayer } from './builder.js';
@@ -65,7 +65,6 @@ export interface CatalogSummary {
   sources: string[];
 }
 
-const FLOAT_DTYPES: readonly Dtype[] = ['fp32', 'fp16', 'bf16', 'fp8'];
 /** The sizes a catalog model is built at: the bounds a request takes (REQUEST_LIMITS). */
 const MAX_BATCH = REQUEST_LIMITS.batch.max;
 const MAX_SEQ = REQUEST_LIMITS.seq.max;
@@ -104,7 +103,7 @@ export function entryWorkload(e: CatalogEntry, params: CatalogParams = {}): Cata
   checkCount('seq', params.seq, MAX_SEQ);
   checkCount('image', params.image, MAX_IMAGE);
   const dtype = params.dtype ?? e.defaults.dtype;
-  if (!FLOAT_DTYPES.includes(dtype)) {
+  if (!(FLOAT_DTYPES as readonly string[]).includes(dtype)) {
     throw new UserError(`dtype must be one of ${FLOAT_DTYPES.join(', ')}, got ${String(dtype)}`);
   }
   const mode = params.mode ?? 'inference';

@@ -12,7 +12,7 @@
  * Pure.
  */
 import type { Dtype } from '../domain/measurement.js';
-import { DTYPE_BYTES } from '../kernels/cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import { cachedValuesPerToken, isLocalBlock } from './block-layout.js';
 import type { TransformerEntry } from './schema.js';
 

@@ -17,7 +17,8 @@
  * shared experts' too; a GELU MLP's fc and proj are up and down (it has no gate).
  */
 import { UserError } from '../errors.js';
-import { DTYPE_BYTES, makeKernel } from '../kernels/cost.js';
+import { makeKernel } from '../kernels/cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { WorkloadNode } from '../workload/types.js';
 import {
   FINETUNE_STACKS,

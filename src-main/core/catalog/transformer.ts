@@ -33,7 +33,7 @@
  */
 import { UserError } from '../errors.js';
 import type { Dtype } from '../domain/measurement.js';
-import { DTYPE_BYTES } from '../kernels/cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { TensorShape } from '../workload/types.js';
 import { transformerLayerActivationBytes } from './activation-memory.js';
 import { headDimOf, isMoeBlock, queryWidth } from './block-layout.js';

@@ -5,6 +5,8 @@
  * architecture from this table; models/gpu-kernels.json gives each its achieved fractions (a test
  * holds the two to the same list). Pure.
  */
+import { series } from '../text/series.js';
+
 interface GpuArchitectureTraits {
   /** fp8 tensor units (Transformer Engine GEMMs): the datasheet gives an fp8 rate, engines run W8A8 fp8. */
   fp8: boolean;
@@ -42,7 +44,7 @@ export const FP8_ARCHITECTURES: readonly GpuArchitecture[] = GPU_ARCHITECTURE_NA
   (a) => GPU_ARCHITECTURES[a].fp8,
 );
 /** The same as prose, for help and messages: "Ada, Hopper and Blackwell". */
-export const FP8_ARCHITECTURES_TEXT = `${FP8_ARCHITECTURES.slice(0, -1).join(', ')} and ${FP8_ARCHITECTURES.at(-1)}`;
+export const FP8_ARCHITECTURES_TEXT = series(FP8_ARCHITECTURES, 'and');
 
 /** The same, as the GPUs that have fp8 units: "Ada, Hopper and Blackwell GPUs". */
 export const FP8_GPUS_TEXT = `${FP8_ARCHITECTURES_TEXT} GPUs`;

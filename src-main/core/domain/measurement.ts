@@ -2,12 +2,13 @@
  * Profile runs and measurements: what the profiler stores. Pure.
  */
 import { z } from 'zod';
+import { DTYPE_NAMES } from './dtypes.js';
 
 const nonNegative = z.number().finite().nonnegative();
 const positive = z.number().finite().positive();
 
-export const DtypeSchema = z.enum(['fp32', 'fp16', 'bf16', 'fp8', 'int8', 'int32', 'int64']);
-export type Dtype = z.infer<typeof DtypeSchema>;
+export const DtypeSchema = z.enum(DTYPE_NAMES);
+export type { Dtype } from './dtypes.js';
 
 export const RunStatusSchema = z.enum(['running', 'complete', 'interrupted', 'failed']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;

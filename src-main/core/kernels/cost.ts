@@ -38,9 +38,8 @@
  * counted). LSTM and GRU: X, W, R, both biases, the initial h, Y and Y_h.
  */
 import { shapeKey, type Dtype } from '../domain/measurement.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import { OP_DIMS, OP_DTYPES, OP_FAMILY, OP_OPTIONAL_DIMS, type KernelOp, type KernelSpec } from './types.js';
-
-export const DTYPE_BYTES: Record<Dtype, number> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, int8: 1, int32: 4, int64: 8 };
 
 /** Cast converts fp32 to fp16 and fp16 to fp32. */
 export function castTarget(dtype: Dtype): Dtype {

@@ -9,7 +9,7 @@
 export { seededRandom } from '../random.js';
 import { seededRandom } from '../random.js';
 import type { Dtype } from '../domain/measurement.js';
-import { DTYPE_BYTES } from './cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 
 const BLOCK = 4096;
 

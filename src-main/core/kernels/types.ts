@@ -2,6 +2,7 @@
  * Micro-kernel vocabulary: which ops are profiled, how they are grouped, what a kernel is. Pure.
  */
 import type { Dtype } from '../domain/measurement.js';
+import { PROFILED_DTYPES } from '../domain/dtypes.js';
 
 export const KERNEL_OPS = [
   'MatMul',
@@ -236,7 +237,6 @@ export const OP_FAMILY: Record<KernelOp, KernelFamily> = {
 };
 
 const FLOATS: readonly Dtype[] = ['fp32', 'fp16', 'bf16'];
-const ALL: readonly Dtype[] = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'];
 
 /**
  * Dtypes each op is built for: the ONNX opset-17 type constraints (Conv has no bf16, ReduceSum
@@ -260,10 +260,10 @@ export const OP_DTYPES: Record<KernelOp, readonly Dtype[]> = {
   LayerNormalization: FLOATS,
   SkipLayerNormalization: FLOATS,
   Attention: FLOATS,
-  Transpose: ALL,
+  Transpose: PROFILED_DTYPES,
   Cast: ['fp32', 'fp16'],
-  CopyH2D: ALL,
-  CopyD2H: ALL,
+  CopyH2D: PROFILED_DTYPES,
+  CopyD2H: PROFILED_DTYPES,
   MaxPool: ['fp32', 'fp16'],
   AveragePool: ['fp32', 'fp16'],
   GlobalAveragePool: ['fp32', 'fp16'],

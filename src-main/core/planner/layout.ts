@@ -15,7 +15,7 @@
 import { quoted } from '../text/shown.js';
 import type { ServingFigures } from './serving/serving.js';
 import { UserError } from '../errors.js';
-import { pricePlan, tensorDegreeProblem, type StageSpec } from './cost/plan-cost.js';
+import { pricePlan, tensorDegreeRefusal, type StageSpec } from './cost/plan-cost.js';
 import { recomputeProblem } from './memory/recompute.js';
 import { microbatchCandidates, plannerContext, type PlannerContext } from './problem/problem.js';
 import { bestOverMicrobatches, rank } from './search/whole-model.js';
@@ -323,7 +323,7 @@ export function priceLayout(
       `--layout recompute=${l.recompute}: ${opts.workload} has no transformer block to recompute selectively; use full or none`,
     );
   const ctx = plannerContext(variant, opts.costModel);
-  const bad = tensorDegreeProblem(ctx, 0, variant.layers.length, l.tp);
+  const bad = tensorDegreeRefusal(ctx, 0, variant.layers.length, l.tp);
   if (bad) throw new UserError(`--layout tp=${l.tp}: ${bad}`);
   const { plan, notes } =
     deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : { plan: evenLayout(ctx, l), notes: [] };

@@ -1,5 +1,5 @@
 /**
- * The analytical model: time = overhead + roofline bound / λ, with one efficiency λ
+ * The analytical predictor: time = overhead + roofline bound / λ, with one efficiency λ
  * (the BSP model's lambda) and one overhead per op family and device, fitted by
  * least squares on relative error (weights 1/t²). Unseen (family, device) pairs
  * borrow λ from the same family on other devices, then from the device's other
@@ -10,7 +10,7 @@ import { rooflineParts } from './features.js';
 import { groupBy } from '../util/group-by.js';
 import { bandedPrediction, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import { checkModelJson } from './types.js';
+import { checkPredictorJson } from './types.js';
 import type { DeviceFeatures, OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 const FitSchema = z.object({
@@ -20,7 +20,7 @@ const FitSchema = z.object({
 });
 type Fit = z.infer<typeof FitSchema>;
 
-const ModelSchema = z.object({
+const StoredSchema = z.object({
   fits: z.record(z.string(), FitSchema),
   ranges: TrainingRangesSchema,
   bands: BandTableSchema,
@@ -120,8 +120,8 @@ export class AnalyticalPredictor implements Predictor {
   }
 
   static load(json: unknown): AnalyticalPredictor {
-    const j = checkModelJson(json, AnalyticalPredictor.NAME, AnalyticalPredictor.VERSION);
-    const m = ModelSchema.parse(j);
+    const j = checkPredictorJson(json, AnalyticalPredictor.NAME, AnalyticalPredictor.VERSION);
+    const m = StoredSchema.parse(j);
     const p = new AnalyticalPredictor();
     p.fits = m.fits;
     p.ranges = m.ranges;

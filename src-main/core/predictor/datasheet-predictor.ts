@@ -24,7 +24,7 @@
  * frameworks lose to kernels the list leaves out (dropout, unfused softmax, the optimizer, launch
  * gaps). The band is the spread the calibration cells left (`band`). Pure.
  */
-import { DTYPE_BYTES } from '../kernels/cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { Dtype } from '../domain/measurement.js';
 import type { GpuDatasheet } from '../planner/cost/datasheets.js';
 import {

@@ -1,8 +1,9 @@
 /**
- * Feature vectors of (op, device) pairs, shared by the linear model and the forest.
+ * Feature vectors of (op, device) pairs, shared by the linear predictor and the forest.
  * Sizes enter as log2: times scale multiplicatively with them. Pure.
  */
 import { KERNEL_FAMILIES, KERNEL_OPS } from '../kernels/types.js';
+import { PROFILED_DTYPES } from '../domain/dtypes.js';
 import type { DeviceFeatures, OpInstance } from './types.js';
 
 const SHAPE_DIMS = [
@@ -29,7 +30,6 @@ const SHAPE_DIMS = [
   'input',
   'hidden',
 ] as const;
-const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
 
 /**
  * Which kernel a conv runs on a CPU: ONNX Runtime converts a conv to its blocked NCHWc
@@ -40,7 +40,7 @@ const DTYPES = ['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64'] as const;
  * a col2im (so a 1-D transposed conv is not conv_1d).
  * Sizes in log2 cannot say "multiple of 16", so these do.
  */
-const LAYOUT_FEATURES = [
+const CONV_KERNEL_FEATURES = [
   'conv_k_mod16',
   'conv_k_mod8',
   'conv_c_mod16',
@@ -52,8 +52,8 @@ const LAYOUT_FEATURES = [
   'conv_gemm_fill',
 ];
 
-function layoutFeatures(op: OpInstance, device: DeviceFeatures): number[] {
-  if (op.family !== 'conv') return LAYOUT_FEATURES.map(() => 0);
+function convKernelFeatures(op: OpInstance, device: DeviceFeatures): number[] {
+  if (op.family !== 'conv') return CONV_KERNEL_FEATURES.map(() => 0);
   const k = op.shape['K'] ?? 0;
   const c = op.shape['C'] ?? 0;
   const groups = op.shape['groups'] ?? 1;
@@ -102,7 +102,7 @@ export const FEATURE_NAMES: readonly string[] = [
   ...SHAPE_DIMS.map((d) => `log2_${d}`),
   ...KERNEL_FAMILIES.map((f) => `family_${f}`),
   ...OP_FEATURES,
-  ...DTYPES.map((d) => `dtype_${d}`),
+  ...PROFILED_DTYPES.map((d) => `dtype_${d}`),
   'log2_flops',
   'log2_bytes',
   'log2_intensity',
@@ -119,7 +119,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'log2_sm_count',
   'log2_sm_clock',
   'is_gpu',
-  ...LAYOUT_FEATURES,
+  ...CONV_KERNEL_FEATURES,
 ];
 
 const log2p = (v: number | null | undefined): number => (v && v > 0 ? Math.log2(1 + v) : 0);
@@ -148,7 +148,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
     ...SHAPE_DIMS.map((d) => log2p(op.shape[d])),
     ...KERNEL_FAMILIES.map((f) => (op.family === f ? 1 : 0)),
     ...KERNEL_OPS.map((k) => (op.op === k ? 1 : 0)),
-    ...DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
+    ...PROFILED_DTYPES.map((d) => (op.dtype === d ? 1 : 0)),
     log2p(op.flops),
     log2p(op.bytes),
     Math.log2((op.flops + 1) / (op.bytes + 1)),
@@ -165,7 +165,7 @@ export function featureVector(op: OpInstance, device: DeviceFeatures): number[] 
     log2p(device.smCount),
     log2p(device.smClockMHz),
     device.kind === 'gpu' ? 1 : 0,
-    ...layoutFeatures(op, device),
+    ...convKernelFeatures(op, device),
   ];
 }
 
@@ -181,14 +181,14 @@ export function floorUs(op: OpInstance, device: DeviceFeatures): number {
 /**
  * The highest the clamp on a prediction goes, as a fraction of the floor (micro-kernels only
  * approximate the peak): a prediction stays at or above this fraction, or the lowest ratio its
- * training data reached where that is lower (learnedMinLogRatio). Models stored before the
+ * training data reached where that is lower (learnedMinLogRatio). Predictors stored before the
  * clamp was learned use it as it is.
  */
 export const MIN_FLOOR_RATIO = 0.8;
 export const MIN_LOG_RATIO = Math.log(MIN_FLOOR_RATIO);
 
 /**
- * The clamp a trained model applies to its raw log(time / floor): MIN_LOG_RATIO, or lower
+ * The clamp a trained predictor applies to its raw log(time / floor): MIN_LOG_RATIO, or lower
  * where its own training data went lower. The floor's memory term uses the DRAM bandwidth
  * (kernels of 32 MiB and more), and operands that stay in the caches move faster than
  * that: on the 2-vCPU Zen 4 guest, element-wise ops and transposes of 0.1-10 MB ran at

@@ -16,7 +16,7 @@
  *
  * Band: per query, the spread over trees (in log space) combined in quadrature with the
  * family's (at the thread count) out-of-bag residual 5th/95th percentiles (residual-band.ts), so it is wide both
- * where the trees disagree and where the model was found wrong on unseen rows.
+ * where the trees disagree and where the forest was found wrong on unseen rows.
  */
 import { z } from 'zod';
 import { positionsBy } from '../util/group-by.js';
@@ -25,7 +25,7 @@ import { VARIANTS, routeVariant } from './kernel-variant.js';
 import { RandomForestRegressor, type ForestOptions } from './random-forest.js';
 import { bandFor, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import { checkModelJson } from './types.js';
+import { checkPredictorJson } from './types.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 /** Pseudo-samples of zero residual each op's bias is shrunk with: one or two kernels move it little. */
@@ -43,13 +43,13 @@ const FOREST_PREDICTOR_DEFAULTS: ForestOptions = {
 
 const PartSchema = z.object({ forest: z.unknown(), opBias: z.array(z.number()) });
 
-const ModelSchema = z.object({
+const StoredSchema = z.object({
   featureNames: z.array(z.string()),
   /** The shared forest: every row, and the rows of variants too small for a forest of their own. */
   forest: z.unknown(),
   ranges: TrainingRangesSchema,
   bands: BandTableSchema,
-  /** Absent in models stored before the clamp was learned: MIN_LOG_RATIO. */
+  /** Absent in predictors stored before the clamp was learned: MIN_LOG_RATIO. */
   minLogRatio: z.number().optional(),
   /** The shared forest's op bias, per feature (non-zero on op features only); absent: none. */
   opBias: z.array(z.number()).optional(),
@@ -190,15 +190,15 @@ export class ForestPredictor implements Predictor {
   }
 
   static load(json: unknown): ForestPredictor {
-    const j = checkModelJson(json, ForestPredictor.NAME, ForestPredictor.VERSION);
-    const m = ModelSchema.parse(j);
+    const j = checkPredictorJson(json, ForestPredictor.NAME, ForestPredictor.VERSION);
+    const m = StoredSchema.parse(j);
     if (m.featureNames.join(',') !== FEATURE_NAMES.join(',')) {
-      throw new Error('stored forest model was trained on other features (retrain)');
+      throw new Error('stored forest predictor was trained on other features (retrain)');
     }
     const part = (forestJson: unknown, opBias: number[] | undefined): ForestPart => {
       const forest = RandomForestRegressor.fromJSON(forestJson);
       if (forest.featureCount !== FEATURE_NAMES.length || (opBias && opBias.length !== FEATURE_NAMES.length)) {
-        throw new Error('stored forest model was trained on other features (retrain)');
+        throw new Error('stored forest predictor was trained on other features (retrain)');
       }
       return { forest, opBias: opBias ?? FEATURE_NAMES.map(() => 0) };
     };
@@ -206,7 +206,8 @@ export class ForestPredictor implements Predictor {
     const p = new ForestPredictor(shared.forest.options);
     p.sharedPart = shared;
     for (const [v, vp] of Object.entries(m.variants ?? {})) {
-      if (!VARIANTS.includes(v)) throw new Error(`stored forest model has an unknown kernel variant "${v}" (retrain)`);
+      if (!VARIANTS.includes(v))
+        throw new Error(`stored forest predictor has an unknown kernel variant "${v}" (retrain)`);
       p.variantParts.set(v, part(vp.forest, vp.opBias));
     }
     p.ranges = m.ranges;

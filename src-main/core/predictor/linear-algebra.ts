@@ -1,4 +1,4 @@
-/** Small dense linear algebra for the linear model: solve A·x = b (Gaussian elimination). Pure. */
+/** Small dense linear algebra for the linear predictor: solve A·x = b (Gaussian elimination). Pure. */
 
 function solve(a: number[][], b: number[]): number[] {
   const n = b.length;

@@ -8,17 +8,17 @@ import { featureVector, floorUs, FEATURE_NAMES, learnedMinLogRatio, MIN_LOG_RATI
 import { ridge } from './linear-algebra.js';
 import { bandedPrediction, BandTableSchema, fitBands, type BandTable } from './residual-band.js';
 import { trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import { checkModelJson } from './types.js';
+import { checkPredictorJson } from './types.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
-const ModelSchema = z.object({
+const StoredSchema = z.object({
   featureNames: z.array(z.string()),
   coefficients: z.array(z.number()),
   intercept: z.number(),
   alpha: z.number(),
   ranges: TrainingRangesSchema,
   bands: BandTableSchema,
-  /** Absent in models stored before the clamp was learned: MIN_LOG_RATIO. */
+  /** Absent in predictors stored before the clamp was learned: MIN_LOG_RATIO. */
   minLogRatio: z.number().optional(),
 });
 
@@ -37,7 +37,7 @@ export class LinearPredictor implements Predictor {
   constructor(private readonly alpha = 1e-3) {}
 
   train(samples: readonly Sample[]): void {
-    if (!samples.length) throw new Error('no samples to train the linear model on');
+    if (!samples.length) throw new Error('no samples to train the linear predictor on');
     const x = samples.map((s) => featureVector(s, s.device));
     const y = samples.map((s) => Math.log(s.timeUs / floorUs(s, s.device)));
     const fit = ridge(x, y, this.alpha);
@@ -50,7 +50,7 @@ export class LinearPredictor implements Predictor {
     );
   }
 
-  /** The raw model output log(time / floor) for a feature vector. */
+  /** The raw output log(time / floor) for a feature vector. */
   raw(features: readonly number[]): number {
     return features.reduce((a, v, j) => a + v * (this.coefficients[j] ?? 0), this.intercept);
   }
@@ -79,10 +79,10 @@ export class LinearPredictor implements Predictor {
   }
 
   static load(json: unknown): LinearPredictor {
-    const j = checkModelJson(json, LinearPredictor.NAME, LinearPredictor.VERSION);
-    const m = ModelSchema.parse(j);
+    const j = checkPredictorJson(json, LinearPredictor.NAME, LinearPredictor.VERSION);
+    const m = StoredSchema.parse(j);
     if (m.featureNames.join(',') !== FEATURE_NAMES.join(',') || m.coefficients.length !== FEATURE_NAMES.length) {
-      throw new Error('stored linear model was trained on other features (retrain)');
+      throw new Error('stored linear predictor was trained on other features (retrain)');
     }
     const p = new LinearPredictor(m.alpha);
     p.coefficients = m.coefficients;

@@ -3,7 +3,7 @@
  *
  * Graph: inputs `features` [N, F] float32 (featureVector, in FEATURE_NAMES order) and
  * `floor_us` [N, 1] float32 (floorUs: roofline bound + dispatch); outputs
- * `time_us` = floor_us * Exp(Max(raw, min_log_ratio)) and `raw` [N, 1], the model's log(time / floor)
+ * `time_us` = floor_us * Exp(Max(raw, min_log_ratio)) and `raw` [N, 1], the predictor's log(time / floor)
  * before the clamp. min_log_ratio is the predictor's own clamp (its minLogRatio, the one
  * ForestPredictor and LinearPredictor apply): log(0.8), or the lowest log ratio of its training
  * data where that is lower (learnedMinLogRatio); MIN_LOG_RATIO when none is given.
@@ -202,7 +202,7 @@ class EnsembleWriter {
   }
 }
 
-/** A linear model raw = intercept + sum(coefficients * features) as a LinearRegressor model. */
+/** The linear predictor, raw = intercept + sum(coefficients * features) as a LinearRegressor model. */
 export function linearToOnnx(
   coefficients: readonly number[],
   intercept: number,
@@ -212,7 +212,8 @@ export function linearToOnnx(
   if (coefficients.length !== featureNames.length) {
     throw new Error(`${coefficients.length} coefficients but ${featureNames.length} feature names`);
   }
-  if (![...coefficients, intercept].every(Number.isFinite)) throw new Error('linear model has non-finite coefficients');
+  if (![...coefficients, intercept].every(Number.isFinite))
+    throw new Error('linear predictor has non-finite coefficients');
   const attributes = [
     attr.floats('coefficients', coefficients),
     attr.floats('intercepts', [intercept]),

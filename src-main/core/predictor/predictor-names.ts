@@ -2,6 +2,8 @@
  * The predictors by name, one `as const` table their type derives from; the registry builds
  * them (registry.ts), the API contract takes their names, and the app names them. Pure.
  */
+import type { Equal, Expect } from '../util/type-checks.js';
+
 export const PREDICTOR_NAMES = ['roofline', 'analytical', 'linear', 'forest'] as const;
 export type PredictorName = (typeof PREDICTOR_NAMES)[number];
 
@@ -13,6 +15,4 @@ export function isPredictorName(v: string): v is PredictorName {
 export const PREDICTOR_PREFERENCE = ['forest', 'analytical', 'linear', 'roofline'] as const;
 
 // A predictor added to PREDICTOR_NAMES and not ranked here (or the reverse) does not compile.
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Expect<T extends true> = T;
 type _PreferenceRanksEveryPredictor = Expect<Equal<(typeof PREDICTOR_PREFERENCE)[number], PredictorName>>;

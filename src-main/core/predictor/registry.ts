@@ -21,16 +21,16 @@ export function createPredictor(name: PredictorName): Predictor {
   }
 }
 
-export function loadPredictor(name: string, model: unknown): Predictor {
+export function loadPredictor(name: string, json: unknown): Predictor {
   switch (name) {
     case 'roofline':
-      return RooflinePredictor.load(model);
+      return RooflinePredictor.load(json);
     case 'analytical':
-      return AnalyticalPredictor.load(model);
+      return AnalyticalPredictor.load(json);
     case 'linear':
-      return LinearPredictor.load(model);
+      return LinearPredictor.load(json);
     case 'forest':
-      return ForestPredictor.load(model);
+      return ForestPredictor.load(json);
     default:
       throw new Error(`unknown predictor "${name}"`);
   }

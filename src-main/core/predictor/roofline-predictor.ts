@@ -4,7 +4,7 @@
  */
 import { floorUs } from './features.js';
 import { extrapolationWarning, trainingRanges, TrainingRangesSchema, type TrainingRanges } from './training-ranges.js';
-import { checkModelJson } from './types.js';
+import { checkPredictorJson } from './types.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 
 export class RooflinePredictor implements Predictor {
@@ -31,7 +31,7 @@ export class RooflinePredictor implements Predictor {
   }
 
   static load(json: unknown): RooflinePredictor {
-    const j = checkModelJson(json, RooflinePredictor.NAME, RooflinePredictor.VERSION);
+    const j = checkPredictorJson(json, RooflinePredictor.NAME, RooflinePredictor.VERSION);
     const p = new RooflinePredictor();
     p.ranges = TrainingRangesSchema.parse(j.ranges);
     return p;

@@ -72,14 +72,14 @@ export interface Predictor {
   toJSON(): PredictorJson;
 }
 
-/** Throws when a stored model is not this predictor or of another version. */
-export function checkModelJson(json: unknown, name: string, version: number): PredictorJson {
-  if (typeof json !== 'object' || json === null) throw new Error(`stored ${name} model is not an object`);
+/** Throws when a stored predictor's JSON is not this predictor's or of another version. */
+export function checkPredictorJson(json: unknown, name: string, version: number): PredictorJson {
+  if (typeof json !== 'object' || json === null) throw new Error(`stored ${name} predictor is not an object`);
   const j = json as Partial<PredictorJson>;
-  if (j.name !== name) throw new Error(`stored model is "${String(j.name)}", not "${name}"`);
+  if (j.name !== name) throw new Error(`stored predictor is "${String(j.name)}", not "${name}"`);
   if (j.version !== version) {
     throw new Error(
-      `stored ${name} model has version ${String(j.version)}; this pipeDejavu reads version ${version} (retrain)`,
+      `stored ${name} predictor has version ${String(j.version)}; this pipeDejavu reads version ${version} (retrain)`,
     );
   }
   return j as PredictorJson;

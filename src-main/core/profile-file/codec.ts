@@ -5,8 +5,8 @@
  */
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { controlCharProblem } from '../text/shown.js';
-import { structureProblem } from './structure.js';
+import { controlCharRefusal } from '../text/shown.js';
+import { structureRefusal } from './structure.js';
 import {
   LIMITS,
   PROFILE_ARCHIVE_FORMAT,
@@ -128,7 +128,7 @@ export function parseProfileJson(text: string, sourceName = 'file'): unknown {
     throw new ProfileFileError(
       `${sourceName} is too large to be a hardware profile (at most ${LIMITS.maxFileBytes / 2 ** 20} MiB, LIMITS.maxFileBytes)`,
     );
-  const tooBig = structureProblem(text);
+  const tooBig = structureRefusal(text);
   if (tooBig) throw new ProfileFileError(`${sourceName}: ${tooBig}; not imported`);
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -172,7 +172,7 @@ export function profileFromJson(raw: unknown, sourceName = 'file'): ProfileFile 
   }
   const parsed = ProfileFileSchema.safeParse(raw);
   if (!parsed.success) throw new ProfileFileError(`${sourceName}: ${describeIssues(parsed.error.issues)}`);
-  const problem = namesProblem(parsed.data);
+  const problem = namesRefusal(parsed.data);
   if (problem) {
     throw new ProfileFileError(
       `${sourceName}: ${problem}; names in a profile must be plain text, so the file was not imported`,
@@ -185,7 +185,7 @@ export function profileFromJson(raw: unknown, sourceName = 'file'): ProfileFile 
  * The first name of a profile that holds a control character (they go into tables, scripts and
  * comments), as `what "name" has a control character (U+000A)`; null when every name is plain.
  */
-function namesProblem(f: ProfileFile): string | null {
+function namesRefusal(f: ProfileFile): string | null {
   const probe = f.machine.probe;
   const names: [string, string][] = [
     ['machine label', f.machine.label],
@@ -197,7 +197,7 @@ function namesProblem(f: ProfileFile): string | null {
     ...(probe.nvidia.topology?.labels ?? []).map((l): [string, string] => ['topology label', l]),
   ];
   for (const [what, name] of names) {
-    const problem = controlCharProblem(what, name);
+    const problem = controlCharRefusal(what, name);
     if (problem) return problem;
   }
   return null;

@@ -72,6 +72,10 @@ export const StoredPredictorSchema = z.object({
   trainedAt: z.string(),
   trainingSet: z.record(z.string(), z.unknown()),
   report: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * The predictor's trained state (its toJSON()). Format v1 names it `model`, from before "model" meant
+   * the network only; files keep the name so every version reads them (the store's column is predictor_json).
+   */
   model: z.record(z.string(), z.unknown()),
 });
 export type StoredPredictor = z.infer<typeof StoredPredictorSchema>;

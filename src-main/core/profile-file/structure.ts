@@ -104,7 +104,7 @@ function childPath(parent: Frame | undefined): { path: string; shown: string } {
  * (`machine.probe.nvidia.topology.labels has 3000 entries, more than 256 (LIMITS.maxTopologyLabels)`),
  * or null. Text that is not JSON is left to JSON.parse to describe.
  */
-export function structureProblem(text: string): string | null {
+export function structureRefusal(text: string): string | null {
   const stack: Frame[] = [];
   /** An array past its limit: scanned to its end to say how many entries it has. */
   let over: Frame | null = null;

@@ -44,7 +44,7 @@ export function visibleName(text: string): string {
 }
 
 /** `what "name" has a control character (U+000A)`, or null when the name is plain text. */
-export function controlCharProblem(what: string, name: string): string | null {
+export function controlCharRefusal(what: string, name: string): string | null {
   const c = firstControlChar(name);
   return c === null ? null : `${what} "${visibleName(name)}" has a control character (${codePointName(c)})`;
 }

@@ -14,17 +14,17 @@ import { UserError } from '../errors.js';
 export const LORA_TARGETS = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 export type LoraTarget = (typeof LORA_TARGETS)[number];
 
-export type AdapterKind = 'lora' | 'qlora';
+/** LoRA (a frozen base in its dtype) or QLoRA (a frozen base in 4-bit NF4). */
+export const ADAPTER_KINDS = ['lora', 'qlora'] as const;
+export type AdapterKind = (typeof ADAPTER_KINDS)[number];
 
 /**
  * The tool that runs the fine-tuning: what it keeps in GPU memory differs by twice for the same
  * job (bench/finetune/README.md). 'peft': transformers' Trainer with PEFT and bitsandbytes, what
- * the exports write; 'torchtune'; 'unsloth'.
+ * the exports write; 'torchtune'; 'unsloth'. One `as const` table (FINETUNE_STACKS, below) their
+ * names and type derive from.
  */
-export type FinetuneStack = 'peft' | 'torchtune' | 'unsloth';
-export const FINETUNE_STACK_NAMES: readonly FinetuneStack[] = ['peft', 'torchtune', 'unsloth'];
-
-export interface StackMemory {
+interface StackMemory {
   title: string;
   /** Bytes per adapter parameter: its weight, its gradient, the optimizer's state. */
   adapterWeightBytes: number;
@@ -48,7 +48,7 @@ export interface StackMemory {
  * - unsloth: bf16 adapters with 8-bit AdamW (2 + 2 + 2); cut cross-entropy holds no logits;
  *   checkpointed block inputs offloaded to host memory.
  */
-export const FINETUNE_STACKS: Readonly<Record<FinetuneStack, StackMemory>> = {
+export const FINETUNE_STACKS = {
   peft: {
     title: 'PEFT + transformers Trainer (bitsandbytes for QLoRA)',
     adapterWeightBytes: 4,
@@ -76,7 +76,11 @@ export const FINETUNE_STACKS: Readonly<Record<FinetuneStack, StackMemory>> = {
     logitBytes: 0,
     checkpointsOnDevice: false,
   },
-};
+} as const satisfies Record<string, StackMemory>;
+
+export type FinetuneStack = keyof typeof FINETUNE_STACKS;
+/** Every stack, the default (peft) first. */
+export const FINETUNE_STACK_NAMES = Object.keys(FINETUNE_STACKS) as [FinetuneStack, ...FinetuneStack[]];
 
 /** Bytes a stack keeps per adapter parameter: weight, gradient and optimizer state. */
 export function adapterBytesPerParam(stack: FinetuneStack): number {

@@ -45,7 +45,7 @@ export type WeightFormat = keyof typeof WEIGHT_FORMATS;
  * narrower than it (quantized formats are dequantized to it, a narrower float is upcast). Others
  * are refused: bf16 weights lose range in fp16, fp32 weights are wider than the arithmetic.
  */
-export function weightFormatProblem(format: WeightFormat, dtype: string, elementBytes: number): string | null {
+export function weightFormatRefusal(format: WeightFormat, dtype: string, elementBytes: number): string | null {
   if (format === dtype) return null;
   if (WEIGHT_FORMATS[format] < elementBytes) return null;
   const takes = (Object.keys(WEIGHT_FORMATS) as WeightFormat[]).filter(

@@ -22,7 +22,7 @@
  */
 import type { MachineDeviceId } from '../domain/device-id.js';
 import type { ModelBand } from '../predictor/model-band.js';
-import { DTYPE_BYTES } from '../kernels/cost.js';
+import { DTYPE_BYTES } from '../domain/dtypes.js';
 import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
 import { runsOnOneThread } from './one-thread-ops.js';

@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { REQUEST_LIMITS, type Range } from './limits.js';
-import { FINETUNE_STACK_NAMES, LORA_TARGETS, type FinetuneRequest } from './finetune.js';
+import { FLOAT_DTYPES } from '../domain/dtypes.js';
+import type { Equal, Expect } from '../util/type-checks.js';
+import { ADAPTER_KINDS, FINETUNE_STACK_NAMES, LORA_TARGETS, type FinetuneRequest } from './finetune.js';
 
 /**
  * A whole number inside one of REQUEST_LIMITS' ranges, the bounds the CLI's options take too; a
@@ -23,12 +25,12 @@ export const aboveIn = (r: Range) => {
 };
 
 /** The dtypes a catalog model may be built in (fp8: fp8 GEMMs, bf16 elsewhere). */
-export const CATALOG_DTYPE = z.enum(['fp32', 'fp16', 'bf16', 'fp8']);
+export const CATALOG_DTYPE = z.enum(FLOAT_DTYPES);
 export type CatalogDtype = z.output<typeof CATALOG_DTYPE>;
 
 /** LoRA/QLoRA fine-tuning (`plan:create`, `workload:fit`, `plan --mode finetune`): the adapter, its rank, alpha and targets. */
 export const FINETUNE_REQUEST = z.strictObject({
-  adapter: z.enum(['lora', 'qlora']),
+  adapter: z.enum(ADAPTER_KINDS),
   stack: z.enum(FINETUNE_STACK_NAMES).optional(),
   rank: countIn(REQUEST_LIMITS.rank).optional(),
   alpha: aboveIn(REQUEST_LIMITS.alpha).optional(),
@@ -36,6 +38,4 @@ export const FINETUNE_REQUEST = z.strictObject({
 });
 
 // The schema and finetune.ts's FinetuneRequest describe the same request (checked both ways).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _finetuneMatches: Same<z.output<typeof FINETUNE_REQUEST>, FinetuneRequest> = true;
-void _finetuneMatches;
+type _FinetuneMatches = Expect<Equal<z.output<typeof FINETUNE_REQUEST>, FinetuneRequest>>;

@@ -10,7 +10,7 @@ import { REPLACE_HINT, ProvenanceSchema, type ProfileFile } from '../../core/pro
 import type { Measurement } from '../../core/domain/measurement.js';
 import { groupBy } from '../../core/util/group-by.js';
 import { UserError, errorMessage } from '../../core/errors.js';
-import { controlCharProblem, visibleName } from '../../core/text/shown.js';
+import { controlCharRefusal, visibleName } from '../../core/text/shown.js';
 import { count } from '../../core/text/plural.js';
 import { loadPredictor } from '../../core/predictor/registry.js';
 import { MachineRepo, type MachineDetail } from '../../adapters/store/machine-repo.js';
@@ -71,7 +71,7 @@ export interface StoreOptions {
 
 /** Refuses a label the user typed that holds a control character; `what` names where it came from. */
 export function checkLabel(label: string, what = 'machine label'): void {
-  const problem = controlCharProblem(what, label);
+  const problem = controlCharRefusal(what, label);
   if (problem) throw new UserError(`${problem}; a label must be plain text`);
 }
 

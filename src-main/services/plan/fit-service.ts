@@ -31,10 +31,18 @@ import { GPU_DATASHEETS, resolveGpuName, virtualDevice } from '../../core/planne
 import type { Workload } from '../../core/workload/types.js';
 import type { Database } from '../../adapters/store/types.js';
 import { describedEntry, resolveWorkload } from '../workload/workload-service.js';
-import { FINETUNE_STACKS, type FinetuneRequest, type FinetuneSpec } from '../../core/workload/finetune.js';
+import {
+  ADAPTER_KINDS,
+  FINETUNE_STACK_NAMES,
+  FINETUNE_STACKS,
+  type AdapterKind,
+  type FinetuneRequest,
+  type FinetuneSpec,
+} from '../../core/workload/finetune.js';
+import { series } from '../../core/text/series.js';
 import { tunedActivationBytes, tunedLayersMemory } from '../../core/planner/memory/finetune-memory.js';
 import { attentionScoreBytes } from '../../core/catalog/activation-memory.js';
-import { DTYPE_BYTES } from '../../core/kernels/cost.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import type { TransformerEntry } from '../../core/catalog/schema.js';
 import { engineBand } from '../../core/engines/engine-bands.js';
 import { engineDeployment } from '../../core/engines/engine-deployment.js';
@@ -106,7 +114,7 @@ function trainingActivations(layers: Workload['layers']): { kept: number; checkp
 
 /** The LoRA and QLoRA ways of fine-tuning the model (its description decides the targets). */
 function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapterModel[] {
-  return (['lora', 'qlora'] as const).map((adapter) => {
+  return ADAPTER_KINDS.map((adapter) => {
     const tuned = finetuneBuild(db, req, adapter);
     const { decoder: e, finetune: spec } = tuned;
     const w = build('training', tuned);
@@ -172,7 +180,7 @@ function rowTime(db: Database, req: FitRequest, r: FitRow, gpu: string, build: B
 function finetuneBuild(
   db: Database,
   req: FitRequest,
-  adapter: 'lora' | 'qlora',
+  adapter: AdapterKind,
 ): { decoder: FinetunedEntry; finetune: FinetuneSpec } {
   const t = finetuneTarget(db, req.model, req.decoder, { ...req.finetune, adapter });
   return { decoder: t.decoder, finetune: t.spec };
@@ -242,7 +250,7 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
   if (req.mode === 'inference' && kv === 0) notes.push(`${w.name}: no KV cache (not a decoder)`);
   if (req.mode === 'finetune')
     notes.push(
-      `fine-tuning memory as ${FINETUNE_STACKS[req.finetune?.stack ?? 'peft'].title} keeps it (--stack peft, torchtune or unsloth): fused attention, gradient checkpointing over the blocks`,
+      `fine-tuning memory as ${FINETUNE_STACKS[req.finetune?.stack ?? 'peft'].title} keeps it (--stack ${series(FINETUNE_STACK_NAMES)}): fused attention, gradient checkpointing over the blocks`,
     );
   const acts = trainingActivations(req.mode === 'training' ? w.layers : []);
   const rows = fitRows(

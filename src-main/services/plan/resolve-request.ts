@@ -11,7 +11,7 @@
 import { catalogNames, type CatalogEntry } from '../../core/catalog/index.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import { UserError } from '../../core/errors.js';
-import { DTYPE_BYTES } from '../../core/kernels/cost.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 import { plannedModel } from '../../core/planner/problem/planned-model.js';
 import { withoutCpus } from '../../core/planner/search/device-selection.js';

@@ -15,7 +15,7 @@ import type { Mode, Plan, PlanDevice, PlanProblem } from '../../core/planner/typ
 import type { ServedDecoder } from '../../core/planner/serving/served-decoder.js';
 import { UserError } from '../../core/errors.js';
 import { count } from '../../core/text/plural.js';
-import { WEIGHT_FORMATS, weightFormatProblem, type WeightFormat } from '../../core/workload/generation.js';
+import { WEIGHT_FORMATS, weightFormatRefusal, type WeightFormat } from '../../core/workload/generation.js';
 
 /** Output tokens per request when none are given. */
 export const DEFAULT_OUTPUT_TOKENS = 256;
@@ -104,7 +104,7 @@ function fp8Support(devices: readonly PlanDevice[]): { lacking: string[]; unknow
 
 /**
  * The weight format of a request, checked: serving only; one the model's compute dtype takes
- * (weightFormatProblem); fp8 only where every GPU of the plan has fp8 units (Ada, Hopper, Blackwell).
+ * (weightFormatRefusal); fp8 only where every GPU of the plan has fp8 units (Ada, Hopper, Blackwell).
  * Each refusal is one line naming what would work; returns warnings for GPUs nobody can tell.
  */
 export function checkWeights(
@@ -118,13 +118,13 @@ export function checkWeights(
     throw new UserError(
       `--weights ${req.weights} is for serving (--mode inference); training keeps fp32 master weights: leave --weights out, or give --dtype`,
     );
-  const problem = weightFormatProblem(req.weights, dtype, elementBytes);
+  const problem = weightFormatRefusal(req.weights, dtype, elementBytes);
   if (problem) throw new UserError(problem);
   if (req.weights !== 'fp8') return [];
   const { lacking, unknown } = fp8Support(devices);
   if (lacking.length > 0) {
     const others = (Object.keys(WEIGHT_FORMATS) as WeightFormat[]).filter(
-      (f) => f !== 'fp8' && WEIGHT_FORMATS[f] < 2 && weightFormatProblem(f, dtype, elementBytes) === null,
+      (f) => f !== 'fp8' && WEIGHT_FORMATS[f] < 2 && weightFormatRefusal(f, dtype, elementBytes) === null,
     );
     throw new UserError(
       `--weights fp8 needs fp8 units (${FP8_ARCHITECTURES.join(', ')}), which ${lacking.join(', ')} lack${lacking.length === 1 ? 's' : ''}; give --weights ${others.join(', ')} instead, or plan on an L40S, RTX 4090 or H100`,

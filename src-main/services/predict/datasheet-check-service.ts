@@ -1,6 +1,6 @@
 /**
  * Datasheet devices checked against measured ones: every profiled GPU of the store (this
- * machine's or an imported one's) whose name is in the datasheet catalog has its profile
+ * machine's or an imported one's) whose name has a datasheet (models/gpus.json) has its profile
  * kernels predicted as the planner predicts that name's virtual device (the datasheet predictor:
  * its datasheet and the shipped kernel fractions) and compared with the measurements, per op family. The plan
  * shows the result next to every virtual device's estimate; bench/datasheet-check.ts prints it.
@@ -15,14 +15,14 @@ import { loadTrainingData } from './training-data.js';
 import { count } from '../../core/text/plural.js';
 
 export interface DatasheetCheck extends EstimateError {
-  /** The catalog's name of the GPU. */
+  /** The datasheet's name of the GPU. */
   datasheet: string;
   /** The measured device: machine label, device key and execution provider. */
   measured: { machine: string; deviceKey: string; executionProvider: string; name: string };
   predictor: string;
 }
 
-/** Every measured GPU of the store with a datasheet, or only those of `gpuName` (any name the catalog knows). */
+/** Every measured GPU of the store with a datasheet, or only those of `gpuName` (any name a datasheet has). */
 export function datasheetChecks(db: Database, gpuName?: string): DatasheetCheck[] {
   const wanted = gpuName === undefined ? null : (datasheetFor(gpuName)?.id ?? '');
   const { devices, samples } = loadTrainingData(db);

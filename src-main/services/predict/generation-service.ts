@@ -11,7 +11,7 @@ import { cachedValuesPerToken } from '../../core/catalog/block-layout.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { Sample } from '../../core/predictor/types.js';
 import { UserError } from '../../core/errors.js';
-import { DTYPE_BYTES } from '../../core/kernels/cost.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import { deviceRunUs } from '../../core/profiler/overhead.js';
 import {
   decodeStep,
@@ -22,7 +22,7 @@ import {
   type DecodeStep,
   type DecoderShape,
   WEIGHT_FORMATS,
-  weightFormatProblem,
+  weightFormatRefusal,
   type WeightFormat,
 } from '../../core/workload/generation.js';
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
@@ -206,7 +206,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const dev = decodeDevice(db, device, dtype, warnings);
   const elementBytes = DTYPE_BYTES[dtype];
   const weights = req.weights ?? (dtype as WeightFormat);
-  const refused = weightFormatProblem(weights, dtype, elementBytes);
+  const refused = weightFormatRefusal(weights, dtype, elementBytes);
   if (refused) throw new UserError(refused);
   const weightBytes = WEIGHT_FORMATS[weights];
   if (weightBytes < elementBytes)

@@ -144,7 +144,7 @@ export function storedPredictorNamed(db: Database, name: string): LoadedPredicto
 
 /**
  * The named predictor in use, or the most accurate kind trained (see PREDICTOR_PREFERENCE).
- * Only the chosen one is loaded: a stored linear model from an older version does not stop
+ * Only the chosen one is loaded: a stored linear predictor from an older version does not stop
  * `--predictor forest`.
  */
 export function chooseStoredPredictor(db: Database, name?: string): LoadedPredictor {

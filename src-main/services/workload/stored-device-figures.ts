@@ -4,6 +4,7 @@
  * newest run of the device that has it.
  */
 import { z } from 'zod';
+import { PROFILED_DTYPES } from '../../core/domain/dtypes.js';
 import type { CalibrationRun } from '../../core/workload/calibration.js';
 import { ProfileRepo, type StoredRun } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
@@ -38,7 +39,7 @@ const CalibrationSchema = z.array(
         op: z.string(),
         family: z.string(),
         shape: z.record(z.string(), z.number()),
-        dtype: z.enum(['fp32', 'fp16', 'bf16', 'int8', 'int32', 'int64']),
+        dtype: z.enum(PROFILED_DTYPES),
         flops: z.number().nonnegative(),
         bytes: z.number().nonnegative(),
         measuredUs: z.number().nonnegative(),

@@ -11,7 +11,7 @@ export type FinetuneStack = NonNullable<FinetuneRequest['stack']>;
 export type FinetuneSpec = NonNullable<PlanView['finetune']>;
 
 export interface FinetuneForm {
-  adapter: 'lora' | 'qlora';
+  adapter: FinetuneRequest['adapter'];
   /** LoRA's r (a number input: a number, or a string or null when edited by hand). */
   rank: number | string | null;
   /** Empty for the default, 2 x rank. */

@@ -1,5 +1,5 @@
 /**
- * Gantt layout of a simulated pipeline step (SimEvent[] from the planner's simulator): one
+ * Gantt geometry of a simulated pipeline step (SimEvent[] from the planner's simulator): one
  * row per stage (forwards, backwards and its gradient all-reduce) and, between consecutive
  * stages, one row for the link (activations forward on the upper lane, gradients back on
  * the lower lane). Pure: the chart component only scales it to pixels.
@@ -30,7 +30,7 @@ export interface GanttBar {
   title: string;
 }
 
-export interface GanttLayout {
+export interface GanttGeometry {
   rows: GanttRow[];
   bars: GanttBar[];
   totalUs: number;
@@ -65,7 +65,7 @@ function describe(e: SimEvent, stages: number): string {
   return `microbatch ${e.microbatch}: ${e.phase}${of}, ${e.device} (${span})`;
 }
 
-export function ganttLayout(events: readonly SimEvent[]): GanttLayout {
+export function ganttGeometry(events: readonly SimEvent[]): GanttGeometry {
   const stageDevice = new Map<number, string>();
   for (const e of events) if (e.phase !== 'send' && !stageDevice.has(e.stage)) stageDevice.set(e.stage, e.device);
   for (const e of events) if (!stageDevice.has(e.stage)) stageDevice.set(e.stage, e.device);

@@ -142,11 +142,14 @@ describe('dispatch', () => {
 });
 
 describe('jobs through the dispatch', () => {
-  async function waitJob(c: AppCore, jobId: string): Promise<{ state: string; result: unknown; error: string | null }> {
+  async function waitJob(
+    c: AppCore,
+    jobId: string,
+  ): Promise<{ state: string; result: unknown; error: string | null; log: string[] }> {
     for (;;) {
       const r = await c.dispatch('job:get', { jobId });
       if (!r.ok) throw new Error(r.error.message);
-      const v = r.value as { state: string; result: unknown; error: string | null };
+      const v = r.value as { state: string; result: unknown; error: string | null; log: string[] };
       if (v.state !== 'running') return v;
       await new Promise((res) => setTimeout(res, 20));
     }
@@ -201,12 +204,13 @@ describe('jobs through the dispatch', () => {
     expect(view.exports).not.toBeNull();
   });
 
-  it('trains the predictors named by the old field `models` too', async () => {
+  it('trains the predictors named by the old field `models` too, and its log says the field is deprecated', async () => {
     const c = open();
     const t = await c.dispatch('predictor:train', { models: ['linear'] });
     expect(t.ok).toBe(true);
     const trained = await waitJob(c, (t as { value: { jobId: string } }).value.jobId);
     expect(trained.state).toBe('done');
+    expect(trained.log).toContain('`models` is deprecated: use `predictors`');
     const list = await c.dispatch('predictor:list', {});
     expect(list.ok && (list.value as { name: string }[]).map((p) => p.name)).toEqual(['linear']);
   });

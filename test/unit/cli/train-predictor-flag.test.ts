@@ -71,6 +71,9 @@ describe('pipedejavu predictor export --predictor', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('--model is deprecated: use --predictor\n');
-    expect((JSON.parse(r.stdout) as { model: string }).model).toBe('linear');
+    const summary = JSON.parse(r.stdout) as { predictor: string; model: string };
+    expect(summary.predictor).toBe('linear');
+    // The old key stays, deprecated, for scripts that read it.
+    expect(summary.model).toBe('linear');
   });
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../../src-main/app/app-core.js';
 import { MAX_BODY_BYTES, type RunningServer } from '../../../src-main/http/server.js';
-import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../../src-main/http/json-depth.js';
+import { jsonShapeRefusal, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../../src-main/http/json-depth.js';
 import { tempDir } from '../../helpers/cli.js';
 import { serveCore } from '../../helpers/http-server.js';
 
@@ -20,7 +20,7 @@ const arrays = (n: number, inner = ''): string => `${'['.repeat(n)}${inner}${']'
 const objects = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 /** `{"x": ...}` around `inner`: one level more than inner. */
 const inObject = (inner: string): string => `{"x":${inner}}`;
-const deeper = (text: string): boolean => jsonShapeProblem(Buffer.from(text), MAX_JSON_DEPTH, Infinity) === 'deep';
+const deeper = (text: string): boolean => jsonShapeRefusal(Buffer.from(text), MAX_JSON_DEPTH, Infinity) === 'deep';
 
 let core: AppCore;
 let server: RunningServer;
@@ -101,9 +101,9 @@ describe('deep JSON bodies over HTTP', () => {
 
   it('refuses a body of more than 100,000 values (a flat array parses for seconds), counting no comma inside a string', async () => {
     const wide = `{"virtual":[${Array.from({ length: MAX_JSON_VALUES + 1 }, () => '1').join(',')}]}`;
-    expect(jsonShapeProblem(Buffer.from(wide), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBe('wide');
+    expect(jsonShapeRefusal(Buffer.from(wide), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBe('wide');
     const most = `[${Array.from({ length: MAX_JSON_VALUES }, () => '1').join(',')}]`;
-    expect(jsonShapeProblem(Buffer.from(most), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeNull();
+    expect(jsonShapeRefusal(Buffer.from(most), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeNull();
     expect(await post('plan:create', wide)).toEqual({
       status: 400,
       json: {
@@ -112,7 +112,7 @@ describe('deep JSON bodies over HTTP', () => {
       },
     });
     const commasInText = JSON.stringify({ workload: ','.repeat(200_000), mode: 'inference' });
-    expect(jsonShapeProblem(Buffer.from(commasInText), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeNull();
+    expect(jsonShapeRefusal(Buffer.from(commasInText), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeNull();
   });
 
   it('answers app:info while it refuses a body of 8 million nested arrays', async () => {

@@ -27,11 +27,12 @@ import {
   normalizeGpuName,
   typedWords,
 } from './gpu-names.js';
+import { series } from '../../text/series.js';
 
 const tflops = z.number().positive().nullable();
 
 const GpuDatasheetSchema = z.strictObject({
-  /** Catalog id, e.g. "h100-sxm5-80gb". */
+  /** Datasheet id, e.g. "h100-sxm5-80gb". */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   name: z.string().min(1),
   architecture: z.enum(GPU_ARCHITECTURE_NAMES),
@@ -86,17 +87,17 @@ function load(): { list: readonly GpuDatasheet[]; byName: ReadonlyMap<string, Gp
   return { list: Object.freeze(list), byName };
 }
 
-const CATALOG = load();
+const DATASHEETS = load();
 
 /** Every datasheet, in file order. */
-export const GPU_DATASHEETS: readonly GpuDatasheet[] = CATALOG.list;
+export const GPU_DATASHEETS: readonly GpuDatasheet[] = DATASHEETS.list;
 
 /**
- * The datasheet of a GPU by nvidia-smi name ("NVIDIA H100 80GB HBM3"), catalog name, alias or id;
+ * The datasheet of a GPU by nvidia-smi name ("NVIDIA H100 80GB HBM3"), datasheet name, alias or id;
  * null when unknown. Exact after normalisation, so "RTX 4090 D" or "... Laptop GPU" match nothing.
  */
 export function datasheetFor(gpuName: string): GpuDatasheet | null {
-  return CATALOG.byName.get(normalizeGpuName(gpuName)) ?? null;
+  return DATASHEETS.byName.get(normalizeGpuName(gpuName)) ?? null;
 }
 
 /** Whether the GPU has fp8 tensor units (Ada, Hopper, Blackwell): its datasheet gives an fp8 rate. */
@@ -237,7 +238,7 @@ function closestNames(typed: string, among: readonly GpuDatasheet[]): string {
     .sort((a, b) => a.d - b.d || a.i - b.i)
     .slice(0, 3)
     .map((x) => `"${x.g.name}"`);
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}` : (names[0] ?? '');
+  return series(names);
 }
 
 /** The datasheet a name gives exactly: an id, name or alias, after normalisation or compacted. */

@@ -100,7 +100,7 @@ const MEASURED = /^(\d+(?:\.\d+)?)\s*GB\/s(?:\s*@\s*(\d+(?:\.\d+)?)\s*(?:us|µs)
 const LINK_LIMITS = Object.freeze({ minGBps: 0.001, maxGBps: 10_000, maxAlphaUs: 10_000_000 });
 
 /** Why a value is outside [min, max] ("is not positive", "is above 10000"), or null. */
-function rangeProblem(v: number, min: number, max: number, unit: string): string | null {
+function rangeRefusal(v: number, min: number, max: number, unit: string): string | null {
   if (!Number.isFinite(v)) return 'is not a finite number';
   if (min > 0 && v <= 0) return 'is not positive';
   if (v < min) return min === 0 ? 'is negative' : `is below ${min} ${unit}`;
@@ -109,23 +109,23 @@ function rangeProblem(v: number, min: number, max: number, unit: string): string
 }
 
 /** Why a bandwidth in GB/s cannot be a link's, or null: "a bandwidth of 0 GB/s is not positive (...)". */
-export function bandwidthProblem(gbps: number): string | null {
+export function bandwidthRefusal(gbps: number): string | null {
   const { minGBps, maxGBps } = LINK_LIMITS;
-  const why = rangeProblem(gbps, minGBps, maxGBps, 'GB/s');
+  const why = rangeRefusal(gbps, minGBps, maxGBps, 'GB/s');
   return why && `a bandwidth of ${gbps} GB/s ${why} (a link carries ${minGBps} to ${maxGBps} GB/s)`;
 }
 
 /** Why a latency in µs cannot be a link's, or null. */
-export function latencyProblem(alphaUs: number): string | null {
+export function latencyRefusal(alphaUs: number): string | null {
   const { maxAlphaUs } = LINK_LIMITS;
-  const why = rangeProblem(alphaUs, 0, maxAlphaUs, 'µs');
+  const why = rangeRefusal(alphaUs, 0, maxAlphaUs, 'µs');
   return why && `a latency of ${alphaUs} µs ${why} (a link answers within 0 to ${maxAlphaUs} µs)`;
 }
 
 /** Why a line rate in Gb/s cannot be a link's, or null. */
-function lineRateProblem(gbitps: number): string | null {
+function lineRateRefusal(gbitps: number): string | null {
   const [min, max] = [LINK_LIMITS.minGBps * 8, LINK_LIMITS.maxGBps * 8];
-  const why = rangeProblem(gbitps, min, max, 'Gb/s');
+  const why = rangeRefusal(gbitps, min, max, 'Gb/s');
   return why && `a line rate of ${gbitps} Gb/s ${why} (a link carries ${min} to ${max} Gb/s)`;
 }
 
@@ -139,7 +139,7 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
   if (measured) {
     const gbps = Number(measured[1]);
     const alphaUs = measured[2] === undefined ? NETWORK_KINDS.measured.alphaUs : Number(measured[2]);
-    const problem = bandwidthProblem(gbps) ?? latencyProblem(alphaUs);
+    const problem = bandwidthRefusal(gbps) ?? latencyRefusal(alphaUs);
     if (problem) throw new UserError(`network ${written(input)}: ${problem}`);
     return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs };
   }
@@ -165,7 +165,7 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
       `cannot read network ${written(input)}: write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
     );
   }
-  const problem = lineRateProblem(rate);
+  const problem = lineRateRefusal(rate);
   if (problem) throw new UserError(`network ${written(input)}: ${problem}`);
   const f = NETWORK_KINDS[kind];
   const label = typeof input === 'number' ? `${rate}Gb/s` : input.trim();

@@ -71,7 +71,7 @@ export function planSignature(p: { stages: readonly StageSpec[]; microbatches: n
 }
 
 /** Why a layer range cannot run at tensor-parallel degree tp (heads, KV heads), or null. */
-export function tensorDegreeProblem(ctx: PlannerContext, from: number, to: number, tp: number): string | null {
+export function tensorDegreeRefusal(ctx: PlannerContext, from: number, to: number, tp: number): string | null {
   if (tp === 1) return null;
   const degrees = ctx.problem.tensorDegrees ?? [1];
   if (!degrees.includes(tp)) return `tensor-parallel degree ${tp} is not among the allowed ${degrees.join(', ')}`;
@@ -103,7 +103,7 @@ function checkSpec(ctx: PlannerContext, spec: PlanSpec): void {
         `stage ${s.from}-${s.to}: tensor-parallel degree ${tp} does not divide its ${s.devices.length} devices`,
       );
     }
-    const bad = tensorDegreeProblem(ctx, s.from, s.to, tp);
+    const bad = tensorDegreeRefusal(ctx, s.from, s.to, tp);
     if (bad) throw new Error(`stage ${s.from}-${s.to}: ${bad}`);
     for (const d of s.devices) {
       ctx.tables.deviceIndex(d);

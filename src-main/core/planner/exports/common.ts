@@ -178,7 +178,7 @@ function uniformDegrees(plan: Plan, engine: string, warnings: string[]): { tp: n
  * a shell word is quoted (shellQuote, shellDoubleQuote), a Python string is an escaped literal
  * (pythonString), a name in a comment or a note loses its control characters (commentText), and a
  * name that must be a bare token (a Slurm node, a hostfile host) is refused when it is not one
- * (slurmNodeNameProblem). No emitter interpolates outside text any other way.
+ * (slurmNodeNameRefusal). No emitter interpolates outside text any other way.
  */
 
 /** Longest outside name a comment or note quotes whole. */
@@ -236,7 +236,7 @@ const NODE_NAME_MAX = 253;
  * ".", "_" and "-", not starting with "-", at most NODE_NAME_MAX characters. Such a name goes into
  * #SBATCH directives, shell `case` patterns and the hostfile bare, so anything else is refused.
  */
-export function slurmNodeNameProblem(name: string): string | null {
+export function slurmNodeNameRefusal(name: string): string | null {
   if (name.length === 0) return 'empty';
   if (name.length > NODE_NAME_MAX) return `${name.length} characters, over ${NODE_NAME_MAX}`;
   for (const c of name) {

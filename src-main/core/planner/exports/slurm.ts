@@ -12,7 +12,7 @@ import {
   oneLine,
   quotedName,
   shellQuote,
-  slurmNodeNameProblem,
+  slurmNodeNameRefusal,
   type ExportInput,
   type ExportRank,
 } from './common.js';
@@ -67,7 +67,7 @@ function nodesOf(ranks: readonly ExportRank[]): Node[] {
 /** Why these nodes and options cannot be written as #SBATCH directives and hostfile lines, or null. */
 function refusalOf(nodes: readonly Node[], opts: SlurmOptions): string | null {
   for (const n of nodes) {
-    const problem = slurmNodeNameProblem(n.host);
+    const problem = slurmNodeNameRefusal(n.host);
     if (problem)
       return `machine label ${quotedName(n.host)} cannot be a Slurm node name (${problem}); rename it with import --label`;
   }

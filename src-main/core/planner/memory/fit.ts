@@ -11,7 +11,8 @@
  * fits each of n of them (weights and cache divide; the overhead does not).
  */
 
-import type { WeightFormat } from '../../workload/generation.js';
+import { WEIGHT_FORMATS, type WeightFormat } from '../../workload/generation.js';
+import type { AdapterKind } from '../../workload/finetune.js';
 
 export type FitMode = 'inference' | 'training' | 'finetune';
 
@@ -22,7 +23,7 @@ export type FitMode = 'inference' | 'training' | 'finetune';
  */
 export interface FitAdapterModel {
   label: string;
-  adapter: 'lora' | 'qlora';
+  adapter: AdapterKind;
   frozenBytes: number;
   /** The adapters' weights, gradients and optimizer state, at the stack's bytes. */
   adapterBytes: { weights: number; gradients: number; optimizer: number };
@@ -47,7 +48,7 @@ export interface FitRow {
   /** "bf16", "q4_k", "bf16 + Adam, full recompute"... */
   label: string;
   /** What the row holds: a served weight format (absent: the dtype), or recomputation and an adapter. */
-  how: { format?: WeightFormat; recompute?: 'none' | 'full'; adapter?: 'lora' | 'qlora' };
+  how: { format?: WeightFormat; recompute?: 'none' | 'full'; adapter?: AdapterKind };
   weightsBytes: number;
   gradientBytes: number;
   optimizerBytes: number;
@@ -70,12 +71,12 @@ export interface FitPlacement {
 
 /** Bytes per weight of the serving formats `fit` lists (WEIGHT_FORMATS' figures). */
 export const SERVING_FORMATS: readonly { label: string; bytes: number; format?: WeightFormat }[] = [
-  { label: 'bf16/fp16', bytes: 2 },
-  { label: 'fp8', bytes: 1, format: 'fp8' },
-  { label: 'int8', bytes: 1, format: 'int8' },
-  { label: 'q8_0', bytes: 34 / 32, format: 'q8_0' },
-  { label: 'int4 (AWQ/GPTQ)', bytes: (128 / 2 + 2 + 2) / 128, format: 'int4' },
-  { label: 'q4_k', bytes: 144 / 256, format: 'q4_k' },
+  { label: 'bf16/fp16', bytes: WEIGHT_FORMATS.bf16 },
+  { label: 'fp8', bytes: WEIGHT_FORMATS.fp8, format: 'fp8' },
+  { label: 'int8', bytes: WEIGHT_FORMATS.int8, format: 'int8' },
+  { label: 'q8_0', bytes: WEIGHT_FORMATS.q8_0, format: 'q8_0' },
+  { label: 'int4 (AWQ/GPTQ)', bytes: WEIGHT_FORMATS.int4, format: 'int4' },
+  { label: 'q4_k', bytes: WEIGHT_FORMATS.q4_k, format: 'q4_k' },
 ];
 
 const row = (label: string, how: FitRow['how'], parts: Omit<FitRow, 'label' | 'how' | 'totalBytes'>): FitRow => ({

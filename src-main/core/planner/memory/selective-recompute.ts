@@ -5,7 +5,7 @@
 import { attentionCoreName, isBlockName } from '../../catalog/block-names.js';
 import { attentionScoreBytes } from '../../catalog/activation-memory.js';
 import type { CatalogEntry, TransformerEntry } from '../../catalog/index.js';
-import { DTYPE_BYTES } from '../../kernels/cost.js';
+import { DTYPE_BYTES } from '../../domain/dtypes.js';
 import type { WorkloadPrediction } from '../../workload/predict-workload.js';
 import type { Workload } from '../../workload/types.js';
 import type { PlanCandidate } from '../search/plan-candidate.js';

@@ -5,7 +5,7 @@
 import { UserError } from '../../errors.js';
 import { count } from '../../text/plural.js';
 import type { MeasuredCollective } from '../cost/cost-model.js';
-import { bandwidthProblem, latencyProblem } from '../cost/links.js';
+import { bandwidthRefusal, latencyRefusal } from '../cost/links.js';
 import { fitNcclTests, parseNcclTests } from '../cost/nccl-tests.js';
 import type { LinkRule } from '../cost/network-statement.js';
 import type { PlanDevice } from '../types.js';
@@ -45,7 +45,7 @@ export function measuredCollectives(
       warnings.push(unfittable(f.source, result.rows));
       continue;
     }
-    const problem = bandwidthProblem(fit.fit.gbps) ?? latencyProblem(fit.fit.alphaUs);
+    const problem = bandwidthRefusal(fit.fit.gbps) ?? latencyRefusal(fit.fit.alphaUs);
     if (problem) throw new UserError(`${f.source}: fitted from the measured all-reduce, ${problem}`);
     const hosts = new Set(devices.map((d) => d.machine));
     const ids = result.ranks.map((r) => {
@@ -96,7 +96,7 @@ export function measuredNetworkRules(
     }
     const gbps = Math.round(fit.fit.gbps * 1000) / 1000;
     const alphaUs = Math.round((fit.fit.alphaUs / 2) * 10) / 10;
-    const problem = bandwidthProblem(gbps) ?? latencyProblem(alphaUs);
+    const problem = bandwidthRefusal(gbps) ?? latencyRefusal(alphaUs);
     if (problem) throw new UserError(`${f.source}: the measured link ${a} <-> ${b}: ${problem}`);
     const network = { label: `${gbps}GB/s measured`, kind: 'measured' as const, lineGbitps: gbps * 8, gbps, alphaUs };
     rules.push({ a, b, network, origin: f.source });

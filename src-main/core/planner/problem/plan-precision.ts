@@ -1,5 +1,5 @@
 /** The precision a plan holds its parameters in: bytes per parameter, and the dtype its exports state. Pure. */
-import { DTYPE_BYTES } from '../../kernels/cost.js';
+import { DTYPE_BYTES } from '../../domain/dtypes.js';
 import { adapterBytesPerParam, type FinetuneSpec } from '../../workload/finetune.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../workload/generation.js';
 import type { Workload } from '../../workload/types.js';

@@ -13,6 +13,7 @@
  */
 import type { PlannerContext } from '../problem/problem.js';
 import type { Mode, Plan, Schedule } from '../types.js';
+import { stageDevicesText } from '../stage-text.js';
 
 export interface SimStage {
   /** Label for the timeline (devices joined by "+"). */
@@ -272,7 +273,7 @@ export function simStagesOfPlan(ctx: PlannerContext, plan: Plan): SimStage[] {
     const forwardUs = tables.stageForwardUs(devs, s.from, s.to, samples, tp);
     const next = idx[i + 1];
     return {
-      device: tp > 1 ? `TP${tp} ${s.devices.join('+')}` : s.devices.join('+'),
+      device: stageDevicesText(s.devices, tp),
       forwardUs: problem.mode === 'training' ? forwardUs : split.timeUs,
       backwardUs: problem.mode === 'training' ? split.timeUs - forwardUs : 0,
       sendUs: next ? tables.cutUs(devs, next, s.to - 1, samples) : 0,

@@ -195,7 +195,7 @@ describe('MachineRepo: listing and deleting', () => {
     profileSome('keep', 2);
     profileSome('gone', 3);
     db.prepare(
-      `INSERT INTO predictors (machine_id, name, version, kind, trained_at, training_set_json, model_json)
+      `INSERT INTO predictors (machine_id, name, version, kind, trained_at, training_set_json, predictor_json)
        VALUES ('gone', 'roofline', '1', 'analytic', 't', '[]', '{}')`,
     ).run();
     expect(machines.deleteMachine('gone')).toBe(true);

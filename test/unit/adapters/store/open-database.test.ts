@@ -12,6 +12,7 @@ import {
   type Migration,
 } from '../../../../src-main/adapters/store/migrations.js';
 import { StoreError, environmentFailure } from '../../../../src-main/adapters/store/errors.js';
+import { PredictorRepo } from '../../../../src-main/adapters/store/predictor-repo.js';
 import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { tempDir } from '../../../helpers/store-fixtures.js';
 import { serverProbe } from '../../../helpers/sample-probe.js';
@@ -180,6 +181,27 @@ describe('migrations carry old data forward', () => {
     expect(db.prepare('SELECT median_us FROM measurements').pluck().get()).toBe(0.1 + 0.2);
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it("a predictor stored under the old column name (model_json, before v7) is read as the predictor's JSON", () => {
+    const path = join(tmp.dir, 'v6.db');
+    const v6 = openDatabase(path, { migrations: MIGRATIONS.slice(0, 6) });
+    const state = { name: 'roofline', version: 1 };
+    v6.prepare(
+      `INSERT INTO predictors (machine_id, name, version, kind, trained_at, training_set_json, model_json)
+       VALUES (NULL, 'roofline', '1', 'roofline', '2024-01-01T00:00:00.000Z', '{}', ?)`,
+    ).run(JSON.stringify(state));
+    v6.close();
+
+    const db = openDatabase(path);
+    const cols = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('predictors')").all();
+    expect(cols.map((c) => c.name)).toContain('predictor_json');
+    expect(cols.map((c) => c.name)).not.toContain('model_json');
+    const [stored] = new PredictorRepo(db).inUse(null);
+    expect(stored?.model).toEqual(state);
+    // The JSON check moved with the column.
+    expect(() => db.prepare("UPDATE predictors SET predictor_json = 'not json'").run()).toThrow(/CHECK/);
     db.close();
   });
 

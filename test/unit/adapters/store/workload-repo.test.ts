@@ -85,7 +85,7 @@ describe('WorkloadRepo', () => {
     db.prepare(
       `INSERT INTO workloads (name, source, file_path, content_hash, graph_json, created_at) VALUES (?, ?, NULL, NULL, ?, ?)`,
     ).run('old', w.source, JSON.stringify(w), '2026-01-01T00:00:00.000Z');
-    expect(migrate(db)).toEqual([6]);
+    expect(migrate(db, MIGRATIONS.slice(0, 6))).toEqual([6]);
     const repo = new WorkloadRepo(db);
     expect(repo.get('old')).toMatchObject({ described: null, workload: { name: 'old' } });
     const d = described();

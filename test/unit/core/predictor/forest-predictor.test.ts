@@ -91,7 +91,7 @@ describe('ForestPredictor', () => {
     ).toEqual(part!.opBias);
   });
 
-  it('loads a model stored before the clamp was learned with the default clamp', () => {
+  it('loads a predictor stored before the clamp was learned with the default clamp', () => {
     const { minLogRatio: _, ...old } = predictor.toJSON() as Record<string, unknown>;
     expect(ForestPredictor.load(old).minLogRatio).toBe(MIN_LOG_RATIO);
   });
@@ -109,7 +109,7 @@ describe('ForestPredictor', () => {
     expect(predictor.predict([{ ...tiny, device: gpu }])[0]!.warning).toMatch(/smaller than any profiled softmax/);
   });
 
-  it('round-trips through JSON and refuses other models', () => {
+  it('round-trips through JSON and refuses other predictors', () => {
     const back = ForestPredictor.load(JSON.parse(JSON.stringify(predictor.toJSON())));
     expect(back.predict(heldOut)).toEqual(predictor.predict(heldOut));
     const json = predictor.toJSON();

@@ -22,7 +22,7 @@ describe('roofline baseline', () => {
   });
 });
 
-describe('analytical model (BSP lambda per family and device)', () => {
+describe('analytical predictor (BSP lambda per family and device)', () => {
   it('recovers the efficiency of each family', () => {
     const p = new AnalyticalPredictor();
     p.train(syntheticSamples([dA, dB], 0));
@@ -71,7 +71,7 @@ describe('analytical model (BSP lambda per family and device)', () => {
     expect(p.predict([{ ...makeKernel('Add', 'fp32', { n: 1 << 16 }), device: dA }])[0]?.warning).toBeNull();
   });
 
-  it('round-trips through JSON and refuses foreign or old models', () => {
+  it('round-trips through JSON and refuses foreign or old predictors', () => {
     const p = new AnalyticalPredictor();
     p.train(train);
     const q = AnalyticalPredictor.load(JSON.parse(JSON.stringify(p.toJSON())));
@@ -83,7 +83,7 @@ describe('analytical model (BSP lambda per family and device)', () => {
   });
 });
 
-describe('linear model on log features', () => {
+describe('linear predictor on log features', () => {
   it('fits the synthetic law closely on held-out shapes', () => {
     const p = new LinearPredictor();
     p.train(train);

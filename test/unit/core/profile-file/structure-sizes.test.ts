@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeProfile } from '../../../../src-main/core/profile-file/codec.js';
 import { decodeProfileDocument } from '../../../../src-main/core/profile-file/archive.js';
 import { LIMITS } from '../../../../src-main/core/profile-file/schema.js';
-import { structureProblem } from '../../../../src-main/core/profile-file/structure.js';
+import { structureRefusal } from '../../../../src-main/core/profile-file/structure.js';
 import { sampleProfileFile } from '../../../helpers/sample-profile.js';
 
 const base = JSON.stringify(sampleProfileFile());
@@ -23,7 +23,7 @@ function decodeError(text: string): string {
 
 describe('profile structure sizes, checked before parsing', () => {
   it('a valid profile passes', () => {
-    expect(structureProblem(base)).toBeNull();
+    expect(structureRefusal(base)).toBeNull();
   });
 
   it('refuses a topology of 3000 labels, naming the path, the count and the limit', () => {

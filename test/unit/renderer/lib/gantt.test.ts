@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../../../src-main/api/view-models.js';
-import { ganttLayout } from '../../../../src-renderer/src/lib/gantt.js';
+import { ganttGeometry } from '../../../../src-renderer/src/lib/gantt.js';
 
 const ev = (e: Partial<SimEvent> & Pick<SimEvent, 'stage' | 'phase' | 'startUs' | 'endUs'>): SimEvent => ({
   device: `dev${e.stage}`,
@@ -8,7 +8,7 @@ const ev = (e: Partial<SimEvent> & Pick<SimEvent, 'stage' | 'phase' | 'startUs' 
   ...e,
 });
 
-describe('gantt layout', () => {
+describe('gantt geometry', () => {
   it('puts each stage on a row and the link between stages on a row of its own, two lanes for both directions', () => {
     const events: SimEvent[] = [
       ev({ stage: 0, phase: 'forward', microbatch: 0, startUs: 0, endUs: 10 }),
@@ -19,7 +19,7 @@ describe('gantt layout', () => {
       ev({ stage: 0, phase: 'backward', microbatch: 0, startUs: 38, endUs: 58 }),
       ev({ stage: 0, phase: 'allreduce', microbatch: -1, startUs: 58, endUs: 61 }),
     ];
-    const g = ganttLayout(events);
+    const g = ganttGeometry(events);
     expect(g.rows.map((r) => [r.kind, r.stage, r.lanes])).toEqual([
       ['stage', 0, 1],
       ['link', 0, 2],
@@ -37,7 +37,7 @@ describe('gantt layout', () => {
   });
 
   it('gives a single-stage inference plan one row and no links', () => {
-    const g = ganttLayout([
+    const g = ganttGeometry([
       ev({ stage: 0, phase: 'forward', microbatch: 0, startUs: 0, endUs: 5 }),
       ev({ stage: 0, phase: 'forward', microbatch: 1, startUs: 5, endUs: 10 }),
     ]);
@@ -47,6 +47,6 @@ describe('gantt layout', () => {
   });
 
   it('is empty for no events', () => {
-    expect(ganttLayout([])).toEqual({ rows: [], bars: [], totalUs: 0, phases: [] });
+    expect(ganttGeometry([])).toEqual({ rows: [], bars: [], totalUs: 0, phases: [] });
   });
 });

@@ -1,6 +1,6 @@
 /** Planning to serve a decoder: weight formats, their refusals, serving defaults and the objective's ranking. */
 import { describe, expect, it } from 'vitest';
-import { WEIGHT_FORMATS, weightFormatProblem } from '../../../../src-main/core/workload/generation.js';
+import { WEIGHT_FORMATS, weightFormatRefusal } from '../../../../src-main/core/workload/generation.js';
 import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
 import { defaultBatch } from '../../../../src-main/services/plan/serving-plan.js';
 import { trainedStore } from '../service-stores.js';
@@ -21,13 +21,13 @@ describe('weight formats', () => {
   });
 
   it('are taken when the dtype itself or narrower, refused in one line naming those that work otherwise', () => {
-    expect(weightFormatProblem('q4_k', 'bf16', 2)).toBeNull();
-    expect(weightFormatProblem('fp16', 'fp32', 4)).toBeNull();
-    expect(weightFormatProblem('bf16', 'bf16', 2)).toBeNull();
-    expect(weightFormatProblem('bf16', 'fp16', 2)).toBe(
+    expect(weightFormatRefusal('q4_k', 'bf16', 2)).toBeNull();
+    expect(weightFormatRefusal('fp16', 'fp32', 4)).toBeNull();
+    expect(weightFormatRefusal('bf16', 'bf16', 2)).toBeNull();
+    expect(weightFormatRefusal('bf16', 'fp16', 2)).toBe(
       '--weights bf16: the model computes in fp16, which takes weights as fp16, int8, fp8, q8_0, int4, q4_k, q4_0',
     );
-    expect(weightFormatProblem('fp32', 'bf16', 2)).toMatch(/^--weights fp32: the model computes in bf16, which takes/);
+    expect(weightFormatRefusal('fp32', 'bf16', 2)).toMatch(/^--weights fp32: the model computes in bf16, which takes/);
   });
 });
 

@@ -23,9 +23,11 @@ describe('chooseStoredPredictor', () => {
     );
   });
 
-  it('reads only the chosen model: an outdated linear model stops neither roofline nor the default', () => {
+  it('reads only the chosen predictor: an outdated linear one stops neither roofline nor the default', () => {
     const db = trainedStore(['roofline', 'linear', 'analytical']);
-    db.prepare('UPDATE predictors SET model_json = \'{"name":"linear","version":0}\' WHERE name = \'linear\'').run();
+    db.prepare(
+      'UPDATE predictors SET predictor_json = \'{"name":"linear","version":0}\' WHERE name = \'linear\'',
+    ).run();
     expect(chooseStoredPredictor(db, 'roofline').name).toBe('roofline');
     expect(chooseStoredPredictor(db).name).toBe('analytical');
     expect(() => chooseStoredPredictor(db, 'linear')).toThrow(

@@ -104,23 +104,25 @@ describe('training and predicting', () => {
     expect(huge.warnings.join(' ')).toMatch(/larger than any profiled gemm op/);
   });
 
-  it('refuses a corrupt stored model with a message naming it', () => {
+  it('refuses a corrupt stored predictor with a message naming it', () => {
     const db = seededDb();
     trainPredictors(db, ['linear']);
-    db.prepare('UPDATE predictors SET model_json = \'{"name":"linear","version":1,"coefficients":"oops"}\'').run();
+    db.prepare('UPDATE predictors SET predictor_json = \'{"name":"linear","version":1,"coefficients":"oops"}\'').run();
     expect(() => storedPredictors(db)).toThrow(/stored linear predictor .* cannot be loaded: .*run pipedejavu train/);
   });
 
-  it('predicts an op with the models that load and says which one does not', () => {
+  it('predicts an op with the predictors that load and says which one does not', () => {
     const db = seededDb();
     trainPredictors(db, ['roofline', 'linear']);
-    db.prepare('UPDATE predictors SET model_json = \'{"name":"linear","version":0}\' WHERE name = \'linear\'').run();
+    db.prepare(
+      'UPDATE predictors SET predictor_json = \'{"name":"linear","version":0}\' WHERE name = \'linear\'',
+    ).run();
     const query = { op: 'MatMul', shape: '1x64x64x64', dtype: 'fp32', device: 'cpu' };
     const r = predictOp(db, query);
     expect(r.predictions.map((p) => p.predictor)).toEqual(['roofline']);
     expect(r.warnings.join(' ')).toMatch(/stored linear predictor .* cannot be loaded: .*run pipedejavu train/);
     db.prepare(
-      'UPDATE predictors SET model_json = \'{"name":"roofline","version":0}\' WHERE name = \'roofline\'',
+      'UPDATE predictors SET predictor_json = \'{"name":"roofline","version":0}\' WHERE name = \'roofline\'',
     ).run();
     expect(() => predictOp(db, query)).toThrow(/cannot be loaded/);
   });

@@ -15,7 +15,7 @@ import {
   commentText,
   pythonString,
   shellQuote,
-  slurmNodeNameProblem,
+  slurmNodeNameRefusal,
 } from '../../../../../src-main/core/planner/exports/common.js';
 import { exportPlan, type ExportInput } from '../../../../../src-main/core/planner/exports/export-plan.js';
 import type { PlanDevice, PlanLayer } from '../../../../../src-main/core/planner/types.js';
@@ -290,15 +290,15 @@ describe('hostile names in emitted files', () => {
     for (const s of ['a\nb', 'a\rb', 'a\u2028b', 'a\0b', 'a\u0085b', 'a\u202eb', 'a\x1bb']) {
       expect(commentText(s)).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
       expect(pythonString(s)).toMatch(/^"[\x20-\x7e]*"$/);
-      expect(slurmNodeNameProblem(s)).toMatch(/control character U\+[0-9A-F]{4}/);
+      expect(slurmNodeNameRefusal(s)).toMatch(/control character U\+[0-9A-F]{4}/);
     }
     expect(commentText('x'.repeat(5000)).length).toBeLessThan(300);
     expect(pythonString('a"b\\c\u00e9')).toBe('"a\\"b\\\\c\\u00e9"');
-    expect(slurmNodeNameProblem('node-1.cluster_a')).toBeNull();
-    expect(slurmNodeNameProblem('my box')).toBe('a space');
-    expect(slurmNodeNameProblem('a,b')).toBe('the character ","');
-    expect(slurmNodeNameProblem('-x')).toBe('a leading "-"');
-    expect(slurmNodeNameProblem('')).toBe('empty');
+    expect(slurmNodeNameRefusal('node-1.cluster_a')).toBeNull();
+    expect(slurmNodeNameRefusal('my box')).toBe('a space');
+    expect(slurmNodeNameRefusal('a,b')).toBe('the character ","');
+    expect(slurmNodeNameRefusal('-x')).toBe('a leading "-"');
+    expect(slurmNodeNameRefusal('')).toBe('empty');
     expect(shellQuote('a\0b')).not.toContain('\0');
   });
 
