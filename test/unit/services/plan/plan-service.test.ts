@@ -130,6 +130,17 @@ describe('planSummary', () => {
     const r = planWorkload(trainedStore(), { ...bert, topN: 2 });
     expect(planSummary(r)).toEqual({
       workload: 'bert-base',
+      assumptions: {
+        sequence: { value: 128, asked: true },
+        modelContext: 512,
+        output: null,
+        image: null,
+        batch: { value: 8, asked: true },
+        dtype: 'fp32',
+        weights: 'fp32',
+        stack: { name: 'adam', title: 'mixed-precision Adam (16 bytes a parameter)' },
+        engine: null,
+      },
       mode: 'training',
       batch: 8,
       devices: r.problem.devices,

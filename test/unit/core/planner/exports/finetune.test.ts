@@ -291,6 +291,17 @@ describe('plan (text) with a fine-tuning plan', () => {
     const i = input({ kind: 'pipeline', stages: [1, 1] }, QLORA);
     const text = renderPlans({
       workload: 'llama',
+      assumptions: {
+        sequence: { value: 8192, asked: false },
+        modelContext: 131072,
+        output: null,
+        image: null,
+        batch: { value: 8, asked: false },
+        dtype: 'bf16',
+        weights: 'nf4',
+        stack: { name: 'peft', title: 'PEFT + transformers Trainer (bitsandbytes for QLoRA)' },
+        engine: null,
+      },
       problem: { ...i.problem, links: [], bytesPerParam: 2, overheadBytes: 0 },
       result: { plans: [], rejected: [], searchMs: 0 },
       exports: exportPlan(i),
@@ -302,5 +313,9 @@ describe('plan (text) with a fine-tuning plan', () => {
       'LoRA:      CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 python train_lora.py (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)',
     );
     expect(text).toMatch(/note: PEFT and the Trainer do not pipeline/);
+    expect(text.split('\n')[1]).toBe(
+      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), nf4 weights, bf16 compute, " +
+        'stack PEFT + transformers Trainer (bitsandbytes for QLoRA)',
+    );
   });
 });
