@@ -8,22 +8,10 @@ import {
   DEFAULT_SEQUENCE_TEXT,
   defaultSequence,
 } from '../../../../src-main/core/catalog/default-sequence.js';
-import { ggufDecoder } from '../../../../src-main/core/catalog/gguf-architecture.js';
 import { hfConfigDecoder } from '../../../../src-main/core/catalog/hf-config.js';
 import { CATALOG } from '../../../../src-main/core/catalog/entries.js';
 import { catalogWorkload, entryWorkload, type CatalogEntry } from '../../../../src-main/core/catalog/index.js';
 import { LLAMA_31_8B, MISTRAL_7B_V03 } from '../../../helpers/hf-configs.js';
-
-const LLAMA_31_GGUF = {
-  'general.architecture': 'llama',
-  'llama.block_count': 32,
-  'llama.context_length': 131072,
-  'llama.embedding_length': 4096,
-  'llama.feed_forward_length': 14336,
-  'llama.attention.head_count': 32,
-  'llama.attention.head_count_kv': 8,
-  'llama.vocab_size': 128256,
-};
 
 const seqOf = (e: CatalogEntry): number | undefined => entryWorkload(e).bindings.seq;
 
@@ -48,11 +36,10 @@ describe('the default sequence', () => {
     }
   });
 
-  it('gives the catalog model, its config.json and its GGUF header the same sequence', () => {
+  it('gives the catalog model and its config.json the same sequence (a GGUF header: gguf-architecture.test.ts)', () => {
     const catalog = catalogWorkload('llama-3.1-8b').bindings.seq;
     expect(catalog).toBe(8192);
     expect(seqOf(hfConfigDecoder(LLAMA_31_8B, 'config.json', 'Llama-3.1-8B').entry)).toBe(catalog);
-    expect(seqOf(ggufDecoder(LLAMA_31_GGUF, null, 'm.gguf', 'm').entry)).toBe(catalog);
     expect(catalogWorkload('mistral-7b').bindings.seq).toBe(
       seqOf(hfConfigDecoder(MISTRAL_7B_V03, 'config.json', 'Mistral-7B').entry),
     );

@@ -6,21 +6,13 @@ import {
   sequenceText,
   type PlanAssumptionsView,
 } from '../../../../src-main/core/planner/plan-assumptions.js';
+import { TRAINING_DEFAULTS } from '../../../helpers/plan-assumptions.js';
 
-const training: PlanAssumptionsView = {
-  sequence: { value: 8192, asked: false },
-  modelContext: 131072,
-  output: null,
-  image: null,
-  batch: { value: 8, asked: false },
-  dtype: 'bf16',
-  weights: 'bf16',
-  stack: { ...ADAM_STACK },
-  engine: null,
-};
+const training = TRAINING_DEFAULTS;
 
 describe('assumptionsLine', () => {
   it('names the sequence and where it came from, the batch, the dtype and the training memory', () => {
+    expect(training.stack).toEqual(ADAM_STACK);
     expect(assumptionsLine(training)).toBe(
       "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), bf16, " +
         'mixed-precision Adam (16 bytes a parameter)',

@@ -2,23 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
+import { TRAINING_DEFAULTS } from '../../../helpers/plan-assumptions.js';
 
 const onA4090: Pick<PlanRequest, 'devices' | 'virtual'> = { devices: 'none', virtual: ['RTX 4090'] };
 
 describe('plan assumptions', () => {
   it('training a catalog decoder: its default sequence, the default batch, its dtype and mixed-precision Adam', () => {
     const r = planWorkload(openDatabase(':memory:'), { workload: 'llama-3.1-8b', mode: 'training', ...onA4090 });
-    expect(r.assumptions).toEqual({
-      sequence: { value: 8192, asked: false },
-      modelContext: 131072,
-      output: null,
-      image: null,
-      batch: { value: 8, asked: false },
-      dtype: 'bf16',
-      weights: 'bf16',
-      stack: { name: 'adam', title: 'mixed-precision Adam (16 bytes a parameter)' },
-      engine: null,
-    });
+    expect(r.assumptions).toEqual(TRAINING_DEFAULTS);
   });
 
   it('serving: the prompt asked by --seq, the default output, the weight format and the engine with its version', () => {

@@ -10,6 +10,7 @@ import { createSeededRun, seededDb } from '../../../helpers/seeded-store.js';
 import { device as cpuFeatures, measurementOf, syntheticSamples } from '../../../helpers/synthetic-samples.js';
 import { trainedStore } from '../service-stores.js';
 import { servingLaunchOf, trainingExports } from '../../../helpers/plan-exports.js';
+import { TRAINING_DEFAULTS } from '../../../helpers/plan-assumptions.js';
 
 const bert: PlanRequest = { workload: 'bert-base', devices: 'all', mode: 'training', batch: 8, seq: 128 };
 
@@ -131,15 +132,12 @@ describe('planSummary', () => {
     expect(planSummary(r)).toEqual({
       workload: 'bert-base',
       assumptions: {
+        ...TRAINING_DEFAULTS,
         sequence: { value: 128, asked: true },
         modelContext: 512,
-        output: null,
-        image: null,
         batch: { value: 8, asked: true },
         dtype: 'fp32',
         weights: 'fp32',
-        stack: { name: 'adam', title: 'mixed-precision Adam (16 bytes a parameter)' },
-        engine: null,
       },
       mode: 'training',
       batch: 8,

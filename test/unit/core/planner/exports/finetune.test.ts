@@ -18,6 +18,7 @@ import type { PlanResponse } from '../../../../../src-main/services/plan/plan-se
 import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 import { oracleYaml, paramLayers, planGpu, trainingExports, UNREAD_FIGURES } from '../../../../helpers/plan-exports.js';
+import { TRAINING_DEFAULTS } from '../../../../helpers/plan-assumptions.js';
 
 const PYTHON = ORACLE_PYTHON;
 /** Python byte-compiles and PyYAML parses what is emitted (Debian's python3-yaml). */
@@ -292,15 +293,9 @@ describe('plan (text) with a fine-tuning plan', () => {
     const text = renderPlans({
       workload: 'llama',
       assumptions: {
-        sequence: { value: 8192, asked: false },
-        modelContext: 131072,
-        output: null,
-        image: null,
-        batch: { value: 8, asked: false },
-        dtype: 'bf16',
+        ...TRAINING_DEFAULTS,
         weights: 'nf4',
         stack: { name: 'peft', title: 'PEFT + transformers Trainer (bitsandbytes for QLoRA)' },
-        engine: null,
       },
       problem: { ...i.problem, links: [], bytesPerParam: 2, overheadBytes: 0 },
       result: { plans: [], rejected: [], searchMs: 0 },
