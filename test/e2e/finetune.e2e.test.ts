@@ -73,6 +73,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await expect(page.getByTestId('plan-assumptions').innerText()).resolves.toMatch(
           /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1, bf16, engine vLLM/,
         );
+        await page.getByTestId('plan-assumptions').scrollIntoViewIfNeeded();
         await app.screenshot('plans-none-fits-light');
 
         // Workloads: the fit table in fine-tuning mode, LoRA and QLoRA rows, the stack in its note.
