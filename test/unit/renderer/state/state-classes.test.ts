@@ -215,9 +215,7 @@ describe('PlansState', () => {
     expect(ps.formError).toBeNull();
     await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
     expect(ps.job.result?.assumptions.sequence).toEqual({ value: 2048, asked: true });
-    expect(ps.assumptions).toMatch(
-      /^Assumes: sequence 2,048 tokens, batch 8, nf4 weights, bf16 compute, stack PEFT/,
-    );
+    expect(ps.assumptions).toMatch(/^Assumes: sequence 2,048 tokens, batch 8, nf4 weights, bf16 compute, stack PEFT/);
     expect(ps.noneFits).toBe(false);
     expect(ps.fitting.length).toBeGreaterThan(0);
     expect(ps.fitting.every(({ plan, index }) => plan.feasible && ps.job.result?.plans[index] === plan)).toBe(true);
