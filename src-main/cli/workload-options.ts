@@ -5,6 +5,7 @@ import { REQUEST_LIMITS, type Range } from '../core/workload/limits.js';
 import { FLOAT_DTYPES, type FloatDtype } from '../core/domain/dtypes.js';
 import { series } from '../core/text/series.js';
 import { FP8_GPUS_TEXT } from '../core/domain/gpu-architectures.js';
+import { DEFAULT_SEQUENCE_TEXT } from '../core/catalog/default-sequence.js';
 import type { WorkloadSpecOptions } from '../services/workload/workload-service.js';
 import { valueOption, type OptionSpec, type ParsedOptions } from './command.js';
 
@@ -22,7 +23,10 @@ export const WORKLOAD_OPTIONS: Record<string, OptionSpec> = {
     description: "an input's whole shape, e.g. --input images=1x3x640x640",
   },
   batch: valueOption('N', 'catalog models: batch size (default 1)'),
-  seq: valueOption('N', 'catalog transformers: sequence length'),
+  seq: valueOption(
+    'N',
+    `text models (catalog, config.json, GGUF): tokens per sequence (default: ${DEFAULT_SEQUENCE_TEXT})`,
+  ),
   image: valueOption('N', 'catalog CNN/ViT: image size (default 224)'),
   dtype: valueOption('DTYPE', `catalog models: ${series(FLOAT_DTYPES)} (fp8 GEMMs, bf16 elsewhere; ${FP8_GPUS_TEXT})`),
 };

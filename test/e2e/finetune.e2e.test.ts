@@ -1,7 +1,8 @@
 /**
  * Fine-tuning in the app against a real `pipedejavu serve`: the Plans view plans QLoRA of
- * Llama 3.1 8B on two datasheet GPUs (RTX 4090 and RTX 3090) and shows the adapter planned and
- * the memory per device; the Workloads view's fit table in fine-tuning mode lists the LoRA and
+ * Llama 3.1 8B at a sequence length on two datasheet GPUs (RTX 4090 and RTX 3090) and shows what it
+ * assumed, the adapter planned and the memory per device, then says that Llama 3.1 70B fits no plan
+ * there and what would; the Workloads view's fit table in fine-tuning mode lists the LoRA and
  * QLoRA rows. Needs Chromium (see harness.ts); skips without it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,8 +37,13 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         const picker = page.getByTestId('plan-virtual');
         await picker.getByLabel('NVIDIA GeForce RTX 4090', { exact: true }).fill('1');
         await picker.getByLabel('NVIDIA GeForce RTX 3090', { exact: true }).fill('1');
+        await page.getByTestId('plan-seq').fill('2048');
         await page.getByTestId('plan-run').click();
         await page.getByTestId('plan-finetune-head').waitFor({ timeout: 120_000 });
+        // The figures say what they assume, the sequence asked first.
+        await expect(page.getByTestId('plan-assumptions').innerText()).resolves.toMatch(
+          /^Assumes: sequence 2,048 tokens, batch 8, nf4 weights, bf16 compute, stack PEFT/,
+        );
         await expect(page.getByTestId('plan-finetune-head').innerText()).resolves.toBe(
           'QLoRA r16 α32 on q,k,v,o,gate,up,down · PEFT',
         );
@@ -53,6 +59,22 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await page.getByTestId('export-tab-finetune').click();
         await expect(page.getByTestId('export-snippets').innerText()).resolves.toContain('LoraConfig');
         await app.screenshot('plans-finetune-qlora-light');
+
+        // A model that does not fit: said as the CLI says it, with what would fit, and no plan ranked as a result.
+        await page.getByTestId('plan-workload').selectOption('llama-3.1-70b');
+        await page.getByTestId('plan-mode').selectOption('inference');
+        await page.getByTestId('plan-seq').fill('');
+        await page.getByTestId('plan-run').click();
+        await page.getByTestId('plan-none-fits').waitFor({ timeout: 120_000 });
+        await expect(page.getByTestId('plan-none-fits').innerText()).resolves.toContain('No plan fits these devices.');
+        await expect(page.getByTestId('plan-suggestions').innerText()).resolves.toContain('What would fit');
+        await expect(page.getByTestId('plans-table').count()).resolves.toBe(0);
+        await expect(page.getByTestId('serving-table').count()).resolves.toBe(0);
+        await expect(page.getByTestId('plan-assumptions').innerText()).resolves.toMatch(
+          /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1, bf16, engine vLLM/,
+        );
+        await page.getByTestId('plan-assumptions').scrollIntoViewIfNeeded();
+        await app.screenshot('plans-none-fits-light');
 
         // Workloads: the fit table in fine-tuning mode, LoRA and QLoRA rows, the stack in its note.
         await app.go('workloads');

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { DescribedModel } from '../../core/catalog/hf-model.js';
 import { SAFETENSORS_DTYPE_BITS, type SafetensorsDtype } from '../../core/catalog/safetensors.js';
 import { TransformerEntrySchema } from '../../core/catalog/schema.js';
+import { defaultSequence } from '../../core/catalog/default-sequence.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
 
 const dtypes = Object.keys(SAFETENSORS_DTYPE_BITS) as [SafetensorsDtype, ...SafetensorsDtype[]];
@@ -52,7 +53,11 @@ export function describedFromJson(text: string): DescribedModel | null {
   // The catalog's name pattern is for its files: the model's name (data) stands beside it, as hfConfigDecoder does.
   const entry = TransformerEntrySchema.safeParse({ ...fields, name: 'model' });
   if (!named.success || !entry.success) return null;
-  return { ...d.data, entry: { ...entry.data, ...named.data } };
+  // Its default sequence by today's rule (a row written before the rule kept an older one).
+  const e = entry.data;
+  const defaults =
+    e.context !== undefined ? { ...e.defaults, seq: defaultSequence(e.context, e.causal === true) } : e.defaults;
+  return { ...d.data, entry: { ...e, defaults, ...named.data } };
 }
 
 export const describedToJson = (d: DescribedModel): string => JSON.stringify(d);

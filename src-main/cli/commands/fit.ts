@@ -2,7 +2,7 @@ import { UsageError } from '../../core/errors.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import type { FitTime } from '../../core/planner/memory/fit.js';
 import { publishedErrorText } from '../../core/predictor/kernel-efficiency.js';
-import { fitModel } from '../../services/plan/fit-service.js';
+import { fitModel, type FitAnswer } from '../../services/plan/fit-service.js';
 import { readDescribedFile } from '../../services/workload/workload-service.js';
 import type { Command, OptionSpec } from '../command.js';
 import { SERVING_OPTIONS, engineChoice } from '../serving-options.js';
@@ -12,6 +12,8 @@ import { formatTable } from '../output.js';
 import { boundedText, positiveInt } from '../workload-options.js';
 import { REQUEST_LIMITS, TEXT_LIMITS } from '../../core/workload/limits.js';
 import { quoted } from '../../core/text/shown.js';
+import { DEFAULT_SEQUENCE_TEXT } from '../../core/catalog/default-sequence.js';
+import { sequenceText } from '../../core/planner/plan-assumptions.js';
 import { count } from '../../core/text/plural.js';
 
 /** "NVIDIA GeForce RTX 4090" -> "RTX 4090": the table's GPU lists stay readable. */
@@ -27,6 +29,12 @@ function timeText(t: FitTime): string {
   if (t.serving)
     return `${t.serving.title} on ${short(t.gpu)}: ${t.serving.decodeTokensPerSecond.toFixed(1)} tok/s, prefill ${ms(t.us)} ms${range}`;
   return `${ms(t.us)} ms ${t.what === 'step' ? '/step' : 'prefill'} on ${short(t.gpu)}${range}`;
+}
+
+/** "context 8,192 tokens (the model's default, of its 131,072)": what the rows assumed; a model without a context: "1 token". */
+function contextText(r: Pick<FitAnswer, 'context' | 'modelContext'>, asked: boolean): string {
+  if (r.modelContext === null && !asked) return count(r.context, 'token');
+  return `context ${sequenceText({ value: r.context, asked }, r.modelContext)}`;
 }
 
 export const fitCommand: Command = {
@@ -46,7 +54,7 @@ export const fitCommand: Command = {
     alpha: FINETUNE_OPTIONS.alpha,
     targets: FINETUNE_OPTIONS.targets,
     stack: FINETUNE_OPTIONS.stack,
-    context: { type: 'string', valueName: 'N', description: "tokens per sequence (default: the model's default)" },
+    context: { type: 'string', valueName: 'N', description: `tokens per sequence (default: ${DEFAULT_SEQUENCE_TEXT})` },
     batch: { type: 'string', valueName: 'N', description: 'sequences (default 1)' },
     gpus: {
       type: 'string',
@@ -92,7 +100,7 @@ export const fitCommand: Command = {
       return;
     }
     ctx.printLine(
-      `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${count(r.context, 'token')} x ${count(r.batch, 'sequence')}; ` +
+      `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${contextText(r, typeof opts.context === 'string')} x ${count(r.batch, 'sequence')}; ` +
         `each GPU keeps ${formatBytes(r.overheadBytes)} for the framework`,
     );
     ctx.print(

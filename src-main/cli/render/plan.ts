@@ -12,6 +12,7 @@ import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import { stageDevicesText } from '../../core/planner/stage-text.js';
 import { ms } from './workload.js';
+import { assumptionsLine } from '../../core/planner/plan-assumptions.js';
 
 /** "1 measured, 8 from datasheets": only what is true of the plan's devices. */
 function provenanceText(devices: PlanResponse['problem']['devices']): string {
@@ -113,9 +114,11 @@ function layoutLines(l: NonNullable<PlanResponse['layout']>): string[] {
         : l.vsBest < 1 - 1e-9
           ? `, ${((1 - l.vsBest) * 100).toFixed(1)}% faster than the best plan (the search does not cover it)`
           : ', as fast as the best plan';
-  const head = `Your layout ${l.text}: ${ms(l.stepUs)} a step${vs}`;
+  const band = l.band ? ` (band ${bandText(l.band)})` : '';
+  const head = `Your layout ${l.text}: ${ms(l.stepUs)} a step${band}${vs}`;
   return [
-    l.fits ? head : `${head}; it does not fit: ${l.reasons.slice(0, 2).join('; ')}`,
+    `${l.fits ? head : `${head}; it does not fit: ${l.reasons.slice(0, 2).join('; ')}`}; memory per device:`,
+    ...tableRows(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(l.plan.memory)),
     ...l.notes.map((n) => `  note: ${n}`),
   ];
 }
@@ -217,11 +220,24 @@ function loadLines(serving: readonly ServingFigures[]): string[] {
   ];
 }
 
-/** Each plan's serving figures: at the batch, and under continuous batching at the most sequences that fit. */
-function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): string[] {
-  const about = r.served
-    ? `prompt ${r.served.prompt} + ${count(r.served.tokens, 'output token')} a request; ${OBJECTIVE_TEXT[r.served.objective]}`
-    : 'decode steps read each stage’s weights and KV cache';
+/** A listed plan (a rank, or the user's layout) and its serving figures. */
+interface ServedRow {
+  label: string | number;
+  plan: Plan;
+  figures: ServingFigures;
+}
+
+/**
+ * Each plan's serving figures, in place of the training table: at the batch, and under continuous
+ * batching at the most sequences that fit.
+ */
+function servingLines(
+  r: PlanResponse,
+  served: NonNullable<PlanResponse['served']>,
+  rows: readonly ServedRow[],
+): string[] {
+  const about = `prompt ${served.prompt} + ${count(served.tokens, 'output token')} a request; ${OBJECTIVE_TEXT[served.objective]}`;
+  const serving = rows.map((x) => x.figures);
   const engine = engineLine(r, serving[0]);
   return [
     `Serving (${about}):`,
@@ -229,6 +245,7 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
     ...tableRows(
       [
         '#',
+        'KIND',
         'FIRST TOKEN',
         'DECODE STEP',
         'TOKENS/S/SEQ',
@@ -237,9 +254,11 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
         'MAX CONCURRENT',
         'TOKENS/S THERE',
         'LONGEST CONTEXT',
+        'STAGES',
       ],
-      serving.map((s, i) => [
-        i + 1,
+      rows.map(({ label, plan, figures: s }) => [
+        label,
+        kindText(plan),
         ms(s.ttftUs),
         ms(s.decodeStepUs),
         s.tokensPerSecondPerSequence.toFixed(1),
@@ -248,10 +267,49 @@ function servingLines(r: PlanResponse, serving: readonly ServingFigures[]): stri
         s.maxBatch,
         s.maxBatchTokensPerSecond.toFixed(0),
         s.maxContext,
+        stagesText(plan),
       ]),
     ),
     ...loadLines(serving),
   ];
+}
+
+/** The training table: each plan's step, its band, throughput, schedule and stages. */
+function trainingLines(r: PlanResponse, rows: readonly { label: string | number; plan: Plan }[]): string[] {
+  const band = (p: Plan): StepBand | null =>
+    p === r.layout?.plan ? (r.layout.band ?? null) : (r.stepBands[r.result.plans.indexOf(p)] ?? null);
+  return [
+    ...tableRows(
+      ['#', 'KIND', 'STEP', 'BAND', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
+      rows.map(({ label, plan: p }) => [
+        label,
+        kindText(p),
+        `${ms(p.stepUs)}${p.feasible ? '' : ' (does not fit)'}`,
+        bandText(band(p)),
+        p.throughputSamplesPerS.toFixed(1),
+        `${p.microbatches} ${p.schedule}`,
+        `${(p.bubbleFraction * 100).toFixed(0)}%`,
+        `${(p.commFraction * 100).toFixed(0)}%`,
+        stagesText(p),
+      ]),
+    ),
+    ...(rows.some(({ plan }) => band(plan) !== null)
+      ? [
+          "BAND: the step's range, the widest of its devices': 90% for a profiled device (its measure-model checks of other models, or the prediction bench's), 5th-95th percentile of published measurements for a datasheet GPU",
+        ]
+      : []),
+  ];
+}
+
+/** A served decoder's rows, each with its figures (the user's layout with its own); null when not serving. */
+function servedRows(r: PlanResponse, rows: readonly { label: string | number; plan: Plan }[]): ServedRow[] | null {
+  if (!r.served || !r.serving) return null;
+  const out: ServedRow[] = [];
+  rows.forEach(({ label, plan }, i) => {
+    const figures = plan === r.layout?.plan ? r.layout.serving : r.serving?.[i];
+    if (figures) out.push({ label, plan, figures });
+  });
+  return out;
 }
 
 /** "570 ms - 1.21 s": a step's band; '-' without one. */
@@ -282,6 +340,7 @@ export function renderPlans(r: PlanResponse): string {
   const feasible = plans.filter((p) => p.feasible);
   const out: string[] = [
     `${r.workload}: ${modeText(r)}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
+    assumptionsLine(r.assumptions),
     '',
   ];
   // The user's --layout is a row of its own, marked, after the ranked plans.
@@ -289,28 +348,10 @@ export function renderPlans(r: PlanResponse): string {
     ...feasible.map((p, i) => ({ label: i + 1, plan: p })),
     ...(r.layout ? [{ label: 'your layout', plan: r.layout.plan }] : []),
   ];
-  if (rows.length > 0)
-    out.push(
-      ...tableRows(
-        ['#', 'KIND', 'STEP', 'BAND', 'SAMPLES/S', 'MICROBATCHES', 'BUBBLE', 'COMM', 'STAGES'],
-        rows.map(({ label, plan: p }) => [
-          label,
-          kindText(p),
-          `${ms(p.stepUs)}${p.feasible ? '' : ' (does not fit)'}`,
-          bandText(r.stepBands[r.result.plans.indexOf(p)] ?? null),
-          p.throughputSamplesPerS.toFixed(1),
-          `${p.microbatches} ${p.schedule}`,
-          `${(p.bubbleFraction * 100).toFixed(0)}%`,
-          `${(p.commFraction * 100).toFixed(0)}%`,
-          stagesText(p),
-        ]),
-      ),
-    );
-  if (r.stepBands.some((b) => b !== null))
-    out.push(
-      "BAND: the step's range, the widest of its devices': 90% for a profiled device (its measure-model checks of other models, or the prediction bench's), 5th-95th percentile of published measurements for a datasheet GPU",
-    );
-  if (r.serving && feasible.length > 0) out.push('', ...servingLines(r, r.serving.slice(0, feasible.length)));
+  // A served decoder's plans are told by their serving figures, a training plan's by its step.
+  const served = servedRows(r, rows);
+  if (r.served && served && served.length > 0) out.push(...servingLines(r, r.served, served));
+  else if (rows.length > 0 && !served) out.push(...trainingLines(r, rows));
   const best = feasible[0];
   if (best) {
     out.push(
@@ -318,7 +359,7 @@ export function renderPlans(r: PlanResponse): string {
       `Best plan: ${best.kind}${best.optimizerOffload ? ' with the optimizer offloaded to the CPU' : ''}${best.recompute ? `, ${best.recompute} activation recomputation` : ''}${best.zeroStage ? `, ${zeroText(best.zeroStage)}` : ''}, bottleneck stage ${best.bottleneckStage}; memory per device:`,
     );
     out.push(...tableRows(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(best.memory)));
-    const stageBands = stageBandText(best, r.stepBands[r.result.plans.indexOf(best)] ?? null);
+    const stageBands = r.served ? null : stageBandText(best, r.stepBands[r.result.plans.indexOf(best)] ?? null);
     if (stageBands) out.push(stageBands);
     const next = feasible[1];
     if (next)

@@ -14,6 +14,7 @@ import type { WeightFormat } from '../workload/generation.js';
 import { HYPERPARAMETER_RANGES, outOfRange, type Range } from '../workload/limits.js';
 import type { CatalogEntry, TransformerEntry } from './schema.js';
 import { LLAMA_STYLE } from './decoder-style.js';
+import { defaultSequence } from './default-sequence.js';
 
 export type GgufMetadata = Readonly<Record<string, unknown>>;
 
@@ -103,7 +104,7 @@ export function ggufDecoder(
     title: typeof md['general.name'] === 'string' ? (md['general.name'] as string) : name,
     config: `${file} (GGUF header)`,
     reportedParams: 1,
-    defaults: { batch: 1, seq: Math.min(4096, context), dtype: 'bf16' },
+    defaults: { batch: 1, seq: defaultSequence(context, true), dtype: 'bf16' },
     kind: 'transformer',
     input: 'tokens',
     layers,

@@ -20,6 +20,7 @@ import { UserError } from '../errors.js';
 import { HYPERPARAMETER_RANGES as R, outOfRange, type Range } from '../workload/limits.js';
 import { TransformerEntrySchema, type CatalogEntry, type TransformerEntry } from './schema.js';
 import { CAUSAL_LM, LLAMA_STYLE } from './decoder-style.js';
+import { defaultSequence } from './default-sequence.js';
 
 export type HfConfig = Readonly<Record<string, unknown>>;
 
@@ -465,7 +466,7 @@ export function hfConfigDecoder(cfg: unknown, file: string, name: string): HfDec
     reportedParams: 1,
     defaults: {
       batch: 1,
-      seq: Math.min(fields.causal ? 4096 : 128, context),
+      seq: defaultSequence(context, fields.causal === true),
       dtype: defaultDtype(r, fields),
     },
     kind: 'transformer' as const,

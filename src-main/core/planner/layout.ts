@@ -14,6 +14,7 @@
  */
 import { quoted } from '../text/shown.js';
 import type { ServingFigures } from './serving/serving.js';
+import type { StepBand } from './plan-summary.js';
 import { UserError } from '../errors.js';
 import { pricePlan, tensorDegreeRefusal, type StageSpec } from './cost/plan-cost.js';
 import { recomputeProblem } from './memory/recompute.js';
@@ -350,4 +351,6 @@ export interface LayoutAnswer {
   notes: string[];
   /** Serving a decoder: the layout's serving figures (as the listed plans'); null otherwise. */
   serving?: ServingFigures | null;
+  /** Its step's band, as the listed plans' (stepBands); null when it does not fit or a device has none. */
+  band?: StepBand | null;
 }

@@ -7,6 +7,7 @@ import type { FinetuneSpec } from '../workload/finetune.js';
 import type { ServingFigures } from './serving/serving.js';
 import type { PlanExports } from './exports/export-plan.js';
 import type { LayoutAnswer } from './layout.js';
+import type { PlanAssumptionsView } from './plan-assumptions.js';
 import type { PlanAllResult } from './search/index.js';
 import type { ServedDecoder } from './serving/served-decoder.js';
 import type { SimEvent } from './simulator/pipeline-simulator.js';
@@ -22,6 +23,8 @@ export interface StepBand {
 
 /** What the planner answers beside the ranked plans: shared by the service's response and its summary. */
 export interface PlanOutcome {
+  /** What the figures rest on: sequence (prompt and output), batch, dtype and weights, engine or stack. */
+  assumptions: PlanAssumptionsView;
   exports: PlanExports | null;
   /** The simulated schedule of the best plan (one step); empty when none fits. */
   timeline: SimEvent[];

@@ -280,6 +280,7 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     mode: req.mode,
     params: paramsOf(w),
     context,
+    modelContext: e?.kind === 'transformer' && e.input === 'tokens' ? (e.context ?? null) : null,
     batch,
     rows: rows.map((r) => {
       const engine = decoder ? rowEngine(req.engine ?? 'auto', r.how.format ?? servedFormat(undefined, dtype)) : null;

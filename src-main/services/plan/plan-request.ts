@@ -19,6 +19,7 @@ export interface PlanResponse extends PlanOutcome {
 export function planSummary(r: PlanResponse): PlanSummary {
   return {
     workload: r.workload,
+    assumptions: r.assumptions,
     mode: r.problem.mode,
     batch: r.problem.batch,
     devices: r.problem.devices,

@@ -37,6 +37,7 @@ import { SERVING_CANDIDATES, rankServing, withOneStagePlans } from './serving-pl
 import type { PlanDevices } from './plan-devices.js';
 import { planProblem } from './plan-problem.js';
 import { planExports } from './plan-exports.js';
+import { assumptionsView } from './plan-assumptions.js';
 import { servedFormat, servingEngine } from './serving-engine.js';
 import {
   resolvePlanRequest,
@@ -123,15 +124,25 @@ function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
   }
 }
 
-/** The request's layout priced beside the best plan (if searched), with its serving figures when a decoder is served. */
-function layoutWithServing(layout: Layout, searched: Prepared, best: Plan | null, serves: boolean): LayoutAnswer {
+/**
+ * The request's layout priced beside the best plan (if searched), with its step's band, and its
+ * serving figures when a decoder is served.
+ */
+function layoutWithServing(
+  db: Database,
+  layout: Layout,
+  searched: Prepared,
+  best: Plan | null,
+  serves: boolean,
+): LayoutAnswer {
   const { workload, devices, problem, costModel, assumptions } = searched;
   const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best });
   const engine = assumptions.engine?.serving ?? null;
   const figures = serves
     ? servingOf(assumptions.served, problem, [answer.plan], devices.candidates, costModel, engine)
     : null;
-  return { ...answer, serving: figures?.[0] ?? null };
+  const [band] = stepBands(db, [answer.plan], problem.devices, workload.name);
+  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null };
 }
 
 /** Each plan's step band, from every device's factors (plan-bands.ts). */
@@ -175,6 +186,7 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
   }
   return {
     workload: workload.name,
+    assumptions: assumptionsView(req, searched),
     problem: best?.problem ?? problem,
     result,
     serving,
@@ -184,7 +196,9 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
-    layout: layout ? layoutWithServing(layout, searched, searched.ranked.best?.plan ?? null, figures !== null) : null,
+    layout: layout
+      ? layoutWithServing(db, layout, searched, searched.ranked.best?.plan ?? null, figures !== null)
+      : null,
     finetune: assumptions.finetune,
     stepBands: stepBands(db, result.plans, problem.devices, workload.name),
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
@@ -212,7 +226,7 @@ export function priceLayout(db: Database, req: PlanRequest & { layout: string })
     problem: prepared.problem,
     served,
     engine: engine?.summary ?? null,
-    layout: layoutWithServing(layout, prepared, null, served !== null),
+    layout: layoutWithServing(db, layout, prepared, null, served !== null),
     warnings: groupRepeated([...warnings, ...prepared.workload.warnings.slice(0, 5)]),
   };
 }

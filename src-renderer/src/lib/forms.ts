@@ -15,6 +15,8 @@ export interface PlanForm {
   workload: string;
   mode: PlanMode;
   batch: number | string;
+  /** Tokens per sequence (serving a decoder: the prompt unless one is given); empty: the model's default. */
+  seq?: number | string | null;
   /** Device keys of this machine ("cpu", "cuda:0"). */
   localDevices: readonly string[];
   /** Imported machines (ids) whose profiled devices join the plan: a virtual cluster. */
@@ -91,6 +93,9 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (!f.workload) return { ok: false, error: 'Choose a workload to plan.' };
   const batch = typeof f.batch === 'number' ? f.batch : Number(String(f.batch).trim());
   if (!Number.isInteger(batch) || batch < 1) return { ok: false, error: 'Batch must be a whole number ≥ 1.' };
+  const seq = optionalCount(f.seq ?? null);
+  if (seq === null)
+    return { ok: false, error: "Sequence must be a whole number ≥ 1 (or empty for the model's default)." };
   const virtual = datasheetNames(f.virtual);
   if (typeof virtual === 'string') return { ok: false, error: virtual };
   if (f.localDevices.length === 0 && f.machines.length === 0 && virtual.length === 0) {
@@ -104,6 +109,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
     devices: f.localDevices.length > 0 ? f.localDevices.join(',') : 'none',
     topN: f.topN,
   };
+  if (seq !== undefined) request.seq = seq;
   if (f.machines.length > 0) request.machine = f.machines.join(',');
   if (virtual.length > 0) request.virtual = virtual;
   if (f.network.trim()) request.network = f.network.trim();

@@ -1,7 +1,8 @@
 /** The plan form and the plan job. */
 import type { ApiClient } from '../../../src-main/api/client.js';
-import type { DatasheetGpuView, PlanView } from '../../../src-main/api/view-models.js';
+import type { DatasheetGpuView, Plan, PlanView } from '../../../src-main/api/view-models.js';
 import { gpuMatchesSearch } from '../../../src-main/api/gpu-search.js';
+import { assumptionsLine } from '../../../src-main/api/text.js';
 import { planRequest, type PlanMode, type ServingForm } from '../lib/forms.js';
 import { DEFAULT_FINETUNE_FORM, type FinetuneForm, type LoraTarget } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
@@ -18,6 +19,8 @@ export class PlansState {
   mode: PlanMode = $state('training');
   /** The batch the user chose; null until they choose (then 1 sequence when serving, 8 samples when training). */
   #chosenBatch: number | null = $state(null);
+  /** Tokens per sequence (serving a decoder: the prompt unless Prompt tokens is given); empty: the model's default. */
+  seq: number | string | null = $state('');
   /** Serving a decoder (inference): weight format, objective, output and prompt tokens; empty: the defaults. */
   serving: ServingForm = $state({ weights: '', engine: 'auto', objective: 'latency', tokens: '', prompt: '' });
   /** Fine-tuning (mode finetune): adapter, rank, alpha ('' for 2 x rank), targets (none: all) and stack. */
@@ -108,11 +111,28 @@ export class PlansState {
     return Object.entries(this.virtualCounts).filter(([, n]) => n > 0);
   }
 
+  /** The result's plans that fit, each with its index in the result's plans (its rank); [] before a result. */
+  get fitting(): { plan: Plan; index: number }[] {
+    return (this.job.result?.plans ?? []).flatMap((plan, index) => (plan.feasible ? [{ plan, index }] : []));
+  }
+
+  /** A result came back with no plan that fits: the view says so, as `plan` does, and shows what would fit. */
+  get noneFits(): boolean {
+    return this.job.result !== null && this.fitting.length === 0;
+  }
+
+  /** What the result's figures rest on, in the words `plan` prints; null before a result. */
+  get assumptions(): string | null {
+    const v = this.job.result;
+    return v ? assumptionsLine(v.assumptions) : null;
+  }
+
   async run(): Promise<void> {
     const r = planRequest({
       workload: this.workload,
       mode: this.mode,
       batch: this.batch,
+      seq: this.seq,
       localDevices: this.localDevices,
       machines: this.machines,
       virtual: this.virtualCounts,

@@ -44,6 +44,11 @@ describe('plan --layout', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^your layout\s+hybrid/m);
     expect(text.stdout).toContain('Your layout tp=2,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b: ');
+    // Its band (as the ranked plans') and its memory per device, in the row and under it.
+    expect(text.stdout).toMatch(/^your layout +hybrid +[\d.]+ m?s +[\d.]+ m?s - [\d.]+ m?s +\d/m);
+    expect(text.stdout).toMatch(/^Your layout tp=2,pp=2.*a step \(band \S+ m?s - \S+ m?s\).*; memory per device:$/m);
+    const after = text.stdout.slice(text.stdout.indexOf('Your layout tp=2'));
+    expect(after.split('\n').filter((l) => l.startsWith('virtual/h100-sxm5-80gb:'))).toHaveLength(4);
     const json = await cli([...base, ...layout, '--json', '--db', db]);
     const r = JSON.parse(json.stdout) as PlanJson;
     expect(r.layout?.fits).toBe(true);

@@ -88,7 +88,8 @@ describe('the prediction band', () => {
     expect(stage.lowUs / stage.timeUs).toBeCloseTo(0.72, 6);
     expect(stage.highUs / stage.timeUs).toBeCloseTo(2.6, 6);
     expect((await cli(['train', '--db', db, '--predictor', 'linear'])).code).toBe(0);
-    const cpu = await cli(['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'cpu', '--mode', 'inference']);
+    // A training plan's table has the BAND column (a served decoder's plans are listed by their serving figures).
+    const cpu = await cli(['plan', '--db', db, '--workload', 'gpt2-small', '--devices', 'cpu', '--mode', 'training']);
     expect(cpu.code).toBe(0);
     expect(cpu.stdout).toMatch(/BAND: the step's range/);
     expect(cpu.stdout).toMatch(/^1 +single +\S+ \S+ +\S+ \S+ - \S+ \S+/m);

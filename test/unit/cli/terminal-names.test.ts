@@ -79,10 +79,11 @@ describe('plan: a model folder name stays on the summary line', () => {
       ['plan', '--workload', folder, '--devices', 'none', '--virtual', 'RTX 4090', '--mode', 'inference'],
     ]);
     expectOneLineName(plain, hostile, name);
-    // The summary line names the folder, escaped, and the next line is the blank one after it.
+    // The summary line names the folder, escaped, the next says what the plan assumes, then the blank one.
     const lines = hostile.split('\n');
     expect(lines[0]?.startsWith(`${shown(name)}: inference, batch 1,`)).toBe(true);
-    expect(lines[1]).toBe('');
+    expect(lines[1]).toMatch(/^Assumes: prompt /);
+    expect(lines[2]).toBe('');
     // The warnings built from the name are one line each as well.
     expect(lines.filter((l) => l.startsWith(`warning: ${shown(name)}:`)).length).toBeGreaterThan(0);
   });

@@ -219,7 +219,7 @@ function stageMemory(
     });
     // A cluster stage has hundreds of devices: the first few shortfalls are named, the rest counted.
     if (!(need.totalBytes <= dev.memoryBytes) && short++ < MAX_NAMED_SHORTFALLS)
-      reasons.push(memoryShortfall(dev, need));
+      reasons.push(memoryShortfall(dev, need, ctx.problem.mode));
   });
   if (short > MAX_NAMED_SHORTFALLS)
     reasons.push(`and ${short - MAX_NAMED_SHORTFALLS} more devices of stage ${s.from}-${s.to} lack memory`);

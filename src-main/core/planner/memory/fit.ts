@@ -174,7 +174,10 @@ export interface FitAnswer {
   model: string;
   mode: FitMode;
   params: number;
+  /** Tokens per sequence the rows hold: --context, else the model's default (core/catalog/default-sequence.ts). */
   context: number;
+  /** The model's own context, the most tokens it takes; null for a model without one. */
+  modelContext: number | null;
   batch: number;
   rows: (FitRow & FitPlacement & { time: FitTime | null; engineNote?: string })[];
   gpus: { name: string; memoryBytes: number }[];

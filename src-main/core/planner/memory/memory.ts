@@ -111,13 +111,22 @@ export function deviceMemory(input: StageMemoryInput, s: MemorySettings): Memory
 
 /**
  * "cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer,
- * 4.6 GiB activations (4 microbatches in flight), 512 MiB overhead".
+ * 4.6 GiB activations (4 microbatches in flight), 512 MiB overhead"; serving, what it holds:
+ * "... needs 23.4 GiB: 14.9 GiB weights, 1.9 MiB activations, 8.0 GiB KV cache, 512 MiB overhead".
  */
-export function memoryShortfall(device: Pick<PlanDevice, 'id' | 'name' | 'memoryBytes'>, m: MemoryBreakdown): string {
+export function memoryShortfall(
+  device: Pick<PlanDevice, 'id' | 'name' | 'memoryBytes'>,
+  m: MemoryBreakdown,
+  mode: Mode,
+): string {
   const flight = `${m.inFlight} microbatch${m.inFlight === 1 ? '' : 'es'} in flight`;
+  const held =
+    mode === 'inference'
+      ? `${formatBytes(m.parameterBytes)} weights, ${formatBytes(m.activationBytes)} activations, `
+      : `${formatBytes(m.parameterBytes)} parameters/optimizer, ${formatBytes(m.activationBytes)} activations (${flight}), `;
   return (
     `${device.id} (${device.name}, ${formatBytes(device.memoryBytes)}): needs ${formatBytes(m.totalBytes)}: ` +
-    `${formatBytes(m.parameterBytes)} parameters/optimizer, ${formatBytes(m.activationBytes)} activations (${flight}), ` +
+    held +
     (m.residentBytes > 0 ? `${formatBytes(m.residentBytes)} KV cache, ` : '') +
     `${formatBytes(m.overheadBytes)} overhead`
   );

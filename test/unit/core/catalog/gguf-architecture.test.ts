@@ -1,7 +1,7 @@
 /** GGUF metadata (as llama.cpp writes it) to decoder descriptions, against the official parameter counts. */
 import { describe, expect, it } from 'vitest';
 import { ggufDecoder, type GgufMetadata } from '../../../../src-main/core/catalog/gguf-architecture.js';
-import { entryWorkload } from '../../../../src-main/core/catalog/index.js';
+import { catalogWorkload, entryWorkload } from '../../../../src-main/core/catalog/index.js';
 
 /** The header keys llama.cpp's convert_hf_to_gguf.py writes for these models. */
 function llamaMetadata(over: Record<string, unknown> = {}): GgufMetadata {
@@ -24,6 +24,14 @@ const params = (md: GgufMetadata, tensors: string[] | null = ['output.weight']):
   entryWorkload(ggufDecoder(md, tensors, 'm.gguf', 'm').entry, { seq: 1 }).nodes.reduce((s, n) => s + n.params, 0);
 
 describe('ggufDecoder', () => {
+  it('builds the model at the catalog model’s default sequence (the context, at most 8,192 tokens)', () => {
+    const entry = ggufDecoder(llamaMetadata(), null, 'm.gguf', 'm').entry;
+    expect(entryWorkload(entry).bindings.seq).toBe(catalogWorkload('llama-3.1-8b').bindings.seq);
+    expect(ggufDecoder(llamaMetadata({ 'llama.context_length': 2048 }), null, 'm.gguf', 'm').entry.defaults.seq).toBe(
+      2048,
+    );
+  });
+
   it('reads Llama 3.1 8B, Mixtral 8x7B and Qwen2.5 7B headers into the official parameter counts', () => {
     expect(params(llamaMetadata())).toBe(8_030_261_248);
     const mixtral = llamaMetadata({

@@ -70,6 +70,18 @@ describe('plan form', () => {
     });
   });
 
+  it('sends the sequence asked, none for an empty field (the model default), and refuses one that is not a count', () => {
+    const r = planRequest({ ...form, seq: '2048' });
+    expect(r.ok && r.request.seq).toBe(2048);
+    if (r.ok) expect(CHANNELS['plan:create'].request.safeParse(r.request).success).toBe(true);
+    for (const empty of ['', ' ', null, undefined]) {
+      const d = planRequest({ ...form, seq: empty });
+      expect(d.ok && 'seq' in d.request, String(empty)).toBe(false);
+    }
+    for (const bad of [0, 1.5, 'x', 2 ** 20 + 1])
+      expect(planRequest({ ...form, seq: bad }), String(bad)).toMatchObject({ ok: false, error: /^Sequence must be/ });
+  });
+
   it('refuses no devices, no workload and a bad batch before sending', () => {
     expect(planRequest({ ...form, localDevices: [] })).toMatchObject({ ok: false, error: /at least one device/ });
     expect(planRequest({ ...form, workload: '' })).toMatchObject({ ok: false, error: /workload/ });

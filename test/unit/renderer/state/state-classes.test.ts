@@ -174,4 +174,51 @@ describe('PlansState', () => {
     expect(ps.batch).toBe(4);
     hub.disconnect();
   });
+
+  it('says when no plan fits, as the CLI does, with what would fit, and lists no plan that does not fit as a result', async () => {
+    const { client } = inProcessClient();
+    const hub = new JobHub(client);
+    hub.connect();
+    const ps = new PlansState(client, hub);
+    ps.workload = 'llama-3.1-70b';
+    ps.mode = 'inference';
+    ps.setVirtualCount('NVIDIA GeForce RTX 4090', 2);
+    expect(ps.noneFits).toBe(false);
+    expect(ps.assumptions).toBeNull();
+    await ps.run();
+    await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
+    expect(ps.job.phase).toBe('done');
+    expect(ps.noneFits).toBe(true);
+    expect(ps.fitting).toEqual([]);
+    expect(ps.job.result?.suggestions.length).toBeGreaterThan(0);
+    expect(ps.job.result?.exports).toBeNull();
+    expect(ps.assumptions).toMatch(
+      /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1, bf16, engine vLLM /,
+    );
+    hub.disconnect();
+  });
+
+  it('sends the sequence asked and states it, and ranks only plans that fit among the results', async () => {
+    const { client } = inProcessClient();
+    const hub = new JobHub(client);
+    hub.connect();
+    const ps = new PlansState(client, hub);
+    ps.workload = 'llama-3.1-8b';
+    ps.mode = 'finetune';
+    ps.finetune.adapter = 'qlora';
+    ps.seq = 'x';
+    ps.setVirtualCount('NVIDIA GeForce RTX 4090', 1);
+    await ps.run();
+    expect(ps.formError).toBe("Sequence must be a whole number ≥ 1 (or empty for the model's default).");
+    ps.seq = 2048;
+    await ps.run();
+    expect(ps.formError).toBeNull();
+    await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
+    expect(ps.job.result?.assumptions.sequence).toEqual({ value: 2048, asked: true });
+    expect(ps.assumptions).toMatch(/^Assumes: sequence 2,048 tokens, batch 8, nf4 weights, bf16 compute, stack PEFT/);
+    expect(ps.noneFits).toBe(false);
+    expect(ps.fitting.length).toBeGreaterThan(0);
+    expect(ps.fitting.every(({ plan, index }) => plan.feasible && ps.job.result?.plans[index] === plan)).toBe(true);
+    hub.disconnect();
+  });
 });

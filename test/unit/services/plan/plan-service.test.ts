@@ -10,6 +10,7 @@ import { createSeededRun, seededDb } from '../../../helpers/seeded-store.js';
 import { device as cpuFeatures, measurementOf, syntheticSamples } from '../../../helpers/synthetic-samples.js';
 import { trainedStore } from '../service-stores.js';
 import { servingLaunchOf, trainingExports } from '../../../helpers/plan-exports.js';
+import { TRAINING_DEFAULTS } from '../../../helpers/plan-assumptions.js';
 
 const bert: PlanRequest = { workload: 'bert-base', devices: 'all', mode: 'training', batch: 8, seq: 128 };
 
@@ -130,6 +131,14 @@ describe('planSummary', () => {
     const r = planWorkload(trainedStore(), { ...bert, topN: 2 });
     expect(planSummary(r)).toEqual({
       workload: 'bert-base',
+      assumptions: {
+        ...TRAINING_DEFAULTS,
+        sequence: { value: 128, asked: true },
+        modelContext: 512,
+        batch: { value: 8, asked: true },
+        dtype: 'fp32',
+        weights: 'fp32',
+      },
       mode: 'training',
       batch: 8,
       devices: r.problem.devices,

@@ -18,6 +18,7 @@ import type { PlanResponse } from '../../../../../src-main/services/plan/plan-se
 import { renderPlans } from '../../../../../src-main/cli/render/plan.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../helpers/oracle.js';
 import { oracleYaml, paramLayers, planGpu, trainingExports, UNREAD_FIGURES } from '../../../../helpers/plan-exports.js';
+import { TRAINING_DEFAULTS } from '../../../../helpers/plan-assumptions.js';
 
 const PYTHON = ORACLE_PYTHON;
 /** Python byte-compiles and PyYAML parses what is emitted (Debian's python3-yaml). */
@@ -291,6 +292,11 @@ describe('plan (text) with a fine-tuning plan', () => {
     const i = input({ kind: 'pipeline', stages: [1, 1] }, QLORA);
     const text = renderPlans({
       workload: 'llama',
+      assumptions: {
+        ...TRAINING_DEFAULTS,
+        weights: 'nf4',
+        stack: { name: 'peft', title: 'PEFT + transformers Trainer (bitsandbytes for QLoRA)' },
+      },
       problem: { ...i.problem, links: [], bytesPerParam: 2, overheadBytes: 0 },
       result: { plans: [], rejected: [], searchMs: 0 },
       exports: exportPlan(i),
@@ -302,5 +308,9 @@ describe('plan (text) with a fine-tuning plan', () => {
       'LoRA:      CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 python train_lora.py (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)',
     );
     expect(text).toMatch(/note: PEFT and the Trainer do not pipeline/);
+    expect(text.split('\n')[1]).toBe(
+      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), nf4 weights, bf16 compute, " +
+        'stack PEFT + transformers Trainer (bitsandbytes for QLoRA)',
+    );
   });
 });

@@ -56,22 +56,21 @@ describe('memory reason', () => {
       { mode: 'training', bytesPerParam: 16, zeroStage: 0, overheadBytes: 0.5 * GiB },
     );
     expect(need.totalBytes).toBeCloseTo(11.3 * GiB, 0);
-    expect(memoryShortfall({ id: 'cuda:1', name: 'RTX 2080 SUPER', memoryBytes: 8 * GiB }, need)).toBe(
+    expect(memoryShortfall({ id: 'cuda:1', name: 'RTX 2080 SUPER', memoryBytes: 8 * GiB }, need, 'training')).toBe(
       'cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer, ' +
         '4.6 GiB activations (4 microbatches in flight), 512 MiB overhead',
     );
   });
 
-  it('counts a served decoder’s KV cache for every sample of the step and names it', () => {
+  it('counts a served decoder’s KV cache for every sample of the step and names it, and its weights as weights', () => {
     const need = deviceMemory(
       { params: 8e9, replicas: 1, activationBytesPerSample: 1e6, samples: 2, inFlight: 1, residentBytes: 8 * GiB },
       { mode: 'inference', bytesPerParam: 2, zeroStage: 0, overheadBytes: 0.5 * GiB },
     );
     expect(need.residentBytes).toBe(8 * GiB);
     expect(need.totalBytes).toBe(16e9 + 2e6 + 8 * GiB + 0.5 * GiB);
-    expect(memoryShortfall({ id: 'cuda:0', name: 'RTX 4090', memoryBytes: 24 * GiB }, need)).toBe(
-      'cuda:0 (RTX 4090, 24.0 GiB): needs 23.4 GiB: 14.9 GiB parameters/optimizer, ' +
-        '1.9 MiB activations (1 microbatch in flight), 8.0 GiB KV cache, 512 MiB overhead',
+    expect(memoryShortfall({ id: 'cuda:0', name: 'RTX 4090', memoryBytes: 24 * GiB }, need, 'inference')).toBe(
+      'cuda:0 (RTX 4090, 24.0 GiB): needs 23.4 GiB: 14.9 GiB weights, 1.9 MiB activations, 8.0 GiB KV cache, 512 MiB overhead',
     );
   });
 });
