@@ -8,6 +8,7 @@ import {
   GPU_DATASHEETS,
   gpuNameMatches,
   resolveGpuNameWithNote,
+  virtualGpuName,
   type GpuDatasheet,
 } from '../../core/planner/cost/datasheets.js';
 import { GPU_ARCHITECTURE_NAMES } from '../../core/domain/gpu-architectures.js';
@@ -48,7 +49,8 @@ function sortedDatasheets(gpus: readonly GpuDatasheet[]): GpuDatasheet[] {
 
 /** Every datasheet GPU, or those `search` matches (a UserError naming the closest when none does). */
 export function listDatasheetGpus(search?: string): GpuListing {
-  const text = search?.trim() ?? '';
+  // A count as --virtual takes it ("4xH100") searches for the name.
+  const text = virtualGpuName(search ?? '');
   if (text === '') return { gpus: sortedDatasheets(GPU_DATASHEETS) };
   if (text.length > TEXT_LIMITS.gpuName)
     throw new UserError(`a search of ${text.length} characters is no GPU name (at most ${TEXT_LIMITS.gpuName})`);

@@ -57,6 +57,14 @@ describe('pipedejavu gpus', () => {
     expect(s.stdout.trimEnd().split('\n').at(-1)).toBe('--virtual "3090" takes NVIDIA GeForce RTX 3090');
   });
 
+  it('searches a name written with a count as --virtual takes it ("4xH100")', async () => {
+    const r = await cli(['gpus', '4xH100', '--db', dbIn(tempDir())]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.slice(2, 4).map((l) => l.split(/ {2,}/)[1])).toEqual(['h100-sxm5-80gb', 'h100-pcie-80gb']);
+    expect(lines.at(-1)).toMatch(/^--virtual: "H100" stands for NVIDIA H100 SXM5 80GB/);
+  });
+
   it('lists the GPUs an ambiguous name matches and says --virtual refuses it', async () => {
     const r = await cli(['gpus', '6000', '--db', dbIn(tempDir())]);
     expect(r.code).toBe(0);

@@ -318,6 +318,13 @@ export interface VirtualGpuRequest {
   note: string | null;
 }
 
+const COUNTED_NAME = /^\s*(\d+)\s*[x×*]\s*(\S.*)$/i;
+
+/** The GPU name of a `--virtual` entry, less its count ("4xH100" -> "H100"). */
+export function virtualGpuName(item: string): string {
+  return (COUNTED_NAME.exec(item)?.[2] ?? item).trim();
+}
+
 /** "8xH100 SXM5", "8x h100 sxm5", "2 x 4090" (a count and a name), or a name alone (one GPU). */
 function parseVirtualItem(item: string): VirtualGpuRequest {
   // Names are short; a longer one is no GPU name and is refused before any matching.
@@ -326,8 +333,8 @@ function parseVirtualItem(item: string): VirtualGpuRequest {
       `a --virtual entry of ${item.length} characters is no GPU name (at most ${MAX_GPU_NAME_CHARS})`,
     );
   }
-  const m = /^\s*(\d+)\s*[x×*]\s*(\S.*)$/i.exec(item);
-  const name = (m?.[2] ?? item).trim();
+  const m = COUNTED_NAME.exec(item);
+  const name = virtualGpuName(item);
   const n = m ? Number(m[1]) : 1;
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new UserError(
