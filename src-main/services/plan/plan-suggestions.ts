@@ -9,11 +9,19 @@
  *   search has tried them all);
  * - 4-bit weights (serving, 1 try);
  * - more GPUs of one kind: the largest GPU of the plan with a datasheet, and the datasheet GPU
- *   with the most memory: 1, 2, 4 or 8 more of each (8 tries).
+ *   with the most memory of the same form factor (a PCIe card beside PCIe cards, never an SXM
+ *   module beside a 4090): 1, 2, 4 or 8 more of each (8 tries), written as one count per GPU
+ *   ("2x4090" and 4 more is "6x4090", in the name the user typed).
  * A search of a huge request takes seconds, so the tries also stop once SUGGESTION_TIME_MS has
  * passed, and the answer says it was cut short.
  */
-import { datasheetFor, GPU_DATASHEETS } from '../../core/planner/cost/datasheets.js';
+import {
+  datasheetFor,
+  GPU_DATASHEETS,
+  resolveGpuName,
+  virtualGpuName,
+  type GpuDatasheet,
+} from '../../core/planner/cost/datasheets.js';
 import { shellDoubleQuote } from '../../core/planner/exports/common.js';
 import { WEIGHT_FORMATS } from '../../core/workload/generation.js';
 import { count } from '../../core/text/plural.js';
@@ -128,21 +136,44 @@ function fourBitTries<R extends SuggestedRequest>({ req, bytesPerParam }: Sugges
   ];
 }
 
-/** The datasheet name of the plan's largest GPU (if the catalog knows it), then the datasheet GPU with the most memory. */
-function gpuKinds(devices: readonly PlanDevice[]): string[] {
+/**
+ * The plan's largest GPU with a datasheet, then the datasheet GPU with the most memory of the same
+ * form factor (of any, when the plan has no GPU with a datasheet).
+ */
+function gpuKinds(devices: readonly PlanDevice[]): GpuDatasheet[] {
   const gpus = devices.filter((d) => d.kind === 'gpu').sort((a, b) => b.memoryBytes - a.memoryBytes);
-  const present = gpus.map((d) => datasheetFor(d.name)?.name).find((n) => n !== undefined);
-  const largest = [...GPU_DATASHEETS].sort((a, b) => b.memory.sizeGiB - a.memory.sizeGiB)[0]?.name;
-  return [...new Set([present, largest].filter((n): n is string => n !== undefined))];
+  const present = gpus.map((d) => datasheetFor(d.name)).find((g) => g !== null && g !== undefined) ?? undefined;
+  const largest = GPU_DATASHEETS.filter((g) => !present || g.formFactor === present.formFactor).sort(
+    (a, b) => b.memory.sizeGiB - a.memory.sizeGiB,
+  )[0];
+  return [present, largest].filter((g, i, all): g is GpuDatasheet => g !== undefined && all.indexOf(g) === i);
+}
+
+/** The datasheet a --virtual entry names, or null when it names none (the search refuses it). */
+function entryDatasheet(entry: string): GpuDatasheet | null {
+  try {
+    return resolveGpuName(virtualGpuName(entry));
+  } catch {
+    return null;
+  }
+}
+
+/** `virtual` with n more of a GPU: its entry's count raised (in the name typed there), or a new entry. */
+function withMore(virtual: readonly string[], gpu: GpuDatasheet, n: number): string[] {
+  const at = virtual.findIndex((e) => entryDatasheet(e)?.id === gpu.id);
+  if (at < 0) return [...virtual, `${n}x${gpu.name}`];
+  const entry = virtual[at] as string;
+  const had = Number(/^\s*(\d+)\s*[x×*]/i.exec(entry)?.[1] ?? 1);
+  return virtual.map((e, i) => (i === at ? `${had + n}x${virtualGpuName(entry)}` : e));
 }
 
 function gpuTries<R extends SuggestedRequest>({ req, devices }: SuggestionInput<R>): Try<R>[][] {
-  return gpuKinds(devices).map((name) =>
+  return gpuKinds(devices).map((gpu) =>
     [1, 2, 4, 8].map((n) => {
-      const virtual = [...(req.virtual ?? []), `${n}x${name}`];
+      const virtual = withMore(req.virtual ?? [], gpu, n);
       return {
         req: { ...req, virtual },
-        change: n === 1 ? `one more ${name}` : `${count(n, 'more GPU')} (${name})`,
+        change: n === 1 ? `one more ${gpu.name}` : `${count(n, 'more GPU')} (${gpu.name})`,
         option: `--virtual ${shellDoubleQuote(virtual.join(','))}`,
       };
     }),

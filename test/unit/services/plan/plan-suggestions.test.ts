@@ -1,6 +1,7 @@
 /** The changes suggested when nothing fits: verified searches, bounded in number and in time. */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../../src-main/core/planner/types.js';
+import type { Plan, PlanDevice } from '../../../../src-main/core/planner/types.js';
+import { datasheetFor } from '../../../../src-main/core/planner/cost/datasheets.js';
 import {
   MAX_SUGGESTION_SEARCHES,
   SUGGESTION_TIME_MS,
@@ -51,5 +52,39 @@ describe('suggestChanges', () => {
     const serving = { ...input, req: { ...input.req, mode: 'inference' as const, batch: 1 } };
     const r = suggestChanges(serving, (req) => (req.weights === 'q4_k' ? fits : null));
     expect(r.suggestions.map((x) => x.option)).toEqual(['--weights q4_k']);
+  });
+
+  describe('more GPUs, as a person would buy them', () => {
+    const rtx4090 = {
+      id: 'virtual/rtx-4090:0',
+      name: 'NVIDIA GeForce RTX 4090',
+      kind: 'gpu',
+      memoryBytes: 24 * 2 ** 30,
+    } as PlanDevice;
+    const box = { ...input, req: { ...input.req, virtual: ['2x4090'] }, devices: [rtx4090, rtx4090] };
+    const fits = { kind: 'pipeline', stepUs: 1000, throughputSamplesPerS: 1 } as Plan;
+    /** Every GPU try's --virtual list, in order, when none fits. */
+    const virtualTries = (): string[][] => {
+      const tried: string[][] = [];
+      suggestChanges({ ...box, req: { ...box.req, batch: 1 }, seq: 1 }, (req) => {
+        if (req.virtual !== box.req.virtual) tried.push(req.virtual ?? []);
+        return null;
+      });
+      return tried;
+    };
+
+    it('raises the count of the GPU already listed, in the name typed ("2x4090" and 4 more is "6x4090")', () => {
+      const r = suggestChanges(box, (req) => (req.virtual?.[0] === '6x4090' ? fits : null));
+      expect(r.suggestions.map((x) => x.option)).toEqual(['--virtual "6x4090"']);
+      expect(virtualTries().slice(0, 4)).toEqual([['3x4090'], ['4x4090'], ['6x4090'], ['10x4090']]);
+    });
+
+    it('offers beside PCIe cards only a PCIe card (no SXM module beside a 4090)', () => {
+      const others = virtualTries()
+        .slice(4)
+        .map((v) => datasheetFor(v.at(-1)?.replace(/^\d+x/, '') ?? ''));
+      expect(others.length).toBeGreaterThan(0);
+      for (const g of others) expect(g?.formFactor).toBe('pcie');
+    });
   });
 });
