@@ -112,7 +112,7 @@ export const fitCommand: Command = {
       return;
     }
     ctx.printLine(
-      `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${contextText(r, typeof opts.context === 'string')} x ${count(r.batch, 'sequence')}; ` +
+      `${r.model}: ${(r.params / 1e9).toFixed(2)} B parameters, ${mode}, ${contextText(r, typeof opts.context === 'string')} x ${count(r.batch, 'sequence')}; ` +
         `each GPU keeps ${formatBytes(r.overheadBytes)} for the framework`,
     );
     const serving = r.rows.some((x) => x.time?.serving);
