@@ -87,20 +87,11 @@ export function formatCount(v: number | null | undefined): string {
   return formatNumber(v);
 }
 
-const PARAMETER_UNITS: [number, string][] = [
-  [1e12, 'T'],
-  [1e9, 'B'],
-  [1e6, 'M'],
-  [1e3, 'k'],
-];
-
 /** A model's parameter count as people say it: 8.03e9 -> "8.03 B", 124e6 -> "124 M" (not "8.03G"). */
 export function formatParameterCount(v: number | null | undefined): string {
-  if (missing(v)) return MISSING;
-  for (const [scale, unit] of PARAMETER_UNITS) {
-    if (Math.abs(v) >= scale) return `${formatNumber(v / scale)} ${unit}`;
-  }
-  return formatNumber(v);
+  const text = formatCount(v);
+  // formatCount's suffix, spaced, with B (billion) for G.
+  return text.replace(/^(-?[\d.]+)([kMGT])$/, (_m, n: string, unit: string) => `${n} ${unit === 'G' ? 'B' : unit}`);
 }
 
 /** FLOP counts: "1.2 GFLOP". */
