@@ -47,6 +47,8 @@ export interface NewRunInput {
   threads: number | null;
   runtimeVersion: string;
   notes?: string[];
+  /** When the run's work began, if before it is stored (measure-model stores after measuring); default now. */
+  began?: Date;
 }
 
 export type FinishedRunStatus = Exclude<RunStatus, 'running'>;
@@ -283,7 +285,7 @@ export class ProfileRepo {
 
   /** Starts a run (status 'running') on a stored machine. */
   createRun(input: NewRunInput): StoredRun {
-    const startedAt = this.now().toISOString();
+    const startedAt = (input.began ?? this.now()).toISOString();
     const run = validate(
       ProfileRunSchema,
       {
@@ -301,7 +303,8 @@ export class ProfileRepo {
       },
       'run',
     );
-    this.insertRun(input.machineId, run, startedAt);
+    // Alive now, whenever it began: a stale-run sweep must not take it for a dead one.
+    this.insertRun(input.machineId, run, input.began ? this.now().toISOString() : startedAt);
     return this.mustGetRun(run.id);
   }
 

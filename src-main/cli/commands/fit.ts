@@ -22,13 +22,21 @@ const short = (name: string): string => name.replace(/^NVIDIA (GeForce |Tesla )?
 /** Rank, alpha and targets: fit lists LoRA and QLoRA both. */
 const adapterOptions = ({ adapter: _adapter, ...rest }: FinetuneRequest): Omit<FinetuneRequest, 'adapter'> => rest;
 
-/** "412 ms/step on RTX 4090 [297-1071]"; serving on an engine: "vLLM on RTX 4090: 54 tok/s, prefill 114 ms [98-160]". */
+/** "412 ms/step on RTX 4090 [297-1071]"; serving on an engine: "vLLM on RTX 4090: prefill 114 ms [98-160]". */
 function timeText(t: FitTime): string {
   const ms = (us: number): string => (us >= 1e4 ? (us / 1e3).toFixed(0) : (us / 1e3).toFixed(1));
   const range = t.lowUs === t.highUs ? '' : ` [${ms(t.lowUs)}-${ms(t.highUs)}]`;
-  if (t.serving)
-    return `${t.serving.title} on ${short(t.gpu)}: ${t.serving.decodeTokensPerSecond.toFixed(1)} tok/s, prefill ${ms(t.us)} ms${range}`;
+  if (t.serving) return `${t.serving.title} on ${short(t.gpu)}: prefill ${ms(t.us)} ms${range}`;
   return `${ms(t.us)} ms ${t.what === 'step' ? '/step' : 'prefill'} on ${short(t.gpu)}${range}`;
+}
+
+type Row = FitAnswer['rows'][number];
+
+/** "2 x H200 SXM 141GB or 4 x RTX 4090": the splits; "-" when it fits alone and needs none, "no" when nothing holds it. */
+function splitText(x: Row): string {
+  const splits = [x.split, x.consumerSplit].filter((p) => p !== null);
+  const texts = [...new Set(splits.map((p) => `${p.count} x ${short(p.gpu)}`))];
+  return texts.length > 0 ? texts.join(' or ') : x.alone.length > 0 ? '-' : 'no';
 }
 
 /** "context 8,192 tokens (the model's default, of its 131,072)": what the rows assumed; a model without a context: "1 token". */
@@ -47,7 +55,11 @@ export const fitCommand: Command = {
     'sequence for --batch sequences, one step of activations. Training: mixed-precision Adam (16 bytes a\n' +
     'parameter) with the activations kept without and with full recomputation. Fine-tuning: LoRA (bf16 base)\n' +
     'and QLoRA (NF4 base), adapters in fp32 with Adam, the same two ways. Each row names the GPUs\n' +
-    '(datasheets: `pipedejavu gpus` lists them) that hold it alone, or the fewest of the largest that hold it split.',
+    '(datasheets: `pipedejavu gpus` lists them) that hold it alone, or the fewest of the largest that hold it split,\n' +
+    'and, where no consumer card holds it alone, the fewest of the smallest consumer card that do (up to 8).\n' +
+    'Without --gpus the GPUs are listed smallest memory first (consumer, then workstation, then datacenter\n' +
+    'where memory is equal); the time and decode speed are on the first that holds it. Serving rows on an engine\n' +
+    'add decode tokens/s per sequence.',
   options: {
     mode: { type: 'string', valueName: 'MODE', description: 'inference (default), training or finetune' },
     rank: FINETUNE_OPTIONS.rank,
@@ -100,9 +112,12 @@ export const fitCommand: Command = {
       return;
     }
     ctx.printLine(
-      `${r.model}: ${(r.params / 1e9).toFixed(2)}B parameters, ${mode}, ${contextText(r, typeof opts.context === 'string')} x ${count(r.batch, 'sequence')}; ` +
+      `${r.model}: ${(r.params / 1e9).toFixed(2)} B parameters, ${mode}, ${contextText(r, typeof opts.context === 'string')} x ${count(r.batch, 'sequence')}; ` +
         `each GPU keeps ${formatBytes(r.overheadBytes)} for the framework`,
     );
+    const serving = r.rows.some((x) => x.time?.serving);
+    const decode = (x: Row): string[] =>
+      serving ? [x.time?.serving ? `${x.time.serving.decodeTokensPerSecond.toFixed(1)} tok/s` : '-'] : [];
     ctx.print(
       formatTable(
         [
@@ -116,6 +131,7 @@ export const fitCommand: Command = {
           'FITS ALONE ON',
           'OR SPLIT',
           'TIME (FIRST FIT)',
+          ...(serving ? ['DECODE (FIRST FIT)'] : []),
         ],
         r.rows.map((x) => [
           x.label,
@@ -130,8 +146,9 @@ export const fitCommand: Command = {
             : x.alone.length > 4
               ? `${x.alone.slice(0, 3).map(short).join(', ')} and ${x.alone.length - 3} more`
               : x.alone.map(short).join(', '),
-          x.split ? `${x.split.count} x ${short(x.split.gpu)}` : x.alone.length > 0 ? '-' : 'no',
+          splitText(x),
           x.time ? timeText(x.time) : x.engineNote ? 'no engine: see note' : '-',
+          ...decode(x),
         ]),
       ),
     );

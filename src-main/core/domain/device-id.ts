@@ -81,3 +81,12 @@ export function machineDeviceId(
 ): MachineDeviceId {
   return `${machineId}/${deviceKey}/${executionProvider}${threads === null ? '' : `/${threads}t`}`;
 }
+
+/**
+ * How many devices the ids name: one CPU profiled at 1 and at 2 threads, or by two providers, is
+ * one device here (the machine and the device key), though it is two ids. The count `train`,
+ * `evaluate`, `export` and the app give.
+ */
+export function physicalDeviceCount(ids: readonly MachineDeviceId[]): number {
+  return new Set(ids.map((id) => id.split('/').slice(0, 2).join('/'))).size;
+}

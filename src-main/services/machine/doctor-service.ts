@@ -126,7 +126,14 @@ export function localProviderBlockers(): ProviderBlockers {
   return providerBlockers({ cuda: cudaReason, vulkanLoader });
 }
 
-function runtimeChecks(deps: DoctorDeps): DoctorCheck[] {
+/** The CUDA provider's line: missing only matters where an NVIDIA GPU answers (else install-cuda is no advice). */
+function cudaCheck(cuda: string | null, nvidiaGpu: boolean): DoctorCheck {
+  if (cuda === null) return { name: 'ep cuda', status: 'ok', detail: 'installed (runs on the GPUs nvidia-smi lists)' };
+  if (!nvidiaGpu) return { name: 'ep cuda', status: 'ok', detail: 'not needed: no NVIDIA GPU answers on this machine' };
+  return { name: 'ep cuda', status: 'warn', detail: cuda };
+}
+
+function runtimeChecks(deps: DoctorDeps, nvidiaGpu: boolean): DoctorCheck[] {
   const v = deps.versions();
   const [major, minor] = (v.node ?? process.version).replace(/^v/, '').split('.').map(Number);
   const nodeOk = (major ?? 0) > 20 || ((major ?? 0) === 20 && (minor ?? 0) >= 19);
@@ -149,7 +156,7 @@ function runtimeChecks(deps: DoctorDeps): DoctorCheck[] {
         : 'onnxruntime-node is not installed (run npm ci)',
     },
     { name: 'ep cpu', status: binding ? 'ok' : 'fail', detail: binding ? 'bundled' : 'no ONNX Runtime binding' },
-    { name: 'ep cuda', status: cuda ? 'warn' : 'ok', detail: cuda ?? 'installed (runs on the GPUs nvidia-smi lists)' },
+    cudaCheck(cuda, nvidiaGpu),
     {
       name: 'ep webgpu',
       status: webgpu ? 'warn' : 'ok',
@@ -169,8 +176,7 @@ async function torchCheck(deps: DoctorDeps): Promise<DoctorCheck> {
   }
 }
 
-async function nvidiaCheck(deps: DoctorDeps): Promise<DoctorCheck> {
-  const { nvidia, warnings } = await deps.nvidia();
+function nvidiaCheck({ nvidia, warnings }: NvidiaProbe): DoctorCheck {
   const extra = warnings.length > 0 ? `; ${warnings[0]}` : '';
   switch (nvidia.status) {
     case 'ok':
@@ -235,6 +241,11 @@ function storeChecks(deps: DoctorDeps, dbPath: string): DoctorCheck[] {
 
 /** Every check, in a fixed order; never throws (a check that cannot run says why). */
 export async function runDoctor(deps: DoctorDeps, opts: DoctorOptions): Promise<DoctorCheck[]> {
-  const [torch, nvidia] = await Promise.all([torchCheck(deps), nvidiaCheck(deps)]);
-  return [...runtimeChecks(deps), torch, nvidia, ...storeChecks(deps, opts.dbPath)];
+  const [torch, probe] = await Promise.all([torchCheck(deps), deps.nvidia()]);
+  return [
+    ...runtimeChecks(deps, probe.nvidia.status === 'ok'),
+    torch,
+    nvidiaCheck(probe),
+    ...storeChecks(deps, opts.dbPath),
+  ];
 }

@@ -137,6 +137,8 @@ export async function measureModel(
   const device = x.device;
   const ep = epFor(device, localMachineId(db));
   if (!ep) throw new UserError(`${opts.device} is not a device of this machine: measure-model runs here`);
+  // The stored run spans the measuring (its "took"), though it is stored once the nodes are known.
+  const began = new Date();
   const info = await runner.start();
   const watch = await watchCpuTiming(ep.name === 'cpu', opts.conditions);
   const outcome = await runner.runModel({
@@ -190,6 +192,7 @@ export async function measureModel(
     ortVersion: info.ortVersion,
     workloadName: w.name,
     nodes: measured.map((m) => ({ node: ranNodes[m.index] as WorkloadNode, samples: m.samples })),
+    began,
   });
   const nodesSum = { medianUs: nodes.reduce((a, n) => a + n.measuredUs, 0) };
   const band = predicted?.band90 ? bandOutcome(predicted.band90, e2e.medianUs) : null;

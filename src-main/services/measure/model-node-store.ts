@@ -24,6 +24,8 @@ export function storeNodes(
     ortVersion: string;
     workloadName: string;
     nodes: { node: WorkloadNode; samples: number[] }[];
+    /** When the measuring began: the run spans it, not only the storing. */
+    began: Date;
   },
 ): { inserted: number; alreadyStored: number } {
   const profiles = new ProfileRepo(db);
@@ -35,6 +37,7 @@ export function storeNodes(
     executionProvider: m.ep.name,
     threads,
     runtimeVersion: m.ortVersion,
+    began: m.began,
   });
   const measurements: Measurement[] = [];
   for (const { node, samples } of m.nodes) {

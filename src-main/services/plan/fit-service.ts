@@ -13,6 +13,8 @@ import {
 } from '../../core/catalog/index.js';
 import { UserError } from '../../core/errors.js';
 import {
+  FIT_ORDER_TEXT,
+  fitOrder,
   fitRows,
   placeRow,
   type FitAdapterModel,
@@ -27,7 +29,12 @@ import { WEIGHT_FORMATS } from '../../core/workload/generation.js';
 import { singleDeviceStepUs } from '../../core/planner/cost/training-step.js';
 
 export type { FitAnswer } from '../../core/planner/memory/fit.js';
-import { GPU_DATASHEETS, resolveGpuName, virtualDevice } from '../../core/planner/cost/datasheets.js';
+import {
+  GPU_DATASHEETS,
+  resolveGpuName,
+  resolveGpuNameWithNote,
+  virtualDevice,
+} from '../../core/planner/cost/datasheets.js';
 import type { Workload } from '../../core/workload/types.js';
 import type { Database } from '../../adapters/store/types.js';
 import { describedEntry, resolveWorkload } from '../workload/workload-service.js';
@@ -72,7 +79,10 @@ export interface FitRequest {
   /** Tokens per sequence (the KV cache's and the activations' length); default the model's default seq. */
   context?: number;
   batch?: number;
-  /** Datasheet GPUs to place on (names as typed); default every one in models/gpus.json. */
+  /**
+   * Datasheet GPUs to place on (names as typed), in the order given; default every one in
+   * models/gpus.json, in fitOrder's order (smallest first, consumer cards before others).
+   */
   gpus?: string[];
   /** Fine-tuning: the adapters' rank, alpha and targets (the rows list LoRA and QLoRA both). */
   finetune?: Omit<FinetuneRequest, 'adapter'>;
@@ -266,12 +276,16 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     context,
     batch,
   );
-  const sheets = req.gpus && req.gpus.length > 0 ? req.gpus.map(resolveGpuName) : GPU_DATASHEETS;
+  const asked = (req.gpus ?? []).map(resolveGpuNameWithNote);
+  for (const a of asked) if (a.note) notes.push(a.note);
+  const sheets = asked.length > 0 ? asked.map((a) => a.datasheet) : GPU_DATASHEETS;
   if (sheets.length === 0) throw new UserError('fit: no GPUs to place on');
-  const gpus = [...new Map(sheets.map((g) => [g.id, g])).values()].map((g) => ({
+  const listed = [...new Map(sheets.map((g) => [g.id, g])).values()].map((g) => ({
     name: g.name,
     memoryBytes: virtualDevice(g.name).device.memoryBytes,
   }));
+  const gpus = asked.length > 0 ? listed : fitOrder(listed);
+  if (asked.length === 0) notes.push(`GPUs listed ${FIT_ORDER_TEXT} (--gpus for your own, in your order)`);
   const decoder = req.mode === 'inference' && e?.kind === 'transformer' && e.causal && e.head === 'lm' ? e : null;
   const dtype = w.nodes.find((n) => n.flops > 0)?.dtype ?? 'bf16';
   if (decoder) notes.push(engineFitNote(req.engine ?? 'auto'));
@@ -284,7 +298,8 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     batch,
     rows: rows.map((r) => {
       const engine = decoder ? rowEngine(req.engine ?? 'auto', r.how.format ?? servedFormat(undefined, dtype)) : null;
-      if (engine && 'note' in engine) return { ...r, alone: [], split: null, time: null, engineNote: engine.note };
+      if (engine && 'note' in engine)
+        return { ...r, alone: [], split: null, consumerSplit: null, time: null, engineNote: engine.note };
       if (engine && decoder) {
         // The engine's share of each GPU, less its reserve and activations: where it would run the row.
         const usable = gpus.map((g) => ({
@@ -293,8 +308,13 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
         }));
         const placed = placeRow(r, usable, 0);
         const format = r.how.format ?? servedFormat(undefined, dtype);
-        const gpu = placed.alone[0];
-        return { ...r, ...placed, time: gpu ? engineTime(engine.rules, decoder, format, gpu, context, batch) : null };
+        // The first GPU that holds it where the engine also keeps the context's cache.
+        let time: FitTime | null = null;
+        for (const gpu of placed.alone) {
+          time = engineTime(engine.rules, decoder, format, gpu, context, batch);
+          if (time) break;
+        }
+        return { ...r, ...placed, time };
       }
       const placed = placeRow(r, gpus, OVERHEAD_BYTES);
       const gpu = placed.alone[0];

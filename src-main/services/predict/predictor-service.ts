@@ -5,7 +5,7 @@
  * stored of each name trained here is used (never an imported machine's).
  */
 import { quoted } from '../../core/text/shown.js';
-import type { MachineDeviceId } from '../../core/domain/device-id.js';
+import { physicalDeviceCount, type MachineDeviceId } from '../../core/domain/device-id.js';
 import { UserError, errorMessage } from '../../core/errors.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import { makeKernel } from '../../core/kernels/cost.js';
@@ -31,6 +31,7 @@ export interface TrainedSummary {
   name: string;
   id: number;
   samples: number;
+  /** Devices measured (a CPU at two thread counts is one). */
   devices: number;
   families: string[];
   trainMs: number;
@@ -84,7 +85,7 @@ export function trainPredictors(
       name,
       id,
       samples: samples.length,
-      devices: devices.length,
+      devices: physicalDeviceCount(devices.map((d) => d.deviceId)),
       families: trainingSet.families as string[],
       trainMs,
     };

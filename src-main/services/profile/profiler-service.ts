@@ -24,7 +24,7 @@ import { ConditionsWatch, DEFAULT_QUIET_BUDGET_MS } from './run-conditions-servi
 import { takeProfilerLock } from './profiler-lock.js';
 import { profileLocked } from './profile-locked.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
-import { epName, isStoredFn, pastCosts, poorRunKernels, priorNoisyKernels } from './target-store.js';
+import { epName, isStoredFn, lastSuiteRunMs, pastCosts, poorRunKernels, priorNoisyKernels } from './target-store.js';
 
 const FP_DTYPES_GPU: Dtype[] = ['fp32', 'fp16'];
 /** PyTorch trains in bf16 on the GPUs that have it (torch_runner.py runs bf16 where torch does). */
@@ -151,7 +151,8 @@ export interface TargetEstimate {
  * The same estimate a run's start line gives (profile-plan.ts): the target's kernels not stored
  * yet over the suite's rounds with refinement's slots, the overhead chains and the calibration
  * rounds, scaled by this machine's last run of the provider when there is one. The calibration
- * models' own kernels are known only once they are prepared, so they are left out here.
+ * models' own kernels are known only once they are prepared, so they are left out here; the
+ * estimate is no less than the last run of the same suite on the target took.
  */
 export function estimateTarget(db: Database, target: ProfileTarget, suite: SuiteName): TargetEstimate {
   const repo = new ProfileRepo(db);
@@ -170,5 +171,11 @@ export function estimateTarget(db: Database, target: ProfileTarget, suite: Suite
     rule: SUITE_RULES[suite],
     past,
   });
-  return { kernels: pending.length, estimatedMs, basis: past ? 'measured' : 'prior' };
+  // No less than the last run of this suite here took: what the cost model leaves out, it measured.
+  const lastMs = lastSuiteRunMs(repo, target, suite) ?? 0;
+  return {
+    kernels: pending.length,
+    estimatedMs: Math.max(estimatedMs, lastMs),
+    basis: past || lastMs > 0 ? 'measured' : 'prior',
+  };
 }

@@ -118,3 +118,25 @@ export function pastCosts(repo: ProfileRepo, target: ProfileTarget): MeasuredCos
   }
   return null;
 }
+
+/**
+ * How long the newest finished run of this suite took on the target (same device, provider and
+ * threads), in ms; null when there is none. A profile costs more than its kernels (model
+ * preparation, calibration): the estimate promises no less than this.
+ */
+export function lastSuiteRunMs(repo: ProfileRepo, target: ProfileTarget, suite: string): number | null {
+  const last = repo
+    .listRuns(target.machineId)
+    .find(
+      (r) =>
+        r.status === 'complete' &&
+        r.suite === suite &&
+        r.deviceKey === target.deviceKey &&
+        r.executionProvider === epName(target.ep) &&
+        r.threads === epThreads(target.ep) &&
+        r.finishedAt !== null,
+    );
+  if (!last?.finishedAt) return null;
+  const ms = Date.parse(last.finishedAt) - Date.parse(last.startedAt);
+  return Number.isFinite(ms) && ms > 0 ? ms : null;
+}

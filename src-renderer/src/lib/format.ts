@@ -87,6 +87,13 @@ export function formatCount(v: number | null | undefined): string {
   return formatNumber(v);
 }
 
+/** A model's parameter count as people say it: 8.03e9 -> "8.03 B", 124e6 -> "124 M" (not "8.03G"). */
+export function formatParameterCount(v: number | null | undefined): string {
+  const text = formatCount(v);
+  // formatCount's suffix, spaced, with B (billion) for G.
+  return text.replace(/^(-?[\d.]+)([kMGT])$/, (_m, n: string, unit: string) => `${n} ${unit === 'G' ? 'B' : unit}`);
+}
+
 /** FLOP counts: "1.2 GFLOP". */
 export function formatFlops(flops: number | null | undefined): string {
   if (missing(flops)) return MISSING;

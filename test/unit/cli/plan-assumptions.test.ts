@@ -66,7 +66,7 @@ describe('plan states its assumptions', () => {
 describe('fit states the context it assumed', () => {
   it('the model’s default, the same for the catalog model and its config.json, or the one asked', async () => {
     const head =
-      "8.03B parameters, inference, context 8,192 tokens (the model's default, of its 131,072) x 1 sequence;";
+      "8.03 B parameters, inference, context 8,192 tokens (the model's default, of its 131,072) x 1 sequence;";
     const catalog = await cli(['fit', '--db', db, 'llama-3.1-8b', '--gpus', 'RTX 4090']);
     expect(catalog.code).toBe(0);
     expect(lines(catalog.stdout)[0]).toContain(`llama-3.1-8b: ${head}`);

@@ -93,7 +93,7 @@ describe('fit: a model folder name stays on the first line', () => {
   it.each(NAMES)('%s', async (_what, name) => {
     const { plain, hostile } = await plainAndHostile(name, (folder) => [['fit', folder, '--gpus', 'RTX 4090']]);
     expectOneLineName(plain, hostile, name);
-    expect(hostile.split('\n')[0]?.startsWith(`${shown(name)}: 8.03B parameters`)).toBe(true);
+    expect(hostile.split('\n')[0]?.startsWith(`${shown(name)}: 8.03 B parameters`)).toBe(true);
   });
 });
 

@@ -13,6 +13,7 @@
 
 import { WEIGHT_FORMATS, type WeightFormat } from '../../workload/generation.js';
 import type { AdapterKind } from '../../workload/finetune.js';
+import { GPU_CLASSES, gpuClass } from '../cost/gpu-class.js';
 
 export type FitMode = 'inference' | 'training' | 'finetune';
 
@@ -65,8 +66,25 @@ export interface FitGpu {
 export interface FitPlacement {
   /** GPUs that hold the row alone, in the order given. */
   alone: string[];
-  /** The fewest of the largest GPU that hold it split (null: more than `maxSplit`). */
+  /** The fewest of the largest GPU that hold it split, when none holds it alone (null: more than `maxSplit`). */
   split: { gpu: string; count: number } | null;
+  /**
+   * When no consumer card of the list holds it alone: the fewest of one consumer card that hold it
+   * split, the smallest such card (null: no consumer card, or more than MAX_CONSUMER_SPLIT).
+   */
+  consumerSplit: { gpu: string; count: number } | null;
+}
+
+/** The most consumer cards `fit` offers to split a row over (a box of them). */
+const MAX_CONSUMER_SPLIT = 8;
+
+/** The rule `fit` lists GPUs by when the user names none (FIT_ORDER_TEXT says it). */
+export const FIT_ORDER_TEXT = 'smallest memory first; of equal memory, consumer, then workstation, then datacenter';
+
+/** GPUs in FIT_ORDER_TEXT's order (stable: equals keep the order given). */
+export function fitOrder<G extends FitGpu>(gpus: readonly G[]): G[] {
+  const rank = (g: FitGpu): number => GPU_CLASSES.indexOf(gpuClass(g.name));
+  return [...gpus].sort((a, b) => a.memoryBytes - b.memoryBytes || rank(a) - rank(b));
 }
 
 /** Bytes per weight of the serving formats `fit` lists (WEIGHT_FORMATS' figures). */
@@ -141,14 +159,34 @@ function finetuneRows(adapters: readonly FitAdapterModel[]): FitRow[] {
   });
 }
 
-/** Where a row fits: alone on each GPU that holds it, else split over the fewest of the largest GPU. */
+/** How many of one GPU hold the row split (weights and cache divide; each keeps the overhead). */
+function splitCount(r: FitRow, g: FitGpu, overheadBytes: number): number {
+  const room = g.memoryBytes - overheadBytes;
+  return room > 0 ? Math.ceil(r.totalBytes / room) : Infinity;
+}
+
+/**
+ * Where a row fits: alone on each GPU that holds it, else split over the fewest of the largest
+ * GPU; and, when no consumer card holds it alone, over the fewest of the smallest consumer card.
+ */
 export function placeRow(r: FitRow, gpus: readonly FitGpu[], overheadBytes: number, maxSplit = 64): FitPlacement {
-  const alone = gpus.filter((g) => r.totalBytes + overheadBytes <= g.memoryBytes).map((g) => g.name);
+  const holds = (g: FitGpu): boolean => r.totalBytes + overheadBytes <= g.memoryBytes;
+  const alone = gpus.filter(holds).map((g) => g.name);
+  const consumer = gpus.filter((g) => gpuClass(g.name) === 'consumer');
+  const consumerSplit = consumer.some(holds) ? null : fewest(r, consumer, overheadBytes, MAX_CONSUMER_SPLIT);
   const largest = [...gpus].sort((a, b) => b.memoryBytes - a.memoryBytes)[0];
-  if (alone.length > 0 || !largest) return { alone, split: null };
-  const room = largest.memoryBytes - overheadBytes;
-  const count = room > 0 ? Math.ceil(r.totalBytes / room) : Infinity;
-  return { alone, split: count <= maxSplit ? { gpu: largest.name, count } : null };
+  if (alone.length > 0 || !largest) return { alone, split: null, consumerSplit };
+  const count = splitCount(r, largest, overheadBytes);
+  return { alone, split: count <= maxSplit ? { gpu: largest.name, count } : null, consumerSplit };
+}
+
+/** The GPU of the list that holds the row in the fewest copies (of those, the smallest), up to `most`. */
+function fewest(r: FitRow, gpus: readonly FitGpu[], overheadBytes: number, most: number): FitPlacement['split'] {
+  const best = gpus
+    .map((g) => ({ g, count: splitCount(r, g, overheadBytes) }))
+    .filter((x) => x.count <= most)
+    .sort((a, b) => a.count - b.count || a.g.memoryBytes - b.g.memoryBytes)[0];
+  return best ? { gpu: best.g.name, count: best.count } : null;
 }
 
 /**

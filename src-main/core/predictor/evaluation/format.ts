@@ -3,6 +3,7 @@
  * side, the headline (big ops) and tiny-op lines first, then all metrics, per family and
  * per size. Pure.
  */
+import { physicalDeviceCount } from '../../domain/device-id.js';
 import { count } from '../../text/plural.js';
 import type { Metrics } from './metrics.js';
 import type { EvaluationReport, PredictorSummary, ProtocolReport } from './types.js';
@@ -91,7 +92,7 @@ function formatProtocol(report: EvaluationReport, p: ProtocolReport): string {
 export function formatReport(report: EvaluationReport, deviceName: (id: string) => string = (id) => id): string {
   const { bigUs, tinyUs } = report.options;
   const head = [
-    `Predictor accuracy on held-out data: ${count(report.samples, 'sample')}, ${count(report.devices.length, 'device')}: ${report.devices.map(deviceName).join(', ')}`,
+    `Predictor accuracy on held-out data: ${count(report.samples, 'sample')}, ${count(physicalDeviceCount(report.devices), 'device')}: ${report.devices.map(deviceName).join(', ')}`,
     `APE = |measured - predicted| / measured. Headline: ops measured >= ${bigUs} µs; ops under ${tinyUs} µs are dominated by timer noise.`,
   ];
   return [head.join('\n'), ...report.protocols.map((p) => formatProtocol(report, p))].join('\n\n') + '\n';

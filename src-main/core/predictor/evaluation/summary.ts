@@ -4,7 +4,7 @@
  * from the test predictions of one protocol (grouped k-fold: every measurement predicted by
  * predictors trained without it and without shapes near it). Pure.
  */
-import type { MachineDeviceId } from '../../domain/device-id.js';
+import { physicalDeviceCount, type MachineDeviceId } from '../../domain/device-id.js';
 import { count } from '../../text/plural.js';
 import { ape } from './metrics.js';
 import { table } from './format.js';
@@ -93,7 +93,7 @@ const pct = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(1)}%` : '-
 /** The summary as text: two tables and what "held out" means; `deviceName` names a device id for people. */
 export function formatSummary(s: EvaluationSummary, deviceName: (id: string) => string = (id) => id): string {
   const lines = [
-    `Predictor accuracy on held-out measurements: ${count(s.samples, 'measurement')} on ${count(s.devices.length, 'device')}`,
+    `Predictor accuracy on held-out measurements: ${count(s.samples, 'measurement')} on ${count(physicalDeviceCount(s.devices.map((d) => d.device)), 'device')}`,
     '',
     table([
       ['PREDICTOR', 'MAPE', 'WITHIN ±10%', 'WITHIN ±25%', 'N'],

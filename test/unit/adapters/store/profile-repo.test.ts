@@ -46,6 +46,21 @@ function strip(
 }
 
 describe('ProfileRepo: runs', () => {
+  it('starts a run stored after its work at the time the work began (a measure-model run spans its measuring)', () => {
+    const began = new Date('2020-01-01T00:00:00.000Z');
+    const r = profiles.createRun({
+      machineId: 'm1',
+      deviceKey: 'cpu',
+      suite: 'model:tiny',
+      executionProvider: 'cpu',
+      threads: 1,
+      runtimeVersion: '1.20.0',
+      began,
+    });
+    expect(r.startedAt).toBe('2020-01-01T00:00:00.000Z');
+    expect(Date.parse(profiles.finishRun(r.id, 'complete', null).finishedAt ?? '')).toBeGreaterThan(began.getTime());
+  });
+
   it('creates, finishes and lists runs', () => {
     const a = newRun();
     expect(a).toMatchObject({

@@ -4,6 +4,7 @@ import {
   deviceIdOf,
   machineDeviceId,
   parseDeviceId,
+  physicalDeviceCount,
   type DeviceIdParts,
 } from '../../../../src-main/core/domain/device-id.js';
 
@@ -62,5 +63,19 @@ describe('machineDeviceId', () => {
     expect(machineDeviceId('m-3f2a9c', 'cpu', 'cpu', 2)).toBe('m-3f2a9c/cpu/cpu/2t');
     expect(machineDeviceId('m-3f2a9c', 'cuda:0', 'cuda', null)).toBe('m-3f2a9c/cuda:0/cuda');
     expect(machineDeviceId('m-3f2a9c', 'cpu', 'torch-cpu', 4)).toBe('m-3f2a9c/cpu/torch-cpu/4t');
+  });
+});
+
+describe('physicalDeviceCount', () => {
+  it('counts a device once whatever its thread counts and providers, per machine', () => {
+    const ids = [
+      machineDeviceId('m1', 'cpu', 'cpu', 1),
+      machineDeviceId('m1', 'cpu', 'cpu', 2),
+      machineDeviceId('m1', 'cpu', 'torch-cpu', 4),
+      machineDeviceId('m1', 'cuda:0', 'cuda', null),
+      machineDeviceId('m2', 'cpu', 'cpu', 1),
+    ];
+    expect(physicalDeviceCount(ids)).toBe(3);
+    expect(physicalDeviceCount([])).toBe(0);
   });
 });

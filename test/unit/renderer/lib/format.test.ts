@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatBytes,
   formatCount,
+  formatParameterCount,
   formatElapsed,
   formatFlops,
   formatFraction,
@@ -56,6 +57,9 @@ describe('renderer number formatting', () => {
     expect(formatBytes(24 * 2 ** 30)).toBe('24.0 GiB');
     expect(formatCount(134_000)).toBe('134k');
     expect(formatCount(7.1e9)).toBe('7.1G');
+    // Parameters as people say them: "8.03 B parameters", not "8.03G".
+    expect(formatParameterCount(8_030_261_248)).toBe('8.03 B');
+    expect(formatParameterCount(124_000_000)).toBe('124 M');
     expect(formatFlops(36.2e6)).toBe('36.2 MFLOP');
     expect(formatInt(1234567)).toBe('1\u202f234\u202f567');
   });

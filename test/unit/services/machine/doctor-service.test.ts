@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { providerBlockers, runDoctor, type DoctorDeps } from '../../../../src-main/services/machine/doctor-service.js';
+import { sampleProbe } from '../../../helpers/sample-probe.js';
 
 function deps(over: Partial<DoctorDeps> = {}): DoctorDeps {
   return {
@@ -24,6 +25,9 @@ function deps(over: Partial<DoctorDeps> = {}): DoctorDeps {
     ...over,
   };
 }
+
+/** nvidia-smi answering for the sample workstation's GPUs: the CUDA provider is then needed. */
+const withGpus: DoctorDeps['nvidia'] = () => Promise.resolve({ nvidia: sampleProbe().nvidia, warnings: [] });
 
 const byName = async (d: DoctorDeps) =>
   Object.fromEntries((await runDoctor(d, { dbPath: '/data/pipedejavu.db' })).map((c) => [c.name, c]));
@@ -79,14 +83,19 @@ describe('doctor', () => {
       detail:
         'PyTorch backend: no Python with torch (python3: No module named torch) (the PyTorch backend is optional)',
     });
-    expect(c['ep cuda']?.status).toBe('warn');
+    // No NVIDIA GPU here: the CUDA provider is not needed, and install-cuda is no advice.
+    expect(c['ep cuda']).toEqual({
+      name: 'ep cuda',
+      status: 'ok',
+      detail: 'not needed: no NVIDIA GPU answers on this machine',
+    });
     expect(c['ep webgpu']?.detail).toMatch(/no Vulkan loader/);
     expect(c.disk?.status).toBe('warn');
     expect(c.node?.status).toBe('fail');
   });
 
   it('says why a provider cannot load, from the checks its ep lines use', async () => {
-    const none = deps({ cuda: () => 'libcudnn.so.9: not found', vulkanLoader: () => false });
+    const none = deps({ cuda: () => 'libcudnn.so.9: not found', vulkanLoader: () => false, nvidia: withGpus });
     expect(providerBlockers(none)).toEqual({
       cuda: 'libcudnn.so.9: not found',
       webgpu: 'no Vulkan loader (libvulkan.so.1)',

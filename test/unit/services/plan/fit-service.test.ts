@@ -35,4 +35,21 @@ describe('fitModel', () => {
     expect(plain?.alone).toEqual([]);
     expect(plain?.split?.count).toBeGreaterThanOrEqual(2);
   });
+
+  it('without --gpus, lists the GPUs people own first and says that 70B in q4_k splits over two RTX 4090s', () => {
+    const db = openDatabase(':memory:');
+    const small = fitModel(db, { model: 'llama-3.1-8b', mode: 'inference', context: 8192 });
+    expect(small.rows[0]?.alone.slice(0, 2)).toEqual(['NVIDIA GeForce RTX 4090', 'NVIDIA GeForce RTX 3090']);
+    expect(small.notes.some((n) => n.startsWith('GPUs listed smallest memory first'))).toBe(true);
+    const large = fitModel(db, { model: 'llama-3.1-70b', mode: 'inference', context: 8192 });
+    const q4 = large.rows.find((x) => x.label === 'q4_k');
+    expect(q4?.consumerSplit).toEqual({ gpu: 'NVIDIA GeForce RTX 4090', count: 2 });
+    expect(q4?.time?.serving?.decodeTokensPerSecond).toBeGreaterThan(0);
+  });
+
+  it('says which part a family name in --gpus stands for', () => {
+    const r = fitModel(openDatabase(':memory:'), { model: 'llama-3.1-8b', mode: 'inference', gpus: ['H100'] });
+    expect(r.gpus.map((g) => g.name)).toEqual(['NVIDIA H100 SXM5 80GB']);
+    expect(r.notes.some((n) => n.startsWith('"H100" stands for NVIDIA H100 SXM5 80GB'))).toBe(true);
+  });
 });

@@ -257,4 +257,29 @@ describe('estimateProfile: the time a profile should take here, before it starts
     const fixed = 2 * (PRIOR_OVERHEAD_MS + 3 * PRIOR_CALIBRATION_ROUND_MS);
     expect(again.totalMs - fixed).toBeCloseTo(2 * (first.totalMs - fixed), 6);
   });
+
+  it('promises no less than the last run of the same suite on that device took', () => {
+    const db = freshDb();
+    const quick = (threads: number) => estimateProfile(db, { device: 'cpu', suite: 'quick', threads: [threads] });
+    const before = quick(1);
+    const repo = new ProfileRepo(db);
+    // The last quick run on one thread took 58 s, far more than the kernel cost model says.
+    const run = repo.createRun({
+      machineId: 'm1',
+      deviceKey: 'cpu',
+      suite: 'quick',
+      executionProvider: 'cpu',
+      threads: 1,
+      runtimeVersion: '9.9.9',
+      began: new Date(Date.now() - 58_000),
+    });
+    repo.finishRun(run.id, 'complete', null);
+    expect(before.totalMs).toBeLessThan(58_000);
+    const after = quick(1);
+    expect(after.totalMs).toBeGreaterThanOrEqual(58_000);
+    expect(after.basis).toBe('measured');
+    // Another thread count, or another suite, is not that run.
+    expect(quick(2).totalMs).toBeLessThan(58_000);
+    expect(estimateProfile(db, { device: 'cpu', suite: 'standard', threads: [1] }).basis).toBe('prior');
+  });
 });

@@ -1,6 +1,6 @@
 /** Memory per way of holding a model, and where it fits, against hand computations. */
 import { describe, expect, it } from 'vitest';
-import { fitRows, placeRow, SERVING_FORMATS } from '../../../../../src-main/core/planner/memory/fit.js';
+import { fitOrder, fitRows, placeRow, SERVING_FORMATS } from '../../../../../src-main/core/planner/memory/fit.js';
 
 const GiB = 2 ** 30;
 const model = {
@@ -38,11 +38,46 @@ describe('placeRow', () => {
   ];
   it('names the GPUs that hold a row alone, with the overhead counted', () => {
     const r = { ...fitRows(model, 'inference', 1, 1)[0]!, totalBytes: 22.6 * GiB };
-    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: ['big'], split: null });
+    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: ['big'], split: null, consumerSplit: null });
   });
   it('splits over the fewest of the largest GPU when none holds it alone', () => {
     const r = { ...fitRows(model, 'training', 1, 1)[0]!, totalBytes: 200 * GiB };
     // 200 GiB over 78.5 GiB of room each: 3.
-    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: [], split: { gpu: 'big', count: 3 } });
+    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: [], split: { gpu: 'big', count: 3 }, consumerSplit: null });
+  });
+  it('splits over the fewest of the smallest consumer card when no consumer card holds it alone', () => {
+    const cards = [
+      { name: 'NVIDIA GeForce RTX 5090', memoryBytes: 32 * GiB },
+      { name: 'NVIDIA GeForce RTX 4090', memoryBytes: 24 * GiB },
+      { name: 'NVIDIA RTX A6000', memoryBytes: 48 * GiB },
+    ];
+    // 40 GiB: two of either consumer card (23.5 or 31.5 GiB of room each); the smaller is named.
+    const r = { ...fitRows(model, 'inference', 1, 1)[0]!, totalBytes: 40 * GiB };
+    expect(placeRow(r, cards, 0.5 * GiB)).toEqual({
+      alone: ['NVIDIA RTX A6000'],
+      split: null,
+      consumerSplit: { gpu: 'NVIDIA GeForce RTX 4090', count: 2 },
+    });
+    // More than eight consumer cards: none offered.
+    expect(placeRow({ ...r, totalBytes: 300 * GiB }, cards, 0.5 * GiB).consumerSplit).toBeNull();
+  });
+});
+
+describe('fitOrder', () => {
+  it('lists the smallest memory first, and of equal memory consumer, workstation, then datacenter cards', () => {
+    const order = fitOrder([
+      { name: 'NVIDIA H100 SXM5 80GB', memoryBytes: 80 * GiB },
+      { name: 'NVIDIA L4', memoryBytes: 24 * GiB },
+      { name: 'NVIDIA RTX A5000', memoryBytes: 24 * GiB },
+      { name: 'NVIDIA GeForce RTX 4090', memoryBytes: 24 * GiB },
+      { name: 'NVIDIA GeForce RTX 3060', memoryBytes: 12 * GiB },
+    ]).map((g) => g.name);
+    expect(order).toEqual([
+      'NVIDIA GeForce RTX 3060',
+      'NVIDIA GeForce RTX 4090',
+      'NVIDIA RTX A5000',
+      'NVIDIA L4',
+      'NVIDIA H100 SXM5 80GB',
+    ]);
   });
 });
