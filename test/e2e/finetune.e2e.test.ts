@@ -68,6 +68,11 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await page.getByTestId('plan-none-fits').waitFor({ timeout: 120_000 });
         await expect(page.getByTestId('plan-none-fits').innerText()).resolves.toContain('No plan fits these devices.');
         await expect(page.getByTestId('plan-suggestions').innerText()).resolves.toContain('What would fit');
+        // Serving changes in the serving table's figures, as the CLI writes them: no samples/s.
+        const served = await page.getByTestId('plan-suggestion-plan').allInnerTexts();
+        expect(served.length).toBeGreaterThan(0);
+        for (const t of served) expect(t).toMatch(/: first token .+, decode step .+, [\d.]+ tokens\/s a sequence/);
+        await expect(page.getByTestId('plan-suggestions').innerText()).resolves.not.toMatch(/samples\/s/);
         await expect(page.getByTestId('plans-table').count()).resolves.toBe(0);
         await expect(page.getByTestId('serving-table').count()).resolves.toBe(0);
         await expect(page.getByTestId('plan-assumptions').innerText()).resolves.toMatch(

@@ -4,7 +4,6 @@ import type { PlanExports } from '../../core/planner/exports/export-plan.js';
 import { oneLine } from '../../core/planner/exports/common.js';
 import { count, noun } from '../../core/text/plural.js';
 import { groupBy } from '../../core/util/group-by.js';
-import { MAX_SUGGESTION_SEARCHES } from '../../services/plan/plan-suggestions.js';
 import type { PlanResponse } from '../../services/plan/plan-service.js';
 import type { StepBand } from '../../services/plan/plan-bands.js';
 import type { ServingFigures } from '../../core/planner/serving/serving.js';
@@ -12,6 +11,7 @@ import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import { stageDevicesText } from '../../core/planner/stage-text.js';
 import { ms } from './workload.js';
+import { suggestionLines } from './plan-suggestions.js';
 import { assumptionsLine } from '../../core/planner/plan-assumptions.js';
 
 /** "1 measured, 8 from datasheets": only what is true of the plan's devices. */
@@ -79,21 +79,6 @@ function rejectionLines(r: PlanResponse, most = 8): string[] {
   if (unique.length > most)
     shown.push(`- ... and ${count(unique.length - most, 'more reason')} (--json lists them all)`);
   return shown;
-}
-
-/** The verified changes that would make a plan fit. */
-function suggestionLines(r: PlanResponse): string[] {
-  if (r.suggestions.length === 0)
-    return [
-      'No change tried fits either (fewer tokens, a smaller batch, recomputation, ZeRO, 4-bit weights, more GPUs).',
-    ];
-  return [
-    `What would fit (each checked by the same search on the changed problem; at most ${MAX_SUGGESTION_SEARCHES} searches):`,
-    ...r.suggestions.map(
-      (s) =>
-        `- ${s.change}: ${s.option} (best plan ${s.plan.kind}, ${ms(s.plan.stepUs)} a step, ${s.plan.throughputSamplesPerS.toPrecision(2)} samples/s)`,
-    ),
-  ];
 }
 
 /** "hybrid + ZeRO-1 + CPU optimizer + full recompute": the KIND column. */
@@ -370,7 +355,7 @@ export function renderPlans(r: PlanResponse): string {
   if (r.layout) out.push('', ...layoutLines(r.layout));
   const rejections = rejectionLines(r);
   if (rejections.length > 0) out.push('', 'Rejected:', ...rejections);
-  if (!best) out.push('', ...suggestionLines(r));
+  if (!best) out.push('', ...suggestionLines(r.suggestions));
   if (r.exports) out.push('', ...exportLines(r.exports, r.problem.mode));
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return textLines(out);

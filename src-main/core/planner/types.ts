@@ -4,6 +4,7 @@
  */
 import type { WeightFormat } from '../workload/generation.js';
 import type { Mode } from '../domain/mode.js';
+import type { ServingFigures } from './serving/serving.js';
 
 /** The planner's modes: inference or training (core/domain/mode.ts). */
 export type { Mode };
@@ -194,6 +195,27 @@ export interface PlanSuggestion {
   change: string;
   /** How to ask for it: command-line options ("--seq 512"), or what to use instead. */
   option: string;
-  /** The best plan the search finds with the change. */
-  plan: Pick<Plan, 'kind' | 'stepUs' | 'throughputSamplesPerS' | 'optimizerOffload' | 'recompute' | 'zeroStage'>;
+  /** The best plan the search finds with the change, in the figures its mode is ranked by. */
+  plan: SuggestedPlan;
 }
+
+/** A suggestion's plan for training (or a model that is not a served decoder): its step and samples/s. */
+export type SuggestedStep = Pick<
+  Plan,
+  'kind' | 'stepUs' | 'throughputSamplesPerS' | 'optimizerOffload' | 'recompute' | 'zeroStage'
+>;
+
+/**
+ * A suggestion's plan for serving a decoder, in the serving table's figures (no step, no samples/s):
+ * the time to first token, the decode step, tokens/s a sequence and at the batch, a whole request,
+ * and the engine's band over them (absent: too few independent measurements, or no engine).
+ */
+export interface SuggestedServing {
+  kind: Plan['kind'];
+  serving: Pick<
+    ServingFigures,
+    'ttftUs' | 'decodeStepUs' | 'tokensPerSecondPerSequence' | 'tokensPerSecond' | 'requestUs' | 'band'
+  >;
+}
+
+export type SuggestedPlan = SuggestedStep | SuggestedServing;

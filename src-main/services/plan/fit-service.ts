@@ -17,9 +17,12 @@ import {
   fitOrder,
   fitRows,
   placeRow,
+  plannerHolds,
   type FitAdapterModel,
+  type FitGpu,
   type FitAnswer,
   type FitMode,
+  type FitPlacement,
   type FitRow,
   type FitTime,
 } from '../../core/planner/memory/fit.js';
@@ -34,6 +37,7 @@ import {
   resolveGpuName,
   resolveGpuNameWithNote,
   virtualDevice,
+  type GpuDatasheet,
 } from '../../core/planner/cost/datasheets.js';
 import type { Workload } from '../../core/workload/types.js';
 import type { Database } from '../../adapters/store/types.js';
@@ -55,7 +59,8 @@ import { engineBand } from '../../core/engines/engine-bands.js';
 import { engineDeployment } from '../../core/engines/engine-deployment.js';
 import { promptUs } from '../../core/engines/engine-figures.js';
 import { resolveEngine } from '../../core/engines/engine-formats.js';
-import { engineUsableBytes, replicaKvTokens } from '../../core/engines/engine-memory.js';
+import { engineUsableBytes } from '../../core/engines/engine-memory.js';
+import { engineHolds } from '../../core/engines/engine-fit.js';
 import { ENGINES, type EngineChoice } from '../../core/engines/engine-names.js';
 import type { EngineRules } from '../../core/engines/engine-rules.js';
 import { stepCost } from '../../core/engines/engine-step.js';
@@ -68,7 +73,11 @@ function engineFitNote(choice: EngineChoice): string {
   if (choice === 'ideal') return 'serving rows: the kernel roofline (--engine ideal), memory as the planner keeps it';
   const which =
     choice === 'auto' ? 'llama.cpp for q8_0 and q4_k, vLLM for the others (--engine auto)' : ENGINES[choice].title;
-  return `serving rows: on ${which}; a GPU holds a row when the engine's share of it, less its reserve and activations, does; time: the prefill of the context and decode tokens/s per sequence on the first such GPU`;
+  return (
+    `serving rows: on ${which}; a GPU (or n of one, as tensor-parallel ranks or pipeline stages) holds a row where the engine keeps there ` +
+    "its weights as it stores them (its LM head and embedding at 16 bits for int4, int8 and fp8), its reserve and activations, and the context's KV cache; " +
+    'time: the prefill of the context and decode tokens/s per sequence on the first such GPU'
+  );
 }
 
 export interface FitRequest {
@@ -209,7 +218,7 @@ function rowEngine(choice: EngineChoice, format: WeightFormat): { rules: EngineR
   }
 }
 
-/** The row's prefill of the context and decode speed on one GPU under its engine; null when it does not hold them. */
+/** The row's prefill of the context and decode speed on one GPU under its engine (one that holds them: engineHolds). */
 function engineTime(
   rules: EngineRules,
   e: TransformerEntry,
@@ -217,7 +226,7 @@ function engineTime(
   gpu: string,
   context: number,
   batch: number,
-): FitTime | null {
+): FitTime {
   const sheet = resolveGpuName(gpu);
   const dep = engineDeployment({
     engine: rules,
@@ -228,7 +237,6 @@ function engineTime(
     allReduceUs: () => 0,
     sendUs: () => 0,
   });
-  if (replicaKvTokens(dep) < context * batch) return null;
   const us = promptUs(dep, context);
   const step = stepCost(dep, { decodeSeqs: batch, decodeContext: batch * context, prefill: [] }).us;
   const band = engineBand(rules.name);
@@ -240,6 +248,33 @@ function engineTime(
     highUs: us * (band?.high ?? 1),
     serving: { engine: rules.name, title: ENGINES[rules.name].title, decodeTokensPerSecond: 1e6 / step },
   };
+}
+
+/**
+ * Where a served row fits on its engine: each GPU, or n of one, where the engine keeps the weights
+ * as it stores them, its reserve and activations, and the KV cache of the context for the batch
+ * (engineHolds); and where the planner's check of the same GPU, with the engine's share of it,
+ * passes too, so that `plan` finds a plan there.
+ */
+function enginePlacement(
+  rules: EngineRules,
+  e: TransformerEntry,
+  format: WeightFormat,
+  r: FitRow,
+  gpus: readonly FitGpu[],
+  tokens: number,
+): FitPlacement {
+  const sheets = new Map(gpus.map((g) => [g.name, resolveGpuName(g.name)]));
+  const req = { engine: rules, entry: e, format, kvCache: 'auto' as const };
+  const planner = plannerHolds(r, 0);
+  const usable = (g: FitGpu): FitGpu => ({
+    name: g.name,
+    memoryBytes: engineUsableBytes(rules, g.memoryBytes + OVERHEAD_BYTES, e.hidden),
+  });
+  return placeRow(
+    gpus,
+    (g, n) => planner(usable(g), n) && engineHolds(req, sheets.get(g.name) as GpuDatasheet, n, tokens),
+  );
 }
 
 export function fitModel(db: Database, req: FitRequest): FitAnswer {
@@ -301,22 +336,13 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
       if (engine && 'note' in engine)
         return { ...r, alone: [], split: null, consumerSplit: null, time: null, engineNote: engine.note };
       if (engine && decoder) {
-        // The engine's share of each GPU, less its reserve and activations: where it would run the row.
-        const usable = gpus.map((g) => ({
-          name: g.name,
-          memoryBytes: engineUsableBytes(engine.rules, g.memoryBytes + OVERHEAD_BYTES, decoder.hidden),
-        }));
-        const placed = placeRow(r, usable, 0);
         const format = r.how.format ?? servedFormat(undefined, dtype);
-        // The first GPU that holds it where the engine also keeps the context's cache.
-        let time: FitTime | null = null;
-        for (const gpu of placed.alone) {
-          time = engineTime(engine.rules, decoder, format, gpu, context, batch);
-          if (time) break;
-        }
+        const placed = enginePlacement(engine.rules, decoder, format, r, gpus, context * batch);
+        const gpu = placed.alone[0];
+        const time = gpu ? engineTime(engine.rules, decoder, format, gpu, context, batch) : null;
         return { ...r, ...placed, time };
       }
-      const placed = placeRow(r, gpus, OVERHEAD_BYTES);
+      const placed = placeRow(gpus, plannerHolds(r, OVERHEAD_BYTES));
       const gpu = placed.alone[0];
       return { ...r, ...placed, time: gpu ? rowTime(db, req, r, gpu, build) : null };
     }),

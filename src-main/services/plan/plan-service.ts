@@ -20,7 +20,7 @@ import {
   searchRanked,
   type RankedPlans,
 } from '../../core/planner/search/plan-ranking.js';
-import type { Plan, PlanDevice, PlanProblem } from '../../core/planner/types.js';
+import type { Plan, PlanDevice, PlanProblem, SuggestedPlan } from '../../core/planner/types.js';
 import { measuredCollectives } from '../../core/planner/problem/measured-network.js';
 import { offloadHostMemory } from '../../core/planner/memory/offload-host-memory.js';
 import { timelineOf } from '../../core/planner/plan-timeline.js';
@@ -28,7 +28,7 @@ import { servingOf } from '../../core/planner/serving/plan-serving.js';
 import type { ServedDecoder } from '../../core/planner/serving/served-decoder.js';
 import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import type { StepBand } from '../../core/planner/plan-summary.js';
-import { SUGGESTION_TIME_MS, suggestChanges } from './plan-suggestions.js';
+import { SUGGESTION_TIME_MS, suggestChanges, suggestedPlan } from './plan-suggestions.js';
 import { layoutAnswer, type LayoutAnswer } from './layout-plan.js';
 import { parseLayout, type Layout } from '../../core/planner/layout.js';
 import type { Database } from '../../adapters/store/types.js';
@@ -114,10 +114,30 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
   return { ...prepared, ranked };
 }
 
-/** The fastest plan that fits a changed request; null when none does or the change is refused. */
-function bestPlanOf(db: Database, req: PlanRequest): Plan | null {
+/**
+ * The searched plans as the answer ranks them: a served decoder's by its objective among those its
+ * engine runs, with their serving figures (its own search's best by the step may not run); else as
+ * searched, with no figures.
+ */
+function rankedAnswer(searched: Searched, topN: number): { ranked: RankedPlans; serving: ServingFigures[] | null } {
+  const { problem, devices, costModel, assumptions } = searched;
+  const { served } = assumptions;
+  const engine = assumptions.engine?.serving ?? null;
+  const figures = servingOf(served, problem, searched.ranked.result.plans, devices.candidates, costModel, engine);
+  return served && figures
+    ? rankServing(searched.ranked, figures, served.objective, topN)
+    : { ranked: searched.ranked, serving: figures };
+}
+
+/**
+ * The best plan that fits a changed request, ranked and in the figures of the request's own plans;
+ * null when none does or the change is refused. Its load (--concurrency, --rate) is not simulated.
+ */
+function bestPlanOf(db: Database, req: PlanRequest): SuggestedPlan | null {
   try {
-    return searchRequest(db, { ...req, topN: 1 }, []).ranked.best?.plan ?? null;
+    const { ranked, serving } = rankedAnswer(searchRequest(db, { ...req, topN: 1, load: undefined }, []), 1);
+    const best = ranked.best?.plan;
+    return best ? suggestedPlan(best, serving?.[ranked.result.plans.indexOf(best)]) : null;
   } catch (e) {
     if (e instanceof UserError) return null;
     throw e;
@@ -163,14 +183,9 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
   // A layout that does not parse is refused before the search.
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;
   const searched = searchRequest(db, req, warnings);
-  const { request, workload, devices, problem, costModel, assumptions } = searched;
+  const { request, workload, problem, costModel, assumptions } = searched;
   const { served } = assumptions;
-  const engine = assumptions.engine?.serving ?? null;
-  const figures = servingOf(served, problem, searched.ranked.result.plans, devices.candidates, costModel, engine);
-  const { ranked, serving } =
-    served && figures
-      ? rankServing(searched.ranked, figures, served.objective, request.topN)
-      : { ranked: searched.ranked, serving: figures };
+  const { ranked, serving } = rankedAnswer(searched, request.topN);
   const { result, listed, best } = ranked;
   const search = best
     ? null
@@ -197,7 +212,7 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
     layout: layout
-      ? layoutWithServing(db, layout, searched, searched.ranked.best?.plan ?? null, figures !== null)
+      ? layoutWithServing(db, layout, searched, searched.ranked.best?.plan ?? null, serving !== null)
       : null,
     finetune: assumptions.finetune,
     stepBands: stepBands(db, result.plans, problem.devices, workload.name),

@@ -14,6 +14,8 @@
  *   ("2x4090" and 4 more is "6x4090", in the name the user typed).
  * A search of a huge request takes seconds, so the tries also stop once SUGGESTION_TIME_MS has
  * passed, and the answer says it was cut short.
+ * Each change's best plan is ranked and shown as the request's own plans are: serving a decoder,
+ * by its objective, with the first token, decode step and tokens/s; else by the step, in samples/s.
  */
 import {
   datasheetFor,
@@ -25,7 +27,8 @@ import {
 import { shellDoubleQuote } from '../../core/planner/exports/common.js';
 import { WEIGHT_FORMATS } from '../../core/workload/generation.js';
 import { count } from '../../core/text/plural.js';
-import type { Plan, PlanDevice, PlanSuggestion } from '../../core/planner/types.js';
+import type { Plan, PlanDevice, PlanSuggestion, SuggestedPlan } from '../../core/planner/types.js';
+import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 
 export const MAX_SUGGESTION_SEARCHES = 20;
@@ -52,8 +55,11 @@ type SuggestedRequest = Pick<PlanRequest, 'mode' | 'seq' | 'recompute' | 'zero' 
   batch: number;
 };
 
-/** The fastest plan that fits the request, or null (null also for a request the service refuses). */
-export type BestPlanOf<R> = (req: R) => Plan | null;
+/**
+ * The best plan that fits the request, ranked as the request's plans are (a served decoder by its
+ * objective, else by the step), or null (null also for a request the service refuses).
+ */
+export type BestPlanOf<R> = (req: R) => SuggestedPlan | null;
 
 export interface SuggestionInput<R extends SuggestedRequest = PlanRequest & { batch: number }> {
   req: R;
@@ -190,20 +196,39 @@ function firstFit<R>(tries: readonly Try<R>[], bestOf: BestPlanOf<R>, budget: Bu
     }
     budget.left--;
     budget.searched++;
-    const p = bestOf(t.req);
-    if (p) {
-      const plan = {
-        kind: p.kind,
-        stepUs: p.stepUs,
-        throughputSamplesPerS: p.throughputSamplesPerS,
-        ...(p.optimizerOffload ? { optimizerOffload: true } : {}),
-        ...(p.recompute ? { recompute: p.recompute } : {}),
-        ...(p.zeroStage ? { zeroStage: p.zeroStage } : {}),
-      };
-      return { change: t.change, option: t.option, plan };
-    }
+    const plan = bestOf(t.req);
+    if (plan) return { change: t.change, option: t.option, plan };
   }
   return null;
+}
+
+/**
+ * A suggestion's best plan in its mode's figures: a served decoder's (with its serving figures)
+ * as the serving table shows them, else the step and samples/s.
+ */
+export function suggestedPlan(p: Plan, serving: ServingFigures | undefined): SuggestedPlan {
+  if (serving) {
+    const { ttftUs, decodeStepUs, tokensPerSecondPerSequence, tokensPerSecond, requestUs, band } = serving;
+    return {
+      kind: p.kind,
+      serving: {
+        ttftUs,
+        decodeStepUs,
+        tokensPerSecondPerSequence,
+        tokensPerSecond,
+        requestUs,
+        ...(band ? { band } : {}),
+      },
+    };
+  }
+  return {
+    kind: p.kind,
+    stepUs: p.stepUs,
+    throughputSamplesPerS: p.throughputSamplesPerS,
+    ...(p.optimizerOffload ? { optimizerOffload: true } : {}),
+    ...(p.recompute ? { recompute: p.recompute } : {}),
+    ...(p.zeroStage ? { zeroStage: p.zeroStage } : {}),
+  };
 }
 
 /** Verified changes that make the request fit, one per kind of change, in the order above. */

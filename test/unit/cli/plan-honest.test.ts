@@ -17,7 +17,7 @@ async function trainedStore(): Promise<string> {
 interface PlanJson {
   plans: { feasible: boolean }[];
   devices: { id: string; name: string; estimate: string }[];
-  suggestions: { change: string; option: string; plan: { stepUs: number } }[];
+  suggestions: { change: string; option: string; plan: { stepUs?: number; serving?: { ttftUs: number } } }[];
 }
 
 const llamaOnCpu = ['plan', '--workload', 'llama-13b', '--seq', '512', '--batch', '1', '--devices', 'cpu'];
@@ -38,7 +38,27 @@ describe('pipedejavu plan, honest and readable', () => {
     const body = JSON.parse(j.stdout) as PlanJson;
     expect(body.plans.some((p) => p.feasible)).toBe(false);
     expect(body.suggestions.length).toBeGreaterThan(0);
-    expect(body.suggestions.every((s) => s.plan.stepUs > 0)).toBe(true);
+    expect(body.suggestions.every((s) => (s.plan.stepUs ?? 0) > 0)).toBe(true);
+  });
+
+  it("writes a served decoder's changes in first-token time and tokens/s, in text and JSON alike", async () => {
+    const db = await trainedStore();
+    const serving = ['plan', '--workload', 'llama-13b', '--mode', 'inference', '--batch', '4', '--seq', '512'];
+    const args = [...serving, '--devices', 'none', '--virtual', 'RTX 4090', '--db', db];
+    const text = (await cli(args)).stdout.split('\n').filter((l) => l.startsWith('- ') && l.includes('(best plan '));
+    const json = (JSON.parse((await cli([...args, '--json'])).stdout) as PlanJson).suggestions;
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).toHaveLength(json.length);
+    for (const line of text) {
+      expect(line).toMatch(
+        /\(best plan [\w-]+: first token [\d.]+ m?s, decode step [\d.]+ m?s, [\d.]+ tokens\/s a sequence/,
+      );
+      expect(line).not.toMatch(/samples\/s/);
+    }
+    for (const s of json) {
+      expect(s.plan.serving?.ttftUs).toBeGreaterThan(0);
+      expect(s.plan).not.toHaveProperty('throughputSamplesPerS');
+    }
   });
 
   it('takes GPU names as typed, with counts, a family name as its SXM part, and refuses an ambiguous one with the closest names', async () => {

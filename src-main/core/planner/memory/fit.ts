@@ -8,7 +8,8 @@
  * weights, momentum and variance per parameter, and the activations kept for the backward pass,
  * without recomputation or with full recomputation (only each layer's input kept).
  * A GPU holds a row alone when total + overhead fits its memory; split, when total / n + overhead
- * fits each of n of them (weights and cache divide; the overhead does not).
+ * fits each of n of them (weights and cache divide; the overhead does not). A served decoder's rows
+ * on an engine are placed by the engine's own check instead (core/engines/engine-fit.ts).
  */
 
 import { WEIGHT_FORMATS, type WeightFormat } from '../../workload/generation.js';
@@ -159,32 +160,41 @@ function finetuneRows(adapters: readonly FitAdapterModel[]): FitRow[] {
   });
 }
 
-/** How many of one GPU hold the row split (weights and cache divide; each keeps the overhead). */
-function splitCount(r: FitRow, g: FitGpu, overheadBytes: number): number {
-  const room = g.memoryBytes - overheadBytes;
-  return room > 0 ? Math.ceil(r.totalBytes / room) : Infinity;
+/** Whether n of one GPU hold a row (n = 1: alone). */
+export type FitHolds = (gpu: FitGpu, n: number) => boolean;
+
+/** The planner's check: total / n + overhead fits each of n of the GPU (weights and cache divide; the overhead does not). */
+export function plannerHolds(r: FitRow, overheadBytes: number): FitHolds {
+  return (g, n) => r.totalBytes / n + overheadBytes <= g.memoryBytes;
+}
+
+/** The fewest of one GPU (2 up to `most`) that hold the row split; Infinity when more would be needed. */
+function splitCount(g: FitGpu, holds: FitHolds, most: number): number {
+  for (let n = 2; n <= most; n++) if (holds(g, n)) return n;
+  return Infinity;
 }
 
 /**
- * Where a row fits: alone on each GPU that holds it, else split over the fewest of the largest
- * GPU; and, when no consumer card holds it alone, over the fewest of the smallest consumer card.
+ * Where a row fits, by `holds` (the planner's check, or an engine's): alone on each GPU that holds
+ * it, else split over the fewest of the largest GPU; and, when no consumer card holds it alone,
+ * over the fewest of the smallest consumer card.
  */
-export function placeRow(r: FitRow, gpus: readonly FitGpu[], overheadBytes: number, maxSplit = 64): FitPlacement {
-  const holds = (g: FitGpu): boolean => r.totalBytes + overheadBytes <= g.memoryBytes;
-  const alone = gpus.filter(holds).map((g) => g.name);
+export function placeRow(gpus: readonly FitGpu[], holds: FitHolds, maxSplit = 64): FitPlacement {
+  const aloneOn = (g: FitGpu): boolean => holds(g, 1);
+  const alone = gpus.filter(aloneOn).map((g) => g.name);
   const consumer = gpus.filter((g) => gpuClass(g.name) === 'consumer');
-  const consumerSplit = consumer.some(holds) ? null : fewest(r, consumer, overheadBytes, MAX_CONSUMER_SPLIT);
+  const consumerSplit = consumer.some(aloneOn) ? null : fewest(consumer, holds, MAX_CONSUMER_SPLIT);
   const largest = [...gpus].sort((a, b) => b.memoryBytes - a.memoryBytes)[0];
   if (alone.length > 0 || !largest) return { alone, split: null, consumerSplit };
-  const count = splitCount(r, largest, overheadBytes);
-  return { alone, split: count <= maxSplit ? { gpu: largest.name, count } : null, consumerSplit };
+  const count = splitCount(largest, holds, maxSplit);
+  return { alone, split: Number.isFinite(count) ? { gpu: largest.name, count } : null, consumerSplit };
 }
 
 /** The GPU of the list that holds the row in the fewest copies (of those, the smallest), up to `most`. */
-function fewest(r: FitRow, gpus: readonly FitGpu[], overheadBytes: number, most: number): FitPlacement['split'] {
+function fewest(gpus: readonly FitGpu[], holds: FitHolds, most: number): FitPlacement['split'] {
   const best = gpus
-    .map((g) => ({ g, count: splitCount(r, g, overheadBytes) }))
-    .filter((x) => x.count <= most)
+    .map((g) => ({ g, count: splitCount(g, holds, most) }))
+    .filter((x) => Number.isFinite(x.count))
     .sort((a, b) => a.count - b.count || a.g.memoryBytes - b.g.memoryBytes)[0];
   return best ? { gpu: best.g.name, count: best.count } : null;
 }

@@ -2,6 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { fitModel } from '../../../../src-main/services/plan/fit-service.js';
+import { getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
+import type { TransformerEntry } from '../../../../src-main/core/catalog/schema.js';
+import { engineHolds } from '../../../../src-main/core/engines/engine-fit.js';
+import { engineRules } from '../../../../src-main/core/engines/engines.js';
+import { replicaKvTokens } from '../../../../src-main/core/engines/engine-memory.js';
+import { deployment } from '../../core/engines/engine-fixtures.js';
+import { resolveGpuName } from '../../../../src-main/core/planner/cost/datasheets.js';
 
 describe('fitModel', () => {
   it('serves Llama 3.1 8B in bf16 on an RTX 4090 but not a 3060, and in 4 bits on both', () => {
@@ -45,6 +52,44 @@ describe('fitModel', () => {
     const q4 = large.rows.find((x) => x.label === 'q4_k');
     expect(q4?.consumerSplit).toEqual({ gpu: 'NVIDIA GeForce RTX 4090', count: 2 });
     expect(q4?.time?.serving?.decodeTokensPerSecond).toBeGreaterThan(0);
+  });
+
+  describe('a served row is listed only where its engine holds it with the context', () => {
+    const entry = getCatalogEntry('llama-3.1-70b') as TransformerEntry;
+    const int4 = { engine: engineRules('vllm'), entry, format: 'int4' as const, kvCache: 'auto' as const };
+    const held = (gpu: string, n: number, tokens: number): boolean => engineHolds(int4, resolveGpuName(gpu), n, tokens);
+
+    it('70B in int4 at 8,192 tokens: no 48 GB card, and the time is on the first GPU listed', () => {
+      const r = fitModel(openDatabase(':memory:'), { model: 'llama-3.1-70b', mode: 'inference' });
+      const row = r.rows.find((x) => x.how.format === 'int4');
+      expect(r.context).toBe(8192);
+      expect(row?.alone.length).toBeGreaterThan(0);
+      for (const gpu of row?.alone ?? []) expect(held(gpu, 1, 8192)).toBe(true);
+      expect(row?.alone).not.toContain('NVIDIA RTX 6000 Ada Generation');
+      expect(row?.alone).not.toContain('NVIDIA L40S');
+      expect(row?.time?.gpu).toBe(row?.alone[0]);
+      for (const s of [row?.split, row?.consumerSplit])
+        if (s) {
+          expect(held(s.gpu, s.count, 8192)).toBe(true);
+          expect(held(s.gpu, s.count - 1, 8192)).toBe(false);
+        }
+    });
+
+    it('a card just big enough: listed at the most tokens its engine caches, not at one more', () => {
+      const gpu = 'NVIDIA RTX 6000 Ada Generation';
+      const room = replicaKvTokens(deployment({ model: 'llama-3.1-70b', gpu, format: 'int4' }));
+      const at = (context: number) =>
+        fitModel(openDatabase(':memory:'), {
+          model: 'llama-3.1-70b',
+          mode: 'inference',
+          context,
+          gpus: [gpu],
+        }).rows.find((x) => x.how.format === 'int4');
+      expect(at(room)?.alone).toEqual([gpu]);
+      expect(at(room)?.time?.gpu).toBe(gpu);
+      expect(at(room + 1)?.alone).toEqual([]);
+      expect(at(room + 1)?.split).toEqual({ gpu, count: 2 });
+    });
   });
 
   it('says which part a family name in --gpus stands for', () => {

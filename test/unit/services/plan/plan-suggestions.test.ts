@@ -2,10 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, PlanDevice } from '../../../../src-main/core/planner/types.js';
 import { datasheetFor } from '../../../../src-main/core/planner/cost/datasheets.js';
+import type { ServingFigures } from '../../../../src-main/core/planner/serving/serving.js';
 import {
   MAX_SUGGESTION_SEARCHES,
   SUGGESTION_TIME_MS,
   suggestChanges,
+  suggestedPlan,
   type SuggestionInput,
 } from '../../../../src-main/services/plan/plan-suggestions.js';
 
@@ -85,6 +87,32 @@ describe('suggestChanges', () => {
         .map((v) => datasheetFor(v.at(-1)?.replace(/^\d+x/, '') ?? ''));
       expect(others.length).toBeGreaterThan(0);
       for (const g of others) expect(g?.formFactor).toBe('pcie');
+    });
+  });
+});
+
+describe('suggestedPlan', () => {
+  const plan = { kind: 'tensor-parallel', stepUs: 900_000, throughputSamplesPerS: 4.4, recompute: 'full' } as Plan;
+  const band = { low: 0.88, high: 1.42, cells: 30 };
+  const shown = {
+    ttftUs: 9e5,
+    decodeStepUs: 4e4,
+    tokensPerSecondPerSequence: 25,
+    tokensPerSecond: 100,
+    requestUs: 1e7,
+  };
+  const figures = { ...shown, maxContext: 8192, maxBatch: 12, band } as ServingFigures;
+
+  it("carries a served decoder's first token, decode step and tokens/s with the engine's band, and no step or samples/s", () => {
+    expect(suggestedPlan(plan, figures)).toEqual({ kind: 'tensor-parallel', serving: { ...shown, band } });
+  });
+
+  it("carries a training plan's step and samples/s", () => {
+    expect(suggestedPlan(plan, undefined)).toEqual({
+      kind: 'tensor-parallel',
+      stepUs: 900_000,
+      throughputSamplesPerS: 4.4,
+      recompute: 'full',
     });
   });
 });

@@ -1,6 +1,12 @@
 /** Memory per way of holding a model, and where it fits, against hand computations. */
 import { describe, expect, it } from 'vitest';
-import { fitOrder, fitRows, placeRow, SERVING_FORMATS } from '../../../../../src-main/core/planner/memory/fit.js';
+import {
+  fitOrder,
+  fitRows,
+  placeRow,
+  plannerHolds,
+  SERVING_FORMATS,
+} from '../../../../../src-main/core/planner/memory/fit.js';
 
 const GiB = 2 ** 30;
 const model = {
@@ -38,12 +44,16 @@ describe('placeRow', () => {
   ];
   it('names the GPUs that hold a row alone, with the overhead counted', () => {
     const r = { ...fitRows(model, 'inference', 1, 1)[0]!, totalBytes: 22.6 * GiB };
-    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: ['big'], split: null, consumerSplit: null });
+    expect(placeRow(gpus, plannerHolds(r, 0.5 * GiB))).toEqual({ alone: ['big'], split: null, consumerSplit: null });
   });
   it('splits over the fewest of the largest GPU when none holds it alone', () => {
     const r = { ...fitRows(model, 'training', 1, 1)[0]!, totalBytes: 200 * GiB };
     // 200 GiB over 78.5 GiB of room each: 3.
-    expect(placeRow(r, gpus, 0.5 * GiB)).toEqual({ alone: [], split: { gpu: 'big', count: 3 }, consumerSplit: null });
+    expect(placeRow(gpus, plannerHolds(r, 0.5 * GiB))).toEqual({
+      alone: [],
+      split: { gpu: 'big', count: 3 },
+      consumerSplit: null,
+    });
   });
   it('splits over the fewest of the smallest consumer card when no consumer card holds it alone', () => {
     const cards = [
@@ -53,13 +63,19 @@ describe('placeRow', () => {
     ];
     // 40 GiB: two of either consumer card (23.5 or 31.5 GiB of room each); the smaller is named.
     const r = { ...fitRows(model, 'inference', 1, 1)[0]!, totalBytes: 40 * GiB };
-    expect(placeRow(r, cards, 0.5 * GiB)).toEqual({
+    expect(placeRow(cards, plannerHolds(r, 0.5 * GiB))).toEqual({
       alone: ['NVIDIA RTX A6000'],
       split: null,
       consumerSplit: { gpu: 'NVIDIA GeForce RTX 4090', count: 2 },
     });
     // More than eight consumer cards: none offered.
-    expect(placeRow({ ...r, totalBytes: 300 * GiB }, cards, 0.5 * GiB).consumerSplit).toBeNull();
+    expect(placeRow(cards, plannerHolds({ ...r, totalBytes: 300 * GiB }, 0.5 * GiB)).consumerSplit).toBeNull();
+  });
+  it('lists only where the check given holds: a GPU the check refuses alone is split over, with the count it accepts', () => {
+    // A check stricter than the planner's (an engine's), accepting the big GPU only as 2 or more.
+    const holds = (g: { name: string }, n: number): boolean => g.name === 'big' && n >= 2;
+    expect(placeRow(gpus, holds)).toEqual({ alone: [], split: { gpu: 'big', count: 2 }, consumerSplit: null });
+    expect(placeRow(gpus, () => false)).toEqual({ alone: [], split: null, consumerSplit: null });
   });
 });
 
