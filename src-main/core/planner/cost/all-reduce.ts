@@ -123,7 +123,8 @@ export function allReduceRoute(devices: readonly string[], links: readonly PlanL
   let intra: RingBottleneck | null = null;
   let intraNvlsGbps: number | null = perNode > 1 ? Infinity : null;
   for (const g of perNode > 1 ? groups : []) {
-    const b = bottleneck(g, links) as RingBottleneck;
+    const b = bottleneck(g, links);
+    if (!b) return null;
     intra = intra ? { alphaUs: Math.max(intra.alphaUs, b.alphaUs), gbps: Math.min(intra.gbps, b.gbps) } : b;
     const nv = nvlsAlong(g, links);
     intraNvlsGbps = nv === null || intraNvlsGbps === null ? null : Math.min(intraNvlsGbps, nv);
