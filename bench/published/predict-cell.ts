@@ -8,7 +8,7 @@ import { openDatabase } from '../../src-main/adapters/store/open-database.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
 import { catalogNames, getCatalogEntry } from '../../src-main/core/catalog/index.js';
 import type { CatalogEntry } from '../../src-main/core/catalog/index.js';
-import { createCostModel } from '../../src-main/core/planner/cost/cost-model.js';
+import { allReduceOver, allReduceRoute } from '../../src-main/core/planner/cost/all-reduce.js';
 import { MAX_VIRTUAL_GPUS, virtualDevice, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
@@ -299,7 +299,12 @@ function bandwidthCell(c: Cell): { predicted: number; detail: string } {
   return { predicted: bytes / us / 1e3, detail: `1 GiB streamed in ${us.toFixed(0)} µs` };
 }
 
-/** nccl-tests bus bandwidth of an all-reduce over the cell's GPUs in one machine, from the cost model. */
+/**
+ * nccl-tests bus bandwidth of an all-reduce over the cell's GPUs, from the cost model: in one
+ * machine, or in nodes of 8 over the cell's network (config.network: a node of
+ * models/node-networks.json or '8x400Gb-IB'). config.nvls false: the run disabled NVLS
+ * (NCCL_NVLS_ENABLE=0), so the links lose it.
+ */
 function ncclCell(c: Cell): { predicted: number; detail: string } {
   const gpu = gpuOf(c);
   const op = str(c, 'op') ?? 'all_reduce';
@@ -309,15 +314,17 @@ function ncclCell(c: Cell): { predicted: number; detail: string } {
   const nodes = virtualNodes(Array<string>(c.gpus).fill(gpu.name), undefined);
   const devices = nodes.machines.map((machine, i) => virtualDevice(gpu.name, { index: i, machine }).device);
   const network = str(c, 'network') ?? nodes.network;
-  const { links } = buildPlanLinks(devices, network ? { network } : {});
-  const us = createCostModel(links, []).allReduceUs(
+  const built = buildPlanLinks(devices, network ? { network } : {}).links;
+  const links = c.config['nvls'] === false ? built.map(({ nvlsGbps: _, ...l }) => l) : built;
+  const route = allReduceRoute(
     devices.map((d) => d.id),
-    bytes,
+    links,
   );
+  const { us, algorithm } = route ? allReduceOver(route, bytes) : refuse('no route between the GPUs');
   const algbw = bytes / us / 1e3;
   return {
     predicted: (algbw * 2 * (c.gpus - 1)) / c.gpus,
-    detail: `${(bytes / 2 ** 20).toFixed(0)} MiB in ${us.toFixed(0)} µs`,
+    detail: `${(bytes / 2 ** 20).toFixed(0)} MiB in ${us.toFixed(0)} µs, ${algorithm}${network ? ` over ${network}` : ''}`,
   };
 }
 

@@ -76,7 +76,8 @@ export const planCommand: Command = {
     network: {
       type: 'string',
       valueName: 'NET',
-      description: 'network between machines: 25GbE, 100GbE, 200Gb-IB, Gb/s, or a measured 23.5GB/s@12us',
+      description:
+        'network between machines: 25GbE, 100GbE, 200Gb-IB, Gb/s, NICs a node as 8x400Gb-IB or 32x100Gb-EFA, a node (dgx-a100, dgx-h100, p4d, p5, ...), or a measured 23.5GB/s@12us',
     },
     links: {
       type: 'string',

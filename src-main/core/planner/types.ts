@@ -30,6 +30,23 @@ export interface PlanLink {
   /** Bandwidth in GB/s (1e9 bytes per second), one direction. */
   gbps: number;
   kind: string;
+  /**
+   * Between machines: the rails (NICs) of the nodes, which NCCL's collectives use in parallel
+   * (node-networks.ts); a link between two GPUs is what one transfer reaches over its own rails.
+   */
+  rails?: PlanRails;
+  /** Inside a node whose NVLink Switch reduces (NVLS): GB/s per GPU and direction an NVLS all-reduce reaches. */
+  nvlsGbps?: number;
+}
+
+/** A node's rails as a collective sees them. */
+export interface PlanRails {
+  /** NICs of the node. */
+  count: number;
+  /** Effective GB/s of one NIC, one direction. */
+  gbps: number;
+  /** NICs per GPU of the node (0.5 where two GPUs share one, 4 where each GPU has four). */
+  perGpu: number;
 }
 
 export interface PlanLayer {

@@ -5,6 +5,7 @@
  * engine leaves them. The builders are core/planner's; this file orders them.
  */
 import type { Database } from '../../adapters/store/types.js';
+import { crossMachineAllReduceNote } from '../../core/planner/cost/all-reduce.js';
 import { buildPlanLinks } from '../../core/planner/cost/links.js';
 import { parseNetworkStatement } from '../../core/planner/cost/network-statement.js';
 import { checkFp8Devices, transferredDtypeWarnings } from '../../core/planner/problem/device-dtypes.js';
@@ -71,6 +72,8 @@ function planLinks(req: LinksRequest, { candidates, machineLinks, assumedNetwork
     { machines: machineLinks, ...(network ? { network } : {}), rules },
   );
   warnings.push(...linkWarnings);
+  const collectives = crossMachineAllReduceNote(links);
+  if (collectives) warnings.push(collectives);
   if (machinesInPlan.size > 1 && !network && rules.length === 0)
     warnings.push('several machines without a stated network');
   return links;

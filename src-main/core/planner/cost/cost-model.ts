@@ -1,9 +1,11 @@
 /**
  * What the planner asks about communication: a small alpha-beta default over the problem's
- * links, and createCostModel() over the same links with ring/tree collectives (collectives.ts)
- * and measured nccl-tests fits. Pure.
+ * links, and createCostModel() over the same links with NCCL's all-reduce algorithms (ring, tree,
+ * NVLS inside a node; hierarchical or a ring per rail across nodes: all-reduce.ts) and measured
+ * nccl-tests fits. Pure.
  */
-import { bottleneck, linkBetween, messageUs, ringAllReduceUs, treeAllReduceUs } from './collectives.js';
+import { allReduceOver, allReduceRoute, type AllReduceRoute } from './all-reduce.js';
+import { linkBetween, messageUs } from './collectives.js';
 import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink, PlanProblem } from '../types.js';
 
@@ -89,8 +91,8 @@ const setKey = (devices: readonly string[]): string => [...new Set(devices)].sor
 export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
   const fits = new Map<string, MeasuredCollective['fit']>();
   for (const m of measured) fits.set(setKey(m.devices), m.fit);
-  // Each ring's bottleneck, by the identity of its device list (the cost tables keep theirs).
-  const rings = new WeakMap<readonly string[], ReturnType<typeof bottleneck>>();
+  // Each device list's route, by its identity (the cost tables keep theirs).
+  const routes = new WeakMap<readonly string[], AllReduceRoute | null>();
   return {
     linkUs(a, b, bytes) {
       if (a === b || bytes <= 0) return 0;
@@ -103,12 +105,12 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       if (n < 2 || bytes <= 0) return 0;
       const fit = fits.size > 0 ? fits.get(setKey(devices)) : undefined;
       if (fit) return messageUs(fit, bytes);
-      let l = rings.get(devices);
-      if (l === undefined) {
-        l = bottleneck(devices, links);
-        rings.set(devices, l);
+      let route = routes.get(devices);
+      if (route === undefined) {
+        route = allReduceRoute(devices, links);
+        routes.set(devices, route);
       }
-      return l ? Math.min(ringAllReduceUs(n, bytes, l), treeAllReduceUs(n, bytes, l)) : Infinity;
+      return route ? allReduceOver(route, bytes).us : Infinity;
     },
   };
 }

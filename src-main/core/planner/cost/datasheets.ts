@@ -62,6 +62,8 @@ const GpuDatasheetSchema = z.strictObject({
       generation: z.number().int().positive(),
       links: z.number().int().positive(),
       gbpsPerLink: z.number().positive(),
+      /** The NVLink Switch of its boards reduces in the switch (NVLS, NVLink SHARP: NVSwitch gen 3 on). */
+      nvls: z.boolean().optional(),
     })
     .nullable(),
   pcie: z.strictObject({ gen: z.number().int().min(1).max(6), lanes: z.number().int().positive() }),

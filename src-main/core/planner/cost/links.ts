@@ -24,13 +24,15 @@ import type { CopyFit } from '../../profiler/device-summary.js';
 import { datasheetFor, datasheetPcieGBps, nvlinkGBps } from './datasheets.js';
 import { globMatches } from '../../text/glob.js';
 import type { LinkRule } from './network-statement.js';
+import {
+  NETWORK_KINDS,
+  NODE_NAMES_TEXT,
+  nicText,
+  nodeNetworkFor,
+  type LinkFactor,
+  type NetworkKind,
+} from './node-networks.js';
 import type { PlanDevice, PlanLink } from '../types.js';
-
-export interface LinkFactor {
-  /** Share of the spec bandwidth transfers reach on this path. */
-  efficiency: number;
-  alphaUs: number;
-}
 
 const LINK_FACTORS: Readonly<Record<LinkKind, LinkFactor>> = Object.freeze({
   NVLINK: { efficiency: 0.8, alphaUs: 4 },
@@ -44,23 +46,16 @@ const LINK_FACTORS: Readonly<Record<LinkKind, LinkFactor>> = Object.freeze({
   UNKNOWN: { efficiency: 0.3, alphaUs: 15 },
 });
 
+/**
+ * Share of the NVLink rate (per GPU and direction) an NVLS all-reduce reaches, where each GPU's
+ * data crosses NVLink once each way: 0.57, fitted on the aws-nccl-tests 2 x p5 all-reduce of
+ * 8 GiB (a calibration cell: 255.6 GB/s algbw, where NVLink, not the 32 EFA rails, is the
+ * slower resource). The held-out single-node NVLS cells of H200 and B200 check it.
+ */
+const NVLS_EFFICIENCY = 0.57;
+
 /** When nothing says how fast a GPU's host link is: PCIe 3.0 x16. */
 const FALLBACK_PCIE_GBPS = pcieBandwidthGBps(3, 16) as number;
-
-export type NetworkKind = 'ethernet' | 'roce' | 'infiniband' | 'measured';
-
-/**
- * Share of line rate and per-message latency by network kind: NCCL over TCP sockets reaches
- * about 75% of Ethernet line rate at tens of µs per message; RoCE (RDMA over Ethernet) ~85% at
- * ~8 µs; InfiniBand RDMA ~90% at ~5 µs.
- */
-const NETWORK_KINDS: Readonly<Record<NetworkKind, LinkFactor>> = Object.freeze({
-  ethernet: { efficiency: 0.75, alphaUs: 35 },
-  roce: { efficiency: 0.85, alphaUs: 8 },
-  infiniband: { efficiency: 0.9, alphaUs: 5 },
-  // Measured (nccl-tests, or written as GB/s): the figure is what transfers reach; 10 µs unless given.
-  measured: { efficiency: 1, alphaUs: 10 },
-});
 
 const IB_NAMES: Record<string, number> = { edr: 100, hdr100: 100, hdr: 200, ndr200: 200, ndr: 400, xdr: 800 };
 const KIND_WORDS: Record<string, NetworkKind> = {
@@ -70,6 +65,7 @@ const KIND_WORDS: Record<string, NetworkKind> = {
   ethernet: 'ethernet',
   tcp: 'ethernet',
   roce: 'roce',
+  efa: 'efa',
   ib: 'infiniband',
   infiniband: 'infiniband',
 };
@@ -77,16 +73,22 @@ const KIND_WORDS: Record<string, NetworkKind> = {
 export interface NetworkSpec {
   label: string;
   kind: NetworkKind;
-  /** Line rate, Gb/s. */
+  /** Line rate of one NIC, Gb/s. */
   lineGbitps: number;
-  /** Effective bandwidth, GB/s. */
+  /** Effective bandwidth of one NIC, GB/s. */
   gbps: number;
   alphaUs: number;
+  /** NICs (rails) per node: NCCL's collectives run over all of them at once. */
+  rails: number;
+  /** GPUs of the named node (models/node-networks.json); absent: the plan's GPUs on each machine. */
+  gpusPerNode?: number;
 }
 
 /**
- * A network as users write it: '25GbE', '100GbE', '200Gb-IB', '100G RoCE', 'HDR', a number (Gb/s
- * Ethernet), or a measured figure in bytes: '23.5GB/s' or '23.5GB/s@12us' (what transfers reach).
+ * A network as users write it: '25GbE', '100GbE', '200Gb-IB', '100G RoCE', '100Gb-EFA', 'HDR', a
+ * number (Gb/s Ethernet), or a measured figure in bytes: '23.5GB/s' or '23.5GB/s@12us' (what
+ * transfers reach); one NIC per node unless written with a count of NICs ('8x400Gb-IB', '32x100Gb-EFA'),
+ * or a node of models/node-networks.json ('dgx-h100', 'p5').
  */
 export type NetworkInput = string | number;
 
@@ -134,14 +136,38 @@ function written(input: NetworkInput): string {
   return quoted(String(input).trim());
 }
 
+const RAILS = /^(\d+)\s*[x×*]\s*(\S.*)$/;
+/** NICs a node can state: one to 64 (p5 has 32). */
+const MAX_RAILS = 64;
+
 export function parseNetwork(input: NetworkInput): NetworkSpec {
+  if (typeof input === 'string') {
+    const node = nodeNetworkFor(input);
+    if (node) {
+      const one = oneNic(nicText(node));
+      return { ...one, label: `${node.id} (${node.nics}x${one.label})`, rails: node.nics, gpusPerNode: node.gpus };
+    }
+    const rails = RAILS.exec(input.trim());
+    if (rails) {
+      const count = Number(rails[1]);
+      if (!Number.isInteger(count) || count < 1 || count > MAX_RAILS)
+        throw new UserError(`network ${written(input)}: ${count} NICs per node (a node states 1 to ${MAX_RAILS})`);
+      const one = oneNic((rails[2] as string).trim());
+      return { ...one, label: `${count}x${one.label}`, rails: count };
+    }
+  }
+  return oneNic(input);
+}
+
+/** One NIC's network, as written without a count. */
+function oneNic(input: NetworkInput): NetworkSpec {
   const measured = typeof input === 'string' ? MEASURED.exec(input.trim()) : null;
   if (measured) {
     const gbps = Number(measured[1]);
     const alphaUs = measured[2] === undefined ? NETWORK_KINDS.measured.alphaUs : Number(measured[2]);
     const problem = bandwidthRefusal(gbps) ?? latencyRefusal(alphaUs);
     if (problem) throw new UserError(`network ${written(input)}: ${problem}`);
-    return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs };
+    return { label: `${gbps}GB/s measured`, kind: 'measured', lineGbitps: gbps * 8, gbps, alphaUs, rails: 1 };
   }
   let rate: number | null = null;
   let kind: NetworkKind | undefined;
@@ -162,14 +188,14 @@ export function parseNetwork(input: NetworkInput): NetworkSpec {
   }
   if (rate === null || kind === undefined) {
     throw new UserError(
-      `cannot read network ${written(input)}: write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', 'HDR', a number in Gb/s, or a measured '23.5GB/s@12us'`,
+      `cannot read network ${written(input)}: write e.g. '25GbE', '100GbE', '200Gb-IB', '100Gb-RoCE', '8x400Gb-IB' (8 NICs a node), 'HDR', a number in Gb/s, a measured '23.5GB/s@12us', or a node (${NODE_NAMES_TEXT})`,
     );
   }
   const problem = lineRateRefusal(rate);
   if (problem) throw new UserError(`network ${written(input)}: ${problem}`);
   const f = NETWORK_KINDS[kind];
   const label = typeof input === 'number' ? `${rate}Gb/s` : input.trim();
-  return { label, kind, lineGbitps: rate, gbps: (rate / 8) * f.efficiency, alphaUs: f.alphaUs };
+  return { label, kind, lineGbitps: rate, gbps: (rate / 8) * f.efficiency, alphaUs: f.alphaUs, rails: 1 };
 }
 
 export interface MachineLinks {
@@ -242,8 +268,14 @@ class LinkBuilder {
     return scaled(cpu.id, gpu.id, 'PCIE_HOST', this.hostSpec(gpu), LINK_FACTORS.PCIE_HOST);
   }
 
-  /** GPU <-> GPU on one machine. */
+  /** GPU <-> GPU on one machine; NVLink links say where the switch reduces (NVLS). */
   peer(x: PlanDevice, y: PlanDevice): PlanLink {
+    const l = this.peerLink(x, y);
+    const nvls = l.kind.startsWith('NVLINK') ? nvlsGBps(x, y) : null;
+    return nvls === null ? l : { ...l, nvlsGbps: round(nvls * NVLS_EFFICIENCY) };
+  }
+
+  private peerLink(x: PlanDevice, y: PlanDevice): PlanLink {
     const l = this.probed(x.machine, localKey(x), localKey(y));
     if (l) {
       const f = LINK_FACTORS[l.kind];
@@ -269,14 +301,26 @@ class LinkBuilder {
     return scaled(x.id, y.id, 'PHB(assumed)', Math.min(this.hostSpec(x), this.hostSpec(y)), LINK_FACTORS.PHB);
   }
 
-  /** Devices on two machines: the network, capped by each GPU's host link (the NIC hangs off PCIe). */
-  network(x: PlanDevice, y: PlanDevice, net: NetworkSpec): PlanLink {
+  /**
+   * Devices on two machines: what one transfer reaches over the GPU's own rails (its share of the
+   * node's NICs, at least one), capped by each GPU's host link (the NIC hangs off PCIe); the rails
+   * ride along for collectives.
+   */
+  network(x: PlanDevice, y: PlanDevice, net: NetworkSpec, perGpu: number): PlanLink {
     const caps = [x, y]
       .filter((d) => d.kind === 'gpu')
       .map((d) => this.hostSpec(d) * LINK_FACTORS.PCIE_HOST.efficiency);
-    const gbps = Math.min(net.gbps, ...caps);
-    return { a: x.id, b: y.id, kind: `NETWORK(${net.label})`, alphaUs: net.alphaUs, gbps: round(gbps) };
+    const gbps = Math.min(net.gbps * Math.max(1, perGpu), ...caps);
+    const rails = { count: net.rails, gbps: net.gbps, perGpu };
+    return { a: x.id, b: y.id, kind: `NETWORK(${net.label})`, alphaUs: net.alphaUs, gbps: round(gbps), rails };
   }
+}
+
+/** NVLink GB/s of two GPUs whose datasheets say their NVLink Switch reduces (NVLS); null otherwise. */
+function nvlsGBps(x: PlanDevice, y: PlanDevice): number | null {
+  const [dx, dy] = [datasheetFor(x.name), datasheetFor(y.name)];
+  if (!dx?.nvlink?.nvls || !dy?.nvlink?.nvls) return null;
+  return Math.min(nvlinkGBps(dx) ?? 0, nvlinkGBps(dy) ?? 0) || null;
 }
 
 function pairKey(a: string, b: string): string {
@@ -323,11 +367,17 @@ function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions)
 export function buildPlanLinks(devices: readonly PlanDevice[], opts: PlanLinksOptions = {}): PlanLinksResult {
   const nets = networksBetween(devices, opts);
   const b = new LinkBuilder(opts);
+  const gpusOn = new Map<string, number>();
+  for (const d of devices) if (d.kind === 'gpu') gpusOn.set(d.machine, (gpusOn.get(d.machine) ?? 0) + 1);
+  // NICs per GPU: the named node's GPUs, else the plan's GPUs on the machine (the fewer NICs each, of the two).
+  const perGpu = (net: NetworkSpec, m: string): number =>
+    net.rails / (net.gpusPerNode ?? Math.max(1, gpusOn.get(m) ?? 1));
   const links: PlanLink[] = [];
   devices.forEach((x, i) =>
     devices.slice(i + 1).forEach((y) => {
       if (x.machine !== y.machine) {
-        links.push(b.network(x, y, nets.get(pairKey(x.machine, y.machine)) as NetworkSpec));
+        const net = nets.get(pairKey(x.machine, y.machine)) as NetworkSpec;
+        links.push(b.network(x, y, net, Math.min(perGpu(net, x.machine), perGpu(net, y.machine))));
       } else if (x.kind === 'cpu' && y.kind === 'cpu') {
         // Two CPU devices of one machine share its memory: a memcpy, far faster than any link here.
         links.push({ a: x.id, b: y.id, kind: 'HOST_MEMORY', alphaUs: 1, gbps: 20 });

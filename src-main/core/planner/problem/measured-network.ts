@@ -98,7 +98,15 @@ export function measuredNetworkRules(
     const alphaUs = Math.round((fit.fit.alphaUs / 2) * 10) / 10;
     const problem = bandwidthRefusal(gbps) ?? latencyRefusal(alphaUs);
     if (problem) throw new UserError(`${f.source}: the measured link ${a} <-> ${b}: ${problem}`);
-    const network = { label: `${gbps}GB/s measured`, kind: 'measured' as const, lineGbitps: gbps * 8, gbps, alphaUs };
+    // One GPU on each node measured: one rail, as nothing says how many NICs the nodes have.
+    const network = {
+      label: `${gbps}GB/s measured`,
+      kind: 'measured' as const,
+      lineGbitps: gbps * 8,
+      gbps,
+      alphaUs,
+      rails: 1,
+    };
     rules.push({ a, b, network, origin: f.source });
     warnings.push(
       `${f.source}: measured link ${a} <-> ${b}: ${gbps} GB/s, ${alphaUs} µs (nccl-tests) replaces the stated network`,

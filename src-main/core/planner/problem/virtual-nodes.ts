@@ -10,9 +10,9 @@ export const GPUS_PER_VIRTUAL_NODE = 8;
  * plan ("what if I add an H100 here?"); else in one node "virtual", or, beyond
  * GPUS_PER_VIRTUAL_NODE GPUs, in nodes of 8 ("virtual-1", "virtual-2", ...) as DGX/HGX clusters
  * are built, linked by one InfiniBand NIC per GPU of the newest generation's rate
- * (GPU_ARCHITECTURES' clusterNicGbps: HDR 200 Gb/s before Hopper, NDR 400 Gb/s from Hopper)
- * unless the request states a network. A collective across nodes is priced as one ring through
- * one GPU's NIC; NCCL's rings over all 8 NICs are faster.
+ * (GPU_ARCHITECTURES' clusterNicGbps: HDR 200 Gb/s before Hopper, NDR 400 Gb/s from Hopper), 8
+ * rails a node as on DGX A100/H100 (models/node-networks.json), unless the request states a
+ * network. A collective across nodes runs over all 8 rails (all-reduce.ts).
  */
 export function virtualNodes(
   names: readonly string[],
@@ -22,6 +22,6 @@ export function virtualNodes(
   if (names.length <= GPUS_PER_VIRTUAL_NODE) return { machines: names.map(() => 'virtual'), network: undefined };
   const machines = names.map((_, i) => `virtual-${Math.floor(i / GPUS_PER_VIRTUAL_NODE) + 1}`);
   const nicGbps = Math.max(...names.map((n) => GPU_ARCHITECTURES[resolveGpuName(n).architecture].clusterNicGbps));
-  // Links between machines are per GPU (each reaches the network over its own PCIe): one NIC each.
-  return { machines, network: `${nicGbps}Gb-IB` };
+  // One NIC per GPU (each reaches the network over its own PCIe): a rail each.
+  return { machines, network: `${GPUS_PER_VIRTUAL_NODE}x${nicGbps}Gb-IB` };
 }

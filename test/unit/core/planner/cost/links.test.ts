@@ -124,6 +124,7 @@ describe('networks', () => {
       lineGbitps: 25,
       gbps: 2.34375,
       alphaUs: 35,
+      rails: 1,
     });
     expect(parseNetwork('100GbE')).toMatchObject({ kind: 'ethernet', gbps: 9.375 });
     expect(parseNetwork('200Gb-IB')).toMatchObject({ kind: 'infiniband', lineGbitps: 200, gbps: 22.5, alphaUs: 5 });
@@ -132,6 +133,36 @@ describe('networks', () => {
     expect(parseNetwork(40)).toMatchObject({ label: '40Gb/s', kind: 'ethernet', gbps: 3.75 });
     expect(parseNetwork('10 Gbps')).toMatchObject({ kind: 'ethernet', lineGbitps: 10 });
     for (const bad of ['fast', '0', '-5', '100GbX', '']) expect(() => parseNetwork(bad), bad).toThrow(UserError);
+  });
+
+  it('reads NICs per node and the named nodes of models/node-networks.json', () => {
+    expect(parseNetwork('8x400Gb-IB')).toMatchObject({ label: '8x400Gb-IB', kind: 'infiniband', gbps: 45, rails: 8 });
+    expect(parseNetwork('32 x 100Gb-EFA')).toMatchObject({ kind: 'efa', lineGbitps: 100, gbps: 10.5, rails: 32 });
+    expect(parseNetwork('8xNDR')).toMatchObject({ kind: 'infiniband', lineGbitps: 400, rails: 8 });
+    expect(parseNetwork('p5')).toMatchObject({ label: 'p5 (32x100Gb-EFA)', kind: 'efa', rails: 32, gpusPerNode: 8 });
+    expect(parseNetwork('P4DE')).toMatchObject({ label: 'p4d (4x100Gb-EFA)', rails: 4 });
+    expect(parseNetwork('dgx-a100')).toMatchObject({ kind: 'infiniband', lineGbitps: 200, rails: 8 });
+    expect(parseNetwork('dgx-h100')).toMatchObject({ lineGbitps: 400, rails: 8 });
+    expect(() => parseNetwork('0x400Gb-IB')).toThrow(/0 NICs per node/);
+    expect(() => parseNetwork('65x400Gb-IB')).toThrow(/1 to 64/);
+    expect(() => parseNetwork('dgx-z9')).toThrow(/dgx-h100/);
+  });
+
+  it('gives one transfer between nodes its GPU’s own NICs, and the rails to collectives', () => {
+    const h100 = (m: string, i: number): PlanDevice => ({ ...dev(m, `cuda:${i}`, 'H100 SXM5'), estimate: 'datasheet' });
+    const devices = [0, 1].flatMap((n) => [0, 1, 2, 3, 4, 5, 6, 7].map((i) => h100(`n${n}`, i)));
+    const on = (network: string): PlanLink | undefined =>
+      between(buildPlanLinks(devices, { network }).links, 'n0/cuda:0', 'n1/cuda:0');
+    // p5: 4 EFA NICs per GPU, 4 x 100/8 x 0.84 = 42 GB/s
+    expect(on('p5')).toMatchObject({ gbps: 42, rails: { count: 32, gbps: 10.5, perGpu: 4 } });
+    // p4d: two GPUs share a NIC; one transfer alone has it all
+    expect(on('p4d')).toMatchObject({ gbps: 10.5, rails: { count: 4, perGpu: 0.5 } });
+    // no count: one NIC a node, as before
+    expect(on('400Gb-IB')).toMatchObject({ gbps: 45, rails: { count: 1, gbps: 45, perGpu: 0.125 } });
+    // inside a node, H100 SXM's NVLink Switch reduces: 450 GB/s x 0.57
+    const inside = between(buildPlanLinks(devices, { network: 'p5' }).links, 'n0/cuda:0', 'n0/cuda:1');
+    expect(inside).toMatchObject({ kind: 'NVLINK(datasheet)', gbps: 360, nvlsGbps: 256.5 });
+    expect(inside?.rails).toBeUndefined();
   });
 
   it('links devices on two machines over the stated network, capped by the GPU host link', () => {

@@ -18,7 +18,7 @@ describe('virtualNodes', () => {
     const hopper = virtualNodes(Array<string>(12).fill('H100 SXM5'), undefined);
     expect(hopper.machines.filter((m) => m === 'virtual-1')).toHaveLength(8);
     expect(hopper.machines.filter((m) => m === 'virtual-2')).toHaveLength(4);
-    expect(hopper.network).toBe('400Gb-IB');
-    expect(virtualNodes(Array<string>(9).fill('A100 SXM4 80GB'), undefined).network).toBe('200Gb-IB');
+    expect(hopper.network).toBe('8x400Gb-IB');
+    expect(virtualNodes(Array<string>(9).fill('A100 SXM4 80GB'), undefined).network).toBe('8x200Gb-IB');
   });
 });
