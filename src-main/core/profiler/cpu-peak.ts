@@ -89,37 +89,29 @@ export function cpuPeak(cpu: CpuInfo, threads: number | null, measured: readonly
   const evidence = top
     ? `${gflops(top.m.gflops)} measured on ${count(top.cores, 'core')} needs ${ghz(top.clock)} or more at ${fpc} FLOP/cycle`
     : null;
-  if (clockGHz === null)
-    return {
-      ...base,
-      gflops: null,
-      state: 'no-clock',
-      label: CPU_PEAK_STATES['no-clock'],
-      note: `theoretical fp32 peak unknown: the OS reports no CPU clock${evidence ? `; ${evidence}` : ''}`,
-    };
+  const unknown = (state: Exclude<CpuPeakState, 'ceiling'>, why: string): CpuPeak => ({
+    ...base,
+    gflops: null,
+    state,
+    label: CPU_PEAK_STATES[state],
+    note: `theoretical fp32 peak unknown: ${why}`,
+  });
+  if (clockGHz === null) return unknown('no-clock', `the OS reports no CPU clock${evidence ? `; ${evidence}` : ''}`);
   const atClock = cores * clockGHz * fpc;
   const product = `${count(cores, 'core')} x ${ghz(clockGHz)} x ${fpc} FLOP/cycle`;
   if (boost === null)
-    return {
-      ...base,
-      gflops: null,
-      state: 'no-boost-clock',
-      label: CPU_PEAK_STATES['no-boost-clock'],
-      note:
-        `theoretical fp32 peak unknown: the OS reports a ${ghz(clockGHz)} clock but no boost clock (a virtual machine ` +
-        `often reports only a nominal one); at that clock, ${product} would be ${gflops(atClock)}` +
+    return unknown(
+      'no-boost-clock',
+      `the OS reports a ${ghz(clockGHz)} clock but no boost clock (a virtual machine often reports only a nominal ` +
+        `one); at that clock, ${product} would be ${gflops(atClock)}` +
         (evidence && top && top.clock > clockGHz ? `, but ${evidence}: the cores boost past it` : ''),
-    };
+    );
   if (top && top.clock > boost)
-    return {
-      ...base,
-      gflops: null,
-      state: 'measured-above',
-      label: CPU_PEAK_STATES['measured-above'],
-      note:
-        `theoretical fp32 peak unknown: ${evidence}, above the ${ghz(boost)} max boost clock the OS reports ` +
-        `(${product} = ${gflops(atClock)}): the cores run faster than reported or do more than ${fpc} FLOP/cycle`,
-    };
+    return unknown(
+      'measured-above',
+      `${evidence}, above the ${ghz(boost)} max boost clock the OS reports (${product} = ${gflops(atClock)}): ` +
+        `the cores run faster than reported or do more than ${fpc} FLOP/cycle`,
+    );
   return {
     ...base,
     gflops: atClock,
