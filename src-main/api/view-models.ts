@@ -9,6 +9,7 @@ import type { CatalogSummary } from '../core/catalog/index.js';
 import type { ComparedDevice, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../core/profiler/overhead.js';
+import type { CpuPeak } from '../core/profiler/cpu-peak.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
 import type { Plan, PlanDevice } from '../core/planner/types.js';
 import type { PlanExports } from '../core/planner/exports/export-plan.js';
@@ -22,6 +23,7 @@ import type { RooflinePoint } from '../core/domain/roofline-point.js';
 import type { DeviceId } from '../core/domain/device-id.js';
 
 export type { RooflinePoint } from '../core/domain/roofline-point.js';
+export type { CpuPeak } from '../core/profiler/cpu-peak.js';
 export type { Mode } from '../core/domain/mode.js';
 
 export type { CatalogSummary, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
@@ -64,6 +66,8 @@ export interface MachineView extends MachineSummaryView {
   probe: ProbeResult;
   devices: Device[];
   links: Link[];
+  /** The theoretical fp32 peak of the whole CPU, judged against its measured peaks (as `probe` and `roofline` say). */
+  cpuPeak: CpuPeak;
   /** Where an import came from (file name, exporter version...). */
   provenance: Record<string, unknown> | null;
 }
@@ -79,7 +83,8 @@ export interface RooflineView {
   executionProvider: string;
   threads: number | null;
   summary: DeviceSummary;
-  theoreticalGflops: number | null;
+  /** The CPU's theoretical fp32 peak at these threads, as every view states it; null for GPUs. */
+  theoreticalPeak: CpuPeak | null;
   overhead: MeasuredOverhead | null;
   points: RooflinePoint[];
 }

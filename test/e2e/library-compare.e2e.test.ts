@@ -3,14 +3,45 @@
  * browser against a real `pipedejavu serve`, side by side in one table (a column group per
  * machine) with their rooflines and bars. Needs Chromium (see harness.ts); skips without it.
  */
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeProfile } from '../../src-main/core/profile-file/codec.js';
 import { gpuServerProfile } from '../helpers/gpu-profile.js';
-import { HAS_CHROMIUM, openApp, SKIP_REASON, type App } from './harness.js';
+import { HAS_CHROMIUM, openApp, ROOT, SCREENSHOTS, SKIP_REASON, VIEWPORT, type App } from './harness.js';
 
-const HOSTS = ['lab-a', 'lab-b', 'lab-c'];
+/**
+ * How far a page, and a box of it that scrolls on its own, reach past their right edges (0 or less: not at
+ * all), and what reaches past the box's edge, for the failure message. Run in the browser (a string: the
+ * tests are compiled without the DOM's types).
+ */
+const OVERFLOW = `(selector) => {
+  const root = document.documentElement;
+  const box = document.querySelector(selector);
+  const edge = box.getBoundingClientRect().right;
+  const wide = [...box.querySelectorAll('*')]
+    .filter((e) => e.getBoundingClientRect().right > edge + 0.5)
+    .slice(0, 8)
+    .map((e) => e.tagName.toLowerCase() + '.' + String(e.className) + ' (' + Math.round(e.getBoundingClientRect().right) + ' px)');
+  return { page: root.scrollWidth - root.clientWidth, pane: box.scrollWidth - box.clientWidth, wide: wide.join(', ') };
+}`;
+
+async function sidewaysOverflow(page: Page, pane: string): Promise<{ page: number; pane: number; wide: string }> {
+  return (await page.evaluate(`(${OVERFLOW})(${JSON.stringify(pane)})`)) as {
+    page: number;
+    pane: number;
+    wide: string;
+  };
+}
+
+/**
+ * The third with a long name as cluster nodes have, with no hyphen or space to break a line at: the report
+ * wraps or scrolls it inside its own boxes.
+ */
+const HOSTS = ['lab-a', 'lab-b', 'node0007.gpu.rack0012.datacentereast.researchcluster.corp.example.org'];
 
 if (SKIP_REASON) console.warn(`library compare e2e skipped: ${SKIP_REASON}`);
 
@@ -79,6 +110,13 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await page.getByTestId('compare-peak-chart').waitFor();
       await page.getByTestId('compare-bandwidth-chart').waitFor();
       await expect(page.getByTestId('compare-peak-chart').locator('rect').count()).resolves.toBe(6);
+      // Issue 60: at a 1,400 px window the report's wide table and long names scroll or wrap inside their own
+      // boxes; the page itself never scrolls sideways.
+      await page.setViewportSize({ width: 1400, height: 900 });
+      const overflow = await sidewaysOverflow(page, '#main');
+      expect(overflow.page, `the page is wider than the window: ${overflow.wide}`).toBeLessThanOrEqual(0);
+      expect(overflow.pane, `the view is wider than its pane: ${overflow.wide}`).toBeLessThanOrEqual(0);
+      await page.setViewportSize(VIEWPORT);
       await page.getByTestId('compare-card').scrollIntoViewIfNeeded();
       await app.screenshot('library-compare-three-light');
       await app.screenshotOf('compare-table', 'library-compare-three-table-light');
@@ -95,9 +133,25 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
 
       // Unpicking one leaves two side by side.
       await picks.getByLabel('Compare lab-b').uncheck();
-      await expect.poll(() => machines.allInnerTexts(), { timeout: 20_000 }).toEqual(['lab-a', 'lab-c']);
+      await expect.poll(() => machines.allInnerTexts(), { timeout: 20_000 }).toEqual([HOSTS[0], HOSTS[2]]);
       await expect(page.getByTestId('error-message').count()).resolves.toBe(0);
       expect(app.errors).toEqual([]);
+
+      // The report `compare --html` writes, at the same width: its wide table scrolls in its own box.
+      const file = path.join(app.served.dir, 'compare.html');
+      const cli = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'bin/pipedejavu.js'), 'compare', ...HOSTS, '--html', file, '--db', app.served.dbPath],
+        { encoding: 'utf8' },
+      );
+      expect(cli.status, cli.stderr).toBe(0);
+      const report = await page.context().newPage();
+      await report.setViewportSize({ width: 1400, height: 900 });
+      await report.goto(pathToFileURL(file).href);
+      const reportOverflow = await sidewaysOverflow(report, 'body');
+      expect(reportOverflow.page, `the report is wider than the window: ${reportOverflow.wide}`).toBeLessThanOrEqual(0);
+      await report.screenshot({ path: path.join(SCREENSHOTS, 'library-compare-report-1400.png'), fullPage: true });
+      await report.close();
     });
   },
 );

@@ -57,7 +57,8 @@ export async function probeSystem(): Promise<SystemProbe> {
   // systeminformation reports 0 GHz inside many VMs; fall back to the kernel's current MHz.
   const nodeMHz = positiveOrNull(nodeCpus[0]?.speed) ?? (process.platform === 'linux' ? procCpuinfoMHz() : null) ?? 0;
   const baseClockGHz = positiveOrNull(cpu?.speed) ?? (nodeMHz > 0 ? nodeMHz / 1000 : null);
-  const maxClockGHz = positiveOrNull(cpu?.speedMax) ?? baseClockGHz;
+  // Only the OS's own maximum (cpufreq) is a boost clock; the current or nominal one is no stand-in for it.
+  const maxClockGHz = positiveOrNull(cpu?.speedMax);
   if (baseClockGHz === null) warnings.push('CPU clock speed unknown (the OS does not report it)');
   const cpuInfo: CpuInfo = {
     manufacturer,
@@ -73,7 +74,12 @@ export async function probeSystem(): Promise<SystemProbe> {
       l3: positiveOrNull(cpu?.cache?.l3),
     },
     isa,
-    fp32FlopsPerCycle: fp32FlopsPerCycle(isa, manufacturer, positiveOrNull(Number(cpu?.family))),
+    fp32FlopsPerCycle: fp32FlopsPerCycle(isa, {
+      manufacturer,
+      brand: cpu?.brand ?? '',
+      family: positiveOrNull(Number(cpu?.family)),
+      model: cpu?.model ? positiveOrNull(Number(cpu.model)) : null,
+    }),
   };
   return {
     hostname: osInfo?.hostname || os.hostname(),

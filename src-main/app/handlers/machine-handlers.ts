@@ -3,6 +3,7 @@ import { UserError } from '../../core/errors.js';
 import type { MachineSummary } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { findMachineDetail, listMachines, probeAndRecord } from '../../services/machine/machine-service.js';
+import { machineCpuPeak } from '../../services/profile/roofline-service.js';
 import { exportProfile } from '../../services/exchange/profile-export.js';
 import { removeImportedMachine } from '../../services/machine/removal-service.js';
 import type { HandlerGroup } from './types.js';
@@ -34,6 +35,7 @@ function machineView(db: Database, id?: string): MachineView | null {
     probe: d.probe,
     devices: d.devices.map(({ spec: _spec, ...dev }) => dev),
     links: d.links,
+    cpuPeak: machineCpuPeak(db, found.summary.id),
     provenance: d.provenance,
   };
 }

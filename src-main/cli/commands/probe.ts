@@ -1,5 +1,6 @@
 import { localProbeDeps } from '../../services/machine/local-probe.js';
 import { probeAndRecord } from '../../services/machine/machine-service.js';
+import { machineCpuPeak } from '../../services/profile/roofline-service.js';
 import type { Command } from '../command.js';
 import { SMI_OPTIONS, smiOptions } from '../smi-options.js';
 import { renderProbe } from '../render/probe.js';
@@ -19,7 +20,7 @@ export const probeCommand: Command = {
       ctx.printJson({ machineId: r.machineId, probe: r.probe, devices: r.devices, links: r.links, db: ctx.dbPath });
       return;
     }
-    ctx.print(renderProbe(r.machineId, r.probe, r.devices, r.links));
+    ctx.print(renderProbe(r.machineId, r.probe, r.devices, r.links, machineCpuPeak(ctx.database(), r.machineId)));
     ctx.printLines(['', `Recorded as machine ${r.machineId} in ${ctx.dbPath}`]);
   },
 };

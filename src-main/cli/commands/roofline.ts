@@ -9,7 +9,8 @@ export const rooflineCommand: Command = {
   summary: 'print the measured peak compute, memory bandwidth and ridge point of each profiled device',
   usage: '[--device cpu|cuda:N|webgpu:N] [--machine ID] [--datasheet] [--json]',
   details:
-    'Figures are what the micro-kernels achieved, next to the CPU theoretical peak (cores x clock x FLOP/cycle).\n' +
+    'Figures are what the micro-kernels achieved, next to the CPU theoretical peak (cores x max boost clock x\n' +
+    'FLOP/cycle): unknown, and why, where the OS reports no boost clock or a measured peak needs a faster one.\n' +
     '--datasheet: every profiled GPU of the store that the datasheet catalog knows, its kernels predicted on\n' +
     'its datasheet device (as `plan --virtual` builds it) against what was measured, error per op family.',
   options: {

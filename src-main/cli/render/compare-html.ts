@@ -17,6 +17,16 @@ interface Bar {
 
 const PALETTE = ['#2358c7', '#c76a23', '#2f9e44', '#9c36b5', '#c92a2a', '#0b7285', '#5f3dc4', '#e67700'];
 
+/** The most characters of a bar's label that fit left of its bar (12px text, 300px): longer ones lose their middle. */
+const LABEL_CHARS = 44;
+
+/** A long label with its middle left out ("gpunode0007.rack00…cuda:0 (cuda)"): the start and the device stay. */
+function fitted(label: string): string {
+  if (label.length <= LABEL_CHARS) return label;
+  const tail = Math.floor((LABEL_CHARS - 1) / 2);
+  return `${label.slice(0, LABEL_CHARS - 1 - tail)}…${label.slice(-tail)}`;
+}
+
 /** A horizontal bar chart; bars without a value are listed with "-". */
 function barChart(title: string, bars: readonly Bar[], colorOf: (i: number) => string): string {
   const rowH = 22;
@@ -29,7 +39,7 @@ function barChart(title: string, bars: readonly Bar[], colorOf: (i: number) => s
       const y = i * rowH + 4;
       const w = max > 0 && b.value !== undefined ? Math.max(1, (b.value / max) * chartW) : 0;
       return (
-        `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end">${esc(b.label)}</text>` +
+        `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end"><title>${esc(b.label)}</title>${esc(fitted(b.label))}</text>` +
         `<rect x="${labelW}" y="${y + 3}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${colorOf(i)}"/>` +
         `<text x="${labelW + w + 6}" y="${y + 15}">${esc(b.text)}</text>`
       );
@@ -37,7 +47,7 @@ function barChart(title: string, bars: readonly Bar[], colorOf: (i: number) => s
     .join('');
   return (
     `<figure><figcaption>${esc(title)}</figcaption>` +
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${labelW + chartW + 120}" height="${h}" role="img" aria-label="${esc(title)}">${rows}</svg></figure>`
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${labelW + chartW + 120}" height="${h}" viewBox="0 0 ${labelW + chartW + 120} ${h}" role="img" aria-label="${esc(title)}">${rows}</svg></figure>`
   );
 }
 
@@ -91,7 +101,8 @@ export function renderComparisonHtml(c: Comparison, generatedAt: string): string
   ]
     .concat(families.map((f) => `${f} efficiency`))
     .concat(c.workload ? [c.workload.name] : []);
-  const cell = (v: string): string => `<td>${esc(v)}</td>`;
+  // The machine and device names wrap anywhere (a long hostname has no space); figures stay on one line.
+  const cell = (v: string, i: number): string => `<td${i < 2 ? ' class="name"' : ''}>${esc(v)}</td>`;
   const body = devices
     .map(
       (x) =>
@@ -123,18 +134,20 @@ export function renderComparisonHtml(c: Comparison, generatedAt: string): string
 <title>${esc(title)}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1c1e21;background:#fff}
-h1{font-size:1.4rem}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d0d4da;padding:.25rem .5rem;text-align:left}
+h1{font-size:1.4rem;overflow-wrap:anywhere}table{border-collapse:collapse}td,th{border:1px solid #d0d4da;padding:.25rem .5rem;text-align:left}
+td{white-space:nowrap}td.name{white-space:normal;overflow-wrap:anywhere;min-width:8rem}
 th{background:#f1f3f5}figure{margin:1rem 0}figcaption{font-weight:600;margin-bottom:.25rem}svg text{font:12px system-ui,sans-serif;fill:#1c1e21}
+svg{max-width:100%;height:auto}.table{overflow-x:auto;margin:1rem 0}
 .muted{color:#6b7280}
 </style></head>
 <body>
 <h1>${esc(title)}</h1>
 <p class="muted">Measured rooflines from each machine's profile${c.workload ? `; ${esc(c.workload.name)} predicted with the ${esc(c.workload.predictor)} predictor` : ''}. Generated ${esc(generatedAt)} by pipedejavu compare.</p>
 ${charts.join('\n')}
-<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
+<div class="table"><table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
 <tbody>
 ${body}
-</tbody></table>
+</tbody></table></div>
 </body></html>
 `;
 }

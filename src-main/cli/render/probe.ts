@@ -1,6 +1,7 @@
 /** The probe as a person reads it: machine, CPU, devices, topology, links, warnings. */
 import type { Device, Link } from '../../core/domain/devices.js';
 import type { ProbeResult } from '../../core/domain/hardware.js';
+import type { CpuPeak } from '../../core/profiler/cpu-peak.js';
 import { formatOrDash, tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import { count } from '../../core/text/plural.js';
@@ -26,10 +27,13 @@ function isaLine(p: ProbeResult): string {
   );
 }
 
-function theoreticalCpuPeakGflops(p: ProbeResult): number | null {
-  const ghz = p.cpu.maxClockGHz ?? p.cpu.baseClockGHz;
-  if (ghz === null) return null;
-  return p.cpu.physicalCores * ghz * p.cpu.fp32FlopsPerCycle;
+/** "2.40 GHz base, 3.70 GHz max boost", or what of it the OS reports. */
+function clockText(cpu: ProbeResult['cpu'], boost: number | null): string {
+  const g = (v: number): string => `${v.toFixed(2)} GHz`;
+  if (cpu.baseClockGHz === null) return boost === null ? 'clock unknown' : `${g(boost)} max boost`;
+  return boost === null
+    ? `${g(cpu.baseClockGHz)}, boost clock not reported`
+    : `${g(cpu.baseClockGHz)} base, ${g(boost)} max boost`;
 }
 
 function nvidiaLine(p: ProbeResult): string {
@@ -58,17 +62,23 @@ function topologyTable(p: ProbeResult): string[] | null {
   return tableRows(['', ...t.labels, 'CPU AFFINITY', 'NUMA'], rows);
 }
 
-export function renderProbe(machineId: string, p: ProbeResult, devices: Device[], links: Link[]): string {
+/** The probe; `peak` is the CPU's theoretical peak as every view states it (core/profiler/cpu-peak.ts). */
+export function renderProbe(
+  machineId: string,
+  p: ProbeResult,
+  devices: Device[],
+  links: Link[],
+  peak: Pick<CpuPeak, 'note' | 'boostClockGHz'>,
+): string {
   const cpu = p.cpu;
-  const peak = theoreticalCpuPeakGflops(p);
-  const clock = cpu.maxClockGHz !== null ? `${cpu.maxClockGHz.toFixed(2)} GHz` : 'clock unknown';
   const caches = (['l1d', 'l2', 'l3'] as const)
     .map((k) => `${k.toUpperCase()} ${formatBytes(cpu.cacheBytes[k])}`)
     .join(', ');
   const out: string[] = [
     `Machine  ${p.hostname} (id ${machineId}), ${[p.os.distro, p.os.release].filter(Boolean).join(' ') || p.os.platform}, kernel ${p.os.kernel}, ${p.os.arch}`,
-    `CPU      ${cpu.brand}: ${count(cpu.physicalCores, 'physical core')}, ${count(cpu.logicalCores, 'thread')}, ${clock}; ${caches}`,
-    `         ISA ${isaLine(p)}; theoretical fp32 peak ${peak === null ? 'unknown' : `${peak.toFixed(0)} GFLOP/s`} (${count(cpu.physicalCores, 'core')} x clock x ${cpu.fp32FlopsPerCycle} FLOP/cycle)`,
+    `CPU      ${cpu.brand}: ${count(cpu.physicalCores, 'physical core')}, ${count(cpu.logicalCores, 'thread')}, ${clockText(cpu, peak.boostClockGHz)}; ${caches}`,
+    `         ISA ${isaLine(p)}: ${cpu.fp32FlopsPerCycle} fp32 FLOP/cycle per core`,
+    `         ${peak.note}`,
     `Memory   ${formatBytes(p.memory.totalBytes)}`,
     `NVIDIA   ${nvidiaLine(p)}`,
     '',

@@ -2,6 +2,7 @@
 import { isTorchEpName } from '../../core/domain/execution-provider.js';
 import type { DeviceSummary } from '../../core/profiler/device-summary.js';
 import type { MeasuredOverhead } from '../../core/profiler/overhead.js';
+import type { CpuPeak } from '../../core/profiler/cpu-peak.js';
 import type { DatasheetCheck } from '../../services/predict/datasheet-check-service.js';
 import type { ProfileReport } from '../../services/profile/profiler-types.js';
 import type { StoredRun } from '../../adapters/store/profile-repo.js';
@@ -18,14 +19,25 @@ export interface RooflineRow {
   executionProvider: string;
   threads: number | null;
   summary: DeviceSummary;
-  theoreticalGflops: number | null;
-  theoreticalNote?: string | null;
+  theoreticalPeak: CpuPeak | null;
   overhead?: MeasuredOverhead | null;
 }
 
+/** The THEORETICAL cell: the ceiling and the share of it measured, or why it is unknown. */
+function theoreticalCell(r: RooflineRow): string {
+  const peak = r.theoreticalPeak;
+  if (!peak) return '-';
+  if (peak.gflops === null) return peak.label;
+  return `${fmt(peak.gflops, 0)} (${fmt(((r.summary.peakGflops.fp32 ?? 0) / peak.gflops) * 100, 0)}%)`;
+}
+
 export function renderRoofline(rows: RooflineRow[]): string {
-  const notes = rows.flatMap((r) => (r.theoreticalNote ? [`note: ${r.theoreticalNote}`] : []));
-  return textLines([...rooflineTable(rows), ...notes]);
+  const notes = rows.flatMap((r) =>
+    r.theoreticalPeak
+      ? [`${r.deviceKey}${r.threads === null ? '' : ` at ${count(r.threads, 'thread')}`}: ${r.theoreticalPeak.note}`]
+      : [],
+  );
+  return textLines([...rooflineTable(rows), ...(notes.length ? ['', ...notes] : [])]);
 }
 
 function rooflineTable(rows: RooflineRow[]): string[] {
@@ -55,9 +67,7 @@ function rooflineTable(rows: RooflineRow[]): string[] {
       fmt(r.summary.peakGflops.fp32),
       fmt(r.summary.peakGflops.fp16),
       fmt(r.summary.peakGflops.bf16),
-      r.theoreticalGflops === null
-        ? '-'
-        : `${fmt(r.theoreticalGflops, 0)} (${fmt(((r.summary.peakGflops.fp32 ?? 0) / r.theoreticalGflops) * 100, 0)}%)`,
+      theoreticalCell(r),
       fmt(r.summary.bandwidthGBps),
       fmt(r.summary.ridgePoint),
       fmt(r.summary.dispatchOverheadUs),
@@ -115,7 +125,8 @@ export function renderProfileRuns(runs: readonly (StoredRun & { measurements: nu
 
 /** Each measured GPU with a datasheet against its datasheet estimate (datasheet-check-service.ts). */
 export function renderDatasheetChecks(checks: readonly DatasheetCheck[]): string {
-  if (checks.length === 0) return 'No profiled GPU here has a datasheet in the catalog (pipedejavu gpus lists them) to check.';
+  if (checks.length === 0)
+    return 'No profiled GPU here has a datasheet in the catalog (pipedejavu gpus lists them) to check.';
   const families = [...new Set(checks.flatMap((c) => c.families.map((f) => f.family)))].sort();
   const pct = (v: number | undefined): string =>
     v === undefined || !Number.isFinite(v) ? '-' : `${Math.round(v * 100)}%`;

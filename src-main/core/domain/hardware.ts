@@ -12,9 +12,12 @@ const CpuInfoSchema = z.object({
   brand: z.string(),
   physicalCores: z.number().int().nonnegative(),
   logicalCores: z.number().int().nonnegative(),
-  /** GHz */
+  /** GHz: the base clock, or in a virtual machine the nominal or current one the kernel reports. */
   baseClockGHz: num,
-  /** GHz */
+  /**
+   * GHz: the maximum (boost) clock the OS reports (cpufreq); null when it reports none. Older probes copied
+   * the base clock here when the OS reported no maximum: a value equal to the base is no known boost clock.
+   */
   maxClockGHz: num,
   /** Cache sizes in bytes (per core for L1/L2 where the OS reports it so). */
   cacheBytes: z.object({ l1d: num, l1i: num, l2: num, l3: num }),

@@ -1,6 +1,6 @@
 /** Measured rooflines of a machine's devices, from its stored measurements. */
 import { summarizeDevice } from '../../core/profiler/device-summary.js';
-import type { ProbeResult } from '../../core/domain/hardware.js';
+import { cpuPeak, type CpuPeak, type MeasuredCpuPeak } from '../../core/profiler/cpu-peak.js';
 import { ProfileRepo, type StoredMeasurement } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { machineFor } from '../machine/machine-service.js';
@@ -19,13 +19,8 @@ export interface Roofline {
   executionProvider: string;
   threads: number | null;
   summary: ReturnType<typeof summarizeDevice>;
-  /**
-   * cores used x clock x FLOPs per cycle from the ISA; null for GPUs (datasheets come later), and
-   * when the measured peak is above it (the clock the OS reports is not the cores' real one).
-   */
-  theoreticalGflops: number | null;
-  /** Why there is no theoretical peak although the CPU's clock is known; null otherwise. */
-  theoreticalNote: string | null;
+  /** The CPU's theoretical fp32 peak at these threads (core/profiler/cpu-peak.ts); null for GPUs. */
+  theoreticalPeak: CpuPeak | null;
   /** What a run costs beyond its kernels, from the profile's overhead step; null when not measured. */
   overhead: MeasuredOverhead | null;
 }
@@ -39,32 +34,6 @@ function measuredOverhead(db: Database, device: DeviceRuns): MeasuredOverhead | 
     binding: o.binding ? { perCallUs: o.binding.perCallUs, usPerMiB: (o.binding.nsPerByte * 2 ** 20) / 1000 } : null,
     wakeUs: o.wakeUs,
   };
-}
-
-/** The theoretical fp32 peak, unless the measured one is above it: then null and why. */
-export function theoreticalOf(
-  probe: ProbeResult,
-  threads: number | null,
-  measured: number | undefined,
-): { theoreticalGflops: number | null; theoreticalNote: string | null } {
-  const theo = theoreticalCpuGflops(probe, threads);
-  if (theo === null || measured === undefined || measured <= theo)
-    return { theoreticalGflops: theo, theoreticalNote: null };
-  const ghz = probe.cpu.maxClockGHz ?? probe.cpu.baseClockGHz;
-  return {
-    theoreticalGflops: null,
-    theoreticalNote:
-      `cpu${threads ? ` at ${threads} thread${threads === 1 ? '' : 's'}` : ''}: the measured fp32 peak (${measured.toFixed(0)} GFLOP/s) is above ` +
-      `cores x the clock the OS reports (${ghz === null ? '?' : Number(ghz.toFixed(2))} GHz) x ${probe.cpu.fp32FlopsPerCycle} FLOP/cycle (${theo.toFixed(0)} GFLOP/s): ` +
-      'the cores run faster than reported (a virtual machine often reports a nominal clock), so the theoretical peak is unknown',
-  };
-}
-
-export function theoreticalCpuGflops(probe: ProbeResult, threads: number | null): number | null {
-  const ghz = probe.cpu.maxClockGHz ?? probe.cpu.baseClockGHz;
-  if (ghz === null) return null;
-  const cores = Math.min(threads ?? probe.cpu.physicalCores, probe.cpu.physicalCores);
-  return cores * ghz * probe.cpu.fp32FlopsPerCycle;
 }
 
 function rooflinePoint(m: StoredMeasurement): RooflinePoint {
@@ -99,33 +68,49 @@ export function rooflinesWithPoints(db: Database, machineId?: string): (Roofline
   });
 }
 
+/** The fp32 peaks measured on the CPU, one per thread count: what the theoretical peak is judged against. */
+function measuredCpuPeaks(rows: readonly Omit<Roofline, 'theoreticalPeak'>[]): MeasuredCpuPeak[] {
+  return rows.flatMap((r) => {
+    const g = r.summary.peakGflops.fp32;
+    return r.deviceKey === 'cpu' && g !== undefined ? [{ gflops: g, threads: r.threads }] : [];
+  });
+}
+
+/** The theoretical fp32 peak of a machine's whole CPU, as the Workstation view and `probe` show it. */
+export function machineCpuPeak(db: Database, machineId?: string): CpuPeak {
+  const machine = machineFor(db, machineId);
+  return cpuPeak(machine.probe.cpu, null, measuredCpuPeaks(rooflines(db, machine.id, 'cpu')));
+}
+
 export function rooflines(db: Database, machineId?: string, device?: string): Roofline[] {
   const machine = machineFor(db, machineId);
   const ms = new ProfileRepo(db)
     .listMeasurements({ machineId: machine.id, ...(device ? { deviceKey: device } : {}) })
     .filter((m) => m.source === 'profile');
   const groups = groupBy(ms, (m) => `${m.deviceKey}|${m.executionProvider}|${m.threads ?? ''}`);
-  return [...groups.values()]
-    .map((g) => {
-      const first = g[0] as (typeof ms)[number];
-      const summary = summarizeDevice(g);
-      return {
-        id: deviceIdOf(first),
-        label: deviceIdLabel(first),
+  const rows = [...groups.values()].map((g) => {
+    const first = g[0] as (typeof ms)[number];
+    return {
+      id: deviceIdOf(first),
+      label: deviceIdLabel(first),
+      deviceKey: first.deviceKey,
+      executionProvider: first.executionProvider,
+      threads: first.threads,
+      summary: summarizeDevice(g),
+      overhead: measuredOverhead(db, {
+        machineId: machine.id,
         deviceKey: first.deviceKey,
         executionProvider: first.executionProvider,
         threads: first.threads,
-        summary,
-        overhead: measuredOverhead(db, {
-          machineId: machine.id,
-          deviceKey: first.deviceKey,
-          executionProvider: first.executionProvider,
-          threads: first.threads,
-        }),
-        ...(first.deviceKey === 'cpu'
-          ? theoreticalOf(machine.probe, first.threads, summary.peakGflops.fp32)
-          : { theoreticalGflops: null, theoreticalNote: null }),
-      };
-    })
+      }),
+    };
+  });
+  // Every CPU row is judged against the peaks of all the CPU's thread counts.
+  const measured = measuredCpuPeaks(rows);
+  return rows
+    .map((r) => ({
+      ...r,
+      theoreticalPeak: r.deviceKey === 'cpu' ? cpuPeak(machine.probe.cpu, r.threads, measured) : null,
+    }))
     .sort((a, b) => a.deviceKey.localeCompare(b.deviceKey) || (a.threads ?? 0) - (b.threads ?? 0));
 }

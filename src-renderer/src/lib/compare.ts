@@ -141,6 +141,7 @@ export function roofSeries(c: ComparisonView): RoofSeries[] {
         label: n > 1 ? `${base} (${n})` : base,
         peakGflops: col.device.summary.peakGflops.fp32 ?? null,
         bandwidthGBps: col.device.summary.bandwidthGBps,
+        theoretical: null,
         points: [],
       },
     ];

@@ -12,14 +12,30 @@ describe('ISA flags', () => {
     expect(isaFromFlags('fp asimd evtstrm', 'arm64').neon).toBe(true);
   });
 
-  it('implies FLOPs per cycle from the widest FMA', () => {
+  it('implies FLOPs per cycle from the datapath: pipes x lanes x 2 for an FMA', () => {
     const avx512 = isaFromFlags('avx avx2 fma avx512f', 'x64');
-    expect(fp32FlopsPerCycle(avx512, 'GenuineIntel')).toBe(64);
-    expect(fp32FlopsPerCycle(avx512, 'AMD')).toBe(32);
-    // Zen 4 (family 25) splits AVX-512 into 256-bit halves; Zen 5 (family 26) has full 512-bit FMA units.
-    expect(fp32FlopsPerCycle(avx512, 'AuthenticAMD', 25)).toBe(32);
-    expect(fp32FlopsPerCycle(avx512, 'AuthenticAMD', 26)).toBe(64);
-    expect(fp32FlopsPerCycle(isaFromFlags('avx avx2 fma', 'x64'), 'Intel')).toBe(32);
-    expect(fp32FlopsPerCycle(isaFromFlags('sse4_2', 'x64'), 'Intel')).toBe(8);
+    const avx2 = isaFromFlags('avx avx2 fma', 'x64');
+    const amd = (family: number | null, model: number | null = null, brand = 'AMD EPYC') => ({
+      manufacturer: 'AuthenticAMD',
+      brand,
+      family,
+      model,
+    });
+    const intel = { manufacturer: 'GenuineIntel', brand: 'Intel Xeon', family: 6, model: 143 };
+    expect(fp32FlopsPerCycle(avx512, intel)).toBe(64);
+    // Zen 5 (family 26) has two 512-bit FMA pipes; its mobile parts (Ryzen AI 300) and Zen 4 (family 25)
+    // run AVX-512 on two 256-bit ones; an AMD CPU of unknown family is counted as Zen 4.
+    expect(fp32FlopsPerCycle(avx512, amd(26))).toBe(64);
+    expect(fp32FlopsPerCycle(avx512, amd(26, 0x44, 'AMD RYZEN AI MAX+ 395'))).toBe(64);
+    expect(fp32FlopsPerCycle(avx512, amd(26, 0x24, 'AMD Ryzen AI 9 HX 370'))).toBe(32);
+    expect(fp32FlopsPerCycle(avx512, amd(25))).toBe(32);
+    expect(fp32FlopsPerCycle(avx512, amd(null))).toBe(32);
+    // Zen 3 and Zen 2: two 256-bit FMA pipes; Zen 1 (family 23, models below 0x30): two 128-bit ones.
+    expect(fp32FlopsPerCycle(avx2, amd(25, 0x21))).toBe(32);
+    expect(fp32FlopsPerCycle(avx2, amd(23, 0x31))).toBe(32);
+    expect(fp32FlopsPerCycle(avx2, amd(23, 0x01))).toBe(16);
+    expect(fp32FlopsPerCycle(avx2, intel)).toBe(32);
+    expect(fp32FlopsPerCycle(isaFromFlags('sse4_2 avx', 'x64'), intel)).toBe(16);
+    expect(fp32FlopsPerCycle(isaFromFlags('sse4_2', 'x64'), intel)).toBe(8);
   });
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
 import { listProfileRuns } from '../../../../src-main/services/profile/profile-runs.js';
 import { rooflines, rooflinesWithPoints } from '../../../../src-main/services/profile/roofline-service.js';
+import { cpuPeak } from '../../../../src-main/core/profiler/cpu-peak.js';
+import { machineFor } from '../../../../src-main/services/machine/machine-service.js';
 import { createSeededRun, recordOverhead, SEEDED_MACHINE, seededDb } from '../../../helpers/seeded-store.js';
 
 describe('rooflinesWithPoints', () => {
@@ -79,20 +81,18 @@ describe('listProfileRuns', () => {
   });
 });
 
-describe('the theoretical CPU peak', () => {
-  it('is cores x clock x FLOP/cycle, or unknown with the reason when the measured peak is above it', async () => {
-    const { theoreticalOf } = await import('../../../../src-main/services/profile/roofline-service.js');
-    const { sampleProbe } = await import('../../../helpers/sample-probe.js');
-    const probe = sampleProbe();
-    // 2 threads x 5.7 GHz x 32 FLOP/cycle.
-    expect(theoreticalOf(probe, 2, 300)).toEqual({ theoreticalGflops: 364.8, theoreticalNote: null });
-    // A VM reporting its nominal 2.1 GHz while the cores boost: never a percentage above 100.
-    const vm = { ...probe, cpu: { ...probe.cpu, maxClockGHz: 2.1 } };
-    const r = theoreticalOf(vm, 2, 394);
-    expect(r.theoreticalGflops).toBeNull();
-    expect(r.theoreticalNote).toBe(
-      'cpu at 2 threads: the measured fp32 peak (394 GFLOP/s) is above cores x the clock the OS reports (2.1 GHz) x 32 FLOP/cycle (134 GFLOP/s): ' +
-        'the cores run faster than reported (a virtual machine often reports a nominal clock), so the theoretical peak is unknown',
+describe('the theoretical CPU peak of the rooflines', () => {
+  it('gives each CPU thread count the same verdict, and the machine view the whole CPU', async () => {
+    const { machineCpuPeak } = await import('../../../../src-main/services/profile/roofline-service.js');
+    const db = seededDb();
+    const roofs = rooflines(db, SEEDED_MACHINE);
+    const measured = roofs.map((r) => ({ gflops: r.summary.peakGflops.fp32!, threads: r.threads }));
+    const probe = machineFor(db, SEEDED_MACHINE).probe;
+    for (const r of roofs) expect(r.theoreticalPeak).toEqual(cpuPeak(probe.cpu, r.threads, measured));
+    expect(machineCpuPeak(db, SEEDED_MACHINE)).toEqual(cpuPeak(probe.cpu, null, measured));
+    // Asked for the CPU alone, the verdict is the same.
+    expect(rooflines(db, SEEDED_MACHINE, 'cpu').map((r) => r.theoreticalPeak)).toEqual(
+      roofs.map((r) => r.theoreticalPeak),
     );
   });
 });
