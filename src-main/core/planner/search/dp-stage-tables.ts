@@ -57,7 +57,7 @@ export class DpStageTables {
   readonly cutTime: Float64Array;
   /** Per group whose stage costs telescope: its time and gradient sync over layers [0, e). */
   readonly prefixTime: Float64Array;
-  /** Per group: 1 when it is one device that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
+  /** Per group: 1 when it is one replica that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
   readonly telescopes: Uint8Array;
   /** Scratch of fillEvenStages: per count f in flight and first layer, the furthest end that fits. */
   private reach: Int32Array;
@@ -176,22 +176,26 @@ export class DpStageTables {
   }
 
   /**
-   * Prefix times of one-device groups whose device runs every layer (the sliding-window path).
-   * Such a stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so
-   * it telescopes too.
+   * Prefix times of groups of one replica (one device, or one tensor-parallel group) that run every
+   * layer (the sliding-window path). Their stage time adds up over layers (evenStageTimer), and
+   * their gradient sync (optimizer offload, else 0: nothing to all-reduce) is proportional to the
+   * stage's parameters, so t + a telescopes.
    */
   private fillPrefixes(samples: number): void {
-    const { layerCount: L, telescopes, prefixTime } = this;
+    const { layerCount: L, telescopes, prefixTime, evenGroup } = this;
     const tables = this.ctx.tables;
     telescopes.fill(0);
     this.states.groups.forEach((g, gid) => {
-      const d = g.devs[0] as number;
-      if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
-      telescopes[gid] = 1;
+      if (g.size !== g.tp || !evenGroup[gid]) return;
+      if (!g.devs.every((d) => Number.isFinite(tables.perSampleUs(d, 0, L)))) return;
+      const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
+      const base = gid * (L + 1);
       for (let e = 0; e <= L; e++) {
-        prefixTime[gid * (L + 1) + e] =
-          samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e, 1, samples);
+        const p = (e === 0 ? 0 : timeOf(0, e)) + tables.gradientSyncUs(g.devs, 0, e, g.tp, samples);
+        if (!Number.isFinite(p)) return;
+        prefixTime[base + e] = p;
       }
+      telescopes[gid] = 1;
     });
   }
 
@@ -214,6 +218,33 @@ export class DpStageTables {
       sum += least;
     }
     return sum * (1 - 1e-9);
+  }
+
+  /**
+   * A lower bound of the step of every plan with m microbatches of `samples` samples, before fill:
+   * with T_l a layer's least time over the groups (memory ignored), Σ t ≥ Σ T_l and the largest
+   * stage time is ≥ max T_l and ≥ Σ T_l / stages (at most `maxStages`); cuts and syncs are ≥ 0.
+   * Stage times of alike devices add up over layers, so 0 when some group's devices differ. Less
+   * 1e-9 of it for rounding, as sumFloor.
+   */
+  stepFloor(m: number, samples: number, maxStages: number): number {
+    const { layerCount: L, evenGroup } = this;
+    if (!evenGroup.every((e) => e === 1)) return 0;
+    const least = new Float64Array(L).fill(Infinity);
+    for (const g of this.states.groups) {
+      const timeOf = this.ctx.tables.evenStageTimer(g.devs, samples, g.tp);
+      for (let l = 0; l < L; l++) {
+        const t = timeOf(l, l + 1);
+        if (t < (least[l] as number)) least[l] = t;
+      }
+    }
+    let sum = 0;
+    let most = 0;
+    for (const t of least) {
+      sum += t;
+      most = Math.max(most, t);
+    }
+    return (sum + (m - 1) * Math.max(most, sum / Math.max(1, maxStages))) * (1 - 1e-9);
   }
 
   /**
