@@ -50,18 +50,18 @@ export class DpStageTables {
   /** Per group: 1 when its devices take the same time for every layer (memory and time grow with the range). */
   readonly evenGroup: Uint8Array;
   /** Per-microbatch time of a range on a group, µs (Infinity: some layer cannot run there). */
-  readonly stageTime: Float64Array;
+  stageTime: Float64Array = new Float64Array(0);
   /** Largest number of microbatches in flight the range fits in memory with (0: never). */
-  readonly stageFit: Int32Array;
+  stageFit: Int32Array = new Int32Array(0);
   /** Time of a cut from one group's stage to the next group's, µs (Infinity: they cannot follow each other). */
-  readonly cutTime: Float64Array;
+  cutTime: Float64Array = new Float64Array(0);
   /** Per group whose stage costs telescope: its time and gradient sync over layers [0, e). */
-  readonly prefixTime: Float64Array;
+  prefixTime: Float64Array = new Float64Array(0);
   /** Per group: 1 when it is one replica that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
   readonly telescopes: Uint8Array;
   /** Scratch of fillEvenStages: per count f in flight and first layer, the furthest end that fits. */
   private reach: Int32Array;
-  private readonly capBuffer: Float64Array;
+  private capBuffer = new Float64Array(0);
 
   constructor(
     private readonly ctx: PlannerContext,
@@ -73,22 +73,29 @@ export class DpStageTables {
     this.layerCount = L;
     this.rangesPerGroup = L * (L + 1);
     this.groupCount = n;
-    this.stageTime = new Float64Array(n * this.rangesPerGroup);
-    this.stageFit = new Int32Array(n * this.rangesPerGroup);
-    this.cutTime = new Float64Array(n * n * L);
     // One tensor-parallel replica is even too: its samples never move, and its time adds up over layers.
     this.evenGroup = Uint8Array.from(states.groups, (g) =>
       g.size === g.tp || g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
     );
-    this.prefixTime = new Float64Array(n * (L + 1));
     this.telescopes = new Uint8Array(n);
     this.reach = new Int32Array(0);
+  }
+
+  /** The tables, allocated on the first fill (a search may skip every count before it). */
+  private allocate(): void {
+    const L = this.layerCount;
+    const n = this.groupCount;
+    this.stageTime = new Float64Array(n * this.rangesPerGroup);
+    this.stageFit = new Int32Array(n * this.rangesPerGroup);
+    this.cutTime = new Float64Array(n * n * L);
+    this.prefixTime = new Float64Array(n * (L + 1));
     this.capBuffer = new Float64Array(n * this.rangesPerGroup + n * n * L);
   }
 
   /** Rebuilds every table for m microbatches of `samples` samples, at most `maxInFlight` in flight. */
   fill(m: number, samples: number, maxInFlight: number): void {
     const L = this.layerCount;
+    if (this.stageTime.length === 0) this.allocate();
     this.stageTime.fill(Infinity);
     this.stageFit.fill(0);
     if (this.reach.length < (maxInFlight + 1) * L) this.reach = new Int32Array((maxInFlight + 1) * L);

@@ -93,6 +93,11 @@ export class SuffixDp {
   private readonly dequeValue: Float64Array;
   /** Scratch of mayFit: per usage code, the least first layer of a suffix its devices cover. */
   private readonly relaxedStart: Int32Array;
+  /**
+   * Gradient sync per (group, from, to), filled on first use (NaN until then) for each m (it hides
+   * behind a microbatch's compute); allocated by the first prepare.
+   */
+  private sync = new Float64Array(0);
   /** Pipeline space (one device per class): the prefix bound below applies. */
   private readonly oneEach: boolean;
   /** Per usage v (pipeline space): a furthest layer the devices of v can cover from layer 0. */
@@ -102,10 +107,6 @@ export class SuffixDp {
     private readonly ctx: PlannerContext,
     private readonly states: DpStateSpace,
     private readonly schedule: Schedule,
-    /** Gradient sync per (group, from, to), filled on first use (NaN until then) for each m (it hides behind a microbatch's compute). */
-    private readonly sync: Float64Array = new Float64Array(
-      states.groups.length * ctx.problem.layers.length * (ctx.problem.layers.length + 1),
-    ).fill(NaN),
   ) {
     const { problem } = ctx;
     const L = problem.layers.length;
@@ -148,6 +149,8 @@ export class SuffixDp {
     this.microbatches = m;
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
+    const L = this.layerCount;
+    if (this.sync.length === 0) this.sync = new Float64Array(this.states.groups.length * L * (L + 1));
     this.sync.fill(NaN);
     const maxInFlight = this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
     this.tables.fill(m, samples, maxInFlight);
