@@ -1,7 +1,7 @@
 /**
  * Search time at scale (issue 59, item 4), this checkout against another commit, interleaved in
  * one run so both see the same load. Run: npm run bench:search-scale -- [--ref main] [--reps 5]
- * [--cases tp,cluster:8]. The cases are bench/search-scale/cases.ts, bundled over both trees (the
+ * [--cases tp,cluster:8]. The cases are bench/search-scale/ (cases.ts), bundled over both trees (the
  * other's src-main, test and bench/datasheet-layers.ts from `git archive REF`). Each run is one full
  * search; the figure is its process CPU time (user + system, ms: on a shared machine wall time
  * mostly measures the neighbours), wall time beside it; medians, and whether both found the same
@@ -39,7 +39,8 @@ const bundle = (root: string, name: string): string => {
 const other = mkdtempSync(path.join(os.tmpdir(), 'pdjv-search-scale-'));
 execFileSync('sh', ['-c', `git archive ${ref} src-main test bench/datasheet-layers.ts models | tar -x -C ${other}`]);
 mkdirSync(path.join(other, 'bench/search-scale'), { recursive: true });
-copyFileSync('bench/search-scale/cases.ts', path.join(other, 'bench/search-scale/cases.ts'));
+for (const file of ['cases.ts', 'tp-problem.ts'])
+  copyFileSync(path.join('bench/search-scale', file), path.join(other, 'bench/search-scale', file));
 const trees = {
   [ref]: (await import(pathToFileURL(bundle(other, 'ref')).href)) as Cases,
   here: (await import(pathToFileURL(bundle('.', 'here')).href)) as Cases,

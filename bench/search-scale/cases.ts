@@ -7,7 +7,7 @@
  * - cluster:N: Llama 3.1 70B training (seq 4096, 8 samples a node) on N datasheet nodes of 8 H100
  *   SXM5 80GB over 200Gb InfiniBand, TP 1/2/4/8 x PP x DP x ZeRO 1/2/3 x recomputation.
  */
-import { randomProblem } from '../../test/unit/core/planner/random-problem.js';
+import { tensorParallelProblem } from './tp-problem.js';
 import { searchRanked } from '../../src-main/core/planner/search/plan-ranking.js';
 import { createCostModel } from '../../src-main/core/planner/cost/cost-model.js';
 import { virtualDevice } from '../../src-main/core/planner/cost/datasheets.js';
@@ -35,16 +35,7 @@ function described(r: RankedPlans): CaseRun {
 }
 
 export function tpCase(): () => CaseRun {
-  const big = randomProblem(11, {
-    layers: 128,
-    devices: 8,
-    mode: 'training',
-    batch: 64,
-    twins: true,
-    tensor: true,
-    memoryShare: [0.3, 0.9],
-  });
-  big.devices = big.devices.map((d) => ({ ...d, kind: 'gpu' }));
+  const big = tensorParallelProblem();
   return () =>
     described(
       searchRanked(big, createCostModel(big.links), { topN: 5, offload: 'no', settings: null, recompute: 'auto' }),
