@@ -80,6 +80,6 @@ for (const name of cases) {
 for (const line of lines) console.log(line);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
-  `bench/results/search-scale-${new Date().toISOString().slice(0, 10)}.json`,
+  `bench/results/search-scale-${new Date().toISOString().slice(0, 10)}-${cases.join('+').replaceAll(':', '')}.json`,
   `${JSON.stringify({ lines, results }, null, 2)}\n`,
 );
