@@ -30,6 +30,7 @@ import { entryWorkload, getCatalogEntry, kvBytesPerToken } from '../src-main/cor
 import type { CatalogEntry } from '../src-main/core/catalog/schema.js';
 import type { PlanProblem } from '../src-main/core/planner/types.js';
 import { datasheetLayers } from './datasheet-layers.js';
+import { tensorParallelProblem } from './search-scale/tp-problem.js';
 import { isBlockName } from '../src-main/core/catalog/block-names.js';
 
 const lines: string[] = [
@@ -71,16 +72,7 @@ lines.push(
 results.exactness = { same, total, withTp, worst };
 
 // Search time.
-const big = randomProblem(11, {
-  layers: 128,
-  devices: 8,
-  mode: 'training',
-  batch: 64,
-  twins: true,
-  tensor: true,
-  memoryShare: [0.3, 0.9],
-});
-big.devices = big.devices.map((d) => ({ ...d, kind: 'gpu' }));
+const big = tensorParallelProblem();
 const kinds = new Set(big.devices.map((d) => d.name)).size;
 const bigCost = createCostModel(big.links);
 const searchMs: number[] = [];

@@ -45,6 +45,7 @@ import {
 import type { PlanProblem } from '../types.js';
 import { CutTimes } from './cut-times.js';
 import { splitSamples } from './split-samples.js';
+import { distinctReplicas, timeClasses } from './time-classes.js';
 
 /** The replicas of a stage of tensor-parallel degree tp: devices [r·tp, (r+1)·tp). */
 function replicasOf<T>(devices: readonly T[], tp: number): T[][] {
@@ -89,6 +90,10 @@ export class CostTables {
   readonly costErrors = new Set<string>();
   private readonly index = new Map<string, number>();
   private readonly shardRingCache = new WeakMap<readonly number[], Map<number, string[][]>>();
+  /** Per device: its time class (devices of a class take the same forward and step time on every layer). */
+  private readonly timeClass: Int32Array;
+  /** Per device list and tp: its replicas, one of each sequence of time classes (cached by the list's identity). */
+  private readonly distinctReplicaCache = new WeakMap<readonly number[], Map<number, number[][]>>();
   private readonly stepPrefix: Float64Array[] = [];
   private readonly forwardPrefix: Float64Array[] = [];
   private readonly missingPrefix: Int32Array[] = [];
@@ -137,6 +142,7 @@ export class CostTables {
       this.forwardPrefix.push(fwd);
       this.missingPrefix.push(missing);
     });
+    this.timeClass = timeClasses(this.stepPrefix, this.forwardPrefix, this.missingPrefix);
     this.paramPrefix = new Float64Array(L + 1);
     this.activationPrefix = new Float64Array(L + 1);
     this.residentPrefix = new Float64Array(L + 1);
@@ -496,7 +502,8 @@ export class CostTables {
   ): { forward: number; backward: number } {
     let forward = Infinity;
     let backward = Infinity;
-    for (const members of replicasOf(devices, tp)) {
+    // Replicas of the same time classes give the same times: each is counted once.
+    for (const members of this.distinctReplicas(devices, tp)) {
       let f: number;
       let step: number;
       if (tp === 1) {
@@ -514,6 +521,15 @@ export class CostTables {
       backward = Math.min(backward, step - f);
     }
     return Number.isFinite(forward) ? { forward, backward } : { forward: 0, backward: 0 };
+  }
+
+  /** One replica of each sequence of members' time classes, cached by the identity of `devices`. */
+  private distinctReplicas(devices: readonly number[], tp: number): number[][] {
+    const byTp = this.distinctReplicaCache.get(devices) ?? new Map<number, number[][]>();
+    this.distinctReplicaCache.set(devices, byTp);
+    const out = byTp.get(tp) ?? distinctReplicas(replicasOf(devices, tp), this.timeClass);
+    byTp.set(tp, out);
+    return out;
   }
 
   /** The devices holding each of the tp shards (ids), cached by the identity of `devices`. */

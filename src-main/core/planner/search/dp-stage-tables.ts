@@ -50,18 +50,18 @@ export class DpStageTables {
   /** Per group: 1 when its devices take the same time for every layer (memory and time grow with the range). */
   readonly evenGroup: Uint8Array;
   /** Per-microbatch time of a range on a group, µs (Infinity: some layer cannot run there). */
-  readonly stageTime: Float64Array;
+  stageTime: Float64Array = new Float64Array(0);
   /** Largest number of microbatches in flight the range fits in memory with (0: never). */
-  readonly stageFit: Int32Array;
+  stageFit: Int32Array = new Int32Array(0);
   /** Time of a cut from one group's stage to the next group's, µs (Infinity: they cannot follow each other). */
-  readonly cutTime: Float64Array;
+  cutTime: Float64Array = new Float64Array(0);
   /** Per group whose stage costs telescope: its time and gradient sync over layers [0, e). */
-  readonly prefixTime: Float64Array;
-  /** Per group: 1 when it is one device that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
+  prefixTime: Float64Array = new Float64Array(0);
+  /** Per group: 1 when it is one replica that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
   readonly telescopes: Uint8Array;
   /** Scratch of fillEvenStages: per count f in flight and first layer, the furthest end that fits. */
   private reach: Int32Array;
-  private readonly capBuffer: Float64Array;
+  private capBuffer = new Float64Array(0);
 
   constructor(
     private readonly ctx: PlannerContext,
@@ -73,22 +73,29 @@ export class DpStageTables {
     this.layerCount = L;
     this.rangesPerGroup = L * (L + 1);
     this.groupCount = n;
-    this.stageTime = new Float64Array(n * this.rangesPerGroup);
-    this.stageFit = new Int32Array(n * this.rangesPerGroup);
-    this.cutTime = new Float64Array(n * n * L);
     // One tensor-parallel replica is even too: its samples never move, and its time adds up over layers.
     this.evenGroup = Uint8Array.from(states.groups, (g) =>
       g.size === g.tp || g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
     );
-    this.prefixTime = new Float64Array(n * (L + 1));
     this.telescopes = new Uint8Array(n);
     this.reach = new Int32Array(0);
+  }
+
+  /** The tables, allocated on the first fill (a search may skip every count before it). */
+  private allocate(): void {
+    const L = this.layerCount;
+    const n = this.groupCount;
+    this.stageTime = new Float64Array(n * this.rangesPerGroup);
+    this.stageFit = new Int32Array(n * this.rangesPerGroup);
+    this.cutTime = new Float64Array(n * n * L);
+    this.prefixTime = new Float64Array(n * (L + 1));
     this.capBuffer = new Float64Array(n * this.rangesPerGroup + n * n * L);
   }
 
   /** Rebuilds every table for m microbatches of `samples` samples, at most `maxInFlight` in flight. */
   fill(m: number, samples: number, maxInFlight: number): void {
     const L = this.layerCount;
+    if (this.stageTime.length === 0) this.allocate();
     this.stageTime.fill(Infinity);
     this.stageFit.fill(0);
     if (this.reach.length < (maxInFlight + 1) * L) this.reach = new Int32Array((maxInFlight + 1) * L);
@@ -176,22 +183,26 @@ export class DpStageTables {
   }
 
   /**
-   * Prefix times of one-device groups whose device runs every layer (the sliding-window path).
-   * Such a stage's gradient sync (optimizer offload, else 0) is proportional to its parameters, so
-   * it telescopes too.
+   * Prefix times of groups of one replica (one device, or one tensor-parallel group) that run every
+   * layer (the sliding-window path). Their stage time adds up over layers (evenStageTimer), and
+   * their gradient sync (optimizer offload, else 0: nothing to all-reduce) is proportional to the
+   * stage's parameters, so t + a telescopes.
    */
   private fillPrefixes(samples: number): void {
-    const { layerCount: L, telescopes, prefixTime } = this;
+    const { layerCount: L, telescopes, prefixTime, evenGroup } = this;
     const tables = this.ctx.tables;
     telescopes.fill(0);
     this.states.groups.forEach((g, gid) => {
-      const d = g.devs[0] as number;
-      if (g.size !== 1 || !Number.isFinite(tables.perSampleUs(d, 0, L))) return;
-      telescopes[gid] = 1;
+      if (g.size !== g.tp || !evenGroup[gid]) return;
+      if (!g.devs.every((d) => Number.isFinite(tables.perSampleUs(d, 0, L)))) return;
+      const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
+      const base = gid * (L + 1);
       for (let e = 0; e <= L; e++) {
-        prefixTime[gid * (L + 1) + e] =
-          samples * tables.perSampleUs(d, 0, e) + tables.gradientSyncUs(g.devs, 0, e, 1, samples);
+        const p = (e === 0 ? 0 : timeOf(0, e)) + tables.gradientSyncUs(g.devs, 0, e, g.tp, samples);
+        if (!Number.isFinite(p)) return;
+        prefixTime[base + e] = p;
       }
+      telescopes[gid] = 1;
     });
   }
 
@@ -214,6 +225,33 @@ export class DpStageTables {
       sum += least;
     }
     return sum * (1 - 1e-9);
+  }
+
+  /**
+   * A lower bound of the step of every plan with m microbatches of `samples` samples, before fill:
+   * with T_l a layer's least time over the groups (memory ignored), Σ t ≥ Σ T_l and the largest
+   * stage time is ≥ max T_l and ≥ Σ T_l / stages (at most `maxStages`); cuts and syncs are ≥ 0.
+   * Stage times of alike devices add up over layers, so 0 when some group's devices differ. Less
+   * 1e-9 of it for rounding, as sumFloor.
+   */
+  stepFloor(m: number, samples: number, maxStages: number): number {
+    const { layerCount: L, evenGroup } = this;
+    if (!evenGroup.every((e) => e === 1)) return 0;
+    const least = new Float64Array(L).fill(Infinity);
+    for (const g of this.states.groups) {
+      const timeOf = this.ctx.tables.evenStageTimer(g.devs, samples, g.tp);
+      for (let l = 0; l < L; l++) {
+        const t = timeOf(l, l + 1);
+        if (t < (least[l] as number)) least[l] = t;
+      }
+    }
+    let sum = 0;
+    let most = 0;
+    for (const t of least) {
+      sum += t;
+      most = Math.max(most, t);
+    }
+    return (sum + (m - 1) * Math.max(most, sum / Math.max(1, maxStages))) * (1 - 1e-9);
   }
 
   /**

@@ -16,7 +16,8 @@
  * G (sumFloor); the least such cap is solved first, as with many microbatches the optimum sits
  * near it.
  * Microbatch counts are searched largest first; by default a count stops as soon as it cannot beat
- * the best so far, so `best` is exact and each count's plan is its optimum when flagged `exact`.
+ * the best so far (before its tables are built when a lower bound of its step, SuffixDp.stepFloor,
+ * already cannot), so `best` is exact and each count's plan is its optimum when flagged `exact`.
  */
 import { leastPassing, minOverCap, sortedDistinct } from './cap-search.js';
 import { pricePlan } from '../cost/plan-cost.js';
@@ -93,9 +94,14 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
   let bound = opts.bound ?? Infinity;
   const dp = new SuffixDp(ctx, stateSpace, schedule);
   for (const m of [...ms].sort((a, b) => b - a)) {
-    dp.prepare(m);
     const w = m - 1;
     const limit = opts.exactPerMicrobatch ? Infinity : bound;
+    // No plan of this count can beat the bound: its tables are not even built.
+    if (limit < Infinity && dp.stepFloor(m) >= limit) {
+      byMicrobatches.push({ microbatches: m, plan: null, exact: false, dpRuns: 0, tmaxCandidates: 0 });
+      continue;
+    }
+    dp.prepare(m);
     // A better plan's largest time c has floor + w·c below the bound, and is at least the least
     // cap T0 the relaxation (mayFit) allows. T0 is solved first; only the caps that could still
     // beat its plan too are sorted and searched.

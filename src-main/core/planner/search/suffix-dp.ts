@@ -23,8 +23,8 @@
  *     = min over the groups h that start a suffix on u', with c(g, h, e) ≤ T, of d·c(g, h, e) + F(e, h, u', s')
  *   G(T) = min over u, s and the groups g that start a suffix on u of F(0, g, u, s)
  *
- * F is suffixCost (the end e of its first stage in suffixFirstEnd) and N is afterCutCost (its h in
- * afterCutGroup); t, c and the memory fits are DpStageTables' (dp-stage-tables.ts), rebuilt for
+ * F is in `suffix` (the end e of its first stage beside it) and N in `afterCut` (its h beside it),
+ * stored only for the rows built (dp-row-store.ts); t, c and the memory fits are DpStageTables' (dp-stage-tables.ts), rebuilt for
  * each m by prepare(m). Infinity where nothing is allowed.
  *
  * States are computed a row (all l) at a time, on demand; a one-device stage's time is P[e] − P[l]
@@ -38,6 +38,7 @@
  */
 import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
+import { DpRowStore } from './dp-row-store.js';
 import { DpStageTables } from './dp-stage-tables.js';
 import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
@@ -83,19 +84,20 @@ export class SuffixDp {
   private readonly suffixHi: Int32Array;
   private readonly afterCutLo: Int32Array;
   private readonly afterCutHi: Int32Array;
-  /** F per row and first layer l (row·L + l). */
-  private readonly suffixCost: Float64Array;
-  /** The end e of F's first stage. */
-  private readonly suffixFirstEnd: Int32Array;
-  /** N per row (of the stage before the cut) and cut layer. */
-  private readonly afterCutCost: Float64Array;
-  /** The group h that N's suffix starts on. */
-  private readonly afterCutGroup: Int32Array;
+  /** F per row and first layer l (value), with the end e of its first stage (index). */
+  private readonly suffix: DpRowStore;
+  /** N per row (of the stage before the cut) and cut layer (value), with the group h its suffix starts on (index). */
+  private readonly afterCut: DpRowStore;
   /** The monotone deque of slidingRow: ends e and their values P[e] + N(e). */
   private readonly dequeEnd: Int32Array;
   private readonly dequeValue: Float64Array;
   /** Scratch of mayFit: per usage code, the least first layer of a suffix its devices cover. */
   private readonly relaxedStart: Int32Array;
+  /**
+   * Gradient sync per (group, from, to), filled on first use (NaN until then) for each m (it hides
+   * behind a microbatch's compute); allocated by the first prepare.
+   */
+  private sync = new Float64Array(0);
   /** Pipeline space (one device per class): the prefix bound below applies. */
   private readonly oneEach: boolean;
   /** Per usage v (pipeline space): a furthest layer the devices of v can cover from layer 0. */
@@ -105,10 +107,6 @@ export class SuffixDp {
     private readonly ctx: PlannerContext,
     private readonly states: DpStateSpace,
     private readonly schedule: Schedule,
-    /** Gradient sync per (group, from, to), filled on first use (NaN until then) for each m (it hides behind a microbatch's compute). */
-    private readonly sync: Float64Array = new Float64Array(
-      states.groups.length * ctx.problem.layers.length * (ctx.problem.layers.length + 1),
-    ).fill(NaN),
   ) {
     const { problem } = ctx;
     const L = problem.layers.length;
@@ -137,10 +135,8 @@ export class SuffixDp {
     this.suffixHi = new Int32Array(rows);
     this.afterCutLo = new Int32Array(rows);
     this.afterCutHi = new Int32Array(rows);
-    this.suffixCost = new Float64Array(rows * L);
-    this.suffixFirstEnd = new Int32Array(rows * L);
-    this.afterCutCost = new Float64Array(rows * L);
-    this.afterCutGroup = new Int32Array(rows * L);
+    this.suffix = new DpRowStore(rows, L);
+    this.afterCut = new DpRowStore(rows, L);
     this.dequeEnd = new Int32Array(L);
     this.dequeValue = new Float64Array(L);
     this.relaxedStart = new Int32Array(states.usages);
@@ -153,9 +149,17 @@ export class SuffixDp {
     this.microbatches = m;
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
+    const L = this.layerCount;
+    if (this.sync.length === 0) this.sync = new Float64Array(this.states.groups.length * L * (L + 1));
     this.sync.fill(NaN);
     const maxInFlight = this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
     this.tables.fill(m, samples, maxInFlight);
+  }
+
+  /** A lower bound of the step of every plan with m microbatches, without prepare(m) (DpStageTables.stepFloor). */
+  stepFloor(m: number): number {
+    const stages = Math.min(this.states.totalMembers, this.layerCount);
+    return this.tables.stepFloor(m, this.ctx.problem.batch / m, stages);
   }
 
   /** A lower bound of G(∞) (DpStageTables.sumFloor). */
@@ -253,7 +257,7 @@ export class SuffixDp {
 
   /** The least F over every row that covers layer 0: the first stage's state and the plan's value. */
   private bestFirstStage(): FirstStage | null {
-    const { layerCount: L, suffixCost, suffixLo, membersUsed, firstGroups } = this;
+    const { layerCount: L, suffixLo, membersUsed, firstGroups, suffix } = this;
     const { usages: U, explicitStages } = this.states;
     let best = Infinity;
     let bestG = -1;
@@ -265,7 +269,7 @@ export class SuffixDp {
         for (const g of firstGroups[u] as Int32Array) {
           const r = this.suffixRow(g, u, s);
           if ((suffixLo[r] as number) !== 0) continue;
-          const v = suffixCost[r * L] as number;
+          const v = suffix.value[suffix.at(r)] as number;
           if (v < best) {
             best = v;
             bestG = g;
@@ -280,7 +284,7 @@ export class SuffixDp {
 
   /** Follows suffixFirstEnd and afterCutGroup from the first stage's state: the plan's stages and its largest time. */
   private trace(top: FirstStage): DpSolution {
-    const { layerCount: L, groupUsage, suffixFirstEnd, afterCutGroup } = this;
+    const { layerCount: L, groupUsage, suffix, afterCut } = this;
     const { rangesPerGroup, groupCount, stageTime, cutTime } = this.tables;
     const groups = this.states.groups;
     const stages: PlanSpec['stages'][number][] = [];
@@ -290,7 +294,7 @@ export class SuffixDp {
     let l = 0;
     for (;;) {
       const group = groups[g] as StageGroup;
-      const e = suffixFirstEnd[this.rowIndex(g, u, s) * L + l] as number;
+      const e = suffix.index[suffix.at(this.rowIndex(g, u, s)) + l] as number;
       stages.push({
         from: l,
         to: e,
@@ -300,7 +304,7 @@ export class SuffixDp {
       actualMax = Math.max(actualMax, stageTime[g * rangesPerGroup + l * (L + 1) + e] as number);
       if (e === L) break;
       const uRest = u - (groupUsage[g] as number);
-      const h = afterCutGroup[this.rowIndex(g, uRest, s - 1) * L + e] as number;
+      const h = afterCut.index[afterCut.at(this.rowIndex(g, uRest, s - 1)) + e] as number;
       actualMax = Math.max(actualMax, cutTime[(g * groupCount + h) * L + e] as number);
       l = e;
       g = h;
@@ -364,9 +368,10 @@ export class SuffixDp {
 
   /** F row r of a last stage on g: layers [l, L) in one stage. */
   private lastStageRow(r: number, g: number, u: number, need: number): void {
-    const { layerCount: L, suffixCost, suffixFirstEnd, timeCap } = this;
+    const o = this.suffix.offset(r);
+    const { layerCount: L, timeCap } = this;
+    const { value: suffixCost, index: suffixFirstEnd } = this.suffix;
     const { rangesPerGroup, stageTime, stageFit } = this.tables;
-    const o = r * L;
     const gb = g * rangesPerGroup;
     let lo = L;
     let hi = -1;
@@ -393,12 +398,14 @@ export class SuffixDp {
    * l falls (monotone deque over N row nr).
    */
   private slidingRow(r: number, g: number, u: number, nr: number, need: number): void {
-    const { layerCount: L, suffixCost, suffixFirstEnd, afterCutCost, dequeEnd, dequeValue, timeCap } = this;
+    const o = this.suffix.offset(r);
+    const { layerCount: L, dequeEnd, dequeValue, timeCap } = this;
+    const { value: suffixCost, index: suffixFirstEnd } = this.suffix;
+    const afterCutCost = this.afterCut.value;
     const { rangesPerGroup, stageTime, stageFit, prefixTime } = this.tables;
     const a = this.afterCutLo[nr] as number;
     const b = this.afterCutHi[nr] as number;
-    const o = r * L;
-    const no = nr * L;
+    const no = this.afterCut.at(nr);
     const gb = g * rangesPerGroup;
     const pb = g * (L + 1);
     let lo = L;
@@ -466,12 +473,14 @@ export class SuffixDp {
 
   /** F row r on group g by trying every end e of the first stage against N row nr: O(L²). */
   private scanRow(r: number, g: number, u: number, nr: number, need: number): void {
-    const { layerCount: L, suffixCost, suffixFirstEnd, afterCutCost, timeCap } = this;
+    const o = this.suffix.offset(r);
+    const { layerCount: L, timeCap } = this;
+    const { value: suffixCost, index: suffixFirstEnd } = this.suffix;
+    const afterCutCost = this.afterCut.value;
     const { rangesPerGroup, stageTime, stageFit } = this.tables;
     const a = this.afterCutLo[nr] as number;
     const b = this.afterCutHi[nr] as number;
-    const o = r * L;
-    const no = nr * L;
+    const no = this.afterCut.at(nr);
     const gb = g * rangesPerGroup;
     const single = (this.states.groups[g] as StageGroup).size === 1;
     let lo = L;
@@ -514,9 +523,8 @@ export class SuffixDp {
     const r = this.rowIndex(prev, u, s);
     if (this.afterCutBuilt[r]) return r;
     this.afterCutBuilt[r] = 1;
-    const { layerCount: L, suffixCost, afterCutCost, afterCutGroup, suffixLo, suffixHi, cutWeight, timeCap } = this;
+    const { layerCount: L, suffixLo, suffixHi, cutWeight, timeCap } = this;
     const { groupCount, cutTime } = this.tables;
-    const o = r * L;
     const hs = this.firstGroups[u] as Int32Array;
     const lMax = this.lastL(u);
     let a = L;
@@ -530,17 +538,24 @@ export class SuffixDp {
         if (fb > b) b = fb;
       }
     }
+    this.afterCutLo[r] = L;
+    this.afterCutHi[r] = -1;
+    if (a > b) return r;
+    // The suffix rows are built: the arrays no longer grow in this call.
+    const o = this.afterCut.offset(r);
+    const { value: afterCutCost, index: afterCutGroup } = this.afterCut;
+    const { suffix } = this;
     for (let l = a; l <= b; l++) afterCutCost[o + l] = Infinity;
     for (const h of hs) {
       const fr = this.suffixRow(h, u, s);
-      const fo = fr * L;
+      const fo = suffix.at(fr);
       const fa = Math.max(1, suffixLo[fr] as number);
       const fb = Math.min(lMax, suffixHi[fr] as number);
       const lo = (prev * groupCount + h) * L;
       for (let l = fa; l <= fb; l++) {
         const c = cutTime[lo + l] as number;
         if (!(c <= timeCap)) continue;
-        const v = cutWeight * c + (suffixCost[fo + l] as number);
+        const v = cutWeight * c + (suffix.value[fo + l] as number);
         if (v < (afterCutCost[o + l] as number)) {
           afterCutCost[o + l] = v;
           afterCutGroup[o + l] = h;

@@ -1,0 +1,48 @@
+/**
+ * Rows of L entries, each a value and an index, stored only for the rows a search builds (a DP
+ * over a hybrid space often builds a few percent of its rows). Pure.
+ */
+export class DpRowStore {
+  /** Per row: its slot (−1 until first used); a row keeps its slot for the store's life. */
+  readonly slot: Int32Array;
+  private slots = 0;
+  /** Values per slot and position: slot·L + l. */
+  value: Float64Array;
+  /** Indices per slot and position (the DP's argmin). */
+  index: Int32Array;
+
+  constructor(
+    rows: number,
+    private readonly width: number,
+  ) {
+    this.slot = new Int32Array(rows).fill(-1);
+    const slots = Math.min(rows, 64);
+    this.value = new Float64Array(slots * width);
+    this.index = new Int32Array(slots * width);
+  }
+
+  /** Where row r's entries start, a slot given on first use (the arrays double when full: read them after). */
+  offset(r: number): number {
+    let slot = this.slot[r] as number;
+    if (slot < 0) {
+      slot = this.slots++;
+      this.slot[r] = slot;
+      const need = (slot + 1) * this.width;
+      if (need > this.value.length) {
+        const size = Math.max(need, 2 * this.value.length);
+        const value = new Float64Array(size);
+        value.set(this.value);
+        this.value = value;
+        const index = new Int32Array(size);
+        index.set(this.index);
+        this.index = index;
+      }
+    }
+    return slot * this.width;
+  }
+
+  /** Where row r's entries start, for a row already given a slot. */
+  at(r: number): number {
+    return (this.slot[r] as number) * this.width;
+  }
+}
