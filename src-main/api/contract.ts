@@ -303,5 +303,12 @@ export interface JobEvent {
   job: Omit<import('./view-models.js').JobView, 'result' | 'log'>;
   line?: string;
   /** A measured kernel (profile jobs): live results. */
-  kernel?: { id: string; family: string; status: import('./view-models.js').KernelStatus; medianUs: number | null };
+  kernel?: {
+    id: string;
+    /** The profiled target ("cpu, 1 thread"): the same kernel on two targets is two kernels. */
+    target?: string;
+    family: string;
+    status: import('./view-models.js').KernelStatus;
+    medianUs: number | null;
+  };
 }
