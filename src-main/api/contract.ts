@@ -251,13 +251,13 @@ export const CHANNELS = {
 
   /**
    * The plan request (core/planner/plan-request.ts) less the fields only a local caller gives, its
-   * texts bounded as a network peer's are, its batch and devices always given, and its load a
-   * concurrency or a rate.
+   * texts bounded as a network peer's are, its devices always given, and its load a concurrency or a
+   * rate. A batch left out is the service's default, which the plan's assumptions mark as one.
    */
   'plan:create': channel<JobStarted>()(
     PLAN_REQUEST.omit(LOCAL_PLAN_FIELDS).extend({
       workload: id,
-      batch: countIn(L.batch),
+      batch: countIn(L.batch).optional(),
       dims,
       inputs,
       devices: deviceList,
@@ -303,5 +303,12 @@ export interface JobEvent {
   job: Omit<import('./view-models.js').JobView, 'result' | 'log'>;
   line?: string;
   /** A measured kernel (profile jobs): live results. */
-  kernel?: { id: string; family: string; status: import('./view-models.js').KernelStatus; medianUs: number | null };
+  kernel?: {
+    id: string;
+    /** The profiled target ("cpu, 1 thread"): the same kernel on two targets is two kernels. */
+    target?: string;
+    family: string;
+    status: import('./view-models.js').KernelStatus;
+    medianUs: number | null;
+  };
 }

@@ -4,8 +4,9 @@
  * m/gpu:{0,1}"); lists as prose ("a, b and c"); the end of an import refused for an older copy,
  * which the app answers with a Replace button; the line a plan states its assumptions in; a
  * suggested change's best plan (serving in first-token time and tokens/s, training in samples/s);
- * how many devices a list of device ids names (a CPU at two thread counts is one). The renderer
- * reaches the core only through the api. Pure.
+ * how many devices a list of device ids names (a CPU at two thread counts is one); a device's
+ * kernels and the reorders stored beside them. The renderer reaches the core only through the api.
+ * Pure.
  */
 export { formatDuration } from '../core/text/duration.js';
 export { formatBytes } from '../core/text/bytes.js';
@@ -15,3 +16,4 @@ export { REPLACE_HINT } from '../core/profile-file/schema.js';
 export { assumptionsLine } from '../core/planner/plan-assumptions.js';
 export { suggestedPlanText } from '../core/planner/suggested-plan-text.js';
 export { physicalDeviceCount } from '../core/domain/device-id.js';
+export { kernelsCell } from '../core/profiler/kernel-counts.js';

@@ -8,6 +8,7 @@ import type { ProfileRun } from '../core/domain/measurement.js';
 import type { CatalogSummary } from '../core/catalog/index.js';
 import type { ComparedDevice, Comparison } from '../core/domain/comparison.js';
 import type { DeviceSummary } from '../core/profiler/device-summary.js';
+import type { KernelsByOrigin } from '../core/profiler/kernel-counts.js';
 import type { MeasuredOverhead } from '../core/profiler/overhead.js';
 import type { CpuPeak } from '../core/profiler/cpu-peak.js';
 import type { EvaluationReport } from '../core/predictor/evaluation/types.js';
@@ -212,7 +213,11 @@ export interface ProfileResultView {
     threads: number | null;
     suite: string;
     status: 'complete' | 'interrupted' | 'failed' | 'unavailable';
+    /** Kernels the run measured, = the sum of byOrigin (core/profiler/kernel-counts.ts). */
     measured: number;
+    byOrigin: KernelsByOrigin;
+    /** NCHWc reorders stored beside the kernels: not kernels. */
+    reorders: number;
     alreadyMeasured: number;
     failures: { kernel: string; kind: string; error: string }[];
     noisy: string[];

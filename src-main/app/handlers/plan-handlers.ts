@@ -6,6 +6,7 @@ export const planHandlers: HandlerGroup<'plan:create'> = {
   'plan:create': (req, deps) => {
     checkWorkloadSpec(req.workload, deps);
     const mode = req.finetune ? `fine-tuning, ${req.finetune.adapter === 'qlora' ? 'QLoRA' : 'LoRA'}` : req.mode;
-    return startJob(deps, 'plan', req, `${req.workload} (${mode}, batch ${req.batch})`);
+    const batch = req.batch === undefined ? 'default batch' : `batch ${req.batch}`;
+    return startJob(deps, 'plan', req, `${req.workload} (${mode}, ${batch})`);
   },
 };

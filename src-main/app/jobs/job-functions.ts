@@ -81,7 +81,13 @@ async function profileJob(e: JobEnv, req: ApiRequest<'profile:start'>): Promise<
     onLog: (line) => e.report.log(line),
     onKernel: (ev, who) => {
       e.report.progress(ev.index, ev.total, `${who}: ${ev.spec.id}`);
-      e.report.kernel({ id: ev.spec.id, family: ev.spec.family, status: ev.status, medianUs: ev.medianUs ?? null });
+      e.report.kernel({
+        id: ev.spec.id,
+        target: who,
+        family: ev.spec.family,
+        status: ev.status,
+        medianUs: ev.medianUs ?? null,
+      });
       if (ev.status === 'failed') e.report.log(`${ev.spec.id}: failed: ${ev.error ?? ''}`);
     },
     onStep: (ev, who) => e.report.progress(ev.index, ev.total, `${who}: ${ev.label}`),

@@ -34,6 +34,8 @@ export type ToJobRunner = JobStartMessage | { type: 'cancel' };
 
 export interface KernelNote {
   id: string;
+  /** The profiled target it was measured on ("cpu, 1 thread"): a kernel is one per target. */
+  target?: string;
   family: string;
   status: KernelStatus;
   medianUs: number | null;

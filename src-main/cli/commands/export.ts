@@ -7,6 +7,14 @@ import { runtimeVersions } from '../../services/machine/runtime-versions.js';
 import type { CliContext } from '../context.js';
 import type { Command } from '../command.js';
 import { count } from '../../core/text/plural.js';
+import { measurementsText } from '../../core/profiler/kernel-counts.js';
+import type { ExportCounts } from '../../services/exchange/profile-export.js';
+
+/** "Exported vm (id): 1 device, 1 profile run, 455 measurements (336 kernels + 119 reorders)". */
+function exportedLine(m: { label: string; machineId: string; counts: ExportCounts }): string {
+  const c = m.counts;
+  return `Exported ${m.label} (${m.machineId}): ${count(c.devices, 'device')}, ${count(c.runs, 'profile run')}, ${measurementsText(c.measured)}`;
+}
 
 /** Where the text goes: stdout without --out (or with --out -), else the file. */
 function write(ctx: CliContext, out: string | undefined, text: string): boolean {
@@ -72,10 +80,7 @@ export const exportCommand: Command = {
       const machines = result.machines.map((m) => ({ machineId: m.machineId, label: m.label, ...m.counts }));
       if (ctx.json) ctx.printJson({ file: out, machines });
       else {
-        for (const m of result.machines)
-          ctx.printLine(
-            `Exported ${m.label} (${m.machineId}): ${count(m.counts.devices, 'device')}, ${count(m.counts.runs, 'profile run')}, ${count(m.counts.measurements, 'measurement')}`,
-          );
+        for (const m of result.machines) ctx.printLine(exportedLine(m));
         ctx.printLine(`${count(result.machines.length, 'machine')} -> ${out}`);
       }
       return;
@@ -84,9 +89,6 @@ export const exportCommand: Command = {
     if (!write(ctx, out, result.text)) return;
     const summary = { file: out, machineId: result.machineId, label: result.label, ...result.counts };
     if (ctx.json) ctx.printJson(summary);
-    else
-      ctx.printLine(
-        `Exported ${result.label} (${result.machineId}): ${count(result.counts.devices, 'device')}, ${count(result.counts.runs, 'profile run')}, ${count(result.counts.measurements, 'measurement')} -> ${out}`,
-      );
+    else ctx.printLine(`${exportedLine(result)} -> ${out}`);
   },
 };

@@ -10,6 +10,7 @@ import { conditionsLine } from '../../services/profile/run-conditions-service.js
 import { formatTable, tableRows, textLines } from '../output.js';
 import { formatDuration } from '../progress.js';
 import { count } from '../../core/text/plural.js';
+import { kernelsCell, kernelsText } from '../../core/profiler/kernel-counts.js';
 
 const fmt = (v: number | null | undefined, digits = 1): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits);
@@ -76,26 +77,36 @@ function rooflineTable(rows: RooflineRow[]): string[] {
       fmt(r.overhead?.wakeUs),
       fmt(r.overhead?.binding?.perCallUs),
       fmt(r.summary.h2d?.bandwidthGBps),
-      r.summary.kernels,
+      kernelsCell(r.summary),
     ]),
   );
 }
 
-/** How many of the measured kernels were kept noisy: " (3 of them noisy, ...)", " (noisy, ...)" for the only one. */
+/** How many of the measured kernels were kept noisy: ", 3 of them noisy and kept with their spread", ", noisy ..." for the only one. */
 export function noisyPart(noisy: number, measured: number): string {
   if (noisy === 0) return '';
   if (noisy === measured)
-    return measured === 1 ? ' (noisy, kept with its spread)' : ' (all noisy, kept with their spread)';
-  return ` (${noisy} of them noisy, kept with ${noisy === 1 ? 'its' : 'their'} spread)`;
+    return measured === 1 ? ', noisy and kept with its spread' : ', all noisy and kept with their spread';
+  return `, ${noisy} of them noisy and kept with ${noisy === 1 ? 'its' : 'their'} spread`;
 }
 
+/**
+ * The run in one line: its kernels by origin (kernel-counts.ts, as the start line counts them),
+ * the noisy ones among them, the reorders stored beside them, what was stored already, failures.
+ */
 export function renderProfileReport(r: ProfileReport): string {
   const threads = r.threads !== null ? ` (${count(r.threads, 'thread')})` : '';
   const who = `${r.deviceKey}${threads}${isTorchEpName(r.executionProvider) ? ' on PyTorch' : ''}`;
   if (r.status === 'unavailable') return textLines([`${who}: not profiled: ${r.notes.join('; ')}`]);
-  const lines = [
-    `${who}: ${r.status}, ${count(r.measured, 'kernel')} measured${noisyPart(r.noisy.length, r.measured)}${r.alreadyMeasured ? `, ${r.alreadyMeasured} already stored` : ''}, ${r.failures.length} failed, ${formatDuration(r.elapsedMs)}`,
+  const parts = [
+    r.status,
+    `${kernelsText(r.byOrigin, r.suite, 'measured')}${noisyPart(r.noisy.length, r.measured)}`,
+    ...(r.reorders ? [`${count(r.reorders, 'reorder')} stored beside them`] : []),
+    ...(r.alreadyMeasured ? [`${count(r.alreadyMeasured, 'kernel')} already stored`] : []),
+    `${r.failures.length} failed`,
+    formatDuration(r.elapsedMs),
   ];
+  const lines = [`${who}: ${parts.join('; ')}`];
   for (const f of r.failures.slice(0, 10)) lines.push(`  failed ${f.kernel}: ${f.kind}: ${f.error}`);
   if (r.failures.length > 10) lines.push(`  ... and ${r.failures.length - 10} more failures`);
   for (const n of r.notes) lines.push(`  note: ${n}`);

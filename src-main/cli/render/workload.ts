@@ -1,4 +1,5 @@
 /** Whole-model predictions and measurements as tables. */
+import { assumptionsLine } from '../../core/planner/plan-assumptions.js';
 import { bandPercent, type ModelBand } from '../../core/predictor/model-band.js';
 import { SHIPPED_SOURCE } from '../../core/predictor/shipped-residuals.js';
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
@@ -56,6 +57,8 @@ export const ms = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)}
 export function renderPrediction(p: WorkloadPrediction, deviceName = p.device, top = 12): string {
   const ran = executedByFileNode(p);
   const out = [
+    // The sequence (or image), batch and dtype first, as plan states them.
+    ...(p.assumptions ? [assumptionsLine(p.assumptions)] : []),
     `${p.workload} on ${deviceName} (${p.mode}, ${p.predictor} predictor): ${ms(p.totalUs)}${p.band90 ? '' : ` (band ${ms(p.lowUs)} - ${ms(p.highUs)})`}`,
     ...(p.band90 ? [bandLine(p.band90, fromNodeUs(p))] : []),
     `graph: ${p.graph === 'executed' ? `the one ONNX Runtime executes (${count(p.executed?.length ?? 0, 'executed node')})` : 'as in the file'}; overhead ${ms(p.overheadUs)} (${p.runOverheadUs > 0 ? `${ms(p.runOverheadUs)} per run` : 'not measured'})${

@@ -6,6 +6,7 @@
 import type { Dtype, Measurement } from '../domain/measurement.js';
 import { median } from './timing-stats.js';
 import { COMPUTE_FAMILIES, MEMORY_FAMILIES } from '../kernels/types.js';
+import { countMeasurements } from './kernel-counts.js';
 
 export interface CopyFit {
   /** Fixed cost per copy (µs): the alpha of t = alpha + bytes / bandwidth. */
@@ -27,7 +28,10 @@ export interface DeviceSummary {
   ridgePoint: number | null;
   h2d: CopyFit | null;
   d2h: CopyFit | null;
+  /** Distinct kernels stored for the device (kernel-counts.ts): its reorders and model nodes aside. */
   kernels: number;
+  /** The NCHWc reorders stored beside them; absent in summaries stored before they were counted apart. */
+  reorders?: number;
 }
 
 /**
@@ -43,6 +47,12 @@ function shapeLabel(m: Measurement): string {
   return `${m.op} ${Object.entries(m.shape)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ')} ${m.dtype}`;
+}
+
+/** A summary's counts: its kernels and reorders (measure-model's nodes are not a device's profile). */
+function measuredKernels(ms: readonly Measurement[]): Pick<DeviceSummary, 'kernels' | 'reorders'> {
+  const c = countMeasurements(ms);
+  return { kernels: c.kernels, reorders: c.reorders };
 }
 
 /** Least-squares line t = a + b·x; null with fewer than two distinct x. */
@@ -126,6 +136,6 @@ export function summarizeDevice(ms: readonly Measurement[]): DeviceSummary {
     ridgePoint: fp32 !== null && bandwidth ? fp32 / bandwidth : null,
     h2d: copyFit(ms.filter((m) => m.op === 'CopyH2D')),
     d2h: copyFit(ms.filter((m) => m.op === 'CopyD2H')),
-    kernels: ms.length,
+    ...measuredKernels(ms),
   };
 }

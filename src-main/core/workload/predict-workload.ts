@@ -20,6 +20,7 @@
  * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
  * `binding`, for callers who time runs from Node; it is never inside totalUs. Pure.
  */
+import type { PlanAssumptionsView } from '../planner/plan-assumptions.js';
 import type { MachineDeviceId } from '../domain/device-id.js';
 import type { ModelBand } from '../predictor/model-band.js';
 import { DTYPE_BYTES } from '../domain/dtypes.js';
@@ -90,6 +91,12 @@ export interface WorkloadPrediction {
    * profiled here). lowUs/highUs above are the nodes' own bands summed, a wider, older measure.
    */
   band90?: ModelBand;
+  /**
+   * What the figures rest on for a described model (catalog, config.json, GGUF): the sequence or
+   * image it was built at, the batch and dtype, each marked asked or default, as `plan` states them;
+   * absent for an ONNX graph (its own shapes).
+   */
+  assumptions?: PlanAssumptionsView;
   warnings: string[];
 }
 

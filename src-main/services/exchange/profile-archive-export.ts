@@ -8,7 +8,7 @@ import { LIMITS, type ProfileFile } from '../../core/profile-file/schema.js';
 import { UserError } from '../../core/errors.js';
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
-import { buildProfileFile, refuseOverCaps, type ExportDeps, type ExportResult } from './profile-export.js';
+import { buildProfileFile, fileCounts, refuseOverCaps, type ExportDeps, type ExportResult } from './profile-export.js';
 import { count } from '../../core/text/plural.js';
 
 export interface ArchiveExportResult {
@@ -63,12 +63,7 @@ export function exportArchive(
     machines: files.map((f) => ({
       machineId: f.machine.id,
       label: f.machine.label,
-      counts: {
-        devices: f.devices.length,
-        runs: f.profileRuns.length,
-        measurements: f.measurements.length,
-        predictors: f.predictors.length,
-      },
+      counts: fileCounts(f),
     })),
   };
 }

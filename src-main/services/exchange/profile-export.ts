@@ -16,6 +16,7 @@ import {
 import type { Device } from '../../core/domain/devices.js';
 import { measuredOp, type Measurement, type ProfileRun } from '../../core/domain/measurement.js';
 import { UserError } from '../../core/errors.js';
+import { countMeasurements, type MeasurementCounts } from '../../core/profiler/kernel-counts.js';
 import { quoted, visibleName } from '../../core/text/shown.js';
 import { TOOL_VERSION } from '../../core/version.js';
 import { MachineRepo, type MachineDetail } from '../../adapters/store/machine-repo.js';
@@ -37,7 +38,20 @@ export interface ExportResult {
   text: string;
   machineId: string;
   label: string;
-  counts: { devices: number; runs: number; measurements: number; predictors: number };
+  counts: ExportCounts;
+}
+
+/** What an import added or a profile file holds, counted. */
+export interface ProfileCounts {
+  devices: number;
+  runs: number;
+  measurements: number;
+  predictors: number;
+}
+
+/** What a profile file holds, counted; its measurements also by kind (kernels, reorders, model nodes: kernel-counts.ts). */
+export interface ExportCounts extends ProfileCounts {
+  measured: MeasurementCounts;
 }
 
 /** The machine to export when none is named: the local one. */
@@ -195,11 +209,12 @@ export function exportProfile(db: Database, machineId: string | undefined, deps:
 }
 
 /** What a profile file holds, counted. */
-export function fileCounts(file: ProfileFile): ExportResult['counts'] {
+export function fileCounts(file: ProfileFile): ExportCounts {
   return {
     devices: file.devices.length,
     runs: file.profileRuns.length,
     measurements: file.measurements.length,
+    measured: countMeasurements(file.measurements),
     predictors: file.predictors.length,
   };
 }

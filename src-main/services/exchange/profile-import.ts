@@ -18,7 +18,7 @@ import { ProfileRepo } from '../../adapters/store/profile-repo.js';
 import { PredictorRepo } from '../../adapters/store/predictor-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { writeTransaction } from '../../adapters/store/write-transaction.js';
-import { fileCounts, type ExportResult } from './profile-export.js';
+import { fileCounts, type ProfileCounts } from './profile-export.js';
 
 /**
  * What an import did: `imported` a new machine, `updated` an imported one with a newer file,
@@ -31,7 +31,7 @@ export interface ImportResult {
   machineId: string;
   label: string;
   action: 'imported' | 'updated' | 'merged' | 'unchanged';
-  counts: ExportResult['counts'];
+  counts: ProfileCounts;
   note?: string;
 }
 

@@ -3,6 +3,7 @@
  * fractions (core/predictor/datasheet-predictor.ts). Needs no profile and no trained predictor,
  * and gives the same numbers on any machine.
  */
+import { predictionAssumptions } from './prediction-assumptions.js';
 import { catalogNames, getCatalogEntry } from '../../core/catalog/index.js';
 import { hasFp8, resolveGpuNameWithNote, virtualDevice } from '../../core/planner/cost/datasheets.js';
 import { FP8_GPUS_TEXT } from '../../core/domain/gpu-architectures.js';
@@ -38,7 +39,8 @@ export function predictOnDatasheet(
   if (note) p.warnings.unshift(note);
   p.warnings.push(`${datasheet.name} is from its datasheet, not measured (models/gpus.json, models/gpu-kernels.json)`);
   if (transfer) p.warnings.push(transfer.note);
-  return p;
+  const assumptions = predictionAssumptions(db, spec, opts, workload);
+  return assumptions ? { ...p, assumptions } : p;
 }
 
 /** Decoders of the catalog mask future tokens: their attention kernels skip half the scores. */

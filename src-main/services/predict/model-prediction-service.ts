@@ -8,6 +8,7 @@
  * ORT cannot run here and models it cannot optimize are predicted on the file's graph,
  * with a warning saying so.
  */
+import { predictionAssumptions } from './prediction-assumptions.js';
 import { predictionBand, type BandTarget } from './prediction-band.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import { isTorchEpName } from '../../core/domain/execution-provider.js';
@@ -113,7 +114,9 @@ export async function predictModelExecuted(
   spec: string,
   opts: PredictModelOptions,
 ): Promise<WorkloadPrediction> {
-  return predictExecuted(db, await executedWorkload(db, runner, spec, opts), opts);
+  const x = await executedWorkload(db, runner, spec, opts);
+  const assumptions = predictionAssumptions(db, spec, opts, x.user.workload);
+  return { ...predictExecuted(db, x, opts), ...(assumptions ? { assumptions } : {}) };
 }
 
 /** The prediction of a prepared executed workload (or of the file's graph when there is none). */

@@ -34,7 +34,6 @@ export interface TrainingData {
   readonly devices: readonly DeviceGroup[];
 }
 
-
 /** The best of `rate` over `ms`, or null when none gives a positive finite one. */
 function best(ms: readonly StoredMeasurement[], rate: (m: StoredMeasurement) => number): number | null {
   const rates = ms.map(rate).filter((r) => Number.isFinite(r) && r > 0);

@@ -78,6 +78,7 @@ export async function profileLocked(
   try {
     calibration = await startCalibration(st);
     const all = withCalibrationKernels(suite, calibration, opts.calibrationKernels ?? !opts.kernels);
+    for (const k of all.slice(suite.length)) st.origins.set(k.id, 'calibration');
     remeasurePoor(st, remeasure, all);
     const queue = all.filter((k) => !isStored(k));
     st.report.alreadyMeasured = all.length - queue.length;
@@ -128,6 +129,7 @@ function planWork(st: RunState, queue: readonly KernelSpec[], calibrated: boolea
     deviceKey: st.target.deviceKey,
     total: st.items.total,
     kernels: queue.length,
+    byOrigin: st.byOrigin(queue),
     rounds: st.rounds,
     items: st.items,
     alreadyMeasured: st.report.alreadyMeasured,

@@ -96,6 +96,8 @@ export function finish(
     : null;
   if (st.epGone) report.notes.push(`stopped: ${st.epGone}`);
   report.noisy = [...st.noisy.keys()];
+  report.byOrigin = st.byOrigin(st.measured.map((m) => m.spec));
+  report.reorders = st.reorders.count;
   report.notes.push(...noisyNote(st));
   if (device && !st.aborted()) report.notes.push(...missingFigures(device, target, st.opts.suite));
   report.status = st.aborted() ? 'interrupted' : st.epGone && report.measured === 0 ? 'failed' : 'complete';

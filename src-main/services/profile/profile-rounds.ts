@@ -28,7 +28,10 @@ function refine(st: RunState, queue: KernelSpec[], known: Set<string>, isStored:
   const extra = planRefinement(st.measured, known, limit)
     .filter((k) => !isStored(k))
     .slice(0, limit);
-  extra.forEach((k) => known.add(k.id));
+  for (const k of extra) {
+    known.add(k.id);
+    st.origins.set(k.id, 'refinement');
+  }
   st.work.unexpect('kernel', st.refineSlotMs * limit * st.rounds);
   st.work.skip((limit - extra.length) * st.rounds);
   for (const k of extra) st.work.expect('kernel', expectedKernelMs(k, st.rule) * st.rounds);

@@ -16,6 +16,7 @@ import type { ProfileEvent, ProfileOptions, ProfileReport, ProfilerDeps, Profile
 import { rooflines, type Roofline } from './roofline-service.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import { count } from '../../core/text/plural.js';
+import { kernelsText } from '../../core/profiler/kernel-counts.js';
 import { formatDuration } from '../../core/text/duration.js';
 
 export type KernelEvent = Extract<ProfileEvent, { type: 'kernel' }>;
@@ -96,7 +97,7 @@ function startLines(who: string, suite: SuiteName, e: StartEvent): string[] {
   const stored = e.alreadyMeasured ? `, ${e.alreadyMeasured} already stored` : '';
   const basis = e.basis === 'measured' ? "from this machine's last run" : 'a first guess: no run here to go by yet';
   return [
-    `profiling ${who}: ${count(e.kernels, 'kernel')} x ${count(e.rounds, 'round')} (${suite})${stored}; ${count(e.total, 'step')} in all, about ${formatDuration(e.estimatedMs)} (${basis})`,
+    `profiling ${who}: ${kernelsText(e.byOrigin, suite)} x ${count(e.rounds, 'round')}${stored}; ${count(e.total, 'step')} in all, about ${formatDuration(e.estimatedMs)} (${basis})`,
     `  ${e.retryBudget}`,
   ];
 }
@@ -120,7 +121,7 @@ export async function profileTargets(
         ...options,
         onEvent: (e) => {
           if (e.type === 'start') startLines(who, opts.suite, e).forEach(onLog);
-          if (e.type === 'refine') onLog(`refining: ${count(e.added, 'more kernel')} where the curves bend`);
+          if (e.type === 'refine') onLog(`refinement: ${count(e.added, 'more kernel')} where the curves bend`);
           if (e.type === 'wait') onLog(`${who}: ${e.line}`);
           if (e.type === 'kernel') onKernel(e, who);
           if (e.type === 'step') onStep?.(e, who);

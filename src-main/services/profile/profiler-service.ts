@@ -16,6 +16,7 @@ import { makeKernel } from '../../core/kernels/cost.js';
 import { suiteKernels, type SuiteName } from '../../core/kernels/suites.js';
 import { SUITE_REFINEMENT, SUITE_ROUNDS, SUITE_RULES } from '../../core/profiler/suite-policy.js';
 import { estimateRunMs } from '../../core/profiler/profile-plan.js';
+import { noKernels } from '../../core/profiler/kernel-counts.js';
 import { epThreads, isTorchEp, onCpu, type EpConfig } from '../../core/domain/execution-provider.js';
 import { ProfileRepo } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
@@ -70,6 +71,8 @@ export async function profileDevice(
     threads,
     suite: opts.suite,
     measured: 0,
+    byOrigin: noKernels(),
+    reorders: 0,
     alreadyMeasured: 0,
     failures: [],
     noisy: [],

@@ -8,6 +8,7 @@ import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
 import type { DeviceSummary } from '../../core/profiler/device-summary.js';
+import type { KernelsByOrigin } from '../../core/profiler/kernel-counts.js';
 import type { StoppingRule } from '../../core/profiler/timing-stats.js';
 import type { RunItems } from '../../core/profiler/profile-plan.js';
 import type { GpuClockSampler } from '../../core/profiler/gpu-clocks.js';
@@ -77,6 +78,8 @@ export type ProfileEvent =
       total: number;
       /** Kernels to measure (first round, refinement slots aside). */
       kernels: number;
+      /** The same kernels by where each comes from (kernel-counts.ts). */
+      byOrigin: KernelsByOrigin;
       rounds: number;
       items: RunItems;
       alreadyMeasured: number;
@@ -115,7 +118,12 @@ export interface ProfileReport {
   threads: number | null;
   suite: SuiteName;
   status: 'complete' | 'interrupted' | 'failed' | 'unavailable';
+  /** Kernels this run measured (a kernel timed in several rounds once), = the sum of byOrigin. */
   measured: number;
+  /** The measured kernels by where each comes from: the suite, the calibration nodes, refinement. */
+  byOrigin: KernelsByOrigin;
+  /** NCHWc reorders this run stored beside its kernels (not kernels: inserted-reorders.ts). */
+  reorders: number;
   alreadyMeasured: number;
   failures: KernelFailure[];
   noisy: string[];

@@ -5,6 +5,7 @@
 import type { KernelStatus } from '../../core/domain/measurement.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
 import type { MeasuredKernel } from '../../core/profiler/refinement.js';
+import { noKernels, type KernelOrigin, type KernelsByOrigin } from '../../core/profiler/kernel-counts.js';
 import { SUITE_ROUNDS, SUITE_RULES } from '../../core/profiler/suite-policy.js';
 import { summarize, type StoppingRule, type TimingSummary } from '../../core/profiler/timing-stats.js';
 import {
@@ -71,6 +72,8 @@ export class RunState {
   readonly rule: StoppingRule;
   readonly report: ProfileReport;
   readonly measured: MeasuredKernel[] = [];
+  /** Where each kernel of the run comes from (the suite when not named: a test's own kernels). */
+  readonly origins = new Map<string, KernelOrigin>();
   readonly started: number;
   epGone: string | null = null;
   /** Measured before the kernels: their labels need the ORT trace's per-node cost. */
@@ -118,6 +121,13 @@ export class RunState {
     this.priorNoisy = start.priorNoisy;
     this.remeasure = start.remeasure;
     this.stepMs = { overhead: expectedStepMs('overhead', past), calibration: expectedStepMs('calibration', past) };
+  }
+
+  /** The kernels of `specs` by where each comes from. */
+  byOrigin(specs: readonly KernelSpec[]): KernelsByOrigin {
+    const c = noKernels();
+    for (const k of specs) c[this.origins.get(k.id) ?? 'suite']++;
+    return c;
   }
 
   aborted(): boolean {

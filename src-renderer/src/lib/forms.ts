@@ -1,6 +1,6 @@
 /**
  * Form checks answered before anything is sent: the plan form turned into a `plan:create`
- * request (at least one device, a positive batch), the profile's thread counts. Pure.
+ * request (at least one device, a positive batch when one is given), the profile's thread counts. Pure.
  */
 import type { ApiRequest } from '../../../src-main/api/contract.js';
 import type { Mode } from '../../../src-main/api/view-models.js';
@@ -14,7 +14,8 @@ export type PlanMode = Mode | 'finetune';
 export interface PlanForm {
   workload: string;
   mode: PlanMode;
-  batch: number | string;
+  /** Samples or sequences per step; null or empty: not sent, the service's default (its plan then says "(default)"). */
+  batch: number | string | null;
   /** Tokens per sequence (serving a decoder: the prompt unless one is given); empty: the model's default. */
   seq?: number | string | null;
   /** Device keys of this machine ("cpu", "cuda:0"). */
@@ -91,8 +92,8 @@ function datasheetNames(counts: Readonly<Record<string, number>>): string[] | st
 
 export function planRequest(f: PlanForm): PlanFormResult {
   if (!f.workload) return { ok: false, error: 'Choose a workload to plan.' };
-  const batch = typeof f.batch === 'number' ? f.batch : Number(String(f.batch).trim());
-  if (!Number.isInteger(batch) || batch < 1) return { ok: false, error: 'Batch must be a whole number ≥ 1.' };
+  const batch = optionalCount(f.batch);
+  if (batch === null) return { ok: false, error: 'Batch must be a whole number ≥ 1 (or empty for the default).' };
   const seq = optionalCount(f.seq ?? null);
   if (seq === null)
     return { ok: false, error: "Sequence must be a whole number ≥ 1 (or empty for the model's default)." };
@@ -105,7 +106,7 @@ export function planRequest(f: PlanForm): PlanFormResult {
   const request: PlanRequest = {
     workload: f.workload,
     mode: training ? 'training' : 'inference',
-    batch,
+    ...(batch !== undefined ? { batch } : {}),
     devices: f.localDevices.length > 0 ? f.localDevices.join(',') : 'none',
     topN: f.topN,
   };

@@ -69,12 +69,14 @@ export class PlansState {
     this.#workload = name;
   }
 
+  /** The batch the form shows: the one chosen, else the service's default for the mode. */
   get batch(): number {
     return this.#chosenBatch ?? (this.mode === 'inference' ? 1 : 8);
   }
 
-  set batch(n: number) {
-    this.#chosenBatch = n;
+  /** A number chooses the batch; an emptied field (null, NaN) goes back to the default. */
+  set batch(n: number | null) {
+    this.#chosenBatch = n === null || Number.isNaN(n) ? null : n;
   }
 
   get localDevices(): readonly string[] {
@@ -131,7 +133,8 @@ export class PlansState {
     const r = planRequest({
       workload: this.workload,
       mode: this.mode,
-      batch: this.batch,
+      // Sent only when chosen: the plan then marks the service's default as one ("batch 8 (default)").
+      batch: this.#chosenBatch,
       seq: this.seq,
       localDevices: this.localDevices,
       machines: this.machines,

@@ -62,7 +62,9 @@ describe('pipedejavu export of several machines', () => {
     }
     const again = await cli(['export', '--db', labDb, '--machine', 'node-a,node-b,node-c', '--out', archive]);
     expect(again.stdout.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(/^Exported node-a \(node0000000000\): 3 devices, 2 profile runs, \d+ measurements$/),
+      expect.stringMatching(
+        /^Exported node-a \(node0000000000\): 3 devices, 2 profile runs, (\d+) measurements \(\1 kernels\)$/,
+      ),
       expect.stringMatching(/^Exported node-b \(node0000000001\): /),
       expect.stringMatching(/^Exported node-c \(node0000000002\): /),
       `3 machines -> ${archive}`,

@@ -31,6 +31,32 @@ describe('predict-model --virtual', () => {
     expect(JSON.parse(p.stdout).warnings[0]).toMatch(/^"H100" stands for NVIDIA H100 SXM5 80GB/);
   });
 
+  it('states the sequence it assumed as plan does, by the one default rule, and names it in --json', async () => {
+    const t = await cli(['predict-model', 'llama-3.1-8b', '--virtual', 'RTX 4090', '--db', db()]);
+    expect(t.code).toBe(0);
+    // The catalog model at its context, capped at 8,192 tokens for a decoder (core/catalog/default-sequence.ts).
+    expect(t.stdout.split('\n')[0]).toBe(
+      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 1 (default), bf16",
+    );
+    const asked = await cli(['predict-model', 'llama-3.1-8b', '--virtual', 'RTX 4090', '--seq', '2048', '--db', db()]);
+    expect(asked.stdout.split('\n')[0]).toBe('Assumes: sequence 2,048 tokens, batch 1 (default), bf16');
+    const j = await cli([
+      'predict-model',
+      'bert-base',
+      '--virtual',
+      'RTX 4090',
+      '--batch',
+      '4',
+      '--json',
+      '--db',
+      db(),
+    ]);
+    expect(JSON.parse(j.stdout).assumptions).toMatchObject({
+      sequence: { value: 128, asked: false },
+      batch: { value: 4, asked: true },
+    });
+  });
+
   it('refuses a name several unrelated GPUs share, pointing to pipedejavu gpus', async () => {
     const r = await cli(['predict-model', 'gpt2-small', '--virtual', '6000', '--db', db()]);
     expect(r.code).toBe(1);

@@ -47,7 +47,10 @@ describe('workloads from the CLI', () => {
     expect(a.mode).toBe('inference');
     expect(b.totalMs).toBeCloseTo(3 * a.totalMs, 6);
     const table = await cli(['predict-model', 'resnet50', '--device', 'cpu', '--db', db]);
-    expect(table.stdout).toMatch(/^resnet50 on .* \(inference, analytical predictor\): [\d.]+ ms/);
+    // The image side and batch it assumed come first, as plan states them.
+    expect(table.stdout).toMatch(
+      /^Assumes: image 224 px \(default\), batch 1 \(default\), fp32\nresnet50 on .* \(inference, analytical predictor\): [\d.]+ ms/,
+    );
   });
 
   it('measures the real model on ONNX Runtime, compares with the prediction, and stores its nodes once', async () => {

@@ -87,6 +87,11 @@ describe('plan form', () => {
     expect(planRequest({ ...form, workload: '' })).toMatchObject({ ok: false, error: /workload/ });
     expect(planRequest({ ...form, batch: '2.5' })).toMatchObject({ ok: false, error: /Batch/ });
     expect(planRequest({ ...form, batch: 0 })).toMatchObject({ ok: false });
+    // No batch chosen: none sent, and the service's default is marked as one.
+    for (const batch of [null, '', ' ']) {
+      const r = planRequest({ ...form, batch });
+      expect(r.ok && 'batch' in r.request).toBe(false);
+    }
   });
 });
 

@@ -23,4 +23,16 @@ describe('the live kernels of a profile job', () => {
     expect(list.map((x) => x.id)).toEqual(['b', 'c']);
     expect(kernelCounts(list)).toEqual({ timed: 1, failed: 1 });
   });
+
+  it('counts a kernel once per target, as the summary of each target does', () => {
+    let list: LiveKernel[] = [];
+    const on = (target: string, status: LiveKernel['status']): LiveKernel => ({ ...k('a', status), target });
+    for (const e of [on('cpu, 1 thread', 'noisy'), on('cpu, 2 threads', 'measured'), on('cpu, 1 thread', 'measured')])
+      list = withKernel(list, e, 10);
+    expect(list.map((x) => [x.target, x.status])).toEqual([
+      ['cpu, 2 threads', 'measured'],
+      ['cpu, 1 thread', 'measured'],
+    ]);
+    expect(kernelCounts(list)).toEqual({ timed: 2, failed: 0 });
+  });
 });

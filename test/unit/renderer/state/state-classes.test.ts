@@ -165,6 +165,8 @@ describe('PlansState', () => {
     await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
     const view = ps.job.result;
     expect(view?.batch).toBe(1);
+    // Not chosen: not sent, so the plan says its batch is the default.
+    expect(view?.assumptions.batch).toEqual({ value: 1, asked: false });
     expect(view?.served).toMatchObject({ prompt: 512, tokens: 128, objective: 'throughput' });
     expect(view?.engine).toMatchObject({ name: 'llama.cpp' });
     expect(view?.serving?.[0]?.engine?.name).toBe('llama.cpp');
@@ -172,6 +174,14 @@ describe('PlansState', () => {
     ps.batch = 4;
     ps.mode = 'training';
     expect(ps.batch).toBe(4);
+    ps.mode = 'inference';
+    await ps.run();
+    await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
+    expect(ps.job.result?.assumptions.batch).toEqual({ value: 4, asked: true });
+    expect(ps.assumptions).toMatch(/, batch 4, q4_k weights/);
+    // An emptied field goes back to the default, and is not sent.
+    ps.batch = null;
+    expect(ps.batch).toBe(1);
     hub.disconnect();
   });
 
@@ -193,7 +203,7 @@ describe('PlansState', () => {
     expect(ps.job.result?.suggestions.length).toBeGreaterThan(0);
     expect(ps.job.result?.exports).toBeNull();
     expect(ps.assumptions).toMatch(
-      /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1, bf16, engine vLLM /,
+      /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1 \(default\), bf16, engine vLLM /,
     );
     hub.disconnect();
   });
@@ -215,7 +225,9 @@ describe('PlansState', () => {
     expect(ps.formError).toBeNull();
     await until(() => ps.job.phase === 'done' || ps.job.phase === 'failed');
     expect(ps.job.result?.assumptions.sequence).toEqual({ value: 2048, asked: true });
-    expect(ps.assumptions).toMatch(/^Assumes: sequence 2,048 tokens, batch 8, nf4 weights, bf16 compute, stack PEFT/);
+    expect(ps.assumptions).toMatch(
+      /^Assumes: sequence 2,048 tokens, batch 8 \(default\), nf4 weights, bf16 compute, stack PEFT/,
+    );
     expect(ps.noneFits).toBe(false);
     expect(ps.fitting.length).toBeGreaterThan(0);
     expect(ps.fitting.every(({ plan, index }) => plan.feasible && ps.job.result?.plans[index] === plan)).toBe(true);

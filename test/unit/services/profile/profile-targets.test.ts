@@ -102,13 +102,13 @@ describe('profileTargets', () => {
     // Each target says before it starts its kernels and rounds, its fixed step count, its expected time and the retry budget.
     expect(logs).toEqual([
       expect.stringMatching(
-        /^profiling cpu, 1 thread: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \(a first guess: no run here to go by yet\)$/,
+        /^profiling cpu, 1 thread: 2 kernels \(quick suite\) x 1 round; \d+ steps in all, about \d+s \(a first guess: no run here to go by yet\)$/,
       ),
       expect.stringMatching(
         /^ {2}noisy kernels are timed again later, up to 2 more times each, within 25% of the run's time \(at most \d+ retr(y|ies)\)$/,
       ),
       expect.stringMatching(
-        /^profiling cpu, 4 threads: 2 kernels x 1 round \(quick\); \d+ steps in all, about \d+s \((from this machine's last run|a first guess: no run here to go by yet)\)$/,
+        /^profiling cpu, 4 threads: 2 kernels \(quick suite\) x 1 round; \d+ steps in all, about \d+s \((from this machine's last run|a first guess: no run here to go by yet)\)$/,
       ),
       expect.stringMatching(/^ {2}noisy kernels/),
     ]);
@@ -126,7 +126,7 @@ describe('profileTargets', () => {
       onKernel: () => undefined,
     });
     expect(again[0]?.alreadyMeasured).toBe(2);
-    expect(logs.at(-2)).toMatch(/^profiling cpu, 1 thread: 0 kernels x 1 round \(quick\), 2 already stored; /);
+    expect(logs.at(-2)).toMatch(/^profiling cpu, 1 thread: 0 kernels \(quick suite\) x 1 round, 2 already stored; /);
   });
 
   it('stops before the next target once cancelled, and still closes the runner', async () => {
@@ -164,6 +164,8 @@ describe('after profiling', () => {
     suite: 'quick',
     status,
     measured: 0,
+    byOrigin: { suite: 0, calibration: 0, refinement: 0 },
+    reorders: 0,
     alreadyMeasured: 0,
     failures: [],
     noisy: [],

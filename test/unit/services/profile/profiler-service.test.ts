@@ -151,6 +151,10 @@ describe('profiling a device with the real kernel runner', () => {
       ReorderOutput: { N: 1, C: 32, H: 12, W: 12 },
     };
     expect(new Set(reorders.map((m) => m.op)).size).toBe(reorders.length);
+    // One kernel measured (over two rounds), the reorders counted beside it, never as kernels.
+    expect(r.byOrigin).toEqual({ suite: 1, calibration: 0, refinement: 0 });
+    expect(r.reorders).toBe(reorders.length);
+    expect(r.summary).toMatchObject({ kernels: ms.length - reorders.length, reorders: reorders.length });
     for (const m of reorders) {
       expect(seen.has(m.op), m.op).toBe(true);
       expect(m.shape, m.op).toEqual(maps[m.op]);
@@ -209,7 +213,7 @@ describe('profiling a device with the real kernel runner', () => {
   });
 
   it('profiles the kernels of the calibration models’ nodes with the suite, once, so calibration compares like with like', async () => {
-    const events: { type: string; kernels?: number }[] = [];
+    const events: { type: string; kernels?: number; byOrigin?: Record<string, number> }[] = [];
     const two = kernels.slice(0, 2);
     const r = await profileDevice(deps, cpu, {
       suite: 'quick',
@@ -225,6 +229,10 @@ describe('profiling a device with the real kernel runner', () => {
     const start = events.find((e) => e.type === 'start');
     expect(r.measured + r.failures.length).toBe(start?.kernels);
     expect(start?.kernels).toBeGreaterThan(two.length + 10);
+    // The start line's parts: the kernels given (the suite's place) and the calibration nodes they lack.
+    const calibrationNodes = (start?.kernels ?? 0) - two.length;
+    expect(start?.byOrigin).toEqual({ suite: two.length, calibration: calibrationNodes, refinement: 0 });
+    expect(r.byOrigin.suite + r.byOrigin.calibration + r.failures.length).toBe(start?.kernels);
     // resnet-blocks' 3 x 3 conv with its fused Relu, as a kernel of its own.
     const conv = makeKernel('Conv', 'fp32', {
       N: 1,
@@ -476,6 +484,7 @@ describe('profiling with failing and noisy kernels', () => {
     });
     expect(events).toEqual(['refine 4']);
     expect(r.measured).toBe(7);
+    expect(r.byOrigin).toEqual({ suite: 3, calibration: 0, refinement: 4 });
   });
 
   it('times every kernel in a second round and keeps the lower median', async () => {
