@@ -3,6 +3,7 @@
  * training with and without recomputation) and the GPUs that hold it, alone or split
  * (core/planner/memory/fit.ts).
  */
+import type { Dtype } from '../../core/domain/dtypes.js';
 import { finetuneTarget, type FinetunedEntry } from './finetune-target.js';
 import {
   catalogNames,
@@ -48,7 +49,7 @@ import {
 } from '../../core/workload/finetune.js';
 import { series } from '../../core/text/series.js';
 import { tunedActivationBytes, tunedLayersMemory } from '../../core/planner/memory/finetune-memory.js';
-import { attentionScoreBytes } from '../../core/catalog/activation-memory.js';
+import { activationElementBytes, attentionScoreBytes } from '../../core/catalog/activation-memory.js';
 import { isBlockName } from '../../core/catalog/block-names.js';
 import {
   TRAINING_STACK_ATTENTION,
@@ -56,7 +57,6 @@ import {
   trainedLayersMemory,
   trainingAttentionNote,
 } from '../../core/planner/memory/attention-memory.js';
-import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import type { TransformerEntry } from '../../core/catalog/schema.js';
 import { engineBand } from '../../core/engines/engine-bands.js';
 import { engineDeployment } from '../../core/engines/engine-deployment.js';
@@ -104,6 +104,9 @@ export interface FitRequest {
 /** Framework and workspace memory every GPU keeps back, as the planner counts it. */
 const OVERHEAD_BYTES = 2 ** 29;
 
+/** The dtype a workload's GEMMs compute in (its first node with FLOPs), whose activations the catalog counts. */
+const computeDtype = (w: Workload): Dtype => w.nodes.find((n) => n.flops > 0)?.dtype ?? 'bf16';
+
 const paramsOf = (w: Workload): number => w.nodes.reduce((s, n) => s + n.params, 0);
 
 function entryOf(req: FitRequest, w: Workload): CatalogEntry | null {
@@ -133,7 +136,7 @@ function trainingActivations(w: Workload, e: CatalogEntry | null): { kept: numbe
     {
       seq: w.bindings.seq ?? 1,
       heads: blocks ? e.heads : 1,
-      elementBytes: DTYPE_BYTES[w.nodes[0]?.dtype ?? 'bf16'],
+      elementBytes: activationElementBytes(computeDtype(w)),
       dropout: blocks && e.dropout,
     },
     TRAINING_STACK_ATTENTION.kernel,
@@ -154,7 +157,7 @@ function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapte
     const layers = w.layers as CatalogLayer[];
     const batch = w.bindings.batch ?? 1;
     const seq = w.bindings.seq ?? 1;
-    const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'bf16'];
+    const elementBytes = activationElementBytes(computeDtype(w));
     const acts = tunedActivationBytes(
       tunedLayersMemory(
         layers.map((l) => ({ name: l.name, activationBytes: l.trainingActivationBytes, outBytes: l.outBytes })),

@@ -18,8 +18,8 @@
 import { attentionScoreBytes, type TransformerLayerShape } from '../../catalog/activation-memory.js';
 
 export const ATTENTION_KERNELS = {
-  fused: { title: 'fused attention (FlashAttention, cuDNN SDPA): no s² scores kept', keepsScores: false },
-  unfused: { title: 'unfused attention: the s² scores kept (Korthikanti et al.)', keepsScores: true },
+  fused: { title: 'fused attention (no s² scores kept)', keepsScores: false },
+  unfused: { title: 'unfused attention (the s² scores kept)', keepsScores: true },
 } as const;
 
 export type AttentionKernel = keyof typeof ATTENTION_KERNELS;
@@ -35,10 +35,10 @@ export const TRAINING_STACK_ATTENTION: { kernel: AttentionKernel; source: string
   source: 'Megatron-Core (Transformer Engine), PyTorch SDPA (FSDP, torchtitan, DeepSpeed, Trainer)',
 };
 
-/** "activations as fused attention (FlashAttention, cuDNN SDPA) keeps them: no s² scores kept (as Megatron-Core ..., PyTorch SDPA ... run it)". */
+/** "training activations: fused attention (no s² scores kept), as Megatron-Core ..., PyTorch SDPA ... run it". */
 export function trainingAttentionNote(): string {
   const { kernel, source } = TRAINING_STACK_ATTENTION;
-  return `activations as ${ATTENTION_KERNELS[kernel].title} keeps them (as ${source} run it)`;
+  return `training activations: ${ATTENTION_KERNELS[kernel].title}, as ${source} run it`;
 }
 
 /** Bytes of a block's s² terms and softmax statistics, per sequence. */

@@ -4,9 +4,8 @@
  * peak under full recomputation, and selective recomputation's inputs. Pure.
  */
 import { attentionCoreName, isBlockName } from '../../catalog/block-names.js';
-import { attentionScoreBytes } from '../../catalog/activation-memory.js';
+import { activationElementBytes, attentionScoreBytes } from '../../catalog/activation-memory.js';
 import type { CatalogEntry, TransformerEntry } from '../../catalog/index.js';
-import { DTYPE_BYTES } from '../../domain/dtypes.js';
 import type { WorkloadPrediction } from '../../workload/predict-workload.js';
 import type { Workload } from '../../workload/types.js';
 import type { PlanCandidate } from '../search/plan-candidate.js';
@@ -19,9 +18,12 @@ import {
   type AttentionShape,
 } from './attention-memory.js';
 
-/** A catalog transformer's attention as the activation count reads it (sequence, heads, element bytes, dropout). */
+/**
+ * A catalog transformer's attention as the activation count reads it (sequence, heads, element
+ * bytes, dropout): the element bytes of the dtype its GEMMs compute in, as the catalog counts them.
+ */
 function attentionShape(w: Workload, e: TransformerEntry): AttentionShape {
-  const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'fp16'];
+  const elementBytes = activationElementBytes(w.nodes.find((n) => n.flops > 0)?.dtype ?? 'fp16');
   return { seq: w.bindings.seq ?? 0, heads: e.heads, elementBytes, dropout: e.dropout };
 }
 
