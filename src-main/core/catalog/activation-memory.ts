@@ -13,19 +13,15 @@
  *   LayerNorms  4sbh            (two inputs of 2sbh)
  *   total      sbh(34 + 5as/h)
  *
- * Generalised here term by term to an element size of e bytes, an MLP width f, SwiGLU MLPs,
- * grouped-query attention (k key/value heads of a: K and V k/a the size of Q) and models trained
- * without dropout (Llama, ViT):
+ * Generalised here term by term to an element size of e bytes, an MLP width f, SwiGLU MLPs and
+ * models trained without dropout (Llama, ViT):
  *
- *   attention  (3e + 2e·k/a + m)sbh + (2e + m)as^2b  with dropout (m = 1), else without the m terms
- *              and e·as^2b   (QKV input, Q, K, V, projection input, dropout mask)
+ *   attention  (5e + m)sbh + (2e + m)as^2b  with dropout (m = 1), else 5e·sbh + e·as^2b
  *   MLP, GELU  e·sbh + 2e·sbf + m·sbh       (fc input, GELU input, proj input, dropout mask)
- *   MLP, SwiGLU e·sbh + 3e·sbf + m·sbh      (gate/up input, gate and up outputs, down input: the
- *                                            fused SwiGLU of Megatron-Core and torch.compile
- *                                            recomputes SiLU(gate)·up in backward)
+ *   MLP, SwiGLU e·sbh + 4e·sbf + m·sbh      (gate/up input, gate and up outputs, silu output, down input)
  *   norms      2e·sbh
  *
- * which gives exactly sbh(34 + 5as/h) for e = 2, f = 4h, GELU, dropout, k = a.
+ * which gives exactly sbh(34 + 5as/h) for e = 2, f = 4h, GELU, dropout.
  */
 import { DTYPE_BYTES, type Dtype } from '../domain/dtypes.js';
 
@@ -45,8 +41,6 @@ export interface TransformerLayerShape {
   heads: number;
   /** MLP inner width (per branch for SwiGLU). */
   ffn: number;
-  /** Key/value heads (grouped-query attention); absent: heads. */
-  kvHeads?: number;
   /** Bytes per activation element (2 for fp16/bf16). */
   elementBytes: number;
   mlp: 'gelu' | 'swiglu';
@@ -59,11 +53,9 @@ export function transformerLayerActivationBytes(p: TransformerLayerShape): numbe
   const sbh = p.seq * p.batch * p.hidden;
   const sbf = p.seq * p.batch * p.ffn;
   const as2b = p.heads * p.seq * p.seq * p.batch;
-  const kv = (p.kvHeads ?? p.heads) / p.heads;
-  // QKV input, Q, projection input (3e), K and V (2e·k/a), the dropout mask (m); the softmax
-  // output (e), and with dropout its mask (1) and dropped-out copy (e)
-  const attention = (3 * e + 2 * e * kv + m) * sbh + (p.dropout ? 2 * e + 1 : e) * as2b;
-  const mlp = e * sbh + (p.mlp === 'swiglu' ? 3 : 2) * e * sbf + m * sbh;
+  // softmax output (e), and with dropout its mask (1) and dropped-out copy (e)
+  const attention = (5 * e + m) * sbh + (p.dropout ? 2 * e + 1 : e) * as2b;
+  const mlp = e * sbh + (p.mlp === 'swiglu' ? 4 : 2) * e * sbf + m * sbh;
   const norms = 2 * e * sbh;
   return attention + mlp + norms;
 }

@@ -242,7 +242,6 @@ class TransformerGraph {
       batch: b,
       hidden: h,
       heads: e.heads,
-      ...(e.kvHeads !== undefined ? { kvHeads: e.kvHeads } : {}),
       ffn,
       elementBytes: activationElementBytes(this.p.dtype),
       mlp: e.mlp,
