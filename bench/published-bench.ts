@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTable, type Cell } from './published/cells.js';
-import { predictCell, type CellResult } from './published/predict-cell.js';
+import { predictCell, type CellMemory, type CellResult } from './published/predict-cell.js';
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
 
 const quiet = process.argv.includes('--quiet');
@@ -39,6 +39,19 @@ function stats(rows: readonly Row[]): string {
 }
 
 const pct = (e: number): string => `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)}%`;
+const gib = (b: number): string => `${(b / 2 ** 30).toFixed(1)} GiB`;
+/** "fits, 61.2 of 79.6 GiB" or "does NOT fit: 1.42x, 113.0 of 79.6 GiB"; with the source's figure where it states one. */
+function memoryText(m: CellMemory | undefined): string {
+  if (!m) return '';
+  const held = `${gib(m.neededBytes)} of ${gib(m.availableBytes)}`;
+  const stated =
+    m.publishedBytes !== undefined
+      ? `, published ${gib(m.publishedBytes)} (${pct(m.neededBytes / m.publishedBytes - 1)})`
+      : '';
+  return m.fits
+    ? `; fits, ${held}${stated}`
+    : `; does NOT fit: ${(m.neededBytes / m.availableBytes).toFixed(2)}x, ${held}${stated}`;
+}
 const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
 
 const lines: string[] = [
@@ -55,7 +68,7 @@ const cellLines: string[] = [];
     const c: Cell = x.cell;
     lines.push(
       'error' in x.r
-        ? `| ${x.set} | ${c.id} | ${c.gpus}x ${c.gpu} | ${c.kind} | ${fmt(c.value)} ${c.unit} | ${fmt(x.r.predicted)} | ${pct(x.r.error)} | ${x.r.detail} |`
+        ? `| ${x.set} | ${c.id} | ${c.gpus}x ${c.gpu} | ${c.kind} | ${fmt(c.value)} ${c.unit} | ${fmt(x.r.predicted)} | ${pct(x.r.error)} | ${x.r.detail}${memoryText(x.r.memory)} |`
         : `| ${x.set} | ${c.id} | ${c.gpus}x ${c.gpu} | ${c.kind} | ${fmt(c.value)} ${c.unit} | – | – | not expressible: ${x.r.notExpressible} |`,
     );
   }
@@ -88,6 +101,19 @@ for (const set of ['calibration', 'held-out']) {
   );
 }
 lines.push('');
+// Memory (issue 59): every layout that ran must be judged to fit; where the source states its memory
+// per GPU, the plan's need on the most loaded GPU is compared with it.
+{
+  const layouts = priced(results).filter((x) => x.r.memory);
+  const refused = layouts.filter((x) => !x.r.memory?.fits);
+  const stated = layouts.filter((x) => x.r.memory?.publishedBytes !== undefined);
+  lines.push(
+    `## memory: ${layouts.length - refused.length} of ${layouts.length} published layouts that ran judged to fit; ${refused.length} refused for memory`,
+  );
+  for (const x of refused) lines.push(`- ${x.cell.id}${memoryText(x.r.memory)}: ${x.r.memory?.reason ?? ''}`);
+  for (const x of stated) lines.push(`- stated: ${x.cell.id}${memoryText(x.r.memory)}`);
+  lines.push('');
+}
 const reasons = new Map<string, number>();
 for (const x of results)
   if ('notExpressible' in x.r) reasons.set(x.r.notExpressible, (reasons.get(x.r.notExpressible) ?? 0) + 1);

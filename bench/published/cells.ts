@@ -49,6 +49,8 @@ export const CellSchema = z.object({
   metric: z.string().optional(),
   note: z.string().optional(),
   unsure: z.union([z.boolean(), z.string()]).optional(),
+  /** Other figures of the same measurement (MFU, model TFLOP/s, memoryGiB: GiB per GPU as measured). */
+  alsoPublished: z.record(z.string(), z.number()).optional(),
 });
 export type Cell = z.infer<typeof CellSchema>;
 

@@ -20,8 +20,29 @@ import type { ServingFigures } from '../../src-main/core/planner/serving/serving
 import type { Arch, Cell } from './cells.js';
 import { archDecoder, exactGpu } from '../lib/published-model.js';
 
+/**
+ * A priced layout's memory, the most loaded GPU's: what the plan needs there against what the GPU
+ * holds, whether the plan is judged to fit, and why not; with the source's own figure where it
+ * states one (GiB per GPU, as measured).
+ */
+export interface CellMemory {
+  fits: boolean;
+  neededBytes: number;
+  availableBytes: number;
+  /** The first reason the plan gives when it does not fit. */
+  reason?: string;
+  publishedBytes?: number;
+}
+
 export type CellResult =
-  { id: string; predicted: number; error: number; detail: string } | { id: string; notExpressible: string };
+  | { id: string; predicted: number; error: number; detail: string; memory?: CellMemory }
+  | { id: string; notExpressible: string };
+
+interface Priced {
+  predicted: number;
+  detail: string;
+  memory?: CellMemory;
+}
 
 class NotExpressible extends Error {}
 const refuse = (why: string): never => {
@@ -121,7 +142,24 @@ function pricedLayout(r: PlanResponse): LayoutAnswer {
   return r.layout ?? refuse('no layout priced');
 }
 
-function trainingCell(db: Database, c: Cell): { predicted: number; detail: string } {
+const GIB = 2 ** 30;
+
+/** The layout's memory on its most loaded GPU (largest need over what it holds), with the source's figure. */
+function layoutMemory(c: Cell, l: LayoutAnswer): CellMemory {
+  const worst = [...l.plan.memory].sort(
+    (a, b) => b.neededBytes / b.availableBytes - a.neededBytes / a.availableBytes,
+  )[0];
+  const published = c.alsoPublished?.['memoryGiB'];
+  return {
+    fits: l.fits,
+    neededBytes: worst?.neededBytes ?? 0,
+    availableBytes: worst?.availableBytes ?? 0,
+    ...(l.fits || l.reasons[0] === undefined ? {} : { reason: l.reasons[0] }),
+    ...(published !== undefined ? { publishedBytes: published * GIB } : {}),
+  };
+}
+
+function trainingCell(db: Database, c: Cell): Priced {
   const seq = need(c, 'seq');
   const globalBatch = need(c, 'globalBatch');
   const micro = num(c, 'microBatch');
@@ -138,9 +176,14 @@ function trainingCell(db: Database, c: Cell): { predicted: number; detail: strin
     offload: 'no',
     layout,
   });
-  const { stepUs } = pricedLayout(r);
+  const priced = pricedLayout(r);
+  const { stepUs } = priced;
   const tokensPerGpu = (globalBatch * seq) / (stepUs / 1e6) / c.gpus;
-  return { predicted: trainingValue(c, tokensPerGpu), detail: `${layout}; step ${(stepUs / 1e6).toFixed(2)} s` };
+  return {
+    predicted: trainingValue(c, tokensPerGpu),
+    detail: `${layout}; step ${(stepUs / 1e6).toFixed(2)} s`,
+    memory: layoutMemory(c, priced),
+  };
 }
 
 /** tokens/s/GPU as the cell's unit: model TFLOP/s per GPU or MFU by the source's own FLOP count. */
@@ -202,7 +245,13 @@ function splitLayout(c: Cell): string {
   return layoutOf(c, c.gpus);
 }
 
-function servingPlan(db: Database, c: Cell, batch: number, prompt: number, tokens: number): ServingFigures {
+function servingPlan(
+  db: Database,
+  c: Cell,
+  batch: number,
+  prompt: number,
+  tokens: number,
+): { s: ServingFigures; memory: CellMemory } {
   const kv = str(c, 'kvCache');
   if (kv !== undefined && !['fp16', 'bf16', 'f16'].includes(kv))
     refuse(`a KV cache in ${kv} (pipeDejavu holds the KV cache at the model's 16-bit dtype)`);
@@ -218,42 +267,44 @@ function servingPlan(db: Database, c: Cell, batch: number, prompt: number, token
     // The datasheet kernel model this bench checks (issue 46); engines are checked by bench:engines.
     engine: 'ideal',
   });
-  return pricedLayout(r).serving ?? refuse('no serving figures for this model');
+  const priced = pricedLayout(r);
+  return { s: priced.serving ?? refuse('no serving figures for this model'), memory: layoutMemory(c, priced) };
 }
 
-function prefillCell(db: Database, c: Cell): { predicted: number; detail: string } {
+function prefillCell(db: Database, c: Cell): Priced {
   const batch = num(c, 'batch') ?? 1;
   const prompt = need(c, 'promptTokens');
-  const s = servingPlan(db, c, batch, prompt, num(c, 'outputTokens') ?? 1);
+  const { s, memory } = servingPlan(db, c, batch, prompt, num(c, 'outputTokens') ?? 1);
   const detail = `TTFT ${(s.ttftUs / 1e3).toFixed(1)} ms`;
-  if (c.unit === 'ms') return { predicted: s.ttftUs / 1e3, detail };
-  if (c.unit === 'tokens/s') return { predicted: (batch * prompt) / (s.ttftUs / 1e6), detail };
+  if (c.unit === 'ms') return { predicted: s.ttftUs / 1e3, detail, memory };
+  if (c.unit === 'tokens/s') return { predicted: (batch * prompt) / (s.ttftUs / 1e6), detail, memory };
   return refuse(`unit ${c.unit}`);
 }
 
-function decodeCell(db: Database, c: Cell): { predicted: number; detail: string } {
+function decodeCell(db: Database, c: Cell): Priced {
   const batch = num(c, 'batch') ?? 1;
   const out = need(c, 'outputTokens');
   const prompt = num(c, 'promptTokens') ?? 1;
-  const s = servingPlan(db, c, batch, prompt, out);
+  const { s, memory } = servingPlan(db, c, batch, prompt, out);
   const perSeq = 1e6 / s.decodeStepUs;
   const detail = `step ${(s.decodeStepUs / 1e3).toFixed(2)} ms at batch ${batch}`;
-  if (c.unit === 'tokens/s') return { predicted: str(c, 'rate') === 'per-sequence' ? perSeq : perSeq * batch, detail };
+  if (c.unit === 'tokens/s')
+    return { predicted: str(c, 'rate') === 'per-sequence' ? perSeq : perSeq * batch, detail, memory };
   return refuse(`unit ${c.unit}`);
 }
 
 /** Output tokens per second of a batch that prefills its prompts, then decodes its output tokens. */
-function servingCell(db: Database, c: Cell): { predicted: number; detail: string } {
+function servingCell(db: Database, c: Cell): Priced {
   const prompt = need(c, 'promptTokens');
   const out = need(c, 'outputTokens');
   const batch = num(c, 'batch') ?? num(c, 'concurrency') ?? refuse('the source states no batch or concurrency');
-  const s = servingPlan(db, c, batch, prompt, out);
+  const { s, memory } = servingPlan(db, c, batch, prompt, out);
   const seconds = s.requestUs / 1e6;
   const tokens = (batch * out) / seconds;
   const detail = `batch ${batch}: TTFT ${(s.ttftUs / 1e3).toFixed(0)} ms, step ${(s.decodeStepUs / 1e3).toFixed(1)} ms`;
-  if (c.unit === 'tokens/s') return { predicted: tokens, detail };
-  if (c.unit === 'tokens/s/gpu') return { predicted: tokens / c.gpus, detail };
-  if (c.unit === 'ms') return { predicted: s.ttftUs / 1e3, detail };
+  if (c.unit === 'tokens/s') return { predicted: tokens, detail, memory };
+  if (c.unit === 'tokens/s/gpu') return { predicted: tokens / c.gpus, detail, memory };
+  if (c.unit === 'ms') return { predicted: s.ttftUs / 1e3, detail, memory };
   return refuse(`unit ${c.unit}`);
 }
 
@@ -330,7 +381,7 @@ function ncclCell(c: Cell): { predicted: number; detail: string } {
 
 export function predictCell(c: Cell, db: Database = openDatabase(':memory:')): CellResult {
   try {
-    const r = ((): { predicted: number; detail: string } => {
+    const r = ((): Priced => {
       switch (c.kind) {
         case 'training':
           return trainingCell(db, c);
@@ -349,7 +400,13 @@ export function predictCell(c: Cell, db: Database = openDatabase(':memory:')): C
       }
     })();
     // A latency is better when lower: its error is still predicted over published.
-    return { id: c.id, predicted: r.predicted, error: r.predicted / c.value - 1, detail: r.detail };
+    return {
+      id: c.id,
+      predicted: r.predicted,
+      error: r.predicted / c.value - 1,
+      detail: r.detail,
+      ...(r.memory ? { memory: r.memory } : {}),
+    };
   } catch (e) {
     if (e instanceof NotExpressible) return { id: c.id, notExpressible: e.message };
     return { id: c.id, notExpressible: `refused by pipeDejavu: ${(e as Error).message.split('\n')[0]}` };

@@ -10,5 +10,10 @@ export const TRAINING_DEFAULTS: PlanAssumptionsView = {
   dtype: 'bf16',
   weights: 'bf16',
   stack: { name: 'adam', title: 'mixed-precision Adam (16 bytes a parameter)' },
+  attention: {
+    kernel: 'fused',
+    title: 'fused attention (no s² scores kept)',
+    source: 'Megatron-Core (Transformer Engine), PyTorch SDPA (FSDP, torchtitan, DeepSpeed, Trainer)',
+  },
   engine: null,
 };

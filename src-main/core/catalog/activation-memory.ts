@@ -23,6 +23,17 @@
  *
  * which gives exactly sbh(34 + 5as/h) for e = 2, f = 4h, GELU, dropout.
  */
+import { DTYPE_BYTES, type Dtype } from '../domain/dtypes.js';
+
+/**
+ * Bytes per activation element a block keeps when its GEMMs compute in `dtype`: fp8 training
+ * (Transformer Engine, torchao) casts GEMM inputs to fp8 on the fly and keeps its activations,
+ * norms and softmax in 16 bits, so fp8 counts as 2; other dtypes as their size.
+ */
+export function activationElementBytes(dtype: Dtype): number {
+  return dtype === 'fp8' ? 2 : DTYPE_BYTES[dtype];
+}
+
 export interface TransformerLayerShape {
   seq: number;
   batch: number;

@@ -33,9 +33,8 @@
  */
 import { UserError } from '../errors.js';
 import type { Dtype } from '../domain/measurement.js';
-import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { TensorShape } from '../workload/types.js';
-import { transformerLayerActivationBytes } from './activation-memory.js';
+import { activationElementBytes, transformerLayerActivationBytes } from './activation-memory.js';
 import { headDimOf, isMoeBlock, queryWidth } from './block-layout.js';
 import { elements, type WorkloadBuilder } from './builder.js';
 import type { TransformerEntry } from './schema.js';
@@ -244,7 +243,7 @@ class TransformerGraph {
       hidden: h,
       heads: e.heads,
       ffn,
-      elementBytes: DTYPE_BYTES[this.p.dtype],
+      elementBytes: activationElementBytes(this.p.dtype),
       mlp: e.mlp,
       dropout: e.dropout,
     });

@@ -6,6 +6,7 @@
 import type { Dtype } from '../domain/measurement.js';
 import type { EngineName } from '../engines/engine-names.js';
 import type { FinetuneStack } from '../workload/finetune.js';
+import type { AttentionKernel } from './memory/attention-memory.js';
 
 /** A number the plan rests on, and whether the request gave it (false: a default did). */
 export interface Assumed {
@@ -30,6 +31,11 @@ export interface PlanAssumptionsView {
   weights: string;
   /** Training: mixed-precision Adam ('adam'), or the fine-tuning stack whose memory rules apply; null otherwise. */
   stack: { name: 'adam' | FinetuneStack; title: string } | null;
+  /**
+   * Training a transformer: the attention kernel its activations are counted for (memory/attention-memory.ts),
+   * and the stacks that run it; absent or null otherwise.
+   */
+  attention?: { kernel: AttentionKernel; title: string; source: string } | null;
   /** Serving a decoder: the engine and the version whose rules price it ('ideal': the kernel roofline); null otherwise. */
   engine: { name: EngineName | 'ideal'; title: string; version: string | null } | null;
 }
@@ -65,7 +71,10 @@ function runText(a: PlanAssumptionsView): string[] {
         : `engine ${a.engine.title}${a.engine.version ? ` ${a.engine.version}` : ''}`,
     ];
   if (!a.stack) return [];
-  return [a.stack.name === 'adam' ? a.stack.title : `stack ${a.stack.title}`];
+  return [
+    a.stack.name === 'adam' ? a.stack.title : `stack ${a.stack.title}`,
+    ...(a.attention ? [a.attention.title] : []),
+  ];
 }
 
 /**

@@ -3,6 +3,7 @@
  * training with and without recomputation) and the GPUs that hold it, alone or split
  * (core/planner/memory/fit.ts).
  */
+import type { Dtype } from '../../core/domain/dtypes.js';
 import { finetuneTarget, type FinetunedEntry } from './finetune-target.js';
 import {
   catalogNames,
@@ -52,8 +53,14 @@ import {
 } from '../../core/workload/finetune.js';
 import { series } from '../../core/text/series.js';
 import { tunedActivationBytes, tunedLayersMemory } from '../../core/planner/memory/finetune-memory.js';
-import { attentionScoreBytes } from '../../core/catalog/activation-memory.js';
-import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
+import { activationElementBytes, attentionScoreBytes } from '../../core/catalog/activation-memory.js';
+import { isBlockName } from '../../core/catalog/block-names.js';
+import {
+  TRAINING_STACK_ATTENTION,
+  trainedActivationTotals,
+  trainedLayersMemory,
+  trainingAttentionNote,
+} from '../../core/planner/memory/attention-memory.js';
 import type { TransformerEntry } from '../../core/catalog/schema.js';
 import { engineBand } from '../../core/engines/engine-bands.js';
 import { engineDeployment } from '../../core/engines/engine-deployment.js';
@@ -106,6 +113,9 @@ export interface FitRequest {
 /** Framework and workspace memory every GPU keeps back, as the planner counts it. */
 const OVERHEAD_BYTES = 2 ** 29;
 
+/** The dtype a workload's GEMMs compute in (its first node with FLOPs), whose activations the catalog counts. */
+const computeDtype = (w: Workload): Dtype => w.nodes.find((n) => n.flops > 0)?.dtype ?? 'bf16';
+
 const paramsOf = (w: Workload): number => w.nodes.reduce((s, n) => s + n.params, 0);
 
 function entryOf(req: FitRequest, w: Workload): CatalogEntry | null {
@@ -122,13 +132,29 @@ function stepActivationBytes(w: Workload, e: CatalogEntry | null, batch: number)
   return Math.max(body, logits);
 }
 
-/** Activations kept for backward without recomputation, and with full recomputation (each layer's input, and one layer's while it is recomputed). */
-function trainingActivations(layers: Workload['layers']): { kept: number; checkpointed: number } {
+/**
+ * Activations kept for backward without recomputation, and with full recomputation (each block's
+ * input, and one block's activations while it is recomputed), as the training stack's attention
+ * kernel holds them (memory/attention-memory.ts: fused, no s² scores).
+ */
+function trainingActivations(w: Workload, e: CatalogEntry | null): { kept: number; checkpointed: number } {
   const kept = (l: Workload['layers'][number]): number => l.trainingActivationBytes ?? l.activationBytes;
-  return {
-    kept: layers.reduce((s, l) => s + kept(l), 0),
-    checkpointed: layers.reduce((s, l) => s + l.outBytes, 0) + Math.max(0, ...layers.map(kept)),
-  };
+  const blocks = e?.kind === 'transformer';
+  const memory = trainedLayersMemory(
+    w.layers.map((l) => ({ block: blocks && isBlockName(l.name), activationBytes: kept(l), outBytes: l.outBytes })),
+    {
+      seq: w.bindings.seq ?? 1,
+      heads: blocks ? e.heads : 1,
+      elementBytes: activationElementBytes(computeDtype(w)),
+      dropout: blocks && e.dropout,
+    },
+    TRAINING_STACK_ATTENTION.kernel,
+    w.bindings.batch ?? 1,
+  );
+  return trainedActivationTotals(
+    memory,
+    w.layers.map((l) => l.outBytes),
+  );
 }
 
 /** The LoRA and QLoRA ways of fine-tuning the model (its description decides the targets). */
@@ -140,7 +166,7 @@ function adapterModels(db: Database, req: FitRequest, build: Builder): FitAdapte
     const layers = w.layers as CatalogLayer[];
     const batch = w.bindings.batch ?? 1;
     const seq = w.bindings.seq ?? 1;
-    const elementBytes = DTYPE_BYTES[w.nodes[0]?.dtype ?? 'bf16'];
+    const elementBytes = activationElementBytes(computeDtype(w));
     const acts = tunedActivationBytes(
       tunedLayersMemory(
         layers.map((l) => ({ name: l.name, activationBytes: l.trainingActivationBytes, outBytes: l.outBytes })),
@@ -297,7 +323,8 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
     notes.push(
       `fine-tuning memory as ${FINETUNE_STACKS[req.finetune?.stack ?? 'peft'].title} keeps it (--stack ${series(FINETUNE_STACK_NAMES)}): fused attention, gradient checkpointing over the blocks`,
     );
-  const acts = trainingActivations(req.mode === 'training' ? w.layers : []);
+  if (req.mode === 'training' && e?.kind === 'transformer') notes.push(trainingAttentionNote());
+  const acts = req.mode === 'training' ? trainingActivations(w, e) : { kept: 0, checkpointed: 0 };
   const rows = fitRows(
     {
       params: paramsOf(w),

@@ -4,6 +4,7 @@
  */
 import { ADAM_STACK, type PlanAssumptionsView } from '../../core/planner/plan-assumptions.js';
 import { FINETUNE_STACKS } from '../../core/workload/finetune.js';
+import { ATTENTION_KERNELS, TRAINING_STACK_ATTENTION } from '../../core/planner/memory/attention-memory.js';
 import type { PlanRequest } from './plan-request.js';
 import type { ResolvedPlanRequest } from './resolve-request.js';
 import { servedFormat } from './serving-engine.js';
@@ -41,6 +42,14 @@ export function assumptionsView(
         : a.finetune
           ? { name: a.finetune.stack, title: FINETUNE_STACKS[a.finetune.stack].title }
           : { ...ADAM_STACK },
+    attention:
+      request.mode === 'training' && model?.kind === 'transformer'
+        ? {
+            kernel: TRAINING_STACK_ATTENTION.kernel,
+            title: ATTENTION_KERNELS[TRAINING_STACK_ATTENTION.kernel].title,
+            source: TRAINING_STACK_ATTENTION.source,
+          }
+        : null,
     engine: a.engine
       ? {
           name: a.engine.summary.name,

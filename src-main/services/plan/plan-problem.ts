@@ -17,7 +17,7 @@ import { measuredNetworkRules } from '../../core/planner/problem/measured-networ
 import type { PlanCandidate } from '../../core/planner/search/plan-candidate.js';
 import { problemBytesPerParam } from '../../core/planner/problem/plan-precision.js';
 import { predictedLayers } from '../../core/planner/problem/predicted-layers.js';
-import { withSelectiveRecompute } from '../../core/planner/memory/selective-recompute.js';
+import { withTrainingMemory } from '../../core/planner/memory/selective-recompute.js';
 import { checkServedContext } from '../../core/planner/serving/served-decoder.js';
 import { withTensorSplit } from '../../core/planner/search/tensor-split.js';
 import type { PlanLayer, PlanProblem } from '../../core/planner/types.js';
@@ -53,7 +53,7 @@ function withMemory(
       : layers;
   }
   if (assumptions.finetune) return withFinetuneMemory(workload, model, layers, assumptions.finetune);
-  return withSelectiveRecompute(workload, model, layers, candidates, predictions);
+  return withTrainingMemory(workload, model, layers, candidates, predictions);
 }
 
 /** What the links read of a request: the stated network, links and nccl-tests outputs. */

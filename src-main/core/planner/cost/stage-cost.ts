@@ -43,6 +43,7 @@ import {
   type MemoryBreakdown,
 } from '../memory/memory.js';
 import type { PlanProblem } from '../types.js';
+import { largestGatherBytes, largestGatherTable, type LargestGatherTable } from '../memory/gathered-layer.js';
 import { CutTimes } from './cut-times.js';
 import { splitSamples } from './split-samples.js';
 import { distinctReplicas, timeClasses } from './time-classes.js';
@@ -114,6 +115,8 @@ export class CostTables {
   private readonly commPrefix = new Map<string, { step: Float64Array; fwd: Float64Array }>();
   /** Inference working set per sample: max over the stage's layers of input + output bytes. */
   private readonly ioMax: Float64Array;
+  /** Training: ZeRO-3's gathered bytes of the largest layer of each range (largestGatherTable). */
+  private readonly gatherMax: LargestGatherTable | null;
   private readonly cuts: CutTimes;
 
   constructor(
@@ -178,6 +181,7 @@ export class CostTables {
         this.ioMax[from * (L + 1) + to] = m;
       }
     }
+    this.gatherMax = training ? largestGatherTable(problem.layers) : null;
   }
 
   deviceIndex(id: string): number {
@@ -271,6 +275,7 @@ export class CostTables {
         residentBytes: resident * load.samples * load.microbatches,
         frozenBytes: this.shardFrozenBytes(from, to, tp),
         recomputeBytes: this.recomputePeakBytes(from, to, tp) * load.samples,
+        largestLayerGatherBytes: this.gatherMax ? largestGatherBytes(this.gatherMax, from, to, tp) : 0,
       },
       this.problem,
     );

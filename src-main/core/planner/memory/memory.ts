@@ -10,6 +10,9 @@
  *   flight: 1F1B keeps min(p−i, m) on stage i of p (0-based), GPipe all m, inference 1.
  * - resident = bytes per sample held for the whole step (a served decoder's KV cache) × every
  *   sample the device serves in a step (its share of a microbatch × microbatches).
+ * - gathered = ZeRO-3 (FSDP FULL_SHARD) with more than one replica: the layer in flight's full
+ *   weights, all-gathered, and its full gradients before the reduce-scatter, plus the next layer's
+ *   weights prefetched (memory/gathered-layer.ts); 0 otherwise.
  * - overhead = problem.overheadBytes (framework, workspace).
  */
 import { formatBytes } from '../../text/bytes.js';
@@ -60,6 +63,8 @@ export function microbatchesInFlight(
 
 export interface MemoryBreakdown {
   parameterBytes: number;
+  /** ZeRO-3: the gathered layer in flight and the prefetched next one (0 otherwise). */
+  gatheredBytes: number;
   activationBytes: number;
   /** The KV cache of a served decoder (0 otherwise). */
   residentBytes: number;
@@ -82,6 +87,8 @@ export interface StageMemoryInput {
   frozenBytes?: number;
   /** Activations of the one layer being recomputed (full recomputation), held beside the others. */
   recomputeBytes?: number;
+  /** memory/gathered-layer.ts: what ZeRO-3 gathers for the stage's largest layer (this device's tensor-parallel share); held under ZeRO-3 only. */
+  largestLayerGatherBytes?: number;
 }
 
 /** Bytes of frozen weights one replica holds: FSDP FULL_SHARD (ZeRO-3) shards them too. */
@@ -99,19 +106,23 @@ export function deviceMemory(input: StageMemoryInput, s: MemorySettings): Memory
     parameterStateBytes(input.params, input.replicas, s) + frozenStateBytes(input.frozenBytes ?? 0, input.replicas, s);
   const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight + (input.recomputeBytes ?? 0);
   const residentBytes = input.residentBytes ?? 0;
+  const sharded = s.mode === 'training' && s.zeroStage === 3 && input.replicas > 1;
+  const gatheredBytes = sharded ? (input.largestLayerGatherBytes ?? 0) : 0;
   return {
     parameterBytes,
+    gatheredBytes,
     activationBytes,
     residentBytes,
     overheadBytes: s.overheadBytes,
     inFlight: input.inFlight,
-    totalBytes: parameterBytes + activationBytes + residentBytes + s.overheadBytes,
+    totalBytes: parameterBytes + gatheredBytes + activationBytes + residentBytes + s.overheadBytes,
   };
 }
 
 /**
  * "cuda:1 (RTX 2080 SUPER, 8.0 GiB): needs 11.3 GiB: 6.2 GiB parameters/optimizer,
- * 4.6 GiB activations (4 microbatches in flight), 512 MiB overhead"; serving, what it holds:
+ * 4.6 GiB activations (4 microbatches in flight), 512 MiB overhead" (ZeRO-3: "..., 1.2 GiB
+ * gathered layer (ZeRO-3), ..."); serving, what it holds:
  * "... needs 23.4 GiB: 14.9 GiB weights, 1.9 MiB activations, 8.0 GiB KV cache, 512 MiB overhead".
  */
 export function memoryShortfall(
@@ -123,7 +134,9 @@ export function memoryShortfall(
   const held =
     mode === 'inference'
       ? `${formatBytes(m.parameterBytes)} weights, ${formatBytes(m.activationBytes)} activations, `
-      : `${formatBytes(m.parameterBytes)} parameters/optimizer, ${formatBytes(m.activationBytes)} activations (${flight}), `;
+      : `${formatBytes(m.parameterBytes)} parameters/optimizer, ` +
+        (m.gatheredBytes > 0 ? `${formatBytes(m.gatheredBytes)} gathered layer (ZeRO-3), ` : '') +
+        `${formatBytes(m.activationBytes)} activations (${flight}), `;
   return (
     `${device.id} (${device.name}, ${formatBytes(device.memoryBytes)}): needs ${formatBytes(m.totalBytes)}: ` +
     held +

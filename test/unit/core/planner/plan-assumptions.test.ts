@@ -15,17 +15,19 @@ describe('assumptionsLine', () => {
     expect(training.stack).toEqual(ADAM_STACK);
     expect(assumptionsLine(training)).toBe(
       "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), bf16, " +
-        'mixed-precision Adam (16 bytes a parameter)',
+        'mixed-precision Adam (16 bytes a parameter), fused attention (no s² scores kept)',
     );
     expect(
       assumptionsLine({ ...training, sequence: { value: 2048, asked: true }, batch: { value: 4, asked: true } }),
-    ).toBe('Assumes: sequence 2,048 tokens, batch 4, bf16, mixed-precision Adam (16 bytes a parameter)');
+    ).toBe(
+      'Assumes: sequence 2,048 tokens, batch 4, bf16, mixed-precision Adam (16 bytes a parameter), fused attention (no s² scores kept)',
+    );
   });
 
   it('names a fine-tuning stack and an NF4 base apart from the compute dtype', () => {
     const qlora = { ...training, weights: 'nf4', stack: { name: 'unsloth', title: 'Unsloth' } } as const;
     expect(assumptionsLine(qlora)).toBe(
-      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), nf4 weights, bf16 compute, stack Unsloth",
+      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), nf4 weights, bf16 compute, stack Unsloth, fused attention (no s² scores kept)",
     );
   });
 
@@ -65,6 +67,7 @@ describe('assumptionsLine', () => {
         image: { value: 224, asked: false },
         dtype: 'fp32',
         weights: 'fp32',
+        attention: null,
       }),
     ).toBe('Assumes: image 224 px (default), batch 8 (default), fp32, mixed-precision Adam (16 bytes a parameter)');
     expect(

@@ -310,7 +310,7 @@ describe('plan (text) with a fine-tuning plan', () => {
     expect(text).toMatch(/note: PEFT and the Trainer do not pipeline/);
     expect(text.split('\n')[1]).toBe(
       "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), nf4 weights, bf16 compute, " +
-        'stack PEFT + transformers Trainer (bitsandbytes for QLoRA)',
+        'stack PEFT + transformers Trainer (bitsandbytes for QLoRA), fused attention (no s² scores kept)',
     );
   });
 });

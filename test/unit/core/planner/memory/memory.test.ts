@@ -62,6 +62,15 @@ describe('memory reason', () => {
     );
   });
 
+  it('holds no gathered layer but under ZeRO-3 over more than one replica', () => {
+    const input = { params: 1e9, replicas: 4, activationBytesPerSample: 0, samples: 1, inFlight: 1 };
+    const gathered = { ...input, largestLayerGatherBytes: 6e8 };
+    expect(deviceMemory(gathered, training(3)).gatheredBytes).toBe(6e8);
+    expect(deviceMemory(gathered, training(3)).totalBytes).toBe(4e9 + 6e8);
+    expect(deviceMemory(gathered, training(2)).gatheredBytes).toBe(0);
+    expect(deviceMemory({ ...gathered, replicas: 1 }, training(3)).gatheredBytes).toBe(0);
+  });
+
   it('counts a served decoder’s KV cache for every sample of the step and names it, and its weights as weights', () => {
     const need = deviceMemory(
       { params: 8e9, replicas: 1, activationBytesPerSample: 1e6, samples: 2, inFlight: 1, residentBytes: 8 * GiB },
@@ -147,6 +156,27 @@ describe('memory of a priced plan', () => {
     const expected = 2e9 + 7e9 + 1e8 * 2 * 1 + 1e9;
     expect(plan.stages[0]?.memoryBytes).toEqual({ a: expected, b: expected });
     expect(plan.kind).toBe('data-parallel');
+  });
+
+  it('data parallel with ZeRO-3: the shards, and the largest layer gathered with its gradients and the next one prefetched', () => {
+    const p3 = problem({ zeroStage: 3 });
+    const ctx = plannerContext(p3);
+    const plan = pricePlan(ctx, {
+      stages: [{ from: 0, to: 4, devices: ['a', 'b'] }],
+      microbatches: 2,
+      schedule: '1f1b',
+    });
+    // 1e9 params: 16Ψ/2 = 8e9; l3's 4e8 params gathered: 2 bytes of weights + 2 of gradients, and
+    // 2 of the next layer's weights = 2.4e9; 4 samples per microbatch split 2 + 2.
+    const expected = 8e9 + 6 * 4e8 + 1e8 * 2 * 1 + 1e9;
+    expect(plan.stages[0]?.memoryBytes).toEqual({ a: expected, b: expected });
+    p3.devices.forEach((d) => (d.memoryBytes = expected - 1));
+    const short = pricePlan(plannerContext(p3), {
+      stages: [{ from: 0, to: 4, devices: ['a', 'b'] }],
+      microbatches: 2,
+      schedule: '1f1b',
+    });
+    expect(short.reasons[0]).toMatch(/7\.5 GiB parameters\/optimizer, 2\.2 GiB gathered layer \(ZeRO-3\), /);
   });
 
   it('is infeasible with the reason when a stage does not fit', () => {

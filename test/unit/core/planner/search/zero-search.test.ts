@@ -57,14 +57,23 @@ describe('ZeRO stages in the search', () => {
     expect(result.plans.some((p) => p.zeroStage === 1 && p.stages.length > 1)).toBe(true);
   });
 
-  it('finds the plan only ZeRO-3 fits: weights, gradients and optimizer state sharded over four GPUs', () => {
-    // One layer of 8e9 parameters: 128 GB of state; ZeRO-1 needs 56 GB a GPU, ZeRO-2 44 GB, ZeRO-3 32 GB.
-    const p = problem(1, 8e9, 40);
-    expect(search(p, 0).best).toBeNull();
-    const best = search(p, 'auto').best?.plan;
-    expect(best?.zeroStage).toBe(3);
-    expect(best?.kind).toBe('data-parallel');
-    expect(best?.stages[0]?.devices).toHaveLength(4);
+  it('finds the data-parallel plan only ZeRO-3 fits, holding the gathered layer beside the shards', () => {
+    // 16 layers of 5e8 parameters: 128 GB of state; over four GPUs ZeRO-1 needs 56 GB a GPU,
+    // ZeRO-2 44 GB, ZeRO-3 32 GB and a gathered layer of 6 · 5e8 = 3 GB (weights, gradients, the next prefetched).
+    const p = problem(16, 5e8, 40);
+    const dataParallel = search(p, 'auto').result.plans.filter((x) => x.kind === 'data-parallel');
+    const fitting = dataParallel.filter((x) => x.feasible);
+    expect(fitting.length).toBeGreaterThan(0);
+    expect(fitting.every((x) => x.zeroStage === 3 && x.stages[0]?.devices.length === 4)).toBe(true);
+    const need = fitting[0]?.memory[0]?.neededBytes ?? 0;
+    expect(need).toBeGreaterThanOrEqual(32e9 + 3e9);
+    expect(need).toBeLessThan(40e9);
+  });
+
+  it('counts one gathered layer per stage: a model of one layer gathers it whole, and ZeRO-3 holds more than ZeRO-2', () => {
+    // One layer of 8e9 parameters: ZeRO-3 32 GB + 48 GB gathered; ZeRO-2 44 GB.
+    const p = problem(1, 8e9, 45);
+    expect(search(p, 'auto').best?.plan.zeroStage).toBe(2);
   });
 
   it('never ranks plain DDP above ZeRO-1, which moves the same bytes and holds less', () => {
