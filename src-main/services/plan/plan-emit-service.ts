@@ -112,6 +112,7 @@ function trainingFiles(e: TrainingExports, inference: boolean): Emitted {
       what: "DeepSpeed training script (the model from its config, ds_config.json, the plan's PipelineModule)",
     },
     { name: 'torchrun.sh', text: sh(e.torch.commands), what: 'torchrun launch lines, one per machine' },
+    { name: 'deepspeed.sh', text: sh(e.deepspeed.commands), what: 'DeepSpeed launch lines, one per machine' },
     {
       name: 'megatron-args.txt',
       text: `${e.megatron.args.join(' ')}\n`,
@@ -198,6 +199,7 @@ export const EMITTED_NAMES = [
   TRAIN_SCRIPTS.deepspeed.file,
   TRAIN_SCRIPTS.accelerate.file,
   'torchrun.sh',
+  'deepspeed.sh',
   'megatron-args.txt',
   'megatron.sh',
   'accelerate.yaml',
