@@ -6,8 +6,7 @@
  * warning. Outside text (the master machine's name) is a quoted YAML string. Pure.
  */
 import { exportLayout, exportZeroStage, yamlString, type ExportInput, type ExportLayout } from './common.js';
-import { scriptPrecision } from './torch.js';
-import { trainScript, TRAIN_SCRIPTS } from './python/train-script.js';
+import { planScript, TRAIN_SCRIPTS } from './python/train-script.js';
 
 export interface AccelerateExport {
   /** accelerate.yaml. */
@@ -48,17 +47,7 @@ export function exportAccelerate(input: ExportInput): AccelerateExport {
     '',
   ];
   const command = `accelerate launch --config_file accelerate.yaml ${input.script ?? TRAIN_SCRIPTS.accelerate.file}`;
-  const script = trainScript({
-    kind: 'accelerate',
-    layout,
-    mode: input.problem.mode,
-    schedule: input.plan.schedule,
-    zero,
-    recompute: input.plan.recompute !== undefined,
-    precision: scriptPrecision(input.dtype),
-    model: input.model,
-    launch: command,
-  });
+  const script = planScript('accelerate', input, layout, command);
   return { yaml: lines.join('\n'), command, script, warnings };
 }
 

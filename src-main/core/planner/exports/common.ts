@@ -93,7 +93,7 @@ export interface ExportLayout {
   warnings: string[];
 }
 
-export const isBlock = (layerName: string): boolean => /\.\d+$/.test(layerName);
+const isBlock = (layerName: string): boolean => /\.\d+$/.test(layerName);
 
 /** The ZeRO stage to export: the plan's (the ranking sets it), else its problem's; 0 for inference. */
 export function exportZeroStage(input: Pick<ExportInput, 'plan' | 'problem'>): 0 | 1 | 2 | 3 {

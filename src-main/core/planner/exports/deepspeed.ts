@@ -14,8 +14,7 @@ import {
   type ExportLayout,
 } from './common.js';
 import type { PlanLayer } from '../types.js';
-import { scriptPrecision } from './torch.js';
-import { trainScript, TRAIN_SCRIPTS } from './python/train-script.js';
+import { planScript, TRAIN_SCRIPTS } from './python/train-script.js';
 
 export interface DeepSpeedConfig {
   train_batch_size: number;
@@ -122,16 +121,8 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
     '--deepspeed_config',
     'ds_config.json',
   ]);
-  const script = trainScript({
-    kind: 'deepspeed',
-    layout,
-    mode: problem.mode,
-    schedule: plan.schedule,
+  const script = planScript('deepspeed', input, layout, commands[0] ?? TRAIN_SCRIPTS.deepspeed.file, {
     zero,
-    recompute: plan.recompute !== undefined,
-    precision: scriptPrecision(input.dtype),
-    model: input.model,
-    launch: commands[0] ?? TRAIN_SCRIPTS.deepspeed.file,
     extra: pipelineFunction(pipelineModule, problem.layers.length, layout, warnings),
   });
   return {

@@ -7,7 +7,7 @@
 import { commentText, exportLayout, exportZeroStage, torchrunCommands, type ExportInput } from './common.js';
 
 /** Megatron-LM's own training script, run from its checkout (megatron.sh changes into $MEGATRON_LM). */
-export const MEGATRON_SCRIPT = 'pretrain_gpt.py';
+const MEGATRON_SCRIPT = 'pretrain_gpt.py';
 
 export interface MegatronExport {
   /** Parallelism, batch and precision arguments, and the model's own when its config is known (mock data, a null tokenizer). */

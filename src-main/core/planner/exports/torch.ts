@@ -7,7 +7,7 @@
  * Megatron's column and row splits; ZeRO-1 as ZeroRedundancyOptimizer. Pure.
  */
 import { exportLayout, exportZeroStage, torchrunCommands, type ExportInput } from './common.js';
-import { trainScript, TRAIN_SCRIPTS } from './python/train-script.js';
+import { planScript, TRAIN_SCRIPTS } from './python/train-script.js';
 
 export interface TorchExport {
   commands: string[];
@@ -16,11 +16,6 @@ export interface TorchExport {
   /** The first layer of each stage after the first. */
   splitPoints: string[];
   warnings: string[];
-}
-
-/** The precision the scripts run: the plan's, bf16 for fp8 (the scripts have no fp8 GEMMs). */
-export function scriptPrecision(dtype: ExportInput['dtype']): 'bf16' | 'fp16' | 'fp32' {
-  return dtype === 'fp16' || dtype === 'fp32' ? dtype : 'bf16';
 }
 
 export function exportTorchPipelining(input: ExportInput): TorchExport {
@@ -51,16 +46,6 @@ export function exportTorchPipelining(input: ExportInput): TorchExport {
     );
   for (const note of input.model?.notes ?? []) layout.warnings.push(note);
   const commands = torchrunCommands(layout, input, script, []);
-  const python = trainScript({
-    kind: 'torch',
-    layout,
-    mode: problem.mode,
-    schedule: plan.schedule,
-    zero,
-    recompute: plan.recompute !== undefined,
-    precision: scriptPrecision(input.dtype),
-    model: input.model,
-    launch: commands[0] ?? `torchrun ${script}`,
-  });
+  const python = planScript('torch', input, layout, commands[0] ?? `torchrun ${script}`, { zero });
   return { commands, python, splitPoints, warnings: layout.warnings };
 }

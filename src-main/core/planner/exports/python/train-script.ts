@@ -7,7 +7,7 @@
  * its config and runs as it is written; none leaves a function for the user to fill in. Pure.
  */
 import type { Mode, Schedule } from '../../types.js';
-import { commentText, type ExportLayout } from '../common.js';
+import { commentText, exportZeroStage, type ExportInput, type ExportLayout } from '../common.js';
 import { ACCELERATE_PY } from './accelerate-py.js';
 import { COMMON_PY } from './common-py.js';
 import { DECODER_PY } from './decoder-py.js';
@@ -24,7 +24,7 @@ export const TRAIN_SCRIPTS = {
 
 export type TrainScriptKind = keyof typeof TRAIN_SCRIPTS;
 
-export interface TrainScriptInput {
+interface TrainScriptInput {
   kind: TrainScriptKind;
   layout: ExportLayout;
   mode: Mode;
@@ -53,7 +53,7 @@ function stageBlocks(layout: ExportLayout): [number, number][] {
   });
 }
 
-export function trainScript(p: TrainScriptInput): string {
+function trainScript(p: TrainScriptInput): string {
   const { layout, model } = p;
   const script = TRAIN_SCRIPTS[p.kind];
   const seq = model?.seqLen ?? DEFAULT_SEQ;
@@ -114,4 +114,31 @@ export function trainScript(p: TrainScriptInput): string {
     '',
   ];
   return [...head, DECODER_PY, COMMON_PY, ...(p.extra ?? []), script.part].join('\n');
+}
+
+/** The precision the scripts run: the plan's, bf16 for fp8 (the scripts have no fp8 GEMMs). */
+function scriptPrecision(dtype: ExportInput['dtype']): 'bf16' | 'fp16' | 'fp32' {
+  return dtype === 'fp16' || dtype === 'fp32' ? dtype : 'bf16';
+}
+
+/** The script of `kind` for this plan, launched by `launch`; `zero` where the engine runs another stage than the plan's. */
+export function planScript(
+  kind: TrainScriptKind,
+  input: ExportInput,
+  layout: ExportLayout,
+  launch: string,
+  more: { zero?: 0 | 1 | 2 | 3; extra?: readonly string[] } = {},
+): string {
+  return trainScript({
+    kind,
+    layout,
+    mode: input.problem.mode,
+    schedule: input.plan.schedule,
+    zero: more.zero ?? exportZeroStage(input),
+    recompute: input.plan.recompute !== undefined,
+    precision: scriptPrecision(input.dtype),
+    model: input.model,
+    launch,
+    ...(more.extra ? { extra: more.extra } : {}),
+  });
 }
