@@ -3,7 +3,7 @@
  * engine's launch line and the files that line reads (TabbyAPI's config.yml, TensorRT-LLM's extra
  * options YAML, the transformers script). A training plan: a Slurm batch script (a heterogeneous
  * job for mixed GPU types) with torchrun's static rendezvous, DeepSpeed's hostfile, config and
- * PipelineModule, Megatron-LM's arguments, torch's pipeline script, accelerate's and LoRA's files.
+ * PipelineModule and training script, Megatron-LM's arguments, torch's training script, accelerate's and LoRA's files.
  * Both: a README and the simulated step as a Chrome trace Perfetto opens. The folder must be new
  * or empty, or `force` given (then only the files emitted are replaced); each file is written
  * atomically as a new file, never through a symlink.
