@@ -378,7 +378,7 @@ function exportLines(e: PlanExports, mode: Mode): string[] {
   out.push(`torchrun:  ${e.torch.commands[0] ?? ''}`);
   out.push(`DeepSpeed: ${e.deepspeed.commands[0] ?? ''}`);
   out.push(`Megatron:  ${e.megatron.commands[0] ?? ''}`);
-  if (mode === 'training') out.push(`accelerate: ${e.accelerate.command} (--emit writes accelerate.yaml)`);
+  if (mode === 'training') out.push(`accelerate: ${e.accelerate.command} (--emit writes accelerate.yaml, train_accelerate.py)`);
   if (e.finetune)
     out.push(`LoRA:      ${e.finetune.launch[0] ?? ''} (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)`);
   const engineWarnings = [

@@ -3,19 +3,24 @@
  * engine's launch line and the files that line reads (TabbyAPI's config.yml, TensorRT-LLM's extra
  * options YAML, the transformers script). A training plan: a Slurm batch script (a heterogeneous
  * job for mixed GPU types) with torchrun's static rendezvous, DeepSpeed's hostfile, config and
- * PipelineModule, Megatron-LM's arguments, torch's pipeline script, accelerate's and LoRA's files.
+ * PipelineModule and training script, Megatron-LM's arguments, torch's training script, accelerate's and LoRA's files.
  * Both: a README and the simulated step as a Chrome trace Perfetto opens. The folder must be new
  * or empty, or `force` given (then only the files emitted are replaced); each file is written
  * atomically as a new file, never through a symlink.
  */
 import { checkOutputFolder, prepareOutputFolder, writeNewFileIn } from '../../adapters/files/write-into-folder.js';
 import { commentText, oneLine } from '../../core/planner/exports/common.js';
-import { FINETUNE_ACCELERATE_CONFIG, FINETUNE_SCRIPT, type FinetuneExport } from '../../core/planner/exports/finetune.js';
+import {
+  FINETUNE_ACCELERATE_CONFIG,
+  FINETUNE_SCRIPT,
+  type FinetuneExport,
+} from '../../core/planner/exports/finetune.js';
 import type { ServingExports, TrainingExports } from '../../core/planner/exports/export-plan.js';
 import { TABBY_CONFIG } from '../../core/planner/exports/serving/exllamav2-launch.js';
 import { TRTLLM_EXTRA_OPTIONS } from '../../core/planner/exports/serving/tensorrt-llm-launch.js';
 import { TRANSFORMERS_SCRIPT } from '../../core/planner/exports/serving/transformers-launch.js';
 import { ENGINES } from '../../core/engines/engine-names.js';
+import { TRAIN_SCRIPTS } from '../../core/planner/exports/python/train-script.js';
 import { chromeTrace } from '../../core/planner/simulator/chrome-trace.js';
 import { UserError } from '../../core/errors.js';
 import type { PlanResponse } from './plan-service.js';
@@ -24,6 +29,9 @@ export interface EmittedFile {
   file: string;
   what: string;
 }
+
+/** megatron.sh runs Megatron-LM's own pretrain_gpt.py, from its checkout. */
+const MEGATRON_CD = 'cd "${MEGATRON_LM:?set MEGATRON_LM to your Megatron-LM checkout}"';
 
 const sh = (lines: readonly string[]): string => `#!/bin/sh\n${lines.join('\n')}\n`;
 
@@ -93,14 +101,28 @@ function trainingFiles(e: TrainingExports, inference: boolean): Emitted {
       text: e.deepspeed.pipelineModule,
       what: "DeepSpeed's PipelineModule with the plan's stages",
     },
-    { name: 'train_pipeline.py', text: e.torch.python, what: 'torch.distributed.pipelining script every rank runs' },
+    {
+      name: TRAIN_SCRIPTS.torch.file,
+      text: e.torch.python,
+      what: "torch training script every rank runs (the model from its config; DDP, FSDP or the plan's pipeline)",
+    },
+    {
+      name: TRAIN_SCRIPTS.deepspeed.file,
+      text: e.deepspeed.script,
+      what: "DeepSpeed training script (the model from its config, ds_config.json, the plan's PipelineModule)",
+    },
     { name: 'torchrun.sh', text: sh(e.torch.commands), what: 'torchrun launch lines, one per machine' },
+    { name: 'deepspeed.sh', text: sh(e.deepspeed.commands), what: 'DeepSpeed launch lines, one per machine' },
     {
       name: 'megatron-args.txt',
       text: `${e.megatron.args.join(' ')}\n`,
       what: "Megatron-LM's parallelism and batch arguments",
     },
-    { name: 'megatron.sh', text: sh(e.megatron.commands), what: 'Megatron-LM launch lines' },
+    {
+      name: 'megatron.sh',
+      text: sh([MEGATRON_CD, ...e.megatron.commands]),
+      what: 'Megatron-LM launch lines (run from your Megatron-LM checkout, MEGATRON_LM)',
+    },
     ...(inference
       ? []
       : [
@@ -108,6 +130,11 @@ function trainingFiles(e: TrainingExports, inference: boolean): Emitted {
             name: 'accelerate.yaml',
             text: e.accelerate.yaml,
             what: `accelerate config (FSDP or DeepSpeed ZeRO as the plan shards): ${e.accelerate.command}`,
+          },
+          {
+            name: TRAIN_SCRIPTS.accelerate.file,
+            text: e.accelerate.script,
+            what: 'accelerate training script accelerate.yaml runs (the model from its config)',
           },
         ]),
     ...finetuneFiles(e.finetune),
@@ -168,8 +195,11 @@ export const EMITTED_NAMES = [
   'hostfile',
   'ds_config.json',
   'pipeline_module.py',
-  'train_pipeline.py',
+  TRAIN_SCRIPTS.torch.file,
+  TRAIN_SCRIPTS.deepspeed.file,
+  TRAIN_SCRIPTS.accelerate.file,
   'torchrun.sh',
+  'deepspeed.sh',
   'megatron-args.txt',
   'megatron.sh',
   'accelerate.yaml',

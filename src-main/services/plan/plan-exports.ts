@@ -8,6 +8,7 @@ import { peftTargetModules } from '../../core/catalog/lora.js';
 import { exportPlan, type ExportInput, type PlanExports } from '../../core/planner/exports/export-plan.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 import { exportPrecision } from '../../core/planner/problem/plan-precision.js';
+import { exportModelOf } from '../../core/planner/exports/python/model-config.js';
 import type { RankedPlan } from '../../core/planner/search/plan-ranking.js';
 import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import type { Database } from '../../adapters/store/types.js';
@@ -18,7 +19,7 @@ import type { DefaultedPlanRequest, PlanAssumptions, ResolvedPlanRequest } from 
 interface ExportsInput extends Pick<ResolvedPlanRequest, 'workload' | 'model'> {
   request: Pick<
     DefaultedPlanRequest,
-    'workload' | 'mode' | 'weights' | 'engine' | 'batch' | 'kvCache' | 'engineSettings'
+    'workload' | 'mode' | 'weights' | 'engine' | 'batch' | 'kvCache' | 'engineSettings' | 'dtype'
   >;
   assumptions: Pick<PlanAssumptions, 'finetune' | 'served' | 'engine'>;
 }
@@ -48,6 +49,13 @@ function finetuneExport(
       ...(model ? { targetModules: peftTargetModules(model.family, spec.targets) } : {}),
     },
   };
+}
+
+/** The decoder the training scripts build: the planned model's description, at the planned sequence. */
+function trainingModel(db: Database, { request, workload, model }: ExportsInput): Pick<ExportInput, 'model'> {
+  if (!model) return {};
+  const seq = workload.bindings.seq ?? (model.kind === 'transformer' ? model.defaults.seq : undefined) ?? 2048;
+  return { model: exportModelOf(model, modelName(db, request.workload), seq) };
 }
 
 /**
@@ -94,7 +102,8 @@ export function planExports(
   return exportPlan({
     plan: best.plan,
     problem: best.problem,
-    ...exportPrecision(input.request, input.workload),
+    ...exportPrecision(input.request, input.workload, best.problem.devices),
+    ...trainingModel(db, input),
     ...finetuneExport(db, input),
     ...servingExport(db, input, figures, replicas),
   });

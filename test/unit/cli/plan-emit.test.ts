@@ -75,6 +75,7 @@ describe('pipedejavu plan --emit', () => {
       [
         'README.txt',
         'accelerate.yaml',
+        'deepspeed.sh',
         'ds_config.json',
         'hostfile',
         'job.sbatch',
@@ -83,6 +84,8 @@ describe('pipedejavu plan --emit', () => {
         'pipeline_module.py',
         'timeline.trace.json',
         'torchrun.sh',
+        'train_accelerate.py',
+        'train_deepspeed.py',
         'train_pipeline.py',
       ].sort(),
     );

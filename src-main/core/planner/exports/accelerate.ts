@@ -6,12 +6,15 @@
  * warning. Outside text (the master machine's name) is a quoted YAML string. Pure.
  */
 import { exportLayout, exportZeroStage, yamlString, type ExportInput, type ExportLayout } from './common.js';
+import { planScript, TRAIN_SCRIPTS } from './python/train-script.js';
 
 export interface AccelerateExport {
   /** accelerate.yaml. */
   yaml: string;
   /** accelerate launch line of the first machine (machine_rank 0; the others set --machine_rank). */
   command: string;
+  /** train_accelerate.py, the script the command runs: the decoder prepared as accelerate.yaml says. */
+  script: string;
   warnings: string[];
 }
 
@@ -43,11 +46,9 @@ export function exportAccelerate(input: ExportInput): AccelerateExport {
     'use_cpu: false',
     '',
   ];
-  return {
-    yaml: lines.join('\n'),
-    command: `accelerate launch --config_file accelerate.yaml ${input.script ?? 'train.py'}`,
-    warnings,
-  };
+  const command = `accelerate launch --config_file accelerate.yaml ${input.script ?? TRAIN_SCRIPTS.accelerate.file}`;
+  const script = planScript('accelerate', input, layout, command);
+  return { yaml: lines.join('\n'), command, script, warnings };
 }
 
 /** distributed_type and its section: FSDP for ZeRO-2/3, DeepSpeed for ZeRO-1 or an offload, else MULTI_GPU. */

@@ -13,6 +13,7 @@ import type { FinetuneSpec } from '../../workload/finetune.js';
 import type { WeightFormat } from '../../workload/generation.js';
 import type { ServingLaunchInput } from './serving/serving-launch.js';
 import type { ServingRequest } from './serving/serving-input.js';
+import type { ExportModel } from './python/model-config.js';
 
 export interface ExportInput {
   plan: Plan;
@@ -33,6 +34,11 @@ export interface ExportInput {
    * kvCacheDtype: 'fp8' }). The plan service passes it once the engine model prices serving.
    */
   servingLaunch?: Partial<ServingLaunchInput>;
+  /**
+   * The decoder the training scripts build (its config.json fields), the model as the user named it
+   * and the tokens per sample; absent: the scripts ask for --config.
+   */
+  model?: ExportModel;
   /** Training script the launch lines run (default per engine). */
   script?: string;
   /** Rendezvous host for several machines (default: the machine of rank 0) and port (29500). */
@@ -87,7 +93,7 @@ export interface ExportLayout {
   warnings: string[];
 }
 
-export const isBlock = (layerName: string): boolean => /\.\d+$/.test(layerName);
+const isBlock = (layerName: string): boolean => /\.\d+$/.test(layerName);
 
 /** The ZeRO stage to export: the plan's (the ranking sets it), else its problem's; 0 for inference. */
 export function exportZeroStage(input: Pick<ExportInput, 'plan' | 'problem'>): 0 | 1 | 2 | 3 {

@@ -14,6 +14,7 @@ import {
   type ExportLayout,
 } from './common.js';
 import type { PlanLayer } from '../types.js';
+import { planScript, TRAIN_SCRIPTS } from './python/train-script.js';
 
 export interface DeepSpeedConfig {
   train_batch_size: number;
@@ -35,8 +36,10 @@ export interface DeepSpeedExport {
   config: DeepSpeedConfig;
   configJson: string;
   partition: { method: 'uniform' | 'parameters' | 'custom'; parts: number[] };
-  /** Python: the import and the PipelineModule construction (`layers`, `loss_fn` are the user's). */
+  /** Python: the import and the PipelineModule construction (`layers`, `loss_fn` as train_deepspeed.py defines them). */
   pipelineModule: string;
+  /** train_deepspeed.py: the decoder as pipeline layers (or whole), deepspeed.initialize with ds_config.json. */
+  script: string;
   commands: string[];
   warnings: string[];
 }
@@ -114,15 +117,20 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
   const parts = [0, ...plan.stages.map((s) => s.to)];
   const method = partitionMethod(parts, problem.layers, layout.pp);
   const pipelineModule = pipelineModuleSource(method, parts, problem.layers, layout, warnings);
-  const commands = torchrunCommands(layout, input, input.script ?? 'train_deepspeed.py', [
+  const commands = torchrunCommands(layout, input, input.script ?? TRAIN_SCRIPTS.deepspeed.file, [
     '--deepspeed_config',
     'ds_config.json',
   ]);
+  const script = planScript('deepspeed', input, layout, commands[0] ?? TRAIN_SCRIPTS.deepspeed.file, {
+    zero,
+    extra: pipelineFunction(pipelineModule, problem.layers.length, layout, warnings),
+  });
   return {
     config,
     configJson: `${JSON.stringify(config, null, 2)}\n`,
     partition: { method, parts },
     pipelineModule,
+    script,
     commands,
     warnings,
   };
@@ -239,4 +247,36 @@ function pipelineModuleSource(
     `model = PlannedPipelineModule(layers=layers, ${stagesArg}, loss_fn=loss_fn)`,
     '',
   ].join('\n');
+}
+
+/**
+ * pipeline_module(layers) for train_deepspeed.py: the PipelineModule source above inside a function,
+ * when the plan's layers are the script's (embedding, blocks, head); else DeepSpeed's own split
+ * by parameters, with a warning.
+ */
+function pipelineFunction(source: string, planLayers: number, layout: ExportLayout, warnings: string[]): string[] {
+  const blocks = layout.stages.reduce((n, s) => n + s.blocks, 0);
+  const same = planLayers === blocks + 2;
+  const body = same
+    ? source
+    : [
+        'from deepspeed.pipe import PipelineModule',
+        '',
+        `model = PipelineModule(layers=layers, num_stages=${layout.pp}, partition_method="parameters", loss_fn=loss_fn)`,
+      ].join('\n');
+  if (!same && layout.pp > 1)
+    warnings.push(
+      `the plan splits ${planLayers} layers, the script's pipeline has ${blocks + 2} (embedding, ${blocks} blocks, head): DeepSpeed splits them by parameters`,
+    );
+  return [
+    '',
+    '',
+    'def pipeline_module(layers):',
+    `    """The plan's pipeline stages over the script's layers (embedding, blocks, head)."""`,
+    ...body
+      .trim()
+      .split('\n')
+      .map((l) => (l === '' ? '' : `    ${l}`)),
+    '    return model',
+  ];
 }

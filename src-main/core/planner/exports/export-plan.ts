@@ -11,8 +11,8 @@ import { exportAccelerate, type AccelerateExport } from './accelerate.js';
 import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
 import { exportMegatron, type MegatronExport } from './megatron.js';
 import { exportTorchPipelining, type TorchExport } from './torch.js';
-import { exportSlurm, type SlurmExport } from './slurm.js';
-import { exportFinetune, type FinetuneExport } from './finetune.js';
+import { exportSlurm, type SlurmExport, type SlurmOptions } from './slurm.js';
+import { exportFinetune, FINETUNE_ACCELERATE_CONFIG, FINETUNE_SCRIPT, type FinetuneExport } from './finetune.js';
 import { servingLaunch, type ServingLaunch } from './serving/serving-launch.js';
 import { servingLaunchInputOf } from './serving/serving-input.js';
 import type { ExportInput } from './common.js';
@@ -46,13 +46,25 @@ export function exportPlan(input: ExportInput): PlanExports {
     const line = servingLaunch(launch);
     return { kind: 'serving', launch: { ...line, warnings: [...new Set([...warnings, ...line.warnings])] } };
   }
+  const finetune = exportFinetune(input);
   return {
     kind: 'training',
     torch: exportTorchPipelining(input),
     deepspeed: exportDeepSpeed(input),
     megatron: exportMegatron(input),
-    slurm: exportSlurm(input),
+    slurm: exportSlurm(input, finetune ? finetuneSlurm(finetune) : {}),
     accelerate: exportAccelerate(input),
-    finetune: exportFinetune(input),
+    finetune,
   };
+}
+
+/** A fine-tuning plan's Slurm job runs train_lora.py as launch_lora.sh does. */
+function finetuneSlurm(f: FinetuneExport): SlurmOptions {
+  const launcher: SlurmOptions['launcher'] =
+    f.launcher === 'accelerate'
+      ? { kind: 'accelerate', config: FINETUNE_ACCELERATE_CONFIG }
+      : f.launcher === 'torchrun'
+        ? { kind: 'torchrun' }
+        : { kind: 'python' };
+  return { script: FINETUNE_SCRIPT, launcher };
 }

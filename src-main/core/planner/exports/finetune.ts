@@ -36,6 +36,8 @@ export interface FinetuneExport {
   accelerateYaml: string | null;
   /** axolotl.yaml (`axolotl train axolotl.yaml`). */
   axolotlYaml: string;
+  /** How train_lora.py is launched: one process (python, or split over the GPUs), torchrun, or accelerate launch. */
+  launcher: FinetuneLauncher;
   /** What PEFT, the Trainer and axolotl cannot express of the plan. */
   warnings: string[];
 }
@@ -45,7 +47,8 @@ export const FINETUNE_ACCELERATE_CONFIG = 'accelerate_lora.yaml';
 const DEFAULT_FINETUNE_SEQ = 2048;
 
 /** python: one process on one GPU; split: one process over several (device_map="auto"). */
-type Launcher = 'python' | 'split' | 'torchrun' | 'accelerate';
+export type FinetuneLauncher = 'python' | 'split' | 'torchrun' | 'accelerate';
+type Launcher = FinetuneLauncher;
 type Sharding = 'none' | 'fsdp' | 'deepspeed';
 
 interface Setup {
@@ -79,6 +82,7 @@ export function exportFinetune(input: ExportInput): FinetuneExport | null {
     launch: launchLines(input, setup),
     accelerateYaml,
     axolotlYaml: axolotlYaml(setup, warnings),
+    launcher: setup.launcher,
     warnings,
   };
 }

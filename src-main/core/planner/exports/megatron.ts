@@ -6,8 +6,11 @@
  */
 import { commentText, exportLayout, exportZeroStage, torchrunCommands, type ExportInput } from './common.js';
 
+/** Megatron-LM's own training script, run from its checkout (megatron.sh changes into $MEGATRON_LM). */
+const MEGATRON_SCRIPT = 'pretrain_gpt.py';
+
 export interface MegatronExport {
-  /** Parallelism, batch and precision arguments; the model's own (--hidden-size, --seq-length, data, optimizer) are the user's. */
+  /** Parallelism, batch and precision arguments, and the model's own when its config is known (mock data, a null tokenizer). */
   args: string[];
   commands: string[];
   /** The layout string when the split needs one. */
@@ -92,6 +95,62 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   if (input.plan.recompute === 'selective') args.push('--recompute-activations');
   if (input.plan.recompute === 'full')
     args.push('--recompute-granularity', 'full', '--recompute-method', 'uniform', '--recompute-num-layers', '1');
-  const commands = torchrunCommands(layout, input, input.script ?? 'pretrain_gpt.py', args);
+  args.push(...modelArgs(input, numLayers, warnings));
+  const commands = torchrunCommands(layout, input, input.script ?? MEGATRON_SCRIPT, args);
   return { args, commands, layout: split.layout ?? null, warnings };
+}
+
+/**
+ * The model, data, optimizer and checkpoint arguments of a decoder with a known config: mock data
+ * and a null tokenizer of the model's vocabulary (give --data-path and a tokenizer for real data);
+ * none, with a warning, when the config is unknown.
+ */
+function modelArgs(input: ExportInput, numLayers: number, warnings: string[]): string[] {
+  const c = input.model?.config;
+  if (!c) {
+    warnings.push(
+      "the model's own Megatron-LM arguments (--hidden-size, --num-attention-heads, --seq-length, data) are yours to add",
+    );
+    return [];
+  }
+  if (c.num_hidden_layers !== numLayers)
+    warnings.push(`the config has ${c.num_hidden_layers} layers; the plan splits ${numLayers}`);
+  const seq = input.model?.seqLen ?? c.max_position_embeddings;
+  return [
+    '--hidden-size',
+    String(c.hidden_size),
+    '--ffn-hidden-size',
+    String(c.intermediate_size),
+    '--num-attention-heads',
+    String(c.num_attention_heads),
+    ...(c.num_key_value_heads < c.num_attention_heads
+      ? ['--group-query-attention', '--num-query-groups', String(c.num_key_value_heads)]
+      : []),
+    '--seq-length',
+    String(seq),
+    '--max-position-embeddings',
+    String(Math.max(seq, c.max_position_embeddings)),
+    '--position-embedding-type',
+    c.position === 'rope' ? 'rope' : 'learned_absolute',
+    '--normalization',
+    c.norm === 'rmsnorm' ? 'RMSNorm' : 'LayerNorm',
+    ...(c.mlp === 'gated' ? ['--swiglu'] : []),
+    ...(c.qkv_bias || c.o_bias || c.mlp_bias ? [] : ['--disable-bias-linear']),
+    ...(c.tie_word_embeddings ? [] : ['--untie-embeddings-and-output-weights']),
+    '--mock-data',
+    '--tokenizer-type',
+    'NullTokenizer',
+    '--vocab-size',
+    String(c.vocab_size),
+    '--train-iters',
+    '100',
+    '--lr',
+    '3e-4',
+    '--save',
+    'checkpoints',
+    '--load',
+    'checkpoints',
+    '--save-interval',
+    '1000',
+  ];
 }

@@ -34,6 +34,11 @@ export interface SlurmOptions {
   /** The script every rank runs (default train_pipeline.py) and its arguments. */
   script?: string;
   args?: readonly string[];
+  /**
+   * How each node starts it: torchrun (default), one python process (a model split over the node's
+   * GPUs), or accelerate launch with this config file.
+   */
+  launcher?: { kind: 'torchrun' } | { kind: 'python' } | { kind: 'accelerate'; config: string };
   /** Wall time (default 01:00:00) and job name. */
   time?: string;
   jobName?: string;
@@ -144,10 +149,26 @@ export function exportSlurm(input: ExportInput, opts: SlurmOptions = {}): SlurmE
     '  *) echo "$(hostname -s) is not a node of the plan" >&2; exit 1 ;;',
     'esac',
     'if [ -n "$DEVICES" ]; then export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=$DEVICES; fi',
-    `exec torchrun --nnodes ${nodes.length} --node-rank "$NODE_RANK" --nproc-per-node "$NPROC" --master-addr "$MASTER_ADDR" --master-port "$MASTER_PORT" ${script.replace(/'/g, "'\\''")}`,
+    `exec ${launchWords(opts, nodes.length, layout.ranks.length)} ${script.replace(/'/g, "'\\''")}`,
     "'",
     '',
   ];
   const hostfile = `${nodes.map((n) => `${n.host} slots=${n.gpus.length}`).join('\n')}\n`;
   return { sbatch: [...head, ...body].join('\n'), hostfile, warnings, refusal: null };
+}
+
+/** The command each node execs before the script: torchrun, python, or accelerate launch at this node's rank. */
+function launchWords(opts: SlurmOptions, nodes: number, ranks: number): string {
+  const launcher = opts.launcher ?? { kind: 'torchrun' };
+  switch (launcher.kind) {
+    case 'python':
+      return 'python';
+    case 'accelerate':
+      return (
+        `accelerate launch --config_file ${shellQuote(launcher.config).replace(/'/g, "'\\''")} --num_machines ${nodes} ` +
+        `--num_processes ${ranks} --machine_rank "$NODE_RANK" --main_process_ip "$MASTER_ADDR" --main_process_port "$MASTER_PORT"`
+      );
+    case 'torchrun':
+      return `torchrun --nnodes ${nodes} --node-rank "$NODE_RANK" --nproc-per-node "$NPROC" --master-addr "$MASTER_ADDR" --master-port "$MASTER_PORT"`;
+  }
 }

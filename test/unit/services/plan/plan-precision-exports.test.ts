@@ -29,6 +29,18 @@ describe('plan exports and precision', () => {
     expect(e.megatron.args).not.toContain('--fp8-format');
   });
 
+  it('trains bf16 where every GPU has bf16 units and no dtype is asked, fp16 on V100s, the asked dtype else', () => {
+    const db = openDatabase(':memory:');
+    const llama2 = { ...training, workload: 'llama-7b', seq: 512 };
+    const a100 = trainingExports(planWorkload(db, { ...llama2, virtual: ['8xA100'] }).exports);
+    expect(a100.deepspeed.config.bf16).toEqual({ enabled: true });
+    expect(a100.torch.python).toContain('PRECISION = "bf16"');
+    const v100 = trainingExports(planWorkload(db, { ...llama2, virtual: ['8xV100'] }).exports);
+    expect(v100.deepspeed.config.fp16).toEqual({ enabled: true });
+    const asked = trainingExports(planWorkload(db, { ...llama2, virtual: ['8xA100'], dtype: 'fp16' }).exports);
+    expect(asked.megatron.args).toContain('--fp16');
+  });
+
   // The user's bug: --weights q4_k printed a vllm serve line with no quantization.
   it('serves int4 weights with vLLM AWQ on Marlin and q4_k weights with llama-server and its llama-quantize line', () => {
     const serve: PlanRequest = { ...training, mode: 'inference', batch: 1, virtual: ['RTX 4090'], dtype: 'fp16' };

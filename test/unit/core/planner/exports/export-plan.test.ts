@@ -104,8 +104,8 @@ describe('torch.distributed.pipelining export', () => {
     const t = exportTorchPipelining(ONE_MACHINE);
     assertParses(t.python);
     expect(t.splitPoints).toEqual(['block.4', 'block.9']);
-    expect(t.python).toContain('"block.4": SplitPoint.BEGINNING,');
-    expect(t.python).toContain('Schedule1F1B(stage, n_microbatches=N_MICROBATCHES');
+    expect(t.python).toContain('STAGE_BLOCKS = [(0, 4), (4, 9), (9, 12)]');
+    expect(t.python).toContain('SCHEDULE = "1f1b"');
     expect(t.python).toContain('N_MICROBATCHES = 8');
     expect(t.python).toContain('MICROBATCH_SIZE = 4');
     expect(t.warnings).toEqual([]);
@@ -147,10 +147,9 @@ describe('torch.distributed.pipelining export', () => {
     expect(t.warnings.some((w) => /not contiguous/.test(w))).toBe(true);
   });
 
-  it('uses ScheduleGPipe forward-only for inference', () => {
+  it('runs the forward passes only for inference', () => {
     const t = exportTorchPipelining(input(ONE_MACHINE.plan, ONE_MACHINE.problem.devices, { mode: 'inference' }));
     assertParses(t.python);
-    expect(t.python).toContain('ScheduleGPipe(stage');
     expect(t.python).toContain('TRAINING = False');
     expect(t.warnings.join(' ')).toMatch(/1F1B/);
   });
@@ -394,13 +393,12 @@ describe('tensor-parallel exports', () => {
     expect(piped.warnings.join(' ')).toMatch(/either by layer or by row/);
   });
 
-  it('torch: a ("pp", "dp", "tp") mesh and a parallelize_module plan that parse', () => {
+  it("torch: the plan's pipeline and tensor-parallel degrees, with Megatron's splits in the script", () => {
     const e = exportTorchPipelining(tensorPlan([4, 4], 4));
     assertParses(e.python);
     expect(e.python).toContain('TP = 4');
-    expect(e.python).toContain('mesh_dim_names=("pp", "dp", "tp")');
-    expect(e.python).toContain('parallelize_module(stage.submod, mesh["tp"], TP_PLAN)');
-    expect(e.warnings.join(' ')).toMatch(/Hugging Face Llama/);
+    expect(e.python).toContain('PP = 2');
+    expect(e.python).toContain('class _ReduceFromTP(torch.autograd.Function):');
   });
 
   it('DeepSpeed: the pipe topology carries the model-parallel axis', () => {

@@ -215,6 +215,8 @@ function writeStubs(): void {
   ].join('\n');
   const packages = [
     'torch',
+    'torch/nn',
+    'torch/utils',
     'torch/distributed',
     'torch/distributed/tensor',
     'deepspeed',
@@ -227,6 +229,8 @@ function writeStubs(): void {
     writeFileSync(path.join(PYSTUBS, p, '__init__.py'), module);
   }
   for (const m of [
+    'torch/nn/functional',
+    'torch/utils/checkpoint',
     'torch/distributed/device_mesh',
     'torch/distributed/fsdp',
     'torch/distributed/optim',
@@ -259,6 +263,8 @@ function runShell(file: string, host: string): { code: number | null; stderr: st
       PATH: `${STUBS}:/usr/bin:/bin`,
       STUB_HOST: host,
       HOME: ROOT,
+      // megatron.sh changes into the Megatron-LM checkout first.
+      MEGATRON_LM: path.dirname(file),
       SLURM_JOB_NODELIST: host,
       SLURM_JOB_NODELIST_HET_GROUP_0: host,
     },
@@ -383,7 +389,8 @@ describe('hostile names in emitted files', () => {
     expect(
       new Set(CASES.flatMap((c) => (c.input.serving?.engine ? [c.input.serving.engine] : []))).size,
     ).toBeGreaterThan(2);
-  });
+    // Bash and Python run every file of every case: minutes on a busy machine.
+  }, 180_000);
 
   it('keeps the trace JSON and its names as they were', () => {
     const c = CASES[0] as Case;

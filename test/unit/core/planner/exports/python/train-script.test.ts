@@ -1,0 +1,182 @@
+/**
+ * The emitted training scripts run: a tiny decoder (2 blocks of 64, vocab 256, from a config.json
+ * read as the CLI reads one) planned four ways (one GPU, FSDP over two, two pipeline stages, two
+ * tensor-parallel ranks) is exported, and train_pipeline.py runs one step on the CPU with
+ * Debian's python3-torch 1.13 (gloo): at world size 1 every time, and at the plan's own two ranks
+ * for the pipeline and tensor-parallel plans. Each run exits 0 and prints its loss. DeepSpeed and
+ * accelerate are not installed here: their scripts are compiled, and their launch lines checked.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportPlan, type ExportInput } from '../../../../../../src-main/core/planner/exports/export-plan.js';
+import { exportModelOf } from '../../../../../../src-main/core/planner/exports/python/model-config.js';
+import { hfConfigDecoder } from '../../../../../../src-main/core/catalog/hf-config.js';
+import type { Plan, PlanDevice } from '../../../../../../src-main/core/planner/types.js';
+import { needOracle, ORACLE_PYTHON } from '../../../../../helpers/oracle.js';
+import { paramLayers, pipelinePlan, planGpu, trainingExports } from '../../../../../helpers/plan-exports.js';
+
+const torch = needOracle('torch');
+
+/** A tiny Llama: grouped-query attention (4 heads, 2 key/value heads), SwiGLU, RMSNorm, rotary positions. */
+const CONFIG = {
+  model_type: 'llama',
+  architectures: ['LlamaForCausalLM'],
+  hidden_size: 64,
+  num_hidden_layers: 2,
+  num_attention_heads: 4,
+  num_key_value_heads: 2,
+  intermediate_size: 128,
+  vocab_size: 256,
+  max_position_embeddings: 64,
+  rms_norm_eps: 1e-6,
+  rope_theta: 10000,
+  hidden_act: 'silu',
+  tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+};
+
+const LAYERS = paramLayers([
+  { name: 'embed', params: 16_384 },
+  { name: 'block.0', params: 40_960 },
+  { name: 'block.1', params: 40_960 },
+  { name: 'head', params: 16_448 },
+]);
+const gpus = (n: number): PlanDevice[] =>
+  Array.from({ length: n }, (_, i) => planGpu('node', i, 'NVIDIA A100-SXM4-80GB', 80, 'profiled'));
+
+function input(plan: Plan, devices: PlanDevice[], zeroStage: 0 | 1 | 2 | 3): ExportInput {
+  const { entry } = hfConfigDecoder(CONFIG, 'config.json', 'tiny');
+  return {
+    plan,
+    problem: { layers: LAYERS, devices, mode: 'training', batch: 4, zeroStage },
+    dtype: 'bf16',
+    model: exportModelOf(entry, 'tiny', 16),
+  };
+}
+
+const tensorParallel: Plan = {
+  ...pipelinePlan([0, 4], [['node/cuda:0', 'node/cuda:1']], 2),
+  stages: [{ ...pipelinePlan([0, 4], [['node/cuda:0', 'node/cuda:1']], 2).stages[0]!, tp: 2 }],
+};
+
+/** The plans, with the ranks each runs at: 1 (a check run of any plan) and the plan's own where it is 2. */
+const PLANS: { name: string; input: ExportInput; worlds: number[] }[] = [
+  { name: 'one GPU (DDP)', input: input(pipelinePlan([0, 4], [['node/cuda:0']], 2), gpus(1), 0), worlds: [1] },
+  {
+    name: 'ZeRO-3 over two (FSDP; DDP on the CPU)',
+    input: input(pipelinePlan([0, 4], [['node/cuda:0', 'node/cuda:1']], 1), gpus(2), 3),
+    worlds: [1, 2],
+  },
+  {
+    name: 'two pipeline stages (1F1B)',
+    input: input(pipelinePlan([0, 2, 4], [['node/cuda:0'], ['node/cuda:1']], 2), gpus(2), 1),
+    worlds: [1, 2],
+  },
+  { name: 'two tensor-parallel ranks', input: input(tensorParallel, gpus(2), 1), worlds: [1, 2] },
+];
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pdj-train-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `script` at `world` ranks (env rendezvous, gloo), each with its own port; the outputs of rank 0 and the codes. */
+async function run(
+  script: string,
+  world: number,
+  port: number,
+  args: string[],
+): Promise<{ codes: number[]; out: string }> {
+  const ranks = Array.from(
+    { length: world },
+    (_, rank) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        const env = {
+          ...process.env,
+          MASTER_ADDR: '127.0.0.1',
+          MASTER_PORT: String(port),
+          WORLD_SIZE: String(world),
+          RANK: String(rank),
+          LOCAL_RANK: String(rank),
+          OMP_NUM_THREADS: '1',
+        };
+        const child = spawn(ORACLE_PYTHON, [script, ...args], { cwd: dir, env });
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+        child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+        child.on('close', (code) => resolve({ code: code ?? -1, out }));
+      }),
+  );
+  const done = await Promise.all(ranks);
+  return { codes: done.map((d) => d.code), out: done.map((d) => d.out).join('\n') };
+}
+
+describe('the emitted training scripts', () => {
+  let port = 29600 + (process.pid % 200);
+  for (const [k, p] of PLANS.entries()) {
+    for (const world of p.worlds) {
+      it.skipIf(!torch)(
+        `train_pipeline.py runs a step of ${p.name} at ${world} rank(s)`,
+        async () => {
+          const file = `train-${k}-${world}.py`;
+          writeFileSync(path.join(dir, file), trainingExports(exportPlan(p.input)).torch.python);
+          const r = await run(file, world, port++, ['--steps', '1', '--seq', '16', '--ckpt-dir', `ckpt-${k}-${world}`]);
+          expect(r.codes, r.out).toEqual(Array.from({ length: world }, () => 0));
+          expect(r.out).toMatch(/step 1\/1 loss \d+\.\d+/);
+          expect(r.out).toContain('data: synthetic random tokens (no --data given)');
+        },
+        120_000,
+      );
+    }
+  }
+
+  it.skipIf(!torch)(
+    'saves a checkpoint, resumes from it, and reads the model from --config and tokens from --data',
+    async () => {
+      writeFileSync(path.join(dir, 'config.json'), JSON.stringify(CONFIG));
+      // 2,000 token ids as a raw uint16 file, the .bin format the script documents.
+      writeFileSync(
+        path.join(dir, 'tokens.bin'),
+        Buffer.from(new Uint16Array(2000).map((_, i) => (i * 7) % 256).buffer),
+      );
+      writeFileSync(path.join(dir, 'train-resume.py'), trainingExports(exportPlan(PLANS[0]!.input)).torch.python);
+      const args = [
+        '--seq',
+        '16',
+        '--ckpt-dir',
+        'ckpt-resume',
+        '--config',
+        'config.json',
+        '--data',
+        'tokens.bin',
+        '--save-every',
+        '1',
+      ];
+      const first = await run('train-resume.py', 1, port++, ['--steps', '1', ...args]);
+      expect(first.codes, first.out).toEqual([0]);
+      expect(first.out).toContain('data: 2,000 tokens from tokens.bin');
+      expect(first.out).toContain('step 1: checkpoint saved');
+      const second = await run('train-resume.py', 1, port++, ['--max-steps', '2', ...args]);
+      expect(second.codes, second.out).toEqual([0]);
+      expect(second.out).toContain('resumed from step 1');
+      expect(second.out).toMatch(/step 2\/2 loss \d/);
+    },
+    120_000,
+  );
+
+  it.skipIf(!needOracle('python'))('compiles the DeepSpeed and accelerate scripts, which cannot run here', () => {
+    for (const [k, p] of PLANS.entries()) {
+      const e = trainingExports(exportPlan(p.input));
+      for (const [name, text] of [
+        [`ds-${k}.py`, e.deepspeed.script],
+        [`acc-${k}.py`, e.accelerate.script],
+      ] as const) {
+        writeFileSync(path.join(dir, name), text);
+        execFileSync(ORACLE_PYTHON, ['-m', 'py_compile', path.join(dir, name)]);
+      }
+      expect(e.deepspeed.commands[0]).toContain('train_deepspeed.py --deepspeed_config ds_config.json');
+      expect(e.accelerate.command).toBe('accelerate launch --config_file accelerate.yaml train_accelerate.py');
+    }
+  });
+});
