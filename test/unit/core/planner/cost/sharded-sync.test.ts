@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
-import { GRADIENT_BUCKET_BYTES } from '../../../../../src-main/core/planner/cost/stage-cost.js';
+import { GRADIENT_BUCKET_BYTES } from '../../../../../src-main/core/planner/cost/stage-shapes.js';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
 import { twoGpuProblem, type TwoGpus } from '../../../../helpers/two-gpu-problem.js';
