@@ -21,13 +21,18 @@ const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtu
 export type FlagSpec = string | string[];
 
 export interface KeySpec {
+  /** int, float, bool, str, list, dict, or any (the tool takes the value as it is). */
   type: string;
   choices?: string[];
   pattern?: string;
 }
 
+/** The training launchers and config readers the training exports target, each with a fixture. */
+export const TRAINING_TOOLS = ['torchrun', 'megatron-lm', 'deepspeed', 'accelerate'] as const;
+export type TrainingTool = (typeof TRAINING_TOOLS)[number];
+
 export interface EngineFixture {
-  engine: EngineName;
+  engine: EngineName | TrainingTool;
   tool: string;
   entry: string[];
   positionals: number;
@@ -50,8 +55,12 @@ export const FIXTURE_FILES: Record<EngineName, string> = {
   exllamav2: 'exllamav2-tabbyapi.json',
 };
 
-export function loadFixture(engine: EngineName): EngineFixture {
-  return JSON.parse(readFileSync(path.join(DIR, FIXTURE_FILES[engine]), 'utf8')) as EngineFixture;
+/** A serving engine's fixture by its file, a training tool's by its name (torchrun.json, ...). */
+export function loadFixture(name: EngineName | TrainingTool): EngineFixture {
+  const file = (TRAINING_TOOLS as readonly string[]).includes(name)
+    ? `${name}.json`
+    : FIXTURE_FILES[name as EngineName];
+  return JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as EngineFixture;
 }
 
 /** The words of a POSIX shell line: bare words with backslash escapes, '...' and "..." quoting. */
@@ -209,11 +218,19 @@ export function checkCommand(command: string, fixture: EngineFixture): string[] 
 export function checkConfig(config: unknown, fixture: EngineFixture): string[] {
   const problems: string[] = [];
   const keys = fixture.keys ?? {};
-  const sections = new Set(Object.keys(keys).map((k) => k.split('.')[0]));
+  // Every dotted prefix of a key is a section to descend into (ds_config's zero_optimization.offload_optimizer).
+  const sections = new Set(
+    Object.keys(keys).flatMap((k) =>
+      k
+        .split('.')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('.')),
+    ),
+  );
   const visit = (value: unknown, at: string): void => {
     const spec = keys[at];
     if (
-      spec === undefined &&
+      (spec === undefined || spec.type === 'dict') &&
       value !== null &&
       typeof value === 'object' &&
       !Array.isArray(value) &&
@@ -228,6 +245,7 @@ export function checkConfig(config: unknown, fixture: EngineFixture): string[] {
     }
     const ok =
       value === null ||
+      spec.type === 'any' ||
       (spec.type === 'int' && Number.isInteger(value)) ||
       (spec.type === 'float' && typeof value === 'number') ||
       (spec.type === 'bool' && typeof value === 'boolean') ||

@@ -35,7 +35,8 @@ export function exportAccelerate(input: ExportInput): AccelerateExport {
   const lines = [
     'compute_environment: LOCAL_MACHINE',
     ...distributedLines(zero, offload, layout),
-    `mixed_precision: ${input.dtype === 'fp32' ? 'no' : (input.dtype ?? 'bf16')}`,
+    // "no" quoted: YAML 1.1 (PyYAML, which accelerate reads its config with) takes a bare no for false.
+    `mixed_precision: ${input.dtype === 'fp32' ? '"no"' : (input.dtype ?? 'bf16')}`,
     `num_machines: ${machines.length}`,
     `num_processes: ${layout.ranks.length}`,
     'machine_rank: 0',
