@@ -368,6 +368,11 @@ export function priceLayout(
   if (bad) throw new UserError(`--layout tp=${l.tp}: ${bad}`);
   const { plan, notes } =
     deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : { plan: evenLayout(ctx, l), notes: [] };
+  if (l.vp > 1)
+    notes.push(
+      `interleaved: rank i runs virtual stages i, i+${l.pp}, ... of ${count((blockRange(variant)?.count ?? 0) / (l.pp * l.vp), 'block')} each; ` +
+        `the transfers from the last rank back to the first (${l.vp - 1} a microbatch) are not priced, taken as hidden by the steady state`,
+    );
   const priced: Plan = {
     ...plan,
     ...(variant.recompute ? { recompute: variant.recompute } : {}),

@@ -165,6 +165,7 @@ describe('--layout vp (interleaved 1F1B)', () => {
     const inter = price('tp=4,pp=2,dp=1,zero=1,mb=4,vp=2');
     expect(inter.text).toBe('tp=4,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b,vp=2');
     expect(inter.plan.virtualStages).toBe(2);
+    expect(inter.notes.join('\n')).toContain('rank i runs virtual stages i, i+2, ... of 2 blocks each');
     expect(plain.plan.virtualStages).toBeUndefined();
     // The same ranks, layers and stage times; only the schedule differs.
     expect(inter.plan.stages.map((s) => [s.from, s.to, s.timeUs])).toEqual(
