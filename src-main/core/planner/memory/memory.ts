@@ -66,11 +66,14 @@ export function microbatchesInFlight(
 /**
  * Interleaved 1F1B with v chunks a rank: Megatron-LM's warm-up on rank i runs 2(p − i − 1) +
  * (v − 1)·p chunk forwards (at most m·v), and the steady state holds one more
- * (megatron/core/pipeline_parallel/schedules.py, forward_backward_pipelining_with_interleaving);
+ * (megatron/core/pipeline_parallel/schedules.py, forward_backward_pipelining_with_interleaving;
+ * with m = p it warms up all m·v);
  * each chunk is 1/v of the rank's layers. Rank 0 holds p + (p − 1)/v microbatches' activations:
  * p microbatches times 1 + (p − 1)/(p·v) (Korthikanti et al., MLSys'23 §4.2.3).
  */
 function interleavedInFlight(i: number, p: number, m: number, v: number): number {
+  // m = p: Megatron runs every chunk's forward first (all warm-up), so every rank holds all m.
+  if (m === p) return m;
   const chunks = Math.min(2 * (p - i - 1) + (v - 1) * p + 1, m * v);
   return Math.max(1, chunks / v);
 }

@@ -49,8 +49,10 @@ describe('microbatches in flight', () => {
     // Korthikanti et al.: rank 0 holds p microbatches times 1 + (p − 1)/(p·v) = 4 · (1 + 3/8).
     expect(microbatchesInFlight('1f1b', 'training', 0, 4, 8, 2)).toBeCloseTo(4 * (1 + 3 / 8), 12);
     expect(microbatchesInFlight('1f1b', 'training', 0, 8, 64, 5)).toBeCloseTo(8 + 7 / 5, 12);
-    // m = 4: the warm-up stops at all m·v = 8 chunks.
-    expect(microbatchesInFlight('1f1b', 'training', 0, 4, 4, 2)).toBe(4);
+    // m = p = 4: Megatron warms up all m·v = 8 chunks on every rank.
+    expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 4, 2))).toEqual([4, 4, 4, 4]);
+    // m = 8, v = 4, p = 2: rank 0 warms up 2·1 + 3·2 = 8 of its 32 chunks and holds 9, 2.25 microbatches.
+    expect(microbatchesInFlight('1f1b', 'training', 0, 2, 8, 4)).toBe(2.25);
     expect(microbatchesInFlight('1f1b', 'training', 0, 4, 8, 1)).toBe(4);
   });
   it('GPipe keeps all m; inference one', () => {
