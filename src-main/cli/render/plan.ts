@@ -13,6 +13,7 @@ import { stageDevicesText } from '../../core/planner/stage-text.js';
 import { ms } from './workload.js';
 import { suggestionLines } from './plan-suggestions.js';
 import { assumptionsLine } from '../../core/planner/plan-assumptions.js';
+import { scheduleText } from '../../core/planner/layout.js';
 
 /** "1 measured, 8 from datasheets": only what is true of the plan's devices. */
 function provenanceText(devices: PlanResponse['problem']['devices']): string {
@@ -100,7 +101,7 @@ function layoutLines(l: NonNullable<PlanResponse['layout']>): string[] {
           ? `, ${((1 - l.vsBest) * 100).toFixed(1)}% faster than the best plan (the search does not cover it)`
           : ', as fast as the best plan';
   const band = l.band ? ` (band ${bandText(l.band)})` : '';
-  const head = `Your layout ${l.text}: ${ms(l.stepUs)} a step${band}${vs}`;
+  const head = `Your layout ${l.text} (${l.schedule}): ${ms(l.stepUs)} a step${band}${vs}`;
   return [
     `${l.fits ? head : `${head}; it does not fit: ${l.reasons.slice(0, 2).join('; ')}`}; memory per device:`,
     ...tableRows(['DEVICE', 'NEEDED', 'AVAILABLE'], memoryRows(l.plan.memory)),
@@ -272,7 +273,7 @@ function trainingLines(r: PlanResponse, rows: readonly { label: string | number;
         `${ms(p.stepUs)}${p.feasible ? '' : ' (does not fit)'}`,
         bandText(band(p)),
         p.throughputSamplesPerS.toFixed(1),
-        `${p.microbatches} ${p.schedule}`,
+        `${p.microbatches} ${(p.virtualStages ?? 1) > 1 ? scheduleText(p) : p.schedule}`,
         `${(p.bubbleFraction * 100).toFixed(0)}%`,
         `${(p.commFraction * 100).toFixed(0)}%`,
         stagesText(p),
@@ -378,7 +379,8 @@ function exportLines(e: PlanExports, mode: Mode): string[] {
   out.push(`torchrun:  ${e.torch.commands[0] ?? ''}`);
   out.push(`DeepSpeed: ${e.deepspeed.commands[0] ?? ''}`);
   out.push(`Megatron:  ${e.megatron.commands[0] ?? ''}`);
-  if (mode === 'training') out.push(`accelerate: ${e.accelerate.command} (--emit writes accelerate.yaml, train_accelerate.py)`);
+  if (mode === 'training')
+    out.push(`accelerate: ${e.accelerate.command} (--emit writes accelerate.yaml, train_accelerate.py)`);
   if (e.finetune)
     out.push(`LoRA:      ${e.finetune.launch[0] ?? ''} (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)`);
   const engineWarnings = [

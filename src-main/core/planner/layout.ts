@@ -4,7 +4,9 @@
  *
  * Keys (all optional, once each): tp, pp, dp (tp·pp·dp = the GPUs of the plan; dp defaults to
  * what is left), zero (0-3, or fsdp = 3, fsdp-grad-op = 2), recompute (none, selective, full),
- * mb (microbatches a step; default: the best that divides the batch), schedule (1f1b, gpipe).
+ * mb (microbatches a step; default: the best that divides the batch), schedule (1f1b, gpipe),
+ * vp (Megatron-LM's interleaved 1F1B: model chunks a stage, its virtual pipeline size; default 1:
+ * the transformer blocks split into pp·vp equal chunks, mb a multiple of pp, devices of one kind).
  * The stages split the transformer blocks evenly (the embeddings ride with the first block, the
  * head with the last), or, for a model without blocks, the layers as evenly as they go. Each stage
  * holds tp·dp devices: dp replicas of tp, taken in order. Devices of several kinds: the shape
@@ -36,6 +38,8 @@ export interface Layout {
   recompute?: 'none' | Recompute;
   mb?: number;
   schedule?: Schedule;
+  /** Interleaved 1F1B: model chunks a stage (absent: 1). */
+  vp?: number;
 }
 
 export interface PricedLayout {
@@ -47,7 +51,7 @@ export interface PricedLayout {
   notes: string[];
 }
 
-const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule'] as const;
+const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule', 'vp'] as const;
 type Key = (typeof KEYS)[number];
 const EXAMPLE = 'e.g. "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8"';
 const ZERO_WORDS: Record<string, 0 | 1 | 2 | 3> = { '0': 0, '1': 1, '2': 2, '3': 3, fsdp: 3, 'fsdp-grad-op': 2 };
@@ -87,6 +91,9 @@ function setKey(layout: Layout, key: Key, value: string): void {
     case 'dp':
       layout[key] = wholeNumber(key, value, 4096);
       return;
+    case 'vp':
+      layout.vp = wholeNumber(key, value, 64);
+      return;
     case 'mb':
       layout.mb = wholeNumber(key, value, 1 << 16);
       return;
@@ -109,9 +116,10 @@ function setKey(layout: Layout, key: Key, value: string): void {
   }
 }
 
-/** "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b" for what was priced. */
+/** "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b" for what was priced (",vp=2" when interleaved). */
 function layoutText(l: Required<Layout>): string {
-  return `tp=${l.tp},pp=${l.pp},dp=${l.dp},zero=${l.zero},recompute=${l.recompute},mb=${l.mb},schedule=${l.schedule}`;
+  const vp = l.vp > 1 ? `,vp=${l.vp}` : '';
+  return `tp=${l.tp},pp=${l.pp},dp=${l.dp},zero=${l.zero},recompute=${l.recompute},mb=${l.mb},schedule=${l.schedule}${vp}`;
 }
 
 const divisors = (n: number, most = 64): number[] =>
@@ -175,7 +183,35 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Re
     recompute: layout.recompute ?? 'none',
     mb: layout.mb ?? 0,
     schedule: layout.schedule ?? '1f1b',
+    vp: checkInterleaving(problem, layout, workload, blocks?.count ?? null),
   };
+}
+
+/**
+ * vp > 1, Megatron-LM's interleaved 1F1B: training, 1F1B, pp ≥ 2, the blocks in pp·vp equal
+ * chunks, mb a multiple of pp (Narayanan et al., SC'21 §2.2; --num-layers-per-virtual-pipeline-stage).
+ */
+function checkInterleaving(problem: PlanProblem, layout: Layout, workload: string, blocks: number | null): number {
+  const { pp, vp = 1 } = layout;
+  if (vp === 1) return 1;
+  const refusals: [boolean, string][] = [
+    [problem.mode !== 'training', 'interleaving is a training schedule; leave vp out when serving'],
+    [layout.schedule === 'gpipe', 'interleaving runs 1F1B; use schedule=1f1b'],
+    [pp < 2, 'interleaving needs a pipeline; give pp=2 or more'],
+    [blocks === null, `${workload} has no transformer blocks to split into virtual stages`],
+    [
+      blocks !== null && blocks % (pp * vp) !== 0,
+      `${workload}'s ${blocks} transformer blocks do not split into pp x vp = ${pp * vp} equal chunks (vp that do with pp=${pp}: ${divisors((blocks ?? 0) / pp).join(', ')})`,
+    ],
+    [
+      layout.mb !== undefined && layout.mb % pp !== 0,
+      `interleaving needs mb a multiple of pp=${pp}; got mb=${layout.mb}`,
+    ],
+    [deviceClasses(problem).length > 1, 'interleaving is priced on devices of one kind; the plan has several'],
+  ];
+  const why = refusals.find(([refused]) => refused)?.[1];
+  if (why) throw new UserError(`--layout vp=${vp}: ${why}`);
+  return vp;
 }
 
 /** The transformer blocks ("block.N" layers, contiguous), or null for a model without them. */
@@ -298,9 +334,13 @@ function evenLayout(ctx: PlannerContext, l: Required<Layout>): Plan {
     devices: ids.slice(s * width, (s + 1) * width),
     ...(l.tp > 1 ? { tp: l.tp } : {}),
   }));
-  return l.mb > 0
-    ? pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule })
-    : bestOverMicrobatches(ctx, stages, microbatchCandidates(ctx.problem.batch), l.schedule);
+  if (l.mb > 0) return pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule, virtualStages: l.vp });
+  const ms = microbatchCandidates(ctx.problem.batch).filter((m) => l.vp === 1 || m % l.pp === 0);
+  if (ms.length === 0)
+    throw new UserError(
+      `--layout vp=${l.vp}: interleaving needs microbatches a multiple of pp=${l.pp}, and none up to 64 divides the batch of ${ctx.problem.batch}`,
+    );
+  return bestOverMicrobatches(ctx, stages, ms, l.schedule, l.vp);
 }
 
 /**
@@ -328,6 +368,11 @@ export function priceLayout(
   if (bad) throw new UserError(`--layout tp=${l.tp}: ${bad}`);
   const { plan, notes } =
     deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : { plan: evenLayout(ctx, l), notes: [] };
+  if (l.vp > 1)
+    notes.push(
+      `interleaved: rank i runs virtual stages i, i+${l.pp}, ... of ${count((blockRange(variant)?.count ?? 0) / (l.pp * l.vp), 'block')} each; ` +
+        `the transfers from the last rank back to the first (${l.vp - 1} a microbatch) are not priced, taken as hidden by the steady state`,
+    );
   const priced: Plan = {
     ...plan,
     ...(variant.recompute ? { recompute: variant.recompute } : {}),
@@ -336,10 +381,19 @@ export function priceLayout(
   return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: variant, notes };
 }
 
+/** A plan's schedule in words: "GPipe", "1F1B", "interleaved 1F1B, 5 virtual stages". */
+export function scheduleText(plan: Pick<Plan, 'schedule' | 'virtualStages'>): string {
+  if (plan.schedule === 'gpipe') return 'GPipe';
+  const v = plan.virtualStages ?? 1;
+  return v > 1 ? `interleaved 1F1B, ${v} virtual stages` : '1F1B';
+}
+
 /** The layout as priced, beside the best plan. */
 export interface LayoutAnswer {
   /** Every key written out: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b". */
   text: string;
+  /** Its schedule in words (scheduleText): "interleaved 1F1B, 5 virtual stages". */
+  schedule: string;
   plan: Plan;
   stepUs: number;
   throughputSamplesPerS: number;

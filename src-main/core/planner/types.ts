@@ -181,6 +181,12 @@ export interface Plan {
   stages: Stage[];
   microbatches: number;
   schedule: Schedule;
+  /**
+   * Megatron-LM's interleaved 1F1B (Narayanan et al., SC'21 §2.2): each stage (rank) runs this many
+   * model chunks, virtual stage j·p + i on rank i; the stages' layer ranges are then the ranks'
+   * shares as counted, not the layers they hold. Absent: 1, no interleaving.
+   */
+  virtualStages?: number;
   /** Predicted time of one step (training) or one batch (inference), µs. */
   stepUs: number;
   throughputSamplesPerS: number;

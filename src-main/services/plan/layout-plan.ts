@@ -3,7 +3,7 @@
  * beside the recommendation (core/planner/layout.ts prices it).
  */
 import type { CostModel } from '../../core/planner/cost/cost-model.js';
-import { priceLayout, type Layout, type LayoutAnswer } from '../../core/planner/layout.js';
+import { priceLayout, scheduleText, type Layout, type LayoutAnswer } from '../../core/planner/layout.js';
 import type { Plan, PlanProblem } from '../../core/planner/types.js';
 
 export type { LayoutAnswer } from '../../core/planner/layout.js';
@@ -18,6 +18,7 @@ export function layoutAnswer(
   const p = priced.plan;
   return {
     text: priced.text,
+    schedule: scheduleText(p),
     plan: p,
     stepUs: p.stepUs,
     throughputSamplesPerS: p.throughputSamplesPerS,

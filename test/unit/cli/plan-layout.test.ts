@@ -43,7 +43,7 @@ describe('plan --layout', () => {
     const text = await cli([...base, ...layout, '--db', db]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^your layout\s+hybrid/m);
-    expect(text.stdout).toContain('Your layout tp=2,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b: ');
+    expect(text.stdout).toContain('Your layout tp=2,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b (1F1B): ');
     // Its band (as the ranked plans') and its memory per device, in the row and under it.
     expect(text.stdout).toMatch(/^your layout +hybrid +[\d.]+ m?s +[\d.]+ m?s - [\d.]+ m?s +\d/m);
     expect(text.stdout).toMatch(/^Your layout tp=2,pp=2.*a step \(band \S+ m?s - \S+ m?s\).*; memory per device:$/m);

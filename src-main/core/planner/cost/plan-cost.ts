@@ -12,6 +12,16 @@
  * the Alpa/AMP pipeline latency, with each cut as a stage of its own (a link slower than every
  * stage sets the pace) and each stage's exposed sync added after the pipeline drains.
  * The schedule (GPipe, 1F1B) changes memory only (activations in flight).
+ *
+ * Interleaved 1F1B with v virtual stages a rank (Narayanan et al., SC'21 §2.2) fills and drains
+ * in chunks of 1/v of a stage, and sends v times the messages over each cut:
+ *
+ *   step = Σ t_i / v + d·v·Σ c_k + Σ a_i + (m − 1/v) · max(max_i t_i, v·max_k c_k)
+ *
+ * equal stages t and free cuts: m·t + (p − 1)·t/v, the bubble (p − 1)/(v·m) of the ideal m·t;
+ * v = 1 is the formula above. The stages are the ranks, t_i all v chunks of rank i. Not priced:
+ * the v − 1 transfers a microbatch makes from the last rank back to the first (each as large as a
+ * cut's), which the steady state overlaps unless that link is the slowest.
  */
 import { memoryShortfall, microbatchesInFlight } from '../memory/memory.js';
 import type { PlannerContext } from '../problem/problem.js';
@@ -30,6 +40,8 @@ export interface PlanSpec {
   stages: readonly StageSpec[];
   microbatches: number;
   schedule: Schedule;
+  /** Interleaved 1F1B: model chunks a stage (absent: 1). */
+  virtualStages?: number;
 }
 
 export interface StepTerms {
@@ -41,12 +53,18 @@ export interface StepTerms {
   /** 2 for training, 1 for inference. */
   cutFactor: number;
   microbatches: number;
+  /** Interleaved 1F1B's model chunks a stage (absent: 1). */
+  virtualStages?: number;
 }
 
 /** The objective every search minimizes (see the file comment). */
 export function stepUsOf(t: StepTerms): number {
+  const v = t.virtualStages ?? 1;
   return (
-    t.sumStageUs + t.cutFactor * t.sumCutUs + t.sumSyncUs + (t.microbatches - 1) * Math.max(t.maxStageUs, t.maxCutUs)
+    t.sumStageUs / v +
+    t.cutFactor * v * t.sumCutUs +
+    t.sumSyncUs +
+    (t.microbatches - 1 / v) * Math.max(t.maxStageUs, v * t.maxCutUs)
   );
 }
 
@@ -90,6 +108,12 @@ function checkSpec(ctx: PlannerContext, spec: PlanSpec): void {
     throw new Error(`microbatches must divide the batch (${ctx.problem.batch}), got ${m}`);
   }
   if (spec.stages.length === 0) throw new Error('a plan needs at least one stage');
+  const v = spec.virtualStages ?? 1;
+  if (!Number.isInteger(v) || v < 1) throw new Error(`virtual stages must be a whole number, got ${v}`);
+  if (v > 1 && (spec.schedule !== '1f1b' || ctx.problem.mode !== 'training' || m % spec.stages.length !== 0))
+    throw new Error(
+      `interleaving ${v} virtual stages needs training with 1F1B and microbatches a multiple of the stages`,
+    );
   const used = new Set<string>();
   let next = 0;
   for (const s of spec.stages) {
@@ -121,6 +145,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
   const m = spec.microbatches;
   const samples = problem.batch / m;
   const p = spec.stages.length;
+  const v = spec.virtualStages ?? 1;
   const reasons: string[] = [];
   const memory: Plan['memory'] = [];
   const stages: Stage[] = [];
@@ -133,6 +158,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     sumSyncUs: 0,
     cutFactor: problem.mode === 'training' ? 2 : 1,
     microbatches: m,
+    virtualStages: v,
   };
   spec.stages.forEach((s, i) => {
     const devs = idx[i] as number[];
@@ -144,7 +170,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     terms.sumSyncUs += sync;
     if (!Number.isFinite(split.timeUs)) reasons.push(noTimeReason(ctx, s, devs));
     if (!Number.isFinite(sync)) reasons.push(`no link among the data-parallel devices ${s.devices.join(', ')}`);
-    const inFlight = microbatchesInFlight(spec.schedule, problem.mode, i, p, m);
+    const inFlight = microbatchesInFlight(spec.schedule, problem.mode, i, p, m, v);
     const memoryBytes = stageMemory(ctx, s, devs, { shares: split.shares, inFlight, microbatches: m }, memory, reasons);
     stages.push({
       from: s.from,
@@ -165,7 +191,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     }
   }
   const stepUs = stepUsOf(terms);
-  const computeSpan = terms.sumStageUs + (m - 1) * terms.maxStageUs;
+  const computeSpan = terms.sumStageUs / v + (m - 1 / v) * terms.maxStageUs;
   const commUs = stepUs - computeSpan;
   const bottleneckStage = stages.reduce((best, s, i) => (s.timeUs > (stages[best]?.timeUs ?? -1) ? i : best), 0);
   return {
@@ -173,6 +199,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     stages,
     microbatches: m,
     schedule: spec.schedule,
+    ...(v > 1 ? { virtualStages: v } : {}),
     stepUs,
     throughputSamplesPerS: stepUs > 0 ? problem.batch / (stepUs * 1e-6) : Infinity,
     bubbleFraction: computeSpan > 0 ? 1 - (m * terms.sumStageUs) / (p * computeSpan) : 0,

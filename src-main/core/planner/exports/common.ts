@@ -121,6 +121,10 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
     return { index, from: s.from, to: s.to, layerNames, blocks: layerNames.filter(isBlock).length, devices };
   });
   const { tp, dp } = uniformDegrees(plan, engine, warnings);
+  if ((plan.virtualStages ?? 1) > 1 && engine !== 'Megatron-LM')
+    warnings.push(
+      `the plan interleaves ${plan.virtualStages} virtual stages a rank (Megatron-LM's schedule); ${engine} runs each stage as one chunk, with a larger bubble`,
+    );
   const ranks: ExportRank[] = [];
   stages.forEach((s) => {
     s.devices

@@ -65,6 +65,7 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   if (layout.tp > 1 && input.problem.layers.some((l) => l.tensor?.experts !== undefined)) {
     args.push('--expert-model-parallel-size', String(layout.tp), '--expert-tensor-parallel-size', '1');
   }
+  args.push(...interleavingArgs(input.plan.virtualStages ?? 1, counts, warnings));
   if (split.first !== undefined) args.push('--decoder-first-pipeline-num-layers', String(split.first));
   if (split.last !== undefined) args.push('--decoder-last-pipeline-num-layers', String(split.last));
   if (split.layout !== undefined) {
@@ -98,6 +99,23 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   args.push(...modelArgs(input, numLayers, warnings));
   const commands = torchrunCommands(layout, input, input.script ?? MEGATRON_SCRIPT, args);
   return { args, commands, layout: split.layout ?? null, warnings };
+}
+
+/**
+ * Interleaved 1F1B: --num-layers-per-virtual-pipeline-stage, the decoder layers of one model chunk
+ * (Megatron-LM's arguments; it needs the microbatches a multiple of the pipeline size, which the
+ * plan keeps). None for v = 1, or, with a warning, when the stages' layers do not split into v equal chunks.
+ */
+function interleavingArgs(v: number, counts: readonly number[], warnings: string[]): string[] {
+  if (v <= 1) return [];
+  const per = (counts[0] ?? 0) / v;
+  if (!Number.isInteger(per) || per < 1 || counts.some((c) => c !== counts[0])) {
+    warnings.push(
+      `the plan interleaves ${v} virtual stages, but its stages' ${counts.join(', ')} layers do not split into ${v} equal chunks: Megatron-LM cannot run it`,
+    );
+    return [];
+  }
+  return ['--num-layers-per-virtual-pipeline-stage', String(per)];
 }
 
 /**

@@ -55,10 +55,27 @@ export function microbatchesInFlight(
   stage: number,
   stages: number,
   microbatches: number,
+  virtualStages = 1,
 ): number {
   if (mode === 'inference') return 1;
   if (schedule === 'gpipe') return microbatches;
+  if (virtualStages > 1) return interleavedInFlight(stage, stages, microbatches, virtualStages);
   return Math.max(1, Math.min(stages - stage, microbatches));
+}
+
+/**
+ * Interleaved 1F1B with v chunks a rank: Megatron-LM's warm-up on rank i runs 2(p − i − 1) +
+ * (v − 1)·p chunk forwards (at most m·v), and the steady state holds one more
+ * (megatron/core/pipeline_parallel/schedules.py, forward_backward_pipelining_with_interleaving;
+ * with m = p it warms up all m·v);
+ * each chunk is 1/v of the rank's layers. Rank 0 holds p + (p − 1)/v microbatches' activations:
+ * p microbatches times 1 + (p − 1)/(p·v) (Korthikanti et al., MLSys'23 §4.2.3).
+ */
+function interleavedInFlight(i: number, p: number, m: number, v: number): number {
+  // m = p: Megatron runs every chunk's forward first (all warm-up), so every rank holds all m.
+  if (m === p) return m;
+  const chunks = Math.min(2 * (p - i - 1) + (v - 1) * p + 1, m * v);
+  return Math.max(1, chunks / v);
 }
 
 export interface MemoryBreakdown {
@@ -130,7 +147,7 @@ export function memoryShortfall(
   m: MemoryBreakdown,
   mode: Mode,
 ): string {
-  const flight = `${m.inFlight} microbatch${m.inFlight === 1 ? '' : 'es'} in flight`;
+  const flight = `${Number.isInteger(m.inFlight) ? m.inFlight : m.inFlight.toFixed(2)} microbatch${m.inFlight === 1 ? '' : 'es'} in flight`;
   const held =
     mode === 'inference'
       ? `${formatBytes(m.parameterBytes)} weights, ${formatBytes(m.activationBytes)} activations, `

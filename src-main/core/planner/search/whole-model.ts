@@ -21,17 +21,18 @@ function overflow(p: Plan): number {
 
 /**
  * The fastest feasible microbatch count for fixed stages (fewest microbatches on ties); when none
- * fits, the one closest to fitting.
+ * fits, the one closest to fitting. virtualStages: interleaved 1F1B's chunks a stage (1: none).
  */
 export function bestOverMicrobatches(
   ctx: PlannerContext,
   stages: readonly StageSpec[],
   microbatches: readonly number[],
   schedule: Schedule,
+  virtualStages = 1,
 ): Plan {
   let best: Plan | null = null;
   for (const m of microbatches) {
-    const p = pricePlan(ctx, { stages, microbatches: m, schedule });
+    const p = pricePlan(ctx, { stages, microbatches: m, schedule, virtualStages });
     if (!best) best = p;
     else if (p.feasible !== best.feasible) {
       if (p.feasible) best = p;

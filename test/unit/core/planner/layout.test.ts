@@ -1,7 +1,8 @@
 /** A given layout ("tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8") priced exactly (layout.ts). */
 import { describe, expect, it } from 'vitest';
 import { alphaBetaCostModel } from '../../../../src-main/core/planner/cost/cost-model.js';
-import { parseLayout, priceLayout } from '../../../../src-main/core/planner/layout.js';
+import { parseLayout, priceLayout, scheduleText } from '../../../../src-main/core/planner/layout.js';
+import { exportMegatron } from '../../../../src-main/core/planner/exports/megatron.js';
 import { searchRanked } from '../../../../src-main/core/planner/search/plan-ranking.js';
 import type { PlanProblem } from '../../../../src-main/core/planner/types.js';
 
@@ -154,5 +155,72 @@ describe('--layout', () => {
     );
     expect(r.notes.join('\n')).toContain('of 2 kinds');
     expect(r.plan.microbatches).toBe(4);
+  });
+});
+
+describe('--layout vp (interleaved 1F1B)', () => {
+  it('prices the interleaved bubble: rank times over v in the fill and drain, v times the cut transfers', () => {
+    // dp = 1: no gradient synchronization in the step.
+    const plain = price('tp=4,pp=2,dp=1,zero=1,mb=4');
+    const inter = price('tp=4,pp=2,dp=1,zero=1,mb=4,vp=2');
+    expect(inter.text).toBe('tp=4,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b,vp=2');
+    expect(inter.plan.virtualStages).toBe(2);
+    expect(inter.notes.join('\n')).toContain('rank i runs virtual stages i, i+2, ... of 2 blocks each');
+    expect(plain.plan.virtualStages).toBeUndefined();
+    // The same ranks, layers and stage times; only the schedule differs.
+    expect(inter.plan.stages.map((s) => [s.from, s.to, s.timeUs])).toEqual(
+      plain.plan.stages.map((s) => [s.from, s.to, s.timeUs]),
+    );
+    const t = plain.plan.stages.map((s) => s.timeUs);
+    const sum = (t[0] as number) + (t[1] as number);
+    const max = Math.max(...t);
+    // The one cut's time c, from the plain step Σt + 2c + (m − 1)·max(t, c) (the cut is faster than a stage here).
+    const c = (plain.plan.stepUs - sum - 3 * max) / 2;
+    expect(c).toBeGreaterThan(0);
+    expect(2 * c).toBeLessThan(max);
+    // Interleaved: Σt/2 + 2·2·c + (4 − 1/2)·max.
+    expect(inter.plan.stepUs).toBeCloseTo(sum / 2 + 4 * c + 3.5 * max, 6);
+    expect(inter.plan.stepUs).toBeLessThan(plain.plan.stepUs);
+    expect(inter.plan.bubbleFraction).toBeLessThan(plain.plan.bubbleFraction);
+  });
+
+  it('holds p + (p − 1)/v microbatches of the first rank’s activations (Korthikanti et al.)', () => {
+    const batch16 = { ...problem(), batch: 16 };
+    const plain = price('tp=1,pp=2,dp=4,zero=1,mb=4', batch16);
+    const inter = price('tp=1,pp=2,dp=4,zero=1,mb=4,vp=2', batch16);
+    const need = (r: ReturnType<typeof price>, id: string) => r.plan.memory.find((m) => m.device === id)?.neededBytes;
+    // Rank 0: embeddings and 4 blocks, 1e8 bytes a sample each, 1 sample a device a microbatch: 5e8 a microbatch.
+    // Plain 1F1B keeps p = 2 microbatches; interleaved 2 + 1/2.
+    expect((need(inter, 'm/gpu:0') as number) - (need(plain, 'm/gpu:0') as number)).toBeCloseTo(0.5 * 5e8, 0);
+    // The last rank: plain 1, interleaved (0 + 2 + 1)/2 = 1.5.
+    expect((need(inter, 'm/gpu:4') as number) - (need(plain, 'm/gpu:4') as number)).toBeCloseTo(0.5 * 5e8, 0);
+  });
+
+  it('refuses, in one line, blocks that do not split into pp x vp chunks, mb not a multiple of pp, and serving', () => {
+    expect(() => price('pp=2,dp=4,zero=1,vp=3')).toThrow(
+      /--layout vp=3: toy's 8 transformer blocks do not split into pp x vp = 6 equal chunks \(vp that do with pp=2: 1, 2, 4\)/,
+    );
+    expect(() => price('pp=2,dp=4,zero=1,mb=1,vp=2')).toThrow(
+      /--layout vp=2: interleaving needs mb a multiple of pp=2; got mb=1/,
+    );
+    expect(() => price('pp=2,dp=4,zero=1,vp=2,schedule=gpipe')).toThrow(/use schedule=1f1b/);
+    expect(() => price('pp=1,dp=8,vp=2')).toThrow(/give pp=2 or more/);
+    expect(() => price('pp=2,dp=4,vp=2', { ...problem(), mode: 'inference' })).toThrow(/leave vp out when serving/);
+  });
+
+  it('picks the best microbatch count among multiples of pp when mb is not given', () => {
+    const r = price('tp=1,pp=2,dp=4,zero=1,vp=2');
+    expect(r.plan.microbatches % 2).toBe(0);
+  });
+
+  it('names the schedule and exports Megatron-LM’s layers per virtual stage', () => {
+    const r = price('tp=1,pp=2,dp=4,zero=1,mb=4,vp=2');
+    expect(scheduleText(r.plan)).toBe('interleaved 1F1B, 2 virtual stages');
+    expect(scheduleText(price('pp=2,dp=4,zero=1,mb=4').plan)).toBe('1F1B');
+    const args = exportMegatron({ plan: r.plan, problem: r.problem }).args;
+    expect(args[args.indexOf('--num-layers-per-virtual-pipeline-stage') + 1]).toBe('2');
+    expect(args[args.indexOf('--pipeline-model-parallel-size') + 1]).toBe('2');
+    const plainArgs = exportMegatron({ plan: price('pp=2,dp=4,zero=1,mb=4').plan, problem: r.problem }).args;
+    expect(plainArgs).not.toContain('--num-layers-per-virtual-pipeline-stage');
   });
 });

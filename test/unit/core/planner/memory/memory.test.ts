@@ -43,6 +43,18 @@ describe('microbatches in flight', () => {
     expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 8))).toEqual([4, 3, 2, 1]);
     expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 2))).toEqual([2, 2, 2, 1]);
   });
+  it('interleaved 1F1B (v chunks): rank i keeps (2(p − i − 1) + (v − 1)p + 1)/v, at most m; rank 0 p + (p − 1)/v', () => {
+    // p = 4, v = 2, m = 8: rank 0 runs 2·3 + 1·4 = 10 chunk forwards of warm-up and holds 11 chunks, 5.5 microbatches.
+    expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 8, 2))).toEqual([5.5, 4.5, 3.5, 2.5]);
+    // Korthikanti et al.: rank 0 holds p microbatches times 1 + (p − 1)/(p·v) = 4 · (1 + 3/8).
+    expect(microbatchesInFlight('1f1b', 'training', 0, 4, 8, 2)).toBeCloseTo(4 * (1 + 3 / 8), 12);
+    expect(microbatchesInFlight('1f1b', 'training', 0, 8, 64, 5)).toBeCloseTo(8 + 7 / 5, 12);
+    // m = p = 4: Megatron warms up all m·v = 8 chunks on every rank.
+    expect([0, 1, 2, 3].map((i) => microbatchesInFlight('1f1b', 'training', i, 4, 4, 2))).toEqual([4, 4, 4, 4]);
+    // m = 8, v = 4, p = 2: rank 0 warms up 2·1 + 3·2 = 8 of its 32 chunks and holds 9, 2.25 microbatches.
+    expect(microbatchesInFlight('1f1b', 'training', 0, 2, 8, 4)).toBe(2.25);
+    expect(microbatchesInFlight('1f1b', 'training', 0, 4, 8, 1)).toBe(4);
+  });
   it('GPipe keeps all m; inference one', () => {
     expect(microbatchesInFlight('gpipe', 'training', 3, 4, 8)).toBe(8);
     expect(microbatchesInFlight('gpipe', 'inference', 0, 4, 8)).toBe(1);
