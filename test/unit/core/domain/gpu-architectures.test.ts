@@ -34,12 +34,12 @@ describe('the GPU architecture table (one definition)', () => {
     expect(int4).toEqual(['awq-gemm', 'awq-gemm', 'marlin', 'marlin', 'marlin', 'marlin']);
   });
 
-  it('links virtual nodes of each architecture by its generation’s InfiniBand (HDR before Hopper, NDR from it)', () => {
+  it('links virtual nodes of each architecture by 8 rails of its generation’s InfiniBand (HDR before Hopper, NDR from it)', () => {
     for (const a of GPU_ARCHITECTURE_NAMES) {
       const gpu = GPU_DATASHEETS.find((g) => g.architecture === a);
       expect(gpu, a).toBeDefined();
       const { network } = virtualNodes(Array<string>(9).fill(gpu?.id ?? ''), undefined);
-      expect(network, a).toBe(a === 'Hopper' || a === 'Blackwell' ? '400Gb-IB' : '200Gb-IB');
+      expect(network, a).toBe(a === 'Hopper' || a === 'Blackwell' ? '8x400Gb-IB' : '8x200Gb-IB');
     }
   });
 });
