@@ -40,9 +40,9 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await page.getByTestId('plan-seq').fill('2048');
         await page.getByTestId('plan-run').click();
         await page.getByTestId('plan-finetune-head').waitFor({ timeout: 120_000 });
-        // The figures say what they assume, the sequence asked first.
+        // The figures say what they assume: the sequence asked first, the batch left at its default.
         await expect(page.getByTestId('plan-assumptions').innerText()).resolves.toMatch(
-          /^Assumes: sequence 2,048 tokens, batch 8, nf4 weights, bf16 compute, stack PEFT/,
+          /^Assumes: sequence 2,048 tokens, batch 8 \(default\), nf4 weights, bf16 compute, stack PEFT/,
         );
         await expect(page.getByTestId('plan-finetune-head').innerText()).resolves.toBe(
           'QLoRA r16 α32 on q,k,v,o,gate,up,down · PEFT',
@@ -76,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await expect(page.getByTestId('plans-table').count()).resolves.toBe(0);
         await expect(page.getByTestId('serving-table').count()).resolves.toBe(0);
         await expect(page.getByTestId('plan-assumptions').innerText()).resolves.toMatch(
-          /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1, bf16, engine vLLM/,
+          /^Assumes: prompt 1,024 \+ 256 output tokens \(defaults\), batch 1 \(default\), bf16, engine vLLM/,
         );
         await page.getByTestId('plan-assumptions').scrollIntoViewIfNeeded();
         await app.screenshot('plans-none-fits-light');
