@@ -125,7 +125,7 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'DIR',
       description:
-        'write the best plan as files: Slurm sbatch (heterogeneous for mixed GPUs), hostfile, DeepSpeed, Megatron, torch, a Chrome trace; DIR must be new or empty',
+        'write the best plan (or the --layout given) as files: Slurm sbatch (heterogeneous for mixed GPUs), hostfile, DeepSpeed, Megatron, torch, a Chrome trace; DIR must be new or empty',
     },
     force: {
       type: 'boolean',
@@ -151,8 +151,10 @@ export const planCommand: Command = {
     if (ctx.json) {
       // The simulated timelines are for the app's charts.
       const { timeline: _timeline, timelines: _timelines, ...summary } = planSummary(r);
+      const layout = summary.layout ? { ...summary.layout, timeline: undefined } : null;
       ctx.printJson({
         ...summary,
+        layout,
         networks: machineNetworks(r),
         ...(gguf?.stored ? { stored: gguf.stored } : {}),
         ...(emitted ? { emitted } : {}),
@@ -163,7 +165,7 @@ export const planCommand: Command = {
       if (emitted)
         ctx.printLines([
           '',
-          `Wrote ${count(emitted.length, 'file')} to ${opts.emit as string}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
+          `Wrote ${count(emitted.length, 'file')} to ${opts.emit as string}${r.exportsOf === 'layout' ? ' (your layout, not the recommendation)' : ''}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
         ]);
     }
     if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));

@@ -17,6 +17,7 @@
 import { quoted } from '../text/shown.js';
 import type { ServingFigures } from './serving/serving.js';
 import type { StepBand } from './plan-summary.js';
+import type { SimEvent } from './simulator/pipeline-simulator.js';
 import { UserError } from '../errors.js';
 import { pricePlan, tensorDegreeRefusal, type StageSpec } from './cost/plan-cost.js';
 import { recomputeProblem } from './memory/recompute.js';
@@ -407,4 +408,6 @@ export interface LayoutAnswer {
   serving?: ServingFigures | null;
   /** Its step's band, as the listed plans' (stepBands); null when it does not fit or a device has none. */
   band?: StepBand | null;
+  /** Its simulated step (as the best plan's timeline); empty when it does not fit. */
+  timeline?: SimEvent[];
 }

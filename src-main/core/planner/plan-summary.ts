@@ -26,6 +26,8 @@ export interface PlanOutcome {
   /** What the figures rest on: sequence (prompt and output), batch, dtype and weights, engine or stack. */
   assumptions: PlanAssumptionsView;
   exports: PlanExports | null;
+  /** What the exports launch: the recommended plan, or the layout the request gave (none when it does not fit). */
+  exportsOf: 'recommended' | 'layout';
   /** The simulated schedule of the best plan (one step); empty when none fits. */
   timeline: SimEvent[];
   /** The simulated schedule of each listed plan, in the plans' order (empty when it does not fit). */

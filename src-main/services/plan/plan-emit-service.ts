@@ -30,6 +30,11 @@ export interface EmittedFile {
   what: string;
 }
 
+/** The simulated step of what the files launch: the layout's when the request gave one. */
+function launched(r: PlanResponse): PlanResponse['timeline'] {
+  return r.exportsOf === 'layout' ? (r.layout?.timeline ?? []) : r.timeline;
+}
+
 /** megatron.sh runs Megatron-LM's own pretrain_gpt.py, from its checkout. */
 const MEGATRON_CD = 'cd "${MEGATRON_LM:?set MEGATRON_LM to your Megatron-LM checkout}"';
 
@@ -42,16 +47,23 @@ const sh = (lines: readonly string[]): string => `#!/bin/sh\n${lines.join('\n')}
  */
 export function planFiles(r: PlanResponse): { name: string; text: string; what: string }[] {
   const e = r.exports;
+  if (!e && r.exportsOf === 'layout' && r.layout) {
+    const why = r.layout.reasons[0] ?? 'it does not fit';
+    throw new UserError(
+      `the layout ${r.layout.text} does not fit (${oneLine(why)}): nothing to emit; drop --layout to emit the recommended plan`,
+    );
+  }
   if (!e) throw new UserError(`no plan of ${commentText(r.workload)} fits these devices: nothing to emit`);
   const { files, warnings } = e.kind === 'serving' ? servingFiles(e) : trainingFiles(e, r.problem.mode === 'inference');
   const trace = {
     name: 'timeline.trace.json',
-    text: `${JSON.stringify(chromeTrace(r.timeline, `${r.workload}: simulated ${r.problem.mode} step`))}\n`,
+    text: `${JSON.stringify(chromeTrace(launched(r), `${r.workload}: simulated ${r.problem.mode} step`))}\n`,
     what: 'the simulated step as a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)',
   };
   const all = [...files, trace];
   const readme = [
     `pipeDejavu plan for ${commentText(r.workload)} (${r.problem.mode}, batch ${r.problem.batch})`,
+    ...(r.exportsOf === 'layout' && r.layout ? [`These files launch the layout you gave: ${r.layout.text}.`] : []),
     '',
     ...all.map((f) => `${f.name}: ${f.what}`),
     ...(warnings.length > 0 ? ['', 'Notes:', ...warnings.map((w) => `- ${oneLine(w)}`)] : []),

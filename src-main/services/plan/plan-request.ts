@@ -27,6 +27,7 @@ export function planSummary(r: PlanResponse): PlanSummary {
     rejected: r.result.rejected,
     searchMs: r.result.searchMs,
     exports: r.exports,
+    exportsOf: r.exportsOf,
     timeline: r.timeline,
     timelines: r.timelines,
     serving: r.serving,

@@ -18,6 +18,7 @@ import {
   offloadPolicy,
   offloadSettings,
   searchRanked,
+  type RankedPlan,
   type RankedPlans,
 } from '../../core/planner/search/plan-ranking.js';
 import type { Plan, PlanDevice, PlanProblem, SuggestedPlan } from '../../core/planner/types.js';
@@ -162,7 +163,27 @@ function layoutWithServing(
     ? servingOf(assumptions.served, problem, [answer.plan], devices.candidates, costModel, engine)
     : null;
   const [band] = stepBands(db, [answer.plan], problem.devices, workload.name);
-  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null };
+  const timeline = answer.fits ? timelineOf({ plan: answer.plan, problem }, costModel) : [];
+  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null, timeline };
+}
+
+/**
+ * What `--emit` writes and the app's launch lines show: the layout the user gave when there is one
+ * (it fits: its own files; it does not: none, and `exportsOf` says why), else the best plan.
+ */
+function planOrLayoutExports(
+  db: Database,
+  searched: Prepared,
+  best: RankedPlan | null,
+  figures: ServingFigures | undefined,
+  given: LayoutAnswer | null,
+): Pick<PlanResponse, 'exports' | 'exportsOf'> {
+  if (!given) return { exports: best ? planExports(db, searched, best, figures) : null, exportsOf: 'recommended' };
+  const ranked = { plan: given.plan, problem: searched.problem };
+  return {
+    exports: given.fits ? planExports(db, searched, ranked, given.serving ?? undefined) : null,
+    exportsOf: 'layout',
+  };
 }
 
 /** Each plan's step band, from every device's factors (plan-bands.ts). */
@@ -199,6 +220,7 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
       `stopped looking for a change that fits after ${SUGGESTION_TIME_MS / 1000} s (${count(search.searched, 'search', 'searches')}); the changes not tried may fit`,
     );
   }
+  const priced = layout ? layoutWithServing(db, layout, searched, best?.plan ?? null, serving !== null) : null;
   return {
     workload: workload.name,
     assumptions: assumptionsView(req, searched),
@@ -207,13 +229,11 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
     serving,
     served,
     engine: assumptions.engine?.summary ?? null,
-    exports: best ? planExports(db, searched, best, serving?.[result.plans.indexOf(best.plan)]) : null,
+    ...planOrLayoutExports(db, searched, best, serving?.[best ? result.plans.indexOf(best.plan) : -1], priced),
     timeline: best ? timelineOf(best, costModel) : [],
     timelines: listed.map((t) => timelineOf(t, costModel)),
     suggestions,
-    layout: layout
-      ? layoutWithServing(db, layout, searched, searched.ranked.best?.plan ?? null, serving !== null)
-      : null,
+    layout: priced,
     finetune: assumptions.finetune,
     stepBands: stepBands(db, result.plans, problem.devices, workload.name),
     warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),

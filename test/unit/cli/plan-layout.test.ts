@@ -2,6 +2,7 @@
  * `pipedejavu plan --layout` (the user's configuration priced beside the recommendation) and
  * `--zero` (auto, 0-3, fsdp, fsdp-grad-op) through the built CLI, on datasheet GPUs.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../../helpers/cli.js';
@@ -72,6 +73,33 @@ describe('plan --layout', () => {
     expect(few.stderr).toContain('make tp x pp x dp = 4');
     const odd = await cli([...base, '--layout', 'tp=2,sp=2', '--db', db]);
     expect(odd.stderr).toContain('unknown key "sp"; keys: tp, pp, dp, zero, recompute, mb, schedule');
+  });
+});
+
+describe('plan --layout --emit', () => {
+  it('writes the layout it was given, not the recommendation, and says so', async () => {
+    const out = path.join(tempDir(), 'emit');
+    const r = await cli([...base, '--layout', 'tp=2,pp=2,dp=1,zero=1,mb=4', '--emit', out, '--db', db]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Wrote \d+ files to .* \(your layout, not the recommendation\): /m);
+    expect(readFileSync(path.join(out, 'README.txt'), 'utf8')).toContain(
+      'These files launch the layout you gave: tp=2,pp=2,dp=1,zero=1,recompute=none,mb=4,schedule=1f1b.',
+    );
+    const megatron = readFileSync(path.join(out, 'megatron-args.txt'), 'utf8');
+    expect(megatron).toMatch(/--tensor-model-parallel-size 2\b/);
+    expect(megatron).toMatch(/--pipeline-model-parallel-size 2\b/);
+  });
+
+  it('refuses in one line, writing nothing, when the layout does not fit', async () => {
+    const out = path.join(tempDir(), 'emit-none');
+    const big = ['plan', '--workload', 'llama-7b', '--devices', 'none', '--virtual', '2xA100', '--mode', 'training'];
+    const r = await cli([...big, '--layout', 'tp=1,pp=1,dp=2,zero=0', '--offload', 'no', '--emit', out, '--db', db]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /the layout tp=1,pp=1,dp=2,zero=0.* does not fit \(.*needs .*\): nothing to emit; drop --layout/,
+    );
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   });
 });
 
