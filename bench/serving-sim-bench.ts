@@ -1,0 +1,73 @@
+/**
+ * Serving-simulator speed (issue 61's target: 10,000 requests through one replica in at most 1 s).
+ * Run: npm run bench:serving-sim
+ * Llama 3.1 8B in bf16 on one H100 SXM5 datasheet GPU under vLLM's rules; prompts lognormal around
+ * 2,000 tokens (sigma 0.6), answers lognormal around 300 (sigma 0.8); four loads: Poisson at half
+ * and twice the replica's capacity, gamma bursts (CV 3), and offline. Each is run 5 times; the median
+ * wall time is printed with the run's figures, goodput under p90 TTFT 1 s and p90 TPOT 50 ms, and how
+ * far the run is from Little's law. Prints a markdown table.
+ */
+import os from 'node:os';
+import { getCatalogEntry } from '../src-main/core/catalog/index.js';
+import type { TransformerEntry } from '../src-main/core/catalog/schema.js';
+import { engineDeployment } from '../src-main/core/engines/engine-deployment.js';
+import { serve, type ServingLoad } from '../src-main/core/engines/engine-figures.js';
+import { engineRules } from '../src-main/core/engines/engines.js';
+import { datasheetFor } from '../src-main/core/planner/cost/datasheets.js';
+import { parseLengthSpec } from '../src-main/core/serving/lengths.js';
+import { goodput, littlesLaw, type ServingSlo } from '../src-main/core/serving/serving-metrics.js';
+
+const REQUESTS = 10_000;
+const RUNS = 5;
+const gpu = datasheetFor('H100 SXM5');
+if (!gpu) throw new Error('no H100 SXM5 datasheet');
+const dep = engineDeployment({
+  engine: engineRules('vllm'),
+  entry: getCatalogEntry('llama-3.1-8b') as TransformerEntry,
+  format: 'bf16',
+  kvCache: 'auto',
+  stages: [{ gpu, blocks: 32, members: ['gpu0'] }],
+  allReduceUs: () => 0,
+  sendUs: () => 0,
+});
+
+const lengths = {
+  prompt: parseLengthSpec('lognormal:2000:0.6', '--prompt'),
+  output: parseLengthSpec('lognormal:300:0.8', '--output'),
+};
+/** The SLO goodput is counted under: p90 TTFT within 1 s, p90 TPOT within 50 ms. */
+const SLO: ServingSlo = { ttft: { percentile: 90, us: 1e6 }, tpot: { percentile: 90, us: 50e3 } };
+const loads: [string, ServingLoad][] = [
+  ['Poisson 5 req/s', { ...lengths, requests: REQUESTS, arrival: { kind: 'rate', perSecond: 5, seed: 1 } }],
+  ['Poisson 40 req/s', { ...lengths, requests: REQUESTS, arrival: { kind: 'rate', perSecond: 40, seed: 1 } }],
+  [
+    'bursts 10 req/s, CV 3',
+    { ...lengths, requests: REQUESTS, arrival: { kind: 'burst', perSecond: 10, cv: 3, seed: 1 } },
+  ],
+  ['offline', { ...lengths, requests: REQUESTS, arrival: { kind: 'offline' } }],
+];
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const rows: string[] = [];
+for (const [name, load] of loads) {
+  const times: number[] = [];
+  let run = serve(dep, load);
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    run = serve(dep, load);
+    times.push(performance.now() - t0);
+  }
+  const good = goodput(run, SLO);
+  rows.push(
+    `| ${name} | ${REQUESTS} | ${run.sim.steps} | ${median(times).toFixed(0)} | ${run.requestsPerSecond.toFixed(2)} | ` +
+      `${(run.ttft.p90 / 1e3).toFixed(0)} | ${(run.tpot.p90 / 1e3).toFixed(1)} | ${(run.itl.p99 / 1e3).toFixed(1)} | ` +
+      `${good.requestsPerSecond.toFixed(2)} | ${run.sim.preemptions} | ${(littlesLaw(run).relativeGap * 100).toFixed(3)}% |`,
+  );
+}
+console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown'}, node ${process.version}, ${new Date().toISOString()}`);
+console.log(
+  '| load | requests | decode steps | wall ms (median of 5) | req/s | TTFT p90 ms | TPOT p90 ms | ITL p99 ms | ' +
+    'goodput req/s (p90 TTFT 1 s, TPOT 50 ms) | preemptions | Little gap |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) console.log(r);
