@@ -7,7 +7,10 @@
  * wall time is printed with the run's figures, goodput under p90 TTFT 1 s and p90 TPOT 50 ms, and how
  * far the run is from Little's law. Prints a markdown table.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { readServingTrace } from '../src-main/adapters/files/serving-trace.js';
 import { getCatalogEntry } from '../src-main/core/catalog/index.js';
 import type { TransformerEntry } from '../src-main/core/catalog/schema.js';
 import { engineDeployment } from '../src-main/core/engines/engine-deployment.js';
@@ -47,6 +50,36 @@ const loads: [string, ServingLoad][] = [
   ['offline', { ...lengths, requests: REQUESTS, arrival: { kind: 'offline' } }],
 ];
 
+/** A JSONL trace of the first Poisson load's requests (to serve through the trace reader), and a 1M-row one to time the reader. */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'serving-sim-bench-'));
+function writeTrace(name: string, rows: number): string {
+  const file = path.join(dir, name);
+  const lines: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    lines.push(JSON.stringify({ t: i / 8, prompt: 1000 + ((i * 7919) % 2000), output: 100 + ((i * 104729) % 400) }));
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+const t0 = performance.now();
+const trace = await readServingTrace(writeTrace('10k.jsonl', REQUESTS));
+const readMs = performance.now() - t0;
+loads.push([
+  `trace: JSONL, ${REQUESTS} rows at 8 req/s (read in ${readMs.toFixed(0)} ms)`,
+  {
+    prompt: { kind: 'trace', tokens: trace.prompt },
+    output: { kind: 'trace', tokens: trace.output },
+    requests: trace.rows,
+    arrival: { kind: 'trace', atSeconds: trace.atSeconds ?? [] },
+  },
+]);
+const bigFile = writeTrace('1m.jsonl', 1_000_000);
+const t1 = performance.now();
+const big = await readServingTrace(bigFile);
+const bigReadMs = performance.now() - t1;
+const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
+rmSync(dir, { recursive: true });
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const rows: string[] = [];
 for (const [name, load] of loads) {
@@ -71,3 +104,6 @@ console.log(
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
+console.log(
+  `\nReading a JSONL trace of ${big.rows} rows: ${bigReadMs.toFixed(0)} ms (heap after: ${heapMb.toFixed(0)} MB).`,
+);

@@ -2,7 +2,7 @@
  * A column of numbers that grows by doubling a typed array: a million rows in 8 MB, not a million
  * boxed numbers, and no copy per push. Pure.
  */
-export class Column<A extends Float64Array | Int32Array> {
+class Column<A extends Float64Array | Int32Array> {
   private data: A;
   length = 0;
 

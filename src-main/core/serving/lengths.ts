@@ -22,7 +22,7 @@ export type LengthSpec = number | LengthDist;
 export const MAX_LENGTH = 10_000_000;
 const MAX_SIGMA = 3;
 
-export function lengthDist(spec: LengthSpec): LengthDist {
+function lengthDist(spec: LengthSpec): LengthDist {
   return typeof spec === 'number' ? { kind: 'fixed', tokens: spec } : spec;
 }
 

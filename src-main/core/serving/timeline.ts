@@ -56,7 +56,7 @@ function downsample(
   range: { start: number; end: number; points: number },
 ): Series {
   const span = Math.max(0, range.end - range.start);
-  const n = span > 0 ? Math.max(1, Math.min(range.points, at.length)) : 0;
+  const n = span > 0 ? Math.max(1, range.points) : 0;
   const slice = n > 0 ? span / n : 0;
   const area = new Float64Array(n);
   const max = new Float64Array(n);
