@@ -2,10 +2,12 @@
  * Serving-simulator speed (issue 61's target: 10,000 requests through one replica in at most 1 s).
  * Run: npm run bench:serving-sim
  * Llama 3.1 8B in bf16 on one H100 SXM5 datasheet GPU under vLLM's rules; prompts lognormal around
- * 2,000 tokens (sigma 0.6), answers lognormal around 300 (sigma 0.8); four loads: Poisson at half
- * and twice the replica's capacity, gamma bursts (CV 3), and offline. Each is run 5 times; the median
- * wall time is printed with the run's figures, goodput under p90 TTFT 1 s and p90 TPOT 50 ms, and how
- * far the run is from Little's law. Prints a markdown table.
+ * 2,000 tokens (sigma 0.6), answers lognormal around 300 (sigma 0.8). Loads: Poisson at 5 req/s (under
+ * the replica's capacity, about 6.8) and at 40 (over it), gamma bursts at 10 (CV 3), offline, and a
+ * JSONL trace of 10,000 rows read from a file. Each runs once to warm the JIT (the first load's cold
+ * CPU time is printed), then 5 times: the median wall and CPU time (CPU time is what other work on a
+ * busy machine inflates least), with the run's figures, goodput under p90 TTFT 1 s and p90 TPOT 50 ms,
+ * and how far the run is from Little's law. Then the time to read a 1M-row JSONL trace. Prints markdown.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -83,26 +85,34 @@ rmSync(dir, { recursive: true });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const rows: string[] = [];
 for (const [name, load] of loads) {
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const c0 = process.cpuUsage();
   let run = serve(dep, load);
+  const firstCpu = process.cpuUsage(c0);
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
+    const c = process.cpuUsage();
     run = serve(dep, load);
-    times.push(performance.now() - t0);
+    const used = process.cpuUsage(c);
+    wall.push(performance.now() - t0);
+    cpu.push((used.user + used.system) / 1e3);
   }
+  const cold =
+    rows.length === 0 ? ` (first run, JIT cold: ${((firstCpu.user + firstCpu.system) / 1e3).toFixed(0)} ms CPU)` : '';
   const good = goodput(run, SLO);
   rows.push(
-    `| ${name} | ${REQUESTS} | ${run.sim.steps} | ${median(times).toFixed(0)} | ${run.requestsPerSecond.toFixed(2)} | ` +
+    `| ${name} | ${REQUESTS} | ${run.sim.steps} | ${median(wall).toFixed(0)} | ${median(cpu).toFixed(0)}${cold} | ${run.requestsPerSecond.toFixed(2)} | ` +
       `${(run.ttft.p90 / 1e3).toFixed(0)} | ${(run.tpot.p90 / 1e3).toFixed(1)} | ${(run.itl.p99 / 1e3).toFixed(1)} | ` +
       `${good.requestsPerSecond.toFixed(2)} | ${run.sim.preemptions} | ${(littlesLaw(run).relativeGap * 100).toFixed(3)}% |`,
   );
 }
 console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown'}, node ${process.version}, ${new Date().toISOString()}`);
 console.log(
-  '| load | requests | decode steps | wall ms (median of 5) | req/s | TTFT p90 ms | TPOT p90 ms | ITL p99 ms | ' +
+  '| load | requests | decode steps | wall ms (median of 5) | CPU ms (median of 5) | req/s | TTFT p90 ms | TPOT p90 ms | ITL p99 ms | ' +
     'goodput req/s (p90 TTFT 1 s, TPOT 50 ms) | preemptions | Little gap |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(r);
 console.log(
   `\nReading a JSONL trace of ${big.rows} rows: ${bigReadMs.toFixed(0)} ms (heap after: ${heapMb.toFixed(0)} MB).`,
