@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
-import { serve, type ServingLoad, type ServingRun } from '../../../../src-main/core/engines/engine-figures.js';
+import {
+  promptUs,
+  serve,
+  type ServingLoad,
+  type ServingRun,
+} from '../../../../src-main/core/engines/engine-figures.js';
 import { replicaKvTokens as replicaKv } from '../../../../src-main/core/engines/engine-memory.js';
 import { stepCost } from '../../../../src-main/core/engines/engine-step.js';
 import { simulateReplica } from '../../../../src-main/core/engines/serving-sim.js';
@@ -27,6 +32,13 @@ describe('simulateReplica', () => {
     expect(run.itl.p99 / mid).toBeGreaterThan(0.98);
     expect(run.itl.p99 / mid).toBeLessThan(1.02);
     expect(run.sim.queueSeries.peak).toBe(0);
+  });
+
+  it("at a vanishing rate: a prompt longer than a step's token budget takes promptUs (its chunks one after another)", () => {
+    const prompt = 3 * dep.engine.batching.maxBatchedTokens + 100;
+    const run = serve(dep, { prompt, output: 8, requests: 3, arrival: { kind: 'rate', perSecond: 0.001, seed: 2 } });
+    expect(run.ttft.p50 / promptUs(dep, prompt)).toBeCloseTo(1, 9);
+    expect(run.ttft.p99 / promptUs(dep, prompt)).toBeCloseTo(1, 9);
   });
 
   it('at saturation: output throughput is the batch ceiling over its decode step', () => {
