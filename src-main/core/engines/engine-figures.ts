@@ -1,11 +1,14 @@
 /**
  * The figures people publish about an engine, priced on a deployment: a prompt processed alone
  * (llama-bench ppN), tokens generated one after another (tgN), a static batch run to completion,
- * an offline run of many requests, and serving at a concurrency or a request rate with its
- * latency percentiles. Pure.
+ * an offline run of many requests, and serving a load (arrivals at a concurrency, a rate, in bursts
+ * or from a trace; prompt and answer lengths fixed or drawn) with its latency percentiles. Pure.
  */
 import { replicaKvTokens } from './engine-memory.js';
 import { stepCost, type EngineDeployment } from './engine-step.js';
+import { arrivalCount, arrivalTimesUs, describeArrivals, type ArrivalSpec } from '../serving/arrivals.js';
+import { describeLength, sampleLengths, type LengthSpec } from '../serving/lengths.js';
+import { latencySummary, tpotOf, ttftOf, weightedSummary, type LatencySummary } from '../serving/serving-metrics.js';
 import { simulateReplica, type SimRequest, type SimResult } from './serving-sim.js';
 
 /** A prompt of `tokens` processed alone, in the engine's steps of at most maxBatchedTokens (µs). */
@@ -23,66 +26,55 @@ export function promptUs(
   return us;
 }
 
-export interface LatencySummary {
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-}
-
-function summary(xs: number[]): LatencySummary {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (q: number): number => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-  return { mean: s.reduce((a, b) => a + b, 0) / Math.max(1, s.length), p50: at(0.5), p90: at(0.9), p99: at(0.99) };
-}
+export type { LatencySummary };
 
 export interface ServingRun {
   sim: SimResult;
   /** Per request, µs. */
   ttft: LatencySummary;
   tpot: LatencySummary;
+  /** Gaps between a request's successive tokens, over every token after the first (µs). */
+  itl: LatencySummary;
   e2e: LatencySummary;
   requestsPerSecond: number;
   outputTokensPerSecond: number;
   totalTokensPerSecond: number;
+  /** The load in words: how requests arrived, and the prompt and answer lengths. */
+  arrivals: string;
+  promptLengths: string;
+  outputLengths: string;
 }
 
 export interface ServingLoad {
-  prompt: number;
-  output: number;
-  /** Requests in all. */
+  /** Tokens per prompt and per answer: a count, or a distribution (lengths.ts). */
+  prompt: LengthSpec;
+  output: LengthSpec;
+  /** Requests in all (a trace's arrivals give at most their count). */
   requests: number;
-  /** All at once (offline), a closed loop of this many users, or Poisson arrivals at this rate (requests/s). */
-  arrival:
-    { kind: 'offline' } | { kind: 'concurrency'; users: number } | { kind: 'rate'; perSecond: number; seed?: number };
+  /**
+   * All at once (offline), a closed loop of this many users, Poisson arrivals at a rate
+   * (requests/s), bursts, or a trace's times (arrivals.ts).
+   */
+  arrival: ArrivalSpec;
+  /** Seed of the drawn lengths (default: the arrivals' seed, else 1). */
+  seed?: number;
   /** Caps other than the engine's defaults (a launch's --max-num-seqs, a benchmark's batch). */
   maxNumSeqs?: number;
   maxBatchedTokens?: number;
 }
 
-/** Seeded exponential gaps (a small LCG, so the same seed gives the same arrivals anywhere). */
-function poissonArrivals(n: number, perSecond: number, seed: number): number[] {
-  let state = seed >>> 0 || 1;
-  const next = (): number => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return (state + 0.5) / 2 ** 32;
-  };
-  const out: number[] = [];
-  let t = 0;
-  for (let i = 0; i < n; i++) {
-    out.push(t);
-    t += (-Math.log(next()) / perSecond) * 1e6;
-  }
-  return out;
-}
-
 /** Serving `load` on one replica of the deployment. */
 export function serve(dep: EngineDeployment, load: ServingLoad): ServingRun {
-  const at =
-    load.arrival.kind === 'rate'
-      ? poissonArrivals(load.requests, load.arrival.perSecond, load.arrival.seed ?? 1)
-      : Array<number>(load.requests).fill(0);
-  const requests: SimRequest[] = at.map((t) => ({ at: t, prompt: load.prompt, output: load.output }));
+  const n = arrivalCount(load.arrival, load.requests);
+  const at = arrivalTimesUs(load.arrival, n);
+  const seed = load.seed ?? ('seed' in load.arrival ? (load.arrival.seed ?? 1) : 1);
+  // Prompts and answers draw from their own streams, so their lengths do not rise and fall together.
+  const prompts = sampleLengths(load.prompt, n, seed * 2 + 11);
+  const outputs = sampleLengths(load.output, n, seed * 2 + 12);
+  const requests: SimRequest[] = [];
+  for (let i = 0; i < n; i++) {
+    requests.push({ at: at[i] as number, prompt: prompts[i] as number, output: outputs[i] as number });
+  }
   const b = dep.engine.batching;
   const sim = simulateReplica(dep, requests, {
     kvTokens: replicaKvTokens(dep),
@@ -92,15 +84,23 @@ export function serve(dep: EngineDeployment, load: ServingLoad): ServingRun {
   });
   const done = sim.requests;
   const seconds = sim.makespanUs / 1e6;
-  const outputs = done.reduce((a, r) => a + r.output, 0);
-  const inputs = done.reduce((a, r) => a + r.prompt, 0);
+  let outputTokens = 0;
+  let inputTokens = 0;
+  for (const r of done) {
+    outputTokens += r.output;
+    inputTokens += r.prompt;
+  }
   return {
     sim,
-    ttft: summary(done.map((r) => r.firstToken - r.arrival)),
-    tpot: summary(done.filter((r) => r.output > 1).map((r) => (r.end - r.firstToken) / (r.output - 1))),
-    e2e: summary(done.map((r) => r.end - r.arrival)),
+    ttft: latencySummary(done.map(ttftOf)),
+    tpot: latencySummary(done.filter((r) => r.output > 1).map(tpotOf)),
+    itl: weightedSummary(sim.itl),
+    e2e: latencySummary(done.map((r) => r.end - r.arrival)),
     requestsPerSecond: seconds > 0 ? done.length / seconds : 0,
-    outputTokensPerSecond: seconds > 0 ? outputs / seconds : 0,
-    totalTokensPerSecond: seconds > 0 ? (inputs + outputs) / seconds : 0,
+    outputTokensPerSecond: seconds > 0 ? outputTokens / seconds : 0,
+    totalTokensPerSecond: seconds > 0 ? (inputTokens + outputTokens) / seconds : 0,
+    arrivals: describeArrivals(load.arrival),
+    promptLengths: describeLength(load.prompt),
+    outputLengths: describeLength(load.output),
   };
 }

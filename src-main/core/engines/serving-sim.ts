@@ -13,10 +13,16 @@
  *   decodes nothing; otherwise it decodes (vLLM before chunked prefill was the default);
  * - static: a batch is admitted when the engine is idle, prefilled at once, and decoded until its
  *   last sequence ends (transformers' generate).
- * KV cache: 'on-demand' engines hold a sequence's tokens as they come and preempt the newest
- * sequence (to recompute later) when the cache is full; 'full' engines reserve prompt + output at
- * admission.
+ * KV cache: 'on-demand' engines reserve a prompt's tokens at admission, hold each answer's tokens as
+ * they come, and preempt the newest sequence when the cache overflows: it gives its cache back, goes
+ * to the front of the queue, and on readmission recomputes its prompt and the tokens it had already
+ * sent (one prefill), then goes on (vLLM's and SGLang's recompute); 'full' engines reserve prompt +
+ * output at admission.
+ * Besides each request's times, the run keeps every inter-token gap (grouped: the sequences a step
+ * decodes share one gap) and the KV cache and queue step by step (timeline.ts).
  */
+import { floatColumn } from '../serving/columns.js';
+import { Timeline, type Series } from '../serving/timeline.js';
 import type { EngineDeployment, StepLoad } from './engine-step.js';
 import { stepCost } from './engine-step.js';
 
@@ -47,6 +53,12 @@ export interface RequestResult {
   output: number;
 }
 
+/** Gaps between a request's successive tokens (µs), each with how many tokens came after it. */
+export interface TokenGaps {
+  gapsUs: Float64Array;
+  counts: Float64Array;
+}
+
 export interface SimResult {
   requests: RequestResult[];
   /** From the first arrival to the last token (µs). */
@@ -57,29 +69,67 @@ export interface SimResult {
   peakRunning: number;
   /** Time-average of the requests in the system (waiting or running) over the makespan, as the steps saw them. */
   meanInSystem: number;
-  /** Time-average of the KV cache's tokens in use, and the most in one step. */
+  /** Time-average of the KV cache's tokens held (and reserved for prompts being prefilled), and the most in one step. */
   meanKvTokens: number;
   peakKvTokens: number;
+  /** The KV cache's tokens held and the requests queued (arrived, not running), over the run. */
+  kvSeries: Series;
+  queueSeries: Series;
+  /** Inter-token gaps of every request after its first token. */
+  itl: TokenGaps;
   /** Requests never served (did not fit the KV cache even alone). */
   refused: number;
   /** The step limit stopped the simulation. */
   cut: boolean;
 }
 
-interface Running {
-  req: SimRequest;
+/** A request in the replica: queued, running, or preempted and queued again. */
+interface Seq {
   index: number;
+  /** Order of admission (the newest running sequence is preempted first). */
+  admitted: number;
+  arrival: number;
+  prompt: number;
+  output: number;
+  /** Tokens to prefill: the prompt, or after a preemption the prompt and the tokens already sent. */
+  target: number;
   prefilled: number;
   generated: number;
+  /** Tokens in the cache. */
+  kv: number;
   firstToken: number;
+  /** When its last token came (µs). */
+  last: number;
 }
 
 const DEFAULT_MAX_STEPS = 2_000_000;
+const NO_PREFILL: StepLoad['prefill'] = [];
 
+/**
+ * The replica's state. Running sequences are in two lists, those still prefilling (in admission
+ * order) and those decoding, and the decoding ones' context is kept as a sum, so a decode step
+ * touches each decoding sequence once (its token, its gap, whether it ended) and nothing else.
+ */
 class ReplicaSim {
-  private readonly waiting: { req: SimRequest; index: number }[] = [];
-  private readonly running: Running[] = [];
+  /** Arrived requests not yet running, oldest first from `head`; preempted ones go to `resumed`, served first. */
+  private waiting: Seq[] = [];
+  private head = 0;
+  private readonly resumed: Seq[] = [];
+  private pending: Seq[] = [];
+  private decoding: Seq[] = [];
+  /** Cached tokens of the decoding sequences (their prompts and answers so far). */
+  private decodeContext = 0;
+  /** A lower bound on the tokens any decoding sequence has left, and how many still grow. */
+  private minLeft = Infinity;
   private readonly results: (RequestResult | null)[];
+  private readonly timeline = new Timeline();
+  private readonly gaps = floatColumn();
+  private readonly gapCounts = floatColumn();
+  private readonly full: boolean;
+  private readonly isStatic: boolean;
+  /** Tokens the running sequences hold or have reserved. */
+  private used = 0;
+  private admissions = 0;
   private now = 0;
   private steps = 0;
   private preemptions = 0;
@@ -89,6 +139,9 @@ class ReplicaSim {
   private inSystemArea = 0;
   private kvArea = 0;
   private peakKv = 0;
+  /** This step's prompt chunks (reused). */
+  private readonly chunked: Seq[] = [];
+  private readonly chunks: number[] = [];
 
   constructor(
     private readonly dep: EngineDeployment,
@@ -96,101 +149,156 @@ class ReplicaSim {
     private readonly opts: SimOptions,
   ) {
     this.results = requests.map(() => null);
+    this.full = dep.engine.batching.admission === 'full';
+    this.isStatic = dep.engine.batching.kind === 'static';
   }
 
-  private heldTokens(r: Running): number {
-    return this.dep.engine.batching.admission === 'full' ? r.req.prompt + r.req.output : r.prefilled + r.generated;
+  private running(): number {
+    return this.pending.length + this.decoding.length;
   }
 
-  private usedTokens(): number {
-    return this.running.reduce((a, r) => a + this.heldTokens(r), 0);
+  private queued(): number {
+    return this.waiting.length - this.head + this.resumed.length;
+  }
+
+  /** Tokens a running sequence counts against the cache: all it may hold ('full'), or its prompt reserved and what it holds. */
+  private held(r: Seq): number {
+    return this.full ? r.prompt + r.output : Math.max(r.kv, r.target + 1);
+  }
+
+  private enqueue(index: number, at: number): void {
+    const { prompt, output } = this.requests[index] as SimRequest;
+    this.waiting.push({
+      index,
+      admitted: -1,
+      arrival: at,
+      prompt,
+      output,
+      target: prompt,
+      prefilled: 0,
+      generated: 0,
+      kv: 0,
+      firstToken: -1,
+      last: at,
+    });
   }
 
   private arrive(): void {
     while (this.next < this.requests.length && (this.requests[this.next] as SimRequest).at <= this.now) {
-      const req = this.requests[this.next] as SimRequest;
-      this.waiting.push({ req, index: this.next });
+      this.enqueue(this.next, (this.requests[this.next] as SimRequest).at);
       this.next++;
     }
   }
 
+  private front(): Seq | undefined {
+    return this.resumed.length > 0 ? this.resumed[this.resumed.length - 1] : this.waiting[this.head];
+  }
+
+  private dequeue(): void {
+    if (this.resumed.length > 0) {
+      this.resumed.pop();
+      return;
+    }
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+  }
+
   private admit(): void {
-    const b = this.dep.engine.batching;
-    if (b.kind === 'static' && this.running.length > 0) return;
-    let used = this.usedTokens();
-    while (this.waiting.length > 0 && this.running.length < this.opts.maxNumSeqs) {
-      const w = this.waiting[0] as { req: SimRequest; index: number };
-      const need = b.admission === 'full' ? w.req.prompt + w.req.output : w.req.prompt + 1;
+    if (this.isStatic && this.running() > 0) return;
+    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs; w = this.front()) {
+      const need = this.held(w);
       if (need > this.opts.kvTokens) {
-        this.waiting.shift();
+        this.dequeue();
         this.refused++;
         continue;
       }
-      if (used + need > this.opts.kvTokens) break;
-      this.waiting.shift();
-      this.running.push({ req: w.req, index: w.index, prefilled: 0, generated: 0, firstToken: -1 });
-      used += b.admission === 'full' ? need : 0;
+      if (this.used + need > this.opts.kvTokens) break;
+      this.dequeue();
+      w.admitted = this.admissions++;
+      this.pending.push(w);
+      this.used += need;
     }
   }
 
-  /** The step's work: which sequences decode and which prompt chunks run. */
-  private plan(): { load: StepLoad; chunks: Map<Running, number>; decoding: Running[] } {
+  /** The step's work: whether the decoding sequences decode, and which prompt chunks run (into `chunked`). */
+  private plan(): { load: StepLoad; decodes: boolean } {
     const b = this.dep.engine.batching;
-    const budget = this.opts.maxBatchedTokens;
-    const chunks = new Map<Running, number>();
-    const pending = this.running.filter((r) => r.prefilled < r.req.prompt);
-    let decoding = this.running.filter((r) => r.prefilled >= r.req.prompt);
-    if (b.kind === 'static') {
-      if (pending.length > 0) decoding = [];
-      for (const r of pending) chunks.set(r, r.req.prompt - r.prefilled);
-    } else if (!b.chunkedPrefill && pending.length > 0) {
-      decoding = [];
-      let left = budget;
-      for (const r of pending) {
-        const rest = r.req.prompt - r.prefilled;
-        if (rest > left && chunks.size > 0) break;
-        chunks.set(r, rest);
+    this.chunked.length = 0;
+    this.chunks.length = 0;
+    const decodes = this.pending.length === 0 || (b.kind !== 'static' && b.chunkedPrefill);
+    let left = b.kind === 'static' ? Infinity : this.opts.maxBatchedTokens - (decodes ? this.decoding.length : 0);
+    for (const r of this.pending) {
+      const rest = r.target - r.prefilled;
+      if (decodes) {
+        // Chunked prefill: fill what the decodes leave of the token budget.
+        if (left <= 0) break;
+        this.chunked.push(r);
+        this.chunks.push(Math.min(left, rest));
+        left -= Math.min(left, rest);
+      } else {
+        // Whole prompts, as many as the budget holds (at least one).
+        if (rest > left && this.chunked.length > 0) break;
+        this.chunked.push(r);
+        this.chunks.push(rest);
         left -= rest;
       }
-    } else {
-      let left = budget - decoding.length;
-      for (const r of pending) {
-        if (left <= 0) break;
-        const take = Math.min(left, r.req.prompt - r.prefilled);
-        chunks.set(r, take);
-        left -= take;
-      }
     }
-    const load: StepLoad = {
-      decodeSeqs: decoding.length,
-      decodeContext: decoding.reduce((a, r) => a + r.req.prompt + r.generated, 0),
-      prefill: [...chunks].map(([r, tokens]) => ({ tokens, past: r.prefilled })),
+    const prefill =
+      this.chunked.length === 0
+        ? NO_PREFILL
+        : this.chunked.map((r, i) => ({ tokens: this.chunks[i] as number, past: r.prefilled }));
+    return {
+      load: {
+        decodeSeqs: decodes ? this.decoding.length : 0,
+        decodeContext: decodes ? this.decodeContext : 0,
+        prefill,
+      },
+      decodes,
     };
-    return { load, chunks, decoding };
   }
 
-  private finish(r: Running): void {
+  private finish(r: Seq): void {
+    this.used -= this.held(r);
     this.results[r.index] = {
-      arrival: r.req.at,
+      arrival: r.arrival,
       firstToken: r.firstToken,
       end: this.now,
-      prompt: r.req.prompt,
-      output: r.req.output,
+      prompt: r.prompt,
+      output: r.output,
     };
     if (this.opts.closedLoop !== undefined && this.next < this.requests.length) {
       // The user whose request ended sends the next one now.
-      const req = { ...(this.requests[this.next] as SimRequest), at: this.now };
-      this.waiting.push({ req, index: this.next });
+      this.enqueue(this.next, this.now);
       this.next++;
     }
   }
 
   /** On-demand caches: the newest sequences give their cache back (recomputed later) while the cache overflows. */
   private preempt(): void {
-    if (this.dep.engine.batching.admission === 'full') return;
-    while (this.usedTokens() > this.opts.kvTokens && this.running.length > 1) {
-      const victim = this.running.pop() as Running;
-      this.waiting.unshift({ req: victim.req, index: victim.index });
+    if (this.full) return;
+    while (this.used > this.opts.kvTokens && this.running() > 1) {
+      let at = -1;
+      for (let i = 0; i < this.decoding.length; i++) {
+        if (at < 0 || (this.decoding[i] as Seq).admitted > (this.decoding[at] as Seq).admitted) at = i;
+      }
+      const lastPending = this.pending[this.pending.length - 1];
+      let victim: Seq;
+      if (lastPending && (at < 0 || lastPending.admitted > (this.decoding[at] as Seq).admitted)) {
+        victim = this.pending.pop() as Seq;
+      } else {
+        victim = this.decoding[at] as Seq;
+        this.decoding[at] = this.decoding[this.decoding.length - 1] as Seq;
+        this.decoding.pop();
+        this.decodeContext -= victim.prompt + victim.generated;
+      }
+      this.used -= this.held(victim);
+      victim.target = victim.prompt + victim.generated;
+      victim.prefilled = 0;
+      victim.kv = 0;
+      this.resumed.push(victim);
       this.preemptions++;
     }
   }
@@ -206,14 +314,12 @@ class ReplicaSim {
     return area;
   }
 
-  /** Whether a waiting request could be admitted before a running one ends. */
+  /** Whether a queued request could be admitted before a running one ends. */
   private admissionBlocked(): boolean {
-    if (this.waiting.length === 0) return true;
-    const b = this.dep.engine.batching;
-    if (b.kind === 'static' || this.running.length >= this.opts.maxNumSeqs) return true;
-    const w = this.waiting[0] as { req: SimRequest };
-    const need = b.admission === 'full' ? w.req.prompt + w.req.output : w.req.prompt + 1;
-    return this.usedTokens() + need > this.opts.kvTokens;
+    const w = this.front();
+    if (!w) return true;
+    if (this.isStatic || this.running() >= this.opts.maxNumSeqs) return true;
+    return this.used + this.held(w) > this.opts.kvTokens;
   }
 
   /**
@@ -221,17 +327,11 @@ class ReplicaSim {
    * arrives, nobody ends before its last step, and the cache does not overflow. A step's cost is
    * linear in the context, so the stretch costs its steps at their middle context.
    */
-  private stretch(load: StepLoad, decoding: readonly Running[], stepUs: number): number {
-    if (load.prefill.length > 0 || decoding.length === 0 || !this.admissionBlocked()) return 1;
-    let k = Infinity;
-    for (const r of decoding) {
-      const left = r.req.output - r.generated;
-      if (left > 0) k = Math.min(k, left);
-    }
+  private stretch(load: StepLoad, stepUs: number): number {
+    if (load.prefill.length > 0 || load.decodeSeqs === 0 || !this.admissionBlocked()) return 1;
+    let k = this.minLeft;
     if (!Number.isFinite(k)) return 1;
-    if (this.dep.engine.batching.admission === 'on-demand') {
-      k = Math.min(k, Math.floor((this.opts.kvTokens - this.usedTokens()) / decoding.length));
-    }
+    if (!this.full) k = Math.min(k, Math.floor((this.opts.kvTokens - this.used) / load.decodeSeqs));
     if (this.opts.closedLoop === undefined && this.next < this.requests.length) {
       const gap = (this.requests[this.next] as SimRequest).at - this.now;
       k = Math.min(k, Math.floor(gap / Math.max(stepUs, 1e-9)));
@@ -240,57 +340,120 @@ class ReplicaSim {
     return Math.max(1, Math.floor(k));
   }
 
+  private gap(us: number, count: number): void {
+    if (count <= 0) return;
+    this.gaps.push(us);
+    this.gapCounts.push(count);
+  }
+
+  /**
+   * A step of `us` that ran `k` decode steps: each decoding sequence gets k tokens, us/k apart.
+   * Sequences that end leave the list (a static batch keeps its finished rows, as padding, until
+   * its last ends).
+   */
+  private decoded(t0: number, us: number, k: number): void {
+    let shared = 0;
+    let kept = 0;
+    let minLeft = Infinity;
+    for (const r of this.decoding) {
+      if (r.generated < r.output) {
+        if (r.last === t0) shared += k;
+        else {
+          this.gap(t0 + us / k - r.last, 1);
+          shared += k - 1;
+        }
+        r.generated += k;
+        r.kv += k;
+        r.last = this.now;
+        this.decodeContext += k;
+        if (!this.full) this.used += k;
+      }
+      if (r.generated < r.output) minLeft = Math.min(minLeft, r.output - r.generated);
+      if (this.isStatic || r.generated < r.output) this.decoding[kept++] = r;
+      else {
+        this.decodeContext -= r.prompt + r.generated;
+        this.finish(r);
+      }
+    }
+    this.decoding.length = kept;
+    this.minLeft = minLeft;
+    this.gap(us / k, shared);
+  }
+
+  /** The prompt chunks ran: sequences whose prefill is done sample a token and start decoding. */
+  private prefilled(): void {
+    let done = 0;
+    for (let i = 0; i < this.chunked.length; i++) {
+      const r = this.chunked[i] as Seq;
+      r.prefilled += this.chunks[i] as number;
+      r.kv += this.chunks[i] as number;
+      if (r.prefilled < r.target) continue;
+      // The prefill's last position samples a token: the first, or after a recompute the next one.
+      if (r.firstToken < 0) r.firstToken = this.now;
+      else this.gap(this.now - r.last, 1);
+      r.generated += 1;
+      r.kv += 1;
+      r.last = this.now;
+      done++;
+      if (this.isStatic || r.generated < r.output) {
+        this.decoding.push(r);
+        this.decodeContext += r.prompt + r.generated;
+        if (r.generated < r.output) this.minLeft = Math.min(this.minLeft, r.output - r.generated);
+      } else this.finish(r);
+    }
+    if (done > 0) this.pending = this.pending.filter((r) => r.prefilled < r.target);
+  }
+
+  /** A static batch ends when its last row does: all its rows leave together. */
+  private retireStatic(): void {
+    if (!this.isStatic || this.pending.length > 0 || this.decoding.some((r) => r.generated < r.output)) return;
+    for (const r of this.decoding) this.finish(r);
+    this.decoding.length = 0;
+    this.decodeContext = 0;
+    this.minLeft = Infinity;
+  }
+
   private step(): void {
-    const { load, chunks, decoding } = this.plan();
+    const { load, decodes } = this.plan();
     const first = stepCost(this.dep, load).us;
-    const k = this.stretch(load, decoding, first);
+    const k = this.stretch(load, first);
     const us =
       k === 1
         ? first
         : k * stepCost(this.dep, { ...load, decodeContext: load.decodeContext + (load.decodeSeqs * (k - 1)) / 2 }).us;
     // Requests that arrived during the step are counted from their arrival.
     const arrived = this.opts.closedLoop === undefined ? this.arrivedDuring(this.now + us) : 0;
-    const kv = this.usedTokens();
-    this.inSystemArea += (this.running.length + this.waiting.length) * us + arrived;
-    this.kvArea += kv * us;
-    this.peakKv = Math.max(this.peakKv, kv);
+    const queued = this.queued();
+    const running = this.running();
+    this.inSystemArea += (running + queued) * us + arrived;
+    this.kvArea += this.used * us;
+    this.peakKv = Math.max(this.peakKv, this.used);
+    this.timeline.record(this.now, us, this.used, queued);
+    const t0 = this.now;
     this.now += us;
     this.steps += k;
-    this.peakRunning = Math.max(this.peakRunning, this.running.length);
-    for (const [r, tokens] of chunks) {
-      r.prefilled += tokens;
-      if (r.prefilled >= r.req.prompt) {
-        r.generated = 1;
-        r.firstToken = this.now;
-      }
-    }
-    for (const r of decoding) r.generated += k;
-    const done = this.running.filter((r) => r.prefilled >= r.req.prompt && r.generated >= r.req.output);
-    if (this.dep.engine.batching.kind !== 'static' || done.length === this.running.length) {
-      for (const r of done) {
-        this.running.splice(this.running.indexOf(r), 1);
-        this.finish(r);
-      }
-    }
+    this.peakRunning = Math.max(this.peakRunning, running);
+    if (decodes) this.decoded(t0, us, k);
+    this.prefilled();
+    this.retireStatic();
     this.preempt();
   }
 
   run(): SimResult {
     const first = this.requests[0]?.at ?? 0;
-    const initial = this.opts.closedLoop ?? this.requests.length;
     const maxSteps = this.opts.maxSteps ?? DEFAULT_MAX_STEPS;
     if (this.opts.closedLoop !== undefined) {
-      for (; this.next < Math.min(initial, this.requests.length); this.next++) {
-        this.waiting.push({ req: { ...(this.requests[this.next] as SimRequest), at: first }, index: this.next });
+      for (; this.next < Math.min(this.opts.closedLoop, this.requests.length); this.next++) {
+        this.enqueue(this.next, first);
       }
     }
     this.now = first;
     let cut = false;
-    while (this.next < this.requests.length || this.waiting.length > 0 || this.running.length > 0) {
+    while (this.next < this.requests.length || this.queued() > 0 || this.running() > 0) {
       if (this.opts.closedLoop === undefined) this.arrive();
       this.admit();
-      if (this.running.length === 0) {
-        if (this.waiting.length > 0) continue;
+      if (this.running() === 0) {
+        if (this.queued() > 0) continue;
         if (this.next >= this.requests.length) break;
         this.now = Math.max(this.now, (this.requests[this.next] as SimRequest).at);
         continue;
@@ -301,17 +464,19 @@ class ReplicaSim {
       }
       this.step();
     }
-    const requests = this.results.filter((r): r is RequestResult => r !== null);
     const span = this.now - first;
     return {
-      requests,
-      makespanUs: this.now - first,
+      requests: this.results.filter((r): r is RequestResult => r !== null),
+      makespanUs: span,
       steps: this.steps,
       preemptions: this.preemptions,
       peakRunning: this.peakRunning,
       meanInSystem: span > 0 ? this.inSystemArea / span : 0,
       meanKvTokens: span > 0 ? this.kvArea / span : 0,
       peakKvTokens: this.peakKv,
+      kvSeries: this.timeline.series('kv', first, this.now),
+      queueSeries: this.timeline.series('queue', first, this.now),
+      itl: { gapsUs: this.gaps.values(), counts: this.gapCounts.values() },
       refused: this.refused,
       cut,
     };

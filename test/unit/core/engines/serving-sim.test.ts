@@ -5,9 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
-import { serve } from '../../../../src-main/core/engines/engine-figures.js';
+import {
+  promptUs,
+  serve,
+  type ServingLoad,
+  type ServingRun,
+} from '../../../../src-main/core/engines/engine-figures.js';
+import { replicaKvTokens as replicaKv } from '../../../../src-main/core/engines/engine-memory.js';
 import { stepCost } from '../../../../src-main/core/engines/engine-step.js';
 import { simulateReplica } from '../../../../src-main/core/engines/serving-sim.js';
+import { goodput, littlesLaw } from '../../../../src-main/core/serving/serving-metrics.js';
+import { SERIES_POINTS } from '../../../../src-main/core/serving/timeline.js';
 import { deployment } from './engine-fixtures.js';
 
 const dep = deployment({ engine: 'vllm', model: 'llama-3.1-8b', gpu: 'H100 SXM5' });
@@ -20,6 +28,17 @@ describe('simulateReplica', () => {
     const mid = stepCost(dep, { decodeSeqs: 1, decodeContext: 512 + 32, prefill: [] }).us;
     expect(run.tpot.p50 / mid).toBeGreaterThan(0.98);
     expect(run.tpot.p50 / mid).toBeLessThan(1.02);
+    // Every gap between tokens is one decode step; nobody ever waits in the queue.
+    expect(run.itl.p99 / mid).toBeGreaterThan(0.98);
+    expect(run.itl.p99 / mid).toBeLessThan(1.02);
+    expect(run.sim.queueSeries.peak).toBe(0);
+  });
+
+  it("at a vanishing rate: a prompt longer than a step's token budget takes promptUs (its chunks one after another)", () => {
+    const prompt = 3 * dep.engine.batching.maxBatchedTokens + 100;
+    const run = serve(dep, { prompt, output: 8, requests: 3, arrival: { kind: 'rate', perSecond: 0.001, seed: 2 } });
+    expect(run.ttft.p50 / promptUs(dep, prompt)).toBeCloseTo(1, 9);
+    expect(run.ttft.p99 / promptUs(dep, prompt)).toBeCloseTo(1, 9);
   });
 
   it('at saturation: output throughput is the batch ceiling over its decode step', () => {
@@ -83,5 +102,86 @@ describe('simulateReplica', () => {
     // The short first request ends with the long second one; the third waits for both.
     expect(first?.end).toBe(second?.end);
     expect(third?.firstToken ?? 0).toBeGreaterThan(second?.end ?? Infinity);
+  });
+
+  /** Every kind of load, with lengths drawn, and one whose KV cache is small enough to preempt. */
+  const lengths = {
+    prompt: { kind: 'lognormal', median: 600, sigma: 0.6 },
+    output: { kind: 'lognormal', median: 120, sigma: 0.8 },
+  } as const;
+  const small = { ...dep, engine: { ...dep.engine, batching: { ...dep.engine.batching, maxNumSeqs: 24 } } };
+  const loads: [string, ServingLoad][] = [
+    ['Poisson', { ...lengths, requests: 300, arrival: { kind: 'rate', perSecond: 20, seed: 2 } }],
+    ['bursts', { ...lengths, requests: 300, arrival: { kind: 'burst', perSecond: 20, cv: 3, seed: 2 } }],
+    ['closed loop', { ...lengths, requests: 300, arrival: { kind: 'concurrency', users: 32 } }],
+    ['offline', { ...lengths, requests: 300, arrival: { kind: 'offline' } }],
+    [
+      'trace',
+      {
+        prompt: { kind: 'trace', tokens: [100, 3000, 800] },
+        output: { kind: 'trace', tokens: [50, 10, 400] },
+        requests: 300,
+        arrival: { kind: 'trace', atSeconds: Array.from({ length: 300 }, (_, i) => i * 0.04 + (i % 7) * 0.005) },
+      },
+    ],
+  ];
+  const runs: [string, ServingRun][] = loads.map(([name, load]) => [name, serve(small, load)]);
+
+  it.each(runs)("holds Little's law to a 0.01 relative gap on a run of %s arrivals", (_name, run) => {
+    expect(run.sim.requests).toHaveLength(300);
+    expect(littlesLaw(run).relativeGap).toBeLessThan(0.01);
+  });
+
+  it.each(runs)('gives every token after the first one gap (%s): Σ ITL counts = Σ (output - 1)', (_name, run) => {
+    const tokens = run.sim.requests.reduce((a, r) => a + r.output - 1, 0);
+    expect(run.sim.itl.counts.reduce((a, b) => a + b, 0)).toBe(tokens);
+  });
+
+  it.each(runs)('draws the KV cache and the queue in at most 200 points, peaks kept (%s)', (_name, run) => {
+    expect(run.sim.kvSeries.points.length).toBeLessThanOrEqual(SERIES_POINTS);
+    expect(run.sim.kvSeries.peak).toBe(run.sim.peakKvTokens);
+    expect(Math.max(...run.sim.kvSeries.points.map((p) => p.max))).toBe(run.sim.peakKvTokens);
+    expect(run.sim.kvSeries.peak).toBeLessThanOrEqual(replicaKv(small));
+  });
+
+  it('a preempted request resumes from the tokens it sent: every request ends with its answer, in order', () => {
+    const load = { ...lengths, requests: 200, arrival: { kind: 'offline' } } as const;
+    const tight = serve(small, load);
+    const r = simulateReplica(
+      small,
+      tight.sim.requests.map((q) => ({ at: 0, prompt: q.prompt, output: q.output })),
+      { kvTokens: 6000, maxNumSeqs: 24, maxBatchedTokens: 8192 },
+    );
+    expect(r.preemptions).toBeGreaterThan(0);
+    expect(r.requests).toHaveLength(200);
+    expect(r.itl.counts.reduce((a, b) => a + b, 0)).toBe(r.requests.reduce((a, q) => a + q.output - 1, 0));
+    // A resumed request's stall shows in its inter-token gaps, not in a later first token.
+    expect(Math.max(...r.itl.gapsUs)).toBeGreaterThan(10 * Math.min(...r.itl.gapsUs));
+    for (const q of r.requests) expect(q.firstToken).toBeLessThanOrEqual(q.end);
+  });
+
+  it('bursts at the same mean rate wait longer for a first token than Poisson arrivals', () => {
+    const at = (arrival: ServingLoad['arrival']): ServingRun => serve(dep, { ...lengths, requests: 400, arrival });
+    const poisson = at({ kind: 'rate', perSecond: 25, seed: 1 });
+    const bursts = at({ kind: 'burst', perSecond: 25, cv: 4, seed: 1 });
+    expect(bursts.ttft.p99).toBeGreaterThan(poisson.ttft.p99);
+  });
+
+  it('goodput is the rate while the SLO holds, and falls below it once the replica is overloaded', () => {
+    const slo = { ttft: { percentile: 90, us: 1e6 }, tpot: { percentile: 90, us: 100e3 } };
+    const at = (perSecond: number): ServingRun =>
+      serve(dep, { ...lengths, requests: 300, arrival: { kind: 'rate', perSecond, seed: 4 } });
+    const light = goodput(at(2), slo);
+    expect(light.meets).toBe(true);
+    expect(light.share).toBe(1);
+    const heavy = at(2000);
+    expect(goodput(heavy, slo).meets).toBe(false);
+    expect(goodput(heavy, slo).requestsPerSecond).toBeLessThan(heavy.requestsPerSecond);
+  });
+
+  it('says what load it ran', () => {
+    const run = runs[1]?.[1];
+    expect(run?.arrivals).toBe('bursts at 20 requests/s, gaps gamma with CV 3 (seed 2)');
+    expect(run?.promptLengths).toBe('lognormal, median 600 tokens, sigma 0.6 (clamped to 1-10000000)');
   });
 });
