@@ -95,7 +95,15 @@ const mlp = (m: number, d: number): Chain => ({
   ],
 });
 
+const matmul = (d: number): Chain => ({
+  label: `MatMul ${d}x${d}x${d} (the profile's wake-up chain)`,
+  dims: [d, d],
+  init: [weights('W', [d, d])],
+  step: (x, y, i) => [{ opType: 'MatMul', inputs: [x, 'W'], outputs: [y], name: `mm${i}` }],
+});
+
 const CHAINS: Chain[] = [
+  matmul(64),
   conv(16, 3, 24, 96, false),
   conv(16, 3, 24, 96, true),
   conv(16, 1, 2, 2, false),
@@ -155,10 +163,22 @@ async function measure(c: Chain): Promise<{ one: number; two: number }> {
   return { one: median(per.one), two: median(per.two) };
 }
 
-console.log(`# ${os.cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `# ${os.cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`per op of a chain of ${K} (µs, median of ${PAIRS} pairs), 1 thread | 2 threads | 1t / 2t`);
 for (const c of CHAINS) {
   const r = await measure(c);
-  console.log(`${c.label.padEnd(52)} ${r.one.toFixed(2).padStart(9)} ${r.two.toFixed(2).padStart(9)} ${(r.one / r.two).toFixed(2).padStart(6)}`);
+  console.log(
+    `${c.label.padEnd(52)} ${r.one.toFixed(2).padStart(9)} ${r.two.toFixed(2).padStart(9)} ${(r.one / r.two).toFixed(2).padStart(6)}`,
+  );
 }
-console.log(`# load after ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `# load after ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
