@@ -1,4 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
+import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
+import { mapExecutedNodes, nchwcChannelHints } from '../../../../src-main/core/workload/executed-graph.js';
+import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
 import {
   eigenThreads,
   mlasConvThreads,
@@ -102,5 +109,43 @@ describe('a split node inside a model', () => {
     expect(splitNodeUs(10, 16, 2, 1)).toBe(10);
     expect(splitNodeUs(6, 16, 2, 1)).toBe(9);
     expect(splitNodeUs(6, 16, 2, -3)).toBe(8);
+  });
+});
+
+describe('PaddleOCR cls as ONNX Runtime executes it (test/fixtures, 1 x 3 x 48 x 192)', () => {
+  it('runs every Add, Mul and its Gemm on one thread at 2 threads, and splits the NCHWc convs that carry its work', async () => {
+    const bytes = new Uint8Array(readFileSync('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx'));
+    const dir = mkdtempSync(join(tmpdir(), 'split-'));
+    try {
+      const out = join(dir, 'executed.onnx');
+      const session = await ort.InferenceSession.create(bytes, {
+        executionProviders: ['cpu'],
+        intraOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+        optimizedModelFilePath: out,
+        logSeverityLevel: 3,
+      });
+      await session.release();
+      const source = parseOnnxModel(bytes);
+      const ran = parseOnnxModel(new Uint8Array(readFileSync(out)));
+      const inputs = { x: [1, 3, 48, 192] };
+      const nchwcChannels = nchwcChannelHints(source, ran, mapExecutedNodes(source, ran));
+      const w = importOnnxModel(ran, { name: 'cls', inputs, nchwcChannels }).workload;
+      const at2 = (n: WorkloadNode): number | null => threadsUsed(n, 2, w.nchwcBlock);
+      const of = (op: string): WorkloadNode[] => w.nodes.filter((n) => n.opType === op && n.kernel);
+      // Its largest maps are 16 x 24 x 96 = 36,864 elements: under Eigen's 88,422 for an Add.
+      expect([...of('Add'), ...of('Mul'), ...of('Gemm')].map(at2).every((k) => k === 1)).toBe(true);
+      expect(of('Add').length + of('Mul').length).toBeGreaterThan(40);
+      if (w.nchwcBlock !== undefined) {
+        const convs = of('Conv').filter((n) => n.kernel?.shape['nchwc']);
+        const split = convs.filter((n) => (at2(n) ?? 0) > 1);
+        const flops = (ns: WorkloadNode[]): number => ns.reduce((a, n) => a + n.flops, 0);
+        // The 1 x 1 maps of its squeeze-excite blocks stay whole; the convs that do the work split.
+        expect(split.length).toBeLessThan(convs.length);
+        expect(flops(split)).toBeGreaterThan(0.95 * flops(convs));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
