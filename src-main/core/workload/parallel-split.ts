@@ -27,6 +27,8 @@
  *   batch x groups x filter sets of 4 blocks x output rows) cut evenly over them by
  *   MlasPartitionWork: split however small, but a map of few rows splits unevenly. NCHWc global
  *   pools (MlasNchwcPool) the same over batch x channel blocks.
+ * - ReorderOutput, NCHWc to NCHW (core/mlas/lib/reorder.cpp, MlasReorderOutputNchw): split above
+ *   1,024 elements over min(threads, batch x channel blocks), evenly (MlasPartitionWork).
  * - LayerNormalization (core/providers/cpu/nn/layer_norm_impl.cc): TryBatchParallelFor over its
  *   rows, min(rows, threads) batches.
  * Other ops: null (not known here; priced as today, on the device's thread count). Pure.
@@ -151,6 +153,19 @@ function convThreads(s: Record<string, number>, maxThreads: number, block: numbe
   return mlasConvThreads(s['K'] ?? 1, convOutput(s).size, k, maxThreads);
 }
 
+/**
+ * MlasReorderOutputNchw (reorder.cpp): one thread up to 1,024 elements or a single task, else
+ * min(threads, tasks) threads over batch x channel blocks. (An NHWC reorder,
+ * MlasReorderOutputNhwc, runs on one thread; its kernel shape does not say which it is.)
+ */
+function reorderOutputThreads(s: Record<string, number>, maxThreads: number, block: number): number {
+  const batch = Math.max(1, s['N'] ?? 1);
+  const channels = Math.max(1, s['C'] ?? 1);
+  const tasks = batch * Math.ceil(channels / block);
+  if (batch * channels * (s['H'] ?? 1) * (s['W'] ?? 1) <= 1024 || tasks <= 1) return 1;
+  return partitionSpeedup(tasks, Math.min(maxThreads, tasks));
+}
+
 const GEMM_OPS = new Set(['MatMul', 'FusedMatMul', 'Gemm', 'FusedGemm']);
 const CONV_OPS = new Set(['Conv', 'FusedConv']);
 const GLOBAL_POOL_OPS = new Set(['GlobalAveragePool', 'GlobalMaxPool']);
@@ -186,6 +201,8 @@ export function threadsUsed(
     // MlasNchwcPool: batch x channel blocks x output rows (one, for a global pool), over every thread.
     return partitionSpeedup(Math.max(1, s['N'] ?? 1) * Math.ceil((s['C'] ?? 1) / nchwcBlock), maxThreads);
   }
+  if (node.opType === 'ReorderOutput' && k.op === 'ReorderOutput')
+    return reorderOutputThreads(s, maxThreads, nchwcBlock);
   if (node.opType === 'LayerNormalization') return Math.min(maxThreads, Math.max(1, s['rows'] ?? 1));
   return null;
 }

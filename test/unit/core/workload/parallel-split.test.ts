@@ -96,6 +96,14 @@ describe("ORT's per-op parallel decision", () => {
     expect(threadsUsed(node('GlobalAveragePool', 'GlobalAveragePool', { ...pool, C: 64 }), 4)).toBe(4);
   });
 
+  it('splits an NCHWc-to-NCHW reorder over its channel blocks, above 1,024 elements', () => {
+    const out = { N: 1, C: 48, H: 24, W: 96 };
+    expect(threadsUsed(node('ReorderOutput', 'ReorderOutput', out), 2)).toBe(1.5); // 3 blocks of 16
+    expect(threadsUsed(node('ReorderOutput', 'ReorderOutput', out), 4)).toBe(3);
+    expect(threadsUsed(node('ReorderOutput', 'ReorderOutput', { ...out, C: 16 }), 2)).toBe(1); // one block
+    expect(threadsUsed(node('ReorderOutput', 'ReorderOutput', { ...out, H: 4, W: 4 }), 2)).toBe(1); // 768 elements
+  });
+
   it('runs everything on one thread at one thread, and leaves ops it does not model unknown', () => {
     expect(threadsUsed(node('Conv', 'Conv', { N: 1, C: 64, H: 64, W: 64, K: 64, R: 3, S: 3, nchwc: 1 }), 1)).toBe(1);
     expect(threadsUsed(node('Softmax', 'Softmax', { rows: 128, cols: 128 }), 2)).toBeNull();
