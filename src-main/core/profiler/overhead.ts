@@ -19,9 +19,11 @@
  * On a CPU at more than one thread, a run may also pay for waking the intra-op pool at its
  * first parallel node. It is measured (fitWake) from chains of small square MatMuls that MLAS
  * splits across the threads: the chain's intercept at the device's thread count less the same
- * chain's intercept at one thread, where nothing is split. Pure.
+ * chain's intercept at one thread, where nothing is split. The same chains' slopes give what one
+ * parallel node costs beyond an ideal split (fitParallelOp). Pure.
  */
 import { encodeModel, OnnxDataType, type NodeDef, type TensorDef } from '../onnx/model-builder.js';
+import { mlasGemmThreads } from '../workload/parallel-split.js';
 import { fitLine, fitRobustLine, medianPairwiseSlope } from './device-summary.js';
 
 /** Chain lengths timed on each device. */
@@ -73,6 +75,12 @@ export interface RunOverhead {
    * null when not measured (one thread, a GPU, an older profile).
    */
   wakeUs?: number | null;
+  /**
+   * What one node split across the intra-op pool costs beyond an ideal split of its 1-thread
+   * time (µs, fitParallelOp): dispatching its blocks and the barrier at its end. Null when not
+   * measured (one thread, a GPU, an older profile).
+   */
+  parallelOpUs?: number | null;
 }
 
 /** A device's per-run, per-node and Node binding costs (µs), as reported to users. */
@@ -85,6 +93,8 @@ export interface MeasuredOverhead {
   binding: { perCallUs: number; usPerMiB: number } | null;
   /** What a run pays once for waking the intra-op pool (µs); null when not measured. */
   wakeUs: number | null;
+  /** What one node split across the pool costs beyond an ideal split (µs); null when not measured. */
+  parallelOpUs: number | null;
 }
 
 /** What one call costs the Node binding for `ioBytes` of inputs and outputs (µs); 0 without a fit. */
@@ -219,6 +229,29 @@ export function fitWake(
   const many = line(atThreads);
   const one = line(atOneThread);
   return many && one ? Math.max(0, many.a - one.a) : null;
+}
+
+/**
+ * What one parallel node costs beyond an ideal split (µs): the wake-up chain's time per MatMul at
+ * the device's thread count less its 1-thread time per MatMul over the threads MLAS splits a
+ * WAKE_DIM^3 GEMM across (mlasGemmThreads), never negative. Each MatMul of the chain is split,
+ * so its time at N threads is the split work plus the pool's dispatch and barrier: the same
+ * cost every split node of a model pays. Null when either chain does not determine a slope.
+ */
+export function fitParallelOp(
+  atThreads: readonly { nodes: number; medianUs: number }[],
+  atOneThread: readonly { nodes: number; medianUs: number }[],
+  threads: number,
+): number | null {
+  const slope = (ps: readonly { nodes: number; medianUs: number }[]): number | null =>
+    medianPairwiseSlope(
+      ps.map((p) => p.nodes),
+      ps.map((p) => p.medianUs),
+    );
+  const many = slope(atThreads);
+  const one = slope(atOneThread);
+  if (many === null || one === null) return null;
+  return Math.max(0, many - one / mlasGemmThreads(WAKE_DIM, WAKE_DIM, WAKE_DIM, 1, threads));
 }
 
 /**

@@ -95,6 +95,7 @@ export function importOnnxModel(file: OnnxModel, opts: OnnxImportOptions): OnnxI
     nodes,
     layers,
     paramBytes: params.bytes,
+    ...(shapes.nchwcBlock !== null ? { nchwcBlock: shapes.nchwcBlock } : {}),
     warnings,
   };
   return { workload, costs, model };

@@ -12,9 +12,11 @@
  * one thread, a run with a node that can run in parallel (a predicted node that is not one of
  * the one-thread ops) also pays the pool's measured wake-up once (RunOverhead.wakeUs).
  *
- * On a CPU profiled at more than one thread, the nodes ONNX Runtime runs on one thread whatever
- * the thread count (one-thread-ops.ts) are predicted on the same CPU's 1-thread profile, when
- * there is one (PredictOptions.oneThread).
+ * On a CPU profiled at more than one thread, the nodes ONNX Runtime runs on one thread (kernels
+ * with no parallel loop, one-thread-ops.ts, and those its cost model or MLAS's thresholds do not
+ * split at their size, parallel-split.ts) are predicted on the same CPU's 1-thread profile, when
+ * there is one (PredictOptions.oneThread). A node it splits over k threads costs at least its
+ * 1-thread time over k plus the measured cost of one parallel op (splitNodeUs).
  *
  * totalUs is device time: what ONNX Runtime spends in a run. What the Node binding adds to a
  * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
@@ -27,6 +29,7 @@ import { DTYPE_BYTES } from '../domain/dtypes.js';
 import { bindingUs, deviceRunUs, type BindingCost } from '../profiler/overhead.js';
 import type { DeviceFeatures, Predictor } from '../predictor/types.js';
 import { runsOnOneThread } from './one-thread-ops.js';
+import { splitNodeUs, threadsUsed } from './parallel-split.js';
 import type { Mode } from '../domain/mode.js';
 import type { TensorShape, Workload, WorkloadNode } from './types.js';
 
@@ -107,7 +110,14 @@ export interface ExecutedNodePrediction extends NodePrediction {
 
 export interface PredictOptions {
   /** The device's measured per-run and per-node overhead (µs) and the binding's cost; none: nodes alone. */
-  overhead?: { runUs: number; nodeUs: number; binding?: BindingCost | null; wakeUs?: number | null } | null;
+  overhead?: {
+    runUs: number;
+    nodeUs: number;
+    binding?: BindingCost | null;
+    wakeUs?: number | null;
+    /** What one node split across the intra-op pool costs beyond an ideal split (µs); RunOverhead.parallelOpUs. */
+    parallelOpUs?: number | null;
+  } | null;
   /** Per op family: measured / predicted on the device's calibration models (calibration.ts). */
   familyScale?: Record<string, number>;
   /**
@@ -155,9 +165,20 @@ export function predictWorkload(
   const oneThread: Target | null = opts.oneThread
     ? { device: opts.oneThread.device, familyScale: opts.oneThread.familyScale ?? {} }
     : null;
-  const targetOf = (n: WorkloadNode): Target => (oneThread && runsOnOneThread(n) ? oneThread : own);
+  const threads = device.threads ?? 1;
+  const split = (n: WorkloadNode): number | null => (threads > 1 ? threadsUsed(n, threads, w.nchwcBlock) : null);
+  const serial = (n: WorkloadNode): boolean => runsOnOneThread(n) || split(n) === 1;
+  const targetOf = (n: WorkloadNode): Target => (oneThread && serial(n) ? oneThread : own);
   const byIndex = predictKernels(w, predictor, targetOf);
-  const wakes = w.nodes.some((n, i) => byIndex.has(i) && !runsOnOneThread(n));
+  if (oneThread)
+    floorSplitNodes(
+      w,
+      byIndex,
+      predictKernels(w, predictor, () => oneThread),
+      split,
+      opts,
+    );
+  const wakes = w.nodes.some((n, i) => byIndex.has(i) && !serial(n));
   const runUs =
     ((opts.overhead ? deviceRunUs(opts.overhead) : 0) + (wakes ? (opts.overhead?.wakeUs ?? 0) : 0)) * factor;
   const warnings = new Set<string>(w.warnings);
@@ -220,6 +241,31 @@ function bindingOf(w: Workload, binding: BindingCost | null | undefined): Worklo
 }
 
 type KernelPrediction = ReturnType<Predictor['predict']>[number];
+
+/**
+ * Raises each split node's prediction to splitNodeUs: its 1-thread prediction over the threads
+ * ORT gives it, plus one parallel op's cost; its band moves with it. Family scales apply after.
+ */
+function floorSplitNodes(
+  w: Workload,
+  atThreads: Map<number, KernelPrediction>,
+  atOneThread: Map<number, KernelPrediction>,
+  split: (n: WorkloadNode) => number | null,
+  opts: PredictOptions,
+): void {
+  const scaleOf = (n: WorkloadNode, s: Record<string, number> | undefined): number => s?.[n.family ?? ''] ?? 1;
+  for (const [i, p] of atThreads) {
+    const n = w.nodes[i] as WorkloadNode;
+    const k = split(n);
+    const one = atOneThread.get(i);
+    if (k === null || k <= 1 || !one || runsOnOneThread(n) || p.timeUs <= 0) continue;
+    const ownScale = scaleOf(n, opts.familyScale);
+    const oneUs = one.timeUs * scaleOf(n, opts.oneThread?.familyScale);
+    const t = splitNodeUs(p.timeUs * ownScale, oneUs, k, opts.overhead?.parallelOpUs ?? 0) / ownScale;
+    const r = t / p.timeUs;
+    if (r > 1) atThreads.set(i, { ...p, timeUs: t, lowUs: p.lowUs * r, highUs: p.highUs * r });
+  }
+}
 
 /** The predictor's answer for every node that maps to a kernel family, by node index, each on its target's device. */
 function predictKernels(

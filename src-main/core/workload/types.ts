@@ -77,6 +77,8 @@ export interface Workload {
   layers: WorkloadLayer[];
   /** Total parameter bytes (weights as stored). */
   paramBytes: number;
+  /** The NCHWc block of an executed graph that has NCHWc ops (16 with AVX-512, 8 with AVX2); absent otherwise. */
+  nchwcBlock?: number;
   /** Notes for the user: unsupported ops with fallback estimates, shapes assumed, etc. */
   warnings: string[];
 }

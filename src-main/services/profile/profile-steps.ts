@@ -11,6 +11,7 @@ import {
   fitOverhead,
   traceRunNodeCost,
   fitWake,
+  fitParallelOp,
   WAKE_CHAIN_LENGTHS,
   type RunOverhead,
 } from '../../core/profiler/overhead.js';
@@ -54,8 +55,11 @@ export async function measureOverhead(st: RunState): Promise<RunOverhead | null>
   const perNode = traceRunNodeCost(outcome.tracedRuns ?? [], fitted.nodeUs);
   const binding = perNode === null ? null : fitBinding(outcome.binding ?? [], perNode, fitted.runUs);
   if (!binding) st.report.notes.push('the Node binding was not measured apart: device times include its per-call cost');
-  const wakeUs = outcome.wake ? fitWake(outcome.wake.atThreads, outcome.wake.atOneThread) : null;
-  return { ...fitted, binding, profilerRunNodeUs: perNode, wakeUs };
+  const wake = outcome.wake;
+  const wakeUs = wake ? fitWake(wake.atThreads, wake.atOneThread) : null;
+  const threads = st.target.ep.name === 'cpu' ? st.target.ep.threads : 1;
+  const parallelOpUs = wake ? fitParallelOp(wake.atThreads, wake.atOneThread, threads) : null;
+  return { ...fitted, binding, profilerRunNodeUs: perNode, wakeUs, parallelOpUs };
 }
 
 /** The calibration models prepared on the device (calibration-service.ts); null when the runner cannot run models. */

@@ -33,6 +33,7 @@ function measuredOverhead(db: Database, device: DeviceRuns): MeasuredOverhead | 
     nodeUs: o.nodeUs,
     binding: o.binding ? { perCallUs: o.binding.perCallUs, usPerMiB: (o.binding.nsPerByte * 2 ** 20) / 1000 } : null,
     wakeUs: o.wakeUs,
+    parallelOpUs: o.parallelOpUs,
   };
 }
 

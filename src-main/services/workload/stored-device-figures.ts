@@ -26,6 +26,8 @@ const OverheadSchema = z.object({
     .default(null),
   // Profiles before the pool's wake-up was measured (and 1-thread or GPU profiles) have none.
   wakeUs: z.number().nonnegative().nullable().default(null),
+  // Profiles before a parallel node's cost was measured (and 1-thread or GPU profiles) have none.
+  parallelOpUs: z.number().nonnegative().nullable().default(null),
 });
 
 export type StoredOverhead = z.infer<typeof OverheadSchema>;

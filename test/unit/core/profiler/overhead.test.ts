@@ -5,6 +5,7 @@ import {
   deviceRunUs,
   fitBinding,
   fitOverhead,
+  fitParallelOp,
   fitWake,
   parallelChainModel,
   traceRunNodeCost,
@@ -19,6 +20,18 @@ describe('per-run and per-node overhead', () => {
     // Faster at more threads (the copies split too): never negative.
     expect(fitWake(line(10, 3.5), line(10.8, 5))).toBe(0);
     expect(fitWake(line(13, 3.5).slice(0, 1), line(10, 5))).toBeNull();
+  });
+
+  it("takes one parallel op's cost as the chain's time per MatMul at N threads less an ideal split of its 1-thread time", () => {
+    const line = (a: number, b: number): { nodes: number; medianUs: number }[] =>
+      [1, 4, 16].map((nodes) => ({ nodes, medianUs: a + b * nodes }));
+    // 64^3 is split 2 ways at 2 threads: 3.5 - 5 / 2 = 1 µs per op.
+    expect(fitParallelOp(line(13, 3.5), line(10.5, 5), 2)).toBeCloseTo(1, 9);
+    // At 8 threads MLAS gives a 64^3 GEMM 5 of them: 1.5 - 5 / 5.
+    expect(fitParallelOp(line(13, 1.5), line(10.5, 5), 8)).toBeCloseTo(0.5, 9);
+    // A perfect split (or better) costs nothing; too few points determine nothing.
+    expect(fitParallelOp(line(13, 2), line(10.5, 5), 2)).toBe(0);
+    expect(fitParallelOp(line(13, 3.5).slice(0, 1), line(10, 5), 2)).toBeNull();
   });
 
   it('builds a chain of n square MatMuls sharing one weight', () => {

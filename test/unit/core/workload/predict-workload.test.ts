@@ -101,7 +101,7 @@ describe('whole-model prediction', () => {
         at('nearest', 'Resize', 'Resize', resize),
         at('linear', 'Resize', 'Resize', resize, 4 * 32 * 160 * 160),
         at('bn', 'BatchNormalization', 'Mul', bnKernel),
-        node('add', 'Add', { n: 65536 }),
+        node('add', 'Add', { n: 1 << 20 }),
       ],
       layers: [{ ...workload.layers[0]!, nodes: [0, 1, 2, 3] }],
     };
@@ -115,10 +115,42 @@ describe('whole-model prediction', () => {
     expect(p.nodes[0]!.timeUs).toBeCloseTo(2 * on(resize, one), 6);
     expect(p.nodes[1]!.timeUs).toBeCloseTo(0.5 * on(resize, d, 4 * 32 * 160 * 160), 6);
     expect(p.nodes[2]!.timeUs).toBeCloseTo(on(bnKernel, one), 6);
-    expect(p.nodes[3]!.timeUs).toBeCloseTo(on(makeKernel('Add', 'fp32', { n: 65536 }), d), 6);
+    expect(p.nodes[3]!.timeUs).toBeCloseTo(on(makeKernel('Add', 'fp32', { n: 1 << 20 }), d), 6);
     // Without a 1-thread profile every node stays on the device.
     const alone = predictWorkload(w, predictor, d, 'inference');
     expect(alone.nodes[0]!.timeUs).toBeCloseTo(on(resize, d), 6);
+  });
+
+  it("predicts the nodes ORT's cost model does not split on the 1-thread CPU, and a split node no faster than an ideal split plus one parallel op", () => {
+    // At 4 threads: an Add of 36,864 elements costs 87,552 of Eigen's cycles (< 210,000: not
+    // split); a MatMul of 8 x 64 x 64 is 32,768 multiply-adds (< 65,536: one MLAS thread); one
+    // of 256^3 is split 4 ways.
+    const w: Workload = {
+      ...workload,
+      nodes: [
+        node('add', 'Add', { n: 36864 }),
+        node('small', 'MatMul', { B: 1, M: 8, N: 64, K: 64 }),
+        node('big', 'MatMul', { B: 1, M: 256, N: 256, K: 256 }),
+      ],
+      layers: [{ ...workload.layers[0]!, nodes: [0, 1, 2] }],
+    };
+    const one = device('A/1t', 25, 10, 1);
+    const on = (n: WorkloadNode, dev: typeof d): number =>
+      predictor.predict([{ ...makeKernel(n.kernel!.op as 'Add', 'fp32', n.kernel!.shape), device: dev }])[0]!.timeUs;
+    const overhead = { runUs: 0, nodeUs: 0, parallelOpUs: 40 };
+    const p = predictWorkload(w, predictor, d, 'inference', { overhead, oneThread: { device: one } });
+    expect(p.nodes[0]!.timeUs).toBeCloseTo(on(w.nodes[0]!, one), 6);
+    expect(p.nodes[1]!.timeUs).toBeCloseTo(on(w.nodes[1]!, one), 6);
+    const big = w.nodes[2]!;
+    expect(on(big, one) / 4 + 40).toBeGreaterThan(on(big, d));
+    expect(p.nodes[2]!.timeUs).toBeCloseTo(on(big, one) / 4 + 40, 6);
+    expect(p.nodes[2]!.highUs).toBeGreaterThan(p.nodes[2]!.timeUs);
+    // A cheap parallel op leaves the device's own prediction standing.
+    const cheap = predictWorkload(w, predictor, d, 'inference', {
+      overhead: { ...overhead, parallelOpUs: 0 },
+      oneThread: { device: one },
+    });
+    expect(cheap.nodes[2]!.timeUs).toBeCloseTo(on(big, d), 6);
   });
 
   it("adds the pool's wake-up once per run when a node can run in parallel, never for one-thread or free nodes alone", () => {

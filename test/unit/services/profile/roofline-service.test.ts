@@ -49,10 +49,19 @@ describe('rooflinesWithPoints', () => {
       nodeUs: 0.25,
       binding: { perCallUs: 12, usPerMiB: 524.288 },
       wakeUs: null,
+      parallelOpUs: null,
     });
     expect(sixteen!.overhead).toBeNull();
-    recordOverhead(db, 16, { runUs: 10, nodeUs: 0.3, profilerNodeUs: 3, points: [], binding: null, wakeUs: 1.5 });
-    expect(rooflines(db, SEEDED_MACHINE)[1]!.overhead).toMatchObject({ runUs: 10, wakeUs: 1.5 });
+    recordOverhead(db, 16, {
+      runUs: 10,
+      nodeUs: 0.3,
+      profilerNodeUs: 3,
+      points: [],
+      binding: null,
+      wakeUs: 1.5,
+      parallelOpUs: 0.8,
+    });
+    expect(rooflines(db, SEEDED_MACHINE)[1]!.overhead).toMatchObject({ runUs: 10, wakeUs: 1.5, parallelOpUs: 0.8 });
   });
 
   it('names a machine the store does not have', () => {
