@@ -27,7 +27,7 @@ interface GroupShape {
  * cp > 1 (Megatron-LM's --context-parallel-size): training a catalog transformer, its sequence in
  * 2·cp equal chunks (the causal load balance), devices of one kind.
  */
-export function contextParallelRefusal(problem: PlanProblem, shape: GroupShape, workload: string): string | null {
+function contextParallelRefusal(problem: PlanProblem, shape: GroupShape, workload: string): string | null {
   const { cp } = shape;
   if (cp === 1) return null;
   const seq = problem.sequence;
@@ -48,7 +48,7 @@ export function contextParallelRefusal(problem: PlanProblem, shape: GroupShape, 
  * ep (Megatron-LM's --expert-model-parallel-size, experts whole): a mixture-of-experts model, ep
  * dividing its experts, a multiple of tp (whole tensor-parallel groups) dividing tp·cp·dp.
  */
-export function expertParallelRefusal(
+function expertParallelRefusal(
   problem: PlanProblem,
   shape: GroupShape & { ep: number },
   workload: string,

@@ -57,6 +57,7 @@ export interface PricedLayout {
   /** The layout as priced, every key written out. */
   text: string;
   plan: Plan;
+  /** The problem as priced: its ZeRO stage, recomputation and experts applied, under cp its layers one rank's slice of a sample. */
   problem: PlanProblem;
   /** Said with the answer: how devices of several kinds were placed. */
   notes: string[];
@@ -416,7 +417,9 @@ export function priceLayout(
     ...(variant.recompute ? { recompute: variant.recompute } : {}),
     ...(variant.mode === 'training' ? { zeroStage: planZeroStage(plan, variant) } : {}),
   };
-  return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: variant, notes };
+  // With cp, the layers are one rank's slice; the batch stays in whole samples (what the exports split).
+  const asPriced = { ...variant, batch: problem.batch };
+  return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: asPriced, notes };
 }
 
 /** A plan's schedule in words: "GPipe", "1F1B", "interleaved 1F1B, 5 virtual stages". */
