@@ -21,7 +21,7 @@
  */
 import { parameterStateBytes, type MemorySettings } from '../memory/memory.js';
 import type { PlannerContext } from '../problem/problem.js';
-import type { PlanLayer, PlanProblem } from '../types.js';
+import type { PlanDevice, PlanLayer, PlanProblem } from '../types.js';
 
 /** All-to-alls a MoE block runs a microbatch: dispatch and combine, forward and backward. */
 const ALL_TO_ALLS = { forward: 2, backward: 2 } as const;
@@ -42,11 +42,23 @@ export function expertProblem(problem: PlanProblem, tp: number, ep: number): Pla
   return { ...problem, layers: problem.layers.map((l) => spreadLayer(l, tp, ep)) };
 }
 
+/** Each device list's machines by device id, built once (the searches price many groups). */
+const machines = new WeakMap<readonly PlanDevice[], Map<string, string>>();
+
+function machineOf(devices: readonly PlanDevice[]): Map<string, string> {
+  let m = machines.get(devices);
+  if (!m) {
+    m = new Map(devices.map((d) => [d.id, d.machine]));
+    machines.set(devices, m);
+  }
+  return m;
+}
+
 /** One all-to-all of `bytes` a member over `group` (µs; the file comment): the slowest member. */
 export function allToAllUs(ctx: PlannerContext, group: readonly string[], bytes: number): number {
   const e = group.length;
   if (e < 2 || bytes <= 0) return 0;
-  const machine = new Map(ctx.problem.devices.map((d) => [d.id, d.machine]));
+  const machine = machineOf(ctx.problem.devices);
   const share = bytes / e;
   let worst = 0;
   for (const a of group) {
