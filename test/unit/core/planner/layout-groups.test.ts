@@ -6,9 +6,9 @@ import { exportTorchPipelining } from '../../../../src-main/core/planner/exports
 import type { PlanLayer, PlanProblem } from '../../../../src-main/core/planner/types.js';
 import { checkCommand, loadFixture } from '../../../helpers/engine-flags.js';
 import { shellQuote } from '../../../../src-main/core/planner/exports/common.js';
+import { likeGpus } from '../../../helpers/like-gpus.js';
 
-const ids = Array.from({ length: 8 }, (_, i) => `m/gpu:${i}`);
-const times = (us: number): Record<string, number> => Object.fromEntries(ids.map((id) => [id, us]));
+const { devices, links, times } = likeGpus(8);
 const ACTIVATIONS = 1e8;
 
 /** Eight like GPUs; embeddings, 8 blocks (32 heads, 8 KV heads) and a head; 8192 tokens a sample; MoE: 8 experts, top-2. */
@@ -36,15 +36,8 @@ function problem(opts: { moe?: boolean; batch?: number } = {}): PlanProblem {
       activationBytesPerSample: ACTIVATIONS,
       ...block(name),
     })),
-    devices: ids.map((id) => ({
-      id,
-      name: 'H100',
-      kind: 'gpu',
-      machine: 'm',
-      memoryBytes: 80e9,
-      estimate: 'datasheet',
-    })),
-    links: ids.flatMap((a, i) => ids.slice(i + 1).map((b) => ({ a, b, alphaUs: 5, gbps: 200, kind: 'NV' }))),
+    devices,
+    links,
     mode: 'training',
     batch: opts.batch ?? 8,
     sequence: 8192,

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { contextProblem, ringAttentionUs } from '../../../../../src-main/core/planner/cost/context-parallel.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
+import { likeGpus } from '../../../../helpers/like-gpus.js';
 
-const ids = ['m/gpu:0', 'm/gpu:1', 'm/gpu:2', 'm/gpu:3'];
-const times = (us: number): Record<string, number> => Object.fromEntries(ids.map((id) => [id, us]));
+const { ids, devices, links, times } = likeGpus(4, { alphaUs: 10, gbps: 100 });
 
 /** Four GPUs linked at 100 GB/s, 10 µs; one block whose attention core takes `coreUs` a sample. */
 function problem(coreUs: number): PlanProblem {
@@ -22,15 +22,8 @@ function problem(coreUs: number): PlanProblem {
         selective: { activationBytesPerSample: 2e8, recomputeUs: times(coreUs) },
       },
     ],
-    devices: ids.map((id) => ({
-      id,
-      name: 'H100',
-      kind: 'gpu',
-      machine: 'm',
-      memoryBytes: 80e9,
-      estimate: 'datasheet',
-    })),
-    links: ids.flatMap((a, i) => ids.slice(i + 1).map((b) => ({ a, b, alphaUs: 10, gbps: 100, kind: 'NV' }))),
+    devices,
+    links,
     mode: 'training',
     batch: 4,
     sequence: 8192,
