@@ -6,7 +6,11 @@
  * what is left), zero (0-3, or fsdp = 3, fsdp-grad-op = 2), recompute (none, selective, full),
  * mb (microbatches a step; default: the best that divides the batch), schedule (1f1b, gpipe),
  * vp (Megatron-LM's interleaved 1F1B: model chunks a stage, its virtual pipeline size; default 1:
- * the transformer blocks split into pp·vp equal chunks, mb a multiple of pp, devices of one kind).
+ * the transformer blocks split into pp·vp equal chunks, mb a multiple of pp, devices of one kind),
+ * cp (Megatron-LM's context parallelism: each sample's sequence over cp GPUs, ring attention;
+ * tp·cp·pp·dp = the GPUs), ep (expert parallelism of a mixture of experts: its experts over ep GPUs
+ * of a stage, a multiple of tp; absent: over the tensor-parallel group as the search plans them);
+ * layout-groups.ts checks both and says what they send.
  * The stages split the transformer blocks evenly (the embeddings ride with the first block, the
  * head with the last), or, for a model without blocks, the layers as evenly as they go. Each stage
  * holds tp·dp devices: dp replicas of tp, taken in order. Devices of several kinds: the shape
@@ -29,6 +33,9 @@ import { count } from '../text/plural.js';
 import type { CostModel } from './cost/cost-model.js';
 import type { Plan, PlanProblem, Recompute, Schedule } from './types.js';
 import { isBlockName } from '../catalog/block-names.js';
+import { contextProblem } from './cost/context-parallel.js';
+import { expertProblem } from './cost/expert-parallel.js';
+import { checkGroups, groupNotes } from './layout-groups.js';
 
 export interface Layout {
   tp: number;
@@ -41,18 +48,23 @@ export interface Layout {
   schedule?: Schedule;
   /** Interleaved 1F1B: model chunks a stage (absent: 1). */
   vp?: number;
+  /** Context parallelism: GPUs a sample's sequence is split over (absent: 1). */
+  cp?: number;
+  /** Expert parallelism: GPUs a MoE block's experts spread over (absent: the tensor-parallel group). */
+  ep?: number;
 }
 
 export interface PricedLayout {
   /** The layout as priced, every key written out. */
   text: string;
   plan: Plan;
+  /** The problem as priced: its ZeRO stage, recomputation and experts applied, under cp its layers one rank's slice of a sample. */
   problem: PlanProblem;
   /** Said with the answer: how devices of several kinds were placed. */
   notes: string[];
 }
 
-const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule', 'vp'] as const;
+const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule', 'vp', 'cp', 'ep'] as const;
 type Key = (typeof KEYS)[number];
 const EXAMPLE = 'e.g. "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8"';
 const ZERO_WORDS: Record<string, 0 | 1 | 2 | 3> = { '0': 0, '1': 1, '2': 2, '3': 3, fsdp: 3, 'fsdp-grad-op': 2 };
@@ -90,6 +102,8 @@ function setKey(layout: Layout, key: Key, value: string): void {
     case 'tp':
     case 'pp':
     case 'dp':
+    case 'cp':
+    case 'ep':
       layout[key] = wholeNumber(key, value, 4096);
       return;
     case 'vp':
@@ -117,10 +131,13 @@ function setKey(layout: Layout, key: Key, value: string): void {
   }
 }
 
-/** "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b" for what was priced (",vp=2" when interleaved). */
-function layoutText(l: Required<Layout>): string {
-  const vp = l.vp > 1 ? `,vp=${l.vp}` : '';
-  return `tp=${l.tp},pp=${l.pp},dp=${l.dp},zero=${l.zero},recompute=${l.recompute},mb=${l.mb},schedule=${l.schedule}${vp}`;
+/** A layout as checked: every key but ep (absent: the experts over the tensor-parallel group). */
+type CheckedLayout = Required<Omit<Layout, 'ep'>> & Pick<Layout, 'ep'>;
+
+/** "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b" for what was priced (",vp=2" when interleaved, ",cp=2", ",ep=8"). */
+function layoutText(l: CheckedLayout): string {
+  const extra = `${l.vp > 1 ? `,vp=${l.vp}` : ''}${l.cp > 1 ? `,cp=${l.cp}` : ''}${l.ep !== undefined ? `,ep=${l.ep}` : ''}`;
+  return `tp=${l.tp},pp=${l.pp},dp=${l.dp},zero=${l.zero},recompute=${l.recompute},mb=${l.mb},schedule=${l.schedule}${extra}`;
 }
 
 const divisors = (n: number, most = 64): number[] =>
@@ -133,7 +150,7 @@ function tensorDegreesThatWork(problem: PlanProblem): number[] {
 }
 
 /** Checks the layout against the problem: one line naming what works. */
-function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Required<Layout> {
+function checkLayout(problem: PlanProblem, layout: Layout, workload: string): CheckedLayout {
   const gpus = problem.devices.length;
   const { tp, pp } = layout;
   const split = problem.layers.filter((l) => l.tensor);
@@ -149,11 +166,17 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Re
         `${experts !== undefined ? ` and ${experts} experts` : ''} (degrees that do: ${tensorDegreesThatWork(problem).join(', ')})`,
     );
   }
-  const dp = layout.dp ?? gpus / (tp * pp);
-  if (!Number.isInteger(dp) || tp * pp * dp !== gpus)
+  const cp = layout.cp ?? 1;
+  const dp = layout.dp ?? gpus / (tp * cp * pp);
+  if (!Number.isInteger(dp) || tp * cp * pp * dp !== gpus)
     throw new UserError(
-      `--layout tp=${tp} x pp=${pp}${layout.dp !== undefined ? ` x dp=${layout.dp}` : ''} does not use the plan's ${count(gpus, 'device')}: make tp x pp x dp = ${gpus}`,
+      `--layout tp=${tp}${cp > 1 ? ` x cp=${cp}` : ''} x pp=${pp}${layout.dp !== undefined ? ` x dp=${layout.dp}` : ''} does not use the plan's ${count(gpus, 'device')}: make tp x ${cp > 1 ? 'cp x ' : ''}pp x dp = ${gpus}`,
     );
+  checkGroups(
+    problem,
+    { tp, cp, dp, kinds: deviceClasses(problem).length, ...(layout.ep !== undefined ? { ep: layout.ep } : {}) },
+    workload,
+  );
   const L = problem.layers.length;
   const blocks = blockRange(problem);
   if (pp > L) throw new UserError(`--layout pp=${pp}: ${workload} has ${count(L, 'layer')}; give pp=${L} or less`);
@@ -185,6 +208,8 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Re
     mb: layout.mb ?? 0,
     schedule: layout.schedule ?? '1f1b',
     vp: checkInterleaving(problem, layout, workload, blocks?.count ?? null),
+    cp,
+    ...(layout.ep !== undefined ? { ep: layout.ep } : {}),
   };
 }
 
@@ -295,7 +320,7 @@ function balancedBounds(ctx: PlannerContext, groups: readonly number[][], tp: nu
  * Devices of several kinds: the shape's stages over every order of the device classes, layers
  * split to balance the stages, at each microbatch count; the best that fits (else the first).
  */
-function searchHeterogeneous(ctx: PlannerContext, l: Required<Layout>): { plan: Plan; notes: string[] } {
+function searchHeterogeneous(ctx: PlannerContext, l: CheckedLayout): { plan: Plan; notes: string[] } {
   const classes = deviceClasses(ctx.problem);
   const width = l.tp * l.dp;
   const ms = l.mb > 0 ? [l.mb] : microbatchCandidates(ctx.problem.batch);
@@ -324,24 +349,35 @@ function searchHeterogeneous(ctx: PlannerContext, l: Required<Layout>): { plan: 
   };
 }
 
-/** Devices of one kind: the blocks split evenly over the stages, devices taken in order. */
-function evenLayout(ctx: PlannerContext, l: Required<Layout>): Plan {
+/**
+ * Devices of one kind: the blocks split evenly over the stages, devices taken in order (dp groups
+ * of cp replicas of tp). `batch`: the samples a step (with cp, ctx's problem counts slices).
+ */
+function evenLayout(ctx: PlannerContext, l: CheckedLayout, batch: number): Plan {
   const ids = ctx.problem.devices.map((d) => d.id);
   const bounds = stageBounds(ctx.problem, l.pp);
-  const width = l.tp * l.dp;
+  const width = l.tp * l.cp * l.dp;
   const stages: StageSpec[] = bounds.slice(1).map((to, s) => ({
     from: bounds[s] as number,
     to,
     devices: ids.slice(s * width, (s + 1) * width),
     ...(l.tp > 1 ? { tp: l.tp } : {}),
   }));
-  if (l.mb > 0) return pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule, virtualStages: l.vp });
-  const ms = microbatchCandidates(ctx.problem.batch).filter((m) => l.vp === 1 || m % l.pp === 0);
+  const groups = { contextParallel: l.cp, ...(l.ep !== undefined ? { expertParallel: l.ep } : {}) };
+  if (l.mb > 0)
+    return pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule, virtualStages: l.vp, ...groups });
+  const ms = microbatchCandidates(batch).filter((m) => l.vp === 1 || m % l.pp === 0);
   if (ms.length === 0)
     throw new UserError(
-      `--layout vp=${l.vp}: interleaving needs microbatches a multiple of pp=${l.pp}, and none up to 64 divides the batch of ${ctx.problem.batch}`,
+      `--layout vp=${l.vp}: interleaving needs microbatches a multiple of pp=${l.pp}, and none up to 64 divides the batch of ${batch}`,
     );
-  return bestOverMicrobatches(ctx, stages, ms, l.schedule, l.vp);
+  return bestOverMicrobatches(ctx, stages, ms, l.schedule, l.vp, groups);
+}
+
+/** Devices of one kind: the even layout, with what its context- and expert-parallel groups send. */
+function evenAnswer(ctx: PlannerContext, l: CheckedLayout, problem: PlanProblem): { plan: Plan; notes: string[] } {
+  const plan = evenLayout(ctx, l, problem.batch);
+  return { plan, notes: groupNotes(ctx, plan, problem.sequence) };
 }
 
 /**
@@ -359,16 +395,17 @@ export function priceLayout(
     zeroStage: l.zero as 0 | 1 | 2 | 3,
     ...(l.tp > 1 ? { tensorDegrees: [1, l.tp] } : {}),
   };
-  const variant = l.recompute === 'none' ? zeroed : recomputeProblem(zeroed, l.recompute);
-  if (!variant)
+  const recomputed = l.recompute === 'none' ? zeroed : recomputeProblem(zeroed, l.recompute);
+  if (!recomputed)
     throw new UserError(
       `--layout recompute=${l.recompute}: ${opts.workload} has no transformer block to recompute selectively; use full or none`,
     );
+  const spread = l.ep !== undefined ? expertProblem(recomputed, l.tp, l.ep) : recomputed;
+  const variant = contextProblem(spread, l.cp);
   const ctx = plannerContext(variant, opts.costModel);
   const bad = tensorDegreeRefusal(ctx, 0, variant.layers.length, l.tp);
   if (bad) throw new UserError(`--layout tp=${l.tp}: ${bad}`);
-  const { plan, notes } =
-    deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : { plan: evenLayout(ctx, l), notes: [] };
+  const { plan, notes } = deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : evenAnswer(ctx, l, problem);
   if (l.vp > 1)
     notes.push(
       `interleaved: rank i runs virtual stages i, i+${l.pp}, ... of ${count((blockRange(variant)?.count ?? 0) / (l.pp * l.vp), 'block')} each; ` +
@@ -376,10 +413,14 @@ export function priceLayout(
     );
   const priced: Plan = {
     ...plan,
+    // With cp the priced problem counts slices of samples: the throughput is of whole samples.
+    throughputSamplesPerS: plan.stepUs > 0 ? problem.batch / (plan.stepUs * 1e-6) : Infinity,
     ...(variant.recompute ? { recompute: variant.recompute } : {}),
     ...(variant.mode === 'training' ? { zeroStage: planZeroStage(plan, variant) } : {}),
   };
-  return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: variant, notes };
+  // With cp, the layers are one rank's slice; the batch stays in whole samples (what the exports split).
+  const asPriced = { ...variant, batch: problem.batch };
+  return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: asPriced, notes };
 }
 
 /** A plan's schedule in words: "GPipe", "1F1B", "interleaved 1F1B, 5 virtual stages". */

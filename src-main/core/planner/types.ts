@@ -91,6 +91,12 @@ export interface PlanLayer {
    * and how many each token is routed to. A decode step reads only the experts its tokens touch.
    */
   experts?: { params: number; count: number; topK: number };
+  /**
+   * A transformer block's keys and values of one sample over the whole sequence, bytes (2 x tokens x
+   * KV heads x head width x element bytes): what ring attention passes around a context-parallel
+   * group (cost/context-parallel.ts). Absent: the layer has no attention to split by sequence.
+   */
+  kvBytesPerSample?: number;
   /** Megatron-style tensor parallelism of the layer (a transformer block); absent: replicated on every member of a group. */
   tensor?: TensorSplit;
 }
@@ -137,6 +143,8 @@ export interface PlanProblem {
   recompute?: Recompute;
   /** Tensor-parallel degrees groups may use (1 is always allowed); absent: [1], no tensor parallelism. */
   tensorDegrees?: number[];
+  /** Tokens per sample of a catalog transformer (context parallelism splits them); absent: not a token sequence. */
+  sequence?: number;
   /** Serving: the format the weights are stored in (bytesPerParam is its bytes); absent: the model's dtype. */
   weights?: WeightFormat;
 }
@@ -187,6 +195,17 @@ export interface Plan {
    * shares as counted, not the layers they hold. Absent: 1, no interleaving.
    */
   virtualStages?: number;
+  /**
+   * Context parallelism (Megatron-LM's --context-parallel-size, ring attention): each sample's
+   * sequence split over this many GPUs of every stage's replicas (cost/context-parallel.ts). Absent: 1.
+   */
+  contextParallel?: number;
+  /**
+   * Expert parallelism (Megatron-LM's --expert-model-parallel-size with experts whole): each
+   * mixture-of-experts block's experts spread over this many GPUs, tokens sent to them and back by
+   * all-to-alls (cost/expert-parallel.ts). Absent: the experts spread over the tensor-parallel group.
+   */
+  expertParallel?: number;
   /** Predicted time of one step (training) or one batch (inference), µs. */
   stepUs: number;
   throughputSamplesPerS: number;

@@ -11,6 +11,7 @@ import { parseNetworkStatement } from '../../core/planner/cost/network-statement
 import { checkFp8Devices, transferredDtypeWarnings } from '../../core/planner/problem/device-dtypes.js';
 import { predictAll } from '../../core/planner/problem/device-predictions.js';
 import { checkExpertsFit, withExperts } from '../../core/planner/problem/expert-layers.js';
+import { withSequence } from '../../core/planner/problem/sequence-layers.js';
 import { withFinetuneMemory } from '../../core/planner/problem/finetune-layers.js';
 import { withKvCache } from '../../core/planner/serving/kv-cache-layers.js';
 import { measuredNetworkRules } from '../../core/planner/problem/measured-network.js';
@@ -110,7 +111,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   const held = withMemory(input, predicted, { candidates, predictions }, warnings);
   // No fine-tuning tool splits layers by tensor parallelism (search/plan-ranking.ts says so with pipelines).
   const split = withTensorSplit(workload, model, held, finetune ? [1] : req.tp, warnings);
-  const layers = withExperts(workload, model, split.layers);
+  const { layers, sequence } = withSequence(workload, model, withExperts(workload, model, split.layers));
   const { tensorDegrees } = split;
   const links = planLinks(req, devices, warnings);
   const planned: PlanProblem = {
@@ -124,6 +125,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     zeroStage: req.zero ?? 0,
     overheadBytes: GIB / 2,
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
+    ...(sequence !== null ? { sequence } : {}),
   };
   const engine = assumptions.engine?.serving;
   const problem = engine ? withEngineMemory(planned, engine) : planned;

@@ -22,10 +22,17 @@
  * v = 1 is the formula above. The stages are the ranks, t_i all v chunks of rank i. Not priced:
  * the v − 1 transfers a microbatch makes from the last rank back to the first (each as large as a
  * cut's), which the steady state overlaps unless that link is the slowest.
+ *
+ * Context and expert parallelism (PlanSpec.contextParallel, expertParallel) add to t_i what their
+ * groups send beyond compute: the exposed ring attention (context-parallel.ts) and the experts'
+ * all-to-alls (expert-parallel.ts); the experts' optimizer shards add to each device's memory.
  */
-import { memoryShortfall, microbatchesInFlight } from '../memory/memory.js';
+import { memoryShortfall, microbatchesInFlight, type MemoryBreakdown } from '../memory/memory.js';
+import { ringAttentionUs } from './context-parallel.js';
+import { expertAllToAllUs, expertStateBytes } from './expert-parallel.js';
 import type { PlannerContext } from '../problem/problem.js';
 import type { Plan, Schedule, Stage } from '../types.js';
+import type { StageSplit } from './stage-shapes.js';
 
 export interface StageSpec {
   /** Layers [from, to). */
@@ -42,6 +49,10 @@ export interface PlanSpec {
   schedule: Schedule;
   /** Interleaved 1F1B: model chunks a stage (absent: 1). */
   virtualStages?: number;
+  /** Context parallelism: the problem is one rank's slice (contextProblem); each stage's replicas in groups of this many (absent: 1). */
+  contextParallel?: number;
+  /** Expert parallelism: the problem's experts spread (expertProblem) over groups of this many devices of a stage (absent: none). */
+  expertParallel?: number;
 }
 
 export interface StepTerms {
@@ -163,7 +174,7 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
   spec.stages.forEach((s, i) => {
     const devs = idx[i] as number[];
     const tp = s.tp ?? 1;
-    const split = tables.stageSplit(devs, s.from, s.to, samples, tp);
+    const split = groupsUs(ctx, s, tables.stageSplit(devs, s.from, s.to, samples, tp), spec);
     const sync = tables.gradientSyncUs(devs, s.from, s.to, tp, samples);
     terms.sumStageUs += split.timeUs;
     terms.maxStageUs = Math.max(terms.maxStageUs, split.timeUs);
@@ -171,7 +182,8 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     if (!Number.isFinite(split.timeUs)) reasons.push(noTimeReason(ctx, s, devs));
     if (!Number.isFinite(sync)) reasons.push(`no link among the data-parallel devices ${s.devices.join(', ')}`);
     const inFlight = microbatchesInFlight(spec.schedule, problem.mode, i, p, m, v);
-    const memoryBytes = stageMemory(ctx, s, devs, { shares: split.shares, inFlight, microbatches: m }, memory, reasons);
+    const load = { shares: split.shares, inFlight, microbatches: m, ep: spec.expertParallel ?? 1 };
+    const memoryBytes = stageMemory(ctx, s, devs, load, memory, reasons);
     stages.push({
       from: s.from,
       to: s.to,
@@ -200,6 +212,8 @@ export function pricePlan(ctx: PlannerContext, spec: PlanSpec): Plan {
     microbatches: m,
     schedule: spec.schedule,
     ...(v > 1 ? { virtualStages: v } : {}),
+    ...((spec.contextParallel ?? 1) > 1 ? { contextParallel: spec.contextParallel } : {}),
+    ...(spec.expertParallel !== undefined ? { expertParallel: spec.expertParallel } : {}),
     stepUs,
     throughputSamplesPerS: stepUs > 0 ? problem.batch / (stepUs * 1e-6) : Infinity,
     bubbleFraction: computeSpan > 0 ? 1 - (m * terms.sumStageUs) / (p * computeSpan) : 0,
@@ -218,25 +232,30 @@ function stageMemory(
   ctx: PlannerContext,
   s: StageSpec,
   devs: readonly number[],
-  load: { shares: readonly number[]; inFlight: number; microbatches: number },
+  load: { shares: readonly number[]; inFlight: number; microbatches: number; ep: number },
   memory: Plan['memory'],
   reasons: string[],
 ): Record<string, number> {
   const tp = s.tp ?? 1;
+  const replicas = s.devices.length / tp;
+  const experts = expertStateBytes(ctx.problem.layers, s, { replicas, tp, ep: load.ep }, ctx.problem);
   const memoryBytes: Record<string, number> = {};
   let short = 0;
   s.devices.forEach((id, j) => {
     const dev = ctx.problem.devices[devs[j] as number];
     if (!dev) return;
-    const need = ctx.tables.deviceNeed({
-      from: s.from,
-      to: s.to,
-      tp,
-      replicas: s.devices.length / tp,
-      samples: load.shares[j] ?? 0,
-      inFlight: load.inFlight,
-      microbatches: load.microbatches,
-    });
+    const need = withParameterBytes(
+      experts,
+      ctx.tables.deviceNeed({
+        from: s.from,
+        to: s.to,
+        tp,
+        replicas,
+        samples: load.shares[j] ?? 0,
+        inFlight: load.inFlight,
+        microbatches: load.microbatches,
+      }),
+    );
     memoryBytes[id] = need.totalBytes;
     memory.push({
       device: id,
@@ -251,6 +270,27 @@ function stageMemory(
   if (short > MAX_NAMED_SHORTFALLS)
     reasons.push(`and ${short - MAX_NAMED_SHORTFALLS} more devices of stage ${s.from}-${s.to} lack memory`);
   return memoryBytes;
+}
+
+/** A device's need with `bytes` more parameter state (expert parallelism's optimizer shards). */
+function withParameterBytes(bytes: number, need: MemoryBreakdown): MemoryBreakdown {
+  if (bytes === 0) return need;
+  return { ...need, parameterBytes: need.parameterBytes + bytes, totalBytes: need.totalBytes + bytes };
+}
+
+/**
+ * A stage's split with what its context- and expert-parallel groups add to one microbatch: the
+ * exposed ring attention and the experts' all-to-alls (context-parallel.ts, expert-parallel.ts).
+ */
+function groupsUs(ctx: PlannerContext, s: StageSpec, split: StageSplit, spec: PlanSpec): StageSplit {
+  const cp = spec.contextParallel ?? 1;
+  const ep = spec.expertParallel ?? 1;
+  if (cp <= 1 && ep <= 1) return split;
+  const tp = s.tp ?? 1;
+  const samples = split.shares[split.slowest] ?? 0;
+  const extra =
+    ringAttentionUs(ctx, s.devices, s, samples, tp, cp) + expertAllToAllUs(ctx, s.devices, s, samples, tp, ep);
+  return { ...split, timeUs: split.timeUs + extra };
 }
 
 function noTimeReason(ctx: PlannerContext, s: StageSpec, devs: readonly number[]): string {

@@ -81,9 +81,12 @@ export interface ExportRank {
 export interface ExportLayout {
   stages: ExportStage[];
   pp: number;
+  /** Data-parallel degree: a stage's replicas over the context-parallel degree. */
   dp: number;
   /** Tensor-parallel degree of every stage. */
   tp: number;
+  /** Context-parallel degree (Megatron-LM's; 1 for the other engines, which run those replicas as data parallel). */
+  cp: number;
   ranks: ExportRank[];
   microbatches: number;
   /** Samples per microbatch per data-parallel replica. */
@@ -120,7 +123,9 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
     });
     return { index, from: s.from, to: s.to, layerNames, blocks: layerNames.filter(isBlock).length, devices };
   });
-  const { tp, dp } = uniformDegrees(plan, engine, warnings);
+  const { tp, dp: replicas } = uniformDegrees(plan, engine, warnings);
+  const cp = contextDegree(plan, replicas, engine, warnings);
+  const dp = replicas / cp;
   if ((plan.virtualStages ?? 1) > 1 && engine !== 'Megatron-LM')
     warnings.push(
       `the plan interleaves ${plan.virtualStages} virtual stages a rank (Megatron-LM's schedule); ${engine} runs each stage as one chunk, with a larger bubble`,
@@ -128,7 +133,7 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
   const ranks: ExportRank[] = [];
   stages.forEach((s) => {
     s.devices
-      .slice(0, dp * tp)
+      .slice(0, replicas * tp)
       .forEach((device, i) =>
         ranks.push({ rank: ranks.length, stage: s.index, replica: Math.floor(i / tp), tpRank: i % tp, device }),
       );
@@ -153,7 +158,29 @@ export function exportLayout(input: ExportInput, engine: string, nccl = true): E
         `${engine} takes equal microbatches: ${microBatch} samples, batch ${globalBatch}`,
     );
   }
-  return { stages, pp: stages.length, dp, tp, ranks, microbatches, microBatch, globalBatch, warnings };
+  return { stages, pp: stages.length, dp, tp, cp, ranks, microbatches, microBatch, globalBatch, warnings };
+}
+
+/**
+ * The context-parallel degree an engine runs: the plan's under Megatron-LM (when it divides the
+ * replicas exported); 1 for the others, which run whole samples on every replica, with a warning.
+ * Expert parallelism beyond the tensor-parallel group is Megatron-LM's export only, said the same way.
+ */
+function contextDegree(plan: Plan, replicas: number, engine: string, warnings: string[]): number {
+  const cp = plan.contextParallel ?? 1;
+  const megatron = engine === 'Megatron-LM';
+  if (plan.expertParallel !== undefined && !megatron)
+    warnings.push(
+      `the plan spreads the experts over ${plan.expertParallel} GPUs (Megatron-LM's --expert-model-parallel-size); ${engine}'s export does not`,
+    );
+  if (cp <= 1) return 1;
+  if (megatron && replicas % cp === 0) return cp;
+  warnings.push(
+    megatron
+      ? `the plan splits each sample over cp=${cp} GPUs, but the export keeps ${replicas} replica(s) a stage: context parallelism left out`
+      : `the plan splits each sample's tokens over cp=${cp} GPUs (context parallelism, Megatron-LM's); ${engine} runs whole samples on each, as data parallelism, with cp times the activations`,
+  );
+  return 1;
 }
 
 /**

@@ -61,10 +61,8 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     String(layout.globalBatch),
   ];
   if (layout.tp > 1) args.push('--sequence-parallel');
-  // Experts spread over the tensor-parallel group (MoE parallel folding): expert parallelism of the same size, experts whole.
-  if (layout.tp > 1 && input.problem.layers.some((l) => l.tensor?.experts !== undefined)) {
-    args.push('--expert-model-parallel-size', String(layout.tp), '--expert-tensor-parallel-size', '1');
-  }
+  if (layout.cp > 1) args.push('--context-parallel-size', String(layout.cp));
+  args.push(...expertArgs(input, layout.tp));
   args.push(...interleavingArgs(input.plan.virtualStages ?? 1, counts, warnings));
   if (split.first !== undefined) args.push('--decoder-first-pipeline-num-layers', String(split.first));
   if (split.last !== undefined) args.push('--decoder-last-pipeline-num-layers', String(split.last));
@@ -99,6 +97,22 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   args.push(...modelArgs(input, numLayers, warnings));
   const commands = torchrunCommands(layout, input, input.script ?? MEGATRON_SCRIPT, args);
   return { args, commands, layout: split.layout ?? null, warnings };
+}
+
+/**
+ * A mixture of experts: its experts and top-k (--num-experts, --moe-router-topk), spread over the
+ * plan's expert-parallel GPUs, or else over the tensor-parallel group (MoE parallel folding), the
+ * experts whole (--expert-tensor-parallel-size 1). None for a dense model.
+ */
+function expertArgs(input: ExportInput, tp: number): string[] {
+  const moe = input.problem.layers.find((l) => l.experts)?.experts;
+  const folded = input.problem.layers.some((l) => l.tensor?.experts !== undefined);
+  if (!moe && !folded) return [];
+  const ep = input.plan.expertParallel ?? tp;
+  return [
+    ...(moe ? ['--num-experts', String(moe.count), '--moe-router-topk', String(moe.topK)] : []),
+    ...(ep > 1 ? ['--expert-model-parallel-size', String(ep), '--expert-tensor-parallel-size', '1'] : []),
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@
  * Whole-model plans: one device, or data parallel over a set of devices (each microbatch split in
  * whole samples in proportion to device speed, gradients all-reduced once per step). Pure.
  */
-import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
+import { pricePlan, type PlanSpec, type StageSpec } from '../cost/plan-cost.js';
 import { hybridSpace, tensorDegreesOf } from './group-space.js';
 import { microbatchCandidates, type PlannerContext } from '../problem/problem.js';
 import type { Plan, Schedule } from '../types.js';
@@ -21,7 +21,8 @@ function overflow(p: Plan): number {
 
 /**
  * The fastest feasible microbatch count for fixed stages (fewest microbatches on ties); when none
- * fits, the one closest to fitting. virtualStages: interleaved 1F1B's chunks a stage (1: none).
+ * fits, the one closest to fitting. virtualStages: interleaved 1F1B's chunks a stage (1: none);
+ * groups: the context- and expert-parallel degrees (absent: none).
  */
 export function bestOverMicrobatches(
   ctx: PlannerContext,
@@ -29,10 +30,11 @@ export function bestOverMicrobatches(
   microbatches: readonly number[],
   schedule: Schedule,
   virtualStages = 1,
+  groups: Pick<PlanSpec, 'contextParallel' | 'expertParallel'> = {},
 ): Plan {
   let best: Plan | null = null;
   for (const m of microbatches) {
-    const p = pricePlan(ctx, { stages, microbatches: m, schedule, virtualStages });
+    const p = pricePlan(ctx, { stages, microbatches: m, schedule, virtualStages, ...groups });
     if (!best) best = p;
     else if (p.feasible !== best.feasible) {
       if (p.feasible) best = p;

@@ -5,11 +5,11 @@ import { parseLayout, priceLayout, scheduleText } from '../../../../src-main/cor
 import { exportMegatron } from '../../../../src-main/core/planner/exports/megatron.js';
 import { searchRanked } from '../../../../src-main/core/planner/search/plan-ranking.js';
 import type { PlanProblem } from '../../../../src-main/core/planner/types.js';
+import { likeGpus } from '../../../helpers/like-gpus.js';
 
 /** Eight like GPUs; embeddings, 8 blocks (32 heads, 8 KV heads) and a head. */
 function problem(memoryGB = 80): PlanProblem {
-  const ids = Array.from({ length: 8 }, (_, i) => `m/gpu:${i}`);
-  const times = (us: number): Record<string, number> => Object.fromEntries(ids.map((id) => [id, us]));
+  const { devices, links, times } = likeGpus(8, { memoryGB });
   const tensor = { divides: [32, 8], forwardAllReduces: 2, backwardAllReduces: 2 };
   const names = ['embeddings', ...Array.from({ length: 8 }, (_, i) => `block.${i}`), 'head'];
   return {
@@ -24,15 +24,8 @@ function problem(memoryGB = 80): PlanProblem {
         ? { tensor, selective: { activationBytesPerSample: 5e7, recomputeUs: times(100) } }
         : {}),
     })),
-    devices: ids.map((id) => ({
-      id,
-      name: 'H100',
-      kind: 'gpu',
-      machine: 'm',
-      memoryBytes: memoryGB * 1e9,
-      estimate: 'datasheet',
-    })),
-    links: ids.flatMap((a, i) => ids.slice(i + 1).map((b) => ({ a, b, alphaUs: 5, gbps: 200, kind: 'NV' }))),
+    devices,
+    links,
     mode: 'training',
     batch: 8,
     bytesPerParam: 16,
