@@ -12,6 +12,7 @@ import { allReduceOver, allReduceRoute } from '../../src-main/core/planner/cost/
 import { MAX_VIRTUAL_GPUS, virtualDevice, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
+import { TRAINING_STACK_NAMES, type TrainingStack } from '../../src-main/core/planner/stacks/stack-names.js';
 import type { CatalogDtype } from '../../src-main/core/workload/request-schemas.js';
 import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan/plan-service.js';
 import { virtualNodes } from '../../src-main/core/planner/problem/virtual-nodes.js';
@@ -159,6 +160,13 @@ function layoutMemory(c: Cell, l: LayoutAnswer): CellMemory {
   };
 }
 
+/** The training stack the cell ran (its config's `stack`), priced with that stack's rules (core/planner/stacks/). */
+function stackOf(c: Cell): TrainingStack | undefined {
+  const s = str(c, 'stack');
+  if (s === undefined) return undefined;
+  return (TRAINING_STACK_NAMES as readonly string[]).includes(s) ? (s as TrainingStack) : refuse(`stack ${s}`);
+}
+
 function trainingCell(db: Database, c: Cell): Priced {
   const seq = need(c, 'seq');
   const globalBatch = need(c, 'globalBatch');
@@ -168,7 +176,9 @@ function trainingCell(db: Database, c: Cell): Priced {
   const dp = num(c, 'dp') ?? c.gpus / (tp * pp);
   const microbatches = micro !== undefined ? globalBatch / (micro * dp) : undefined;
   const layout = layoutOf(c, c.gpus, microbatches);
+  const stack = stackOf(c);
   const r = plan(db, c, {
+    ...(stack ? { stack } : {}),
     mode: 'training',
     batch: globalBatch,
     seq,
@@ -181,7 +191,7 @@ function trainingCell(db: Database, c: Cell): Priced {
   const tokensPerGpu = (globalBatch * seq) / (stepUs / 1e6) / c.gpus;
   return {
     predicted: trainingValue(c, tokensPerGpu),
-    detail: `${layout}; step ${(stepUs / 1e6).toFixed(2)} s`,
+    detail: `${stack ? `${stack}: ` : ''}${layout}; step ${(stepUs / 1e6).toFixed(2)} s`,
     memory: layoutMemory(c, priced),
   };
 }

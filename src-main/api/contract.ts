@@ -14,6 +14,7 @@ import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.j
 import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workload/finetune.js';
 import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/limits.js';
 import { CATALOG_DTYPE, FINETUNE_REQUEST, countIn } from '../core/workload/request-schemas.js';
+import { TRAINING_STACK_NAMES } from '../core/planner/stacks/stack-names.js';
 import { CONCURRENCY_LOAD, LOCAL_PLAN_FIELDS, PLAN_REQUEST, RATE_LOAD } from '../core/planner/plan-request.js';
 import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
 import type { Equal, Expect } from '../core/util/type-checks.js';
@@ -92,6 +93,9 @@ export { PREDICTOR_NAMES };
 export const LORA_TARGET_NAMES = LORA_TARGETS;
 export const FINETUNE_STACK_CHOICES = FINETUNE_STACK_NAMES;
 export { MAX_LORA_RANK };
+/** The training stacks the app offers (`plan:create`'s stack; core/planner/stacks/). */
+export { TRAINING_STACK_NAMES };
+export type { TrainingStack } from '../core/planner/stacks/stack-names.js';
 /** The formats a served model's weights may be stored in (`plan:create`'s weights). */
 export const WEIGHT_FORMAT_NAMES = Object.keys(WEIGHT_FORMATS) as [WeightFormat, ...WeightFormat[]];
 

@@ -25,7 +25,7 @@ export const FINETUNE_OPTIONS = {
     type: 'string',
     valueName: 'TOOL',
     description:
-      '--mode finetune: the tool whose memory to plan, peft (default: PEFT + Trainer, what the exports run), torchtune or unsloth',
+      'the tool that runs the plan. Training: megatron, torchtitan, fsdp or deepspeed (default: any of them); the search keeps to what it runs, gradients are priced as it overlaps them and the exports are its launcher. --mode finetune: the tool whose memory to plan, peft (default: PEFT + Trainer, what the exports run), torchtune or unsloth',
   },
   targets: {
     type: 'string',
@@ -41,7 +41,8 @@ export const FINETUNE_OPTIONS = {
  * fine-tuning options are refused.
  */
 export function finetuneOptions(opts: ParsedOptions, mode: string): Record<string, unknown> | null {
-  const given = ['adapter', 'rank', 'alpha', 'targets', 'stack'].filter((k) => typeof opts[k] === 'string');
+  // --stack names a training stack outside --mode finetune (plan-request-options.ts reads it there).
+  const given = ['adapter', 'rank', 'alpha', 'targets'].filter((k) => typeof opts[k] === 'string');
   if (mode !== 'finetune') {
     if (given.length > 0) throw new UsageError(`--${given[0] ?? 'adapter'} is for --mode finetune`);
     return null;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { UsageError, UserError, errorMessage } from '../core/errors.js';
 import { ENGINE_CHOICES } from '../core/engines/engine-names.js';
+import { TRAINING_STACK_NAMES } from '../core/planner/stacks/stack-names.js';
 import { PLAN_REQUEST, TENSOR_DEGREES, type PlanRequest } from '../core/planner/plan-request.js';
 import { quoted } from '../core/text/shown.js';
 import { WEIGHT_FORMATS } from '../core/workload/generation.js';
@@ -143,6 +144,15 @@ export const PLAN_OPTION_ROWS: readonly OptionRow[] = [
     options: ['adapter', 'rank', 'alpha', 'targets', 'stack'],
     read: (opts) => finetuneOptions(opts, modeText(opts)) ?? undefined,
     refusal: finetuneRefusal,
+  },
+  {
+    field: 'stack',
+    options: ['stack'],
+    read: (opts) => (modeText(opts) === 'finetune' ? undefined : text(opts, 'stack')?.trim().toLowerCase()),
+    refusal: takes(
+      'stack',
+      `${TRAINING_STACK_NAMES.join(', ')} (training) or, with --mode finetune, peft, torchtune or unsloth`,
+    ),
   },
   { field: 'dims', options: ['dim'], read: (opts) => (opts.dim === undefined ? undefined : dimsOption(opts)) },
   { field: 'inputs', options: ['input'], read: (opts) => (opts.input === undefined ? undefined : inputsOption(opts)) },

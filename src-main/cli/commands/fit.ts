@@ -84,6 +84,8 @@ export const fitCommand: Command = {
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'finetune')
       throw new UsageError(`--mode takes inference, training or finetune; got ${quoted(mode)}`);
+    if (mode !== 'finetune' && typeof opts.stack === 'string')
+      throw new UsageError('fit: --stack is for --mode finetune (a training stack is planned by `plan --stack`)');
     // fit lists LoRA and QLoRA both: the adapter is not asked for.
     const tuned = finetuneRequest({ ...opts, ...(mode === 'finetune' ? { adapter: 'lora' } : {}) }, mode);
     // A .gguf file or a Hugging Face config.json / model folder: its architecture, from its header.

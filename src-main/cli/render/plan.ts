@@ -12,7 +12,7 @@ import { formatBytes } from '../../core/text/bytes.js';
 import { stageDevicesText } from '../../core/planner/stage-text.js';
 import { ms } from './workload.js';
 import { suggestionLines } from './plan-suggestions.js';
-import { assumptionsLine } from '../../core/planner/plan-assumptions.js';
+import { assumptionsLine, stackLines } from '../../core/planner/plan-assumptions.js';
 import { scheduleText } from '../../core/planner/layout.js';
 
 /** "1 measured, 8 from datasheets": only what is true of the plan's devices. */
@@ -327,6 +327,7 @@ export function renderPlans(r: PlanResponse): string {
   const out: string[] = [
     `${r.workload}: ${modeText(r)}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
     assumptionsLine(r.assumptions),
+    ...stackLines(r.assumptions),
     '',
   ];
   // The user's --layout is a row of its own, marked, after the ranked plans.
@@ -376,18 +377,20 @@ function exportLines(e: PlanExports, mode: Mode): string[] {
     ];
   }
   const out = ['Run it (see --json for the full exports):'];
-  out.push(`torchrun:  ${e.torch.commands[0] ?? ''}`);
-  out.push(`DeepSpeed: ${e.deepspeed.commands[0] ?? ''}`);
-  out.push(`Megatron:  ${e.megatron.commands[0] ?? ''}`);
-  if (mode === 'training')
+  // Under --stack, its own launcher only.
+  const runs = (l: NonNullable<typeof e.launcher>) => e.launcher === null || e.launcher === l;
+  if (runs('torch')) out.push(`torchrun:  ${e.torch.commands[0] ?? ''}`);
+  if (runs('deepspeed')) out.push(`DeepSpeed: ${e.deepspeed.commands[0] ?? ''}`);
+  if (runs('megatron')) out.push(`Megatron:  ${e.megatron.commands[0] ?? ''}`);
+  if (mode === 'training' && e.launcher === null)
     out.push(`accelerate: ${e.accelerate.command} (--emit writes accelerate.yaml, train_accelerate.py)`);
   if (e.finetune)
     out.push(`LoRA:      ${e.finetune.launch[0] ?? ''} (--emit writes train_lora.py, launch_lora.sh, axolotl.yaml)`);
   const engineWarnings = [
     ...(e.finetune?.warnings ?? []),
-    ...e.torch.warnings,
-    ...e.deepspeed.warnings,
-    ...e.megatron.warnings,
+    ...(runs('torch') ? e.torch.warnings : []),
+    ...(runs('deepspeed') ? e.deepspeed.warnings : []),
+    ...(runs('megatron') ? e.megatron.warnings : []),
   ];
   for (const w of [...new Set(engineWarnings)].slice(0, 5)) out.push(`  note: ${w}`);
   return out;

@@ -7,6 +7,7 @@ import type { Dtype } from '../domain/measurement.js';
 import type { EngineName } from '../engines/engine-names.js';
 import type { FinetuneStack } from '../workload/finetune.js';
 import type { AttentionKernel } from './memory/attention-memory.js';
+import type { TrainingStack } from './stacks/stack-names.js';
 
 /** A number the plan rests on, and whether the request gave it (false: a default did). */
 export interface Assumed {
@@ -36,6 +37,11 @@ export interface PlanAssumptionsView {
    * and the stacks that run it; absent or null otherwise.
    */
   attention?: { kernel: AttentionKernel; title: string; source: string } | null;
+  /**
+   * Full training: the stack its search and exports follow (`plan --stack`, stacks/), or 'any'
+   * (none asked: every layout the four run), with what it assumes in a line; absent otherwise.
+   */
+  trainingStack?: { name: TrainingStack | 'any'; title: string; assumes: string } | null;
   /** Serving a decoder: the engine and the version whose rules price it ('ideal': the kernel roofline); null otherwise. */
   engine: { name: EngineName | 'ideal'; title: string; version: string | null } | null;
 }
@@ -71,9 +77,13 @@ function runText(a: PlanAssumptionsView): string[] {
         : `engine ${a.engine.title}${a.engine.version ? ` ${a.engine.version}` : ''}`,
     ];
   if (!a.stack) return [];
+  const training = a.trainingStack
+    ? [a.trainingStack.name === 'any' ? 'any training stack' : `stack ${a.trainingStack.title}`]
+    : [];
   return [
     a.stack.name === 'adam' ? a.stack.title : `stack ${a.stack.title}`,
     ...(a.attention ? [a.attention.title] : []),
+    ...training,
   ];
 }
 
@@ -92,4 +102,11 @@ export function assumptionsLine(a: PlanAssumptionsView): string {
   parts.push(a.weights === a.dtype ? a.dtype : `${a.weights} weights, ${a.dtype} compute`);
   parts.push(...runText(a));
   return `Assumes: ${parts.join(', ')}`;
+}
+
+/** "Stack Megatron-LM (Megatron-Core): TP+PP+DP at ZeRO-0/1/3; ...": what a training plan's stack runs and assumes; [] otherwise. */
+export function stackLines(a: Pick<PlanAssumptionsView, 'trainingStack'>): string[] {
+  const s = a.trainingStack;
+  if (!s) return [];
+  return [s.name === 'any' ? `Stack: any (--stack to pick one): ${s.assumes}` : `Stack ${s.title}: ${s.assumes}`];
 }

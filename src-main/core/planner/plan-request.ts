@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { CatalogEntry } from '../catalog/index.js';
 import { MODES } from '../domain/mode.js';
+import { TRAINING_STACK_NAMES } from './stacks/stack-names.js';
 import { ENGINE_CHOICES } from '../engines/engine-names.js';
 import type { ServingLoadRequest } from '../engines/engine-serving.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../workload/generation.js';
@@ -76,6 +77,12 @@ export const PLAN_REQUEST = z.strictObject({
    * data-parallel replicas; 0: plain DDP). Absent: searched (1, 2 and 3 on two or more GPUs).
    */
   zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  /**
+   * Training: the stack that will run it (core/planner/stacks/): the search keeps to the
+   * parallelisms, ZeRO stages and recomputation it runs, gradients are priced as it overlaps them,
+   * and the exports are its launcher. Absent: any of them (stacks.ts NO_STACK).
+   */
+  stack: z.enum(TRAINING_STACK_NAMES).optional(),
   /** Activation recomputation to search when training: 'auto' (default) tries none, selective and full. */
   recompute: z.enum(['auto', 'none', 'selective', 'full']).optional(),
   /**

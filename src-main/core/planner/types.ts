@@ -2,6 +2,7 @@
  * Placement planning vocabulary: devices with their per-layer times and memory,
  * links between them, and the plans the searches produce. Pure.
  */
+import type { GradientSyncRule } from './stacks/stack-rule.js';
 import type { WeightFormat } from '../workload/generation.js';
 import type { Mode } from '../domain/mode.js';
 import type { ServingFigures } from './serving/serving.js';
@@ -147,6 +148,11 @@ export interface PlanProblem {
   sequence?: number;
   /** Serving: the format the weights are stored in (bytesPerParam is its bytes); absent: the model's dtype. */
   weights?: WeightFormat;
+  /**
+   * Training: how the stack reduces gradients at ZeRO stages 0-2 (stacks/stack-rule.ts); absent:
+   * overlapped in torch DDP's 25 MB buckets.
+   */
+  gradientSync?: Pick<GradientSyncRule, 'overlapped' | 'bucketBytes' | 'bucketBytesPerReplica'>;
 }
 
 export interface OptimizerOffload {

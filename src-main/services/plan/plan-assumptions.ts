@@ -6,6 +6,7 @@ import { ADAM_STACK, type PlanAssumptionsView } from '../../core/planner/plan-as
 import { FINETUNE_STACKS } from '../../core/workload/finetune.js';
 import { ATTENTION_KERNELS, TRAINING_STACK_ATTENTION } from '../../core/planner/memory/attention-memory.js';
 import type { PlanRequest } from './plan-request.js';
+import { NO_STACK, stackAssumes } from '../../core/planner/stacks/stacks.js';
 import type { ResolvedPlanRequest } from './resolve-request.js';
 import { servedFormat } from './serving-engine.js';
 
@@ -50,6 +51,12 @@ export function assumptionsView(
             source: TRAINING_STACK_ATTENTION.source,
           }
         : null,
+    trainingStack:
+      request.mode !== 'training' || a.finetune
+        ? null
+        : a.stack
+          ? { name: a.stack.name, title: a.stack.title, assumes: stackAssumes(a.stack) }
+          : { name: 'any', title: NO_STACK.title, assumes: NO_STACK.assumes },
     engine: a.engine
       ? {
           name: a.engine.summary.name,

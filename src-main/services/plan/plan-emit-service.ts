@@ -8,6 +8,7 @@
  * or empty, or `force` given (then only the files emitted are replaced); each file is written
  * atomically as a new file, never through a symlink.
  */
+import type { StackLauncher } from '../../core/planner/stacks/stack-rule.js';
 import { checkOutputFolder, prepareOutputFolder, writeNewFileIn } from '../../adapters/files/write-into-folder.js';
 import { commentText, oneLine } from '../../core/planner/exports/common.js';
 import {
@@ -151,18 +152,34 @@ function trainingFiles(e: TrainingExports, inference: boolean): Emitted {
         ]),
     ...finetuneFiles(e.finetune),
   ];
+  const launcher = e.launcher;
   const warnings = [
     ...new Set([
       ...e.slurm.warnings,
-      ...e.torch.warnings,
-      ...e.deepspeed.warnings,
-      ...e.megatron.warnings,
-      ...(inference ? [] : e.accelerate.warnings),
+      ...(launcher === null || launcher === 'torch' ? e.torch.warnings : []),
+      ...(launcher === null || launcher === 'deepspeed' ? e.deepspeed.warnings : []),
+      ...(launcher === null || launcher === 'megatron' ? e.megatron.warnings : []),
+      ...(inference || launcher !== null ? [] : e.accelerate.warnings),
+      ...(launcher === 'megatron' ? ['job.sbatch runs pretrain_gpt.py: submit it from your Megatron-LM checkout'] : []),
       ...(e.finetune?.warnings ?? []),
     ]),
   ];
-  return { files, warnings };
+  return { files: launcher ? files.filter((f) => LAUNCHER_FILES[launcher].includes(f.name)) : files, warnings };
 }
+
+/** The files a stack's launcher needs (plan --stack): the others are not written. */
+const LAUNCHER_FILES: Record<StackLauncher, readonly string[]> = {
+  megatron: ['job.sbatch', 'megatron-args.txt', 'megatron.sh'],
+  torch: ['job.sbatch', TRAIN_SCRIPTS.torch.file, 'torchrun.sh'],
+  deepspeed: [
+    'job.sbatch',
+    'hostfile',
+    'ds_config.json',
+    'pipeline_module.py',
+    TRAIN_SCRIPTS.deepspeed.file,
+    'deepspeed.sh',
+  ],
+};
 
 /** LoRA/QLoRA plans: the PEFT script, its launch lines, an axolotl config, and accelerate's when the plan shards. */
 const FINETUNE_NAMES = [FINETUNE_SCRIPT, 'launch_lora.sh', 'axolotl.yaml', FINETUNE_ACCELERATE_CONFIG] as const;

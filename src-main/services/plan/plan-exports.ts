@@ -21,7 +21,7 @@ interface ExportsInput extends Pick<ResolvedPlanRequest, 'workload' | 'model'> {
     DefaultedPlanRequest,
     'workload' | 'mode' | 'weights' | 'engine' | 'batch' | 'kvCache' | 'engineSettings' | 'dtype'
   >;
-  assumptions: Pick<PlanAssumptions, 'finetune' | 'served' | 'engine'>;
+  assumptions: Pick<PlanAssumptions, 'finetune' | 'served' | 'engine' | 'stack'>;
 }
 
 /** The model as the user named it: a catalog model's Hugging Face id, a stored workload's file, else the name given. */
@@ -106,5 +106,6 @@ export function planExports(
     ...trainingModel(db, input),
     ...finetuneExport(db, input),
     ...servingExport(db, input, figures, replicas),
+    ...(input.assumptions.stack ? { launcher: input.assumptions.stack.exports } : {}),
   });
 }

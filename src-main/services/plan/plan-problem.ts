@@ -21,6 +21,7 @@ import { predictedLayers } from '../../core/planner/problem/predicted-layers.js'
 import { withTrainingMemory } from '../../core/planner/memory/selective-recompute.js';
 import { checkServedContext } from '../../core/planner/serving/served-decoder.js';
 import { withTensorSplit } from '../../core/planner/search/tensor-split.js';
+import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
 import type { PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
 import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
@@ -37,7 +38,7 @@ const GIB = 2 ** 30;
 /** What the problem reads of a resolved request. */
 interface ProblemInput extends Pick<ResolvedPlanRequest, 'workload' | 'model' | 'devices'> {
   request: ServingRequest & Pick<PlanRequest, 'zero' | 'tp'> & LinksRequest;
-  assumptions: Pick<PlanAssumptions, 'batch' | 'finetune' | 'engine'>;
+  assumptions: Pick<PlanAssumptions, 'batch' | 'finetune' | 'engine' | 'stack'>;
 }
 
 /** The predicted layers with what they hold in memory: a served decoder's KV cache, a fine-tuning stack's activations, or selective recompute's inputs. */
@@ -110,7 +111,9 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   checkServedContext(workload, model, req.mode);
   const held = withMemory(input, predicted, { candidates, predictions }, warnings);
   // No fine-tuning tool splits layers by tensor parallelism (search/plan-ranking.ts says so with pipelines).
-  const split = withTensorSplit(workload, model, held, finetune ? [1] : req.tp, warnings);
+  const { stack } = assumptions;
+  const degrees = finetune ? [1] : stack ? stackTensorDegrees(stack, req.tp) : req.tp;
+  const split = withTensorSplit(workload, model, held, degrees, warnings);
   const { layers, sequence } = withSequence(workload, model, withExperts(workload, model, split.layers));
   const { tensorDegrees } = split;
   const links = planLinks(req, devices, warnings);
@@ -126,6 +129,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     overheadBytes: GIB / 2,
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
     ...(sequence !== null ? { sequence } : {}),
+    ...(stack ? { gradientSync: gradientSyncOf(stack) } : {}),
   };
   const engine = assumptions.engine?.serving;
   const problem = engine ? withEngineMemory(planned, engine) : planned;

@@ -37,6 +37,8 @@ import { bandFactors, stepBand } from './plan-bands.js';
 import { SERVING_CANDIDATES, rankServing, withOneStagePlans } from './serving-plan.js';
 import type { PlanDevices } from './plan-devices.js';
 import { planProblem } from './plan-problem.js';
+import { checkLayoutStack, stackSearchOptions, trainingStackOf } from './plan-stack.js';
+import type { StackRule } from '../../core/planner/stacks/stack-rule.js';
 import { planExports } from './plan-exports.js';
 import { assumptionsView } from './plan-assumptions.js';
 import { servedFormat, servingEngine } from './serving-engine.js';
@@ -52,8 +54,10 @@ import type { PlanRequest, PlanResponse } from './plan-request.js';
 export { planSummary, type PlanRequest, type PlanResponse } from './plan-request.js';
 export { withDescribedModel };
 
-/** What the search reads of a request: the mode, offload, recomputation and ZeRO stage asked. */
-type SearchRequest = Pick<DefaultedPlanRequest, 'mode' | 'offload' | 'recompute' | 'zero' | 'finetune'>;
+/** What the search reads of a request: the mode, offload, recomputation and ZeRO stage asked, and the stack. */
+type SearchRequest = Pick<DefaultedPlanRequest, 'mode' | 'offload' | 'recompute' | 'zero' | 'finetune'> & {
+  stack: StackRule | null;
+};
 
 /** Searches with and without optimizer offload as the request and the devices allow, and ranks `topN` plans. */
 function searchPlans(
@@ -64,8 +68,9 @@ function searchPlans(
   costModel: CostModel,
   warnings: string[],
 ): RankedPlans {
+  const asked = stackSearchOptions(req.stack, req);
   // Adapters' optimizer state is small: offloading it to the CPU is not searched when fine-tuning.
-  const offload = req.finetune ? 'no' : offloadPolicy(req.mode, problem.devices, req.offload);
+  const offload = req.finetune ? 'no' : offloadPolicy(req.mode, problem.devices, asked.offload);
   const cpu = devices.candidates.find((c) => c.device.kind === 'cpu' && c.features.bandwidthGBps > 0);
   const settings =
     offload === 'no'
@@ -81,8 +86,9 @@ function searchPlans(
     topN,
     offload,
     settings,
-    recompute: req.recompute,
-    zero: req.zero ?? 'auto',
+    recompute: asked.recompute,
+    zero: asked.zero,
+    ...(asked.pipelineZeroStages ? { pipelineZeroStages: asked.pipelineZeroStages } : {}),
   });
 }
 
@@ -110,7 +116,8 @@ function searchRequest(db: Database, req: PlanRequest, warnings: string[]): Sear
   const served = prepared.assumptions.served;
   // Serving plans are ranked by their objective afterwards: search wider than the list the step would rank.
   const topN = served ? Math.max(request.topN, SERVING_CANDIDATES) : request.topN;
-  const searched = searchPlans(request, topN, problem, devices, costModel, warnings);
+  const stack = prepared.assumptions.stack;
+  const searched = searchPlans({ ...request, stack }, topN, problem, devices, costModel, warnings);
   const ranked = served ? withOneStagePlans(searched, problem, costModel) : searched;
   return { ...prepared, ranked };
 }
@@ -203,6 +210,7 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
   const warnings: string[] = [];
   // A layout that does not parse is refused before the search.
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;
+  checkLayoutStack(trainingStackOf(req), layout);
   const searched = searchRequest(db, req, warnings);
   const { request, workload, problem, costModel, assumptions } = searched;
   const { served } = assumptions;
@@ -254,6 +262,7 @@ export interface LayoutPriced {
 export function priceLayout(db: Database, req: PlanRequest & { layout: string }): LayoutPriced {
   const warnings: string[] = [];
   const layout = parseLayout(req.layout);
+  checkLayoutStack(trainingStackOf(req), layout);
   const prepared = prepareRequest(db, req, warnings);
   const { served, engine } = prepared.assumptions;
   return {

@@ -22,6 +22,8 @@ import type { Workload } from '../../core/workload/types.js';
 import type { Database } from '../../adapters/store/types.js';
 import { describedEntry, isExplicitPath, resolveWorkload, storedWorkload } from '../workload/workload-service.js';
 import { finetuneTarget } from './finetune-target.js';
+import { trainingStackOf } from './plan-stack.js';
+import type { StackRule } from '../../core/planner/stacks/stack-rule.js';
 import { planDevices, type PlanDevices } from './plan-devices.js';
 import { servedFormat, servingEngine, type ResolvedEngine } from './serving-engine.js';
 import { checkWeights, defaultBatch, searchedBatch, servedDecoderOf, unusedServingOptions } from './serving-plan.js';
@@ -90,6 +92,8 @@ export interface PlanAssumptions {
   served: ServedDecoder | null;
   /** The batch searched: the request's, or under the throughput objective at least one sequence per device. */
   batch: number;
+  /** Training: the stack asked (--stack) whose rules the search and exports follow; null: any (stacks.ts NO_STACK). */
+  stack: StackRule | null;
 }
 
 /** A request resolved against the store: its workload built, its devices found, its assumptions named. */
@@ -134,6 +138,7 @@ function finetuneOf(
 
 export function resolvePlanRequest(db: Database, asked: PlanRequest, warnings: string[]): ResolvedPlanRequest {
   const request = withDefaults(asked);
+  const stack = trainingStackOf(request);
   const tuned = finetuneOf(db, request);
   // Fine-tuning plans the model's description (its blocks split, recomputed and adapted).
   const decoder = tuned?.decoder ?? request.decoder;
@@ -169,7 +174,7 @@ export function resolvePlanRequest(db: Database, asked: PlanRequest, warnings: s
   const batch = searchedBatch(served, request.batch, devices.candidates.length, warnings);
   return {
     request,
-    assumptions: { sequence, dtype, engine, finetune: tuned?.spec ?? null, served, batch },
+    assumptions: { sequence, dtype, engine, finetune: tuned?.spec ?? null, served, batch, stack },
     workload,
     model,
     devices,

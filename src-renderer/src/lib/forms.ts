@@ -2,7 +2,7 @@
  * Form checks answered before anything is sent: the plan form turned into a `plan:create`
  * request (at least one device, a positive batch when one is given), the profile's thread counts. Pure.
  */
-import type { ApiRequest } from '../../../src-main/api/contract.js';
+import type { ApiRequest, TrainingStack } from '../../../src-main/api/contract.js';
 import type { Mode } from '../../../src-main/api/view-models.js';
 import { DEFAULT_FINETUNE_FORM as DEFAULT_FINETUNE, finetuneFields, type FinetuneForm } from './finetune.js';
 
@@ -33,6 +33,8 @@ export interface PlanForm {
   dtype?: '' | 'fp32' | 'fp16' | 'bf16' | 'fp8';
   /** ZeRO stage (training): auto (1, 2 and 3 searched) or a fixed one. */
   zero?: 'auto' | '0' | '1' | '2' | '3';
+  /** Training: the stack that runs it (the search keeps to it, the exports are its launcher); '' for any. */
+  stack?: '' | TrainingStack;
   /** The user's own layout to price beside the best plan ("tp=2,pp=4,dp=1,zero=1"); empty for none. */
   layout?: string;
   /** Serving a decoder (inference): empty fields take the service's defaults. */
@@ -117,6 +119,8 @@ export function planRequest(f: PlanForm): PlanFormResult {
   if (f.dtype) request.dtype = f.dtype;
   if (f.offload && training) request.offload = f.offload;
   if (f.zero && f.zero !== 'auto' && training) request.zero = Number(f.zero) as 0 | 1 | 2 | 3;
+  // Full training only: fine-tuning names its own tool.
+  if (f.stack && f.mode === 'training') request.stack = f.stack;
   if (f.mode === 'finetune') {
     const finetune = finetuneFields(f.finetune ?? DEFAULT_FINETUNE);
     if (typeof finetune === 'string') return { ok: false, error: finetune };

@@ -1,6 +1,7 @@
 /** The plan form and the plan job. */
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { DatasheetGpuView, Plan, PlanView } from '../../../src-main/api/view-models.js';
+import type { TrainingStack } from '../../../src-main/api/contract.js';
 import { gpuMatchesSearch } from '../../../src-main/api/gpu-search.js';
 import { assumptionsLine } from '../../../src-main/api/text.js';
 import { planRequest, type PlanMode, type ServingForm } from '../lib/forms.js';
@@ -37,6 +38,8 @@ export class PlansState {
   offload: 'auto' | 'yes' | 'no' = $state('auto');
   /** ZeRO stage (training): auto searches 1, 2 and 3. */
   zero: 'auto' | '0' | '1' | '2' | '3' = $state('auto');
+  /** Training: the stack that runs it; '' for any. */
+  stack: '' | TrainingStack = $state('');
   /** Catalog models: the dtype to build them in; '' for the catalog's. */
   dtype: '' | 'fp32' | 'fp16' | 'bf16' | 'fp8' = $state('');
   /** The user's layout, priced beside the best plan; empty for none. */
@@ -143,6 +146,7 @@ export class PlansState {
       topN: this.topN,
       offload: this.offload,
       zero: this.zero,
+      stack: this.stack,
       dtype: this.dtype,
       layout: this.layout,
       serving: this.serving,

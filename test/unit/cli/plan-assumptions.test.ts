@@ -29,7 +29,7 @@ describe('plan states its assumptions', () => {
     const catalog = await cli(['plan', '--db', db, '--workload', 'llama-3.1-8b', ...onA4090]);
     expect(catalog.code).toBe(1);
     const line =
-      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), bf16, mixed-precision Adam (16 bytes a parameter), fused attention (no s² scores kept)";
+      "Assumes: sequence 8,192 tokens (the model's default, of its 131,072), batch 8 (default), bf16, mixed-precision Adam (16 bytes a parameter), fused attention (no s² scores kept), any training stack";
     expect(lines(catalog.stdout)[1]).toBe(line);
     const config = await cli(['plan', '--db', db, '--workload', folder, ...onA4090]);
     expect(lines(config.stdout)[1]).toBe(line);

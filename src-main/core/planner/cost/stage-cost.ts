@@ -13,7 +13,8 @@
  *       exposed = max(AR(G) − B, AR(min(G, bucket)))
  *     G = the stage's fp16 gradient bytes, B = one microbatch's backward on the replica with the
  *     fewest samples (floor(samples / N) at its slowest device), bucket = GRADIENT_BUCKET_BYTES:
- *     the last bucket is reduced after the backward ends whatever the overlap.
+ *     the last bucket is reduced after the backward ends whatever the overlap. The training stack
+ *     (problem.gradientSync, stacks/) sets the bucket, or reduces after the backward: exposed = AR(G).
  *   - ZeRO-3 / FSDP FULL_SHARD, per microbatch, per layer l of the stage (l = 0..k−1 here): an
  *     all-gather g_l of its fp16 weights before its forward, another before its backward, and a
  *     reduce-scatter r_l of its gradients after it (each half an all-reduce of the layer's bytes).
@@ -47,6 +48,7 @@ import { largestGatherBytes, largestGatherTable, type LargestGatherTable } from 
 import { CutTimes } from './cut-times.js';
 import { splitSamples } from './split-samples.js';
 import { distinctReplicas, timeClasses } from './time-classes.js';
+import { gradientBucketBytes } from '../stacks/stack-rule.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
 /** Prefix sums of the problem's layers; every stage cost the planner uses. */
@@ -416,12 +418,15 @@ export class CostTables {
       return microbatches * us + offload;
     }
     const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
-    const lastBucket = Math.min(bytes, GRADIENT_BUCKET_BYTES);
-    const backwardUs = perReplica * this.leastPerSampleUs(devices, from, to, tp).backward;
+    const sync = this.problem.gradientSync;
+    const lastBucket = Math.min(bytes, sync ? gradientBucketBytes(sync, replicas) : GRADIENT_BUCKET_BYTES);
+    // A stack that reduces after the backward pass hides none of it.
+    const backwardUs =
+      sync?.overlapped === false ? 0 : perReplica * this.leastPerSampleUs(devices, from, to, tp).backward;
     let us = 0;
     for (const ids of rings) {
       const all = this.guard(() => this.cost.allReduceUs(ids, bytes));
-      const last = this.guard(() => this.cost.allReduceUs(ids, lastBucket));
+      const last = sync?.overlapped === false ? all : this.guard(() => this.cost.allReduceUs(ids, lastBucket));
       us = Math.max(us, Math.max(all - backwardUs, last));
     }
     return us + offload;

@@ -5,6 +5,7 @@
  * DeepSpeed's pipe topology and a ("pp", "dp", "tp") device mesh), the batch split into
  * microbatches, and torchrun launch lines. Pure.
  */
+import type { StackLauncher } from '../stacks/stack-rule.js';
 import type { Plan, PlanDevice, PlanProblem } from '../types.js';
 import { localKey } from '../cost/links.js';
 import { codePointName, isControlChar } from '../../text/control-chars.js';
@@ -39,6 +40,11 @@ export interface ExportInput {
    * and the tokens per sample; absent: the scripts ask for --config.
    */
   model?: ExportModel;
+  /**
+   * Training under `plan --stack`: the one launcher its stack runs (stacks/*-stack.ts `exports`);
+   * job.sbatch runs it. Absent: every launcher, job.sbatch running the torch script.
+   */
+  launcher?: StackLauncher;
   /** Training script the launch lines run (default per engine). */
   script?: string;
   /** Rendezvous host for several machines (default: the machine of rank 0) and port (29500). */

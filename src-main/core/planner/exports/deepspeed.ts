@@ -89,6 +89,9 @@ export function partitionBalanced(weights: readonly number[], numParts: number):
 const same = (a: readonly number[], b: readonly number[]): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** The DeepSpeed script's arguments: the config beside it. */
+export const DEEPSPEED_ARGS: readonly string[] = ['--deepspeed_config', 'ds_config.json'];
+
 export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
   const layout = exportLayout(input, 'DeepSpeed');
   const { problem, plan } = input;
@@ -117,10 +120,7 @@ export function exportDeepSpeed(input: ExportInput): DeepSpeedExport {
   const parts = [0, ...plan.stages.map((s) => s.to)];
   const method = partitionMethod(parts, problem.layers, layout.pp);
   const pipelineModule = pipelineModuleSource(method, parts, problem.layers, layout, warnings);
-  const commands = torchrunCommands(layout, input, input.script ?? TRAIN_SCRIPTS.deepspeed.file, [
-    '--deepspeed_config',
-    'ds_config.json',
-  ]);
+  const commands = torchrunCommands(layout, input, input.script ?? TRAIN_SCRIPTS.deepspeed.file, DEEPSPEED_ARGS);
   const script = planScript('deepspeed', input, layout, commands[0] ?? TRAIN_SCRIPTS.deepspeed.file, {
     zero,
     extra: pipelineFunction(pipelineModule, problem.layers.length, layout, warnings),

@@ -9,7 +9,10 @@
  */
 import { exportAccelerate, type AccelerateExport } from './accelerate.js';
 import { exportDeepSpeed, type DeepSpeedExport } from './deepspeed.js';
-import { exportMegatron, type MegatronExport } from './megatron.js';
+import { MEGATRON_SCRIPT, exportMegatron, type MegatronExport } from './megatron.js';
+import { DEEPSPEED_ARGS } from './deepspeed.js';
+import { TRAIN_SCRIPTS } from './python/train-script.js';
+import type { StackLauncher } from '../stacks/stack-rule.js';
 import { exportTorchPipelining, type TorchExport } from './torch.js';
 import { exportSlurm, type SlurmExport, type SlurmOptions } from './slurm.js';
 import { exportFinetune, FINETUNE_ACCELERATE_CONFIG, FINETUNE_SCRIPT, type FinetuneExport } from './finetune.js';
@@ -29,6 +32,8 @@ export interface TrainingExports {
   accelerate: AccelerateExport;
   /** LoRA/QLoRA fine-tuning (input.finetune): PEFT script, launch lines, axolotl config; else null. */
   finetune: FinetuneExport | null;
+  /** The stack's one launcher (input.launcher), whose files alone are emitted; null: all of them. */
+  launcher: StackLauncher | null;
 }
 
 /** A serving plan's launcher: its engine's launch line and the files it reads. */
@@ -47,15 +52,29 @@ export function exportPlan(input: ExportInput): PlanExports {
     return { kind: 'serving', launch: { ...line, warnings: [...new Set([...warnings, ...line.warnings])] } };
   }
   const finetune = exportFinetune(input);
+  const megatron = exportMegatron(input);
+  const launcher = finetune ? null : (input.launcher ?? null);
   return {
     kind: 'training',
     torch: exportTorchPipelining(input),
     deepspeed: exportDeepSpeed(input),
-    megatron: exportMegatron(input),
-    slurm: exportSlurm(input, finetune ? finetuneSlurm(finetune) : {}),
+    megatron,
+    slurm: exportSlurm(input, finetune ? finetuneSlurm(finetune) : launcher ? stackSlurm(launcher, megatron) : {}),
     accelerate: exportAccelerate(input),
     finetune,
+    launcher,
   };
+}
+
+/**
+ * A stack's Slurm job runs its own launcher: Megatron-LM's pretrain_gpt.py with the plan's
+ * arguments (submitted from the Megatron-LM checkout), DeepSpeed's script with ds_config.json, or
+ * the torch script (the default).
+ */
+function stackSlurm(launcher: StackLauncher, megatron: MegatronExport): SlurmOptions {
+  if (launcher === 'megatron') return { script: MEGATRON_SCRIPT, args: megatron.args };
+  if (launcher === 'deepspeed') return { script: TRAIN_SCRIPTS.deepspeed.file, args: DEEPSPEED_ARGS };
+  return {};
 }
 
 /** A fine-tuning plan's Slurm job runs train_lora.py as launch_lora.sh does. */

@@ -7,7 +7,8 @@
 import { commentText, exportLayout, exportZeroStage, torchrunCommands, type ExportInput } from './common.js';
 
 /** Megatron-LM's own training script, run from its checkout (megatron.sh changes into $MEGATRON_LM). */
-const MEGATRON_SCRIPT = 'pretrain_gpt.py';
+/** Megatron-LM's GPT pretraining script, in its checkout. */
+export const MEGATRON_SCRIPT = 'pretrain_gpt.py';
 
 export interface MegatronExport {
   /** Parallelism, batch and precision arguments, and the model's own when its config is known (mock data, a null tokenizer). */
@@ -80,6 +81,8 @@ export function exportMegatron(input: ExportInput): MegatronExport {
   const zero = exportZeroStage(input);
   // Megatron's distributed optimizer shards the optimizer state over data-parallel ranks: ZeRO-1.
   if (input.plan.optimizerOffload || zero >= 1) args.push('--use-distributed-optimizer');
+  // Gradients reduced in buckets as the backward pass fills them, as the megatron stack prices it (stacks/megatron-stack.ts).
+  if (layout.dp > 1) args.push('--overlap-grad-reduce');
   if (zero >= 2)
     warnings.push(
       `the plan shards ${zero === 3 ? 'weights, gradients' : 'gradients'} and optimizer state (ZeRO-${zero}); Megatron-LM's distributed optimizer shards the optimizer state only: ` +

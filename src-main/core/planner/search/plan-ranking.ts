@@ -149,19 +149,23 @@ function variantText(p: PlanProblem, zero = true): string {
   return parts.length ? `with ${parts.join(', ')}: ` : '';
 }
 
-/** Which activation recomputation to search: 'auto' (training) tries none, selective and full. */
-export type RecomputeRequest = 'auto' | 'none' | Recompute;
+/**
+ * Which activation recomputation to search: 'auto' (training) tries none, selective and full; a
+ * list (a stack's) tries none and those.
+ */
+export type RecomputeRequest = 'auto' | 'none' | Recompute | readonly Recompute[];
 
 /** The problems of every recomputation the request names (the plain one first). */
 function recomputeVariants(problem: PlanProblem, request: RecomputeRequest): PlanProblem[] {
   if (problem.mode !== 'training' || request === 'none') return [problem];
-  const kinds = request === 'auto' ? RECOMPUTE_OPTIONS : [request];
+  const several = typeof request !== 'string' || request === 'auto';
+  const kinds = request === 'auto' ? RECOMPUTE_OPTIONS : typeof request === 'string' ? [request] : request;
   const variants = kinds.flatMap((k) => recomputeProblem(problem, k) ?? []);
-  return request === 'auto' ? [problem, ...variants] : variants;
+  return several ? [problem, ...variants] : variants;
 }
 
-/** Which ZeRO stages to search: 'auto' (training on two or more GPUs: 1, 2 and 3), or one stage. */
-export type ZeroRequest = 'auto' | 0 | 1 | 2 | 3;
+/** Which ZeRO stages to search: 'auto' (training on two or more GPUs: 1, 2 and 3), one stage, or a stack's. */
+export type ZeroRequest = 'auto' | 0 | 1 | 2 | 3 | readonly (0 | 1 | 2 | 3)[];
 
 /** ZeRO stages DeepSpeed runs together with pipeline parallelism. */
 const PIPELINE_ZERO_STAGES: readonly number[] = [0, 1];
@@ -172,10 +176,13 @@ const PIPELINE_ZERO_STAGES: readonly number[] = [0, 1];
  * fewer than two GPUs).
  */
 function zeroVariants(problem: PlanProblem, request: ZeroRequest): PlanProblem[] {
-  if (request !== 'auto') return [{ ...problem, zeroStage: request }];
+  if (typeof request === 'number') return [{ ...problem, zeroStage: request }];
   const gpus = problem.devices.filter((d) => d.kind === 'gpu').length;
   if (problem.mode !== 'training' || gpus < 2) return [problem];
-  const stages = problem.optimizerOffload ? ([1] as const) : ([1, 2, 3] as const);
+  // An offloaded optimizer is sharded from stage 1 on (DeepSpeed, Megatron's distributed optimizer).
+  const offloaded = (z: number) => !problem.optimizerOffload || z === 1;
+  const listed = request === 'auto' ? ([1, 2, 3] as const) : request;
+  const stages = listed.filter(offloaded);
   return stages.map((zeroStage) => ({ ...problem, zeroStage }));
 }
 
@@ -193,8 +200,11 @@ export function searchRanked(
     settings: OptimizerOffload | null;
     recompute?: RecomputeRequest;
     zero?: ZeroRequest;
+    /** ZeRO stages pipelines are searched at (default: DeepSpeed's, 0 and 1; a stack's). */
+    pipelineZeroStages?: readonly number[];
   },
 ): RankedPlans {
+  const pipelined = (p: PlanProblem) => pipelines(p, opts.pipelineZeroStages ?? PIPELINE_ZERO_STAGES);
   const offloaded: PlanProblem = opts.settings ? { ...problem, optimizerOffload: opts.settings } : problem;
   const problems = [...(opts.offload !== 'yes' ? [problem] : []), ...(opts.offload !== 'no' ? [offloaded] : [])]
     .flatMap((p) => (opts.zero === undefined ? [p] : zeroVariants(p, opts.zero)))
@@ -209,7 +219,7 @@ export function searchRanked(
     return { problem: p, result };
   });
   const ranked = rankPlans(runs, opts.topN);
-  const fixed = opts.zero !== undefined && opts.zero !== 'auto' ? opts.zero : null;
+  const fixed = typeof opts.zero === 'number' ? opts.zero : null;
   if (finetuned(problem))
     ranked.result.rejected.push({
       kind: 'pipeline',
@@ -228,9 +238,9 @@ export function searchRanked(
  * Whether a problem's plans may be pipelines: training at a ZeRO stage DeepSpeed pipelines (0 or
  * 1), or inference; never fine-tuning with adapters, which no fine-tuning tool pipelines.
  */
-function pipelined(p: PlanProblem): boolean {
+function pipelines(p: PlanProblem, zeroStages: readonly number[]): boolean {
   if (finetuned(p)) return false;
-  return p.mode !== 'training' || PIPELINE_ZERO_STAGES.includes(p.zeroStage);
+  return p.mode !== 'training' || zeroStages.includes(p.zeroStage);
 }
 
 /** Fine-tuning with adapters: layers hold frozen weights. */

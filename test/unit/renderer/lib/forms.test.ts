@@ -181,6 +181,16 @@ describe('plan form ZeRO stage and layout', () => {
     expect(serving.ok && serving.request.zero).toBeUndefined();
   });
 
+  it('sends the training stack when training, which plan:create takes; any and fine-tuning send none', () => {
+    const r = planRequest({ ...form, mode: 'training', stack: 'torchtitan' });
+    expect(r).toMatchObject({ ok: true, request: { stack: 'torchtitan' } });
+    if (r.ok) expect(CHANNELS['plan:create'].request.safeParse(r.request).success).toBe(true);
+    const any = planRequest({ ...form, mode: 'training', stack: '' });
+    expect(any.ok && any.request.stack).toBeUndefined();
+    const tuned = planRequest({ ...form, mode: 'finetune', stack: 'megatron' });
+    expect(tuned.ok && tuned.request.stack).toBeUndefined();
+  });
+
   it('refuses a layout longer than the contract takes', () => {
     expect(planRequest({ ...form, layout: 'tp=1,'.repeat(50) })).toEqual({
       ok: false,

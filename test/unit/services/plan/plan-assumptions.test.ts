@@ -1,4 +1,5 @@
 /** What a plan's answer says it assumed: asked values against the defaults, per mode. */
+import { NO_STACK } from '../../../../src-main/core/planner/stacks/stacks.js';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
@@ -9,7 +10,11 @@ const onA4090: Pick<PlanRequest, 'devices' | 'virtual'> = { devices: 'none', vir
 describe('plan assumptions', () => {
   it('training a catalog decoder: its default sequence, the default batch, its dtype and mixed-precision Adam', () => {
     const r = planWorkload(openDatabase(':memory:'), { workload: 'llama-3.1-8b', mode: 'training', ...onA4090 });
-    expect(r.assumptions).toEqual(TRAINING_DEFAULTS);
+    // No --stack: any of them, stated with what it assumes.
+    expect(r.assumptions).toEqual({
+      ...TRAINING_DEFAULTS,
+      trainingStack: { name: 'any', title: NO_STACK.title, assumes: NO_STACK.assumes },
+    });
   });
 
   it('serving: the prompt asked by --seq, the default output, the weight format and the engine with its version', () => {

@@ -319,10 +319,32 @@ describe('llama.cpp launch line', () => {
 describe('all exports of a plan', () => {
   it('gives a training plan its training launchers, and no fine-tuning export without a fine-tuning spec', () => {
     const all = exportPlan(ONE_MACHINE);
-    expect(Object.keys(all)).toEqual(['kind', 'torch', 'deepspeed', 'megatron', 'slurm', 'accelerate', 'finetune']);
+    expect(Object.keys(all)).toEqual([
+      'kind',
+      'torch',
+      'deepspeed',
+      'megatron',
+      'slurm',
+      'accelerate',
+      'finetune',
+      'launcher',
+    ]);
     if (all.kind !== 'training') throw new Error('not training');
     expect(all.finetune).toBeNull();
+    // Without a stack: every launcher, job.sbatch running the torch script.
+    expect(all.launcher).toBeNull();
+    expect(all.slurm.sbatch).toMatch(/ train_pipeline\.py/);
     expect(all.deepspeed.config.train_batch_size).toBe(32);
+  });
+
+  it("makes job.sbatch run the stack's launcher (plan --stack)", () => {
+    const megatron = exportPlan({ ...ONE_MACHINE, launcher: 'megatron' });
+    if (megatron.kind !== 'training') throw new Error('not training');
+    expect(megatron.launcher).toBe('megatron');
+    expect(megatron.slurm.sbatch).toMatch(/ pretrain_gpt\.py --tensor-model-parallel-size /);
+    const deepspeed = exportPlan({ ...ONE_MACHINE, launcher: 'deepspeed' });
+    if (deepspeed.kind !== 'training') throw new Error('not training');
+    expect(deepspeed.slurm.sbatch).toMatch(/ train_deepspeed\.py --deepspeed_config ds_config\.json/);
   });
 
   it("gives a serving plan its engine's launch line only", () => {

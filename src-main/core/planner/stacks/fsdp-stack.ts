@@ -1,0 +1,42 @@
+/**
+ * PyTorch FSDP with data parallelism only (torch FSDP / DDP in a plain training loop: llm-foundry
+ * and Composer, the Hugging Face Trainer, the torch export's script). Pure.
+ */
+import { TORCH_DDP_BUCKET_BYTES, type StackRule } from './stack-rule.js';
+
+export const FSDP_STACK: StackRule = {
+  name: 'fsdp',
+  title: 'PyTorch FSDP (data parallel only)',
+  tensorParallel: false,
+  pipelineParallel: false,
+  interleaved: false,
+  // FSDP's CPUOffload moves parameters and gradients too, not the optimizer step alone.
+  optimizerOffload: false,
+  sharding: {
+    0: 'NO_SHARD / DistributedDataParallel',
+    2: 'SHARD_GRAD_OP: gradients and optimizer state sharded, weights gathered once per forward and kept to the backward',
+    3: 'FULL_SHARD: weights, gradients and optimizer state sharded (ZeRO-3 semantics)',
+  },
+  pipelineZeroStages: [],
+  recompute: ['full'],
+  recomputeMemory:
+    'full only: activation checkpointing wraps whole blocks (apply_activation_checkpointing, Composer activation_checkpointing); no selective form',
+  attention: { kernel: 'fused', how: 'PyTorch SDPA or flash-attn (llm-foundry attn_impl flash/triton)' },
+  gradientSync: {
+    overlapped: true,
+    bucketBytes: TORCH_DDP_BUCKET_BYTES,
+    bucketBytesPerReplica: 0,
+    how: "DDP's 25 MB buckets all-reduced as the backward pass fills them; FSDP reduce-scatters each wrapped block's gradients after its backward",
+  },
+  gatherPrefetch:
+    'backward_prefetch=BACKWARD_PRE and forward_prefetch (the export writes both): the next block gathered behind this one',
+  tensorComm: 'no tensor parallelism',
+  hostGapUs: null,
+  hostGap:
+    'none added: eager PyTorch; no first-party kernel benchmark of its host time per op, and the bench cells run microbatches whose kernels are far longer than it',
+  exports: 'torch',
+  sources: [
+    'PyTorch docs, torch.distributed.fsdp.FullyShardedDataParallel (ShardingStrategy, BackwardPrefetch, CPUOffload)',
+    'PyTorch docs, torch.nn.parallel.DistributedDataParallel (bucket_cap_mb = 25)',
+  ],
+};

@@ -1,0 +1,73 @@
+/**
+ * What a training stack's rule file states (stacks/*-stack.ts): the parallelisms it runs, how it
+ * shards, what it overlaps, its attention kernel, its recomputation and its exports, each with the
+ * document or commit it comes from. The search runs only what the rule allows (stack-search.ts),
+ * and the gradient synchronization is priced as the rule overlaps it (stage-cost.ts). Pure.
+ */
+import type { AttentionKernel } from '../memory/attention-memory.js';
+import type { Recompute } from '../types.js';
+import type { TrainingStack } from './stack-names.js';
+
+export type ZeroStage = 0 | 1 | 2 | 3;
+
+/** The exports a stack runs: Megatron-LM's pretrain_gpt.py, the torchrun script (DDP/FSDP), or DeepSpeed's. */
+export type StackLauncher = 'megatron' | 'torch' | 'deepspeed';
+
+/**
+ * How data-parallel gradients are reduced at ZeRO stages 0-2, priced by stage-cost.ts:
+ * overlapped: reduced in buckets behind the last microbatch's backward pass (exposed = max(AR(G) − B,
+ * AR(last bucket))); not overlapped: the whole reduction after the backward pass (exposed = AR(G)).
+ * The bucket is max(bucketBytes, bucketBytesPerReplica × replicas).
+ */
+export interface GradientSyncRule {
+  overlapped: boolean;
+  bucketBytes: number;
+  bucketBytesPerReplica: number;
+  /** How the stack does it, and where that is written. */
+  how: string;
+}
+
+export interface StackRule {
+  name: TrainingStack;
+  title: string;
+  /** Parallelisms it runs besides data parallelism. */
+  tensorParallel: boolean;
+  pipelineParallel: boolean;
+  /** Interleaved 1F1B (virtual stages) with pipelines. */
+  interleaved: boolean;
+  /** ZeRO-Offload style optimizer offload to the CPU. */
+  optimizerOffload: boolean;
+  /** ZeRO stages it runs, and what each is in the stack's own words. */
+  sharding: Partial<Record<ZeroStage, string>>;
+  /** ZeRO stages it runs together with a pipeline. */
+  pipelineZeroStages: readonly ZeroStage[];
+  /** Activation recomputation it offers (besides none), and what its selective form keeps. */
+  recompute: readonly Recompute[];
+  recomputeMemory: string;
+  attention: { kernel: AttentionKernel; how: string };
+  gradientSync: GradientSyncRule;
+  /** ZeRO-3: the next layer's all-gather prefetched behind this layer's compute (stage-cost.ts's formula). */
+  gatherPrefetch: string;
+  /** Tensor-parallel collectives: never overlapped as exported (the step adds them whole). */
+  tensorComm: string;
+  /**
+   * Host time per kernel launch beyond the kernel model's launch cost (µs), where the stack runs
+   * eager PyTorch; null with why when no first-party measurement gives one.
+   */
+  hostGapUs: number | null;
+  hostGap: string;
+  /** The export that runs it (plan --emit writes its files only, and job.sbatch runs it). */
+  exports: StackLauncher;
+  sources: readonly string[];
+}
+
+/** torch DistributedDataParallel's bucket_cap_mb = 25 (PyTorch docs, torch.nn.parallel.DistributedDataParallel). */
+export const TORCH_DDP_BUCKET_BYTES = 25 * 2 ** 20;
+
+/** The bucket a stage of `replicas` data-parallel replicas reduces as one message under `rule`. */
+export function gradientBucketBytes(
+  rule: Pick<GradientSyncRule, 'bucketBytes' | 'bucketBytesPerReplica'>,
+  replicas: number,
+): number {
+  return Math.max(rule.bucketBytes, rule.bucketBytesPerReplica * replicas);
+}

@@ -1,0 +1,43 @@
+/** torchtitan (PyTorch's FSDP2 + DTensor TP + pipelining, one TOML config), as the torch export launches it. Pure. */
+import { TORCH_DDP_BUCKET_BYTES, type StackRule } from './stack-rule.js';
+
+export const TORCHTITAN_STACK: StackRule = {
+  name: 'torchtitan',
+  title: 'torchtitan (FSDP2, TP, PP)',
+  tensorParallel: true,
+  pipelineParallel: true,
+  interleaved: true,
+  // training.enable_cpu_offload offloads parameters, gradients and optimizer state (FSDP2 CPUOffloadPolicy), not the optimizer alone.
+  optimizerOffload: false,
+  sharding: {
+    0: 'DDP (data_parallel_replicate_degree, torch DistributedDataParallel)',
+    2: 'FSDP2 with reshard_after_forward=False (its default under pipelining): gradients and optimizer state sharded, weights kept gathered from forward to backward',
+    3: 'FSDP2 fully_shard (data_parallel_shard_degree): weights, gradients and optimizer state sharded',
+  },
+  pipelineZeroStages: [0, 2, 3],
+  recompute: ['selective', 'full'],
+  recomputeMemory:
+    "activation_checkpoint.mode selective (op policy: saves matmul outputs except every second one, SDPA and collectives; or per-layer every Nth block) and full; priced here as Megatron's selective (the attention core recomputed): the op policy keeps more than that, which this rule does not price",
+  attention: {
+    kernel: 'fused',
+    how: 'PyTorch SDPA (FlashAttention-2 on Ampere and later; flex attention optional)',
+  },
+  gradientSync: {
+    overlapped: true,
+    bucketBytes: TORCH_DDP_BUCKET_BYTES,
+    bucketBytesPerReplica: 0,
+    how: "DDP's 25 MB buckets all-reduced as the backward pass fills them; FSDP2 reduce-scatters each block's gradients as its backward ends",
+  },
+  gatherPrefetch: "FSDP2's implicit prefetch: the next block's all-gather is issued before this block's compute",
+  tensorComm:
+    'not overlapped: async TP (experimental.enable_async_tensor_parallel) needs torch.compile, which the export does not turn on',
+  hostGapUs: null,
+  hostGap:
+    'none added: eager PyTorch dispatches each op from Python; no first-party kernel benchmark of that gap per op was found, and the bench cells run microbatches whose kernels are far longer than it',
+  exports: 'torch',
+  sources: [
+    'pytorch/torchtitan docs/fsdp.md (FSDP2, reshard_after_forward, implicit prefetch)',
+    'pytorch/torchtitan torchtitan/config/job_config.py (activation_checkpoint.mode, selective_ac_option, enable_async_tensor_parallel, enable_cpu_offload)',
+    'PyTorch docs, torch.nn.parallel.DistributedDataParallel (bucket_cap_mb = 25)',
+  ],
+};
