@@ -59,12 +59,19 @@ export interface AllReduceRoute {
   } | null;
 }
 
-/** Devices by machine, in first-seen order: a link with rails joins two machines. Null when a link is missing. */
+/**
+ * Devices by machine, in first-seen order: a link with rails joins two machines. Null when a link
+ * is missing. The latest group is asked first (a ring lists a machine's devices together), so a
+ * ring of thousands of GPUs asks about each once rather than once per machine.
+ */
 function machineGroups(devices: readonly string[], links: readonly PlanLink[]): string[][] | null {
   const groups: string[][] = [];
   for (const d of devices) {
     let home: string[] | undefined;
-    for (const g of groups) {
+    const last = groups[groups.length - 1];
+    const near = last ? linkBetween(links, last[0] as string, d) : undefined;
+    if (last && near && !near.rails) home = last;
+    for (const g of home ? [] : groups) {
       const l = linkBetween(links, g[0] as string, d);
       if (!l) return null;
       if (!l.rails) {
