@@ -91,8 +91,10 @@ const setKey = (devices: readonly string[]): string => [...new Set(devices)].sor
 export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
   const fits = new Map<string, MeasuredCollective['fit']>();
   for (const m of measured) fits.set(setKey(m.devices), m.fit);
-  // Each device list's route, by its identity (the cost tables keep theirs).
+  // Each device list's route, by its identity (the cost tables keep theirs), and by its devices
+  // in order (a search's variants each build their own lists of the same devices).
   const routes = new WeakMap<readonly string[], AllReduceRoute | null>();
+  const routesByDevices = new Map<string, AllReduceRoute | null>();
   return {
     linkUs(a, b, bytes) {
       if (a === b || bytes <= 0) return 0;
@@ -107,7 +109,12 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       if (fit) return messageUs(fit, bytes);
       let route = routes.get(devices);
       if (route === undefined) {
-        route = allReduceRoute(devices, links);
+        const key = devices.join('\n');
+        route = routesByDevices.get(key);
+        if (route === undefined) {
+          route = allReduceRoute(devices, links);
+          routesByDevices.set(key, route);
+        }
         routes.set(devices, route);
       }
       return route ? allReduceOver(route, bytes).us : Infinity;
