@@ -20,6 +20,8 @@ export interface CostModel {
    * every message; lets the searches price a cut between large groups over its few distinct links.
    */
   link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
+  /** When `link` is the first of these links that joins the pair (either direction): the tables read them in one pass. */
+  listedLinks?: readonly PlanLink[];
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -102,6 +104,7 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       return l ? messageUs(l, bytes) : Infinity;
     },
     link: (a, b) => linkBetween(links, a, b) ?? null,
+    listedLinks: links,
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;
