@@ -16,6 +16,10 @@
  * - cluster: with GPUs on two or more machines, identical replicas of whole machines (or of parts
  *   of one), each planned exactly over whole machines and spread over all (search/cluster-search.ts):
  *   what remains searchable when the spaces above have too many states.
+ * - uniform: on like nodes (N machines of g identical GPUs), every stage on as many GPUs, tp x pp x
+ *   dp x microbatches, each candidate's split exact (search/uniform-search.ts); past
+ *   MAX_UNEVEN_CLUSTER_MACHINES like nodes it is the only multi-GPU search (one GPU stands for the
+ *   single-device plans), and a rejection line says that unequal stages were not searched.
  * With `singleStage` (ZeRO-2/3, which DeepSpeed does not run under pipeline parallelism) only
  * one-stage plans are searched: each device, data-parallel and tensor-parallel groups of like
  * devices (whole-model.ts likeGroupPlans), one tensor-parallel group of all the devices when they
