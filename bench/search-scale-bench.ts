@@ -1,11 +1,12 @@
 /**
  * Search time at scale (issue 59, item 4), this checkout against another commit, interleaved in
  * one run so both see the same load. Run: npm run bench:search-scale -- [--ref main] [--reps 5]
- * [--cases tp,cluster:8]. The cases are bench/search-scale/ (cases.ts), bundled over both trees (the
+ * [--cases tp,cluster:8,cluster:256] [--ref-max-nodes 32]. The cases are bench/search-scale/ (cases.ts), bundled over both trees (the
  * other's src-main, test and bench/datasheet-layers.ts from `git archive REF`). Each run is one full
  * search; the figure is its process CPU time (user + system, ms: on a shared machine wall time
  * mostly measures the neighbours), wall time beside it; medians, and whether both found the same
- * best step.
+ * best step. Clusters of more nodes than --ref-max-nodes run on this checkout only (the other
+ * tree's cluster search takes minutes there), between the alternated cases.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,8 @@ const arg = (name: string, fallback: string): string => {
 };
 const ref = arg('ref', 'main');
 const reps = Number(arg('reps', '5'));
-const cases = arg('cases', 'tp,cluster:8').split(',');
+const cases = arg('cases', 'tp,cluster:8,cluster:256').split(',');
+const refMaxNodes = Number(arg('ref-max-nodes', '32'));
 
 type Cases = typeof import('./search-scale/cases.js');
 const bundle = (root: string, name: string): string => {
@@ -55,14 +57,15 @@ const lines = [
 const results: Record<string, unknown> = {};
 for (const name of cases) {
   const nodes = Number(name.split(':')[1]);
+  const timed = name !== 'tp' && nodes > refMaxNodes ? ['here'] : names;
   const runs = Object.fromEntries(
-    names.map((t) => [t, name === 'tp' ? trees[t]?.tpCase() : trees[t]?.clusterCase(nodes)]),
+    timed.map((t) => [t, name === 'tp' ? trees[t]?.tpCase() : trees[t]?.clusterCase(nodes)]),
   ) as Record<string, () => CaseRun>;
-  const cpu: Record<string, number[]> = Object.fromEntries(names.map((t) => [t, []]));
-  const wall: Record<string, number[]> = Object.fromEntries(names.map((t) => [t, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(timed.map((t) => [t, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(timed.map((t) => [t, []]));
   const best: Record<string, CaseRun> = {};
   for (let i = 0; i < reps; i++) {
-    for (const t of i % 2 === 0 ? names : [...names].reverse()) {
+    for (const t of i % 2 === 0 ? timed : [...timed].reverse()) {
       const c0 = process.cpuUsage();
       const w0 = performance.now();
       best[t] = (runs[t] as () => CaseRun)();
@@ -71,9 +74,9 @@ for (const name of cases) {
       cpu[t]?.push((c.user + c.system) / 1000);
     }
   }
-  const same = names.every((t) => best[t]?.step === best[names[0] as string]?.step);
+  const same = timed.length > 1 ? timed.every((t) => best[t]?.step === best[timed[0] as string]?.step) : 'not compared';
   lines.push(
-    `${name}: ${names.map((t) => `${t} ${median(cpu[t] ?? []).toFixed(0)} ms CPU (wall ${median(wall[t] ?? []).toFixed(0)} ms)`).join(', ')}; same best step: ${same}; here: ${best.here?.text ?? ''}`,
+    `${name} (${name === 'tp' ? 8 : nodes * 8} GPUs): ${timed.map((t) => `${t} ${median(cpu[t] ?? []).toFixed(0)} ms CPU (wall ${median(wall[t] ?? []).toFixed(0)} ms)`).join(', ')}; same best step: ${same}${timed.length < names.length ? ` (${ref} not run past ${refMaxNodes} nodes)` : ''}; here: ${best.here?.text ?? ''}`,
   );
   results[name] = { cpu, wall, best };
 }

@@ -5,7 +5,8 @@
  * - tp: 128 layers on 8 GPUs of 4 kinds (the tensor-parallel bench's problem), TP 1/2/4 x PP x DP
  *   x recomputation none/selective/full.
  * - cluster:N: Llama 3.1 70B training (seq 4096, 8 samples a node) on N datasheet nodes of 8 H100
- *   SXM5 80GB over 200Gb InfiniBand, TP 1/2/4/8 x PP x DP x ZeRO 1/2/3 x recomputation.
+ *   SXM5 80GB over 200Gb InfiniBand, TP 1/2/4/8 x PP x DP x ZeRO 1/2/3 x recomputation
+ *   (cluster:256 is 2,048 GPUs; its links, 2.1 million pairs, are built before the clock starts).
  */
 import { tensorParallelProblem } from './tp-problem.js';
 import { searchRanked } from '../../src-main/core/planner/search/plan-ranking.js';

@@ -59,21 +59,56 @@ export interface AllReduceRoute {
   } | null;
 }
 
-/** Devices by machine, in first-seen order: a link with rails joins two machines. Null when a link is missing. */
-function machineGroups(devices: readonly string[], links: readonly PlanLink[]): string[][] | null {
-  const groups: string[][] = [];
-  for (const d of devices) {
-    let home: string[] | undefined;
-    for (const g of groups) {
-      const l = linkBetween(links, g[0] as string, d);
-      if (!l) return null;
-      if (!l.rails) {
-        home = g;
-        break;
-      }
+/** Per link list: each device's machine, as one of its devices (links without rails join a machine's devices). */
+const machinesOf = new WeakMap<readonly PlanLink[], Map<string, string>>();
+
+function machineOf(links: readonly PlanLink[]): Map<string, string> {
+  let home = machinesOf.get(links);
+  if (home) return home;
+  const parent = new Map<string, string>();
+  const root = (d: string): string => {
+    let r = d;
+    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r) as string;
+    for (let x = d; x !== r;) {
+      const next = parent.get(x) as string;
+      parent.set(x, r);
+      x = next;
     }
-    if (home) home.push(d);
-    else groups.push([d]);
+    return r;
+  };
+  for (const l of links) {
+    if (l.rails) continue;
+    const a = root(l.a);
+    const b = root(l.b);
+    parent.set(a, a);
+    if (a !== b) parent.set(b, a);
+  }
+  home = new Map([...parent.keys()].map((d) => [d, root(d)]));
+  machinesOf.set(links, home);
+  return home;
+}
+
+/**
+ * Devices by machine, in first-seen order: links without rails join a machine's devices. Null
+ * when a device has no link to the machine before it. One pass over the links finds the machines
+ * (cached), so a ring of thousands of GPUs over hundreds of nodes groups in one pass.
+ */
+function machineGroups(devices: readonly string[], links: readonly PlanLink[]): string[][] | null {
+  const home = machineOf(links);
+  const groups: string[][] = [];
+  const byHome = new Map<string, string[]>();
+  for (const d of devices) {
+    const h = home.get(d) ?? d;
+    const g = byHome.get(h);
+    if (g) {
+      g.push(d);
+      continue;
+    }
+    const last = groups[groups.length - 1];
+    if (last && !linkBetween(links, last[0] as string, d)) return null;
+    const made = [d];
+    groups.push(made);
+    byHome.set(h, made);
   }
   return groups;
 }

@@ -20,6 +20,8 @@ export interface CostModel {
    * every message; lets the searches price a cut between large groups over its few distinct links.
    */
   link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
+  /** When `link` is the first of these links that joins the pair (either direction): the tables read them in one pass. */
+  listedLinks?: readonly PlanLink[];
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -91,8 +93,10 @@ const setKey = (devices: readonly string[]): string => [...new Set(devices)].sor
 export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
   const fits = new Map<string, MeasuredCollective['fit']>();
   for (const m of measured) fits.set(setKey(m.devices), m.fit);
-  // Each device list's route, by its identity (the cost tables keep theirs).
+  // Each device list's route, by its identity (the cost tables keep theirs), and by its devices
+  // in order (a search's variants each build their own lists of the same devices).
   const routes = new WeakMap<readonly string[], AllReduceRoute | null>();
+  const routesByDevices = new Map<string, AllReduceRoute | null>();
   return {
     linkUs(a, b, bytes) {
       if (a === b || bytes <= 0) return 0;
@@ -100,6 +104,7 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       return l ? messageUs(l, bytes) : Infinity;
     },
     link: (a, b) => linkBetween(links, a, b) ?? null,
+    listedLinks: links,
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;
@@ -107,7 +112,12 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       if (fit) return messageUs(fit, bytes);
       let route = routes.get(devices);
       if (route === undefined) {
-        route = allReduceRoute(devices, links);
+        const key = devices.join('\n');
+        route = routesByDevices.get(key);
+        if (route === undefined) {
+          route = allReduceRoute(devices, links);
+          routesByDevices.set(key, route);
+        }
         routes.set(devices, route);
       }
       return route ? allReduceOver(route, bytes).us : Infinity;

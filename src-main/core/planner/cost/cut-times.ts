@@ -133,19 +133,32 @@ export class CutTimes {
     const ids = new Int32Array(D * D).fill(-1);
     const links: AlphaBeta[] = [];
     const byValue = new Map<string, number>();
+    const set = (a: number, b: number, l: AlphaBeta): void => {
+      const key = `${l.alphaUs}/${l.gbps}`;
+      let id = byValue.get(key);
+      if (id === undefined) {
+        id = links.length;
+        links.push({ alphaUs: l.alphaUs, gbps: l.gbps });
+        byValue.set(key, id);
+      }
+      ids[a * D + b] = id;
+      ids[b * D + a] = id;
+    };
+    const listed = this.cost.listedLinks;
+    if (listed) {
+      // The cost model's link is the first listed link of a pair: one pass over the list.
+      const index = new Map(this.deviceIds.map((id, i) => [id, i]));
+      for (const l of listed) {
+        const a = index.get(l.a);
+        const b = index.get(l.b);
+        if (a !== undefined && b !== undefined && a !== b && ids[a * D + b] === -1) set(a, b, l);
+      }
+      return { ids, links };
+    }
     for (let a = 0; a < D; a++) {
       for (let b = a + 1; b < D; b++) {
         const l = this.cost.link?.(this.deviceIds[a] as string, this.deviceIds[b] as string);
-        if (!l) continue;
-        const key = `${l.alphaUs}/${l.gbps}`;
-        let id = byValue.get(key);
-        if (id === undefined) {
-          id = links.length;
-          links.push({ alphaUs: l.alphaUs, gbps: l.gbps });
-          byValue.set(key, id);
-        }
-        ids[a * D + b] = id;
-        ids[b * D + a] = id;
+        if (l) set(a, b, l);
       }
     }
     return { ids, links };

@@ -307,8 +307,18 @@ export function resolveGpuName(typed: string): GpuDatasheet {
   return resolveGpuNameWithNote(typed).datasheet;
 }
 
-/** Datasheet GPUs one plan may hold (all `--virtual` entries together). */
+/** Datasheet GPUs one plan may hold (all `--virtual` entries together) when they are of several kinds. */
 export const MAX_VIRTUAL_GPUS = 256;
+
+/**
+ * Datasheet GPUs of one kind a plan may hold: whole nodes of 8 (virtual-nodes.ts), searched as
+ * like nodes (search/uniform-search.ts) whose links are still listed pair by pair (2,048 GPUs: 2.1
+ * million), which bounds it.
+ */
+export const MAX_VIRTUAL_CLUSTER_GPUS = 2048;
+
+/** GPUs of a node a cluster past MAX_VIRTUAL_GPUS comes in (virtual-nodes.ts GPUS_PER_VIRTUAL_NODE). */
+const CLUSTER_NODE_GPUS = 8;
 
 /** The longest `--virtual` entry read ("8x NVIDIA GeForce RTX 4080 SUPER" is 32). */
 const MAX_GPU_NAME_CHARS = TEXT_LIMITS.gpuName;
@@ -340,7 +350,7 @@ function parseVirtualItem(item: string): VirtualGpuRequest {
   const n = m ? Number(m[1]) : 1;
   if (!Number.isSafeInteger(n) || n < 1) {
     throw new UserError(
-      `${quoted(item.trim())}: the count before x must be a whole number of GPUs from 1 to ${MAX_VIRTUAL_GPUS}`,
+      `${quoted(item.trim())}: the count before x must be a whole number of GPUs from 1 to ${MAX_VIRTUAL_CLUSTER_GPUS}`,
     );
   }
   return { ...resolveGpuNameWithNote(name), count: n };
@@ -357,9 +367,11 @@ export function parseVirtualGpus(items: readonly string[]): VirtualGpuRequest[] 
   }
   const out = named.map(parseVirtualItem);
   const total = out.reduce((sum, g) => sum + g.count, 0);
-  if (total > MAX_VIRTUAL_GPUS) {
+  if (total <= MAX_VIRTUAL_GPUS) return out;
+  const kinds = new Set(out.map((g) => g.datasheet.id)).size;
+  if (kinds > 1 || total > MAX_VIRTUAL_CLUSTER_GPUS || total % CLUSTER_NODE_GPUS !== 0) {
     throw new UserError(
-      `--virtual asks for ${total} datasheet GPUs; a plan takes at most ${MAX_VIRTUAL_GPUS} (plan a replica and scale it, or import measured machines)`,
+      `--virtual asks for ${total} datasheet GPUs${kinds > 1 ? ` of ${kinds} kinds` : ''}; a plan takes at most ${MAX_VIRTUAL_GPUS}, or up to ${MAX_VIRTUAL_CLUSTER_GPUS} of one kind in whole nodes of ${CLUSTER_NODE_GPUS} (plan a replica and scale it, or import measured machines)`,
     );
   }
   return out;

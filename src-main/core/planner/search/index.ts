@@ -16,6 +16,10 @@
  * - cluster: with GPUs on two or more machines, identical replicas of whole machines (or of parts
  *   of one), each planned exactly over whole machines and spread over all (search/cluster-search.ts):
  *   what remains searchable when the spaces above have too many states.
+ * - uniform: on like nodes (N machines of g identical GPUs), every stage on as many GPUs, tp x pp x
+ *   dp x microbatches, each candidate's split exact (search/uniform-search.ts); past
+ *   MAX_UNEVEN_CLUSTER_MACHINES like nodes it is the only multi-GPU search (one GPU stands for the
+ *   single-device plans), and a rejection line says that unequal stages were not searched.
  * With `singleStage` (ZeRO-2/3, which DeepSpeed does not run under pipeline parallelism) only
  * one-stage plans are searched: each device, data-parallel and tensor-parallel groups of like
  * devices (whole-model.ts likeGroupPlans), one tensor-parallel group of all the devices when they
@@ -35,7 +39,14 @@ import {
 } from './group-space.js';
 import { pipelineSearch } from './pipeline-search.js';
 import { clusterSearch } from './cluster-search.js';
-import { microbatchCandidates, plannerContext } from '../problem/problem.js';
+import { uniformNodes, uniformSearch } from './uniform-search.js';
+
+/**
+ * Like nodes past which the cluster search (stages of unequal machine counts) gives way to the
+ * uniform search alone (equal stages): its states grow with the machines (8 nodes: seconds).
+ */
+const MAX_UNEVEN_CLUSTER_MACHINES = 4;
+import { microbatchCandidates, plannerContext, type PlannerContext } from '../problem/problem.js';
 import {
   bestOverMicrobatches,
   dataParallelPlans,
@@ -104,6 +115,61 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
   const rejected: RejectedPlan[] = [];
   const found: Plan[] = [];
 
+  const nodes = D >= 2 && (opts.hybrid ?? true) ? uniformNodes(ctx) : null;
+  const machines = nodes ? D / nodes.perNode : 0;
+  if (nodes && machines > MAX_UNEVEN_CLUSTER_MACHINES) {
+    // Like nodes at scale: one GPU stands for all alone, and the uniform search for the rest.
+    const single = bestOverMicrobatches(
+      ctx,
+      [{ from: 0, to: L, devices: [problem.devices[0]?.id as string] }],
+      microbatches,
+      schedule,
+    );
+    found.push(single);
+    if (!single.feasible)
+      rejected.push({ kind: 'single', reason: `each of the ${D} GPUs alone: ${single.reasons.join('; ')}` });
+    const u = uniformSearch(ctx, { schedule, microbatches, bound: opts.clusterBound, singleStage: opts.singleStage });
+    found.push(...u.plans);
+    if (opts.singleStage !== true && L >= 2)
+      rejected.push({
+        kind: 'hybrid',
+        reason: `pipelines of unequal stages not searched on ${machines} like nodes (more than ${MAX_UNEVEN_CLUSTER_MACHINES}): every stage on as many GPUs (tp x pp x dp) was`,
+      });
+  } else {
+    let clusterBound = opts.clusterBound ?? Infinity;
+    if (nodes) {
+      const u = uniformSearch(ctx, { schedule, microbatches, bound: opts.clusterBound, singleStage: opts.singleStage });
+      found.push(...u.plans);
+      for (const p of u.plans) if (p.feasible) clusterBound = Math.min(clusterBound, p.stepUs);
+    }
+    exactSpaces(ctx, { schedule, microbatches, opts, clusterBound }, found, rejected);
+  }
+  for (const e of ctx.tables.costErrors) rejected.push({ kind: 'pipeline', reason: e });
+
+  const seen = new Set<string>();
+  const unique = found.filter((p) => {
+    const k = planSignature(p);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  // An offload also needs its host's RAM: plans whose host cannot hold it do not fit.
+  const host = checkHostMemory(problem, unique);
+  rejected.push(...host.rejected);
+  return { plans: rank(host.plans).slice(0, opts.topN ?? 10), rejected, searchMs: now() - started };
+}
+
+/** The exact spaces and the cluster search (every device set, the DPs over group spaces, replicas of machines). */
+function exactSpaces(
+  ctx: PlannerContext,
+  args: { schedule: Schedule; microbatches: number[]; opts: PlanAllOptions; clusterBound: number },
+  found: Plan[],
+  rejected: RejectedPlan[],
+): void {
+  const { problem } = ctx;
+  const { schedule, microbatches, opts, clusterBound } = args;
+  const L = problem.layers.length;
+  const D = problem.devices.length;
   const singles = singleDevicePlans(ctx, { schedule, microbatches });
   found.push(...singles);
   for (const p of singles) if (!p.feasible) rejected.push({ kind: 'single', reason: p.reasons.join('; ') });
@@ -154,22 +220,9 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
     }
   }
   if (L >= 2 && (opts.hybrid ?? true) && opts.singleStage !== true) {
-    const c = clusterSearch(ctx, { schedule, microbatches, maxStates: opts.maxDpStates, bound: opts.clusterBound });
+    const c = clusterSearch(ctx, { schedule, microbatches, maxStates: opts.maxDpStates, bound: clusterBound });
     found.push(...c.plans);
     if (c.replicaShapes > 0 && c.plans.length === 0)
       rejected.push({ kind: 'hybrid', reason: 'no replicated pipeline over whole machines fits in memory' });
   }
-  for (const e of ctx.tables.costErrors) rejected.push({ kind: 'pipeline', reason: e });
-
-  const seen = new Set<string>();
-  const unique = found.filter((p) => {
-    const k = planSignature(p);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-  // An offload also needs its host's RAM: plans whose host cannot hold it do not fit.
-  const host = checkHostMemory(problem, unique);
-  rejected.push(...host.rejected);
-  return { plans: rank(host.plans).slice(0, opts.topN ?? 10), rejected, searchMs: now() - started };
 }

@@ -1,6 +1,7 @@
 /** GPU names as a person types them: fuzzy, with counts, and refusals that name the closest GPUs. */
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_VIRTUAL_CLUSTER_GPUS,
   MAX_VIRTUAL_GPUS,
   parseVirtualGpus,
   resolveGpuName,
@@ -101,6 +102,17 @@ describe('GPU names a person types', () => {
     expect(m).toMatch(/300 datasheet GPUs/);
     expect(m).toMatch(/at most 256/);
     expect(refusal(() => parseVirtualGpus(['0x4090']))).toMatch(/count/);
+  });
+
+  it('takes up to 2,048 GPUs of one kind in whole nodes of 8, and refuses more in one line', () => {
+    expect(MAX_VIRTUAL_CLUSTER_GPUS).toBe(2048);
+    expect(parseVirtualGpus(['2048xH100 SXM5']).map((g) => g.count)).toEqual([2048]);
+    expect(parseVirtualGpus(['1024xH100 SXM5', '1024x h100 sxm5']).map((g) => g.count)).toEqual([1024, 1024]);
+    expect(refusal(() => parseVirtualGpus(['2056xH100 SXM5']))).toMatch(
+      /2056 datasheet GPUs; a plan takes at most 256, or up to 2048 of one kind in whole nodes of 8/,
+    );
+    expect(refusal(() => parseVirtualGpus(['300xH100 SXM5']))).toMatch(/whole nodes of 8/);
+    expect(refusal(() => parseVirtualGpus(['1024xH100 SXM5', '8x4090']))).toMatch(/1032 datasheet GPUs of 2 kinds/);
   });
   it('refuses an entry too long to be a name, and too many entries, before matching any', () => {
     expect(() => parseVirtualGpus(['4090'.repeat(1_000_000)])).toThrow(/characters is no GPU name \(at most 100\)/);
