@@ -39,7 +39,7 @@ import {
 } from './group-space.js';
 import { pipelineSearch } from './pipeline-search.js';
 import { clusterSearch } from './cluster-search.js';
-import { uniformNodes, uniformSearch } from './uniform-search.js';
+import { nodeIndexOf, onNodes, uniformNodes, uniformSearch } from './uniform-search.js';
 
 /**
  * Like nodes past which the cluster search (stages of unequal machine counts) gives way to the
@@ -146,9 +146,11 @@ export function planAll(problem: PlanProblem, costModel?: CostModel, opts: PlanA
   }
   for (const e of ctx.tables.costErrors) rejected.push({ kind: 'pipeline', reason: e });
 
+  // Like nodes: GPUs of one node are interchangeable, so a plan is listed once whichever of them it names.
+  const nodeOf = nodes ? nodeIndexOf(problem.devices, nodes) : null;
   const seen = new Set<string>();
   const unique = found.filter((p) => {
-    const k = planSignature(p);
+    const k = nodeOf ? planSignature(onNodes(p, nodeOf)) : planSignature(p);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -66,6 +66,22 @@ export function uniformNodes(ctx: PlannerContext): { order: number[]; perNode: n
   return { order: machines.flat(), perNode: (machines[0] as number[]).length };
 }
 
+/** Each GPU's node ("node 3"), by id, in a homogeneous node cluster. */
+export function nodeIndexOf(
+  devices: readonly { id: string }[],
+  nodes: { order: number[]; perNode: number },
+): Map<string, string> {
+  const out = new Map<string, string>();
+  nodes.order.forEach((d, i) => out.set(devices[d]?.id ?? '', `node ${Math.floor(i / nodes.perNode)}`));
+  return out;
+}
+
+/** A plan with each GPU named by its node, sorted in each stage: the same plan on other GPUs of the same nodes. */
+export function onNodes<P extends { stages: readonly StageSpec[] }>(p: P, nodeOf: ReadonlyMap<string, string>): P {
+  const stages = p.stages.map((s) => ({ ...s, devices: s.devices.map((d) => nodeOf.get(d) ?? d).sort() }));
+  return { ...p, stages };
+}
+
 /** Replica counts: every one up to 32, then powers of two and the most. */
 function replicaChoices(most: number): number[] {
   const out: number[] = [];

@@ -11,6 +11,7 @@ import { device as cpuFeatures, measurementOf, syntheticSamples } from '../../..
 import { trainedStore } from '../service-stores.js';
 import { servingLaunchOf, trainingExports } from '../../../helpers/plan-exports.js';
 import { TRAINING_DEFAULTS } from '../../../helpers/plan-assumptions.js';
+import { NO_STACK } from '../../../../src-main/core/planner/stacks/stacks.js';
 
 const bert: PlanRequest = { workload: 'bert-base', devices: 'all', mode: 'training', batch: 8, seq: 128 };
 
@@ -164,6 +165,7 @@ describe('planSummary', () => {
         batch: { value: 8, asked: true },
         dtype: 'fp32',
         weights: 'fp32',
+        trainingStack: { name: 'any', title: NO_STACK.title, assumes: NO_STACK.assumes },
       },
       mode: 'training',
       batch: 8,
@@ -172,6 +174,7 @@ describe('planSummary', () => {
       rejected: r.result.rejected,
       searchMs: r.result.searchMs,
       exports: r.exports,
+      exportsOf: 'recommended',
       timeline: r.timeline,
       timelines: r.timelines,
       serving: null,
