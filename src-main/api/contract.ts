@@ -15,6 +15,7 @@ import { FINETUNE_STACK_NAMES, LORA_TARGETS, MAX_LORA_RANK } from '../core/workl
 import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/limits.js';
 import { CATALOG_DTYPE, FINETUNE_REQUEST, countIn } from '../core/workload/request-schemas.js';
 import { CONCURRENCY_LOAD, LOCAL_PLAN_FIELDS, PLAN_REQUEST, RATE_LOAD } from '../core/planner/plan-request.js';
+import { SERVING_PLAN_REQUEST } from '../core/planner/serving/serving-plan-request.js';
 import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
 import type { Equal, Expect } from '../core/util/type-checks.js';
 import type {
@@ -32,6 +33,7 @@ import type {
   ProfileEstimateView,
   RooflineView,
   RunView,
+  ServingPlanView,
   WorkloadPredictionView,
   WorkloadSummaryView,
 } from './view-models.js';
@@ -269,6 +271,13 @@ export const CHANNELS = {
       load: z.discriminatedUnion('kind', [CONCURRENCY_LOAD, RATE_LOAD]).optional(),
     }),
   ),
+
+  /**
+   * Serving capacity at an SLO (`pipedejavu serve-plan`): the cheapest deployments (GPU kind, GPUs
+   * per replica, weights, replicas) that serve `rate` requests/s within the latency caps, each with
+   * its percentiles, band, cost, breaking rate and latency-vs-rate curve; the closest when none meets.
+   */
+  'serving:plan': channel<ServingPlanView>()(SERVING_PLAN_REQUEST.extend({ workload: id })),
 
   'job:list': channel<JobView[]>()(z.strictObject({})),
   'job:get': channel<JobView>()(z.strictObject({ jobId: id })),
