@@ -72,12 +72,13 @@ export interface ServingPlanView {
   slo: SloCap[];
   /** Meeting the SLO, cheapest first (priced before unpriced), at most `top`. */
   deployments: ServingDeploymentView[];
-  /** Deployments that met it in all (before `top`). */
+  /** Deployments found to meet it (before `top`; candidates that could not beat the listed ones are skipped). */
   meeting: number;
   /** When none meets: the one closest to the SLO, else null. */
   closest: ServingDeploymentView | null;
-  /** GPU kind x GPUs per replica x weights tried (that fit), and the simulations run. */
+  /** GPU kind x GPUs per replica x weights that hold the model; those skipped (could not beat the listed ones); simulations run. */
   candidates: number;
+  skipped: number;
   simulations: number;
   prices: ServingPriceView[];
   notes: string[];
