@@ -11,14 +11,14 @@ import { REQUEST_LIMITS as L, TEXT_LIMITS, type Range } from '../../workload/lim
 import { aboveIn, countIn } from '../../workload/request-schemas.js';
 
 /** The latencies an SLO may cap: time to first token, time per output token after the first. */
-const SLO_METRICS = {
+export const SLO_METRICS = {
   ttft: { title: 'TTFT', about: 'time to first token' },
   tpot: { title: 'TPOT', about: 'time per output token after the first' },
 } as const;
 export type SloMetric = keyof typeof SLO_METRICS;
 
 /** The percentiles an SLO may cap (the engines' benchmark tools report these). */
-const SLO_PERCENTILES = { p50: 0.5, p90: 0.9, p99: 0.99 } as const;
+export const SLO_PERCENTILES = { p50: 0.5, p90: 0.9, p99: 0.99 } as const;
 export type SloPercentile = keyof typeof SLO_PERCENTILES;
 
 /** Bounds of a serving plan request beyond REQUEST_LIMITS. */
@@ -32,7 +32,7 @@ const SERVING_PLAN_LIMITS = {
 } as const satisfies Record<string, Range | number>;
 
 /** What `engine` takes: an engine, or `auto` (llama.cpp for GGUF block formats, vLLM for the others). */
-const SERVING_ENGINE_CHOICES = ['auto', ...ENGINE_NAMES] as const as readonly [
+export const SERVING_ENGINE_CHOICES = ['auto', ...ENGINE_NAMES] as const as readonly [
   'auto' | EngineName,
   ...('auto' | EngineName)[],
 ];
@@ -87,3 +87,4 @@ export const SERVING_PLAN_REQUEST = z.strictObject({
     .max(2 ** 31 - 1)
     .optional(),
 });
+export type ServingPlanRequest = z.output<typeof SERVING_PLAN_REQUEST>;
