@@ -13,7 +13,18 @@ import { resolveGpuName } from '../src-main/core/planner/cost/datasheets.js';
 import { capacityPlan } from '../src-main/core/planner/serving/capacity-plan.js';
 import { priceOf } from '../src-main/core/planner/serving/gpu-prices.js';
 
-const GPUS = ['H100 SXM5', 'H100 PCIe', 'H200', 'B200', 'A100 SXM4 80GB', 'A100 SXM4 40GB', 'L40S', 'L4', 'A10', '4090'];
+const GPUS = [
+  'H100 SXM5',
+  'H100 PCIe',
+  'H200',
+  'B200',
+  'A100 SXM4 80GB',
+  'A100 SXM4 40GB',
+  'L40S',
+  'L4',
+  'A10',
+  '4090',
+];
 const MODELS = ['llama-3.1-8b', 'llama-3.1-70b'];
 const requests = Number(process.argv[2] ?? 200);
 
