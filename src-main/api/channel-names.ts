@@ -24,6 +24,7 @@ export const CHANNEL_NAME_LIST = [
   'workload:remove',
   'workload:measure',
   'plan:create',
+  'serving:plan',
   'job:list',
   'job:get',
   'job:cancel',

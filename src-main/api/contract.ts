@@ -16,6 +16,7 @@ import { HF_FOLDER_LIMITS, REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/
 import { CATALOG_DTYPE, FINETUNE_REQUEST, countIn } from '../core/workload/request-schemas.js';
 import { TRAINING_STACK_NAMES } from '../core/planner/stacks/stack-names.js';
 import { CONCURRENCY_LOAD, LOCAL_PLAN_FIELDS, PLAN_REQUEST, RATE_LOAD } from '../core/planner/plan-request.js';
+import { SERVING_PLAN_REQUEST } from '../core/planner/serving/serving-plan-request.js';
 import { SAFETENSORS_LIMITS } from '../core/catalog/safetensors.js';
 import type { Equal, Expect } from '../core/util/type-checks.js';
 import type {
@@ -33,6 +34,7 @@ import type {
   ProfileEstimateView,
   RooflineView,
   RunView,
+  ServingPlanView,
   WorkloadPredictionView,
   WorkloadSummaryView,
 } from './view-models.js';
@@ -273,6 +275,13 @@ export const CHANNELS = {
       load: z.discriminatedUnion('kind', [CONCURRENCY_LOAD, RATE_LOAD]).optional(),
     }),
   ),
+
+  /**
+   * Serving capacity at an SLO (`pipedejavu serve-plan`): the cheapest deployments (GPU kind, GPUs
+   * per replica, weights, replicas) that serve `rate` requests/s within the latency caps, each with
+   * its percentiles, band, cost, breaking rate and latency-vs-rate curve; the closest when none meets.
+   */
+  'serving:plan': channel<ServingPlanView>()(SERVING_PLAN_REQUEST.extend({ workload: id })),
 
   'job:list': channel<JobView[]>()(z.strictObject({})),
   'job:get': channel<JobView>()(z.strictObject({ jobId: id })),

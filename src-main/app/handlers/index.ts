@@ -7,6 +7,7 @@ import { machineHandlers } from './machine-handlers.js';
 import { planHandlers } from './plan-handlers.js';
 import { predictorHandlers } from './predictor-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
+import { servingHandlers } from './serving-handlers.js';
 import type { HandlerGroup } from './types.js';
 import { workloadHandlers } from './workload-handlers.js';
 
@@ -17,6 +18,7 @@ export const HANDLERS: HandlerGroup<ChannelName> = {
   ...predictorHandlers,
   ...workloadHandlers,
   ...planHandlers,
+  ...servingHandlers,
   ...jobHandlers,
   ...dialogHandlers,
 };

@@ -4,6 +4,8 @@
  * channel's result view. They run in the job-runner child (see job-runner-process.ts).
  */
 import { fitModel, type FitAnswer } from '../../services/plan/fit-service.js';
+import { planServing } from '../../services/serving/serving-plan-service.js';
+import type { ServingPlanView } from '../../api/view-models.js';
 import type { ApiRequest } from '../../api/contract.js';
 import type {
   ComparisonView,
@@ -251,6 +253,11 @@ async function fitJob(e: JobEnv, req: ApiRequest<'workload:fit'>): Promise<FitAn
   });
 }
 
+/** Serving capacity at an SLO (`pipedejavu serve-plan`), in the job runner: seconds of simulation. */
+async function servingPlanJob(e: JobEnv, req: ApiRequest<'serving:plan'>): Promise<ServingPlanView> {
+  return planServing(e.db, req);
+}
+
 /** Each kind the job runner runs with its request type; requests were validated before they got here. */
 export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => Promise<unknown> } = {
   profile: profileJob,
@@ -262,6 +269,7 @@ export const JOB_FUNCTIONS: { [K in RunnerKind]: (e: JobEnv, request: never) => 
   predict: predictJob,
   compare: compareJob,
   fit: fitJob,
+  'serving-plan': servingPlanJob,
   'workload-add': addWorkloadJob,
   'workload-add-hf': addHfFolderJob,
   'workload-list': listWorkloadsJob,

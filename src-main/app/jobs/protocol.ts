@@ -14,6 +14,7 @@ export type CallKind =
   | 'predict'
   | 'compare'
   | 'fit'
+  | 'serving-plan'
   | 'workload-add'
   | 'workload-add-hf'
   | 'workload-list'

@@ -14,6 +14,7 @@ import { predictModelCommand } from './predict-model.js';
 import { measureModelCommand } from './measure-model.js';
 import { planCommand } from './plan.js';
 import { fitCommand } from './fit.js';
+import { servePlanCommand } from './serve-plan.js';
 import { gpusCommand } from './gpus.js';
 import { serveCommand } from './serve.js';
 import { doctorCommand } from './doctor.js';
@@ -33,6 +34,7 @@ export const COMMANDS: Command[] = [
   measureModelCommand,
   planCommand,
   fitCommand,
+  servePlanCommand,
   gpusCommand,
   machinesCommand,
   exportCommand,

@@ -45,7 +45,7 @@ const PEER_TO_PEER = /^(NVLINK|PIX|PXB)/;
  * kernel (a reduce-scatter and an all-gather: 2 (n - 1) / n x bytes), and of NCCL, which engines
  * switch to for large messages; else NCCL (the cost model's ring or tree over the links).
  */
-function allReduce(engine: EngineRules, links: readonly PlanLink[], costModel: CostModel) {
+export function engineAllReduce(engine: EngineRules, links: readonly PlanLink[], costModel: CostModel) {
   return (members: readonly string[], bytes: number): number => {
     const n = members.length;
     if (n < 2 || bytes <= 0) return 0;
@@ -116,7 +116,7 @@ export function planDeployment(plan: Plan, input: PlanDeploymentInput): PlanDepl
     kvCache: input.kvCache,
     stages,
     ...(table && stages[0] ? { table: table(stages[0].gpu) } : {}),
-    allReduceUs: allReduce(engine, problem.links, input.costModel),
+    allReduceUs: engineAllReduce(engine, problem.links, input.costModel),
     sendUs: (a, b, bytes) => input.costModel.linkUs(a, b, bytes),
   });
   return { ok: true, deployment, replicas, tp, pp };

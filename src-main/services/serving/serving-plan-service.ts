@@ -1,0 +1,109 @@
+/**
+ * `pipedejavu serve-plan` and `serving:plan`: the cheapest deployments that serve a rate within an
+ * SLO. Resolves the model (a decoder with an LM head: a catalog name, a stored or described
+ * workload, a Hugging Face config), the candidate GPU kinds (a count caps the GPUs per replica),
+ * the weight formats and the prices, then runs the core's capacity search
+ * (core/planner/serving/capacity-plan.ts) and names its assumptions.
+ */
+import type { Database } from '../../adapters/store/types.js';
+import type { TransformerEntry } from '../../core/catalog/schema.js';
+import { ENGINE_FORMATS } from '../../core/engines/engine-formats.js';
+import { ENGINES } from '../../core/engines/engine-names.js';
+import { UserError } from '../../core/errors.js';
+import { GPUS_PER_VIRTUAL_NODE } from '../../core/planner/problem/virtual-nodes.js';
+import { parseVirtualGpus, resolveGpuName, virtualGpuName } from '../../core/planner/cost/datasheets.js';
+import { capacityPlan } from '../../core/planner/serving/capacity-plan.js';
+import type { CandidateGpu } from '../../core/planner/serving/capacity-candidates.js';
+import { DEFAULT_GPU_PRICES, givenPrices, priceOf } from '../../core/planner/serving/gpu-prices.js';
+import type { ServingPlanView, ServingPriceView } from '../../core/planner/serving/serving-plan-answer.js';
+import type { ServingPlanRequest } from '../../core/planner/serving/serving-plan-request.js';
+import type { WeightFormat } from '../../core/workload/generation.js';
+import { describedEntry } from '../workload/workload-service.js';
+
+const SERVING_DEFAULTS = { prompt: 1024, output: 256, requests: 200, top: 5, seed: 1 } as const;
+
+/** Formats tried when none is asked: 16-bit, fp8, int8 and int4 weights, where the engine loads them. */
+const DEFAULT_FORMATS: readonly WeightFormat[] = ['bf16', 'fp8', 'int8', 'int4'];
+
+function decoderOf(db: Database, req: ServingPlanRequest, decoder?: TransformerEntry): TransformerEntry {
+  const e = decoder ?? describedEntry(db, req.workload);
+  if (!e || e.kind !== 'transformer' || !e.causal || e.head !== 'lm')
+    throw new UserError(
+      `${req.workload}: serve-plan sizes a decoder with an LM head (a catalog name such as llama-3.1-8b, a described model or a Hugging Face config); this is not one`,
+    );
+  return e;
+}
+
+/** The GPU kinds asked ("H100 SXM5", "4x L4": at most 4 per replica), else every GPU with a shipped price. */
+function candidateGpus(req: ServingPlanRequest): CandidateGpu[] {
+  if (!req.gpus) return DEFAULT_GPU_PRICES.map((p) => ({ sheet: resolveGpuName(p.gpu), maxPerReplica: 8 }));
+  const parsed = parseVirtualGpus(req.gpus);
+  return parsed.map((g, i) => ({
+    sheet: g.datasheet,
+    maxPerReplica:
+      virtualGpuName(req.gpus?.[i] ?? '') === (req.gpus?.[i] ?? '').trim()
+        ? GPUS_PER_VIRTUAL_NODE
+        : Math.min(g.count, GPUS_PER_VIRTUAL_NODE),
+  }));
+}
+
+function formatsOf(req: ServingPlanRequest): WeightFormat[] {
+  const asked = req.weights ?? DEFAULT_FORMATS;
+  const engine = req.engine ?? 'auto';
+  if (engine === 'auto') return [...asked];
+  const loads = ENGINE_FORMATS[engine] as readonly WeightFormat[];
+  const kept = asked.filter((f) => loads.includes(f));
+  if (kept.length === 0)
+    throw new UserError(
+      `--weights ${asked.join(',')}: ${ENGINES[engine].title} loads none of them (it loads ${loads.join(', ')})`,
+    );
+  return kept;
+}
+
+export function planServing(db: Database, req: ServingPlanRequest, decoder?: TransformerEntry): ServingPlanView {
+  const entry = decoderOf(db, req, decoder);
+  const load = {
+    rate: req.rate,
+    prompt: req.prompt ?? SERVING_DEFAULTS.prompt,
+    output: req.output ?? SERVING_DEFAULTS.output,
+    requests: req.requests ?? SERVING_DEFAULTS.requests,
+    seed: req.seed ?? SERVING_DEFAULTS.seed,
+  };
+  if (entry.context !== undefined && load.prompt + load.output > entry.context)
+    throw new UserError(
+      `--prompt ${load.prompt} + --output ${load.output} tokens exceed ${req.workload}'s context of ${entry.context}`,
+    );
+  const gpus = candidateGpus(req);
+  const given = givenPrices(req.prices ?? []);
+  const plan = capacityPlan({
+    entry,
+    engine: req.engine ?? 'auto',
+    formats: formatsOf(req),
+    gpus,
+    load,
+    slo: req.slo,
+    price: (g) => priceOf(g, given),
+    top: req.top ?? SERVING_DEFAULTS.top,
+  });
+  const prices: ServingPriceView[] = [];
+  for (const g of gpus) {
+    const p = priceOf(g.sheet, given);
+    if (p) prices.push({ gpu: g.sheet.name, ...p });
+  }
+  const unpriced = gpus.filter((g) => !priceOf(g.sheet, given)).map((g) => g.sheet.name);
+  const { dropped, ...answer } = plan;
+  return {
+    ...answer,
+    model: req.workload,
+    prices,
+    notes: [
+      ...dropped,
+      ...(unpriced.length > 0
+        ? [`no price for ${unpriced.join(', ')}: ranked after the priced ones by GPUs (give --price "GPU=DOLLARS/h")`]
+        : []),
+      `load: Poisson arrivals (seed ${load.seed}), every request ${load.prompt} prompt and ${load.output} output tokens, ${load.requests} requests simulated per point`,
+      'a replica is given at most its throughput ceiling (every request queued at once), whatever a finite run shows past it',
+      "step times are the engine model's (docs/engines.md) on datasheet GPUs; percentiles may be off by the engine's band (measured / predicted time over independent measurements)",
+    ],
+  };
+}

@@ -1,0 +1,54 @@
+/** `serving:plan`: the capacity search over the API, as the app's Serving view calls it. */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAppCore, type AppCore } from '../../../../src-main/app/app-core.js';
+import type { ServingPlanView } from '../../../../src-main/api/view-models.js';
+import { tempDir } from '../../../helpers/cli.js';
+
+let core: AppCore | null = null;
+afterEach(() => {
+  core?.close();
+  core = null;
+});
+
+const REQUEST = {
+  workload: 'llama-3.1-8b',
+  rate: 5,
+  prompt: 1000,
+  output: 100,
+  requests: 40,
+  slo: [{ metric: 'ttft', percentile: 'p90', ms: 1000 }],
+  gpus: ['H100 SXM5'],
+  top: 2,
+};
+
+describe('serving:plan', () => {
+  it('answers the ranked deployments with their curves and prices', async () => {
+    core = createAppCore({
+      dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+    });
+    const r = await core.dispatch('serving:plan', REQUEST);
+    expect(r.ok).toBe(true);
+    const v = (r.ok ? r.value : null) as ServingPlanView;
+    expect(v.deployments[0]).toMatchObject({ gpuId: 'h100-sxm5-80gb', meets: true });
+    expect(v.deployments[0]?.curve.length).toBeGreaterThan(0);
+    expect(v.prices).toHaveLength(1);
+  });
+
+  it('refuses a rate of 0 and a model that is no decoder, each as a user error', async () => {
+    core = createAppCore({
+      dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+    });
+    expect(await core.dispatch('serving:plan', { ...REQUEST, rate: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid' },
+    });
+    const bert = await core.dispatch('serving:plan', { ...REQUEST, workload: 'bert-base' });
+    expect(bert).toMatchObject({ ok: false, error: { code: 'user' } });
+    if (!bert.ok) expect(bert.error.message).toMatch(/not one/);
+  });
+});

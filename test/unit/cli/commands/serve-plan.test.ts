@@ -1,0 +1,69 @@
+/** `pipedejavu serve-plan`: the ranked deployments and a latency-vs-rate table, --json, one-line refusals, exit 1 when nothing meets. */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ServingPlanView } from '../../../../src-main/core/planner/serving/serving-plan-answer.js';
+import { cli, tempDir } from '../../../helpers/cli.js';
+
+const BASE = ['serve-plan', '--workload', 'llama-3.1-8b', '--prompt', '1000', '--output', '100', '--requests', '60'];
+const SLO = ['--ttft-p90', '1s', '--tpot-p90', '50ms'];
+const run = (args: string[]) => cli([...BASE, ...args, '--db', path.join(tempDir(), 'db.sqlite')]);
+
+describe('pipedejavu serve-plan', () => {
+  it('ranks deployments cheapest first with costs, percentiles and band, and says which prices are defaults', async () => {
+    const r = await run(['--rate', '10', ...SLO, '--virtual', 'H100 SXM5,4090', '--price', '4090=0.4/h', '--top', '3']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(
+      /^llama-3\.1-8b at 10\.0 req\/s \(prompt 1000, output 100 tokens\); SLO TTFT p90 <= 1\.00 s, TPOT p90 <= 50\.0 ms$/,
+    );
+    expect(lines[2]).toMatch(
+      /^# +GPU +GPUS\/REPLICA +TP +WEIGHTS +ENGINE +REPLICAS +\$\/H +\$\/M TOKENS +TTFT P50 +TTFT P90/,
+    );
+    const costs = lines.slice(4, 7).map((l) => Number(l.split(/ {2,}/)[7]));
+    expect(costs).toEqual([...costs].sort((a, b) => a - b));
+    expect(r.stdout).toMatch(/latency vs rate, \d+ x \d+ /);
+    expect(r.stdout).toMatch(/price: RTX 4090 \$0\.4\/GPU-hour \(given\)/);
+    expect(r.stdout).toMatch(
+      /price: H100 SXM5 80GB \$[\d.]+\/GPU-hour \(default: .+, https:\/\/.+, read \d{4}-\d{2}-\d{2}/,
+    );
+    expect(r.stdout).toMatch(/band: vLLM's times were x[\d.]+-x[\d.]+ of independent measurements/);
+  });
+
+  it('answers --json with the API view', async () => {
+    const r = await run(['--rate', '10', ...SLO, '--virtual', 'H100 SXM5', '--top', '2', '--json']);
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.stdout) as ServingPlanView;
+    expect(v.deployments.length).toBeGreaterThan(0);
+    expect(v.deployments.length).toBeLessThanOrEqual(2);
+    expect(v.deployments[0]).toMatchObject({ gpuId: 'h100-sxm5-80gb', meets: true, engine: 'vllm' });
+    expect(v.deployments[0]?.curve.length).toBeGreaterThan(0);
+    expect(v.prices[0]).toMatchObject({ given: false, source: { url: expect.stringMatching(/^https:/) } });
+  });
+
+  it('names the closest deployment and its percentiles in one line and exits 1 when nothing meets', async () => {
+    const r = await run(['--rate', '10', '--tpot-p50', '0.01ms', '--virtual', 'H100 SXM5']);
+    expect(r.code).toBe(1);
+    const err = r.stderr.trim().split('\n');
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(
+      /nothing meets TPOT p50 <= 0\.01 ms at 10\.0 req\/s; closest: .*H100 SXM5.*TTFT p50 .* TPOT p50 /,
+    );
+  });
+
+  it('refuses a rate of 0, a negative one, 1e9, a time without a unit and no SLO, each in one line', async () => {
+    for (const [args, msg] of [
+      [['--rate', '0', ...SLO], /--rate takes requests per second above 0, at most 100000; got "0"/],
+      [['--rate=-3', ...SLO], /--rate takes requests per second above 0/],
+      [['--rate', '1e9', ...SLO], /--rate takes requests per second above 0, at most 100000; got "1e9"/],
+      [['--rate', '5', '--ttft-p90', '1'], /--ttft-p90 takes a time with its unit, e.g\. 1s or 50ms/],
+      [['--rate', '5'], /serve-plan needs an SLO/],
+      [['--rate', '5', ...SLO, '--price', 'H100=cheap'], /--price H100=cheap: give GPU=DOLLARS\/h/],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(msg);
+    }
+  });
+});
