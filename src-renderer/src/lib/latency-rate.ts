@@ -68,14 +68,15 @@ export function rateDomain(points: readonly RatePoint[], breakRate: number | nul
 export function latencyDomain(
   points: readonly RatePoint[],
   metric: LatencyMetric,
-  slo: LatencySlo | null,
+  slo: readonly LatencySlo[],
   band: TimeBand | null,
 ): [number, number] {
   const values: number[] = [];
   for (const p of points) for (const q of percentilesOf([p], metric)) values.push(latencyAt(p, metric, q) ?? NaN);
-  if (slo) values.push(slo.us);
-  const sloLine = slo ? bandValues(points, metric, slo.percentile, band) : [];
-  for (const b of sloLine) values.push(b.low, b.high);
+  for (const cap of slo) {
+    values.push(cap.us);
+    for (const b of bandValues(points, metric, cap.percentile, band)) values.push(b.low, b.high);
+  }
   const positive = values.filter((v) => v > 0 && Number.isFinite(v));
   if (positive.length === 0) return logDomain([]);
   const lowest = Math.min(...positive);
@@ -145,13 +146,13 @@ export function bandPolygon(
 export function panelLabel(
   metric: LatencyMetric,
   percentiles: readonly number[],
-  slo: LatencySlo | null,
+  slo: readonly LatencySlo[],
   breakRate: number | null,
 ): string {
   const m = LATENCY_METRICS.find((x) => x.id === metric);
   const lines = percentiles.map((p) => `p${p}`).join(', ');
   const parts = [`${m?.label ?? metric} against request rate${lines ? `: ${lines}` : ''}`];
-  if (slo) parts.push(`SLO p${slo.percentile} under ${formatTime(slo.us)}`);
+  for (const cap of slo) parts.push(`SLO p${cap.percentile} under ${formatTime(cap.us)}`);
   parts.push(breakRate === null ? 'meets the SLO at every rate drawn' : `breaks at ${formatRate(breakRate)}`);
   return parts.join('; ');
 }

@@ -36,9 +36,9 @@ describe('latency-vs-rate chart', () => {
   });
 
   it('covers the latencies, the SLO and its band in whole decades', () => {
-    expect(latencyDomain(points, 'tpot', { percentile: 90, us: 50 * ms }, null)).toEqual([10_000, 100_000]);
+    expect(latencyDomain(points, 'tpot', [{ percentile: 90, us: 50 * ms }], null)).toEqual([10_000, 100_000]);
     // The band's high end at the top rate (60 ms x 2) reaches the next decade.
-    expect(latencyDomain(points, 'tpot', { percentile: 90, us: 50 * ms }, { low: 0.8, high: 2 })).toEqual([
+    expect(latencyDomain(points, 'tpot', [{ percentile: 90, us: 50 * ms }], { low: 0.8, high: 2 })).toEqual([
       10_000, 1_000_000,
     ]);
   });
@@ -48,7 +48,7 @@ describe('latency-vs-rate chart', () => {
       { rate: 1, ttft: { p50: 100 }, tpot: {} },
       { rate: 2, ttft: { p50: 100 * MAX_SPAN * 50 }, tpot: {} },
     ];
-    const dom = latencyDomain(runaway, 'ttft', null, null);
+    const dom = latencyDomain(runaway, 'ttft', [], null);
     expect(dom).toEqual([100, 100_000]);
     const y = logScale(dom, [200, 0]);
     expect(clampedY(y, 100 * MAX_SPAN * 50)).toBe(0);
@@ -79,10 +79,10 @@ describe('latency-vs-rate chart', () => {
   });
 
   it('labels a panel with its lines, its SLO and where it breaks', () => {
-    expect(panelLabel('ttft', [50, 90, 99], { percentile: 90, us: 1e6 }, 12.5)).toBe(
+    expect(panelLabel('ttft', [50, 90, 99], [{ percentile: 90, us: 1e6 }], 12.5)).toBe(
       'Time to first token against request rate: p50, p90, p99; SLO p90 under 1 s; breaks at 12.5 requests/s',
     );
-    expect(panelLabel('tpot', [50], null, null)).toBe(
+    expect(panelLabel('tpot', [50], [], null)).toBe(
       'Time per output token against request rate: p50; meets the SLO at every rate drawn',
     );
   });
