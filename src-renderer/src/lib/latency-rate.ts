@@ -4,16 +4,18 @@
  * rate where the deployment breaks the SLO as a vertical one, and the band of how far off the SLO's
  * percentile may be. Pure, so the unit tests import it directly.
  */
+import type { SloMetric } from '../../../src-main/api/view-models.js';
 import { formatNumber, formatTime } from './format.js';
 import { linearDomain, logDomain, type Scale } from './scales.js';
 
-/** The latencies the chart draws, in the order of its panels. */
-export const LATENCY_METRICS = [
-  { id: 'ttft', label: 'Time to first token', short: 'TTFT' },
-  { id: 'tpot', label: 'Time per output token', short: 'TPOT' },
-] as const;
+/** The latencies an SLO caps, as the contract names them; the chart draws a panel for each. */
+export type LatencyMetric = SloMetric;
 
-export type LatencyMetric = (typeof LATENCY_METRICS)[number]['id'];
+/** How the chart names each latency (one the contract adds does not compile until it is named here). */
+export const LATENCY_LABELS: Record<LatencyMetric, { label: string; short: string }> = {
+  ttft: { label: 'Time to first token', short: 'TTFT' },
+  tpot: { label: 'Time per output token after the first', short: 'TPOT' },
+};
 
 /** One simulated rate: each metric's latency (µs) at each percentile, keyed "p50", "p90", ... */
 export interface RatePoint {
@@ -149,9 +151,8 @@ export function panelLabel(
   slo: readonly LatencySlo[],
   breakRate: number | null,
 ): string {
-  const m = LATENCY_METRICS.find((x) => x.id === metric);
   const lines = percentiles.map((p) => `p${p}`).join(', ');
-  const parts = [`${m?.label ?? metric} against request rate${lines ? `: ${lines}` : ''}`];
+  const parts = [`${LATENCY_LABELS[metric].label} against request rate${lines ? `: ${lines}` : ''}`];
   for (const cap of slo) parts.push(`SLO p${cap.percentile} under ${formatTime(cap.us)}`);
   parts.push(breakRate === null ? 'meets the SLO at every rate drawn' : `breaks at ${formatRate(breakRate)}`);
   return parts.join('; ');

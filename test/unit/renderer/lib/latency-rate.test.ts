@@ -83,7 +83,7 @@ describe('latency-vs-rate chart', () => {
       'Time to first token against request rate: p50, p90, p99; SLO p90 under 1 s; breaks at 12.5 requests/s',
     );
     expect(panelLabel('tpot', [50], [], null)).toBe(
-      'Time per output token against request rate: p50; meets the SLO at every rate drawn',
+      'Time per output token after the first against request rate: p50; meets the SLO at every rate drawn',
     );
   });
 });
