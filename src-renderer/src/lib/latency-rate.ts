@@ -38,7 +38,7 @@ export interface TimeBand {
 }
 
 /** The y axis reaches at most this many times the lowest drawn latency; higher points sit on its top edge. */
-export const MAX_SPAN = 1000;
+export const MAX_SPAN = 100;
 
 /** The percentiles the points carry, as numbers, ascending ("p50", "p90" -> [50, 90]). */
 export function percentilesOf(points: readonly RatePoint[], metric: LatencyMetric): number[] {
@@ -156,6 +156,11 @@ export function panelLabel(
   for (const cap of slo) parts.push(`SLO p${cap.percentile} under ${formatTime(cap.us)}`);
   parts.push(breakRate === null ? 'meets the SLO at every rate drawn' : `breaks at ${formatRate(breakRate)}`);
   return parts.join('; ');
+}
+
+/** A latency axis's tick: as formatTime writes it, but seconds past a minute ("100 s", not "1 min 40 s"). */
+export function latencyTick(us: number): string {
+  return us >= 60e6 ? `${formatNumber(us / 1e6)} s` : formatTime(us);
 }
 
 /** "18.5 requests/s". */

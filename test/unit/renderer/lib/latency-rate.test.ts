@@ -6,6 +6,7 @@ import {
   clampedY,
   latencyAt,
   latencyDomain,
+  latencyTick,
   panelLabel,
   percentileLines,
   percentilesOf,
@@ -49,10 +50,16 @@ describe('latency-vs-rate chart', () => {
       { rate: 2, ttft: { p50: 100 * MAX_SPAN * 50 }, tpot: {} },
     ];
     const dom = latencyDomain(runaway, 'ttft', [], null);
-    expect(dom).toEqual([100, 100_000]);
+    expect(dom).toEqual([100, 10_000]);
     const y = logScale(dom, [200, 0]);
     expect(clampedY(y, 100 * MAX_SPAN * 50)).toBe(0);
     expect(clampedY(y, 1)).toBe(200);
+  });
+
+  it('writes latency ticks in seconds past a minute', () => {
+    expect(latencyTick(100_000)).toBe('100 ms');
+    expect(latencyTick(10e6)).toBe('10 s');
+    expect(latencyTick(100e6)).toBe('100 s');
   });
 
   it('draws a percentile as one run of points, split where a rate has no figure', () => {
