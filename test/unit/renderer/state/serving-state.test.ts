@@ -50,6 +50,7 @@ function answer(o: Partial<ServingPlanView> = {}): ServingPlanView {
     meeting: 2,
     closest: null,
     candidates: 12,
+    skipped: 3,
     simulations: 80,
     prices: [
       {
