@@ -60,7 +60,9 @@ export function pricesNote(prices: readonly ServingPriceView[]): string | null {
     bySource.set(key, [...(bySource.get(key) ?? []), p]);
   }
   const list = (ps: ServingPriceView[]): string => ps.map((p) => `${p.gpu} ${formatDollars(p.perHour)}/h`).join(', ');
-  const parts = [...bySource].map(([src, ps]) => `Prices are defaults from ${src} (${list(ps)})`);
+  const parts: string[] = [];
+  const defaults = [...bySource].map(([src, ps]) => `${src} (${list(ps)})`);
+  if (defaults.length > 0) parts.push(`Prices are defaults from ${defaults.join(' and ')}`);
   if (given.length > 0) parts.push(`${parts.length > 0 ? 'prices' : 'Prices'} given: ${list(given)}`);
   return parts.length > 0 ? `${parts.join('; ')}.` : null;
 }

@@ -60,6 +60,12 @@ function answer(o: Partial<ServingPlanView> = {}): ServingPlanView {
         source: { name: 'Cloud list', url: 'https://x.test/p', date: '2026-10-01' },
       },
       { gpu: 'L40S', perHour: 1.9, given: true, source: null },
+      {
+        gpu: 'H200',
+        perHour: 4.59,
+        given: false,
+        source: { name: 'Pod list', url: 'https://y.test/p', date: '2026-10-07' },
+      },
     ],
     notes: [],
     ...o,
@@ -166,7 +172,7 @@ describe('ServingState', () => {
     expect(ss.deployment?.gpu).toBe('L40S');
     expect(ss.chart?.band).toBeNull();
     expect(ss.pricesNote).toBe(
-      'Prices are defaults from Cloud list, 2026-10-01 (H100 SXM5 $2.50/h); prices given: L40S $1.90/h.',
+      'Prices are defaults from Cloud list, 2026-10-01 (H100 SXM5 $2.50/h) and Pod list, 2026-10-07 (H200 $4.59/h); prices given: L40S $1.90/h.',
     );
   });
 
