@@ -14,11 +14,26 @@ import type {
 import type { LatencyMetric, LatencySlo, RatePoint } from './latency-rate.js';
 import { formatNumber, formatTime } from './format.js';
 
-/** "2× H100 SXM5 (TP2) · fp8 · 3 replicas". */
-export function deploymentText(d: ServingDeploymentView): string {
+/** One replica: "2× H100 SXM5 (TP2) · fp8". */
+export function replicaText(d: ServingDeploymentView): string {
   const split = d.pp > 1 ? `TP${d.tp}×PP${d.pp}` : `TP${d.tp}`;
   const gpus = `${d.gpusPerReplica > 1 ? `${d.gpusPerReplica}× ` : ''}${d.gpu}${d.gpusPerReplica > 1 ? ` (${split})` : ''}`;
-  return `${gpus} · ${d.weights} · ${d.replicas} ${d.replicas === 1 ? 'replica' : 'replicas'}`;
+  return `${gpus} · ${d.weights}`;
+}
+
+/** "2× H100 SXM5 (TP2) · fp8 · 3 replicas". */
+export function deploymentText(d: ServingDeploymentView): string {
+  return `${replicaText(d)} · ${d.replicas} ${d.replicas === 1 ? 'replica' : 'replicas'}`;
+}
+
+/** The capped percentiles against their caps: "p90 TTFT 1.4 s (1.2 s – 2 s), cap 1 s · ...". */
+export function cappedText(d: ServingDeploymentView, caps: readonly SloCap[]): string {
+  return caps
+    .map((c) => {
+      const v = (c.metric === 'ttft' ? d.ttftMs : d.tpotMs)[c.percentile];
+      return `${c.percentile} ${c.metric.toUpperCase()} ${withBand(v, d.band)}, cap ${formatTime(c.ms * 1000)}`;
+    })
+    .join(' · ');
 }
 
 /** Dollars: "$2.50", "$0.042", "—" for none. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServingDeploymentView } from '../../../../src-main/api/view-models.js';
 import {
   bandText,
+  cappedText,
   deploymentText,
   formatDollars,
   sloText,
@@ -16,6 +17,16 @@ describe('serving text', () => {
     expect(deploymentText(d({}))).toBe('L40S · fp8 · 1 replica');
     expect(deploymentText(d({ gpusPerReplica: 2, tp: 2, replicas: 3 }))).toBe('2× L40S (TP2) · fp8 · 3 replicas');
     expect(deploymentText(d({ gpusPerReplica: 4, tp: 2, pp: 2 }))).toBe('4× L40S (TP2×PP2) · fp8 · 1 replica');
+  });
+
+  it('writes the capped percentiles against their caps, with the band', () => {
+    const x = d({ ttftMs: { p50: 500, p90: 1400, p99: 2000 }, tpotMs: { p50: 20, p90: 31, p99: 40 }, band: null });
+    expect(
+      cappedText(x, [
+        { metric: 'ttft', percentile: 'p90', ms: 1000 },
+        { metric: 'tpot', percentile: 'p99', ms: 50 },
+      ]),
+    ).toBe('p90 TTFT 1.4 s, cap 1 s · p99 TPOT 40 ms, cap 50 ms');
   });
 
   it('writes dollars, a figure with its band, the band and the SLO', () => {
