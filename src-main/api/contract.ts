@@ -111,6 +111,12 @@ export const ENGINE_TITLES = Object.fromEntries(ENGINE_NAMES.map((e) => [e, ENGI
   string
 >;
 
+/** What the app's Serving view offers, read off the request's schema: the engines, the latencies an SLO caps, the percentiles. */
+export const SERVING_ENGINE_CHOICES = SERVING_PLAN_REQUEST.shape.engine.unwrap().options;
+const SLO_CAP_SHAPE = SERVING_PLAN_REQUEST.shape.slo.element.shape;
+export const SLO_METRIC_NAMES = SLO_CAP_SHAPE.metric.options;
+export const SLO_PERCENTILE_NAMES = SLO_CAP_SHAPE.percentile.options;
+
 /** A job's handle: progress arrives as `job:event`s, the answer with `job:get`. */
 export interface JobStarted {
   jobId: string;

@@ -27,7 +27,15 @@ export type { RooflinePoint } from '../core/domain/roofline-point.js';
 export type { CpuPeak } from '../core/profiler/cpu-peak.js';
 export type { Mode } from '../core/domain/mode.js';
 
-export type { ServingPlanView } from '../core/planner/serving/serving-plan-answer.js';
+export type {
+  LatencyPercentiles,
+  ServingBand,
+  ServingCurvePoint,
+  ServingDeploymentView,
+  ServingPlanView,
+  ServingPriceView,
+} from '../core/planner/serving/serving-plan-answer.js';
+export type { SloCap, SloMetric, SloPercentile } from '../core/planner/serving/serving-plan-request.js';
 
 export type { CatalogSummary, ProbeResult, SimEvent, Plan, PlanDevice, PlanExports };
 

@@ -7,6 +7,7 @@ const VIEWS = [
   ['predictor', 'Predictor'],
   ['workloads', 'Workloads'],
   ['plans', 'Plans'],
+  ['serving', 'Serving'],
   ['library', 'Library'],
 ] as const;
 

@@ -102,7 +102,7 @@ export interface App {
   /** Saves a screenshot of one element (by data-testid, the first match) as <name>.png. */
   screenshotOf(testid: string, name: string): Promise<string>;
   /** Clicks a nav tab and waits for its view's heading. */
-  go(view: 'workstation' | 'profile' | 'predictor' | 'workloads' | 'plans' | 'library'): Promise<void>;
+  go(view: 'workstation' | 'profile' | 'predictor' | 'workloads' | 'plans' | 'serving' | 'library'): Promise<void>;
   stop(): Promise<void>;
 }
 

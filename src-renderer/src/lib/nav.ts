@@ -6,6 +6,7 @@ export const VIEWS = [
   { id: 'predictor', label: 'Predictor' },
   { id: 'workloads', label: 'Workloads' },
   { id: 'plans', label: 'Plans' },
+  { id: 'serving', label: 'Serving' },
   { id: 'library', label: 'Library' },
 ] as const;
 

@@ -10,6 +10,7 @@ import { PlansState } from './plans.svelte.js';
 import { PredictorState } from './predictor.svelte.js';
 import { ProfileState } from './profile.svelte.js';
 import { Resource } from './resource.svelte.js';
+import { ServingState } from './serving.svelte.js';
 import { Theme } from './theme.svelte.js';
 import { WorkloadsState } from './workloads.svelte.js';
 import { WorkstationState } from './workstation.svelte.js';
@@ -24,6 +25,7 @@ export class AppState {
   readonly predictor: PredictorState;
   readonly workloads: WorkloadsState;
   readonly plans: PlansState;
+  readonly serving: ServingState;
   readonly library: LibraryState;
   view: ViewId = $state(viewFromHash(window.location.hash));
 
@@ -47,6 +49,11 @@ export class AppState {
       localDevices: this.profile.profiledDevices,
       workload: this.workloads.list.value?.[0]?.name ?? this.workloads.catalog.value?.[0]?.name ?? '',
     }));
+    // Until the user chooses, the Serving view sizes the first catalog model that takes tokens.
+    this.serving = new ServingState(
+      client,
+      () => this.workloads.catalog.value?.find((c) => c.input === 'tokens')?.name ?? '',
+    );
   }
 
   async init(): Promise<void> {
@@ -54,7 +61,7 @@ export class AppState {
     window.addEventListener('hashchange', () => {
       this.view = viewFromHash(window.location.hash);
     });
-    // The desktop app's Go menu (Ctrl+1..6).
+    // The desktop app's Go menu (Ctrl+1..7).
     const bridge = (window as unknown as Record<string, PreloadBridge | undefined>)[BRIDGE_KEY];
     bridge?.onMenuNavigate((view) => {
       if (isViewId(view)) this.go(view);

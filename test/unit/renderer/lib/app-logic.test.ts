@@ -21,7 +21,15 @@ describe('navigation', () => {
     expect(viewFromHash('#library')).toBe('library');
     expect(viewFromHash('#/nope')).toBe('workstation');
     expect(viewFromHash('')).toBe('workstation');
-    expect(VIEWS.map((v) => v.id)).toEqual(['workstation', 'profile', 'predictor', 'workloads', 'plans', 'library']);
+    expect(VIEWS.map((v) => v.id)).toEqual([
+      'workstation',
+      'profile',
+      'predictor',
+      'workloads',
+      'plans',
+      'serving',
+      'library',
+    ]);
   });
 });
 

@@ -1,0 +1,111 @@
+/**
+ * How the Serving view writes a capacity search's answer: a deployment in one line, its cost, its
+ * engine's band, where the prices came from, and its curve as the latency-vs-rate chart reads it.
+ * Pure.
+ */
+import type {
+  LatencyPercentiles,
+  ServingBand,
+  ServingCurvePoint,
+  ServingDeploymentView,
+  ServingPriceView,
+  SloCap,
+} from '../../../src-main/api/view-models.js';
+import type { LatencyMetric, LatencySlo, RatePoint } from './latency-rate.js';
+import { formatNumber, formatTime } from './format.js';
+
+/** One replica: "2× H100 SXM5 (TP2) · fp8". */
+export function replicaText(d: ServingDeploymentView): string {
+  const split = d.pp > 1 ? `TP${d.tp}×PP${d.pp}` : `TP${d.tp}`;
+  const gpus = `${d.gpusPerReplica > 1 ? `${d.gpusPerReplica}× ` : ''}${d.gpu}${d.gpusPerReplica > 1 ? ` (${split})` : ''}`;
+  return `${gpus} · ${d.weights}`;
+}
+
+/** "2× H100 SXM5 (TP2) · fp8 · 3 replicas". */
+export function deploymentText(d: ServingDeploymentView): string {
+  return `${replicaText(d)} · ${d.replicas} ${d.replicas === 1 ? 'replica' : 'replicas'}`;
+}
+
+/** The capped percentiles against their caps: "p90 TTFT 1.4 s (1.2 s – 2 s), cap 1 s · ...". */
+export function cappedText(d: ServingDeploymentView, caps: readonly SloCap[]): string {
+  return caps
+    .map((c) => {
+      const v = (c.metric === 'ttft' ? d.ttftMs : d.tpotMs)[c.percentile];
+      return `${c.percentile} ${c.metric.toUpperCase()} ${withBand(v, d.band)}, cap ${formatTime(c.ms * 1000)}`;
+    })
+    .join(' · ');
+}
+
+/** Dollars: "$2.50", "$0.042", "—" for none. */
+export function formatDollars(v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '—';
+  return v >= 1 ? `$${v.toFixed(2)}` : `$${formatNumber(v, 2)}`;
+}
+
+/** "0.81x–1.42x the predicted times (90% of 23 independent measurements)"; null: the engine has no band yet. */
+export function bandText(b: ServingBand | null): string {
+  if (!b) return 'no band yet: too few independent measurements of this engine to say how far off';
+  return `measured ${b.low.toFixed(2)}x–${b.high.toFixed(2)}x the predicted times (90% of ${b.cells} independent measurements)`;
+}
+
+/** A percentile figure with its range under the band: "840 ms (680 ms – 1.19 s)". */
+export function withBand(ms: number, b: ServingBand | null): string {
+  const us = ms * 1000;
+  return b ? `${formatTime(us)} (${formatTime(us * b.low)} – ${formatTime(us * b.high)})` : formatTime(us);
+}
+
+/** "p90 TTFT < 1 s · p90 TPOT < 50 ms". */
+export function sloText(caps: readonly SloCap[]): string {
+  return caps.map((c) => `${c.percentile} ${c.metric.toUpperCase()} < ${formatTime(c.ms * 1000)}`).join(' · ');
+}
+
+/**
+ * Where the prices came from: "Prices are defaults from SOURCE, DATE (GPU $/h, ...)" for each source
+ * of shipped defaults, then the prices given; null when there are none.
+ */
+export function pricesNote(prices: readonly ServingPriceView[]): string | null {
+  const bySource = new Map<string, ServingPriceView[]>();
+  const given: ServingPriceView[] = [];
+  for (const p of prices) {
+    if (p.given || !p.source) {
+      given.push(p);
+      continue;
+    }
+    const key = `${p.source.name}, ${p.source.date}`;
+    bySource.set(key, [...(bySource.get(key) ?? []), p]);
+  }
+  const list = (ps: ServingPriceView[]): string => ps.map((p) => `${p.gpu} ${formatDollars(p.perHour)}/h`).join(', ');
+  const parts: string[] = [];
+  const defaults = [...bySource].map(([src, ps]) => `${src} (${list(ps)})`);
+  if (defaults.length > 0) parts.push(`Prices are defaults from ${defaults.join(' and ')}`);
+  if (given.length > 0) parts.push(`${parts.length > 0 ? 'prices' : 'Prices'} given: ${list(given)}`);
+  return parts.length > 0 ? `${parts.join('; ')}.` : null;
+}
+
+/** The distinct sources of default prices, to link. */
+export function priceSources(prices: readonly ServingPriceView[]): { name: string; url: string; date: string }[] {
+  const seen = new Map<string, { name: string; url: string; date: string }>();
+  for (const p of prices) if (!p.given && p.source) seen.set(p.source.url, p.source);
+  return [...seen.values()];
+}
+
+const us = (p: LatencyPercentiles): Record<string, number> => ({
+  p50: p.p50 * 1000,
+  p90: p.p90 * 1000,
+  p99: p.p99 * 1000,
+});
+
+/** A deployment's curve as the chart reads it (µs). */
+export function curvePoints(curve: readonly ServingCurvePoint[]): RatePoint[] {
+  return curve.map((c) => ({ rate: c.rate, ttft: us(c.ttftMs), tpot: us(c.tpotMs) }));
+}
+
+/** The caps drawn on each panel (µs), the highest percentile first (the band is drawn around it). */
+export function chartSlo(caps: readonly SloCap[]): Record<LatencyMetric, LatencySlo[]> {
+  const of = (metric: LatencyMetric): LatencySlo[] =>
+    caps
+      .filter((c) => c.metric === metric)
+      .map((c) => ({ percentile: Number(c.percentile.slice(1)), us: c.ms * 1000 }))
+      .sort((a, b) => b.percentile - a.percentile);
+  return { ttft: of('ttft'), tpot: of('tpot') };
+}

@@ -1,0 +1,134 @@
+/** The Serving view: the capacity form, the search's answer, the deployment whose curve is drawn. */
+import type { ApiClient } from '../../../src-main/api/client.js';
+import type { DatasheetGpuView, ServingDeploymentView, ServingPlanView } from '../../../src-main/api/view-models.js';
+import { gpuMatchesSearch } from '../../../src-main/api/gpu-search.js';
+import type { LatencyMetric, LatencySlo, RatePoint } from '../lib/latency-rate.js';
+import { DEFAULT_SLO, servingPlanRequest, type GpuChoice, type SloRow } from '../lib/serving-form.js';
+import { chartSlo, curvePoints, pricesNote } from '../lib/serving-text.js';
+import { Resource } from './resource.svelte.js';
+
+/** What the chart of the chosen deployment draws. */
+export interface ServingChart {
+  points: RatePoint[];
+  slo: Record<LatencyMetric, LatencySlo[]>;
+  breakRate: number | null;
+  band: { low: number; high: number } | null;
+}
+
+export class ServingState {
+  /** The model; '' until the user chooses (then the first catalog decoder is shown). */
+  #workload = $state('');
+  engine = $state('auto');
+  rate: number | string | null = $state(20);
+  prompt: number | string | null = $state(2000);
+  output: number | string | null = $state(300);
+  weights = $state('');
+  slo: SloRow[] = $state(DEFAULT_SLO.map((r) => ({ ...r })));
+  /** The candidate GPUs by datasheet name (none: the service's default list). */
+  gpus: Record<string, GpuChoice> = $state({});
+  gpuSearch = $state('');
+  top = $state(5);
+  formError: string | null = $state(null);
+  readonly result = new Resource<ServingPlanView>();
+  /** Index of the listed deployment whose curve is drawn. */
+  #selected = $state(0);
+  #client: ApiClient;
+  #defaultWorkload: () => string;
+
+  constructor(client: ApiClient, defaultWorkload: () => string = () => '') {
+    this.#client = client;
+    this.#defaultWorkload = defaultWorkload;
+  }
+
+  get workload(): string {
+    return this.#workload || this.#defaultWorkload();
+  }
+
+  set workload(name: string) {
+    this.#workload = name;
+  }
+
+  /** The deployments listed: those that meet the SLO, else the closest one alone; [] before an answer. */
+  get listed(): ServingDeploymentView[] {
+    const v = this.result.value;
+    if (!v) return [];
+    return v.deployments.length > 0 ? v.deployments : v.closest ? [v.closest] : [];
+  }
+
+  /** An answer came back and nothing met the SLO. */
+  get noneMeets(): boolean {
+    return this.result.value !== undefined && this.result.value.deployments.length === 0;
+  }
+
+  get selected(): number {
+    return Math.min(this.#selected, Math.max(0, this.listed.length - 1));
+  }
+
+  select(i: number): void {
+    this.#selected = i;
+  }
+
+  get deployment(): ServingDeploymentView | null {
+    return this.listed[this.selected] ?? null;
+  }
+
+  /** The chosen deployment's latency-vs-rate curve, its caps, breaking rate and band; null before an answer. */
+  get chart(): ServingChart | null {
+    const d = this.deployment;
+    const v = this.result.value;
+    if (!d || !v) return null;
+    return {
+      points: curvePoints(d.curve),
+      slo: chartSlo(v.slo),
+      breakRate: d.breaksAt,
+      band: d.band ? { low: d.band.low, high: d.band.high } : null,
+    };
+  }
+
+  /** Where the prices came from ("Prices are defaults from SOURCE, DATE ..."); null before an answer. */
+  get pricesNote(): string | null {
+    return this.result.value ? pricesNote(this.result.value.prices) : null;
+  }
+
+  /** The datasheet GPUs the picker shows: those the search matches, and those already chosen. */
+  shownGpus(all: readonly DatasheetGpuView[]): DatasheetGpuView[] {
+    return all.filter((g) => gpuMatchesSearch(g, this.gpuSearch) || this.gpus[g.name] !== undefined);
+  }
+
+  toggleGpu(name: string): void {
+    const { [name]: was, ...rest } = this.gpus;
+    this.gpus = was ? rest : { ...this.gpus, [name]: { perReplica: 0, price: '' } };
+  }
+
+  /** At most `n` GPUs a replica (an emptied field, NaN, is any). */
+  setPerReplica(name: string, n: number): void {
+    const c = this.gpus[name];
+    if (c) this.gpus = { ...this.gpus, [name]: { ...c, perReplica: Number.isNaN(n) ? 0 : n } };
+  }
+
+  setPrice(name: string, price: string): void {
+    const c = this.gpus[name];
+    if (c) this.gpus = { ...this.gpus, [name]: { ...c, price } };
+  }
+
+  async run(): Promise<void> {
+    const r = servingPlanRequest({
+      workload: this.workload,
+      engine: this.engine,
+      rate: this.rate,
+      prompt: this.prompt,
+      output: this.output,
+      weights: this.weights,
+      slo: this.slo,
+      gpus: this.gpus,
+      top: this.top,
+    });
+    if (!r.ok) {
+      this.formError = r.error;
+      return;
+    }
+    this.formError = null;
+    this.#selected = 0;
+    await this.result.load(() => this.#client.call('serving:plan', r.request));
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Serving capacity in the app against a real `pipedejavu serve`: the Serving view runs the README's
+ * serving example (Llama 3.1 8B at 20 requests/s, prompts of 2,000 tokens and answers of 300, p90
+ * TTFT under 1 s and p90 TPOT under 50 ms, on H100 SXM5, A100 80GB and RTX 4090) and shows the ranked deployments with their percentiles,
+ * band and costs, where the default prices came from, and the chosen deployment's latency-vs-rate
+ * chart. Needs Chromium (see harness.ts); skips without it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, openApp, SKIP_REASON, type App } from './harness.js';
+
+if (SKIP_REASON) console.warn(`serving e2e skipped: ${SKIP_REASON}`);
+
+describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
+  `serving capacity in a browser${SKIP_REASON ? ` (skipped: ${SKIP_REASON})` : ''}`,
+  () => {
+    let app: App | undefined;
+
+    afterEach(async () => {
+      await app?.stop();
+      app = undefined;
+    });
+
+    it("runs the README's serving example and draws the chosen deployment's curve", { timeout: 180_000 }, async () => {
+      app = await openApp();
+      const { page } = app;
+      await app.go('serving');
+      await expect(page.locator('main h1').innerText()).resolves.toBe('Serving');
+
+      // A bad form is refused in one line before anything is sent.
+      await page.getByTestId('serving-workload').selectOption('llama-3.1-8b');
+      await page.getByTestId('serving-rate').fill('0');
+      await page.getByTestId('serving-run').click();
+      await expect(page.getByTestId('error-message').innerText()).resolves.toBe(
+        'The rate must be requests per second above 0.',
+      );
+
+      // The README's example: its defaults are the form's (p90 TTFT 1 s, p90 TPOT 50 ms).
+      await page.getByTestId('serving-rate').fill('20');
+      await page.getByTestId('serving-prompt').fill('2000');
+      await page.getByTestId('serving-output').fill('300');
+      await expect(page.getByTestId('serving-slo-ttft-p90').inputValue()).resolves.toBe('1000');
+      await expect(page.getByTestId('serving-slo-tpot-p90').inputValue()).resolves.toBe('50');
+      const gpus = page.getByTestId('serving-gpus');
+      for (const [search, name] of [
+        ['h100 sxm5', 'NVIDIA H100 SXM5 80GB'],
+        ['a100 sxm4 80gb', 'NVIDIA A100 SXM4 80GB'],
+        ['4090', 'NVIDIA GeForce RTX 4090'],
+      ] as const) {
+        await page.getByTestId('serving-gpu-search').fill(search);
+        await gpus.getByRole('checkbox', { name, exact: true }).check();
+      }
+      await page.getByTestId('serving-gpu-search').fill('');
+      await expect(gpus.locator('legend').innerText()).resolves.toContain('3 checked');
+      await page.getByTestId('serving-run').click();
+
+      const table = page.getByTestId('serving-deployments');
+      await table.waitFor({ timeout: 120_000 });
+      await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain(
+        '20 requests/s · prompt 2000 + 300 output tokens · p90 TTFT < 1 s · p90 TPOT < 50 ms',
+      );
+      const rows = table.locator('tbody tr');
+      expect(await rows.count()).toBeGreaterThanOrEqual(1);
+      // Each row: what it is, its percentiles (the capped one with its range), where it breaks, its cost.
+      await expect(rows.first().getByTestId('serving-deployment').innerText()).resolves.toMatch(
+        / · \w+\n\d+ replicas? · [\d.]+ requests\/s each · /,
+      );
+      await expect(rows.first().getByTestId('serving-ttft').innerText()).resolves.toMatch(
+        /p50 .+\np90 .+ \(.+ – .+\)\np99 /,
+      );
+      await expect(rows.first().getByTestId('serving-cost').innerText()).resolves.toMatch(
+        /^\$[\d.]+\/h\n\$[\d.]+ per M output tokens$/,
+      );
+      await expect(page.getByTestId('serving-band').innerText()).resolves.toMatch(/^How far off: /);
+      await expect(page.getByTestId('serving-prices').innerText()).resolves.toMatch(
+        /^Prices are defaults from .+, \d{4}-\d\d/,
+      );
+
+      // The chart of the cheapest: both latencies against the rate, the SLO on each.
+      const chart = page.getByTestId('latency-rate-chart');
+      await chart.waitFor();
+      await expect(chart.getByTestId('latency-rate-ttft').getAttribute('aria-label')).resolves.toMatch(
+        /^Time to first token against request rate: p50, p90, p99; SLO p90 under 1 s; /,
+      );
+      await expect(chart.getByTestId('latency-rate-slo').count()).resolves.toBe(2);
+      await expect(chart.locator('polyline').count()).resolves.toBeGreaterThanOrEqual(6);
+      await page.getByTestId('serving-deployments').scrollIntoViewIfNeeded();
+      await app.screenshot('serving-deployments-light');
+      await chart.scrollIntoViewIfNeeded();
+      await app.screenshotOf('latency-rate-chart', 'serving-latency-rate-chart-light');
+
+      // Another deployment's curve on choosing it.
+      if ((await rows.count()) > 1) {
+        await rows.nth(1).getByRole('button').click();
+        await expect(rows.nth(1).getByRole('button').getAttribute('aria-pressed')).resolves.toBe('true');
+      }
+      expect(app.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { ServingDeploymentView } from '../../../../src-main/api/view-models.js';
+import {
+  bandText,
+  cappedText,
+  deploymentText,
+  formatDollars,
+  sloText,
+  withBand,
+} from '../../../../src-renderer/src/lib/serving-text.js';
+
+const d = (o: Partial<ServingDeploymentView>): ServingDeploymentView =>
+  ({ gpu: 'L40S', weights: 'fp8', gpusPerReplica: 1, tp: 1, pp: 1, replicas: 1, ...o }) as ServingDeploymentView;
+
+describe('serving text', () => {
+  it('writes a deployment as GPUs per replica, split, weights and replicas', () => {
+    expect(deploymentText(d({}))).toBe('L40S · fp8 · 1 replica');
+    expect(deploymentText(d({ gpusPerReplica: 2, tp: 2, replicas: 3 }))).toBe('2× L40S (TP2) · fp8 · 3 replicas');
+    expect(deploymentText(d({ gpusPerReplica: 4, tp: 2, pp: 2 }))).toBe('4× L40S (TP2×PP2) · fp8 · 1 replica');
+  });
+
+  it('writes the capped percentiles against their caps, with the band', () => {
+    const x = d({ ttftMs: { p50: 500, p90: 1400, p99: 2000 }, tpotMs: { p50: 20, p90: 31, p99: 40 }, band: null });
+    expect(
+      cappedText(x, [
+        { metric: 'ttft', percentile: 'p90', ms: 1000 },
+        { metric: 'tpot', percentile: 'p99', ms: 50 },
+      ]),
+    ).toBe('p90 TTFT 1.4 s, cap 1 s · p99 TPOT 40 ms, cap 50 ms');
+  });
+
+  it('writes dollars, a figure with its band, the band and the SLO', () => {
+    expect(formatDollars(2.5)).toBe('$2.50');
+    expect(formatDollars(0.042)).toBe('$0.042');
+    expect(formatDollars(null)).toBe('—');
+    expect(withBand(620, { low: 0.78, high: 1.35, cells: 23 })).toBe('620 ms (484 ms – 837 ms)');
+    expect(withBand(620, null)).toBe('620 ms');
+    expect(bandText({ low: 0.78, high: 1.35, cells: 23 })).toBe(
+      'measured 0.78x–1.35x the predicted times (90% of 23 independent measurements)',
+    );
+    expect(bandText(null)).toMatch(/^no band yet/);
+    expect(
+      sloText([
+        { metric: 'ttft', percentile: 'p90', ms: 1000 },
+        { metric: 'tpot', percentile: 'p99', ms: 50 },
+      ]),
+    ).toBe('p90 TTFT < 1 s · p99 TPOT < 50 ms');
+  });
+});
