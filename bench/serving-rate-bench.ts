@@ -104,7 +104,12 @@ function predict(
     const pp = Number(/pp=(\d+)/.exec(req.layout)?.[1] ?? 1);
     if (pp !== 1) throw new Error(`pipeline parallel ${pp}`);
     const entry = (req.decoder ?? getCatalogEntry(req.workload)) as TransformerEntry;
-    const rules = rulesOf(req);
+    // TensorRT-LLM's stated max batch size is its cap on sequences in flight (cellQuery reads it as a static batch only).
+    const maxBatch = num(c, 'maxBatch');
+    const rules = rulesOf({
+      ...req,
+      engineSettings: { ...(maxBatch !== undefined ? { maxNumSeqs: maxBatch } : {}), ...req.engineSettings },
+    });
     const devices = Array.from({ length: tp }, (_, i) => virtualDevice(gpu.name, { index: i }).device);
     const links = buildPlanLinks(devices).links;
     const costModel = createCostModel(links);
@@ -221,7 +226,7 @@ for (const set of ['held-out', 'calibration']) {
       if (xs.length === 0) continue;
       const within = xs.filter((p) => Math.abs(p.error) <= 0.2).length;
       lines.push(
-        `| ${set} | ${kind} | ${stat} | ${xs.length} | ${pct(median(xs.map((p) => Math.abs(p.error))))} | ${pct(median(xs.map((p) => p.error)))} | ${within}/${xs.length} |`,
+        `| ${set} | ${kind} | ${stat} | ${xs.length} | ${(median(xs.map((p) => Math.abs(p.error))) * 100).toFixed(0)}% | ${pct(median(xs.map((p) => p.error)))} | ${within}/${xs.length} |`,
       );
     }
   }
@@ -234,7 +239,7 @@ for (const source of [...new Set(priced.map((p) => p.source))])
     const xs = priced.filter((p) => p.source === source && p.kind === kind);
     if (xs.length > 0)
       lines.push(
-        `| ${(xs[0] as Priced).set} | ${source} | ${kind} | ${xs.length} | ${pct(median(xs.map((p) => Math.abs(p.error))))} | ${pct(median(xs.map((p) => p.error)))} |`,
+        `| ${(xs[0] as Priced).set} | ${source} | ${kind} | ${xs.length} | ${(median(xs.map((p) => Math.abs(p.error))) * 100).toFixed(0)}% | ${pct(median(xs.map((p) => p.error)))} |`,
       );
   }
 lines.push('');
