@@ -1,0 +1,279 @@
+/**
+ * Held-out latency-vs-rate (issue 61 item 4). Run: npm run bench:serving-rate
+ * Every published cell of bench/engines/cells-*.json that gives a latency (TTFT, TPOT, ITL, E2E)
+ * at a numeric request rate is simulated with the core's serve(): Poisson arrivals at the cell's
+ * rate, the cell's request count, on the deployment the engine bench prices the cell on (its GPU,
+ * engine version, weights, TP and stated caps: cellQuery), and the predicted statistic (median or
+ * mean, as the source names it) is compared with the published one. Nothing is fitted here.
+ * Lengths: fixed when the cell states them; for ShareGPT (sglang.bench_serving / vLLM
+ * benchmark_serving, which drop prompts over 1024 tokens and prompt+output over 2048) a lognormal
+ * with sigma 1 (assumed), clamped to 1024, whose draws average the dataset's mean output of 194 tokens
+ * (SGLang's own offline table: 4281.51 output tok/s / 22.03 req/s) and an assumed mean prompt of 215
+ * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted.
+ * Each cell is run on SEEDS seeds and the median prediction kept. Where a source gives a curve (3 or
+ * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate value is found
+ * on the published and on the predicted curve (linear between the published rates).
+ * Writes bench/results/serving-rate-DATE.json and prints markdown.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { getCatalogEntry } from '../src-main/core/catalog/index.js';
+import type { TransformerEntry } from '../src-main/core/catalog/schema.js';
+import { engineDeployment } from '../src-main/core/engines/engine-deployment.js';
+import { serve, type ServingRun } from '../src-main/core/engines/engine-figures.js';
+import type { EngineRules } from '../src-main/core/engines/engine-rules.js';
+import { engineRules } from '../src-main/core/engines/engines.js';
+import { engineAllReduce } from '../src-main/core/engines/plan-deployment.js';
+import { createCostModel } from '../src-main/core/planner/cost/cost-model.js';
+import { virtualDevice } from '../src-main/core/planner/cost/datasheets.js';
+import { buildPlanLinks } from '../src-main/core/planner/cost/links.js';
+import type { LengthSpec } from '../src-main/core/serving/lengths.js';
+import type { LatencySummary } from '../src-main/core/serving/serving-metrics.js';
+import { servedFormat } from '../src-main/services/plan/serving-engine.js';
+import type { PlanRequest } from '../src-main/services/plan/plan-request.js';
+import { loadEngineTable, type EngineCell } from './engines/cells.js';
+import { cellQuery, expressed } from './engines/engine-cell.js';
+import { exactGpu } from './lib/published-model.js';
+
+const SEEDS = [1, 2, 3, 4, 5];
+const SHAREGPT = {
+  prompt: { kind: 'lognormal', median: 138, sigma: 1, max: 1024 } as LengthSpec,
+  output: { kind: 'lognormal', median: 123, sigma: 1, max: 1024 } as LengthSpec,
+  note: 'ShareGPT as lognormal sigma 1 clamped to 1024: prompt median 138 (mean 214, assumed), output median 123 (mean 193; SGLang offline table: 194)',
+};
+/** Requests when the source states none. */
+const DEFAULT_REQUESTS = 1000;
+
+const num = (c: EngineCell, k: string): number | undefined => {
+  const v = c.config[k];
+  return typeof v === 'number' ? v : undefined;
+};
+
+/** The engine's rules at the cell's version with the caps its launch states (services' withSettings). */
+function rulesOf(req: PlanRequest): EngineRules {
+  const r = engineRules(req.engine as Exclude<PlanRequest['engine'], 'auto' | 'ideal' | undefined>, {
+    ...(req.engineVersion !== undefined ? { version: req.engineVersion } : {}),
+  });
+  const s = req.engineSettings ?? {};
+  return {
+    ...r,
+    ...(s.flashAttention === true && r.flashAttention ? { attention: r.flashAttention } : {}),
+    batching: {
+      ...r.batching,
+      ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
+      ...(s.maxBatchedTokens !== undefined ? { maxBatchedTokens: s.maxBatchedTokens } : {}),
+    },
+    memory: {
+      ...r.memory,
+      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}),
+      ...(s.kvShareOfFree !== undefined ? { kvShareOfFree: s.kvShareOfFree } : {}),
+    },
+  };
+}
+
+interface Priced {
+  id: string;
+  set: string;
+  source: string;
+  rate: number;
+  kind: string;
+  stat: 'p50' | 'mean';
+  published: number;
+  predicted: number;
+  error: number;
+  lengths: string;
+  requests: number;
+  maxNumSeqs: number;
+}
+
+function predict(
+  c: EngineCell,
+  set: string,
+  date: string | undefined,
+): Priced | { id: string; notExpressible: string } {
+  return expressed(c.id, () => {
+    const sharegpt = c.config.dataset === 'sharegpt';
+    // The engine bench refuses dataset lengths; the query is built with the means, then lengths are drawn.
+    const { dataset: _dataset, ...stated } = c.config;
+    const q = cellQuery(sharegpt ? { ...c, config: { ...stated, promptTokens: 215, outputTokens: 194 } } : c, date);
+    const req = q.request;
+    const gpu = exactGpu(c.gpu);
+    if (!gpu) throw new Error(`GPU ${c.gpu}`);
+    const tp = Number(/tp=(\d+)/.exec(req.layout)?.[1] ?? 1);
+    const pp = Number(/pp=(\d+)/.exec(req.layout)?.[1] ?? 1);
+    if (pp !== 1) throw new Error(`pipeline parallel ${pp}`);
+    const entry = (req.decoder ?? getCatalogEntry(req.workload)) as TransformerEntry;
+    // TensorRT-LLM's stated max batch size is its cap on sequences in flight (cellQuery reads it as a static batch only).
+    const maxBatch = num(c, 'maxBatch');
+    const rules = rulesOf({
+      ...req,
+      engineSettings: { ...(maxBatch !== undefined ? { maxNumSeqs: maxBatch } : {}), ...req.engineSettings },
+    });
+    const devices = Array.from({ length: tp }, (_, i) => virtualDevice(gpu.name, { index: i }).device);
+    const links = buildPlanLinks(devices).links;
+    const costModel = createCostModel(links);
+    const dep = engineDeployment({
+      engine: rules,
+      entry,
+      format: servedFormat(req.weights, req.dtype ?? 'fp16'),
+      kvCache: req.kvCache ?? 'auto',
+      stages: [{ gpu, blocks: entry.layers, members: devices.map((d) => d.id) }],
+      allReduceUs: engineAllReduce(rules, links, costModel),
+      sendUs: (a, b, bytes) => costModel.linkUs(a, b, bytes),
+    });
+    const rate = c.config.requestRate as number;
+    const requests = num(c, 'numPrompts') ?? DEFAULT_REQUESTS;
+    const prompt: LengthSpec = sharegpt ? SHAREGPT.prompt : (num(c, 'promptTokens') as number);
+    const output: LengthSpec = sharegpt ? SHAREGPT.output : (num(c, 'outputTokens') as number);
+    const stat: 'p50' | 'mean' = /median|p50/i.test(c.metric) ? 'p50' : 'mean';
+    const pick = (r: ServingRun): LatencySummary =>
+      c.kind === 'ttft' ? r.ttft : c.kind === 'tpot' ? r.tpot : c.kind === 'itl' ? r.itl : r.e2e;
+    const values = SEEDS.map(
+      (seed) => pick(serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: rate, seed } }))[stat],
+    ).sort((a, b) => a - b);
+    const us = values[Math.floor(values.length / 2)] as number;
+    const predicted = c.unit === 's' ? us / 1e6 : us / 1e3;
+    return {
+      id: c.id,
+      set,
+      source: c.source,
+      rate,
+      kind: c.kind,
+      stat,
+      published: c.value,
+      predicted,
+      error: predicted / c.value - 1,
+      lengths: sharegpt ? 'ShareGPT (assumed, see header)' : `${String(prompt)}/${String(output)} fixed`,
+      requests,
+      maxNumSeqs: rules.batching.maxNumSeqs,
+    };
+  });
+}
+
+const table = loadEngineTable(path.join('bench', 'engines'));
+const cells = table.cells.filter(
+  (c) => typeof c.config.requestRate === 'number' && ['ttft', 'tpot', 'itl', 'e2e'].includes(c.kind),
+);
+const started = Date.now();
+const results = cells.map((c) => {
+  const s = table.sources.get(c.source);
+  return predict(c, s?.set ?? 'held-out', s?.date);
+});
+const priced = results.filter((r): r is Priced => 'error' in r);
+const refused = results.filter((r): r is { id: string; notExpressible: string } => 'notExpressible' in r);
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0
+    ? NaN
+    : s.length % 2
+      ? (s[(s.length - 1) / 2] as number)
+      : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+};
+const pct = (x: number): string => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%` : 'n/a');
+
+/** One curve: cells of one source and setting (the id without its rate), by rate. */
+const curveKey = (p: Priced): string => `${p.source}|${p.id.replace(/-?(rps|qps)[0-9.]+/, '')}`;
+const curves = new Map<string, Priced[]>();
+for (const p of priced) curves.set(curveKey(p), [...(curves.get(curveKey(p)) ?? []), p]);
+
+/** First rate where the value passes `slo`, linear between rates; null: never within the published rates. */
+function breakRate(points: readonly { rate: number; v: number }[], slo: number): number | null {
+  for (let i = 0; i < points.length; i++) {
+    const b = points[i] as { rate: number; v: number };
+    if (b.v <= slo) continue;
+    if (i === 0) return b.rate;
+    const a = points[i - 1] as { rate: number; v: number };
+    return a.rate + ((slo - a.v) / (b.v - a.v)) * (b.rate - a.rate);
+  }
+  return null;
+}
+const breaks = [...curves.entries()]
+  .filter(([, ps]) => new Set(ps.map((p) => p.rate)).size >= 3)
+  .map(([key, ps]) => {
+    const s = [...ps].sort((a, b) => a.rate - b.rate);
+    const slo = 3 * (s[0] as Priced).published;
+    const pub = breakRate(
+      s.map((p) => ({ rate: p.rate, v: p.published })),
+      slo,
+    );
+    const pred = breakRate(
+      s.map((p) => ({ rate: p.rate, v: p.predicted })),
+      slo,
+    );
+    return {
+      curve: key.split('|')[1] as string,
+      set: (s[0] as Priced).set,
+      slo,
+      published: pub,
+      predicted: pred,
+      error: pub !== null && pred !== null ? pred / pub - 1 : null,
+    };
+  });
+
+const lines: string[] = [];
+lines.push(`## Latency vs request rate: ${priced.length} cells priced, ${refused.length} not expressible`);
+lines.push('');
+lines.push(`${SHAREGPT.note}; seeds ${SEEDS.join(',')} (median kept); requests: the cell's numPrompts.`);
+lines.push('');
+lines.push('| set | kind | stat | cells | median abs error | median signed | within 20% |');
+lines.push('| --- | --- | --- | ---: | ---: | ---: | ---: |');
+for (const set of ['held-out', 'calibration']) {
+  for (const kind of ['ttft', 'tpot', 'itl', 'e2e']) {
+    for (const stat of ['p50', 'mean']) {
+      const xs = priced.filter((p) => p.set === set && p.kind === kind && p.stat === stat);
+      if (xs.length === 0) continue;
+      const within = xs.filter((p) => Math.abs(p.error) <= 0.2).length;
+      lines.push(
+        `| ${set} | ${kind} | ${stat} | ${xs.length} | ${(median(xs.map((p) => Math.abs(p.error))) * 100).toFixed(0)}% | ${pct(median(xs.map((p) => p.error)))} | ${within}/${xs.length} |`,
+      );
+    }
+  }
+}
+lines.push('');
+lines.push('| set | source | kind | cells | median abs error | median signed |');
+lines.push('| --- | --- | --- | ---: | ---: | ---: |');
+for (const source of [...new Set(priced.map((p) => p.source))])
+  for (const kind of ['ttft', 'tpot', 'itl', 'e2e']) {
+    const xs = priced.filter((p) => p.source === source && p.kind === kind);
+    if (xs.length > 0)
+      lines.push(
+        `| ${(xs[0] as Priced).set} | ${source} | ${kind} | ${xs.length} | ${(median(xs.map((p) => Math.abs(p.error))) * 100).toFixed(0)}% | ${pct(median(xs.map((p) => p.error)))} |`,
+      );
+  }
+lines.push('');
+lines.push(
+  'SLO breaking rate (SLO: 3x the curve\'s lowest-rate published value; "none": not broken within the published rates):',
+);
+lines.push('');
+lines.push('| set | curve | SLO | published break (req/s) | predicted | error |');
+lines.push('| --- | --- | ---: | ---: | ---: | ---: |');
+for (const b of breaks)
+  lines.push(
+    `| ${b.set} | ${b.curve} | ${b.slo.toFixed(1)} | ${b.published?.toFixed(1) ?? 'none'} | ${b.predicted?.toFixed(1) ?? 'none'} | ${b.error === null ? (b.published === b.predicted ? 'agree' : 'disagree') : pct(b.error)} |`,
+  );
+lines.push('');
+lines.push('| set | cell | rate | published | predicted | error | lengths | requests | max seqs |');
+lines.push('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
+for (const p of priced.filter((x) => x.set === 'held-out').concat(priced.filter((x) => x.set !== 'held-out')))
+  lines.push(
+    `| ${p.set} | ${p.id} | ${p.rate} | ${p.published} | ${p.predicted.toPrecision(4)} | ${pct(p.error)} | ${p.lengths} | ${p.requests} | ${p.maxNumSeqs} |`,
+  );
+lines.push('');
+const reasons = new Map<string, number>();
+for (const r of refused) reasons.set(r.notExpressible, (reasons.get(r.notExpressible) ?? 0) + 1);
+for (const [why, n] of reasons) lines.push(`- not expressible (${n}): ${why}`);
+lines.push('');
+lines.push(
+  `Machine: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}; Node ${process.version}; date ${new Date().toISOString().slice(0, 10)}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
+console.log(lines.join('\n'));
+
+const date = new Date().toISOString().slice(0, 10);
+const out = path.join('bench', 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(
+  path.join(out, `serving-rate-${date}.json`),
+  `${JSON.stringify({ date, lengths: SHAREGPT.note, seeds: SEEDS, priced, refused, breaks }, null, 2)}\n`,
+);
