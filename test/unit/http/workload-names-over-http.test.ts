@@ -40,6 +40,12 @@ const REQUESTS: Partial<Record<ChannelName, (workload: string) => unknown>> = {
   'workload:measure': (workload) => ({ workload }),
   'machine:compare': (workload) => ({ machines: ['machine-a', 'machine-b'], workload }),
   'plan:create': (workload) => ({ workload, batch: 1, devices: 'none', mode: 'inference', virtual: ['H100 SXM5'] }),
+  'serving:plan': (workload) => ({
+    workload,
+    rate: 1,
+    slo: [{ metric: 'ttft', percentile: 'p90', ms: 1000 }],
+    gpus: ['H100 SXM5'],
+  }),
 };
 
 /** Every channel whose request has a `workload` field, read off the contract. */
