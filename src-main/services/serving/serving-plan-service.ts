@@ -87,8 +87,8 @@ function loadOf(req: ServingPlanRequest, entry: TransformerEntry, trace?: NamedT
     load = {
       ...base,
       rate: req.rate,
-      prompt: lengthSpecOf(req.prompt, SERVING_DEFAULTS.prompt, '--prompt'),
-      output: lengthSpecOf(req.output, SERVING_DEFAULTS.output, '--output'),
+      prompt: lengthSpecOf(req.prompt, SERVING_DEFAULTS.prompt, 'prompt'),
+      output: lengthSpecOf(req.output, SERVING_DEFAULTS.output, 'output'),
       burst: req.burst ?? 1,
       traceTimes: null,
     };
