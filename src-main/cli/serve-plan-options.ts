@@ -15,6 +15,7 @@ import {
   type SloMetric,
   type SloPercentile,
 } from '../core/planner/serving/serving-plan-request.js';
+import { parseLengthSpec } from '../core/serving/lengths.js';
 import { quoted } from '../core/text/shown.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../core/workload/generation.js';
 import { REQUEST_LIMITS, TEXT_LIMITS } from '../core/workload/limits.js';
@@ -54,10 +55,30 @@ export const SERVE_PLAN_OPTIONS: Record<string, OptionSpec> = {
   rate: {
     type: 'string',
     valueName: 'N',
-    description: 'requests per second, all replicas together (Poisson arrivals)',
+    description:
+      "requests per second, all replicas together (Poisson arrivals; with a JSONL --trace, default the trace's own mean rate)",
   },
-  prompt: { type: 'string', valueName: 'N', description: 'prompt tokens per request (default 1024)' },
-  output: { type: 'string', valueName: 'N', description: 'output tokens per request (default 256)' },
+  prompt: {
+    type: 'string',
+    valueName: 'SPEC',
+    description: 'prompt tokens per request: 2000 (fixed, default 1024), 1000-3000 (uniform) or lognormal:2000:0.6',
+  },
+  output: {
+    type: 'string',
+    valueName: 'SPEC',
+    description: 'output tokens per request: 300 (fixed, default 256), 100-500 (uniform) or lognormal:300:0.8',
+  },
+  burst: {
+    type: 'string',
+    valueName: 'CV',
+    description: 'bursty arrivals: gaps gamma-distributed with this coefficient of variation (1 = Poisson, default)',
+  },
+  trace: {
+    type: 'string',
+    valueName: 'FILE',
+    description:
+      'requests from a trace: JSONL rows {"t": s, "prompt": N, "output": N} (times and lengths), or a ShareGPT JSON (lengths as ceil(chars/4); arrivals Poisson at --rate)',
+  },
   requests: { type: 'string', valueName: 'N', description: 'requests simulated per point (default 200)' },
   ...capOptions,
   virtual: {
@@ -107,11 +128,41 @@ const items = (v: string, flag: string): string[] =>
     .map((s) => boundedText(`--${flag} entry`, s.trim(), TEXT_LIMITS.gpuName))
     .filter(Boolean);
 
-export function servePlanRequest(opts: ParsedOptions): ServingPlanRequest {
+/** A length spec as given: a plain count is a number, the rest checked now so a bad one is refused in one line. */
+function lengthOpt(
+  opts: ParsedOptions,
+  k: 'prompt' | 'output',
+): { prompt?: number | string; output?: number | string } {
+  const v = text(opts, k);
+  if (v === undefined) return {};
+  const spec = parseLengthSpec(v, `--${k}`);
+  const max = (k === 'prompt' ? REQUEST_LIMITS.prompt : REQUEST_LIMITS.tokens).max;
+  if (spec.kind === 'fixed') return { [k]: positiveInt(`--${k}`, v.trim(), { min: 1, max }) };
+  return { [k]: v.trim() };
+}
+
+function burst(v: string): number {
+  const cv = /^\s*[0-9.eE+]+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(cv) || cv <= 0 || cv > 100)
+    throw new UsageError(
+      `--burst takes the gaps' coefficient of variation above 0, at most 100 (1 = Poisson); got ${quoted(v)}`,
+    );
+  return cv;
+}
+
+/**
+ * The request from the options; `traceRate` gives a JSONL trace's own mean rate over the rows
+ * simulated (--requests), used when --rate is not given.
+ */
+export function servePlanRequest(
+  opts: ParsedOptions,
+  traceRate?: (requests: number | undefined) => number,
+): ServingPlanRequest {
   const workload = text(opts, 'workload');
   if (!workload) throw new UsageError('serve-plan needs --workload MODEL (e.g. llama-3.1-8b)');
   const r = text(opts, 'rate');
-  if (r === undefined) throw new UsageError('serve-plan needs --rate N (requests per second)');
+  if (r === undefined && traceRate === undefined)
+    throw new UsageError('serve-plan needs --rate N (requests per second)');
   const slo = CAPS.flatMap((c) => {
     const v = text(opts, c.flag);
     return v === undefined ? [] : [{ metric: c.metric, percentile: c.percentile, ms: duration(c.flag, v) }];
@@ -133,11 +184,12 @@ export function servePlanRequest(opts: ParsedOptions): ServingPlanRequest {
   const price = text(opts, 'price');
   const req = {
     workload,
-    rate: rate(r),
+    rate: r === undefined && traceRate ? traceRate(count('requests', REQUEST_LIMITS.requests)) : rate(r as string),
     slo,
     ...(engine !== undefined ? { engine: engine as EngineName | 'auto' } : {}),
-    ...(count('prompt', REQUEST_LIMITS.prompt) !== undefined ? { prompt: count('prompt', REQUEST_LIMITS.prompt) } : {}),
-    ...(count('output', REQUEST_LIMITS.tokens) !== undefined ? { output: count('output', REQUEST_LIMITS.tokens) } : {}),
+    ...lengthOpt(opts, 'prompt'),
+    ...lengthOpt(opts, 'output'),
+    ...(text(opts, 'burst') !== undefined ? { burst: burst(text(opts, 'burst') as string) } : {}),
     ...(count('requests', REQUEST_LIMITS.requests) !== undefined
       ? { requests: count('requests', REQUEST_LIMITS.requests) }
       : {}),

@@ -107,10 +107,28 @@ export function nothingMeetsText(p: ServingPlanView): string {
   );
 }
 
+/** The load in the header: fixed lengths as counts, a distribution in words, a trace by its means; bursts or a trace's times named. */
+function loadText(l: ServingPlanView['load']): string {
+  const d = l.described;
+  const fixed = d.prompt === `${l.prompt} tokens` && d.output === `${l.output} tokens`;
+  const traced = d.prompt.includes("'s first ");
+  const lengths = fixed
+    ? `prompt ${l.prompt}, output ${l.output} tokens`
+    : traced
+      ? `prompt ${l.prompt}, output ${l.output} tokens on average, from the trace${d.prompt.includes('no tokenizer') ? ', lengths approximated as ceil(characters / 4)' : ''}`
+      : `prompt ${d.prompt}, output ${d.output}; mean ${l.prompt} and ${l.output}`;
+  const arrivals = d.arrivals.includes('arrival times')
+    ? "the trace's arrival times scaled to the rate"
+    : l.burst !== undefined
+      ? `bursts, gaps' CV ${l.burst}`
+      : '';
+  return arrivals ? `${lengths}; ${arrivals}` : lengths;
+}
+
 export function servePlanText(p: ServingPlanView): string[] {
   const l = p.load;
   const lines = [
-    `${p.model} at ${num(l.rate)} req/s (prompt ${l.prompt}, output ${l.output} tokens); SLO ${sloText(p)}`,
+    `${p.model} at ${num(l.rate)} req/s (${loadText(l)}); SLO ${sloText(p)}`,
     `${p.meeting} deployments meet it of ${p.candidates} that hold the model (${p.skipped} skipped: could not beat those listed; ${p.simulations} simulations)`,
     ...deploymentRows(p),
   ];

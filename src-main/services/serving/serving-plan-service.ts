@@ -12,11 +12,20 @@ import { ENGINES } from '../../core/engines/engine-names.js';
 import { UserError } from '../../core/errors.js';
 import { GPUS_PER_VIRTUAL_NODE } from '../../core/planner/problem/virtual-nodes.js';
 import { parseVirtualGpus, resolveGpuName, virtualGpuName } from '../../core/planner/cost/datasheets.js';
+import {
+  clampLength,
+  lengthSpecOf,
+  longestLength,
+  traceLoad,
+  type CapacityLoad,
+  type NamedTrace,
+} from '../../core/planner/serving/capacity-load.js';
 import { capacityPlan } from '../../core/planner/serving/capacity-plan.js';
 import type { CandidateGpu } from '../../core/planner/serving/capacity-candidates.js';
 import { DEFAULT_GPU_PRICES, givenPrices, priceOf } from '../../core/planner/serving/gpu-prices.js';
 import type { ServingPlanView, ServingPriceView } from '../../core/planner/serving/serving-plan-answer.js';
 import type { ServingPlanRequest } from '../../core/planner/serving/serving-plan-request.js';
+import type { ServingTrace } from '../../core/serving/trace-rows.js';
 import type { WeightFormat } from '../../core/workload/generation.js';
 import { describedEntry } from '../workload/workload-service.js';
 
@@ -60,19 +69,68 @@ function formatsOf(req: ServingPlanRequest): WeightFormat[] {
   return kept;
 }
 
-export function planServing(db: Database, req: ServingPlanRequest, decoder?: TransformerEntry): ServingPlanView {
-  const entry = decoderOf(db, req, decoder);
-  const load = {
-    rate: req.rate,
-    prompt: req.prompt ?? SERVING_DEFAULTS.prompt,
-    output: req.output ?? SERVING_DEFAULTS.output,
-    requests: req.requests ?? SERVING_DEFAULTS.requests,
-    seed: req.seed ?? SERVING_DEFAULTS.seed,
+/**
+ * The load: lengths (a count or a spec) and arrivals (Poisson, bursts) from the request, or a
+ * trace's rows; a lognormal's draws clamped to what the model's context leaves, and a load whose
+ * longest request exceeds the context refused in one line.
+ */
+function loadOf(req: ServingPlanRequest, entry: TransformerEntry, trace?: NamedTrace): CapacityLoad {
+  const base = { requests: req.requests ?? SERVING_DEFAULTS.requests, seed: req.seed ?? SERVING_DEFAULTS.seed };
+  let load: CapacityLoad;
+  if (trace) {
+    if (req.prompt !== undefined || req.output !== undefined || req.burst !== undefined)
+      throw new UserError(
+        '--trace gives the lengths (and a JSONL trace the arrivals): drop --prompt, --output and --burst',
+      );
+    load = traceLoad(trace.trace, { ...base, rate: req.rate });
+  } else {
+    load = {
+      ...base,
+      rate: req.rate,
+      prompt: lengthSpecOf(req.prompt, SERVING_DEFAULTS.prompt, 'prompt'),
+      output: lengthSpecOf(req.output, SERVING_DEFAULTS.output, 'output'),
+      burst: req.burst ?? 1,
+      traceTimes: null,
+    };
+  }
+  const ctx = entry.context;
+  if (ctx === undefined) return load;
+  // Each lognormal is clamped to the context less the other's longest (both lognormal: shared by their medians).
+  const bothDrawn = [load.prompt, load.output].every((s) => typeof s !== 'number' && s.kind === 'lognormal');
+  const median = (s: typeof load.prompt): number => (typeof s !== 'number' && s.kind === 'lognormal' ? s.median : 0);
+  const share = (s: typeof load.prompt): number =>
+    Math.floor((ctx * median(s)) / (median(load.prompt) + median(load.output)));
+  load = {
+    ...load,
+    prompt: clampLength(load.prompt, bothDrawn ? share(load.prompt) : ctx - longestLength(load.output)),
+    output: clampLength(load.output, bothDrawn ? share(load.output) : ctx - longestLength(load.prompt)),
   };
-  if (entry.context !== undefined && load.prompt + load.output > entry.context)
+  const [p, o] = [longestLength(load.prompt), longestLength(load.output)];
+  if (p + o > ctx)
     throw new UserError(
-      `--prompt ${load.prompt} + --output ${load.output} tokens exceed ${req.workload}'s context of ${entry.context}`,
+      `${trace ? `${trace.file}: prompts up to` : '--prompt'} ${p} + ${trace ? 'outputs up to ' : '--output '}${o} tokens exceed ${req.workload}'s context of ${ctx}`,
     );
+  return load;
+}
+
+/**
+ * A trace's own mean rate over the rows a plan simulates (`requests`, default 200), the rate
+ * serve-plan asks when --rate is not given; a ShareGPT trace has no times and needs one.
+ */
+export function servingTraceRate(trace: ServingTrace, requests?: number): number {
+  if (!trace.atSeconds) throw new UserError('a ShareGPT trace has no arrival times: give --rate N');
+  return traceLoad(trace, { requests: requests ?? SERVING_DEFAULTS.requests, seed: 0 }).rate;
+}
+
+/** The cheapest deployments for `req`; `trace` (read by the caller, `--trace FILE`) gives the load's rows. */
+export function planServing(
+  db: Database,
+  req: ServingPlanRequest,
+  decoder?: TransformerEntry,
+  trace?: NamedTrace,
+): ServingPlanView {
+  const entry = decoderOf(db, req, decoder);
+  const load = loadOf(req, entry, trace);
   const gpus = candidateGpus(req);
   const given = givenPrices(req.prices ?? []);
   const plan = capacityPlan({
@@ -81,6 +139,7 @@ export function planServing(db: Database, req: ServingPlanRequest, decoder?: Tra
     formats: formatsOf(req),
     gpus,
     load,
+    ...(trace ? { trace } : {}),
     slo: req.slo,
     price: (g) => priceOf(g, given),
     top: req.top ?? SERVING_DEFAULTS.top,
@@ -101,7 +160,7 @@ export function planServing(db: Database, req: ServingPlanRequest, decoder?: Tra
       ...(unpriced.length > 0
         ? [`no price for ${unpriced.join(', ')}: ranked after the priced ones by GPUs (give --price "GPU=DOLLARS/h")`]
         : []),
-      `load: Poisson arrivals (seed ${load.seed}), every request ${load.prompt} prompt and ${load.output} output tokens, ${load.requests} requests simulated per point`,
+      `load: ${load.requests} requests simulated per point; arrivals ${answer.load.described.arrivals}; prompts ${answer.load.described.prompt}; outputs ${answer.load.described.output}`,
       'a replica is given at most its throughput ceiling (every request queued at once), whatever a finite run shows past it',
       "step times are the engine model's (docs/engines.md) on datasheet GPUs; percentiles may be off by the engine's band (measured / predicted time over independent measurements)",
     ],

@@ -7,7 +7,8 @@ import { engineBand } from '../../engines/engine-bands.js';
 import { ENGINES } from '../../engines/engine-names.js';
 import type { GpuDatasheet } from '../cost/datasheets.js';
 import { capacityCandidates, type Candidate, type CandidateRequest } from './capacity-candidates.js';
-import { candidateCapacity, ReplicaSimulator, type CandidateCapacity, type CapacityLoad } from './capacity-search.js';
+import { describeLoad, longestLength, meanLength, type CapacityLoad, type NamedTrace } from './capacity-load.js';
+import { candidateCapacity, ReplicaSimulator, type CandidateCapacity } from './capacity-search.js';
 import type { UsedPrice } from './gpu-prices.js';
 import type { ServingCurvePoint, ServingDeploymentView, ServingPlanView } from './serving-plan-answer.js';
 import type { SloCap } from './serving-plan-request.js';
@@ -15,6 +16,8 @@ import { percentilesMs } from './slo.js';
 
 export interface CapacityPlanRequest extends Omit<CandidateRequest, 'contextTokens'> {
   load: CapacityLoad;
+  /** The trace the load came from, to name it. */
+  trace?: NamedTrace;
   slo: readonly SloCap[];
   price(gpu: GpuDatasheet): UsedPrice | null;
   top: number;
@@ -62,7 +65,7 @@ function curve(sim: ReplicaSimulator, c: CandidateCapacity): ServingCurvePoint[]
 function view(req: CapacityPlanRequest, sim: ReplicaSimulator, c: CandidateCapacity): ServingDeploymentView {
   const { candidate: d } = c;
   const perHour = perHourOf(req, c);
-  const tokensPerHour = req.load.rate * req.load.output * 3600;
+  const tokensPerHour = req.load.rate * meanLength(req.load.output) * 3600;
   const band = engineBand(d.engine);
   return {
     gpu: d.gpu.name,
@@ -130,13 +133,25 @@ function sizeCandidates(req: CapacityPlanRequest, sim: ReplicaSimulator, candida
 export function capacityPlan(
   req: CapacityPlanRequest,
 ): Omit<ServingPlanView, 'model' | 'prices' | 'notes'> & { dropped: string[] } {
-  const { candidates, dropped } = capacityCandidates({ ...req, contextTokens: req.load.prompt + req.load.output });
+  const { candidates, dropped } = capacityCandidates({
+    ...req,
+    contextTokens: longestLength(req.load.prompt) + longestLength(req.load.output),
+  });
   const sim = new ReplicaSimulator(req.load, req.slo);
   const { sized, meeting, skipped } = sizeCandidates(req, sim, candidates);
   const closest =
     meeting.length === 0 && sized.length > 0 ? [...sized].sort((a, b) => a.excess - b.excess)[0] : undefined;
+  const l = req.load;
   return {
-    load: req.load,
+    load: {
+      rate: l.rate,
+      prompt: Math.round(meanLength(l.prompt)),
+      output: Math.round(meanLength(l.output)),
+      requests: l.requests,
+      seed: l.seed,
+      ...(l.burst !== undefined && l.burst !== 1 ? { burst: l.burst } : {}),
+      described: describeLoad(l, req.trace),
+    },
     slo: [...req.slo],
     deployments: meeting.slice(0, req.top).map((c) => view(req, sim, c)),
     meeting: meeting.length,

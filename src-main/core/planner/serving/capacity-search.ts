@@ -12,17 +12,9 @@
 import { serve, type ServingLoad, type ServingRun } from '../../engines/engine-figures.js';
 import type { EngineDeployment } from '../../engines/engine-step.js';
 import type { Candidate } from './capacity-candidates.js';
+import { arrivalAt, type CapacityLoad } from './capacity-load.js';
 import type { SloCap } from './serving-plan-request.js';
 import { meetsSlo, sloExcess } from './slo.js';
-
-export interface CapacityLoad {
-  rate: number;
-  prompt: number;
-  output: number;
-  /** Requests simulated per point. */
-  requests: number;
-  seed: number;
-}
 
 export interface CandidateCapacity {
   candidate: Candidate;
@@ -60,7 +52,8 @@ export class ReplicaSimulator {
       prompt: this.load.prompt,
       output: this.load.output,
       requests,
-      arrival: perSecond === 'offline' ? { kind: 'offline' } : { kind: 'rate', perSecond, seed: this.load.seed },
+      arrival: perSecond === 'offline' ? { kind: 'offline' } : arrivalAt(this.load, perSecond),
+      seed: this.load.seed,
     };
     return serve(dep, l);
   }

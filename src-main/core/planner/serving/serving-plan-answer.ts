@@ -68,7 +68,16 @@ export interface ServingPriceView {
 
 export interface ServingPlanView {
   model: string;
-  load: { rate: number; prompt: number; output: number; requests: number; seed: number };
+  /** Prompt and output: mean tokens per request; `described`: arrivals and lengths in words (a distribution, a trace). */
+  load: {
+    rate: number;
+    prompt: number;
+    output: number;
+    requests: number;
+    seed: number;
+    burst?: number;
+    described: { arrivals: string; prompt: string; output: string };
+  };
   slo: SloCap[];
   /** Meeting the SLO, cheapest first (priced before unpriced), at most `top`. */
   deployments: ServingDeploymentView[];

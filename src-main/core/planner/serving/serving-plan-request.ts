@@ -1,7 +1,7 @@
 /**
  * The serving capacity request, defined once: what `pipedejavu serve-plan` and the app's Serving
- * view (`serving:plan`) ask the capacity search: a decoder, an engine, a load (Poisson arrivals at
- * a rate, fixed prompt and output lengths), the SLO as caps on latency percentiles, the candidate
+ * view (`serving:plan`) ask the capacity search: a decoder, an engine, a load (Poisson or bursty
+ * arrivals at a rate, prompt and output lengths fixed or drawn), the SLO as caps on latency percentiles, the candidate
  * GPU kinds (a count caps the GPUs per replica: the node), prices and weight formats. Pure.
  */
 import { z } from 'zod';
@@ -29,6 +29,8 @@ const SERVING_PLAN_LIMITS = {
   perHour: { min: 0, max: 10_000 },
   /** GPU kinds searched at once. */
   gpus: 32,
+  /** A burst's coefficient of variation (above 0). */
+  burst: { min: 0, max: 100 },
 } as const satisfies Record<string, Range | number>;
 
 /** What `engine` takes: an engine, or `auto` (llama.cpp for GGUF block formats, vLLM for the others). */
@@ -45,6 +47,7 @@ const SLO_CAP = z.strictObject({
 export type SloCap = z.infer<typeof SLO_CAP>;
 
 const gpuName = z.string().min(1).max(TEXT_LIMITS.gpuName);
+const lengthSpecText = z.string().min(1).max(64);
 
 export const SERVING_PLAN_REQUEST = z.strictObject({
   /** A catalog name or a stored workload (a decoder). */
@@ -53,9 +56,14 @@ export const SERVING_PLAN_REQUEST = z.strictObject({
   engine: z.enum(SERVING_ENGINE_CHOICES).optional(),
   /** Requests per second, all replicas together (Poisson arrivals). */
   rate: aboveIn(L.rate),
-  /** Prompt tokens per request (default 1024) and output tokens (default 256). */
-  prompt: countIn(L.prompt).optional(),
-  output: countIn(L.tokens).optional(),
+  /**
+   * Prompt tokens per request (default 1024) and output tokens (default 256): a count, or a spec
+   * string, "2000", "1000-3000" (uniform) or "lognormal:2000:0.6" (median, sigma), checked by the service.
+   */
+  prompt: z.union([countIn(L.prompt), lengthSpecText]).optional(),
+  output: z.union([countIn(L.tokens), lengthSpecText]).optional(),
+  /** Coefficient of variation of the gaps between arrivals (default 1: Poisson; over 1: bursts, gamma gaps). */
+  burst: aboveIn(SERVING_PLAN_LIMITS.burst).optional(),
   /** Requests simulated per point of the search (default 200; fewer is faster and coarser). */
   requests: countIn(L.requests).optional(),
   /** Caps on latency percentiles, each metric and percentile once. */

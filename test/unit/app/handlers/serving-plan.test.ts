@@ -51,4 +51,29 @@ describe('serving:plan', () => {
     expect(bert).toMatchObject({ ok: false, error: { code: 'user' } });
     if (!bert.ok) expect(bert.error.message).toMatch(/not one/);
   });
+
+  it('takes length specs and a burst, describes the load, and refuses a bad spec naming the field', async () => {
+    core = createAppCore({
+      dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+    });
+    const r = await core.dispatch('serving:plan', {
+      ...REQUEST,
+      prompt: 'lognormal:1000:0.5',
+      output: '50-150',
+      burst: 2,
+    });
+    expect(r.ok).toBe(true);
+    const v = (r.ok ? r.value : null) as ServingPlanView;
+    expect(v.load).toMatchObject({ burst: 2, output: 100 });
+    expect(v.load.described).toMatchObject({
+      arrivals: 'bursts, gaps gamma with CV 2 (seed 1)',
+      prompt: expect.stringMatching(/^lognormal, median 1000 tokens, sigma 0\.5/),
+      output: 'uniform 50-150 tokens',
+    });
+    const bad = await core.dispatch('serving:plan', { ...REQUEST, prompt: 'lognormal:1000' });
+    expect(bad).toMatchObject({ ok: false });
+    if (!bad.ok) expect(bad.error.message).toMatch(/^prompt lognormal:1000: write lognormal:MEDIAN:SIGMA/);
+  });
 });

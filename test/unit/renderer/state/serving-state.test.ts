@@ -41,7 +41,14 @@ function deployment(gpu: string, o: Partial<ServingDeploymentView> = {}): Servin
 function answer(o: Partial<ServingPlanView> = {}): ServingPlanView {
   return {
     model: 'llama-3.1-8b',
-    load: { rate: 20, prompt: 2000, output: 300, requests: 200, seed: 1 },
+    load: {
+      rate: 20,
+      prompt: 2000,
+      output: 300,
+      requests: 200,
+      seed: 1,
+      described: { arrivals: 'Poisson (seed 1)', prompt: '2000 tokens', output: '300 tokens' },
+    },
     slo: [
       { metric: 'ttft', percentile: 'p90', ms: 1000 },
       { metric: 'tpot', percentile: 'p90', ms: 50 },

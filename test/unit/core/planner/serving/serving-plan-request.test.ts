@@ -39,3 +39,13 @@ describe('the serving plan request', () => {
     expect(SERVING_PLAN_REQUEST.safeParse({ ...EXAMPLE, prices: [{ gpu: 'L4', perHour: 0 }] }).success).toBe(false);
   });
 });
+
+describe("the serving plan request's load", () => {
+  it('takes prompt and output as a count or a spec string, and a burst CV above 0', () => {
+    const r = SERVING_PLAN_REQUEST.parse({ ...EXAMPLE, prompt: 'lognormal:2000:0.6', output: '100-400', burst: 3 });
+    expect(r).toMatchObject({ prompt: 'lognormal:2000:0.6', output: '100-400', burst: 3 });
+    expect(CHANNELS['serving:plan'].request.safeParse({ ...EXAMPLE, burst: 2 }).success).toBe(true);
+    for (const burst of [0, -1, 1000])
+      expect(SERVING_PLAN_REQUEST.safeParse({ ...EXAMPLE, burst }).success).toBe(false);
+  });
+});
