@@ -4,6 +4,7 @@
  * band in brackets, the latency-vs-rate table of the cheapest, the prices and whether they are
  * defaults, and one line naming the closest deployment when none meets.
  */
+import { count } from '../../core/text/plural.js';
 import { SLO_METRICS } from '../../core/planner/serving/serving-plan-request.js';
 import type {
   ServingBand,
@@ -110,12 +111,12 @@ export function nothingMeetsText(p: ServingPlanView): string {
 /** The load in the header: fixed lengths as counts, a distribution in words, a trace by its means; bursts or a trace's times named. */
 function loadText(l: ServingPlanView['load']): string {
   const d = l.described;
-  const fixed = d.prompt === `${l.prompt} tokens` && d.output === `${l.output} tokens`;
+  const fixed = /^\d+ tokens?$/.test(d.prompt) && /^\d+ tokens?$/.test(d.output);
   const traced = d.prompt.includes("'s first ");
   const lengths = fixed
-    ? `prompt ${l.prompt}, output ${l.output} tokens`
+    ? `prompt ${l.prompt}, output ${count(l.output, 'token')}`
     : traced
-      ? `prompt ${l.prompt}, output ${l.output} tokens on average, from the trace${d.prompt.includes('no tokenizer') ? ', lengths approximated as ceil(characters / 4)' : ''}`
+      ? `prompt ${l.prompt}, output ${count(l.output, 'token')} on average, from the trace${d.prompt.includes('no tokenizer') ? ', lengths approximated as ceil(characters / 4)' : ''}`
       : `prompt ${d.prompt}, output ${d.output}; mean ${l.prompt} and ${l.output}`;
   const arrivals = d.arrivals.includes('arrival times')
     ? "the trace's arrival times scaled to the rate"

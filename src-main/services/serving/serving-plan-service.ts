@@ -5,6 +5,7 @@
  * the weight formats and the prices, then runs the core's capacity search
  * (core/planner/serving/capacity-plan.ts) and names its assumptions.
  */
+import { count } from '../../core/text/plural.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { TransformerEntry } from '../../core/catalog/schema.js';
 import { ENGINE_FORMATS } from '../../core/engines/engine-formats.js';
@@ -108,7 +109,7 @@ function loadOf(req: ServingPlanRequest, entry: TransformerEntry, trace?: NamedT
   const [p, o] = [longestLength(load.prompt), longestLength(load.output)];
   if (p + o > ctx)
     throw new UserError(
-      `${trace ? `${trace.file}: prompts up to` : '--prompt'} ${p} + ${trace ? 'outputs up to ' : '--output '}${o} tokens exceed ${req.workload}'s context of ${ctx}`,
+      `${trace ? `${trace.file}: prompts up to` : '--prompt'} ${p} + ${trace ? 'outputs up to ' : '--output '}${count(o, 'token')} exceed ${req.workload}'s context of ${ctx}`,
     );
   return load;
 }
