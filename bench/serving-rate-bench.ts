@@ -50,6 +50,12 @@ const num = (c: EngineCell, k: string): number | undefined => {
   return typeof v === 'number' ? v : undefined;
 };
 
+/** --num-scheduler-steps N where the cell's quoted launch (its note or quote) states it. */
+function stepsStated(c: EngineCell): number | undefined {
+  const m = /--num[-_]scheduler[-_]steps[ =](\d+)/.exec(`${c.quote} ${c.note ?? ''}`);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** The engine's rules at the cell's version with the caps its launch states (services' withSettings). */
 function rulesOf(req: PlanRequest): EngineRules {
   const r = engineRules(req.engine as Exclude<PlanRequest['engine'], 'auto' | 'ideal' | undefined>, {
@@ -63,6 +69,7 @@ function rulesOf(req: PlanRequest): EngineRules {
       ...r.batching,
       ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
       ...(s.maxBatchedTokens !== undefined ? { maxBatchedTokens: s.maxBatchedTokens } : {}),
+      ...(s.schedulerSteps !== undefined ? { schedulerSteps: s.schedulerSteps } : {}),
     },
     memory: {
       ...r.memory,
@@ -106,9 +113,15 @@ function predict(
     const entry = (req.decoder ?? getCatalogEntry(req.workload)) as TransformerEntry;
     // TensorRT-LLM's stated max batch size is its cap on sequences in flight (cellQuery reads it as a static batch only).
     const maxBatch = num(c, 'maxBatch');
+    // vLLM's multi-step scheduling, where the cell's launch line states it.
+    const steps = stepsStated(c);
     const rules = rulesOf({
       ...req,
-      engineSettings: { ...(maxBatch !== undefined ? { maxNumSeqs: maxBatch } : {}), ...req.engineSettings },
+      engineSettings: {
+        ...(maxBatch !== undefined ? { maxNumSeqs: maxBatch } : {}),
+        ...(steps !== undefined ? { schedulerSteps: steps } : {}),
+        ...req.engineSettings,
+      },
     });
     const devices = Array.from({ length: tp }, (_, i) => virtualDevice(gpu.name, { index: i }).device);
     const links = buildPlanLinks(devices).links;

@@ -80,6 +80,7 @@ export function serve(dep: EngineDeployment, load: ServingLoad): ServingRun {
     kvTokens: replicaKvTokens(dep),
     maxNumSeqs: load.maxNumSeqs ?? b.maxNumSeqs,
     maxBatchedTokens: load.maxBatchedTokens ?? b.maxBatchedTokens,
+    ...(b.schedulerSteps !== undefined ? { schedulerSteps: b.schedulerSteps } : {}),
     ...(load.arrival.kind === 'concurrency' ? { closedLoop: load.arrival.users } : {}),
   });
   const done = sim.requests;

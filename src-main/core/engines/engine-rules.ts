@@ -49,6 +49,11 @@ export interface EngineBatching {
   chunkedPrefill: boolean;
   /** KV cache held for the whole request from admission ('full') or grown as tokens come ('on-demand'). */
   admission: 'on-demand' | 'full';
+  /**
+   * Decode steps per scheduling decision, tokens streamed at their end (vLLM v0.5.3-v0.6.x
+   * --num-scheduler-steps, a launch setting); absent: 1.
+   */
+  schedulerSteps?: number;
 }
 
 export interface EngineSplit {

@@ -18,6 +18,12 @@
  * to the front of the queue, and on readmission recomputes its prompt and the tokens it had already
  * sent (one prefill), then goes on (vLLM's and SGLang's recompute); 'full' engines reserve prompt +
  * output at admission.
+ * Multi-step scheduling (vLLM v0.5.3-v0.6.x --num-scheduler-steps N, `schedulerSteps`): a decode
+ * step is N decode steps run on one scheduling decision: nobody is admitted and nobody leaves
+ * (a sequence that reaches its end mid-way leaves at the last step), and the tokens reach the client
+ * at the end, N at a time (one inter-token gap per chunk, as benchmark_serving measures). A step
+ * with prompt work stays one step (vLLM v0.6.0 gives a prefill no lookahead slots), so a request
+ * arriving during the N steps waits for their end before its prefill.
  * Besides each request's times, the run keeps every inter-token gap (grouped: the sequences a step
  * decodes share one gap) and the KV cache and queue step by step (timeline.ts).
  */
@@ -39,6 +45,8 @@ export interface SimOptions {
   /** Most sequences at once and tokens per step (the engine's caps unless the launch changes them). */
   maxNumSeqs: number;
   maxBatchedTokens: number;
+  /** Decode steps per scheduling decision (vLLM --num-scheduler-steps); default 1. */
+  schedulerSteps?: number;
   /** Closed loop: the next request starts when one ends (its arrival is then), keeping this many in flight. */
   closedLoop?: number;
   /** Give up after this many steps (a guard against runaway inputs). */
@@ -380,6 +388,36 @@ class ReplicaSim {
     this.gap(us / k, shared);
   }
 
+  /**
+   * Multi-step: `n` decode steps ran on one scheduling decision, ending now. Each decoding sequence
+   * gets up to n tokens, which reach the client together now (one gap, since its last chunk); one
+   * that ends mid-way leaves now.
+   */
+  private decodedWindow(n: number): void {
+    let kept = 0;
+    let minLeft = Infinity;
+    for (const r of this.decoding) {
+      const k = Math.min(n, r.output - r.generated);
+      if (k > 0) {
+        this.gap(this.now - r.last, 1);
+        r.generated += k;
+        r.kv += k;
+        r.last = this.now;
+        this.decodeContext += k;
+        if (!this.full) this.used += k;
+      }
+      if (r.generated < r.output) {
+        minLeft = Math.min(minLeft, r.output - r.generated);
+        this.decoding[kept++] = r;
+      } else {
+        this.decodeContext -= r.prompt + r.generated;
+        this.finish(r);
+      }
+    }
+    this.decoding.length = kept;
+    this.minLeft = minLeft;
+  }
+
   /** The prompt chunks ran: sequences whose prefill is done sample a token and start decoding. */
   private prefilled(): void {
     let done = 0;
@@ -415,8 +453,11 @@ class ReplicaSim {
 
   private step(): void {
     const { load, decodes } = this.plan();
+    const n = this.opts.schedulerSteps ?? 1;
+    // Multi-step: a decode-only step runs n steps on one scheduling decision (no prompt work in it).
+    const multi = n > 1 && !this.isStatic && decodes && load.prefill.length === 0 && load.decodeSeqs > 0;
     const first = stepCost(this.dep, load).us;
-    const k = this.stretch(load, first);
+    const k = multi ? n : this.stretch(load, first);
     const us =
       k === 1
         ? first
@@ -433,7 +474,8 @@ class ReplicaSim {
     this.now += us;
     this.steps += k;
     this.peakRunning = Math.max(this.peakRunning, running);
-    if (decodes) this.decoded(t0, us, k);
+    if (multi) this.decodedWindow(k);
+    else if (decodes) this.decoded(t0, us, k);
     this.prefilled();
     this.retireStatic();
     this.preempt();

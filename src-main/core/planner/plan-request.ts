@@ -119,6 +119,8 @@ export const PLAN_REQUEST = z.strictObject({
       maxBatchedTokens: z.number().int().positive().optional(),
       memoryUtilization: z.number().gt(0).max(1).optional(),
       kvShareOfFree: z.number().gt(0).max(1).optional(),
+      /** Decode steps per scheduling decision (vLLM v0.5.3-v0.6.x --num-scheduler-steps); absent: 1. */
+      schedulerSteps: z.number().int().positive().max(256).optional(),
       /** Flash attention switched on (llama.cpp -fa) or off. */
       flashAttention: z.boolean().optional(),
     })

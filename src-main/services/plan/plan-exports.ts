@@ -86,6 +86,9 @@ function servingExport(
       ...(req.engineSettings?.maxBatchedTokens !== undefined
         ? { maxBatchedTokens: req.engineSettings.maxBatchedTokens }
         : {}),
+      ...(req.engineSettings?.schedulerSteps !== undefined
+        ? { schedulerSteps: req.engineSettings.schedulerSteps }
+        : {}),
     },
   };
 }

@@ -34,6 +34,7 @@ function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): Eng
       ...rules.batching,
       ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
       ...(s.maxBatchedTokens !== undefined ? { maxBatchedTokens: s.maxBatchedTokens } : {}),
+      ...(s.schedulerSteps !== undefined ? { schedulerSteps: s.schedulerSteps } : {}),
     },
     memory: {
       ...rules.memory,

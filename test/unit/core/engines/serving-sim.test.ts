@@ -185,3 +185,46 @@ describe('simulateReplica', () => {
     expect(run?.promptLengths).toBe('lognormal, median 600 tokens, sigma 0.6 (clamped to 1-10000000)');
   });
 });
+
+describe('simulateReplica: multi-step scheduling (vLLM --num-scheduler-steps)', () => {
+  const v060 = deployment({ engine: engineRules('vllm', { version: '0.6.0' }) });
+  const opts = { kvTokens: replicaKv(v060), maxNumSeqs: 256, maxBatchedTokens: 8192 };
+  const decodeUs = stepCost(v060, { decodeSeqs: 1, decodeContext: 128 + 15, prefill: [] }).us;
+
+  it('streams tokens N at a time: one gap per chunk of N decode steps', () => {
+    const one = simulateReplica(v060, [{ at: 0, prompt: 128, output: 31 }], { ...opts, schedulerSteps: 10 });
+    // The prefill's token, then 30 tokens in three chunks of 10.
+    expect(Array.from(one.itl.counts)).toEqual([1, 1, 1]);
+    for (const gap of one.itl.gapsUs) {
+      expect(gap / (10 * decodeUs)).toBeGreaterThan(0.97);
+      expect(gap / (10 * decodeUs)).toBeLessThan(1.03);
+    }
+    expect(one.steps).toBe(31);
+    const single = simulateReplica(v060, [{ at: 0, prompt: 128, output: 31 }], opts);
+    // The same steps: the request ends when it did with one step per decision.
+    expect((one.requests[0]?.end ?? 0) / (single.requests[0]?.end ?? 1)).toBeCloseTo(1, 2);
+  });
+
+  it('admits a request only at the end of the N steps: its first token waits for the boundary', () => {
+    const a = { at: 0, prompt: 128, output: 200 };
+    const first = simulateReplica(v060, [a], opts).requests[0]?.firstToken ?? 0;
+    // B arrives just after A's first decode steps begin.
+    const reqs = [a, { at: first + 1, prompt: 128, output: 8 }];
+    const multi = simulateReplica(v060, reqs, { ...opts, schedulerSteps: 10 }).requests.find((r) => r.output === 8);
+    const single = simulateReplica(v060, reqs, opts).requests.find((r) => r.output === 8);
+    const prefillUs = stepCost(v060, { decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens: 128, past: 0 }] }).us;
+    const ttft = (r: typeof multi): number => (r ? r.firstToken - r.arrival : NaN);
+    // One step to wait with a decision every step, ten with one every ten.
+    expect(ttft(single)).toBeLessThan(prefillUs + 1.05 * decodeUs);
+    expect(ttft(multi)).toBeGreaterThan(prefillUs + 9.5 * decodeUs);
+    expect(ttft(multi)).toBeLessThan(prefillUs + 10.5 * decodeUs);
+  });
+
+  it('changes nothing at 1 step per decision', () => {
+    const reqs = Array.from({ length: 60 }, (_, i) => ({ at: i * 20_000, prompt: 100 + i, output: 50 + (i % 7) }));
+    const plain = simulateReplica(v060, reqs, opts);
+    const one = simulateReplica(v060, reqs, { ...opts, schedulerSteps: 1 });
+    expect(one.requests).toEqual(plain.requests);
+    expect(Array.from(one.itl.gapsUs)).toEqual(Array.from(plain.itl.gapsUs));
+  });
+});

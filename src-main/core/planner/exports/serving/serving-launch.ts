@@ -41,6 +41,11 @@ export interface ServingLaunchInput {
   /** Tokens one engine step may batch (prefill chunks); absent: the engine's default. */
   maxBatchedTokens?: number;
   /**
+   * Decode steps per scheduling decision the figures assumed (vLLM v0.5.3-v0.6.x
+   * --num-scheduler-steps); absent: 1. No engine version a launch line targets has the flag.
+   */
+  schedulerSteps?: number;
+  /**
    * Fraction of each GPU the engine may take (vLLM --gpu-memory-utilization, SGLang
    * --mem-fraction-static, TGI --cuda-memory-fraction, TensorRT-LLM's KV cache fraction of the
    * memory left after the weights, the transformers script's max_memory).

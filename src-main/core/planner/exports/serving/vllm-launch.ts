@@ -57,6 +57,11 @@ export function vllmLaunch(input: ServingLaunchInput): ServingLaunch {
   args.push('--max-model-len', String(input.maxModelLen), '--max-num-seqs', String(input.maxNumSeqs));
   if (input.maxBatchedTokens !== undefined) args.push('--max-num-batched-tokens', String(input.maxBatchedTokens));
   args.push('--gpu-memory-utilization', fraction(input.gpuMemoryUtilization));
+  if ((input.schedulerSteps ?? 1) > 1)
+    warnings.push(
+      `multi-step scheduling (--num-scheduler-steps ${input.schedulerSteps}, vLLM 0.5.3-0.6.x) is not in ${VLLM_VERSION}, which schedules every step: ` +
+        'the line leaves it out, so its tokens stream one at a time rather than in the chunks the figures assumed',
+    );
   if (input.kvCacheDtype === 'fp8') args.push('--kv-cache-dtype', 'fp8');
   const machines = machinesOf(input.devices);
   if (machines.length > 1) {

@@ -277,6 +277,15 @@ describe('what each format becomes', () => {
     if (warning) expect(l.warnings.join(' ')).toMatch(warning);
   });
 
+  it('vLLM multi-step scheduling: no --num-scheduler-steps (not in the fixture version), a warning instead', () => {
+    const l = servingLaunch(launchInput('vllm', 'bf16', ONE, { schedulerSteps: 10 }));
+    expect(words(l).some((w) => /scheduler-steps/.test(w))).toBe(false);
+    expect(l.warnings.join(' ')).toMatch(/--num-scheduler-steps 10, vLLM 0\.5\.3-0\.6\.x\) is not in vLLM 0\.11/);
+    expect(servingLaunch(launchInput('vllm', 'bf16', ONE, { schedulerSteps: 1 })).warnings).toEqual(
+      servingLaunch(launchInput('vllm', 'bf16', ONE)).warnings,
+    );
+  });
+
   it("an fp8 KV cache in each engine's own words", () => {
     const kv = (engine: EngineName): ServingLaunch =>
       servingLaunch(launchInput(engine, 'bf16', ONE, { kvCacheDtype: 'fp8' }));
