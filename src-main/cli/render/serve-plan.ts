@@ -4,7 +4,8 @@
  * band in brackets, the latency-vs-rate table of the cheapest, the prices and whether they are
  * defaults, and one line naming the closest deployment when none meets.
  */
-import { count } from '../../core/text/plural.js';
+import { count, noun } from '../../core/text/plural.js';
+import type { BandedFigure, ReplicaFigures, ReplicaSeriesPoint } from '../../core/planner/serving/replica-figures.js';
 import { SLO_METRICS } from '../../core/planner/serving/serving-plan-request.js';
 import type {
   ServingBand,
@@ -80,6 +81,47 @@ function deploymentRows(p: ServingPlanView): string[] {
   );
 }
 
+/** A figure and its range under the engine's band ("[no band]" without one). */
+function banded(f: BandedFigure, fmt: (v: number) => string): string {
+  return f.range ? `${fmt(f.value)} [${fmt(f.range[0])}-${fmt(f.range[1])}]` : `${fmt(f.value)} [no band]`;
+}
+
+const pct = (v: number): string => `${v >= 10 ? v.toFixed(0) : v.toFixed(1)}%`;
+const queueNum = (v: number): string => (v >= 10 ? v.toFixed(0) : v.toFixed(1));
+
+/** "goodput 4.9 [4.8-5.0] req/s per replica (98% ...); KV use mean 41% ..., peak 78% ...; queue mean 0.3 ..., peak 6 ... requests". */
+function replicaText(r: ReplicaFigures): string {
+  return (
+    `goodput ${banded(r.goodput, num)} req/s per replica (${banded(r.goodShare, (v) => pct(v * 100))} of requests within every cap); ` +
+    `KV use mean ${banded(r.kvUsePct.mean, pct)}, peak ${banded(r.kvUsePct.peak, pct)}; ` +
+    `queue mean ${banded(r.queue.mean, queueNum)}, peak ${banded(r.queue.peak, (v) => v.toFixed(0))} ${noun(r.queue.peak.value, 'request')} waiting`
+  );
+}
+
+/** Where a series peaks: the first slice holding its largest value. */
+function peakAt(points: readonly ReplicaSeriesPoint[]): ReplicaSeriesPoint | undefined {
+  return points.reduce<ReplicaSeriesPoint | undefined>((best, p) => (!best || p.max > best.max ? p : best), undefined);
+}
+
+/** The cheapest's KV use and queue over the run, summarised: where each peaks and how long it stays above half its peak. */
+function seriesText(d: ServingDeploymentView): string | null {
+  const s = d.series;
+  if (!s || s.kvUsePct.length === 0) return null;
+  const kv = peakAt(s.kvUsePct);
+  const q = peakAt(s.queue);
+  const above = (pts: readonly ReplicaSeriesPoint[], peak: number): number =>
+    peak > 0 ? (pts.filter((p) => p.mean >= peak / 2).length / pts.length) * 100 : 0;
+  const kvPeak = kv?.max ?? 0;
+  const qPeak = q?.max ?? 0;
+  return (
+    `over time, one replica of ${deploymentText(d)} (${count(s.kvUsePct.length, 'slice')} of ${num(s.sliceS)} s; --json has the series): ` +
+    `KV use peaks at ${pct(kvPeak)} near ${num(kv?.atS ?? 0)} s and is above half that ${pct(above(s.kvUsePct, kvPeak))} of the time; ` +
+    (qPeak > 0
+      ? `queue peaks at ${count(qPeak, 'request')} near ${num(q?.atS ?? 0)} s, above half that ${pct(above(s.queue, qPeak))} of the time`
+      : 'no request waits')
+  );
+}
+
 function curveRows(d: ServingDeploymentView): string[] {
   return tableRows(
     ['REQ/S', 'TTFT P50', 'TTFT P90', 'TTFT P99', 'TPOT P50', 'TPOT P90', 'TPOT P99', 'MEETS SLO'],
@@ -133,7 +175,12 @@ export function servePlanText(p: ServingPlanView): string[] {
     `${p.meeting} deployments meet it of ${p.candidates} that hold the model (${p.skipped} skipped: could not beat those listed; ${p.simulations} simulations)`,
     ...deploymentRows(p),
   ];
+  p.deployments.forEach((d, i) => {
+    if (d.replica) lines.push(`#${i + 1} at ${num(d.perReplicaRate)} req/s per replica: ${replicaText(d.replica)}`);
+  });
   const best = p.deployments[0];
+  const overTime = best ? seriesText(best) : null;
+  if (overTime) lines.push(overTime);
   if (best && best.curve.length > 0)
     lines.push(`latency vs rate, ${deploymentText(best)} (all replicas together):`, ...curveRows(best));
   for (const pr of p.prices)
@@ -145,7 +192,7 @@ export function servePlanText(p: ServingPlanView): string[] {
   const bands = [...new Map(p.deployments.filter((d) => d.band).map((d) => [d.engine, d])).values()];
   for (const d of bands)
     lines.push(
-      `band: ${d.engineTitle}'s times were x${d.band?.low}-x${d.band?.high} of independent measurements (${d.band?.cells} held-out cells); brackets scale latencies by it and breaking rates inversely`,
+      `band: ${d.engineTitle}'s times were x${d.band?.low}-x${d.band?.high} of independent measurements (${d.band?.cells} held-out cells); brackets scale latencies by it and breaking rates inversely, and give goodput, KV use and queue simulated with every step time so scaled`,
     );
   for (const n of p.notes) lines.push(`note: ${n}`);
   return lines;

@@ -109,3 +109,23 @@ export function chartSlo(caps: readonly SloCap[]): Record<LatencyMetric, Latency
       .sort((a, b) => b.percentile - a.percentile);
   return { ttft: of('ttft'), tpot: of('tpot') };
 }
+
+type ReplicaFigures = NonNullable<ServingDeploymentView['replica']>;
+type Banded = ReplicaFigures['goodput'];
+
+const ranged = (f: Banded, fmt: (v: number) => string): string =>
+  f.range ? `${fmt(f.value)} (${fmt(f.range[0])} – ${fmt(f.range[1])})` : fmt(f.value);
+
+/**
+ * One replica at the asked rate, each figure with its range under the band: "goodput 4.9 (4.2 – 5)
+ * requests/s each, 98% (85% – 100%) within the SLO · KV cache mean 32% (…), peak 75% (…) · queue peak 2 (…)".
+ */
+export function replicaFiguresText(r: ReplicaFigures): string {
+  const pct = (v: number): string => `${formatNumber(v, 2)}%`;
+  return (
+    `goodput ${ranged(r.goodput, (v) => formatNumber(v))} requests/s each, ` +
+    `${ranged(r.goodShare, (v) => pct(v * 100))} within the SLO · ` +
+    `KV cache mean ${ranged(r.kvUsePct.mean, pct)}, peak ${ranged(r.kvUsePct.peak, pct)} · ` +
+    `queue mean ${ranged(r.queue.mean, (v) => formatNumber(v, 2))}, peak ${ranged(r.queue.peak, (v) => v.toFixed(0))} waiting`
+  );
+}

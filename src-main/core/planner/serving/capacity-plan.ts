@@ -4,12 +4,14 @@
  * and their engine's band, and the closest one when none meets the SLO. Pure.
  */
 import { engineBand } from '../../engines/engine-bands.js';
+import { replicaKvTokens } from '../../engines/engine-memory.js';
 import { ENGINES } from '../../engines/engine-names.js';
 import type { GpuDatasheet } from '../cost/datasheets.js';
 import { capacityCandidates, type Candidate, type CandidateRequest } from './capacity-candidates.js';
 import { describeLoad, longestLength, meanLength, type CapacityLoad, type NamedTrace } from './capacity-load.js';
 import { candidateCapacity, ReplicaSimulator, type CandidateCapacity } from './capacity-search.js';
 import type { UsedPrice } from './gpu-prices.js';
+import { replicaFigures, replicaSeries } from './replica-figures.js';
 import type { ServingCurvePoint, ServingDeploymentView, ServingPlanView } from './serving-plan-answer.js';
 import type { SloCap } from './serving-plan-request.js';
 import { percentilesMs } from './slo.js';
@@ -62,11 +64,22 @@ function curve(sim: ReplicaSimulator, c: CandidateCapacity): ServingCurvePoint[]
   });
 }
 
-function view(req: CapacityPlanRequest, sim: ReplicaSimulator, c: CandidateCapacity): ServingDeploymentView {
+function view(
+  req: CapacityPlanRequest,
+  sim: ReplicaSimulator,
+  c: CandidateCapacity,
+  withSeries = false,
+): ServingDeploymentView {
   const { candidate: d } = c;
+  const perReplicaRate = c.replicas > 0 ? req.load.rate / c.replicas : 0;
+  const kvTokens = replicaKvTokens(d.deployment);
   const perHour = perHourOf(req, c);
   const tokensPerHour = req.load.rate * meanLength(req.load.output) * 3600;
   const band = engineBand(d.engine);
+  const replica =
+    c.replicas > 0
+      ? replicaFigures(c.run, perReplicaRate, req.slo, kvTokens, band, (r) => sim.run(d.deployment, r))
+      : undefined;
   return {
     gpu: d.gpu.name,
     gpuId: d.gpu.id,
@@ -77,7 +90,7 @@ function view(req: CapacityPlanRequest, sim: ReplicaSimulator, c: CandidateCapac
     tp: d.tp,
     pp: d.pp,
     replicas: c.replicas,
-    perReplicaRate: c.replicas > 0 ? req.load.rate / c.replicas : 0,
+    perReplicaRate,
     ttftMs: percentilesMs(c.run.ttft),
     tpotMs: percentilesMs(c.run.tpot),
     meets: c.meets,
@@ -86,6 +99,8 @@ function view(req: CapacityPlanRequest, sim: ReplicaSimulator, c: CandidateCapac
     perMillionTokens: perHour === null ? null : (perHour / tokensPerHour) * 1e6,
     band: band ? { low: band.low, high: band.high, cells: band.cells } : null,
     curve: c.meets ? curve(sim, c) : [],
+    ...(replica ? { replica } : {}),
+    ...(replica && withSeries ? { series: replicaSeries(c.run, kvTokens) } : {}),
   };
 }
 
@@ -153,7 +168,7 @@ export function capacityPlan(
       described: describeLoad(l, req.trace),
     },
     slo: [...req.slo],
-    deployments: meeting.slice(0, req.top).map((c) => view(req, sim, c)),
+    deployments: meeting.slice(0, req.top).map((c, i) => view(req, sim, c, i === 0)),
     meeting: meeting.length,
     closest: closest ? view(req, sim, closest) : null,
     candidates: candidates.length,

@@ -6,6 +6,7 @@
  */
 import type { EngineName } from '../../engines/engine-names.js';
 import type { WeightFormat } from '../../workload/generation.js';
+import type { ReplicaFigures, ReplicaSeries } from './replica-figures.js';
 import type { SloCap } from './serving-plan-request.js';
 
 export interface LatencyPercentiles {
@@ -56,6 +57,14 @@ export interface ServingDeploymentView {
   /** The engine's band (null: too few held-out cells to give one). */
   band: ServingBand | null;
   curve: ServingCurvePoint[];
+  /**
+   * One replica at `perReplicaRate`: goodput under the SLO, KV cache use and the queue, each with
+   * its range under the engine's band (replica-figures.ts); absent for a deployment that breaks
+   * the SLO even at a trickle.
+   */
+  replica?: ReplicaFigures;
+  /** The cheapest deployment's KV use and queue over that run (at most 200 points). */
+  series?: ReplicaSeries;
 }
 
 /** A GPU's price as used: given (--price, `prices`) or a shipped default with its source and date. */

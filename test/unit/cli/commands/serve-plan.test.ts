@@ -41,6 +41,69 @@ describe('pipedejavu serve-plan', () => {
     expect(v.prices[0]).toMatchObject({ given: false, source: { url: expect.stringMatching(/^https:/) } });
   });
 
+  it("gives each deployment its goodput, KV use and queue at the per-replica rate, and the cheapest one's series", async () => {
+    const r = await run(['--rate', '10', ...SLO, '--virtual', 'H100 SXM5,4090', '--price', '4090=0.4/h', '--top', '2']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const figure = String.raw`[\d.]+%? \[([\d.]+%?-[\d.]+%?|no band)\]`;
+    const per = lines.filter((l) => /^#\d at /.test(l));
+    expect(per).toHaveLength(2);
+    for (const l of per)
+      expect(l).toMatch(
+        new RegExp(
+          `^#\\d at [\\d.]+ req/s per replica: goodput ${figure} req/s per replica \\(${figure} of requests within every cap\\); ` +
+            `KV use mean ${figure}, peak ${figure}; queue mean ${figure}, peak ${figure} requests? waiting$`,
+        ),
+      );
+    expect(r.stdout).toMatch(
+      /^over time, one replica of 1 x 1 .+ \(\d+ slices of [\d.]+ s; --json has the series\): KV use peaks at [\d.]+% /m,
+    );
+
+    const j = await run([
+      '--rate',
+      '10',
+      ...SLO,
+      '--virtual',
+      'H100 SXM5,4090',
+      '--price',
+      '4090=0.4/h',
+      '--top',
+      '2',
+      '--json',
+    ]);
+    const v = JSON.parse(j.stdout) as ServingPlanView;
+    expect(v.deployments).toHaveLength(2);
+    for (const d of v.deployments) {
+      const f = d.replica;
+      expect(f).toBeDefined();
+      if (!f) continue;
+      expect(f.requests).toBe(60);
+      expect(f.goodput.value).toBeLessThanOrEqual(d.perReplicaRate * (1 + 1e-12));
+      expect(f.goodput.value).toBeCloseTo(f.goodShare.value * d.perReplicaRate, 9);
+      expect(f.goodShare.value).toBeGreaterThanOrEqual(0);
+      expect(f.goodShare.value).toBeLessThanOrEqual(1);
+      expect(f.kvUsePct.peak.value).toBeGreaterThanOrEqual(f.kvUsePct.mean.value);
+      expect(f.kvUsePct.peak.value).toBeLessThanOrEqual(100);
+      expect(f.queue.peak.value).toBeGreaterThanOrEqual(f.queue.mean.value);
+      for (const b of [f.goodput, f.goodShare, f.kvUsePct.mean, f.kvUsePct.peak, f.queue.mean, f.queue.peak]) {
+        expect(b.range).not.toBeNull();
+        const [lo, hi] = b.range ?? [0, 0];
+        expect(lo).toBeLessThanOrEqual(b.value);
+        expect(hi).toBeGreaterThanOrEqual(b.value);
+      }
+      expect(f.kvUsePct.peak.range?.[1]).toBeLessThanOrEqual(100);
+    }
+    const s = v.deployments[0]?.series;
+    expect(s).toBeDefined();
+    expect(v.deployments[1]?.series).toBeUndefined();
+    expect(s?.kvUsePct.length).toBeGreaterThan(0);
+    expect(s?.kvUsePct.length).toBeLessThanOrEqual(200);
+    expect(s?.queue.length).toBe(s?.kvUsePct.length);
+    const kvPeak = Math.max(...(s?.kvUsePct ?? []).map((p) => p.max));
+    expect(kvPeak).toBeCloseTo(v.deployments[0]?.replica?.kvUsePct.peak.value ?? -1, 9);
+    for (const p of s?.kvUsePct ?? []) expect(p.max).toBeGreaterThanOrEqual(p.mean - 1e-9);
+  });
+
   it('names the closest deployment and its percentiles in one line and exits 1 when nothing meets', async () => {
     const r = await run(['--rate', '10', '--tpot-p50', '0.01ms', '--virtual', 'H100 SXM5']);
     expect(r.code).toBe(1);

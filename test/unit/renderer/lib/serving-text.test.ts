@@ -5,6 +5,7 @@ import {
   cappedText,
   deploymentText,
   formatDollars,
+  replicaFiguresText,
   sloText,
   withBand,
 } from '../../../../src-renderer/src/lib/serving-text.js';
@@ -45,5 +46,21 @@ describe('serving text', () => {
         { metric: 'tpot', percentile: 'p99', ms: 50 },
       ]),
     ).toBe('p90 TTFT < 1 s · p99 TPOT < 50 ms');
+  });
+
+  it("writes one replica's goodput, KV use and queue, each with its range under the band", () => {
+    const b = (value: number, range: [number, number] | null = null) => ({ value, range });
+    expect(
+      replicaFiguresText({
+        requests: 60,
+        goodput: b(4.9, [4.2, 5]),
+        goodShare: b(0.98, [0.84, 1]),
+        kvUsePct: { mean: b(32, [25, 75]), peak: b(75, [51, 100]) },
+        queue: { mean: b(0.25), peak: b(2) },
+      }),
+    ).toBe(
+      'goodput 4.9 (4.2 – 5) requests/s each, 98% (84% – 100%) within the SLO · ' +
+        'KV cache mean 32% (25% – 75%), peak 75% (51% – 100%) · queue mean 0.25, peak 2 waiting',
+    );
   });
 });
