@@ -114,6 +114,28 @@ lines.push('');
   for (const x of stated) lines.push(`- stated: ${x.cell.id}${memoryText(x.r.memory)}`);
   lines.push('');
 }
+// Issue 59's held-out training target: cells, sources and stacks (a cell's `stack`, else the `framework`
+// it names), the signed median per GPU family, and each source weighed alike (the median of its medians).
+{
+  const training = results.filter((x) => x.set === 'held-out' && x.cell.kind === 'training');
+  const p = priced(training);
+  const stackOf = (c: Cell): string => String(c.config['stack'] ?? c.config['framework'] ?? 'unstated');
+  const by = (key: (c: Cell) => string): string[] => [...new Set(p.map((x) => key(x.cell)))].sort();
+  const sourceMedians = by((c) => c.source)
+    .map((s) => p.filter((x) => x.cell.source === s).map((x) => Math.abs(x.r.error)))
+    .map((e) => e.sort((a, b) => a - b)[Math.floor((e.length - 1) / 2)]!)
+    .sort((a, b) => a - b);
+  const weighed = sourceMedians[Math.floor((sourceMedians.length - 1) / 2)] ?? 0;
+  lines.push(
+    `## held-out training: ${stats(training)}`,
+    `- ${by((c) => c.source).length} sources (${by((c) => c.source).join(', ')}); stacks ${by(stackOf).join(', ')}; each source weighed alike: median |error| ${(weighed * 100).toFixed(1)}%`,
+  );
+  for (const family of ['A100', 'H100', 'H200'])
+    lines.push(`- GPU family ${family}: ${stats(training.filter((x) => x.cell.gpu.includes(family)))}`);
+  for (const stack of by(stackOf))
+    lines.push(`- stack ${stack}: ${stats(training.filter((x) => stackOf(x.cell) === stack))}`);
+  lines.push('');
+}
 const reasons = new Map<string, number>();
 for (const x of results)
   if ('notExpressible' in x.r) reasons.set(x.r.notExpressible, (reasons.get(x.r.notExpressible) ?? 0) + 1);
