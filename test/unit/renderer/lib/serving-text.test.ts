@@ -5,6 +5,7 @@ import {
   cappedText,
   deploymentText,
   formatDollars,
+  loadText,
   replicaFiguresText,
   sloText,
   withBand,
@@ -62,5 +63,30 @@ describe('serving text', () => {
       'goodput 4.9 (4.2 – 5) requests/s each, 98% (84% – 100%) within the SLO · ' +
         'KV cache mean 32% (25% – 75%), peak 75% (51% – 100%) · queue mean 0.25, peak 2 waiting',
     );
+  });
+
+  it('writes the load: fixed lengths as counts, drawn or traced ones by their mean, bursts by their CV', () => {
+    const load = (o: object) => ({
+      rate: 20,
+      prompt: 2000,
+      output: 300,
+      requests: 200,
+      seed: 1,
+      described: { arrivals: 'Poisson (seed 1)', prompt: '2000 tokens', output: '300 tokens' },
+      ...o,
+    });
+    expect(loadText(load({}))).toBe('prompt 2000 + 300 output tokens');
+    expect(
+      loadText(
+        load({
+          prompt: 2390.4,
+          burst: 2,
+          described: { arrivals: 'bursts', prompt: 'lognormal, median 2000 tokens, sigma 0.6', output: '300 tokens' },
+        }),
+      ),
+    ).toBe('prompts mean 2390 + 300 output tokens · bursts, CV 2');
+    expect(
+      loadText(load({ burst: 1, output: 90, described: { arrivals: '', prompt: '2000 tokens', output: 'x' } })),
+    ).toBe('prompt 2000 + outputs mean 90 tokens');
   });
 });
