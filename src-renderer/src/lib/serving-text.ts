@@ -49,10 +49,15 @@ export function bandText(b: ServingBand | null): string {
   return `measured ${b.low.toFixed(2)}x–${b.high.toFixed(2)}x the predicted times (90% of ${b.cells} independent measurements)`;
 }
 
+/** A percentile figure's range under the band: "680 ms – 1.19 s"; null without a band. */
+export function bandRange(ms: number, b: ServingBand | null): string | null {
+  return b ? `${formatTime(ms * 1000 * b.low)} – ${formatTime(ms * 1000 * b.high)}` : null;
+}
+
 /** A percentile figure with its range under the band: "840 ms (680 ms – 1.19 s)". */
 export function withBand(ms: number, b: ServingBand | null): string {
-  const us = ms * 1000;
-  return b ? `${formatTime(us)} (${formatTime(us * b.low)} – ${formatTime(us * b.high)})` : formatTime(us);
+  const range = bandRange(ms, b);
+  return range ? `${formatTime(ms * 1000)} (${range})` : formatTime(ms * 1000);
 }
 
 /**

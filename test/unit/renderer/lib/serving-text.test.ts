@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServingDeploymentView } from '../../../../src-main/api/view-models.js';
 import {
+  bandRange,
   bandText,
   cappedText,
   deploymentText,
@@ -37,6 +38,8 @@ describe('serving text', () => {
     expect(formatDollars(null)).toBe('—');
     expect(withBand(620, { low: 0.78, high: 1.35, cells: 23 })).toBe('620 ms (484 ms – 837 ms)');
     expect(withBand(620, null)).toBe('620 ms');
+    expect(bandRange(620, { low: 0.78, high: 1.35, cells: 23 })).toBe('484 ms – 837 ms');
+    expect(bandRange(620, null)).toBeNull();
     expect(bandText({ low: 0.78, high: 1.35, cells: 23 })).toBe(
       'measured 0.78x–1.35x the predicted times (90% of 23 independent measurements)',
     );
