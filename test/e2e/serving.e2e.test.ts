@@ -11,11 +11,12 @@ import type { Page } from 'playwright-core';
 import { HAS_CHROMIUM, openApp, SKIP_REASON, type App } from './harness.js';
 
 /** How many pixels the deployments table runs past its card (0: it fits). */
-const tableOverflow = (page: Page): Promise<number> =>
-  page.evaluate(() => {
-    const wrap = document.querySelector('[data-testid="serving-deployments"]')?.parentElement;
-    return wrap ? wrap.scrollWidth - wrap.clientWidth : -1;
-  });
+const tableOverflow = async (page: Page): Promise<number> =>
+  Number(
+    await page.evaluate(
+      `(() => { const w = document.querySelector('[data-testid="serving-deployments"]')?.parentElement; return w ? w.scrollWidth - w.clientWidth : -1; })()`,
+    ),
+  );
 
 if (SKIP_REASON) console.warn(`serving e2e skipped: ${SKIP_REASON}`);
 
@@ -118,7 +119,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await page.getByTestId('serving-burst').fill('2');
       await page.getByTestId('serving-run').click();
       await page.waitForFunction(
-        () => document.querySelector('[data-testid="serving-summary"]')?.textContent?.includes('bursts, CV 2'),
+        `document.querySelector('[data-testid="serving-summary"]')?.textContent?.includes('bursts, CV 2')`,
         undefined,
         { timeout: 120_000 },
       );
@@ -150,7 +151,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await expect(page.getByTestId('serving-prompt').isDisabled()).resolves.toBe(true);
       await page.getByTestId('serving-run').click();
       await page.waitForFunction(
-        () => document.querySelector('main')?.textContent?.includes("chat.jsonl's first"),
+        `document.querySelector('main')?.textContent?.includes("chat.jsonl's first")`,
         undefined,
         { timeout: 120_000 },
       );
