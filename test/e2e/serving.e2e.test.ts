@@ -118,11 +118,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await page.getByTestId('serving-output').fill('100-500');
       await page.getByTestId('serving-burst').fill('2');
       await page.getByTestId('serving-run').click();
-      await page.waitForFunction(
-        `document.querySelector('[data-testid="serving-summary"]')?.textContent?.includes('bursts, CV 2')`,
-        undefined,
-        { timeout: 120_000 },
-      );
+      await page.getByTestId('serving-summary').filter({ hasText: 'bursts, CV 2' }).waitFor({ timeout: 120_000 });
       await expect(page.getByTestId('serving-summary').innerText()).resolves.toMatch(
         /20 requests\/s · prompts mean [\d,]+ \+ outputs mean 300 tokens · bursts, CV 2 · p90 TTFT < 1 s/,
       );
@@ -150,11 +146,7 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       );
       await expect(page.getByTestId('serving-prompt').isDisabled()).resolves.toBe(true);
       await page.getByTestId('serving-run').click();
-      await page.waitForFunction(
-        `document.querySelector('main')?.textContent?.includes("chat.jsonl's first")`,
-        undefined,
-        { timeout: 120_000 },
-      );
+      await page.getByText("chat.jsonl's first", { exact: false }).first().waitFor({ timeout: 120_000 });
       await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain('+ outputs mean 200 tokens');
       expect(app.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
     });
