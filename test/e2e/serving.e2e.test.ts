@@ -148,6 +148,8 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await page.getByTestId('serving-run').click();
       await page.getByText("chat.jsonl's first", { exact: false }).first().waitFor({ timeout: 120_000 });
       await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain('+ outputs mean 200 tokens');
+      await page.getByTestId('serving-load-fields').scrollIntoViewIfNeeded();
+      await app.screenshot('serving-trace-light');
       expect(app.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
     });
   },

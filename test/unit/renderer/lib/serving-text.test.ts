@@ -69,13 +69,15 @@ describe('serving text', () => {
   });
 
   it('writes the load: fixed lengths as counts, drawn or traced ones by their mean, bursts by their CV', () => {
+    // Only the lengths, their words and the burst matter here.
+    const fixed = { arrivals: 'Poisson (seed 1)', prompt: '2000 tokens', output: '300 tokens' };
     const load = (o: object) => ({
       rate: 20,
       prompt: 2000,
       output: 300,
       requests: 200,
       seed: 1,
-      described: { arrivals: 'Poisson (seed 1)', prompt: '2000 tokens', output: '300 tokens' },
+      described: fixed,
       ...o,
     });
     expect(loadText(load({}))).toBe('prompt 2000 + 300 output tokens');
