@@ -117,6 +117,18 @@ const SLO_CAP_SHAPE = SERVING_PLAN_REQUEST.shape.slo.element.shape;
 export const SLO_METRIC_NAMES = SLO_CAP_SHAPE.metric.options;
 export const SLO_PERCENTILE_NAMES = SLO_CAP_SHAPE.percentile.options;
 
+/**
+ * Most bytes of a serving trace the app sends (`serving:plan`'s `trace`): a file chosen in the browser,
+ * sent as its text, so one request works over HTTP (which never reads a path on the server) and in the
+ * desktop app alike; half the HTTP body cap (16 MiB), leaving room for JSON's escapes. A plan replays only
+ * a trace's first `requests` rows (default 200), so a larger trace can be cut to its head.
+ */
+export const SERVING_TRACE_MAX_BYTES = 8 * 2 ** 20;
+const SERVING_TRACE = z.strictObject({
+  fileName: z.string().min(1).max(500),
+  text: z.string().min(1).max(SERVING_TRACE_MAX_BYTES),
+});
+
 /** A job's handle: progress arrives as `job:event`s, the answer with `job:get`. */
 export interface JobStarted {
   jobId: string;
@@ -286,8 +298,11 @@ export const CHANNELS = {
    * Serving capacity at an SLO (`pipedejavu serve-plan`): the cheapest deployments (GPU kind, GPUs
    * per replica, weights, replicas) that serve `rate` requests/s within the latency caps, each with
    * its percentiles, band, cost, breaking rate and latency-vs-rate curve; the closest when none meets.
+   * `trace`: a JSONL or ShareGPT trace's text in place of `prompt`, `output` and `burst`.
    */
-  'serving:plan': channel<ServingPlanView>()(SERVING_PLAN_REQUEST.extend({ workload: id })),
+  'serving:plan': channel<ServingPlanView>()(
+    SERVING_PLAN_REQUEST.extend({ workload: id, trace: SERVING_TRACE.optional() }),
+  ),
 
   'job:list': channel<JobView[]>()(z.strictObject({})),
   'job:get': channel<JobView>()(z.strictObject({ jobId: id })),

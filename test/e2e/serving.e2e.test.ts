@@ -3,10 +3,20 @@
  * serving example (Llama 3.1 8B at 20 requests/s, prompts of 2,000 tokens and answers of 300, p90
  * TTFT under 1 s and p90 TPOT under 50 ms, on H100 SXM5, A100 80GB and RTX 4090) and shows the ranked deployments with their percentiles,
  * band and costs, where the default prices came from, and the chosen deployment's latency-vs-rate
- * chart. Needs Chromium (see harness.ts); skips without it.
+ * chart; the table fits 1280 px. Then drawn lengths with bursts (a bad spec refused beside its field)
+ * and a JSONL trace chosen in the browser. Needs Chromium (see harness.ts); skips without it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { HAS_CHROMIUM, openApp, SKIP_REASON, type App } from './harness.js';
+
+/** How many pixels the deployments table runs past its card (0: it fits). */
+const tableOverflow = async (page: Page): Promise<number> =>
+  Number(
+    await page.evaluate(
+      `(() => { const w = document.querySelector('[data-testid="serving-deployments"]')?.parentElement; return w ? w.scrollWidth - w.clientWidth : -1; })()`,
+    ),
+  );
 
 if (SKIP_REASON) console.warn(`serving e2e skipped: ${SKIP_REASON}`);
 
@@ -58,14 +68,15 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain(
         '20 requests/s · prompt 2000 + 300 output tokens · p90 TTFT < 1 s · p90 TPOT < 50 ms',
       );
-      const rows = table.locator('tbody tr');
+      const rows = table.getByTestId('serving-row');
       expect(await rows.count()).toBeGreaterThanOrEqual(1);
       // Each row: what it is, its percentiles (the capped one with its range), where it breaks, its cost.
       await expect(rows.first().getByTestId('serving-deployment').innerText()).resolves.toMatch(
         / · \w+\n\d+ replicas? · [\d.]+ requests\/s each · /,
       );
+      // TTFT and TPOT a line each under p50, p90, p99; the capped p90 with its range beneath it.
       await expect(rows.first().getByTestId('serving-ttft').innerText()).resolves.toMatch(
-        /p50 .+\np90 .+ \(.+ – .+\)\np99 /,
+        /^TTFT\s+[\d.]+ m?s\s+[\d.]+ m?s\s+[\d.]+ m?s – [\d.]+ m?s\s+[\d.]+ m?s$/,
       );
       await expect(rows.first().getByTestId('serving-cost').innerText()).resolves.toMatch(
         /^\$[\d.]+\/h\n\$[\d.]+ per M output tokens$/,
@@ -83,7 +94,9 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       );
       await expect(chart.getByTestId('latency-rate-slo').count()).resolves.toBe(2);
       await expect(chart.locator('polyline').count()).resolves.toBeGreaterThanOrEqual(6);
+      // At 1280 x 800 the table fits its card: the Cost column is in view, nothing scrolls sideways.
       await page.getByTestId('serving-deployments').scrollIntoViewIfNeeded();
+      await expect(tableOverflow(page)).resolves.toBe(0);
       await app.screenshot('serving-deployments-light');
       await chart.scrollIntoViewIfNeeded();
       await app.screenshotOf('latency-rate-chart', 'serving-latency-rate-chart-light');
@@ -93,6 +106,50 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         await rows.nth(1).getByRole('button').click();
         await expect(rows.nth(1).getByRole('button').getAttribute('aria-pressed')).resolves.toBe('true');
       }
+
+      // Drawn lengths and bursts, as serve-plan --prompt/--output/--burst take them: a bad spec is
+      // refused beside its field in the parser's words, a good one is searched.
+      await page.getByTestId('serving-prompt').fill('lognormal:2000');
+      await expect(page.getByTestId('serving-prompt-error').innerText()).resolves.toBe(
+        'prompt lognormal:2000: write lognormal:MEDIAN:SIGMA, e.g. lognormal:2000:0.6',
+      );
+      await page.getByTestId('serving-prompt').fill('lognormal:2000:0.6');
+      await expect(page.getByTestId('serving-prompt-error').count()).resolves.toBe(0);
+      await page.getByTestId('serving-output').fill('100-500');
+      await page.getByTestId('serving-burst').fill('2');
+      await page.getByTestId('serving-run').click();
+      await page.getByTestId('serving-summary').filter({ hasText: 'bursts, CV 2' }).waitFor({ timeout: 120_000 });
+      await expect(page.getByTestId('serving-summary').innerText()).resolves.toMatch(
+        /20 requests\/s · prompts mean [\d,]+ \+ outputs mean 300 tokens · bursts, CV 2 · p90 TTFT < 1 s/,
+      );
+      await expect(page.locator('main').innerText()).resolves.toMatch(
+        /prompts lognormal, median 2000 tokens, sigma 0\.6.*; outputs uniform 100-500 tokens/,
+      );
+      expect(await rows.count()).toBeGreaterThanOrEqual(1);
+      await page.getByTestId('serving-load-fields').scrollIntoViewIfNeeded();
+      await app.screenshot('serving-distribution-form-light');
+      await table.scrollIntoViewIfNeeded();
+      await expect(tableOverflow(page)).resolves.toBe(0);
+      await app.screenshot('serving-distribution-light');
+
+      // A trace chosen in the browser, sent as its text: its rows give the lengths and arrivals.
+      const trace = Array.from({ length: 60 }, (_, i) =>
+        JSON.stringify({ t: i * 0.05, prompt: 1500 + 10 * i, output: 200 }),
+      );
+      await page.getByTestId('serving-trace').setInputFiles({
+        name: 'chat.jsonl',
+        mimeType: 'application/json',
+        buffer: Buffer.from(`${trace.join('\n')}\n`),
+      });
+      await expect(page.getByTestId('serving-trace-chosen').innerText()).resolves.toMatch(
+        /^chat\.jsonl: its rows give/,
+      );
+      await expect(page.getByTestId('serving-prompt').isDisabled()).resolves.toBe(true);
+      await page.getByTestId('serving-run').click();
+      await page.getByText("chat.jsonl's first", { exact: false }).first().waitFor({ timeout: 120_000 });
+      await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain('+ outputs mean 200 tokens');
+      await page.getByTestId('serving-load-fields').scrollIntoViewIfNeeded();
+      await app.screenshot('serving-trace-light');
       expect(app.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
     });
   },

@@ -6,7 +6,8 @@
  * ceil(characters / 4) with no tokenizer (the trace says so in its lengthRule) and which has no
  * arrival times (they then come from a rate). The file is read in pieces, never whole: a line or
  * conversation over the cap, or more rows than the cap, is refused before it is held, and so is a
- * bad row, in one line naming the file and the row.
+ * bad row, in one line naming the file and the row. The app's trace comes as text (a file chosen in
+ * the browser) and is checked the same way.
  */
 import { createReadStream } from 'node:fs';
 import { UserError } from '../../core/errors.js';
@@ -74,31 +75,64 @@ class LineSplitter {
   }
 }
 
+/**
+ * Reads a trace fed in pieces: the first non-blank character picks the format ('[' a ShareGPT
+ * array, else JSONL rows), then each piece is split and checked row by row.
+ */
+class TraceReader {
+  private readonly columns: TraceColumns;
+  private reader: { feed(text: string): void; end(): void } | null = null;
+
+  constructor(private readonly limits: TraceLimits) {
+    this.columns = new TraceColumns(limits.maxRows);
+  }
+
+  feed(chunk: string): void {
+    if (!this.reader) {
+      const first = /\S/.exec(chunk)?.[0];
+      if (first === undefined) return;
+      const columns = this.columns;
+      this.reader =
+        first === '['
+          ? new JsonArraySplitter((text, row) => columns.addShareGpt(jsonOf(text, row), row), this.limits.maxLineChars)
+          : new LineSplitter((line, row) => columns.addJsonl(jsonOf(line, row), row), this.limits.maxLineChars);
+    }
+    this.reader.feed(chunk);
+  }
+
+  done(): ServingTrace {
+    if (!this.reader) throw new UserError('is empty: write one JSON row a request, or a ShareGPT JSON array');
+    this.reader.end();
+    return this.columns.done();
+  }
+}
+
 /** The trace in `file`, checked row by row. */
 export async function readServingTrace(file: string, limits: Partial<TraceLimits> = {}): Promise<ServingTrace> {
-  const { maxRows, maxLineChars } = { ...LIMITS, ...limits };
   regularFileSize(file, 'trace');
-  const columns = new TraceColumns(maxRows);
-  let reader: { feed(text: string): void; end(): void } | null = null;
+  const reader = new TraceReader({ ...LIMITS, ...limits });
   try {
     const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-    for await (const chunk of stream as AsyncIterable<string>) {
-      if (!reader) {
-        const first = /\S/.exec(chunk)?.[0];
-        if (first === undefined) continue;
-        reader =
-          first === '['
-            ? new JsonArraySplitter((text, row) => columns.addShareGpt(jsonOf(text, row), row), maxLineChars)
-            : new LineSplitter((line, row) => columns.addJsonl(jsonOf(line, row), row), maxLineChars);
-      }
-      reader.feed(chunk);
-    }
-    if (!reader) throw new UserError('is empty: write one JSON row a request, or a ShareGPT JSON array');
-    reader.end();
-    return columns.done();
+    for await (const chunk of stream as AsyncIterable<string>) reader.feed(chunk);
+    return reader.done();
   } catch (e) {
     if (e instanceof UserError) throw new UserError(`${file} ${e.message}`);
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(`cannot read ${file} (${code ?? (e as Error).message})`);
+  }
+}
+
+/**
+ * A trace the app sent as text (`serving:plan`'s `trace`, a file the user chose in the browser),
+ * checked as `readServingTrace` checks a file; a bad row is refused naming `fileName` and the row.
+ */
+export function servingTraceFromText(fileName: string, text: string): ServingTrace {
+  const reader = new TraceReader(LIMITS);
+  try {
+    reader.feed(text);
+    return reader.done();
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`${fileName} ${e.message}`);
+    throw e;
   }
 }

@@ -38,6 +38,7 @@ import {
 import { parseBackends } from '../../services/profile/device-targets.js';
 import { importProfile } from '../../services/exchange/profile-import.js';
 import { readProfileBytes } from '../../adapters/files/read-profile-text.js';
+import { servingTraceFromText } from '../../adapters/files/serving-trace.js';
 import { compareMachines } from '../../services/measure/compare-service.js';
 import { predictOnMachine } from '../../services/predict/model-prediction-service.js';
 import {
@@ -253,9 +254,14 @@ async function fitJob(e: JobEnv, req: ApiRequest<'workload:fit'>): Promise<FitAn
   });
 }
 
-/** Serving capacity at an SLO (`pipedejavu serve-plan`), in the job runner: seconds of simulation. */
+/**
+ * Serving capacity at an SLO (`pipedejavu serve-plan`), in the job runner: seconds of simulation. A
+ * trace comes as the text of the file the user chose, checked row by row as `--trace FILE` is.
+ */
 async function servingPlanJob(e: JobEnv, req: ApiRequest<'serving:plan'>): Promise<ServingPlanView> {
-  return planServing(e.db, req);
+  const { trace, ...rest } = req;
+  const named = trace ? { file: trace.fileName, trace: servingTraceFromText(trace.fileName, trace.text) } : undefined;
+  return planServing(e.db, rest, undefined, named);
 }
 
 /** Each kind the job runner runs with its request type; requests were validated before they got here. */

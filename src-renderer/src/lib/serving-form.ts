@@ -1,9 +1,11 @@
 /**
  * The Serving view's form turned into a `serving:plan` request, checked before anything is sent: a
- * rate above 0, at least one SLO cap, whole token counts, prices above 0. Empty fields take the
- * service's defaults. Pure.
+ * rate above 0, at least one SLO cap, lengths as `serve-plan --prompt/--output` takes them (a count,
+ * a range or a lognormal, by the same parser), a burst's CV, prices above 0; or a trace's text in
+ * place of the lengths and the burst. Empty fields take the service's defaults. Pure.
  */
 import type { ApiRequest } from '../../../src-main/api/contract.js';
+import { lengthFieldValue } from '../../../src-main/api/length-spec.js';
 import type { SloMetric, SloPercentile } from '../../../src-main/api/view-models.js';
 
 export type ServingPlanRequest = ApiRequest<'serving:plan'>;
@@ -27,9 +29,13 @@ export interface ServingPlanForm {
   engine: string;
   /** Requests per second, all replicas together. */
   rate: number | string | null;
-  /** Prompt and output tokens per request; empty: the defaults (1024, 256). */
+  /** Prompt and output tokens per request as `--prompt`/`--output` take them; empty: the defaults (1024, 256). */
   prompt: number | string | null;
   output: number | string | null;
+  /** The gaps' coefficient of variation (1: Poisson, over 1: bursts); empty: Poisson. */
+  burst: number | string | null;
+  /** A trace file's name and text: its rows give the lengths (and a JSONL's the arrivals) in place of the three above. */
+  trace: { fileName: string; text: string } | null;
   /** '' tries every format the engine loads among bf16, fp8, int8 and int4. */
   weights: string;
   slo: readonly SloRow[];
@@ -48,13 +54,6 @@ export type ServingFormResult = { ok: true; request: ServingPlanRequest } | { ok
 
 const blank = (v: number | string | null): boolean => v === null || (typeof v === 'string' && v.trim() === '');
 const num = (v: number | string): number => (typeof v === 'number' ? v : Number(v.trim()));
-
-/** A whole number ≥ 1, undefined for an empty field, null when bad. */
-function optionalCount(v: number | string | null): number | undefined | null {
-  if (blank(v)) return undefined;
-  const n = num(v as number | string);
-  return Number.isInteger(n) && n >= 1 && n <= 1 << 20 ? n : null;
-}
 
 /** A number above 0, undefined for an empty field, null when bad. */
 function optionalPositive(v: number | string | null): number | undefined | null {
@@ -79,15 +78,33 @@ function gpuFields(gpus: ServingPlanForm['gpus']): Pick<ServingPlanRequest, 'gpu
   };
 }
 
+/** The burst's CV most a request takes (the schema's bound). */
+const MAX_BURST = 100;
+
+/** The lengths and the burst, or the trace in their place; a string says what is wrong. */
+function loadFields(f: ServingPlanForm): Pick<ServingPlanRequest, 'prompt' | 'output' | 'burst' | 'trace'> | string {
+  if (f.trace) return { trace: f.trace };
+  const prompt = lengthFieldValue(f.prompt, 'prompt');
+  if (!prompt.ok) return prompt.error;
+  const output = lengthFieldValue(f.output, 'output');
+  if (!output.ok) return output.error;
+  const burst = optionalPositive(f.burst);
+  if (burst === null || (burst !== undefined && burst > MAX_BURST))
+    return `The burst is the gaps' coefficient of variation, above 0 and at most ${MAX_BURST} (1: Poisson; empty for Poisson).`;
+  return {
+    ...(prompt.value !== undefined ? { prompt: prompt.value } : {}),
+    ...(output.value !== undefined ? { output: output.value } : {}),
+    ...(burst !== undefined ? { burst } : {}),
+  };
+}
+
 export function servingPlanRequest(f: ServingPlanForm): ServingFormResult {
   const fail = (error: string): ServingFormResult => ({ ok: false, error });
   if (!f.workload) return fail('Choose a model.');
   const rate = optionalPositive(f.rate);
   if (rate === undefined || rate === null) return fail('The rate must be requests per second above 0.');
-  const prompt = optionalCount(f.prompt);
-  if (prompt === null) return fail('Prompt tokens must be a whole number ≥ 1 (or empty for 1024).');
-  const output = optionalCount(f.output);
-  if (output === null) return fail('Output tokens must be a whole number ≥ 1 (or empty for 256).');
+  const load = loadFields(f);
+  if (typeof load === 'string') return fail(load);
   const slo: ServingPlanRequest['slo'] = [];
   for (const row of f.slo) {
     const ms = optionalPositive(row.ms);
@@ -101,10 +118,8 @@ export function servingPlanRequest(f: ServingPlanForm): ServingFormResult {
   if (slo.length === 0) return fail('Give at least one SLO cap (a latency percentile in milliseconds).');
   const gpus = gpuFields(f.gpus);
   if (typeof gpus === 'string') return fail(gpus);
-  const request: ServingPlanRequest = { workload: f.workload, rate, slo, top: f.top, ...gpus };
+  const request: ServingPlanRequest = { workload: f.workload, rate, slo, top: f.top, ...load, ...gpus };
   if (f.engine && f.engine !== 'auto') request.engine = f.engine as ServingPlanRequest['engine'];
   if (f.weights) request.weights = [f.weights as NonNullable<ServingPlanRequest['weights']>[number]];
-  if (prompt !== undefined) request.prompt = prompt;
-  if (output !== undefined) request.output = output;
   return { ok: true, request };
 }

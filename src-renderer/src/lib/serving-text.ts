@@ -8,11 +8,12 @@ import type {
   ServingBand,
   ServingCurvePoint,
   ServingDeploymentView,
+  ServingPlanView,
   ServingPriceView,
   SloCap,
 } from '../../../src-main/api/view-models.js';
 import type { LatencyMetric, LatencySlo, RatePoint } from './latency-rate.js';
-import { formatNumber, formatTime } from './format.js';
+import { formatNumber, formatTime, plural } from './format.js';
 
 /** One replica: "2× H100 SXM5 (TP2) · fp8". */
 export function replicaText(d: ServingDeploymentView): string {
@@ -48,10 +49,30 @@ export function bandText(b: ServingBand | null): string {
   return `measured ${b.low.toFixed(2)}x–${b.high.toFixed(2)}x the predicted times (90% of ${b.cells} independent measurements)`;
 }
 
+/** A percentile figure's range under the band: "680 ms – 1.19 s"; null without a band. */
+export function bandRange(ms: number, b: ServingBand | null): string | null {
+  return b ? `${formatTime(ms * 1000 * b.low)} – ${formatTime(ms * 1000 * b.high)}` : null;
+}
+
 /** A percentile figure with its range under the band: "840 ms (680 ms – 1.19 s)". */
 export function withBand(ms: number, b: ServingBand | null): string {
-  const us = ms * 1000;
-  return b ? `${formatTime(us)} (${formatTime(us * b.low)} – ${formatTime(us * b.high)})` : formatTime(us);
+  const range = bandRange(ms, b);
+  return range ? `${formatTime(ms * 1000)} (${range})` : formatTime(ms * 1000);
+}
+
+/**
+ * The load in a few words: "prompt 2000 + 300 output tokens" when both are fixed, else the mean of
+ * each drawn or traced one ("prompts mean 2,390 + 300 output tokens"), then bursts' CV where given.
+ * What each is drawn from is in the answer's notes.
+ */
+export function loadText(load: ServingPlanView['load']): string {
+  const fixed = (what: 'prompt' | 'output'): boolean => load.described[what] === `${load[what]} tokens`;
+  const prompt = fixed('prompt') ? `prompt ${load.prompt}` : `prompts mean ${formatNumber(load.prompt)}`;
+  const output = fixed('output')
+    ? plural(load.output, 'output token')
+    : `outputs mean ${formatNumber(load.output)} tokens`;
+  const burst = load.burst !== undefined && load.burst !== 1 ? ` · bursts, CV ${formatNumber(load.burst)}` : '';
+  return `${prompt} + ${output}${burst}`;
 }
 
 /** "p90 TTFT < 1 s · p90 TPOT < 50 ms". */

@@ -2,6 +2,9 @@
 import type { ApiClient } from '../../../src-main/api/client.js';
 import type { DatasheetGpuView, ServingDeploymentView, ServingPlanView } from '../../../src-main/api/view-models.js';
 import { gpuMatchesSearch } from '../../../src-main/api/gpu-search.js';
+import { SERVING_TRACE_MAX_BYTES } from '../../../src-main/api/contract.js';
+import { lengthFieldValue, type LengthField } from '../../../src-main/api/length-spec.js';
+import { formatBytes } from '../lib/format.js';
 import type { LatencyMetric, LatencySlo, RatePoint } from '../lib/latency-rate.js';
 import { DEFAULT_SLO, servingPlanRequest, type GpuChoice, type SloRow } from '../lib/serving-form.js';
 import { chartSlo, curvePoints, pricesNote } from '../lib/serving-text.js';
@@ -20,8 +23,15 @@ export class ServingState {
   #workload = $state('');
   engine = $state('auto');
   rate: number | string | null = $state(20);
-  prompt: number | string | null = $state(2000);
-  output: number | string | null = $state(300);
+  /** Lengths as `serve-plan --prompt/--output` take them: 2000, 1000-3000, lognormal:2000:0.6. */
+  prompt: number | string | null = $state('2000');
+  output: number | string | null = $state('300');
+  /** The gaps' coefficient of variation; empty: Poisson. */
+  burst: number | string | null = $state('');
+  /** A chosen trace file's name and text (its rows give the lengths, a JSONL's the arrivals); null: none. */
+  trace: { fileName: string; text: string } | null = $state(null);
+  /** Why the chosen trace file was not taken; null when it was (or none was chosen). */
+  traceError: string | null = $state(null);
   weights = $state('');
   slo: SloRow[] = $state(DEFAULT_SLO.map((r) => ({ ...r })));
   /** The candidate GPUs by datasheet name (none: the service's default list). */
@@ -90,6 +100,32 @@ export class ServingState {
     return this.result.value ? pricesNote(this.result.value.prices) : null;
   }
 
+  /** The length field's one-line error (the CLI parser's words), null when it is empty or good. */
+  lengthError(field: LengthField): string | null {
+    const v = lengthFieldValue(field === 'prompt' ? this.prompt : this.output, field);
+    return v.ok ? null : v.error;
+  }
+
+  /** Takes a trace file chosen in the browser as its text, within what the request carries. */
+  async chooseTrace(file: { name: string; size: number; text(): Promise<string> }): Promise<void> {
+    this.trace = null;
+    this.traceError = null;
+    if (file.size > SERVING_TRACE_MAX_BYTES) {
+      this.traceError = `${file.name} is ${formatBytes(file.size)}, over the ${SERVING_TRACE_MAX_BYTES / 2 ** 20} MiB the app sends: cut it to its first rows (a plan replays only its first 200), or run pipedejavu serve-plan --trace FILE`;
+      return;
+    }
+    if (file.size === 0) {
+      this.traceError = `${file.name} is empty: write one JSON row a request, or a ShareGPT JSON array`;
+      return;
+    }
+    this.trace = { fileName: file.name, text: await file.text() };
+  }
+
+  clearTrace(): void {
+    this.trace = null;
+    this.traceError = null;
+  }
+
   /** The datasheet GPUs the picker shows: those the search matches, and those already chosen. */
   shownGpus(all: readonly DatasheetGpuView[]): DatasheetGpuView[] {
     return all.filter((g) => gpuMatchesSearch(g, this.gpuSearch) || this.gpus[g.name] !== undefined);
@@ -118,6 +154,8 @@ export class ServingState {
       rate: this.rate,
       prompt: this.prompt,
       output: this.output,
+      burst: this.burst,
+      trace: this.trace,
       weights: this.weights,
       slo: this.slo,
       gpus: this.gpus,

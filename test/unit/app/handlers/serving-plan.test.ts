@@ -76,4 +76,30 @@ describe('serving:plan', () => {
     expect(bad).toMatchObject({ ok: false });
     if (!bad.ok) expect(bad.error.message).toMatch(/^prompt lognormal:1000: write lognormal:MEDIAN:SIGMA/);
   });
+
+  it('takes a trace as the text of a chosen file, describes it by name, and refuses a bad row naming it', async () => {
+    core = createAppCore({
+      dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+    });
+    const { prompt: _p, output: _o, ...load } = REQUEST;
+    const rows = Array.from({ length: 40 }, (_, i) => JSON.stringify({ t: i * 0.2, prompt: 800 + i, output: 90 }));
+    const r = await core.dispatch('serving:plan', {
+      ...load,
+      trace: { fileName: 'chat.jsonl', text: `${rows.join('\n')}\n` },
+    });
+    expect(r.ok).toBe(true);
+    const v = (r.ok ? r.value : null) as ServingPlanView;
+    expect(v.load.output).toBe(90);
+    expect(v.load.described.arrivals).toMatch(/^chat\.jsonl's first 40 arrival times/);
+    expect(v.load.described.prompt).toMatch(/^chat\.jsonl's first 40 rows/);
+
+    const bad = await core.dispatch('serving:plan', {
+      ...load,
+      trace: { fileName: 'chat.jsonl', text: `${rows[0]}\n{"t": 1, "prompt": 0, "output": 5}\n` },
+    });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'user' } });
+    if (!bad.ok) expect(bad.error.message).toMatch(/^chat\.jsonl row 2: prompt must be a whole number of tokens/);
+  });
 });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ServingDeploymentView } from '../../../../src-main/api/view-models.js';
 import {
+  bandRange,
   bandText,
   cappedText,
   deploymentText,
   formatDollars,
+  loadText,
   replicaFiguresText,
   sloText,
   withBand,
@@ -36,6 +38,8 @@ describe('serving text', () => {
     expect(formatDollars(null)).toBe('—');
     expect(withBand(620, { low: 0.78, high: 1.35, cells: 23 })).toBe('620 ms (484 ms – 837 ms)');
     expect(withBand(620, null)).toBe('620 ms');
+    expect(bandRange(620, { low: 0.78, high: 1.35, cells: 23 })).toBe('484 ms – 837 ms');
+    expect(bandRange(620, null)).toBeNull();
     expect(bandText({ low: 0.78, high: 1.35, cells: 23 })).toBe(
       'measured 0.78x–1.35x the predicted times (90% of 23 independent measurements)',
     );
@@ -62,5 +66,32 @@ describe('serving text', () => {
       'goodput 4.9 (4.2 – 5) requests/s each, 98% (84% – 100%) within the SLO · ' +
         'KV cache mean 32% (25% – 75%), peak 75% (51% – 100%) · queue mean 0.25, peak 2 waiting',
     );
+  });
+
+  it('writes the load: fixed lengths as counts, drawn or traced ones by their mean, bursts by their CV', () => {
+    // Only the lengths, their words and the burst matter here.
+    const fixed = { arrivals: 'Poisson (seed 1)', prompt: '2000 tokens', output: '300 tokens' };
+    const load = (o: object) => ({
+      rate: 20,
+      prompt: 2000,
+      output: 300,
+      requests: 200,
+      seed: 1,
+      described: fixed,
+      ...o,
+    });
+    expect(loadText(load({}))).toBe('prompt 2000 + 300 output tokens');
+    expect(
+      loadText(
+        load({
+          prompt: 2390.4,
+          burst: 2,
+          described: { arrivals: 'bursts', prompt: 'lognormal, median 2000 tokens, sigma 0.6', output: '300 tokens' },
+        }),
+      ),
+    ).toBe('prompts mean 2390 + 300 output tokens · bursts, CV 2');
+    expect(
+      loadText(load({ burst: 1, output: 90, described: { arrivals: '', prompt: '2000 tokens', output: 'x' } })),
+    ).toBe('prompt 2000 + outputs mean 90 tokens');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../../src-main/api/client.js';
-import { CHANNELS, type ApiRequest } from '../../../../src-main/api/contract.js';
+import { CHANNELS, SERVING_TRACE_MAX_BYTES, type ApiRequest } from '../../../../src-main/api/contract.js';
 import type { ServingDeploymentView, ServingPlanView } from '../../../../src-main/api/view-models.js';
 import { ServingState } from '../../../../src-renderer/src/state/serving.svelte.js';
 
@@ -196,5 +196,61 @@ describe('ServingState', () => {
     expect(ss.listed).toEqual([closest]);
     expect(ss.selected).toBe(0);
     expect(ss.chart?.breakRate).toBeNull();
+  });
+
+  it("sends drawn lengths as their spec and a burst, and shows a bad spec in the parser's one line", async () => {
+    const { client, sent } = fakeClient(() => answer());
+    const ss = new ServingState(client, () => 'llama-3.1-8b');
+    ss.prompt = 'lognormal:2000';
+    expect(ss.lengthError('prompt')).toBe(
+      'prompt lognormal:2000: write lognormal:MEDIAN:SIGMA, e.g. lognormal:2000:0.6',
+    );
+    expect(ss.lengthError('output')).toBeNull();
+    await ss.run();
+    expect(ss.formError).toBe(ss.lengthError('prompt'));
+    ss.output = '500-100';
+    expect(ss.lengthError('output')).toBe("output 500-100: the range's high end is below its low end");
+    ss.prompt = ' lognormal:2000:0.6 ';
+    ss.output = '100-500';
+    ss.burst = 101;
+    await ss.run();
+    expect(ss.formError).toMatch(/^The burst is the gaps' coefficient of variation, above 0 and at most 100/);
+    ss.burst = '2.5';
+    await ss.run();
+    expect(ss.formError).toBeNull();
+    ss.prompt = '';
+    ss.output = '4000000';
+    expect(ss.lengthError('output')).toBe('output 4000000: at most 1048576 tokens');
+    ss.output = '300';
+    await ss.run();
+    expect(sent.map(({ prompt, output, burst }) => ({ prompt, output, burst }))).toEqual([
+      { prompt: 'lognormal:2000:0.6', output: '100-500', burst: 2.5 },
+      { prompt: undefined, output: 300, burst: 2.5 },
+    ]);
+  });
+
+  it('sends a chosen trace as its text in place of the lengths and burst, and refuses one too large to send', async () => {
+    const { client, sent } = fakeClient(() => answer());
+    const ss = new ServingState(client, () => 'llama-3.1-8b');
+    const text = '{"t": 0, "prompt": 900, "output": 80}\n';
+    ss.burst = 3;
+    await ss.chooseTrace({ name: 'chat.jsonl', size: text.length, text: () => Promise.resolve(text) });
+    expect(ss.traceError).toBeNull();
+    await ss.run();
+    expect(sent[0]).toMatchObject({ trace: { fileName: 'chat.jsonl', text } });
+    expect(sent[0]).not.toHaveProperty('prompt');
+    expect(sent[0]).not.toHaveProperty('burst');
+
+    await ss.chooseTrace({
+      name: 'big.json',
+      size: SERVING_TRACE_MAX_BYTES + 1,
+      text: () => Promise.reject(new Error('read')),
+    });
+    expect(ss.trace).toBeNull();
+    expect(ss.traceError).toMatch(/^big\.json is .+, over the 8 MiB the app sends: cut it to its first rows/);
+    ss.clearTrace();
+    await ss.run();
+    expect(sent[1]).toMatchObject({ prompt: 2000, output: 300, burst: 3 });
+    expect(sent[1]).not.toHaveProperty('trace');
   });
 });
