@@ -239,8 +239,10 @@ describe("simulateReplica: SGLang's scheduling (prompt steps alone, the next ste
   const ttftOf = (r: { firstToken: number; arrival: number } | undefined): number =>
     r ? r.firstToken - r.arrival : NaN;
 
-  it('SGLang 0.4 schedules one step ahead; 0.3 and vLLM do not', () => {
+  it("SGLang 0.4 and TensorRT-LLM's PyTorch backend schedule one step ahead; SGLang 0.3, the C++ executor and vLLM do not", () => {
     expect(sglang.batching.scheduleAhead).toBe(true);
+    expect(engineRules('tensorrt-llm', { version: '0.20.0' }).batching.scheduleAhead).toBe(true);
+    expect(engineRules('tensorrt-llm', { version: '0.14.0' }).batching.scheduleAhead).toBeUndefined();
     expect(engineRules('sglang', { version: '0.3.0' }).batching.scheduleAhead).toBeUndefined();
     expect(engineRules('vllm').batching.scheduleAhead).toBeUndefined();
   });
