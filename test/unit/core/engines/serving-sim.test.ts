@@ -20,6 +20,13 @@ import { deployment } from './engine-fixtures.js';
 
 const dep = deployment({ engine: 'vllm', model: 'llama-3.1-8b', gpu: 'H100 SXM5' });
 
+/** Requests in the system as the steps saw them over throughput x mean time in the system (Little's law: 1). */
+function littleRatio(d: ReturnType<typeof deployment>, perSecond: number): number {
+  const run = serve(d, { prompt: 256, output: 128, requests: 400, arrival: { kind: 'rate', perSecond, seed: 7 } });
+  const throughput = run.sim.requests.length / run.sim.makespanUs;
+  return run.sim.meanInSystem / (throughput * run.e2e.mean);
+}
+
 describe('simulateReplica', () => {
   it('at a vanishing rate: TTFT is the prefill alone, TPOT the decode step of one sequence', () => {
     const run = serve(dep, { prompt: 512, output: 64, requests: 5, arrival: { kind: 'rate', perSecond: 0.001 } });
@@ -55,14 +62,7 @@ describe('simulateReplica', () => {
   it.each([10, 40, 120])(
     "holds Little's law at %i requests/s: the queue the steps saw = throughput x mean time in the system",
     (perSecond) => {
-      const run = serve(dep, {
-        prompt: 256,
-        output: 128,
-        requests: 400,
-        arrival: { kind: 'rate', perSecond, seed: 7 },
-      });
-      const throughput = run.sim.requests.length / run.sim.makespanUs;
-      expect(run.sim.meanInSystem / (throughput * run.e2e.mean)).toBeCloseTo(1, 2);
+      expect(littleRatio(dep, perSecond)).toBeCloseTo(1, 2);
     },
   );
 
@@ -294,14 +294,7 @@ describe("simulateReplica: SGLang's scheduling (prompt steps alone, the next ste
   });
 
   it.each([10, 40, 120])("holds Little's law at %i requests/s", (perSecond) => {
-    const run = serve(ahead, {
-      prompt: 256,
-      output: 128,
-      requests: 400,
-      arrival: { kind: 'rate', perSecond, seed: 7 },
-    });
-    const throughput = run.sim.requests.length / run.sim.makespanUs;
-    expect(run.sim.meanInSystem / (throughput * run.e2e.mean)).toBeCloseTo(1, 2);
+    expect(littleRatio(ahead, perSecond)).toBeCloseTo(1, 2);
   });
 
   it('gives the same run for the same seed', () => {
