@@ -24,8 +24,9 @@
  * with prompt work stays one step (vLLM v0.6.0 gives a prefill no lookahead slots), so a request
  * arriving during the N steps waits for their end before its prefill.
  * Scheduling one step ahead (SGLang's overlap scheduler, `scheduleAhead`): the next step is formed
- * when this one starts, so a request arriving during a step joins the step after the next one,
- * unless nothing else would run (then it starts when the step ends). At a vanishing rate the
+ * when this one starts, so a request arriving during a step (a closed loop's next request too, sent
+ * as an answer ends) joins the step after the next one, unless nothing else would run (then it
+ * starts when the step ends). At a vanishing rate the
  * engine is idle when a request comes, so its first token is still its prefill time.
  * Besides each request's times, the run keeps every inter-token gap (grouped: the sequences a step
  * decodes share one gap) and the KV cache and queue step by step (timeline.ts).
@@ -221,9 +222,10 @@ class ReplicaSim {
     }
   }
 
-  private admit(): void {
+  /** Queued requests that arrived by `until` start running, oldest first, while the caps and the cache allow. */
+  private admit(until: number): void {
     if (this.isStatic && this.running() > 0) return;
-    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs; w = this.front()) {
+    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs && w.arrival <= until; w = this.front()) {
       const need = this.held(w);
       if (need > this.opts.kvTokens) {
         this.dequeue();
@@ -510,12 +512,13 @@ class ReplicaSim {
     this.now = first;
     let cut = false;
     while (this.next < this.requests.length || this.queued() > 0 || this.running() > 0) {
-      if (this.opts.closedLoop === undefined) this.arrive(this.formedAt());
-      this.admit();
-      if (this.running() === 0 && this.opts.closedLoop === undefined) {
+      const formed = this.formedAt();
+      if (this.opts.closedLoop === undefined) this.arrive(formed);
+      this.admit(formed);
+      if (this.running() === 0 && formed < this.now) {
         // Nothing else would run: the scheduler takes what arrived during the last step now.
-        this.arrive(this.now);
-        this.admit();
+        if (this.opts.closedLoop === undefined) this.arrive(this.now);
+        this.admit(this.now);
       }
       if (this.running() === 0) {
         if (this.queued() > 0) continue;

@@ -277,6 +277,16 @@ describe("simulateReplica: SGLang's scheduling (prompt steps alone, the next ste
     expect(b?.firstToken ?? 0).toBeCloseTo((a?.end ?? NaN) + prefillUs, 6);
   });
 
+  it("a closed loop's next request, sent when one ends, misses the step already formed too", () => {
+    // Four users with answers of different lengths: each next request comes while the others decode.
+    const reqs = Array.from({ length: 40 }, (_, i) => ({ at: 0, prompt: 128, output: 20 + 17 * (i % 4) }));
+    const mean = (d: typeof ahead): number => {
+      const later = simulateReplica(d, reqs, { ...opts, closedLoop: 4 }).requests.slice(4);
+      return later.reduce((a, r) => a + ttftOf(r), 0) / later.length;
+    };
+    expect(mean(ahead) - mean(inStep)).toBeGreaterThan(0.9 * decodeUs);
+  });
+
   it('a prompt step runs alone: the sequences already decoding get no token in it', () => {
     const reqs = [
       { at: 0, prompt: 128, output: 50 },
