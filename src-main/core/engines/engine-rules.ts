@@ -45,8 +45,21 @@ export interface EngineBatching {
   maxNumSeqs: number;
   /** Most tokens one step processes (vLLM max_num_batched_tokens, llama.cpp -ub). */
   maxBatchedTokens: number;
-  /** Prompts are cut into chunks that share steps with decodes. */
+  /** Prompts are cut into chunks of at most maxBatchedTokens a step. */
   chunkedPrefill: boolean;
+  /**
+   * A step with prompt work also decodes every running sequence (vLLM V1's chunked prefill,
+   * TensorRT-LLM's in-flight batching, which runs context and generation requests in one
+   * iteration); false: prompt steps run alone and the running sequences wait (vLLM V0, SGLang
+   * without --enable-mixed-chunk). Absent: as chunkedPrefill.
+   */
+  prefillWithDecodes?: boolean;
+  /**
+   * The scheduler forms the next step while this one runs on the GPU (SGLang's overlap
+   * scheduler): a request arriving during a step misses the step already formed and joins the one
+   * after, unless the engine would otherwise sit idle. Absent: false.
+   */
+  scheduleAhead?: boolean;
   /** KV cache held for the whole request from admission ('full') or grown as tokens come ('on-demand'). */
   admission: 'on-demand' | 'full';
   /**

@@ -5,12 +5,11 @@
  * prompt chunks as the engine's batching allows, and the step's time comes from stepCost. Pure and
  * deterministic: the same requests give the same figures.
  *
- * Batching rules (EngineBatching):
- * - continuous with chunked prefill: every step decodes all running sequences, then fills the
- *   token budget with prompt chunks (vLLM V1, SGLang, TensorRT-LLM in-flight batching, llama.cpp's
- *   server slots);
- * - continuous without chunked prefill: a step prefills whole waiting prompts (up to the budget) and
- *   decodes nothing; otherwise it decodes (vLLM before chunked prefill was the default);
+ * Batching rules (EngineBatching), two choices:
+ * - whether a step with prompt work also decodes every running sequence (vLLM V1, TensorRT-LLM's
+ *   in-flight batching, llama.cpp's server slots) or runs alone while they wait (vLLM V0, SGLang);
+ * - whether prompts are cut into chunks that fill what the step's token budget leaves (chunked
+ *   prefill) or run whole, as many as the budget holds (at least one);
  * - static: a batch is admitted when the engine is idle, prefilled at once, and decoded until its
  *   last sequence ends (transformers' generate).
  * KV cache: 'on-demand' engines reserve a prompt's tokens at admission, hold each answer's tokens as
@@ -24,6 +23,11 @@
  * at the end, N at a time (one inter-token gap per chunk, as benchmark_serving measures). A step
  * with prompt work stays one step (vLLM v0.6.0 gives a prefill no lookahead slots), so a request
  * arriving during the N steps waits for their end before its prefill.
+ * Scheduling one step ahead (SGLang's overlap scheduler, `scheduleAhead`): the next step is formed
+ * when this one starts, so a request arriving during a step (a closed loop's next request too, sent
+ * as an answer ends) joins the step after the next one, unless nothing else would run (then it
+ * starts when the step ends). At a vanishing rate the
+ * engine is idle when a request comes, so its first token is still its prefill time.
  * Besides each request's times, the run keeps every inter-token gap (grouped: the sequences a step
  * decodes share one gap) and the KV cache and queue step by step (timeline.ts).
  */
@@ -140,6 +144,9 @@ class ReplicaSim {
   private admissions = 0;
   private now = 0;
   private steps = 0;
+  /** When the last step started and ended (µs): a scheduler one step ahead formed the next step at its start. */
+  private stepStart = -Infinity;
+  private stepEnd = -Infinity;
   private preemptions = 0;
   private peakRunning = 0;
   private refused = 0;
@@ -191,8 +198,9 @@ class ReplicaSim {
     });
   }
 
-  private arrive(): void {
-    while (this.next < this.requests.length && (this.requests[this.next] as SimRequest).at <= this.now) {
+  /** Requests that arrived by `until` join the queue. */
+  private arrive(until: number): void {
+    while (this.next < this.requests.length && (this.requests[this.next] as SimRequest).at <= until) {
       this.enqueue(this.next, (this.requests[this.next] as SimRequest).at);
       this.next++;
     }
@@ -214,9 +222,10 @@ class ReplicaSim {
     }
   }
 
-  private admit(): void {
+  /** Queued requests that arrived by `until` start running, oldest first, while the caps and the cache allow. */
+  private admit(until: number): void {
     if (this.isStatic && this.running() > 0) return;
-    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs; w = this.front()) {
+    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs && w.arrival <= until; w = this.front()) {
       const need = this.held(w);
       if (need > this.opts.kvTokens) {
         this.dequeue();
@@ -236,12 +245,13 @@ class ReplicaSim {
     const b = this.dep.engine.batching;
     this.chunked.length = 0;
     this.chunks.length = 0;
-    const decodes = this.pending.length === 0 || (b.kind !== 'static' && b.chunkedPrefill);
-    let left = b.kind === 'static' ? Infinity : this.opts.maxBatchedTokens - (decodes ? this.decoding.length : 0);
+    const continuous = b.kind !== 'static';
+    const decodes = this.pending.length === 0 || (continuous && (b.prefillWithDecodes ?? b.chunkedPrefill));
+    let left = continuous ? this.opts.maxBatchedTokens - (decodes ? this.decoding.length : 0) : Infinity;
     for (const r of this.pending) {
       const rest = r.target - r.prefilled;
-      if (decodes) {
-        // Chunked prefill: fill what the decodes leave of the token budget.
+      if (continuous && b.chunkedPrefill) {
+        // Chunked prefill: fill what the decodes (if they run) leave of the token budget.
         if (left <= 0) break;
         this.chunked.push(r);
         this.chunks.push(Math.min(left, rest));
@@ -320,6 +330,14 @@ class ReplicaSim {
       area += end - Math.max(at, this.now);
     }
     return area;
+  }
+
+  /**
+   * The time up to which arrivals can join the next step: now, or for a scheduler one step ahead
+   * the start of the step that just ended (the next step was formed then).
+   */
+  private formedAt(): number {
+    return this.dep.engine.batching.scheduleAhead === true && this.stepEnd === this.now ? this.stepStart : this.now;
   }
 
   /** Whether a queued request could be admitted before a running one ends. */
@@ -471,7 +489,9 @@ class ReplicaSim {
     this.peakKv = Math.max(this.peakKv, this.used);
     this.timeline.record(this.now, us, this.used, queued);
     const t0 = this.now;
+    this.stepStart = t0;
     this.now += us;
+    this.stepEnd = this.now;
     this.steps += k;
     this.peakRunning = Math.max(this.peakRunning, running);
     if (multi) this.decodedWindow(k);
@@ -492,8 +512,14 @@ class ReplicaSim {
     this.now = first;
     let cut = false;
     while (this.next < this.requests.length || this.queued() > 0 || this.running() > 0) {
-      if (this.opts.closedLoop === undefined) this.arrive();
-      this.admit();
+      const formed = this.formedAt();
+      if (this.opts.closedLoop === undefined) this.arrive(formed);
+      this.admit(formed);
+      if (this.running() === 0 && formed < this.now) {
+        // Nothing else would run: the scheduler takes what arrived during the last step now.
+        if (this.opts.closedLoop === undefined) this.arrive(this.now);
+        this.admit(this.now);
+      }
       if (this.running() === 0) {
         if (this.queued() > 0) continue;
         if (this.next >= this.requests.length) break;

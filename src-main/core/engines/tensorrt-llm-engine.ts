@@ -62,7 +62,11 @@ const V0_9: EngineRules = {
 /**
  * The PyTorch backend (default from 1.0; trtllm-bench's from 0.20): the model runs in PyTorch with
  * TensorRT-LLM's kernels, decode steps replay CUDA graphs, and the overlap scheduler prepares the
- * next step while the GPU runs this one.
+ * next step while the GPU runs this one (tensorrt_llm/_torch/pyexecutor/py_executor.py,
+ * _executor_loop_overlap: fetch and schedule batch N+1, launch it, then update batch N's requests
+ * and send its responses), so a request arriving during a step joins the step after the next.
+ * The C++ executor of 0.9-0.19 does not (executorImpl.cpp executionLoop: forwardSync of the step,
+ * its responses, fetchNewRequests, then forwardAsync of the next).
  */
 const V0_20: EngineRules = {
   ...V0_9,
@@ -71,7 +75,7 @@ const V0_20: EngineRules = {
   change: 'PyTorch backend: CUDA graphs for decode, overlap scheduler, chunked context',
   launches: { ...V0_9.launches, perBlock: 9 },
   host: { stepUs: 940, perSequenceUs: 2.5, perRankUs: 50, launchUs: 10, graphMaxBatch: 1024 },
-  batching: { ...V0_9.batching, chunkedPrefill: true, maxNumSeqs: 1024 },
+  batching: { ...V0_9.batching, chunkedPrefill: true, maxNumSeqs: 1024, scheduleAhead: true },
 };
 
 /** Newest first. */

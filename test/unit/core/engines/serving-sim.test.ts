@@ -20,6 +20,13 @@ import { deployment } from './engine-fixtures.js';
 
 const dep = deployment({ engine: 'vllm', model: 'llama-3.1-8b', gpu: 'H100 SXM5' });
 
+/** Requests in the system as the steps saw them over throughput x mean time in the system (Little's law: 1). */
+function littleRatio(d: ReturnType<typeof deployment>, perSecond: number): number {
+  const run = serve(d, { prompt: 256, output: 128, requests: 400, arrival: { kind: 'rate', perSecond, seed: 7 } });
+  const throughput = run.sim.requests.length / run.sim.makespanUs;
+  return run.sim.meanInSystem / (throughput * run.e2e.mean);
+}
+
 describe('simulateReplica', () => {
   it('at a vanishing rate: TTFT is the prefill alone, TPOT the decode step of one sequence', () => {
     const run = serve(dep, { prompt: 512, output: 64, requests: 5, arrival: { kind: 'rate', perSecond: 0.001 } });
@@ -55,14 +62,7 @@ describe('simulateReplica', () => {
   it.each([10, 40, 120])(
     "holds Little's law at %i requests/s: the queue the steps saw = throughput x mean time in the system",
     (perSecond) => {
-      const run = serve(dep, {
-        prompt: 256,
-        output: 128,
-        requests: 400,
-        arrival: { kind: 'rate', perSecond, seed: 7 },
-      });
-      const throughput = run.sim.requests.length / run.sim.makespanUs;
-      expect(run.sim.meanInSystem / (throughput * run.e2e.mean)).toBeCloseTo(1, 2);
+      expect(littleRatio(dep, perSecond)).toBeCloseTo(1, 2);
     },
   );
 
@@ -226,5 +226,95 @@ describe('simulateReplica: multi-step scheduling (vLLM --num-scheduler-steps)', 
     const one = simulateReplica(v060, reqs, { ...opts, schedulerSteps: 1 });
     expect(one.requests).toEqual(plain.requests);
     expect(Array.from(one.itl.gapsUs)).toEqual(Array.from(plain.itl.gapsUs));
+  });
+});
+
+describe("simulateReplica: SGLang's scheduling (prompt steps alone, the next step formed while this one runs)", () => {
+  const sglang = engineRules('sglang', { version: '0.4.4' });
+  const ahead = deployment({ engine: sglang });
+  const inStep = deployment({ engine: { ...sglang, batching: { ...sglang.batching, scheduleAhead: false } } });
+  const opts = { kvTokens: replicaKv(ahead), maxNumSeqs: 256, maxBatchedTokens: 8192 };
+  const decodeUs = stepCost(ahead, { decodeSeqs: 1, decodeContext: 128 + 2, prefill: [] }).us;
+  const prefillUs = stepCost(ahead, { decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens: 128, past: 0 }] }).us;
+  const ttftOf = (r: { firstToken: number; arrival: number } | undefined): number =>
+    r ? r.firstToken - r.arrival : NaN;
+
+  it("SGLang 0.4 and TensorRT-LLM's PyTorch backend schedule one step ahead; SGLang 0.3, the C++ executor and vLLM do not", () => {
+    expect(sglang.batching.scheduleAhead).toBe(true);
+    expect(engineRules('tensorrt-llm', { version: '0.20.0' }).batching.scheduleAhead).toBe(true);
+    expect(engineRules('tensorrt-llm', { version: '0.14.0' }).batching.scheduleAhead).toBeUndefined();
+    expect(engineRules('sglang', { version: '0.3.0' }).batching.scheduleAhead).toBeUndefined();
+    expect(engineRules('vllm').batching.scheduleAhead).toBeUndefined();
+  });
+
+  it('at a vanishing rate the first token is still the prefill alone (the engine is idle when a request comes)', () => {
+    const run = serve(ahead, { prompt: 512, output: 64, requests: 5, arrival: { kind: 'rate', perSecond: 0.001 } });
+    const alone = stepCost(ahead, { decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens: 512, past: 0 }] }).us;
+    expect(run.ttft.p50).toBeCloseTo(alone, 3);
+  });
+
+  it('a request arriving during a step misses the step already formed and joins the one after', () => {
+    const a = { at: 0, prompt: 128, output: 200 };
+    const first = simulateReplica(ahead, [a], opts).requests[0]?.firstToken ?? 0;
+    // B arrives just after A's first decode step began.
+    const reqs = [a, { at: first + 1, prompt: 128, output: 8 }];
+    const late = simulateReplica(ahead, reqs, opts).requests.find((r) => r.output === 8);
+    const now = simulateReplica(inStep, reqs, opts).requests.find((r) => r.output === 8);
+    // Formed at each step's start: the rest of the running step, then the prefill.
+    expect(ttftOf(now)).toBeLessThan(prefillUs + 1.02 * decodeUs);
+    // Formed one step ahead: the rest of the running step, the step formed with it, then the prefill.
+    expect(ttftOf(late)).toBeGreaterThan(prefillUs + 1.95 * decodeUs);
+    expect(ttftOf(late)).toBeLessThan(prefillUs + 2.05 * decodeUs);
+  });
+
+  it('an engine that would sit idle takes a request that came during its last step when that step ends', () => {
+    // A ends with its prefill (one token); B arrives during it.
+    const reqs = [
+      { at: 0, prompt: 128, output: 1 },
+      { at: 10, prompt: 128, output: 4 },
+    ];
+    const [a, b] = simulateReplica(ahead, reqs, opts).requests;
+    expect(b?.firstToken ?? 0).toBeCloseTo((a?.end ?? NaN) + prefillUs, 6);
+  });
+
+  it("a closed loop's next request, sent when one ends, misses the step already formed too", () => {
+    // Four users with answers of different lengths: each next request comes while the others decode.
+    const reqs = Array.from({ length: 40 }, (_, i) => ({ at: 0, prompt: 128, output: 20 + 17 * (i % 4) }));
+    const mean = (d: typeof ahead): number => {
+      const later = simulateReplica(d, reqs, { ...opts, closedLoop: 4 }).requests.slice(4);
+      return later.reduce((a, r) => a + ttftOf(r), 0) / later.length;
+    };
+    expect(mean(ahead) - mean(inStep)).toBeGreaterThan(0.9 * decodeUs);
+  });
+
+  it('a prompt step runs alone: the sequences already decoding get no token in it', () => {
+    const reqs = [
+      { at: 0, prompt: 128, output: 50 },
+      { at: 3 * prefillUs, prompt: 4096, output: 4 },
+    ];
+    const longUs = stepCost(ahead, { decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens: 4096, past: 0 }] }).us;
+    const run = simulateReplica(ahead, reqs, opts);
+    // A's longest gap spans B's whole prompt step and its own next decode step.
+    expect(Math.max(...run.itl.gapsUs)).toBeGreaterThan(longUs + decodeUs);
+    // vLLM V1 decodes A in the same step as B's prompt: A's longest gap is that one step.
+    const v1 = deployment({ engine: 'vllm' });
+    const mixed = simulateReplica(v1, reqs, { ...opts, kvTokens: replicaKv(v1) });
+    const mixedUs = stepCost(v1, { decodeSeqs: 1, decodeContext: 200, prefill: [{ tokens: 4096, past: 0 }] }).us;
+    expect(Math.max(...mixed.itl.gapsUs)).toBeLessThan(1.05 * mixedUs);
+  });
+
+  it.each([10, 40, 120])("holds Little's law at %i requests/s", (perSecond) => {
+    expect(littleRatio(ahead, perSecond)).toBeCloseTo(1, 2);
+  });
+
+  it('gives the same run for the same seed', () => {
+    const load: ServingLoad = {
+      prompt: 256,
+      output: 64,
+      requests: 200,
+      arrival: { kind: 'rate', perSecond: 30, seed: 4 },
+    };
+    const a: ServingRun = serve(ahead, load);
+    expect(serve(ahead, load).ttft).toEqual(a.ttft);
   });
 });
