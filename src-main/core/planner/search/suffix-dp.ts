@@ -471,7 +471,11 @@ export class SuffixDp {
     return end;
   }
 
-  /** F row r on group g by trying every end e of the first stage against N row nr: O(L²). */
+  /**
+   * F row r on group g by trying every end e of the first stage against N row nr: O(L²). On an
+   * even group a range's time and memory only grow with it (DpStageTables.fillEvenStages), so the
+   * ends start at N's first finite layer and stop at the first over the cap or out of memory.
+   */
   private scanRow(r: number, g: number, u: number, nr: number, need: number): void {
     const o = this.suffix.offset(r);
     const { layerCount: L, timeCap } = this;
@@ -482,7 +486,7 @@ export class SuffixDp {
     const b = this.afterCutHi[nr] as number;
     const no = this.afterCut.at(nr);
     const gb = g * rangesPerGroup;
-    const single = (this.states.groups[g] as StageGroup).size === 1;
+    const even = this.tables.evenGroup[g] === 1;
     let lo = L;
     let hi = -1;
     const lEnd = Math.min(b - 1, this.lastL(u));
@@ -490,14 +494,14 @@ export class SuffixDp {
       const base = gb + l * (L + 1);
       let best = Infinity;
       let bestEnd = -1;
-      for (let e = l + 1; e < L; e++) {
+      for (let e = even ? Math.max(l + 1, a) : l + 1; e < L; e++) {
         const t = stageTime[base + e] as number;
-        if (!(t <= timeCap)) break;
+        if (!(t <= timeCap) || e > b) break;
         if ((stageFit[base + e] as number) < need) {
-          if (single) break;
+          if (even) break;
           continue;
         }
-        if (e < a || e > b) continue;
+        if (e < a) continue;
         const v = t + this.syncAt(g, l, e, base + e) + (afterCutCost[no + e] as number);
         if (v < best) {
           best = v;
