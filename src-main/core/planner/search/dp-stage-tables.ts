@@ -9,6 +9,7 @@
  */
 import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
+import type { ScratchLease } from './scratch.js';
 
 /** Groups of one shape a group's stage tables are compared with before they are computed (DpStageTables.twinOf). */
 const MAX_TWINS_TRIED = 4;
@@ -71,6 +72,7 @@ export class DpStageTables {
   constructor(
     private readonly ctx: PlannerContext,
     private readonly states: DpStateSpace,
+    private readonly lease: ScratchLease,
   ) {
     const { problem, tables } = ctx;
     const L = problem.layers.length;
@@ -91,11 +93,13 @@ export class DpStageTables {
   private allocate(): void {
     const L = this.layerCount;
     const n = this.groupCount;
-    this.stageTime = new Float64Array(n * this.rangesPerGroup);
-    this.stageFit = new Int32Array(n * this.rangesPerGroup);
-    this.cutTime = new Float64Array(n * n * L);
-    this.prefixTime = new Float64Array(n * (L + 1));
-    this.capBuffer = new Float64Array(n * this.rangesPerGroup + n * n * L);
+    // Arrays of the last search (stale values): fill writes all that is read.
+    const { lease } = this;
+    this.stageTime = lease.take('stageTime', 'f64', n * this.rangesPerGroup);
+    this.stageFit = lease.take('stageFit', 'i32', n * this.rangesPerGroup);
+    this.cutTime = lease.take('cutTime', 'f64', n * n * L);
+    this.prefixTime = lease.take('prefixTime', 'f64', n * (L + 1));
+    this.capBuffer = lease.take('capBuffer', 'f64', n * this.rangesPerGroup + n * n * L);
   }
 
   /** Rebuilds every table for m microbatches of `samples` samples, at most `maxInFlight` in flight. */

@@ -40,6 +40,7 @@ import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
 import { DpRowStore } from './dp-row-store.js';
 import { DpStageTables } from './dp-stage-tables.js';
+import { ScratchLease } from './scratch.js';
 import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
 import type { Schedule } from '../types.js';
@@ -58,6 +59,8 @@ interface FirstStage {
 
 /** The DP tables of a search: prepare(m) per microbatch count, then solve(T) per cap. */
 export class SuffixDp {
+  /** The large arrays, reused from the last search (scratch.ts) and handed back by release(). */
+  private readonly lease = new ScratchLease();
   /** Stage, cut and prefix times for the current microbatch count. */
   private readonly tables: DpStageTables;
   private readonly layerCount: number;
@@ -111,7 +114,7 @@ export class SuffixDp {
     const { problem } = ctx;
     const L = problem.layers.length;
     this.layerCount = L;
-    this.tables = new DpStageTables(ctx, states);
+    this.tables = new DpStageTables(ctx, states, this.lease);
     this.inference = problem.mode === 'inference';
     this.gpipe = schedule === 'gpipe';
     this.cutWeight = problem.mode === 'training' ? 2 : 1;
@@ -135,8 +138,8 @@ export class SuffixDp {
     this.suffixHi = new Int32Array(rows);
     this.afterCutLo = new Int32Array(rows);
     this.afterCutHi = new Int32Array(rows);
-    this.suffix = new DpRowStore(rows, L);
-    this.afterCut = new DpRowStore(rows, L);
+    this.suffix = new DpRowStore(rows, L, { lease: this.lease, name: 'suffix' });
+    this.afterCut = new DpRowStore(rows, L, { lease: this.lease, name: 'afterCut' });
     this.dequeEnd = new Int32Array(L);
     this.dequeValue = new Float64Array(L);
     this.relaxedStart = new Int32Array(states.usages);
@@ -150,10 +153,15 @@ export class SuffixDp {
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
     const L = this.layerCount;
-    if (this.sync.length === 0) this.sync = new Float64Array(this.states.groups.length * L * (L + 1));
+    if (this.sync.length === 0) this.sync = this.lease.take('sync', 'f64', this.states.groups.length * L * (L + 1));
     this.sync.fill(NaN);
     const maxInFlight = this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
     this.tables.fill(m, samples, maxInFlight);
+  }
+
+  /** Hands the tables back for the next search: this DP is done. */
+  release(): void {
+    this.lease.give();
   }
 
   /** A lower bound of the step of every plan with m microbatches, without prepare(m) (DpStageTables.stepFloor). */
