@@ -68,6 +68,8 @@ export class DpStageTables {
   /** Scratch of fillEvenStages: per count f in flight and first layer, the furthest end that fits. */
   private reach: Int32Array;
   private capBuffer = new Float64Array(0);
+  /** The least a plan's largest time can be at the last fill's samples (layerFloors' cap, less 1e-9 of it); 0 when unknown. */
+  private leastLargest = 0;
 
   constructor(
     private readonly ctx: PlannerContext,
@@ -124,6 +126,7 @@ export class DpStageTables {
       else this.fillUnevenStages(g, gid, fits, samples, maxInFlight);
     });
     this.fillCuts(samples);
+    this.leastLargest = (this.layerFloors(samples)?.cap ?? 0) * (1 - 1e-9);
     this.fillPrefixes(samples);
   }
 
@@ -312,11 +315,11 @@ export class DpStageTables {
 
   /**
    * The stage and cut times c (the values a plan's largest time can take) with
-   * floor + weight·c < limit, unsorted, possibly repeated, in a scratch buffer (valid until the
-   * next call or fill).
+   * floor + weight·c < limit and c at least the least a plan's largest time can be (layerFloors),
+   * unsorted, possibly repeated, in a scratch buffer (valid until the next call or fill).
    */
   capValues(floor: number, weight: number, limit: number): Float64Array {
-    const { stageTime, stageFit, cutTime, capBuffer: buf, rangesPerGroup, copyOf } = this;
+    const { stageTime, stageFit, cutTime, capBuffer: buf, rangesPerGroup, copyOf, leastLargest } = this;
     let n = 0;
     for (let g = 0; g < this.groupCount; g++) {
       // A copy's times are its twin's, listed already.
@@ -324,12 +327,12 @@ export class DpStageTables {
       const end = (g + 1) * rangesPerGroup;
       for (let k = g * rangesPerGroup; k < end; k++) {
         const t = stageTime[k] as number;
-        if ((stageFit[k] as number) >= 1 && floor + weight * t < limit) buf[n++] = t;
+        if ((stageFit[k] as number) >= 1 && t >= leastLargest && floor + weight * t < limit) buf[n++] = t;
       }
     }
     for (let k = 0; k < cutTime.length; k++) {
       const c = cutTime[k] as number;
-      if (Number.isFinite(c) && floor + weight * c < limit) buf[n++] = c;
+      if (Number.isFinite(c) && c >= leastLargest && floor + weight * c < limit) buf[n++] = c;
     }
     return buf.subarray(0, n);
   }

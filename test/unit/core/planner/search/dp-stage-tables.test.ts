@@ -41,9 +41,10 @@ describe('DpStageTables', () => {
     expect(copied).toBeGreaterThan(10);
   });
 
-  it("skips counts whose step floor counts each layer's least device time over all the devices; the optimum is unchanged", () => {
+  it("skips counts, and caps, below each layer's least device time summed over all the devices; the optimum is unchanged", () => {
     let tighter = 0;
     let skipped = 0;
+    let capped = 0;
     for (let seed = 700; seed < 712; seed++) {
       const ctx = like(seed);
       const space = hybridSpace(ctx.problem);
@@ -61,6 +62,17 @@ describe('DpStageTables', () => {
         const before = (sum + (m - 1) * Math.max(...least, sum / stages)) * (1 - 1e-9);
         expect(dp.stepFloor(m)).toBeGreaterThanOrEqual(before);
         if (dp.stepFloor(m) > before) tighter++;
+        // After the tables: no cap below the least largest time, Σ over layers of the least
+        // |g|·t_g(l), over the devices.
+        const work = Array.from({ length: L }, (_, l) =>
+          Math.min(...states.groups.map((g) => g.size * ctx.tables.evenStageTimer(g.devs, samples, g.tp)(l, l + 1))),
+        ).reduce((a, b) => a + b, 0);
+        const leastLargest = (work / ctx.problem.devices.length) * (1 - 1e-9);
+        dp.prepare(m);
+        const caps = dp.capValues(0, 0, Infinity);
+        expect(caps.every((c) => c >= leastLargest)).toBe(true);
+        // Some one-layer stage lies below it: the rule has caps to drop.
+        if (Math.min(...least) < leastLargest) capped++;
       }
       dp.release();
       const fast = pipelineSearch(ctx, { space });
@@ -69,6 +81,7 @@ describe('DpStageTables', () => {
       expectSameOptimum(fast.best, bruteForce(ctx, { space }).best);
     }
     expect(tighter).toBeGreaterThan(5);
+    expect(capped).toBeGreaterThan(5);
     expect(skipped).toBeGreaterThan(0);
   });
 });
