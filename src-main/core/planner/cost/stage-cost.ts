@@ -280,6 +280,20 @@ export class CostTables {
   }
 
   /**
+   * Groups a and b (each of alike replicas, or one replica) at degree tp take the same time for
+   * every range with `samples` samples a microbatch (evenStageTimer): their members' layer times
+   * match one for one, and so do their first replicas' all-reduces.
+   */
+  sameEvenStages(a: readonly number[], b: readonly number[], tp: number, samples: number): boolean {
+    if (a.length !== b.length || !a.every((d, j) => this.sameTimes(d, b[j] as number))) return false;
+    if (tp === 1) return true;
+    const n = Math.ceil(samples / (a.length / tp));
+    const ca = this.replicaComm(a.slice(0, tp), n).step;
+    const cb = this.replicaComm(b.slice(0, tp), n).step;
+    return ca.every((v, i) => v === cb[i]);
+  }
+
+  /**
    * Per-microbatch time of layers [from, to) on a group whose replicas are alike, or one replica:
    * the replica dealt the most samples sets it, and it adds up over layers. The same arithmetic as
    * stageSplit, without its allocations (the searches ask for every range).

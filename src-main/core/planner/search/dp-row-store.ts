@@ -2,6 +2,8 @@
  * Rows of L entries, each a value and an index, stored only for the rows a search builds (a DP
  * over a hybrid space often builds a few percent of its rows). Pure.
  */
+import type { ScratchLease } from './scratch.js';
+
 export class DpRowStore {
   /** Per row: its slot (−1 until first used); a row keeps its slot for the store's life. */
   readonly slot: Int32Array;
@@ -11,14 +13,20 @@ export class DpRowStore {
   /** Indices per slot and position (the DP's argmin). */
   index: Int32Array;
 
+  /** With a lease, the arrays start as the last search's (scratch.ts) under slot names `name`.value and .index. */
   constructor(
     rows: number,
     private readonly width: number,
+    private readonly scratch?: { lease: ScratchLease; name: string },
   ) {
     this.slot = new Int32Array(rows).fill(-1);
-    const slots = Math.min(rows, 64);
-    this.value = new Float64Array(slots * width);
-    this.index = new Int32Array(slots * width);
+    const n = Math.min(rows, 64) * width;
+    const value = scratch ? scratch.lease.take(`${scratch.name}.value`, 'f64', n, true) : new Float64Array(n);
+    const index = scratch ? scratch.lease.take(`${scratch.name}.index`, 'i32', n, true) : new Int32Array(n);
+    // Whole slots, as many in both.
+    const size = Math.floor(Math.min(value.length, index.length) / width) * width;
+    this.value = value.subarray(0, size);
+    this.index = index.subarray(0, size);
   }
 
   /** Where row r's entries start, a slot given on first use (the arrays double when full: read them after). */
@@ -36,6 +44,8 @@ export class DpRowStore {
         const index = new Int32Array(size);
         index.set(this.index);
         this.index = index;
+        this.scratch?.lease.replace(`${this.scratch.name}.value`, 'f64', value);
+        this.scratch?.lease.replace(`${this.scratch.name}.index`, 'i32', index);
       }
     }
     return slot * this.width;

@@ -9,6 +9,10 @@
  */
 import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
+import type { ScratchLease } from './scratch.js';
+
+/** Groups of one shape a group's stage tables are compared with before they are computed (DpStageTables.twinOf). */
+const MAX_TWINS_TRIED = 4;
 
 /** Whether layers [from, to) fit in memory with `inFlight` microbatches in flight, each device taking its share of the samples. */
 type StageFits = (from: number, to: number, inFlight: number, shares: readonly number[]) => boolean;
@@ -59,13 +63,18 @@ export class DpStageTables {
   prefixTime: Float64Array = new Float64Array(0);
   /** Per group: 1 when it is one replica that runs every layer, so t(l, e) + a(l, e) = prefixTime[e] − prefixTime[l]. */
   readonly telescopes: Uint8Array;
+  /** Per group: the earlier group whose stage times and fits it took in the last fill (−1: its own). */
+  readonly copyOf: Int32Array;
   /** Scratch of fillEvenStages: per count f in flight and first layer, the furthest end that fits. */
   private reach: Int32Array;
   private capBuffer = new Float64Array(0);
+  /** The least a plan's largest time can be at the last fill's samples (layerFloors' cap, less 1e-9 of it); 0 when unknown. */
+  private leastLargest = 0;
 
   constructor(
     private readonly ctx: PlannerContext,
     private readonly states: DpStateSpace,
+    private readonly lease: ScratchLease,
   ) {
     const { problem, tables } = ctx;
     const L = problem.layers.length;
@@ -78,6 +87,7 @@ export class DpStageTables {
       g.size === g.tp || g.devs.every((d) => tables.sameTimes(d, g.devs[0] as number)) ? 1 : 0,
     );
     this.telescopes = new Uint8Array(n);
+    this.copyOf = new Int32Array(n).fill(-1);
     this.reach = new Int32Array(0);
   }
 
@@ -85,11 +95,13 @@ export class DpStageTables {
   private allocate(): void {
     const L = this.layerCount;
     const n = this.groupCount;
-    this.stageTime = new Float64Array(n * this.rangesPerGroup);
-    this.stageFit = new Int32Array(n * this.rangesPerGroup);
-    this.cutTime = new Float64Array(n * n * L);
-    this.prefixTime = new Float64Array(n * (L + 1));
-    this.capBuffer = new Float64Array(n * this.rangesPerGroup + n * n * L);
+    // Arrays of the last search (stale values): fill writes all that is read.
+    const { lease } = this;
+    this.stageTime = lease.take('stageTime', 'f64', n * this.rangesPerGroup);
+    this.stageFit = lease.take('stageFit', 'i32', n * this.rangesPerGroup);
+    this.cutTime = lease.take('cutTime', 'f64', n * n * L);
+    this.prefixTime = lease.take('prefixTime', 'f64', n * (L + 1));
+    this.capBuffer = lease.take('capBuffer', 'f64', n * this.rangesPerGroup + n * n * L);
   }
 
   /** Rebuilds every table for m microbatches of `samples` samples, at most `maxInFlight` in flight. */
@@ -99,13 +111,42 @@ export class DpStageTables {
     this.stageTime.fill(Infinity);
     this.stageFit.fill(0);
     if (this.reach.length < (maxInFlight + 1) * L) this.reach = new Int32Array((maxInFlight + 1) * L);
+    const twins = new Map<string, number[]>();
     this.states.groups.forEach((g, gid) => {
+      const twin = this.evenGroup[gid] ? this.twinOf(g, gid, samples, twins) : -1;
+      this.copyOf[gid] = twin;
+      if (twin >= 0) {
+        const from = twin * this.rangesPerGroup;
+        this.stageTime.copyWithin(gid * this.rangesPerGroup, from, from + this.rangesPerGroup);
+        this.stageFit.copyWithin(gid * this.rangesPerGroup, from, from + this.rangesPerGroup);
+        return;
+      }
       const fits = stageFits(this.ctx, g, m);
       if (this.evenGroup[gid]) this.fillEvenStages(g, gid, fits, samples, maxInFlight);
       else this.fillUnevenStages(g, gid, fits, samples, maxInFlight);
     });
     this.fillCuts(samples);
+    this.leastLargest = (this.layerFloors(samples)?.cap ?? 0) * (1 - 1e-9);
     this.fillPrefixes(samples);
+  }
+
+  /**
+   * An even group filled before whose stage times and fits are g's (−1: none): as many devices at
+   * the same degree, each with the memory and layer times of g's device in its place, and the same
+   * tensor-parallel all-reduces (StageTables.sameEvenStages). Like devices of a class make many
+   * such groups (members 1..k ending at each member). `twins` lists the groups filled so far by
+   * shape; a few are tried each.
+   */
+  private twinOf(g: StageGroup, gid: number, samples: number, twins: Map<string, number[]>): number {
+    const { problem, tables } = this.ctx;
+    const key = `${g.tp}/${g.devs.map((d) => problem.devices[d]?.memoryBytes).join(',')}`;
+    const seen = twins.get(key) ?? [];
+    twins.set(key, seen);
+    for (const h of seen.slice(0, MAX_TWINS_TRIED)) {
+      if (tables.sameEvenStages((this.states.groups[h] as StageGroup).devs, g.devs, g.tp, samples)) return h;
+    }
+    seen.push(gid);
+    return -1;
   }
 
   /** Stage times and fits of group gid when its devices differ: the split (so the memory) changes with the range. */
@@ -229,46 +270,69 @@ export class DpStageTables {
 
   /**
    * A lower bound of the step of every plan with m microbatches of `samples` samples, before fill:
-   * with T_l a layer's least time over the groups (memory ignored), Σ t ≥ Σ T_l and the largest
-   * stage time is ≥ max T_l and ≥ Σ T_l / stages (at most `maxStages`); cuts and syncs are ≥ 0.
-   * Stage times of alike devices add up over layers, so 0 when some group's devices differ. Less
-   * 1e-9 of it for rounding, as sumFloor.
+   * with T_l a layer's least time over the groups (memory ignored), Σ t ≥ Σ T_l; the largest stage
+   * time is ≥ max T_l, ≥ Σ T_l / stages (at most `maxStages`) and ≥ capFloor; cuts and syncs are
+   * ≥ 0. Stage times of alike devices add up over layers, so 0 when some group's devices differ.
+   * Less 1e-9 of it for rounding, as sumFloor.
    */
   stepFloor(m: number, samples: number, maxStages: number): number {
+    const floors = this.layerFloors(samples);
+    if (!floors) return 0;
+    const { sum, most, cap } = floors;
+    return (sum + (m - 1) * Math.max(most, sum / Math.max(1, maxStages), cap)) * (1 - 1e-9);
+  }
+
+  /**
+   * Per layer l, over the groups g: T_l = the least t_g(l), and A_l = the least |g|·t_g(l) (the
+   * device time it takes at least). Σ T_l, max T_l, and cap = Σ A_l / D for the D devices of the
+   * problem: a stage on group g over range R has |g|·t_i = Σ over R of |g|·t_g(l) ≥ Σ over R of A_l,
+   * and a plan uses each device at most once, so max t_i · D ≥ Σ |g_i|·t_i ≥ Σ A_l. Null when some
+   * group's devices differ (their times do not add up over layers).
+   */
+  private layerFloors(samples: number): { sum: number; most: number; cap: number } | null {
     const { layerCount: L, evenGroup } = this;
-    if (!evenGroup.every((e) => e === 1)) return 0;
+    if (!evenGroup.every((e) => e === 1)) return null;
     const least = new Float64Array(L).fill(Infinity);
+    const area = new Float64Array(L).fill(Infinity);
     for (const g of this.states.groups) {
       const timeOf = this.ctx.tables.evenStageTimer(g.devs, samples, g.tp);
       for (let l = 0; l < L; l++) {
         const t = timeOf(l, l + 1);
         if (t < (least[l] as number)) least[l] = t;
+        if (g.size * t < (area[l] as number)) area[l] = g.size * t;
       }
     }
     let sum = 0;
     let most = 0;
-    for (const t of least) {
-      sum += t;
-      most = Math.max(most, t);
+    let work = 0;
+    for (let l = 0; l < L; l++) {
+      sum += least[l] as number;
+      most = Math.max(most, least[l] as number);
+      work += area[l] as number;
     }
-    return (sum + (m - 1) * Math.max(most, sum / Math.max(1, maxStages))) * (1 - 1e-9);
+    return { sum, most, cap: work / Math.max(1, this.ctx.problem.devices.length) };
   }
 
   /**
    * The stage and cut times c (the values a plan's largest time can take) with
-   * floor + weight·c < limit, unsorted, possibly repeated, in a scratch buffer (valid until the
-   * next call or fill).
+   * floor + weight·c < limit and c at least the least a plan's largest time can be (layerFloors),
+   * unsorted, possibly repeated, in a scratch buffer (valid until the next call or fill).
    */
   capValues(floor: number, weight: number, limit: number): Float64Array {
-    const { stageTime, stageFit, cutTime, capBuffer: buf } = this;
+    const { stageTime, stageFit, cutTime, capBuffer: buf, rangesPerGroup, copyOf, leastLargest } = this;
     let n = 0;
-    for (let k = 0; k < stageTime.length; k++) {
-      const t = stageTime[k] as number;
-      if ((stageFit[k] as number) >= 1 && floor + weight * t < limit) buf[n++] = t;
+    for (let g = 0; g < this.groupCount; g++) {
+      // A copy's times are its twin's, listed already.
+      if ((copyOf[g] as number) >= 0) continue;
+      const end = (g + 1) * rangesPerGroup;
+      for (let k = g * rangesPerGroup; k < end; k++) {
+        const t = stageTime[k] as number;
+        if ((stageFit[k] as number) >= 1 && t >= leastLargest && floor + weight * t < limit) buf[n++] = t;
+      }
     }
     for (let k = 0; k < cutTime.length; k++) {
       const c = cutTime[k] as number;
-      if (Number.isFinite(c) && floor + weight * c < limit) buf[n++] = c;
+      if (Number.isFinite(c) && c >= leastLargest && floor + weight * c < limit) buf[n++] = c;
     }
     return buf.subarray(0, n);
   }

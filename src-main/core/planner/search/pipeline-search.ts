@@ -93,38 +93,51 @@ export function pipelineSearch(ctx: PlannerContext, opts: PipelineSearchOptions 
   let dpRuns = 0;
   let bound = opts.bound ?? Infinity;
   const dp = new SuffixDp(ctx, stateSpace, schedule);
-  for (const m of [...ms].sort((a, b) => b - a)) {
-    const w = m - 1;
-    const limit = opts.exactPerMicrobatch ? Infinity : bound;
-    // No plan of this count can beat the bound: its tables are not even built.
-    if (limit < Infinity && dp.stepFloor(m) >= limit) {
-      byMicrobatches.push({ microbatches: m, plan: null, exact: false, dpRuns: 0, tmaxCandidates: 0 });
-      continue;
+  try {
+    for (const m of [...ms].sort((a, b) => b - a)) {
+      const r = searchCount(ctx, dp, m, opts.exactPerMicrobatch ? Infinity : bound);
+      // With no bound from other counts nothing was cut, so "none" means none fits.
+      const exact = opts.exactPerMicrobatch === true || r.total < bound || bound === Infinity;
+      byMicrobatches.push({ ...r.result, exact });
+      dpRuns += r.result.dpRuns;
+      bound = Math.min(bound, r.total);
+      const plan = r.result.plan;
+      if (plan && (!best || plan.stepUs < best.stepUs)) best = plan;
     }
-    dp.prepare(m);
-    // A better plan's largest time c has floor + w·c below the bound, and is at least the least
-    // cap T0 the relaxation (mayFit) allows. T0 is solved first; only the caps that could still
-    // beat its plan too are sorted and searched.
-    const floor = dp.sumFloor();
-    const values = dp.capValues(floor, w, limit);
-    const t0 = leastPassing(values, (c) => dp.mayFit(c));
-    let caps: Float64Array = new Float64Array(0);
-    let first: DpSolution | null = null;
-    if (t0 < Infinity) {
-      first = dp.solve(t0);
-      const beat = first ? Math.min(limit, first.value + w * first.actualMax) : limit;
-      caps = sortedDistinct(values.filter((c) => c >= t0 && (c === t0 || floor + w * c < beat)));
-    }
-    const r = minOverCap(caps, w, (cap) => dp.solve(cap), limit, floor, { solution: first });
-    if (t0 < Infinity) r.runs++;
-    dpRuns += r.runs;
-    const plan = r.solution ? pricePlan(ctx, r.solution.spec) : null;
-    // With no bound from other counts nothing was cut, so "none" means none fits.
-    const exact = opts.exactPerMicrobatch === true || r.total < bound || bound === Infinity;
-    byMicrobatches.push({ microbatches: m, plan, exact, dpRuns: r.runs, tmaxCandidates: caps.length });
-    bound = Math.min(bound, r.total);
-    if (plan && (!best || plan.stepUs < best.stepUs)) best = plan;
+  } finally {
+    dp.release();
   }
   byMicrobatches.sort((a, b) => a.microbatches - b.microbatches);
   return { best, byMicrobatches, dpRuns };
+}
+
+/** One microbatch count's best plan below the limit (none when it cannot beat it), and its DP objective. */
+function searchCount(
+  ctx: PlannerContext,
+  dp: SuffixDp,
+  m: number,
+  limit: number,
+): { result: Omit<MicrobatchResult, 'exact'>; total: number } {
+  const w = m - 1;
+  // No plan of this count can beat the limit: its tables are not even built.
+  if (limit < Infinity && dp.stepFloor(m) >= limit)
+    return { result: { microbatches: m, plan: null, dpRuns: 0, tmaxCandidates: 0 }, total: Infinity };
+  dp.prepare(m);
+  // A better plan's largest time c has floor + w·c below the limit, and is at least the least
+  // cap T0 the relaxation (mayFit) allows. T0 is solved first; only the caps that could still
+  // beat its plan too are sorted and searched.
+  const floor = dp.sumFloor();
+  const values = dp.capValues(floor, w, limit);
+  const t0 = leastPassing(values, (c) => dp.mayFit(c));
+  let caps: Float64Array = new Float64Array(0);
+  let first: DpSolution | null = null;
+  if (t0 < Infinity) {
+    first = dp.solve(t0);
+    const beat = first ? Math.min(limit, first.value + w * first.actualMax) : limit;
+    caps = sortedDistinct(values.filter((c) => c >= t0 && (c === t0 || floor + w * c < beat)));
+  }
+  const r = minOverCap(caps, w, (cap) => dp.solve(cap), limit, floor, { solution: first });
+  if (t0 < Infinity) r.runs++;
+  const plan = r.solution ? pricePlan(ctx, r.solution.spec) : null;
+  return { result: { microbatches: m, plan, dpRuns: r.runs, tmaxCandidates: caps.length }, total: r.total };
 }

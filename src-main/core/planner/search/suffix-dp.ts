@@ -40,6 +40,7 @@ import type { CapSolution } from './cap-search.js';
 import type { PlanSpec } from '../cost/plan-cost.js';
 import { DpRowStore } from './dp-row-store.js';
 import { DpStageTables } from './dp-stage-tables.js';
+import { ScratchLease } from './scratch.js';
 import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
 import type { Schedule } from '../types.js';
@@ -58,6 +59,8 @@ interface FirstStage {
 
 /** The DP tables of a search: prepare(m) per microbatch count, then solve(T) per cap. */
 export class SuffixDp {
+  /** The large arrays, reused from the last search (scratch.ts) and handed back by release(). */
+  private readonly lease = new ScratchLease();
   /** Stage, cut and prefix times for the current microbatch count. */
   private readonly tables: DpStageTables;
   private readonly layerCount: number;
@@ -111,7 +114,7 @@ export class SuffixDp {
     const { problem } = ctx;
     const L = problem.layers.length;
     this.layerCount = L;
-    this.tables = new DpStageTables(ctx, states);
+    this.tables = new DpStageTables(ctx, states, this.lease);
     this.inference = problem.mode === 'inference';
     this.gpipe = schedule === 'gpipe';
     this.cutWeight = problem.mode === 'training' ? 2 : 1;
@@ -135,8 +138,8 @@ export class SuffixDp {
     this.suffixHi = new Int32Array(rows);
     this.afterCutLo = new Int32Array(rows);
     this.afterCutHi = new Int32Array(rows);
-    this.suffix = new DpRowStore(rows, L);
-    this.afterCut = new DpRowStore(rows, L);
+    this.suffix = new DpRowStore(rows, L, { lease: this.lease, name: 'suffix' });
+    this.afterCut = new DpRowStore(rows, L, { lease: this.lease, name: 'afterCut' });
     this.dequeEnd = new Int32Array(L);
     this.dequeValue = new Float64Array(L);
     this.relaxedStart = new Int32Array(states.usages);
@@ -150,10 +153,15 @@ export class SuffixDp {
     const samples = this.ctx.problem.batch / m;
     this.samples = samples;
     const L = this.layerCount;
-    if (this.sync.length === 0) this.sync = new Float64Array(this.states.groups.length * L * (L + 1));
+    if (this.sync.length === 0) this.sync = this.lease.take('sync', 'f64', this.states.groups.length * L * (L + 1));
     this.sync.fill(NaN);
     const maxInFlight = this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
     this.tables.fill(m, samples, maxInFlight);
+  }
+
+  /** Hands the tables back for the next search: this DP is done. */
+  release(): void {
+    this.lease.give();
   }
 
   /** A lower bound of the step of every plan with m microbatches, without prepare(m) (DpStageTables.stepFloor). */
@@ -471,7 +479,11 @@ export class SuffixDp {
     return end;
   }
 
-  /** F row r on group g by trying every end e of the first stage against N row nr: O(L²). */
+  /**
+   * F row r on group g by trying every end e of the first stage against N row nr: O(L²). On an
+   * even group a range's time and memory only grow with it (DpStageTables.fillEvenStages), so the
+   * ends start at N's first finite layer and stop at the first over the cap or out of memory.
+   */
   private scanRow(r: number, g: number, u: number, nr: number, need: number): void {
     const o = this.suffix.offset(r);
     const { layerCount: L, timeCap } = this;
@@ -482,7 +494,7 @@ export class SuffixDp {
     const b = this.afterCutHi[nr] as number;
     const no = this.afterCut.at(nr);
     const gb = g * rangesPerGroup;
-    const single = (this.states.groups[g] as StageGroup).size === 1;
+    const even = this.tables.evenGroup[g] === 1;
     let lo = L;
     let hi = -1;
     const lEnd = Math.min(b - 1, this.lastL(u));
@@ -490,14 +502,14 @@ export class SuffixDp {
       const base = gb + l * (L + 1);
       let best = Infinity;
       let bestEnd = -1;
-      for (let e = l + 1; e < L; e++) {
+      for (let e = even ? Math.max(l + 1, a) : l + 1; e < L; e++) {
         const t = stageTime[base + e] as number;
-        if (!(t <= timeCap)) break;
+        if (!(t <= timeCap) || e > b) break;
         if ((stageFit[base + e] as number) < need) {
-          if (single) break;
+          if (even) break;
           continue;
         }
-        if (e < a || e > b) continue;
+        if (e < a) continue;
         const v = t + this.syncAt(g, l, e, base + e) + (afterCutCost[no + e] as number);
         if (v < best) {
           best = v;
