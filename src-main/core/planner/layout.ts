@@ -158,7 +158,7 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Ch
     throw new UserError(
       `--layout tp=${tp}: ${workload} does not split tensor-parallel (catalog transformers and GGUF decoders do); use tp=1`,
     );
-  const counts = split[0]?.tensor?.divides ?? [];
+  const counts = split.find((l) => (l.tensor?.divides.length ?? 0) > 0)?.tensor?.divides ?? [];
   if (split.some((l) => (l.tensor?.divides ?? []).some((n) => n % tp !== 0))) {
     const [heads, kvHeads, experts] = counts;
     throw new UserError(

@@ -77,7 +77,12 @@ export interface PlanLayer {
    * keeps when the attention core is recomputed in backward (the s² terms dropped), and that
    * core's forward time per device. Absent: only full recomputation applies to the layer.
    */
-  selective?: { activationBytesPerSample: number; recomputeUs: Record<string, number> };
+  selective?: {
+    activationBytesPerSample: number;
+    recomputeUs: Record<string, number>;
+    /** The block's activations rebuilt while it is recomputed (an op-level policy re-runs the whole block); absent: none counted. */
+    peakBytesPerSample?: number;
+  };
   /**
    * Full recomputation's memory where it is not Korthikanti's (fine-tuning stacks,
    * memory/finetune-memory.ts): the bytes per sample the layer keeps and the peak while it is
@@ -113,6 +118,8 @@ export interface TensorSplit {
   divides: number[];
   forwardAllReduces: number;
   backwardAllReduces: number;
+  /** Bytes per sample each all-reduce moves when not the layer's output (a vocab-parallel LM head reduces its input's gradient). */
+  allReduceBytesPerSample?: number;
   /** A mixture-of-experts block: its experts spread over the group (expert parallelism), one per member or more. */
   experts?: number;
 }

@@ -12,6 +12,7 @@ import { checkFp8Devices, transferredDtypeWarnings } from '../../core/planner/pr
 import { predictAll } from '../../core/planner/problem/device-predictions.js';
 import { checkExpertsFit, withExperts } from '../../core/planner/problem/expert-layers.js';
 import { withSequence } from '../../core/planner/problem/sequence-layers.js';
+import { withVocabParallel } from '../../core/planner/problem/vocab-parallel.js';
 import { withFinetuneMemory } from '../../core/planner/problem/finetune-layers.js';
 import { withKvCache } from '../../core/planner/serving/kv-cache-layers.js';
 import { measuredNetworkRules } from '../../core/planner/problem/measured-network.js';
@@ -55,7 +56,8 @@ function withMemory(
       : layers;
   }
   if (assumptions.finetune) return withFinetuneMemory(workload, model, layers, assumptions.finetune);
-  return withTrainingMemory(workload, model, layers, candidates, predictions);
+  const selective = assumptions.stack?.selective ?? 'attention-core';
+  return withTrainingMemory(workload, model, layers, candidates, predictions, undefined, selective);
 }
 
 /** What the links read of a request: the stated network, links and nccl-tests outputs. */
@@ -114,7 +116,10 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   const { stack } = assumptions;
   const degrees = finetune ? [1] : stack ? stackTensorDegrees(stack, req.tp) : req.tp;
   const split = withTensorSplit(workload, model, held, degrees, warnings);
-  const { layers, sequence } = withSequence(workload, model, withExperts(workload, model, split.layers));
+  // The stacks that split blocks split the embedding and LM head by vocabulary (stacks/*: vocabParallel).
+  const byVocab = req.mode === 'training' && !finetune && (!stack || stack.vocabParallel !== null);
+  const vocab = byVocab ? withVocabParallel(model, split.layers) : split.layers;
+  const { layers, sequence } = withSequence(workload, model, withExperts(workload, model, vocab));
   const { tensorDegrees } = split;
   const links = planLinks(req, devices, warnings);
   const planned: PlanProblem = {

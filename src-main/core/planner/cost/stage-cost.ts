@@ -402,7 +402,8 @@ export class CostTables {
       let f = 0;
       let b = 0;
       if (split && layer) {
-        const one = this.guard(() => this.cost.allReduceUs(ids, layer.outBytesPerSample * samples));
+        const bytes = split.allReduceBytesPerSample ?? layer.outBytesPerSample;
+        const one = this.guard(() => this.cost.allReduceUs(ids, bytes * samples));
         f = split.forwardAllReduces * one;
         b = training ? split.backwardAllReduces * one : 0;
       }

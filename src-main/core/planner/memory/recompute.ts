@@ -32,6 +32,9 @@ function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
     ...l,
     activationBytesPerSample: l.selective.activationBytesPerSample,
     backwardUs: plus(l.backwardUs, l.selective.recomputeUs),
+    ...(l.selective.peakBytesPerSample !== undefined
+      ? { recomputePeakBytesPerSample: l.selective.peakBytesPerSample }
+      : {}),
   };
 }
 

@@ -21,6 +21,8 @@ export const FSDP_STACK: StackRule = {
   recompute: ['full'],
   recomputeMemory:
     'full only: activation checkpointing wraps whole blocks (apply_activation_checkpointing, Composer activation_checkpointing); no selective form',
+  selective: 'attention-core',
+  vocabParallel: null,
   attention: { kernel: 'fused', how: 'PyTorch SDPA or flash-attn (llm-foundry attn_impl flash/triton)' },
   gradientSync: {
     overlapped: true,

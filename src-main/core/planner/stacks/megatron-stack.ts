@@ -22,6 +22,9 @@ export const MEGATRON_STACK: StackRule = {
   recompute: ['selective', 'full'],
   recomputeMemory:
     "selective (--recompute-activations) recomputes the attention core only (Korthikanti et al. 2022): with Transformer Engine's fused attention nothing s² is kept either way; full (--recompute-granularity full --recompute-method uniform) keeps each block's input",
+  selective: 'attention-core',
+  vocabParallel:
+    'VocabParallelEmbedding (megatron/core/tensor_parallel/layers.py:232, built at megatron/core/models/common/embeddings/language_model_embedding.py:59), the output layer a ColumnParallelLinear (megatron/core/models/gpt/gpt_model.py:275) and vocab_parallel_cross_entropy (megatron/core/tensor_parallel/cross_entropy.py:213), NVIDIA/Megatron-LM @d98e8a64; Megatron-DeepSpeed the same (megatron/model/language_model.py:158 VocabParallelEmbedding, :21 parallel_lm_logits, megatron/model/gpt_model.py:314 vocab_parallel_cross_entropy, microsoft/Megatron-DeepSpeed @f4157bea)',
   attention: {
     kernel: 'fused',
     how: "Transformer Engine's fused attention (cuDNN / FlashAttention backends, --attention-backend auto); SC'21-era Megatron ran it unfused (batched QKᵀ and AV GEMMs, fused scale-mask-softmax)",

@@ -5,6 +5,7 @@
  * and the gradient synchronization is priced as the rule overlaps it (stage-cost.ts). Pure.
  */
 import type { AttentionKernel } from '../memory/attention-memory.js';
+import type { SelectiveKind } from '../memory/op-checkpoint.js';
 import type { Recompute } from '../types.js';
 import type { TrainingStack } from './stack-names.js';
 
@@ -44,6 +45,14 @@ export interface StackRule {
   /** Activation recomputation it offers (besides none), and what its selective form keeps. */
   recompute: readonly Recompute[];
   recomputeMemory: string;
+  /** What its selective recomputation keeps (memory/op-checkpoint.ts). */
+  selective: SelectiveKind;
+  /**
+   * How its tensor parallelism splits the token embedding and the LM head over the group (by
+   * vocabulary, with a vocab-parallel cross-entropy), and where that is written; null: it keeps
+   * them whole (no tensor parallelism).
+   */
+  vocabParallel: string | null;
   attention: { kernel: AttentionKernel; how: string };
   gradientSync: GradientSyncRule;
   /** ZeRO-3: the next layer's all-gather prefetched behind this layer's compute (stage-cost.ts's formula). */

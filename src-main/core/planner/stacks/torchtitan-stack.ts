@@ -17,7 +17,10 @@ export const TORCHTITAN_STACK: StackRule = {
   pipelineZeroStages: [0, 2, 3],
   recompute: ['selective', 'full'],
   recomputeMemory:
-    "activation_checkpoint.mode selective (op policy: saves matmul outputs except every second one, SDPA and collectives; or per-layer every Nth block) and full; priced here as Megatron's selective (the attention core recomputed): the op policy keeps more than that, which this rule does not price",
+    'activation_checkpoint.mode selective: op policy (saves the outputs of its save list: aten.mm except every second one, SDPA, reduce-scatter; torchtitan/parallelisms/parallelize_llama.py @157a12c5 lines 36-60, torchtitan/distributed/activation_checkpoint.py @b5bcd76c _get_default_save_ops) priced as memory/op-checkpoint.ts keeps it, or per-layer every Nth block (priced as the op policy, not per layer); and full',
+  selective: 'op-policy',
+  vocabParallel:
+    "tok_embeddings sharded by row (vocabulary) and lm_head by column with loss_parallel's sharded cross-entropy (torchtitan/models/common/decoder_sharding.py @b5bcd76c lines 360-376: weight Shard(0) for both; torchtitan/parallelisms/parallelize_llama.py @157a12c5 RowwiseParallel/ColwiseParallel)",
   attention: {
     kernel: 'fused',
     how: 'PyTorch SDPA (FlashAttention-2 on Ampere and later; flex attention optional)',

@@ -33,6 +33,16 @@ describe('recomputeProblem', () => {
     ]);
   });
 
+  it('selective under an op policy holds the block rebuilt once as its peak', () => {
+    const op = {
+      ...block,
+      selective: { activationBytesPerSample: 350, recomputeUs: { a: 4, b: 8 }, peakBytesPerSample: 1000 },
+    };
+    const p = recomputeProblem({ ...problem, layers: [op, head] }, 'selective');
+    expect(p?.layers[0]).toMatchObject({ activationBytesPerSample: 350, recomputePeakBytesPerSample: 1000 });
+    expect(p?.layers[1]?.recomputePeakBytesPerSample).toBeUndefined();
+  });
+
   it('does not apply to inference, nor selective without a transformer block', () => {
     expect(recomputeProblem({ ...problem, mode: 'inference' }, 'full')).toBeNull();
     expect(recomputeProblem({ ...problem, layers: [head] }, 'selective')).toBeNull();

@@ -3,6 +3,7 @@
  * the layouts each refuses, and the gradient synchronization each is priced with.
  */
 import { describe, expect, it } from 'vitest';
+import { SELECTIVE_KINDS } from '../../../../../src-main/core/planner/memory/op-checkpoint.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { TRAINING_STACK_NAMES } from '../../../../../src-main/core/planner/stacks/stack-names.js';
 import { gradientBucketBytes } from '../../../../../src-main/core/planner/stacks/stack-rule.js';
@@ -33,6 +34,16 @@ describe('the stack rules', () => {
       for (const z of rule.pipelineZeroStages) expect(rule.sharding[z]).toBeDefined();
       expect(rule.pipelineParallel || rule.pipelineZeroStages.length === 0).toBe(true);
     }
+  });
+
+  it('states how each splits the vocabulary under tensor parallelism, and what its selective recomputation keeps', () => {
+    for (const name of TRAINING_STACK_NAMES) {
+      const rule = TRAINING_STACK_RULES[name];
+      expect(rule.vocabParallel !== null).toBe(rule.tensorParallel);
+      expect(Object.keys(SELECTIVE_KINDS)).toContain(rule.selective);
+    }
+    expect(TRAINING_STACK_RULES.torchtitan.selective).toBe('op-policy');
+    expect(TRAINING_STACK_RULES.megatron.selective).toBe('attention-core');
   });
 
   it('searches the ZeRO stages each runs: FSDP as ZeRO-3, Megatron without ZeRO-2, DeepSpeed all four', () => {
