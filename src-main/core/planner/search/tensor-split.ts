@@ -11,7 +11,8 @@ const DEFAULT_TP_DEGREES = [1, 2, 4, 8];
 /**
  * Megatron-style tensor parallelism of a catalog transformer: each block splits by head (by KV
  * head group under GQA) and its MLP by columns then rows, with two all-reduces of the block's
- * output forward and two backward. Embeddings and heads stay whole on every member of a group.
+ * output forward and two backward. A trained decoder's embedding and LM head split by vocabulary
+ * where the stack does (problem/vocab-parallel.ts); otherwise they stay whole on every member.
  * Requested degrees that do not divide the heads or KV heads are refused in one line; other
  * workloads (ONNX files) are not split, and asking for degrees above 1 says so.
  */
