@@ -25,13 +25,22 @@ import { defaultProfile, freshStore, MODELS, modelPath, repeatability } from './
 
 const pctOf = (b: number, a: number): string => `${b >= a ? '+' : ''}${((b / a - 1) * 100).toFixed(1)}%`;
 
-/** Per op family, the nodes' predicted µs, and the overhead as a family of its own. */
+/**
+ * Per op family, the nodes' predicted µs; the overhead, the Node binding and the rest of the
+ * total (terms outside the nodes) as families of their own, so the parts add up to fromNodeUs.
+ */
 function byFamily(p: WorkloadPrediction): Map<string, number> {
-  const out = new Map<string, number>([['(run and node overhead)', p.overheadUs]]);
+  const out = new Map<string, number>([
+    ['(run and node overhead)', p.overheadUs],
+    ['(Node binding)', p.binding?.us ?? 0],
+  ]);
+  let nodes = 0;
   for (const n of p.executed ?? p.nodes) {
     const f = n.family ?? n.opType;
     out.set(f, (out.get(f) ?? 0) + n.timeUs);
+    nodes += n.timeUs;
   }
+  out.set('(rest of the total)', p.totalUs - p.overheadUs - nodes);
   return out;
 }
 

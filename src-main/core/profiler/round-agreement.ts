@@ -16,7 +16,7 @@
  */
 import { median } from './timing-stats.js';
 
-export const ROUND_AGREEMENT = {
+const ROUND_AGREEMENT = {
   /** Never flag a deviation under 5%: below what a 2% stopping rule can tell apart over two rounds. */
   floor: 0.05,
   /** Robust standard deviations (1.4826 x the MAD) of the run's own round ratios. */
