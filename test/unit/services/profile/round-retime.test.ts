@@ -67,17 +67,21 @@ function fakeTimer(slowRound: (spec: KernelSpec, call: number) => number): {
   return { runner, calls };
 }
 
+/** The kernels profiled in two rounds with the fake timer source, no refinement. */
+const twoRounds = (db: Database, runner: KernelRunnerLike): ReturnType<typeof profileDevice> =>
+  profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+    suite: 'quick',
+    kernels,
+    rule,
+    refineLimit: 0,
+    rounds: 2,
+  });
+
 describe('re-timing a kernel whose rounds disagree', () => {
   it('re-times it in a later pass beside a steady reference, keeps the mode the reference supports, and records why', async () => {
     const db = freshDb();
     const { runner, calls } = fakeTimer((spec, call) => (call >= 3 ? 1.2 : spec.id === bad.id && call === 2 ? 1.5 : 1));
-    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
-      suite: 'quick',
-      kernels,
-      rule,
-      refineLimit: 0,
-      rounds: 2,
-    });
+    const r = await twoRounds(db, runner);
     expect(r.status).toBe('complete');
     // Two rounds of every kernel, then the later pass: the reference, the kernel, the reference again.
     const later = calls.slice(2 * kernels.length);
@@ -111,13 +115,7 @@ describe('re-timing a kernel whose rounds disagree', () => {
   it('re-times nothing when every kernel’s rounds agree, even when the whole machine drifts between them', async () => {
     const db = freshDb();
     const { runner, calls } = fakeTimer((_spec, call) => (call === 2 ? 1.3 : 1));
-    const r = await profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
-      suite: 'quick',
-      kernels,
-      rule,
-      refineLimit: 0,
-      rounds: 2,
-    });
+    const r = await twoRounds(db, runner);
     expect(calls).toHaveLength(2 * kernels.length);
     expect((r.summary?.['retimed'] as RetimedKernels).retimed).toEqual([]);
     expect(r.notes.some((n) => n.includes('re-timed'))).toBe(false);
