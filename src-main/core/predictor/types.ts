@@ -47,6 +47,8 @@ export interface Sample extends OpQuery {
   origin?: string;
   /** Measured median time, µs. */
   timeUs: number;
+  /** Stored by a profile that could not pin it down (cv above NOISY_CV): kept, but no anchor. */
+  noisy?: boolean;
 }
 
 export interface Prediction {

@@ -116,11 +116,32 @@ export interface BindingSample {
 }
 
 /**
+ * The binding's cost per byte (µs): the lowest slope not below zero over pairs of sizes (0 when
+ * every slope is; null with fewer than two sizes). A disturbed timing (another process, Node's
+ * collector in its slow phase) is only ever slower: a slow size raises the slopes up to it and
+ * lowers those past it, so the lowest slope not below zero is one no slow size inflated. The
+ * median of the three pairs was not: one slow largest size moves two of them (two back-to-back
+ * profiles here: a 2 MiB call at 4.1 ms where it takes 0.08 put 2.0 ns a byte in place of 0.03,
+ * and predicted PaddleOCR det's 6.5 MB of inputs and outputs 13 ms slower).
+ */
+function lowestPairwiseSlope(points: readonly { bytes: number; bindingUs: number }[]): number | null {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++)
+    for (let j = i + 1; j < points.length; j++) {
+      const a = points[i] as { bytes: number; bindingUs: number };
+      const b = points[j] as { bytes: number; bindingUs: number };
+      if (b.bytes !== a.bytes) slopes.push((b.bindingUs - a.bindingUs) / (b.bytes - a.bytes));
+    }
+  if (!slopes.length) return null;
+  const rising = slopes.filter((v) => v >= 0);
+  return rising.length ? Math.min(...rising) : 0;
+}
+
+/**
  * The binding's cost from one-node models: each model's wall time less its device time, where
  * the device time is ORT's model_run less `profilerRunNodeUs` (what the ORT trace adds to a run per
- * node, inside model_run). The per-byte cost is the median slope over pairs of sizes (one
- * disturbed sample moves it little); the per-call cost is what the smallest model paid beyond
- * its bytes, kept within [0, runUs] (it is part of runUs). Null with fewer than two sizes.
+ * node, inside model_run). The per-byte cost is lowestPairwiseSlope's; the per-call cost is what
+ * the smallest model paid beyond its bytes, kept within [0, runUs] (it is part of runUs).
  */
 export function fitBinding(
   samples: readonly BindingSample[],
@@ -130,10 +151,7 @@ export function fitBinding(
   const points = samples
     .map((s) => ({ bytes: s.bytes, bindingUs: Math.max(0, s.wallUs - Math.max(0, s.modelRunUs - profilerRunNodeUs)) }))
     .sort((a, b) => a.bytes - b.bytes);
-  const slope = medianPairwiseSlope(
-    points.map((p) => p.bytes),
-    points.map((p) => p.bindingUs),
-  );
+  const slope = lowestPairwiseSlope(points);
   const smallest = points[0];
   if (slope === null || !smallest) return null;
   const usPerByte = Math.max(0, slope);

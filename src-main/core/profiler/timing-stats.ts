@@ -116,7 +116,10 @@ export function shouldStop(samples: readonly number[], elapsedMs: number, rule: 
   return elapsedMs >= rule.budgetMs ? 'budget' : null;
 }
 
+/** Above this coefficient of variation a kernel's timing is noisy, whatever its median's interval. */
+export const NOISY_CV = 0.5;
+
 /** A measurement is "noisy" when even the budget could not pin the median down. */
 export function isNoisy(summary: TimingSummary, rule: StoppingRule): boolean {
-  return summary.ciHalfWidth > Math.max(rule.targetCi * 4, 0.1) || summary.cv > 0.5;
+  return summary.ciHalfWidth > Math.max(rule.targetCi * 4, 0.1) || summary.cv > NOISY_CV;
 }

@@ -67,10 +67,14 @@ export function trainPredictors(
   const repo = new PredictorRepo(db);
   const machineId = localMachineId(db);
   const trainingSet = describeTrainingSet(samples, devices);
+  // A kernel its profile could not pin down (cv above NOISY_CV) is left out of the fit while
+  // enough others remain: a leaf of two rows follows one slow-mode timing all the way.
+  const clean = samples.filter((s) => !s.noisy);
+  const rows = clean.length >= 10 ? clean : samples;
   return names.map((name) => {
     const p = createPredictor(name);
     const t = performance.now();
-    p.train(samples);
+    p.train(rows);
     const trainMs = performance.now() - t;
     const id = repo.insert(machineId, {
       name: p.name,
@@ -176,7 +180,9 @@ function profiledAnchors(db: Database): AnchorIndex {
   const { samples } = loadTrainingData(db);
   let index = anchorsByLoad.get(samples);
   if (!index) {
-    index = anchorIndex(samples.filter((s) => (s.origin ?? 'profile') === 'profile'));
+    // A kernel the profile could not pin down (a slow mode, another process) anchors nothing:
+    // read off at face value it moves every node it brackets.
+    index = anchorIndex(samples.filter((s) => (s.origin ?? 'profile') === 'profile' && !s.noisy));
     anchorsByLoad.set(samples, index);
   }
   return index;

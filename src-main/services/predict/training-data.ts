@@ -10,6 +10,7 @@ import type { ProbeResult } from '../../core/domain/hardware.js';
 import { groupBy } from '../../core/util/group-by.js';
 import { machineDeviceId, type MachineDeviceId } from '../../core/domain/device-id.js';
 import { measuredOp } from '../../core/domain/measurement.js';
+import { NOISY_CV } from '../../core/profiler/timing-stats.js';
 import { COMPUTE_FAMILIES, MEMORY_FAMILIES } from '../../core/kernels/types.js';
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import { ProfileRepo, type StoredMeasurement } from '../../adapters/store/profile-repo.js';
@@ -202,6 +203,7 @@ function readTrainingData(db: Database, opts: { machineId?: string }): { samples
           device: features,
           timeUs: x.stats.medianUs,
           origin: x.source === 'model' ? (suiteOf.get(x.runId) ?? 'model') : 'profile',
+          ...(x.stats.cv > NOISY_CV ? { noisy: true } : {}),
         });
       }
     }

@@ -15,6 +15,7 @@ import { count } from '../../core/text/plural.js';
 import type { RunState } from './run-state.js';
 import type { ProfileReport, ProfileTarget } from './profiler-types.js';
 import { poorRunNote } from './run-conditions-service.js';
+import { retimedNote } from './round-retime.js';
 import { epName } from './target-store.js';
 
 /** How the run's kernels were timed, for its summary; nothing for the CPU EP's usual mix. */
@@ -59,7 +60,7 @@ function noisyNote(st: RunState): string[] {
   const spread = worst.map((k) => `${k.spec.id} ±${(k.ciHalfWidth * 100).toFixed(0)}% cv ${k.cv.toFixed(2)}`);
   const one = still.length === 1;
   return [
-    `${count(still.length, 'kernel')} stayed too noisy after ${count(st.retries.slots, 'retry', 'retries')} in this run; kept with ${one ? 'its' : 'their'} spread and marked noisy (${spread.join('; ')}${still.length > 3 ? '; ...' : ''}); \`${rerunCommand(st.target, st.opts.suite)}\` on a quieter machine measures ${one ? 'it' : 'them'} again`,
+    `${count(still.length, 'kernel')} stayed too noisy after ${count(st.retries.slots - (st.retimed?.timings ?? 0), 'retry', 'retries')} in this run; kept with ${one ? 'its' : 'their'} spread and marked noisy (${spread.join('; ')}${still.length > 3 ? '; ...' : ''}); \`${rerunCommand(st.target, st.opts.suite)}\` on a quieter machine measures ${one ? 'it' : 'them'} again`,
   ];
 }
 
@@ -91,6 +92,7 @@ export function finish(
         ...timingNote(st),
         ...(st.clocks.result() ? { gpuClocks: st.clocks.result() } : {}),
         noisyKernels: [...new Set([...st.noisy.keys(), ...unreached])],
+        ...(st.retimed ? { retimed: st.retimed } : {}),
         costs: st.work.costs(),
       }
     : null;
@@ -98,7 +100,7 @@ export function finish(
   report.noisy = [...st.noisy.keys()];
   report.byOrigin = st.byOrigin(st.measured.map((m) => m.spec));
   report.reorders = st.reorders.count;
-  report.notes.push(...noisyNote(st));
+  report.notes.push(...retimedNote(st.retimed), ...noisyNote(st));
   if (device && !st.aborted()) report.notes.push(...missingFigures(device, target, st.opts.suite));
   report.status = st.aborted() ? 'interrupted' : st.epGone && report.measured === 0 ? 'failed' : 'complete';
   report.summary = summary;

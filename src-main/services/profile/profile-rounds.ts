@@ -12,6 +12,8 @@ import type { RunOutcome } from '../../adapters/ort/protocol.js';
 import type { DeviceCalibration } from './calibration-service.js';
 import { reorderTimings } from './inserted-reorders.js';
 import { judged, measureKernel, timedKernel } from './measure-kernel.js';
+import type { KernelTiming } from './kernel-timing.js';
+import { retimeDisagreeing } from './round-retime.js';
 import type { RunState } from './run-state.js';
 import { step } from './profile-steps.js';
 
@@ -79,7 +81,12 @@ export function roundLabel(storedUs: number, newUs: number, round: number, chain
  * is noisy no more); otherwise the labels combine by roundLabel, a noisy timing only into a
  * kernel that is noisy already.
  */
-function retime(st: RunState, m: MeasuredKernel, outcome: Extract<RunOutcome, { ok: true }>, round: number): void {
+function retime(
+  st: RunState,
+  m: MeasuredKernel,
+  outcome: Extract<RunOutcome, { ok: true }>,
+  round: number,
+): KernelTiming {
   const t = judged(st, m.spec, outcome);
   const wasNoisy = st.noisy.has(m.spec.id);
   let label: number | null;
@@ -92,6 +99,7 @@ function retime(st: RunState, m: MeasuredKernel, outcome: Extract<RunOutcome, { 
     st.store(m.spec, outcome, { ...t.summary, medianUs: label }, true);
     m.medianUs = label;
   } else st.reorders.add(reorderTimings(m.spec, outcome, st.overhead, st.rule));
+  return t;
 }
 
 /**
@@ -105,7 +113,11 @@ async function laterRounds(st: RunState): Promise<void> {
       if (st.aborted() || st.epGone) break;
       const { outcome } = await timedKernel(st, m.spec);
       if (st.aborted()) break;
-      if (outcome.ok) retime(st, m, outcome, round);
+      if (outcome.ok) {
+        const t = retime(st, m, outcome, round);
+        // The round's own label (not the combined one): what the rounds' agreement is read from.
+        if (!t.noisy) st.roundsUs.get(m.spec.id)?.push(t.summary.medianUs);
+      }
       const noisy = st.noisy.has(m.spec.id);
       st.kernelEvent(m.spec, { status: noisy ? 'noisy' : 'measured', medianUs: m.medianUs });
     }
@@ -138,8 +150,9 @@ async function retryNoisy(st: RunState): Promise<void> {
 
 /**
  * The kernel rounds with a calibration round before, between and after them: a slow phase of
- * the machine then spoils one calibration round at most (each model keeps its fastest). The
- * retry passes for noisy kernels come after the rounds.
+ * the machine then spoils one calibration round at most (each model keeps its fastest). After
+ * the rounds, the kernels whose rounds disagree are re-timed (round-retime.ts), then the retry
+ * passes for noisy kernels.
  */
 export async function kernelsAndCalibration(
   st: RunState,
@@ -155,6 +168,7 @@ export async function kernelsAndCalibration(
   await calibrate();
   await laterRounds(st);
   await calibrate();
+  await retimeDisagreeing(st);
   await retryNoisy(st);
   if (!calibration) return [];
   const { runs, notes } = calibration.result(st.overhead);

@@ -23,6 +23,7 @@ import type { RunOutcome } from '../../adapters/ort/protocol.js';
 import { ClockWatch } from './gpu-clock-watch.js';
 import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
 import { toMeasurement } from './target-store.js';
+import type { RetimedKernels } from './round-retime.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
 
 /** A kernel stored while still too noisy: kept with its spread, timed again later within the retry budget. */
@@ -93,6 +94,10 @@ export class RunState {
   /** Kernels measured again although stored (noisy ones, and those a run in poor conditions stored): their rows are replaced. */
   readonly remeasure: ReadonlySet<string>;
   readonly retries = { slots: 0, retryMs: 0 };
+  /** Each kernel's clean round labels (µs), in round order: what the rounds' agreement is read from. */
+  readonly roundsUs = new Map<string, number[]>();
+  /** The kernels re-timed because their rounds disagreed (round-retime.ts), with the run's spread; null: not looked at. */
+  retimed: RetimedKernels | null = null;
   /** The expected cost of one refinement slot (the mean kernel of the queue, ms). */
   refineSlotMs = 0;
   /** The expected cost of an overhead step and of a calibration round (ms). */

@@ -95,6 +95,15 @@ describe('the Node binding, measured apart', () => {
     expect(fitBinding(samples.slice(0, 1), 5, 12)).toBeNull();
   });
 
+  it('is not moved by a slow largest size (Node’s collector in its slow phase): two profiles keep one slope', () => {
+    // The 2 MiB call 30x slower, as in one of two back-to-back profiles: the median of the three
+    // pairs' slopes would follow it (two of them end there).
+    const slow = samples.map((s, i) => (i === 2 ? { ...s, wallUs: s.wallUs * 30 } : s));
+    expect(fitBinding(slow, 5, 12)?.nsPerByte).toBeCloseTo(0.04, 2);
+    const firstSlow = samples.map((s, i) => (i === 0 ? { ...s, wallUs: s.wallUs + 200 } : s));
+    expect(fitBinding(firstSlow, 5, 12)?.nsPerByte).toBeCloseTo(0.04, 2);
+  });
+
   it('keeps the per-call cost inside the per-run cost it is part of, and never negative', () => {
     expect(fitBinding(samples, 5, 4)?.perCallUs).toBe(4);
     const slower = samples.map((s) => ({ ...s, modelRunUs: s.modelRunUs + 50 }));

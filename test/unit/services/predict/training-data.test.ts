@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { trainPredictors } from '../../../../src-main/services/predict/predictor-service.js';
-import { predictOp } from '../../../../src-main/services/predict/predictor-service.js';
+import { predictOp, workloadPredictor } from '../../../../src-main/services/predict/predictor-service.js';
+import type { Sample } from '../../../../src-main/core/predictor/types.js';
 import { loadTrainingData } from '../../../../src-main/services/predict/training-data.js';
 import { pickDevice } from '../../../../src-main/services/workload/workload-service.js';
 import { seededDb } from '../../../helpers/seeded-store.js';
@@ -37,5 +38,34 @@ describe('a device without a measured bandwidth', () => {
     const p = predictOp(db, { op: 'MatMul', shape: '1x64x64x64', dtype: 'fp32', device: 'cpu', threads: 16 });
     expect(p.device).toMatch(/\/cpu\/cpu\/16t$/);
     expect(p.warnings.join(' ')).toMatch(/memory bandwidth not measured/);
+  });
+});
+
+describe('a kernel its profile kept noisy', () => {
+  it('is marked noisy in the training data, and no elementwise prediction is read off it', () => {
+    const clean = seededDb();
+    trainPredictors(clean, ['roofline']);
+    const noisy = seededDb();
+    // One size of the Add series in a slow mode 100x its neighbours, with the spread that says so.
+    noisy
+      .prepare(
+        `UPDATE measurements SET median_us = median_us * 100, cv = 0.9 WHERE op = 'Add' AND shape_key = 'n=262144' AND threads = 1`,
+      )
+      .run();
+    trainPredictors(noisy, ['roofline']);
+    const marked = loadTrainingData(noisy).samples.filter((s) => s.noisy);
+    expect(marked.map((s) => [s.op, s.shape['n'], s.device.threads])).toEqual([['Add', 262144, 1]]);
+    // Add over 200,000 elements, between the measured 147,456 and 262,144: read off the series.
+    const at = (db: Database): number => {
+      const from = loadTrainingData(db).samples.find(
+        (s) => s.op === 'Add' && s.shape['n'] === 147456 && s.device.threads === 1,
+      ) as Sample;
+      const k = 200000 / 147456;
+      const q = { ...from, shape: { ...from.shape, n: 200000 }, flops: from.flops * k, bytes: from.bytes * k };
+      return workloadPredictor(db, 'roofline').predictor.predict([q])[0]?.timeUs as number;
+    };
+    const want = at(clean);
+    const got = at(noisy);
+    expect(Math.abs(got / want - 1)).toBeLessThan(0.1);
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * Rounds that disagree (issue 62): which kernels' timing rounds differ by more than the run's
+ * own kernels show between the same rounds, and which value a later re-timing keeps. Pure.
+ *
+ * The rule: for each round after the first, a kernel's ratio to its first round, on a log
+ * scale, less the run's drift (the median of that ratio over every kernel: the machine as a
+ * whole running faster or slower in that round). A kernel disagrees when that deviation is
+ * beyond max(FLOOR, DEVIATIONS robust standard deviations of the run's ratios): the spread the
+ * rest of the run shows between the same rounds, not a fixed figure. The worst are re-timed
+ * first, at most SHARE of the run's kernels.
+ *
+ * The mode: the later timing, divided by the drift of reference kernels (kernels whose rounds
+ * agreed, timed before and after it), joins the rounds; the largest cluster of values within the
+ * threshold of one of them is kept (its mean for a chained label, its lower value for a traced
+ * one, as rounds combine), and a kernel whose values form no cluster of two is unsettled.
+ */
+import { median } from './timing-stats.js';
+
+const ROUND_AGREEMENT = {
+  /** Never flag a deviation under 5%: below what a 2% stopping rule can tell apart over two rounds. */
+  floor: 0.05,
+  /** Robust standard deviations (1.4826 x the MAD) of the run's own round ratios. */
+  deviations: 3,
+  /** At most this share of the run's kernels is re-timed. */
+  share: 0.1,
+  /** Fewer kernels with clean rounds than this: the run's spread is not known, nothing is flagged. */
+  minKernels: 8,
+} as const;
+
+/** One kernel's clean round labels (µs), in round order. */
+export interface KernelRounds {
+  id: string;
+  roundsUs: readonly number[];
+}
+
+export interface Disagreement {
+  id: string;
+  /** The largest drift-corrected deviation of a round from the first (fraction, signed). */
+  deviation: number;
+}
+
+export interface RoundSpread {
+  /** The run's drift per round after the first (fraction: 0.1 = the round ran 10% slower). */
+  drift: number[];
+  /** The deviation beyond which rounds disagree (fraction). */
+  threshold: number;
+  /** Kernels with clean rounds the spread was read from. */
+  kernels: number;
+  /** Worst first, at most `share` of the kernels. */
+  disagreeing: Disagreement[];
+  /** Kernels whose rounds agreed within the middle half of the run's deviations: the references. */
+  steady: string[];
+}
+
+const MAD_TO_SD = 1.4826;
+
+/** Which kernels' rounds disagree beyond the run's own spread (see the module's rule). */
+export function roundSpread(kernels: readonly KernelRounds[], rule = ROUND_AGREEMENT): RoundSpread {
+  const rounds = Math.max(0, ...kernels.map((k) => k.roundsUs.length));
+  const full = kernels.filter((k) => k.roundsUs.length === rounds && k.roundsUs.every((v) => v > 0));
+  if (rounds < 2 || full.length < rule.minKernels)
+    return { drift: [], threshold: Number.POSITIVE_INFINITY, kernels: full.length, disagreeing: [], steady: [] };
+  const logs = full.map((k) => k.roundsUs.slice(1).map((v) => Math.log(v / (k.roundsUs[0] as number))));
+  const drift = Array.from({ length: rounds - 1 }, (_, r) => median(logs.map((l) => l[r] as number)));
+  const dev = logs.map((l) => l.map((v, r) => v - (drift[r] as number)));
+  const worst = dev.map((d) => d.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a), 0));
+  const mad = median(worst.map(Math.abs));
+  const threshold = Math.max(Math.log1p(rule.floor), rule.deviations * MAD_TO_SD * mad);
+  const disagreeing = full
+    .map((k, i) => ({ id: k.id, log: worst[i] as number }))
+    .filter((d) => Math.abs(d.log) > threshold)
+    .sort((a, b) => Math.abs(b.log) - Math.abs(a.log))
+    .slice(0, Math.max(1, Math.floor(full.length * rule.share)))
+    .map((d) => ({ id: d.id, deviation: Math.expm1(d.log) }));
+  const steady = full.filter((_, i) => Math.abs(worst[i] as number) <= mad).map((k) => k.id);
+  return { drift: drift.map(Math.expm1), threshold: Math.expm1(threshold), kernels: full.length, disagreeing, steady };
+}
+
+export interface KeptMode {
+  /** The label kept (µs). */
+  us: number;
+  /** Indexes into the values (the rounds, then the later timing) of the cluster kept; all of them when unsettled. */
+  kept: number[];
+  settled: boolean;
+}
+
+/**
+ * The mode of a kernel's values (its rounds and its drift-corrected later timing): the largest
+ * cluster of values within `threshold` (fraction) of one of them, its centre, ties to the faster cluster. Chained labels
+ * average the cluster, traced ones keep its lower value (a slow phase only slows a kernel down).
+ * No two values within the threshold: unsettled, the median of them all.
+ */
+export function keptMode(values: readonly number[], threshold: number, chained: boolean): KeptMode {
+  const limit = Math.log1p(threshold);
+  let best: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const centre = values[i] as number;
+    const around = values.flatMap((v, j) => (Math.abs(Math.log(v / centre)) <= limit ? [j] : []));
+    const sum = (c: number[]): number => c.reduce((a, j) => a + (values[j] as number), 0) / c.length;
+    if (around.length > best.length || (around.length === best.length && sum(around) < sum(best))) best = around;
+  }
+  if (best.length < 2) return { us: median(values), kept: values.map((_, i) => i), settled: false };
+  const vals = best.map((j) => values[j] as number);
+  const us = chained ? vals.reduce((a, b) => a + b, 0) / vals.length : Math.min(...vals);
+  return { us, kept: best, settled: true };
+}

@@ -1,0 +1,146 @@
+/**
+ * The later pass for kernels whose rounds disagree (issue 62): after the rounds, each kernel
+ * whose rounds differ by more than the run's own spread (round-agreement.ts) is timed once more
+ * between two timings of a reference kernel (a kernel whose rounds agreed, nearest in the run's
+ * order and timed the same way), and keeps the mode of its rounds and that timing, the timing
+ * divided by how far the reference drifted from its label. What was re-timed, why and what was
+ * kept is stored with the run and said in its notes. The pass spends the noisy kernels' retry
+ * budget, at most half of its slots.
+ */
+import type { KernelSpec } from '../../core/kernels/types.js';
+import type { MeasuredKernel } from '../../core/profiler/refinement.js';
+import { expectedKernelMs, retryAllowed } from '../../core/profiler/profile-plan.js';
+import { keptMode, roundSpread, type Disagreement, type RoundSpread } from '../../core/profiler/round-agreement.js';
+import { count } from '../../core/text/plural.js';
+import type { RunOutcome } from '../../adapters/ort/protocol.js';
+import { chainCopies } from './kernel-timing.js';
+import { judged, timedKernel } from './measure-kernel.js';
+import type { RunState } from './run-state.js';
+
+/** One kernel re-timed: its rounds, the later timing, the reference's drift and the label kept. */
+export interface RetimedKernel {
+  kernel: string;
+  /** Its clean round labels (µs), in round order. */
+  roundsUs: number[];
+  /** How far its rounds disagreed, less the run's drift (fraction, signed). */
+  deviation: number;
+  /** The later timing (µs), before the reference's drift is taken out; null when it failed or was noisy. */
+  laterUs: number | null;
+  reference: string | null;
+  /** The reference's timings around it over its label (1.1: the machine ran 10% slower than in the rounds). */
+  referenceDrift: number | null;
+  /** The label kept (µs) and which values (rounds, then the later timing) it was kept from. */
+  keptUs: number;
+  kept: number[];
+  settled: boolean;
+}
+
+/** The run's rounds' spread and the kernels re-timed, as stored with the run (its summary's `retimed`). */
+export interface RetimedKernels {
+  /** The deviation beyond which rounds disagree (fraction). */
+  threshold: number;
+  /** The run's drift per round after the first (fraction). */
+  drift: number[];
+  /** Kernels with clean rounds the spread was read from. */
+  kernels: number;
+  /** Timings this pass spent (kernels and references), out of the retry budget. */
+  timings: number;
+  retimed: RetimedKernel[];
+}
+
+/** A timing in the pass, counted against the retry budget; null when the budget is spent. */
+async function budgeted(st: RunState, spec: KernelSpec): Promise<RunOutcome | null> {
+  const otherMs = Date.now() - st.started - st.retries.retryMs;
+  if (!retryAllowed(st.retries, Math.ceil(st.items.retries / 2), otherMs)) return null;
+  st.work.expect('kernel', expectedKernelMs(spec, st.rule));
+  const { outcome, ms } = await timedKernel(st, spec);
+  st.retries.slots++;
+  st.retries.retryMs += ms;
+  (st.retimed as RetimedKernels).timings++;
+  return outcome;
+}
+
+/** The reference's timing now over its label, or null (failed, noisy, out of budget). */
+async function drift(st: RunState, ref: MeasuredKernel): Promise<number | null> {
+  const o = await budgeted(st, ref.spec);
+  if (!o?.ok) return null;
+  const t = judged(st, ref.spec, o);
+  return t.noisy ? null : t.summary.medianUs / ref.medianUs;
+}
+
+/** The steady kernel nearest to `at` in the run's order, timed the same way (chained or not). */
+function reference(st: RunState, spread: RoundSpread, at: number, chained: boolean): MeasuredKernel | null {
+  const steady = new Set(spread.steady);
+  const method = st.method();
+  let best: { m: MeasuredKernel; d: number } | null = null;
+  st.measured.forEach((m, i) => {
+    if (!steady.has(m.spec.id) || st.noisy.has(m.spec.id)) return;
+    if (chainCopies(m.spec, method) > 1 !== chained) return;
+    if (!best || Math.abs(i - at) < best.d) best = { m, d: Math.abs(i - at) };
+  });
+  return (best as { m: MeasuredKernel } | null)?.m ?? null;
+}
+
+/** Re-times one disagreeing kernel between two timings of its reference; false when the budget is spent. */
+async function retimeOne(st: RunState, spread: RoundSpread, d: Disagreement): Promise<boolean> {
+  const at = st.measured.findIndex((m) => m.spec.id === d.id);
+  const m = st.measured[at] as MeasuredKernel;
+  const chained = chainCopies(m.spec, st.method()) > 1;
+  const ref = reference(st, spread, at, chained);
+  const before = ref ? await drift(st, ref) : 1;
+  const outcome = await budgeted(st, m.spec);
+  if (!outcome) return false;
+  const after = ref ? await drift(st, ref) : 1;
+  const roundsUs = st.roundsUs.get(d.id) ?? [];
+  const t = outcome.ok ? judged(st, m.spec, outcome) : null;
+  const refDrift = before !== null && after !== null ? Math.sqrt(before * after) : null;
+  const laterUs = t && !t.noisy ? t.summary.medianUs : null;
+  const values = laterUs !== null && refDrift !== null ? [...roundsUs, laterUs / refDrift] : roundsUs;
+  const mode = keptMode(values, spread.threshold, chained);
+  if (outcome.ok && t && laterUs !== null && refDrift !== null) {
+    st.store(m.spec, outcome, { ...t.summary, medianUs: mode.us }, true);
+    m.medianUs = mode.us;
+  }
+  (st.retimed as RetimedKernels).retimed.push({
+    kernel: d.id,
+    roundsUs,
+    deviation: d.deviation,
+    laterUs,
+    reference: ref?.spec.id ?? null,
+    referenceDrift: refDrift,
+    keptUs: m.medianUs,
+    kept: mode.kept,
+    settled: mode.settled && laterUs !== null && refDrift !== null,
+  });
+  st.kernelEvent(m.spec, { status: 'measured', medianUs: m.medianUs });
+  return true;
+}
+
+/** The later pass: every disagreeing kernel, worst first, within the budget. */
+export async function retimeDisagreeing(st: RunState): Promise<void> {
+  const rounds = [...st.roundsUs].filter(([id]) => !st.noisy.has(id)).map(([id, roundsUs]) => ({ id, roundsUs }));
+  const spread = roundSpread(rounds);
+  if (!Number.isFinite(spread.threshold)) return;
+  st.retimed = { threshold: spread.threshold, drift: spread.drift, kernels: spread.kernels, timings: 0, retimed: [] };
+  for (const d of spread.disagreeing) {
+    if (st.aborted() || st.epGone) return;
+    if (!(await retimeOne(st, spread, d))) return;
+  }
+}
+
+const pct = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(0)}%`;
+
+/** The run's note on the kernels it re-timed: how many, by what rule, and what each kept. */
+export function retimedNote(r: RetimedKernels | null): string[] {
+  if (!r?.retimed.length) return [];
+  const each = r.retimed.slice(0, 4).map((k) => {
+    const kept = k.settled
+      ? `kept ${k.kept.map((i) => (i < k.roundsUs.length ? `round ${i + 1}` : 'the later timing')).join(' and ')}`
+      : 'unsettled, kept the median';
+    return `${k.kernel} ${pct(k.deviation)} (${kept}: ${k.keptUs.toFixed(1)} µs)`;
+  });
+  const more = r.retimed.length > 4 ? `; ... (all in the run's summary, \`retimed\`)` : '';
+  return [
+    `${count(r.retimed.length, 'kernel')} re-timed in a later pass beside a steady reference kernel: ${r.retimed.length === 1 ? 'its' : 'their'} rounds disagreed by more than the run's own spread (±${(r.threshold * 100).toFixed(0)}%, from ${count(r.kernels, 'kernel')}): ${each.join('; ')}${more}`,
+  ];
+}
