@@ -19,29 +19,64 @@ export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: numbe
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
+/** A link list indexed: its device pairs, and each node-level link's node per device. */
+interface LinkIndex {
+  pairs: Map<string, PlanLink>;
+  nodeLinks: { link: PlanLink; nodeOf: Map<string, number> }[];
+}
+
 /**
  * Each link list's pairs, indexed on first lookup (a cluster has 1e5 links and the searches ask
- * millions of times). The first link of a pair wins, as a scan would find it. Link lists are
- * built whole and not changed afterwards.
+ * millions of times). The first link of a pair wins, as a scan would find it; node-level links
+ * (PlanLink.nodes) join the pairs no listed link joins, the first that holds both devices on
+ * different nodes. Link lists are built whole and not changed afterwards.
  */
-const indexes = new WeakMap<readonly PlanLink[], Map<string, PlanLink>>();
+const indexes = new WeakMap<readonly PlanLink[], LinkIndex>();
 
-function indexOf(links: readonly PlanLink[]): Map<string, PlanLink> {
+function indexOf(links: readonly PlanLink[]): LinkIndex {
   let index = indexes.get(links);
-  if (!index || index.size === 0) {
-    index = new Map();
+  if (!index) {
+    index = { pairs: new Map(), nodeLinks: [] };
     for (const l of links) {
+      if (l.nodes) {
+        const nodeOf = new Map<string, number>();
+        l.nodes.forEach((ids, n) => ids.forEach((id) => nodeOf.set(id, n)));
+        index.nodeLinks.push({ link: l, nodeOf });
+        continue;
+      }
       const k = pairKey(l.a, l.b);
-      if (!index.has(k)) index.set(k, l);
+      if (!index.pairs.has(k)) index.pairs.set(k, l);
     }
     indexes.set(links, index);
   }
   return index;
 }
 
-/** The link between two devices (either direction), if any. */
-export const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
-  indexOf(links).get(pairKey(a, b));
+/** The link between two devices (either direction), if any; a node-level link stands for the pair. */
+export function linkBetween(links: readonly PlanLink[], a: string, b: string): PlanLink | undefined {
+  const index = indexOf(links);
+  const listed = index.pairs.get(pairKey(a, b));
+  if (listed || index.nodeLinks.length === 0) return listed;
+  for (const { link, nodeOf } of index.nodeLinks) {
+    const [na, nb] = [nodeOf.get(a), nodeOf.get(b)];
+    if (na !== undefined && nb !== undefined && na !== nb) return link;
+  }
+  return undefined;
+}
+
+/** The links among some devices: pairs of them, node-level links cut to their nodes (kept while two remain). */
+export function linksAmongDevices(links: readonly PlanLink[], ids: ReadonlySet<string>): PlanLink[] {
+  const out: PlanLink[] = [];
+  for (const l of links) {
+    if (!l.nodes) {
+      if (ids.has(l.a) && ids.has(l.b)) out.push(l);
+      continue;
+    }
+    const nodes = l.nodes.map((n) => n.filter((id) => ids.has(id))).filter((n) => n.length > 0);
+    if (nodes.length > 1) out.push({ ...l, a: nodes[0]?.[0] as string, b: nodes[1]?.[0] as string, nodes });
+  }
+  return out;
+}
 
 export interface RingBottleneck {
   alphaUs: number;

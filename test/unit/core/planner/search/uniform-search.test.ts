@@ -3,7 +3,8 @@ import { pricePlan, type StageSpec } from '../../../../../src-main/core/planner/
 import { plannerContext, type PlannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import { uniformNodes, uniformSearch } from '../../../../../src-main/core/planner/search/uniform-search.js';
-import type { PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
+import type { PlanLink, PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
+import { createCostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
 import { randomCluster } from '../random-problem.js';
 
 /** N like nodes of g GPUs whose blocks split over tp 1 or 2. */
@@ -77,6 +78,28 @@ describe('uniform search (like nodes)', () => {
       expect(best?.stepUs, `seed ${seed}`).toBeCloseTo(exact, 6);
     }
     expect(compared).toBeGreaterThan(15);
+  });
+
+  it('finds the same plans over a node-level link as over a link per device pair', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const p = likeNodes(seed, 2 + (seed % 3), seed % 4 === 0 ? 4 : 2, 3 + (seed % 4));
+      const machineOf = new Map(p.devices.map((d) => [d.id, d.machine]));
+      const across = p.links.find((l) => machineOf.get(l.a) !== machineOf.get(l.b)) as PlanLink;
+      const nodes = [...new Set(p.devices.map((d) => d.machine))].map((m) =>
+        p.devices.filter((d) => d.machine === m).map((d) => d.id),
+      );
+      const byNode: PlanProblem = {
+        ...p,
+        links: [...p.links.filter((l) => machineOf.get(l.a) === machineOf.get(l.b)), { ...across, nodes }],
+      };
+      const opts = { schedule: '1f1b' as const, microbatches: [1, 2, 4] };
+      const steps = [p, byNode].map((q) => {
+        const ctx = plannerContext(q, createCostModel(q.links));
+        return [uniformSearch(ctx, opts).plans[0]?.stepUs, planAll(q, createCostModel(q.links)).plans[0]?.stepUs];
+      });
+      expect(steps[0]?.[1], `seed ${seed}`).toBeGreaterThan(0);
+      expect(steps[1], `seed ${seed}`).toEqual(steps[0]);
+    }
   });
 
   it('prunes: searches fewer candidates than the space holds on a larger cluster', () => {
