@@ -22,7 +22,8 @@ const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `$
 /** A link list indexed: its device pairs, and each node-level link's node per device. */
 interface LinkIndex {
   pairs: Map<string, PlanLink>;
-  nodeLinks: { link: PlanLink; nodeOf: Map<string, number> }[];
+  /** Node-level links; overridden: a listed link joins two of its nodes. */
+  nodeLinks: { link: PlanLink; nodeOf: Map<string, number>; overridden: boolean }[];
 }
 
 /**
@@ -41,11 +42,17 @@ function indexOf(links: readonly PlanLink[]): LinkIndex {
       if (l.nodes) {
         const nodeOf = new Map<string, number>();
         l.nodes.forEach((ids, n) => ids.forEach((id) => nodeOf.set(id, n)));
-        index.nodeLinks.push({ link: l, nodeOf });
+        index.nodeLinks.push({ link: l, nodeOf, overridden: false });
         continue;
       }
       const k = pairKey(l.a, l.b);
       if (!index.pairs.has(k)) index.pairs.set(k, l);
+    }
+    for (const n of index.nodeLinks) {
+      n.overridden = [...index.pairs.values()].some((l) => {
+        const [x, y] = [n.nodeOf.get(l.a), n.nodeOf.get(l.b)];
+        return x !== undefined && y !== undefined && x !== y;
+      });
     }
     indexes.set(links, index);
   }
@@ -62,6 +69,26 @@ export function linkBetween(links: readonly PlanLink[], a: string, b: string): P
     if (na !== undefined && nb !== undefined && na !== nb) return link;
   }
   return undefined;
+}
+
+/**
+ * The node-level link that joins every device of `a` to every device of `b`, when one does: both
+ * lists on its nodes, no node holding devices of both, and no listed link joining two of its
+ * nodes (a listed pair wins over it). Null otherwise; O(|a| + |b|).
+ */
+export function nodeLinkAcross(
+  links: readonly PlanLink[],
+  a: readonly string[],
+  b: readonly string[],
+): PlanLink | null {
+  const index = indexOf(links);
+  for (const { link, nodeOf, overridden } of index.nodeLinks) {
+    if (overridden) continue;
+    const nodesOfA = new Set(a.map((id) => nodeOf.get(id)));
+    if (nodesOfA.has(undefined)) continue;
+    if (b.every((id) => nodeOf.has(id) && !nodesOfA.has(nodeOf.get(id)))) return link;
+  }
+  return null;
 }
 
 /** The links among some devices: pairs of them, node-level links cut to their nodes (kept while two remain). */

@@ -5,7 +5,7 @@
  * nccl-tests fits. Pure.
  */
 import { allReduceOver, allReduceRoute, type AllReduceRoute } from './all-reduce.js';
-import { linkBetween, messageUs } from './collectives.js';
+import { linkBetween, messageUs, nodeLinkAcross } from './collectives.js';
 import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink, PlanProblem } from '../types.js';
 
@@ -20,6 +20,8 @@ export interface CostModel {
    * every message; lets the searches price a cut between large groups over its few distinct links.
    */
   link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps' | 'nodes'> | null;
+  /** The one node-level link `link` gives for every pair of a and b, when there is one (collectives.ts nodeLinkAcross). */
+  nodeLinkAcross?(a: readonly string[], b: readonly string[]): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -104,6 +106,7 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       return l ? messageUs(l, bytes) : Infinity;
     },
     link: (a, b) => linkBetween(links, a, b) ?? null,
+    nodeLinkAcross: (a, b) => nodeLinkAcross(links, a, b),
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;

@@ -90,7 +90,12 @@ export class CutTimes {
     }
     const cached = byTo.get(to);
     if (cached !== undefined) return cached;
-    const out = this.distinctLinks(this.byMachine(from), this.byMachine(to));
+    const ids = (list: readonly number[]): string[] => list.map((d) => this.deviceIds[d] as string);
+    const across = this.cost.nodeLinkAcross?.(ids(from), ids(to));
+    const one = across && { alphaUs: across.alphaUs, gbps: across.gbps };
+    const out = one
+      ? { key: `${one.alphaUs}/${one.gbps}`, links: [one] }
+      : this.distinctLinks(this.byMachine(from), this.byMachine(to));
     byTo.set(to, out);
     return out;
   }

@@ -36,8 +36,15 @@ function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
 }
 
 /** The problem with `kind` recomputation applied; null where it does not apply (inference, or no transformer block for selective). */
+/** Each layer list's recomputed lists, by kind: a search's ZeRO variants share one (and its cost tables' prefixes). */
+const recomputed = new WeakMap<readonly PlanLayer[], Map<Recompute, PlanLayer[]>>();
+
 export function recomputeProblem(problem: PlanProblem, kind: Recompute): PlanProblem | null {
   if (problem.mode !== 'training') return null;
   if (kind === 'selective' && !problem.layers.some((l) => l.selective)) return null;
-  return { ...problem, layers: problem.layers.map((l) => recomputeLayer(l, kind)), recompute: kind };
+  let byKind = recomputed.get(problem.layers);
+  if (!byKind) recomputed.set(problem.layers, (byKind = new Map()));
+  const layers = byKind.get(kind) ?? problem.layers.map((l) => recomputeLayer(l, kind));
+  byKind.set(kind, layers);
+  return { ...problem, layers, recompute: kind };
 }

@@ -10,6 +10,9 @@ export interface PlannerContext {
   tables: CostTables;
 }
 
+/** Layer lists already checked (a search's variants share them; 16,384 GPUs' times are long to read again). */
+const validLayers = new WeakSet<readonly PlanProblem['layers'][number][]>();
+
 /** Throws a UserError saying what is wrong with the problem. */
 function validateProblem(problem: PlanProblem): void {
   if (problem.devices.length === 0) {
@@ -26,6 +29,7 @@ function validateProblem(problem: PlanProblem): void {
     if (seen.has(d.id)) throw new UserError(`device ${d.id} is listed twice`);
     seen.add(d.id);
   }
+  if (validLayers.has(problem.layers)) return;
   problem.layers.forEach((l, i) => {
     const bad = [...Object.values(l.forwardUs), ...Object.values(l.backwardUs)].some((t) => !(t >= 0));
     if (bad) throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric time`);
@@ -34,6 +38,7 @@ function validateProblem(problem: PlanProblem): void {
       throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric size`);
     }
   });
+  validLayers.add(problem.layers);
 }
 
 export function plannerContext(problem: PlanProblem, cost: CostModel = alphaBetaCostModel(problem)): PlannerContext {
