@@ -4,7 +4,11 @@ import type { ProbeResult } from '../../../../../src-main/core/domain/hardware.j
 import { UserError } from '../../../../../src-main/core/errors.js';
 import { virtualDevice } from '../../../../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks, parseNetwork, type MachineLinks } from '../../../../../src-main/core/planner/cost/links.js';
-import { linkBetween, linksAmongDevices } from '../../../../../src-main/core/planner/cost/collectives.js';
+import {
+  linkBetween,
+  linksAmongDevices,
+  nodeLinkAcross,
+} from '../../../../../src-main/core/planner/cost/collectives.js';
 import type { PlanDevice, PlanLink } from '../../../../../src-main/core/planner/types.js';
 import { sampleProbe } from '../../../../helpers/sample-probe.js';
 
@@ -230,6 +234,11 @@ describe('networks', () => {
     const some = linksAmongDevices(links, new Set(devices.slice(4, 20).map((d) => d.id)));
     expect(some.filter((l) => l.nodes)).toMatchObject([{ nodes: [{ length: 4 }, { length: 8 }, { length: 4 }] }]);
     expect(some).toHaveLength(6 + 28 + 6 + 1);
+    // Stages on distinct nodes are joined by the node-level link alone; sharing a node, not.
+    const ids = (from: number, to: number): string[] => devices.slice(from, to).map((d) => d.id);
+    expect(nodeLinkAcross(links, ids(0, 8192), ids(8192, 16_384))?.nodes).toHaveLength(2048);
+    expect(nodeLinkAcross(links, ids(0, 12), ids(12, 24))).toBeNull();
+    expect(nodeLinkAcross(links, ids(0, 8), ['elsewhere/cuda:0'])).toBeNull();
   });
 
   it('names the machines when a network is missing', () => {
