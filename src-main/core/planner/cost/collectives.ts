@@ -17,11 +17,10 @@ export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: numbe
   return link.alphaUs + bytes / (link.gbps * 1e3);
 }
 
-const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
-
 /** A link list indexed: its device pairs, and each node-level link's node per device. */
 interface LinkIndex {
-  pairs: Map<string, PlanLink>;
+  /** Listed links by one device, then the other (both ways). */
+  pairs: Map<string, Map<string, PlanLink>>;
   /** Node-level links; overridden: a listed link joins two of its nodes. */
   nodeLinks: { link: PlanLink; nodeOf: Map<string, number>; overridden: boolean }[];
 }
@@ -45,13 +44,19 @@ function indexOf(links: readonly PlanLink[]): LinkIndex {
         index.nodeLinks.push({ link: l, nodeOf, overridden: false });
         continue;
       }
-      const k = pairKey(l.a, l.b);
-      if (!index.pairs.has(k)) index.pairs.set(k, l);
+      for (const [x, y] of [
+        [l.a, l.b],
+        [l.b, l.a],
+      ] as const) {
+        let from = index.pairs.get(x);
+        if (!from) index.pairs.set(x, (from = new Map()));
+        if (!from.has(y)) from.set(y, l);
+      }
     }
     for (const n of index.nodeLinks) {
-      n.overridden = [...index.pairs.values()].some((l) => {
+      n.overridden = links.some((l) => {
         const [x, y] = [n.nodeOf.get(l.a), n.nodeOf.get(l.b)];
-        return x !== undefined && y !== undefined && x !== y;
+        return !l.nodes && x !== undefined && y !== undefined && x !== y;
       });
     }
     indexes.set(links, index);
@@ -62,7 +67,7 @@ function indexOf(links: readonly PlanLink[]): LinkIndex {
 /** The link between two devices (either direction), if any; a node-level link stands for the pair. */
 export function linkBetween(links: readonly PlanLink[], a: string, b: string): PlanLink | undefined {
   const index = indexOf(links);
-  const listed = index.pairs.get(pairKey(a, b));
+  const listed = index.pairs.get(a)?.get(b);
   if (listed || index.nodeLinks.length === 0) return listed;
   for (const { link, nodeOf } of index.nodeLinks) {
     const [na, nb] = [nodeOf.get(a), nodeOf.get(b)];

@@ -13,8 +13,11 @@ import type { PlanLayer, PlanProblem, Recompute } from '../types.js';
 
 export const RECOMPUTE_OPTIONS: readonly Recompute[] = ['selective', 'full'];
 
-const plus = (a: Record<string, number>, b: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(a).map(([id, t]) => [id, t + (b[id] ?? 0)]));
+function plus(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const id in a) out[id] = (a[id] as number) + (b[id] ?? 0);
+  return out;
+}
 
 function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
   if (kind === 'full') {
