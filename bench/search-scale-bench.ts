@@ -1,6 +1,6 @@
 /**
  * Search time at scale (issue 59, item 4), this checkout against another commit, interleaved in
- * one run so both see the same load. Run: npm run bench:search-scale -- [--ref main] [--reps 5]
+ * one run so both see the same load; each run's problem is built afresh, off the clock. Run: npm run bench:search-scale -- [--ref main] [--reps 5]
  * [--cases tp,cluster:8,cluster:256] [--ref-max-nodes 32]. The cases are bench/search-scale/ (cases.ts), bundled over both trees (the
  * other's src-main, test and bench/datasheet-layers.ts from `git archive REF`). Each run is one full
  * search; the figure is its process CPU time (user + system, ms: on a shared machine wall time
@@ -58,17 +58,19 @@ const results: Record<string, unknown> = {};
 for (const name of cases) {
   const nodes = Number(name.split(':')[1]);
   const timed = name !== 'tp' && nodes > refMaxNodes ? ['here'] : names;
-  const runs = Object.fromEntries(
-    timed.map((t) => [t, name === 'tp' ? trees[t]?.tpCase() : trees[t]?.clusterCase(nodes)]),
-  ) as Record<string, () => CaseRun>;
+  // Each run gets its problem built afresh, off the clock: a search's caches (per layer list, link
+  // list, time record) would otherwise carry over from one run to the next.
+  const fresh = (t: string): (() => CaseRun) =>
+    (name === 'tp' ? trees[t]?.tpCase() : trees[t]?.clusterCase(nodes)) as () => CaseRun;
   const cpu: Record<string, number[]> = Object.fromEntries(timed.map((t) => [t, []]));
   const wall: Record<string, number[]> = Object.fromEntries(timed.map((t) => [t, []]));
   const best: Record<string, CaseRun> = {};
   for (let i = 0; i < reps; i++) {
     for (const t of i % 2 === 0 ? timed : [...timed].reverse()) {
+      const run = fresh(t);
       const c0 = process.cpuUsage();
       const w0 = performance.now();
-      best[t] = (runs[t] as () => CaseRun)();
+      best[t] = run();
       wall[t]?.push(performance.now() - w0);
       const c = process.cpuUsage(c0);
       cpu[t]?.push((c.user + c.system) / 1000);

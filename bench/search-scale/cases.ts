@@ -6,7 +6,9 @@
  *   x recomputation none/selective/full.
  * - cluster:N: Llama 3.1 70B training (seq 4096, 8 samples a node) on N datasheet nodes of 8 H100
  *   SXM5 80GB over 200Gb InfiniBand, TP 1/2/4/8 x PP x DP x ZeRO 1/2/3 x recomputation
- *   (cluster:256 is 2,048 GPUs; its links, 2.1 million pairs, are built before the clock starts).
+ *   (cluster:256 is 2,048 GPUs, cluster:2048 16,384; the links are built before the clock starts: a
+ *   link per pair inside a node and one node-level link between nodes, 57,345 at 16,384 GPUs, where
+ *   trees before issue 59's node-level links list a link per pair, 2.1 million at 2,048).
  */
 import { tensorParallelProblem } from './tp-problem.js';
 import { searchRanked } from '../../src-main/core/planner/search/plan-ranking.js';

@@ -38,6 +38,12 @@ export interface PlanLink {
   rails?: PlanRails;
   /** Inside a node whose NVLink Switch reduces (NVLS): GB/s per GPU and direction an NVLS all-reduce reaches. */
   nvlsGbps?: number;
+  /**
+   * A node-level link (like nodes, links.ts): it joins every device of one of these nodes (device
+   * ids, a list a node) to every device of another, as one link; a and b are the first devices of
+   * the first two. A cluster of N nodes is described in O(N) this way, not by N² device pairs.
+   */
+  nodes?: readonly (readonly string[])[];
 }
 
 /** A node's rails as a collective sees them. */

@@ -17,31 +17,98 @@ export function messageUs(link: Pick<PlanLink, 'alphaUs' | 'gbps'>, bytes: numbe
   return link.alphaUs + bytes / (link.gbps * 1e3);
 }
 
-const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+/** A link list indexed: its device pairs, and each node-level link's node per device. */
+interface LinkIndex {
+  /** Listed links by one device, then the other (both ways). */
+  pairs: Map<string, Map<string, PlanLink>>;
+  /** Node-level links; overridden: a listed link joins two of its nodes. */
+  nodeLinks: { link: PlanLink; nodeOf: Map<string, number>; overridden: boolean }[];
+}
 
 /**
  * Each link list's pairs, indexed on first lookup (a cluster has 1e5 links and the searches ask
- * millions of times). The first link of a pair wins, as a scan would find it. Link lists are
- * built whole and not changed afterwards.
+ * millions of times). The first link of a pair wins, as a scan would find it; node-level links
+ * (PlanLink.nodes) join the pairs no listed link joins, the first that holds both devices on
+ * different nodes. Link lists are built whole and not changed afterwards.
  */
-const indexes = new WeakMap<readonly PlanLink[], Map<string, PlanLink>>();
+const indexes = new WeakMap<readonly PlanLink[], LinkIndex>();
 
-function indexOf(links: readonly PlanLink[]): Map<string, PlanLink> {
+function indexOf(links: readonly PlanLink[]): LinkIndex {
   let index = indexes.get(links);
-  if (!index || index.size === 0) {
-    index = new Map();
+  if (!index) {
+    index = { pairs: new Map(), nodeLinks: [] };
     for (const l of links) {
-      const k = pairKey(l.a, l.b);
-      if (!index.has(k)) index.set(k, l);
+      if (l.nodes) {
+        const nodeOf = new Map<string, number>();
+        l.nodes.forEach((ids, n) => ids.forEach((id) => nodeOf.set(id, n)));
+        index.nodeLinks.push({ link: l, nodeOf, overridden: false });
+        continue;
+      }
+      for (const [x, y] of [
+        [l.a, l.b],
+        [l.b, l.a],
+      ] as const) {
+        let from = index.pairs.get(x);
+        if (!from) index.pairs.set(x, (from = new Map()));
+        if (!from.has(y)) from.set(y, l);
+      }
+    }
+    for (const n of index.nodeLinks) {
+      n.overridden = links.some((l) => {
+        const [x, y] = [n.nodeOf.get(l.a), n.nodeOf.get(l.b)];
+        return !l.nodes && x !== undefined && y !== undefined && x !== y;
+      });
     }
     indexes.set(links, index);
   }
   return index;
 }
 
-/** The link between two devices (either direction), if any. */
-export const linkBetween = (links: readonly PlanLink[], a: string, b: string): PlanLink | undefined =>
-  indexOf(links).get(pairKey(a, b));
+/** The link between two devices (either direction), if any; a node-level link stands for the pair. */
+export function linkBetween(links: readonly PlanLink[], a: string, b: string): PlanLink | undefined {
+  const index = indexOf(links);
+  const listed = index.pairs.get(a)?.get(b);
+  if (listed || index.nodeLinks.length === 0) return listed;
+  for (const { link, nodeOf } of index.nodeLinks) {
+    const [na, nb] = [nodeOf.get(a), nodeOf.get(b)];
+    if (na !== undefined && nb !== undefined && na !== nb) return link;
+  }
+  return undefined;
+}
+
+/**
+ * The node-level link that joins every device of `a` to every device of `b`, when one does: both
+ * lists on its nodes, no node holding devices of both, and no listed link joining two of its
+ * nodes (a listed pair wins over it). Null otherwise; O(|a| + |b|).
+ */
+export function nodeLinkAcross(
+  links: readonly PlanLink[],
+  a: readonly string[],
+  b: readonly string[],
+): PlanLink | null {
+  const index = indexOf(links);
+  for (const { link, nodeOf, overridden } of index.nodeLinks) {
+    if (overridden) continue;
+    const nodesOfA = new Set(a.map((id) => nodeOf.get(id)));
+    if (nodesOfA.has(undefined)) continue;
+    if (b.every((id) => nodeOf.has(id) && !nodesOfA.has(nodeOf.get(id)))) return link;
+  }
+  return null;
+}
+
+/** The links among some devices: pairs of them, node-level links cut to their nodes (kept while two remain). */
+export function linksAmongDevices(links: readonly PlanLink[], ids: ReadonlySet<string>): PlanLink[] {
+  const out: PlanLink[] = [];
+  for (const l of links) {
+    if (!l.nodes) {
+      if (ids.has(l.a) && ids.has(l.b)) out.push(l);
+      continue;
+    }
+    const nodes = l.nodes.map((n) => n.filter((id) => ids.has(id))).filter((n) => n.length > 0);
+    if (nodes.length > 1) out.push({ ...l, a: nodes[0]?.[0] as string, b: nodes[1]?.[0] as string, nodes });
+  }
+  return out;
+}
 
 export interface RingBottleneck {
   alphaUs: number;

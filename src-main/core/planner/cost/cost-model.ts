@@ -5,7 +5,7 @@
  * nccl-tests fits. Pure.
  */
 import { allReduceOver, allReduceRoute, type AllReduceRoute } from './all-reduce.js';
-import { linkBetween, messageUs } from './collectives.js';
+import { linkBetween, messageUs, nodeLinkAcross } from './collectives.js';
 import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink, PlanProblem } from '../types.js';
 
@@ -19,9 +19,9 @@ export interface CostModel {
    * The alpha-beta link linkUs prices (null: no route), when linkUs is alpha + bytes / beta for
    * every message; lets the searches price a cut between large groups over its few distinct links.
    */
-  link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
-  /** When `link` is the first of these links that joins the pair (either direction): the tables read them in one pass. */
-  listedLinks?: readonly PlanLink[];
+  link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps' | 'nodes'> | null;
+  /** The one node-level link `link` gives for every pair of a and b, when there is one (collectives.ts nodeLinkAcross). */
+  nodeLinkAcross?(a: readonly string[], b: readonly string[]): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -41,6 +41,7 @@ export function alphaBetaCostModel(problem: Pick<PlanProblem, 'devices' | 'links
   const machineOf = new Map(problem.devices.map((d) => [d.id, d.machine]));
   const links = new Map<string, PlanLink>();
   for (const l of problem.links) {
+    if (l.nodes) continue;
     const k = pairKey(l.a, l.b);
     const old = links.get(k);
     if (!old || l.gbps > old.gbps) links.set(k, l);
@@ -50,7 +51,8 @@ export function alphaBetaCostModel(problem: Pick<PlanProblem, 'devices' | 'links
     if (direct) return direct;
     const ma = machineOf.get(a);
     const mb = machineOf.get(b);
-    return ma !== undefined && mb !== undefined && ma !== mb ? links.get(pairKey(ma, mb)) : undefined;
+    const machines = ma !== undefined && mb !== undefined && ma !== mb ? links.get(pairKey(ma, mb)) : undefined;
+    return machines ?? linkBetween(problem.links, a, b);
   };
   return {
     linkUs(a, b, bytes) {
@@ -104,7 +106,7 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       return l ? messageUs(l, bytes) : Infinity;
     },
     link: (a, b) => linkBetween(links, a, b) ?? null,
-    listedLinks: links,
+    nodeLinkAcross: (a, b) => nodeLinkAcross(links, a, b),
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;

@@ -18,8 +18,6 @@ interface LinkSet {
   links: AlphaBeta[];
 }
 
-const linkMatrices = new WeakMap<CostModel, Map<string, { ids: Int32Array; links: AlphaBeta[] }>>();
-
 function slowestMessageUs(links: readonly AlphaBeta[], bytes: number): number {
   let slowest = 0;
   for (const l of links) slowest = Math.max(slowest, messageUs(l, bytes));
@@ -28,7 +26,6 @@ function slowestMessageUs(links: readonly AlphaBeta[], bytes: number): number {
 
 /** Cut times of a problem's devices, cached per device lists and per microbatch size. */
 export class CutTimes {
-  private linkIds: { ids: Int32Array; links: AlphaBeta[] } | null = null;
   private readonly cutLinkCache = new WeakMap<readonly number[], WeakMap<readonly number[], LinkSet | null>>();
   private readonly cutRows = new Map<string, Float64Array>();
   private cutRowSamples = NaN;
@@ -79,7 +76,12 @@ export class CutTimes {
     return row;
   }
 
-  /** The distinct links between two device lists (by list identity, cached); null when a pair has none. */
+  /**
+   * The distinct links between two device lists (by list identity, cached); null when a pair has
+   * none. Devices are taken machine by machine: a node-level link (PlanLink.nodes) between two
+   * machines stands for all their pairs, so two stages of thousands of GPUs compare a link per
+   * node pair, not per device pair.
+   */
   private cutLinks(from: readonly number[], to: readonly number[]): LinkSet | null {
     let byTo = this.cutLinkCache.get(from);
     if (!byTo) {
@@ -88,79 +90,54 @@ export class CutTimes {
     }
     const cached = byTo.get(to);
     if (cached !== undefined) return cached;
-    const { ids, links } = this.linkMatrix();
-    const D = this.deviceIds.length;
-    const seen = new Set<number>();
-    let out: LinkSet | null = null;
-    search: {
-      for (const a of from) {
-        for (const b of to) {
-          if (a === b) continue;
-          const id = ids[a * D + b] as number;
-          if (id < 0) break search;
-          seen.add(id);
-        }
-      }
-      const sorted = [...seen].sort((x, y) => x - y);
-      out = { key: sorted.join(','), links: sorted.map((i) => links[i] as AlphaBeta) };
-    }
+    const ids = (list: readonly number[]): string[] => list.map((d) => this.deviceIds[d] as string);
+    const across = this.cost.nodeLinkAcross?.(ids(from), ids(to));
+    const one = across && { alphaUs: across.alphaUs, gbps: across.gbps };
+    const out = one
+      ? { key: `${one.alphaUs}/${one.gbps}`, links: [one] }
+      : this.distinctLinks(this.byMachine(from), this.byMachine(to));
     byTo.set(to, out);
     return out;
   }
 
-  /** Every device pair's link as an index into the distinct links (−1: none), built on first use. */
-  private linkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
-    if (this.linkIds) return this.linkIds;
-    // Tables of one cost model over the same devices (a search's variants) share the matrix.
-    const key = this.deviceIds.join('\n');
-    let byDevices = linkMatrices.get(this.cost);
-    if (!byDevices) {
-      byDevices = new Map();
-      linkMatrices.set(this.cost, byDevices);
+  private distinctLinks(from: readonly number[][], to: readonly number[][]): LinkSet | null {
+    const seen = new Map<string, AlphaBeta>();
+    const link = (a: number, b: number): boolean => {
+      const l = this.cost.link?.(this.deviceIds[a] as string, this.deviceIds[b] as string);
+      if (!l) return false;
+      seen.set(`${l.alphaUs}/${l.gbps}`, { alphaUs: l.alphaUs, gbps: l.gbps });
+      return true;
+    };
+    for (const xs of from) {
+      for (const ys of to) {
+        const [x, y] = [xs[0] as number, ys[0] as number];
+        if (this.machineOf(x) !== this.machineOf(y)) {
+          const l = this.cost.link?.(this.deviceIds[x] as string, this.deviceIds[y] as string);
+          if (!l) return null;
+          if ('nodes' in l && l.nodes) {
+            seen.set(`${l.alphaUs}/${l.gbps}`, { alphaUs: l.alphaUs, gbps: l.gbps });
+            continue;
+          }
+        }
+        for (const a of xs) for (const b of ys) if (a !== b && !link(a, b)) return null;
+      }
     }
-    const shared = byDevices.get(key);
-    if (shared) {
-      this.linkIds = shared;
-      return shared;
-    }
-    this.linkIds = this.buildLinkMatrix();
-    byDevices.set(key, this.linkIds);
-    return this.linkIds;
+    const keys = [...seen.keys()].sort();
+    return { key: keys.join(','), links: keys.map((k) => seen.get(k) as AlphaBeta) };
   }
 
-  private buildLinkMatrix(): { ids: Int32Array; links: AlphaBeta[] } {
-    const D = this.deviceIds.length;
-    const ids = new Int32Array(D * D).fill(-1);
-    const links: AlphaBeta[] = [];
-    const byValue = new Map<string, number>();
-    const set = (a: number, b: number, l: AlphaBeta): void => {
-      const key = `${l.alphaUs}/${l.gbps}`;
-      let id = byValue.get(key);
-      if (id === undefined) {
-        id = links.length;
-        links.push({ alphaUs: l.alphaUs, gbps: l.gbps });
-        byValue.set(key, id);
-      }
-      ids[a * D + b] = id;
-      ids[b * D + a] = id;
-    };
-    const listed = this.cost.listedLinks;
-    if (listed) {
-      // The cost model's link is the first listed link of a pair: one pass over the list.
-      const index = new Map(this.deviceIds.map((id, i) => [id, i]));
-      for (const l of listed) {
-        const a = index.get(l.a);
-        const b = index.get(l.b);
-        if (a !== undefined && b !== undefined && a !== b && ids[a * D + b] === -1) set(a, b, l);
-      }
-      return { ids, links };
+  private machineOf(d: number): string {
+    return this.problem.devices[d]?.machine ?? '';
+  }
+
+  /** A device list by machine, in first-seen order. */
+  private byMachine(devices: readonly number[]): number[][] {
+    const groups = new Map<string, number[]>();
+    for (const d of devices) {
+      const g = groups.get(this.machineOf(d));
+      if (g) g.push(d);
+      else groups.set(this.machineOf(d), [d]);
     }
-    for (let a = 0; a < D; a++) {
-      for (let b = a + 1; b < D; b++) {
-        const l = this.cost.link?.(this.deviceIds[a] as string, this.deviceIds[b] as string);
-        if (l) set(a, b, l);
-      }
-    }
-    return { ids, links };
+    return [...groups.values()];
   }
 }

@@ -311,11 +311,11 @@ export function resolveGpuName(typed: string): GpuDatasheet {
 export const MAX_VIRTUAL_GPUS = 256;
 
 /**
- * Datasheet GPUs of one kind a plan may hold: whole nodes of 8 (virtual-nodes.ts), searched as
- * like nodes (search/uniform-search.ts) whose links are still listed pair by pair (2,048 GPUs: 2.1
- * million), which bounds it.
+ * Datasheet GPUs of one kind a plan may hold: whole nodes of 8 (virtual-nodes.ts), linked by node
+ * (a link per pair inside a node, one node-level link between nodes: links.ts) and searched as
+ * like nodes (search/uniform-search.ts); the largest clusters trained on today (16,384 H100s).
  */
-export const MAX_VIRTUAL_CLUSTER_GPUS = 2048;
+export const MAX_VIRTUAL_CLUSTER_GPUS = 16_384;
 
 /** GPUs of a node a cluster past MAX_VIRTUAL_GPUS comes in (virtual-nodes.ts GPUS_PER_VIRTUAL_NODE). */
 const CLUSTER_NODE_GPUS = 8;

@@ -332,22 +332,19 @@ function ruleMatches(rule: Pick<LinkRule, 'a' | 'b'>, x: string, y: string): boo
   return (globMatches(rule.a, x) && globMatches(rule.b, y)) || (globMatches(rule.a, y) && globMatches(rule.b, x));
 }
 
-function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions): Map<string, NetworkSpec> {
-  const machines = [...new Set(devices.map((d) => d.machine))];
+/** The network between two machines: stated for the pair, by the first matching rule, else the plan's. */
+type NetworkOf = (a: string, b: string) => NetworkSpec;
+
+function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions): NetworkOf {
   const nets = new Map<string, NetworkSpec>();
   const fallback = opts.network === undefined ? null : parseNetwork(opts.network);
   for (const n of opts.networks ?? []) nets.set(pairKey(n.a, n.b), parseNetwork(n.network));
+  const stated = (a: string, b: string): NetworkSpec | null =>
+    nets.get(pairKey(a, b)) ?? opts.rules?.find((r) => ruleMatches(r, a, b))?.network ?? fallback;
+  if (fallback) return stated as NetworkOf;
+  const machines = [...new Set(devices.map((d) => d.machine))];
   const missing: string[] = [];
-  machines.forEach((a, i) =>
-    machines.slice(i + 1).forEach((b) => {
-      const k = pairKey(a, b);
-      if (nets.has(k)) return;
-      const rule = opts.rules?.find((r) => ruleMatches(r, a, b));
-      if (rule) nets.set(k, rule.network);
-      else if (fallback) nets.set(k, fallback);
-      else missing.push(`${a} <-> ${b}`);
-    }),
-  );
+  machines.forEach((a, i) => machines.slice(i + 1).forEach((b) => stated(a, b) ?? missing.push(`${a} <-> ${b}`)));
   if (missing.length > 0) {
     const named = missing.length > 4 ? [...missing.slice(0, 4), `${missing.length - 4} more pairs`] : missing;
     const list = machines.length > 8 ? `${machines.length} machines` : `machines ${machines.join(', ')}`;
@@ -356,29 +353,37 @@ function networksBetween(devices: readonly PlanDevice[], opts: PlanLinksOptions)
         `state one (e.g. '25GbE', '100GbE', '200Gb-IB', or a number in Gb/s)`,
     );
   }
-  return nets;
+  return stated as NetworkOf;
 }
 
 /**
- * Links between every pair of plan devices. Same machine: probed topology (GPU <-> GPU), host
- * link (CPU <-> GPU; measured copies first), datasheets for unprobed GPUs. Different machines:
- * the stated network; UserError naming the machines when one is missing.
+ * Like nodes: two or more machines, none probed, each the same number of GPUs of one name, all
+ * joined by the plan's one network (no per-pair network or rule). Their devices by machine, or null.
  */
-export function buildPlanLinks(devices: readonly PlanDevice[], opts: PlanLinksOptions = {}): PlanLinksResult {
-  const nets = networksBetween(devices, opts);
-  const b = new LinkBuilder(opts);
-  const gpusOn = new Map<string, number>();
-  for (const d of devices) if (d.kind === 'gpu') gpusOn.set(d.machine, (gpusOn.get(d.machine) ?? 0) + 1);
-  // NICs per GPU: the named node's GPUs, else the plan's GPUs on the machine (the fewer NICs each, of the two).
-  const perGpu = (net: NetworkSpec, m: string): number =>
-    net.rails / (net.gpusPerNode ?? Math.max(1, gpusOn.get(m) ?? 1));
-  const links: PlanLink[] = [];
+function likeNodes(devices: readonly PlanDevice[], opts: PlanLinksOptions): PlanDevice[][] | null {
+  if (opts.network === undefined || (opts.networks?.length ?? 0) > 0 || (opts.rules?.length ?? 0) > 0) return null;
+  const byMachine = new Map<string, PlanDevice[]>();
+  for (const d of devices) {
+    const node = byMachine.get(d.machine);
+    if (node) node.push(d);
+    else byMachine.set(d.machine, [d]);
+  }
+  const nodes = [...byMachine.values()];
+  const first = nodes[0]?.[0];
+  if (!first || nodes.length < 2) return null;
+  const probed = new Set((opts.machines ?? []).map((m) => m.machine));
+  const like = (n: PlanDevice[]): boolean =>
+    n.length === (nodes[0] as PlanDevice[]).length &&
+    !probed.has((n[0] as PlanDevice).machine) &&
+    n.every((d) => d.kind === 'gpu' && d.name === first.name);
+  return nodes.every(like) ? nodes : null;
+}
+
+/** The links inside one machine: every pair of its devices, in device order. */
+function machineLinks(b: LinkBuilder, devices: readonly PlanDevice[], links: PlanLink[]): void {
   devices.forEach((x, i) =>
     devices.slice(i + 1).forEach((y) => {
-      if (x.machine !== y.machine) {
-        const net = nets.get(pairKey(x.machine, y.machine)) as NetworkSpec;
-        links.push(b.network(x, y, net, Math.min(perGpu(net, x.machine), perGpu(net, y.machine))));
-      } else if (x.kind === 'cpu' && y.kind === 'cpu') {
+      if (x.kind === 'cpu' && y.kind === 'cpu') {
         // Two CPU devices of one machine share its memory: a memcpy, far faster than any link here.
         links.push({ a: x.id, b: y.id, kind: 'HOST_MEMORY', alphaUs: 1, gbps: 20 });
       } else if (x.kind === 'cpu' || y.kind === 'cpu') {
@@ -389,6 +394,41 @@ export function buildPlanLinks(devices: readonly PlanDevice[], opts: PlanLinksOp
       } else {
         links.push(b.peer(x, y));
       }
+    }),
+  );
+}
+
+/**
+ * Links between every pair of plan devices. Same machine: probed topology (GPU <-> GPU), host
+ * link (CPU <-> GPU; measured copies first), datasheets for unprobed GPUs. Different machines:
+ * the stated network; UserError naming the machines when one is missing. Like nodes (likeNodes)
+ * get their pairs inside each node and one node-level link between any two (PlanLink.nodes):
+ * O(nodes) links, where a link per device pair across nodes would be O(GPUs²).
+ */
+export function buildPlanLinks(devices: readonly PlanDevice[], opts: PlanLinksOptions = {}): PlanLinksResult {
+  const networkOf = networksBetween(devices, opts);
+  const b = new LinkBuilder(opts);
+  const gpusOn = new Map<string, number>();
+  for (const d of devices) if (d.kind === 'gpu') gpusOn.set(d.machine, (gpusOn.get(d.machine) ?? 0) + 1);
+  // NICs per GPU: the named node's GPUs, else the plan's GPUs on the machine (the fewer NICs each, of the two).
+  const perGpu = (net: NetworkSpec, m: string): number =>
+    net.rails / (net.gpusPerNode ?? Math.max(1, gpusOn.get(m) ?? 1));
+  const across = (x: PlanDevice, y: PlanDevice): PlanLink => {
+    const net = networkOf(x.machine, y.machine);
+    return b.network(x, y, net, Math.min(perGpu(net, x.machine), perGpu(net, y.machine)));
+  };
+  const links: PlanLink[] = [];
+  const nodes = likeNodes(devices, opts);
+  if (nodes) {
+    for (const node of nodes) machineLinks(b, node, links);
+    const link = across(nodes[0]?.[0] as PlanDevice, nodes[1]?.[0] as PlanDevice);
+    links.push({ ...link, nodes: nodes.map((n) => n.map((d) => d.id)) });
+    return { links, warnings: [...new Set(b.warnings)] };
+  }
+  devices.forEach((x, i) =>
+    devices.slice(i + 1).forEach((y) => {
+      if (x.machine !== y.machine) links.push(across(x, y));
+      else machineLinks(b, [x, y], links);
     }),
   );
   return { links, warnings: [...new Set(b.warnings)] };

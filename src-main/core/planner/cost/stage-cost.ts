@@ -47,7 +47,7 @@ import type { PlanProblem } from '../types.js';
 import { largestGatherBytes, largestGatherTable, type LargestGatherTable } from '../memory/gathered-layer.js';
 import { CutTimes } from './cut-times.js';
 import { splitSamples } from './split-samples.js';
-import { distinctReplicas, timeClasses } from './time-classes.js';
+import { devicePrefixes, distinctReplicas } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
@@ -63,9 +63,9 @@ export class CostTables {
   private readonly timeClass: Int32Array;
   /** Per device list and tp: its replicas, one of each sequence of time classes (cached by the list's identity). */
   private readonly distinctReplicaCache = new WeakMap<readonly number[], Map<number, number[][]>>();
-  private readonly stepPrefix: Float64Array[] = [];
-  private readonly forwardPrefix: Float64Array[] = [];
-  private readonly missingPrefix: Int32Array[] = [];
+  private readonly stepPrefix: readonly Float64Array[];
+  private readonly forwardPrefix: readonly Float64Array[];
+  private readonly missingPrefix: readonly Int32Array[];
   private readonly paramPrefix: Float64Array;
   private readonly activationPrefix: Float64Array;
   private readonly residentPrefix: Float64Array;
@@ -95,25 +95,12 @@ export class CostTables {
     this.layerCount = L;
     this.deviceIds = problem.devices.map((d) => d.id);
     this.cuts = new CutTimes(problem, cost, this.deviceIds, (f) => this.guard(f));
-    const training = problem.mode === 'training';
-    problem.devices.forEach((d, di) => {
-      this.index.set(d.id, di);
-      const step = new Float64Array(L + 1);
-      const fwd = new Float64Array(L + 1);
-      const missing = new Int32Array(L + 1);
-      problem.layers.forEach((layer, l) => {
-        const f = layer.forwardUs[d.id];
-        const b = training ? layer.backwardUs[d.id] : 0;
-        const ok = f !== undefined && b !== undefined && Number.isFinite(f) && Number.isFinite(b);
-        fwd[l + 1] = (fwd[l] as number) + (ok ? f : 0);
-        step[l + 1] = (step[l] as number) + (ok ? f + b : 0);
-        missing[l + 1] = (missing[l] as number) + (ok ? 0 : 1);
-      });
-      this.stepPrefix.push(step);
-      this.forwardPrefix.push(fwd);
-      this.missingPrefix.push(missing);
-    });
-    this.timeClass = timeClasses(this.stepPrefix, this.forwardPrefix, this.missingPrefix);
+    problem.devices.forEach((d, di) => this.index.set(d.id, di));
+    const prefixes = devicePrefixes(problem.layers, problem.devices, problem.mode === 'training');
+    this.stepPrefix = prefixes.step;
+    this.forwardPrefix = prefixes.forward;
+    this.missingPrefix = prefixes.missing;
+    this.timeClass = prefixes.timeClass;
     this.paramPrefix = new Float64Array(L + 1);
     this.activationPrefix = new Float64Array(L + 1);
     this.residentPrefix = new Float64Array(L + 1);
@@ -149,7 +136,7 @@ export class CostTables {
         this.ioMax[from * (L + 1) + to] = m;
       }
     }
-    this.gatherMax = training ? largestGatherTable(problem.layers) : null;
+    this.gatherMax = problem.mode === 'training' ? largestGatherTable(problem.layers) : null;
   }
 
   deviceIndex(id: string): number {

@@ -48,3 +48,52 @@ export function distinctReplicas(replicas: readonly number[][], timeClass: Int32
     return true;
   });
 }
+
+/** Each device's prefix sums over the layers (step, forward, layers without a time) and its time class. */
+export interface DevicePrefixes {
+  step: Float64Array[];
+  forward: Float64Array[];
+  missing: Int32Array[];
+  timeClass: Int32Array;
+}
+
+/**
+ * A problem's per-device prefixes, worked out once per layer list, device list and mode: a
+ * search's variants (ZeRO stages, recomputation) share their layers, so 16,384 GPUs' times are
+ * read once per distinct layer list rather than once per variant.
+ */
+const prefixCache = new WeakMap<readonly object[], WeakMap<readonly object[], Map<boolean, DevicePrefixes>>>();
+
+export function devicePrefixes(
+  layers: readonly { forwardUs: Record<string, number>; backwardUs: Record<string, number> }[],
+  devices: readonly { id: string }[],
+  training: boolean,
+): DevicePrefixes {
+  let byDevices = prefixCache.get(layers);
+  if (!byDevices) prefixCache.set(layers, (byDevices = new WeakMap()));
+  let byMode = byDevices.get(devices);
+  if (!byMode) byDevices.set(devices, (byMode = new Map()));
+  const hit = byMode.get(training);
+  if (hit) return hit;
+  const L = layers.length;
+  const out: DevicePrefixes = { step: [], forward: [], missing: [], timeClass: new Int32Array(0) };
+  for (const d of devices) {
+    const step = new Float64Array(L + 1);
+    const fwd = new Float64Array(L + 1);
+    const missing = new Int32Array(L + 1);
+    layers.forEach((layer, l) => {
+      const f = layer.forwardUs[d.id];
+      const b = training ? layer.backwardUs[d.id] : 0;
+      const ok = f !== undefined && b !== undefined && Number.isFinite(f) && Number.isFinite(b);
+      fwd[l + 1] = (fwd[l] as number) + (ok ? f : 0);
+      step[l + 1] = (step[l] as number) + (ok ? f + b : 0);
+      missing[l + 1] = (missing[l] as number) + (ok ? 0 : 1);
+    });
+    out.step.push(step);
+    out.forward.push(fwd);
+    out.missing.push(missing);
+  }
+  out.timeClass = timeClasses(out.step, out.forward, out.missing);
+  byMode.set(training, out);
+  return out;
+}

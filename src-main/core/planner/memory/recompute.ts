@@ -13,8 +13,11 @@ import type { PlanLayer, PlanProblem, Recompute } from '../types.js';
 
 export const RECOMPUTE_OPTIONS: readonly Recompute[] = ['selective', 'full'];
 
-const plus = (a: Record<string, number>, b: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(a).map(([id, t]) => [id, t + (b[id] ?? 0)]));
+function plus(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const id in a) out[id] = (a[id] as number) + (b[id] ?? 0);
+  return out;
+}
 
 function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
   if (kind === 'full') {
@@ -39,8 +42,15 @@ function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
 }
 
 /** The problem with `kind` recomputation applied; null where it does not apply (inference, or no transformer block for selective). */
+/** Each layer list's recomputed lists, by kind: a search's ZeRO variants share one (and its cost tables' prefixes). */
+const recomputed = new WeakMap<readonly PlanLayer[], Map<Recompute, PlanLayer[]>>();
+
 export function recomputeProblem(problem: PlanProblem, kind: Recompute): PlanProblem | null {
   if (problem.mode !== 'training') return null;
   if (kind === 'selective' && !problem.layers.some((l) => l.selective)) return null;
-  return { ...problem, layers: problem.layers.map((l) => recomputeLayer(l, kind)), recompute: kind };
+  let byKind = recomputed.get(problem.layers);
+  if (!byKind) recomputed.set(problem.layers, (byKind = new Map()));
+  const layers = byKind.get(kind) ?? problem.layers.map((l) => recomputeLayer(l, kind));
+  byKind.set(kind, layers);
+  return { ...problem, layers, recompute: kind };
 }

@@ -10,6 +10,20 @@ export interface PlannerContext {
   tables: CostTables;
 }
 
+/** Layer lists already checked (a search's variants share them; 16,384 GPUs' times are long to read again). */
+const validLayers = new WeakSet<readonly PlanProblem['layers'][number][]>();
+
+/** Time records already checked: the variants of a search share most of them. */
+const validTimes = new WeakSet<Record<string, number>>();
+
+/** Whether every time of a record is a number >= 0. */
+function timesValid(times: Record<string, number>): boolean {
+  if (validTimes.has(times)) return true;
+  for (const id in times) if (!((times[id] as number) >= 0)) return false;
+  validTimes.add(times);
+  return true;
+}
+
 /** Throws a UserError saying what is wrong with the problem. */
 function validateProblem(problem: PlanProblem): void {
   if (problem.devices.length === 0) {
@@ -26,14 +40,16 @@ function validateProblem(problem: PlanProblem): void {
     if (seen.has(d.id)) throw new UserError(`device ${d.id} is listed twice`);
     seen.add(d.id);
   }
+  if (validLayers.has(problem.layers)) return;
   problem.layers.forEach((l, i) => {
-    const bad = [...Object.values(l.forwardUs), ...Object.values(l.backwardUs)].some((t) => !(t >= 0));
+    const bad = !timesValid(l.forwardUs) || !timesValid(l.backwardUs);
     if (bad) throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric time`);
     const held = (l.residentBytesPerSample ?? 0) + (l.frozenBytes ?? 0);
     if (!(l.params >= 0) || !(l.outBytesPerSample >= 0) || !(l.activationBytesPerSample >= 0) || !(held >= 0)) {
       throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric size`);
     }
   });
+  validLayers.add(problem.layers);
 }
 
 export function plannerContext(problem: PlanProblem, cost: CostModel = alphaBetaCostModel(problem)): PlannerContext {

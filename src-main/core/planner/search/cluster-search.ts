@@ -20,6 +20,7 @@
  *   best plan is the exact one.
  */
 import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
+import { linksAmongDevices } from '../cost/collectives.js';
 import type { PlannerContext } from '../problem/problem.js';
 import { CostTables } from '../cost/stage-cost.js';
 import type { Plan, PlanLink, PlanProblem, Schedule } from '../types.js';
@@ -152,7 +153,7 @@ function linksAmong(links: readonly PlanLink[], ids: ReadonlySet<string>): PlanL
   const key = [...ids].join('\n');
   let subset = byKey.get(key);
   if (!subset) {
-    subset = links.filter((l) => ids.has(l.a) && ids.has(l.b));
+    subset = linksAmongDevices(links, ids);
     byKey.set(key, subset);
   }
   return subset;

@@ -104,13 +104,14 @@ describe('GPU names a person types', () => {
     expect(refusal(() => parseVirtualGpus(['0x4090']))).toMatch(/count/);
   });
 
-  it('takes up to 2,048 GPUs of one kind in whole nodes of 8, and refuses more in one line', () => {
-    expect(MAX_VIRTUAL_CLUSTER_GPUS).toBe(2048);
-    expect(parseVirtualGpus(['2048xH100 SXM5']).map((g) => g.count)).toEqual([2048]);
+  it('takes up to 16,384 GPUs of one kind in whole nodes of 8, and refuses more in one line', () => {
+    expect(MAX_VIRTUAL_CLUSTER_GPUS).toBe(16_384);
+    expect(parseVirtualGpus(['16384xH100 SXM5']).map((g) => g.count)).toEqual([16_384]);
     expect(parseVirtualGpus(['1024xH100 SXM5', '1024x h100 sxm5']).map((g) => g.count)).toEqual([1024, 1024]);
-    expect(refusal(() => parseVirtualGpus(['2056xH100 SXM5']))).toMatch(
-      /2056 datasheet GPUs; a plan takes at most 256, or up to 2048 of one kind in whole nodes of 8/,
+    expect(refusal(() => parseVirtualGpus(['16392xH100 SXM5']))).toMatch(
+      /16392 datasheet GPUs; a plan takes at most 256, or up to 16384 of one kind in whole nodes of 8/,
     );
+    expect(refusal(() => parseVirtualGpus(['1000000000000xH100 SXM5']))).toMatch(/up to 16384 of one kind/);
     expect(refusal(() => parseVirtualGpus(['300xH100 SXM5']))).toMatch(/whole nodes of 8/);
     expect(refusal(() => parseVirtualGpus(['1024xH100 SXM5', '8x4090']))).toMatch(/1032 datasheet GPUs of 2 kinds/);
   });

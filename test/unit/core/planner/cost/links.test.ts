@@ -4,6 +4,11 @@ import type { ProbeResult } from '../../../../../src-main/core/domain/hardware.j
 import { UserError } from '../../../../../src-main/core/errors.js';
 import { virtualDevice } from '../../../../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks, parseNetwork, type MachineLinks } from '../../../../../src-main/core/planner/cost/links.js';
+import {
+  linkBetween,
+  linksAmongDevices,
+  nodeLinkAcross,
+} from '../../../../../src-main/core/planner/cost/collectives.js';
 import type { PlanDevice, PlanLink } from '../../../../../src-main/core/planner/types.js';
 import { sampleProbe } from '../../../../helpers/sample-probe.js';
 
@@ -187,6 +192,53 @@ describe('networks', () => {
     });
     expect(between(links, 'a/cpu', 'b/cpu')?.kind).toBe('NETWORK(25GbE)');
     expect(between(links, 'a/cpu', 'c/cpu')?.kind).toBe('NETWORK(200Gb-IB)');
+  });
+
+  it('links like nodes by node: a link per pair inside each, one node-level link between any two', () => {
+    const h100 = (n: number, i: number): PlanDevice =>
+      virtualDevice('H100 SXM5', { machine: `n${n}`, index: i }).device;
+    const devices = [0, 1, 2, 3].flatMap((n) => [0, 1, 2, 3, 4, 5, 6, 7].map((i) => h100(n, i)));
+    const { links } = buildPlanLinks(devices, { network: '8x400Gb-IB' });
+    expect(links).toHaveLength(4 * 28 + 1);
+    const across = links.filter((l) => l.nodes);
+    expect(across).toHaveLength(1);
+    expect(across[0]?.nodes?.map((n) => n.length)).toEqual([8, 8, 8, 8]);
+    // Every pair's link is the one a link per pair gives (a per-pair network turns the node links off).
+    const pairs = buildPlanLinks(devices, {
+      network: '8x400Gb-IB',
+      networks: [{ a: 'n0', b: 'n1', network: '8x400Gb-IB' }],
+    }).links;
+    expect(pairs).toHaveLength((32 * 31) / 2);
+    const { a: _a, b: _b, ...one } = between(pairs, devices[3]?.id ?? '', devices[29]?.id ?? '') as PlanLink;
+    for (const [x, y] of [
+      [0, 8],
+      [5, 30],
+      [17, 26],
+    ] as const) {
+      expect(linkBetween(links, devices[x]?.id ?? '', devices[y]?.id ?? '')).toMatchObject(one);
+      expect(linkBetween(links, devices[x]?.id ?? '', devices[x + 1]?.id ?? '')).toEqual(
+        between(pairs, devices[x]?.id ?? '', devices[x + 1]?.id ?? ''),
+      );
+    }
+    expect(linkBetween(links, devices[0]?.id ?? '', 'elsewhere/cuda:0')).toBeUndefined();
+  });
+
+  it('builds 16,384 GPUs in 2,048 nodes as O(nodes) links, and cuts them to a subset', () => {
+    const devices = Array.from(
+      { length: 16_384 },
+      (_, i) => virtualDevice('H100 SXM5', { machine: `n${Math.floor(i / 8)}`, index: i % 8 }).device,
+    );
+    const { links } = buildPlanLinks(devices, { network: '8x400Gb-IB' });
+    expect(links).toHaveLength(2048 * 28 + 1);
+    expect(linkBetween(links, 'n0/h100-sxm5-80gb:0', 'n2047/h100-sxm5-80gb:7')?.rails?.count).toBe(8);
+    const some = linksAmongDevices(links, new Set(devices.slice(4, 20).map((d) => d.id)));
+    expect(some.filter((l) => l.nodes)).toMatchObject([{ nodes: [{ length: 4 }, { length: 8 }, { length: 4 }] }]);
+    expect(some).toHaveLength(6 + 28 + 6 + 1);
+    // Stages on distinct nodes are joined by the node-level link alone; sharing a node, not.
+    const ids = (from: number, to: number): string[] => devices.slice(from, to).map((d) => d.id);
+    expect(nodeLinkAcross(links, ids(0, 8192), ids(8192, 16_384))?.nodes).toHaveLength(2048);
+    expect(nodeLinkAcross(links, ids(0, 12), ids(12, 24))).toBeNull();
+    expect(nodeLinkAcross(links, ids(0, 8), ['elsewhere/cuda:0'])).toBeNull();
   });
 
   it('names the machines when a network is missing', () => {

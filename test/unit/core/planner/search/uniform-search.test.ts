@@ -3,7 +3,10 @@ import { pricePlan, type StageSpec } from '../../../../../src-main/core/planner/
 import { plannerContext, type PlannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { planAll } from '../../../../../src-main/core/planner/search/index.js';
 import { uniformNodes, uniformSearch } from '../../../../../src-main/core/planner/search/uniform-search.js';
-import type { PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
+import type { PlanLink, PlanProblem, Schedule } from '../../../../../src-main/core/planner/types.js';
+import { createCostModel } from '../../../../../src-main/core/planner/cost/cost-model.js';
+import { virtualDevice } from '../../../../../src-main/core/planner/cost/datasheets.js';
+import { buildPlanLinks } from '../../../../../src-main/core/planner/cost/links.js';
 import { randomCluster } from '../random-problem.js';
 
 /** N like nodes of g GPUs whose blocks split over tp 1 or 2. */
@@ -77,6 +80,63 @@ describe('uniform search (like nodes)', () => {
       expect(best?.stepUs, `seed ${seed}`).toBeCloseTo(exact, 6);
     }
     expect(compared).toBeGreaterThan(15);
+  });
+
+  it('finds the same plans over a node-level link as over a link per device pair', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const p = likeNodes(seed, 2 + (seed % 3), seed % 4 === 0 ? 4 : 2, 3 + (seed % 4));
+      const machineOf = new Map(p.devices.map((d) => [d.id, d.machine]));
+      const across = p.links.find((l) => machineOf.get(l.a) !== machineOf.get(l.b)) as PlanLink;
+      const nodes = [...new Set(p.devices.map((d) => d.machine))].map((m) =>
+        p.devices.filter((d) => d.machine === m).map((d) => d.id),
+      );
+      const byNode: PlanProblem = {
+        ...p,
+        links: [...p.links.filter((l) => machineOf.get(l.a) === machineOf.get(l.b)), { ...across, nodes }],
+      };
+      const opts = { schedule: '1f1b' as const, microbatches: [1, 2, 4] };
+      const steps = [p, byNode].map((q) => {
+        const ctx = plannerContext(q, createCostModel(q.links));
+        return [uniformSearch(ctx, opts).plans[0]?.stepUs, planAll(q, createCostModel(q.links)).plans[0]?.stepUs];
+      });
+      expect(steps[0]?.[1], `seed ${seed}`).toBeGreaterThan(0);
+      expect(steps[1], `seed ${seed}`).toEqual(steps[0]);
+    }
+  });
+
+  it('plans 16,384 GPUs in 2,048 like nodes over node-level links, every GPU used', () => {
+    const devices = Array.from(
+      { length: 16_384 },
+      (_, i) => virtualDevice('H100 SXM5', { machine: `n${Math.floor(i / 8)}`, index: i % 8 }).device,
+    );
+    const { links } = buildPlanLinks(devices, { network: '8x400Gb-IB' });
+    const times = (us: number): Record<string, number> => Object.fromEntries(devices.map((d) => [d.id, us]));
+    const layer = (i: number): PlanProblem['layers'][number] => ({
+      name: `block${i}`,
+      forwardUs: times(2000),
+      backwardUs: times(4000),
+      params: 2e8,
+      outBytesPerSample: 8 * 2 ** 20,
+      activationBytesPerSample: 2 ** 30,
+      tensor: { divides: [64, 8], forwardAllReduces: 2, backwardAllReduces: 2 },
+    });
+    const p: PlanProblem = {
+      layers: Array.from({ length: 8 }, (_, i) => layer(i)),
+      devices,
+      links,
+      mode: 'training',
+      batch: 16_384,
+      bytesPerParam: 16,
+      zeroStage: 1,
+      overheadBytes: 2 ** 30,
+      tensorDegrees: [1, 2, 4, 8],
+    };
+    const ctx = plannerContext(p, createCostModel(links));
+    expect(uniformNodes(ctx)?.perNode).toBe(8);
+    const best = uniformSearch(ctx, { schedule: '1f1b', microbatches: [1, 2, 4] }).plans[0];
+    expect(best?.feasible).toBe(true);
+    const used = best?.stages.reduce((n, s) => n + s.devices.length, 0) ?? 0;
+    expect(used).toBe(16_384);
   });
 
   it('prunes: searches fewer candidates than the space holds on a larger cluster', () => {
