@@ -23,7 +23,8 @@ import { DEFAULT_SUITE } from '../src-main/services/profile/device-targets.js';
 import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
 import { findMachine, probeAndRecord } from '../src-main/services/machine/machine-service.js';
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
-import { decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { decodeBandwidthGBps, decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { loadTrainingData } from '../src-main/services/predict/training-data.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { decoderStepModel, type DecoderStepConfig } from '../test/helpers/decoder-step-model.js';
 
@@ -181,11 +182,13 @@ async function profiledStore(given: string | undefined): Promise<Database> {
   const runner = new KernelRunner({});
   try {
     for (const t of THREADS) {
+      const t0 = Date.now();
       await profileDevice(
         { db, runner, now: () => new Date(), epUnavailable: () => null },
         { machineId, deviceKey: 'cpu', ep: { name: 'cpu', threads: t } },
         { suite: DEFAULT_SUITE },
       );
+      notes.push(`profile at ${t} thread(s): ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
   } finally {
     await runner.close();
@@ -193,12 +196,27 @@ async function profiledStore(given: string | undefined): Promise<Database> {
   return db;
 }
 
+const startLoad = os
+  .loadavg()
+  .map((x) => x.toFixed(1))
+  .join(', ');
+const notes: string[] = [];
 const db = await profiledStore(process.argv[2]);
 if (!findMachine(db)) throw new Error('no machine in the store');
+for (const threads of THREADS) {
+  const device = pickDevice(db, 'cpu', threads);
+  const chains = loadTrainingData(db, { machineId: device.machineId }).streams.filter(
+    (x) => x.device.deviceId === device.deviceId,
+  );
+  const rates = chains.map(
+    (x) => `${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
+  );
+  notes.push(`distinct-GEMV chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
+}
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
 const runner = new KernelRunner({});
 const rows: string[] = [];
-const errors: { set: Set; dataflow: string; err: number }[] = [];
+const errors: { set: Set; dataflow: string; err: number; before: number }[] = [];
 try {
   for (const [c, dataflow] of CONFIGS.flatMap((x) => DATAFLOWS.map((d) => [x, d] as const))) {
     const step = decoderStepModel({ ...c, dataflow });
@@ -206,8 +224,14 @@ try {
     writeFileSync(file, step.model);
     for (const threads of THREADS) {
       const device = pickDevice(db, 'cpu', threads);
-      const dev = decodeDevice(db, device, 'fp32', []);
-      const predicted = decodeStep(step.shape, { batch: 1, context: c.context, elementBytes: 4 }, dev);
+      const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
+      const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
+      const at = { batch: 1, context: c.context, elementBytes: 4 };
+      const predicted = decodeStep(step.shape, at, dev);
+      // Before: one large GEMV timed again and again (the profile's streams left out).
+      const data = loadTrainingData(db, { machineId: device.machineId });
+      const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
+      const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
       const outcome = await runner.runModel({
         modelPath: file,
         inputs: step.inputs,
@@ -218,9 +242,10 @@ try {
       if (!outcome.ok) throw new Error(`${c.label}: ${outcome.error}`);
       const measured = median(outcome.wallUs);
       const err = predicted.stepUs / measured - 1;
-      errors.push({ set: c.set, dataflow, err: Math.abs(err) });
+      const errBefore = before.stepUs / measured - 1;
+      errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
       rows.push(
-        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${predicted.bound} | ${(predicted.stepUs / 1000).toFixed(3)} | ${(measured / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% |`,
+        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
       );
     }
   }
@@ -229,15 +254,21 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 const summary = (set: Set, dataflow: string): string => {
-  const e = errors.filter((x) => x.set === set && x.dataflow === dataflow).map((x) => x.err);
-  return `set ${set}, ${dataflow}: ${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%; median |error| ${(median(e) * 100).toFixed(1)}%`;
+  const of = errors.filter((x) => x.set === set && x.dataflow === dataflow);
+  const line = (e: number[]): string =>
+    `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${(median(e) * 100).toFixed(1)}%`;
+  return `set ${set}, ${dataflow}: one GEMV ${line(of.map((x) => x.before))}; streamed chains ${line(of.map((x) => x.err))}`;
 };
 process.stdout.write(
   [
-    '| set | decoder step | dataflow | threads | MiB moved | GEMV GB/s | bound | predicted ms | measured ms | error |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `${new Date().toISOString()}; load average at the start ${startLoad}`,
+    '',
+    '| set | decoder step | dataflow | threads | MiB moved | MiB per matrix | one GEMV GB/s | streamed GB/s | measured ms | before ms | before error | after ms | after error | load |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
     ...(['A', 'B', 'C'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    '',
+    ...notes,
   ].join('\n') + '\n',
 );
