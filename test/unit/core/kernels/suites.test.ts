@@ -71,6 +71,9 @@ describe('suites', () => {
     expect(ks.filter((k) => k.shape['distinct']).map((k) => k.bytes / 2 ** 20)).toEqual(
       [128, 128, 128].map((b) => expect.closeTo(b, 0)),
     );
+    // A rate in bytes per second: built in fp32 alone, not again in every float type.
+    const all = suiteKernels('thorough', { dtypes: ['fp32', 'fp16', 'bf16'] });
+    expect(new Set(all.filter((k) => k.shape['distinct']).map((k) => k.dtype))).toEqual(new Set(['fp32']));
   });
 
   it('quick covers real CNN and transformer layers: fused convs, odd channel counts, stems, skinny GEMMs, CNN ops', () => {
@@ -183,7 +186,8 @@ describe('suites', () => {
 
   it('fp16 variants of the GEMMs and recurrent layers exist and are gpuOnly', () => {
     const fp16 = suiteKernels('quick', { dtypes: ['fp16'] }).filter((k) => k.family === 'gemm');
-    expect(fp16.length).toBe(suiteShapes('quick').filter((e) => OP_FAMILY[e.op] === 'gemm').length);
+    const gemms = suiteShapes('quick').filter((e) => OP_FAMILY[e.op] === 'gemm' && !e.dtypes);
+    expect(fp16.length).toBe(gemms.length);
     expect(fp16.every((k) => k.gpuOnly)).toBe(true);
   });
 
