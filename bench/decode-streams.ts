@@ -22,59 +22,14 @@ import { decodeStep } from '../src-main/core/workload/generation.js';
 import { decodeDevice, streamRateAt } from '../src-main/services/predict/generation-service.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { decoderStepModel, type DecoderStepConfig } from '../test/helpers/decoder-step-model.js';
+import { CONFIGS } from './lib/decoder-configs.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 40);
+/** Set C of bench:decode (held out there), and its last decoder again at a long context. */
+const HELD_OUT = CONFIGS.filter((c) => c.set === 'C');
 const STEPS: (DecoderStepConfig & { label: string })[] = [
-  {
-    label: 'L7 h832 GQA 13/1, ctx 1536',
-    layers: 7,
-    hidden: 832,
-    heads: 13,
-    kvHeads: 1,
-    ffn: 2240,
-    vocab: 20000,
-    context: 1536,
-  },
-  {
-    label: 'L20 h320 MHA 5/5, ctx 2500',
-    layers: 20,
-    hidden: 320,
-    heads: 5,
-    kvHeads: 5,
-    ffn: 896,
-    vocab: 10000,
-    context: 2500,
-  },
-  {
-    label: 'L4 h1280 GQA 20/4, ctx 4000',
-    layers: 4,
-    hidden: 1280,
-    heads: 20,
-    kvHeads: 4,
-    ffn: 3456,
-    vocab: 24000,
-    context: 4000,
-  },
-  {
-    label: 'L9 h576 GQA 9/3, ctx 128',
-    layers: 9,
-    hidden: 576,
-    heads: 9,
-    kvHeads: 3,
-    ffn: 1536,
-    vocab: 50000,
-    context: 128,
-  },
-  {
-    label: 'L9 h576 GQA 9/3, ctx 2048',
-    layers: 9,
-    hidden: 576,
-    heads: 9,
-    kvHeads: 3,
-    ffn: 1536,
-    vocab: 50000,
-    context: 2048,
-  },
+  ...HELD_OUT,
+  { ...(HELD_OUT[HELD_OUT.length - 1] as DecoderStepConfig), label: 'L9 h576 GQA 9/3, ctx 2048', context: 2048 },
 ];
 const GEMVS: [number, number][] = [
   [4096, 0],
@@ -105,28 +60,17 @@ for (const threads of [1, 2]) {
     graphOptimizationLevel: 'all' as const,
   };
   const timed: Timed[] = [];
+  const add = async (label: string, model: Uint8Array, feeds: Record<string, ort.Tensor>): Promise<void> => {
+    timed.push({ label, session: await ort.InferenceSession.create(model, opts), feeds, us: [] });
+  };
   for (const [d, distinct] of GEMVS) {
-    const km = buildKernelModel(
-      makeKernel('MatMul', 'fp32', { B: 1, M: 1, N: d, K: d, ...(distinct ? { distinct } : {}) }),
-    );
-    const feeds = { A: new ort.Tensor('float32', new Float32Array(d).fill(0.01), [1, d]) };
-    timed.push({
-      label: `gemv ${d} x ${distinct || 1}`,
-      session: await ort.InferenceSession.create(km.model, opts),
-      feeds,
-      us: [],
-    });
+    const spec = makeKernel('MatMul', 'fp32', { B: 1, M: 1, N: d, K: d, ...(distinct ? { distinct } : {}) });
+    const A = new ort.Tensor('float32', new Float32Array(d).fill(0.01), [1, d]);
+    await add(`gemv ${d} x ${distinct || 1}`, buildKernelModel(spec).model, { A });
   }
   const steps = STEPS.map((c) => decoderStepModel(c));
-  for (const [i, s] of steps.entries()) {
-    const feeds = { input_ids: new ort.Tensor('int64', BigInt64Array.from([1n]), [1, 1]) };
-    timed.push({
-      label: (STEPS[i] as { label: string }).label,
-      session: await ort.InferenceSession.create(s.model, opts),
-      feeds,
-      us: [],
-    });
-  }
+  const ids = new ort.Tensor('int64', BigInt64Array.from([1n]), [1, 1]);
+  for (const [i, s] of steps.entries()) await add((STEPS[i] as { label: string }).label, s.model, { input_ids: ids });
   for (let r = 0; r < ROUNDS + 2; r++)
     for (const t of timed) {
       const t0 = performance.now();
