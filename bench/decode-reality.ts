@@ -23,155 +23,13 @@ import { DEFAULT_SUITE } from '../src-main/services/profile/device-targets.js';
 import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
 import { findMachine, probeAndRecord } from '../src-main/services/machine/machine-service.js';
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
-import { decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { decodeBandwidthGBps, decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { loadTrainingData } from '../src-main/services/predict/training-data.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
-import { decoderStepModel, type DecoderStepConfig } from '../test/helpers/decoder-step-model.js';
+import { decoderStepModel } from '../test/helpers/decoder-step-model.js';
+import { CONFIGS, type Set } from './lib/decoder-configs.js';
 
 const THREADS = [1, 2];
-type Set = 'A' | 'B' | 'C';
-type Config = DecoderStepConfig & { label: string; set: Set };
-/**
- * Set A was fixed before the first run; its results (0 of 8 within 15% with the elementwise
- * bandwidth) led to streaming weights at the measured GEMV bandwidth instead. Set B was fixed
- * after that change and before its first run; its results (1 of 8) showed the concatenating
- * test model copying its cache twice a step, so the model gained the read-once dataflow that
- * fused decode kernels have. Set C was fixed after that and before its first run: the held-out
- * figure. Every set is run in both dataflows.
- */
-const CONFIGS: Config[] = [
-  {
-    set: 'A',
-    label: 'L4 h512 GQA 8/2, ctx 1024',
-    layers: 4,
-    hidden: 512,
-    heads: 8,
-    kvHeads: 2,
-    ffn: 1408,
-    vocab: 8192,
-    context: 1024,
-  },
-  {
-    set: 'A',
-    label: 'L8 h768 GQA 12/4, ctx 512',
-    layers: 8,
-    hidden: 768,
-    heads: 12,
-    kvHeads: 4,
-    ffn: 2048,
-    vocab: 16384,
-    context: 512,
-  },
-  {
-    set: 'A',
-    label: 'L6 h1024 MHA 16/16, ctx 2048',
-    layers: 6,
-    hidden: 1024,
-    heads: 16,
-    kvHeads: 16,
-    ffn: 2816,
-    vocab: 8192,
-    context: 2048,
-  },
-  {
-    set: 'A',
-    label: 'L12 h512 GQA 8/1, ctx 4096',
-    layers: 12,
-    hidden: 512,
-    heads: 8,
-    kvHeads: 1,
-    ffn: 1408,
-    vocab: 32000,
-    context: 4096,
-  },
-  {
-    set: 'B',
-    label: 'L10 h640 GQA 10/2, ctx 768',
-    layers: 10,
-    hidden: 640,
-    heads: 10,
-    kvHeads: 2,
-    ffn: 1792,
-    vocab: 12000,
-    context: 768,
-  },
-  {
-    set: 'B',
-    label: 'L3 h1536 GQA 24/8, ctx 256',
-    layers: 3,
-    hidden: 1536,
-    heads: 24,
-    kvHeads: 8,
-    ffn: 4096,
-    vocab: 8192,
-    context: 256,
-  },
-  {
-    set: 'B',
-    label: 'L16 h384 MHA 6/6, ctx 3000',
-    layers: 16,
-    hidden: 384,
-    heads: 6,
-    kvHeads: 6,
-    ffn: 1024,
-    vocab: 32000,
-    context: 3000,
-  },
-  {
-    set: 'B',
-    label: 'L5 h896 GQA 14/2, ctx 6000',
-    layers: 5,
-    hidden: 896,
-    heads: 14,
-    kvHeads: 2,
-    ffn: 2432,
-    vocab: 16000,
-    context: 6000,
-  },
-  {
-    set: 'C',
-    label: 'L7 h832 GQA 13/1, ctx 1536',
-    layers: 7,
-    hidden: 832,
-    heads: 13,
-    kvHeads: 1,
-    ffn: 2240,
-    vocab: 20000,
-    context: 1536,
-  },
-  {
-    set: 'C',
-    label: 'L20 h320 MHA 5/5, ctx 2500',
-    layers: 20,
-    hidden: 320,
-    heads: 5,
-    kvHeads: 5,
-    ffn: 896,
-    vocab: 10000,
-    context: 2500,
-  },
-  {
-    set: 'C',
-    label: 'L4 h1280 GQA 20/4, ctx 4000',
-    layers: 4,
-    hidden: 1280,
-    heads: 20,
-    kvHeads: 4,
-    ffn: 3456,
-    vocab: 24000,
-    context: 4000,
-  },
-  {
-    set: 'C',
-    label: 'L9 h576 GQA 9/3, ctx 128',
-    layers: 9,
-    hidden: 576,
-    heads: 9,
-    kvHeads: 3,
-    ffn: 1536,
-    vocab: 50000,
-    context: 128,
-  },
-];
 const DATAFLOWS = ['concat', 'read-once'] as const;
 
 async function profiledStore(given: string | undefined): Promise<Database> {
@@ -181,11 +39,13 @@ async function profiledStore(given: string | undefined): Promise<Database> {
   const runner = new KernelRunner({});
   try {
     for (const t of THREADS) {
+      const t0 = Date.now();
       await profileDevice(
         { db, runner, now: () => new Date(), epUnavailable: () => null },
         { machineId, deviceKey: 'cpu', ep: { name: 'cpu', threads: t } },
         { suite: DEFAULT_SUITE },
       );
+      notes.push(`profile at ${t} thread(s): ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
   } finally {
     await runner.close();
@@ -193,12 +53,27 @@ async function profiledStore(given: string | undefined): Promise<Database> {
   return db;
 }
 
+const startLoad = os
+  .loadavg()
+  .map((x) => x.toFixed(1))
+  .join(', ');
+const notes: string[] = [];
 const db = await profiledStore(process.argv[2]);
 if (!findMachine(db)) throw new Error('no machine in the store');
+for (const threads of THREADS) {
+  const device = pickDevice(db, 'cpu', threads);
+  const chains = loadTrainingData(db, { machineId: device.machineId }).streams.filter(
+    (x) => x.device.deviceId === device.deviceId,
+  );
+  const rates = chains.map(
+    (x) => `${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
+  );
+  notes.push(`distinct-GEMV chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
+}
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
 const runner = new KernelRunner({});
 const rows: string[] = [];
-const errors: { set: Set; dataflow: string; err: number }[] = [];
+const errors: { set: Set; dataflow: string; err: number; before: number }[] = [];
 try {
   for (const [c, dataflow] of CONFIGS.flatMap((x) => DATAFLOWS.map((d) => [x, d] as const))) {
     const step = decoderStepModel({ ...c, dataflow });
@@ -206,8 +81,14 @@ try {
     writeFileSync(file, step.model);
     for (const threads of THREADS) {
       const device = pickDevice(db, 'cpu', threads);
-      const dev = decodeDevice(db, device, 'fp32', []);
-      const predicted = decodeStep(step.shape, { batch: 1, context: c.context, elementBytes: 4 }, dev);
+      const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
+      const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
+      const at = { batch: 1, context: c.context, elementBytes: 4 };
+      const predicted = decodeStep(step.shape, at, dev);
+      // Before: one large GEMV timed again and again (the profile's streams left out).
+      const data = loadTrainingData(db, { machineId: device.machineId });
+      const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
+      const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
       const outcome = await runner.runModel({
         modelPath: file,
         inputs: step.inputs,
@@ -215,12 +96,18 @@ try {
         rule: { warmupRuns: 5, minRepetitions: 30, maxRepetitions: 400, targetCi: 0.01, budgetMs: 3000 },
         attributionRuns: 1,
       });
-      if (!outcome.ok) throw new Error(`${c.label}: ${outcome.error}`);
+      if (!outcome.ok) {
+        // A loaded host can run a step past the runner's limit: say so and go on.
+        process.stderr.write(`${c.label}, ${dataflow}, ${threads} thread(s): ${outcome.error}\n`);
+        continue;
+      }
       const measured = median(outcome.wallUs);
       const err = predicted.stepUs / measured - 1;
-      errors.push({ set: c.set, dataflow, err: Math.abs(err) });
+      const errBefore = before.stepUs / measured - 1;
+      errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
+      process.stderr.write(`${c.label}, ${dataflow}, ${threads}t: measured ${(measured / 1000).toFixed(3)} ms\n`);
       rows.push(
-        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${predicted.bound} | ${(predicted.stepUs / 1000).toFixed(3)} | ${(measured / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% |`,
+        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
       );
     }
   }
@@ -229,15 +116,21 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 const summary = (set: Set, dataflow: string): string => {
-  const e = errors.filter((x) => x.set === set && x.dataflow === dataflow).map((x) => x.err);
-  return `set ${set}, ${dataflow}: ${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%; median |error| ${(median(e) * 100).toFixed(1)}%`;
+  const of = errors.filter((x) => x.set === set && x.dataflow === dataflow);
+  const line = (e: number[]): string =>
+    `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${(median(e) * 100).toFixed(1)}%`;
+  return `set ${set}, ${dataflow}: one GEMV ${line(of.map((x) => x.before))}; streamed chains ${line(of.map((x) => x.err))}`;
 };
 process.stdout.write(
   [
-    '| set | decoder step | dataflow | threads | MiB moved | GEMV GB/s | bound | predicted ms | measured ms | error |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `${new Date().toISOString()}; load average at the start ${startLoad}`,
+    '',
+    '| set | decoder step | dataflow | threads | MiB moved | MiB per matrix | one GEMV GB/s | streamed GB/s | measured ms | before ms | before error | after ms | after error | load |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
     ...(['A', 'B', 'C'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    '',
+    ...notes,
   ].join('\n') + '\n',
 );

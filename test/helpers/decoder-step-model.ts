@@ -100,6 +100,7 @@ export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
       experts: 0,
       topK: 0,
       nodesPerStep: g.nodes.length,
+      meanMatrixParams: (c.layers * (blockParams - 4 * c.hidden) + c.hidden * c.vocab) / (7 * c.layers + 1),
     },
   };
 }

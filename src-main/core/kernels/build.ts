@@ -176,9 +176,18 @@ const rule =
 const matMul = rule((g) => {
   const [B, M, N, K] = [g.s('B'), g.s('M'), g.s('N'), g.s('K')];
   if (B === 1) {
-    // A linear layer: activations [M,K] times a constant weight [K,N].
+    // A linear layer: activations [M,K] times a constant weight [K,N]; with `distinct`, that many
+    // in a row, each with its own weight (random contents: ORT shares equal initializers).
     const a = g.input('A', [M, K]);
-    return g.parts([node('MatMul', [a, g.w.add('W', g.t, [K, N])], [OUT])], [M, N]);
+    const copies = Math.max(1, g.opt('distinct'));
+    const nodes = Array.from({ length: copies }, (_, i) =>
+      node(
+        'MatMul',
+        [i === 0 ? a : `H${i - 1}`, g.w.add(i === 0 ? 'W' : `W${i}`, g.t, [K, N])],
+        [i === copies - 1 ? OUT : `H${i}`],
+      ),
+    );
+    return g.parts(nodes, [M, N]);
   }
   const a = g.input('A', [B, M, K]);
   const b = g.input('B', [B, K, N]);

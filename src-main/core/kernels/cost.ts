@@ -106,7 +106,7 @@ export function kernelFlops(op: KernelOp, shape: Record<string, number>): number
   const d = (name: string): number => dim(shape, name);
   switch (op) {
     case 'MatMul':
-      return 2 * d('B') * d('M') * d('N') * d('K');
+      return 2 * d('B') * d('M') * d('N') * d('K') * (shape['distinct'] || 1);
     case 'Gemm':
       return 2 * d('M') * d('N') * d('K');
     case 'Conv': {
@@ -181,8 +181,8 @@ function kernelElements(op: KernelOp, shape: Record<string, number>): number {
   const d = (name: string): number => dim(shape, name);
   switch (op) {
     case 'MatMul':
-      // A [B,M,K] + B [B,K,N] (a [K,N] weight when B = 1) + Y [B,M,N]
-      return d('B') * (d('M') * d('K') + d('K') * d('N') + d('M') * d('N'));
+      // A [B,M,K] + B [B,K,N] (a [K,N] weight when B = 1) + Y [B,M,N]; `distinct` weights in a row
+      return d('B') * (d('M') * d('K') + d('K') * d('N') * (shape['distinct'] || 1) + d('M') * d('N'));
     case 'Gemm':
       // A [M,K] + W [K,N] + bias [N] + Y [M,N]
       return d('M') * d('K') + d('K') * d('N') + d('N') + d('M') * d('N');
@@ -307,6 +307,8 @@ function checkDims(op: KernelOp, s: Record<string, number>): void {
   )
     throw new RangeError(`${op}: the ${d('R')}x${d('R')} window is larger than the padded input`);
   if (op === 'Concat' && d('cols') % d('parts') !== 0) throw new RangeError('Concat: cols must divide by parts');
+  if (op === 'MatMul' && s['distinct'] && (d('B') !== 1 || d('N') !== d('K')))
+    throw new RangeError('MatMul: distinct weights in a row need B = 1 and N = K');
 }
 
 /**

@@ -2,6 +2,7 @@
  * One shape a suite measures, and what the shape lists (suite-shapes.ts, suite-prior.ts) are
  * written with: grids, powers of two, conv layers as rows. Pure.
  */
+import type { Dtype } from '../domain/measurement.js';
 import type { KernelOp } from './types.js';
 
 /** The lowest suite level that holds a shape: 0 quick, 1 standard, 2 thorough. */
@@ -11,6 +12,8 @@ export interface ShapeEntry {
   op: KernelOp;
   shape: Record<string, number>;
   level: Level;
+  /** The only dtypes the shape is built in; absent: every dtype its op supports. */
+  dtypes?: readonly Dtype[];
 }
 
 export const Ki = 1024;

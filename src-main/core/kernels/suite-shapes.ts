@@ -20,6 +20,13 @@ import { pickTable } from './suite-picks.js';
 import { priorShapeEntries } from './suite-prior.js';
 import type { KernelOp } from './types.js';
 
+/** Chains of distinct GEMVs the quick suite times: [d, weights] for d x d fp32 weights, 128 MiB each. */
+const STREAMED_GEMVS: readonly (readonly [number, number])[] = [
+  [512, 128],
+  [1024, 32],
+  [2048, 8],
+];
+
 function gemmShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
   const mm = (level: Level, B: number, m: number, n: number, k: number): void => {
@@ -36,6 +43,10 @@ function gemmShapes(): ShapeEntry[] {
   mm(0, 1, 128, 768, 3072);
   mm(0, 1, 1, 1024, 1024);
   mm(0, 1, 1, 4096, 4096);
+  // a decode step's weights read once: 128 MiB of distinct 1, 4 and 16 MiB GEMVs in a row, past
+  // every last-level cache (96 MiB on a Zen 4 with 3D V-Cache); a rate in bytes, so fp32 only
+  for (const [d, distinct] of STREAMED_GEMVS)
+    out.push({ op: 'MatMul', shape: { B: 1, M: 1, N: d, K: d, distinct }, level: 0, dtypes: ['fp32'] });
   mm(0, 12, 128, 128, 64);
   mm(0, 12, 128, 64, 128);
   gemm(0, 128, 768, 768);

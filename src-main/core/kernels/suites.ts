@@ -70,7 +70,7 @@ function leveledEntries(): ShapeEntry[] {
     const shape = makeKernel(e.op, 'fp32', e.shape).shape;
     const key = `${e.op}|${shapeKey(shape)}`;
     const seen = byKey.get(key);
-    if (!seen) byKey.set(key, { op: e.op, shape, level: level as Level });
+    if (!seen) byKey.set(key, { op: e.op, shape, level: level as Level, ...(e.dtypes ? { dtypes: e.dtypes } : {}) });
     else if (level < seen.level) seen.level = level as Level;
   }
   return [...byKey.values()];
@@ -94,7 +94,7 @@ export function suiteKernels(suite: SuiteName, opts: SuiteOptions): KernelSpec[]
   const out: KernelSpec[] = [];
   for (const dtype of new Set(opts.dtypes)) {
     for (const e of shapes) {
-      if (!OP_DTYPES[e.op].includes(dtype)) continue;
+      if (!OP_DTYPES[e.op].includes(dtype) || (e.dtypes && !e.dtypes.includes(dtype))) continue;
       const k = makeKernel(e.op, dtype, e.shape);
       if (opts.maxFlops !== undefined && k.flops > opts.maxFlops) continue;
       if (opts.maxBytes !== undefined && k.bytes > opts.maxBytes) continue;

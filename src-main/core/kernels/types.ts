@@ -187,8 +187,14 @@ export const OP_DIMS: Record<KernelOp, readonly string[]> = {
  *              HardSwish, x * 0.5 of GELU, a learned scalar scale or shift): ORT's broadcast
  *              loop reads one input stream, not two, so the op moves 8 bytes per fp32 element,
  *              not 12. Without it both operands are full tensors.
+ *   MatMul distinct D = D matrix-vector products in a row (B = 1, N = K), each with its own
+ *              weight, as a decode step reads its layers' weights: together larger than the
+ *              last-level cache, so each weight streams from memory once per run, where one
+ *              GEMV timed again and again may find its weight in cache. The decode model reads
+ *              its streaming bandwidth from these (services/predict/generation-service.ts).
  */
 export const OP_OPTIONAL_DIMS: Partial<Record<KernelOp, Readonly<Record<string, number>>>> = {
+  MatMul: { distinct: 1024 },
   Conv: { act: 1, d1: 1, valid: 1, transpose: 1 },
   Add: { scalar: 1 },
   Mul: { scalar: 1 },

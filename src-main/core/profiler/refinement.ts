@@ -29,7 +29,9 @@ export function planRefinement(
   limit: number,
   minJump = 1.3,
 ): KernelSpec[] {
-  const groups = groupBy(measured, (m) => `${m.spec.op}|${m.spec.dtype}`);
+  // Chains of distinct weights (the decode model's streaming GEMVs) are no point on a kernel's curve.
+  const curves = measured.filter((m) => !m.spec.shape['distinct']);
+  const groups = groupBy(curves, (m) => `${m.spec.op}|${m.spec.dtype}`);
   const bends: { jump: number; at: KernelSpec }[] = [];
   for (const g of groups.values()) {
     const byWork = [...g].sort((a, b) => a.spec.flops + a.spec.bytes - (b.spec.flops + b.spec.bytes));

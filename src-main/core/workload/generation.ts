@@ -74,6 +74,8 @@ export interface DecoderShape {
   topK: number;
   /** Nodes one decode step runs (the per-node overhead is paid for each). */
   nodesPerStep: number;
+  /** Mean parameters of the weight matrices a step reads (the size its streaming rate is read at). */
+  meanMatrixParams?: number;
 }
 
 export interface DecodeDevice {

@@ -57,7 +57,8 @@ function profiledCandidates(
   mode: Mode,
   warnings: string[],
 ): PlanCandidate[] {
-  const { devices, samples } = loadTrainingData(db, { machineId: machine.id });
+  const data = loadTrainingData(db, { machineId: machine.id });
+  const { devices } = data;
   const byKey = new Map<string, (typeof devices)[number]>();
   for (const key of new Set(devices.map((d) => d.deviceKey))) {
     const best = preferredGroup(
@@ -91,7 +92,7 @@ function profiledCandidates(
         estimate: 'profiled',
       },
       features: g.features,
-      decodeGBps: decodeBandwidthGBps(db, g, samples) ?? g.features.bandwidthGBps,
+      decodeGBps: decodeBandwidthGBps(db, g, data) ?? g.features.bandwidthGBps,
     };
   });
 }

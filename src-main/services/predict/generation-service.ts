@@ -28,7 +28,7 @@ import {
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { deviceMemoryBytes } from '../plan/device-memory.js';
-import { loadTrainingData, type DeviceGroup } from './training-data.js';
+import { loadTrainingData, type DeviceGroup, type TrainingData } from './training-data.js';
 import { pickDevice, predictOnDevice } from '../workload/workload-service.js';
 import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { count } from '../../core/text/plural.js';
@@ -100,6 +100,7 @@ function decoderEntry(name: string, decoder?: CatalogEntry): DecoderEntry {
 /** The decoder's shape for the decode model: parameters, expert parameters and nodes of one step. */
 function decoderShape(e: DecoderEntry, batch: number, dtype: Dtype): DecoderShape {
   const step = entryWorkload(e, { seq: 1, batch, dtype });
+  const matrices = step.nodes.filter((n) => n.family === 'gemm' && n.params > 0 && !n.name.startsWith('embeddings.'));
   return {
     layers: e.layers,
     hidden: e.hidden,
@@ -115,42 +116,86 @@ function decoderShape(e: DecoderEntry, batch: number, dtype: Dtype): DecoderShap
     experts: e.experts ?? 0,
     topK: e.topK ?? 0,
     nodesPerStep: step.nodes.length,
+    meanMatrixParams: meanOf(matrices.map((n) => n.params)),
   };
 }
 
 /** Weights beyond every cache: a matrix-vector product over them streams from memory (32 MiB and more). */
 const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
 
+/** The mean of `xs`; undefined when empty. */
+function meanOf(xs: readonly number[]): number | undefined {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
+}
+
+/** A measured rate (GB/s) at a weight matrix's size (bytes). */
+interface StreamRate {
+  matrixBytes: number;
+  gbps: number;
+}
+
 /**
- * The bandwidth a decode step's weights stream at: what the device's largest measured
- * matrix-vector products (MatMul with at most 4 rows, 32 MiB and more) achieved, median over
- * them; null when the profile has none. A GEMV streaming weights reaches less than the
- * elementwise kernels the roofline's bandwidth comes from (on this project's Zen 5 VM, 18-23
- * against 25-31 GB/s at one thread).
+ * The rate at `matrixBytes` read off measured rates: log-linear between the two sizes around it,
+ * the nearest one outside them; the median rate without a size.
+ */
+export function streamRateAt(rates: readonly StreamRate[], matrixBytes?: number): number {
+  const bySize = [...rates].sort((a, b) => a.matrixBytes - b.matrixBytes);
+  if (matrixBytes === undefined) {
+    const g = bySize.map((r) => r.gbps).sort((a, b) => a - b);
+    return g[Math.floor((g.length - 1) / 2)] as number;
+  }
+  const first = bySize[0] as StreamRate;
+  const last = bySize[bySize.length - 1] as StreamRate;
+  if (matrixBytes <= first.matrixBytes) return first.gbps;
+  if (matrixBytes >= last.matrixBytes) return last.gbps;
+  const i = bySize.findIndex((r) => r.matrixBytes >= matrixBytes);
+  const [a, b] = [bySize[i - 1] as StreamRate, bySize[i] as StreamRate];
+  const f = Math.log(matrixBytes / a.matrixBytes) / Math.log(b.matrixBytes / a.matrixBytes);
+  return a.gbps + f * (b.gbps - a.gbps);
+}
+
+/**
+ * The bandwidth a decode step's weights stream at. From the profile's chains of distinct GEMVs
+ * (MatMul `distinct`: weights read once per run, together past the last-level cache, as a step
+ * reads its layers), at the size of the step's weight matrices (`matrixBytes`, their mean) when
+ * given. Older profiles without them: the device's largest measured matrix-vector products
+ * (MatMul with at most 4 rows, 32 MiB and more), median over them. Null when the profile has
+ * neither. One GEMV timed again and again reached 20.5 GB/s at one thread on this project's Zen 5
+ * VM, where whole decode steps moved about 15 (bench/runs/h62-decode.md).
  */
 export function decodeBandwidthGBps(
   db: Database,
   device: DeviceGroup,
-  /** The machine's samples when the caller has loaded them already (a cluster: one load per machine). */
-  machineSamples?: readonly Sample[],
+  /** The machine's training data when the caller has loaded it already (a cluster: one load per machine). */
+  machine?: Pick<TrainingData, 'samples' | 'streams'>,
+  matrixBytes?: number,
 ): number | null {
-  const rates = (machineSamples ?? loadTrainingData(db, { machineId: device.machineId }).samples)
+  const data = machine ?? loadTrainingData(db, { machineId: device.machineId });
+  const own = (s: Sample): boolean => s.device.deviceId === device.deviceId && (s.origin ?? 'profile') === 'profile';
+  const chains = data.streams.filter(own).map((s) => ({
+    matrixBytes: (s.shape.K ?? 0) * (s.shape.N ?? 0) * DTYPE_BYTES[s.dtype],
+    gbps: s.bytes / (s.timeUs * 1e3),
+  }));
+  if (chains.length) return streamRateAt(chains, matrixBytes);
+  const rates = data.samples
     .filter(
       (s) =>
-        s.device.deviceId === device.deviceId &&
-        (s.origin ?? 'profile') === 'profile' &&
-        s.op === 'MatMul' &&
-        (s.shape.B ?? 1) * (s.shape.M ?? 0) <= 4 &&
-        s.bytes >= STREAMED_WEIGHT_BYTES,
+        own(s) && s.op === 'MatMul' && (s.shape.B ?? 1) * (s.shape.M ?? 0) <= 4 && s.bytes >= STREAMED_WEIGHT_BYTES,
     )
-    .map((s) => s.bytes / (s.timeUs * 1e3))
-    .sort((a, b) => a - b);
-  return rates.length ? (rates[Math.floor((rates.length - 1) / 2)] as number) : null;
+    .map((s) => ({ matrixBytes: s.bytes, gbps: s.bytes / (s.timeUs * 1e3) }));
+  return rates.length ? streamRateAt(rates) : null;
 }
 
-export function decodeDevice(db: Database, device: DeviceGroup, dtype: Dtype, warnings: string[]): DecodeDevice {
+export function decodeDevice(
+  db: Database,
+  device: DeviceGroup,
+  dtype: Dtype,
+  warnings: string[],
+  /** The mean bytes of the step's weight matrices, for the streaming rate at their size. */
+  matrixBytes?: number,
+): DecodeDevice {
   const f = device.features;
-  const streamed = decodeBandwidthGBps(db, device);
+  const streamed = decodeBandwidthGBps(db, device, undefined, matrixBytes);
   if (streamed === null)
     warnings.push(
       `${device.deviceKey}: no matrix-vector product over streamed weights was profiled; decode uses the elementwise bandwidth (likely too fast)`,
@@ -203,12 +248,12 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   });
   const warnings = [...prefill.warnings];
   const shape = decoderShape(e, batch, dtype);
-  const dev = decodeDevice(db, device, dtype, warnings);
   const elementBytes = DTYPE_BYTES[dtype];
   const weights = req.weights ?? (dtype as WeightFormat);
   const refused = weightFormatRefusal(weights, dtype, elementBytes);
   if (refused) throw new UserError(refused);
   const weightBytes = WEIGHT_FORMATS[weights];
+  const dev = decodeDevice(db, device, dtype, warnings, (shape.meanMatrixParams ?? 0) * weightBytes || undefined);
   if (weightBytes < elementBytes)
     warnings.push(
       `${weights} weights: memory and decode bandwidth are counted at ${weightBytes.toFixed(4)} B per weight; the prefill is predicted at ${dtype} (kernels that dequantize are not profiled)`,

@@ -33,6 +33,11 @@ export interface DeviceGroup {
 export interface TrainingData {
   readonly samples: readonly Sample[];
   readonly devices: readonly DeviceGroup[];
+  /**
+   * Chains of distinct GEMVs (MatMul `distinct`): no kernel a node is priced from, so kept out of
+   * `samples`; the decode model's streaming bandwidth (generation-service.ts).
+   */
+  readonly streams: readonly Sample[];
 }
 
 /** The best of `rate` over `ms`, or null when none gives a positive finite one. */
@@ -156,7 +161,11 @@ export function loadTrainingData(db: Database, opts: { machineId?: string } = {}
   const kept = entry.byFilter.get(key);
   if (kept) return kept;
   const data = readTrainingData(db, opts);
-  const frozen: TrainingData = { samples: Object.freeze(data.samples), devices: Object.freeze(data.devices) };
+  const frozen: TrainingData = {
+    samples: Object.freeze(data.samples.filter((x) => !x.shape['distinct'])),
+    devices: Object.freeze(data.devices),
+    streams: Object.freeze(data.samples.filter((x) => x.shape['distinct'])),
+  };
   entry.byFilter.set(key, frozen);
   return frozen;
 }

@@ -241,6 +241,19 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     expectClose(floats(asInputs), floats(lin), 1e-6);
   });
 
+  it('MatMul distinct: GEMVs in a row, each with its own weight, in order', async () => {
+    const [M, K, D] = [1, 4, 3];
+    const a = rand(M * K, 1);
+    const spec = makeKernel('MatMul', 'fp32', { B: 1, M, N: K, K, distinct: D });
+    expect(spec.flops).toBe(D * 2 * M * K * K);
+    expect(spec.bytes).toBe(4 * (M * K + D * K * K + M * K));
+    const y = await runOnCpu(buildKernelModel(spec), { A: a });
+    let x: ArrayLike<number> = a;
+    for (let seed = 1; seed <= D; seed++) x = matmul(Float32Array.from(x), weight(K * K, seed), 1, M, K, K);
+    expectClose(floats(y), x);
+    expect(() => makeKernel('MatMul', 'fp32', { B: 1, M, N: 5, K, distinct: D })).toThrow(/N = K/);
+  });
+
   it('Gemm: Y = A W^T + bias with W [N,K]', async () => {
     const [M, N, K] = [2, 3, 5];
     const a = rand(M * K, 4);

@@ -1,6 +1,16 @@
 /** Generation on a profiled device, straight through the service (the seeded CPU store). */
 import { describe, expect, it } from 'vitest';
-import { predictGeneration } from '../../../../src-main/services/predict/generation-service.js';
+import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
+import type { Database } from '../../../../src-main/adapters/store/types.js';
+import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import {
+  decodeBandwidthGBps,
+  predictGeneration,
+  streamRateAt,
+} from '../../../../src-main/services/predict/generation-service.js';
+import { loadTrainingData } from '../../../../src-main/services/predict/training-data.js';
+import { pickDevice } from '../../../../src-main/services/workload/workload-service.js';
+import { SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
 import { predictModel } from '../../../../src-main/services/workload/workload-service.js';
 import { cli, tempDir } from '../../../helpers/cli.js';
 import { seededDb } from '../../../helpers/seeded-store.js';
@@ -48,6 +58,72 @@ describe('predictGeneration', () => {
     );
     const int4 = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1, weights: 'int4' });
     expect(int4.weightBytes).toBe((8_030_261_248 * 68) / 128);
+  });
+});
+
+/** Chains of distinct GEMVs stored in the seeded CPU's 1-thread profile: [d, weights, GB/s]. */
+function storeChains(db: Database, chains: [number, number, number][]): void {
+  const repo = new ProfileRepo(db);
+  const run = repo.listRuns(SEEDED_MACHINE).find((r) => r.threads === 1);
+  if (!run) throw new Error('no 1-thread run');
+  repo.insertMeasurements(
+    run.id,
+    chains.map(([d, distinct, gbps]) => {
+      const k = makeKernel('MatMul', 'fp32', { B: 1, M: 1, N: d, K: d, distinct });
+      const us = k.bytes / (gbps * 1e3);
+      return {
+        runId: run.id,
+        deviceKey: 'cpu',
+        executionProvider: 'cpu',
+        threads: 1,
+        op: k.op,
+        family: k.family,
+        shape: k.shape,
+        dtype: k.dtype,
+        flops: k.flops,
+        bytes: k.bytes,
+        runtimeVersion: '1.30.0',
+        stats: { medianUs: us, p10Us: us, p90Us: us, cv: 0.01, repetitions: 20, wallMedianUs: us },
+        source: 'profile' as const,
+      };
+    }),
+  );
+}
+
+describe('decode streams weights at the rate of the profile’s distinct-GEMV chains', () => {
+  it('keeps the chains out of the predictors’ samples and reads the rate at the step’s matrix size', () => {
+    const db = trainedStore();
+    const device = pickDevice(db, 'cpu', 1);
+    const before = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', threads: 1, prompt: 16, tokens: 1 });
+    storeChains(db, [
+      [512, 128, 10],
+      [2048, 8, 20],
+    ]);
+    const data = loadTrainingData(db);
+    expect(data.streams.map((x) => x.shape['distinct'])).toEqual([128, 8]);
+    expect(data.samples.some((x) => x.shape['distinct'])).toBe(false);
+    // 1 MiB and 16 MiB matrices measured; 4 MiB lies halfway in log size.
+    expect(decodeBandwidthGBps(db, device, undefined, 2 ** 20)).toBeCloseTo(10, 6);
+    expect(decodeBandwidthGBps(db, device, undefined, 4 * 2 ** 20)).toBeCloseTo(15, 6);
+    expect(decodeBandwidthGBps(db, device, undefined, 2 ** 30)).toBeCloseTo(20, 6);
+    // Llama 3.1 8B's weight matrices are past 16 MiB: its steps stream at the 16 MiB chain's rate.
+    const after = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', threads: 1, prompt: 16, tokens: 1 });
+    expect(after.firstStep.memoryUs).toBeCloseTo(after.firstStep.bytes / 20e3, 3);
+    expect(after.firstStep.bytes).toBe(before.firstStep.bytes);
+    expect(after.firstStep.memoryUs).not.toBeCloseTo(before.firstStep.memoryUs, 0);
+  });
+
+  it('reads a rate between measured sizes log-linearly, the nearest outside them, the median without a size', () => {
+    const rates = [
+      { matrixBytes: 4, gbps: 30 },
+      { matrixBytes: 1, gbps: 10 },
+      { matrixBytes: 16, gbps: 20 },
+    ];
+    expect(streamRateAt(rates)).toBe(20);
+    expect(streamRateAt(rates, 2)).toBeCloseTo(20, 9);
+    expect(streamRateAt(rates, 8)).toBeCloseTo(25, 9);
+    expect(streamRateAt(rates, 0.5)).toBe(10);
+    expect(streamRateAt(rates, 64)).toBe(20);
   });
 });
 
