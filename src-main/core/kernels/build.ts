@@ -105,13 +105,14 @@ class Weights {
   private seed = 1;
   constructor(private readonly asInputs: boolean) {}
 
-  add(name: string, dtype: Dtype, dims: number[], values?: number[]): string {
+  /** `scale` narrows random float contents to [-scale, scale). */
+  add(name: string, dtype: Dtype, dims: number[], values?: number[], scale = 1): string {
     if (this.asInputs && values === undefined) {
       this.inputs.push({ name, dims, dtype });
       return name;
     }
     const count = dims.reduce((a, d) => a * d, 1);
-    const rawData = values ? encodeValues(dtype, values) : randomBytes(dtype, count, this.seed++);
+    const rawData = values ? encodeValues(dtype, values) : randomBytes(dtype, count, this.seed++, scale);
     this.initializers.push({ name, dataType: ONNX_DTYPE[dtype], dims, rawData });
     return name;
   }
@@ -177,13 +178,16 @@ const matMul = rule((g) => {
   const [B, M, N, K] = [g.s('B'), g.s('M'), g.s('N'), g.s('K')];
   if (B === 1) {
     // A linear layer: activations [M,K] times a constant weight [K,N]; with `distinct`, that many
-    // in a row, each with its own weight (random contents: ORT shares equal initializers).
+    // in a row, each with its own weight (random contents: ORT shares equal initializers), scaled
+    // by sqrt(3 / K) so each product keeps its input's variance: 128 in a row neither overflow nor
+    // sink into denormals, which would time something else.
     const a = g.input('A', [M, K]);
     const copies = Math.max(1, g.opt('distinct'));
+    const scale = copies > 1 ? Math.sqrt(3 / K) : 1;
     const nodes = Array.from({ length: copies }, (_, i) =>
       node(
         'MatMul',
-        [i === 0 ? a : `H${i - 1}`, g.w.add(i === 0 ? 'W' : `W${i}`, g.t, [K, N])],
+        [i === 0 ? a : `H${i - 1}`, g.w.add(i === 0 ? 'W' : `W${i}`, g.t, [K, N], undefined, scale)],
         [i === copies - 1 ? OUT : `H${i}`],
       ),
     );

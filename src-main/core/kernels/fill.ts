@@ -87,12 +87,12 @@ export function encodeValues(dtype: Dtype, values: readonly number[]): Uint8Arra
 }
 
 /** `count` deterministic pseudo-random elements of `dtype` as little-endian bytes. */
-export function randomBytes(dtype: Dtype, count: number, seed = 1): Uint8Array {
+export function randomBytes(dtype: Dtype, count: number, seed = 1, scale = 1): Uint8Array {
   const rand = seededRandom(seed);
   const isFloat = dtype === 'fp32' || dtype === 'fp16' || dtype === 'bf16';
   const block: number[] = [];
   for (let i = 0; i < Math.min(count, BLOCK); i++) {
-    block.push(isFloat ? rand() * 2 - 1 : Math.floor(rand() * 16) - 8);
+    block.push(isFloat ? (rand() * 2 - 1) * scale : Math.floor(rand() * 16) - 8);
   }
   const blockBytes = encodeValues(dtype, block);
   const out = new Uint8Array(count * DTYPE_BYTES[dtype]);

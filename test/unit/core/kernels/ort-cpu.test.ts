@@ -19,8 +19,8 @@ function rand(n: number, seed: number): Float32Array {
 }
 
 /** The initializer a kernel model holds for its `seed`-th random weight (1-based). */
-function weight(n: number, seed: number): Float32Array {
-  return new Float32Array(randomBytes('fp32', n, seed).buffer);
+function weight(n: number, seed: number, scale = 1): Float32Array {
+  return new Float32Array(randomBytes('fp32', n, seed, scale).buffer);
 }
 
 function floats(t: { data: unknown }): Float32Array {
@@ -249,9 +249,23 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     expect(spec.bytes).toBe(4 * (M * K + D * K * K + M * K));
     const y = await runOnCpu(buildKernelModel(spec), { A: a });
     let x: ArrayLike<number> = a;
-    for (let seed = 1; seed <= D; seed++) x = matmul(Float32Array.from(x), weight(K * K, seed), 1, M, K, K);
+    const scale = Math.sqrt(3 / K);
+    for (let seed = 1; seed <= D; seed++) x = matmul(Float32Array.from(x), weight(K * K, seed, scale), 1, M, K, K);
     expectClose(floats(y), x);
     expect(() => makeKernel('MatMul', 'fp32', { B: 1, M, N: 5, K, distinct: D })).toThrow(/N = K/);
+  });
+
+  it('MatMul distinct: 128 GEMVs in a row keep their values normal (no overflow, no denormals)', async () => {
+    const [K, D] = [512, 128];
+    const a = rand(K, 1);
+    const y = floats(
+      await runOnCpu(buildKernelModel(makeKernel('MatMul', 'fp32', { B: 1, M: 1, N: K, K, distinct: D })), { A: a }),
+    );
+    const rms = (v: ArrayLike<number>): number => Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0) / v.length);
+    expect(y.every((v) => Number.isFinite(v))).toBe(true);
+    const ratio = rms(y) / rms(a);
+    expect(ratio).toBeGreaterThan(1e-6);
+    expect(ratio).toBeLessThan(1e6);
   });
 
   it('Gemm: Y = A W^T + bias with W [N,K]', async () => {
