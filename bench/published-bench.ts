@@ -14,14 +14,20 @@ import { predictCell, type CellMemory, type CellResult } from './published/predi
 import { openDatabase } from '../src-main/adapters/store/open-database.js';
 
 const quiet = process.argv.includes('--quiet');
+/** `-- --only TEXT`: only the cells whose id holds TEXT (to look at a few). */
+const only = process.argv[process.argv.indexOf('--only') + 1];
 const table = loadTable(path.join('bench', 'published'));
 const db = openDatabase(':memory:');
 const started = Date.now();
-const results = table.cells.map((c) => ({
-  cell: c,
-  set: table.sources.get(c.source)?.set ?? 'held-out',
-  r: predictCell(c, db),
-}));
+const results = table.cells
+  .filter((c) => !process.argv.includes('--only') || (only !== undefined && c.id.includes(only)))
+  .map((c) => {
+    const t0 = Date.now();
+    const r = predictCell(c, db);
+    const s = (Date.now() - t0) / 1000;
+    if (s > 5) console.error(`${c.id}: priced in ${s.toFixed(1)} s`);
+    return { cell: c, set: table.sources.get(c.source)?.set ?? 'held-out', r };
+  });
 
 type Row = (typeof results)[number];
 const priced = (rows: readonly Row[]) =>
