@@ -66,11 +66,10 @@ export function withBand(ms: number, b: ServingBand | null): string {
  * What each is drawn from is in the answer's notes.
  */
 export function loadText(load: ServingPlanView['load']): string {
-  const fixed = (what: 'prompt' | 'output'): boolean => load.described[what] === `${load[what]} tokens`;
+  // A fixed length is described as a bare count ("300 tokens"); a drawn or traced one in words.
+  const fixed = (what: 'prompt' | 'output'): boolean => /^\d+ tokens?$/.test(load.described[what]);
   const prompt = fixed('prompt') ? `prompt ${load.prompt}` : `prompts mean ${formatNumber(load.prompt)}`;
-  const output = fixed('output')
-    ? plural(load.output, 'output token')
-    : `outputs mean ${formatNumber(load.output)} tokens`;
+  const output = fixed('output') ? plural(load.output, 'output token') : `outputs mean ${plural(load.output, 'token')}`;
   const burst = load.burst !== undefined && load.burst !== 1 ? ` · bursts, CV ${formatNumber(load.burst)}` : '';
   return `${prompt} + ${output}${burst}`;
 }
