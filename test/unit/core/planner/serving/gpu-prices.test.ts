@@ -45,6 +45,12 @@ describe('GPU prices', () => {
     expect(DEFAULT_GPU_PRICES.some((p) => / a second/.test(p.offer))).toBe(true);
   });
 
+  it("says a price of the GPU alone where the output names its source, so it is not read as a machine's", () => {
+    const gpuAlone = DEFAULT_GPU_PRICES.filter((p) => /the GPU alone/.test(p.offer));
+    expect(gpuAlone.length).toBeGreaterThan(0);
+    for (const p of gpuAlone) expect(priceOf(resolveGpuName(p.gpu), new Map())?.source?.name).toMatch(/the GPU alone/);
+  });
+
   it('reads --price and puts a given price over the default, saying which is which', () => {
     const given = givenPrices(parsePrices('H100 SXM5=2.5/h, 4090=0.4'));
     const h100 = resolveGpuName('H100 SXM5');
