@@ -298,10 +298,14 @@ export const CHANNELS = {
    * Serving capacity at an SLO (`pipedejavu serve-plan`): the cheapest deployments (GPU kind, GPUs
    * per replica, weights, replicas) that serve `rate` requests/s within the latency caps, each with
    * its percentiles, band, cost, breaking rate and latency-vs-rate curve; the closest when none meets.
-   * `trace`: a JSONL or ShareGPT trace's text in place of `prompt`, `output` and `burst`.
+   * `trace`: a JSONL or ShareGPT trace's text in place of `prompt`, `output` and `burst`; with a JSONL
+   * trace and no `rate`, the trace's own mean rate (as `serve-plan --trace FILE` without --rate).
    */
   'serving:plan': channel<ServingPlanView>()(
-    SERVING_PLAN_REQUEST.extend({ workload: id, trace: SERVING_TRACE.optional() }),
+    SERVING_PLAN_REQUEST.extend({ workload: id, trace: SERVING_TRACE.optional() }).refine(
+      (r) => r.rate !== undefined || r.trace !== undefined,
+      { path: ['rate'], message: "give a rate, or a JSONL trace whose arrivals set it (the trace's own mean rate)" },
+    ),
   ),
 
   'job:list': channel<JobView[]>()(z.strictObject({})),

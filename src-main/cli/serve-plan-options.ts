@@ -151,18 +151,14 @@ function burst(v: string): number {
 }
 
 /**
- * The request from the options; `traceRate` gives a JSONL trace's own mean rate over the rows
- * simulated (--requests), used when --rate is not given.
+ * The request from the options; `traced`: a --trace FILE is given, so --rate may be left out (the
+ * service then takes a JSONL trace's own mean rate over the rows simulated).
  */
-export function servePlanRequest(
-  opts: ParsedOptions,
-  traceRate?: (requests: number | undefined) => number,
-): ServingPlanRequest {
+export function servePlanRequest(opts: ParsedOptions, traced = false): ServingPlanRequest {
   const workload = text(opts, 'workload');
   if (!workload) throw new UsageError('serve-plan needs --workload MODEL (e.g. llama-3.1-8b)');
   const r = text(opts, 'rate');
-  if (r === undefined && traceRate === undefined)
-    throw new UsageError('serve-plan needs --rate N (requests per second)');
+  if (r === undefined && !traced) throw new UsageError('serve-plan needs --rate N (requests per second)');
   const slo = CAPS.flatMap((c) => {
     const v = text(opts, c.flag);
     return v === undefined ? [] : [{ metric: c.metric, percentile: c.percentile, ms: duration(c.flag, v) }];
@@ -184,7 +180,7 @@ export function servePlanRequest(
   const price = text(opts, 'price');
   const req = {
     workload,
-    rate: r === undefined && traceRate ? traceRate(count('requests', REQUEST_LIMITS.requests)) : rate(r as string),
+    ...(r !== undefined ? { rate: rate(r) } : {}),
     slo,
     ...(engine !== undefined ? { engine: engine as EngineName | 'auto' } : {}),
     ...lengthOpt(opts, 'prompt'),

@@ -132,7 +132,8 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
       await expect(tableOverflow(page)).resolves.toBe(0);
       await app.screenshot('serving-distribution-light');
 
-      // A trace chosen in the browser, sent as its text: its rows give the lengths and arrivals.
+      // A trace chosen in the browser, sent as its text: its rows give the lengths and arrivals, and with the
+      // rate emptied its own mean rate (59 gaps over 2.95 s: 20 requests/s), as serve-plan --trace without --rate.
       const trace = Array.from({ length: 60 }, (_, i) =>
         JSON.stringify({ t: i * 0.05, prompt: 1500 + 10 * i, output: 200 }),
       );
@@ -145,9 +146,17 @@ describe.skipIf(!HAS_CHROMIUM && process.env.CI !== 'true')(
         /^chat\.jsonl: its rows give/,
       );
       await expect(page.getByTestId('serving-prompt').isDisabled()).resolves.toBe(true);
+      await page.getByTestId('serving-rate').fill('');
+      await expect(page.getByTestId('serving-rate').getAttribute('placeholder')).resolves.toBe("the trace's own");
       await page.getByTestId('serving-run').click();
       await page.getByText("chat.jsonl's first", { exact: false }).first().waitFor({ timeout: 120_000 });
+      await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain(
+        "20 requests/s (the trace's own mean) · ",
+      );
       await expect(page.getByTestId('serving-summary').innerText()).resolves.toContain('+ outputs mean 200 tokens');
+      await expect(page.locator('main').innerText()).resolves.toContain(
+        "rate: none given, so chat.jsonl's own mean over its first 60 arrival times, 20.0 req/s",
+      );
       await page.getByTestId('serving-load-fields').scrollIntoViewIfNeeded();
       await app.screenshot('serving-trace-light');
       expect(app.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);

@@ -1,6 +1,6 @@
 import { readServingTrace } from '../../adapters/files/serving-trace.js';
 import { UserError } from '../../core/errors.js';
-import { planServing, servingTraceRate } from '../../services/serving/serving-plan-service.js';
+import { planServing } from '../../services/serving/serving-plan-service.js';
 import type { Command } from '../command.js';
 import { nothingMeetsText, servePlanText } from '../render/serve-plan.js';
 import { SERVE_PLAN_OPTIONS, servePlanRequest } from '../serve-plan-options.js';
@@ -29,8 +29,7 @@ export const servePlanCommand: Command = {
   async run(ctx, opts) {
     const file = typeof opts.trace === 'string' ? opts.trace : undefined;
     const trace = file === undefined ? undefined : { file, trace: await readServingTrace(file) };
-    const rate = trace ? (requests?: number) => servingTraceRate(trace.trace, requests) : undefined;
-    const plan = planServing(ctx.database(), servePlanRequest(opts, rate), undefined, trace);
+    const plan = planServing(ctx.database(), servePlanRequest(opts, trace !== undefined), undefined, trace);
     if (ctx.json) ctx.printJson(plan);
     else if (plan.deployments.length > 0) ctx.printLines(servePlanText(plan));
     if (plan.deployments.length === 0) throw new UserError(nothingMeetsText(plan));

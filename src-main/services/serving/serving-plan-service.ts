@@ -26,7 +26,6 @@ import type { CandidateGpu } from '../../core/planner/serving/capacity-candidate
 import { DEFAULT_GPU_PRICES, givenPrices, priceOf } from '../../core/planner/serving/gpu-prices.js';
 import type { ServingPlanView, ServingPriceView } from '../../core/planner/serving/serving-plan-answer.js';
 import type { ServingPlanRequest } from '../../core/planner/serving/serving-plan-request.js';
-import type { ServingTrace } from '../../core/serving/trace-rows.js';
 import type { WeightFormat } from '../../core/workload/generation.js';
 import { describedEntry } from '../workload/workload-service.js';
 
@@ -83,8 +82,10 @@ function loadOf(req: ServingPlanRequest, entry: TransformerEntry, trace?: NamedT
       throw new UserError(
         '--trace gives the lengths (and a JSONL trace the arrivals): drop --prompt, --output and --burst',
       );
-    load = traceLoad(trace.trace, { ...base, rate: req.rate });
+    load = traceLoad(trace.trace, { ...base, ...(req.rate !== undefined ? { rate: req.rate } : {}) });
   } else {
+    if (req.rate === undefined)
+      throw new UserError('give a rate, requests per second (--rate N), or a JSONL trace whose arrivals set it');
     load = {
       ...base,
       rate: req.rate,
@@ -115,15 +116,9 @@ function loadOf(req: ServingPlanRequest, entry: TransformerEntry, trace?: NamedT
 }
 
 /**
- * A trace's own mean rate over the rows a plan simulates (`requests`, default 200), the rate
- * serve-plan asks when --rate is not given; a ShareGPT trace has no times and needs one.
+ * The cheapest deployments for `req`; `trace` (read by the caller, `--trace FILE`) gives the load's
+ * rows, and with no rate asked, a JSONL trace's own mean rate over them (a note says so).
  */
-export function servingTraceRate(trace: ServingTrace, requests?: number): number {
-  if (!trace.atSeconds) throw new UserError('a ShareGPT trace has no arrival times: give --rate N');
-  return traceLoad(trace, { requests: requests ?? SERVING_DEFAULTS.requests, seed: 0 }).rate;
-}
-
-/** The cheapest deployments for `req`; `trace` (read by the caller, `--trace FILE`) gives the load's rows. */
 export function planServing(
   db: Database,
   req: ServingPlanRequest,
@@ -157,6 +152,11 @@ export function planServing(
     model: req.workload,
     prices,
     notes: [
+      ...(req.rate === undefined && trace
+        ? [
+            `rate: none given, so ${trace.file}'s own mean over its first ${count(load.requests, 'arrival time')}, ${load.rate.toPrecision(3)} req/s`,
+          ]
+        : []),
       ...dropped,
       ...(unpriced.length > 0
         ? [`no price for ${unpriced.join(', ')}: ranked after the priced ones by GPUs (give --price "GPU=DOLLARS/h")`]

@@ -1,6 +1,7 @@
 /**
  * The Serving view's form turned into a `serving:plan` request, checked before anything is sent: a
- * rate above 0, at least one SLO cap, lengths as `serve-plan --prompt/--output` takes them (a count,
+ * rate above 0 (empty with a trace: a JSONL trace's own mean rate, as serve-plan --trace FILE takes
+ * without --rate), at least one SLO cap, lengths as `serve-plan --prompt/--output` takes them (a count,
  * a range or a lognormal, by the same parser), a burst's CV, prices above 0; or a trace's text in
  * place of the lengths and the burst. Empty fields take the service's defaults. Pure.
  */
@@ -27,7 +28,7 @@ export interface ServingPlanForm {
   workload: string;
   /** An engine name or auto. */
   engine: string;
-  /** Requests per second, all replicas together. */
+  /** Requests per second, all replicas together; empty with a trace: a JSONL trace's own mean rate. */
   rate: number | string | null;
   /** Prompt and output tokens per request as `--prompt`/`--output` take them; empty: the defaults (1024, 256). */
   prompt: number | string | null;
@@ -102,7 +103,9 @@ export function servingPlanRequest(f: ServingPlanForm): ServingFormResult {
   const fail = (error: string): ServingFormResult => ({ ok: false, error });
   if (!f.workload) return fail('Choose a model.');
   const rate = optionalPositive(f.rate);
-  if (rate === undefined || rate === null) return fail('The rate must be requests per second above 0.');
+  if (rate === null) return fail('The rate must be requests per second above 0.');
+  if (rate === undefined && !f.trace)
+    return fail("Give a rate, requests per second (or a JSONL trace with the rate empty: the trace's own mean rate).");
   const load = loadFields(f);
   if (typeof load === 'string') return fail(load);
   const slo: ServingPlanRequest['slo'] = [];
@@ -118,7 +121,14 @@ export function servingPlanRequest(f: ServingPlanForm): ServingFormResult {
   if (slo.length === 0) return fail('Give at least one SLO cap (a latency percentile in milliseconds).');
   const gpus = gpuFields(f.gpus);
   if (typeof gpus === 'string') return fail(gpus);
-  const request: ServingPlanRequest = { workload: f.workload, rate, slo, top: f.top, ...load, ...gpus };
+  const request: ServingPlanRequest = {
+    workload: f.workload,
+    ...(rate !== undefined ? { rate } : {}),
+    slo,
+    top: f.top,
+    ...load,
+    ...gpus,
+  };
   if (f.engine && f.engine !== 'auto') request.engine = f.engine as ServingPlanRequest['engine'];
   if (f.weights) request.weights = [f.weights as NonNullable<ServingPlanRequest['weights']>[number]];
   return { ok: true, request };

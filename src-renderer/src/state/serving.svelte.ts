@@ -22,6 +22,7 @@ export class ServingState {
   /** The model; '' until the user chooses (then the first catalog decoder is shown). */
   #workload = $state('');
   engine = $state('auto');
+  /** Requests per second; emptied with a trace chosen: a JSONL trace's own mean rate (serve-plan --trace without --rate). */
   rate: number | string | null = $state(20);
   /** Lengths as `serve-plan --prompt/--output` take them: 2000, 1000-3000, lognormal:2000:0.6. */
   prompt: number | string | null = $state('2000');
@@ -42,6 +43,8 @@ export class ServingState {
   readonly result = new Resource<ServingPlanView>();
   /** Index of the listed deployment whose curve is drawn. */
   #selected = $state(0);
+  /** The answer to a request sent with a trace and no rate (its rate is the trace's own mean). */
+  #tracedRateAnswer: ServingPlanView | undefined = $state.raw(undefined);
   #client: ApiClient;
   #defaultWorkload: () => string;
 
@@ -93,6 +96,11 @@ export class ServingState {
       breakRate: d.breaksAt,
       band: d.band ? { low: d.band.low, high: d.band.high } : null,
     };
+  }
+
+  /** The answer's rate is the trace's own mean (the request sent a trace and no rate). */
+  get rateOfTrace(): boolean {
+    return this.result.value !== undefined && this.result.value === this.#tracedRateAnswer;
   }
 
   /** Where the prices came from ("Prices are defaults from SOURCE, DATE ..."); null before an answer. */
@@ -167,6 +175,7 @@ export class ServingState {
     }
     this.formError = null;
     this.#selected = 0;
-    await this.result.load(() => this.#client.call('serving:plan', r.request));
+    const v = await this.result.load(() => this.#client.call('serving:plan', r.request));
+    if (v && r.request.rate === undefined) this.#tracedRateAnswer = v;
   }
 }

@@ -96,7 +96,7 @@ export function traceLoad(
   const prompt: LengthSpec = { kind: 'trace', tokens: t.prompt.subarray(0, used) };
   const output: LengthSpec = { kind: 'trace', tokens: t.output.subarray(0, used) };
   if (!timed) {
-    if (base.rate === undefined) throw new UserError('a ShareGPT trace has no arrival times: give --rate N');
+    if (base.rate === undefined) throw new UserError('a ShareGPT trace has no arrival times: give a rate (--rate N)');
     return { rate: base.rate, prompt, output, requests: n, seed: base.seed, burst: 1, traceTimes: null };
   }
   const t0 = timed[0] as number;

@@ -54,8 +54,11 @@ export const SERVING_PLAN_REQUEST = z.strictObject({
   workload: z.string().min(1).max(4096),
   /** Default auto. */
   engine: z.enum(SERVING_ENGINE_CHOICES).optional(),
-  /** Requests per second, all replicas together (Poisson arrivals). */
-  rate: aboveIn(L.rate),
+  /**
+   * Requests per second, all replicas together (Poisson arrivals). Absent: a JSONL trace's own mean
+   * rate over the rows simulated (serve-plan --trace FILE without --rate); refused without such a trace.
+   */
+  rate: aboveIn(L.rate).optional(),
   /**
    * Prompt tokens per request (default 1024) and output tokens (default 256): a count, or a spec
    * string, "2000", "1000-3000" (uniform) or "lognormal:2000:0.6" (median, sigma), checked by the service.

@@ -102,4 +102,39 @@ describe('serving:plan', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'user' } });
     if (!bad.ok) expect(bad.error.message).toMatch(/^chat\.jsonl row 2: prompt must be a whole number of tokens/);
   });
+
+  it("plans a JSONL trace sent with no rate at the trace's own mean rate and says so, as serve-plan --trace does", async () => {
+    core = createAppCore({
+      dbPath: path.join(tempDir('pdjv-app-'), 'db.sqlite'),
+      transport: 'http',
+      inProcessJobs: true,
+    });
+    const { prompt: _p, output: _o, rate: _r, ...load } = REQUEST;
+    // 39 gaps over 7.8 s: 5 requests a second.
+    const rows = Array.from({ length: 40 }, (_, i) => JSON.stringify({ t: i * 0.2, prompt: 800 + i, output: 90 }));
+    const r = await core.dispatch('serving:plan', {
+      ...load,
+      trace: { fileName: 'chat.jsonl', text: rows.join('\n') },
+    });
+    expect(r.ok).toBe(true);
+    const v = (r.ok ? r.value : null) as ServingPlanView;
+    expect(v.load.rate).toBeCloseTo(5, 9);
+    expect(v.notes[0]).toBe("rate: none given, so chat.jsonl's own mean over its first 40 arrival times, 5.00 req/s");
+
+    const share = JSON.stringify([
+      {
+        conversations: [
+          { from: 'human', value: 'hello there' },
+          { from: 'gpt', value: 'hi' },
+        ],
+      },
+    ]);
+    const noTimes = await core.dispatch('serving:plan', { ...load, trace: { fileName: 'chat.json', text: share } });
+    expect(noTimes).toMatchObject({ ok: false, error: { code: 'user' } });
+    if (!noTimes.ok) expect(noTimes.error.message).toMatch(/ShareGPT trace has no arrival times: give a rate/);
+
+    const neither = await core.dispatch('serving:plan', load);
+    expect(neither).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    if (!neither.ok) expect(neither.error.message).toMatch(/give a rate, or a JSONL trace whose arrivals set it/);
+  });
 });

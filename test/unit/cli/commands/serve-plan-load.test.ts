@@ -45,6 +45,9 @@ describe('pipedejavu serve-plan loads', () => {
     expect(r.stdout).toMatch(
       /note: load: 40 requests simulated per point; arrivals .*requests\.jsonl's first 40 arrival times \(mean 10\.0 req\/s\), replayed on each replica scaled to its rate/,
     );
+    expect(r.stdout).toMatch(
+      /note: rate: none given, so .*requests\.jsonl's own mean over its first 40 arrival times, 10\.0 req\/s/,
+    );
   });
 
   it('with --rate replays the trace at that rate, and --json carries the load in words', async () => {
@@ -77,7 +80,7 @@ describe('pipedejavu serve-plan loads', () => {
     const r = await run(['--trace', file('sharegpt.json', SHAREGPT)]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/ShareGPT trace has no arrival times: give --rate N/),
+      expect.stringMatching(/ShareGPT trace has no arrival times: give a rate \(--rate N\)/),
     ]);
   });
 

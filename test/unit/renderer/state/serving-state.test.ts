@@ -139,6 +139,11 @@ describe('ServingState', () => {
     ss.rate = 0;
     await ss.run();
     expect(ss.formError).toBe('The rate must be requests per second above 0.');
+    ss.rate = '';
+    await ss.run();
+    expect(ss.formError).toBe(
+      "Give a rate, requests per second (or a JSONL trace with the rate empty: the trace's own mean rate).",
+    );
     ss.rate = 5;
     for (const row of ss.slo) row.ms = '';
     await ss.run();
@@ -252,5 +257,25 @@ describe('ServingState', () => {
     await ss.run();
     expect(sent[1]).toMatchObject({ prompt: 2000, output: 300, burst: 3 });
     expect(sent[1]).not.toHaveProperty('trace');
+  });
+
+  it("sends a trace with the rate emptied and no rate, so the answer's rate is the trace's own mean, and says so", async () => {
+    const { client, sent } = fakeClient(() => answer({ load: { ...answer().load, rate: 4.2 } }));
+    const ss = new ServingState(client, () => 'llama-3.1-8b');
+    const text = '{"t": 0, "prompt": 900, "output": 80}\n{"t": 1, "prompt": 700, "output": 60}\n';
+    await ss.chooseTrace({ name: 'chat.jsonl', size: text.length, text: () => Promise.resolve(text) });
+    ss.rate = '';
+    await ss.run();
+    expect(ss.formError).toBeNull();
+    expect(ss.result.error).toBeNull();
+    expect(sent[0]).toMatchObject({ trace: { fileName: 'chat.jsonl', text } });
+    expect(sent[0]).not.toHaveProperty('rate');
+    expect(ss.result.value?.load.rate).toBe(4.2);
+    expect(ss.rateOfTrace).toBe(true);
+
+    ss.rate = 8;
+    await ss.run();
+    expect(sent[1]).toMatchObject({ rate: 8, trace: { fileName: 'chat.jsonl' } });
+    expect(ss.rateOfTrace).toBe(false);
   });
 });
