@@ -32,7 +32,16 @@ const V0_6: EngineRules = {
     chunkedPrefill: false,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 8, replicas: true },
+  split: {
+    tensor: true,
+    pipeline: 'overlapped',
+    customAllReduce: true,
+    allReduceUs: 8,
+    // should_custom_ar: messages under max_size (8192 * 1024 bytes) when 2 GPUs or all over NVLink; NCCL
+    // above (vllm/distributed/device_communicators/custom_all_reduce.py).
+    customAllReduceUpTo: () => 8192 * 1024,
+    replicas: true,
+  },
   memory: { utilization: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],
