@@ -102,6 +102,12 @@ export interface EngineMemory {
   kvShareOfFree?: number;
   /** CUDA context, workspaces and graph pools, per GPU (bytes). */
   reservedBytes: number;
+  /**
+   * The reserve when the replica is one GPU, where the engine's KV budget counts less than
+   * `reservedBytes` (vLLM before 0.6 reads its free memory after the CUDA context, before any
+   * NCCL communicator); absent: `reservedBytes`.
+   */
+  reservedBytesAlone?: number;
   /** Activations per token of the largest step (the engine's profile run), per GPU (bytes, per hidden unit). */
   activationBytesPerTokenPerHidden: number;
   /**
