@@ -91,6 +91,12 @@ interface Priced {
   error: number;
   /** The same statistic at a vanishing rate (the cell's lengths, one request at a time): the prefill alone. */
   alone: number;
+  /** The statistic on each seed, in SEEDS' order (the unit of `predicted`). */
+  bySeed: number[];
+  /** The median seed's run: output tokens a second (over its makespan), most sequences in one step, preemptions. */
+  outputTokensPerSecond: number;
+  peakRunning: number;
+  preemptions: number;
   lengths: string;
   requests: number;
   maxNumSeqs: number;
@@ -144,10 +150,13 @@ function predict(
     const stat: 'p50' | 'mean' = /median|p50/i.test(c.metric) ? 'p50' : 'mean';
     const pick = (r: ServingRun): LatencySummary =>
       c.kind === 'ttft' ? r.ttft : c.kind === 'tpot' ? r.tpot : c.kind === 'itl' ? r.itl : r.e2e;
-    const values = SEEDS.map(
-      (seed) => pick(serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: rate, seed } }))[stat],
-    ).sort((a, b) => a - b);
-    const us = values[Math.floor(values.length / 2)] as number;
+    const bySeed = SEEDS.map((seed) =>
+      serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: rate, seed } }),
+    );
+    const runs = [...bySeed].sort((a, b) => pick(a)[stat] - pick(b)[stat]);
+    // The run of the median seed: its statistic, and what the replica did in it.
+    const mid = runs[Math.floor(runs.length / 2)] as ServingRun;
+    const us = pick(mid)[stat];
     const scale = c.unit === 's' ? 1e-6 : 1e-3;
     const predicted = us * scale;
     // A vanishing rate: each request alone on the replica (what the lowest rate of a curve tends to).
@@ -165,6 +174,10 @@ function predict(
       predicted,
       error: predicted / c.value - 1,
       alone: aloneUs * scale,
+      bySeed: bySeed.map((r) => pick(r)[stat] * scale),
+      outputTokensPerSecond: mid.outputTokensPerSecond,
+      peakRunning: mid.sim.peakRunning,
+      preemptions: mid.sim.preemptions,
       lengths: sharegpt ? 'ShareGPT (assumed, see header)' : `${String(prompt)}/${String(output)} fixed`,
       requests,
       maxNumSeqs: rules.batching.maxNumSeqs,
@@ -223,12 +236,24 @@ const breaks = [...curves.entries()]
       s.map((p) => ({ rate: p.rate, v: p.predicted })),
       slo,
     );
+    // The predicted break on each seed alone: how far the arrivals' draw moves it (null: not broken).
+    const seeds = SEEDS.map((_, i) =>
+      breakRate(
+        s.map((p) => ({ rate: p.rate, v: p.bySeed[i] as number })),
+        slo,
+      ),
+    );
+    const broken = seeds.filter((x): x is number => x !== null);
     return {
       curve: key.split('|')[1] as string,
       set: (s[0] as Priced).set,
       slo,
       published: pub,
       predicted: pred,
+      seedRange:
+        broken.length === 0
+          ? 'none'
+          : `${Math.min(...broken).toFixed(1)}-${Math.max(...broken).toFixed(1)}${broken.length < seeds.length ? ` (${seeds.length - broken.length} none)` : ''}`,
       error: pub !== null && pred !== null ? pred / pub - 1 : null,
     };
   });
@@ -289,15 +314,41 @@ for (const { low, high } of splits)
   );
 lines.push('');
 lines.push(
-  'SLO breaking rate (SLO: 3x the curve\'s lowest-rate published value; "none": not broken within the published rates):',
+  'SLO breaking rate (SLO: 3x the curve\'s lowest-rate published value; "none": not broken within the published rates; predicted on the median of the seeds, and the range of the seeds\' own breaks):',
 );
 lines.push('');
-lines.push('| set | curve | SLO | published break (req/s) | predicted | error |');
-lines.push('| --- | --- | ---: | ---: | ---: | ---: |');
+lines.push('| set | curve | SLO | published break (req/s) | predicted | error | predicted, seed by seed |');
+lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
 for (const b of breaks)
   lines.push(
-    `| ${b.set} | ${b.curve} | ${b.slo.toFixed(1)} | ${b.published?.toFixed(1) ?? 'none'} | ${b.predicted?.toFixed(1) ?? 'none'} | ${b.error === null ? (b.published === b.predicted ? 'agree' : 'disagree') : pct(b.error)} |`,
+    `| ${b.set} | ${b.curve} | ${b.slo.toFixed(1)} | ${b.published?.toFixed(1) ?? 'none'} | ${b.predicted?.toFixed(1) ?? 'none'} | ${b.error === null ? (b.published === b.predicted ? 'agree' : 'disagree') : pct(b.error)} | ${b.seedRange} |`,
   );
+/** The source's output throughput at the same rate and setting (its -out / -out-tput cell), tokens/s. */
+function publishedOutput(p: Priced): number | undefined {
+  const stem = p.id.replace(/-(ttft|tpot|itl|e2e)$/, '');
+  const cell = table.cells.find(
+    (c) => c.kind === 'throughput' && (c.id === `${stem}-out` || c.id === `${stem}-out-tput`),
+  );
+  return cell?.value;
+}
+lines.push('');
+lines.push(
+  "Held-out curves side by side (the median seed's run): the value, the output throughput over the run (first arrival to last token) published and predicted, and the replica's batch (most sequences in a step, preemptions):",
+);
+lines.push('');
+lines.push(
+  '| curve | rate | published | predicted | error | out tok/s published | predicted | error | peak running | preemptions |',
+);
+lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const [key, ps] of curves) {
+  if (ps[0]?.set !== 'held-out' || new Set(ps.map((p) => p.rate)).size < 3) continue;
+  for (const p of [...ps].sort((a, b) => a.rate - b.rate)) {
+    const out = publishedOutput(p);
+    lines.push(
+      `| ${key.split('|')[1] ?? ''} | ${p.rate} | ${p.published} | ${p.predicted.toPrecision(4)} | ${pct(p.error)} | ${out ?? '-'} | ${p.outputTokensPerSecond.toFixed(0)} | ${out === undefined ? '-' : pct(p.outputTokensPerSecond / out - 1)} | ${p.peakRunning} | ${p.preemptions} |`,
+    );
+  }
+}
 lines.push('');
 lines.push(
   '| set | cell | rate | published | predicted | error | alone (vanishing rate) | lengths | requests | max seqs |',

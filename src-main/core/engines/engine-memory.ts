@@ -44,13 +44,15 @@ export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
   const weightBytes = stageWeightBytes(dep, index, stage);
   const tokens = m.activationTokens ?? dep.engine.batching.maxBatchedTokens;
   const activationBytes = tokens * dep.decoder.hidden * m.activationBytesPerTokenPerHidden;
-  const free = stage.gpu.memoryBytes - m.reservedBytes - activationBytes - weightBytes;
+  const alone = dep.stages.length === 1 && stage.members.length === 1;
+  const reservedBytes = alone ? (m.reservedBytesAlone ?? m.reservedBytes) : m.reservedBytes;
+  const free = stage.gpu.memoryBytes - reservedBytes - activationBytes - weightBytes;
   const kvBytes =
     m.kvShareOfFree !== undefined ? free * m.kvShareOfFree : free - stage.gpu.memoryBytes * (1 - m.utilization);
   const perToken = stageKvBytesPerToken(dep, stage);
   return {
     weightBytes,
-    reservedBytes: m.reservedBytes,
+    reservedBytes,
     activationBytes,
     kvBytes,
     kvTokens: kvBytes > 0 && perToken > 0 ? Math.floor(kvBytes / perToken) : 0,
@@ -65,7 +67,8 @@ export function replicaKvTokens(dep: EngineDeployment): number {
 /**
  * What the engine leaves a GPU for weights and KV cache: its utilization share (or all of it when
  * it sizes the KV cache from what is free), less its reserve and the activations of its largest
- * step. The planner's memory check uses it, so a plan fits only where the engine would run it.
+ * step. The planner's memory check uses it, so a plan fits only where the engine would run it
+ * (with the reserve of a split: one GPU alone may hold up to `reservedBytes - reservedBytesAlone` more).
  */
 export function engineUsableBytes(engine: EngineRules, memoryBytes: number, hidden: number): number {
   const m = engine.memory;

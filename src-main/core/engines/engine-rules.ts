@@ -79,6 +79,11 @@ export interface EngineSplit {
   /** Fixed time of one custom all-reduce call (launch, flag exchange between GPUs), µs. */
   allReduceUs: number;
   /**
+   * The largest message (bytes) the engine sends to its custom all-reduce over `gpus` GPUs; larger
+   * ones go to NCCL. Absent: every message the custom kernel can take.
+   */
+  customAllReduceUpTo?(gpus: number): number;
+  /**
    * Collectives a tensor-parallel block waits on: 2 all-reduces for a Megatron-style split; llama.cpp's
    * row split gathers every split matrix product's result on the main GPU (q, k, v, o, gate, up, down: 7).
    */
@@ -97,6 +102,12 @@ export interface EngineMemory {
   kvShareOfFree?: number;
   /** CUDA context, workspaces and graph pools, per GPU (bytes). */
   reservedBytes: number;
+  /**
+   * The reserve when the replica is one GPU, where the engine's KV budget counts less than
+   * `reservedBytes` (vLLM before 0.6 reads its free memory after the CUDA context, before any
+   * NCCL communicator); absent: `reservedBytes`.
+   */
+  reservedBytesAlone?: number;
   /** Activations per token of the largest step (the engine's profile run), per GPU (bytes, per hidden unit). */
   activationBytesPerTokenPerHidden: number;
   /**

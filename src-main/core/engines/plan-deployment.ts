@@ -39,11 +39,13 @@ export type PlanDeployment =
 const PEER_TO_PEER = /^(NVLINK|PIX|PXB)/;
 
 /**
- * All-reduce over a tensor-parallel group as the engine runs it: with a custom all-reduce and every
- * pair of GPUs reaching the others' memory directly, the faster of its one-shot kernel (each GPU
- * reads the whole message from every peer through its own links: (n - 1) x bytes) and its two-shot
- * kernel (a reduce-scatter and an all-gather: 2 (n - 1) / n x bytes), and of NCCL, which engines
- * switch to for large messages; else NCCL (the cost model's ring or tree over the links).
+ * All-reduce over a tensor-parallel group as the engine runs it. With a custom all-reduce, every
+ * pair of GPUs reaching the others' memory directly and a message within what the engine sends to
+ * its own kernel (`customAllReduceUpTo`), the faster of its one-shot kernel (each GPU reads the
+ * whole message from every peer through its own links: (n - 1) x bytes) and its two-shot kernel (a
+ * reduce-scatter and an all-gather: 2 (n - 1) / n x bytes): the engine picks its kernel by the
+ * message's size, not by which would be faster, so NCCL (the cost model's ring, tree or NVLS over
+ * the links) prices only larger messages and groups without peer access.
  */
 export function engineAllReduce(engine: EngineRules, links: readonly PlanLink[], costModel: CostModel) {
   return (members: readonly string[], bytes: number): number => {
@@ -64,10 +66,10 @@ export function engineAllReduce(engine: EngineRules, links: readonly PlanLink[],
           gbps = Math.min(gbps, l.gbps);
         }
       }
-      if (p2p) {
+      if (p2p && bytes <= (engine.split.customAllReduceUpTo?.(n) ?? Infinity)) {
         const oneShot = alphaUs + (bytes * (n - 1)) / (gbps * 1e3);
         const twoShot = 2 * alphaUs + (2 * bytes * (n - 1)) / n / (gbps * 1e3);
-        return Math.min(oneShot, twoShot, costModel.allReduceUs(members, bytes));
+        return Math.min(oneShot, twoShot);
       }
     }
     return costModel.allReduceUs(members, bytes);

@@ -31,7 +31,16 @@ const V0_3: EngineRules = {
     prefillWithDecodes: false,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'none', customAllReduce: true, allReduceUs: 8, replicas: true },
+  split: {
+    tensor: true,
+    pipeline: 'none',
+    customAllReduce: true,
+    allReduceUs: 8,
+    // should_custom_ar: messages under max_size (8192 * 1024 bytes) when 2 GPUs or all over NVLink; NCCL
+    // above (sglang/srt/distributed/device_communicators/custom_all_reduce.py, from vLLM's).
+    customAllReduceUpTo: () => 8192 * 1024,
+    replicas: true,
+  },
   memory: { utilization: 0.88, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 16 },
   kvBytes: { auto: 2, fp8: 1 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only, the 12 expressible ones, all at 16 req/s):

@@ -29,7 +29,18 @@ const V0_9: EngineRules = {
     chunkedPrefill: false,
     admission: 'full',
   },
-  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 20, replicas: true },
+  split: {
+    tensor: true,
+    pipeline: 'overlapped',
+    customAllReduce: true,
+    allReduceUs: 20,
+    // The AUTO strategy picks its own one-shot kernel by size, within the workspace (16 MB at 2 GPUs,
+    // 8 MB more): at 2 GPUs always, under 1 MB at 3-4 GPUs, under 500 KB beyond; NCCL otherwise
+    // (cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp selectImplementation,
+    // cpp/tensorrt_llm/common/customAllReduceUtils.h getMaxRequiredWorkspaceSize).
+    customAllReduceUpTo: (gpus) => (gpus <= 2 ? 16e6 : gpus <= 4 ? 1e6 : 5e5),
+    replicas: true,
+  },
   memory: { utilization: 1, kvShareOfFree: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 5.8 },
   kvBytes: { auto: 2, fp8: 1 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only, 20 per document version): host stepUs,

@@ -32,7 +32,16 @@ const V0_6: EngineRules = {
     chunkedPrefill: false,
     admission: 'on-demand',
   },
-  split: { tensor: true, pipeline: 'overlapped', customAllReduce: true, allReduceUs: 8, replicas: true },
+  split: {
+    tensor: true,
+    pipeline: 'overlapped',
+    customAllReduce: true,
+    allReduceUs: 8,
+    // should_custom_ar: messages under max_size (8192 * 1024 bytes) when 2 GPUs or all over NVLink; NCCL
+    // above (vllm/distributed/device_communicators/custom_all_reduce.py).
+    customAllReduceUpTo: () => 8192 * 1024,
+    replicas: true,
+  },
   memory: { utilization: 0.9, reservedBytes: 1.5 * GiB, activationBytesPerTokenPerHidden: 24 },
   kvBytes: { auto: 2, fp8: 1 },
   from: [],
@@ -45,6 +54,14 @@ const V0_5: EngineRules = {
   released: '2024-04-02',
   change: 'scheduling and output processing in Python between GPU steps, per sequence',
   host: { stepUs: 2500, perSequenceUs: 45, perRankUs: 300, launchUs: 12, graphMaxBatch: 256 },
+  // The KV cache is what gpu_memory_utilization leaves of the profile run's peak, counted from the
+  // free memory read after the CUDA context is made and before the distributed environment
+  // (vllm/worker/worker.py init_device: init_gpu_memory = torch.cuda.mem_get_info()[0], then
+  // init_worker_distributed_environment; determine_num_available_blocks: peak_memory =
+  // self.init_gpu_memory - free_gpu_memory), and CUDA graphs are captured after the cache
+  // (_warm_up_model), in the share left over: on one GPU nothing beside weights and activations is
+  // counted; with NCCL communicators (tensor or pipeline parallel) the reserve stays.
+  memory: { ...V0_6.memory, reservedBytesAlone: 0 },
 };
 
 /** vLLM 0.8 and later (V1 engine): chunked prefill on by default, scheduling in a separate process. */
