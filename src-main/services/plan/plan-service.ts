@@ -164,14 +164,13 @@ function layoutWithServing(
   serves: boolean,
 ): LayoutAnswer {
   const { workload, devices, problem, costModel, assumptions } = searched;
-  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best });
+  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best, timeline: true });
   const engine = assumptions.engine?.serving ?? null;
   const figures = serves
     ? servingOf(assumptions.served, problem, [answer.plan], devices.candidates, costModel, engine)
     : null;
   const [band] = stepBands(db, [answer.plan], problem.devices, workload.name);
-  const timeline = answer.fits ? timelineOf({ plan: answer.plan, problem }, costModel) : [];
-  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null, timeline };
+  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null };
 }
 
 /**

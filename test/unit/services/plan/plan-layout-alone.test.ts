@@ -60,20 +60,23 @@ describe('plan --layout --no-search', () => {
         count: layers.filter((n) => n.startsWith('block.')).length,
         layers: layers.length,
       };
-      const compared = searched.result.plans.flatMap((p) => {
+      const compared = searched.result.plans.flatMap((p, i) => {
         const layout = layoutOf(p, blocks);
-        return layout ? [{ p, layout }] : [];
+        return layout ? [{ p, layout, timeline: searched.timelines[i] }] : [];
       });
       // Data, tensor and pipeline parallel layouts are among them.
       expect(
         new Set(compared.map(({ p }) => `${p.stages.length > 1}:${(p.stages[0]?.tp ?? 1) > 1}`)).size,
       ).toBeGreaterThan(1);
-      for (const { p, layout } of compared) {
+      // Recomputed ones among them: their steps are simulated with the recomputation too.
+      expect(compared.some(({ p }) => p.recompute)).toBe(true);
+      for (const { p, layout, timeline } of compared) {
         const alone = planWorkload(db, { ...training, virtual: [cluster], layout, search: false });
         expect(alone.result.plans, layout).toEqual([]);
         expect(alone.result.searchMs).toBe(0);
         expect(alone.layout?.vsBest).toBeNull();
         expect(figures(alone.layout?.plan as Plan), layout).toEqual(figures(p));
+        expect(alone.layout?.timeline, layout).toEqual(timeline);
       }
     },
   );
