@@ -9,7 +9,11 @@ import type { Database } from '../../src-main/adapters/store/types.js';
 import { catalogNames, getCatalogEntry } from '../../src-main/core/catalog/index.js';
 import type { CatalogEntry } from '../../src-main/core/catalog/index.js';
 import { allReduceOver, allReduceRoute } from '../../src-main/core/planner/cost/all-reduce.js';
-import { MAX_VIRTUAL_GPUS, virtualDevice, type GpuDatasheet } from '../../src-main/core/planner/cost/datasheets.js';
+import {
+  MAX_VIRTUAL_CLUSTER_GPUS,
+  virtualDevice,
+  type GpuDatasheet,
+} from '../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
 import { TRAINING_STACK_NAMES, type TrainingStack } from '../../src-main/core/planner/stacks/stack-names.js';
@@ -113,29 +117,36 @@ const ZERO: Record<string, 0 | 1 | 2 | 3> = {
   'fsdp-full-shard': 3,
 };
 
-/** The cell's parallel layout as `plan --layout` takes it. */
+/** The cell's data-parallel replicas: its dp, else the GPUs left over tp x cp x pp. */
+function dataParallel(c: Cell, gpus: number): number {
+  return num(c, 'dp') ?? gpus / ((num(c, 'tp') ?? 1) * (num(c, 'cp') ?? 1) * (num(c, 'pp') ?? 1));
+}
+
+/** The cell's parallel layout as `plan --layout` takes it (cp: Megatron-LM's context parallelism, ring attention). */
 function layoutOf(c: Cell, gpus: number, microbatches?: number): string {
   const tp = num(c, 'tp') ?? 1;
   const pp = num(c, 'pp') ?? 1;
   const cp = num(c, 'cp') ?? 1;
-  if (cp > 1) refuse(`context parallelism (cp ${cp}) is not planned`);
-  const dp = num(c, 'dp') ?? gpus / (tp * pp);
-  if (!Number.isInteger(dp) || tp * pp * dp !== gpus) refuse(`tp ${tp} x pp ${pp} x dp ${dp} is not ${gpus} GPUs`);
+  const dp = dataParallel(c, gpus);
+  if (!Number.isInteger(dp) || tp * cp * pp * dp !== gpus)
+    refuse(`tp ${tp} x cp ${cp} x pp ${pp} x dp ${dp} is not ${gpus} GPUs`);
   const zero = str(c, 'zero');
   const z = zero === undefined ? undefined : ZERO[zero];
   if (zero !== undefined && z === undefined) refuse(`sharding "${zero}"`);
   const recompute = str(c, 'recompute');
-  const parts = [`tp=${tp}`, `pp=${pp}`, `dp=${dp}`];
+  const parts = [`tp=${tp}`, `pp=${pp}`, `dp=${dp}`, ...(cp > 1 ? [`cp=${cp}`] : [])];
   if (z !== undefined) parts.push(`zero=${z}`);
   if (recompute !== undefined) parts.push(`recompute=${recompute}`);
   if (microbatches !== undefined) parts.push(`mb=${microbatches}`);
   return parts.join(',');
 }
 
+/** `plan --layout ... --no-search` on the cell's datasheet GPUs: the layout priced alone, as a searched plan would be. */
 function plan(db: Database, c: Cell, req: Omit<PlanRequest, 'devices' | 'virtual' | 'workload'>): PlanResponse {
   const gpu = gpuOf(c);
-  if (c.gpus > MAX_VIRTUAL_GPUS) refuse(`${c.gpus} GPUs (a plan takes at most ${MAX_VIRTUAL_GPUS})`);
-  return planWorkload(db, { ...modelOf(c), ...req, devices: 'none', virtual: [`${c.gpus}x${gpu.name}`], topN: 1 });
+  if (c.gpus > MAX_VIRTUAL_CLUSTER_GPUS) refuse(`${c.gpus} GPUs (a plan takes at most ${MAX_VIRTUAL_CLUSTER_GPUS})`);
+  const virtual = [`${c.gpus}x${gpu.name}`];
+  return planWorkload(db, { ...modelOf(c), ...req, devices: 'none', virtual, topN: 1, search: false });
 }
 
 /** The priced layout of a response: the `--layout` plan, with its serving figures when served. */
@@ -171,10 +182,7 @@ function trainingCell(db: Database, c: Cell): Priced {
   const seq = need(c, 'seq');
   const globalBatch = need(c, 'globalBatch');
   const micro = num(c, 'microBatch');
-  const tp = num(c, 'tp') ?? 1;
-  const pp = num(c, 'pp') ?? 1;
-  const dp = num(c, 'dp') ?? c.gpus / (tp * pp);
-  const microbatches = micro !== undefined ? globalBatch / (micro * dp) : undefined;
+  const microbatches = micro !== undefined ? globalBatch / (micro * dataParallel(c, c.gpus)) : undefined;
   const layout = layoutOf(c, c.gpus, microbatches);
   const stack = stackOf(c);
   const r = plan(db, c, {

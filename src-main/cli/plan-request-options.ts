@@ -234,6 +234,7 @@ export const PLAN_OPTION_ROWS: readonly OptionRow[] = [
     read: (opts) => mapText(opts, 'layout', (v) => boundedText('--layout', v, TEXT_LIMITS.layout)),
   },
   { field: 'nccl', options: ['nccl'], read: (opts) => mapText(opts, 'nccl', readNcclFiles) },
+  { field: 'search', options: ['no-search'], read: (opts) => (opts['no-search'] === true ? false : undefined) },
 ];
 
 /** `f` of an option's text; undefined when it is not given. */

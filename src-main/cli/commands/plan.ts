@@ -42,7 +42,7 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'recommend how to run a workload on these (and imported or datasheet) devices',
   usage:
-    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero auto|0-3|fsdp|fsdp-grad-op] [--layout tp=2,pp=4,dp=1,...] [--mode training|inference|finetune [--adapter lora|qlora] [--rank R] [--targets q,v,...]] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
+    '--workload NAME|MODEL.onnx --devices cpu,cuda:0,..|all|none [--machine IMPORTED|node*] [--virtual "8xH100 SXM5,RTX 4090"] [--network 25GbE] [--links FILE] [--nccl FILE|DIR] [--offload auto|yes|no] [--tp 1,2,4,8] [--zero auto|0-3|fsdp|fsdp-grad-op] [--layout tp=2,pp=4,dp=1,... [--no-search]] [--mode training|inference|finetune [--adapter lora|qlora] [--rank R] [--targets q,v,...]] [--batch N] [--weights FORMAT] [--objective latency|throughput] [--tokens N] [--prompt N] [--emit DIR [--force]] [--json]',
   details:
     'Searches single device, data parallel (batch split by device speed), pipeline parallel (exact dynamic\n' +
     'program over contiguous layer ranges and ordered devices, microbatches, GPipe or 1F1B), tensor parallel\n' +
@@ -109,6 +109,11 @@ export const planCommand: Command = {
       description:
         'price your own layout beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (tp x pp x dp = the GPUs; schedule=1f1b|gpipe optional; vp=N: interleaved 1F1B (Megatron-LM), N virtual stages a rank, the blocks in pp x vp equal chunks, mb a multiple of pp; cp=N: context parallelism (ring attention), the tokens of each sample over N GPUs, tp x cp x pp x dp = the GPUs; ep=N: the experts of a mixture of experts over N GPUs of a stage, a multiple of tp)',
     },
+    'no-search': {
+      type: 'boolean',
+      description:
+        'with --layout: price that layout alone, with the figures a searched plan has, and search for no better one (no ranking, no suggestions): fast at any size, 16,384 GPUs included',
+    },
     recompute: {
       type: 'string',
       valueName: 'HOW',
@@ -161,13 +166,15 @@ export const planCommand: Command = {
       });
     } else {
       if (gguf?.stored) ctx.printLine(storedLine(gguf.entry.name, gguf.stored));
-      ctx.print(renderPlans(r));
+      ctx.print(renderPlans(r, { searched: request.search !== false }));
       if (emitted)
         ctx.printLines([
           '',
           `Wrote ${count(emitted.length, 'file')} to ${opts.emit as string}${r.exportsOf === 'layout' ? ' (your layout, not the recommendation)' : ''}: ${emitted.map((f) => path.basename(f.file)).join(', ')}`,
         ]);
     }
-    if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
+    if (request.search === false) {
+      if (r.layout && !r.layout.fits) throw new UserError(`your layout does not fit: ${r.layout.reasons[0] ?? ''}`);
+    } else if (!r.result.plans.some((p) => p.feasible)) throw new UserError(noFitMessage(r, ctx.json));
   },
 };

@@ -320,12 +320,14 @@ function modeText(r: Pick<PlanResponse, 'problem' | 'finetune'>): string {
   return `fine-tuning, ${f.adapter === 'qlora' ? 'QLoRA (NF4 base)' : 'LoRA'} r${f.rank} alpha ${f.alpha} on ${f.targets.join(',')}`;
 }
 
-export function renderPlans(r: PlanResponse): string {
+/** `searched` false (`--no-search`): the layout was priced alone; no plan was searched or ranked beside it. */
+export function renderPlans(r: PlanResponse, { searched = true }: { searched?: boolean } = {}): string {
   const { plans, searchMs } = r.result;
   // Plans that fit come first in the ranking; only they are listed as plans, the others are rejections.
   const feasible = plans.filter((p) => p.feasible);
+  const how = searched ? `searched in ${searchMs.toFixed(0)} ms` : 'your layout priced alone, not searched';
   const out: string[] = [
-    `${r.workload}: ${modeText(r)}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; searched in ${searchMs.toFixed(0)} ms`,
+    `${r.workload}: ${modeText(r)}, batch ${r.problem.batch}, ${count(r.problem.layers.length, 'layer')}, devices ${devicesText(r.problem.devices)}; ${how}`,
     assumptionsLine(r.assumptions),
     ...stackLines(r.assumptions),
     '',
@@ -351,13 +353,13 @@ export function renderPlans(r: PlanResponse): string {
     const next = feasible[1];
     if (next)
       out.push(`Next best (${next.kind}) ${nextBestText(r, best, next)}: ${next.reasons[0] ?? stagesText(next)}`);
-  } else {
+  } else if (searched) {
     out.push('No plan fits these devices.');
   }
   if (r.layout) out.push('', ...layoutLines(r.layout));
   const rejections = rejectionLines(r);
   if (rejections.length > 0) out.push('', 'Rejected:', ...rejections);
-  if (!best) out.push('', ...suggestionLines(r.suggestions));
+  if (!best && searched) out.push('', ...suggestionLines(r.suggestions));
   if (r.exports) out.push('', ...exportLines(r.exports, r.problem.mode));
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return textLines(out);

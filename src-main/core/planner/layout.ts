@@ -62,6 +62,8 @@ export interface PricedLayout {
   problem: PlanProblem;
   /** Said with the answer: how devices of several kinds were placed. */
   notes: string[];
+  /** The context it was priced in (its problem as priced), to simulate its step in. */
+  context: PlannerContext;
 }
 
 const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule', 'vp', 'cp', 'ep'] as const;
@@ -420,7 +422,7 @@ export function priceLayout(
   };
   // With cp, the layers are one rank's slice; the batch stays in whole samples (what the exports split).
   const asPriced = { ...variant, batch: problem.batch };
-  return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: asPriced, notes };
+  return { text: layoutText({ ...l, mb: plan.microbatches }), plan: priced, problem: asPriced, notes, context: ctx };
 }
 
 /** A plan's schedule in words: "GPipe", "1F1B", "interleaved 1F1B, 5 virtual stages". */

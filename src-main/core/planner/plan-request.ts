@@ -93,6 +93,12 @@ export const PLAN_REQUEST = z.strictObject({
   /** The user's own layout, priced beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (core/planner/layout.ts). */
   layout: z.string().optional(),
   /**
+   * false: the layout is priced alone, with the cost and memory of a searched plan but no search for
+   * a better one (nor its ranking, vsBest or suggestions): one plan priced, at any cluster size.
+   * Needs a layout. Default true.
+   */
+  search: z.boolean().optional(),
+  /**
    * How the weights are stored when serving (--weights, or a GGUF file's format): it sets the bytes
    * per parameter (memory and decode) and reaches the problem (`PlanProblem.weights`) and the
    * datasheet predictors; default: the model's dtype. Refused when training, for a format the

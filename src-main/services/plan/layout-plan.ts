@@ -5,18 +5,24 @@
 import type { CostModel } from '../../core/planner/cost/cost-model.js';
 import { priceLayout, scheduleText, type Layout, type LayoutAnswer } from '../../core/planner/layout.js';
 import type { Plan, PlanProblem } from '../../core/planner/types.js';
+import { timelineIn } from '../../core/planner/plan-timeline.js';
 
 export type { LayoutAnswer } from '../../core/planner/layout.js';
 
+/**
+ * `opts.timeline`: with its simulated step, in the context it was priced in (its ZeRO stage,
+ * recomputation and cp applied, as a searched plan's is simulated on its own problem).
+ */
 export function layoutAnswer(
   layout: Layout,
   problem: PlanProblem,
   costModel: CostModel,
-  opts: { workload: string; best: Plan | null },
+  opts: { workload: string; best: Plan | null; timeline?: boolean },
 ): LayoutAnswer {
   const priced = priceLayout(problem, layout, { workload: opts.workload, costModel });
   const p = priced.plan;
   return {
+    ...(opts.timeline ? { timeline: timelineIn(priced.context, p) } : {}),
     text: priced.text,
     schedule: scheduleText(p),
     plan: p,

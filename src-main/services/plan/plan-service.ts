@@ -164,14 +164,13 @@ function layoutWithServing(
   serves: boolean,
 ): LayoutAnswer {
   const { workload, devices, problem, costModel, assumptions } = searched;
-  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best });
+  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best, timeline: true });
   const engine = assumptions.engine?.serving ?? null;
   const figures = serves
     ? servingOf(assumptions.served, problem, [answer.plan], devices.candidates, costModel, engine)
     : null;
   const [band] = stepBands(db, [answer.plan], problem.devices, workload.name);
-  const timeline = answer.fits ? timelineOf({ plan: answer.plan, problem }, costModel) : [];
-  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null, timeline };
+  return { ...answer, serving: figures?.[0] ?? null, band: band ?? null };
 }
 
 /**
@@ -211,6 +210,7 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
   // A layout that does not parse is refused before the search.
   const layout = req.layout !== undefined ? parseLayout(req.layout) : null;
   checkLayoutStack(trainingStackOf(req), layout);
+  if (req.search === false) return layoutAlone(db, req, layout, warnings);
   const searched = searchRequest(db, req, warnings);
   const { request, workload, problem, costModel, assumptions } = searched;
   const { served } = assumptions;
@@ -248,7 +248,38 @@ export function planWorkload(db: Database, given: PlanRequest): PlanResponse {
   };
 }
 
-/** What `plan --layout ... --no-search` answers: the layout priced alone, with its engine and warnings. */
+/**
+ * `plan --layout ... --no-search`: the layout priced on the request's problem by the cost and memory
+ * paths a searched plan takes (core/planner/layout.ts), with no search: no ranked plans (searchMs 0),
+ * no vsBest, no suggestions. Its exports are the layout's when it fits.
+ */
+function layoutAlone(db: Database, req: PlanRequest, layout: Layout | null, warnings: string[]): PlanResponse {
+  if (!layout)
+    throw new UserError('--no-search prices the --layout given, and there is none: give --layout tp=..,pp=..');
+  const prepared = prepareRequest(db, req, warnings);
+  const { workload, problem, assumptions } = prepared;
+  const priced = layoutWithServing(db, layout, prepared, null, assumptions.served !== null);
+  return {
+    workload: workload.name,
+    assumptions: assumptionsView(req, prepared),
+    problem,
+    result: { plans: [], rejected: [], searchMs: 0 },
+    // No ranked plan has figures; the layout's are its own (layout.serving).
+    serving: assumptions.served ? [] : null,
+    served: assumptions.served,
+    engine: assumptions.engine?.summary ?? null,
+    ...planOrLayoutExports(db, prepared, null, undefined, priced),
+    timeline: [],
+    timelines: [],
+    suggestions: [],
+    layout: priced,
+    finetune: assumptions.finetune,
+    stepBands: [],
+    warnings: groupRepeated([...warnings, ...workload.warnings.slice(0, 5)]),
+  };
+}
+
+/** What predict-model's generation answers: the layout priced alone, with its engine and warnings. */
 export interface LayoutPriced {
   workload: string;
   problem: PlanProblem;

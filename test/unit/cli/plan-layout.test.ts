@@ -58,6 +58,32 @@ describe('plan --layout', () => {
     expect(r.layout?.vsBest).toBeGreaterThanOrEqual(1 - 1e-9);
   });
 
+  it('prices the layout alone under --no-search: the same figures, no ranked plan, no suggestion', async () => {
+    const layout = ['--layout', 'tp=2,pp=2,dp=1,zero=1,mb=4'];
+    const text = await cli([...base, ...layout, '--no-search', '--db', db]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/; your layout priced alone, not searched$/m);
+    expect(text.stdout).toMatch(/^your layout\s+hybrid/m);
+    expect(text.stdout).not.toMatch(/^1\s/m);
+    expect(text.stdout).not.toContain('No plan fits');
+    expect(text.stdout).not.toContain('slower than the best plan');
+    const [searched, alone] = await Promise.all(
+      [[], ['--no-search']].map(
+        async (x) => JSON.parse((await cli([...base, ...layout, ...x, '--json', '--db', db])).stdout) as PlanJson,
+      ),
+    );
+    expect(alone?.plans).toEqual([]);
+    expect(alone?.layout?.stepUs).toBe(searched?.layout?.stepUs);
+    expect(alone?.layout?.vsBest).toBeNull();
+    // A layout that does not fit fails the command, naming why.
+    const seventy = base.map((a) => (a === 'gpt2-small' ? 'llama-3.1-70b' : a));
+    const big = await cli([...seventy, '--layout', 'tp=1,pp=1,dp=4', '--no-search', '--db', db]);
+    expect(big.code).not.toBe(0);
+    expect(big.stderr).toMatch(/error: your layout does not fit: /);
+    const none = await cli([...base, '--no-search', '--db', db]);
+    expect(none.stderr).toContain('--no-search prices the --layout given, and there is none');
+  });
+
   it('refuses a tensor-parallel degree that does not divide the heads in one line naming those that do', async () => {
     const r = await cli([...base, '--layout', 'tp=8,pp=1,dp=1', '--db', db]);
     expect(r.code).not.toBe(0);

@@ -51,6 +51,7 @@ const FIELDS = {
   recompute: { args: ['--recompute', 'full'], value: 'full' },
   tp: { args: ['--tp', '1,2,2'], value: [1, 2] },
   layout: { args: ['--layout', 'tp=1'], value: 'tp=1' },
+  search: { args: ['--layout', 'tp=1', '--no-search'], value: false },
   weights: { args: ['--mode', 'inference', '--weights', 'q4_k'], value: 'q4_k' },
   engine: { args: ['--engine', ' vLLM '], value: 'vllm' },
   engineVersion: "the engine benches' (bench/engines): no option, and plan:create does not take it",
