@@ -303,10 +303,11 @@ function cappedSplit(
     const cut = shape.cutRow(i - 1);
     const fit = fitOf(i);
     for (let e = i + 1; e <= L; e++) {
+      // Earlier starts take longer and hold more (fit ends rise with l): past either, none is allowed.
       for (let l = e - 1; l >= i; l--) {
-        if (shape.timer(l, e) > T) break;
+        if (shape.timer(l, e) > T || e > (fit[l] as number)) break;
         const before = prev[l] as number;
-        if (before === Infinity || (cut[l] as number) > T || e > (fit[l] as number)) continue;
+        if (before === Infinity || (cut[l] as number) > T) continue;
         const v = before + d * (cut[l] as number) + shape.sync(i, l, e);
         if (v < (cur[e] as number)) {
           cur[e] = v;
