@@ -136,6 +136,8 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
     },
     // allReduceOver reads nothing but the route: equal routes, equal times (a measured fit is its own).
     allReduceKey: (devices) =>
-      devices.length < 2 || (fits.size > 0 && fits.has(setKey(devices))) ? null : JSON.stringify(routeOf(devices), (_, v: unknown) => (typeof v === 'number' ? String(v) : v)),
+      devices.length < 2 || (fits.size > 0 && fits.has(setKey(devices)))
+        ? null
+        : JSON.stringify(routeOf(devices), (_, v: unknown) => (typeof v === 'number' ? String(v) : v)),
   };
 }
