@@ -22,6 +22,12 @@ export interface CostModel {
   link?(a: string, b: string): Pick<PlanLink, 'alphaUs' | 'gbps' | 'nodes'> | null;
   /** The one node-level link `link` gives for every pair of a and b, when there is one (collectives.ts nodeLinkAcross). */
   nodeLinkAcross?(a: readonly string[], b: readonly string[]): Pick<PlanLink, 'alphaUs' | 'gbps'> | null;
+  /**
+   * A key shared by device lists whose all-reduces take the same time at every size (the same
+   * route: a cluster's shard rings over like nodes), null when none can be given; lets the cost
+   * tables price one ring of each key.
+   */
+  allReduceKey?(devices: readonly string[]): string | null;
 }
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -99,6 +105,19 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
   // in order (a search's variants each build their own lists of the same devices).
   const routes = new WeakMap<readonly string[], AllReduceRoute | null>();
   const routesByDevices = new Map<string, AllReduceRoute | null>();
+  const routeOf = (devices: readonly string[]): AllReduceRoute | null => {
+    let route = routes.get(devices);
+    if (route === undefined) {
+      const key = devices.join('\n');
+      route = routesByDevices.get(key);
+      if (route === undefined) {
+        route = allReduceRoute(devices, links);
+        routesByDevices.set(key, route);
+      }
+      routes.set(devices, route);
+    }
+    return route;
+  };
   return {
     linkUs(a, b, bytes) {
       if (a === b || bytes <= 0) return 0;
@@ -112,17 +131,13 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       if (n < 2 || bytes <= 0) return 0;
       const fit = fits.size > 0 ? fits.get(setKey(devices)) : undefined;
       if (fit) return messageUs(fit, bytes);
-      let route = routes.get(devices);
-      if (route === undefined) {
-        const key = devices.join('\n');
-        route = routesByDevices.get(key);
-        if (route === undefined) {
-          route = allReduceRoute(devices, links);
-          routesByDevices.set(key, route);
-        }
-        routes.set(devices, route);
-      }
+      const route = routeOf(devices);
       return route ? allReduceOver(route, bytes).us : Infinity;
     },
+    // allReduceOver reads nothing but the route: equal routes, equal times (a measured fit is its own).
+    allReduceKey: (devices) =>
+      devices.length < 2 || (fits.size > 0 && fits.has(setKey(devices)))
+        ? null
+        : JSON.stringify(routeOf(devices), (_, v: unknown) => (typeof v === 'number' ? String(v) : v)),
   };
 }

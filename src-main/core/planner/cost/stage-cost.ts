@@ -147,6 +147,7 @@ export class CostTables {
 
   /** Devices a and b take the same time for every layer (so a group of them splits evenly). */
   sameTimes(a: number, b: number): boolean {
+    if (this.timeClass[a] === this.timeClass[b]) return true;
     const pa = this.stepPrefix[a] as Float64Array;
     const pb = this.stepPrefix[b] as Float64Array;
     const ma = this.missingPrefix[a] as Int32Array;
@@ -510,7 +511,11 @@ export class CostTables {
     return out;
   }
 
-  /** The devices holding each of the tp shards (ids), cached by the identity of `devices`. */
+  /**
+   * The devices holding each of the tp shards (ids), one ring of each all-reduce route where the
+   * cost model tells them (rings of like nodes cost the same: their slowest is any of them),
+   * cached by the identity of `devices`.
+   */
   private shardRings(devices: readonly number[], tp: number): string[][] {
     let byTp = this.shardRingCache.get(devices);
     if (!byTp) {
@@ -519,9 +524,16 @@ export class CostTables {
     }
     let rings = byTp.get(tp);
     if (!rings) {
+      const seen = new Set<string>();
       rings = Array.from({ length: tp }, (_, j) =>
         devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
-      );
+      ).filter((ring) => {
+        const key = this.cost.allReduceKey?.(ring) ?? null;
+        if (key === null) return true;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
       byTp.set(tp, rings);
     }
     return rings;

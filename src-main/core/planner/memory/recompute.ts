@@ -13,9 +13,37 @@ import type { PlanLayer, PlanProblem, Recompute } from '../types.js';
 
 export const RECOMPUTE_OPTIONS: readonly Recompute[] = ['selective', 'full'];
 
-function plus(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
+function plus(a: Times, b: Times): Times {
+  const out: Times = {};
   for (const id in a) out[id] = (a[id] as number) + (b[id] ?? 0);
+  return out;
+}
+
+type Times = Record<string, number>;
+
+/** Each recomputed layer's backward times as two records: its own backward's, and what it runs again. */
+const backwardParts = new WeakMap<object, readonly [Times, Times]>();
+
+/**
+ * A recomputed layer's backward times as [backward, run again] (each device's sum is its time,
+ * a device missing from the first has none); undefined for a layer recomputation did not make.
+ * The cost tables and the checks read the parts, so a cluster's 16,384-GPU sum is never built.
+ */
+export function recomputedBackwardParts(layer: object): readonly [Times, Times] | undefined {
+  return backwardParts.get(layer);
+}
+
+/** The layer with `changes` and backward times backward + again, the sum built when first read. */
+function withRecompute(l: PlanLayer, changes: Partial<PlanLayer>, again: Times): PlanLayer {
+  const own = l.backwardUs;
+  const out: PlanLayer = { ...l, ...changes };
+  let sum: Times | undefined;
+  Object.defineProperty(out, 'backwardUs', {
+    enumerable: true,
+    configurable: true,
+    get: () => (sum ??= plus(own, again)),
+  });
+  backwardParts.set(out, [own, again]);
   return out;
 }
 
@@ -23,22 +51,26 @@ function recomputeLayer(l: PlanLayer, kind: Recompute): PlanLayer {
   if (kind === 'full') {
     const f = l.fullRecompute;
     if (f === 'never') return l;
-    return {
-      ...l,
-      activationBytesPerSample: f ? f.keptBytesPerSample : Math.min(l.activationBytesPerSample, l.outBytesPerSample),
-      backwardUs: plus(l.backwardUs, l.forwardUs),
-      ...(f ? { recomputePeakBytesPerSample: f.peakBytesPerSample } : {}),
-    };
+    return withRecompute(
+      l,
+      {
+        activationBytesPerSample: f ? f.keptBytesPerSample : Math.min(l.activationBytesPerSample, l.outBytesPerSample),
+        ...(f ? { recomputePeakBytesPerSample: f.peakBytesPerSample } : {}),
+      },
+      l.forwardUs,
+    );
   }
   if (!l.selective) return l;
-  return {
-    ...l,
-    activationBytesPerSample: l.selective.activationBytesPerSample,
-    backwardUs: plus(l.backwardUs, l.selective.recomputeUs),
-    ...(l.selective.peakBytesPerSample !== undefined
-      ? { recomputePeakBytesPerSample: l.selective.peakBytesPerSample }
-      : {}),
-  };
+  return withRecompute(
+    l,
+    {
+      activationBytesPerSample: l.selective.activationBytesPerSample,
+      ...(l.selective.peakBytesPerSample !== undefined
+        ? { recomputePeakBytesPerSample: l.selective.peakBytesPerSample }
+        : {}),
+    },
+    l.selective.recomputeUs,
+  );
 }
 
 /** The problem with `kind` recomputation applied; null where it does not apply (inference, or no transformer block for selective). */

@@ -3,6 +3,7 @@ import { UserError } from '../../errors.js';
 import { alphaBetaCostModel, type CostModel } from '../cost/cost-model.js';
 import { CostTables } from '../cost/stage-cost.js';
 import type { PlanProblem } from '../types.js';
+import { recomputedBackwardParts } from '../memory/recompute.js';
 
 export interface PlannerContext {
   problem: PlanProblem;
@@ -42,7 +43,10 @@ function validateProblem(problem: PlanProblem): void {
   }
   if (validLayers.has(problem.layers)) return;
   problem.layers.forEach((l, i) => {
-    const bad = !timesValid(l.forwardUs) || !timesValid(l.backwardUs);
+    // A recomputed layer's backward times are sums of two records: valid when both are.
+    const parts = recomputedBackwardParts(l);
+    const backwardValid = (parts && parts.every(timesValid)) || timesValid(l.backwardUs);
+    const bad = !timesValid(l.forwardUs) || !backwardValid;
     if (bad) throw new UserError(`layer ${i} (${l.name}) has a negative or non-numeric time`);
     const held = (l.residentBytesPerSample ?? 0) + (l.frozenBytes ?? 0);
     if (!(l.params >= 0) || !(l.outBytesPerSample >= 0) || !(l.activationBytesPerSample >= 0) || !(held >= 0)) {

@@ -19,7 +19,9 @@
  * Stages of equal groups of identical GPUs take t(l, e) = n·(P[e] − P[l]) (their time adds up over
  * layers), so Σ t_i is the same for every split and Σ t + (m − 1)·Σ t / pp bounds the candidate
  * from below: candidates are visited by that bound and the search stops at the first whose bound
- * is not below the best step found. A candidate's best split is exact: for each cap T among the
+ * is not below the best step found (drawn from a heap, in stable order, not sorted whole); one
+ * whose bound plus d·Σ (the least cut after each stage) is not below it is skipped, as every
+ * split pays at least that. A candidate's best split is exact: for each cap T among the
  * stage and cut times (ascending, from the least that admits a split), a DP over (stage, end
  * layer) finds G(T), the least d·Σ c + Σ a over splits whose stages and cuts take at most T and
  * whose stages fit in memory with their microbatches in flight; the candidate's step is the least
@@ -35,6 +37,7 @@ import type { PlannerContext } from '../problem/problem.js';
 import type { Plan, Schedule } from '../types.js';
 import { nodeClasses } from './cluster-search.js';
 import { memoryClassKey, tensorDegreesOf } from './group-space.js';
+import { ascending } from './ascending.js';
 
 export interface UniformSearchOptions {
   schedule: Schedule;
@@ -111,6 +114,7 @@ class Shape {
   readonly timer: (from: number, to: number) => number;
   private readonly syncs = new Map<number, Float64Array>();
   private readonly cuts = new Map<number, Float64Array>();
+  private readonly cutFloors = new Map<number, number>();
   private sortedTimes: Float64Array | null = null;
 
   constructor(
@@ -176,6 +180,19 @@ class Shape {
     return row;
   }
 
+  /** The least cut after stage i over every place it may fall (layers 1..L−1 next): a floor for any split's. */
+  cutFloor(i: number): number {
+    const o = this.offset(i);
+    let v = this.cutFloors.get(o);
+    if (v === undefined) {
+      const row = this.cutRow(i);
+      v = Infinity;
+      for (let l = 1; l < row.length - 1; l++) v = Math.min(v, row[l] as number);
+      this.cutFloors.set(o, v);
+    }
+    return v;
+  }
+
   /** Every stage time t(l, e), ascending. */
   stageTimes(): Float64Array {
     if (!this.sortedTimes) {
@@ -235,22 +252,30 @@ export function uniformSearch(ctx: PlannerContext, opts: UniformSearchOptions): 
           if (tp * dp * pp < 2) continue;
           const total = shapeOf(tp, dp, samples).timer(0, L);
           if (!Number.isFinite(total)) continue;
-          cands.push({ tp, pp, dp, m, total, bound: total + (m - 1) * (total / pp) });
+          out.candidates++;
+          const bound = total + (m - 1) * (total / pp);
+          // Not below the caller's bound: never searched (the loop below stops there).
+          if (bound < (opts.bound ?? Infinity)) cands.push({ tp, pp, dp, m, total, bound });
         }
       }
     }
   }
-  out.candidates = cands.length;
-  cands.sort((a, b) => a.bound - b.bound);
   const keep = opts.keep ?? 5;
   const found: Found[] = [];
   let best = opts.bound ?? Infinity;
   const fits = new Map<string, Int32Array>();
-  for (const cand of cands) {
+  // By bound (ties in the order listed); the search stops after the first few.
+  for (const i of ascending(Float64Array.from(cands, (c) => c.bound))) {
+    const cand = cands[i] as Candidate;
     const worst = found.length >= keep ? (found[keep - 1] as Found).step : Infinity;
     if (cand.bound >= Math.min(best, worst)) break;
-    out.searched++;
     const shape = shapeOf(cand.tp, cand.dp, problem.batch / cand.m);
+    // Its cuts add at least their floors (d·Σ c): a candidate that cannot beat the limit with them is
+    // skipped (a relative 1e-12 below, so rounding never skips one that could).
+    let floor = cand.bound;
+    for (let s = 0; s + 1 < cand.pp; s++) floor += (training ? 2 : 1) * shape.cutFloor(s);
+    if (floor * (1 - 1e-12) >= Math.min(best, worst)) continue;
+    out.searched++;
     const fitOf = (i: number): Int32Array => {
       const inFlight = microbatchesInFlight(opts.schedule, problem.mode, i, cand.pp, cand.m);
       const key = `${cand.tp}/${cand.dp}/${shape.samples}/${inFlight}/${cand.m}`;
@@ -303,10 +328,11 @@ function cappedSplit(
     const cut = shape.cutRow(i - 1);
     const fit = fitOf(i);
     for (let e = i + 1; e <= L; e++) {
+      // Earlier starts take longer and hold more (fit ends rise with l): past either, none is allowed.
       for (let l = e - 1; l >= i; l--) {
-        if (shape.timer(l, e) > T) break;
+        if (shape.timer(l, e) > T || e > (fit[l] as number)) break;
         const before = prev[l] as number;
-        if (before === Infinity || (cut[l] as number) > T || e > (fit[l] as number)) continue;
+        if (before === Infinity || (cut[l] as number) > T) continue;
         const v = before + d * (cut[l] as number) + shape.sync(i, l, e);
         if (v < (cur[e] as number)) {
           cur[e] = v;
