@@ -39,6 +39,7 @@ import type { CostModel } from './cost-model.js';
 import {
   deviceMemory,
   deviceMemoryBytes,
+  blankMemoryInput,
   GRAD_BYTES_PER_PARAM,
   OFFLOAD_CPU_BYTES_PER_PARAM,
   WEIGHT_BYTES_PER_PARAM,
@@ -89,19 +90,9 @@ export class CostTables {
   /** Training: ZeRO-3's gathered bytes of the largest layer of each range (largestGatherTable). */
   private readonly gatherMax: LargestGatherTable | null;
   private readonly cuts: CutTimes;
-  /** All-reduces of a replica without tensor parallelism: none (evenStageTimer). */
+  /** All-reduces of a replica without tensor parallelism, none: evenStageTimer's n·(p[to] − p[from]) + 0 − 0 is perSampleUs's exactly. */
   private noComm: Float64Array | null = null;
-  private readonly scratchInput: Required<StageMemoryInput> = {
-    params: 0,
-    replicas: 0,
-    activationBytesPerSample: 0,
-    samples: 0,
-    inFlight: 0,
-    residentBytes: 0,
-    frozenBytes: 0,
-    recomputeBytes: 0,
-    largestLayerGatherBytes: 0,
-  };
+  private readonly scratchInput = blankMemoryInput();
 
   constructor(
     readonly problem: PlanProblem,
@@ -314,7 +305,6 @@ export class CostTables {
     const n = Math.ceil(samples / (devices.length / tp));
     if (tp === 1) {
       const d = devices[0] as number;
-      // n·(p[to] − p[from]) + 0 − 0 is n·(p[to] − p[from]) exactly, as perSampleUs gives it.
       this.noComm ??= new Float64Array(this.layerCount + 1);
       return new EvenStageTimer(
         n,

@@ -108,6 +108,21 @@ export interface StageMemoryInput {
   largestLayerGatherBytes?: number;
 }
 
+/** A memory input with every field, all 0: a scratch one, rewritten per fit test (CostTables.deviceNeedBytes). */
+export function blankMemoryInput(): Required<StageMemoryInput> {
+  return {
+    params: 0,
+    replicas: 0,
+    activationBytesPerSample: 0,
+    samples: 0,
+    inFlight: 0,
+    residentBytes: 0,
+    frozenBytes: 0,
+    recomputeBytes: 0,
+    largestLayerGatherBytes: 0,
+  };
+}
+
 /** Bytes of frozen weights one replica holds: FSDP FULL_SHARD (ZeRO-3) shards them too. */
 function frozenStateBytes(
   frozenBytes: number,
