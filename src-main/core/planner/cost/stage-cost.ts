@@ -38,14 +38,18 @@
 import type { CostModel } from './cost-model.js';
 import {
   deviceMemory,
+  deviceMemoryBytes,
+  blankMemoryInput,
   GRAD_BYTES_PER_PARAM,
   OFFLOAD_CPU_BYTES_PER_PARAM,
   WEIGHT_BYTES_PER_PARAM,
   type MemoryBreakdown,
+  type StageMemoryInput,
 } from '../memory/memory.js';
 import type { PlanProblem } from '../types.js';
 import { largestGatherBytes, largestGatherTable, type LargestGatherTable } from '../memory/gathered-layer.js';
 import { CutTimes } from './cut-times.js';
+import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
 import { devicePrefixes, distinctReplicas } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
@@ -86,6 +90,9 @@ export class CostTables {
   /** Training: ZeRO-3's gathered bytes of the largest layer of each range (largestGatherTable). */
   private readonly gatherMax: LargestGatherTable | null;
   private readonly cuts: CutTimes;
+  /** All-reduces of a replica without tensor parallelism, none: evenStageTimer's n·(p[to] − p[from]) + 0 − 0 is perSampleUs's exactly. */
+  private noComm: Float64Array | null = null;
+  private readonly scratchInput = blankMemoryInput();
 
   constructor(
     readonly problem: PlanProblem,
@@ -213,28 +220,37 @@ export class CostTables {
 
   /** What one device of a stage needs in memory (every search and the pricing ask here). */
   deviceNeed(load: StageDeviceLoad): MemoryBreakdown {
-    const { from, to, tp } = load;
-    const shard = (prefix: Float64Array, whole: number): number =>
-      tp === 1 ? whole : whole - ((prefix[to] as number) - (prefix[from] as number)) * (1 - 1 / tp);
-    const activation =
+    return deviceMemory(this.memoryInput(load), this.problem);
+  }
+
+  /** deviceNeed(load).totalBytes without its objects: the fit tests ask for every range and count in flight. */
+  deviceNeedBytes(load: StageDeviceLoad): number {
+    return deviceMemoryBytes(this.memoryInput(load), this.problem);
+  }
+
+  /** The memory input of one device of a stage, in a scratch object rewritten by the next call. */
+  private memoryInput(load: StageDeviceLoad): Required<StageMemoryInput> {
+    const { from, to, tp, samples } = load;
+    const into = this.scratchInput;
+    into.params = this.shardParams(from, to, tp);
+    into.replicas = load.replicas;
+    into.activationBytesPerSample =
       this.problem.mode === 'inference'
         ? this.activationBytesPerSample(from, to)
-        : shard(this.splitActivationPrefix, this.activationBytesPerSample(from, to));
-    const resident = shard(this.splitResidentPrefix, this.residentBytesPerSample(from, to));
-    return deviceMemory(
-      {
-        params: this.shardParams(from, to, tp),
-        replicas: load.replicas,
-        activationBytesPerSample: activation,
-        samples: load.samples,
-        inFlight: load.inFlight,
-        residentBytes: resident * load.samples * load.microbatches,
-        frozenBytes: this.shardFrozenBytes(from, to, tp),
-        recomputeBytes: this.recomputePeakBytes(from, to, tp) * load.samples,
-        largestLayerGatherBytes: this.gatherMax ? largestGatherBytes(this.gatherMax, from, to, tp) : 0,
-      },
-      this.problem,
-    );
+        : this.shardBytes(this.splitActivationPrefix, this.activationBytesPerSample(from, to), from, to, tp);
+    into.samples = samples;
+    into.inFlight = load.inFlight;
+    const resident = this.shardBytes(this.splitResidentPrefix, this.residentBytesPerSample(from, to), from, to, tp);
+    into.residentBytes = resident * samples * load.microbatches;
+    into.frozenBytes = this.shardFrozenBytes(from, to, tp);
+    into.recomputeBytes = this.recomputePeakBytes(from, to, tp) * samples;
+    into.largestLayerGatherBytes = this.gatherMax ? largestGatherBytes(this.gatherMax, from, to, tp) : 0;
+    return into;
+  }
+
+  /** A member's share of `whole` bytes of layers [from, to) when its split layers' part (`prefix`) divides over tp. */
+  private shardBytes(prefix: Float64Array, whole: number, from: number, to: number, tp: number): number {
+    return tp === 1 ? whole : whole - ((prefix[to] as number) - (prefix[from] as number)) * (1 - 1 / tp);
   }
 
   /**
@@ -286,21 +302,21 @@ export class CostTables {
    * the replica dealt the most samples sets it, and it adds up over layers. The same arithmetic as
    * stageSplit, without its allocations (the searches ask for every range).
    */
-  evenStageTimer(devices: readonly number[], samples: number, tp = 1): (from: number, to: number) => number {
+  evenStageTimer(devices: readonly number[], samples: number, tp = 1): EvenStageTimer {
     const n = Math.ceil(samples / (devices.length / tp));
     if (tp === 1) {
       const d = devices[0] as number;
-      return (from, to) => n * this.perSampleUs(d, from, to);
+      this.noComm ??= new Float64Array(this.layerCount + 1);
+      return new EvenStageTimer(
+        n,
+        this.stepPrefix[d] as Float64Array,
+        this.missingPrefix[d] as Int32Array,
+        this.noComm,
+      );
     }
     const members = devices.slice(0, tp);
     const p = this.replicaTimes(members, tp);
-    const comm = this.replicaComm(members, n);
-    return (from, to) =>
-      (p.missing[to] as number) - (p.missing[from] as number) > 0
-        ? Infinity
-        : n * ((p.step[to] as number) - (p.step[from] as number)) +
-          (comm.step[to] as number) -
-          (comm.step[from] as number);
+    return new EvenStageTimer(n, p.step, p.missing, this.replicaComm(members, n).step);
   }
 
   /** The forward part of the slowest replica's time for one microbatch (the simulator's forward pass). */

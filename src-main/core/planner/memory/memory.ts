@@ -108,6 +108,21 @@ export interface StageMemoryInput {
   largestLayerGatherBytes?: number;
 }
 
+/** A memory input with every field, all 0: a scratch one, rewritten per fit test (CostTables.deviceNeedBytes). */
+export function blankMemoryInput(): Required<StageMemoryInput> {
+  return {
+    params: 0,
+    replicas: 0,
+    activationBytesPerSample: 0,
+    samples: 0,
+    inFlight: 0,
+    residentBytes: 0,
+    frozenBytes: 0,
+    recomputeBytes: 0,
+    largestLayerGatherBytes: 0,
+  };
+}
+
 /** Bytes of frozen weights one replica holds: FSDP FULL_SHARD (ZeRO-3) shards them too. */
 function frozenStateBytes(
   frozenBytes: number,
@@ -117,14 +132,19 @@ function frozenStateBytes(
   return s.mode === 'training' && s.zeroStage === 3 ? frozenBytes / Math.max(1, replicas) : frozenBytes;
 }
 
-/** What one device of a stage needs; totalBytes is computed the same way everywhere. */
+const heldParameterBytes = (input: StageMemoryInput, s: MemorySettings): number =>
+  parameterStateBytes(input.params, input.replicas, s) + frozenStateBytes(input.frozenBytes ?? 0, input.replicas, s);
+const heldActivationBytes = (input: StageMemoryInput): number =>
+  input.activationBytesPerSample * input.samples * input.inFlight + (input.recomputeBytes ?? 0);
+const heldGatheredBytes = (input: StageMemoryInput, s: MemorySettings): number =>
+  s.mode === 'training' && s.zeroStage === 3 && input.replicas > 1 ? (input.largestLayerGatherBytes ?? 0) : 0;
+
+/** What one device of a stage needs; totalBytes is computed the same way everywhere (deviceMemoryBytes). */
 export function deviceMemory(input: StageMemoryInput, s: MemorySettings): MemoryBreakdown {
-  const parameterBytes =
-    parameterStateBytes(input.params, input.replicas, s) + frozenStateBytes(input.frozenBytes ?? 0, input.replicas, s);
-  const activationBytes = input.activationBytesPerSample * input.samples * input.inFlight + (input.recomputeBytes ?? 0);
+  const parameterBytes = heldParameterBytes(input, s);
+  const activationBytes = heldActivationBytes(input);
   const residentBytes = input.residentBytes ?? 0;
-  const sharded = s.mode === 'training' && s.zeroStage === 3 && input.replicas > 1;
-  const gatheredBytes = sharded ? (input.largestLayerGatherBytes ?? 0) : 0;
+  const gatheredBytes = heldGatheredBytes(input, s);
   return {
     parameterBytes,
     gatheredBytes,
@@ -134,6 +154,17 @@ export function deviceMemory(input: StageMemoryInput, s: MemorySettings): Memory
     inFlight: input.inFlight,
     totalBytes: parameterBytes + gatheredBytes + activationBytes + residentBytes + s.overheadBytes,
   };
+}
+
+/** deviceMemory's totalBytes, the same sums in the same order, without its object (the fit tests ask per range and count in flight). */
+export function deviceMemoryBytes(input: StageMemoryInput, s: MemorySettings): number {
+  return (
+    heldParameterBytes(input, s) +
+    heldGatheredBytes(input, s) +
+    heldActivationBytes(input) +
+    (input.residentBytes ?? 0) +
+    s.overheadBytes
+  );
 }
 
 /**

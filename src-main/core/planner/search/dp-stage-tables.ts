@@ -20,28 +20,26 @@ type StageFits = (from: number, to: number, inFlight: number, shares: readonly n
 /** The memory test of the devices of group g, each serving its share of every one of the m microbatches. */
 function stageFits(ctx: PlannerContext, g: StageGroup, m: number): StageFits {
   const { problem, tables } = ctx;
-  const devices = g.devs.map((d) => problem.devices[d]);
-  const replicas = g.size / g.tp;
+  const memory = g.devs.map((d) => problem.devices[d]?.memoryBytes ?? -Infinity);
+  // One load, rewritten per test: the fill tests every range at every count in flight.
+  const load = { from: 0, to: 0, tp: g.tp, replicas: g.size / g.tp, samples: 0, inFlight: 0, microbatches: m };
   return (from, to, inFlight, shares) => {
+    load.from = from;
+    load.to = to;
+    load.inFlight = inFlight;
     // A cluster's group has dozens of devices with the same share: each share's need once.
     let lastShare = NaN;
     let lastNeed = 0;
-    return devices.every((dev, j) => {
+    for (let j = 0; j < memory.length; j++) {
       const share = shares[j] ?? 0;
       if (share !== lastShare) {
         lastShare = share;
-        lastNeed = tables.deviceNeed({
-          from,
-          to,
-          tp: g.tp,
-          replicas,
-          samples: share,
-          inFlight,
-          microbatches: m,
-        }).totalBytes;
+        load.samples = share;
+        lastNeed = tables.deviceNeedBytes(load);
       }
-      return dev !== undefined && lastNeed <= dev.memoryBytes;
-    });
+      if (!(lastNeed <= (memory[j] as number))) return false;
+    }
+    return true;
   };
 }
 
@@ -182,8 +180,7 @@ export class DpStageTables {
     const { layerCount: L, rangesPerGroup, stageTime, stageFit, reach } = this;
     const tables = this.ctx.tables;
     const shares = tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares;
-    const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
-    const finiteEnd = (from: number, to: number): boolean => Number.isFinite(timeOf(from, to));
+    const timer = tables.evenStageTimer(g.devs, samples, g.tp);
     for (let f = 1; f <= maxInFlight; f++) {
       const ro = f * L;
       let t = 0;
@@ -191,7 +188,7 @@ export class DpStageTables {
         if (t < from) t = from;
         const limit = f === 1 ? L : (reach[ro - L + from] as number);
         if (t > limit) t = limit;
-        while (t < limit && finiteEnd(from, t + 1) && fits(from, t + 1, f, shares)) t++;
+        while (t < limit && Number.isFinite(timer.time(from, t + 1)) && fits(from, t + 1, f, shares)) t++;
         reach[ro + from] = t;
       }
     }
@@ -202,7 +199,7 @@ export class DpStageTables {
       for (let to = from + 1; to <= end; to++) {
         while (f > 1 && (reach[f * L + from] as number) < to) f--;
         stageFit[base + to] = f;
-        stageTime[base + to] = timeOf(from, to);
+        stageTime[base + to] = timer.time(from, to);
       }
     }
   }
@@ -236,10 +233,10 @@ export class DpStageTables {
     this.states.groups.forEach((g, gid) => {
       if (g.size !== g.tp || !evenGroup[gid]) return;
       if (!g.devs.every((d) => Number.isFinite(tables.perSampleUs(d, 0, L)))) return;
-      const timeOf = tables.evenStageTimer(g.devs, samples, g.tp);
+      const timer = tables.evenStageTimer(g.devs, samples, g.tp);
       const base = gid * (L + 1);
       for (let e = 0; e <= L; e++) {
-        const p = (e === 0 ? 0 : timeOf(0, e)) + tables.gradientSyncUs(g.devs, 0, e, g.tp, samples);
+        const p = (e === 0 ? 0 : timer.time(0, e)) + tables.gradientSyncUs(g.devs, 0, e, g.tp, samples);
         if (!Number.isFinite(p)) return;
         prefixTime[base + e] = p;
       }
@@ -295,9 +292,9 @@ export class DpStageTables {
     const least = new Float64Array(L).fill(Infinity);
     const area = new Float64Array(L).fill(Infinity);
     for (const g of this.states.groups) {
-      const timeOf = this.ctx.tables.evenStageTimer(g.devs, samples, g.tp);
+      const timer = this.ctx.tables.evenStageTimer(g.devs, samples, g.tp);
       for (let l = 0; l < L; l++) {
-        const t = timeOf(l, l + 1);
+        const t = timer.time(l, l + 1);
         if (t < (least[l] as number)) least[l] = t;
         if (g.size * t < (area[l] as number)) area[l] = g.size * t;
       }

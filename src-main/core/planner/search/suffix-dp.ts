@@ -328,14 +328,15 @@ export class SuffixDp {
     return this.oneEach ? Math.min(L - 1, this.prefixEnd[this.states.usages - 1 - u] as number) : L - 1;
   }
 
-  /** Gradient sync of group g over [from, to), cached at index k of `sync`. */
-  private syncAt(g: number, from: number, to: number, k: number): number {
-    let a = this.sync[k] as number;
-    if (a !== a) {
-      const group = this.states.groups[g] as StageGroup;
-      a = this.ctx.tables.gradientSyncUs(group.devs, from, to, group.tp, this.samples);
-      this.sync[k] = a;
-    }
+  /**
+   * Gradient sync of group g over [from, to), cached at index k of `sync`. The rows read the cache
+   * themselves (`sync[k]`, NaN when not computed yet) and call this on a miss: a number returned
+   * by a call that is not inlined is boxed, and the rows ask for every range.
+   */
+  private computeSync(g: number, from: number, to: number, k: number): number {
+    const group = this.states.groups[g] as StageGroup;
+    const a = this.ctx.tables.gradientSyncUs(group.devs, from, to, group.tp, this.samples);
+    this.sync[k] = a;
     return a;
   }
 
@@ -377,7 +378,7 @@ export class SuffixDp {
   /** F row r of a last stage on g: layers [l, L) in one stage. */
   private lastStageRow(r: number, g: number, u: number, need: number): void {
     const o = this.suffix.offset(r);
-    const { layerCount: L, timeCap } = this;
+    const { layerCount: L, timeCap, sync } = this;
     const { value: suffixCost, index: suffixFirstEnd } = this.suffix;
     const { rangesPerGroup, stageTime, stageFit } = this.tables;
     const gb = g * rangesPerGroup;
@@ -388,7 +389,8 @@ export class SuffixDp {
       const k = gb + l * (L + 1) + L;
       const t = stageTime[k] as number;
       if (t <= timeCap && (stageFit[k] as number) >= need) {
-        suffixCost[o + l] = t + this.syncAt(g, l, L, k);
+        const a = sync[k] as number;
+        suffixCost[o + l] = t + (a === a ? a : this.computeSync(g, l, L, k));
         suffixFirstEnd[o + l] = L;
         if (lo === L) lo = l;
         hi = l;
@@ -486,7 +488,7 @@ export class SuffixDp {
    */
   private scanRow(r: number, g: number, u: number, nr: number, need: number): void {
     const o = this.suffix.offset(r);
-    const { layerCount: L, timeCap } = this;
+    const { layerCount: L, timeCap, sync } = this;
     const { value: suffixCost, index: suffixFirstEnd } = this.suffix;
     const afterCutCost = this.afterCut.value;
     const { rangesPerGroup, stageTime, stageFit } = this.tables;
@@ -510,7 +512,8 @@ export class SuffixDp {
           continue;
         }
         if (e < a) continue;
-        const v = t + this.syncAt(g, l, e, base + e) + (afterCutCost[no + e] as number);
+        const c = sync[base + e] as number;
+        const v = t + (c === c ? c : this.computeSync(g, l, e, base + e)) + (afterCutCost[no + e] as number);
         if (v < best) {
           best = v;
           bestEnd = e;

@@ -31,6 +31,7 @@
  * (the stated network of a homogeneous cluster), and the plans returned are priced by pricePlan on
  * their own devices.
  */
+import type { EvenStageTimer } from '../cost/even-stage-timer.js';
 import { pricePlan, type StageSpec } from '../cost/plan-cost.js';
 import { microbatchesInFlight } from '../memory/memory.js';
 import type { PlannerContext } from '../problem/problem.js';
@@ -111,7 +112,7 @@ interface Found {
 
 /** Tables of one (tp, dp, samples a microbatch) shape, shared by its pp and m. */
 class Shape {
-  readonly timer: (from: number, to: number) => number;
+  readonly timer: EvenStageTimer;
   private readonly syncs = new Map<number, Float64Array>();
   private readonly cuts = new Map<number, Float64Array>();
   private readonly cutFloors = new Map<number, number>();
@@ -198,7 +199,7 @@ class Shape {
     if (!this.sortedTimes) {
       const L = this.ctx.tables.layerCount;
       const out: number[] = [];
-      for (let l = 0; l < L; l++) for (let e = l + 1; e <= L; e++) out.push(this.timer(l, e));
+      for (let l = 0; l < L; l++) for (let e = l + 1; e <= L; e++) out.push(this.timer.time(l, e));
       this.sortedTimes = Float64Array.from(out).sort();
     }
     return this.sortedTimes;
@@ -250,7 +251,7 @@ export function uniformSearch(ctx: PlannerContext, opts: UniformSearchOptions): 
       for (let pp = 1; pp <= (opts.singleStage ? 1 : Math.min(L, Math.floor(N / tp))); pp++) {
         for (const dp of replicaChoices(Math.min(Math.floor(N / (tp * pp)), samples))) {
           if (tp * dp * pp < 2) continue;
-          const total = shapeOf(tp, dp, samples).timer(0, L);
+          const total = shapeOf(tp, dp, samples).timer.time(0, L);
           if (!Number.isFinite(total)) continue;
           out.candidates++;
           const bound = total + (m - 1) * (total / pp);
@@ -320,7 +321,7 @@ function cappedSplit(
   const from: Int32Array[] = [];
   const fit0 = fitOf(0);
   for (let e = 1; e <= L; e++) {
-    if (shape.timer(0, e) <= T && e <= (fit0[0] as number)) prev[e] = shape.sync(0, 0, e);
+    if (shape.timer.time(0, e) <= T && e <= (fit0[0] as number)) prev[e] = shape.sync(0, 0, e);
   }
   for (let i = 1; i < pp; i++) {
     const cur = new Float64Array(L + 1).fill(Infinity);
@@ -330,7 +331,7 @@ function cappedSplit(
     for (let e = i + 1; e <= L; e++) {
       // Earlier starts take longer and hold more (fit ends rise with l): past either, none is allowed.
       for (let l = e - 1; l >= i; l--) {
-        if (shape.timer(l, e) > T || e > (fit[l] as number)) break;
+        if (shape.timer.time(l, e) > T || e > (fit[l] as number)) break;
         const before = prev[l] as number;
         if (before === Infinity || (cut[l] as number) > T) continue;
         const v = before + d * (cut[l] as number) + shape.sync(i, l, e);
@@ -363,7 +364,7 @@ function bestSplit(
     let max = 0;
     r.ends.forEach((to, i) => {
       const fromL = i === 0 ? 0 : (r.ends[i - 1] as number);
-      max = Math.max(max, shape.timer(fromL, to));
+      max = Math.max(max, shape.timer.time(fromL, to));
       if (i > 0) max = Math.max(max, shape.cutRow(i - 1)[fromL] as number);
     });
     return cand.total + r.value + (cand.m - 1) * max;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pricePlan } from '../../../../../src-main/core/planner/cost/plan-cost.js';
 import {
   deviceMemory,
+  deviceMemoryBytes,
   memoryShortfall,
   microbatchesInFlight,
   parameterStateBytes,
@@ -81,6 +82,37 @@ describe('memory reason', () => {
     expect(deviceMemory(gathered, training(3)).totalBytes).toBe(4e9 + 6e8);
     expect(deviceMemory(gathered, training(2)).gatheredBytes).toBe(0);
     expect(deviceMemory({ ...gathered, replicas: 1 }, training(3)).gatheredBytes).toBe(0);
+  });
+
+  it('totals without its object what deviceMemory totals, to the last bit (the fit tests ask for the total alone)', () => {
+    const settings: MemorySettings[] = [
+      ...([0, 1, 2, 3] as const).map(training),
+      { ...training(1), optimizerOffload: { hostGBps: {}, defaultHostGBps: 25, cpuGBps: 50 } },
+      { mode: 'inference', bytesPerParam: 2, zeroStage: 0, overheadBytes: 0.3 * GiB },
+    ];
+    let checked = 0;
+    for (const s of settings) {
+      for (const replicas of [1, 3]) {
+        for (const inFlight of [1, 2.25, 7]) {
+          const input = {
+            params: 1.37e9 / 3,
+            replicas,
+            activationBytesPerSample: 0.1 * GiB,
+            samples: 3,
+            inFlight,
+            residentBytes: 0.7 * GiB,
+            frozenBytes: 1e9 / 7,
+            recomputeBytes: 0.3 * GiB,
+            largestLayerGatherBytes: 6e8 / 7,
+          };
+          expect(deviceMemoryBytes(input, s)).toBe(deviceMemory(input, s).totalBytes);
+          const bare = { params: 1e9 / 3, replicas, activationBytesPerSample: 1e6 / 7, samples: 5, inFlight };
+          expect(deviceMemoryBytes(bare, s)).toBe(deviceMemory(bare, s).totalBytes);
+          checked += 2;
+        }
+      }
+    }
+    expect(checked).toBe(72);
   });
 
   it('counts a served decoder’s KV cache for every sample of the step and names it, and its weights as weights', () => {

@@ -31,7 +31,7 @@ describe('DpStageTables', () => {
         for (let from = 0; from < L; from++) {
           for (let to = from + 1; to <= L; to++) {
             const k = gid * tables.rangesPerGroup + from * (L + 1) + to;
-            if ((tables.stageFit[k] as number) >= 1) expect(tables.stageTime[k]).toBe(timeOf(from, to));
+            if ((tables.stageFit[k] as number) >= 1) expect(tables.stageTime[k]).toBe(timeOf.time(from, to));
           }
         }
       });
@@ -55,7 +55,7 @@ describe('DpStageTables', () => {
         // The floor without the device-time term: each layer at its least time, over at most `stages` stages.
         const samples = ctx.problem.batch / m;
         const least = Array.from({ length: L }, (_, l) =>
-          Math.min(...states.groups.map((g) => ctx.tables.evenStageTimer(g.devs, samples, g.tp)(l, l + 1))),
+          Math.min(...states.groups.map((g) => ctx.tables.evenStageTimer(g.devs, samples, g.tp).time(l, l + 1))),
         );
         const sum = least.reduce((a, b) => a + b, 0);
         const stages = Math.min(states.totalMembers, L);
@@ -65,7 +65,9 @@ describe('DpStageTables', () => {
         // After the tables: no cap below the least largest time, Σ over layers of the least
         // |g|·t_g(l), over the devices.
         const work = Array.from({ length: L }, (_, l) =>
-          Math.min(...states.groups.map((g) => g.size * ctx.tables.evenStageTimer(g.devs, samples, g.tp)(l, l + 1))),
+          Math.min(
+            ...states.groups.map((g) => g.size * ctx.tables.evenStageTimer(g.devs, samples, g.tp).time(l, l + 1)),
+          ),
         ).reduce((a, b) => a + b, 0);
         const leastLargest = (work / ctx.problem.devices.length) * (1 - 1e-9);
         dp.prepare(m);
