@@ -13,6 +13,10 @@
  *   (GroupQueryAttention, paged attention) do.
  * fp32, batch 1, one matmul per key/value group.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { KernelRunner } from '../../src-main/adapters/ort/kernel-runner.js';
+import type { ModelOutcome } from '../../src-main/adapters/ort/protocol.js';
 import { GraphBuilder } from '../../src-main/core/profiler/calibration-models.js';
 import { attr, encodeModel, OnnxDataType } from '../../src-main/core/onnx/model-builder.js';
 import type { DecoderShape } from '../../src-main/core/workload/generation.js';
@@ -80,6 +84,24 @@ export function decoderParams(c: Omit<DecoderStepConfig, 'context' | 'dataflow'>
   const kvw = c.kvHeads * (c.hidden / c.heads);
   const block = 4 * c.hidden + 2 * c.hidden * c.hidden + 2 * c.hidden * kvw + 3 * c.hidden * c.ffn;
   return { params: c.vocab * c.hidden + c.layers * block + 2 * c.hidden + c.hidden * c.vocab, block };
+}
+
+/** A test decoder written into `dir` as `name` and run a few times at one thread: whether it runs, not how fast. */
+export function runDecoderOnce(
+  runner: KernelRunner,
+  m: Pick<DecoderStep, 'model' | 'inputs'>,
+  dir: string,
+  name: string,
+): Promise<ModelOutcome> {
+  const file = path.join(dir, name);
+  writeFileSync(file, m.model);
+  return runner.runModel({
+    modelPath: file,
+    inputs: m.inputs,
+    ep: { name: 'cpu', threads: 1 },
+    rule: { warmupRuns: 1, minRepetitions: 3, maxRepetitions: 3, targetCi: 1, budgetMs: 100 },
+    attributionRuns: 1,
+  });
 }
 
 export function decoderStepModel(c: DecoderStepConfig): DecoderStep {

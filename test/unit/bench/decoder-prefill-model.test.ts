@@ -4,15 +4,13 @@
  * decoder: the same parameters as its initializers (less the rotary table, the mask and the
  * shapes) and as the decode step's decoder, and the same linear layers.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
 import { entryWorkload } from '../../../src-main/core/catalog/index.js';
 import { parseOnnxModel } from '../../../src-main/core/onnx/onnx-parser.js';
 import { tempDir } from '../../helpers/cli.js';
 import { decoderPrefillModel } from '../../helpers/decoder-prefill-model.js';
-import { decoderStepModel } from '../../helpers/decoder-step-model.js';
+import { decoderStepModel, runDecoderOnce } from '../../helpers/decoder-step-model.js';
 
 const config = { layers: 2, hidden: 128, heads: 4, kvHeads: 2, ffn: 352, vocab: 1000 };
 const elements = (dims: readonly number[]): number => dims.reduce((a, d) => a * d, 1);
@@ -39,15 +37,7 @@ describe('the prefill test decoder', () => {
 
   it('runs a prompt and gives the last position its logits', async () => {
     const prefill = decoderPrefillModel({ ...config, prompt: 16 });
-    const file = path.join(tempDir(), 'prefill.onnx');
-    writeFileSync(file, prefill.model);
-    const r = await runner.runModel({
-      modelPath: file,
-      inputs: prefill.inputs,
-      ep: { name: 'cpu', threads: 1 },
-      rule: { warmupRuns: 1, minRepetitions: 3, maxRepetitions: 3, targetCi: 1, budgetMs: 100 },
-      attributionRuns: 1,
-    });
+    const r = await runDecoderOnce(runner, prefill, tempDir(), 'prefill.onnx');
     expect(r).toMatchObject({ ok: true, outputShapes: { logits: [1, 1, config.vocab] } });
   });
 });
