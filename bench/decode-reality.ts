@@ -1,6 +1,6 @@
 /**
  * Decode reality (issue 15 target: predicted per-token decode time within 15% of measured).
- * Run: npm run bench:decode [-- DB]
+ * Run: npm run bench:decode [-- DB] [-- --prefill-only]
  *
  * 1. This machine's CPU profiled with the default suite at 1 and 2 threads into a fresh store
  *    (or the store DB given), as `pipedejavu profile` does.
@@ -10,6 +10,9 @@
  * 3. Each step predicted by the decode model (core/workload/generation.ts) from the profile's
  *    measured bandwidth, fp32 peak and per-node and per-run overhead, then run on ONNX Runtime's
  *    CPU EP end to end with profiling off (median of the unprofiled runs).
+ * 4. Beside each decoder of set C, its prefill at a few prompt lengths (bench/lib/prefill-cells.ts):
+ *    the time to first token `predict-model --mode generate` prints, and `predict-model FILE` on
+ *    the prompt's graph, against the run. `--prefill-only` leaves the decode steps out.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,9 +28,15 @@ import { findMachine, probeAndRecord } from '../src-main/services/machine/machin
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
 import { decodeBandwidthGBps, decodeDevice } from '../src-main/services/predict/generation-service.js';
 import { loadTrainingData } from '../src-main/services/predict/training-data.js';
+import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { decoderStepModel } from '../test/helpers/decoder-step-model.js';
-import { CONFIGS, type Set } from './lib/decoder-configs.js';
+import { CONFIGS, type Config, type Set } from './lib/decoder-configs.js';
+import { medianRunUs } from './lib/median-run.js';
+import { PREFILL_HEADER, prefillCells, prefillSummary, type PrefillError } from './lib/prefill-cells.js';
+
+/** A decode step's timing: at least 30 runs after 5 warm-ups. */
+const STEP_RULE = { warmupRuns: 5, minRepetitions: 30, maxRepetitions: 400, targetCi: 0.01, budgetMs: 3000 };
 
 const THREADS = [1, 2];
 const DATAFLOWS = ['concat', 'read-once'] as const;
@@ -58,8 +67,12 @@ const startLoad = os
   .map((x) => x.toFixed(1))
   .join(', ');
 const notes: string[] = [];
-const db = await profiledStore(process.argv[2]);
+const args = process.argv.slice(2);
+const prefillOnly = args.includes('--prefill-only');
+const db = await profiledStore(args.find((a) => !a.startsWith('--')));
 if (!findMachine(db)) throw new Error('no machine in the store');
+// The prefill's prediction is node by node, by a trained predictor (as `pipedejavu train` leaves one).
+trainPredictors(db, ['forest']);
 for (const threads of THREADS) {
   const device = pickDevice(db, 'cpu', threads);
   const chains = loadTrainingData(db, { machineId: device.machineId }).streams.filter(
@@ -74,42 +87,51 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
 const runner = new KernelRunner({});
 const rows: string[] = [];
 const errors: { set: Set; dataflow: string; err: number; before: number }[] = [];
-try {
-  for (const [c, dataflow] of CONFIGS.flatMap((x) => DATAFLOWS.map((d) => [x, d] as const))) {
-    const step = decoderStepModel({ ...c, dataflow });
-    const file = path.join(dir, `${c.label.replace(/\W+/g, '_')}-${dataflow}.onnx`);
-    writeFileSync(file, step.model);
-    for (const threads of THREADS) {
-      const device = pickDevice(db, 'cpu', threads);
-      const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
-      const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
-      const at = { batch: 1, context: c.context, elementBytes: 4 };
-      const predicted = decodeStep(step.shape, at, dev);
-      // Before: one large GEMV timed again and again (the profile's streams left out).
-      const data = loadTrainingData(db, { machineId: device.machineId });
-      const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
-      const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
-      const outcome = await runner.runModel({
-        modelPath: file,
+const prefillRows: string[] = [];
+const prefillErrors: PrefillError[] = [];
+
+/** One decoder's decode step in one dataflow at each thread count: predicted before and after, and run. */
+async function decodeCells(c: Config, dataflow: (typeof DATAFLOWS)[number]): Promise<void> {
+  const step = decoderStepModel({ ...c, dataflow });
+  const file = path.join(dir, `${c.label.replace(/\W+/g, '_')}-${dataflow}.onnx`);
+  writeFileSync(file, step.model);
+  for (const threads of THREADS) {
+    const device = pickDevice(db, 'cpu', threads);
+    const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
+    const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
+    const at = { batch: 1, context: c.context, elementBytes: 4 };
+    const predicted = decodeStep(step.shape, at, dev);
+    // Before: one large GEMV timed again and again (the profile's streams left out).
+    const data = loadTrainingData(db, { machineId: device.machineId });
+    const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
+    const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
+    const measured = await medianRunUs(
+      runner,
+      {
+        file,
         inputs: step.inputs,
-        ep: { name: 'cpu', threads },
-        rule: { warmupRuns: 5, minRepetitions: 30, maxRepetitions: 400, targetCi: 0.01, budgetMs: 3000 },
-        attributionRuns: 1,
-      });
-      if (!outcome.ok) {
-        // A loaded host can run a step past the runner's limit: say so and go on.
-        process.stderr.write(`${c.label}, ${dataflow}, ${threads} thread(s): ${outcome.error}\n`);
-        continue;
-      }
-      const measured = median(outcome.wallUs);
-      const err = predicted.stepUs / measured - 1;
-      const errBefore = before.stepUs / measured - 1;
-      errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
-      process.stderr.write(`${c.label}, ${dataflow}, ${threads}t: measured ${(measured / 1000).toFixed(3)} ms\n`);
-      rows.push(
-        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
-      );
-    }
+        threads,
+        rule: STEP_RULE,
+      },
+      `${c.label}, ${dataflow}`,
+    );
+    if (measured === null) continue;
+    const err = predicted.stepUs / measured - 1;
+    const errBefore = before.stepUs / measured - 1;
+    errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
+    rows.push(
+      `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
+    );
+  }
+}
+
+try {
+  for (const c of CONFIGS) {
+    if (!prefillOnly) for (const dataflow of DATAFLOWS) await decodeCells(c, dataflow);
+    if (c.set !== 'C') continue;
+    const p = await prefillCells(db, runner, dir, c, THREADS);
+    prefillRows.push(...p.rows);
+    prefillErrors.push(...p.errors);
   }
 } finally {
   await runner.close();
@@ -130,6 +152,11 @@ process.stdout.write(
     ...rows,
     '',
     ...(['A', 'B', 'C'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    '',
+    ...PREFILL_HEADER,
+    ...prefillRows,
+    '',
+    ...prefillSummary(prefillErrors, THREADS),
     '',
     ...notes,
   ].join('\n') + '\n',

@@ -13,6 +13,10 @@
  *   (GroupQueryAttention, paged attention) do.
  * fp32, batch 1, one matmul per key/value group.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { KernelRunner } from '../../src-main/adapters/ort/kernel-runner.js';
+import type { ModelOutcome } from '../../src-main/adapters/ort/protocol.js';
 import { GraphBuilder } from '../../src-main/core/profiler/calibration-models.js';
 import { attr, encodeModel, OnnxDataType } from '../../src-main/core/onnx/model-builder.js';
 import type { DecoderShape } from '../../src-main/core/workload/generation.js';
@@ -37,11 +41,8 @@ export interface DecoderStep {
   shape: DecoderShape;
 }
 
-export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
-  const g = new GraphBuilder();
-  const hd = c.hidden / c.heads;
-  const group = c.heads / c.kvHeads;
-  const kvw = c.kvHeads * hd;
+/** The pieces every test decoder is made of, on one graph: LayerNorm (weight and bias) and a bias-free linear layer. */
+export function decoderOps(g: GraphBuilder, c: Pick<DecoderStepConfig, 'hidden'>) {
   const norm = (p: string, x: string): string =>
     g.op(
       'LayerNormalization',
@@ -51,27 +52,75 @@ export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
     );
   const linear = (p: string, x: string, nIn: number, nOut: number): string =>
     g.op('MatMul', [x, g.weight(`${p}.weight`, [nIn, nOut], nIn)], `${p}.out`);
-  const perGroup = g.ints('shape.per_group', [1, c.kvHeads, group, hd]);
-  const kvHeads = g.ints('shape.kv_heads', [1, c.kvHeads, 1, hd]);
-  const merged = g.ints('shape.merged', [1, 1, c.hidden]);
-  const scale = g.floats('attn.scale', [1 / Math.sqrt(hd)], []);
+  return { norm, linear };
+}
 
+/**
+ * The token embedding, then L pre-norm blocks: attention as `attend` builds it (block prefix and
+ * normed input in, heads merged back to the input's shape out), the output projection, and the
+ * SwiGLU MLP. Returns the last block's output.
+ */
+export function decoderBlocks(
+  g: GraphBuilder,
+  c: Omit<DecoderStepConfig, 'context' | 'dataflow'>,
+  attend: (p: string, normed: string) => string,
+): string {
+  const { norm, linear } = decoderOps(g, c);
   let x = g.op('Gather', [g.random('embed.weight', [c.vocab, c.hidden], 0.5), 'input_ids'], 'embed.out');
   for (let i = 0; i < c.layers; i++) {
     const p = `block.${i}`;
-    const n1 = norm(`${p}.norm1`, x);
-    const q = g.op('Reshape', [linear(`${p}.q`, n1, c.hidden, c.hidden), perGroup], `${p}.q.heads`);
-    const newK = g.op('Reshape', [linear(`${p}.k`, n1, c.hidden, kvw), kvHeads], `${p}.k.heads`);
-    const newV = g.op('Reshape', [linear(`${p}.v`, n1, c.hidden, kvw), kvHeads], `${p}.v.heads`);
-    const attend = (c.dataflow ?? 'read-once') === 'concat' ? concatAttention : readOnceAttention;
-    const ctx = g.op('Reshape', [attend(g, p, c, q, newK, newV, scale), merged], `${p}.ctx.merged`);
-    x = g.op('Add', [x, linear(`${p}.o`, ctx, c.hidden, c.hidden)], `${p}.attn.residual`);
+    x = g.op('Add', [x, linear(`${p}.o`, attend(p, norm(`${p}.norm1`, x)), c.hidden, c.hidden)], `${p}.attn.residual`);
     const n2 = norm(`${p}.norm2`, x);
     const gate = linear(`${p}.gate`, n2, c.hidden, c.ffn);
     const silu = g.op('Mul', [gate, g.op('Sigmoid', [gate], `${p}.gate.sigmoid`)], `${p}.silu`);
     const prod = g.op('Mul', [silu, linear(`${p}.up`, n2, c.hidden, c.ffn)], `${p}.gate_mul`);
     x = g.op('Add', [x, linear(`${p}.down`, prod, c.ffn, c.hidden)], `${p}.mlp.residual`);
   }
+  return x;
+}
+
+/** Parameters of a test decoder: embedding, blocks (two LayerNorms, attention, SwiGLU), final norm, LM head. */
+export function decoderParams(c: Omit<DecoderStepConfig, 'context' | 'dataflow'>): { params: number; block: number } {
+  const kvw = c.kvHeads * (c.hidden / c.heads);
+  const block = 4 * c.hidden + 2 * c.hidden * c.hidden + 2 * c.hidden * kvw + 3 * c.hidden * c.ffn;
+  return { params: c.vocab * c.hidden + c.layers * block + 2 * c.hidden + c.hidden * c.vocab, block };
+}
+
+/** A test decoder written into `dir` as `name` and run a few times at one thread: whether it runs, not how fast. */
+export function runDecoderOnce(
+  runner: KernelRunner,
+  m: Pick<DecoderStep, 'model' | 'inputs'>,
+  dir: string,
+  name: string,
+): Promise<ModelOutcome> {
+  const file = path.join(dir, name);
+  writeFileSync(file, m.model);
+  return runner.runModel({
+    modelPath: file,
+    inputs: m.inputs,
+    ep: { name: 'cpu', threads: 1 },
+    rule: { warmupRuns: 1, minRepetitions: 3, maxRepetitions: 3, targetCi: 1, budgetMs: 100 },
+    attributionRuns: 1,
+  });
+}
+
+export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
+  const g = new GraphBuilder();
+  const { norm, linear } = decoderOps(g, c);
+  const hd = c.hidden / c.heads;
+  const group = c.heads / c.kvHeads;
+  const kvw = c.kvHeads * hd;
+  const perGroup = g.ints('shape.per_group', [1, c.kvHeads, group, hd]);
+  const kvHeads = g.ints('shape.kv_heads', [1, c.kvHeads, 1, hd]);
+  const merged = g.ints('shape.merged', [1, 1, c.hidden]);
+  const scale = g.floats('attn.scale', [1 / Math.sqrt(hd)], []);
+  const x = decoderBlocks(g, c, (p, n1) => {
+    const q = g.op('Reshape', [linear(`${p}.q`, n1, c.hidden, c.hidden), perGroup], `${p}.q.heads`);
+    const newK = g.op('Reshape', [linear(`${p}.k`, n1, c.hidden, kvw), kvHeads], `${p}.k.heads`);
+    const newV = g.op('Reshape', [linear(`${p}.v`, n1, c.hidden, kvw), kvHeads], `${p}.v.heads`);
+    const attend = (c.dataflow ?? 'read-once') === 'concat' ? concatAttention : readOnceAttention;
+    return g.op('Reshape', [attend(g, p, c, q, newK, newV, scale), merged], `${p}.ctx.merged`);
+  });
   g.op('Identity', [linear('lm_head', norm('final_norm', x), c.hidden, c.vocab)], 'logits');
 
   const model = encodeModel({
@@ -84,8 +133,7 @@ export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
     },
     docString: 'pipeDejavu decode-step check model',
   });
-  const blockParams = 4 * c.hidden + 2 * c.hidden * c.hidden + 2 * c.hidden * kvw + 3 * c.hidden * c.ffn;
-  const params = c.vocab * c.hidden + c.layers * blockParams + 2 * c.hidden + c.hidden * c.vocab;
+  const { params, block: blockParams } = decoderParams(c);
   return {
     model,
     inputs: [{ name: 'input_ids', dims: [1, 1], dtype: 'int64' }],

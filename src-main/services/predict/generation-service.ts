@@ -9,6 +9,7 @@ import type { MachineDeviceId } from '../../core/domain/device-id.js';
 import { entryWorkload, getCatalogEntry, type CatalogEntry, type TransformerEntry } from '../../core/catalog/index.js';
 import { cachedValuesPerToken } from '../../core/catalog/block-layout.js';
 import type { Dtype } from '../../core/domain/measurement.js';
+import type { Workload } from '../../core/workload/types.js';
 import type { Sample } from '../../core/predictor/types.js';
 import { UserError } from '../../core/errors.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
@@ -85,9 +86,9 @@ const DEFAULT_TOKENS = 128;
 
 /** A decoder of the catalog (token inputs, causal, LM head), or one line saying why not. */
 /** A decoder's description with the family and sources every catalog entry has. */
-type DecoderEntry = TransformerEntry & Pick<CatalogEntry, 'family' | 'sources'>;
+export type DecoderEntry = TransformerEntry & Pick<CatalogEntry, 'family' | 'sources'>;
 
-function decoderEntry(name: string, decoder?: CatalogEntry): DecoderEntry {
+export function decoderEntry(name: string, decoder?: CatalogEntry): DecoderEntry {
   const e = decoder ?? getCatalogEntry(name);
   if (e.kind !== 'transformer' || e.input !== 'tokens' || !e.causal || e.head !== 'lm') {
     throw new UserError(
@@ -228,6 +229,37 @@ function prefillToFirstToken(
   return totalUs - head * (1 - 1 / prompt);
 }
 
+/** The prompt's pass on a profiled device: the time to first token and the warnings. */
+export interface PrefillPrediction {
+  ttftUs: number;
+  warnings: string[];
+  /** The prompt's workload (its nodes' activations size the memory of generation). */
+  workload: Workload;
+}
+
+/**
+ * The prompt's forward pass predicted node by node on `device` (the catalog's kernels at the
+ * profile's measured rates, its per-node and per-run costs), less the LM head on all but the
+ * last position.
+ */
+export function predictPrefill(
+  db: Database,
+  e: DecoderEntry,
+  p: { prompt: number; batch: number; dtype: Dtype; predictor?: string },
+  device: DeviceGroup,
+): PrefillPrediction {
+  const workload = entryWorkload(e, { seq: p.prompt, batch: p.batch, dtype: p.dtype });
+  const prefill = predictOnDevice(db, workload, device, {
+    mode: 'inference',
+    ...(p.predictor ? { predictor: p.predictor } : {}),
+  });
+  return {
+    ttftUs: prefillToFirstToken(prefill.totalUs, prefill.layers, p.prompt),
+    warnings: prefill.warnings,
+    workload,
+  };
+}
+
 export function predictGeneration(db: Database, name: string, req: GenerationRequest): GenerationPrediction {
   const e = decoderEntry(name, req.decoder);
   const dtype = req.dtype ?? e.defaults.dtype;
@@ -241,11 +273,12 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     );
   }
   const device = pickDevice(db, req.device, req.threads, req.machine, 'inference');
-  const prefillWorkload = entryWorkload(e, { seq: prompt, batch, dtype });
-  const prefill = predictOnDevice(db, prefillWorkload, device, {
-    mode: 'inference',
-    ...(req.predictor ? { predictor: req.predictor } : {}),
-  });
+  const prefill = predictPrefill(
+    db,
+    e,
+    { prompt, batch, dtype, ...(req.predictor ? { predictor: req.predictor } : {}) },
+    device,
+  );
   const warnings = [...prefill.warnings];
   const shape = decoderShape(e, batch, dtype);
   const elementBytes = DTYPE_BYTES[dtype];
@@ -265,7 +298,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   const end = prompt + tokens;
   const machine = new MachineRepo(db).getMachine(device.machineId);
   const memory = machine ? deviceMemoryBytes(machine, device.deviceKey) : 0;
-  const activationBytes = Math.max(...prefillWorkload.nodes.map((n) => n.activationBytes), 0);
+  const activationBytes = Math.max(...prefill.workload.nodes.map((n) => n.activationBytes), 0);
   const memoryBytes = generationBytes(shape, { batch, context: end, elementBytes, weightBytes, activationBytes });
   return {
     workload: e.name,
@@ -275,7 +308,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     prompt,
     tokens,
     weights,
-    ttftUs: prefillToFirstToken(prefill.totalUs, prefill.layers, prompt),
+    ttftUs: prefill.ttftUs,
     firstStep: steps[0] as DecodeStep,
     lastStep: steps[steps.length - 1] as DecodeStep,
     decodeUs,

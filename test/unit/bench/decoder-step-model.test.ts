@@ -3,13 +3,11 @@
  * EP in both dataflows and is the decoder the decode model is told about: same parameters (its
  * initializers less the KV cache and the small constants), same logits.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../src-main/adapters/ort/kernel-runner.js';
 import { parseOnnxModel } from '../../../src-main/core/onnx/onnx-parser.js';
 import { tempDir } from '../../helpers/cli.js';
-import { decoderStepModel } from '../../helpers/decoder-step-model.js';
+import { decoderStepModel, runDecoderOnce } from '../../helpers/decoder-step-model.js';
 
 const config = { layers: 2, hidden: 128, heads: 4, kvHeads: 2, ffn: 352, vocab: 1000, context: 64 };
 
@@ -27,15 +25,7 @@ describe('the decode-step test decoder', () => {
     expect(weights.reduce((s, t) => s + elements(t.dims), 0)).toBe(step.shape.params);
     expect(step.shape.nodesPerStep).toBe(model.graph.nodes.length);
 
-    const file = path.join(tempDir(), `${dataflow}.onnx`);
-    writeFileSync(file, step.model);
-    const r = await runner.runModel({
-      modelPath: file,
-      inputs: step.inputs,
-      ep: { name: 'cpu', threads: 1 },
-      rule: { warmupRuns: 1, minRepetitions: 3, maxRepetitions: 3, targetCi: 1, budgetMs: 100 },
-      attributionRuns: 1,
-    });
+    const r = await runDecoderOnce(runner, step, tempDir(), `${dataflow}.onnx`);
     expect(r).toMatchObject({ ok: true, outputShapes: { logits: [1, 1, config.vocab] } });
   });
 });

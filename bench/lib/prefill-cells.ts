@@ -1,0 +1,103 @@
+/**
+ * bench:decode's prefill cells: a prompt of P tokens through a decoder of bench/lib/decoder-configs.ts
+ * (test/helpers/decoder-prefill-model.ts), predicted two ways from the same profile and run on ONNX
+ * Runtime's CPU EP with profiling off (the median of the unprofiled runs):
+ * - catalog: the time to first token `predict-model DECODER --mode generate` prints (predictPrefill:
+ *   the catalog's kernels for the decoder at the profile's rates, per-node and per-run costs);
+ * - file: `predict-model FILE` on the very graph that runs (ONNX Runtime's executed graph), as
+ *   Node times it, with its 90% band.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { KernelRunner } from '../../src-main/adapters/ort/kernel-runner.js';
+import type { Database } from '../../src-main/adapters/store/types.js';
+import { median } from '../../src-main/core/profiler/timing-stats.js';
+import { fromNodeUs } from '../../src-main/core/workload/predict-workload.js';
+import { decoderEntry, predictPrefill } from '../../src-main/services/predict/generation-service.js';
+import { predictModelExecuted } from '../../src-main/services/predict/model-prediction-service.js';
+import { pickDevice } from '../../src-main/services/workload/workload-service.js';
+import { decoderPrefillModel } from '../../test/helpers/decoder-prefill-model.js';
+import type { Config } from './decoder-configs.js';
+import { medianRunUs } from './median-run.js';
+
+/** A prompt's timing: at least 7 runs after 2 warm-ups (a 512-token prompt takes seconds on a loaded host). */
+const PREFILL_RULE = { warmupRuns: 2, minRepetitions: 7, maxRepetitions: 200, targetCi: 0.02, budgetMs: 3000 };
+
+/** Prompt lengths, fixed before the first prefill run and not tuned on. */
+export const PREFILL_PROMPTS = [32, 128, 512];
+
+export const PREFILL_HEADER = [
+  '| decoder | prompt | threads | measured ms | catalog ms | catalog error | file ms | file error | file 90% band | load |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+
+export interface PrefillError {
+  prompt: number;
+  threads: number;
+  catalog: number;
+  file: number;
+}
+
+const ms = (us: number): string => (us / 1000).toFixed(3);
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+
+/** One decoder's prompts at each thread count: a table row per cell, and its errors. */
+export async function prefillCells(
+  db: Database,
+  runner: KernelRunner,
+  dir: string,
+  c: Config,
+  threadCounts: readonly number[],
+): Promise<{ rows: string[]; errors: PrefillError[] }> {
+  const rows: string[] = [];
+  const errors: PrefillError[] = [];
+  for (const prompt of PREFILL_PROMPTS) {
+    const m = decoderPrefillModel({ ...c, prompt });
+    const file = path.join(dir, `${c.label.replace(/\W+/g, '_')}-prefill-${prompt}.onnx`);
+    writeFileSync(file, m.model);
+    for (const threads of threadCounts) {
+      const device = pickDevice(db, 'cpu', threads);
+      const catalog = predictPrefill(
+        db,
+        decoderEntry(m.entry.name, m.entry),
+        { prompt, batch: 1, dtype: 'fp32' },
+        device,
+      );
+      const onFile = await predictModelExecuted(db, runner, file, {
+        inputs: { input_ids: [1, prompt] },
+        device: 'cpu',
+        threads,
+      });
+      const measured = await medianRunUs(
+        runner,
+        {
+          file,
+          inputs: m.inputs,
+          threads,
+          rule: PREFILL_RULE,
+        },
+        `${c.label}, prefill ${prompt}`,
+      );
+      if (measured === null) continue;
+      const fileUs = fromNodeUs(onFile);
+      const e = { prompt, threads, catalog: catalog.ttftUs / measured - 1, file: fileUs / measured - 1 };
+      errors.push(e);
+      const band = onFile.band90 ? `${ms(onFile.band90.lowUs)}-${ms(onFile.band90.highUs)}` : 'none';
+      rows.push(
+        `| ${c.label} | ${prompt} | ${threads} | ${ms(measured)} | ${ms(catalog.ttftUs)} | ${pct(e.catalog)} | ${ms(fileUs)} | ${pct(e.file)} | ${band} | ${os.loadavg()[0]?.toFixed(1)} |`,
+      );
+    }
+  }
+  return { rows, errors };
+}
+
+/** Per thread count: how many cells each prediction put within 15%, and the median |error|. */
+export function prefillSummary(errors: readonly PrefillError[], threadCounts: readonly number[]): string[] {
+  return threadCounts.map((t) => {
+    const of = errors.filter((x) => x.threads === t);
+    const line = (e: number[]): string =>
+      `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${pct(median(e))}`;
+    return `prefill at ${t} thread(s): catalog ${line(of.map((x) => Math.abs(x.catalog)))}; file ${line(of.map((x) => Math.abs(x.file)))}`;
+  });
+}
