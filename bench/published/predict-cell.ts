@@ -199,7 +199,8 @@ function trainingCell(db: Database, c: Cell): Priced {
   const tokensPerGpu = (globalBatch * seq) / (stepUs / 1e6) / c.gpus;
   return {
     predicted: trainingValue(c, tokensPerGpu),
-    detail: `${stack ? `${stack}: ` : ''}${layout}; step ${(stepUs / 1e6).toFixed(2)} s`,
+    // No micro-batch size stated: the layout's best count of those each replica's share allows, shown.
+    detail: `${stack ? `${stack}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
     memory: layoutMemory(c, priced),
   };
 }

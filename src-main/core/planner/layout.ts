@@ -4,7 +4,8 @@
  *
  * Keys (all optional, once each): tp, pp, dp (tp·pp·dp = the GPUs of the plan; dp defaults to
  * what is left), zero (0-3, or fsdp = 3, fsdp-grad-op = 2), recompute (none, selective, full),
- * mb (microbatches a step; default: the best that divides the batch), schedule (1f1b, gpipe),
+ * mb (microbatches each replica runs a step; training: a divisor of the replica's share of the
+ * batch, default the best of all of them, uncapped), schedule (1f1b, gpipe),
  * vp (Megatron-LM's interleaved 1F1B: model chunks a stage, its virtual pipeline size; default 1:
  * the transformer blocks split into pp·vp equal chunks, mb a multiple of pp, devices of one kind),
  * cp (Megatron-LM's context parallelism: each sample's sequence over cp GPUs, ring attention;
@@ -145,6 +146,51 @@ function layoutText(l: CheckedLayout): string {
 const divisors = (n: number, most = 64): number[] =>
   Array.from({ length: Math.min(n, most) }, (_, i) => i + 1).filter((d) => n % d === 0);
 
+/**
+ * Each data-parallel replica's share of the batch, refused unless whole: Megatron-LM asserts the
+ * global batch divisible by micro-batch size x data-parallel size (num_microbatches_calculator.py).
+ */
+function replicaShare(batch: number, dp: number): number {
+  if (batch % dp !== 0)
+    throw new UserError(
+      `--layout dp=${dp} does not divide the batch of ${batch}: each replica runs whole samples; give a batch that is a multiple of ${dp}`,
+    );
+  return batch / dp;
+}
+
+/**
+ * The microbatch counts a replica can run: every divisor of its share, Megatron-LM's
+ * num_microbatches = global batch / (micro-batch size x dp) at each micro-batch size. Not capped
+ * at 64 as the search's candidates are (that cap bounds how many counts a search runs in full):
+ * a deep pipeline on a large batch runs hundreds (SC'21: 1T on pp=64).
+ */
+function replicaMicrobatches(share: number): number[] {
+  return microbatchCandidates(share, share);
+}
+
+/** Training: each replica's share whole and mb dividing it; serving: mb dividing the batch. */
+function checkMicrobatches(problem: PlanProblem, mb: number | undefined, dp: number): void {
+  const { batch } = problem;
+  if (problem.mode !== 'training') {
+    if (mb !== undefined && batch % mb !== 0)
+      throw new UserError(
+        `--layout mb=${mb} does not divide the batch of ${batch} (mb that do: ${divisors(batch).join(', ')})`,
+      );
+    return;
+  }
+  const share = replicaShare(batch, dp);
+  if (mb !== undefined && share % mb !== 0)
+    throw new UserError(
+      `--layout mb=${mb} does not divide each replica's ${count(share, 'sample')} (the batch of ${batch} over dp=${dp}): ` +
+        `a microbatch holds whole samples (mb that do: ${replicaMicrobatches(share).join(', ')})`,
+    );
+}
+
+/** The counts a layout tries: training, every count its replicas can run; serving, the batch's divisors up to 64, as the search. */
+function layoutMicrobatches(problem: PlanProblem, batch: number, dp: number): number[] {
+  return problem.mode === 'training' ? replicaMicrobatches(batch / dp) : microbatchCandidates(batch);
+}
+
 /** The degrees from 1 to 64 that divide every split layer's heads, KV heads (and experts). */
 function tensorDegreesThatWork(problem: PlanProblem): number[] {
   const counts = [...new Set(problem.layers.flatMap((l) => l.tensor?.divides ?? []))];
@@ -197,10 +243,7 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Ch
     throw new UserError(
       `--layout recompute=${layout.recompute}: recomputation is for training; leave it out when serving`,
     );
-  if (layout.mb !== undefined && problem.batch % layout.mb !== 0)
-    throw new UserError(
-      `--layout mb=${layout.mb} does not divide the batch of ${problem.batch} (mb that do: ${divisors(problem.batch).join(', ')})`,
-    );
+  checkMicrobatches(problem, layout.mb, dp);
   return {
     tp,
     pp,
@@ -325,7 +368,7 @@ function balancedBounds(ctx: PlannerContext, groups: readonly number[][], tp: nu
 function searchHeterogeneous(ctx: PlannerContext, l: CheckedLayout): { plan: Plan; notes: string[] } {
   const classes = deviceClasses(ctx.problem);
   const width = l.tp * l.dp;
-  const ms = l.mb > 0 ? [l.mb] : microbatchCandidates(ctx.problem.batch);
+  const ms = l.mb > 0 ? [l.mb] : layoutMicrobatches(ctx.problem, ctx.problem.batch, l.dp);
   const priced: Plan[] = [];
   const orders = deviceOrders(classes);
   for (const ids of orders) {
@@ -368,10 +411,10 @@ function evenLayout(ctx: PlannerContext, l: CheckedLayout, batch: number): Plan 
   const groups = { contextParallel: l.cp, ...(l.ep !== undefined ? { expertParallel: l.ep } : {}) };
   if (l.mb > 0)
     return pricePlan(ctx, { stages, microbatches: l.mb, schedule: l.schedule, virtualStages: l.vp, ...groups });
-  const ms = microbatchCandidates(batch).filter((m) => l.vp === 1 || m % l.pp === 0);
+  const ms = layoutMicrobatches(ctx.problem, batch, l.dp).filter((m) => l.vp === 1 || m % l.pp === 0);
   if (ms.length === 0)
     throw new UserError(
-      `--layout vp=${l.vp}: interleaving needs microbatches a multiple of pp=${l.pp}, and none up to 64 divides the batch of ${batch}`,
+      `--layout vp=${l.vp}: interleaving needs microbatches a multiple of pp=${l.pp}, and none divides each replica's ${count(batch / l.dp, 'sample')} (the batch of ${batch} over dp=${l.dp})`,
     );
   return bestOverMicrobatches(ctx, stages, ms, l.schedule, l.vp, groups);
 }

@@ -84,7 +84,11 @@ describe('--layout', () => {
       ['pp=16,dp=1,tp=1', 'make tp x pp x dp = 8'],
       ['tp=2,pp=2,dp=2,zero=3', 'DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism; use zero=1'],
       ['tp=2,foo=1', 'unknown key "foo"; keys: tp, pp, dp, zero, recompute, mb, schedule'],
-      ['tp=2,mb=3', 'mb=3 does not divide the batch of 8 (mb that do: 1, 2, 4, 8)'],
+      [
+        'tp=2,mb=3',
+        "mb=3 does not divide each replica's 2 samples (the batch of 8 over dp=4): a microbatch holds whole samples (mb that do: 1, 2)",
+      ],
+      ['tp=1,pp=1,dp=8,mb=2', "mb=2 does not divide each replica's 1 sample"],
       ['tp=two', 'tp takes a whole number'],
       ['zero=5', 'zero takes 0, 1, 2, 3, fsdp (= 3) or fsdp-grad-op (= 2)'],
     ];
@@ -137,7 +141,7 @@ describe('--layout', () => {
         backwardUs: Object.fromEntries(Object.keys(l.backwardUs).map((id) => [id, slow.has(id) ? 6000 : 2000])),
       })),
     };
-    const r = price('tp=1,pp=2,dp=4,zero=1,mb=4', mixed);
+    const r = price('tp=1,pp=2,dp=4,zero=1,mb=2', mixed);
     const kinds = r.plan.stages.map((s) => new Set(s.devices.map((id) => slow.has(id))));
     expect(kinds.every((k) => k.size === 1)).toBe(true);
     const layers = (s: { from: number; to: number }): number => s.to - s.from;
@@ -147,7 +151,7 @@ describe('--layout', () => {
       layers(slowStage as { from: number; to: number }),
     );
     expect(r.notes.join('\n')).toContain('of 2 kinds');
-    expect(r.plan.microbatches).toBe(4);
+    expect(r.plan.microbatches).toBe(2);
   });
 });
 
@@ -207,13 +211,59 @@ describe('--layout vp (interleaved 1F1B)', () => {
   });
 
   it('names the schedule and exports Megatron-LM’s layers per virtual stage', () => {
-    const r = price('tp=1,pp=2,dp=4,zero=1,mb=4,vp=2');
+    const r = price('tp=1,pp=2,dp=4,zero=1,mb=2,vp=2');
     expect(scheduleText(r.plan)).toBe('interleaved 1F1B, 2 virtual stages');
-    expect(scheduleText(price('pp=2,dp=4,zero=1,mb=4').plan)).toBe('1F1B');
+    expect(scheduleText(price('pp=2,dp=4,zero=1,mb=2').plan)).toBe('1F1B');
     const args = exportMegatron({ plan: r.plan, problem: r.problem }).args;
     expect(args[args.indexOf('--num-layers-per-virtual-pipeline-stage') + 1]).toBe('2');
     expect(args[args.indexOf('--pipeline-model-parallel-size') + 1]).toBe('2');
-    const plainArgs = exportMegatron({ plan: price('pp=2,dp=4,zero=1,mb=4').plan, problem: r.problem }).args;
+    const plainArgs = exportMegatron({ plan: price('pp=2,dp=4,zero=1,mb=2').plan, problem: r.problem }).args;
     expect(plainArgs).not.toContain('--num-layers-per-virtual-pipeline-stage');
+  });
+});
+
+describe('--layout microbatches (each replica’s share of the batch)', () => {
+  /** 128 like GPUs; 64 blocks; a batch of 1,024: 512 samples a replica at pp=64, dp=2. */
+  function deep(batch = 1024): PlanProblem {
+    const { devices, links, times } = likeGpus(128);
+    const names = ['embeddings', ...Array.from({ length: 64 }, (_, i) => `block.${i}`), 'head'];
+    return {
+      layers: names.map((name) => ({
+        name,
+        forwardUs: times(100),
+        backwardUs: times(200),
+        params: 1e6,
+        outBytesPerSample: 1e5,
+        activationBytesPerSample: 1e6,
+      })),
+      devices,
+      links,
+      mode: 'training',
+      batch,
+      bytesPerParam: 16,
+      zeroStage: 0,
+      overheadBytes: 0,
+      tensorDegrees: [1],
+    };
+  }
+
+  it('runs 512 microbatches of one sample on 64 stages when each replica has 512 samples (Megatron-LM’s global / (micro-batch x dp))', () => {
+    const r = price('tp=1,pp=64,dp=2,zero=1', deep());
+    expect(r.plan.microbatches).toBe(512);
+    expect(r.text).toBe('tp=1,pp=64,dp=2,zero=1,recompute=none,mb=512,schedule=1f1b');
+    const args = exportMegatron({ plan: r.plan, problem: r.problem }).args;
+    expect(args[args.indexOf('--micro-batch-size') + 1]).toBe('1');
+    expect(args[args.indexOf('--global-batch-size') + 1]).toBe('1024');
+  });
+
+  it('tries every count that divides the share, and refuses a share that is not whole or a count that does not divide it', () => {
+    // 96 samples a replica: 96 microbatches is past the search's 64 and divides the share.
+    expect(price('tp=1,pp=64,dp=2,zero=1,mb=96', deep(192)).plan.microbatches).toBe(96);
+    expect(() => price('tp=1,pp=64,dp=2,zero=1', deep(1023))).toThrow(
+      /^--layout dp=2 does not divide the batch of 1023: each replica runs whole samples; give a batch that is a multiple of 2$/,
+    );
+    expect(() => price('tp=1,pp=64,dp=2,zero=1,mb=64', deep(192))).toThrow(
+      "--layout mb=64 does not divide each replica's 96 samples (the batch of 192 over dp=2): a microbatch holds whole samples (mb that do: 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 96)",
+    );
   });
 });
