@@ -533,25 +533,20 @@ export class CostTables {
    * cached by the identity of `devices`.
    */
   private shardRings(devices: readonly number[], tp: number): string[][] {
-    let byTp = this.shardRingCache.get(devices);
-    if (!byTp) {
-      byTp = new Map();
-      this.shardRingCache.set(devices, byTp);
-    }
-    let rings = byTp.get(tp);
-    if (!rings) {
-      const seen = new Set<string>();
-      rings = Array.from({ length: tp }, (_, j) =>
-        devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
-      ).filter((ring) => {
-        const key = this.cost.allReduceKey?.(ring) ?? null;
-        if (key === null) return true;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      byTp.set(tp, rings);
-    }
+    const byTp = this.shardRingCache.get(devices) ?? new Map<number, string[][]>();
+    this.shardRingCache.set(devices, byTp);
+    const cached = byTp.get(tp);
+    if (cached) return cached;
+    const seen = new Set<string>();
+    const rings = Array.from({ length: tp }, (_, j) =>
+      devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
+    ).filter((ring) => {
+      const key = this.cost.allReduceKey?.(ring) ?? null;
+      if (key !== null && seen.has(key)) return false;
+      if (key !== null) seen.add(key);
+      return true;
+    });
+    byTp.set(tp, rings);
     return rings;
   }
 
