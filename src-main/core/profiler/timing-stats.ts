@@ -4,6 +4,7 @@
  * budget is spent). Distribution-free: timings are skewed, so no normal assumption
  * for the median. Pure.
  */
+import { count } from '../text/plural.js';
 
 export interface TimingSummary {
   medianUs: number;
@@ -114,6 +115,16 @@ export function shouldStop(samples: readonly number[], elapsedMs: number, rule: 
     return elapsedMs >= rule.budgetMs * 4 && samples.length >= 3 ? 'budget' : null;
   if (medianCiHalfWidth(sorted(rejectOutliers(samples).kept)) <= rule.targetCi) return 'converged';
   return elapsedMs >= rule.budgetMs ? 'budget' : null;
+}
+
+/**
+ * A timing's spread in words: the median's interval and the cv, or, from fewer than the 6 runs an
+ * interval needs, how many runs there were (a kernel whose every run takes long).
+ */
+export function spreadText(k: Pick<TimingSummary, 'ciHalfWidth' | 'cv' | 'repetitions'>): string {
+  const cv = `cv ${k.cv.toFixed(2)}`;
+  if (Number.isFinite(k.ciHalfWidth)) return `median within ±${(k.ciHalfWidth * 100).toFixed(0)}%, ${cv}`;
+  return `${count(k.repetitions, 'run')}, too few to bound the median, ${cv}`;
 }
 
 /** Above this coefficient of variation a kernel's timing is noisy, whatever its median's interval. */

@@ -3,7 +3,7 @@
  * backend's Python child (started only when a torch target is profiled), and nvidia-smi.
  */
 import { cudaUnavailableReason } from '../../adapters/ort/ep-options.js';
-import { KernelRunner } from '../../adapters/ort/kernel-runner.js';
+import { ProfileRunner } from '../../adapters/ort/profile-runner.js';
 import { localClockSampler } from '../../adapters/nvidia-smi/sample-clocks.js';
 import { TorchRunner } from '../../adapters/torch/torch-runner.js';
 import { readCpuTimes } from '../../adapters/system/cpu-times.js';
@@ -15,7 +15,7 @@ import type { ProfilerDeps } from './profiler-types.js';
 export function localProfilerDeps(db: Database, env: NodeJS.ProcessEnv = process.env, python?: string): ProfilerDeps {
   return {
     db,
-    runner: new KernelRunner({ env }),
+    runner: ProfileRunner.local({ env }),
     torch: new TorchRunner({ env, ...(python ? { python } : {}) }),
     now: () => new Date(),
     epUnavailable: (ep: EpConfig) => (ep.name === 'cuda' ? cudaUnavailableReason() : null),

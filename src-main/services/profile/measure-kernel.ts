@@ -4,7 +4,7 @@
  */
 import type { KernelStatus } from '../../core/domain/measurement.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
-import type { StoppingRule, TimingSummary } from '../../core/profiler/timing-stats.js';
+import { spreadText, type StoppingRule, type TimingSummary } from '../../core/profiler/timing-stats.js';
 import { expectedKernelMs } from '../../core/profiler/profile-plan.js';
 import { methodRule } from '../../core/profiler/gpu-timing.js';
 import type { RunOutcome } from '../../adapters/ort/protocol.js';
@@ -33,8 +33,7 @@ export function judged(st: RunState, spec: KernelSpec, outcome: Extract<RunOutco
   return st.opts.forceNoisy?.(spec) ? { ...t, noisy: true } : t;
 }
 
-const noisyError = (k: TimingSummary): string =>
-  `too noisy: median not within ±${(k.ciHalfWidth * 100).toFixed(0)}%, cv ${k.cv.toFixed(2)}; kept, timed again later`;
+const noisyError = (k: TimingSummary): string => `too noisy (${spreadText(k)}); kept, timed again later`;
 
 /**
  * Times one kernel once and stores it. A noisy timing is stored too (kept with its spread,
@@ -60,7 +59,7 @@ export async function measureKernel(
   st.report.measured++;
   if (!picked.noisy) st.roundsUs.set(spec.id, [k.medianUs]);
   if (picked.noisy) {
-    st.noisy.set(spec.id, { spec, ciHalfWidth: k.ciHalfWidth, cv: k.cv });
+    st.noisy.set(spec.id, { spec, ciHalfWidth: k.ciHalfWidth, cv: k.cv, repetitions: k.repetitions });
     return { status: 'noisy', medianUs: k.medianUs, error: noisyError(k) };
   }
   return { status: 'measured', medianUs: k.medianUs };

@@ -8,6 +8,7 @@ import type { SuiteName } from '../../core/kernels/suites.js';
 import { CHAIN_COPIES } from '../../core/kernels/chain.js';
 import { summarizeDevice, type DeviceSummary } from '../../core/profiler/device-summary.js';
 import { methodRule } from '../../core/profiler/gpu-timing.js';
+import { spreadText } from '../../core/profiler/timing-stats.js';
 import type { RunOverhead } from '../../core/profiler/overhead.js';
 import type { RunConditions } from '../../core/profiler/run-conditions.js';
 import type { CalibrationRun } from '../../core/workload/calibration.js';
@@ -57,7 +58,7 @@ function noisyNote(st: RunState): string[] {
   const still = [...st.noisy.values()];
   if (!still.length) return [];
   const worst = [...still].sort((a, b) => b.ciHalfWidth - a.ciHalfWidth).slice(0, 3);
-  const spread = worst.map((k) => `${k.spec.id} ±${(k.ciHalfWidth * 100).toFixed(0)}% cv ${k.cv.toFixed(2)}`);
+  const spread = worst.map((k) => `${k.spec.id} ${spreadText(k)}`);
   const one = still.length === 1;
   return [
     `${count(still.length, 'kernel')} stayed too noisy after ${count(st.retries.slots - (st.retimed?.timings ?? 0), 'retry', 'retries')} in this run; kept with ${one ? 'its' : 'their'} spread and marked noisy (${spread.join('; ')}${still.length > 3 ? '; ...' : ''}); \`${rerunCommand(st.target, st.opts.suite)}\` on a quieter machine measures ${one ? 'it' : 'them'} again`,

@@ -31,6 +31,8 @@ export interface NoisyKernel {
   spec: KernelSpec;
   ciHalfWidth: number;
   cv: number;
+  /** The timed runs its spread comes from. */
+  repetitions: number;
 }
 
 /** What a run starts from: its target and dependencies, its row in the store, and what past runs left. */

@@ -6,6 +6,7 @@ import {
   rejectOutliers,
   shouldStop,
   sorted,
+  spreadText,
   summarize,
   type StoppingRule,
 } from '../../../../src-main/core/profiler/timing-stats.js';
@@ -82,5 +83,19 @@ describe('timing statistics', () => {
   it('calls a measurement noisy when its median could not be pinned down', () => {
     expect(isNoisy(summarize(Array.from({ length: 30 }, () => 100)), rule)).toBe(false);
     expect(isNoisy(summarize([100, 180, 90, 200, 95, 170, 100, 210]), rule)).toBe(true);
+  });
+});
+
+describe('spread in words', () => {
+  it('gives the median interval and cv when there are enough runs', () => {
+    expect(spreadText({ ciHalfWidth: 0.153, cv: 0.08, repetitions: 40 })).toBe('median within ±15%, cv 0.08');
+  });
+
+  it('says how many runs there were when too few bound the median, never ±Infinity%', () => {
+    const s = summarize([7600, 7700, 7650, 7800]);
+    expect(spreadText(s)).toBe('4 runs, too few to bound the median, cv 0.01');
+    expect(spreadText({ ciHalfWidth: Number.POSITIVE_INFINITY, cv: 0, repetitions: 1 })).toBe(
+      '1 run, too few to bound the median, cv 0.00',
+    );
   });
 });
