@@ -120,7 +120,7 @@ function zeroText(stage: 1 | 2 | 3): string {
 }
 
 function stagesText(p: Plan): string {
-  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${stageDevicesText(s.devices, s.tp)}`).join(' | ');
+  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${stageDevicesText(s.devices, s.tp, p.contextParallel)}`).join(' | ');
 }
 
 /** One row per device; past 16 devices, one per distinct (needed, available) with a count. */

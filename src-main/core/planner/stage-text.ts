@@ -22,11 +22,16 @@ function listed(items: readonly string[], sep: string, most = 6): string {
     : `${items.slice(0, most - 2).join(sep)}${sep}...${sep}${items[items.length - 1] ?? ''} (${items.length})`;
 }
 
-/** The devices of a stage split `tp` ways (tp 1 or absent: data parallel only), as text. */
-export function stageDevicesText(devices: readonly string[], tp = 1): string {
-  if (tp <= 1) return listed(devices, '+');
+/**
+ * The devices of a stage split `tp` ways (tp 1 or absent: data parallel only), as text; with context
+ * parallelism of degree cp, its replicas' groups are cp to a sample: "TP2xCP2xDP2 ...".
+ */
+export function stageDevicesText(devices: readonly string[], tp = 1, cp = 1): string {
+  if (tp <= 1 && cp <= 1) return listed(devices, '+');
   const groups: string[] = [];
-  for (let r = 0; r < devices.length; r += tp) groups.push(groupIds(devices.slice(r, r + tp)));
-  const replicas = groups.length;
-  return `${replicas === 1 ? `TP${tp}` : `TP${tp}xDP${replicas}`} ${listed(groups, '+')}`;
+  const width = Math.max(1, tp);
+  for (let r = 0; r < devices.length; r += width) groups.push(groupIds(devices.slice(r, r + width)));
+  const dp = Math.max(1, Math.round(groups.length / Math.max(1, cp)));
+  const axes = [tp > 1 ? `TP${tp}` : '', cp > 1 ? `CP${cp}` : '', dp > 1 ? `DP${dp}` : ''].filter((a) => a !== '');
+  return `${axes.join('x')} ${listed(groups, '+')}`;
 }

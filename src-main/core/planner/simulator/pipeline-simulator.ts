@@ -273,7 +273,7 @@ export function simStagesOfPlan(ctx: PlannerContext, plan: Plan): SimStage[] {
     const forwardUs = tables.stageForwardUs(devs, s.from, s.to, samples, tp);
     const next = idx[i + 1];
     return {
-      device: stageDevicesText(s.devices, tp),
+      device: stageDevicesText(s.devices, tp, plan.contextParallel),
       forwardUs: problem.mode === 'training' ? forwardUs : split.timeUs,
       backwardUs: problem.mode === 'training' ? split.timeUs - forwardUs : 0,
       sendUs: next ? tables.cutUs(devs, next, s.to - 1, samples) : 0,

@@ -33,4 +33,12 @@ describe('stageDevicesText: one spelling of a stage for the CLI, the app and the
   ])('$name: $text', ({ devices, tp, text }) => {
     expect(stageDevicesText(devices, tp)).toBe(text);
   });
+
+  it.each([
+    { name: 'context parallel in tensor-parallel replicas', devices: gpus(8), tp: 2, cp: 2, axes: 'TP2xCP2xDP2' },
+    { name: 'one context-parallel replica', devices: gpus(4), tp: 2, cp: 2, axes: 'TP2xCP2' },
+    { name: 'context parallel without tensor parallel', devices: gpus(4), tp: 1, cp: 2, axes: 'CP2xDP2' },
+  ])('$name: $axes', ({ devices, tp, cp, axes }) => {
+    expect(stageDevicesText(devices, tp, cp).split(' ')[0]).toBe(axes);
+  });
 });
