@@ -52,7 +52,7 @@ describe("the capacity search's load", () => {
       /first 3 rows arrive at one time/,
     );
     const s = trace(null, [100, 200], [10, 20]);
-    expect(() => traceLoad(s, { requests: 10, seed: 1 })).toThrow(/give --rate N/);
+    expect(() => traceLoad(s, { requests: 10, seed: 1 })).toThrow(/give a rate \(--rate N\)/);
     const l = traceLoad(s, { requests: 10, seed: 1, rate: 4 });
     expect(l).toMatchObject({ rate: 4, requests: 10, traceTimes: null });
     expect(arrivalAt(l, 2)).toEqual({ kind: 'rate', perSecond: 2, seed: 1 });
