@@ -273,7 +273,9 @@ function servingPlan(
 ): { s: ServingFigures; memory: CellMemory } {
   const kv = str(c, 'kvCache');
   if (kv !== undefined && !['fp16', 'bf16', 'f16'].includes(kv))
-    refuse(`a KV cache in ${kv} (pipeDejavu holds the KV cache at the model's 16-bit dtype)`);
+    refuse(
+      `a KV cache in ${kv} (the kernel roofline this bench checks holds it in the model's dtype; engines price it: bench:engines)`,
+    );
   const r = plan(db, c, {
     mode: 'inference',
     batch,

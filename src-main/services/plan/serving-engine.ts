@@ -4,6 +4,7 @@
  * the kernel fractions a profiled GPU lends to datasheet GPUs of its architecture.
  */
 import type { CatalogEntry, TransformerEntry } from '../../core/catalog/index.js';
+import { UserError } from '../../core/errors.js';
 import { resolveEngine } from '../../core/engines/engine-formats.js';
 import { ENGINES } from '../../core/engines/engine-names.js';
 import { engineRules } from '../../core/engines/engines.js';
@@ -57,8 +58,13 @@ export function servingEngine(
   format: WeightFormat,
 ): ResolvedEngine {
   const name = resolveEngine(req.engine, format);
-  if (name === 'ideal')
+  if (name === 'ideal') {
+    if (req.kvCache === 'fp8')
+      throw new UserError(
+        "--kv-cache fp8 is priced by an engine's rules; the kernel roofline (--engine ideal) holds the KV cache in the model's dtype: give --engine (vllm, sglang, tensorrt-llm, ...) or leave --kv-cache out",
+      );
     return { serving: null, summary: { name, title: 'the kernel roofline (no engine)', since: null } };
+  }
   const rules = withSettings(
     engineRules(name, req.engineVersion !== undefined ? { version: req.engineVersion } : {}),
     req.engineSettings,

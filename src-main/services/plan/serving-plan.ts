@@ -73,13 +73,22 @@ export function servedDecoderOf(
   return { prompt, tokens, objective: req.objective ?? 'latency', modelContext: e.context ?? prompt + tokens };
 }
 
+/** The serving options of a request that only a served decoder reads, as the CLI names them. */
+interface ServingOnlyOptions extends Pick<ServingRequest, 'prompt' | 'tokens' | 'objective'> {
+  engine?: string;
+  kvCache?: 'auto' | 'fp8';
+  load?: { kind: 'rate' | 'concurrency' | 'offline' };
+}
+
 /** Serving options given for a workload that is not a served decoder: said once, then ignored. */
-export function unusedServingOptions(
-  req: Pick<ServingRequest, 'prompt' | 'tokens' | 'objective'>,
-  served: ServedDecoder | null,
-): string[] {
+export function unusedServingOptions(req: ServingOnlyOptions, served: ServedDecoder | null): string[] {
   if (served) return [];
   const given = [
+    ...(req.engine !== undefined ? ['--engine'] : []),
+    ...(req.kvCache === 'fp8' ? ['--kv-cache'] : []),
+    ...(req.load
+      ? [req.load.kind === 'rate' ? '--rate' : req.load.kind === 'concurrency' ? '--concurrency' : 'a load']
+      : []),
     ...(req.prompt !== undefined ? ['--prompt'] : []),
     ...(req.tokens !== undefined ? ['--tokens'] : []),
     ...(req.objective !== undefined ? ['--objective'] : []),

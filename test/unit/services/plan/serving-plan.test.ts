@@ -107,6 +107,23 @@ describe('serving defaults', () => {
     expect(bert.warnings).toContain(
       '--tokens: for serving a decoder (a catalog LLM or GGUF with --mode inference); ignored',
     );
+    // A training plan says which serving options it does not read, instead of dropping them silently.
+    const training = planWorkload(db, {
+      ...llama8b,
+      mode: 'training',
+      engine: 'vllm',
+      kvCache: 'fp8',
+      load: { kind: 'rate', perSecond: 5 },
+    });
+    expect(training.warnings).toContain(
+      '--engine, --kv-cache, --rate: for serving a decoder (a catalog LLM or GGUF with --mode inference); ignored',
+    );
+  });
+
+  it('refuses an fp8 KV cache on the kernel roofline, which holds it in the model dtype', () => {
+    expect(() => planWorkload(trainedStore(), { ...llama8b, engine: 'ideal', kvCache: 'fp8' })).toThrow(
+      /--kv-cache fp8 is priced by an engine's rules; the kernel roofline \(--engine ideal\) holds the KV cache/,
+    );
   });
 });
 
