@@ -97,6 +97,11 @@ export const SERVE_PLAN_OPTIONS: Record<string, OptionSpec> = {
     valueName: 'FORMATS',
     description: `weight formats to try, comma separated, of ${Object.keys(WEIGHT_FORMATS).join(', ')} (default bf16,fp8,int8,int4 where the engine loads them)`,
   },
+  'kv-cache': {
+    type: 'string',
+    valueName: 'DTYPE',
+    description: "the KV cache's dtype, auto (the model's, default) or fp8 (more requests a replica holds)",
+  },
   top: { type: 'string', valueName: 'N', description: 'deployments listed (default 5)' },
   seed: { type: 'string', valueName: 'N', description: 'seed of the arrivals (default 1)' },
 };
@@ -176,6 +181,9 @@ export function servePlanRequest(opts: ParsedOptions, traced = false): ServingPl
     const v = text(opts, k);
     return v === undefined ? undefined : positiveInt(`--${k}`, v, range);
   };
+  const kv = text(opts, 'kv-cache');
+  if (kv !== undefined && kv !== 'auto' && kv !== 'fp8')
+    throw new UsageError(`--kv-cache takes auto or fp8; got ${quoted(kv)}`);
   const virtual = text(opts, 'virtual');
   const price = text(opts, 'price');
   const req = {
@@ -196,6 +204,7 @@ export function servePlanRequest(opts: ParsedOptions, traced = false): ServingPl
     ...(virtual !== undefined ? { gpus: items(virtual, 'virtual') } : {}),
     ...(price !== undefined ? { prices: parsePrices(price) } : {}),
     ...(formats ? { weights: formats as WeightFormat[] } : {}),
+    ...(kv !== undefined ? { kvCache: kv } : {}),
   };
   const parsed = SERVING_PLAN_REQUEST.safeParse(req);
   if (!parsed.success) {

@@ -9,7 +9,7 @@ export const servePlanCommand: Command = {
   name: 'serve-plan',
   summary: 'the cheapest GPUs that serve a request rate within latency percentiles (serving capacity at an SLO)',
   usage:
-    '--workload MODEL --rate N [--prompt SPEC] [--output SPEC] [--burst CV] [--trace FILE] --ttft-p90 1s --tpot-p90 50ms [--virtual "H100 SXM5,A100 80GB,4090"] [--price "H100 SXM5=2.5/h"] [--engine NAME] [--weights bf16,fp8] [--top N] [--json]',
+    '--workload MODEL --rate N [--prompt SPEC] [--output SPEC] [--burst CV] [--trace FILE] --ttft-p90 1s --tpot-p90 50ms [--virtual "H100 SXM5,A100 80GB,4090"] [--price "H100 SXM5=2.5/h"] [--engine NAME] [--weights bf16,fp8] [--kv-cache fp8] [--top N] [--json]',
   details:
     'Serving capacity is one command, serve-plan (plan --mode inference prices one deployment at a batch).\n' +
     'For each GPU kind, GPUs per replica (1, 2, 4, 8: tensor parallel, or pipeline stages on an engine without\n' +

@@ -10,6 +10,7 @@ import type { Database } from '../../adapters/store/types.js';
 import type { TransformerEntry } from '../../core/catalog/schema.js';
 import { ENGINE_FORMATS } from '../../core/engines/engine-formats.js';
 import { ENGINES } from '../../core/engines/engine-names.js';
+import { engineRules } from '../../core/engines/engines.js';
 import { UserError } from '../../core/errors.js';
 import { GPUS_PER_VIRTUAL_NODE } from '../../core/planner/problem/virtual-nodes.js';
 import { parseVirtualGpus, resolveGpuName, virtualGpuName } from '../../core/planner/cost/datasheets.js';
@@ -67,6 +68,18 @@ function formatsOf(req: ServingPlanRequest): WeightFormat[] {
       `--weights ${asked.join(',')}: ${ENGINES[engine].title} loads none of them (it loads ${loads.join(', ')})`,
     );
   return kept;
+}
+
+/** The KV cache's dtype asked; fp8 refused in one line on an engine that holds no fp8 cache. */
+function kvCacheOf(req: ServingPlanRequest): 'auto' | 'fp8' {
+  const engine = req.engine ?? 'auto';
+  if (req.kvCache !== 'fp8' || engine === 'auto') return req.kvCache ?? 'auto';
+  const bytes = engineRules(engine).kvBytes;
+  if (bytes.fp8 >= bytes.auto)
+    throw new UserError(
+      `--kv-cache fp8: ${ENGINES[engine].title} keeps the KV cache in the model's dtype (no fp8 cache); leave --kv-cache out or pick another --engine`,
+    );
+  return 'fp8';
 }
 
 /**
@@ -133,6 +146,7 @@ export function planServing(
     entry,
     engine: req.engine ?? 'auto',
     formats: formatsOf(req),
+    kvCache: kvCacheOf(req),
     gpus,
     load,
     ...(trace ? { trace } : {}),
@@ -160,6 +174,11 @@ export function planServing(
       ...dropped,
       ...(unpriced.length > 0
         ? [`no price for ${unpriced.join(', ')}: ranked after the priced ones by GPUs (give --price "GPU=DOLLARS/h")`]
+        : []),
+      ...(req.kvCache === 'fp8'
+        ? [
+            "KV cache in fp8 (--kv-cache fp8): 1 byte a value where the engine has an fp8 cache, llama.cpp's q8_0 cache 1.06",
+          ]
         : []),
       `load: ${load.requests} requests simulated per point; arrivals ${answer.load.described.arrivals}; prompts ${answer.load.described.prompt}; outputs ${answer.load.described.output}`,
       'a replica is given at most its throughput ceiling (every request queued at once), whatever a finite run shows past it',

@@ -39,6 +39,8 @@ export interface ServingPlanForm {
   trace: { fileName: string; text: string } | null;
   /** '' tries every format the engine loads among bf16, fp8, int8 and int4. */
   weights: string;
+  /** The KV cache's dtype: the model's (auto, sent as nothing) or fp8; absent: auto. */
+  kvCache?: 'auto' | 'fp8';
   slo: readonly SloRow[];
   /** The candidate GPUs by datasheet name; none: the service's default list of rented GPUs. */
   gpus: Readonly<Record<string, GpuChoice>>;
@@ -131,5 +133,6 @@ export function servingPlanRequest(f: ServingPlanForm): ServingFormResult {
   };
   if (f.engine && f.engine !== 'auto') request.engine = f.engine as ServingPlanRequest['engine'];
   if (f.weights) request.weights = [f.weights as NonNullable<ServingPlanRequest['weights']>[number]];
+  if (f.kvCache === 'fp8') request.kvCache = 'fp8';
   return { ok: true, request };
 }

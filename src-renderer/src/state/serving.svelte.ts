@@ -34,6 +34,8 @@ export class ServingState {
   /** Why the chosen trace file was not taken; null when it was (or none was chosen). */
   traceError: string | null = $state(null);
   weights = $state('');
+  /** The KV cache's dtype: the model's (auto) or fp8. */
+  kvCache: 'auto' | 'fp8' = $state('auto');
   slo: SloRow[] = $state(DEFAULT_SLO.map((r) => ({ ...r })));
   /** The candidate GPUs by datasheet name (none: the service's default list). */
   gpus: Record<string, GpuChoice> = $state({});
@@ -165,6 +167,7 @@ export class ServingState {
       burst: this.burst,
       trace: this.trace,
       weights: this.weights,
+      kvCache: this.kvCache,
       slo: this.slo,
       gpus: this.gpus,
       top: this.top,

@@ -5,7 +5,7 @@
  * engine runs them), kept only where the engine holds the weights and one request's whole
  * context in the KV cache. The GPUs of a replica are linked as a datasheet node links them (NVLink
  * between SXM boards, else PCIe through the host), and the engine's all-reduce runs over those
- * links. Pure.
+ * links. Every candidate holds its KV cache in the request's dtype (fp8: the engine's bytes for it). Pure.
  */
 import type { TransformerEntry } from '../../catalog/schema.js';
 import { engineDeployment, type DeploymentStage } from '../../engines/engine-deployment.js';
@@ -46,6 +46,8 @@ export interface CandidateRequest {
   gpus: readonly CandidateGpu[];
   /** Tokens one request holds at its end (prompt + output): a replica must cache at least one. */
   contextTokens: number;
+  /** The KV cache's dtype every candidate runs with (default the model's). */
+  kvCache?: 'auto' | 'fp8';
 }
 
 /** The stages one replica of n GPUs runs in: a tensor-parallel group, else pipeline stages; null when neither. */
@@ -101,7 +103,7 @@ export function capacityCandidates(req: CandidateRequest): { candidates: Candida
           engine: rules,
           entry: req.entry,
           format,
-          kvCache: 'auto',
+          kvCache: req.kvCache ?? 'auto',
           stages: l.stages,
           allReduceUs: engineAllReduce(rules, links, costModel),
           sendUs: (a, b, bytes) => costModel.linkUs(a, b, bytes),

@@ -88,6 +88,8 @@ export const SERVING_PLAN_REQUEST = z.strictObject({
     .min(1)
     .max(Object.keys(WEIGHT_FORMATS).length)
     .optional(),
+  /** The KV cache's dtype: the model's ('auto', default) or fp8 (engines that hold one; half the bytes of a 16-bit cache). */
+  kvCache: z.enum(['auto', 'fp8']).optional(),
   /** Deployments listed (default 5). */
   top: countIn(L.top).optional(),
   /** Seed of the arrivals (default 1). */

@@ -104,6 +104,14 @@ describe('pipedejavu serve-plan', () => {
     for (const p of s?.kvUsePct ?? []) expect(p.max).toBeGreaterThanOrEqual(p.mean - 1e-9);
   });
 
+  it('plans with an fp8 KV cache when asked, and says so', async () => {
+    const r = await run(['--rate', '5', ...SLO, '--virtual', 'H100 SXM5', '--kv-cache', 'fp8', '--json']);
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.stdout) as ServingPlanView;
+    expect(v.deployments.length).toBeGreaterThan(0);
+    expect(v.notes.some((n) => n.startsWith('KV cache in fp8 (--kv-cache fp8)'))).toBe(true);
+  });
+
   it('names the closest deployment and its percentiles in one line and exits 1 when nothing meets', async () => {
     const r = await run(['--rate', '10', '--tpot-p50', '0.01ms', '--virtual', 'H100 SXM5']);
     expect(r.code).toBe(1);
@@ -122,6 +130,11 @@ describe('pipedejavu serve-plan', () => {
       [['--rate', '5', '--ttft-p90', '1'], /--ttft-p90 takes a time with its unit, e.g\. 1s or 50ms/],
       [['--rate', '5'], /serve-plan needs an SLO/],
       [['--rate', '5', ...SLO, '--price', 'H100=cheap'], /--price H100=cheap: give GPU=DOLLARS\/h/],
+      [['--rate', '5', ...SLO, '--kv-cache', 'int4'], /--kv-cache takes auto or fp8; got "int4"/],
+      [
+        ['--rate', '5', ...SLO, '--kv-cache', 'fp8', '--engine', 'transformers'],
+        /--kv-cache fp8: Hugging Face transformers keeps the KV cache in the model's dtype \(no fp8 cache\)/,
+      ],
     ] as const) {
       const r = await run([...args]);
       expect(r.code, args.join(' ')).not.toBe(0);

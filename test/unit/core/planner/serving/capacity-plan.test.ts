@@ -5,6 +5,7 @@ import { resolveGpuName } from '../../../../../src-main/core/planner/cost/datash
 import { capacityPlan, type CapacityPlanRequest } from '../../../../../src-main/core/planner/serving/capacity-plan.js';
 import { capacityCandidates } from '../../../../../src-main/core/planner/serving/capacity-candidates.js';
 import { candidateCapacity, ReplicaSimulator } from '../../../../../src-main/core/planner/serving/capacity-search.js';
+import { replicaKvTokens } from '../../../../../src-main/core/engines/engine-memory.js';
 
 const entry = getCatalogEntry('llama-3.1-8b') as TransformerEntry;
 const SLO = [
@@ -64,6 +65,20 @@ describe('the capacity search', () => {
     expect(rates[0]).toBeGreaterThan(0);
     expect(rates[1]).toBeGreaterThanOrEqual(rates[0] as number);
     expect(rates[2]).toBeGreaterThanOrEqual(rates[1] as number);
+  });
+
+  it('holds about twice the tokens a replica caches with an fp8 KV cache, and needs no more replicas', () => {
+    const held = (kvCache: 'auto' | 'fp8'): number => {
+      const [c] = capacityCandidates({ ...request(), contextTokens: 1100, kvCache }).candidates;
+      if (!c) throw new Error('no candidate');
+      return replicaKvTokens(c.deployment);
+    };
+    expect(held('fp8') / held('auto')).toBeCloseTo(2, 1);
+    // Long requests at a rate where the 16-bit cache is what fills up.
+    const load = { rate: 40, prompt: 4000, output: 1000, requests: 100, seed: 1 };
+    const replicas = (kvCache: 'auto' | 'fp8'): number =>
+      capacityPlan(request({ load, kvCache })).deployments[0]?.replicas ?? Infinity;
+    expect(replicas('fp8')).toBeLessThanOrEqual(replicas('auto'));
   });
 
   it('draws each shown deployment past its breaking rate, where the SLO no longer holds', () => {
