@@ -10,7 +10,7 @@
  */
 export { formatDuration } from '../core/text/duration.js';
 export { formatBytes } from '../core/text/bytes.js';
-export { stageDevicesText } from '../core/planner/stage-text.js';
+export { stageBlocksText, stageDevicesText } from '../core/planner/stage-text.js';
 export { series } from '../core/text/series.js';
 export { REPLACE_HINT } from '../core/profile-file/schema.js';
 export { assumptionsLine } from '../core/planner/plan-assumptions.js';

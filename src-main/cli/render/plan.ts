@@ -9,7 +9,7 @@ import type { StepBand } from '../../services/plan/plan-bands.js';
 import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import { tableRows, textLines } from '../output.js';
 import { formatBytes } from '../../core/text/bytes.js';
-import { stageDevicesText } from '../../core/planner/stage-text.js';
+import { stageBlocksText, stageDevicesText } from '../../core/planner/stage-text.js';
 import { ms } from './workload.js';
 import { suggestionLines } from './plan-suggestions.js';
 import { assumptionsLine, stackLines } from '../../core/planner/plan-assumptions.js';
@@ -120,7 +120,7 @@ function zeroText(stage: 1 | 2 | 3): string {
 }
 
 function stagesText(p: Plan): string {
-  return p.stages.map((s) => `[${s.from}-${s.to - 1}] ${stageDevicesText(s.devices, s.tp, p.contextParallel)}`).join(' | ');
+  return p.stages.map((s) => `[${s.from}-${s.to - 1}]${stageBlocksText(s)} ${stageDevicesText(s.devices, s.tp, p.contextParallel)}`).join(' | ');
 }
 
 /** One row per device; past 16 devices, one per distinct (needed, available) with a count. */

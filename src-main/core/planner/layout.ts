@@ -12,8 +12,9 @@
  * tp·cp·pp·dp = the GPUs), ep (expert parallelism of a mixture of experts: its experts over ep GPUs
  * of a stage, a multiple of tp; absent: over the tensor-parallel group as the search plans them);
  * layout-groups.ts checks both and says what they send.
- * The stages split the transformer blocks evenly (the embeddings ride with the first block, the
- * head with the last), or, for a model without blocks, the layers as evenly as they go. Each stage
+ * The stages split the layers as the stack that runs them does (stage-split.ts: without one, the
+ * blocks evenly when pp divides them, else the embedding and the head weighed one block each; the
+ * embeddings ride with the first block, the head with the last; pp up to the blocks). Each stage
  * holds tp·dp devices: dp replicas of tp, taken in order. Devices of several kinds: the shape
  * is searched instead: the stages take the device classes in every order (up to 3 classes; more:
  * largest memory first, and last), the layers split to balance the stages' times (a min-max
@@ -33,7 +34,8 @@ import { planZeroStage } from './search/plan-ranking.js';
 import { count } from '../text/plural.js';
 import type { CostModel } from './cost/cost-model.js';
 import type { Plan, PlanProblem, Recompute, Schedule } from './types.js';
-import { isBlockName } from '../catalog/block-names.js';
+import { blockRange, blocksPerStage, stageSplit } from './stage-split.js';
+import type { TrainingStack } from './stacks/stack-names.js';
 import { contextProblem } from './cost/context-parallel.js';
 import { expertProblem } from './cost/expert-parallel.js';
 import { checkGroups, groupNotes } from './layout-groups.js';
@@ -226,11 +228,11 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Ch
     workload,
   );
   const L = problem.layers.length;
-  const blocks = blockRange(problem);
+  const blocks = blockRange(problem.layers);
   if (pp > L) throw new UserError(`--layout pp=${pp}: ${workload} has ${count(L, 'layer')}; give pp=${L} or less`);
-  if (blocks && blocks.count % pp !== 0)
+  if (blocks && pp > blocks.count)
     throw new UserError(
-      `--layout pp=${pp} does not divide ${workload}'s ${blocks.count} transformer blocks evenly (pp that do: ${divisors(blocks.count).join(', ')})`,
+      `--layout pp=${pp}: ${workload} has ${count(blocks.count, 'transformer block')}, one a stage at least; give pp=${blocks.count} or less`,
     );
   const zero = layout.zero ?? problem.zeroStage;
   if (zero >= 2 && pp > 1)
@@ -283,23 +285,6 @@ function checkInterleaving(problem: PlanProblem, layout: Layout, workload: strin
   const why = refusals.find(([refused]) => refused)?.[1];
   if (why) throw new UserError(`--layout vp=${vp}: ${why}`);
   return vp;
-}
-
-/** The transformer blocks ("block.N" layers, contiguous), or null for a model without them. */
-function blockRange(problem: PlanProblem): { first: number; count: number } | null {
-  const idx = problem.layers.flatMap((l, i) => (isBlockName(l.name) ? [i] : []));
-  if (idx.length === 0) return null;
-  const first = idx[0] as number;
-  return idx.every((v, i) => v === first + i) ? { first, count: idx.length } : null;
-}
-
-/** Stage boundaries: the blocks split evenly (embeddings with the first, the head with the last), else the layers as evenly as they go. */
-function stageBounds(problem: PlanProblem, pp: number): number[] {
-  const L = problem.layers.length;
-  const blocks = blockRange(problem);
-  if (!blocks) return Array.from({ length: pp + 1 }, (_, s) => Math.round((s * L) / pp));
-  const per = blocks.count / pp;
-  return Array.from({ length: pp + 1 }, (_, s) => (s === 0 ? 0 : s === pp ? L : blocks.first + s * per));
 }
 
 /** Like devices (same name and memory) in classes, each in the problem's order; larger memory first. */
@@ -395,12 +380,11 @@ function searchHeterogeneous(ctx: PlannerContext, l: CheckedLayout): { plan: Pla
 }
 
 /**
- * Devices of one kind: the blocks split evenly over the stages, devices taken in order (dp groups
- * of cp replicas of tp). `batch`: the samples a step (with cp, ctx's problem counts slices).
+ * Devices of one kind: the layers split by `bounds` (stage-split.ts), devices taken in order (dp
+ * groups of cp replicas of tp). `batch`: the samples a step (with cp, ctx's problem counts slices).
  */
-function evenLayout(ctx: PlannerContext, l: CheckedLayout, batch: number): Plan {
+function oneKindLayout(ctx: PlannerContext, l: CheckedLayout, batch: number, bounds: readonly number[]): Plan {
   const ids = ctx.problem.devices.map((d) => d.id);
-  const bounds = stageBounds(ctx.problem, l.pp);
   const width = l.tp * l.cp * l.dp;
   const stages: StageSpec[] = bounds.slice(1).map((to, s) => ({
     from: bounds[s] as number,
@@ -419,10 +403,26 @@ function evenLayout(ctx: PlannerContext, l: CheckedLayout, batch: number): Plan 
   return bestOverMicrobatches(ctx, stages, ms, l.schedule, l.vp, groups);
 }
 
-/** Devices of one kind: the even layout, with what its context- and expert-parallel groups send. */
-function evenAnswer(ctx: PlannerContext, l: CheckedLayout, problem: PlanProblem): { plan: Plan; notes: string[] } {
-  const plan = evenLayout(ctx, l, problem.batch);
-  return { plan, notes: groupNotes(ctx, plan, problem.sequence) };
+/**
+ * Devices of one kind: the stages split as the stack splits them (interleaved: equal chunks), with
+ * how, and what its context- and expert-parallel groups send.
+ */
+function oneKindAnswer(
+  ctx: PlannerContext,
+  l: CheckedLayout,
+  problem: PlanProblem,
+  stack: TrainingStack | undefined,
+): { plan: Plan; notes: string[] } {
+  const split = stageSplit(ctx.problem.layers, l.pp, l.vp === 1 ? stack : undefined);
+  const plan = oneKindLayout(ctx, l, problem.batch, split.bounds);
+  return { plan, notes: [...(split.note ? [split.note] : []), ...groupNotes(ctx, plan, problem.sequence)] };
+}
+
+/** The plan's stages with the transformer blocks each holds, for a pipeline of a model with blocks. */
+function withBlocks(plan: Plan, layers: PlanProblem['layers']): Plan['stages'] {
+  if (plan.stages.length < 2 || !blockRange(layers)) return plan.stages;
+  const counts = blocksPerStage(layers, [0, ...plan.stages.map((s) => s.to)]);
+  return plan.stages.map((s, i) => ({ ...s, blocks: counts[i] as number }));
 }
 
 /**
@@ -432,7 +432,7 @@ function evenAnswer(ctx: PlannerContext, l: CheckedLayout, problem: PlanProblem)
 export function priceLayout(
   problem: PlanProblem,
   layout: Layout,
-  opts: { workload: string; costModel?: CostModel },
+  opts: { workload: string; costModel?: CostModel; stack?: TrainingStack },
 ): PricedLayout {
   const l = checkLayout(problem, layout, opts.workload);
   const zeroed: PlanProblem = {
@@ -450,14 +450,16 @@ export function priceLayout(
   const ctx = plannerContext(variant, opts.costModel);
   const bad = tensorDegreeRefusal(ctx, 0, variant.layers.length, l.tp);
   if (bad) throw new UserError(`--layout tp=${l.tp}: ${bad}`);
-  const { plan, notes } = deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : evenAnswer(ctx, l, problem);
+  const { plan, notes } =
+    deviceClasses(variant).length > 1 ? searchHeterogeneous(ctx, l) : oneKindAnswer(ctx, l, problem, opts.stack);
   if (l.vp > 1)
     notes.push(
-      `interleaved: rank i runs virtual stages i, i+${l.pp}, ... of ${count((blockRange(variant)?.count ?? 0) / (l.pp * l.vp), 'block')} each; ` +
+      `interleaved: rank i runs virtual stages i, i+${l.pp}, ... of ${count((blockRange(variant.layers)?.count ?? 0) / (l.pp * l.vp), 'block')} each; ` +
         `the transfers from the last rank back to the first (${l.vp - 1} a microbatch) are not priced, taken as hidden by the steady state`,
     );
   const priced: Plan = {
     ...plan,
+    stages: withBlocks(plan, variant.layers),
     // With cp the priced problem counts slices of samples: the throughput is of whole samples.
     throughputSamplesPerS: plan.stepUs > 0 ? problem.batch / (plan.stepUs * 1e-6) : Infinity,
     ...(variant.recompute ? { recompute: variant.recompute } : {}),

@@ -35,3 +35,8 @@ export function stageDevicesText(devices: readonly string[], tp = 1, cp = 1): st
   const axes = [tp > 1 ? `TP${tp}` : '', cp > 1 ? `CP${cp}` : '', dp > 1 ? `DP${dp}` : ''].filter((a) => a !== '');
   return `${axes.join('x')} ${listed(groups, '+')}`;
 }
+
+/** " (7 blocks)" for a stage that says how many transformer blocks it holds, else "". */
+export function stageBlocksText(stage: { blocks?: number }): string {
+  return stage.blocks === undefined ? '' : ` (${stage.blocks} block${stage.blocks === 1 ? '' : 's'})`;
+}

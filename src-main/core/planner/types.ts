@@ -198,6 +198,8 @@ export interface Stage {
   devices: string[];
   /** Tensor-parallel degree (absent: 1). */
   tp?: number;
+  /** Transformer blocks the stage holds: a given layout's pipeline stages (absent elsewhere). */
+  blocks?: number;
   /** Per-microbatch compute time of the stage (µs). */
   timeUs: number;
   memoryBytes: Record<string, number>;

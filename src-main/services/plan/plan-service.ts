@@ -164,7 +164,8 @@ function layoutWithServing(
   serves: boolean,
 ): LayoutAnswer {
   const { workload, devices, problem, costModel, assumptions } = searched;
-  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best, timeline: true });
+  const stack = assumptions.stack?.name;
+  const answer = layoutAnswer(layout, problem, costModel, { workload: workload.name, best, timeline: true, stack });
   const engine = assumptions.engine?.serving ?? null;
   const figures = serves
     ? servingOf(assumptions.served, problem, [answer.plan], devices.candidates, costModel, engine)
@@ -313,7 +314,11 @@ export function priceLayout(db: Database, req: PlanRequest & { layout: string })
 export function layoutRepricer(db: Database, req: PlanRequest & { layout: string }): () => ServingFigures | null {
   const prepared = prepareRequest(db, req, []);
   const { request, problem, costModel, devices, workload, model, assumptions } = prepared;
-  const answer = layoutAnswer(parseLayout(req.layout), problem, costModel, { workload: workload.name, best: null });
+  const answer = layoutAnswer(parseLayout(req.layout), problem, costModel, {
+    workload: workload.name,
+    best: null,
+    stack: assumptions.stack?.name,
+  });
   const format = servedFormat(request.weights, assumptions.dtype);
   return () => {
     const engine = servingEngine(db, request, model, format).serving;

@@ -129,6 +129,19 @@ describe('plan --layout --emit', () => {
   });
 });
 
+describe('plan --layout with a pp that does not divide the blocks', () => {
+  it("prints each stage's blocks and how they were split, and emits Megatron-LM's first and last stage layers", async () => {
+    const out = path.join(tempDir(), 'emit-uneven');
+    const five = ['plan', '--workload', 'gpt2-small', '--devices', 'none', '--virtual', '5xH100 SXM5'];
+    const r = await cli([...five, '--mode', 'training', '--layout', 'tp=1,pp=5,dp=1', '--emit', out, '--db', db]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\[0-2\] \(2 blocks\) \S+ \| \[3-5\] \(3 blocks\) .* \| \[12-13\] \(1 block\) \S+$/m);
+    expect(r.stdout).toContain('pp=5 does not divide the 12 blocks: stages of 2, 3 x3, 1 blocks');
+    const megatron = readFileSync(path.join(out, 'megatron-args.txt'), 'utf8');
+    expect(megatron).toMatch(/--decoder-first-pipeline-num-layers 2 --decoder-last-pipeline-num-layers 1\b/);
+  });
+});
+
 describe('plan --zero', () => {
   it('searches ZeRO stages by default and fixes one with fsdp', async () => {
     const auto = JSON.parse((await cli([...base, '--json', '--top', '20', '--db', db])).stdout) as PlanJson;

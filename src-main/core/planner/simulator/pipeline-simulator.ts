@@ -13,7 +13,7 @@
  */
 import type { PlannerContext } from '../problem/problem.js';
 import type { Mode, Plan, Schedule } from '../types.js';
-import { stageDevicesText } from '../stage-text.js';
+import { stageBlocksText, stageDevicesText } from '../stage-text.js';
 
 export interface SimStage {
   /** Label for the timeline (devices joined by "+"). */
@@ -273,7 +273,7 @@ export function simStagesOfPlan(ctx: PlannerContext, plan: Plan): SimStage[] {
     const forwardUs = tables.stageForwardUs(devs, s.from, s.to, samples, tp);
     const next = idx[i + 1];
     return {
-      device: stageDevicesText(s.devices, tp, plan.contextParallel),
+      device: `${stageDevicesText(s.devices, tp, plan.contextParallel)}${stageBlocksText(s)}`,
       forwardUs: problem.mode === 'training' ? forwardUs : split.timeUs,
       backwardUs: problem.mode === 'training' ? split.timeUs - forwardUs : 0,
       sendUs: next ? tables.cutUs(devs, next, s.to - 1, samples) : 0,

@@ -6,6 +6,9 @@ import { exportMegatron } from '../../../../src-main/core/planner/exports/megatr
 import { searchRanked } from '../../../../src-main/core/planner/search/plan-ranking.js';
 import type { PlanProblem } from '../../../../src-main/core/planner/types.js';
 import { likeGpus } from '../../../helpers/like-gpus.js';
+import { checkCommand, loadFixture } from '../../../helpers/engine-flags.js';
+import { shellQuote } from '../../../../src-main/core/planner/exports/common.js';
+import { timelineIn } from '../../../../src-main/core/planner/plan-timeline.js';
 
 /** Eight like GPUs; embeddings, 8 blocks (32 heads, 8 KV heads) and a head. */
 function problem(memoryGB = 80): PlanProblem {
@@ -108,11 +111,8 @@ describe('--layout', () => {
     }
   });
 
-  it('names the transformer blocks when pp does not divide them', () => {
+  it('names the tensor-parallel degrees that divide the heads', () => {
     const p = { ...problem(), devices: problem().devices.slice(0, 3) };
-    expect(() => price('tp=1,pp=3,dp=1', p)).toThrow(
-      "--layout pp=3 does not divide toy's 8 transformer blocks evenly (pp that do: 1, 2, 4, 8)",
-    );
     expect(() => price('tp=3,pp=1,dp=1', p)).toThrow(
       "must divide toy's 32 attention heads and 8 KV heads (degrees that do: 1, 2, 4, 8)",
     );
@@ -152,6 +152,72 @@ describe('--layout', () => {
     );
     expect(r.notes.join('\n')).toContain('of 2 kinds');
     expect(r.plan.microbatches).toBe(2);
+  });
+});
+
+describe('--layout pp that does not divide the transformer blocks', () => {
+  /** The toy's 8 blocks over 3 GPUs: the ends lighter, [2, 4, 2] (embedding and head weighed one block each). */
+  const uneven = (memoryGB = 80, extra = '') =>
+    price(`tp=1,pp=3,dp=1,mb=4${extra}`, { ...problem(memoryGB), devices: problem(memoryGB).devices.slice(0, 3) });
+
+  it('is priced with the ends lighter, and says how many blocks each stage holds', () => {
+    const r = uneven();
+    expect(r.plan.stages.map((s) => s.blocks)).toEqual([2, 4, 2]);
+    expect(r.plan.stages.map((s) => [s.from, s.to])).toEqual([
+      [0, 3],
+      [3, 7],
+      [7, 10],
+    ]);
+    expect(r.notes.join('\n')).toContain('stages of 2, 4, 2 blocks');
+    const rows = new Set(timelineIn(r.context, r.plan).map((e) => e.device));
+    expect([...rows].some((d) => d.endsWith('(4 blocks)'))).toBe(true);
+  });
+
+  it('is paced by its slowest stage: the step is at least every microbatch through it, plus the others once', () => {
+    const r = uneven();
+    const times = r.plan.stages.map((s) => s.timeUs);
+    const slowest = Math.max(...times);
+    expect(times.indexOf(slowest)).toBe(1);
+    const sum = times.reduce((a, b) => a + b, 0);
+    expect(r.plan.stepUs).toBeGreaterThanOrEqual((r.plan.microbatches - 1) * slowest + sum - 1e-6);
+    // The middle stage's 4 blocks take longer than either end's 2 blocks and embedding or head.
+    expect(slowest).toBeGreaterThan(Math.min(...times));
+  });
+
+  it('is checked for memory stage by stage: the heaviest stage decides whether it fits', () => {
+    const need = (r: ReturnType<typeof uneven>, s: number) =>
+      Math.max(...r.plan.memory.filter((m) => r.plan.stages[s]?.devices.includes(m.device)).map((m) => m.neededBytes));
+    const roomy = uneven();
+    const needs = [0, 1, 2].map((s) => need(roomy, s));
+    const heaviest = needs.indexOf(Math.max(...needs));
+    const second = Math.max(...needs.filter((_, s) => s !== heaviest));
+    // Room for every stage but the heaviest one.
+    const tight = uneven((second + Math.max(...needs)) / 2 / 1e9);
+    expect(tight.plan.feasible).toBe(false);
+    const named = tight.plan.reasons.join('\n');
+    for (const [s, stage] of tight.plan.stages.entries())
+      for (const d of stage.devices) expect(named.includes(d), `${d} of stage ${s}`).toBe(s === heaviest);
+  });
+
+  it('exports Megatron-LM first and last stage layer counts its parser takes', () => {
+    const r = uneven();
+    const args = exportMegatron({ plan: r.plan, problem: r.problem }).args;
+    const flag = (f: string) => args[args.indexOf(f) + 1];
+    expect(flag('--decoder-first-pipeline-num-layers')).toBe('2');
+    expect(flag('--decoder-last-pipeline-num-layers')).toBe('2');
+    expect(flag('--num-layers')).toBe('8');
+    const line = ['pretrain_gpt.py', ...args].map(shellQuote).join(' ');
+    expect(checkCommand(line, loadFixture('megatron-lm'))).toEqual([]);
+  });
+
+  it('refuses, in one line, a pp beyond the blocks, and blocks that do not split into pp x vp chunks', () => {
+    const nine = { ...problem(), devices: likeGpus(9).devices };
+    expect(() => price('tp=1,pp=9,dp=1', nine)).toThrow(
+      /^--layout pp=9: toy has 8 transformer blocks, one a stage at least; give pp=8 or less$/,
+    );
+    expect(() => uneven(80, ',vp=2')).toThrow(
+      /^--layout vp=2: toy's 8 transformer blocks do not split into pp x vp = 6/,
+    );
   });
 });
 
