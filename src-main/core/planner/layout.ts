@@ -200,7 +200,7 @@ function tensorDegreesThatWork(problem: PlanProblem): number[] {
 }
 
 /** Checks the layout against the problem: one line naming what works. */
-function checkLayout(problem: PlanProblem, layout: Layout, workload: string): CheckedLayout {
+function checkLayout(problem: PlanProblem, layout: Layout, workload: string, stack?: TrainingStack): CheckedLayout {
   const gpus = problem.devices.length;
   const { tp, pp } = layout;
   const split = problem.layers.filter((l) => l.tensor);
@@ -235,9 +235,10 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string): Ch
       `--layout pp=${pp}: ${workload} has ${count(blocks.count, 'transformer block')}, one a stage at least; give pp=${blocks.count} or less`,
     );
   const zero = layout.zero ?? problem.zeroStage;
-  if (zero >= 2 && pp > 1)
+  // A stack named checks its own ZeRO stages with pipelines (stacks.ts, stackLayoutRefusal).
+  if (zero >= 2 && pp > 1 && stack === undefined)
     throw new UserError(
-      `--layout zero=${zero} with pp=${pp}: DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism; use zero=1 (or 0) with pp, or pp=1`,
+      `--layout zero=${zero} with pp=${pp}: DeepSpeed and Megatron-LM shard no more than the optimizer state (zero=1) with a pipeline; torchtitan runs FSDP with pipelines (give --stack torchtitan), else zero=1 (or 0) with pp, or pp=1`,
     );
   if (problem.mode !== 'training' && (layout.zero ?? 0) > 0)
     throw new UserError(`--layout zero=${layout.zero}: ZeRO shards training state; leave zero out when serving`);
@@ -434,7 +435,7 @@ export function priceLayout(
   layout: Layout,
   opts: { workload: string; costModel?: CostModel; stack?: TrainingStack },
 ): PricedLayout {
-  const l = checkLayout(problem, layout, opts.workload);
+  const l = checkLayout(problem, layout, opts.workload, opts.stack);
   const zeroed: PlanProblem = {
     ...problem,
     zeroStage: l.zero as 0 | 1 | 2 | 3,

@@ -85,7 +85,7 @@ describe('--layout', () => {
       ['tp=2,pp=3', 'make tp x pp x dp = 8'],
       ['tp=1,pp=8,dp=1', ''],
       ['pp=16,dp=1,tp=1', 'make tp x pp x dp = 8'],
-      ['tp=2,pp=2,dp=2,zero=3', 'DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism; use zero=1'],
+      ['tp=2,pp=2,dp=2,zero=3', 'torchtitan runs FSDP with pipelines (give --stack torchtitan), else zero=1'],
       ['tp=2,foo=1', 'unknown key "foo"; keys: tp, pp, dp, zero, recompute, mb, schedule'],
       [
         'tp=2,mb=3',
@@ -109,6 +109,12 @@ describe('--layout', () => {
       expect(message, text).toContain(words);
       expect(message.split('\n'), text).toHaveLength(1);
     }
+  });
+
+  it('prices ZeRO-3 with a pipeline under the stack that runs it (torchtitan: FSDP with pipelines)', () => {
+    const r = priceLayout(problem(), parseLayout('tp=2,pp=2,dp=2,zero=3'), { workload: 'toy', stack: 'torchtitan' });
+    expect(r.plan.stages).toHaveLength(2);
+    expect(r.plan.stepUs).toBeGreaterThan(0);
   });
 
   it('names the tensor-parallel degrees that divide the heads', () => {
