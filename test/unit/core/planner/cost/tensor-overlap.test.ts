@@ -15,6 +15,16 @@ const times = (us: number): Record<string, number> => Object.fromEntries(ids.map
 const links: PlanLink[] = [{ a: ids[0] as string, b: ids[1] as string, alphaUs: 2, gbps: 400, kind: 'NVLink' }];
 const gemms: BlockGemms = { attnIn: 0.15, attnOut: 0.05, mlpIn: 0.4, mlpOut: 0.2 };
 
+/** One training step of one sample, Adam's 16 bytes a parameter, TP 1 or 2. */
+const STEP: Pick<PlanProblem, 'mode' | 'batch' | 'bytesPerParam' | 'zeroStage' | 'overheadBytes' | 'tensorDegrees'> = {
+  tensorDegrees: [1, 2],
+  mode: 'training',
+  zeroStage: 0,
+  batch: 1,
+  overheadBytes: 0,
+  bytesPerParam: 16,
+};
+
 /** Four dense blocks split over two H100-like GPUs (132 SMs), their output `outBytes` a sample. */
 function problem(outBytes: number, overlap: boolean): PlanProblem {
   const tensor = { divides: [8, 8], forwardAllReduces: 2, backwardAllReduces: 2, gemms };
@@ -37,12 +47,7 @@ function problem(outBytes: number, overlap: boolean): PlanProblem {
       estimate: 'datasheet',
     })),
     links,
-    mode: 'training',
-    batch: 1,
-    bytesPerParam: 16,
-    zeroStage: 0,
-    overheadBytes: 0,
-    tensorDegrees: [1, 2],
+    ...STEP,
     ...(overlap
       ? { tensorOverlap: { pipelineSplits: 4, commSms: 16, smCount: { [ids[0]!]: 132, [ids[1]!]: 132 } } }
       : {}),
