@@ -2,7 +2,7 @@
  * Placement planning vocabulary: devices with their per-layer times and memory,
  * links between them, and the plans the searches produce. Pure.
  */
-import type { GradientSyncRule } from './stacks/stack-rule.js';
+import type { GradientSyncRule, TensorOverlapRule } from './stacks/stack-rule.js';
 import type { WeightFormat } from '../workload/generation.js';
 import type { Mode } from '../domain/mode.js';
 import type { ServingFigures } from './serving/serving.js';
@@ -128,6 +128,20 @@ export interface TensorSplit {
   allReduceBytesPerSample?: number;
   /** A mixture-of-experts block: its experts spread over the group (expert parallelism), one per member or more. */
   experts?: number;
+  /**
+   * A dense block's GEMMs beside its collectives, each a share of the block's forward FLOPs
+   * (problem/block-gemms.ts): attention's input projections (after the all-gather) and output
+   * projection (before the reduce-scatter), the MLP's the same. Absent: no overlap is priced.
+   */
+  gemms?: BlockGemms;
+}
+
+/** Shares of a block's forward FLOPs (TensorSplit.gemms). */
+export interface BlockGemms {
+  attnIn: number;
+  attnOut: number;
+  mlpIn: number;
+  mlpOut: number;
 }
 
 /** Activation recomputation (training): the attention cores only, or every layer's forward. */
@@ -166,6 +180,12 @@ export interface PlanProblem {
    * overlapped in torch DDP's 25 MB buckets.
    */
   gradientSync?: Pick<GradientSyncRule, 'overlapped' | 'bucketBytes' | 'bucketBytesPerReplica'>;
+  /**
+   * Training: the stack overlaps a block's tensor-parallel collectives with its GEMMs
+   * (stacks/stack-rule.ts TensorOverlapRule, priced by cost/tensor-overlap.ts) on the devices of
+   * `smCount` (by id, each its SM count); a replica with another device runs them exposed. Absent: exposed.
+   */
+  tensorOverlap?: Pick<TensorOverlapRule, 'pipelineSplits' | 'commSms'> & { smCount: Record<string, number> };
 }
 
 export interface OptimizerOffload {

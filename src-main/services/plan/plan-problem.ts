@@ -22,6 +22,9 @@ import { predictedLayers } from '../../core/planner/problem/predicted-layers.js'
 import { withTrainingMemory } from '../../core/planner/memory/selective-recompute.js';
 import { checkServedContext } from '../../core/planner/serving/served-decoder.js';
 import { withTensorSplit } from '../../core/planner/search/tensor-split.js';
+import { withBlockGemms } from '../../core/planner/problem/block-gemms.js';
+import { problemTensorOverlap, type OverlapDevice } from '../../core/planner/cost/tensor-overlap.js';
+import { datasheetFor } from '../../core/planner/cost/datasheets.js';
 import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
 import type { PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
@@ -114,10 +117,14 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   const held = withMemory(input, predicted, { candidates, predictions }, warnings);
   // No fine-tuning tool splits layers by tensor parallelism (search/plan-ranking.ts says so with pipelines).
   const { stack } = assumptions;
+  const training = req.mode === 'training' && !finetune;
   const degrees = finetune ? [1] : stack ? stackTensorDegrees(stack, req.tp) : req.tp;
-  const split = withTensorSplit(workload, model, held, degrees, warnings);
+  const tensor = withTensorSplit(workload, model, held, degrees, warnings);
+  // A stack that overlaps the collectives with the GEMMs prices them from each GEMM's share (stacks/*: tensorOverlap).
+  const overlap = training && stack ? problemTensorOverlap(stack, overlapDevices(candidates)) : undefined;
+  const split = overlap ? { ...tensor, layers: withBlockGemms(workload, tensor.layers) } : tensor;
   // The stacks that split blocks split the embedding and LM head by vocabulary (stacks/*: vocabParallel).
-  const byVocab = req.mode === 'training' && !finetune && (!stack || stack.vocabParallel !== null);
+  const byVocab = training && (!stack || stack.vocabParallel !== null);
   const vocab = byVocab ? withVocabParallel(model, split.layers) : split.layers;
   const { layers, sequence } = withSequence(workload, model, withExperts(workload, model, vocab));
   const { tensorDegrees } = split;
@@ -135,9 +142,22 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     ...(tensorDegrees.length > 1 ? { tensorDegrees } : {}),
     ...(sequence !== null ? { sequence } : {}),
     ...(stack ? { gradientSync: gradientSyncOf(stack) } : {}),
+    ...(overlap ? { tensorOverlap: overlap } : {}),
   };
   const engine = assumptions.engine?.serving;
   const problem = engine ? withEngineMemory(planned, engine) : planned;
   checkExpertsFit(workload, problem);
   return problem;
+}
+
+/** Each candidate's compute capability and SM count (its datasheet's, the probe's SM count first). */
+function overlapDevices(candidates: readonly PlanCandidate[]): OverlapDevice[] {
+  return candidates.map((c) => {
+    const ds = c.device.kind === 'gpu' ? datasheetFor(c.device.name) : null;
+    return {
+      id: c.device.id,
+      computeCapability: ds?.computeCapability ?? null,
+      smCount: c.features.smCount ?? ds?.smCount ?? null,
+    };
+  });
 }

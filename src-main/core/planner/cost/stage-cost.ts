@@ -26,13 +26,12 @@
  *   Optimizer offload adds its host transfers and CPU step (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices. The link arithmetic is in cut-times.ts.
- * - A tensor-parallel stage of degree t (Megatron-LM): its devices form replicas of t devices
- *   (devices [r·t, (r+1)·t)) that split each sample's work on the layers that split (PlanLayer.tensor)
- *   and run the others whole; the members go in lockstep, so a layer takes its slowest member's
- *   time. Each replica all-reduces every split layer's output over its members (2 forward and 2
- *   backward for a transformer block), over the group's slowest link. Data parallelism splits the
- *   microbatch over the replicas as over devices, and the gradient all-reduce runs over the devices
- *   holding the same shard.
+ * - A tensor-parallel stage of degree t (Megatron-LM): replicas of t devices ([r·t, (r+1)·t)) split
+ *   each sample's work on the split layers (PlanLayer.tensor), the others run whole, in lockstep (a
+ *   layer takes its slowest member's time). Each replica all-reduces a split layer's output over the
+ *   group's slowest link (2 forward, 2 backward a block), whole or as the stack overlaps it with the
+ *   GEMMs (tensor-overlap.ts). Data parallelism splits the microbatch over the replicas; gradients
+ *   are reduced over the devices holding the same shard.
  * Every search and evaluation goes through these functions, so equal plans cost exactly the same.
  */
 import type { CostModel } from './cost-model.js';
@@ -53,6 +52,7 @@ import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
 import { devicePrefixes, distinctReplicas } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
+import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
 /** Prefix sums of the problem's layers; every stage cost the planner uses. */
@@ -395,24 +395,22 @@ export class CostTables {
     const key = `${members.join(',')}/${samples}`;
     const hit = this.commPrefix.get(key);
     if (hit) return hit;
-    const L = this.layerCount;
-    const training = this.problem.mode === 'training';
+    const [L, tp, training] = [this.layerCount, members.length, this.problem.mode === 'training'];
     const ids = members.map((d) => this.deviceIds[d] as string);
-    const step = new Float64Array(L + 1);
-    const fwd = new Float64Array(L + 1);
+    const [step, fwd] = [new Float64Array(L + 1), new Float64Array(L + 1)];
+    const overlap = training ? replicaOverlap(this.problem.tensorOverlap, ids) : null;
+    const compute = overlap ? this.replicaTimes(members, tp).fwd : null;
     for (let l = 0; l < L; l++) {
       const layer = this.problem.layers[l];
-      const split = layer?.tensor;
-      let f = 0;
-      let b = 0;
-      if (split && layer) {
-        const bytes = split.allReduceBytesPerSample ?? layer.outBytesPerSample;
-        const one = this.guard(() => this.cost.allReduceUs(ids, bytes * samples));
-        f = split.forwardAllReduces * one;
-        b = training ? split.backwardAllReduces * one : 0;
+      let c = NO_COMM;
+      if (layer?.tensor) {
+        const bytes = (layer.tensor.allReduceBytesPerSample ?? layer.outBytesPerSample) * samples;
+        const one = this.guard(() => this.cost.allReduceUs(ids, bytes));
+        const fUs = compute ? samples * ((compute[l + 1] as number) - (compute[l] as number)) : 0;
+        c = splitLayerCommUs(layer.tensor, one, fUs, { tp, training, overlap });
       }
-      fwd[l + 1] = (fwd[l] as number) + f;
-      step[l + 1] = (step[l] as number) + f + b;
+      fwd[l + 1] = (fwd[l] as number) + c.forward;
+      step[l + 1] = (step[l] as number) + c.forward + c.backward;
     }
     const out = { step, fwd };
     this.commPrefix.set(key, out);

@@ -18,7 +18,7 @@ import type { ExportModel } from './python/model-config.js';
 
 export interface ExportInput {
   plan: Plan;
-  problem: Pick<PlanProblem, 'layers' | 'devices' | 'mode' | 'batch' | 'zeroStage'>;
+  problem: Pick<PlanProblem, 'layers' | 'devices' | 'mode' | 'batch' | 'zeroStage' | 'tensorOverlap'>;
   /** Compute precision (default bf16); fp8: fp8 GEMMs (Transformer Engine), bf16 elsewhere. */
   dtype?: 'bf16' | 'fp16' | 'fp32' | 'fp8';
   /** Serving: how the weights are stored (plan --weights: fp8, int8, int4, q8_0, q4_k, q4_0); absent: the dtype. */

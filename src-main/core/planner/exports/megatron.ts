@@ -62,6 +62,10 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     String(layout.globalBatch),
   ];
   if (layout.tp > 1) args.push('--sequence-parallel');
+  // Transformer Engine's userbuffers overlap the sequence-parallel collectives with the GEMMs, as the megatron stack prices it (stacks/megatron-stack.ts).
+  const overlap = input.problem.tensorOverlap?.smCount;
+  if (layout.tp > 1 && overlap && layout.ranks.every((r) => overlap[r.device.id] !== undefined))
+    args.push('--tp-comm-overlap');
   if (layout.cp > 1) args.push('--context-parallel-size', String(layout.cp));
   args.push(...expertArgs(input, layout.tp));
   args.push(...interleavingArgs(input.plan.virtualStages ?? 1, counts, warnings));

@@ -33,6 +33,7 @@ export const DEEPSPEED_STACK: StackRule = {
   gatherPrefetch:
     'stage 3 sets overlap_comm and prefetches parameters (stage3_prefetch_bucket_size 5e7) behind compute',
   tensorComm: 'no tensor parallelism',
+  tensorOverlap: null,
   hostGapUs: null,
   hostGap: 'none added: eager PyTorch; no first-party kernel benchmark of its host time per op',
   exports: 'deepspeed',

@@ -33,6 +33,7 @@ export const FSDP_STACK: StackRule = {
   gatherPrefetch:
     'backward_prefetch=BACKWARD_PRE and forward_prefetch (the export writes both): the next block gathered behind this one',
   tensorComm: 'no tensor parallelism',
+  tensorOverlap: null,
   hostGapUs: null,
   hostGap:
     'none added: eager PyTorch; no first-party kernel benchmark of its host time per op, and the bench cells run microbatches whose kernels are far longer than it',

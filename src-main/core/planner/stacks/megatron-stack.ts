@@ -38,13 +38,15 @@ export const MEGATRON_STACK: StackRule = {
   },
   gatherPrefetch: "Megatron FSDP prefetches the next module's parameters behind this one's compute",
   tensorComm:
-    'not overlapped: --tp-comm-overlap (Transformer Engine userbuffers) is not written by the export, so the sequence-parallel all-gathers and reduce-scatters run between the GEMMs',
+    "--tp-comm-overlap (the export writes it with --sequence-parallel on Hopper and later, as NVIDIA's NeMo and Megatron-Bridge performance recipes turn it on for H100 and B200): Transformer Engine's userbuffers with its defaults (no --tp-comm-overlap-cfg; megatron/training/initialize.py:211-264 @d98e8a64): the all-gathers before qkv and fc1 (forward) and of the output gradient before proj and fc2 dgrad by ring exchange (tp chunks, copy engine, the local chunk first); the reduce-scatters after proj and fc2 pipelined in 4 splits and after qkv and fc1 dgrad in bulk beside their wgrad GEMM, those GEMMs on the SMs less 16 (transformer_engine/pytorch/module/base.py:336-396 @d0067d0d: num_sm 16, set_sm_margin). Not priced: the bulk re-gather of the input beside the dgrad GEMM (not counted without overlap either). NeMo's own configs give some GEMMs 2-24 SMs (userbuffers_bf16_h100_h8192_tp4_mbs1_seqlen8192); priced at the defaults. Ampere: not written, collectives between the GEMMs",
+  tensorOverlap: { pipelineSplits: 4, commSms: 16, minComputeMajor: 9, flag: '--tp-comm-overlap' },
   hostGapUs: null,
   hostGap:
     'none added: Megatron-Core launches fused Transformer Engine kernels; no first-party figure of its host time per kernel',
   exports: 'megatron',
   sources: [
-    'NVIDIA/Megatron-LM megatron/training/arguments.py (--use-distributed-optimizer, --overlap-grad-reduce, --tp-comm-overlap, --recompute-*)',
+    'NVIDIA/Megatron-LM megatron/training/arguments.py (--use-distributed-optimizer, --overlap-grad-reduce, --tp-comm-overlap, --recompute-*; :1441 --tp-comm-overlap needs --sequence-parallel, @d98e8a64)',
+    'NVIDIA/TransformerEngine transformer_engine/pytorch/module/base.py initialize_ub (default overlap method, num_sm, num_splits per GEMM, @d0067d0d)',
     'NVIDIA/Megatron-LM megatron/core/distributed/distributed_data_parallel.py (bucket_size default)',
     'Megatron-Core docs, Megatron FSDP (use_megatron_fsdp, data_parallel_sharding_strategy)',
   ],

@@ -28,6 +28,22 @@ export interface GradientSyncRule {
   how: string;
 }
 
+/**
+ * Tensor-parallel communication overlapped with the GEMMs (sequence parallelism: an all-gather
+ * before each column-parallel GEMM, a reduce-scatter after each row-parallel one), as
+ * cost/tensor-overlap.ts prices it: all-gathers by ring exchange beside the GEMM's chunks;
+ * forward reduce-scatters pipelined in `pipelineSplits` chunks and backward ones in bulk beside the
+ * weight-gradient GEMM, each of those GEMMs on the GPU's SMs less `commSms`.
+ */
+export interface TensorOverlapRule {
+  pipelineSplits: number;
+  commSms: number;
+  /** The oldest GPU architecture (compute capability major) it is turned on for. */
+  minComputeMajor: number;
+  /** The flag its export writes. */
+  flag: string;
+}
+
 export interface StackRule {
   name: TrainingStack;
   title: string;
@@ -57,8 +73,10 @@ export interface StackRule {
   gradientSync: GradientSyncRule;
   /** ZeRO-3: the next layer's all-gather prefetched behind this layer's compute (stage-cost.ts's formula). */
   gatherPrefetch: string;
-  /** Tensor-parallel collectives: never overlapped as exported (the step adds them whole). */
+  /** How its tensor-parallel collectives run beside the GEMMs, and where that is written. */
   tensorComm: string;
+  /** What it overlaps of them (cost/tensor-overlap.ts prices it); null: none, the step adds them whole. */
+  tensorOverlap: TensorOverlapRule | null;
   /**
    * Host time per kernel launch beyond the kernel model's launch cost (µs), where the stack runs
    * eager PyTorch; null with why when no first-party measurement gives one.

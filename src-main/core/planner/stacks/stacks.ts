@@ -38,7 +38,9 @@ export function stackAssumes(rule: StackRule): string {
     rule.gradientSync.overlapped
       ? 'gradient reduction overlapped in buckets'
       : 'gradient reduction after the backward pass',
-    'tensor-parallel collectives not overlapped',
+    rule.tensorOverlap
+      ? `tensor-parallel collectives overlapped with their GEMMs (${rule.tensorOverlap.flag}, compute capability ${rule.tensorOverlap.minComputeMajor}.0 and later)`
+      : 'tensor-parallel collectives not overlapped',
   ].join('; ');
 }
 

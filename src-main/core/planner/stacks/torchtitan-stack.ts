@@ -34,6 +34,7 @@ export const TORCHTITAN_STACK: StackRule = {
   gatherPrefetch: "FSDP2's implicit prefetch: the next block's all-gather is issued before this block's compute",
   tensorComm:
     'not overlapped: async TP (experimental.enable_async_tensor_parallel) needs torch.compile, which the export does not turn on',
+  tensorOverlap: null,
   hostGapUs: null,
   hostGap:
     'none added: eager PyTorch dispatches each op from Python; no first-party kernel benchmark of that gap per op was found, and the bench cells run microbatches whose kernels are far longer than it',

@@ -116,7 +116,8 @@ describe('the training files plan --emit writes pass the parsers of the tools th
       ),
     );
     for (const name of ['megatron.sh', 'torchrun.sh', 'deepspeed.sh', 'launch_lora.sh'])
-      for (const line of lines(name).filter((l) => !/^python3? /.test(l))) problems.push(...lineProblems(line).map((p) => `${name}: ${p}`));
+      for (const line of lines(name).filter((l) => !/^python3? /.test(l)))
+        problems.push(...lineProblems(line).map((p) => `${name}: ${p}`));
     problems.push(...lineProblems(slurmLine(text('job.sbatch'))).map((p) => `job.sbatch: ${p}`));
     problems.push(...lineProblems(e.accelerate.command).map((p) => `accelerate launch: ${p}`));
     problems.push(
@@ -129,6 +130,18 @@ describe('the training files plan --emit writes pass the parsers of the tools th
       for (const flag of splitAtScript(line).args.filter((w) => w.startsWith('--')))
         expect(text('train_deepspeed.py')).toContain(`add_argument("${flag}"`);
     expect(problems).toEqual([]);
+  });
+
+  it("the megatron stack's TP layout on H100s: --tp-comm-overlap with sequence parallelism, as Megatron-LM's parser takes them", () => {
+    const req: PlanRequest = { ...llama, virtual: ['8xH100 SXM5'], layout: 'tp=4,pp=1,dp=2,zero=1', stack: 'megatron' };
+    const words = (planFiles(plan('megatron stack, tp 4', req)).find((f) => f.name === 'megatron-args.txt')?.text ?? '')
+      .trim()
+      .split(/\s+/);
+    expect(words).toEqual(expect.arrayContaining(['--sequence-parallel', '--tp-comm-overlap']));
+    expect(checkCommand(['pretrain_gpt.py', ...words].map(shellQuote).join(' '), FIXTURES['megatron-lm'])).toEqual([]);
+    // On A100s the stack leaves the collectives between the GEMMs, and the export says nothing of an overlap.
+    const a100 = planFiles(plan('megatron stack, tp 4, A100', { ...req, virtual: ['8xA100'] }));
+    expect(a100.find((f) => f.name === 'megatron-args.txt')?.text).not.toContain('--tp-comm-overlap');
   });
 
   it('covers what the plans are meant to: TP, pipeline stages, ZeRO-3, an offload and two nodes', () => {

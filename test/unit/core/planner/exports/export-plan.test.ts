@@ -381,6 +381,19 @@ describe('tensor-parallel exports', () => {
     expect(flag(t, '--global-batch-size')).toBe('8');
   });
 
+  it('Megatron-LM: --tp-comm-overlap where the stack overlaps TP communication on every rank', () => {
+    const plain = tensorPlan([4, 4], 4);
+    const ids = plain.problem.devices.map((d) => d.id);
+    const on = (smCount: Record<string, number>): ExportInput => ({
+      ...plain,
+      problem: { ...plain.problem, tensorOverlap: { pipelineSplits: 4, commSms: 16, smCount } },
+    });
+    const all = Object.fromEntries(ids.map((id) => [id, 132]));
+    expect(exportMegatron(on(all)).args).toContain('--tp-comm-overlap');
+    expect(exportMegatron(plain).args).not.toContain('--tp-comm-overlap');
+    expect(exportMegatron(on({ [ids[0] as string]: 132 })).args).not.toContain('--tp-comm-overlap');
+  });
+
   it('vLLM: tensor and pipeline sizes, the uneven layer partition and GPUs in rank order', () => {
     const e = serve(tensorPlan([4, 4], 4, [0, 5, 14]), 'vllm', 'meta-llama/Llama-3.1-70B-Instruct', 'bf16');
     const t = tokenize(e.command);
