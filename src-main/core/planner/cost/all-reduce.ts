@@ -220,24 +220,42 @@ function railRingUs(route: AllReduceRoute, nodes: NonNullable<AllReduceRoute['no
 
 /** The cheapest algorithm for `bytes` over the route, and its time (µs). */
 export function allReduceOver(route: AllReduceRoute, bytes: number): { us: number; algorithm: AllReduceAlgorithm } {
-  if (route.n < 2 || bytes <= 0) return { us: 0, algorithm: 'ring' };
+  const chosen: { algorithm: AllReduceAlgorithm } = { algorithm: 'ring' };
+  const us = allReduceOverUs(route, bytes, chosen);
+  return { us, algorithm: chosen.algorithm };
+}
+
+/**
+ * allReduceOver's time alone, no object made (the searches price an all-reduce per layer range);
+ * `chosen`, when given, gets the algorithm's name.
+ */
+export function allReduceOverUs(
+  route: AllReduceRoute,
+  bytes: number,
+  chosen?: { algorithm: AllReduceAlgorithm },
+): number {
+  if (route.n < 2 || bytes <= 0) return 0;
   const { nodes, nvls } = route;
   if (nodes) {
     const hierarchical = pipelinedUs(hierarchicalPhases(nodes, bytes));
     const railRing = railRingUs(route, nodes, bytes);
-    return hierarchical <= railRing
-      ? { us: hierarchical, algorithm: 'hierarchical' }
-      : { us: railRing, algorithm: 'rail-ring' };
+    if (chosen) chosen.algorithm = hierarchical <= railRing ? 'hierarchical' : 'rail-ring';
+    return hierarchical <= railRing ? hierarchical : railRing;
   }
-  let best: { us: number; algorithm: AllReduceAlgorithm } = {
-    us: ringAllReduceUs(route.n, bytes, route.ring),
-    algorithm: 'ring',
-  };
+  let us = ringAllReduceUs(route.n, bytes, route.ring);
+  let algorithm: AllReduceAlgorithm = 'ring';
   const tree = treeAllReduceUs(route.n, bytes, route.ring);
-  if (tree < best.us) best = { us: tree, algorithm: 'tree' };
+  if (tree < us) {
+    us = tree;
+    algorithm = 'tree';
+  }
   const viaSwitch = nvls ? transfer(bytes, nvls.gbps) + 2 * nvls.alphaUs : Infinity;
-  if (viaSwitch < best.us) best = { us: viaSwitch, algorithm: 'nvls' };
-  return best;
+  if (viaSwitch < us) {
+    us = viaSwitch;
+    algorithm = 'nvls';
+  }
+  if (chosen) chosen.algorithm = algorithm;
+  return us;
 }
 
 /** What a plan over several machines assumes of its all-reduces, in one line; null on one machine. */

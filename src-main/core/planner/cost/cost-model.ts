@@ -4,7 +4,7 @@
  * NVLS inside a node; hierarchical or a ring per rail across nodes: all-reduce.ts) and measured
  * nccl-tests fits. Pure.
  */
-import { allReduceOver, allReduceRoute, type AllReduceRoute } from './all-reduce.js';
+import { allReduceOverUs, allReduceRoute, type AllReduceRoute } from './all-reduce.js';
 import { linkBetween, messageUs, nodeLinkAcross } from './collectives.js';
 import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink, PlanProblem } from '../types.js';
@@ -132,9 +132,9 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
       const fit = fits.size > 0 ? fits.get(setKey(devices)) : undefined;
       if (fit) return messageUs(fit, bytes);
       const route = routeOf(devices);
-      return route ? allReduceOver(route, bytes).us : Infinity;
+      return route ? allReduceOverUs(route, bytes) : Infinity;
     },
-    // allReduceOver reads nothing but the route: equal routes, equal times (a measured fit is its own).
+    // allReduceOverUs reads nothing but the route: equal routes, equal times (a measured fit is its own).
     allReduceKey: (devices) =>
       devices.length < 2 || (fits.size > 0 && fits.has(setKey(devices)))
         ? null

@@ -48,6 +48,7 @@ import {
 import type { PlanProblem } from '../types.js';
 import { largestGatherBytes, largestGatherTable, type LargestGatherTable } from '../memory/gathered-layer.js';
 import { CutTimes } from './cut-times.js';
+import { ListCache } from './list-cache.js';
 import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
 import { devicePrefixes, distinctReplicas } from './time-classes.js';
@@ -62,11 +63,11 @@ export class CostTables {
   /** Problems a cost model raised (e.g. "no link between a and b"), reported with the plans. */
   readonly costErrors = new Set<string>();
   private readonly index = new Map<string, number>();
-  private readonly shardRingCache = new WeakMap<readonly number[], Map<number, string[][]>>();
+  private readonly shardRingCache = new ListCache<string[][]>();
   /** Per device: its time class (devices of a class take the same forward and step time on every layer). */
   private readonly timeClass: Int32Array;
-  /** Per device list and tp: its replicas, one of each sequence of time classes (cached by the list's identity). */
-  private readonly distinctReplicaCache = new WeakMap<readonly number[], Map<number, number[][]>>();
+  /** Per device list and tp: its replicas, one of each sequence of time classes. */
+  private readonly distinctReplicaCache = new ListCache<number[][]>();
   private readonly stepPrefix: readonly Float64Array[];
   private readonly forwardPrefix: readonly Float64Array[];
   private readonly missingPrefix: readonly Int32Array[];
@@ -405,7 +406,7 @@ export class CostTables {
       let c = NO_COMM;
       if (layer?.tensor) {
         const bytes = (layer.tensor.allReduceBytesPerSample ?? layer.outBytesPerSample) * samples;
-        const one = this.guard(() => this.cost.allReduceUs(ids, bytes));
+        const one = this.allReduceUs(ids, bytes);
         const fUs = compute ? samples * ((compute[l + 1] as number) - (compute[l] as number)) : 0;
         c = splitLayerCommUs(layer.tensor, one, fUs, { tp, training, overlap });
       }
@@ -438,12 +439,11 @@ export class CostTables {
     const sync = this.problem.gradientSync;
     const lastBucket = Math.min(bytes, sync ? gradientBucketBytes(sync, replicas) : GRADIENT_BUCKET_BYTES);
     // A stack that reduces after the backward pass hides none of it.
-    const backwardUs =
-      sync?.overlapped === false ? 0 : perReplica * this.leastPerSampleUs(devices, from, to, tp).backward;
+    const backwardUs = sync?.overlapped === false ? 0 : perReplica * this.leastPerSampleUs(devices, from, to, tp, 1);
     let us = 0;
     for (const ids of rings) {
-      const all = this.guard(() => this.cost.allReduceUs(ids, bytes));
-      const last = sync?.overlapped === false ? all : this.guard(() => this.cost.allReduceUs(ids, lastBucket));
+      const all = this.allReduceUs(ids, bytes);
+      const last = sync?.overlapped === false ? all : this.allReduceUs(ids, lastBucket);
       us = Math.max(us, Math.max(all - backwardUs, last));
     }
     return us + offload;
@@ -466,10 +466,9 @@ export class CostTables {
       // Fine-tuning gathers the frozen weights too (their stored bytes).
       const bytes = this.shardParams(l, l + 1, tp) * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
       // An all-gather (or a reduce-scatter) moves half of what an all-reduce of the same buffer does.
-      gather.push(this.guard(() => this.cost.allReduceUs(ids, bytes)) / 2);
-      const least = this.leastPerSampleUs(devices, l, l + 1, tp);
-      forward.push(perReplica * least.forward);
-      backward.push(perReplica * least.backward);
+      gather.push(this.allReduceUs(ids, bytes) / 2);
+      forward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 0));
+      backward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 1));
     }
     // fp16 gradients are as large as fp16 weights: each reduce-scatter takes its layer's gather time.
     const at = (a: readonly number[], i: number): number => (i >= 0 && i < k ? (a[i] as number) : 0);
@@ -484,15 +483,10 @@ export class CostTables {
   }
 
   /**
-   * Per-sample forward and backward time of layers [from, to) on the stage's fastest replica (its
+   * Per-sample forward (part 0) or backward (part 1) time of layers [from, to) on the stage's fastest replica (its
    * slowest member with tensor parallelism): the least compute its collectives can hide behind.
    */
-  private leastPerSampleUs(
-    devices: readonly number[],
-    from: number,
-    to: number,
-    tp: number,
-  ): { forward: number; backward: number } {
+  private leastPerSampleUs(devices: readonly number[], from: number, to: number, tp: number, part: 0 | 1): number {
     let forward = Infinity;
     let backward = Infinity;
     // Replicas of the same time classes give the same times: each is counted once.
@@ -513,27 +507,22 @@ export class CostTables {
       forward = Math.min(forward, f);
       backward = Math.min(backward, step - f);
     }
-    return Number.isFinite(forward) ? { forward, backward } : { forward: 0, backward: 0 };
+    return !Number.isFinite(forward) ? 0 : part === 0 ? forward : backward;
   }
 
-  /** One replica of each sequence of members' time classes, cached by the identity of `devices`. */
+  /** One replica of each sequence of members' time classes, cached per list (ListCache). */
   private distinctReplicas(devices: readonly number[], tp: number): number[][] {
-    const byTp = this.distinctReplicaCache.get(devices) ?? new Map<number, number[][]>();
-    this.distinctReplicaCache.set(devices, byTp);
-    const out = byTp.get(tp) ?? distinctReplicas(replicasOf(devices, tp), this.timeClass);
-    byTp.set(tp, out);
-    return out;
+    const hit = this.distinctReplicaCache.find(devices, tp);
+    return hit ?? this.distinctReplicaCache.add(devices, tp, distinctReplicas(replicasOf(devices, tp), this.timeClass));
   }
 
   /**
    * The devices holding each of the tp shards (ids), one ring of each all-reduce route where the
    * cost model tells them (rings of like nodes cost the same: their slowest is any of them),
-   * cached by the identity of `devices`.
+   * cached per list (ListCache).
    */
   private shardRings(devices: readonly number[], tp: number): string[][] {
-    const byTp = this.shardRingCache.get(devices) ?? new Map<number, string[][]>();
-    this.shardRingCache.set(devices, byTp);
-    const cached = byTp.get(tp);
+    const cached = this.shardRingCache.find(devices, tp);
     if (cached) return cached;
     const seen = new Set<string>();
     const rings = Array.from({ length: tp }, (_, j) =>
@@ -544,8 +533,7 @@ export class CostTables {
       if (key !== null) seen.add(key);
       return true;
     });
-    byTp.set(tp, rings);
-    return rings;
+    return this.shardRingCache.add(devices, tp, rings);
   }
 
   /**
@@ -589,8 +577,22 @@ export class CostTables {
       const v = f();
       return Number.isNaN(v) ? Infinity : v;
     } catch (e) {
-      this.costErrors.add(e instanceof Error ? e.message : String(e));
-      return Infinity;
+      return this.failed(e);
     }
+  }
+
+  /** guard(() => cost.allReduceUs(ids, bytes)) without a closure: the searches ask for every range. */
+  private allReduceUs(ids: readonly string[], bytes: number): number {
+    try {
+      const v = this.cost.allReduceUs(ids, bytes);
+      return Number.isNaN(v) ? Infinity : v;
+    } catch (e) {
+      return this.failed(e);
+    }
+  }
+
+  private failed(e: unknown): number {
+    this.costErrors.add(e instanceof Error ? e.message : String(e));
+    return Infinity;
   }
 }

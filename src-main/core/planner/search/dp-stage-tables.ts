@@ -10,6 +10,7 @@
 import type { DpStateSpace, StageGroup } from './dp-state-space.js';
 import type { PlannerContext } from '../problem/problem.js';
 import type { ScratchLease } from './scratch.js';
+import type { EvenStageTimer } from '../cost/even-stage-timer.js';
 
 /** Groups of one shape a group's stage tables are compared with before they are computed (DpStageTables.twinOf). */
 const MAX_TWINS_TRIED = 4;
@@ -43,6 +44,37 @@ function stageFits(ctx: PlannerContext, g: StageGroup, m: number): StageFits {
   };
 }
 
+/** What an even group's stage times and fits come from: its timer, its memory test and its devices' shares of a microbatch. */
+interface EvenRanges {
+  timer: EvenStageTimer;
+  fits: StageFits;
+  shares: readonly number[];
+}
+
+function evenRanges(ctx: PlannerContext, g: StageGroup, m: number, samples: number): EvenRanges {
+  const { tables } = ctx;
+  return {
+    timer: tables.evenStageTimer(g.devs, samples, g.tp),
+    fits: stageFits(ctx, g, m),
+    shares: tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares,
+  };
+}
+
+/** Per-layer floors of a plan's times (DpStageTables.layerFloors). */
+interface LayerFloors {
+  sum: number;
+  most: number;
+  cap: number;
+}
+
+/** The ranges of a count whose tables are not built (DpStageTables.probe): each even group's computed on first use. */
+interface RangeProbe {
+  m: number;
+  samples: number;
+  maxInFlight: number;
+  ranges: (EvenRanges | null)[];
+}
+
 /** Stage, cut and prefix times of every group for one microbatch count (fill), read by the DP. */
 export class DpStageTables {
   readonly layerCount: number;
@@ -68,6 +100,10 @@ export class DpStageTables {
   private capBuffer = new Float64Array(0);
   /** The least a plan's largest time can be at the last fill's samples (layerFloors' cap, less 1e-9 of it); 0 when unknown. */
   private leastLargest = 0;
+  /** layerFloors of the last samples asked (a count asks before and after its fill). */
+  private floors: { samples: number; value: LayerFloors | null } | null = null;
+  /** Set by probe, cleared by fill: rangeWithin computes what the tables would hold. */
+  private probing: RangeProbe | null = null;
 
   constructor(
     private readonly ctx: PlannerContext,
@@ -104,6 +140,7 @@ export class DpStageTables {
 
   /** Rebuilds every table for m microbatches of `samples` samples, at most `maxInFlight` in flight. */
   fill(m: number, samples: number, maxInFlight: number): void {
+    this.probing = null;
     const L = this.layerCount;
     if (this.stageTime.length === 0) this.allocate();
     this.stageTime.fill(Infinity);
@@ -119,9 +156,8 @@ export class DpStageTables {
         this.stageFit.copyWithin(gid * this.rangesPerGroup, from, from + this.rangesPerGroup);
         return;
       }
-      const fits = stageFits(this.ctx, g, m);
-      if (this.evenGroup[gid]) this.fillEvenStages(g, gid, fits, samples, maxInFlight);
-      else this.fillUnevenStages(g, gid, fits, samples, maxInFlight);
+      if (this.evenGroup[gid]) this.fillEvenStages(gid, evenRanges(this.ctx, g, m, samples), maxInFlight);
+      else this.fillUnevenStages(g, gid, stageFits(this.ctx, g, m), samples, maxInFlight);
     });
     this.fillCuts(samples);
     this.leastLargest = (this.layerFloors(samples)?.cap ?? 0) * (1 - 1e-9);
@@ -176,11 +212,8 @@ export class DpStageTables {
    * in flight: for each count f in flight, the furthest end that fits from `from` never falls as
    * `from` grows (two pointers).
    */
-  private fillEvenStages(g: StageGroup, gid: number, fits: StageFits, samples: number, maxInFlight: number): void {
+  private fillEvenStages(gid: number, { timer, fits, shares }: EvenRanges, maxInFlight: number): void {
     const { layerCount: L, rangesPerGroup, stageTime, stageFit, reach } = this;
-    const tables = this.ctx.tables;
-    const shares = tables.stageSplit(g.devs, 0, 1, samples, g.tp).shares;
-    const timer = tables.evenStageTimer(g.devs, samples, g.tp);
     for (let f = 1; f <= maxInFlight; f++) {
       const ro = f * L;
       let t = 0;
@@ -202,6 +235,33 @@ export class DpStageTables {
         stageTime[base + to] = timer.time(from, to);
       }
     }
+  }
+
+  /**
+   * Answers rangeWithin for m microbatches of `samples` samples without the tables: each even
+   * group's range computed as asked, from what fillEvenStages computes it from (so the same time
+   * and fit), until the next fill. A count whose relaxation (SuffixDp.mayFit) fails is refused
+   * without its tables.
+   */
+  probe(m: number, samples: number, maxInFlight: number): void {
+    this.probing = { m, samples, maxInFlight, ranges: new Array<EvenRanges | null>(this.groupCount).fill(null) };
+  }
+
+  /**
+   * Whether the stage of even group g over [from, to) takes at most tmax and fits `need`
+   * microbatches in flight: the tables' entries, or while probing the same computed. A range of
+   * an even group fits f in flight when it fits with every f' ≤ f and every range inside it does
+   * (fillEvenStages), so one test of f = need decides.
+   */
+  rangeWithin(g: number, from: number, to: number, tmax: number, need: number): boolean {
+    const p = this.probing;
+    if (p === null) {
+      const k = g * this.rangesPerGroup + from * (this.layerCount + 1) + to;
+      return (this.stageTime[k] as number) <= tmax && (this.stageFit[k] as number) >= need;
+    }
+    if (need > p.maxInFlight) return false;
+    const r = (p.ranges[g] ??= evenRanges(this.ctx, this.states.groups[g] as StageGroup, p.m, p.samples));
+    return r.timer.time(from, to) <= tmax && r.fits(from, to, need, r.shares);
   }
 
   /** Cut times between each pair of groups that can follow each other, at each cut. */
@@ -266,6 +326,15 @@ export class DpStageTables {
   }
 
   /**
+   * A lower bound of sumFloor at `samples` a microbatch, before fill: each layer's least time over
+   * every group, memory ignored (a least over more groups), less 1e-9 of it; 0 when some group's
+   * devices differ, as sumFloor.
+   */
+  sumFloorBefore(samples: number): number {
+    return (this.layerFloors(samples)?.sum ?? 0) * (1 - 1e-9);
+  }
+
+  /**
    * A lower bound of the step of every plan with m microbatches of `samples` samples, before fill:
    * with T_l a layer's least time over the groups (memory ignored), Σ t ≥ Σ T_l; the largest stage
    * time is ≥ max T_l, ≥ Σ T_l / stages (at most `maxStages`) and ≥ capFloor; cuts and syncs are
@@ -286,7 +355,12 @@ export class DpStageTables {
    * and a plan uses each device at most once, so max t_i · D ≥ Σ |g_i|·t_i ≥ Σ A_l. Null when some
    * group's devices differ (their times do not add up over layers).
    */
-  private layerFloors(samples: number): { sum: number; most: number; cap: number } | null {
+  private layerFloors(samples: number): LayerFloors | null {
+    if (this.floors?.samples !== samples) this.floors = { samples, value: this.computeLayerFloors(samples) };
+    return this.floors.value;
+  }
+
+  private computeLayerFloors(samples: number): LayerFloors | null {
     const { layerCount: L, evenGroup } = this;
     if (!evenGroup.every((e) => e === 1)) return null;
     const least = new Float64Array(L).fill(Infinity);

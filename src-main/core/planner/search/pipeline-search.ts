@@ -120,7 +120,7 @@ function searchCount(
 ): { result: Omit<MicrobatchResult, 'exact'>; total: number } {
   const w = m - 1;
   // No plan of this count can beat the limit: its tables are not even built.
-  if (limit < Infinity && dp.stepFloor(m) >= limit)
+  if (limit < Infinity && (dp.stepFloor(m) >= limit || !mayBeat(dp, m, limit)))
     return { result: { microbatches: m, plan: null, dpRuns: 0, tmaxCandidates: 0 }, total: Infinity };
   dp.prepare(m);
   // A better plan's largest time c has floor + w·c below the limit, and is at least the least
@@ -140,4 +140,19 @@ function searchCount(
   if (t0 < Infinity) r.runs++;
   const plan = r.solution ? pricePlan(ctx, r.solution.spec) : null;
   return { result: { microbatches: m, plan, dpRuns: r.runs, tmaxCandidates: caps.length }, total: r.total };
+}
+
+/**
+ * Whether a plan with m microbatches might beat `limit`, before the count's tables (false: none
+ * can). Its largest time c has G + (m − 1)·c < limit with G ≥ sumFloor ≥ sumFloorBefore, so every
+ * stage time is at most the c that leaves; the relaxation the search applies to each cap first
+ * (mayFit), on ranges computed as it asks them (SuffixDp.probe), refuses as the search would.
+ */
+export function mayBeat(dp: SuffixDp, m: number, limit: number): boolean {
+  const floor = dp.sumFloorBefore(m);
+  if (!(floor < limit)) return false;
+  // 1e-9 of the limit above the cap: a cap whose sum with the floor rounds below the limit stays under it.
+  const tmax = m > 1 ? (limit - floor + 1e-9 * limit) / (m - 1) : Infinity;
+  dp.probe(m);
+  return dp.mayFit(tmax);
 }

@@ -149,14 +149,27 @@ export class SuffixDp {
 
   /** Rebuilds the stage times, memory fits, cut times and prefix sums for m microbatches. */
   prepare(m: number): void {
-    this.microbatches = m;
-    const samples = this.ctx.problem.batch / m;
-    this.samples = samples;
     const L = this.layerCount;
     if (this.sync.length === 0) this.sync = this.lease.take('sync', 'f64', this.states.groups.length * L * (L + 1));
     this.sync.fill(NaN);
-    const maxInFlight = this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
-    this.tables.fill(m, samples, maxInFlight);
+    this.tables.fill(m, this.setCount(m), this.maxInFlight(m));
+  }
+
+  /** Sets the microbatch count m of what follows; its samples a microbatch. */
+  private setCount(m: number): number {
+    this.microbatches = m;
+    this.samples = this.ctx.problem.batch / m;
+    return this.samples;
+  }
+
+  /** The most microbatches a stage holds in flight with m microbatches. */
+  private maxInFlight(m: number): number {
+    return this.inference ? 1 : this.gpipe ? m : Math.min(m, this.states.totalMembers);
+  }
+
+  /** Sets count m without its tables: mayFit computes the ranges it asks (DpStageTables.probe) until prepare. */
+  probe(m: number): void {
+    this.tables.probe(m, this.setCount(m), this.maxInFlight(m));
   }
 
   /** Hands the tables back for the next search: this DP is done. */
@@ -168,6 +181,11 @@ export class SuffixDp {
   stepFloor(m: number): number {
     const stages = Math.min(this.states.totalMembers, this.layerCount);
     return this.tables.stepFloor(m, this.ctx.problem.batch / m, stages);
+  }
+
+  /** A lower bound of sumFloor with m microbatches, without prepare(m) (DpStageTables.sumFloorBefore). */
+  sumFloorBefore(m: number): number {
+    return this.tables.sumFloorBefore(this.ctx.problem.batch / m);
   }
 
   /** A lower bound of G(∞) (DpStageTables.sumFloor). */
@@ -186,8 +204,7 @@ export class SuffixDp {
    * flight is enough). False means G(tmax) = ∞. Cheap: O(states of the device usage × log L).
    */
   mayFit(tmax: number): boolean {
-    const { layerCount: L, membersUsed, firstGroups, groupUsage, relaxedStart: S, microbatches: m } = this;
-    const { rangesPerGroup, stageTime, stageFit, evenGroup } = this.tables;
+    const { layerCount: L, membersUsed, firstGroups, groupUsage, relaxedStart: S, microbatches: m, tables } = this;
     const { usages: U, explicitStages } = this.states;
     // S[u]: the least first layer of a suffix that the devices counted by u can cover.
     S[0] = L;
@@ -197,23 +214,18 @@ export class SuffixDp {
       for (const g of firstGroups[u] as Int32Array) {
         const e = S[u - (groupUsage[g] as number)] as number;
         let l = e;
-        if (!evenGroup[g]) {
+        if (!tables.evenGroup[g]) {
           l = 0; // No monotone structure to use: assume it covers everything.
-        } else if (e > 0) {
+        } else if (e > 0 && tables.rangeWithin(g, e - 1, e, tmax, need)) {
           // Least l with [l, e) within tmax and memory: feasible starts form [l, e).
-          const base = g * rangesPerGroup + e;
-          const ok = (from: number): boolean =>
-            (stageTime[base + from * (L + 1)] as number) <= tmax && (stageFit[base + from * (L + 1)] as number) >= need;
-          if (ok(e - 1)) {
-            let lo = 0;
-            let hi = e - 1;
-            while (lo < hi) {
-              const mid = (lo + hi) >> 1;
-              if (ok(mid)) hi = mid;
-              else lo = mid + 1;
-            }
-            l = lo;
+          let lo = 0;
+          let hi = e - 1;
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (tables.rangeWithin(g, mid, e, tmax, need)) hi = mid;
+            else lo = mid + 1;
           }
+          l = lo;
         }
         if (l < best) best = l;
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bruteForce } from '../reference/brute-force.js';
 import { expectSameOptimum } from '../reference/same-optimum.js';
-import { hybridSpace } from '../../../../../src-main/core/planner/search/group-space.js';
+import { hybridSpace, pipelineSpace } from '../../../../../src-main/core/planner/search/group-space.js';
 import { pipelineSearch } from '../../../../../src-main/core/planner/search/pipeline-search.js';
 import { dpStateSpace } from '../../../../../src-main/core/planner/search/dp-state-space.js';
 import { DpStageTables } from '../../../../../src-main/core/planner/search/dp-stage-tables.js';
@@ -9,6 +9,7 @@ import { SuffixDp } from '../../../../../src-main/core/planner/search/suffix-dp.
 import { ScratchLease } from '../../../../../src-main/core/planner/search/scratch.js';
 import { plannerContext, type PlannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { randomProblem } from '../random-problem.js';
+import type { Schedule } from '../../../../../src-main/core/planner/types.js';
 
 const like = (seed: number): PlannerContext =>
   plannerContext(randomProblem(seed, { twins: true, devices: 4, tensor: true, layers: 8, batch: 8 }));
@@ -85,5 +86,46 @@ describe('DpStageTables', () => {
     expect(tighter).toBeGreaterThan(5);
     expect(capped).toBeGreaterThan(5);
     expect(skipped).toBeGreaterThan(0);
+  });
+  it("answers a range's time and fit before its tables (probe) as the tables answer it after", () => {
+    let asked = 0;
+    for (let seed = 720; seed < 726; seed++) {
+      const ctx = like(seed);
+      const spaces = [
+        { space: hybridSpace(ctx.problem), schedule: '1f1b' as Schedule },
+        { space: pipelineSpace(ctx.problem), schedule: 'gpipe' as Schedule },
+      ];
+      for (const { space, schedule } of spaces) {
+        const states = dpStateSpace(space, ctx, schedule);
+        const tables = new DpStageTables(ctx, states, new ScratchLease());
+        const L = ctx.problem.layers.length;
+        for (const m of [1, 2, 4, 8]) {
+          const samples = ctx.problem.batch / m;
+          const maxInFlight = schedule === 'gpipe' ? m : Math.min(m, states.totalMembers);
+          // Every range of every even group, each count in flight and one more, at its own time, just below it and without a cap.
+          const answers = (): boolean[] =>
+            states.groups.flatMap((g, gid) => {
+              if (!tables.evenGroup[gid]) return [];
+              const timer = ctx.tables.evenStageTimer(g.devs, samples, g.tp);
+              const out: boolean[] = [];
+              for (let from = 0; from < L; from++) {
+                for (let to = from + 1; to <= L; to++) {
+                  const t = timer.time(from, to);
+                  for (let need = 1; need <= maxInFlight + 1; need++)
+                    for (const tmax of [Infinity, t, t * (1 - 1e-12)])
+                      out.push(tables.rangeWithin(gid, from, to, tmax, need));
+                }
+              }
+              return out;
+            });
+          tables.probe(m, samples, maxInFlight);
+          const before = answers();
+          tables.fill(m, samples, maxInFlight);
+          expect(before).toEqual(answers());
+          asked += before.length;
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(10_000);
   });
 });
