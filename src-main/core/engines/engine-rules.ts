@@ -63,10 +63,33 @@ export interface EngineBatching {
   /** KV cache held for the whole request from admission ('full') or grown as tokens come ('on-demand'). */
   admission: 'on-demand' | 'full';
   /**
+   * An on-demand cache whose scheduler admits a request only while the free cache, less the output the
+   * running sequences are still expected to write, holds its prompt and its output (SGLang's
+   * PrefillAdder); once one does not fit, nobody is admitted until a running sequence ends. Absent: no
+   * reservation (vLLM admits on the prompt's blocks alone).
+   */
+  outputReserve?: OutputReserve;
+  /**
    * Decode steps per scheduling decision, tokens streamed at their end (vLLM v0.5.3-v0.6.x
    * --num-scheduler-steps, a launch setting); absent: 1.
    */
   schedulerSteps?: number;
+}
+
+/**
+ * The output a scheduler reserves for running sequences before it admits another (SGLang): each running
+ * sequence's remaining output, clipped at `clip` tokens, times a ratio that starts at `initRatio`, falls
+ * by (initRatio - minRatio) / decaySteps each decode step to `minRatio`, returns to `initRatio` when the
+ * engine is idle, and after a preemption is set to (tokens written + retractSteps a sequence) / outputs
+ * of the sequences left (at most 1). A request being admitted reserves its prompt and its output
+ * (clipped) in full.
+ */
+export interface OutputReserve {
+  initRatio: number;
+  minRatio: number;
+  decaySteps: number;
+  clip: number;
+  retractSteps: number;
 }
 
 export interface EngineSplit {

@@ -16,7 +16,9 @@
  * they come, and preempt the newest sequence when the cache overflows: it gives its cache back, goes
  * to the front of the queue, and on readmission recomputes its prompt and the tokens it had already
  * sent (one prefill), then goes on (vLLM's and SGLang's recompute); 'full' engines reserve prompt +
- * output at admission.
+ * output at admission. An engine that reserves output (SGLang, `outputReserve`) admits a request only
+ * while the free cache, less the running sequences' expected remaining output, holds its prompt and
+ * output; once one does not fit, the queue waits until a running sequence ends or is preempted.
  * Multi-step scheduling (vLLM v0.5.3-v0.6.x --num-scheduler-steps N, `schedulerSteps`): a decode
  * step is N decode steps run on one scheduling decision: nobody is admitted and nobody leaves
  * (a sequence that reaches its end mid-way leaves at the last step), and the tokens reach the client
@@ -33,8 +35,10 @@
  */
 import { floatColumn } from '../serving/columns.js';
 import { Timeline, type Series } from '../serving/timeline.js';
+import type { OutputReserve } from './engine-rules.js';
 import type { EngineDeployment, StepLoad } from './engine-step.js';
 import { stepCost } from './engine-step.js';
+import { admissionTokens, decayedRatio, ratioAfterRetract, reservedOutput } from './output-reserve.js';
 
 export interface SimRequest {
   /** Arrival time (µs). */
@@ -139,6 +143,10 @@ class ReplicaSim {
   private readonly gapCounts = floatColumn();
   private readonly full: boolean;
   private readonly isStatic: boolean;
+  /** SGLang: the running sequences' output is reserved at admission (ratio now), and a request that did not fit holds the queue until one ends. */
+  private readonly reserve: OutputReserve | undefined;
+  private ratio = 0;
+  private blocked = false;
   /** Tokens the running sequences hold or have reserved. */
   private used = 0;
   private admissions = 0;
@@ -166,6 +174,8 @@ class ReplicaSim {
     this.results = requests.map(() => null);
     this.full = dep.engine.batching.admission === 'full';
     this.isStatic = dep.engine.batching.kind === 'static';
+    this.reserve = this.full ? undefined : dep.engine.batching.outputReserve;
+    this.ratio = this.reserve?.initRatio ?? 0;
   }
 
   private running(): number {
@@ -224,7 +234,11 @@ class ReplicaSim {
 
   /** Queued requests that arrived by `until` start running, oldest first, while the caps and the cache allow. */
   private admit(until: number): void {
-    if (this.isStatic && this.running() > 0) return;
+    if ((this.isStatic && this.running() > 0) || this.blocked) return;
+    const rule = this.reserve;
+    let room = rule
+      ? this.opts.kvTokens - this.used - reservedOutput(rule, this.ratio, this.pending, this.decoding)
+      : 0;
     for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs && w.arrival <= until; w = this.front()) {
       const need = this.held(w);
       if (need > this.opts.kvTokens) {
@@ -233,6 +247,15 @@ class ReplicaSim {
         continue;
       }
       if (this.used + need > this.opts.kvTokens) break;
+      if (rule) {
+        // SGLang's NO_TOKEN: nobody is admitted until a running sequence ends (alone, a request always runs).
+        const takes = admissionTokens(rule, w.target, w.output);
+        if (takes >= room && this.running() > 0) {
+          this.blocked = true;
+          break;
+        }
+        room -= takes;
+      }
       this.dequeue();
       w.admitted = this.admissions++;
       this.pending.push(w);
@@ -280,6 +303,7 @@ class ReplicaSim {
 
   private finish(r: Seq): void {
     this.used -= this.held(r);
+    this.blocked = false;
     this.results[r.index] = {
       arrival: r.arrival,
       firstToken: r.firstToken,
@@ -318,6 +342,8 @@ class ReplicaSim {
       victim.kv = 0;
       this.resumed.push(victim);
       this.preemptions++;
+      this.blocked = false;
+      if (this.reserve) this.ratio = ratioAfterRetract(this.reserve, this.decoding);
     }
   }
 
@@ -344,7 +370,7 @@ class ReplicaSim {
   private admissionBlocked(): boolean {
     const w = this.front();
     if (!w) return true;
-    if (this.isStatic || this.running() >= this.opts.maxNumSeqs) return true;
+    if (this.isStatic || this.blocked || this.running() >= this.opts.maxNumSeqs) return true;
     return this.used + this.held(w) > this.opts.kvTokens;
   }
 
@@ -494,6 +520,7 @@ class ReplicaSim {
     this.stepEnd = this.now;
     this.steps += k;
     this.peakRunning = Math.max(this.peakRunning, running);
+    if (this.reserve && decodes && load.decodeSeqs > 0) this.ratio = decayedRatio(this.reserve, this.ratio, k);
     if (multi) this.decodedWindow(k);
     else if (decodes) this.decoded(t0, us, k);
     this.prefilled();
@@ -521,6 +548,8 @@ class ReplicaSim {
         this.admit(this.now);
       }
       if (this.running() === 0) {
+        // An idle engine starts its estimate again (SGLang resets new_token_ratio when no batch runs).
+        this.ratio = this.reserve?.initRatio ?? 0;
         if (this.queued() > 0) continue;
         if (this.next >= this.requests.length) break;
         this.now = Math.max(this.now, (this.requests[this.next] as SimRequest).at);

@@ -11,7 +11,7 @@
  * (--disable-overlap-schedule, default False): event_loop_overlap forms and launches batch N+1
  * before it processes batch N's results, so the step after the running one is already formed. Pure.
  */
-import { GiB, type EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules, type OutputReserve } from './engine-rules.js';
 import { standardKernel } from './weight-kernels.js';
 
 const V0_3: EngineRules = {
@@ -51,6 +51,32 @@ const V0_3: EngineRules = {
 };
 
 /**
+ * Admission with the running sequences' output reserved (SGLang 0.4.3.post4, sgl-project/sglang at
+ * 00f42707, 2025-03-11; the same code at 0.4.1.4 and after 0.4.5; 0.4.0 and 0.3 not read):
+ * - schedule_policy.py:284 PrefillAdder pre-removes sum(min(max_new_tokens - len(output_ids),
+ *   CLIP_MAX_NEW_TOKENS_ESTIMATION = 4096) * new_token_ratio) over the running batch from the free
+ *   cache; :441 add_one_req refuses (NO_TOKEN) when extend_input_len + min(max_new_tokens, 4096) >=
+ *   what is left, and each admitted request takes its prompt and that output from it.
+ * - scheduler.py:1086 NO_TOKEN sets batch_is_full, so no prefill batch is formed (:999) until the
+ *   running batch shrinks (:1170, :964) or empties (:1145).
+ * - scheduler.py:315-328 new_token_ratio = 0.7 x schedule_conservativeness (1.0), floor 0.14 x that,
+ *   decaying over 600 decode steps (global_config.py:24-32); :1164 each decode batch decays it; :531
+ *   an idle engine resets it; :1154 a retraction sets it to (decoded + 20 a request) / max_new_tokens
+ *   of those left (schedule_batch.py:1018, global_config retract_decode_steps 20).
+ * The path of a launch with --disable-radix-cache and ignore_eos (add_one_req_ignore_eos, :360) checks
+ * a run to completion at ratio 1 instead; not modelled (a default launch keeps the radix cache).
+ * Requests here write exactly their output, so max_new_tokens is the output (as benchmark_serving's
+ * max_tokens).
+ */
+const OUTPUT_RESERVE: OutputReserve = {
+  initRatio: 0.7,
+  minRatio: 0.7 * 0.14,
+  decaySteps: 600,
+  clip: 4096,
+  retractSteps: 20,
+};
+
+/**
  * 0.4.0: the overlap ("zero-overhead") scheduler on by default: while batch N runs on the GPU, the
  * CPU receives requests and forms batch N+1, then processes batch N's results.
  */
@@ -59,7 +85,7 @@ const V0_4: EngineRules = {
   since: '0.4.0',
   released: '2024-12-04',
   change: 'overlap scheduler on by default: the next batch is formed while this one runs',
-  batching: { ...V0_3.batching, scheduleAhead: true },
+  batching: { ...V0_3.batching, scheduleAhead: true, outputReserve: OUTPUT_RESERVE },
 };
 
 /** Newest first. */
