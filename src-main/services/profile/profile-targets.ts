@@ -63,11 +63,20 @@ export async function localProfile(
   threads?: number[],
   backend: { backends?: readonly Backend[]; python?: string } = {},
 ): Promise<LocalProfile> {
-  const machine = await ensureLocalMachine(db, localProbeDeps, { env });
+  const deps = localProfilerDeps(db, env, backend.python);
+  // ONNX Runtime's children start while the machine is probed (a failed start is said by the first run).
+  if (backend.backends?.includes('ort') ?? true) deps.runner.start().catch(() => undefined);
+  let machine: MachineDetail;
+  try {
+    machine = await ensureLocalMachine(db, localProbeDeps, { env });
+  } catch (e) {
+    await deps.runner.close();
+    throw e;
+  }
   const all = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
   const { targets, skipped } =
     device === 'all' ? skipUnloadable(all, localProviderBlockers()) : { targets: all, skipped: [] };
-  return { machine, targets, skipped, deps: localProfilerDeps(db, env, backend.python) };
+  return { machine, targets, skipped, deps };
 }
 
 export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {

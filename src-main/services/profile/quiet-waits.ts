@@ -5,7 +5,12 @@
  * own first window: when the machine was quiet then, it starts at once instead of reading again,
  * and when it was busy, it waits only what is left of the command's budget.
  */
-import { ConditionsWatch, DEFAULT_QUIET_BUDGET_MS, type ConditionsProbe, type ReadingWindow } from './run-conditions-service.js';
+import {
+  ConditionsWatch,
+  DEFAULT_QUIET_BUDGET_MS,
+  type ConditionsProbe,
+  type ReadingWindow,
+} from './run-conditions-service.js';
 
 /** How recent the last run's window must be to stand for this run's first (ms): one reading window. */
 export const HANDOVER_MS = 1000;
