@@ -13,7 +13,7 @@ import {
 } from './run-conditions-service.js';
 
 /** How recent the last run's window must be to stand for this run's first (ms): one reading window. */
-export const HANDOVER_MS = 1000;
+const HANDOVER_MS = 1000;
 
 export class QuietWaits {
   private waitedMs = 0;
