@@ -8,6 +8,7 @@ import { fakeHost, freshDb, runnerOn } from '../../../helpers/fake-host.js';
 
 const rule = { warmupRuns: 0, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.5, budgetMs: 50 };
 const kernels = [makeKernel('Add', 'fp32', { n: 4096 })];
+const ONE_ROUND = { suite: 'quick' as const, kernels, rule, refineLimit: 0, rounds: 1 };
 const cpuAt = (threads: number): ProfileTarget => ({ machineId: 'm1', deviceKey: 'cpu', ep: { name: 'cpu', threads } });
 const BUSY = 'other work kept 1.2 CPUs busy around it';
 
@@ -21,16 +22,9 @@ async function profileBoth(host: ReturnType<typeof fakeHost>, quietBudgetMs?: nu
     cpuTimes: host.cpuTimes,
     sleep: host.sleep,
   };
-  const reports = await profileTargets(deps, [cpuAt(1), cpuAt(2)], {
-    suite: 'quick',
-    kernels,
-    rule,
-    refineLimit: 0,
-    rounds: 1,
-    onLog: () => undefined,
-    onKernel: () => undefined,
-    ...(quietBudgetMs !== undefined ? { quietBudgetMs } : {}),
-  });
+  const silent = { onLog: () => undefined, onKernel: () => undefined };
+  const budget = quietBudgetMs !== undefined ? { quietBudgetMs } : {};
+  const reports = await profileTargets(deps, [cpuAt(1), cpuAt(2)], { ...ONE_ROUND, ...silent, ...budget });
   return reports.map((r) => r.conditions);
 }
 
