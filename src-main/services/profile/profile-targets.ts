@@ -66,17 +66,17 @@ export async function localProfile(
   const deps = localProfilerDeps(db, env, backend.python);
   // ONNX Runtime's children start while the machine is probed (a failed start is said by the first run).
   if (backend.backends?.includes('ort') ?? true) deps.runner.start().catch(() => undefined);
-  let machine: MachineDetail;
   try {
-    machine = await ensureLocalMachine(db, localProbeDeps, { env });
+    const machine = await ensureLocalMachine(db, localProbeDeps, { env });
+    const all = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
+    const { targets, skipped } =
+      device === 'all' ? skipUnloadable(all, localProviderBlockers()) : { targets: all, skipped: [] };
+    return { machine, targets, skipped, deps };
   } catch (e) {
+    // No profile follows (an unknown device, a failed probe): the children started for it end.
     await deps.runner.close();
     throw e;
   }
-  const all = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
-  const { targets, skipped } =
-    device === 'all' ? skipUnloadable(all, localProviderBlockers()) : { targets: all, skipped: [] };
-  return { machine, targets, skipped, deps };
 }
 
 export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
