@@ -66,6 +66,8 @@ export interface KernelRunnerApi {
 export class KernelRunner implements KernelRunnerApi {
   private child: LaunchedChild | null = null;
   private info: RunnerInfo | null = null;
+  /** The start under way, so that callers who ask at once share one child. */
+  private starting: Promise<RunnerInfo> | null = null;
   private readonly traceDir = mkdtempSync(path.join(os.tmpdir(), 'pipedejavu-trace-'));
   private nextId = 1;
 
@@ -74,6 +76,11 @@ export class KernelRunner implements KernelRunnerApi {
   /** Starts the child if needed and returns what ORT says about itself. */
   async start(): Promise<RunnerInfo> {
     if (this.child && this.info) return this.info;
+    this.starting ??= this.launch().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async launch(): Promise<RunnerInfo> {
     const runnerPath = this.opts.runnerPath ?? defaultRunnerPath();
     if (!existsSync(runnerPath)) throw new Error(`kernel runner not built (${runnerPath}); run \`npm run build\``);
     const child = (this.opts.launcher ?? defaultLauncher()).fork(runnerPath, {

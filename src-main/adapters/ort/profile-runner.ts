@@ -20,9 +20,10 @@ export class ProfileRunner implements KernelRunnerApi {
     return new ProfileRunner(new KernelRunner({ ...opts, env: kernelAllocatorEnv(env) }), new KernelRunner(opts));
   }
 
-  /** The kernel child; the other starts on its first job. */
-  start(): ReturnType<KernelRunnerApi['start']> {
-    return this.kernels.start();
+  /** Both children at once (ONNX Runtime loads in each); what the kernel child's ORT says about itself. */
+  async start(): ReturnType<KernelRunnerApi['start']> {
+    const [info] = await Promise.all([this.kernels.start(), this.models.start()]);
+    return info;
   }
 
   run(job: Omit<RunJob, 'id' | 'traceDir'>): ReturnType<KernelRunnerApi['run']> {

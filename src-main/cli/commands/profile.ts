@@ -39,7 +39,8 @@ export const profileCommand: Command = {
     'Ctrl-C stops cleanly and keeps every finished measurement; rerunning measures only what is missing.\n' +
     '--backend torch (or all) also times the same kernels with PyTorch in a Python child (CUDA events on\n' +
     'each GPU, the wall clock on the CPU), stored as the torch-cuda and torch-cpu providers.\n' +
-    'On Linux a CPU profile waits up to 20 s for a quiet moment (other work under 0.3 CPUs) and stores the\n' +
+    'On Linux a CPU profile waits up to 20 s for a quiet moment (other work under 0.3 CPUs), once for the\n' +
+    'whole command (a thread count starts from the reading taken after the one before), and stores the\n' +
     'conditions it ran in (load before and after, CPU steal); a profile taken under load says so, and so\n' +
     'does every prediction from it. `profile runs` lists the stored runs with their conditions.',
   subcommands: ['runs'],

@@ -11,7 +11,7 @@ import { localProbeDeps } from '../machine/local-probe.js';
 import { localProfilerDeps } from './local-profiler.js';
 import { ensureLocalMachine, machineFor } from '../machine/machine-service.js';
 import { localProviderBlockers, type ProviderBlockers } from '../machine/doctor-service.js';
-import { estimateTarget, profileDevice } from './profiler-service.js';
+import { estimateTarget, profileDevice, quietWaitsOf } from './profiler-service.js';
 import type { ProfileEvent, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
 import { rooflines, type Roofline } from './roofline-service.js';
 import type { SuiteName } from '../../core/kernels/suites.js';
@@ -63,11 +63,20 @@ export async function localProfile(
   threads?: number[],
   backend: { backends?: readonly Backend[]; python?: string } = {},
 ): Promise<LocalProfile> {
-  const machine = await ensureLocalMachine(db, localProbeDeps, { env });
-  const all = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
-  const { targets, skipped } =
-    device === 'all' ? skipUnloadable(all, localProviderBlockers()) : { targets: all, skipped: [] };
-  return { machine, targets, skipped, deps: localProfilerDeps(db, env, backend.python) };
+  const deps = localProfilerDeps(db, env, backend.python);
+  // ONNX Runtime's children start while the machine is probed (a failed start is said by the first run).
+  if (backend.backends?.includes('ort') ?? true) deps.runner.start().catch(() => undefined);
+  try {
+    const machine = await ensureLocalMachine(db, localProbeDeps, { env });
+    const all = resolveTargets(machine, device, threads ?? defaultThreadCounts(machine), backend.backends);
+    const { targets, skipped } =
+      device === 'all' ? skipUnloadable(all, localProviderBlockers()) : { targets: all, skipped: [] };
+    return { machine, targets, skipped, deps };
+  } catch (e) {
+    // No profile follows (an unknown device, a failed probe): the children started for it end.
+    await deps.runner.close();
+    throw e;
+  }
 }
 
 export interface ProfileTargetsOptions extends Omit<ProfileOptions, 'onEvent'> {
@@ -113,12 +122,15 @@ export async function profileTargets(
 ): Promise<ProfileReport[]> {
   const { onLog, onKernel, onStep, onReport, ...options } = opts;
   const reports: ProfileReport[] = [];
+  // One wait for a quiet moment for the whole command: a target right after another starts from its last window.
+  const quietWaits = options.quietWaits ?? quietWaitsOf(deps, options.quietBudgetMs);
   try {
     for (const target of targets) {
       if (opts.signal?.aborted) break;
       const who = targetName(target);
       const report = await profileDevice(deps, target, {
         ...options,
+        quietWaits,
         onEvent: (e) => {
           if (e.type === 'start') startLines(who, opts.suite, e).forEach(onLog);
           if (e.type === 'refine') onLog(`refinement: ${count(e.added, 'more kernel')} where the curves bend`);

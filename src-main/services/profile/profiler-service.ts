@@ -21,7 +21,8 @@ import { epThreads, isTorchEp, onCpu, type EpConfig } from '../../core/domain/ex
 import { ProfileRepo } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { RunnerInfo } from '../../adapters/ort/kernel-runner.js';
-import { ConditionsWatch, DEFAULT_QUIET_BUDGET_MS } from './run-conditions-service.js';
+import { DEFAULT_QUIET_BUDGET_MS, type ConditionsWatch } from './run-conditions-service.js';
+import { QuietWaits } from './quiet-waits.js';
 import { takeProfilerLock } from './profiler-lock.js';
 import { profileLocked } from './profile-locked.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
@@ -104,8 +105,9 @@ export async function profileDevice(
 
 /**
  * A CPU run's readings before it starts (run-conditions-service.ts): 1 s windows while nothing of
- * ours runs, waiting for a quiet moment within the budget (said in a 'wait' event). Null when
- * the host's CPU times are not read (no cpuTimes given, not Linux) or the target is not a CPU.
+ * ours runs, waiting for a quiet moment within the budget (said in a 'wait' event); the command's
+ * waits (quiet-waits.ts) when it gives them, else this run's own. Null when the host's CPU times
+ * are not read (no cpuTimes given, not Linux) or the target is not a CPU.
  */
 async function conditionsBefore(
   deps: ProfilerDeps,
@@ -113,14 +115,17 @@ async function conditionsBefore(
   opts: ProfileOptions,
 ): Promise<ConditionsWatch | null> {
   if (!onCpu(target.ep) || !deps.cpuTimes) return null;
-  return ConditionsWatch.start(
-    { cpuTimes: deps.cpuTimes, ...(deps.sleep ? { sleep: deps.sleep } : {}) },
-    {
-      budgetMs: opts.quietBudgetMs ?? DEFAULT_QUIET_BUDGET_MS,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      onWait: (line) => opts.onEvent?.({ type: 'wait', line }),
-    },
-  );
+  const waits = opts.quietWaits ?? quietWaitsOf(deps, opts.quietBudgetMs);
+  return waits.start({
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    onWait: (line) => opts.onEvent?.({ type: 'wait', line }),
+  });
+}
+
+/** The waits for a quiet moment of one command on these deps' host (null when its CPU times are not read). */
+export function quietWaitsOf(deps: ProfilerDeps, budgetMs = DEFAULT_QUIET_BUDGET_MS): QuietWaits {
+  const cpuTimes = deps.cpuTimes ?? (() => null);
+  return new QuietWaits({ cpuTimes, ...(deps.sleep ? { sleep: deps.sleep } : {}) }, budgetMs);
 }
 
 /** The runner's ORT version once the device is known to be usable; otherwise why not. */

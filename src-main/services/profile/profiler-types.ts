@@ -16,6 +16,7 @@ import type { CpuTimes, RunConditions } from '../../core/profiler/run-conditions
 import type { Database } from '../../adapters/store/types.js';
 import type { KernelRunnerApi } from '../../adapters/ort/kernel-runner.js';
 import type { FailureKind } from '../../adapters/ort/protocol.js';
+import type { QuietWaits } from './quiet-waits.js';
 
 /** The runner the profiler drives; a runner without overhead chains, models or graph optimization skips those steps. */
 export type KernelRunnerLike = Pick<KernelRunnerApi, 'start' | 'run' | 'kill' | 'close'> &
@@ -67,6 +68,8 @@ export interface ProfileOptions {
   forceNoisy?: (spec: KernelSpec) => boolean;
   /** A CPU run waits at most this long for a quiet moment before it starts anyway (ms); default 20 s. */
   quietBudgetMs?: number;
+  /** The command's waits for a quiet moment, shared by its targets (profileTargets); default: the run's own. */
+  quietWaits?: QuietWaits;
 }
 
 export type ProfileEvent =

@@ -48,6 +48,23 @@ export interface WatchOptions {
   signal?: AbortSignal;
   /** Said once, when the run waits. */
   onWait?: (line: string) => void;
+  /** A window read just now (the last run's window after it): taken as the first window instead of reading one. */
+  first?: ReadingWindow;
+  /** Given the window read after the run, when `finish` reads one. */
+  onAfter?: (window: ReadingWindow) => void;
+}
+
+/** One reading window: the CPU times at its end and the CPUs other work kept busy over it (null: no time passed). */
+export interface ReadingWindow {
+  times: CpuTimes;
+  others: number | null;
+}
+
+/** The window from `from` to one window later; null when the CPU times cannot be read. */
+async function readWindow(probe: ConditionsProbe, from: CpuTimes): Promise<ReadingWindow | null> {
+  await (probe.sleep ?? realSleep)(CONDITIONS_WINDOW_MS);
+  const times = probe.cpuTimes();
+  return times ? { times, others: busyBetween(from, times)?.cpus ?? null } : null;
 }
 
 /**
@@ -60,43 +77,41 @@ export class ConditionsWatch {
     /** The reading the run started at. */
     private readonly first: CpuTimes,
     private readonly othersBefore: number,
-    private readonly waitedMs: number,
+    /** How long the run waited for a quiet moment (ms): the windows read after the first. */
+    readonly waitedMs: number,
+    private readonly onAfter: ((window: ReadingWindow) => void) | undefined,
   ) {}
 
   /** Null when the host's CPU times cannot be read (then nothing waits and nothing is stored). */
   static async start(probe: ConditionsProbe, opts: WatchOptions = {}): Promise<ConditionsWatch | null> {
-    const sleep = probe.sleep ?? realSleep;
     const budget = opts.budgetMs ?? DEFAULT_QUIET_BUDGET_MS;
-    let a = probe.cpuTimes();
-    if (!a) return null;
-    for (let windows = 1; ; windows++) {
-      await sleep(CONDITIONS_WINDOW_MS);
-      const b = probe.cpuTimes();
-      if (!b) return null;
-      const busy = busyBetween(a, b);
-      a = b;
-      const others = busy?.cpus ?? 0;
-      const waited = (windows - 1) * CONDITIONS_WINDOW_MS;
-      if (others < QUIET_CPUS || opts.signal?.aborted || windows * CONDITIONS_WINDOW_MS > budget)
-        return new ConditionsWatch(probe, b, others, waited);
-      if (windows === 1)
+    let window = opts.first ?? null;
+    if (!window) {
+      const start = probe.cpuTimes();
+      window = start ? await readWindow(probe, start) : null;
+    }
+    for (let waited = 0; window; waited += CONDITIONS_WINDOW_MS) {
+      const others = window.others ?? 0;
+      if (others < QUIET_CPUS || opts.signal?.aborted || waited + CONDITIONS_WINDOW_MS > budget)
+        return new ConditionsWatch(probe, window.times, others, waited, opts.onAfter);
+      if (waited === 0)
         opts.onWait?.(
           `other work keeps ${others.toFixed(1)} CPUs busy: waiting up to ${Math.round(budget / 1000)} s for a quiet moment`,
         );
+      window = await readWindow(probe, window.times);
     }
+    return null;
   }
 
   /** The run's conditions: one more window after it (none when `skipWindow`, e.g. interrupted) and the steal over the run. */
   async finish(opts: { skipWindow?: boolean } = {}): Promise<RunConditions> {
-    const sleep = this.probe.sleep ?? realSleep;
     const end = this.probe.cpuTimes();
     const run = end ? busyBetween(this.first, end) : null;
     let othersAfter: number | null = null;
     if (end && !opts.skipWindow) {
-      await sleep(CONDITIONS_WINDOW_MS);
-      const later = this.probe.cpuTimes();
-      const after = later ? busyBetween(end, later) : null;
-      othersAfter = after ? after.cpus : null;
+      const after = await readWindow(this.probe, end);
+      othersAfter = after ? after.others : null;
+      if (after) this.onAfter?.(after);
     }
     return runConditions({
       othersBefore: this.othersBefore,

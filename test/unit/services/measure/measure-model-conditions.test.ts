@@ -2,27 +2,15 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KernelRunner } from '../../../../src-main/adapters/ort/kernel-runner.js';
-import type { CpuTimes } from '../../../../src-main/core/profiler/run-conditions.js';
 import { measureModel } from '../../../../src-main/services/measure/measure-model-service.js';
 import { seededDb } from '../../../helpers/seeded-store.js';
+import { fakeHost } from '../../../helpers/fake-host.js';
 
 const cls = path.resolve('test/fixtures/onnx/paddleocr-cls-mobile-v2.onnx');
 const inputs = { x: [1, 3, 48, 192] };
 
 /** A 2-CPU host whose other work keeps `others` CPUs busy in every reading window. */
-function host(others: number) {
-  const t: CpuTimes = { busy: 0, steal: 0, total: 0, cpus: 2 };
-  let windows = 0;
-  return {
-    windows: () => windows,
-    cpuTimes: (): CpuTimes => ({ ...t }),
-    sleep: async (ms: number): Promise<void> => {
-      windows++;
-      t.total += 2 * ms;
-      t.busy += others * ms;
-    },
-  };
-}
+const host = (others: number) => fakeHost(() => others);
 
 describe('measure-model under load', () => {
   const runner = new KernelRunner({ runnerPath: 'dist/kernel-runner.js' });

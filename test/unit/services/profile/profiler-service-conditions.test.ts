@@ -1,78 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { RunOutcome } from '../../../../src-main/adapters/ort/protocol.js';
-import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
-import { MachineRepo } from '../../../../src-main/adapters/store/machine-repo.js';
 import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
-import type { Database } from '../../../../src-main/adapters/store/types.js';
-import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/domain/devices.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
-import type { CpuTimes } from '../../../../src-main/core/profiler/run-conditions.js';
 import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
-import type {
-  KernelRunnerLike,
-  ProfileEvent,
-  ProfileTarget,
-} from '../../../../src-main/services/profile/profiler-types.js';
+import type { ProfileEvent, ProfileTarget } from '../../../../src-main/services/profile/profiler-types.js';
 import { renderProfileReport } from '../../../../src-main/cli/render/profile.js';
-import { sampleProbe } from '../../../helpers/sample-probe.js';
+import { fakeHost, freshDb, runnerOn } from '../../../helpers/fake-host.js';
 
 const rule = { warmupRuns: 0, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.5, budgetMs: 50 };
 const cpu: ProfileTarget = { machineId: 'm1', deviceKey: 'cpu', ep: { name: 'cpu', threads: 2 } };
 const gpu: ProfileTarget = { machineId: 'm1', deviceKey: 'cuda:0', ep: { name: 'cuda', deviceId: 0 } };
 const kernels = [makeKernel('Add', 'fp32', { n: 4096 }), makeKernel('Relu', 'fp32', { n: 1024 })];
-
-function freshDb(): Database {
-  const db = openDatabase(':memory:');
-  const probe = sampleProbe();
-  new MachineRepo(db).upsertLocalMachine(probe, 'm1', devicesFromProbe(probe), linksFromProbe(probe));
-  return db;
-}
-
-/**
- * A 2-CPU host whose other work keeps `load(window)` CPUs busy in each 1 s reading window (the
- * profiler's sleeps) and whose hypervisor steals `steal` of the time our kernels run.
- */
-function fakeHost(load: (window: number) => number, steal = 0) {
-  const t: CpuTimes = { busy: 0, steal: 0, total: 0, cpus: 2 };
-  let windows = 0;
-  return {
-    windows: () => windows,
-    cpuTimes: (): CpuTimes => ({ ...t }),
-    sleep: async (ms: number): Promise<void> => {
-      t.total += 2 * ms;
-      t.busy += load(windows++) * ms;
-    },
-    /** A kernel ran for `ms` on both CPUs. */
-    run(ms: number): void {
-      t.total += 2 * ms;
-      t.steal += 2 * ms * steal;
-      t.busy += 2 * ms * (1 - steal);
-    },
-  };
-}
-
-function runnerOn(host: ReturnType<typeof fakeHost>): KernelRunnerLike {
-  return {
-    start: async () => ({ ortVersion: '9.9.9', backends: [] }),
-    run: async (): Promise<RunOutcome> => {
-      host.run(10);
-      const samples = Array.from({ length: 20 }, (_, i) => 10 + (i % 2) * 0.1);
-      return {
-        id: 0,
-        ok: true,
-        kernelUs: samples,
-        wallUs: samples,
-        providers: [],
-        byOpUs: {},
-        nodeOps: {},
-        stop: 'converged',
-        sessionCreateMs: 1,
-      };
-    },
-    kill: () => undefined,
-    close: async () => undefined,
-  };
-}
 
 async function profileOn(host: ReturnType<typeof fakeHost> | null, target = cpu, quietBudgetMs?: number) {
   const db = freshDb();
