@@ -211,7 +211,8 @@ export function decodeDevice(
   return {
     bandwidthGBps: streamed ?? f.bandwidthGBps,
     peakGflops: peak,
-    nodeUs: overhead?.nodeUs ?? 0,
+    // PyTorch's eager dispatch per op is inside its kernels' times, not in bytes over bandwidth.
+    nodeUs: (overhead?.nodeUs ?? 0) + (overhead?.dispatchUs ?? 0),
     runUs: overhead ? deviceRunUs(overhead) : 0,
   };
 }

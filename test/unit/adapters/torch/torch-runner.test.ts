@@ -61,6 +61,15 @@ describe.skipIf(!needOracle('torch'))('the PyTorch runner on Debian’s torch (C
     }
   }, 120_000);
 
+  it('times chains of tiny eager ops: longer chains take longer, one point per length', async () => {
+    const ep = { name: 'torch-cpu', threads: 1 } as const;
+    const outcome = await runner.runOverhead({ ep, rule, lengths: [1, 64], rounds: 1 });
+    expect(outcome).toMatchObject({ ok: true, traceNodeUs: null });
+    if (!outcome.ok) return;
+    expect(outcome.points.map((p) => p.nodes)).toEqual([1, 64]);
+    expect(outcome.points[1]!.medianUs).toBeGreaterThan(outcome.points[0]!.medianUs);
+  }, 60_000);
+
   it('a GPU target on a torch without CUDA: one line, the kernel not run', async () => {
     const spec = kernelsFor({ name: 'torch-cuda', deviceId: 0 }, 'quick')[0]!;
     const outcome = await runner.run({ spec, ep: { name: 'torch-cuda', deviceId: 0 }, rule });
