@@ -183,7 +183,7 @@ export function runTorchDecoder(
 }
 
 /** The script's last line as a result, or one line saying why torch is skipped. */
-export function torchDecoderOutcome(
+function torchDecoderOutcome(
   python: string,
   err: (Error & { killed?: boolean }) | null,
   stdout: string,
