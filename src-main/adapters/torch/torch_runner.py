@@ -70,6 +70,16 @@ UNARY = {
 def build(op, s, dt, dev):
     """A no-argument callable running the op once on tensors made here."""
     if op == "MatMul":
+        if s["B"] == 1 and s.get("distinct", 1) > 1:
+            # A row of linear layers, each its own weight (ONNX's MatMul `distinct`): a decode step's stream.
+            a = rnd((s["M"], s["K"]), dt, dev)
+            ws = [rnd((s["K"], s["N"]), dt, dev) / math.sqrt(s["K"]) for _ in range(s["distinct"])]
+            def row():
+                h = a
+                for w in ws:
+                    h = h @ w
+                return h
+            return row
         if s["B"] == 1:
             a, w = rnd((s["M"], s["K"]), dt, dev), rnd((s["K"], s["N"]), dt, dev)
             return lambda: a @ w
