@@ -16,7 +16,8 @@
  * 5. Where Python's torch is installed, the same decoders on eager PyTorch beside ONNX Runtime
  *    (bench/lib/torch-cells.ts): a torch-cpu profile of its own, the decode step and set C's prefill
  *    predicted from it and timed by a script in a child. No torch: one line, and the rest goes on.
- *    `--no-torch` leaves torch out, `--torch-only` ONNX Runtime.
+ *    `--no-torch` leaves torch out, `--torch-only` ONNX Runtime; `--torch-db=PATH` takes a store the
+ *    PyTorch backend profiled already, `--torch-decode-only` leaves torch's prefill out.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -167,7 +168,13 @@ async function ortSection(): Promise<string[]> {
 }
 
 const ort = args.includes('--torch-only') ? ['ONNX Runtime: left out (--torch-only)', ''] : await ortSection();
-const torch = args.includes('--no-torch') ? null : await torchSection(CONFIGS, THREADS);
+const torchDb = args.find((a) => a.startsWith('--torch-db='))?.slice('--torch-db='.length);
+const torch = args.includes('--no-torch')
+  ? null
+  : await torchSection(CONFIGS, THREADS, {
+      ...(torchDb ? { db: torchDb } : {}),
+      decodeOnly: args.includes('--torch-decode-only'),
+    });
 process.stdout.write(
   [
     `${new Date().toISOString()}; load average at the start ${startLoad}`,

@@ -53,7 +53,8 @@ export interface TorchSection {
 }
 
 /** A fresh store with this machine's CPU profiled by the PyTorch backend at each thread count; null and why when it cannot. */
-async function torchProfile(threads: readonly number[], notes: string[]): Promise<Database | string> {
+async function torchProfile(threads: readonly number[], notes: string[], given?: string): Promise<Database | string> {
+  if (given) return openDatabase(given);
   const db = openDatabase(path.join(mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-torch-')), 'store.db'));
   const { machineId } = await probeAndRecord(db, localProbeDeps, {});
   const runner = new KernelRunner({});
@@ -93,9 +94,14 @@ function predictedUs(db: Database, c: Config, cell: TorchCell): number {
 }
 
 /** Every decoder's decode step (and set C's prompts) on eager PyTorch at each thread count: predicted and measured. */
-export async function torchSection(configs: readonly Config[], threads: readonly number[]): Promise<TorchSection> {
+export async function torchSection(
+  configs: readonly Config[],
+  threads: readonly number[],
+  /** A store the PyTorch backend profiled already (`--torch-db`); decode steps only (`--torch-decode-only`). */
+  opts: { db?: string; decodeOnly?: boolean } = {},
+): Promise<TorchSection> {
   const out: TorchSection = { rows: [], summary: [], notes: [], skipped: null };
-  const profiled = await torchProfile(threads, out.notes);
+  const profiled = await torchProfile(threads, out.notes, opts.db);
   if (typeof profiled === 'string') return { ...out, skipped: profiled };
   const db = profiled;
   for (const t of threads) {
@@ -116,7 +122,7 @@ export async function torchSection(configs: readonly Config[], threads: readonly
       const job = {
         config: c,
         threads: [...threads],
-        prompts: c.set === 'C' ? PREFILL_PROMPTS : [],
+        prompts: c.set === 'C' && !opts.decodeOnly ? PREFILL_PROMPTS : [],
         decode: true,
         warmupRuns: 3,
         minRuns: 30,
@@ -132,9 +138,9 @@ export async function torchSection(configs: readonly Config[], threads: readonly
         const predicted = predictedUs(db, c, cell);
         const err = predicted / cell.medianUs - 1;
         errors.push({ kind: cell.kind, threads: cell.threads, err: Math.abs(err) });
-        out.rows.push(
-          `| torch ${r.torch} | ${c.set} | ${c.label} | ${cell.kind} | ${cell.tokens} | ${cell.threads} | ${ms(cell.medianUs)} (${cell.runs} runs) | ${ms(predicted)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
-        );
+        const row = `| torch ${r.torch} | ${c.set} | ${c.label} | ${cell.kind} | ${cell.tokens} | ${cell.threads} | ${ms(cell.medianUs)} (${cell.runs} runs) | ${ms(predicted)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`;
+        process.stderr.write(`${row}\n`);
+        out.rows.push(row);
       }
     }
   } finally {
