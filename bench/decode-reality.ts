@@ -1,6 +1,6 @@
 /**
  * Decode reality (issue 15 target: predicted per-token decode time within 15% of measured).
- * Run: npm run bench:decode [-- DB] [-- --prefill-only]
+ * Run: npm run bench:decode [-- DB] [-- --prefill-only] [-- --no-torch | --torch-only]
  *
  * 1. This machine's CPU profiled with the default suite at 1 and 2 threads into a fresh store
  *    (or the store DB given), as `pipedejavu profile` does.
@@ -13,6 +13,11 @@
  * 4. Beside each decoder of set C, its prefill at a few prompt lengths (bench/lib/prefill-cells.ts):
  *    the time to first token `predict-model --mode generate` prints, and `predict-model FILE` on
  *    the prompt's graph, against the run. `--prefill-only` leaves the decode steps out.
+ * 5. Where Python's torch is installed, the same decoders on eager PyTorch beside ONNX Runtime
+ *    (bench/lib/torch-cells.ts): a torch-cpu profile of its own, the decode step and set C's prefill
+ *    predicted from it and timed by a script in a child. No torch: one line, and the rest goes on.
+ *    `--no-torch` leaves torch out, `--torch-only` ONNX Runtime; `--torch-db=PATH` takes a store the
+ *    PyTorch backend profiled already, `--torch-decode-only` leaves torch's prefill out.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -33,6 +38,7 @@ import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { decoderStepModel } from '../test/helpers/decoder-step-model.js';
 import { CONFIGS, type Config, type Set } from './lib/decoder-configs.js';
 import { medianRunUs } from './lib/median-run.js';
+import { TORCH_HEADER, torchSection } from './lib/torch-cells.js';
 import { PREFILL_HEADER, prefillCells, prefillSummary, type PrefillError } from './lib/prefill-cells.js';
 
 /** A decode step's timing: at least 30 runs after 5 warm-ups. */
@@ -69,84 +75,84 @@ const startLoad = os
 const notes: string[] = [];
 const args = process.argv.slice(2);
 const prefillOnly = args.includes('--prefill-only');
-const db = await profiledStore(args.find((a) => !a.startsWith('--')));
-if (!findMachine(db)) throw new Error('no machine in the store');
-// The prefill's prediction is node by node, by a trained predictor (as `pipedejavu train` leaves one).
-trainPredictors(db, ['forest']);
-for (const threads of THREADS) {
-  const device = pickDevice(db, 'cpu', threads);
-  const chains = loadTrainingData(db, { machineId: device.machineId }).streams.filter(
-    (x) => x.device.deviceId === device.deviceId,
-  );
-  const rates = chains.map(
-    (x) => `${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
-  );
-  notes.push(`distinct-GEMV chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
-}
-const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
-const runner = new KernelRunner({});
-const rows: string[] = [];
-const errors: { set: Set; dataflow: string; err: number; before: number }[] = [];
-const prefillRows: string[] = [];
-const prefillErrors: PrefillError[] = [];
 
-/** One decoder's decode step in one dataflow at each thread count: predicted before and after, and run. */
-async function decodeCells(c: Config, dataflow: (typeof DATAFLOWS)[number]): Promise<void> {
-  const step = decoderStepModel({ ...c, dataflow });
-  const file = path.join(dir, `${c.label.replace(/\W+/g, '_')}-${dataflow}.onnx`);
-  writeFileSync(file, step.model);
+/** ONNX Runtime's cells: the profile, the decode steps in both dataflows, set C's prefill; the report's lines. */
+async function ortSection(): Promise<string[]> {
+  const db = await profiledStore(args.find((a) => !a.startsWith('--')));
+  if (!findMachine(db)) throw new Error('no machine in the store');
+  // The prefill's prediction is node by node, by a trained predictor (as `pipedejavu train` leaves one).
+  trainPredictors(db, ['forest']);
   for (const threads of THREADS) {
     const device = pickDevice(db, 'cpu', threads);
-    const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
-    const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
-    const at = { batch: 1, context: c.context, elementBytes: 4 };
-    const predicted = decodeStep(step.shape, at, dev);
-    // Before: one large GEMV timed again and again (the profile's streams left out).
-    const data = loadTrainingData(db, { machineId: device.machineId });
-    const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
-    const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
-    const measured = await medianRunUs(
-      runner,
-      {
-        file,
-        inputs: step.inputs,
-        threads,
-        rule: STEP_RULE,
-      },
-      `${c.label}, ${dataflow}`,
+    const chains = loadTrainingData(db, { machineId: device.machineId }).streams.filter(
+      (x) => x.device.deviceId === device.deviceId,
     );
-    if (measured === null) continue;
-    const err = predicted.stepUs / measured - 1;
-    const errBefore = before.stepUs / measured - 1;
-    errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
-    rows.push(
-      `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
+    const rates = chains.map(
+      (x) => `${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
     );
+    notes.push(`distinct-GEMV chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
   }
-}
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
+  const runner = new KernelRunner({});
+  const rows: string[] = [];
+  const errors: { set: Set; dataflow: string; err: number; before: number }[] = [];
+  const prefillRows: string[] = [];
+  const prefillErrors: PrefillError[] = [];
 
-try {
-  for (const c of CONFIGS) {
-    if (!prefillOnly) for (const dataflow of DATAFLOWS) await decodeCells(c, dataflow);
-    if (c.set !== 'C') continue;
-    const p = await prefillCells(db, runner, dir, c, THREADS);
-    prefillRows.push(...p.rows);
-    prefillErrors.push(...p.errors);
+  /** One decoder's decode step in one dataflow at each thread count: predicted before and after, and run. */
+  async function decodeCells(c: Config, dataflow: (typeof DATAFLOWS)[number]): Promise<void> {
+    const step = decoderStepModel({ ...c, dataflow });
+    const file = path.join(dir, `${c.label.replace(/\W+/g, '_')}-${dataflow}.onnx`);
+    writeFileSync(file, step.model);
+    for (const threads of THREADS) {
+      const device = pickDevice(db, 'cpu', threads);
+      const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
+      const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
+      const at = { batch: 1, context: c.context, elementBytes: 4 };
+      const predicted = decodeStep(step.shape, at, dev);
+      // Before: one large GEMV timed again and again (the profile's streams left out).
+      const data = loadTrainingData(db, { machineId: device.machineId });
+      const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
+      const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
+      const measured = await medianRunUs(
+        runner,
+        {
+          file,
+          inputs: step.inputs,
+          threads,
+          rule: STEP_RULE,
+        },
+        `${c.label}, ${dataflow}`,
+      );
+      if (measured === null) continue;
+      const err = predicted.stepUs / measured - 1;
+      const errBefore = before.stepUs / measured - 1;
+      errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
+      rows.push(
+        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
+      );
+    }
   }
-} finally {
-  await runner.close();
-  rmSync(dir, { recursive: true, force: true });
-}
-const summary = (set: Set, dataflow: string): string => {
-  const of = errors.filter((x) => x.set === set && x.dataflow === dataflow);
-  const line = (e: number[]): string =>
-    `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${(median(e) * 100).toFixed(1)}%`;
-  return `set ${set}, ${dataflow}: one GEMV ${line(of.map((x) => x.before))}; streamed chains ${line(of.map((x) => x.err))}`;
-};
-process.stdout.write(
-  [
-    `${new Date().toISOString()}; load average at the start ${startLoad}`,
-    '',
+
+  try {
+    for (const c of CONFIGS) {
+      if (!prefillOnly) for (const dataflow of DATAFLOWS) await decodeCells(c, dataflow);
+      if (c.set !== 'C') continue;
+      const p = await prefillCells(db, runner, dir, c, THREADS);
+      prefillRows.push(...p.rows);
+      prefillErrors.push(...p.errors);
+    }
+  } finally {
+    await runner.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const summary = (set: Set, dataflow: string): string => {
+    const of = errors.filter((x) => x.set === set && x.dataflow === dataflow);
+    const line = (e: number[]): string =>
+      `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${(median(e) * 100).toFixed(1)}%`;
+    return `set ${set}, ${dataflow}: one GEMV ${line(of.map((x) => x.before))}; streamed chains ${line(of.map((x) => x.err))}`;
+  };
+  return [
     '| set | decoder step | dataflow | threads | MiB moved | MiB per matrix | one GEMV GB/s | streamed GB/s | measured ms | before ms | before error | after ms | after error | load |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
@@ -157,6 +163,28 @@ process.stdout.write(
     ...prefillRows,
     '',
     ...prefillSummary(prefillErrors, THREADS),
+    '',
+  ];
+}
+
+const ort = args.includes('--torch-only') ? ['ONNX Runtime: left out (--torch-only)', ''] : await ortSection();
+const torchDb = args.find((a) => a.startsWith('--torch-db='))?.slice('--torch-db='.length);
+const torch = args.includes('--no-torch')
+  ? null
+  : await torchSection(CONFIGS, THREADS, {
+      ...(torchDb ? { db: torchDb } : {}),
+      decodeOnly: args.includes('--torch-decode-only'),
+    });
+process.stdout.write(
+  [
+    `${new Date().toISOString()}; load average at the start ${startLoad}`,
+    '',
+    ...ort,
+    ...(torch === null
+      ? ['torch: left out (--no-torch)']
+      : torch.skipped
+        ? [torch.skipped]
+        : [...TORCH_HEADER, ...torch.rows, '', ...torch.summary, '', ...torch.notes]),
     '',
     ...notes,
   ].join('\n') + '\n',

@@ -90,13 +90,16 @@ export function decoderPrefillModel(c: DecoderPrefillConfig): DecoderPrefill {
   return { model, inputs: [{ name: 'input_ids', dims: [1, P], dtype: 'int64' }], entry: prefillEntry(c) };
 }
 
-/** The decoder as the catalog describes a Llama: pre-norm, SwiGLU, rotary positions, no biases, untied head. */
-function prefillEntry(c: DecoderPrefillConfig): CatalogEntry {
+/**
+ * The decoder as the catalog describes a Llama: pre-norm, SwiGLU, rotary positions, no biases, untied
+ * head; LayerNorm as this ONNX model has it, or RMSNorm (bench:decode's torch decoder).
+ */
+export function prefillEntry(c: DecoderPrefillConfig, norm: 'layernorm' | 'rmsnorm' = 'layernorm'): CatalogEntry {
   return {
     name: 'prefill-check',
     title: 'the prefill check decoder',
     config: 'test/helpers/decoder-prefill-model.ts',
-    reportedParams: decoderParams(c).params,
+    reportedParams: decoderParams(c).params - (norm === 'rmsnorm' ? (2 * c.layers + 1) * c.hidden : 0),
     defaults: { batch: 1, seq: c.prompt, dtype: 'fp32' },
     kind: 'transformer',
     input: 'tokens',
@@ -107,7 +110,7 @@ function prefillEntry(c: DecoderPrefillConfig): CatalogEntry {
     ffn: c.ffn,
     vocab: c.vocab,
     context: 2 * c.prompt,
-    norm: 'layernorm',
+    norm,
     normPlacement: 'pre',
     embeddingNorm: false,
     finalNorm: true,

@@ -133,23 +133,32 @@ export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
     },
     docString: 'pipeDejavu decode-step check model',
   });
-  const { params, block: blockParams } = decoderParams(c);
   return {
     model,
     inputs: [{ name: 'input_ids', dims: [1, 1], dtype: 'int64' }],
-    shape: {
-      layers: c.layers,
-      hidden: c.hidden,
-      heads: c.heads,
-      kvHeads: c.kvHeads,
-      params,
-      expertParams: 0,
-      gatheredParams: c.vocab * c.hidden,
-      experts: 0,
-      topK: 0,
-      nodesPerStep: g.nodes.length,
-      meanMatrixParams: (c.layers * (blockParams - 4 * c.hidden) + c.hidden * c.vocab) / (7 * c.layers + 1),
-    },
+    shape: decoderStepShape(c, decoderParams(c).params, g.nodes.length),
+  };
+}
+
+/** A test decoder's step as the decode model sees it: `params` weights, `nodesPerStep` ops run per step. */
+export function decoderStepShape(
+  c: Omit<DecoderStepConfig, 'context' | 'dataflow'>,
+  params: number,
+  nodesPerStep: number,
+): DecoderShape {
+  const matrices = c.layers * (decoderParams(c).block - 4 * c.hidden) + c.hidden * c.vocab;
+  return {
+    layers: c.layers,
+    hidden: c.hidden,
+    heads: c.heads,
+    kvHeads: c.kvHeads,
+    params,
+    expertParams: 0,
+    gatheredParams: c.vocab * c.hidden,
+    experts: 0,
+    topK: 0,
+    nodesPerStep,
+    meanMatrixParams: matrices / (7 * c.layers + 1),
   };
 }
 

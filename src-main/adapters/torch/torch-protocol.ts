@@ -1,6 +1,6 @@
 /** Messages of the PyTorch backend's Python child (torch_runner.py), one JSON object per line. */
 import type { EpConfig } from '../../core/domain/execution-provider.js';
-import type { FailureKind } from '../ort/protocol.js';
+import type { FailureKind, OverheadOutcome } from '../ort/protocol.js';
 import type { StopReason } from '../../core/profiler/timing-stats.js';
 
 export interface TorchHello {
@@ -21,7 +21,10 @@ export type TorchOutcome =
   | { id: number; ok: false; kind: FailureKind; error: string };
 
 export type TorchMessage =
-  TorchHello | { type: 'no-torch'; error: string; executable: string } | { type: 'result'; outcome: TorchOutcome };
+  | TorchHello
+  | { type: 'no-torch'; error: string; executable: string }
+  | { type: 'result'; outcome: TorchOutcome }
+  | { type: 'overhead-result'; outcome: OverheadOutcome };
 
 /** The torch device string and CPU threads of a PyTorch execution provider; null for ONNX Runtime's. */
 export function torchDevice(ep: EpConfig): { device: string; threads: number | null } | null {

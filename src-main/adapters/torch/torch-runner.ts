@@ -9,7 +9,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { RunJob, RunOutcome } from '../ort/protocol.js';
+import type { FailureKind, OverheadJob, OverheadOutcome, RunJob, RunOutcome } from '../ort/protocol.js';
+import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { RunnerInfo } from '../ort/kernel-runner.js';
 import { pythonScriptPath } from '../python/python-script.js';
 import { torchDevice, type TorchHello, type TorchMessage } from './torch-protocol.js';
@@ -53,6 +54,12 @@ interface Child {
   /** Resolves the pending request with a message, or with null when the child exits. */
   onLine: ((m: TorchMessage | null) => void) | null;
   stderr: string;
+}
+
+interface Prepared {
+  id: number;
+  child: Child;
+  device: NonNullable<ReturnType<typeof torchDevice>>;
 }
 
 export class TorchRunner {
@@ -141,66 +148,104 @@ export class TorchRunner {
     });
   }
 
-  /** Times one kernel; never rejects for the kernel's own failure. */
-  async run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome> {
+  /** A new request's id, the started child and the torch device of `ep`; or why no request can run. */
+  private async prepare(ep: EpConfig): Promise<Prepared | { id: number; ok: false; kind: FailureKind; error: string }> {
     const id = this.nextId++;
-    let child: Child;
     try {
-      child = this.child ?? (await this.spawnFirstWithTorch());
+      const child = this.child ?? (await this.spawnFirstWithTorch());
+      const device = torchDevice(ep);
+      if (!device) return { id, ok: false, kind: 'unsupported', error: `${ep.name} is not a PyTorch backend` };
+      return { id, child, device };
     } catch (e) {
       return { id, ok: false, kind: 'ep-unavailable', error: (e as Error).message };
     }
-    const device = torchDevice(job.ep);
-    if (!device) return { id, ok: false, kind: 'unsupported', error: `${job.ep.name} is not a PyTorch backend` };
+  }
+
+  /** Times one kernel; never rejects for the kernel's own failure. */
+  async run(job: Omit<RunJob, 'id' | 'traceDir'>): Promise<RunOutcome> {
+    const ready = await this.prepare(job.ep);
+    if ('ok' in ready) return ready;
+    const { id, child, device } = ready;
     const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(60_000, job.rule.budgetMs * 20);
     const { op, dtype, shape } = job.spec;
-    const request = {
-      type: 'run',
-      job: { id, device: device.device, threads: device.threads, rule: job.rule, spec: { op, dtype, shape } },
-    };
-    return new Promise<RunOutcome>((resolve) => {
+    const request = { id, ...device, rule: job.rule, spec: { op, dtype, shape } };
+    const answer = await this.ask(child, 'run', request, timeoutMs);
+    if (answer === 'timeout')
+      return {
+        id,
+        ok: false,
+        kind: 'timeout',
+        error: `kernel did not finish within ${Math.round(timeoutMs / 1000)} s`,
+      };
+    if (answer === null || answer.type !== 'result')
+      return {
+        id,
+        ok: false,
+        kind: 'crashed',
+        error: `PyTorch runner died: ${lastLine(child.stderr) || 'no message'}`,
+      };
+    const o = answer.outcome;
+    return o.ok
+      ? {
+          id,
+          ok: true,
+          kernelUs: o.kernelUs,
+          wallUs: o.wallUs,
+          providers: [job.ep.name],
+          byOpUs: {},
+          nodeOps: {},
+          stop: o.stop,
+          sessionCreateMs: 0,
+          timedBy: device.device === 'cpu' ? 'wall-clock' : 'cuda-events',
+        }
+      : { id, ok: false, kind: o.kind, error: o.error };
+  }
+
+  /**
+   * Times chains of 1..N tiny eager ops (dependent adds on 16 elements): the line through them is
+   * what one op costs beyond its work, PyTorch's dispatch from Python. Never rejects.
+   */
+  async runOverhead(job: Omit<OverheadJob, 'id' | 'traceDir'>): Promise<OverheadOutcome> {
+    const ready = await this.prepare(job.ep);
+    if ('ok' in ready) return ready;
+    const { id, child, device } = ready;
+    const rounds = job.rounds ?? 1;
+    const timeoutMs = this.opts.jobTimeoutMs ?? Math.max(60_000, job.rule.budgetMs * 20 * job.lengths.length * rounds);
+    const request = { id, ...device, rule: job.rule, lengths: job.lengths, rounds };
+    const answer = await this.ask(child, 'overhead', request, timeoutMs);
+    if (answer === 'timeout')
+      return { id, ok: false, kind: 'timeout', error: `overhead chains did not finish within ${timeoutMs / 1000} s` };
+    if (answer === null || answer.type !== 'overhead-result')
+      return {
+        id,
+        ok: false,
+        kind: 'crashed',
+        error: `PyTorch runner died: ${lastLine(child.stderr) || 'no message'}`,
+      };
+    return { ...answer.outcome, id };
+  }
+
+  /** Sends one request and waits for the answer with its id: 'timeout' (the child killed), null when the child died. */
+  private ask(
+    child: Child,
+    type: 'run' | 'overhead',
+    job: { id: number },
+    timeoutMs: number,
+  ): Promise<TorchMessage | 'timeout' | null> {
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
         child.onLine = null;
         this.kill();
-        resolve({
-          id,
-          ok: false,
-          kind: 'timeout',
-          error: `kernel did not finish within ${Math.round(timeoutMs / 1000)} s`,
-        });
+        resolve('timeout');
       }, timeoutMs);
       child.onLine = (m) => {
-        if (m !== null && !(m.type === 'result' && m.outcome.id === id)) return;
+        const answered = m !== null && (m.type === 'result' || m.type === 'overhead-result') && m.outcome.id === job.id;
+        if (m !== null && !answered) return;
         clearTimeout(timer);
         child.onLine = null;
-        if (m === null) {
-          resolve({
-            id,
-            ok: false,
-            kind: 'crashed',
-            error: `PyTorch runner died: ${lastLine(child.stderr) || 'no message'}`,
-          });
-          return;
-        }
-        const o = m.outcome;
-        resolve(
-          o.ok
-            ? {
-                id,
-                ok: true,
-                kernelUs: o.kernelUs,
-                wallUs: o.wallUs,
-                providers: [job.ep.name],
-                byOpUs: {},
-                nodeOps: {},
-                stop: o.stop,
-                sessionCreateMs: 0,
-                timedBy: device.device === 'cpu' ? 'wall-clock' : 'cuda-events',
-              }
-            : { id, ok: false, kind: o.kind, error: o.error },
-        );
+        resolve(m);
       };
-      child.proc.stdin.write(`${JSON.stringify(request)}\n`);
+      child.proc.stdin.write(`${JSON.stringify({ type, job })}\n`);
     });
   }
 

@@ -9,7 +9,8 @@ nn.Linear-style Gemm, conv2d with floor(R/2) padding (+ ReLU when act = 1), erf 
 last-axis reductions, softmax and layer norm, attention as scaled_dot_product_attention (or
 its matmul-softmax-matmul form where torch has none), a real transpose (contiguous copy),
 casts between fp32 and fp16, host-device copies, pools, concat on axis 1 and nearest
-upsampling.
+upsampling. Overhead chains (dependent adds on 16 elements, 1..N of them) measure what one eager
+op costs beyond its work: PyTorch's dispatch from Python, inside every kernel's time.
 
 Timing: on a GPU, CUDA events around `inner` back-to-back calls (inner chosen so one
 sample spans about 200 us), synchronized after each sample; on the CPU, perf_counter around
@@ -69,6 +70,16 @@ UNARY = {
 def build(op, s, dt, dev):
     """A no-argument callable running the op once on tensors made here."""
     if op == "MatMul":
+        if s["B"] == 1 and s.get("distinct", 1) > 1:
+            # A row of linear layers, each its own weight (ONNX's MatMul `distinct`): a decode step's stream.
+            a = rnd((s["M"], s["K"]), dt, dev)
+            ws = [rnd((s["K"], s["N"]), dt, dev) / math.sqrt(s["K"]) for _ in range(s["distinct"])]
+            def row():
+                h = a
+                for w in ws:
+                    h = h @ w
+                return h
+            return row
         if s["B"] == 1:
             a, w = rnd((s["M"], s["K"]), dt, dev), rnd((s["K"], s["N"]), dt, dev)
             return lambda: a @ w
@@ -227,6 +238,36 @@ def classify(e):
         return "ep-unavailable", "the GPU stopped answering (%s)" % text.splitlines()[0]
     return "failed", text.splitlines()[0] if text else type(e).__name__
 
+def chain(n, dt, dev):
+    """n dependent adds on 16 elements: each op's work is nothing, its eager dispatch all there is."""
+    x, b = rnd((16,), dt, dev), rnd((16,), dt, dev)
+    def fn():
+        y = x
+        for _ in range(n):
+            y = torch.add(y, b)
+        return y
+    return fn
+
+def overhead(job):
+    """Chains of 1..N tiny ops timed as eager code runs them: per length, the lowest of its rounds' medians."""
+    dev = job["device"]
+    if not dev.startswith("cuda") and job.get("threads"):
+        torch.set_num_threads(int(job["threads"]))
+    best = {}
+    try:
+        with torch.no_grad():
+            for _ in range(max(1, job.get("rounds", 1))):
+                for n in job["lengths"]:
+                    samples, _, _, _ = time_op(chain(n, torch.float32, dev), dev, job["rule"])
+                    med = quantile(sorted(kept(samples)), 0.5)
+                    best[n] = min(best.get(n, med), med)
+    except BaseException as e:
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        kind, text = classify(e)
+        return {"ok": False, "kind": kind, "error": text}
+    return {"ok": True, "points": [{"nodes": n, "medianUs": best[n]} for n in job["lengths"]], "traceNodeUs": None}
+
 FAULT = os.environ.get("PIPEDEJAVU_TORCH_FAULT", "")
 runs = 0
 
@@ -280,6 +321,10 @@ def main():
             out = run(msg["job"])
             out["id"] = msg["job"]["id"]
             send({"type": "result", "outcome": out})
+        if msg.get("type") == "overhead":
+            out = overhead(msg["job"])
+            out["id"] = msg["job"]["id"]
+            send({"type": "overhead-result", "outcome": out})
 
 
 if __name__ == "__main__":

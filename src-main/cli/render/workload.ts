@@ -186,6 +186,7 @@ export function renderGeneration(g: GenerationPrediction, deviceName = g.device)
     `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP)`;
   const lines = [
     `${g.workload} on ${deviceName}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${count(g.prompt, 'token')}, then ${g.tokens} generated`,
+    `engine               ${g.engine} (the profile's measurements)`,
     `time to first token  ${ms(g.ttftUs)}`,
     `decode step          first ${step(g.firstStep)}`,
     `                     last  ${step(g.lastStep)}`,

@@ -20,6 +20,13 @@ export const isTorchEp = (ep: EpConfig): ep is TorchEp => ep.name === 'torch-cpu
 /** Whether an execution provider's name (as stored with measurements) is the PyTorch backend's. */
 export const isTorchEpName = (name: string): boolean => name === 'torch-cpu' || name === 'torch-cuda';
 
+/** The engine a stored execution provider's measurements (and so its predictions) are for, in words. */
+export function engineOf(epName: string): string {
+  if (epName === 'torch-cpu') return 'PyTorch, eager, on the CPU';
+  if (epName === 'torch-cuda') return 'PyTorch, eager, on CUDA';
+  return `ONNX Runtime, ${epName === 'cpu' ? 'CPU' : epName === 'cuda' ? 'CUDA' : epName === 'webgpu' ? 'WebGPU' : epName} EP`;
+}
+
 /** Thread count of a CPU provider, null on a GPU. */
 export function epThreads(ep: EpConfig): number | null {
   return ep.name === 'cpu' || ep.name === 'torch-cpu' ? ep.threads : null;

@@ -81,6 +81,13 @@ export interface RunOverhead {
    * measured (one thread, a GPU, an older profile).
    */
   parallelOpUs?: number | null;
+  /**
+   * PyTorch in eager mode: what one op call costs beyond its work (the dispatch from Python),
+   * the slope of its overhead chains (µs). It is inside every kernel's own time, so nodeUs is 0
+   * there; a model that counts only bytes and FLOPs (the decode step) adds it per op. Null or
+   * absent for ONNX Runtime.
+   */
+  dispatchUs?: number | null;
 }
 
 /** A device's per-run, per-node and Node binding costs (µs), as reported to users. */

@@ -12,6 +12,7 @@ import type { Dtype } from '../../core/domain/measurement.js';
 import type { Workload } from '../../core/workload/types.js';
 import type { Sample } from '../../core/predictor/types.js';
 import { UserError } from '../../core/errors.js';
+import { engineOf } from '../../core/domain/execution-provider.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import { deviceRunUs } from '../../core/profiler/overhead.js';
 import {
@@ -56,6 +57,8 @@ export interface GenerationPrediction {
   workload: string;
   /** The device across machines (MachineDeviceId: machineId/deviceKey/ep[/Nt]). */
   device: MachineDeviceId;
+  /** The engine the profile measured, whose runs this predicts (engineOf). */
+  engine: string;
   dtype: Dtype;
   batch: number;
   prompt: number;
@@ -211,7 +214,8 @@ export function decodeDevice(
   return {
     bandwidthGBps: streamed ?? f.bandwidthGBps,
     peakGflops: peak,
-    nodeUs: overhead?.nodeUs ?? 0,
+    // PyTorch's eager dispatch per op is inside its kernels' times, not in bytes over bandwidth.
+    nodeUs: (overhead?.nodeUs ?? 0) + (overhead?.dispatchUs ?? 0),
     runUs: overhead ? deviceRunUs(overhead) : 0,
   };
 }
@@ -303,6 +307,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
   return {
     workload: e.name,
     device: device.deviceId,
+    engine: engineOf(device.executionProvider),
     dtype,
     batch,
     prompt,

@@ -15,6 +15,7 @@ import {
   WAKE_CHAIN_LENGTHS,
   type RunOverhead,
 } from '../../core/profiler/overhead.js';
+import { isTorchEp } from '../../core/domain/execution-provider.js';
 import { DeviceCalibration } from './calibration-service.js';
 import type { RunState } from './run-state.js';
 
@@ -52,6 +53,8 @@ export async function measureOverhead(st: RunState): Promise<RunOverhead | null>
   }
   const fitted = fitOverhead(outcome.points, outcome.traceNodeUs);
   if (!fitted) return null;
+  // PyTorch: a kernel's time is one eager call, its dispatch inside; the chains' slope is that dispatch.
+  if (isTorchEp(st.target.ep)) return { ...fitted, nodeUs: 0, binding: null, dispatchUs: fitted.nodeUs };
   const perNode = traceRunNodeCost(outcome.tracedRuns ?? [], fitted.nodeUs);
   const binding = perNode === null ? null : fitBinding(outcome.binding ?? [], perNode, fitted.runUs);
   if (!binding) st.report.notes.push('the Node binding was not measured apart: device times include its per-call cost');

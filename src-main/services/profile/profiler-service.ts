@@ -174,7 +174,7 @@ export function estimateTarget(db: Database, target: ProfileTarget, suite: Suite
     kernels: pending,
     refineSlots: pending.length ? SUITE_REFINEMENT[suite] : 0,
     rounds: SUITE_ROUNDS[suite],
-    overhead: !torch,
+    overhead: true,
     calibrationRounds: torch ? 0 : 3,
     rule: SUITE_RULES[suite],
     past,

@@ -28,6 +28,8 @@ const OverheadSchema = z.object({
   wakeUs: z.number().nonnegative().nullable().default(null),
   // Profiles before a parallel node's cost was measured (and 1-thread or GPU profiles) have none.
   parallelOpUs: z.number().nonnegative().nullable().default(null),
+  // ONNX Runtime's profiles (and PyTorch's before its chains) have none.
+  dispatchUs: z.number().nonnegative().nullable().default(null),
 });
 
 export type StoredOverhead = z.infer<typeof OverheadSchema>;

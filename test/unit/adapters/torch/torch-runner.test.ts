@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pythonCandidates, TorchRunner } from '../../../../src-main/adapters/torch/torch-runner.js';
+import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { KERNEL_OPS, TIMED_INSIDE_OPS } from '../../../../src-main/core/kernels/types.js';
 import { kernelsFor } from '../../../../src-main/services/profile/profiler-service.js';
 import { tempDir } from '../../../helpers/cli.js';
@@ -60,6 +61,21 @@ describe.skipIf(!needOracle('torch'))('the PyTorch runner on Debian’s torch (C
       if (outcome.ok) expect(outcome.kernelUs.every((v) => v > 0)).toBe(true);
     }
   }, 120_000);
+
+  it('runs a row of distinct weights (MatMul `distinct`) as one timed call', async () => {
+    const ep = { name: 'torch-cpu', threads: 1 } as const;
+    const spec = makeKernel('MatMul', 'fp32', { B: 1, M: 1, K: 256, N: 256, distinct: 8 });
+    expect(await runner.run({ spec, ep, rule })).toMatchObject({ ok: true, timedBy: 'wall-clock' });
+  }, 60_000);
+
+  it('times chains of tiny eager ops: longer chains take longer, one point per length', async () => {
+    const ep = { name: 'torch-cpu', threads: 1 } as const;
+    const outcome = await runner.runOverhead({ ep, rule, lengths: [1, 64], rounds: 1 });
+    expect(outcome).toMatchObject({ ok: true, traceNodeUs: null });
+    if (!outcome.ok) return;
+    expect(outcome.points.map((p) => p.nodes)).toEqual([1, 64]);
+    expect(outcome.points[1]!.medianUs).toBeGreaterThan(outcome.points[0]!.medianUs);
+  }, 60_000);
 
   it('a GPU target on a torch without CUDA: one line, the kernel not run', async () => {
     const spec = kernelsFor({ name: 'torch-cuda', deviceId: 0 }, 'quick')[0]!;

@@ -10,7 +10,7 @@ import {
 } from '../../../../src-main/services/predict/generation-service.js';
 import { loadTrainingData } from '../../../../src-main/services/predict/training-data.js';
 import { pickDevice } from '../../../../src-main/services/workload/workload-service.js';
-import { SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
+import { recordOverhead, SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
 import { predictModel } from '../../../../src-main/services/workload/workload-service.js';
 import { cli, tempDir } from '../../../helpers/cli.js';
 import { seededDb } from '../../../helpers/seeded-store.js';
@@ -39,6 +39,22 @@ describe('predictGeneration', () => {
     expect(g.kvCacheBytes).toBe(2 * 32 * 8 * 128 * 4 * (256 + 16));
     expect(g.deviceMemoryBytes).toBeGreaterThan(0);
     expect(g.fits).toBe(g.memoryBytes <= (g.deviceMemoryBytes ?? 0));
+  });
+
+  it('counts a PyTorch profile’s eager dispatch per op in the decode step, as a per-node cost, and names the engine', () => {
+    const db = trainedStore();
+    const threads = pickDevice(db, 'cpu').threads ?? 1;
+    const step = (overhead: { nodeUs: number; dispatchUs?: number }): number => {
+      recordOverhead(db, threads, { runUs: 10, profilerNodeUs: null, points: [], ...overhead });
+      return predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1 }).firstStep.stepUs;
+    };
+    const plain = step({ nodeUs: 1 });
+    const dispatched = step({ nodeUs: 1, dispatchUs: 3 });
+    expect(dispatched).toBeGreaterThan(plain);
+    expect(dispatched).toBeCloseTo(step({ nodeUs: 4 }), 6);
+    expect(predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', prompt: 16, tokens: 1 }).engine).toBe(
+      'ONNX Runtime, CPU EP',
+    );
   });
 
   it('refuses a context beyond the model’s and a model that does not generate, in one line', () => {
@@ -148,7 +164,7 @@ describe('pipedejavu predict-model --mode generate', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^mistral-7b on .*, bf16, batch 1: prompt 128 tokens, then 8 generated\ntime to first token/,
+      /^mistral-7b on .*, bf16, batch 1: prompt 128 tokens, then 8 generated\nengine {15}ONNX Runtime, CPU EP \(the profile's measurements\)\ntime to first token/,
     );
     expect(r.stdout).toMatch(/tokens\/s/);
     const json = JSON.parse(

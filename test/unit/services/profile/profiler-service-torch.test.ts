@@ -64,7 +64,7 @@ describe('profiling with the PyTorch backend', () => {
   });
 
   it.skipIf(!hasTorch)(
-    'stores torch-cpu measurements timed by the wall clock, without ORT overhead chains or calibration',
+    'stores torch-cpu measurements timed by the wall clock, with its eager dispatch per op from chains and no calibration',
     async () => {
       const db = freshDb();
       const torch = new TorchRunner({ python: SYSTEM_PYTHON });
@@ -78,7 +78,11 @@ describe('profiling with the PyTorch backend', () => {
         );
         expect(ms[0]?.runtimeVersion).toMatch(/^torch \d/);
         expect(r.summary).toMatchObject({ timing: { method: 'wall-clock', backend: 'pytorch' } });
-        expect(r.summary?.['overhead']).toBeUndefined();
+        // The chains' slope is the dispatch inside every kernel's time, not a cost beyond it.
+        expect(r.summary?.['overhead']).toMatchObject({ nodeUs: 0, binding: null });
+        const overhead = r.summary?.['overhead'] as { dispatchUs: number; points: { nodes: number }[] };
+        expect(overhead.dispatchUs).toBeGreaterThan(0);
+        expect(overhead.points.map((p) => p.nodes)).toEqual([1, 16, 64, 256]);
         expect(r.summary?.['calibration']).toBeUndefined();
       } finally {
         await torch.close();
