@@ -229,9 +229,17 @@ export function searchRanked(
   else if (fixed !== null && !pipelined({ ...problem, zeroStage: fixed }))
     ranked.result.rejected.push({
       kind: 'pipeline',
-      reason: `ZeRO-${fixed}: pipelines not searched (DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism; --zero 1 or auto searches them)`,
+      reason: `ZeRO-${fixed}: pipelines not searched (${pipelineZeroText(opts.pipelineZeroStages)}; --zero 1 or auto searches them)`,
     });
   return ranked;
+}
+
+/** Why a ZeRO stage runs no pipelines: the stack's stages with pipelines, or without a stack DeepSpeed's and Megatron-LM's. */
+function pipelineZeroText(stackStages: readonly number[] | undefined): string {
+  if (!stackStages)
+    return 'DeepSpeed and Megatron-LM run ZeRO stages 2 and 3 without pipeline parallelism; --stack torchtitan pipelines FSDP';
+  if (stackStages.length === 0) return 'the stack runs no pipelines';
+  return `the stack runs pipelines at ZeRO ${stackStages.join(', ')} only`;
 }
 
 /**

@@ -87,7 +87,7 @@ describe('ZeRO stages in the search', () => {
     const r = search(problem(4, 1e8, 80), 2);
     expect(r.result.plans.every((p) => p.stages.length === 1)).toBe(true);
     expect(r.result.rejected.map((x) => x.reason).join('\n')).toContain(
-      'ZeRO-2: pipelines not searched (DeepSpeed runs ZeRO stages 2 and 3 without pipeline parallelism',
+      'ZeRO-2: pipelines not searched (DeepSpeed and Megatron-LM run ZeRO stages 2 and 3 without pipeline parallelism; --stack torchtitan pipelines FSDP',
     );
   });
 
