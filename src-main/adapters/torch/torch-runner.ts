@@ -177,13 +177,7 @@ export class TorchRunner {
         kind: 'timeout',
         error: `kernel did not finish within ${Math.round(timeoutMs / 1000)} s`,
       };
-    if (answer === null || answer.type !== 'result')
-      return {
-        id,
-        ok: false,
-        kind: 'crashed',
-        error: `PyTorch runner died: ${lastLine(child.stderr) || 'no message'}`,
-      };
+    if (answer === null || answer.type !== 'result') return died(id, child);
     const o = answer.outcome;
     return o.ok
       ? {
@@ -215,13 +209,7 @@ export class TorchRunner {
     const answer = await this.ask(child, 'overhead', request, timeoutMs);
     if (answer === 'timeout')
       return { id, ok: false, kind: 'timeout', error: `overhead chains did not finish within ${timeoutMs / 1000} s` };
-    if (answer === null || answer.type !== 'overhead-result')
-      return {
-        id,
-        ok: false,
-        kind: 'crashed',
-        error: `PyTorch runner died: ${lastLine(child.stderr) || 'no message'}`,
-      };
+    if (answer === null || answer.type !== 'overhead-result') return died(id, child);
     return { ...answer.outcome, id };
   }
 
@@ -283,3 +271,8 @@ function parseLine(line: string): TorchMessage | null {
 }
 
 const lastLine = (text: string): string => text.trim().split('\n').pop() ?? '';
+
+/** The answer for a job whose runner died (or answered out of turn): its last stderr line. */
+function died(id: number, child: Child): { id: number; ok: false; kind: 'crashed'; error: string } {
+  return { id, ok: false, kind: 'crashed', error: `PyTorch runner died: ${lastLine(child.stderr) || 'no message'}` };
+}
