@@ -13,6 +13,13 @@
  * agreed, timed before and after it), joins the rounds; the largest cluster of values within the
  * threshold of one of them is kept (its mean for a chained label, its lower value for a traced
  * one, as rounds combine), and a kernel whose values form no cluster of two is unsettled.
+ *
+ * The same kernel on one thread (a CPU run at more threads, where this machine's 1-thread run of
+ * it is stored) bounds it too: more threads never need more than the run's spread over the
+ * 1-thread label, so a kernel whose every round is slower is re-timed, and a value above that
+ * ceiling is a mode the rest of the run does not support (a pool thread the OS took away); it is
+ * left out wherever a value under the ceiling is there to keep. Kernels under FEWER_THREADS.minUs
+ * on one thread are not bounded: there a pool's wake-up is a real cost of several µs.
  */
 import { median } from './timing-stats.js';
 
@@ -35,8 +42,41 @@ export interface KernelRounds {
 
 export interface Disagreement {
   id: string;
-  /** The largest drift-corrected deviation of a round from the first (fraction, signed). */
+  /** The largest drift-corrected deviation of a round from the first (fraction, signed); for a kernel slower than on one thread, its fastest round over its 1-thread label, less 1. */
   deviation: number;
+  /** Set when the kernel is re-timed for being slower than the same kernel on one thread: that label (µs). */
+  oneThreadUs?: number;
+}
+
+/** A kernel on one thread under this many µs bounds nothing: a pool's wake-up is a real cost there. */
+const FEWER_THREADS = { minUs: 10 } as const;
+
+/** The ceiling a kernel's values at more threads may not pass: its 1-thread label plus the run's spread. */
+export const oneThreadCeiling = (oneThreadUs: number | undefined, threshold: number): number | undefined =>
+  oneThreadUs !== undefined && oneThreadUs >= FEWER_THREADS.minUs && Number.isFinite(threshold)
+    ? oneThreadUs * (1 + threshold)
+    : undefined;
+
+/**
+ * Kernels whose every round ran slower than the same kernel on one thread by more than the run's
+ * spread (`threshold`, a fraction), worst first; those `exclude` names (already re-timed) are left out.
+ */
+export function slowerThanOneThread(
+  kernels: readonly KernelRounds[],
+  oneThreadUs: (id: string) => number | undefined,
+  threshold: number,
+  exclude: ReadonlySet<string> = new Set(),
+): Disagreement[] {
+  return kernels
+    .flatMap((k) => {
+      const one = oneThreadUs(k.id);
+      const ceiling = oneThreadCeiling(one, threshold);
+      const fastest = Math.min(...k.roundsUs);
+      return ceiling !== undefined && one !== undefined && k.roundsUs.length && fastest > ceiling && !exclude.has(k.id)
+        ? [{ id: k.id, deviation: fastest / one - 1, oneThreadUs: one }]
+        : [];
+    })
+    .sort((a, b) => b.deviation - a.deviation);
 }
 
 export interface RoundSpread {
@@ -88,9 +128,20 @@ export interface KeptMode {
  * The mode of a kernel's values (its rounds and its drift-corrected later timing): the largest
  * cluster of values within `threshold` (fraction) of one of them, its centre, ties to the faster cluster. Chained labels
  * average the cluster, traced ones keep its lower value (a slow phase only slows a kernel down).
- * No two values within the threshold: unsettled, the median of them all.
+ * No two values within the threshold: unsettled, the median of them all. With a `ceilingUs`
+ * (oneThreadCeiling), values above it are left out when any value is under it; one value left is kept.
  */
-export function keptMode(values: readonly number[], threshold: number, chained: boolean): KeptMode {
+export function keptMode(values: readonly number[], threshold: number, chained: boolean, ceilingUs?: number): KeptMode {
+  const under = ceilingUs === undefined ? [] : values.flatMap((v, i) => (v <= ceilingUs ? [i] : []));
+  if (under.length && under.length < values.length) {
+    const sub = keptMode(
+      under.map((i) => values[i] as number),
+      threshold,
+      chained,
+    );
+    const single = under.length === 1;
+    return { us: sub.us, kept: sub.kept.map((j) => under[j] as number), settled: sub.settled || single };
+  }
   const limit = Math.log1p(threshold);
   let best: number[] = [];
   for (let i = 0; i < values.length; i++) {

@@ -24,7 +24,7 @@ import { kernelsAndCalibration } from './profile-rounds.js';
 import { measureOverhead, startCalibration, step } from './profile-steps.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
 import type { ConditionsWatch } from './run-conditions-service.js';
-import { epName, isStoredFn, pastCosts, poorRunKernels, priorNoisyKernels } from './target-store.js';
+import { epName, isStoredFn, oneThreadLabels, pastCosts, poorRunKernels, priorNoisyKernels } from './target-store.js';
 
 export async function profileLocked(
   deps: ProfilerDeps,
@@ -70,6 +70,7 @@ export async function profileLocked(
     isStored,
     priorNoisy,
     remeasure,
+    oneThread: oneThreadLabels(repo, target),
   });
   const onAbort = (): void => st.runner.kill();
   opts.signal?.addEventListener('abort', onAbort, { once: true });

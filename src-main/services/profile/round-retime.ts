@@ -1,6 +1,7 @@
 /**
  * The later pass for kernels whose rounds disagree (issue 62): after the rounds, each kernel
- * whose rounds differ by more than the run's own spread (round-agreement.ts) is timed once more
+ * whose rounds differ by more than the run's own spread (round-agreement.ts), and at more threads
+ * each kernel whose every round is slower than the same kernel on one thread, is timed once more
  * between two timings of a reference kernel (a kernel whose rounds agreed, nearest in the run's
  * order and timed the same way), and keeps the mode of its rounds and that timing, the timing
  * divided by how far the reference drifted from its label. What was re-timed, why and what was
@@ -10,20 +11,30 @@
 import type { KernelSpec } from '../../core/kernels/types.js';
 import type { MeasuredKernel } from '../../core/profiler/refinement.js';
 import { expectedKernelMs, retryAllowed } from '../../core/profiler/profile-plan.js';
-import { keptMode, roundSpread, type Disagreement, type RoundSpread } from '../../core/profiler/round-agreement.js';
+import {
+  keptMode,
+  oneThreadCeiling,
+  roundSpread,
+  slowerThanOneThread,
+  type Disagreement,
+  type RoundSpread,
+} from '../../core/profiler/round-agreement.js';
 import { count } from '../../core/text/plural.js';
 import type { RunOutcome } from '../../adapters/ort/protocol.js';
 import { chainCopies } from './kernel-timing.js';
 import { judged, timedKernel } from './measure-kernel.js';
 import type { RunState } from './run-state.js';
+import { kernelKey } from './target-store.js';
 
 /** One kernel re-timed: its rounds, the later timing, the reference's drift and the label kept. */
 export interface RetimedKernel {
   kernel: string;
   /** Its clean round labels (µs), in round order. */
   roundsUs: number[];
-  /** How far its rounds disagreed, less the run's drift (fraction, signed). */
+  /** How far its rounds disagreed, less the run's drift (fraction, signed); or, with oneThreadUs, its fastest round over that label, less 1. */
   deviation: number;
+  /** Re-timed for running slower than the same kernel on one thread: that label (µs); null otherwise. */
+  oneThreadUs: number | null;
   /** The later timing (µs), before the reference's drift is taken out; null when it failed or was noisy. */
   laterUs: number | null;
   reference: string | null;
@@ -69,8 +80,14 @@ async function drift(st: RunState, ref: MeasuredKernel): Promise<number | null> 
 }
 
 /** The steady kernel nearest to `at` in the run's order, timed the same way (chained or not). */
-function reference(st: RunState, spread: RoundSpread, at: number, chained: boolean): MeasuredKernel | null {
-  const steady = new Set(spread.steady);
+function reference(
+  st: RunState,
+  spread: RoundSpread,
+  at: number,
+  chained: boolean,
+  retimed: ReadonlySet<string>,
+): MeasuredKernel | null {
+  const steady = new Set(spread.steady.filter((id) => !retimed.has(id)));
   const method = st.method();
   let best: { m: MeasuredKernel; d: number } | null = null;
   st.measured.forEach((m, i) => {
@@ -82,11 +99,16 @@ function reference(st: RunState, spread: RoundSpread, at: number, chained: boole
 }
 
 /** Re-times one disagreeing kernel between two timings of its reference; false when the budget is spent. */
-async function retimeOne(st: RunState, spread: RoundSpread, d: Disagreement): Promise<boolean> {
+async function retimeOne(
+  st: RunState,
+  spread: RoundSpread,
+  d: Disagreement,
+  retimed: ReadonlySet<string>,
+): Promise<boolean> {
   const at = st.measured.findIndex((m) => m.spec.id === d.id);
   const m = st.measured[at] as MeasuredKernel;
   const chained = chainCopies(m.spec, st.method()) > 1;
-  const ref = reference(st, spread, at, chained);
+  const ref = reference(st, spread, at, chained, retimed);
   const before = ref ? await drift(st, ref) : 1;
   const outcome = await budgeted(st, m.spec);
   if (!outcome) return false;
@@ -96,7 +118,8 @@ async function retimeOne(st: RunState, spread: RoundSpread, d: Disagreement): Pr
   const refDrift = before !== null && after !== null ? Math.sqrt(before * after) : null;
   const laterUs = t && !t.noisy ? t.summary.medianUs : null;
   const values = laterUs !== null && refDrift !== null ? [...roundsUs, laterUs / refDrift] : roundsUs;
-  const mode = keptMode(values, spread.threshold, chained);
+  const ceiling = oneThreadCeiling(st.oneThread.get(kernelKey(m.spec)), spread.threshold);
+  const mode = keptMode(values, spread.threshold, chained, ceiling);
   if (outcome.ok && t && laterUs !== null && refDrift !== null) {
     st.store(m.spec, outcome, { ...t.summary, medianUs: mode.us }, true);
     m.medianUs = mode.us;
@@ -105,6 +128,7 @@ async function retimeOne(st: RunState, spread: RoundSpread, d: Disagreement): Pr
     kernel: d.id,
     roundsUs,
     deviation: d.deviation,
+    oneThreadUs: d.oneThreadUs ?? null,
     laterUs,
     reference: ref?.spec.id ?? null,
     referenceDrift: refDrift,
@@ -122,9 +146,22 @@ export async function retimeDisagreeing(st: RunState): Promise<void> {
   const spread = roundSpread(rounds);
   if (!Number.isFinite(spread.threshold)) return;
   st.retimed = { threshold: spread.threshold, drift: spread.drift, kernels: spread.kernels, timings: 0, retimed: [] };
-  for (const d of spread.disagreeing) {
+  const specs = new Map(st.measured.map((m) => [m.spec.id, m.spec]));
+  const oneThreadUs = (id: string): number | undefined => {
+    const spec = specs.get(id);
+    return spec ? st.oneThread.get(kernelKey(spec)) : undefined;
+  };
+  const slower = slowerThanOneThread(
+    rounds,
+    oneThreadUs,
+    spread.threshold,
+    new Set(spread.disagreeing.map((d) => d.id)),
+  );
+  const all = [...spread.disagreeing, ...slower];
+  const ids = new Set(all.map((d) => d.id));
+  for (const d of all) {
     if (st.aborted() || st.epGone) return;
-    if (!(await retimeOne(st, spread, d))) return;
+    if (!(await retimeOne(st, spread, d, ids))) return;
   }
 }
 
@@ -137,10 +174,19 @@ export function retimedNote(r: RetimedKernels | null): string[] {
     const kept = k.settled
       ? `kept ${k.kept.map((i) => (i < k.roundsUs.length ? `round ${i + 1}` : 'the later timing')).join(' and ')}`
       : 'unsettled, kept the median';
-    return `${k.kernel} ${pct(k.deviation)} (${kept}: ${k.keptUs.toFixed(1)} µs)`;
+    const over = k.oneThreadUs === null ? '' : ` over its ${k.oneThreadUs.toFixed(1)} µs on 1 thread`;
+    return `${k.kernel} ${pct(k.deviation)}${over} (${kept}: ${k.keptUs.toFixed(1)} µs)`;
   });
   const more = r.retimed.length > 4 ? `; ... (all in the run's summary, \`retimed\`)` : '';
   return [
-    `${count(r.retimed.length, 'kernel')} re-timed in a later pass beside a steady reference kernel: ${r.retimed.length === 1 ? 'its' : 'their'} rounds disagreed by more than the run's own spread (±${(r.threshold * 100).toFixed(0)}%, from ${count(r.kernels, 'kernel')}): ${each.join('; ')}${more}`,
+    `${count(r.retimed.length, 'kernel')} re-timed in a later pass beside a steady reference kernel: ${r.retimed.length === 1 ? 'its' : 'their'} rounds disagreed by more than the run's own spread (±${(r.threshold * 100).toFixed(0)}%, from ${count(r.kernels, 'kernel')})${slowerClause(r)}: ${each.join('; ')}${more}`,
   ];
+}
+
+/** ", or ran slower than on 1 thread by more" when any kernel was re-timed for that. */
+function slowerClause(r: RetimedKernels): string {
+  const n = r.retimed.filter((k) => k.oneThreadUs !== null).length;
+  return n
+    ? `, or ${n === r.retimed.length ? 'every round' : `for ${count(n, 'kernel')} every round`} ran slower than the same kernel on 1 thread by more than that`
+    : '';
 }

@@ -54,6 +54,8 @@ export interface RunStart {
   isStored: (k: KernelSpec) => boolean;
   priorNoisy: ReadonlySet<string>;
   remeasure: ReadonlySet<string>;
+  /** A CPU run at more threads: this machine's 1-thread labels by kernelKey (target-store.ts); else empty. */
+  oneThread?: ReadonlyMap<string, number>;
 }
 
 /** nvidia-smi readings around the batches of a CUDA GPU; none elsewhere (a WebGPU adapter need not be an NVIDIA GPU). */
@@ -96,6 +98,8 @@ export class RunState {
   /** Kernels measured again although stored (noisy ones, and those a run in poor conditions stored): their rows are replaced. */
   readonly remeasure: ReadonlySet<string>;
   readonly retries = { slots: 0, retryMs: 0 };
+  /** This machine's 1-thread labels by kernelKey, for a CPU run at more threads (round-agreement.ts). */
+  readonly oneThread: ReadonlyMap<string, number>;
   /** Each kernel's clean round labels (µs), in round order: what the rounds' agreement is read from. */
   readonly roundsUs = new Map<string, number[]>();
   /** The kernels re-timed because their rounds disagreed (round-retime.ts), with the run's spread; null: not looked at. */
@@ -127,6 +131,7 @@ export class RunState {
     this.rounds = Math.max(1, opts.rounds ?? SUITE_ROUNDS[opts.suite]);
     this.priorNoisy = start.priorNoisy;
     this.remeasure = start.remeasure;
+    this.oneThread = start.oneThread ?? new Map();
     this.stepMs = { overhead: expectedStepMs('overhead', past), calibration: expectedStepMs('calibration', past) };
   }
 

@@ -102,8 +102,28 @@ export function poorRunKernels(repo: ProfileRepo, target: ProfileTarget, specs: 
   const runOf = new Map<string, string>();
   for (const m of repo.listMeasurements({ machineId: target.machineId, deviceKey: target.deviceKey }))
     if (m.executionProvider === epName(target.ep) && m.threads === threads && m.source === 'profile')
-      runOf.set(`${m.op}|${m.shapeKey}|${m.dtype}`, m.runId);
-  return specs.filter((k) => poorRuns.has(runOf.get(`${k.op}|${shapeKey(k.shape)}|${k.dtype}`) ?? '')).map((k) => k.id);
+      runOf.set(kernelKey(m), m.runId);
+  return specs.filter((k) => poorRuns.has(runOf.get(kernelKey(k)) ?? '')).map((k) => k.id);
+}
+
+/** A kernel's key among stored rows of one target: its op, shape and dtype. */
+export const kernelKey = (k: { op: string; shape: Record<string, number>; dtype: string }): string =>
+  `${k.op}|${shapeKey(k.shape)}|${k.dtype}`;
+
+/**
+ * For a CPU target at more than one thread: this machine's stored 1-thread labels of the same
+ * device and provider, by kernelKey (round-agreement.ts bounds the run's kernels by them). Empty otherwise.
+ */
+export function oneThreadLabels(repo: ProfileRepo, target: ProfileTarget): Map<string, number> {
+  const labels = new Map<string, number>();
+  if (target.ep.name !== 'cpu' || (epThreads(target.ep) ?? 1) <= 1) return labels;
+  for (const m of repo.listMeasurements({
+    machineId: target.machineId,
+    deviceKey: target.deviceKey,
+    source: 'profile',
+  }))
+    if (m.executionProvider === epName(target.ep) && m.threads === 1) labels.set(kernelKey(m), m.stats.medianUs);
+  return labels;
 }
 
 /** What this machine's last run of the same provider measured its items to cost (same threads first). */

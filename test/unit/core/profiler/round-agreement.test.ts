@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { keptMode, roundSpread, type KernelRounds } from '../../../../src-main/core/profiler/round-agreement.js';
+import {
+  keptMode,
+  oneThreadCeiling,
+  roundSpread,
+  slowerThanOneThread,
+  type KernelRounds,
+} from '../../../../src-main/core/profiler/round-agreement.js';
 
 /** Twenty kernels whose second round lands within ±1% of the first, times the run's drift. */
 function steady(drift = 1): KernelRounds[] {
@@ -56,5 +62,41 @@ describe('keptMode: the value a re-timed kernel keeps', () => {
 
   it('is unsettled when no two values agree, and keeps their median', () => {
     expect(keptMode([100, 150, 200], 0.05, true)).toEqual({ us: 150, kept: [0, 1, 2], settled: false });
+  });
+});
+
+describe('the same kernel on one thread bounds it at more threads', () => {
+  const one = new Map([
+    ['slow', 54],
+    ['fast', 50],
+    ['tiny', 1.2],
+    ['edge', 40],
+  ]);
+  const rounds: KernelRounds[] = [
+    { id: 'slow', roundsUs: [312, 305] },
+    { id: 'fast', roundsUs: [26, 27] },
+    { id: 'tiny', roundsUs: [6.2, 6.1] },
+    { id: 'edge', roundsUs: [50, 200] },
+    { id: 'unseen', roundsUs: [900, 910] },
+  ];
+  it('re-times a kernel whose every round is slower than its 1-thread label by more than the run’s spread, worst first', () => {
+    const flagged = slowerThanOneThread(rounds, (id) => one.get(id), 0.4);
+    expect(flagged.map((d) => d.id)).toEqual(['slow']);
+    expect(flagged[0]?.deviation).toBeCloseTo(305 / 54 - 1, 6);
+    expect(flagged[0]?.oneThreadUs).toBe(54);
+    // One round within the ceiling (50 <= 40 x 1.4): not all its rounds are slower.
+    expect(slowerThanOneThread(rounds, (id) => one.get(id), 0.2).map((d) => d.id)).toEqual(['slow', 'edge']);
+    expect(slowerThanOneThread(rounds, (id) => one.get(id), 0.4, new Set(['slow']))).toEqual([]);
+  });
+  it('bounds nothing under 10 µs on one thread (a pool’s wake-up is real there) or without a 1-thread label', () => {
+    expect(oneThreadCeiling(1.2, 0.4)).toBeUndefined();
+    expect(oneThreadCeiling(undefined, 0.4)).toBeUndefined();
+    expect(oneThreadCeiling(54, 0.4)).toBeCloseTo(75.6, 6);
+  });
+  it('keeps a value under the ceiling over a cluster above it, and the usual mode when none is under', () => {
+    expect(keptMode([87, 541, 505], 0.39, false, 231)).toEqual({ us: 87, kept: [0], settled: true });
+    expect(keptMode([312, 305, 26], 0.39, false, 75.6)).toEqual({ us: 26, kept: [2], settled: true });
+    expect(keptMode([312, 305, 330], 0.39, false, 75.6)).toEqual({ us: 305, kept: [0, 1, 2], settled: true });
+    expect(keptMode([26, 27, 300], 0.39, false, 75.6)).toEqual({ us: 26, kept: [0, 1], settled: true });
   });
 });

@@ -68,8 +68,8 @@ function fakeTimer(slowRound: (spec: KernelSpec, call: number) => number): {
 }
 
 /** The kernels profiled in two rounds with the fake timer source, no refinement. */
-const twoRounds = (db: Database, runner: KernelRunnerLike): ReturnType<typeof profileDevice> =>
-  profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, cpu, {
+const twoRounds = (db: Database, runner: KernelRunnerLike, target = cpu): ReturnType<typeof profileDevice> =>
+  profileDevice({ db, runner, now: () => new Date(), epUnavailable: () => null }, target, {
     suite: 'quick',
     kernels,
     rule,
@@ -119,5 +119,36 @@ describe('re-timing a kernel whose rounds disagree', () => {
     expect(calls).toHaveLength(2 * kernels.length);
     expect((r.summary?.['retimed'] as RetimedKernels).retimed).toEqual([]);
     expect(r.notes.some((n) => n.includes('re-timed'))).toBe(false);
+  });
+});
+
+describe('re-timing a kernel slower at 2 threads than on 1', () => {
+  // 12 µs on one thread: over the 10 µs under which a pool's wake-up is a real cost.
+  const slow = kernels[10] as KernelSpec;
+  const oneThread: ProfileTarget = { ...cpu, ep: { name: 'cpu', threads: 1 } };
+
+  it('re-times a kernel whose every round ran far slower than on 1 thread, and keeps the later timing the 1-thread label supports', async () => {
+    const db = freshDb();
+    await twoRounds(db, fakeTimer(() => 1).runner, oneThread);
+    const { runner, calls } = fakeTimer((spec, call) => (spec.id === slow.id && call <= 2 ? 4 : 1));
+    const r = await twoRounds(db, runner);
+    expect(calls.slice(2 * kernels.length)).toContain(slow.id);
+    const stored = new ProfileRepo(db)
+      .listMeasurements({ machineId: 'm1' })
+      .find((m) => m.threads === 2 && m.op === slow.op && m.shape['n'] === slow.shape['n']);
+    expect(Math.abs((stored?.stats.medianUs ?? 0) / baseUs(slow) - 1)).toBeLessThan(0.02);
+    const retimed = (r.summary?.['retimed'] as RetimedKernels).retimed;
+    expect(retimed).toEqual([expect.objectContaining({ kernel: slow.id, kept: [2], settled: true })]);
+    expect(retimed[0]?.oneThreadUs).toBeCloseTo(baseUs(slow), 1);
+    expect(r.notes).toContainEqual(expect.stringMatching(/every round ran slower than the same kernel on 1 thread/));
+    expect(r.notes).toContainEqual(expect.stringContaining(`${slow.id} +300% over its 12.0 µs on 1 thread`));
+  });
+
+  it('bounds nothing without a stored 1-thread run', async () => {
+    const db = freshDb();
+    const { runner, calls } = fakeTimer((spec, call) => (spec.id === slow.id && call <= 2 ? 4 : 1));
+    const r = await twoRounds(db, runner);
+    expect(calls).toHaveLength(2 * kernels.length);
+    expect((r.summary?.['retimed'] as RetimedKernels).retimed).toEqual([]);
   });
 });
