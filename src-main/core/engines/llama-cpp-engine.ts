@@ -17,9 +17,13 @@ import type { WeightKernelName } from './weight-kernels.js';
 
 const GGUF: readonly WeightFormat[] = ['q8_0', 'q4_k', 'q4_0'];
 
-/** From June 2024 (b3140): MMQ on int8 tensor cores for GGUF blocks with many rows. */
+/**
+ * From June 2024 (b3140): MMQ on int8 tensor cores for GGUF blocks with many rows. f16 weights: its
+ * own GEMV for one row (dequantize_mul_mat_vec), cuBLAS beyond.
+ */
 function kernel(format: WeightFormat): WeightKernelName {
   if (GGUF.includes(format)) return 'ggml';
+  if (format === 'fp16') return 'ggml-f16';
   return format === 'fp32' ? 'cublas-fp32' : 'cublas';
 }
 
