@@ -60,7 +60,8 @@ const B3140: EngineRules = {
   memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's
-  // time per kernel, both attentions' shares, and ggml's GEMM share; the rest from llama.cpp's source.
+  // time per kernel, both attentions' shares, ggml's GEMM share, and the f16 GEMV's bytes per SM cycle
+  // (weight-kernels.ts); the rest from llama.cpp's source.
   from: [
     'lcpp-benches-dgx-spark',
     'lcpp-pr7676',

@@ -104,7 +104,7 @@ export const WEIGHT_KERNELS = {
     stream: 1,
     smBytesPerCycle: 5,
     gemm: 1,
-    from: "smBytesPerCycle fitted on llama.cpp maintainers' RTX 3090 f16 tg128 (cells-firstparty-llama-cpp.json, PR #4766); the kernel's shape from ggml-cuda/dmmv.cu (bench/runs/h57-hbm.md)",
+    from: "smBytesPerCycle fitted (bench:engines-calibrate -- --only ggml-f16) on llama.cpp maintainers' figures: only the RTX 3090 f16 tg128 of PR #4766 is bound by it (cells-firstparty-llama-cpp.json); the kernel's shape from ggml-cuda/dmmv.cu (bench/runs/h57-hbm.md)",
   },
   'ggml-cublas': {
     title:
