@@ -3,7 +3,8 @@
  * bench/engines/cells.ts states the rule), by coordinate descent on the mean of |log(predicted /
  * published)| (clipped at 1). It never reads a held-out cell. It prints the fitted values; they are
  * written into the engine's rule file by hand with the sources they came from.
- * Run: npm run bench:engines-calibrate -- --engine NAME [--per-source N] [--rounds N]
+ * Run: npm run bench:engines-calibrate -- --engine NAME [--per-source N] [--rounds N] [--only PREFIX]
+ * (--only: fit just the knobs whose name starts with PREFIX, the others kept at their file values).
  */
 import path from 'node:path';
 import { openDatabase } from '../../src-main/adapters/store/open-database.js';
@@ -72,6 +73,21 @@ function kernelKnob(kernel: keyof typeof WEIGHT_KERNELS, key: 'stream' | 'gemm')
   return knob;
 }
 
+/** A GEMV's Little-law bytes per SM cycle (weight-kernels.ts), at least a tenth of a byte. */
+function inFlightKnob(kernel: keyof typeof WEIGHT_KERNELS): Knob {
+  const k = WEIGHT_KERNELS[kernel] as WeightKernel as unknown as Record<string, number>;
+  const base = k.smBytesPerCycle as number;
+  const knob: Knob = {
+    name: `${kernel}.smBytesPerCycle`,
+    factor: 1,
+    scale(f) {
+      knob.factor = f;
+      k.smBytesPerCycle = Math.max(0.1, base * f);
+    },
+  };
+  return knob;
+}
+
 const host = (r: EngineRules) => r.host as unknown as Record<string, number>;
 const att = (r: EngineRules) => r.attention as unknown as Record<string, number>;
 const launches = (r: EngineRules) => r.launches as unknown as Record<string, number>;
@@ -123,6 +139,7 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
     kernelKnob('ggml', 'stream'),
     kernelKnob('ggml', 'gemm'),
     kernelKnob('ggml-cublas', 'stream'),
+    inFlightKnob('ggml-f16'),
   ],
   exllamav2: () => [
     ruleKnob('host.stepUs', host, 'stepUs'),
@@ -177,7 +194,8 @@ function loss(): { loss: number; median: number; n: number } {
   };
 }
 
-const knobs = KNOBS[engine]();
+const only = arg('only');
+const knobs = KNOBS[engine]().filter((k) => only === undefined || k.name.startsWith(only));
 let best = loss();
 console.log(
   `start: mean |log| ${best.loss.toFixed(4)}, median |error| ${((Math.exp(best.median) - 1) * 100).toFixed(1)}% over ${best.n}`,

@@ -18,6 +18,8 @@ export interface GpuSpec {
   name: string;
   architecture: string;
   smCount: number;
+  /** SM boost clock (MHz, cycles per µs): with smCount, the cycles a latency-bound kernel's SMs issue loads in. */
+  clockMHz: number;
   memoryBytes: number;
   /** Achieved DRAM bandwidth, bytes per µs. */
   bytesPerUs: number;
@@ -41,6 +43,7 @@ export function gpuSpec(d: GpuDatasheet, table: KernelEfficiencies = KERNEL_EFFI
     name: d.name,
     architecture: d.architecture,
     smCount: d.smCount,
+    clockMHz: d.boostClockMHz,
     memoryBytes: d.memory.sizeGiB * 2 ** 30,
     bytesPerUs: d.memory.bandwidthGBps * memoryEfficiency(d.memory.type, table) * 1e3,
     peak: { fp16: perUs(t.bf16 ?? t.fp16), fp8: perUs(t.fp8), int8: perUs(t.int8), fp32: perUs(t.fp32) },

@@ -17,9 +17,13 @@ import type { WeightKernelName } from './weight-kernels.js';
 
 const GGUF: readonly WeightFormat[] = ['q8_0', 'q4_k', 'q4_0'];
 
-/** From June 2024 (b3140): MMQ on int8 tensor cores for GGUF blocks with many rows. */
+/**
+ * From June 2024 (b3140): MMQ on int8 tensor cores for GGUF blocks with many rows. f16 weights: its
+ * own GEMV for one row (dequantize_mul_mat_vec), cuBLAS beyond.
+ */
 function kernel(format: WeightFormat): WeightKernelName {
   if (GGUF.includes(format)) return 'ggml';
+  if (format === 'fp16') return 'ggml-f16';
   return format === 'fp32' ? 'cublas-fp32' : 'cublas';
 }
 
@@ -56,7 +60,8 @@ const B3140: EngineRules = {
   memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's
-  // time per kernel, both attentions' shares, and ggml's GEMM share; the rest from llama.cpp's source.
+  // time per kernel, both attentions' shares, ggml's GEMM share, and the f16 GEMV's bytes per SM cycle
+  // (weight-kernels.ts); the rest from llama.cpp's source.
   from: [
     'lcpp-benches-dgx-spark',
     'lcpp-pr7676',

@@ -17,6 +17,12 @@ export interface WeightKernel {
   gemvRows: number;
   /** Share of the memory's achieved bandwidth the GEMV streams packed weights at. */
   stream: number;
+  /**
+   * Little's law for a GEMV of few warps per SM: the bytes its SMs keep in flight, over the memory's
+   * latency in SM cycles, as bytes per SM per cycle. The GEMV streams at most smCount x clock x this,
+   * whatever the bandwidth (gemvStreamBytesPerUs). Absent: the bandwidth share alone bounds it.
+   */
+  smBytesPerCycle?: number;
   /** Share of the GPU's large-GEMM fraction reached with many rows, dequantisation included. */
   gemm: number;
   /** With many rows, the weights are first dequantised to fp16 in memory (read packed, write 2 bytes each). */
@@ -90,6 +96,16 @@ export const WEIGHT_KERNELS = {
     gemm: 0.25,
     from: 'not calibrated: no first-party transformers figure of LLM.int8 is expressible',
   },
+  'ggml-f16': {
+    title:
+      "llama.cpp's float GEMV on f16 weights (dequantize_mul_mat_vec: one warp a row, 2 halves a thread per iteration) for one row; cuBLAS beyond",
+    compute: 'fp16',
+    gemvRows: 1,
+    stream: 1,
+    smBytesPerCycle: 5,
+    gemm: 1,
+    from: "smBytesPerCycle fitted (bench:engines-calibrate -- --only ggml-f16) on llama.cpp maintainers' figures: only the RTX 3090 f16 tg128 of PR #4766 is bound by it (cells-firstparty-llama-cpp.json); the kernel's shape from ggml-cuda/dmmv.cu (bench/runs/h57-hbm.md)",
+  },
   'ggml-cublas': {
     title:
       'llama.cpp before its MMQ ran on tensor cores (June 2024): MMVQ GEMV up to 8 rows; beyond, the weights dequantised to fp16 and cuBLAS',
@@ -148,9 +164,21 @@ function tiledComputeUs(gpu: GpuSpec, flopsPerUs: number, m: number, n: number, 
 }
 
 /**
+ * The rate (bytes per µs) a kernel streams packed weights at as a GEMV: its share of the achieved
+ * bandwidth, or fewer where its SMs cannot keep enough bytes in flight to cover the memory's
+ * latency (Little's law): a fixed-shape kernel that keeps a GDDR card of ~1 TB/s busy leaves an HBM
+ * GPU of 2-3 TB/s waiting.
+ */
+export function gemvStreamBytesPerUs(gpu: GpuSpec, kernel: WeightKernel): number {
+  const bandwidth = gpu.bytesPerUs * kernel.stream;
+  const perCycle = kernel.smBytesPerCycle;
+  return perCycle === undefined ? bandwidth : Math.min(bandwidth, gpu.smCount * gpu.clockMHz * perCycle);
+}
+
+/**
  * A GEMM of `m` rows over an n x k weight (µs, without the kernel's fixed time): the larger of its
  * tiled arithmetic at the kernel's share of the GPU's GEMM rate, and its bytes (packed weights at
- * the kernel's streaming share, activations at the full bandwidth).
+ * the kernel's streaming rate as a GEMV, else its streaming share; activations at the full bandwidth).
  */
 export function weightGemmUs(
   gpu: GpuSpec,
@@ -166,7 +194,8 @@ export function weightGemmUs(
   const share = m <= kernel.gemvRows ? 1 : kernel.gemm;
   const dequantUs = kernel.dequantPass && m > kernel.gemvRows ? (n * k * (bytesPerWeight + 2)) / gpu.bytesPerUs : 0;
   const computeUs = tiledComputeUs(gpu, peak * fraction * share, m, n, k) + dequantUs;
-  const memoryUs = (n * k * bytesPerWeight) / (gpu.bytesPerUs * kernel.stream) + (m * (n + k) * 2) / gpu.bytesPerUs;
+  const streamRate = m <= kernel.gemvRows ? gemvStreamBytesPerUs(gpu, kernel) : gpu.bytesPerUs * kernel.stream;
+  const memoryUs = (n * k * bytesPerWeight) / streamRate + (m * (n + k) * 2) / gpu.bytesPerUs;
   return Math.max(computeUs, memoryUs);
 }
 
