@@ -21,7 +21,9 @@ const V0_3: EngineRules = {
   change: 'overlapped scheduler, FlashInfer, CUDA graphs and chunked prefill by default',
   kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
-  launches: { perBlock: 10, perStep: 10, gpuUs: 3 },
+  // W8A8 fp8 through vLLM's apply_fp8_linear (0.3) and its own copy in layers/quantization/fp8_utils.py (0.4):
+  // the input quantised by its own kernel (scaled_fp8_quant / per-token quant), then the scaled GEMM.
+  launches: { perBlock: 10, perStep: 10, gpuUs: 3, activationQuant: 'separate' },
   host: { stepUs: 250, perSequenceUs: 57.5, perRankUs: 50, launchUs: 12, graphMaxBatch: 160 },
   batching: {
     kind: 'continuous',
