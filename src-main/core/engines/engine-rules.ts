@@ -157,7 +157,17 @@ export interface EngineRules {
    * sampling), and the GPU's fixed time per kernel under this engine (launch gap, ramp and tail:
    * shorter when kernels replay from a CUDA graph), µs.
    */
-  launches: { perBlock: number; perStep: number; gpuUs: number };
+  launches: {
+    perBlock: number;
+    perStep: number;
+    gpuUs: number;
+    /**
+     * How a W8A8 kernel's activations are quantised: 'separate' = a kernel of its own before each
+     * GEMM (its fixed time, 16-bit read and 8-bit write of the GEMM's input); absent: fused into the
+     * kernel before, nothing added.
+     */
+    activationQuant?: 'separate';
+  };
   host: EngineHost;
   batching: EngineBatching;
   split: EngineSplit;

@@ -10,6 +10,8 @@
  *   architecture's fused-attention rate; unfused: two batched GEMMs and the scores through memory),
  *   decode through the cached keys and values at the engine's share of the bandwidth;
  * - the block's other kernels (norms, rotary, activation, residual) move their bytes;
+ * - W8A8 kernels: each GEMM's input quantised first, by a kernel of its own where the engine
+ *   runs it so (vLLM, SGLang), else fused into the kernel before;
  * - every kernel costs the GPU's fixed launch, ramp and tail time;
  * - two all-reduces of the step's activations when tp > 1.
  * On the host: a serial part the GPU waits for (scheduling, inputs, sampling, outputs; per step and
@@ -134,11 +136,17 @@ function stageGpu(
     const blocks = kind.count * blockShare;
     let blockUs = attentionUs(dep, stage, load, kind.window);
     let blockKernels = engine.launches.perBlock;
+    const quantises = kernel.quantisesActivations === true && engine.launches.activationQuant === 'separate';
     for (const g of kind.gemms) {
       const { rows, copies } = gemmRuns(g, tokens);
       const { n, k } = shard(g, tp);
       blockUs += copies * weightGemmUs(gpu, kernel, dep.bytesPerWeight, rows, n, k);
       if (g.experts) blockKernels += Math.max(0, Math.ceil(copies) - 1);
+      if (quantises) {
+        // The GEMM's input quantised by a kernel of its own: read 16-bit, write 8-bit.
+        blockUs += (tokens * k * (ACTIVATION_BYTES + 1)) / gpu.bytesPerUs;
+        blockKernels += 1;
+      }
     }
     // Norms, rotary, activation and residuals: about 6 hidden-wide and 3 MLP-wide passes a token.
     const mlp = kind.gemms.find((g) => g.split === 'row' && g.name !== 'o');

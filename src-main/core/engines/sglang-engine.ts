@@ -21,7 +21,10 @@ const V0_3: EngineRules = {
   change: 'overlapped scheduler, FlashInfer, CUDA graphs and chunked prefill by default',
   kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
-  launches: { perBlock: 10, perStep: 10, gpuUs: 3 },
+  // W8A8 fp8: apply_fp8_linear (python/sglang/srt/layers/quantization/fp8_utils.py) quantises the input by a
+  // kernel of its own (static_quant_fp8, or sglang_per_token_quant_fp8 when dynamic), then runs the scaled
+  // GEMM (fp8_scaled_mm or vLLM's cutlass_scaled_mm). Read on later trees; 0.4.4's file not read.
+  launches: { perBlock: 10, perStep: 10, gpuUs: 3, activationQuant: 'separate' },
   host: { stepUs: 250, perSequenceUs: 57.5, perRankUs: 50, launchUs: 12, graphMaxBatch: 160 },
   batching: {
     kind: 'continuous',

@@ -23,7 +23,10 @@ const V0_6: EngineRules = {
   change: 'output processing overlaps the GPU (async), cheaper scheduling; prefill still alone by default',
   kernel: standardKernel,
   attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
-  launches: { perBlock: 10, perStep: 12, gpuUs: 3 },
+  // W8A8 fp8: apply_fp8_linear runs ops.scaled_fp8_quant on the input, then cutlass_scaled_mm
+  // (vllm/model_executor/layers/quantization/utils/w8a8_utils.py): a quantisation kernel before each GEMM.
+  // (int8's scaled_int8_quant is the same, but the int8 kernel's share already stands for it.)
+  launches: { perBlock: 10, perStep: 12, gpuUs: 3, activationQuant: 'separate' },
   host: { stepUs: 900, perSequenceUs: 10, perRankUs: 150, launchUs: 12, graphMaxBatch: 256 },
   batching: {
     kind: 'continuous',

@@ -27,6 +27,12 @@ export interface WeightKernel {
   gemm: number;
   /** With many rows, the weights are first dequantised to fp16 in memory (read packed, write 2 bytes each). */
   dequantPass?: boolean;
+  /**
+   * W8A8: the GEMM reads its activations in the compute dtype, so each GEMM's input is quantised
+   * first (read 16-bit, write 8-bit and a scale); an engine runs that as its own kernel or fuses it
+   * into the kernel before (EngineRules.launches.activationQuant).
+   */
+  quantisesActivations?: boolean;
   /** Where the figures come from. */
   from: string;
 }
@@ -54,6 +60,7 @@ export const WEIGHT_KERNELS = {
     gemvRows: 0,
     stream: 1,
     gemm: 1,
+    quantisesActivations: true,
     from: 'gemmFp8 of models/gpu-kernels.json (MAMF fp8)',
   },
   'fp8-marlin': {

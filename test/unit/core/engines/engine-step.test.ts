@@ -75,4 +75,26 @@ describe('stepCost', () => {
     // Wave quantisation: 128 tokens cost more per token than 4096 (the GEMMs fill fewer SMs).
     expect(stepCost(dep, prefill(128)).gpuUs / 128).toBeGreaterThan(p / 4096);
   });
+
+  it('quantises each W8A8 GEMM input in a kernel of its own where the engine does, not where it fuses it', () => {
+    const vllm = engineRules('vllm');
+    const fused = { ...vllm, launches: { ...vllm.launches, activationQuant: undefined } };
+    const tokens = 1000;
+    const fp8 = deployment({ engine: vllm, format: 'fp8', gpu: 'H200 SXM' });
+    const fp8Fused = deployment({ engine: fused, format: 'fp8', gpu: 'H200 SXM' });
+    const d = fp8.decoder;
+    const gpu = fp8.stages[0]!.gpu;
+    // Per block: one kernel and a 16-bit read plus an 8-bit write of the input, for each GEMM.
+    let perBlock = 0;
+    for (const g of d.blocks[0]!.gemms) perBlock += vllm.launches.gpuUs + (tokens * g.k * 3) / gpu.bytesPerUs;
+    const extra = stepCost(fp8, prefill(tokens)).gpuUs - stepCost(fp8Fused, prefill(tokens)).gpuUs;
+    expect(extra).toBeCloseTo(d.layers * perBlock, 3);
+    // A decode step pays the kernels' fixed time too.
+    const decodeExtra = stepCost(fp8, decode(8)).gpuUs - stepCost(fp8Fused, decode(8)).gpuUs;
+    expect(decodeExtra).toBeGreaterThan(d.layers * d.blocks[0]!.gemms.length * vllm.launches.gpuUs);
+    // bf16 weights take bf16 activations: nothing to quantise.
+    const bf16 = stepCost(deployment({ engine: vllm, gpu: 'H200 SXM' }), prefill(tokens)).gpuUs;
+    const bf16Fused = stepCost(deployment({ engine: fused, gpu: 'H200 SXM' }), prefill(tokens)).gpuUs;
+    expect(bf16).toBe(bf16Fused);
+  });
 });
