@@ -119,6 +119,13 @@ export interface EngineMemory {
   /** Share of each GPU's memory the engine takes (gpu_memory_utilization). */
   utilization: number;
   /**
+   * The share when the engine's default depends on the tensor-parallel degree (SGLang's
+   * mem_fraction_static): [least degree, share] pairs, largest degree first; a group takes the first
+   * its degree reaches, `utilization` below them all. Empty or absent: `utilization` at every degree
+   * (also what a launch stating its share gets).
+   */
+  utilizationByTp?: readonly (readonly [number, number])[];
+  /**
    * The KV cache's share of the memory the weights, reserve and activations leave, when the engine
    * sizes it so (TensorRT-LLM's kv_cache_free_gpu_memory_fraction) instead of by `utilization`.
    */
