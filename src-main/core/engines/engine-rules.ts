@@ -20,6 +20,19 @@ export interface EngineAttention {
   prefillShare: number;
   /** Share of the memory's achieved bandwidth a decode step's attention reads the KV cache at. */
   decodeShare: number;
+  /**
+   * The decode kernel runs one thread block per query head over a paged cache (vLLM's own
+   * PagedAttention kernel): each block reads its KV head's whole cache, so a grouped-query model's
+   * keys and values are read once per query head, the repeats served from L2 at `queryHeadRate`
+   * times the memory's bandwidth; and each sequence is read in whole blocks of `blockTokens`.
+   * Absent: the cache is read once per KV head, token by token.
+   */
+  paged?: PagedDecode;
+}
+
+export interface PagedDecode {
+  queryHeadRate: number;
+  blockTokens: number;
 }
 
 export interface EngineHost {
