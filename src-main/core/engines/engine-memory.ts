@@ -53,7 +53,9 @@ export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
   const reservedBytes = alone ? (m.reservedBytesAlone ?? m.reservedBytes) : m.reservedBytes;
   const free = stage.gpu.memoryBytes - reservedBytes - activationBytes - weightBytes;
   const kvBytes =
-    m.kvShareOfFree !== undefined ? free * m.kvShareOfFree : free - stage.gpu.memoryBytes * (1 - memoryUtilization(m, stage.members.length));
+    m.kvShareOfFree !== undefined
+      ? free * m.kvShareOfFree
+      : free - stage.gpu.memoryBytes * (1 - memoryUtilization(m, stage.members.length));
   const perToken = stageKvBytesPerToken(dep, stage);
   return {
     weightBytes,
@@ -74,6 +76,8 @@ export function replicaKvTokens(dep: EngineDeployment): number {
  * it sizes the KV cache from what is free), less its reserve and the activations of its largest
  * step. The planner's memory check uses it, so a plan fits only where the engine would run it
  * (with the reserve of a split: one GPU alone may hold up to `reservedBytes - reservedBytesAlone` more).
+ * The share is the one-GPU `utilization`; a share that falls with the TP degree (SGLang) is applied per
+ * stage by stageMemory, which then holds fewer tokens.
  */
 export function engineUsableBytes(engine: EngineRules, memoryBytes: number, hidden: number): number {
   const m = engine.memory;

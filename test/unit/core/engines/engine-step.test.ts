@@ -89,9 +89,12 @@ describe("vLLM's own PagedAttention decode kernel (before 0.4.3)", () => {
     expect(engineRules('vllm').attention.paged).toBeUndefined();
   });
 
-  it("reproduces the kernel table it was fitted on (vllm#1880: A100-40GB PCIe, 56 query / 8 KV heads, context 4096) within 15%", () => {
+  it('reproduces the kernel table it was fitted on (vllm#1880: A100-40GB PCIe, 56 query / 8 KV heads, context 4096) within 15%', () => {
     const base = deployment({ engine: paged, gpu: 'A100 PCIe 40GB' });
-    const dep = { ...base, decoder: { ...base.decoder, heads: 56, kvHeads: 8, headDim: 128, kvValuesPerLayer: 2 * 8 * 128 } };
+    const dep = {
+      ...base,
+      decoder: { ...base.decoder, heads: 56, kvHeads: 8, headDim: 128, kvValuesPerLayer: 2 * 8 * 128 },
+    };
     const stage = dep.stages[0]!;
     for (const [seqs, us] of [
       [16, 552.368],
