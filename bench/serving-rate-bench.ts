@@ -73,7 +73,7 @@ function rulesOf(req: PlanRequest): EngineRules {
     },
     memory: {
       ...r.memory,
-      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}),
+      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization, utilizationByTp: [] } : {}),
       ...(s.kvShareOfFree !== undefined ? { kvShareOfFree: s.kvShareOfFree } : {}),
     },
   };

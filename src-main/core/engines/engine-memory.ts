@@ -4,7 +4,7 @@
  * graph pools) and the activations of its largest step, holds its share of the weights, and gives
  * the rest to the KV cache. A replica holds as many tokens as its tightest stage allows. Pure.
  */
-import type { EngineRules } from './engine-rules.js';
+import type { EngineMemory, EngineRules } from './engine-rules.js';
 import type { EngineDeployment, EngineStage } from './engine-step.js';
 
 export interface StageMemory {
@@ -38,6 +38,11 @@ function stageKvBytesPerToken(dep: EngineDeployment, stage: EngineStage): number
   return stage.blocks * d.kvValuesPerLayer * Math.max(1 / tp, 1 / d.kvHeads) * dep.kvBytesPerValue;
 }
 
+/** The share of each GPU an engine takes in a tensor-parallel group of `tp` GPUs. */
+export function memoryUtilization(m: EngineMemory, tp: number): number {
+  return m.utilizationByTp?.find(([least]) => tp >= least)?.[1] ?? m.utilization;
+}
+
 export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
   const stage = dep.stages[index] as EngineStage;
   const m = dep.engine.memory;
@@ -48,7 +53,9 @@ export function stageMemory(dep: EngineDeployment, index: number): StageMemory {
   const reservedBytes = alone ? (m.reservedBytesAlone ?? m.reservedBytes) : m.reservedBytes;
   const free = stage.gpu.memoryBytes - reservedBytes - activationBytes - weightBytes;
   const kvBytes =
-    m.kvShareOfFree !== undefined ? free * m.kvShareOfFree : free - stage.gpu.memoryBytes * (1 - m.utilization);
+    m.kvShareOfFree !== undefined
+      ? free * m.kvShareOfFree
+      : free - stage.gpu.memoryBytes * (1 - memoryUtilization(m, stage.members.length));
   const perToken = stageKvBytesPerToken(dep, stage);
   return {
     weightBytes,
@@ -69,6 +76,8 @@ export function replicaKvTokens(dep: EngineDeployment): number {
  * it sizes the KV cache from what is free), less its reserve and the activations of its largest
  * step. The planner's memory check uses it, so a plan fits only where the engine would run it
  * (with the reserve of a split: one GPU alone may hold up to `reservedBytes - reservedBytesAlone` more).
+ * The share is the one-GPU `utilization`; a share that falls with the TP degree (SGLang) is applied per
+ * stage by stageMemory, which then holds fewer tokens.
  */
 export function engineUsableBytes(engine: EngineRules, memoryBytes: number, hidden: number): number {
   const m = engine.memory;

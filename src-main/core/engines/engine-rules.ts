@@ -20,6 +20,19 @@ export interface EngineAttention {
   prefillShare: number;
   /** Share of the memory's achieved bandwidth a decode step's attention reads the KV cache at. */
   decodeShare: number;
+  /**
+   * The decode kernel runs one thread block per query head over a paged cache (vLLM's own
+   * PagedAttention kernel): each block reads its KV head's whole cache, so a grouped-query model's
+   * keys and values are read once per query head, the repeats served from L2 at `queryHeadRate`
+   * times the memory's bandwidth; and each sequence is read in whole blocks of `blockTokens`.
+   * Absent: the cache is read once per KV head, token by token.
+   */
+  paged?: PagedDecode;
+}
+
+export interface PagedDecode {
+  queryHeadRate: number;
+  blockTokens: number;
 }
 
 export interface EngineHost {
@@ -118,6 +131,13 @@ export interface EngineSplit {
 export interface EngineMemory {
   /** Share of each GPU's memory the engine takes (gpu_memory_utilization). */
   utilization: number;
+  /**
+   * The share when the engine's default depends on the tensor-parallel degree (SGLang's
+   * mem_fraction_static): [least degree, share] pairs, largest degree first; a group takes the first
+   * its degree reaches, `utilization` below them all. Empty or absent: `utilization` at every degree
+   * (also what a launch stating its share gets).
+   */
+  utilizationByTp?: readonly (readonly [number, number])[];
   /**
    * The KV cache's share of the memory the weights, reserve and activations leave, when the engine
    * sizes it so (TensorRT-LLM's kv_cache_free_gpu_memory_fraction) instead of by `utilization`.

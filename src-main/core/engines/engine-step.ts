@@ -108,12 +108,29 @@ function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, 
       us += gemmUs + (scores * 4 * 3) / gpu.bytesPerUs + 2 * engine.launches.gpuUs;
     }
   }
-  if (load.decodeSeqs > 0) {
-    const context = window === undefined ? load.decodeContext : Math.min(load.decodeContext, window * load.decodeSeqs);
-    const bytes = (context + load.decodeSeqs) * kvValues * dep.kvBytesPerValue;
-    us += bytes / (gpu.bytesPerUs * engine.attention.decodeShare);
-  }
+  if (load.decodeSeqs > 0) us += decodeAttentionUs(dep, stage, load, window);
   return us;
+}
+
+/**
+ * A decode step's attention over the cached keys and values: read once per KV head at the engine's
+ * share of the bandwidth; a paged per-query-head kernel (engine-rules.ts `paged`) also reads each
+ * sequence's last block whole, and takes at least the query heads' reads at its L2 rate.
+ */
+export function decodeAttentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, window?: number): number {
+  const { engine, decoder: d } = dep;
+  const gpu = stage.gpu;
+  const tp = stage.members.length;
+  const { heads, kvValues } = memberHeads(d, tp);
+  const paged = engine.attention.paged;
+  const context = window === undefined ? load.decodeContext : Math.min(load.decodeContext, window * load.decodeSeqs);
+  // The new token, and on average half a block past each sequence's last token (read, then masked).
+  const perSequence = 1 + (paged ? (paged.blockTokens - 1) / 2 : 0);
+  const bytes = (context + load.decodeSeqs * perSequence) * kvValues * dep.kvBytesPerValue;
+  const kvUs = bytes / (gpu.bytesPerUs * engine.attention.decodeShare);
+  if (!paged) return kvUs;
+  const queriesPerKvHead = heads / Math.max(1, d.kvHeads / tp);
+  return Math.max(kvUs, (bytes * queriesPerKvHead) / (gpu.bytesPerUs * paged.queryHeadRate));
 }
 
 /** One stage's GPU time for the load (µs), and the kernels it launches. */

@@ -2,8 +2,8 @@
  * SGLang: RadixAttention (a prefix-sharing paged KV cache) and a zero-overhead (overlapped)
  * scheduler in Python, FlashInfer attention, CUDA graphs for decode steps, chunked prefill.
  * Kernels as vLLM's for each format (it imports vLLM's and sgl-kernel's Marlin, fp8 and int8
- * GEMMs). Defaults (python/sglang/srt/server_args.py): mem_fraction_static about 0.88 on 80 GB
- * GPUs, chunked_prefill_size 8192 on large GPUs, cuda_graph_max_bs 160, max_running_requests from
+ * GEMMs). Defaults (python/sglang/srt/server_args.py): mem_fraction_static 0.88 alone, less from
+ * TP2 on (below), chunked_prefill_size 8192 on large GPUs, cuda_graph_max_bs 160, max_running_requests from
  * the KV cache. Tensor parallelism with a custom all-reduce; data parallelism by --dp-size.
  * Scheduling (python/sglang/srt/managers/scheduler.py, server_args.py): get_next_batch_to_run runs a
  * prefill batch when one can be formed and a decode batch otherwise, so prompt steps run alone
@@ -44,7 +44,20 @@ const V0_3: EngineRules = {
     customAllReduceUpTo: () => 8192 * 1024,
     replicas: true,
   },
-  memory: { utilization: 0.88, reservedBytes: 1 * GiB, activationBytesPerTokenPerHidden: 16 },
+  memory: {
+    utilization: 0.88,
+    // mem_fraction_static by tensor-parallel degree when the launch states none (server_args.py
+    // __post_init__; a 0.3-era copy, with --disable-flashinfer deprecated, found by text search, its
+    // repository unnamed): 0.79 from TP16, 0.83 from TP8, 0.85 from TP4, 0.87 at TP2-3, 0.88 alone.
+    utilizationByTp: [
+      [16, 0.79],
+      [8, 0.83],
+      [4, 0.85],
+      [2, 0.87],
+    ],
+    reservedBytes: 1 * GiB,
+    activationBytesPerTokenPerHidden: 16,
+  },
   kvBytes: { auto: 2, fp8: 1 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only, the 12 expressible ones, all at 16 req/s):
   // host stepUs and perSequenceUs, refitted once prompt steps ran alone and 0.4 scheduled one step
@@ -89,6 +102,16 @@ const V0_4: EngineRules = {
   released: '2024-12-04',
   change: 'overlap scheduler on by default: the next batch is formed while this one runs',
   batching: { ...V0_3.batching, scheduleAhead: true, outputReserve: OUTPUT_RESERVE },
+  // 0.4.x server_args.py (sgl-project/sglang via the fork qingquansong/sglang at b9054d4): 0.81 from TP8.
+  memory: {
+    ...V0_3.memory,
+    utilizationByTp: [
+      [16, 0.79],
+      [8, 0.81],
+      [4, 0.85],
+      [2, 0.87],
+    ],
+  },
 };
 
 /** Newest first. */

@@ -50,12 +50,12 @@ const V0_6: EngineRules = {
   from: [],
 };
 
-/** vLLM before 0.6 (V0 engine, synchronous Python output processing per sequence). */
+/** vLLM 0.4.3 to 0.5 (V0 engine, synchronous Python output processing per sequence). */
 const V0_5: EngineRules = {
   ...V0_6,
-  since: '0.4.0',
-  released: '2024-04-02',
-  change: 'scheduling and output processing in Python between GPU steps, per sequence',
+  since: '0.4.3',
+  released: '2024-06-01',
+  change: 'decode attention through FlashAttention over the paged cache (grouped-query heads read once)',
   host: { stepUs: 2500, perSequenceUs: 45, perRankUs: 300, launchUs: 12, graphMaxBatch: 256 },
   // The KV cache is what gpu_memory_utilization leaves of the profile run's peak, counted from the
   // free memory read after the CUDA context is made and before the distributed environment
@@ -65,6 +65,27 @@ const V0_5: EngineRules = {
   // (_warm_up_model), in the share left over: on one GPU nothing beside weights and activations is
   // counted; with NCCL communicators (tensor or pipeline parallel) the reserve stays.
   memory: { ...V0_6.memory, reservedBytesAlone: 0 },
+};
+
+/**
+ * vLLM before 0.4.3: the same V0 engine, but decode attention in its own PagedAttention kernel (XFormers
+ * and FlashAttention backends alike; FlashAttention decodes from vllm-project/vllm PR #4907, 2024-05-19,
+ * in the first release after it). The kernel runs one thread block per query head and reads its KV
+ * head's cache whole: "vLLM's current paged attention kernel also does not leverage the benefits of
+ * MQA/GQA" (WoosukKwon, vllm-project/vllm issue #1880). Its K loads are unconditional and masked after
+ * (csrc/attention/attention_kernels.cu), so each sequence's last 16-token block (block_size's default)
+ * is read whole. queryHeadRate fitted on the kernel table in that issue (benchmark_paged_attention.py,
+ * A100-40GB PCIe, 56 query and 8 KV heads, bf16, context 4096; batch 16, 64, 256: 552, 2,505 and
+ * 7,878 µs, the kernel vLLM picks at each): the query heads' reads take 2.58x (2.28x-2.89x) the time
+ * of the memory's achieved bandwidth (bench/runs/h61-decode.md). Batch 1 and 4 (one partitioned V2
+ * launch of few blocks) are slower than this prices: not fitted.
+ */
+const V0_4: EngineRules = {
+  ...V0_5,
+  since: '0.4.0',
+  released: '2024-04-02',
+  change: 'scheduling and output processing in Python between GPU steps, per sequence',
+  attention: { ...V0_5.attention, paged: { queryHeadRate: 2.58, blockTokens: 16 } },
 };
 
 /** vLLM 0.8 and later (V1 engine): chunked prefill on by default, scheduling in a separate process. */
@@ -82,4 +103,4 @@ const V1: EngineRules = {
 };
 
 /** Newest first. */
-export const VLLM_VERSIONS: readonly EngineRules[] = [V1, V0_6, V0_5];
+export const VLLM_VERSIONS: readonly EngineRules[] = [V1, V0_6, V0_5, V0_4];

@@ -5,6 +5,7 @@
  */
 import { catalogNames, getCatalogEntry } from '../../core/catalog/index.js';
 import { peftTargetModules } from '../../core/catalog/lora.js';
+import { memoryUtilization } from '../../core/engines/engine-memory.js';
 import { exportPlan, type ExportInput, type PlanExports } from '../../core/planner/exports/export-plan.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 import { exportPrecision } from '../../core/planner/problem/plan-precision.js';
@@ -69,6 +70,7 @@ function servingExport(
   { request: req, assumptions }: ExportsInput,
   figures: ServingFigures | undefined,
   replicas: number,
+  tp: number,
 ): Pick<ExportInput, 'serving' | 'servingLaunch'> {
   const { served, engine } = assumptions;
   if (!served) return {};
@@ -82,7 +84,7 @@ function servingExport(
     servingLaunch: {
       kvCacheDtype: req.kvCache,
       maxNumSeqs: concurrent,
-      ...(rules ? { gpuMemoryUtilization: rules.memory.kvShareOfFree ?? rules.memory.utilization } : {}),
+      ...(rules ? { gpuMemoryUtilization: rules.memory.kvShareOfFree ?? memoryUtilization(rules.memory, tp) } : {}),
       ...(req.engineSettings?.maxBatchedTokens !== undefined
         ? { maxBatchedTokens: req.engineSettings.maxBatchedTokens }
         : {}),
@@ -108,7 +110,7 @@ export function planExports(
     ...exportPrecision(input.request, input.workload, best.problem.devices),
     ...trainingModel(db, input),
     ...finetuneExport(db, input),
-    ...servingExport(db, input, figures, replicas),
+    ...servingExport(db, input, figures, replicas, first?.tp ?? 1),
     ...(input.assumptions.stack ? { launcher: input.assumptions.stack.exports } : {}),
   });
 }

@@ -39,7 +39,7 @@ function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): Eng
     },
     memory: {
       ...rules.memory,
-      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization } : {}),
+      ...(s.memoryUtilization !== undefined ? { utilization: s.memoryUtilization, utilizationByTp: [] } : {}),
       ...(s.kvShareOfFree !== undefined ? { kvShareOfFree: s.kvShareOfFree } : {}),
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stageMemory } from '../../../../src-main/core/engines/engine-memory.js';
+import { memoryUtilization, stageMemory } from '../../../../src-main/core/engines/engine-memory.js';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
 import { deployment } from './engine-fixtures.js';
 
@@ -18,5 +18,30 @@ describe('stageMemory', () => {
     expect(stageMemory(deployment({ engine: v04, tp: 2 }), 0).reservedBytes).toBe(v04.memory.reservedBytes);
     expect(stageMemory(deployment({ engine: v06, gpu: 'RTX 3090' }), 0).reservedBytes).toBe(v06.memory.reservedBytes);
     expect(v04.memory.reservedBytes).toBeGreaterThan(0);
+  });
+});
+
+describe("SGLang's mem_fraction_static by tensor-parallel degree", () => {
+  const sgl = engineRules('sglang', { version: '0.4.4' });
+  const sgl03 = engineRules('sglang', { version: '0.3.0' });
+
+  it('takes 0.88 alone, 0.87 at TP2-3, 0.85 at TP4-7, 0.81 at TP8-15 (0.83 in 0.3), 0.79 from TP16', () => {
+    expect([1, 2, 3, 4, 7, 8, 15, 16].map((tp) => memoryUtilization(sgl.memory, tp))).toEqual([
+      0.88, 0.87, 0.87, 0.85, 0.85, 0.81, 0.81, 0.79,
+    ]);
+    expect(memoryUtilization(sgl03.memory, 8)).toBe(0.83);
+  });
+
+  it("sizes a TP4 group's KV cache from 0.85 of each GPU, not 0.88", () => {
+    const m = stageMemory(deployment({ engine: sgl, model: 'llama-3.1-70b', tp: 4 }), 0);
+    const card = 80 * 2 ** 30;
+    expect(m.kvBytes).toBeCloseTo(0.85 * card - m.reservedBytes - m.weightBytes - m.activationBytes, 0);
+  });
+
+  it('keeps one share at every degree where the launch states it (an empty table), and for engines without one', () => {
+    const stated = { ...sgl.memory, utilization: 0.7, utilizationByTp: [] };
+    expect(memoryUtilization(stated, 4)).toBe(0.7);
+    const vllm = engineRules('vllm', { version: '0.6.0' });
+    expect(memoryUtilization(vllm.memory, 8)).toBe(vllm.memory.utilization);
   });
 });

@@ -1,6 +1,6 @@
 /** One engine step: bounded by the bytes it must move, and shaped by the engine's host, graphs and splits. */
 import { describe, expect, it } from 'vitest';
-import { stepCost } from '../../../../src-main/core/engines/engine-step.js';
+import { decodeAttentionUs, stepCost } from '../../../../src-main/core/engines/engine-step.js';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
 import { gpuSpec } from '../../../../src-main/core/engines/gpu-spec.js';
 import { datasheetFor } from '../../../../src-main/core/planner/cost/datasheets.js';
@@ -96,5 +96,61 @@ describe('stepCost', () => {
     const bf16 = stepCost(deployment({ engine: vllm, gpu: 'H200 SXM' }), prefill(tokens)).gpuUs;
     const bf16Fused = stepCost(deployment({ engine: fused, gpu: 'H200 SXM' }), prefill(tokens)).gpuUs;
     expect(bf16).toBe(bf16Fused);
+  });
+});
+
+describe("vLLM's own PagedAttention decode kernel (before 0.4.3)", () => {
+  const paged = engineRules('vllm', { version: '0.4.1' });
+  const flash = engineRules('vllm', { version: '0.4.3' });
+  const at = (seqs: number, context: number) => decode(seqs, context);
+
+  it('is the decode kernel up to 0.4.2 only', () => {
+    expect(engineRules('vllm', { version: '0.4.2' }).attention.paged).toBeDefined();
+    expect(flash.attention.paged).toBeUndefined();
+    expect(engineRules('vllm', { version: '0.6.0' }).attention.paged).toBeUndefined();
+    expect(engineRules('vllm').attention.paged).toBeUndefined();
+  });
+
+  it('reproduces the kernel table it was fitted on (vllm#1880: A100-40GB PCIe, 56 query / 8 KV heads, context 4096) within 15%', () => {
+    const base = deployment({ engine: paged, gpu: 'A100 PCIe 40GB' });
+    const dep = {
+      ...base,
+      decoder: { ...base.decoder, heads: 56, kvHeads: 8, headDim: 128, kvValuesPerLayer: 2 * 8 * 128 },
+    };
+    const stage = dep.stages[0]!;
+    for (const [seqs, us] of [
+      [16, 552.368],
+      [64, 2504.497],
+      [256, 7878.213],
+    ] as const) {
+      const priced = decodeAttentionUs(dep, stage, at(seqs, 4096));
+      expect(Math.abs(priced / us - 1)).toBeLessThan(0.15);
+    }
+  });
+
+  it('reads a grouped-query cache once per query head: Llama 3.1 8B (32 query, 8 KV heads) costs more than through FlashAttention', () => {
+    const a = deployment({ engine: paged, model: 'llama-3.1-8b' });
+    const b = deployment({ engine: flash, model: 'llama-3.1-8b' });
+    expect(a.decoder.heads / a.decoder.kvHeads).toBe(4);
+    const ratio = decodeAttentionUs(a, a.stages[0]!, at(64, 2000)) / decodeAttentionUs(b, b.stages[0]!, at(64, 2000));
+    // Four query heads' reads at 2.58x the bandwidth, against one read at 0.8 of it: about 1.24x.
+    expect(ratio).toBeCloseTo((4 / 2.58) * 0.8 * ((2000 + 8.5) / 2001), 2);
+  });
+
+  it('costs a multi-head model (one query head a KV head) only the half block read past each sequence', () => {
+    const a = deployment({ engine: paged, model: 'llama-7b' });
+    const b = deployment({ engine: flash, model: 'llama-7b' });
+    expect(a.decoder.heads).toBe(a.decoder.kvHeads);
+    const ratio = decodeAttentionUs(a, a.stages[0]!, at(32, 300)) / decodeAttentionUs(b, b.stages[0]!, at(32, 300));
+    expect(ratio).toBeCloseTo((300 + 8.5) / 301, 6);
+  });
+
+  it('slows a long-context batch decode step, and barely a lone short one', () => {
+    const a = deployment({ engine: paged, gpu: 'A100 SXM4 80GB' });
+    const b = deployment({ engine: flash, gpu: 'A100 SXM4 80GB' });
+    const long = stepCost(a, at(64, 4000)).us / stepCost(b, at(64, 4000)).us;
+    const short = stepCost(a, at(1, 100)).us / stepCost(b, at(1, 100)).us;
+    expect(long).toBeGreaterThan(1.05);
+    expect(short).toBeLessThan(1.01);
   });
 });

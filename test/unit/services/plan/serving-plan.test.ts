@@ -153,6 +153,11 @@ describe('the serving objective', () => {
     expect(new Set(layouts).size).toBe(layouts.length);
   });
 
+  it("exports SGLang's launch with the memory share it was priced with at its TP degree (0.85 at TP4)", () => {
+    const r = planWorkload(trainedStore(), { ...llama70b, engine: 'sglang', layout: 'tp=4' });
+    expect(servingLaunchOf(r.exports).command).toContain('--mem-fraction-static 0.85');
+  });
+
   it('ranks by tokens per second at the most concurrent sequences for throughput', () => {
     const r = planWorkload(trainedStore(), { ...llama70b, objective: 'throughput' });
     const there = (r.serving ?? []).map((s) => s.maxBatchTokensPerSecond);
