@@ -104,7 +104,7 @@ export class CostTables {
     this.deviceIds = problem.devices.map((d) => d.id);
     this.cuts = new CutTimes(problem, cost, this.deviceIds, (f) => this.guard(f));
     problem.devices.forEach((d, di) => this.index.set(d.id, di));
-    const prefixes = devicePrefixes(problem.layers, problem.devices, problem.mode === 'training');
+    const prefixes = devicePrefixes(problem.layers, problem.devices, problem.mode === 'training', problem.timesOf);
     this.stepPrefix = prefixes.step;
     this.forwardPrefix = prefixes.forward;
     this.missingPrefix = prefixes.missing;
