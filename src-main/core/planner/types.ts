@@ -58,9 +58,9 @@ export interface PlanRails {
 
 export interface PlanLayer {
   name: string;
-  /** Forward time per sample of the layer on each device (µs), by device id. */
+  /** Forward time per sample of the layer on each device (µs), by device id (or the id whose times it shares: PlanProblem.timesOf). */
   forwardUs: Record<string, number>;
-  /** Backward time per sample (µs) by device id (training; about 2x forward). */
+  /** Backward time per sample (µs) by device id, keyed as forwardUs (training; about 2x forward). */
   backwardUs: Record<string, number>;
   /** Trained parameters (fine-tuning with adapters: the adapters only; the base is in frozenBytes). */
   params: number;
@@ -171,6 +171,12 @@ export interface PlanProblem {
   recompute?: Recompute;
   /** Tensor-parallel degrees groups may use (1 is always allowed); absent: [1], no tensor parallelism. */
   tensorDegrees?: number[];
+  /**
+   * Devices whose layer times are another's (by id: that device's id, the key their times have in
+   * every layer's records; problem/time-keys.ts): a cluster's GPUs of one kind are keyed once.
+   * Absent for a device: its own id.
+   */
+  timesOf?: Readonly<Record<string, string>>;
   /** Tokens per sample of a catalog transformer (context parallelism splits them); absent: not a token sequence. */
   sequence?: number;
   /** Serving: the format the weights are stored in (bytesPerParam is its bytes); absent: the model's dtype. */

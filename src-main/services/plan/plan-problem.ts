@@ -19,6 +19,7 @@ import { measuredNetworkRules } from '../../core/planner/problem/measured-networ
 import type { PlanCandidate } from '../../core/planner/search/plan-candidate.js';
 import { problemBytesPerParam } from '../../core/planner/problem/plan-precision.js';
 import { predictedLayers } from '../../core/planner/problem/predicted-layers.js';
+import { sharedTimes } from '../../core/planner/problem/time-keys.js';
 import { withTrainingMemory } from '../../core/planner/memory/selective-recompute.js';
 import { checkServedContext } from '../../core/planner/serving/served-decoder.js';
 import { withTensorSplit } from '../../core/planner/search/tensor-split.js';
@@ -112,9 +113,11 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   checkFp8Devices(workload, candidates);
   warnings.push(...transferredDtypeWarnings(workload, candidates));
   const predictions = predictAll(workload, trainedPredictor, candidates, warnings);
-  const predicted = predictedLayers(workload, candidates, predictions);
+  // Devices sharing a prediction share one key in the layers' times (a cluster's GPUs of one kind: one).
+  const { timesOf, ...keyed } = sharedTimes(candidates, predictions);
+  const predicted = predictedLayers(workload, keyed.candidates, keyed.predictions);
   checkServedContext(workload, model, req.mode);
-  const held = withMemory(input, predicted, { candidates, predictions }, warnings);
+  const held = withMemory(input, predicted, keyed, warnings);
   // No fine-tuning tool splits layers by tensor parallelism (search/plan-ranking.ts says so with pipelines).
   const { stack } = assumptions;
   const training = req.mode === 'training' && !finetune;
@@ -133,6 +136,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     layers,
     devices: candidates.map((c) => c.device),
     links,
+    ...(timesOf ? { timesOf } : {}),
     mode: req.mode,
     batch: assumptions.batch,
     bytesPerParam: problemBytesPerParam(req, workload, finetune, warnings),

@@ -19,6 +19,7 @@
  *   core time hides nothing behind it.
  */
 import type { PlannerContext } from '../problem/problem.js';
+import { timesKey } from '../problem/time-keys.js';
 import type { PlanLayer, PlanProblem } from '../types.js';
 
 const over = (r: Record<string, number>, c: number): Record<string, number> =>
@@ -84,7 +85,7 @@ function ringUs(ctx: PlannerContext, ring: readonly string[], from: number, to: 
     if (!layer?.kvBytesPerSample) continue;
     const bytes = (samples * layer.kvBytesPerSample) / tp;
     const core = layer.selective?.recomputeUs;
-    const a = core ? (samples * Math.min(...ring.map((id) => core[id] ?? 0))) / tp / c : 0;
+    const a = core ? (samples * Math.min(...ring.map((id) => core[timesKey(ctx.problem, id)] ?? 0))) / tp / c : 0;
     const forward = (c - 1) * Math.max(0, ringStepUs(ctx, ring, bytes) - a);
     const backward = (c - 1) * Math.max(0, ringStepUs(ctx, ring, 2 * bytes) - 2 * a);
     us += again * forward + backward;

@@ -31,6 +31,7 @@ import { memoryShortfall, microbatchesInFlight, type MemoryBreakdown } from '../
 import { ringAttentionUs } from './context-parallel.js';
 import { expertAllToAllUs, expertStateBytes } from './expert-parallel.js';
 import type { PlannerContext } from '../problem/problem.js';
+import { timesKey } from '../problem/time-keys.js';
 import type { Plan, Schedule, Stage } from '../types.js';
 import type { StageSplit } from './stage-shapes.js';
 
@@ -300,8 +301,9 @@ function noTimeReason(ctx: PlannerContext, s: StageSpec, devs: readonly number[]
     if (!layer) continue;
     for (const d of devs) {
       const id = ctx.tables.deviceIds[d] as string;
-      const f = layer.forwardUs[id];
-      const b = layer.backwardUs[id];
+      const key = timesKey(ctx.problem, id);
+      const f = layer.forwardUs[key];
+      const b = layer.backwardUs[key];
       if (f === undefined || !Number.isFinite(f) || (training && (b === undefined || !Number.isFinite(b)))) {
         return `${id} has no ${training ? 'forward/backward' : 'forward'} time for layer ${l} (${layer.name})`;
       }

@@ -49,9 +49,10 @@ import type { PlanProblem } from '../types.js';
 import { largestGatherBytes, largestGatherTable, type LargestGatherTable } from '../memory/gathered-layer.js';
 import { CutTimes } from './cut-times.js';
 import { ListCache } from './list-cache.js';
+import { ReplicaClasses } from './replica-classes.js';
 import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
-import { devicePrefixes, distinctReplicas } from './time-classes.js';
+import { devicePrefixes } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
 import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
@@ -66,8 +67,8 @@ export class CostTables {
   private readonly shardRingCache = new ListCache<string[][]>();
   /** Per device: its time class (devices of a class take the same forward and step time on every layer). */
   private readonly timeClass: Int32Array;
-  /** Per device list and tp: its replicas, one of each sequence of time classes. */
-  private readonly distinctReplicaCache = new ListCache<number[][]>();
+  /** Per device list and tp: its replicas in classes that cost the same (replica-classes.ts). */
+  private readonly replicaClasses: ReplicaClasses;
   private readonly stepPrefix: readonly Float64Array[];
   private readonly forwardPrefix: readonly Float64Array[];
   private readonly missingPrefix: readonly Int32Array[];
@@ -104,11 +105,12 @@ export class CostTables {
     this.deviceIds = problem.devices.map((d) => d.id);
     this.cuts = new CutTimes(problem, cost, this.deviceIds, (f) => this.guard(f));
     problem.devices.forEach((d, di) => this.index.set(d.id, di));
-    const prefixes = devicePrefixes(problem.layers, problem.devices, problem.mode === 'training');
+    const prefixes = devicePrefixes(problem.layers, problem.devices, problem.mode === 'training', problem.timesOf);
     this.stepPrefix = prefixes.step;
     this.forwardPrefix = prefixes.forward;
     this.missingPrefix = prefixes.missing;
     this.timeClass = prefixes.timeClass;
+    this.replicaClasses = new ReplicaClasses(problem, cost, this.deviceIds, this.timeClass);
     this.paramPrefix = new Float64Array(L + 1);
     this.activationPrefix = new Float64Array(L + 1);
     this.residentPrefix = new Float64Array(L + 1);
@@ -337,17 +339,22 @@ export class CostTables {
 
   private tensorSplit(devices: readonly number[], from: number, to: number, samples: number, tp: number): StageSplit {
     const replicas = replicasOf(devices, tp);
-    const per = replicas.map((members) => {
-      const p = this.replicaTimes(members, tp);
-      if ((p.missing[to] as number) - (p.missing[from] as number) > 0) return Infinity;
-      return (p.step[to] as number) - (p.step[from] as number);
+    // Replicas of a class (replica-classes.ts) cost the same: each priced as its class's first.
+    const first = this.replicaClasses.of(devices, tp);
+    const per: number[] = [];
+    replicas.forEach((members, r) => {
+      const p = r === first[r] ? this.replicaTimes(members, tp) : null;
+      const gone = p && (p.missing[to] as number) - (p.missing[from] as number) > 0;
+      per.push(
+        p ? (gone ? Infinity : (p.step[to] as number) - (p.step[from] as number)) : (per[first[r] as number] as number),
+      );
     });
     const replicaShares = replicas.length === 1 ? [samples] : splitSamples(samples, per);
     let timeUs = 0;
     let slowest = 0;
     replicaShares.forEach((n, r) => {
       if (n <= 0) return;
-      const comm = this.replicaComm(replicas[r] as number[], n);
+      const comm = this.replicaComm(replicas[first[r] as number] as number[], n);
       const t = n * (per[r] as number) + (comm.step[to] as number) - (comm.step[from] as number);
       if (!(t <= timeUs)) {
         timeUs = t;
@@ -490,7 +497,7 @@ export class CostTables {
     let forward = Infinity;
     let backward = Infinity;
     // Replicas of the same time classes give the same times: each is counted once.
-    for (const members of this.distinctReplicas(devices, tp)) {
+    for (const members of this.replicaClasses.distinct(devices, tp)) {
       let f: number;
       let step: number;
       if (tp === 1) {
@@ -508,12 +515,6 @@ export class CostTables {
       backward = Math.min(backward, step - f);
     }
     return !Number.isFinite(forward) ? 0 : part === 0 ? forward : backward;
-  }
-
-  /** One replica of each sequence of members' time classes, cached per list (ListCache). */
-  private distinctReplicas(devices: readonly number[], tp: number): number[][] {
-    const hit = this.distinctReplicaCache.find(devices, tp);
-    return hit ?? this.distinctReplicaCache.add(devices, tp, distinctReplicas(replicasOf(devices, tp), this.timeClass));
   }
 
   /**

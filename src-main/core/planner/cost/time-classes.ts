@@ -28,11 +28,14 @@ export interface DevicePrefixes {
 }
 
 /**
- * A problem's per-device prefixes, worked out once per layer list, device list and mode: a
+ * A problem's per-device prefixes, worked out once per layer list, device list, mode and keys: a
  * search's variants (ZeRO stages, recomputation) share their layers, so 16,384 GPUs' times are
  * read once per distinct layer list rather than once per variant.
  */
-const prefixCache = new WeakMap<readonly object[], WeakMap<readonly object[], Map<boolean, DevicePrefixes>>>();
+const prefixCache = new WeakMap<
+  readonly object[],
+  WeakMap<readonly object[], Map<boolean, { timesOf: object | undefined; prefixes: DevicePrefixes }>>
+>();
 
 type TimedLayer = { forwardUs: Record<string, number>; backwardUs: Record<string, number> };
 
@@ -84,13 +87,14 @@ export function devicePrefixes(
   layers: readonly TimedLayer[],
   devices: readonly { id: string }[],
   training: boolean,
+  timesOf?: Readonly<Record<string, string>>,
 ): DevicePrefixes {
   let byDevices = prefixCache.get(layers);
   if (!byDevices) prefixCache.set(layers, (byDevices = new WeakMap()));
   let byMode = byDevices.get(devices);
   if (!byMode) byDevices.set(devices, (byMode = new Map()));
   const hit = byMode.get(training);
-  if (hit) return hit;
+  if (hit && hit.timesOf === timesOf) return hit.prefixes;
   const L = layers.length;
   const rows: Float64Array[] = [];
   const sets: ReturnType<typeof rowPrefixes>[] = [];
@@ -99,8 +103,16 @@ export function devicePrefixes(
   const byTotal = new Map<number, number[]>();
   let row = new Float64Array(3 * L);
   let last = -1;
+  // Devices keyed alike (PlanProblem.timesOf) read the same records: the key's class, read once.
+  const keyClass = new Map<string, number>();
   devices.forEach((d, di) => {
-    readRow(layers, d.id, training, row);
+    const key = timesOf?.[d.id] ?? d.id;
+    const known = keyClass.get(key);
+    if (known !== undefined) {
+      timeClass[di] = last = known;
+      return;
+    }
+    readRow(layers, key, training, row);
     // Like devices come in runs: the last class first.
     let cls = last >= 0 && sameRow(row, rows[last] as Float64Array) ? last : -1;
     if (cls < 0) {
@@ -118,6 +130,7 @@ export function devicePrefixes(
     }
     timeClass[di] = cls;
     last = cls;
+    keyClass.set(key, cls);
   });
   const of = Array.from(timeClass, (c) => sets[c] as ReturnType<typeof rowPrefixes>);
   const out: DevicePrefixes = {
@@ -126,6 +139,6 @@ export function devicePrefixes(
     missing: of.map((p) => p.missing),
     timeClass,
   };
-  byMode.set(training, out);
+  byMode.set(training, { timesOf, prefixes: out });
   return out;
 }

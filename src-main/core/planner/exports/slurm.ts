@@ -52,21 +52,19 @@ interface Node {
   kind: string;
 }
 
+/** The ranks' machines in order of first appearance, each with its GPUs and the kinds it holds (one pass: 2,048 nodes of a 16,384-GPU plan). */
 function nodesOf(ranks: readonly ExportRank[]): Node[] {
-  const nodes: Node[] = [];
+  const byHost = new Map<string, { node: Node; names: Set<string> }>();
   for (const r of ranks) {
-    let n = nodes.find((x) => x.host === r.device.machine);
+    let n = byHost.get(r.device.machine);
     if (!n) {
-      n = { host: r.device.machine, rank: nodes.length, gpus: [], kind: '' };
-      nodes.push(n);
+      n = { node: { host: r.device.machine, rank: byHost.size, gpus: [], kind: '' }, names: new Set() };
+      byHost.set(r.device.machine, n);
     }
-    n.gpus.push(cudaIndex(r.device));
+    n.node.gpus.push(cudaIndex(r.device));
+    n.names.add(r.device.name);
   }
-  for (const n of nodes) {
-    const names = [...new Set(ranks.filter((r) => r.device.machine === n.host).map((r) => r.device.name))].sort();
-    n.kind = names.join(' + ');
-  }
-  return nodes;
+  return [...byHost.values()].map(({ node, names }) => ({ ...node, kind: [...names].sort().join(' + ') }));
 }
 
 /** Why these nodes and options cannot be written as #SBATCH directives and hostfile lines, or null. */

@@ -341,15 +341,13 @@ export class SuffixDp {
   }
 
   /**
-   * Gradient sync of group g over [from, to), cached at index k of `sync`. The rows read the cache
-   * themselves (`sync[k]`, NaN when not computed yet) and call this on a miss: a number returned
-   * by a call that is not inlined is boxed, and the rows ask for every range.
+   * Gradient sync of group g over [from, to), cached at index k of `sync`. The rows call this on
+   * a miss (`sync[k]` NaN) and then read the cache: a number returned by a call that is not inlined
+   * is boxed, and merged with the cached reads it boxed every one of them too (a row asks for every range).
    */
-  private computeSync(g: number, from: number, to: number, k: number): number {
+  private computeSync(g: number, from: number, to: number, k: number): void {
     const group = this.states.groups[g] as StageGroup;
-    const a = this.ctx.tables.gradientSyncUs(group.devs, from, to, group.tp, this.samples);
-    this.sync[k] = a;
-    return a;
+    this.sync[k] = this.ctx.tables.gradientSyncUs(group.devs, from, to, group.tp, this.samples);
   }
 
   /** Row of states (group, usage, stages) over the first layer l = 0..L−1. */
@@ -401,8 +399,8 @@ export class SuffixDp {
       const k = gb + l * (L + 1) + L;
       const t = stageTime[k] as number;
       if (t <= timeCap && (stageFit[k] as number) >= need) {
-        const a = sync[k] as number;
-        suffixCost[o + l] = t + (a === a ? a : this.computeSync(g, l, L, k));
+        if (Number.isNaN(sync[k])) this.computeSync(g, l, L, k);
+        suffixCost[o + l] = t + (sync[k] as number);
         suffixFirstEnd[o + l] = L;
         if (lo === L) lo = l;
         hi = l;
@@ -524,8 +522,8 @@ export class SuffixDp {
           continue;
         }
         if (e < a) continue;
-        const c = sync[base + e] as number;
-        const v = t + (c === c ? c : this.computeSync(g, l, e, base + e)) + (afterCutCost[no + e] as number);
+        if (Number.isNaN(sync[base + e])) this.computeSync(g, l, e, base + e);
+        const v = t + (sync[base + e] as number) + (afterCutCost[no + e] as number);
         if (v < best) {
           best = v;
           bestEnd = e;

@@ -18,6 +18,7 @@
  * output for the new tokens (forwardAllReduces per layer) over the replica's members.
  */
 import type { Plan, PlanLayer, PlanProblem } from '../types.js';
+import { timesKey } from '../problem/time-keys.js';
 import type { EngineName } from '../../engines/engine-names.js';
 import type { EngineMemoryFigures, LoadFigures } from '../../engines/engine-serving.js';
 
@@ -96,6 +97,8 @@ function tensorAllReducesUs(
 interface DecodeStage {
   range: PlanLayer[];
   devices: string[];
+  /** Each member's key in the layers' time records (problem/time-keys.ts). */
+  timesKeys: string[];
   tp: number;
   replicas: number;
   /** KV cache bytes per sequence on each member, at prompt + tokens. */
@@ -110,6 +113,7 @@ function decodeStages(problem: PlanProblem, plan: Plan): DecodeStage[] {
     return {
       range,
       devices: stage.devices,
+      timesKeys: stage.devices.map((id) => timesKey(problem, id)),
       tp,
       replicas: stage.devices.length / tp,
       kvPerSample: sum(range.map((l) => (l.residentBytesPerSample ?? 0) * shard(l))),
@@ -142,10 +146,11 @@ function decodeStepUs(stages: readonly DecodeStage[], batch: number, s: ServingI
   let total = 0;
   for (const st of stages) {
     const samples = batch / st.replicas;
-    const times = st.devices.map((id) => {
+    const times = st.devices.map((id, i) => {
+      const key = st.timesKeys[i] as string;
       const weightBytes = stageWeightBytes(st, samples, s);
       const memoryUs = (weightBytes + st.kvPerSample * meanShare * samples) / ((s.decodeGBps[id] ?? 1) * 1e3);
-      const perToken = sum(st.range.map((l) => (l.forwardUs[id] ?? 0) * (l.tensor ? 1 / st.tp : 1)));
+      const perToken = sum(st.range.map((l) => (l.forwardUs[key] ?? 0) * (l.tensor ? 1 / st.tp : 1)));
       return Math.max(memoryUs, (perToken / Math.max(1, s.prompt)) * samples);
     });
     total += Math.max(...times) + tensorAllReducesUs(st.range, st.devices.slice(0, st.tp), samples, s);
