@@ -24,6 +24,7 @@ const RUNNER_DIR = fileURLToPath(new URL('../../../../src-main/adapters/torch/',
  */
 const PROBE = String.raw`
 import json, sys, types
+sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
 import torch, torch_runner as R
 def reads(obj, seen):
