@@ -15,7 +15,8 @@
  *    the prompt's graph, against the run. `--prefill-only` leaves the decode steps out.
  * 5. Where Python's torch is installed, the same decoders on eager PyTorch beside ONNX Runtime
  *    (bench/lib/torch-cells.ts): a torch-cpu profile of its own, the decode step and set C's prefill
- *    predicted from it and timed by a script in a child. No torch: one line, and the rest goes on.
+ *    (32 and 128 tokens, 3 runs: Debian's torch multiplies through the reference BLAS) predicted
+ *    from it and timed by a script in a child. No torch: one line, and the rest goes on.
  *    `--no-torch` leaves torch out, `--torch-only` ONNX Runtime; `--torch-db=PATH` takes a store the
  *    PyTorch backend profiled already, `--torch-decode-only` leaves torch's prefill out.
  */

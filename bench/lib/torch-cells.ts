@@ -8,8 +8,9 @@
  *    `pickDevice(db, 'cpu', t)` finds the torch-cpu device as `predict-model` does there.
  * 2. The decode step: the decode model (core/workload/generation.ts) from that profile's
  *    streaming bandwidth, fp32 peak, per-run cost and dispatch per op times the torch step's ops.
- * 3. The prefill (set C): the time to first token `predict-model --mode generate` prints
- *    (predictPrefill), node by node from the torch kernels (each an eager call, dispatch inside).
+ * 3. The prefill (set C, prompts of 32 and 128 tokens, 3 runs each): the time to first token
+ *    `predict-model --mode generate` prints (predictPrefill), node by node from the torch kernels
+ *    (each an eager call, dispatch inside).
  * 4. Each measured by the script in a child: the decode step and each prompt, at each thread count.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,7 +37,6 @@ import { deviceOverhead } from '../../src-main/services/workload/stored-device-f
 import { pickDevice } from '../../src-main/services/workload/workload-service.js';
 import { prefillEntry } from '../../test/helpers/decoder-prefill-model.js';
 import type { Config } from './decoder-configs.js';
-import { PREFILL_PROMPTS } from './prefill-cells.js';
 import { runTorchDecoder, torchStepShape, type TorchCell } from './torch-decoder.js';
 
 export const TORCH_HEADER = [
@@ -68,7 +68,10 @@ async function torchProfile(threads: readonly number[], notes: string[], given?:
         { suite: DEFAULT_SUITE },
       );
       if (r.status === 'unavailable') return `torch: skipped (${r.notes.join('; ')})`;
-      notes.push(`torch-cpu profile at ${t} thread(s): ${((Date.now() - t0) / 1000).toFixed(0)} s, ${r.status}`);
+      const load = os.loadavg()[0]?.toFixed(1);
+      notes.push(
+        `torch-cpu profile at ${t} thread(s): ${((Date.now() - t0) / 1000).toFixed(0)} s, ${r.status}, load ${load} at its end`,
+      );
     }
   } finally {
     await torch.close();
@@ -77,6 +80,17 @@ async function torchProfile(threads: readonly number[], notes: string[], given?:
   trainPredictors(db, ['forest']);
   return db;
 }
+
+/** A decode step: 30 runs or more (3 s) after 3 warm-ups. */
+const DECODE_RUNS = { warmupRuns: 3, minRuns: 30, budgetMs: 3000 };
+
+/**
+ * Torch's prefill: 3 runs after 1 warm-up, prompts of 32 and 128 tokens. Debian's torch multiplies
+ * through the reference BLAS at a few GFLOP/s: a 128-token prompt of set C took 3.7-8.6 s a run at
+ * load 9.5, a 512-token one tens of seconds (ONNX Runtime's prefill cells keep 512).
+ */
+const PREFILL_RUNS = { warmupRuns: 1, minRuns: 3, budgetMs: 0 };
+const TORCH_PREFILL_PROMPTS = [32, 128];
 
 const ms = (us: number): string => (us / 1000).toFixed(3);
 
@@ -119,26 +133,32 @@ export async function torchSection(
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-torch-scripts-'));
   try {
     for (const c of configs) {
-      const job = {
+      const decode = { ...DECODE_RUNS, config: c, threads: [...threads], prompts: [], decode: true };
+      const prefill = {
+        ...PREFILL_RUNS,
         config: c,
         threads: [...threads],
-        prompts: c.set === 'C' && !opts.decodeOnly ? PREFILL_PROMPTS : [],
-        decode: true,
-        warmupRuns: 3,
-        minRuns: 30,
-        budgetMs: 3000,
+        prompts: TORCH_PREFILL_PROMPTS,
+        decode: false,
       };
-      const r = await runTorchDecoder(job, { dir, timeoutMs: 900_000 });
-      if (!r.ok) {
-        if (!out.rows.length) return { ...out, skipped: r.line };
-        out.notes.push(`${c.label}: ${r.line}`);
-        continue;
+      const jobs = c.set === 'C' && !opts.decodeOnly ? [decode, prefill] : [decode];
+      const cells: TorchCell[] = [];
+      let version = '';
+      for (const job of jobs) {
+        const r = await runTorchDecoder(job, { dir, timeoutMs: 900_000 });
+        if (!r.ok) {
+          if (!out.rows.length && !cells.length) return { ...out, skipped: r.line };
+          out.notes.push(`${c.label}: ${r.line}`);
+          continue;
+        }
+        version = r.torch;
+        cells.push(...r.cells);
       }
-      for (const cell of r.cells) {
+      for (const cell of cells) {
         const predicted = predictedUs(db, c, cell);
         const err = predicted / cell.medianUs - 1;
         errors.push({ kind: cell.kind, threads: cell.threads, err: Math.abs(err) });
-        const row = `| torch ${r.torch} | ${c.set} | ${c.label} | ${cell.kind} | ${cell.tokens} | ${cell.threads} | ${ms(cell.medianUs)} (${cell.runs} runs) | ${ms(predicted)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`;
+        const row = `| torch ${version} | ${c.set} | ${c.label} | ${cell.kind} | ${cell.tokens} | ${cell.threads} | ${ms(cell.medianUs)} (${cell.runs} runs) | ${ms(predicted)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`;
         process.stderr.write(`${row}\n`);
         out.rows.push(row);
       }

@@ -5,7 +5,8 @@ as PyTorch users run them, in eager mode. JSON lines on stdin and stdout; stderr
 own complaints. Messages: adapters/torch/torch-protocol.ts.
 
 Each op is what the ONNX kernel of the same spec computes (core/kernels/build.ts):
-nn.Linear-style Gemm, conv2d with floor(R/2) padding (+ ReLU when act = 1), erf GELU,
+nn.Linear-style Gemm, convolutions as ONNX's Conv kernel has them (floor(R/2) padding unless
+valid, 1-D when d1, transposed when transpose, + ReLU when act = 1), x + c for a scalar Add, erf GELU,
 last-axis reductions, softmax and layer norm, attention as scaled_dot_product_attention (or
 its matmul-softmax-matmul form where torch has none), a real transpose (contiguous copy),
 casts between fp32 and fp16, host-device copies, pools, concat on axis 1 and nearest
@@ -67,6 +68,30 @@ UNARY = {
     "HardSwish": F.hardswish, "LeakyRelu": lambda x: F.leaky_relu(x, 0.01), "Softplus": F.softplus,
 }
 
+SCALAR_OPERAND = {"Add": 3.0, "Mul": 1.25}
+
+def conv(s, dt, dev):
+    """ONNX's Conv kernel (core/kernels/build.ts): floor(R/2) padding (none when valid = 1), d1 = 1
+    a 1-D conv over [N, C, H], transpose = 1 a ConvTranspose (weight [C, K/groups, R, S], unpadded),
+    act = 1 a ReLU after it."""
+    g, d1, tr = s["groups"], s.get("d1", 0) == 1, s.get("transpose", 0) == 1
+    x = rnd((s["N"], s["C"], s["H"]) if d1 else (s["N"], s["C"], s["H"], s["W"]), dt, dev)
+    w_out, w_in = (s["C"], s["K"] // g) if tr else (s["K"], s["C"] // g)
+    w = rnd((w_out, w_in, s["R"]) if d1 else (w_out, w_in, s["R"], s["S"]), dt, dev)
+    pad = (0,) if d1 else (0, 0)
+    if not (tr or s.get("valid", 0) == 1):
+        pad = (s["R"] // 2,) if d1 else (s["R"] // 2, s["S"] // 2)
+    st = s["stride"]
+    if tr:
+        f = F.conv_transpose1d if d1 else F.conv_transpose2d
+        run = lambda: f(x, w, None, st, pad, 0, g)
+    else:
+        f = F.conv1d if d1 else F.conv2d
+        run = lambda: f(x, w, None, st, pad, 1, g)
+    if s.get("act", 0) == 1:
+        return lambda: F.relu(run())
+    return run
+
 def build(op, s, dt, dev):
     """A no-argument callable running the op once on tensors made here."""
     if op == "MatMul":
@@ -89,15 +114,11 @@ def build(op, s, dt, dev):
         a, w, b = rnd((s["M"], s["K"]), dt, dev), rnd((s["N"], s["K"]), dt, dev), rnd((s["N"],), dt, dev)
         return lambda: F.linear(a, w, b)
     if op == "Conv":
-        g = s.get("groups", 1)
-        x = rnd((s["N"], s["C"], s["H"], s["W"]), dt, dev)
-        w = rnd((s["K"], s["C"] // g, s["R"], s["S"]), dt, dev)
-        pad, st = (s["R"] // 2, s["S"] // 2), s.get("stride", 1)
-        if s.get("act", 0) == 1:
-            return lambda: F.relu(F.conv2d(x, w, None, st, pad, 1, g))
-        return lambda: F.conv2d(x, w, None, st, pad, 1, g)
+        return conv(s, dt, dev)
     if op in ("Add", "Mul"):
-        a, b = rnd((s["n"],), dt, dev), rnd((s["n"],), dt, dev)
+        # scalar = 1: x + c with a constant c, as ONNX's kernel (HardSwish's x + 3, a scale), not a second tensor.
+        a = rnd((s["n"],), dt, dev)
+        b = SCALAR_OPERAND[op] if s.get("scalar", 0) == 1 else rnd((s["n"],), dt, dev)
         return (lambda: a + b) if op == "Add" else (lambda: a * b)
     if op in UNARY:
         x = rnd((s["n"],), dt, dev)
