@@ -73,16 +73,19 @@ function kernelKnob(kernel: keyof typeof WEIGHT_KERNELS, key: 'stream' | 'gemm')
   return knob;
 }
 
-/** A GEMV's Little-law bytes per SM cycle (weight-kernels.ts), at least a tenth of a byte. */
-function inFlightKnob(kernel: keyof typeof WEIGHT_KERNELS): Knob {
-  const k = WEIGHT_KERNELS[kernel] as WeightKernel as unknown as Record<string, number>;
-  const base = k.smBytesPerCycle as number;
+/**
+ * A GEMV's Little-law bytes per SM cycle (weight-kernels.ts), at least a tenth of a byte; one knob
+ * for kernels that run the same GEMV (llama.cpp's MMVQ under 'ggml' and 'ggml-cublas').
+ */
+function inFlightKnob(name: string, ...kernels: (keyof typeof WEIGHT_KERNELS)[]): Knob {
+  const ks = kernels.map((kernel) => WEIGHT_KERNELS[kernel] as WeightKernel as unknown as Record<string, number>);
+  const bases = ks.map((k) => k.smBytesPerCycle as number);
   const knob: Knob = {
-    name: `${kernel}.smBytesPerCycle`,
+    name: `${name}.smBytesPerCycle`,
     factor: 1,
     scale(f) {
       knob.factor = f;
-      k.smBytesPerCycle = Math.max(0.1, base * f);
+      ks.forEach((k, i) => (k.smBytesPerCycle = Math.max(0.1, (bases[i] as number) * f)));
     },
   };
   return knob;
@@ -136,10 +139,12 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
       0.3,
     ),
     ruleKnob('host.launchUs', host, 'launchUs'),
+    ruleKnob('launches.streamGapUs', launches, 'streamGapUs'),
     kernelKnob('ggml', 'stream'),
     kernelKnob('ggml', 'gemm'),
     kernelKnob('ggml-cublas', 'stream'),
-    inFlightKnob('ggml-f16'),
+    inFlightKnob('ggml-f16', 'ggml-f16'),
+    inFlightKnob('mmvq', 'ggml', 'ggml-cublas'),
   ],
   exllamav2: () => [
     ruleKnob('host.stepUs', host, 'stepUs'),

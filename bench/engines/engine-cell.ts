@@ -12,7 +12,7 @@ import type { Database } from '../../src-main/adapters/store/types.js';
 import { priceLayout, type PlanRequest } from '../../src-main/services/plan/plan-service.js';
 import type { WeightFormat } from '../../src-main/core/workload/generation.js';
 import type { EngineName } from '../../src-main/core/engines/engine-names.js';
-import { engineRules } from '../../src-main/core/engines/engines.js';
+import { allEngineRules, engineRules } from '../../src-main/core/engines/engines.js';
 import type { Arch, EngineCell } from './cells.js';
 import { archDecoder, exactGpu } from '../lib/published-model.js';
 
@@ -83,10 +83,24 @@ function weightsOf(c: EngineCell): Pick<PlanRequest, 'weights' | 'dtype'> {
 }
 
 /**
+ * A cell that states CUDA graphs on (a branch measured before its release, PR #6766's) but dates
+ * to a version without them takes the engine's first version with them.
+ */
+function versionOf(c: EngineCell, date: string | undefined): Pick<PlanRequest, 'engineVersion'> {
+  const stated = statedVersion(c, date);
+  if (c.config.cudaGraphs !== true) return stated;
+  const name = c.engine as EngineName;
+  if (engineRules(name, { version: stated.engineVersion }).host.graphMaxBatch > 0) return stated;
+  const graphed = allEngineRules().filter((r) => r.name === name && r.host.graphMaxBatch > 0);
+  const first = graphed.sort((a, b) => a.released.localeCompare(b.released))[0];
+  return first ? { engineVersion: first.since } : stated;
+}
+
+/**
  * llama.cpp's "b3000", "2f68ce7 (6918)", "commit 9476b01 (2023-10-02)" -> a version engineRules
  * reads; a cell without one takes the engine's version of its source's date, else the newest.
  */
-function versionOf(c: EngineCell, date: string | undefined): Pick<PlanRequest, 'engineVersion'> {
+function statedVersion(c: EngineCell, date: string | undefined): Pick<PlanRequest, 'engineVersion'> {
   const v = c.engineVersion;
   if (v === undefined) return date ? { engineVersion: engineRules(c.engine as EngineName, { date }).since } : {};
   const dated = /(\d{4}-\d{2}-\d{2})/.exec(v);

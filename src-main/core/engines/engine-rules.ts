@@ -182,6 +182,11 @@ export interface EngineRules {
     perStep: number;
     gpuUs: number;
     /**
+     * The GPU's extra idle time per kernel launched on a stream outside a CUDA graph (the gap a
+     * graph's replay removes, even with the host's launches ahead of the GPU), µs. Absent: 0.
+     */
+    streamGapUs?: number;
+    /**
      * How a W8A8 kernel's activations are quantised: 'separate' = a kernel of its own before each
      * GEMM (its fixed time, 16-bit read and 8-bit write of the GEMM's input); absent: fused into the
      * kernel before, nothing added.

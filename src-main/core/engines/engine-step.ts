@@ -16,7 +16,8 @@
  * - two all-reduces of the step's activations when tp > 1.
  * On the host: a serial part the GPU waits for (scheduling, inputs, sampling, outputs; per step and
  * per sequence), and kernel launches, which overlap the GPU: a decode step within the engine's CUDA
- * graph sizes is one graph launch. A step takes serial + max(GPU, launches).
+ * graph sizes is one graph launch; outside a graph, each kernel also leaves the GPU idle for the
+ * engine's stream gap. A step takes serial + max(GPU, launches).
  * Pipeline stages: 'sequential' engines run them one after the other; 'overlapped' engines split the
  * running sequences into one microbatch per stage, and a token comes every pipeline cycle.
  */
@@ -221,10 +222,11 @@ export function stepCost(dep: EngineDeployment, load: StepLoad): StepCost {
   const sum = stages.reduce((a, s) => a + s.us, 0);
   const slowest = Math.max(...stages.map((s) => s.us));
   const sends = sendsUs(dep, tokens / microbatches);
-  const gpuUs = sum + (microbatches - 1) * slowest + sends * microbatches;
   const commUs = stages.reduce((a, s) => a + s.commUs, 0) * microbatches + sends * microbatches;
   const kernels = stages.reduce((a, s) => a + s.kernels, 0) * microbatches;
   const graphed = load.prefill.length === 0 && load.decodeSeqs <= engine.host.graphMaxBatch;
+  const gapUs = graphed ? 0 : kernels * (engine.launches.streamGapUs ?? 0);
+  const gpuUs = sum + (microbatches - 1) * slowest + sends * microbatches + gapUs;
   const launchUs = graphed ? 20 * microbatches : kernels * engine.host.launchUs;
   const ranks = dep.stages.reduce((a, s) => a + s.members.length, 0);
   const serialUs =

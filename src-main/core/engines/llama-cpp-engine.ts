@@ -40,7 +40,9 @@ const B3140: EngineRules = {
   kernel,
   attention: { prefill: 'unfused', prefillShare: 1, decodeShare: 0.3 },
   flashAttention: { prefill: 'flash', prefillShare: 0.3, decodeShare: 1 },
-  launches: { perBlock: 22, perStep: 6, gpuUs: 2.4 },
+  // streamGapUs: the GPU-side gap per kernel that CUDA graphs remove (PR #6766's author: the host already
+  // launches a token's kernels ahead of the GPU; graphs shorten the gaps between them).
+  launches: { perBlock: 22, perStep: 6, gpuUs: 1.5, streamGapUs: 0.55 },
   host: { stepUs: 60, perSequenceUs: 24, perRankUs: 0, launchUs: 5, graphMaxBatch: 1 },
   batching: {
     kind: 'continuous',
@@ -60,8 +62,8 @@ const B3140: EngineRules = {
   memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's
-  // time per kernel, both attentions' shares, ggml's GEMM share, and the f16 GEMV's bytes per SM cycle
-  // (weight-kernels.ts); the rest from llama.cpp's source.
+  // time per kernel, both attentions' shares, ggml's GEMM share, and the f16 and MMVQ GEMVs' bytes per SM
+  // cycle (weight-kernels.ts); the rest from llama.cpp's source.
   from: [
     'lcpp-benches-dgx-spark',
     'lcpp-pr7676',
@@ -75,6 +77,8 @@ const B3140: EngineRules = {
     'lcpp-pr4766',
     'lcpp-pr4812',
     'lcpp-pr6766',
+    'lcpp-issue6763',
+    'lcpp-pr7302',
   ],
 };
 

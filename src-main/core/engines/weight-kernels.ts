@@ -37,6 +37,15 @@ export interface WeightKernel {
   from: string;
 }
 
+/**
+ * llama.cpp's MMVQ GEMV on GGUF blocks (ggml-cuda/mmvq.cu, mul_mat_vec_q): a block of 4 warps per
+ * weight row at one column (nwarps 4, rows_per_cuda_block 1), each thread a few 32-bit loads per
+ * iteration: a fixed shape whose bytes in flight per SM do not grow with the GPU's bandwidth, so it
+ * is bounded per SM cycle like the f16 GEMV (Little's law). Fitted on llama.cpp's own cells
+ * (bench:engines-calibrate -- --engine llama.cpp --only mmvq; bench/runs/h57-launch.md).
+ */
+const MMVQ_SM_BYTES_PER_CYCLE = 4;
+
 export const WEIGHT_KERNELS = {
   cublas: {
     title: 'cuBLAS GEMM on float weights',
@@ -119,6 +128,7 @@ export const WEIGHT_KERNELS = {
     compute: 'fp16',
     gemvRows: 8,
     stream: 0.75,
+    smBytesPerCycle: MMVQ_SM_BYTES_PER_CYCLE,
     gemm: 1,
     dequantPass: true,
     from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json)",
@@ -129,6 +139,7 @@ export const WEIGHT_KERNELS = {
     compute: 'int8',
     gemvRows: 8,
     stream: 0.75,
+    smBytesPerCycle: MMVQ_SM_BYTES_PER_CYCLE,
     gemm: 0.33,
     from: "fitted on llama.cpp maintainers' llama-bench tables (bench/engines cells-firstparty-llama-cpp.json)",
   },

@@ -52,6 +52,23 @@ describe('stepCost', () => {
     expect(g.us).toBeLessThan(e.us / 5);
   });
 
+  it('leaves the GPU idle for the stream gap after each kernel outside a CUDA graph, not in one', () => {
+    const base = engineRules('llama.cpp');
+    const gapped = { ...base, launches: { ...base.launches, streamGapUs: 3 } };
+    const eager = { ...gapped, host: { ...gapped.host, graphMaxBatch: 0 } };
+    const noGap = { ...eager, launches: { ...eager.launches, streamGapUs: 0 } };
+    const g = stepCost(deployment({ engine: gapped, format: 'q4_k' }), decode(1));
+    const e = stepCost(deployment({ engine: eager, format: 'q4_k' }), decode(1));
+    const n = stepCost(deployment({ engine: noGap, format: 'q4_k' }), decode(1));
+    const kernels = 32 * base.launches.perBlock + base.launches.perStep;
+    expect(e.gpuUs - n.gpuUs).toBeCloseTo(3 * kernels, 6);
+    expect(g.gpuUs).toBeCloseTo(n.gpuUs, 6);
+    // A prompt step (more than one token) runs outside the graph, and pays the gap.
+    const p = stepCost(deployment({ engine: gapped, format: 'q4_k' }), prefill(64));
+    const pn = stepCost(deployment({ engine: noGap, format: 'q4_k' }), prefill(64));
+    expect(p.gpuUs - pn.gpuUs).toBeCloseTo(3 * kernels, 6);
+  });
+
   it('splits the weights over a tensor-parallel group and pays two all-reduces a block', () => {
     const one = stepCost(deployment({ model: 'llama-3.1-70b', tp: 1 }), decode(1));
     const four = stepCost(deployment({ model: 'llama-3.1-70b', tp: 4 }), decode(1));

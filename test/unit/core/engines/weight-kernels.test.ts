@@ -69,3 +69,36 @@ describe("llama.cpp's f16 decode", () => {
     expect(llama.gpuUs).toBeCloseTo(cublas.gpuUs, 6);
   });
 });
+
+describe("llama.cpp's MMVQ GEMV on GGUF blocks", () => {
+  it('is one kernel shape under both of its versions: the same bytes per SM cycle', () => {
+    expect(WEIGHT_KERNELS.ggml.smBytesPerCycle).toBeGreaterThan(0);
+    expect(WEIGHT_KERNELS['ggml-cublas'].smBytesPerCycle).toBe(WEIGHT_KERNELS.ggml.smBytesPerCycle);
+  });
+
+  it('holds an HBM GPU below its streaming share, and a GDDR Ada card not at all', () => {
+    const kernel = WEIGHT_KERNELS.ggml;
+    const a100 = spec('A100 SXM4 80GB');
+    const h100 = spec('H100 PCIe');
+    const ada = spec('RTX 4090');
+    expect(gemvStreamBytesPerUs(a100, kernel)).toBeLessThan(0.5 * a100.bytesPerUs * kernel.stream);
+    expect(gemvStreamBytesPerUs(h100, kernel)).toBeLessThan(0.7 * h100.bytesPerUs * kernel.stream);
+    expect(gemvStreamBytesPerUs(ada, kernel)).toBe(ada.bytesPerUs * kernel.stream);
+  });
+
+  it('bounds every MMVQ row count (up to 8), not the int8 MMQ GEMMs past them', () => {
+    const gpu = spec('A100 SXM4 80GB');
+    const kernel = WEIGHT_KERNELS.ggml;
+    const bound = (4096 * 4096 * 0.5625) / gemvStreamBytesPerUs(gpu, kernel);
+    expect(weightGemmUs(gpu, kernel, 0.5625, 8, 4096, 4096)).toBeGreaterThan(bound);
+    expect(weightGemmUs(gpu, kernel, 0.5625, 9, 4096, 4096)).toBeLessThan(bound);
+  });
+
+  it('makes a Q4_K 8B decode step on an A100 take longer than its weights at the streaming share', () => {
+    const gpu = spec('A100 SXM4 80GB');
+    const dep = deployment({ engine: 'llama.cpp', gpu: 'A100 SXM4 80GB', format: 'q4_k' });
+    const step = stepCost(dep, decode);
+    const streamed = (dep.decoder.params * dep.bytesPerWeight) / (gpu.bytesPerUs * WEIGHT_KERNELS.ggml.stream);
+    expect(step.gpuUs).toBeGreaterThan(1.5 * streamed);
+  });
+});
