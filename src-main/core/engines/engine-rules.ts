@@ -192,6 +192,12 @@ export interface EngineRules {
      * kernel before, nothing added.
      */
     activationQuant?: 'separate';
+    /**
+     * The modelling code runs the projections engine-decoder.ts fuses as separate Linear modules
+     * (Hugging Face's Llama: q, k, v and gate, up), so a weight kernel's host operations
+     * (WeightKernel.hostOps) come once per module; absent: once per fused GEMM.
+     */
+    separateProjections?: true;
   };
   host: EngineHost;
   batching: EngineBatching;

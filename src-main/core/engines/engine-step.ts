@@ -12,7 +12,8 @@
  * - the block's other kernels (norms, rotary, activation, residual) move their bytes;
  * - W8A8 kernels: each GEMM's input quantised first, by a kernel of its own where the engine
  *   runs it so (vLLM, SGLang), else fused into the kernel before;
- * - every kernel costs the GPU's fixed launch, ramp and tail time;
+ * - every kernel costs the GPU's fixed launch, ramp and tail time, and so does each operation a
+ *   weight kernel's host code issues around its GEMM (bitsandbytes LLM.int8: weight-kernels.ts);
  * - two all-reduces of the step's activations when tp > 1.
  * On the host: a serial part the GPU waits for (scheduling, inputs, sampling, outputs; per step and
  * per sequence), and kernel launches, which overlap the GPU: a decode step within the engine's CUDA
@@ -73,6 +74,12 @@ function gemmRuns(g: EngineGemm, tokens: number): { rows: number; copies: number
   const { count, topK } = g.experts;
   const reached = count * (1 - (1 - Math.min(topK, count) / count) ** Math.max(1, tokens));
   return { rows: Math.max(1, (tokens * topK) / Math.max(1, reached)), copies: reached };
+}
+
+/** Linear modules a GEMM is in the engine's modelling code: fused q/k/v and gate/up run apart where it keeps them separate. */
+function modules(g: EngineGemm, engine: EngineRules): number {
+  if (!engine.launches.separateProjections) return 1;
+  return g.name === 'qkv' ? 3 : g.name === 'gate_up' ? 2 : 1;
 }
 
 function shard(g: EngineGemm, tp: number): { n: number; k: number } {
@@ -160,6 +167,7 @@ function stageGpu(
       const { n, k } = shard(g, tp);
       blockUs += copies * weightGemmUs(gpu, kernel, dep.bytesPerWeight, rows, n, k);
       if (g.experts) blockKernels += Math.max(0, Math.ceil(copies) - 1);
+      blockKernels += Math.ceil(copies) * modules(g, engine) * (kernel.hostOps ?? 0);
       if (quantises) {
         // The GEMM's input quantised by a kernel of its own: read 16-bit, write 8-bit.
         blockUs += (tokens * k * (ACTIVATION_BYTES + 1)) / gpu.bytesPerUs;

@@ -7,8 +7,9 @@
  * 1.0 with a safety margin), max-batch-prefill-tokens 4096, max-concurrent-requests 128 at the
  * router. Tensor parallelism by --num-shard (NCCL). Pure.
  */
+import type { WeightFormat } from '../workload/generation.js';
 import { GiB, type EngineRules } from './engine-rules.js';
-import { standardKernel } from './weight-kernels.js';
+import { standardKernel, type WeightKernelName } from './weight-kernels.js';
 
 const V2_0: EngineRules = {
   name: 'tgi',
@@ -42,5 +43,25 @@ const V3_0: EngineRules = {
   batching: { ...V2_0.batching, chunkedPrefill: true },
 };
 
+/** Before Marlin (2.0), int4 ran on the AWQ GEMM (GPTQ on exllama's, not told apart here). */
+function eagerKernel(format: WeightFormat, architecture: string): WeightKernelName {
+  return format === 'int4' ? 'awq-gemm' : standardKernel(format, architecture);
+}
+
+/**
+ * 0.9 to 1.4: the same flash/paged model code, but every decode step launched eagerly from Python:
+ * CUDA graphs came in 1.4 behind --cuda-graphs (off by default, TGI PR #1428) and were made the
+ * default in 2.0 (PR #1703, 2024-04-04), so each kernel of a step costs a launch. 0.9 was out by
+ * 2023-07-04 (a maintainer answering "Use 0.9" for its PagedAttention, TGI issue #536).
+ */
+const V0_9: EngineRules = {
+  ...V2_0,
+  since: '0.9.0',
+  released: '2023-07-04',
+  change: 'flash and paged attention without CUDA graphs (eager decode launches); int4 on the AWQ GEMM',
+  kernel: eagerKernel,
+  host: { ...V2_0.host, graphMaxBatch: 0 },
+};
+
 /** Newest first. */
-export const TGI_VERSIONS: readonly EngineRules[] = [V3_0, V2_0];
+export const TGI_VERSIONS: readonly EngineRules[] = [V3_0, V2_0, V0_9];

@@ -35,7 +35,8 @@ const V4_40: EngineRules = {
   change: 'SDPA attention by default, DynamicCache',
   kernel,
   attention: { prefill: 'flash', prefillShare: 0.3, decodeShare: 0.33 },
-  launches: { perBlock: 45, perStep: 40, gpuUs: 3 },
+  // q, k, v and gate, up are separate nn.Linear modules in modeling_llama.py (bitsandbytes wraps each).
+  launches: { perBlock: 45, perStep: 40, gpuUs: 3, separateProjections: true },
   host: { stepUs: 6000, perSequenceUs: 5, perRankUs: 0, launchUs: 22.4, graphMaxBatch: 0 },
   batching: {
     kind: 'static',

@@ -33,6 +33,12 @@ export interface WeightKernel {
    * into the kernel before (EngineRules.launches.activationQuant).
    */
   quantisesActivations?: boolean;
+  /**
+   * Operations the host issues around each GEMM besides the GEMM itself (kernels, allocations that
+   * fill, reads back to the host), each one a launch and a kernel's fixed time like any other.
+   * Absent: none (the GEMM is one launch).
+   */
+  hostOps?: number;
   /** Where the figures come from. */
   from: string;
 }
@@ -45,6 +51,21 @@ export interface WeightKernel {
  * (bench:engines-calibrate -- --engine llama.cpp --only mmvq; bench/runs/h57-launch.md).
  */
 const MMVQ_SM_BYTES_PER_CYCLE = 4;
+
+/**
+ * bitsandbytes 0.41 `MatMul8bitLt.forward` (transformers' load_in_8bit: Linear8bitLt, outlier
+ * threshold 6.0, int8 weights in the Ampere/Turing tile order, outlier columns present), counted
+ * in its source (bitsandbytes/autograd/_functions.py, functional.py) besides the int8 GEMM:
+ * get_colrow_absmax 5 (two fills, a zeroed counter, the stats kernel, its cumsum); double_quant
+ * 11 (two zeroed outputs, two `.item()` reads of the outlier count, three zeroed COO arrays, the
+ * quantise kernel, a sort, two gathers); `torch.unique` of the outlier columns 1; the outliers'
+ * weight columns 6 (zeroed buffer, extract kernel, scale, divide, transpose copy, cast); zeroing
+ * the outlier columns of both quantised inputs and gathering them from A 6 (three `.long()`, two
+ * index writes, a gather); the int8 product 4 besides the GEMM (zeroed col32 buffer and transform,
+ * zeroed int32 output, dequantise); the fp16 outlier product and its add 2; the 3-D output's clone 1.
+ * The `.item()` reads and `unique` wait for the GPU, so the host cannot queue ahead across them.
+ */
+export const BNB_INT8_HOST_OPS = 36;
 
 export const WEIGHT_KERNELS = {
   cublas: {
@@ -110,7 +131,8 @@ export const WEIGHT_KERNELS = {
     gemvRows: 0,
     stream: 0.35,
     gemm: 0.25,
-    from: 'not calibrated: no first-party transformers figure of LLM.int8 is expressible',
+    hostOps: BNB_INT8_HOST_OPS,
+    from: "stream and gemm not calibrated: no first-party transformers figure of LLM.int8 is expressible; hostOps counted in bitsandbytes 0.41's MatMul8bitLt.forward (BNB_INT8_HOST_OPS)",
   },
   'ggml-f16': {
     title:
