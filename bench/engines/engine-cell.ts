@@ -70,7 +70,9 @@ function weightsOf(c: EngineCell): Pick<PlanRequest, 'weights' | 'dtype'> {
   if (w === 'bf16') return { dtype: 'bf16' };
   if (w === 'fp32') return { dtype: 'fp32' };
   if (/^fp8\b/.test(w)) return { dtype: 'bf16', weights: 'fp8' };
-  if (/^int8/.test(w)) return { dtype: 'fp16', weights: 'int8' };
+  // int8 is an engine's own 8-bit path (bitsandbytes in transformers, EETQ in TGI, W8A8 elsewhere); a GPTQ
+  // 8-bit checkpoint runs GPTQ's kernels, which no engine rule prices: refused, not priced as another kernel.
+  if (/^int8/.test(w) && w !== 'int8-gptq') return { dtype: 'fp16', weights: 'int8' };
   if (w === 'int4-awq' || w === 'int4-gptq') return { dtype: 'fp16', weights: 'int4' };
   const exl2 = /^exl2-(\d+(?:\.\d+)?)bpw$/.exec(w);
   if (exl2 && Number(exl2[1]) >= 4 && Number(exl2[1]) <= 4.3) return { dtype: 'fp16', weights: 'int4' };
