@@ -264,7 +264,9 @@ function ubatchedCost(dep: EngineDeployment, load: StepLoad, parts: readonly Ste
     for (let i = 0; i < dep.stages.length; i++) {
       const s = stageGpu(dep, i, part);
       const next = dep.stages[i + 1]?.members[0];
-      const send = next ? dep.sendUs(dep.stages[i]?.members[0] as string, next, tokens * dep.decoder.hidden * ACTIVATION_BYTES) : 0;
+      const send = next
+        ? dep.sendUs(dep.stages[i]?.members[0] as string, next, tokens * dep.decoder.hidden * ACTIVATION_BYTES)
+        : 0;
       at = Math.max(at, free[i] as number) + s.us + send;
       free[i] = at;
       kernels += s.kernels;

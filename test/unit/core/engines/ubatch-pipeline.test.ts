@@ -11,10 +11,7 @@ const unpipelined: EngineRules = { ...llama, split: { ...llama.split, pipelinesU
 
 describe('ubatchLoads', () => {
   it('cuts a batch into ubatches, decoding sequences first, each prompt piece after the part before it', () => {
-    const parts = ubatchLoads(
-      { decodeSeqs: 2, decodeContext: 200, prefill: [{ tokens: 1100, past: 10 }] },
-      512,
-    );
+    const parts = ubatchLoads({ decodeSeqs: 2, decodeContext: 200, prefill: [{ tokens: 1100, past: 10 }] }, 512);
     expect(parts.map((p) => p.decodeSeqs)).toEqual([2, 0, 0]);
     expect(parts[0]?.decodeContext).toBe(200);
     expect(parts.map((p) => p.prefill)).toEqual([
