@@ -129,7 +129,7 @@ export const WEIGHT_KERNELS = {
     gemm: 0.66,
     dequantPass: true,
     accumulate: 'fp16',
-    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json); many rows: ggml_cuda_op_mul_mat_cublas converts the weights and activations to fp16 and calls cublasGemmEx with CUBLAS_COMPUTE_16F on Volta and later, gemm fitted on those cells at that rate (bench:engines-calibrate -- --only ggml-, bench/runs/h57-prefill.md)",
+    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json); many rows: ggml_cuda_op_mul_mat_cublas (ggml-cuda.cu, ggerganov/llama.cpp 005de593) converts the weights and activations to fp16 and calls cublasGemmEx with CUBLAS_COMPUTE_16F on Volta and later, gemm fitted on those cells at that rate (bench:engines-calibrate -- --only ggml-, bench/runs/h57-prefill.md)",
   },
   ggml: {
     title:
