@@ -143,6 +143,8 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
     kernelKnob('ggml', 'stream'),
     kernelKnob('ggml', 'gemm'),
     kernelKnob('ggml-cublas', 'stream'),
+    kernelKnob('ggml-cublas', 'gemm'),
+    kernelKnob('ggml-f16', 'gemm'),
     inFlightKnob('ggml-f16', 'ggml-f16'),
     inFlightKnob('mmvq', 'ggml', 'ggml-cublas'),
   ],

@@ -61,6 +61,12 @@ export interface EngineBatching {
   /** Prompts are cut into chunks of at most maxBatchedTokens a step. */
   chunkedPrefill: boolean;
   /**
+   * A step's tokens are computed in ubatches of at most this many, one after another (llama.cpp's
+   * llama_decode splits a batch of up to -b tokens into -ub ubatches, from b2413); absent: a step
+   * is computed whole.
+   */
+  ubatchTokens?: number;
+  /**
    * A step with prompt work also decodes every running sequence (vLLM V1's chunked prefill,
    * TensorRT-LLM's in-flight batching, which runs context and generation requests in one
    * iteration); false: prompt steps run alone and the running sequences wait (vLLM V0, SGLang
@@ -124,6 +130,13 @@ export interface EngineSplit {
    * row split gathers every split matrix product's result on the main GPU (q, k, v, o, gate, up, down: 7).
    */
   syncsPerBlock?: number;
+  /**
+   * With 'sequential' stages, a step's ubatches (EngineBatching.ubatchTokens) are pipelined over the
+   * stages: the next stage takes a ubatch while the one before starts the next (llama.cpp's pipeline
+   * parallelism over a layer split, from b2413); the step ends when its last ubatch leaves the last
+   * stage. Absent: false.
+   */
+  pipelinesUbatches?: boolean;
   /** Data-parallel replicas (several engine instances behind one endpoint). */
   replicas: boolean;
 }

@@ -21,6 +21,8 @@
  * engine's stream gap. A step takes serial + max(GPU, launches).
  * Pipeline stages: 'sequential' engines run them one after the other; 'overlapped' engines split the
  * running sequences into one microbatch per stage, and a token comes every pipeline cycle.
+ * Ubatches (llama.cpp -ub): a step of more tokens is computed in ubatches, one after another, or
+ * pipelined over 'sequential' stages where the engine does so (llama.cpp's layer split from b2413).
  */
 import type { EngineDecoder, EngineGemm } from './engine-decoder.js';
 import type { EngineRules } from './engine-rules.js';
@@ -217,11 +219,85 @@ function sendsUs(dep: EngineDeployment, tokens: number): number {
   return us;
 }
 
+type MutableLoad = { decodeSeqs: number; decodeContext: number; prefill: { tokens: number; past: number }[] };
+
+/**
+ * The step's load cut into ubatches of at most `ubatch` tokens, as llama_decode cuts a batch: the
+ * decoding sequences first, then the prompt chunks in order, each piece after its chunk's part before it.
+ */
+export function ubatchLoads(load: StepLoad, ubatch: number): StepLoad[] {
+  const out: StepLoad[] = [];
+  let part: MutableLoad = { decodeSeqs: 0, decodeContext: 0, prefill: [] };
+  let room = ubatch;
+  const take = (n: number): void => {
+    room -= n;
+    if (room > 0) return;
+    out.push(part);
+    part = { decodeSeqs: 0, decodeContext: 0, prefill: [] };
+    room = ubatch;
+  };
+  const perSequence = load.decodeSeqs > 0 ? load.decodeContext / load.decodeSeqs : 0;
+  for (let left = load.decodeSeqs; left > 0;) {
+    const n = Math.min(room, left);
+    part.decodeSeqs += n;
+    part.decodeContext += n * perSequence;
+    left -= n;
+    take(n);
+  }
+  for (const c of load.prefill) {
+    for (let done = 0; done < c.tokens;) {
+      const n = Math.min(room, c.tokens - done);
+      part.prefill.push({ tokens: n, past: c.past + done });
+      done += n;
+      take(n);
+    }
+  }
+  if (room < ubatch) out.push(part);
+  return out;
+}
+
+/**
+ * A step computed in ubatches (EngineBatching.ubatchTokens): each ubatch through every stage, one
+ * ubatch after another, or pipelined over 'sequential' stages where the engine does so (a stage
+ * takes the next ubatch once it has passed this one on); the host's serial part once a step.
+ */
+function ubatchedCost(dep: EngineDeployment, load: StepLoad, parts: readonly StepLoad[]): StepCost {
+  const { engine } = dep;
+  const pipelined = engine.split.pipeline === 'sequential' && engine.split.pipelinesUbatches === true;
+  const free = dep.stages.map(() => 0);
+  let kernels = 0;
+  let commUs = 0;
+  for (const part of parts) {
+    const tokens = part.decodeSeqs + part.prefill.reduce((a, c) => a + c.tokens, 0);
+    let at = pipelined ? 0 : Math.max(...free);
+    for (let i = 0; i < dep.stages.length; i++) {
+      const s = stageGpu(dep, i, part);
+      const next = dep.stages[i + 1]?.members[0];
+      const send = next
+        ? dep.sendUs(dep.stages[i]?.members[0] as string, next, tokens * dep.decoder.hidden * ACTIVATION_BYTES)
+        : 0;
+      at = Math.max(at, free[i] as number) + s.us + send;
+      free[i] = at;
+      kernels += s.kernels;
+      commUs += s.commUs + send;
+    }
+  }
+  const gpuUs = Math.max(...free);
+  const launchUs = kernels * engine.host.launchUs;
+  const ranks = dep.stages.reduce((a, s) => a + s.members.length, 0);
+  const sequences = load.decodeSeqs + load.prefill.length;
+  const serialUs =
+    engine.host.stepUs + engine.host.perSequenceUs * sequences + engine.host.perRankUs * Math.max(0, ranks - 1);
+  return { us: serialUs + Math.max(gpuUs, launchUs), gpuUs, hostUs: serialUs + launchUs, commUs };
+}
+
 /** The step's time: the host's serial part, then the larger of the GPU's work and the kernel launches. */
 export function stepCost(dep: EngineDeployment, load: StepLoad): StepCost {
   const { engine } = dep;
   const sequences = load.decodeSeqs + load.prefill.length;
   const tokens = load.decodeSeqs + load.prefill.reduce((a, c) => a + c.tokens, 0);
+  const ubatch = engine.batching.ubatchTokens;
+  if (ubatch !== undefined && tokens > ubatch) return ubatchedCost(dep, load, ubatchLoads(load, ubatch));
   const pp = dep.stages.length;
   const overlapped = engine.split.pipeline === 'overlapped' && pp > 1;
   const microbatches = overlapped ? Math.max(1, Math.min(pp, sequences)) : 1;

@@ -25,6 +25,11 @@ export interface GpuSpec {
   bytesPerUs: number;
   /** Dense peak per compute dtype (FLOP per µs); 0 where the GPU has no such units. */
   peak: Record<ComputeDtype, number>;
+  /**
+   * fp16 tensor math accumulating in fp16 (FLOP per µs), where the datasheet lists it apart
+   * (GeForce: twice the fp32-accumulate rate of `peak.fp16`); absent: as `peak.fp16`.
+   */
+  peakFp16AccFp16?: number;
   /** Large GEMMs' share of the peak (cuBLAS), fp8 GEMMs', and fused attention's. */
   gemmFraction: number;
   gemmFp8Fraction: number;
@@ -47,6 +52,7 @@ export function gpuSpec(d: GpuDatasheet, table: KernelEfficiencies = KERNEL_EFFI
     memoryBytes: d.memory.sizeGiB * 2 ** 30,
     bytesPerUs: d.memory.bandwidthGBps * memoryEfficiency(d.memory.type, table) * 1e3,
     peak: { fp16: perUs(t.bf16 ?? t.fp16), fp8: perUs(t.fp8), int8: perUs(t.int8), fp32: perUs(t.fp32) },
+    ...(t.fp16AccFp16 ? { peakFp16AccFp16: perUs(t.fp16AccFp16) } : {}),
     gemmFraction: arch.gemm,
     gemmFp8Fraction: arch.gemmFp8 ?? arch.gemm,
     attentionFraction: arch.attention,

@@ -7,8 +7,9 @@
  * single-sequence decode steps on one GPU from build b2946 (May 2024). Sampling and logits are
  * handled on the CPU per sequence. Multi-GPU: layer split (-sm layer, the default), the GPUs
  * working one after the other, or row split (-sm row), each matrix cut over the GPUs and gathered
- * on the main GPU. The server runs -np slots of -c / -np context each, in continuous batching with
- * -b 2048 / -ub 512 tokens per step. Memory: exactly the weights, the KV cache of -c tokens, and a
+ * on the main GPU; a layer split pipelines a step's ubatches over its GPUs (from b2413). The server
+ * runs -np slots of -c / -np context each, in continuous batching with -b 2048 tokens per step,
+ * computed in -ub 512 ubatches. Memory: exactly the weights, the KV cache of -c tokens, and a
  * compute buffer. Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
@@ -47,19 +48,26 @@ const B3140: EngineRules = {
   batching: {
     kind: 'continuous',
     maxNumSeqs: 1,
-    maxBatchedTokens: 512,
+    maxBatchedTokens: 2048,
+    ubatchTokens: 512,
     chunkedPrefill: true,
     admission: 'full',
   },
   split: {
     tensor: true,
     pipeline: 'sequential',
+    pipelinesUbatches: true,
     customAllReduce: false,
     allReduceUs: 8,
     syncsPerBlock: 7,
     replicas: false,
   },
-  memory: { utilization: 1, reservedBytes: 0.6 * GiB, activationBytesPerTokenPerHidden: 40 },
+  memory: {
+    utilization: 1,
+    reservedBytes: 0.6 * GiB,
+    activationBytesPerTokenPerHidden: 40,
+    activationTokens: 512,
+  },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's
   // time per kernel, both attentions' shares, ggml's GEMM share, and the f16 and MMVQ GEMVs' bytes per SM
@@ -91,14 +99,31 @@ const B2946: EngineRules = {
   kernel: kernelBefore3140,
 };
 
-/** Before CUDA graphs: every kernel launched from the host. */
-const B1500: EngineRules = {
+/**
+ * Before CUDA graphs: every kernel launched from the host. From PR #6017 (b2413, commit f30ea47a):
+ * llama_decode takes a batch of up to -b 2048 tokens and computes it in -ub 512 ubatches; over a
+ * layer split (all layers offloaded, more than one GPU) the ubatches are pipelined over the GPUs
+ * (up to GGML_SCHED_MAX_COPIES = 4 in flight, as many as 2048 / 512), and the batch ends before
+ * the next starts (llama-bench and llama-server ask for its logits).
+ */
+const B2413: EngineRules = {
   ...B2946,
-  since: 'b1500',
-  released: '2023-11-13',
-  change: 'every kernel launched from the host (no CUDA graphs)',
+  since: 'b2413',
+  released: '2024-03-13',
+  change: 'batches of -b 2048 in -ub 512 ubatches, pipelined over a layer split (pipeline parallelism)',
   host: { ...B3140.host, graphMaxBatch: 0 },
 };
 
+/** Before: each step one batch of at most -b 512 tokens, the layer split's GPUs one after the other. */
+const B1500: EngineRules = {
+  ...B2413,
+  since: 'b1500',
+  released: '2023-11-13',
+  change: 'every kernel launched from the host (no CUDA graphs); -b 512 steps, no pipelining',
+  batching: { kind: 'continuous', maxNumSeqs: 1, maxBatchedTokens: 512, chunkedPrefill: true, admission: 'full' },
+  split: { ...B3140.split, pipelinesUbatches: false },
+  memory: { ...B3140.memory, activationTokens: 512 },
+};
+
 /** Newest first. */
-export const LLAMA_CPP_VERSIONS: readonly EngineRules[] = [B3140, B2946, B1500];
+export const LLAMA_CPP_VERSIONS: readonly EngineRules[] = [B3140, B2946, B2413, B1500];

@@ -28,6 +28,12 @@ export interface WeightKernel {
   /** With many rows, the weights are first dequantised to fp16 in memory (read packed, write 2 bytes each). */
   dequantPass?: boolean;
   /**
+   * With many rows, the GEMM accumulates in fp16 (cublasGemmEx with CUBLAS_COMPUTE_16F): it runs at
+   * the GPU's fp16-accumulate peak (GpuSpec.peakFp16AccFp16: twice the fp32-accumulate rate on
+   * GeForce cards, the same elsewhere). Absent: fp32 accumulation.
+   */
+  accumulate?: 'fp16';
+  /**
    * W8A8: the GEMM reads its activations in the compute dtype, so each GEMM's input is quantised
    * first (read 16-bit, write 8-bit and a scale); an engine runs that as its own kernel or fuses it
    * into the kernel before (EngineRules.launches.activationQuant).
@@ -136,24 +142,26 @@ export const WEIGHT_KERNELS = {
   },
   'ggml-f16': {
     title:
-      "llama.cpp's float GEMV on f16 weights (dequantize_mul_mat_vec: one warp a row, 2 halves a thread per iteration) for one row; cuBLAS beyond",
+      "llama.cpp's float GEMV on f16 weights (dequantize_mul_mat_vec: one warp a row, 2 halves a thread per iteration) for one row; cuBLAS accumulating in fp16 beyond",
     compute: 'fp16',
     gemvRows: 1,
     stream: 1,
     smBytesPerCycle: 5,
-    gemm: 1,
-    from: "smBytesPerCycle fitted (bench:engines-calibrate -- --only ggml-f16) on llama.cpp maintainers' figures: only the RTX 3090 f16 tg128 of PR #4766 is bound by it (cells-firstparty-llama-cpp.json); the kernel's shape from ggml-cuda/dmmv.cu (bench/runs/h57-hbm.md)",
+    gemm: 0.66,
+    accumulate: 'fp16',
+    from: "smBytesPerCycle fitted (bench:engines-calibrate -- --only ggml-f16) on llama.cpp maintainers' figures: only the RTX 3090 f16 tg128 of PR #4766 is bound by it (cells-firstparty-llama-cpp.json); the kernel's shape from ggml-cuda/dmmv.cu (bench/runs/h57-hbm.md). Many rows: cuBLAS with CUBLAS_COMPUTE_16F (ggml_cuda_op_mul_mat_cublas), gemm fitted with ggml-cublas's on the same cells (bench/runs/h57-prefill.md)",
   },
   'ggml-cublas': {
     title:
-      'llama.cpp before its MMQ ran on tensor cores (June 2024): MMVQ GEMV up to 8 rows; beyond, the weights dequantised to fp16 and cuBLAS',
+      'llama.cpp before its MMQ ran on tensor cores (June 2024): MMVQ GEMV up to 8 rows; beyond, the weights dequantised to fp16 and cuBLAS accumulating in fp16',
     compute: 'fp16',
     gemvRows: 8,
     stream: 0.75,
     smBytesPerCycle: MMVQ_SM_BYTES_PER_CYCLE,
-    gemm: 1,
+    gemm: 0.66,
     dequantPass: true,
-    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json)",
+    accumulate: 'fp16',
+    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json); many rows: ggml_cuda_op_mul_mat_cublas (ggml-cuda.cu, ggerganov/llama.cpp 005de593) converts the weights and activations to fp16 and calls cublasGemmEx with CUBLAS_COMPUTE_16F on Volta and later, gemm fitted on those cells at that rate (bench:engines-calibrate -- --only ggml-, bench/runs/h57-prefill.md)",
   },
   ggml: {
     title:
@@ -230,11 +238,15 @@ export function weightGemmUs(
 ): number {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
   const fraction = kernel.compute === 'fp8' ? gpu.gemmFp8Fraction : gpu.gemmFraction;
-  const peak = gpu.peak[kernel.compute] || gpu.peak.fp16;
-  const share = m <= kernel.gemvRows ? 1 : kernel.gemm;
-  const dequantUs = kernel.dequantPass && m > kernel.gemvRows ? (n * k * (bytesPerWeight + 2)) / gpu.bytesPerUs : 0;
+  const gemv = m <= kernel.gemvRows;
+  const peak =
+    !gemv && kernel.accumulate === 'fp16'
+      ? (gpu.peakFp16AccFp16 ?? gpu.peak.fp16)
+      : gpu.peak[kernel.compute] || gpu.peak.fp16;
+  const share = gemv ? 1 : kernel.gemm;
+  const dequantUs = kernel.dequantPass && !gemv ? (n * k * (bytesPerWeight + 2)) / gpu.bytesPerUs : 0;
   const computeUs = tiledComputeUs(gpu, peak * fraction * share, m, n, k) + dequantUs;
-  const streamRate = m <= kernel.gemvRows ? gemvStreamBytesPerUs(gpu, kernel) : gpu.bytesPerUs * kernel.stream;
+  const streamRate = gemv ? gemvStreamBytesPerUs(gpu, kernel) : gpu.bytesPerUs * kernel.stream;
   const memoryUs = (n * k * bytesPerWeight) / streamRate + (m * (n + k) * 2) / gpu.bytesPerUs;
   return Math.max(computeUs, memoryUs);
 }
