@@ -269,6 +269,9 @@ function ubatchedCost(dep: EngineDeployment, load: StepLoad, parts: readonly Ste
   let commUs = 0;
   for (const part of parts) {
     const tokens = part.decodeSeqs + part.prefill.reduce((a, c) => a + c.tokens, 0);
+    // A ubatch is a graph's replay only as a step is (decode rows within the graphs' batch); else its kernels pay the gap.
+    const graphed = part.prefill.length === 0 && part.decodeSeqs <= engine.host.graphMaxBatch;
+    const gapPerKernel = graphed ? 0 : (engine.launches.streamGapUs ?? 0);
     let at = pipelined ? 0 : Math.max(...free);
     for (let i = 0; i < dep.stages.length; i++) {
       const s = stageGpu(dep, i, part);
@@ -276,7 +279,7 @@ function ubatchedCost(dep: EngineDeployment, load: StepLoad, parts: readonly Ste
       const send = next
         ? dep.sendUs(dep.stages[i]?.members[0] as string, next, tokens * dep.decoder.hidden * ACTIVATION_BYTES)
         : 0;
-      at = Math.max(at, free[i] as number) + s.us + send;
+      at = Math.max(at, free[i] as number) + s.us + s.kernels * gapPerKernel + send;
       free[i] = at;
       kernels += s.kernels;
       commUs += s.commUs + send;
