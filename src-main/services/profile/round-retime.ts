@@ -157,7 +157,10 @@ export async function retimeDisagreeing(st: RunState): Promise<void> {
     spread.threshold,
     new Set(spread.disagreeing.map((d) => d.id)),
   );
-  const all = [...spread.disagreeing, ...slower];
+  // Alternated, so that the retry budget, spent worst first, reaches both kinds.
+  const all = Array.from({ length: Math.max(spread.disagreeing.length, slower.length) }, (_, i) =>
+    [spread.disagreeing[i], slower[i]].filter((d): d is Disagreement => d !== undefined),
+  ).flat();
   const ids = new Set(all.map((d) => d.id));
   for (const d of all) {
     if (st.aborted() || st.epGone) return;
