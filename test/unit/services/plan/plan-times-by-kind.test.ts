@@ -29,12 +29,12 @@ function perDevice(problem: PlanProblem): PlanProblem {
   };
 }
 
-describe('layer times keyed by GPU kind', () => {
-  // 16 datasheet H100s: two nodes of 8 (plan --virtual's nodes).
-  const response = planWorkload(db, {
+/** gpt2-small training on datasheet GPUs, a given layout priced without the search: the plan's problem. */
+function layoutProblem(virtual: string[]): PlanProblem {
+  return planWorkload(db, {
     workload: 'gpt2-small',
     devices: 'none',
-    virtual: ['16xH100 SXM5'],
+    virtual,
     mode: 'training',
     batch: 32,
     seq: 256,
@@ -42,8 +42,12 @@ describe('layer times keyed by GPU kind', () => {
     offload: 'no',
     layout: 'tp=2,pp=2,dp=4,zero=1,recompute=full',
     search: false,
-  });
-  const byKind = response.problem;
+  }).problem;
+}
+
+describe('layer times keyed by GPU kind', () => {
+  // 16 datasheet H100s: two nodes of 8 (plan --virtual's nodes).
+  const byKind = layoutProblem(['16xH100 SXM5']);
   const byDevice = perDevice(byKind);
 
   it('keys the GPUs of one kind once', () => {
@@ -87,19 +91,7 @@ describe('layer times keyed by GPU kind', () => {
 });
 
 describe('layer times keyed by GPU kind, two kinds', () => {
-  const response = planWorkload(db, {
-    workload: 'gpt2-small',
-    devices: 'none',
-    virtual: ['8xH100 SXM5', '8xA100 SXM4 80GB'],
-    mode: 'training',
-    batch: 32,
-    seq: 256,
-    dtype: 'bf16',
-    offload: 'no',
-    layout: 'tp=2,pp=2,dp=4,zero=1,recompute=full',
-    search: false,
-  });
-  const byKind = response.problem;
+  const byKind = layoutProblem(['8xH100 SXM5', '8xA100 SXM4 80GB']);
 
   it('keys each kind once and prices a layout over both as device by device', () => {
     expect(Object.keys(byKind.layers[0]?.forwardUs ?? {})).toHaveLength(2);
