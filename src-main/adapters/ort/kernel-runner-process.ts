@@ -18,6 +18,7 @@ import { cudaLoadFailure, cudaUnavailableReason, isLibraryLoadFailure, sessionOp
 import { makeFeeds, outputTensor } from './feeds.js';
 import { parseTrace, type TraceRuns } from './parse-trace.js';
 import { parentChannel } from '../process/parent-port.js';
+import { besideMeter } from './beside-meter.js';
 import type { EpConfig } from '../../core/domain/execution-provider.js';
 import {
   classifyOrtError,
@@ -33,6 +34,7 @@ import {
   type RunJob,
   type RunOutcome,
   type ToChild,
+  type Beside,
 } from './protocol.js';
 
 // A forked Node child (process.send) or an Electron utility process (process.parentPort).
@@ -70,11 +72,12 @@ async function timeRuns(
 ): Promise<{
   wallUs: number[];
   stop: StopReason;
+  beside: Beside | null;
   trace: TraceRuns;
   traceFile: string;
   timed: (runs: number[]) => number[];
 }> {
-  const { wallUs, stop } = await timeLoop(run, rule);
+  const { wallUs, stop, beside } = await timeLoop(run, rule);
   session.endProfiling();
   const { text, file } = readTrace(prefix, keepTrace);
   let trace: TraceRuns;
@@ -84,7 +87,7 @@ async function timeRuns(
     if (keepTrace) rmSync(file, { force: true });
     throw e;
   }
-  return { wallUs, stop, trace, traceFile: file, timed: (runs) => runs.slice(runs.length - wallUs.length) };
+  return { wallUs, stop, beside, trace, traceFile: file, timed: (runs) => runs.slice(runs.length - wallUs.length) };
 }
 
 async function runJob(job: RunJob): Promise<RunOutcome> {
@@ -110,7 +113,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
     // A preallocated output keeps the allocation of a fresh JS buffer out of every timed run.
     const fetches = { [built.outputName]: outputTensor(built.output) };
     const run = (): Promise<unknown> => (session as ort.InferenceSession).run(feeds, fetches);
-    const { wallUs, stop, trace, timed } = await timeRuns(session, run, rule, prefix);
+    const { wallUs, stop, beside, trace, timed } = await timeRuns(session, run, rule, prefix);
     const byOpUs = Object.fromEntries(Object.entries(trace.byOpUs).map(([op, v]) => [op, timed(v)]));
     return {
       id,
@@ -122,6 +125,7 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
       nodeOps: trace.nodeOps,
       stop,
       sessionCreateMs,
+      beside,
     };
   } catch (e) {
     const msg = errorMessage(e);
@@ -159,6 +163,7 @@ async function runChained(job: RunJob): Promise<RunOutcome> {
     }
     const singleUs: number[] = [];
     const chainUs: number[] = [];
+    const meter = besideMeter();
     const started = performance.now();
     let stop: StopReason | null = null;
     while (stop === null) {
@@ -192,6 +197,7 @@ async function runChained(job: RunJob): Promise<RunOutcome> {
       chained: { copies, singleUs, chainUs },
       stop,
       sessionCreateMs,
+      beside: meter(),
     };
   } catch (e) {
     const msg = errorMessage(e);
@@ -229,9 +235,10 @@ function sessionFailure(msg: string, cuda: boolean): { ok: false; kind: FailureK
 async function timeLoop(
   run: () => Promise<unknown>,
   rule: StoppingRule,
-): Promise<{ wallUs: number[]; stop: StopReason }> {
+): Promise<{ wallUs: number[]; stop: StopReason; beside: Beside | null }> {
   for (let i = 0; i < rule.warmupRuns; i++) await run();
   const wallUs: number[] = [];
+  const meter = besideMeter();
   const started = performance.now();
   let stop: StopReason | null = null;
   while (stop === null) {
@@ -240,7 +247,7 @@ async function timeLoop(
     wallUs.push((performance.now() - t) * 1000);
     stop = shouldStop(wallUs, performance.now() - started, rule);
   }
-  return { wallUs, stop };
+  return { wallUs, stop, beside: meter() };
 }
 
 /**

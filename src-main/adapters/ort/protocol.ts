@@ -46,8 +46,19 @@ export type RunOutcome =
       timedBy?: 'cuda-events' | 'wall-clock';
       stop: StopReason;
       sessionCreateMs: number;
+      /**
+       * Other processes' work over the timed runs (core/profiler/run-conditions.ts othersBeside):
+       * CPUs' worth, and the host's CPUs; null where /proc/stat is not there or the runs were too short.
+       */
+      beside?: Beside | null;
     }
   | { id: number; ok: false; kind: FailureKind; error: string };
+
+/** Other processes' work beside a kernel's timed runs: CPUs' worth, and the host's CPUs. */
+export interface Beside {
+  othersCpus: number;
+  cpus: number;
+}
 
 /** A whole user model, run as it is (no kernel generation). */
 export interface ModelJob {

@@ -21,6 +21,7 @@
  * left out wherever a value under the ceiling is there to keep. Kernels under FEWER_THREADS.minUs
  * on one thread are not bounded: there a pool's wake-up is a real cost of several µs.
  */
+import { crowded } from './run-conditions.js';
 import { median } from './timing-stats.js';
 
 const ROUND_AGREEMENT = {
@@ -46,6 +47,8 @@ export interface Disagreement {
   deviation: number;
   /** Set when the kernel is re-timed for being slower than the same kernel on one thread: that label (µs). */
   oneThreadUs?: number;
+  /** Set when every round of it shared its CPUs with other work: the least other work beside a round (CPUs). */
+  besideCpus?: number;
 }
 
 /** A kernel on one thread under this many µs bounds nothing: a pool's wake-up is a real cost there. */
@@ -77,6 +80,31 @@ export function slowerThanOneThread(
         : [];
     })
     .sort((a, b) => b.deviation - a.deviation);
+}
+
+/**
+ * Kernels every round of which shared its CPUs with other work (run-conditions.ts crowded): a pool
+ * thread that waits for a CPU leaves a short parallel loop to the calling thread, so such a kernel
+ * reads no faster at 2 threads than at 1 while long GEMMs still split (issue 62). `besideOf` gives
+ * each round's other work (CPUs; null: not read), in round order. Most crowded first; those
+ * `exclude` names (already re-timed) are left out.
+ */
+export function crowdedKernels(
+  kernels: readonly KernelRounds[],
+  besideOf: (id: string) => readonly (number | null)[] | undefined,
+  threads: number,
+  cpus: number,
+  exclude: ReadonlySet<string> = new Set(),
+): Disagreement[] {
+  return kernels
+    .flatMap((k) => {
+      const rounds = besideOf(k.id) ?? [];
+      const all = rounds.length > 0 && rounds.every((b) => crowded(b, threads, cpus));
+      return all && !exclude.has(k.id)
+        ? [{ id: k.id, deviation: 0, besideCpus: Math.min(...(rounds as number[])) }]
+        : [];
+    })
+    .sort((a, b) => b.besideCpus - a.besideCpus);
 }
 
 export interface RoundSpread {

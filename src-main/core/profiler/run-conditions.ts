@@ -40,6 +40,29 @@ export function busyBetween(a: CpuTimes, b: CpuTimes): { cpus: number; stealShar
   return { cpus: ((b.busy - a.busy) / total) * b.cpus, stealShare: (b.steal - a.steal) / total };
 }
 
+/**
+ * CPUs' worth of other processes' work over a window in which our own process used `oursCpuMs`
+ * of CPU time in `wallMs` of wall time: the host's busy CPUs less ours. Null when the window is
+ * too short for /proc/stat's ticks (10 ms each) to say, or nothing was read.
+ */
+export function othersBeside(a: CpuTimes, b: CpuTimes, oursCpuMs: number, wallMs: number): number | null {
+  const busy = busyBetween(a, b);
+  if (!busy || !(wallMs >= BESIDE_MIN_WALL_MS)) return null;
+  return Math.max(0, busy.cpus - oursCpuMs / wallMs);
+}
+
+/** A window shorter than this says nothing: a few 10 ms ticks either way are a third of a CPU. */
+const BESIDE_MIN_WALL_MS = 60;
+
+/**
+ * Whether a kernel timed at `threads` intra-op threads shared its CPUs with other work: more than
+ * the CPUs it left free, plus what counts as quiet. At 2 threads on 2 CPUs a pool thread that has
+ * to wait for a CPU leaves short parallel loops to the calling thread alone (issue 62).
+ */
+export function crowded(othersCpus: number | null | undefined, threads: number, cpus: number): boolean {
+  return othersCpus !== null && othersCpus !== undefined && othersCpus > Math.max(0, cpus - threads) + QUIET_CPUS;
+}
+
 /** The verdict on a run's conditions: a line naming what was poor, or null. */
 export function poorConditions(c: Omit<RunConditions, 'poor'>): string | null {
   const reasons: string[] = [];

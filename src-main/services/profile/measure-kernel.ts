@@ -57,7 +57,7 @@ export async function measureKernel(
   st.store(spec, outcome, k, st.remeasure.has(spec.id));
   st.measured.push({ spec, medianUs: k.medianUs });
   st.report.measured++;
-  if (!picked.noisy) st.roundsUs.set(spec.id, [k.medianUs]);
+  if (!picked.noisy) st.addRound(spec.id, k.medianUs, outcome, true);
   if (picked.noisy) {
     st.noisy.set(spec.id, { spec, ciHalfWidth: k.ciHalfWidth, cv: k.cv, repetitions: k.repetitions });
     return { status: 'noisy', medianUs: k.medianUs, error: noisyError(k) };

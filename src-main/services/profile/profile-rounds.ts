@@ -116,7 +116,7 @@ async function laterRounds(st: RunState): Promise<void> {
       if (outcome.ok) {
         const t = retime(st, m, outcome, round);
         // The round's own label (not the combined one): what the rounds' agreement is read from.
-        if (!t.noisy) st.roundsUs.get(m.spec.id)?.push(t.summary.medianUs);
+        if (!t.noisy) st.addRound(m.spec.id, t.summary.medianUs, outcome);
       }
       const noisy = st.noisy.has(m.spec.id);
       st.kernelEvent(m.spec, { status: noisy ? 'noisy' : 'measured', medianUs: m.medianUs });

@@ -12,6 +12,7 @@ import type { KernelSpec } from '../../core/kernels/types.js';
 import type { MeasuredKernel } from '../../core/profiler/refinement.js';
 import { expectedKernelMs, retryAllowed } from '../../core/profiler/profile-plan.js';
 import {
+  crowdedKernels,
   keptMode,
   oneThreadCeiling,
   roundSpread,
@@ -20,6 +21,8 @@ import {
   type RoundSpread,
 } from '../../core/profiler/round-agreement.js';
 import { count } from '../../core/text/plural.js';
+import { crowded } from '../../core/profiler/run-conditions.js';
+import { epThreads } from '../../core/domain/execution-provider.js';
 import type { RunOutcome } from '../../adapters/ort/protocol.js';
 import { chainCopies } from './kernel-timing.js';
 import { judged, timedKernel } from './measure-kernel.js';
@@ -35,6 +38,8 @@ export interface RetimedKernel {
   deviation: number;
   /** Re-timed for running slower than the same kernel on one thread: that label (µs); null otherwise. */
   oneThreadUs: number | null;
+  /** Re-timed because every round shared its CPUs with other work: the least of it (CPUs); null otherwise. */
+  besideCpus?: number | null;
   /** The later timing (µs), before the reference's drift is taken out; null when it failed or was noisy. */
   laterUs: number | null;
   reference: string | null;
@@ -56,6 +61,8 @@ export interface RetimedKernels {
   kernels: number;
   /** Timings this pass spent (kernels and references), out of the retry budget. */
   timings: number;
+  /** Kernels every round of which shared its CPUs with other work (re-timed or not: the budget may end first). */
+  crowded?: number;
   retimed: RetimedKernel[];
 }
 
@@ -105,6 +112,7 @@ async function retimeOne(
   d: Disagreement,
   retimed: ReadonlySet<string>,
 ): Promise<boolean> {
+  if (d.besideCpus !== undefined) return retimeCrowded(st, d);
   const at = st.measured.findIndex((m) => m.spec.id === d.id);
   const m = st.measured[at] as MeasuredKernel;
   const chained = chainCopies(m.spec, st.method()) > 1;
@@ -140,6 +148,42 @@ async function retimeOne(
   return true;
 }
 
+/**
+ * Re-times a kernel every round of which shared its CPUs with other work: the later timing is kept
+ * when nothing crowded it (no reference: the references' rounds may have been crowded too), else
+ * the rounds' label stays and the kernel is unsettled.
+ */
+async function retimeCrowded(st: RunState, d: Disagreement): Promise<boolean> {
+  const m = st.measured.find((k) => k.spec.id === d.id) as MeasuredKernel;
+  const outcome = await budgeted(st, m.spec);
+  if (!outcome) return false;
+  const t = outcome.ok ? judged(st, m.spec, outcome) : null;
+  const laterUs = t && !t.noisy ? t.summary.medianUs : null;
+  const threads = epThreads(st.target.ep) ?? 1;
+  const clear = outcome.ok && !crowded(outcome.beside?.othersCpus ?? null, threads, outcome.beside?.cpus ?? threads);
+  const roundsUs = st.roundsUs.get(d.id) ?? [];
+  const settled = outcome.ok && t !== null && laterUs !== null && clear;
+  if (settled) {
+    st.store(m.spec, outcome, t.summary, true);
+    m.medianUs = laterUs;
+  }
+  (st.retimed as RetimedKernels).retimed.push({
+    kernel: d.id,
+    roundsUs,
+    deviation: d.deviation,
+    oneThreadUs: null,
+    besideCpus: d.besideCpus ?? null,
+    laterUs,
+    reference: null,
+    referenceDrift: null,
+    keptUs: m.medianUs,
+    kept: settled ? [roundsUs.length] : roundsUs.map((_, i) => i),
+    settled,
+  });
+  st.kernelEvent(m.spec, { status: 'measured', medianUs: m.medianUs });
+  return true;
+}
+
 /** The later pass: every disagreeing kernel, worst first, within the budget. */
 export async function retimeDisagreeing(st: RunState): Promise<void> {
   const rounds = [...st.roundsUs].filter(([id]) => !st.noisy.has(id)).map(([id, roundsUs]) => ({ id, roundsUs }));
@@ -157,9 +201,18 @@ export async function retimeDisagreeing(st: RunState): Promise<void> {
     spread.threshold,
     new Set(spread.disagreeing.map((d) => d.id)),
   );
-  // Alternated, so that the retry budget, spent worst first, reaches both kinds.
-  const all = Array.from({ length: Math.max(spread.disagreeing.length, slower.length) }, (_, i) =>
-    [spread.disagreeing[i], slower[i]].filter((d): d is Disagreement => d !== undefined),
+  const beside = crowdedKernels(
+    rounds,
+    (id) => st.besideCpus.get(id),
+    epThreads(st.target.ep) ?? 1,
+    st.hostCpus ?? 1,
+    new Set([...spread.disagreeing, ...slower].map((d) => d.id)),
+  );
+  st.retimed.crowded = beside.length;
+  // Alternated, so that the retry budget, spent worst first, reaches every kind.
+  const lists = [spread.disagreeing, slower, beside];
+  const all = Array.from({ length: Math.max(...lists.map((l) => l.length)) }, (_, i) =>
+    lists.map((l) => l[i]).filter((d): d is Disagreement => d !== undefined),
   ).flat();
   const ids = new Set(all.map((d) => d.id));
   for (const d of all) {
@@ -172,24 +225,51 @@ const pct = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(0)}%
 
 /** The run's note on the kernels it re-timed: how many, by what rule, and what each kept. */
 export function retimedNote(r: RetimedKernels | null): string[] {
+  return [...retimedLine(r), ...crowdedLine(r)];
+}
+
+/** Crowded kernels the pass could not time clear: the run's labels of them are slow where loops are short. */
+function crowdedLine(r: RetimedKernels | null): string[] {
+  const clear = r?.retimed.filter((k) => k.besideCpus !== undefined && k.besideCpus !== null && k.settled).length ?? 0;
+  const left = (r?.crowded ?? 0) - clear;
+  if (left <= 0) return [];
+  return [
+    `${count(left, 'kernel')} kept timings taken while other work shared ${left === 1 ? 'its' : 'their'} CPUs in every round: at more threads than free CPUs ${left === 1 ? 'its label reads' : 'their labels read'} slow where a parallel loop is short; profile again on a quiet machine`,
+  ];
+}
+
+function retimedLine(r: RetimedKernels | null): string[] {
   if (!r?.retimed.length) return [];
   const each = r.retimed.slice(0, 4).map((k) => {
     const kept = k.settled
       ? `kept ${k.kept.map((i) => (i < k.roundsUs.length ? `round ${i + 1}` : 'the later timing')).join(' and ')}`
       : 'unsettled, kept the median';
     const over = k.oneThreadUs === null ? '' : ` over its ${k.oneThreadUs.toFixed(1)} µs on 1 thread`;
+    if (k.besideCpus !== undefined && k.besideCpus !== null) {
+      const what = k.settled ? 'kept the later timing' : 'crowded again or failed, kept its rounds';
+      return `${k.kernel} beside ${k.besideCpus.toFixed(1)} CPUs of other work (${what}: ${k.keptUs.toFixed(1)} µs)`;
+    }
     return `${k.kernel} ${pct(k.deviation)}${over} (${kept}: ${k.keptUs.toFixed(1)} µs)`;
   });
   const more = r.retimed.length > 4 ? `; ... (all in the run's summary, \`retimed\`)` : '';
+  if (r.retimed.every((k) => k.besideCpus !== undefined && k.besideCpus !== null))
+    return [
+      `${count(r.retimed.length, 'kernel')} re-timed in a later pass: every round of ${r.retimed.length === 1 ? 'it' : 'each'} shared its CPUs with other work, where a pool thread waiting for a CPU leaves short loops to one thread: ${each.join('; ')}${more}`,
+    ];
   return [
     `${count(r.retimed.length, 'kernel')} re-timed in a later pass beside a steady reference kernel: ${r.retimed.length === 1 ? 'its' : 'their'} rounds disagreed by more than the run's own spread (±${(r.threshold * 100).toFixed(0)}%, from ${count(r.kernels, 'kernel')})${slowerClause(r)}: ${each.join('; ')}${more}`,
   ];
 }
 
-/** ", or ran slower than on 1 thread by more" when any kernel was re-timed for that. */
+/** ", or ran slower than on 1 thread by more" when any kernel was re-timed for that; ", or shared ..." for crowded ones. */
 function slowerClause(r: RetimedKernels): string {
   const n = r.retimed.filter((k) => k.oneThreadUs !== null).length;
-  return n
+  const b = r.retimed.filter((k) => k.besideCpus !== undefined && k.besideCpus !== null).length;
+  const slower = n
     ? `, or ${n === r.retimed.length ? 'every round' : `for ${count(n, 'kernel')} every round`} ran slower than the same kernel on 1 thread by more than that`
     : '';
+  const shared = b
+    ? `, or ${b === r.retimed.length ? 'every round' : `for ${count(b, 'kernel')} every round`} shared its CPUs with other work`
+    : '';
+  return slower + shared;
 }

@@ -102,6 +102,9 @@ export class RunState {
   readonly oneThread: ReadonlyMap<string, number>;
   /** Each kernel's clean round labels (µs), in round order: what the rounds' agreement is read from. */
   readonly roundsUs = new Map<string, number[]>();
+  /** Other processes' work beside each of those rounds (CPUs; null: not read), and the host's CPUs (round-agreement.ts crowdedKernels). */
+  readonly besideCpus = new Map<string, (number | null)[]>();
+  hostCpus: number | null = null;
   /** The kernels re-timed because their rounds disagreed (round-retime.ts), with the run's spread; null: not looked at. */
   retimed: RetimedKernels | null = null;
   /** The expected cost of one refinement slot (the mean kernel of the queue, ms). */
@@ -140,6 +143,17 @@ export class RunState {
     const c = noKernels();
     for (const k of specs) c[this.origins.get(k.id) ?? 'suite']++;
     return c;
+  }
+
+  /** A clean round's label of a kernel, with the other work beside it (what the later pass reads). */
+  addRound(id: string, medianUs: number, outcome: Extract<RunOutcome, { ok: true }>, first = false): void {
+    if (first) {
+      this.roundsUs.set(id, []);
+      this.besideCpus.set(id, []);
+    }
+    this.roundsUs.get(id)?.push(medianUs);
+    this.besideCpus.get(id)?.push(outcome.beside?.othersCpus ?? null);
+    if (outcome.beside) this.hostCpus = outcome.beside.cpus;
   }
 
   aborted(): boolean {

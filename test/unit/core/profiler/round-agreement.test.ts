@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  crowdedKernels,
   keptMode,
   oneThreadCeiling,
   roundSpread,
@@ -98,5 +99,31 @@ describe('the same kernel on one thread bounds it at more threads', () => {
     expect(keptMode([312, 305, 26], 0.39, false, 75.6)).toEqual({ us: 26, kept: [2], settled: true });
     expect(keptMode([312, 305, 330], 0.39, false, 75.6)).toEqual({ us: 305, kept: [0, 1, 2], settled: true });
     expect(keptMode([26, 27, 300], 0.39, false, 75.6)).toEqual({ us: 26, kept: [0, 1], settled: true });
+  });
+});
+
+describe('crowdedKernels: kernels every round of which shared its CPUs with other work', () => {
+  const rounds = [
+    { id: 'elementwise', roundsUs: [220, 225] },
+    { id: 'once', roundsUs: [110, 230] },
+    { id: 'gemm', roundsUs: [10_900, 10_800] },
+    { id: 'unread', roundsUs: [50, 50] },
+  ];
+  const beside = new Map<string, (number | null)[]>([
+    ['elementwise', [0.8, 0.6]],
+    ['once', [0.1, 0.9]],
+    ['gemm', [0.9, 1.0]],
+    ['unread', [null, null]],
+  ]);
+  it('lists those crowded in every round, most crowded first, with the least other work beside a round', () => {
+    const c = crowdedKernels(rounds, (id) => beside.get(id), 2, 2);
+    expect(c.map((d) => d.id)).toEqual(['gemm', 'elementwise']);
+    expect(c[1]?.besideCpus).toBeCloseTo(0.6, 6);
+    expect(crowdedKernels(rounds, (id) => beside.get(id), 2, 2, new Set(['gemm'])).map((d) => d.id)).toEqual([
+      'elementwise',
+    ]);
+  });
+  it('lists nothing at 1 thread beside one CPU of other work on 2 CPUs', () => {
+    expect(crowdedKernels(rounds, (id) => beside.get(id), 1, 2)).toEqual([]);
   });
 });

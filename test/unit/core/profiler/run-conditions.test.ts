@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   busyBetween,
+  crowded,
+  othersBeside,
   poorConditions,
   QUIET_CPUS,
   runConditions,
@@ -48,5 +50,30 @@ describe('poorConditions', () => {
 
   it('does not call conditions that were not read poor', () => {
     expect(poorConditions({ othersBefore: null, othersAfter: null, stealShare: null, waitedMs: 0 })).toBeNull();
+  });
+});
+
+describe('othersBeside: other processes\u2019 work beside our own over a window', () => {
+  it('is the host\u2019s busy CPUs less our own CPU time', () => {
+    // 200 ticks over 2 CPUs in 100 ms, 180 busy: 1.8 CPUs; we used 150 ms of CPU (1.5 CPUs): 0.3 others.
+    expect(othersBeside(at(0, 0, 0), at(180, 0, 200), 150, 100)).toBeCloseTo(0.3, 6);
+    // Our pool spinning on both CPUs: nothing else.
+    expect(othersBeside(at(0, 0, 0), at(200, 0, 200), 200, 100)).toBe(0);
+  });
+  it('says nothing for a window too short for the 10 ms ticks, or without readings', () => {
+    expect(othersBeside(at(0, 0, 0), at(8, 0, 10), 20, 50)).toBeNull();
+    expect(othersBeside(at(0, 0, 0), at(0, 0, 0), 0, 100)).toBeNull();
+  });
+});
+
+describe('crowded: a kernel whose threads did not each have a CPU', () => {
+  it('at 2 threads on 2 CPUs, any work beyond quiet crowds it; at 1 thread, only more than the other CPU', () => {
+    expect(crowded(QUIET_CPUS + 0.1, 2, 2)).toBe(true);
+    expect(crowded(QUIET_CPUS - 0.1, 2, 2)).toBe(false);
+    expect(crowded(1, 1, 2)).toBe(false);
+    expect(crowded(1.5, 1, 2)).toBe(true);
+    // 8 threads on 16 CPUs leave 8 free.
+    expect(crowded(7, 8, 16)).toBe(false);
+    expect(crowded(null, 2, 2)).toBe(false);
   });
 });

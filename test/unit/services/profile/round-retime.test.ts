@@ -152,3 +152,76 @@ describe('re-timing a kernel slower at 2 threads than on 1', () => {
     expect((r.summary?.['retimed'] as RetimedKernels).retimed).toEqual([]);
   });
 });
+
+describe('re-timing a kernel whose every round shared its CPUs with other work', () => {
+  const crowdedKernel = kernels[5] as KernelSpec;
+  /** The fake timer's outcomes with other work beside them: `othersCpus(spec, call)`. */
+  function besideTimer(
+    slow: (spec: KernelSpec, call: number) => number,
+    othersCpus: (spec: KernelSpec, call: number) => number,
+  ) {
+    const seen = new Map<string, number>();
+    const calls: string[] = [];
+    const runner: KernelRunnerLike = {
+      start: async () => ({ ortVersion: '9.9.9', backends: [] }),
+      run: async (job: Omit<RunJob, 'id' | 'traceDir'>) => {
+        const call = (seen.get(job.spec.id) ?? 0) + 1;
+        seen.set(job.spec.id, call);
+        calls.push(job.spec.id);
+        const o = chained(baseUs(job.spec) * slow(job.spec, call));
+        return { ...o, beside: { othersCpus: othersCpus(job.spec, call), cpus: 2 } } as RunOutcome;
+      },
+      kill: () => undefined,
+      close: async () => undefined,
+    };
+    return { runner, calls };
+  }
+
+  it('times it again after the rounds and keeps that timing when nothing crowded it, saying why', async () => {
+    const db = freshDb();
+    const { runner, calls } = besideTimer(
+      (spec, call) => (spec.id === crowdedKernel.id && call <= 2 ? 1.9 : 1),
+      (spec, call) => (spec.id === crowdedKernel.id && call <= 2 ? 0.9 : 0),
+    );
+    const r = await twoRounds(db, runner);
+    expect(calls.slice(2 * kernels.length)).toEqual([crowdedKernel.id]);
+    const stored = new ProfileRepo(db)
+      .listMeasurements({ machineId: 'm1' })
+      .find((m) => m.op === crowdedKernel.op && m.shape['n'] === crowdedKernel.shape['n']);
+    expect(Math.abs((stored?.stats.medianUs ?? 0) / baseUs(crowdedKernel) - 1)).toBeLessThan(0.01);
+    const retimed = (r.summary?.['retimed'] as RetimedKernels).retimed;
+    expect(retimed).toEqual([
+      expect.objectContaining({ kernel: crowdedKernel.id, besideCpus: 0.9, kept: [2], settled: true, reference: null }),
+    ]);
+    expect(r.notes).toContainEqual(
+      expect.stringMatching(/^1 kernel re-timed in a later pass: every round of it shared its CPUs with other work/),
+    );
+  });
+
+  it('keeps its rounds, unsettled, when the later timing is crowded too', async () => {
+    const db = freshDb();
+    const { runner } = besideTimer(
+      (spec) => (spec.id === crowdedKernel.id ? 1.9 : 1),
+      (spec) => (spec.id === crowdedKernel.id ? 0.9 : 0),
+    );
+    const r = await twoRounds(db, runner);
+    const retimed = (r.summary?.['retimed'] as RetimedKernels).retimed;
+    expect(retimed).toEqual([expect.objectContaining({ kernel: crowdedKernel.id, settled: false, kept: [0, 1] })]);
+    expect(retimed[0]?.keptUs).toBeCloseTo(baseUs(crowdedKernel) * 1.9, 1);
+    expect(r.notes).toContainEqual(
+      expect.stringMatching(
+        /^1 kernel kept timings taken while other work shared its CPUs in every round: .*profile again on a quiet machine$/,
+      ),
+    );
+  });
+
+  it('re-times nothing crowded at 1 thread beside one CPU of other work', async () => {
+    const db = freshDb();
+    const { runner, calls } = besideTimer(
+      () => 1,
+      () => 1,
+    );
+    await twoRounds(db, runner, { ...cpu, ep: { name: 'cpu', threads: 1 } });
+    expect(calls).toHaveLength(2 * kernels.length);
+  });
+});
