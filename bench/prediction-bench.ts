@@ -113,8 +113,15 @@ function timeLoop(file: string, inputs: Record<string, number[]>, threads: numbe
   const args = ['bench/time-loop.mjs', file, String(threads), feedsFile, ...(modelRun ? ['--model-run'] : [])];
   const out = execFileSync('node', args, { encoding: 'utf8' });
   rmSync(feedsFile, { force: true });
-  return Number(out.trim().split('\n').pop());
+  const lines = out.trim().split('\n');
+  const beside = Number(lines.find((l) => l.startsWith('beside='))?.slice(7));
+  if (beside > CROWDED_LOOP_CPUS) crowdedLoops.push(`${path.basename(file)} at ${threads}t: ${beside.toFixed(2)} CPUs`);
+  return Number(lines.pop());
 }
+
+/** A loop beside more other work than this (CPUs) read a shared machine: listed under the tables. */
+const CROWDED_LOOP_CPUS = 0.3;
+const crowdedLoops: string[] = [];
 
 interface ModelRow {
   label: string;
@@ -350,6 +357,27 @@ function parallelProbe(p: ProbeModels): { at1Us: number; at2Us: number } {
   return { at1Us: per(1), at2Us: per(2) };
 }
 
+/** Per profile run of a store: kernels crowded in every round, and how many of them were re-timed clear. */
+function crowding(db: Database | null): string {
+  if (!db) return 'no second profile';
+  const runs = db.prepare('SELECT summary_json FROM profile_runs ORDER BY started_at').all() as {
+    summary_json: string | null;
+  }[];
+  return runs
+    .map((r) => {
+      const t = (
+        JSON.parse(r.summary_json ?? '{}') as {
+          retimed?: { crowded?: number; retimed?: { besideCpus?: number | null; settled: boolean }[] };
+        }
+      ).retimed;
+      const clear = (t?.retimed ?? []).filter(
+        (k) => k.besideCpus !== undefined && k.besideCpus !== null && k.settled,
+      ).length;
+      return `${t?.crowded ?? 0} (${clear})`;
+    })
+    .join(', ');
+}
+
 function summarizeErrors(errors: number[]): string {
   const abs = errors.map(Math.abs);
   const mape = abs.reduce((a, b) => a + b, 0) / Math.max(1, abs.length);
@@ -494,6 +522,9 @@ const lines = [
   ...modelTable(held),
   '',
   `Held-out within ±10%: ${within(held, 1)} at 1 thread, ${within(held, 2)} at 2 threads; without calibration ${within(held, 1, 'uncalibratedMs')} and ${within(held, 2, 'uncalibratedMs')}.`,
+  '',
+  `Kernels crowded by other work in every round (profile runs in order; re-timed clear): ${[a.db, second].map(crowding).join('; ')}.`,
+  `Independent loops beside more than ${CROWDED_LOOP_CPUS} CPUs of other work: ${crowdedLoops.join(', ') || 'none'}.`,
 ];
 const text = lines.join('\n');
 console.log(text);

@@ -3,7 +3,8 @@
 // Prints the median wall time of session.run in ms after warm-up, profiling off. Warm-up is
 // at least 5 runs and 200 ms: a fresh process's first hundred milliseconds of calls are slower
 // (a 0.12 ms model read 0.13-0.14 ms in a loop that stopped after 500 runs, 65 ms, and 0.117
-// ms in one of 2 s). Then 2 s of runs (at least 15).
+// ms in one of 2 s). Then 2 s of runs (at least 15). Before the median it prints beside=N: the
+// CPUs' worth of other processes' work over the timed runs (/proc/stat's busy CPUs less its own).
 // With --model-run, profiling is on and it prints the median of ORT's own model_run events
 // instead (ms, the profiler's per-node cost still in): the single-op reference of the
 // prediction bench, timed here rather than in the bench's own busy process.
@@ -47,6 +48,17 @@ while (warmup < 5 || performance.now() - w0 < 200) {
 // Profiled, every run is a trace event or more: at most 2000 runs keep the trace small.
 const cap = modelRun ? 2000 : 1e6;
 let times = [];
+// Other work beside the timed runs: the host's busy CPUs less this process's CPU time (printed as beside=).
+const procStat = () => {
+  try {
+    const v = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { busy: v[0] + v[1] + v[2] + v[5] + v[6], total: v.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+};
+const stat0 = procStat();
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 while (times.length < 15 || (performance.now() - t0 < 2000 && times.length < cap)) {
   const t = performance.now();
@@ -62,6 +74,12 @@ if (traceDir) {
     .slice(warmup)
     .map((e) => e.dur / 1000);
   rmSync(traceDir, { recursive: true, force: true });
+}
+const stat1 = procStat();
+if (stat0 && stat1 && stat1.total > stat0.total) {
+  const used = process.cpuUsage(cpu0);
+  const busy = ((stat1.busy - stat0.busy) / (stat1.total - stat0.total)) * os.cpus().length;
+  console.log(`beside=${Math.max(0, busy - (used.user + used.system) / 1000 / (performance.now() - t0)).toFixed(2)}`);
 }
 times.sort((a, b) => a - b);
 console.log(times[Math.floor(times.length / 2)]);
