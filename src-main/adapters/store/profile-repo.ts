@@ -240,6 +240,7 @@ const ConditionsSchema = z.object({
   othersAfter: z.number().nullable(),
   stealShare: z.number().nullable(),
   waitedMs: z.number().nonnegative(),
+  crowdedKernels: z.number().int().nonnegative().optional(),
   poor: z.string().nullable(),
 });
 const SourceSchema = MeasurementSchema.shape.source;

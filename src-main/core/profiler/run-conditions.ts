@@ -24,6 +24,8 @@ export interface RunConditions {
   stealShare: number | null;
   /** How long the run waited for a quiet moment before it started (ms). */
   waitedMs: number;
+  /** Kernels that kept timings taken while other work shared their CPUs in every round (round-agreement.ts crowdedKernels); absent: none. */
+  crowdedKernels?: number;
   /** Why the conditions were poor, in a line; null when they were fine. */
   poor: string | null;
 }
@@ -68,6 +70,10 @@ export function poorConditions(c: Omit<RunConditions, 'poor'>): string | null {
   const reasons: string[] = [];
   const others = Math.max(c.othersBefore ?? 0, c.othersAfter ?? 0);
   if (others > QUIET_CPUS) reasons.push(`other work kept ${others.toFixed(1)} CPUs busy around it`);
+  if (c.crowdedKernels)
+    reasons.push(
+      `other work shared the CPUs of ${c.crowdedKernels} kernel${c.crowdedKernels === 1 ? '' : 's'} in every round`,
+    );
   if (c.stealShare !== null && c.stealShare > STEAL_LIMIT)
     reasons.push(`the hypervisor stole ${(100 * c.stealShare).toFixed(0)}% of its CPU time`);
   return reasons.length ? reasons.join(' and ') : null;

@@ -6,6 +6,7 @@
  */
 import { epThreads } from '../../core/domain/execution-provider.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
+import { runConditions } from '../../core/profiler/run-conditions.js';
 import { SUITE_REFINEMENT } from '../../core/profiler/suite-policy.js';
 import {
   describeRetryBudget,
@@ -21,6 +22,7 @@ import type { DeviceCalibration } from './calibration-service.js';
 import { RunState } from './run-state.js';
 import { finish } from './profile-report.js';
 import { kernelsAndCalibration } from './profile-rounds.js';
+import { crowdedLeft } from './round-retime.js';
 import { measureOverhead, startCalibration, step } from './profile-steps.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
 import type { ConditionsWatch } from './run-conditions-service.js';
@@ -93,7 +95,9 @@ export async function profileLocked(
     opts.signal?.removeEventListener('abort', onAbort);
   }
   // One more window after the run (none when it was interrupted: the user is waiting), and the steal over it.
-  const conditions = ctx.watch ? await ctx.watch.finish({ skipWindow: st.aborted() }) : null;
+  const read = ctx.watch ? await ctx.watch.finish({ skipWindow: st.aborted() }) : null;
+  const crowded = crowdedLeft(st.retimed);
+  const conditions = read && crowded ? runConditions({ ...read, crowdedKernels: crowded }) : read;
   return finish(st, st.overhead, runs, conditions);
 }
 

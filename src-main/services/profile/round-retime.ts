@@ -224,21 +224,13 @@ export async function retimeDisagreeing(st: RunState): Promise<void> {
 const pct = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(0)}%`;
 
 /** The run's note on the kernels it re-timed: how many, by what rule, and what each kept. */
-export function retimedNote(r: RetimedKernels | null): string[] {
-  return [...retimedLine(r), ...crowdedLine(r)];
-}
-
-/** Crowded kernels the pass could not time clear: the run's labels of them are slow where loops are short. */
-function crowdedLine(r: RetimedKernels | null): string[] {
+/** Kernels crowded in every round that the pass could not time clear: their labels read slow where a parallel loop is short (the run's conditions say so). */
+export function crowdedLeft(r: RetimedKernels | null): number {
   const clear = r?.retimed.filter((k) => k.besideCpus !== undefined && k.besideCpus !== null && k.settled).length ?? 0;
-  const left = (r?.crowded ?? 0) - clear;
-  if (left <= 0) return [];
-  return [
-    `${count(left, 'kernel')} kept timings taken while other work shared ${left === 1 ? 'its' : 'their'} CPUs in every round: at more threads than free CPUs ${left === 1 ? 'its label reads' : 'their labels read'} slow where a parallel loop is short; profile again on a quiet machine`,
-  ];
+  return Math.max(0, (r?.crowded ?? 0) - clear);
 }
 
-function retimedLine(r: RetimedKernels | null): string[] {
+export function retimedNote(r: RetimedKernels | null): string[] {
   if (!r?.retimed.length) return [];
   const each = r.retimed.slice(0, 4).map((k) => {
     const kept = k.settled

@@ -10,6 +10,7 @@ import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
 import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
 import type { RetimedKernels } from '../../../../src-main/services/profile/round-retime.js';
 import type { KernelRunnerLike, ProfileTarget } from '../../../../src-main/services/profile/profiler-types.js';
+import { fakeHost } from '../../../helpers/fake-host.js';
 import { sampleProbe } from '../../../helpers/sample-probe.js';
 
 const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.05, budgetMs: 60 };
@@ -208,11 +209,27 @@ describe('re-timing a kernel whose every round shared its CPUs with other work',
     const retimed = (r.summary?.['retimed'] as RetimedKernels).retimed;
     expect(retimed).toEqual([expect.objectContaining({ kernel: crowdedKernel.id, settled: false, kept: [0, 1] })]);
     expect(retimed[0]?.keptUs).toBeCloseTo(baseUs(crowdedKernel) * 1.9, 1);
-    expect(r.notes).toContainEqual(
-      expect.stringMatching(
-        /^1 kernel kept timings taken while other work shared its CPUs in every round: .*profile again on a quiet machine$/,
-      ),
+    expect((r.summary?.['retimed'] as RetimedKernels).crowded).toBe(1);
+  });
+
+  it('marks the run’s conditions poor when crowded timings stay, so that a later profile measures them again', async () => {
+    const db = freshDb();
+    const host = fakeHost(() => 0);
+    const { runner } = besideTimer(
+      (spec) => (spec.id === crowdedKernel.id ? 1.9 : 1),
+      (spec) => (spec.id === crowdedKernel.id ? 0.9 : 0),
     );
+    const r = await profileDevice(
+      { db, runner, now: () => new Date(), epUnavailable: () => null, cpuTimes: host.cpuTimes, sleep: host.sleep },
+      cpu,
+      { suite: 'quick', kernels, rule, refineLimit: 0, rounds: 2 },
+    );
+    expect(r.conditions).toMatchObject({
+      crowdedKernels: 1,
+      poor: 'other work shared the CPUs of 1 kernel in every round',
+    });
+    expect(new ProfileRepo(db).getRun(r.runId as string)?.conditions?.crowdedKernels).toBe(1);
+    expect(r.notes).toContainEqual(expect.stringMatching(/^profiled while other work shared the CPUs of 1 kernel/));
   });
 
   it('re-times nothing crowded at 1 thread beside one CPU of other work', async () => {
