@@ -89,7 +89,10 @@ interface Priced {
   published: number;
   predicted: number;
   error: number;
-  /** The same statistic at a vanishing rate (the cell's lengths, one request at a time): the prefill alone. */
+  /**
+   * The same statistic at a vanishing rate (the cell's lengths, one request at a time): the request alone
+   * (its tokenization where the engine's rules state one, then its prefill).
+   */
   alone: number;
   /** The statistic on each seed, in SEEDS' order (the unit of `predicted`). */
   bySeed: number[];
@@ -303,7 +306,7 @@ const splits = [...curves.values()]
   });
 lines.push('');
 lines.push(
-  'TTFT split per curve: (a) low-rate limit = the prefill alone (vanishing rate) against the lowest published rate; (b) rise from the lowest rate to the highest one under 3x it, published against predicted:',
+  'TTFT split per curve: (a) low-rate limit = the request alone (vanishing rate: tokenization where stated, prefill) against the lowest published rate; (b) rise from the lowest rate to the highest one under 3x it, published against predicted:',
 );
 lines.push('');
 lines.push('| set | curve | lowest rate | published | alone | (a) error | to rate | published rise | predicted rise |');

@@ -49,6 +49,12 @@ export interface EngineHost {
   launchUs: number;
   /** Decode steps of up to this many sequences replay a CUDA graph (0: never). */
   graphMaxBatch: number;
+  /**
+   * CPU time per prompt token the server spends tokenizing a request before its scheduler sees it,
+   * in one process, requests one after another (request-path.ts); the GPU keeps stepping meanwhile.
+   * Absent: the request reaches the scheduler when it arrives.
+   */
+  tokenizeUsPerToken?: number;
 }
 
 export interface EngineBatching {

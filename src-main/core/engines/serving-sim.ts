@@ -28,8 +28,9 @@
  * Scheduling one step ahead (SGLang's overlap scheduler, `scheduleAhead`): the next step is formed
  * when this one starts, so a request arriving during a step (a closed loop's next request too, sent
  * as an answer ends) joins the step after the next one, unless nothing else would run (then it
- * starts when the step ends). At a vanishing rate the
- * engine is idle when a request comes, so its first token is still its prefill time.
+ * starts when the step ends). A server that tokenizes prompts (`host.tokenizeUsPerToken`, request-path.ts)
+ * hands each request to the scheduler when its tokenization ends, one after another (times count from the
+ * arrival). At a vanishing rate the engine is idle when a request comes: TTFT is tokenization + prefill.
  * Besides each request's times, the run keeps every inter-token gap (grouped: the sequences a step
  * decodes share one gap) and the KV cache and queue step by step (timeline.ts).
  */
@@ -39,6 +40,7 @@ import type { OutputReserve } from './engine-rules.js';
 import type { EngineDeployment, StepLoad } from './engine-step.js';
 import { stepCost } from './engine-step.js';
 import { admissionTokens, decayedRatio, ratioAfterRetract, reservedOutput } from './output-reserve.js';
+import { tokenizedAt } from './request-path.js';
 
 export interface SimRequest {
   /** Arrival time (µs). */
@@ -105,6 +107,8 @@ interface Seq {
   /** Order of admission (the newest running sequence is preempted first). */
   admitted: number;
   arrival: number;
+  /** When the scheduler can see it: its arrival, or when the server has tokenized it. */
+  ready: number;
   prompt: number;
   output: number;
   /** Tokens to prefill: the prompt, or after a preemption the prompt and the tokens already sent. */
@@ -159,6 +163,9 @@ class ReplicaSim {
   private peakRunning = 0;
   private refused = 0;
   private next = 0;
+  /** CPU time a prompt token takes to tokenize, and when the tokenizing process is next free (µs). */
+  private readonly tokenizeUs: number;
+  private tokenizerFree = -Infinity;
   private inSystemArea = 0;
   private kvArea = 0;
   private peakKv = 0;
@@ -176,6 +183,7 @@ class ReplicaSim {
     this.isStatic = dep.engine.batching.kind === 'static';
     this.reserve = this.full ? undefined : dep.engine.batching.outputReserve;
     this.ratio = this.reserve?.initRatio ?? 0;
+    this.tokenizeUs = dep.engine.host.tokenizeUsPerToken ?? 0;
   }
 
   private running(): number {
@@ -191,12 +199,19 @@ class ReplicaSim {
     return this.full ? r.prompt + r.output : Math.max(r.kv, r.target + 1);
   }
 
+  /** When request `index`, sent at `at` (its arrival), reaches the scheduler (the next one to be tokenized). */
+  private readyOf(index: number, at = (this.requests[index] as SimRequest).at): number {
+    return tokenizedAt(this.tokenizerFree, at, (this.requests[index] as SimRequest).prompt, this.tokenizeUs);
+  }
+
   private enqueue(index: number, at: number): void {
     const { prompt, output } = this.requests[index] as SimRequest;
+    this.tokenizerFree = this.readyOf(index, at);
     this.waiting.push({
       index,
       admitted: -1,
       arrival: at,
+      ready: this.tokenizerFree,
       prompt,
       output,
       target: prompt,
@@ -208,9 +223,9 @@ class ReplicaSim {
     });
   }
 
-  /** Requests that arrived by `until` join the queue. */
+  /** Requests that reached the scheduler by `until` join the queue. */
   private arrive(until: number): void {
-    while (this.next < this.requests.length && (this.requests[this.next] as SimRequest).at <= until) {
+    while (this.next < this.requests.length && this.readyOf(this.next) <= until) {
       this.enqueue(this.next, (this.requests[this.next] as SimRequest).at);
       this.next++;
     }
@@ -239,7 +254,7 @@ class ReplicaSim {
     let room = rule
       ? this.opts.kvTokens - this.used - reservedOutput(rule, this.ratio, this.pending, this.decoding)
       : 0;
-    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs && w.arrival <= until; w = this.front()) {
+    for (let w = this.front(); w && this.running() < this.opts.maxNumSeqs && w.ready <= until; w = this.front()) {
       const need = this.held(w);
       if (need > this.opts.kvTokens) {
         this.dequeue();
@@ -385,7 +400,7 @@ class ReplicaSim {
     if (!Number.isFinite(k)) return 1;
     if (!this.full) k = Math.min(k, Math.floor((this.opts.kvTokens - this.used) / load.decodeSeqs));
     if (this.opts.closedLoop === undefined && this.next < this.requests.length) {
-      const gap = (this.requests[this.next] as SimRequest).at - this.now;
+      const gap = this.readyOf(this.next) - this.now;
       k = Math.min(k, Math.floor(gap / Math.max(stepUs, 1e-9)));
     }
     k = Math.min(k, (this.opts.maxSteps ?? DEFAULT_MAX_STEPS) - this.steps);
@@ -550,9 +565,9 @@ class ReplicaSim {
       if (this.running() === 0) {
         // An idle engine starts its estimate again (SGLang resets new_token_ratio when no batch runs).
         this.ratio = this.reserve?.initRatio ?? 0;
-        if (this.queued() > 0) continue;
-        if (this.next >= this.requests.length) break;
-        this.now = Math.max(this.now, (this.requests[this.next] as SimRequest).at);
+        if (this.queued() > 0) this.now = Math.max(this.now, (this.front() as Seq).ready);
+        else if (this.next >= this.requests.length) break;
+        else this.now = Math.max(this.now, this.readyOf(this.next));
         continue;
       }
       if (this.steps >= maxSteps) {

@@ -9,9 +9,11 @@
  * prefill batch when one can be formed and a decode batch otherwise, so prompt steps run alone
  * unless --enable-mixed-chunk (default False); from 0.4.0 the overlap scheduler is on by default
  * (--disable-overlap-schedule, default False): event_loop_overlap forms and launches batch N+1
- * before it processes batch N's results, so the step after the running one is already formed. Pure.
+ * before it processes batch N's results, so the step after the running one is already formed. Its
+ * TokenizerManager tokenizes each prompt before the scheduler sees it (request-path.ts). Pure.
  */
 import { GiB, type EngineRules, type OutputReserve } from './engine-rules.js';
+import { HF_TOKENIZER_US_PER_TOKEN } from './request-path.js';
 import { standardKernel } from './weight-kernels.js';
 
 const V0_3: EngineRules = {
@@ -102,6 +104,9 @@ const V0_4: EngineRules = {
   released: '2024-12-04',
   change: 'overlap scheduler on by default: the next batch is formed while this one runs',
   batching: { ...V0_3.batching, scheduleAhead: true, outputReserve: OUTPUT_RESERVE },
+  // The TokenizerManager tokenizes each prompt with Hugging Face's fast tokenizer in the HTTP server's process
+  // before the scheduler sees it (request-path.ts; read at 0.4.3.post4, not on 0.3's tree).
+  host: { ...V0_3.host, tokenizeUsPerToken: HF_TOKENIZER_US_PER_TOKEN },
   // 0.4.x server_args.py (sgl-project/sglang via the fork qingquansong/sglang at b9054d4): 0.81 from TP8.
   memory: {
     ...V0_3.memory,

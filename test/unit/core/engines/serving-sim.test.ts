@@ -230,7 +230,9 @@ describe('simulateReplica: multi-step scheduling (vLLM --num-scheduler-steps)', 
 });
 
 describe("simulateReplica: SGLang's scheduling (prompt steps alone, the next step formed while this one runs)", () => {
-  const sglang = engineRules('sglang', { version: '0.4.4' });
+  const shipped = engineRules('sglang', { version: '0.4.4' });
+  // The scheduling alone: the prompt's tokenization before the scheduler is request-path.test.ts's.
+  const sglang = { ...shipped, host: { ...shipped.host, tokenizeUsPerToken: 0 } };
   const ahead = deployment({ engine: sglang });
   const inStep = deployment({ engine: { ...sglang, batching: { ...sglang.batching, scheduleAhead: false } } });
   const opts = { kvTokens: replicaKv(ahead), maxNumSeqs: 256, maxBatchedTokens: 8192 };
