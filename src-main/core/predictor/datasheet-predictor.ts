@@ -12,6 +12,8 @@
  *   bandwidth, so few-row GEMMs (decode) are memory-bound as they are on the GPU.
  * - Attention {batch,heads,seq,headDim}: the fused kernel frameworks run (FlashAttention/SDPA) at
  *   `attention` of the tensor peak; a causal model's kernel skips the masked half of the scores.
+ *   Unfused where the stack ran it so (`unfusedAttention`, unfused-attention.ts): two batched
+ *   GEMMs through the tile model and the scores through memory.
  * - Everything else (norms, element-wise ops, softmax, copies): bytes at the achieved bandwidth of
  *   the memory type (HBM vs GDDR), or its FLOPs at half the fp32 peak when those take longer.
  * - Quantized weights (serving): a GEMM's weight bytes are the packed format's; a many-row GEMM
@@ -35,6 +37,7 @@ import {
   type WeightKindEfficiency,
 } from './kernel-efficiency.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
+import { unfusedAttentionForwardUs } from './unfused-attention.js';
 
 export interface DatasheetPredictorOptions {
   /** Served weights in a packed format: its name (gpu-kernels.json `weights`) and bytes per weight. */
@@ -43,6 +46,11 @@ export interface DatasheetPredictorOptions {
   causalAttention?: boolean;
   /** Kernels of a training step: each takes 1 / `training` of its own time (the framework's share). */
   training?: boolean;
+  /**
+   * Attention as batched GEMMs and a softmax over the scores in memory (SC'21-era Megatron-LM), not
+   * the fused kernel; `dropout`: the probabilities are dropped out too (training a model with dropout).
+   */
+  unfusedAttention?: { dropout: boolean };
   /** fp8 GEMMs whose inputs are already fp8 (a GEMM benchmark): no cast priced. Default false. */
   fp8Inputs?: boolean;
   /** Other fractions (tests, calibration); default the shipped ones. */
@@ -154,8 +162,43 @@ export class DatasheetPredictor implements Predictor {
   }
 
   private attentionUs(q: OpQuery, gflops: number): number {
+    if (this.opts.unfusedAttention) return this.unfusedAttentionUs(q, gflops, this.opts.unfusedAttention.dropout);
     const work = this.opts.causalAttention ? 0.5 : 1;
     const computeUs = (q.flops * work) / (gflops * this.arch.attention * 1e3);
     return Math.max(computeUs, q.bytes / this.bytesPerUs());
+  }
+
+  /** Unfused attention's forward (µs) less the one launch kernelUs adds back. */
+  private unfusedAttentionUs(q: OpQuery, gflops: number, dropout: boolean): number {
+    // Its GEMMs and scores stay 16-bit in an fp8 model (Transformer Engine keeps attention in bf16).
+    const dtype: Dtype = q.dtype === 'fp8' ? 'bf16' : q.dtype;
+    const elementBytes = DTYPE_BYTES[dtype];
+    const launch = this.arch.kernelUs;
+    const us = unfusedAttentionForwardUs(
+      {
+        batch: dim(q.shape, 'batch'),
+        heads: dim(q.shape, 'heads'),
+        seq: dim(q.shape, 'seq'),
+        headDim: dim(q.shape, 'headDim'),
+      },
+      dropout,
+      {
+        gemmUs: (shape) =>
+          this.gemmUs(
+            {
+              ...q,
+              op: 'MatMul',
+              family: 'gemm',
+              shape,
+              dtype,
+              flops: 2 * shape.B * shape.M * shape.N * shape.K,
+              bytes: shape.B * (shape.M * shape.K + shape.K * shape.N + shape.M * shape.N) * elementBytes,
+            },
+            dtype === q.dtype ? gflops : this.peakGflops(dtype).gflops,
+          ) + launch,
+        bytesUs: (bytes) => bytes / this.bytesPerUs() + launch,
+      },
+    );
+    return us - launch;
   }
 }

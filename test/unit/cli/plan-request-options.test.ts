@@ -48,6 +48,7 @@ const FIELDS = {
   offload: { args: ['--offload', 'no'], value: 'no' },
   zero: { args: ['--zero', 'fsdp'], value: 3 },
   stack: { args: ['--stack', 'Megatron'], value: 'megatron' },
+  attention: { args: ['--attention', 'unfused'], value: 'unfused' },
   recompute: { args: ['--recompute', 'full'], value: 'full' },
   tp: { args: ['--tp', '1,2,2'], value: [1, 2] },
   layout: { args: ['--layout', 'tp=1'], value: 'tp=1' },

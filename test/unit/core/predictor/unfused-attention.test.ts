@@ -1,0 +1,84 @@
+/**
+ * Unfused attention (SC'21-era Megatron-LM: batched QKᵀ and AV GEMMs, the scores through memory) as
+ * the datasheet predictor prices it, and when a datasheet GPU's candidate asks for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
+import { virtualDevice } from '../../../../src-main/core/planner/cost/datasheets.js';
+import { datasheetCandidate } from '../../../../src-main/core/planner/problem/datasheet-candidate.js';
+import { DatasheetPredictor } from '../../../../src-main/core/predictor/datasheet-predictor.js';
+import type { OpQuery } from '../../../../src-main/core/predictor/types.js';
+import { SCORE_BYTES, unfusedAttentionForwardUs } from '../../../../src-main/core/predictor/unfused-attention.js';
+
+const A100 = virtualDevice('A100 SXM4 80GB');
+/** GPT-1.7B of SC'21 Table 1: 24 heads of 96, sequence 2048, one sample. */
+const SHAPE = { batch: 1, heads: 24, seq: 2048, headDim: 96 };
+const attention = (dtype: OpQuery['dtype'] = 'fp16'): OpQuery => ({
+  op: 'Attention',
+  family: 'attention',
+  shape: SHAPE,
+  dtype,
+  flops: 4 * SHAPE.batch * SHAPE.heads * SHAPE.seq * SHAPE.seq * SHAPE.headDim,
+  bytes: 4 * SHAPE.batch * SHAPE.seq * SHAPE.heads * SHAPE.headDim * 2,
+  device: A100.features,
+});
+const us = (p: DatasheetPredictor, q: OpQuery): number => p.predict([q])[0]?.timeUs ?? NaN;
+
+describe('unfused attention', () => {
+  it('prices its two batched GEMMs and the bytes of every score', () => {
+    const gemms: { B: number; M: number; N: number; K: number }[] = [];
+    const bytes: number[] = [];
+    const price = {
+      gemmUs: (s: { B: number; M: number; N: number; K: number }) => (gemms.push(s), 10),
+      bytesUs: (b: number) => (bytes.push(b), 1),
+    };
+    expect(unfusedAttentionForwardUs(SHAPE, false, price)).toBe(21);
+    expect(gemms).toEqual([
+      { B: 24, M: 2048, N: 2048, K: 96 },
+      { B: 24, M: 2048, N: 96, K: 2048 },
+    ]);
+    const scores = 24 * 2048 * 2048;
+    expect(bytes).toEqual([scores * SCORE_BYTES.softmax]);
+    bytes.length = 0;
+    expect(unfusedAttentionForwardUs(SHAPE, true, price)).toBe(22);
+    expect(bytes).toEqual([scores * SCORE_BYTES.softmax, scores * SCORE_BYTES.dropout]);
+  });
+
+  it('costs a datasheet A100 several times the fused kernel at s = 2048, more with dropout', () => {
+    const fused = us(new DatasheetPredictor(A100.datasheet, { causalAttention: true }), attention());
+    const unfused = us(
+      new DatasheetPredictor(A100.datasheet, { causalAttention: true, unfusedAttention: { dropout: false } }),
+      attention(),
+    );
+    const dropped = us(
+      new DatasheetPredictor(A100.datasheet, { causalAttention: true, unfusedAttention: { dropout: true } }),
+      attention(),
+    );
+    expect(unfused / fused).toBeGreaterThan(3);
+    // The dropout moves 5 bytes a score at the achieved bandwidth, plus one launch.
+    const scores = 24 * 2048 * 2048;
+    const bandwidth = A100.datasheet.memory.bandwidthGBps * 0.87 * 1e3;
+    expect(dropped - unfused).toBeCloseTo((scores * 5) / bandwidth + 4, 0);
+  });
+
+  it('keeps the scores of an fp8 model in bf16', () => {
+    const h100 = virtualDevice('H100 SXM5');
+    const p = new DatasheetPredictor(h100.datasheet, { unfusedAttention: { dropout: false } });
+    expect(us(p, { ...attention('fp8'), device: h100.features })).toBe(
+      us(p, { ...attention('bf16'), device: h100.features }),
+    );
+  });
+
+  it('is what a datasheet candidate prices only when training asks for it, with the model dropout', () => {
+    const model = getCatalogEntry('gpt2-medium');
+    const time = (mode: 'training' | 'inference', kernel?: 'fused' | 'unfused', dropout = false): number => {
+      const entry = model.kind === 'transformer' ? { ...model, dropout } : model;
+      const c = datasheetCandidate(A100, { model: entry, mode, attention: kernel }, undefined);
+      return us(c.predictor as DatasheetPredictor, attention());
+    };
+    expect(time('training', 'unfused')).toBeGreaterThan(time('training', 'fused'));
+    expect(time('training')).toBe(time('training', 'fused'));
+    expect(time('inference', 'unfused')).toBe(time('inference'));
+    expect(time('training', 'unfused', true)).toBeGreaterThan(time('training', 'unfused', false));
+  });
+});
