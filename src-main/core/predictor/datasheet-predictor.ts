@@ -23,8 +23,8 @@
  *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
  * In a training step every kernel takes 1 / `training` of its time: what the calibration cells'
- * frameworks lose to kernels the list leaves out (dropout, unfused softmax, the optimizer, launch
- * gaps). The band is the spread the calibration cells left (`band`). Pure.
+ * frameworks lose to what the list leaves out (hidden dropout, the optimizer, launch gaps; an
+ * unfused softmax and its dropout are priced where the stack ran them). The band is the spread the calibration cells left (`band`). Pure.
  */
 import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { Dtype } from '../domain/measurement.js';
