@@ -3,12 +3,14 @@
  * the datasheet predictor prices it, and when a datasheet GPU's candidate asks for it.
  */
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
 import { getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
 import { virtualDevice } from '../../../../src-main/core/planner/cost/datasheets.js';
 import { datasheetCandidate } from '../../../../src-main/core/planner/problem/datasheet-candidate.js';
 import { DatasheetPredictor } from '../../../../src-main/core/predictor/datasheet-predictor.js';
 import type { OpQuery } from '../../../../src-main/core/predictor/types.js';
 import { SCORE_BYTES, unfusedAttentionForwardUs } from '../../../../src-main/core/predictor/unfused-attention.js';
+import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
 
 const A100 = virtualDevice('A100 SXM4 80GB');
 /** GPT-1.7B of SC'21 Table 1: 24 heads of 96, sequence 2048, one sample. */
@@ -80,5 +82,25 @@ describe('unfused attention', () => {
     expect(time('training')).toBe(time('training', 'fused'));
     expect(time('inference', 'unfused')).toBe(time('inference'));
     expect(time('training', 'unfused', true)).toBeGreaterThan(time('training', 'unfused', false));
+  });
+
+  it('makes a training step of a layout on datasheet A100s slower through plan --attention unfused', () => {
+    const db = openDatabase(':memory:');
+    const req: PlanRequest = {
+      workload: 'gpt2-medium',
+      devices: 'none',
+      virtual: ['8xA100 SXM4 80GB'],
+      mode: 'training',
+      batch: 64,
+      seq: 1024,
+      dtype: 'bf16',
+      offload: 'no',
+      layout: 'tp=1,pp=1,dp=8,zero=1,recompute=none,mb=1',
+      search: false,
+    };
+    const step = (attention?: 'fused' | 'unfused'): number =>
+      planWorkload(db, { ...req, ...(attention ? { attention } : {}) }).layout?.stepUs ?? NaN;
+    expect(step()).toBe(step('fused'));
+    expect(step('unfused')).toBeGreaterThan(step('fused') * 1.05);
   });
 });
