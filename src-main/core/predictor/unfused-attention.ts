@@ -6,10 +6,9 @@
  *   model; every score is computed (the causal mask is applied by the softmax, not skipped); the
  *   softmax reads and writes each 16-bit score (4 bytes); with dropout (training), the
  *   probabilities' dropout reads and writes them and stores a 1-byte mask (5 bytes);
- * - backward: the planner takes twice a layer's forward (core/planner/cost/training-step.ts); here
- *   that is the dP, dV, dQ, dK GEMMs exactly, and 18 bytes a score for the softmax's and dropout's
- *   backward where they move 11 (read the gradient and the mask, write: 5; read the probabilities
- *   and their gradient, write: 6), so the memory part of the backward is over by 7/18.
+ * - backward (training): dP, dV, dQ, dK GEMMs (twice the forward's), the dropout's backward (read
+ *   the gradient and the mask, write: 5 bytes a score) and the softmax's (read the probabilities and
+ *   their gradient, write: 6 bytes a score).
  * Each kernel is one launch (the caller's `bytesUs` and `gemmUs` include it). Pure.
  */
 
@@ -30,6 +29,8 @@ export interface UnfusedAttentionPricing {
 export const SCORE_BYTES = {
   softmax: 4,
   dropout: 5,
+  dropoutBackward: 5,
+  softmaxBackward: 6,
 } as const;
 
 /** Forward time of unfused attention (µs); `dropout`: the probabilities are dropped out (training with dropout). */
@@ -45,4 +46,20 @@ export function unfusedAttentionForwardUs(
   const memory =
     price.bytesUs(scores * SCORE_BYTES.softmax) + (dropout ? price.bytesUs(scores * SCORE_BYTES.dropout) : 0);
   return gemms + memory;
+}
+
+/** Backward time of unfused attention (µs): its four GEMMs and the softmax's (and dropout's) backward. */
+export function unfusedAttentionBackwardUs(
+  s: UnfusedAttentionShape,
+  dropout: boolean,
+  price: UnfusedAttentionPricing,
+): number {
+  const B = s.batch * s.heads;
+  const scores = B * s.seq * s.seq;
+  const gemms =
+    price.gemmUs({ B, M: s.seq, N: s.seq, K: s.headDim }) + price.gemmUs({ B, M: s.seq, N: s.headDim, K: s.seq });
+  const memory =
+    price.bytesUs(scores * SCORE_BYTES.softmaxBackward) +
+    (dropout ? price.bytesUs(scores * SCORE_BYTES.dropoutBackward) : 0);
+  return 2 * gemms + memory;
 }

@@ -7,12 +7,24 @@ import { openDatabase } from '../../../../src-main/adapters/store/open-database.
 import { getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
 import { virtualDevice } from '../../../../src-main/core/planner/cost/datasheets.js';
 import { datasheetCandidate } from '../../../../src-main/core/planner/problem/datasheet-candidate.js';
-import { DatasheetPredictor } from '../../../../src-main/core/predictor/datasheet-predictor.js';
+import {
+  DatasheetPredictor,
+  FUSED_ATTENTION_BACKWARD,
+} from '../../../../src-main/core/predictor/datasheet-predictor.js';
+import { layerBackwardUs } from '../../../../src-main/core/planner/cost/training-step.js';
+import { catalogWorkload } from '../../../../src-main/core/catalog/index.js';
+import { predictWorkload } from '../../../../src-main/core/workload/predict-workload.js';
 import type { OpQuery } from '../../../../src-main/core/predictor/types.js';
-import { SCORE_BYTES, unfusedAttentionForwardUs } from '../../../../src-main/core/predictor/unfused-attention.js';
+import { architectureEfficiency, KERNEL_EFFICIENCIES } from '../../../../src-main/core/predictor/kernel-efficiency.js';
+import {
+  SCORE_BYTES,
+  unfusedAttentionBackwardUs,
+  unfusedAttentionForwardUs,
+} from '../../../../src-main/core/predictor/unfused-attention.js';
 import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
 
 const A100 = virtualDevice('A100 SXM4 80GB');
+const ampere = architectureEfficiency('Ampere');
 /** GPT-1.7B of SC'21 Table 1: 24 heads of 96, sequence 2048, one sample. */
 const SHAPE = { batch: 1, heads: 24, seq: 2048, headDim: 96 };
 const attention = (dtype: OpQuery['dtype'] = 'fp16'): OpQuery => ({
@@ -102,5 +114,51 @@ describe('unfused attention', () => {
       planWorkload(db, { ...req, ...(attention ? { attention } : {}) }).layout?.stepUs ?? NaN;
     expect(step()).toBe(step('fused'));
     expect(step('unfused')).toBeGreaterThan(step('fused') * 1.05);
+  });
+
+  it("prices unfused attention's backward by its own four GEMMs and 11 bytes a score (16 with dropout)", () => {
+    const gemms: number[] = [];
+    const bytes: number[] = [];
+    const price = {
+      gemmUs: (x: { B: number; M: number; N: number; K: number }) => (gemms.push(x.N), 10),
+      bytesUs: (b: number) => (bytes.push(b), 1),
+    };
+    const scores = 24 * 2048 * 2048;
+    expect(unfusedAttentionBackwardUs(SHAPE, false, price)).toBe(41);
+    expect(bytes).toEqual([scores * 6]);
+    bytes.length = 0;
+    expect(unfusedAttentionBackwardUs(SHAPE, true, price)).toBe(42);
+    expect(bytes).toEqual([scores * 6, scores * 5]);
+  });
+
+  it("gives fused attention's backward in training only: 2.5x its FLOPs at 63/73 of the forward's rate", () => {
+    const q = attention('bf16');
+    const plain = new DatasheetPredictor(A100.datasheet, { causalAttention: true }).predict([q])[0];
+    expect(plain?.backwardUs).toBeUndefined();
+    const table = { ...KERNEL_EFFICIENCIES, architectures: { Ampere: { ...ampere, training: 1 } } };
+    const trained = new DatasheetPredictor(A100.datasheet, { causalAttention: true, training: true, table });
+    const p = trained.predict([q])[0];
+    const launch = ampere.kernelUs;
+    const ratio = FUSED_ATTENTION_BACKWARD.flops / FUSED_ATTENTION_BACKWARD.rate;
+    expect(((p?.backwardUs ?? 0) - launch) / ((p?.timeUs ?? 0) - launch)).toBeCloseTo(ratio, 6);
+  });
+
+  it("puts a kernel's own backward in its layer's in place of twice its forward", () => {
+    const w = catalogWorkload('gpt2-small', { batch: 1, seq: 1024 });
+    const p = predictWorkload(
+      w,
+      new DatasheetPredictor(A100.datasheet, { causalAttention: true, training: true }),
+      A100.features,
+      'inference',
+    );
+    const layer = w.layers.find((l) => l.nodes.some((k) => p.nodes[k]?.opType === 'Attention'));
+    if (!layer) throw new Error('no attention layer');
+    const node = p.nodes[layer.nodes.find((k) => p.nodes[k]?.opType === 'Attention') ?? -1];
+    const forward = p.layers[layer.index]?.timeUs ?? 0;
+    expect(node?.backwardUs).toBeGreaterThan(2 * (node?.timeUs ?? 0));
+    expect(layerBackwardUs(w, layer, p)).toBeCloseTo(
+      2 * forward - 2 * (node?.timeUs ?? 0) + (node?.backwardUs ?? 0),
+      6,
+    );
   });
 });
