@@ -17,6 +17,9 @@ import { openDatabase } from '../src-main/adapters/store/open-database.js';
 type Part = 'gemm' | 'attention' | 'memory' | 'launch';
 interface Seen {
   parts: Record<Part, number>;
+  /** Attention's forward (launches included) and its backward as priced (twice the forward unless priced apart). */
+  attentionForward: number;
+  attentionBackward: number;
   share: number;
   tokens: number;
   gemmFlops: number;
@@ -39,8 +42,14 @@ DatasheetPredictor.prototype.predict = function (this: DatasheetPredictor, qs: r
   const parts: Record<Part, number> = { gemm: 0, attention: 0, memory: 0, launch: 0 };
   let tokens = 0;
   let gemmFlops = 0;
+  let attentionForward = 0;
+  let attentionBackward = 0;
   qs.forEach((q, i) => {
     const us = (out[i]?.timeUs ?? 0) * share;
+    if (q.op === 'Attention') {
+      attentionForward += us;
+      attentionBackward += (out[i]?.backwardUs ?? 2 * (out[i]?.timeUs ?? 0)) * share;
+    }
     const body = Math.max(0, us - arch.kernelUs);
     parts.launch += us - body;
     if (q.op === 'MatMul' || q.op === 'Gemm') {
@@ -50,14 +59,14 @@ DatasheetPredictor.prototype.predict = function (this: DatasheetPredictor, qs: r
     } else if (q.op === 'Attention') parts.attention += body;
     else parts.memory += body;
   });
-  seen = { parts, share, tokens, gemmFlops };
+  seen = { parts, attentionForward, attentionBackward, share, tokens, gemmFlops };
   return out;
 };
 
 const db = openDatabase(':memory:');
 const ms = (us: number): string => (us / 1e3).toFixed(0).padStart(7);
 console.log(
-  'cell | GPU | error | step s | per GPU per step, ms: gemm attn mem launch | compute (x3, +recompute) | scalar adds | rest (comm, bubble) | GEMM TFLOP/s in gemm part',
+  'cell | GPU | error | step s | forward per GPU per step, ms: gemm attn mem launch | attn backward | compute (fwd + bwd, + recompute) | training share adds | rest (comm, bubble) | GEMM TFLOP/s in gemm part',
 );
 for (const c of cells) {
   seen = null;
@@ -70,21 +79,21 @@ for (const c of cells) {
   const step = Number(/step ([\d.]+) s/.exec(r.detail)?.[1] ?? NaN) * 1e6;
   const seq = Number(c.config['seq']);
   const gpus = c.gpus;
-  const tp = Number(c.config['tp'] ?? 1);
-  const pp = Number(c.config['pp'] ?? 1);
   // Tokens one GPU's replica carries forward a step, per model copy, split over tp x pp.
   const perGpuTokens = (Number(c.config['globalBatch']) * seq) / gpus;
-  const scale = perGpuTokens / Math.max(1, s.tokens) / (tp * pp > 1 ? 1 : 1);
+  // The workload's forward is the whole model's at its batch: one GPU does 1 / (tp x pp) of its replica's tokens' work.
+  const scale = perGpuTokens / Math.max(1, s.tokens);
   const fwd = (p: Part): number => s.parts[p] * scale;
   const forward = fwd('gemm') + fwd('attention') + fwd('memory') + fwd('launch');
   const recompute = String(c.config['recompute'] ?? 'none');
   const again = recompute === 'full' ? 1 : 0;
-  const compute = forward * (3 + again);
+  // Backward: twice the forward, but attention's own where it is priced apart.
+  const compute = forward * (3 + again) + (s.attentionBackward - 2 * s.attentionForward) * scale;
   const scalarAdds = compute * (1 / s.share - 1);
   const rest = step - compute / s.share;
   const tflops = (s.gemmFlops / s.parts.gemm) * 1e-6;
   console.log(
-    `${c.id} | ${c.gpu} ${tpTxt(c)} | ${(r.error * 100).toFixed(1)}% | ${(step / 1e6).toFixed(2)} | ${ms(fwd('gemm'))} ${ms(fwd('attention'))} ${ms(fwd('memory'))} ${ms(fwd('launch'))} | ${ms(compute)} | ${ms(scalarAdds)} | ${ms(rest)} | ${tflops.toFixed(0)}`,
+    `${c.id} | ${c.gpu} ${tpTxt(c)} | ${(r.error * 100).toFixed(1)}% | ${(step / 1e6).toFixed(2)} | ${ms(fwd('gemm'))} ${ms(fwd('attention'))} ${ms(fwd('memory'))} ${ms(fwd('launch'))} | ${ms(s.attentionBackward * scale)} | ${ms(compute)} | ${ms(scalarAdds)} | ${ms(rest)} | ${tflops.toFixed(0)}`,
   );
 }
 
