@@ -72,9 +72,13 @@ function gpuOf(c: Cell): GpuDatasheet {
 /** A published architecture as a catalog transformer description. */
 const archEntry = (id: string, a: Arch): CatalogEntry => archDecoder(id, a);
 
+/** The cell trained with dropout (config.dropout > 0): its architecture carries it. */
+const withDropout = (c: Cell, e: CatalogEntry): CatalogEntry =>
+  (num(c, 'dropout') ?? 0) > 0 && e.kind === 'transformer' ? { ...e, dropout: true } : e;
+
 function modelOf(c: Cell): { workload: string; decoder?: CatalogEntry } {
   if (c.model && catalogNames().includes(c.model)) return { workload: c.model };
-  if (c.arch) return { workload: `${c.id}.arch`, decoder: archEntry(c.id.slice(0, 60), c.arch) };
+  if (c.arch) return { workload: `${c.id}.arch`, decoder: withDropout(c, archEntry(c.id.slice(0, 60), c.arch)) };
   return refuse(c.model ? `model ${c.model} is not in the catalog and no architecture is given` : 'no model given');
 }
 
@@ -178,6 +182,13 @@ function stackOf(c: Cell): TrainingStack | undefined {
   return (TRAINING_STACK_NAMES as readonly string[]).includes(s) ? (s as TrainingStack) : refuse(`stack ${s}`);
 }
 
+/** The attention kernel the cell's stack ran (config.attention): fused unless it says unfused. */
+function attentionOf(c: Cell): PlanRequest['attention'] {
+  const a = str(c, 'attention');
+  if (a === undefined || a === 'fused' || a === 'unfused') return a;
+  return refuse(`attention ${a}`);
+}
+
 function trainingCell(db: Database, c: Cell): Priced {
   const seq = need(c, 'seq');
   const globalBatch = need(c, 'globalBatch');
@@ -185,8 +196,10 @@ function trainingCell(db: Database, c: Cell): Priced {
   const microbatches = micro !== undefined ? globalBatch / (micro * dataParallel(c, c.gpus)) : undefined;
   const layout = layoutOf(c, c.gpus, microbatches);
   const stack = stackOf(c);
+  const attention = attentionOf(c);
   const r = plan(db, c, {
     ...(stack ? { stack } : {}),
+    ...(attention ? { attention } : {}),
     mode: 'training',
     batch: globalBatch,
     seq,

@@ -163,6 +163,12 @@ export const PLAN_OPTION_ROWS: readonly OptionRow[] = [
   { field: 'offload', options: ['offload'], read: asGiven('offload'), refusal: takes('offload', 'auto, yes or no') },
   { field: 'topN', options: ['top'], read: countOption('top', REQUEST_LIMITS.top) },
   {
+    field: 'attention',
+    options: ['attention'],
+    read: asGiven('attention'),
+    refusal: takes('attention', 'fused or unfused'),
+  },
+  {
     field: 'recompute',
     options: ['recompute'],
     read: asGiven('recompute'),

@@ -114,6 +114,12 @@ export const planCommand: Command = {
       description:
         'with --layout: price that layout alone, with the figures a searched plan has, and search for no better one (no ranking, no suggestions): fast at any size, 16,384 GPUs included',
     },
+    attention: {
+      type: 'string',
+      valueName: 'KERNEL',
+      description:
+        'the attention kernel the training stack runs: fused (default: FlashAttention, SDPA, cuDNN) or unfused (batched QKᵀ and AV GEMMs and a softmax over the scores in memory, as Megatron-LM ran it before 2022); prices datasheet GPUs',
+    },
     recompute: {
       type: 'string',
       valueName: 'HOW',

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { CatalogEntry } from '../catalog/index.js';
 import { MODES } from '../domain/mode.js';
 import { TRAINING_STACK_NAMES } from './stacks/stack-names.js';
+import { ATTENTION_KERNELS } from '../predictor/attention-kernels.js';
 import { ENGINE_CHOICES } from '../engines/engine-names.js';
 import type { ServingLoadRequest } from '../engines/engine-serving.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../workload/generation.js';
@@ -83,6 +84,12 @@ export const PLAN_REQUEST = z.strictObject({
    * and the exports are its launcher. Absent: any of them (stacks.ts NO_STACK).
    */
   stack: z.enum(TRAINING_STACK_NAMES).optional(),
+  /**
+   * Training: the attention kernel the stack runs. 'fused' (default: FlashAttention, SDPA, cuDNN
+   * through Transformer Engine) or 'unfused' (batched QKᵀ and AV GEMMs and a softmax over the
+   * scores in memory, as Megatron-LM ran it before 2022); datasheet GPUs price it so.
+   */
+  attention: z.enum(ATTENTION_KERNELS).optional(),
   /** Activation recomputation to search when training: 'auto' (default) tries none, selective and full. */
   recompute: z.enum(['auto', 'none', 'selective', 'full']).optional(),
   /**

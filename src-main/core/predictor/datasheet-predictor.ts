@@ -12,6 +12,10 @@
  *   bandwidth, so few-row GEMMs (decode) are memory-bound as they are on the GPU.
  * - Attention {batch,heads,seq,headDim}: the fused kernel frameworks run (FlashAttention/SDPA) at
  *   `attention` of the tensor peak; a causal model's kernel skips the masked half of the scores.
+ *   Unfused where the stack ran it so (`unfusedAttention`, unfused-attention.ts): two batched
+ *   GEMMs through the tile model and the scores through memory. In a training step its backward
+ *   is priced apart (Prediction.backwardUs): FlashAttention-2's at 2.5x the FLOPs and 63/73 of the
+ *   forward's rate, or the unfused kernels' own; every other kernel's backward is twice its forward.
  * - Everything else (norms, element-wise ops, softmax, copies): bytes at the achieved bandwidth of
  *   the memory type (HBM vs GDDR), or its FLOPs at half the fp32 peak when those take longer.
  * - Quantized weights (serving): a GEMM's weight bytes are the packed format's; a many-row GEMM
@@ -21,8 +25,8 @@
  *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
  * In a training step every kernel takes 1 / `training` of its time: what the calibration cells'
- * frameworks lose to kernels the list leaves out (dropout, unfused softmax, the optimizer, launch
- * gaps). The band is the spread the calibration cells left (`band`). Pure.
+ * frameworks lose to what the list leaves out (hidden dropout, the optimizer, launch gaps; an
+ * unfused softmax and its dropout are priced where the stack ran them). The band is the spread the calibration cells left (`band`). Pure.
  */
 import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { Dtype } from '../domain/measurement.js';
@@ -35,6 +39,18 @@ import {
   type WeightKindEfficiency,
 } from './kernel-efficiency.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
+import {
+  unfusedAttentionBackwardUs,
+  unfusedAttentionForwardUs,
+  type UnfusedAttentionPricing,
+  type UnfusedAttentionShape,
+} from './unfused-attention.js';
+
+/**
+ * FlashAttention-2's backward against its forward (Dao 2023, Sec. 4.1, A100 80GB SXM4): up to 73% of
+ * the peak forward and up to 63% backward; the backward's matmul FLOPs are 2.5x the forward's.
+ */
+export const FUSED_ATTENTION_BACKWARD = { flops: 2.5, rate: 63 / 73 } as const;
 
 export interface DatasheetPredictorOptions {
   /** Served weights in a packed format: its name (gpu-kernels.json `weights`) and bytes per weight. */
@@ -43,6 +59,11 @@ export interface DatasheetPredictorOptions {
   causalAttention?: boolean;
   /** Kernels of a training step: each takes 1 / `training` of its own time (the framework's share). */
   training?: boolean;
+  /**
+   * Attention as batched GEMMs and a softmax over the scores in memory (SC'21-era Megatron-LM), not
+   * the fused kernel; `dropout`: the probabilities are dropped out too (training a model with dropout).
+   */
+  unfusedAttention?: { dropout: boolean };
   /** fp8 GEMMs whose inputs are already fp8 (a GEMM benchmark): no cast priced. Default false. */
   fp8Inputs?: boolean;
   /** Other fractions (tests, calibration); default the shipped ones. */
@@ -74,7 +95,8 @@ export class DatasheetPredictor implements Predictor {
     const { low, high } = this.table.band;
     return queries.map((q) => {
       const { us, warning } = this.kernelUs(q);
-      return { timeUs: us, lowUs: us * low, highUs: us * high, warning };
+      const own = this.opts.training && q.op === 'Attention' ? { backwardUs: this.attentionBackwardUs(q) } : {};
+      return { timeUs: us, lowUs: us * low, highUs: us * high, warning, ...own };
     });
   }
 
@@ -116,8 +138,33 @@ export class DatasheetPredictor implements Predictor {
         : q.op === 'Attention'
           ? this.attentionUs(q, gflops)
           : Math.max(q.bytes / this.bytesPerUs(), q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6));
-    const share = this.opts.training ? (this.arch.training ?? 1) : 1;
-    return { us: (body + this.arch.kernelUs) / share, warning };
+    return { us: this.trainingShare(body + this.arch.kernelUs), warning };
+  }
+
+  /** A kernel's time in a training step: 1 / `training` of its own (the framework's share). */
+  private trainingShare(us: number): number {
+    return this.opts.training ? us / (this.arch.training ?? 1) : us;
+  }
+
+  /**
+   * Attention's backward in a training step (µs). Fused: FlashAttention-2's backward runs 2.5x the
+   * forward's matmul FLOPs (five GEMMs to the forward's two, S and P recomputed) at 63/73 of the
+   * forward's rate, reading and writing twice the forward's bytes; unfused: its own GEMMs and bytes.
+   */
+  private attentionBackwardUs(q: OpQuery): number {
+    const launch = this.arch.kernelUs;
+    if (this.opts.unfusedAttention) {
+      const body = unfusedAttentionBackwardUs(
+        this.attentionShape(q),
+        this.opts.unfusedAttention.dropout,
+        this.unfusedPricing(q, this.peakGflops(q.dtype).gflops),
+      );
+      return this.trainingShare(body);
+    }
+    const work = this.opts.causalAttention ? 0.5 : 1;
+    const rate = this.peakGflops(q.dtype).gflops * this.arch.attention * FUSED_ATTENTION_BACKWARD.rate * 1e3;
+    const computeUs = (q.flops * work * FUSED_ATTENTION_BACKWARD.flops) / rate;
+    return this.trainingShare(Math.max(computeUs, (2 * q.bytes) / this.bytesPerUs()) + launch);
   }
 
   private gemmUs(q: OpQuery, gflops: number): number {
@@ -154,8 +201,45 @@ export class DatasheetPredictor implements Predictor {
   }
 
   private attentionUs(q: OpQuery, gflops: number): number {
+    if (this.opts.unfusedAttention) return this.unfusedAttentionUs(q, gflops, this.opts.unfusedAttention.dropout);
     const work = this.opts.causalAttention ? 0.5 : 1;
     const computeUs = (q.flops * work) / (gflops * this.arch.attention * 1e3);
     return Math.max(computeUs, q.bytes / this.bytesPerUs());
+  }
+
+  /** Unfused attention's forward (µs) less the one launch kernelUs adds back. */
+  private unfusedAttentionUs(q: OpQuery, gflops: number, dropout: boolean): number {
+    return (
+      unfusedAttentionForwardUs(this.attentionShape(q), dropout, this.unfusedPricing(q, gflops)) - this.arch.kernelUs
+    );
+  }
+
+  private attentionShape(q: OpQuery): UnfusedAttentionShape {
+    const d = (k: string): number => dim(q.shape, k);
+    return { batch: d('batch'), heads: d('heads'), seq: d('seq'), headDim: d('headDim') };
+  }
+
+  /** Unfused attention's kernels on this GPU, one launch each; its GEMMs and scores stay 16-bit in an fp8 model. */
+  private unfusedPricing(q: OpQuery, gflops: number): UnfusedAttentionPricing {
+    const dtype: Dtype = q.dtype === 'fp8' ? 'bf16' : q.dtype;
+    const elementBytes = DTYPE_BYTES[dtype];
+    const launch = this.arch.kernelUs;
+    const peak = dtype === q.dtype ? gflops : this.peakGflops(dtype).gflops;
+    return {
+      gemmUs: (shape) =>
+        this.gemmUs(
+          {
+            ...q,
+            op: 'MatMul',
+            family: 'gemm',
+            shape,
+            dtype,
+            flops: 2 * shape.B * shape.M * shape.N * shape.K,
+            bytes: shape.B * (shape.M * shape.K + shape.K * shape.N + shape.M * shape.N) * elementBytes,
+          },
+          peak,
+        ) + launch,
+      bytesUs: (bytes) => bytes / this.bytesPerUs() + launch,
+    };
   }
 }

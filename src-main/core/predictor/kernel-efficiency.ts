@@ -20,7 +20,7 @@ const ArchitectureSchema = z.strictObject({
   attention: fraction,
   /**
    * Training steps: the share of the kernels' own time a training framework's step reaches
-   * (dropout, unfused softmax, optimizer and launch gaps the kernel list leaves out). Absent: 1.
+   * (hidden dropout, optimizer and launch gaps the kernel list leaves out). Absent: 1.
    */
   training: fraction.optional(),
   /** Launch and tail of one kernel in a framework (µs). */

@@ -58,6 +58,11 @@ export interface Prediction {
   highUs: number;
   /** Set when the query lies outside what the predictor was trained on. */
   warning: string | null;
+  /**
+   * The kernel's backward in a training step (µs), where the predictor prices it apart (fused and
+   * unfused attention on a datasheet GPU); absent: twice its forward (core/planner/cost/training-step.ts).
+   */
+  backwardUs?: number;
 }
 
 export interface PredictorJson {

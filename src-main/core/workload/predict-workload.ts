@@ -48,6 +48,8 @@ export interface NodePrediction {
    */
   how: 'predicted' | 'fallback' | 'free';
   warning: string | null;
+  /** Its backward in a training step where the predictor prices it apart (µs); absent: twice timeUs. */
+  backwardUs?: number;
 }
 
 export interface LayerPrediction {
@@ -294,7 +296,17 @@ function predictKernels(
 }
 
 function predictedNode(n: WorkloadNode, index: number, p: KernelPrediction, scale: number): NodePrediction {
-  return timedNode(n, index, 'predicted', p.timeUs * scale, p.lowUs * scale, p.highUs * scale, p.warning, n.family);
+  const node = timedNode(
+    n,
+    index,
+    'predicted',
+    p.timeUs * scale,
+    p.lowUs * scale,
+    p.highUs * scale,
+    p.warning,
+    n.family,
+  );
+  return p.backwardUs === undefined ? node : { ...node, backwardUs: p.backwardUs * scale };
 }
 
 function timedNode(

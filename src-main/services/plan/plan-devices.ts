@@ -169,7 +169,9 @@ function addDatasheetGpus(
       : (checkLines.get(name) ?? datasheetCheckLine(db, name));
     checkLines.set(name, check);
     warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
-    out.candidates.push(datasheetCandidate(v, { model, mode: req.mode, weights: req.weights }, transfer?.table));
+    out.candidates.push(
+      datasheetCandidate(v, { model, mode: req.mode, weights: req.weights, attention: req.attention }, transfer?.table),
+    );
   }
 }
 

@@ -48,6 +48,7 @@ const FIELDS = {
   offload: { args: ['--offload', 'no'], value: 'no' },
   zero: { args: ['--zero', 'fsdp'], value: 3 },
   stack: { args: ['--stack', 'Megatron'], value: 'megatron' },
+  attention: { args: ['--attention', 'unfused'], value: 'unfused' },
   recompute: { args: ['--recompute', 'full'], value: 'full' },
   tp: { args: ['--tp', '1,2,2'], value: [1, 2] },
   layout: { args: ['--layout', 'tp=1'], value: 'tp=1' },
@@ -115,6 +116,7 @@ describe("plan's options as the plan request", () => {
       [['--mode', 'generate'], '--mode takes training, inference or finetune; got "generate"'],
       [['--offload', 'maybe'], '--offload takes auto, yes or no; got "maybe"'],
       [['--recompute', 'sometimes'], '--recompute takes auto, none, selective or full; got "sometimes"'],
+      [['--attention', 'flash'], '--attention takes fused or unfused; got "flash"'],
       [
         ['--zero', 'full'],
         '--zero takes auto, a ZeRO stage 0, 1, 2 or 3, fsdp (= 3) or fsdp-grad-op (= 2); got "full"',

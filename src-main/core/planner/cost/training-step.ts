@@ -4,7 +4,8 @@
  *
  * A layer's backward is twice its forward (input and weight gradients), but once for a frozen
  * GEMM of a fine-tuned model (input gradient only) and for QLoRA's dequantisation before it (done
- * again for that gradient). Full recomputation runs the forward of every layer again, or of the
+ * again for that gradient), and a kernel's own backward where its predictor prices it apart
+ * (attention on a datasheet GPU: NodePrediction.backwardUs). Full recomputation runs the forward of every layer again, or of the
  * blocks only when fine-tuning (gradient checkpointing wraps the blocks).
  */
 import type { WorkloadPrediction } from '../../workload/predict-workload.js';
@@ -15,11 +16,14 @@ export function layerBackwardUs(w: Workload, l: WorkloadLayer, p: WorkloadPredic
   const forward = p?.layers[l.index]?.timeUs ?? 0;
   if (!p) return 0;
   let once = 0;
+  let own = 0;
   for (const k of l.nodes) {
     const role = w.nodes[k]?.finetune;
-    if (role === 'frozen' || role === 'dequant') once += p.nodes[k]?.timeUs ?? 0;
+    const node = p.nodes[k];
+    if (role === 'frozen' || role === 'dequant') once += node?.timeUs ?? 0;
+    else if (node?.backwardUs !== undefined) own += node.backwardUs - 2 * node.timeUs;
   }
-  return 2 * forward - once;
+  return 2 * forward - once + own;
 }
 
 /** Forward, backward and, with full recomputation, the recomputed forwards of one step (µs). */

@@ -2,6 +2,7 @@
 import type { CatalogEntry } from '../../catalog/index.js';
 import { DatasheetPredictor } from '../../predictor/datasheet-predictor.js';
 import { memoryEfficiency, type KernelEfficiencies } from '../../predictor/kernel-efficiency.js';
+import type { AttentionKernel } from '../../predictor/attention-kernels.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../workload/generation.js';
 import type { VirtualDevice } from '../cost/datasheets.js';
 import type { PlanCandidate } from '../search/plan-candidate.js';
@@ -12,12 +13,15 @@ export interface DatasheetRequest {
   model: CatalogEntry | null;
   mode: Mode;
   weights?: WeightFormat | undefined;
+  /** Training: the attention kernel the stack runs (default fused). */
+  attention?: AttentionKernel | undefined;
 }
 
 /**
  * The predictor of a datasheet GPU in this request: its datasheet and the shipped kernel
- * fractions (or a profiled GPU's transferred table), the served weight format, and whether the
- * model's attention is causal.
+ * fractions (or a profiled GPU's transferred table), the served weight format, whether the
+ * model's attention is causal, and, training, whether the stack runs it unfused (with the model's
+ * dropout on the probabilities).
  */
 function datasheetPredictor(v: VirtualDevice, req: DatasheetRequest, table?: KernelEfficiencies): DatasheetPredictor {
   const e = req.model;
@@ -26,9 +30,15 @@ function datasheetPredictor(v: VirtualDevice, req: DatasheetRequest, table?: Ker
     req.weights && req.mode === 'inference'
       ? { weights: { format: req.weights, bytesPerWeight: WEIGHT_FORMATS[req.weights] } }
       : {};
+  const training = req.mode === 'training';
+  const unfused =
+    training && req.attention === 'unfused'
+      ? { unfusedAttention: { dropout: e?.kind === 'transformer' && e.dropout } }
+      : {};
   return new DatasheetPredictor(v.datasheet, {
     causalAttention: causal,
-    training: req.mode === 'training',
+    training,
+    ...unfused,
     ...weights,
     ...(table ? { table } : {}),
   });
