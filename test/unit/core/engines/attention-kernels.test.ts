@@ -95,6 +95,15 @@ describe('a prompt chunk’s flash attention', () => {
     expect(prefixUs(v03)).toBeCloseTo(prefixUs(v04), 6);
   });
 
+  it('runs vLLM V1’s prompt attention faster than 0.6’s on Hopper (FlashAttention-3 against its -2 fork), alike on an A100', () => {
+    const at = (version: string, gpu: string) => {
+      const d = deployment({ engine: engineRules('vllm', { version }), gpu });
+      return flashPrefillUs(d, gpuSpec(datasheetFor(gpu)!), heads, 8192, 8192);
+    };
+    expect(at('0.6.0', 'H200 SXM')).toBeGreaterThan(1.5 * at('0.8.0', 'H200 SXM'));
+    expect(at('0.6.0', 'A100 SXM4 80GB')).toBe(at('0.8.0', 'A100 SXM4 80GB'));
+  });
+
   it('keeps the architecture’s flat fraction where it has no table (A100)', () => {
     const a = deployment({ engine: withKernels('fa3', 'fa2'), gpu: 'A100 SXM4 80GB' });
     const b = deployment({ engine: flat(), gpu: 'A100 SXM4 80GB' });
