@@ -7,6 +7,7 @@
  * first-party to the engine or a kernel microbenchmark). Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
+import type { AttentionKernel } from './attention-kernels.js';
 import type { EngineName } from './engine-names.js';
 import type { WeightKernelName } from './weight-kernels.js';
 
@@ -18,6 +19,14 @@ export interface EngineAttention {
   prefill: 'flash' | 'unfused';
   /** Share of the architecture's fused-attention rate the prefill kernel reaches. */
   prefillShare: number;
+  /**
+   * The flash kernels a prompt chunk runs (from the engine's source): one over the chunk's own
+   * tokens (causal) and one over the cached prefix it attends (no mask), each priced at its
+   * published rate for its key count where the GPU's architecture has a table
+   * (attention-kernels.ts); absent, or an architecture without a table: the architecture's flat
+   * fused-attention fraction over both.
+   */
+  prefillKernels?: { chunk: AttentionKernel; prefix: AttentionKernel };
   /** Share of the memory's achieved bandwidth a decode step's attention reads the KV cache at. */
   decodeShare: number;
   /**

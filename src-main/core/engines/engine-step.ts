@@ -6,8 +6,10 @@
  * On the GPU, per block and per member of a tensor-parallel group (its 1/tp of every split weight):
  * - each weight GEMM on the engine's kernel for the format (weight-kernels.ts), at the step's rows;
  *   routed experts run only the experts the step's tokens reach;
- * - attention: prefill chunks through the engine's prefill kernel (flash: causal FLOPs at the
- *   architecture's fused-attention rate; unfused: two batched GEMMs and the scores through memory),
+ * - attention: prefill chunks through the engine's prefill kernel (flash: the chunk's causal FLOPs
+ *   and its cached prefix's unmasked FLOPs, each at its kernel's published rate for its key count
+ *   where the engine names its kernels (attention-kernels.ts), else at the architecture's flat
+ *   fused-attention rate; unfused: two batched GEMMs and the scores through memory),
  *   decode through the cached keys and values at the engine's share of the bandwidth;
  * - the block's other kernels (norms, rotary, activation, residual) move their bytes;
  * - W8A8 kernels: each GEMM's input quantised first, by a kernel of its own where the engine
@@ -24,6 +26,7 @@
  * Ubatches (llama.cpp -ub): a step of more tokens is computed in ubatches, one after another, or
  * pipelined over 'sequential' stages where the engine does so (llama.cpp's layer split from b2413).
  */
+import { attentionPeakShare } from './attention-kernels.js';
 import type { EngineDecoder, EngineGemm } from './engine-decoder.js';
 import type { EngineRules } from './engine-rules.js';
 import type { GpuSpec } from './gpu-spec.js';
@@ -98,6 +101,31 @@ function memberHeads(d: EngineDecoder, tp: number): { heads: number; kvValues: n
   };
 }
 
+/**
+ * A prompt chunk's flash attention (µs): its own tokens under the causal mask and the cached prefix
+ * without one, each at its kernel's published rate for its key count (attention-kernels.ts) where
+ * the engine names its kernels and the architecture has a table; else all of it at the
+ * architecture's flat fused-attention fraction.
+ */
+export function flashPrefillUs(
+  dep: EngineDeployment,
+  gpu: GpuSpec,
+  heads: number,
+  tokens: number,
+  past: number,
+): number {
+  const { engine, decoder: d } = dep;
+  const perPair = 4 * heads * d.headDim;
+  const ownFlops = perPair * tokens * ((tokens + 1) / 2);
+  const prefixFlops = perPair * tokens * past;
+  const rate = gpu.peak.fp16 * engine.attention.prefillShare;
+  const kernels = engine.attention.prefillKernels;
+  const own = kernels && attentionPeakShare(gpu.architecture, kernels.chunk, tokens, true);
+  const prefix = kernels && attentionPeakShare(gpu.architecture, kernels.prefix, past, false);
+  if (own === undefined || prefix === undefined) return (ownFlops + prefixFlops) / (rate * gpu.attentionFraction);
+  return ownFlops / (rate * own) + (past > 0 ? prefixFlops / (rate * prefix) : 0);
+}
+
 function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, window?: number): number {
   const { engine, decoder: d } = dep;
   const gpu = stage.gpu;
@@ -110,7 +138,7 @@ function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, 
     const flops = 4 * heads * d.headDim * c.tokens * attended;
     const pastBytes = cap(c.past) * kvValues * dep.kvBytesPerValue;
     if (engine.attention.prefill === 'flash') {
-      const computeUs = flops / (gpu.peak.fp16 * gpu.attentionFraction * engine.attention.prefillShare);
+      const computeUs = flashPrefillUs(dep, gpu, heads, c.tokens, cap(c.past));
       us += Math.max(computeUs, pastBytes / gpu.bytesPerUs);
     } else {
       const scores = heads * c.tokens * (cap(c.past) + c.tokens);

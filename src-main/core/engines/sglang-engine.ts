@@ -22,7 +22,9 @@ const V0_3: EngineRules = {
   released: '2024-09-19',
   change: 'overlapped scheduler, FlashInfer, CUDA graphs and chunked prefill by default',
   kernel: standardKernel,
-  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85 },
+  // FlashInfer 0.1.x (SGLang 0.3 pins it): its prefill kernels are FlashAttention-2-style on every
+  // architecture (the SM90 template came with FlashInfer 0.2.0, flashinfer#521 -> #667, 2024-12-16).
+  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.85, prefillKernels: { chunk: 'fa2', prefix: 'fa2' } },
   // W8A8 fp8: apply_fp8_linear (python/sglang/srt/layers/quantization/fp8_utils.py) quantises the input by a
   // kernel of its own (static_quant_fp8, or sglang_per_token_quant_fp8 when dynamic), then runs the scaled
   // GEMM (fp8_scaled_mm or vLLM's cutlass_scaled_mm). Read on later trees; 0.4.4's file not read.
@@ -107,6 +109,13 @@ const V0_4: EngineRules = {
   // The TokenizerManager tokenizes each prompt with Hugging Face's fast tokenizer in the HTTP server's process
   // before the scheduler sees it (request-path.ts; read at 0.4.3.post4, not on 0.3's tree).
   host: { ...V0_3.host, tokenizeUsPerToken: HF_TOKENIZER_US_PER_TOKEN },
+  // FlashInfer 0.2 (layers/attention/flashinfer_backend.py, forward_extend): a chunk's own tokens go through
+  // BatchPrefillWithRaggedKVCacheWrapper(workspace, "NHD"), backend "auto" = FlashAttention-3's template on
+  // sm90 (flashinfer utils.determine_attention_backend), causal; the cached prefix through
+  // BatchPrefillWithPagedKVCacheWrapper(..., backend="fa2"), unmasked, and merge_state joins the two
+  // (sglang#18364: "Paged Prefill: no change ('fa2')", the ragged wrapper left on "auto"). Read on later
+  // trees; 0.4.4's file not read. 0.4.0-0.4.0.post2 still pinned FlashInfer 0.1.6 (sglang#2517): priced as later 0.4.
+  attention: { ...V0_3.attention, prefillKernels: { chunk: 'fa3', prefix: 'fa2' } },
   // 0.4.x server_args.py (sgl-project/sglang via the fork qingquansong/sglang at b9054d4): 0.81 from TP8.
   memory: {
     ...V0_3.memory,

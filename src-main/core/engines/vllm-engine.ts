@@ -22,7 +22,11 @@ const V0_6: EngineRules = {
   released: '2024-09-05',
   change: 'output processing overlaps the GPU (async), cheaper scheduling; prefill still alone by default',
   kernel: standardKernel,
-  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8 },
+  // Prefill through flash_attn_varlen_func of vLLM's FlashAttention-2 fork (vllm-flash-attn) over the
+  // chunk and its cached prefix; FlashAttention-3 on Hopper came with fa_utils.get_flash_attn_version
+  // ("fa_version = 3 if device_capability.major == 9 and is_fa_version_supported(3) else 2"), read on a
+  // 2025 fork's copy: 0.7.x's V0 may already run it (not read), priced here as FlashAttention-2.
+  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8, prefillKernels: { chunk: 'fa2', prefix: 'fa2' } },
   // W8A8 fp8: apply_fp8_linear runs ops.scaled_fp8_quant on the input, then cutlass_scaled_mm
   // (vllm/model_executor/layers/quantization/utils/w8a8_utils.py): a quantisation kernel before each GEMM.
   // (int8's scaled_int8_quant is the same, but the int8 kernel's share already stands for it.)
@@ -96,6 +100,8 @@ const V1: EngineRules = {
   change: 'V1 engine: chunked prefill always on, scheduler and detokenizer off the GPU process',
   host: { stepUs: 2000, perSequenceUs: 4, perRankUs: 250, launchUs: 12, graphMaxBatch: 512 },
   batching: { ...V0_6.batching, chunkedPrefill: true },
+  // FlashAttention-3 on Hopper (get_flash_attn_version above), FlashAttention-2 elsewhere.
+  attention: { ...V0_6.attention, prefillKernels: { chunk: 'fa3', prefix: 'fa3' } },
   // Fitted (bench/engines/calibrate.ts) on the three expressible cells of vLLM's own performance CI
   // (H200, tensor parallel 1, 2, 4; version unstated, so priced as the newest): host stepUs and
   // perRankUs. The older versions' numbers are from the source and the v0.6.0 post, not fitted.
