@@ -39,7 +39,8 @@ const B3140: EngineRules = {
   released: '2024-06-12',
   change: 'MMQ on int8 tensor cores (mma) for GGUF blocks, used over cuBLAS by default',
   kernel,
-  attention: { prefill: 'unfused', prefillShare: 1, decodeShare: 0.3 },
+  // prefillShare refit 1 -> 0.8 (bench/runs/h63-llama.md): the unfused KQ and KQV GEMMs' share of the GEMM rate.
+  attention: { prefill: 'unfused', prefillShare: 0.8, decodeShare: 0.3 },
   flashAttention: { prefill: 'flash', prefillShare: 0.3, decodeShare: 1 },
   // streamGapUs: the GPU-side gap per kernel that CUDA graphs remove (PR #6766's author: the host already
   // launches a token's kernels ahead of the GPU; graphs shorten the gaps between them).
