@@ -111,7 +111,24 @@ function statedVersion(c: EngineCell, date: string | undefined): Pick<PlanReques
   const build = /\((\d{3,5})\)/.exec(v) ?? /^b(\d+)$/.exec(v);
   if (build) return { engineVersion: `b${build[1]}` };
   const dotted = /(\d+\.\d+(?:\.\d+)?)/.exec(v);
-  return dotted ? { engineVersion: dotted[1] as string } : {};
+  if (dotted) return { engineVersion: dotted[1] as string };
+  const month = c.engine === 'llama.cpp' ? mergedMonth(v) : undefined;
+  return month ? { engineVersion: engineRules(c.engine as EngineName, { date: month }).since } : {};
+}
+
+const MONTHS = 'january february march april may june july august september october november december'.split(' ');
+
+/**
+ * llama.cpp's "PR #4766 branch (merged January 2024)": a PR branch measured before its merge, dated
+ * by the last day of the month it was merged in (the branch has no build number of its own).
+ */
+function mergedMonth(v: string): string | undefined {
+  const m = /\b([A-Za-z]+) (\d{4})\b/.exec(v);
+  const index = m ? MONTHS.indexOf((m[1] as string).toLowerCase()) : -1;
+  if (!m || index < 0) return undefined;
+  const year = Number(m[2]);
+  const last = new Date(Date.UTC(year, index + 1, 0)).getUTCDate();
+  return `${year}-${String(index + 1).padStart(2, '0')}-${String(last).padStart(2, '0')}`;
 }
 
 /** tp x pp x replicas of the cell's GPUs: stated, else tensor-parallel engines split over all, llama.cpp by layer. */

@@ -64,6 +64,12 @@ export interface EngineHost {
    * Absent: the request reaches the scheduler when it arrives.
    */
   tokenizeUsPerToken?: number;
+  /**
+   * What picks the graph: 'decode' (absent: steps of decodes only, up to graphMaxBatch sequences) or
+   * 'tokens' (any step of up to graphMaxBatch tokens, a prompt's included: llama.cpp turns its graphs
+   * off only for a batch of more than one token, `node->src[1]->ne[1] > 1` in ggml-cuda.cu).
+   */
+  graphBy?: 'decode' | 'tokens';
 }
 
 export interface EngineBatching {

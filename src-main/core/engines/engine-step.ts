@@ -19,8 +19,8 @@
  * - two all-reduces of the step's activations when tp > 1.
  * On the host: a serial part the GPU waits for (scheduling, inputs, sampling, outputs; per step and
  * per sequence), and kernel launches, which overlap the GPU: a decode step within the engine's CUDA
- * graph sizes is one graph launch; outside a graph, each kernel also leaves the GPU idle for the
- * engine's stream gap. A step takes serial + max(GPU, launches).
+ * graph sizes (llama.cpp: any one-token step) is one graph launch; outside a graph, each kernel also
+ * leaves the GPU idle for the engine's stream gap. A step takes serial + max(GPU, launches).
  * Pipeline stages: 'sequential' engines run them one after the other; 'overlapped' engines split the
  * running sequences into one microbatch per stage, and a token comes every pipeline cycle.
  * Ubatches (llama.cpp -ub): a step of more tokens is computed in ubatches, one after another, or
@@ -229,6 +229,13 @@ function stageGpu(
   return { us, kernels, commUs };
 }
 
+/** Whether the step replays a CUDA graph: its decodes within the graphs' batch, or (graphBy 'tokens') its tokens. */
+function graphedStep(engine: EngineRules, load: StepLoad): boolean {
+  const { graphMaxBatch, graphBy } = engine.host;
+  if (graphBy === 'tokens') return load.decodeSeqs + load.prefill.reduce((a, c) => a + c.tokens, 0) <= graphMaxBatch;
+  return load.prefill.length === 0 && load.decodeSeqs <= graphMaxBatch;
+}
+
 function scaled(load: StepLoad, share: number): StepLoad {
   return {
     decodeSeqs: load.decodeSeqs * share,
@@ -297,8 +304,8 @@ function ubatchedCost(dep: EngineDeployment, load: StepLoad, parts: readonly Ste
   let commUs = 0;
   for (const part of parts) {
     const tokens = part.decodeSeqs + part.prefill.reduce((a, c) => a + c.tokens, 0);
-    // A ubatch is a graph's replay only as a step is (decode rows within the graphs' batch); else its kernels pay the gap.
-    const graphed = part.prefill.length === 0 && part.decodeSeqs <= engine.host.graphMaxBatch;
+    // A ubatch is a graph's replay only as a step is (graphedStep); else its kernels pay the gap.
+    const graphed = graphedStep(engine, part);
     const gapPerKernel = graphed ? 0 : (engine.launches.streamGapUs ?? 0);
     let at = pipelined ? 0 : Math.max(...free);
     for (let i = 0; i < dep.stages.length; i++) {
@@ -339,7 +346,7 @@ export function stepCost(dep: EngineDeployment, load: StepLoad): StepCost {
   const sends = sendsUs(dep, tokens / microbatches);
   const commUs = stages.reduce((a, s) => a + s.commUs, 0) * microbatches + sends * microbatches;
   const kernels = stages.reduce((a, s) => a + s.kernels, 0) * microbatches;
-  const graphed = load.prefill.length === 0 && load.decodeSeqs <= engine.host.graphMaxBatch;
+  const graphed = graphedStep(engine, load);
   const gapUs = graphed ? 0 : kernels * (engine.launches.streamGapUs ?? 0);
   const gpuUs = sum + (microbatches - 1) * slowest + sends * microbatches + gapUs;
   const launchUs = graphed ? 20 * microbatches : kernels * engine.host.launchUs;

@@ -3,9 +3,9 @@
  * the host; its own quantised kernels for GGUF blocks (MMVQ GEMVs up to 8 rows, MMQ on int8
  * tensor cores beyond), cuBLAS for float weights with many rows. Each layer runs its Q, K, V and
  * gate/up projections as separate matrix products and about twenty kernels in all. Attention
- * without -fa is unfused: KQ, a masked softmax and KQV through memory. CUDA graphs replay
- * single-sequence decode steps on one GPU from build b2946 (May 2024). Sampling and logits are
- * handled on the CPU per sequence. Multi-GPU: layer split (-sm layer, the default), the GPUs
+ * without -fa is unfused: KQ, a masked softmax and KQV through memory. CUDA graphs replay one-token
+ * steps (a decode, or a prompt's token at -b 1) on one GPU from build b2946 (May 2024). Sampling and
+ * logits are handled on the CPU per sequence. Multi-GPU: layer split (-sm layer, the default), the GPUs
  * working one after the other, or row split (-sm row), each matrix cut over the GPUs and gathered
  * on the main GPU; a layer split pipelines a step's ubatches over its GPUs (from b2413). The server
  * runs -np slots of -c / -np context each, in continuous batching with -b 2048 tokens per step,
@@ -39,12 +39,14 @@ const B3140: EngineRules = {
   released: '2024-06-12',
   change: 'MMQ on int8 tensor cores (mma) for GGUF blocks, used over cuBLAS by default',
   kernel,
-  attention: { prefill: 'unfused', prefillShare: 1, decodeShare: 0.3 },
+  // prefillShare refit 1 -> 0.8 (bench/runs/h63-llama.md): the unfused KQ and KQV GEMMs' share of the GEMM rate.
+  attention: { prefill: 'unfused', prefillShare: 0.8, decodeShare: 0.3 },
   flashAttention: { prefill: 'flash', prefillShare: 0.3, decodeShare: 1 },
   // streamGapUs: the GPU-side gap per kernel that CUDA graphs remove (PR #6766's author: the host already
   // launches a token's kernels ahead of the GPU; graphs shorten the gaps between them).
   launches: { perBlock: 22, perStep: 6, gpuUs: 1.5, streamGapUs: 0.55 },
-  host: { stepUs: 60, perSequenceUs: 24, perRankUs: 0, launchUs: 5, graphMaxBatch: 1 },
+  // A graph for any one-token step, a prompt's token at -b 1 too (ggml-cuda.cu checks the batch's width, not its kind).
+  host: { stepUs: 60, perSequenceUs: 24, perRankUs: 0, launchUs: 5, graphMaxBatch: 1, graphBy: 'tokens' },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 1,

@@ -158,10 +158,10 @@ export const WEIGHT_KERNELS = {
     gemvRows: 8,
     stream: 0.75,
     smBytesPerCycle: MMVQ_SM_BYTES_PER_CYCLE,
-    gemm: 0.66,
+    gemm: 0.59,
     dequantPass: true,
     accumulate: 'fp16',
-    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json); many rows: ggml_cuda_op_mul_mat_cublas (ggml-cuda.cu, ggerganov/llama.cpp 005de593) converts the weights and activations to fp16 and calls cublasGemmEx with CUBLAS_COMPUTE_16F on Volta and later, gemm fitted on those cells at that rate (bench:engines-calibrate -- --only ggml-, bench/runs/h57-prefill.md)",
+    from: "llama.cpp maintainers' llama-bench tables of early 2024 builds (bench/engines cells-firstparty-llama-cpp.json); many rows: ggml_cuda_op_mul_mat_cublas (ggml-cuda.cu, ggerganov/llama.cpp 005de593) converts the weights and activations to fp16 and calls cublasGemmEx with CUBLAS_COMPUTE_16F on Volta and later, gemm fitted on those cells at that rate (bench:engines-calibrate -- --only ggml-, bench/runs/h57-prefill.md); refit 0.66 -> 0.59 once PR #4766's January 2024 branch cells are priced with January's rules, not the newest (bench/runs/h63-llama.md)",
   },
   ggml: {
     title:

@@ -69,6 +69,31 @@ describe('stepCost', () => {
     expect(p.gpuUs - pn.gpuUs).toBeCloseTo(3 * kernels, 6);
   });
 
+  it("replays llama.cpp's graph for a prompt's token at -b 1 as for a decoded one, and not before graphs (b2946)", () => {
+    const now = engineRules('llama.cpp');
+    const gapped = { ...now, launches: { ...now.launches, streamGapUs: 3 } };
+    const noGap = { ...gapped, launches: { ...gapped.launches, streamGapUs: 0 } };
+    const one = stepCost(deployment({ engine: gapped, format: 'q4_k' }), prefill(1));
+    const oneNoGap = stepCost(deployment({ engine: noGap, format: 'q4_k' }), prefill(1));
+    expect(one.gpuUs).toBeCloseTo(oneNoGap.gpuUs, 6);
+    // Two tokens (a prompt piece or two sequences) leave the graph.
+    expect(stepCost(deployment({ engine: gapped, format: 'q4_k' }), prefill(2)).gpuUs).toBeGreaterThan(
+      stepCost(deployment({ engine: noGap, format: 'q4_k' }), prefill(2)).gpuUs + 100,
+    );
+    const before = engineRules('llama.cpp', { version: 'b2413' });
+    const eager = stepCost(deployment({ engine: before, format: 'q4_k' }), prefill(1));
+    const eagerNoGap = stepCost(
+      deployment({ engine: { ...before, launches: { ...before.launches, streamGapUs: 0 } }, format: 'q4_k' }),
+      prefill(1),
+    );
+    expect(eager.gpuUs).toBeGreaterThan(eagerNoGap.gpuUs);
+    // vLLM graphs decode steps only: a one-token prompt step runs eagerly.
+    const vllm = engineRules('vllm');
+    expect(vllm.host.graphBy).toBeUndefined();
+    const v = stepCost(deployment({ engine: { ...vllm, host: { ...vllm.host, launchUs: 200 } } }), prefill(1));
+    expect(v.hostUs).toBeGreaterThan(v.gpuUs);
+  });
+
   it('splits the weights over a tensor-parallel group and pays two all-reduces a block', () => {
     const one = stepCost(deployment({ model: 'llama-3.1-70b', tp: 1 }), decode(1));
     const four = stepCost(deployment({ model: 'llama-3.1-70b', tp: 4 }), decode(1));
