@@ -19,7 +19,14 @@ const V0_9: EngineRules = {
   released: '2024-04-16',
   change: 'in-flight batching with paged KV cache as the default runtime',
   kernel: standardKernel,
-  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1 },
+  // Generation attention before 0.13: one CTA per query head and sequence over the whole context
+  // (masked MHA, decoderMaskedMultiheadAttentionTemplate.h: each block reads its KV head
+  // hi / qhead_per_kv), or XQA's one CTA per KV head and sequence with multi_block_mode off (its
+  // default until 0.13); either way a grouped-query model's step follows its query heads' work, not
+  // its KV bytes. Priced as PagedDecode's floor (engine-rules.ts): the query heads' reads at
+  // queryHeadRate x the bandwidth, read token by token (blockTokens 1). queryHeadRate fitted on
+  // TensorRT-LLM's own performance documents (bench/engines/calibrate.ts, --only attention.queryHeadRate).
+  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1, paged: { queryHeadRate: 2.06, blockTokens: 1 } },
   launches: { perBlock: 7, perStep: 8, gpuUs: 1.2 },
   host: { stepUs: 1560, perSequenceUs: 5, perRankUs: 50, launchUs: 3, graphMaxBatch: 0 },
   batching: {
@@ -71,6 +78,22 @@ const V0_9: EngineRules = {
 };
 
 /**
+ * 0.13: multi_block_mode on by default (docs/source/release-notes.md, 0.13.0 API Changes: "[BREAKING
+ * CHANGE] Enabled `multi_block_mode` by default"): generation attention splits each sequence's
+ * context over several CTAs (XQA's mayHavePerfGain counts history / 128 blocks per KV head,
+ * decoderXQAImplJIT.cpp), so a grouped-query model's keys and values are read once per KV head at the
+ * bandwidth, as the newer versions' first-party cells show (the query-head floor prices their
+ * documents 10-45% slow). The release date is approximate (late September 2024).
+ */
+const V0_13: EngineRules = {
+  ...V0_9,
+  since: '0.13.0',
+  released: '2024-09-30',
+  change: 'multi_block_mode on by default: decode attention split over the context, KV read once per KV head',
+  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1 },
+};
+
+/**
  * The PyTorch backend (default from 1.0; trtllm-bench's from 0.20): the model runs in PyTorch with
  * TensorRT-LLM's kernels, decode steps replay CUDA graphs, and the overlap scheduler prepares the
  * next step while the GPU runs this one (tensorrt_llm/_torch/pyexecutor/py_executor.py,
@@ -80,7 +103,7 @@ const V0_9: EngineRules = {
  * its responses, fetchNewRequests, then forwardAsync of the next).
  */
 const V0_20: EngineRules = {
-  ...V0_9,
+  ...V0_13,
   since: '0.20.0',
   released: '2025-06-05',
   change: 'PyTorch backend: CUDA graphs for decode, overlap scheduler, chunked context',
@@ -90,4 +113,4 @@ const V0_20: EngineRules = {
 };
 
 /** Newest first. */
-export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_20, V0_9];
+export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_20, V0_13, V0_9];
