@@ -118,6 +118,11 @@ const KNOBS: Record<EngineName, () => Knob[]> = {
       'activationBytesPerTokenPerHidden',
     ),
     kernelKnob('marlin', 'gemm'),
+    ruleKnob(
+      'attention.queryHeadRate',
+      (r) => (r.attention.paged ?? {}) as unknown as Record<string, number>,
+      'queryHeadRate',
+    ),
   ],
   vllm: () => [ruleKnob('host.stepUs', host, 'stepUs'), ruleKnob('host.perRankUs', host, 'perRankUs')],
   sglang: () => [ruleKnob('host.stepUs', host, 'stepUs'), ruleKnob('host.perSequenceUs', host, 'perSequenceUs')],

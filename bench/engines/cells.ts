@@ -91,7 +91,8 @@ export const EngineCellSchema = z.strictObject({
    * The configuration as stated (absent: not stated, never guessed): weights (fp16, bf16, fp8,
    * int8, int4-awq, int4-gptq, q4_k_m, q4_0, q8_0, exl2-4.0bpw, ...), kvCache, tp, pp, dp, split
    * (llama.cpp layer/row), batch, concurrency, requestRate, numPrompts, promptTokens,
-   * outputTokens, maxNumSeqs, maxBatchedTokens, cudaGraphs, flashAttention, link (nvlink, pcie).
+   * outputTokens, maxNumSeqs, maxBatchedTokens, cudaGraphs, flashAttention, link (nvlink, pcie),
+   * identicalPrompts (the batch is one prompt copied and decoded greedily, as its script shows).
    */
   config: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).default({}),
   value: z.number().positive(),

@@ -261,12 +261,25 @@ function decodeCell(c: EngineCell): CellPlan {
   };
 }
 
+/**
+ * A mixture-of-experts model: a batch of identical sequences decoded greedily computes one token's
+ * routing B times, so its steps read the experts of one sequence (pipeDejavu prices distinct requests).
+ */
+function routesExperts(c: EngineCell): boolean {
+  if (c.arch?.experts !== undefined) return c.arch.experts > 1;
+  if (!c.model || !catalogNames().includes(c.model)) return false;
+  const e = getCatalogEntry(c.model);
+  return e.kind === 'transformer' && (e.experts ?? 1) > 1;
+}
+
 function cellPlan(c: EngineCell): CellPlan {
   if (c.unit === 'TFLOPS' || c.unit === 'us')
     refuse('a kernel microbenchmark (priced by the kernel model, not a serving plan)');
   if (str(c, 'dataset') && (num(c, 'promptTokens') === undefined || num(c, 'outputTokens') === undefined))
     refuse(`prompt and output lengths drawn from ${str(c, 'dataset')} (not stated per request)`);
   if (str(c, 'speculative')) refuse('speculative decoding');
+  if (c.config.identicalPrompts === true && (num(c, 'batch') ?? 1) > 1 && routesExperts(c))
+    refuse('a batch of one prompt copied and decoded greedily: every sequence routes to the same experts');
   switch (c.kind) {
     case 'prefill':
       return prefillCell(c);

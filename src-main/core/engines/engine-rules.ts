@@ -31,9 +31,10 @@ export interface EngineAttention {
   decodeShare: number;
   /**
    * The decode kernel runs one thread block per query head over a paged cache (vLLM's own
-   * PagedAttention kernel): each block reads its KV head's whole cache, so a grouped-query model's
-   * keys and values are read once per query head, the repeats served from L2 at `queryHeadRate`
-   * times the memory's bandwidth; and each sequence is read in whole blocks of `blockTokens`.
+   * PagedAttention kernel; TensorRT-LLM's masked MHA before 0.12): each block reads its KV head's
+   * whole cache, so a grouped-query model's keys and values are read once per query head, the
+   * repeats served from L2 at `queryHeadRate` times the memory's bandwidth; and each sequence is
+   * read in whole blocks of `blockTokens` (1: token by token).
    * Absent: the cache is read once per KV head, token by token.
    */
   paged?: PagedDecode;

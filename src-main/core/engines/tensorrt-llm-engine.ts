@@ -19,7 +19,14 @@ const V0_9: EngineRules = {
   released: '2024-04-16',
   change: 'in-flight batching with paged KV cache as the default runtime',
   kernel: standardKernel,
-  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1 },
+  // Generation attention before 0.12: one CTA per query head and sequence over the whole context
+  // (masked MHA, decoderMaskedMultiheadAttentionTemplate.h: each block reads its KV head
+  // hi / qhead_per_kv), or XQA's one CTA per KV head and sequence with multi_block_mode off (its
+  // default until 0.12); either way a grouped-query model's step follows its query heads' work, not
+  // its KV bytes. Priced as PagedDecode's floor (engine-rules.ts): the query heads' reads at
+  // queryHeadRate x the bandwidth, read token by token (blockTokens 1). queryHeadRate fitted on
+  // TensorRT-LLM's own performance documents (bench/engines/calibrate.ts, --only attention.queryHeadRate).
+  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1, paged: { queryHeadRate: 2.06, blockTokens: 1 } },
   launches: { perBlock: 7, perStep: 8, gpuUs: 1.2 },
   host: { stepUs: 1560, perSequenceUs: 5, perRankUs: 50, launchUs: 3, graphMaxBatch: 0 },
   batching: {
@@ -71,6 +78,27 @@ const V0_9: EngineRules = {
 };
 
 /**
+ * 0.12: multi_block_mode moved from the build to the runtime, on by default in the executor
+ * (docs/source/release-notes.md, 0.12.0 API Changes: "The `multi_block_mode` argument is moved from
+ * build stage (`trtllm-build` and builder API) to the runtime"; cpp/include/tensorrt_llm/executor/
+ * executor.h: "explicit ExtendedRuntimePerfKnobConfig(bool multiBlockMode = true, bool
+ * enableContextFMHAFP32Acc = false)"; the Python LLM API followed in 0.13: "Enabled
+ * `multi_block_mode` by default"). Generation attention splits each sequence's context over several
+ * CTAs (XQA's mayHavePerfGain counts history / 128 blocks per KV head, decoderXQAImplJIT.cpp), so a
+ * grouped-query model's keys and values are read once per KV head at the bandwidth; the first-party
+ * documents of 0.12 on agree (the query-head floor prices them 10-45% slow). Released late August
+ * 2024 (the day approximate).
+ */
+const V0_12: EngineRules = {
+  ...V0_9,
+  since: '0.12.0',
+  released: '2024-08-29',
+  change:
+    'multi_block_mode on by default at run time: decode attention split over the context, KV read once per KV head',
+  attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1 },
+};
+
+/**
  * The PyTorch backend (default from 1.0; trtllm-bench's from 0.20): the model runs in PyTorch with
  * TensorRT-LLM's kernels, decode steps replay CUDA graphs, and the overlap scheduler prepares the
  * next step while the GPU runs this one (tensorrt_llm/_torch/pyexecutor/py_executor.py,
@@ -80,7 +108,7 @@ const V0_9: EngineRules = {
  * its responses, fetchNewRequests, then forwardAsync of the next).
  */
 const V0_20: EngineRules = {
-  ...V0_9,
+  ...V0_12,
   since: '0.20.0',
   released: '2025-06-05',
   change: 'PyTorch backend: CUDA graphs for decode, overlap scheduler, chunked context',
@@ -90,4 +118,4 @@ const V0_20: EngineRules = {
 };
 
 /** Newest first. */
-export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_20, V0_9];
+export const TENSORRT_LLM_VERSIONS: readonly EngineRules[] = [V0_20, V0_12, V0_9];
