@@ -41,7 +41,7 @@ for (let rep = 0; rep < 3; rep++)
   }
 await runner.close();
 console.log(
-  `${os.cpus()[0]?.model} x${os.cpus().length}, load ${os.loadavg()[0].toFixed(2)}, ${new Date().toISOString()}`,
+  `${os.cpus()[0]?.model} x${os.cpus().length}, load ${(os.loadavg()[0] ?? 0).toFixed(2)}, ${new Date().toISOString()}`,
 );
 for (const k of kernels)
   for (const cond of ['alone', 'nice19', 'nice0']) {
