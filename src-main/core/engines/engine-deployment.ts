@@ -51,6 +51,7 @@ export function engineDeployment(req: DeploymentRequest): EngineDeployment {
     bytesPerWeight: WEIGHT_FORMATS[req.format],
     headBytesPerWeight: headBytes(req.format),
     kvBytesPerValue: req.engine.kvBytes[req.kvCache],
+    kvCache: req.kvCache,
     kernels: req.stages.map((s) => WEIGHT_KERNELS[req.engine.kernel(req.format, s.gpu.architecture)]),
     stages,
     allReduceUs: req.allReduceUs,

@@ -38,6 +38,12 @@ export interface EngineAttention {
    * Absent: the cache is read once per KV head, token by token.
    */
   paged?: PagedDecode;
+  /**
+   * The decode kernel the engine falls back to when the KV cache is stored in fp8: it replaces
+   * `paged` for such a cache (vLLM's V0 backend selector refuses FlashAttention-2 for an fp8 cache
+   * and decodes through its own PagedAttention kernel). Absent: `paged` either way.
+   */
+  fp8CachePaged?: PagedDecode;
 }
 
 export interface PagedDecode {

@@ -48,6 +48,8 @@ export interface EngineDeployment {
   headBytesPerWeight: number;
   /** Bytes per cached key or value element. */
   kvBytesPerValue: number;
+  /** The KV cache's dtype as launched (absent: 'auto', the model's dtype). */
+  kvCache?: 'auto' | 'fp8';
   /** The kernel each stage's GPU runs the format on. */
   kernels: readonly WeightKernel[];
   stages: readonly EngineStage[];
@@ -152,15 +154,16 @@ function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, 
 
 /**
  * A decode step's attention over the cached keys and values: read once per KV head at the engine's
- * share of the bandwidth; a paged per-query-head kernel (engine-rules.ts `paged`) also reads each
- * sequence's last block whole, and takes at least the query heads' reads at its L2 rate.
+ * share of the bandwidth; a paged per-query-head kernel (engine-rules.ts `paged`, or `fp8CachePaged`
+ * where the engine falls back to one for an fp8 cache) also reads each sequence's last block whole,
+ * and takes at least the query heads' reads at its L2 rate.
  */
 export function decodeAttentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, window?: number): number {
   const { engine, decoder: d } = dep;
   const gpu = stage.gpu;
   const tp = stage.members.length;
   const { heads, kvValues } = memberHeads(d, tp);
-  const paged = engine.attention.paged;
+  const paged = (dep.kvCache === 'fp8' ? engine.attention.fp8CachePaged : undefined) ?? engine.attention.paged;
   const context = window === undefined ? load.decodeContext : Math.min(load.decodeContext, window * load.decodeSeqs);
   // The new token, and on average half a block past each sequence's last token (read, then masked).
   const perSequence = 1 + (paged ? (paged.blockTokens - 1) / 2 : 0);

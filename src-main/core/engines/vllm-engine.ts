@@ -12,8 +12,21 @@
  * max_num_batched_tokens max(max_model_len, 2048) without chunked prefill, 8192 with it (V1
  * server), CUDA graph sizes up to 256 (V1: 512). Pure.
  */
-import { GiB, type EngineRules } from './engine-rules.js';
+import { GiB, type EngineRules, type PagedDecode } from './engine-rules.js';
 import { standardKernel } from './weight-kernels.js';
+
+/**
+ * vLLM's own PagedAttention decode kernel (csrc/attention/attention_kernels.cu): one thread block per
+ * query head, reading its KV head's cache whole: "vLLM's current paged attention kernel also does not
+ * leverage the benefits of MQA/GQA" (WoosukKwon, vllm-project/vllm issue #1880). Its K loads are
+ * unconditional and masked after, so each sequence's last 16-token block (block_size's default) is
+ * read whole. queryHeadRate fitted on the kernel table in that issue (benchmark_paged_attention.py,
+ * A100-40GB PCIe, 56 query and 8 KV heads, bf16, context 4096; batch 16, 64, 256: 552, 2,505 and
+ * 7,878 µs, the kernel vLLM picks at each): the query heads' reads take 2.58x (2.28x-2.89x) the time
+ * of the memory's achieved bandwidth (bench/runs/h61-decode.md). Batch 1 and 4 (one partitioned V2
+ * launch of few blocks) are slower than this prices: not fitted.
+ */
+const PAGED_ATTENTION: PagedDecode = { queryHeadRate: 2.58, blockTokens: 16 };
 
 /** vLLM 0.6 to 0.7 (V0 engine, async output processing). */
 const V0_6: EngineRules = {
@@ -26,7 +39,17 @@ const V0_6: EngineRules = {
   // chunk and its cached prefix; FlashAttention-3 on Hopper came with fa_utils.get_flash_attn_version
   // ("fa_version = 3 if device_capability.major == 9 and is_fa_version_supported(3) else 2"), read on a
   // 2025 fork's copy: 0.7.x's V0 may already run it (not read), priced here as FlashAttention-2.
-  attention: { prefill: 'flash', prefillShare: 1, decodeShare: 0.8, prefillKernels: { chunk: 'fa2', prefix: 'fa2' } },
+  attention: {
+    prefill: 'flash',
+    prefillShare: 1,
+    decodeShare: 0.8,
+    prefillKernels: { chunk: 'fa2', prefix: 'fa2' },
+    // An fp8 KV cache on any GPU: vllm/attention/selector.py which_attn_to_use (0.4.3 to 0.7's V0),
+    // "Cannot use FlashAttention-2 backend for FP8 KV cache." then selected_backend = _Backend.XFORMERS,
+    // whose decode is PagedAttention (vllm/attention/ops/paged_attn.py). The kernel's software fp8
+    // conversion on GPUs without fp8 units is not priced: no first-party figure (bench/runs/h64-fp8kv.md).
+    fp8CachePaged: PAGED_ATTENTION,
+  },
   // W8A8 fp8: apply_fp8_linear runs ops.scaled_fp8_quant on the input, then cutlass_scaled_mm
   // (vllm/model_executor/layers/quantization/utils/w8a8_utils.py): a quantisation kernel before each GEMM.
   // (int8's scaled_int8_quant is the same, but the int8 kernel's share already stands for it.)
@@ -72,24 +95,16 @@ const V0_5: EngineRules = {
 };
 
 /**
- * vLLM before 0.4.3: the same V0 engine, but decode attention in its own PagedAttention kernel (XFormers
- * and FlashAttention backends alike; FlashAttention decodes from vllm-project/vllm PR #4907, 2024-05-19,
- * in the first release after it). The kernel runs one thread block per query head and reads its KV
- * head's cache whole: "vLLM's current paged attention kernel also does not leverage the benefits of
- * MQA/GQA" (WoosukKwon, vllm-project/vllm issue #1880). Its K loads are unconditional and masked after
- * (csrc/attention/attention_kernels.cu), so each sequence's last 16-token block (block_size's default)
- * is read whole. queryHeadRate fitted on the kernel table in that issue (benchmark_paged_attention.py,
- * A100-40GB PCIe, 56 query and 8 KV heads, bf16, context 4096; batch 16, 64, 256: 552, 2,505 and
- * 7,878 µs, the kernel vLLM picks at each): the query heads' reads take 2.58x (2.28x-2.89x) the time
- * of the memory's achieved bandwidth (bench/runs/h61-decode.md). Batch 1 and 4 (one partitioned V2
- * launch of few blocks) are slower than this prices: not fitted.
+ * vLLM before 0.4.3: the same V0 engine, but decode attention in its own PagedAttention kernel
+ * (PAGED_ATTENTION above; XFormers and FlashAttention backends alike; FlashAttention decodes from
+ * vllm-project/vllm PR #4907, 2024-05-19, in the first release after it).
  */
 const V0_4: EngineRules = {
   ...V0_5,
   since: '0.4.0',
   released: '2024-04-02',
   change: 'scheduling and output processing in Python between GPU steps, per sequence',
-  attention: { ...V0_5.attention, paged: { queryHeadRate: 2.58, blockTokens: 16 } },
+  attention: { ...V0_5.attention, paged: PAGED_ATTENTION },
 };
 
 /** vLLM 0.8 and later (V1 engine): chunked prefill on by default, scheduling in a separate process. */
@@ -100,8 +115,9 @@ const V1: EngineRules = {
   change: 'V1 engine: chunked prefill always on, scheduler and detokenizer off the GPU process',
   host: { stepUs: 2000, perSequenceUs: 4, perRankUs: 250, launchUs: 12, graphMaxBatch: 512 },
   batching: { ...V0_6.batching, chunkedPrefill: true },
-  // FlashAttention-3 on Hopper (get_flash_attn_version above), FlashAttention-2 elsewhere.
-  attention: { ...V0_6.attention, prefillKernels: { chunk: 'fa3', prefix: 'fa3' } },
+  // FlashAttention-3 on Hopper (get_flash_attn_version above), FlashAttention-2 elsewhere. V1's
+  // backends with an fp8 cache are not read here: priced as with a 16-bit one (no fallback kernel).
+  attention: { ...V0_6.attention, prefillKernels: { chunk: 'fa3', prefix: 'fa3' }, fp8CachePaged: undefined },
   // Fitted (bench/engines/calibrate.ts) on the three expressible cells of vLLM's own performance CI
   // (H200, tensor parallel 1, 2, 4; version unstated, so priced as the newest): host stepUs and
   // perRankUs. The older versions' numbers are from the source and the v0.6.0 post, not fitted.
