@@ -49,19 +49,42 @@ function eagerKernel(format: WeightFormat, architecture: string): WeightKernelNa
 }
 
 /**
- * 0.9 to 1.4: the same flash/paged model code, but every decode step launched eagerly from Python:
- * CUDA graphs came in 1.4 behind --cuda-graphs (off by default, TGI PR #1428) and were made the
- * default in 2.0 (PR #1703, 2024-04-04), so each kernel of a step costs a launch. 0.9 was out by
- * 2023-07-04 (a maintainer answering "Use 0.9" for its PagedAttention, TGI issue #536).
+ * Before EETQ (1.1), TGI's only 8-bit path was `--quantize bitsandbytes`: launcher/src/main.rs of
+ * 0.9.3 and 1.0.x lists `Quantization { Bitsandbytes, Gptq }`, and server/.../utils/layers.py's
+ * get_linear wraps every Linear in bitsandbytes' Linear8bitLt (has_fp16_weights=False,
+ * threshold=6.0), LLM.int8 with its host operations around each GEMM. The fused q/k/v and
+ * gate/up weights (TensorParallelColumnLinear.load_multi) are one Linear8bitLt each.
  */
-const V0_9: EngineRules = {
+function bitsandbytesKernel(format: WeightFormat, architecture: string): WeightKernelName {
+  return format === 'int8' ? 'bnb-int8' : eagerKernel(format, architecture);
+}
+
+/**
+ * 1.1 to 1.4: the same flash/paged model code, but every decode step launched eagerly from Python:
+ * CUDA graphs came in 1.4 behind --cuda-graphs (off by default, TGI PR #1428) and were made the
+ * default in 2.0 (PR #1703, 2024-04-04), so each kernel of a step costs a launch. 1.1.0 (tagged
+ * 2023-09-28) added EETQ for 8-bit weights (PR #1068) and AWQ.
+ */
+const V1_1: EngineRules = {
   ...V2_0,
-  since: '0.9.0',
-  released: '2023-07-04',
-  change: 'flash and paged attention without CUDA graphs (eager decode launches); int4 on the AWQ GEMM',
+  since: '1.1.0',
+  released: '2023-09-28',
+  change: 'EETQ int8 and AWQ int4; still no CUDA graphs (eager decode launches)',
   kernel: eagerKernel,
   host: { ...V2_0.host, graphMaxBatch: 0 },
 };
 
+/**
+ * 0.9 and 1.0: decoding as 1.1 does, 8-bit weights on bitsandbytes LLM.int8. 0.9 was out by
+ * 2023-07-04 (a maintainer answering "Use 0.9" for its PagedAttention, TGI issue #536).
+ */
+const V0_9: EngineRules = {
+  ...V1_1,
+  since: '0.9.0',
+  released: '2023-07-04',
+  change: 'flash and paged attention without CUDA graphs; int8 on bitsandbytes LLM.int8, int4 on the AWQ GEMM',
+  kernel: bitsandbytesKernel,
+};
+
 /** Newest first. */
-export const TGI_VERSIONS: readonly EngineRules[] = [V3_0, V2_0, V0_9];
+export const TGI_VERSIONS: readonly EngineRules[] = [V3_0, V2_0, V1_1, V0_9];

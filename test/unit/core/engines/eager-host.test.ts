@@ -78,4 +78,21 @@ describe('TGI before CUDA graphs (0.9 to 1.4)', () => {
     expect(engineRules('tgi', { version: '2.0.0' }).kernel('int4', 'Ampere')).toBe('marlin');
     expect(engineRules('tgi', { version: '1.3' }).kernel('fp16', 'Ampere')).toBe('cublas');
   });
+
+  it('runs 8-bit weights on bitsandbytes LLM.int8 before EETQ (1.1), and not from 1.1 on', () => {
+    expect(engineRules('tgi', { version: '0.9.3' }).kernel('int8', 'Ampere')).toBe('bnb-int8');
+    expect(engineRules('tgi', { version: '1.0.3' }).kernel('int8', 'Ampere')).toBe('bnb-int8');
+    expect(engineRules('tgi', { date: '2023-07-20' }).kernel('int8', 'Ampere')).toBe('bnb-int8');
+    expect(engineRules('tgi', { version: '1.1.0' }).kernel('int8', 'Ampere')).not.toBe('bnb-int8');
+    expect(engineRules('tgi', { version: '0.9.3' }).kernel('int4', 'Ampere')).toBe('awq-gemm');
+  });
+
+  it("pays LLM.int8's host operations once per fused Linear8bitLt of 0.9 (four a Llama block), at TGI's launch cost", () => {
+    const tgi = engineRules('tgi', { version: '0.9.3' });
+    const int8 = deployment({ engine: tgi, model: 'llama-7b', gpu: 'A100 SXM4 80GB', format: 'int8' });
+    const fp16 = deployment({ engine: tgi, model: 'llama-7b', gpu: 'A100 SXM4 80GB', format: 'fp16' });
+    expect(int8.kernels[0]).toBe(WEIGHT_KERNELS['bnb-int8']);
+    const extra = stepCost(int8, decode(1)).hostUs - stepCost(fp16, decode(1)).hostUs;
+    expect(extra).toBeCloseTo(int8.decoder.layers * 4 * BNB_INT8_HOST_OPS * tgi.host.launchUs, 3);
+  });
 });
