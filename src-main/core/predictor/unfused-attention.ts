@@ -33,19 +33,25 @@ export const SCORE_BYTES = {
   softmaxBackward: 6,
 } as const;
 
+/** The attention scores of one pass: batch x heads x seq x seq. */
+const scoreCount = (s: UnfusedAttentionShape): number => s.batch * s.heads * s.seq * s.seq;
+
+/** The two batched GEMMs of a forward pass: Q K^T (seq x seq scores) and the scores times V. */
+function attentionGemmsUs(s: UnfusedAttentionShape, price: UnfusedAttentionPricing): number {
+  const B = s.batch * s.heads;
+  return price.gemmUs({ B, M: s.seq, N: s.seq, K: s.headDim }) + price.gemmUs({ B, M: s.seq, N: s.headDim, K: s.seq });
+}
+
 /** Forward time of unfused attention (µs); `dropout`: the probabilities are dropped out (training with dropout). */
 export function unfusedAttentionForwardUs(
   s: UnfusedAttentionShape,
   dropout: boolean,
   price: UnfusedAttentionPricing,
 ): number {
-  const B = s.batch * s.heads;
-  const scores = B * s.seq * s.seq;
-  const gemms =
-    price.gemmUs({ B, M: s.seq, N: s.seq, K: s.headDim }) + price.gemmUs({ B, M: s.seq, N: s.headDim, K: s.seq });
+  const scores = scoreCount(s);
   const memory =
     price.bytesUs(scores * SCORE_BYTES.softmax) + (dropout ? price.bytesUs(scores * SCORE_BYTES.dropout) : 0);
-  return gemms + memory;
+  return attentionGemmsUs(s, price) + memory;
 }
 
 /** Backward time of unfused attention (µs): its four GEMMs and the softmax's (and dropout's) backward. */
@@ -54,12 +60,9 @@ export function unfusedAttentionBackwardUs(
   dropout: boolean,
   price: UnfusedAttentionPricing,
 ): number {
-  const B = s.batch * s.heads;
-  const scores = B * s.seq * s.seq;
-  const gemms =
-    price.gemmUs({ B, M: s.seq, N: s.seq, K: s.headDim }) + price.gemmUs({ B, M: s.seq, N: s.headDim, K: s.seq });
+  const scores = scoreCount(s);
   const memory =
     price.bytesUs(scores * SCORE_BYTES.softmaxBackward) +
     (dropout ? price.bytesUs(scores * SCORE_BYTES.dropoutBackward) : 0);
-  return 2 * gemms + memory;
+  return 2 * attentionGemmsUs(s, price) + memory;
 }
