@@ -13,6 +13,7 @@
  * server), CUDA graph sizes up to 256 (V1: 512). Pure.
  */
 import { GiB, type EngineRules, type PagedDecode } from './engine-rules.js';
+import { HF_TOKENIZER_US_PER_TOKEN } from './request-path.js';
 import { standardKernel } from './weight-kernels.js';
 
 /**
@@ -27,6 +28,19 @@ import { standardKernel } from './weight-kernels.js';
  * launch of few blocks) are slower than this prices: not fitted.
  */
 const PAGED_ATTENTION: PagedDecode = { queryHeadRate: 2.58, blockTokens: 16 };
+
+/**
+ * The OpenAI API server tokenizes each prompt with the model's Hugging Face fast tokenizer in its own
+ * process, one request after another, before the engine's scheduler sees it (request-path.ts). Read on
+ * two copies of vllm/entrypoints/openai/serving_engine.py: the 0.5-era OpenAIServing
+ * (`_validate_prompt_and_tokenize`: `input_ids = self.tokenizer(prompt, **tokenizer_kwargs).input_ids`,
+ * called in the server's event loop) and the 0.7/0.8-era one (`self._tokenizer_executor =
+ * ThreadPoolExecutor(max_workers=1)`; `_preprocess_completion` awaits
+ * `_tokenize_prompt_input_or_inputs_async`, made with `make_async(..., executor=self._tokenizer_executor)`,
+ * then hands TokensPrompt(prompt_token_ids=...) to the engine client). The 0.6 file was not read; both
+ * sides of it tokenize one prompt at a time in the API server, so every version here states it.
+ */
+const API_SERVER_TOKENIZER = { tokenizeUsPerToken: HF_TOKENIZER_US_PER_TOKEN } as const;
 
 /** vLLM 0.6 to 0.7 (V0 engine, async output processing). */
 const V0_6: EngineRules = {
@@ -54,7 +68,7 @@ const V0_6: EngineRules = {
   // (vllm/model_executor/layers/quantization/utils/w8a8_utils.py): a quantisation kernel before each GEMM.
   // (int8's scaled_int8_quant is the same, but the int8 kernel's share already stands for it.)
   launches: { perBlock: 10, perStep: 12, gpuUs: 3, activationQuant: 'separate' },
-  host: { stepUs: 900, perSequenceUs: 10, perRankUs: 150, launchUs: 12, graphMaxBatch: 256 },
+  host: { stepUs: 900, perSequenceUs: 10, perRankUs: 150, launchUs: 12, graphMaxBatch: 256, ...API_SERVER_TOKENIZER },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,
@@ -83,7 +97,7 @@ const V0_5: EngineRules = {
   since: '0.4.3',
   released: '2024-06-01',
   change: 'decode attention through FlashAttention over the paged cache (grouped-query heads read once)',
-  host: { stepUs: 2500, perSequenceUs: 45, perRankUs: 300, launchUs: 12, graphMaxBatch: 256 },
+  host: { stepUs: 2500, perSequenceUs: 45, perRankUs: 300, launchUs: 12, graphMaxBatch: 256, ...API_SERVER_TOKENIZER },
   // The KV cache is what gpu_memory_utilization leaves of the profile run's peak, counted from the
   // free memory read after the CUDA context is made and before the distributed environment
   // (vllm/worker/worker.py init_device: init_gpu_memory = torch.cuda.mem_get_info()[0], then
@@ -113,7 +127,7 @@ const V1: EngineRules = {
   since: '0.8.0',
   released: '2025-03-18',
   change: 'V1 engine: chunked prefill always on, scheduler and detokenizer off the GPU process',
-  host: { stepUs: 2000, perSequenceUs: 4, perRankUs: 250, launchUs: 12, graphMaxBatch: 512 },
+  host: { stepUs: 2000, perSequenceUs: 4, perRankUs: 250, launchUs: 12, graphMaxBatch: 512, ...API_SERVER_TOKENIZER },
   batching: { ...V0_6.batching, chunkedPrefill: true },
   // FlashAttention-3 on Hopper (get_flash_attn_version above), FlashAttention-2 elsewhere. V1's
   // backends with an fp8 cache are not read here: priced as with a 16-bit one (no fallback kernel).

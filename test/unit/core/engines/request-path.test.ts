@@ -24,11 +24,12 @@ const prefillUs = (tokens: number): number =>
 const ttftOf = (r: RequestResult | undefined): number => (r ? r.firstToken - r.arrival : NaN);
 
 describe('request path: the prompt tokenized before the scheduler sees it', () => {
-  it("costs Hugging Face's fast tokenizer 3.94 bytes a token at 1.93 bytes/µs; SGLang 0.4 states it, 0.3 and vLLM do not", () => {
+  it("costs Hugging Face's fast tokenizer 3.94 bytes a token at 1.93 bytes/µs; SGLang 0.4 and every vLLM state it, SGLang 0.3 does not", () => {
     expect(HF_TOKENIZER_US_PER_TOKEN).toBeCloseTo(2.041, 3);
     expect(sglang.host.tokenizeUsPerToken).toBe(HF_TOKENIZER_US_PER_TOKEN);
     expect(engineRules('sglang', { version: '0.3.0' }).host.tokenizeUsPerToken).toBeUndefined();
-    expect(engineRules('vllm').host.tokenizeUsPerToken).toBeUndefined();
+    for (const version of ['0.4.0', '0.5.0', '0.6.0', '0.8.2'])
+      expect(engineRules('vllm', { version }).host.tokenizeUsPerToken).toBe(HF_TOKENIZER_US_PER_TOKEN);
   });
 
   it('waits for the requests tokenized before it, then its own prompt', () => {
@@ -97,5 +98,37 @@ describe('request path: the prompt tokenized before the scheduler sees it', () =
     const run = serve(slow, { prompt: 256, output: 128, requests: 400, arrival: { kind: 'rate', perSecond, seed: 7 } });
     const throughput = run.sim.requests.length / run.sim.makespanUs;
     expect(run.sim.meanInSystem / (throughput * run.e2e.mean)).toBeCloseTo(1, 2);
+  });
+});
+
+describe("request path: vLLM's API server tokenizes before the engine core sees the request", () => {
+  const v1 = deployment({ engine: engineRules('vllm', { version: '0.8.2' }) });
+  const v1Prefill = (tokens: number): number =>
+    stepCost(v1, { decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens, past: 0 }] }).us;
+
+  it('at a vanishing rate a V1 first token is the tokenization, then the prefill alone', () => {
+    const run = serve(v1, {
+      prompt: 1000,
+      output: 16,
+      requests: 5,
+      arrival: { kind: 'rate', perSecond: 0.001 },
+    });
+    expect(run.ttft.p50).toBeCloseTo(1000 * HF_TOKENIZER_US_PER_TOKEN + v1Prefill(1000), 3);
+  });
+
+  it('one tokenizer thread: of two prompts sent together, the second reaches the scheduler after both are tokenized', () => {
+    const opts = { kvTokens: replicaKvTokens(v1), maxNumSeqs: 256, maxBatchedTokens: 8192 };
+    const [a, b] = simulateReplica(
+      v1,
+      [
+        { at: 0, prompt: 4000, output: 4 },
+        { at: 0, prompt: 4000, output: 4 },
+      ],
+      opts,
+    ).requests;
+    const tokenize = 4000 * HF_TOKENIZER_US_PER_TOKEN;
+    expect(ttftOf(a)).toBeCloseTo(tokenize + v1Prefill(4000), 3);
+    // B is handed over 8.2 ms after both arrive, while A's prompt step runs: it waits for that step.
+    expect(ttftOf(b)).toBeGreaterThanOrEqual(2 * tokenize + v1Prefill(4000));
   });
 });
