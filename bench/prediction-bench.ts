@@ -357,13 +357,14 @@ function parallelProbe(p: ProbeModels): { at1Us: number; at2Us: number } {
   return { at1Us: per(1), at2Us: per(2) };
 }
 
-/** Per profile run of a store: kernels crowded in every round, and how many of them were re-timed clear. */
+/** Per profile run of a store that had a later pass (measure-model's runs have none): kernels crowded in every round, and how many of them were re-timed clear. */
 function crowding(db: Database | null): string {
   if (!db) return 'no second profile';
   const runs = db.prepare('SELECT summary_json FROM profile_runs ORDER BY started_at').all() as {
     summary_json: string | null;
   }[];
   return runs
+    .filter((r) => r.summary_json?.includes('"retimed"'))
     .map((r) => {
       const t = (
         JSON.parse(r.summary_json ?? '{}') as {
