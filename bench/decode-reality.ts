@@ -9,7 +9,9 @@
  *    any run, none of them tuned on.
  * 3. Each step predicted by the decode model (core/workload/generation.ts) from the profile's
  *    measured bandwidth, fp32 peak and per-node and per-run overhead, then run on ONNX Runtime's
- *    CPU EP end to end with profiling off (median of the unprofiled runs).
+ *    CPU EP end to end with profiling off (median of the unprofiled runs). Before: the KV cache
+ *    streamed as bytes; after: the attention priced node by node in the step's dataflow
+ *    (core/workload/decode-attention.ts), the cache read at no less than the streaming rate.
  * 4. Beside each decoder of set C, its prefill at a few prompt lengths (bench/lib/prefill-cells.ts):
  *    the time to first token `predict-model --mode generate` prints, and `predict-model FILE` on
  *    the prompt's graph, against the run. `--prefill-only` leaves the decode steps out.
@@ -32,7 +34,8 @@ import { DEFAULT_SUITE } from '../src-main/services/profile/device-targets.js';
 import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
 import { findMachine, probeAndRecord } from '../src-main/services/machine/machine-service.js';
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
-import { decodeBandwidthGBps, decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { decodeDevice } from '../src-main/services/predict/generation-service.js';
+import { decodeAttentionUs } from '../src-main/services/predict/decode-attention-time.js';
 import { loadTrainingData } from '../src-main/services/predict/training-data.js';
 import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
@@ -110,11 +113,15 @@ async function ortSection(): Promise<string[]> {
       const matrixBytes = (step.shape.meanMatrixParams ?? 0) * 4;
       const dev = decodeDevice(db, device, 'fp32', [], matrixBytes);
       const at = { batch: 1, context: c.context, elementBytes: 4 };
-      const predicted = decodeStep(step.shape, at, dev);
-      // Before: one large GEMV timed again and again (the profile's streams left out).
-      const data = loadTrainingData(db, { machineId: device.machineId });
-      const oneGemv = decodeBandwidthGBps(db, device, { samples: data.samples, streams: [] }) ?? dev.bandwidthGBps;
-      const before = decodeStep(step.shape, at, { ...dev, bandwidthGBps: oneGemv });
+      // Before: the cache streamed as bytes; after: the attention priced node by node in its dataflow.
+      const before = decodeStep(step.shape, at, dev);
+      const attentionUs = decodeAttentionUs(db, device, step.shape, c.context, {
+        batch: 1,
+        dataflow,
+        dtype: 'fp32',
+        bandwidthGBps: dev.bandwidthGBps,
+      });
+      const predicted = decodeStep(step.shape, { ...at, ...(attentionUs === null ? {} : { attentionUs }) }, dev);
       const measured = await medianRunUs(
         runner,
         {
@@ -130,7 +137,7 @@ async function ortSection(): Promise<string[]> {
       const errBefore = before.stepUs / measured - 1;
       errors.push({ set: c.set, dataflow, err: Math.abs(err), before: Math.abs(errBefore) });
       rows.push(
-        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${oneGemv.toFixed(1)} | ${dev.bandwidthGBps.toFixed(1)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
+        `| ${c.set} | ${c.label} | ${dataflow} | ${threads} | ${(predicted.bytes / 2 ** 20).toFixed(1)} | ${(matrixBytes / 2 ** 20).toFixed(2)} | ${dev.bandwidthGBps.toFixed(1)} | ${(predicted.attentionUs / 1000).toFixed(3)} | ${(measured / 1000).toFixed(3)} | ${(before.stepUs / 1000).toFixed(3)} | ${(errBefore * 100).toFixed(1)}% | ${(predicted.stepUs / 1000).toFixed(3)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`,
       );
     }
   }
@@ -151,14 +158,14 @@ async function ortSection(): Promise<string[]> {
     const of = errors.filter((x) => x.set === set && x.dataflow === dataflow);
     const line = (e: number[]): string =>
       `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${(median(e) * 100).toFixed(1)}%`;
-    return `set ${set}, ${dataflow}: one GEMV ${line(of.map((x) => x.before))}; streamed chains ${line(of.map((x) => x.err))}`;
+    return `set ${set}, ${dataflow}: cache streamed ${line(of.map((x) => x.before))}; attention by node ${line(of.map((x) => x.err))}`;
   };
   return [
-    '| set | decoder step | dataflow | threads | MiB moved | MiB per matrix | one GEMV GB/s | streamed GB/s | measured ms | before ms | before error | after ms | after error | load |',
+    '| set | decoder step | dataflow | threads | MiB moved | MiB per matrix | streamed GB/s | attention ms | measured ms | cache streamed ms | error | attention by node ms | error | load |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    ...(['A', 'B', 'C'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    ...(['A', 'B', 'C', 'D'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
     '',
     ...PREFILL_HEADER,
     ...prefillRows,

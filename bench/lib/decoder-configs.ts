@@ -1,7 +1,7 @@
 /** The decode-step shapes of bench:decode (bench/decode-reality.ts), each fixed before its first run. */
 import type { DecoderStepConfig } from '../../test/helpers/decoder-step-model.js';
 
-export type Set = 'A' | 'B' | 'C';
+export type Set = 'A' | 'B' | 'C' | 'D';
 export type Config = DecoderStepConfig & { label: string; set: Set };
 /**
  * Set A was fixed before the first run; its results (0 of 8 within 15% with the elementwise
@@ -10,6 +10,10 @@ export type Config = DecoderStepConfig & { label: string; set: Set };
  * test model copying its cache twice a step, so the model gained the read-once dataflow that
  * fused decode kernels have. Set C was fixed after that and before its first run: the held-out
  * figure. Every set is run in both dataflows.
+ *
+ * Set D was fixed on 2026-11-30, after the attention came to be priced node by node
+ * (core/workload/decode-attention.ts, developed on run j's sets A-C) and before its first run:
+ * the held-out figure of that change.
  */
 export const CONFIGS: Config[] = [
   {
@@ -143,5 +147,49 @@ export const CONFIGS: Config[] = [
     ffn: 1536,
     vocab: 50000,
     context: 128,
+  },
+  {
+    set: 'D',
+    label: 'L6 h768 MHA 12/12, ctx 1800',
+    layers: 6,
+    hidden: 768,
+    heads: 12,
+    kvHeads: 12,
+    ffn: 2048,
+    vocab: 16000,
+    context: 1800,
+  },
+  {
+    set: 'D',
+    label: 'L8 h1024 GQA 16/2, ctx 3500',
+    layers: 8,
+    hidden: 1024,
+    heads: 16,
+    kvHeads: 2,
+    ffn: 2816,
+    vocab: 12000,
+    context: 3500,
+  },
+  {
+    set: 'D',
+    label: 'L14 h448 GQA 7/1, ctx 2200',
+    layers: 14,
+    hidden: 448,
+    heads: 7,
+    kvHeads: 1,
+    ffn: 1216,
+    vocab: 20000,
+    context: 2200,
+  },
+  {
+    set: 'D',
+    label: 'L10 h512 MHA 8/8, ctx 5000',
+    layers: 10,
+    hidden: 512,
+    heads: 8,
+    kvHeads: 8,
+    ffn: 1408,
+    vocab: 16000,
+    context: 5000,
   },
 ];

@@ -4,13 +4,8 @@
  * pre-norm blocks with grouped-query attention over a KV cache of `context` tokens and a SwiGLU
  * MLP, then the LM head. The cache is held in the model (initializers) the way a server keeps it
  * resident, so a run reads it instead of copying it in through the Node binding (slow: see
- * ../shared/notes). `dataflow` says how a block attends:
- * - 'concat': the new key and value are concatenated to the cache and K is transposed, as
- *   exported decoders do with plain ops: the cache is copied twice per step;
- * - 'read-once': the cache (K kept transposed) is read in place by one matmul for the scores
- *   and one for the values, the new token's key and value by two small ones, and only the
- *   score rows are concatenated: the cache is read once, as fused decode kernels
- *   (GroupQueryAttention, paged attention) do.
+ * ../shared/notes). `dataflow` says how a block attends (core/workload/decode-attention.ts, whose
+ * graphs the decode model prices: 'read-once' as fused decode kernels, 'concat' as exported decoders).
  * fp32, batch 1, one matmul per key/value group.
  */
 import { writeFileSync } from 'node:fs';
@@ -20,6 +15,7 @@ import type { ModelOutcome } from '../../src-main/adapters/ort/protocol.js';
 import { GraphBuilder } from '../../src-main/core/profiler/calibration-models.js';
 import { attr, encodeModel, OnnxDataType } from '../../src-main/core/onnx/model-builder.js';
 import type { DecoderShape } from '../../src-main/core/workload/generation.js';
+import { ATTEND, type KvDataflow } from '../../src-main/core/workload/decode-attention.js';
 
 export interface DecoderStepConfig {
   layers: number;
@@ -31,7 +27,7 @@ export interface DecoderStepConfig {
   /** Cached tokens before this step. */
   context: number;
   /** How attention reads the cache (see the file comment); default 'read-once'. */
-  dataflow?: 'concat' | 'read-once';
+  dataflow?: KvDataflow;
 }
 
 export interface DecoderStep {
@@ -118,8 +114,10 @@ export function decoderStepModel(c: DecoderStepConfig): DecoderStep {
     const q = g.op('Reshape', [linear(`${p}.q`, n1, c.hidden, c.hidden), perGroup], `${p}.q.heads`);
     const newK = g.op('Reshape', [linear(`${p}.k`, n1, c.hidden, kvw), kvHeads], `${p}.k.heads`);
     const newV = g.op('Reshape', [linear(`${p}.v`, n1, c.hidden, kvw), kvHeads], `${p}.v.heads`);
-    const attend = (c.dataflow ?? 'read-once') === 'concat' ? concatAttention : readOnceAttention;
-    return g.op('Reshape', [attend(g, p, c, q, newK, newV, scale), merged], `${p}.ctx.merged`);
+    const dims = { batch: 1, heads: c.heads, kvHeads: c.kvHeads, headDim: hd, context: c.context };
+    const cache = (name: string, at: number[]): string => g.random(`${p}.${name}`, at, 1);
+    const ctx = ATTEND[c.dataflow ?? 'read-once'](g, p, dims, { q, newK, newV, scale }, cache);
+    return g.op('Reshape', [ctx, merged], `${p}.ctx.merged`);
   });
   g.op('Identity', [linear('lm_head', norm('final_norm', x), c.hidden, c.vocab)], 'logits');
 
@@ -161,52 +159,3 @@ export function decoderStepShape(
     meanMatrixParams: matrices / (7 * c.layers + 1),
   };
 }
-
-type Attend = (
-  g: GraphBuilder,
-  p: string,
-  c: DecoderStepConfig,
-  q: string,
-  k: string,
-  v: string,
-  scale: string,
-) => string;
-
-/** Cache and new token concatenated, K transposed: the cache is copied twice per step. */
-const concatAttention: Attend = (g, p, c, q, newK, newV, scale) => {
-  const hd = c.hidden / c.heads;
-  const cache = (name: string, fresh: string): string =>
-    g.op('Concat', [g.random(`${p}.${name}`, [1, c.kvHeads, c.context, hd], 1), fresh], `${p}.${name}.all`, [
-      attr.int('axis', 2),
-    ]);
-  const kt = g.op('Transpose', [cache('past_key', newK)], `${p}.k.t`, [attr.ints('perm', [0, 1, 3, 2])]);
-  const scores = g.op('Mul', [g.op('MatMul', [q, kt], `${p}.scores`), scale], `${p}.scaled`);
-  const probs = g.op('Softmax', [scores], `${p}.probs`, [attr.int('axis', -1)]);
-  return g.op('MatMul', [probs, cache('past_value', newV)], `${p}.ctx`);
-};
-
-/** The cache read in place (K stored transposed); only the score rows are concatenated. */
-const readOnceAttention: Attend = (g, p, c, q, newK, newV, scale) => {
-  const hd = c.hidden / c.heads;
-  const pastKt = g.random(`${p}.past_key_t`, [1, c.kvHeads, hd, c.context], 1);
-  const pastV = g.random(`${p}.past_value`, [1, c.kvHeads, c.context, hd], 1);
-  const newKt = g.op('Transpose', [newK], `${p}.k.t`, [attr.ints('perm', [0, 1, 3, 2])]);
-  const scores = g.op(
-    'Concat',
-    [g.op('MatMul', [q, pastKt], `${p}.scores.past`), g.op('MatMul', [q, newKt], `${p}.scores.new`)],
-    `${p}.scores`,
-    [attr.int('axis', -1)],
-  );
-  const probs = g.op('Softmax', [g.op('Mul', [scores, scale], `${p}.scaled`)], `${p}.probs`, [attr.int('axis', -1)]);
-  const split = g.ints(`${p}.split`, [c.context, 1]);
-  g.nodes.push({
-    opType: 'Split',
-    inputs: [probs, split],
-    outputs: [`${p}.probs.past`, `${p}.probs.new`],
-    name: `${p}.probs.split`,
-    attributes: [attr.int('axis', -1)],
-  });
-  const past = g.op('MatMul', [`${p}.probs.past`, pastV], `${p}.ctx.past`);
-  const fresh = g.op('MatMul', [`${p}.probs.new`, newV], `${p}.ctx.new`);
-  return g.op('Add', [past, fresh], `${p}.ctx`);
-};

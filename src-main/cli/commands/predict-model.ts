@@ -17,6 +17,7 @@ import { predictGeneration, type GenerationRequest } from '../../services/predic
 import { readDescribedFile } from '../../services/workload/workload-service.js';
 import { deviceNameOf } from '../../services/predict/device-names.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../core/workload/generation.js';
+import { KV_DATAFLOWS, type KvDataflow } from '../../core/workload/decode-attention.js';
 import type { OptionSpec, ParsedOptions } from '../command.js';
 import type { CliContext } from '../context.js';
 import { predictOnDatasheet } from '../../services/predict/datasheet-prediction-service.js';
@@ -39,7 +40,8 @@ export const predictModelCommand: Command = {
     'MODEL.onnx|CATALOG-NAME|WORKLOAD --device D|--virtual GPU [--threads N] [--mode inference|training|generate] [--prompt N] [--tokens N] [--dim ..] [--input ..] [--json]',
   details:
     '--mode generate (catalog decoders): time to first token for a --prompt of N tokens, then --tokens N decode\n' +
-    'steps with a KV cache, each bound by the bytes it moves over the measured bandwidth; tokens per second,\n' +
+    'steps with a KV cache: the weights streamed at the measured rate, the attention priced node by node in\n' +
+    'the --kv-dataflow the decoder reads its cache in; tokens per second,\n' +
     'the KV cache, whether it fits the device, and the largest batch and context that would.',
   options: {
     ...WORKLOAD_OPTIONS,
@@ -60,6 +62,11 @@ export const predictModelCommand: Command = {
       valueName: 'FORMAT',
       description: `generate: weight format, ${Object.keys(WEIGHT_FORMATS).join(', ')} (default: the dtype)`,
     },
+    'kv-dataflow': {
+      type: 'string',
+      valueName: 'HOW',
+      description: `generate on a profiled device: how a step reads its KV cache, ${Object.keys(KV_DATAFLOWS).join(' (default: fused decode attention) or ')} (exported decoders that copy it each step)`,
+    },
     engine: {
       ...(SERVING_OPTIONS.engine as OptionSpec),
       description: `generate --virtual: the engine that serves it, ${ENGINE_CHOICES.join(', ')} (default auto: llama.cpp for q8_0/q4_k/q4_0, vLLM otherwise)`,
@@ -75,7 +82,13 @@ export const predictModelCommand: Command = {
   positionals: { min: 1, max: 1, names: 'MODEL.onnx, MODEL.gguf, a config.json or model folder, or a catalog name' },
   async run(ctx, opts, [spec]) {
     const target = deviceOrVirtual('predict-model', opts);
-    if ('virtual' in target) return predictVirtual(ctx, opts, spec as string, target.virtual);
+    if ('virtual' in target) {
+      if (opts['kv-dataflow'] !== undefined)
+        throw new UsageError(
+          '--kv-dataflow goes with a profiled --device: on --virtual the engine decides how it attends',
+        );
+      return predictVirtual(ctx, opts, spec as string, target.virtual);
+    }
     const mode = typeof opts.mode === 'string' ? opts.mode : 'inference';
     if (mode !== 'inference' && mode !== 'training' && mode !== 'generate')
       throw new UsageError(`--mode takes inference, training or generate; got ${quoted(mode)}`);
@@ -96,8 +109,13 @@ export const predictModelCommand: Command = {
       else ctx.print(renderGeneration(g, deviceNameOf(ctx.database(), g.device)));
       return;
     }
-    if (opts.prompt !== undefined || opts.tokens !== undefined || opts.weights !== undefined)
-      throw new UsageError('--prompt, --tokens and --weights go with --mode generate');
+    if (
+      opts.prompt !== undefined ||
+      opts.tokens !== undefined ||
+      opts.weights !== undefined ||
+      opts['kv-dataflow'] !== undefined
+    )
+      throw new UsageError('--prompt, --tokens, --weights and --kv-dataflow go with --mode generate');
     const runner = new KernelRunner({ env: ctx.io.env });
     let p;
     try {
@@ -130,7 +148,14 @@ function generationRequest(opts: ParsedOptions, device: ProfiledDeviceQuery): Ge
     ...(spec.batch !== undefined ? { batch: spec.batch } : {}),
     ...(spec.dtype !== undefined ? { dtype: spec.dtype } : {}),
     ...(typeof opts.weights === 'string' ? { weights: weightFormat(opts.weights) } : {}),
+    ...(typeof opts['kv-dataflow'] === 'string' ? { kvDataflow: kvDataflow(opts['kv-dataflow']) } : {}),
   };
+}
+
+function kvDataflow(v: string): KvDataflow {
+  if (!Object.hasOwn(KV_DATAFLOWS, v))
+    throw new UsageError(`--kv-dataflow takes ${Object.keys(KV_DATAFLOWS).join(' or ')}; got ${quoted(v)}`);
+  return v as KvDataflow;
 }
 
 function weightFormat(v: string): WeightFormat {

@@ -3,6 +3,7 @@ import { assumptionsLine } from '../../core/planner/plan-assumptions.js';
 import { bandPercent, type ModelBand } from '../../core/predictor/model-band.js';
 import { SHIPPED_SOURCE } from '../../core/predictor/shipped-residuals.js';
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
+import { KV_DATAFLOWS } from '../../core/workload/decode-attention.js';
 import type { ModelMeasurement } from '../../services/measure/measure-model-service.js';
 import type { GenerationPrediction } from '../../services/predict/generation-service.js';
 import { count, noun } from '../../core/text/plural.js';
@@ -183,7 +184,8 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
 /** Generation on one device: time to first token, decode speed, the KV cache and what fits. */
 export function renderGeneration(g: GenerationPrediction, deviceName = g.device): string {
   const step = (s: GenerationPrediction['firstStep']): string =>
-    `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP)`;
+    `${ms(s.stepUs)} (${s.bound}-bound: ${formatBytes(s.bytes)} moved, ${(s.flops / 1e9).toFixed(2)} GFLOP` +
+    (s.attentionUs > 0 ? `; attention ${ms(s.attentionUs)})` : ')');
   const lines = [
     `${g.workload} on ${deviceName}, ${g.dtype}${g.weights !== g.dtype ? ` (${g.weights} weights)` : ''}, batch ${g.batch}: prompt ${count(g.prompt, 'token')}, then ${g.tokens} generated`,
     `engine               ${g.engine} (the profile's measurements)`,
@@ -191,6 +193,7 @@ export function renderGeneration(g: GenerationPrediction, deviceName = g.device)
     `decode step          first ${step(g.firstStep)}`,
     `                     last  ${step(g.lastStep)}`,
     `decode               ${ms(g.decodeUs)} for ${count(g.tokens, 'step')}: ${g.tokensPerSecond.toFixed(1)} tokens/s`,
+    `KV cache read        ${g.kvDataflow}: ${KV_DATAFLOWS[g.kvDataflow]}`,
     `memory               weights ${formatBytes(g.weightBytes)} + KV cache ${formatBytes(g.kvCacheBytes)} at ${count(g.prompt + g.tokens, 'token')} = ${formatBytes(g.memoryBytes)}` +
       (g.deviceMemoryBytes === null
         ? ' (device memory unknown)'

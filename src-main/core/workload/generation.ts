@@ -14,6 +14,10 @@
  *   flops = 2 x parameters used per token x batch + 4 x layers x heads x headDim x context x batch
  *   step  = max(bytes / bandwidth, flops / peak) + nodes x per-node cost + per-run cost
  *
+ * or, where the attention is priced node by node (decode-attention.ts: its kernels at their
+ * shapes, the cache read at no less than the streaming rate), the weights alone stream and the
+ * attention adds:  step = max(weight bytes / bandwidth, weight flops / peak) + attention + overheads.
+ *
  * with the device's measured bandwidth, peak and overheads. Under mixture of experts a step reads
  * the weights of the experts its tokens were routed to: with uniform routing of `batch` tokens to
  * topK of E experts, E x (1 - (1 - topK/E)^batch) distinct experts per layer.
@@ -90,6 +94,8 @@ export interface DecodeStep {
   stepUs: number;
   memoryUs: number;
   computeUs: number;
+  /** The attention priced node by node, beside the weights' streaming (0 when the cache is streamed as bytes). */
+  attentionUs: number;
   overheadUs: number;
   bytes: number;
   flops: number;
@@ -110,7 +116,18 @@ export function expertsTouched(d: DecoderShape, batch: number): number {
 /** One decode step at `context` cached tokens for `batch` sequences. */
 export function decodeStep(
   d: DecoderShape,
-  p: { batch: number; context: number; elementBytes: number; weightBytes?: number },
+  p: {
+    batch: number;
+    context: number;
+    elementBytes: number;
+    weightBytes?: number;
+    /**
+     * The step's attention priced node by node (every layer, per-node cost left out:
+     * decode-attention.ts): the cache read and the attention FLOPs are then in it, not in the
+     * bytes and FLOPs streamed. Absent: the cache streamed as bytes.
+     */
+    attentionUs?: number;
+  },
   dev: DecodeDevice,
 ): DecodeStep {
   const dense = d.params - d.expertParams - d.gatheredParams;
@@ -118,16 +135,20 @@ export function decodeStep(
   const gathered = Math.min(d.gatheredParams, p.batch * d.hidden);
   const weightBytes = (dense + gathered + perExpert * expertsTouched(d, p.batch)) * (p.weightBytes ?? p.elementBytes);
   const kv = kvBytesPerTokenOf(d, p.elementBytes);
-  const bytes = weightBytes + kv * p.context * p.batch + kv * p.batch;
+  const cacheBytes = kv * p.context * p.batch;
+  const bytes = weightBytes + cacheBytes + kv * p.batch;
   const paramsPerToken = dense + perExpert * d.topK;
-  const flops = 2 * paramsPerToken * p.batch + 4 * d.layers * d.hidden * p.context * p.batch;
-  const memoryUs = bytes / (dev.bandwidthGBps * 1e3);
-  const computeUs = flops / (dev.peakGflops * 1e3);
+  const attentionFlops = 4 * d.layers * d.hidden * p.context * p.batch;
+  const flops = 2 * paramsPerToken * p.batch + attentionFlops;
+  const apart = p.attentionUs !== undefined;
+  const memoryUs = (apart ? bytes - cacheBytes : bytes) / (dev.bandwidthGBps * 1e3);
+  const computeUs = (apart ? flops - attentionFlops : flops) / (dev.peakGflops * 1e3);
   const overheadUs = d.nodesPerStep * dev.nodeUs + dev.runUs;
   return {
-    stepUs: Math.max(memoryUs, computeUs) + overheadUs,
+    stepUs: Math.max(memoryUs, computeUs) + (p.attentionUs ?? 0) + overheadUs,
     memoryUs,
     computeUs,
+    attentionUs: p.attentionUs ?? 0,
     overheadUs,
     bytes,
     flops,

@@ -35,6 +35,8 @@ import { pickDevice, predictOnDevice } from '../workload/workload-service.js';
 import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { count } from '../../core/text/plural.js';
 import { isExpertNode } from '../../core/catalog/block-names.js';
+import type { KvDataflow } from '../../core/workload/decode-attention.js';
+import { decodeAttentionOver } from './decode-attention-time.js';
 
 export interface GenerationRequest {
   device: string;
@@ -51,6 +53,8 @@ export interface GenerationRequest {
   weights?: WeightFormat;
   /** A decoder read from a GGUF header, in place of a catalog name. */
   decoder?: CatalogEntry;
+  /** How a step reads its KV cache (default read-once: fused decode attention). */
+  kvDataflow?: KvDataflow;
 }
 
 export interface GenerationPrediction {
@@ -65,6 +69,8 @@ export interface GenerationPrediction {
   tokens: number;
   /** Weight format and its bytes per parameter. */
   weights: WeightFormat;
+  /** How a step reads the KV cache (its attention is priced in that dataflow). */
+  kvDataflow: KvDataflow;
   /** Time to first token: the prompt's forward pass (µs). */
   ttftUs: number;
   /** The first and the last decode step, and all of them (µs). */
@@ -295,8 +301,28 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     warnings.push(
       `${weights} weights: memory and decode bandwidth are counted at ${weightBytes.toFixed(4)} B per weight; the prefill is predicted at ${dtype} (kernels that dequantize are not profiled)`,
     );
+  const kvDataflow = req.kvDataflow ?? 'read-once';
+  const attention = decodeAttentionOver(
+    db,
+    device,
+    shape,
+    { from: prompt, to: prompt + tokens - 1 },
+    { batch, dataflow: kvDataflow, dtype, bandwidthGBps: dev.bandwidthGBps },
+  );
+  if (!attention)
+    warnings.push(`${e.name}: its attention heads do not split evenly; the KV cache is priced as bytes streamed`);
   const steps = Array.from({ length: tokens }, (_, t) =>
-    decodeStep(shape, { batch, context: prompt + t, elementBytes, weightBytes }, dev),
+    decodeStep(
+      shape,
+      {
+        batch,
+        context: prompt + t,
+        elementBytes,
+        weightBytes,
+        ...(attention ? { attentionUs: attention(prompt + t) } : {}),
+      },
+      dev,
+    ),
   );
   const decodeUs = steps.reduce((s, x) => s + x.stepUs, 0);
   const end = prompt + tokens;
@@ -313,6 +339,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     prompt,
     tokens,
     weights,
+    kvDataflow,
     ttftUs: prefill.ttftUs,
     firstStep: steps[0] as DecodeStep,
     lastStep: steps[steps.length - 1] as DecodeStep,

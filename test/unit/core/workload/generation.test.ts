@@ -45,6 +45,18 @@ describe('decodeStep', () => {
     expect(s.stepUs).toBeCloseTo(s.memoryUs + s.overheadUs, 6);
   });
 
+  it('with the attention priced apart, streams the weights alone and adds the attention beside them', () => {
+    const at = { batch: 1, context: 8192, elementBytes: 2 };
+    const streamed = decodeStep(llama8b, at, dev);
+    const apart = decodeStep(llama8b, { ...at, attentionUs: 700 }, dev);
+    const kv = kvBytesPerTokenOf(llama8b, 2);
+    expect(apart.bytes).toBe(streamed.bytes);
+    expect(apart.memoryUs).toBeCloseTo((streamed.bytes - kv * 8192) / 1e6, 9);
+    expect(apart.attentionUs).toBe(700);
+    expect(streamed.attentionUs).toBe(0);
+    expect(apart.stepUs).toBeCloseTo(Math.max(apart.memoryUs, apart.computeUs) + 700 + apart.overheadUs, 9);
+  });
+
   it('turns compute-bound at a large batch, where the weights are shared by every sequence', () => {
     const s = decodeStep(llama8b, { batch: 1024, context: 16, elementBytes: 2 }, dev);
     expect(s.bound).toBe('compute');

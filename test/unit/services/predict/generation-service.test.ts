@@ -57,6 +57,21 @@ describe('predictGeneration', () => {
     );
   });
 
+  it('prices the attention node by node: a decoder that concatenates its cache pays for the copies', () => {
+    const db = trainedStore();
+    const at = { device: 'cpu', prompt: 4000, tokens: 2, dtype: 'fp32' } as const;
+    const once = predictGeneration(db, 'llama-3.1-8b', at);
+    const concat = predictGeneration(db, 'llama-3.1-8b', { ...at, kvDataflow: 'concat' });
+    expect(once.kvDataflow).toBe('read-once');
+    expect(concat.kvDataflow).toBe('concat');
+    expect(once.firstStep.attentionUs).toBeGreaterThan(0);
+    expect(concat.firstStep.attentionUs).toBeGreaterThan(once.firstStep.attentionUs);
+    expect(once.lastStep.attentionUs).toBeGreaterThan(once.firstStep.attentionUs);
+    // The cache is read at no less than the rate the weights stream at: 32 layers x 2 x 8 x 128 x 4 B a token.
+    const cacheUs = (32 * 2 * 8 * 128 * 4 * 4000) / (once.firstStep.bytes / once.firstStep.memoryUs);
+    expect(once.firstStep.attentionUs).toBeGreaterThanOrEqual(cacheUs * 0.999);
+  });
+
   it('refuses a context beyond the model’s and a model that does not generate, in one line', () => {
     const db = trainedStore();
     expect(() => predictGeneration(db, 'gpt2-small', { device: 'cpu', prompt: 1000, tokens: 100 })).toThrow(
@@ -124,7 +139,9 @@ describe('decode streams weights at the rate of the profile’s distinct-GEMV ch
     expect(decodeBandwidthGBps(db, device, undefined, 2 ** 30)).toBeCloseTo(20, 6);
     // Llama 3.1 8B's weight matrices are past 16 MiB: its steps stream at the 16 MiB chain's rate.
     const after = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', threads: 1, prompt: 16, tokens: 1 });
-    expect(after.firstStep.memoryUs).toBeCloseTo(after.firstStep.bytes / 20e3, 3);
+    // The cache of the 16 prompt tokens is read by the attention, priced apart.
+    const cacheRead = (after.kvCacheBytes * 16) / 17;
+    expect(after.firstStep.memoryUs).toBeCloseTo((after.firstStep.bytes - cacheRead) / 20e3, 3);
     expect(after.firstStep.bytes).toBe(before.firstStep.bytes);
     expect(after.firstStep.memoryUs).not.toBeCloseTo(before.firstStep.memoryUs, 0);
   });
@@ -190,8 +207,42 @@ describe('pipedejavu predict-model --mode generate', () => {
     const wrong = await cli(['predict-model', 'mistral-7b', '--db', db, '--device', 'cpu', '--prompt', '128']);
     expect(wrong).toMatchObject({
       code: 2,
-      stderr: 'pipedejavu: error: --prompt, --tokens and --weights go with --mode generate\n',
+      stderr: 'pipedejavu: error: --prompt, --tokens, --weights and --kv-dataflow go with --mode generate\n',
     });
+    const flow = await cli([
+      ...['predict-model', 'mistral-7b', '--db', db, '--device', 'cpu', '--mode', 'generate'],
+      ...['--prompt', '64', '--tokens', '2', '--kv-dataflow', 'concat'],
+    ]);
+    expect(flow.stdout).toMatch(/\nKV cache read {8}concat: the cache concatenated with the new token/);
+    expect(flow.stdout).toMatch(/; attention \d/);
+    expect(
+      await cli([
+        'predict-model',
+        'mistral-7b',
+        '--db',
+        db,
+        '--device',
+        'cpu',
+        '--mode',
+        'generate',
+        '--kv-dataflow',
+        'paged',
+      ]),
+    ).toMatchObject({ code: 2, stderr: 'pipedejavu: error: --kv-dataflow takes read-once or concat; got "paged"\n' });
+    expect(
+      await cli([
+        'predict-model',
+        'mistral-7b',
+        '--db',
+        db,
+        '--virtual',
+        'H100 SXM5',
+        '--mode',
+        'generate',
+        '--kv-dataflow',
+        'concat',
+      ]),
+    ).toMatchObject({ code: 2 });
     const q4 = await cli([
       ...['predict-model', 'llama-3.1-8b', '--db', db, '--device', 'cpu', '--mode', 'generate'],
       ...['--prompt', '64', '--tokens', '4', '--weights', 'q4_0', '--json'],

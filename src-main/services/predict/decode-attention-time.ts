@@ -1,0 +1,77 @@
+/**
+ * A decode step's attention on a profiled device (core/workload/decode-attention.ts): one
+ * layer's attention graph priced node by node, each node that reads the KV cache at no less than
+ * its cache bytes at the device's streaming rate, times the layers.
+ */
+import type { Dtype } from '../../core/domain/measurement.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
+import { CACHE_INPUT, decodeAttentionModel, type KvDataflow } from '../../core/workload/decode-attention.js';
+import { workloadFromOnnx } from '../../core/workload/from-onnx.js';
+import type { DecoderShape } from '../../core/workload/generation.js';
+import type { Database } from '../../adapters/store/types.js';
+import type { DeviceGroup } from './training-data.js';
+import { predictOnDevice } from '../workload/workload-service.js';
+
+export interface AttentionAt {
+  batch: number;
+  dataflow: KvDataflow;
+  dtype: Dtype;
+  /** The rate the cache streams at (GB/s): the step's weight-streaming rate. */
+  bandwidthGBps: number;
+}
+
+/** Head width of the cache: hidden / heads, or what kvValuesPerLayer says a layer keeps per KV head. */
+function headDimOf(d: DecoderShape): number {
+  return d.kvValuesPerLayer !== undefined ? d.kvValuesPerLayer / (2 * d.kvHeads) : d.hidden / d.heads;
+}
+
+/**
+ * The attention of every layer at `context` cached tokens (µs; the per-node cost of its
+ * shape-only nodes left out: the step counts it for all its nodes); null when the shape is not one a decoder attends in
+ * (query heads not a multiple of the key/value heads, a fractional head width).
+ */
+export function decodeAttentionUs(
+  db: Database,
+  device: DeviceGroup,
+  d: DecoderShape,
+  context: number,
+  at: AttentionAt,
+): number | null {
+  const headDim = headDimOf(d);
+  if (!Number.isInteger(d.heads / d.kvHeads) || !Number.isInteger(headDim) || context < 1) return null;
+  const model = decodeAttentionModel(
+    { batch: at.batch, heads: d.heads, kvHeads: d.kvHeads, headDim, context },
+    at.dataflow,
+    at.dtype,
+  );
+  const w = workloadFromOnnx(model, { name: 'decode attention' });
+  const p = predictOnDevice(db, w, device, { mode: 'inference' });
+  const elementBytes = DTYPE_BYTES[at.dtype] ?? 2;
+  const cacheUs = (index: number): number => {
+    const read = (w.nodes[index]?.inputs ?? [])
+      .filter((t) => CACHE_INPUT.test(t.name))
+      .reduce((a, t) => a + t.dims.reduce((x, y) => x * y, 1) * elementBytes, 0);
+    return read / (at.bandwidthGBps * 1e3);
+  };
+  // A shape-only node's time is the per-node cost alone, which the step counts for all its nodes.
+  const layer = p.nodes.reduce((a, n) => a + Math.max(n.how === 'free' ? 0 : n.timeUs, cacheUs(n.index)), 0);
+  return layer * d.layers;
+}
+
+/**
+ * The attention at each context from `from` to `to` cached tokens, priced at the two ends and
+ * interpolated in between (its kernels grow linearly with the context); null as above.
+ */
+export function decodeAttentionOver(
+  db: Database,
+  device: DeviceGroup,
+  d: DecoderShape,
+  span: { from: number; to: number },
+  at: AttentionAt,
+): ((context: number) => number) | null {
+  const a = decodeAttentionUs(db, device, d, span.from, at);
+  const b = span.to > span.from ? decodeAttentionUs(db, device, d, span.to, at) : a;
+  if (a === null || b === null) return null;
+  const width = span.to - span.from;
+  return (context) => (width > 0 ? a + ((b - a) * (context - span.from)) / width : a);
+}
