@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { CACHE_INPUT, decodeAttentionModel } from '../../../../src-main/core/workload/decode-attention.js';
 import { workloadFromOnnx } from '../../../../src-main/core/workload/from-onnx.js';
+import { checkModels } from '../../../helpers/onnx-oracle.js';
+import { needOracle } from '../../../helpers/oracle.js';
 
 const dims = { batch: 1, heads: 8, kvHeads: 2, headDim: 64, context: 1000 };
 const kernels = (dataflow: 'read-once' | 'concat') =>
@@ -48,5 +50,19 @@ describe('decodeAttentionModel', () => {
       N: 100_000,
       K: 64,
     });
+  });
+});
+
+describe.skipIf(!needOracle('onnx'))('decode attention graphs pass the official ONNX checker', () => {
+  it('in both dataflows, in fp32, fp16 and bf16', () => {
+    const models = (['read-once', 'concat'] as const).flatMap((flow) =>
+      (['fp32', 'fp16', 'bf16'] as const).map((dtype) => ({
+        name: `${flow}-${dtype}`,
+        bytes: decodeAttentionModel(dims, flow, dtype),
+      })),
+    );
+    const results = checkModels(models);
+    for (const m of models)
+      expect({ name: m.name, error: results.get(m.name)?.error }).toEqual({ name: m.name, error: null });
   });
 });
