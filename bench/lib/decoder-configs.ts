@@ -1,7 +1,7 @@
 /** The decode-step shapes of bench:decode (bench/decode-reality.ts), each fixed before its first run. */
 import type { DecoderStepConfig } from '../../test/helpers/decoder-step-model.js';
 
-export type Set = 'A' | 'B' | 'C' | 'D';
+export type Set = 'A' | 'B' | 'C' | 'D' | 'E';
 export type Config = DecoderStepConfig & { label: string; set: Set };
 /**
  * Set A was fixed before the first run; its results (0 of 8 within 15% with the elementwise
@@ -13,7 +13,10 @@ export type Config = DecoderStepConfig & { label: string; set: Set };
  *
  * Set D was fixed on 2026-11-30, after the attention came to be priced node by node
  * (core/workload/decode-attention.ts, developed on run j's sets A-C) and before its first run:
- * the held-out figure of that change.
+ * the held-out figure of that change. Its first run (k) showed the profile's GEMM curves pricing a
+ * grouped-query product (few rows, a long cache) 1.7-2.6x fast, so the quick suite gained decode
+ * attention products of three public models (suite-shapes.ts); set D has been looked at since.
+ * Set E was fixed after that and before its first run: the held-out figure of the suite change.
  */
 export const CONFIGS: Config[] = [
   {
@@ -191,5 +194,49 @@ export const CONFIGS: Config[] = [
     ffn: 1408,
     vocab: 16000,
     context: 5000,
+  },
+  {
+    set: 'E',
+    label: 'L8 h640 GQA 10/5, ctx 2600',
+    layers: 8,
+    hidden: 640,
+    heads: 10,
+    kvHeads: 5,
+    ffn: 1728,
+    vocab: 16000,
+    context: 2600,
+  },
+  {
+    set: 'E',
+    label: 'L6 h1152 GQA 18/3, ctx 3000',
+    layers: 6,
+    hidden: 1152,
+    heads: 18,
+    kvHeads: 3,
+    ffn: 3072,
+    vocab: 12000,
+    context: 3000,
+  },
+  {
+    set: 'E',
+    label: 'L12 h384 MHA 6/6, ctx 1200',
+    layers: 12,
+    hidden: 384,
+    heads: 6,
+    kvHeads: 6,
+    ffn: 1024,
+    vocab: 24000,
+    context: 1200,
+  },
+  {
+    set: 'E',
+    label: 'L5 h1024 GQA 8/2, ctx 4500',
+    layers: 5,
+    hidden: 1024,
+    heads: 8,
+    kvHeads: 2,
+    ffn: 2816,
+    vocab: 16000,
+    context: 4500,
   },
 ];

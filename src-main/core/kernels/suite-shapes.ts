@@ -27,6 +27,13 @@ const STREAMED_GEMVS: readonly (readonly [number, number])[] = [
   [2048, 8],
 ];
 
+/** Decode attention products the quick suite times: [KV heads, group, cached tokens, head width]. */
+const DECODE_ATTENTION: readonly (readonly [number, number, number, number])[] = [
+  [12, 1, 1024, 64],
+  [4, 8, 2048, 64],
+  [8, 4, 4096, 128],
+];
+
 function gemmShapes(): ShapeEntry[] {
   const out: ShapeEntry[] = [];
   const mm = (level: Level, B: number, m: number, n: number, k: number): void => {
@@ -49,6 +56,14 @@ function gemmShapes(): ShapeEntry[] {
     out.push({ op: 'MatMul', shape: { B: 1, M: 1, N: d, K: d, distinct }, level: 0, dtypes: ['fp32'] });
   mm(0, 12, 128, 128, 64);
   mm(0, 12, 128, 64, 128);
+  // a decode step's attention over its KV cache (core/workload/decode-attention.ts): per KV head,
+  // the group's query rows times K^T, then the probabilities times V; GPT-2 small (12 heads,
+  // no grouping) at 1,024 cached tokens, TinyLlama (4 KV heads, groups of 8, width 64) at 2,048
+  // and Llama 3 8B (8 KV heads, groups of 4, width 128) at 4,096
+  for (const [b, group, ctx, hd] of DECODE_ATTENTION) {
+    mm(0, b, group, ctx, hd);
+    mm(0, b, group, hd, ctx);
+  }
   gemm(0, 128, 768, 768);
   gemm(0, 1, 1000, 2048); // ResNet-50 classifier
   // standard: more squares; linear layers d->d, d->4d, 4d->d over hidden sizes and token counts;

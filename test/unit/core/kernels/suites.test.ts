@@ -35,9 +35,9 @@ describe('suites', () => {
   it('sizes: quick ~300 kernels per dtype, standard ~790, thorough more; every op built alone in every suite', () => {
     const n = (suite: (typeof SUITE_NAMES)[number]): number => suiteKernels(suite, { dtypes: ['fp32'] }).length;
     expect(n('quick')).toBeGreaterThanOrEqual(110);
-    expect(n('quick')).toBeLessThanOrEqual(305);
+    expect(n('quick')).toBeLessThanOrEqual(311);
     expect(n('standard')).toBeGreaterThanOrEqual(450);
-    expect(n('standard')).toBeLessThanOrEqual(800);
+    expect(n('standard')).toBeLessThanOrEqual(810);
     expect(n('thorough')).toBeGreaterThan(2000);
     for (const suite of SUITE_NAMES) {
       expect(new Set(suiteKernels(suite, { dtypes: ['fp32'] }).map((k) => k.op))).toEqual(
@@ -46,15 +46,16 @@ describe('suites', () => {
     }
   });
 
-  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~13 GFLOP and ~1.9 GiB in all', () => {
+  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~13.1 GFLOP and ~1.9 GiB in all', () => {
     const ks = suiteKernels('quick', { dtypes: ['fp32'] });
     for (const k of ks) {
       expect(k.flops, k.id).toBeLessThanOrEqual(2.2e9);
       expect(k.bytes, k.id).toBeLessThanOrEqual(200 * 2 ** 20);
     }
-    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(13e9);
-    // 1.5 GiB, and the 384 MiB the distinct-GEMV chains stream (about 20 ms a run at one thread).
-    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30 + 384 * 2 ** 20);
+    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(13.1e9);
+    // 1.5 GiB, the 384 MiB the distinct-GEMV chains stream (about 20 ms a run at one thread) and
+    // the decode attention products' caches (17 MiB the largest).
+    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30 + 384 * 2 ** 20 + 64 * 2 ** 20);
   });
 
   it('quick: the layer prior adds only small kernels (< 300 MFLOP, < 30 MB: a few ms on two threads)', () => {
