@@ -165,7 +165,7 @@ async function ortSection(): Promise<string[]> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    ...(['A', 'B', 'C', 'D', 'E'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    ...(['A', 'B', 'C', 'D', 'E', 'F'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
     '',
     ...PREFILL_HEADER,
     ...prefillRows,
