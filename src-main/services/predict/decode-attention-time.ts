@@ -1,7 +1,8 @@
 /**
  * A decode step's attention on a profiled device (core/workload/decode-attention.ts): one
- * layer's attention graph priced node by node, each node that reads the KV cache at no less than
- * its cache bytes at the device's streaming rate, times the layers.
+ * layer's attention graph priced node by node, times the layers. A node that reads the KV cache
+ * from memory costs at least its cache bytes at the device's streaming rate, or, where it packs
+ * the cache before multiplying, its profiled time plus that read.
  */
 import type { Dtype } from '../../core/domain/measurement.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
@@ -18,6 +19,17 @@ export interface AttentionAt {
   dtype: Dtype;
   /** The rate the cache streams at (GB/s): the step's weight-streaming rate. */
   bandwidthGBps: number;
+}
+
+/**
+ * Whether a product packs its cache operand before multiplying (on ONNX Runtime's CPU EP, whose
+ * GEMM is MLAS; PyTorch's BLAS and the GPUs' kernels are not modelled so): MLAS
+ * copies B into panels for a product of more than one row and streams it for one row
+ * (MlasSgemmKernelM1). Packing reads the whole cold operand before any arithmetic, so its read
+ * adds to the profiled (cache-hot) time; a streamed read overlaps it.
+ */
+function packsCache(kernel: { op: string; shape: Record<string, number> } | null | undefined): boolean {
+  return kernel?.op === 'MatMul' && (kernel.shape['M'] ?? 1) > 1;
 }
 
 /** Head width of the cache: hidden / heads, or what kvValuesPerLayer says a layer keeps per KV head. */
@@ -53,8 +65,14 @@ export function decodeAttentionUs(
       .reduce((a, t) => a + t.dims.reduce((x, y) => x * y, 1) * elementBytes, 0);
     return read / (at.bandwidthGBps * 1e3);
   };
+  const mlas = device.executionProvider === 'cpu';
   // A shape-only node's time is the per-node cost alone, which the step counts for all its nodes.
-  const layer = p.nodes.reduce((a, n) => a + Math.max(n.how === 'free' ? 0 : n.timeUs, cacheUs(n.index)), 0);
+  const layer = p.nodes.reduce((a, n) => {
+    const kernelUs = n.how === 'free' ? 0 : n.timeUs;
+    const coldUs = cacheUs(n.index);
+    const packed = mlas && packsCache(w.nodes[n.index]?.kernel);
+    return a + (packed ? kernelUs + coldUs : Math.max(kernelUs, coldUs));
+  }, 0);
   return layer * d.layers;
 }
 
