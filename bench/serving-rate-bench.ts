@@ -21,7 +21,7 @@ import path from 'node:path';
 import { getCatalogEntry } from '../src-main/core/catalog/index.js';
 import type { TransformerEntry } from '../src-main/core/catalog/schema.js';
 import { engineDeployment } from '../src-main/core/engines/engine-deployment.js';
-import { serve, type ServingRun } from '../src-main/core/engines/engine-figures.js';
+import { serve, type ServingLoad, type ServingRun } from '../src-main/core/engines/engine-figures.js';
 import type { EngineRules } from '../src-main/core/engines/engine-rules.js';
 import { engineRules } from '../src-main/core/engines/engines.js';
 import { engineAllReduce } from '../src-main/core/engines/plan-deployment.js';
@@ -33,6 +33,7 @@ import type { LatencySummary } from '../src-main/core/serving/serving-metrics.js
 import { servedFormat } from '../src-main/services/plan/serving-engine.js';
 import type { PlanRequest } from '../src-main/services/plan/plan-request.js';
 import { loadEngineTable, type EngineCell } from './engines/cells.js';
+import { LLAMA3_VOCAB, medianForMean, RANDOM_BYTES_PER_TOKEN, randomPromptTokens } from './lib/bench-workload.js';
 import { cellQuery, expressed } from './engines/engine-cell.js';
 import { exactGpu } from './lib/published-model.js';
 
@@ -77,6 +78,47 @@ function rulesOf(req: PlanRequest): EngineRules {
       ...(s.kvShareOfFree !== undefined ? { kvShareOfFree: s.kvShareOfFree } : {}),
     },
   };
+}
+
+/**
+ * The cell's requests as the server sees them (bench-workload.ts): ShareGPT lengths (the run's stated
+ * token totals where the source gives them, else the header's assumption); fixed lengths, where a
+ * random-dataset prompt through Llama 3's tokenizer is re-encoded longer and packs 6.16 bytes a token.
+ */
+function workloadOf(
+  c: EngineCell,
+  entry: TransformerEntry,
+  requests: number,
+): { load: Pick<ServingLoad, 'prompt' | 'output' | 'promptBytesPerToken'>; lengths: string } {
+  if (c.config.dataset === 'sharegpt') {
+    const inTotal = num(c, 'inputTokensTotal');
+    const outTotal = num(c, 'outputTokensTotal');
+    const assumed = {
+      load: { prompt: SHAREGPT.prompt, output: SHAREGPT.output },
+      lengths: 'ShareGPT (assumed, see header)',
+    };
+    if (inTotal === undefined || outTotal === undefined) return assumed;
+    const pm = medianForMean(inTotal / requests, 1, 1024);
+    const om = medianForMean(outTotal / requests, 1, 1024);
+    if (pm === null || om === null) return assumed;
+    return {
+      load: {
+        prompt: { kind: 'lognormal', median: Math.round(pm), sigma: 1, max: 1024 },
+        output: { kind: 'lognormal', median: Math.round(om), sigma: 1, max: 1024 },
+      },
+      lengths: `ShareGPT, stated means ${(inTotal / requests).toFixed(0)}/${(outTotal / requests).toFixed(0)}`,
+    };
+  }
+  const prompt = num(c, 'promptTokens') as number;
+  const output = num(c, 'outputTokens') as number;
+  if (c.config.dataset === 'random' && entry.vocab === LLAMA3_VOCAB) {
+    const seen = randomPromptTokens(prompt);
+    return {
+      load: { prompt: seen, output, promptBytesPerToken: RANDOM_BYTES_PER_TOKEN },
+      lengths: `${prompt}/${output} random (server sees ${seen})`,
+    };
+  }
+  return { load: { prompt, output }, lengths: `${String(prompt)}/${String(output)} fixed` };
 }
 
 interface Priced {
@@ -148,13 +190,12 @@ function predict(
     });
     const rate = c.config.requestRate as number;
     const requests = num(c, 'numPrompts') ?? DEFAULT_REQUESTS;
-    const prompt: LengthSpec = sharegpt ? SHAREGPT.prompt : (num(c, 'promptTokens') as number);
-    const output: LengthSpec = sharegpt ? SHAREGPT.output : (num(c, 'outputTokens') as number);
+    const w = workloadOf(c, entry, requests);
     const stat: 'p50' | 'mean' = /median|p50/i.test(c.metric) ? 'p50' : 'mean';
     const pick = (r: ServingRun): LatencySummary =>
       c.kind === 'ttft' ? r.ttft : c.kind === 'tpot' ? r.tpot : c.kind === 'itl' ? r.itl : r.e2e;
     const bySeed = SEEDS.map((seed) =>
-      serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: rate, seed } }),
+      serve(dep, { ...w.load, requests, arrival: { kind: 'rate', perSecond: rate, seed } }),
     );
     const runs = [...bySeed].sort((a, b) => pick(a)[stat] - pick(b)[stat]);
     // The run of the median seed: its statistic, and what the replica did in it.
@@ -163,7 +204,7 @@ function predict(
     const scale = c.unit === 's' ? 1e-6 : 1e-3;
     const predicted = us * scale;
     // A vanishing rate: each request alone on the replica (what the lowest rate of a curve tends to).
-    const aloneUs = pick(serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: 1e-4, seed: 1 } }))[
+    const aloneUs = pick(serve(dep, { ...w.load, requests, arrival: { kind: 'rate', perSecond: 1e-4, seed: 1 } }))[
       stat
     ];
     return {
@@ -181,7 +222,7 @@ function predict(
       outputTokensPerSecond: mid.outputTokensPerSecond,
       peakRunning: mid.sim.peakRunning,
       preemptions: mid.sim.preemptions,
-      lengths: sharegpt ? 'ShareGPT (assumed, see header)' : `${String(prompt)}/${String(output)} fixed`,
+      lengths: w.lengths,
       requests,
       maxNumSeqs: rules.batching.maxNumSeqs,
     };
