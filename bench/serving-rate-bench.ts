@@ -9,7 +9,10 @@
  * benchmark_serving, which drop prompts over 1024 tokens and prompt+output over 2048) a lognormal
  * with sigma 1 (assumed), clamped to 1024, whose draws average the dataset's mean output of 194 tokens
  * (SGLang's own offline table: 4281.51 output tok/s / 22.03 req/s) and an assumed mean prompt of 215
- * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted.
+ * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted. Where a
+ * run states its total input and generated tokens, those give its means. A `--dataset-name random`
+ * prompt on Llama 3's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
+ * 1.046x + BOS tokens at 6.16 bytes a token, measured).
  * Each cell is run on SEEDS seeds and the median prediction kept. Where a source gives a curve (3 or
  * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate value is found
  * on the published and on the predicted curve (linear between the published rates).
