@@ -9,7 +9,10 @@
  * benchmark_serving, which drop prompts over 1024 tokens and prompt+output over 2048) a lognormal
  * with sigma 1 (assumed), clamped to 1024, whose draws average the dataset's mean output of 194 tokens
  * (SGLang's own offline table: 4281.51 output tok/s / 22.03 req/s) and an assumed mean prompt of 215
- * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted.
+ * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted. Where a
+ * run states its total input and generated tokens, those give its means. A `--dataset-name random`
+ * prompt on Llama 3's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
+ * 1.046x + BOS tokens at 6.16 bytes a token, measured).
  * Each cell is run on SEEDS seeds and the median prediction kept. Where a source gives a curve (3 or
  * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate value is found
  * on the published and on the predicted curve (linear between the published rates).
@@ -21,7 +24,7 @@ import path from 'node:path';
 import { getCatalogEntry } from '../src-main/core/catalog/index.js';
 import type { TransformerEntry } from '../src-main/core/catalog/schema.js';
 import { engineDeployment } from '../src-main/core/engines/engine-deployment.js';
-import { serve, type ServingRun } from '../src-main/core/engines/engine-figures.js';
+import { serve, type ServingLoad, type ServingRun } from '../src-main/core/engines/engine-figures.js';
 import type { EngineRules } from '../src-main/core/engines/engine-rules.js';
 import { engineRules } from '../src-main/core/engines/engines.js';
 import { engineAllReduce } from '../src-main/core/engines/plan-deployment.js';
@@ -33,6 +36,7 @@ import type { LatencySummary } from '../src-main/core/serving/serving-metrics.js
 import { servedFormat } from '../src-main/services/plan/serving-engine.js';
 import type { PlanRequest } from '../src-main/services/plan/plan-request.js';
 import { loadEngineTable, type EngineCell } from './engines/cells.js';
+import { LLAMA3_VOCAB, medianForMean, RANDOM_BYTES_PER_TOKEN, randomPromptTokens } from './lib/bench-workload.js';
 import { cellQuery, expressed } from './engines/engine-cell.js';
 import { exactGpu } from './lib/published-model.js';
 
@@ -79,6 +83,47 @@ function rulesOf(req: PlanRequest): EngineRules {
   };
 }
 
+/**
+ * The cell's requests as the server sees them (bench-workload.ts): ShareGPT lengths (the run's stated
+ * token totals where the source gives them, else the header's assumption); fixed lengths, where a
+ * random-dataset prompt through Llama 3's tokenizer is re-encoded longer and packs 6.16 bytes a token.
+ */
+function workloadOf(
+  c: EngineCell,
+  entry: TransformerEntry,
+  requests: number,
+): { load: Pick<ServingLoad, 'prompt' | 'output' | 'promptBytesPerToken'>; lengths: string } {
+  if (c.config.dataset === 'sharegpt') {
+    const inTotal = num(c, 'inputTokensTotal');
+    const outTotal = num(c, 'outputTokensTotal');
+    const assumed = {
+      load: { prompt: SHAREGPT.prompt, output: SHAREGPT.output },
+      lengths: 'ShareGPT (assumed, see header)',
+    };
+    if (inTotal === undefined || outTotal === undefined) return assumed;
+    const pm = medianForMean(inTotal / requests, 1, 1024);
+    const om = medianForMean(outTotal / requests, 1, 1024);
+    if (pm === null || om === null) return assumed;
+    return {
+      load: {
+        prompt: { kind: 'lognormal', median: Math.round(pm), sigma: 1, max: 1024 },
+        output: { kind: 'lognormal', median: Math.round(om), sigma: 1, max: 1024 },
+      },
+      lengths: `ShareGPT, stated means ${(inTotal / requests).toFixed(0)}/${(outTotal / requests).toFixed(0)}`,
+    };
+  }
+  const prompt = num(c, 'promptTokens') as number;
+  const output = num(c, 'outputTokens') as number;
+  if (c.config.dataset === 'random' && entry.vocab === LLAMA3_VOCAB) {
+    const seen = randomPromptTokens(prompt);
+    return {
+      load: { prompt: seen, output, promptBytesPerToken: RANDOM_BYTES_PER_TOKEN },
+      lengths: `${prompt}/${output} random (server sees ${seen})`,
+    };
+  }
+  return { load: { prompt, output }, lengths: `${String(prompt)}/${String(output)} fixed` };
+}
+
 interface Priced {
   id: string;
   set: string;
@@ -109,6 +154,7 @@ function predict(
   c: EngineCell,
   set: string,
   date: string | undefined,
+  withAlone = true,
 ): Priced | { id: string; notExpressible: string } {
   return expressed(c.id, () => {
     const sharegpt = c.config.dataset === 'sharegpt';
@@ -148,13 +194,12 @@ function predict(
     });
     const rate = c.config.requestRate as number;
     const requests = num(c, 'numPrompts') ?? DEFAULT_REQUESTS;
-    const prompt: LengthSpec = sharegpt ? SHAREGPT.prompt : (num(c, 'promptTokens') as number);
-    const output: LengthSpec = sharegpt ? SHAREGPT.output : (num(c, 'outputTokens') as number);
+    const w = workloadOf(c, entry, requests);
     const stat: 'p50' | 'mean' = /median|p50/i.test(c.metric) ? 'p50' : 'mean';
     const pick = (r: ServingRun): LatencySummary =>
       c.kind === 'ttft' ? r.ttft : c.kind === 'tpot' ? r.tpot : c.kind === 'itl' ? r.itl : r.e2e;
     const bySeed = SEEDS.map((seed) =>
-      serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: rate, seed } }),
+      serve(dep, { ...w.load, requests, arrival: { kind: 'rate', perSecond: rate, seed } }),
     );
     const runs = [...bySeed].sort((a, b) => pick(a)[stat] - pick(b)[stat]);
     // The run of the median seed: its statistic, and what the replica did in it.
@@ -163,9 +208,9 @@ function predict(
     const scale = c.unit === 's' ? 1e-6 : 1e-3;
     const predicted = us * scale;
     // A vanishing rate: each request alone on the replica (what the lowest rate of a curve tends to).
-    const aloneUs = pick(serve(dep, { prompt, output, requests, arrival: { kind: 'rate', perSecond: 1e-4, seed: 1 } }))[
-      stat
-    ];
+    const aloneUs = !withAlone
+      ? NaN
+      : pick(serve(dep, { ...w.load, requests, arrival: { kind: 'rate', perSecond: 1e-4, seed: 1 } }))[stat];
     return {
       id: c.id,
       set,
@@ -181,7 +226,7 @@ function predict(
       outputTokensPerSecond: mid.outputTokensPerSecond,
       peakRunning: mid.sim.peakRunning,
       preemptions: mid.sim.preemptions,
-      lengths: sharegpt ? 'ShareGPT (assumed, see header)' : `${String(prompt)}/${String(output)} fixed`,
+      lengths: w.lengths,
       requests,
       maxNumSeqs: rules.batching.maxNumSeqs,
     };
@@ -226,6 +271,30 @@ function breakRate(points: readonly { rate: number; v: number }[], slo: number):
   }
   return null;
 }
+/**
+ * The predicted curve's own break, without the published grid's interpolation: the median-seed
+ * value at DENSE rates between each pair of published rates (each priced as the upper cell, with its
+ * request count and lengths, at that rate), linear between those. Null: not broken within the rates.
+ */
+const DENSE = 8;
+function denseBreak(s: readonly Priced[], slo: number): number | null {
+  const points: { rate: number; v: number }[] = [{ rate: (s[0] as Priced).rate, v: (s[0] as Priced).predicted }];
+  for (let i = 1; i < s.length; i++) {
+    const a = s[i - 1] as Priced;
+    const b = s[i] as Priced;
+    const cell = table.cells.find((c) => c.id === b.id) as EngineCell;
+    const src = table.sources.get(cell.source);
+    for (let k = 1; k < DENSE; k++) {
+      const rate = a.rate + ((b.rate - a.rate) * k) / DENSE;
+      const p = predict({ ...cell, config: { ...cell.config, requestRate: rate } }, b.set, src?.date, false);
+      if ('error' in p) points.push({ rate, v: p.predicted });
+    }
+    points.push({ rate: b.rate, v: b.predicted });
+    const hit = breakRate(points, slo);
+    if (hit !== null) return hit;
+  }
+  return null;
+}
 const breaks = [...curves.entries()]
   .filter(([, ps]) => new Set(ps.map((p) => p.rate)).size >= 3)
   .map(([key, ps]) => {
@@ -247,7 +316,12 @@ const breaks = [...curves.entries()]
       ),
     );
     const broken = seeds.filter((x): x is number => x !== null);
+    // The published curve is known at its rates only: its break lies after the last rate under the SLO.
+    const over = s.findIndex((p) => p.published > slo);
+    const bracket = over < 0 ? null : over === 0 ? `<= ${s[0]?.rate}` : `${s[over - 1]?.rate}-${s[over]?.rate}`;
     return {
+      bracket,
+      dense: pub === null && pred === null ? null : denseBreak(s, slo),
       curve: key.split('|')[1] as string,
       set: (s[0] as Priced).set,
       slo,
@@ -317,14 +391,16 @@ for (const { low, high } of splits)
   );
 lines.push('');
 lines.push(
-  'SLO breaking rate (SLO: 3x the curve\'s lowest-rate published value; "none": not broken within the published rates; predicted on the median of the seeds, and the range of the seeds\' own breaks):',
+  "SLO breaking rate (SLO: 3x the curve's lowest-rate published value; \"none\": not broken within the published rates; predicted on the median of the seeds, and the range of the seeds' own breaks; both curves read linearly between the published rates, so a perfect model scores 0, but a knee between two rates moves both breaks by up to the gap. The published break lies after the last rate under the SLO; the predicted curve's own break from the median seed at 7 more rates between each pair):",
 );
 lines.push('');
-lines.push('| set | curve | SLO | published break (req/s) | predicted | error | predicted, seed by seed |');
-lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+lines.push(
+  '| set | curve | SLO | published break (req/s) | predicted | error | predicted, seed by seed | published break lies in | predicted, dense rates |',
+);
+lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const b of breaks)
   lines.push(
-    `| ${b.set} | ${b.curve} | ${b.slo.toFixed(1)} | ${b.published?.toFixed(1) ?? 'none'} | ${b.predicted?.toFixed(1) ?? 'none'} | ${b.error === null ? (b.published === b.predicted ? 'agree' : 'disagree') : pct(b.error)} | ${b.seedRange} |`,
+    `| ${b.set} | ${b.curve} | ${b.slo.toFixed(1)} | ${b.published?.toFixed(1) ?? 'none'} | ${b.predicted?.toFixed(1) ?? 'none'} | ${b.error === null ? (b.published === b.predicted ? 'agree' : 'disagree') : pct(b.error)} | ${b.seedRange} | ${b.bracket ?? 'none'} | ${b.dense?.toFixed(2) ?? 'none'} |`,
   );
 /** The source's output throughput at the same rate and setting (its -out / -out-tput cell), tokens/s. */
 function publishedOutput(p: Priced): number | undefined {

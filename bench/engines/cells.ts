@@ -92,7 +92,8 @@ export const EngineCellSchema = z.strictObject({
    * int8, int4-awq, int4-gptq, q4_k_m, q4_0, q8_0, exl2-4.0bpw, ...), kvCache, tp, pp, dp, split
    * (llama.cpp layer/row), batch, concurrency, requestRate, numPrompts, promptTokens,
    * outputTokens, maxNumSeqs, maxBatchedTokens, cudaGraphs, flashAttention, link (nvlink, pcie),
-   * identicalPrompts (the batch is one prompt copied and decoded greedily, as its script shows).
+   * identicalPrompts (the batch is one prompt copied and decoded greedily, as its script shows),
+   * inputTokensTotal and outputTokensTotal (a run's total input and generated tokens, as its table states).
    */
   config: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).default({}),
   value: z.number().positive(),

@@ -56,6 +56,11 @@ export interface ServingLoad {
    * (requests/s), bursts, or a trace's times (arrivals.ts).
    */
   arrival: ArrivalSpec;
+  /**
+   * Bytes of text a prompt token stands for (default: English, 3.94): the server's tokenizer pays per
+   * byte (request-path.ts), so denser text (a benchmark's random prompts) reaches the scheduler later.
+   */
+  promptBytesPerToken?: number;
   /** Seed of the drawn lengths (default: the arrivals' seed, else 1). */
   seed?: number;
   /** Caps other than the engine's defaults (a launch's --max-num-seqs, a benchmark's batch). */
@@ -81,6 +86,7 @@ export function serve(dep: EngineDeployment, load: ServingLoad): ServingRun {
     maxNumSeqs: load.maxNumSeqs ?? b.maxNumSeqs,
     maxBatchedTokens: load.maxBatchedTokens ?? b.maxBatchedTokens,
     ...(b.schedulerSteps !== undefined ? { schedulerSteps: b.schedulerSteps } : {}),
+    ...(load.promptBytesPerToken !== undefined ? { promptBytesPerToken: load.promptBytesPerToken } : {}),
     ...(load.arrival.kind === 'concurrency' ? { closedLoop: load.arrival.users } : {}),
   });
   const done = sim.requests;

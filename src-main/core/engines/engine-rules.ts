@@ -68,6 +68,7 @@ export interface EngineHost {
   /**
    * CPU time per prompt token the server spends tokenizing a request before its scheduler sees it,
    * in one process, requests one after another (request-path.ts); the GPU keeps stepping meanwhile.
+   * Per token of English text (ENGLISH_BYTES_PER_TOKEN): a load of denser text pays per byte.
    * Absent: the request reaches the scheduler when it arrives.
    */
   tokenizeUsPerToken?: number;

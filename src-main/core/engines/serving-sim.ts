@@ -28,11 +28,10 @@
  * Scheduling one step ahead (SGLang's overlap scheduler, `scheduleAhead`): the next step is formed
  * when this one starts, so a request arriving during a step (a closed loop's next request too, sent
  * as an answer ends) joins the step after the next one, unless nothing else would run (then it
- * starts when the step ends). A server that tokenizes prompts (`host.tokenizeUsPerToken`, request-path.ts)
- * hands each request to the scheduler when its tokenization ends, one after another (times count from the
- * arrival). At a vanishing rate the engine is idle when a request comes: TTFT is tokenization + prefill.
- * Besides each request's times, the run keeps every inter-token gap (grouped: the sequences a step
- * decodes share one gap) and the KV cache and queue step by step (timeline.ts).
+ * starts when the step ends). A server that tokenizes prompts (`host.tokenizeUsPerToken`, per byte:
+ * request-path.ts) hands each request to the scheduler when its tokenization ends, one after another
+ * (times count from the arrival). At a vanishing rate TTFT is tokenization + prefill. The run keeps
+ * each request's times, every inter-token gap and the KV cache and queue step by step (timeline.ts).
  */
 import { floatColumn } from '../serving/columns.js';
 import { Timeline, type Series } from '../serving/timeline.js';
@@ -40,7 +39,7 @@ import type { OutputReserve } from './engine-rules.js';
 import type { EngineDeployment, StepLoad } from './engine-step.js';
 import { stepCost } from './engine-step.js';
 import { admissionTokens, decayedRatio, ratioAfterRetract, reservedOutput } from './output-reserve.js';
-import { tokenizedAt } from './request-path.js';
+import { tokenizedAt, tokenizeUsPerToken } from './request-path.js';
 
 export interface SimRequest {
   /** Arrival time (µs). */
@@ -57,6 +56,8 @@ export interface SimOptions {
   maxBatchedTokens: number;
   /** Decode steps per scheduling decision (vLLM --num-scheduler-steps); default 1. */
   schedulerSteps?: number;
+  /** Bytes of text a prompt token stands for (default English, request-path.ts): the tokenizer's cost is per byte. */
+  promptBytesPerToken?: number;
   /** Closed loop: the next request starts when one ends (its arrival is then), keeping this many in flight. */
   closedLoop?: number;
   /** Give up after this many steps (a guard against runaway inputs). */
@@ -163,9 +164,8 @@ class ReplicaSim {
   private peakRunning = 0;
   private refused = 0;
   private next = 0;
-  /** CPU time a prompt token takes to tokenize, and when the tokenizing process is next free (µs). */
-  private readonly tokenizeUs: number;
-  private tokenizerFree = -Infinity;
+  private readonly tokenizeUs: number; // µs a prompt token takes to tokenize (the load's bytes per token)
+  private tokenizerFree = -Infinity; // when the tokenizing process is next free (µs)
   private inSystemArea = 0;
   private kvArea = 0;
   private peakKv = 0;
@@ -183,7 +183,7 @@ class ReplicaSim {
     this.isStatic = dep.engine.batching.kind === 'static';
     this.reserve = this.full ? undefined : dep.engine.batching.outputReserve;
     this.ratio = this.reserve?.initRatio ?? 0;
-    this.tokenizeUs = dep.engine.host.tokenizeUsPerToken ?? 0;
+    this.tokenizeUs = tokenizeUsPerToken(dep.engine.host.tokenizeUsPerToken ?? 0, opts.promptBytesPerToken);
   }
 
   private running(): number {

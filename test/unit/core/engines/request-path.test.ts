@@ -9,7 +9,12 @@ import { replicaKvTokens } from '../../../../src-main/core/engines/engine-memory
 import type { EngineRules } from '../../../../src-main/core/engines/engine-rules.js';
 import { stepCost } from '../../../../src-main/core/engines/engine-step.js';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
-import { HF_TOKENIZER_US_PER_TOKEN, tokenizedAt } from '../../../../src-main/core/engines/request-path.js';
+import {
+  ENGLISH_BYTES_PER_TOKEN,
+  HF_TOKENIZER_US_PER_TOKEN,
+  tokenizedAt,
+  tokenizeUsPerToken,
+} from '../../../../src-main/core/engines/request-path.js';
 import { simulateReplica, type RequestResult } from '../../../../src-main/core/engines/serving-sim.js';
 import { deployment } from './engine-fixtures.js';
 
@@ -45,6 +50,28 @@ describe('request path: the prompt tokenized before the scheduler sees it', () =
     // Without it the oracle is the prefill alone, as before.
     const none = serve(deployment({ engine: withTokenizer(0) }), load);
     expect(none.ttft.p50).toBeCloseTo(prefillUs(1000), 3);
+  });
+
+  it('pays per byte: denser text (6.16 bytes a token) takes 6.16/3.94 as long a token as English', () => {
+    expect(tokenizeUsPerToken(2)).toBe(2);
+    expect(tokenizeUsPerToken(2, ENGLISH_BYTES_PER_TOKEN)).toBe(2);
+    expect(tokenizeUsPerToken(2, 6.16)).toBeCloseTo((2 * 6.16) / 3.94, 9);
+    expect(tokenizeUsPerToken(0, 6.16)).toBe(0);
+    for (const bad of [0, -1, NaN, Infinity])
+      expect(() => tokenizeUsPerToken(2, bad)).toThrow(/bytes per prompt token must be a positive number/);
+  });
+
+  it("a load's bytes per token move only the tokenization: vanishing-rate TTFT = tokens x per-byte cost + prefill", () => {
+    const load = { prompt: 1000, output: 16, requests: 5, arrival: { kind: 'rate' as const, perSecond: 0.001 } };
+    const dense = serve(shipped, { ...load, promptBytesPerToken: 6.16 });
+    expect(dense.ttft.p50).toBeCloseTo((1000 * HF_TOKENIZER_US_PER_TOKEN * 6.16) / 3.94 + prefillUs(1000), 3);
+    const english = serve(shipped, { ...load, promptBytesPerToken: ENGLISH_BYTES_PER_TOKEN });
+    expect(english.ttft.p50).toBeCloseTo(serve(shipped, load).ttft.p50, 9);
+    // The decode steps do not depend on the prompt's text.
+    expect(dense.tpot.p50).toBeCloseTo(english.tpot.p50, 9);
+    // An engine that tokenizes nothing is not moved by the text.
+    const none = deployment({ engine: withTokenizer(0) });
+    expect(serve(none, { ...load, promptBytesPerToken: 6.16 }).ttft.p50).toBeCloseTo(prefillUs(1000), 3);
   });
 
   it('tokenizes requests one after another: the second of two sent together waits for the first', () => {
