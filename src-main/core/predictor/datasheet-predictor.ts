@@ -12,6 +12,8 @@
  *   bandwidth, so few-row GEMMs (decode) are memory-bound as they are on the GPU.
  * - Attention {batch,heads,seq,headDim}: the fused kernel frameworks run (FlashAttention/SDPA) at
  *   `attention` of the tensor peak; a causal model's kernel skips the masked half of the scores.
+ *   A stack that runs FlashAttention-2 (`fusedAttention`) gets `attentionFlash2` where the
+ *   architecture has faster kernels than it (Hopper: FlashAttention-3, cuDNN).
  *   Unfused where the stack ran it so (`unfusedAttention`, unfused-attention.ts): two batched
  *   GEMMs through the tile model and the scores through memory. In a training step its backward
  *   is priced apart (Prediction.backwardUs): FlashAttention-2's at 2.5x the FLOPs and 63/73 of the
@@ -38,6 +40,7 @@ import {
   type KernelEfficiencies,
   type WeightKindEfficiency,
 } from './kernel-efficiency.js';
+import type { FusedAttentionKernel } from './attention-kernels.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 import {
   unfusedAttentionBackwardUs,
@@ -64,6 +67,8 @@ export interface DatasheetPredictorOptions {
    * the fused kernel; `dropout`: the probabilities are dropped out too (training a model with dropout).
    */
   unfusedAttention?: { dropout: boolean };
+  /** The fused attention kernel the stack runs (default the architecture's newest). */
+  fusedAttention?: FusedAttentionKernel;
   /** fp8 GEMMs whose inputs are already fp8 (a GEMM benchmark): no cast priced. Default false. */
   fp8Inputs?: boolean;
   /** Other fractions (tests, calibration); default the shipped ones. */
@@ -162,7 +167,7 @@ export class DatasheetPredictor implements Predictor {
       return this.trainingShare(body);
     }
     const work = this.opts.causalAttention ? 0.5 : 1;
-    const rate = this.peakGflops(q.dtype).gflops * this.arch.attention * FUSED_ATTENTION_BACKWARD.rate * 1e3;
+    const rate = this.peakGflops(q.dtype).gflops * this.attentionFraction() * FUSED_ATTENTION_BACKWARD.rate * 1e3;
     const computeUs = (q.flops * work * FUSED_ATTENTION_BACKWARD.flops) / rate;
     return this.trainingShare(Math.max(computeUs, (2 * q.bytes) / this.bytesPerUs()) + launch);
   }
@@ -203,8 +208,14 @@ export class DatasheetPredictor implements Predictor {
   private attentionUs(q: OpQuery, gflops: number): number {
     if (this.opts.unfusedAttention) return this.unfusedAttentionUs(q, gflops, this.opts.unfusedAttention.dropout);
     const work = this.opts.causalAttention ? 0.5 : 1;
-    const computeUs = (q.flops * work) / (gflops * this.arch.attention * 1e3);
+    const computeUs = (q.flops * work) / (gflops * this.attentionFraction() * 1e3);
     return Math.max(computeUs, q.bytes / this.bytesPerUs());
+  }
+
+  /** The fused kernel's fraction of the tensor peak: FlashAttention-2's where the stack runs it and the architecture has faster ones. */
+  private attentionFraction(): number {
+    const a = this.arch;
+    return this.opts.fusedAttention === 'flash-attention-2' ? (a.attentionFlash2 ?? a.attention) : a.attention;
   }
 
   /** Unfused attention's forward (µs) less the one launch kernelUs adds back. */
