@@ -26,7 +26,7 @@ export const FSDP_STACK: StackRule = {
   attention: {
     kernel: 'fused',
     fused: 'flash-attention-2',
-    how: "PyTorch SDPA's flash backend or the flash-attn 2.x package (llm-foundry attn_impl flash; its triton kernel is no faster on Hopper): FlashAttention-2, not FlashAttention-3",
+    how: "PyTorch SDPA's flash backend or the flash-attn 2.x package (llm-foundry attn_impl flash, IBM fms-fsdp SDPA): FlashAttention-2, not FlashAttention-3 or cuDNN (as torchtitan's rule says of SDPA's order)",
   },
   gradientSync: {
     overlapped: true,

@@ -24,7 +24,7 @@ export const TORCHTITAN_STACK: StackRule = {
   attention: {
     kernel: 'fused',
     fused: 'flash-attention-2',
-    how: 'PyTorch SDPA (its flash backend, FlashAttention-2, on Ampere and later; flex attention optional)',
+    how: "PyTorch SDPA (flex attention optional): its flash backend, FlashAttention-2, on Ampere and later; cuDNN's kernel comes last in SDPA's order from 2.5.1 (pytorch/pytorch#138522) until builds whose cuDNN passes 9.15 prefer it on sm90/sm100 (sdp_utils.cpp check_prefer_cudnn_attention)",
   },
   gradientSync: {
     overlapped: true,
