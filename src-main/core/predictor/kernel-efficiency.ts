@@ -19,16 +19,6 @@ const ArchitectureSchema = z.strictObject({
   /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak: the newest kernel the architecture has. */
   attention: fraction,
   /**
-   * FlashAttention-2 where the architecture has faster fused kernels (Hopper: FlashAttention-3 and
-   * cuDNN), as a fraction of the dense tensor peak; what stacks running flash-attn 2.x or PyTorch
-   * SDPA's flash backend reach. Absent: `attention`. Hopper 0.26, from FlashAttention's own papers,
-   * not fitted: its `attention` (0.45) over FlashAttention-3's speedup over FlashAttention-2 on the
-   * H100, 1.5-2.0x (midpoint 1.75; Shah et al. 2024, abstract: "FlashAttention-2 achieving only 35%
-   * utilization on the H100 GPU"); Ampere's FlashAttention-2 0.55 x 35/73 (its best utilization
-   * on the H100 over its best on the A100, Dao 2023) gives the same 0.26.
-   */
-  attentionFlash2: fraction.optional(),
-  /**
    * Training steps: the share of the kernels' own time a training framework's step reaches
    * (hidden dropout, optimizer and launch gaps the kernel list leaves out). Absent: 1.
    */

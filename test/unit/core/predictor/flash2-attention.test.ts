@@ -1,7 +1,8 @@
 /**
  * FlashAttention-2 on Hopper (issue 59): a stack whose rule runs FlashAttention-2 (PyTorch SDPA's
- * flash backend, flash-attn 2.x) gets the architecture's `attentionFlash2` fraction for its fused
- * attention, forward and backward; Megatron (Transformer Engine's cuDNN attention) keeps `attention`.
+ * flash backend, flash-attn 2.x) gets the architecture's `attention` fraction times FlashAttention-2's
+ * rate over FlashAttention-3's (their H100 table) for its fused attention, forward and backward;
+ * Megatron (Transformer Engine's cuDNN attention) keeps `attention`.
  */
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
@@ -10,7 +11,8 @@ import { virtualDevice } from '../../../../src-main/core/planner/cost/datasheets
 import { datasheetCandidate } from '../../../../src-main/core/planner/problem/datasheet-candidate.js';
 import { TRAINING_STACK_RULES } from '../../../../src-main/core/planner/stacks/stacks.js';
 import { DatasheetPredictor } from '../../../../src-main/core/predictor/datasheet-predictor.js';
-import { architectureEfficiency, KERNEL_EFFICIENCIES } from '../../../../src-main/core/predictor/kernel-efficiency.js';
+import { attentionPeakShare } from '../../../../src-main/core/engines/attention-kernels.js';
+import { architectureEfficiency } from '../../../../src-main/core/predictor/kernel-efficiency.js';
 import {
   FUSED_ATTENTION_KERNELS,
   type FusedAttentionKernel,
@@ -53,16 +55,23 @@ function priced(device: typeof H100, fused: FusedAttentionKernel | undefined, q:
 }
 
 describe('FlashAttention-2 on Hopper', () => {
-  it('ships a Hopper FlashAttention-2 fraction below its newest kernels, and none for Ampere (FlashAttention-2 is its newest)', () => {
-    expect(hopper.attentionFlash2).toBeDefined();
-    expect(hopper.attentionFlash2 ?? 1).toBeLessThan(hopper.attention);
-    expect(KERNEL_EFFICIENCIES.architectures['Ampere']?.attentionFlash2).toBeUndefined();
+  it("takes FlashAttention-2's rate over FlashAttention-3's from their H100 table at the sequence's keys", () => {
+    const ratio = (keys: number): number =>
+      (attentionPeakShare('Hopper', 'fa2', keys, true) ?? NaN) /
+      (attentionPeakShare('Hopper', 'fa3', keys, true) ?? NaN);
+    // FlashAttention-3's paper, Figure 5, causal, head dim 128: 298 and 521 TFLOP/s at 2k, 333 and 602 at 8k.
+    expect(ratio(2048)).toBeCloseTo(298 / 521, 6);
+    expect(ratio(8192)).toBeCloseTo(333 / 602, 6);
+    expect(attentionPeakShare('Ampere', 'fa2', 2048, true)).toBeUndefined();
   });
 
-  it("prices a Hopper stack's FlashAttention-2 forward and backward at attention / attentionFlash2 the time", () => {
+  it("prices a Hopper stack's FlashAttention-2 forward and backward at FlashAttention-3's rate over its own the time", () => {
     const newest = priced(H100, 'newest');
     const flash2 = priced(H100, 'flash-attention-2');
-    const ratio = hopper.attention / (hopper.attentionFlash2 ?? NaN);
+    const ratio =
+      (attentionPeakShare('Hopper', 'fa3', SHAPE.seq, true) ?? NaN) /
+      (attentionPeakShare('Hopper', 'fa2', SHAPE.seq, true) ?? NaN);
+    expect(ratio).toBeCloseTo(602 / 333, 6);
     const launch = hopper.kernelUs / (hopper.training ?? 1);
     expect((flash2.forward - launch) / (newest.forward - launch)).toBeCloseTo(ratio, 6);
     expect((flash2.backward - launch) / (newest.backward - launch)).toBeCloseTo(ratio, 6);
