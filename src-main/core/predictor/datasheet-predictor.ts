@@ -12,6 +12,10 @@
  *   bandwidth, so few-row GEMMs (decode) are memory-bound as they are on the GPU.
  * - Attention {batch,heads,seq,headDim}: the fused kernel frameworks run (FlashAttention/SDPA) at
  *   `attention` of the tensor peak; a causal model's kernel skips the masked half of the scores.
+ *   A stack that runs FlashAttention-2 (`fusedAttention`) where the architecture has faster kernels
+ *   (Hopper: FlashAttention-3, cuDNN) gets that fraction times FlashAttention-2's rate over
+ *   FlashAttention-3's at the sequence's key count, as FlashAttention-3's paper measured both on the
+ *   H100 (engines/attention-kernels.ts): 0.57 of it at 2k keys causal, 0.55 at 8k.
  *   Unfused where the stack ran it so (`unfusedAttention`, unfused-attention.ts): two batched
  *   GEMMs through the tile model and the scores through memory. In a training step its backward
  *   is priced apart (Prediction.backwardUs): FlashAttention-2's at 2.5x the FLOPs and 63/73 of the
@@ -38,6 +42,8 @@ import {
   type KernelEfficiencies,
   type WeightKindEfficiency,
 } from './kernel-efficiency.js';
+import type { FusedAttentionKernel } from './attention-kernels.js';
+import { attentionPeakShare } from '../engines/attention-kernels.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 import {
   unfusedAttentionBackwardUs,
@@ -64,6 +70,8 @@ export interface DatasheetPredictorOptions {
    * the fused kernel; `dropout`: the probabilities are dropped out too (training a model with dropout).
    */
   unfusedAttention?: { dropout: boolean };
+  /** The fused attention kernel the stack runs (default the architecture's newest). */
+  fusedAttention?: FusedAttentionKernel;
   /** fp8 GEMMs whose inputs are already fp8 (a GEMM benchmark): no cast priced. Default false. */
   fp8Inputs?: boolean;
   /** Other fractions (tests, calibration); default the shipped ones. */
@@ -162,7 +170,7 @@ export class DatasheetPredictor implements Predictor {
       return this.trainingShare(body);
     }
     const work = this.opts.causalAttention ? 0.5 : 1;
-    const rate = this.peakGflops(q.dtype).gflops * this.arch.attention * FUSED_ATTENTION_BACKWARD.rate * 1e3;
+    const rate = this.peakGflops(q.dtype).gflops * this.attentionFraction(q) * FUSED_ATTENTION_BACKWARD.rate * 1e3;
     const computeUs = (q.flops * work * FUSED_ATTENTION_BACKWARD.flops) / rate;
     return this.trainingShare(Math.max(computeUs, (2 * q.bytes) / this.bytesPerUs()) + launch);
   }
@@ -203,8 +211,22 @@ export class DatasheetPredictor implements Predictor {
   private attentionUs(q: OpQuery, gflops: number): number {
     if (this.opts.unfusedAttention) return this.unfusedAttentionUs(q, gflops, this.opts.unfusedAttention.dropout);
     const work = this.opts.causalAttention ? 0.5 : 1;
-    const computeUs = (q.flops * work) / (gflops * this.arch.attention * 1e3);
+    const computeUs = (q.flops * work) / (gflops * this.attentionFraction(q) * 1e3);
     return Math.max(computeUs, q.bytes / this.bytesPerUs());
+  }
+
+  /**
+   * The fused kernel's fraction of the tensor peak: `attention`, or where the stack runs
+   * FlashAttention-2 on an architecture whose newest kernels outrun it, `attention` times
+   * FlashAttention-2's rate over FlashAttention-3's at this many keys (their published table).
+   */
+  private attentionFraction(q: OpQuery): number {
+    const own = this.arch.attention;
+    if (this.opts.fusedAttention !== 'flash-attention-2') return own;
+    const [keys, causal, arch] = [dim(q.shape, 'seq'), this.opts.causalAttention ?? false, this.datasheet.architecture];
+    const flash2 = attentionPeakShare(arch, 'fa2', keys, causal);
+    const flash3 = attentionPeakShare(arch, 'fa3', keys, causal);
+    return flash2 !== undefined && flash3 !== undefined ? (own * flash2) / flash3 : own;
   }
 
   /** Unfused attention's forward (µs) less the one launch kernelUs adds back. */

@@ -16,7 +16,7 @@ const ArchitectureSchema = z.strictObject({
   gemmFp8: fraction.optional(),
   /** The output tile a GEMM kernel computes per SM and wave: [rows, columns]. */
   tile: z.tuple([z.number().int().positive(), z.number().int().positive()]),
-  /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak. */
+  /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak: the newest kernel the architecture has. */
   attention: fraction,
   /**
    * Training steps: the share of the kernels' own time a training framework's step reaches

@@ -170,7 +170,11 @@ function addDatasheetGpus(
     checkLines.set(name, check);
     warnings.push(...v.warnings, `${name} is from its datasheet, not measured. ${check}`);
     out.candidates.push(
-      datasheetCandidate(v, { model, mode: req.mode, weights: req.weights, attention: req.attention }, transfer?.table),
+      datasheetCandidate(
+        v,
+        { model, mode: req.mode, weights: req.weights, attention: req.attention, fusedAttention: req.fusedAttention },
+        transfer?.table,
+      ),
     );
   }
 }

@@ -159,7 +159,8 @@ export function resolvePlanRequest(db: Database, asked: PlanRequest, warnings: s
   });
   if (workload.layers.length === 0) throw new UserError(`${workload.name} has no layers to place`);
   const model = plannedModel(decoder, workload.name);
-  const all = planDevices(db, request, model, warnings);
+  // A stack's rule names the fused attention kernel it runs (FlashAttention-2 is slower on Hopper).
+  const all = planDevices(db, { ...request, fusedAttention: stack?.attention.fused }, model, warnings);
   const devices = tuned ? withoutCpus(all, warnings) : all;
   const dtype = computeDtype(workload);
   warnings.push(

@@ -2,7 +2,7 @@
 import type { CatalogEntry } from '../../catalog/index.js';
 import { DatasheetPredictor } from '../../predictor/datasheet-predictor.js';
 import { memoryEfficiency, type KernelEfficiencies } from '../../predictor/kernel-efficiency.js';
-import type { AttentionKernel } from '../../predictor/attention-kernels.js';
+import type { AttentionKernel, FusedAttentionKernel } from '../../predictor/attention-kernels.js';
 import { WEIGHT_FORMATS, type WeightFormat } from '../../workload/generation.js';
 import type { VirtualDevice } from '../cost/datasheets.js';
 import type { PlanCandidate } from '../search/plan-candidate.js';
@@ -15,13 +15,15 @@ export interface DatasheetRequest {
   weights?: WeightFormat | undefined;
   /** Training: the attention kernel the stack runs (default fused). */
   attention?: AttentionKernel | undefined;
+  /** Training: which fused kernel the stack runs (its rule's `attention.fused`; default the architecture's newest). */
+  fusedAttention?: FusedAttentionKernel | undefined;
 }
 
 /**
  * The predictor of a datasheet GPU in this request: its datasheet and the shipped kernel
  * fractions (or a profiled GPU's transferred table), the served weight format, whether the
  * model's attention is causal, and, training, whether the stack runs it unfused (with the model's
- * dropout on the probabilities).
+ * dropout on the probabilities) or which fused kernel it runs.
  */
 function datasheetPredictor(v: VirtualDevice, req: DatasheetRequest, table?: KernelEfficiencies): DatasheetPredictor {
   const e = req.model;
@@ -35,10 +37,12 @@ function datasheetPredictor(v: VirtualDevice, req: DatasheetRequest, table?: Ker
     training && req.attention === 'unfused'
       ? { unfusedAttention: { dropout: e?.kind === 'transformer' && e.dropout } }
       : {};
+  const fused = training && req.fusedAttention ? { fusedAttention: req.fusedAttention } : {};
   return new DatasheetPredictor(v.datasheet, {
     causalAttention: causal,
     training,
     ...unfused,
+    ...fused,
     ...weights,
     ...(table ? { table } : {}),
   });

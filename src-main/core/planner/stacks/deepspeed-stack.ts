@@ -22,7 +22,11 @@ export const DEEPSPEED_STACK: StackRule = {
     'full only: deepspeed.checkpointing checkpoints whole layers (activation_checkpointing in the config)',
   selective: 'attention-core',
   vocabParallel: null,
-  attention: { kernel: 'fused', how: "the model's own attention (PyTorch SDPA in a Hugging Face model)" },
+  attention: {
+    kernel: 'fused',
+    fused: 'flash-attention-2',
+    how: "the model's own attention (PyTorch SDPA's flash backend, FlashAttention-2, in a Hugging Face model)",
+  },
   gradientSync: {
     // zero_optimization.overlap_comm defaults to false below stage 3 (deepspeed/runtime/zero/config.py), and the export leaves it unset.
     overlapped: false,

@@ -23,7 +23,11 @@ export const FSDP_STACK: StackRule = {
     'full only: activation checkpointing wraps whole blocks (apply_activation_checkpointing, Composer activation_checkpointing); no selective form',
   selective: 'attention-core',
   vocabParallel: null,
-  attention: { kernel: 'fused', how: 'PyTorch SDPA or flash-attn (llm-foundry attn_impl flash/triton)' },
+  attention: {
+    kernel: 'fused',
+    fused: 'flash-attention-2',
+    how: "PyTorch SDPA's flash backend or the flash-attn 2.x package (llm-foundry attn_impl flash, IBM fms-fsdp SDPA): FlashAttention-2, not FlashAttention-3 or cuDNN (as torchtitan's rule says of SDPA's order)",
+  },
   gradientSync: {
     overlapped: true,
     bucketBytes: TORCH_DDP_BUCKET_BYTES,

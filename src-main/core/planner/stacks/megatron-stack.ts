@@ -27,6 +27,7 @@ export const MEGATRON_STACK: StackRule = {
     'VocabParallelEmbedding (megatron/core/tensor_parallel/layers.py:232, built at megatron/core/models/common/embeddings/language_model_embedding.py:59), the output layer a ColumnParallelLinear (megatron/core/models/gpt/gpt_model.py:275) and vocab_parallel_cross_entropy (megatron/core/tensor_parallel/cross_entropy.py:213), NVIDIA/Megatron-LM @d98e8a64; Megatron-DeepSpeed the same (megatron/model/language_model.py:158 VocabParallelEmbedding, :21 parallel_lm_logits, megatron/model/gpt_model.py:314 vocab_parallel_cross_entropy, microsoft/Megatron-DeepSpeed @f4157bea)',
   attention: {
     kernel: 'fused',
+    fused: 'newest',
     how: "Transformer Engine's fused attention (cuDNN / FlashAttention backends, --attention-backend auto); SC'21-era Megatron ran it unfused (batched QKᵀ and AV GEMMs, fused scale-mask-softmax)",
   },
   gradientSync: {

@@ -5,6 +5,7 @@
  * and the gradient synchronization is priced as the rule overlaps it (stage-cost.ts). Pure.
  */
 import type { AttentionKernel } from '../memory/attention-memory.js';
+import type { FusedAttentionKernel } from '../../predictor/attention-kernels.js';
 import type { SelectiveKind } from '../memory/op-checkpoint.js';
 import type { Recompute } from '../types.js';
 import type { TrainingStack } from './stack-names.js';
@@ -69,7 +70,8 @@ export interface StackRule {
    * them whole (no tensor parallelism).
    */
   vocabParallel: string | null;
-  attention: { kernel: AttentionKernel; how: string };
+  /** Its attention: fused or not, which fused kernel (FlashAttention-2 or the architecture's newest), and where that is written. */
+  attention: { kernel: AttentionKernel; fused: FusedAttentionKernel; how: string };
   gradientSync: GradientSyncRule;
   /** ZeRO-3: the next layer's all-gather prefetched behind this layer's compute (stage-cost.ts's formula). */
   gatherPrefetch: string;

@@ -41,6 +41,9 @@ export function stackAssumes(rule: StackRule): string {
     rule.tensorOverlap
       ? `tensor-parallel collectives overlapped with their GEMMs (${rule.tensorOverlap.flag}, compute capability ${rule.tensorOverlap.minComputeMajor}.0 and later)`
       : 'tensor-parallel collectives not overlapped',
+    rule.attention.fused === 'flash-attention-2'
+      ? 'attention by FlashAttention-2 (slower than cuDNN and FlashAttention-3 on Hopper)'
+      : "attention by the GPU's newest fused kernel (cuDNN, FlashAttention-3 on Hopper)",
   ].join('; ');
 }
 

@@ -23,7 +23,8 @@ export const TORCHTITAN_STACK: StackRule = {
     "tok_embeddings sharded by row (vocabulary) and lm_head by column with loss_parallel's sharded cross-entropy (torchtitan/models/common/decoder_sharding.py @b5bcd76c lines 360-376: weight Shard(0) for both; torchtitan/parallelisms/parallelize_llama.py @157a12c5 RowwiseParallel/ColwiseParallel)",
   attention: {
     kernel: 'fused',
-    how: 'PyTorch SDPA (FlashAttention-2 on Ampere and later; flex attention optional)',
+    fused: 'flash-attention-2',
+    how: "PyTorch SDPA (flex attention optional): its flash backend, FlashAttention-2, on Ampere and later; cuDNN's kernel comes last in SDPA's order from 2.5.1 (pytorch/pytorch#138522) until builds whose cuDNN passes 9.15 prefer it on sm90/sm100 (sdp_utils.cpp check_prefer_cudnn_attention)",
   },
   gradientSync: {
     overlapped: true,

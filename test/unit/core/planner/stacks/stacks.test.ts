@@ -83,8 +83,14 @@ describe('the stack rules', () => {
     expect(stackAssumes(fsdp)).toMatch(/^DP at ZeRO-0\/ZeRO-2\/ZeRO-3/);
     expect(stackAssumes(megatron)).toMatch(/^TP\+PP\+DP/);
     expect(stackAssumes(deepspeed)).toMatch(/gradient reduction after the backward pass/);
-    expect(stackAssumes(megatron)).toMatch(/tensor-parallel collectives overlapped with their GEMMs \(--tp-comm-overlap/);
+    expect(stackAssumes(megatron)).toMatch(
+      /tensor-parallel collectives overlapped with their GEMMs \(--tp-comm-overlap/,
+    );
     expect(stackAssumes(torchtitan)).toMatch(/tensor-parallel collectives not overlapped/);
+    expect(stackAssumes(torchtitan)).toMatch(
+      /attention by FlashAttention-2 \(slower than cuDNN and FlashAttention-3 on Hopper\)$/,
+    );
+    expect(stackAssumes(megatron)).toMatch(/attention by the GPU's newest fused kernel/);
   });
 
   it("sizes Megatron's bucket max(40M, 1M x DP) parameters, torch DDP's 25 MB", () => {
