@@ -146,7 +146,7 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'FILES',
       description:
-        'nccl-tests all_reduce_perf outputs (files or folders, comma separated): measured all-reduce replaces the model; two ranks on two machines measure the link between them',
+        'nccl-tests all_reduce_perf, all_gather_perf or reduce_scatter_perf outputs (files or folders, comma separated): a measured collective replaces the model for its GPUs; an all-reduce of two ranks on two machines measures the link between them',
     },
   },
   async run(ctx, opts) {

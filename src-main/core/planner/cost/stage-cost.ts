@@ -17,12 +17,10 @@
  *     (problem.gradientSync, stacks/) sets the bucket, or reduces after the backward: exposed = AR(G).
  *   - ZeRO-3 / FSDP FULL_SHARD, per microbatch, per layer l of the stage (l = 0..k−1 here): an
  *     all-gather g_l of its fp16 weights before its forward, another before its backward, and a
- *     reduce-scatter r_l of its gradients after it (each half an all-reduce of the layer's bytes).
- *     The next layer's collectives are prefetched behind this layer's compute (f_l forward, b_l
- *     backward, on the replica with the fewest samples), so only what exceeds it is exposed:
- *       forward  = g_0 + Σ_{l=1}^{k−1} max(0, g_l − f_{l−1})
- *       backward = g_{k−1} + Σ_{l=0}^{k−1} max(0, [l>0]·g_{l−1} + [l<k−1]·r_{l+1} − b_l) + r_0
- *       exposed  = microbatches × (forward + backward)
+ *     reduce-scatter r_l of its gradients after it, each priced as its own collective over the
+ *     shard ring (gather-scatter.ts; half an all-reduce under the alpha-beta default).
+ *     The next layer's collectives are prefetched behind this layer's compute, so only what
+ *     exceeds it is exposed (sharded-sync.ts), once per microbatch.
  *   Optimizer offload adds its host transfers and CPU step (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices. The link arithmetic is in cut-times.ts.
@@ -34,7 +32,8 @@
  *   are reduced over the devices holding the same shard.
  * Every search and evaluation goes through these functions, so equal plans cost exactly the same.
  */
-import type { CostModel } from './cost-model.js';
+import { shardCollectiveUs, type CostModel } from './cost-model.js';
+import type { ShardCollective } from './gather-scatter.js';
 import {
   deviceMemory,
   deviceMemoryBytes,
@@ -54,6 +53,7 @@ import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
 import { devicePrefixes } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
+import { shardedExposedUs } from './sharded-sync.js';
 import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
@@ -456,7 +456,7 @@ export class CostTables {
     return us + offload;
   }
 
-  /** One microbatch's exposed ZeRO-3 collectives over one shard ring (µs; the file comment's formula). */
+  /** One microbatch's exposed ZeRO-3 collectives over one shard ring (µs; sharded-sync.ts's formula). */
   private shardedLayersUs(
     ids: readonly string[],
     devices: readonly number[],
@@ -465,28 +465,20 @@ export class CostTables {
     tp: number,
     perReplica: number,
   ): number {
-    const k = to - from;
     const gather: number[] = [];
+    const scatter: number[] = [];
     const forward: number[] = [];
     const backward: number[] = [];
     for (let l = from; l < to; l++) {
-      // Fine-tuning gathers the frozen weights too (their stored bytes).
-      const bytes = this.shardParams(l, l + 1, tp) * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
-      // An all-gather (or a reduce-scatter) moves half of what an all-reduce of the same buffer does.
-      gather.push(this.allReduceUs(ids, bytes) / 2);
+      // Fine-tuning gathers the frozen weights too (their stored bytes); only trainable ones have gradients.
+      const params = this.shardParams(l, l + 1, tp);
+      const weights = params * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
+      gather.push(this.allReduceUs(ids, weights, 'all_gather'));
+      scatter.push(this.allReduceUs(ids, params * GRAD_BYTES_PER_PARAM, 'reduce_scatter'));
       forward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 0));
       backward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 1));
     }
-    // fp16 gradients are as large as fp16 weights: each reduce-scatter takes its layer's gather time.
-    const at = (a: readonly number[], i: number): number => (i >= 0 && i < k ? (a[i] as number) : 0);
-    let exposed = at(gather, 0);
-    for (let i = 1; i < k; i++) exposed += Math.max(0, at(gather, i) - at(forward, i - 1));
-    exposed += at(gather, k - 1) + at(gather, 0);
-    for (let i = 0; i < k; i++) {
-      const prefetched = at(gather, i - 1) + (i < k - 1 ? at(gather, i + 1) : 0);
-      exposed += Math.max(0, prefetched - at(backward, i));
-    }
-    return exposed;
+    return shardedExposedUs(gather, scatter, forward, backward);
   }
 
   /**
@@ -582,10 +574,13 @@ export class CostTables {
     }
   }
 
-  /** guard(() => cost.allReduceUs(ids, bytes)) without a closure: the searches ask for every range. */
-  private allReduceUs(ids: readonly string[], bytes: number): number {
+  /**
+   * guard(() => cost.allReduceUs(ids, bytes)) without a closure (the searches ask for every range);
+   * an all-gather or reduce-scatter of the whole buffer as cost-model.ts's shardCollectiveUs prices it.
+   */
+  private allReduceUs(ids: readonly string[], bytes: number, op?: ShardCollective): number {
     try {
-      const v = this.cost.allReduceUs(ids, bytes);
+      const v = op ? shardCollectiveUs(this.cost, op, ids, bytes) : this.cost.allReduceUs(ids, bytes);
       return Number.isNaN(v) ? Infinity : v;
     } catch (e) {
       return this.failed(e);
