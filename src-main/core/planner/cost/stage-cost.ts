@@ -8,9 +8,9 @@
  *   replica's.
  * - Gradient synchronization of a data-parallel stage (training), its exposed part only (the rest
  *   runs on NCCL's stream behind compute). With N replicas, over the devices holding one shard:
- *   - DDP, ZeRO-1 and ZeRO-2 (reduce-scatter + all-gather move what one all-reduce moves), once per
- *     step, in buckets behind the last microbatch's backward pass:
+ *   - DDP, ZeRO-1 and ZeRO-2, once per step, in buckets behind the last microbatch's backward pass:
  *       exposed = max(AR(G) − B, AR(min(G, bucket)))
+ *     AR: DDP's all-reduce; ZeRO-1/2's reduce-scatter of the gradients plus all-gather of the weights.
  *     G = the stage's fp16 gradient bytes, B = one microbatch's backward on the replica with the
  *     fewest samples (floor(samples / N) at its slowest device), bucket = GRADIENT_BUCKET_BYTES:
  *     the last bucket is reduced after the backward ends whatever the overlap. The training stack
@@ -449,11 +449,17 @@ export class CostTables {
     const backwardUs = sync?.overlapped === false ? 0 : perReplica * this.leastPerSampleUs(devices, from, to, tp, 1);
     let us = 0;
     for (const ids of rings) {
-      const all = this.allReduceUs(ids, bytes);
-      const last = sync?.overlapped === false ? all : this.allReduceUs(ids, lastBucket);
+      const all = this.reductionUs(ids, bytes);
+      const last = sync?.overlapped === false ? all : this.reductionUs(ids, lastBucket);
       us = Math.max(us, Math.max(all - backwardUs, last));
     }
     return us + offload;
+  }
+
+  /** DDP all-reduces gradients; ZeRO-1/2 reduce-scatter them and all-gather the updated weights (as many bytes). */
+  private reductionUs(ids: readonly string[], bytes: number): number {
+    if (this.problem.zeroStage === 0) return this.allReduceUs(ids, bytes);
+    return this.allReduceUs(ids, bytes, 'reduce_scatter') + this.allReduceUs(ids, bytes, 'all_gather');
   }
 
   /** One microbatch's exposed ZeRO-3 collectives over one shard ring (µs; sharded-sync.ts's formula). */

@@ -16,7 +16,7 @@ import {
 } from '../../../../../src-main/core/planner/cost/cost-model.js';
 import { gatherScatterOver } from '../../../../../src-main/core/planner/cost/gather-scatter.js';
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
-import type { PlanLink } from '../../../../../src-main/core/planner/types.js';
+import type { PlanLink, PlanProblem } from '../../../../../src-main/core/planner/types.js';
 import { twoGpuProblem } from '../../../../helpers/two-gpu-problem.js';
 
 const GPUS = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -113,20 +113,32 @@ describe('the cost model', () => {
   });
 });
 
-describe('ZeRO-3 sync priced with the all-gather and reduce-scatter of the cost model', () => {
+describe('sharded sync priced with the all-gather and reduce-scatter of the cost model', () => {
   // Two GPUs, four layers of 1e8 parameters (2e8 bytes each), no compute to hide behind, one microbatch.
-  const problem = twoGpuProblem(
-    { forwardUs: { a: 0, b: 0 }, names: ['G', 'G'], memoryBytes: 80e9, link: { alphaUs: 0, gbps: 100, kind: 'NV' } },
-    { batch: 2, zeroStage: 3 },
-  );
+  const problem = (zeroStage: 0 | 1 | 2 | 3): PlanProblem =>
+    twoGpuProblem(
+      { forwardUs: { a: 0, b: 0 }, names: ['G', 'G'], memoryBytes: 80e9, link: { alphaUs: 0, gbps: 100, kind: 'NV' } },
+      { batch: 2, zeroStage },
+    );
   const base: CostModel = { linkUs: () => 0, allReduceUs: () => 1000 };
+
+  it('reduce-scatters gradients and all-gathers weights under ZeRO-1 and ZeRO-2, all-reduces under DDP', () => {
+    const cost: CostModel = { ...base, allGatherUs: () => 300, reduceScatterUs: () => 100 };
+    const syncUs = (z: 0 | 1 | 2): number => plannerContext(problem(z), cost).tables.gradientSyncUs([0, 1], 0, 4, 1, 2);
+    expect(syncUs(0)).toBe(1000);
+    expect(syncUs(1)).toBe(400);
+    expect(syncUs(2)).toBe(400);
+  });
 
   it('exposes two gathers and one reduce-scatter per layer, each at its own price', () => {
     const cost: CostModel = { ...base, allGatherUs: () => 300, reduceScatterUs: () => 100 };
-    expect(plannerContext(problem, cost).tables.gradientSyncUs([0, 1], 0, 4, 1, 2)).toBeCloseTo(4 * (2 * 300 + 100), 6);
+    expect(plannerContext(problem(3), cost).tables.gradientSyncUs([0, 1], 0, 4, 1, 2)).toBeCloseTo(
+      4 * (2 * 300 + 100),
+      6,
+    );
   });
 
   it('takes half the all-reduce for each without them', () => {
-    expect(plannerContext(problem, base).tables.gradientSyncUs([0, 1], 0, 4, 1, 2)).toBeCloseTo(4 * 3 * 500, 6);
+    expect(plannerContext(problem(3), base).tables.gradientSyncUs([0, 1], 0, 4, 1, 2)).toBeCloseTo(4 * 3 * 500, 6);
   });
 });
