@@ -121,7 +121,16 @@ const ZERO: Record<string, 0 | 1 | 2 | 3> = {
   'fsdp-shard-grad-op': 2,
   zero3: 3,
   'fsdp-full-shard': 3,
+  hsdp: 3,
 };
+
+/**
+ * Hybrid sharding's shard group: config.shardGroup, else FSDP's HYBRID_SHARD default, full sharding
+ * within a node (PyTorch docs, ShardingStrategy.HYBRID_SHARD), nodes of 8 as plan places datasheet GPUs.
+ */
+function shardGroupOf(c: Cell): number | undefined {
+  return str(c, 'zero') === 'hsdp' ? (num(c, 'shardGroup') ?? 8) : undefined;
+}
 
 /** The cell's data-parallel replicas: its dp, else the GPUs left over tp x cp x pp. */
 function dataParallel(c: Cell, gpus: number): number {
@@ -142,6 +151,8 @@ function layoutOf(c: Cell, gpus: number, microbatches?: number): string {
   const recompute = str(c, 'recompute');
   const parts = [`tp=${tp}`, `pp=${pp}`, `dp=${dp}`, ...(cp > 1 ? [`cp=${cp}`] : [])];
   if (z !== undefined) parts.push(`zero=${z}`);
+  const shard = shardGroupOf(c);
+  if (shard !== undefined) parts.push(`shard=${shard}`);
   if (recompute !== undefined) parts.push(`recompute=${recompute}`);
   if (microbatches !== undefined) parts.push(`mb=${microbatches}`);
   return parts.join(',');

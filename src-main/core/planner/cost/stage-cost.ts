@@ -4,8 +4,7 @@
  * - A stage on one device: samples × Σ per-sample layer time (forward + backward when training,
  *   forward for inference).
  * - A data-parallel stage: each microbatch is split in whole samples in proportion to device speed
- *   (the split that minimizes the slowest replica, split-samples.ts); the stage time is the slowest
- *   replica's.
+ *   (split-samples.ts); the stage time is the slowest replica's.
  * - Gradient synchronization of a data-parallel stage (training), its exposed part only (the rest
  *   runs on NCCL's stream behind compute). With N replicas, over the devices holding one shard:
  *   - DDP, ZeRO-1 and ZeRO-2, once per step, in buckets behind the last microbatch's backward pass:
@@ -15,12 +14,9 @@
  *     fewest samples (floor(samples / N) at its slowest device), bucket = GRADIENT_BUCKET_BYTES:
  *     the last bucket is reduced after the backward ends whatever the overlap. The training stack
  *     (problem.gradientSync, stacks/) sets the bucket, or reduces after the backward: exposed = AR(G).
- *   - ZeRO-3 / FSDP FULL_SHARD, per microbatch, per layer l of the stage (l = 0..k−1 here): an
- *     all-gather g_l of its fp16 weights before its forward, another before its backward, and a
- *     reduce-scatter r_l of its gradients after it, each priced as its own collective over the
- *     shard ring (gather-scatter.ts; half an all-reduce under the alpha-beta default).
- *     The next layer's collectives are prefetched behind this layer's compute, so only what
- *     exceeds it is exposed (sharded-sync.ts), once per microbatch.
+ *   - ZeRO-3 / FSDP, per microbatch and layer: all-gathers of its weights before its forward and
+ *     backward and a reduce-scatter of its gradients after it (gather-scatter.ts), prefetched behind
+ *     the neighbours' compute; HSDP inside shard groups, all-reduced across them (sharded-sync.ts).
  *   Optimizer offload adds its host transfers and CPU step (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices. The link arithmetic is in cut-times.ts.
@@ -39,7 +35,6 @@ import {
   deviceMemoryBytes,
   blankMemoryInput,
   GRAD_BYTES_PER_PARAM,
-  OFFLOAD_CPU_BYTES_PER_PARAM,
   WEIGHT_BYTES_PER_PARAM,
   type MemoryBreakdown,
   type StageMemoryInput,
@@ -53,7 +48,8 @@ import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
 import { devicePrefixes } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
-import { shardedExposedUs } from './sharded-sync.js';
+import { offloadStepUs } from './offload-time.js';
+import { distinctRoutes, hybridGroups, shardedExposedUs } from './sharded-sync.js';
 import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
@@ -236,7 +232,9 @@ export class CostTables {
     const { from, to, tp, samples } = load;
     const into = this.scratchInput;
     into.params = this.shardParams(from, to, tp);
-    into.replicas = load.replicas;
+    // Hybrid sharding (HSDP) shards ZeRO-3's state over a shard group only.
+    into.replicas =
+      this.problem.zeroStage === 3 ? Math.min(load.replicas, this.problem.shardGroup ?? Infinity) : load.replicas;
     into.activationBytesPerSample =
       this.problem.mode === 'inference'
         ? this.activationBytesPerSample(from, to)
@@ -439,7 +437,12 @@ export class CostTables {
     if (this.problem.zeroStage === 3) {
       const microbatches = Math.max(1, Math.round(this.problem.batch / samples));
       let us = 0;
-      for (const ids of rings) us = Math.max(us, this.shardedLayersUs(ids, devices, from, to, tp, perReplica));
+      for (const ring of rings) {
+        const { shards, replicas } = hybridGroups(ring, this.problem.shardGroup);
+        const across = distinctRoutes(this.cost, replicas);
+        for (const ids of distinctRoutes(this.cost, shards))
+          us = Math.max(us, this.shardedLayersUs(ids, across, devices, from, to, tp, perReplica));
+      }
       return microbatches * us + offload;
     }
     const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
@@ -462,9 +465,13 @@ export class CostTables {
     return this.allReduceUs(ids, bytes, 'reduce_scatter') + this.allReduceUs(ids, bytes, 'all_gather');
   }
 
-  /** One microbatch's exposed ZeRO-3 collectives over one shard ring (µs; sharded-sync.ts's formula). */
+  /**
+   * One microbatch's exposed ZeRO-3 collectives over one shard group (µs; sharded-sync.ts's formula),
+   * each reduce-scatter followed by the all-reduce of its shard across the groups (`across`, HSDP).
+   */
   private shardedLayersUs(
     ids: readonly string[],
+    across: readonly string[][],
     devices: readonly number[],
     from: number,
     to: number,
@@ -480,7 +487,10 @@ export class CostTables {
       const params = this.shardParams(l, l + 1, tp);
       const weights = params * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
       gather.push(this.allReduceUs(ids, weights, 'all_gather'));
-      scatter.push(this.allReduceUs(ids, params * GRAD_BYTES_PER_PARAM, 'reduce_scatter'));
+      const grads = params * GRAD_BYTES_PER_PARAM;
+      let replicated = 0;
+      for (const r of across) replicated = Math.max(replicated, this.allReduceUs(r, grads / ids.length));
+      scatter.push(this.allReduceUs(ids, grads, 'reduce_scatter') + replicated);
       forward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 0));
       backward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 1));
     }
@@ -523,37 +533,26 @@ export class CostTables {
   private shardRings(devices: readonly number[], tp: number): string[][] {
     const cached = this.shardRingCache.find(devices, tp);
     if (cached) return cached;
-    const seen = new Set<string>();
-    const rings = Array.from({ length: tp }, (_, j) =>
-      devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
-    ).filter((ring) => {
-      const key = this.cost.allReduceKey?.(ring) ?? null;
-      if (key !== null && seen.has(key)) return false;
-      if (key !== null) seen.add(key);
-      return true;
-    });
+    const rings = distinctRoutes(
+      this.cost,
+      Array.from({ length: tp }, (_, j) =>
+        devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
+      ),
+    );
     return this.shardRingCache.add(devices, tp, rings);
   }
 
-  /**
-   * Optimizer offload, once per step: each device sends its share of fp16 gradients to the host
-   * (its shard over the data-parallel replicas) and gets fp16 weights back (4 bytes per parameter
-   * over its host link), and the CPU streams the Adam step over the stage's parameters; the slowest
-   * device counts (µs). 0 without offload.
-   */
+  /** Optimizer offload's host transfers and CPU step for the stage (offload-time.ts, µs); 0 without offload. */
   offloadUs(devices: readonly number[], from: number, to: number, tp = 1): number {
     const o = this.problem.optimizerOffload;
     if (!o || this.problem.mode === 'inference') return 0;
     const share = this.shardParams(from, to, tp) / Math.max(1, devices.length / tp);
-    let worst = 0;
-    for (const d of devices) {
-      const id = this.deviceIds[d] as string;
-      const host = o.hostGBps[id] ?? o.defaultHostGBps;
-      const us = (share * (WEIGHT_BYTES_PER_PARAM + GRAD_BYTES_PER_PARAM)) / (host * 1e3);
-      worst = Math.max(worst, us);
-    }
-    // The Adam steps of all replicas are counted on one CPU (conservative when they sit on several hosts).
-    return worst + (this.params(from, to) * OFFLOAD_CPU_BYTES_PER_PARAM) / (o.cpuGBps * 1e3);
+    return offloadStepUs(
+      o,
+      devices.map((d) => this.deviceIds[d] as string),
+      share,
+      this.params(from, to),
+    );
   }
 
   /** Activations of one microbatch after layer `lastLayer`, over the slowest link between the stages (µs). */
@@ -580,10 +579,7 @@ export class CostTables {
     }
   }
 
-  /**
-   * guard(() => cost.allReduceUs(ids, bytes)) without a closure (the searches ask for every range);
-   * an all-gather or reduce-scatter of the whole buffer as cost-model.ts's shardCollectiveUs prices it.
-   */
+  /** guard(() => cost.allReduceUs(ids, bytes)) without a closure (or its `op`: shardCollectiveUs). */
   private allReduceUs(ids: readonly string[], bytes: number, op?: ShardCollective): number {
     try {
       const v = op ? shardCollectiveUs(this.cost, op, ids, bytes) : this.cost.allReduceUs(ids, bytes);
