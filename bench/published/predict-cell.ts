@@ -9,6 +9,8 @@ import type { Database } from '../../src-main/adapters/store/types.js';
 import { catalogNames, getCatalogEntry } from '../../src-main/core/catalog/index.js';
 import type { CatalogEntry } from '../../src-main/core/catalog/index.js';
 import { allReduceOver, allReduceRoute } from '../../src-main/core/planner/cost/all-reduce.js';
+import { gatherScatterOver, SHARD_COLLECTIVES } from '../../src-main/core/planner/cost/gather-scatter.js';
+import { busBandwidthFactor } from '../../src-main/core/planner/cost/nccl-tests.js';
 import {
   MAX_VIRTUAL_CLUSTER_GPUS,
   virtualDevice,
@@ -119,7 +121,16 @@ const ZERO: Record<string, 0 | 1 | 2 | 3> = {
   'fsdp-shard-grad-op': 2,
   zero3: 3,
   'fsdp-full-shard': 3,
+  hsdp: 3,
 };
+
+/**
+ * Hybrid sharding's shard group: config.shardGroup, else FSDP's HYBRID_SHARD default, full sharding
+ * within a node (PyTorch docs, ShardingStrategy.HYBRID_SHARD), nodes of 8 as plan places datasheet GPUs.
+ */
+function shardGroupOf(c: Cell): number | undefined {
+  return str(c, 'zero') === 'hsdp' ? (num(c, 'shardGroup') ?? 8) : undefined;
+}
 
 /** The cell's data-parallel replicas: its dp, else the GPUs left over tp x cp x pp. */
 function dataParallel(c: Cell, gpus: number): number {
@@ -140,6 +151,8 @@ function layoutOf(c: Cell, gpus: number, microbatches?: number): string {
   const recompute = str(c, 'recompute');
   const parts = [`tp=${tp}`, `pp=${pp}`, `dp=${dp}`, ...(cp > 1 ? [`cp=${cp}`] : [])];
   if (z !== undefined) parts.push(`zero=${z}`);
+  const shard = shardGroupOf(c);
+  if (shard !== undefined) parts.push(`shard=${shard}`);
   if (recompute !== undefined) parts.push(`recompute=${recompute}`);
   if (microbatches !== undefined) parts.push(`mb=${microbatches}`);
   return parts.join(',');
@@ -385,15 +398,17 @@ function bandwidthCell(c: Cell): { predicted: number; detail: string } {
 }
 
 /**
- * nccl-tests bus bandwidth of an all-reduce over the cell's GPUs, from the cost model: in one
- * machine, or in nodes of 8 over the cell's network (config.network: a node of
- * models/node-networks.json or '8x400Gb-IB'). config.nvls false: the run disabled NVLS
- * (NCCL_NVLS_ENABLE=0), so the links lose it.
+ * nccl-tests bus bandwidth of an all-reduce, all-gather or reduce-scatter over the cell's GPUs,
+ * from the cost model (all-reduce.ts, gather-scatter.ts): in one machine, or in nodes of 8 over
+ * the cell's network (config.network: a node of models/node-networks.json or '8x400Gb-IB').
+ * config.nvls false: the run disabled NVLS (NCCL_NVLS_ENABLE=0), so the links lose it. busbw =
+ * algbw x 2(n−1)/n for an all-reduce, (n−1)/n for the other two (nccl-tests PERFORMANCE.md).
  */
 function ncclCell(c: Cell): { predicted: number; detail: string } {
   const gpu = gpuOf(c);
   const op = str(c, 'op') ?? 'all_reduce';
-  if (op !== 'all_reduce') refuse(`${op} (the planner prices all-reduce)`);
+  if (op !== 'all_reduce' && !(SHARD_COLLECTIVES as readonly string[]).includes(op))
+    refuse(`${op} (the planner prices all_reduce, all_gather and reduce_scatter)`);
   const bytes = need(c, 'bytes');
   // Placed as plan places datasheet GPUs: nodes of 8 with the generation's InfiniBand beyond 8.
   const nodes = virtualNodes(Array<string>(c.gpus).fill(gpu.name), undefined);
@@ -401,14 +416,12 @@ function ncclCell(c: Cell): { predicted: number; detail: string } {
   const network = str(c, 'network') ?? nodes.network;
   const built = buildPlanLinks(devices, network ? { network } : {}).links;
   const links = c.config['nvls'] === false ? built.map(({ nvlsGbps: _, ...l }) => l) : built;
-  const route = allReduceRoute(
-    devices.map((d) => d.id),
-    links,
-  );
-  const { us, algorithm } = route ? allReduceOver(route, bytes) : refuse('no route between the GPUs');
+  const ids = devices.map((d) => d.id);
+  const route = allReduceRoute(ids, links) ?? refuse('no route between the GPUs');
+  const { us, algorithm } = op === 'all_reduce' ? allReduceOver(route, bytes) : gatherScatterOver(route, bytes);
   const algbw = bytes / us / 1e3;
   return {
-    predicted: (algbw * 2 * (c.gpus - 1)) / c.gpus,
+    predicted: algbw * busBandwidthFactor(op, c.gpus),
     detail: `${(bytes / 2 ** 20).toFixed(0)} MiB in ${us.toFixed(0)} µs, ${algorithm}${network ? ` over ${network}` : ''}`,
   };
 }

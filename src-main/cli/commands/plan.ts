@@ -107,7 +107,7 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'KEYS',
       description:
-        'price your own layout beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (tp x pp x dp = the GPUs; schedule=1f1b|gpipe optional; vp=N: interleaved 1F1B (Megatron-LM), N virtual stages a rank, the blocks in pp x vp equal chunks, mb a multiple of pp; cp=N: context parallelism (ring attention), the tokens of each sample over N GPUs, tp x cp x pp x dp = the GPUs; ep=N: the experts of a mixture of experts over N GPUs of a stage, a multiple of tp)',
+        'price your own layout beside the recommendation: "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8" (tp x pp x dp = the GPUs; schedule=1f1b|gpipe optional; vp=N: interleaved 1F1B (Megatron-LM), N virtual stages a rank, the blocks in pp x vp equal chunks, mb a multiple of pp; cp=N: context parallelism (ring attention), the tokens of each sample over N GPUs, tp x cp x pp x dp = the GPUs; ep=N: the experts of a mixture of experts over N GPUs of a stage, a multiple of tp; shard=N: hybrid sharding (HSDP) with zero=3, the state sharded over groups of N data-parallel replicas and replicated across them, N dividing dp)',
     },
     'no-search': {
       type: 'boolean',
@@ -146,7 +146,7 @@ export const planCommand: Command = {
       type: 'string',
       valueName: 'FILES',
       description:
-        'nccl-tests all_reduce_perf outputs (files or folders, comma separated): measured all-reduce replaces the model; two ranks on two machines measure the link between them',
+        'nccl-tests all_reduce_perf, all_gather_perf or reduce_scatter_perf outputs (files or folders, comma separated): a measured collective replaces the model for its GPUs; an all-reduce of two ranks on two machines measures the link between them',
     },
   },
   async run(ctx, opts) {

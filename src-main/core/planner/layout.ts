@@ -11,7 +11,9 @@
  * cp (Megatron-LM's context parallelism: each sample's sequence over cp GPUs, ring attention;
  * tp·cp·pp·dp = the GPUs), ep (expert parallelism of a mixture of experts: its experts over ep GPUs
  * of a stage, a multiple of tp; absent: over the tensor-parallel group as the search plans them);
- * layout-groups.ts checks both and says what they send.
+ * layout-groups.ts checks both and says what they send; shard (hybrid sharding, HSDP: zero=3 over
+ * shard groups of that many consecutive data-parallel replicas, the groups replicating each other;
+ * a divisor of dp).
  * The stages split the layers as the stack that runs them does (stage-split.ts: without one, the
  * blocks evenly when pp divides them, else the embedding and the head weighed one block each; the
  * embeddings ride with the first block, the head with the last; pp up to the blocks). Each stage
@@ -55,6 +57,8 @@ export interface Layout {
   cp?: number;
   /** Expert parallelism: GPUs a MoE block's experts spread over (absent: the tensor-parallel group). */
   ep?: number;
+  /** Hybrid sharding (HSDP): data-parallel replicas a ZeRO-3 shard group spans (absent: all). */
+  shard?: number;
 }
 
 export interface PricedLayout {
@@ -69,7 +73,7 @@ export interface PricedLayout {
   context: PlannerContext;
 }
 
-const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule', 'vp', 'cp', 'ep'] as const;
+const KEYS = ['tp', 'pp', 'dp', 'zero', 'recompute', 'mb', 'schedule', 'vp', 'cp', 'ep', 'shard'] as const;
 type Key = (typeof KEYS)[number];
 const EXAMPLE = 'e.g. "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8"';
 const ZERO_WORDS: Record<string, 0 | 1 | 2 | 3> = { '0': 0, '1': 1, '2': 2, '3': 3, fsdp: 3, 'fsdp-grad-op': 2 };
@@ -109,6 +113,7 @@ function setKey(layout: Layout, key: Key, value: string): void {
     case 'dp':
     case 'cp':
     case 'ep':
+    case 'shard':
       layout[key] = wholeNumber(key, value, 4096);
       return;
     case 'vp':
@@ -136,12 +141,14 @@ function setKey(layout: Layout, key: Key, value: string): void {
   }
 }
 
-/** A layout as checked: every key but ep (absent: the experts over the tensor-parallel group). */
-type CheckedLayout = Required<Omit<Layout, 'ep'>> & Pick<Layout, 'ep'>;
+/** A layout as checked: every key but ep (absent: the experts over the tensor-parallel group) and shard (absent: no HSDP). */
+type CheckedLayout = Required<Omit<Layout, 'ep' | 'shard'>> & Pick<Layout, 'ep' | 'shard'>;
 
-/** "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b" for what was priced (",vp=2" when interleaved, ",cp=2", ",ep=8"). */
+/** "tp=2,pp=4,dp=1,zero=1,recompute=full,mb=8,schedule=1f1b" for what was priced (",vp=2" when interleaved, ",cp=2", ",ep=8", ",shard=8"). */
 function layoutText(l: CheckedLayout): string {
-  const extra = `${l.vp > 1 ? `,vp=${l.vp}` : ''}${l.cp > 1 ? `,cp=${l.cp}` : ''}${l.ep !== undefined ? `,ep=${l.ep}` : ''}`;
+  const extra =
+    `${l.vp > 1 ? `,vp=${l.vp}` : ''}${l.cp > 1 ? `,cp=${l.cp}` : ''}${l.ep !== undefined ? `,ep=${l.ep}` : ''}` +
+    `${l.shard !== undefined ? `,shard=${l.shard}` : ''}`;
   return `tp=${l.tp},pp=${l.pp},dp=${l.dp},zero=${l.zero},recompute=${l.recompute},mb=${l.mb},schedule=${l.schedule}${extra}`;
 }
 
@@ -247,6 +254,7 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string, sta
       `--layout recompute=${layout.recompute}: recomputation is for training; leave it out when serving`,
     );
   checkMicrobatches(problem, layout.mb, dp);
+  const shard = checkShardGroup(problem, layout.shard, zero, dp, stack);
   return {
     tp,
     pp,
@@ -258,7 +266,34 @@ function checkLayout(problem: PlanProblem, layout: Layout, workload: string, sta
     vp: checkInterleaving(problem, layout, workload, blocks?.count ?? null),
     cp,
     ...(layout.ep !== undefined ? { ep: layout.ep } : {}),
+    ...(shard !== undefined ? { shard } : {}),
   };
+}
+
+/** Stacks that run hybrid sharding: FSDP's HYBRID_SHARD and torchtitan's data_parallel_replicate_degree. */
+const HYBRID_STACKS: readonly TrainingStack[] = ['fsdp', 'torchtitan'];
+
+/** shard=N, hybrid sharding: training under zero=3, N dividing dp, on a stack that runs it; N = dp is plain ZeRO-3. */
+function checkShardGroup(
+  problem: PlanProblem,
+  shard: number | undefined,
+  zero: number,
+  dp: number,
+  stack: TrainingStack | undefined,
+): number | undefined {
+  if (shard === undefined) return undefined;
+  const refusals: [boolean, string][] = [
+    [problem.mode !== 'training', 'hybrid sharding shards training state; leave shard out when serving'],
+    [zero !== 3, `hybrid sharding shards weights, gradients and optimizer state (zero=3); got zero=${zero}`],
+    [dp % shard !== 0, `a shard group must divide dp=${dp} (shard groups that do: ${divisors(dp, dp).join(', ')})`],
+    [
+      stack !== undefined && !HYBRID_STACKS.includes(stack),
+      `--stack ${stack} does not run hybrid sharding (${HYBRID_STACKS.join(' and ')} do)`,
+    ],
+  ];
+  const why = refusals.find(([refused]) => refused)?.[1];
+  if (why) throw new UserError(`--layout shard=${shard}: ${why}`);
+  return shard;
 }
 
 /**
@@ -436,10 +471,12 @@ export function priceLayout(
   opts: { workload: string; costModel?: CostModel; stack?: TrainingStack },
 ): PricedLayout {
   const l = checkLayout(problem, layout, opts.workload, opts.stack);
+  const { shardGroup: _, ...unsharded } = problem;
   const zeroed: PlanProblem = {
-    ...problem,
+    ...unsharded,
     zeroStage: l.zero as 0 | 1 | 2 | 3,
     ...(l.tp > 1 ? { tensorDegrees: [1, l.tp] } : {}),
+    ...(l.shard !== undefined && l.shard < l.dp ? { shardGroup: l.shard } : {}),
   };
   const recomputed = l.recompute === 'none' ? zeroed : recomputeProblem(zeroed, l.recompute);
   if (!recomputed)
@@ -465,6 +502,7 @@ export function priceLayout(
     throughputSamplesPerS: plan.stepUs > 0 ? problem.batch / (plan.stepUs * 1e-6) : Infinity,
     ...(variant.recompute ? { recompute: variant.recompute } : {}),
     ...(variant.mode === 'training' ? { zeroStage: planZeroStage(plan, variant) } : {}),
+    ...(variant.shardGroup !== undefined ? { shardGroup: variant.shardGroup } : {}),
   };
   // With cp, the layers are one rank's slice; the batch stays in whole samples (what the exports split).
   const asPriced = { ...variant, batch: problem.batch };

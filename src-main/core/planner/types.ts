@@ -159,6 +159,11 @@ export interface PlanProblem {
   /** Bytes per parameter held by the optimizer state etc.: 16 for mixed-precision Adam; 2 (fp16 weights) for inference. */
   bytesPerParam: number;
   zeroStage: 0 | 1 | 2 | 3;
+  /**
+   * ZeRO-3 hybrid sharding (HSDP, FSDP's HYBRID_SHARD): the data-parallel replicas one shard group
+   * spans (consecutive in the stage's order), the groups replicating each other; absent: all of them.
+   */
+  shardGroup?: number;
   /** Fixed framework/workspace overhead per device, bytes. */
   overheadBytes: number;
   /**
@@ -273,6 +278,8 @@ export interface Plan {
    * weights, FSDP FULL_SHARD). Set by the ranking (search/plan-ranking.ts); absent: 0.
    */
   zeroStage?: 0 | 1 | 2 | 3;
+  /** ZeRO-3 hybrid sharding (HSDP): the data-parallel replicas a shard group spans (PlanProblem.shardGroup). */
+  shardGroup?: number;
 }
 
 /**

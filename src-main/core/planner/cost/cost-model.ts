@@ -1,10 +1,12 @@
 /**
  * What the planner asks about communication: a small alpha-beta default over the problem's
  * links, and createCostModel() over the same links with NCCL's all-reduce algorithms (ring, tree,
- * NVLS inside a node; hierarchical or a ring per rail across nodes: all-reduce.ts) and measured
+ * NVLS inside a node; hierarchical or a ring per rail across nodes: all-reduce.ts), its
+ * all-gathers and reduce-scatters over the same routes (gather-scatter.ts), and measured
  * nccl-tests fits. Pure.
  */
 import { allReduceOverUs, allReduceRoute, type AllReduceRoute } from './all-reduce.js';
+import { gatherScatterOverUs, type ShardCollective } from './gather-scatter.js';
 import { linkBetween, messageUs, nodeLinkAcross } from './collectives.js';
 import type { AlphaBetaFit } from './nccl-tests.js';
 import type { PlanLink, PlanProblem } from '../types.js';
@@ -15,6 +17,13 @@ export interface CostModel {
   linkUs(a: string, b: string, bytes: number): number;
   /** All-reduce of `bytes` over the devices, µs (0 for fewer than two devices). */
   allReduceUs(devices: readonly string[], bytes: number): number;
+  /**
+   * All-gather (or reduce-scatter) of `bytes`, the whole buffer (each device holds bytes / n of
+   * it), µs; absent: half an all-reduce of the same bytes (an all-reduce is a reduce-scatter then
+   * an all-gather: shardCollectiveUs).
+   */
+  allGatherUs?(devices: readonly string[], bytes: number): number;
+  reduceScatterUs?(devices: readonly string[], bytes: number): number;
   /**
    * The alpha-beta link linkUs prices (null: no route), when linkUs is alpha + bytes / beta for
    * every message; lets the searches price a cut between large groups over its few distinct links.
@@ -85,9 +94,20 @@ export function alphaBetaCostModel(problem: Pick<PlanProblem, 'devices' | 'links
   };
 }
 
+/** An all-gather or reduce-scatter from the cost model, or half its all-reduce where it prices none. */
+export function shardCollectiveUs(
+  cost: CostModel,
+  op: ShardCollective,
+  devices: readonly string[],
+  bytes: number,
+): number {
+  const own = op === 'all_gather' ? cost.allGatherUs : cost.reduceScatterUs;
+  return own ? own.call(cost, devices, bytes) : cost.allReduceUs(devices, bytes) / 2;
+}
+
 /** A measured collective (nccl-tests fit) that replaces the model for exactly these devices. */
 export interface MeasuredCollective {
-  op: 'all_reduce';
+  op: 'all_reduce' | ShardCollective;
   devices: readonly string[];
   fit: Pick<AlphaBetaFit, 'alphaUs' | 'gbps'>;
 }
@@ -95,12 +115,19 @@ export interface MeasuredCollective {
 const setKey = (devices: readonly string[]): string => [...new Set(devices)].sort().join('\u0000');
 
 /**
- * A CostModel over the links (cost-model.ts's interface); measured all-reduce fits win for their
- * device sets. A missing link costs Infinity rather than throwing, so a search can skip it.
+ * A CostModel over the links (cost-model.ts's interface); measured fits win for their op and
+ * device sets (a measured all-reduce, halved, for an all-gather or reduce-scatter not measured
+ * over the same devices). A missing link costs Infinity rather than throwing, so a search can skip it.
  */
 export function createCostModel(links: readonly PlanLink[], measured: readonly MeasuredCollective[] = []): CostModel {
   const fits = new Map<string, MeasuredCollective['fit']>();
-  for (const m of measured) fits.set(setKey(m.devices), m.fit);
+  const measuredSets = new Set<string>();
+  for (const m of measured) {
+    fits.set(`${m.op}\u0001${setKey(m.devices)}`, m.fit);
+    measuredSets.add(setKey(m.devices));
+  }
+  const fitOf = (op: MeasuredCollective['op'], devices: readonly string[]): MeasuredCollective['fit'] | undefined =>
+    fits.size > 0 ? fits.get(`${op}\u0001${setKey(devices)}`) : undefined;
   // Each device list's route, by its identity (the cost tables keep theirs), and by its devices
   // in order (a search's variants each build their own lists of the same devices).
   const routes = new WeakMap<readonly string[], AllReduceRoute | null>();
@@ -118,6 +145,15 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
     }
     return route;
   };
+  const shardUs = (op: ShardCollective, devices: readonly string[], bytes: number): number => {
+    if (devices.length < 2 || bytes <= 0) return 0;
+    const own = fitOf(op, devices);
+    if (own) return messageUs(own, bytes);
+    const allReduce = fitOf('all_reduce', devices);
+    if (allReduce) return messageUs(allReduce, bytes) / 2;
+    const route = routeOf(devices);
+    return route ? gatherScatterOverUs(route, bytes) : Infinity;
+  };
   return {
     linkUs(a, b, bytes) {
       if (a === b || bytes <= 0) return 0;
@@ -129,14 +165,17 @@ export function createCostModel(links: readonly PlanLink[], measured: readonly M
     allReduceUs(devices, bytes) {
       const n = devices.length;
       if (n < 2 || bytes <= 0) return 0;
-      const fit = fits.size > 0 ? fits.get(setKey(devices)) : undefined;
+      const fit = fitOf('all_reduce', devices);
       if (fit) return messageUs(fit, bytes);
       const route = routeOf(devices);
       return route ? allReduceOverUs(route, bytes) : Infinity;
     },
-    // allReduceOverUs reads nothing but the route: equal routes, equal times (a measured fit is its own).
+    allGatherUs: (devices, bytes) => shardUs('all_gather', devices, bytes),
+    reduceScatterUs: (devices, bytes) => shardUs('reduce_scatter', devices, bytes),
+    // allReduceOverUs and gatherScatterOverUs read nothing but the route: equal routes, equal times
+    // (a measured fit is its own).
     allReduceKey: (devices) =>
-      devices.length < 2 || (fits.size > 0 && fits.has(setKey(devices)))
+      devices.length < 2 || (fits.size > 0 && measuredSets.has(setKey(devices)))
         ? null
         : JSON.stringify(routeOf(devices), (_, v: unknown) => (typeof v === 'number' ? String(v) : v)),
   };

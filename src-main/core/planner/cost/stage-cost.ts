@@ -4,25 +4,19 @@
  * - A stage on one device: samples × Σ per-sample layer time (forward + backward when training,
  *   forward for inference).
  * - A data-parallel stage: each microbatch is split in whole samples in proportion to device speed
- *   (the split that minimizes the slowest replica, split-samples.ts); the stage time is the slowest
- *   replica's.
+ *   (split-samples.ts); the stage time is the slowest replica's.
  * - Gradient synchronization of a data-parallel stage (training), its exposed part only (the rest
  *   runs on NCCL's stream behind compute). With N replicas, over the devices holding one shard:
- *   - DDP, ZeRO-1 and ZeRO-2 (reduce-scatter + all-gather move what one all-reduce moves), once per
- *     step, in buckets behind the last microbatch's backward pass:
+ *   - DDP, ZeRO-1 and ZeRO-2, once per step, in buckets behind the last microbatch's backward pass:
  *       exposed = max(AR(G) − B, AR(min(G, bucket)))
+ *     AR: DDP's all-reduce; ZeRO-1/2's reduce-scatter of the gradients plus all-gather of the weights.
  *     G = the stage's fp16 gradient bytes, B = one microbatch's backward on the replica with the
  *     fewest samples (floor(samples / N) at its slowest device), bucket = GRADIENT_BUCKET_BYTES:
  *     the last bucket is reduced after the backward ends whatever the overlap. The training stack
  *     (problem.gradientSync, stacks/) sets the bucket, or reduces after the backward: exposed = AR(G).
- *   - ZeRO-3 / FSDP FULL_SHARD, per microbatch, per layer l of the stage (l = 0..k−1 here): an
- *     all-gather g_l of its fp16 weights before its forward, another before its backward, and a
- *     reduce-scatter r_l of its gradients after it (each half an all-reduce of the layer's bytes).
- *     The next layer's collectives are prefetched behind this layer's compute (f_l forward, b_l
- *     backward, on the replica with the fewest samples), so only what exceeds it is exposed:
- *       forward  = g_0 + Σ_{l=1}^{k−1} max(0, g_l − f_{l−1})
- *       backward = g_{k−1} + Σ_{l=0}^{k−1} max(0, [l>0]·g_{l−1} + [l<k−1]·r_{l+1} − b_l) + r_0
- *       exposed  = microbatches × (forward + backward)
+ *   - ZeRO-3 / FSDP, per microbatch and layer: all-gathers of its weights before its forward and
+ *     backward and a reduce-scatter of its gradients after it (gather-scatter.ts), prefetched behind
+ *     the neighbours' compute; HSDP inside shard groups, all-reduced across them (sharded-sync.ts).
  *   Optimizer offload adds its host transfers and CPU step (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices. The link arithmetic is in cut-times.ts.
@@ -34,13 +28,13 @@
  *   are reduced over the devices holding the same shard.
  * Every search and evaluation goes through these functions, so equal plans cost exactly the same.
  */
-import type { CostModel } from './cost-model.js';
+import { shardCollectiveUs, type CostModel } from './cost-model.js';
+import type { ShardCollective } from './gather-scatter.js';
 import {
   deviceMemory,
   deviceMemoryBytes,
   blankMemoryInput,
   GRAD_BYTES_PER_PARAM,
-  OFFLOAD_CPU_BYTES_PER_PARAM,
   WEIGHT_BYTES_PER_PARAM,
   type MemoryBreakdown,
   type StageMemoryInput,
@@ -54,6 +48,8 @@ import { EvenStageTimer } from './even-stage-timer.js';
 import { splitSamples } from './split-samples.js';
 import { devicePrefixes } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
+import { offloadStepUs } from './offload-time.js';
+import { distinctRoutes, hybridGroups, shardedExposedUs } from './sharded-sync.js';
 import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
@@ -236,7 +232,9 @@ export class CostTables {
     const { from, to, tp, samples } = load;
     const into = this.scratchInput;
     into.params = this.shardParams(from, to, tp);
-    into.replicas = load.replicas;
+    // Hybrid sharding (HSDP) shards ZeRO-3's state over a shard group only.
+    into.replicas =
+      this.problem.zeroStage === 3 ? Math.min(load.replicas, this.problem.shardGroup ?? Infinity) : load.replicas;
     into.activationBytesPerSample =
       this.problem.mode === 'inference'
         ? this.activationBytesPerSample(from, to)
@@ -439,7 +437,12 @@ export class CostTables {
     if (this.problem.zeroStage === 3) {
       const microbatches = Math.max(1, Math.round(this.problem.batch / samples));
       let us = 0;
-      for (const ids of rings) us = Math.max(us, this.shardedLayersUs(ids, devices, from, to, tp, perReplica));
+      for (const ring of rings) {
+        const { shards, replicas } = hybridGroups(ring, this.problem.shardGroup);
+        const across = distinctRoutes(this.cost, replicas);
+        for (const ids of distinctRoutes(this.cost, shards))
+          us = Math.max(us, this.shardedLayersUs(ids, across, devices, from, to, tp, perReplica));
+      }
       return microbatches * us + offload;
     }
     const bytes = this.shardParams(from, to, tp) * GRAD_BYTES_PER_PARAM;
@@ -449,44 +452,49 @@ export class CostTables {
     const backwardUs = sync?.overlapped === false ? 0 : perReplica * this.leastPerSampleUs(devices, from, to, tp, 1);
     let us = 0;
     for (const ids of rings) {
-      const all = this.allReduceUs(ids, bytes);
-      const last = sync?.overlapped === false ? all : this.allReduceUs(ids, lastBucket);
+      const all = this.reductionUs(ids, bytes);
+      const last = sync?.overlapped === false ? all : this.reductionUs(ids, lastBucket);
       us = Math.max(us, Math.max(all - backwardUs, last));
     }
     return us + offload;
   }
 
-  /** One microbatch's exposed ZeRO-3 collectives over one shard ring (µs; the file comment's formula). */
+  /** DDP all-reduces gradients; ZeRO-1/2 reduce-scatter them and all-gather the updated weights (as many bytes). */
+  private reductionUs(ids: readonly string[], bytes: number): number {
+    if (this.problem.zeroStage === 0) return this.allReduceUs(ids, bytes);
+    return this.allReduceUs(ids, bytes, 'reduce_scatter') + this.allReduceUs(ids, bytes, 'all_gather');
+  }
+
+  /**
+   * One microbatch's exposed ZeRO-3 collectives over one shard group (µs; sharded-sync.ts's formula),
+   * each reduce-scatter followed by the all-reduce of its shard across the groups (`across`, HSDP).
+   */
   private shardedLayersUs(
     ids: readonly string[],
+    across: readonly string[][],
     devices: readonly number[],
     from: number,
     to: number,
     tp: number,
     perReplica: number,
   ): number {
-    const k = to - from;
     const gather: number[] = [];
+    const scatter: number[] = [];
     const forward: number[] = [];
     const backward: number[] = [];
     for (let l = from; l < to; l++) {
-      // Fine-tuning gathers the frozen weights too (their stored bytes).
-      const bytes = this.shardParams(l, l + 1, tp) * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
-      // An all-gather (or a reduce-scatter) moves half of what an all-reduce of the same buffer does.
-      gather.push(this.allReduceUs(ids, bytes) / 2);
+      // Fine-tuning gathers the frozen weights too (their stored bytes); only trainable ones have gradients.
+      const params = this.shardParams(l, l + 1, tp);
+      const weights = params * WEIGHT_BYTES_PER_PARAM + this.shardFrozenBytes(l, l + 1, tp);
+      gather.push(this.allReduceUs(ids, weights, 'all_gather'));
+      const grads = params * GRAD_BYTES_PER_PARAM;
+      let replicated = 0;
+      for (const r of across) replicated = Math.max(replicated, this.allReduceUs(r, grads / ids.length));
+      scatter.push(this.allReduceUs(ids, grads, 'reduce_scatter') + replicated);
       forward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 0));
       backward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 1));
     }
-    // fp16 gradients are as large as fp16 weights: each reduce-scatter takes its layer's gather time.
-    const at = (a: readonly number[], i: number): number => (i >= 0 && i < k ? (a[i] as number) : 0);
-    let exposed = at(gather, 0);
-    for (let i = 1; i < k; i++) exposed += Math.max(0, at(gather, i) - at(forward, i - 1));
-    exposed += at(gather, k - 1) + at(gather, 0);
-    for (let i = 0; i < k; i++) {
-      const prefetched = at(gather, i - 1) + (i < k - 1 ? at(gather, i + 1) : 0);
-      exposed += Math.max(0, prefetched - at(backward, i));
-    }
-    return exposed;
+    return shardedExposedUs(gather, scatter, forward, backward);
   }
 
   /**
@@ -525,37 +533,26 @@ export class CostTables {
   private shardRings(devices: readonly number[], tp: number): string[][] {
     const cached = this.shardRingCache.find(devices, tp);
     if (cached) return cached;
-    const seen = new Set<string>();
-    const rings = Array.from({ length: tp }, (_, j) =>
-      devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
-    ).filter((ring) => {
-      const key = this.cost.allReduceKey?.(ring) ?? null;
-      if (key !== null && seen.has(key)) return false;
-      if (key !== null) seen.add(key);
-      return true;
-    });
+    const rings = distinctRoutes(
+      this.cost,
+      Array.from({ length: tp }, (_, j) =>
+        devices.filter((_, i) => i % tp === j).map((d) => this.deviceIds[d] as string),
+      ),
+    );
     return this.shardRingCache.add(devices, tp, rings);
   }
 
-  /**
-   * Optimizer offload, once per step: each device sends its share of fp16 gradients to the host
-   * (its shard over the data-parallel replicas) and gets fp16 weights back (4 bytes per parameter
-   * over its host link), and the CPU streams the Adam step over the stage's parameters; the slowest
-   * device counts (µs). 0 without offload.
-   */
+  /** Optimizer offload's host transfers and CPU step for the stage (offload-time.ts, µs); 0 without offload. */
   offloadUs(devices: readonly number[], from: number, to: number, tp = 1): number {
     const o = this.problem.optimizerOffload;
     if (!o || this.problem.mode === 'inference') return 0;
     const share = this.shardParams(from, to, tp) / Math.max(1, devices.length / tp);
-    let worst = 0;
-    for (const d of devices) {
-      const id = this.deviceIds[d] as string;
-      const host = o.hostGBps[id] ?? o.defaultHostGBps;
-      const us = (share * (WEIGHT_BYTES_PER_PARAM + GRAD_BYTES_PER_PARAM)) / (host * 1e3);
-      worst = Math.max(worst, us);
-    }
-    // The Adam steps of all replicas are counted on one CPU (conservative when they sit on several hosts).
-    return worst + (this.params(from, to) * OFFLOAD_CPU_BYTES_PER_PARAM) / (o.cpuGBps * 1e3);
+    return offloadStepUs(
+      o,
+      devices.map((d) => this.deviceIds[d] as string),
+      share,
+      this.params(from, to),
+    );
   }
 
   /** Activations of one microbatch after layer `lastLayer`, over the slowest link between the stages (µs). */
@@ -582,10 +579,10 @@ export class CostTables {
     }
   }
 
-  /** guard(() => cost.allReduceUs(ids, bytes)) without a closure: the searches ask for every range. */
-  private allReduceUs(ids: readonly string[], bytes: number): number {
+  /** guard(() => cost.allReduceUs(ids, bytes)) without a closure (or its `op`: shardCollectiveUs). */
+  private allReduceUs(ids: readonly string[], bytes: number, op?: ShardCollective): number {
     try {
-      const v = this.cost.allReduceUs(ids, bytes);
+      const v = op ? shardCollectiveUs(this.cost, op, ids, bytes) : this.cost.allReduceUs(ids, bytes);
       return Number.isNaN(v) ? Infinity : v;
     } catch (e) {
       return this.failed(e);

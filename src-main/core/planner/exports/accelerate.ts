@@ -1,6 +1,7 @@
 /**
  * A plan as a Hugging Face accelerate config (`accelerate launch --config_file accelerate.yaml`):
- * ZeRO-2/3 as FSDP (fsdp_sharding_strategy SHARD_GRAD_OP / FULL_SHARD), ZeRO-1 (or an offloaded
+ * ZeRO-2/3 as FSDP (fsdp_sharding_strategy SHARD_GRAD_OP / FULL_SHARD; HYBRID_SHARD for hybrid
+ * sharding, whose shard group accelerate takes as a machine's GPUs), ZeRO-1 (or an offloaded
  * optimizer) as DeepSpeed with its zero_stage, plain data parallelism as MULTI_GPU. accelerate
  * runs data parallelism only: a plan with pipeline or tensor-parallel stages is exported with a
  * warning. Outside text (the master machine's name) is a quoted YAML string. Pure.
@@ -31,10 +32,15 @@ export function exportAccelerate(input: ExportInput): AccelerateExport {
     );
   if (input.problem.mode !== 'training') warnings.push('the accelerate config is for training');
   const machines = [...new Set(layout.ranks.map((r) => r.device.machine))];
+  const hybrid = zero === 3 && !offload ? input.plan.shardGroup : undefined;
+  if (hybrid !== undefined && hybrid * machines.length !== layout.ranks.length)
+    warnings.push(
+      `accelerate's HYBRID_SHARD shards over each machine's GPUs; the plan's shard groups are of ${hybrid} (the torch export runs them)`,
+    );
   const master = input.masterAddr ?? machines[0] ?? 'localhost';
   const lines = [
     'compute_environment: LOCAL_MACHINE',
-    ...distributedLines(zero, offload, layout),
+    ...distributedLines(zero, offload, layout, hybrid !== undefined),
     // "no" quoted: YAML 1.1 (PyYAML, which accelerate reads its config with) takes a bare no for false.
     `mixed_precision: ${input.dtype === 'fp32' ? '"no"' : (input.dtype ?? 'bf16')}`,
     `num_machines: ${machines.length}`,
@@ -53,7 +59,7 @@ export function exportAccelerate(input: ExportInput): AccelerateExport {
 }
 
 /** distributed_type and its section: FSDP for ZeRO-2/3, DeepSpeed for ZeRO-1 or an offload, else MULTI_GPU. */
-function distributedLines(zero: 0 | 1 | 2 | 3, offload: boolean, layout: ExportLayout): string[] {
+function distributedLines(zero: 0 | 1 | 2 | 3, offload: boolean, layout: ExportLayout, hybrid: boolean): string[] {
   if (zero >= 2 && !offload) {
     return [
       'distributed_type: FSDP',
@@ -62,7 +68,7 @@ function distributedLines(zero: 0 | 1 | 2 | 3, offload: boolean, layout: ExportL
       '  fsdp_backward_prefetch: BACKWARD_PRE',
       '  fsdp_forward_prefetch: true',
       '  fsdp_offload_params: false',
-      `  fsdp_sharding_strategy: ${FSDP_STRATEGY[zero as 2 | 3]}`,
+      `  fsdp_sharding_strategy: ${hybrid ? 'HYBRID_SHARD' : FSDP_STRATEGY[zero as 2 | 3]}`,
       '  fsdp_state_dict_type: SHARDED_STATE_DICT',
       '  fsdp_use_orig_params: true',
     ];

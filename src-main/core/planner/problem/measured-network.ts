@@ -1,11 +1,13 @@
 /**
- * nccl-tests results measured on devices of the plan: an all-reduce over exactly those devices
- * replaces the modelled one, and a two-machine pair gives the measured link between them. Pure.
+ * nccl-tests results measured on devices of the plan: an all-reduce, all-gather or reduce-scatter
+ * over exactly those devices replaces the modelled one, and a two-machine all-reduce pair gives the
+ * measured link between them. Pure.
  */
 import { UserError } from '../../errors.js';
 import { count } from '../../text/plural.js';
 import type { MeasuredCollective } from '../cost/cost-model.js';
 import { bandwidthRefusal, latencyRefusal } from '../cost/links.js';
+import { SHARD_COLLECTIVES } from '../cost/gather-scatter.js';
 import { fitNcclTests, parseNcclTests } from '../cost/nccl-tests.js';
 import type { LinkRule } from '../cost/network-statement.js';
 import type { PlanDevice } from '../types.js';
@@ -24,9 +26,13 @@ function unfittable(source: string, rows: readonly { sizeBytes: number }[]): str
     : `${source}: the times do not grow with the size (no positive bandwidth fits them); ignored`;
 }
 
+const MEASURED_OPS: readonly MeasuredCollective['op'][] = ['all_reduce', ...SHARD_COLLECTIVES];
+const isMeasuredOp = (op: string): op is MeasuredCollective['op'] => (MEASURED_OPS as readonly string[]).includes(op);
+
 /**
  * nccl-tests results whose ranks are all devices of the plan (host = machine label, device = cuda
- * index) become measured all-reduce costs for exactly that device set; others are named in a warning.
+ * index) become measured costs of their collective (all_reduce, all_gather, reduce_scatter) for
+ * exactly that device set; others are named in a warning.
  */
 export function measuredCollectives(
   files: readonly NcclTestsFile[],
@@ -36,17 +42,19 @@ export function measuredCollectives(
   const out: MeasuredCollective[] = [];
   for (const f of files) {
     const result = parseNcclTests(f.text, { source: f.source });
-    if (result.op !== 'all_reduce') {
-      warnings.push(`${f.source}: ${result.op} results are not used (the planner prices all-reduce only)`);
+    const op = result.op;
+    if (!isMeasuredOp(op)) {
+      warnings.push(`${f.source}: ${op} results are not used (the planner prices ${MEASURED_OPS.join(', ')} only)`);
       continue;
     }
+    const name = op.replace('_', '-');
     const fit = fitNcclTests(result);
     if (!fit) {
       warnings.push(unfittable(f.source, result.rows));
       continue;
     }
     const problem = bandwidthRefusal(fit.fit.gbps) ?? latencyRefusal(fit.fit.alphaUs);
-    if (problem) throw new UserError(`${f.source}: fitted from the measured all-reduce, ${problem}`);
+    if (problem) throw new UserError(`${f.source}: fitted from the measured ${name}, ${problem}`);
     const hosts = new Set(devices.map((d) => d.machine));
     const ids = result.ranks.map((r) => {
       const machine = hosts.has(r.host) ? r.host : hosts.size === 1 ? [...hosts][0] : null;
@@ -56,13 +64,13 @@ export function measuredCollectives(
     if (ids.length === 0 || ids.some((x) => x === null)) {
       const missing = result.ranks.filter((_, i) => ids[i] === null).map((r) => `${r.host} cuda:${r.device}`);
       warnings.push(
-        `${f.source}: ranks ${missing.join(', ') || '(none listed)'} are not devices of this plan; the all-reduce model is kept`,
+        `${f.source}: ranks ${missing.join(', ') || '(none listed)'} are not devices of this plan; the ${name} model is kept`,
       );
       continue;
     }
-    out.push({ op: 'all_reduce', devices: ids as string[], fit: fit.fit });
+    out.push({ op, devices: ids as string[], fit: fit.fit });
     warnings.push(
-      `${f.source}: measured all-reduce over ${count(ids.length, 'device')} (${fit.fit.alphaUs.toFixed(1)} µs + ${fit.fit.gbps.toFixed(1)} GB/s) replaces the model`,
+      `${f.source}: measured ${name} over ${count(ids.length, 'device')} (${fit.fit.alphaUs.toFixed(1)} µs + ${fit.fit.gbps.toFixed(1)} GB/s) replaces the model`,
     );
   }
   return out;

@@ -15,7 +15,7 @@ export const FSDP_STACK: StackRule = {
   sharding: {
     0: 'NO_SHARD / DistributedDataParallel',
     2: 'SHARD_GRAD_OP: gradients and optimizer state sharded, weights gathered once per forward and kept to the backward',
-    3: 'FULL_SHARD: weights, gradients and optimizer state sharded (ZeRO-3 semantics)',
+    3: 'FULL_SHARD: weights, gradients and optimizer state sharded (ZeRO-3 semantics); HYBRID_SHARD with --layout shard=N: FULL_SHARD inside groups of N replicas, each reduce-scattered gradient shard all-reduced across the groups',
   },
   pipelineZeroStages: [],
   recompute: ['full'],

@@ -12,7 +12,7 @@ export const TORCHTITAN_STACK: StackRule = {
   sharding: {
     0: 'DDP (data_parallel_replicate_degree, torch DistributedDataParallel)',
     2: 'FSDP2 with reshard_after_forward=False (its default under pipelining): gradients and optimizer state sharded, weights kept gathered from forward to backward',
-    3: 'FSDP2 fully_shard (data_parallel_shard_degree): weights, gradients and optimizer state sharded',
+    3: 'FSDP2 fully_shard (data_parallel_shard_degree): weights, gradients and optimizer state sharded; HSDP with --layout shard=N: data_parallel_shard_degree N, data_parallel_replicate_degree dp / N',
   },
   pipelineZeroStages: [0, 2, 3],
   recompute: ['selective', 'full'],

@@ -37,6 +37,17 @@ def setup(args):
             group = dist.new_group([(s * dp + r) * tp + t for r in range(dp)])
             if (s, t) == (RUN["stage"], RUN["tp_rank"]):
                 GROUPS["dp"] = group
+    # Hybrid sharding (one stage, no tensor parallelism: FSDP's wrapping): shard groups of SHARD_GROUP
+    # consecutive replicas, and the replicate groups across them (the i-th replica of each).
+    shard = SHARD_GROUP if pp == 1 and tp == 1 and 0 < SHARD_GROUP < dp and dp % SHARD_GROUP == 0 else 0
+    for g in range(dp // shard if shard else 0):
+        group = dist.new_group(list(range(g * shard, (g + 1) * shard)))
+        if RUN["replica"] // shard == g:
+            GROUPS["shard"] = group
+    for i in range(shard):
+        group = dist.new_group(list(range(i, dp, shard)))
+        if RUN["replica"] % shard == i:
+            GROUPS["replicate"] = group
     return device
 
 
@@ -113,16 +124,20 @@ def make_optimizer(args, params, sharded):
 
 
 def wrap_data_parallel(model, device, dtype):
-    """One stage, no tensor parallelism: FSDP for ZeRO-2/3 (GPUs only), else DDP. Returns (model, fsdp)."""
+    """One stage, no tensor parallelism: FSDP for ZeRO-2/3 (GPUs only; HYBRID_SHARD over GROUPS' shard and
+    replicate groups under hybrid sharding), else DDP. Returns (model, fsdp)."""
     if ZERO_STAGE >= 2 and device.type == "cuda":
         from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, MixedPrecision, ShardingStrategy
         from torch.distributed.fsdp.wrap import transformer_auto_wrap_policy
 
         strategy = ShardingStrategy.FULL_SHARD if ZERO_STAGE == 3 else ShardingStrategy.SHARD_GRAD_OP
+        group = GROUPS["dp"]
+        if "shard" in GROUPS:
+            strategy, group = ShardingStrategy.HYBRID_SHARD, (GROUPS["shard"], GROUPS["replicate"])
         mixed = MixedPrecision(param_dtype=dtype, reduce_dtype=dtype, buffer_dtype=dtype)
         policy = functools.partial(transformer_auto_wrap_policy, transformer_layer_cls={Block})
         return FSDP(model, sharding_strategy=strategy, auto_wrap_policy=policy, mixed_precision=mixed,
-                    device_id=device, process_group=GROUPS["dp"]), True
+                    device_id=device, process_group=group), True
     if ZERO_STAGE >= 2:
         log(f"note: FSDP (ZeRO-{ZERO_STAGE}) needs CUDA GPUs; on the CPU the model runs under DDP")
     ids = [device.index] if device.type == "cuda" else None

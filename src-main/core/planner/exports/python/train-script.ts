@@ -30,6 +30,8 @@ interface TrainScriptInput {
   mode: Mode;
   schedule: Schedule;
   zero: 0 | 1 | 2 | 3;
+  /** ZeRO-3 hybrid sharding: data-parallel ranks a shard group spans; 0: all of them. */
+  shardGroup: number;
   recompute: boolean;
   precision: 'bf16' | 'fp16' | 'fp32';
   /** The decoder to build; absent or without a config: the script needs --config. */
@@ -97,6 +99,9 @@ function trainScript(p: TrainScriptInput): string {
     `SCHEDULE = "${p.schedule === '1f1b' ? '1f1b' : 'gpipe'}"`,
     '# ZeRO: 1 shards the optimizer state over data-parallel ranks; 2 and 3 (FSDP) gradients and weights too.',
     `ZERO_STAGE = ${p.zero}`,
+    '# Hybrid sharding (HSDP, ZeRO-3): FSDP shards over this many consecutive data-parallel ranks and replicates',
+    '# across the groups (HYBRID_SHARD); 0: over all of them (FULL_SHARD).',
+    `SHARD_GROUP = ${p.shardGroup}`,
     `TRAINING = ${p.mode === 'training' ? 'True' : 'False'}`,
     `RECOMPUTE = ${p.recompute ? 'True' : 'False'}`,
     '# bf16 on GPUs that have it; fp16 (loss-scaled) on older ones; fp32 on the CPU whatever this says.',
@@ -135,6 +140,7 @@ export function planScript(
     mode: input.problem.mode,
     schedule: input.plan.schedule,
     zero: more.zero ?? exportZeroStage(input),
+    shardGroup: (more.zero ?? exportZeroStage(input)) === 3 ? (input.plan.shardGroup ?? 0) : 0,
     recompute: input.plan.recompute !== undefined,
     precision: scriptPrecision(input.dtype),
     model: input.model,
