@@ -53,7 +53,7 @@ export type Attend = (
 ) => string;
 
 /** Cache and new token concatenated, K transposed: the cache is copied twice per step. */
-export const concatAttention: Attend = (g, p, d, t, cache) => {
+const concatAttention: Attend = (g, p, d, t, cache) => {
   const all = (name: string, fresh: string): string =>
     g.op('Concat', [cache(name, [d.batch, d.kvHeads, d.context, d.headDim]), fresh], `${p}.${name}.all`, [
       attr.int('axis', 2),
@@ -65,7 +65,7 @@ export const concatAttention: Attend = (g, p, d, t, cache) => {
 };
 
 /** The cache read in place (K stored transposed); only the score rows are concatenated. */
-export const readOnceAttention: Attend = (g, p, d, t, cache) => {
+const readOnceAttention: Attend = (g, p, d, t, cache) => {
   const pastKt = cache('past_key_t', [d.batch, d.kvHeads, d.headDim, d.context]);
   const pastV = cache('past_value', [d.batch, d.kvHeads, d.context, d.headDim]);
   const newKt = g.op('Transpose', [t.newK], `${p}.k.t`, [attr.ints('perm', [0, 1, 3, 2])]);
