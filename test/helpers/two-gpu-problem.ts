@@ -25,6 +25,15 @@ export const SMALL_GPUS: TwoGpus = {
   link: { alphaUs: 10, gbps: 10, kind: 'PIX' },
 };
 
+/** A training problem's settings the planner tests share: batch 8, Adam at 16 bytes a parameter, no ZeRO. */
+export const TRAINING_DEFAULTS = {
+  mode: 'training',
+  batch: 8,
+  bytesPerParam: 16,
+  zeroStage: 0,
+  overheadBytes: 0,
+} as const satisfies Partial<PlanProblem>;
+
 export function twoGpuProblem(gpus: TwoGpus, over: Partial<PlanProblem> = {}): PlanProblem {
   const { a, b } = gpus.forwardUs;
   const layers = Array.from({ length: 4 }, (_, i) => ({
@@ -47,11 +56,7 @@ export function twoGpuProblem(gpus: TwoGpus, over: Partial<PlanProblem> = {}): P
     layers,
     devices: [gpu('a', gpus.names[0]), gpu('b', gpus.names[1])],
     links: [{ a: 'a', b: 'b', ...gpus.link }],
-    mode: 'training',
-    batch: 8,
-    bytesPerParam: 16,
-    zeroStage: 0,
-    overheadBytes: 0,
+    ...TRAINING_DEFAULTS,
     ...over,
   };
 }

@@ -11,6 +11,7 @@ import { parseLayout, priceLayout } from '../../../../src-main/core/planner/layo
 import { plannerContext } from '../../../../src-main/core/planner/problem/problem.js';
 import type { Plan, PlanDevice, PlanProblem } from '../../../../src-main/core/planner/types.js';
 import { likeGpus } from '../../../helpers/like-gpus.js';
+import { TRAINING_DEFAULTS } from '../../../helpers/two-gpu-problem.js';
 import { oracleYaml, paramLayers, planGpu, trainingExports, UNREAD_FIGURES } from '../../../helpers/plan-exports.js';
 
 /** Eight like GPUs; four layers of 1e9 parameters. */
@@ -27,11 +28,7 @@ function problem(over: Partial<PlanProblem> = {}, forwardUs = 1000): PlanProblem
     })),
     devices,
     links,
-    mode: 'training',
-    batch: 8,
-    bytesPerParam: 16,
-    zeroStage: 0,
-    overheadBytes: 0,
+    ...TRAINING_DEFAULTS,
     ...over,
   };
 }

@@ -6,6 +6,7 @@ import { exportMegatron } from '../../../../src-main/core/planner/exports/megatr
 import { searchRanked } from '../../../../src-main/core/planner/search/plan-ranking.js';
 import type { PlanProblem } from '../../../../src-main/core/planner/types.js';
 import { likeGpus } from '../../../helpers/like-gpus.js';
+import { TRAINING_DEFAULTS } from '../../../helpers/two-gpu-problem.js';
 import { checkCommand, loadFixture } from '../../../helpers/engine-flags.js';
 import { shellQuote } from '../../../../src-main/core/planner/exports/common.js';
 import { timelineIn } from '../../../../src-main/core/planner/plan-timeline.js';
@@ -29,11 +30,7 @@ function problem(memoryGB = 80): PlanProblem {
     })),
     devices,
     links,
-    mode: 'training',
-    batch: 8,
-    bytesPerParam: 16,
-    zeroStage: 0,
-    overheadBytes: 0,
+    ...TRAINING_DEFAULTS,
     tensorDegrees: [1, 2, 4, 8],
   };
 }
