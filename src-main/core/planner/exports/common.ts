@@ -305,6 +305,7 @@ export function shellDoubleQuote(s: string): string {
 /**
  * One torchrun line per machine, in rank order; GPUs chosen with CUDA_VISIBLE_DEVICES in
  * nvidia-smi order (CUDA_DEVICE_ORDER=PCI_BUS_ID), so local rank i runs on the i-th listed GPU.
+ * Flags under their underscore spellings, the only ones torch 1.x's torchrun takes (2.x takes both).
  */
 export function torchrunCommands(
   layout: ExportLayout,
@@ -341,9 +342,9 @@ export function torchrunCommands(
     const env = known ? `CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=${indices.join(',')} ` : '';
     const launch =
       machines.length === 1
-        ? `torchrun --standalone --nnodes 1 --nproc-per-node ${m.ranks.length}`
-        : `torchrun --nnodes ${machines.length} --node-rank ${nodeRank} --nproc-per-node ${m.ranks.length} ` +
-          `--master-addr ${shellQuote(master)} --master-port ${input.masterPort ?? 29500}`;
+        ? `torchrun --standalone --nnodes 1 --nproc_per_node ${m.ranks.length}`
+        : `torchrun --nnodes ${machines.length} --node_rank ${nodeRank} --nproc_per_node ${m.ranks.length} ` +
+          `--master_addr ${shellQuote(master)} --master_port ${input.masterPort ?? 29500}`;
     return `${env}${launch} ${tail}`;
   });
 }

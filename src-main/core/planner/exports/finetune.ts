@@ -43,6 +43,8 @@ export interface FinetuneExport {
 }
 
 export const FINETUNE_SCRIPT = 'train_lora.py';
+/** The Python packages train_lora.py imports (QLoRA adds bitsandbytes); it names those missing in one line. */
+const FINETUNE_PACKAGES = ['torch', 'transformers', 'peft', 'datasets', 'accelerate'] as const;
 export const FINETUNE_ACCELERATE_CONFIG = 'accelerate_lora.yaml';
 const DEFAULT_FINETUNE_SEQ = 2048;
 
@@ -231,7 +233,15 @@ function trainScript(s: Setup): string {
     `default train.jsonl). Needs transformers, peft, datasets and accelerate${qlora ? ', and bitsandbytes' : ''}.`,
     '"""',
     `# Model: ${commentText(s.model)}`,
+    'import importlib.util',
     'import os',
+    'import sys',
+    '',
+    `NEEDS = (${[...FINETUNE_PACKAGES, ...(qlora ? ['bitsandbytes'] : [])].map(pythonString).join(', ')})`,
+    'MISSING = [m for m in NEEDS if importlib.util.find_spec(m) is None]',
+    'if MISSING:',
+    "    sys.exit(f\"train_lora.py needs {', '.join(NEEDS)}; not installed here: {', '.join(MISSING)} \"",
+    '             f"(pip install {\' \'.join(MISSING)})")',
     '',
     'import torch',
     'from datasets import load_dataset',
@@ -295,6 +305,9 @@ function trainScript(s: Setup): string {
     '',
     '',
     'def load_data(tokenizer):',
+    '    if not os.path.isfile(TRAIN_FILE):',
+    '        sys.exit(f"no training data: {TRAIN_FILE!r} is not a file (set TRAIN_FILE to a JSON Lines file with a "',
+    '                 \'"text" field)\')',
     '    data = load_dataset("json", data_files=TRAIN_FILE, split="train")',
     '    return data.map(',
     '        lambda batch: tokenizer(batch["text"], truncation=True, max_length=SEQ_LEN),',

@@ -167,6 +167,6 @@ function launchWords(opts: SlurmOptions, nodes: number, ranks: number): string {
         `--num_processes ${ranks} --machine_rank "$NODE_RANK" --main_process_ip "$MASTER_ADDR" --main_process_port "$MASTER_PORT"`
       );
     case 'torchrun':
-      return `torchrun --nnodes ${nodes} --node-rank "$NODE_RANK" --nproc-per-node "$NPROC" --master-addr "$MASTER_ADDR" --master-port "$MASTER_PORT"`;
+      return `torchrun --nnodes ${nodes} --node_rank "$NODE_RANK" --nproc_per_node "$NPROC" --master_addr "$MASTER_ADDR" --master_port "$MASTER_PORT"`;
   }
 }

@@ -8,9 +8,10 @@ export const ACCELERATE_PY = `
 
 
 def main():
+    args = parse_args()
+    require("accelerate")
     from accelerate import Accelerator
 
-    args = parse_args()
     acc = Accelerator(gradient_accumulation_steps=N_MICROBATCHES)  # mixed precision: accelerate.yaml
     RUN.update(pp=1, dp=acc.num_processes, tp=1, stage=0, replica=acc.process_index, tp_rank=0)
     cfg = read_config(args.config)

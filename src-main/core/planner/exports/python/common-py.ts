@@ -1,8 +1,8 @@
 /**
  * What every training script shares, as Python: its arguments (--steps/--max-steps, --config,
- * --data, --seq, --save-every, --ckpt-dir), the precision (the plan's bf16 where the GPU has it,
- * fp16 with loss scaling on older GPUs, fp32 on the CPU) and the data (a flat file of token ids, or
- * synthetic tokens, said so). Pure (text).
+ * --data, --seq, --save-every, --ckpt-dir), the packages it needs (one line naming those missing),
+ * the precision (the plan's bf16 where the GPU has it, fp16 with loss scaling on older GPUs, fp32 on
+ * the CPU) and the data (a flat file of token ids, or synthetic tokens, said so). Pure (text).
  */
 export const COMMON_PY = `
 # ---------------------------------------------------------------- arguments, precision, data
@@ -22,6 +22,16 @@ def parse_args(extra=None):
     if extra:
         extra(p)
     return p.parse_args()
+
+
+def require(*modules):
+    """Exits with one line naming the packages this script needs that are not installed here (no traceback)."""
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise SystemExit(f"{os.path.basename(__file__)} needs {', '.join(missing)}, not installed here "
+                         f"(pip install {' '.join(missing)})")
 
 
 def log(*parts):

@@ -50,9 +50,10 @@ def deepspeed_args(p):
 
 
 def main():
+    args = parse_args(deepspeed_args)
+    require("deepspeed")
     import deepspeed
 
-    args = parse_args(deepspeed_args)
     deepspeed.init_distributed()
     world = dist.get_world_size()
     RUN.update(pp=PP, dp=world // PP, tp=1, stage=0, replica=dist.get_rank() % (world // PP), tp_rank=0)

@@ -125,15 +125,18 @@ def make_optimizer(args, params, sharded):
 
 def wrap_data_parallel(model, device, dtype):
     """One stage, no tensor parallelism: FSDP for ZeRO-2/3 (GPUs only; HYBRID_SHARD over GROUPS' shard and
-    replicate groups under hybrid sharding), else DDP. Returns (model, fsdp)."""
+    replicate groups under hybrid sharding, where torch has it), else DDP. Returns (model, fsdp)."""
     if ZERO_STAGE >= 2 and device.type == "cuda":
         from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, MixedPrecision, ShardingStrategy
         from torch.distributed.fsdp.wrap import transformer_auto_wrap_policy
 
         strategy = ShardingStrategy.FULL_SHARD if ZERO_STAGE == 3 else ShardingStrategy.SHARD_GRAD_OP
         group = GROUPS["dp"]
-        if "shard" in GROUPS:
+        if "shard" in GROUPS and hasattr(ShardingStrategy, "HYBRID_SHARD"):
             strategy, group = ShardingStrategy.HYBRID_SHARD, (GROUPS["shard"], GROUPS["replicate"])
+        elif "shard" in GROUPS:
+            log(f"note: torch {torch.__version__} has no HYBRID_SHARD (2.0 and later): FSDP shards over all "
+                f"{RUN['dp']} data-parallel ranks")
         mixed = MixedPrecision(param_dtype=dtype, reduce_dtype=dtype, buffer_dtype=dtype)
         policy = functools.partial(transformer_auto_wrap_policy, transformer_layer_cls={Block})
         return FSDP(model, sharding_strategy=strategy, auto_wrap_policy=policy, mixed_precision=mixed,

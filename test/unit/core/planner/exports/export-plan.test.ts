@@ -118,7 +118,7 @@ describe('torch.distributed.pipelining export', () => {
     expect(tokens).toContain('CUDA_VISIBLE_DEVICES=2,0,1');
     expect(tokens).toContain('CUDA_DEVICE_ORDER=PCI_BUS_ID');
     expect(tokens).toContain('--standalone');
-    expect(flag(tokens, '--nproc-per-node')).toBe('3');
+    expect(flag(tokens, '--nproc_per_node')).toBe('3');
     expect(tokens[tokens.length - 1]).toBe('train_pipeline.py');
   });
 
@@ -130,10 +130,10 @@ describe('torch.distributed.pipelining export', () => {
     t.commands.forEach((c, nodeRank) => {
       const tokens = tokenize(c);
       expect(flag(tokens, '--nnodes')).toBe('2');
-      expect(flag(tokens, '--node-rank')).toBe(String(nodeRank));
-      expect(flag(tokens, '--nproc-per-node')).toBe('2');
-      expect(flag(tokens, '--master-addr')).toBe('a');
-      expect(flag(tokens, '--master-port')).toBe('29500');
+      expect(flag(tokens, '--node_rank')).toBe(String(nodeRank));
+      expect(flag(tokens, '--nproc_per_node')).toBe('2');
+      expect(flag(tokens, '--master_addr')).toBe('a');
+      expect(flag(tokens, '--master_port')).toBe('29500');
       expect(tokens[tokens.length - 1]).toBe('my train.py');
     });
   });
@@ -377,7 +377,7 @@ describe('tensor-parallel exports', () => {
     expect(flag(t, '--tensor-model-parallel-size')).toBe('4');
     expect(flag(t, '--pipeline-model-parallel-size')).toBe('2');
     expect(t).toContain('--sequence-parallel');
-    expect(flag(t, '--nproc-per-node')).toBe('8');
+    expect(flag(t, '--nproc_per_node')).toBe('8');
     expect(flag(t, '--global-batch-size')).toBe('8');
   });
 
@@ -464,7 +464,7 @@ describe('Slurm export', () => {
     expect(e.sbatch).toContain('#SBATCH --time=02:00:00');
     expect(e.sbatch).toContain('  a) NODE_RANK=0; NPROC=2; DEVICES=0,1; ;;');
     expect(e.sbatch).toContain('  b) NODE_RANK=1; NPROC=2; DEVICES=0,1; ;;');
-    expect(e.sbatch).toMatch(/exec torchrun --nnodes 2 --node-rank "\$NODE_RANK" --nproc-per-node "\$NPROC"/);
+    expect(e.sbatch).toMatch(/exec torchrun --nnodes 2 --node_rank "\$NODE_RANK" --nproc_per_node "\$NPROC"/);
     expect(e.hostfile).toBe('a slots=2\nb slots=2\n');
   });
 

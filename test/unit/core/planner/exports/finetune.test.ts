@@ -155,7 +155,7 @@ describe('exportFinetune', () => {
     );
     if (!e) throw new Error('no export');
     expect(e.launch).toEqual([
-      'CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 torchrun --standalone --nnodes 1 --nproc-per-node 2 train_lora.py',
+      'CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 torchrun --standalone --nnodes 1 --nproc_per_node 2 train_lora.py',
     ]);
     expect(e.accelerateYaml).toBeNull();
     expect(e.peftConfig).not.toContain('BitsAndBytesConfig(');

@@ -6,7 +6,7 @@
  * for the pipeline and tensor-parallel plans. Each run exits 0 and prints its loss. DeepSpeed and
  * accelerate are not installed here: their scripts are compiled, and their launch lines checked.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { exportModelOf } from '../../../../../../src-main/core/planner/exports/p
 import { hfConfigDecoder } from '../../../../../../src-main/core/catalog/hf-config.js';
 import type { Plan, PlanDevice } from '../../../../../../src-main/core/planner/types.js';
 import { needOracle, ORACLE_PYTHON } from '../../../../../helpers/oracle.js';
+import { runRanks } from '../../../../../helpers/torch-python.js';
 import { paramLayers, pipelinePlan, planGpu, trainingExports } from '../../../../../helpers/plan-exports.js';
 
 const torch = needOracle('torch');
@@ -81,39 +82,7 @@ const PLANS: { name: string; input: ExportInput; worlds: number[] }[] = [
 const dir = mkdtempSync(path.join(tmpdir(), 'pdj-train-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `script` at `world` ranks (env rendezvous, gloo), each with its own port; the outputs of rank 0 and the codes. */
-async function run(
-  script: string,
-  world: number,
-  port: number,
-  args: string[],
-): Promise<{ codes: number[]; out: string }> {
-  const ranks = Array.from(
-    { length: world },
-    (_, rank) =>
-      new Promise<{ code: number; out: string }>((resolve) => {
-        const env = {
-          ...process.env,
-          MASTER_ADDR: '127.0.0.1',
-          MASTER_PORT: String(port),
-          WORLD_SIZE: String(world),
-          RANK: String(rank),
-          LOCAL_RANK: String(rank),
-          OMP_NUM_THREADS: '1',
-        };
-        const child = spawn(ORACLE_PYTHON, [script, ...args], { cwd: dir, env });
-        let out = '';
-        child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-        child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-        child.on('close', (code) => resolve({ code: code ?? -1, out }));
-      }),
-  );
-  const done = await Promise.all(ranks);
-  return { codes: done.map((d) => d.code), out: done.map((d) => d.out).join('\n') };
-}
-
 describe('the emitted training scripts', () => {
-  let port = 29600 + (process.pid % 200);
   for (const [k, p] of PLANS.entries()) {
     for (const world of p.worlds) {
       it.skipIf(!torch)(
@@ -121,7 +90,12 @@ describe('the emitted training scripts', () => {
         async () => {
           const file = `train-${k}-${world}.py`;
           writeFileSync(path.join(dir, file), trainingExports(exportPlan(p.input)).torch.python);
-          const r = await run(file, world, port++, ['--steps', '1', '--seq', '16', '--ckpt-dir', `ckpt-${k}-${world}`]);
+          const r = await runRanks(
+            file,
+            world,
+            ['--steps', '1', '--seq', '16', '--ckpt-dir', `ckpt-${k}-${world}`],
+            dir,
+          );
           expect(r.codes, r.out).toEqual(Array.from({ length: world }, () => 0));
           expect(r.out).toMatch(/step 1\/1 loss \d+\.\d+/);
           expect(r.out).toContain('data: synthetic random tokens (no --data given)');
@@ -153,11 +127,11 @@ describe('the emitted training scripts', () => {
         '--save-every',
         '1',
       ];
-      const first = await run('train-resume.py', 1, port++, ['--steps', '1', ...args]);
+      const first = await runRanks('train-resume.py', 1, ['--steps', '1', ...args], dir);
       expect(first.codes, first.out).toEqual([0]);
       expect(first.out).toContain('data: 2,000 tokens from tokens.bin');
       expect(first.out).toContain('step 1: checkpoint saved');
-      const second = await run('train-resume.py', 1, port++, ['--max-steps', '2', ...args]);
+      const second = await runRanks('train-resume.py', 1, ['--max-steps', '2', ...args], dir);
       expect(second.codes, second.out).toEqual([0]);
       expect(second.out).toContain('resumed from step 1');
       expect(second.out).toMatch(/step 2\/2 loss \d/);
