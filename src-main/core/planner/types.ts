@@ -192,6 +192,12 @@ export interface PlanProblem {
    */
   gradientSync?: Pick<GradientSyncRule, 'overlapped' | 'bucketBytes' | 'bucketBytesPerReplica'>;
   /**
+   * Training, ZeRO-3: the devices (by id) whose all-gathers and reduce-scatters wait for the GEMMs
+   * (cost/sharded-sync.ts queuedGatherDevices), with full sharding (`sharded`) and with hybrid
+   * sharding (`hybrid`): a shard group with one of them hides none. Absent: none.
+   */
+  queuedGathers?: { devices: readonly string[]; sharded: boolean; hybrid: boolean };
+  /**
    * Training: the stack overlaps a block's tensor-parallel collectives with its GEMMs
    * (stacks/stack-rule.ts TensorOverlapRule, priced by cost/tensor-overlap.ts) on the devices of
    * `smCount` (by id, each its SM count); a replica with another device runs them exposed. Absent: exposed.

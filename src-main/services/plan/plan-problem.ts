@@ -26,6 +26,7 @@ import { withTensorSplit } from '../../core/planner/search/tensor-split.js';
 import { withBlockGemms } from '../../core/planner/problem/block-gemms.js';
 import { problemTensorOverlap, type OverlapDevice } from '../../core/planner/cost/tensor-overlap.js';
 import { datasheetFor } from '../../core/planner/cost/datasheets.js';
+import { queuedGatherDevices } from '../../core/planner/cost/sharded-sync.js';
 import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
 import type { PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
@@ -125,6 +126,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   const tensor = withTensorSplit(workload, model, held, degrees, warnings);
   // A stack that overlaps the collectives with the GEMMs prices them from each GEMM's share (stacks/*: tensorOverlap).
   const overlap = training && stack ? problemTensorOverlap(stack, overlapDevices(candidates)) : undefined;
+  const queued = req.mode === 'training' && stack ? queuedGatherDevices(stack, overlapDevices(candidates)) : undefined;
   const split = overlap ? { ...tensor, layers: withBlockGemms(workload, tensor.layers) } : tensor;
   // The stacks that split blocks split the embedding and LM head by vocabulary (stacks/*: vocabParallel).
   const byVocab = training && (!stack || stack.vocabParallel !== null);
@@ -147,6 +149,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     ...(sequence !== null ? { sequence } : {}),
     ...(stack ? { gradientSync: gradientSyncOf(stack) } : {}),
     ...(overlap ? { tensorOverlap: overlap } : {}),
+    ...(queued ? { queuedGathers: queued } : {}),
   };
   const engine = assumptions.engine?.serving;
   const problem = engine ? withEngineMemory(planned, engine) : planned;

@@ -1,5 +1,44 @@
 /** ZeRO-3 / FSDP's collectives that compute does not hide, and hybrid sharding's groups. Pure. */
+import type { StackRule } from '../stacks/stack-rule.js';
 import type { CostModel } from './cost-model.js';
+import type { OverlapDevice } from './tensor-overlap.js';
+import type { PlanProblem } from '../types.js';
+
+/**
+ * The oldest compute capability whose GEMMs are persistent: CUTLASS 3.x's Hopper (sm90) and Blackwell
+ * kernels launch one CTA per SM that loops over the output tiles (its "persistent" tile schedulers), so
+ * a GEMM holds every SM until it ends; Ampere's launch a CTA per tile, freeing SMs as tiles retire.
+ */
+const PERSISTENT_GEMM_MIN_MAJOR = 9;
+
+/**
+ * The devices whose ZeRO-3 collectives queue behind the GEMMs: the stack issues them (and FSDP1 its
+ * casts before the all-gather) on default-priority streams, and the GPU's GEMMs are persistent. An NCCL
+ * CTA takes an SM to itself (NVIDIA/nccl#689, the maintainer: "NCCL CTAs won't share an SM with compute
+ * kernels"), so a collective issued while a GEMM runs waits for it to end (NVIDIA/nccl#1431), and the
+ * compute stream's next kernels, already queued at the same priority, take the SMs first.
+ */
+export function queuedGatherDevices(
+  rule: Pick<StackRule, 'gatherStream'>,
+  devices: readonly OverlapDevice[],
+): NonNullable<PlanProblem['queuedGathers']> | undefined {
+  const { priority, hybrid = priority } = rule.gatherStream;
+  if (priority !== 'default' && hybrid !== 'default') return undefined;
+  const ids = devices
+    .filter((d) => Number((d.computeCapability ?? '0').split('.')[0]) >= PERSISTENT_GEMM_MIN_MAJOR)
+    .map((d) => d.id);
+  return ids.length > 0 ? { devices: ids, sharded: priority === 'default', hybrid: hybrid === 'default' } : undefined;
+}
+
+/** Whether a shard group of `ids` runs its collectives between the GEMMs (queuedGatherDevices), as `problem` shards. */
+export function gathersQueued(
+  problem: Pick<PlanProblem, 'queuedGathers' | 'shardGroup'>,
+  ids: readonly string[],
+): boolean {
+  const q = problem.queuedGathers;
+  if (!q || !(problem.shardGroup === undefined ? q.sharded : q.hybrid)) return false;
+  return q.devices.some((id) => ids.includes(id));
+}
 
 /**
  * ZeRO-3 / FSDP FULL_SHARD: the collectives of one microbatch that compute does not hide, per
@@ -14,15 +53,19 @@ import type { CostModel } from './cost-model.js';
  * Hybrid sharding (HSDP): g_l and r_l run inside a shard group, and r_l is followed by the
  * all-reduce of the group's gradient shard (1/group of the bytes) across the groups, on the same
  * stream (FSDP's HYBRID_SHARD), so r_l counts both.
+ * `queued` (queuedGatherDevices): the collectives run between the GEMMs, not beside them, and none is
+ * hidden: Σ_l (2·g_l + r_l).
  */
 export function shardedExposedUs(
   gather: readonly number[],
   scatter: readonly number[],
   forward: readonly number[],
   backward: readonly number[],
+  queued = false,
 ): number {
   const k = gather.length;
   const at = (a: readonly number[], i: number): number => (i >= 0 && i < k ? (a[i] as number) : 0);
+  if (queued) return gather.reduce((t, g, i) => t + 2 * g + at(scatter, i), 0);
   let exposed = at(gather, 0);
   for (let i = 1; i < k; i++) exposed += Math.max(0, at(gather, i) - at(forward, i - 1));
   exposed += at(gather, k - 1) + at(scatter, 0);

@@ -49,7 +49,7 @@ import { splitSamples } from './split-samples.js';
 import { devicePrefixes } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
 import { offloadStepUs } from './offload-time.js';
-import { distinctRoutes, hybridGroups, shardedExposedUs } from './sharded-sync.js';
+import { distinctRoutes, gathersQueued, hybridGroups, shardedExposedUs } from './sharded-sync.js';
 import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
 
@@ -494,7 +494,7 @@ export class CostTables {
       forward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 0));
       backward.push(perReplica * this.leastPerSampleUs(devices, l, l + 1, tp, 1));
     }
-    return shardedExposedUs(gather, scatter, forward, backward);
+    return shardedExposedUs(gather, scatter, forward, backward, gathersQueued(this.problem, ids));
   }
 
   /**

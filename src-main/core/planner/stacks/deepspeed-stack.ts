@@ -36,6 +36,7 @@ export const DEEPSPEED_STACK: StackRule = {
   },
   gatherPrefetch:
     'stage 3 sets overlap_comm and prefetches parameters (stage3_prefetch_bucket_size 5e7) behind compute',
+  gatherStream: { priority: null, how: 'not stated: priced as overlapped' },
   tensorComm: 'no tensor parallelism',
   tensorOverlap: null,
   hostGapUs: null,

@@ -36,6 +36,12 @@ export const FSDP_STACK: StackRule = {
   },
   gatherPrefetch:
     'backward_prefetch=BACKWARD_PRE and forward_prefetch (the export writes both): the next block gathered behind this one',
+  gatherStream: {
+    priority: 'default',
+    // limit_all_gathers defaults to True from torch 2.1 (FullyShardedDataParallel's signature).
+    hybrid: 'high',
+    how: 'FSDP1 _init_streams (torch/distributed/fsdp/_runtime_utils.py): the unshard, post-backward and pre-unshard streams at priority 0 ("preserve the default priority of 0 otherwise"; -1 only with hybrid sharding and limit_all_gathers)',
+  },
   tensorComm: 'no tensor parallelism',
   tensorOverlap: null,
   hostGapUs: null,

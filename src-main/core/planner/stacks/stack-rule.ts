@@ -75,6 +75,13 @@ export interface StackRule {
   gradientSync: GradientSyncRule;
   /** ZeRO-3: the next layer's all-gather prefetched behind this layer's compute (stage-cost.ts's formula). */
   gatherPrefetch: string;
+  /**
+   * The CUDA stream priority its ZeRO-3 all-gathers and reduce-scatters (and their copies) are issued at,
+   * and where that is written: 'default' queues them behind the compute stream's kernels, which on GPUs
+   * whose GEMMs are persistent hold every SM until they end (cost/sharded-sync.ts); null: not stated.
+   * `hybrid`: the priority under hybrid sharding (HSDP), where it differs.
+   */
+  gatherStream: { priority: 'default' | 'high' | null; hybrid?: 'default' | 'high'; how: string };
   /** How its tensor-parallel collectives run beside the GEMMs, and where that is written. */
   tensorComm: string;
   /** What it overlaps of them (cost/tensor-overlap.ts prices it); null: none, the step adds them whole. */

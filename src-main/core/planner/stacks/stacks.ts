@@ -44,6 +44,11 @@ export function stackAssumes(rule: StackRule): string {
     rule.attention.fused === 'flash-attention-2'
       ? 'attention by FlashAttention-2 (slower than cuDNN and FlashAttention-3 on Hopper)'
       : "attention by the GPU's newest fused kernel (cuDNN, FlashAttention-3 on Hopper)",
+    ...(rule.gatherStream.priority === 'default'
+      ? [
+          'ZeRO-3 gathers and reduce-scatters not hidden on Hopper and later (default-priority streams wait for its GEMMs)',
+        ]
+      : []),
   ].join('; ');
 }
 

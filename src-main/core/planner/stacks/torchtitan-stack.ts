@@ -33,6 +33,10 @@ export const TORCHTITAN_STACK: StackRule = {
     how: "DDP's 25 MB buckets all-reduced as the backward pass fills them; FSDP2 reduce-scatters each block's gradients as its backward ends",
   },
   gatherPrefetch: "FSDP2's implicit prefetch: the next block's all-gather is issued before this block's compute",
+  gatherStream: {
+    priority: 'high',
+    how: 'FSDP2 FSDPCommContext.lazy_init (torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py): all-gather copy-in, all-gather and reduce-scatter streams at priority -1 ("can help avoid some issues where their copies in/out are delayed and block computation")',
+  },
   tensorComm:
     'not overlapped: async TP (experimental.enable_async_tensor_parallel) needs torch.compile, which the export does not turn on',
   tensorOverlap: null,
