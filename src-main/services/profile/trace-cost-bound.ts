@@ -6,7 +6,12 @@
  * keeps it, so the calibration models and measure-model read the same figure. No kernel is timed
  * again: the labels are re-made from what was stored.
  */
-import { boundedTraceNodeUs, retracedLabelUs, traceReadingUs } from '../../core/profiler/trace-cost.js';
+import {
+  boundedTraceNodeUs,
+  isWholeTraceReading,
+  retracedLabelUs,
+  traceReadingUs,
+} from '../../core/profiler/trace-cost.js';
 import type { TimingSummary } from '../../core/profiler/timing-stats.js';
 import type { RunState } from './run-state.js';
 
@@ -23,7 +28,10 @@ export function boundTraceCost(st: RunState): TraceCostBound | null {
   const readings = [
     ...[...st.traced.values()].filter((r) => r.nodes === 1).map((r) => r.summary.medianUs),
     ...st.reorders.storedUs(),
-  ].map((us) => traceReadingUs(us, 1, o));
+  ]
+    .map((us) => traceReadingUs(us, 1, o))
+    // A label the later pass scaled by its reference kernel is not a trace reading: only whole or half µs count.
+    .filter(isWholeTraceReading);
   const bounded = boundedTraceNodeUs(o.profilerNodeUs, readings);
   if (bounded === null || !(bounded < o.profilerNodeUs)) return null;
   const remake =
