@@ -8,6 +8,8 @@
  * prediction, not how close a prediction lands.
  *
  * AGREE_DBS=a.db,b.db reuses two stores (no profiles); the stores are kept under .tmp/agreement/.
+ * AGREE_TRACE_BOUND=1 (with AGREE_DBS) predicts from copies of them with each run's ORT trace cost
+ * bounded by its own quickest traced nodes (bench/lib/trace-bound.ts); the stores are left alone.
  * Per model, the difference is split by op family (the nodes' own predictions), and the run
  * overhead, so a move is traced to what moved it.
  */
@@ -22,6 +24,7 @@ import { predictModelExecuted } from '../src-main/services/predict/model-predict
 import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { defaultProfileThreads } from '../src-main/services/profile/device-targets.js';
 import { defaultProfile, freshStore, MODELS, modelPath, repeatability } from './lib/bench-profiles.js';
+import { boundStoreTraceCost, type BoundedRun } from './lib/trace-bound.js';
 
 const pctOf = (b: number, a: number): string => `${b >= a ? '+' : ''}${((b / a - 1) * 100).toFixed(1)}%`;
 
@@ -71,9 +74,16 @@ const work = path.resolve('.tmp/agreement', new Date().toISOString().replace(/[:
 mkdirSync(work, { recursive: true });
 const threads = defaultProfileThreads(os.cpus().length);
 const reuse = process.env['AGREE_DBS']?.split(',');
+const bound = reuse !== undefined && process.env['AGREE_TRACE_BOUND'] === '1';
+const boundRuns: BoundedRun[][] = [];
 const stores: Database[] = [];
 const seconds: number[] = [];
-if (reuse) stores.push(...reuse.map((f) => openDatabase(f)));
+if (reuse)
+  for (const f of reuse) {
+    const copy = bound ? boundStoreTraceCost(f) : null;
+    if (copy) boundRuns.push(copy.runs);
+    stores.push(openDatabase(copy?.file ?? f));
+  }
 else
   for (let i = 0; i < 2; i++) {
     const s = await freshStore(work);
@@ -137,6 +147,13 @@ const lines = [
   reuse
     ? `Stores: ${reuse.join(', ')}`
     : `Default profiles (threads ${threads.join(',')}): ${seconds.map((s) => `${s.toFixed(1)} s`).join(' then ')}; stores in ${work}`,
+  ...(bound
+    ? [
+        `ORT trace cost per node bounded by each run's quickest traced nodes (chain -> bounded µs, labels re-made): ${boundRuns
+          .map((rs) => rs.map((r) => `${r.threads}t ${r.chainUs} -> ${r.boundedUs} (${r.relabelled})`).join(', '))
+          .join('; ')}.`,
+      ]
+    : []),
   `Kernels: median |ratio - 1| ${(rep.medianDev * 100).toFixed(1)}% over ${rep.kernels} (signed ${(rep.drift * 100).toFixed(1)}%); of 100 µs or more ${(rep.big.medianDev * 100).toFixed(1)}% over ${rep.big.kernels}. Kernels re-timed for disagreeing rounds: ${retimed.join(' and ')}.`,
   '',
   '| model | threads | first ms | second ms | moved | without calibration: first, second, moved | families that moved most (without calibration) |',

@@ -43,8 +43,8 @@ export function reorderTimings(
  * reorder already (left alone, as stored kernels are), a lower median later replaces it.
  */
 export class ReorderLabels {
-  /** id -> the median stored by this run; null: stored by an earlier run. */
-  private readonly labels = new Map<string, number | null>();
+  /** id -> the timing stored by this run; null: stored by an earlier run. */
+  private readonly labels = new Map<string, ReorderTiming | null>();
 
   constructor(
     private readonly storedBefore: (k: KernelSpec) => boolean,
@@ -56,6 +56,21 @@ export class ReorderLabels {
     return [...this.labels.values()].filter((v) => v !== null).length;
   }
 
+  /** The medians this run stored (µs). */
+  storedUs(): number[] {
+    return [...this.labels.values()].flatMap((t) => (t ? [t.summary.medianUs] : []));
+  }
+
+  /** Every reorder this run stored, stored again with its timing re-made by `remake`. */
+  remake(remake: (s: TimingSummary) => TimingSummary): void {
+    for (const [id, t] of this.labels) {
+      if (!t) continue;
+      const again = { spec: t.spec, summary: remake(t.summary) };
+      this.store(again, true);
+      this.labels.set(id, again);
+    }
+  }
+
   add(timings: readonly ReorderTiming[]): void {
     for (const t of timings) {
       const id = t.spec.id;
@@ -65,13 +80,13 @@ export class ReorderLabels {
           continue;
         }
         this.store(t, false);
-        this.labels.set(id, t.summary.medianUs);
+        this.labels.set(id, t);
         continue;
       }
       const stored = this.labels.get(id);
-      if (stored === null || stored === undefined || t.summary.medianUs >= stored) continue;
+      if (!stored || t.summary.medianUs >= stored.summary.medianUs) continue;
       this.store(t, true);
-      this.labels.set(id, t.summary.medianUs);
+      this.labels.set(id, t);
     }
   }
 }

@@ -30,6 +30,17 @@ function ownNodeUs(outcome: Extract<RunOutcome, { ok: true }>, overhead: RunOver
   );
 }
 
+/**
+ * The nodes a traced label of this outcome holds (what tracedLabelUs took the trace's cost off
+ * for); null where the label is not traced: chained, timed by the runner, a copy's Memcpy
+ * time, or the wall time where ORT reported no kernel time.
+ */
+export function tracedNodes(spec: KernelSpec, outcome: Extract<RunOutcome, { ok: true }>): number | null {
+  if (outcome.timedBy || outcome.chained || spec.family === 'copy') return null;
+  if (!ownNodeUs(outcome, null).some((v) => v > 0)) return null;
+  return Object.values(outcome.nodeOps).filter((op) => !INSERTED_OPS.has(op)).length;
+}
+
 /** A kernel's label with its spread, and whether the machine let it be pinned down. */
 export interface KernelTiming {
   summary: TimingSummary;

@@ -16,6 +16,7 @@ import type { KernelTiming } from './kernel-timing.js';
 import { retimeDisagreeing } from './round-retime.js';
 import type { RunState } from './run-state.js';
 import { step } from './profile-steps.js';
+import { boundTraceCost } from './trace-cost-bound.js';
 
 /** A kernel that failed in the first round is not timed in the later ones: its items are skipped. */
 function skipLaterRounds(st: RunState, spec: KernelSpec): void {
@@ -170,6 +171,7 @@ export async function kernelsAndCalibration(
   await calibrate();
   await retimeDisagreeing(st);
   await retryNoisy(st);
+  boundTraceCost(st);
   if (!calibration) return [];
   const { runs, notes } = calibration.result(st.overhead);
   st.report.notes.push(...notes);

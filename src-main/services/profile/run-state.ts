@@ -22,9 +22,18 @@ import type { ProfileRepo } from '../../adapters/store/profile-repo.js';
 import type { RunOutcome } from '../../adapters/ort/protocol.js';
 import { ClockWatch } from './gpu-clock-watch.js';
 import { ReorderLabels, reorderTimings } from './inserted-reorders.js';
+import { tracedNodes } from './kernel-timing.js';
 import { toMeasurement } from './target-store.js';
 import type { RetimedKernels } from './round-retime.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
+
+/** A row stored from the ORT trace: the label of `nodes` nodes, and the wall time beside it. */
+export interface TracedRow {
+  spec: KernelSpec;
+  nodes: number;
+  summary: TimingSummary;
+  wall: TimingSummary;
+}
 
 /** A kernel stored while still too noisy: kept with its spread, timed again later within the retry budget. */
 export interface NoisyKernel {
@@ -107,6 +116,8 @@ export class RunState {
   hostCpus: number | null = null;
   /** The kernels re-timed because their rounds disagreed (round-retime.ts), with the run's spread; null: not looked at. */
   retimed: RetimedKernels | null = null;
+  /** The rows this run stored from the ORT trace, by kernel id: what the trace-cost bound re-makes (trace-cost-bound.ts). */
+  readonly traced = new Map<string, TracedRow>();
   /** The expected cost of one refinement slot (the mean kernel of the queue, ms). */
   refineSlotMs = 0;
   /** The expected cost of an overhead step and of a calibration round (ms). */
@@ -167,12 +178,21 @@ export class RunState {
 
   /** Stores a kernel's label (replacing a stored row when asked) and its NCHWc reorders. */
   store(spec: KernelSpec, outcome: Extract<RunOutcome, { ok: true }>, summary: TimingSummary, replace: boolean): void {
+    const wall = summarize(outcome.wallUs);
+    this.storeRow(spec, summary, wall, replace);
+    const nodes = tracedNodes(spec, outcome);
+    if (nodes === null) this.traced.delete(spec.id);
+    else this.traced.set(spec.id, { spec, nodes, summary, wall });
+    this.reorders.add(reorderTimings(spec, outcome, this.overhead, this.rule));
+  }
+
+  /** Writes a kernel's row (replacing a stored row when asked). */
+  storeRow(spec: KernelSpec, summary: TimingSummary, wall: TimingSummary | null, replace: boolean): void {
     this.repo.insertMeasurements(
       this.runId,
-      [toMeasurement(spec, this.runId, this.target, this.ortVersion, summary, summarize(outcome.wallUs))],
+      [toMeasurement(spec, this.runId, this.target, this.ortVersion, summary, wall)],
       replace ? { onConflict: 'replace' } : {},
     );
-    this.reorders.add(reorderTimings(spec, outcome, this.overhead, this.rule));
   }
 
   kernelEvent(spec: KernelSpec, r: { status: KernelStatus; medianUs?: number; error?: string }): void {

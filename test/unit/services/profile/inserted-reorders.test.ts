@@ -3,7 +3,11 @@ import type { RunOutcome } from '../../../../src-main/adapters/ort/protocol.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
 import type { RunOverhead } from '../../../../src-main/core/profiler/overhead.js';
-import { ReorderLabels, reorderTimings, type ReorderTiming } from '../../../../src-main/services/profile/inserted-reorders.js';
+import {
+  ReorderLabels,
+  reorderTimings,
+  type ReorderTiming,
+} from '../../../../src-main/services/profile/inserted-reorders.js';
 
 type Ok = Extract<RunOutcome, { ok: true }>;
 const rule = { warmupRuns: 1, minRepetitions: 5, maxRepetitions: 20, targetCi: 0.05, budgetMs: 60 };
@@ -87,5 +91,24 @@ describe('ReorderLabels: one label per reorder and run', () => {
       ['ReorderInput', 4, true],
     ]);
     expect(labels.count).toBe(1);
+  });
+
+  it('re-makes every reorder this run stored, and none an earlier run stored', () => {
+    const stored: [string, number, boolean][] = [];
+    const labels = new ReorderLabels(
+      (k) => k.id === b.id,
+      (t, replace) => stored.push([t.spec.op, t.summary.medianUs, replace]),
+    );
+    labels.add([timing(a, 6), timing(b, 9)]);
+    expect(labels.storedUs()).toEqual([6]);
+    labels.remake((s) => ({ ...s, medianUs: s.medianUs + 1 }));
+    expect(stored).toEqual([
+      ['ReorderInput', 6, false],
+      ['ReorderInput', 7, true],
+    ]);
+    expect(labels.storedUs()).toEqual([7]);
+    // A later sighting is compared with the re-made label.
+    labels.add([timing(a, 6.5)]);
+    expect(stored.at(-1)).toEqual(['ReorderInput', 6.5, true]);
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The ORT trace's cost per node, bounded by the run's quickest traced nodes (issue 62, item 3).
+ *
+ * A traced kernel's label is its trace reading less what the trace adds to a node
+ * (`profilerNodeUs`, tracedLabelUs in overhead.ts). That cost is read once per run, as the median
+ * trace time of a chain of tiny nodes, and ORT writes trace times in whole microseconds: the
+ * median is a whole number that flips when the readings sit between two. Two back-to-back quick
+ * profiles of one Zen 4 (bench:prediction run n, 2026-11-30) read it as 2 µs and 3 µs at one
+ * thread, while the quickest kernels both runs traced read the same (24 kernels at 2 µs, 16 at 3,
+ * in each). The 1 µs moved every traced label of the second run, 69 of them onto the 10% floor,
+ * and PaddleOCR cls (about 250 executed nodes) came out 10.1% faster from the second profile.
+ *
+ * Every traced node's reading holds the trace's cost, so that cost is at most the lowest
+ * reading of a one-node label the run traced: the bound reads the run's own kernels, not one
+ * chain, and a slow phase during the chain's pass cannot raise it. Pure.
+ */
+import { tracedLabelUs, type RunOverhead } from './overhead.js';
+
+type TraceOverhead = Pick<RunOverhead, 'nodeUs' | 'profilerNodeUs'>;
+
+/**
+ * The trace reading (µs) behind a traced label of `nodes` nodes: tracedLabelUs undone. The label
+ * kept max(t - p * nodes, t / 10) + nodeUs * nodes; the floor held where 9 * (label less the
+ * per-node cost) < p * nodes.
+ */
+export function traceReadingUs(labelUs: number, nodes: number, o: TraceOverhead): number {
+  const v = labelUs - o.nodeUs * nodes;
+  const p = o.profilerNodeUs;
+  if (p === null || nodes <= 0) return v;
+  return 9 * v < p * nodes ? v * 10 : v + p * nodes;
+}
+
+/**
+ * Whether a reading can be a median of ORT trace times: whole microseconds, or halfway between
+ * two (the mean of the middle two of an even count). A chained or self-timed label is a
+ * difference of wall-clock medians and is not, beyond rounding.
+ */
+export function isWholeTraceReading(readingUs: number): boolean {
+  const twice = readingUs * 2;
+  return readingUs > 0 && Math.abs(twice - Math.round(twice)) < 1e-6;
+}
+
+/**
+ * The trace's cost per node, no more than the lowest one-node reading of the run (µs); the
+ * chain's figure where no reading is lower, or where there is none; null stays null.
+ */
+export function boundedTraceNodeUs(chainUs: number | null, oneNodeReadingsUs: readonly number[]): number | null {
+  if (chainUs === null) return null;
+  const lowest = Math.min(...oneNodeReadingsUs.filter((v) => Number.isFinite(v) && v > 0));
+  return Number.isFinite(lowest) ? Math.min(chainUs, lowest) : chainUs;
+}
+
+/** A traced label re-made with the trace cost `toUs` in place of the one it was made with. */
+export function retracedLabelUs(labelUs: number, nodes: number, from: TraceOverhead, toUs: number | null): number {
+  return tracedLabelUs(traceReadingUs(labelUs, nodes, from), nodes, { nodeUs: from.nodeUs, profilerNodeUs: toUs });
+}
