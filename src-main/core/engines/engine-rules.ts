@@ -78,6 +78,13 @@ export interface EngineHost {
    * off only for a batch of more than one token, `node->src[1]->ne[1] > 1` in ggml-cuda.cu).
    */
   graphBy?: 'decode' | 'tokens';
+  /**
+   * A graphed decode step runs the smallest captured batch that holds it: 1, 2, 4, then multiples of
+   * this (vLLM V0's `_get_graph_batch_size`: `(batch_size + 7) // 8 * 8` past 4). The padding rows go
+   * through every weight GEMM and elementwise kernel; attention and the LM head see the real ones.
+   * Absent: the graph runs the step's own batch.
+   */
+  graphBatchAlign?: number;
 }
 
 export interface EngineBatching {

@@ -174,18 +174,33 @@ export function decodeAttentionUs(dep: EngineDeployment, stage: EngineStage, loa
   return Math.max(kvUs, (bytes * queriesPerKvHead) / (gpu.bytesPerUs * paged.queryHeadRate));
 }
 
-/** One stage's GPU time for the load (µs), and the kernels it launches. */
+/**
+ * The batch a graphed decode step of `seqs` sequences replays where the engine pads to its captured
+ * sizes (EngineHost.graphBatchAlign): 1, 2, 4, then the next multiple of the alignment.
+ */
+export function graphBatch(engine: EngineRules, seqs: number): number {
+  const align = engine.host.graphBatchAlign;
+  if (align === undefined || seqs <= 2) return seqs;
+  if (seqs <= 4) return 4;
+  return Math.ceil(seqs / align) * align;
+}
+
+/**
+ * One stage's GPU time for the load (µs), and the kernels it launches. `padRows`: rows a padded
+ * CUDA graph adds to the weight GEMMs and elementwise kernels (not to attention or the LM head).
+ */
 function stageGpu(
   dep: EngineDeployment,
   index: number,
   load: StepLoad,
+  padRows = 0,
 ): { us: number; kernels: number; commUs: number } {
   const stage = dep.stages[index] as EngineStage;
   const { engine, decoder: d } = dep;
   const gpu = stage.gpu;
   const kernel = dep.kernels[index] as WeightKernel;
   const tp = stage.members.length;
-  const tokens = load.decodeSeqs + load.prefill.reduce((a, c) => a + c.tokens, 0);
+  const tokens = load.decodeSeqs + load.prefill.reduce((a, c) => a + c.tokens, 0) + padRows;
   let us = 0;
   let kernels = 0;
   let commUs = 0;
@@ -343,13 +358,15 @@ export function stepCost(dep: EngineDeployment, load: StepLoad): StepCost {
   const overlapped = engine.split.pipeline === 'overlapped' && pp > 1;
   const microbatches = overlapped ? Math.max(1, Math.min(pp, sequences)) : 1;
   const part = microbatches > 1 ? scaled(load, 1 / microbatches) : load;
-  const stages = dep.stages.map((_, i) => stageGpu(dep, i, part));
+  const graphed = graphedStep(engine, load);
+  const padRows =
+    graphed && part.prefill.length === 0 ? graphBatch(engine, Math.ceil(part.decodeSeqs)) - part.decodeSeqs : 0;
+  const stages = dep.stages.map((_, i) => stageGpu(dep, i, part, padRows));
   const sum = stages.reduce((a, s) => a + s.us, 0);
   const slowest = Math.max(...stages.map((s) => s.us));
   const sends = sendsUs(dep, tokens / microbatches);
   const commUs = stages.reduce((a, s) => a + s.commUs, 0) * microbatches + sends * microbatches;
   const kernels = stages.reduce((a, s) => a + s.kernels, 0) * microbatches;
-  const graphed = graphedStep(engine, load);
   const gapUs = graphed ? 0 : kernels * (engine.launches.streamGapUs ?? 0);
   const gpuUs = sum + (microbatches - 1) * slowest + sends * microbatches + gapUs;
   const launchUs = graphed ? 20 * microbatches : kernels * engine.host.launchUs;

@@ -42,6 +42,15 @@ const PAGED_ATTENTION: PagedDecode = { queryHeadRate: 2.58, blockTokens: 16 };
  */
 const API_SERVER_TOKENIZER = { tokenizeUsPerToken: HF_TOKENIZER_US_PER_TOKEN } as const;
 
+/**
+ * V0's CUDA graphs are captured for batches 1, 2, 4, 8, 16, ..., 256 and a decode step replays the
+ * smallest that holds it, its inputs padded (vllm/worker/model_runner.py, 0.4 to 0.7:
+ * `_BATCH_SIZES_TO_CAPTURE = [1, 2, 4] + [_BATCH_SIZE_ALIGNMENT * i for i in range(1, 33)]`,
+ * `_BATCH_SIZE_ALIGNMENT = 8`, `_get_graph_batch_size`: `(batch_size + 7) // 8 * 8` past 4; the pad's
+ * sequences get `seq_lens` 1 and the pad slot, and `compute_logits` keeps the real rows only).
+ */
+const V0_GRAPH_BATCH_ALIGN = 8;
+
 /** vLLM 0.6 to 0.7 (V0 engine, async output processing). */
 const V0_6: EngineRules = {
   name: 'vllm',
@@ -68,7 +77,15 @@ const V0_6: EngineRules = {
   // (vllm/model_executor/layers/quantization/utils/w8a8_utils.py): a quantisation kernel before each GEMM.
   // (int8's scaled_int8_quant is the same, but the int8 kernel's share already stands for it.)
   launches: { perBlock: 10, perStep: 12, gpuUs: 3, activationQuant: 'separate' },
-  host: { stepUs: 900, perSequenceUs: 10, perRankUs: 150, launchUs: 12, graphMaxBatch: 256, ...API_SERVER_TOKENIZER },
+  host: {
+    stepUs: 900,
+    perSequenceUs: 10,
+    perRankUs: 150,
+    launchUs: 12,
+    graphMaxBatch: 256,
+    graphBatchAlign: V0_GRAPH_BATCH_ALIGN,
+    ...API_SERVER_TOKENIZER,
+  },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,
@@ -97,7 +114,7 @@ const V0_5: EngineRules = {
   since: '0.4.3',
   released: '2024-06-01',
   change: 'decode attention through FlashAttention over the paged cache (grouped-query heads read once)',
-  host: { stepUs: 2500, perSequenceUs: 45, perRankUs: 300, launchUs: 12, graphMaxBatch: 256, ...API_SERVER_TOKENIZER },
+  host: { ...V0_6.host, stepUs: 2500, perSequenceUs: 45, perRankUs: 300 },
   // The KV cache is what gpu_memory_utilization leaves of the profile run's peak, counted from the
   // free memory read after the CUDA context is made and before the distributed environment
   // (vllm/worker/worker.py init_device: init_gpu_memory = torch.cuda.mem_get_info()[0], then
