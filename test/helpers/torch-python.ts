@@ -45,6 +45,21 @@ export async function runRanks(
   cwd: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ codes: number[]; out: string; stderr: string }> {
+  const first = await runRanksOnce(script, world, args, cwd, env);
+  // The rendezvous port is free when chosen, not when bound: a collision is retried once on a new port.
+  return world > 1 && RENDEZVOUS_FAILED.test(first.stderr) ? runRanksOnce(script, world, args, cwd, env) : first;
+}
+
+/** What torch.distributed says when the ranks did not meet (not a failure of the script itself). */
+const RENDEZVOUS_FAILED = /address already in use|connection refused|connection reset|timed out|Socket Timeout/i;
+
+async function runRanksOnce(
+  script: string,
+  world: number,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ codes: number[]; out: string; stderr: string }> {
   const port = String(await freePort());
   const ranks = Array.from(
     { length: world },

@@ -18,26 +18,11 @@ import type { Plan, PlanDevice } from '../../../../../../src-main/core/planner/t
 import { needOracle, ORACLE_PYTHON } from '../../../../../helpers/oracle.js';
 import { runRanks } from '../../../../../helpers/torch-python.js';
 import { paramLayers, pipelinePlan, planGpu, trainingExports } from '../../../../../helpers/plan-exports.js';
+import { TINY_LLAMA_CONFIG } from '../../../../../helpers/tiny-llama-config.js';
 
 const torch = needOracle('torch');
 
-/** A tiny Llama: grouped-query attention (4 heads, 2 key/value heads), SwiGLU, RMSNorm, rotary positions. */
-const CONFIG = {
-  model_type: 'llama',
-  architectures: ['LlamaForCausalLM'],
-  hidden_size: 64,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 2,
-  intermediate_size: 128,
-  vocab_size: 256,
-  max_position_embeddings: 64,
-  rms_norm_eps: 1e-6,
-  rope_theta: 10000,
-  hidden_act: 'silu',
-  tie_word_embeddings: false,
-  torch_dtype: 'bfloat16',
-};
+const CONFIG = TINY_LLAMA_CONFIG;
 
 const LAYERS = paramLayers([
   { name: 'embed', params: 16_384 },
