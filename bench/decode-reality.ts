@@ -35,7 +35,7 @@ import { localProbeDeps } from '../src-main/services/machine/local-probe.js';
 import { findMachine, probeAndRecord } from '../src-main/services/machine/machine-service.js';
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
 import { decodeDevice } from '../src-main/services/predict/generation-service.js';
-import { decodeAttentionUs } from '../src-main/services/predict/decode-attention-time.js';
+import { profiledAttentionUs } from '../src-main/services/predict/decode-attention-time.js';
 import { loadTrainingData } from '../src-main/services/predict/training-data.js';
 import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
@@ -115,7 +115,7 @@ async function ortSection(): Promise<string[]> {
       const at = { batch: 1, context: c.context, elementBytes: 4 };
       // Before: the cache streamed as bytes; after: the attention priced node by node in its dataflow.
       const before = decodeStep(step.shape, at, dev);
-      const attentionUs = decodeAttentionUs(db, device, step.shape, c.context, {
+      const attentionUs = profiledAttentionUs(db, device, step.shape, c.context, {
         batch: 1,
         dataflow,
         dtype: 'fp32',

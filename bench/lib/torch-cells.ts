@@ -22,7 +22,7 @@ import { TorchRunner } from '../../src-main/adapters/torch/torch-runner.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
 import { median } from '../../src-main/core/profiler/timing-stats.js';
 import { decodeStep } from '../../src-main/core/workload/generation.js';
-import { decodeAttentionUs } from '../../src-main/services/predict/decode-attention-time.js';
+import { profiledAttentionUs } from '../../src-main/services/predict/decode-attention-time.js';
 import { localProbeDeps } from '../../src-main/services/machine/local-probe.js';
 import { probeAndRecord } from '../../src-main/services/machine/machine-service.js';
 import {
@@ -107,7 +107,7 @@ function predictedUs(db: Database, c: Config, cell: TorchCell): number {
   const dev = decodeDevice(db, device, 'fp32', [], (shape.meanMatrixParams ?? 0) * 4);
   // The torch decoder reads its cache in place, as the ONNX 'read-once' step does.
   const at = { batch: 1, dataflow: 'read-once', dtype: 'fp32', bandwidthGBps: dev.bandwidthGBps } as const;
-  const attentionUs = decodeAttentionUs(db, device, shape, c.context, at);
+  const attentionUs = profiledAttentionUs(db, device, shape, c.context, at);
   const step = { batch: 1, context: c.context, elementBytes: 4, ...(attentionUs === null ? {} : { attentionUs }) };
   return decodeStep(shape, step, dev).stepUs;
 }

@@ -38,11 +38,13 @@ function headDimOf(d: DecoderShape): number {
 }
 
 /**
- * The attention of every layer at `context` cached tokens (µs; the per-node cost of its
- * shape-only nodes left out: the step counts it for all its nodes); null when the shape is not one a decoder attends in
- * (query heads not a multiple of the key/value heads, a fractional head width).
+ * The attention of every layer at `context` cached tokens on a profiled device (µs; the per-node
+ * cost of its shape-only nodes left out: the step counts it for all its nodes); null when the
+ * shape is not one the decode graph builds (query heads not a multiple of the key/value heads, a
+ * fractional head width, as latent attention's cache has). GPU engines price theirs in
+ * core/engines/engine-step.ts.
  */
-export function decodeAttentionUs(
+export function profiledAttentionUs(
   db: Database,
   device: DeviceGroup,
   d: DecoderShape,
@@ -80,15 +82,15 @@ export function decodeAttentionUs(
  * The attention at each context from `from` to `to` cached tokens, priced at the two ends and
  * interpolated in between (its kernels grow linearly with the context); null as above.
  */
-export function decodeAttentionOver(
+export function profiledAttentionOver(
   db: Database,
   device: DeviceGroup,
   d: DecoderShape,
   span: { from: number; to: number },
   at: AttentionAt,
 ): ((context: number) => number) | null {
-  const a = decodeAttentionUs(db, device, d, span.from, at);
-  const b = span.to > span.from ? decodeAttentionUs(db, device, d, span.to, at) : a;
+  const a = profiledAttentionUs(db, device, d, span.from, at);
+  const b = span.to > span.from ? profiledAttentionUs(db, device, d, span.to, at) : a;
   if (a === null || b === null) return null;
   const width = span.to - span.from;
   return (context) => (width > 0 ? a + ((b - a) * (context - span.from)) / width : a);

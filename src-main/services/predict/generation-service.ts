@@ -36,7 +36,7 @@ import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { count } from '../../core/text/plural.js';
 import { isExpertNode } from '../../core/catalog/block-names.js';
 import type { KvDataflow } from '../../core/workload/decode-attention.js';
-import { decodeAttentionOver } from './decode-attention-time.js';
+import { profiledAttentionOver } from './decode-attention-time.js';
 
 export interface GenerationRequest {
   device: string;
@@ -302,7 +302,7 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
       `${weights} weights: memory and decode bandwidth are counted at ${weightBytes.toFixed(4)} B per weight; the prefill is predicted at ${dtype} (kernels that dequantize are not profiled)`,
     );
   const kvDataflow = req.kvDataflow ?? 'read-once';
-  const attention = decodeAttentionOver(
+  const attention = profiledAttentionOver(
     db,
     device,
     shape,
@@ -310,7 +310,9 @@ export function predictGeneration(db: Database, name: string, req: GenerationReq
     { batch, dataflow: kvDataflow, dtype, bandwidthGBps: dev.bandwidthGBps },
   );
   if (!attention)
-    warnings.push(`${e.name}: its attention heads do not split evenly; the KV cache is priced as bytes streamed`);
+    warnings.push(
+      `${e.name}: its attention (heads and head width) is not one the decode graph builds; the KV cache is priced as bytes streamed`,
+    );
   const steps = Array.from({ length: tokens }, (_, t) =>
     decodeStep(
       shape,
