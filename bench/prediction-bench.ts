@@ -46,6 +46,7 @@ import { workloadFromModel } from '../src-main/core/workload/from-onnx.js';
 import type { Database } from '../src-main/adapters/store/types.js';
 import { buildKernelModel } from '../src-main/core/kernels/build.js';
 import { makeKernel } from '../src-main/core/kernels/cost.js';
+import { encodeValues, randomBytes } from '../src-main/core/kernels/fill.js';
 import type { KernelOp } from '../src-main/core/kernels/types.js';
 import { fromNodeUs } from '../src-main/core/workload/predict-workload.js';
 import { measureModel, type ModelMeasurement } from '../src-main/services/measure/measure-model-service.js';
@@ -107,12 +108,21 @@ const ORT_TYPE: Record<string, string> = { fp32: 'float32', int64: 'int64', int3
  */
 function timeLoop(file: string, inputs: Record<string, number[]>, threads: number, modelRun = false): number {
   const w = workloadFromModel(readOnnxModel(file).model, { name: 'bench', inputs });
-  const specs = (w.inputs ?? []).map((i) => ({ name: i.name, dims: i.dims, type: ORT_TYPE[i.dtype] ?? 'float32' }));
-  const feedsFile = `${file}.feeds.json`;
+  // The runner's own feeds (kernel-runner-process: seeded floats, integer ones), byte for byte.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-feeds-'));
+  const specs = (w.inputs ?? []).map((i, k) => {
+    const count = i.dims.reduce((a, b) => a * b, 1);
+    const isInt = !['fp32', 'fp16', 'bf16'].includes(i.dtype);
+    const bytes = isInt ? encodeValues(i.dtype, new Array<number>(count).fill(1)) : randomBytes(i.dtype, count, 7 + k);
+    const feedFile = path.join(dir, `input-${k}.bin`);
+    writeFileSync(feedFile, bytes);
+    return { name: i.name, dims: i.dims, type: ORT_TYPE[i.dtype] ?? 'float32', file: feedFile };
+  });
+  const feedsFile = path.join(dir, 'feeds.json');
   writeFileSync(feedsFile, JSON.stringify(specs));
   const args = ['bench/time-loop.mjs', file, String(threads), feedsFile, ...(modelRun ? ['--model-run'] : [])];
   const out = execFileSync('node', args, { encoding: 'utf8' });
-  rmSync(feedsFile, { force: true });
+  rmSync(dir, { recursive: true, force: true });
   const lines = out.trim().split('\n');
   const beside = Number(lines.find((l) => l.startsWith('beside='))?.slice(7));
   if (beside > CROWDED_LOOP_CPUS) crowdedLoops.push(`${path.basename(file)} at ${threads}t: ${beside.toFixed(2)} CPUs`);

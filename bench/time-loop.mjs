@@ -8,8 +8,12 @@
 // With --model-run, profiling is on and it prints the median of ORT's own model_run events
 // instead (ms, the profiler's per-node cost still in): the single-op reference of the
 // prediction bench, timed here rather than in the bench's own busy process.
+// The inputs are the bytes pipeDejavu's own runner feeds (FEEDS names a file of each input's
+// raw bytes): a model whose control flow reads its data (openWakeWord's hey_jarvis runs its
+// classifier a second time when the first score is 0.5 or more) must run the same branch in
+// both. Without a file, seeded random floats and integer ones.
 // Usage: node bench/time-loop.mjs MODEL.onnx THREADS FEEDS.json [--model-run]
-//   (FEEDS: [{name, dims, type}])
+//   (FEEDS: [{name, dims, type, file?}])
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,8 +29,15 @@ const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 21474836
 for (const s of specs) {
   const n = s.dims.reduce((a, b) => a * b, 1);
   const A = ARRAYS[s.type] ?? Float32Array;
-  const data = new A(n);
-  for (let i = 0; i < n; i++) data[i] = A === BigInt64Array ? 1n : A === Float32Array ? rand() : 1;
+  let data;
+  if (s.file) {
+    const bytes = readFileSync(s.file);
+    if (bytes.length !== n * A.BYTES_PER_ELEMENT) throw new Error(`${s.file}: ${bytes.length} bytes, not ${n} values`);
+    data = new A(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  } else {
+    data = new A(n);
+    for (let i = 0; i < n; i++) data[i] = A === BigInt64Array ? 1n : A === Float32Array ? rand() : 1;
+  }
   feeds[s.name] = new ort.Tensor(s.type, data, s.dims);
 }
 const traceDir = modelRun ? mkdtempSync(path.join(os.tmpdir(), 'time-loop-')) : null;
