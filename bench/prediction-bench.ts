@@ -112,8 +112,9 @@ function timeLoop(file: string, inputs: Record<string, number[]>, threads: numbe
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-feeds-'));
   const specs = (w.inputs ?? []).map((i, k) => {
     const count = i.dims.reduce((a, b) => a * b, 1);
-    const isInt = !['fp32', 'fp16', 'bf16'].includes(i.dtype);
-    const bytes = isInt ? encodeValues(i.dtype, new Array<number>(count).fill(1)) : randomBytes(i.dtype, count, 7 + k);
+    const dtype = i.dtype === 'other' ? 'fp32' : i.dtype;
+    const isInt = !['fp32', 'fp16', 'bf16'].includes(dtype);
+    const bytes = isInt ? encodeValues(dtype, new Array<number>(count).fill(1)) : randomBytes(dtype, count, 7 + k);
     const feedFile = path.join(dir, `input-${k}.bin`);
     writeFileSync(feedFile, bytes);
     return { name: i.name, dims: i.dims, type: ORT_TYPE[i.dtype] ?? 'float32', file: feedFile };

@@ -18,7 +18,7 @@ import { decoderEntry, predictPrefill } from '../../src-main/services/predict/ge
 import { predictModelExecuted } from '../../src-main/services/predict/model-prediction-service.js';
 import { pickDevice } from '../../src-main/services/workload/workload-service.js';
 import { decoderPrefillModel } from '../../test/helpers/decoder-prefill-model.js';
-import type { Config } from './decoder-configs.js';
+import type { Config, Set } from './decoder-configs.js';
 import { medianRunUs } from './median-run.js';
 
 /** A prompt's timing: at least 7 runs after 2 warm-ups (a 512-token prompt takes seconds on a loaded host). */
@@ -28,15 +28,19 @@ const PREFILL_RULE = { warmupRuns: 2, minRepetitions: 7, maxRepetitions: 200, ta
 export const PREFILL_PROMPTS = [32, 128, 512];
 
 export const PREFILL_HEADER = [
-  '| decoder | prompt | threads | measured ms | catalog ms | catalog error | file ms | file error | file 90% band | load |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| set | decoder | prompt | threads | measured ms | catalog ms | catalog error | file ms | file error | weights in cache: catalog / file error | file 90% band | load |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 export interface PrefillError {
+  set: Set;
   prompt: number;
   threads: number;
   catalog: number;
   file: number;
+  /** The errors with every weight priced in cache (before cold-weights.ts). */
+  catalogWarm: number;
+  fileWarm: number;
 }
 
 const ms = (us: number): string => (us / 1000).toFixed(3);
@@ -58,17 +62,13 @@ export async function prefillCells(
     writeFileSync(file, m.model);
     for (const threads of threadCounts) {
       const device = pickDevice(db, 'cpu', threads);
-      const catalog = predictPrefill(
-        db,
-        decoderEntry(m.entry.name, m.entry),
-        { prompt, batch: 1, dtype: 'fp32' },
-        device,
-      );
-      const onFile = await predictModelExecuted(db, runner, file, {
-        inputs: { input_ids: [1, prompt] },
-        device: 'cpu',
-        threads,
-      });
+      const entry = decoderEntry(m.entry.name, m.entry);
+      const catalog = predictPrefill(db, entry, { prompt, batch: 1, dtype: 'fp32' }, device);
+      const fileOpts = { inputs: { input_ids: [1, prompt] }, device: 'cpu', threads };
+      const onFile = await predictModelExecuted(db, runner, file, fileOpts);
+      // Before core/workload/cold-weights.ts: every weight priced in cache, as profiled.
+      const catalogWarm = predictPrefill(db, entry, { prompt, batch: 1, dtype: 'fp32', coldWeights: false }, device);
+      const fileWarm = await predictModelExecuted(db, runner, file, { ...fileOpts, coldWeights: false });
       const measured = await medianRunUs(
         runner,
         {
@@ -81,11 +81,19 @@ export async function prefillCells(
       );
       if (measured === null) continue;
       const fileUs = fromNodeUs(onFile);
-      const e = { prompt, threads, catalog: catalog.ttftUs / measured - 1, file: fileUs / measured - 1 };
+      const e = {
+        set: c.set,
+        prompt,
+        threads,
+        catalog: catalog.ttftUs / measured - 1,
+        file: fileUs / measured - 1,
+        catalogWarm: catalogWarm.ttftUs / measured - 1,
+        fileWarm: fromNodeUs(fileWarm) / measured - 1,
+      };
       errors.push(e);
       const band = onFile.band90 ? `${ms(onFile.band90.lowUs)}-${ms(onFile.band90.highUs)}` : 'none';
       rows.push(
-        `| ${c.label} | ${prompt} | ${threads} | ${ms(measured)} | ${ms(catalog.ttftUs)} | ${pct(e.catalog)} | ${ms(fileUs)} | ${pct(e.file)} | ${band} | ${os.loadavg()[0]?.toFixed(1)} |`,
+        `| ${c.set} | ${c.label} | ${prompt} | ${threads} | ${ms(measured)} | ${ms(catalog.ttftUs)} | ${pct(e.catalog)} | ${ms(fileUs)} | ${pct(e.file)} | ${pct(e.catalogWarm)} / ${pct(e.fileWarm)} | ${band} | ${os.loadavg()[0]?.toFixed(1)} |`,
       );
     }
   }
@@ -98,6 +106,7 @@ export function prefillSummary(errors: readonly PrefillError[], threadCounts: re
     const of = errors.filter((x) => x.threads === t);
     const line = (e: number[]): string =>
       `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${pct(median(e))}`;
-    return `prefill at ${t} thread(s): catalog ${line(of.map((x) => Math.abs(x.catalog)))}; file ${line(of.map((x) => Math.abs(x.file)))}`;
+    const abs = (f: (x: PrefillError) => number): number[] => of.map((x) => Math.abs(f(x)));
+    return `prefill at ${t} thread(s): catalog ${line(abs((x) => x.catalog))}; file ${line(abs((x) => x.file))}; weights in cache: catalog ${line(abs((x) => x.catalogWarm))}, file ${line(abs((x) => x.fileWarm))}`;
   });
 }

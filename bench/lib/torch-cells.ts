@@ -25,8 +25,8 @@ import { decodeStep } from '../../src-main/core/workload/generation.js';
 import { profiledAttentionUs } from '../../src-main/services/predict/decode-attention-time.js';
 import { localProbeDeps } from '../../src-main/services/machine/local-probe.js';
 import { probeAndRecord } from '../../src-main/services/machine/machine-service.js';
+import { decodeBandwidthGBps } from '../../src-main/services/predict/stream-rate.js';
 import {
-  decodeBandwidthGBps,
   decodeDevice,
   decoderEntry,
   predictPrefill,

@@ -22,6 +22,7 @@
  * call (its per-call cost and its copies of the inputs and outputs) is reported apart in
  * `binding`, for callers who time runs from Node; it is never inside totalUs. Pure.
  */
+import { weightsRunCold, withColdRead, type ColdWeights } from './cold-weights.js';
 import type { PlanAssumptionsView } from '../planner/plan-assumptions.js';
 import type { MachineDeviceId } from '../domain/device-id.js';
 import type { ModelBand } from '../predictor/model-band.js';
@@ -127,6 +128,8 @@ export interface PredictOptions {
    * whatever the thread count (one-thread-ops.ts) are predicted there. None: on the device.
    */
   oneThread?: { device: DeviceFeatures; familyScale?: Record<string, number> } | null;
+  /** Where the weights come from memory on each run (cold-weights.ts); none: from cache, as profiled. */
+  coldWeights?: ColdWeights | null;
 }
 
 /** Where a node is predicted: the device, or the same CPU at 1 thread. */
@@ -185,11 +188,13 @@ export function predictWorkload(
     ((opts.overhead ? deviceRunUs(opts.overhead) : 0) + (wakes ? (opts.overhead?.wakeUs ?? 0) : 0)) * factor;
   const warnings = new Set<string>(w.warnings);
   const fallbackOps = new Set<string>();
+  const cold = opts.coldWeights && weightsRunCold(w, opts.coldWeights) ? opts.coldWeights : null;
   const nodes: NodePrediction[] = w.nodes.map((n, index) => {
     const p = byIndex.get(index);
     if (p) {
       if (p.warning) warnings.add(`${n.family}: ${p.warning}`);
-      return predictedNode(n, index, p, factor * (targetOf(n).familyScale[n.family ?? ''] ?? 1));
+      const node = predictedNode(n, index, p, factor * (targetOf(n).familyScale[n.family ?? ''] ?? 1));
+      return cold ? withColdRead(n, node, cold) : node;
     }
     if (isFree(n)) {
       const t = n.opType === 'Constant' ? 0 : perNode;

@@ -22,7 +22,7 @@ import { datasheetCheckLine } from '../predict/datasheet-check-service.js';
 import { isDecoder } from './serving-plan.js';
 import { transferredTable, type TransferredTable } from '../predict/datasheet-transfer.js';
 import { deviceMemoryBytes } from './device-memory.js';
-import { decodeBandwidthGBps } from '../predict/generation-service.js';
+import { decodeBandwidthGBps } from '../predict/stream-rate.js';
 import { findMachine, listMachines } from '../machine/machine-service.js';
 import { preferredGroup } from '../predict/profiled-device.js';
 import { conditionsWarning } from '../profile/run-conditions-service.js';

@@ -10,7 +10,6 @@ import { entryWorkload, getCatalogEntry, type CatalogEntry, type TransformerEntr
 import { cachedValuesPerToken } from '../../core/catalog/block-layout.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { Workload } from '../../core/workload/types.js';
-import type { Sample } from '../../core/predictor/types.js';
 import { UserError } from '../../core/errors.js';
 import { engineOf } from '../../core/domain/execution-provider.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
@@ -30,7 +29,9 @@ import {
 import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { deviceMemoryBytes } from '../plan/device-memory.js';
-import { loadTrainingData, type DeviceGroup, type TrainingData } from './training-data.js';
+import type { DeviceGroup } from './training-data.js';
+import { coldWeightsOn, decodeBandwidthGBps } from './stream-rate.js';
+import { weightBytes, weightsRunCold, type ColdWeights } from '../../core/workload/cold-weights.js';
 import { pickDevice, predictOnDevice } from '../workload/workload-service.js';
 import { deviceOverhead } from '../workload/stored-device-figures.js';
 import { count } from '../../core/text/plural.js';
@@ -130,70 +131,9 @@ function decoderShape(e: DecoderEntry, batch: number, dtype: Dtype): DecoderShap
   };
 }
 
-/** Weights beyond every cache: a matrix-vector product over them streams from memory (32 MiB and more). */
-const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
-
 /** The mean of `xs`; undefined when empty. */
 function meanOf(xs: readonly number[]): number | undefined {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
-}
-
-/** A measured rate (GB/s) at a weight matrix's size (bytes). */
-interface StreamRate {
-  matrixBytes: number;
-  gbps: number;
-}
-
-/**
- * The rate at `matrixBytes` read off measured rates: log-linear between the two sizes around it,
- * the nearest one outside them; the median rate without a size.
- */
-export function streamRateAt(rates: readonly StreamRate[], matrixBytes?: number): number {
-  const bySize = [...rates].sort((a, b) => a.matrixBytes - b.matrixBytes);
-  if (matrixBytes === undefined) {
-    const g = bySize.map((r) => r.gbps).sort((a, b) => a - b);
-    return g[Math.floor((g.length - 1) / 2)] as number;
-  }
-  const first = bySize[0] as StreamRate;
-  const last = bySize[bySize.length - 1] as StreamRate;
-  if (matrixBytes <= first.matrixBytes) return first.gbps;
-  if (matrixBytes >= last.matrixBytes) return last.gbps;
-  const i = bySize.findIndex((r) => r.matrixBytes >= matrixBytes);
-  const [a, b] = [bySize[i - 1] as StreamRate, bySize[i] as StreamRate];
-  const f = Math.log(matrixBytes / a.matrixBytes) / Math.log(b.matrixBytes / a.matrixBytes);
-  return a.gbps + f * (b.gbps - a.gbps);
-}
-
-/**
- * The bandwidth a decode step's weights stream at. From the profile's chains of distinct GEMVs
- * (MatMul `distinct`: weights read once per run, together past the last-level cache, as a step
- * reads its layers), at the size of the step's weight matrices (`matrixBytes`, their mean) when
- * given. Older profiles without them: the device's largest measured matrix-vector products
- * (MatMul with at most 4 rows, 32 MiB and more), median over them. Null when the profile has
- * neither. One GEMV timed again and again reached 20.5 GB/s at one thread on this project's Zen 5
- * VM, where whole decode steps moved about 15 (bench/runs/h62-decode.md).
- */
-export function decodeBandwidthGBps(
-  db: Database,
-  device: DeviceGroup,
-  /** The machine's training data when the caller has loaded it already (a cluster: one load per machine). */
-  machine?: Pick<TrainingData, 'samples' | 'streams'>,
-  matrixBytes?: number,
-): number | null {
-  const data = machine ?? loadTrainingData(db, { machineId: device.machineId });
-  const own = (s: Sample): boolean => s.device.deviceId === device.deviceId && (s.origin ?? 'profile') === 'profile';
-  const chains = data.streams.filter(own).map((s) => ({
-    matrixBytes: (s.shape.K ?? 0) * (s.shape.N ?? 0) * DTYPE_BYTES[s.dtype],
-    gbps: s.bytes / (s.timeUs * 1e3),
-  }));
-  if (chains.length) return streamRateAt(chains, matrixBytes);
-  const rates = data.samples
-    .filter(
-      (s) =>
-        own(s) && s.op === 'MatMul' && (s.shape.B ?? 1) * (s.shape.M ?? 0) <= 4 && s.bytes >= STREAMED_WEIGHT_BYTES,
-    )
-    .map((s) => ({ matrixBytes: s.bytes, gbps: s.bytes / (s.timeUs * 1e3) }));
-  return rates.length ? streamRateAt(rates) : null;
 }
 
 export function decodeDevice(
@@ -228,15 +168,25 @@ export function decodeDevice(
 
 /**
  * The prompt's forward pass as a server runs it: the LM head turns only the last position into
- * logits, not all `prompt` of them as the catalog workload's head does.
+ * logits, not all `prompt` of them as the catalog workload's head does. That one row streams the
+ * head's weights when a run finds them out of cache (`headReadUs`): it costs at least their read.
  */
 function prefillToFirstToken(
   totalUs: number,
   layers: readonly { name: string; timeUs: number }[],
   prompt: number,
+  headReadUs: number,
 ): number {
   const head = layers.find((l) => l.name === 'head')?.timeUs ?? 0;
-  return totalUs - head * (1 - 1 / prompt);
+  return totalUs - head + Math.max(head / prompt, headReadUs);
+}
+
+/** What the head's one row reads from memory (µs): its weights, when the run finds them cold; else 0. */
+function headReadUs(w: Workload, cold: ColdWeights | null): number {
+  if (!cold || !weightsRunCold(w, cold)) return 0;
+  const head = w.layers.find((l) => l.name === 'head');
+  const bytes = (head?.nodes ?? []).reduce((a, i) => a + (w.nodes[i] ? weightBytes(w.nodes[i]) : 0), 0);
+  return bytes > 0 ? bytes / (cold.streamGBps(bytes) * 1e3) : 0;
 }
 
 /** The prompt's pass on a profiled device: the time to first token and the warnings. */
@@ -255,16 +205,18 @@ export interface PrefillPrediction {
 export function predictPrefill(
   db: Database,
   e: DecoderEntry,
-  p: { prompt: number; batch: number; dtype: Dtype; predictor?: string },
+  p: { prompt: number; batch: number; dtype: Dtype; predictor?: string; coldWeights?: boolean },
   device: DeviceGroup,
 ): PrefillPrediction {
   const workload = entryWorkload(e, { seq: p.prompt, batch: p.batch, dtype: p.dtype });
   const prefill = predictOnDevice(db, workload, device, {
     mode: 'inference',
     ...(p.predictor ? { predictor: p.predictor } : {}),
+    ...(p.coldWeights === false ? { coldWeights: false } : {}),
   });
+  const cold = p.coldWeights === false ? null : coldWeightsOn(db, device, 'inference');
   return {
-    ttftUs: prefillToFirstToken(prefill.totalUs, prefill.layers, p.prompt),
+    ttftUs: prefillToFirstToken(prefill.totalUs, prefill.layers, p.prompt, headReadUs(workload, cold)),
     warnings: prefill.warnings,
     workload,
   };

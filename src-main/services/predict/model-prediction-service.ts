@@ -43,6 +43,8 @@ import { count } from '../../core/text/plural.js';
 export type PredictModelOptions = WorkloadSpecOptions & {
   /** false: leave out the calibration models' per-family ratios (benchmarks compare both). */
   calibrate?: boolean;
+  /** false: weights priced as profiled, in cache, even where a run reads them from memory (benchmarks compare both). */
+  coldWeights?: boolean;
   device: string;
   threads?: number;
   machine?: string;
@@ -123,7 +125,7 @@ export async function predictModelExecuted(
 export function predictExecuted(
   db: Database,
   x: ExecutedWorkload,
-  opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
+  opts: { mode?: Mode; predictor?: string; calibrate?: boolean; coldWeights?: boolean },
 ): WorkloadPrediction {
   const p = x.run
     ? onUserGraph(x.user.workload, predictOnDevice(db, x.run.workload, x.device, opts), x.run.executedToSource)

@@ -25,6 +25,7 @@ import { WorkloadRepo, type StoredWorkload, type WorkloadSummary } from '../../a
 import type { Database } from '../../adapters/store/types.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
 import { findProfiledDevice } from '../predict/profiled-device.js';
+import { coldWeightsOn } from '../predict/stream-rate.js';
 import { loadTrainingData, type DeviceGroup } from '../predict/training-data.js';
 import { familyRatios } from '../../core/workload/calibration.js';
 import { count } from '../../core/text/plural.js';
@@ -303,7 +304,7 @@ export function predictOnDevice(
   db: Database,
   workload: Workload,
   device: DeviceGroup,
-  opts: { mode?: Mode; predictor?: string; calibrate?: boolean },
+  opts: { mode?: Mode; predictor?: string; calibrate?: boolean; coldWeights?: boolean },
 ): WorkloadPrediction {
   const overhead = deviceOverhead(db, device);
   const predictor = workloadPredictor(db, opts.predictor).predictor;
@@ -314,6 +315,7 @@ export function predictOnDevice(
     overhead,
     familyScale: scaleOf(device),
     oneThread: single ? { device: single.features, familyScale: scaleOf(single) } : null,
+    coldWeights: opts.coldWeights === false ? null : coldWeightsOn(db, device, opts.mode ?? 'inference'),
   });
   prediction.warnings.push(...device.warnings);
   if (!overhead)

@@ -3,11 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
 import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
-import {
-  decodeBandwidthGBps,
-  predictGeneration,
-  streamRateAt,
-} from '../../../../src-main/services/predict/generation-service.js';
+import { DTYPE_BYTES } from '../../../../src-main/core/domain/dtypes.js';
+import { predictGeneration } from '../../../../src-main/services/predict/generation-service.js';
+import { decodeBandwidthGBps, streamRateAt } from '../../../../src-main/services/predict/stream-rate.js';
 import { loadTrainingData } from '../../../../src-main/services/predict/training-data.js';
 import { pickDevice } from '../../../../src-main/services/workload/workload-service.js';
 import { recordOverhead, SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
@@ -144,6 +142,18 @@ describe('decode streams weights at the rate of the profile’s distinct-GEMV ch
     expect(after.firstStep.memoryUs).toBeCloseTo((after.firstStep.bytes - cacheRead) / 20e3, 3);
     expect(after.firstStep.bytes).toBe(before.firstStep.bytes);
     expect(after.firstStep.memoryUs).not.toBeCloseTo(before.firstStep.memoryUs, 0);
+  });
+
+  it('prices the prompt’s last-position LM head at no less than its weights streamed from memory', () => {
+    const db = trainedStore();
+    const at = { device: 'cpu', threads: 1, prompt: 16, tokens: 1 };
+    const before = predictGeneration(db, 'llama-3.1-8b', at);
+    // 1 GB/s: the head's 128256 x 4096 weights take longer to read than anything the profile prices.
+    storeChains(db, [[2048, 8, 1]]);
+    const after = predictGeneration(db, 'llama-3.1-8b', at);
+    const headReadUs = (128_256 * 4096 * DTYPE_BYTES[after.dtype]) / 1e3;
+    expect(after.ttftUs).toBeGreaterThan(before.ttftUs);
+    expect(after.ttftUs).toBeGreaterThanOrEqual(headReadUs);
   });
 
   it('reads a rate between measured sizes log-linearly, the nearest outside them, the median without a size', () => {

@@ -1,0 +1,107 @@
+/**
+ * The rate a device streams weights from memory at (GB/s), read off its profile: the chains of
+ * distinct matrix-vector products (weights read once per run, past the last-level cache), at the
+ * size of the matrices in question. A decode step's weights ride on it (generation-service.ts), and
+ * so does every weight a model reads from memory on each run (core/workload/cold-weights.ts).
+ */
+import type { Sample } from '../../core/predictor/types.js';
+import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
+import type { Database } from '../../adapters/store/types.js';
+import type { Mode } from '../../core/domain/mode.js';
+import type { ColdWeights } from '../../core/workload/cold-weights.js';
+import { loadTrainingData, type DeviceGroup, type TrainingData } from './training-data.js';
+
+/** Weights beyond every cache: a matrix-vector product over them streams from memory (32 MiB and more). */
+const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
+
+/** A measured rate (GB/s) at a weight matrix's size (bytes). */
+export interface StreamRate {
+  matrixBytes: number;
+  gbps: number;
+}
+
+/**
+ * The rate at `matrixBytes` read off measured rates: log-linear between the two sizes around it,
+ * the nearest one outside them; the median rate without a size.
+ */
+export function streamRateAt(rates: readonly StreamRate[], matrixBytes?: number): number {
+  const bySize = [...rates].sort((a, b) => a.matrixBytes - b.matrixBytes);
+  if (matrixBytes === undefined) {
+    const g = bySize.map((r) => r.gbps).sort((a, b) => a - b);
+    return g[Math.floor((g.length - 1) / 2)] as number;
+  }
+  const first = bySize[0] as StreamRate;
+  const last = bySize[bySize.length - 1] as StreamRate;
+  if (matrixBytes <= first.matrixBytes) return first.gbps;
+  if (matrixBytes >= last.matrixBytes) return last.gbps;
+  const i = bySize.findIndex((r) => r.matrixBytes >= matrixBytes);
+  const [a, b] = [bySize[i - 1] as StreamRate, bySize[i] as StreamRate];
+  const f = Math.log(matrixBytes / a.matrixBytes) / Math.log(b.matrixBytes / a.matrixBytes);
+  return a.gbps + f * (b.gbps - a.gbps);
+}
+
+/**
+ * The bandwidth a decode step's weights stream at. From the profile's chains of distinct GEMVs
+ * (MatMul `distinct`: weights read once per run, together past the last-level cache, as a step
+ * reads its layers), at the size of the step's weight matrices (`matrixBytes`, their mean) when
+ * given. Older profiles without them: the device's largest measured matrix-vector products
+ * (MatMul with at most 4 rows, 32 MiB and more), median over them. Null when the profile has
+ * neither. One GEMV timed again and again reached 20.5 GB/s at one thread on this project's Zen 5
+ * VM, where whole decode steps moved about 15 (bench/runs/h62-decode.md).
+ */
+export function decodeBandwidthGBps(
+  db: Database,
+  device: DeviceGroup,
+  /** The machine's training data when the caller has loaded it already (a cluster: one load per machine). */
+  machine?: Pick<TrainingData, 'samples' | 'streams'>,
+  matrixBytes?: number,
+): number | null {
+  const data = machine ?? loadTrainingData(db, { machineId: device.machineId });
+  const chains = streamChains(data, device);
+  if (chains.length) return streamRateAt(chains, matrixBytes);
+  const rates = data.samples
+    .filter(
+      (s) =>
+        ownProfiled(s, device) &&
+        s.op === 'MatMul' &&
+        (s.shape.B ?? 1) * (s.shape.M ?? 0) <= 4 &&
+        s.bytes >= STREAMED_WEIGHT_BYTES,
+    )
+    .map((s) => ({ matrixBytes: s.bytes, gbps: s.bytes / (s.timeUs * 1e3) }));
+  return rates.length ? streamRateAt(rates) : null;
+}
+
+const ownProfiled = (s: Sample, device: DeviceGroup): boolean =>
+  s.device.deviceId === device.deviceId && (s.origin ?? 'profile') === 'profile';
+
+/** The device's chains of distinct matrix-vector products: the rate at each matrix size; empty in older profiles. */
+function streamChains(data: Pick<TrainingData, 'streams'>, device: DeviceGroup): StreamRate[] {
+  return data.streams
+    .filter((s) => ownProfiled(s, device))
+    .map((s) => ({
+      matrixBytes: (s.shape.K ?? 0) * (s.shape.N ?? 0) * DTYPE_BYTES[s.dtype],
+      gbps: s.bytes / (s.timeUs * 1e3),
+    }));
+}
+
+/**
+ * Where a CPU's weights come from on each run of an inference (core/workload/cold-weights.ts): its
+ * last-level cache and its streaming rates; null on a GPU, in training, or where the profile has no
+ * chains or the probe no cache size.
+ */
+export function coldWeightsOn(
+  db: Database,
+  device: DeviceGroup,
+  mode: Mode,
+  data?: Pick<TrainingData, 'streams'>,
+): ColdWeights | null {
+  const f = device.features;
+  const cache = f.l3Bytes ?? f.l2Bytes;
+  if (mode !== 'inference' || f.kind !== 'cpu' || !cache) return null;
+  const chains = streamChains(data ?? loadTrainingData(db, { machineId: device.machineId }), device);
+  if (!chains.length) return null;
+  return {
+    lastLevelCacheBytes: cache,
+    streamGBps: (bytes) => streamRateAt(chains, bytes),
+  };
+}
