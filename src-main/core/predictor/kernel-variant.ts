@@ -65,10 +65,22 @@ const CONV_ROUTE: RouteNode = split(
  */
 const DATAMOVE_ROUTE: RouteNode = split('log2_scale', 1.8, leaf('datamove'), leaf('resize_generic'));
 
+/**
+ * Products: a batched product (B >= 2: log2(1 + B) > 1.2), whose operands are both activations,
+ * packs its B operand on every run and batch; a linear layer (B = 1) multiplies by a constant
+ * weight that ONNX Runtime packed once, when the session was made. In one gemm forest the six
+ * decode attention products of the quick suite (a few query rows over a long cache, 3-8x their
+ * floor) pulled the trees' leaves for large linear layers down: on a quiet Zen 4 profile
+ * (2026-11-30) a 128 x 1280 x 3456 product was priced at 77 GFLOP/s with them and 98 without
+ * them, where prompts through such layers ran at about 108 (bench/runs/cold-weights.md).
+ */
+const GEMM_ROUTE: RouteNode = split('log2_B', 1.2, leaf('gemm'), leaf('gemm_batched'));
+
 function familyRoute(families: readonly string[]): RouteNode {
   const [first, ...rest] = families;
   if (first === undefined) return leaf(OTHER_VARIANT);
-  const own = first === 'conv' ? CONV_ROUTE : first === 'datamove' ? DATAMOVE_ROUTE : leaf(first);
+  const own =
+    first === 'conv' ? CONV_ROUTE : first === 'datamove' ? DATAMOVE_ROUTE : first === 'gemm' ? GEMM_ROUTE : leaf(first);
   return split(`family_${first}`, 0.5, familyRoute(rest), own);
 }
 

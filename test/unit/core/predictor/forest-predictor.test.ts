@@ -128,7 +128,13 @@ describe('ForestPredictor', () => {
   });
 
   it('gives each kernel variant with enough samples a forest of its own, the others the shared one', () => {
-    expect([...predictor.parts.variants.keys()].sort()).toEqual(['elementwise', 'gemm', 'layernorm', 'softmax']);
+    expect([...predictor.parts.variants.keys()].sort()).toEqual([
+      'elementwise',
+      'gemm',
+      'gemm_batched',
+      'layernorm',
+      'softmax',
+    ]);
     const few = [...train.filter((s) => s.op !== 'Softmax'), ...train.filter((s) => s.op === 'Softmax').slice(0, 5)];
     const p = new ForestPredictor({ nEstimators: 10 });
     p.train(few);

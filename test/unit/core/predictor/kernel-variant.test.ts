@@ -33,6 +33,13 @@ describe('kernel variants', () => {
     expect(variantOf('Conv', conv({ W: 1, R: 4, S: 1, stride: 2, d1: 1, transpose: 1 }))).toBe('conv_transpose');
   });
 
+  it('sends a batched product (both operands activations) apart from a linear layer over a constant weight', () => {
+    expect(variantOf('MatMul', { B: 1, M: 128, N: 3456, K: 1280 })).toBe('gemm');
+    expect(variantOf('Gemm', { M: 128, N: 768, K: 768 })).toBe('gemm');
+    expect(variantOf('MatMul', { B: 2, M: 128, N: 128, K: 64 })).toBe('gemm_batched');
+    expect(variantOf('MatMul', { B: 8, M: 4, N: 4096, K: 128 })).toBe('gemm_batched');
+  });
+
   it('sends every other op to its family, and a row of no family to the catch-all', () => {
     expect(variantOf('MatMul', { B: 1, M: 64, N: 64, K: 64 })).toBe('gemm');
     expect(variantOf('Gelu', { n: 4096 })).toBe('elementwise');
@@ -43,6 +50,8 @@ describe('kernel variants', () => {
     expect(variantOf('Resize', { N: 1, C: 64, H: 20, W: 20, scale: 3 })).toBe('resize_generic');
     expect(variantOf('Resize', { N: 1, C: 64, H: 20, W: 20, scale: 8 })).toBe('resize_generic');
     expect(routeVariant(FEATURE_NAMES.map(() => 0))).toBe(OTHER_VARIANT);
-    expect(VARIANTS).toEqual(expect.arrayContaining(['conv', 'conv1d', 'conv1d_grouped', 'gemm', OTHER_VARIANT]));
+    expect(VARIANTS).toEqual(
+      expect.arrayContaining(['conv', 'conv1d', 'conv1d_grouped', 'gemm', 'gemm_batched', OTHER_VARIANT]),
+    );
   });
 });
