@@ -84,7 +84,7 @@ describe('plan --engine', () => {
       expect(need).toBeGreaterThan(cpp.plan.memory[0]?.availableBytes ?? Infinity);
     });
 
-    it('still refuses a context just over what is left (3,072 tokens), and 8,192 (which ran out of memory there)', () => {
+    it('still refuses 8,192 tokens (out of memory there, the same README) and a context just over what the model leaves (3,072)', () => {
       for (const prompt of [3072, 8192]) {
         const l = priced('llama.cpp', prompt);
         expect(l.fits).toBe(false);
