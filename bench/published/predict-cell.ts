@@ -18,6 +18,7 @@ import {
 } from '../../src-main/core/planner/cost/datasheets.js';
 import { buildPlanLinks } from '../../src-main/core/planner/cost/links.js';
 import { DatasheetPredictor } from '../../src-main/core/predictor/datasheet-predictor.js';
+import { ENGINE_CHOICES } from '../../src-main/core/engines/engine-names.js';
 import { TRAINING_STACK_NAMES, type TrainingStack } from '../../src-main/core/planner/stacks/stack-names.js';
 import type { CatalogDtype } from '../../src-main/core/workload/request-schemas.js';
 import { planWorkload, type PlanRequest, type PlanResponse } from '../../src-main/services/plan/plan-service.js';
@@ -302,7 +303,7 @@ function servingPlan(
     refuse(
       `a KV cache in ${kv} (the kernel roofline this bench checks holds it in the model's dtype; engines price it: bench:engines)`,
     );
-  const r = plan(db, c, {
+  const req = {
     mode: 'inference',
     batch,
     seq: prompt,
@@ -311,11 +312,21 @@ function servingPlan(
     layout: splitLayout(c),
     prompt,
     tokens,
-    // The datasheet kernel model this bench checks (issue 46); engines are checked by bench:engines.
-    engine: 'ideal',
-  });
-  const priced = pricedLayout(r);
-  return { s: priced.serving ?? refuse('no serving figures for this model'), memory: layoutMemory(c, priced) };
+  } as const;
+  // The datasheet kernel model this bench checks (issue 46); engines are checked by bench:engines.
+  const priced = pricedLayout(plan(db, c, { ...req, engine: 'ideal' }));
+  const s = priced.serving ?? refuse('no serving figures for this model');
+  // Memory as the engine that ran the cell places the model (config.engine), the kernel roofline's otherwise.
+  const engine = engineOf(c);
+  const placed = engine ? pricedLayout(plan(db, c, { ...req, engine })) : priced;
+  return { s, memory: layoutMemory(c, placed) };
+}
+
+/** The serving engine that ran the cell (config.engine), one `plan --engine` names. */
+function engineOf(c: Cell): PlanRequest['engine'] {
+  const e = str(c, 'engine');
+  if (e === undefined) return undefined;
+  return (ENGINE_CHOICES as readonly string[]).includes(e) ? (e as PlanRequest['engine']) : refuse(`engine ${e}`);
 }
 
 function prefillCell(db: Database, c: Cell): Priced {

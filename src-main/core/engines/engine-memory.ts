@@ -17,7 +17,7 @@ export interface StageMemory {
   kvTokens: number;
 }
 
-/** Weight bytes one member of the stage holds: its blocks' share, and the embedding or the head. */
+/** Weight bytes one member of the stage holds: its blocks' share, and the embedding (unless the engine keeps it on the host) or the head. */
 function stageWeightBytes(dep: EngineDeployment, index: number, stage: EngineStage): number {
   const d = dep.decoder;
   const tp = stage.members.length;
@@ -26,7 +26,8 @@ function stageWeightBytes(dep: EngineDeployment, index: number, stage: EngineSta
     0,
   );
   let bytes = (stage.blocks * perBlock * dep.bytesPerWeight) / tp;
-  if (index === 0) bytes += (d.vocab * d.hidden * dep.headBytesPerWeight) / tp;
+  if (index === 0 && dep.engine.memory.inputEmbedding !== 'host')
+    bytes += (d.vocab * d.hidden * dep.headBytesPerWeight) / tp;
   if (index === dep.stages.length - 1) bytes += (d.vocab * d.hidden * dep.headBytesPerWeight) / tp;
   return bytes;
 }

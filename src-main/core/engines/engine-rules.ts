@@ -207,6 +207,13 @@ export interface EngineMemory {
    * (vLLM profiles a step of max_num_batched_tokens) unless it allocates per step (a number).
    */
   activationTokens?: number;
+  /**
+   * Where the engine keeps the input token embedding (and a learned position table): 'host' where
+   * it leaves the table in host memory and looks the tokens' rows up on the CPU, so no GPU holds it
+   * (llama.cpp); absent: on the first stage's GPUs. An LM head tied to the table is a copy on the
+   * last stage's GPUs either way.
+   */
+  inputEmbedding?: 'host';
 }
 
 export interface EngineRules {

@@ -9,8 +9,8 @@
  * working one after the other, or row split (-sm row), each matrix cut over the GPUs and gathered
  * on the main GPU; a layer split pipelines a step's ubatches over its GPUs (from b2413). The server
  * runs -np slots of -c / -np context each, in continuous batching with -b 2048 tokens per step,
- * computed in -ub 512 ubatches. Memory: exactly the weights, the KV cache of -c tokens, and a
- * compute buffer. Pure.
+ * computed in -ub 512 ubatches. Memory: exactly the weights but the input token embedding (kept in
+ * host memory), the KV cache of -c tokens, and a compute buffer. Pure.
  */
 import type { WeightFormat } from '../workload/generation.js';
 import { GiB, type EngineRules } from './engine-rules.js';
@@ -69,6 +69,10 @@ const B3140: EngineRules = {
     reservedBytes: 0.6 * GiB,
     activationBytesPerTokenPerHidden: 40,
     activationTokens: 512,
+    // llm_load_tensors: "there is very little benefit to offloading the input layer, so always keep it
+    // on the CPU" (model.buft_input = llama_default_buffer_type_cpu(true); tok_embd created in ctx_input),
+    // at any -ngl; the output layer goes to the last GPU when -ngl exceeds the blocks (llama.cpp @0028010d).
+    inputEmbedding: 'host',
   },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's

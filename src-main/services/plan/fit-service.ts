@@ -276,6 +276,12 @@ function engineTime(
   };
 }
 
+/** The share of the decoder's `params` the engine keeps off the GPUs: an untied token table it holds on the host. */
+function hostShare(rules: EngineRules, e: TransformerEntry, params: number): number {
+  if (rules.memory.inputEmbedding !== 'host' || e.tiedEmbeddings || !(params > 0)) return 0;
+  return ((e.vocab ?? 0) * e.hidden) / params;
+}
+
 /**
  * Where a served row fits on its engine: each GPU, or n of one, where the engine keeps the weights
  * as it stores them, its reserve and activations, and the KV cache of the context for the batch
@@ -288,11 +294,12 @@ function enginePlacement(
   format: WeightFormat,
   r: FitRow,
   gpus: readonly FitGpu[],
-  tokens: number,
+  { tokens, params }: { tokens: number; params: number },
 ): FitPlacement {
   const sheets = new Map(gpus.map((g) => [g.name, resolveGpuName(g.name)]));
   const req = { engine: rules, entry: e, format, kvCache: 'auto' as const };
-  const planner = plannerHolds(r, 0);
+  // The token table an engine keeps in host memory (llama.cpp) is not on the GPU `plan` checks either.
+  const planner = plannerHolds({ ...r, totalBytes: r.totalBytes - r.weightsBytes * hostShare(rules, e, params) }, 0);
   const usable = (g: FitGpu): FitGpu => ({
     name: g.name,
     memoryBytes: engineUsableBytes(rules, g.memoryBytes + OVERHEAD_BYTES, e.hidden),
@@ -364,7 +371,10 @@ export function fitModel(db: Database, req: FitRequest): FitAnswer {
         return { ...r, alone: [], split: null, consumerSplit: null, time: null, engineNote: engine.note };
       if (engine && decoder) {
         const format = r.how.format ?? servedFormat(undefined, dtype);
-        const placed = enginePlacement(engine.rules, decoder, format, r, gpus, context * batch);
+        const placed = enginePlacement(engine.rules, decoder, format, r, gpus, {
+          tokens: context * batch,
+          params: paramsOf(w),
+        });
         const gpu = placed.alone[0];
         const time = gpu ? engineTime(engine.rules, decoder, format, gpu, context, batch) : null;
         return { ...r, ...placed, time };

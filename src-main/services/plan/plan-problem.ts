@@ -28,13 +28,14 @@ import { problemTensorOverlap, type OverlapDevice } from '../../core/planner/cos
 import { datasheetFor } from '../../core/planner/cost/datasheets.js';
 import { queuedGatherDevices } from '../../core/planner/cost/sharded-sync.js';
 import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
-import type { PlanLayer, PlanProblem } from '../../core/planner/types.js';
+import type { PlanDevice, PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
 import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import type { PlanDevices } from './plan-devices.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 import type { PlanAssumptions, ResolvedPlanRequest } from './resolve-request.js';
 import { engineUsableBytes } from '../../core/engines/engine-memory.js';
+import { withHostEmbedding } from '../../core/planner/serving/host-embedding.js';
 import type { ServingEngine } from '../../core/planner/serving/plan-serving.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
 import { isDecoder, servedDecoderOf, type ServingRequest } from './serving-plan.js';
@@ -88,13 +89,29 @@ function planLinks(req: LinksRequest, { candidates, machineLinks, assumedNetwork
   return links;
 }
 
-/** A served decoder's GPUs as its engine leaves them: its share of each, less its reserve and activations. */
+/**
+ * What a GPU offers the engine: a datasheet GPU its whole memory, the engine's reserve standing for
+ * the CUDA context the planner otherwise keeps back (datasheets.ts), as the engine's own figures
+ * (engine-memory.ts) and `fit` (fit-service.ts, enginePlacement) count it; a profiled GPU its free memory.
+ */
+function engineBaseBytes(d: PlanDevice): number {
+  const ds = d.estimate === 'datasheet' ? datasheetFor(d.name) : null;
+  return ds ? ds.memory.sizeGiB * GIB : d.memoryBytes;
+}
+
+/**
+ * A served decoder's GPUs as its engine leaves them: its share of each, less its reserve and
+ * activations. Its layers as the engine places them: an engine that keeps the input embedding on
+ * the host holds none of it on a GPU (serving/host-embedding.ts).
+ */
 function withEngineMemory(problem: PlanProblem, engine: ServingEngine): PlanProblem {
   const hidden = engine.entry.hidden;
+  const onHost = engine.rules.memory.inputEmbedding === 'host';
   return {
     ...problem,
+    layers: onHost ? withHostEmbedding(engine.entry, problem.layers) : problem.layers,
     devices: problem.devices.map((d) =>
-      d.kind === 'gpu' ? { ...d, memoryBytes: engineUsableBytes(engine.rules, d.memoryBytes, hidden) } : d,
+      d.kind === 'gpu' ? { ...d, memoryBytes: engineUsableBytes(engine.rules, engineBaseBytes(d), hidden) } : d,
     ),
   };
 }

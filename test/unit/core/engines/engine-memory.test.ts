@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryUtilization, stageMemory } from '../../../../src-main/core/engines/engine-memory.js';
+import type { EngineRules } from '../../../../src-main/core/engines/engine-rules.js';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
 import { deployment } from './engine-fixtures.js';
 
@@ -43,5 +44,21 @@ describe("SGLang's mem_fraction_static by tensor-parallel degree", () => {
     expect(memoryUtilization(stated, 4)).toBe(0.7);
     const vllm = engineRules('vllm', { version: '0.6.0' });
     expect(memoryUtilization(vllm.memory, 8)).toBe(vllm.memory.utilization);
+  });
+});
+
+describe("llama.cpp's input token embedding in host memory", () => {
+  const cpp = engineRules('llama.cpp');
+  const table = 128256 * 4096 * 2; // Llama 3 8B's token_embd in f16
+
+  it('leaves the table off the first stage and keeps the output layer on the last (llm_load_tensors)', () => {
+    const one = (engine: EngineRules) => stageMemory(deployment({ engine, gpu: 'RTX 4080', format: 'fp16' }), 0);
+    const { inputEmbedding: _, ...withTable } = cpp.memory;
+    const onGpu: EngineRules = { ...cpp, memory: withTable };
+    expect(cpp.memory.inputEmbedding).toBe('host');
+    expect(one(onGpu).weightBytes - one(cpp).weightBytes).toBe(table);
+    // Over two stages the first holds its blocks only, the last its blocks and the LM head.
+    const two = deployment({ engine: cpp, gpu: 'RTX 4080', format: 'fp16', pp: 2 });
+    expect(stageMemory(two, 1).weightBytes - stageMemory(two, 0).weightBytes).toBe(table);
   });
 });

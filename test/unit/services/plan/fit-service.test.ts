@@ -29,6 +29,17 @@ describe('fitModel', () => {
     ]);
   });
 
+  it('lists a 16 GB RTX 4080 for Llama 3 8B f16 on llama.cpp at 512 tokens (its token table stays on the host), as plan finds', () => {
+    const db = openDatabase(':memory:');
+    const on = (engine: 'llama.cpp' | 'vllm') =>
+      fitModel(db, { model: 'llama-3.1-8b', mode: 'inference', context: 512, gpus: ['RTX 4080'], engine }).rows.find(
+        (x) => x.label === 'bf16/fp16',
+      )?.alone;
+    expect(on('llama.cpp')).toEqual(['NVIDIA GeForce RTX 4080']);
+    // vLLM holds the table on the GPU, at 90% of the card less its 1.5 GiB reserve.
+    expect(on('vllm')).toEqual([]);
+  });
+
   it('trains a 7B model at 16 bytes a parameter plus activations, split over H100s', () => {
     const r = fitModel(openDatabase(':memory:'), {
       model: 'llama-7b',

@@ -64,4 +64,34 @@ describe('plan --engine', () => {
     expect(fits('vllm', 8192)).toBe(false);
     expect(fits('vllm', 2048)).toBe(true);
   });
+
+  describe("llama.cpp's input token embedding stays in host memory", () => {
+    // Llama 3 8B f16 on a 16 GB RTX 4080: llama-bench ran pp512 and tg512 (XiongjieDai's README, bench/published).
+    const card = { ...request, virtual: ['RTX 4080'], batch: 1, tokens: 1, layout: 'tp=1,pp=1,dp=1', search: false };
+    const priced = (engine: 'ideal' | 'llama.cpp', prompt: number) =>
+      priceLayout(db, { ...card, engine, prompt, seq: prompt }).layout;
+    const table = 128256 * 4096 * 2;
+
+    it('counts none of the 1 GiB table on the GPU, so pp512 fits the card', () => {
+      const cpp = priced('llama.cpp', 512);
+      const ideal = priced('ideal', 512);
+      expect(cpp.fits).toBe(true);
+      expect((ideal.plan.memory[0]?.neededBytes ?? 0) - (cpp.plan.memory[0]?.neededBytes ?? 0)).toBe(table);
+      // The card's 16 GiB less llama.cpp's own reserve and the activations of a 512-token ubatch.
+      expect(cpp.plan.memory[0]?.availableBytes).toBe(16 * 2 ** 30 - 0.6 * 2 ** 30 - 512 * 4096 * 40);
+      // With the table on the card it would not fit: the placement decides it, not a margin.
+      const need = (cpp.plan.memory[0]?.neededBytes ?? 0) + table;
+      expect(need).toBeGreaterThan(cpp.plan.memory[0]?.availableBytes ?? Infinity);
+    });
+
+    it('still refuses 8,192 tokens (out of memory there, the same README) and a context just over what the model leaves (3,072)', () => {
+      for (const prompt of [3072, 8192]) {
+        const l = priced('llama.cpp', prompt);
+        expect(l.fits).toBe(false);
+        expect(l.reasons[0]).toMatch(
+          /^virtual\/rtx-4080:0 \(NVIDIA GeForce RTX 4080, 15\.3 GiB\): needs 1\d\.\d GiB: 14\.0 GiB weights/,
+        );
+      }
+    });
+  });
 });
