@@ -198,6 +198,13 @@ export interface PlanProblem {
    */
   queuedGathers?: { devices: readonly string[]; sharded: boolean; hybrid: boolean };
   /**
+   * Training with a stack, without optimizer offload: the optimizer step on the GPUs
+   * (cost/optimizer-step.ts): the bytes it moves per parameter of a device's share of the optimizer
+   * state (stacks/stack-rule.ts OptimizerStepRule) and each device's achieved memory bandwidth
+   * (GB/s, by id). Absent: not priced.
+   */
+  optimizerStep?: { bytesPerParam: number; deviceGBps: Readonly<Record<string, number>> };
+  /**
    * Training: the stack overlaps a block's tensor-parallel collectives with its GEMMs
    * (stacks/stack-rule.ts TensorOverlapRule, priced by cost/tensor-overlap.ts) on the devices of
    * `smCount` (by id, each its SM count); a replica with another device runs them exposed. Absent: exposed.

@@ -28,6 +28,8 @@ import { problemTensorOverlap, type OverlapDevice } from '../../core/planner/cos
 import { datasheetFor } from '../../core/planner/cost/datasheets.js';
 import { queuedGatherDevices } from '../../core/planner/cost/sharded-sync.js';
 import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
+import type { StackRule } from '../../core/planner/stacks/stack-rule.js';
+import { memoryEfficiency } from '../../core/predictor/kernel-efficiency.js';
 import type { PlanDevice, PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
 import type { WorkloadPrediction } from '../../core/workload/predict-workload.js';
@@ -144,6 +146,7 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   // A stack that overlaps the collectives with the GEMMs prices them from each GEMM's share (stacks/*: tensorOverlap).
   const overlap = training && stack ? problemTensorOverlap(stack, overlapDevices(candidates)) : undefined;
   const queued = req.mode === 'training' && stack ? queuedGatherDevices(stack, overlapDevices(candidates)) : undefined;
+  const optimizerStep = training && stack ? gpuOptimizerStep(stack, candidates) : undefined;
   const split = overlap ? { ...tensor, layers: withBlockGemms(workload, tensor.layers) } : tensor;
   // The stacks that split blocks split the embedding and LM head by vocabulary (stacks/*: vocabParallel).
   const byVocab = training && (!stack || stack.vocabParallel !== null);
@@ -167,11 +170,30 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     ...(stack ? { gradientSync: gradientSyncOf(stack) } : {}),
     ...(overlap ? { tensorOverlap: overlap } : {}),
     ...(queued ? { queuedGathers: queued } : {}),
+    ...(optimizerStep ? { optimizerStep } : {}),
   };
   const engine = assumptions.engine?.serving;
   const problem = engine ? withEngineMemory(planned, engine) : planned;
   checkExpertsFit(workload, problem);
   return problem;
+}
+
+/**
+ * The stack's optimizer step on the GPUs (cost/optimizer-step.ts): its bytes a parameter, and each GPU's
+ * datasheet bandwidth at its memory type's achieved fraction; undefined when no candidate has a datasheet.
+ */
+function gpuOptimizerStep(
+  stack: Pick<StackRule, 'optimizerStep'>,
+  candidates: readonly PlanCandidate[],
+): PlanProblem['optimizerStep'] {
+  const deviceGBps: Record<string, number> = {};
+  for (const c of candidates) {
+    const ds = c.device.kind === 'gpu' ? datasheetFor(c.device.name) : null;
+    if (ds) deviceGBps[c.device.id] = ds.memory.bandwidthGBps * memoryEfficiency(ds.memory.type);
+  }
+  return Object.keys(deviceGBps).length > 0
+    ? { bytesPerParam: stack.optimizerStep.bytesPerParam, deviceGBps }
+    : undefined;
 }
 
 /** Each candidate's compute capability and SM count (its datasheet's, the probe's SM count first). */

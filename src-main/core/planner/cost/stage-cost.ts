@@ -17,7 +17,8 @@
  *   - ZeRO-3 / FSDP, per microbatch and layer: all-gathers of its weights before its forward and
  *     backward and a reduce-scatter of its gradients after it (gather-scatter.ts), prefetched behind
  *     the neighbours' compute; HSDP inside shard groups, all-reduced across them (sharded-sync.ts).
- *   Optimizer offload adds its host transfers and CPU step (offloadUs).
+ *   The optimizer step: offloaded, its host transfers and CPU step; else on the GPUs, the first stage's
+ *   (offloadUs).
  * - A cut: the microbatch's activations after the stage's last layer over the slowest link between
  *   the two stages' devices. The link arithmetic is in cut-times.ts.
  * - A tensor-parallel stage of degree t (Megatron-LM): replicas of t devices ([r·t, (r+1)·t)) split
@@ -49,6 +50,7 @@ import { splitSamples } from './split-samples.js';
 import { devicePrefixes } from './time-classes.js';
 import { gradientBucketBytes } from '../stacks/stack-rule.js';
 import { offloadStepUs } from './offload-time.js';
+import { optimizerStepUs } from './optimizer-step.js';
 import { distinctRoutes, gathersQueued, hybridGroups, shardedExposedUs } from './sharded-sync.js';
 import { NO_COMM, replicaOverlap, splitLayerCommUs } from './tensor-overlap.js';
 import { GRADIENT_BUCKET_BYTES, replicasOf, type StageDeviceLoad, type StageSplit } from './stage-shapes.js';
@@ -542,17 +544,16 @@ export class CostTables {
     return this.shardRingCache.add(devices, tp, rings);
   }
 
-  /** Optimizer offload's host transfers and CPU step for the stage (offload-time.ts, µs); 0 without offload. */
+  /** The optimizer step: offloaded (offload-time.ts), else on the GPUs (optimizer-step.ts) over each one's share (µs). */
   offloadUs(devices: readonly number[], from: number, to: number, tp = 1): number {
-    const o = this.problem.optimizerOffload;
-    if (!o || this.problem.mode === 'inference') return 0;
+    const { optimizerOffload: o, optimizerStep: gpu, zeroStage, mode } = this.problem;
+    // The first stage ends its last backward last (GPipe, 1F1B, interleaved): the later stages' steps run in the drain.
+    if (mode === 'inference' || (!o && (!gpu || from > 0))) return 0;
+    const ids = devices.map((d) => this.deviceIds[d] as string);
     const share = this.shardParams(from, to, tp) / Math.max(1, devices.length / tp);
-    return offloadStepUs(
-      o,
-      devices.map((d) => this.deviceIds[d] as string),
-      share,
-      this.params(from, to),
-    );
+    // On the GPUs, the state is sharded over the replicas from ZeRO-1 on; DDP steps it whole on each.
+    if (!o) return optimizerStepUs(gpu, ids, zeroStage > 0 ? share : this.shardParams(from, to, tp));
+    return offloadStepUs(o, ids, share, this.params(from, to));
   }
 
   /** Activations of one microbatch after layer `lastLayer`, over the slowest link between the stages (µs). */

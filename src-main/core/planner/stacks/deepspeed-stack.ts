@@ -34,6 +34,11 @@ export const DEEPSPEED_STACK: StackRule = {
     bucketBytesPerReplica: 0,
     how: 'overlap_comm unset (false below stage 3): gradients reduced in reduce_bucket_size (5e8 elements) buckets without overlapping the backward pass',
   },
+  optimizerStep: {
+    // FusedAdam 28; fp32 partition copied to the fp16/bf16 weights 4 + 2; gradient_clipping defaults to 0.
+    bytesPerParam: 34,
+    how: 'DeepSpeed FusedAdam over the fp32 partition (one multi-tensor pass, 28 bytes a parameter) and the partition copied to the fp16/bf16 weights (6); gradient_clipping defaults to 0 (off)',
+  },
   gatherPrefetch:
     'stage 3 sets overlap_comm and prefetches parameters (stage3_prefetch_bucket_size 5e7) behind compute',
   gatherStream: { priority: null, how: 'not stated: priced as overlapped' },

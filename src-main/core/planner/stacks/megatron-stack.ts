@@ -37,6 +37,11 @@ export const MEGATRON_STACK: StackRule = {
     bucketBytesPerReplica: 1_000_000 * GRAD_BYTES_PER_PARAM,
     how: '--overlap-grad-reduce (the export writes it with data-parallel replicas): reduce-scatter (distributed optimizer) or all-reduce per bucket of max(40M, 1M × DP) parameters as the backward pass fills it; the parameter all-gather after the step is not overlapped (--overlap-param-gather is not written)',
   },
+  optimizerStep: {
+    // FusedAdam 28; fp32 main params copied to the bf16 model params 4 + 2; clip 4 + 8.
+    bytesPerParam: 46,
+    how: 'Apex / Transformer Engine FusedAdam over the fp32 main params and grads (one multi-tensor pass, 28 bytes a parameter), the main params copied to the bf16 model params (6), and --clip-grad 1.0 by norm (12)',
+  },
   gatherPrefetch: "Megatron FSDP prefetches the next module's parameters behind this one's compute",
   gatherStream: { priority: null, how: 'not stated: priced as overlapped' },
   tensorComm:

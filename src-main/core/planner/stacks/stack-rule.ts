@@ -45,6 +45,17 @@ export interface TensorOverlapRule {
   flag: string;
 }
 
+/**
+ * The optimizer step a stack runs on the GPU (cost/optimizer-step.ts): the bytes of device memory its
+ * kernels read and write per parameter of a device's share of the fp32 optimizer state (master
+ * weights, Adam moments, gradients), counted from the optimizer's source, gradient clipping by
+ * norm where the stack's recipe clips; and where that is written.
+ */
+export interface OptimizerStepRule {
+  bytesPerParam: number;
+  how: string;
+}
+
 export interface StackRule {
   name: TrainingStack;
   title: string;
@@ -73,6 +84,8 @@ export interface StackRule {
   /** Its attention: fused or not, which fused kernel (FlashAttention-2 or the architecture's newest), and where that is written. */
   attention: { kernel: AttentionKernel; fused: FusedAttentionKernel; how: string };
   gradientSync: GradientSyncRule;
+  /** Its optimizer step on the GPU (without optimizer offload). */
+  optimizerStep: OptimizerStepRule;
   /** ZeRO-3: the next layer's all-gather prefetched behind this layer's compute (stage-cost.ts's formula). */
   gatherPrefetch: string;
   /**

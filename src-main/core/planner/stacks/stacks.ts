@@ -38,6 +38,7 @@ export function stackAssumes(rule: StackRule): string {
     rule.gradientSync.overlapped
       ? 'gradient reduction overlapped in buckets'
       : 'gradient reduction after the backward pass',
+    `optimizer step on the GPUs: ${rule.optimizerStep.bytesPerParam} bytes of memory traffic a parameter of a GPU's share`,
     rule.tensorOverlap
       ? `tensor-parallel collectives overlapped with their GEMMs (${rule.tensorOverlap.flag}, compute capability ${rule.tensorOverlap.minComputeMajor}.0 and later)`
       : 'tensor-parallel collectives not overlapped',

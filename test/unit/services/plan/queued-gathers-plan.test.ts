@@ -37,3 +37,17 @@ describe('plan --stack: collectives queued behind the GEMMs', () => {
     expect(plan('8xA100 SXM4 80GB', 'fsdp').problem.queuedGathers).toBeUndefined();
   });
 });
+
+describe('plan --stack: the optimizer step on the GPUs', () => {
+  it("sets the stack's bytes a parameter and each GPU's achieved bandwidth; none without a stack", () => {
+    const fsdp = plan('8xH100 SXM5', 'fsdp').problem.optimizerStep;
+    expect(fsdp?.bytesPerParam).toBe(92);
+    const gbps = Object.values(fsdp?.deviceGBps ?? {});
+    expect(gbps).toHaveLength(8);
+    // H100 SXM5: 3350 GB/s on its datasheet, at its HBM3's achieved fraction.
+    for (const g of gbps) expect(g).toBeGreaterThan(2000);
+    for (const g of gbps) expect(g).toBeLessThan(3350);
+    expect(plan('8xH100 SXM5', 'torchtitan').problem.optimizerStep?.bytesPerParam).toBe(40);
+    expect(planWorkload(db, { ...training, virtual: ['8xH100 SXM5'] }).problem.optimizerStep).toBeUndefined();
+  });
+});

@@ -91,6 +91,8 @@ describe('the stack rules', () => {
       /attention by FlashAttention-2 \(slower than cuDNN and FlashAttention-3 on Hopper\)$/,
     );
     expect(stackAssumes(megatron)).toMatch(/attention by the GPU's newest fused kernel/);
+    expect(stackAssumes(fsdp)).toMatch(/optimizer step on the GPUs: 92 bytes of memory traffic a parameter/);
+    expect(stackAssumes(torchtitan)).toMatch(/optimizer step on the GPUs: 40 bytes/);
     expect(stackAssumes(fsdp)).toMatch(/; ZeRO-3 gathers and reduce-scatters not hidden on Hopper and later/);
     expect(stackAssumes(torchtitan)).not.toMatch(/not hidden/);
   });
