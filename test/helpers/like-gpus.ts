@@ -29,3 +29,29 @@ export function likeGpus(count: number, opts: { memoryGB?: number; alphaUs?: num
     times: (us) => Object.fromEntries(ids.map((id) => [id, us])),
   };
 }
+
+/**
+ * A training problem on eight like GPUs: four layers of 1e9 parameters (1 ms forward, 2 ms backward
+ * a layer), a batch of 8, 16 bytes of state a parameter; `over` sets what a test varies.
+ */
+export function likeGpuTraining(over: Partial<PlanProblem> = {}): PlanProblem {
+  const { devices, links, times } = likeGpus(8);
+  return {
+    layers: Array.from({ length: 4 }, (_, i) => ({
+      name: `block.${i}`,
+      forwardUs: times(1000),
+      backwardUs: times(2000),
+      params: 1e9,
+      outBytesPerSample: 1e6,
+      activationBytesPerSample: 1e7,
+    })),
+    devices,
+    links,
+    mode: 'training',
+    batch: 8,
+    bytesPerParam: 16,
+    zeroStage: 1,
+    overheadBytes: 0,
+    ...over,
+  };
+}

@@ -15,7 +15,7 @@ import { FSDP_STACK } from '../../../../src-main/core/planner/stacks/fsdp-stack.
 import { TORCHTITAN_STACK } from '../../../../src-main/core/planner/stacks/torchtitan-stack.js';
 import { MEGATRON_STACK } from '../../../../src-main/core/planner/stacks/megatron-stack.js';
 import type { PlanProblem } from '../../../../src-main/core/planner/types.js';
-import { likeGpus } from '../../../helpers/like-gpus.js';
+import { likeGpuTraining } from '../../../helpers/like-gpus.js';
 
 const hopper = { id: 'h', computeCapability: '9.0', smCount: 132 };
 const ampere = { id: 'a', computeCapability: '8.0', smCount: 108 };
@@ -61,25 +61,7 @@ describe('shardedExposedUs, queued', () => {
 describe('a ZeRO-3 step with queued collectives', () => {
   /** Eight like GPUs, four layers of 1e9 parameters, each collective 100 µs. */
   function problem(over: Partial<PlanProblem> = {}): PlanProblem {
-    const { devices, links, times } = likeGpus(8);
-    return {
-      layers: Array.from({ length: 4 }, (_, i) => ({
-        name: `block.${i}`,
-        forwardUs: times(1000),
-        backwardUs: times(2000),
-        params: 1e9,
-        outBytesPerSample: 1e6,
-        activationBytesPerSample: 1e7,
-      })),
-      devices,
-      links,
-      mode: 'training',
-      batch: 8,
-      bytesPerParam: 16,
-      zeroStage: 3,
-      overheadBytes: 0,
-      ...over,
-    };
+    return likeGpuTraining({ zeroStage: 3, ...over });
   }
   const cost: CostModel = {
     linkUs: () => 0,

@@ -9,7 +9,7 @@ import { optimizerStepUs } from '../../../../../src-main/core/planner/cost/optim
 import { plannerContext } from '../../../../../src-main/core/planner/problem/problem.js';
 import { TRAINING_STACK_RULES as STACK_RULES } from '../../../../../src-main/core/planner/stacks/stacks.js';
 import type { PlanProblem } from '../../../../../src-main/core/planner/types.js';
-import { likeGpus } from '../../../../helpers/like-gpus.js';
+import { likeGpus, likeGpuTraining } from '../../../../helpers/like-gpus.js';
 
 describe('optimizerStepUs', () => {
   const step = { bytesPerParam: 80, deviceGBps: { a: 2000, b: 1000 } };
@@ -30,26 +30,10 @@ describe('optimizerStepUs', () => {
 describe('the optimizer step in a training step', () => {
   /** Eight like GPUs, four layers of 1e9 parameters; collectives free so only the step shows. */
   function problem(over: Partial<PlanProblem> = {}): PlanProblem {
-    const { devices, links, times, ids } = likeGpus(8);
-    return {
-      layers: Array.from({ length: 4 }, (_, i) => ({
-        name: `block.${i}`,
-        forwardUs: times(1000),
-        backwardUs: times(2000),
-        params: 1e9,
-        outBytesPerSample: 1e6,
-        activationBytesPerSample: 1e7,
-      })),
-      devices,
-      links,
-      mode: 'training',
-      batch: 8,
-      bytesPerParam: 16,
-      zeroStage: 1,
-      overheadBytes: 0,
-      optimizerStep: { bytesPerParam: 40, deviceGBps: Object.fromEntries(ids.map((id) => [id, 2000])) },
+    return likeGpuTraining({
+      optimizerStep: { bytesPerParam: 40, deviceGBps: Object.fromEntries(likeGpus(8).ids.map((id) => [id, 2000])) },
       ...over,
-    };
+    });
   }
   const cost: CostModel = { linkUs: () => 0, allReduceUs: () => 0, allGatherUs: () => 0, reduceScatterUs: () => 0 };
   const sync = (p: PlanProblem, devices: number[], from = 0, to = 4) =>
