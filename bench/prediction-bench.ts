@@ -297,7 +297,8 @@ function stateLine(): string {
   const each = states.map(
     (s) => `${s.call} ${s.ratio === null ? '-' : `x${s.ratio.toFixed(2)}`}${s.off ? ' (off)' : ''}`,
   );
-  const limits = [...new Set(states.map((s) => `x${s.limit.toFixed(2)}`))].join(', ');
+  const limits =
+    [...new Set(states.filter((s) => s.limit > 0).map((s) => `x${s.limit.toFixed(2)}`))].join(', ') || 'none read';
   return `measure-model's machine-state probe (the profile's cheapest calibration model before and after each call, the reading further from its profiled time; limits ${limits}): ${off.length} of ${states.length} calls off the profiled speed, kept but not used as checks of the band: ${each.join('; ')}.`;
 }
 
