@@ -55,6 +55,7 @@ import { trainPredictors } from '../src-main/services/predict/predictor-service.
 import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/profile/device-targets.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { deviceOverhead } from '../src-main/services/workload/stored-device-figures.js';
+import { runnerStateTimer } from '../src-main/services/measure/machine-state-probe.js';
 
 /** Looked at only after everything else was settled; reported on their own. */
 const HELD_OUT: BenchModel[] = [
@@ -247,7 +248,13 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
     calibrate: false,
   });
   const before = timeLoop(file, m.inputs, threads);
-  const mm = await measureModel(db, runner, file, { inputs: m.inputs, device: 'cpu', threads });
+  const mm = await measureModel(db, runner, file, {
+    inputs: m.inputs,
+    device: 'cpu',
+    threads,
+    machineState: runnerStateTimer(runner),
+  });
+  noteState(m.label, threads, mm);
   const after = timeLoop(file, m.inputs, threads);
   const ran = p.executed ?? p.nodes;
   const famOf = new Map(ran.map((n) => [n.name, n.family ?? n.opType]));
@@ -274,6 +281,25 @@ async function benchModel(db: Database, runner: KernelRunner, m: BenchModel, thr
   };
   familiesOf.set(row, famOf);
   return row;
+}
+
+/** measure-model's machine-state probe per call, in call order: the calibration model's ratio to the profile's. */
+const states: { call: string; ratio: number | null; off: boolean; limit: number }[] = [];
+
+function noteState(label: string, threads: number, mm: ModelMeasurement): void {
+  const s = mm.machineState;
+  states.push({ call: `${label} @${threads}t`, ratio: s?.ratio ?? null, off: s?.off ?? false, limit: s?.limit ?? 0 });
+}
+
+/** The probe's readings in a line: how many calls ran off the profiled speed (kept, not used as checks). */
+function stateLine(): string {
+  const off = states.filter((s) => s.off);
+  const each = states.map(
+    (s) => `${s.call} ${s.ratio === null ? '-' : `x${s.ratio.toFixed(2)}`}${s.off ? ' (off)' : ''}`,
+  );
+  const limits =
+    [...new Set(states.filter((s) => s.limit > 0).map((s) => `x${s.limit.toFixed(2)}`))].join(', ') || 'none read';
+  return `measure-model's machine-state probe (the profile's cheapest calibration model before and after each call, the reading further from its profiled time; limits ${limits}): ${off.length} of ${states.length} calls off the profiled speed, kept but not used as checks of the band: ${each.join('; ')}.`;
 }
 
 /** Each row's executed node -> op family, for its family errors from a later measure-model call. */
@@ -455,7 +481,9 @@ try {
         inputs: m.inputs,
         device: 'cpu',
         threads: r.threads,
+        machineState: runnerStateTimer(runner),
       });
+      noteState(r.label, r.threads, mm);
       r.measureModelPassesMs.push(...mm.passMediansMs);
       // The family table follows the faster call: its profiled pass ran in the quieter phase.
       const famOf = familiesOf.get(r);
@@ -515,6 +543,7 @@ const lines = [
   `90% band as printed (this run's earlier measure-model checks pooled with the shipped residuals): ${bandCoverage([...rows, ...held])}; \`npm run bench:band\` gives the held-out coverage.`,
   `measure-model vs the independent loop: ${summarizeErrors(rows.map((r) => pct(r.measureModelMs, r.loopMs)))}, the lower of its two calls; its first call alone: ${summarizeErrors(rows.map((r) => pct(r.measureModelFirstMs, r.loopMs)))} (target: every model within 5%).`,
   `measure-model's unprofiled passes, two per call (ms; each call reports its lower): ${rows.map((r) => `${r.label} @${r.threads}t ${r.measureModelPassesMs.map((v) => v.toFixed(3)).join('/')}`).join('; ')}.`,
+  stateLine(),
   '',
   ...familyTable(rows),
   '',

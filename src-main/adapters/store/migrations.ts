@@ -238,6 +238,17 @@ const V7_SQL = `
 ALTER TABLE predictors RENAME COLUMN model_json TO predictor_json;
 `;
 
+/**
+ * Version 8: a model check keeps the machine's state when it was measured (core/profiler/machine-state.ts):
+ * its calibration model's time then over its profiled time (null: not read), and whether that was
+ * off the profiled speed, when the check is kept but not used for the bands. Rows written before
+ * were not read and stay in use.
+ */
+const V8_SQL = `
+ALTER TABLE model_checks ADD COLUMN machine_ratio REAL CHECK (machine_ratio IS NULL OR machine_ratio > 0);
+ALTER TABLE model_checks ADD COLUMN off_speed INTEGER NOT NULL DEFAULT 0 CHECK (off_speed IN (0, 1));
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -287,6 +298,13 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'predictor-json',
     up(db) {
       db.exec(V7_SQL);
+    },
+  },
+  {
+    version: 8,
+    name: 'model-check-machine-state',
+    up(db) {
+      db.exec(V8_SQL);
     },
   },
 ];

@@ -1,6 +1,7 @@
 /**
  * Model checks: what measure-model measured of a whole model against what was predicted for it,
- * per machine, device and thread count. The prediction band's held-out residuals.
+ * per machine, device and thread count. The prediction band's held-out residuals: those measured
+ * while the machine ran at its profiled speed (the others are kept, flagged `off_speed`).
  */
 import type { Residual } from '../../core/predictor/model-band.js';
 import type { Database } from './types.js';
@@ -15,6 +16,10 @@ export interface ModelCheck {
   predictor: string;
   measuredUs: number;
   predictedUs: number;
+  /** The machine's state when measured: its calibration model's time over its profiled time; absent: not read. */
+  machineRatio?: number | null;
+  /** Measured off the profiled speed: kept, but not one of the band's residuals. */
+  offSpeed?: boolean;
 }
 
 /** Checks kept per device: the newest; older ones describe an older predictor. */
@@ -26,8 +31,9 @@ export class ModelCheckRepo {
   add(c: ModelCheck, at = new Date()): void {
     this.db
       .prepare(
-        `INSERT INTO model_checks (machine_id, device_key, threads, model, label, predictor, measured_us, predicted_us, checked_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO model_checks (machine_id, device_key, threads, model, label, predictor, measured_us, predicted_us,
+                                   checked_at, machine_ratio, off_speed)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         c.machineId,
@@ -39,15 +45,17 @@ export class ModelCheckRepo {
         c.measuredUs,
         c.predictedUs,
         at.toISOString(),
+        c.machineRatio ?? null,
+        c.offSpeed ? 1 : 0,
       );
   }
 
-  /** The residuals of a device's checks, newest first (at most MAX_CHECKS_PER_DEVICE). */
+  /** The residuals of a device's checks measured at its profiled speed, newest first (at most MAX_CHECKS_PER_DEVICE). */
   residuals(machineId: string, deviceKey: string): Residual[] {
     const rows = this.db
       .prepare(
         `SELECT model, threads, measured_us, predicted_us FROM model_checks
-         WHERE machine_id = ? AND device_key = ? ORDER BY checked_at DESC, id DESC LIMIT ?`,
+         WHERE machine_id = ? AND device_key = ? AND off_speed = 0 ORDER BY checked_at DESC, id DESC LIMIT ?`,
       )
       .all(machineId, deviceKey, MAX_CHECKS_PER_DEVICE) as {
       model: string;

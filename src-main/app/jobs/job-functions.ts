@@ -54,6 +54,7 @@ import { predictionView, workloadSummary } from '../workload-views.js';
 import { deviceLabels } from '../device-labels.js';
 import { count } from '../../core/text/plural.js';
 import { localConditionsProbe } from '../../services/profile/run-conditions-service.js';
+import { localStateTimer } from '../../services/measure/machine-state-probe.js';
 
 export interface JobEnv {
   db: Database;
@@ -157,6 +158,7 @@ async function measureJob(e: JobEnv, req: ApiRequest<'workload:measure'>): Promi
       device: 'cpu',
       ...(req.threads !== undefined ? { threads: req.threads } : {}),
       conditions: localConditionsProbe(e.env),
+      machineState: localStateTimer(e.env, runner),
     });
     if (e.signal.aborted) throw new UserError('measurement cancelled');
     const layers = layerComparison(e.db, req.workload, m);

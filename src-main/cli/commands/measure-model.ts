@@ -7,6 +7,7 @@ import { deviceNameOf } from '../../services/predict/device-names.js';
 import { WORKLOAD_OPTIONS, workloadSpecOptions } from '../workload-options.js';
 import { PROFILED_DEVICE_OPTIONS, profiledDeviceQuery } from '../device-options.js';
 import { localConditionsProbe } from '../../services/profile/run-conditions-service.js';
+import { localStateTimer } from '../../services/measure/machine-state-probe.js';
 
 export const measureModelCommand: Command = {
   name: 'measure-model',
@@ -41,6 +42,8 @@ export const measureModelCommand: Command = {
         ...(trace !== undefined ? { traceFile: trace } : {}),
         // Load around the timing (Linux /proc/stat): a time taken under load says so.
         conditions: localConditionsProbe(ctx.io.env),
+        // The profile's calibration model before and after: a time taken off the profiled speed is no check of the band.
+        machineState: localStateTimer(ctx.io.env, runner),
       });
       if (ctx.json) ctx.printJson(m);
       else {

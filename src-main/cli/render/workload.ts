@@ -123,6 +123,12 @@ function bandLine(b: ModelBand, fromNode: number): string {
   return `90% band ${ms(b.lowUs)} - ${ms(b.highUs)} around ${ms(fromNode)} as timed from Node (${bandPercent(b)}; from ${basis})`;
 }
 
+/** What the check does to the bands of other models: kept as one, or not (the machine ran off its profiled speed). */
+function bandVerdict(b: NonNullable<ModelMeasurement['band']>): string {
+  if (!b.check) return '; not used as a check for the bands of other models (see the warning below)';
+  return `${b.inside ? '' : ': a check outside the band widens the bands of the models after it'}; kept as a check for the bands of other models`;
+}
+
 export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, top = 12): string {
   const pct = (v: number | null): string => (v === null ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(1)}%`);
   const out = [
@@ -153,7 +159,7 @@ export function renderMeasurement(m: ModelMeasurement, deviceName = m.device, to
     ),
     ...(m.band
       ? [
-          `the measured ${m.medianMs.toFixed(3)} ms is ${m.band.inside ? 'inside' : 'OUTSIDE'} the prediction's 90% band ${m.band.lowMs.toFixed(3)} - ${m.band.highMs.toFixed(3)} ms${m.band.inside ? '' : ': a check outside the band widens the bands of the models after it'}; kept as a check for the bands of other models`,
+          `the measured ${m.medianMs.toFixed(3)} ms is ${m.band.inside ? 'inside' : 'OUTSIDE'} the prediction's 90% band ${m.band.lowMs.toFixed(3)} - ${m.band.highMs.toFixed(3)} ms${bandVerdict(m.band)}`,
         ]
       : []),
     '',

@@ -26,6 +26,8 @@ import { checkWritableFile } from '../../adapters/files/check-writable.js';
 import { keepTrace, type KeptTrace } from './kept-trace.js';
 import { storeNodes } from './model-node-store.js';
 import { measuredConditionsWarnings, watchCpuTiming, type ConditionsProbe } from '../profile/run-conditions-service.js';
+import { machineStateWarning, type MachineState } from '../../core/profiler/machine-state.js';
+import { watchMachineState, type StateTimer } from './machine-state-probe.js';
 
 /** One executed node as ONNX Runtime ran it (its name is ORT's: `conv2d_494.tmp_0_nchwc`, `ReorderOutput_token_3`). */
 export interface MeasuredNode {
@@ -64,8 +66,14 @@ export interface ModelMeasurement {
   repetitions: number;
   /** Each untraced pass's median, ms, in time order: medianMs is the lower one's (the runner's passes). */
   passMediansMs: number[];
-  /** What makes this measurement doubtful (passes that disagree); empty when none. */
+  /** What makes this measurement doubtful (passes that disagree, load, the machine off its profiled speed); empty when none. */
   warnings: string[];
+  /**
+   * The machine's state around the timing (machine-state-probe.ts): its calibration model's time
+   * before and after over the profile's; null when not read. When `off`, the check is kept but not
+   * used for the bands.
+   */
+  machineState: MachineState | null;
   /**
    * Sum of the nodes' times, ms: the traced pass's per-node times less the ORT trace's cost,
    * scaled down to the untraced end to end less the per-run cost and the binding's copies
@@ -82,9 +90,10 @@ export interface ModelMeasurement {
   /**
    * The prediction's 90% band (as timed from Node) and whether the measured time fell inside it;
    * null without a prediction. The band is the one predict-model printed before this run, which
-   * is then kept as a check of this model for the bands of others.
+   * is then kept as a check of this model for the bands of others (`check`), unless the machine ran
+   * off its profiled speed.
    */
-  band: { lowMs: number; highMs: number; inside: boolean; from: string; n: number } | null;
+  band: { lowMs: number; highMs: number; inside: boolean; from: string; n: number; check: boolean } | null;
   /** Error of the node sum alone, against the predicted node sum. */
   nodeErrorPct: number | null;
   /** Per executed node that ran (ORT's names), slowest first. */
@@ -125,6 +134,8 @@ export async function measureModel(
     traceFile?: string;
     /** The host's CPU times around the timing on a CPU (run-conditions-service.ts); absent: not read. */
     conditions?: ConditionsProbe;
+    /** Times the profile's calibration model before and after the timing on a CPU (machine-state-probe.ts); absent: not read. */
+    machineState?: StateTimer;
   },
 ): Promise<ModelMeasurement> {
   const resolved = resolveWorkload(db, spec, opts);
@@ -141,6 +152,7 @@ export async function measureModel(
   const began = new Date();
   const info = await runner.start();
   const watch = await watchCpuTiming(ep.name === 'cpu', opts.conditions);
+  const state = await watchMachineState(db, device, ep, opts.machineState);
   const outcome = await runner.runModel({
     modelPath: resolved.filePath,
     inputs: w.inputs.map((i) => ({
@@ -153,6 +165,7 @@ export async function measureModel(
     ...(traceFile ? { keepTrace: true } : {}),
   });
   if (!outcome.ok) throw new UserError(`running ${w.name} failed (${outcome.kind}): ${outcome.error}`);
+  const machineState = await state.finish();
   const conditions = await watch.finish();
   const trace = traceFile ? keepTrace(outcome.traceFile, traceFile, [db.name]) : null;
   let predicted: WorkloadPrediction | null = null;
@@ -195,13 +208,14 @@ export async function measureModel(
     began,
   });
   const nodesSum = { medianUs: nodes.reduce((a, n) => a + n.measuredUs, 0) };
-  const band = predicted?.band90 ? bandOutcome(predicted.band90, e2e.medianUs) : null;
+  const band = predicted?.band90 ? bandOutcome(predicted.band90, e2e.medianUs, machineState?.off !== true) : null;
   if (predicted)
     recordCheck(
       db,
       { ...bandTarget(x), label: w.name, predictor: predicted.predictor },
       e2e.medianUs,
       fromNodeUs(predicted),
+      machineState,
     );
   const predictedNodeSum = predicted ? predicted.totalUs - (predicted.runOverheadUs ?? 0) : null;
   return {
@@ -212,7 +226,12 @@ export async function measureModel(
     p90Ms: e2e.p90Us / 1000,
     repetitions: e2e.repetitions,
     passMediansMs: (outcome.passMediansUs ?? [e2e.medianUs]).map((us) => us / 1000),
-    warnings: [...passWarnings(outcome.passMediansUs ?? []), ...measuredConditionsWarnings(conditions)],
+    warnings: [
+      ...passWarnings(outcome.passMediansUs ?? []),
+      ...measuredConditionsWarnings(conditions),
+      ...[machineStateWarning(machineState)].filter((l): l is string => l !== null),
+    ],
+    machineState,
     nodesSumMs: nodesSum.medianUs / 1000,
     frameworkOverheadMs: (e2e.medianUs - nodesSum.medianUs) / 1000,
     profiledMs: summarize(outcome.tracedWallUs).medianUs / 1000,
@@ -231,13 +250,14 @@ export async function measureModel(
   };
 }
 
-function bandOutcome(b: ModelBand, measuredUs: number): NonNullable<ModelMeasurement['band']> {
+function bandOutcome(b: ModelBand, measuredUs: number, check: boolean): NonNullable<ModelMeasurement['band']> {
   return {
     lowMs: b.lowUs / 1000,
     highMs: b.highUs / 1000,
     inside: measuredUs >= b.lowUs && measuredUs <= b.highUs,
     from: b.from,
     n: b.n,
+    check,
   };
 }
 

@@ -8,6 +8,7 @@ import { SHIPPED_RESIDUALS } from '../../core/predictor/shipped-residuals.js';
 import { fromNodeUs, type WorkloadPrediction } from '../../core/workload/predict-workload.js';
 import { ModelCheckRepo } from '../../adapters/store/model-check-repo.js';
 import type { Database } from '../../adapters/store/types.js';
+import type { MachineState } from '../../core/profiler/machine-state.js';
 
 export interface BandTarget {
   machineId: string;
@@ -25,13 +26,24 @@ export function predictionBand(db: Database, p: WorkloadPrediction, t: BandTarge
   return modelBand(fromNodeUs(p), { model: t.model, threads: t.threads }, checks, shipped);
 }
 
-/** Records a measure-model run: what it measured against what was predicted. */
+/**
+ * Records a measure-model run: what it measured against what was predicted, and the machine's
+ * state then (core/profiler/machine-state.ts; null: not read). A run off the profiled speed is
+ * kept but is no residual of the bands.
+ */
 export function recordCheck(
   db: Database,
   t: BandTarget & { label: string; predictor: string },
   measuredUs: number,
   predictedUs: number,
+  state: Pick<MachineState, 'ratio' | 'off'> | null = null,
 ): void {
   if (!(measuredUs > 0 && predictedUs > 0)) return;
-  new ModelCheckRepo(db).add({ ...t, measuredUs, predictedUs });
+  new ModelCheckRepo(db).add({
+    ...t,
+    measuredUs,
+    predictedUs,
+    machineRatio: state?.ratio ?? null,
+    offSpeed: state?.off ?? false,
+  });
 }

@@ -30,6 +30,8 @@ import type { EpConfig } from '../../core/domain/execution-provider.js';
 import { executedGraph, type OptimizingRunner } from '../measure/executed-graph-service.js';
 import { attributeNodes, type AttributionOverhead } from '../measure/model-attribution.js';
 import { ioBytes } from '../../core/workload/predict-workload.js';
+// How much slower than its fastest session a round has to run, over the median model, to be noted.
+import { SLOW_ROUND } from '../../core/profiler/machine-state.js';
 
 export interface CalibratingRunner extends OptimizingRunner {
   runModel(job: Omit<ModelJob, 'id' | 'traceDir'>): Promise<ModelOutcome>;
@@ -134,9 +136,6 @@ export class DeviceCalibration {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
-
-/** How much slower than its fastest session a round has to run, over the median model, to be noted. */
-const SLOW_ROUND = 1.2;
 
 /**
  * A note when a whole round ran slow (the median model's end to end at least SLOW_ROUND times

@@ -1,11 +1,12 @@
 /**
  * What a profiled device's runs stored beside its measurements and a whole-model prediction
  * reads: the per-run and per-node overhead, and the calibration models' runs, each from the
- * newest run of the device that has it.
+ * newest run of the device that has it; and what the machine-state probe of measure-model times.
  */
 import { z } from 'zod';
 import { PROFILED_DTYPES } from '../../core/domain/dtypes.js';
 import type { CalibrationRun } from '../../core/workload/calibration.js';
+import type { StateReference } from '../../core/profiler/machine-state.js';
 import { ProfileRepo, type StoredRun } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { DeviceGroup } from '../predict/training-data.js';
@@ -59,6 +60,30 @@ export function deviceCalibration(db: Database, device: DeviceRuns): Calibration
     if (parsed.success) return parsed.data;
   }
   return [];
+}
+
+/** The rounds' spread a run stored (round-retime.ts `retimed.threshold`, a fraction). */
+const RetimedSchema = z.object({ threshold: z.number().positive() });
+
+/**
+ * What the machine-state probe times again (core/profiler/machine-state.ts): the cheapest
+ * calibration model of the device's newest run that has them, with that run's rounds' spread;
+ * null when no run has calibration models.
+ */
+export function deviceStateReference(db: Database, device: DeviceRuns): StateReference | null {
+  for (const r of runsOf(db, device)) {
+    const parsed = CalibrationSchema.safeParse(r.summary?.['calibration']);
+    const timed = parsed.success ? parsed.data.filter((c) => c.endToEndUs > 0) : [];
+    if (!timed.length) continue;
+    const cheapest = timed.reduce((a, b) => (b.endToEndUs < a.endToEndUs ? b : a));
+    const spread = RetimedSchema.safeParse(r.summary?.['retimed']);
+    return {
+      model: cheapest.model,
+      endToEndUs: cheapest.endToEndUs,
+      roundSpread: spread.success ? spread.data.threshold : null,
+    };
+  }
+  return null;
 }
 
 /** What picks a device's profile runs. */
