@@ -28,9 +28,12 @@
  * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16), after a
  *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
- * In a training step every kernel takes 1 / `training` of its time: what the calibration cells'
- * frameworks lose to what the list leaves out (hidden dropout, the optimizer, launch gaps; an
- * unfused softmax and its dropout are priced where the stack ran them). The band is the spread the calibration cells left (`band`). Pure.
+ * In a training step compute runs at `sustained` of its burst rate: a step is one long saturated
+ * run, so the board sits at its power limit and the SM clock below boost, where the fractions above
+ * (mamf's best-of-sweep GEMMs, FlashAttention's tables) are short bursts at boost. mamf-finder
+ * measures both on the same GPUs (MSMF over MAMF); memory-bound kernels keep their rate. An
+ * architecture with no such measurement (Ampere) still takes the fitted `training` share of each
+ * kernel's time. The band is the spread the calibration cells left (`band`). Pure.
  */
 import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { Dtype } from '../domain/measurement.js';
@@ -63,8 +66,14 @@ export interface DatasheetPredictorOptions {
   weights?: { format: string; bytesPerWeight: number };
   /** The model masks future tokens (decoders): its attention kernel skips half the scores. */
   causalAttention?: boolean;
-  /** Kernels of a training step: each takes 1 / `training` of its own time (the framework's share). */
+  /**
+   * Kernels of a training step: compute runs at the architecture's `sustained` share of its burst
+   * rate (a step holds the board at its power limit); where that is unmeasured, each kernel takes
+   * 1 / `training` of its own time.
+   */
   training?: boolean;
+  /** A saturated run outside training (a sustained GEMM benchmark): compute at the `sustained` share. */
+  sustained?: boolean;
   /**
    * Attention as batched GEMMs and a softmax over the scores in memory (SC'21-era Megatron-LM), not
    * the fused kernel; `dropout`: the probabilities are dropped out too (training a model with dropout).
@@ -132,9 +141,18 @@ export class DatasheetPredictor implements Predictor {
       int8: t.int8,
     };
     const v = own[dtype];
+    const share = this.computeShare();
     return v
-      ? { gflops: v * 1e3, missing: false }
-      : { gflops: t.fp32 * 1e3, missing: dtype !== 'int32' && dtype !== 'int64' };
+      ? { gflops: v * 1e3 * share, missing: false }
+      : { gflops: t.fp32 * 1e3 * share, missing: dtype !== 'int32' && dtype !== 'int64' };
+  }
+
+  /**
+   * The share of the burst compute rate a run holds: `sustained` in a training step or a sustained
+   * benchmark (the SM clock under the board's power limit), else 1. Memory-bound kernels keep their rate.
+   */
+  private computeShare(): number {
+    return this.opts.training || this.opts.sustained ? (this.arch.sustained ?? 1) : 1;
   }
 
   private kernelUs(q: OpQuery): { us: number; warning: string | null } {
@@ -145,11 +163,14 @@ export class DatasheetPredictor implements Predictor {
         ? this.gemmUs(q, gflops)
         : q.op === 'Attention'
           ? this.attentionUs(q, gflops)
-          : Math.max(q.bytes / this.bytesPerUs(), q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6));
+          : Math.max(
+              q.bytes / this.bytesPerUs(),
+              q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6 * this.computeShare()),
+            );
     return { us: this.trainingShare(body + this.arch.kernelUs), warning };
   }
 
-  /** A kernel's time in a training step: 1 / `training` of its own (the framework's share). */
+  /** A kernel's time in a training step where the architecture has only the fitted `training` share (no `sustained`). */
   private trainingShare(us: number): number {
     return this.opts.training ? us / (this.arch.training ?? 1) : us;
   }
