@@ -26,7 +26,8 @@
  *   pays its dequantisation (`dequant` x its fp16 compute), a GEMV streams the packed bytes at
  *   `bandwidth` of the achieved bandwidth.
  * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16), after a
- *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
+ *   cast of their bf16 activations (3 bytes moved per element, one more kernel; 4 in training, the
+ *   transpose written too, and the backward casts the output gradient likewise, once). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
  * In a training step compute runs at `sustained` of its burst rate: a step is one long saturated
  * run, so the board sits at its power limit and the SM clock below boost, where the fractions above
@@ -112,7 +113,13 @@ export class DatasheetPredictor implements Predictor {
     const { low, high } = this.table.band;
     return queries.map((q) => {
       const { us, warning } = this.kernelUs(q);
-      const own = this.opts.training && q.op === 'Attention' ? { backwardUs: this.attentionBackwardUs(q) } : {};
+      const own = !this.opts.training
+        ? {}
+        : q.op === 'Attention'
+          ? { backwardUs: this.attentionBackwardUs(q) }
+          : this.isCastFp8Gemm(q)
+            ? { backwardUs: this.fp8GemmBackwardUs(q) }
+            : {};
       return { timeUs: us, lowUs: us * low, highUs: us * high, warning, ...own };
     });
   }
@@ -196,7 +203,8 @@ export class DatasheetPredictor implements Predictor {
     return this.trainingShare(Math.max(computeUs, (2 * q.bytes) / this.bytesPerUs()) + launch);
   }
 
-  private gemmUs(q: OpQuery, gflops: number): number {
+  /** `cast`: with the fp8 cast of its activation input (the forward GEMM), else the GEMM alone. */
+  private gemmUs(q: OpQuery, gflops: number, cast = true): number {
     const B = dim(q.shape, 'B');
     const M = dim(q.shape, 'M');
     const N = dim(q.shape, 'N');
@@ -217,16 +225,39 @@ export class DatasheetPredictor implements Predictor {
       const memoryUs = bytes / (this.bytesPerUs() * this.weightKind.bandwidth);
       return Math.max(computeUs, memoryUs);
     }
-    return Math.max(computeUs, bytes / this.bytesPerUs()) + this.fp8CastUs(q.dtype, B * M * K);
+    const castUs = cast ? this.fp8CastUs(q.dtype, B * M * K, this.opts.training ? 4 : 3) : 0;
+    return Math.max(computeUs, bytes / this.bytesPerUs()) + castUs;
   }
 
   /**
-   * An fp8 GEMM's activation input is cast from bf16 first (Transformer Engine: read 2 bytes,
-   * write 1 per element, one more kernel); its weights are cast once per step (fp8 weight cache)
-   * or stored in fp8 for serving, so their cast is not counted. 0 in other dtypes.
+   * An fp8 GEMM's activation input is cast from bf16 first, one more kernel: serving reads 2 bytes
+   * and writes 1 per element; training (Transformer Engine's Linear, delayed scaling, its default
+   * recipe on Hopper) writes the transpose too for the weight gradient (`input_quantizer.set_usage(
+   * rowwise=True, columnwise=backward_needs_input)`: read 2, write 1 + 1). Weights are cast once per
+   * step (fp8 weight cache) or stored in fp8 for serving: not counted. 0 in other dtypes.
    */
-  private fp8CastUs(dtype: Dtype, inputElements: number): number {
-    return dtype === 'fp8' && !this.opts.fp8Inputs ? (inputElements * 3) / this.bytesPerUs() + this.arch.kernelUs : 0;
+  private fp8CastUs(dtype: Dtype, elements: number, bytesPerElement: number): number {
+    return dtype === 'fp8' && !this.opts.fp8Inputs
+      ? (elements * bytesPerElement) / this.bytesPerUs() + this.arch.kernelUs
+      : 0;
+  }
+
+  private isCastFp8Gemm(q: OpQuery): boolean {
+    return (q.op === 'MatMul' || q.op === 'Gemm') && q.dtype === 'fp8' && !this.opts.fp8Inputs;
+  }
+
+  /**
+   * An fp8 GEMM's backward in a training step: the input-gradient and weight-gradient GEMMs (each as
+   * long as the forward's), after one cast of the output gradient dY to fp8 with its transpose
+   * (Transformer Engine's Linear backward: `grad_output_quantizer.set_usage(rowwise=True,
+   * columnwise=True)`, the dgrad GEMM reads it row-wise, the wgrad GEMM column-wise: read 2 bytes,
+   * write 1 + 1 per element of dY). The forward's input cast is not run again: wgrad reads its saved
+   * transpose.
+   */
+  private fp8GemmBackwardUs(q: OpQuery): number {
+    const gemm = this.gemmUs(q, this.peakGflops(q.dtype).gflops, false) + this.arch.kernelUs;
+    const dy = dim(q.shape, 'B') * dim(q.shape, 'M') * dim(q.shape, 'N');
+    return this.trainingShare(2 * gemm + this.fp8CastUs(q.dtype, dy, 4));
   }
 
   private attentionUs(q: OpQuery, gflops: number): number {
