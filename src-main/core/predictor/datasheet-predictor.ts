@@ -73,8 +73,6 @@ export interface DatasheetPredictorOptions {
    * 1 / `training` of its own time.
    */
   training?: boolean;
-  /** A saturated run outside training (a sustained GEMM benchmark): compute at the `sustained` share. */
-  sustained?: boolean;
   /**
    * Attention as batched GEMMs and a softmax over the scores in memory (SC'21-era Megatron-LM), not
    * the fused kernel; `dropout`: the probabilities are dropped out too (training a model with dropout).
@@ -155,11 +153,11 @@ export class DatasheetPredictor implements Predictor {
   }
 
   /**
-   * The share of the burst compute rate a run holds: `sustained` in a training step or a sustained
-   * benchmark (the SM clock under the board's power limit), else 1. Memory-bound kernels keep their rate.
+   * The share of the burst compute rate a run holds: `sustained` in a training step (the SM clock
+   * under the board's power limit), else 1. Memory-bound kernels keep their rate.
    */
   private computeShare(): number {
-    return this.opts.training || this.opts.sustained ? (this.arch.sustained ?? 1) : 1;
+    return this.opts.training ? (this.arch.sustained ?? 1) : 1;
   }
 
   private kernelUs(q: OpQuery): { us: number; warning: string | null } {

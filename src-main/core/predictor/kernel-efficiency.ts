@@ -20,7 +20,7 @@ const ArchitectureSchema = z.strictObject({
   attention: fraction,
   /**
    * A saturated run's compute rate against the burst rate the fractions above were measured at:
-   * a training step (or a sustained GEMM benchmark) holds the board at its power limit, where the
+   * a training step holds the board at its power limit, where the
    * SM clock settles below boost. mamf-finder's MSMF (maximum sustainable matmul FLOPS) over its
    * MAMF (the burst), all eight GPUs of a node busy; `sustainedFrom` quotes the rows. Absent: 1.
    */
