@@ -26,11 +26,15 @@
  *   pays its dequantisation (`dequant` x its fp16 compute), a GEMV streams the packed bytes at
  *   `bandwidth` of the achieved bandwidth.
  * - fp8 GEMMs run at the fp8 peak (Transformer Engine style; other kernels stay in bf16), after a
- *   cast of their bf16 activations (3 bytes moved per element, one more kernel). A dtype
+ *   cast of their bf16 activations (3 bytes moved per element, one more kernel; 4 in training, the
+ *   transpose written too, and the backward casts the output gradient likewise, once). A dtype
  *   the GPU has no units for is priced at its fp32 rate, with a warning.
- * In a training step every kernel takes 1 / `training` of its time: what the calibration cells'
- * frameworks lose to what the list leaves out (hidden dropout, the optimizer, launch gaps; an
- * unfused softmax and its dropout are priced where the stack ran them). The band is the spread the calibration cells left (`band`). Pure.
+ * In a training step compute runs at `sustained` of its burst rate: a step is one long saturated
+ * run, so the board sits at its power limit and the SM clock below boost, where the fractions above
+ * (mamf's best-of-sweep GEMMs, FlashAttention's tables) are short bursts at boost. mamf-finder
+ * measures both on the same GPUs (MSMF over MAMF); memory-bound kernels keep their rate. An
+ * architecture with no such measurement (Ampere) still takes the fitted `training` share of each
+ * kernel's time. The band is the spread the calibration cells left (`band`). Pure.
  */
 import { DTYPE_BYTES } from '../domain/dtypes.js';
 import type { Dtype } from '../domain/measurement.js';
@@ -63,7 +67,11 @@ export interface DatasheetPredictorOptions {
   weights?: { format: string; bytesPerWeight: number };
   /** The model masks future tokens (decoders): its attention kernel skips half the scores. */
   causalAttention?: boolean;
-  /** Kernels of a training step: each takes 1 / `training` of its own time (the framework's share). */
+  /**
+   * Kernels of a training step: compute runs at the architecture's `sustained` share of its burst
+   * rate (a step holds the board at its power limit); where that is unmeasured, each kernel takes
+   * 1 / `training` of its own time.
+   */
   training?: boolean;
   /**
    * Attention as batched GEMMs and a softmax over the scores in memory (SC'21-era Megatron-LM), not
@@ -103,7 +111,13 @@ export class DatasheetPredictor implements Predictor {
     const { low, high } = this.table.band;
     return queries.map((q) => {
       const { us, warning } = this.kernelUs(q);
-      const own = this.opts.training && q.op === 'Attention' ? { backwardUs: this.attentionBackwardUs(q) } : {};
+      const own = !this.opts.training
+        ? {}
+        : q.op === 'Attention'
+          ? { backwardUs: this.attentionBackwardUs(q) }
+          : this.isCastFp8Gemm(q)
+            ? { backwardUs: this.fp8GemmBackwardUs(q) }
+            : {};
       return { timeUs: us, lowUs: us * low, highUs: us * high, warning, ...own };
     });
   }
@@ -132,9 +146,18 @@ export class DatasheetPredictor implements Predictor {
       int8: t.int8,
     };
     const v = own[dtype];
+    const share = this.computeShare();
     return v
-      ? { gflops: v * 1e3, missing: false }
-      : { gflops: t.fp32 * 1e3, missing: dtype !== 'int32' && dtype !== 'int64' };
+      ? { gflops: v * 1e3 * share, missing: false }
+      : { gflops: t.fp32 * 1e3 * share, missing: dtype !== 'int32' && dtype !== 'int64' };
+  }
+
+  /**
+   * The share of the burst compute rate a run holds: `sustained` in a training step (the SM clock
+   * under the board's power limit), else 1. Memory-bound kernels keep their rate.
+   */
+  private computeShare(): number {
+    return this.opts.training ? (this.arch.sustained ?? 1) : 1;
   }
 
   private kernelUs(q: OpQuery): { us: number; warning: string | null } {
@@ -145,11 +168,14 @@ export class DatasheetPredictor implements Predictor {
         ? this.gemmUs(q, gflops)
         : q.op === 'Attention'
           ? this.attentionUs(q, gflops)
-          : Math.max(q.bytes / this.bytesPerUs(), q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6));
+          : Math.max(
+              q.bytes / this.bytesPerUs(),
+              q.flops / (this.datasheet.tflops.fp32 * 0.5 * 1e6 * this.computeShare()),
+            );
     return { us: this.trainingShare(body + this.arch.kernelUs), warning };
   }
 
-  /** A kernel's time in a training step: 1 / `training` of its own (the framework's share). */
+  /** A kernel's time in a training step where the architecture has only the fitted `training` share (no `sustained`). */
   private trainingShare(us: number): number {
     return this.opts.training ? us / (this.arch.training ?? 1) : us;
   }
@@ -175,7 +201,8 @@ export class DatasheetPredictor implements Predictor {
     return this.trainingShare(Math.max(computeUs, (2 * q.bytes) / this.bytesPerUs()) + launch);
   }
 
-  private gemmUs(q: OpQuery, gflops: number): number {
+  /** `cast`: with the fp8 cast of its activation input (the forward GEMM), else the GEMM alone. */
+  private gemmUs(q: OpQuery, gflops: number, cast = true): number {
     const B = dim(q.shape, 'B');
     const M = dim(q.shape, 'M');
     const N = dim(q.shape, 'N');
@@ -196,16 +223,39 @@ export class DatasheetPredictor implements Predictor {
       const memoryUs = bytes / (this.bytesPerUs() * this.weightKind.bandwidth);
       return Math.max(computeUs, memoryUs);
     }
-    return Math.max(computeUs, bytes / this.bytesPerUs()) + this.fp8CastUs(q.dtype, B * M * K);
+    const castUs = cast ? this.fp8CastUs(q.dtype, B * M * K, this.opts.training ? 4 : 3) : 0;
+    return Math.max(computeUs, bytes / this.bytesPerUs()) + castUs;
   }
 
   /**
-   * An fp8 GEMM's activation input is cast from bf16 first (Transformer Engine: read 2 bytes,
-   * write 1 per element, one more kernel); its weights are cast once per step (fp8 weight cache)
-   * or stored in fp8 for serving, so their cast is not counted. 0 in other dtypes.
+   * An fp8 GEMM's activation input is cast from bf16 first, one more kernel: serving reads 2 bytes
+   * and writes 1 per element; training (Transformer Engine's Linear, delayed scaling, its default
+   * recipe on Hopper) writes the transpose too for the weight gradient (`input_quantizer.set_usage(
+   * rowwise=True, columnwise=backward_needs_input)`: read 2, write 1 + 1). Weights are cast once per
+   * step (fp8 weight cache) or stored in fp8 for serving: not counted. 0 in other dtypes.
    */
-  private fp8CastUs(dtype: Dtype, inputElements: number): number {
-    return dtype === 'fp8' && !this.opts.fp8Inputs ? (inputElements * 3) / this.bytesPerUs() + this.arch.kernelUs : 0;
+  private fp8CastUs(dtype: Dtype, elements: number, bytesPerElement: number): number {
+    return dtype === 'fp8' && !this.opts.fp8Inputs
+      ? (elements * bytesPerElement) / this.bytesPerUs() + this.arch.kernelUs
+      : 0;
+  }
+
+  private isCastFp8Gemm(q: OpQuery): boolean {
+    return (q.op === 'MatMul' || q.op === 'Gemm') && q.dtype === 'fp8' && !this.opts.fp8Inputs;
+  }
+
+  /**
+   * An fp8 GEMM's backward in a training step: the input-gradient and weight-gradient GEMMs (each as
+   * long as the forward's), after one cast of the output gradient dY to fp8 with its transpose
+   * (Transformer Engine's Linear backward: `grad_output_quantizer.set_usage(rowwise=True,
+   * columnwise=True)`, the dgrad GEMM reads it row-wise, the wgrad GEMM column-wise: read 2 bytes,
+   * write 1 + 1 per element of dY). The forward's input cast is not run again: wgrad reads its saved
+   * transpose.
+   */
+  private fp8GemmBackwardUs(q: OpQuery): number {
+    const gemm = this.gemmUs(q, this.peakGflops(q.dtype).gflops, false) + this.arch.kernelUs;
+    const dy = dim(q.shape, 'B') * dim(q.shape, 'M') * dim(q.shape, 'N');
+    return this.trainingShare(2 * gemm + this.fp8CastUs(q.dtype, dy, 4));
   }
 
   private attentionUs(q: OpQuery, gflops: number): number {

@@ -19,8 +19,16 @@ const ArchitectureSchema = z.strictObject({
   /** Fused attention (FlashAttention/SDPA) as a fraction of the dense tensor peak: the newest kernel the architecture has. */
   attention: fraction,
   /**
-   * Training steps: the share of the kernels' own time a training framework's step reaches
-   * (hidden dropout, optimizer and launch gaps the kernel list leaves out). Absent: 1.
+   * A saturated run's compute rate against the burst rate the fractions above were measured at:
+   * a training step holds the board at its power limit, where the
+   * SM clock settles below boost. mamf-finder's MSMF (maximum sustainable matmul FLOPS) over its
+   * MAMF (the burst), all eight GPUs of a node busy; `sustainedFrom` quotes the rows. Absent: 1.
+   */
+  sustained: fraction.optional(),
+  sustainedFrom: z.array(z.string()).optional(),
+  /**
+   * Training steps, where no sustained rate is measured: the share of the kernels' own time a
+   * training framework's step reaches, fitted on the calibration steps (a stand-in, issue 59).
    */
   training: fraction.optional(),
   /** Launch and tail of one kernel in a framework (µs). */

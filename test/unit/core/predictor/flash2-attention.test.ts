@@ -72,7 +72,7 @@ describe('FlashAttention-2 on Hopper', () => {
       (attentionPeakShare('Hopper', 'fa3', SHAPE.seq, true) ?? NaN) /
       (attentionPeakShare('Hopper', 'fa2', SHAPE.seq, true) ?? NaN);
     expect(ratio).toBeCloseTo(602 / 333, 6);
-    const launch = hopper.kernelUs / (hopper.training ?? 1);
+    const launch = hopper.kernelUs;
     expect((flash2.forward - launch) / (newest.forward - launch)).toBeCloseTo(ratio, 6);
     expect((flash2.backward - launch) / (newest.backward - launch)).toBeCloseTo(ratio, 6);
     expect(priced(H100, undefined)).toEqual(newest);
