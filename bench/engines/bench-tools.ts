@@ -62,8 +62,8 @@ export const BENCH_TOOLS = {
     title: 'vLLM benchmarks/benchmark_throughput.py (offline LLM, prompts as text)',
     prompts: 'text',
     stated:
-      'benchmarks/benchmark_throughput.py hands `llm.generate` prompt strings (ShareGPT text, or a made-up prompt of ' +
-      'input_len tokens), which the engine tokenizes when it adds each request',
+      'benchmarks/benchmark_throughput.py hands the engine prompt strings (ShareGPT text, or without a dataset ' +
+      '`prompt = "hi" * (args.input_len - 1)`), which it tokenizes when it adds each request',
   },
   'vllm-llm-generate-text': {
     title: "A script calling vLLM's offline LLM.generate on prompt strings (Hamel Husain's, Prem AI's bench_vllm)",
