@@ -13,9 +13,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ENGINE_NAMES } from '../../src-main/core/engines/engine-names.js';
+import { BENCH_TOOL_NAMES } from './bench-tools.js';
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/);
 const engine = z.enum(ENGINE_NAMES as [string, ...string[]]);
+/**
+ * The benchmark tool that produced the figures (bench-tools.ts: whether it feeds the engine token
+ * ids or text); absent: not stated, priced as the engine's server.
+ */
+const tool = z.enum(BENCH_TOOL_NAMES).optional();
 
 export const EngineSourceSchema = z.strictObject({
   id,
@@ -41,6 +47,8 @@ export const EngineSourceSchema = z.strictObject({
     .optional(),
   /** Who measured, and why the source is first-party (calibration) or independent (held-out). */
   who: z.string(),
+  /** The tool all its cells came from; a source that mixes tools names it on each cell instead. */
+  tool,
 });
 export type EngineSource = z.infer<typeof EngineSourceSchema>;
 
@@ -74,6 +82,8 @@ export const ENGINE_CELL_KINDS = ['prefill', 'decode', 'ttft', 'tpot', 'itl', 'e
 export const EngineCellSchema = z.strictObject({
   id,
   source: id,
+  /** The tool this figure came from (the loader fills in its source's when the cell names none). */
+  tool,
   /** Where in the source: section, table, row and column. */
   where: z.string(),
   /** The row as published, verbatim. */
@@ -128,7 +138,10 @@ function checkSource(file: string, s: EngineSource): void {
     throw new Error(`${file}: held-out source ${s.id} names an engine or kernel it calibrates`);
 }
 
-/** Every cells-*.json of the folder, checked: unique ids, known sources, a calibration cell of its source's engine. */
+/**
+ * Every cells-*.json of the folder, checked: unique ids, known sources, a calibration cell of its
+ * source's engine; a cell that names no tool takes its source's.
+ */
 export function loadEngineTable(dir: string): EngineTable {
   const sources = new Map<string, EngineSource>();
   const cells: EngineCell[] = [];
@@ -163,6 +176,7 @@ export function loadEngineTable(dir: string): EngineTable {
     ids.add(c.id);
     const s = sources.get(c.source);
     if (!s) throw new Error(`cell ${c.id}: unknown source ${c.source}`);
+    if (c.tool === undefined && s.tool !== undefined) c.tool = s.tool;
     if (s.set === 'calibration' && s.engine && s.engine !== c.engine)
       throw new Error(`cell ${c.id}: ${c.engine} measured by ${s.engine}'s own source is third-party: held out`);
   }

@@ -14,6 +14,7 @@ import type { WeightFormat } from '../../src-main/core/workload/generation.js';
 import type { EngineName } from '../../src-main/core/engines/engine-names.js';
 import { allEngineRules, engineRules } from '../../src-main/core/engines/engines.js';
 import type { Arch, EngineCell } from './cells.js';
+import { feedsTokenIds } from './bench-tools.js';
 import { archDecoder, exactGpu } from '../lib/published-model.js';
 
 export type EngineCellResult =
@@ -294,7 +295,10 @@ function cellPlan(c: EngineCell): CellPlan {
   }
 }
 
-/** The engine's caps the cell states (max batch, tokens per step, ubatch, memory share). */
+/**
+ * The engine's caps the cell states (max batch, tokens per step, ubatch, memory share), and no
+ * request-path tokenizer when the cell's tool feeds the engine token ids (bench-tools.ts).
+ */
 function settingsOf(c: EngineCell, batch: number): PlanRequest['engineSettings'] {
   const maxNumSeqs = num(c, 'maxNumSeqs') ?? num(c, 'maxBatchSize');
   const maxBatchedTokens =
@@ -312,6 +316,7 @@ function settingsOf(c: EngineCell, batch: number): PlanRequest['engineSettings']
     ...(memoryUtilization !== undefined ? { memoryUtilization } : {}),
     ...(kvShareOfFree !== undefined ? { kvShareOfFree } : {}),
     ...(flashAttention !== undefined ? { flashAttention } : {}),
+    ...(feedsTokenIds(c.tool) ? { tokenIds: true } : {}),
   };
 }
 

@@ -14,17 +14,20 @@ sources = [
     {"id": V060, "set": "calibration", "engine": "sglang",
      "title": "SGLang benchmark/benchmark_vllm_060/README.md: 'How to reproduce the benchmark results for SGLang v0.3.0 "
               "compared to vLLM v0.6.0' (SGLang rows)", "repo": R, "path": "benchmark/benchmark_vllm_060/README.md",
-     "commit": V060_COMMIT, "who": "The SGLang team (sgl-project), own benchmark with sglang.bench_serving on ShareGPT; first-party for SGLang"},
+     "commit": V060_COMMIT, "who": "The SGLang team (sgl-project), own benchmark with sglang.bench_serving on ShareGPT; first-party for SGLang",
+     "tool": "sglang-bench-serving"},
     {"id": H200, "set": "calibration", "engine": "sglang",
      "title": "SGLang benchmark/attention_backend/NVIDIA_H200.md: bench_serving with attention backends fa3 and flashinfer, "
               "Meta-Llama-3.1-8B-Instruct", "repo": R, "path": "benchmark/attention_backend/NVIDIA_H200.md",
      "commit": "0c4ec4f9d0fd40c4f75258285c76c9de65524341",
-     "who": "SGLang contributors, results committed to the SGLang repository's benchmark/ folder; first-party"},
+     "who": "SGLang contributors, results committed to the SGLang repository's benchmark/ folder; first-party",
+     "tool": "sglang-bench-serving"},
     {"id": PR1060, "set": "calibration", "engine": "sglang",
      "title": "SGLang PR #1060 'fix: temporary solution for DeepSeek V2 H100 layout conversion issue', comment by zhyncs 2024-08-13 "
               "(bench_serving on Meta-Llama-3.1-8B-Instruct, latest main)", "repo": R,
      "url": "https://github.com/sgl-project/sglang/pull/1060",
-     "who": "zhyncs (Yineng Zhang, SGLang maintainer); first-party"},
+     "who": "zhyncs (Yineng Zhang, SGLang maintainer); first-party",
+     "tool": "sglang-bench-serving"},
 ]
 held_sources = [
     {"id": V060_HO, "set": "held-out",

@@ -13,7 +13,7 @@ The rows are in firstparty_tensorrt_llm_tables.py, verbatim. Writes cells-firstp
 """
 import re
 
-from fp_common import cell, num, row_cells, write
+from fp_common import cell, num, row_cells, with_tool, write
 from firstparty_tensorrt_llm_tables import TABLES
 
 E = "tensorrt-llm"
@@ -168,8 +168,16 @@ def fid(*parts):
     return "-".join(str(p) for p in parts if p not in (None, "")).lower().replace(" ", "")
 
 
+# The tool behind each stated benchmark (bench/engines/bench-tools.ts): gptSessionBenchmark, gptManagerBenchmark and
+# trtllm-bench feed the engine token ids. The online-serving table names no client (ensemble text or token ids to
+# the tensorrt_llm model), so those cells name no tool.
+TOOLS = ("gptSessionBenchmark", "gptManagerBenchmark", "trtllm-bench")
+
+
 def add(group, c):
-    ALL[group].append(c)
+    bench = c["config"].get("benchmark", "")
+    tool = next((t for t in TOOLS if bench.startswith(t)), None)
+    ALL[group].append(with_tool(c, tool) if tool else c)
 
 
 def blocks(key):

@@ -1,7 +1,7 @@
 """vLLM first-party figures: the vLLM blog (vllm-project/vllm-project.github.io _posts/), vLLM's performance CI
 page, and benchmark outputs posted by vLLM maintainers in vllm-project/vllm pull requests.
 Writes cells-firstparty-vllm.json."""
-from fp_common import ARCH, cell, write
+from fp_common import ARCH, cell, with_tool, write
 
 E = "vllm"
 BLOG = "vllm-project/vllm-project.github.io"
@@ -31,10 +31,12 @@ sources = [
     {"id": P7117, "set": "calibration", "engine": E,
      "title": "vLLM PR #7117 '[core][misc] simply output processing with shortcut for non-parallel sampling and non-beam search usecase', "
               "comment by youkaichao 2024-08-04 ('On H100')", "repo": "vllm-project/vllm",
-     "url": "https://github.com/vllm-project/vllm/pull/7117", "who": "youkaichao (vLLM maintainer); first-party"},
+     "url": "https://github.com/vllm-project/vllm/pull/7117", "who": "youkaichao (vLLM maintainer); first-party",
+     "tool": "vllm-benchmark-throughput"},
     {"id": P3692, "set": "calibration", "engine": E,
      "title": "vLLM PR #3692 '[Kernel] DBRX Triton MoE kernel H100' (merged), description", "repo": "vllm-project/vllm",
-     "url": "https://github.com/vllm-project/vllm/pull/3692", "who": "ywang96 (Roger Wang, vLLM maintainer); first-party"},
+     "url": "https://github.com/vllm-project/vllm/pull/3692", "who": "ywang96 (Roger Wang, vLLM maintainer); first-party",
+     "tool": "vllm-benchmark-latency"},
 ]
 cells = []
 L8 = "llama-3.1-8b"
@@ -180,6 +182,10 @@ for (tp, bs), val in pr3692.items():
               f"script's defaults then were input 32 and output 128 tokens. Main branch before the tuned H100 MoE config: "
               f"{main3692[(tp, bs)]:.4f} s. DBRX architecture from databricks/dbrx-instruct config.json (16 experts, top-4)."),
         unsure="input/output lengths are the script's defaults (32/128), not written in the PR; H100 variant not stated; dtype default (bf16)"))
+
+# The CI page's tools: its latency tests run benchmark_latency (token ids), its throughput tests benchmark_throughput.
+cells = [with_tool(c, "vllm-benchmark-latency" if c["kind"] == "e2e" else "vllm-benchmark-throughput")
+         if c["source"] == CI else c for c in cells]
 
 write("firstparty-vllm", "vLLM first-party figures: the vLLM blog's own measurements, vLLM's performance CI page, and "
       "benchmark outputs posted by vLLM maintainers in vLLM pull requests. (No other engine's rows appeared in the posts "

@@ -48,6 +48,11 @@ def cell(id, source, where, quote, engine, gpu, gpus, kind, value, unit, metric,
     return c
 
 
+def with_tool(c, tool):
+    """The cell with the benchmark tool it came from (bench/engines/bench-tools.ts), placed after its source."""
+    return {"id": c["id"], "source": c["source"], "tool": tool, **{k: v for k, v in c.items() if k not in ("id", "source")}}
+
+
 def write(name, about, sources, cells):
     src_ids = {s["id"] for s in sources}
     for c in cells:

@@ -11,7 +11,19 @@
  * size and tokens per step from the build (trtllm-bench picks them from the GPU's memory). Pure.
  */
 import { GiB, type EngineRules } from './engine-rules.js';
+import { HF_TOKENIZER_US_PER_TOKEN } from './request-path.js';
 import { standardKernel } from './weight-kernels.js';
+
+/**
+ * The server these versions are served behind, Triton's tensorrtllm_backend ensemble, tokenizes each
+ * request in its `preprocessing` model before the engine sees it: a Python model that loads the Hugging
+ * Face tokenizer (`AutoTokenizer.from_pretrained`) and runs `self.tokenizer.encode(...)` on each query
+ * in `_create_request` (all_models/inflight_batcher_llm/preprocessing/1/model.py at v0.9.0 and v0.14.0),
+ * one instance unless configured otherwise (v0.14.0 README: `INSTANCE_COUNT=1` filled into
+ * `preprocessing_instance_count`; zhjunqin's 0.9 server log loads `preprocessing_0_0` alone), so
+ * requests are tokenized one after another, at the fast tokenizer's rate (request-path.ts).
+ */
+const TRITON_PREPROCESSING = { tokenizeUsPerToken: HF_TOKENIZER_US_PER_TOKEN } as const;
 
 const V0_9: EngineRules = {
   name: 'tensorrt-llm',
@@ -28,7 +40,7 @@ const V0_9: EngineRules = {
   // TensorRT-LLM's own performance documents (bench/engines/calibrate.ts, --only attention.queryHeadRate).
   attention: { prefill: 'flash', prefillShare: 0.8, decodeShare: 1, paged: { queryHeadRate: 2.06, blockTokens: 1 } },
   launches: { perBlock: 7, perStep: 8, gpuUs: 1.2 },
-  host: { stepUs: 1560, perSequenceUs: 5, perRankUs: 50, launchUs: 3, graphMaxBatch: 0 },
+  host: { stepUs: 1560, perSequenceUs: 5, perRankUs: 50, launchUs: 3, graphMaxBatch: 0, ...TRITON_PREPROCESSING },
   batching: {
     kind: 'continuous',
     maxNumSeqs: 256,

@@ -136,6 +136,11 @@ export const PLAN_REQUEST = z.strictObject({
       schedulerSteps: z.number().int().positive().max(256).optional(),
       /** Flash attention switched on (llama.cpp -fa) or off. */
       flashAttention: z.boolean().optional(),
+      /**
+       * The client sends token ids (a benchmark tool that feeds them: gptSessionBenchmark,
+       * trtllm-bench, vLLM's benchmark_latency): the server tokenizes nothing before its scheduler.
+       */
+      tokenIds: z.boolean().optional(),
     })
     .optional(),
   /** Serving a decoder: the KV cache's dtype, the model's ('auto', default) or fp8. */

@@ -25,11 +25,18 @@ export function servedFormat(weights: WeightFormat | undefined, dtype: Dtype): W
   return dtype === 'fp8' || dtype === 'fp32' || dtype === 'bf16' ? dtype : 'fp16';
 }
 
-/** The engine's rules with the caps a launch line sets. */
+/** The engine's host without its request-path tokenizer (a client that sends token ids). */
+function withoutTokenizer(host: EngineRules['host']): EngineRules['host'] {
+  const { tokenizeUsPerToken: _tokenizer, ...rest } = host;
+  return rest;
+}
+
+/** The engine's rules with the caps a launch line sets, and no tokenizer for a client that sends token ids. */
 function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): EngineRules {
   if (!s) return rules;
   return {
     ...rules,
+    ...(s.tokenIds === true ? { host: withoutTokenizer(rules.host) } : {}),
     ...(s.flashAttention === true && rules.flashAttention ? { attention: rules.flashAttention } : {}),
     batching: {
       ...rules.batching,

@@ -37,6 +37,17 @@ describe('request path: the prompt tokenized before the scheduler sees it', () =
       expect(engineRules('vllm', { version }).host.tokenizeUsPerToken).toBe(HF_TOKENIZER_US_PER_TOKEN);
   });
 
+  it("TensorRT-LLM 0.9-0.19 (Triton's ensemble tokenizes in its preprocessing model) states it; the 0.20 rule does not", () => {
+    for (const version of ['0.9.0', '0.12.0', '0.14.0', '0.19.0'])
+      expect(engineRules('tensorrt-llm', { version }).host.tokenizeUsPerToken).toBe(HF_TOKENIZER_US_PER_TOKEN);
+    expect(engineRules('tensorrt-llm', { version: '0.20.0' }).host.tokenizeUsPerToken).toBeUndefined();
+    // At a vanishing rate a TensorRT-LLM request's first token is its tokenization, then its context step.
+    const trt = deployment({ engine: engineRules('tensorrt-llm', { version: '0.14.0' }) });
+    const context = stepCost(trt, { decodeSeqs: 0, decodeContext: 0, prefill: [{ tokens: 467, past: 0 }] }).us;
+    const load = { prompt: 467, output: 16, requests: 5, arrival: { kind: 'rate' as const, perSecond: 0.001 } };
+    expect(serve(trt, load).ttft.p50).toBeCloseTo(467 * HF_TOKENIZER_US_PER_TOKEN + context, 3);
+  });
+
   it('waits for the requests tokenized before it, then its own prompt', () => {
     expect(tokenizedAt(-Infinity, 100, 1000, 2)).toBe(2100);
     expect(tokenizedAt(5000, 100, 1000, 2)).toBe(7000);
