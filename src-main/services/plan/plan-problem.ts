@@ -27,8 +27,8 @@ import { withBlockGemms } from '../../core/planner/problem/block-gemms.js';
 import { problemTensorOverlap, type OverlapDevice } from '../../core/planner/cost/tensor-overlap.js';
 import { datasheetFor } from '../../core/planner/cost/datasheets.js';
 import { queuedGatherDevices } from '../../core/planner/cost/sharded-sync.js';
-import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
-import type { StackRule } from '../../core/planner/stacks/stack-rule.js';
+import { gradientSyncOf, NO_STACK_OPTIMIZER_STEP, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
+import type { OptimizerStepRule } from '../../core/planner/stacks/stack-rule.js';
 import { memoryEfficiency } from '../../core/predictor/kernel-efficiency.js';
 import type { PlanDevice, PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
@@ -146,7 +146,10 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   // A stack that overlaps the collectives with the GEMMs prices them from each GEMM's share (stacks/*: tensorOverlap).
   const overlap = training && stack ? problemTensorOverlap(stack, overlapDevices(candidates)) : undefined;
   const queued = req.mode === 'training' && stack ? queuedGatherDevices(stack, overlapDevices(candidates)) : undefined;
-  const optimizerStep = training && stack ? gpuOptimizerStep(stack, candidates) : undefined;
+  // Without a stack, the step its export runs (stacks.ts NO_STACK_OPTIMIZER_STEP).
+  const fp16 = workload.nodes.find((n) => n.flops > 0)?.dtype === 'fp16';
+  const stepRule = stack?.optimizerStep ?? NO_STACK_OPTIMIZER_STEP;
+  const optimizerStep = training ? gpuOptimizerStep(stepRule, candidates, fp16) : undefined;
   const split = overlap ? { ...tensor, layers: withBlockGemms(workload, tensor.layers) } : tensor;
   // The stacks that split blocks split the embedding and LM head by vocabulary (stacks/*: vocabParallel).
   const byVocab = training && (!stack || stack.vocabParallel !== null);
@@ -179,12 +182,14 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
 }
 
 /**
- * The stack's optimizer step on the GPUs (cost/optimizer-step.ts): its bytes a parameter, and each GPU's
- * datasheet bandwidth at its memory type's achieved fraction; undefined when no candidate has a datasheet.
+ * The optimizer step on the GPUs (cost/optimizer-step.ts): its bytes a parameter, its gradient passes (the
+ * fp16 one in fp16), and each GPU's datasheet bandwidth at its memory type's achieved fraction; undefined
+ * when no candidate has a datasheet.
  */
 function gpuOptimizerStep(
-  stack: Pick<StackRule, 'optimizerStep'>,
+  rule: OptimizerStepRule,
   candidates: readonly PlanCandidate[],
+  fp16: boolean,
 ): PlanProblem['optimizerStep'] {
   const deviceGBps: Record<string, number> = {};
   for (const c of candidates) {
@@ -192,7 +197,13 @@ function gpuOptimizerStep(
     if (ds) deviceGBps[c.device.id] = ds.memory.bandwidthGBps * memoryEfficiency(ds.memory.type);
   }
   return Object.keys(deviceGBps).length > 0
-    ? { bytesPerParam: stack.optimizerStep.bytesPerParam, deviceGBps }
+    ? {
+        bytesPerParam: rule.bytesPerParam,
+        deviceGBps,
+        ...(rule.gradientPass
+          ? { gradientPass: { split: rule.gradientPass.split, unsplit: fp16 ? rule.gradientPass.fp16 : 0 } }
+          : {}),
+      }
     : undefined;
 }
 
