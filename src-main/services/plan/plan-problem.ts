@@ -36,7 +36,7 @@ import type { WorkloadPrediction } from '../../core/workload/predict-workload.js
 import type { PlanDevices } from './plan-devices.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 import type { PlanAssumptions, ResolvedPlanRequest } from './resolve-request.js';
-import { engineUsableBytes } from '../../core/engines/engine-memory.js';
+import { engineUsableBytes, unfusedScoreBytes } from '../../core/engines/engine-memory.js';
 import { withHostEmbedding } from '../../core/planner/serving/host-embedding.js';
 import type { ServingEngine } from '../../core/planner/serving/plan-serving.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
@@ -103,18 +103,20 @@ function engineBaseBytes(d: PlanDevice): number {
 
 /**
  * A served decoder's GPUs as its engine leaves them: its share of each, less its reserve and
- * activations. Its layers as the engine places them: an engine that keeps the input embedding on
- * the host holds none of it on a GPU (serving/host-embedding.ts).
+ * activations, and the attention scores of a context of `contextTokens` where it holds them
+ * (llama.cpp without -fa: engine-memory.ts unfusedScoreBytes, on every GPU, each computing its
+ * layers' attention). Its layers as the engine places them: an engine that keeps the input
+ * embedding on the host holds none of it on a GPU (serving/host-embedding.ts).
  */
-function withEngineMemory(problem: PlanProblem, engine: ServingEngine): PlanProblem {
+function withEngineMemory(problem: PlanProblem, engine: ServingEngine, contextTokens: number): PlanProblem {
   const hidden = engine.entry.hidden;
   const onHost = engine.rules.memory.inputEmbedding === 'host';
+  const scores = unfusedScoreBytes(engine.rules, engine.entry.heads, contextTokens);
+  const usable = (d: PlanDevice) => Math.max(0, engineUsableBytes(engine.rules, engineBaseBytes(d), hidden) - scores);
   return {
     ...problem,
     layers: onHost ? withHostEmbedding(engine.entry, problem.layers) : problem.layers,
-    devices: problem.devices.map((d) =>
-      d.kind === 'gpu' ? { ...d, memoryBytes: engineUsableBytes(engine.rules, engineBaseBytes(d), hidden) } : d,
-    ),
+    devices: problem.devices.map((d) => (d.kind === 'gpu' ? { ...d, memoryBytes: usable(d) } : d)),
   };
 }
 
@@ -176,7 +178,10 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     ...(optimizerStep ? { optimizerStep } : {}),
   };
   const engine = assumptions.engine?.serving;
-  const problem = engine ? withEngineMemory(planned, engine) : planned;
+  // The engine's context: every sequence's prompt and output (one cache, as llama.cpp's -c).
+  const served = engine ? servedDecoderOf(req, model) : null;
+  const context = served ? (served.prompt + served.tokens) * assumptions.batch : 0;
+  const problem = engine ? withEngineMemory(planned, engine, context) : planned;
   checkExpertsFit(workload, problem);
   return problem;
 }
