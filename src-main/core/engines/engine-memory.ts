@@ -86,3 +86,17 @@ export function engineUsableBytes(engine: EngineRules, memoryBytes: number, hidd
   const share = m.kvShareOfFree !== undefined ? 1 : m.utilization;
   return Math.max(0, memoryBytes * share - m.reservedBytes - tokens * hidden * m.activationBytesPerTokenPerHidden);
 }
+
+/**
+ * One layer's attention scores an engine with unfused attention holds in its compute buffer when it
+ * reserves it over a full KV cache (EngineMemory.scoreBuffer, llama.cpp without -fa): KQ in f32,
+ * n_kv x n_tokens x heads x 4 bytes, and its f32 mask, n_kv x n_tokens x 4, with n_kv the context
+ * (`contextTokens`: every sequence's, one cache) and n_tokens the step's, at most the context. The
+ * allocator frees them before the next layer (the scores' buffer is reused across layers). 0 otherwise.
+ */
+export function unfusedScoreBytes(engine: EngineRules, heads: number, contextTokens: number): number {
+  const m = engine.memory;
+  if (m.scoreBuffer !== 'full-cache' || engine.attention.prefill !== 'unfused' || contextTokens <= 0) return 0;
+  const tokens = Math.min(contextTokens, m.activationTokens ?? engine.batching.maxBatchedTokens);
+  return contextTokens * tokens * (heads + 1) * 4;
+}

@@ -208,6 +208,13 @@ export interface EngineMemory {
    */
   activationTokens?: number;
   /**
+   * 'full-cache': the engine reserves its compute buffer for a step over a full KV cache (n_kv = the
+   * context, llama.cpp's graph reserve), so with unfused attention (`attention.prefill` 'unfused') it
+   * holds one layer's f32 scores and their f32 mask beside the activations (engine-memory.ts
+   * unfusedScoreBytes); absent: none counted.
+   */
+  scoreBuffer?: 'full-cache';
+  /**
    * Where the engine keeps the input token embedding (and a learned position table): 'host' where
    * it leaves the table in host memory and looks the tokens' rows up on the CPU, so no GPU holds it
    * (llama.cpp); absent: on the first stage's GPUs. An LM head tied to the table is a copy on the

@@ -73,6 +73,12 @@ const B3140: EngineRules = {
     // on the CPU" (model.buft_input = llama_default_buffer_type_cpu(true); tok_embd created in ctx_input),
     // at any -ngl; the output layer goes to the last GPU when -ngl exceeds the blocks (llama.cpp @0028010d).
     inputEmbedding: 'host',
+    // llama_new_context_with_model reserves the worst-case graph: min(n_ctx, n_ubatch) tokens over a full
+    // cache (llm_build_context: n_kv = kv_self.size when worst_case; at 145b6280 llama_context's graph_reserve
+    // over memory->init_full(), n_kv = kv->get_size()). Without -fa, build_attn's kq = ggml_mul_mat(k, q) is
+    // f32 (GGML_PREC_F32), soft_max_ext runs in place (ggml-alloc: GGML_OP_SOFT_MAX can reuse its parent) with
+    // an f32 KQ_mask of n_kv x n_tokens (f16 only under flash attention).
+    scoreBuffer: 'full-cache',
   },
   kvBytes: { auto: 2, fp8: 1.0625 },
   // Fitted (bench/engines/calibrate.ts, first-party cells only): host stepUs, perSequenceUs, the GPU's

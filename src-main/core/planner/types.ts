@@ -198,12 +198,18 @@ export interface PlanProblem {
    */
   queuedGathers?: { devices: readonly string[]; sharded: boolean; hybrid: boolean };
   /**
-   * Training with a stack, without optimizer offload: the optimizer step on the GPUs
-   * (cost/optimizer-step.ts): the bytes it moves per parameter of a device's share of the optimizer
-   * state (stacks/stack-rule.ts OptimizerStepRule) and each device's achieved memory bandwidth
-   * (GB/s, by id). Absent: not priced.
+   * Training without optimizer offload: the optimizer step on the GPUs (cost/optimizer-step.ts): the
+   * bytes it moves per parameter of a device's share of the optimizer state (stacks/stack-rule.ts
+   * OptimizerStepRule: the stack's, or without one what its export runs, stacks.ts NO_STACK_OPTIMIZER_STEP)
+   * and each device's achieved memory bandwidth (GB/s, by id); `gradientPass`: the bytes a parameter of
+   * the whole shard its gradient passes beside it move, `split` under pipeline or tensor parallelism,
+   * `unsplit` without. Absent: not priced.
    */
-  optimizerStep?: { bytesPerParam: number; deviceGBps: Readonly<Record<string, number>> };
+  optimizerStep?: {
+    bytesPerParam: number;
+    deviceGBps: Readonly<Record<string, number>>;
+    gradientPass?: { split: number; unsplit: number };
+  };
   /**
    * Training: the stack overlaps a block's tensor-parallel collectives with its GEMMs
    * (stacks/stack-rule.ts TensorOverlapRule, priced by cost/tensor-overlap.ts) on the devices of

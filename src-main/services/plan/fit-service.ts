@@ -66,7 +66,7 @@ import { engineBand } from '../../core/engines/engine-bands.js';
 import { engineDeployment } from '../../core/engines/engine-deployment.js';
 import { promptUs } from '../../core/engines/engine-figures.js';
 import { resolveEngine } from '../../core/engines/engine-formats.js';
-import { engineUsableBytes } from '../../core/engines/engine-memory.js';
+import { engineUsableBytes, unfusedScoreBytes } from '../../core/engines/engine-memory.js';
 import { engineHolds } from '../../core/engines/engine-fit.js';
 import { ENGINES, type EngineChoice } from '../../core/engines/engine-names.js';
 import type { EngineRules } from '../../core/engines/engine-rules.js';
@@ -300,9 +300,11 @@ function enginePlacement(
   const req = { engine: rules, entry: e, format, kvCache: 'auto' as const };
   // The token table an engine keeps in host memory (llama.cpp) is not on the GPU `plan` checks either.
   const planner = plannerHolds({ ...r, totalBytes: r.totalBytes - r.weightsBytes * hostShare(rules, e, params) }, 0);
+  // As plan --engine: less the attention scores an engine without fused attention keeps for the context.
+  const scores = unfusedScoreBytes(rules, e.heads, tokens);
   const usable = (g: FitGpu): FitGpu => ({
     name: g.name,
-    memoryBytes: engineUsableBytes(rules, g.memoryBytes + OVERHEAD_BYTES, e.hidden),
+    memoryBytes: Math.max(0, engineUsableBytes(rules, g.memoryBytes + OVERHEAD_BYTES, e.hidden) - scores),
   });
   return placeRow(
     gpus,

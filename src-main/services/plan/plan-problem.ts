@@ -27,8 +27,8 @@ import { withBlockGemms } from '../../core/planner/problem/block-gemms.js';
 import { problemTensorOverlap, type OverlapDevice } from '../../core/planner/cost/tensor-overlap.js';
 import { datasheetFor } from '../../core/planner/cost/datasheets.js';
 import { queuedGatherDevices } from '../../core/planner/cost/sharded-sync.js';
-import { gradientSyncOf, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
-import type { StackRule } from '../../core/planner/stacks/stack-rule.js';
+import { gradientSyncOf, NO_STACK_OPTIMIZER_STEP, stackTensorDegrees } from '../../core/planner/stacks/stacks.js';
+import type { OptimizerStepRule } from '../../core/planner/stacks/stack-rule.js';
 import { memoryEfficiency } from '../../core/predictor/kernel-efficiency.js';
 import type { PlanDevice, PlanLayer, PlanProblem } from '../../core/planner/types.js';
 import type { Predictor } from '../../core/predictor/types.js';
@@ -36,7 +36,7 @@ import type { WorkloadPrediction } from '../../core/workload/predict-workload.js
 import type { PlanDevices } from './plan-devices.js';
 import type { PlanRequest } from '../../core/planner/plan-request.js';
 import type { PlanAssumptions, ResolvedPlanRequest } from './resolve-request.js';
-import { engineUsableBytes } from '../../core/engines/engine-memory.js';
+import { engineUsableBytes, unfusedScoreBytes } from '../../core/engines/engine-memory.js';
 import { withHostEmbedding } from '../../core/planner/serving/host-embedding.js';
 import type { ServingEngine } from '../../core/planner/serving/plan-serving.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
@@ -103,18 +103,20 @@ function engineBaseBytes(d: PlanDevice): number {
 
 /**
  * A served decoder's GPUs as its engine leaves them: its share of each, less its reserve and
- * activations. Its layers as the engine places them: an engine that keeps the input embedding on
- * the host holds none of it on a GPU (serving/host-embedding.ts).
+ * activations, and the attention scores of a context of `contextTokens` where it holds them
+ * (llama.cpp without -fa: engine-memory.ts unfusedScoreBytes, on every GPU, each computing its
+ * layers' attention). Its layers as the engine places them: an engine that keeps the input
+ * embedding on the host holds none of it on a GPU (serving/host-embedding.ts).
  */
-function withEngineMemory(problem: PlanProblem, engine: ServingEngine): PlanProblem {
+function withEngineMemory(problem: PlanProblem, engine: ServingEngine, contextTokens: number): PlanProblem {
   const hidden = engine.entry.hidden;
   const onHost = engine.rules.memory.inputEmbedding === 'host';
+  const scores = unfusedScoreBytes(engine.rules, engine.entry.heads, contextTokens);
+  const usable = (d: PlanDevice) => Math.max(0, engineUsableBytes(engine.rules, engineBaseBytes(d), hidden) - scores);
   return {
     ...problem,
     layers: onHost ? withHostEmbedding(engine.entry, problem.layers) : problem.layers,
-    devices: problem.devices.map((d) =>
-      d.kind === 'gpu' ? { ...d, memoryBytes: engineUsableBytes(engine.rules, engineBaseBytes(d), hidden) } : d,
-    ),
+    devices: problem.devices.map((d) => (d.kind === 'gpu' ? { ...d, memoryBytes: usable(d) } : d)),
   };
 }
 
@@ -146,7 +148,10 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
   // A stack that overlaps the collectives with the GEMMs prices them from each GEMM's share (stacks/*: tensorOverlap).
   const overlap = training && stack ? problemTensorOverlap(stack, overlapDevices(candidates)) : undefined;
   const queued = req.mode === 'training' && stack ? queuedGatherDevices(stack, overlapDevices(candidates)) : undefined;
-  const optimizerStep = training && stack ? gpuOptimizerStep(stack, candidates) : undefined;
+  // Without a stack, the step its export runs (stacks.ts NO_STACK_OPTIMIZER_STEP).
+  const fp16 = workload.nodes.find((n) => n.flops > 0)?.dtype === 'fp16';
+  const stepRule = stack?.optimizerStep ?? NO_STACK_OPTIMIZER_STEP;
+  const optimizerStep = training ? gpuOptimizerStep(stepRule, candidates, fp16) : undefined;
   const split = overlap ? { ...tensor, layers: withBlockGemms(workload, tensor.layers) } : tensor;
   // The stacks that split blocks split the embedding and LM head by vocabulary (stacks/*: vocabParallel).
   const byVocab = training && (!stack || stack.vocabParallel !== null);
@@ -173,18 +178,23 @@ export function planProblem(db: Database, input: ProblemInput, warnings: string[
     ...(optimizerStep ? { optimizerStep } : {}),
   };
   const engine = assumptions.engine?.serving;
-  const problem = engine ? withEngineMemory(planned, engine) : planned;
+  // The engine's context: every sequence's prompt and output (one cache, as llama.cpp's -c).
+  const served = engine ? servedDecoderOf(req, model) : null;
+  const context = served ? (served.prompt + served.tokens) * assumptions.batch : 0;
+  const problem = engine ? withEngineMemory(planned, engine, context) : planned;
   checkExpertsFit(workload, problem);
   return problem;
 }
 
 /**
- * The stack's optimizer step on the GPUs (cost/optimizer-step.ts): its bytes a parameter, and each GPU's
- * datasheet bandwidth at its memory type's achieved fraction; undefined when no candidate has a datasheet.
+ * The optimizer step on the GPUs (cost/optimizer-step.ts): its bytes a parameter, its gradient passes (the
+ * fp16 one in fp16), and each GPU's datasheet bandwidth at its memory type's achieved fraction; undefined
+ * when no candidate has a datasheet.
  */
 function gpuOptimizerStep(
-  stack: Pick<StackRule, 'optimizerStep'>,
+  rule: OptimizerStepRule,
   candidates: readonly PlanCandidate[],
+  fp16: boolean,
 ): PlanProblem['optimizerStep'] {
   const deviceGBps: Record<string, number> = {};
   for (const c of candidates) {
@@ -192,7 +202,13 @@ function gpuOptimizerStep(
     if (ds) deviceGBps[c.device.id] = ds.memory.bandwidthGBps * memoryEfficiency(ds.memory.type);
   }
   return Object.keys(deviceGBps).length > 0
-    ? { bytesPerParam: stack.optimizerStep.bytesPerParam, deviceGBps }
+    ? {
+        bytesPerParam: rule.bytesPerParam,
+        deviceGBps,
+        ...(rule.gradientPass
+          ? { gradientPass: { split: rule.gradientPass.split, unsplit: fp16 ? rule.gradientPass.fp16 : 0 } }
+          : {}),
+      }
     : undefined;
 }
 

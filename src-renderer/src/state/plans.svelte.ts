@@ -3,7 +3,7 @@ import type { ApiClient } from '../../../src-main/api/client.js';
 import type { DatasheetGpuView, Plan, PlanView } from '../../../src-main/api/view-models.js';
 import type { TrainingStack } from '../../../src-main/api/contract.js';
 import { gpuMatchesSearch } from '../../../src-main/api/gpu-search.js';
-import { assumptionsLine } from '../../../src-main/api/text.js';
+import { assumptionsLine, stackLines } from '../../../src-main/api/text.js';
 import { planRequest, type PlanMode, type ServingForm } from '../lib/forms.js';
 import { DEFAULT_FINETUNE_FORM, type FinetuneForm, type LoraTarget } from '../lib/finetune.js';
 import { JobTracker, type JobHub } from './jobs.svelte.js';
@@ -130,6 +130,12 @@ export class PlansState {
   get assumptions(): string | null {
     const v = this.job.result;
     return v ? assumptionsLine(v.assumptions) : null;
+  }
+
+  /** A training plan's stack and what it assumes (its optimizer step among them), as `plan` prints it; null otherwise. */
+  get stackLine(): string | null {
+    const v = this.job.result;
+    return v ? (stackLines(v.assumptions)[0] ?? null) : null;
   }
 
   async run(): Promise<void> {

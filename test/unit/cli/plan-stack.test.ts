@@ -53,6 +53,17 @@ describe('plan --stack', () => {
     expect(plain.stdout.split('\n')[2]).toMatch(/^Stack: any \(--stack to pick one\): /);
   });
 
+  it('states the optimizer step with a stack and without one (the step job.sbatch runs)', async () => {
+    const fsdp = await cli(['plan', '--db', db, ...on8, '--stack', 'fsdp']);
+    expect(fsdp.stdout.split('\n')[2]).toContain(
+      "optimizer step on the GPUs: 92 bytes of memory traffic a parameter of a GPU's share",
+    );
+    const plain = await cli(['plan', '--db', db, ...on8]);
+    expect(plain.stdout.split('\n')[2]).toContain(
+      "optimizer step on the GPUs: 80 bytes of memory traffic a parameter of a GPU's share, as job.sbatch's train_pipeline.py runs it (torch.optim.AdamW, no gradient clipping;",
+    );
+  });
+
   it('refuses what the stack does not run, in one line', async () => {
     const cases: [string[], RegExp][] = [
       [

@@ -550,9 +550,9 @@ export class CostTables {
     // The first stage ends its last backward last (GPipe, 1F1B, interleaved): the later stages' steps run in the drain.
     if (mode === 'inference' || (!o && (!gpu || from > 0))) return 0;
     const ids = devices.map((d) => this.deviceIds[d] as string);
-    const share = this.shardParams(from, to, tp) / Math.max(1, devices.length / tp);
-    // On the GPUs, the state is sharded over the replicas from ZeRO-1 on; DDP steps it whole on each.
-    if (!o) return optimizerStepUs(gpu, ids, zeroStage > 0 ? share : this.shardParams(from, to, tp));
+    const whole = this.shardParams(from, to, tp);
+    const share = whole / Math.max(1, devices.length / tp);
+    if (!o) return optimizerStepUs(gpu, ids, { whole, share, zeroStage, split: tp > 1 || to < this.layerCount });
     return offloadStepUs(o, ids, share, this.params(from, to));
   }
 

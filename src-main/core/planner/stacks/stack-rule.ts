@@ -53,6 +53,12 @@ export interface TensorOverlapRule {
  */
 export interface OptimizerStepRule {
   bytesPerParam: number;
+  /**
+   * Passes over the fp32 gradients of a device's whole tensor-parallel shard (not its ZeRO share) that
+   * the step runs beside the optimizer, bytes a parameter: `split` under pipeline or tensor parallelism,
+   * `fp16` (loss scaling's unscale) without them in fp16; absent: none.
+   */
+  gradientPass?: { split: number; fp16: number };
   how: string;
 }
 

@@ -11,7 +11,7 @@ import { DEEPSPEED_STACK } from './deepspeed-stack.js';
 import { FSDP_STACK } from './fsdp-stack.js';
 import { MEGATRON_STACK } from './megatron-stack.js';
 import type { TrainingStack } from './stack-names.js';
-import type { StackRule, ZeroStage } from './stack-rule.js';
+import type { OptimizerStepRule, StackRule, ZeroStage } from './stack-rule.js';
 import { TORCHTITAN_STACK } from './torchtitan-stack.js';
 
 export const TRAINING_STACK_RULES: Record<TrainingStack, StackRule> = {
@@ -21,11 +21,26 @@ export const TRAINING_STACK_RULES: Record<TrainingStack, StackRule> = {
   deepspeed: DEEPSPEED_STACK,
 };
 
+/**
+ * The optimizer step a plan without --stack prices: what its job.sbatch runs (train_pipeline.py,
+ * exports/python/torch-py.ts), counted in fp32 elements as fsdp-stack.ts counts torch's:
+ * torch.optim.AdamW at its defaults (foreach on CUDA, torch 2.x _multi_tensor_adamw: mul_ 8, lerp_ 12,
+ * mul_ 8, addcmul_ 12, sqrt 8, div_ 8, add_ 8, addcdiv_ 16), no gradient clipping. Beside it, over the
+ * gradients of the whole shard: with pipeline or tensor parallelism finish_step divides them
+ * (g /= dp x scale: 8) and checks them for overflow (ATen's isfinite, (g == g) * (g.abs() != inf): 5 +
+ * 8 + 5 + 3 over bool tensors, then ~ 2 and .any() 1: 24); without, fp16's GradScaler unscales them
+ * (_amp_foreach_non_finite_check_and_unscale_, in place: 8).
+ */
+export const NO_STACK_OPTIMIZER_STEP: OptimizerStepRule = {
+  bytesPerParam: 80,
+  gradientPass: { split: 32, fp16: 8 },
+  how: "train_pipeline.py's torch.optim.AdamW (foreach, torch 2.x _multi_tensor_adamw: eight passes over fp32 state, 80 bytes a parameter), no gradient clipping; with pipeline or tensor parallelism its finish_step divides the gradients and checks them for overflow (32 bytes a parameter of the shard), in fp16 without them GradScaler unscales them (8)",
+};
+
 /** What a plan without --stack assumes: the union of the four, priced as today's torch DDP buckets. */
 export const NO_STACK = {
   title: 'any stack',
-  assumes:
-    "every layout Megatron-LM, torchtitan, FSDP or DeepSpeed runs; gradients in torch DDP's 25 MB buckets overlapped with the backward pass, ZeRO-3 gathers prefetched, tensor-parallel collectives not overlapped; exports for every tool",
+  assumes: `every layout Megatron-LM, torchtitan, FSDP or DeepSpeed runs; gradients in torch DDP's 25 MB buckets overlapped with the backward pass, ZeRO-3 gathers prefetched, tensor-parallel collectives not overlapped; optimizer step on the GPUs: ${NO_STACK_OPTIMIZER_STEP.bytesPerParam} bytes of memory traffic a parameter of a GPU's share, as job.sbatch's train_pipeline.py runs it (torch.optim.AdamW, no gradient clipping; ${NO_STACK_OPTIMIZER_STEP.gradientPass?.split ?? 0} more a parameter of its shard with pipeline or tensor parallelism, ${NO_STACK_OPTIMIZER_STEP.gradientPass?.fp16 ?? 0} in fp16 without); exports for every tool`,
 } as const;
 
 /** One line of what a stack runs and assumes, as the plan states it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryUtilization, stageMemory } from '../../../../src-main/core/engines/engine-memory.js';
+import { memoryUtilization, stageMemory, unfusedScoreBytes } from '../../../../src-main/core/engines/engine-memory.js';
 import type { EngineRules } from '../../../../src-main/core/engines/engine-rules.js';
 import { engineRules } from '../../../../src-main/core/engines/engines.js';
 import { deployment } from './engine-fixtures.js';
@@ -60,5 +60,29 @@ describe("llama.cpp's input token embedding in host memory", () => {
     // Over two stages the first holds its blocks only, the last its blocks and the LM head.
     const two = deployment({ engine: cpp, gpu: 'RTX 4080', format: 'fp16', pp: 2 });
     expect(stageMemory(two, 1).weightBytes - stageMemory(two, 0).weightBytes).toBe(table);
+  });
+});
+
+describe('unfusedScoreBytes: the attention scores a full-cache graph reserve holds (llama.cpp without -fa)', () => {
+  const cpp = engineRules('llama.cpp', {});
+  const MiB = 2 ** 20;
+
+  it('counts one layer of f32 KQ and its f32 mask: n_ctx x min(n_ctx, n_ubatch) x (heads + 1) x 4', () => {
+    expect(unfusedScoreBytes(cpp, 32, 4096)).toBe(4096 * 512 * 33 * 4);
+    // A context under one ubatch reserves a step of the context's tokens.
+    expect(unfusedScoreBytes(cpp, 32, 256)).toBe(256 * 256 * 33 * 4);
+    expect(unfusedScoreBytes(cpp, 32, 0)).toBe(0);
+  });
+
+  it("grows as llama.cpp's compute buffer grows with -c: 164 -> 2144 MiB from 2,048 to 32,768 (32 heads, -ub 512, flash_attn = 0)", () => {
+    // fedora-copr/logdetective#106's log of llama_new_context_with_model (a 32-head 7B model, 128 KiB of KV a token).
+    expect((unfusedScoreBytes(cpp, 32, 32768) - unfusedScoreBytes(cpp, 32, 2048)) / MiB).toBe(2144 - 164);
+  });
+
+  it('counts none under flash attention, nor for an engine that reserves no full-cache graph', () => {
+    const fa = { ...cpp, attention: cpp.flashAttention ?? cpp.attention };
+    expect(fa.attention.prefill).toBe('flash');
+    expect(unfusedScoreBytes(fa, 32, 4096)).toBe(0);
+    expect(unfusedScoreBytes(engineRules('vllm', {}), 32, 4096)).toBe(0);
   });
 });

@@ -77,11 +77,23 @@ describe('plan --engine', () => {
       const ideal = priced('ideal', 512);
       expect(cpp.fits).toBe(true);
       expect((ideal.plan.memory[0]?.neededBytes ?? 0) - (cpp.plan.memory[0]?.neededBytes ?? 0)).toBe(table);
-      // The card's 16 GiB less llama.cpp's own reserve and the activations of a 512-token ubatch.
-      expect(cpp.plan.memory[0]?.availableBytes).toBe(16 * 2 ** 30 - 0.6 * 2 ** 30 - 512 * 4096 * 40);
+      // The card's 16 GiB less llama.cpp's own reserve, the activations of a 512-token ubatch, and (no -fa)
+      // one layer's f32 scores and mask over the 513-token context: 513 x 512 x (32 heads + 1) x 4 B.
+      expect(cpp.plan.memory[0]?.availableBytes).toBe(
+        16 * 2 ** 30 - 0.6 * 2 ** 30 - 512 * 4096 * 40 - 513 * 512 * 33 * 4,
+      );
       // With the table on the card it would not fit: the placement decides it, not a margin.
       const need = (cpp.plan.memory[0]?.neededBytes ?? 0) + table;
       expect(need).toBeGreaterThan(cpp.plan.memory[0]?.availableBytes ?? Infinity);
+    });
+
+    it('holds the attention scores of the whole context without -fa, none with it', () => {
+      const fa = (prompt: number, flashAttention: boolean) =>
+        priceLayout(db, { ...card, engine: 'llama.cpp', prompt, seq: prompt, engineSettings: { flashAttention } })
+          .layout.plan.memory[0]?.availableBytes ?? 0;
+      // 4,096 + 1 tokens of context: 4097 x 512 x 33 x 4 B = 264 MiB more held without flash attention.
+      expect(fa(4096, true) - fa(4096, false)).toBe(4097 * 512 * 33 * 4);
+      expect(fa(512, true) - fa(512, false)).toBe(513 * 512 * 33 * 4);
     });
 
     it('still refuses 8,192 tokens (out of memory there, the same README) and a context just over what the model leaves (3,072)', () => {
@@ -89,7 +101,7 @@ describe('plan --engine', () => {
         const l = priced('llama.cpp', prompt);
         expect(l.fits).toBe(false);
         expect(l.reasons[0]).toMatch(
-          /^virtual\/rtx-4080:0 \(NVIDIA GeForce RTX 4080, 15\.3 GiB\): needs 1\d\.\d GiB: 14\.0 GiB weights/,
+          /^virtual\/rtx-4080:0 \(NVIDIA GeForce RTX 4080, 1[45]\.\d GiB\): needs 1\d\.\d GiB: 14\.0 GiB weights/,
         );
       }
     });

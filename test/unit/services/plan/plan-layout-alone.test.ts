@@ -19,12 +19,16 @@ const training: PlanRequest = {
   topN: 20,
 };
 
-/** The searched plan as a layout, or null when the layout's even split of the blocks is not its split. */
-function layoutOf(p: Plan, blocks: { first: number; count: number; layers: number }): string | null {
+/**
+ * The searched plan as a layout, or null when the layout's even split of the blocks is not its split,
+ * or it leaves some of the `devices` idle (a --layout uses them all).
+ */
+function layoutOf(p: Plan, blocks: { first: number; count: number; layers: number; devices: number }): string | null {
   const pp = p.stages.length;
   const tp = p.stages[0]?.tp ?? 1;
   const width = p.stages[0]?.devices.length ?? 0;
   if (p.stages.some((s) => (s.tp ?? 1) !== tp || s.devices.length !== width) || blocks.count % pp !== 0) return null;
+  if (pp * width !== blocks.devices) return null;
   const per = blocks.count / pp;
   const even = p.stages.every(
     (s, i) =>
@@ -59,6 +63,7 @@ describe('plan --layout --no-search', () => {
         first: firstBlock,
         count: layers.filter((n) => n.startsWith('block.')).length,
         layers: layers.length,
+        devices: searched.problem.devices.length,
       };
       const compared = searched.result.plans.flatMap((p, i) => {
         const layout = layoutOf(p, blocks);
