@@ -113,9 +113,11 @@ describe('FlashAttention-2 on Hopper', () => {
       search: false,
     });
     // The fsdp rule reduces gradients in DDP's 25 MB buckets, as a plan without a stack does. It differs in
-    // its attention kernel and in its optimizer step on the GPUs (cost/optimizer-step.ts), a memory-bound pass
-    // at each GPU's achieved bandwidth: on A100s the attention is the same, so the difference is that step
-    // alone, and on H100s that step, scaled by the bandwidths, leaves the attention's share.
+    // its attention kernel and in its optimizer step on the GPUs (cost/optimizer-step.ts: 92 B a parameter
+    // against the 80 of the script a plan without a stack emits), a memory-bound pass at each GPU's achieved
+    // bandwidth: on A100s the attention is the same, so the difference is that step alone, and on H100s
+    // that step, scaled by the bandwidths, leaves the attention's share (about 2.6% of a step that now holds
+    // both optimizer steps).
     const step = (gpu: string, stack?: 'fsdp'): number => planWorkload(db, req(gpu, stack)).layout?.stepUs ?? NaN;
     const rate = (gpu: string): number => {
       const ds = datasheetFor(gpu);
@@ -124,6 +126,6 @@ describe('FlashAttention-2 on Hopper', () => {
     const a100Optimizer = step('A100 SXM4 80GB', 'fsdp') - step('A100 SXM4 80GB');
     expect(a100Optimizer).toBeGreaterThan(0);
     const h100Optimizer = (a100Optimizer * rate('A100 SXM4 80GB')) / rate('H100 SXM5');
-    expect(step('H100 SXM5', 'fsdp') - h100Optimizer).toBeGreaterThan(step('H100 SXM5') * 1.03);
+    expect(step('H100 SXM5', 'fsdp') - h100Optimizer).toBeGreaterThan(step('H100 SXM5') * 1.02);
   });
 });
