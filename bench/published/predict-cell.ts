@@ -27,6 +27,7 @@ import type { LayoutAnswer } from '../../src-main/services/plan/layout-plan.js';
 import type { ServingFigures } from '../../src-main/core/planner/serving/serving.js';
 import type { Arch, Cell } from './cells.js';
 import { archDecoder, exactGpu } from '../lib/published-model.js';
+import { finetuneOf } from './finetune-cell.js';
 
 /**
  * A priced layout's memory, the most loaded GPU's: what the plan needs there against what the GPU
@@ -211,9 +212,14 @@ function trainingCell(db: Database, c: Cell): Priced {
   const layout = layoutOf(c, c.gpus, microbatches);
   const stack = stackOf(c);
   const attention = attentionOf(c);
+  const adapters = finetuneOf(c);
+  if (typeof adapters === 'string') refuse(adapters);
+  const network = str(c, 'network');
   const r = plan(db, c, {
     ...(stack ? { stack } : {}),
     ...(attention ? { attention } : {}),
+    ...(typeof adapters === 'string' ? {} : adapters),
+    ...(network ? { network } : {}),
     mode: 'training',
     batch: globalBatch,
     seq,
@@ -227,7 +233,7 @@ function trainingCell(db: Database, c: Cell): Priced {
   return {
     predicted: trainingValue(c, tokensPerGpu),
     // No micro-batch size stated: the layout's best count of those each replica's share allows, shown.
-    detail: `${stack ? `${stack}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
+    detail: `${stack ? `${stack}: ` : ''}${typeof adapters !== 'string' && adapters.finetune ? `${adapters.finetune.adapter} r${adapters.finetune.rank}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
     memory: layoutMemory(c, priced),
   };
 }
