@@ -211,9 +211,12 @@ function trainingCell(db: Database, c: Cell): Priced {
   const layout = layoutOf(c, c.gpus, microbatches);
   const stack = stackOf(c);
   const attention = attentionOf(c);
+  // The network between the cell's nodes where the source states it (config.network), else plan's assumed one.
+  const network = str(c, 'network');
   const r = plan(db, c, {
     ...(stack ? { stack } : {}),
     ...(attention ? { attention } : {}),
+    ...(network ? { network } : {}),
     mode: 'training',
     batch: globalBatch,
     seq,
@@ -227,7 +230,7 @@ function trainingCell(db: Database, c: Cell): Priced {
   return {
     predicted: trainingValue(c, tokensPerGpu),
     // No micro-batch size stated: the layout's best count of those each replica's share allows, shown.
-    detail: `${stack ? `${stack}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
+    detail: `${stack ? `${stack}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}${network ? ` over ${network}` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
     memory: layoutMemory(c, priced),
   };
 }
