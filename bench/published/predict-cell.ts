@@ -214,6 +214,7 @@ function trainingCell(db: Database, c: Cell): Priced {
   const attention = attentionOf(c);
   const adapters = finetuneOf(c);
   if (typeof adapters === 'string') refuse(adapters);
+  // The network between the cell's nodes where the source states it (config.network), else plan's assumed one.
   const network = str(c, 'network');
   const r = plan(db, c, {
     ...(stack ? { stack } : {}),
@@ -233,7 +234,7 @@ function trainingCell(db: Database, c: Cell): Priced {
   return {
     predicted: trainingValue(c, tokensPerGpu),
     // No micro-batch size stated: the layout's best count of those each replica's share allows, shown.
-    detail: `${stack ? `${stack}: ` : ''}${typeof adapters !== 'string' && adapters.finetune ? `${adapters.finetune.adapter} r${adapters.finetune.rank}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
+    detail: `${stack ? `${stack}: ` : ''}${typeof adapters !== 'string' && adapters.finetune ? `${adapters.finetune.adapter} r${adapters.finetune.rank}: ` : ''}${layout}${microbatches === undefined ? `; mb=${priced.plan.microbatches} chosen` : ''}${network ? ` over ${network}` : ''}; step ${(stepUs / 1e6).toFixed(2)} s`,
     memory: layoutMemory(c, priced),
   };
 }

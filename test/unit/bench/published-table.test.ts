@@ -35,4 +35,18 @@ describe('the published table', () => {
       expect(results.some((r) => 'error' in r)).toBe(true);
     }
   });
+
+  it('prices a training cell over the network its source states (config.network), slower over fewer NICs', () => {
+    const db = openDatabase(':memory:');
+    const bloom = table.cells.find((c) => c.id === 'bloom-176b-a100x384-tp4-pp12-dp8');
+    if (!bloom) throw new Error('no BLOOM cell');
+    expect(bloom.config['network']).toBe('4x100Gb-IB');
+    const stated = predictCell(bloom, db);
+    const { network: _stated, ...rest } = bloom.config;
+    const assumed = predictCell({ ...bloom, config: rest }, db);
+    if (!('error' in stated) || !('error' in assumed)) throw new Error('BLOOM not priced');
+    expect(stated.detail).toContain('over 4x100Gb-IB');
+    expect(assumed.detail).not.toContain(' over ');
+    expect(stated.predicted).toBeLessThan(assumed.predicted);
+  });
 });
