@@ -17,8 +17,7 @@
  *   FlashAttention-3's at the sequence's key count, as FlashAttention-3's paper measured both on the
  *   H100 (engines/attention-kernels.ts): 0.57 of it at 2k keys causal, 0.55 at 8k.
  *   Unfused where the stack ran it so (`unfusedAttention`, unfused-attention.ts): two batched
- *   GEMMs through the tile model (at the CUDA-core fp32 peak where a head's row misses Tensor
- *   Cores' 16-byte alignment) and the scores through memory. In a training step its backward
+ *   GEMMs through the tile model and the scores through memory. In a training step its backward
  *   is priced apart (Prediction.backwardUs): FlashAttention-2's at 2.5x the FLOPs and 63/73 of the
  *   forward's rate, or the unfused kernels' own; every other kernel's backward is twice its forward.
  * - Everything else (norms, element-wise ops, softmax, copies): bytes at the achieved bandwidth of
@@ -51,7 +50,6 @@ import type { FusedAttentionKernel } from './attention-kernels.js';
 import { attentionPeakShare } from '../engines/attention-kernels.js';
 import type { OpQuery, Prediction, Predictor, PredictorJson, Sample } from './types.js';
 import {
-  tensorCoreAligned,
   unfusedAttentionBackwardUs,
   unfusedAttentionForwardUs,
   type UnfusedAttentionPricing,
@@ -298,12 +296,7 @@ export class DatasheetPredictor implements Predictor {
     const dtype: Dtype = q.dtype === 'fp8' ? 'bf16' : q.dtype;
     const elementBytes = DTYPE_BYTES[dtype];
     const launch = this.arch.kernelUs;
-    // Heads whose rows miss Tensor Cores' 16-byte alignment run their GEMMs on the CUDA cores.
-    const peak = !tensorCoreAligned(this.attentionShape(q).headDim, elementBytes)
-      ? this.peakGflops('fp32').gflops
-      : dtype === q.dtype
-        ? gflops
-        : this.peakGflops(dtype).gflops;
+    const peak = dtype === q.dtype ? gflops : this.peakGflops(dtype).gflops;
     return {
       gemmUs: (shape) =>
         this.gemmUs(

@@ -9,13 +9,7 @@
  * - backward (training): dP, dV, dQ, dK GEMMs (twice the forward's), the dropout's backward (read
  *   the gradient and the mask, write: 5 bytes a score) and the softmax's (read the probabilities and
  *   their gradient, write: 6 bytes a score).
- * Each kernel is one launch (the caller's `bytesUs` and `gemmUs` include it).
- * Megatron-LM splits Q, K and V out of one [s, b, a, 3d] projection and runs baddbmm/bmm on their
- * [b·a, s, d] views (megatron/model/transformer.py), so K and V start d elements after Q and the K
- * of QKᵀ and the N of AV are d: a head whose row is not a multiple of 16 bytes (d = 150, 225 or 450
- * in 16-bit) misses the 16-byte alignment Tensor Core kernels need (NVIDIA, Matrix
- * Multiplication Background User's Guide, 'Tensor Core Requirements'; cuBLAS, 'Tensor Core Usage').
- * The caller prices those GEMMs at the GPU's CUDA-core (fp32) peak (`tensorCoreAligned`). Pure.
+ * Each kernel is one launch (the caller's `bytesUs` and `gemmUs` include it). Pure.
  */
 
 export interface UnfusedAttentionShape {
@@ -30,10 +24,6 @@ export interface UnfusedAttentionPricing {
   gemmUs: (shape: { B: number; M: number; N: number; K: number }) => number;
   bytesUs: (bytes: number) => number;
 }
-
-/** Whether the batched attention GEMMs of heads of `headDim` elements meet Tensor Cores' 16-byte alignment. */
-export const tensorCoreAligned = (headDim: number, elementBytes: number): boolean =>
-  (headDim * elementBytes) % 16 === 0;
 
 /** Bytes moved per score by each memory-bound kernel (16-bit scores, 1-byte dropout mask). */
 export const SCORE_BYTES = {
