@@ -18,6 +18,7 @@ import {
   type FusedAttentionKernel,
 } from '../../../../src-main/core/predictor/attention-kernels.js';
 import type { OpQuery } from '../../../../src-main/core/predictor/types.js';
+import { attentionQuery } from '../../../helpers/attention-query.js';
 import { planWorkload, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
 
 const H100 = virtualDevice('H100 SXM5');
@@ -25,15 +26,7 @@ const A100 = virtualDevice('A100 SXM4 80GB');
 const hopper = architectureEfficiency('Hopper');
 /** Llama-style attention at 8k tokens: 32 heads of 128, compute-bound on any GPU. */
 const SHAPE = { batch: 2, heads: 32, seq: 8192, headDim: 128 };
-const attention = (device = H100): OpQuery => ({
-  op: 'Attention',
-  family: 'attention',
-  shape: SHAPE,
-  dtype: 'bf16',
-  flops: 4 * SHAPE.batch * SHAPE.heads * SHAPE.seq * SHAPE.seq * SHAPE.headDim,
-  bytes: 4 * SHAPE.batch * SHAPE.seq * SHAPE.heads * SHAPE.headDim * 2,
-  device: device.features,
-});
+const attention = (device = H100): OpQuery => attentionQuery(device, SHAPE);
 const gemm: OpQuery = {
   op: 'MatMul',
   family: 'gemm',

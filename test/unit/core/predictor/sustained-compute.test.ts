@@ -12,6 +12,7 @@ import {
   type KernelEfficiencies,
 } from '../../../../src-main/core/predictor/kernel-efficiency.js';
 import type { OpQuery } from '../../../../src-main/core/predictor/types.js';
+import { attentionQuery } from '../../../helpers/attention-query.js';
 
 const H100 = virtualDevice('H100 SXM5');
 const B200 = virtualDevice('NVIDIA B200');
@@ -38,15 +39,7 @@ const add = (device = H100): OpQuery => ({
   device: device.features,
 });
 const SHAPE = { batch: 1, heads: 32, seq: 8192, headDim: 128 };
-const attention = (device = H100): OpQuery => ({
-  op: 'Attention',
-  family: 'attention',
-  shape: SHAPE,
-  dtype: 'bf16',
-  flops: 4 * SHAPE.batch * SHAPE.heads * SHAPE.seq * SHAPE.seq * SHAPE.headDim,
-  bytes: 4 * SHAPE.batch * SHAPE.seq * SHAPE.heads * SHAPE.headDim * 2,
-  device: device.features,
-});
+const attention = (device = H100): OpQuery => attentionQuery(device, SHAPE);
 
 function priced(device: typeof H100, q: OpQuery, opts: { training?: boolean } = {}) {
   const out = new DatasheetPredictor(device.datasheet, { causalAttention: true, ...opts }).predict([q])[0];
