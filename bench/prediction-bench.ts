@@ -33,6 +33,7 @@ import {
   BIG_KERNEL_US,
   defaultProfile,
   freshStore,
+  HELD_OUT,
   MODELS,
   modelPath,
   repeatability,
@@ -56,25 +57,6 @@ import { DEFAULT_SUITE, defaultProfileThreads } from '../src-main/services/profi
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
 import { deviceOverhead } from '../src-main/services/workload/stored-device-figures.js';
 import { runnerStateTimer } from '../src-main/services/measure/machine-state-probe.js';
-
-/** Looked at only after everything else was settled; reported on their own. */
-const HELD_OUT: BenchModel[] = [
-  { label: 'oWW hey_jarvis', pkg: 'oww', file: 'models/hey_jarvis_v0.1.onnx', inputs: { 'x.1': [1, 16, 96] } },
-  { label: 'oWW alexa', pkg: 'oww', file: 'models/alexa_v0.1.onnx', inputs: { 'onnx::Flatten_0': [1, 16, 96] } },
-  {
-    label: 'PaddleOCR det 960',
-    pkg: 'ocr',
-    file: 'assets/ch_PP-OCRv4_det_infer.onnx',
-    inputs: { x: [1, 3, 960, 960] },
-  },
-  { label: 'PaddleOCR rec 640', pkg: 'ocr', file: 'assets/ch_PP-OCRv4_rec_infer.onnx', inputs: { x: [1, 3, 48, 640] } },
-  {
-    label: 'PaddleOCR cls x6',
-    pkg: 'ocr',
-    file: 'assets/ch_ppocr_mobile_v2.0_cls_infer.onnx',
-    inputs: { x: [6, 3, 48, 192] },
-  },
-];
 
 /** Shapes in no suite and no prior (checked below): the single-op set. */
 const SINGLE_OPS: { op: KernelOp; shape: Record<string, number> }[] = [

