@@ -10,6 +10,9 @@
  * AGREE_DBS=a.db,b.db reuses two stores (no profiles); the stores are kept under .tmp/agreement/.
  * AGREE_TRACE_BOUND=1 (with AGREE_DBS) predicts from copies of them with each run's ORT trace cost
  * bounded by its own quickest traced nodes (bench/lib/trace-bound.ts); the stores are left alone.
+ * AGREE_REFERENCE_REPLAY=1 (with AGREE_DBS) replays each run's later pass with referenceDrift on
+ * copies (bench/lib/reference-replay.ts): a reference read faster than its label beyond the run's
+ * spread no longer carries its slow mode into the kernel re-timed. Before the bound, when both are set.
  * Per model, the difference is split by op family (the nodes' own predictions), and the run
  * overhead, so a move is traced to what moved it.
  */
@@ -24,6 +27,7 @@ import { predictModelExecuted } from '../src-main/services/predict/model-predict
 import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { defaultProfileThreads } from '../src-main/services/profile/device-targets.js';
 import { defaultProfile, freshStore, MODELS, modelPath, repeatability } from './lib/bench-profiles.js';
+import { replayReferenceDrift, type ReplayedKernel } from './lib/reference-replay.js';
 import { boundStoreTraceCost, type BoundedRun } from './lib/trace-bound.js';
 
 const pctOf = (b: number, a: number): string => `${b >= a ? '+' : ''}${((b / a - 1) * 100).toFixed(1)}%`;
@@ -75,14 +79,18 @@ mkdirSync(work, { recursive: true });
 const threads = defaultProfileThreads(os.cpus().length);
 const reuse = process.env['AGREE_DBS']?.split(',');
 const bound = reuse !== undefined && process.env['AGREE_TRACE_BOUND'] === '1';
+const replay = reuse !== undefined && process.env['AGREE_REFERENCE_REPLAY'] === '1';
 const boundRuns: BoundedRun[][] = [];
+const replayed: ReplayedKernel[][] = [];
 const stores: Database[] = [];
 const seconds: number[] = [];
 if (reuse)
   for (const f of reuse) {
-    const copy = bound ? boundStoreTraceCost(f) : null;
+    const again = replay ? replayReferenceDrift(f) : null;
+    if (again) replayed.push(again.moved);
+    const copy = bound ? boundStoreTraceCost(again?.file ?? f) : null;
     if (copy) boundRuns.push(copy.runs);
-    stores.push(openDatabase(copy?.file ?? f));
+    stores.push(openDatabase(copy?.file ?? again?.file ?? f));
   }
 else
   for (let i = 0; i < 2; i++) {
@@ -151,6 +159,25 @@ const lines = [
     ? [
         `ORT trace cost per node bounded by each run's quickest traced nodes (chain -> bounded µs, labels re-made): ${boundRuns
           .map((rs) => rs.map((r) => `${r.threads}t ${r.chainUs} -> ${r.boundedUs} (${r.relabelled})`).join(', '))
+          .join('; ')}.`,
+      ]
+    : []),
+  ...(replay
+    ? [
+        `Later pass replayed with referenceDrift (kernel: reference drift, label before -> after): ${replayed
+          .map(
+            (ks, i) =>
+              `store ${i + 1}: ${
+                ks.length
+                  ? ks
+                      .map(
+                        (k) =>
+                          `${k.kernel} @${k.threads}t x${k.drift.toFixed(2)}, ${k.beforeUs.toFixed(1)} -> ${k.afterUs.toFixed(1)} µs`,
+                      )
+                      .join('; ')
+                  : 'none'
+              }`,
+          )
           .join('; ')}.`,
       ]
     : []),

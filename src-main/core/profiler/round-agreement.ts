@@ -10,7 +10,7 @@
  * first, at most SHARE of the run's kernels.
  *
  * The mode: the later timing, divided by the drift of reference kernels (kernels whose rounds
- * agreed, timed before and after it), joins the rounds; the largest cluster of values within the
+ * agreed, timed before and after it; referenceDrift), joins the rounds; the largest cluster of values within the
  * threshold of one of them is kept (its mean for a chained label, its lower value for a traced
  * one, as rounds combine), and a kernel whose values form no cluster of two is unsettled.
  *
@@ -142,6 +142,22 @@ export function roundSpread(kernels: readonly KernelRounds[], rule = ROUND_AGREE
     .map((d) => ({ id: d.id, deviation: Math.expm1(d.log) }));
   const steady = full.filter((_, i) => Math.abs(worst[i] as number) <= mad).map((k) => k.id);
   return { drift: drift.map(Math.expm1), threshold: Math.expm1(threshold), kernels: full.length, disagreeing, steady };
+}
+
+/**
+ * The machine's drift around a later timing (1.2: it ran 20% slower than in the rounds), from a
+ * reference's timings before and after it, each over the reference's label; null when either is
+ * missing. A reading faster than the label by more than the run's spread (`threshold`) says the
+ * reference's rounds agreed in a slow mode of its own (at 2 threads a pool thread the OS took away,
+ * in both rounds): a slow phase only ever slows a kernel down, so that is its label moving, not the
+ * machine, and the reading counts as 1. Dividing by it would carry the reference's slow mode into
+ * the kernel re-timed (on the Zen 4 guest a reference read x0.46 and a conv's later 36.8 µs became
+ * 80.8, siding with its slow round, 93.4, over its fast one, 37.8).
+ */
+export function referenceDrift(before: number | null, after: number | null, threshold: number): number | null {
+  if (before === null || after === null) return null;
+  const machine = (reading: number): number => (reading * (1 + threshold) < 1 ? 1 : reading);
+  return Math.sqrt(machine(before) * machine(after));
 }
 
 export interface KeptMode {

@@ -15,6 +15,7 @@ import {
   crowdedKernels,
   keptMode,
   oneThreadCeiling,
+  referenceDrift,
   roundSpread,
   slowerThanOneThread,
   type Disagreement,
@@ -43,7 +44,7 @@ export interface RetimedKernel {
   /** The later timing (µs), before the reference's drift is taken out; null when it failed or was noisy. */
   laterUs: number | null;
   reference: string | null;
-  /** The reference's timings around it over its label (1.1: the machine ran 10% slower than in the rounds). */
+  /** The reference's timings around it over its label (1.1: the machine ran 10% slower than in the rounds; referenceDrift). */
   referenceDrift: number | null;
   /** The label kept (µs) and which values (rounds, then the later timing) it was kept from. */
   keptUs: number;
@@ -123,7 +124,7 @@ async function retimeOne(
   const after = ref ? await drift(st, ref) : 1;
   const roundsUs = st.roundsUs.get(d.id) ?? [];
   const t = outcome.ok ? judged(st, m.spec, outcome) : null;
-  const refDrift = before !== null && after !== null ? Math.sqrt(before * after) : null;
+  const refDrift = referenceDrift(before, after, spread.threshold);
   const laterUs = t && !t.noisy ? t.summary.medianUs : null;
   const values = laterUs !== null && refDrift !== null ? [...roundsUs, laterUs / refDrift] : roundsUs;
   const ceiling = oneThreadCeiling(st.oneThread.get(kernelKey(m.spec)), spread.threshold);

@@ -3,6 +3,7 @@ import {
   crowdedKernels,
   keptMode,
   oneThreadCeiling,
+  referenceDrift,
   roundSpread,
   slowerThanOneThread,
   type KernelRounds,
@@ -63,6 +64,36 @@ describe('keptMode: the value a re-timed kernel keeps', () => {
 
   it('is unsettled when no two values agree, and keeps their median', () => {
     expect(keptMode([100, 150, 200], 0.05, true)).toEqual({ us: 150, kept: [0, 1, 2], settled: false });
+  });
+});
+
+describe('referenceDrift: the machine’s drift a later timing is divided by', () => {
+  it('is the geometric mean of the reference’s two readings over its label, slower or a little faster', () => {
+    expect(referenceDrift(1.2, 1.2, 0.05)).toBeCloseTo(1.2, 9);
+    expect(referenceDrift(1.1, 1.4, 0.4)).toBeCloseTo(Math.sqrt(1.1 * 1.4), 9);
+    expect(referenceDrift(0.8, 0.8, 0.4)).toBeCloseTo(0.8, 9);
+  });
+
+  it('counts a reading faster than the label by more than the run’s spread as 1: the reference’s label was a slow mode, not the machine', () => {
+    // The Zen 4 guest's run s, first store, 2 threads (spread ±40%): the reference read x0.46.
+    expect(referenceDrift(0.46, 0.46, 0.4)).toBe(1);
+    expect(referenceDrift(0.46, 1.2, 0.4)).toBeCloseTo(Math.sqrt(1.2), 9);
+    // Within the spread it is the machine's drift, as before.
+    expect(referenceDrift(0.75, 0.75, 0.4)).toBeCloseTo(0.75, 9);
+  });
+
+  it('is null when either reading is missing', () => {
+    expect(referenceDrift(null, 1, 0.1)).toBeNull();
+    expect(referenceDrift(1, null, 0.1)).toBeNull();
+  });
+
+  it('lets the later timing side with the round the rest of the run supports (the conv of run s)', () => {
+    const rounds = [93.4, 37.8];
+    const later = 36.8;
+    const old = keptMode([...rounds, later / 0.46], 0.4, true);
+    expect(old.kept).toEqual([0, 2]);
+    const now = keptMode([...rounds, later / (referenceDrift(0.46, 0.46, 0.4) as number)], 0.4, true);
+    expect(now).toEqual({ us: (37.8 + 36.8) / 2, kept: [1, 2], settled: true });
   });
 });
 

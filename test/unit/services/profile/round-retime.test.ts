@@ -127,6 +127,32 @@ describe('re-timing a kernel whose rounds disagree', () => {
   });
 });
 
+describe('re-timing beside a reference whose rounds agreed in a slow mode', () => {
+  it('does not carry the reference’s slow mode into the kernel: its later timing is taken as timed', async () => {
+    const db = freshDb();
+    // The kernels next to `bad` (the references nearest it) run twice their time in both rounds and
+    // at their own speed afterwards; `bad` is slow in its first round only.
+    const near = new Set([(kernels[6] as KernelSpec).id, (kernels[8] as KernelSpec).id]);
+    const { runner, calls } = fakeTimer((spec, call) =>
+      near.has(spec.id) ? (call <= 2 ? 2 : 1) : spec.id === bad.id && call === 1 ? 1.5 : 1,
+    );
+    const r = await twoRounds(db, runner);
+    const later = calls.slice(2 * kernels.length);
+    expect(later[1]).toBe(bad.id);
+    expect(near.has(later[0] as string)).toBe(true);
+    const retimed = (r.summary?.['retimed'] as RetimedKernels).retimed;
+    // The reference read x0.5 of its label: divided by that, the later timing would read 2x and
+    // side with no round; taken as timed it agrees with round 2.
+    expect(retimed).toEqual([
+      expect.objectContaining({ kernel: bad.id, kept: [1, 2], settled: true, referenceDrift: 1 }),
+    ]);
+    const stored = new ProfileRepo(db)
+      .listMeasurements({ machineId: 'm1' })
+      .find((m) => m.op === bad.op && m.shape['n'] === bad.shape['n']);
+    expect(Math.abs((stored?.stats.medianUs ?? 0) / baseUs(bad) - 1)).toBeLessThan(0.01);
+  });
+});
+
 describe('re-timing a kernel slower at 2 threads than on 1', () => {
   // 12 µs on one thread: over the 10 µs under which a pool's wake-up is a real cost.
   const slow = kernels[10] as KernelSpec;
