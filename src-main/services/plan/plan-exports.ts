@@ -115,5 +115,7 @@ export function planExports(
     ...finetuneExport(db, input),
     ...servingExport(db, input, figures, replicas, first?.tp ?? 1),
     ...(input.assumptions.stack ? { launcher: input.assumptions.stack.exports } : {}),
+    // The step the stack's rule prices, as the torch script runs it (fused AdamW, clip_grad_norm_).
+    ...(input.assumptions.stack?.optimizerStep.torch ? { optimizer: input.assumptions.stack.optimizerStep.torch } : {}),
   });
 }
