@@ -236,6 +236,11 @@ export interface EngineRules {
   /** The attention when flash attention is switched on by a flag (llama.cpp -fa); absent: `attention` either way. */
   flashAttention?: EngineAttention;
   /**
+   * The head widths (K = V) the engine's GPU flash-attention kernels take; a flash attention asked
+   * of a model with other heads is refused (its kernel would run elsewhere, llama.cpp's on the CPU).
+   */
+  flashAttentionHeadDims?: readonly number[];
+  /**
    * Kernels one transformer block launches, the step's own outside the blocks (embedding, head,
    * sampling), and the GPU's fixed time per kernel under this engine (launch gap, ramp and tail:
    * shorter when kernels replay from a CUDA graph), µs.

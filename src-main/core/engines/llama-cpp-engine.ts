@@ -42,6 +42,10 @@ const B3140: EngineRules = {
   // prefillShare refit 1 -> 0.8 (bench/runs/h63-llama.md): the unfused KQ and KQV GEMMs' share of the GEMM rate.
   attention: { prefill: 'unfused', prefillShare: 0.8, decodeShare: 0.3 },
   flashAttention: { prefill: 'flash', prefillShare: 0.3, decodeShare: 1 },
+  // ggml-cuda fattn.cu: kernels for K = V heads of 64, 80, 96, 112, 128 and 256 (b3140's switch, and at
+  // 145b6280, the launch line's version, on any NVIDIA GPU: mma kernels from Turing, tile kernels without
+  // tensor cores). Other heads under -fa on: the scheduler runs the op on the CPU.
+  flashAttentionHeadDims: [64, 80, 96, 112, 128, 256],
   // streamGapUs: the GPU-side gap per kernel that CUDA graphs remove (PR #6766's author: the host already
   // launches a token's kernels ahead of the GPU; graphs shorten the gaps between them).
   launches: { perBlock: 22, perStep: 6, gpuUs: 1.5, streamGapUs: 0.55 },

@@ -15,6 +15,7 @@ import type { ServingFigures } from '../../core/planner/serving/serving.js';
 import type { Database } from '../../adapters/store/types.js';
 import { storedWorkload } from '../workload/workload-service.js';
 import type { DefaultedPlanRequest, PlanAssumptions, ResolvedPlanRequest } from './resolve-request.js';
+import { pricesFlashAttention } from './serving-engine.js';
 
 /** What the exports read of a resolved request. */
 interface ExportsInput extends Pick<ResolvedPlanRequest, 'workload' | 'model'> {
@@ -91,6 +92,8 @@ function servingExport(
       ...(req.engineSettings?.schedulerSteps !== undefined
         ? { schedulerSteps: req.engineSettings.schedulerSteps }
         : {}),
+      // The attention the plan priced (llama.cpp -fa on or off), so the line runs it.
+      ...(rules && pricesFlashAttention(rules) !== undefined ? { flashAttention: pricesFlashAttention(rules) } : {}),
     },
   };
 }
@@ -112,5 +115,7 @@ export function planExports(
     ...finetuneExport(db, input),
     ...servingExport(db, input, figures, replicas, first?.tp ?? 1),
     ...(input.assumptions.stack ? { launcher: input.assumptions.stack.exports } : {}),
+    // The step the stack's rule prices, as the torch script runs it (fused AdamW, clip_grad_norm_).
+    ...(input.assumptions.stack?.optimizerStep.torch ? { optimizer: input.assumptions.stack.optimizerStep.torch } : {}),
   });
 }

@@ -4,6 +4,7 @@
  * the kernel fractions a profiled GPU lends to datasheet GPUs of its architecture.
  */
 import type { CatalogEntry, TransformerEntry } from '../../core/catalog/index.js';
+import { headDimOf } from '../../core/catalog/block-layout.js';
 import { UserError } from '../../core/errors.js';
 import { resolveEngine } from '../../core/engines/engine-formats.js';
 import { ENGINES } from '../../core/engines/engine-names.js';
@@ -31,13 +32,38 @@ function withoutTokenizer(host: EngineRules['host']): EngineRules['host'] {
   return rest;
 }
 
+/**
+ * Whether the engine runs its flash attention, where a flag switches it (llama.cpp -fa): as asked,
+ * else with an 8-bit KV cache (llama.cpp refuses a quantized V cache without it: llama_context's
+ * "V cache quantization requires flash_attn"), else off (b3140's default, which its rules price).
+ * Undefined for an engine without the switch.
+ */
+function flashAttentionAsked(
+  rules: EngineRules,
+  asked: boolean | undefined,
+  kvCache: 'auto' | 'fp8',
+): boolean | undefined {
+  if (!rules.flashAttention) return undefined;
+  if (asked === false && kvCache === 'fp8')
+    throw new UserError(
+      `${rules.name}'s 8-bit KV cache (-ctk q8_0 -ctv q8_0) needs flash attention: drop engineSettings.flashAttention: false, or --kv-cache fp8`,
+    );
+  return asked ?? kvCache === 'fp8';
+}
+
+/** Whether the rules price the engine's flash attention (llama.cpp -fa on); undefined: the engine has no switch. */
+export function pricesFlashAttention(rules: EngineRules): boolean | undefined {
+  return rules.flashAttention ? rules.attention.prefill === rules.flashAttention.prefill : undefined;
+}
+
 /** The engine's rules with the caps a launch line sets, and no tokenizer for a client that sends token ids. */
-function withSettings(rules: EngineRules, s: PlanRequest['engineSettings']): EngineRules {
-  if (!s) return rules;
+function withSettings(rules: EngineRules, s: PlanRequest['engineSettings'], kvCache: 'auto' | 'fp8'): EngineRules {
+  const flash = flashAttentionAsked(rules, s?.flashAttention, kvCache) === true && rules.flashAttention;
+  if (!s) return flash ? { ...rules, attention: flash } : rules;
   return {
     ...rules,
     ...(s.tokenIds === true ? { host: withoutTokenizer(rules.host) } : {}),
-    ...(s.flashAttention === true && rules.flashAttention ? { attention: rules.flashAttention } : {}),
+    ...(flash ? { attention: flash } : {}),
     batching: {
       ...rules.batching,
       ...(s.maxNumSeqs !== undefined ? { maxNumSeqs: s.maxNumSeqs } : {}),
@@ -75,9 +101,16 @@ export function servingEngine(
   const rules = withSettings(
     engineRules(name, req.engineVersion !== undefined ? { version: req.engineVersion } : {}),
     req.engineSettings,
+    req.kvCache ?? 'auto',
   );
   const summary = { name, title: ENGINES[name].title, since: rules.since };
   if (!entry || entry.kind !== 'transformer') return { serving: null, summary };
+  const dims = rules.flashAttentionHeadDims;
+  const head = headDimOf(entry as TransformerEntry);
+  if (pricesFlashAttention(rules) === true && dims && !dims.includes(head))
+    throw new UserError(
+      `${ENGINES[name].title}'s GPU flash attention has kernels for heads ${dims.join(', ')} wide, not ${head} (this model's): leave engineSettings.flashAttention and --kv-cache fp8 out`,
+    );
   const tables = new Map<string, KernelEfficiencies | undefined>();
   const table = (gpu: GpuDatasheet): KernelEfficiencies | undefined => {
     if (!tables.has(gpu.id)) tables.set(gpu.id, transferredTable(db, gpu)?.table);

@@ -97,6 +97,51 @@ describe('plan --emit: the training scripts run one step on the CPU', () => {
   );
 
   it.skipIf(!torch)(
+    '--stack fsdp and torchtitan: the script clips at max norm 1.0 as their rules price it, through a step at their ranks',
+    async () => {
+      const fsdp = await emit('stack-fsdp', '--virtual 2xA100 --stack fsdp --zero 3');
+      const fsdpPy = readFileSync(path.join(fsdp, 'train_pipeline.py'), 'utf8');
+      expect(fsdpPy).toContain('\nFUSED_ADAMW = False\nCLIP_GRAD_NORM = 1.0\n');
+      const one = await runRanks('train_pipeline.py', 1, STEP, fsdp);
+      expect(one.codes, one.out).toEqual([0]);
+      expect(one.out).toMatch(/^step 1\/1 loss \d+\.\d+ /m);
+      const titan = await emit(
+        'stack-titan',
+        '--virtual 2xA100 --stack torchtitan --layout tp=1,pp=2,dp=1,zero=0 --no-search',
+      );
+      expect(readFileSync(path.join(titan, 'train_pipeline.py'), 'utf8')).toContain(
+        '\nFUSED_ADAMW = True\nCLIP_GRAD_NORM = 1.0\n',
+      );
+      const two = await runRanks('train_pipeline.py', 2, STEP, titan);
+      expect(two.codes, two.out).toEqual([0, 0]);
+      expect(two.out).toMatch(/^step 1\/1 loss \d+\.\d+ /m);
+      // A plan without a stack clips nothing and runs AdamW's default (foreach), as NO_STACK_OPTIMIZER_STEP prices.
+      const none = readFileSync(
+        path.join(await emit('stack-none', '--virtual 2xA100 --zero 1'), 'train_pipeline.py'),
+        'utf8',
+      );
+      expect(none).toContain('\nFUSED_ADAMW = False\nCLIP_GRAD_NORM = None\n');
+      // clip_split_gradients (pipeline and tensor parallelism) scales the gradients to the max norm, as
+      // torch.nn.utils.clip_grad_norm_ does, counting a tensor every tensor-parallel rank holds once.
+      const check = [
+        'import runpy, torch, torch.distributed as dist',
+        'dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)',
+        'g = runpy.run_path("train_pipeline.py", run_name="check")',
+        'g["RUN"].update(tp=2, dp=1)',
+        'm = torch.nn.Module(); m.a = torch.nn.Parameter(torch.zeros(3)); m.b = torch.nn.Parameter(torch.zeros(4))',
+        'm.a.tp_split = True; m.a.grad = torch.full((3,), 4.0); m.b.grad = torch.full((4,), 3.0)',
+        'g["clip_split_gradients"](m, [m.a.grad, m.b.grad])',
+        // norm^2 = 48 + 36 / 2 = 66: both scaled by 1 / sqrt(66).
+        'print(round(m.a.grad[0].item() * 66 ** 0.5, 4), round(m.b.grad[0].item() * 66 ** 0.5, 4))',
+      ].join('\n');
+      const r = spawnSync(ORACLE_PYTHON, ['-c', check], { cwd: titan, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trim()).toBe('4.0 3.0');
+    },
+    180_000,
+  );
+
+  it.skipIf(!torch)(
     'train_deepspeed.py and train_accelerate.py without their packages, and train_pipeline.py without torch, say so in one line',
     async () => {
       const dir = await emit('tools', '--virtual 2xA100 --zero 1');

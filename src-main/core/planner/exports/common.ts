@@ -5,7 +5,7 @@
  * DeepSpeed's pipe topology and a ("pp", "dp", "tp") device mesh), the batch split into
  * microbatches, and torchrun launch lines. Pure.
  */
-import type { StackLauncher } from '../stacks/stack-rule.js';
+import type { StackLauncher, TorchOptimizer } from '../stacks/stack-rule.js';
 import type { Plan, PlanDevice, PlanProblem } from '../types.js';
 import { localKey } from '../cost/links.js';
 import { codePointName, isControlChar } from '../../text/control-chars.js';
@@ -45,6 +45,8 @@ export interface ExportInput {
    * job.sbatch runs it. Absent: every launcher, job.sbatch running the torch script.
    */
   launcher?: StackLauncher;
+  /** The optimizer step the torch script runs (the stack rule's `optimizerStep.torch`); absent: AdamW foreach, no clipping. */
+  optimizer?: TorchOptimizer;
   /** Training script the launch lines run (default per engine). */
   script?: string;
   /** Rendezvous host for several machines (default: the machine of rank 0) and port (29500). */

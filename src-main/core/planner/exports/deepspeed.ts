@@ -21,6 +21,11 @@ export interface DeepSpeedConfig {
   train_micro_batch_size_per_gpu: number;
   gradient_accumulation_steps: number;
   zero_optimization: { stage: 0 | 1 | 2 | 3; offload_optimizer?: { device: 'cpu'; pin_memory: boolean } };
+  /**
+   * AdamW: DeepSpeed's FusedAdam (adam_w_mode) on the GPUs, DeepSpeedCPUAdam offloaded; no
+   * gradient_clipping (0), as deepspeed-stack.ts prices the step.
+   */
+  optimizer: { type: 'AdamW'; params: { lr: number; betas: [number, number]; weight_decay: number } };
   bf16?: { enabled: true };
   fp16?: { enabled: true };
   /** With recomputation: the model's layers are wrapped in deepspeed.checkpointing.checkpoint. */
@@ -166,6 +171,7 @@ function deepSpeedConfig(
       stage: zero,
       ...(offload ? { offload_optimizer: { device: 'cpu' as const, pin_memory: true } } : {}),
     },
+    optimizer: { type: 'AdamW', params: { lr: 3e-4, betas: [0.9, 0.95], weight_decay: 0.1 } },
     ...(dtype === 'bf16' || dtype === 'fp8' ? { bf16: { enabled: true as const } } : {}),
     ...(dtype === 'fp16' ? { fp16: { enabled: true as const } } : {}),
     steps_per_print: 10,

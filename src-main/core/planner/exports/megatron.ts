@@ -83,6 +83,8 @@ export function exportMegatron(input: ExportInput): MegatronExport {
     args.push('--bf16', '--fp8-format', 'hybrid', '--fp8-amax-history-len', '1024', '--fp8-amax-compute-algo', 'max');
   else if (dtype !== 'fp32') args.push(`--${dtype}`);
   const zero = exportZeroStage(input);
+  // Megatron-LM's default clipping, written as its stack's rule prices the step (megatron-stack.ts).
+  if (input.problem.mode === 'training') args.push('--clip-grad', '1.0');
   // Megatron's distributed optimizer shards the optimizer state over data-parallel ranks: ZeRO-1.
   if (input.plan.optimizerOffload || zero >= 1) args.push('--use-distributed-optimizer');
   // Gradients reduced in buckets as the backward pass fills them, as the megatron stack prices it (stacks/megatron-stack.ts).

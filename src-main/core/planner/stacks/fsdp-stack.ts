@@ -38,6 +38,7 @@ export const FSDP_STACK: StackRule = {
     // fp32 elements: mul_ 8, lerp_ 12, mul_ 8, addcmul_ 12, sqrt 8, div_ 8, add_ 8, addcdiv_ 16; clip 4 + 8.
     bytesPerParam: 92,
     how: "torch.optim.AdamW's foreach step (torch 2.x _multi_tensor_adamw: eight passes over fp32 state, 80 bytes a parameter; Composer's DecoupledAdamW loops the same passes per tensor, 88) and clip_grad_norm_ by norm (the gradients read for the norm, then scaled: 12)",
+    torch: { fused: false, clipGradNorm: 1.0 },
   },
   gatherPrefetch:
     'backward_prefetch=BACKWARD_PRE and forward_prefetch (the export writes both): the next block gathered behind this one',

@@ -51,6 +51,15 @@ export interface TensorOverlapRule {
  * weights, Adam moments, gradients), counted from the optimizer's source, gradient clipping by
  * norm where the stack's recipe clips; and where that is written.
  */
+/**
+ * The optimizer step the torch export's train_pipeline.py runs: torch.optim.AdamW fused (one kernel)
+ * or foreach, and torch.nn.utils.clip_grad_norm_ (FSDP's own under FSDP) at a max norm; null: none.
+ */
+export interface TorchOptimizer {
+  fused: boolean;
+  clipGradNorm: number | null;
+}
+
 export interface OptimizerStepRule {
   bytesPerParam: number;
   /**
@@ -60,6 +69,8 @@ export interface OptimizerStepRule {
    */
   gradientPass?: { split: number; fp16: number };
   how: string;
+  /** A stack whose export is the torch script: the step it writes there, as priced. */
+  torch?: TorchOptimizer;
 }
 
 export interface StackRule {

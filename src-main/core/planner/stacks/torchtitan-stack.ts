@@ -36,6 +36,7 @@ export const TORCHTITAN_STACK: StackRule = {
     // fused AdamW: reads param, grad, exp_avg, exp_avg_sq (16), writes three (12); clip 4 + 8.
     bytesPerParam: 40,
     how: "torch.optim.AdamW fused (torchtitan's optimizer.implementation defaults to 'fused': one pass, 28 bytes a parameter) and clip_grad_norm_ at max_norm 1.0 (12)",
+    torch: { fused: true, clipGradNorm: 1.0 },
   },
   gatherPrefetch: "FSDP2's implicit prefetch: the next block's all-gather is issued before this block's compute",
   gatherStream: {

@@ -1,7 +1,9 @@
 /** The engine a served decoder is planned for changes its figures, its memory check and its launch line. */
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src-main/adapters/store/open-database.js';
+import { getCatalogEntry } from '../../../../src-main/core/catalog/index.js';
 import { planWorkload, priceLayout, type PlanRequest } from '../../../../src-main/services/plan/plan-service.js';
+import { servingEngine } from '../../../../src-main/services/plan/serving-engine.js';
 
 const db = openDatabase(':memory:');
 const request: PlanRequest = {
@@ -94,6 +96,50 @@ describe('plan --engine', () => {
       // 4,096 + 1 tokens of context: 4097 x 512 x 33 x 4 B = 264 MiB more held without flash attention.
       expect(fa(4096, true) - fa(4096, false)).toBe(4097 * 512 * 33 * 4);
       expect(fa(512, true) - fa(512, false)).toBe(513 * 512 * 33 * 4);
+    });
+
+    it('writes -fa as it priced the attention: off by default, on when asked or for an 8-bit cache', () => {
+      const plan = (extra: Partial<PlanRequest>) =>
+        planWorkload(db, { ...card, engine: 'llama.cpp', prompt: 512, ...extra });
+      const fa = (r: ReturnType<typeof plan>): string | undefined => {
+        if (r.exports?.kind !== 'serving') return undefined;
+        return r.exports.launch.args[r.exports.launch.args.indexOf('-fa') + 1];
+      };
+      const scores = (extra: Partial<PlanRequest>) =>
+        priceLayout(db, { ...card, engine: 'llama.cpp', prompt: 512, seq: 512, ...extra }).layout.plan.memory[0]
+          ?.availableBytes ?? 0;
+      const unfused = plan({});
+      const flash = plan({ engineSettings: { flashAttention: true } });
+      const off = plan({ engineSettings: { flashAttention: false } });
+      const fp8 = plan({ kvCache: 'fp8' });
+      expect([fa(unfused), fa(off), fa(flash), fa(fp8)]).toEqual(['off', 'off', 'on', 'on']);
+      // The line's -fa off holds the scores the plan counted, -fa on none: 513 x 512 x 33 x 4 B.
+      const held = scores({ engineSettings: { flashAttention: false } });
+      expect(scores({}) - held).toBe(0);
+      expect(scores({ engineSettings: { flashAttention: true } }) - held).toBe(513 * 512 * 33 * 4);
+      expect(scores({ kvCache: 'fp8' }) - held).toBeGreaterThanOrEqual(513 * 512 * 33 * 4);
+      const ttft = (extra: Partial<PlanRequest>) =>
+        priceLayout(db, { ...card, engine: 'llama.cpp', prompt: 512, seq: 512, ...extra }).layout.serving?.ttftUs ??
+        NaN;
+      expect(ttft({})).toBe(ttft({ engineSettings: { flashAttention: false } }));
+      expect(ttft({ engineSettings: { flashAttention: true } })).toBeLessThan(ttft({}));
+      expect(ttft({ kvCache: 'fp8' })).toBeLessThan(ttft({}));
+      expect(() => plan({ kvCache: 'fp8', engineSettings: { flashAttention: false } })).toThrow(
+        /^llama\.cpp's 8-bit KV cache \(-ctk q8_0 -ctv q8_0\) needs flash attention/,
+      );
+    });
+
+    it("refuses flash attention for heads ggml-cuda's kernels do not take, and prices it for those they do", () => {
+      const llama = getCatalogEntry('llama-3.1-8b');
+      const asked = { engine: 'llama.cpp' as const, engineSettings: { flashAttention: true } };
+      expect(servingEngine(db, asked, llama, 'fp16').serving?.rules.attention.prefill).toBe('flash');
+      expect(() => servingEngine(db, asked, { ...llama, headDim: 160 } as typeof llama, 'fp16')).toThrow(
+        /^llama\.cpp's GPU flash attention has kernels for heads 64, 80, 96, 112, 128, 256 wide, not 160/,
+      );
+      // Unfused attention runs any head width.
+      expect(
+        servingEngine(db, { engine: 'llama.cpp' }, { ...llama, headDim: 160 } as typeof llama, 'fp16').serving,
+      ).toBeTruthy();
     });
 
     it('still refuses 8,192 tokens (out of memory there, the same README) and a context just over what the model leaves (3,072)', () => {

@@ -78,7 +78,11 @@ describe('the no-stack step matches the script its job.sbatch runs (train_pipeli
   it('runs torch.optim.AdamW at its defaults (foreach, not fused) and clips no gradients', () => {
     expect(TORCH_PY).toContain('return torch.optim.AdamW(params, **kwargs)');
     expect(TORCH_PY).toContain('kwargs = dict(lr=args.lr, betas=(0.9, 0.95), weight_decay=0.1)');
-    expect(TORCH_PY).not.toMatch(/fused=|foreach=|clip_grad/);
+    expect(TORCH_PY).not.toMatch(/fused=|foreach=/);
+    // Fused and clipping only where a stack's rule asks (FUSED_ADAMW, CLIP_GRAD_NORM: plan-emit-run.test.ts).
+    expect(TORCH_PY).toContain('if FUSED_ADAMW and params and params[0].is_cuda:');
+    // Both steps (data parallel, and finish_step's) clip only under CLIP_GRAD_NORM.
+    expect(TORCH_PY.match(/^ +if CLIP_GRAD_NORM is not None:$/gm)).toHaveLength(2);
     // finish_step's passes over the gradients, counted in NO_STACK_OPTIMIZER_STEP.gradientPass.split.
     expect(TORCH_PY).toContain('g /= RUN["dp"] * scale');
     expect(TORCH_PY).toContain('overflow += (~torch.isfinite(g)).any().float()');

@@ -133,6 +133,13 @@ def causal_attention(q, k, v):
     return scores.masked_fill(mask, float("-inf")).softmax(-1).to(v.dtype) @ v
 
 
+def mark_tp_split(*modules):
+    """Parameters each tensor-parallel rank holds a part of (the rest, norms and embeddings, every rank whole)."""
+    for m in modules:
+        for p in m.parameters() if m is not None else ():
+            p.tp_split = True
+
+
 class Attention(nn.Module):
     """Grouped-query attention; under tensor parallelism this rank holds heads / TP query heads (column split) and
     the matching share of the output projection (row split)."""
@@ -151,6 +158,7 @@ class Attention(nn.Module):
         # The row-split projection's bias is added once, after the partial outputs are summed.
         self.o_proj = nn.Linear(self.heads * hd, h, bias=False)
         self.o_bias = nn.Parameter(torch.zeros(h)) if cfg["o_bias"] else None
+        mark_tp_split(self.q_proj, self.k_proj, self.v_proj, self.o_proj)
 
     def forward(self, x, rope):
         b, s, _ = x.shape
@@ -182,6 +190,7 @@ class MLP(nn.Module):
         self.down_proj = nn.Linear(inner, h, bias=False)
         self.down_bias = nn.Parameter(torch.zeros(h)) if bias else None
         self.act = activation(cfg["hidden_act"])
+        mark_tp_split(self.gate_proj, self.up_proj, self.down_proj)
 
     def forward(self, x):
         x = copy_to_tp(x)

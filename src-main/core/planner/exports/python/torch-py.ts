@@ -114,8 +114,12 @@ def resume(args, model, optimizer, fsdp):
 
 
 def make_optimizer(args, params, sharded):
-    """AdamW; under ZeRO-1 (without FSDP) each data-parallel rank keeps its shard of the state."""
+    """AdamW (fused where FUSED_ADAMW says, on GPUs); under ZeRO-1 (without FSDP) each data-parallel rank keeps
+    its shard of the state."""
+    params = list(params)
     kwargs = dict(lr=args.lr, betas=(0.9, 0.95), weight_decay=0.1)
+    if FUSED_ADAMW and params and params[0].is_cuda:
+        kwargs["fused"] = True
     if ZERO_STAGE >= 1 and RUN["dp"] > 1 and not sharded:
         from torch.distributed.optim import ZeroRedundancyOptimizer
 
@@ -159,6 +163,14 @@ def data_parallel_step(model, optimizer, scaler, device, dtype, inputs, targets)
                 scaler.scale(loss).backward()
         total += loss.item()
     if TRAINING:
+        if CLIP_GRAD_NORM is not None:
+            # Unscaled first (fp16), so the step does not unscale again; FSDP's own clip_grad_norm_ takes the
+            # norm over every rank's shard.
+            scaler.unscale_(optimizer)
+            if hasattr(model, "clip_grad_norm_"):
+                model.clip_grad_norm_(CLIP_GRAD_NORM)
+            else:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), CLIP_GRAD_NORM)
         scaler.step(optimizer)
         scaler.update()
         optimizer.zero_grad(set_to_none=True)
@@ -237,10 +249,28 @@ def finish_step(model, optimizer, scale):
         overflow += (~torch.isfinite(g)).any().float()
     dist.all_reduce(overflow)
     if overflow.item() == 0:
+        if CLIP_GRAD_NORM is not None:
+            clip_split_gradients(model, grads)
         optimizer.step()
     else:
         log("note: gradients overflowed (fp16): step skipped")
     optimizer.zero_grad(set_to_none=True)
+
+
+def clip_split_gradients(model, grads):
+    """clip_grad_norm_ at CLIP_GRAD_NORM over the whole model split over stages and tensor-parallel ranks: each
+    rank's squared norms (a tensor every tensor-parallel rank holds whole counted once), summed over every rank
+    and divided by the data-parallel replicas (they hold the same averaged gradients), then every gradient
+    scaled by max_norm / norm, at most 1, as torch.nn.utils.clip_grad_norm_ does (foreach norm, foreach mul)."""
+    if not grads:
+        return
+    norms = torch._foreach_norm(grads)
+    weights = [1.0 if getattr(p, "tp_split", False) else 1.0 / RUN["tp"]
+               for p in model.parameters() if p.grad is not None]
+    total = sum(w * n.float() ** 2 for w, n in zip(weights, norms))
+    dist.all_reduce(total)
+    norm = (total / RUN["dp"]).sqrt()
+    torch._foreach_mul_(grads, torch.clamp(CLIP_GRAD_NORM / (norm + 1e-6), max=1.0).to(grads[0].dtype))
 
 
 def main():

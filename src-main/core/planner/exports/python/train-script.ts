@@ -7,6 +7,7 @@
  * its config and runs as it is written; none leaves a function for the user to fill in. Pure.
  */
 import type { Mode, Schedule } from '../../types.js';
+import type { TorchOptimizer } from '../../stacks/stack-rule.js';
 import { commentText, exportZeroStage, type ExportInput, type ExportLayout } from '../common.js';
 import { ACCELERATE_PY } from './accelerate-py.js';
 import { COMMON_PY } from './common-py.js';
@@ -34,6 +35,8 @@ interface TrainScriptInput {
   shardGroup: number;
   recompute: boolean;
   precision: 'bf16' | 'fp16' | 'fp32';
+  /** The optimizer step the stack's rule prices (ExportInput.optimizer); absent: AdamW foreach, no clipping. */
+  optimizer: TorchOptimizer | undefined;
   /** The decoder to build; absent or without a config: the script needs --config. */
   model: ExportModel | undefined;
   /** How the script is launched, for its docstring. */
@@ -110,6 +113,9 @@ function trainScript(p: TrainScriptInput): string {
     '# bf16 on GPUs that have it; fp16 (loss-scaled) on older ones; fp32 on the CPU whatever this says.',
     `PRECISION = "${p.precision}"`,
     'LOSS_SCALE = 1024.0',
+    "# The optimizer step the plan priced: AdamW fused (one kernel) or foreach, and clip_grad_norm_'s max norm.",
+    `FUSED_ADAMW = ${p.optimizer?.fused === true ? 'True' : 'False'}`,
+    `CLIP_GRAD_NORM = ${typeof p.optimizer?.clipGradNorm === 'number' ? p.optimizer.clipGradNorm.toFixed(1) : 'None'}`,
     `SEQ_LEN = ${seq}`,
     '# The decoder blocks [first, last) of each pipeline stage.',
     `STAGE_BLOCKS = [${stageBlocks(layout)
@@ -146,6 +152,7 @@ export function planScript(
     shardGroup: (more.zero ?? exportZeroStage(input)) === 3 ? (input.plan.shardGroup ?? 0) : 0,
     recompute: input.plan.recompute !== undefined,
     precision: scriptPrecision(input.dtype),
+    optimizer: input.optimizer,
     model: input.model,
     launch,
     ...(more.extra ? { extra: more.extra } : {}),

@@ -63,11 +63,14 @@ export function llamaCppLaunch(input: ServingLaunchInput): ServingLaunch {
   const slots = Math.max(1, input.maxNumSeqs);
   args.push('-c', String(input.maxModelLen * slots), '-np', String(slots));
   if (input.maxBatchedTokens !== undefined) args.push('-b', String(input.maxBatchedTokens));
-  if (gpus.length > 0) args.push('-fa', 'on');
+  // -fa defaults to auto at this version (flash attention where the backend runs it): stated, as priced.
+  const flash = input.flashAttention ?? (gpus.length > 0 || input.kvCacheDtype === 'fp8');
+  if (gpus.length > 0 || input.flashAttention !== undefined) args.push('-fa', flash ? 'on' : 'off');
   if (input.kvCacheDtype === 'fp8') {
     // A quantized V cache needs flash attention (-fa on above).
     args.push('-ctk', 'q8_0', '-ctv', 'q8_0');
     warnings.push('llama.cpp has no fp8 KV cache: its 8-bit cache is q8_0 (-ctk q8_0 -ctv q8_0)');
+    if (!flash) warnings.push('llama.cpp refuses a quantized V cache without flash attention (-fa off)');
   }
   const env = visibleGpus(gpus, warnings);
   return launchOf({ engine: 'llama.cpp', version: LLAMA_CPP_VERSION, program: ['llama-server'], args, env, warnings });

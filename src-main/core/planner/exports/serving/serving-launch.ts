@@ -67,6 +67,11 @@ export interface ServingLaunchInput {
   promptTokens?: number;
   /** A mixture of experts (vLLM --enable-expert-parallel with tensor parallelism). */
   experts?: boolean;
+  /**
+   * The attention the plan priced where a flag switches flash attention (llama.cpp -fa on|off,
+   * always written); absent (no engine model priced it): flash attention on the GPUs.
+   */
+  flashAttention?: boolean;
 }
 
 export interface ServingLaunch {

@@ -172,7 +172,10 @@ describe('DeepSpeed export', () => {
       gradient_accumulation_steps: 8,
       zero_optimization: { stage: 1 },
       bf16: { enabled: true },
+      // AdamW (DeepSpeed's FusedAdam) and no clipping, as deepspeed-stack.ts prices the step.
+      optimizer: { type: 'AdamW', params: { lr: 3e-4, betas: [0.9, 0.95], weight_decay: 0.1 } },
     });
+    expect(e.config).not.toHaveProperty('gradient_clipping');
     expect(e.partition).toEqual({ method: 'uniform', parts: [0, 5, 10, 14] });
     expect(e.pipelineModule).toContain('partition_method="uniform"');
     assertParses(e.pipelineModule);
@@ -246,6 +249,8 @@ describe('Megatron-LM export', () => {
     expect(flag(t, '--decoder-first-pipeline-num-layers')).toBe('4');
     expect(flag(t, '--decoder-last-pipeline-num-layers')).toBe('3');
     expect(t).toContain('--bf16');
+    // Clipping by norm at 1.0, as megatron-stack.ts prices the step (Megatron-LM's default, written out).
+    expect(flag(t, '--clip-grad')).toBe('1.0');
     expect(m.layout).toBeNull();
     const cmd = tokenize(m.commands[0] ?? '');
     expect(cmd).toContain('pretrain_gpt.py');

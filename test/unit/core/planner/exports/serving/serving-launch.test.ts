@@ -262,6 +262,22 @@ describe('what each format becomes', () => {
     expect([after(fp8, '-ctk'), after(fp8, '-ctv'), after(fp8, '-fa')]).toEqual(['q8_0', 'q8_0', 'on']);
   });
 
+  it('llama.cpp: -fa states the attention priced, on or off (the version defaults to auto), and its parser takes both', () => {
+    for (const [flashAttention, fa] of [
+      [true, 'on'],
+      [false, 'off'],
+    ] as const) {
+      const l = servingLaunch(launchInput('llama.cpp', 'q4_k', ONE, { flashAttention }));
+      expect(words(l).filter((w) => w === '-fa')).toHaveLength(1);
+      expect(after(l, '-fa')).toBe(fa);
+      expect(checkCommand(l.command, FIXTURES['llama.cpp'])).toEqual([]);
+    }
+    const refused = servingLaunch(
+      launchInput('llama.cpp', 'q8_0', ONE, { kvCacheDtype: 'fp8', flashAttention: false }),
+    );
+    expect(refused.warnings.join(' ')).toMatch(/refuses a quantized V cache without flash attention \(-fa off\)/);
+  });
+
   const VLLM: { weights: WeightFormat; flags: string[]; warning?: RegExp }[] = [
     { weights: 'bf16', flags: ['--dtype', 'bfloat16'] },
     { weights: 'fp8', flags: ['--quantization', 'fp8'] },
