@@ -46,7 +46,7 @@ describe('a LoRA cell of the published table', () => {
     const { adapter: _a, rank: _r, alpha: _al, targets: _t, finetuneStack: _s, ...full } = c.config;
     const everyWeight = predictCell(withConfig(c, full), db);
     if (!('predicted' in lora) || !('predicted' in everyWeight)) throw new Error('not priced');
-    expect(lora.detail).toMatch(/^lora r16: tp=1,pp=1,dp=64,zero=3,recompute=full,mb=1;/);
+    expect(lora.detail).toMatch(/^lora r16: tp=1,pp=1,dp=64,zero=3,recompute=full,mb=1 over 2x200GbE;/);
     expect(lora.memory?.fits).toBe(true);
     expect(lora.predicted).toBeGreaterThan(everyWeight.predicted);
   });
