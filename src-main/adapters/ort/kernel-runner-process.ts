@@ -9,14 +9,14 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { buildKernelModel } from '../../core/kernels/build.js';
+import { buildKernelModel, SINK_NODE } from '../../core/kernels/build.js';
 import { CHAIN_ELEMENTS, chainModel, parallelChainModel, WAKE_DIM } from '../../core/profiler/overhead.js';
 import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
 import { errorMessage } from '../../core/errors.js';
 import { parseOnnxModel } from '../../core/onnx/onnx-parser.js';
 import { cudaLoadFailure, cudaUnavailableReason, isLibraryLoadFailure, sessionOptions } from './ep-options.js';
 import { makeFeeds, outputTensor } from './feeds.js';
-import { parseTrace, type TraceRuns } from './parse-trace.js';
+import { parseTrace, withoutNode, type TraceRuns } from './parse-trace.js';
 import { parentChannel } from '../process/parent-port.js';
 import { besideMeter } from './beside-meter.js';
 import type { EpConfig } from '../../core/domain/execution-provider.js';
@@ -97,7 +97,9 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
     if (reason) return { id, ok: false, kind: 'ep-unavailable', error: reason };
   }
   if ((job.chain ?? 1) > 1) return runChained(job);
-  const built = buildKernelModel(spec);
+  // On the CPU the kernel's output stays in ORT's memory, as inside a model (build.ts, `sink`).
+  const sink = ep.name === 'cpu';
+  const built = buildKernelModel(spec, { sink });
   const prefix = path.join(job.traceDir, `k${process.pid}_${id}`);
   let session: ort.InferenceSession | null = null;
   try {
@@ -113,7 +115,9 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
     // A preallocated output keeps the allocation of a fresh JS buffer out of every timed run.
     const fetches = { [built.outputName]: outputTensor(built.output) };
     const run = (): Promise<unknown> => (session as ort.InferenceSession).run(feeds, fetches);
-    const { wallUs, stop, beside, trace, timed } = await timeRuns(session, run, rule, prefix);
+    const runs = await timeRuns(session, run, rule, prefix);
+    const { wallUs, stop, beside, timed } = runs;
+    const trace = sink ? withoutNode(runs.trace, SINK_NODE) : runs.trace;
     const byOpUs = Object.fromEntries(Object.entries(trace.byOpUs).map(([op, v]) => [op, timed(v)]));
     return {
       id,

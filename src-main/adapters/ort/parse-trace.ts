@@ -84,3 +84,23 @@ export function parseTrace(text: string): TraceRuns {
     nodeOps,
   };
 }
+
+/** The trace without one node (e.g. a sink the harness added): its time, op and name taken out. */
+export function withoutNode(trace: TraceRuns, node: string): TraceRuns {
+  const own = trace.byNodeUs[node];
+  const op = trace.nodeOps[node];
+  if (!own || op === undefined) return trace;
+  const minus = (v: number[]): number[] => v.map((x, i) => Math.max(0, x - (own[i] ?? 0)));
+  const byOpUs = { ...trace.byOpUs };
+  const opUs = byOpUs[op];
+  if (opUs) {
+    const left = minus(opUs);
+    if (Object.entries(trace.nodeOps).some(([n, o]) => o === op && n !== node)) byOpUs[op] = left;
+    else delete byOpUs[op];
+  }
+  const byNodeUs = { ...trace.byNodeUs };
+  delete byNodeUs[node];
+  const nodeOps = { ...trace.nodeOps };
+  delete nodeOps[node];
+  return { ...trace, kernelUs: minus(trace.kernelUs), byOpUs, byNodeUs, nodeOps };
+}

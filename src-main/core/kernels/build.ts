@@ -52,7 +52,27 @@ export interface BuildOptions {
    * keeps its view, like the single model it is compared with). Absent: the kernel alone.
    */
   chain?: number;
+  /**
+   * End the graph in a one-element Slice of the kernel's output (SINK_NODE), so the kernel writes
+   * into ONNX Runtime's own memory as it does inside a model, and the binding hands back one
+   * element instead of copying the whole output into a fresh buffer after every run (a copy that
+   * evicts the kernel's inputs from the cache before its next run). Not with `chain`.
+   */
+  sink?: boolean;
 }
+
+/** The node that ends a kernel model built with `sink`; its own time is not the kernel's. */
+export const SINK_NODE = 'pdjv_sink';
+
+/**
+ * Kernels that keep their graph output: ORT rewrites them through a Slice (its transpose optimizer
+ * moves a Transpose after the Slice, so the transpose would run on one element; a copy's Identity is
+ * removed). The test on ORT's optimized graphs (ort-cpu.test.ts) finds any other.
+ */
+const UNSINKABLE_OPS: ReadonlySet<KernelOp> = new Set<KernelOp>(['Transpose', 'CopyH2D', 'CopyD2H']);
+
+/** Whether `sink` ends this kernel in a Slice (else it is built as without). */
+export const sinkable = (spec: KernelSpec): boolean => !UNSINKABLE_OPS.has(spec.op);
 
 export const ONNX_DTYPE: Record<Dtype, OnnxDataTypeCode> = {
   fp32: OnnxDataType.FLOAT,
@@ -77,7 +97,8 @@ const OUT = 'Y';
 
 export function buildKernelModel(spec: KernelSpec, opts: BuildOptions = {}): KernelModel {
   const alone = kernelParts(spec, opts.weightsAsInputs ?? false);
-  const parts = opts.chain === undefined ? alone : repeatParts(alone, opts.chain);
+  const repeated = opts.chain === undefined ? alone : repeatParts(alone, opts.chain);
+  const parts = opts.sink && opts.chain === undefined && sinkable(spec) ? withSink(repeated) : repeated;
   const model = encodeModel({
     graph: {
       name: spec.id,
@@ -88,6 +109,36 @@ export function buildKernelModel(spec: KernelSpec, opts: BuildOptions = {}): Ker
     },
   });
   return { model, inputs: parts.inputs, outputName: parts.output.name, output: parts.output };
+}
+
+/** The kernel's output sliced to its first element (a scalar output stays as it is). */
+function withSink(parts: Parts): Parts {
+  const rank = parts.output.dims.length;
+  if (rank === 0 || parts.output.dims.some((d) => d < 1)) return parts;
+  const index = (name: string, v: number): TensorDef => ({
+    name,
+    dataType: OnnxDataType.INT64,
+    dims: [rank],
+    rawData: encodeValues('int64', new Array<number>(rank).fill(v)),
+  });
+  const output: KernelTensor = {
+    name: `${OUT}_sink`,
+    dims: new Array<number>(rank).fill(1),
+    dtype: parts.output.dtype,
+  };
+  const slice: NodeDef = {
+    opType: 'Slice',
+    inputs: [parts.output.name, 'sink_starts', 'sink_ends'],
+    outputs: [output.name],
+    name: SINK_NODE,
+    attributes: [],
+  };
+  return {
+    ...parts,
+    nodes: [...parts.nodes, slice],
+    output,
+    initializers: [...parts.initializers, index('sink_starts', 0), index('sink_ends', 1)],
+  };
 }
 
 function valueInfo(t: KernelTensor): ValueInfoDef {

@@ -37,6 +37,14 @@ describe('kernel runner child process (real ONNX Runtime)', () => {
     expect(k.medianUs).toBeLessThanOrEqual(w.medianUs);
   });
 
+  it('times a kernel whose output stays in ORT: the sink it ends in is neither timed nor reported', async () => {
+    const spec = makeKernel('Add', 'fp32', { n: 1 << 20 });
+    const o = succeeded(await runner.run({ spec, ep: { name: 'cpu', threads: 1 }, rule }));
+    expect(Object.values(o.nodeOps)).toEqual(['Add']);
+    expect(Object.keys(o.byOpUs)).toEqual(['Add']);
+    expect(o.kernelUs).toEqual(o.byOpUs.Add);
+  });
+
   it('says the CUDA provider is missing instead of failing obscurely', async () => {
     const o = await runner.run({
       spec: makeKernel('Relu', 'fp32', { n: 64 }),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Dtype } from '../../../../src-main/core/domain/measurement.js';
-import { buildKernelModel, type KernelModel } from '../../../../src-main/core/kernels/build.js';
+import { buildKernelModel, sinkable, type KernelModel } from '../../../../src-main/core/kernels/build.js';
 import { convOutDims, convPads, makeKernel, poolOutSize } from '../../../../src-main/core/kernels/cost.js';
 import { float32ToFloat16Bits, randomBytes, seededRandom } from '../../../../src-main/core/kernels/fill.js';
 import { float16BitsToFloat32 } from '../../../helpers/half-float.js';
@@ -217,6 +217,28 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
       for (const k of kernels) {
         const km = buildKernelModel(k);
         expect((await runOnCpu(km)).dims, k.id).toEqual(km.output.dims);
+      }
+    },
+  );
+
+  it(
+    'ends a kernel in a one-element sink when asked: its first value, after the graph ORT runs without it',
+    { timeout: 180_000 },
+    async () => {
+      const kernels = suiteKernels('quick', { dtypes: ['fp32', 'int64'] }).filter((k) => !k.gpuOnly);
+      const first = (t: ort.Tensor): unknown => (t.data as ArrayLike<unknown>)[0];
+      for (const k of kernels) {
+        const [full, fullOps] = await runOptimized(buildKernelModel(k), {});
+        const sunk = buildKernelModel(k, { sink: true });
+        const [y, ops] = await runOptimized(sunk, {});
+        if (!sinkable(k)) {
+          expect(ops, k.id).toEqual(fullOps);
+          continue;
+        }
+        expect(ops, k.id).toEqual([...fullOps, 'Slice']);
+        expect(y.dims, k.id).toEqual(full.dims.map(() => 1));
+        expect(sunk.output.dims, k.id).toEqual(y.dims);
+        if (k.op !== 'Sqrt' && k.op !== 'Log') expect(first(y), k.id).toEqual(first(full));
       }
     },
   );
