@@ -14,8 +14,9 @@
  * prompt on Llama 3's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
  * 1.046x + BOS tokens at 6.16 bytes a token, measured).
  * Each cell is run on SEEDS seeds and the median prediction kept. Where a source gives a curve (3 or
- * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate value is found
- * on the published and on the predicted curve (linear between the published rates).
+ * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate published value
+ * is found on the published and on the predicted curve by one rule: both read at the published
+ * rates only, first crossing, linear between the two rates around it (breakRate).
  * Writes bench/results/serving-rate-DATE.json and prints markdown.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -391,7 +392,7 @@ for (const { low, high } of splits)
   );
 lines.push('');
 lines.push(
-  "SLO breaking rate (SLO: 3x the curve's lowest-rate published value; \"none\": not broken within the published rates; predicted on the median of the seeds, and the range of the seeds' own breaks; both curves read linearly between the published rates, so a perfect model scores 0, but a knee between two rates moves both breaks by up to the gap. The published break lies after the last rate under the SLO; the predicted curve's own break from the median seed at 7 more rates between each pair):",
+  "SLO breaking rate. Rule, the same for the published and the predicted curve: SLO = 3x the curve's lowest-rate published value; each curve is read at the published rates only (the predicted one as the median of the seeds at each rate) and breaks at its first crossing, linear between the two rates around it; a curve already over the SLO at its lowest rate breaks there (only a predicted curve can). \"none\": not broken within the published rates. A perfect model scores 0, but a knee between two rates moves both breaks by up to the gap. Beside the error, not in it: the seeds' own breaks; the published rates the published break lies between; the predicted curve's own break from the median seed at 7 more rates between each pair:",
 );
 lines.push('');
 lines.push(
