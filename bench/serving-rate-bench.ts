@@ -11,8 +11,8 @@
  * (SGLang's own offline table: 4281.51 output tok/s / 22.03 req/s) and an assumed mean prompt of 215
  * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted. Where a
  * run states its total input and generated tokens, those give its means. A `--dataset-name random`
- * prompt on Llama 3's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
- * 1.046x + BOS tokens at 6.16 bytes a token, measured).
+ * prompt on Llama 3's or Qwen's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
+ * 1.046x + BOS tokens at 6.16 bytes a token, or 1.051x at 5.99, measured).
  * Each cell is run on SEEDS seeds and the median prediction kept. Where a source gives a curve (3 or
  * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate published value
  * is found on the published and on the predicted curve by one rule: both read at the published
@@ -37,7 +37,7 @@ import type { LatencySummary } from '../src-main/core/serving/serving-metrics.js
 import { servedFormat } from '../src-main/services/plan/serving-engine.js';
 import type { PlanRequest } from '../src-main/services/plan/plan-request.js';
 import { loadEngineTable, type EngineCell } from './engines/cells.js';
-import { LLAMA3_VOCAB, medianForMean, RANDOM_BYTES_PER_TOKEN, randomPromptTokens } from './lib/bench-workload.js';
+import { medianForMean, randomPromptOf, randomPromptTokens } from './lib/bench-workload.js';
 import { cellQuery, expressed } from './engines/engine-cell.js';
 import { exactGpu } from './lib/published-model.js';
 
@@ -87,7 +87,8 @@ function rulesOf(req: PlanRequest): EngineRules {
 /**
  * The cell's requests as the server sees them (bench-workload.ts): ShareGPT lengths (the run's stated
  * token totals where the source gives them, else the header's assumption); fixed lengths, where a
- * random-dataset prompt through Llama 3's tokenizer is re-encoded longer and packs 6.16 bytes a token.
+ * random-dataset prompt through a measured tokenizer (Llama 3's, Qwen's) is re-encoded longer and packs
+ * about 6 bytes a token.
  */
 function workloadOf(
   c: EngineCell,
@@ -115,10 +116,12 @@ function workloadOf(
   }
   const prompt = num(c, 'promptTokens') as number;
   const output = num(c, 'outputTokens') as number;
-  if (c.config.dataset === 'random' && entry.vocab === LLAMA3_VOCAB) {
-    const seen = randomPromptTokens(prompt);
+  const tokenizer =
+    c.config.dataset === 'random' && entry.vocab !== undefined ? randomPromptOf(entry.vocab) : undefined;
+  if (tokenizer) {
+    const seen = randomPromptTokens(prompt, tokenizer);
     return {
-      load: { prompt: seen, output, promptBytesPerToken: RANDOM_BYTES_PER_TOKEN },
+      load: { prompt: seen, output, promptBytesPerToken: tokenizer.bytesPerToken },
       lengths: `${prompt}/${output} random (server sees ${seen})`,
     };
   }
