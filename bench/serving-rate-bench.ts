@@ -11,11 +11,12 @@
  * (SGLang's own offline table: 4281.51 output tok/s / 22.03 req/s) and an assumed mean prompt of 215
  * tokens (no source here states it); sigma and the prompt mean are assumptions, not fitted. Where a
  * run states its total input and generated tokens, those give its means. A `--dataset-name random`
- * prompt on Llama 3's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
- * 1.046x + BOS tokens at 6.16 bytes a token, measured).
+ * prompt on Llama 3's or Qwen's tokenizer is served as the server re-encodes it (bench/lib/bench-workload.ts:
+ * 1.046x + BOS tokens at 6.16 bytes a token, or 1.051x at 5.99, measured).
  * Each cell is run on SEEDS seeds and the median prediction kept. Where a source gives a curve (3 or
- * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate value is found
- * on the published and on the predicted curve (linear between the published rates).
+ * more rates of one setting), the rate where it breaks an SLO of 3x its lowest-rate published value
+ * is found on the published and on the predicted curve by one rule: both read at the published
+ * rates only, first crossing, linear between the two rates around it (breakRate).
  * Writes bench/results/serving-rate-DATE.json and prints markdown.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -36,7 +37,7 @@ import type { LatencySummary } from '../src-main/core/serving/serving-metrics.js
 import { servedFormat } from '../src-main/services/plan/serving-engine.js';
 import type { PlanRequest } from '../src-main/services/plan/plan-request.js';
 import { loadEngineTable, type EngineCell } from './engines/cells.js';
-import { LLAMA3_VOCAB, medianForMean, RANDOM_BYTES_PER_TOKEN, randomPromptTokens } from './lib/bench-workload.js';
+import { medianForMean, randomPromptOf, randomPromptTokens } from './lib/bench-workload.js';
 import { cellQuery, expressed } from './engines/engine-cell.js';
 import { exactGpu } from './lib/published-model.js';
 
@@ -86,7 +87,8 @@ function rulesOf(req: PlanRequest): EngineRules {
 /**
  * The cell's requests as the server sees them (bench-workload.ts): ShareGPT lengths (the run's stated
  * token totals where the source gives them, else the header's assumption); fixed lengths, where a
- * random-dataset prompt through Llama 3's tokenizer is re-encoded longer and packs 6.16 bytes a token.
+ * random-dataset prompt through a measured tokenizer (Llama 3's, Qwen's) is re-encoded longer and packs
+ * about 6 bytes a token.
  */
 function workloadOf(
   c: EngineCell,
@@ -114,10 +116,12 @@ function workloadOf(
   }
   const prompt = num(c, 'promptTokens') as number;
   const output = num(c, 'outputTokens') as number;
-  if (c.config.dataset === 'random' && entry.vocab === LLAMA3_VOCAB) {
-    const seen = randomPromptTokens(prompt);
+  const tokenizer =
+    c.config.dataset === 'random' && entry.vocab !== undefined ? randomPromptOf(entry.vocab) : undefined;
+  if (tokenizer) {
+    const seen = randomPromptTokens(prompt, tokenizer);
     return {
-      load: { prompt: seen, output, promptBytesPerToken: RANDOM_BYTES_PER_TOKEN },
+      load: { prompt: seen, output, promptBytesPerToken: tokenizer.bytesPerToken },
       lengths: `${prompt}/${output} random (server sees ${seen})`,
     };
   }
@@ -391,7 +395,7 @@ for (const { low, high } of splits)
   );
 lines.push('');
 lines.push(
-  "SLO breaking rate (SLO: 3x the curve's lowest-rate published value; \"none\": not broken within the published rates; predicted on the median of the seeds, and the range of the seeds' own breaks; both curves read linearly between the published rates, so a perfect model scores 0, but a knee between two rates moves both breaks by up to the gap. The published break lies after the last rate under the SLO; the predicted curve's own break from the median seed at 7 more rates between each pair):",
+  "SLO breaking rate. Rule, the same for the published and the predicted curve: SLO = 3x the curve's lowest-rate published value; each curve is read at the published rates only (the predicted one as the median of the seeds at each rate) and breaks at its first crossing, linear between the two rates around it; a curve already over the SLO at its lowest rate breaks there (only a predicted curve can). \"none\": not broken within the published rates. A perfect model scores 0, but a knee between two rates moves both breaks by up to the gap. Beside the error, not in it: the seeds' own breaks; the published rates the published break lies between; the predicted curve's own break from the median seed at 7 more rates between each pair:",
 );
 lines.push('');
 lines.push(

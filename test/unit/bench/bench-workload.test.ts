@@ -1,12 +1,12 @@
 /**
  * The serving bench's workload as the server sees it (bench/lib/bench-workload.ts): a random-dataset
- * prompt re-encoded by Llama 3's tokenizer, and ShareGPT lengths whose means a run states.
+ * prompt re-encoded by Llama 3's or Qwen's tokenizer, and ShareGPT lengths whose means a run states.
  */
 import { describe, expect, it } from 'vitest';
 import {
   clampedLognormalMean,
   medianForMean,
-  RANDOM_BYTES_PER_TOKEN,
+  randomPromptOf,
   randomPromptTokens,
 } from '../../../bench/lib/bench-workload.js';
 import { sampleLengths } from '../../../src-main/core/serving/lengths.js';
@@ -16,7 +16,25 @@ describe('bench workload', () => {
     expect(randomPromptTokens(1000)).toBe(1047);
     expect(randomPromptTokens(5000)).toBe(5231);
     expect(randomPromptTokens(32000)).toBe(33473);
-    expect(RANDOM_BYTES_PER_TOKEN).toBeGreaterThan(3.94);
+    const llama3 = randomPromptOf(128_256);
+    expect(llama3?.bytesPerToken).toBe(6.16);
+    expect(randomPromptTokens(1000, llama3)).toBe(1047);
+  });
+
+  it("Qwen's tokenizer (QwQ-32B's 152,064 rows) re-encodes 1.051 N, adds no BOS, at 5.99 bytes a token", () => {
+    const qwen = randomPromptOf(152_064);
+    expect(qwen).toBeDefined();
+    expect(randomPromptTokens(1000, qwen)).toBe(1051);
+    expect(randomPromptTokens(5000, qwen)).toBe(5255);
+    expect(randomPromptTokens(32000, qwen)).toBe(33632);
+    expect(qwen?.bytesPerToken).toBe(5.99);
+    // Denser than English text (3.94 bytes a token), so its tokenizer takes longer a token.
+    expect(qwen?.bytesPerToken).toBeGreaterThan(3.94);
+  });
+
+  it('a vocabulary no tokenizer was measured on has no rule: its prompts stay as stated', () => {
+    expect(randomPromptOf(32_000)).toBeUndefined();
+    expect(randomPromptOf(151_936)).toBeUndefined();
   });
 
   it('the clamped lognormal mean matches its draws (the header assumption: median 138 -> mean 214)', () => {
