@@ -120,7 +120,7 @@ export function flashPrefillUs(
   const perPair = 4 * heads * d.headDim;
   const ownFlops = perPair * tokens * ((tokens + 1) / 2);
   const prefixFlops = perPair * tokens * past;
-  const rate = gpu.peak.fp16 * engine.attention.prefillShare;
+  const rate = gpu.peak.fp16 * gpu.sustained * engine.attention.prefillShare;
   const kernels = engine.attention.prefillKernels;
   const own = kernels && attentionPeakShare(gpu.architecture, kernels.chunk, tokens, true);
   const prefix = kernels && attentionPeakShare(gpu.architecture, kernels.prefix, past, false);
@@ -144,7 +144,7 @@ function attentionUs(dep: EngineDeployment, stage: EngineStage, load: StepLoad, 
       us += Math.max(computeUs, pastBytes / gpu.bytesPerUs);
     } else {
       const scores = heads * c.tokens * (cap(c.past) + c.tokens);
-      const gemmUs = (2 * flops) / (gpu.peak.fp16 * gpu.gemmFraction * engine.attention.prefillShare);
+      const gemmUs = (2 * flops) / (gpu.peak.fp16 * gpu.sustained * gpu.gemmFraction * engine.attention.prefillShare);
       us += gemmUs + (scores * 4 * 3) / gpu.bytesPerUs + 2 * engine.launches.gpuUs;
     }
   }

@@ -34,6 +34,15 @@ export interface GpuSpec {
   gemmFraction: number;
   gemmFp8Fraction: number;
   attentionFraction: number;
+  /**
+   * The share of those burst rates compute holds once the board sits at its power limit (the
+   * architecture's `sustained` of models/gpu-kernels.json: mamf-finder's MSMF over MAMF; 1 where
+   * none is measured). The fractions above are short bursts at the boost clock (mamf's best-of-sweep
+   * GEMMs, FlashAttention's tables); an engine's compute-bound kernels (a prefill, a large batch's
+   * GEMMs) run back to back and draw the board's full power, so the SM clock settles below boost.
+   * Memory-bound kernels keep their rate.
+   */
+  sustained: number;
   /** Output tile of a GEMM kernel per SM and wave: [rows, columns]. */
   tile: readonly [number, number];
   /** Launch, ramp and tail of one kernel on the GPU when kernels are queued back to back (µs). */
@@ -56,6 +65,7 @@ export function gpuSpec(d: GpuDatasheet, table: KernelEfficiencies = KERNEL_EFFI
     gemmFraction: arch.gemm,
     gemmFp8Fraction: arch.gemmFp8 ?? arch.gemm,
     attentionFraction: arch.attention,
+    sustained: arch.sustained ?? 1,
     tile: arch.tile,
     kernelUs: arch.kernelUs,
   };

@@ -225,7 +225,8 @@ export function gemvStreamBytesPerUs(gpu: GpuSpec, kernel: WeightKernel): number
 
 /**
  * A GEMM of `m` rows over an n x k weight (µs, without the kernel's fixed time): the larger of its
- * tiled arithmetic at the kernel's share of the GPU's GEMM rate, and its bytes (packed weights at
+ * tiled arithmetic at the kernel's share of the GPU's GEMM rate (at the sustained clock,
+ * GpuSpec.sustained), and its bytes (packed weights at
  * the kernel's streaming rate as a GEMV, else its streaming share; activations at the full bandwidth).
  */
 export function weightGemmUs(
@@ -245,7 +246,7 @@ export function weightGemmUs(
       : gpu.peak[kernel.compute] || gpu.peak.fp16;
   const share = gemv ? 1 : kernel.gemm;
   const dequantUs = kernel.dequantPass && !gemv ? (n * k * (bytesPerWeight + 2)) / gpu.bytesPerUs : 0;
-  const computeUs = tiledComputeUs(gpu, peak * fraction * share, m, n, k) + dequantUs;
+  const computeUs = tiledComputeUs(gpu, peak * fraction * share * gpu.sustained, m, n, k) + dequantUs;
   const streamRate = gemv ? gemvStreamBytesPerUs(gpu, kernel) : gpu.bytesPerUs * kernel.stream;
   const memoryUs = (n * k * bytesPerWeight) / streamRate + (m * (n + k) * 2) / gpu.bytesPerUs;
   return Math.max(computeUs, memoryUs);

@@ -67,10 +67,10 @@ describe('a prompt chunk’s flash attention', () => {
   });
 
   it('prices the chunk on its kernel and the cached prefix on the prefix kernel, each at its own key count', () => {
-    const own =
-      (perPair * 8192 * (8193 / 2)) / (H200.peak.fp16 * (attentionPeakShare('Hopper', 'fa3', 8192, true) as number));
-    const prefix =
-      (perPair * 8192 * 24576) / (H200.peak.fp16 * (attentionPeakShare('Hopper', 'fa2', 24576, false) as number));
+    // The tables are bursts at boost; a prompt's attention runs at the sustained clock (GpuSpec.sustained).
+    const rate = H200.peak.fp16 * H200.sustained;
+    const own = (perPair * 8192 * (8193 / 2)) / (rate * (attentionPeakShare('Hopper', 'fa3', 8192, true) as number));
+    const prefix = (perPair * 8192 * 24576) / (rate * (attentionPeakShare('Hopper', 'fa2', 24576, false) as number));
     expect(flashPrefillUs(dep, H200, heads, 8192, 0)).toBeCloseTo(own, 6);
     expect(flashPrefillUs(dep, H200, heads, 8192, 24576)).toBeCloseTo(own + prefix, 6);
   });
