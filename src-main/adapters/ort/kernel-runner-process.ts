@@ -12,6 +12,7 @@ import * as ort from 'onnxruntime-node';
 import { buildKernelModel, SINK_NODE } from '../../core/kernels/build.js';
 import { CHAIN_ELEMENTS, chainModel, parallelChainModel, WAKE_DIM } from '../../core/profiler/overhead.js';
 import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
+import { wholeReadingsMedianUs } from '../../core/profiler/trace-cost.js';
 import { errorMessage } from '../../core/errors.js';
 import { parseOnnxModel } from '../../core/onnx/onnx-parser.js';
 import { cudaLoadFailure, cudaUnavailableReason, isLibraryLoadFailure, sessionOptions } from './ep-options.js';
@@ -498,7 +499,7 @@ const TRACED_PASS: StoppingRule = {
 
 /**
  * A chain of `n` tiny nodes with the ORT trace on: the ORT trace's cost inside a node's trace time
- * (a tiny node's median trace time, µs) and the median model_run (µs).
+ * (a tiny node's median trace time, read between the whole µs ORT writes; µs) and the median model_run (µs).
  */
 async function tracedChain(n: number, job: OverheadJob): Promise<{ nodeUs: number | null; modelRunUs: number }> {
   const prefix = path.join(job.traceDir, `o${process.pid}_${job.id}_${n}`);
@@ -507,7 +508,8 @@ async function tracedChain(n: number, job: OverheadJob): Promise<{ nodeUs: numbe
     const { trace, timed } = await timeRuns(s, () => s.run(feeds, fetches), TRACED_PASS, prefix);
     const perNode = Object.values(trace.byNodeUs).flatMap((v) => timed(v));
     return {
-      nodeUs: perNode.length ? summarize(perNode).medianUs : null,
+      // Whole-µs readings: their median read between the integers, not one that flips (trace-cost.ts).
+      nodeUs: wholeReadingsMedianUs(perNode),
       modelRunUs: summarize(timed(trace.modelRunUs)).medianUs,
     };
   });

@@ -12,11 +12,42 @@
  *
  * Every traced node's reading holds the trace's cost, so that cost is at most the lowest
  * reading of a one-node label the run traced: the bound reads the run's own kernels, not one
- * chain, and a slow phase during the chain's pass cannot raise it. Pure.
+ * chain, and a slow phase during the chain's pass cannot raise it.
+ *
+ * The bound only lowers the figure. The chain's readings flipped upwards too: run w of
+ * bench:prediction (Zen 4, 2026-11-30) read 3 µs at two threads in its first profile and 4 µs in
+ * its second, while the quickest one-node kernels read 4 µs in both (and in both profiles of run
+ * v, whose chains read 3); every traced 2-thread label of the second run lost 1 µs and PaddleOCR
+ * cls came out 12.1% faster (bench/runs/h71-agree2.md). The chain's figure is therefore read
+ * between the integers (wholeReadingsMedianUs): readings split between 3 and 4 give a figure
+ * between them that moves with the split, not a whole microsecond that flips. Pure.
  */
 import { tracedLabelUs, type RunOverhead } from './overhead.js';
 
 type TraceOverhead = Pick<RunOverhead, 'nodeUs' | 'profilerNodeUs'>;
+
+/**
+ * The median of whole-microsecond trace readings read between the integers (µs): each reading k
+ * stands for the interval [k - 1/2, k + 1/2), and the median is placed inside the interval that
+ * holds the middle reading by the share of readings below it (the median of grouped data). Where
+ * every reading is the same k it is k, as the plain median; half at 3 and half at 4 give 3.5 (the
+ * plain median flips between 3 and 4 there). Readings that are not all whole: their plain median.
+ * Null for none.
+ */
+export function wholeReadingsMedianUs(readingsUs: readonly number[]): number | null {
+  const sorted = readingsUs.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  const n = sorted.length;
+  if (!n) return null;
+  if (!sorted.every((v) => Number.isInteger(v))) {
+    const mid = Math.floor(n / 2);
+    return n % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  }
+  // The interval of the middle reading: the first value with at least half the readings at or below it.
+  const k = sorted[Math.ceil(n / 2) - 1] as number;
+  const below = sorted.filter((v) => v < k).length;
+  const at = sorted.filter((v) => v === k).length;
+  return k - 0.5 + (n / 2 - below) / at;
+}
 
 /**
  * The trace reading (µs) behind a traced label of `nodes` nodes: tracedLabelUs undone. The label

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { tracedLabelUs } from '../../../../src-main/core/profiler/overhead.js';
+import { summarize } from '../../../../src-main/core/profiler/timing-stats.js';
 import {
   boundedTraceNodeUs,
   isWholeTraceReading,
   retracedLabelUs,
   traceReadingUs,
+  wholeReadingsMedianUs,
 } from '../../../../src-main/core/profiler/trace-cost.js';
 
 const at2 = { nodeUs: 0.2, profilerNodeUs: 2 };
@@ -68,5 +70,45 @@ describe('retracedLabelUs', () => {
     // 3 µs read less 3 µs sits on the floor (0.3 + 0.2); less 2 µs it is 1 + 0.2.
     expect(tracedLabelUs(3, 1, at3)).toBeCloseTo(0.5, 9);
     expect(retracedLabelUs(0.5, 1, at3, 2)).toBeCloseTo(1.2, 9);
+  });
+});
+
+describe('wholeReadingsMedianUs', () => {
+  /** A 256-node chain traced 10 times: `atLow` readings of `low` µs, the rest one µs more. */
+  const chain = (low: number, atLow: number): number[] => [
+    ...Array<number>(atLow).fill(low),
+    ...Array<number>(2560 - atLow).fill(low + 1),
+  ];
+
+  it('is the plain median where every reading is the same whole µs', () => {
+    expect(wholeReadingsMedianUs([3])).toBe(3);
+    expect(wholeReadingsMedianUs(chain(3, 2560))).toBe(3);
+    expect(wholeReadingsMedianUs(chain(3, 0))).toBe(4);
+  });
+
+  it('reads readings split between two whole µs between them, by the split', () => {
+    expect(wholeReadingsMedianUs(chain(3, 1280))).toBeCloseTo(3.5, 9);
+    expect(wholeReadingsMedianUs(chain(3, 1920))).toBeCloseTo(2.5 + 1280 / 1920, 9);
+    expect(wholeReadingsMedianUs([2, 3, 3, 3, 9])).toBeCloseTo(2.5 + 1.5 / 3, 9);
+  });
+
+  it('does not flip by a whole µs when the split crosses the middle (run w, 2 threads: 3 then 4 µs)', () => {
+    const first = chain(3, 1300);
+    const second = chain(3, 1260);
+    expect(summarize(first).medianUs).toBe(3);
+    expect(summarize(second).medianUs).toBe(4);
+    const a = wholeReadingsMedianUs(first) as number;
+    const b = wholeReadingsMedianUs(second) as number;
+    expect(Math.abs(a - b)).toBeLessThan(0.05);
+    // Every traced label of a run moves with the figure: a 4 µs reading's label, in both runs.
+    const label = (p: number): number => tracedLabelUs(4, 1, { nodeUs: 0.2, profilerNodeUs: p });
+    expect(Math.abs(label(a) - label(b))).toBeLessThan(0.05);
+    expect(label(3) - label(4)).toBeCloseTo(0.6, 9);
+  });
+
+  it('takes the plain median of readings that are not whole, and none of none', () => {
+    expect(wholeReadingsMedianUs([2.4, 3.1, 3.3, 8])).toBeCloseTo(3.2, 9);
+    expect(wholeReadingsMedianUs([])).toBeNull();
+    expect(wholeReadingsMedianUs([Number.NaN])).toBeNull();
   });
 });
