@@ -12,6 +12,7 @@ import * as ort from 'onnxruntime-node';
 import { buildKernelModel, SINK_NODE } from '../../core/kernels/build.js';
 import { CHAIN_ELEMENTS, chainModel, parallelChainModel, WAKE_DIM } from '../../core/profiler/overhead.js';
 import { shouldStop, summarize, type StopReason, type StoppingRule } from '../../core/profiler/timing-stats.js';
+import { groupReadings, wholeReadingsMedianUs, type TraceReadings } from '../../core/profiler/trace-cost.js';
 import { errorMessage } from '../../core/errors.js';
 import { parseOnnxModel } from '../../core/onnx/onnx-parser.js';
 import { cudaLoadFailure, cudaUnavailableReason, isLibraryLoadFailure, sessionOptions } from './ep-options.js';
@@ -498,16 +499,21 @@ const TRACED_PASS: StoppingRule = {
 
 /**
  * A chain of `n` tiny nodes with the ORT trace on: the ORT trace's cost inside a node's trace time
- * (a tiny node's median trace time, µs) and the median model_run (µs).
+ * (a tiny node's median trace time, read between the whole µs ORT writes; µs) and the median model_run (µs).
  */
-async function tracedChain(n: number, job: OverheadJob): Promise<{ nodeUs: number | null; modelRunUs: number }> {
+async function tracedChain(
+  n: number,
+  job: OverheadJob,
+): Promise<{ nodeUs: number | null; readings: TraceReadings; modelRunUs: number }> {
   const prefix = path.join(job.traceDir, `o${process.pid}_${job.id}_${n}`);
   const { feeds, fetches } = chainFeeds();
   return withSession(chainModel(n), job.ep, prefix, async (s) => {
     const { trace, timed } = await timeRuns(s, () => s.run(feeds, fetches), TRACED_PASS, prefix);
     const perNode = Object.values(trace.byNodeUs).flatMap((v) => timed(v));
     return {
-      nodeUs: perNode.length ? summarize(perNode).medianUs : null,
+      // Whole-µs readings: their median read between the integers, not one that flips (trace-cost.ts).
+      nodeUs: wholeReadingsMedianUs(groupReadings(perNode)),
+      readings: groupReadings(perNode),
       modelRunUs: summarize(timed(trace.modelRunUs)).medianUs,
     };
   });
@@ -546,16 +552,26 @@ async function runOverhead(job: OverheadJob): Promise<OverheadOutcome> {
     const longest = Math.max(...job.lengths);
     const tracedRuns: { nodes: number; modelRunUs: number }[] = [];
     let traceNodeUs: number | null = null;
+    let traceReadings: TraceReadings | undefined;
     for (const n of new Set([Math.min(...job.lengths), longest])) {
       const p = await tracedChain(n, job).catch(() => null);
       if (!p) continue;
       tracedRuns.push({ nodes: n, modelRunUs: p.modelRunUs });
-      if (n === longest) traceNodeUs = p.nodeUs;
+      if (n === longest) [traceNodeUs, traceReadings] = [p.nodeUs, p.readings];
     }
     const binding = [];
     for (const e of job.bindingElements ?? []) binding.push(await timeOneNode(e, job));
     const wake = job.wakeLengths?.length ? await timeWake(job) : undefined;
-    return { id: job.id, ok: true, points, traceNodeUs, tracedRuns, binding, ...(wake ? { wake } : {}) };
+    return {
+      id: job.id,
+      ok: true,
+      points,
+      traceNodeUs,
+      ...(traceReadings ? { traceReadings } : {}),
+      tracedRuns,
+      binding,
+      ...(wake ? { wake } : {}),
+    };
   } catch (e) {
     const msg = errorMessage(e);
     return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };

@@ -7,6 +7,7 @@ import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { Dtype } from '../../core/domain/measurement.js';
 import type { KernelSpec } from '../../core/kernels/types.js';
 import type { StoppingRule, StopReason } from '../../core/profiler/timing-stats.js';
+import type { TraceReadings } from '../../core/profiler/trace-cost.js';
 
 export interface RunJob {
   id: number;
@@ -136,6 +137,8 @@ export type OverheadOutcome =
       points: { nodes: number; medianUs: number }[];
       /** Median trace time of one tiny node with the ORT trace on: what the ORT trace adds to every node's time (µs). */
       traceNodeUs: number | null;
+      /** The longest traced chain's per-node trace readings behind traceNodeUs: how many read each whole µs. */
+      traceReadings?: TraceReadings;
       /** The shortest and longest chains with the ORT trace on: median model_run (µs). */
       tracedRuns?: { nodes: number; modelRunUs: number }[];
       /** One-node models per size: input + output bytes, untraced wall (feeds only), traced model_run. */

@@ -25,6 +25,7 @@
 import { encodeModel, OnnxDataType, type NodeDef, type TensorDef } from '../onnx/model-builder.js';
 import { mlasGemmThreads } from '../workload/parallel-split.js';
 import { fitLine, fitRobustLine, medianPairwiseSlope } from './device-summary.js';
+import type { TraceReadings } from './trace-cost.js';
 
 /** Chain lengths timed on each device. */
 export const CHAIN_LENGTHS: readonly number[] = [1, 16, 64, 256];
@@ -61,6 +62,11 @@ export interface RunOverhead {
    * `profiler...` for ORT's profiler: stored profiles keep the key.)
    */
   profilerNodeUs: number | null;
+  /**
+   * The traced chain's per-node readings profilerNodeUs was read from, grouped by whole µs (before
+   * any bound): kept so a stored profile can be read again. Absent in older profiles and off ORT.
+   */
+  profilerNodeReadings?: TraceReadings;
   /** The chain timings the fit came from: nodes -> median µs. */
   points: { nodes: number; medianUs: number }[];
   /** The Node binding's share of runUs and its cost per byte; null when not measured. */

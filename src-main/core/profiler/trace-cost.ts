@@ -12,11 +12,57 @@
  *
  * Every traced node's reading holds the trace's cost, so that cost is at most the lowest
  * reading of a one-node label the run traced: the bound reads the run's own kernels, not one
- * chain, and a slow phase during the chain's pass cannot raise it. Pure.
+ * chain, and a slow phase during the chain's pass cannot raise it.
+ *
+ * The bound only lowers the figure. The chain's readings flipped upwards too: run w of
+ * bench:prediction (Zen 4, 2026-11-30) read 3 µs at two threads in its first profile and 4 µs in
+ * its second, while the quickest one-node kernels read 4 µs in both (and in both profiles of run
+ * v, whose chains read 3); every traced 2-thread label of the second run lost 1 µs and PaddleOCR
+ * cls came out 12.1% faster (bench/runs/h71-agree2.md). The chain's figure is therefore read
+ * between the integers (wholeReadingsMedianUs): readings split between 3 and 4 give a figure
+ * between them that moves with the split, not a whole microsecond that flips. Pure.
  */
 import { tracedLabelUs, type RunOverhead } from './overhead.js';
 
 type TraceOverhead = Pick<RunOverhead, 'nodeUs' | 'profilerNodeUs'>;
+
+/** Trace readings grouped by value, ascending: how many read each (µs). What a run keeps of its chain. */
+export type TraceReadings = { us: number; count: number }[];
+
+/** The readings grouped by value (finite ones only), ascending. */
+export function groupReadings(readingsUs: readonly number[]): TraceReadings {
+  const counts = new Map<number, number>();
+  for (const v of readingsUs) if (Number.isFinite(v)) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([us, count]) => ({ us, count }));
+}
+
+/**
+ * The median of whole-microsecond trace readings read between the integers (µs): each reading k
+ * stands for the interval [k - 1/2, k + 1/2), and the median is placed inside the interval that
+ * holds the middle reading by the share of readings below it (the median of grouped data). Where
+ * every reading is the same k it is k, as the plain median; half at 3 and half at 4 give 3.5 (the
+ * plain median flips between 3 and 4 there). Readings that are not all whole: their plain median.
+ * Null for none. Reads the readings grouped (groupReadings), as a run keeps them.
+ */
+export function wholeReadingsMedianUs(readings: TraceReadings): number | null {
+  const groups = readings.filter((g) => Number.isFinite(g.us) && g.count > 0).sort((a, b) => a.us - b.us);
+  const n = groups.reduce((a, g) => a + g.count, 0);
+  if (!n) return null;
+  /** The reading at a 0-based position of the sorted readings. */
+  const at = (i: number): number => {
+    let seen = 0;
+    for (const g of groups) if ((seen += g.count) > i) return g.us;
+    return groups[groups.length - 1]?.us ?? Number.NaN;
+  };
+  if (!groups.every((g) => Number.isInteger(g.us))) return (at(Math.floor((n - 1) / 2)) + at(Math.floor(n / 2))) / 2;
+  // The interval of the middle reading: the first value with at least half the readings at or below it.
+  let below = 0;
+  for (const g of groups) {
+    if (below + g.count >= n / 2) return g.us - 0.5 + (n / 2 - below) / g.count;
+    below += g.count;
+  }
+  return null;
+}
 
 /**
  * The trace reading (µs) behind a traced label of `nodes` nodes: tracedLabelUs undone. The label

@@ -62,7 +62,15 @@ export async function measureOverhead(st: RunState): Promise<RunOverhead | null>
   const wakeUs = wake ? fitWake(wake.atThreads, wake.atOneThread) : null;
   const threads = st.target.ep.name === 'cpu' ? st.target.ep.threads : 1;
   const parallelOpUs = wake ? fitParallelOp(wake.atThreads, wake.atOneThread, threads) : null;
-  return { ...fitted, binding, profilerRunNodeUs: perNode, wakeUs, parallelOpUs };
+  const readings = outcome.traceReadings;
+  return {
+    ...fitted,
+    ...(readings ? { profilerNodeReadings: readings } : {}),
+    binding,
+    profilerRunNodeUs: perNode,
+    wakeUs,
+    parallelOpUs,
+  };
 }
 
 /** The calibration models prepared on the device (calibration-service.ts); null when the runner cannot run models. */

@@ -48,8 +48,10 @@ export function boundTraceCost(st: RunState): TraceCostBound | null {
   st.reorders.remake(remake(1));
   st.overhead = { ...o, profilerNodeUs: bounded };
   const rows = st.traced.size + st.reorders.count;
+  // The chain's figure is read between whole µs (wholeReadingsMedianUs): two decimals, no float tails.
+  const us = (v: number): string => String(Number(v.toFixed(2)));
   st.report.notes.push(
-    `ORT trace cost per node: the chain read ${o.profilerNodeUs} µs, the run's quickest traced node ${bounded} µs; ${rows} traced labels re-made with ${bounded} µs.`,
+    `ORT trace cost per node: the chain read ${us(o.profilerNodeUs)} µs, the run's quickest traced node ${us(bounded)} µs; ${rows} traced labels re-made with ${us(bounded)} µs.`,
   );
   return { chainUs: o.profilerNodeUs, boundedUs: bounded, rows };
 }

@@ -7,6 +7,7 @@ import { buildKernelModel, kernelChainable } from '../../../../src-main/core/ker
 import { chainParts, isChainable } from '../../../../src-main/core/kernels/chain.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { parseOnnxModel } from '../../../../src-main/core/onnx/onnx-parser.js';
+import { wholeReadingsMedianUs } from '../../../../src-main/core/profiler/trace-cost.js';
 import {
   BINDING_ELEMENTS,
   CHAIN_LENGTHS,
@@ -123,6 +124,11 @@ describe('kernel runner: untraced timings (real ONNX Runtime)', () => {
     // 256 nodes cost more than one: the per-node cost is real.
     expect(o.points[3]?.medianUs).toBeGreaterThan(o.points[0]?.medianUs ?? Infinity);
     expect(o.traceNodeUs).toBeGreaterThan(0);
+    // The readings it came from are kept, whole µs (ORT's trace), 256 nodes x 10 runs; read again they give it.
+    const readings = o.traceReadings ?? [];
+    expect(readings.reduce((a, g) => a + g.count, 0)).toBe(2560);
+    expect(readings.every((g) => Number.isInteger(g.us))).toBe(true);
+    expect(wholeReadingsMedianUs(readings)).toBe(o.traceNodeUs);
     // The shortest and longest chains ORT-traced: model_run grows with the nodes.
     expect(o.tracedRuns?.map((p) => p.nodes)).toEqual([1, 256]);
     expect(o.tracedRuns?.[1]?.modelRunUs).toBeGreaterThan(o.tracedRuns?.[0]?.modelRunUs ?? Infinity);

@@ -71,6 +71,12 @@ describe('boundTraceCost: the trace cost no higher than the run’s quickest tra
     expect(st.report.notes[0]).toContain('the chain read 3 µs');
   });
 
+  it('bounds a chain read between whole µs, and its note says both figures to two decimals', () => {
+    const { st, result } = run(2.5 + 1280 / 1300, [[relu, 1, 3]], 4);
+    expect(result?.boundedUs).toBe(3);
+    expect(st.report.notes[0]).toContain("the chain read 3.48 µs, the run's quickest traced node 3 µs");
+  });
+
   it('leaves the run alone when no one-node reading is below the chain, or only a two-node one is', () => {
     expect(run(2, [[relu, 1, 2]], 3).result).toBeNull();
     const twoNodes = run(3, [[conv, 2, 4]], 5);
