@@ -509,11 +509,11 @@ async function tracedChain(
   const { feeds, fetches } = chainFeeds();
   return withSession(chainModel(n), job.ep, prefix, async (s) => {
     const { trace, timed } = await timeRuns(s, () => s.run(feeds, fetches), TRACED_PASS, prefix);
-    const perNode = Object.values(trace.byNodeUs).flatMap((v) => timed(v));
+    const readings = groupReadings(Object.values(trace.byNodeUs).flatMap((v) => timed(v)));
     return {
       // Whole-µs readings: their median read between the integers, not one that flips (trace-cost.ts).
-      nodeUs: wholeReadingsMedianUs(groupReadings(perNode)),
-      readings: groupReadings(perNode),
+      nodeUs: wholeReadingsMedianUs(readings),
+      readings,
       modelRunUs: summarize(timed(trace.modelRunUs)).medianUs,
     };
   });

@@ -9,6 +9,7 @@ import {
   architectureEfficiency,
   KERNEL_EFFICIENCIES,
   memoryEfficiency,
+  sustainedShare,
   type KernelEfficiencies,
 } from '../predictor/kernel-efficiency.js';
 
@@ -65,7 +66,7 @@ export function gpuSpec(d: GpuDatasheet, table: KernelEfficiencies = KERNEL_EFFI
     gemmFraction: arch.gemm,
     gemmFp8Fraction: arch.gemmFp8 ?? arch.gemm,
     attentionFraction: arch.attention,
-    sustained: arch.sustained ?? 1,
+    sustained: sustainedShare(arch),
     tile: arch.tile,
     kernelUs: arch.kernelUs,
   };

@@ -43,6 +43,7 @@ import {
   architectureEfficiency,
   KERNEL_EFFICIENCIES,
   memoryEfficiency,
+  sustainedShare,
   type KernelEfficiencies,
   type WeightKindEfficiency,
 } from './kernel-efficiency.js';
@@ -157,7 +158,7 @@ export class DatasheetPredictor implements Predictor {
    * under the board's power limit), else 1. Memory-bound kernels keep their rate.
    */
   private computeShare(): number {
-    return this.opts.training ? (this.arch.sustained ?? 1) : 1;
+    return this.opts.training ? sustainedShare(this.arch) : 1;
   }
 
   private kernelUs(q: OpQuery): { us: number; warning: string | null } {

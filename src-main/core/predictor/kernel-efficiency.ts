@@ -82,6 +82,9 @@ export function architectureEfficiency(architecture: string, table = KERNEL_EFFI
   return known[known.length - 1] as ArchitectureEfficiency;
 }
 
+/** The share of its burst compute rate an architecture holds at its power limit (`sustained`); 1 where none is measured. */
+export const sustainedShare = (arch: ArchitectureEfficiency): number => arch.sustained ?? 1;
+
 /** Achieved fraction of a memory type's datasheet bandwidth (HBM3, GDDR6X...); 0.85 when unlisted. */
 export function memoryEfficiency(memoryType: string, table = KERNEL_EFFICIENCIES): number {
   return table.memory[memoryType]?.bandwidth ?? 0.85;
