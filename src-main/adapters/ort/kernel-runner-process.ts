@@ -143,8 +143,12 @@ async function runJob(job: RunJob): Promise<RunOutcome> {
 /**
  * The kernel alone and `chain` copies of it in a chain, ORT trace off, one run of each in
  * turn (a slow moment of the machine hits both alike), until both medians are pinned down.
+ * With an intra-op pool (more than one CPU thread) each session has a pool of its own, and an
+ * idle pool's workers keep spinning while the other session runs: a third busy thread on the
+ * cores the kernel uses. So there the two are timed one after the other, each session alone.
  */
 async function runChained(job: RunJob): Promise<RunOutcome> {
+  if (job.ep.name === 'cpu' && job.ep.threads > 1) return runChainedAlone(job);
   const copies = job.chain ?? 1;
   const sessions: ort.InferenceSession[] = [];
   try {
@@ -210,6 +214,68 @@ async function runChained(job: RunJob): Promise<RunOutcome> {
   } finally {
     for (const s of sessions) await s.release().catch(() => undefined);
   }
+}
+
+/** Rounds of runChainedAlone: each times the kernel, then its chain, so drift between them stays within a round. */
+const ALONE_ROUNDS = 3;
+
+/**
+ * runChained where each session has its own thread pool: in each of ALONE_ROUNDS rounds the
+ * kernel alone, then its chain, each in a session of its own that is released before the next
+ * opens, on a sixth of the budget each; samples are paired within a round. Measured on the
+ * 2-vCPU Zen 4 VM at 2 threads (bench/runs/h77-pools.md): Add of 1e5 elements read 9.7-18.7 µs
+ * (median 15, the 1-thread 14.7) with the two sessions alive in turn, and 7.8-9.6 µs one
+ * session at a time.
+ */
+async function runChainedAlone(job: RunJob): Promise<RunOutcome> {
+  const copies = job.chain ?? 1;
+  const part: StoppingRule = { ...job.rule, budgetMs: job.rule.budgetMs / (2 * ALONE_ROUNDS) };
+  const built = [1, copies].map((chain) => buildKernelModel(job.spec, { chain }));
+  const singleUs: number[] = [];
+  const chainUs: number[] = [];
+  let sessionCreateMs = 0;
+  const meter = besideMeter();
+  let stop: StopReason = 'converged';
+  try {
+    for (let r = 0; r < ALONE_ROUNDS; r++) {
+      const round: number[][] = [];
+      for (const b of built) {
+        const t0 = performance.now();
+        const opened = await openSession(b.model, sessionOptions(job.ep, null));
+        sessionCreateMs += performance.now() - t0;
+        if (!('session' in opened)) return { id: job.id, ok: false, ...opened };
+        const session = opened.session;
+        try {
+          const feeds = makeFeeds(b.inputs);
+          const fetches = { [b.outputName]: outputTensor(b.output) };
+          const loop = await timeLoop(() => session.run(feeds, fetches), { ...part, warmupRuns: part.warmupRuns + 1 });
+          round.push(loop.wallUs);
+          if (loop.stop !== 'converged') stop = loop.stop;
+        } finally {
+          await session.release().catch(() => undefined);
+        }
+      }
+      const n = Math.min(round[0]?.length ?? 0, round[1]?.length ?? 0);
+      singleUs.push(...(round[0] ?? []).slice(0, n));
+      chainUs.push(...(round[1] ?? []).slice(0, n));
+    }
+  } catch (e) {
+    const msg = errorMessage(e);
+    return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
+  }
+  return {
+    id: job.id,
+    ok: true,
+    kernelUs: chainUs.map((v, i) => (v - (singleUs[i] as number)) / (copies - 1)),
+    wallUs: singleUs,
+    providers: [],
+    byOpUs: {},
+    nodeOps: {},
+    chained: { copies, singleUs, chainUs },
+    stop,
+    sessionCreateMs,
+    beside: meter(),
+  };
 }
 
 /** Opens a session, or says why not as a failed outcome. */
@@ -428,7 +494,9 @@ interface ChainVariant {
  * Each chain's wall time, ORT trace off: the lowest over `rounds` rounds that visit every length
  * (of every variant) in turn of that round's median, so a disturbance that lasts through one
  * length's timing does not become its time (one such burst had made a 64-node chain read 52 µs
- * where the line says 23). One list of points per variant.
+ * where the line says 23). One list of points per variant. Where a variant has an intra-op pool
+ * (more than one CPU thread), each visit opens its own session and releases it after: an idle
+ * session's pool keeps spinning beside the one timed (runChainedAlone).
  */
 async function timeChains(
   lengths: readonly number[],
@@ -436,30 +504,43 @@ async function timeChains(
   variants: readonly ChainVariant[],
   rule: StoppingRule,
 ): Promise<{ nodes: number; medianUs: number }[][]> {
-  const timed: { variant: number; nodes: number; session: ort.InferenceSession; run: () => Promise<unknown> }[] = [];
+  const pooled = variants.some((v) => v.ep.name === 'cpu' && v.ep.threads > 1);
+  const entries = variants.flatMap((v, variant) => lengths.map((nodes) => ({ variant, nodes, v })));
+  const kept = new Map<number, ChainSession>();
   try {
-    for (const [variant, v] of variants.entries()) {
-      const { feeds, fetches } = chainFeeds(v.dims);
-      for (const n of lengths) {
-        const opened = await openSession(v.model(n), sessionOptions(v.ep, null));
-        if (!('session' in opened)) throw new Error(opened.error);
-        const session = opened.session;
-        timed.push({ variant, nodes: n, session, run: () => session.run(feeds, fetches) });
-      }
-    }
-    const lowest = timed.map(() => Number.POSITIVE_INFINITY);
+    const lowest = entries.map(() => Number.POSITIVE_INFINITY);
     const perRound = { ...rule, budgetMs: rule.budgetMs / rounds };
     for (let r = 0; r < rounds; r++)
-      for (const [i, t] of timed.entries()) {
-        await warmFor(t.run, r === 0 ? OVERHEAD_WARMUP_MS : OVERHEAD_WARMUP_MS / 5);
-        lowest[i] = Math.min(lowest[i] as number, summarize(await timeUntraced(t.run, perRound)).medianUs);
+      for (const [i, e] of entries.entries()) {
+        const t = kept.get(i) ?? (await openChain(e.v, e.nodes));
+        try {
+          await warmFor(t.run, r === 0 || pooled ? OVERHEAD_WARMUP_MS : OVERHEAD_WARMUP_MS / 5);
+          lowest[i] = Math.min(lowest[i] as number, summarize(await timeUntraced(t.run, perRound)).medianUs);
+        } finally {
+          if (pooled) await t.session.release().catch(() => undefined);
+          else kept.set(i, t);
+        }
       }
     return variants.map((_, v) =>
-      timed.flatMap((t, i) => (t.variant === v ? [{ nodes: t.nodes, medianUs: lowest[i] as number }] : [])),
+      entries.flatMap((e, i) => (e.variant === v ? [{ nodes: e.nodes, medianUs: lowest[i] as number }] : [])),
     );
   } finally {
-    for (const t of timed) await t.session.release().catch(() => undefined);
+    for (const t of kept.values()) await t.session.release().catch(() => undefined);
   }
+}
+
+interface ChainSession {
+  session: ort.InferenceSession;
+  run: () => Promise<unknown>;
+}
+
+/** A session of variant `v`'s chain of `nodes` nodes, with its feeds bound; throws when it cannot open. */
+async function openChain(v: ChainVariant, nodes: number): Promise<ChainSession> {
+  const { feeds, fetches } = chainFeeds(v.dims);
+  const opened = await openSession(v.model(nodes), sessionOptions(v.ep, null));
+  if (!('session' in opened)) throw new Error(opened.error);
+  const session = opened.session;
+  return { session, run: () => session.run(feeds, fetches) };
 }
 
 /** The pool's wake-up chains (parallelChainModel) at the job's thread count and at one thread, interleaved. */

@@ -168,6 +168,18 @@ describe('kernel runner: untraced timings (real ONNX Runtime)', () => {
     expect(median(o.chained?.chainUs ?? [])).toBeGreaterThan(median(o.chained?.singleUs ?? []));
   });
 
+  it('at 2 threads times a kernel alone, then its chain, each session alone: paired samples', async () => {
+    const spec = makeKernel('Add', 'fp32', { n: 1 << 16 });
+    const o = await runner.run({ spec, ep: { name: 'cpu', threads: 2 }, rule, chain: 5 });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.chained?.copies).toBe(5);
+    expect(o.chained?.singleUs.length).toBeGreaterThan(0);
+    expect(o.chained?.singleUs.length).toBe(o.chained?.chainUs.length);
+    expect(o.kernelUs).toHaveLength(o.chained?.chainUs.length ?? -1);
+    expect([...(o.chained?.singleUs ?? []), ...(o.chained?.chainUs ?? [])].every((v) => v > 0)).toBe(true);
+  });
+
   it('measures a model end to end with the ORT trace off, then attributes in a traced pass', async () => {
     const o = await runner.runModel({
       modelPath: cls,
