@@ -194,20 +194,7 @@ async function runChained(job: RunJob): Promise<RunOutcome> {
               ? b
               : a;
     }
-    const perCopy = chainUs.map((v, i) => (v - (singleUs[i] ?? 0)) / (copies - 1));
-    return {
-      id: job.id,
-      ok: true,
-      kernelUs: perCopy,
-      wallUs: singleUs,
-      providers: [],
-      byOpUs: {},
-      nodeOps: {},
-      chained: { copies, singleUs, chainUs },
-      stop,
-      sessionCreateMs,
-      beside: meter(),
-    };
+    return chainedOutcome(job.id, { copies, singleUs, chainUs }, stop, sessionCreateMs, meter());
   } catch (e) {
     const msg = errorMessage(e);
     return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
@@ -263,18 +250,30 @@ async function runChainedAlone(job: RunJob): Promise<RunOutcome> {
     const msg = errorMessage(e);
     return { id: job.id, ok: false, kind: classifyOrtError(msg), error: cleanOrtMessage(msg) };
   }
+  return chainedOutcome(job.id, { copies, singleUs, chainUs }, stop, sessionCreateMs, meter());
+}
+
+/** A chained timing's outcome: each run pair's (chain - single) / (copies - 1) as the kernel's samples. */
+function chainedOutcome(
+  id: RunJob['id'],
+  chained: { copies: number; singleUs: number[]; chainUs: number[] },
+  stop: StopReason,
+  sessionCreateMs: number,
+  beside: ReturnType<ReturnType<typeof besideMeter>>,
+): RunOutcome {
+  const { copies, singleUs, chainUs } = chained;
   return {
-    id: job.id,
+    id,
     ok: true,
-    kernelUs: chainUs.map((v, i) => (v - (singleUs[i] as number)) / (copies - 1)),
+    kernelUs: chainUs.map((v, i) => (v - (singleUs[i] ?? 0)) / (copies - 1)),
     wallUs: singleUs,
     providers: [],
     byOpUs: {},
     nodeOps: {},
-    chained: { copies, singleUs, chainUs },
+    chained,
     stop,
     sessionCreateMs,
-    beside: meter(),
+    beside,
   };
 }
 
