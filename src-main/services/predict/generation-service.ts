@@ -30,7 +30,7 @@ import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { deviceMemoryBytes } from '../plan/device-memory.js';
 import type { DeviceGroup } from './training-data.js';
-import { coldWeightsOn, decodeBandwidthGBps } from './stream-rate.js';
+import { coldWeightsOn, decodeBandwidthGBps, slowerThreadsNote } from './stream-rate.js';
 import { weightBytes, weightsRunCold, type ColdWeights } from '../../core/workload/cold-weights.js';
 import { pickDevice, predictOnDevice } from '../workload/workload-service.js';
 import { deviceOverhead } from '../workload/stored-device-figures.js';
@@ -150,6 +150,8 @@ export function decodeDevice(
     warnings.push(
       `${device.deviceKey}: no matrix-vector product over streamed weights was profiled; decode uses the elementwise bandwidth (likely too fast)`,
     );
+  const slower = streamed === null ? null : slowerThreadsNote(db, device, streamed, matrixBytes);
+  if (slower) warnings.push(slower);
   let peak = f.peakGflops[dtype];
   if (peak === undefined) {
     peak = f.peakGflops.fp32 ?? 1;

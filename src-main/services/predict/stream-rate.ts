@@ -10,6 +10,7 @@ import type { Database } from '../../adapters/store/types.js';
 import type { Mode } from '../../core/domain/mode.js';
 import type { ColdWeights } from '../../core/workload/cold-weights.js';
 import { loadTrainingData, type DeviceGroup, type TrainingData } from './training-data.js';
+import { count } from '../../core/text/plural.js';
 
 /** Weights beyond every cache: a matrix-vector product over them streams from memory (32 MiB and more). */
 const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
@@ -69,6 +70,36 @@ export function decodeBandwidthGBps(
     )
     .map((s) => ({ matrixBytes: s.bytes, gbps: s.bytes / (s.timeUs * 1e3) }));
   return rates.length ? streamRateAt(rates) : null;
+}
+
+/** A rate this far below the 1-thread one is beyond the rounds' spread at 2 threads (±20-27%, docs/profiling.md). */
+const SLOWER_THAN_ONE_THREAD = 1 / 1.3;
+
+/**
+ * What to tell a user whose device streams weights slower at its thread count than the same
+ * machine's same engine does at one thread (its own 1-thread profile): decode runs faster at one
+ * thread there. Null when it does not, or there is no 1-thread profile to compare with.
+ */
+export function slowerThreadsNote(
+  db: Database,
+  device: DeviceGroup,
+  streamedGBps: number,
+  matrixBytes?: number,
+): string | null {
+  if (device.features.kind !== 'cpu' || (device.threads ?? 1) <= 1) return null;
+  const data = loadTrainingData(db, { machineId: device.machineId });
+  const single = data.devices.find(
+    (d) => d.deviceKey === device.deviceKey && d.executionProvider === device.executionProvider && d.threads === 1,
+  );
+  const chains = single ? streamChains(data, single) : [];
+  if (!chains.length) return null;
+  const alone = streamRateAt(chains, matrixBytes);
+  if (streamedGBps >= alone * SLOWER_THAN_ONE_THREAD) return null;
+  const why =
+    device.executionProvider === 'torch-cpu'
+      ? "; PyTorch's OpenMP pool, woken by the step's parallel ops, slows the products it runs on one thread, and OMP_WAIT_POLICY=PASSIVE gave the 1-thread speed back on the project's 2-vCPU VM (docs/profiling.md)"
+      : '';
+  return `${device.deviceKey} at ${count(device.threads ?? 1, 'thread')} streams a decode step's weights at ${streamedGBps.toFixed(1)} GB/s, at 1 thread at ${alone.toFixed(1)} GB/s: decode is predicted faster at --threads 1${why}`;
 }
 
 const ownProfiled = (s: Sample, device: DeviceGroup): boolean =>

@@ -90,11 +90,11 @@ describe('predictGeneration', () => {
   });
 });
 
-/** Chains of distinct GEMVs stored in the seeded CPU's 1-thread profile: [d, weights, GB/s]. */
-function storeChains(db: Database, chains: [number, number, number][]): void {
+/** Chains of distinct GEMVs stored in the seeded CPU's profile at `threads` (1 or 16): [d, weights, GB/s]. */
+function storeChains(db: Database, chains: [number, number, number][], threads = 1): void {
   const repo = new ProfileRepo(db);
-  const run = repo.listRuns(SEEDED_MACHINE).find((r) => r.threads === 1);
-  if (!run) throw new Error('no 1-thread run');
+  const run = repo.listRuns(SEEDED_MACHINE).find((r) => r.threads === threads);
+  if (!run) throw new Error(`no ${threads}-thread run`);
   repo.insertMeasurements(
     run.id,
     chains.map(([d, distinct, gbps]) => {
@@ -104,7 +104,7 @@ function storeChains(db: Database, chains: [number, number, number][]): void {
         runId: run.id,
         deviceKey: 'cpu',
         executionProvider: 'cpu',
-        threads: 1,
+        threads,
         op: k.op,
         family: k.family,
         shape: k.shape,
@@ -142,6 +142,25 @@ describe('decode streams weights at the rate of the profile’s distinct-GEMV ch
     expect(after.firstStep.memoryUs).toBeCloseTo((after.firstStep.bytes - cacheRead) / 20e3, 3);
     expect(after.firstStep.bytes).toBe(before.firstStep.bytes);
     expect(after.firstStep.memoryUs).not.toBeCloseTo(before.firstStep.memoryUs, 0);
+  });
+
+  it('says when the device streams slower at its thread count than at one thread, and not otherwise', () => {
+    const at16 = (gbps: number): string[] => {
+      const db = trainedStore();
+      storeChains(db, [[2048, 8, 20]], 1);
+      storeChains(db, [[2048, 8, gbps]], 16);
+      return predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', threads: 16, prompt: 16, tokens: 1 }).warnings;
+    };
+    const said = (ws: string[]): string | undefined =>
+      ws.find((w) => w.includes('decode is predicted faster at --threads 1'));
+    expect(said(at16(18))).toBeUndefined();
+    expect(said(at16(5))).toMatch(
+      /^cpu at 16 threads streams a decode step's weights at 5\.0 GB\/s, at 1 thread at 20\.0 GB\/s/,
+    );
+    const db = trainedStore();
+    storeChains(db, [[2048, 8, 20]], 1);
+    const one = predictGeneration(db, 'llama-3.1-8b', { device: 'cpu', threads: 1, prompt: 16, tokens: 1 });
+    expect(said(one.warnings)).toBeUndefined();
   });
 
   it('prices the prompt’s last-position LM head at no less than its weights streamed from memory', () => {
