@@ -8,7 +8,13 @@ const mk = async (f, t) =>
     intraOpNumThreads: t,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
-    ...(process.env.STOP ? { extra: { session: { force_spinning_stop: process.env.STOP } } } : {}),
+    // STOP=1: session.force_spinning_stop; SPIN=0: session.intra_op.allow_spinning off.
+    extra: {
+      session: {
+        ...(process.env.STOP ? { force_spinning_stop: process.env.STOP } : {}),
+        ...(process.env.SPIN === '0' ? { intra_op: { allow_spinning: '0' } } : {}),
+      },
+    },
   });
 const feeds = {
   X: new ort.Tensor('float32', new Float32Array(8 * 256).fill(0.1), [8, 256]),
