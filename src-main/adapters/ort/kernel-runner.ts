@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { LaunchedChild, ProcessLauncher } from '../process/launcher.js';
 import { bundledScriptPath } from '../process/child-script.js';
 import { defaultLauncher } from '../process/relay.js';
+import type { BlasPool } from '../../core/profiler/blas-pool.js';
 import type {
   FromChild,
   ModelJob,
@@ -42,6 +43,8 @@ export function defaultRunnerPath(): string {
 export interface RunnerInfo {
   ortVersion: string;
   backends: { name: string; bundled: boolean }[];
+  /** PyTorch's runner: the BLAS library its products run on, and its own pool (absent for ONNX Runtime). */
+  blas?: BlasPool | null;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { EpConfig } from '../../core/domain/execution-provider.js';
 import type { FailureKind, OverheadOutcome } from '../ort/protocol.js';
 import type { StopReason } from '../../core/profiler/timing-stats.js';
+import type { BlasPool } from '../../core/profiler/blas-pool.js';
 
 export interface TorchHello {
   type: 'ready';
@@ -12,6 +13,8 @@ export interface TorchHello {
   /** torch has F.scaled_dot_product_attention (2.0 and newer). */
   sdpa: boolean;
   threads: number;
+  /** The BLAS library the products run on and its own pool; null: none found loaded (older runners: absent). */
+  blas?: BlasPool | null;
   python: string;
   executable: string;
 }

@@ -11,6 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { FailureKind, OverheadJob, OverheadOutcome, RunJob, RunOutcome } from '../ort/protocol.js';
 import type { EpConfig } from '../../core/domain/execution-provider.js';
+import { blasPoolOf } from '../../core/profiler/blas-pool.js';
 import type { RunnerInfo } from '../ort/kernel-runner.js';
 import { pythonScriptPath } from '../python/python-script.js';
 import { torchDevice, type TorchHello, type TorchMessage } from './torch-protocol.js';
@@ -81,6 +82,7 @@ export class TorchRunner {
     const h = child.hello;
     return {
       ortVersion: `torch ${h.torch}${h.cudaVersion ? ` (CUDA ${h.cudaVersion})` : ''}`,
+      blas: blasPoolOf(h.blas),
       backends: [{ name: 'torch-cpu', bundled: true }, ...(h.cuda ? [{ name: 'torch-cuda', bundled: true }] : [])],
     };
   }

@@ -13,6 +13,8 @@ casts between fp32 and fp16, host-device copies, pools, concat on axis 1 and nea
 upsampling; at more than one CPU thread a row of distinct products wakes the thread pool before
 each product, as a decode step does. Overhead chains (dependent adds on 16 elements, 1..N of them) measure what one eager
 op costs beyond its work: PyTorch's dispatch from Python, inside every kernel's time.
+The ready message names the BLAS the products run on and its own thread pool (blas_pool): OpenBLAS's
+pthreads build runs them on a pool of its own beside PyTorch's OpenMP pool (docs/profiling.md).
 
 Timing: on a GPU, CUDA events around `inner` back-to-back calls (inner chosen so one
 sample spans about 200 us), synchronized after each sample; on the CPU, perf_counter around
@@ -26,7 +28,7 @@ that fell off the bus does.
 The build copies this file to dist/python/ (scripts/build.mjs); the runner finds it with
 adapters/python/python-script.ts.
 """
-import json, math, os, sys, time
+import ctypes, json, math, os, sys, time
 
 def send(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
@@ -42,6 +44,27 @@ except Exception as e:
 HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
+def blas_pool():
+    """The BLAS library the products run on and its own pool (core/profiler/blas-pool.ts); None: none loaded."""
+    if torch.backends.mkl.is_available():
+        return {"library": "MKL", "threading": "openmp", "threads": None}
+    try:
+        with open("/proc/self/maps") as f:
+            libs = sorted({l.split()[-1] for l in f if "blas" in l.lower() and ".so" in l})
+    except OSError:
+        libs = []
+    for path in libs:
+        try:
+            lib = ctypes.CDLL(path)
+            par, num, cfg = lib.openblas_get_parallel, lib.openblas_get_num_threads, lib.openblas_get_config
+        except (OSError, AttributeError):
+            continue
+        cfg.restype = ctypes.c_char_p
+        name = " ".join((cfg() or b"OpenBLAS").decode("ascii", "replace").split(" ")[:2])
+        kind = {0: "serial", 1: "pthreads", 2: "openmp"}.get(int(par()), "unknown")
+        return {"library": name[:40], "threading": kind, "threads": int(num())}
+    return {"library": "unknown", "threading": "unknown", "threads": None} if libs else None
+
 def hello():
     cuda = torch.cuda.is_available()
     devices = []
@@ -52,7 +75,7 @@ def hello():
                             "uuid": str(getattr(p, "uuid", "")) or None})
     send({"type": "ready", "torch": torch.__version__, "cuda": cuda, "cudaVersion": torch.version.cuda,
           "devices": devices, "sdpa": HAS_SDPA, "threads": torch.get_num_threads(),
-          "python": sys.version.split()[0], "executable": sys.executable})
+          "blas": blas_pool(), "python": sys.version.split()[0], "executable": sys.executable})
 
 def rnd(shape, dt, dev):
     return torch.randn(*shape, device=dev).to(dt)

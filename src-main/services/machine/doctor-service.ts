@@ -14,6 +14,7 @@ import { TorchRunner } from '../../adapters/torch/torch-runner.js';
 import { formatBytes } from '../../core/text/bytes.js';
 import { runtimeVersions } from './runtime-versions.js';
 import { count } from '../../core/text/plural.js';
+import { blasPoolDoctorText, ownBlasPool, type BlasPool } from '../../core/profiler/blas-pool.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -25,8 +26,8 @@ export interface DoctorCheck {
 
 export interface DoctorDeps {
   nvidia: () => Promise<NvidiaProbe>;
-  /** "torch 2.5.1 (CUDA 12.4)", or throws one line why there is none. */
-  torch: () => Promise<string>;
+  /** "torch 2.5.1 (CUDA 12.4)" and the BLAS its products run on (none: not said), or throws one line why there is none. */
+  torch: () => Promise<string | { version: string; blas: BlasPool | null }>;
   filesystem: (p: string) => FilesystemInfo;
   /**
    * What opening the database would find (the CLI's own checks: not SQLite, a folder or a device,
@@ -73,10 +74,11 @@ function vulkanLoader(): boolean {
   }
 }
 
-async function torchVersion(env: NodeJS.ProcessEnv): Promise<string> {
+async function torchVersion(env: NodeJS.ProcessEnv): Promise<{ version: string; blas: BlasPool | null }> {
   const runner = new TorchRunner({ env });
   try {
-    return (await runner.start()).ortVersion;
+    const info = await runner.start();
+    return { version: info.ortVersion, blas: info.blas ?? null };
   } finally {
     await runner.close();
   }
@@ -169,7 +171,11 @@ function runtimeChecks(deps: DoctorDeps, nvidiaGpu: boolean): DoctorCheck[] {
 
 async function torchCheck(deps: DoctorDeps): Promise<DoctorCheck> {
   try {
-    return { name: 'pytorch', status: 'ok', detail: await deps.torch() };
+    const t = await deps.torch();
+    if (typeof t === 'string') return { name: 'pytorch', status: 'ok', detail: t };
+    if (!t.blas) return { name: 'pytorch', status: 'ok', detail: t.version };
+    const status = ownBlasPool(t.blas) ? 'warn' : 'ok';
+    return { name: 'pytorch', status, detail: `${t.version}; ${blasPoolDoctorText(t.blas)}` };
   } catch (e) {
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
     return { name: 'pytorch', status: 'warn', detail: `${why} (the PyTorch backend is optional)` };

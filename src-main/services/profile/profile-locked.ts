@@ -27,6 +27,7 @@ import { measureOverhead, startCalibration, step } from './profile-steps.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
 import type { ConditionsWatch } from './run-conditions-service.js';
 import { epName, isStoredFn, oneThreadLabels, pastCosts, poorRunKernels, priorNoisyKernels } from './target-store.js';
+import { blasPoolNote, type BlasPool } from '../../core/profiler/blas-pool.js';
 
 export async function profileLocked(
   deps: ProfilerDeps,
@@ -38,6 +39,8 @@ export async function profileLocked(
     base: Omit<ProfileReport, 'status' | 'runId'>;
     started: number;
     ortVersion: string;
+    /** PyTorch's runner: the BLAS library its products run on, and its own pool; else null. */
+    blas: BlasPool | null;
     /** The kernels to measure: the options' or the suite's for this device (kernelsFor). */
     suite: KernelSpec[];
     /** The readings taken before the run (CPU targets on a host whose CPU times are read), else null. */
@@ -54,6 +57,7 @@ export async function profileLocked(
     threads,
     runtimeVersion: ortVersion,
   });
+  const poolNote = target.ep.name === 'torch-cpu' ? blasPoolNote(ctx.blas, threads ?? 1) : null;
   const priorNoisy = priorNoisyKernels(repo, target);
   const remeasure = new Set(priorNoisy);
   const isStored = isStoredFn(repo, target, remeasure);
@@ -67,7 +71,8 @@ export async function profileLocked(
     runId: run.id,
     ortVersion,
     started,
-    base,
+    base: { ...base, notes: [...base.notes, ...(poolNote ? [poolNote] : [])] },
+    blas: ctx.blas,
     past,
     isStored,
     priorNoisy,

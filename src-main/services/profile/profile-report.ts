@@ -89,6 +89,7 @@ export function finish(
         threads,
         executionProvider: epName(target.ep),
         ...(overhead ? { overhead } : {}),
+        ...(st.blas ? { blas: st.blas } : {}),
         ...(calibration.length ? { calibration } : {}),
         ...timingNote(st),
         ...(st.clocks.result() ? { gpuClocks: st.clocks.result() } : {}),

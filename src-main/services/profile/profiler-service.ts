@@ -95,6 +95,7 @@ export async function profileDevice(
       // The run's time (and its retry budget) starts once the wait for a quiet moment is over.
       started: watch ? Date.now() : started,
       ortVersion: unavailable.ortVersion,
+      blas: unavailable.blas ?? null,
       suite: opts.kernels ?? kernelsFor(target.ep, opts.suite),
       watch,
     });

@@ -4,7 +4,8 @@ import { cpuPeak, type CpuPeak, type MeasuredCpuPeak } from '../../core/profiler
 import { ProfileRepo, type StoredMeasurement } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { machineFor } from '../machine/machine-service.js';
-import { deviceOverhead, type DeviceRuns } from '../workload/stored-device-figures.js';
+import { deviceBlasPool, deviceOverhead, type DeviceRuns } from '../workload/stored-device-figures.js';
+import { ownBlasPool } from '../../core/profiler/blas-pool.js';
 import { deviceRunUs, type MeasuredOverhead } from '../../core/profiler/overhead.js';
 import type { RooflinePoint } from '../../core/domain/roofline-point.js';
 import { groupBy } from '../../core/util/group-by.js';
@@ -69,18 +70,28 @@ export function rooflinesWithPoints(db: Database, machineId?: string): (Roofline
   });
 }
 
-/** The fp32 peaks measured on the CPU, one per thread count: what the theoretical peak is judged against. */
-function measuredCpuPeaks(rows: readonly Omit<Roofline, 'theoreticalPeak'>[]): MeasuredCpuPeak[] {
+/**
+ * The fp32 peaks measured on the CPU, one per thread count: what the theoretical peak is judged against.
+ * PyTorch's products on a BLAS pool of their own ran on that pool's threads, whatever PyTorch's count.
+ */
+function measuredCpuPeaks(
+  db: Database,
+  machineId: string,
+  rows: readonly Omit<Roofline, 'theoreticalPeak'>[],
+): MeasuredCpuPeak[] {
   return rows.flatMap((r) => {
     const g = r.summary.peakGflops.fp32;
-    return r.deviceKey === 'cpu' && g !== undefined ? [{ gflops: g, threads: r.threads }] : [];
+    if (r.deviceKey !== 'cpu' || g === undefined) return [];
+    const pool = r.executionProvider === 'torch-cpu' ? deviceBlasPool(db, { ...r, machineId }) : null;
+    const threads = ownBlasPool(pool) && r.threads !== null ? Math.max(r.threads, pool.threads) : r.threads;
+    return [{ gflops: g, threads }];
   });
 }
 
 /** The theoretical fp32 peak of a machine's whole CPU, as the Workstation view and `probe` show it. */
 export function machineCpuPeak(db: Database, machineId?: string): CpuPeak {
   const machine = machineFor(db, machineId);
-  return cpuPeak(machine.probe.cpu, null, measuredCpuPeaks(rooflines(db, machine.id, 'cpu')));
+  return cpuPeak(machine.probe.cpu, null, measuredCpuPeaks(db, machine.id, rooflines(db, machine.id, 'cpu')));
 }
 
 export function rooflines(db: Database, machineId?: string, device?: string): Roofline[] {
@@ -107,7 +118,7 @@ export function rooflines(db: Database, machineId?: string, device?: string): Ro
     };
   });
   // Every CPU row is judged against the peaks of all the CPU's thread counts.
-  const measured = measuredCpuPeaks(rows);
+  const measured = measuredCpuPeaks(db, machine.id, rows);
   return rows
     .map((r) => ({
       ...r,

@@ -26,6 +26,7 @@ import { tracedNodes } from './kernel-timing.js';
 import { toMeasurement } from './target-store.js';
 import type { RetimedKernels } from './round-retime.js';
 import type { KernelRunnerLike, ProfileOptions, ProfileReport, ProfilerDeps, ProfileTarget } from './profiler-types.js';
+import type { BlasPool } from '../../core/profiler/blas-pool.js';
 
 /** A row stored from the ORT trace: the label of `nodes` nodes, and the wall time beside it. */
 export interface TracedRow {
@@ -65,6 +66,8 @@ export interface RunStart {
   remeasure: ReadonlySet<string>;
   /** A CPU run at more threads: this machine's 1-thread labels by kernelKey (target-store.ts); else empty. */
   oneThread?: ReadonlyMap<string, number>;
+  /** PyTorch's runner: the BLAS library its products run on, and its own pool (kept in the summary). */
+  blas?: BlasPool | null;
 }
 
 /** nvidia-smi readings around the batches of a CUDA GPU; none elsewhere (a WebGPU adapter need not be an NVIDIA GPU). */
@@ -83,6 +86,8 @@ export class RunState {
   readonly repo: ProfileRepo;
   readonly runId: string;
   readonly ortVersion: string;
+  /** PyTorch's runner: the BLAS library its products run on, and its own pool; else null. */
+  readonly blas: BlasPool | null;
   readonly rule: StoppingRule;
   readonly report: ProfileReport;
   readonly measured: MeasuredKernel[] = [];
@@ -132,6 +137,7 @@ export class RunState {
     this.repo = repo;
     this.runId = runId;
     this.ortVersion = ortVersion;
+    this.blas = start.blas ?? null;
     this.rule = opts.rule ?? SUITE_RULES[opts.suite];
     this.report = { ...start.base, runId, status: 'complete' };
     this.started = start.started;

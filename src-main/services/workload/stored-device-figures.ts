@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PROFILED_DTYPES } from '../../core/domain/dtypes.js';
 import type { CalibrationRun } from '../../core/workload/calibration.js';
 import type { StateReference } from '../../core/profiler/machine-state.js';
+import { blasPoolOf, type BlasPool } from '../../core/profiler/blas-pool.js';
 import { ProfileRepo, type StoredRun } from '../../adapters/store/profile-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { DeviceGroup } from '../predict/training-data.js';
@@ -105,6 +106,15 @@ export function deviceOverhead(db: Database, device: DeviceRuns): StoredOverhead
   for (const r of runsOf(db, device)) {
     const parsed = OverheadSchema.safeParse(r.summary?.['overhead']);
     if (parsed.success) return parsed.data;
+  }
+  return null;
+}
+
+/** The BLAS pool PyTorch's runner reported in the device's newest run that has one (core/profiler/blas-pool.ts), or null. */
+export function deviceBlasPool(db: Database, device: DeviceRuns): BlasPool | null {
+  for (const r of runsOf(db, device)) {
+    const pool = blasPoolOf(r.summary?.['blas']);
+    if (pool) return pool;
   }
   return null;
 }

@@ -36,7 +36,8 @@ import {
   type DescribedModel,
   type StoredModel,
 } from './hf-config-service.js';
-import { deviceCalibration, deviceOverhead } from './stored-device-figures.js';
+import { deviceBlasPool, deviceCalibration, deviceOverhead } from './stored-device-figures.js';
+import { blasPoolNote } from '../../core/profiler/blas-pool.js';
 
 export interface WorkloadSpecOptions {
   /** A decoder described apart: read from a GGUF header (gguf-service.ts), or a published architecture (bench/published). */
@@ -318,11 +319,19 @@ export function predictOnDevice(
     coldWeights: opts.coldWeights === false ? null : coldWeightsOn(db, device, opts.mode ?? 'inference'),
   });
   prediction.warnings.push(...device.warnings);
+  const pool = (device.threads ?? 1) > 1 ? torchPoolNote(db, device) : null;
+  if (pool) prediction.warnings.push(pool);
   if (!overhead)
     prediction.warnings.push(
       'this profile has no per-run and per-node overhead (profiled by an older pipeDejavu): re-profile for a whole-model time you can trust',
     );
   return prediction;
+}
+
+/** PyTorch on the CPU whose products run on a BLAS pool of their own: what that costs (blas-pool.ts); else null. */
+function torchPoolNote(db: Database, device: DeviceGroup): string | null {
+  if (device.executionProvider !== 'torch-cpu') return null;
+  return blasPoolNote(deviceBlasPool(db, device), device.threads ?? 1);
 }
 
 /**

@@ -62,6 +62,21 @@ describe.skipIf(!needOracle('torch'))('the PyTorch runner on Debian’s torch (C
     }
   }, 120_000);
 
+  it('says which BLAS the products run on; OpenBLAS with its own pool follows OPENBLAS_NUM_THREADS', async () => {
+    const info = await runner.start();
+    const blas = info.blas ?? null;
+    // Debian's torch uses whichever libblas.so.3 the alternatives pick: OpenBLAS, or the reference BLAS ('unknown').
+    if (blas === null) return;
+    expect(blas.library).toMatch(/^(OpenBLAS|MKL|unknown)/);
+    if (!blas.library.startsWith('OpenBLAS') || blas.threading !== 'pthreads') return;
+    const one = new TorchRunner({ python: SYSTEM_PYTHON, env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } });
+    try {
+      expect((await one.start()).blas).toMatchObject({ threading: 'pthreads', threads: 1 });
+    } finally {
+      await one.close();
+    }
+  });
+
   it('runs a row of distinct weights (MatMul `distinct`) as one timed call', async () => {
     const ep = { name: 'torch-cpu', threads: 1 } as const;
     const spec = makeKernel('MatMul', 'fp32', { B: 1, M: 1, K: 256, N: 256, distinct: 8 });

@@ -94,6 +94,29 @@ describe('doctor', () => {
     expect(c.node?.status).toBe('fail');
   });
 
+  it("names the BLAS PyTorch's products run on, and warns when it has a pool of its own beside PyTorch's", async () => {
+    const pool = (threads: number) => ({
+      torch: () =>
+        Promise.resolve({
+          version: 'torch 1.13.0a0',
+          blas: { library: 'OpenBLAS 0.3.21', threading: 'pthreads' as const, threads },
+        }),
+    });
+    const two = await byName(deps(pool(2)));
+    expect(two.pytorch?.status).toBe('warn');
+    expect(two.pytorch?.detail).toMatch(
+      /^torch 1\.13\.0a0; matrix products on OpenBLAS 0\.3\.21's own pthreads pool of 2 threads, beside PyTorch's OpenMP pool: .*OMP_WAIT_POLICY=PASSIVE/,
+    );
+    const one = await byName(deps(pool(1)));
+    expect(one.pytorch).toEqual({
+      name: 'pytorch',
+      status: 'ok',
+      detail: 'torch 1.13.0a0; matrix products on OpenBLAS 0.3.21 (pthreads)',
+    });
+    const unsaid = await byName(deps({ torch: () => Promise.resolve({ version: 'torch 2.5.1', blas: null }) }));
+    expect(unsaid.pytorch).toEqual({ name: 'pytorch', status: 'ok', detail: 'torch 2.5.1' });
+  });
+
   it('says why a provider cannot load, from the checks its ep lines use', async () => {
     const none = deps({ cuda: () => 'libcudnn.so.9: not found', vulkanLoader: () => false, nvidia: withGpus });
     expect(providerBlockers(none)).toEqual({

@@ -10,6 +10,7 @@ import { TorchRunner } from '../../../../src-main/adapters/torch/torch-runner.js
 import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { devicesFromProbe, linksFromProbe } from '../../../../src-main/core/domain/devices.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
+import { ownBlasPool } from '../../../../src-main/core/profiler/blas-pool.js';
 import type { KernelSpec } from '../../../../src-main/core/kernels/types.js';
 import { profileDevice } from '../../../../src-main/services/profile/profiler-service.js';
 import type {
@@ -84,6 +85,12 @@ describe('profiling with the PyTorch backend', () => {
         expect(overhead.dispatchUs).toBeGreaterThan(0);
         expect(overhead.points.map((p) => p.nodes)).toEqual([1, 16, 64, 256]);
         expect(r.summary?.['calibration']).toBeUndefined();
+        // The BLAS the products ran on is kept with the run; a pool of its own is said at 1 thread too.
+        const blas = (await torch.start()).blas ?? null;
+        expect(r.summary?.['blas']).toEqual(blas ?? undefined);
+        expect(r.notes.filter((n) => n.startsWith('PyTorch at 1 thread still runs'))).toHaveLength(
+          ownBlasPool(blas) ? 1 : 0,
+        );
       } finally {
         await torch.close();
       }
