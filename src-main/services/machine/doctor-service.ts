@@ -27,7 +27,7 @@ export interface DoctorCheck {
 export interface DoctorDeps {
   nvidia: () => Promise<NvidiaProbe>;
   /** "torch 2.5.1 (CUDA 12.4)" and the BLAS its products run on (none: not said), or throws one line why there is none. */
-  torch: () => Promise<string | { version: string; blas: BlasPool | null }>;
+  torch: () => Promise<{ version: string; blas: BlasPool | null }>;
   filesystem: (p: string) => FilesystemInfo;
   /**
    * What opening the database would find (the CLI's own checks: not SQLite, a folder or a device,
@@ -172,7 +172,6 @@ function runtimeChecks(deps: DoctorDeps, nvidiaGpu: boolean): DoctorCheck[] {
 async function torchCheck(deps: DoctorDeps): Promise<DoctorCheck> {
   try {
     const t = await deps.torch();
-    if (typeof t === 'string') return { name: 'pytorch', status: 'ok', detail: t };
     if (!t.blas) return { name: 'pytorch', status: 'ok', detail: t.version };
     const status = ownBlasPool(t.blas) ? 'warn' : 'ok';
     return { name: 'pytorch', status, detail: `${t.version}; ${blasPoolDoctorText(t.blas)}` };

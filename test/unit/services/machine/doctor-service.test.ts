@@ -16,7 +16,7 @@ function deps(over: Partial<DoctorDeps> = {}): DoctorDeps {
         },
         warnings: [],
       }),
-    torch: () => Promise.resolve('torch 2.5.1 (CUDA 12.4)'),
+    torch: () => Promise.resolve({ version: 'torch 2.5.1 (CUDA 12.4)', blas: null }),
     filesystem: () => ({ type: 'ext4', network: false, freeBytes: 100 * 1024 ** 3 }),
     database: () => ({ exists: true, version: 9, latest: 9 }),
     cuda: () => null,
