@@ -8,6 +8,7 @@ import { ProfileRepo } from '../../src-main/adapters/store/profile-repo.js';
 import type { Database } from '../../src-main/adapters/store/types.js';
 import type { RunOverhead } from '../../src-main/core/profiler/overhead.js';
 import { devicesFromProbe, linksFromProbe } from '../../src-main/core/domain/devices.js';
+import { makeKernel } from '../../src-main/core/kernels/cost.js';
 import { device, measurementOf, syntheticSamples } from './synthetic-samples.js';
 import { sampleProbe } from './sample-probe.js';
 
@@ -48,6 +49,34 @@ export function createSeededRun(
     threads: run.threads,
     runtimeVersion: run.runtimeVersion ?? '1.30.0',
   });
+}
+
+/** fp32 MatMuls stored in the seeded CPU's profile run at `threads` (1 or 16): [shape, µs]. */
+export function storeMatMuls(db: Database, threads: number, rows: readonly [Record<string, number>, number][]): void {
+  const repo = new ProfileRepo(db);
+  const run = repo.listRuns(SEEDED_MACHINE).find((r) => r.threads === threads);
+  if (!run) throw new Error(`no ${threads}-thread run`);
+  repo.insertMeasurements(
+    run.id,
+    rows.map(([shape, us]) => {
+      const k = makeKernel('MatMul', 'fp32', shape);
+      return {
+        runId: run.id,
+        deviceKey: 'cpu',
+        executionProvider: 'cpu',
+        threads,
+        op: k.op,
+        family: k.family,
+        shape: k.shape,
+        dtype: k.dtype,
+        flops: k.flops,
+        bytes: k.bytes,
+        runtimeVersion: '1.30.0',
+        stats: { medianUs: us, p10Us: us, p90Us: us, cv: 0.01, repetitions: 20, wallMedianUs: us },
+        source: 'profile' as const,
+      };
+    }),
+  );
 }
 
 export function seededDb(path = ':memory:'): Database {

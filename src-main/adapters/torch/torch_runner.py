@@ -128,6 +128,9 @@ def pool_wake(dev):
 
 WAKE_US = {}
 
+# A row of products this thin is a decode step's stream of matrix-vector products.
+GEMV_ROWS = 4
+
 def wake_us(dev, rule):
     """What one pool wake costs by itself (µs, median), once per thread count: taken off the products' samples."""
     n = torch.get_num_threads()
@@ -146,10 +149,11 @@ def build(op, s, dt, dev):
             # right after its parallel ops (softmax, bmm), with the pool just woken. On the
             # project's 2-vCPU Zen 4 VM a product there could wait out a 4 ms scheduler tick, and
             # products of 4 MiB and more ran 2-5x slower (docs/profiling.md); the wake's own
-            # time is taken off (run).
+            # time is taken off (run). A row of many-row products (a prompt's, weights read from
+            # memory) is timed as its product alone is, without the wake: the two are compared.
             a = rnd((s["M"], s["K"]), dt, dev)
             ws = [rnd((s["K"], s["N"]), dt, dev) / math.sqrt(s["K"]) for _ in range(s["distinct"])]
-            wake = pool_wake(dev)
+            wake = pool_wake(dev) if s["M"] <= GEMV_ROWS else NO_WAKE
             def row():
                 h = a
                 for w in ws:

@@ -27,6 +27,15 @@ const STREAMED_GEMVS: readonly (readonly [number, number])[] = [
   [2048, 8],
 ];
 
+/**
+ * A prompt's products over weights read from memory (core/workload/cold-weights.ts): 32 rows times
+ * 32 distinct 1024 x 1024 fp32 weights in a row (128 MiB, past every last-level cache), beside the
+ * same product timed alone with its weight in cache. Their difference is what of the read the
+ * product does not hide behind its arithmetic. More row counts measure the share at each (8.6
+ * GFLOP a run at 128 rows: four times the quick suite's largest kernel, so not by default).
+ */
+const COLD_PRODUCTS = { rows: [32], d: 1024, distinct: 32 } as const;
+
 /** Decode attention products the quick suite times: [KV heads, group, cached tokens, head width]. */
 const DECODE_ATTENTION: readonly (readonly [number, number, number, number])[] = [
   [12, 1, 1024, 64],
@@ -54,6 +63,12 @@ function gemmShapes(): ShapeEntry[] {
   // every last-level cache (96 MiB on a Zen 4 with 3D V-Cache); a rate in bytes, so fp32 only
   for (const [d, distinct] of STREAMED_GEMVS)
     out.push({ op: 'MatMul', shape: { B: 1, M: 1, N: d, K: d, distinct }, level: 0, dtypes: ['fp32'] });
+  // a prompt's products over weights from memory, and the same product with its weight in cache
+  const { d: cd, distinct: cn } = COLD_PRODUCTS;
+  for (const rows of COLD_PRODUCTS.rows) {
+    out.push({ op: 'MatMul', shape: { B: 1, M: rows, N: cd, K: cd, distinct: cn }, level: 0, dtypes: ['fp32'] });
+    out.push({ op: 'MatMul', shape: { B: 1, M: rows, N: cd, K: cd }, level: 0, dtypes: ['fp32'] });
+  }
   mm(0, 12, 128, 128, 64);
   mm(0, 12, 128, 64, 128);
   // a decode step's attention over its KV cache (core/workload/decode-attention.ts): per KV head,

@@ -6,14 +6,18 @@
  * costs at least its bytes at the device's streaming rate (the profile's chains of distinct
  * matrix-vector products). That floor binds on a matrix-vector product: the LM head of a prompt's
  * last position (a 115 MB head ran 5.5-5.7 ms at 1 thread on Zen 4, its bytes at 20.5 GB/s, where its
- * profiled kernel said 3.3 ms). A product of 32 or more rows hides the read behind its arithmetic:
- * chains of distinct 1-16 MiB weights ran within -18% to +13% of chains that stay in cache, at 32 and
- * 128 rows (bench/runs/cold-weights.md), so nothing is added to it.
+ * profiled kernel said 3.3 ms). Whether a product of many rows hides the read behind its arithmetic
+ * depends on the engine's BLAS, so the profile measures it (`unhiddenShare`): ONNX Runtime packs a
+ * constant weight once, when the session is made, and its chains of 32-row products over distinct
+ * weights ran no slower than in cache (bench/runs/cold-weights.md); PyTorch hands each call's weight
+ * to OpenBLAS, which packs it first and multiplies after, and 32-row products there took their time
+ * in cache plus the read (bench/runs/h79-cold-pack.md).
  *
  * Products only: a convolution's filters are small beside its arithmetic, and an embedding gathers
  * rows. Pure.
  */
 import { DTYPE_BYTES } from '../domain/dtypes.js';
+import { logLinearAt } from '../util/log-linear.js';
 import type { NodePrediction } from './predict-workload.js';
 import type { Workload, WorkloadNode } from './types.js';
 
@@ -22,6 +26,11 @@ export interface ColdWeights {
   lastLevelCacheBytes: number;
   /** The device's streaming rate (GB/s) for a weight matrix of this many bytes. */
   streamGBps: (matrixBytes: number) => number;
+  /**
+   * The share (0-1) of the weight read a product of this many rows does not hide behind its
+   * arithmetic, as the profile measured it (unhiddenShareAt); 0 where it did not.
+   */
+  unhiddenShare: (rows: number) => number;
 }
 
 const PRODUCTS: ReadonlySet<string> = new Set(['MatMul', 'Gemm']);
@@ -36,11 +45,50 @@ export function weightsRunCold(w: Workload, c: ColdWeights): boolean {
   return w.nodes.reduce((a, n) => a + weightBytes(n), 0) > c.lastLevelCacheBytes;
 }
 
-/** What a product's read adds beyond its profiled time (µs): its weights at the streaming rate, less that time; 0 for every other node. */
+/**
+ * What a product's read adds beyond its profiled time (µs): its weights at the streaming rate less
+ * that time (the product can be no faster than its read), or the read's unhidden share, whichever
+ * is more; 0 for every other node.
+ */
 export function coldReadUs(n: WorkloadNode, profiledUs: number, c: ColdWeights): number {
   const bytes = weightBytes(n);
   if (!n.kernel || !PRODUCTS.has(n.kernel.op) || bytes <= 0) return 0;
-  return Math.max(0, bytes / (c.streamGBps(bytes) * 1e3) - profiledUs);
+  const readUs = bytes / (c.streamGBps(bytes) * 1e3);
+  const rows = productRows(n);
+  const share = rows > GEMV_ROWS ? c.unhiddenShare(rows) : 0;
+  return Math.max(0, readUs - profiledUs, share * readUs);
+}
+
+/**
+ * Rows this thin make a matrix-vector product: its time in cache is itself a read, which the floor
+ * above prices; the unhidden share is measured on, and applies to, products of more rows.
+ */
+const GEMV_ROWS = 4;
+
+/** The rows a product multiplies its weight by (its batch folded in). */
+function productRows(n: WorkloadNode): number {
+  const s = n.kernel?.shape ?? {};
+  return (s['B'] ?? 1) * (s['M'] ?? 1);
+}
+
+/** The unhidden share at `rows`, from the shares measured at a few row counts (log-linear in rows); 0 with none. */
+export function unhiddenShareAt(measured: readonly { rows: number; share: number }[], rows: number): number {
+  return (
+    logLinearAt(
+      measured.map((m) => ({ x: m.rows, y: m.share })),
+      rows,
+    ) ?? 0
+  );
+}
+
+/**
+ * The share of a weight read a many-row product does not hide, from a profile's chain of such
+ * products over distinct weights past the cache (µs per product), the same product timed with its
+ * weight in cache, and the read's time at the streaming rate: (cold - warm) / read, within 0-1.
+ */
+export function unhiddenReadShare(coldUs: number, warmUs: number, readUs: number): number {
+  if (!(readUs > 0) || !Number.isFinite(coldUs) || !Number.isFinite(warmUs)) return 0;
+  return Math.min(1, Math.max(0, (coldUs - warmUs) / readUs));
 }
 
 /** A node's prediction with its cold read added (time and band moved together). */

@@ -30,7 +30,7 @@ import { MachineRepo } from '../../adapters/store/machine-repo.js';
 import type { Database } from '../../adapters/store/types.js';
 import { deviceMemoryBytes } from '../plan/device-memory.js';
 import type { DeviceGroup } from './training-data.js';
-import { coldWeightsOn, decodeBandwidthGBps, slowerThreadsNote } from './stream-rate.js';
+import { coldWeightsAs, decodeBandwidthGBps, slowerThreadsNote, type ColdWeightsOption } from './stream-rate.js';
 import { weightBytes, weightsRunCold, type ColdWeights } from '../../core/workload/cold-weights.js';
 import { pickDevice, predictOnDevice } from '../workload/workload-service.js';
 import { deviceOverhead } from '../workload/stored-device-figures.js';
@@ -207,16 +207,16 @@ export interface PrefillPrediction {
 export function predictPrefill(
   db: Database,
   e: DecoderEntry,
-  p: { prompt: number; batch: number; dtype: Dtype; predictor?: string; coldWeights?: boolean },
+  p: { prompt: number; batch: number; dtype: Dtype; predictor?: string; coldWeights?: ColdWeightsOption },
   device: DeviceGroup,
 ): PrefillPrediction {
   const workload = entryWorkload(e, { seq: p.prompt, batch: p.batch, dtype: p.dtype });
   const prefill = predictOnDevice(db, workload, device, {
     mode: 'inference',
     ...(p.predictor ? { predictor: p.predictor } : {}),
-    ...(p.coldWeights === false ? { coldWeights: false } : {}),
+    ...(p.coldWeights === undefined ? {} : { coldWeights: p.coldWeights }),
   });
-  const cold = p.coldWeights === false ? null : coldWeightsOn(db, device, 'inference');
+  const cold = coldWeightsAs(db, device, 'inference', p.coldWeights);
   return {
     ttftUs: prefillToFirstToken(prefill.totalUs, prefill.layers, p.prompt, headReadUs(workload, cold)),
     warnings: prefill.warnings,

@@ -30,6 +30,7 @@ import type { Database } from '../../adapters/store/types.js';
 import { executedGraph, type OptimizingRunner } from '../measure/executed-graph-service.js';
 import { localMachineId, machineFor } from '../machine/machine-service.js';
 import { chooseStoredPredictor } from './predictor-service.js';
+import type { ColdWeightsOption } from './stream-rate.js';
 import { loadTrainingData, type DeviceGroup } from './training-data.js';
 import {
   pickDevice,
@@ -43,8 +44,8 @@ import { count } from '../../core/text/plural.js';
 export type PredictModelOptions = WorkloadSpecOptions & {
   /** false: leave out the calibration models' per-family ratios (benchmarks compare both). */
   calibrate?: boolean;
-  /** false: weights priced as profiled, in cache, even where a run reads them from memory (benchmarks compare both). */
-  coldWeights?: boolean;
+  /** How weights a run reads from memory are priced (stream-rate.ts); benchmarks compare them. */
+  coldWeights?: ColdWeightsOption;
   device: string;
   threads?: number;
   machine?: string;
@@ -125,7 +126,7 @@ export async function predictModelExecuted(
 export function predictExecuted(
   db: Database,
   x: ExecutedWorkload,
-  opts: { mode?: Mode; predictor?: string; calibrate?: boolean; coldWeights?: boolean },
+  opts: { mode?: Mode; predictor?: string; calibrate?: boolean; coldWeights?: ColdWeightsOption },
 ): WorkloadPrediction {
   const p = x.run
     ? onUserGraph(x.user.workload, predictOnDevice(db, x.run.workload, x.device, opts), x.run.executedToSource)

@@ -8,9 +8,10 @@ import type { Sample } from '../../core/predictor/types.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { Mode } from '../../core/domain/mode.js';
-import type { ColdWeights } from '../../core/workload/cold-weights.js';
+import { unhiddenReadShare, unhiddenShareAt, type ColdWeights } from '../../core/workload/cold-weights.js';
 import { loadTrainingData, type DeviceGroup, type TrainingData } from './training-data.js';
 import { count } from '../../core/text/plural.js';
+import { logLinearAt } from '../../core/util/log-linear.js';
 
 /** Weights beyond every cache: a matrix-vector product over them streams from memory (32 MiB and more). */
 const STREAMED_WEIGHT_BYTES = 32 * 2 ** 20;
@@ -26,19 +27,16 @@ export interface StreamRate {
  * the nearest one outside them; the median rate without a size.
  */
 export function streamRateAt(rates: readonly StreamRate[], matrixBytes?: number): number {
-  const bySize = [...rates].sort((a, b) => a.matrixBytes - b.matrixBytes);
   if (matrixBytes === undefined) {
-    const g = bySize.map((r) => r.gbps).sort((a, b) => a - b);
+    const g = rates.map((r) => r.gbps).sort((a, b) => a - b);
     return g[Math.floor((g.length - 1) / 2)] as number;
   }
-  const first = bySize[0] as StreamRate;
-  const last = bySize[bySize.length - 1] as StreamRate;
-  if (matrixBytes <= first.matrixBytes) return first.gbps;
-  if (matrixBytes >= last.matrixBytes) return last.gbps;
-  const i = bySize.findIndex((r) => r.matrixBytes >= matrixBytes);
-  const [a, b] = [bySize[i - 1] as StreamRate, bySize[i] as StreamRate];
-  const f = Math.log(matrixBytes / a.matrixBytes) / Math.log(b.matrixBytes / a.matrixBytes);
-  return a.gbps + f * (b.gbps - a.gbps);
+  return (
+    logLinearAt(
+      rates.map((r) => ({ x: r.matrixBytes, y: r.gbps })),
+      matrixBytes,
+    ) ?? Number.NaN
+  );
 }
 
 /**
@@ -105,14 +103,37 @@ export function slowerThreadsNote(
 const ownProfiled = (s: Sample, device: DeviceGroup): boolean =>
   s.device.deviceId === device.deviceId && (s.origin ?? 'profile') === 'profile';
 
+/** A chain of products this thin streams its weights (a decode step's GEMVs); thicker ones are prompts' products. */
+const GEMV_ROWS = 4;
+
 /** The device's chains of distinct matrix-vector products: the rate at each matrix size; empty in older profiles. */
 function streamChains(data: Pick<TrainingData, 'streams'>, device: DeviceGroup): StreamRate[] {
   return data.streams
-    .filter((s) => ownProfiled(s, device))
+    .filter((s) => ownProfiled(s, device) && (s.shape.M ?? 1) <= GEMV_ROWS)
     .map((s) => ({
       matrixBytes: (s.shape.K ?? 0) * (s.shape.N ?? 0) * DTYPE_BYTES[s.dtype],
       gbps: s.bytes / (s.timeUs * 1e3),
     }));
+}
+
+/**
+ * How a prediction prices weights a run reads from memory: `true` (the default) as the profile
+ * measured it, `'floor'` as a floor only (the read hidden behind a product's arithmetic, as
+ * before the profile measured what it hides), `false` not at all (in cache, as profiled).
+ * Benchmarks compare the three.
+ */
+export type ColdWeightsOption = boolean | 'floor';
+
+/** coldWeightsOn as `option` asks for it; null where weights are priced in cache. */
+export function coldWeightsAs(
+  db: Database,
+  device: DeviceGroup,
+  mode: Mode,
+  option: ColdWeightsOption = true,
+): ColdWeights | null {
+  if (option === false) return null;
+  const cold = coldWeightsOn(db, device, mode);
+  return cold && option === 'floor' ? { ...cold, unhiddenShare: () => 0 } : cold;
 }
 
 /**
@@ -124,15 +145,52 @@ export function coldWeightsOn(
   db: Database,
   device: DeviceGroup,
   mode: Mode,
-  data?: Pick<TrainingData, 'streams'>,
+  data?: Pick<TrainingData, 'streams' | 'samples'>,
 ): ColdWeights | null {
   const f = device.features;
   const cache = f.l3Bytes ?? f.l2Bytes;
   if (mode !== 'inference' || f.kind !== 'cpu' || !cache) return null;
-  const chains = streamChains(data ?? loadTrainingData(db, { machineId: device.machineId }), device);
+  const machine = data ?? loadTrainingData(db, { machineId: device.machineId });
+  const chains = streamChains(machine, device);
   if (!chains.length) return null;
+  const streamGBps = (bytes: number): number => streamRateAt(chains, bytes);
+  const shares = coldProductShares(machine, device, streamGBps);
   return {
     lastLevelCacheBytes: cache,
-    streamGBps: (bytes) => streamRateAt(chains, bytes),
+    streamGBps,
+    unhiddenShare: (rows) => unhiddenShareAt(shares, rows),
   };
+}
+
+/**
+ * The share of a many-row product's weight read its arithmetic does not hide on this device and
+ * engine, at each row count the profile measured it (core/workload/cold-weights.ts): its chain of
+ * such products over distinct weights past the cache against the same product timed alone, over
+ * the read at the streaming rate. Empty where the profile has neither (profiles before them).
+ */
+function coldProductShares(
+  data: Pick<TrainingData, 'streams' | 'samples'>,
+  device: DeviceGroup,
+  streamGBps: (matrixBytes: number) => number,
+): { rows: number; share: number }[] {
+  const out: { rows: number; share: number }[] = [];
+  for (const chain of data.streams) {
+    const { M, N, K } = chain.shape;
+    if (!ownProfiled(chain, device) || !M || M <= GEMV_ROWS || !N || !K) continue;
+    const warm = data.samples.find(
+      (s) =>
+        ownProfiled(s, device) &&
+        s.op === 'MatMul' &&
+        s.dtype === chain.dtype &&
+        (s.shape.B ?? 1) === 1 &&
+        s.shape.M === M &&
+        s.shape.N === N &&
+        s.shape.K === K,
+    );
+    if (!warm) continue;
+    const bytes = K * N * DTYPE_BYTES[chain.dtype];
+    const coldUs = chain.timeUs / (chain.shape['distinct'] ?? 1);
+    out.push({ rows: M, share: unhiddenReadShare(coldUs, warm.timeUs, bytes / (streamGBps(bytes) * 1e3)) });
+  }
+  return out;
 }

@@ -25,7 +25,7 @@ import { WorkloadRepo, type StoredWorkload, type WorkloadSummary } from '../../a
 import type { Database } from '../../adapters/store/types.js';
 import { workloadPredictor } from '../predict/predictor-service.js';
 import { findProfiledDevice } from '../predict/profiled-device.js';
-import { coldWeightsOn } from '../predict/stream-rate.js';
+import { coldWeightsAs, type ColdWeightsOption } from '../predict/stream-rate.js';
 import { loadTrainingData, type DeviceGroup } from '../predict/training-data.js';
 import { familyRatios } from '../../core/workload/calibration.js';
 import { count } from '../../core/text/plural.js';
@@ -305,7 +305,7 @@ export function predictOnDevice(
   db: Database,
   workload: Workload,
   device: DeviceGroup,
-  opts: { mode?: Mode; predictor?: string; calibrate?: boolean; coldWeights?: boolean },
+  opts: { mode?: Mode; predictor?: string; calibrate?: boolean; coldWeights?: ColdWeightsOption },
 ): WorkloadPrediction {
   const overhead = deviceOverhead(db, device);
   const predictor = workloadPredictor(db, opts.predictor).predictor;
@@ -316,7 +316,7 @@ export function predictOnDevice(
     overhead,
     familyScale: scaleOf(device),
     oneThread: single ? { device: single.features, familyScale: scaleOf(single) } : null,
-    coldWeights: opts.coldWeights === false ? null : coldWeightsOn(db, device, opts.mode ?? 'inference'),
+    coldWeights: coldWeightsAs(db, device, opts.mode ?? 'inference', opts.coldWeights),
   });
   prediction.warnings.push(...device.warnings);
   const pool = (device.threads ?? 1) > 1 ? torchPoolNote(db, device) : null;

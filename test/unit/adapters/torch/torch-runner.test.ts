@@ -92,6 +92,14 @@ describe.skipIf(!needOracle('torch'))('the PyTorch runner on Debian’s torch (C
     }
   }, 60_000);
 
+  it("times a row of many-row products over distinct weights (a prompt's) at every thread count", async () => {
+    const spec = makeKernel('MatMul', 'fp32', { B: 1, M: 32, K: 256, N: 256, distinct: 8 });
+    for (const threads of [2, 1]) {
+      const outcome = await runner.run({ spec, ep: { name: 'torch-cpu', threads }, rule });
+      expect(outcome, `${threads} threads`).toMatchObject({ ok: true, timedBy: 'wall-clock' });
+    }
+  }, 60_000);
+
   it('times chains of tiny eager ops: longer chains take longer, one point per length', async () => {
     const ep = { name: 'torch-cpu', threads: 1 } as const;
     const outcome = await runner.runOverhead({ ep, rule, lengths: [1, 64], rounds: 1 });

@@ -46,16 +46,18 @@ describe('suites', () => {
     }
   });
 
-  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~13.1 GFLOP and ~1.9 GiB in all', () => {
+  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~15.3 GFLOP and ~2 GiB in all', () => {
     const ks = suiteKernels('quick', { dtypes: ['fp32'] });
     for (const k of ks) {
       expect(k.flops, k.id).toBeLessThanOrEqual(2.2e9);
       expect(k.bytes, k.id).toBeLessThanOrEqual(200 * 2 ** 20);
     }
-    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(13.1e9);
-    // 1.5 GiB, the 384 MiB the distinct-GEMV chains stream (about 20 ms a run at one thread) and
-    // the decode attention products' caches (17 MiB the largest).
-    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30 + 384 * 2 ** 20 + 64 * 2 ** 20);
+    // 13.1 GFLOP and the chain of 32-row products over distinct weights (2.1 GFLOP, about 20 ms a
+    // run at one thread): what a prompt's products do not hide of their read (cold-weights.ts).
+    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(15.3e9);
+    // 1.5 GiB, the 512 MiB the distinct-weight chains stream (about 20 ms a run each at one
+    // thread) and the decode attention products' caches (17 MiB the largest).
+    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30 + 512 * 2 ** 20 + 64 * 2 ** 20);
   });
 
   it('quick: the layer prior adds only small kernels (< 300 MFLOP, < 30 MB: a few ms on two threads)', () => {
@@ -66,11 +68,12 @@ describe('suites', () => {
     expect(prior.length).toBeGreaterThan(30);
     for (const k of prior) expect(small(k), k.id).toBe(true);
     // Only the 13 original large picks (1024^3 GEMM, 16M-element streams, long attention...),
-    // one scalar-operand stream past the L3, Mul's and Sigmoid's 4M-element streams and the three
-    // chains of distinct GEMVs a decode step streams its weights like (128 MiB each) are bigger.
-    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(19);
+    // one scalar-operand stream past the L3, Mul's and Sigmoid's 4M-element streams, the three
+    // chains of distinct GEMVs a decode step streams its weights like and the chain of a prompt's
+    // 32-row products over distinct weights (128 MiB each) are bigger.
+    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(20);
     expect(ks.filter((k) => k.shape['distinct']).map((k) => k.bytes / 2 ** 20)).toEqual(
-      [128, 128, 128].map((b) => expect.closeTo(b, 0)),
+      [128, 128, 128, 128].map((b) => expect.closeTo(b, 0)),
     );
     // A rate in bytes per second: built in fp32 alone, not again in every float type.
     const all = suiteKernels('thorough', { dtypes: ['fp32', 'fp16', 'bf16'] });

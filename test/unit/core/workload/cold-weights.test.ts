@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   coldReadUs,
+  unhiddenReadShare,
+  unhiddenShareAt,
   weightsRunCold,
   withColdRead,
   type ColdWeights,
@@ -11,7 +13,7 @@ import { bareNode } from '../../../helpers/workload-node.js';
 
 const MiB = 2 ** 20;
 /** 32 MiB of last-level cache; weights stream at 20 GB/s (20,000 bytes a µs). */
-const cold: ColdWeights = { lastLevelCacheBytes: 32 * MiB, streamGBps: () => 20 };
+const cold: ColdWeights = { lastLevelCacheBytes: 32 * MiB, streamGBps: () => 20, unhiddenShare: () => 0 };
 
 /** A product of `rows` rows over a [K, N] fp32 weight. */
 const product = (name: string, rows: number, K: number, N: number): WorkloadNode =>
@@ -68,5 +70,49 @@ describe('weights read from memory on every run', () => {
     const conv = bareNode('conv', 'Conv', { kernel: { op: 'Conv', shape: { N: 1 } }, params: 64 * MiB });
     expect(coldReadUs(attention, 1, cold)).toBe(0);
     expect(coldReadUs(conv, 1, cold)).toBe(0);
+  });
+
+  it("adds the read's unhidden share to a product of many rows, as measured", () => {
+    // A BLAS that packs the weight on every call, then multiplies (PyTorch on OpenBLAS): share 1.
+    const packs = { ...cold, unhiddenShare: () => 1 };
+    const block = product('up', 32, 832, 2240);
+    const readUs = (832 * 2240 * 4) / 20_000;
+    expect(coldReadUs(block, 700, packs)).toBeCloseTo(readUs, 6);
+    expect(coldReadUs(block, 700, { ...cold, unhiddenShare: () => 0.5 })).toBeCloseTo(readUs / 2, 6);
+    // Batched rows count as rows.
+    const batched = bareNode('b', 'MatMul', {
+      kernel: { op: 'MatMul', shape: { B: 8, M: 4, N: 1024, K: 1024 } },
+      params: 1024 * 1024,
+    });
+    expect(coldReadUs(batched, 1000, packs)).toBeCloseTo((1024 * 1024 * 4) / 20_000, 6);
+  });
+
+  it('a matrix-vector product keeps the floor alone: its time in cache is a read already', () => {
+    const packs = { ...cold, unhiddenShare: () => 1 };
+    const head = product('head', 1, 576, 50_000);
+    const readUs = (576 * 50_000 * 4) / 20_000;
+    expect(coldReadUs(head, 3000, packs)).toBeCloseTo(readUs - 3000, 6);
+    expect(coldReadUs(head, readUs + 1, packs)).toBe(0);
+  });
+});
+
+describe('the unhidden share of a read', () => {
+  it('is the cold chain over the warm product, per read, within 0-1', () => {
+    expect(unhiddenReadShare(1018, 689, 338)).toBeCloseTo(329 / 338, 6);
+    expect(unhiddenReadShare(600, 700, 338)).toBe(0);
+    expect(unhiddenReadShare(2000, 700, 338)).toBe(1);
+    expect(unhiddenReadShare(1000, 700, 0)).toBe(0);
+    expect(unhiddenReadShare(Number.NaN, 700, 338)).toBe(0);
+  });
+
+  it('reads the share measured at a few row counts log-linearly in rows, the nearest outside, 0 with none', () => {
+    const m = [
+      { rows: 128, share: 0.2 },
+      { rows: 32, share: 0.6 },
+    ];
+    expect(unhiddenShareAt(m, 64)).toBeCloseTo(0.4, 6);
+    expect(unhiddenShareAt(m, 8)).toBe(0.6);
+    expect(unhiddenShareAt(m, 4096)).toBe(0.2);
+    expect(unhiddenShareAt([], 64)).toBe(0);
   });
 });

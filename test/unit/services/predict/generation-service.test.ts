@@ -1,6 +1,5 @@
 /** Generation on a profiled device, straight through the service (the seeded CPU store). */
 import { describe, expect, it } from 'vitest';
-import { ProfileRepo } from '../../../../src-main/adapters/store/profile-repo.js';
 import type { Database } from '../../../../src-main/adapters/store/types.js';
 import { makeKernel } from '../../../../src-main/core/kernels/cost.js';
 import { DTYPE_BYTES } from '../../../../src-main/core/domain/dtypes.js';
@@ -8,7 +7,7 @@ import { predictGeneration } from '../../../../src-main/services/predict/generat
 import { decodeBandwidthGBps, streamRateAt } from '../../../../src-main/services/predict/stream-rate.js';
 import { loadTrainingData } from '../../../../src-main/services/predict/training-data.js';
 import { pickDevice } from '../../../../src-main/services/workload/workload-service.js';
-import { recordOverhead, SEEDED_MACHINE } from '../../../helpers/seeded-store.js';
+import { recordOverhead, storeMatMuls } from '../../../helpers/seeded-store.js';
 import { predictModel } from '../../../../src-main/services/workload/workload-service.js';
 import { cli, tempDir } from '../../../helpers/cli.js';
 import { seededDb } from '../../../helpers/seeded-store.js';
@@ -92,29 +91,12 @@ describe('predictGeneration', () => {
 
 /** Chains of distinct GEMVs stored in the seeded CPU's profile at `threads` (1 or 16): [d, weights, GB/s]. */
 function storeChains(db: Database, chains: [number, number, number][], threads = 1): void {
-  const repo = new ProfileRepo(db);
-  const run = repo.listRuns(SEEDED_MACHINE).find((r) => r.threads === threads);
-  if (!run) throw new Error(`no ${threads}-thread run`);
-  repo.insertMeasurements(
-    run.id,
+  storeMatMuls(
+    db,
+    threads,
     chains.map(([d, distinct, gbps]) => {
-      const k = makeKernel('MatMul', 'fp32', { B: 1, M: 1, N: d, K: d, distinct });
-      const us = k.bytes / (gbps * 1e3);
-      return {
-        runId: run.id,
-        deviceKey: 'cpu',
-        executionProvider: 'cpu',
-        threads,
-        op: k.op,
-        family: k.family,
-        shape: k.shape,
-        dtype: k.dtype,
-        flops: k.flops,
-        bytes: k.bytes,
-        runtimeVersion: '1.30.0',
-        stats: { medianUs: us, p10Us: us, p90Us: us, cv: 0.01, repetitions: 20, wallMedianUs: us },
-        source: 'profile' as const,
-      };
+      const shape = { B: 1, M: 1, N: d, K: d, distinct };
+      return [shape, makeKernel('MatMul', 'fp32', shape).bytes / (gbps * 1e3)];
     }),
   );
 }
