@@ -43,7 +43,13 @@ import { decoderStepModel } from '../test/helpers/decoder-step-model.js';
 import { CONFIGS, type Config, type Set } from './lib/decoder-configs.js';
 import { medianRunUs } from './lib/median-run.js';
 import { TORCH_HEADER, torchSection } from './lib/torch-cells.js';
-import { PREFILL_HEADER, prefillCells, prefillSummary, type PrefillError } from './lib/prefill-cells.js';
+import {
+  PREFILL_HEADER,
+  prefillCells,
+  prefillSummary,
+  unhiddenShareText,
+  type PrefillError,
+} from './lib/prefill-cells.js';
 
 /** A decode step's timing: at least 30 runs after 5 warm-ups. */
 const STEP_RULE = { warmupRuns: 5, minRepetitions: 30, maxRepetitions: 400, targetCi: 0.01, budgetMs: 3000 };
@@ -98,9 +104,10 @@ async function ortSection(): Promise<string[]> {
       (x) => x.device.deviceId === device.deviceId,
     );
     const rates = chains.map(
-      (x) => `${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
+      (x) => `${x.shape.M} x ${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
     );
-    notes.push(`distinct-GEMV chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
+    notes.push(`distinct-weight chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
+    notes.push(`the read a product does not hide at ${threads} thread(s): ${unhiddenShareText(db, device)}`);
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
   const runner = new KernelRunner({});

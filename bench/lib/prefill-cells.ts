@@ -16,6 +16,8 @@ import { median } from '../../src-main/core/profiler/timing-stats.js';
 import { fromNodeUs } from '../../src-main/core/workload/predict-workload.js';
 import { decoderEntry, predictPrefill } from '../../src-main/services/predict/generation-service.js';
 import { predictModelExecuted } from '../../src-main/services/predict/model-prediction-service.js';
+import { coldWeightsOn } from '../../src-main/services/predict/stream-rate.js';
+import type { DeviceGroup } from '../../src-main/services/predict/training-data.js';
 import { pickDevice } from '../../src-main/services/workload/workload-service.js';
 import { decoderPrefillModel } from '../../test/helpers/decoder-prefill-model.js';
 import type { Config, Set } from './decoder-configs.js';
@@ -28,8 +30,8 @@ const PREFILL_RULE = { warmupRuns: 2, minRepetitions: 7, maxRepetitions: 200, ta
 export const PREFILL_PROMPTS = [32, 128, 512];
 
 export const PREFILL_HEADER = [
-  '| set | decoder | prompt | threads | measured ms | catalog ms | catalog error | file ms | file error | weights in cache: catalog / file error | file 90% band | load |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| set | decoder | prompt | threads | measured ms | catalog ms | catalog error | file ms | file error | read hidden (a floor only): catalog / file error | weights in cache: catalog / file error | file 90% band | load |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 export interface PrefillError {
@@ -41,9 +43,18 @@ export interface PrefillError {
   /** The errors with every weight priced in cache (before cold-weights.ts). */
   catalogWarm: number;
   fileWarm: number;
+  /** The errors with the read a floor only (before the profile measured what a product hides). */
+  catalogFloor: number;
+  fileFloor: number;
 }
 
 const ms = (us: number): string => (us / 1000).toFixed(3);
+
+/** The share of a weight read a product does not hide, at the rows the profile measured it (stream-rate.ts). */
+export function unhiddenShareText(db: Database, device: DeviceGroup): string {
+  const share = coldWeightsOn(db, device, 'inference')?.unhiddenShare;
+  return share ? [32, 128].map((r) => `${r} rows ${share(r).toFixed(2)}`).join(', ') : 'not measured';
+}
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** One decoder's prompts at each thread count: a table row per cell, and its errors. */
@@ -69,6 +80,9 @@ export async function prefillCells(
       // Before core/workload/cold-weights.ts: every weight priced in cache, as profiled.
       const catalogWarm = predictPrefill(db, entry, { prompt, batch: 1, dtype: 'fp32', coldWeights: false }, device);
       const fileWarm = await predictModelExecuted(db, runner, file, { ...fileOpts, coldWeights: false });
+      const floorOnly = { prompt, batch: 1, dtype: 'fp32', coldWeights: 'floor' } as const;
+      const catalogFloor = predictPrefill(db, entry, floorOnly, device);
+      const fileFloor = await predictModelExecuted(db, runner, file, { ...fileOpts, coldWeights: 'floor' });
       const measured = await medianRunUs(
         runner,
         {
@@ -89,11 +103,13 @@ export async function prefillCells(
         file: fileUs / measured - 1,
         catalogWarm: catalogWarm.ttftUs / measured - 1,
         fileWarm: fromNodeUs(fileWarm) / measured - 1,
+        catalogFloor: catalogFloor.ttftUs / measured - 1,
+        fileFloor: fromNodeUs(fileFloor) / measured - 1,
       };
       errors.push(e);
       const band = onFile.band90 ? `${ms(onFile.band90.lowUs)}-${ms(onFile.band90.highUs)}` : 'none';
       rows.push(
-        `| ${c.set} | ${c.label} | ${prompt} | ${threads} | ${ms(measured)} | ${ms(catalog.ttftUs)} | ${pct(e.catalog)} | ${ms(fileUs)} | ${pct(e.file)} | ${pct(e.catalogWarm)} / ${pct(e.fileWarm)} | ${band} | ${os.loadavg()[0]?.toFixed(1)} |`,
+        `| ${c.set} | ${c.label} | ${prompt} | ${threads} | ${ms(measured)} | ${ms(catalog.ttftUs)} | ${pct(e.catalog)} | ${ms(fileUs)} | ${pct(e.file)} | ${pct(e.catalogFloor)} / ${pct(e.fileFloor)} | ${pct(e.catalogWarm)} / ${pct(e.fileWarm)} | ${band} | ${os.loadavg()[0]?.toFixed(1)} |`,
       );
     }
   }
@@ -107,6 +123,6 @@ export function prefillSummary(errors: readonly PrefillError[], threadCounts: re
     const line = (e: number[]): string =>
       `${e.filter((x) => x <= 0.15).length} of ${e.length} within 15%, median |error| ${pct(median(e))}`;
     const abs = (f: (x: PrefillError) => number): number[] => of.map((x) => Math.abs(f(x)));
-    return `prefill at ${t} thread(s): catalog ${line(abs((x) => x.catalog))}; file ${line(abs((x) => x.file))}; weights in cache: catalog ${line(abs((x) => x.catalogWarm))}, file ${line(abs((x) => x.fileWarm))}`;
+    return `prefill at ${t} thread(s): catalog ${line(abs((x) => x.catalog))}; file ${line(abs((x) => x.file))}; read hidden: catalog ${line(abs((x) => x.catalogFloor))}, file ${line(abs((x) => x.fileFloor))}; weights in cache: catalog ${line(abs((x) => x.catalogWarm))}, file ${line(abs((x) => x.fileWarm))}`;
   });
 }

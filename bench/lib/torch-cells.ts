@@ -25,12 +25,8 @@ import { decodeStep } from '../../src-main/core/workload/generation.js';
 import { profiledAttentionUs } from '../../src-main/services/predict/decode-attention-time.js';
 import { localProbeDeps } from '../../src-main/services/machine/local-probe.js';
 import { probeAndRecord } from '../../src-main/services/machine/machine-service.js';
-import { decodeBandwidthGBps } from '../../src-main/services/predict/stream-rate.js';
-import {
-  decodeDevice,
-  decoderEntry,
-  predictPrefill,
-} from '../../src-main/services/predict/generation-service.js';
+import { decodeBandwidthGBps, type ColdWeightsOption } from '../../src-main/services/predict/stream-rate.js';
+import { decodeDevice, decoderEntry, predictPrefill } from '../../src-main/services/predict/generation-service.js';
 import { trainPredictors } from '../../src-main/services/predict/predictor-service.js';
 import { DEFAULT_SUITE } from '../../src-main/services/profile/device-targets.js';
 import { profileDevice } from '../../src-main/services/profile/profiler-service.js';
@@ -38,11 +34,12 @@ import { deviceOverhead } from '../../src-main/services/workload/stored-device-f
 import { pickDevice } from '../../src-main/services/workload/workload-service.js';
 import { prefillEntry } from '../../test/helpers/decoder-prefill-model.js';
 import type { Config } from './decoder-configs.js';
+import { unhiddenShareText } from './prefill-cells.js';
 import { runTorchDecoder, torchStepShape, type TorchCell } from './torch-decoder.js';
 
 export const TORCH_HEADER = [
-  '| engine | set | decoder | kind | tokens | threads | measured ms | predicted ms | error | load |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| engine | set | decoder | kind | tokens | threads | measured ms | predicted ms | error | read hidden: ms, error | load |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 
 /** The torch rows, their summary lines and notes; `skipped` is the one line when torch could not run. */
@@ -95,13 +92,16 @@ const TORCH_PREFILL_PROMPTS = [32, 128];
 
 const ms = (us: number): string => (us / 1000).toFixed(3);
 
-/** Predicted µs of one measured cell, from the torch-cpu profile at its thread count. */
-function predictedUs(db: Database, c: Config, cell: TorchCell): number {
+/**
+ * Predicted µs of one measured cell, from the torch-cpu profile at its thread count; a prompt's
+ * weights read from memory as the profile measured them, or (`coldWeights: 'floor'`) as a floor only.
+ */
+function predictedUs(db: Database, c: Config, cell: TorchCell, coldWeights: ColdWeightsOption = true): number {
   const device = pickDevice(db, 'cpu', cell.threads);
   if (cell.kind === 'prefill') {
     const entry = prefillEntry({ ...c, prompt: cell.tokens }, 'rmsnorm');
-    return predictPrefill(db, decoderEntry(entry.name, entry), { prompt: cell.tokens, batch: 1, dtype: 'fp32' }, device)
-      .ttftUs;
+    const p = { prompt: cell.tokens, batch: 1, dtype: 'fp32', coldWeights } as const;
+    return predictPrefill(db, decoderEntry(entry.name, entry), p, device).ttftUs;
   }
   const shape = torchStepShape(c);
   const dev = decodeDevice(db, device, 'fp32', [], (shape.meanMatrixParams ?? 0) * 4);
@@ -133,6 +133,7 @@ export async function torchSection(
     out.notes.push(
       `torch-cpu at ${t} thread(s): eager dispatch ${o?.dispatchUs?.toFixed(2) ?? 'not measured'} µs per op`,
     );
+    out.notes.push(`torch-cpu at ${t} thread(s): the read a product does not hide: ${unhiddenShareText(db, device)}`);
   }
   const errors: { kind: string; threads: number; err: number }[] = [];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-torch-scripts-'));
@@ -163,7 +164,9 @@ export async function torchSection(
         const predicted = predictedUs(db, c, cell);
         const err = predicted / cell.medianUs - 1;
         errors.push({ kind: cell.kind, threads: cell.threads, err: Math.abs(err) });
-        const row = `| torch ${version} | ${c.set} | ${c.label} | ${cell.kind} | ${cell.tokens} | ${cell.threads} | ${ms(cell.medianUs)} (${cell.runs} runs) | ${ms(predicted)} | ${(err * 100).toFixed(1)}% | ${os.loadavg()[0]?.toFixed(1)} |`;
+        const floor = cell.kind === 'prefill' ? predictedUs(db, c, cell, 'floor') : null;
+        const hidden = floor === null ? '-' : `${ms(floor)}, ${((floor / cell.medianUs - 1) * 100).toFixed(1)}%`;
+        const row = `| torch ${version} | ${c.set} | ${c.label} | ${cell.kind} | ${cell.tokens} | ${cell.threads} | ${ms(cell.medianUs)} (${cell.runs} runs) | ${ms(predicted)} | ${(err * 100).toFixed(1)}% | ${hidden} | ${os.loadavg()[0]?.toFixed(1)} |`;
         process.stderr.write(`${row}\n`);
         out.rows.push(row);
       }
