@@ -29,12 +29,18 @@ const STREAMED_GEMVS: readonly (readonly [number, number])[] = [
 
 /**
  * A prompt's products over weights read from memory (core/workload/cold-weights.ts): 32 rows times
- * 32 distinct 1024 x 1024 fp32 weights in a row (128 MiB, past every last-level cache), beside the
- * same product timed alone with its weight in cache. Their difference is what of the read the
- * product does not hide behind its arithmetic. More row counts measure the share at each (8.6
- * GFLOP a run at 128 rows: four times the quick suite's largest kernel, so not by default).
+ * distinct fp32 weights in a row, 128 MiB of them (past every last-level cache): 32 of 1024 x 1024
+ * and 8 of 2048 x 2048; each beside the same product timed alone with its weight in cache. Their
+ * difference is what of the read the product does not hide behind its arithmetic, at each weight
+ * size. 2.1 GFLOP a chain; 128 rows would be 8.6, four times the quick suite's largest kernel.
  */
-const COLD_PRODUCTS = { rows: [32], d: 1024, distinct: 32 } as const;
+const COLD_PRODUCTS = {
+  rows: 32,
+  weights: [
+    [1024, 32],
+    [2048, 8],
+  ],
+} as const;
 
 /** Decode attention products the quick suite times: [KV heads, group, cached tokens, head width]. */
 const DECODE_ATTENTION: readonly (readonly [number, number, number, number])[] = [
@@ -64,10 +70,10 @@ function gemmShapes(): ShapeEntry[] {
   for (const [d, distinct] of STREAMED_GEMVS)
     out.push({ op: 'MatMul', shape: { B: 1, M: 1, N: d, K: d, distinct }, level: 0, dtypes: ['fp32'] });
   // a prompt's products over weights from memory, and the same product with its weight in cache
-  const { d: cd, distinct: cn } = COLD_PRODUCTS;
-  for (const rows of COLD_PRODUCTS.rows) {
-    out.push({ op: 'MatMul', shape: { B: 1, M: rows, N: cd, K: cd, distinct: cn }, level: 0, dtypes: ['fp32'] });
-    out.push({ op: 'MatMul', shape: { B: 1, M: rows, N: cd, K: cd }, level: 0, dtypes: ['fp32'] });
+  const M = COLD_PRODUCTS.rows;
+  for (const [d, distinct] of COLD_PRODUCTS.weights) {
+    out.push({ op: 'MatMul', shape: { B: 1, M, N: d, K: d, distinct }, level: 0, dtypes: ['fp32'] });
+    out.push({ op: 'MatMul', shape: { B: 1, M, N: d, K: d }, level: 0, dtypes: ['fp32'] });
   }
   mm(0, 12, 128, 128, 64);
   mm(0, 12, 128, 64, 128);

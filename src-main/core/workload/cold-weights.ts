@@ -27,10 +27,10 @@ export interface ColdWeights {
   /** The device's streaming rate (GB/s) for a weight matrix of this many bytes. */
   streamGBps: (matrixBytes: number) => number;
   /**
-   * The share (0-1) of the weight read a product of this many rows does not hide behind its
-   * arithmetic, as the profile measured it (unhiddenShareAt); 0 where it did not.
+   * The share (0-1) of a weight's read (of this many bytes) a product of many rows does not hide
+   * behind its arithmetic, as the profile measured it (unhiddenShareAt); 0 where it did not.
    */
-  unhiddenShare: (rows: number) => number;
+  unhiddenShare: (weightBytes: number) => number;
 }
 
 const PRODUCTS: ReadonlySet<string> = new Set(['MatMul', 'Gemm']);
@@ -54,8 +54,7 @@ export function coldReadUs(n: WorkloadNode, profiledUs: number, c: ColdWeights):
   const bytes = weightBytes(n);
   if (!n.kernel || !PRODUCTS.has(n.kernel.op) || bytes <= 0) return 0;
   const readUs = bytes / (c.streamGBps(bytes) * 1e3);
-  const rows = productRows(n);
-  const share = rows > GEMV_ROWS ? c.unhiddenShare(rows) : 0;
+  const share = productRows(n) > GEMV_ROWS ? c.unhiddenShare(bytes) : 0;
   return Math.max(0, readUs - profiledUs, share * readUs);
 }
 
@@ -71,12 +70,12 @@ function productRows(n: WorkloadNode): number {
   return (s['B'] ?? 1) * (s['M'] ?? 1);
 }
 
-/** The unhidden share at `rows`, from the shares measured at a few row counts (log-linear in rows); 0 with none. */
-export function unhiddenShareAt(measured: readonly { rows: number; share: number }[], rows: number): number {
+/** The unhidden share at `bytes`, from the shares measured at a few weight sizes (log-linear in bytes); 0 with none. */
+export function unhiddenShareAt(measured: readonly { bytes: number; share: number }[], bytes: number): number {
   return (
     logLinearAt(
-      measured.map((m) => ({ x: m.rows, y: m.share })),
-      rows,
+      measured.map((m) => ({ x: m.bytes, y: m.share })),
+      bytes,
     ) ?? 0
   );
 }

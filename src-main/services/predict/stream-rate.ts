@@ -158,13 +158,13 @@ export function coldWeightsOn(
   return {
     lastLevelCacheBytes: cache,
     streamGBps,
-    unhiddenShare: (rows) => unhiddenShareAt(shares, rows),
+    unhiddenShare: (bytes) => unhiddenShareAt(shares, bytes),
   };
 }
 
 /**
  * The share of a many-row product's weight read its arithmetic does not hide on this device and
- * engine, at each row count the profile measured it (core/workload/cold-weights.ts): its chain of
+ * engine, at each weight size the profile measured it (core/workload/cold-weights.ts): its chain of
  * such products over distinct weights past the cache against the same product timed alone, over
  * the read at the streaming rate. Empty where the profile has neither (profiles before them).
  */
@@ -172,8 +172,8 @@ function coldProductShares(
   data: Pick<TrainingData, 'streams' | 'samples'>,
   device: DeviceGroup,
   streamGBps: (matrixBytes: number) => number,
-): { rows: number; share: number }[] {
-  const out: { rows: number; share: number }[] = [];
+): { bytes: number; share: number }[] {
+  const out: { bytes: number; share: number }[] = [];
   for (const chain of data.streams) {
     const { M, N, K } = chain.shape;
     if (!ownProfiled(chain, device) || !M || M <= GEMV_ROWS || !N || !K) continue;
@@ -190,7 +190,7 @@ function coldProductShares(
     if (!warm) continue;
     const bytes = K * N * DTYPE_BYTES[chain.dtype];
     const coldUs = chain.timeUs / (chain.shape['distinct'] ?? 1);
-    out.push({ rows: M, share: unhiddenReadShare(coldUs, warm.timeUs, bytes / (streamGBps(bytes) * 1e3)) });
+    out.push({ bytes, share: unhiddenReadShare(coldUs, warm.timeUs, bytes / (streamGBps(bytes) * 1e3)) });
   }
   return out;
 }

@@ -35,7 +35,7 @@ describe('suites', () => {
   it('sizes: quick ~300 kernels per dtype, standard ~790, thorough more; every op built alone in every suite', () => {
     const n = (suite: (typeof SUITE_NAMES)[number]): number => suiteKernels(suite, { dtypes: ['fp32'] }).length;
     expect(n('quick')).toBeGreaterThanOrEqual(110);
-    expect(n('quick')).toBeLessThanOrEqual(311);
+    expect(n('quick')).toBeLessThanOrEqual(313);
     expect(n('standard')).toBeGreaterThanOrEqual(450);
     expect(n('standard')).toBeLessThanOrEqual(810);
     expect(n('thorough')).toBeGreaterThan(2000);
@@ -46,18 +46,20 @@ describe('suites', () => {
     }
   });
 
-  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~15.3 GFLOP and ~2 GiB in all', () => {
+  it('quick stays small: each kernel at most 2.2 GFLOP and 200 MiB, ~17.7 GFLOP and ~2.2 GiB in all', () => {
     const ks = suiteKernels('quick', { dtypes: ['fp32'] });
     for (const k of ks) {
       expect(k.flops, k.id).toBeLessThanOrEqual(2.2e9);
       expect(k.bytes, k.id).toBeLessThanOrEqual(200 * 2 ** 20);
     }
-    // 13.1 GFLOP and the chain of 32-row products over distinct weights (2.1 GFLOP, about 20 ms a
-    // run at one thread): what a prompt's products do not hide of their read (cold-weights.ts).
-    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(15.3e9);
-    // 1.5 GiB, the 512 MiB the distinct-weight chains stream (about 20 ms a run each at one
-    // thread) and the decode attention products' caches (17 MiB the largest).
-    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30 + 512 * 2 ** 20 + 64 * 2 ** 20);
+    // 13.1 GFLOP and the two chains of 32-row products over distinct weights (2.1 GFLOP each, about
+    // 20 ms a run at one thread) with their products alone: what a prompt's products do not hide of
+    // their read (cold-weights.ts).
+    expect(ks.reduce((a, k) => a + k.flops, 0)).toBeLessThan(17.7e9);
+    // 1.5 GiB, the 640 MiB the distinct-weight chains stream (about 20 ms a run each at one
+    // thread), the 16 MiB weight of a product alone and the decode attention products' caches
+    // (17 MiB the largest).
+    expect(ks.reduce((a, k) => a + k.bytes, 0)).toBeLessThan(1.5 * 2 ** 30 + 640 * 2 ** 20 + 96 * 2 ** 20);
   });
 
   it('quick: the layer prior adds only small kernels (< 300 MFLOP, < 30 MB: a few ms on two threads)', () => {
@@ -69,12 +71,15 @@ describe('suites', () => {
     for (const k of prior) expect(small(k), k.id).toBe(true);
     // Only the 13 original large picks (1024^3 GEMM, 16M-element streams, long attention...),
     // one scalar-operand stream past the L3, Mul's and Sigmoid's 4M-element streams, the three
-    // chains of distinct GEMVs a decode step streams its weights like and the chain of a prompt's
-    // 32-row products over distinct weights (128 MiB each) are bigger.
-    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(20);
-    expect(ks.filter((k) => k.shape['distinct']).map((k) => k.bytes / 2 ** 20)).toEqual(
-      [128, 128, 128, 128].map((b) => expect.closeTo(b, 0)),
-    );
+    // chains of distinct GEMVs a decode step streams its weights like and the two chains of a
+    // prompt's 32-row products over distinct weights (128 MiB each) are bigger.
+    expect(ks.filter((k) => !small(k)).length).toBeLessThanOrEqual(21);
+    const chains = ks.filter((k) => k.shape['distinct']).map((k) => k.bytes / 2 ** 20);
+    expect(chains).toHaveLength(5);
+    for (const mib of chains) {
+      expect(mib).toBeGreaterThanOrEqual(128);
+      expect(mib).toBeLessThan(129);
+    }
     // A rate in bytes per second: built in fp32 alone, not again in every float type.
     const all = suiteKernels('thorough', { dtypes: ['fp32', 'fp16', 'bf16'] });
     expect(new Set(all.filter((k) => k.shape['distinct']).map((k) => k.dtype))).toEqual(new Set(['fp32']));

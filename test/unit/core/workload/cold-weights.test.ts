@@ -105,14 +105,14 @@ describe('the unhidden share of a read', () => {
     expect(unhiddenReadShare(Number.NaN, 700, 338)).toBe(0);
   });
 
-  it('reads the share measured at a few row counts log-linearly in rows, the nearest outside, 0 with none', () => {
+  it('reads the share measured at a few weight sizes log-linearly in bytes, the nearest outside, 0 with none', () => {
     const m = [
-      { rows: 128, share: 0.2 },
-      { rows: 32, share: 0.6 },
+      { bytes: 16 * MiB, share: 0.2 },
+      { bytes: 4 * MiB, share: 0.6 },
     ];
-    expect(unhiddenShareAt(m, 64)).toBeCloseTo(0.4, 6);
-    expect(unhiddenShareAt(m, 8)).toBe(0.6);
-    expect(unhiddenShareAt(m, 4096)).toBe(0.2);
-    expect(unhiddenShareAt([], 64)).toBe(0);
+    expect(unhiddenShareAt(m, 8 * MiB)).toBeCloseTo(0.4, 6);
+    expect(unhiddenShareAt(m, MiB)).toBe(0.6);
+    expect(unhiddenShareAt(m, 64 * MiB)).toBe(0.2);
+    expect(unhiddenShareAt([], 8 * MiB)).toBe(0);
   });
 });

@@ -30,52 +30,54 @@ describe("a profile's chain of many-row products over weights from memory", () =
     ]);
     const cold = coldWeightsOn(db, device, 'inference');
     expect(cold).not.toBeNull();
-    expect(cold?.unhiddenShare(32)).toBeCloseTo(0.75, 3);
-    // One row count measured: it stands for every other.
-    expect(cold?.unhiddenShare(512)).toBeCloseTo(0.75, 3);
+    expect(cold?.unhiddenShare(MiB4)).toBeCloseTo(0.75, 3);
+    // One weight size measured: it stands for every other.
+    expect(cold?.unhiddenShare(64 * MiB4)).toBeCloseTo(0.75, 3);
     // The many-row chain is not a stream: the decode rate is the GEMV chain's alone.
     expect(decodeBandwidthGBps(db, device, undefined, MiB4)).toBeCloseTo(20, 2);
     // As a floor only, the share is left out; not at all, nothing.
-    expect(coldWeightsAs(db, device, 'inference', 'floor')?.unhiddenShare(32)).toBe(0);
+    expect(coldWeightsAs(db, device, 'inference', 'floor')?.unhiddenShare(MiB4)).toBe(0);
     expect(coldWeightsAs(db, device, 'inference', false)).toBeNull();
-    expect(coldWeightsAs(db, device, 'inference')?.unhiddenShare(32)).toBeCloseTo(0.75, 3);
+    expect(coldWeightsAs(db, device, 'inference')?.unhiddenShare(MiB4)).toBeCloseTo(0.75, 3);
   });
 
   it('is 0 without the chain or without the warm product (older profiles), and never outside 0-1', () => {
     const without = trainedStore();
     store(without, [[gemvChain, 32 * READ_US]]);
-    expect(coldWeightsOn(without, pickDevice(without, 'cpu', 1), 'inference')?.unhiddenShare(32)).toBe(0);
+    expect(coldWeightsOn(without, pickDevice(without, 'cpu', 1), 'inference')?.unhiddenShare(MiB4)).toBe(0);
     const noWarm = trainedStore();
     store(noWarm, [
       [gemvChain, 32 * READ_US],
       [coldChain, 32 * 900],
     ]);
-    expect(coldWeightsOn(noWarm, pickDevice(noWarm, 'cpu', 1), 'inference')?.unhiddenShare(32)).toBe(0);
+    expect(coldWeightsOn(noWarm, pickDevice(noWarm, 'cpu', 1), 'inference')?.unhiddenShare(MiB4)).toBe(0);
     const faster = trainedStore();
     store(faster, [
       [gemvChain, 32 * READ_US],
       [coldChain, 32 * 500],
       [warm, 600],
     ]);
-    expect(coldWeightsOn(faster, pickDevice(faster, 'cpu', 1), 'inference')?.unhiddenShare(32)).toBe(0);
+    expect(coldWeightsOn(faster, pickDevice(faster, 'cpu', 1), 'inference')?.unhiddenShare(MiB4)).toBe(0);
   });
 
-  it("reads the share at a product's rows between the row counts measured, log-linear in rows", () => {
+  it("reads the share at a product's weight size between the sizes measured, log-linear in bytes", () => {
     const db = trainedStore();
     const device = pickDevice(db, 'cpu', 1);
-    const at128 = { ...warm, M: 128 };
+    const MiB16 = 16 * 2 ** 20;
+    const read16 = MiB16 / 20e3;
     store(db, [
       [gemvChain, 32 * READ_US],
+      [{ ...gemvChain, N: 2048, K: 2048, distinct: 8 }, 8 * read16],
       [coldChain, 32 * (600 + 0.8 * READ_US)],
       [warm, 600],
-      [{ ...coldChain, M: 128 }, 32 * (2400 + 0.2 * READ_US)],
-      [at128, 2400],
+      [{ ...coldChain, N: 2048, K: 2048, distinct: 8 }, 8 * (2400 + 0.2 * read16)],
+      [{ ...warm, N: 2048, K: 2048 }, 2400],
     ]);
     const share = coldWeightsOn(db, device, 'inference')?.unhiddenShare;
-    expect(share?.(32)).toBeCloseTo(0.8, 3);
-    expect(share?.(64)).toBeCloseTo(0.5, 3);
-    expect(share?.(128)).toBeCloseTo(0.2, 3);
-    expect(share?.(512)).toBeCloseTo(0.2, 3);
-    expect(share?.(8)).toBeCloseTo(0.8, 3);
+    expect(share?.(MiB4)).toBeCloseTo(0.8, 3);
+    expect(share?.(8 * 2 ** 20)).toBeCloseTo(0.5, 3);
+    expect(share?.(MiB16)).toBeCloseTo(0.2, 3);
+    expect(share?.(64 * 2 ** 20)).toBeCloseTo(0.2, 3);
+    expect(share?.(2 ** 20)).toBeCloseTo(0.8, 3);
   });
 });
