@@ -50,10 +50,10 @@ export interface PrefillError {
 
 const ms = (us: number): string => (us / 1000).toFixed(3);
 
-/** The share of a weight read a product does not hide, at the rows the profile measured it (stream-rate.ts). */
+/** The share of a weight's read a 32-row product does not hide, at the weight sizes the profile measured it (stream-rate.ts). */
 export function unhiddenShareText(db: Database, device: DeviceGroup): string {
   const share = coldWeightsOn(db, device, 'inference')?.unhiddenShare;
-  return share ? [32, 128].map((r) => `${r} rows ${share(r).toFixed(2)}`).join(', ') : 'not measured';
+  return share ? [4, 16].map((m) => `${m} MiB ${share(m * 2 ** 20).toFixed(2)}`).join(', ') : 'not measured';
 }
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
