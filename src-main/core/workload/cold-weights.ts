@@ -7,11 +7,11 @@
  * matrix-vector products). That floor binds on a matrix-vector product: the LM head of a prompt's
  * last position (a 115 MB head ran 5.5-5.7 ms at 1 thread on Zen 4, its bytes at 20.5 GB/s, where its
  * profiled kernel said 3.3 ms). Whether a product of many rows hides the read behind its arithmetic
- * depends on the engine's BLAS, so the profile measures it (`unhiddenShare`): ONNX Runtime packs a
- * constant weight once, when the session is made, and its chains of 32-row products over distinct
- * weights ran no slower than in cache (bench/runs/cold-weights.md); PyTorch hands each call's weight
- * to OpenBLAS, which packs it first and multiplies after, and 32-row products there took their time
- * in cache plus the read (bench/runs/h79-cold-pack.md).
+ * depends on the engine's BLAS and the weight's size, so the profile measures it (`unhiddenShare`):
+ * ONNX Runtime packs a constant weight once, when the session is made, and its 32-row products on the
+ * Zen 4 VM showed 0.65 of a 4 MiB weight's read and 0.17 of a 16 MiB one's; PyTorch hands each call's
+ * weight to OpenBLAS, which packs it first and multiplies after, and its products took their time in
+ * cache plus about the whole read at both sizes (bench/runs/h79-cold-pack.md).
  *
  * Products only: a convolution's filters are small beside its arithmetic, and an embedding gathers
  * rows. Pure.
@@ -62,7 +62,7 @@ export function coldReadUs(n: WorkloadNode, profiledUs: number, c: ColdWeights):
  * Rows this thin make a matrix-vector product: its time in cache is itself a read, which the floor
  * above prices; the unhidden share is measured on, and applies to, products of more rows.
  */
-const GEMV_ROWS = 4;
+export const GEMV_ROWS = 4;
 
 /** The rows a product multiplies its weight by (its batch folded in). */
 function productRows(n: WorkloadNode): number {

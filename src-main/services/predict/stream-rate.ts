@@ -8,7 +8,7 @@ import type { Sample } from '../../core/predictor/types.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { Mode } from '../../core/domain/mode.js';
-import { unhiddenReadShare, unhiddenShareAt, type ColdWeights } from '../../core/workload/cold-weights.js';
+import { GEMV_ROWS, unhiddenReadShare, unhiddenShareAt, type ColdWeights } from '../../core/workload/cold-weights.js';
 import { loadTrainingData, type DeviceGroup, type TrainingData } from './training-data.js';
 import { count } from '../../core/text/plural.js';
 import { logLinearAt } from '../../core/util/log-linear.js';
@@ -103,10 +103,10 @@ export function slowerThreadsNote(
 const ownProfiled = (s: Sample, device: DeviceGroup): boolean =>
   s.device.deviceId === device.deviceId && (s.origin ?? 'profile') === 'profile';
 
-/** A chain of products this thin streams its weights (a decode step's GEMVs); thicker ones are prompts' products. */
-const GEMV_ROWS = 4;
-
-/** The device's chains of distinct matrix-vector products: the rate at each matrix size; empty in older profiles. */
+/**
+ * The device's chains of distinct matrix-vector products (GEMV_ROWS rows at most; thicker chains are
+ * a prompt's products): the rate at each matrix size; empty in older profiles.
+ */
 function streamChains(data: Pick<TrainingData, 'streams'>, device: DeviceGroup): StreamRate[] {
   return data.streams
     .filter((s) => ownProfiled(s, device) && (s.shape.M ?? 1) <= GEMV_ROWS)
