@@ -166,6 +166,17 @@ def build(op, s, dt, dev):
         if s["B"] == 1:
             a, w = rnd((s["M"], s["K"]), dt, dev), rnd((s["K"], s["N"]), dt, dev)
             return lambda: a @ w
+        if s.get("distinct", 1) > 1:
+            # A decode step's attention layer after layer: K^T [B,K,N] and V [B,N,K] in turn, each its own cache.
+            a = rnd((s["B"], s["M"], s["K"]), dt, dev)
+            dims = [(s["K"], s["N"]), (s["N"], s["K"])]
+            cs = [rnd((s["B"],) + dims[i % 2], dt, dev) / math.sqrt(dims[i % 2][0]) for i in range(s["distinct"])]
+            def layers():
+                h = a
+                for c in cs:
+                    h = torch.bmm(h, c)
+                return h
+            return layers
         a, b = rnd((s["B"], s["M"], s["K"]), dt, dev), rnd((s["B"], s["K"], s["N"]), dt, dev)
         return lambda: torch.bmm(a, b)
     if op == "Gemm":

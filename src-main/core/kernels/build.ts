@@ -245,9 +245,26 @@ const matMul = rule((g) => {
     return g.parts(nodes, [M, N]);
   }
   const a = g.input('A', [B, M, K]);
+  const copies = g.opt('distinct');
+  if (copies > 1) return g.parts(cacheRow(g, a, { B, M, N, K }, copies), [B, M, K]);
   const b = g.input('B', [B, K, N]);
   return g.parts([node('MatMul', [a, b], [OUT])], [B, M, N]);
 });
+
+/**
+ * A batched row with `distinct`: a decode step's attention over its KV cache layer after layer,
+ * the cache past every last-level cache. Products alternate between a K^T [B,K,N] and a V [B,N,K]
+ * operand, each its own constant of 3 dims (ONNX Runtime packs only 2-D constant weights when the
+ * session is made, so these are read and packed on every run, as a cache fed to a decoder is),
+ * each product's output the next one's input; scaled by sqrt(3 / inner) as the linear row is.
+ */
+function cacheRow(g: Graph, a: string, d: { B: number; M: number; N: number; K: number }, copies: number) {
+  return Array.from({ length: copies }, (_, i) => {
+    const [inner, outer] = i % 2 === 0 ? [d.K, d.N] : [d.N, d.K];
+    const cache = g.w.add(`C${i}`, g.t, [d.B, inner, outer], undefined, Math.sqrt(3 / inner));
+    return node('MatMul', [i === 0 ? a : `H${i - 1}`, cache], [i === copies - 1 ? OUT : `H${i}`]);
+  });
+}
 
 /** As exporters write nn.Linear: weight [N,K] with transB = 1, bias [N]. */
 const gemm = rule((g) => {

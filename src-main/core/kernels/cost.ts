@@ -307,8 +307,10 @@ function checkDims(op: KernelOp, s: Record<string, number>): void {
   )
     throw new RangeError(`${op}: the ${d('R')}x${d('R')} window is larger than the padded input`);
   if (op === 'Concat' && d('cols') % d('parts') !== 0) throw new RangeError('Concat: cols must divide by parts');
-  if (op === 'MatMul' && s['distinct'] && (d('B') !== 1 || d('N') !== d('K')))
+  if (op === 'MatMul' && s['distinct'] && d('B') === 1 && d('N') !== d('K'))
     throw new RangeError('MatMul: distinct weights in a row need B = 1 and N = K');
+  if (op === 'MatMul' && s['distinct'] && d('B') > 1 && s['distinct'] % 2 !== 0)
+    throw new RangeError('MatMul: a batched row of distinct operands alternates K^T and V: distinct must be even');
 }
 
 /**

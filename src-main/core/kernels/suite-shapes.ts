@@ -42,6 +42,12 @@ const COLD_PRODUCTS = {
   ],
 } as const;
 
+/**
+ * What the quick suite's rows of grouped-query decode attention read from memory: 128 MiB of
+ * distinct fp32 caches, K^T and V in turn (services/predict/stream-rate.ts cacheReadRates).
+ */
+const STREAMED_CACHE_BYTES = 128 * 2 ** 20;
+
 /** Decode attention products the quick suite times: [KV heads, group, cached tokens, head width]. */
 const DECODE_ATTENTION: readonly (readonly [number, number, number, number])[] = [
   [12, 1, 1024, 64],
@@ -84,6 +90,11 @@ function gemmShapes(): ShapeEntry[] {
   for (const [b, group, ctx, hd] of DECODE_ATTENTION) {
     mm(0, b, group, ctx, hd);
     mm(0, b, group, hd, ctx);
+    // and, for a group of query rows (their cache packed before the product), the same two
+    // products layer after layer over distinct caches, 128 MiB of them
+    const distinct = 2 * Math.ceil(STREAMED_CACHE_BYTES / (2 * b * ctx * hd * 4));
+    if (group > 1)
+      out.push({ op: 'MatMul', shape: { B: b, M: group, N: ctx, K: hd, distinct }, level: 0, dtypes: ['fp32'] });
   }
   gemm(0, 128, 768, 768);
   gemm(0, 1, 1000, 2048); // ResNet-50 classifier

@@ -1,17 +1,22 @@
 /**
  * A decode step's attention on a profiled device (core/workload/decode-attention.ts): one
- * layer's attention graph priced node by node, times the layers. A node that reads the KV cache
- * from memory costs at least its cache bytes at the device's streaming rate, or, where it packs
- * the cache before multiplying, its profiled time plus that read.
+ * layer's attention graph priced node by node, times the layers. On ONNX Runtime's CPU EP, a
+ * product of more than one query row over the KV cache (MLAS packs it first) costs at least its
+ * cache bytes at the rate the profile's rows of such products over caches from memory ran at
+ * (stream-rate.ts cacheReadRates). Other nodes and engines, and profiles before those rows: a node
+ * that reads the cache costs at least its bytes at the device's streaming
+ * rate, or, where it packs the cache before multiplying, its profiled time plus that read.
  */
 import type { Dtype } from '../../core/domain/measurement.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
 import { CACHE_INPUT, decodeAttentionModel, type KvDataflow } from '../../core/workload/decode-attention.js';
 import { workloadFromOnnx } from '../../core/workload/from-onnx.js';
+import type { Workload } from '../../core/workload/types.js';
 import type { DecoderShape } from '../../core/workload/generation.js';
 import type { Database } from '../../adapters/store/types.js';
 import type { DeviceGroup } from './training-data.js';
 import { predictOnDevice } from '../workload/workload-service.js';
+import { cacheReadRates, streamRateAt } from './stream-rate.js';
 
 export interface AttentionAt {
   batch: number;
@@ -30,6 +35,20 @@ export interface AttentionAt {
  */
 function packsCache(kernel: { op: string; shape: Record<string, number> } | null | undefined): boolean {
   return kernel?.op === 'MatMul' && (kernel.shape['M'] ?? 1) > 1;
+}
+
+/**
+ * A Transpose whose output only products read (K transposed for the scores): ONNX Runtime folds it
+ * into the product (MatmulTransposeFusion: a FusedMatMul reading B transposed, as `measure-model`
+ * shows on a concatenating decode step), and PyTorch's transpose is a view. Its work is the
+ * product's; priced on its own it was the whole cache moved once more per layer.
+ */
+function foldedIntoProduct(w: Workload, index: number): boolean {
+  const node = w.nodes[index];
+  const out = node?.outputs[0]?.name;
+  if (node?.opType !== 'Transpose' || !out) return false;
+  const readers = w.nodes.filter((m) => m.inputs.some((t) => t.name === out));
+  return readers.length > 0 && readers.every((m) => m.opType === 'MatMul');
 }
 
 /** Head width of the cache: hidden / heads, or what kvValuesPerLayer says a layer keeps per KV head. */
@@ -61,18 +80,21 @@ export function profiledAttentionUs(
   const w = workloadFromOnnx(model, { name: 'decode attention' });
   const p = predictOnDevice(db, w, device, { mode: 'inference' });
   const elementBytes = DTYPE_BYTES[at.dtype] ?? 2;
-  const cacheUs = (index: number): number => {
-    const read = (w.nodes[index]?.inputs ?? [])
+  const cacheBytes = (index: number): number =>
+    (w.nodes[index]?.inputs ?? [])
       .filter((t) => CACHE_INPUT.test(t.name))
       .reduce((a, t) => a + t.dims.reduce((x, y) => x * y, 1) * elementBytes, 0);
-    return read / (at.bandwidthGBps * 1e3);
-  };
   const mlas = device.executionProvider === 'cpu';
+  const rates = mlas ? cacheReadRates(db, device) : [];
   // A shape-only node's time is the per-node cost alone, which the step counts for all its nodes.
   const layer = p.nodes.reduce((a, n) => {
-    const kernelUs = n.how === 'free' ? 0 : n.timeUs;
-    const coldUs = cacheUs(n.index);
-    const packed = mlas && packsCache(w.nodes[n.index]?.kernel);
+    const kernelUs = n.how === 'free' || foldedIntoProduct(w, n.index) ? 0 : n.timeUs;
+    const bytes = cacheBytes(n.index);
+    const kernel = w.nodes[n.index]?.kernel;
+    const coldUs = bytes / (at.bandwidthGBps * 1e3);
+    const packed = mlas && packsCache(kernel);
+    // Packed over a cache from memory, where the profile timed such products over caches from memory.
+    if (packed && bytes > 0 && rates.length) return a + Math.max(kernelUs, bytes / (streamRateAt(rates, bytes) * 1e3));
     return a + (packed ? kernelUs + coldUs : Math.max(kernelUs, coldUs));
   }, 0);
   return layer * d.layers;

@@ -109,7 +109,7 @@ const ownProfiled = (s: Sample, device: DeviceGroup): boolean =>
  */
 function streamChains(data: Pick<TrainingData, 'streams'>, device: DeviceGroup): StreamRate[] {
   return data.streams
-    .filter((s) => ownProfiled(s, device) && (s.shape.M ?? 1) <= GEMV_ROWS)
+    .filter((s) => ownProfiled(s, device) && (s.shape.B ?? 1) === 1 && (s.shape.M ?? 1) <= GEMV_ROWS)
     .map((s) => ({
       matrixBytes: (s.shape.K ?? 0) * (s.shape.N ?? 0) * DTYPE_BYTES[s.dtype],
       gbps: s.bytes / (s.timeUs * 1e3),
@@ -175,22 +175,54 @@ function coldProductShares(
 ): { bytes: number; share: number }[] {
   const out: { bytes: number; share: number }[] = [];
   for (const chain of data.streams) {
-    const { M, N, K } = chain.shape;
-    if (!ownProfiled(chain, device) || !M || M <= GEMV_ROWS || !N || !K) continue;
-    const warm = data.samples.find(
-      (s) =>
-        ownProfiled(s, device) &&
-        s.op === 'MatMul' &&
-        s.dtype === chain.dtype &&
-        (s.shape.B ?? 1) === 1 &&
-        s.shape.M === M &&
-        s.shape.N === N &&
-        s.shape.K === K,
-    );
+    const { B, M, N, K } = chain.shape;
+    if (!ownProfiled(chain, device) || (B ?? 1) !== 1 || !M || M <= GEMV_ROWS || !N || !K) continue;
+    const warm = hotProduct(data, device, chain.dtype, { B: 1, M, N, K });
     if (!warm) continue;
     const bytes = K * N * DTYPE_BYTES[chain.dtype];
     const coldUs = chain.timeUs / (chain.shape['distinct'] ?? 1);
     out.push({ bytes, share: unhiddenReadShare(coldUs, warm.timeUs, bytes / (streamGBps(bytes) * 1e3)) });
+  }
+  return out;
+}
+
+/** A product of the profile timed alone, its operands in cache: `shape`'s B, M, N and K. */
+function hotProduct(
+  data: Pick<TrainingData, 'samples'>,
+  device: DeviceGroup,
+  dtype: string,
+  shape: { B: number; M: number; N: number; K: number },
+): Sample | undefined {
+  return data.samples.find(
+    (s) =>
+      ownProfiled(s, device) &&
+      s.op === 'MatMul' &&
+      s.dtype === dtype &&
+      (s.shape.B ?? 1) === shape.B &&
+      s.shape.M === shape.M &&
+      s.shape.N === shape.N &&
+      s.shape.K === shape.K,
+  );
+}
+
+/**
+ * The rates a decode step's attention products of more than one query row (a grouped-query step:
+ * MLAS packs the cache operand before it multiplies) run at over a KV cache read from memory (GB/s
+ * of cache), at each size of one product's cache operand the profile measured: its rows of batched
+ * products over distinct caches (K^T and V in turn, past the last-level cache), bytes over time.
+ * On the project's Zen 4 VM they read their cache at 6.4-7.2 GB/s at one thread whatever the
+ * shape, where the weights' matrix-vector products stream at 18-20 (docs/profiling.md). Empty in
+ * profiles before these rows.
+ */
+export function cacheReadRates(db: Database, device: DeviceGroup, data?: Pick<TrainingData, 'streams'>): StreamRate[] {
+  const machine = data ?? loadTrainingData(db, { machineId: device.machineId });
+  const out: StreamRate[] = [];
+  for (const row of machine.streams) {
+    const { B, M, N, K } = row.shape;
+    const products = row.shape['distinct'] ?? 0;
+    if (!ownProfiled(row, device) || !B || B < 2 || !M || M < 2 || !N || !K || products < 2) continue;
+    const matrixBytes = B * K * N * DTYPE_BYTES[row.dtype];
+    out.push({ matrixBytes, gbps: (products * matrixBytes) / (row.timeUs * 1e3) });
   }
   return out;
 }

@@ -277,6 +277,22 @@ describe('kernels on ONNX Runtime (CPU EP, one thread)', () => {
     expect(() => makeKernel('MatMul', 'fp32', { B: 1, M, N: 5, K, distinct: D })).toThrow(/N = K/);
   });
 
+  it('MatMul distinct, batched: K^T and V caches in turn, each its own constant, layer after layer', async () => {
+    const [B, M, N, K, D] = [2, 3, 5, 4, 4];
+    const a = rand(B * M * K, 1);
+    const spec = makeKernel('MatMul', 'fp32', { B, M, N, K, distinct: D });
+    expect(spec.flops).toBe(D * 2 * B * M * N * K);
+    const y = await runOnCpu(buildKernelModel(spec), { A: a });
+    let x: ArrayLike<number> = a;
+    for (let seed = 1; seed <= D; seed++) {
+      const [inner, outer] = seed % 2 === 1 ? [K, N] : [N, K];
+      x = matmul(Float32Array.from(x), weight(B * inner * outer, seed, Math.sqrt(3 / inner)), B, M, outer, inner);
+    }
+    expect(floats(y)).toHaveLength(B * M * K);
+    expectClose(floats(y), x);
+    expect(() => makeKernel('MatMul', 'fp32', { B, M, N, K, distinct: 3 })).toThrow(/even/);
+  });
+
   it('MatMul distinct: 128 GEMVs in a row keep their values normal (no overflow, no denormals)', async () => {
     const [K, D] = [512, 128];
     const a = rand(K, 1);

@@ -1,7 +1,9 @@
 /** What of a weight read a many-row product does not hide, as a profile measures it (stream-rate.ts). */
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../../src-main/adapters/store/types.js';
+import { profiledAttentionUs } from '../../../../src-main/services/predict/decode-attention-time.js';
 import {
+  cacheReadRates,
   coldWeightsAs,
   coldWeightsOn,
   decodeBandwidthGBps,
@@ -79,5 +81,46 @@ describe("a profile's chain of many-row products over weights from memory", () =
     expect(share?.(MiB16)).toBeCloseTo(0.2, 3);
     expect(share?.(64 * 2 ** 20)).toBeCloseTo(0.2, 3);
     expect(share?.(2 ** 20)).toBeCloseTo(0.8, 3);
+  });
+});
+
+describe("a profile's rows of decode attention over caches from memory", () => {
+  /** TinyLlama's attention at 2,048 cached tokens: 4 KV heads, groups of 8, width 64; 2 MiB a cache operand. */
+  const scores = { B: 4, M: 8, N: 2048, K: 64 };
+  const MiB2 = 4 * 64 * 2048 * 4;
+  /** GPT-2's: 12 heads of one query row each, 3 MiB a cache operand. */
+  const gpt2 = { B: 12, M: 1, N: 1024, K: 64 };
+  const MiB3 = 12 * 64 * 1024 * 4;
+  const rows: [Record<string, number>, number][] = [
+    [gemvChain, 32 * READ_US],
+    // 64 products over 2 MiB caches at 6.4 GB/s; 42 over 3 MiB at 16 GB/s
+    [{ ...scores, distinct: 64 }, (64 * MiB2) / 6.4e3],
+    [{ ...gpt2, distinct: 42 }, (42 * MiB3) / 16e3],
+  ];
+
+  it('gives the rate grouped products read their cache at; a one-row row is neither one nor a GEMV stream', () => {
+    const db = trainedStore();
+    const device = pickDevice(db, 'cpu', 1);
+    store(db, rows);
+    const rates = cacheReadRates(db, device);
+    expect(rates).toHaveLength(1);
+    expect(rates[0]?.matrixBytes).toBe(MiB2);
+    expect(rates[0]?.gbps).toBeCloseTo(6.4, 6);
+    // The one-row attention products do not stand for the weights' matrix-vector stream.
+    expect(decodeBandwidthGBps(db, device, undefined, MiB4)).toBeCloseTo(20, 2);
+  });
+
+  it('prices a product over the cache at no less than its cache bytes at that rate', () => {
+    const shape = { layers: 2, hidden: 2048, heads: 32, kvHeads: 4, params: 1e8, expertParams: 0 };
+    const decoder = { ...shape, gatheredParams: 0, experts: 0, topK: 0, nodesPerStep: 100 };
+    const at = { batch: 1, dataflow: 'read-once' as const, dtype: 'fp32' as const, bandwidthGBps: 20 };
+    const at64 = trainedStore();
+    store(at64, rows);
+    const at32 = trainedStore();
+    store(at32, [[{ ...scores, distinct: 64 }, (64 * MiB2) / 3.2e3]]);
+    const attention = (db: Database): number =>
+      profiledAttentionUs(db, pickDevice(db, 'cpu', 1), decoder, 2048, at) ?? Number.NaN;
+    // Both caches of each layer (2 MiB each, 8 query rows) at the rate, the profile's products faster.
+    expect(attention(at32) - attention(at64)).toBeCloseTo(2 * 2 * (MiB2 / 3.2e3 - MiB2 / 6.4e3), 3);
   });
 });
