@@ -1,6 +1,6 @@
 /**
  * Decode reality (issue 15 target: predicted per-token decode time within 15% of measured).
- * Run: npm run bench:decode [-- DB] [-- --prefill-only] [-- --no-torch | --torch-only]
+ * Run: npm run bench:decode [-- DB] [-- --prefill-only | --decode-only] [-- --sets=D,G] [-- --no-torch | --torch-only]
  *
  * 1. This machine's CPU profiled with the default suite at 1 and 2 threads into a fresh store
  *    (or the store DB given), as `pipedejavu profile` does.
@@ -14,7 +14,7 @@
  *    (core/workload/decode-attention.ts), the cache read at no less than the streaming rate.
  * 4. Beside each decoder of sets C and F (F held out for it), its prefill at a few prompt lengths
  *    (bench/lib/prefill-cells.ts): the time to first token `predict-model --mode generate` prints,
- *    and `predict-model FILE` on the prompt's graph, against the run. `--prefill-only` leaves the decode steps out.
+ *    and `predict-model FILE` on the prompt's graph, against the run. `--prefill-only` leaves the decode steps out, `--decode-only` the prefill.
  * 5. Where Python's torch is installed, the same decoders on eager PyTorch beside ONNX Runtime
  *    (bench/lib/torch-cells.ts): a torch-cpu profile of its own, the decode step and set C's prefill
  *    (32 and 128 tokens, 3 runs: Debian's torch multiplies through the reference BLAS) predicted
@@ -36,6 +36,7 @@ import { findMachine, probeAndRecord } from '../src-main/services/machine/machin
 import { profileDevice } from '../src-main/services/profile/profiler-service.js';
 import { decodeDevice } from '../src-main/services/predict/generation-service.js';
 import { profiledAttentionUs } from '../src-main/services/predict/decode-attention-time.js';
+import { cacheReadRates } from '../src-main/services/predict/stream-rate.js';
 import { loadTrainingData } from '../src-main/services/predict/training-data.js';
 import { trainPredictors } from '../src-main/services/predict/predictor-service.js';
 import { pickDevice } from '../src-main/services/workload/workload-service.js';
@@ -91,6 +92,13 @@ const args = process.argv.slice(2);
  */
 const PREFILL_SETS: readonly Set[] = ['C', 'F'];
 const prefillOnly = args.includes('--prefill-only');
+const decodeOnly = args.includes('--decode-only');
+/** `--sets=G` or `--sets=D,G`: only those sets' decoders (all by default). */
+const onlySets = args
+  .find((a) => a.startsWith('--sets='))
+  ?.slice('--sets='.length)
+  .split(',');
+const configs = onlySets ? CONFIGS.filter((c) => onlySets.includes(c.set)) : CONFIGS;
 
 /** ONNX Runtime's cells: the profile, the decode steps in both dataflows, set C's prefill; the report's lines. */
 async function ortSection(): Promise<string[]> {
@@ -103,11 +111,19 @@ async function ortSection(): Promise<string[]> {
     const chains = loadTrainingData(db, { machineId: device.machineId }).streams.filter(
       (x) => x.device.deviceId === device.deviceId,
     );
-    const rates = chains.map(
-      (x) => `${x.shape.M} x ${x.shape.K}^2 x ${x.shape['distinct']}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`,
-    );
-    notes.push(`distinct-weight chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
+    const rates = chains.map((x) => {
+      const { B, M, N, K, distinct } = x.shape;
+      const what = (B ?? 1) > 1 ? `${B} x ${M} x ${K} x ${N} caches` : `${M} x ${K}^2`;
+      return `${what} x ${distinct}: ${(x.bytes / (x.timeUs * 1e3)).toFixed(1)} GB/s`;
+    });
+    notes.push(`distinct-weight and distinct-cache chains at ${threads} thread(s): ${rates.join('; ') || 'none'}`);
     notes.push(`the read a product does not hide at ${threads} thread(s): ${unhiddenShareText(db, device)}`);
+    const cache = cacheReadRates(db, device).map(
+      (r) => `${r.gbps.toFixed(1)} GB/s at ${(r.matrixBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
+    notes.push(
+      `grouped attention products over caches from memory at ${threads} thread(s): ${cache.join(', ') || 'not profiled'}`,
+    );
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pdjv-decode-models-'));
   const runner = new KernelRunner({});
@@ -156,9 +172,9 @@ async function ortSection(): Promise<string[]> {
   }
 
   try {
-    for (const c of CONFIGS) {
+    for (const c of configs) {
       if (!prefillOnly) for (const dataflow of DATAFLOWS) await decodeCells(c, dataflow);
-      if (!PREFILL_SETS.includes(c.set)) continue;
+      if (decodeOnly || !PREFILL_SETS.includes(c.set)) continue;
       const p = await prefillCells(db, runner, dir, c, THREADS);
       prefillRows.push(...p.rows);
       prefillErrors.push(...p.errors);
@@ -178,7 +194,7 @@ async function ortSection(): Promise<string[]> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    ...(['A', 'B', 'C', 'D', 'E', 'F'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    ...(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
     '',
     ...PREFILL_HEADER,
     ...prefillRows,
@@ -197,7 +213,7 @@ const ort = args.includes('--torch-only') ? ['ONNX Runtime: left out (--torch-on
 const torchDb = args.find((a) => a.startsWith('--torch-db='))?.slice('--torch-db='.length);
 const torch = args.includes('--no-torch')
   ? null
-  : await torchSection(CONFIGS, THREADS, {
+  : await torchSection(configs, THREADS, {
       ...(torchDb ? { db: torchDb } : {}),
       decodeOnly: args.includes('--torch-decode-only'),
     });

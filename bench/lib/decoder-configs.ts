@@ -1,7 +1,7 @@
 /** The decode-step shapes of bench:decode (bench/decode-reality.ts), each fixed before its first run. */
 import type { DecoderStepConfig } from '../../test/helpers/decoder-step-model.js';
 
-export type Set = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+export type Set = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H';
 export type Config = DecoderStepConfig & { label: string; set: Set };
 /**
  * Set A was fixed before the first run; its results (0 of 8 within 15% with the elementwise
@@ -21,6 +21,15 @@ export type Config = DecoderStepConfig & { label: string; set: Set };
  * came within 15%: MLAS packs B before a product of more than one row (M = 1 streams it), so a
  * packed product pays its cold cache read before it multiplies. Set F was fixed then, before
  * that rule was tried: its held-out figure.
+ *
+ * Set G was fixed on 2026-12-01 at 02:10 UTC, before its first run: the held-out figure of the
+ * profile's rows of decode attention over caches from memory (stream-rate.ts cacheReadRates), which
+ * were found on set D's L14 h448 read-once step (its products over the cache ran 3-4x their bytes
+ * at the weights' streaming rate).
+ *
+ * Set H was fixed on 2026-12-01 at 02:30 UTC, before its first run: the held-out figure of pricing a
+ * Transpose that only products read as folded into them (decode-attention-time.ts), found on
+ * sets A-G's concatenating steps (every miss too slow, MHA steps by 20-72%) in run u.
  */
 export const CONFIGS: Config[] = [
   {
@@ -286,5 +295,93 @@ export const CONFIGS: Config[] = [
     ffn: 3456,
     vocab: 16000,
     context: 1600,
+  },
+  {
+    set: 'G',
+    label: 'L6 h640 GQA 10/2, ctx 3000',
+    layers: 6,
+    hidden: 640,
+    heads: 10,
+    kvHeads: 2,
+    ffn: 1728,
+    vocab: 14000,
+    context: 3000,
+  },
+  {
+    set: 'G',
+    label: 'L12 h512 GQA 8/1, ctx 1800',
+    layers: 12,
+    hidden: 512,
+    heads: 8,
+    kvHeads: 1,
+    ffn: 1536,
+    vocab: 18000,
+    context: 1800,
+  },
+  {
+    set: 'G',
+    label: 'L5 h1536 GQA 12/4, ctx 2500',
+    layers: 5,
+    hidden: 1536,
+    heads: 12,
+    kvHeads: 4,
+    ffn: 4096,
+    vocab: 10000,
+    context: 2500,
+  },
+  {
+    set: 'G',
+    label: 'L8 h768 GQA 12/6, ctx 4000',
+    layers: 8,
+    hidden: 768,
+    heads: 12,
+    kvHeads: 6,
+    ffn: 2048,
+    vocab: 12000,
+    context: 4000,
+  },
+  {
+    set: 'H',
+    label: 'L8 h512 MHA 8/8, ctx 3500',
+    layers: 8,
+    hidden: 512,
+    heads: 8,
+    kvHeads: 8,
+    ffn: 1536,
+    vocab: 16000,
+    context: 3500,
+  },
+  {
+    set: 'H',
+    label: 'L6 h896 GQA 14/2, ctx 2000',
+    layers: 6,
+    hidden: 896,
+    heads: 14,
+    kvHeads: 2,
+    ffn: 2432,
+    vocab: 15000,
+    context: 2000,
+  },
+  {
+    set: 'H',
+    label: 'L10 h384 MHA 6/6, ctx 4500',
+    layers: 10,
+    hidden: 384,
+    heads: 6,
+    kvHeads: 6,
+    ffn: 1024,
+    vocab: 12000,
+    context: 4500,
+  },
+  {
+    set: 'H',
+    label: 'L4 h1024 GQA 16/4, ctx 5000',
+    layers: 4,
+    hidden: 1024,
+    heads: 16,
+    kvHeads: 4,
+    ffn: 2816,
+    vocab: 20000,
+    context: 5000,
   },
 ];
