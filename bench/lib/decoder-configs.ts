@@ -22,7 +22,7 @@ export type Config = DecoderStepConfig & { label: string; set: Set };
  * packed product pays its cold cache read before it multiplies. Set F was fixed then, before
  * that rule was tried: its held-out figure.
  *
- * Set G was fixed on 2026-12-01 at 02:10 UTC, before its first run: the held-out figure of the
+ * Set G was fixed on 2026-12-01 between 02:05 and 02:09 UTC, before its first run: the held-out figure of the
  * profile's rows of decode attention over caches from memory (stream-rate.ts cacheReadRates), which
  * were found on set D's L14 h448 read-once step (its products over the cache ran 3-4x their bytes
  * at the weights' streaming rate).
