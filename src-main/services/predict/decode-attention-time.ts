@@ -4,8 +4,8 @@
  * product of more than one query row over the KV cache (MLAS packs it first) costs at least its
  * cache bytes at the rate the profile's rows of such products over caches from memory ran at
  * (stream-rate.ts cacheReadRates). Other nodes and engines, and profiles before those rows: a node
- * that reads the cache costs at least its bytes at the device's streaming
- * rate, or, where it packs the cache before multiplying, its profiled time plus that read.
+ * that reads the cache costs at least its bytes at the device's streaming rate, or, where it packs
+ * the cache before multiplying, its profiled time plus that read.
  */
 import type { Dtype } from '../../core/domain/measurement.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';

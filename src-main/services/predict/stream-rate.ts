@@ -177,32 +177,22 @@ function coldProductShares(
   for (const chain of data.streams) {
     const { B, M, N, K } = chain.shape;
     if (!ownProfiled(chain, device) || (B ?? 1) !== 1 || !M || M <= GEMV_ROWS || !N || !K) continue;
-    const warm = hotProduct(data, device, chain.dtype, { B: 1, M, N, K });
+    const warm = data.samples.find(
+      (s) =>
+        ownProfiled(s, device) &&
+        s.op === 'MatMul' &&
+        s.dtype === chain.dtype &&
+        (s.shape.B ?? 1) === 1 &&
+        s.shape.M === M &&
+        s.shape.N === N &&
+        s.shape.K === K,
+    );
     if (!warm) continue;
     const bytes = K * N * DTYPE_BYTES[chain.dtype];
     const coldUs = chain.timeUs / (chain.shape['distinct'] ?? 1);
     out.push({ bytes, share: unhiddenReadShare(coldUs, warm.timeUs, bytes / (streamGBps(bytes) * 1e3)) });
   }
   return out;
-}
-
-/** A product of the profile timed alone, its operands in cache: `shape`'s B, M, N and K. */
-function hotProduct(
-  data: Pick<TrainingData, 'samples'>,
-  device: DeviceGroup,
-  dtype: string,
-  shape: { B: number; M: number; N: number; K: number },
-): Sample | undefined {
-  return data.samples.find(
-    (s) =>
-      ownProfiled(s, device) &&
-      s.op === 'MatMul' &&
-      s.dtype === dtype &&
-      (s.shape.B ?? 1) === shape.B &&
-      s.shape.M === shape.M &&
-      s.shape.N === shape.N &&
-      s.shape.K === shape.K,
-  );
 }
 
 /**
@@ -214,8 +204,8 @@ function hotProduct(
  * shape, where the weights' matrix-vector products stream at 18-20 (docs/profiling.md). Empty in
  * profiles before these rows.
  */
-export function cacheReadRates(db: Database, device: DeviceGroup, data?: Pick<TrainingData, 'streams'>): StreamRate[] {
-  const machine = data ?? loadTrainingData(db, { machineId: device.machineId });
+export function cacheReadRates(db: Database, device: DeviceGroup): StreamRate[] {
+  const machine = loadTrainingData(db, { machineId: device.machineId });
   const out: StreamRate[] = [];
   for (const row of machine.streams) {
     const { B, M, N, K } = row.shape;
