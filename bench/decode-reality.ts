@@ -194,7 +194,7 @@ async function ortSection(): Promise<string[]> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    ...(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    ...(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
     '',
     ...PREFILL_HEADER,
     ...prefillRows,

@@ -1,7 +1,7 @@
 /** The decode-step shapes of bench:decode (bench/decode-reality.ts), each fixed before its first run. */
 import type { DecoderStepConfig } from '../../test/helpers/decoder-step-model.js';
 
-export type Set = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H';
+export type Set = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I';
 export type Config = DecoderStepConfig & { label: string; set: Set };
 /**
  * Set A was fixed before the first run; its results (0 of 8 within 15% with the elementwise
@@ -30,6 +30,11 @@ export type Config = DecoderStepConfig & { label: string; set: Set };
  * Set H was fixed on 2026-12-01 at 02:30 UTC, before its first run: the held-out figure of pricing a
  * Transpose that only products read as folded into them (decode-attention-time.ts), found on
  * sets A-G's concatenating steps (every miss too slow, MHA steps by 20-72%) in run u.
+ *
+ * Set I was fixed on 2026-12-01 at 05:25 UTC, before its first run: the held-out figure of pricing a
+ * concatenating step's copy of its cache as the copy's profiled time plus the cache's read from memory
+ * (decode-attention-time.ts), found on set D's L14 h448 concatenating step in stop 80's `measure-model`
+ * run (each layer's Concat 44-46 µs against 28 priced) and sets A-H's concatenating misses (all fast).
  */
 export const CONFIGS: Config[] = [
   {
@@ -383,5 +388,49 @@ export const CONFIGS: Config[] = [
     ffn: 2816,
     vocab: 20000,
     context: 5000,
+  },
+  {
+    set: 'I',
+    label: 'L9 h640 MHA 10/10, ctx 2700',
+    layers: 9,
+    hidden: 640,
+    heads: 10,
+    kvHeads: 10,
+    ffn: 1792,
+    vocab: 12000,
+    context: 2700,
+  },
+  {
+    set: 'I',
+    label: 'L7 h768 GQA 12/4, ctx 4200',
+    layers: 7,
+    hidden: 768,
+    heads: 12,
+    kvHeads: 4,
+    ffn: 2048,
+    vocab: 16000,
+    context: 4200,
+  },
+  {
+    set: 'I',
+    label: 'L12 h448 MHA 7/7, ctx 1500',
+    layers: 12,
+    hidden: 448,
+    heads: 7,
+    kvHeads: 7,
+    ffn: 1216,
+    vocab: 20000,
+    context: 1500,
+  },
+  {
+    set: 'I',
+    label: 'L5 h1152 GQA 18/6, ctx 3300',
+    layers: 5,
+    hidden: 1152,
+    heads: 18,
+    kvHeads: 6,
+    ffn: 3072,
+    vocab: 8192,
+    context: 3300,
   },
 ];
