@@ -5,7 +5,7 @@
  * cache bytes at the rate the profile's rows of such products over caches from memory ran at
  * (stream-rate.ts cacheReadRates). Other nodes and engines, and profiles before those rows: a node
  * that reads the cache costs at least its bytes at the device's streaming rate, or, where it packs
- * the cache before multiplying, its profiled time plus that read.
+ * or copies the cache, its profiled time plus that read.
  */
 import type { Dtype } from '../../core/domain/measurement.js';
 import { DTYPE_BYTES } from '../../core/domain/dtypes.js';
@@ -35,6 +35,18 @@ export interface AttentionAt {
  */
 function packsCache(kernel: { op: string; shape: Record<string, number> } | null | undefined): boolean {
   return kernel?.op === 'MatMul' && (kernel.shape['M'] ?? 1) > 1;
+}
+
+/**
+ * A Concat of the cache and the new token copies the whole cache (the concatenating dataflow). Its
+ * profiled time is the copy with both ends in cache; from memory the copy waits on its read as a
+ * pack does, and the write stays, so the read adds to the profiled time. Found on stop 80's
+ * `measure-model` run of a concatenating step (Zen 4, L14 h448 GQA 7/1 at 2,200 tokens: a layer's
+ * copy of 563 KiB took 44-46 µs, profiled 14 with its operands in cache, its read 28 at the
+ * weights' streaming rate); bench:decode's set I is held out for it.
+ */
+function copiesCache(kernel: { op: string } | null | undefined): boolean {
+  return kernel?.op === 'Concat';
 }
 
 /**
@@ -95,7 +107,7 @@ export function profiledAttentionUs(
     const packed = mlas && packsCache(kernel);
     // Packed over a cache from memory, where the profile timed such products over caches from memory.
     if (packed && bytes > 0 && rates.length) return a + Math.max(kernelUs, bytes / (streamRateAt(rates, bytes) * 1e3));
-    return a + (packed ? kernelUs + coldUs : Math.max(kernelUs, coldUs));
+    return a + (packed || copiesCache(kernel) ? kernelUs + coldUs : Math.max(kernelUs, coldUs));
   }, 0);
   return layer * d.layers;
 }
