@@ -194,7 +194,9 @@ async function ortSection(): Promise<string[]> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    ...(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'] as const).flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
+    ...CONFIGS.map((c) => c.set)
+      .filter((set, i, all) => all.indexOf(set) === i)
+      .flatMap((set) => DATAFLOWS.map((d) => summary(set, d))),
     '',
     ...PREFILL_HEADER,
     ...prefillRows,
